@@ -1,0 +1,23 @@
+//===- adcore/Options.h - Options of the AD engine ------------*- C++ -*-===//
+//
+// The AD engine takes its options as one struct, passed in by whoever builds
+// the pipeline (the adcc driver, adcc-opt, unit tests). There are no global
+// command-line options in adcore.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_OPTIONS_H
+#define ADCORE_OPTIONS_H
+
+namespace adcore {
+
+struct Options {
+  /// Run the AD pass at all. When off, marks are left in the IR untouched
+  /// (and calls to `__enzyme_*` entry points fail to link).
+  bool EnableAD = true;
+  /// Print every derivative request found in a module to stderr.
+  bool PrintRequests = false;
+};
+
+} // namespace adcore
+
+#endif // ADCORE_OPTIONS_H

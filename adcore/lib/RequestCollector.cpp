@@ -1,0 +1,69 @@
+//===- RequestCollector.cpp - Find derivative requests -------------------===//
+
+#include "adcore/RequestCollector.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// The function a request's first argument names, looking through casts and
+/// aliases; null when it is not a function.
+Function *requestedFunction(Value *Arg) {
+  Value *Stripped = Arg->stripPointerCasts();
+  if (auto *GA = dyn_cast<GlobalAlias>(Stripped))
+    Stripped = GA->getAliasee()->stripPointerCasts();
+  return dyn_cast<Function>(Stripped);
+}
+
+void collectFromCall(CallBase &Call, RequestKind Kind,
+                     CollectedRequests &Out) {
+  StringRef Entry = entryPointName(Kind);
+  if (Call.arg_size() == 0) {
+    Out.Errors.push_back(
+        {&Call, (Entry + " needs the function to differentiate as its first "
+                         "argument")
+                    .str()});
+    return;
+  }
+  Function *Primal = requestedFunction(Call.getArgOperand(0));
+  if (!Primal) {
+    Out.Errors.push_back(
+        {&Call, ("the first argument of " + Entry +
+                 " must name a function known at compile time")
+                    .str()});
+    return;
+  }
+  Request R;
+  R.Kind = Kind;
+  R.Primal = Primal;
+  R.Site = &Call;
+  Out.Requests.push_back(R);
+}
+
+} // namespace
+
+CollectedRequests collectRequests(Module &M) {
+  CollectedRequests Out;
+  for (Function &F : M) {
+    for (Instruction &I : instructions(F)) {
+      auto *Call = dyn_cast<CallBase>(&I);
+      if (!Call)
+        continue;
+      Function *Callee = Call->getCalledFunction();
+      if (!Callee || !Callee->isDeclaration())
+        continue;
+      if (std::optional<RequestKind> Kind =
+              classifyEntryPoint(Callee->getName()))
+        collectFromCall(*Call, *Kind, Out);
+    }
+  }
+  return Out;
+}
+
+} // namespace adcore

@@ -1,0 +1,125 @@
+//===- CC1.cpp - Compile jobs, run in this process -----------------------===//
+
+#include "driver/CC1.h"
+#include "driver/AdccOptions.h"
+#include "driver/Paths.h"
+#include "frontend/Hooks.h"
+
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticBuffer.h"
+#include "clang/FrontendTool/Utils.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/BuryPointer.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace adcc::driver {
+namespace {
+
+/// LLVM's fatal errors inside a compile job become adcc errors; the output
+/// files registered for removal are removed by the interrupt handlers.
+void fatalErrorHandler(void *UserData, const char *Message,
+                       bool /*GenCrashDiag*/) {
+  auto &Diags = *static_cast<DiagnosticsEngine *>(UserData);
+  Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+      << Message;
+  llvm::sys::RunInterruptHandlers();
+  llvm::sys::Process::Exit(1);
+}
+
+/// `-cc1as` is implemented by clang's executable, not by its libraries.
+int runAssemblerJob(llvm::SmallVectorImpl<const char *> &Argv) {
+  llvm::SmallString<256> Clang(llvmToolsDir());
+  llvm::sys::path::append(Clang, "clang");
+  llvm::SmallVector<llvm::StringRef, 32> Args;
+  Args.push_back(Clang);
+  for (size_t I = 1; I < Argv.size(); ++I)
+    Args.push_back(Argv[I]);
+  std::string ErrMsg;
+  int Status = llvm::sys::ExecuteAndWait(Clang, Args, /*Env=*/std::nullopt,
+                                         /*Redirects=*/{}, 0, 0, &ErrMsg);
+  if (Status < 0) {
+    llvm::errs() << "adcc: error: unable to run the assembler '" << Clang
+                 << "': " << ErrMsg << "\n";
+    return 1;
+  }
+  return Status;
+}
+
+} // namespace
+
+int runCompileJob(llvm::SmallVectorImpl<const char *> &Argv,
+                  const std::string &ExecutablePath) {
+  if (Argv.size() > 1 && llvm::StringRef(Argv[1]) == "-cc1as")
+    return runAssemblerJob(Argv);
+
+  // Separate adcc's arguments from the cc1 arguments.
+  std::vector<std::string> AdccArgs;
+  llvm::SmallVector<const char *, 128> CC1Args;
+  for (size_t I = 2; I < Argv.size(); ++I) {
+    if (isAdccArgument(Argv[I]))
+      AdccArgs.push_back(Argv[I]);
+    else
+      CC1Args.push_back(Argv[I]);
+  }
+  AdccOptions Opts;
+  std::string Error;
+  if (!parseAdccArguments(AdccArgs, Opts, Error)) {
+    llvm::errs() << "adcc: error: " << Error << "\n";
+    return 1;
+  }
+
+  // <adcc.h> is found without -I, after the user's include paths.
+  std::string AdccInclude =
+      adccResourceDir(ExecutablePath, Opts.ResourceDir) + "/include";
+  CC1Args.push_back("-internal-isystem");
+  CC1Args.push_back(AdccInclude.c_str());
+  CC1Args.push_back("-D__ADCC__=1");
+
+  auto Clang = std::make_unique<CompilerInstance>();
+  DiagnosticOptions BufferOpts;
+  auto *DiagsBuffer = new TextDiagnosticBuffer;
+  DiagnosticsEngine BufferDiags(DiagnosticIDs::create(), BufferOpts,
+                                DiagsBuffer);
+  bool Success = CompilerInvocation::CreateFromArgs(
+      Clang->getInvocation(), CC1Args, BufferDiags, Argv[0]);
+
+  HeaderSearchOptions &HS = Clang->getHeaderSearchOpts();
+  if (HS.UseBuiltinIncludes && HS.ResourceDir.empty())
+    HS.ResourceDir = clangResourceDir();
+
+  Clang->createVirtualFileSystem(llvm::vfs::getRealFileSystem(), DiagsBuffer);
+  Clang->createDiagnostics();
+  if (!Clang->hasDiagnostics())
+    return 1;
+  DiagsBuffer->FlushDiagnostics(Clang->getDiagnostics());
+  if (!Success) {
+    Clang->getDiagnosticClient().finish();
+    return 1;
+  }
+
+  llvm::install_fatal_error_handler(fatalErrorHandler,
+                                    &Clang->getDiagnostics());
+  frontend::installHooks(*Clang, Opts.Engine);
+  Success = ExecuteCompilerInvocation(Clang.get());
+  llvm::remove_fatal_error_handler();
+
+  // As clang does: with -disable-free (the driver's default) the compiler
+  // instance is not torn down, which saves time at exit.
+  if (Clang->getFrontendOpts().DisableFree) {
+    llvm::BuryPointer(std::move(Clang));
+    return !Success;
+  }
+  return !Success;
+}
+
+} // namespace adcc::driver
