@@ -28,6 +28,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/PrettyStackTrace.h"
@@ -166,6 +167,24 @@ void adjustJobs(Compilation &C, const AdccOptions &Opts,
   }
 }
 
+/// Inputs Clang would pass on to the linker unchecked: a directory is a user
+/// error here, not a linker's puzzle.
+bool checkInputs(const Compilation &C, DiagnosticsEngine &Diags) {
+  bool OK = true;
+  for (const llvm::opt::Arg *A : C.getArgs()) {
+    if (A->getOption().getKind() != llvm::opt::Option::InputClass)
+      continue;
+    if (!llvm::sys::fs::is_directory(A->getValue()))
+      continue;
+    Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                       "'%0' is a directory, not an input "
+                                       "file"))
+        << A->getValue();
+    OK = false;
+  }
+  return OK;
+}
+
 int runDriver(CommandLine &CL, const AdccOptions &Opts,
               const std::string &ExePath) {
   StringRef ProgName = llvm::sys::path::filename(CL.ClangArgs[0]);
@@ -198,7 +217,7 @@ int runDriver(CommandLine &CL, const AdccOptions &Opts,
   llvm::CrashRecoveryContext::Enable();
 
   std::unique_ptr<Compilation> C(TheDriver.BuildCompilation(Args));
-  if (!C || C->containsError()) {
+  if (!C || C->containsError() || !checkInputs(*C, Diags)) {
     DiagClient->finish();
     return 1;
   }

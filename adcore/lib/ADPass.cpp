@@ -42,7 +42,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   // The derivative emitters are not part of this build yet: say so at each
   // request instead of leaving an unresolved entry-point call behind.
   for (const Request &R : Found.Requests)
-    reportAt(*R.Site, Twine("adcc: ") + describe(R.Kind) + " of '" +
+    reportAt(*R.Site, Twine(describe(R.Kind)) + " of '" +
                           R.Primal->getName() +
                           "' is not implemented yet in this version of adcc");
 
