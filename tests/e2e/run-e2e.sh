@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Compiles one end-to-end program with adcc at one optimization level, runs
+# it, and requires exit status 0 and a final line "ok".
+#   run-e2e.sh SOURCE LEVEL      (ADCC / ADCCXX from the environment)
+set -euo pipefail
+src=$1
+level=$2
+name=$(basename "${src%.*}")
+out="$PWD/${name}${level}"
+case "$src" in
+  *.cpp) cc=${ADCCXX:?} ;;
+  *) cc=${ADCC:?} ;;
+esac
+extra=()
+[[ $level == -O0 ]] && extra+=(-g)
+
+echo "+ $cc $level ${extra[*]} $src -o $out -lm"
+"$cc" "$level" "${extra[@]}" -Wall -Werror "$src" -o "$out" -lm
+echo "+ $out"
+output=$("$out")
+echo "$output"
+[[ $(tail -n 1 <<<"$output") == ok ]] || {
+  echo "FAIL: $name at $level did not print ok" >&2
+  exit 1
+}
