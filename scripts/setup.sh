@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages adcc needs to build and test. Idempotent:
+# when everything is present it prints nothing and exits 0.
+#   scripts/setup.sh            build + test dependencies
+#   scripts/setup.sh --check    list missing packages, install nothing
+set -euo pipefail
+
+packages=(
+  # build
+  cmake ninja-build g++ ccache binutils
+  llvm-22-dev libclang-cpp22-dev libclang-22-dev clang-22 lld-22
+  libcli11-dev libspdlog-dev libfmt-dev
+  # tests: lit, FileCheck, not, split-file; Catch2 v2; csmith
+  llvm-22-tools python3 catch2 csmith libcsmith-dev make
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+  [[ $status == installed ]] || missing+=("$p")
+done
+
+if [[ ${1:-} == --check ]]; then
+  printf '%s\n' "${missing[@]}"
+  exit 0
+fi
+((${#missing[@]} == 0)) && exit 0
+
+sudo=()
+[[ $(id -u) -ne 0 ]] && sudo=(sudo)
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+  >/dev/null
