@@ -1,0 +1,42 @@
+/*===- error.c - Reporting runtime errors --------------------------------===*
+ *
+ * Errors in the runtime come from generated code (an unbalanced pop) or from
+ * the environment (the memory bound, out of memory). Either way there is no
+ * caller that could act on an error code, so they go to one handler, which
+ * by default stops the program with a clear message rather than letting it
+ * compute wrong derivatives.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "tape_internal.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void default_handler(const char *message) {
+  fprintf(stderr, "%s\n", message);
+  fflush(stderr);
+  abort();
+}
+
+static _Atomic(adcc_error_handler) handler = default_handler;
+
+adcc_error_handler adcc_set_error_handler(adcc_error_handler h) {
+  return atomic_exchange(&handler, h ? h : default_handler);
+}
+
+void adcc_rt_report(const char *format, ...) {
+  char message[512];
+  static const char prefix[] = "adcc runtime: error: ";
+  size_t n = sizeof(prefix) - 1;
+  memcpy(message, prefix, n);
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message + n, sizeof(message) - n, format, args);
+  va_end(args);
+  adcc_error_handler report = atomic_load(&handler);
+  report(message);
+}
