@@ -1,0 +1,21 @@
+# Build-system integration: adcc as a drop-in compiler for Make, CMake and
+# ccache, and an installed adcc that works without the build tree. Each test
+# is a script of its own (see the header comment of each for what it checks);
+# buildsys-common.sh holds their shared helpers. Included by
+# tests/integration/CMakeLists.txt, which defines adcc_script_test().
+adcc_script_test(make-example make-example.sh)
+adcc_script_test(cmake-example cmake-example.sh)
+adcc_script_test(ccache ccache.sh)
+adcc_script_test(install install.sh)
+
+set(ADCC_BUILDSYSTEM_TESTS
+  make-example
+  cmake-example
+  ccache
+  install)
+# The scripts run builds of their own (make -j8, several CMake configures),
+# so each occupies two processors; each takes seconds to a minute.
+set_tests_properties(${ADCC_BUILDSYSTEM_TESTS} PROPERTIES
+  LABELS "integration;buildsystems"
+  PROCESSORS 2
+  TIMEOUT 300)
