@@ -1,7 +1,9 @@
 //===- ADPass.cpp - The module pass that differentiates ------------------===//
 
 #include "adcore/ADPass.h"
+#include "adcore/EnzymeCalls.h"
 #include "adcore/RequestCollector.h"
+#include "adcore/Synthesis.h"
 
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
@@ -12,16 +14,6 @@
 using namespace llvm;
 
 namespace adcore {
-namespace {
-
-/// Reports a user error at \p Site through the context's diagnostic handler.
-void reportAt(CallBase &Site, const Twine &Message) {
-  Function &Caller = *Site.getFunction();
-  Caller.getContext().diagnose(DiagnosticInfoUnsupported(
-      Caller, Message, Site.getDebugLoc(), DS_Error));
-}
-
-} // namespace
 
 PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   if (!Opts.EnableAD)
@@ -35,18 +27,31 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       errs() << "\n";
     }
   }
+  if (Found.Requests.empty() && Found.Errors.empty())
+    return PreservedAnalyses::all();
 
+  SynthesisContext Ctx(M);
   for (const MalformedRequest &E : Found.Errors)
-    reportAt(*E.Site, E.Message);
+    Ctx.error(*E.Site, E.Message);
 
-  // The derivative emitters are not part of this build yet: say so at each
-  // request instead of leaving an unresolved entry-point call behind.
-  for (const Request &R : Found.Requests)
-    reportAt(*R.Site, Twine(describe(R.Kind)) + " of '" +
-                          R.Primal->getName() +
-                          "' is not implemented yet in this version of adcc");
+  SmallPtrSet<Function *, 4> EntryPoints;
+  for (const Request &R : Found.Requests) {
+    EntryPoints.insert(R.Site->getCalledFunction());
+    if (R.Kind == RequestKind::Forward) {
+      lowerForwardRequest(R, Ctx);
+      continue;
+    }
+    Ctx.error(*R.Site, Twine(describe(R.Kind)) + " of '" +
+                           R.Primal->getName() +
+                           "' is not implemented yet in this version of adcc");
+  }
+  for (Function *F : EntryPoints)
+    if (F && F->use_empty())
+      F->eraseFromParent();
 
-  return PreservedAnalyses::all();
+  if (!Ctx.hadError() && Level != OptimizationLevel::O0)
+    optimizeGenerated(Ctx.cache().functions(), Level);
+  return PreservedAnalyses::none();
 }
 
 } // namespace adcore

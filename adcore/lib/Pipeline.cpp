@@ -11,21 +11,20 @@ namespace adcore {
 
 void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
   PB.registerOptimizerEarlyEPCallback(
-      [Opts](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
-        MPM.addPass(ADPass(Opts));
-      });
+      [Opts](ModulePassManager &MPM, OptimizationLevel Level,
+             ThinOrFullLTOPhase) { MPM.addPass(ADPass(Opts, Level)); });
 
   PB.registerPipelineParsingCallback(
       [Opts](StringRef Name, ModulePassManager &MPM,
              ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "adcc") {
-          MPM.addPass(ADPass(Opts));
+          MPM.addPass(ADPass(Opts, OptimizationLevel::O0));
           return true;
         }
         if (Name == "adcc-print-requests") {
           Options PrintOnly = Opts;
           PrintOnly.PrintRequests = true;
-          MPM.addPass(ADPass(PrintOnly));
+          MPM.addPass(ADPass(PrintOnly, OptimizationLevel::O0));
           return true;
         }
         return false;

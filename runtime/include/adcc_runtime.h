@@ -208,4 +208,26 @@ private:
 } // namespace adcc
 #endif
 
+/*===--------------------------------------------------------------------===*
+ * Special functions used by derivative code
+ *
+ * Derivative rules of math functions (adcore/lib/MathRules.cpp) call these
+ * where libm has no function of its own. They are pure: no errno, no state.
+ *===--------------------------------------------------------------------===*/
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The digamma function psi(x) = d/dx ln Gamma(x), to about 1e-15 relative
+   (absolute near its zero at x = 1.4616...). NaN at its poles 0, -1, -2,
+   ... and at -inf; +inf at +inf. Used by the derivatives of lgamma and
+   tgamma. */
+ADCC_RT_API double adcc_digamma(double x);
+ADCC_RT_API float adcc_digammaf(float x);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
 #endif /* ADCC_RUNTIME_H */

@@ -1,9 +1,11 @@
 //===- adcore/ADPass.h - The module pass that differentiates --*- C++ -*-===//
 //
 // ADPass runs once per module, after early simplification and before
-// vectorization: it collects the module's derivative requests and synthesizes
-// the derivatives. Errors are reported through the LLVMContext's diagnostic
-// handler (which Clang turns into source-located diagnostics).
+// vectorization: it collects the module's derivative requests, synthesizes
+// the derivatives, replaces each request by a call to its derivative, and
+// (above -O0) optimizes the generated functions. Errors are reported through
+// the LLVMContext's diagnostic handler, which Clang turns into
+// source-located diagnostics.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_ADPASS_H
@@ -12,12 +14,14 @@
 #include "adcore/Options.h"
 
 #include "llvm/IR/PassManager.h"
+#include "llvm/Passes/OptimizationLevel.h"
 
 namespace adcore {
 
 class ADPass : public llvm::PassInfoMixin<ADPass> {
 public:
-  explicit ADPass(Options Opts) : Opts(Opts) {}
+  ADPass(Options Opts, llvm::OptimizationLevel Level)
+      : Opts(Opts), Level(Level) {}
 
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 
@@ -26,7 +30,14 @@ public:
 
 private:
   Options Opts;
+  llvm::OptimizationLevel Level;
 };
+
+/// Runs the function simplification pipeline of \p Level on \p Functions
+/// (the generated derivatives): they were created after the module's own
+/// simplification ran.
+void optimizeGenerated(llvm::ArrayRef<llvm::Function *> Functions,
+                       llvm::OptimizationLevel Level);
 
 } // namespace adcore
 

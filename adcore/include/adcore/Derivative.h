@@ -1,0 +1,80 @@
+//===- adcore/Derivative.h - What a derivative function is ----*- C++ -*-===//
+//
+// A DerivativeKey describes one derivative function completely: the primal,
+// the mode, the activity of each argument, what it returns and its width.
+// Generated functions are memoized under their key (DerivativeCache), so a
+// function called from several places, or recursively, is differentiated
+// once per key.
+//
+// Calling convention of a forward-mode derivative (width W, T a parameter's
+// type, S(T) = T when W = 1 and [W x T] otherwise):
+//   params:  for each primal parameter p of type T: p, then its shadow of
+//            type S(T) when the argument is Dup or DupNoNeed
+//   returns: {T, S(T)} with ReturnPrimal and ReturnShadow, T or S(T) with
+//            one of them, void with neither
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_DERIVATIVE_H
+#define ADCORE_DERIVATIVE_H
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace llvm {
+class Function;
+class Type;
+} // namespace llvm
+
+namespace adcore {
+
+/// Activity of one argument of a derivative function.
+enum class ArgActivity : unsigned char {
+  Const,    ///< no derivative: the primal value only
+  Dup,      ///< primal and shadow (tangent, or shadow memory for pointers)
+  DupNoNeed ///< as Dup, but the primal result of the memory is not needed
+};
+
+enum class DerivativeMode : unsigned char { Forward };
+
+struct DerivativeKey {
+  llvm::Function *Primal = nullptr;
+  DerivativeMode Mode = DerivativeMode::Forward;
+  llvm::SmallVector<ArgActivity, 8> Args;
+  bool ReturnPrimal = false;
+  bool ReturnShadow = true;
+  unsigned Width = 1;
+
+  auto tie() const {
+    return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width);
+  }
+  bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
+};
+
+/// The type of the shadow of a value of type \p T at width \p Width.
+llvm::Type *shadowType(llvm::Type *T, unsigned Width);
+
+/// Memoizes generated derivative functions by key.
+class DerivativeCache {
+public:
+  llvm::Function *lookup(const DerivativeKey &Key) const {
+    auto It = Functions.find(Key);
+    return It == Functions.end() ? nullptr : It->second;
+  }
+  void insert(const DerivativeKey &Key, llvm::Function *F) {
+    Functions[Key] = F;
+    Order.push_back(F);
+  }
+  /// Generated functions, in order of creation.
+  const std::vector<llvm::Function *> &functions() const { return Order; }
+
+private:
+  std::map<DerivativeKey, llvm::Function *> Functions;
+  std::vector<llvm::Function *> Order;
+};
+
+} // namespace adcore
+
+#endif // ADCORE_DERIVATIVE_H

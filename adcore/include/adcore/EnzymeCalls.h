@@ -1,0 +1,30 @@
+//===- adcore/EnzymeCalls.h - Lowering Enzyme-style requests --*- C++ -*-===//
+//
+// A call such as
+//   __enzyme_fwddiff((void *)f, enzyme_dup, x, dx, enzyme_const, n)
+// names the function, then for each of its parameters an optional activity
+// marker followed by the primal value and, for duplicated arguments, its
+// shadow(s). Markers are the globals `enzyme_dup`, `enzyme_const`, ...
+// (declared by the user as `int enzyme_dup;`); defaults apply without one:
+// integers are constant, floats and pointers duplicated. Global markers —
+// `enzyme_width, N`, `enzyme_primal_return`, `enzyme_const_return`,
+// `enzyme_noret` — may come anywhere. This file turns such a call into a
+// DerivativeKey plus the argument list of the derivative function, and
+// replaces it with a call to the derivative.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_ENZYMECALLS_H
+#define ADCORE_ENZYMECALLS_H
+
+#include "adcore/Request.h"
+#include "adcore/Synthesis.h"
+
+namespace adcore {
+
+/// Replaces the forward-mode request \p R (an `__enzyme_fwddiff` call) by a
+/// call to the derivative it asks for. False after a reported error.
+bool lowerForwardRequest(const Request &R, SynthesisContext &Ctx);
+
+} // namespace adcore
+
+#endif // ADCORE_ENZYMECALLS_H

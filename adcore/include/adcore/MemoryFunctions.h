@@ -1,0 +1,38 @@
+//===- adcore/MemoryFunctions.h - Allocation and deallocation --*- C++ -*-===//
+//
+// The C and C++ allocation functions whose derivatives allocate shadow
+// memory beside the primal memory: malloc, calloc, realloc, aligned_alloc,
+// posix_memalign aside, operator new / new[] (all overloads), and free /
+// operator delete / delete[].
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_MEMORYFUNCTIONS_H
+#define ADCORE_MEMORYFUNCTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace llvm {
+class Function;
+} // namespace llvm
+
+namespace adcore {
+
+enum class MemoryFunctionKind {
+  None,
+  Malloc,    ///< ptr f(size) — uninitialized (malloc, new, new[])
+  Calloc,    ///< ptr calloc(n, size) — zeroed
+  Realloc,   ///< ptr realloc(ptr, size)
+  AlignedAlloc, ///< ptr aligned_alloc(align, size)
+  Free,      ///< void f(ptr, ...) — free, delete, delete[]
+};
+
+MemoryFunctionKind classifyMemoryFunction(const llvm::Function &F);
+
+inline bool isAllocationFunction(const llvm::Function &F) {
+  MemoryFunctionKind K = classifyMemoryFunction(F);
+  return K != MemoryFunctionKind::None && K != MemoryFunctionKind::Free;
+}
+
+} // namespace adcore
+
+#endif // ADCORE_MEMORYFUNCTIONS_H

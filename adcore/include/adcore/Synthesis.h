@@ -1,0 +1,50 @@
+//===- adcore/Synthesis.h - Generating derivative functions ---*- C++ -*-===//
+//
+// The entry point of the emitters: derivative functions are created on
+// demand, memoized by key, and generated recursively for the functions they
+// call. Errors are reported at the source location of the offending
+// instruction through the LLVMContext's diagnostic handler.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_SYNTHESIS_H
+#define ADCORE_SYNTHESIS_H
+
+#include "adcore/Derivative.h"
+
+#include "llvm/ADT/Twine.h"
+
+namespace llvm {
+class FunctionType;
+class Instruction;
+class Module;
+} // namespace llvm
+
+namespace adcore {
+
+class SynthesisContext {
+public:
+  explicit SynthesisContext(llvm::Module &M) : M(M) {}
+
+  /// The derivative function for \p Key, generating it (and what it calls)
+  /// when needed. Null after a reported error.
+  llvm::Function *getOrCreate(const DerivativeKey &Key);
+
+  /// Reports an error at \p Where (its debug location, or its function).
+  void error(const llvm::Instruction &Where, const llvm::Twine &Message);
+  bool hadError() const { return HadError; }
+
+  llvm::Module &module() { return M; }
+  const DerivativeCache &cache() const { return Cache; }
+
+private:
+  llvm::Module &M;
+  DerivativeCache Cache;
+  bool HadError = false;
+};
+
+/// The type of a derivative function for \p Key (see Derivative.h).
+llvm::FunctionType *derivativeType(const DerivativeKey &Key);
+
+} // namespace adcore
+
+#endif // ADCORE_SYNTHESIS_H

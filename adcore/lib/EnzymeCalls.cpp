@@ -1,0 +1,311 @@
+//===- EnzymeCalls.cpp - Lowering Enzyme-style requests ------------------===//
+
+#include "adcore/EnzymeCalls.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+enum class Marker {
+  None,
+  Dup,
+  DupNoNeed,
+  Const,
+  DupV,
+  Out,
+  Width,
+  PrimalReturn,
+  ConstReturn,
+  NoRet,
+  Interleave,
+  Unknown
+};
+
+struct MarkerRow {
+  const char *Name;
+  Marker Kind;
+};
+
+constexpr MarkerRow MarkerTable[] = {
+    {"enzyme_dup", Marker::Dup},
+    {"enzyme_dupnoneed", Marker::DupNoNeed},
+    {"enzyme_const", Marker::Const},
+    {"enzyme_dupv", Marker::DupV},
+    {"enzyme_out", Marker::Out},
+    {"enzyme_width", Marker::Width},
+    {"enzyme_primal_return", Marker::PrimalReturn},
+    {"enzyme_const_return", Marker::ConstReturn},
+    {"enzyme_noret", Marker::NoRet},
+    {"enzyme_interleave", Marker::Interleave},
+};
+
+/// The marker an argument is, if any: a load of (or the address of) a
+/// global named `enzyme_...`.
+Marker markerOf(Value *V, StringRef &Name) {
+  if (auto *LI = dyn_cast<LoadInst>(V))
+    V = LI->getPointerOperand();
+  auto *GV = dyn_cast<GlobalVariable>(V->stripPointerCasts());
+  if (!GV || !GV->getName().starts_with("enzyme_"))
+    return Marker::None;
+  Name = GV->getName();
+  for (const MarkerRow &Row : MarkerTable)
+    if (Name == Row.Name)
+      return Row.Kind;
+  return Marker::Unknown;
+}
+
+std::string typeName(Type *T) {
+  std::string S;
+  raw_string_ostream OS(S);
+  T->print(OS);
+  return S;
+}
+
+/// Parses and lowers one request call.
+class ForwardCallLowering {
+public:
+  ForwardCallLowering(const Request &R, SynthesisContext &Ctx)
+      : R(R), Ctx(Ctx), Call(*R.Site), B(R.Site) {}
+
+  bool run();
+
+private:
+  bool error(const Twine &Message) {
+    Ctx.error(Call, Message);
+    return false;
+  }
+  /// The next argument, or null (after an error) when there is none.
+  Value *next(const Twine &What);
+  /// \p V converted to \p To as a C variadic call would have promoted it.
+  Value *convert(Value *V, Type *To, const Twine &What);
+  bool parseGlobalMarker(Marker M, StringRef Name);
+  bool parseParameter(Argument &Param);
+  bool emitCall();
+
+  const Request &R;
+  SynthesisContext &Ctx;
+  CallBase &Call;
+  IRBuilder<> B;
+  unsigned Next = 1;
+  Value *SRet = nullptr;
+  DerivativeKey Key;
+  SmallVector<Value *, 16> Args;
+  SmallPtrSet<Instruction *, 8> MarkerLoads;
+};
+
+Value *ForwardCallLowering::next(const Twine &What) {
+  if (Next >= Call.arg_size()) {
+    error("too few arguments to " + entryPointName(R.Kind) + " for '" +
+          R.Primal->getName() + "': missing " + What);
+    return nullptr;
+  }
+  return Call.getArgOperand(Next++);
+}
+
+Value *ForwardCallLowering::convert(Value *V, Type *To, const Twine &What) {
+  Type *From = V->getType();
+  if (From == To)
+    return V;
+  if (From->isFloatingPointTy() && To->isFloatingPointTy())
+    return B.CreateFPCast(V, To);
+  if (From->isIntegerTy() && To->isIntegerTy())
+    return B.CreateSExtOrTrunc(V, To);
+  if (From->isPointerTy() && To->isPointerTy())
+    return B.CreateAddrSpaceCast(V, To);
+  if (From->isIntegerTy() && To->isPointerTy())
+    return B.CreateIntToPtr(V, To);
+  error(What + " of '" + R.Primal->getName() + "' has type " +
+        typeName(From) + ", but the function expects " + typeName(To));
+  return nullptr;
+}
+
+bool ForwardCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
+  switch (M) {
+  case Marker::Width: {
+    Value *W = next("the width after enzyme_width");
+    if (!W)
+      return false;
+    auto *C = dyn_cast<ConstantInt>(W);
+    if (!C || C->isZero() || C->getZExtValue() > 64)
+      return error("enzyme_width must be followed by a constant between 1 "
+                   "and 64");
+    Key.Width = unsigned(C->getZExtValue());
+    return true;
+  }
+  case Marker::PrimalReturn:
+    Key.ReturnPrimal = true;
+    return true;
+  case Marker::ConstReturn:
+    Key.ReturnPrimal = true;
+    Key.ReturnShadow = false;
+    return true;
+  case Marker::NoRet:
+    Key.ReturnPrimal = false;
+    Key.ReturnShadow = false;
+    return true;
+  case Marker::Interleave:
+    return error("enzyme_interleave is not supported yet by adcc");
+  case Marker::Out:
+    return error("enzyme_out (an active output) is only valid in reverse "
+                 "mode; forward mode uses enzyme_dup");
+  case Marker::Unknown:
+    return error("unknown Enzyme marker '" + Name + "'");
+  default:
+    return error("marker '" + Name + "' is not valid here");
+  }
+}
+
+bool ForwardCallLowering::parseParameter(Argument &Param) {
+  Type *T = Param.getType();
+  std::string Which = ("argument " + Twine(Param.getArgNo() + 1)).str();
+  // Markers before the value: global ones, then at most one activity.
+  Marker Activity = Marker::None;
+  while (Next < Call.arg_size()) {
+    StringRef Name;
+    Marker M = markerOf(Call.getArgOperand(Next), Name);
+    if (M == Marker::None)
+      break;
+    if (auto *LI = dyn_cast<LoadInst>(Call.getArgOperand(Next)))
+      MarkerLoads.insert(LI);
+    ++Next;
+    if (M == Marker::Dup || M == Marker::DupNoNeed || M == Marker::Const ||
+        M == Marker::DupV) {
+      Activity = M;
+      break;
+    }
+    if (!parseGlobalMarker(M, Name))
+      return false;
+  }
+  if (Activity == Marker::None)
+    Activity = T->isIntegerTy() ? Marker::Const : Marker::Dup;
+  if ((Activity == Marker::Dup || Activity == Marker::DupV) &&
+      !T->isFPOrFPVectorTy() && !T->isPointerTy() && !T->isAggregateType())
+    return error(Which + " of '" + R.Primal->getName() + "' has type " +
+                 typeName(T) +
+                 ", which carries no derivative; pass it with enzyme_const");
+
+  Value *Primal = next("the value of " + Which);
+  if (!Primal || !(Primal = convert(Primal, T, Which)))
+    return false;
+  Args.push_back(Primal);
+  if (Activity == Marker::Const) {
+    Key.Args.push_back(ArgActivity::Const);
+    return true;
+  }
+  Key.Args.push_back(Activity == Marker::DupNoNeed ? ArgActivity::DupNoNeed
+                                                   : ArgActivity::Dup);
+  if (Activity == Marker::DupV) {
+    // enzyme_dupv, stride, primal, base: shadow k is base + k * stride bytes.
+    // (The stride was read as the "primal" above; shift the roles.)
+    return error("enzyme_dupv is not supported yet by adcc in forward mode");
+  }
+  Value *Shadow = PoisonValue::get(shadowType(T, Key.Width));
+  for (unsigned L = 0; L < Key.Width; ++L) {
+    Value *S = next("the shadow of " + Which);
+    if (!S || !(S = convert(S, T, "the shadow of " + Which)))
+      return false;
+    Shadow = Key.Width == 1 ? S : B.CreateInsertValue(Shadow, S, L);
+  }
+  Args.push_back(Shadow);
+  return true;
+}
+
+bool ForwardCallLowering::emitCall() {
+  Function *D = Ctx.getOrCreate(Key);
+  if (!D)
+    return false;
+  CallInst *NewCall = B.CreateCall(D, Args);
+  NewCall->setDebugLoc(Call.getDebugLoc());
+
+  Type *Got = D->getReturnType();
+  Type *Want = SRet ? Got : Call.getType();
+  Value *Result = NewCall;
+  const DataLayout &DL = Call.getModule()->getDataLayout();
+  if (!Want->isVoidTy() && Got != Want) {
+    if (Got->isVoidTy() ||
+        DL.getTypeStoreSize(Got) != DL.getTypeStoreSize(Want))
+      return error(entryPointName(R.Kind) + " is declared to return " +
+                   typeName(Want) + ", but the derivative of '" +
+                   R.Primal->getName() + "' returns " + typeName(Got));
+    // Same size, different type ({double, double} vs [2 x double]): go
+    // through memory, as a C union would.
+    IRBuilder<> Entry(&*Call.getFunction()->getEntryBlock().begin());
+    AllocaInst *Tmp = Entry.CreateAlloca(Got);
+    B.CreateStore(NewCall, Tmp);
+    Result = B.CreateLoad(Want, Tmp);
+  }
+  if (SRet) {
+    if (!Got->isVoidTy())
+      B.CreateStore(NewCall, SRet);
+  } else if (!Call.getType()->isVoidTy()) {
+    Call.replaceAllUsesWith(Want->isVoidTy() || Got->isVoidTy()
+                                ? PoisonValue::get(Call.getType())
+                                : Result);
+  }
+  return true;
+}
+
+bool ForwardCallLowering::run() {
+  // A large struct result is returned through a hidden first argument.
+  if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet)) {
+    SRet = Call.getArgOperand(0);
+    Next = 2;
+  }
+  Function &F = *R.Primal;
+  Key.Primal = &F;
+  Key.Mode = DerivativeMode::Forward;
+  Key.ReturnShadow = !F.getReturnType()->isVoidTy();
+  // Global markers may precede the first parameter.
+  while (Next < Call.arg_size()) {
+    StringRef Name;
+    Marker M = markerOf(Call.getArgOperand(Next), Name);
+    if (M == Marker::None || M == Marker::Dup || M == Marker::DupNoNeed ||
+        M == Marker::Const || M == Marker::DupV)
+      break;
+    if (auto *LI = dyn_cast<LoadInst>(Call.getArgOperand(Next)))
+      MarkerLoads.insert(LI);
+    ++Next;
+    if (!parseGlobalMarker(M, Name))
+      return false;
+  }
+  for (Argument &Param : F.args())
+    if (!parseParameter(Param))
+      return false;
+  if (Next < Call.arg_size())
+    return error("too many arguments to " + entryPointName(R.Kind) +
+                 " for '" + F.getName() + "': it takes " +
+                 Twine(F.arg_size()) +
+                 " parameters, each followed by its shadow(s) when duplicated");
+  if (!emitCall())
+    return false;
+  Call.eraseFromParent();
+  for (Instruction *I : MarkerLoads)
+    if (I->use_empty())
+      I->eraseFromParent();
+  return true;
+}
+
+} // namespace
+
+bool lowerForwardRequest(const Request &R, SynthesisContext &Ctx) {
+  if (R.Primal->isDeclaration()) {
+    Ctx.error(*R.Site, "cannot differentiate '" + R.Primal->getName() +
+                           "': its body is not available in this translation "
+                           "unit");
+    return false;
+  }
+  ForwardCallLowering Lowering(R, Ctx);
+  return Lowering.run();
+}
+
+} // namespace adcore

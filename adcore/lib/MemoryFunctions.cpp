@@ -1,0 +1,52 @@
+//===- MemoryFunctions.cpp - Allocation and deallocation -----------------===//
+
+#include "adcore/MemoryFunctions.h"
+
+#include "llvm/IR/Function.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+struct MemoryFunctionRow {
+  const char *Name;
+  MemoryFunctionKind Kind;
+};
+
+// Itanium-mangled operator new/delete overloads (sized, aligned, nothrow).
+constexpr MemoryFunctionRow MemoryFunctionTable[] = {
+    {"malloc", MemoryFunctionKind::Malloc},
+    {"calloc", MemoryFunctionKind::Calloc},
+    {"realloc", MemoryFunctionKind::Realloc},
+    {"aligned_alloc", MemoryFunctionKind::AlignedAlloc},
+    {"free", MemoryFunctionKind::Free},
+    {"_Znwm", MemoryFunctionKind::Malloc},
+    {"_Znam", MemoryFunctionKind::Malloc},
+    {"_ZnwmRKSt9nothrow_t", MemoryFunctionKind::Malloc},
+    {"_ZnamRKSt9nothrow_t", MemoryFunctionKind::Malloc},
+    {"_ZnwmSt11align_val_t", MemoryFunctionKind::Malloc},
+    {"_ZnamSt11align_val_t", MemoryFunctionKind::Malloc},
+    {"_ZdlPv", MemoryFunctionKind::Free},
+    {"_ZdaPv", MemoryFunctionKind::Free},
+    {"_ZdlPvm", MemoryFunctionKind::Free},
+    {"_ZdaPvm", MemoryFunctionKind::Free},
+    {"_ZdlPvSt11align_val_t", MemoryFunctionKind::Free},
+    {"_ZdaPvSt11align_val_t", MemoryFunctionKind::Free},
+    {"_ZdlPvmSt11align_val_t", MemoryFunctionKind::Free},
+    {"_ZdaPvmSt11align_val_t", MemoryFunctionKind::Free},
+};
+
+} // namespace
+
+MemoryFunctionKind classifyMemoryFunction(const Function &F) {
+  if (!F.isDeclaration())
+    return MemoryFunctionKind::None;
+  StringRef Name = F.getName();
+  for (const MemoryFunctionRow &Row : MemoryFunctionTable)
+    if (Name == Row.Name)
+      return Row.Kind;
+  return MemoryFunctionKind::None;
+}
+
+} // namespace adcore

@@ -1,0 +1,73 @@
+//===- Synthesis.cpp - Generating derivative functions -------------------===//
+
+#include "adcore/Synthesis.h"
+#include "forward/ForwardEmitter.h"
+
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+Type *shadowType(Type *T, unsigned Width) {
+  return Width == 1 ? T : ArrayType::get(T, Width);
+}
+
+FunctionType *derivativeType(const DerivativeKey &Key) {
+  FunctionType *FT = Key.Primal->getFunctionType();
+  SmallVector<Type *, 16> Params;
+  for (unsigned I = 0; I < FT->getNumParams(); ++I) {
+    Type *T = FT->getParamType(I);
+    Params.push_back(T);
+    if (Key.Args[I] != ArgActivity::Const)
+      Params.push_back(shadowType(T, Key.Width));
+  }
+  Type *Ret = FT->getReturnType();
+  Type *Result = Type::getVoidTy(Ret->getContext());
+  bool HasRet = !Ret->isVoidTy();
+  bool Primal = HasRet && Key.ReturnPrimal;
+  bool Shadow = HasRet && Key.ReturnShadow;
+  if (Primal && Shadow)
+    Result = StructType::get(Ret, shadowType(Ret, Key.Width));
+  else if (Primal)
+    Result = Ret;
+  else if (Shadow)
+    Result = shadowType(Ret, Key.Width);
+  return FunctionType::get(Result, Params, /*isVarArg=*/false);
+}
+
+void SynthesisContext::error(const Instruction &Where, const Twine &Message) {
+  HadError = true;
+  const Function &F = *Where.getFunction();
+  F.getContext().diagnose(
+      DiagnosticInfoUnsupported(F, Message, Where.getDebugLoc(), DS_Error));
+}
+
+Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
+  if (Function *Known = Cache.lookup(Key))
+    return Known;
+  Function &Primal = *Key.Primal;
+  std::string Name = ("fwddiffe" +
+                      (Key.Width > 1 ? Twine(Key.Width) : Twine("")) + "_" +
+                      Primal.getName())
+                         .str();
+  Function *D = Function::Create(derivativeType(Key),
+                                 GlobalValue::InternalLinkage, Name, M);
+  // Registered before its body is emitted, so that recursion finds it.
+  Cache.insert(Key, D);
+  ForwardEmitter Emitter(*this, Key, *D);
+  if (Emitter.run())
+    return D;
+  // The error is reported; leave the module valid for the passes that
+  // still run: the derivative becomes a body-less external declaration
+  // (no object file is written after an error).
+  HadError = true;
+  D->deleteBody();
+  D->setLinkage(GlobalValue::ExternalLinkage);
+  return nullptr;
+}
+
+} // namespace adcore

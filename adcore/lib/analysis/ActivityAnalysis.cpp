@@ -1,0 +1,145 @@
+//===- ActivityAnalysis.cpp - Which values carry derivatives -------------===//
+
+#include "adcore/ActivityAnalysis.h"
+#include "adcore/MemoryFunctions.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+bool canCarryDerivative(const Type *T) {
+  if (T->isFPOrFPVectorTy() || T->isPtrOrPtrVectorTy())
+    return true;
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return canCarryDerivative(AT->getElementType());
+  if (auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(),
+                  [](Type *E) { return canCarryDerivative(E); });
+  return false;
+}
+
+namespace {
+
+/// An integer that only moves data (loaded and stored again, bitcast to a
+/// float, turned into a pointer) may hold a float's or a pointer's bits —
+/// what SROA and InstCombine make of memcpy — so it carries a shadow.
+bool isMovedInteger(const Instruction &I) {
+  if (!I.getType()->isIntOrIntVectorTy() || I.use_empty())
+    return false;
+  for (const User *U : I.users()) {
+    if (auto *S = dyn_cast<StoreInst>(U)) {
+      if (S->getValueOperand() != &I)
+        return false;
+      continue;
+    }
+    if (isa<BitCastInst, IntToPtrInst, PHINode, SelectInst, InsertValueInst,
+            InsertElementInst>(U))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+bool anyOperandActive(const User &U,
+                      const DenseSet<const Value *> &Active) {
+  return any_of(U.operands(),
+                [&](const Use &Op) { return Active.contains(Op.get()); });
+}
+
+} // namespace
+
+bool ActivityAnalysis::transfer(const Value &V) const {
+  const auto *I = dyn_cast<Instruction>(&V);
+  if (!I)
+    return false;
+  Type *T = I->getType();
+
+  if (auto *AI = dyn_cast<AllocaInst>(I))
+    return canCarryDerivative(AI->getAllocatedType()) ||
+           AI->getAllocatedType()->isArrayTy();
+  if (auto *LI = dyn_cast<LoadInst>(I)) {
+    if (!Active.contains(LI->getPointerOperand()))
+      return false;
+    return canCarryDerivative(T) || isMovedInteger(*LI);
+  }
+  if (auto *GEP = dyn_cast<GetElementPtrInst>(I))
+    return Active.contains(GEP->getPointerOperand());
+  if (isa<StoreInst, FenceInst, UnreachableInst, ReturnInst, BranchInst,
+          SwitchInst, CmpInst, FPToSIInst, FPToUIInst, SIToFPInst,
+          UIToFPInst>(I))
+    return false;
+  if (auto *Call = dyn_cast<CallBase>(I)) {
+    if (const Function *Callee = Call->getCalledFunction())
+      if (isAllocationFunction(*Callee))
+        return true;
+    if (isa<DbgInfoIntrinsic>(I))
+      return false;
+    return anyOperandActive(*Call, Active);
+  }
+  if (auto *Sel = dyn_cast<SelectInst>(I))
+    return Active.contains(Sel->getTrueValue()) ||
+           Active.contains(Sel->getFalseValue());
+  if (T->isIntOrIntVectorTy()) {
+    // Integers carry shadows only as the bits of pointers and floats.
+    if (isa<PtrToIntInst>(I) || isa<BitCastInst>(I) || isa<PHINode>(I) ||
+        isa<ExtractValueInst>(I) || isa<ExtractElementInst>(I))
+      return anyOperandActive(*I, Active);
+    if (auto *BO = dyn_cast<BinaryOperator>(I)) {
+      switch (BO->getOpcode()) {
+      case Instruction::Add:
+      case Instruction::Sub:
+      case Instruction::And:
+      case Instruction::Or:
+        return anyOperandActive(*I, Active) && isMovedInteger(*I);
+      default:
+        return false;
+      }
+    }
+    return false;
+  }
+  if (!canCarryDerivative(T))
+    return false;
+  return anyOperandActive(*I, Active);
+}
+
+ActivityAnalysis::ActivityAnalysis(Function &F, ArrayRef<ArgActivity> Args)
+    : F(F) {
+  for (Argument &A : F.args())
+    if (A.getArgNo() < Args.size() && Args[A.getArgNo()] != ArgActivity::Const)
+      Active.insert(&A);
+  // Activity only grows, so iterating to a fixed point terminates.
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (Instruction &I : instructions(F)) {
+      if (Active.contains(&I) || !transfer(I))
+        continue;
+      Active.insert(&I);
+      Changed = true;
+    }
+  }
+}
+
+void ActivityAnalysis::print(raw_ostream &OS) const {
+  OS << "activity of '" << F.getName() << "'\n";
+  for (Argument &A : F.args()) {
+    OS << (Active.contains(&A) ? "  active " : "  const  ");
+    A.printAsOperand(OS, /*PrintType=*/true);
+    OS << "\n";
+  }
+  for (Instruction &I : instructions(F)) {
+    if (I.getType()->isVoidTy() && !isa<CallBase>(I))
+      continue;
+    OS << (Active.contains(&I) ? "  active " : "  const  ");
+    I.print(OS);
+    OS << "\n";
+  }
+}
+
+} // namespace adcore

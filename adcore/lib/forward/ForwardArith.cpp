@@ -1,0 +1,164 @@
+//===- ForwardArith.cpp - Arithmetic, casts, select ----------------------===//
+//
+// Tangent rules (t(x) is the tangent of x):
+//   a + b   ->  t(a) + t(b)          a - b  ->  t(a) - t(b)
+//   a * b   ->  t(a) b + a t(b)      a / b  ->  (t(a) - (a/b) t(b)) / b
+//   fmod(a, b) -> t(a) - trunc(a/b) t(b)          -a  ->  -t(a)
+//   fpext / fptrunc / bitcast of a  ->  the same cast of t(a)
+//   select(c, a, b) -> select(c, t(a), t(b))
+// Integer operations carry shadows only as pointer bits (ptrtoint,
+// inttoptr, add/sub/and/or on them): the shadow repeats the operation on the
+// shadow operand.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ForwardEmitter.h"
+
+#include "llvm/IR/Intrinsics.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
+  Value *A = I.getOperand(0), *Bv = I.getOperand(1);
+  Value *TA = tangentOrNull(A), *TB = tangentOrNull(Bv);
+  if (!TA && !TB)
+    return true;
+
+  if (!I.getType()->isFPOrFPVectorTy()) {
+    // Pointer arithmetic in integers: the shadow follows the active operand.
+    if (!isAnalyzedActive(&I))
+      return true;
+    if (TA && TB)
+      return unsupported(I, "integer arithmetic on two pointer shadows");
+    unsigned Opc = I.getOpcode();
+    setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
+                 Value *X = TA ? lane(TA, L) : A;
+                 Value *Y = TB ? lane(TB, L) : Bv;
+                 return B.CreateBinOp(Instruction::BinaryOps(Opc), X, Y);
+               }));
+    return true;
+  }
+
+  B.setFastMathFlags(I.getFastMathFlags());
+  Value *T = nullptr;
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+    T = forEachLane(I.getType(), [&](unsigned L) -> Value * {
+      if (!TA)
+        return lane(TB, L);
+      if (!TB)
+        return lane(TA, L);
+      return B.CreateFAdd(lane(TA, L), lane(TB, L));
+    });
+    break;
+  case Instruction::FSub:
+    T = forEachLane(I.getType(), [&](unsigned L) -> Value * {
+      if (!TA)
+        return B.CreateFNeg(lane(TB, L));
+      if (!TB)
+        return lane(TA, L);
+      return B.CreateFSub(lane(TA, L), lane(TB, L));
+    });
+    break;
+  case Instruction::FMul:
+    T = forEachLane(I.getType(), [&](unsigned L) -> Value * {
+      Value *X = TA ? B.CreateFMul(lane(TA, L), Bv) : nullptr;
+      Value *Y = TB ? B.CreateFMul(A, lane(TB, L)) : nullptr;
+      if (X && Y)
+        return B.CreateFAdd(X, Y);
+      return X ? X : Y;
+    });
+    break;
+  case Instruction::FDiv:
+    T = forEachLane(I.getType(), [&](unsigned L) -> Value * {
+      if (!TB)
+        return B.CreateFDiv(lane(TA, L), Bv);
+      Value *Q = B.CreateFMul(&I, lane(TB, L));
+      Value *Num = TA ? B.CreateFSub(lane(TA, L), Q) : B.CreateFNeg(Q);
+      return B.CreateFDiv(Num, Bv);
+    });
+    break;
+  case Instruction::FRem: {
+    Value *Quot = nullptr;
+    if (TB)
+      Quot = B.CreateUnaryIntrinsic(Intrinsic::trunc, B.CreateFDiv(A, Bv));
+    T = forEachLane(I.getType(), [&](unsigned L) -> Value * {
+      Value *Y = TB ? B.CreateFMul(Quot, lane(TB, L)) : nullptr;
+      if (!TA)
+        return B.CreateFNeg(Y);
+      return Y ? B.CreateFSub(lane(TA, L), Y) : lane(TA, L);
+    });
+    break;
+  }
+  default:
+    B.clearFastMathFlags();
+    return unsupported(I, Twine("the operation '") + I.getOpcodeName() +
+                              "' on floating-point values");
+  }
+  B.clearFastMathFlags();
+  setTangent(&I, T);
+  return true;
+}
+
+bool ForwardEmitter::visitUnaryOperator(UnaryOperator &I) {
+  Value *TA = tangentOrNull(I.getOperand(0));
+  if (!TA)
+    return true;
+  if (I.getOpcode() != Instruction::FNeg)
+    return unsupported(I, Twine("the operation '") + I.getOpcodeName() + "'");
+  setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
+               return B.CreateFNeg(lane(TA, L));
+             }));
+  return true;
+}
+
+bool ForwardEmitter::visitCastInst(CastInst &I) {
+  Value *TA = tangentOrNull(I.getOperand(0));
+  if (!TA)
+    return true;
+  switch (I.getOpcode()) {
+  case Instruction::FPExt:
+  case Instruction::FPTrunc:
+  case Instruction::BitCast:
+  case Instruction::AddrSpaceCast:
+  case Instruction::PtrToInt:
+  case Instruction::IntToPtr:
+  case Instruction::ZExt:
+  case Instruction::Trunc:
+    if (!isAnalyzedActive(&I) && !I.getType()->isFPOrFPVectorTy())
+      return true;
+    setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
+                 return B.CreateCast(I.getOpcode(), lane(TA, L), I.getType());
+               }));
+    return true;
+  default:
+    // fptosi and friends: the result is an integer without derivative.
+    return true;
+  }
+}
+
+bool ForwardEmitter::visitSelectInst(SelectInst &I) {
+  Value *TT = tangentOrNull(I.getTrueValue());
+  Value *TF = tangentOrNull(I.getFalseValue());
+  if (!TT && !TF)
+    return true;
+  setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
+               Value *X = TT ? lane(TT, L) : Constant::getNullValue(I.getType());
+               Value *Y = TF ? lane(TF, L) : Constant::getNullValue(I.getType());
+               return B.CreateSelect(I.getCondition(), X, Y);
+             }));
+  return true;
+}
+
+bool ForwardEmitter::visitFreezeInst(FreezeInst &I) {
+  Value *TA = tangentOrNull(I.getOperand(0));
+  if (TA)
+    setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
+                 return B.CreateFreeze(lane(TA, L));
+               }));
+  return true;
+}
+
+} // namespace adcore

@@ -1,0 +1,214 @@
+//===- ForwardEmitter.cpp - Signature, cloning, traversal ----------------===//
+
+#include "ForwardEmitter.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+ForwardEmitter::ForwardEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,
+                               Function &Derivative)
+    : Ctx(Ctx), Key(Key), Derivative(Derivative), Width(Key.Width),
+      B(Derivative.getContext()) {}
+
+bool ForwardEmitter::isActive(const Value *V) const {
+  return Tangents.count(const_cast<Value *>(V)) != 0;
+}
+
+Value *ForwardEmitter::zero(Type *PrimalTy) {
+  return Constant::getNullValue(shadowType(PrimalTy, Width));
+}
+
+Value *ForwardEmitter::tangentOrNull(Value *V) {
+  auto It = Tangents.find(V);
+  return It == Tangents.end() ? nullptr : It->second;
+}
+
+Value *ForwardEmitter::tangent(Value *V) {
+  if (Value *T = tangentOrNull(V))
+    return T;
+  return zero(V->getType());
+}
+
+Value *ForwardEmitter::lane(Value *Shadow, unsigned L) {
+  return Width == 1 ? Shadow : B.CreateExtractValue(Shadow, L);
+}
+
+Value *ForwardEmitter::forEachLane(Type *PrimalTy,
+                                   function_ref<Value *(unsigned)> Fn) {
+  if (Width == 1)
+    return Fn(0);
+  Value *R = PoisonValue::get(shadowType(PrimalTy, Width));
+  for (unsigned L = 0; L < Width; ++L)
+    R = B.CreateInsertValue(R, Fn(L), L);
+  return R;
+}
+
+bool ForwardEmitter::unsupported(Instruction &I, const Twine &What) {
+  Ctx.error(I, "cannot differentiate '" + Key.Primal->getName() +
+                   "' in forward mode: " + What);
+  return false;
+}
+
+bool ForwardEmitter::visitInstruction(Instruction &I) {
+  bool Involved = isActive(&I) || any_of(I.operands(), [&](const Use &U) {
+                    return isActive(U.get());
+                  });
+  if (!Involved)
+    return true;
+  return unsupported(I, Twine("the instruction '") + I.getOpcodeName() +
+                            "' is not supported yet");
+}
+
+/// Attributes of the primal that stay true of its derivative: the function
+/// attributes (target features, frame pointer, ...), less those that the
+/// derivative breaks (it writes shadow memory) or that would keep it from
+/// being optimized (optnone, which clang puts on everything at -O0).
+static void copyFunctionAttributes(const Function &Primal, Function &D) {
+  AttrBuilder Attrs(D.getContext(), Primal.getAttributes().getFnAttrs());
+  for (Attribute::AttrKind Kind :
+       {Attribute::OptimizeNone, Attribute::NoInline, Attribute::Memory,
+        Attribute::NoFree, Attribute::WillReturn, Attribute::NoSync})
+    Attrs.removeAttribute(Kind);
+  D.setAttributes(AttributeList::get(D.getContext(), AttributeList::FunctionIndex,
+                                     Attrs));
+}
+
+bool ForwardEmitter::run() {
+  Function &Primal = *Key.Primal;
+  if (Primal.isDeclaration())
+    return false;
+  if (Primal.isVarArg()) {
+    Ctx.error(*Primal.getEntryBlock().begin(),
+              "cannot differentiate the variadic function '" +
+                  Primal.getName() + "'");
+    return false;
+  }
+
+  // Map primal parameters to the derivative's primal parameters; remember
+  // where each shadow parameter is.
+  ValueToValueMapTy VMap;
+  SmallVector<std::pair<Argument *, Argument *>, 8> ShadowArgs;
+  auto DArg = Derivative.arg_begin();
+  for (Argument &A : Primal.args()) {
+    Argument *P = &*DArg++;
+    P->setName(A.getName());
+    VMap[&A] = P;
+    if (Key.Args[A.getArgNo()] != ArgActivity::Const) {
+      Argument *S = &*DArg++;
+      S->setName(A.getName() + ".shadow");
+      ShadowArgs.push_back({P, S});
+    }
+  }
+  ActivityAnalysis PrimalActivity(Primal, Key.Args);
+
+  SmallVector<ReturnInst *, 4> ClonedReturns;
+  CloneFunctionInto(&Derivative, &Primal, VMap,
+                    CloneFunctionChangeType::GlobalChanges, ClonedReturns);
+  copyFunctionAttributes(Primal, Derivative);
+  Derivative.setLinkage(GlobalValue::InternalLinkage);
+  Derivative.setVisibility(GlobalValue::DefaultVisibility);
+  Derivative.setDSOLocal(true);
+  Returns.assign(ClonedReturns.begin(), ClonedReturns.end());
+
+  // Activity of the clone: the primal's, through the value map.
+  for (const auto &[Orig, Clone] : VMap)
+    if (PrimalActivity.isActive(Orig))
+      ActiveClones.insert(Clone);
+  for (auto &[P, S] : ShadowArgs)
+    Tangents[P] = S;
+
+  SmallVector<PHINode *, 16> Phis;
+  ReversePostOrderTraversal<Function *> RPOT(&Derivative);
+  for (BasicBlock *BB : RPOT) {
+    SmallVector<Instruction *, 64> Insts;
+    for (Instruction &I : *BB)
+      Insts.push_back(&I);
+    for (Instruction *I : Insts) {
+      if (auto *Phi = dyn_cast<PHINode>(I)) {
+        if (ActiveClones.contains(Phi)) {
+          B.SetInsertPoint(BB->getFirstNonPHIIt());
+          PHINode *TPhi = B.CreatePHI(shadowType(Phi->getType(), Width),
+                                      Phi->getNumIncomingValues(),
+                                      Phi->getName() + ".tangent");
+          Tangents[Phi] = TPhi;
+          Phis.push_back(Phi);
+        }
+        continue;
+      }
+      // Values that are active get a tangent; instructions without a value
+      // (stores, calls) are visited whenever an operand is active.
+      bool Wanted = ActiveClones.contains(I) ||
+                    any_of(I->operands(),
+                           [&](const Use &U) { return isActive(U.get()); });
+      if (!Wanted)
+        continue;
+      if (!I->isTerminator())
+        B.SetInsertPoint(I->getNextNode());
+      else
+        B.SetInsertPoint(I);
+      B.SetCurrentDebugLocation(I->getDebugLoc());
+      if (!visit(*I))
+        return false;
+    }
+  }
+  if (!emitPhis(Phis) || !emitReturns())
+    return false;
+  for (Instruction *I : Dead)
+    I->eraseFromParent();
+
+  if (verifyFunction(Derivative, &errs())) {
+    Ctx.error(*Derivative.getEntryBlock().begin(),
+              "internal error: the forward derivative of '" +
+                  Primal.getName() +
+                  "' is malformed; please report this adcc bug");
+    return false;
+  }
+  return true;
+}
+
+bool ForwardEmitter::emitPhis(ArrayRef<PHINode *> Phis) {
+  for (PHINode *Phi : Phis) {
+    auto *TPhi = cast<PHINode>(Tangents[Phi]);
+    for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
+      BasicBlock *In = Phi->getIncomingBlock(I);
+      B.SetInsertPoint(In->getTerminator());
+      TPhi->addIncoming(tangent(Phi->getIncomingValue(I)), In);
+    }
+  }
+  return true;
+}
+
+bool ForwardEmitter::emitReturns() {
+  Type *RetTy = Derivative.getReturnType();
+  for (ReturnInst *Ret : Returns) {
+    B.SetInsertPoint(Ret);
+    B.SetCurrentDebugLocation(Ret->getDebugLoc());
+    Value *Primal = Ret->getReturnValue();
+    Value *Result = nullptr;
+    bool WantPrimal = Primal && Key.ReturnPrimal;
+    bool WantShadow = Primal && Key.ReturnShadow;
+    if (WantPrimal && WantShadow) {
+      Result = B.CreateInsertValue(PoisonValue::get(RetTy), Primal, 0);
+      Result = B.CreateInsertValue(Result, tangent(Primal), 1);
+    } else if (WantPrimal) {
+      Result = Primal;
+    } else if (WantShadow) {
+      Result = tangent(Primal);
+    }
+    if (Result)
+      B.CreateRet(Result);
+    else
+      B.CreateRetVoid();
+    Ret->eraseFromParent();
+  }
+  return true;
+}
+
+} // namespace adcore

@@ -1,0 +1,128 @@
+//===- ForwardEmitter.h - Forward-mode emitter (private) -------*- C++ -*-===//
+//
+// Private header of the forward-mode emitter. The emitter clones the primal
+// into the derivative function and, walking the clone in reverse post-order,
+// emits after each active instruction the instructions that compute its
+// tangent (or, for pointers, its shadow). One visitor method per instruction
+// kind, grouped into files by family:
+//   ForwardEmitter.cpp  signature, cloning, traversal, phis, returns
+//   ForwardArith.cpp    floating-point arithmetic, casts, select
+//   ForwardMemory.cpp   alloca, load, store, GEP, mem intrinsics, heap
+//   ForwardCalls.cpp    calls: math rules, intrinsics, user functions
+//   ForwardVector.cpp   vector and aggregate operations, reductions
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_FORWARD_FORWARDEMITTER_H
+#define ADCORE_FORWARD_FORWARDEMITTER_H
+
+#include "adcore/ActivityAnalysis.h"
+#include "adcore/Derivative.h"
+#include "adcore/Synthesis.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstVisitor.h"
+
+
+namespace adcore {
+
+class ForwardEmitter : public llvm::InstVisitor<ForwardEmitter, bool> {
+public:
+  ForwardEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,
+                 llvm::Function &Derivative);
+
+  /// Fills the derivative's body. False after a diagnosed error.
+  bool run();
+
+  // Visitors return false after reporting an error. The default (for
+  // instruction kinds without a rule) reports an unsupported instruction.
+  bool visitInstruction(llvm::Instruction &I);
+
+  // ForwardArith.cpp
+  bool visitBinaryOperator(llvm::BinaryOperator &I);
+  bool visitUnaryOperator(llvm::UnaryOperator &I);
+  bool visitCastInst(llvm::CastInst &I);
+  bool visitSelectInst(llvm::SelectInst &I);
+  bool visitCmpInst(llvm::CmpInst &) { return true; }
+  bool visitFreezeInst(llvm::FreezeInst &I);
+
+  // ForwardMemory.cpp
+  bool visitAllocaInst(llvm::AllocaInst &I);
+  bool visitLoadInst(llvm::LoadInst &I);
+  bool visitStoreInst(llvm::StoreInst &I);
+  bool visitGetElementPtrInst(llvm::GetElementPtrInst &I);
+  bool visitMemTransferInst(llvm::MemTransferInst &I);
+  bool visitMemSetInst(llvm::MemSetInst &I);
+  bool visitAtomicRMWInst(llvm::AtomicRMWInst &I);
+
+  // ForwardCalls.cpp
+  bool visitCallBase(llvm::CallBase &I);
+
+  // ForwardVector.cpp
+  bool visitExtractElementInst(llvm::ExtractElementInst &I);
+  bool visitInsertElementInst(llvm::InsertElementInst &I);
+  bool visitShuffleVectorInst(llvm::ShuffleVectorInst &I);
+  bool visitExtractValueInst(llvm::ExtractValueInst &I);
+  bool visitInsertValueInst(llvm::InsertValueInst &I);
+
+  // Control flow: nothing to do for branches; phis and returns are handled
+  // by the traversal.
+  bool visitBranchInst(llvm::BranchInst &) { return true; }
+  bool visitSwitchInst(llvm::SwitchInst &) { return true; }
+  bool visitUnreachableInst(llvm::UnreachableInst &) { return true; }
+  bool visitReturnInst(llvm::ReturnInst &) { return true; }
+  bool visitPHINode(llvm::PHINode &) { return true; }
+
+private:
+  friend class ForwardCallEmitter;
+
+  /// True when \p V carries a tangent or shadow (one has been emitted).
+  bool isActive(const llvm::Value *V) const;
+  /// True when the activity analysis found \p V active.
+  bool isAnalyzedActive(const llvm::Value *V) const {
+    return ActiveClones.contains(V);
+  }
+  /// The tangent/shadow of \p V: its mapped value, or zero (null shadow)
+  /// when \p V is constant. Of type shadowType(V's type, Width).
+  llvm::Value *tangent(llvm::Value *V);
+  /// The tangent of \p V, or null when \p V is constant.
+  llvm::Value *tangentOrNull(llvm::Value *V);
+  void setTangent(llvm::Value *V, llvm::Value *T) { Tangents[V] = T; }
+  llvm::Value *zero(llvm::Type *PrimalTy);
+
+  /// Lane \p L of a shadow (the shadow itself at width 1).
+  llvm::Value *lane(llvm::Value *Shadow, unsigned L);
+  /// Builds a shadow of type shadowType(PrimalTy) lane by lane.
+  llvm::Value *forEachLane(llvm::Type *PrimalTy,
+                           llvm::function_ref<llvm::Value *(unsigned)> Fn);
+
+  /// Reports a user error at \p I; returns false.
+  bool unsupported(llvm::Instruction &I, const llvm::Twine &What);
+
+  bool emitPhis(llvm::ArrayRef<llvm::PHINode *> Phis);
+  bool emitReturns();
+
+  // ForwardCalls.cpp helpers.
+  bool emitMathCall(llvm::CallBase &Call, const struct MathRule &Rule);
+  bool emitIntrinsicCall(llvm::IntrinsicInst &II);
+  bool emitMemoryFunctionCall(llvm::CallBase &Call, unsigned Kind);
+  bool emitUserCall(llvm::CallBase &Call, llvm::Function &Callee);
+
+  SynthesisContext &Ctx;
+  DerivativeKey Key;
+  llvm::Function &Derivative;
+  unsigned Width;
+  /// Values of the clone that the activity analysis found active.
+  llvm::DenseSet<const llvm::Value *> ActiveClones;
+  llvm::IRBuilder<> B;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> Tangents;
+  /// Instructions replaced while emitting (user calls), erased at the end.
+  llvm::SmallVector<llvm::Instruction *, 8> Dead;
+  /// The primal's return value in the clone, per return instruction.
+  llvm::SmallVector<llvm::ReturnInst *, 4> Returns;
+};
+
+} // namespace adcore
+
+#endif // ADCORE_FORWARD_FORWARDEMITTER_H

@@ -1,0 +1,153 @@
+//===- ForwardMemory.cpp - Stack, loads, stores, GEPs, mem intrinsics ----===//
+//
+// Memory that holds derivatives has shadow memory of the same layout: a
+// Dup pointer argument's shadow, a shadow alloca beside each active alloca
+// (zeroed), shadow heap blocks (ForwardCalls.cpp). Loads and stores through
+// a shadowed pointer repeat on the shadow: the tangent of a loaded value is
+// the shadow loaded from the shadow address, a stored value's tangent is
+// stored there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ForwardEmitter.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+bool ForwardEmitter::visitAllocaInst(AllocaInst &I) {
+  if (!isAnalyzedActive(&I))
+    return true;
+  const DataLayout &DL = I.getModule()->getDataLayout();
+  Value *Bytes = B.CreateMul(
+      B.CreateZExtOrTrunc(I.getArraySize(), B.getInt64Ty()),
+      B.getInt64(DL.getTypeAllocSize(I.getAllocatedType())));
+  setTangent(&I, forEachLane(I.getType(), [&](unsigned) {
+               AllocaInst *S = B.CreateAlloca(I.getAllocatedType(),
+                                              I.getAddressSpace(),
+                                              I.getArraySize(),
+                                              I.getName() + ".shadow");
+               S->setAlignment(I.getAlign());
+               B.CreateMemSet(S, B.getInt8(0), Bytes, I.getAlign());
+               return S;
+             }));
+  return true;
+}
+
+bool ForwardEmitter::visitLoadInst(LoadInst &I) {
+  Value *SP = tangentOrNull(I.getPointerOperand());
+  if (!SP || !isAnalyzedActive(&I))
+    return true;
+  setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
+               LoadInst *S = B.CreateAlignedLoad(I.getType(), lane(SP, L),
+                                                 I.getAlign(), I.isVolatile(),
+                                                 I.getName() + ".tangent");
+               S->setOrdering(I.getOrdering());
+               S->setSyncScopeID(I.getSyncScopeID());
+               return S;
+             }));
+  return true;
+}
+
+bool ForwardEmitter::visitStoreInst(StoreInst &I) {
+  Value *V = I.getValueOperand();
+  Value *SP = tangentOrNull(I.getPointerOperand());
+  Value *TV = tangentOrNull(V);
+  if (!SP) {
+    if (!TV)
+      return true;
+    std::string Where = "memory that has no shadow";
+    if (auto *G = dyn_cast<GlobalVariable>(
+            getUnderlyingObject(I.getPointerOperand())))
+      Where = ("the global '" + G->getName() + "'").str();
+    return unsupported(I, "a derivative is stored into " + Where +
+                              "; pass that memory as a duplicated argument "
+                              "or mark the global inactive");
+  }
+  // A value without a derivative still overwrites the shadow with zero
+  // (floats, pointers); integers that are not float or pointer bits leave
+  // the shadow alone.
+  if (!TV && !canCarryDerivative(V->getType()))
+    return true;
+  for (unsigned L = 0; L < Width; ++L) {
+    Value *Shadow = TV ? lane(TV, L) : Constant::getNullValue(V->getType());
+    StoreInst *S = B.CreateAlignedStore(Shadow, lane(SP, L), I.getAlign(),
+                                        I.isVolatile());
+    S->setOrdering(I.getOrdering());
+    S->setSyncScopeID(I.getSyncScopeID());
+  }
+  return true;
+}
+
+bool ForwardEmitter::visitGetElementPtrInst(GetElementPtrInst &I) {
+  Value *SP = tangentOrNull(I.getPointerOperand());
+  if (!SP)
+    return true;
+  SmallVector<Value *, 4> Indices(I.indices());
+  setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
+               return B.CreateGEP(I.getSourceElementType(), lane(SP, L),
+                                  Indices, I.getName() + ".shadow",
+                                  I.getNoWrapFlags());
+             }));
+  return true;
+}
+
+bool ForwardEmitter::visitMemTransferInst(MemTransferInst &I) {
+  Value *SD = tangentOrNull(I.getRawDest());
+  Value *SS = tangentOrNull(I.getRawSource());
+  if (!SD) {
+    if (!SS)
+      return true;
+    return unsupported(I, "derivatives are copied into memory that has no "
+                          "shadow");
+  }
+  for (unsigned L = 0; L < Width; ++L) {
+    if (!SS) {
+      // Copying from memory without derivatives: the shadow becomes zero.
+      B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(),
+                     I.getDestAlign(), I.isVolatile());
+      continue;
+    }
+    if (isa<MemMoveInst>(I))
+      B.CreateMemMove(lane(SD, L), I.getDestAlign(), lane(SS, L),
+                      I.getSourceAlign(), I.getLength(), I.isVolatile());
+    else
+      B.CreateMemCpy(lane(SD, L), I.getDestAlign(), lane(SS, L),
+                     I.getSourceAlign(), I.getLength(), I.isVolatile());
+  }
+  return true;
+}
+
+bool ForwardEmitter::visitMemSetInst(MemSetInst &I) {
+  Value *SD = tangentOrNull(I.getRawDest());
+  if (!SD)
+    return true;
+  // Whatever the bytes, memory set from a constant has a zero derivative.
+  for (unsigned L = 0; L < Width; ++L)
+    B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(), I.getDestAlign(),
+                   I.isVolatile());
+  return true;
+}
+
+bool ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &I) {
+  Value *SP = tangentOrNull(I.getPointerOperand());
+  Value *TV = tangentOrNull(I.getValOperand());
+  if (!SP && !TV)
+    return true;
+  if (!SP || (I.getOperation() != AtomicRMWInst::FAdd &&
+              I.getOperation() != AtomicRMWInst::FSub))
+    return unsupported(I, "this atomic read-modify-write on derivatives");
+  if (!TV)
+    return true;
+  for (unsigned L = 0; L < Width; ++L)
+    B.CreateAtomicRMW(I.getOperation(), lane(SP, L), lane(TV, L), I.getAlign(),
+                      I.getOrdering(), I.getSyncScopeID());
+  return true;
+}
+
+} // namespace adcore
