@@ -1,6 +1,7 @@
 //===- ADPass.cpp - The module pass that differentiates ------------------===//
 
 #include "adcore/ADPass.h"
+#include "adcore/DeclaredDerivatives.h"
 #include "adcore/EnzymeCalls.h"
 #include "adcore/RequestCollector.h"
 #include "adcore/Synthesis.h"
@@ -14,6 +15,74 @@
 using namespace llvm;
 
 namespace adcore {
+namespace {
+
+/// The functions \p F may run: itself and, transitively, its direct callees.
+SmallPtrSet<const Function *, 16> reachableFrom(const Function &F) {
+  SmallPtrSet<const Function *, 16> Seen;
+  SmallVector<const Function *, 16> Work{&F};
+  while (!Work.empty()) {
+    const Function *G = Work.pop_back_val();
+    if (!Seen.insert(G).second || G->isDeclaration())
+      continue;
+    for (const BasicBlock &BB : *G)
+      for (const Instruction &I : BB)
+        if (auto *Call = dyn_cast<CallBase>(&I))
+          if (const Function *Callee = Call->getCalledFunction())
+            Work.push_back(Callee);
+  }
+  return Seen;
+}
+
+/// One thing to synthesize: an Enzyme-style request or a derivative declared
+/// with an attribute.
+struct Job {
+  const Request *R = nullptr;
+  const DeclaredDerivative *D = nullptr;
+  Function *Primal = nullptr;
+  /// Functions that call what this job produces.
+  SmallPtrSet<const Function *, 4> Sites;
+};
+
+/// Jobs in an order where a job whose result is used inside code that
+/// another job differentiates comes first (higher derivatives by nesting:
+/// the inner request must be a call to a derivative before the outer one
+/// runs). A cycle is reported.
+std::vector<const Job *> nestingOrder(ArrayRef<Job> Jobs,
+                                      SynthesisContext &Ctx) {
+  std::vector<const Job *> Pending, Order;
+  for (const Job &J : Jobs)
+    Pending.push_back(&J);
+  while (!Pending.empty()) {
+    bool Progress = false;
+    for (auto It = Pending.begin(); It != Pending.end();) {
+      auto Reach = reachableFrom(*(*It)->Primal);
+      bool Blocked = any_of(Pending, [&](const Job *Other) {
+        return Other != *It && any_of(Other->Sites, [&](const Function *F) {
+                 return Reach.contains(F);
+               });
+      });
+      if (Blocked) {
+        ++It;
+        continue;
+      }
+      Order.push_back(*It);
+      It = Pending.erase(It);
+      Progress = true;
+    }
+    if (Progress)
+      continue;
+    for (const Job *J : Pending)
+      if (J->R)
+        Ctx.error(*J->R->Site, "derivative requests of '" +
+                                   J->Primal->getName() +
+                                   "' depend on each other in a cycle");
+    break;
+  }
+  return Order;
+}
+
+} // namespace
 
 PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   if (!Opts.EnableAD)
@@ -27,23 +96,49 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       errs() << "\n";
     }
   }
-  if (Found.Requests.empty() && Found.Errors.empty())
+  SynthesisContext Ctx(M);
+  std::vector<DeclaredDerivative> Declared = collectDeclaredDerivatives(M, Ctx);
+  if (Found.Requests.empty() && Found.Errors.empty() && Declared.empty() &&
+      !Ctx.hadError())
     return PreservedAnalyses::all();
 
-  SynthesisContext Ctx(M);
   for (const MalformedRequest &E : Found.Errors)
     Ctx.error(*E.Site, E.Message);
 
   SmallPtrSet<Function *, 4> EntryPoints;
-  for (const Request &R : Found.Requests) {
+  for (const Request &R : Found.Requests)
     EntryPoints.insert(R.Site->getCalledFunction());
-    if (R.Kind == RequestKind::Forward) {
-      lowerForwardRequest(R, Ctx);
+  std::vector<Job> Jobs;
+  for (const Request &R : Found.Requests) {
+    Job J;
+    J.R = &R;
+    J.Primal = R.Primal;
+    J.Sites.insert(R.Site->getFunction());
+    Jobs.push_back(std::move(J));
+  }
+  for (const DeclaredDerivative &D : Declared) {
+    Job J;
+    J.D = &D;
+    J.Primal = D.Key.Primal;
+    if (Function *Symbol = M.getFunction(D.Symbol))
+      for (User *U : Symbol->users())
+        if (auto *I = dyn_cast<Instruction>(U))
+          J.Sites.insert(I->getFunction());
+    Jobs.push_back(std::move(J));
+  }
+  for (const Job *J : nestingOrder(Jobs, Ctx)) {
+    if (J->D) {
+      defineDeclaredDerivative(*J->D, Ctx);
       continue;
     }
-    Ctx.error(*R.Site, Twine(describe(R.Kind)) + " of '" +
-                           R.Primal->getName() +
-                           "' is not implemented yet in this version of adcc");
+    const Request *R = J->R;
+    if (R->Kind == RequestKind::Forward) {
+      lowerForwardRequest(*R, Ctx);
+      continue;
+    }
+    Ctx.error(*R->Site, Twine(describe(R->Kind)) + " of '" +
+                            R->Primal->getName() +
+                            "' is not implemented yet in this version of adcc");
   }
   for (Function *F : EntryPoints)
     if (F && F->use_empty())

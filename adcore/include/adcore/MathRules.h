@@ -34,9 +34,12 @@ namespace adcore {
 /// Builds d(result)/d(argument ArgNo) at the builder's insertion point.
 /// \p Args are the primal arguments of the call, \p Result its primal result.
 /// All values share the call's floating-point type (scalar or vector), except
-/// integer arguments such as powi's or ldexp's exponent. The builder must
-/// have an insertion block: some partials call the runtime (adcc_digamma) and
-/// insert its declaration into the block's module.
+/// integer arguments such as powi's or ldexp's exponent. For an intrinsic
+/// with a struct result (llvm.frexp), \p Result is the struct or its field 0.
+/// Values the row's Uses leaves out are not read, only their types: the
+/// caller may pass placeholders (poison) for them. The builder must have an
+/// insertion block: some partials call the runtime (adcc_digamma) and insert
+/// its declaration into the block's module.
 using PartialBuilder = llvm::Value *(*)(llvm::IRBuilderBase &B,
                                         llvm::ArrayRef<llvm::Value *> Args,
                                         llvm::Value *Result);

@@ -1,0 +1,216 @@
+//===- DeclaredDerivatives.cpp - Derivatives from attributes -------------===//
+
+#include "adcore/DeclaredDerivatives.h"
+#include "adcore/Synthesis.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+constexpr StringRef Prefix = "adcc.derivative:";
+
+StringRef stringOf(Constant *C) {
+  auto *GV = dyn_cast<GlobalVariable>(C->stripPointerCasts());
+  if (!GV || !GV->hasInitializer())
+    return {};
+  if (auto *Data = dyn_cast<ConstantDataSequential>(GV->getInitializer()))
+    if (Data->isCString())
+      return Data->getAsCString();
+  return {};
+}
+
+/// Reports an error about the attribute on \p F (at its first instruction,
+/// whose location is in F's body).
+void errorOn(Function &F, SynthesisContext &Ctx, const Twine &Message) {
+  if (F.isDeclaration() || F.getEntryBlock().empty()) {
+    F.getContext().diagnose(DiagnosticInfoUnsupported(F, Message));
+    return;
+  }
+  Ctx.error(*F.getEntryBlock().getFirstNonPHIOrDbg(), Message);
+}
+
+bool parseActivity(StringRef Word, ArgActivity &Out) {
+  if (Word == "Const")
+    Out = ArgActivity::Const;
+  else if (Word == "Dual" || Word == "Duplicated")
+    Out = ArgActivity::Dup;
+  else if (Word == "DualOnly" || Word == "DuplicatedOnly")
+    Out = ArgActivity::DupNoNeed;
+  else
+    return false;
+  return true;
+}
+
+/// Parses one annotation string for \p F.
+bool parse(StringRef Text, Function &F, DeclaredDerivative &D,
+           SynthesisContext &Ctx) {
+  SmallVector<StringRef, 6> Parts;
+  Text.drop_front(Prefix.size()).split(Parts, ':');
+  unsigned Width = 0;
+  if (Parts.size() != 5 || Parts[1].getAsInteger(10, Width) || Width == 0) {
+    errorOn(F, Ctx, "malformed adcc derivative annotation '" + Text + "'");
+    return false;
+  }
+  D.Mode = Parts[0].str();
+  D.Symbol = Parts[2].str();
+  D.Key.Primal = &F;
+  D.Key.Width = Width;
+  SmallVector<StringRef, 8> Acts;
+  if (!Parts[3].empty())
+    Parts[3].split(Acts, ',');
+  if (Acts.size() != F.arg_size()) {
+    errorOn(F, Ctx, "the derivative annotation of '" + F.getName() +
+                        "' has " + Twine(Acts.size()) +
+                        " activities for " + Twine(F.arg_size()) +
+                        " parameters");
+    return false;
+  }
+  for (StringRef A : Acts) {
+    ArgActivity Act;
+    if (!parseActivity(A, Act)) {
+      errorOn(F, Ctx, "unknown activity '" + A + "' for '" + F.getName() +
+                          "'");
+      return false;
+    }
+    D.Key.Args.push_back(Act);
+  }
+  StringRef Ret = Parts[4];
+  bool Void = F.getReturnType()->isVoidTy();
+  D.Key.ReturnPrimal = !Void && (Ret == "Const" || Ret == "Dual" ||
+                                 Ret == "Duplicated" || Ret.empty());
+  D.Key.ReturnShadow = !Void && (Ret == "Dual" || Ret == "DualOnly" ||
+                                 Ret == "Duplicated" ||
+                                 Ret == "DuplicatedOnly");
+  return true;
+}
+
+} // namespace
+
+std::vector<DeclaredDerivative> collectDeclaredDerivatives(
+    Module &M, SynthesisContext &Ctx) {
+  std::vector<DeclaredDerivative> Out;
+  GlobalVariable *Annotations = M.getGlobalVariable("llvm.global.annotations");
+  if (!Annotations || !Annotations->hasInitializer())
+    return Out;
+  auto *Entries = dyn_cast<ConstantArray>(Annotations->getInitializer());
+  if (!Entries)
+    return Out;
+  for (Use &U : Entries->operands()) {
+    auto *Entry = dyn_cast<ConstantStruct>(U.get());
+    if (!Entry || Entry->getNumOperands() < 4)
+      continue;
+    auto *F = dyn_cast<Function>(Entry->getOperand(0)->stripPointerCasts());
+    StringRef Text = stringOf(Entry->getOperand(1));
+    if (!F || !Text.starts_with(Prefix))
+      continue;
+    DeclaredDerivative D;
+    D.File = stringOf(Entry->getOperand(2)).str();
+    if (auto *Line = dyn_cast<ConstantInt>(Entry->getOperand(3)))
+      D.Line = unsigned(Line->getZExtValue());
+    if (parse(Text, *F, D, Ctx))
+      Out.push_back(std::move(D));
+  }
+  return Out;
+}
+
+bool defineDeclaredDerivative(const DeclaredDerivative &D,
+                              SynthesisContext &Ctx) {
+  Function &Primal = *D.Key.Primal;
+  if (D.Mode != "forward") {
+    errorOn(Primal, Ctx, D.Mode + "-mode derivative '" + D.Symbol + "' of '" +
+                             Primal.getName() +
+                             "' is not implemented yet in this version of "
+                             "adcc");
+    return false;
+  }
+  Module &M = Ctx.module();
+  Function *User = M.getFunction(D.Symbol);
+  if (User && !User->isDeclaration()) {
+    errorOn(Primal, Ctx, "'" + D.Symbol + "' is defined by the program, but "
+                             "ADCC_FORWARD asks adcc to generate it");
+    return false;
+  }
+  Function *Gen = Ctx.getOrCreate(D.Key);
+  if (!Gen)
+    return false;
+  if (!User)
+    User = Function::Create(derivativeType(D.Key), GlobalValue::ExternalLinkage,
+                            D.Symbol, M);
+
+  // Clang lowered the C signature: a large struct result comes back through
+  // a hidden `sret` pointer; small ones are returned in registers, maybe
+  // with a different IR type of the same size.
+  const DataLayout &DL = M.getDataLayout();
+  BasicBlock *Body = BasicBlock::Create(M.getContext(), "entry", User);
+  auto Fail = [&](const Twine &Why) {
+    Body->eraseFromParent();
+    errorOn(Primal, Ctx, "the declaration of '" + D.Symbol +
+                             "' does not match the derivative of '" +
+                             Primal.getName() + "': " + Why);
+    return false;
+  };
+  IRBuilder<> B(Body);
+  auto Arg = User->arg_begin();
+  Value *SRet = nullptr;
+  if (User->arg_size() > 0 && User->hasParamAttribute(0, Attribute::StructRet))
+    SRet = &*Arg++;
+  SmallVector<Value *, 16> Args;
+  auto NextArg = [&](Type *Want, Value *&Out) {
+    if (Arg == User->arg_end() || Arg->getType() != Want)
+      return false;
+    Out = &*Arg++;
+    return true;
+  };
+  for (Argument &P : Primal.args()) {
+    Value *V = nullptr;
+    if (!NextArg(P.getType(), V))
+      return Fail("parameter " + Twine(P.getArgNo() + 1) +
+                  " is missing or has another type");
+    Args.push_back(V);
+    if (D.Key.Args[P.getArgNo()] == ArgActivity::Const)
+      continue;
+    // Width N: N shadow parameters, packed for the generated derivative.
+    Value *Shadow = PoisonValue::get(shadowType(P.getType(), D.Key.Width));
+    for (unsigned L = 0; L < D.Key.Width; ++L) {
+      if (!NextArg(P.getType(), V))
+        return Fail("a shadow of parameter " + Twine(P.getArgNo() + 1) +
+                    " is missing or has another type");
+      Shadow = D.Key.Width == 1 ? V : B.CreateInsertValue(Shadow, V, L);
+    }
+    Args.push_back(Shadow);
+  }
+  if (Arg != User->arg_end())
+    return Fail("too many parameters");
+
+  CallInst *Result = B.CreateCall(Gen, Args);
+  Type *Got = Gen->getReturnType();
+  Type *RetTy = SRet ? Got : User->getReturnType();
+  if (SRet) {
+    B.CreateStore(Result, SRet);
+    B.CreateRetVoid();
+  } else if (RetTy->isVoidTy()) {
+    B.CreateRetVoid();
+  } else if (RetTy == Got) {
+    B.CreateRet(Result);
+  } else if (!Got->isVoidTy() &&
+             DL.getTypeStoreSize(Got) == DL.getTypeStoreSize(RetTy)) {
+    AllocaInst *Tmp = B.CreateAlloca(Got);
+    B.CreateStore(Result, Tmp);
+    B.CreateRet(B.CreateLoad(RetTy, Tmp));
+  } else {
+    return Fail("the result types differ");
+  }
+  return true;
+}
+
+} // namespace adcore
