@@ -1,6 +1,7 @@
 //===- EnzymeCalls.cpp - Lowering Enzyme-style requests ------------------===//
 
 #include "adcore/EnzymeCalls.h"
+#include "CallSites.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
@@ -224,8 +225,7 @@ bool ForwardCallLowering::emitCall() {
   Function *D = Ctx.getOrCreate(Key);
   if (!D)
     return false;
-  CallInst *NewCall = B.CreateCall(D, Args);
-  NewCall->setDebugLoc(Call.getDebugLoc());
+  CallBase *NewCall = emitReplacementCall(B, Call, D, Args);
 
   Type *Got = D->getReturnType();
   Type *Want = SRet ? Got : Call.getType();

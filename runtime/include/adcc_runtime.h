@@ -226,6 +226,13 @@ extern "C" {
 ADCC_RT_API double adcc_digamma(double x);
 ADCC_RT_API float adcc_digammaf(float x);
 
+/* Called by derivative code when a call through a function pointer (or a
+   virtual call) reaches a function whose derivative this program does not
+   contain (for example a function defined in another translation unit).
+   Reports through the error handler instead of computing wrong
+   derivatives. */
+ADCC_RT_API void adcc_unknown_derivative(const void *function);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

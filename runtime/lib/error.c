@@ -40,3 +40,11 @@ void adcc_rt_report(const char *format, ...) {
   adcc_error_handler report = atomic_load(&handler);
   report(message);
 }
+
+void adcc_unknown_derivative(const void *function) {
+  adcc_rt_report("a function pointer called in differentiated code points "
+                 "to %p, a function that has no derivative in this program; "
+                 "define it in the translation unit that requests the "
+                 "derivative",
+                 function);
+}

@@ -473,7 +473,7 @@ TEST_CASE("every math rule matches central differences", "[mathrules]") {
             // Float: the partial is computed in float at the float point,
             // the reference in double at the same point.
             double Scale = std::max(1.0, std::fabs(F(A)));
-            double Rel = C.Ty.IsFloat ? 2e-5 : 1e-6;
+            double Rel = C.Ty.IsFloat ? 1e-5 : 1e-6;
             double Abs = (C.Ty.IsFloat ? 1e-6 : 1e-8) * Scale;
             INFO("d/d(arg " << ArgNo << ") at (" << A[0] << ", " << A[1] << ", "
                             << A[2] << ")");

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ForwardEmitter.h"
+#include "../CallSites.h"
 
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MathRules.h"
@@ -35,8 +36,7 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
 
   Function *Callee = Call.getCalledFunction();
   if (!Callee)
-    return unsupported(Call, "calls through function pointers are not "
-                             "supported yet in forward mode");
+    return emitIndirectCall(Call);
   if (const MathRule *Rule = findMathRule(*Callee))
     return emitMathCall(Call, *Rule);
   MemoryFunctionKind Kind = classifyMemoryFunction(*Callee);
@@ -51,9 +51,6 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
                   "translation unit, register a custom derivative "
                   "(__enzyme_register_derivative_" +
                   Callee->getName() + ") or mark it inactive");
-  if (isa<InvokeInst>(Call))
-    return unsupported(Call, "calls that may throw (invoke) are not supported "
-                             "yet in forward mode");
   return emitUserCall(Call, *Callee);
 }
 
@@ -146,9 +143,8 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
     }
     return true;
   }
-  if (isa<InvokeInst>(Call))
-    return unsupported(Call, "allocations that may throw (invoke) are not "
-                             "supported yet in forward mode");
+  // The shadow block is allocated once the primal allocation succeeded.
+  positionAfterCall(B, Call);
   Value *Old = Kind == MemoryFunctionKind::Realloc
                    ? tangent(Call.getArgOperand(0))
                    : nullptr;
@@ -172,44 +168,126 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
   return true;
 }
 
-bool ForwardEmitter::emitUserCall(CallBase &Call, Function &Callee) {
-  if (Callee.isVarArg())
-    return unsupported(Call, "calls to the variadic function '" +
-                                 Callee.getName() + "'");
-  DerivativeKey CalleeKey;
-  CalleeKey.Primal = &Callee;
-  CalleeKey.Width = Width;
+DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
+  DerivativeKey K;
+  K.Primal = Callee;
+  K.Width = Width;
   for (Use &U : Call.args())
-    CalleeKey.Args.push_back(isActive(U.get()) ? ArgActivity::Dup
-                                               : ArgActivity::Const);
+    K.Args.push_back(isActive(U.get()) ? ArgActivity::Dup
+                                       : ArgActivity::Const);
   Type *RetTy = Call.getType();
-  CalleeKey.ReturnPrimal = !RetTy->isVoidTy();
-  CalleeKey.ReturnShadow = !RetTy->isVoidTy() && isAnalyzedActive(&Call) &&
-                           canCarryDerivative(RetTy);
+  K.ReturnPrimal = !RetTy->isVoidTy();
+  K.ReturnShadow = !RetTy->isVoidTy() && isAnalyzedActive(&Call) &&
+                   canCarryDerivative(RetTy);
+  return K;
+}
 
-  Function *D = Ctx.getOrCreate(CalleeKey);
-  if (!D)
-    return false;
-
+SmallVector<Value *, 16> ForwardEmitter::calleeArgs(CallBase &Call) {
   SmallVector<Value *, 16> Args;
   for (Use &U : Call.args()) {
     Args.push_back(U.get());
     if (isActive(U.get()))
       Args.push_back(tangent(U.get()));
   }
-  CallInst *NewCall = B.CreateCall(D, Args);
-  NewCall->setDebugLoc(Call.getDebugLoc());
+  return Args;
+}
+
+void ForwardEmitter::replaceCall(CallBase &Call, Value *Result,
+                                 const DerivativeKey &K) {
   Dead.push_back(&Call);
-  if (RetTy->isVoidTy())
-    return true;
-  Value *Primal = NewCall, *Shadow = nullptr;
-  if (CalleeKey.ReturnShadow) {
-    Primal = B.CreateExtractValue(NewCall, 0);
-    Shadow = B.CreateExtractValue(NewCall, 1);
+  if (Call.getType()->isVoidTy())
+    return;
+  Value *Primal = Result, *Shadow = nullptr;
+  if (K.ReturnShadow) {
+    Primal = B.CreateExtractValue(Result, 0);
+    Shadow = B.CreateExtractValue(Result, 1);
   }
   Call.replaceAllUsesWith(Primal);
   if (Shadow)
     setTangent(Primal, Shadow);
+}
+
+bool ForwardEmitter::emitUserCall(CallBase &Call, Function &Callee) {
+  if (Callee.isVarArg())
+    return unsupported(Call, "calls to the variadic function '" +
+                                 Callee.getName() + "'");
+  DerivativeKey K = calleeKey(Call, &Callee);
+  Function *D = Ctx.getOrCreate(K);
+  if (!D)
+    return false;
+  SmallVector<Value *, 16> Args = calleeArgs(Call);
+  CallBase *NewCall = emitReplacementCall(B, Call, D, Args);
+  replaceCall(Call, NewCall, K);
+  return true;
+}
+
+/// A call through a function pointer (or a virtual call) dispatches at run
+/// time on the pointer's value to the derivative of each function of this
+/// module that it may point to: every defined, address-taken function of
+/// the call's type. Any other target reaches adcc_unknown_derivative.
+bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
+  if (isa<InvokeInst>(Call))
+    return unsupported(Call, "calls through function pointers that may "
+                             "throw (invoke) are not supported yet");
+  Module &M = *Call.getModule();
+  SmallVector<Function *, 8> Targets;
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.isIntrinsic() &&
+        F.getFunctionType() == Call.getFunctionType() && F.hasAddressTaken())
+      Targets.push_back(&F);
+  if (Targets.empty())
+    return unsupported(Call, "no function defined in this translation unit "
+                             "can be the target of this call through a "
+                             "function pointer");
+
+  DerivativeKey K = calleeKey(Call, nullptr);
+  SmallVector<Function *, 8> Derivatives;
+  for (Function *F : Targets) {
+    K.Primal = F;
+    Function *D = Ctx.getOrCreate(K);
+    if (!D)
+      return false;
+    Derivatives.push_back(D);
+  }
+  SmallVector<Value *, 16> Args = calleeArgs(Call);
+  Value *Target = Call.getCalledOperand();
+
+  // Head: [code before the call] -> compare chain -> cases -> Tail.
+  BasicBlock *Head = Call.getParent();
+  BasicBlock *Tail = Head->splitBasicBlock(Call.getIterator(),
+                                           Head->getName() + ".indirect.join");
+  Head->getTerminator()->eraseFromParent();
+  LLVMContext &C = M.getContext();
+  Function *Fn = Head->getParent();
+  DebugLoc Loc = Call.getDebugLoc();
+  Type *ResultTy = Derivatives.front()->getReturnType();
+  B.SetInsertPoint(Tail, Tail->begin());
+  PHINode *Result = ResultTy->isVoidTy()
+                        ? nullptr
+                        : B.CreatePHI(ResultTy, Targets.size(), "indirect");
+  BasicBlock *Test = Head;
+  for (unsigned I = 0; I < Targets.size(); ++I) {
+    BasicBlock *Case = BasicBlock::Create(C, "indirect.case", Fn, Tail);
+    BasicBlock *Next = BasicBlock::Create(C, "indirect.next", Fn, Tail);
+    B.SetInsertPoint(Test);
+    B.SetCurrentDebugLocation(Loc);
+    B.CreateCondBr(B.CreateICmpEQ(Target, Targets[I]), Case, Next);
+    B.SetInsertPoint(Case);
+    CallInst *Sub = B.CreateCall(Derivatives[I], Args);
+    if (Result)
+      Result->addIncoming(Sub, Case);
+    B.CreateBr(Tail);
+    Test = Next;
+  }
+  B.SetInsertPoint(Test);
+  FunctionCallee Unknown = M.getOrInsertFunction(
+      "adcc_unknown_derivative", Type::getVoidTy(C), PointerType::get(C, 0));
+  B.CreateCall(Unknown, {Target});
+  B.CreateUnreachable();
+
+  B.SetInsertPoint(Call.getNextNode());
+  B.SetCurrentDebugLocation(Loc);
+  replaceCall(Call, Result, K);
   return true;
 }
 

@@ -73,6 +73,10 @@ public:
   bool visitUnreachableInst(llvm::UnreachableInst &) { return true; }
   bool visitReturnInst(llvm::ReturnInst &) { return true; }
   bool visitPHINode(llvm::PHINode &) { return true; }
+  // Exceptions carry no derivatives: the unwind path runs the primal's
+  // cleanups (differentiated like any code) and rethrows.
+  bool visitLandingPadInst(llvm::LandingPadInst &) { return true; }
+  bool visitResumeInst(llvm::ResumeInst &) { return true; }
 
 private:
   friend class ForwardCallEmitter;
@@ -108,6 +112,15 @@ private:
   bool emitIntrinsicCall(llvm::IntrinsicInst &II);
   bool emitMemoryFunctionCall(llvm::CallBase &Call, unsigned Kind);
   bool emitUserCall(llvm::CallBase &Call, llvm::Function &Callee);
+  bool emitIndirectCall(llvm::CallBase &Call);
+  /// The derivative key for \p Call's arguments calling \p Callee.
+  DerivativeKey calleeKey(llvm::CallBase &Call, llvm::Function *Callee);
+  /// \p Call's arguments, each followed by its shadow when active.
+  llvm::SmallVector<llvm::Value *, 16> calleeArgs(llvm::CallBase &Call);
+  /// Replaces \p Call by the primal part of \p Result (a derivative's
+  /// result for key \p K) and records the shadow part as its tangent.
+  void replaceCall(llvm::CallBase &Call, llvm::Value *Result,
+                   const DerivativeKey &K);
 
   SynthesisContext &Ctx;
   DerivativeKey Key;

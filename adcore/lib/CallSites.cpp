@@ -1,0 +1,44 @@
+//===- CallSites.cpp - Replacing calls and invokes -----------------------===//
+
+#include "CallSites.h"
+
+#include "llvm/IR/Instructions.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+CallBase *emitReplacementCall(IRBuilder<> &B, CallBase &Old,
+                              FunctionCallee Callee, ArrayRef<Value *> Args,
+                              const Twine &Name) {
+  auto *Invoke = dyn_cast<InvokeInst>(&Old);
+  if (!Invoke) {
+    B.SetInsertPoint(Old.getNextNode());
+    B.SetCurrentDebugLocation(Old.getDebugLoc());
+    return B.CreateCall(Callee, Args, Name);
+  }
+  // The result is used on the normal path: give that edge a block of its
+  // own so the code after the call dominates every use, phis included.
+  BasicBlock *From = Invoke->getParent();
+  BasicBlock *Normal = SplitEdge(From, Invoke->getNormalDest());
+  B.SetInsertPoint(Invoke);
+  B.SetCurrentDebugLocation(Old.getDebugLoc());
+  InvokeInst *New = B.CreateInvoke(Callee, Normal, Invoke->getUnwindDest(),
+                                   Args, Name);
+  B.SetInsertPoint(Normal->getFirstNonPHIIt());
+  return New;
+}
+
+void positionAfterCall(IRBuilder<> &B, CallBase &Call) {
+  B.SetCurrentDebugLocation(Call.getDebugLoc());
+  auto *Invoke = dyn_cast<InvokeInst>(&Call);
+  if (!Invoke) {
+    B.SetInsertPoint(Call.getNextNode());
+    return;
+  }
+  BasicBlock *Normal = SplitEdge(Invoke->getParent(), Invoke->getNormalDest());
+  B.SetInsertPoint(Normal->getFirstNonPHIIt());
+}
+
+} // namespace adcore

@@ -1,0 +1,32 @@
+//===- CallSites.h - Replacing calls and invokes (private) -----*- C++ -*-===//
+//
+// Calls that may throw are `invoke` terminators in C++ code. Replacing one
+// by a call to a derivative needs another invoke with the same normal and
+// unwind destinations, and the code that uses its result goes to the start
+// of the normal path.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_CALLSITES_H
+#define ADCORE_CALLSITES_H
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstrTypes.h"
+
+namespace adcore {
+
+/// Emits a call of \p Callee with \p Args that takes the place of \p Old:
+/// a call after \p Old, or an invoke with \p Old's destinations in front of
+/// it (\p Old must then be erased by the caller). On return \p B is where
+/// code using the new call's result goes.
+llvm::CallBase *emitReplacementCall(llvm::IRBuilder<> &B, llvm::CallBase &Old,
+                                    llvm::FunctionCallee Callee,
+                                    llvm::ArrayRef<llvm::Value *> Args,
+                                    const llvm::Twine &Name = "");
+
+/// Positions \p B where code that uses \p Call's result goes: after a call,
+/// or at the start of an invoke's normal path (given a block of its own).
+void positionAfterCall(llvm::IRBuilder<> &B, llvm::CallBase &Call);
+
+} // namespace adcore
+
+#endif // ADCORE_CALLSITES_H
