@@ -225,18 +225,23 @@ bool ForwardCallLowering::emitCall() {
   Function *D = Ctx.getOrCreate(Key);
   if (!D)
     return false;
-  CallBase *NewCall = emitReplacementCall(B, Call, D, Args);
 
+  // The derivative's result must fit what the entry point is declared to
+  // return (checked before any code is emitted).
   Type *Got = D->getReturnType();
   Type *Want = SRet ? Got : Call.getType();
-  Value *Result = NewCall;
+  bool Used = SRet || !Call.use_empty();
   const DataLayout &DL = Call.getModule()->getDataLayout();
-  if (!Want->isVoidTy() && Got != Want) {
-    if (Got->isVoidTy() ||
-        DL.getTypeStoreSize(Got) != DL.getTypeStoreSize(Want))
-      return error(entryPointName(R.Kind) + " is declared to return " +
-                   typeName(Want) + ", but the derivative of '" +
-                   R.Primal->getName() + "' returns " + typeName(Got));
+  bool Coerce = Used && !Want->isVoidTy() && Got != Want;
+  if (Coerce && (Got->isVoidTy() ||
+                 DL.getTypeStoreSize(Got) != DL.getTypeStoreSize(Want)))
+    return error(entryPointName(R.Kind) + " is declared to return " +
+                 typeName(Want) + ", but the derivative of '" +
+                 R.Primal->getName() + "' returns " + typeName(Got));
+
+  CallBase *NewCall = emitReplacementCall(B, Call, D, Args);
+  Value *Result = NewCall;
+  if (Coerce) {
     // Same size, different type ({double, double} vs [2 x double]): go
     // through memory, as a C union would.
     IRBuilder<> Entry(&*Call.getFunction()->getEntryBlock().begin());
@@ -247,10 +252,9 @@ bool ForwardCallLowering::emitCall() {
   if (SRet) {
     if (!Got->isVoidTy())
       B.CreateStore(NewCall, SRet);
-  } else if (!Call.getType()->isVoidTy()) {
-    Call.replaceAllUsesWith(Want->isVoidTy() || Got->isVoidTy()
-                                ? PoisonValue::get(Call.getType())
-                                : Result);
+  } else if (!Call.use_empty()) {
+    Call.replaceAllUsesWith(Got->isVoidTy() ? PoisonValue::get(Call.getType())
+                                            : Result);
   }
   return true;
 }

@@ -9,7 +9,10 @@ using namespace llvm;
 
 namespace adcore {
 
+void registerPrinterPasses(PassBuilder &PB);
+
 void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
+  registerPrinterPasses(PB);
   PB.registerOptimizerEarlyEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel Level,
              ThinOrFullLTOPhase) { MPM.addPass(ADPass(Opts, Level)); });

@@ -13,8 +13,8 @@ namespace adcore {
 /// Registers adcore with \p PB:
 ///  - ADPass at the optimizer-early extension point (after inlining and
 ///    early simplification, before vectorization), at every -O level;
-///  - the textual pipeline names `adcc` and `adcc-print-requests`, for
-///    adcc-opt and IR-level tests.
+///  - the textual pipeline names `adcc`, `adcc-print-requests` and the
+///    analysis printers (`adcc-print-activity`), for adcc-opt and IR tests.
 void registerPassBuilderCallbacks(llvm::PassBuilder &PB, const Options &Opts);
 
 } // namespace adcore

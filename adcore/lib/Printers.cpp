@@ -1,0 +1,52 @@
+//===- Printers.cpp - Printer passes of adcore's analyses ----------------===//
+//
+// `adcc-opt -passes=adcc-print-activity` prints, for every function defined
+// in the module, which values the activity analysis finds active when the
+// function's floating-point and pointer parameters are duplicated and its
+// integer parameters constant (the defaults of Enzyme-style requests).
+//
+//===----------------------------------------------------------------------===//
+
+#include "adcore/ActivityAnalysis.h"
+#include "adcore/Pipeline.h"
+
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+struct PrintActivityPass : PassInfoMixin<PrintActivityPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    for (Function &F : M) {
+      if (F.isDeclaration())
+        continue;
+      SmallVector<ArgActivity, 8> Args;
+      for (Argument &A : F.args())
+        Args.push_back(canCarryDerivative(A.getType()) ? ArgActivity::Dup
+                                                       : ArgActivity::Const);
+      ActivityAnalysis(F, Args).print(outs());
+    }
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+} // namespace
+
+void registerPrinterPasses(PassBuilder &PB) {
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "adcc-print-activity") {
+          MPM.addPass(PrintActivityPass());
+          return true;
+        }
+        return false;
+      });
+}
+
+} // namespace adcore

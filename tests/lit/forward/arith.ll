@@ -1,0 +1,35 @@
+; Tangent rules of floating-point arithmetic.
+; RUN: adcc-opt -passes=adcc %s -o - | FileCheck %s
+
+declare double @__enzyme_fwddiff(ptr, ...)
+
+define double @arith(double %a, double %b) {
+  %s = fadd double %a, %b
+  %d = fsub double %s, %b
+  %m = fmul double %d, %b
+  %q = fdiv double %m, %a
+  %n = fneg double %q
+  ret double %n
+}
+
+define double @request(double %a, double %b) {
+  %r = call double (ptr, ...) @__enzyme_fwddiff(ptr @arith, double %a, double 1.0, double %b, double 0.0)
+  ret double %r
+}
+
+; CHECK-LABEL: define internal double @fwddiffe_arith(double %a, double %a.shadow, double %b, double %b.shadow)
+; CHECK:      %s = fadd double %a, %b
+; CHECK-NEXT: [[TS:%.*]] = fadd double %a.shadow, %b.shadow
+; CHECK-NEXT: %d = fsub double %s, %b
+; CHECK-NEXT: [[TD:%.*]] = fsub double [[TS]], %b.shadow
+; CHECK-NEXT: %m = fmul double %d, %b
+; CHECK-NEXT: [[X:%.*]] = fmul double [[TD]], %b
+; CHECK-NEXT: [[Y:%.*]] = fmul double %d, %b.shadow
+; CHECK-NEXT: [[TM:%.*]] = fadd double [[X]], [[Y]]
+; CHECK-NEXT: %q = fdiv double %m, %a
+; CHECK-NEXT: [[QT:%.*]] = fmul double %q, %a.shadow
+; CHECK-NEXT: [[NUM:%.*]] = fsub double [[TM]], [[QT]]
+; CHECK-NEXT: [[TQ:%.*]] = fdiv double [[NUM]], %a
+; CHECK-NEXT: %n = fneg double %q
+; CHECK-NEXT: [[TN:%.*]] = fneg double [[TQ]]
+; CHECK-NEXT: ret double [[TN]]
