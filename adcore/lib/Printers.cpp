@@ -4,11 +4,13 @@
 // in the module, which values the activity analysis finds active when the
 // function's floating-point and pointer parameters are duplicated and its
 // integer parameters constant (the defaults of Enzyme-style requests).
+// `-passes=adcc-print-types` prints what the type analysis infers.
 //
 //===----------------------------------------------------------------------===//
 
 #include "adcore/ActivityAnalysis.h"
 #include "adcore/Pipeline.h"
+#include "adcore/TypeAnalysis.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -35,6 +37,16 @@ struct PrintActivityPass : PassInfoMixin<PrintActivityPass> {
   static bool isRequired() { return true; }
 };
 
+struct PrintTypesPass : PassInfoMixin<PrintTypesPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    for (Function &F : M)
+      if (!F.isDeclaration())
+        TypeAnalysis(F).print(outs());
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 } // namespace
 
 void registerPrinterPasses(PassBuilder &PB) {
@@ -43,6 +55,10 @@ void registerPrinterPasses(PassBuilder &PB) {
          ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "adcc-print-activity") {
           MPM.addPass(PrintActivityPass());
+          return true;
+        }
+        if (Name == "adcc-print-types") {
+          MPM.addPass(PrintTypesPass());
           return true;
         }
         return false;

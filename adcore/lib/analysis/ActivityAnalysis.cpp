@@ -62,7 +62,10 @@ bool ActivityAnalysis::transfer(const Value &V) const {
 
   if (auto *AI = dyn_cast<AllocaInst>(I))
     return canCarryDerivative(AI->getAllocatedType()) ||
-           AI->getAllocatedType()->isArrayTy();
+           AI->getAllocatedType()->isArrayTy() ||
+           any_of(AI->users(), [](const User *U) {
+             return isa<MemTransferInst>(U); // a buffer for copied bytes
+           });
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     if (!Active.contains(LI->getPointerOperand()))
       return false;

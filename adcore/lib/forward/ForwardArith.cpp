@@ -30,6 +30,12 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
     // Pointer arithmetic in integers: the shadow follows the active operand.
     if (!isAnalyzedActive(&I))
       return true;
+    if (holdsFloatBits(&I) || holdsFloatBits(A) || holdsFloatBits(Bv))
+      return unsupported(I, "the bits of a floating-point value are changed "
+                            "by the integer operation '" +
+                                Twine(I.getOpcodeName()) +
+                                "'; use floating-point operations (fabs, "
+                                "copysign, -x) instead");
     if (TA && TB)
       return unsupported(I, "integer arithmetic on two pointer shadows");
     unsigned Opc = I.getOpcode();

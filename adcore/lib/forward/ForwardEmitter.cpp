@@ -21,6 +21,11 @@ bool ForwardEmitter::isActive(const Value *V) const {
   return Tangents.count(const_cast<Value *>(V)) != 0;
 }
 
+bool ForwardEmitter::holdsFloatBits(const Value *V) const {
+  auto It = PrimalOf.find(V);
+  return It != PrimalOf.end() && Types->isFloatBits(It->second);
+}
+
 Value *ForwardEmitter::zero(Type *PrimalTy) {
   return Constant::getNullValue(shadowType(PrimalTy, Width));
 }
@@ -118,9 +123,12 @@ bool ForwardEmitter::run() {
   Returns.assign(ClonedReturns.begin(), ClonedReturns.end());
 
   // Activity of the clone: the primal's, through the value map.
-  for (const auto &[Orig, Clone] : VMap)
+  Types = std::make_unique<TypeAnalysis>(Primal);
+  for (const auto &[Orig, Clone] : VMap) {
+    PrimalOf[Clone] = Orig;
     if (PrimalActivity.isActive(Orig))
       ActiveClones.insert(Clone);
+  }
   for (auto &[P, S] : ShadowArgs)
     Tangents[P] = S;
 

@@ -18,11 +18,14 @@
 #include "adcore/ActivityAnalysis.h"
 #include "adcore/Derivative.h"
 #include "adcore/Synthesis.h"
+#include "adcore/TypeAnalysis.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstVisitor.h"
+
+#include <memory>
 
 
 namespace adcore {
@@ -128,6 +131,11 @@ private:
   unsigned Width;
   /// Values of the clone that the activity analysis found active.
   llvm::DenseSet<const llvm::Value *> ActiveClones;
+  /// The type analysis of the primal, and the primal value of each clone.
+  std::unique_ptr<TypeAnalysis> Types;
+  llvm::DenseMap<const llvm::Value *, const llvm::Value *> PrimalOf;
+  /// What the type analysis says of the clone's value \p V.
+  bool holdsFloatBits(const llvm::Value *V) const;
   llvm::IRBuilder<> B;
   llvm::DenseMap<llvm::Value *, llvm::Value *> Tangents;
   /// Instructions replaced while emitting (user calls), erased at the end.

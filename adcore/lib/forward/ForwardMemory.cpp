@@ -41,8 +41,18 @@ bool ForwardEmitter::visitAllocaInst(AllocaInst &I) {
 
 bool ForwardEmitter::visitLoadInst(LoadInst &I) {
   Value *SP = tangentOrNull(I.getPointerOperand());
-  if (!SP || !isAnalyzedActive(&I))
+  if (!SP)
     return true;
+  if (!isAnalyzedActive(&I)) {
+    // An integer holding a float's bits that is then changed by integer
+    // operations (sign-bit tricks): its derivative cannot be known.
+    if (I.getType()->isIntOrIntVectorTy() && holdsFloatBits(&I))
+      return unsupported(I, "an integer holds the bits of a floating-point "
+                            "value and is changed by integer operations; "
+                            "use floating-point operations (fabs, copysign, "
+                            "-x) instead");
+    return true;
+  }
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
                LoadInst *S = B.CreateAlignedLoad(I.getType(), lane(SP, L),
                                                  I.getAlign(), I.isVolatile(),

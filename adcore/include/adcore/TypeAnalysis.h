@@ -1,0 +1,87 @@
+//===- adcore/TypeAnalysis.h - What values and memory hold ----*- C++ -*-===//
+//
+// LLVM IR types say little about memory (every pointer is `ptr`) and not
+// always what an integer is (SROA turns a memcpy of doubles into i64 loads
+// and stores). The type analysis infers, for each value, its underlying
+// kind — integer, pointer, float, double — and, for each pointer, the kind
+// of what it points to at each byte offset. It starts from what the
+// frontend wrote into the IR (the types of loads and stores, TBAA access
+// tags such as "double" or "any pointer") and propagates through GEPs,
+// phis, selects, casts and memcpy to a fixed point.
+//
+// Derivative code needs it where the IR type does not decide: an integer
+// that carries a double's bits must carry its derivative too, and a memcpy
+// must know which bytes are floating-point numbers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_TYPEANALYSIS_H
+#define ADCORE_TYPEANALYSIS_H
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <cstdint>
+#include <map>
+
+namespace llvm {
+class Function;
+class Instruction;
+class Type;
+class Value;
+class raw_ostream;
+} // namespace llvm
+
+namespace adcore {
+
+/// The lattice of underlying kinds: Unknown below everything, Conflict
+/// (e.g. a union read as int and as double) above.
+enum class Kind : unsigned char {
+  Unknown,
+  Integer,
+  Pointer,
+  Float,
+  Double,
+  Conflict
+};
+
+llvm::StringRef kindName(Kind K);
+
+/// Kind of each byte offset of the memory a pointer points to. Offset -1
+/// stands for "every element" of an array indexed by a variable.
+using MemoryLayout = std::map<int64_t, Kind>;
+
+class TypeAnalysis {
+public:
+  explicit TypeAnalysis(llvm::Function &F);
+
+  /// The underlying kind of the (scalar) value \p V.
+  Kind kindOf(const llvm::Value *V) const;
+  /// What \p Ptr points to at byte \p Offset.
+  Kind memoryKind(const llvm::Value *Ptr, int64_t Offset = 0) const;
+  /// True when the integer \p V holds the bits of a float or double.
+  bool isFloatBits(const llvm::Value *V) const {
+    Kind K = kindOf(V);
+    return K == Kind::Float || K == Kind::Double;
+  }
+
+  /// Prints every value with a known kind, and every pointer's layout.
+  void print(llvm::raw_ostream &OS) const;
+
+private:
+  bool join(const llvm::Value *V, Kind K);
+  bool joinMemory(const llvm::Value *Ptr, int64_t Offset, Kind K);
+  bool joinLayout(const llvm::Value *Ptr, const MemoryLayout &L,
+                  int64_t Shift, int64_t Limit);
+  bool visit(llvm::Instruction &I);
+
+  llvm::Function &F;
+  llvm::DenseMap<const llvm::Value *, Kind> Kinds;
+  llvm::DenseMap<const llvm::Value *, MemoryLayout> Layouts;
+};
+
+/// The kind of a first-class IR type (floats, pointers; integers are
+/// Unknown: an integer type alone does not say what the bits are).
+Kind kindOfType(const llvm::Type *T);
+
+} // namespace adcore
+
+#endif // ADCORE_TYPEANALYSIS_H

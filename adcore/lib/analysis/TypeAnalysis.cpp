@@ -1,0 +1,309 @@
+//===- TypeAnalysis.cpp - What values and memory hold --------------------===//
+
+#include "adcore/TypeAnalysis.h"
+
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+StringRef kindName(Kind K) {
+  switch (K) {
+  case Kind::Unknown:
+    return "unknown";
+  case Kind::Integer:
+    return "integer";
+  case Kind::Pointer:
+    return "pointer";
+  case Kind::Float:
+    return "float";
+  case Kind::Double:
+    return "double";
+  case Kind::Conflict:
+    return "conflict";
+  }
+  return "unknown";
+}
+
+Kind kindOfType(const Type *T) {
+  if (auto *VT = dyn_cast<VectorType>(T))
+    T = VT->getElementType();
+  if (T->isDoubleTy())
+    return Kind::Double;
+  if (T->isFloatTy())
+    return Kind::Float;
+  if (T->isPointerTy())
+    return Kind::Pointer;
+  return Kind::Unknown;
+}
+
+namespace {
+
+Kind meet(Kind A, Kind B) {
+  if (A == B || B == Kind::Unknown)
+    return A;
+  if (A == Kind::Unknown)
+    return B;
+  return Kind::Conflict;
+}
+
+/// The kind a TBAA access tag names (Clang's scalar type names).
+Kind kindOfTBAA(const Instruction &I) {
+  MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
+  if (!Tag || Tag->getNumOperands() < 2)
+    return Kind::Unknown;
+  auto *AccessType = dyn_cast<MDNode>(Tag->getOperand(1));
+  if (!AccessType || AccessType->getNumOperands() < 1)
+    return Kind::Unknown;
+  auto *Name = dyn_cast<MDString>(AccessType->getOperand(0));
+  if (!Name)
+    return Kind::Unknown;
+  StringRef N = Name->getString();
+  if (N == "double")
+    return Kind::Double;
+  if (N == "float")
+    return Kind::Float;
+  if (N == "any pointer" || N.starts_with("p1 ") || N.starts_with("p2 "))
+    return Kind::Pointer;
+  if (N == "int" || N == "long" || N == "long long" || N == "short" ||
+      N == "bool" || N == "_Bool" || N.starts_with("unsigned"))
+    return Kind::Integer;
+  return Kind::Unknown; // "omnipotent char": any bytes
+}
+
+} // namespace
+
+Kind TypeAnalysis::kindOf(const Value *V) const {
+  auto It = Kinds.find(V);
+  Kind K = It == Kinds.end() ? Kind::Unknown : It->second;
+  return meet(K, kindOfType(V->getType()));
+}
+
+Kind TypeAnalysis::memoryKind(const Value *Ptr, int64_t Offset) const {
+  auto It = Layouts.find(Ptr);
+  if (It == Layouts.end())
+    return Kind::Unknown;
+  auto At = It->second.find(Offset);
+  if (At != It->second.end())
+    return At->second;
+  auto Any = It->second.find(-1);
+  return Any == It->second.end() ? Kind::Unknown : Any->second;
+}
+
+bool TypeAnalysis::join(const Value *V, Kind K) {
+  if (K == Kind::Unknown)
+    return false;
+  Kind &Slot = Kinds[V];
+  Kind New = meet(Slot, K);
+  if (New == Slot)
+    return false;
+  Slot = New;
+  return true;
+}
+
+bool TypeAnalysis::joinMemory(const Value *Ptr, int64_t Offset, Kind K) {
+  if (K == Kind::Unknown)
+    return false;
+  Kind &Slot = Layouts[Ptr][Offset];
+  Kind New = meet(Slot, K);
+  if (New == Slot)
+    return false;
+  Slot = New;
+  return true;
+}
+
+bool TypeAnalysis::joinLayout(const Value *Ptr, const MemoryLayout &L,
+                              int64_t Shift, int64_t Limit) {
+  bool Changed = false;
+  for (auto [Offset, K] : L) {
+    int64_t At = Offset < 0 ? -1 : Offset + Shift;
+    if (At < -1 || (At >= 0 && Limit >= 0 && At >= Limit))
+      continue;
+    if (Offset >= 0 && At < 0)
+      continue;
+    Changed |= joinMemory(Ptr, At, K);
+  }
+  return Changed;
+}
+
+bool TypeAnalysis::visit(Instruction &I) {
+  const DataLayout &DL = I.getModule()->getDataLayout();
+  bool Changed = false;
+  if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    const Value *P = LI->getPointerOperand();
+    Changed |= joinMemory(P, 0, kindOfTBAA(I));
+    Changed |= joinMemory(P, 0, kindOf(LI));
+    Changed |= join(LI, memoryKind(P, 0));
+    return Changed;
+  }
+  if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    const Value *P = SI->getPointerOperand(), *V = SI->getValueOperand();
+    Changed |= joinMemory(P, 0, kindOfTBAA(I));
+    Changed |= joinMemory(P, 0, kindOf(V));
+    Changed |= join(V, memoryKind(P, 0));
+    return Changed;
+  }
+  if (auto *GEP = dyn_cast<GEPOperator>(&I)) {
+    const Value *Base = GEP->getPointerOperand();
+    APInt Offset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+    if (GEP->accumulateConstantOffset(DL, Offset)) {
+      int64_t C = Offset.getSExtValue();
+      // What the GEP points to at k is what the base points to at k + C.
+      auto BaseIt = Layouts.find(Base);
+      if (BaseIt != Layouts.end()) {
+        MemoryLayout Copy = BaseIt->second;
+        Changed |= joinLayout(GEP, Copy, -C, -1);
+      }
+      auto It = Layouts.find(GEP);
+      if (It != Layouts.end()) {
+        MemoryLayout Copy = It->second;
+        Changed |= joinLayout(Base, Copy, C, -1);
+      }
+      return Changed;
+    }
+    // A variable index: the GEP points to some element of an array; what
+    // holds for one element holds for every element. Over an array of
+    // scalars, the kind at offset 0 is the kind of every element ([*]).
+    bool ScalarElements = !GEP->getSourceElementType()->isAggregateType();
+    for (const Value *From : {Base, static_cast<const Value *>(GEP)}) {
+      const Value *To = From == Base ? static_cast<const Value *>(GEP) : Base;
+      auto It = Layouts.find(From);
+      if (It == Layouts.end())
+        continue;
+      MemoryLayout Copy = It->second;
+      Changed |= joinLayout(To, Copy, 0, -1);
+      if (ScalarElements && Copy.count(0)) {
+        Changed |= joinMemory(To, -1, Copy[0]);
+        Changed |= joinMemory(From, -1, Copy[0]);
+      }
+    }
+    return Changed;
+  }
+  if (isa<PHINode>(I) || isa<SelectInst>(I)) {
+    SmallVector<const Value *, 4> Ins;
+    if (auto *Phi = dyn_cast<PHINode>(&I))
+      Ins.append(Phi->incoming_values().begin(), Phi->incoming_values().end());
+    else
+      Ins = {I.getOperand(1), I.getOperand(2)};
+    for (const Value *In : Ins) {
+      Changed |= join(&I, kindOf(In));
+      Changed |= join(In, kindOf(&I));
+      auto It = Layouts.find(In);
+      if (It != Layouts.end()) {
+        MemoryLayout Copy = It->second;
+        Changed |= joinLayout(&I, Copy, 0, -1);
+      }
+    }
+    return Changed;
+  }
+  if (auto *BC = dyn_cast<BitCastInst>(&I)) {
+    Changed |= join(BC, kindOf(BC->getOperand(0)));
+    Changed |= join(BC->getOperand(0), kindOf(BC));
+    return Changed;
+  }
+  if (isa<PtrToIntInst>(I) || isa<IntToPtrInst>(I)) {
+    Changed |= join(&I, Kind::Pointer);
+    Changed |= join(I.getOperand(0), Kind::Pointer);
+    return Changed;
+  }
+  if (isa<FPToSIInst>(I) || isa<FPToUIInst>(I))
+    return join(&I, Kind::Integer);
+  if (isa<SIToFPInst>(I) || isa<UIToFPInst>(I))
+    return join(I.getOperand(0), Kind::Integer);
+  if (auto *Cmp = dyn_cast<ICmpInst>(&I)) {
+    if (Cmp->getOperand(0)->getType()->isIntegerTy()) {
+      Changed |= join(Cmp->getOperand(0), Kind::Integer);
+      Changed |= join(Cmp->getOperand(1), Kind::Integer);
+    }
+    return Changed;
+  }
+  if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
+    switch (BO->getOpcode()) {
+    case Instruction::Mul:
+    case Instruction::SDiv:
+    case Instruction::UDiv:
+    case Instruction::SRem:
+    case Instruction::URem:
+      // Never pointer or float arithmetic.
+      Changed |= join(BO, Kind::Integer);
+      Changed |= join(BO->getOperand(0), Kind::Integer);
+      Changed |= join(BO->getOperand(1), Kind::Integer);
+      return Changed;
+    default:
+      return false;
+    }
+  }
+  if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
+    int64_t Limit = -1;
+    if (auto *Len = dyn_cast<ConstantInt>(MT->getLength()))
+      Limit = int64_t(Len->getZExtValue());
+    const Value *Dst = MT->getRawDest(), *Src = MT->getRawSource();
+    for (auto [From, To] : {std::pair{Src, Dst}, std::pair{Dst, Src}}) {
+      auto It = Layouts.find(From);
+      if (It == Layouts.end())
+        continue;
+      MemoryLayout Copy = It->second;
+      Changed |= joinLayout(To, Copy, 0, Limit);
+    }
+    return Changed;
+  }
+  return false;
+}
+
+TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
+  for (Argument &A : F.args())
+    join(&A, kindOfType(A.getType()));
+  // Kinds only rise in a finite lattice: the iteration terminates.
+  bool Changed = true;
+  for (unsigned Round = 0; Changed && Round < 64; ++Round) {
+    Changed = false;
+    for (Instruction &I : instructions(F)) {
+      Changed |= join(&I, kindOfType(I.getType()));
+      for (const Use &Idx : I.operands())
+        if (isa<GetElementPtrInst>(I) && Idx.getOperandNo() > 0)
+          Changed |= join(Idx.get(), Kind::Integer);
+      Changed |= visit(I);
+    }
+  }
+}
+
+void TypeAnalysis::print(raw_ostream &OS) const {
+  OS << "types of '" << F.getName() << "'\n";
+  auto Line = [&](const Value &V) {
+    Kind K = kindOf(&V);
+    auto It = Layouts.find(&V);
+    if (K == Kind::Unknown && It == Layouts.end())
+      return;
+    OS << "  ";
+    V.printAsOperand(OS, /*PrintType=*/false);
+    OS << ": " << kindName(K);
+    if (It != Layouts.end() && !It->second.empty()) {
+      OS << " ->";
+      for (auto [Offset, MK] : It->second) {
+        OS << " [";
+        if (Offset < 0)
+          OS << "*";
+        else
+          OS << Offset;
+        OS << "]:" << kindName(MK);
+      }
+    }
+    OS << "\n";
+  };
+  for (const Argument &A : F.args())
+    Line(A);
+  for (const Instruction &I : instructions(F))
+    if (!I.getType()->isVoidTy())
+      Line(I);
+}
+
+} // namespace adcore

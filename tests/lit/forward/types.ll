@@ -1,0 +1,36 @@
+; The type analysis: kinds of values and of the memory pointers point to,
+; from load/store types, TBAA tags, GEP offsets, casts and memcpy.
+; RUN: adcc-opt -passes=adcc-print-types %s -o /dev/null | FileCheck %s
+
+%pair = type { double, i64 }
+
+define void @f(ptr %p, ptr %q, ptr %r, i64 %i) {
+  ; A double moved as an i64 (what SROA makes of a memcpy): the TBAA tag
+  ; says the bytes are a double, so the i64 holds a double's bits.
+  %bits = load i64, ptr %p, !tbaa !1
+  store i64 %bits, ptr %q
+  ; Struct fields through constant GEPs.
+  %f1 = getelementptr inbounds %pair, ptr %r, i64 0, i32 1
+  %n = load i64, ptr %f1
+  %m = mul i64 %n, 3
+  %v = load double, ptr %r
+  ; An array indexed by a variable: every element is a double.
+  %e = getelementptr double, ptr %q, i64 %i
+  %x = load double, ptr %e
+  ret void
+}
+
+; CHECK-LABEL: types of 'f'
+; CHECK: %p: pointer -> [0]:double
+; CHECK: %q: pointer -> [*]:double [0]:double
+; CHECK: %r: pointer -> [0]:double [8]:integer
+; CHECK: %bits: double
+; CHECK: %f1: pointer -> [0]:integer
+; CHECK: %n: integer
+; CHECK: %v: double
+; CHECK: %e: pointer -> [*]:double [0]:double
+
+!0 = !{!"Simple C/C++ TBAA"}
+!1 = !{!2, !2, i64 0}
+!2 = !{!"double", !3, i64 0}
+!3 = !{!"omnipotent char", !0, i64 0}
