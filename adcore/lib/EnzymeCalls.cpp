@@ -195,6 +195,15 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
                  typeName(T) +
                  ", which carries no derivative; pass it with enzyme_const");
 
+  // enzyme_dupv, stride, primal, base: shadow k is at base + k * stride
+  // bytes (the shadows of a batch laid out in one array).
+  Value *Stride = nullptr;
+  if (Activity == Marker::DupV &&
+      !(Stride = next("the byte stride after enzyme_dupv")))
+    return false;
+  if (Stride && !Stride->getType()->isIntegerTy())
+    return error("enzyme_dupv must be followed by an integer byte stride");
+
   Value *Primal = next("the value of " + Which);
   if (!Primal || !(Primal = convert(Primal, T, Which)))
     return false;
@@ -205,16 +214,28 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
   }
   Key.Args.push_back(Activity == Marker::DupNoNeed ? ArgActivity::DupNoNeed
                                                    : ArgActivity::Dup);
-  if (Activity == Marker::DupV) {
-    // enzyme_dupv, stride, primal, base: shadow k is base + k * stride bytes.
-    // (The stride was read as the "primal" above; shift the roles.)
-    return error("enzyme_dupv is not supported yet by adcc in forward mode");
-  }
   Value *Shadow = PoisonValue::get(shadowType(T, Key.Width));
-  for (unsigned L = 0; L < Key.Width; ++L) {
-    Value *S = next("the shadow of " + Which);
-    if (!S || !(S = convert(S, T, "the shadow of " + Which)))
+  Value *Base = nullptr;
+  if (Stride) {
+    Base = next("the shadow array of " + Which);
+    if (!Base)
       return false;
+    if (!Base->getType()->isPointerTy())
+      return error("the shadows of " + Which + " after enzyme_dupv must be "
+                   "given as a pointer to their array");
+    Stride = B.CreateSExtOrTrunc(Stride, B.getInt64Ty());
+  }
+  for (unsigned L = 0; L < Key.Width; ++L) {
+    Value *S;
+    if (Base) {
+      Value *Addr =
+          B.CreateGEP(B.getInt8Ty(), Base, B.CreateMul(Stride, B.getInt64(L)));
+      S = T->isPointerTy() ? Addr : B.CreateLoad(T, Addr);
+    } else {
+      S = next("the shadow of " + Which);
+      if (!S || !(S = convert(S, T, "the shadow of " + Which)))
+        return false;
+    }
     Shadow = Key.Width == 1 ? S : B.CreateInsertValue(Shadow, S, L);
   }
   Args.push_back(Shadow);

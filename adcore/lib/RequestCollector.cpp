@@ -24,14 +24,18 @@ Function *requestedFunction(Value *Arg) {
 void collectFromCall(CallBase &Call, RequestKind Kind,
                      CollectedRequests &Out) {
   StringRef Entry = entryPointName(Kind);
-  if (Call.arg_size() == 0) {
+  // A large struct result comes back through a hidden first argument.
+  unsigned First =
+      Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet) ? 1
+                                                                         : 0;
+  if (Call.arg_size() <= First) {
     Out.Errors.push_back(
         {&Call, (Entry + " needs the function to differentiate as its first "
                          "argument")
                     .str()});
     return;
   }
-  Function *Primal = requestedFunction(Call.getArgOperand(0));
+  Function *Primal = requestedFunction(Call.getArgOperand(First));
   if (!Primal) {
     Out.Errors.push_back(
         {&Call, ("the first argument of " + Entry +

@@ -6,7 +6,9 @@
 //    from a Dup argument, a stack or heap allocation of the function, or
 //    loaded from shadowed memory;
 //  - a *varied* value depends on a Dup argument, directly or through
-//    shadowed memory (every load from shadowed memory is varied).
+//    shadowed memory: a load from shadowed memory is varied, except from a
+//    stack slot into which only constant values were ever stored (what -O0
+//    code does with every constant parameter).
 // Everything else is constant: its derivative is zero and no code is
 // emitted for it. The analysis is a fixed point over the def-use graph, so
 // loops and phis are handled; it is conservative (may call a value varied
@@ -19,9 +21,12 @@
 #include "adcore/Derivative.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace llvm {
+class AllocaInst;
 class Function;
 class Value;
 class raw_ostream;
@@ -42,8 +47,19 @@ public:
 
 private:
   bool transfer(const llvm::Value &V) const;
+  /// Stack memory: which allocas each pointer may point into, and which
+  /// allocas may hold derivatives (an active value was stored or copied
+  /// into them, or their address escaped).
+  void findStackPointers();
+  bool updateDirtyAllocas();
+  bool mayHoldDerivatives(const llvm::Value *Ptr) const;
+
   llvm::Function &F;
   llvm::DenseSet<const llvm::Value *> Active;
+  llvm::DenseMap<const llvm::Value *,
+                 llvm::SmallVector<const llvm::AllocaInst *, 1>>
+      StackRoots;
+  llvm::DenseSet<const llvm::AllocaInst *> Dirty;
 };
 
 /// True for types that can carry a derivative: floating point, pointers,

@@ -67,7 +67,8 @@ bool ActivityAnalysis::transfer(const Value &V) const {
              return isa<MemTransferInst>(U); // a buffer for copied bytes
            });
   if (auto *LI = dyn_cast<LoadInst>(I)) {
-    if (!Active.contains(LI->getPointerOperand()))
+    if (!Active.contains(LI->getPointerOperand()) ||
+        !mayHoldDerivatives(LI->getPointerOperand()))
       return false;
     return canCarryDerivative(T) || isMovedInteger(*LI);
   }
@@ -111,15 +112,83 @@ bool ActivityAnalysis::transfer(const Value &V) const {
   return anyOperandActive(*I, Active);
 }
 
+void ActivityAnalysis::findStackPointers() {
+  for (Instruction &I : instructions(F)) {
+    auto *AI = dyn_cast<AllocaInst>(&I);
+    if (!AI)
+      continue;
+    SmallVector<const Value *, 8> Work{AI};
+    DenseSet<const Value *> Seen;
+    while (!Work.empty()) {
+      const Value *P = Work.pop_back_val();
+      if (!Seen.insert(P).second)
+        continue;
+      StackRoots[P].push_back(AI);
+      for (const User *U : P->users())
+        if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
+                SelectInst>(U))
+          Work.push_back(U);
+    }
+  }
+}
+
+bool ActivityAnalysis::mayHoldDerivatives(const Value *Ptr) const {
+  auto It = StackRoots.find(Ptr);
+  if (It == StackRoots.end())
+    return true; // not (only) stack memory: anything may be there
+  return any_of(It->second,
+                [&](const AllocaInst *AI) { return Dirty.contains(AI); });
+}
+
+bool ActivityAnalysis::updateDirtyAllocas() {
+  bool Changed = false;
+  auto MarkDirty = [&](const Value *Ptr) {
+    auto It = StackRoots.find(Ptr);
+    if (It == StackRoots.end())
+      return;
+    for (const AllocaInst *AI : It->second)
+      Changed |= Dirty.insert(AI).second;
+  };
+  for (const auto &[P, Roots] : StackRoots) {
+    for (const User *U : P->users()) {
+      if (auto *S = dyn_cast<StoreInst>(U)) {
+        if (S->getValueOperand() == P)
+          MarkDirty(P); // the address escapes into memory
+        else if (Active.contains(S->getValueOperand()))
+          MarkDirty(P);
+        continue;
+      }
+      if (isa<LoadInst, GetElementPtrInst, BitCastInst, AddrSpaceCastInst,
+              PHINode, SelectInst, ICmpInst>(U))
+        continue;
+      if (auto *MT = dyn_cast<MemTransferInst>(U)) {
+        if (MT->getRawDest() == P && Active.contains(MT->getRawSource()) &&
+            mayHoldDerivatives(MT->getRawSource()))
+          MarkDirty(P);
+        continue;
+      }
+      if (isa<MemSetInst>(U) || isa<DbgInfoIntrinsic>(U))
+        continue;
+      if (auto *II = dyn_cast<IntrinsicInst>(U))
+        if (II->isLifetimeStartOrEnd())
+          continue;
+      MarkDirty(P); // passed to a call, converted to an integer, returned...
+    }
+  }
+  return Changed;
+}
+
 ActivityAnalysis::ActivityAnalysis(Function &F, ArrayRef<ArgActivity> Args)
     : F(F) {
   for (Argument &A : F.args())
     if (A.getArgNo() < Args.size() && Args[A.getArgNo()] != ArgActivity::Const)
       Active.insert(&A);
-  // Activity only grows, so iterating to a fixed point terminates.
+  findStackPointers();
+  // Activity and dirtiness only grow, so iterating to a fixed point
+  // terminates.
   bool Changed = true;
   while (Changed) {
-    Changed = false;
+    Changed = updateDirtyAllocas();
     for (Instruction &I : instructions(F)) {
       if (Active.contains(&I) || !transfer(I))
         continue;
