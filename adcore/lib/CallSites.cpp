@@ -30,6 +30,22 @@ CallBase *emitReplacementCall(IRBuilder<> &B, CallBase &Old,
   return New;
 }
 
+void prepareDerivativeFunction(const Function &Primal, Function &D) {
+  AttrBuilder Attrs(D.getContext(), Primal.getAttributes().getFnAttrs());
+  for (Attribute::AttrKind Kind :
+       {Attribute::OptimizeNone, Attribute::NoInline, Attribute::Memory,
+        Attribute::NoFree, Attribute::WillReturn, Attribute::NoSync})
+    Attrs.removeAttribute(Kind);
+  D.setAttributes(
+      AttributeList::get(D.getContext(), AttributeList::FunctionIndex, Attrs));
+  D.setLinkage(GlobalValue::InternalLinkage);
+  // Calls to derivatives use the C convention, whatever the optimizer made
+  // of the primal's (fastcc for internal functions).
+  D.setCallingConv(CallingConv::C);
+  D.setVisibility(GlobalValue::DefaultVisibility);
+  D.setDSOLocal(true);
+}
+
 void positionAfterCall(IRBuilder<> &B, CallBase &Call) {
   B.SetCurrentDebugLocation(Call.getDebugLoc());
   auto *Invoke = dyn_cast<InvokeInst>(&Call);

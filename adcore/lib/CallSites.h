@@ -23,6 +23,13 @@ llvm::CallBase *emitReplacementCall(llvm::IRBuilder<> &B, llvm::CallBase &Old,
                                     llvm::ArrayRef<llvm::Value *> Args,
                                     const llvm::Twine &Name = "");
 
+/// Gives the generated function \p D the primal's function attributes that
+/// stay true (target features, frame pointer, ...), less those it breaks
+/// (it writes shadow memory) or that keep it from being optimized (optnone,
+/// which clang puts on everything at -O0); makes it internal.
+void prepareDerivativeFunction(const llvm::Function &Primal,
+                               llvm::Function &D);
+
 /// Positions \p B where code that uses \p Call's result goes: after a call,
 /// or at the start of an invoke's normal path (given a block of its own).
 void positionAfterCall(llvm::IRBuilder<> &B, llvm::CallBase &Call);

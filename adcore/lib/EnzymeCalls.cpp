@@ -254,8 +254,10 @@ bool ForwardCallLowering::emitCall() {
   bool Used = SRet || !Call.use_empty();
   const DataLayout &DL = Call.getModule()->getDataLayout();
   bool Coerce = Used && !Want->isVoidTy() && Got != Want;
+  // Same bytes, maybe with different padding at the end ({<2 x float>,
+  // float} for {float, [2 x float]}).
   if (Coerce && (Got->isVoidTy() ||
-                 DL.getTypeStoreSize(Got) != DL.getTypeStoreSize(Want)))
+                 DL.getTypeStoreSize(Got) > DL.getTypeAllocSize(Want)))
     return error(entryPointName(R.Kind) + " is declared to return " +
                  typeName(Want) + ", but the derivative of '" +
                  R.Primal->getName() + "' returns " + typeName(Got));
@@ -266,7 +268,7 @@ bool ForwardCallLowering::emitCall() {
     // Same size, different type ({double, double} vs [2 x double]): go
     // through memory, as a C union would.
     IRBuilder<> Entry(&*Call.getFunction()->getEntryBlock().begin());
-    AllocaInst *Tmp = Entry.CreateAlloca(Got);
+    AllocaInst *Tmp = Entry.CreateAlloca(Want);
     B.CreateStore(NewCall, Tmp);
     Result = B.CreateLoad(Want, Tmp);
   }

@@ -151,9 +151,13 @@ Value *dPowX(IRBuilderBase &B, Args A, Value *) {
                                         B.CreateFSub(A[1], fp(A[1], 1)));
   return zeroIf(B, isZero(B, A[1]), B.CreateFMul(A[1], XPow));
 }
-// pow, d/dy: r ln x, and 0 where x = 0 (the limit from x > 0 for y > 0).
+// pow, d/dy: r ln x, and 0 where x <= 0: at x = 0 the limit from x > 0
+// for y > 0; for x < 0 pow is real only at integer y, where it has no
+// derivative in y (so a constant y with a zero tangent gives no NaN).
 Value *dPowY(IRBuilderBase &B, Args A, Value *R) {
-  return zeroIf(B, isZero(B, A[0]),
+  Value *NotPositive =
+      B.CreateFCmpOLE(A[0], Constant::getNullValue(A[0]->getType()));
+  return zeroIf(B, NotPositive,
                 B.CreateFMul(R, call(B, Intrinsic::log, A[0])));
 }
 // powi, d/dx: n x^(n-1), and 0 where n = 0.

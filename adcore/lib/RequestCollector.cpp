@@ -14,11 +14,29 @@ namespace {
 
 /// The function a request's first argument names, looking through casts and
 /// aliases; null when it is not a function.
-Function *requestedFunction(Value *Arg) {
+Function *requestedFunction(Value *Arg, unsigned Depth = 0) {
   Value *Stripped = Arg->stripPointerCasts();
   if (auto *GA = dyn_cast<GlobalAlias>(Stripped))
     Stripped = GA->getAliasee()->stripPointerCasts();
-  return dyn_cast<Function>(Stripped);
+  if (auto *F = dyn_cast<Function>(Stripped))
+    return F;
+  // At -O0 `+lambda` is a call of the lambda's conversion function, which
+  // returns the address of a fixed function.
+  auto *Call = dyn_cast<CallBase>(Stripped);
+  Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (!Callee || Callee->isDeclaration() || Depth > 2)
+    return nullptr;
+  Function *Only = nullptr;
+  for (BasicBlock &BB : *Callee)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
+      Function *F = Ret->getReturnValue()
+                        ? requestedFunction(Ret->getReturnValue(), Depth + 1)
+                        : nullptr;
+      if (!F || (Only && Only != F))
+        return nullptr;
+      Only = F;
+    }
+  return Only;
 }
 
 void collectFromCall(CallBase &Call, RequestKind Kind,

@@ -16,13 +16,33 @@ Type *shadowType(Type *T, unsigned Width) {
   return Width == 1 ? T : ArrayType::get(T, Width);
 }
 
+static FunctionType *reverseSweepType(const DerivativeKey &Key) {
+  FunctionType *FT = Key.Primal->getFunctionType();
+  LLVMContext &C = FT->getContext();
+  SmallVector<Type *, 2> Params;
+  Type *Ret = FT->getReturnType();
+  if (Key.ReturnShadow && Ret->isFPOrFPVectorTy())
+    Params.push_back(Ret);
+  SmallVector<Type *, 8> Adjoints;
+  for (unsigned I = 0; I < FT->getNumParams(); ++I)
+    if (Key.Args[I] == ArgActivity::Active)
+      Adjoints.push_back(FT->getParamType(I));
+  Type *Result = Adjoints.empty()       ? Type::getVoidTy(C)
+                 : Adjoints.size() == 1 ? Adjoints[0]
+                                        : StructType::get(C, Adjoints);
+  return FunctionType::get(Result, Params, false);
+}
+
 FunctionType *derivativeType(const DerivativeKey &Key) {
+  if (Key.Mode == DerivativeMode::Reverse)
+    return reverseSweepType(Key);
   FunctionType *FT = Key.Primal->getFunctionType();
   SmallVector<Type *, 16> Params;
   for (unsigned I = 0; I < FT->getNumParams(); ++I) {
     Type *T = FT->getParamType(I);
     Params.push_back(T);
-    if (Key.Args[I] != ArgActivity::Const)
+    if (Key.Args[I] == ArgActivity::Dup ||
+        Key.Args[I] == ArgActivity::DupNoNeed)
       Params.push_back(shadowType(T, Key.Width));
   }
   Type *Ret = FT->getReturnType();
@@ -30,6 +50,11 @@ FunctionType *derivativeType(const DerivativeKey &Key) {
   bool HasRet = !Ret->isVoidTy();
   bool Primal = HasRet && Key.ReturnPrimal;
   bool Shadow = HasRet && Key.ReturnShadow;
+  if (Key.Mode == DerivativeMode::Augmented) {
+    // The augmented sweep returns the primal, and the shadow of a pointer.
+    Primal = HasRet;
+    Shadow = HasRet && Ret->isPointerTy() && Key.ReturnShadow;
+  }
   if (Primal && Shadow)
     Result = StructType::get(Ret, shadowType(Ret, Key.Width));
   else if (Primal)

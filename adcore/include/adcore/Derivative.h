@@ -6,6 +6,13 @@
 // function called from several places, or recursively, is differentiated
 // once per key.
 //
+// Reverse mode (see ReverseEmitter): the augmented function takes the
+// forward convention's parameters (a shadow after each Dup pointer; Active
+// scalars have none) and returns the primal result (and its shadow for a
+// pointer result); the reverse function takes the adjoint of the result
+// (when it is an active float) and returns the adjoints of the Active
+// arguments: one value, or a struct of them in order.
+//
 // Calling convention of a forward-mode derivative (width W, T a parameter's
 // type, S(T) = T when W = 1 and [W x T] otherwise):
 //   params:  for each primal parameter p of type T: p, then its shadow of
@@ -32,12 +39,17 @@ namespace adcore {
 
 /// Activity of one argument of a derivative function.
 enum class ArgActivity : unsigned char {
-  Const,    ///< no derivative: the primal value only
-  Dup,      ///< primal and shadow (tangent, or shadow memory for pointers)
-  DupNoNeed ///< as Dup, but the primal result of the memory is not needed
+  Const,     ///< no derivative: the primal value only
+  Dup,       ///< primal and shadow (tangent, or shadow memory for pointers)
+  DupNoNeed, ///< as Dup, but the primal result of the memory is not needed
+  Active     ///< reverse mode: a scalar whose adjoint the derivative returns
 };
 
-enum class DerivativeMode : unsigned char { Forward };
+/// Forward: one function computing tangents. Reverse: a pair of functions
+/// sharing the thread's tape — the augmented forward sweep (runs the primal,
+/// records what the reverse sweep needs) and the reverse sweep (propagates
+/// adjoints back, returns the adjoints of Active arguments).
+enum class DerivativeMode : unsigned char { Forward, Augmented, Reverse };
 
 struct DerivativeKey {
   llvm::Function *Primal = nullptr;

@@ -123,6 +123,31 @@ bool ForwardEmitter::emitIntrinsicCall(IntrinsicInst &II) {
     B.clearFastMathFlags();
     return true;
   }
+  case Intrinsic::vector_reduce_fmax:
+  case Intrinsic::vector_reduce_fmin:
+  case Intrinsic::vector_reduce_fmaximum:
+  case Intrinsic::vector_reduce_fminimum: {
+    // The derivative of the chosen element: the first lane equal to the
+    // result.
+    Value *V = II.getArgOperand(0);
+    Value *TV = tangentOrNull(V);
+    auto *VT = dyn_cast<FixedVectorType>(V->getType());
+    if (!TV)
+      return true;
+    if (!VT)
+      return unsupported(II, "reductions of scalable vectors");
+    Value *Hit = B.CreateFCmpOEQ(V, B.CreateVectorSplat(VT->getNumElements(),
+                                                        &II));
+    setTangent(&II, forEachLane(II.getType(), [&](unsigned L) -> Value * {
+                 Value *Acc = Constant::getNullValue(II.getType());
+                 for (unsigned I = VT->getNumElements(); I-- > 0;)
+                   Acc = B.CreateSelect(B.CreateExtractElement(Hit, I),
+                                        B.CreateExtractElement(lane(TV, L), I),
+                                        Acc);
+                 return Acc;
+               }));
+    return true;
+  }
   default:
     return unsupported(II, "the intrinsic '" +
                                II.getCalledFunction()->getName() +

@@ -1,8 +1,10 @@
 //===- ForwardEmitter.cpp - Signature, cloning, traversal ----------------===//
 
 #include "ForwardEmitter.h"
+#include "../CallSites.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -56,7 +58,7 @@ Value *ForwardEmitter::forEachLane(Type *PrimalTy,
 }
 
 bool ForwardEmitter::unsupported(Instruction &I, const Twine &What) {
-  Ctx.error(I, "cannot differentiate '" + Key.Primal->getName() +
+  Ctx.error(I, "cannot differentiate '" + demangle(Key.Primal->getName()) +
                    "' in forward mode: " + What);
   return false;
 }
@@ -69,20 +71,6 @@ bool ForwardEmitter::visitInstruction(Instruction &I) {
     return true;
   return unsupported(I, Twine("the instruction '") + I.getOpcodeName() +
                             "' is not supported yet");
-}
-
-/// Attributes of the primal that stay true of its derivative: the function
-/// attributes (target features, frame pointer, ...), less those that the
-/// derivative breaks (it writes shadow memory) or that would keep it from
-/// being optimized (optnone, which clang puts on everything at -O0).
-static void copyFunctionAttributes(const Function &Primal, Function &D) {
-  AttrBuilder Attrs(D.getContext(), Primal.getAttributes().getFnAttrs());
-  for (Attribute::AttrKind Kind :
-       {Attribute::OptimizeNone, Attribute::NoInline, Attribute::Memory,
-        Attribute::NoFree, Attribute::WillReturn, Attribute::NoSync})
-    Attrs.removeAttribute(Kind);
-  D.setAttributes(AttributeList::get(D.getContext(), AttributeList::FunctionIndex,
-                                     Attrs));
 }
 
 bool ForwardEmitter::run() {
@@ -116,10 +104,7 @@ bool ForwardEmitter::run() {
   SmallVector<ReturnInst *, 4> ClonedReturns;
   CloneFunctionInto(&Derivative, &Primal, VMap,
                     CloneFunctionChangeType::GlobalChanges, ClonedReturns);
-  copyFunctionAttributes(Primal, Derivative);
-  Derivative.setLinkage(GlobalValue::InternalLinkage);
-  Derivative.setVisibility(GlobalValue::DefaultVisibility);
-  Derivative.setDSOLocal(true);
+  prepareDerivativeFunction(Primal, Derivative);
   Returns.assign(ClonedReturns.begin(), ClonedReturns.end());
 
   // Activity of the clone: the primal's, through the value map.
