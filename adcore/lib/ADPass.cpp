@@ -136,6 +136,10 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       lowerForwardRequest(*R, Ctx);
       continue;
     }
+    if (R->Kind == RequestKind::Reverse) {
+      lowerReverseRequest(*R, Ctx);
+      continue;
+    }
     Ctx.error(*R->Site, Twine(describe(R->Kind)) + " of '" +
                             R->Primal->getName() +
                             "' is not implemented yet in this version of adcc");

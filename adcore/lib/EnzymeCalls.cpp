@@ -75,6 +75,10 @@ std::string typeName(Type *T) {
 /// Parses and lowers one request call.
 class ForwardCallLowering {
 public:
+  /// Reverse mode (__enzyme_autodiff) instead of forward mode.
+  bool Reverse = false;
+
+public:
   ForwardCallLowering(const Request &R, SynthesisContext &Ctx)
       : R(R), Ctx(Ctx), Call(*R.Site), B(R.Site) {}
 
@@ -180,15 +184,35 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
       MarkerLoads.insert(LI);
     ++Next;
     if (M == Marker::Dup || M == Marker::DupNoNeed || M == Marker::Const ||
-        M == Marker::DupV) {
+        M == Marker::DupV || (M == Marker::Out && Reverse)) {
       Activity = M;
       break;
     }
     if (!parseGlobalMarker(M, Name))
       return false;
   }
-  if (Activity == Marker::None)
-    Activity = T->isIntegerTy() ? Marker::Const : Marker::Dup;
+  if (Activity == Marker::Out && !Reverse)
+    return error("enzyme_out (an active output) is only valid in reverse "
+                 "mode; forward mode uses enzyme_dup");
+  if (Activity == Marker::None) {
+    if (T->isIntegerTy())
+      Activity = Marker::Const;
+    else if (Reverse && T->isFPOrFPVectorTy())
+      Activity = Marker::Out;
+    else
+      Activity = Marker::Dup;
+  }
+  if (Reverse && Activity == Marker::Out && !T->isFPOrFPVectorTy())
+    return error(Which + " of '" + R.Primal->getName() + "' has type " +
+                 typeName(T) +
+                 "; enzyme_out is for floating-point values (use enzyme_dup "
+                 "for pointers)");
+  if (Reverse && (Activity == Marker::Dup || Activity == Marker::DupNoNeed) &&
+      !T->isPointerTy())
+    return error(Which + " of '" + R.Primal->getName() + "' has type " +
+                 typeName(T) +
+                 "; in reverse mode enzyme_dup is for pointers, a "
+                 "floating-point value is passed with enzyme_out");
   if ((Activity == Marker::Dup || Activity == Marker::DupV) &&
       !T->isFPOrFPVectorTy() && !T->isPointerTy() && !T->isAggregateType())
     return error(Which + " of '" + R.Primal->getName() + "' has type " +
@@ -210,6 +234,10 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
   Args.push_back(Primal);
   if (Activity == Marker::Const) {
     Key.Args.push_back(ArgActivity::Const);
+    return true;
+  }
+  if (Activity == Marker::Out) {
+    Key.Args.push_back(ArgActivity::Active);
     return true;
   }
   Key.Args.push_back(Activity == Marker::DupNoNeed ? ArgActivity::DupNoNeed
@@ -246,10 +274,19 @@ bool ForwardCallLowering::emitCall() {
   Function *D = Ctx.getOrCreate(Key);
   if (!D)
     return false;
+  Function *RevD = nullptr;
+  if (Reverse) {
+    DerivativeKey RevKey = Key;
+    RevKey.Mode = DerivativeMode::Reverse;
+    RevD = Ctx.cache().lookup(RevKey);
+    if (!RevD)
+      return false;
+  }
 
   // The derivative's result must fit what the entry point is declared to
-  // return (checked before any code is emitted).
-  Type *Got = D->getReturnType();
+  // return (checked before any code is emitted). In reverse mode that is
+  // the reverse sweep's result: the adjoints of the active arguments.
+  Type *Got = RevD ? RevD->getReturnType() : D->getReturnType();
   Type *Want = SRet ? Got : Call.getType();
   bool Used = SRet || !Call.use_empty();
   const DataLayout &DL = Call.getModule()->getDataLayout();
@@ -263,6 +300,13 @@ bool ForwardCallLowering::emitCall() {
                  R.Primal->getName() + "' returns " + typeName(Got));
 
   CallBase *NewCall = emitReplacementCall(B, Call, D, Args);
+  if (RevD) {
+    // The reverse sweep, seeded with 1 for a floating-point result.
+    SmallVector<Value *, 1> Seed;
+    if (RevD->arg_size() == 1)
+      Seed.push_back(ConstantFP::get(RevD->getArg(0)->getType(), 1.0));
+    NewCall = B.CreateCall(RevD, Seed);
+  }
   Value *Result = NewCall;
   if (Coerce) {
     // Same size, different type ({double, double} vs [2 x double]): go
@@ -290,8 +334,10 @@ bool ForwardCallLowering::run() {
   }
   Function &F = *R.Primal;
   Key.Primal = &F;
-  Key.Mode = DerivativeMode::Forward;
+  Key.Mode = Reverse ? DerivativeMode::Augmented : DerivativeMode::Forward;
   Key.ReturnShadow = !F.getReturnType()->isVoidTy();
+  if (Reverse)
+    Key.ReturnShadow = F.getReturnType()->isFPOrFPVectorTy();
   // Global markers may precede the first parameter.
   while (Next < Call.arg_size()) {
     StringRef Name;
@@ -332,6 +378,18 @@ bool lowerForwardRequest(const Request &R, SynthesisContext &Ctx) {
     return false;
   }
   ForwardCallLowering Lowering(R, Ctx);
+  return Lowering.run();
+}
+
+bool lowerReverseRequest(const Request &R, SynthesisContext &Ctx) {
+  if (R.Primal->isDeclaration()) {
+    Ctx.error(*R.Site, "cannot differentiate '" + R.Primal->getName() +
+                           "': its body is not available in this translation "
+                           "unit");
+    return false;
+  }
+  ForwardCallLowering Lowering(R, Ctx);
+  Lowering.Reverse = true;
   return Lowering.run();
 }
 

@@ -2,6 +2,7 @@
 
 #include "adcore/Synthesis.h"
 #include "forward/ForwardEmitter.h"
+#include "reverse/ReverseEmitter.h"
 
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -74,6 +75,8 @@ void SynthesisContext::error(const Instruction &Where, const Twine &Message) {
 Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   if (Function *Known = Cache.lookup(Key))
     return Known;
+  if (Key.Mode != DerivativeMode::Forward)
+    return getOrCreateReverse(Key);
   Function &Primal = *Key.Primal;
   std::string Name = ("fwddiffe" +
                       (Key.Width > 1 ? Twine(Key.Width) : Twine("")) + "_" +
@@ -92,6 +95,35 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   HadError = true;
   D->deleteBody();
   D->setLinkage(GlobalValue::ExternalLinkage);
+  return nullptr;
+}
+
+Function *SynthesisContext::getOrCreateReverse(const DerivativeKey &Key) {
+  DerivativeKey AugKey = Key, RevKey = Key;
+  AugKey.Mode = DerivativeMode::Augmented;
+  RevKey.Mode = DerivativeMode::Reverse;
+  if (Function *Known = Cache.lookup(AugKey))
+    return Key.Mode == DerivativeMode::Augmented ? Known
+                                                 : Cache.lookup(RevKey);
+  Function &Primal = *Key.Primal;
+  Function *Aug =
+      Function::Create(derivativeType(AugKey), GlobalValue::InternalLinkage,
+                       "augmented_" + Primal.getName(), M);
+  Function *Rev =
+      Function::Create(derivativeType(RevKey), GlobalValue::InternalLinkage,
+                       "diffe_" + Primal.getName(), M);
+  // Registered before their bodies are emitted, so that recursion finds
+  // them.
+  Cache.insert(AugKey, Aug);
+  Cache.insert(RevKey, Rev);
+  ReverseEmitter Emitter(*this, AugKey, *Aug, *Rev);
+  if (Emitter.run())
+    return Key.Mode == DerivativeMode::Augmented ? Aug : Rev;
+  HadError = true;
+  for (Function *F : {Aug, Rev}) {
+    F->deleteBody();
+    F->setLinkage(GlobalValue::ExternalLinkage);
+  }
   return nullptr;
 }
 

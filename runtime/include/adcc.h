@@ -18,4 +18,33 @@
 
 #include "adcc_runtime.h"
 
+/*===- Marking functions for differentiation ------------------------------===*
+ *
+ * Written before (or on) the declaration of a primal function f:
+ *
+ *   ADCC_FORWARD(d_f, Dual, Const, Dual) double f(const double *x, int n);
+ *
+ * declares the derivative d_f in f's scope; adcc generates its body from f's
+ * definition. The first argument names the derivative, then come one
+ * activity per parameter of f and one for its return value (none when f
+ * returns void). Forward-mode activities: Const, Dual, DualOnly. Reverse
+ * mode (parsed and checked, not implemented yet): Const, Active, Duplicated,
+ * DuplicatedOnly. The _BATCH forms take the batch width (an integer
+ * constant) after the name. The signature rules are in docs/api.md.
+ *
+ * The activities are bare words here; the attribute receives them as one
+ * string literal. Written without the macros, the same attribute reads
+ *   __attribute__((adcc_forward(d_f, "Dual, Const, Dual")))
+ *   [[adcc::forward(d_f, "Dual", "Const", "Dual")]]     (C++11, C23)
+ *
+ *===----------------------------------------------------------------------===*/
+#define ADCC_FORWARD(name, ...)                                                \
+  __attribute__((__adcc_forward__(name, #__VA_ARGS__)))
+#define ADCC_FORWARD_BATCH(name, width, ...)                                   \
+  __attribute__((__adcc_forward_batch__(name, width, #__VA_ARGS__)))
+#define ADCC_REVERSE(name, ...)                                                \
+  __attribute__((__adcc_reverse__(name, #__VA_ARGS__)))
+#define ADCC_REVERSE_BATCH(name, width, ...)                                   \
+  __attribute__((__adcc_reverse_batch__(name, width, #__VA_ARGS__)))
+
 #endif /* ADCC_H */

@@ -56,3 +56,25 @@ double adcc_digamma(double x) {
 }
 
 float adcc_digammaf(float x) { return (float)adcc_digamma((double)x); }
+
+/* The adjoint of a copy of n bytes of doubles from src to dst: the adjoint
+   of each destination element goes back to its source element, and the
+   destination's adjoint is cleared (the copy overwrote it). Called by
+   reverse-mode derivative code for memcpy/memmove. */
+void adcc_adjoint_copy_f64(double *dst, double *src, uint64_t bytes) {
+  uint64_t n = bytes / sizeof(double);
+  for (uint64_t i = 0; i < n; ++i) {
+    double d = dst[i];
+    dst[i] = 0;
+    src[i] += d;
+  }
+}
+
+void adcc_adjoint_copy_f32(float *dst, float *src, uint64_t bytes) {
+  uint64_t n = bytes / sizeof(float);
+  for (uint64_t i = 0; i < n; ++i) {
+    float d = dst[i];
+    dst[i] = 0;
+    src[i] += d;
+  }
+}

@@ -25,6 +25,13 @@ namespace adcore {
 /// call to the derivative it asks for. False after a reported error.
 bool lowerForwardRequest(const Request &R, SynthesisContext &Ctx);
 
+/// Replaces the reverse-mode request \p R (an `__enzyme_autodiff` call) by
+/// calls to the augmented and reverse sweeps of the function: the result
+/// holds the adjoints of the active (`enzyme_out`, float) arguments, the
+/// adjoints of duplicated pointers are added into their shadows, and a
+/// float result is seeded with 1.
+bool lowerReverseRequest(const Request &R, SynthesisContext &Ctx);
+
 } // namespace adcore
 
 #endif // ADCORE_ENZYMECALLS_H

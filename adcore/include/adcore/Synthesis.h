@@ -37,6 +37,8 @@ public:
   const DerivativeCache &cache() const { return Cache; }
 
 private:
+  llvm::Function *getOrCreateReverse(const DerivativeKey &Key);
+
   llvm::Module &M;
   DerivativeCache Cache;
   bool HadError = false;

@@ -1,0 +1,587 @@
+//===- ReverseEmitter.cpp - Augmented sweep, tape, block reversal --------===//
+
+#include "ReverseEmitter.h"
+#include "../CallSites.h"
+
+#include "adcore/InactiveFunctions.h"
+#include "adcore/MathRules.h"
+#include "adcore/MemoryFunctions.h"
+
+#include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+FunctionCallee tapeFunction(Module &M, StringRef Name, Type *Ret,
+                            ArrayRef<Type *> Params) {
+  return M.getOrInsertFunction(Name,
+                               FunctionType::get(Ret, Params, false));
+}
+
+/// Pushes \p V on the tape: a record of its size, into which it is stored.
+void pushValue(IRBuilder<> &B, Value *Tape, Value *V) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  const DataLayout &DL = M.getDataLayout();
+  Type *T = V->getType();
+  if (T->isIntegerTy(1)) {
+    V = B.CreateZExt(V, B.getInt8Ty());
+    T = V->getType();
+  }
+  Type *Ptr = B.getPtrTy(), *I64 = B.getInt64Ty();
+  Value *Slot = B.CreateCall(
+      tapeFunction(M, "adcc_tape_push", Ptr, {Ptr, I64, I64}),
+      {Tape, B.getInt64(DL.getTypeAllocSize(T)),
+       B.getInt64(DL.getABITypeAlign(T).value())});
+  B.CreateStore(V, Slot);
+}
+
+/// Pops a value of type \p T pushed by pushValue.
+Value *popValue(IRBuilder<> &B, Value *Tape, Type *T) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  const DataLayout &DL = M.getDataLayout();
+  Type *Stored = T->isIntegerTy(1) ? B.getInt8Ty() : T;
+  Type *Ptr = B.getPtrTy(), *I64 = B.getInt64Ty();
+  Value *Slot = B.CreateCall(
+      tapeFunction(M, "adcc_tape_pop", Ptr, {Ptr, I64, I64}),
+      {Tape, B.getInt64(DL.getTypeAllocSize(Stored)),
+       B.getInt64(DL.getABITypeAlign(Stored).value())});
+  Value *V = B.CreateLoad(Stored, Slot);
+  return T->isIntegerTy(1) ? B.CreateTrunc(V, T) : V;
+}
+
+} // namespace
+
+ReverseEmitter::ReverseEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,
+                               Function &Aug, Function &Rev)
+    : Ctx(Ctx), Key(Key), Aug(Aug), Rev(Rev), AB(Aug.getContext()),
+      RB(Rev.getContext()) {}
+
+bool ReverseEmitter::unsupported(Instruction &I, const Twine &What) {
+  Ctx.error(I, "cannot differentiate '" + demangle(Key.Primal->getName()) +
+                   "' in reverse mode: " + What);
+  return false;
+}
+
+Value *ReverseEmitter::tapeIn(Function &F) {
+  IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+  return B.CreateCall(tapeFunction(*F.getParent(), "adcc_tape_thread",
+                                   B.getPtrTy(), {}),
+                      {}, "tape");
+}
+
+Value *ReverseEmitter::shadowOrNull(Value *V) {
+  auto It = Shadows.find(V);
+  return It == Shadows.end() ? nullptr : It->second;
+}
+
+Value *ReverseEmitter::shadowOrZero(Value *V) {
+  if (Value *S = shadowOrNull(V))
+    return S;
+  return Constant::getNullValue(V->getType());
+}
+
+void ReverseEmitter::record(Instruction &I, ArrayRef<Value *> Values) {
+  auto &List = Recorded[&I];
+  for (Value *V : Values) {
+    if (isa<Constant>(V))
+      continue;
+    pushValue(AB, AugTape, V);
+    List.push_back(V);
+  }
+}
+
+bool ReverseEmitter::buildAugmented() {
+  Function &Primal = *Key.Primal;
+  ValueToValueMapTy VMap;
+  SmallVector<std::pair<Argument *, Argument *>, 8> ShadowArgs;
+  auto DArg = Aug.arg_begin();
+  for (Argument &A : Primal.args()) {
+    Argument *P = &*DArg++;
+    P->setName(A.getName());
+    VMap[&A] = P;
+    ArgActivity Act = Key.Args[A.getArgNo()];
+    if (Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed) {
+      Argument *S = &*DArg++;
+      S->setName(A.getName() + ".shadow");
+      ShadowArgs.push_back({P, S});
+    }
+  }
+  ActivityAnalysis PrimalActivity(Primal, Key.Args);
+  Types = std::make_unique<TypeAnalysis>(Primal);
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(&Aug, &Primal, VMap, CloneFunctionChangeType::GlobalChanges,
+                    Returns);
+  prepareDerivativeFunction(Primal, Aug);
+  for (const auto &[Orig, Clone] : VMap) {
+    PrimalOf[Clone] = Orig;
+    if (PrimalActivity.isActive(Orig))
+      Active.insert(Clone);
+  }
+  for (auto &[P, S] : ShadowArgs)
+    Shadows[P] = S;
+
+  // One return block, so that the reverse sweep has one place to start.
+  if (Returns.size() > 1) {
+    BasicBlock *Exit = BasicBlock::Create(Aug.getContext(), "return", &Aug);
+    PHINode *Phi = nullptr;
+    Type *RetTy = Primal.getReturnType();
+    IRBuilder<> EB(Exit);
+    if (!RetTy->isVoidTy())
+      Phi = EB.CreatePHI(RetTy, Returns.size(), "retval");
+    for (ReturnInst *R : Returns) {
+      if (Phi)
+        Phi->addIncoming(R->getReturnValue(), R->getParent());
+      BranchInst::Create(Exit, R->getParent());
+      R->eraseFromParent();
+    }
+    AugReturn = Phi ? EB.CreateRet(Phi) : EB.CreateRetVoid();
+    if (Phi) {
+      bool AnyActive = any_of(Phi->incoming_values(), [&](Value *V) {
+        return Active.contains(V);
+      });
+      if (AnyActive)
+        Active.insert(Phi);
+    }
+  } else if (!Returns.empty()) {
+    AugReturn = Returns.front();
+  }
+  if (!AugReturn)
+    return unsupported(*Aug.getEntryBlock().begin(),
+                       "the function never returns");
+
+  AugTape = tapeIn(Aug);
+
+  SmallVector<std::pair<PHINode *, PHINode *>, 8> ShadowPhis;
+  ReversePostOrderTraversal<Function *> RPOT(&Aug);
+  std::vector<BasicBlock *> Blocks(RPOT.begin(), RPOT.end());
+  for (BasicBlock *BB : Blocks) {
+    SmallVector<Instruction *, 64> Insts;
+    for (Instruction &I : *BB)
+      Insts.push_back(&I);
+    for (Instruction *I : Insts) {
+      if (I == AugTape)
+        continue;
+      if (auto *Phi = dyn_cast<PHINode>(I)) {
+        if (Phi->getType()->isPointerTy() && Active.contains(Phi)) {
+          AB.SetInsertPoint(BB->getFirstNonPHIIt());
+          PHINode *S = AB.CreatePHI(Phi->getType(), Phi->getNumIncomingValues(),
+                                    Phi->getName() + ".shadow");
+          Shadows[Phi] = S;
+          ShadowPhis.push_back({Phi, S});
+        }
+        continue;
+      }
+      if (I->isTerminator() && !isa<InvokeInst>(I))
+        continue;
+      if (!I->isTerminator())
+        AB.SetInsertPoint(I->getNextNode());
+      else
+        AB.SetInsertPoint(I);
+      AB.SetCurrentDebugLocation(I->getDebugLoc());
+      if (!augmentInstruction(*I))
+        return false;
+    }
+  }
+  for (auto &[Phi, S] : ShadowPhis)
+    for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
+      BasicBlock *In = Phi->getIncomingBlock(K);
+      AB.SetInsertPoint(In->getTerminator());
+      S->addIncoming(shadowOrZero(Phi->getIncomingValue(K)), In);
+    }
+  for (Instruction *I : Dead)
+    I->eraseFromParent();
+
+  // The path: each block with several predecessors records where it was
+  // entered from, before anything its instructions record.
+  unsigned Id = 0;
+  for (BasicBlock &BB : Aug)
+    BlockId[&BB] = Id++;
+  for (BasicBlock &BB : Aug) {
+    SmallVector<BasicBlock *, 4> Preds(predecessors(&BB));
+    if (Preds.size() < 2)
+      continue;
+    AB.SetInsertPoint(BB.getFirstNonPHIIt());
+    PHINode *From = AB.CreatePHI(AB.getInt32Ty(), Preds.size(), "from");
+    for (BasicBlock *P : Preds)
+      From->addIncoming(AB.getInt32(BlockId[P]), P);
+    AB.SetInsertPoint(&*std::next(From->getIterator()));
+    AB.SetInsertPoint(BB.getFirstNonPHIIt());
+    pushValue(AB, AugTape, From);
+  }
+  return true;
+}
+
+bool ReverseEmitter::augmentInstruction(Instruction &I) {
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    bool Replaced = false;
+    if (!isa<IntrinsicInst>(Call) && !augmentCall(*Call, Replaced))
+      return false;
+    if (Replaced)
+      return true;
+  }
+  const DataLayout &DL = Aug.getParent()->getDataLayout();
+  if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+    if (!Active.contains(AI))
+      return true;
+    auto *Count = dyn_cast<ConstantInt>(AI->getArraySize());
+    if (!Count)
+      return unsupported(I, "variable-length arrays are not supported yet in "
+                            "reverse mode");
+    uint64_t Bytes = DL.getTypeAllocSize(AI->getAllocatedType()) *
+                     Count->getZExtValue();
+    // The shadow of a stack slot must outlive the augmented sweep: it lives
+    // on the tape, released at the slot's reverse.
+    Type *Ptr = AB.getPtrTy(), *I64 = AB.getInt64Ty();
+    Value *Block = AB.CreateCall(
+        tapeFunction(*Aug.getParent(), "adcc_tape_push", Ptr,
+                     {Ptr, I64, I64}),
+        {AugTape, AB.getInt64(Bytes), AB.getInt64(AI->getAlign().value())},
+        AI->getName() + ".shadow");
+    AB.CreateMemSet(Block, AB.getInt8(0), Bytes, AI->getAlign());
+    Shadows[AI] = Block;
+    ShadowAllocas[AI] = Bytes;
+    return true;
+  }
+  if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
+    if (Value *S = shadowOrNull(GEP->getPointerOperand())) {
+      SmallVector<Value *, 4> Idx(GEP->indices());
+      Shadows[GEP] = AB.CreateGEP(GEP->getSourceElementType(), S, Idx,
+                                  GEP->getName() + ".shadow",
+                                  GEP->getNoWrapFlags());
+    }
+  } else if (isa<BitCastInst, AddrSpaceCastInst>(I) &&
+             I.getType()->isPointerTy()) {
+    if (Value *S = shadowOrNull(I.getOperand(0)))
+      Shadows[&I] = AB.CreateCast(cast<CastInst>(I).getOpcode(), S,
+                                  I.getType());
+  } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
+    if (Sel->getType()->isPointerTy() &&
+        (shadowOrNull(Sel->getTrueValue()) ||
+         shadowOrNull(Sel->getFalseValue())))
+      Shadows[Sel] =
+          AB.CreateSelect(Sel->getCondition(),
+                          shadowOrZero(Sel->getTrueValue()),
+                          shadowOrZero(Sel->getFalseValue()));
+  } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    Value *SP = shadowOrNull(LI->getPointerOperand());
+    if (SP && LI->getType()->isPointerTy() && Active.contains(LI))
+      Shadows[LI] = AB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign(),
+                                         LI->getName() + ".shadow");
+  } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    Value *SP = shadowOrNull(SI->getPointerOperand());
+    Value *V = SI->getValueOperand();
+    if (!SP && Active.contains(V) && canCarryDerivative(V->getType()))
+      return unsupported(I, "a value with a derivative is stored into memory "
+                            "that has no shadow (a global variable?)");
+    if (SP && V->getType()->isPointerTy())
+      AB.CreateAlignedStore(shadowOrZero(V), SP, SI->getAlign());
+  } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
+    Value *SD = shadowOrNull(MT->getRawDest());
+    Value *SS = shadowOrNull(MT->getRawSource());
+    Kind K = Types->memoryKind(PrimalOf.lookup(MT->getRawDest()));
+    if (K == Kind::Unknown)
+      K = Types->memoryKind(PrimalOf.lookup(MT->getRawSource()));
+    if (SD && SS && K != Kind::Double && K != Kind::Float) {
+      // Pointers (and bytes of unknown kind) carry their shadows along.
+      if (isa<MemMoveInst>(MT))
+        AB.CreateMemMove(SD, MT->getDestAlign(), SS, MT->getSourceAlign(),
+                         MT->getLength());
+      else
+        AB.CreateMemCpy(SD, MT->getDestAlign(), SS, MT->getSourceAlign(),
+                        MT->getLength());
+    }
+  }
+  SmallVector<Value *, 4> Needed;
+  if (!neededValues(I, Needed))
+    return false;
+  record(I, Needed);
+  return true;
+}
+
+bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
+  bool Involved = Active.contains(&Call) ||
+                  any_of(Call.args(), [&](const Use &U) {
+                    return Active.contains(U.get()) || shadowOrNull(U.get());
+                  });
+  if (!Involved)
+    return true;
+  if (Call.isInlineAsm())
+    return unsupported(Call, "inline assembly cannot be differentiated; move "
+                             "it into a function with a custom derivative");
+  Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return unsupported(Call, "calls through function pointers are not "
+                             "supported yet in reverse mode");
+  if (findMathRule(*Callee) || isKnownInactiveFunction(*Callee))
+    return true;
+  MemoryFunctionKind MK = classifyMemoryFunction(*Callee);
+  if (MK == MemoryFunctionKind::Free)
+    return true; // the primal block is freed now, its shadow at the reverse
+                 // of its allocation
+  if (MK == MemoryFunctionKind::Malloc || MK == MemoryFunctionKind::Calloc ||
+      MK == MemoryFunctionKind::AlignedAlloc) {
+    positionAfterCall(AB, Call);
+    CallInst *S = AB.CreateCall(Call.getFunctionType(), Call.getCalledOperand(),
+                                SmallVector<Value *, 3>(Call.args()),
+                                Call.getName() + ".shadow");
+    if (MK != MemoryFunctionKind::Calloc)
+      AB.CreateMemSet(S, AB.getInt8(0),
+                      Call.getArgOperand(MK == MemoryFunctionKind::Malloc ? 0
+                                                                           : 1),
+                      MaybeAlign());
+    Shadows[&Call] = S;
+    ShadowMallocs.insert(&Call);
+    return true;
+  }
+  if (MK != MemoryFunctionKind::None)
+    return unsupported(Call, "'" + Callee->getName() +
+                                 "' is not supported yet in reverse mode");
+  if (Callee->isDeclaration())
+    return unsupported(
+        Call, "the external function '" + Callee->getName() +
+                  "' has no body and no derivative rule; define it in this "
+                  "translation unit, register a custom derivative "
+                  "(__enzyme_register_gradient_" +
+                  Callee->getName() + ") or mark it inactive");
+  if (Callee->isVarArg())
+    return unsupported(Call, "calls to the variadic function '" +
+                                 Callee->getName() + "'");
+
+  // A user function: its augmented sweep replaces the call.
+  DerivativeKey K;
+  K.Primal = Callee;
+  K.Mode = DerivativeMode::Augmented;
+  for (Use &U : Call.args()) {
+    Value *A = U.get();
+    if (shadowOrNull(A))
+      K.Args.push_back(ArgActivity::Dup);
+    else if (Active.contains(A) && A->getType()->isFPOrFPVectorTy())
+      K.Args.push_back(ArgActivity::Active);
+    else
+      K.Args.push_back(ArgActivity::Const);
+  }
+  Type *RetTy = Call.getType();
+  K.ReturnPrimal = !RetTy->isVoidTy();
+  K.ReturnShadow = Active.contains(&Call) && canCarryDerivative(RetTy);
+  Function *AugCallee = Ctx.getOrCreate(K);
+  if (!AugCallee)
+    return false;
+  SmallVector<Value *, 16> Args;
+  for (Use &U : Call.args()) {
+    Args.push_back(U.get());
+    if (Value *S = shadowOrNull(U.get()))
+      Args.push_back(S);
+  }
+  CallBase *New = emitReplacementCall(AB, Call, AugCallee, Args);
+  Value *Primal = New;
+  if (!RetTy->isVoidTy() && AugCallee->getReturnType()->isStructTy()) {
+    Primal = AB.CreateExtractValue(New, 0);
+    Shadows[Primal] = AB.CreateExtractValue(New, 1);
+  }
+  if (!RetTy->isVoidTy()) {
+    Call.replaceAllUsesWith(Primal);
+    if (Active.contains(&Call))
+      Active.insert(Primal);
+  }
+  CallKeys[New] = K;
+  CallResult[New] = RetTy->isVoidTy() ? nullptr : Primal;
+  Dead.push_back(&Call);
+  Replaced = true;
+  return true;
+}
+
+bool ReverseEmitter::isActiveFloat(const Value *V) const {
+  if (!Active.contains(V))
+    return false;
+  Type *T = V->getType();
+  return T->isFPOrFPVectorTy() ||
+         (T->isAggregateType() && canCarryDerivative(T) &&
+          !T->isPointerTy());
+}
+
+Value *ReverseEmitter::slot(Value *V) {
+  auto [It, Inserted] = Slots.insert({V, nullptr});
+  if (Inserted) {
+    IRBuilder<> EB(RevEntry, RevEntry->begin());
+    It->second = EB.CreateAlloca(V->getType(), nullptr,
+                                 V->getName() + ".adjoint");
+    EB.SetInsertPoint(RevEntry->getTerminator());
+    EB.CreateStore(Constant::getNullValue(V->getType()), It->second);
+  }
+  return It->second;
+}
+
+Value *ReverseEmitter::takeAdjoint(Value *V) {
+  Value *S = slot(V);
+  Value *D = RB.CreateLoad(V->getType(), S, V->getName() + ".d");
+  RB.CreateStore(Constant::getNullValue(V->getType()), S);
+  return D;
+}
+
+void ReverseEmitter::addAdjoint(Value *V, Value *Delta) {
+  if (isa<Constant>(V) || !isActiveFloat(V))
+    return;
+  Value *S = slot(V);
+  Value *Old = RB.CreateLoad(V->getType(), S);
+  Value *New;
+  if (V->getType()->isAggregateType()) {
+    // Element-wise sum of float aggregates.
+    New = Old;
+    if (auto *ST = dyn_cast<StructType>(V->getType())) {
+      for (unsigned I = 0; I < ST->getNumElements(); ++I)
+        if (ST->getElementType(I)->isFPOrFPVectorTy())
+          New = RB.CreateInsertValue(
+              New,
+              RB.CreateFAdd(RB.CreateExtractValue(Old, I),
+                            RB.CreateExtractValue(Delta, I)),
+              I);
+    } else if (auto *AT = dyn_cast<ArrayType>(V->getType())) {
+      for (unsigned I = 0; I < AT->getNumElements(); ++I)
+        if (AT->getElementType()->isFPOrFPVectorTy())
+          New = RB.CreateInsertValue(
+              New,
+              RB.CreateFAdd(RB.CreateExtractValue(Old, I),
+                            RB.CreateExtractValue(Delta, I)),
+              I);
+    }
+  } else {
+    New = RB.CreateFAdd(Old, Delta);
+  }
+  RB.CreateStore(New, S);
+}
+
+Value *ReverseEmitter::revValue(Value *V,
+                                DenseMap<Value *, Value *> &Popped) {
+  if (isa<Constant>(V))
+    return V;
+  return Popped.lookup(V);
+}
+
+void ReverseEmitter::reverseBlock(BasicBlock &BB) {
+  BasicBlock *R = RevBlock[&BB];
+  RB.SetInsertPoint(R);
+  SmallVector<Instruction *, 64> Insts;
+  for (Instruction &I : BB)
+    Insts.push_back(&I);
+  for (Instruction *I : reverse(Insts)) {
+    if (isa<PHINode>(I))
+      continue;
+    RB.SetCurrentDebugLocation(I->getDebugLoc());
+    DenseMap<Value *, Value *> Popped;
+    auto It = Recorded.find(I);
+    if (It != Recorded.end())
+      for (Value *V : reverse(It->second))
+        Popped[V] = popValue(RB, RevTape, V->getType());
+    if (!emitAdjoint(*I, Popped))
+      HadRuleError = true;
+  }
+  // Where this block was entered from decides where the sweep goes next.
+  SmallVector<BasicBlock *, 4> Preds(predecessors(&BB));
+  auto Edge = [&](BasicBlock *Pred) {
+    SmallVector<std::pair<PHINode *, Value *>, 4> Taken;
+    for (PHINode &Phi : BB.phis())
+      if (isActiveFloat(&Phi))
+        Taken.push_back({&Phi, takeAdjoint(&Phi)});
+    for (auto &[Phi, D] : Taken)
+      addAdjoint(Phi->getIncomingValueForBlock(Pred), D);
+    RB.CreateBr(RevBlock[Pred]);
+  };
+  if (Preds.empty()) {
+    RB.CreateBr(RevExit);
+    return;
+  }
+  if (Preds.size() == 1) {
+    Edge(Preds.front());
+    return;
+  }
+  Value *From = popValue(RB, RevTape, RB.getInt32Ty());
+  SwitchInst *Switch = RB.CreateSwitch(From, RevExit, Preds.size());
+  for (BasicBlock *P : Preds) {
+    BasicBlock *E = BasicBlock::Create(Rev.getContext(), "rev.edge", &Rev);
+    Switch->addCase(RB.getInt32(BlockId[P]), E);
+    RB.SetInsertPoint(E);
+    Edge(P);
+  }
+}
+
+bool ReverseEmitter::buildReverse() {
+  LLVMContext &C = Rev.getContext();
+  RevEntry = BasicBlock::Create(C, "entry", &Rev);
+  RB.SetInsertPoint(RevEntry);
+  RevTape = RB.CreateCall(tapeFunction(*Rev.getParent(), "adcc_tape_thread",
+                                       RB.getPtrTy(), {}),
+                          {}, "tape");
+  for (BasicBlock &BB : Aug)
+    RevBlock[&BB] = BasicBlock::Create(C, "rev." + BB.getName(), &Rev);
+  RevExit = BasicBlock::Create(C, "rev.exit", &Rev);
+  BranchInst *ToStart = RB.CreateBr(RevBlock[AugReturn->getParent()]);
+
+  // The seed: the adjoint of the returned value.
+  Value *Ret = AugReturn->getReturnValue();
+  if (Rev.arg_size() > 0 && Ret) {
+    RB.SetInsertPoint(ToStart);
+    Value *Seed = Rev.getArg(0);
+    Seed->setName("seed");
+    if (isActiveFloat(Ret))
+      addAdjoint(Ret, Seed);
+  }
+  for (BasicBlock &BB : Aug)
+    reverseBlock(BB);
+  if (HadRuleError)
+    return false;
+
+  // The adjoints of the Active arguments are the result.
+  RB.SetInsertPoint(RevExit);
+  SmallVector<Value *, 4> Results;
+  for (Argument &A : Aug.args()) {
+    const Value *Orig = PrimalOf.lookup(&A);
+    auto *PA = dyn_cast_or_null<Argument>(Orig);
+    if (!PA || Key.Args[PA->getArgNo()] != ArgActivity::Active)
+      continue;
+    Value *Adjoint = Constant::getNullValue(A.getType());
+    if (isActiveFloat(&A))
+      Adjoint = RB.CreateLoad(A.getType(), slot(&A));
+    Results.push_back(Adjoint);
+  }
+  Type *RetTy = Rev.getReturnType();
+  if (RetTy->isVoidTy()) {
+    RB.CreateRetVoid();
+  } else if (Results.size() == 1) {
+    RB.CreateRet(Results.front());
+  } else {
+    Value *Agg = PoisonValue::get(RetTy);
+    for (unsigned I = 0; I < Results.size(); ++I)
+      Agg = RB.CreateInsertValue(Agg, Results[I], I);
+    RB.CreateRet(Agg);
+  }
+  return true;
+}
+
+bool ReverseEmitter::run() {
+  if (Key.Primal->isVarArg())
+    return unsupported(*Key.Primal->getEntryBlock().begin(),
+                       "variadic functions cannot be differentiated");
+  if (!buildAugmented() || !buildReverse())
+    return false;
+  for (Function *F : {&Aug, &Rev}) {
+    if (verifyFunction(*F, &errs())) {
+      Ctx.error(*Aug.getEntryBlock().begin(),
+                "internal error: the reverse-mode derivative of '" +
+                    Key.Primal->getName() +
+                    "' is malformed; please report this adcc bug");
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace adcore

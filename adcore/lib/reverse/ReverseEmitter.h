@@ -1,0 +1,125 @@
+//===- ReverseEmitter.h - Reverse-mode emitter (private) -------*- C++ -*-===//
+//
+// Reverse mode builds two functions per derivative key, sharing the
+// calling thread's tape (a LIFO of records in the runtime):
+//
+//  augmented sweep  a clone of the primal that also maintains shadow memory
+//                   (the adjoints of memory) and, after each instruction
+//                   whose adjoint needs primal values, pushes those values;
+//                   at each block with several predecessors it pushes
+//                   which predecessor it came from;
+//  reverse sweep    one block per block of the augmented sweep, visited in
+//                   the reverse of the executed order (read back from the
+//                   tape): each instruction's adjoint rule runs, popping
+//                   what its augmented twin pushed.
+//
+// Adjoints of values live in stack slots of the reverse function (one per
+// active value, reset after each use, so loops reuse them); SROA turns them
+// into registers. A callee is differentiated the same way: its augmented
+// function replaces the call in the augmented sweep, its reverse function
+// runs at that point of the reverse sweep. Files:
+//   ReverseEmitter.cpp  structure: cloning, shadows, tape, block reversal
+//   ReverseRules.cpp    what each instruction records, and its adjoint
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_REVERSE_REVERSEEMITTER_H
+#define ADCORE_REVERSE_REVERSEEMITTER_H
+
+#include "adcore/ActivityAnalysis.h"
+#include "adcore/Derivative.h"
+#include "adcore/Synthesis.h"
+#include "adcore/TypeAnalysis.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/IR/IRBuilder.h"
+
+#include <memory>
+
+namespace adcore {
+
+class ReverseEmitter {
+public:
+  ReverseEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,
+                 llvm::Function &Aug, llvm::Function &Rev);
+  bool run();
+
+private:
+  // --- augmented sweep (ReverseEmitter.cpp) ---------------------------
+  bool buildAugmented();
+  bool augmentInstruction(llvm::Instruction &I);
+  /// Sets \p Replaced when the call was replaced by an augmented call.
+  bool augmentCall(llvm::CallBase &Call, bool &Replaced);
+  llvm::Value *shadowOrNull(llvm::Value *V);
+  llvm::Value *shadowOrZero(llvm::Value *V);
+  void record(llvm::Instruction &I, llvm::ArrayRef<llvm::Value *> Values);
+  llvm::Value *tapeIn(llvm::Function &F);
+
+  // --- reverse sweep (ReverseEmitter.cpp) -----------------------------
+  bool buildReverse();
+  void reverseBlock(llvm::BasicBlock &BB);
+
+  // --- rules (ReverseRules.cpp) -----------------------------------------
+  /// The primal values the adjoint of \p I needs, pushed after \p I.
+  bool neededValues(llvm::Instruction &I,
+                    llvm::SmallVectorImpl<llvm::Value *> &Out);
+  /// Emits \p I's adjoint at RB's insertion point. \p Popped maps the
+  /// values neededValues listed to their values in the reverse sweep.
+  bool emitAdjoint(llvm::Instruction &I,
+                   llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
+
+  // Adjoint slots.
+  bool isActiveFloat(const llvm::Value *V) const;
+  llvm::Value *slot(llvm::Value *V);
+  /// Loads and clears the adjoint of \p V.
+  llvm::Value *takeAdjoint(llvm::Value *V);
+  void addAdjoint(llvm::Value *V, llvm::Value *Delta);
+  /// A value of the augmented sweep as seen in the reverse sweep: a
+  /// constant as is, anything else popped.
+  llvm::Value *revValue(llvm::Value *V,
+                        llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
+
+  bool unsupported(llvm::Instruction &I, const llvm::Twine &What);
+
+  SynthesisContext &Ctx;
+  DerivativeKey Key;
+  llvm::Function &Aug;
+  llvm::Function &Rev;
+  llvm::IRBuilder<> AB; ///< builder in the augmented sweep
+  llvm::IRBuilder<> RB; ///< builder in the reverse sweep
+  llvm::Value *AugTape = nullptr;
+  llvm::Value *RevTape = nullptr;
+
+  std::unique_ptr<ActivityAnalysis> Activity;
+  std::unique_ptr<TypeAnalysis> Types;
+  llvm::DenseMap<const llvm::Value *, const llvm::Value *> PrimalOf;
+  llvm::DenseSet<const llvm::Value *> Active;
+
+  /// Shadow pointers in the augmented sweep.
+  llvm::DenseMap<llvm::Value *, llvm::Value *> Shadows;
+  /// What each instruction pushed, in order.
+  llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<llvm::Value *, 3>>
+      Recorded;
+  /// Augmented calls that replaced user calls: their key and the value
+  /// that replaced the call's result (null for void).
+  llvm::DenseMap<llvm::Instruction *, DerivativeKey> CallKeys;
+  llvm::DenseMap<llvm::Instruction *, llvm::Value *> CallResult;
+  bool HadRuleError = false;
+  /// Shadow stack blocks: alloca -> bytes, freed at the alloca's reverse.
+  llvm::DenseMap<llvm::Instruction *, uint64_t> ShadowAllocas;
+  /// Shadow heap blocks: allocation call -> pushed shadow pointer.
+  llvm::DenseSet<llvm::Instruction *> ShadowMallocs;
+  llvm::SmallVector<llvm::Instruction *, 8> Dead;
+
+  /// Block ids for the path record, and the reverse block of each block.
+  llvm::DenseMap<llvm::BasicBlock *, unsigned> BlockId;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> RevBlock;
+  llvm::MapVector<llvm::Value *, llvm::AllocaInst *> Slots;
+  llvm::BasicBlock *RevEntry = nullptr;
+  llvm::BasicBlock *RevExit = nullptr;
+  llvm::ReturnInst *AugReturn = nullptr;
+};
+
+} // namespace adcore
+
+#endif // ADCORE_REVERSE_REVERSEEMITTER_H

@@ -1,0 +1,448 @@
+//===- ReverseRules.cpp - What each instruction records; its adjoint -----===//
+//
+// Adjoint rules (d is the adjoint of the result, a(x) that of x):
+//   a + b  ->  a(a) += d, a(b) += d        a - b  ->  a(a) += d, a(b) -= d
+//   a * b  ->  a(a) += d b, a(b) += d a    -a     ->  a(a) -= d
+//   q = a / b  ->  a(a) += d / b, a(b) -= d q / b
+//   fmod(a, b) ->  a(a) += d, a(b) -= d trunc(a/b)
+//   fpext / fptrunc  ->  the opposite cast of d
+//   select(c, a, b)  ->  a(a) += c ? d : 0, a(b) += c ? 0 : d
+//   v = *p           ->  shadow(p) += d
+//   *p = v           ->  a(v) += shadow(p), shadow(p) = 0
+//   f(x...) (rule)   ->  a(x_i) += d * df/dx_i
+//   user call        ->  the callee's reverse sweep
+// Each rule lists the primal values it needs; the augmented sweep records
+// them right after the instruction runs (each execution, so loops work).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReverseEmitter.h"
+
+#include "adcore/MathRules.h"
+#include "adcore/MemoryFunctions.h"
+
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+bool isFloatMemory(Kind K) { return K == Kind::Double || K == Kind::Float; }
+
+} // namespace
+
+bool ReverseEmitter::neededValues(Instruction &I,
+                                  SmallVectorImpl<Value *> &Out) {
+  auto Need = [&](Value *V) { Out.push_back(V); };
+  if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
+    if (!isActiveFloat(BO))
+      return true;
+    Value *A = BO->getOperand(0), *Bv = BO->getOperand(1);
+    switch (BO->getOpcode()) {
+    case Instruction::FMul:
+      if (isActiveFloat(A))
+        Need(Bv);
+      if (isActiveFloat(Bv))
+        Need(A);
+      return true;
+    case Instruction::FDiv:
+      Need(Bv);
+      if (isActiveFloat(Bv))
+        Need(BO);
+      return true;
+    case Instruction::FRem:
+      if (isActiveFloat(Bv)) {
+        Need(A);
+        Need(Bv);
+      }
+      return true;
+    default:
+      return true;
+    }
+  }
+  if (auto *Sel = dyn_cast<SelectInst>(&I)) {
+    if (isActiveFloat(Sel))
+      Need(Sel->getCondition());
+    return true;
+  }
+  if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    if (isActiveFloat(LI))
+      if (Value *SP = shadowOrNull(LI->getPointerOperand()))
+        Need(SP);
+    return true;
+  }
+  if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    Value *SP = shadowOrNull(SI->getPointerOperand());
+    Type *T = SI->getValueOperand()->getType();
+    if (SP && (T->isFPOrFPVectorTy() ||
+               (T->isAggregateType() && canCarryDerivative(T))))
+      Need(SP);
+    return true;
+  }
+  if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
+    Value *SD = shadowOrNull(MT->getRawDest());
+    Value *SS = shadowOrNull(MT->getRawSource());
+    if (!SD || !SS)
+      return true;
+    Need(SD);
+    Need(SS);
+    Need(MT->getLength());
+    return true;
+  }
+  if (auto *MS = dyn_cast<MemSetInst>(&I)) {
+    if (Value *SD = shadowOrNull(MS->getRawDest())) {
+      Need(SD);
+      Need(MS->getLength());
+    }
+    return true;
+  }
+  if (auto *EE = dyn_cast<ExtractElementInst>(&I)) {
+    if (isActiveFloat(EE))
+      Need(EE->getIndexOperand());
+    return true;
+  }
+  if (auto *IE = dyn_cast<InsertElementInst>(&I)) {
+    if (isActiveFloat(IE))
+      Need(IE->getOperand(2));
+    return true;
+  }
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    Function *Callee = Call->getCalledFunction();
+    if (!Callee)
+      return true;
+    if (const MathRule *Rule = findMathRule(*Callee)) {
+      bool Any = false;
+      for (unsigned K = 0; K < Rule->NumArgs && K < Call->arg_size(); ++K)
+        Any |= Rule->Partials[K] && isActiveFloat(Call->getArgOperand(K));
+      if (!Any)
+        return true;
+      // Integer arguments (powi's exponent) are always needed.
+      for (unsigned K = 0; K < Call->arg_size(); ++K)
+        if ((Rule->Uses & UsesArgs) ||
+            !Call->getArgOperand(K)->getType()->isFPOrFPVectorTy())
+          Need(Call->getArgOperand(K));
+      if (Rule->Uses & UsesResult)
+        Need(Call);
+      return true;
+    }
+    if (ShadowMallocs.contains(Call))
+      Need(Shadows.lookup(Call));
+    return true;
+  }
+  return true;
+}
+
+bool ReverseEmitter::emitAdjoint(Instruction &I,
+                                 DenseMap<Value *, Value *> &Popped) {
+  auto Val = [&](Value *V) { return revValue(V, Popped); };
+
+  // A user call: the callee's reverse sweep.
+  auto KeyIt = CallKeys.find(&I);
+  if (KeyIt != CallKeys.end()) {
+    DerivativeKey K = KeyIt->second;
+    K.Mode = DerivativeMode::Reverse;
+    Function *RevCallee = Ctx.cache().lookup(K);
+    if (!RevCallee)
+      return unsupported(I, "internal error: no reverse sweep for a callee");
+    SmallVector<Value *, 1> Args;
+    Value *Result = CallResult.lookup(&I);
+    if (RevCallee->arg_size() == 1)
+      Args.push_back(Result && isActiveFloat(Result)
+                         ? takeAdjoint(Result)
+                         : Constant::getNullValue(
+                               RevCallee->getArg(0)->getType()));
+    Value *Adjoints = RB.CreateCall(RevCallee, Args);
+    auto &Call = cast<CallBase>(I);
+    unsigned N = 0, Count = 0;
+    for (ArgActivity A : K.Args)
+      Count += A == ArgActivity::Active;
+    for (unsigned ArgNo = 0; ArgNo < K.Args.size(); ++ArgNo) {
+      if (K.Args[ArgNo] != ArgActivity::Active)
+        continue;
+      // The augmented call has a shadow after each Dup argument.
+      unsigned Pos = 0;
+      for (unsigned J = 0; J < ArgNo; ++J)
+        Pos += K.Args[J] == ArgActivity::Dup ||
+                       K.Args[J] == ArgActivity::DupNoNeed
+                   ? 2
+                   : 1;
+      Value *D = Count == 1 ? Adjoints : RB.CreateExtractValue(Adjoints, N);
+      addAdjoint(Call.getArgOperand(Pos), D);
+      ++N;
+    }
+    return true;
+  }
+
+  if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+    auto It = ShadowAllocas.find(AI);
+    if (It != ShadowAllocas.end()) {
+      Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
+      RB.CreateCall(Rev.getParent()->getOrInsertFunction(
+                        "adcc_tape_pop", FunctionType::get(Ptr, {Ptr, I64, I64},
+                                                           false)),
+                    {RevTape, RB.getInt64(It->second),
+                     RB.getInt64(AI->getAlign().value())});
+    }
+    return true;
+  }
+
+  if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
+    if (!isActiveFloat(BO))
+      return true;
+    Value *A = BO->getOperand(0), *Bv = BO->getOperand(1);
+    Value *D = takeAdjoint(BO);
+    RB.setFastMathFlags(BO->getFastMathFlags());
+    switch (BO->getOpcode()) {
+    case Instruction::FAdd:
+      addAdjoint(A, D);
+      addAdjoint(Bv, D);
+      break;
+    case Instruction::FSub:
+      addAdjoint(A, D);
+      if (isActiveFloat(Bv))
+        addAdjoint(Bv, RB.CreateFNeg(D));
+      break;
+    case Instruction::FMul:
+      if (isActiveFloat(A))
+        addAdjoint(A, RB.CreateFMul(D, Val(Bv)));
+      if (isActiveFloat(Bv))
+        addAdjoint(Bv, RB.CreateFMul(D, Val(A)));
+      break;
+    case Instruction::FDiv: {
+      Value *B2 = Val(Bv);
+      if (isActiveFloat(A))
+        addAdjoint(A, RB.CreateFDiv(D, B2));
+      if (isActiveFloat(Bv))
+        addAdjoint(Bv, RB.CreateFNeg(RB.CreateFDiv(
+                           RB.CreateFMul(D, Val(BO)), B2)));
+      break;
+    }
+    case Instruction::FRem:
+      addAdjoint(A, D);
+      if (isActiveFloat(Bv))
+        addAdjoint(Bv, RB.CreateFNeg(RB.CreateFMul(
+                           D, RB.CreateUnaryIntrinsic(
+                                  Intrinsic::trunc,
+                                  RB.CreateFDiv(Val(A), Val(Bv))))));
+      break;
+    default:
+      RB.clearFastMathFlags();
+      return unsupported(I, Twine("the operation '") + BO->getOpcodeName() +
+                                "' on floating-point values");
+    }
+    RB.clearFastMathFlags();
+    return true;
+  }
+  if (auto *UO = dyn_cast<UnaryOperator>(&I)) {
+    if (isActiveFloat(UO))
+      addAdjoint(UO->getOperand(0), RB.CreateFNeg(takeAdjoint(UO)));
+    return true;
+  }
+  if (auto *Cast = dyn_cast<CastInst>(&I)) {
+    if (!isActiveFloat(Cast))
+      return true;
+    Value *D = takeAdjoint(Cast);
+    Value *Op = Cast->getOperand(0);
+    switch (Cast->getOpcode()) {
+    case Instruction::FPExt:
+    case Instruction::FPTrunc:
+      addAdjoint(Op, RB.CreateFPCast(D, Op->getType()));
+      return true;
+    case Instruction::BitCast:
+      if (Op->getType()->isFPOrFPVectorTy())
+        addAdjoint(Op, RB.CreateBitCast(D, Op->getType()));
+      return true;
+    default:
+      return true;
+    }
+  }
+  if (auto *Sel = dyn_cast<SelectInst>(&I)) {
+    if (!isActiveFloat(Sel))
+      return true;
+    Value *D = takeAdjoint(Sel);
+    Value *C = Val(Sel->getCondition());
+    Value *Zero = Constant::getNullValue(Sel->getType());
+    addAdjoint(Sel->getTrueValue(), RB.CreateSelect(C, D, Zero));
+    addAdjoint(Sel->getFalseValue(), RB.CreateSelect(C, Zero, D));
+    return true;
+  }
+  if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    if (!isActiveFloat(LI))
+      return true;
+    Value *D = takeAdjoint(LI);
+    auto It = Popped.find(shadowOrNull(LI->getPointerOperand()));
+    if (It == Popped.end())
+      return true; // memory without shadow: constant
+    Value *SP = It->second;
+    Value *Old = RB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign());
+    RB.CreateAlignedStore(RB.CreateFAdd(Old, D), SP, LI->getAlign());
+    return true;
+  }
+  if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    Value *V = SI->getValueOperand();
+    auto It = Popped.find(shadowOrNull(SI->getPointerOperand()));
+    if (It == Popped.end())
+      return true;
+    Value *SP = It->second;
+    Value *Old = RB.CreateAlignedLoad(V->getType(), SP, SI->getAlign());
+    RB.CreateAlignedStore(Constant::getNullValue(V->getType()), SP,
+                          SI->getAlign());
+    addAdjoint(V, Old);
+    return true;
+  }
+  if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
+    Value *SD = shadowOrNull(MT->getRawDest());
+    if (!SD || !Popped.count(SD))
+      return true;
+    Kind K = Types->memoryKind(PrimalOf.lookup(MT->getRawDest()));
+    if (!isFloatMemory(K))
+      K = Types->memoryKind(PrimalOf.lookup(MT->getRawSource()));
+    if (K == Kind::Pointer || K == Kind::Integer)
+      return true;
+    if (!isFloatMemory(K))
+      return unsupported(I, "a memory copy whose contents cannot be typed; "
+                            "copy the values one by one");
+    const char *Name = K == Kind::Double ? "adcc_adjoint_copy_f64"
+                                         : "adcc_adjoint_copy_f32";
+    Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
+    RB.CreateCall(Rev.getParent()->getOrInsertFunction(
+                      Name, FunctionType::get(RB.getVoidTy(),
+                                              {Ptr, Ptr, I64}, false)),
+                  {Popped[SD], Val(shadowOrNull(MT->getRawSource())),
+                   RB.CreateZExtOrTrunc(Val(MT->getLength()), I64)});
+    return true;
+  }
+  if (auto *MS = dyn_cast<MemSetInst>(&I)) {
+    Value *SD = shadowOrNull(MS->getRawDest());
+    if (SD && Popped.count(SD))
+      RB.CreateMemSet(Popped[SD], RB.getInt8(0), Val(MS->getLength()),
+                      MS->getDestAlign());
+    return true;
+  }
+  if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
+    if (!isActiveFloat(EV))
+      return true;
+    Value *D = takeAdjoint(EV);
+    Value *Agg = EV->getAggregateOperand();
+    if (isActiveFloat(Agg))
+      addAdjoint(Agg, RB.CreateInsertValue(
+                          Constant::getNullValue(Agg->getType()), D,
+                          EV->getIndices()));
+    return true;
+  }
+  if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
+    if (!isActiveFloat(IV))
+      return true;
+    Value *D = takeAdjoint(IV);
+    Value *Elt = IV->getInsertedValueOperand();
+    if (isActiveFloat(Elt))
+      addAdjoint(Elt, RB.CreateExtractValue(D, IV->getIndices()));
+    addAdjoint(IV->getAggregateOperand(),
+               RB.CreateInsertValue(D,
+                                    Constant::getNullValue(Elt->getType()),
+                                    IV->getIndices()));
+    return true;
+  }
+  if (auto *EE = dyn_cast<ExtractElementInst>(&I)) {
+    if (!isActiveFloat(EE))
+      return true;
+    Value *D = takeAdjoint(EE);
+    Value *Vec = EE->getVectorOperand();
+    addAdjoint(Vec, RB.CreateInsertElement(
+                        Constant::getNullValue(Vec->getType()), D,
+                        Val(EE->getIndexOperand())));
+    return true;
+  }
+  if (auto *IE = dyn_cast<InsertElementInst>(&I)) {
+    if (!isActiveFloat(IE))
+      return true;
+    Value *D = takeAdjoint(IE);
+    Value *Idx = Val(IE->getOperand(2));
+    addAdjoint(IE->getOperand(1), RB.CreateExtractElement(D, Idx));
+    addAdjoint(IE->getOperand(0),
+               RB.CreateInsertElement(
+                   D, Constant::getNullValue(IE->getOperand(1)->getType()),
+                   Idx));
+    return true;
+  }
+  if (auto *SV = dyn_cast<ShuffleVectorInst>(&I)) {
+    if (!isActiveFloat(SV))
+      return true;
+    Value *D = takeAdjoint(SV);
+    Value *Ops[2] = {SV->getOperand(0), SV->getOperand(1)};
+    auto *InTy = cast<FixedVectorType>(Ops[0]->getType());
+    unsigned N = InTy->getNumElements();
+    Value *Acc[2] = {Constant::getNullValue(InTy),
+                     Constant::getNullValue(InTy)};
+    ArrayRef<int> Mask = SV->getShuffleMask();
+    for (unsigned Out = 0; Out < Mask.size(); ++Out) {
+      if (Mask[Out] < 0)
+        continue;
+      unsigned Which = unsigned(Mask[Out]) / N, Lane = unsigned(Mask[Out]) % N;
+      Value *Cur = RB.CreateExtractElement(Acc[Which], Lane);
+      Acc[Which] = RB.CreateInsertElement(
+          Acc[Which], RB.CreateFAdd(Cur, RB.CreateExtractElement(D, Out)),
+          Lane);
+    }
+    addAdjoint(Ops[0], Acc[0]);
+    addAdjoint(Ops[1], Acc[1]);
+    return true;
+  }
+  if (auto *Call = dyn_cast<CallBase>(&I)) {
+    Function *Callee = Call->getCalledFunction();
+    if (!Callee)
+      return true;
+    if (ShadowMallocs.contains(Call)) {
+      // The shadow block dies at the reverse of its allocation.
+      Value *S = Val(Shadows.lookup(Call));
+      FunctionCallee Free = Rev.getParent()->getOrInsertFunction(
+          "free", FunctionType::get(RB.getVoidTy(), {RB.getPtrTy()}, false));
+      if (Callee->getName().starts_with("_Zn"))
+        Free = Rev.getParent()->getOrInsertFunction(
+            Callee->getName().starts_with("_Znw") ? "_ZdlPv" : "_ZdaPv",
+            FunctionType::get(RB.getVoidTy(), {RB.getPtrTy()}, false));
+      RB.CreateCall(Free, {S});
+      return true;
+    }
+    if (Call->getIntrinsicID() == Intrinsic::vector_reduce_fadd) {
+      if (!isActiveFloat(Call))
+        return true;
+      Value *D = takeAdjoint(Call);
+      addAdjoint(Call->getArgOperand(0), D);
+      Value *Vec = Call->getArgOperand(1);
+      auto *VT = cast<FixedVectorType>(Vec->getType());
+      addAdjoint(Vec, RB.CreateVectorSplat(VT->getNumElements(), D));
+      return true;
+    }
+    const MathRule *Rule = findMathRule(*Callee);
+    if (!Rule || !isActiveFloat(Call))
+      return true;
+    Value *D = takeAdjoint(Call);
+    SmallVector<Value *, MaxMathArgs> Args;
+    for (unsigned K = 0; K < Call->arg_size(); ++K) {
+      Value *A = Call->getArgOperand(K);
+      Value *V = isa<Constant>(A) ? A : Popped.lookup(A);
+      Args.push_back(V ? V : PoisonValue::get(A->getType()));
+    }
+    Value *Result = (Rule->Uses & UsesResult) ? Val(Call)
+                                              : PoisonValue::get(Call->getType());
+    if (Call->getType()->isStructTy()) // llvm.frexp: the mantissa's adjoint
+      D = RB.CreateExtractValue(D, 0);
+    if (isa<FPMathOperator>(Call))
+      RB.setFastMathFlags(Call->getFastMathFlags());
+    for (unsigned K = 0; K < Rule->NumArgs && K < Call->arg_size(); ++K) {
+      Value *A = Call->getArgOperand(K);
+      if (!Rule->Partials[K] || !isActiveFloat(A))
+        continue;
+      addAdjoint(A, RB.CreateFMul(D, Rule->Partials[K](RB, Args, Result)));
+    }
+    RB.clearFastMathFlags();
+    return true;
+  }
+  return true;
+}
+
+} // namespace adcore
