@@ -2,6 +2,7 @@
 
 #include "adcore/TypeAnalysis.h"
 
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
@@ -11,6 +12,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
 
 using namespace llvm;
 
@@ -143,6 +146,23 @@ bool TypeAnalysis::visit(Instruction &I) {
     Changed |= joinMemory(P, 0, kindOfTBAA(I));
     Changed |= joinMemory(P, 0, kindOf(LI));
     Changed |= join(LI, memoryKind(P, 0));
+    // A pointer stored at an address and loaded back (every variable at
+    // -O0) points to what the stored pointer points to.
+    if (LI->getType()->isPointerTy())
+      for (const User *U : P->users())
+        if (auto *S = dyn_cast<StoreInst>(U))
+          if (S->getPointerOperand() == P &&
+              S->getValueOperand()->getType()->isPointerTy())
+            for (auto [From, To] :
+                 {std::pair{S->getValueOperand(), static_cast<const Value *>(LI)},
+                  std::pair{static_cast<const Value *>(LI),
+                            S->getValueOperand()}}) {
+              auto It = Layouts.find(From);
+              if (It == Layouts.end())
+                continue;
+              MemoryLayout Copy = It->second;
+              Changed |= joinLayout(To, Copy, 0, -1);
+            }
     return Changed;
   }
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
@@ -259,9 +279,69 @@ bool TypeAnalysis::visit(Instruction &I) {
   return false;
 }
 
+/// What C++ source types say about pointer parameters: a mangled name
+/// carries the parameter types (`double*`, `float const&`), which tell
+/// what the pointers point to even where the body never reads them (a
+/// function that only calls memmove).
+static void kindsFromSignature(const Function &F,
+                               SmallVectorImpl<std::pair<unsigned, Kind>> &Out) {
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(F.getName().str().c_str()) || !D.isFunction())
+    return;
+  size_t N = 0;
+  char *Buf = D.getFunctionParameters(nullptr, &N);
+  if (!Buf)
+    return;
+  std::string Params(Buf);
+  std::free(Buf);
+  // "(double*, std::pair<int, int>, float const&)": split at top-level
+  // commas.
+  SmallVector<std::string, 8> Types;
+  int Depth = 0;
+  std::string Cur;
+  for (char C : StringRef(Params).drop_front().drop_back()) {
+    if (C == '<' || C == '(')
+      ++Depth;
+    if (C == '>' || C == ')')
+      --Depth;
+    if (C == ',' && Depth == 0) {
+      Types.push_back(StringRef(Cur).trim().str());
+      Cur.clear();
+      continue;
+    }
+    Cur += C;
+  }
+  if (!StringRef(Cur).trim().empty())
+    Types.push_back(StringRef(Cur).trim().str());
+  // A method has `this` (and maybe an sret pointer) before its parameters.
+  if (Types.size() > F.arg_size())
+    return;
+  unsigned Shift = F.arg_size() - Types.size();
+  for (unsigned I = 0; I < Types.size(); ++I) {
+    StringRef T(Types[I]);
+    if (!T.consume_back("*") && !T.consume_back("&"))
+      continue;
+    T = T.trim();
+    T.consume_back("const");
+    T = T.trim();
+    T.consume_front("const ");
+    if (T == "double")
+      Out.push_back({I + Shift, Kind::Double});
+    else if (T == "float")
+      Out.push_back({I + Shift, Kind::Float});
+  }
+}
+
 TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
   for (Argument &A : F.args())
     join(&A, kindOfType(A.getType()));
+  SmallVector<std::pair<unsigned, Kind>, 4> Seeds;
+  kindsFromSignature(F, Seeds);
+  for (auto [ArgNo, K] : Seeds)
+    if (F.getArg(ArgNo)->getType()->isPointerTy()) {
+      joinMemory(F.getArg(ArgNo), 0, K);
+      joinMemory(F.getArg(ArgNo), -1, K);
+    }
   // Kinds only rise in a finite lattice: the iteration terminates.
   bool Changed = true;
   for (unsigned Round = 0; Changed && Round < 64; ++Round) {

@@ -200,6 +200,19 @@ bool ReverseEmitter::buildAugmented() {
   for (Instruction *I : Dead)
     I->eraseFromParent();
 
+  // A pointer result comes back with its shadow.
+  if (Aug.getReturnType()->isStructTy() && AugReturn->getReturnValue()) {
+    Value *Ret = AugReturn->getReturnValue();
+    AB.SetInsertPoint(AugReturn);
+    Value *Pair = AB.CreateInsertValue(PoisonValue::get(Aug.getReturnType()),
+                                       Ret, 0);
+    Pair = AB.CreateInsertValue(Pair, shadowOrZero(Ret), 1);
+    ReturnInst *NewRet = AB.CreateRet(Pair);
+    AugReturn->eraseFromParent();
+    AugReturn = NewRet;
+    PrimalReturn = Ret;
+  }
+
   // The path: each block with several predecessors records where it was
   // entered from, before anything its instructions record.
   unsigned Id = 0;
@@ -526,7 +539,7 @@ bool ReverseEmitter::buildReverse() {
   BranchInst *ToStart = RB.CreateBr(RevBlock[AugReturn->getParent()]);
 
   // The seed: the adjoint of the returned value.
-  Value *Ret = AugReturn->getReturnValue();
+  Value *Ret = PrimalReturn ? PrimalReturn : AugReturn->getReturnValue();
   if (Rev.arg_size() > 0 && Ret) {
     RB.SetInsertPoint(ToStart);
     Value *Seed = Rev.getArg(0);

@@ -118,6 +118,8 @@ private:
   llvm::BasicBlock *RevEntry = nullptr;
   llvm::BasicBlock *RevExit = nullptr;
   llvm::ReturnInst *AugReturn = nullptr;
+  /// The primal result when the augmented sweep returns it in a pair.
+  llvm::Value *PrimalReturn = nullptr;
 };
 
 } // namespace adcore
