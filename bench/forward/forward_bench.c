@@ -1,0 +1,1176 @@
+/* forward_bench.c: forward-mode (tangent) benchmark for adcc.
+ *
+ * For each kernel and size it measures, in one process:
+ *   - the primal;
+ *   - one forward-mode derivative (width 1: value and one tangent);
+ *   - batched forward mode with enzyme_width 4 and 8 (4 or 8 tangents per
+ *     call);
+ *   - a hand-written tangent (width 1), as a reference for what the
+ *     derivative could cost.
+ * Every variant is verified before it is timed, for 8 directions, against
+ * central finite differences and exactly against a reference (width 1: the
+ * hand-written tangent; widths 4 and 8: width 1).  A wrong derivative is
+ * reported as WRONG, is not timed, and makes the program exit with 1.
+ *
+ * Only the Enzyme C API is used (__enzyme_fwddiff* with enzyme_dup,
+ * enzyme_dupnoneed, enzyme_const and enzyme_width), so the same file is
+ * meant to build with
+ *   adcc -O2 forward_bench.c -lm
+ *   clang -O2 -fplugin=ClangEnzyme-22.so forward_bench.c -lm
+ * Batched derivatives of the scalar-valued kernels return a struct of 4 or 8
+ * doubles (typedef vec4 / vec8 below).  Define FWD_BENCH_NO_STRUCT_RETURN
+ * to request them through a void wrapper with an output argument instead (for
+ * compilers that cannot lower a struct-returning request); run.sh does that
+ * automatically when a probe shows it is needed.
+ *
+ * Usage: forward_bench [--quick] [--json FILE] [--min-time S] [--samples N]
+ *                      [--only NAME[,NAME...]] [--verbose] [--verify-only]
+ * See README.md in this directory.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- The Enzyme-compatible API ----------------------------------------- */
+
+extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_width;
+typedef struct { double d[4]; } vec4;
+typedef struct { double d[8]; } vec8;
+double __enzyme_fwddiff(void *, ...);   /* width 1, scalar result   */
+vec4 __enzyme_fwddiff_w4(void *, ...);  /* width 4, scalar result   */
+vec8 __enzyme_fwddiff_w8(void *, ...);  /* width 8, scalar result   */
+void __enzyme_fwddiff_void(void *, ...); /* results through pointers */
+
+#define NOINLINE __attribute__((noinline))
+#define MAXDIR 8
+/* The 4 or 8 shadows of one duplicated argument. */
+#define SH4(a) (a)[0], (a)[1], (a)[2], (a)[3]
+#define SH8(a) (a)[0], (a)[1], (a)[2], (a)[3], (a)[4], (a)[5], (a)[6], (a)[7]
+
+/* ---- Kernels (the functions that are differentiated) ------------------- */
+
+static double dot(const double *x, const double *y, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += x[i] * y[i];
+  return s;
+}
+
+static double sumsq(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += x[i] * x[i];
+  return s;
+}
+
+static double rosenbrock(const double *x, int n) {
+  double f = 0;
+  for (int i = 0; i + 1 < n; i++) {
+    double t = x[i + 1] - x[i] * x[i], u = 1.0 - x[i];
+    f += 100.0 * t * t + u * u;
+  }
+  return f;
+}
+
+static double logsumexp(const double *x, int n) {
+  double m = x[0];
+  for (int i = 1; i < n; i++)
+    m = x[i] > m ? x[i] : m;
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += exp(x[i] - m);
+  return m + log(s);
+}
+
+/* y = A x, A n-by-n row-major (A constant, x active). */
+static void matvec(const double *restrict A, const double *restrict x,
+                   double *restrict y, int n) {
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int j = 0; j < n; j++)
+      s += A[(long)i * n + j] * x[j];
+    y[i] = s;
+  }
+}
+
+/* C = A B, all n-by-n row-major (A active, B constant), i-k-j order. */
+static void matmul(const double *restrict A, const double *restrict B,
+                   double *restrict C, int n) {
+  for (int i = 0; i < n; i++) {
+    double *restrict c = C + (long)i * n;
+    for (int j = 0; j < n; j++)
+      c[j] = 0;
+    for (int k = 0; k < n; k++) {
+      double a = A[(long)i * n + k];
+      const double *restrict b = B + (long)k * n;
+      for (int j = 0; j < n; j++)
+        c[j] += a * b[j];
+    }
+  }
+}
+
+/* Explicit reaction-diffusion in 1-D: u_t = u_xx - u^3, fixed ends;
+ * 2*steps time steps from u0 into u (w is a work array). */
+#define HEAT_R 0.25
+#define HEAT_C 0.01
+static void heat1d(const double *restrict u0, double *restrict u,
+                   double *restrict w, int n, int steps) {
+  for (int i = 0; i < n; i++)
+    u[i] = u0[i];
+  w[0] = u[0];
+  w[n - 1] = u[n - 1];
+  for (int s = 0; s < steps; s++) {
+    for (int i = 1; i < n - 1; i++)
+      w[i] = u[i] + HEAT_R * (u[i - 1] - 2.0 * u[i] + u[i + 1]) -
+             HEAT_C * u[i] * u[i] * u[i];
+    for (int i = 1; i < n - 1; i++)
+      u[i] = w[i] + HEAT_R * (w[i - 1] - 2.0 * w[i] + w[i + 1]) -
+             HEAT_C * w[i] * w[i] * w[i];
+  }
+}
+
+/* The same on an n-by-n grid with the 5-point Laplacian. */
+#define ST_R 0.2
+#define ST_C 0.01
+static void stencil2d(const double *restrict u0, double *restrict u,
+                      double *restrict w, int n, int steps) {
+  for (long i = 0; i < (long)n * n; i++)
+    u[i] = u0[i];
+  for (long i = 0; i < (long)n * n; i++)
+    w[i] = u0[i];
+  for (int s = 0; s < steps; s++) {
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++) {
+        long c = (long)i * n + j;
+        double v = u[c];
+        w[c] = v + ST_R * (u[c - n] + u[c + n] + u[c - 1] + u[c + 1] - 4 * v) -
+               ST_C * v * v * v;
+      }
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++) {
+        long c = (long)i * n + j;
+        double v = w[c];
+        u[c] = v + ST_R * (w[c - n] + w[c + n] + w[c - 1] + w[c + 1] - 4 * v) -
+               ST_C * v * v * v;
+      }
+  }
+}
+
+/* Michaelis-Menten reaction network E + S <-> ES -> E + P (rate constants
+ * k[0..2], state E, S, ES, P), integrated by classical RK4 from y0. */
+static inline void mm_rhs(const double *k, const double *y, double *f) {
+  double v1 = k[0] * y[0] * y[1], v2 = k[1] * y[2], v3 = k[2] * y[2];
+  f[0] = -v1 + v2 + v3;
+  f[1] = -v1 + v2;
+  f[2] = v1 - v2 - v3;
+  f[3] = v3;
+}
+
+static void rk4(const double *restrict k, const double *restrict y0,
+                double *restrict y, int steps, double h) {
+  double a[4], k1[4], k2[4], k3[4], k4[4];
+  for (int i = 0; i < 4; i++)
+    y[i] = y0[i];
+  for (int s = 0; s < steps; s++) {
+    mm_rhs(k, y, k1);
+    for (int i = 0; i < 4; i++)
+      a[i] = y[i] + 0.5 * h * k1[i];
+    mm_rhs(k, a, k2);
+    for (int i = 0; i < 4; i++)
+      a[i] = y[i] + 0.5 * h * k2[i];
+    mm_rhs(k, a, k3);
+    for (int i = 0; i < 4; i++)
+      a[i] = y[i] + h * k3[i];
+    mm_rhs(k, a, k4);
+    for (int i = 0; i < 4; i++)
+      y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+  }
+}
+
+/* ---- Hand-written tangents (width 1, primal and tangent fused) --------- */
+
+static double dot_tan(const double *x, const double *dx, const double *y,
+                      const double *dy, int n) {
+  double ds = 0;
+  for (int i = 0; i < n; i++)
+    ds += dx[i] * y[i] + x[i] * dy[i];
+  return ds;
+}
+
+static double sumsq_tan(const double *x, const double *dx, int n) {
+  double ds = 0;
+  for (int i = 0; i < n; i++)
+    ds += 2.0 * x[i] * dx[i];
+  return ds;
+}
+
+static double rosenbrock_tan(const double *x, const double *dx, int n) {
+  double df = 0;
+  for (int i = 0; i + 1 < n; i++) {
+    double t = x[i + 1] - x[i] * x[i], u = 1.0 - x[i];
+    double dt = dx[i + 1] - 2.0 * x[i] * dx[i];
+    df += 200.0 * t * dt - 2.0 * u * dx[i];
+  }
+  return df;
+}
+
+static double logsumexp_tan(const double *x, const double *dx, int n) {
+  double m = x[0];
+  for (int i = 1; i < n; i++)
+    m = x[i] > m ? x[i] : m;
+  double s = 0, ds = 0;
+  for (int i = 0; i < n; i++) {
+    double e = exp(x[i] - m);
+    s += e;
+    ds += e * dx[i];
+  }
+  return ds / s;
+}
+
+static void matvec_tan(const double *restrict A, const double *restrict x,
+                       const double *restrict dx, double *restrict y,
+                       double *restrict dy, int n) {
+  for (int i = 0; i < n; i++) {
+    double s = 0, ds = 0;
+    for (int j = 0; j < n; j++) {
+      s += A[(long)i * n + j] * x[j];
+      ds += A[(long)i * n + j] * dx[j];
+    }
+    y[i] = s;
+    dy[i] = ds;
+  }
+}
+
+static void matmul_tan(const double *restrict A, const double *restrict dA,
+                       const double *restrict B, double *restrict C,
+                       double *restrict dC, int n) {
+  for (int i = 0; i < n; i++) {
+    double *restrict c = C + (long)i * n, *restrict dc = dC + (long)i * n;
+    for (int j = 0; j < n; j++)
+      c[j] = dc[j] = 0;
+    for (int k = 0; k < n; k++) {
+      double a = A[(long)i * n + k], da = dA[(long)i * n + k];
+      const double *restrict b = B + (long)k * n;
+      for (int j = 0; j < n; j++) {
+        c[j] += a * b[j];
+        dc[j] += da * b[j];
+      }
+    }
+  }
+}
+
+static void heat1d_tan(const double *restrict u0, const double *restrict du0,
+                       double *restrict u, double *restrict du,
+                       double *restrict w, double *restrict dw, int n,
+                       int steps) {
+  for (int i = 0; i < n; i++) {
+    u[i] = u0[i];
+    du[i] = du0[i];
+  }
+  w[0] = u[0];
+  w[n - 1] = u[n - 1];
+  dw[0] = du[0];
+  dw[n - 1] = du[n - 1];
+  for (int s = 0; s < steps; s++) {
+    for (int i = 1; i < n - 1; i++) {
+      double v = u[i];
+      w[i] = v + HEAT_R * (u[i - 1] - 2.0 * v + u[i + 1]) - HEAT_C * v * v * v;
+      dw[i] = du[i] + HEAT_R * (du[i - 1] - 2.0 * du[i] + du[i + 1]) -
+              3.0 * HEAT_C * v * v * du[i];
+    }
+    for (int i = 1; i < n - 1; i++) {
+      double v = w[i];
+      u[i] = v + HEAT_R * (w[i - 1] - 2.0 * v + w[i + 1]) - HEAT_C * v * v * v;
+      du[i] = dw[i] + HEAT_R * (dw[i - 1] - 2.0 * dw[i] + dw[i + 1]) -
+              3.0 * HEAT_C * v * v * dw[i];
+    }
+  }
+}
+
+static void stencil2d_tan(const double *restrict u0,
+                          const double *restrict du0, double *restrict u,
+                          double *restrict du, double *restrict w,
+                          double *restrict dw, int n, int steps) {
+  for (long i = 0; i < (long)n * n; i++) {
+    u[i] = w[i] = u0[i];
+    du[i] = dw[i] = du0[i];
+  }
+  for (int s = 0; s < steps; s++) {
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++) {
+        long c = (long)i * n + j;
+        double v = u[c], dv = du[c];
+        w[c] = v + ST_R * (u[c - n] + u[c + n] + u[c - 1] + u[c + 1] - 4 * v) -
+               ST_C * v * v * v;
+        double lap = du[c - n] + du[c + n] + du[c - 1] + du[c + 1] - 4 * dv;
+        dw[c] = dv + ST_R * lap - 3.0 * ST_C * v * v * dv;
+      }
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++) {
+        long c = (long)i * n + j;
+        double v = w[c], dv = dw[c];
+        u[c] = v + ST_R * (w[c - n] + w[c + n] + w[c - 1] + w[c + 1] - 4 * v) -
+               ST_C * v * v * v;
+        double lap = dw[c - n] + dw[c + n] + dw[c - 1] + dw[c + 1] - 4 * dv;
+        du[c] = dv + ST_R * lap - 3.0 * ST_C * v * v * dv;
+      }
+  }
+}
+
+static inline void mm_rhs_tan(const double *k, const double *dk,
+                              const double *y, const double *dy, double *f,
+                              double *df) {
+  double v1 = k[0] * y[0] * y[1], v2 = k[1] * y[2], v3 = k[2] * y[2];
+  double dv1 = dk[0] * y[0] * y[1] + k[0] * dy[0] * y[1] + k[0] * y[0] * dy[1];
+  double dv2 = dk[1] * y[2] + k[1] * dy[2], dv3 = dk[2] * y[2] + k[2] * dy[2];
+  f[0] = -v1 + v2 + v3;
+  f[1] = -v1 + v2;
+  f[2] = v1 - v2 - v3;
+  f[3] = v3;
+  df[0] = -dv1 + dv2 + dv3;
+  df[1] = -dv1 + dv2;
+  df[2] = dv1 - dv2 - dv3;
+  df[3] = dv3;
+}
+
+static void rk4_tan(const double *restrict k, const double *restrict dk,
+                    const double *restrict y0, const double *restrict dy0,
+                    double *restrict y, double *restrict dy, int steps,
+                    double h) {
+  double a[4], k1[4], k2[4], k3[4], k4[4];
+  double da[4], dk1[4], dk2[4], dk3[4], dk4[4];
+  for (int i = 0; i < 4; i++) {
+    y[i] = y0[i];
+    dy[i] = dy0[i];
+  }
+  for (int s = 0; s < steps; s++) {
+    mm_rhs_tan(k, dk, y, dy, k1, dk1);
+    for (int i = 0; i < 4; i++) {
+      a[i] = y[i] + 0.5 * h * k1[i];
+      da[i] = dy[i] + 0.5 * h * dk1[i];
+    }
+    mm_rhs_tan(k, dk, a, da, k2, dk2);
+    for (int i = 0; i < 4; i++) {
+      a[i] = y[i] + 0.5 * h * k2[i];
+      da[i] = dy[i] + 0.5 * h * dk2[i];
+    }
+    mm_rhs_tan(k, dk, a, da, k3, dk3);
+    for (int i = 0; i < 4; i++) {
+      a[i] = y[i] + h * k3[i];
+      da[i] = dy[i] + h * dk3[i];
+    }
+    mm_rhs_tan(k, dk, a, da, k4, dk4);
+    for (int i = 0; i < 4; i++) {
+      y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+      dy[i] += h / 6.0 * (dk1[i] + 2.0 * dk2[i] + 2.0 * dk3[i] + dk4[i]);
+    }
+  }
+}
+
+/* ---- Benchmark instances ----------------------------------------------- */
+
+enum { ROLE_IN, ROLE_OUT, ROLE_TMP };
+
+typedef struct {
+  int role;       /* active input, active output, or duplicated work array */
+  long len;
+  double *v;      /* primal values                                        */
+  double *orig;   /* ROLE_IN: the unperturbed input                       */
+  double *d[MAXDIR]; /* shadows: seeds (IN) or tangents (OUT, TMP)        */
+} arr_t;
+
+typedef struct bench bench_t;
+typedef double (*runfn)(bench_t *, int);
+
+struct bench {
+  const char *name;
+  char size[48];
+  int n, steps;
+  double h;
+  double *c;        /* a constant (inactive) input: A of matvec, B of matmul */
+  int narr;
+  arr_t a[4];
+  int has_ret;      /* scalar result: ret / dret[] instead of an output array */
+  double ret, dret[MAXDIR];
+  /* fwd1, hand: direction k; fwd4: directions k..k+3; fwd8: all 8 */
+  runfn primal, fwd1, fwd4, fwd8, hand;
+};
+
+/* Every kernel gets the same five wrappers.  They are noinline so that the
+ * primal and each derivative are timed as separate calls with the same
+ * overhead; each returns a value that the timing loop sinks. */
+
+#define A0 b->a[0]
+#define A1 b->a[1]
+#define A2 b->a[2]
+
+/* dot: x, y active */
+static NOINLINE double dot_primal(bench_t *b, int k) {
+  (void)k;
+  return b->ret = dot(A0.v, A1.v, b->n);
+}
+static NOINLINE double dot_fwd1(bench_t *b, int k) {
+  return b->dret[k] = __enzyme_fwddiff((void *)dot, enzyme_dup, A0.v, A0.d[k],
+                                       enzyme_dup, A1.v, A1.d[k], enzyme_const,
+                                       b->n);
+}
+static NOINLINE double dot_hand(bench_t *b, int k) {
+  return b->dret[k] = dot_tan(A0.v, A0.d[k], A1.v, A1.d[k], b->n);
+}
+#ifndef FWD_BENCH_NO_STRUCT_RETURN
+static NOINLINE double dot_fwd4(bench_t *b, int k) {
+  vec4 r = __enzyme_fwddiff_w4((void *)dot, enzyme_width, 4, enzyme_dup, A0.v,
+                               SH4(A0.d + k), enzyme_dup, A1.v, SH4(A1.d + k),
+                               enzyme_const, b->n);
+  memcpy(b->dret + k, r.d, sizeof r.d);
+  return r.d[0];
+}
+static NOINLINE double dot_fwd8(bench_t *b, int k) {
+  (void)k;
+  vec8 r = __enzyme_fwddiff_w8((void *)dot, enzyme_width, 8, enzyme_dup, A0.v,
+                               SH8(A0.d), enzyme_dup, A1.v, SH8(A1.d),
+                               enzyme_const, b->n);
+  memcpy(b->dret, r.d, sizeof r.d);
+  return r.d[0];
+}
+#else
+/* The fallback: a void wrapper whose result is duplicated but not needed
+ * (enzyme_dupnoneed), so that, as with the struct return, only the tangents
+ * are computed. */
+static void dot_out(const double *x, const double *y, int n, double *r) {
+  *r = dot(x, y, n);
+}
+static NOINLINE double dot_fwd4(bench_t *b, int k) {
+  double r, *t = b->dret + k;
+  __enzyme_fwddiff_void((void *)dot_out, enzyme_width, 4, enzyme_dup, A0.v,
+                        SH4(A0.d + k), enzyme_dup, A1.v, SH4(A1.d + k),
+                        enzyme_const, b->n, enzyme_dupnoneed, &r, t, t + 1,
+                        t + 2, t + 3);
+  return t[0];
+}
+static NOINLINE double dot_fwd8(bench_t *b, int k) {
+  double r, *t = b->dret;
+  (void)k;
+  __enzyme_fwddiff_void((void *)dot_out, enzyme_width, 8, enzyme_dup, A0.v,
+                        SH8(A0.d), enzyme_dup, A1.v, SH8(A1.d), enzyme_const,
+                        b->n, enzyme_dupnoneed, &r, t, t + 1, t + 2, t + 3,
+                        t + 4, t + 5, t + 6, t + 7);
+  return t[0];
+}
+#endif
+
+/* Kernels f(const double *x, int n) -> double with x active: sumsq,
+ * rosenbrock, logsumexp. */
+#ifndef FWD_BENCH_NO_STRUCT_RETURN
+#define SCALAR_BATCH(f)                                                        \
+  static NOINLINE double f##_fwd4(bench_t *b, int k) {                         \
+    vec4 r = __enzyme_fwddiff_w4((void *)f, enzyme_width, 4, enzyme_dup,       \
+                                 A0.v, SH4(A0.d + k), enzyme_const, b->n);     \
+    memcpy(b->dret + k, r.d, sizeof r.d);                                      \
+    return r.d[0];                                                             \
+  }                                                                            \
+  static NOINLINE double f##_fwd8(bench_t *b, int k) {                         \
+    (void)k;                                                                   \
+    vec8 r = __enzyme_fwddiff_w8((void *)f, enzyme_width, 8, enzyme_dup,       \
+                                 A0.v, SH8(A0.d), enzyme_const, b->n);         \
+    memcpy(b->dret, r.d, sizeof r.d);                                          \
+    return r.d[0];                                                             \
+  }
+#else
+#define SCALAR_BATCH(f)                                                        \
+  static void f##_out(const double *x, int n, double *r) { *r = f(x, n); }     \
+  static NOINLINE double f##_fwd4(bench_t *b, int k) {                         \
+    double r, *t = b->dret + k;                                                \
+    __enzyme_fwddiff_void((void *)f##_out, enzyme_width, 4, enzyme_dup, A0.v,  \
+                          SH4(A0.d + k), enzyme_const, b->n, enzyme_dupnoneed, \
+                          &r, t, t + 1, t + 2, t + 3);                         \
+    return t[0];                                                               \
+  }                                                                            \
+  static NOINLINE double f##_fwd8(bench_t *b, int k) {                         \
+    double r, *t = b->dret;                                                    \
+    (void)k;                                                                   \
+    __enzyme_fwddiff_void((void *)f##_out, enzyme_width, 8, enzyme_dup, A0.v,  \
+                          SH8(A0.d), enzyme_const, b->n, enzyme_dupnoneed, &r, \
+                          t, t + 1, t + 2, t + 3, t + 4, t + 5, t + 6, t + 7); \
+    return t[0];                                                               \
+  }
+#endif
+#define SCALAR_KERNEL(f)                                                       \
+  static NOINLINE double f##_primal(bench_t *b, int k) {                       \
+    (void)k;                                                                   \
+    return b->ret = f(A0.v, b->n);                                             \
+  }                                                                            \
+  static NOINLINE double f##_fwd1(bench_t *b, int k) {                         \
+    return b->dret[k] = __enzyme_fwddiff((void *)f, enzyme_dup, A0.v, A0.d[k], \
+                                         enzyme_const, b->n);                  \
+  }                                                                            \
+  static NOINLINE double f##_hand(bench_t *b, int k) {                         \
+    return b->dret[k] = f##_tan(A0.v, A0.d[k], b->n);                          \
+  }                                                                            \
+  SCALAR_BATCH(f)
+SCALAR_KERNEL(sumsq)
+SCALAR_KERNEL(rosenbrock)
+SCALAR_KERNEL(logsumexp)
+
+/* matvec: a[0] = x (in), a[1] = y (out), c = A */
+static NOINLINE double matvec_primal(bench_t *b, int k) {
+  (void)k;
+  matvec(b->c, A0.v, A1.v, b->n);
+  return A1.v[0];
+}
+static NOINLINE double matvec_fwd1(bench_t *b, int k) {
+  __enzyme_fwddiff_void((void *)matvec, enzyme_const, b->c, enzyme_dup, A0.v,
+                        A0.d[k], enzyme_dup, A1.v, A1.d[k], enzyme_const, b->n);
+  return A1.d[k][0];
+}
+static NOINLINE double matvec_fwd4(bench_t *b, int k) {
+  __enzyme_fwddiff_void((void *)matvec, enzyme_width, 4, enzyme_const, b->c,
+                        enzyme_dup, A0.v, SH4(A0.d + k), enzyme_dup, A1.v,
+                        SH4(A1.d + k), enzyme_const, b->n);
+  return A1.d[k][0];
+}
+static NOINLINE double matvec_fwd8(bench_t *b, int k) {
+  (void)k;
+  __enzyme_fwddiff_void((void *)matvec, enzyme_width, 8, enzyme_const, b->c,
+                        enzyme_dup, A0.v, SH8(A0.d), enzyme_dup, A1.v,
+                        SH8(A1.d), enzyme_const, b->n);
+  return A1.d[0][0];
+}
+static NOINLINE double matvec_hand(bench_t *b, int k) {
+  matvec_tan(b->c, A0.v, A0.d[k], A1.v, A1.d[k], b->n);
+  return A1.d[k][0];
+}
+
+/* matmul: a[0] = A (in), a[1] = C (out), c = B */
+static NOINLINE double matmul_primal(bench_t *b, int k) {
+  (void)k;
+  matmul(A0.v, b->c, A1.v, b->n);
+  return A1.v[0];
+}
+static NOINLINE double matmul_fwd1(bench_t *b, int k) {
+  __enzyme_fwddiff_void((void *)matmul, enzyme_dup, A0.v, A0.d[k],
+                        enzyme_const, b->c, enzyme_dup, A1.v, A1.d[k],
+                        enzyme_const, b->n);
+  return A1.d[k][0];
+}
+static NOINLINE double matmul_fwd4(bench_t *b, int k) {
+  __enzyme_fwddiff_void((void *)matmul, enzyme_width, 4, enzyme_dup, A0.v,
+                        SH4(A0.d + k), enzyme_const, b->c, enzyme_dup, A1.v,
+                        SH4(A1.d + k), enzyme_const, b->n);
+  return A1.d[k][0];
+}
+static NOINLINE double matmul_fwd8(bench_t *b, int k) {
+  (void)k;
+  __enzyme_fwddiff_void((void *)matmul, enzyme_width, 8, enzyme_dup, A0.v,
+                        SH8(A0.d), enzyme_const, b->c, enzyme_dup, A1.v,
+                        SH8(A1.d), enzyme_const, b->n);
+  return A1.d[0][0];
+}
+static NOINLINE double matmul_hand(bench_t *b, int k) {
+  matmul_tan(A0.v, A0.d[k], b->c, A1.v, A1.d[k], b->n);
+  return A1.d[k][0];
+}
+
+/* Stencils: a[0] = u0 (in), a[1] = u (out), a[2] = w (work) */
+#define STENCIL_KERNEL(f)                                                      \
+  static NOINLINE double f##_primal(bench_t *b, int k) {                       \
+    (void)k;                                                                   \
+    f(A0.v, A1.v, A2.v, b->n, b->steps);                                       \
+    return A1.v[1];                                                            \
+  }                                                                            \
+  static NOINLINE double f##_fwd1(bench_t *b, int k) {                         \
+    __enzyme_fwddiff_void((void *)f, enzyme_dup, A0.v, A0.d[k], enzyme_dup,    \
+                          A1.v, A1.d[k], enzyme_dup, A2.v, A2.d[k],            \
+                          enzyme_const, b->n, enzyme_const, b->steps);         \
+    return A1.d[k][1];                                                         \
+  }                                                                            \
+  static NOINLINE double f##_fwd4(bench_t *b, int k) {                         \
+    __enzyme_fwddiff_void((void *)f, enzyme_width, 4, enzyme_dup, A0.v,        \
+                          SH4(A0.d + k), enzyme_dup, A1.v, SH4(A1.d + k),      \
+                          enzyme_dup, A2.v, SH4(A2.d + k), enzyme_const, b->n, \
+                          enzyme_const, b->steps);                             \
+    return A1.d[k][1];                                                         \
+  }                                                                            \
+  static NOINLINE double f##_fwd8(bench_t *b, int k) {                         \
+    (void)k;                                                                   \
+    __enzyme_fwddiff_void((void *)f, enzyme_width, 8, enzyme_dup, A0.v,        \
+                          SH8(A0.d), enzyme_dup, A1.v, SH8(A1.d), enzyme_dup,  \
+                          A2.v, SH8(A2.d), enzyme_const, b->n, enzyme_const,   \
+                          b->steps);                                           \
+    return A1.d[0][1];                                                         \
+  }                                                                            \
+  static NOINLINE double f##_hand(bench_t *b, int k) {                         \
+    f##_tan(A0.v, A0.d[k], A1.v, A1.d[k], A2.v, A2.d[k], b->n, b->steps);      \
+    return A1.d[k][1];                                                         \
+  }
+STENCIL_KERNEL(heat1d)
+STENCIL_KERNEL(stencil2d)
+
+/* rk4: a[0] = rate constants (in), a[1] = y0 (in), a[2] = y (out) */
+static NOINLINE double rk4_primal(bench_t *b, int k) {
+  (void)k;
+  rk4(A0.v, A1.v, A2.v, b->steps, b->h);
+  return A2.v[3];
+}
+static NOINLINE double rk4_fwd1(bench_t *b, int k) {
+  __enzyme_fwddiff_void((void *)rk4, enzyme_dup, A0.v, A0.d[k], enzyme_dup,
+                        A1.v, A1.d[k], enzyme_dup, A2.v, A2.d[k], enzyme_const,
+                        b->steps, enzyme_const, b->h);
+  return A2.d[k][3];
+}
+static NOINLINE double rk4_fwd4(bench_t *b, int k) {
+  __enzyme_fwddiff_void((void *)rk4, enzyme_width, 4, enzyme_dup, A0.v,
+                        SH4(A0.d + k), enzyme_dup, A1.v, SH4(A1.d + k),
+                        enzyme_dup, A2.v, SH4(A2.d + k), enzyme_const,
+                        b->steps, enzyme_const, b->h);
+  return A2.d[k][3];
+}
+static NOINLINE double rk4_fwd8(bench_t *b, int k) {
+  (void)k;
+  __enzyme_fwddiff_void((void *)rk4, enzyme_width, 8, enzyme_dup, A0.v,
+                        SH8(A0.d), enzyme_dup, A1.v, SH8(A1.d), enzyme_dup,
+                        A2.v, SH8(A2.d), enzyme_const, b->steps, enzyme_const,
+                        b->h);
+  return A2.d[0][3];
+}
+static NOINLINE double rk4_hand(bench_t *b, int k) {
+  rk4_tan(A0.v, A0.d[k], A1.v, A1.d[k], A2.v, A2.d[k], b->steps, b->h);
+  return A2.d[k][3];
+}
+
+/* ---- Set-up ------------------------------------------------------------- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static double urand(double lo, double hi) { /* xorshift64* */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  uint64_t r = rng_state * 0x2545F4914F6CDD1Dull;
+  return lo + (hi - lo) * (double)(r >> 11) * 0x1.0p-53;
+}
+
+static double *alloc(long len) {
+  void *p = NULL;
+  size_t bytes = (size_t)(len > 0 ? len : 1) * sizeof(double);
+  if (posix_memalign(&p, 64, (bytes + 63) & ~(size_t)63) != 0) {
+    fprintf(stderr, "forward_bench: out of memory\n");
+    exit(2);
+  }
+  memset(p, 0, bytes);
+  return p;
+}
+
+/* Adds an array; inputs get values in [lo, hi] and seeds in [-1, 1]. */
+static arr_t *add_arr(bench_t *b, int role, long len, double lo, double hi) {
+  arr_t *a = &b->a[b->narr++];
+  a->role = role;
+  a->len = len;
+  a->v = alloc(len);
+  for (int k = 0; k < MAXDIR; k++)
+    a->d[k] = alloc(len);
+  if (role == ROLE_IN) {
+    a->orig = alloc(len);
+    for (long i = 0; i < len; i++)
+      a->v[i] = a->orig[i] = urand(lo, hi);
+    for (int k = 0; k < MAXDIR; k++)
+      for (long i = 0; i < len; i++)
+        a->d[k][i] = urand(-1, 1);
+  }
+  return a;
+}
+
+static void free_bench(bench_t *b) {
+  for (int j = 0; j < b->narr; j++) {
+    free(b->a[j].v);
+    free(b->a[j].orig);
+    for (int k = 0; k < MAXDIR; k++)
+      free(b->a[j].d[k]);
+  }
+  free(b->c);
+  memset(b, 0, sizeof *b);
+}
+
+#define SET_FNS(b, f)                                                          \
+  ((b)->primal = f##_primal, (b)->fwd1 = f##_fwd1, (b)->fwd4 = f##_fwd4,       \
+   (b)->fwd8 = f##_fwd8, (b)->hand = f##_hand)
+
+/* The benchmark table: kernel name and two sizes (n, steps). */
+typedef struct {
+  const char *name;
+  int n[2], steps[2];
+} spec_t;
+
+static const spec_t specs[] = {
+    {"dot", {4096, 262144}, {0, 0}},
+    {"sumsq", {4096, 262144}, {0, 0}},
+    {"rosenbrock", {4096, 262144}, {0, 0}},
+    {"logsumexp", {4096, 65536}, {0, 0}},
+    {"matvec", {64, 1024}, {0, 0}},
+    {"matmul", {32, 128}, {0, 0}},
+    {"heat1d", {1024, 65536}, {50, 5}},
+    {"stencil2d", {64, 512}, {10, 2}},
+    {"rk4", {0, 0}, {1000, 100000}},
+};
+#define NSPECS ((int)(sizeof specs / sizeof specs[0]))
+
+static void setup(bench_t *b, const spec_t *s, int which) {
+  memset(b, 0, sizeof *b);
+  b->name = s->name;
+  int n = b->n = s->n[which], steps = b->steps = s->steps[which];
+  const char *nm = s->name;
+  if (!strcmp(nm, "dot")) {
+    add_arr(b, ROLE_IN, n, -1, 1);
+    add_arr(b, ROLE_IN, n, -1, 1);
+    b->has_ret = 1;
+    SET_FNS(b, dot);
+    snprintf(b->size, sizeof b->size, "n=%d", n);
+  } else if (!strcmp(nm, "sumsq")) {
+    add_arr(b, ROLE_IN, n, -1, 1);
+    b->has_ret = 1;
+    SET_FNS(b, sumsq);
+    snprintf(b->size, sizeof b->size, "n=%d", n);
+  } else if (!strcmp(nm, "rosenbrock")) {
+    add_arr(b, ROLE_IN, n, -1.5, 1.5);
+    b->has_ret = 1;
+    SET_FNS(b, rosenbrock);
+    snprintf(b->size, sizeof b->size, "n=%d", n);
+  } else if (!strcmp(nm, "logsumexp")) {
+    add_arr(b, ROLE_IN, n, -5, 5);
+    b->has_ret = 1;
+    SET_FNS(b, logsumexp);
+    snprintf(b->size, sizeof b->size, "n=%d", n);
+  } else if (!strcmp(nm, "matvec")) {
+    b->c = alloc((long)n * n);
+    for (long i = 0; i < (long)n * n; i++)
+      b->c[i] = urand(-1, 1);
+    add_arr(b, ROLE_IN, n, -1, 1);
+    add_arr(b, ROLE_OUT, n, 0, 0);
+    SET_FNS(b, matvec);
+    snprintf(b->size, sizeof b->size, "%dx%d", n, n);
+  } else if (!strcmp(nm, "matmul")) {
+    b->c = alloc((long)n * n);
+    for (long i = 0; i < (long)n * n; i++)
+      b->c[i] = urand(-1, 1);
+    add_arr(b, ROLE_IN, (long)n * n, -1, 1);
+    add_arr(b, ROLE_OUT, (long)n * n, 0, 0);
+    SET_FNS(b, matmul);
+    snprintf(b->size, sizeof b->size, "%dx%d", n, n);
+  } else if (!strcmp(nm, "heat1d")) {
+    add_arr(b, ROLE_IN, n, 0, 1);
+    add_arr(b, ROLE_OUT, n, 0, 0);
+    add_arr(b, ROLE_TMP, n, 0, 0);
+    SET_FNS(b, heat1d);
+    snprintf(b->size, sizeof b->size, "n=%d,steps=%d", n, 2 * steps);
+  } else if (!strcmp(nm, "stencil2d")) {
+    add_arr(b, ROLE_IN, (long)n * n, 0, 1);
+    add_arr(b, ROLE_OUT, (long)n * n, 0, 0);
+    add_arr(b, ROLE_TMP, (long)n * n, 0, 0);
+    SET_FNS(b, stencil2d);
+    snprintf(b->size, sizeof b->size, "%dx%d,steps=%d", n, n, 2 * steps);
+  } else if (!strcmp(nm, "rk4")) {
+    /* rate constants around (10, 1, 2), state (E, S, ES, P) */
+    arr_t *k = add_arr(b, ROLE_IN, 3, 0, 0);
+    double k0[3] = {10.0, 1.0, 2.0}, y0[4] = {1.0, 2.0, 0.1, 0.0};
+    for (int i = 0; i < 3; i++)
+      k->v[i] = k->orig[i] = k0[i] * urand(0.9, 1.1);
+    arr_t *y = add_arr(b, ROLE_IN, 4, 0, 0);
+    for (int i = 0; i < 4; i++)
+      y->v[i] = y->orig[i] = y0[i] * urand(0.9, 1.1);
+    add_arr(b, ROLE_OUT, 4, 0, 0);
+    b->h = 5.0 / steps; /* integrate to t = 5 whatever the step count */
+    SET_FNS(b, rk4);
+    snprintf(b->size, sizeof b->size, "steps=%d", steps);
+  }
+}
+
+/* ---- Verification -------------------------------------------------------- */
+
+static long out_len(const bench_t *b) {
+  long len = b->has_ret;
+  for (int j = 0; j < b->narr; j++)
+    if (b->a[j].role == ROLE_OUT)
+      len += b->a[j].len;
+  return len;
+}
+
+/* The primal result (k < 0) or tangent k, flattened into buf. */
+static void gather(const bench_t *b, int k, double *buf) {
+  long p = 0;
+  if (b->has_ret)
+    buf[p++] = k < 0 ? b->ret : b->dret[k];
+  for (int j = 0; j < b->narr; j++)
+    if (b->a[j].role == ROLE_OUT) {
+      memcpy(buf + p, k < 0 ? b->a[j].v : b->a[j].d[k],
+             b->a[j].len * sizeof(double));
+      p += b->a[j].len;
+    }
+}
+
+/* NaN and infinity by their bits, so that the checks also hold when the
+ * benchmark is built with -ffast-math (which lets isnan() fold to false). */
+static double nan_value(void) {
+  uint64_t bits = 0x7ff8000000000000ull;
+  double d;
+  memcpy(&d, &bits, sizeof d);
+  return d;
+}
+static int not_finite(double d) {
+  uint64_t bits;
+  memcpy(&bits, &d, sizeof bits);
+  return (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull;
+}
+
+/* Fills every tangent slot with NaN so that an unwritten one is noticed. */
+static void poison(bench_t *b) {
+  for (int k = 0; k < MAXDIR; k++) {
+    b->dret[k] = nan_value();
+    for (int j = 0; j < b->narr; j++)
+      if (b->a[j].role != ROLE_IN)
+        for (long i = 0; i < b->a[j].len; i++)
+          b->a[j].d[k][i] = nan_value();
+  }
+}
+
+/* Inputs x + t * seed_k. */
+static void perturb(bench_t *b, int k, double t) {
+  for (int j = 0; j < b->narr; j++) {
+    arr_t *a = &b->a[j];
+    if (a->role == ROLE_IN)
+      for (long i = 0; i < a->len; i++)
+        a->v[i] = a->orig[i] + t * a->d[k][i];
+  }
+}
+
+/* max |got - want| / max(max |want|, floor); a NaN or infinity anywhere
+ * gives 1e300. */
+static double rel_err(const double *got, const double *want, long len,
+                      double floor) {
+  double e = 0, m = floor;
+  for (long i = 0; i < len; i++) {
+    if (not_finite(got[i]) || not_finite(want[i]))
+      return 1e300;
+    double d = fabs(got[i] - want[i]);
+    e = d > e ? d : e;
+    m = fabs(want[i]) > m ? fabs(want[i]) : m;
+  }
+  return e / m;
+}
+
+#define TOL_FD 1e-4      /* AD against central differences (step 1e-5)  */
+#define TOL_EXACT 1e-10  /* AD against the hand tangent / other widths   */
+
+static int verbose = 0;
+
+/* Runs variant v (0: width 1, 1: width 4, 2: width 8, 3: hand tangent)
+ * for all directions and stores the tangents in dst[k * len ...]. */
+static void run_variant(bench_t *b, int v, double *dst, long len) {
+  poison(b);
+  if (v == 0 || v == 3)
+    for (int k = 0; k < MAXDIR; k++)
+      (v == 0 ? b->fwd1 : b->hand)(b, k);
+  else if (v == 1) {
+    b->fwd4(b, 0);
+    b->fwd4(b, 4);
+  } else
+    b->fwd8(b, 0);
+  for (int k = 0; k < MAXDIR; k++)
+    gather(b, k, dst + k * len);
+}
+
+/* Largest rel_err over the directions. */
+static double max_err(const double *got, const double *want, long len) {
+  double e = 0;
+  for (int k = 0; k < MAXDIR; k++) {
+    double ek = rel_err(got + k * len, want + k * len, len, 1e-8);
+    e = ek > e ? ek : e;
+  }
+  return e;
+}
+
+/* Sets ok[v] for v = 0..3 (width 1, width 4, width 8, hand tangent): each
+ * is checked against central differences; the hand tangent, once it passes
+ * that, is the exact reference for width 1, and width 1 (or else the hand
+ * tangent) is the reference for widths 4 and 8. */
+static void verify(bench_t *b, int ok[4]) {
+  long len = out_len(b);
+  double *fd = alloc(len * MAXDIR), *got[4], *fp = alloc(len),
+         *fm = alloc(len);
+  const double eps = 1e-5;
+  for (int k = 0; k < MAXDIR; k++) {
+    perturb(b, k, eps);
+    b->primal(b, 0);
+    gather(b, -1, fp);
+    perturb(b, k, -eps);
+    b->primal(b, 0);
+    gather(b, -1, fm);
+    for (long i = 0; i < len; i++)
+      fd[k * len + i] = (fp[i] - fm[i]) / (2 * eps);
+  }
+  perturb(b, 0, 0.0);
+  b->primal(b, 0);
+
+  static const char *what[4] = {"width 1", "width 4", "width 8",
+                                "hand tangent"};
+  static const int order[4] = {3, 0, 1, 2};
+  for (int i = 0; i < 4; i++) {
+    int v = order[i];
+    got[v] = alloc(len * MAXDIR);
+    run_variant(b, v, got[v], len);
+    double e_fd = max_err(got[v], fd, len), e_ref = 0;
+    int ref = v == 3 ? -1 : v == 0 ? (ok[3] ? 3 : -1)
+                                   : (ok[0] ? 0 : ok[3] ? 3 : -1);
+    if (ref >= 0)
+      e_ref = max_err(got[v], got[ref], len);
+    ok[v] = e_fd <= TOL_FD && e_ref <= TOL_EXACT;
+    if (verbose || !ok[v]) {
+      fprintf(stderr, "%s %-10s %-18s %-12s: vs central differences %.2e",
+              ok[v] ? "verified" : "WRONG DERIVATIVE:", b->name, b->size,
+              what[v], e_fd);
+      if (ref >= 0)
+        fprintf(stderr, ", vs %s %.2e", what[ref], e_ref);
+      fprintf(stderr, "%s\n", ok[v] ? "" : "  <-- wrong");
+    }
+  }
+  for (int v = 0; v < 4; v++)
+    free(got[v]);
+  free(fd), free(fp), free(fm);
+}
+
+/* ---- Timing ------------------------------------------------------------- */
+
+static volatile double sink;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double time_reps(bench_t *b, runfn f, long reps) {
+  double acc = 0, t0 = now();
+  for (long r = 0; r < reps; r++)
+    acc += f(b, 0);
+  double t = now() - t0;
+  sink += acc;
+  return t;
+}
+
+/* Repetitions for one sample to take at least min_time seconds. */
+static long calibrate(bench_t *b, runfn f, double min_time) {
+  long reps = 1;
+  for (;;) {
+    double t = time_reps(b, f, reps);
+    if (t >= min_time)
+      return reps;
+    double grow = t > 0 ? 1.25 * min_time / t : 100;
+    grow = grow < 2 ? 2 : grow > 100 ? 100 : grow;
+    reps = (long)(reps * grow) + 1;
+  }
+}
+
+static int cmp_double(const void *x, const void *y) {
+  double a = *(const double *)x, c = *(const double *)y;
+  return (a > c) - (a < c);
+}
+
+static double median(double *v, int n) {
+  qsort(v, n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- Main --------------------------------------------------------------- */
+
+enum { V_PRIMAL, V_FWD1, V_FWD4, V_FWD8, V_HAND, NVAR };
+
+typedef struct {
+  char name[24], size[48];
+  int ok[4];
+  double t[NVAR]; /* median seconds per call; NaN if not measured */
+} result_t;
+
+static void json_num(FILE *f, const char *key, double v, int last) {
+  if (not_finite(v))
+    fprintf(f, "\"%s\": null%s", key, last ? "" : ", ");
+  else
+    fprintf(f, "\"%s\": %.6g%s", key, v, last ? "" : ", ");
+}
+
+/* Whether kernel name is in the comma-separated list (all if none). */
+static int selected(const char *only, const char *name) {
+  if (!only)
+    return 1;
+  size_t ln = strlen(name);
+  for (const char *p = only; *p;) {
+    size_t l = strcspn(p, ",");
+    if (l == ln && !strncmp(p, name, l))
+      return 1;
+    p += l + (p[l] == ',');
+  }
+  return 0;
+}
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "Usage: forward_bench [--quick] [--json FILE] [--min-time S] "
+          "[--samples N] [--only NAME[,NAME...]] [--verbose]\n"
+          "                     [--verify-only]\n"
+          "  --quick       small sizes only, 5 samples of >= 20 ms\n"
+          "  --json FILE   write one JSON record per kernel and size\n"
+          "  --min-time S  minimum duration of one sample (default 0.05)\n"
+          "  --samples N   samples per variant, median reported (default 7)\n"
+          "  --only LIST   comma-separated kernel names\n"
+          "  --verbose     print every verification result\n"
+          "  --verify-only check the derivatives, time nothing\n");
+}
+
+int main(int argc, char **argv) {
+  int quick = 0, samples = 7, verify_only = 0;
+  double min_time = 0.05;
+  const char *json = NULL, *only = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--quick"))
+      quick = 1;
+    else if (!strcmp(argv[i], "--json") && i + 1 < argc)
+      json = argv[++i];
+    else if (!strcmp(argv[i], "--min-time") && i + 1 < argc)
+      min_time = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--samples") && i + 1 < argc)
+      samples = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
+    else if (!strcmp(argv[i], "--verbose"))
+      verbose = 1;
+    else if (!strcmp(argv[i], "--verify-only"))
+      verify_only = verbose = 1;
+    else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      usage(stdout);
+      return 0;
+    } else {
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (quick) {
+    samples = 5;
+    min_time = min_time < 0.02 ? min_time : 0.02;
+  }
+  if (samples < 1 || samples > 1000 || !(min_time > 0)) {
+    usage(stderr);
+    return 2;
+  }
+
+  result_t res[2 * NSPECS];
+  int nres = 0, failed = 0, matched = 0;
+  for (int s = 0; s < NSPECS; s++)
+    matched += selected(only, specs[s].name);
+  if (!matched) {
+    fprintf(stderr, "forward_bench: no kernel named in --only '%s'\n", only);
+    return 2;
+  }
+
+  if (!verify_only) {
+    printf("%-10s %-18s %10s %10s %10s %10s %10s %7s %7s %7s %7s %7s\n",
+           "kernel", "size", "primal", "fwd w1", "fwd w4", "fwd w8", "hand",
+           "w1/pr", "w8/pr", "4xw1/w4", "8xw1/w8", "w1/hand");
+    printf("%-10s %-18s %10s %10s %10s %10s %10s %7s %7s %7s %7s %7s\n", "",
+           "", "[us]", "[us]", "[us]", "[us]", "[us]", "<=2", "<=4", "", "",
+           "");
+    fflush(stdout);
+  }
+
+  for (int s = 0; s < NSPECS; s++) {
+    if (!selected(only, specs[s].name))
+      continue;
+    for (int which = 0; which < (quick ? 1 : 2); which++) {
+      bench_t b;
+      setup(&b, &specs[s], which);
+      result_t *r = &res[nres++];
+      snprintf(r->name, sizeof r->name, "%s", b.name);
+      snprintf(r->size, sizeof r->size, "%s", b.size);
+      verify(&b, r->ok);
+      for (int v = 0; v < 4; v++)
+        failed |= !r->ok[v];
+      if (verify_only) {
+        nres--;
+        free_bench(&b);
+        continue;
+      }
+
+      runfn fns[NVAR] = {b.primal, b.fwd1, b.fwd4, b.fwd8, b.hand};
+      int on[NVAR] = {1, r->ok[0], r->ok[1], r->ok[2], r->ok[3]};
+      long reps[NVAR];
+      double *t[NVAR];
+      for (int v = 0; v < NVAR; v++) {
+        t[v] = alloc(samples);
+        r->t[v] = nan_value();
+        if (on[v])
+          reps[v] = calibrate(&b, fns[v], min_time);
+      }
+      /* Interleaved: one sample of every variant per round, so that a
+       * change in machine load affects all of them alike. */
+      for (int i = 0; i < samples; i++)
+        for (int v = 0; v < NVAR; v++)
+          if (on[v])
+            t[v][i] = time_reps(&b, fns[v], reps[v]) / (double)reps[v];
+      for (int v = 0; v < NVAR; v++) {
+        if (on[v])
+          r->t[v] = median(t[v], samples);
+        free(t[v]);
+      }
+      double *T = r->t;
+      char cell[NVAR][16];
+      for (int v = 0; v < NVAR; v++)
+        if (on[v])
+          snprintf(cell[v], sizeof cell[v], "%10.2f", T[v] * 1e6);
+        else
+          snprintf(cell[v], sizeof cell[v], "%10s", "WRONG");
+      printf("%-10s %-18s %s %s %s %s %s %7.2f %7.2f %7.2f %7.2f %7.2f\n",
+             r->name, r->size, cell[0], cell[1], cell[2], cell[3], cell[4],
+             T[V_FWD1] / T[V_PRIMAL], T[V_FWD8] / T[V_PRIMAL],
+             4 * T[V_FWD1] / T[V_FWD4], 8 * T[V_FWD1] / T[V_FWD8],
+             T[V_FWD1] / T[V_HAND]);
+      fflush(stdout);
+      free_bench(&b);
+    }
+  }
+
+  if (json) {
+    FILE *f = fopen(json, "w");
+    if (!f) {
+      fprintf(stderr, "forward_bench: cannot write %s\n", json);
+      return 2;
+    }
+    fprintf(f, "[\n");
+    for (int i = 0; i < nres; i++) {
+      const result_t *r = &res[i];
+      const double *T = r->t;
+      fprintf(f, "  {\"benchmark\": \"%s\", \"size\": \"%s\", ", r->name,
+              r->size);
+      json_num(f, "primal_s", T[V_PRIMAL], 0);
+      json_num(f, "forward_s", T[V_FWD1], 0);
+      json_num(f, "forward_ratio", T[V_FWD1] / T[V_PRIMAL], 0);
+      json_num(f, "width4_s", T[V_FWD4], 0);
+      json_num(f, "width4_speedup", 4 * T[V_FWD1] / T[V_FWD4], 0);
+      json_num(f, "width8_s", T[V_FWD8], 0);
+      json_num(f, "width8_speedup", 8 * T[V_FWD1] / T[V_FWD8], 0);
+      json_num(f, "width8_ratio", T[V_FWD8] / T[V_PRIMAL], 0);
+      json_num(f, "hand_s", T[V_HAND], 0);
+      json_num(f, "forward_vs_hand", T[V_FWD1] / T[V_HAND], 0);
+      fprintf(f, "\"verified\": %s, \"samples\": %d, \"min_sample_s\": %g}%s\n",
+              r->ok[0] && r->ok[1] && r->ok[2] && r->ok[3] ? "true" : "false",
+              samples, min_time, i + 1 < nres ? "," : "");
+    }
+    fprintf(f, "]\n");
+    fclose(f);
+  }
+  if (failed) {
+    fprintf(stderr, "forward_bench: WRONG DERIVATIVES (see above); the "
+                    "affected variants were not timed\n");
+    return 1;
+  }
+  return 0;
+}
