@@ -14,7 +14,8 @@ CallBase *emitReplacementCall(IRBuilder<> &B, CallBase &Old,
                               const Twine &Name) {
   auto *Invoke = dyn_cast<InvokeInst>(&Old);
   if (!Invoke) {
-    B.SetInsertPoint(Old.getNextNode());
+    // At the builder's position: the caller put it near the old call,
+    // after the code computing the arguments.
     B.SetCurrentDebugLocation(Old.getDebugLoc());
     return B.CreateCall(Callee, Args, Name);
   }
@@ -44,6 +45,27 @@ void prepareDerivativeFunction(const Function &Primal, Function &D) {
   D.setCallingConv(CallingConv::C);
   D.setVisibility(GlobalValue::DefaultVisibility);
   D.setDSOLocal(true);
+}
+
+void copyParameterAttributes(const Function &Primal, Function &D,
+                             const DerivativeKey &Key) {
+  unsigned Pos = 0;
+  for (const Argument &A : Primal.args()) {
+    ArgActivity Act = Key.Args[A.getArgNo()];
+    unsigned Copies = 1;
+    if (Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed)
+      Copies += Key.Width;
+    for (unsigned C = 0; C < Copies; ++C, ++Pos) {
+      if (!A.getType()->isPointerTy() || Pos >= D.arg_size())
+        continue;
+      for (Attribute::AttrKind Kind :
+           {Attribute::NoAlias, Attribute::NonNull, Attribute::Alignment,
+            Attribute::Dereferenceable})
+        if (A.hasAttribute(Kind))
+          D.addParamAttr(Pos, Primal.getAttributes().getParamAttr(
+                                  A.getArgNo(), Kind));
+    }
+  }
 }
 
 void positionAfterCall(IRBuilder<> &B, CallBase &Call) {

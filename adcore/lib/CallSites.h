@@ -12,12 +12,15 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
 
+#include "adcore/Derivative.h"
+
 namespace adcore {
 
 /// Emits a call of \p Callee with \p Args that takes the place of \p Old:
-/// a call after \p Old, or an invoke with \p Old's destinations in front of
-/// it (\p Old must then be erased by the caller). On return \p B is where
-/// code using the new call's result goes.
+/// a call at \p B's position (which the caller keeps next to \p Old, after
+/// the code computing \p Args), or an invoke with \p Old's destinations in
+/// front of it. \p Old must then be erased by the caller. On return \p B is
+/// where code using the new call's result goes.
 llvm::CallBase *emitReplacementCall(llvm::IRBuilder<> &B, llvm::CallBase &Old,
                                     llvm::FunctionCallee Callee,
                                     llvm::ArrayRef<llvm::Value *> Args,
@@ -29,6 +32,14 @@ llvm::CallBase *emitReplacementCall(llvm::IRBuilder<> &B, llvm::CallBase &Old,
 /// which clang puts on everything at -O0); makes it internal.
 void prepareDerivativeFunction(const llvm::Function &Primal,
                                llvm::Function &D);
+
+/// Copies what stays true of each primal parameter to the derivative's
+/// parameters of \p Key's convention: noalias, nonnull, alignment and
+/// dereferenceable bytes, to the primal parameter and to its shadows (the
+/// shadows of distinct noalias pointers are distinct memory too), which
+/// lets the optimizer vectorize derivative loops without alias checks.
+void copyParameterAttributes(const llvm::Function &Primal, llvm::Function &D,
+                             const DerivativeKey &Key);
 
 /// Positions \p B where code that uses \p Call's result goes: after a call,
 /// or at the start of an invoke's normal path (given a block of its own).

@@ -179,15 +179,13 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
     Args.push_back(V);
     if (D.Key.Args[P.getArgNo()] == ArgActivity::Const)
       continue;
-    // Width N: N shadow parameters, packed for the generated derivative.
-    Value *Shadow = PoisonValue::get(shadowType(P.getType(), D.Key.Width));
+    // Width N: N shadow parameters.
     for (unsigned L = 0; L < D.Key.Width; ++L) {
       if (!NextArg(P.getType(), V))
         return Fail("a shadow of parameter " + Twine(P.getArgNo() + 1) +
                     " is missing or has another type");
-      Shadow = D.Key.Width == 1 ? V : B.CreateInsertValue(Shadow, V, L);
+      Args.push_back(V);
     }
-    Args.push_back(Shadow);
   }
   if (Arg != User->arg_end())
     return Fail("too many parameters");

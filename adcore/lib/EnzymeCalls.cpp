@@ -242,7 +242,6 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
   }
   Key.Args.push_back(Activity == Marker::DupNoNeed ? ArgActivity::DupNoNeed
                                                    : ArgActivity::Dup);
-  Value *Shadow = PoisonValue::get(shadowType(T, Key.Width));
   Value *Base = nullptr;
   if (Stride) {
     Base = next("the shadow array of " + Which);
@@ -264,9 +263,8 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
       if (!S || !(S = convert(S, T, "the shadow of " + Which)))
         return false;
     }
-    Shadow = Key.Width == 1 ? S : B.CreateInsertValue(Shadow, S, L);
+    Args.push_back(S);
   }
-  Args.push_back(Shadow);
   return true;
 }
 

@@ -44,7 +44,9 @@ FunctionType *derivativeType(const DerivativeKey &Key) {
     Params.push_back(T);
     if (Key.Args[I] == ArgActivity::Dup ||
         Key.Args[I] == ArgActivity::DupNoNeed)
-      Params.push_back(shadowType(T, Key.Width));
+      Params.append(Key.Width, T); // one parameter per lane: each can be
+                                   // noalias
+
   }
   Type *Ret = FT->getReturnType();
   Type *Result = Type::getVoidTy(Ret->getContext());

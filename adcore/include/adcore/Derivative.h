@@ -15,8 +15,8 @@
 //
 // Calling convention of a forward-mode derivative (width W, T a parameter's
 // type, S(T) = T when W = 1 and [W x T] otherwise):
-//   params:  for each primal parameter p of type T: p, then its shadow of
-//            type S(T) when the argument is Dup or DupNoNeed
+//   params:  for each primal parameter p of type T: p, then its W shadows
+//            (each of type T) when the argument is Dup or DupNoNeed
 //   returns: {T, S(T)} with ReturnPrimal and ReturnShadow, T or S(T) with
 //            one of them, void with neither
 //

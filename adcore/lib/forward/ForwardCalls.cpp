@@ -211,8 +211,11 @@ SmallVector<Value *, 16> ForwardEmitter::calleeArgs(CallBase &Call) {
   SmallVector<Value *, 16> Args;
   for (Use &U : Call.args()) {
     Args.push_back(U.get());
-    if (isActive(U.get()))
-      Args.push_back(tangent(U.get()));
+    if (!isActive(U.get()))
+      continue;
+    Value *T = tangent(U.get());
+    for (unsigned L = 0; L < Width; ++L)
+      Args.push_back(lane(T, L));
   }
   return Args;
 }

@@ -87,17 +87,21 @@ bool ForwardEmitter::run() {
   // Map primal parameters to the derivative's primal parameters; remember
   // where each shadow parameter is.
   ValueToValueMapTy VMap;
-  SmallVector<std::pair<Argument *, Argument *>, 8> ShadowArgs;
+  SmallVector<std::pair<Argument *, SmallVector<Argument *, 4>>, 8> ShadowArgs;
   auto DArg = Derivative.arg_begin();
   for (Argument &A : Primal.args()) {
     Argument *P = &*DArg++;
     P->setName(A.getName());
     VMap[&A] = P;
-    if (Key.Args[A.getArgNo()] != ArgActivity::Const) {
+    if (Key.Args[A.getArgNo()] == ArgActivity::Const)
+      continue;
+    SmallVector<Argument *, 4> Lanes;
+    for (unsigned L = 0; L < Width; ++L) {
       Argument *S = &*DArg++;
       S->setName(A.getName() + ".shadow");
-      ShadowArgs.push_back({P, S});
+      Lanes.push_back(S);
     }
+    ShadowArgs.push_back({P, Lanes});
   }
   ActivityAnalysis PrimalActivity(Primal, Key.Args);
 
@@ -114,8 +118,19 @@ bool ForwardEmitter::run() {
     if (PrimalActivity.isActive(Orig))
       ActiveClones.insert(Clone);
   }
-  for (auto &[P, S] : ShadowArgs)
-    Tangents[P] = S;
+  copyParameterAttributes(Primal, Derivative, Key);
+  // A shadow is one value at width 1, an array of the lanes' values above.
+  B.SetInsertPoint(Derivative.getEntryBlock().getFirstNonPHIIt());
+  for (auto &[P, Lanes] : ShadowArgs) {
+    if (Width == 1) {
+      Tangents[P] = Lanes.front();
+      continue;
+    }
+    Value *Pack = PoisonValue::get(shadowType(P->getType(), Width));
+    for (unsigned L = 0; L < Width; ++L)
+      Pack = B.CreateInsertValue(Pack, Lanes[L], L);
+    Tangents[P] = Pack;
+  }
 
   SmallVector<PHINode *, 16> Phis;
   ReversePostOrderTraversal<Function *> RPOT(&Derivative);

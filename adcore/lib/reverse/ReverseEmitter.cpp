@@ -121,6 +121,7 @@ bool ReverseEmitter::buildAugmented() {
   CloneFunctionInto(&Aug, &Primal, VMap, CloneFunctionChangeType::GlobalChanges,
                     Returns);
   prepareDerivativeFunction(Primal, Aug);
+  copyParameterAttributes(Primal, Aug, Key);
   for (const auto &[Orig, Clone] : VMap) {
     PrimalOf[Clone] = Orig;
     if (PrimalActivity.isActive(Orig))

@@ -1,4 +1,5 @@
-; Width 2: shadows are arrays of two tangents, computed lane by lane.
+; Width 2: each duplicated argument has two shadow parameters; inside, the
+; tangents are computed lane by lane.
 ; RUN: adcc-opt -passes=adcc %s -o - | FileCheck %s
 
 @enzyme_width = external global i32
@@ -16,6 +17,8 @@ define [2 x double] @request(double %x) {
 }
 
 ; CHECK-LABEL: define [2 x double] @request(double %x)
-; CHECK: call [2 x double] @fwddiffe2_sq(double %x, [2 x double] [double 1.000000e+00, double 2.000000e+00])
-; CHECK-LABEL: define internal [2 x double] @fwddiffe2_sq(double %x, [2 x double] %x.shadow)
-; CHECK-COUNT-2: extractvalue [2 x double] %x.shadow
+; CHECK: call [2 x double] @fwddiffe2_sq(double %x, double 1.000000e+00, double 2.000000e+00)
+; CHECK-LABEL: define internal [2 x double] @fwddiffe2_sq(double %x, double %x.shadow, double %x.shadow1)
+; CHECK-NEXT: [[P:%.*]] = insertvalue [2 x double] poison, double %x.shadow, 0
+; CHECK-NEXT: insertvalue [2 x double] [[P]], double %x.shadow1, 1
+; CHECK-COUNT-2: extractvalue [2 x double]
