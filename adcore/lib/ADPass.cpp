@@ -148,8 +148,17 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
     if (F && F->use_empty())
       F->eraseFromParent();
 
-  if (!Ctx.hadError() && Level != OptimizationLevel::O0)
+  if (!Ctx.hadError() && Level != OptimizationLevel::O0) {
     optimizeGenerated(Ctx.cache().functions(), Level);
+    // The derivatives were created after the inliner ran: inline them into
+    // their callers (the request sites, other derivatives), then simplify
+    // the callers again.
+    SmallPtrSet<Function *, 8> Touched;
+    inlineGenerated(Ctx.cache().functions(), Touched);
+    optimizeGenerated(SmallVector<Function *, 8>(Touched.begin(),
+                                                 Touched.end()),
+                      Level);
+  }
   return PreservedAnalyses::none();
 }
 

@@ -14,6 +14,7 @@
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -37,6 +38,35 @@ void optimizeGenerated(ArrayRef<Function *> Functions,
   for (Function *F : Functions)
     if (!F->isDeclaration())
       FPM.run(*F, FAM);
+}
+
+void inlineGenerated(ArrayRef<Function *> Functions,
+                     SmallPtrSetImpl<Function *> &Touched) {
+  constexpr unsigned SmallFunction = 200; // instructions
+  for (Function *F : Functions) {
+    if (F->isDeclaration())
+      continue;
+    unsigned Size = F->getInstructionCount();
+    SmallVector<CallBase *, 4> Sites;
+    bool Recursive = false;
+    for (User *U : F->users()) {
+      auto *Call = dyn_cast<CallBase>(U);
+      if (!Call || Call->getCalledFunction() != F)
+        continue;
+      if (Call->getFunction() == F)
+        Recursive = true;
+      Sites.push_back(Call);
+    }
+    if (Recursive || Sites.empty() ||
+        (Sites.size() > 1 && Size > SmallFunction))
+      continue;
+    for (CallBase *Call : Sites) {
+      Function *Caller = Call->getFunction();
+      InlineFunctionInfo Info;
+      if (InlineFunction(*Call, Info).isSuccess())
+        Touched.insert(Caller);
+    }
+  }
 }
 
 } // namespace adcore

@@ -13,6 +13,7 @@
 
 #include "adcore/Options.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/OptimizationLevel.h"
 
@@ -38,6 +39,12 @@ private:
 /// simplification ran.
 void optimizeGenerated(llvm::ArrayRef<llvm::Function *> Functions,
                        llvm::OptimizationLevel Level);
+
+/// Inlines calls of the generated \p Functions that are worth it: a
+/// derivative called once, or a small one; never a recursive one. The
+/// functions that received code are added to \p Touched.
+void inlineGenerated(llvm::ArrayRef<llvm::Function *> Functions,
+                     llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
 
 } // namespace adcore
 
