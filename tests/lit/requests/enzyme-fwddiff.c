@@ -8,7 +8,7 @@
 // RUN: %t/p2 | FileCheck %s
 // RUN: %adcc -O3 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 // RUN: %adcc -O2 -c %s -fno-adcc-pass -o %t/n.o -fadcc-print-requests 2>&1 | count 0
-// REQ: adcc: request: forward mode of 'square' (width 1) requested in 'tangent' at {{.*}}enzyme-fwddiff.c:[[@LINE+9]]:10
+// REQ: adcc: request: forward mode of 'square' (width 1) requested in 'tangent' at {{.*}}enzyme-fwddiff.c:[[@LINE+10]]:10
 // CHECK: tangent 6
 // IR-NOT: __enzyme_fwddiff
 // IR: define {{.*}}double @tangent(double
