@@ -97,6 +97,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
     }
   }
   SynthesisContext Ctx(M);
+  bool BadRegistration = false;
+  Ctx.rules().collect(M, BadRegistration);
   std::vector<DeclaredDerivative> Declared = collectDeclaredDerivatives(M, Ctx);
   if (Found.Requests.empty() && Found.Errors.empty() && Declared.empty() &&
       !Ctx.hadError())

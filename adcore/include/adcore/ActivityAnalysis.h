@@ -36,7 +36,10 @@ namespace adcore {
 
 class ActivityAnalysis {
 public:
-  ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<ArgActivity> Args);
+  /// \p Rules (optional) adds the program's inactive functions and
+  /// globals to the built-in ones.
+  ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<ArgActivity> Args,
+                   const class CustomRules *Rules = nullptr);
 
   /// True when \p V carries a derivative (a tangent or a shadow).
   bool isActive(const llvm::Value *V) const { return Active.contains(V); }
@@ -55,6 +58,7 @@ private:
   bool mayHoldDerivatives(const llvm::Value *Ptr) const;
 
   llvm::Function &F;
+  const class CustomRules *Rules;
   llvm::DenseSet<const llvm::Value *> Active;
   llvm::DenseMap<const llvm::Value *,
                  llvm::SmallVector<const llvm::AllocaInst *, 1>>

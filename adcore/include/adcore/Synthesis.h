@@ -9,6 +9,7 @@
 #ifndef ADCORE_SYNTHESIS_H
 #define ADCORE_SYNTHESIS_H
 
+#include "adcore/CustomRules.h"
 #include "adcore/Derivative.h"
 
 #include "llvm/ADT/Twine.h"
@@ -34,12 +35,16 @@ public:
   bool hadError() const { return HadError; }
 
   llvm::Module &module() { return M; }
+  /// The program's registered derivatives and activity marks.
+  CustomRules &rules() { return Rules; }
+  const CustomRules &rules() const { return Rules; }
   const DerivativeCache &cache() const { return Cache; }
 
 private:
   llvm::Function *getOrCreateReverse(const DerivativeKey &Key);
 
   llvm::Module &M;
+  CustomRules Rules;
   DerivativeCache Cache;
   bool HadError = false;
 };

@@ -1,8 +1,11 @@
 //===- ActivityAnalysis.cpp - Which values carry derivatives -------------===//
 
 #include "adcore/ActivityAnalysis.h"
+#include "adcore/CustomRules.h"
+#include "adcore/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -67,6 +70,9 @@ bool ActivityAnalysis::transfer(const Value &V) const {
              return isa<MemTransferInst>(U); // a buffer for copied bytes
            });
   if (auto *LI = dyn_cast<LoadInst>(I)) {
+    if (Rules && Rules->isInactiveGlobal(
+                     getUnderlyingObject(LI->getPointerOperand())))
+      return false;
     if (!Active.contains(LI->getPointerOperand()) ||
         !mayHoldDerivatives(LI->getPointerOperand()))
       return false;
@@ -79,9 +85,13 @@ bool ActivityAnalysis::transfer(const Value &V) const {
           UIToFPInst>(I))
     return false;
   if (auto *Call = dyn_cast<CallBase>(I)) {
-    if (const Function *Callee = Call->getCalledFunction())
+    if (const Function *Callee = Call->getCalledFunction()) {
       if (isAllocationFunction(*Callee))
         return true;
+      if (isKnownInactiveFunction(*Callee) ||
+          (Rules && Rules->isInactive(Callee)))
+        return false;
+    }
     if (isa<DbgInfoIntrinsic>(I))
       return false;
     return anyOperandActive(*Call, Active);
@@ -178,8 +188,9 @@ bool ActivityAnalysis::updateDirtyAllocas() {
   return Changed;
 }
 
-ActivityAnalysis::ActivityAnalysis(Function &F, ArrayRef<ArgActivity> Args)
-    : F(F) {
+ActivityAnalysis::ActivityAnalysis(Function &F, ArrayRef<ArgActivity> Args,
+                                   const CustomRules *Rules)
+    : F(F), Rules(Rules) {
   for (Argument &A : F.args())
     if (A.getArgNo() < Args.size() && Args[A.getArgNo()] != ArgActivity::Const)
       Active.insert(&A);

@@ -37,8 +37,21 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
   Function *Callee = Call.getCalledFunction();
   if (!Callee)
     return emitIndirectCall(Call);
+  const CustomRules &Rules = Ctx.rules();
+  if (Rules.isInactive(Callee))
+    return true;
+  if (Function *Custom = Rules.forwardDerivative(Callee))
+    return emitCustomForward(Call, *Custom);
   if (const MathRule *Rule = findMathRule(*Callee))
     return emitMathCall(Call, *Rule);
+  std::string Like = Rules.functionLike(Callee);
+  if (!Like.empty()) {
+    if (const MathRule *Rule = findMathRule(Like))
+      return emitMathCall(Call, *Rule);
+    return unsupported(Call, "__enzyme_function_like names '" + Like +
+                                 "', which is not a math function adcc "
+                                 "knows");
+  }
   MemoryFunctionKind Kind = classifyMemoryFunction(*Callee);
   if (Kind != MemoryFunctionKind::None)
     return emitMemoryFunctionCall(Call, unsigned(Kind));
@@ -52,6 +65,63 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
                   "(__enzyme_register_derivative_" +
                   Callee->getName() + ") or mark it inactive");
   return emitUserCall(Call, *Callee);
+}
+
+/// A registered forward derivative (__enzyme_register_derivative_f) takes
+/// f's parameters, each floating-point or pointer one followed by its
+/// tangent/shadow, and returns the tangent of f's result, or {primal,
+/// tangent}. With a tangent-only result the primal call stays.
+bool ForwardEmitter::emitCustomForward(CallBase &Call, Function &Custom) {
+  if (Width != 1)
+    return unsupported(Call, "the registered derivative '" +
+                                 Custom.getName() +
+                                 "' has no batched (width > 1) form");
+  SmallVector<Value *, 16> Args;
+  for (Use &U : Call.args()) {
+    Args.push_back(U.get());
+    if (canCarryDerivative(U.get()->getType()))
+      Args.push_back(tangent(U.get()));
+  }
+  FunctionType *FT = Custom.getFunctionType();
+  bool Match = FT->getNumParams() == Args.size();
+  for (unsigned I = 0; Match && I < Args.size(); ++I)
+    Match = FT->getParamType(I) == Args[I]->getType();
+  Type *RetTy = Call.getType();
+  bool Pair = !RetTy->isVoidTy() && FT->getReturnType() ==
+                                        StructType::get(RetTy, RetTy);
+  if (!Match || (!Pair && FT->getReturnType() != RetTy))
+    return unsupported(Call, "the registered derivative '" +
+                                 Custom.getName() +
+                                 "' does not have the expected signature "
+                                 "(each floating-point or pointer parameter "
+                                 "followed by its tangent; returning the "
+                                 "tangent or {primal, tangent})");
+  SmallVector<Value *, 16> Copy(Args);
+  CallBase *D = emitReplacementCall(B, Call, &Custom, Copy);
+  if (RetTy->isVoidTy()) {
+    // The registered derivative does the primal's work too.
+    Dead.push_back(&Call);
+    return true;
+  }
+  if (Pair) {
+    Value *Primal = B.CreateExtractValue(D, 0);
+    Call.replaceAllUsesWith(Primal);
+    setTangent(Primal, B.CreateExtractValue(D, 1));
+    Dead.push_back(&Call);
+    return true;
+  }
+  if (isa<InvokeInst>(Call)) {
+    // The primal invoke was replaced; run the primal again for its value.
+    Value *Primal = B.CreateCall(Call.getFunctionType(),
+                                 Call.getCalledOperand(),
+                                 SmallVector<Value *, 8>(Call.args()));
+    Call.replaceAllUsesWith(Primal);
+    setTangent(Primal, D);
+    Dead.push_back(&Call);
+    return true;
+  }
+  setTangent(&Call, D);
+  return true;
 }
 
 bool ForwardEmitter::emitMathCall(CallBase &Call, const MathRule &Rule) {

@@ -103,7 +103,7 @@ bool ForwardEmitter::run() {
     }
     ShadowArgs.push_back({P, Lanes});
   }
-  ActivityAnalysis PrimalActivity(Primal, Key.Args);
+  ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
 
   SmallVector<ReturnInst *, 4> ClonedReturns;
   CloneFunctionInto(&Derivative, &Primal, VMap,

@@ -112,6 +112,7 @@ private:
 
   // ForwardCalls.cpp helpers.
   bool emitMathCall(llvm::CallBase &Call, const struct MathRule &Rule);
+  bool emitCustomForward(llvm::CallBase &Call, llvm::Function &Custom);
   bool emitIntrinsicCall(llvm::IntrinsicInst &II);
   bool emitMemoryFunctionCall(llvm::CallBase &Call, unsigned Kind);
   bool emitUserCall(llvm::CallBase &Call, llvm::Function &Callee);

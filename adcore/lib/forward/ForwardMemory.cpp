@@ -69,7 +69,8 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
   Value *SP = tangentOrNull(I.getPointerOperand());
   Value *TV = tangentOrNull(V);
   if (!SP) {
-    if (!TV)
+    if (!TV || Ctx.rules().isInactiveGlobal(
+                   getUnderlyingObject(I.getPointerOperand())))
       return true;
     std::string Where = "memory that has no shadow";
     if (auto *G = dyn_cast<GlobalVariable>(

@@ -8,6 +8,7 @@
 #include "adcore/MemoryFunctions.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DataLayout.h"
@@ -115,7 +116,7 @@ bool ReverseEmitter::buildAugmented() {
       ShadowArgs.push_back({P, S});
     }
   }
-  ActivityAnalysis PrimalActivity(Primal, Key.Args);
+  ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
   Types = std::make_unique<TypeAnalysis>(Primal);
   SmallVector<ReturnInst *, 4> Returns;
   CloneFunctionInto(&Aug, &Primal, VMap, CloneFunctionChangeType::GlobalChanges,
@@ -293,9 +294,13 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
   } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *SP = shadowOrNull(SI->getPointerOperand());
     Value *V = SI->getValueOperand();
-    if (!SP && Active.contains(V) && canCarryDerivative(V->getType()))
+    if (!SP && Active.contains(V) && canCarryDerivative(V->getType()) &&
+        !Ctx.rules().isInactiveGlobal(
+            getUnderlyingObject(SI->getPointerOperand())))
       return unsupported(I, "a value with a derivative is stored into memory "
-                            "that has no shadow (a global variable?)");
+                            "that has no shadow (a global variable?); mark "
+                            "the global inactive (__enzyme_inactive_global) "
+                            "or pass the memory as a duplicated argument");
     if (SP && V->getType()->isPointerTy())
       AB.CreateAlignedStore(shadowOrZero(V), SP, SI->getAlign());
   } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
@@ -335,8 +340,13 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   if (!Callee)
     return unsupported(Call, "calls through function pointers are not "
                              "supported yet in reverse mode");
-  if (findMathRule(*Callee) || isKnownInactiveFunction(*Callee))
+  if (ruleFor(*Callee) || isKnownInactiveFunction(*Callee) ||
+      Ctx.rules().isInactive(Callee))
     return true;
+  if (const CustomGradient *G = Ctx.rules().gradient(Callee)) {
+    Replaced = true;
+    return augmentCustomGradient(Call, *G);
+  }
   MemoryFunctionKind MK = classifyMemoryFunction(*Callee);
   if (MK == MemoryFunctionKind::Free)
     return true; // the primal block is freed now, its shadow at the reverse
@@ -410,6 +420,118 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   CallResult[New] = RetTy->isVoidTy() ? nullptr : Primal;
   Dead.push_back(&Call);
   Replaced = true;
+  return true;
+}
+
+const MathRule *ReverseEmitter::ruleFor(const Function &Callee) const {
+  if (const MathRule *Rule = findMathRule(Callee))
+    return Rule;
+  std::string Like = Ctx.rules().functionLike(&Callee);
+  return Like.empty() ? nullptr : findMathRule(Like);
+}
+
+/// A registered gradient (__enzyme_register_gradient_f = {f, aug, rev}):
+/// aug takes f's parameters, each pointer followed by its shadow, and
+/// returns f's result, or {result, void *tape}, or (for a void f) a tape
+/// pointer; rev takes the same parameters, then the adjoint of a
+/// floating-point result, then the tape, and returns the adjoints of f's
+/// floating-point parameters (one value, or a struct of them in order).
+bool ReverseEmitter::augmentCustomGradient(CallBase &Call,
+                                           const CustomGradient &G) {
+  SmallVector<Value *, 16> Args;
+  for (Use &U : Call.args()) {
+    Args.push_back(U.get());
+    if (U.get()->getType()->isPointerTy())
+      Args.push_back(shadowOrZero(U.get()));
+  }
+  Type *RetTy = Call.getType();
+  Type *Ptr = AB.getPtrTy();
+  FunctionType *AT = G.Augmented->getFunctionType();
+  bool ArgsMatch = AT->getNumParams() == Args.size();
+  for (unsigned I = 0; ArgsMatch && I < Args.size(); ++I)
+    ArgsMatch = AT->getParamType(I) == Args[I]->getType();
+  Type *ART = AT->getReturnType();
+  bool WithTape = RetTy->isVoidTy() ? ART == Ptr
+                                    : ART == StructType::get(RetTy, Ptr);
+  if (!ArgsMatch || (!WithTape && ART != RetTy))
+    return unsupported(Call, "the registered augmented function '" +
+                                 G.Augmented->getName() +
+                                 "' does not have the expected signature "
+                                 "(each pointer parameter followed by its "
+                                 "shadow; returning the result, or {result, "
+                                 "void *tape})");
+  CallBase *New = emitReplacementCall(AB, Call, G.Augmented, Args);
+  CustomSite Site;
+  Site.Rule = &G;
+  Value *Primal = nullptr;
+  if (WithTape) {
+    Site.Tape = RetTy->isVoidTy() ? New : AB.CreateExtractValue(New, 1);
+    if (!RetTy->isVoidTy())
+      Primal = AB.CreateExtractValue(New, 0);
+  } else if (!RetTy->isVoidTy()) {
+    Primal = New;
+  }
+  if (Primal) {
+    Call.replaceAllUsesWith(Primal);
+    if (Active.contains(&Call) && RetTy->isFPOrFPVectorTy())
+      Active.insert(Primal);
+  }
+  Site.Result = Primal;
+  Site.RevArgs.assign(Args.begin(), Args.end());
+  SmallVector<Value *, 16> Keep(Args);
+  if (Site.Tape)
+    Keep.push_back(Site.Tape);
+  record(*New, Keep);
+  CustomSites[New] = Site;
+  Dead.push_back(&Call);
+  return true;
+}
+
+bool ReverseEmitter::emitCustomAdjoint(CallBase &AugCall,
+                                       DenseMap<Value *, Value *> &Popped) {
+  CustomSite &Site = CustomSites[&AugCall];
+  Function &RevFn = *Site.Rule->Reverse;
+  SmallVector<Value *, 16> Args;
+  for (Value *V : Site.RevArgs)
+    Args.push_back(revValue(V, Popped));
+  Type *RetTy = Site.Result ? Site.Result->getType() : nullptr;
+  if (RetTy && RetTy->isFPOrFPVectorTy())
+    Args.push_back(isActiveFloat(Site.Result)
+                       ? takeAdjoint(Site.Result)
+                       : Constant::getNullValue(RetTy));
+  if (Site.Tape)
+    Args.push_back(revValue(Site.Tape, Popped));
+  // The floating-point parameters, whose adjoints come back in order.
+  SmallVector<Value *, 4> FloatArgs;
+  for (Value *V : Site.RevArgs)
+    if (V->getType()->isFPOrFPVectorTy())
+      FloatArgs.push_back(V);
+  FunctionType *RT = RevFn.getFunctionType();
+  bool Match = RT->getNumParams() == Args.size();
+  for (unsigned I = 0; Match && I < Args.size(); ++I)
+    Match = RT->getParamType(I) == Args[I]->getType();
+  Type *Want = FloatArgs.empty()       ? RB.getVoidTy()
+               : FloatArgs.size() == 1 ? FloatArgs[0]->getType()
+                                       : nullptr;
+  if (!Want) {
+    SmallVector<Type *, 4> Elts;
+    for (Value *V : FloatArgs)
+      Elts.push_back(V->getType());
+    Want = StructType::get(Rev.getContext(), Elts);
+  }
+  if (!Match || RT->getReturnType() != Want)
+    return unsupported(AugCall,
+                       "the registered reverse function '" + RevFn.getName() +
+                           "' does not have the expected signature (the "
+                           "augmented function's parameters, then the "
+                           "adjoint of a floating-point result, then the "
+                           "tape; returning the adjoints of the "
+                           "floating-point parameters)");
+  Value *Adjoints = RB.CreateCall(&RevFn, Args);
+  for (unsigned I = 0; I < FloatArgs.size(); ++I)
+    addAdjoint(FloatArgs[I], FloatArgs.size() == 1
+                                 ? Adjoints
+                                 : RB.CreateExtractValue(Adjoints, I));
   return true;
 }
 

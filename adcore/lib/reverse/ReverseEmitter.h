@@ -50,6 +50,12 @@ private:
   bool augmentInstruction(llvm::Instruction &I);
   /// Sets \p Replaced when the call was replaced by an augmented call.
   bool augmentCall(llvm::CallBase &Call, bool &Replaced);
+  bool augmentCustomGradient(llvm::CallBase &Call,
+                             const struct CustomGradient &G);
+  bool emitCustomAdjoint(llvm::CallBase &AugCall,
+                         llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
+  /// The math rule of \p Callee, built in or by __enzyme_function_like.
+  const struct MathRule *ruleFor(const llvm::Function &Callee) const;
   llvm::Value *shadowOrNull(llvm::Value *V);
   llvm::Value *shadowOrZero(llvm::Value *V);
   void record(llvm::Instruction &I, llvm::ArrayRef<llvm::Value *> Values);
@@ -104,6 +110,15 @@ private:
   /// that replaced the call's result (null for void).
   llvm::DenseMap<llvm::Instruction *, DerivativeKey> CallKeys;
   llvm::DenseMap<llvm::Instruction *, llvm::Value *> CallResult;
+  /// Calls of registered augmented functions: the rule, and the values
+  /// given to the reverse function (args, shadows, tape), in order.
+  struct CustomSite {
+    const CustomGradient *Rule = nullptr;
+    llvm::SmallVector<llvm::Value *, 8> RevArgs;
+    llvm::Value *Result = nullptr;
+    llvm::Value *Tape = nullptr;
+  };
+  llvm::DenseMap<llvm::Instruction *, CustomSite> CustomSites;
   bool HadRuleError = false;
   /// Shadow stack blocks: alloca -> bytes, freed at the alloca's reverse.
   llvm::DenseMap<llvm::Instruction *, uint64_t> ShadowAllocas;

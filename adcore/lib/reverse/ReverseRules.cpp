@@ -113,7 +113,7 @@ bool ReverseEmitter::neededValues(Instruction &I,
     Function *Callee = Call->getCalledFunction();
     if (!Callee)
       return true;
-    if (const MathRule *Rule = findMathRule(*Callee)) {
+    if (const MathRule *Rule = ruleFor(*Callee)) {
       bool Any = false;
       for (unsigned K = 0; K < Rule->NumArgs && K < Call->arg_size(); ++K)
         Any |= Rule->Partials[K] && isActiveFloat(Call->getArgOperand(K));
@@ -138,6 +138,9 @@ bool ReverseEmitter::neededValues(Instruction &I,
 bool ReverseEmitter::emitAdjoint(Instruction &I,
                                  DenseMap<Value *, Value *> &Popped) {
   auto Val = [&](Value *V) { return revValue(V, Popped); };
+
+  if (CustomSites.count(&I))
+    return emitCustomAdjoint(cast<CallBase>(I), Popped);
 
   // A user call: the callee's reverse sweep.
   auto KeyIt = CallKeys.find(&I);
@@ -417,7 +420,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       addAdjoint(Vec, RB.CreateVectorSplat(VT->getNumElements(), D));
       return true;
     }
-    const MathRule *Rule = findMathRule(*Callee);
+    const MathRule *Rule = ruleFor(*Callee);
     if (!Rule || !isActiveFloat(Call))
       return true;
     Value *D = takeAdjoint(Call);

@@ -1,0 +1,73 @@
+//===- adcore/CustomRules.h - User-registered rules and marks --*- C++ -*-===//
+//
+// Programs register derivatives and activity facts with globals, as with
+// Enzyme:
+//   void *__enzyme_register_derivative_f[] = {(void *)f, (void *)f_fwd};
+//   void *__enzyme_register_gradient_f[] = {(void *)f, (void *)f_aug,
+//                                           (void *)f_rev};
+//   void *__enzyme_inactivefn_log[] = {(void *)log_message};
+//   void *__enzyme_inactive_global_counter = (void *)&counter;
+//   void *__enzyme_function_like[2] = {(void *)my_log, (void *)"log"};
+// (any suffix after the prefix; scalar or array initializers). The
+// conventions of f_fwd, f_aug and f_rev are in docs/custom-derivatives.md.
+// Malformed registrations are reported at the registering global.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_CUSTOMRULES_H
+#define ADCORE_CUSTOMRULES_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <string>
+
+namespace llvm {
+class Function;
+class GlobalVariable;
+class Module;
+class Value;
+} // namespace llvm
+
+namespace adcore {
+
+struct CustomGradient {
+  llvm::Function *Augmented = nullptr;
+  llvm::Function *Reverse = nullptr;
+};
+
+class CustomRules {
+public:
+  /// Reads the registrations of \p M. Each malformed one is reported and
+  /// skipped; \p HadError is set then.
+  void collect(llvm::Module &M, bool &HadError);
+
+  llvm::Function *forwardDerivative(const llvm::Function *F) const {
+    return Forward.lookup(F);
+  }
+  const CustomGradient *gradient(const llvm::Function *F) const {
+    auto It = Gradients.find(F);
+    return It == Gradients.end() ? nullptr : &It->second;
+  }
+  bool isInactive(const llvm::Function *F) const {
+    return InactiveFunctions.contains(F);
+  }
+  bool isInactiveGlobal(const llvm::Value *G) const {
+    return InactiveGlobals.contains(G);
+  }
+  /// The math function \p F behaves like ("log"), or empty.
+  std::string functionLike(const llvm::Function *F) const {
+    auto It = Like.find(F);
+    return It == Like.end() ? std::string() : It->second;
+  }
+
+private:
+  llvm::DenseMap<const llvm::Function *, llvm::Function *> Forward;
+  llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;
+  llvm::DenseSet<const llvm::Function *> InactiveFunctions;
+  llvm::DenseSet<const llvm::Value *> InactiveGlobals;
+  llvm::DenseMap<const llvm::Function *, std::string> Like;
+};
+
+} // namespace adcore
+
+#endif // ADCORE_CUSTOMRULES_H
