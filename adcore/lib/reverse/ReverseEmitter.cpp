@@ -609,7 +609,11 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
   for (Instruction &I : BB)
     Insts.push_back(&I);
   for (Instruction *I : reverse(Insts)) {
-    if (isa<PHINode>(I))
+    // Only the primal's instructions (and the calls that replaced them)
+    // have adjoints; what the augmented sweep added (shadows, records,
+    // unpacking of results) has none.
+    if (isa<PHINode>(I) ||
+        (!PrimalOf.count(I) && !CallKeys.count(I) && !CustomSites.count(I)))
       continue;
     RB.SetCurrentDebugLocation(I->getDebugLoc());
     DenseMap<Value *, Value *> Popped;
