@@ -35,6 +35,8 @@ constexpr MemoryFunctionRow MemoryFunctionTable[] = {
     {"_ZdaPvSt11align_val_t", MemoryFunctionKind::Free},
     {"_ZdlPvmSt11align_val_t", MemoryFunctionKind::Free},
     {"_ZdaPvmSt11align_val_t", MemoryFunctionKind::Free},
+    {"adcc_tape_push", MemoryFunctionKind::TapePush},
+    {"adcc_tape_pop", MemoryFunctionKind::TapePop},
 };
 
 } // namespace

@@ -119,7 +119,12 @@ Function *SynthesisContext::getOrCreateReverse(const DerivativeKey &Key) {
   Cache.insert(AugKey, Aug);
   Cache.insert(RevKey, Rev);
   ReverseEmitter Emitter(*this, AugKey, *Aug, *Rev);
-  if (Emitter.run())
+  bool OK = Emitter.run();
+  // Both sweeps use the thread's tape: forward mode over them must follow
+  // every call (Hessian-vector products), arguments or not.
+  Aug->addFnAttr(UsesTapeAttribute);
+  Rev->addFnAttr(UsesTapeAttribute);
+  if (OK)
     return Key.Mode == DerivativeMode::Augmented ? Aug : Rev;
   HadError = true;
   for (Function *F : {Aug, Rev}) {

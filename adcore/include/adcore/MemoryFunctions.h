@@ -24,6 +24,8 @@ enum class MemoryFunctionKind {
   Realloc,   ///< ptr realloc(ptr, size)
   AlignedAlloc, ///< ptr aligned_alloc(align, size)
   Free,      ///< void f(ptr, ...) — free, delete, delete[]
+  TapePush,  ///< ptr adcc_tape_push(tape, bytes, align): a new record
+  TapePop,   ///< ptr adcc_tape_pop(tape, bytes, align): the last record
 };
 
 MemoryFunctionKind classifyMemoryFunction(const llvm::Function &F);
@@ -31,6 +33,8 @@ MemoryFunctionKind classifyMemoryFunction(const llvm::Function &F);
 inline bool isAllocationFunction(const llvm::Function &F) {
   MemoryFunctionKind K = classifyMemoryFunction(F);
   return K != MemoryFunctionKind::None && K != MemoryFunctionKind::Free;
+  // (Tape records count as allocations: forward mode over a reverse
+  // sweep gives each record a shadow record.)
 }
 
 } // namespace adcore

@@ -22,6 +22,9 @@ class Module;
 
 namespace adcore {
 
+/// Function attribute of generated functions that push or pop tape records.
+constexpr const char *UsesTapeAttribute = "adcc-uses-tape";
+
 class SynthesisContext {
 public:
   explicit SynthesisContext(llvm::Module &M) : M(M) {}

@@ -23,9 +23,11 @@ using namespace llvm;
 namespace adcore {
 
 bool ForwardEmitter::visitCallBase(CallBase &Call) {
+  Function *Direct = Call.getCalledFunction();
   bool Involved = isAnalyzedActive(&Call) ||
                   any_of(Call.args(),
-                         [&](const Use &U) { return isActive(U.get()); });
+                         [&](const Use &U) { return isActive(U.get()); }) ||
+                  (Direct && Direct->hasFnAttribute(UsesTapeAttribute));
   if (!Involved)
     return true;
   if (Call.isInlineAsm())
@@ -227,6 +229,21 @@ bool ForwardEmitter::emitIntrinsicCall(IntrinsicInst &II) {
 
 bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
   auto Kind = MemoryFunctionKind(K);
+  if (Kind == MemoryFunctionKind::TapePush ||
+      Kind == MemoryFunctionKind::TapePop) {
+    // Forward mode over a reverse sweep (Hessian-vector products): each
+    // tape record gets a shadow record right after it; being LIFO, the
+    // shadow is popped before its record.
+    if (Width != 1)
+      return unsupported(Call, "batched forward mode over reverse mode");
+    if (Kind == MemoryFunctionKind::TapePop)
+      B.SetInsertPoint(&Call);
+    SmallVector<Value *, 3> Args(Call.args());
+    setTangent(&Call, B.CreateCall(Call.getFunctionType(),
+                                   Call.getCalledOperand(), Args,
+                                   "record.shadow"));
+    return true;
+  }
   if (Kind == MemoryFunctionKind::Free) {
     Value *S = tangentOrNull(Call.getArgOperand(0));
     if (!S)

@@ -152,9 +152,12 @@ bool ForwardEmitter::run() {
       }
       // Values that are active get a tangent; instructions without a value
       // (stores, calls) are visited whenever an operand is active.
+      auto *Call = dyn_cast<CallBase>(I);
+      Function *Callee = Call ? Call->getCalledFunction() : nullptr;
       bool Wanted = ActiveClones.contains(I) ||
                     any_of(I->operands(),
-                           [&](const Use &U) { return isActive(U.get()); });
+                           [&](const Use &U) { return isActive(U.get()); }) ||
+                    (Callee && Callee->hasFnAttribute(UsesTapeAttribute));
       if (!Wanted)
         continue;
       if (!I->isTerminator())
