@@ -41,6 +41,9 @@ const FlagRow FlagTable[] = {
     {"adcc-print-requests",
      "print each derivative request found in a translation unit to stderr",
      [](AdccOptions &O) -> bool & { return O.Engine.PrintRequests; }, true},
+    {"adcc-print-tape-plan",
+     "print what each reverse-mode derivative records on the tape",
+     [](AdccOptions &O) -> bool & { return O.Engine.PrintTapePlan; }, true},
     {"adcc-runtime",
      "link the adcc tape runtime (libadcc_rt.a) into programs and shared "
      "libraries",

@@ -96,7 +96,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       errs() << "\n";
     }
   }
-  SynthesisContext Ctx(M);
+  SynthesisContext Ctx(M, Opts.PrintTapePlan);
   bool BadRegistration = false;
   Ctx.rules().collect(M, BadRegistration);
   std::vector<DeclaredDerivative> Declared = collectDeclaredDerivatives(M, Ctx);

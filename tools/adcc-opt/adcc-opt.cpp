@@ -37,6 +37,8 @@ cl::opt<std::string> Passes("passes", cl::desc("textual pass pipeline"),
                             cl::init("adcc"));
 cl::opt<bool> PrintRequests("adcc-print-requests",
                             cl::desc("print derivative requests"));
+cl::opt<bool> PrintTapePlan("adcc-print-tape-plan",
+                            cl::desc("print the tape plans of reverse mode"));
 
 /// Prints diagnostics as `error: file:line:col: message` and remembers
 /// whether an error was seen, instead of LLVM's default exit on error.
@@ -74,6 +76,7 @@ int main(int Argc, char **Argv) {
 
   adcore::Options Opts;
   Opts.PrintRequests = PrintRequests;
+  Opts.PrintTapePlan = PrintTapePlan;
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;

@@ -16,6 +16,8 @@ struct Options {
   bool EnableAD = true;
   /// Print every derivative request found in a module to stderr.
   bool PrintRequests = false;
+  /// Print the tape plan of each reverse-mode derivative to stderr.
+  bool PrintTapePlan = false;
 };
 
 } // namespace adcore

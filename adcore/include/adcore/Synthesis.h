@@ -27,7 +27,9 @@ constexpr const char *UsesTapeAttribute = "adcc-uses-tape";
 
 class SynthesisContext {
 public:
-  explicit SynthesisContext(llvm::Module &M) : M(M) {}
+  explicit SynthesisContext(llvm::Module &M, bool PrintTapePlans = false)
+      : M(M), PrintTapePlans(PrintTapePlans) {}
+  bool printTapePlans() const { return PrintTapePlans; }
 
   /// The derivative function for \p Key, generating it (and what it calls)
   /// when needed. Null after a reported error.
@@ -47,6 +49,7 @@ private:
   llvm::Function *getOrCreateReverse(const DerivativeKey &Key);
 
   llvm::Module &M;
+  bool PrintTapePlans;
   CustomRules Rules;
   DerivativeCache Cache;
   bool HadError = false;

@@ -10,7 +10,11 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -93,7 +97,9 @@ Value *ReverseEmitter::shadowOrZero(Value *V) {
 void ReverseEmitter::record(Instruction &I, ArrayRef<Value *> Values) {
   auto &List = Recorded[&I];
   for (Value *V : Values) {
-    if (isa<Constant>(V))
+    // Constants need no record; a value needed twice (x * x) is recorded
+    // once.
+    if (isa<Constant>(V) || is_contained(List, V))
       continue;
     pushValue(AB, AugTape, V);
     List.push_back(V);
@@ -706,11 +712,68 @@ bool ReverseEmitter::buildReverse() {
   return true;
 }
 
+void ReverseEmitter::reportTapePlan() {
+  DominatorTree DT(Aug);
+  LoopInfo LI(DT);
+  const DataLayout &DL = Aug.getParent()->getDataLayout();
+  auto RecordBytes = [&](Type *T) {
+    uint64_t B = DL.getTypeAllocSize(T->isIntegerTy(1) ? Type::getInt8Ty(
+                                                             T->getContext())
+                                                       : T);
+    return (B + 7) / 8 * 8; // the runtime's 8-byte granule
+  };
+  TapePlan Plan;
+  std::string Listing;
+  raw_string_ostream OS(Listing);
+  for (BasicBlock &BB : Aug) {
+    bool InLoop = LI.getLoopFor(&BB) != nullptr;
+    if (pred_size(&BB) > 1) {
+      (InLoop ? Plan.LoopBytes : Plan.CallBytes) += 8;
+      ++Plan.PathRecords;
+    }
+    for (Instruction &I : BB) {
+      auto It = Recorded.find(&I);
+      if (It == Recorded.end())
+        continue;
+      for (Value *V : It->second) {
+        (InLoop ? Plan.LoopBytes : Plan.CallBytes) += RecordBytes(V->getType());
+        ++Plan.ValueRecords;
+        OS << "  record ";
+        V->printAsOperand(OS, /*PrintType=*/true);
+        OS << " for '" << I.getOpcodeName() << "'"
+           << (InLoop ? " (each loop iteration)" : "") << "\n";
+      }
+    }
+  }
+  for (auto &[AI, Bytes] : ShadowAllocas)
+    Plan.StackShadowBytes += Bytes;
+
+  std::string Summary;
+  raw_string_ostream SS(Summary);
+  SS << "reverse mode of '" << demangle(Key.Primal->getName())
+     << "': tape " << Plan.CallBytes << " bytes per call";
+  if (Plan.LoopBytes)
+    SS << " + " << Plan.LoopBytes << " bytes per loop iteration";
+  SS << " (" << Plan.ValueRecords << " recorded values, "
+     << Plan.PathRecords << " control-flow records";
+  if (Plan.StackShadowBytes)
+    SS << ", " << Plan.StackShadowBytes << " bytes of shadow stack";
+  SS << "); every other value is recomputed or constant";
+  OptimizationRemarkEmitter ORE(Key.Primal);
+  ORE.emit(OptimizationRemark("adcc", "TapePlan", Key.Primal)
+           << Summary);
+  if (Ctx.printTapePlans())
+    errs() << "adcc: " << Summary << "\n" << Listing;
+}
+
 bool ReverseEmitter::run() {
   if (Key.Primal->isVarArg())
     return unsupported(*Key.Primal->getEntryBlock().begin(),
                        "variadic functions cannot be differentiated");
-  if (!buildAugmented() || !buildReverse())
+  if (!buildAugmented())
+    return false;
+  reportTapePlan();
+  if (!buildReverse())
     return false;
   for (Function *F : {&Aug, &Rev}) {
     if (verifyFunction(*F, &errs())) {

@@ -87,6 +87,15 @@ private:
 
   bool unsupported(llvm::Instruction &I, const llvm::Twine &What);
 
+  /// The tape plan: what the augmented sweep records, per call and per
+  /// loop iteration. Reported as an optimization remark (-Rpass=adcc) and,
+  /// with -fadcc-print-tape-plan, listed value by value.
+  struct TapePlan {
+    uint64_t CallBytes = 0, LoopBytes = 0, StackShadowBytes = 0;
+    unsigned ValueRecords = 0, PathRecords = 0;
+  };
+  void reportTapePlan();
+
   SynthesisContext &Ctx;
   DerivativeKey Key;
   llvm::Function &Aug;

@@ -119,6 +119,15 @@ bool ReverseEmitter::neededValues(Instruction &I,
         Any |= Rule->Partials[K] && isActiveFloat(Call->getArgOperand(K));
       if (!Any)
         return true;
+      StringRef Name(Rule->Name);
+      if (Name == "fma" || Name == "fmuladd") {
+        // d/da = b, d/db = a, d/dc = 1: only the other factor is needed.
+        if (isActiveFloat(Call->getArgOperand(0)))
+          Need(Call->getArgOperand(1));
+        if (isActiveFloat(Call->getArgOperand(1)))
+          Need(Call->getArgOperand(0));
+        return true;
+      }
       // Integer arguments (powi's exponent) are always needed.
       for (unsigned K = 0; K < Call->arg_size(); ++K)
         if ((Rule->Uses & UsesArgs) ||
