@@ -142,6 +142,12 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       lowerReverseRequest(*R, Ctx);
       continue;
     }
+    if (R->Kind == RequestKind::AugmentedForward ||
+        R->Kind == RequestKind::SplitReverse ||
+        R->Kind == RequestKind::AugmentSize) {
+      lowerSplitRequest(*R, Ctx);
+      continue;
+    }
     Ctx.error(*R->Site, Twine(describe(R->Kind)) + " of '" +
                             R->Primal->getName() +
                             "' is not implemented yet in this version of adcc");

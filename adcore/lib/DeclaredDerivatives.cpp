@@ -146,6 +146,18 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
   if (!User)
     User = Function::Create(derivativeType(D.Key), GlobalValue::ExternalLinkage,
                             D.Symbol, M);
+  // The derivative is defined wherever the primal is: with the primal's
+  // linkage (static, inline and template primals are internal or
+  // linkonce_odr, defined in every translation unit that uses them).
+  if (!Primal.hasExternalLinkage()) {
+    User->setLinkage(Primal.getLinkage());
+    User->setVisibility(Primal.getVisibility());
+    if (User->hasLocalLinkage())
+      User->setDSOLocal(true);
+    if (Primal.hasComdat() || User->hasLinkOnceLinkage() ||
+        User->hasWeakLinkage())
+      User->setComdat(M.getOrInsertComdat(User->getName()));
+  }
 
   // Clang lowered the C signature: a large struct result comes back through
   // a hidden `sret` pointer; small ones are returned in registers, maybe

@@ -29,6 +29,9 @@ enum class Marker {
   ConstReturn,
   NoRet,
   Interleave,
+  Allocated,
+  Tape,
+  NoFree,
   Unknown
 };
 
@@ -48,6 +51,9 @@ constexpr MarkerRow MarkerTable[] = {
     {"enzyme_const_return", Marker::ConstReturn},
     {"enzyme_noret", Marker::NoRet},
     {"enzyme_interleave", Marker::Interleave},
+    {"enzyme_allocated", Marker::Allocated},
+    {"enzyme_tape", Marker::Tape},
+    {"enzyme_nofree", Marker::NoFree},
 };
 
 /// The marker an argument is, if any: a load of (or the address of) a
@@ -77,6 +83,9 @@ class ForwardCallLowering {
 public:
   /// Reverse mode (__enzyme_autodiff) instead of forward mode.
   bool Reverse = false;
+  /// Split reverse mode: only the augmented sweep (__enzyme_augmentfwd) or
+  /// only the reverse sweep (__enzyme_reverse).
+  enum class Split { None, Augment, Reverse } SplitKind = Split::None;
 
 public:
   ForwardCallLowering(const Request &R, SynthesisContext &Ctx)
@@ -106,6 +115,9 @@ private:
   DerivativeKey Key;
   SmallVector<Value *, 16> Args;
   SmallPtrSet<Instruction *, 8> MarkerLoads;
+  /// Split reverse mode: the tape handle and the adjoint of the result.
+  Value *TapeArg = nullptr;
+  Value *SeedArg = nullptr;
 };
 
 Value *ForwardCallLowering::next(const Twine &What) {
@@ -160,6 +172,15 @@ bool ForwardCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
     return true;
   case Marker::Interleave:
     return error("enzyme_interleave is not supported yet by adcc");
+  case Marker::Allocated:
+    // Enzyme's caller-allocated tape: adcc's tape lives in the runtime, so
+    // the size and the buffer are not needed.
+    return next("the size after enzyme_allocated") != nullptr;
+  case Marker::Tape:
+    TapeArg = next("the tape after enzyme_tape");
+    return TapeArg != nullptr;
+  case Marker::NoFree:
+    return true;
   case Marker::Out:
     return error("enzyme_out (an active output) is only valid in reverse "
                  "mode; forward mode uses enzyme_dup");
@@ -297,12 +318,49 @@ bool ForwardCallLowering::emitCall() {
                  typeName(Want) + ", but the derivative of '" +
                  R.Primal->getName() + "' returns " + typeName(Got));
 
-  CallBase *NewCall = emitReplacementCall(B, Call, D, Args);
+  Module &M = *Call.getModule();
+  Type *Ptr = B.getPtrTy();
+  CallBase *NewCall = nullptr;
+  if (SplitKind != Split::Reverse)
+    NewCall = emitReplacementCall(B, Call, D, Args);
+  if (SplitKind == Split::Augment) {
+    // The handle names this augmented sweep's place on the thread's tape.
+    Value *Handle = B.CreateCall(
+        M.getOrInsertFunction("adcc_split_mark", FunctionType::get(Ptr, false)),
+        {}, "tape");
+    if (Want->isVoidTy() || Call.use_empty()) {
+      // Nothing to return.
+    } else if (Want == Ptr) {
+      Call.replaceAllUsesWith(Handle);
+    } else if (auto *ST = dyn_cast<StructType>(Want);
+               ST && ST->getNumElements() == 2 &&
+               ST->getElementType(0) == Ptr &&
+               ST->getElementType(1) == D->getReturnType()) {
+      Value *Pair = B.CreateInsertValue(PoisonValue::get(ST), Handle, 0);
+      Call.replaceAllUsesWith(B.CreateInsertValue(Pair, NewCall, 1));
+    } else {
+      return error("__enzyme_augmentfwd returns the tape (void *), or "
+                   "{void *tape, result}; it is declared to return " +
+                   typeName(Want));
+    }
+    return true;
+  }
   if (RevD) {
-    // The reverse sweep, seeded with 1 for a floating-point result.
     SmallVector<Value *, 1> Seed;
-    if (RevD->arg_size() == 1)
+    if (SplitKind == Split::Reverse) {
+      // The reverse sweep of the most recent augmented sweep: checked.
+      B.CreateCall(M.getOrInsertFunction(
+                       "adcc_split_check",
+                       FunctionType::get(B.getVoidTy(), {Ptr}, false)),
+                   {TapeArg});
+      if (RevD->arg_size() == 1)
+        Seed.push_back(SeedArg ? SeedArg
+                               : ConstantFP::get(RevD->getArg(0)->getType(),
+                                                 0.0));
+    } else if (RevD->arg_size() == 1) {
+      // The reverse sweep, seeded with 1 for a floating-point result.
       Seed.push_back(ConstantFP::get(RevD->getArg(0)->getType(), 1.0));
+    }
     NewCall = B.CreateCall(RevD, Seed);
   }
   Value *Result = NewCall;
@@ -341,7 +399,8 @@ bool ForwardCallLowering::run() {
     StringRef Name;
     Marker M = markerOf(Call.getArgOperand(Next), Name);
     if (M == Marker::None || M == Marker::Dup || M == Marker::DupNoNeed ||
-        M == Marker::Const || M == Marker::DupV)
+        M == Marker::Const || M == Marker::DupV ||
+        (M == Marker::Out && Reverse))
       break;
     if (auto *LI = dyn_cast<LoadInst>(Call.getArgOperand(Next)))
       MarkerLoads.insert(LI);
@@ -352,6 +411,19 @@ bool ForwardCallLowering::run() {
   for (Argument &Param : F.args())
     if (!parseParameter(Param))
       return false;
+  if (SplitKind == Split::Reverse) {
+    Type *RetTy = F.getReturnType();
+    if (RetTy->isFPOrFPVectorTy()) {
+      SeedArg = next("the adjoint of the result");
+      if (!SeedArg || !(SeedArg = convert(SeedArg, RetTy, "the adjoint")))
+        return false;
+    }
+    if (!TapeArg && !(TapeArg = next("the tape from __enzyme_augmentfwd")))
+      return false;
+    if (!TapeArg->getType()->isPointerTy())
+      return error("the tape given to __enzyme_reverse must be the pointer "
+                   "that __enzyme_augmentfwd returned");
+  }
   if (Next < Call.arg_size())
     return error("too many arguments to " + entryPointName(R.Kind) +
                  " for '" + F.getName() + "': it takes " +
@@ -376,6 +448,33 @@ bool lowerForwardRequest(const Request &R, SynthesisContext &Ctx) {
     return false;
   }
   ForwardCallLowering Lowering(R, Ctx);
+  return Lowering.run();
+}
+
+bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx) {
+  if (R.Kind == RequestKind::AugmentSize) {
+    // The tape is the runtime's: the caller only keeps a handle.
+    CallBase &Call = *R.Site;
+    if (!Call.getType()->isIntegerTy()) {
+      Ctx.error(Call, "__enzyme_augmentsize must be declared to return an "
+                      "integer");
+      return false;
+    }
+    Call.replaceAllUsesWith(ConstantInt::get(Call.getType(), sizeof(void *)));
+    Call.eraseFromParent();
+    return true;
+  }
+  if (R.Primal->isDeclaration()) {
+    Ctx.error(*R.Site, "cannot differentiate '" + R.Primal->getName() +
+                           "': its body is not available in this translation "
+                           "unit");
+    return false;
+  }
+  ForwardCallLowering Lowering(R, Ctx);
+  Lowering.Reverse = true;
+  Lowering.SplitKind = R.Kind == RequestKind::AugmentedForward
+                           ? ForwardCallLowering::Split::Augment
+                           : ForwardCallLowering::Split::Reverse;
   return Lowering.run();
 }
 

@@ -1,6 +1,7 @@
 //===- Hooks.cpp - adcc's hooks into a Clang compile ---------------------===//
 
 #include "frontend/Hooks.h"
+#include "frontend/Attributes.h"
 
 #include "adcore/Pipeline.h"
 
@@ -16,6 +17,8 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
       [Opts](llvm::PassBuilder &PB) {
         adcore::registerPassBuilderCallbacks(PB, Opts);
       });
+
+  enableDerivativeAttributes(CI);
 
   if (Opts.EnableAD &&
       CodeGen.getDebugInfo() == llvm::codegenoptions::NoDebugInfo)

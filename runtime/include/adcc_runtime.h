@@ -233,6 +233,12 @@ ADCC_RT_API float adcc_digammaf(float x);
    derivatives. */
 ADCC_RT_API void adcc_unknown_derivative(const void *function);
 
+/* Split reverse mode (__enzyme_augmentfwd / __enzyme_reverse): the handle of
+   the augmented sweep that just ran, and the check that a reverse sweep
+   belongs to the most recent one on this thread's tape. */
+ADCC_RT_API void *adcc_split_mark(void);
+ADCC_RT_API void adcc_split_check(const void *handle);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

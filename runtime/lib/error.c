@@ -48,3 +48,20 @@ void adcc_unknown_derivative(const void *function) {
                  "derivative",
                  function);
 }
+
+/* Split reverse mode: a handle names the tape position right after an
+   augmented sweep (position + 1, so that it is never NULL). */
+void *adcc_split_mark(void) {
+  adcc_tape_mark m = adcc_tape_get_mark(adcc_tape_thread());
+  return (void *)(uintptr_t)(m.position + 1);
+}
+
+void adcc_split_check(const void *handle) {
+  adcc_tape_mark m = adcc_tape_get_mark(adcc_tape_thread());
+  if ((uintptr_t)handle == m.position + 1)
+    return;
+  adcc_rt_report("__enzyme_reverse was given a tape that is not the most "
+                 "recent augmented sweep on this thread: reverse sweeps must "
+                 "run in the reverse order of their __enzyme_augmentfwd "
+                 "calls, on the same thread");
+}

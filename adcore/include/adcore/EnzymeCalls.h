@@ -32,6 +32,14 @@ bool lowerForwardRequest(const Request &R, SynthesisContext &Ctx);
 /// float result is seeded with 1.
 bool lowerReverseRequest(const Request &R, SynthesisContext &Ctx);
 
+/// Split reverse mode: `__enzyme_augmentfwd` runs the augmented sweep and
+/// returns a handle to its records on the thread's tape (with the result as
+/// {handle, result} when declared so); `__enzyme_reverse` takes the same
+/// arguments, then the adjoint of a float result, then the handle, and runs
+/// the reverse sweep (the runtime checks that it is the most recent
+/// augmented sweep); `__enzyme_augmentsize` is the size of the handle.
+bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx);
+
 } // namespace adcore
 
 #endif // ADCORE_ENZYMECALLS_H
