@@ -1,0 +1,1322 @@
+/* reverse_bench.c: reverse-mode (gradient) benchmark for adcc.
+ *
+ * For each kernel and size it measures, in one process:
+ *   - the primal;
+ *   - one gradient call, __enzyme_autodiff (with the zeroing of the
+ *     gradient arrays and the seeding of the output adjoints that such a
+ *     call needs);
+ *   - a hand-written gradient (primal outputs and gradient, written as one
+ *     would by hand), as a reference for what a gradient could cost;
+ *   - when compiled by adcc (__ADCC__): the tape bytes of one gradient call
+ *     (peak_bytes of the thread's tape during the call), the tape records
+ *     pushed and the tape chunks allocated by one (warm) call.
+ * Every gradient is verified before it is timed: against the hand-written
+ * gradient (relative 1e-10) and against central finite differences on a few
+ * coordinates (1e-5).  A wrong gradient is reported as WRONG GRADIENT, is
+ * not timed, and makes the program exit with 1.
+ *
+ * A kernel with an array result y gets the scalar objective L = w . y for
+ * fixed random weights w: its "gradient" is the vector-Jacobian product
+ * w^T (dy/dx), which is what seeding the output's shadow with w computes.
+ *
+ * Only the Enzyme C API is used (__enzyme_autodiff with enzyme_dup and
+ * enzyme_const), so the same file is meant to build with
+ *   adcc -O2 reverse_bench.c -lm
+ *   clang -O2 -fplugin=ClangEnzyme-22.so reverse_bench.c -lm
+ *
+ * Usage: reverse_bench [--quick] [--json FILE] [--min-time S] [--samples N]
+ *                      [--only NAME[,NAME...]] [--verbose] [--verify-only]
+ * See README.md in this directory.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#ifdef __ADCC__
+#include <adcc_runtime.h>
+#endif
+
+/* ---- The Enzyme-compatible API ----------------------------------------- */
+
+/* No call below has an active (enzyme_out) scalar argument, so nothing is
+ * returned: every gradient goes into the shadow arrays. */
+extern int enzyme_dup, enzyme_const;
+void __enzyme_autodiff(void *, ...);
+
+#define NOINLINE __attribute__((noinline))
+
+/* ---- Kernels (the functions that are differentiated) ------------------- */
+/* The same kernels as bench/forward/forward_bench.c. */
+
+static double dot(const double *x, const double *y, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += x[i] * y[i];
+  return s;
+}
+
+static double sumsq(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += x[i] * x[i];
+  return s;
+}
+
+static double rosenbrock(const double *x, int n) {
+  double f = 0;
+  for (int i = 0; i + 1 < n; i++) {
+    double t = x[i + 1] - x[i] * x[i], u = 1.0 - x[i];
+    f += 100.0 * t * t + u * u;
+  }
+  return f;
+}
+
+static double logsumexp(const double *x, int n) {
+  double m = x[0];
+  for (int i = 1; i < n; i++)
+    m = x[i] > m ? x[i] : m;
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += exp(x[i] - m);
+  return m + log(s);
+}
+
+/* y = A x, A n-by-n row-major (A constant, x active). */
+static void matvec(const double *restrict A, const double *restrict x,
+                   double *restrict y, int n) {
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int j = 0; j < n; j++)
+      s += A[(long)i * n + j] * x[j];
+    y[i] = s;
+  }
+}
+
+/* C = A B, all n-by-n row-major (A active, B constant), i-k-j order. */
+static void matmul(const double *restrict A, const double *restrict B,
+                   double *restrict C, int n) {
+  for (int i = 0; i < n; i++) {
+    double *restrict c = C + (long)i * n;
+    for (int j = 0; j < n; j++)
+      c[j] = 0;
+    for (int k = 0; k < n; k++) {
+      double a = A[(long)i * n + k];
+      const double *restrict b = B + (long)k * n;
+      for (int j = 0; j < n; j++)
+        c[j] += a * b[j];
+    }
+  }
+}
+
+/* Explicit reaction-diffusion in 1-D: u_t = u_xx - u^3, fixed ends;
+ * 2*steps time steps from u0 into u (w is a work array). */
+#define HEAT_R 0.25
+#define HEAT_C 0.01
+static void heat1d(const double *restrict u0, double *restrict u,
+                   double *restrict w, int n, int steps) {
+  for (int i = 0; i < n; i++)
+    u[i] = u0[i];
+  w[0] = u[0];
+  w[n - 1] = u[n - 1];
+  for (int s = 0; s < steps; s++) {
+    for (int i = 1; i < n - 1; i++)
+      w[i] = u[i] + HEAT_R * (u[i - 1] - 2.0 * u[i] + u[i + 1]) -
+             HEAT_C * u[i] * u[i] * u[i];
+    for (int i = 1; i < n - 1; i++)
+      u[i] = w[i] + HEAT_R * (w[i - 1] - 2.0 * w[i] + w[i + 1]) -
+             HEAT_C * w[i] * w[i] * w[i];
+  }
+}
+
+/* The same on an n-by-n grid with the 5-point Laplacian. */
+#define ST_R 0.2
+#define ST_C 0.01
+static void stencil2d(const double *restrict u0, double *restrict u,
+                      double *restrict w, int n, int steps) {
+  for (long i = 0; i < (long)n * n; i++)
+    u[i] = u0[i];
+  for (long i = 0; i < (long)n * n; i++)
+    w[i] = u0[i];
+  for (int s = 0; s < steps; s++) {
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++) {
+        long c = (long)i * n + j;
+        double v = u[c];
+        w[c] = v + ST_R * (u[c - n] + u[c + n] + u[c - 1] + u[c + 1] - 4 * v) -
+               ST_C * v * v * v;
+      }
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++) {
+        long c = (long)i * n + j;
+        double v = w[c];
+        u[c] = v + ST_R * (w[c - n] + w[c + n] + w[c - 1] + w[c + 1] - 4 * v) -
+               ST_C * v * v * v;
+      }
+  }
+}
+
+/* Michaelis-Menten reaction network E + S <-> ES -> E + P (rate constants
+ * k[0..2], state E, S, ES, P), integrated by classical RK4 from y0. */
+static inline void mm_rhs(const double *k, const double *y, double *f) {
+  double v1 = k[0] * y[0] * y[1], v2 = k[1] * y[2], v3 = k[2] * y[2];
+  f[0] = -v1 + v2 + v3;
+  f[1] = -v1 + v2;
+  f[2] = v1 - v2 - v3;
+  f[3] = v3;
+}
+
+static void rk4(const double *restrict k, const double *restrict y0,
+                double *restrict y, int steps, double h) {
+  double a[4], k1[4], k2[4], k3[4], k4[4];
+  for (int i = 0; i < 4; i++)
+    y[i] = y0[i];
+  for (int s = 0; s < steps; s++) {
+    mm_rhs(k, y, k1);
+    for (int i = 0; i < 4; i++)
+      a[i] = y[i] + 0.5 * h * k1[i];
+    mm_rhs(k, a, k2);
+    for (int i = 0; i < 4; i++)
+      a[i] = y[i] + 0.5 * h * k2[i];
+    mm_rhs(k, a, k3);
+    for (int i = 0; i < 4; i++)
+      a[i] = y[i] + h * k3[i];
+    mm_rhs(k, a, k4);
+    for (int i = 0; i < 4; i++)
+      y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+  }
+}
+
+/* ---- Hand-written gradients --------------------------------------------- */
+/* Each computes what the __enzyme_autodiff call computes (the primal's
+ * array outputs and the gradient of L), written as one would by hand: the
+ * gradient is stored, not added, and kernels that overwrite their state
+ * keep the states they need in scratch arrays allocated once (the
+ * equivalent of a tape that is reused from call to call). */
+
+static void dot_hgrad(const double *restrict x, const double *restrict y,
+                      double *restrict gx, double *restrict gy, int n) {
+  for (int i = 0; i < n; i++) {
+    gx[i] = y[i];
+    gy[i] = x[i];
+  }
+}
+
+static void sumsq_hgrad(const double *restrict x, double *restrict g, int n) {
+  for (int i = 0; i < n; i++)
+    g[i] = 2.0 * x[i];
+}
+
+/* n >= 2 */
+static void rosenbrock_hgrad(const double *restrict x, double *restrict g,
+                             int n) {
+  /* term i (x[i], x[i+1]): d/dx[i] = -400 t x[i] - 2 u, d/dx[i+1] = 200 t */
+  double t = x[1] - x[0] * x[0];
+  g[0] = -400.0 * t * x[0] - 2.0 * (1.0 - x[0]);
+  for (int i = 1; i + 1 < n; i++) {
+    double tp = t;
+    t = x[i + 1] - x[i] * x[i];
+    g[i] = 200.0 * tp - 400.0 * t * x[i] - 2.0 * (1.0 - x[i]);
+  }
+  g[n - 1] = 200.0 * t;
+}
+
+static void logsumexp_hgrad(const double *restrict x, double *restrict g,
+                            int n) {
+  double m = x[0];
+  for (int i = 1; i < n; i++)
+    m = x[i] > m ? x[i] : m;
+  double s = 0;
+  for (int i = 0; i < n; i++) {
+    g[i] = exp(x[i] - m);
+    s += g[i];
+  }
+  double r = 1.0 / s;
+  for (int i = 0; i < n; i++)
+    g[i] *= r;
+}
+
+/* y = A x and gx = A^T w in one pass over A. */
+static void matvec_hgrad(const double *restrict A, const double *restrict x,
+                         const double *restrict w, double *restrict y,
+                         double *restrict gx, int n) {
+  for (int j = 0; j < n; j++)
+    gx[j] = 0;
+  for (int i = 0; i < n; i++) {
+    double s = 0, wi = w[i];
+    for (int j = 0; j < n; j++) {
+      double a = A[(long)i * n + j];
+      s += a * x[j];
+      gx[j] += wi * a;
+    }
+    y[i] = s;
+  }
+}
+
+/* C = A B and gA = W B^T, row by row. */
+static void matmul_hgrad(const double *restrict A, const double *restrict B,
+                         const double *restrict W, double *restrict C,
+                         double *restrict gA, int n) {
+  for (int i = 0; i < n; i++) {
+    double *restrict c = C + (long)i * n;
+    const double *restrict w = W + (long)i * n;
+    for (int j = 0; j < n; j++)
+      c[j] = 0;
+    for (int k = 0; k < n; k++) {
+      double a = A[(long)i * n + k], s = 0;
+      const double *restrict b = B + (long)k * n;
+      for (int j = 0; j < n; j++) {
+        c[j] += a * b[j];
+        s += w[j] * b[j];
+      }
+      gA[(long)i * n + k] = s;
+    }
+  }
+}
+
+/* The stencils and their adjoints as half-steps X_{k+1} = F(X_k).  The
+ * boundary values of every X_k are those of u0, so the adjoints of the
+ * boundary are summed apart (bacc) and the interior adjoints (lo, li) keep
+ * a zero boundary. */
+static void heat_half(const double *restrict in, double *restrict out, int n) {
+  out[0] = in[0];
+  out[n - 1] = in[n - 1];
+  for (int i = 1; i < n - 1; i++)
+    out[i] = in[i] + HEAT_R * (in[i - 1] - 2.0 * in[i] + in[i + 1]) -
+             HEAT_C * in[i] * in[i] * in[i];
+}
+
+static void heat_half_adj(const double *restrict in, const double *restrict lo,
+                          double *restrict li, double *restrict bacc, int n) {
+  li[0] = li[n - 1] = 0;
+  for (int i = 1; i < n - 1; i++) {
+    double v = in[i];
+    li[i] = lo[i] * (1.0 - 2.0 * HEAT_R - 3.0 * HEAT_C * v * v) +
+            HEAT_R * (lo[i - 1] + lo[i + 1]);
+  }
+  bacc[0] += HEAT_R * lo[1];
+  bacc[1] += HEAT_R * lo[n - 2];
+}
+
+/* traj: 2*steps-2 states of n; l0, l1: n each; n >= 3, steps >= 1 */
+static void heat1d_hgrad(const double *restrict u0, const double *restrict W,
+                         double *restrict u, double *restrict w,
+                         double *restrict g, int n, int steps,
+                         double *restrict traj, double *restrict l0,
+                         double *restrict l1) {
+  int hs = 2 * steps;
+  const double *in = u0;
+  for (int k = 0; k < hs; k++) {
+    double *out = k == hs - 1 ? u : k == hs - 2 ? w : traj + (long)k * n;
+    heat_half(in, out, n);
+    in = out;
+  }
+  double bacc[2] = {W[0], W[n - 1]}, *lo = l0, *li = l1;
+  lo[0] = lo[n - 1] = 0;
+  for (int i = 1; i < n - 1; i++)
+    lo[i] = W[i];
+  for (int k = hs - 1; k >= 0; k--) {
+    const double *x = k == 0 ? u0 : k == hs - 1 ? w : traj + (long)(k - 1) * n;
+    double *dst = k == 0 ? g : li;
+    heat_half_adj(x, lo, dst, bacc, n);
+    li = lo;
+    lo = dst;
+  }
+  g[0] = bacc[0];
+  g[n - 1] = bacc[1];
+}
+
+static void st_half(const double *restrict in, double *restrict out, int n) {
+  memcpy(out, in, n * sizeof *in);
+  memcpy(out + (long)(n - 1) * n, in + (long)(n - 1) * n, n * sizeof *in);
+  for (int i = 1; i < n - 1; i++) {
+    out[(long)i * n] = in[(long)i * n];
+    out[(long)i * n + n - 1] = in[(long)i * n + n - 1];
+  }
+  for (int i = 1; i < n - 1; i++)
+    for (int j = 1; j < n - 1; j++) {
+      long c = (long)i * n + j;
+      double v = in[c];
+      out[c] = v + ST_R * (in[c - n] + in[c + n] + in[c - 1] + in[c + 1] -
+                           4 * v) -
+               ST_C * v * v * v;
+    }
+}
+
+static void st_half_adj(const double *restrict in, const double *restrict lo,
+                        double *restrict li, double *restrict bacc, int n) {
+  memset(li, 0, n * sizeof *li);
+  memset(li + (long)(n - 1) * n, 0, n * sizeof *li);
+  for (int i = 1; i < n - 1; i++) {
+    li[(long)i * n] = li[(long)i * n + n - 1] = 0;
+    for (int j = 1; j < n - 1; j++) {
+      long c = (long)i * n + j;
+      double v = in[c];
+      li[c] = lo[c] * (1.0 - 4.0 * ST_R - 3.0 * ST_C * v * v) +
+              ST_R * (lo[c - n] + lo[c + n] + lo[c - 1] + lo[c + 1]);
+    }
+  }
+  for (int j = 1; j < n - 1; j++) {
+    bacc[j] += ST_R * lo[(long)n + j];
+    bacc[(long)(n - 1) * n + j] += ST_R * lo[(long)(n - 2) * n + j];
+  }
+  for (int i = 1; i < n - 1; i++) {
+    bacc[(long)i * n] += ST_R * lo[(long)i * n + 1];
+    bacc[(long)i * n + n - 1] += ST_R * lo[(long)i * n + n - 2];
+  }
+}
+
+/* traj: 2*steps-2 grids of n*n; l0, l1, bacc: n*n each; n >= 3 */
+static void stencil2d_hgrad(const double *restrict u0, const double *restrict W,
+                            double *restrict u, double *restrict w,
+                            double *restrict g, int n, int steps,
+                            double *restrict traj, double *restrict l0,
+                            double *restrict l1, double *restrict bacc) {
+  int hs = 2 * steps;
+  long nn = (long)n * n;
+  const double *in = u0;
+  for (int k = 0; k < hs; k++) {
+    double *out = k == hs - 1 ? u : k == hs - 2 ? w : traj + (long)k * nn;
+    st_half(in, out, n);
+    in = out;
+  }
+  double *lo = l0, *li = l1;
+  for (long c = 0; c < nn; c++) {
+    long i = c / n, j = c % n;
+    int interior = i > 0 && i < n - 1 && j > 0 && j < n - 1;
+    lo[c] = interior ? W[c] : 0;
+    bacc[c] = interior ? 0 : W[c];
+  }
+  for (int k = hs - 1; k >= 0; k--) {
+    const double *x =
+        k == 0 ? u0 : k == hs - 1 ? w : traj + (long)(k - 1) * nn;
+    double *dst = k == 0 ? g : li;
+    st_half_adj(x, lo, dst, bacc, n);
+    li = lo;
+    lo = dst;
+  }
+  for (int j = 0; j < n; j++) {
+    g[j] = bacc[j];
+    g[(long)(n - 1) * n + j] = bacc[(long)(n - 1) * n + j];
+  }
+  for (int i = 1; i < n - 1; i++) {
+    g[(long)i * n] = bacc[(long)i * n];
+    g[(long)i * n + n - 1] = bacc[(long)i * n + n - 1];
+  }
+}
+
+/* Adjoint of f = mm_rhs(k, y) for the adjoint l of f: ly = (df/dy)^T l
+ * (stored), lk += (df/dk)^T l. */
+static inline void mm_rhs_adj(const double *k, const double *y,
+                              const double *l, double *ly, double *lk) {
+  double lv1 = -l[0] - l[1] + l[2], lv2 = l[0] + l[1] - l[2],
+         lv3 = l[0] - l[2] + l[3];
+  lk[0] += lv1 * y[0] * y[1];
+  lk[1] += lv2 * y[2];
+  lk[2] += lv3 * y[2];
+  ly[0] = lv1 * k[0] * y[1];
+  ly[1] = lv1 * k[0] * y[0];
+  ly[2] = lv2 * k[1] + lv3 * k[2];
+  ly[3] = 0;
+}
+
+/* traj: 4*steps doubles (the state before each step); the stages are
+ * recomputed in the reverse sweep. */
+static void rk4_hgrad(const double *restrict k, const double *restrict y0,
+                      const double *restrict W, double *restrict y,
+                      double *restrict gk, double *restrict gy0, int steps,
+                      double h, double *restrict traj) {
+  double a[4], k1[4], k2[4], k3[4], k4[4];
+  for (int i = 0; i < 4; i++)
+    y[i] = y0[i];
+  for (int s = 0; s < steps; s++) {
+    memcpy(traj + 4 * (long)s, y, 4 * sizeof *y);
+    mm_rhs(k, y, k1);
+    for (int i = 0; i < 4; i++)
+      a[i] = y[i] + 0.5 * h * k1[i];
+    mm_rhs(k, a, k2);
+    for (int i = 0; i < 4; i++)
+      a[i] = y[i] + 0.5 * h * k2[i];
+    mm_rhs(k, a, k3);
+    for (int i = 0; i < 4; i++)
+      a[i] = y[i] + h * k3[i];
+    mm_rhs(k, a, k4);
+    for (int i = 0; i < 4; i++)
+      y[i] += h / 6.0 * (k1[i] + 2.0 * k2[i] + 2.0 * k3[i] + k4[i]);
+  }
+  double ly[4], lk[3] = {0, 0, 0};
+  for (int i = 0; i < 4; i++)
+    ly[i] = W[i];
+  for (int s = steps - 1; s >= 0; s--) {
+    const double *ys = traj + 4 * (long)s;
+    double a2[4], a3[4], a4[4], l1[4], l2[4], l3[4], l4[4], la[4];
+    mm_rhs(k, ys, k1);
+    for (int i = 0; i < 4; i++)
+      a2[i] = ys[i] + 0.5 * h * k1[i];
+    mm_rhs(k, a2, k2);
+    for (int i = 0; i < 4; i++)
+      a3[i] = ys[i] + 0.5 * h * k2[i];
+    mm_rhs(k, a3, k3);
+    for (int i = 0; i < 4; i++)
+      a4[i] = ys[i] + h * k3[i];
+    for (int i = 0; i < 4; i++) {
+      l1[i] = l4[i] = h / 6.0 * ly[i];
+      l2[i] = l3[i] = h / 6.0 * 2.0 * ly[i];
+    }
+    mm_rhs_adj(k, a4, l4, la, lk);
+    for (int i = 0; i < 4; i++) {
+      ly[i] += la[i];
+      l3[i] += h * la[i];
+    }
+    mm_rhs_adj(k, a3, l3, la, lk);
+    for (int i = 0; i < 4; i++) {
+      ly[i] += la[i];
+      l2[i] += 0.5 * h * la[i];
+    }
+    mm_rhs_adj(k, a2, l2, la, lk);
+    for (int i = 0; i < 4; i++) {
+      ly[i] += la[i];
+      l1[i] += 0.5 * h * la[i];
+    }
+    mm_rhs_adj(k, ys, l1, la, lk);
+    for (int i = 0; i < 4; i++)
+      ly[i] += la[i];
+  }
+  for (int i = 0; i < 4; i++)
+    gy0[i] = ly[i];
+  for (int i = 0; i < 3; i++)
+    gk[i] = lk[i];
+}
+
+/* ---- Benchmark instances ----------------------------------------------- */
+
+enum { ROLE_IN, ROLE_OUT, ROLE_TMP };
+
+typedef struct {
+  int role;     /* active input, active output, or duplicated work array */
+  long len;
+  double *v;    /* primal values                                           */
+  double *orig; /* ROLE_IN: the unperturbed input                          */
+  double *d;    /* shadow: IN the gradient (adcc), OUT the output adjoint
+                   (seeded with w before each call), TMP zeroed             */
+  double *gh;   /* ROLE_IN: the hand-written gradient                      */
+  double *w;    /* ROLE_OUT: the weights of L = w . v                       */
+} arr_t;
+
+typedef struct bench bench_t;
+typedef double (*runfn)(bench_t *);
+
+struct bench {
+  const char *name;
+  char size[48];
+  int n, steps;
+  double h;
+  double iters;  /* inner-loop iterations of one primal call              */
+  double *c;     /* a constant (inactive) input: A of matvec, B of matmul */
+  int narr;
+  arr_t a[4];
+  int has_ret;   /* scalar result (the objective itself)                 */
+  double ret;
+  double *scr[4]; /* scratch arrays of the hand-written gradient          */
+  runfn primal, grad, hand;
+};
+
+#define A0 b->a[0]
+#define A1 b->a[1]
+#define A2 b->a[2]
+#define ZERO(arr) memset((arr).d, 0, (arr).len * sizeof(double))
+#define SEED(arr) memcpy((arr).d, (arr).w, (arr).len * sizeof(double))
+
+/* Every kernel gets three noinline wrappers (primal, adcc gradient, hand
+ * gradient), each returning a value that the timing loop sinks.  The
+ * gradient wrapper includes what the call needs: zeroing the gradient (it
+ * is added to the shadow) and work shadows, and seeding the output
+ * adjoints (the reverse sweep consumes them). */
+
+/* dot: x, y active */
+static NOINLINE double dot_primal(bench_t *b) {
+  return b->ret = dot(A0.v, A1.v, b->n);
+}
+static NOINLINE double dot_grad(bench_t *b) {
+  ZERO(A0);
+  ZERO(A1);
+  __enzyme_autodiff((void *)dot, enzyme_dup, A0.v, A0.d, enzyme_dup, A1.v,
+                    A1.d, enzyme_const, b->n);
+  return A0.d[0];
+}
+static NOINLINE double dot_hand(bench_t *b) {
+  dot_hgrad(A0.v, A1.v, A0.gh, A1.gh, b->n);
+  return A0.gh[0];
+}
+
+/* f(const double *x, int n) -> double with x active */
+#define SCALAR_KERNEL(f)                                                       \
+  static NOINLINE double f##_primal(bench_t *b) {                              \
+    return b->ret = f(A0.v, b->n);                                             \
+  }                                                                            \
+  static NOINLINE double f##_grad(bench_t *b) {                                \
+    ZERO(A0);                                                                  \
+    __enzyme_autodiff((void *)f, enzyme_dup, A0.v, A0.d, enzyme_const, b->n);  \
+    return A0.d[0];                                                            \
+  }                                                                            \
+  static NOINLINE double f##_hand(bench_t *b) {                                \
+    f##_hgrad(A0.v, A0.gh, b->n);                                              \
+    return A0.gh[0];                                                           \
+  }
+SCALAR_KERNEL(sumsq)
+SCALAR_KERNEL(rosenbrock)
+SCALAR_KERNEL(logsumexp)
+
+/* matvec: a[0] = x (in), a[1] = y (out), c = A */
+static NOINLINE double matvec_primal(bench_t *b) {
+  matvec(b->c, A0.v, A1.v, b->n);
+  return A1.v[0];
+}
+static NOINLINE double matvec_grad(bench_t *b) {
+  ZERO(A0);
+  SEED(A1);
+  __enzyme_autodiff((void *)matvec, enzyme_const, b->c, enzyme_dup, A0.v, A0.d,
+                    enzyme_dup, A1.v, A1.d, enzyme_const, b->n);
+  return A0.d[0];
+}
+static NOINLINE double matvec_hand(bench_t *b) {
+  matvec_hgrad(b->c, A0.v, A1.w, A1.v, A0.gh, b->n);
+  return A0.gh[0];
+}
+
+/* matmul: a[0] = A (in), a[1] = C (out), c = B */
+static NOINLINE double matmul_primal(bench_t *b) {
+  matmul(A0.v, b->c, A1.v, b->n);
+  return A1.v[0];
+}
+static NOINLINE double matmul_grad(bench_t *b) {
+  ZERO(A0);
+  SEED(A1);
+  __enzyme_autodiff((void *)matmul, enzyme_dup, A0.v, A0.d, enzyme_const,
+                    b->c, enzyme_dup, A1.v, A1.d, enzyme_const, b->n);
+  return A0.d[0];
+}
+static NOINLINE double matmul_hand(bench_t *b) {
+  matmul_hgrad(A0.v, b->c, A1.w, A1.v, A0.gh, b->n);
+  return A0.gh[0];
+}
+
+/* Stencils: a[0] = u0 (in), a[1] = u (out), a[2] = w (work) */
+static NOINLINE double heat1d_primal(bench_t *b) {
+  heat1d(A0.v, A1.v, A2.v, b->n, b->steps);
+  return A1.v[1];
+}
+static NOINLINE double heat1d_grad(bench_t *b) {
+  ZERO(A0);
+  SEED(A1);
+  ZERO(A2);
+  __enzyme_autodiff((void *)heat1d, enzyme_dup, A0.v, A0.d, enzyme_dup, A1.v,
+                    A1.d, enzyme_dup, A2.v, A2.d, enzyme_const, b->n,
+                    enzyme_const, b->steps);
+  return A0.d[1];
+}
+static NOINLINE double heat1d_hand(bench_t *b) {
+  heat1d_hgrad(A0.v, A1.w, A1.v, A2.v, A0.gh, b->n, b->steps, b->scr[0],
+               b->scr[1], b->scr[2]);
+  return A0.gh[1];
+}
+
+static NOINLINE double stencil2d_primal(bench_t *b) {
+  stencil2d(A0.v, A1.v, A2.v, b->n, b->steps);
+  return A1.v[1];
+}
+static NOINLINE double stencil2d_grad(bench_t *b) {
+  ZERO(A0);
+  SEED(A1);
+  ZERO(A2);
+  __enzyme_autodiff((void *)stencil2d, enzyme_dup, A0.v, A0.d, enzyme_dup,
+                    A1.v, A1.d, enzyme_dup, A2.v, A2.d, enzyme_const, b->n,
+                    enzyme_const, b->steps);
+  return A0.d[1];
+}
+static NOINLINE double stencil2d_hand(bench_t *b) {
+  stencil2d_hgrad(A0.v, A1.w, A1.v, A2.v, A0.gh, b->n, b->steps, b->scr[0],
+                  b->scr[1], b->scr[2], b->scr[3]);
+  return A0.gh[1];
+}
+
+/* rk4: a[0] = rate constants (in), a[1] = y0 (in), a[2] = y (out) */
+static NOINLINE double rk4_primal(bench_t *b) {
+  rk4(A0.v, A1.v, A2.v, b->steps, b->h);
+  return A2.v[3];
+}
+static NOINLINE double rk4_grad(bench_t *b) {
+  ZERO(A0);
+  ZERO(A1);
+  SEED(A2);
+  __enzyme_autodiff((void *)rk4, enzyme_dup, A0.v, A0.d, enzyme_dup, A1.v,
+                    A1.d, enzyme_dup, A2.v, A2.d, enzyme_const, b->steps,
+                    enzyme_const, b->h);
+  return A0.d[0];
+}
+static NOINLINE double rk4_hand(bench_t *b) {
+  rk4_hgrad(A0.v, A1.v, A2.w, A2.v, A0.gh, A1.gh, b->steps, b->h, b->scr[0]);
+  return A0.gh[0];
+}
+
+/* ---- Set-up ------------------------------------------------------------- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static double urand(double lo, double hi) { /* xorshift64* */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  uint64_t r = rng_state * 0x2545F4914F6CDD1Dull;
+  return lo + (hi - lo) * (double)(r >> 11) * 0x1.0p-53;
+}
+
+static double *alloc(long len) {
+  void *p = NULL;
+  size_t bytes = (size_t)(len > 0 ? len : 1) * sizeof(double);
+  if (posix_memalign(&p, 64, (bytes + 63) & ~(size_t)63) != 0) {
+    fprintf(stderr, "reverse_bench: out of memory\n");
+    exit(2);
+  }
+  memset(p, 0, bytes);
+  return p;
+}
+
+/* Adds an array; inputs get values in [lo, hi], outputs weights in
+ * [-1, 1]. */
+static arr_t *add_arr(bench_t *b, int role, long len, double lo, double hi) {
+  arr_t *a = &b->a[b->narr++];
+  a->role = role;
+  a->len = len;
+  a->v = alloc(len);
+  a->d = alloc(len);
+  if (role == ROLE_IN) {
+    a->orig = alloc(len);
+    a->gh = alloc(len);
+    for (long i = 0; i < len; i++)
+      a->v[i] = a->orig[i] = urand(lo, hi);
+  } else if (role == ROLE_OUT) {
+    a->w = alloc(len);
+    for (long i = 0; i < len; i++)
+      a->w[i] = urand(-1, 1);
+  }
+  return a;
+}
+
+static void free_bench(bench_t *b) {
+  for (int j = 0; j < b->narr; j++) {
+    free(b->a[j].v);
+    free(b->a[j].orig);
+    free(b->a[j].d);
+    free(b->a[j].gh);
+    free(b->a[j].w);
+  }
+  for (int j = 0; j < 4; j++)
+    free(b->scr[j]);
+  free(b->c);
+  memset(b, 0, sizeof *b);
+}
+
+#define SET_FNS(b, f)                                                          \
+  ((b)->primal = f##_primal, (b)->grad = f##_grad, (b)->hand = f##_hand)
+
+/* The benchmark table: kernel name and two sizes (n, steps). */
+typedef struct {
+  const char *name;
+  int n[2], steps[2];
+} spec_t;
+
+static const spec_t specs[] = {
+    {"dot", {4096, 262144}, {0, 0}},
+    {"sumsq", {4096, 262144}, {0, 0}},
+    {"rosenbrock", {4096, 262144}, {0, 0}},
+    {"logsumexp", {4096, 16384}, {0, 0}},
+    {"matvec", {64, 1024}, {0, 0}},
+    {"matmul", {32, 128}, {0, 0}},
+    {"heat1d", {1024, 65536}, {50, 5}},
+    {"stencil2d", {64, 512}, {10, 2}},
+    {"rk4", {0, 0}, {1000, 100000}},
+};
+#define NSPECS ((int)(sizeof specs / sizeof specs[0]))
+
+static void setup(bench_t *b, const spec_t *s, int which) {
+  memset(b, 0, sizeof *b);
+  b->name = s->name;
+  int n = b->n = s->n[which], steps = b->steps = s->steps[which];
+  const char *nm = s->name;
+  if (!strcmp(nm, "dot")) {
+    add_arr(b, ROLE_IN, n, -1, 1);
+    add_arr(b, ROLE_IN, n, -1, 1);
+    b->has_ret = 1;
+    b->iters = n;
+    SET_FNS(b, dot);
+    snprintf(b->size, sizeof b->size, "n=%d", n);
+  } else if (!strcmp(nm, "sumsq")) {
+    add_arr(b, ROLE_IN, n, -1, 1);
+    b->has_ret = 1;
+    b->iters = n;
+    SET_FNS(b, sumsq);
+    snprintf(b->size, sizeof b->size, "n=%d", n);
+  } else if (!strcmp(nm, "rosenbrock")) {
+    add_arr(b, ROLE_IN, n, -1.5, 1.5);
+    b->has_ret = 1;
+    b->iters = n - 1;
+    SET_FNS(b, rosenbrock);
+    snprintf(b->size, sizeof b->size, "n=%d", n);
+  } else if (!strcmp(nm, "logsumexp")) {
+    add_arr(b, ROLE_IN, n, -5, 5);
+    b->has_ret = 1;
+    b->iters = 2.0 * n - 1; /* max loop and exp loop */
+    SET_FNS(b, logsumexp);
+    snprintf(b->size, sizeof b->size, "n=%d", n);
+  } else if (!strcmp(nm, "matvec")) {
+    b->c = alloc((long)n * n);
+    for (long i = 0; i < (long)n * n; i++)
+      b->c[i] = urand(-1, 1);
+    add_arr(b, ROLE_IN, n, -1, 1);
+    add_arr(b, ROLE_OUT, n, 0, 0);
+    b->iters = (double)n * n;
+    SET_FNS(b, matvec);
+    snprintf(b->size, sizeof b->size, "%dx%d", n, n);
+  } else if (!strcmp(nm, "matmul")) {
+    b->c = alloc((long)n * n);
+    for (long i = 0; i < (long)n * n; i++)
+      b->c[i] = urand(-1, 1);
+    add_arr(b, ROLE_IN, (long)n * n, -1, 1);
+    add_arr(b, ROLE_OUT, (long)n * n, 0, 0);
+    b->iters = (double)n * n * n;
+    SET_FNS(b, matmul);
+    snprintf(b->size, sizeof b->size, "%dx%d", n, n);
+  } else if (!strcmp(nm, "heat1d")) {
+    add_arr(b, ROLE_IN, n, 0, 1);
+    add_arr(b, ROLE_OUT, n, 0, 0);
+    add_arr(b, ROLE_TMP, n, 0, 0);
+    b->scr[0] = alloc((long)(2 * steps - 2) * n);
+    b->scr[1] = alloc(n);
+    b->scr[2] = alloc(n);
+    b->iters = 2.0 * steps * (n - 2);
+    SET_FNS(b, heat1d);
+    snprintf(b->size, sizeof b->size, "n=%d,steps=%d", n, 2 * steps);
+  } else if (!strcmp(nm, "stencil2d")) {
+    long nn = (long)n * n;
+    add_arr(b, ROLE_IN, nn, 0, 1);
+    add_arr(b, ROLE_OUT, nn, 0, 0);
+    add_arr(b, ROLE_TMP, nn, 0, 0);
+    b->scr[0] = alloc((long)(2 * steps - 2) * nn);
+    b->scr[1] = alloc(nn);
+    b->scr[2] = alloc(nn);
+    b->scr[3] = alloc(nn);
+    b->iters = 2.0 * steps * (n - 2) * (n - 2);
+    SET_FNS(b, stencil2d);
+    snprintf(b->size, sizeof b->size, "%dx%d,steps=%d", n, n, 2 * steps);
+  } else if (!strcmp(nm, "rk4")) {
+    /* rate constants around (10, 1, 2), state (E, S, ES, P) */
+    arr_t *k = add_arr(b, ROLE_IN, 3, 0, 0);
+    double k0[3] = {10.0, 1.0, 2.0}, y0[4] = {1.0, 2.0, 0.1, 0.0};
+    for (int i = 0; i < 3; i++)
+      k->v[i] = k->orig[i] = k0[i] * urand(0.9, 1.1);
+    arr_t *y = add_arr(b, ROLE_IN, 4, 0, 0);
+    for (int i = 0; i < 4; i++)
+      y->v[i] = y->orig[i] = y0[i] * urand(0.9, 1.1);
+    add_arr(b, ROLE_OUT, 4, 0, 0);
+    b->h = 5.0 / steps; /* integrate to t = 5 whatever the step count */
+    b->scr[0] = alloc(4L * steps);
+    b->iters = steps;
+    SET_FNS(b, rk4);
+    snprintf(b->size, sizeof b->size, "steps=%d", steps);
+  }
+}
+
+/* ---- Verification -------------------------------------------------------- */
+
+/* NaN and infinity by their bits, so that the checks also hold when the
+ * benchmark is built with -ffast-math (which lets isnan() fold to false). */
+static double nan_value(void) {
+  uint64_t bits = 0x7ff8000000000000ull;
+  double d;
+  memcpy(&d, &bits, sizeof d);
+  return d;
+}
+static int not_finite(double d) {
+  uint64_t bits;
+  memcpy(&bits, &d, sizeof bits);
+  return (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull;
+}
+
+/* The objective L: the scalar result, plus w . y for each array result. */
+static double objective(bench_t *b) {
+  b->primal(b);
+  double L = b->has_ret ? b->ret : 0;
+  for (int j = 0; j < b->narr; j++)
+    if (b->a[j].role == ROLE_OUT)
+      for (long i = 0; i < b->a[j].len; i++)
+        L += b->a[j].w[i] * b->a[j].v[i];
+  return L;
+}
+
+static long in_len(const bench_t *b) {
+  long len = 0;
+  for (int j = 0; j < b->narr; j++)
+    if (b->a[j].role == ROLE_IN)
+      len += b->a[j].len;
+  return len;
+}
+
+static long out_len(const bench_t *b) {
+  long len = 0;
+  for (int j = 0; j < b->narr; j++)
+    if (b->a[j].role == ROLE_OUT)
+      len += b->a[j].len;
+  return len;
+}
+
+/* The gradient (hand: the hand-written one, else adcc's), flattened. */
+static void gather_grad(const bench_t *b, int hand, double *buf) {
+  long p = 0;
+  for (int j = 0; j < b->narr; j++)
+    if (b->a[j].role == ROLE_IN) {
+      memcpy(buf + p, hand ? b->a[j].gh : b->a[j].d,
+             b->a[j].len * sizeof(double));
+      p += b->a[j].len;
+    }
+}
+
+/* The array outputs, flattened. */
+static void gather_out(const bench_t *b, double *buf) {
+  long p = 0;
+  for (int j = 0; j < b->narr; j++)
+    if (b->a[j].role == ROLE_OUT) {
+      memcpy(buf + p, b->a[j].v, b->a[j].len * sizeof(double));
+      p += b->a[j].len;
+    }
+}
+
+/* Flat input coordinate p: the array element. */
+static double *coord(bench_t *b, long p, double **orig) {
+  for (int j = 0; j < b->narr; j++)
+    if (b->a[j].role == ROLE_IN) {
+      if (p < b->a[j].len) {
+        *orig = &b->a[j].orig[p];
+        return &b->a[j].v[p];
+      }
+      p -= b->a[j].len;
+    }
+  return NULL;
+}
+
+/* max |got - want| / max(max |want|, floor); a NaN or infinity anywhere
+ * gives 1e300. */
+static double rel_err(const double *got, const double *want, long len,
+                      double floor) {
+  double e = 0, m = floor;
+  for (long i = 0; i < len; i++) {
+    if (not_finite(got[i]) || not_finite(want[i]))
+      return 1e300;
+    double d = fabs(got[i] - want[i]);
+    e = d > e ? d : e;
+    m = fabs(want[i]) > m ? fabs(want[i]) : m;
+  }
+  return e / m;
+}
+
+#define TOL_FD 1e-5     /* against central differences                   */
+#define TOL_EXACT 1e-10 /* adcc against the hand-written gradient        */
+#define NFD 8           /* coordinates checked by finite differences     */
+
+static int verbose = 0;
+
+static void report(const bench_t *b, const char *what, int ok, double e,
+                   const char *against) {
+  if (verbose || !ok)
+    fprintf(stderr, "%s %-10s %-18s %-14s: vs %-22s %.2e%s\n",
+            ok ? "verified" : "WRONG GRADIENT:", b->name, b->size, what,
+            against, e, ok ? "" : "  <-- wrong");
+}
+
+/* Checks the hand-written gradient (ok[1]) and adcc's (ok[0]). */
+static void verify(bench_t *b, int ok[2]) {
+  long ni = in_len(b), no = out_len(b);
+  double *gh = alloc(ni), *ga = alloc(ni), *ga2 = alloc(ni);
+  double *y = alloc(no), *yh = alloc(no), *ya = alloc(no);
+
+  objective(b);
+  gather_out(b, y);
+
+  /* The hand-written gradient and outputs (NaN-filled first, so that
+   * anything left unwritten is noticed). */
+  for (int j = 0; j < b->narr; j++) {
+    arr_t *a = &b->a[j];
+    for (long i = 0; i < a->len; i++) {
+      if (a->role == ROLE_IN)
+        a->gh[i] = nan_value();
+      else
+        a->v[i] = nan_value();
+    }
+  }
+  b->hand(b);
+  gather_grad(b, 1, gh);
+  gather_out(b, yh);
+
+  /* adcc's, twice (the second call runs on a warm tape). */
+  for (int j = 0; j < b->narr; j++)
+    if (b->a[j].role == ROLE_OUT)
+      for (long i = 0; i < b->a[j].len; i++)
+        b->a[j].v[i] = nan_value();
+  b->grad(b);
+  gather_grad(b, 0, ga);
+  gather_out(b, ya);
+  b->grad(b);
+  gather_grad(b, 0, ga2);
+
+  /* Coordinates for finite differences (all of a short input): the first
+   * and the last, where the two gradients differ most, and random ones. */
+  long pick[NFD], np = 0;
+  if (ni <= NFD)
+    for (long p = 0; p < ni; p++)
+      pick[np++] = p;
+  else {
+    long worst = 0;
+    double dmax = -1;
+    for (long p = 0; p < ni; p++) {
+      double d = fabs(ga[p] - gh[p]);
+      if (not_finite(d))
+        d = 1e300;
+      if (d > dmax)
+        dmax = d, worst = p;
+    }
+    pick[np++] = 0;
+    pick[np++] = ni - 1;
+    pick[np++] = worst;
+    while (np < NFD)
+      pick[np++] = (long)urand(0, (double)ni - 1e-9);
+  }
+  double fd[NFD], gfh[NFD], gfa[NFD];
+  for (long q = 0; q < np; q++) {
+    double *orig, *x = coord(b, pick[q], &orig);
+    double step = 1e-5 * (fabs(*orig) > 1 ? fabs(*orig) : 1);
+    *x = *orig + step;
+    double fp = objective(b);
+    *x = *orig - step;
+    double fm = objective(b);
+    *x = *orig;
+    fd[q] = (fp - fm) / ((*orig + step) - (*orig - step));
+    gfh[q] = gh[pick[q]];
+    gfa[q] = ga[pick[q]];
+  }
+
+  double e_out = rel_err(yh, y, no, 1e-300);
+  double e_fd = rel_err(gfh, fd, np, 1e-8);
+  ok[1] = e_out <= TOL_EXACT && e_fd <= TOL_FD;
+  if (no)
+    report(b, "hand outputs", e_out <= TOL_EXACT, e_out, "primal");
+  report(b, "hand gradient", e_fd <= TOL_FD, e_fd, "central differences");
+
+  double ea_out = rel_err(ya, y, no, 1e-300);
+  double ea_fd = rel_err(gfa, fd, np, 1e-8);
+  double ea_hand = ok[1] ? rel_err(ga, gh, ni, 1e-300) : 0;
+  double ea_rep = rel_err(ga2, ga, ni, 1e-300);
+  ok[0] = ea_out <= TOL_EXACT && ea_fd <= TOL_FD && ea_hand <= TOL_EXACT &&
+          ea_rep <= TOL_EXACT;
+  if (no)
+    report(b, "adcc outputs", ea_out <= TOL_EXACT, ea_out, "primal");
+  report(b, "adcc gradient", ea_fd <= TOL_FD, ea_fd, "central differences");
+  if (ok[1])
+    report(b, "adcc gradient", ea_hand <= TOL_EXACT, ea_hand,
+           "hand-written gradient");
+  report(b, "adcc gradient", ea_rep <= TOL_EXACT, ea_rep, "its first call");
+  free(gh), free(ga), free(ga2), free(y), free(yh), free(ya);
+}
+
+/* ---- Tape use ------------------------------------------------------------ */
+
+typedef struct {
+  double bytes, records, allocs; /* per (warm) gradient call; NaN: unknown */
+} tape_use_t;
+
+static tape_use_t tape_use(bench_t *b) {
+  tape_use_t u = {nan_value(), nan_value(), nan_value()};
+#ifdef __ADCC__
+  adcc_tape *t = adcc_tape_thread();
+  adcc_tape_stats s0, s1;
+  b->grad(b); /* warm */
+  adcc_tape_get_stats(t, &s0);
+  adcc_tape_reset_peak(t);
+  b->grad(b);
+  adcc_tape_get_stats(t, &s1);
+  u.bytes = (double)(s1.peak_bytes - s0.live_bytes);
+  u.records = (double)(s1.push_count - s0.push_count);
+  u.allocs = (double)(s1.alloc_count - s0.alloc_count);
+#else
+  (void)b;
+#endif
+  return u;
+}
+
+/* ---- Timing ------------------------------------------------------------- */
+
+static volatile double sink;
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double time_reps(bench_t *b, runfn f, long reps) {
+  double acc = 0, t0 = now();
+  for (long r = 0; r < reps; r++)
+    acc += f(b);
+  double t = now() - t0;
+  sink += acc;
+  return t;
+}
+
+/* Repetitions for one sample to take at least min_time seconds. */
+static long calibrate(bench_t *b, runfn f, double min_time) {
+  long reps = 1;
+  for (;;) {
+    double t = time_reps(b, f, reps);
+    if (t >= min_time)
+      return reps;
+    double grow = t > 0 ? 1.25 * min_time / t : 100;
+    grow = grow < 2 ? 2 : grow > 100 ? 100 : grow;
+    reps = (long)(reps * grow) + 1;
+  }
+}
+
+static int cmp_double(const void *x, const void *y) {
+  double a = *(const double *)x, c = *(const double *)y;
+  return (a > c) - (a < c);
+}
+
+static double median(double *v, int n) {
+  qsort(v, n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- Main --------------------------------------------------------------- */
+
+enum { V_PRIMAL, V_GRAD, V_HAND, NVAR };
+
+typedef struct {
+  char name[24], size[48];
+  int ok[2];
+  double iters;
+  double t[NVAR]; /* median seconds per call; NaN if not measured */
+  tape_use_t tape;
+} result_t;
+
+static void json_num(FILE *f, const char *key, double v, int last) {
+  if (not_finite(v))
+    fprintf(f, "\"%s\": null%s", key, last ? "" : ", ");
+  else
+    fprintf(f, "\"%s\": %.6g%s", key, v, last ? "" : ", ");
+}
+
+/* A count (exact), or null. */
+static void json_count(FILE *f, const char *key, double v) {
+  if (not_finite(v))
+    fprintf(f, "\"%s\": null, ", key);
+  else
+    fprintf(f, "\"%s\": %.0f, ", key, v);
+}
+
+/* Whether kernel name is in the comma-separated list (all if none). */
+static int selected(const char *only, const char *name) {
+  if (!only)
+    return 1;
+  size_t ln = strlen(name);
+  for (const char *p = only; *p;) {
+    size_t l = strcspn(p, ",");
+    if (l == ln && !strncmp(p, name, l))
+      return 1;
+    p += l + (p[l] == ',');
+  }
+  return 0;
+}
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "Usage: reverse_bench [--quick] [--json FILE] [--min-time S] "
+          "[--samples N] [--only NAME[,NAME...]] [--verbose]\n"
+          "                     [--verify-only]\n"
+          "  --quick       small sizes only, 5 samples\n"
+          "  --json FILE   write one JSON record per kernel and size\n"
+          "  --min-time S  minimum duration of one sample (default 0.05)\n"
+          "  --samples N   samples per variant, median reported (default 7)\n"
+          "  --only LIST   comma-separated kernel names\n"
+          "  --verbose     print every verification result\n"
+          "  --verify-only check the gradients, time nothing\n");
+}
+
+/* Tape bytes, readable ("-" when unknown). */
+static void fmt_bytes(char *buf, size_t len, double v) {
+  if (not_finite(v))
+    snprintf(buf, len, "-");
+  else if (v < 10 * 1024.0)
+    snprintf(buf, len, "%.0f B", v);
+  else if (v < 10 * 1048576.0)
+    snprintf(buf, len, "%.1f KiB", v / 1024);
+  else
+    snprintf(buf, len, "%.1f MiB", v / 1048576);
+}
+
+int main(int argc, char **argv) {
+  int quick = 0, samples = 7, verify_only = 0;
+  double min_time = 0.05;
+  const char *json = NULL, *only = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--quick"))
+      quick = 1;
+    else if (!strcmp(argv[i], "--json") && i + 1 < argc)
+      json = argv[++i];
+    else if (!strcmp(argv[i], "--min-time") && i + 1 < argc)
+      min_time = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--samples") && i + 1 < argc)
+      samples = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
+    else if (!strcmp(argv[i], "--verbose"))
+      verbose = 1;
+    else if (!strcmp(argv[i], "--verify-only"))
+      verify_only = verbose = 1;
+    else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      usage(stdout);
+      return 0;
+    } else {
+      usage(stderr);
+      return 2;
+    }
+  }
+  if (quick && samples > 5)
+    samples = 5;
+  if (samples < 1 || samples > 1000 || !(min_time > 0)) {
+    usage(stderr);
+    return 2;
+  }
+
+  result_t res[2 * NSPECS];
+  int nres = 0, failed = 0, matched = 0;
+  for (int s = 0; s < NSPECS; s++)
+    matched += selected(only, specs[s].name);
+  if (!matched) {
+    fprintf(stderr, "reverse_bench: no kernel named in --only '%s'\n", only);
+    return 2;
+  }
+
+  if (!verify_only) {
+    printf("%-10s %-18s %10s %10s %10s %7s %7s %7s %10s %6s %6s\n", "kernel",
+           "size", "primal", "gradient", "hand", "gr/pr", "hand/pr",
+           "gr/hand", "tape", "B/it", "rec/it");
+    printf("%-10s %-18s %10s %10s %10s %7s %7s %7s %10s %6s %6s\n", "", "",
+           "[us]", "[us]", "[us]", "<=3", "", "", "[/call]", "", "");
+    fflush(stdout);
+  }
+
+  for (int s = 0; s < NSPECS; s++) {
+    if (!selected(only, specs[s].name))
+      continue;
+    for (int which = 0; which < (quick ? 1 : 2); which++) {
+      bench_t b;
+      setup(&b, &specs[s], which);
+      result_t *r = &res[nres++];
+      snprintf(r->name, sizeof r->name, "%s", b.name);
+      snprintf(r->size, sizeof r->size, "%s", b.size);
+      r->iters = b.iters;
+      verify(&b, r->ok);
+      failed |= !r->ok[0] || !r->ok[1];
+      if (verify_only) {
+        nres--;
+        free_bench(&b);
+        continue;
+      }
+      r->tape = tape_use(&b);
+
+      runfn fns[NVAR] = {b.primal, b.grad, b.hand};
+      int on[NVAR] = {1, r->ok[0], r->ok[1]};
+      long reps[NVAR];
+      double *t[NVAR];
+      for (int v = 0; v < NVAR; v++) {
+        t[v] = alloc(samples);
+        r->t[v] = nan_value();
+        if (on[v])
+          reps[v] = calibrate(&b, fns[v], min_time);
+      }
+      /* Interleaved: one sample of every variant per round, so that a
+       * change in machine load affects all of them alike. */
+      for (int i = 0; i < samples; i++)
+        for (int v = 0; v < NVAR; v++)
+          if (on[v])
+            t[v][i] = time_reps(&b, fns[v], reps[v]) / (double)reps[v];
+      for (int v = 0; v < NVAR; v++) {
+        if (on[v])
+          r->t[v] = median(t[v], samples);
+        free(t[v]);
+      }
+      double *T = r->t;
+      char cell[NVAR][16], tb[16], bpi[16], rpi[16];
+      for (int v = 0; v < NVAR; v++)
+        if (on[v])
+          snprintf(cell[v], sizeof cell[v], "%10.2f", T[v] * 1e6);
+        else
+          snprintf(cell[v], sizeof cell[v], "%10s", "WRONG");
+      fmt_bytes(tb, sizeof tb, r->tape.bytes);
+      if (not_finite(r->tape.bytes)) {
+        snprintf(bpi, sizeof bpi, "-");
+        snprintf(rpi, sizeof rpi, "-");
+      } else {
+        snprintf(bpi, sizeof bpi, "%.1f", r->tape.bytes / r->iters);
+        snprintf(rpi, sizeof rpi, "%.1f", r->tape.records / r->iters);
+      }
+      double ratio[3] = {T[V_GRAD] / T[V_PRIMAL], T[V_HAND] / T[V_PRIMAL],
+                         T[V_GRAD] / T[V_HAND]};
+      char rc[3][16];
+      for (int q = 0; q < 3; q++)
+        if (not_finite(ratio[q]))
+          snprintf(rc[q], sizeof rc[q], "%7s", "-");
+        else
+          snprintf(rc[q], sizeof rc[q], "%7.2f", ratio[q]);
+      printf("%-10s %-18s %s %s %s %s %s %s %10s %6s %6s\n", r->name, r->size,
+             cell[0], cell[1], cell[2], rc[0], rc[1], rc[2], tb, bpi, rpi);
+      fflush(stdout);
+      free_bench(&b);
+    }
+  }
+
+  if (json) {
+    FILE *f = fopen(json, "w");
+    if (!f) {
+      fprintf(stderr, "reverse_bench: cannot write %s\n", json);
+      return 2;
+    }
+    fprintf(f, "[\n");
+    for (int i = 0; i < nres; i++) {
+      const result_t *r = &res[i];
+      const double *T = r->t;
+      fprintf(f, "  {\"benchmark\": \"%s\", \"size\": \"%s\", ", r->name,
+              r->size);
+      json_num(f, "primal_s", T[V_PRIMAL], 0);
+      json_num(f, "gradient_s", T[V_GRAD], 0);
+      json_num(f, "gradient_ratio", T[V_GRAD] / T[V_PRIMAL], 0);
+      json_num(f, "hand_s", T[V_HAND], 0);
+      json_num(f, "hand_ratio", T[V_HAND] / T[V_PRIMAL], 0);
+      json_count(f, "tape_bytes", r->tape.bytes);
+      json_count(f, "tape_records", r->tape.records);
+      json_count(f, "tape_chunk_allocs", r->tape.allocs);
+      json_count(f, "iterations", r->iters);
+      fprintf(f, "\"forward_ratio\": null, ");
+      fprintf(f, "\"verified\": %s, \"samples\": %d, \"min_sample_s\": %g}%s\n",
+              r->ok[0] && r->ok[1] ? "true" : "false", samples, min_time,
+              i + 1 < nres ? "," : "");
+    }
+    fprintf(f, "]\n");
+    fclose(f);
+  }
+  if (failed) {
+    fprintf(stderr, "reverse_bench: WRONG GRADIENT (see above); the "
+                    "affected variants were not timed\n");
+    return 1;
+  }
+  return 0;
+}
