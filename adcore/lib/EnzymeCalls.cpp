@@ -309,7 +309,9 @@ bool ForwardCallLowering::emitCall() {
   Type *Want = SRet ? Got : Call.getType();
   bool Used = SRet || !Call.use_empty();
   const DataLayout &DL = Call.getModule()->getDataLayout();
-  bool Coerce = Used && !Want->isVoidTy() && Got != Want;
+  // A derivative without a result (no active scalar) read as a value: zero.
+  bool ZeroResult = Used && !Want->isVoidTy() && Got->isVoidTy();
+  bool Coerce = Used && !Want->isVoidTy() && Got != Want && !ZeroResult;
   // Same bytes, maybe with different padding at the end ({<2 x float>,
   // float} for {float, [2 x float]}).
   if (Coerce && (Got->isVoidTy() ||
@@ -376,8 +378,8 @@ bool ForwardCallLowering::emitCall() {
     if (!Got->isVoidTy())
       B.CreateStore(NewCall, SRet);
   } else if (!Call.use_empty()) {
-    Call.replaceAllUsesWith(Got->isVoidTy() ? PoisonValue::get(Call.getType())
-                                            : Result);
+    Call.replaceAllUsesWith(ZeroResult ? Constant::getNullValue(Call.getType())
+                                       : Result);
   }
   return true;
 }

@@ -550,6 +550,14 @@ bool ReverseEmitter::isActiveFloat(const Value *V) const {
           !T->isPointerTy());
 }
 
+/// The empty sum: -0.0 for floating-point values, so that `0 + d` folds to
+/// `d` (+0.0 + -0.0 is +0.0, which keeps LLVM from folding).
+static Constant *emptySum(Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return ConstantFP::getNegativeZero(T);
+  return Constant::getNullValue(T);
+}
+
 Value *ReverseEmitter::slot(Value *V) {
   auto [It, Inserted] = Slots.insert({V, nullptr});
   if (Inserted) {
@@ -557,7 +565,7 @@ Value *ReverseEmitter::slot(Value *V) {
     It->second = EB.CreateAlloca(V->getType(), nullptr,
                                  V->getName() + ".adjoint");
     EB.SetInsertPoint(RevEntry->getTerminator());
-    EB.CreateStore(Constant::getNullValue(V->getType()), It->second);
+    EB.CreateStore(emptySum(V->getType()), It->second);
   }
   return It->second;
 }
@@ -565,7 +573,7 @@ Value *ReverseEmitter::slot(Value *V) {
 Value *ReverseEmitter::takeAdjoint(Value *V) {
   Value *S = slot(V);
   Value *D = RB.CreateLoad(V->getType(), S, V->getName() + ".d");
-  RB.CreateStore(Constant::getNullValue(V->getType()), S);
+  RB.CreateStore(emptySum(V->getType()), S);
   return D;
 }
 
@@ -694,8 +702,10 @@ bool ReverseEmitter::buildReverse() {
     if (!PA || Key.Args[PA->getArgNo()] != ArgActivity::Active)
       continue;
     Value *Adjoint = Constant::getNullValue(A.getType());
+    // (+0.0 turns the empty sum -0.0 into the zero users expect.)
     if (isActiveFloat(&A))
-      Adjoint = RB.CreateLoad(A.getType(), slot(&A));
+      Adjoint = RB.CreateFAdd(RB.CreateLoad(A.getType(), slot(&A)),
+                              Constant::getNullValue(A.getType()));
     Results.push_back(Adjoint);
   }
   Type *RetTy = Rev.getReturnType();
