@@ -157,6 +157,9 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       F->eraseFromParent();
 
   if (!Ctx.hadError() && Level != OptimizationLevel::O0) {
+    for (Function *F : Ctx.cache().functions())
+      if (!F->isDeclaration() && F->hasFnAttribute(UsesTapeAttribute))
+        expandTapeOperations(*F);
     optimizeGenerated(Ctx.cache().functions(), Level);
     // The derivatives were created after the inliner ran: inline them into
     // their callers (the request sites, other derivatives), then simplify

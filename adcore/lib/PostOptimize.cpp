@@ -14,7 +14,11 @@
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+
+#include <optional>
 
 using namespace llvm;
 
@@ -67,6 +71,103 @@ void inlineGenerated(ArrayRef<Function *> Functions,
         Touched.insert(Caller);
     }
   }
+}
+
+} // namespace adcore
+
+//===----------------------------------------------------------------------===//
+// Inline tape fast paths
+//===----------------------------------------------------------------------===//
+//
+// A record costs a call into the runtime; most pushes and pops only move the
+// tape's top within its current chunk. The generated code does that itself
+// and calls the runtime only at the end of a chunk. It relies on the first
+// fields of the runtime's `struct adcc_tape` (runtime/lib/tape_internal.h):
+// top, limit, base, peak_top — each a pointer, in that order.
+
+namespace adcore {
+namespace {
+
+constexpr unsigned TopField = 0, LimitField = 1, BaseField = 2, PeakField = 3;
+
+Value *field(IRBuilder<> &B, Value *Tape, unsigned Index) {
+  return B.CreateConstGEP1_64(B.getPtrTy(), Tape, Index);
+}
+
+/// Record size in the runtime: a multiple of its 8-byte granule.
+std::optional<uint64_t> inlineSize(CallInst &Call) {
+  auto *Bytes = dyn_cast<ConstantInt>(Call.getArgOperand(1));
+  auto *Align = dyn_cast<ConstantInt>(Call.getArgOperand(2));
+  if (!Bytes || !Align || Align->getZExtValue() > 8 || Bytes->isZero())
+    return std::nullopt;
+  return (Bytes->getZExtValue() + 7) / 8 * 8;
+}
+
+void expandPush(CallInst &Call, uint64_t Need) {
+  IRBuilder<> B(&Call);
+  Value *Tape = Call.getArgOperand(0);
+  Value *TopPtr = field(B, Tape, TopField);
+  Value *Top = B.CreateLoad(B.getPtrTy(), TopPtr);
+  Value *Limit = B.CreateLoad(B.getPtrTy(), field(B, Tape, LimitField));
+  Value *Avail = B.CreateSub(B.CreatePtrToInt(Limit, B.getInt64Ty()),
+                             B.CreatePtrToInt(Top, B.getInt64Ty()));
+  Value *Fits = B.CreateICmpUGE(Avail, B.getInt64(Need));
+  Instruction *Then, *Else;
+  SplitBlockAndInsertIfThenElse(Fits, &Call, &Then, &Else);
+  B.SetInsertPoint(Then);
+  B.CreateStore(B.CreateConstGEP1_64(B.getInt8Ty(), Top, Need), TopPtr);
+  Call.moveBefore(Else->getIterator());
+  B.SetInsertPoint(Call.getParent()->getSingleSuccessor()->getFirstNonPHIIt());
+  PHINode *P = B.CreatePHI(B.getPtrTy(), 2);
+  Call.replaceAllUsesWith(P);
+  P->addIncoming(Top, Then->getParent());
+  P->addIncoming(&Call, Call.getParent());
+}
+
+void expandPop(CallInst &Call, uint64_t Need) {
+  IRBuilder<> B(&Call);
+  Value *Tape = Call.getArgOperand(0);
+  Value *TopPtr = field(B, Tape, TopField);
+  Value *Top = B.CreateLoad(B.getPtrTy(), TopPtr);
+  Value *Base = B.CreateLoad(B.getPtrTy(), field(B, Tape, BaseField));
+  Value *Used = B.CreateSub(B.CreatePtrToInt(Top, B.getInt64Ty()),
+                            B.CreatePtrToInt(Base, B.getInt64Ty()));
+  Value *Fits = B.CreateICmpUGE(Used, B.getInt64(Need));
+  Instruction *Then, *Else;
+  SplitBlockAndInsertIfThenElse(Fits, &Call, &Then, &Else);
+  B.SetInsertPoint(Then);
+  // The runtime's peak statistics follow the highest top a pop saw.
+  Value *PeakPtr = field(B, Tape, PeakField);
+  Value *Peak = B.CreateLoad(B.getPtrTy(), PeakPtr);
+  Value *Higher = B.CreateICmpUGT(B.CreatePtrToInt(Top, B.getInt64Ty()),
+                                  B.CreatePtrToInt(Peak, B.getInt64Ty()));
+  B.CreateStore(B.CreateSelect(Higher, Top, Peak), PeakPtr);
+  Value *Record = B.CreateConstGEP1_64(B.getInt8Ty(), Top, -int64_t(Need));
+  B.CreateStore(Record, TopPtr);
+  Call.moveBefore(Else->getIterator());
+  B.SetInsertPoint(Call.getParent()->getSingleSuccessor()->getFirstNonPHIIt());
+  PHINode *P = B.CreatePHI(B.getPtrTy(), 2);
+  Call.replaceAllUsesWith(P);
+  P->addIncoming(Record, Then->getParent());
+  P->addIncoming(&Call, Call.getParent());
+}
+
+} // namespace
+
+void expandTapeOperations(Function &F) {
+  SmallVector<std::pair<CallInst *, bool>, 32> Calls;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        if (Function *Callee = Call->getCalledFunction()) {
+          if (Callee->getName() == "adcc_tape_push")
+            Calls.push_back({Call, true});
+          else if (Callee->getName() == "adcc_tape_pop")
+            Calls.push_back({Call, false});
+        }
+  for (auto [Call, IsPush] : Calls)
+    if (std::optional<uint64_t> Need = inlineSize(*Call))
+      IsPush ? expandPush(*Call, *Need) : expandPop(*Call, *Need);
 }
 
 } // namespace adcore

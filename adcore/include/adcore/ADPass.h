@@ -46,6 +46,10 @@ void optimizeGenerated(llvm::ArrayRef<llvm::Function *> Functions,
 void inlineGenerated(llvm::ArrayRef<llvm::Function *> Functions,
                      llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
 
+/// Replaces the tape pushes and pops of \p F (generated code) by inline
+/// fast paths that call the runtime only at the end of a chunk.
+void expandTapeOperations(llvm::Function &F);
+
 } // namespace adcore
 
 #endif // ADCORE_ADPASS_H
