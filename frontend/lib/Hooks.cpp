@@ -2,6 +2,7 @@
 
 #include "frontend/Hooks.h"
 #include "frontend/Attributes.h"
+#include "frontend/EnzymeChecks.h"
 
 #include "adcore/Pipeline.h"
 
@@ -19,6 +20,7 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
       });
 
   enableDerivativeAttributes(CI);
+  enableEnzymeChecks(CI);
 
   if (Opts.EnableAD &&
       CodeGen.getDebugInfo() == llvm::codegenoptions::NoDebugInfo)

@@ -1,0 +1,148 @@
+//===- EnzymeChecks.cpp - Source checks of Enzyme-style code -------------===//
+
+#include "frontend/EnzymeChecks.h"
+
+#include "adcore/EntryPoints.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+
+using namespace clang;
+
+namespace adcc::frontend {
+namespace {
+
+constexpr const char *ActionName = "adcc-enzyme-checks";
+
+/// Registrations: name prefix and expected number of elements.
+struct RegistrationRow {
+  const char *Prefix;
+  unsigned Elements;
+  const char *Shape;
+};
+
+constexpr RegistrationRow RegistrationTable[] = {
+    {"__enzyme_register_derivative", 2,
+     "{(void *)function, (void *)derivative}"},
+    {"__enzyme_register_gradient", 3,
+     "{(void *)function, (void *)augmented, (void *)reverse}"},
+    {"__enzyme_function_like", 2, "{(void *)function, (void *)\"name\"}"},
+};
+
+class Checker : public RecursiveASTVisitor<Checker> {
+public:
+  explicit Checker(ASTContext &Ctx) : Ctx(Ctx), Diags(Ctx.getDiagnostics()) {}
+
+  bool VisitCallExpr(CallExpr *Call) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee || !Callee->getIdentifier() ||
+        !adcore::classifyEntryPoint(Callee->getName()))
+      return true;
+    for (const Expr *Arg : Call->arguments()) {
+      QualType T = Arg->IgnoreParenImpCasts()->getType();
+      if (!T->isRecordType())
+        continue;
+      unsigned ID = Diags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "a struct (%0) passed by value to %1 is not supported by adcc: "
+          "pass its fields one by one, or a pointer to it with enzyme_dup");
+      Diags.Report(Arg->getBeginLoc(), ID) << T << Callee->getName();
+    }
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *V) {
+    if (!V->getIdentifier() || !V->hasInit())
+      return true;
+    StringRef Name = V->getName();
+    for (const RegistrationRow &Row : RegistrationTable) {
+      if (!Name.starts_with(Row.Prefix))
+        continue;
+      const auto *List =
+          dyn_cast<InitListExpr>(V->getInit()->IgnoreParenImpCasts());
+      if (List && List->getNumInits() == Row.Elements) {
+        checkElements(*V, *List, Row);
+        return true;
+      }
+      unsigned ID = Diags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "malformed registration '%0': expected %1 (%2 elements)");
+      Diags.Report(V->getLocation(), ID)
+          << Name << Row.Shape << Row.Elements;
+      return true;
+    }
+    return true;
+  }
+
+private:
+  /// Each element names a function (the name of function_like excepted).
+  void checkElements(const VarDecl &V, const InitListExpr &List,
+                     const RegistrationRow &Row) {
+    bool NameLast = StringRef(Row.Prefix) == "__enzyme_function_like";
+    for (unsigned I = 0; I < List.getNumInits(); ++I) {
+      const Expr *E = List.getInit(I)->IgnoreParenCasts();
+      if (const auto *Addr = dyn_cast<UnaryOperator>(E);
+          Addr && Addr->getOpcode() == UO_AddrOf)
+        E = Addr->getSubExpr()->IgnoreParenCasts();
+      bool IsName = NameLast && I + 1 == List.getNumInits();
+      if (IsName ? isa<StringLiteral>(E) : isFunction(E))
+        continue;
+      unsigned ID = Diags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "malformed registration '%0': element %1 must be %2");
+      Diags.Report(List.getInit(I)->getBeginLoc(), ID)
+          << V.getName() << (I + 1)
+          << (IsName ? "a string naming a math function"
+                     : "the address of a function");
+    }
+  }
+
+  static bool isFunction(const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    return Ref && isa<FunctionDecl>(Ref->getDecl());
+  }
+
+  ASTContext &Ctx;
+  DiagnosticsEngine &Diags;
+};
+
+class CheckConsumer : public ASTConsumer {
+public:
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    Checker(Ctx).TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+};
+
+class CheckAction : public PluginASTAction {
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 llvm::StringRef) override {
+    return std::make_unique<CheckConsumer>();
+  }
+  bool ParseArgs(const CompilerInstance &,
+                 const std::vector<std::string> &) override {
+    return true;
+  }
+  ActionType getActionType() override { return CmdlineBeforeMainAction; }
+};
+
+// Registration: a static constructor, kept by enableEnzymeChecks().
+FrontendPluginRegistry::Add<CheckAction>
+    RegisterChecks(ActionName, "check Enzyme-style calls and registrations");
+
+} // namespace
+
+void enableEnzymeChecks(CompilerInstance &CI) {
+  std::vector<std::string> &Actions = CI.getFrontendOpts().AddPluginActions;
+  if (!llvm::is_contained(Actions, ActionName))
+    Actions.push_back(ActionName);
+}
+
+} // namespace adcc::frontend
