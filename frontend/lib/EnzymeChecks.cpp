@@ -45,12 +45,13 @@ public:
       return true;
     for (const Expr *Arg : Call->arguments()) {
       QualType T = Arg->IgnoreParenImpCasts()->getType();
-      if (!T->isRecordType())
+      if (!T->isRecordType() || !splitByABI(T))
         continue;
       unsigned ID = Diags.getCustomDiagID(
           DiagnosticsEngine::Error,
-          "a struct (%0) passed by value to %1 is not supported by adcc: "
-          "pass its fields one by one, or a pointer to it with enzyme_dup");
+          "a struct (%0) passed by value to %1 is not supported by adcc "
+          "(the C ABI splits it into two arguments): pass its fields one by "
+          "one, or a pointer to it with enzyme_dup");
       Diags.Report(Arg->getBeginLoc(), ID) << T << Callee->getName();
     }
     return true;
@@ -80,6 +81,19 @@ public:
   }
 
 private:
+  /// True when the x86-64 C ABI passes a struct of type \p T as two
+  /// separate arguments (more than 8 and at most 16 bytes); smaller structs
+  /// travel as one value, larger ones in memory, and both are read right.
+  bool splitByABI(QualType T) const {
+    if (!Ctx.getTargetInfo().getTriple().isX86() ||
+        Ctx.getTargetInfo().getTriple().isArch32Bit())
+      return false;
+    if (T->isIncompleteType())
+      return false;
+    uint64_t Bits = Ctx.getTypeSize(T);
+    return Bits > 64 && Bits <= 128;
+  }
+
   /// Each element names a function (the name of function_like excepted).
   void checkElements(const VarDecl &V, const InitListExpr &List,
                      const RegistrationRow &Row) {

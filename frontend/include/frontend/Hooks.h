@@ -14,8 +14,8 @@ namespace adcc::frontend {
 ///  - registers adcore's passes with the optimization pipeline Clang builds
 ///    (optimizer-early extension point, at every -O level);
 ///  - asks Clang to keep source locations on instructions even without -g
-///    (location tracking only: no debug info is emitted), so that AD
-///    diagnostics name the file, line and column of the request.
+///    (location tracking only: no debug info is emitted) when the main file
+///    mentions AD, so that AD diagnostics name the file, line and column.
 void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts);
 
 } // namespace adcc::frontend
