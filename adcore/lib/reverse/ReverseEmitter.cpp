@@ -166,6 +166,8 @@ bool ReverseEmitter::buildAugmented() {
     return unsupported(*Aug.getEntryBlock().begin(),
                        "the function never returns");
 
+  if (!dispatchIndirectCalls())
+    return false;
   AugTape = tapeIn(Aug);
 
   SmallVector<std::pair<PHINode *, PHINode *>, 8> ShadowPhis;
@@ -237,6 +239,84 @@ bool ReverseEmitter::buildAugmented() {
     AB.SetInsertPoint(&*std::next(From->getIterator()));
     AB.SetInsertPoint(BB.getFirstNonPHIIt());
     pushValue(AB, AugTape, From);
+  }
+  return true;
+}
+
+/// A call through a function pointer (or a virtual call) becomes a run-time
+/// dispatch on the pointer's value to direct calls of every defined,
+/// address-taken function of the call's type (anything else reaches
+/// adcc_unknown_derivative). The direct calls are then differentiated like
+/// any call, and the path records of the new blocks tell the reverse sweep
+/// which one ran.
+bool ReverseEmitter::dispatchIndirectCalls() {
+  SmallVector<CallBase *, 4> Indirect;
+  for (BasicBlock &BB : Aug)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (!Call->getCalledFunction() && !Call->isInlineAsm() &&
+            (Active.contains(Call) ||
+             any_of(Call->args(),
+                    [&](const Use &U) { return Active.contains(U.get()); })))
+          Indirect.push_back(Call);
+  Module &M = *Aug.getParent();
+  LLVMContext &C = M.getContext();
+  for (CallBase *Call : Indirect) {
+    if (isa<InvokeInst>(Call))
+      return unsupported(*Call, "calls through function pointers that may "
+                                "throw (invoke) are not supported yet");
+    SmallVector<Function *, 8> Targets;
+    for (Function &F : M)
+      if (!F.isDeclaration() && !F.isIntrinsic() &&
+          F.getFunctionType() == Call->getFunctionType() &&
+          F.hasAddressTaken() && !F.hasFnAttribute(UsesTapeAttribute))
+        Targets.push_back(&F);
+    if (Targets.empty())
+      return unsupported(*Call, "no function defined in this translation "
+                                "unit can be the target of this call through "
+                                "a function pointer");
+    Value *Target = Call->getCalledOperand();
+    BasicBlock *Head = Call->getParent();
+    BasicBlock *Tail = Head->splitBasicBlock(Call->getIterator(),
+                                             Head->getName() + ".join");
+    Head->getTerminator()->eraseFromParent();
+    IRBuilder<> B(Tail, Tail->begin());
+    bool HasResult = !Call->getType()->isVoidTy();
+    PHINode *Result =
+        HasResult ? B.CreatePHI(Call->getType(), Targets.size()) : nullptr;
+    BasicBlock *Test = Head;
+    SmallVector<Value *, 8> Args(Call->args());
+    for (Function *F : Targets) {
+      BasicBlock *Case = BasicBlock::Create(C, "dispatch.case", &Aug, Tail);
+      BasicBlock *Next = BasicBlock::Create(C, "dispatch.next", &Aug, Tail);
+      B.SetInsertPoint(Test);
+      B.SetCurrentDebugLocation(Call->getDebugLoc());
+      B.CreateCondBr(B.CreateICmpEQ(Target, F), Case, Next);
+      B.SetInsertPoint(Case);
+      CallInst *Direct = B.CreateCall(F, Args);
+      // The direct call stands for the primal call: same activity.
+      PrimalOf[Direct] = PrimalOf.lookup(Call);
+      if (Active.contains(Call))
+        Active.insert(Direct);
+      if (Result)
+        Result->addIncoming(Direct, Case);
+      B.CreateBr(Tail);
+      Test = Next;
+    }
+    B.SetInsertPoint(Test);
+    B.CreateCall(M.getOrInsertFunction("adcc_unknown_derivative",
+                                       Type::getVoidTy(C),
+                                       PointerType::get(C, 0)),
+                 {Target});
+    B.CreateUnreachable();
+    if (Result) {
+      Call->replaceAllUsesWith(Result);
+      if (Active.contains(Call))
+        Active.insert(Result);
+    }
+    PrimalOf.erase(Call);
+    Active.erase(Call);
+    Call->eraseFromParent();
   }
   return true;
 }

@@ -47,6 +47,7 @@ public:
 private:
   // --- augmented sweep (ReverseEmitter.cpp) ---------------------------
   bool buildAugmented();
+  bool dispatchIndirectCalls();
   bool augmentInstruction(llvm::Instruction &I);
   /// Sets \p Replaced when the call was replaced by an augmented call.
   bool augmentCall(llvm::CallBase &Call, bool &Replaced);
