@@ -71,6 +71,31 @@ Marker markerOf(Value *V, StringRef &Name) {
   return Marker::Unknown;
 }
 
+/// The scalar types of \p T in memory order (vectors and aggregates
+/// flattened).
+void scalarsOf(Type *T, SmallVectorImpl<Type *> &Out) {
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    for (Type *E : ST->elements())
+      scalarsOf(E, Out);
+  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+    for (uint64_t I = 0; I < AT->getNumElements(); ++I)
+      scalarsOf(AT->getElementType(), Out);
+  } else if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    for (unsigned I = 0; I < VT->getNumElements(); ++I)
+      Out.push_back(VT->getElementType());
+  } else {
+    Out.push_back(T);
+  }
+}
+
+/// True when \p A and \p B hold the same sequence of scalar types.
+bool sameScalars(Type *A, Type *B) {
+  SmallVector<Type *, 8> SA, SB;
+  scalarsOf(A, SA);
+  scalarsOf(B, SB);
+  return SA == SB;
+}
+
 std::string typeName(Type *T) {
   std::string S;
   raw_string_ostream OS(S);
@@ -307,14 +332,18 @@ bool ForwardCallLowering::emitCall() {
   // the reverse sweep's result: the adjoints of the active arguments.
   Type *Got = RevD ? RevD->getReturnType() : D->getReturnType();
   Type *Want = SRet ? Got : Call.getType();
-  bool Used = SRet || !Call.use_empty();
+  bool Used = (SRet || !Call.use_empty()) && SplitKind != Split::Augment;
   const DataLayout &DL = Call.getModule()->getDataLayout();
   // A derivative without a result (no active scalar) read as a value: zero.
   bool ZeroResult = Used && !Want->isVoidTy() && Got->isVoidTy();
   bool Coerce = Used && !Want->isVoidTy() && Got != Want && !ZeroResult;
-  // Same bytes, maybe with different padding at the end ({<2 x float>,
-  // float} for {float, [2 x float]}).
-  if (Coerce && (Got->isVoidTy() ||
+  // The same values, laid out as another type ({<2 x float>, float} for
+  // {float, [2 x float]}, a struct of doubles for [N x double]); a scalar
+  // of another precision is converted.
+  bool Convert = Coerce && Got->isFloatingPointTy() && Want->isFloatingPointTy();
+  if (Convert)
+    Coerce = false;
+  if (Coerce && (Got->isVoidTy() || !sameScalars(Got, Want) ||
                  DL.getTypeStoreSize(Got) > DL.getTypeAllocSize(Want)))
     return error(entryPointName(R.Kind) + " is declared to return " +
                  typeName(Want) + ", but the derivative of '" +
@@ -374,6 +403,8 @@ bool ForwardCallLowering::emitCall() {
     B.CreateStore(NewCall, Tmp);
     Result = B.CreateLoad(Want, Tmp);
   }
+  if (Convert)
+    Result = B.CreateFPCast(NewCall, Want);
   if (SRet) {
     if (!Got->isVoidTy())
       B.CreateStore(NewCall, SRet);
@@ -410,6 +441,9 @@ bool ForwardCallLowering::run() {
     if (!parseGlobalMarker(M, Name))
       return false;
   }
+  if (Reverse && Key.Width != 1)
+    return error("enzyme_width (batched gradients) is not supported yet in "
+                 "reverse mode; call __enzyme_autodiff once per direction");
   for (Argument &Param : F.args())
     if (!parseParameter(Param))
       return false;

@@ -17,12 +17,23 @@ Type *shadowType(Type *T, unsigned Width) {
   return Width == 1 ? T : ArrayType::get(T, Width);
 }
 
+bool hasFloatAdjoint(Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return true;
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return hasFloatAdjoint(AT->getElementType());
+  if (auto *ST = dyn_cast<StructType>(T))
+    return ST->getNumElements() > 0 &&
+           all_of(ST->elements(), [](Type *E) { return hasFloatAdjoint(E); });
+  return false;
+}
+
 static FunctionType *reverseSweepType(const DerivativeKey &Key) {
   FunctionType *FT = Key.Primal->getFunctionType();
   LLVMContext &C = FT->getContext();
   SmallVector<Type *, 2> Params;
   Type *Ret = FT->getReturnType();
-  if (Key.ReturnShadow && Ret->isFPOrFPVectorTy())
+  if (Key.ReturnShadow && hasFloatAdjoint(Ret))
     Params.push_back(Ret);
   SmallVector<Type *, 8> Adjoints;
   for (unsigned I = 0; I < FT->getNumParams(); ++I)

@@ -55,6 +55,10 @@ private:
   bool HadError = false;
 };
 
+/// True for types whose values have a floating-point adjoint: floats,
+/// float vectors, and structs and arrays made only of them.
+bool hasFloatAdjoint(llvm::Type *T);
+
 /// The type of a derivative function for \p Key (see Derivative.h).
 llvm::FunctionType *derivativeType(const DerivativeKey &Key);
 

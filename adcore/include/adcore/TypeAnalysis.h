@@ -63,6 +63,9 @@ public:
     return K == Kind::Float || K == Kind::Double;
   }
 
+  /// What \p Ptr points to, offset by offset (empty when unknown).
+  const MemoryLayout &layout(const llvm::Value *Ptr) const;
+
   /// Prints every value with a known kind, and every pointer's layout.
   void print(llvm::raw_ostream &OS) const;
 

@@ -102,6 +102,12 @@ Kind TypeAnalysis::memoryKind(const Value *Ptr, int64_t Offset) const {
   return Any == It->second.end() ? Kind::Unknown : Any->second;
 }
 
+const MemoryLayout &TypeAnalysis::layout(const Value *Ptr) const {
+  static const MemoryLayout Empty;
+  auto It = Layouts.find(Ptr);
+  return It == Layouts.end() ? Empty : It->second;
+}
+
 bool TypeAnalysis::join(const Value *V, Kind K) {
   if (K == Kind::Unknown)
     return false;

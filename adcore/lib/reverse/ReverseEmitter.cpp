@@ -8,6 +8,7 @@
 #include "adcore/MemoryFunctions.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -211,7 +212,8 @@ bool ReverseEmitter::buildAugmented() {
     I->eraseFromParent();
 
   // A pointer result comes back with its shadow.
-  if (Aug.getReturnType()->isStructTy() && AugReturn->getReturnValue()) {
+  if (Key.Primal->getReturnType()->isPointerTy() &&
+      Aug.getReturnType()->isStructTy() && AugReturn->getReturnValue()) {
     Value *Ret = AugReturn->getReturnValue();
     AB.SetInsertPoint(AugReturn);
     Value *Pair = AB.CreateInsertValue(PoisonValue::get(Aug.getReturnType()),
@@ -230,14 +232,15 @@ bool ReverseEmitter::buildAugmented() {
     BlockId[&BB] = Id++;
   for (BasicBlock &BB : Aug) {
     SmallVector<BasicBlock *, 4> Preds(predecessors(&BB));
-    if (Preds.size() < 2)
+    SmallSetVector<BasicBlock *, 4> Distinct(Preds.begin(), Preds.end());
+    if (Distinct.size() < 2)
       continue;
     AB.SetInsertPoint(BB.getFirstNonPHIIt());
     PHINode *From = AB.CreatePHI(AB.getInt32Ty(), Preds.size(), "from");
     for (BasicBlock *P : Preds)
       From->addIncoming(AB.getInt32(BlockId[P]), P);
-    AB.SetInsertPoint(&*std::next(From->getIterator()));
-    AB.SetInsertPoint(BB.getFirstNonPHIIt());
+    // After the phis and a landing pad, which must come first.
+    AB.SetInsertPoint(BB.getFirstInsertionPt());
     pushValue(AB, AugTape, From);
   }
   return true;
@@ -328,6 +331,9 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
       return false;
     if (Replaced)
       return true;
+    if (auto *II = dyn_cast<IntrinsicInst>(Call))
+      if (!checkIntrinsic(*II))
+        return false;
   }
   const DataLayout &DL = Aug.getParent()->getDataLayout();
   if (auto *AI = dyn_cast<AllocaInst>(&I)) {
@@ -380,6 +386,18 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
   } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *SP = shadowOrNull(SI->getPointerOperand());
     Value *V = SI->getValueOperand();
+    if (SP && V->getType()->isIntOrIntVectorTy()) {
+      Kind K = Types->memoryKind(PrimalOf.lookup(SI->getPointerOperand()));
+      const Value *PV = PrimalOf.lookup(V);
+      if (K == Kind::Double || K == Kind::Float ||
+          (PV && Types->isFloatBits(PV)))
+        return unsupported(I, "a floating-point value is copied as an "
+                              "integer (a memcpy the optimizer turned into "
+                              "integer loads and stores); this is not "
+                              "supported yet in reverse mode — compile this "
+                              "function at -O0 or copy the values as "
+                              "floating-point numbers");
+    }
     if (!SP && Active.contains(V) && canCarryDerivative(V->getType()) &&
         !Ctx.rules().isInactiveGlobal(
             getUnderlyingObject(SI->getPointerOperand())))
@@ -493,7 +511,7 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   }
   CallBase *New = emitReplacementCall(AB, Call, AugCallee, Args);
   Value *Primal = New;
-  if (!RetTy->isVoidTy() && AugCallee->getReturnType()->isStructTy()) {
+  if (RetTy->isPointerTy() && K.ReturnShadow) {
     Primal = AB.CreateExtractValue(New, 0);
     Shadows[Primal] = AB.CreateExtractValue(New, 1);
   }
@@ -621,6 +639,37 @@ bool ReverseEmitter::emitCustomAdjoint(CallBase &AugCall,
   return true;
 }
 
+/// Intrinsics with derivative inputs but no rule would silently get a zero
+/// derivative: they are errors (memory intrinsics and reductions have
+/// rules of their own; the rest carries no derivative).
+bool ReverseEmitter::checkIntrinsic(IntrinsicInst &II) {
+  bool Involved = Active.contains(&II) || any_of(II.args(), [&](const Use &U) {
+                    return Active.contains(U.get()) &&
+                           U.get()->getType()->isFPOrFPVectorTy();
+                  });
+  if (!Involved || isa<MemIntrinsic>(II) || ruleFor(*II.getCalledFunction()))
+    return true;
+  switch (II.getIntrinsicID()) {
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::assume:
+  case Intrinsic::experimental_noalias_scope_decl:
+  case Intrinsic::invariant_start:
+  case Intrinsic::invariant_end:
+  case Intrinsic::var_annotation:
+  case Intrinsic::ptr_annotation:
+  case Intrinsic::annotation:
+  case Intrinsic::is_fpclass:
+  case Intrinsic::fake_use:
+  case Intrinsic::vector_reduce_fadd:
+    return true;
+  default:
+    return unsupported(II, "the intrinsic '" +
+                               II.getCalledFunction()->getName() +
+                               "' is not supported yet in reverse mode");
+  }
+}
+
 bool ReverseEmitter::isActiveFloat(const Value *V) const {
   if (!Active.contains(V))
     return false;
@@ -657,36 +706,33 @@ Value *ReverseEmitter::takeAdjoint(Value *V) {
   return D;
 }
 
+Value *ReverseEmitter::sum(Value *A, Value *B2) {
+  Type *T = A->getType();
+  if (!T->isAggregateType())
+    return RB.CreateFAdd(A, B2);
+  // Element-wise sum of float aggregates; other fields keep A's value.
+  Value *New = A;
+  unsigned N = isa<StructType>(T) ? cast<StructType>(T)->getNumElements()
+                                  : unsigned(cast<ArrayType>(T)->getNumElements());
+  for (unsigned I = 0; I < N; ++I) {
+    Type *E = isa<StructType>(T) ? cast<StructType>(T)->getElementType(I)
+                                 : cast<ArrayType>(T)->getElementType();
+    if (!hasFloatAdjoint(E))
+      continue;
+    New = RB.CreateInsertValue(New,
+                               sum(RB.CreateExtractValue(A, I),
+                                   RB.CreateExtractValue(B2, I)),
+                               I);
+  }
+  return New;
+}
+
 void ReverseEmitter::addAdjoint(Value *V, Value *Delta) {
   if (isa<Constant>(V) || !isActiveFloat(V))
     return;
   Value *S = slot(V);
   Value *Old = RB.CreateLoad(V->getType(), S);
-  Value *New;
-  if (V->getType()->isAggregateType()) {
-    // Element-wise sum of float aggregates.
-    New = Old;
-    if (auto *ST = dyn_cast<StructType>(V->getType())) {
-      for (unsigned I = 0; I < ST->getNumElements(); ++I)
-        if (ST->getElementType(I)->isFPOrFPVectorTy())
-          New = RB.CreateInsertValue(
-              New,
-              RB.CreateFAdd(RB.CreateExtractValue(Old, I),
-                            RB.CreateExtractValue(Delta, I)),
-              I);
-    } else if (auto *AT = dyn_cast<ArrayType>(V->getType())) {
-      for (unsigned I = 0; I < AT->getNumElements(); ++I)
-        if (AT->getElementType()->isFPOrFPVectorTy())
-          New = RB.CreateInsertValue(
-              New,
-              RB.CreateFAdd(RB.CreateExtractValue(Old, I),
-                            RB.CreateExtractValue(Delta, I)),
-              I);
-    }
-  } else {
-    New = RB.CreateFAdd(Old, Delta);
-  }
-  RB.CreateStore(New, S);
+  RB.CreateStore(sum(Old, Delta), S);
 }
 
 Value *ReverseEmitter::revValue(Value *V,
@@ -719,7 +765,8 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
       HadRuleError = true;
   }
   // Where this block was entered from decides where the sweep goes next.
-  SmallVector<BasicBlock *, 4> Preds(predecessors(&BB));
+  // (A switch with several cases to one block lists it several times.)
+  SmallSetVector<BasicBlock *, 4> Preds(pred_begin(&BB), pred_end(&BB));
   auto Edge = [&](BasicBlock *Pred) {
     SmallVector<std::pair<PHINode *, Value *>, 4> Taken;
     for (PHINode &Phi : BB.phis())
@@ -817,7 +864,8 @@ void ReverseEmitter::reportTapePlan() {
   raw_string_ostream OS(Listing);
   for (BasicBlock &BB : Aug) {
     bool InLoop = LI.getLoopFor(&BB) != nullptr;
-    if (pred_size(&BB) > 1) {
+    SmallSetVector<BasicBlock *, 4> Distinct(pred_begin(&BB), pred_end(&BB));
+    if (Distinct.size() > 1) {
       (InLoop ? Plan.LoopBytes : Plan.CallBytes) += 8;
       ++Plan.PathRecords;
     }

@@ -36,6 +36,11 @@
 
 #include <memory>
 
+namespace llvm {
+class IntrinsicInst;
+class MemTransferInst;
+} // namespace llvm
+
 namespace adcore {
 
 class ReverseEmitter {
@@ -48,6 +53,9 @@ private:
   // --- augmented sweep (ReverseEmitter.cpp) ---------------------------
   bool buildAugmented();
   bool dispatchIndirectCalls();
+  bool checkIntrinsic(llvm::IntrinsicInst &II);
+  bool emitCopyAdjoint(llvm::MemTransferInst &MT, llvm::Value *ShadowDest,
+                       llvm::Value *ShadowSource, llvm::Value *Length);
   bool augmentInstruction(llvm::Instruction &I);
   /// Sets \p Replaced when the call was replaced by an augmented call.
   bool augmentCall(llvm::CallBase &Call, bool &Replaced);
@@ -81,6 +89,8 @@ private:
   /// Loads and clears the adjoint of \p V.
   llvm::Value *takeAdjoint(llvm::Value *V);
   void addAdjoint(llvm::Value *V, llvm::Value *Delta);
+  /// A + B for floats, float vectors and float aggregates (element-wise).
+  llvm::Value *sum(llvm::Value *A, llvm::Value *B);
   /// A value of the augmented sweep as seen in the reverse sweep: a
   /// constant as is, anything else popped.
   llvm::Value *revValue(llvm::Value *V,

@@ -144,6 +144,62 @@ bool ReverseEmitter::neededValues(Instruction &I,
   return true;
 }
 
+/// The adjoint of a copy: the adjoints of the copied floating-point
+/// elements go back to the source, the destination's are cleared. The type
+/// analysis says which bytes are doubles or floats: a homogeneous copy is
+/// one runtime call over the whole range; a struct with other fields
+/// ({int, double}) gets one call per floating-point field.
+bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD,
+                                     Value *SS, Value *Len) {
+  MemoryLayout L = Types->layout(PrimalOf.lookup(MT.getRawDest()));
+  for (auto [Offset, K] : Types->layout(PrimalOf.lookup(MT.getRawSource())))
+    L.emplace(Offset, K);
+  bool AnyFloat = false, AllFloat = !L.empty();
+  for (auto [Offset, K] : L) {
+    AnyFloat |= isFloatMemory(K);
+    AllFloat &= isFloatMemory(K);
+  }
+  if (!AnyFloat) {
+    if (!L.empty())
+      return true; // pointers and integers: their shadows were copied
+    return unsupported(MT, "a memory copy whose contents cannot be typed; "
+                           "copy the values one by one");
+  }
+  Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
+  Module &M = *Rev.getParent();
+  auto Copy = [&](Kind K, Value *D, Value *S, Value *Bytes) {
+    const char *Name = K == Kind::Double ? "adcc_adjoint_copy_f64"
+                                         : "adcc_adjoint_copy_f32";
+    RB.CreateCall(M.getOrInsertFunction(
+                      Name, FunctionType::get(RB.getVoidTy(),
+                                              {Ptr, Ptr, I64}, false)),
+                  {D, S, RB.CreateZExtOrTrunc(Bytes, I64)});
+  };
+  Kind First = L.begin()->second;
+  bool Uniform = AllFloat && all_of(L, [&](const auto &E) {
+                   return E.second == First;
+                 });
+  if (Uniform) {
+    Copy(First, SD, SS, Len);
+    return true;
+  }
+  auto *ConstLen = dyn_cast<ConstantInt>(Len);
+  if (!ConstLen || L.count(-1))
+    return unsupported(MT, "a copy of an array of structs that mix "
+                           "floating-point and other fields is not "
+                           "supported yet in reverse mode");
+  uint64_t Bytes = ConstLen->getZExtValue();
+  for (auto [Offset, K] : L) {
+    uint64_t Size = K == Kind::Double ? 8 : 4;
+    if (!isFloatMemory(K) || Offset < 0 || uint64_t(Offset) + Size > Bytes)
+      continue;
+    Copy(K, RB.CreateConstGEP1_64(RB.getInt8Ty(), SD, Offset),
+         RB.CreateConstGEP1_64(RB.getInt8Ty(), SS, Offset),
+         RB.getInt64(Size));
+  }
+  return true;
+}
+
 bool ReverseEmitter::emitAdjoint(Instruction &I,
                                  DenseMap<Value *, Value *> &Popped) {
   auto Val = [&](Value *V) { return revValue(V, Popped); };
@@ -290,7 +346,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       return true; // memory without shadow: constant
     Value *SP = It->second;
     Value *Old = RB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign());
-    RB.CreateAlignedStore(RB.CreateFAdd(Old, D), SP, LI->getAlign());
+    RB.CreateAlignedStore(sum(Old, D), SP, LI->getAlign());
     return true;
   }
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
@@ -309,23 +365,9 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Value *SD = shadowOrNull(MT->getRawDest());
     if (!SD || !Popped.count(SD))
       return true;
-    Kind K = Types->memoryKind(PrimalOf.lookup(MT->getRawDest()));
-    if (!isFloatMemory(K))
-      K = Types->memoryKind(PrimalOf.lookup(MT->getRawSource()));
-    if (K == Kind::Pointer || K == Kind::Integer)
-      return true;
-    if (!isFloatMemory(K))
-      return unsupported(I, "a memory copy whose contents cannot be typed; "
-                            "copy the values one by one");
-    const char *Name = K == Kind::Double ? "adcc_adjoint_copy_f64"
-                                         : "adcc_adjoint_copy_f32";
-    Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
-    RB.CreateCall(Rev.getParent()->getOrInsertFunction(
-                      Name, FunctionType::get(RB.getVoidTy(),
-                                              {Ptr, Ptr, I64}, false)),
-                  {Popped[SD], Val(shadowOrNull(MT->getRawSource())),
-                   RB.CreateZExtOrTrunc(Val(MT->getLength()), I64)});
-    return true;
+    return emitCopyAdjoint(*MT, Popped[SD],
+                           Val(shadowOrNull(MT->getRawSource())),
+                           Val(MT->getLength()));
   }
   if (auto *MS = dyn_cast<MemSetInst>(&I)) {
     Value *SD = shadowOrNull(MS->getRawDest());
