@@ -4,6 +4,7 @@
 #include "adcore/CustomRules.h"
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
+#include "adcore/Synthesis.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
@@ -91,6 +92,10 @@ bool ActivityAnalysis::transfer(const Value &V) const {
       if (isKnownInactiveFunction(*Callee) ||
           (Rules && Rules->isInactive(Callee)))
         return false;
+      // A reverse sweep's result depends on what its augmented sweep put
+      // on the tape, not on its arguments (forward over reverse).
+      if (Callee->hasFnAttribute(UsesTapeAttribute))
+        return canCarryDerivative(Call->getType());
     }
     if (isa<DbgInfoIntrinsic>(I))
       return false;
