@@ -191,6 +191,9 @@ int main(void) {
                 2 * a * b - b / (a * a), 1e-6);
     CHECK_CLOSE(__enzyme_autodiff_f((void *)ff, enzyme_const, a, b),
                 a * a + 1 / a, 1e-6);
+    /* a float adjoint through the double-declared entry point */
+    CHECK_CLOSE(__enzyme_autodiff((void *)ff, a, enzyme_const, b),
+                2 * a * b - b / (a * a), 1e-6);
   }
   /* output through a duplicated pointer, seeded by its shadow */
   {

@@ -2,9 +2,9 @@
  * noinline, the same callee called several times and in a loop, callees
  * with several active scalar arguments, callees writing through pointer
  * arguments (in-out), callees returning a pointer into their argument, a
- * callee that returns a struct by value (sret), void callees, calls to const
- * (inactive) helpers with int results, and a chain of calls several deep.
- * Closed forms, central differences and forward mode. */
+ * callee that returns a struct by value (sret and in registers), void callees,
+ * calls to const (inactive) helpers with int results, and a chain of calls
+ * several deep. Closed forms, central differences and forward mode. */
 #include "rev_check.h"
 
 static double sq(double x) { return x * x; }
@@ -27,8 +27,7 @@ __attribute__((noinline)) static const double *maxptr(const double *p, int n) {
       m = p + i;
   return m;
 }
-/* returned through sret ({double, double} in registers:
- * rev_pending_struct_return.c) */
+/* returned through sret; sincos_r: {double, double} in registers */
 typedef struct {
   double s, c, pad;
 } SC;
@@ -36,6 +35,18 @@ __attribute__((noinline)) static SC sincos_s(double x) {
   SC r = {sin(x), cos(x), 0};
   return r;
 }
+typedef struct {
+  double s, c;
+} SC2;
+__attribute__((noinline)) static SC2 sincos_r(double x) {
+  SC2 r = {sin(x), cos(x)};
+  return r;
+}
+static double use_sc2(double x) {
+  SC2 t = sincos_r(x);
+  return t.s * t.c + t.c;
+}
+
 __attribute__((noinline)) static int count_pos(const double *p, int n) {
   int c = 0;
   for (int i = 0; i < n; ++i)
@@ -123,6 +134,11 @@ int main(void) {
     CHECK_CLOSE(0.7 * g[0] + 1.1 * g[1],
                 __enzyme_fwddiff((void *)d1, v[0], 0.7, v[1], 1.1),
                 REV_TOL_DOT);
+  }
+  {
+    double x = 0.5;
+    CHECK_CLOSE(__enzyme_autodiff((void *)use_sc2, x), cos(2 * x) - sin(x),
+                REV_TOL_EXACT);
   }
   return check_finish();
 }

@@ -1,8 +1,8 @@
 /* Reverse mode through control flow: if/else chains, switch on an int and
- * on a value computed from the input, loops with constant and
- * data-dependent trip counts (Newton's method, a while loop that halves),
- * nested loops, early returns and break/continue, recursion (linear and
- * tree-shaped), and goto.  The reverse sweep must replay the recorded path.
+ * on a value computed from the input, two labels on one case, loops with
+ * constant and data-dependent trip counts (Newton's method, a while loop that
+ * halves), nested loops, early returns and break/continue, recursion (linear
+ * and tree-shaped), and goto.  The reverse sweep must replay the recorded path.
  * Each gradient: closed form, central differences and forward mode. */
 #include "rev_check.h"
 
@@ -87,6 +87,30 @@ static double sw_d(double x, int k) {
   default:
     return dr;
   }
+}
+
+/* two case labels on one block (two edges from one switch) */
+static double labels(double x, int k) {
+  switch (k) {
+  case 1:
+  case 2:
+    return x * x;
+  default:
+    return x;
+  }
+}
+static double labels2(const double *x) {
+  double q = x[1];
+  switch ((int)x[0]) {
+  case 1:
+  case -1:
+    if (x[2] > 0)
+      q = log(x[0] * x[0]);
+    break;
+  default:
+    break;
+  }
+  return q;
 }
 
 /* Newton's method for the cube root: data-dependent trip count; the
@@ -215,6 +239,20 @@ int main(void) {
                     REV_TOL_DOT);
         CHECK_GRAD(sw_arr, x, 1, g, e);
       }
+  }
+  {
+    CHECK_CLOSE(__enzyme_autodiff((void *)labels, 3.0, 2), 6.0, REV_TOL_EXACT);
+    CHECK_CLOSE(__enzyme_autodiff((void *)labels, 3.0, 1), 6.0, REV_TOL_EXACT);
+    CHECK_CLOSE(__enzyme_autodiff((void *)labels, 3.0, 5), 1.0, REV_TOL_EXACT);
+    double xs[2][3] = {{1.5, 2, 0.3}, {-1.5, 2, -0.3}};
+    for (int c = 0; c < 2; ++c) {
+      double dx[3] = {0}, v[3];
+      __enzyme_autodiff((void *)labels2, xs[c], dx);
+      double e[3] = {c ? 0 : 2 / 1.5, c ? 1 : 0, 0};
+      CHECK_GRAD(labels2, xs[c], 3, dx, e);
+      rev_dir(dx, v, 3);
+      CHECK_DOT(dx, v, 3, __enzyme_fwddiff((void *)labels2, xs[c], v));
+    }
   }
   {
     double pts[4] = {0.2, 2.0, 27.0, 1000.0};

@@ -1,11 +1,12 @@
 // Reverse mode in C++ (adcc++): function and class templates, a class with
-// state and methods (through free-function wrappers), a class instance
+// state and methods (through free-function wrappers), operators on a value
+// class returning {double, double} in registers, a class instance
 // passed by reference with a shadow instance, lambdas (capturing by value
 // and by reference, mutable), lambdas in std algorithms, references,
 // std::array, a std::vector passed by const reference with a shadow vector,
 // new/delete and new[]/delete[] (a linked list).  Closed forms, central
-// differences and forward mode.  (Operators returning {double, double} and
-// std::vector built inside the function: rev_pending_cpp_O0.cpp.)
+// differences and forward mode.  (std::vector built inside the function:
+// rev_cpp_vector.cpp.)
 #include "rev_check.h"
 
 #include <algorithm>
@@ -95,6 +96,22 @@ static double model_loss(const Model &m) { return m.loss(g_xs, g_ys, 4); }
 static double model_arr(const double *w) {
   Model m{{w[0], w[1], w[2]}};
   return model_loss(m);
+}
+
+// --- operators returning {double, double} in registers ---------------------
+struct V2 {
+  double x, y;
+  V2 operator+(const V2 &o) const { return {x + o.x, y + o.y}; }
+  V2 operator*(double s) const { return {x * s, y * s}; }
+  double dot(const V2 &o) const { return x * o.x + y * o.y; }
+};
+static double v2_fn(double t) {
+  V2 a{t, 2 * t}, b{std::cos(t), t * t};
+  V2 c = (a + b) * t;
+  return c.dot(a);
+}
+static double v2_fn_d(double t) {
+  return 15 * t * t - t * t * std::sin(t) + 2 * t * std::cos(t) + 8 * t * t * t;
 }
 
 // --- lambdas -----------------------------------------------------------------
@@ -187,6 +204,7 @@ int main() {
     CHECK_TANGENT(__enzyme_autodiff((void *)poly_d, x), poly_t_d(x), poly_d, x);
     CHECK_CLOSE(__enzyme_autodiff((void *)poly_d, x),
                 __enzyme_fwddiff((void *)poly_d, x, 1.0), REV_TOL_DOT);
+    CHECK_TANGENT(__enzyme_autodiff((void *)v2_fn, x), v2_fn_d(x), v2_fn, x);
     float xf = (float)x;
     CHECK_CLOSE(__enzyme_autodiff_f((void *)poly_f, xf), poly_t_d((double)xf),
                 1e-5);

@@ -1,9 +1,9 @@
 // Reverse mode through the C++ standard library where adcc++ sees the code:
 // std::max / std::min (references to the arguments), std::inner_product and
 // std::accumulate with std::multiplies, double& output parameters, and
-// std::array returned by value.  (std::sort: rev_pending_int_copy.c and
-// rev_pending_copy_empty.cpp; {double, double} results such as std::pair
-// and std::complex: rev_pending_struct_return.c.)
+// std::array and std::pair returned by value.  (std::sort:
+// rev_pending_int_copy.c and rev_pending_copy_empty.cpp; std::complex:
+// rev_pending_copy_empty.cpp.)
 #include "rev_check.h"
 #include <algorithm>
 #include <array>
@@ -23,6 +23,14 @@ static double usearr3(double x) {
   auto a = arr3(x);
   return a[0] + a[1] + a[2];
 }
+static std::pair<double, double> pr(double x) {
+  return {std::sin(x), std::cos(x)};
+}
+static double usepair(double x) {
+  auto p = pr(x);
+  return p.first * p.second;
+}
+
 int main() {
   rev_two t = __enzyme_autodiff2((void *)mm, 1.5, 0.5);
   CHECK_CLOSE(t.a, 0.5 + 3.0, 0);
@@ -54,5 +62,6 @@ int main() {
     CHECK_CLOSE(dout, 9, 0);
   }
   CHECK_CLOSE(__enzyme_autodiff((void *)usearr3, 2.0), 1 + 4 + 12, 0);
+  CHECK_CLOSE(__enzyme_autodiff((void *)usepair, 0.5), std::cos(1.0), 1e-14);
   return check_finish();
 }

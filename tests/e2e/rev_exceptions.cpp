@@ -2,7 +2,8 @@
 // throws the same exception to its caller (never std::terminate).  The
 // exception is thrown from the differentiated function itself, from a
 // callee several calls deep, from inside a long loop (after much has been
-// recorded on the tape), and after heap memory was allocated; it carries
+// recorded on the tape), through a frame with a destructor (cleanup
+// landing pad), and after heap memory was allocated; it carries
 // its value (a std::runtime_error message, a custom type).  (An exception
 // object holding a value computed from active data, and std::string work
 // for the message: rev_pending_throw_value.cpp.)  Each time the
@@ -71,6 +72,24 @@ static double heap(const double *x, int n) {
     s += w[i] * x[i];
   std::free(w);
   return s;
+}
+
+// a local with a destructor and two calls that may throw: two invokes
+// sharing one cleanup landing pad at -O0
+struct Guard {
+  double *p;
+  ~Guard() { *p = 0; }
+};
+double may_throw(double x) {
+  if (x > 100)
+    throw Bad{9};
+  return x * x;
+}
+static double guarded_pair(double x) {
+  double t = 1;
+  Guard g{&t};
+  double a = may_throw(x);
+  return a * may_throw(a);
 }
 
 // caught inside a noinline callee that is not differentiated through the
@@ -147,6 +166,20 @@ int main() {
     __enzyme_autodiff((void *)heap, x, dz, 3);
     for (int i = 0; i < 3; ++i)
       CHECK_CLOSE(dz[i], dx[i], REV_TOL_EXACT);
+  }
+  // cleanup landing pads: the derivative, then a throw through the guard
+  {
+    CHECK_CLOSE(__enzyme_autodiff((void *)guarded_pair, 3.0), 6 * 243.0,
+                REV_TOL_EXACT);
+    int code = 0;
+    try {
+      __enzyme_autodiff((void *)guarded_pair, 11.0); /* 121^2 > 100 */
+    } catch (const Bad &b) {
+      code = b.code;
+    }
+    CHECK_TRUE(code == 9);
+    CHECK_CLOSE(__enzyme_autodiff((void *)guarded_pair, 2.0), 6 * 32.0,
+                REV_TOL_EXACT);
   }
   // try/catch inside the differentiated code (a callee)
   CHECK_CLOSE(__enzyme_autodiff((void *)guarded, 2.0), 4.0, REV_TOL_EXACT);

@@ -1,9 +1,12 @@
 /* Second derivatives by reverse over forward: a function that calls
- * __enzyme_fwddiff is differentiated by __enzyme_autodiff.  f'' of a scalar
+ * __enzyme_fwddiff is differentiated by __enzyme_autodiff; and
+ * Hessian-vector products by forward over reverse through duplicated
+ * memory (the tangent of the gradient shadow is H v).  f'' of a scalar
  * function, the Hessian of a two-argument function from two directional
  * derivatives, and Hessian-vector products H v = grad <grad h, v> for a
  * function of an array (v const), against closed forms and central
- * differences.  (Forward over reverse: rev_pending_hvp.c.) */
+ * differences.  (Forward over reverse with active scalars:
+ * rev_hvp_fwdrev.c.) */
 #include "rev_check.h"
 
 static double f(double x) { return sin(x) * x * x * x; }
@@ -43,6 +46,12 @@ static void hess_h(const double *p, double H[N][N]) {
   }
 }
 static double g_v[N];
+void __enzyme_fwddiff_void(void *, ...);
+static void grad_h(const double *p, double *gr) {
+  for (int i = 0; i < N; ++i)
+    gr[i] = 0;
+  __enzyme_autodiff((void *)h, p, gr);
+}
 static double hdir_arr(const double *p) { return hdir(p, g_v); }
 
 /* a heavier one: Rosenbrock, through a loop with memory */
@@ -92,6 +101,14 @@ int main(void) {
         e[i] += H[i][j] * v[j];
     }
     CHECK_GRAD(hdir_arr, p, N, hv, e);
+    /* forward over reverse */
+    double gr[N], hv2[N] = {0}, g2[N] = {0};
+    __enzyme_fwddiff_void((void *)grad_h, p, v, gr, hv2);
+    __enzyme_autodiff((void *)h, p, g2);
+    for (int i = 0; i < N; ++i) {
+      CHECK_CLOSE(hv2[i], e[i], REV_TOL_EXACT);
+      CHECK_CLOSE(gr[i], g2[i], REV_TOL_EXACT);
+    }
   }
   {
     double x[N] = {-1.2, 1.0, 0.5, 2.0}, hv[N] = {0};

@@ -111,6 +111,13 @@ static double heap(const double *x, int n) {
 }
 static double heap_arr(const double *x) { return heap(x, N); }
 
+/* overlapping memmove towards lower addresses */
+static double shift_down(const double *x) {
+  double b[3] = {x[0], x[1], x[2]};
+  memmove(b, b + 1, 2 * sizeof(double)); /* b = x1 x2 x2 */
+  return b[0] + 2 * b[1] + 4 * b[2];
+}
+
 /* the same array read through two pointers (aliasing) */
 static double alias(const double *p, const double *q) {
   return p[0] * q[1] + p[1] * q[0];
@@ -220,7 +227,7 @@ int main(void) {
     double dx[N] = {0}, e[N];
     __enzyme_autodiff((void *)heap, x, dx, N);
     /* s = x0^3 + sum_{i>0} x_{i-1} x_i^2 + x_{n-1} (memmove towards higher
-     * addresses; towards lower ones: rev_pending_memmove.c) */
+     * addresses) */
     for (int i = 0; i < N; ++i)
       e[i] = 2 * x[i] * (i ? x[i - 1] : x[0]) +
              (i + 1 < N ? x[i + 1] * x[i + 1] : 1) + (i == 0 ? x[0] * x[0] : 0);
@@ -228,6 +235,11 @@ int main(void) {
     double v[N];
     rev_dir(dx, v, N);
     CHECK_DOT(dx, v, N, __enzyme_fwddiff((void *)heap, x, v, N));
+  }
+  {
+    double y[3] = {1, 2, 3}, dy[3] = {0}, e[3] = {0, 1, 6};
+    __enzyme_autodiff((void *)shift_down, y, dy);
+    CHECK_GRAD(shift_down, y, 3, dy, e);
   }
   {
     double p[2] = {1.5, -2.0}, dp[2] = {0};

@@ -31,7 +31,6 @@ static double psel(const double *a, const double *b, int c) {
   return p[0] * p[1];
 }
 /* mixed struct memcpy */
-/* a leading integer field: rev_pending_memcpy_int_first.c */
 typedef struct {
   double v;
   int n;
@@ -43,6 +42,16 @@ static double mixcp(const Mix *m) {
   Mix t;
   memcpy(&t, m, sizeof t);
   return t.v * t.w * t.n + t.u[0] * t.u[1];
+}
+/* a leading integer field */
+typedef struct {
+  int n;
+  double v;
+} MixI;
+static double mixcpi(const MixI *m) {
+  MixI t;
+  memcpy(&t, m, sizeof t);
+  return t.v * t.v * t.n;
 }
 /* static local */
 static double statloc(double x) {
@@ -143,6 +152,11 @@ int main(void) {
     CHECK_CLOSE(dm.u[0], 5, 0);
     CHECK_CLOSE(dm.u[1], 4, 0);
     CHECK_TRUE(dm.n == 0 && dm.k == 0);
+  }
+  {
+    MixI m = {3, 1.5}, dm = {0, 0};
+    __enzyme_autodiff((void *)mixcpi, &m, &dm);
+    CHECK_CLOSE(dm.v, 9.0, REV_TOL_EXACT);
   }
   CHECK_CLOSE(__enzyme_autodiff((void *)statloc, 3.0), 6.0, 0);
   {

@@ -1,0 +1,117 @@
+// PENDING (not registered): indirect calls in reverse mode whose target is
+// loaded from duplicated memory are rejected with an internal name and a
+// misleading remedy, at every level:
+//   error: cannot differentiate 'run_ops(Op const*, int, double)' in reverse
+//   mode: the external function 'adcc_unknown_derivative' has no body and no
+//   derivative rule; define it in this translation unit, register a custom
+//   derivative (__enzyme_register_gradient_adcc_unknown_derivative) or mark
+//   it inactive
+// - a function pointer in a struct passed with enzyme_dup (run_ops; the same
+//   struct passed enzyme_const works, a global table works);
+// - a virtual call on an object passed with enzyme_dup (run_model; the
+//   same object enzyme_const works);
+// - a pointer to member function called on a duplicated object
+//   (via_member).
+// std::function: -O0 "a memory copy whose contents cannot be typed"
+// (_Function_base::_Base_manager::_M_create), -O1 and up "calls through
+// function pointers that may throw (invoke) are not supported yet" (clean
+// errors, listed for completeness).
+#include "rev_check.h"
+
+#include <cmath>
+#include <functional>
+
+// a function pointer stored in a struct next to data
+struct Op {
+  double (*f)(double, double);
+  double w;
+};
+static double op_add(double a, double b) { return a + b * b; }
+static double op_mul(double a, double b) { return a * b; }
+static double run_ops(const Op *ops, int n, double x) {
+  double r = x;
+  for (int i = 0; i < n; ++i)
+    r = ops[i].f(r, ops[i].w * x);
+  return r;
+}
+
+struct Model {
+  double scale;
+  virtual double eval(double x) const = 0;
+  virtual ~Model() {}
+};
+struct Quadratic : Model {
+  double eval(double x) const override { return scale * x * x; }
+};
+static double run_model(const Model *m, double x) {
+  return m->eval(x) + m->eval(2 * x);
+}
+
+// std::function
+static double via_function(double x, int k) {
+  std::function<double(double)> f;
+  if (k)
+    f = [](double v) { return std::sin(v) * v; };
+  else
+    f = [x](double v) { return v * x; };
+  return f(x) + f(2 * x);
+}
+
+// pointers to member functions
+struct Poly {
+  double a, b;
+  double lin(double x) const { return a * x + b; }
+  double quad(double x) const { return a * x * x + b * x; }
+};
+static double via_member(const Poly *p, double x, int k) {
+  double (Poly::*m)(double) const = k ? &Poly::quad : &Poly::lin;
+  return (p->*m)(x) * (p->*m)(x);
+}
+
+int main() {
+  {
+    Op ops[3] = {{op_add, 0.5}, {op_mul, 2.0}, {op_add, -1.0}};
+    Op dops[3] = {{op_add, 0}, {op_mul, 0}, {op_add, 0}};
+    double x = 0.7;
+    double dx = __enzyme_autodiff((void *)run_ops, ops, dops, 3, x);
+    // r0 = x + 0.25 x^2, r1 = r0 * 2x, r2 = r1 + x^2
+    double r0 = x + 0.25 * x * x, dr0 = 1 + 0.5 * x;
+    double e = dr0 * 2 * x + r0 * 2 + 2 * x;
+    CHECK_CLOSE(dx, e, REV_TOL_EXACT);
+    // dr2/dw_i for w = (0.5, 2, -1): b_i = w_i x
+    CHECK_CLOSE(dops[0].w, 2 * 0.5 * x * x * 2 * x, REV_TOL_EXACT);
+    CHECK_CLOSE(dops[1].w, r0 * x, REV_TOL_EXACT);
+    CHECK_CLOSE(dops[2].w, 2 * -1.0 * x * x, REV_TOL_EXACT);
+  }
+  {
+    Quadratic q;
+    q.scale = 1.5;
+    double x = 0.6;
+    // duplicated object: the shadow has the same dynamic type
+    Quadratic dq;
+    dq.scale = 0;
+    double dxq = __enzyme_autodiff((void *)run_model, &q, &dq, x);
+    CHECK_CLOSE(dxq, 1.5 * (2 * x + 8 * x), REV_TOL_EXACT);
+    CHECK_CLOSE(dq.scale, x * x + 4 * x * x, REV_TOL_EXACT);
+  }
+  {
+    double x = 0.8;
+    double g1 = __enzyme_autodiff((void *)via_function, x, 1);
+    CHECK_CLOSE(g1,
+                std::cos(x) * x + std::sin(x) +
+                    2 * (std::cos(2 * x) * 2 * x + std::sin(2 * x)),
+                REV_TOL_EXACT);
+    double g0 = __enzyme_autodiff((void *)via_function, x, 0);
+    CHECK_CLOSE(g0, 2 * x + 4 * x, REV_TOL_EXACT); // x^2 + 2x^2
+  }
+  {
+    Poly p{1.5, -0.5}, dp{0, 0};
+    double x = 0.9;
+    double dx = __enzyme_autodiff((void *)via_member, &p, &dp, x, 1);
+    double q = 1.5 * x * x - 0.5 * x;
+    CHECK_CLOSE(dx, 2 * q * (3 * x - 0.5), REV_TOL_EXACT);
+    CHECK_CLOSE(dp.a, 2 * q * x * x, REV_TOL_EXACT);
+    CHECK_CLOSE(dp.b, 2 * q * x, REV_TOL_EXACT);
+  }
+  return check_finish();
+}
