@@ -15,9 +15,11 @@ fi
 cmake --build "$build" -j "${ADCC_JOBS:-2}"
 
 # LLVM's own objects are deliberately not freed at exit (-disable-free):
-# leak checking would report them, so it is off; every other error stops
-# the run with a report.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
+# leak checking would report them, so it is off. LLVM's allocators poison
+# memory by hand when their header code is compiled with ASan, which the
+# uninstrumented Debian libLLVM does not know about: that manual poisoning
+# is ignored (allow_user_poisoning=0). Every other error stops the run.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:allow_user_poisoning=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 cd "$build"
 ctest --output-on-failure -j "${ADCC_JOBS:-2}" "$@"

@@ -237,6 +237,13 @@ ADCC_RT_API void adcc_unknown_derivative(const void *function);
    the augmented sweep that just ran, and the check that a reverse sweep
    belongs to the most recent one on this thread's tape. */
 ADCC_RT_API void *adcc_split_mark(void);
+
+/* Reverse mode: the adjoint of a copy of `bytes` bytes of doubles (floats)
+   from src to dst — dst's adjoints are added to src's and cleared, in the
+   order that is right for overlapping ranges (memmove). */
+ADCC_RT_API void adcc_adjoint_copy_f64(double *dst, double *src,
+                                       uint64_t bytes);
+ADCC_RT_API void adcc_adjoint_copy_f32(float *dst, float *src, uint64_t bytes);
 ADCC_RT_API void adcc_split_check(const void *handle);
 
 #ifdef __cplusplus

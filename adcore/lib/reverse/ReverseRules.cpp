@@ -304,6 +304,12 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     RB.clearFastMathFlags();
     return true;
   }
+  if (auto *FI = dyn_cast<FreezeInst>(&I)) {
+    // freeze(a) is a: the adjoint passes through.
+    if (isActiveFloat(FI))
+      addAdjoint(FI->getOperand(0), takeAdjoint(FI));
+    return true;
+  }
   if (auto *UO = dyn_cast<UnaryOperator>(&I)) {
     if (isActiveFloat(UO))
       addAdjoint(UO->getOperand(0), RB.CreateFNeg(takeAdjoint(UO)));

@@ -1,4 +1,4 @@
-/* PENDING (not registered): at -O3, loop unswitching inserts
+/* Regression: at -O3, loop unswitching inserts
  * `freeze double` on a loaded input and the reverse sweep passes no adjoint
  * through the freeze: dx[1] = 0, want 1 (both branches).  The IR handed to
  * adcc at -O3:
