@@ -291,8 +291,10 @@ bool TypeAnalysis::visit(Instruction &I) {
 /// function that only calls memmove).
 static void kindsFromSignature(const Function &F,
                                SmallVectorImpl<std::pair<unsigned, Kind>> &Out) {
+  // The demangler keeps pointers into the name: it must outlive D's use.
+  std::string Mangled = F.getName().str();
   ItaniumPartialDemangler D;
-  if (D.partialDemangle(F.getName().str().c_str()) || !D.isFunction())
+  if (D.partialDemangle(Mangled.c_str()) || !D.isFunction())
     return;
   size_t N = 0;
   char *Buf = D.getFunctionParameters(nullptr, &N);
