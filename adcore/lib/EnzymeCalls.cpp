@@ -359,6 +359,10 @@ bool ForwardCallLowering::emitCall() {
     Value *Handle = B.CreateCall(
         M.getOrInsertFunction("adcc_split_mark", FunctionType::get(Ptr, false)),
         {}, "tape");
+    // A caller-allocated tape buffer (enzyme_allocated, enzyme_tape) holds
+    // the handle.
+    if (TapeArg && TapeArg->getType()->isPointerTy())
+      B.CreateStore(Handle, TapeArg);
     if (Want->isVoidTy() || Call.use_empty()) {
       // Nothing to return.
     } else if (Want == Ptr) {

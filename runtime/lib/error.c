@@ -50,15 +50,22 @@ void adcc_unknown_derivative(const void *function) {
 }
 
 /* Split reverse mode: a handle names the tape position right after an
-   augmented sweep (position + 1, so that it is never NULL). */
+   augmented sweep, tagged with the top bit (never set in a user-space
+   address), so that a reverse sweep may be given either the handle or a
+   caller-allocated tape buffer holding it (enzyme_allocated/enzyme_tape). */
+#define ADCC_HANDLE_TAG ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))
+
 void *adcc_split_mark(void) {
   adcc_tape_mark m = adcc_tape_get_mark(adcc_tape_thread());
-  return (void *)(uintptr_t)(m.position + 1);
+  return (void *)(ADCC_HANDLE_TAG | (uintptr_t)m.position);
 }
 
 void adcc_split_check(const void *handle) {
   adcc_tape_mark m = adcc_tape_get_mark(adcc_tape_thread());
-  if ((uintptr_t)handle == m.position + 1)
+  uintptr_t h = (uintptr_t)handle;
+  if (handle && !(h & ADCC_HANDLE_TAG))
+    memcpy(&h, handle, sizeof h); /* a tape buffer holding the handle */
+  if (h == (ADCC_HANDLE_TAG | (uintptr_t)m.position))
     return;
   adcc_rt_report("__enzyme_reverse was given a tape that is not the most "
                  "recent augmented sweep on this thread: reverse sweeps must "

@@ -1,4 +1,4 @@
-/* PENDING (not registered): enzyme_allocated / enzyme_tape are parsed and
+/* Regression: enzyme_allocated / enzyme_tape are parsed and
  * ignored by __enzyme_augmentfwd, so the handle never reaches the caller's
  * buffer and the matching reverse sweep stops the program:
  *   adcc runtime: error: __enzyme_reverse was given a tape that is not the
