@@ -2,7 +2,10 @@
 
 #include "CallSites.h"
 
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
@@ -66,6 +69,25 @@ void copyParameterAttributes(const Function &Primal, Function &D,
                                   A.getArgNo(), Kind));
     }
   }
+}
+
+StringRef constantString(Constant *C) {
+  auto *GV = dyn_cast<GlobalVariable>(C->stripPointerCasts());
+  if (!GV || !GV->hasInitializer())
+    return {};
+  if (auto *Data = dyn_cast<ConstantDataSequential>(GV->getInitializer()))
+    if (Data->isCString())
+      return Data->getAsCString();
+  return {};
+}
+
+SmallVector<Function *, 8> possibleCallTargets(Module &M, FunctionType *FT) {
+  SmallVector<Function *, 8> Targets;
+  for (Function &F : M)
+    if (!F.isDeclaration() && !F.isIntrinsic() && F.getFunctionType() == FT &&
+        F.hasAddressTaken() && !F.hasFnAttribute("adcc-uses-tape"))
+      Targets.push_back(&F);
+  return Targets;
 }
 
 void positionAfterCall(IRBuilder<> &B, CallBase &Call) {

@@ -41,6 +41,15 @@ void prepareDerivativeFunction(const llvm::Function &Primal,
 void copyParameterAttributes(const llvm::Function &Primal, llvm::Function &D,
                              const DerivativeKey &Key);
 
+/// The C string a constant points to (a private global's initializer), or
+/// empty.
+llvm::StringRef constantString(llvm::Constant *C);
+
+/// Defined, address-taken functions of \p M with type \p FT: the possible
+/// targets of a call through a function pointer of that type.
+llvm::SmallVector<llvm::Function *, 8>
+possibleCallTargets(llvm::Module &M, llvm::FunctionType *FT);
+
 /// Positions \p B where code that uses \p Call's result goes: after a call,
 /// or at the start of an invoke's normal path (given a block of its own).
 void positionAfterCall(llvm::IRBuilder<> &B, llvm::CallBase &Call);

@@ -2,6 +2,8 @@
 
 #include "adcore/CustomRules.h"
 
+#include "CallSites.h"
+
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -33,16 +35,6 @@ SmallVector<Constant *, 4> elements(GlobalVariable &G) {
 
 Function *functionOf(Constant *C) {
   return dyn_cast<Function>(C->stripPointerCasts());
-}
-
-StringRef stringOf(Constant *C) {
-  auto *GV = dyn_cast<GlobalVariable>(C->stripPointerCasts());
-  if (!GV || !GV->hasInitializer())
-    return {};
-  if (auto *Data = dyn_cast<ConstantDataSequential>(GV->getInitializer()))
-    if (Data->isCString())
-      return Data->getAsCString();
-  return {};
 }
 
 void report(GlobalVariable &G, const Twine &Message, bool &HadError) {
@@ -96,11 +88,11 @@ void CustomRules::collect(Module &M, bool &HadError) {
           report(G, "expected addresses of global variables", HadError);
       }
     } else if (Name.starts_with("__enzyme_function_like")) {
-      if (E.size() != 2 || !functionOf(E[0]) || stringOf(E[1]).empty()) {
+      if (E.size() != 2 || !functionOf(E[0]) || constantString(E[1]).empty()) {
         report(G, "expected {(void *)function, (void *)\"name\"}", HadError);
         continue;
       }
-      Like[functionOf(E[0])] = stringOf(E[1]).str();
+      Like[functionOf(E[0])] = constantString(E[1]).str();
     }
   }
 }

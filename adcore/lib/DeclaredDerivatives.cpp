@@ -3,6 +3,8 @@
 #include "adcore/DeclaredDerivatives.h"
 #include "adcore/Synthesis.h"
 
+#include "CallSites.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
@@ -18,16 +20,6 @@ namespace adcore {
 namespace {
 
 constexpr StringRef Prefix = "adcc.derivative:";
-
-StringRef stringOf(Constant *C) {
-  auto *GV = dyn_cast<GlobalVariable>(C->stripPointerCasts());
-  if (!GV || !GV->hasInitializer())
-    return {};
-  if (auto *Data = dyn_cast<ConstantDataSequential>(GV->getInitializer()))
-    if (Data->isCString())
-      return Data->getAsCString();
-  return {};
-}
 
 /// Reports an error about the attribute on \p F (at its first instruction,
 /// whose location is in F's body).
@@ -110,11 +102,11 @@ std::vector<DeclaredDerivative> collectDeclaredDerivatives(
     if (!Entry || Entry->getNumOperands() < 4)
       continue;
     auto *F = dyn_cast<Function>(Entry->getOperand(0)->stripPointerCasts());
-    StringRef Text = stringOf(Entry->getOperand(1));
+    StringRef Text = constantString(Entry->getOperand(1));
     if (!F || !Text.starts_with(Prefix))
       continue;
     DeclaredDerivative D;
-    D.File = stringOf(Entry->getOperand(2)).str();
+    D.File = constantString(Entry->getOperand(2)).str();
     if (auto *Line = dyn_cast<ConstantInt>(Entry->getOperand(3)))
       D.Line = unsigned(Line->getZExtValue());
     if (parse(Text, *F, D, Ctx))

@@ -478,15 +478,21 @@ bool ForwardCallLowering::run() {
   return true;
 }
 
+/// The function to differentiate must be defined in this translation unit.
+bool hasBody(const Request &R, SynthesisContext &Ctx) {
+  if (!R.Primal->isDeclaration())
+    return true;
+  Ctx.error(*R.Site, "cannot differentiate '" + R.Primal->getName() +
+                         "': its body is not available in this translation "
+                         "unit");
+  return false;
+}
+
 } // namespace
 
 bool lowerForwardRequest(const Request &R, SynthesisContext &Ctx) {
-  if (R.Primal->isDeclaration()) {
-    Ctx.error(*R.Site, "cannot differentiate '" + R.Primal->getName() +
-                           "': its body is not available in this translation "
-                           "unit");
+  if (!hasBody(R, Ctx))
     return false;
-  }
   ForwardCallLowering Lowering(R, Ctx);
   return Lowering.run();
 }
@@ -504,12 +510,8 @@ bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx) {
     Call.eraseFromParent();
     return true;
   }
-  if (R.Primal->isDeclaration()) {
-    Ctx.error(*R.Site, "cannot differentiate '" + R.Primal->getName() +
-                           "': its body is not available in this translation "
-                           "unit");
+  if (!hasBody(R, Ctx))
     return false;
-  }
   ForwardCallLowering Lowering(R, Ctx);
   Lowering.Reverse = true;
   Lowering.SplitKind = R.Kind == RequestKind::AugmentedForward
@@ -519,12 +521,8 @@ bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx) {
 }
 
 bool lowerReverseRequest(const Request &R, SynthesisContext &Ctx) {
-  if (R.Primal->isDeclaration()) {
-    Ctx.error(*R.Site, "cannot differentiate '" + R.Primal->getName() +
-                           "': its body is not available in this translation "
-                           "unit");
+  if (!hasBody(R, Ctx))
     return false;
-  }
   ForwardCallLowering Lowering(R, Ctx);
   Lowering.Reverse = true;
   return Lowering.run();

@@ -345,11 +345,8 @@ bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
     return unsupported(Call, "calls through function pointers that may "
                              "throw (invoke) are not supported yet");
   Module &M = *Call.getModule();
-  SmallVector<Function *, 8> Targets;
-  for (Function &F : M)
-    if (!F.isDeclaration() && !F.isIntrinsic() &&
-        F.getFunctionType() == Call.getFunctionType() && F.hasAddressTaken())
-      Targets.push_back(&F);
+  SmallVector<Function *, 8> Targets =
+      possibleCallTargets(M, Call.getFunctionType());
   if (Targets.empty())
     return unsupported(Call, "no function defined in this translation unit "
                              "can be the target of this call through a "

@@ -268,12 +268,8 @@ bool ReverseEmitter::dispatchIndirectCalls() {
     if (isa<InvokeInst>(Call))
       return unsupported(*Call, "calls through function pointers that may "
                                 "throw (invoke) are not supported yet");
-    SmallVector<Function *, 8> Targets;
-    for (Function &F : M)
-      if (!F.isDeclaration() && !F.isIntrinsic() &&
-          F.getFunctionType() == Call->getFunctionType() &&
-          F.hasAddressTaken() && !F.hasFnAttribute(UsesTapeAttribute))
-        Targets.push_back(&F);
+    SmallVector<Function *, 8> Targets =
+        possibleCallTargets(M, Call->getFunctionType());
     if (Targets.empty())
       return unsupported(*Call, "no function defined in this translation "
                                 "unit can be the target of this call through "
