@@ -20,6 +20,8 @@
 // runs at that point of the reverse sweep. Files:
 //   ReverseEmitter.cpp  structure: cloning, shadows, tape, block reversal
 //   ReverseRules.cpp    what each instruction records, and its adjoint
+//   ReverseCalls.cpp    indirect calls, registered gradients
+//   TapePlan.cpp        the tape plan remark and listing
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_REVERSE_REVERSEEMITTER_H

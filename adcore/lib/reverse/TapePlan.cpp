@@ -1,0 +1,82 @@
+//===- TapePlan.cpp - What a reverse-mode derivative records -------------===//
+//
+// The tape plan of a derivative: the values its augmented sweep records
+// (per call and per loop iteration), its control-flow records and its
+// shadow stack. Reported as an optimization remark (-Rpass=adcc) and, with
+// -fadcc-print-tape-plan, listed value by value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReverseEmitter.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+void ReverseEmitter::reportTapePlan() {
+  DominatorTree DT(Aug);
+  LoopInfo LI(DT);
+  const DataLayout &DL = Aug.getParent()->getDataLayout();
+  auto RecordBytes = [&](Type *T) {
+    uint64_t B = DL.getTypeAllocSize(T->isIntegerTy(1) ? Type::getInt8Ty(
+                                                             T->getContext())
+                                                       : T);
+    return (B + 7) / 8 * 8; // the runtime's 8-byte granule
+  };
+  TapePlan Plan;
+  std::string Listing;
+  raw_string_ostream OS(Listing);
+  for (BasicBlock &BB : Aug) {
+    bool InLoop = LI.getLoopFor(&BB) != nullptr;
+    SmallSetVector<BasicBlock *, 4> Distinct(pred_begin(&BB), pred_end(&BB));
+    if (Distinct.size() > 1) {
+      (InLoop ? Plan.LoopBytes : Plan.CallBytes) += 8;
+      ++Plan.PathRecords;
+    }
+    for (Instruction &I : BB) {
+      auto It = Recorded.find(&I);
+      if (It == Recorded.end())
+        continue;
+      for (Value *V : It->second) {
+        (InLoop ? Plan.LoopBytes : Plan.CallBytes) += RecordBytes(V->getType());
+        ++Plan.ValueRecords;
+        OS << "  record ";
+        V->printAsOperand(OS, /*PrintType=*/true);
+        OS << " for '" << I.getOpcodeName() << "'"
+           << (InLoop ? " (each loop iteration)" : "") << "\n";
+      }
+    }
+  }
+  for (auto &[AI, Bytes] : ShadowAllocas)
+    Plan.StackShadowBytes += Bytes;
+
+  std::string Summary;
+  raw_string_ostream SS(Summary);
+  SS << "reverse mode of '" << demangle(Key.Primal->getName())
+     << "': tape " << Plan.CallBytes << " bytes per call";
+  if (Plan.LoopBytes)
+    SS << " + " << Plan.LoopBytes << " bytes per loop iteration";
+  SS << " (" << Plan.ValueRecords << " recorded values, "
+     << Plan.PathRecords << " control-flow records";
+  if (Plan.StackShadowBytes)
+    SS << ", " << Plan.StackShadowBytes << " bytes of shadow stack";
+  SS << "); every other value is recomputed or constant";
+  OptimizationRemarkEmitter ORE(Key.Primal);
+  ORE.emit(OptimizationRemark("adcc", "TapePlan", Key.Primal)
+           << Summary);
+  if (Ctx.printTapePlans())
+    errs() << "adcc: " << Summary << "\n" << Listing;
+}
+
+} // namespace adcore
