@@ -81,8 +81,8 @@ bool isAdccArgument(const char *Arg) {
          std::strncmp(Arg, "-fno-adcc-", 10) == 0;
 }
 
-bool parseAdccArguments(const std::vector<std::string> &Args,
-                        AdccOptions &Opts, std::string &Error) {
+bool parseAdccArguments(const std::vector<std::string> &Args, AdccOptions &Opts,
+                        std::string &Error) {
   CLI::App App("adcc options", "adcc");
   App.set_help_flag();
   for (const FlagRow &Row : FlagTable) {

@@ -92,12 +92,12 @@ void printHelp(llvm::raw_ostream &OS, StringRef ProgName) {
      << " - a C/C++ compiler that differentiates (Clang/LLVM "
      << ADCC_LLVM_VERSION_STRING << ")\n\n"
      << "USAGE: " << ProgName << " [options] file...\n\n"
-     << ProgName << " accepts the clang command line (-c -o -E -S -emit-llvm "
-                    "-x -std= -I -D -U -O0..3 -g ...);\n"
+     << ProgName
+     << " accepts the clang command line (-c -o -E -S -emit-llvm "
+        "-x -std= -I -D -U -O0..3 -g ...);\n"
      << "run '" << ProgName << " --help-clang' for clang's options.\n\n"
      << "ADCC OPTIONS:\n"
-     << adccOptionsHelp()
-     << "\nOTHER:\n"
+     << adccOptionsHelp() << "\nOTHER:\n"
      << "  --help                        this text\n"
      << "  --help-clang                  clang's options\n"
      << "  --version                     adcc's and LLVM's versions\n\n"
@@ -189,8 +189,7 @@ int runDriver(CommandLine &CL, const AdccOptions &Opts,
               const std::string &ExePath) {
   StringRef ProgName = llvm::sys::path::filename(CL.ClangArgs[0]);
   llvm::SmallVector<const char *, 256> &Args = CL.ClangArgs;
-  if (isCXXProgramName(ProgName) &&
-      !llvm::any_of(Args, [](const char *A) {
+  if (isCXXProgramName(ProgName) && !llvm::any_of(Args, [](const char *A) {
         return StringRef(A).starts_with("--driver-mode=");
       }))
     Args.insert(Args.begin() + 1, "--driver-mode=g++");
@@ -221,8 +220,7 @@ int runDriver(CommandLine &CL, const AdccOptions &Opts,
     DiagClient->finish();
     return 1;
   }
-  adjustJobs(*C, Opts, Args,
-             adccResourceDir(ExePath, Opts.ResourceDir));
+  adjustJobs(*C, Opts, Args, adccResourceDir(ExePath, Opts.ResourceDir));
 
   llvm::SmallVector<std::pair<int, const Command *>, 4> Failing;
   int Res = TheDriver.ExecuteCompilation(*C, Failing);

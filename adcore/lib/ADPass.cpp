@@ -166,9 +166,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
     // the callers again.
     SmallPtrSet<Function *, 8> Touched;
     inlineGenerated(Ctx.cache().functions(), Touched);
-    optimizeGenerated(SmallVector<Function *, 8>(Touched.begin(),
-                                                 Touched.end()),
-                      Level);
+    optimizeGenerated(
+        SmallVector<Function *, 8>(Touched.begin(), Touched.end()), Level);
   }
   return PreservedAnalyses::none();
 }

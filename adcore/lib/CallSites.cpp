@@ -28,8 +28,8 @@ CallBase *emitReplacementCall(IRBuilder<> &B, CallBase &Old,
   BasicBlock *Normal = SplitEdge(From, Invoke->getNormalDest());
   B.SetInsertPoint(Invoke);
   B.SetCurrentDebugLocation(Old.getDebugLoc());
-  InvokeInst *New = B.CreateInvoke(Callee, Normal, Invoke->getUnwindDest(),
-                                   Args, Name);
+  InvokeInst *New =
+      B.CreateInvoke(Callee, Normal, Invoke->getUnwindDest(), Args, Name);
   B.SetInsertPoint(Normal->getFirstNonPHIIt());
   return New;
 }
@@ -65,8 +65,8 @@ void copyParameterAttributes(const Function &Primal, Function &D,
            {Attribute::NoAlias, Attribute::NonNull, Attribute::Alignment,
             Attribute::Dereferenceable})
         if (A.hasAttribute(Kind))
-          D.addParamAttr(Pos, Primal.getAttributes().getParamAttr(
-                                  A.getArgNo(), Kind));
+          D.addParamAttr(
+              Pos, Primal.getAttributes().getParamAttr(A.getArgNo(), Kind));
     }
   }
 }

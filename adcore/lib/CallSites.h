@@ -30,8 +30,7 @@ llvm::CallBase *emitReplacementCall(llvm::IRBuilder<> &B, llvm::CallBase &Old,
 /// stay true (target features, frame pointer, ...), less those it breaks
 /// (it writes shadow memory) or that keep it from being optimized (optnone,
 /// which clang puts on everything at -O0); makes it internal.
-void prepareDerivativeFunction(const llvm::Function &Primal,
-                               llvm::Function &D);
+void prepareDerivativeFunction(const llvm::Function &Primal, llvm::Function &D);
 
 /// Copies what stays true of each primal parameter to the derivative's
 /// parameters of \p Key's convention: noalias, nonnull, alignment and

@@ -61,17 +61,16 @@ bool parse(StringRef Text, Function &F, DeclaredDerivative &D,
   if (!Parts[3].empty())
     Parts[3].split(Acts, ',');
   if (Acts.size() != F.arg_size()) {
-    errorOn(F, Ctx, "the derivative annotation of '" + F.getName() +
-                        "' has " + Twine(Acts.size()) +
-                        " activities for " + Twine(F.arg_size()) +
-                        " parameters");
+    errorOn(F, Ctx,
+            "the derivative annotation of '" + F.getName() + "' has " +
+                Twine(Acts.size()) + " activities for " + Twine(F.arg_size()) +
+                " parameters");
     return false;
   }
   for (StringRef A : Acts) {
     ArgActivity Act;
     if (!parseActivity(A, Act)) {
-      errorOn(F, Ctx, "unknown activity '" + A + "' for '" + F.getName() +
-                          "'");
+      errorOn(F, Ctx, "unknown activity '" + A + "' for '" + F.getName() + "'");
       return false;
     }
     D.Key.Args.push_back(Act);
@@ -80,16 +79,16 @@ bool parse(StringRef Text, Function &F, DeclaredDerivative &D,
   bool Void = F.getReturnType()->isVoidTy();
   D.Key.ReturnPrimal = !Void && (Ret == "Const" || Ret == "Dual" ||
                                  Ret == "Duplicated" || Ret.empty());
-  D.Key.ReturnShadow = !Void && (Ret == "Dual" || Ret == "DualOnly" ||
-                                 Ret == "Duplicated" ||
-                                 Ret == "DuplicatedOnly");
+  D.Key.ReturnShadow =
+      !Void && (Ret == "Dual" || Ret == "DualOnly" || Ret == "Duplicated" ||
+                Ret == "DuplicatedOnly");
   return true;
 }
 
 } // namespace
 
-std::vector<DeclaredDerivative> collectDeclaredDerivatives(
-    Module &M, SynthesisContext &Ctx) {
+std::vector<DeclaredDerivative>
+collectDeclaredDerivatives(Module &M, SynthesisContext &Ctx) {
   std::vector<DeclaredDerivative> Out;
   GlobalVariable *Annotations = M.getGlobalVariable("llvm.global.annotations");
   if (!Annotations || !Annotations->hasInitializer())
@@ -119,17 +118,20 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
                               SynthesisContext &Ctx) {
   Function &Primal = *D.Key.Primal;
   if (D.Mode != "forward") {
-    errorOn(Primal, Ctx, D.Mode + "-mode derivative '" + D.Symbol + "' of '" +
-                             Primal.getName() +
-                             "' is not implemented yet in this version of "
-                             "adcc");
+    errorOn(Primal, Ctx,
+            D.Mode + "-mode derivative '" + D.Symbol + "' of '" +
+                Primal.getName() +
+                "' is not implemented yet in this version of "
+                "adcc");
     return false;
   }
   Module &M = Ctx.module();
   Function *User = M.getFunction(D.Symbol);
   if (User && !User->isDeclaration()) {
-    errorOn(Primal, Ctx, "'" + D.Symbol + "' is defined by the program, but "
-                             "ADCC_FORWARD asks adcc to generate it");
+    errorOn(Primal, Ctx,
+            "'" + D.Symbol +
+                "' is defined by the program, but "
+                "ADCC_FORWARD asks adcc to generate it");
     return false;
   }
   Function *Gen = Ctx.getOrCreate(D.Key);
@@ -158,9 +160,10 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
   BasicBlock *Body = BasicBlock::Create(M.getContext(), "entry", User);
   auto Fail = [&](const Twine &Why) {
     Body->eraseFromParent();
-    errorOn(Primal, Ctx, "the declaration of '" + D.Symbol +
-                             "' does not match the derivative of '" +
-                             Primal.getName() + "': " + Why);
+    errorOn(Primal, Ctx,
+            "the declaration of '" + D.Symbol +
+                "' does not match the derivative of '" + Primal.getName() +
+                "': " + Why);
     return false;
   };
   IRBuilder<> B(Body);

@@ -166,8 +166,8 @@ Value *ForwardCallLowering::convert(Value *V, Type *To, const Twine &What) {
     return B.CreateAddrSpaceCast(V, To);
   if (From->isIntegerTy() && To->isPointerTy())
     return B.CreateIntToPtr(V, To);
-  error(What + " of '" + R.Primal->getName() + "' has type " +
-        typeName(From) + ", but the function expects " + typeName(To));
+  error(What + " of '" + R.Primal->getName() + "' has type " + typeName(From) +
+        ", but the function expects " + typeName(To));
   return nullptr;
 }
 
@@ -294,7 +294,8 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
     if (!Base)
       return false;
     if (!Base->getType()->isPointerTy())
-      return error("the shadows of " + Which + " after enzyme_dupv must be "
+      return error("the shadows of " + Which +
+                   " after enzyme_dupv must be "
                    "given as a pointer to their array");
     Stride = B.CreateSExtOrTrunc(Stride, B.getInt64Ty());
   }
@@ -340,7 +341,8 @@ bool ForwardCallLowering::emitCall() {
   // The same values, laid out as another type ({<2 x float>, float} for
   // {float, [2 x float]}, a struct of doubles for [N x double]); a scalar
   // of another precision is converted.
-  bool Convert = Coerce && Got->isFloatingPointTy() && Want->isFloatingPointTy();
+  bool Convert =
+      Coerce && Got->isFloatingPointTy() && Want->isFloatingPointTy();
   if (Convert)
     Coerce = false;
   if (Coerce && (Got->isVoidTy() || !sameScalars(Got, Want) ||
@@ -384,14 +386,14 @@ bool ForwardCallLowering::emitCall() {
     SmallVector<Value *, 1> Seed;
     if (SplitKind == Split::Reverse) {
       // The reverse sweep of the most recent augmented sweep: checked.
-      B.CreateCall(M.getOrInsertFunction(
-                       "adcc_split_check",
-                       FunctionType::get(B.getVoidTy(), {Ptr}, false)),
-                   {TapeArg});
+      B.CreateCall(
+          M.getOrInsertFunction("adcc_split_check",
+                                FunctionType::get(B.getVoidTy(), {Ptr}, false)),
+          {TapeArg});
       if (RevD->arg_size() == 1)
-        Seed.push_back(SeedArg ? SeedArg
-                               : ConstantFP::get(RevD->getArg(0)->getType(),
-                                                 0.0));
+        Seed.push_back(SeedArg
+                           ? SeedArg
+                           : ConstantFP::get(RevD->getArg(0)->getType(), 0.0));
     } else if (RevD->arg_size() == 1) {
       // The reverse sweep, seeded with 1 for a floating-point result.
       Seed.push_back(ConstantFP::get(RevD->getArg(0)->getType(), 1.0));
@@ -465,9 +467,8 @@ bool ForwardCallLowering::run() {
                    "that __enzyme_augmentfwd returned");
   }
   if (Next < Call.arg_size())
-    return error("too many arguments to " + entryPointName(R.Kind) +
-                 " for '" + F.getName() + "': it takes " +
-                 Twine(F.arg_size()) +
+    return error("too many arguments to " + entryPointName(R.Kind) + " for '" +
+                 F.getName() + "': it takes " + Twine(F.arg_size()) +
                  " parameters, each followed by its shadow(s) when duplicated");
   if (!emitCall())
     return false;

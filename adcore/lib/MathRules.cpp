@@ -157,8 +157,7 @@ Value *dPowX(IRBuilderBase &B, Args A, Value *) {
 Value *dPowY(IRBuilderBase &B, Args A, Value *R) {
   Value *NotPositive =
       B.CreateFCmpOLE(A[0], Constant::getNullValue(A[0]->getType()));
-  return zeroIf(B, NotPositive,
-                B.CreateFMul(R, call(B, Intrinsic::log, A[0])));
+  return zeroIf(B, NotPositive, B.CreateFMul(R, call(B, Intrinsic::log, A[0])));
 }
 // powi, d/dx: n x^(n-1), and 0 where n = 0.
 Value *dPowi(IRBuilderBase &B, Args A, Value *) {

@@ -13,8 +13,8 @@ namespace adcore {
 
 void print(raw_ostream &OS, const Request &R) {
   OS << describe(R.Kind) << " of '"
-     << (R.Primal ? R.Primal->getName() : StringRef("<unknown>"))
-     << "' (width " << R.Width << ")";
+     << (R.Primal ? R.Primal->getName() : StringRef("<unknown>")) << "' (width "
+     << R.Width << ")";
   if (!R.Site)
     return;
   OS << " requested in '" << R.Site->getFunction()->getName() << "'";

@@ -39,13 +39,11 @@ Function *requestedFunction(Value *Arg, unsigned Depth = 0) {
   return Only;
 }
 
-void collectFromCall(CallBase &Call, RequestKind Kind,
-                     CollectedRequests &Out) {
+void collectFromCall(CallBase &Call, RequestKind Kind, CollectedRequests &Out) {
   StringRef Entry = entryPointName(Kind);
   // A large struct result comes back through a hidden first argument.
   unsigned First =
-      Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet) ? 1
-                                                                         : 0;
+      Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet) ? 1 : 0;
   if (Call.arg_size() <= First) {
     Out.Errors.push_back(
         {&Call, (Entry + " needs the function to differentiate as its first "
@@ -55,10 +53,9 @@ void collectFromCall(CallBase &Call, RequestKind Kind,
   }
   Function *Primal = requestedFunction(Call.getArgOperand(First));
   if (!Primal) {
-    Out.Errors.push_back(
-        {&Call, ("the first argument of " + Entry +
-                 " must name a function known at compile time")
-                    .str()});
+    Out.Errors.push_back({&Call, ("the first argument of " + Entry +
+                                  " must name a function known at compile time")
+                                     .str()});
     return;
   }
   Request R;

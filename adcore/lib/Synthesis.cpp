@@ -57,7 +57,6 @@ FunctionType *derivativeType(const DerivativeKey &Key) {
         Key.Args[I] == ArgActivity::DupNoNeed)
       Params.append(Key.Width, T); // one parameter per lane: each can be
                                    // noalias
-
   }
   Type *Ret = FT->getReturnType();
   Type *Result = Type::getVoidTy(Ret->getContext());
@@ -91,10 +90,10 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   if (Key.Mode != DerivativeMode::Forward)
     return getOrCreateReverse(Key);
   Function &Primal = *Key.Primal;
-  std::string Name = ("fwddiffe" +
-                      (Key.Width > 1 ? Twine(Key.Width) : Twine("")) + "_" +
-                      Primal.getName())
-                         .str();
+  std::string Name =
+      ("fwddiffe" + (Key.Width > 1 ? Twine(Key.Width) : Twine("")) + "_" +
+       Primal.getName())
+          .str();
   Function *D = Function::Create(derivativeType(Key),
                                  GlobalValue::InternalLinkage, Name, M);
   // Registered before its body is emitted, so that recursion finds it.
@@ -116,8 +115,7 @@ Function *SynthesisContext::getOrCreateReverse(const DerivativeKey &Key) {
   AugKey.Mode = DerivativeMode::Augmented;
   RevKey.Mode = DerivativeMode::Reverse;
   if (Function *Known = Cache.lookup(AugKey))
-    return Key.Mode == DerivativeMode::Augmented ? Known
-                                                 : Cache.lookup(RevKey);
+    return Key.Mode == DerivativeMode::Augmented ? Known : Cache.lookup(RevKey);
   Function &Primal = *Key.Primal;
   Function *Aug =
       Function::Create(derivativeType(AugKey), GlobalValue::InternalLinkage,

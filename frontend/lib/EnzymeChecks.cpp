@@ -73,8 +73,7 @@ public:
       unsigned ID = Diags.getCustomDiagID(
           DiagnosticsEngine::Error,
           "malformed registration '%0': expected %1 (%2 elements)");
-      Diags.Report(V->getLocation(), ID)
-          << Name << Row.Shape << Row.Elements;
+      Diags.Report(V->getLocation(), ID) << Name << Row.Shape << Row.Elements;
       return true;
     }
     return true;

@@ -36,10 +36,9 @@ bool mentionsDifferentiation(clang::CompilerInstance &CI) {
 
 void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
   clang::CodeGenOptions &CodeGen = CI.getCodeGenOpts();
-  CodeGen.PassBuilderCallbacks.push_back(
-      [Opts](llvm::PassBuilder &PB) {
-        adcore::registerPassBuilderCallbacks(PB, Opts);
-      });
+  CodeGen.PassBuilderCallbacks.push_back([Opts](llvm::PassBuilder &PB) {
+    adcore::registerPassBuilderCallbacks(PB, Opts);
+  });
 
   enableDerivativeAttributes(CI);
   enableEnzymeChecks(CI);

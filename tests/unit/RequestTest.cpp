@@ -40,14 +40,12 @@ TEST_CASE("entry points are matched by substring, longest first",
           "[requests]") {
   CHECK(classifyEntryPoint("__enzyme_autodiff") == RequestKind::Reverse);
   CHECK(classifyEntryPoint("__enzyme_autodiff_vec3") == RequestKind::Reverse);
-  CHECK(classifyEntryPoint("_Z17__enzyme_autodiffPvz") ==
-        RequestKind::Reverse);
+  CHECK(classifyEntryPoint("_Z17__enzyme_autodiffPvz") == RequestKind::Reverse);
   CHECK(classifyEntryPoint("__enzyme_fwddiff") == RequestKind::Forward);
   CHECK(classifyEntryPoint("__enzyme_fwdsplit") == RequestKind::ForwardSplit);
   CHECK(classifyEntryPoint("__enzyme_augmentfwd") ==
         RequestKind::AugmentedForward);
-  CHECK(classifyEntryPoint("__enzyme_augmentsize") ==
-        RequestKind::AugmentSize);
+  CHECK(classifyEntryPoint("__enzyme_augmentsize") == RequestKind::AugmentSize);
   CHECK(classifyEntryPoint("__enzyme_reverse") == RequestKind::SplitReverse);
   CHECK(classifyEntryPoint("__enzyme_batch") == RequestKind::Batch);
   CHECK_FALSE(classifyEntryPoint("enzyme_dup"));

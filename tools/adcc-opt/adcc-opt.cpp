@@ -47,8 +47,7 @@ struct ToolDiagnosticHandler : DiagnosticHandler {
   bool handleDiagnostics(const DiagnosticInfo &DI) override {
     if (DI.getSeverity() == DS_Error)
       SawError = true;
-    errs() << LLVMContext::getDiagnosticMessagePrefix(DI.getSeverity())
-           << ": ";
+    errs() << LLVMContext::getDiagnosticMessagePrefix(DI.getSeverity()) << ": ";
     DiagnosticPrinterRawOStream Printer(errs());
     DI.print(Printer);
     errs() << "\n";

@@ -38,8 +38,8 @@ struct DeclaredDerivative {
 };
 
 /// Parses the adcc annotations of \p M. Malformed ones are reported.
-std::vector<DeclaredDerivative> collectDeclaredDerivatives(
-    llvm::Module &M, SynthesisContext &Ctx);
+std::vector<DeclaredDerivative>
+collectDeclaredDerivatives(llvm::Module &M, SynthesisContext &Ctx);
 
 /// Defines the derivative function \p D asks for. False after an error.
 bool defineDeclaredDerivative(const DeclaredDerivative &D,

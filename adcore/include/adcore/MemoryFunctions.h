@@ -19,13 +19,13 @@ namespace adcore {
 
 enum class MemoryFunctionKind {
   None,
-  Malloc,    ///< ptr f(size) — uninitialized (malloc, new, new[])
-  Calloc,    ///< ptr calloc(n, size) — zeroed
-  Realloc,   ///< ptr realloc(ptr, size)
+  Malloc,       ///< ptr f(size) — uninitialized (malloc, new, new[])
+  Calloc,       ///< ptr calloc(n, size) — zeroed
+  Realloc,      ///< ptr realloc(ptr, size)
   AlignedAlloc, ///< ptr aligned_alloc(align, size)
-  Free,      ///< void f(ptr, ...) — free, delete, delete[]
-  TapePush,  ///< ptr adcc_tape_push(tape, bytes, align): a new record
-  TapePop,   ///< ptr adcc_tape_pop(tape, bytes, align): the last record
+  Free,         ///< void f(ptr, ...) — free, delete, delete[]
+  TapePush,     ///< ptr adcc_tape_push(tape, bytes, align): a new record
+  TapePop,      ///< ptr adcc_tape_pop(tape, bytes, align): the last record
 };
 
 MemoryFunctionKind classifyMemoryFunction(const llvm::Function &F);

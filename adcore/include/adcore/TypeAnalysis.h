@@ -72,8 +72,8 @@ public:
 private:
   bool join(const llvm::Value *V, Kind K);
   bool joinMemory(const llvm::Value *Ptr, int64_t Offset, Kind K);
-  bool joinLayout(const llvm::Value *Ptr, const MemoryLayout &L,
-                  int64_t Shift, int64_t Limit);
+  bool joinLayout(const llvm::Value *Ptr, const MemoryLayout &L, int64_t Shift,
+                  int64_t Limit);
   bool visit(llvm::Instruction &I);
 
   llvm::Function &F;

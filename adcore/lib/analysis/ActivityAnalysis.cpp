@@ -50,8 +50,7 @@ bool isMovedInteger(const Instruction &I) {
   return true;
 }
 
-bool anyOperandActive(const User &U,
-                      const DenseSet<const Value *> &Active) {
+bool anyOperandActive(const User &U, const DenseSet<const Value *> &Active) {
   return any_of(U.operands(),
                 [&](const Use &Op) { return Active.contains(Op.get()); });
 }
@@ -71,8 +70,8 @@ bool ActivityAnalysis::transfer(const Value &V) const {
              return isa<MemTransferInst>(U); // a buffer for copied bytes
            });
   if (auto *LI = dyn_cast<LoadInst>(I)) {
-    if (Rules && Rules->isInactiveGlobal(
-                     getUnderlyingObject(LI->getPointerOperand())))
+    if (Rules &&
+        Rules->isInactiveGlobal(getUnderlyingObject(LI->getPointerOperand())))
       return false;
     if (!Active.contains(LI->getPointerOperand()) ||
         !mayHoldDerivatives(LI->getPointerOperand()))
@@ -82,8 +81,8 @@ bool ActivityAnalysis::transfer(const Value &V) const {
   if (auto *GEP = dyn_cast<GetElementPtrInst>(I))
     return Active.contains(GEP->getPointerOperand());
   if (isa<StoreInst, FenceInst, UnreachableInst, ReturnInst, BranchInst,
-          SwitchInst, CmpInst, FPToSIInst, FPToUIInst, SIToFPInst,
-          UIToFPInst>(I))
+          SwitchInst, CmpInst, FPToSIInst, FPToUIInst, SIToFPInst, UIToFPInst>(
+          I))
     return false;
   if (auto *Call = dyn_cast<CallBase>(I)) {
     if (const Function *Callee = Call->getCalledFunction()) {

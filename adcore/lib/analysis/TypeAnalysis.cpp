@@ -159,10 +159,10 @@ bool TypeAnalysis::visit(Instruction &I) {
         if (auto *S = dyn_cast<StoreInst>(U))
           if (S->getPointerOperand() == P &&
               S->getValueOperand()->getType()->isPointerTy())
-            for (auto [From, To] :
-                 {std::pair{S->getValueOperand(), static_cast<const Value *>(LI)},
-                  std::pair{static_cast<const Value *>(LI),
-                            S->getValueOperand()}}) {
+            for (auto [From, To] : {std::pair{S->getValueOperand(),
+                                              static_cast<const Value *>(LI)},
+                                    std::pair{static_cast<const Value *>(LI),
+                                              S->getValueOperand()}}) {
               auto It = Layouts.find(From);
               if (It == Layouts.end())
                 continue;
@@ -289,8 +289,9 @@ bool TypeAnalysis::visit(Instruction &I) {
 /// carries the parameter types (`double*`, `float const&`), which tell
 /// what the pointers point to even where the body never reads them (a
 /// function that only calls memmove).
-static void kindsFromSignature(const Function &F,
-                               SmallVectorImpl<std::pair<unsigned, Kind>> &Out) {
+static void
+kindsFromSignature(const Function &F,
+                   SmallVectorImpl<std::pair<unsigned, Kind>> &Out) {
   // The demangler keeps pointers into the name: it must outlive D's use.
   std::string Mangled = F.getName().str();
   ItaniumPartialDemangler D;

@@ -40,10 +40,10 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
       return unsupported(I, "integer arithmetic on two pointer shadows");
     unsigned Opc = I.getOpcode();
     setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-                 Value *X = TA ? lane(TA, L) : A;
-                 Value *Y = TB ? lane(TB, L) : Bv;
-                 return B.CreateBinOp(Instruction::BinaryOps(Opc), X, Y);
-               }));
+      Value *X = TA ? lane(TA, L) : A;
+      Value *Y = TB ? lane(TB, L) : Bv;
+      return B.CreateBinOp(Instruction::BinaryOps(Opc), X, Y);
+    }));
     return true;
   }
 
@@ -115,8 +115,8 @@ bool ForwardEmitter::visitUnaryOperator(UnaryOperator &I) {
   if (I.getOpcode() != Instruction::FNeg)
     return unsupported(I, Twine("the operation '") + I.getOpcodeName() + "'");
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-               return B.CreateFNeg(lane(TA, L));
-             }));
+    return B.CreateFNeg(lane(TA, L));
+  }));
   return true;
 }
 
@@ -136,8 +136,8 @@ bool ForwardEmitter::visitCastInst(CastInst &I) {
     if (!isAnalyzedActive(&I) && !I.getType()->isFPOrFPVectorTy())
       return true;
     setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-                 return B.CreateCast(I.getOpcode(), lane(TA, L), I.getType());
-               }));
+      return B.CreateCast(I.getOpcode(), lane(TA, L), I.getType());
+    }));
     return true;
   default:
     // fptosi and friends: the result is an integer without derivative.
@@ -151,10 +151,10 @@ bool ForwardEmitter::visitSelectInst(SelectInst &I) {
   if (!TT && !TF)
     return true;
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-               Value *X = TT ? lane(TT, L) : Constant::getNullValue(I.getType());
-               Value *Y = TF ? lane(TF, L) : Constant::getNullValue(I.getType());
-               return B.CreateSelect(I.getCondition(), X, Y);
-             }));
+    Value *X = TT ? lane(TT, L) : Constant::getNullValue(I.getType());
+    Value *Y = TF ? lane(TF, L) : Constant::getNullValue(I.getType());
+    return B.CreateSelect(I.getCondition(), X, Y);
+  }));
   return true;
 }
 
@@ -162,8 +162,8 @@ bool ForwardEmitter::visitFreezeInst(FreezeInst &I) {
   Value *TA = tangentOrNull(I.getOperand(0));
   if (TA)
     setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-                 return B.CreateFreeze(lane(TA, L));
-               }));
+      return B.CreateFreeze(lane(TA, L));
+    }));
   return true;
 }
 

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ForwardEmitter.h"
 #include "../CallSites.h"
+#include "ForwardEmitter.h"
 
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MathRules.h"
@@ -24,10 +24,10 @@ namespace adcore {
 
 bool ForwardEmitter::visitCallBase(CallBase &Call) {
   Function *Direct = Call.getCalledFunction();
-  bool Involved = isAnalyzedActive(&Call) ||
-                  any_of(Call.args(),
-                         [&](const Use &U) { return isActive(U.get()); }) ||
-                  (Direct && Direct->hasFnAttribute(UsesTapeAttribute));
+  bool Involved =
+      isAnalyzedActive(&Call) ||
+      any_of(Call.args(), [&](const Use &U) { return isActive(U.get()); }) ||
+      (Direct && Direct->hasFnAttribute(UsesTapeAttribute));
   if (!Involved)
     return true;
   if (Call.isInlineAsm())
@@ -75,8 +75,7 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
 /// tangent}. With a tangent-only result the primal call stays.
 bool ForwardEmitter::emitCustomForward(CallBase &Call, Function &Custom) {
   if (Width != 1)
-    return unsupported(Call, "the registered derivative '" +
-                                 Custom.getName() +
+    return unsupported(Call, "the registered derivative '" + Custom.getName() +
                                  "' has no batched (width > 1) form");
   SmallVector<Value *, 16> Args;
   for (Use &U : Call.args()) {
@@ -89,11 +88,10 @@ bool ForwardEmitter::emitCustomForward(CallBase &Call, Function &Custom) {
   for (unsigned I = 0; Match && I < Args.size(); ++I)
     Match = FT->getParamType(I) == Args[I]->getType();
   Type *RetTy = Call.getType();
-  bool Pair = !RetTy->isVoidTy() && FT->getReturnType() ==
-                                        StructType::get(RetTy, RetTy);
+  bool Pair = !RetTy->isVoidTy() &&
+              FT->getReturnType() == StructType::get(RetTy, RetTy);
   if (!Match || (!Pair && FT->getReturnType() != RetTy))
-    return unsupported(Call, "the registered derivative '" +
-                                 Custom.getName() +
+    return unsupported(Call, "the registered derivative '" + Custom.getName() +
                                  "' does not have the expected signature "
                                  "(each floating-point or pointer parameter "
                                  "followed by its tangent; returning the "
@@ -114,9 +112,9 @@ bool ForwardEmitter::emitCustomForward(CallBase &Call, Function &Custom) {
   }
   if (isa<InvokeInst>(Call)) {
     // The primal invoke was replaced; run the primal again for its value.
-    Value *Primal = B.CreateCall(Call.getFunctionType(),
-                                 Call.getCalledOperand(),
-                                 SmallVector<Value *, 8>(Call.args()));
+    Value *Primal =
+        B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(),
+                     SmallVector<Value *, 8>(Call.args()));
     Call.replaceAllUsesWith(Primal);
     setTangent(Primal, D);
     Dead.push_back(&Call);
@@ -148,16 +146,15 @@ bool ForwardEmitter::emitMathCall(CallBase &Call, const MathRule &Rule) {
   if (InStruct)
     ValueTy = cast<StructType>(ValueTy)->getElementType(0);
   setTangent(&Call, forEachLane(Call.getType(), [&](unsigned L) -> Value * {
-               Value *Sum = nullptr;
-               for (auto &[Partial, T] : Terms) {
-                 Value *Term = B.CreateFMul(Partial, lane(T, L));
-                 Sum = Sum ? B.CreateFAdd(Sum, Term) : Term;
-               }
-               if (!InStruct)
-                 return Sum;
-               return B.CreateInsertValue(
-                   Constant::getNullValue(Call.getType()), Sum, 0);
-             }));
+    Value *Sum = nullptr;
+    for (auto &[Partial, T] : Terms) {
+      Value *Term = B.CreateFMul(Partial, lane(T, L));
+      Sum = Sum ? B.CreateFAdd(Sum, Term) : Term;
+    }
+    if (!InStruct)
+      return Sum;
+    return B.CreateInsertValue(Constant::getNullValue(Call.getType()), Sum, 0);
+  }));
   return true;
 }
 
@@ -186,12 +183,12 @@ bool ForwardEmitter::emitIntrinsicCall(IntrinsicInst &II) {
     Value *TV = tangentOrNull(II.getArgOperand(1));
     B.setFastMathFlags(II.getFastMathFlags());
     setTangent(&II, forEachLane(II.getType(), [&](unsigned L) -> Value * {
-                 Value *Start = TS ? lane(TS, L)
-                                   : ConstantFP::getNegativeZero(II.getType());
-                 if (!TV)
-                   return Start;
-                 return B.CreateFAddReduce(Start, lane(TV, L));
-               }));
+      Value *Start =
+          TS ? lane(TS, L) : ConstantFP::getNegativeZero(II.getType());
+      if (!TV)
+        return Start;
+      return B.CreateFAddReduce(Start, lane(TV, L));
+    }));
     B.clearFastMathFlags();
     return true;
   }
@@ -208,16 +205,15 @@ bool ForwardEmitter::emitIntrinsicCall(IntrinsicInst &II) {
       return true;
     if (!VT)
       return unsupported(II, "reductions of scalable vectors");
-    Value *Hit = B.CreateFCmpOEQ(V, B.CreateVectorSplat(VT->getNumElements(),
-                                                        &II));
+    Value *Hit =
+        B.CreateFCmpOEQ(V, B.CreateVectorSplat(VT->getNumElements(), &II));
     setTangent(&II, forEachLane(II.getType(), [&](unsigned L) -> Value * {
-                 Value *Acc = Constant::getNullValue(II.getType());
-                 for (unsigned I = VT->getNumElements(); I-- > 0;)
-                   Acc = B.CreateSelect(B.CreateExtractElement(Hit, I),
-                                        B.CreateExtractElement(lane(TV, L), I),
-                                        Acc);
-                 return Acc;
-               }));
+      Value *Acc = Constant::getNullValue(II.getType());
+      for (unsigned I = VT->getNumElements(); I-- > 0;)
+        Acc = B.CreateSelect(B.CreateExtractElement(Hit, I),
+                             B.CreateExtractElement(lane(TV, L), I), Acc);
+      return Acc;
+    }));
     return true;
   }
   default:
@@ -239,9 +235,9 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
     if (Kind == MemoryFunctionKind::TapePop)
       B.SetInsertPoint(&Call);
     SmallVector<Value *, 3> Args(Call.args());
-    setTangent(&Call, B.CreateCall(Call.getFunctionType(),
-                                   Call.getCalledOperand(), Args,
-                                   "record.shadow"));
+    setTangent(&Call,
+               B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(),
+                            Args, "record.shadow"));
     return true;
   }
   if (Kind == MemoryFunctionKind::Free) {
@@ -261,22 +257,19 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
                    ? tangent(Call.getArgOperand(0))
                    : nullptr;
   setTangent(&Call, forEachLane(Call.getType(), [&](unsigned L) -> Value * {
-               SmallVector<Value *, 3> Args(Call.args());
-               if (Old)
-                 Args[0] = lane(Old, L);
-               CallInst *S = B.CreateCall(Call.getFunctionType(),
-                                          Call.getCalledOperand(), Args,
-                                          Call.getName() + ".shadow");
-               S->setAttributes(Call.getAttributes());
-               // Fresh shadow memory holds zero derivatives.
-               if (Kind == MemoryFunctionKind::Malloc)
-                 B.CreateMemSet(S, B.getInt8(0), Call.getArgOperand(0),
-                                MaybeAlign());
-               else if (Kind == MemoryFunctionKind::AlignedAlloc)
-                 B.CreateMemSet(S, B.getInt8(0), Call.getArgOperand(1),
-                                MaybeAlign());
-               return S;
-             }));
+    SmallVector<Value *, 3> Args(Call.args());
+    if (Old)
+      Args[0] = lane(Old, L);
+    CallInst *S = B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(),
+                               Args, Call.getName() + ".shadow");
+    S->setAttributes(Call.getAttributes());
+    // Fresh shadow memory holds zero derivatives.
+    if (Kind == MemoryFunctionKind::Malloc)
+      B.CreateMemSet(S, B.getInt8(0), Call.getArgOperand(0), MaybeAlign());
+    else if (Kind == MemoryFunctionKind::AlignedAlloc)
+      B.CreateMemSet(S, B.getInt8(0), Call.getArgOperand(1), MaybeAlign());
+    return S;
+  }));
   return true;
 }
 
@@ -285,8 +278,7 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
   K.Primal = Callee;
   K.Width = Width;
   for (Use &U : Call.args())
-    K.Args.push_back(isActive(U.get()) ? ArgActivity::Dup
-                                       : ArgActivity::Const);
+    K.Args.push_back(isActive(U.get()) ? ArgActivity::Dup : ArgActivity::Const);
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   K.ReturnShadow = !RetTy->isVoidTy() && isAnalyzedActive(&Call) &&

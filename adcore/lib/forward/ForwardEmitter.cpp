@@ -176,8 +176,7 @@ bool ForwardEmitter::run() {
 
   if (verifyFunction(Derivative, &errs())) {
     Ctx.error(*Derivative.getEntryBlock().begin(),
-              "internal error: the forward derivative of '" +
-                  Primal.getName() +
+              "internal error: the forward derivative of '" + Primal.getName() +
                   "' is malformed; please report this adcc bug");
     return false;
   }

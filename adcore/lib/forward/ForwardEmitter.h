@@ -27,7 +27,6 @@
 
 #include <memory>
 
-
 namespace adcore {
 
 class ForwardEmitter : public llvm::InstVisitor<ForwardEmitter, bool> {

@@ -24,18 +24,16 @@ bool ForwardEmitter::visitAllocaInst(AllocaInst &I) {
   if (!isAnalyzedActive(&I))
     return true;
   const DataLayout &DL = I.getModule()->getDataLayout();
-  Value *Bytes = B.CreateMul(
-      B.CreateZExtOrTrunc(I.getArraySize(), B.getInt64Ty()),
-      B.getInt64(DL.getTypeAllocSize(I.getAllocatedType())));
+  Value *Bytes =
+      B.CreateMul(B.CreateZExtOrTrunc(I.getArraySize(), B.getInt64Ty()),
+                  B.getInt64(DL.getTypeAllocSize(I.getAllocatedType())));
   setTangent(&I, forEachLane(I.getType(), [&](unsigned) {
-               AllocaInst *S = B.CreateAlloca(I.getAllocatedType(),
-                                              I.getAddressSpace(),
-                                              I.getArraySize(),
-                                              I.getName() + ".shadow");
-               S->setAlignment(I.getAlign());
-               B.CreateMemSet(S, B.getInt8(0), Bytes, I.getAlign());
-               return S;
-             }));
+    AllocaInst *S = B.CreateAlloca(I.getAllocatedType(), I.getAddressSpace(),
+                                   I.getArraySize(), I.getName() + ".shadow");
+    S->setAlignment(I.getAlign());
+    B.CreateMemSet(S, B.getInt8(0), Bytes, I.getAlign());
+    return S;
+  }));
   return true;
 }
 
@@ -54,13 +52,12 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
     return true;
   }
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-               LoadInst *S = B.CreateAlignedLoad(I.getType(), lane(SP, L),
-                                                 I.getAlign(), I.isVolatile(),
-                                                 I.getName() + ".tangent");
-               S->setOrdering(I.getOrdering());
-               S->setSyncScopeID(I.getSyncScopeID());
-               return S;
-             }));
+    LoadInst *S = B.CreateAlignedLoad(I.getType(), lane(SP, L), I.getAlign(),
+                                      I.isVolatile(), I.getName() + ".tangent");
+    S->setOrdering(I.getOrdering());
+    S->setSyncScopeID(I.getSyncScopeID());
+    return S;
+  }));
   return true;
 }
 
@@ -87,8 +84,8 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
     return true;
   for (unsigned L = 0; L < Width; ++L) {
     Value *Shadow = TV ? lane(TV, L) : Constant::getNullValue(V->getType());
-    StoreInst *S = B.CreateAlignedStore(Shadow, lane(SP, L), I.getAlign(),
-                                        I.isVolatile());
+    StoreInst *S =
+        B.CreateAlignedStore(Shadow, lane(SP, L), I.getAlign(), I.isVolatile());
     S->setOrdering(I.getOrdering());
     S->setSyncScopeID(I.getSyncScopeID());
   }
@@ -101,10 +98,9 @@ bool ForwardEmitter::visitGetElementPtrInst(GetElementPtrInst &I) {
     return true;
   SmallVector<Value *, 4> Indices(I.indices());
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-               return B.CreateGEP(I.getSourceElementType(), lane(SP, L),
-                                  Indices, I.getName() + ".shadow",
-                                  I.getNoWrapFlags());
-             }));
+    return B.CreateGEP(I.getSourceElementType(), lane(SP, L), Indices,
+                       I.getName() + ".shadow", I.getNoWrapFlags());
+  }));
   return true;
 }
 
@@ -120,8 +116,8 @@ bool ForwardEmitter::visitMemTransferInst(MemTransferInst &I) {
   for (unsigned L = 0; L < Width; ++L) {
     if (!SS) {
       // Copying from memory without derivatives: the shadow becomes zero.
-      B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(),
-                     I.getDestAlign(), I.isVolatile());
+      B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(), I.getDestAlign(),
+                     I.isVolatile());
       continue;
     }
     if (isa<MemMoveInst>(I))

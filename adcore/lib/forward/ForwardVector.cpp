@@ -26,8 +26,8 @@ bool ForwardEmitter::visitExtractElementInst(ExtractElementInst &I) {
   if (!TV)
     return true;
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-               return B.CreateExtractElement(lane(TV, L), I.getIndexOperand());
-             }));
+    return B.CreateExtractElement(lane(TV, L), I.getIndexOperand());
+  }));
   return true;
 }
 
@@ -38,10 +38,10 @@ bool ForwardEmitter::visitInsertElementInst(InsertElementInst &I) {
     return true;
   auto Lane = [&](Value *T, unsigned L) { return lane(T, L); };
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-               return B.CreateInsertElement(
-                   laneOrZero(*this, TVec, Vec, L, Lane),
-                   laneOrZero(*this, TElt, Elt, L, Lane), I.getOperand(2));
-             }));
+    return B.CreateInsertElement(laneOrZero(*this, TVec, Vec, L, Lane),
+                                 laneOrZero(*this, TElt, Elt, L, Lane),
+                                 I.getOperand(2));
+  }));
   return true;
 }
 
@@ -52,10 +52,10 @@ bool ForwardEmitter::visitShuffleVectorInst(ShuffleVectorInst &I) {
     return true;
   auto Lane = [&](Value *T, unsigned L) { return lane(T, L); };
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-               return B.CreateShuffleVector(laneOrZero(*this, T1, V1, L, Lane),
-                                            laneOrZero(*this, T2, V2, L, Lane),
-                                            I.getShuffleMask());
-             }));
+    return B.CreateShuffleVector(laneOrZero(*this, T1, V1, L, Lane),
+                                 laneOrZero(*this, T2, V2, L, Lane),
+                                 I.getShuffleMask());
+  }));
   return true;
 }
 
@@ -64,8 +64,8 @@ bool ForwardEmitter::visitExtractValueInst(ExtractValueInst &I) {
   if (!TA || !canCarryDerivative(I.getType()))
     return true;
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-               return B.CreateExtractValue(lane(TA, L), I.getIndices());
-             }));
+    return B.CreateExtractValue(lane(TA, L), I.getIndices());
+  }));
   return true;
 }
 
@@ -76,10 +76,10 @@ bool ForwardEmitter::visitInsertValueInst(InsertValueInst &I) {
     return true;
   auto Lane = [&](Value *T, unsigned L) { return lane(T, L); };
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-               return B.CreateInsertValue(laneOrZero(*this, TA, Agg, L, Lane),
-                                          laneOrZero(*this, TV, Val, L, Lane),
-                                          I.getIndices());
-             }));
+    return B.CreateInsertValue(laneOrZero(*this, TA, Agg, L, Lane),
+                               laneOrZero(*this, TV, Val, L, Lane),
+                               I.getIndices());
+  }));
   return true;
 }
 

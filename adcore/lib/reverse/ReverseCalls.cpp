@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ReverseEmitter.h"
 #include "../CallSites.h"
+#include "ReverseEmitter.h"
 
 #include "adcore/CustomRules.h"
 
@@ -31,9 +31,9 @@ bool ReverseEmitter::dispatchIndirectCalls() {
     for (Instruction &I : BB)
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (!Call->getCalledFunction() && !Call->isInlineAsm() &&
-            (Active.contains(Call) ||
-             any_of(Call->args(),
-                    [&](const Use &U) { return Active.contains(U.get()); })))
+            (Active.contains(Call) || any_of(Call->args(), [&](const Use &U) {
+               return Active.contains(U.get());
+             })))
           Indirect.push_back(Call);
   Module &M = *Aug.getParent();
   LLVMContext &C = M.getContext();
@@ -49,8 +49,8 @@ bool ReverseEmitter::dispatchIndirectCalls() {
                                 "a function pointer");
     Value *Target = Call->getCalledOperand();
     BasicBlock *Head = Call->getParent();
-    BasicBlock *Tail = Head->splitBasicBlock(Call->getIterator(),
-                                             Head->getName() + ".join");
+    BasicBlock *Tail =
+        Head->splitBasicBlock(Call->getIterator(), Head->getName() + ".join");
     Head->getTerminator()->eraseFromParent();
     IRBuilder<> B(Tail, Tail->begin());
     bool HasResult = !Call->getType()->isVoidTy();
@@ -114,8 +114,8 @@ bool ReverseEmitter::augmentCustomGradient(CallBase &Call,
   for (unsigned I = 0; ArgsMatch && I < Args.size(); ++I)
     ArgsMatch = AT->getParamType(I) == Args[I]->getType();
   Type *ART = AT->getReturnType();
-  bool WithTape = RetTy->isVoidTy() ? ART == Ptr
-                                    : ART == StructType::get(RetTy, Ptr);
+  bool WithTape =
+      RetTy->isVoidTy() ? ART == Ptr : ART == StructType::get(RetTy, Ptr);
   if (!ArgsMatch || (!WithTape && ART != RetTy))
     return unsupported(Call, "the registered augmented function '" +
                                  G.Augmented->getName() +
@@ -159,9 +159,8 @@ bool ReverseEmitter::emitCustomAdjoint(CallBase &AugCall,
     Args.push_back(revValue(V, Popped));
   Type *RetTy = Site.Result ? Site.Result->getType() : nullptr;
   if (RetTy && RetTy->isFPOrFPVectorTy())
-    Args.push_back(isActiveFloat(Site.Result)
-                       ? takeAdjoint(Site.Result)
-                       : Constant::getNullValue(RetTy));
+    Args.push_back(isActiveFloat(Site.Result) ? takeAdjoint(Site.Result)
+                                              : Constant::getNullValue(RetTy));
   if (Site.Tape)
     Args.push_back(revValue(Site.Tape, Popped));
   // The floating-point parameters, whose adjoints come back in order.

@@ -12,8 +12,8 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
-#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -26,8 +26,7 @@ namespace {
 
 FunctionCallee tapeFunction(Module &M, StringRef Name, Type *Ret,
                             ArrayRef<Type *> Params) {
-  return M.getOrInsertFunction(Name,
-                               FunctionType::get(Ret, Params, false));
+  return M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
 }
 
 /// Pushes \p V on the tape: a record of its size, into which it is stored.
@@ -40,10 +39,10 @@ void pushValue(IRBuilder<> &B, Value *Tape, Value *V) {
     T = V->getType();
   }
   Type *Ptr = B.getPtrTy(), *I64 = B.getInt64Ty();
-  Value *Slot = B.CreateCall(
-      tapeFunction(M, "adcc_tape_push", Ptr, {Ptr, I64, I64}),
-      {Tape, B.getInt64(DL.getTypeAllocSize(T)),
-       B.getInt64(DL.getABITypeAlign(T).value())});
+  Value *Slot =
+      B.CreateCall(tapeFunction(M, "adcc_tape_push", Ptr, {Ptr, I64, I64}),
+                   {Tape, B.getInt64(DL.getTypeAllocSize(T)),
+                    B.getInt64(DL.getABITypeAlign(T).value())});
   B.CreateStore(V, Slot);
 }
 
@@ -53,10 +52,10 @@ Value *popValue(IRBuilder<> &B, Value *Tape, Type *T) {
   const DataLayout &DL = M.getDataLayout();
   Type *Stored = T->isIntegerTy(1) ? B.getInt8Ty() : T;
   Type *Ptr = B.getPtrTy(), *I64 = B.getInt64Ty();
-  Value *Slot = B.CreateCall(
-      tapeFunction(M, "adcc_tape_pop", Ptr, {Ptr, I64, I64}),
-      {Tape, B.getInt64(DL.getTypeAllocSize(Stored)),
-       B.getInt64(DL.getABITypeAlign(Stored).value())});
+  Value *Slot =
+      B.CreateCall(tapeFunction(M, "adcc_tape_pop", Ptr, {Ptr, I64, I64}),
+                   {Tape, B.getInt64(DL.getTypeAllocSize(Stored)),
+                    B.getInt64(DL.getABITypeAlign(Stored).value())});
   Value *V = B.CreateLoad(Stored, Slot);
   return T->isIntegerTy(1) ? B.CreateTrunc(V, T) : V;
 }
@@ -76,9 +75,9 @@ bool ReverseEmitter::unsupported(Instruction &I, const Twine &What) {
 
 Value *ReverseEmitter::tapeIn(Function &F) {
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-  return B.CreateCall(tapeFunction(*F.getParent(), "adcc_tape_thread",
-                                   B.getPtrTy(), {}),
-                      {}, "tape");
+  return B.CreateCall(
+      tapeFunction(*F.getParent(), "adcc_tape_thread", B.getPtrTy(), {}), {},
+      "tape");
 }
 
 Value *ReverseEmitter::shadowOrNull(Value *V) {
@@ -151,9 +150,8 @@ bool ReverseEmitter::buildAugmented() {
     }
     AugReturn = Phi ? EB.CreateRet(Phi) : EB.CreateRetVoid();
     if (Phi) {
-      bool AnyActive = any_of(Phi->incoming_values(), [&](Value *V) {
-        return Active.contains(V);
-      });
+      bool AnyActive = any_of(Phi->incoming_values(),
+                              [&](Value *V) { return Active.contains(V); });
       if (AnyActive)
         Active.insert(Phi);
     }
@@ -213,8 +211,8 @@ bool ReverseEmitter::buildAugmented() {
       Aug.getReturnType()->isStructTy() && AugReturn->getReturnValue()) {
     Value *Ret = AugReturn->getReturnValue();
     AB.SetInsertPoint(AugReturn);
-    Value *Pair = AB.CreateInsertValue(PoisonValue::get(Aug.getReturnType()),
-                                       Ret, 0);
+    Value *Pair =
+        AB.CreateInsertValue(PoisonValue::get(Aug.getReturnType()), Ret, 0);
     Pair = AB.CreateInsertValue(Pair, shadowOrZero(Ret), 1);
     ReturnInst *NewRet = AB.CreateRet(Pair);
     AugReturn->eraseFromParent();
@@ -262,14 +260,13 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
     if (!Count)
       return unsupported(I, "variable-length arrays are not supported yet in "
                             "reverse mode");
-    uint64_t Bytes = DL.getTypeAllocSize(AI->getAllocatedType()) *
-                     Count->getZExtValue();
+    uint64_t Bytes =
+        DL.getTypeAllocSize(AI->getAllocatedType()) * Count->getZExtValue();
     // The shadow of a stack slot must outlive the augmented sweep: it lives
     // on the tape, released at the slot's reverse.
     Type *Ptr = AB.getPtrTy(), *I64 = AB.getInt64Ty();
     Value *Block = AB.CreateCall(
-        tapeFunction(*Aug.getParent(), "adcc_tape_push", Ptr,
-                     {Ptr, I64, I64}),
+        tapeFunction(*Aug.getParent(), "adcc_tape_push", Ptr, {Ptr, I64, I64}),
         {AugTape, AB.getInt64(Bytes), AB.getInt64(AI->getAlign().value())},
         AI->getName() + ".shadow");
     AB.CreateMemSet(Block, AB.getInt8(0), Bytes, AI->getAlign());
@@ -280,23 +277,21 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
   if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
     if (Value *S = shadowOrNull(GEP->getPointerOperand())) {
       SmallVector<Value *, 4> Idx(GEP->indices());
-      Shadows[GEP] = AB.CreateGEP(GEP->getSourceElementType(), S, Idx,
-                                  GEP->getName() + ".shadow",
-                                  GEP->getNoWrapFlags());
+      Shadows[GEP] =
+          AB.CreateGEP(GEP->getSourceElementType(), S, Idx,
+                       GEP->getName() + ".shadow", GEP->getNoWrapFlags());
     }
   } else if (isa<BitCastInst, AddrSpaceCastInst>(I) &&
              I.getType()->isPointerTy()) {
     if (Value *S = shadowOrNull(I.getOperand(0)))
-      Shadows[&I] = AB.CreateCast(cast<CastInst>(I).getOpcode(), S,
-                                  I.getType());
+      Shadows[&I] =
+          AB.CreateCast(cast<CastInst>(I).getOpcode(), S, I.getType());
   } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
-    if (Sel->getType()->isPointerTy() &&
-        (shadowOrNull(Sel->getTrueValue()) ||
-         shadowOrNull(Sel->getFalseValue())))
-      Shadows[Sel] =
-          AB.CreateSelect(Sel->getCondition(),
-                          shadowOrZero(Sel->getTrueValue()),
-                          shadowOrZero(Sel->getFalseValue()));
+    if (Sel->getType()->isPointerTy() && (shadowOrNull(Sel->getTrueValue()) ||
+                                          shadowOrNull(Sel->getFalseValue())))
+      Shadows[Sel] = AB.CreateSelect(Sel->getCondition(),
+                                     shadowOrZero(Sel->getTrueValue()),
+                                     shadowOrZero(Sel->getFalseValue()));
   } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
     Value *SP = shadowOrNull(LI->getPointerOperand());
     if (SP && LI->getType()->isPointerTy() && Active.contains(LI))
@@ -350,10 +345,10 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
 }
 
 bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
-  bool Involved = Active.contains(&Call) ||
-                  any_of(Call.args(), [&](const Use &U) {
-                    return Active.contains(U.get()) || shadowOrNull(U.get());
-                  });
+  bool Involved =
+      Active.contains(&Call) || any_of(Call.args(), [&](const Use &U) {
+        return Active.contains(U.get()) || shadowOrNull(U.get());
+      });
   if (!Involved)
     return true;
   if (Call.isInlineAsm())
@@ -381,10 +376,10 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
                                 SmallVector<Value *, 3>(Call.args()),
                                 Call.getName() + ".shadow");
     if (MK != MemoryFunctionKind::Calloc)
-      AB.CreateMemSet(S, AB.getInt8(0),
-                      Call.getArgOperand(MK == MemoryFunctionKind::Malloc ? 0
-                                                                           : 1),
-                      MaybeAlign());
+      AB.CreateMemSet(
+          S, AB.getInt8(0),
+          Call.getArgOperand(MK == MemoryFunctionKind::Malloc ? 0 : 1),
+          MaybeAlign());
     Shadows[&Call] = S;
     ShadowMallocs.insert(&Call);
     return true;
@@ -486,8 +481,7 @@ bool ReverseEmitter::isActiveFloat(const Value *V) const {
     return false;
   Type *T = V->getType();
   return T->isFPOrFPVectorTy() ||
-         (T->isAggregateType() && canCarryDerivative(T) &&
-          !T->isPointerTy());
+         (T->isAggregateType() && canCarryDerivative(T) && !T->isPointerTy());
 }
 
 /// The empty sum: -0.0 for floating-point values, so that `0 + d` folds to
@@ -502,8 +496,8 @@ Value *ReverseEmitter::slot(Value *V) {
   auto [It, Inserted] = Slots.insert({V, nullptr});
   if (Inserted) {
     IRBuilder<> EB(RevEntry, RevEntry->begin());
-    It->second = EB.CreateAlloca(V->getType(), nullptr,
-                                 V->getName() + ".adjoint");
+    It->second =
+        EB.CreateAlloca(V->getType(), nullptr, V->getName() + ".adjoint");
     EB.SetInsertPoint(RevEntry->getTerminator());
     EB.CreateStore(emptySum(V->getType()), It->second);
   }
@@ -523,17 +517,16 @@ Value *ReverseEmitter::sum(Value *A, Value *B2) {
     return RB.CreateFAdd(A, B2);
   // Element-wise sum of float aggregates; other fields keep A's value.
   Value *New = A;
-  unsigned N = isa<StructType>(T) ? cast<StructType>(T)->getNumElements()
-                                  : unsigned(cast<ArrayType>(T)->getNumElements());
+  unsigned N = isa<StructType>(T)
+                   ? cast<StructType>(T)->getNumElements()
+                   : unsigned(cast<ArrayType>(T)->getNumElements());
   for (unsigned I = 0; I < N; ++I) {
     Type *E = isa<StructType>(T) ? cast<StructType>(T)->getElementType(I)
                                  : cast<ArrayType>(T)->getElementType();
     if (!hasFloatAdjoint(E))
       continue;
-    New = RB.CreateInsertValue(New,
-                               sum(RB.CreateExtractValue(A, I),
-                                   RB.CreateExtractValue(B2, I)),
-                               I);
+    New = RB.CreateInsertValue(
+        New, sum(RB.CreateExtractValue(A, I), RB.CreateExtractValue(B2, I)), I);
   }
   return New;
 }
@@ -546,8 +539,7 @@ void ReverseEmitter::addAdjoint(Value *V, Value *Delta) {
   RB.CreateStore(sum(Old, Delta), S);
 }
 
-Value *ReverseEmitter::revValue(Value *V,
-                                DenseMap<Value *, Value *> &Popped) {
+Value *ReverseEmitter::revValue(Value *V, DenseMap<Value *, Value *> &Popped) {
   if (isa<Constant>(V))
     return V;
   return Popped.lookup(V);
@@ -609,9 +601,9 @@ bool ReverseEmitter::buildReverse() {
   LLVMContext &C = Rev.getContext();
   RevEntry = BasicBlock::Create(C, "entry", &Rev);
   RB.SetInsertPoint(RevEntry);
-  RevTape = RB.CreateCall(tapeFunction(*Rev.getParent(), "adcc_tape_thread",
-                                       RB.getPtrTy(), {}),
-                          {}, "tape");
+  RevTape = RB.CreateCall(
+      tapeFunction(*Rev.getParent(), "adcc_tape_thread", RB.getPtrTy(), {}), {},
+      "tape");
   for (BasicBlock &BB : Aug)
     RevBlock[&BB] = BasicBlock::Create(C, "rev." + BB.getName(), &Rev);
   RevExit = BasicBlock::Create(C, "rev.exit", &Rev);

@@ -149,8 +149,8 @@ bool ReverseEmitter::neededValues(Instruction &I,
 /// analysis says which bytes are doubles or floats: a homogeneous copy is
 /// one runtime call over the whole range; a struct with other fields
 /// ({int, double}) gets one call per floating-point field.
-bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD,
-                                     Value *SS, Value *Len) {
+bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
+                                     Value *Len) {
   MemoryLayout L = Types->layout(PrimalOf.lookup(MT.getRawDest()));
   for (auto [Offset, K] : Types->layout(PrimalOf.lookup(MT.getRawSource())))
     L.emplace(Offset, K);
@@ -168,17 +168,16 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD,
   Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
   Module &M = *Rev.getParent();
   auto Copy = [&](Kind K, Value *D, Value *S, Value *Bytes) {
-    const char *Name = K == Kind::Double ? "adcc_adjoint_copy_f64"
-                                         : "adcc_adjoint_copy_f32";
-    RB.CreateCall(M.getOrInsertFunction(
-                      Name, FunctionType::get(RB.getVoidTy(),
-                                              {Ptr, Ptr, I64}, false)),
-                  {D, S, RB.CreateZExtOrTrunc(Bytes, I64)});
+    const char *Name =
+        K == Kind::Double ? "adcc_adjoint_copy_f64" : "adcc_adjoint_copy_f32";
+    RB.CreateCall(
+        M.getOrInsertFunction(
+            Name, FunctionType::get(RB.getVoidTy(), {Ptr, Ptr, I64}, false)),
+        {D, S, RB.CreateZExtOrTrunc(Bytes, I64)});
   };
   Kind First = L.begin()->second;
-  bool Uniform = AllFloat && all_of(L, [&](const auto &E) {
-                   return E.second == First;
-                 });
+  bool Uniform =
+      AllFloat && all_of(L, [&](const auto &E) { return E.second == First; });
   if (Uniform) {
     Copy(First, SD, SS, Len);
     return true;
@@ -194,8 +193,7 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD,
     if (!isFloatMemory(K) || Offset < 0 || uint64_t(Offset) + Size > Bytes)
       continue;
     Copy(K, RB.CreateConstGEP1_64(RB.getInt8Ty(), SD, Offset),
-         RB.CreateConstGEP1_64(RB.getInt8Ty(), SS, Offset),
-         RB.getInt64(Size));
+         RB.CreateConstGEP1_64(RB.getInt8Ty(), SS, Offset), RB.getInt64(Size));
   }
   return true;
 }
@@ -218,10 +216,10 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     SmallVector<Value *, 1> Args;
     Value *Result = CallResult.lookup(&I);
     if (RevCallee->arg_size() == 1)
-      Args.push_back(Result && isActiveFloat(Result)
-                         ? takeAdjoint(Result)
-                         : Constant::getNullValue(
-                               RevCallee->getArg(0)->getType()));
+      Args.push_back(
+          Result && isActiveFloat(Result)
+              ? takeAdjoint(Result)
+              : Constant::getNullValue(RevCallee->getArg(0)->getType()));
     Value *Adjoints = RB.CreateCall(RevCallee, Args);
     auto &Call = cast<CallBase>(I);
     unsigned N = 0, Count = 0;
@@ -233,10 +231,10 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       // The augmented call has a shadow after each Dup argument.
       unsigned Pos = 0;
       for (unsigned J = 0; J < ArgNo; ++J)
-        Pos += K.Args[J] == ArgActivity::Dup ||
-                       K.Args[J] == ArgActivity::DupNoNeed
-                   ? 2
-                   : 1;
+        Pos +=
+            K.Args[J] == ArgActivity::Dup || K.Args[J] == ArgActivity::DupNoNeed
+                ? 2
+                : 1;
       Value *D = Count == 1 ? Adjoints : RB.CreateExtractValue(Adjoints, N);
       addAdjoint(Call.getArgOperand(Pos), D);
       ++N;
@@ -248,11 +246,11 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     auto It = ShadowAllocas.find(AI);
     if (It != ShadowAllocas.end()) {
       Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
-      RB.CreateCall(Rev.getParent()->getOrInsertFunction(
-                        "adcc_tape_pop", FunctionType::get(Ptr, {Ptr, I64, I64},
-                                                           false)),
-                    {RevTape, RB.getInt64(It->second),
-                     RB.getInt64(AI->getAlign().value())});
+      RB.CreateCall(
+          Rev.getParent()->getOrInsertFunction(
+              "adcc_tape_pop", FunctionType::get(Ptr, {Ptr, I64, I64}, false)),
+          {RevTape, RB.getInt64(It->second),
+           RB.getInt64(AI->getAlign().value())});
     }
     return true;
   }
@@ -284,17 +282,17 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       if (isActiveFloat(A))
         addAdjoint(A, RB.CreateFDiv(D, B2));
       if (isActiveFloat(Bv))
-        addAdjoint(Bv, RB.CreateFNeg(RB.CreateFDiv(
-                           RB.CreateFMul(D, Val(BO)), B2)));
+        addAdjoint(Bv,
+                   RB.CreateFNeg(RB.CreateFDiv(RB.CreateFMul(D, Val(BO)), B2)));
       break;
     }
     case Instruction::FRem:
       addAdjoint(A, D);
       if (isActiveFloat(Bv))
-        addAdjoint(Bv, RB.CreateFNeg(RB.CreateFMul(
-                           D, RB.CreateUnaryIntrinsic(
-                                  Intrinsic::trunc,
-                                  RB.CreateFDiv(Val(A), Val(Bv))))));
+        addAdjoint(
+            Bv, RB.CreateFNeg(RB.CreateFMul(
+                    D, RB.CreateUnaryIntrinsic(
+                           Intrinsic::trunc, RB.CreateFDiv(Val(A), Val(Bv))))));
       break;
     default:
       RB.clearFastMathFlags();
@@ -388,9 +386,9 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Value *D = takeAdjoint(EV);
     Value *Agg = EV->getAggregateOperand();
     if (isActiveFloat(Agg))
-      addAdjoint(Agg, RB.CreateInsertValue(
-                          Constant::getNullValue(Agg->getType()), D,
-                          EV->getIndices()));
+      addAdjoint(Agg,
+                 RB.CreateInsertValue(Constant::getNullValue(Agg->getType()), D,
+                                      EV->getIndices()));
     return true;
   }
   if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
@@ -401,8 +399,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     if (isActiveFloat(Elt))
       addAdjoint(Elt, RB.CreateExtractValue(D, IV->getIndices()));
     addAdjoint(IV->getAggregateOperand(),
-               RB.CreateInsertValue(D,
-                                    Constant::getNullValue(Elt->getType()),
+               RB.CreateInsertValue(D, Constant::getNullValue(Elt->getType()),
                                     IV->getIndices()));
     return true;
   }
@@ -411,9 +408,9 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       return true;
     Value *D = takeAdjoint(EE);
     Value *Vec = EE->getVectorOperand();
-    addAdjoint(Vec, RB.CreateInsertElement(
-                        Constant::getNullValue(Vec->getType()), D,
-                        Val(EE->getIndexOperand())));
+    addAdjoint(Vec,
+               RB.CreateInsertElement(Constant::getNullValue(Vec->getType()), D,
+                                      Val(EE->getIndexOperand())));
     return true;
   }
   if (auto *IE = dyn_cast<InsertElementInst>(&I)) {
@@ -422,10 +419,10 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Value *D = takeAdjoint(IE);
     Value *Idx = Val(IE->getOperand(2));
     addAdjoint(IE->getOperand(1), RB.CreateExtractElement(D, Idx));
-    addAdjoint(IE->getOperand(0),
-               RB.CreateInsertElement(
-                   D, Constant::getNullValue(IE->getOperand(1)->getType()),
-                   Idx));
+    addAdjoint(
+        IE->getOperand(0),
+        RB.CreateInsertElement(
+            D, Constant::getNullValue(IE->getOperand(1)->getType()), Idx));
     return true;
   }
   if (auto *SV = dyn_cast<ShuffleVectorInst>(&I)) {
@@ -487,8 +484,9 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       Value *V = isa<Constant>(A) ? A : Popped.lookup(A);
       Args.push_back(V ? V : PoisonValue::get(A->getType()));
     }
-    Value *Result = (Rule->Uses & UsesResult) ? Val(Call)
-                                              : PoisonValue::get(Call->getType());
+    Value *Result = (Rule->Uses & UsesResult)
+                        ? Val(Call)
+                        : PoisonValue::get(Call->getType());
     if (Call->getType()->isStructTy()) // llvm.frexp: the mantissa's adjoint
       D = RB.CreateExtractValue(D, 0);
     if (isa<FPMathOperator>(Call))

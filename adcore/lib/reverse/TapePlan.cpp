@@ -29,9 +29,8 @@ void ReverseEmitter::reportTapePlan() {
   LoopInfo LI(DT);
   const DataLayout &DL = Aug.getParent()->getDataLayout();
   auto RecordBytes = [&](Type *T) {
-    uint64_t B = DL.getTypeAllocSize(T->isIntegerTy(1) ? Type::getInt8Ty(
-                                                             T->getContext())
-                                                       : T);
+    uint64_t B = DL.getTypeAllocSize(
+        T->isIntegerTy(1) ? Type::getInt8Ty(T->getContext()) : T);
     return (B + 7) / 8 * 8; // the runtime's 8-byte granule
   };
   TapePlan Plan;
@@ -63,18 +62,17 @@ void ReverseEmitter::reportTapePlan() {
 
   std::string Summary;
   raw_string_ostream SS(Summary);
-  SS << "reverse mode of '" << demangle(Key.Primal->getName())
-     << "': tape " << Plan.CallBytes << " bytes per call";
+  SS << "reverse mode of '" << demangle(Key.Primal->getName()) << "': tape "
+     << Plan.CallBytes << " bytes per call";
   if (Plan.LoopBytes)
     SS << " + " << Plan.LoopBytes << " bytes per loop iteration";
-  SS << " (" << Plan.ValueRecords << " recorded values, "
-     << Plan.PathRecords << " control-flow records";
+  SS << " (" << Plan.ValueRecords << " recorded values, " << Plan.PathRecords
+     << " control-flow records";
   if (Plan.StackShadowBytes)
     SS << ", " << Plan.StackShadowBytes << " bytes of shadow stack";
   SS << "); every other value is recomputed or constant";
   OptimizationRemarkEmitter ORE(Key.Primal);
-  ORE.emit(OptimizationRemark("adcc", "TapePlan", Key.Primal)
-           << Summary);
+  ORE.emit(OptimizationRemark("adcc", "TapePlan", Key.Primal) << Summary);
   if (Ctx.printTapePlans())
     errs() << "adcc: " << Summary << "\n" << Listing;
 }

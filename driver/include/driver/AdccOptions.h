@@ -29,8 +29,8 @@ bool isAdccArgument(const char *Arg);
 
 /// Parses adcc's own arguments (those isAdccArgument accepts). On a bad
 /// argument returns false and sets \p Error to a message for the user.
-bool parseAdccArguments(const std::vector<std::string> &Args,
-                        AdccOptions &Opts, std::string &Error);
+bool parseAdccArguments(const std::vector<std::string> &Args, AdccOptions &Opts,
+                        std::string &Error);
 
 /// The arguments that reproduce the engine options and the resource
 /// directory of \p Opts in a compile job (nothing for the defaults).

@@ -1,4 +1,5 @@
-//===- frontend/EnzymeChecks.h - Source checks of Enzyme-style code -*- C++ -*-//
+//===- frontend/EnzymeChecks.h - Source checks of Enzyme-style code -*- C++
+//-*-//
 //
 // What only the source shows about Enzyme-compatible code, checked with
 // source locations before code generation:
