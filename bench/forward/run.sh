@@ -45,8 +45,9 @@ Options after -- go to the benchmark program (--min-time S, --samples N,
 EOF
 }
 
+# shellcheck disable=SC2034  # read by ../common/run-options.sh
 WORK_PREFIX=adcc-fwd-bench
-# shellcheck source=../common/run-options.sh
+# shellcheck source=bench/common/run-options.sh
 source "$BENCH_DIR/../common/run-options.sh"
 
 # Batched derivatives of scalar functions are requested with a struct
