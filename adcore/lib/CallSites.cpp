@@ -2,6 +2,8 @@
 
 #include "CallSites.h"
 
+#include "adcore/Synthesis.h"
+
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
@@ -85,7 +87,7 @@ SmallVector<Function *, 8> possibleCallTargets(Module &M, FunctionType *FT) {
   SmallVector<Function *, 8> Targets;
   for (Function &F : M)
     if (!F.isDeclaration() && !F.isIntrinsic() && F.getFunctionType() == FT &&
-        F.hasAddressTaken() && !F.hasFnAttribute("adcc-uses-tape"))
+        F.hasAddressTaken() && !F.hasFnAttribute(UsesTapeAttribute))
       Targets.push_back(&F);
   return Targets;
 }

@@ -23,9 +23,15 @@ bool ForwardEmitter::isActive(const Value *V) const {
   return Tangents.count(const_cast<Value *>(V)) != 0;
 }
 
-bool ForwardEmitter::holdsFloatBits(const Value *V) const {
+bool ForwardEmitter::holdsFloatBits(const Value *V) {
   auto It = PrimalOf.find(V);
-  return It != PrimalOf.end() && Types->isFloatBits(It->second);
+  if (It == PrimalOf.end())
+    return false;
+  // Only integer operations on shadowed memory ask: most derivatives never
+  // need the type analysis.
+  if (!Types)
+    Types = std::make_unique<TypeAnalysis>(*Key.Primal);
+  return Types->isFloatBits(It->second);
 }
 
 Value *ForwardEmitter::zero(Type *PrimalTy) {
@@ -112,7 +118,6 @@ bool ForwardEmitter::run() {
   Returns.assign(ClonedReturns.begin(), ClonedReturns.end());
 
   // Activity of the clone: the primal's, through the value map.
-  Types = std::make_unique<TypeAnalysis>(Primal);
   for (const auto &[Orig, Clone] : VMap) {
     PrimalOf[Clone] = Orig;
     if (PrimalActivity.isActive(Orig))

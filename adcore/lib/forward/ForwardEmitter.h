@@ -131,11 +131,12 @@ private:
   unsigned Width;
   /// Values of the clone that the activity analysis found active.
   llvm::DenseSet<const llvm::Value *> ActiveClones;
-  /// The type analysis of the primal, and the primal value of each clone.
+  /// The type analysis of the primal (computed when first needed), and the
+  /// primal value of each clone.
   std::unique_ptr<TypeAnalysis> Types;
   llvm::DenseMap<const llvm::Value *, const llvm::Value *> PrimalOf;
   /// What the type analysis says of the clone's value \p V.
-  bool holdsFloatBits(const llvm::Value *V) const;
+  bool holdsFloatBits(const llvm::Value *V);
   llvm::IRBuilder<> B;
   llvm::DenseMap<llvm::Value *, llvm::Value *> Tangents;
   /// Instructions replaced while emitting (user calls), erased at the end.
