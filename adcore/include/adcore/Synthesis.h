@@ -24,6 +24,9 @@ namespace adcore {
 
 /// Function attribute of generated functions that push or pop tape records.
 constexpr const char *UsesTapeAttribute = "adcc-uses-tape";
+/// Metadata on a reverse sweep's load of a tape record that holds an
+/// integer (a loop count, a block id), never the bits of a float.
+constexpr const char *IntegerRecordMetadata = "adcc.integer";
 
 class SynthesisContext {
 public:

@@ -73,6 +73,10 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     if (Rules &&
         Rules->isInactiveGlobal(getUnderlyingObject(LI->getPointerOperand())))
       return false;
+    // A count or index read back from the tape by a reverse sweep: an
+    // integer, never the bits of a float (forward over reverse).
+    if (LI->hasMetadata(IntegerRecordMetadata))
+      return false;
     if (!Active.contains(LI->getPointerOperand()) ||
         !mayHoldDerivatives(LI->getPointerOperand()))
       return false;

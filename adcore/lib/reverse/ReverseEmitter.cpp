@@ -9,11 +9,13 @@
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -29,8 +31,9 @@ FunctionCallee tapeFunction(Module &M, StringRef Name, Type *Ret,
   return M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
 }
 
-/// Pushes \p V on the tape: a record of its size, into which it is stored.
-void pushValue(IRBuilder<> &B, Value *Tape, Value *V) {
+} // namespace
+
+CallInst *pushRecord(IRBuilder<> &B, Value *Tape, Value *V) {
   Module &M = *B.GetInsertBlock()->getModule();
   const DataLayout &DL = M.getDataLayout();
   Type *T = V->getType();
@@ -39,15 +42,15 @@ void pushValue(IRBuilder<> &B, Value *Tape, Value *V) {
     T = V->getType();
   }
   Type *Ptr = B.getPtrTy(), *I64 = B.getInt64Ty();
-  Value *Slot =
+  CallInst *Slot =
       B.CreateCall(tapeFunction(M, "adcc_tape_push", Ptr, {Ptr, I64, I64}),
                    {Tape, B.getInt64(DL.getTypeAllocSize(T)),
                     B.getInt64(DL.getABITypeAlign(T).value())});
   B.CreateStore(V, Slot);
+  return Slot;
 }
 
-/// Pops a value of type \p T pushed by pushValue.
-Value *popValue(IRBuilder<> &B, Value *Tape, Type *T) {
+Value *popRecord(IRBuilder<> &B, Value *Tape, Type *T) {
   Module &M = *B.GetInsertBlock()->getModule();
   const DataLayout &DL = M.getDataLayout();
   Type *Stored = T->isIntegerTy(1) ? B.getInt8Ty() : T;
@@ -56,11 +59,11 @@ Value *popValue(IRBuilder<> &B, Value *Tape, Type *T) {
       B.CreateCall(tapeFunction(M, "adcc_tape_pop", Ptr, {Ptr, I64, I64}),
                    {Tape, B.getInt64(DL.getTypeAllocSize(Stored)),
                     B.getInt64(DL.getABITypeAlign(Stored).value())});
-  Value *V = B.CreateLoad(Stored, Slot);
+  LoadInst *V = B.CreateLoad(Stored, Slot);
+  if (T->isIntegerTy())
+    V->setMetadata(IntegerRecordMetadata, MDNode::get(B.getContext(), {}));
   return T->isIntegerTy(1) ? B.CreateTrunc(V, T) : V;
 }
-
-} // namespace
 
 ReverseEmitter::ReverseEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,
                                Function &Aug, Function &Rev)
@@ -98,9 +101,20 @@ void ReverseEmitter::record(Instruction &I, ArrayRef<Value *> Values) {
     // once.
     if (isa<Constant>(V) || is_contained(List, V))
       continue;
-    pushValue(AB, AugTape, V);
+    PushOf[{&I, V}] = pushRecord(AB, AugTape, V);
     List.push_back(V);
   }
+}
+
+void ReverseEmitter::eraseRecord(CallInst *Push) {
+  for (User *U : make_early_inc_range(Push->users())) {
+    auto *Store = cast<StoreInst>(U);
+    auto *Widened = dyn_cast<ZExtInst>(Store->getValueOperand());
+    Store->eraseFromParent();
+    if (Widened && Widened->use_empty())
+      Widened->eraseFromParent();
+  }
+  Push->eraseFromParent();
 }
 
 bool ReverseEmitter::buildAugmented() {
@@ -220,15 +234,19 @@ bool ReverseEmitter::buildAugmented() {
     PrimalReturn = Ret;
   }
 
-  // The path: each block with several predecessors records where it was
-  // entered from, before anything its instructions record.
+  planCountedLoops();
+  planRecomputation();
+
+  // The path: each block with several predecessors (other than the header
+  // of a counted loop) records where it was entered from, before anything
+  // its instructions record.
   unsigned Id = 0;
   for (BasicBlock &BB : Aug)
     BlockId[&BB] = Id++;
   for (BasicBlock &BB : Aug) {
     SmallVector<BasicBlock *, 4> Preds(predecessors(&BB));
     SmallSetVector<BasicBlock *, 4> Distinct(Preds.begin(), Preds.end());
-    if (Distinct.size() < 2)
+    if (Distinct.size() < 2 || CountedLoops.count(&BB))
       continue;
     AB.SetInsertPoint(BB.getFirstNonPHIIt());
     PHINode *From = AB.CreatePHI(AB.getInt32Ty(), Preds.size(), "from");
@@ -236,7 +254,7 @@ bool ReverseEmitter::buildAugmented() {
       From->addIncoming(AB.getInt32(BlockId[P]), P);
     // After the phis and a landing pad, which must come first.
     AB.SetInsertPoint(BB.getFirstInsertionPt());
-    pushValue(AB, AugTape, From);
+    pushRecord(AB, AugTape, From);
   }
   return true;
 }
@@ -563,7 +581,11 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
     auto It = Recorded.find(I);
     if (It != Recorded.end())
       for (Value *V : reverse(It->second))
-        Popped[V] = popValue(RB, RevTape, V->getType());
+        Popped[V] = popRecord(RB, RevTape, V->getType());
+    auto Re = Recomputed.find(I);
+    if (Re != Recomputed.end())
+      for (Value *V : Re->second)
+        Popped[V] = recompute(V);
     if (!emitAdjoint(*I, Popped))
       HadRuleError = true;
   }
@@ -579,15 +601,20 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
       addAdjoint(Phi->getIncomingValueForBlock(Pred), D);
     RB.CreateBr(RevBlock[Pred]);
   };
+  readExitCounts(BB);
   if (Preds.empty()) {
     RB.CreateBr(RevExit);
+    return;
+  }
+  if (CountedLoops.count(&BB)) {
+    reverseCountedHeader(BB, Edge);
     return;
   }
   if (Preds.size() == 1) {
     Edge(Preds.front());
     return;
   }
-  Value *From = popValue(RB, RevTape, RB.getInt32Ty());
+  Value *From = popRecord(RB, RevTape, RB.getInt32Ty());
   SwitchInst *Switch = RB.CreateSwitch(From, RevExit, Preds.size());
   for (BasicBlock *P : Preds) {
     BasicBlock *E = BasicBlock::Create(Rev.getContext(), "rev.edge", &Rev);
@@ -604,6 +631,7 @@ bool ReverseEmitter::buildReverse() {
   RevTape = RB.CreateCall(
       tapeFunction(*Rev.getParent(), "adcc_tape_thread", RB.getPtrTy(), {}), {},
       "tape");
+  readEndRecords();
   for (BasicBlock &BB : Aug)
     RevBlock[&BB] = BasicBlock::Create(C, "rev." + BB.getName(), &Rev);
   RevExit = BasicBlock::Create(C, "rev.exit", &Rev);

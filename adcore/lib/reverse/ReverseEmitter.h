@@ -39,16 +39,26 @@
 #include <memory>
 
 namespace llvm {
+class DominatorTree;
 class IntrinsicInst;
+class LoopInfo;
 class MemTransferInst;
 } // namespace llvm
 
 namespace adcore {
 
+/// Pushes \p V on the tape (a record of its size, into which it is
+/// stored); returns the push call.
+llvm::CallInst *pushRecord(llvm::IRBuilder<> &B, llvm::Value *Tape,
+                           llvm::Value *V);
+/// Pops a value of type \p T pushed by pushRecord.
+llvm::Value *popRecord(llvm::IRBuilder<> &B, llvm::Value *Tape, llvm::Type *T);
+
 class ReverseEmitter {
 public:
   ReverseEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,
                  llvm::Function &Aug, llvm::Function &Rev);
+  ~ReverseEmitter();
   bool run();
 
 private:
@@ -75,6 +85,21 @@ private:
   // --- reverse sweep (ReverseEmitter.cpp) -----------------------------
   bool buildReverse();
   void reverseBlock(llvm::BasicBlock &BB);
+
+  // --- counted loops, recomputation, end records (Recompute.cpp) ------
+  void planCountedLoops();
+  void planRecomputation();
+  bool recomputable(llvm::Value *V, const llvm::BasicBlock *Use, unsigned Depth,
+                    llvm::SmallVectorImpl<llvm::Value *> &Leaves);
+  /// Rebuilds \p V at RB's insertion point.
+  llvm::Value *recompute(llvm::Value *V);
+  /// The iteration of the counted loop of \p Header being reversed.
+  llvm::Value *reverseIteration(llvm::BasicBlock *Header);
+  void reverseCountedHeader(llvm::BasicBlock &BB,
+                            llvm::function_ref<void(llvm::BasicBlock *)> Edge);
+  void readExitCounts(llvm::BasicBlock &BB);
+  void readEndRecords();
+  void eraseRecord(llvm::CallInst *Push);
 
   // --- rules (ReverseRules.cpp) -----------------------------------------
   /// The primal values the adjoint of \p I needs, pushed after \p I.
@@ -105,7 +130,7 @@ private:
   /// with -fadcc-print-tape-plan, listed value by value.
   struct TapePlan {
     uint64_t CallBytes = 0, LoopBytes = 0, StackShadowBytes = 0;
-    unsigned ValueRecords = 0, PathRecords = 0;
+    unsigned ValueRecords = 0, PathRecords = 0, LoopCounts = 0;
   };
   void reportTapePlan();
 
@@ -125,9 +150,31 @@ private:
 
   /// Shadow pointers in the augmented sweep.
   llvm::DenseMap<llvm::Value *, llvm::Value *> Shadows;
-  /// What each instruction pushed, in order.
+  /// What each instruction pushed, in order; the push of each record;
+  /// what the reverse sweep rebuilds instead of recording.
   llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<llvm::Value *, 3>>
       Recorded;
+  llvm::DenseMap<std::pair<llvm::Instruction *, llvm::Value *>,
+                 llvm::CallInst *>
+      PushOf;
+  llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<llvm::Value *, 3>>
+      Recomputed;
+  /// Loops reversed by their trip count, by header.
+  struct CountedLoop {
+    llvm::BasicBlock *Header = nullptr, *Entering = nullptr, *Latch = nullptr;
+    llvm::PHINode *Count = nullptr;       ///< back edges taken so far
+    llvm::AllocaInst *RevCount = nullptr; ///< the reverse sweep's iteration
+  };
+  llvm::MapVector<llvm::BasicBlock *, CountedLoop> CountedLoops;
+  /// Blocks on exit edges of counted loops: the headers whose counts they
+  /// record, in push order.
+  llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>
+      ExitCounts;
+  /// Values recorded once, at the return; their values in the reverse sweep.
+  llvm::SmallVector<llvm::Value *, 8> EndRecords;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> EndValues;
+  std::unique_ptr<llvm::DominatorTree> AugDT;
+  std::unique_ptr<llvm::LoopInfo> AugLoops;
   /// Augmented calls that replaced user calls: their key and the value
   /// that replaced the call's result (null for void).
   llvm::DenseMap<llvm::Instruction *, DerivativeKey> CallKeys;

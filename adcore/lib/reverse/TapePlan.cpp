@@ -38,24 +38,47 @@ void ReverseEmitter::reportTapePlan() {
   raw_string_ostream OS(Listing);
   for (BasicBlock &BB : Aug) {
     bool InLoop = LI.getLoopFor(&BB) != nullptr;
+    uint64_t &Bytes = InLoop ? Plan.LoopBytes : Plan.CallBytes;
+    const char *Each = InLoop ? " (each loop iteration)" : "";
     SmallSetVector<BasicBlock *, 4> Distinct(pred_begin(&BB), pred_end(&BB));
-    if (Distinct.size() > 1) {
-      (InLoop ? Plan.LoopBytes : Plan.CallBytes) += 8;
+    if (Distinct.size() > 1 && !CountedLoops.count(&BB)) {
+      Bytes += 8;
       ++Plan.PathRecords;
+      OS << "  record the predecessor of block ";
+      BB.printAsOperand(OS, /*PrintType=*/false);
+      OS << Each << "\n";
     }
-    for (Instruction &I : BB) {
-      auto It = Recorded.find(&I);
-      if (It == Recorded.end())
-        continue;
-      for (Value *V : It->second) {
-        (InLoop ? Plan.LoopBytes : Plan.CallBytes) += RecordBytes(V->getType());
-        ++Plan.ValueRecords;
-        OS << "  record ";
-        V->printAsOperand(OS, /*PrintType=*/true);
-        OS << " for '" << I.getOpcodeName() << "'"
-           << (InLoop ? " (each loop iteration)" : "") << "\n";
+    if (auto It = ExitCounts.find(&BB); It != ExitCounts.end())
+      for (BasicBlock *H : It->second) {
+        Bytes += 8;
+        ++Plan.LoopCounts;
+        OS << "  record the trip count of the loop at block ";
+        H->printAsOperand(OS, /*PrintType=*/false);
+        OS << " on its exit to block ";
+        BB.getSingleSuccessor()->printAsOperand(OS, /*PrintType=*/false);
+        OS << Each << "\n";
       }
+    for (Instruction &I : BB) {
+      auto Print = [&](const char *What, Value *V) {
+        OS << "  " << What << " ";
+        V->printAsOperand(OS, /*PrintType=*/true);
+        OS << " for '" << I.getOpcodeName() << "'" << Each << "\n";
+      };
+      for (Value *V : Recorded.lookup(&I)) {
+        Bytes += RecordBytes(V->getType());
+        ++Plan.ValueRecords;
+        Print("record", V);
+      }
+      for (Value *V : Recomputed.lookup(&I))
+        Print("recompute", V);
     }
+  }
+  for (Value *V : EndRecords) {
+    Plan.CallBytes += RecordBytes(V->getType());
+    ++Plan.ValueRecords;
+    OS << "  record ";
+    V->printAsOperand(OS, /*PrintType=*/true);
+    OS << " once, at the return\n";
   }
   for (auto &[AI, Bytes] : ShadowAllocas)
     Plan.StackShadowBytes += Bytes;
@@ -67,7 +90,7 @@ void ReverseEmitter::reportTapePlan() {
   if (Plan.LoopBytes)
     SS << " + " << Plan.LoopBytes << " bytes per loop iteration";
   SS << " (" << Plan.ValueRecords << " recorded values, " << Plan.PathRecords
-     << " control-flow records";
+     << " control-flow records, " << Plan.LoopCounts << " loop counts";
   if (Plan.StackShadowBytes)
     SS << ", " << Plan.StackShadowBytes << " bytes of shadow stack";
   SS << "); every other value is recomputed or constant";

@@ -1,0 +1,338 @@
+//===- Recompute.cpp - Counted loops, recomputed and end records ---------===//
+//
+// What makes the tape small, planned after the augmented sweep is built
+// (when its control flow is final):
+//
+//  counted loops   A loop with one entering block, one latch and exits by
+//                  branches or switches is reversed by its trip count: the
+//                  augmented sweep counts the latch's back edges in a phi
+//                  of the header and records the count once at each exit
+//                  (an exit edge gets a block of its own for that); the
+//                  reverse sweep keeps the iteration it is reversing in a
+//                  counter, decremented at the header. Other loops record
+//                  the header's predecessor each iteration.
+//  recomputation   A recorded value the reverse sweep can rebuild cheaply
+//                  (integer and pointer arithmetic, casts, comparisons,
+//                  address computations, induction variables of counted
+//                  loops from their counter) is rebuilt where it is needed
+//                  and its per-execution record dropped.
+//  end records     The leaves of those rebuilt values (arguments, and
+//                  values computed once per call outside any loop) are
+//                  recorded once, at the return of the augmented sweep, and
+//                  read back at the entry of the reverse sweep.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReverseEmitter.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// How deep a recomputed expression may go: address computations are a few
+/// levels (gep (sext (add i, 1))); deeper trees are recorded.
+constexpr unsigned MaxRecomputeDepth = 8;
+
+/// The loop's single entering block and single latch, when its header has
+/// exactly those predecessors (possibly over several edges each).
+bool countableShape(Loop &L, BasicBlock *&Entering, BasicBlock *&Latch) {
+  BasicBlock *H = L.getHeader();
+  Entering = Latch = nullptr;
+  for (BasicBlock *P : predecessors(H)) {
+    BasicBlock *&Which = L.contains(P) ? Latch : Entering;
+    if (Which && Which != P)
+      return false;
+    Which = P;
+  }
+  if (!Entering || !Latch || H->isEHPad())
+    return false;
+  SmallVector<Loop::Edge, 4> Exits;
+  L.getExitEdges(Exits);
+  return all_of(Exits, [](const Loop::Edge &E) {
+    return isa<BranchInst, SwitchInst>(E.first->getTerminator()) &&
+           !E.second->isEHPad();
+  });
+}
+
+/// Routes the edges from \p From to \p To through a new block, and returns
+/// it. The phis of \p To take their value for \p From from the new block.
+BasicBlock *splitEdges(BasicBlock *From, BasicBlock *To) {
+  LLVMContext &C = From->getContext();
+  BasicBlock *Mid =
+      BasicBlock::Create(C, To->getName() + ".count", From->getParent(), To);
+  BranchInst::Create(To, Mid);
+  Instruction *Term = From->getTerminator();
+  unsigned Edges = 0;
+  for (unsigned I = 0; I < Term->getNumSuccessors(); ++I)
+    if (Term->getSuccessor(I) == To) {
+      Term->setSuccessor(I, Mid);
+      ++Edges;
+    }
+  for (PHINode &Phi : To->phis()) {
+    // One incoming entry per edge: the new block has one edge.
+    for (unsigned K = 1; K < Edges; ++K)
+      Phi.removeIncomingValue(From, /*DeletePHIIfEmpty=*/false);
+    Phi.replaceIncomingBlockWith(From, Mid);
+  }
+  return Mid;
+}
+
+/// The step of an induction variable: Phi's value from the latch is
+/// Phi + Step (add, sub with Negate, or a one-index gep).
+struct Induction {
+  Value *Start = nullptr, *Step = nullptr;
+  Type *GEPType = nullptr; ///< the gep's element type, for pointers
+  bool Negate = false;
+};
+
+bool matchInduction(PHINode &Phi, BasicBlock *Entering, BasicBlock *Latch,
+                    Induction &IV) {
+  IV.Start = Phi.getIncomingValueForBlock(Entering);
+  auto *Next = dyn_cast<Instruction>(Phi.getIncomingValueForBlock(Latch));
+  if (!Next)
+    return false;
+  if (auto *BO = dyn_cast<BinaryOperator>(Next)) {
+    if (BO->getOpcode() == Instruction::Add) {
+      IV.Step = BO->getOperand(0) == &Phi   ? BO->getOperand(1)
+                : BO->getOperand(1) == &Phi ? BO->getOperand(0)
+                                            : nullptr;
+      return IV.Step != nullptr;
+    }
+    if (BO->getOpcode() == Instruction::Sub && BO->getOperand(0) == &Phi) {
+      IV.Step = BO->getOperand(1);
+      IV.Negate = true;
+      return true;
+    }
+    return false;
+  }
+  if (auto *GEP = dyn_cast<GetElementPtrInst>(Next)) {
+    if (GEP->getPointerOperand() != &Phi || GEP->getNumIndices() != 1 ||
+        !GEP->getSourceElementType()->isSized())
+      return false;
+    IV.Step = GEP->getOperand(1);
+    IV.GEPType = GEP->getSourceElementType();
+    return true;
+  }
+  return false;
+}
+
+/// Cheap instructions without side effects that the reverse sweep may
+/// execute again with the same operands (and so the same result).
+bool isCheapPure(const Instruction &I) {
+  if (I.getType()->isFPOrFPVectorTy() || I.mayHaveSideEffects() ||
+      I.mayReadFromMemory())
+    return false;
+  if (auto *BO = dyn_cast<BinaryOperator>(&I))
+    return BO->getType()->isIntOrIntVectorTy();
+  return isa<CastInst, GetElementPtrInst, ICmpInst, SelectInst>(I) &&
+         !isa<AddrSpaceCastInst>(I);
+}
+
+} // namespace
+
+ReverseEmitter::~ReverseEmitter() = default;
+
+void ReverseEmitter::planCountedLoops() {
+  auto DT = std::make_unique<DominatorTree>(Aug);
+  auto LI = std::make_unique<LoopInfo>(*DT);
+  Type *I64 = Type::getInt64Ty(Aug.getContext());
+  SmallVector<Loop *, 8> Counted;
+  for (Loop *L : LI->getLoopsInPreorder()) {
+    BasicBlock *Entering, *Latch;
+    if (!countableShape(*L, Entering, Latch))
+      continue;
+    BasicBlock *H = L->getHeader();
+    CountedLoop &CL = CountedLoops[H];
+    CL.Header = H;
+    CL.Entering = Entering;
+    CL.Latch = Latch;
+    CL.Count = PHINode::Create(I64, pred_size(H), "iters");
+    CL.Count->insertBefore(H->begin());
+    IRBuilder<> LB(Latch->getTerminator());
+    Value *Next = LB.CreateAdd(CL.Count, LB.getInt64(1), "iters.next");
+    for (BasicBlock *P : predecessors(H))
+      CL.Count->addIncoming(P == Latch ? Next : LB.getInt64(0), P);
+    Counted.push_back(L);
+  }
+
+  // Each exit edge of a counted loop records the counts of the counted
+  // loops it leaves, innermost first, in a block of its own.
+  SmallSetVector<std::pair<BasicBlock *, BasicBlock *>, 8> Edges;
+  for (Loop *L : Counted) {
+    SmallVector<Loop::Edge, 4> Exits;
+    L->getExitEdges(Exits);
+    for (const Loop::Edge &E : Exits)
+      Edges.insert({const_cast<BasicBlock *>(E.first),
+                    const_cast<BasicBlock *>(E.second)});
+  }
+  for (auto [From, To] : Edges) {
+    BasicBlock *Mid = splitEdges(From, To);
+    // The exit may enter (or return to) the header of a counted loop.
+    if (auto It = CountedLoops.find(To); It != CountedLoops.end()) {
+      CountedLoop &CL = It->second;
+      (CL.Entering == From ? CL.Entering : CL.Latch) = Mid;
+    }
+    AB.SetInsertPoint(Mid->getTerminator());
+    auto &Headers = ExitCounts[Mid];
+    for (Loop *L = LI->getLoopFor(From); L && !L->contains(To);
+         L = L->getParentLoop()) {
+      auto It = CountedLoops.find(L->getHeader());
+      if (It == CountedLoops.end())
+        continue;
+      pushRecord(AB, AugTape, It->second.Count);
+      Headers.push_back(L->getHeader());
+    }
+  }
+  // The exit blocks changed the loops' shapes: analyses see the final CFG.
+  DT = std::make_unique<DominatorTree>(Aug);
+  LI = std::make_unique<LoopInfo>(*DT);
+  AugDT = std::move(DT);
+  AugLoops = std::move(LI);
+}
+
+bool ReverseEmitter::recomputable(Value *V, const BasicBlock *UseBB,
+                                  unsigned Depth,
+                                  SmallVectorImpl<Value *> &Leaves) {
+  if (isa<Constant>(V))
+    return true;
+  if (isa<Argument>(V)) {
+    Leaves.push_back(V);
+    return true;
+  }
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth > MaxRecomputeDepth)
+    return false;
+  BasicBlock *BB = I->getParent();
+  // Computed once per call: recorded once, at the return.
+  if (!AugLoops->getLoopFor(BB) &&
+      AugDT->dominates(BB, AugReturn->getParent()) &&
+      !I->getType()->isTokenTy()) {
+    Leaves.push_back(V);
+    return true;
+  }
+  if (auto *Phi = dyn_cast<PHINode>(I)) {
+    auto It = CountedLoops.find(BB);
+    if (It == CountedLoops.end() || !Phi->getType()->isIntOrPtrTy())
+      return false;
+    // The counter of a loop is right only while one of its blocks is
+    // being reversed.
+    Loop *L = AugLoops->getLoopFor(BB);
+    if (!L || L->getHeader() != BB || !L->contains(UseBB))
+      return false;
+    Induction IV;
+    if (!matchInduction(*Phi, It->second.Entering, It->second.Latch, IV))
+      return false;
+    auto *StepI = dyn_cast<Instruction>(IV.Step);
+    if (StepI && L->contains(StepI))
+      return false;
+    return recomputable(IV.Start, UseBB, Depth + 1, Leaves) &&
+           recomputable(IV.Step, UseBB, Depth + 1, Leaves);
+  }
+  if (!isCheapPure(*I))
+    return false;
+  return all_of(I->operands(), [&](Use &U) {
+    return recomputable(U.get(), UseBB, Depth + 1, Leaves);
+  });
+}
+
+void ReverseEmitter::planRecomputation() {
+  SetVector<Value *> Ends;
+  for (auto &[I, List] : Recorded) {
+    SmallVector<Value *, 3> Kept;
+    for (Value *V : List) {
+      SmallVector<Value *, 4> Leaves;
+      if (!recomputable(V, I->getParent(), 0, Leaves)) {
+        Kept.push_back(V);
+        continue;
+      }
+      Ends.insert(Leaves.begin(), Leaves.end());
+      Recomputed[I].push_back(V);
+      eraseRecord(PushOf.lookup({I, V}));
+    }
+    List = std::move(Kept);
+  }
+  // The end records: after everything else the augmented sweep records,
+  // so that the reverse sweep reads them first.
+  AB.SetInsertPoint(AugReturn);
+  for (Value *V : Ends) {
+    pushRecord(AB, AugTape, V);
+    EndRecords.push_back(V);
+  }
+}
+
+Value *ReverseEmitter::reverseIteration(BasicBlock *Header) {
+  CountedLoop &CL = CountedLoops[Header];
+  return RB.CreateLoad(RB.getInt64Ty(), CL.RevCount, "iter");
+}
+
+Value *ReverseEmitter::recompute(Value *V) {
+  if (isa<Constant>(V))
+    return V;
+  if (Value *E = EndValues.lookup(V))
+    return E;
+  auto *I = cast<Instruction>(V);
+  if (auto *Phi = dyn_cast<PHINode>(I)) {
+    CountedLoop &CL = CountedLoops[Phi->getParent()];
+    Induction IV;
+    matchInduction(*Phi, CL.Entering, CL.Latch, IV);
+    Value *Start = recompute(IV.Start), *Step = recompute(IV.Step);
+    Value *K = reverseIteration(Phi->getParent());
+    if (IV.GEPType) {
+      Value *Offset =
+          RB.CreateMul(K, RB.CreateSExtOrTrunc(Step, RB.getInt64Ty()));
+      return RB.CreateGEP(IV.GEPType, Start, Offset, Phi->getName() + ".rc");
+    }
+    Value *Delta = RB.CreateMul(RB.CreateZExtOrTrunc(K, Phi->getType()), Step);
+    return IV.Negate ? RB.CreateSub(Start, Delta, Phi->getName() + ".rc")
+                     : RB.CreateAdd(Start, Delta, Phi->getName() + ".rc");
+  }
+  Instruction *C = I->clone();
+  for (Use &U : C->operands())
+    U.set(recompute(U.get()));
+  C->dropPoisonGeneratingFlags();
+  C->dropUnknownNonDebugMetadata();
+  C->setName(I->getName() + ".rc");
+  RB.Insert(C);
+  return C;
+}
+
+void ReverseEmitter::reverseCountedHeader(
+    BasicBlock &BB, function_ref<void(BasicBlock *)> Edge) {
+  CountedLoop &CL = CountedLoops[&BB];
+  Value *K = reverseIteration(&BB);
+  BasicBlock *Back = BasicBlock::Create(Rev.getContext(), "rev.backedge", &Rev);
+  BasicBlock *Out = BasicBlock::Create(Rev.getContext(), "rev.entering", &Rev);
+  RB.CreateCondBr(RB.CreateICmpEQ(K, RB.getInt64(0)), Out, Back);
+  RB.SetInsertPoint(Back);
+  RB.CreateStore(RB.CreateSub(K, RB.getInt64(1)), CL.RevCount);
+  Edge(CL.Latch);
+  RB.SetInsertPoint(Out);
+  Edge(CL.Entering);
+}
+
+void ReverseEmitter::readExitCounts(BasicBlock &BB) {
+  auto It = ExitCounts.find(&BB);
+  if (It == ExitCounts.end())
+    return;
+  for (BasicBlock *H : reverse(It->second))
+    RB.CreateStore(popRecord(RB, RevTape, RB.getInt64Ty()),
+                   CountedLoops[H].RevCount);
+}
+
+void ReverseEmitter::readEndRecords() {
+  for (Value *V : reverse(EndRecords))
+    EndValues[V] = popRecord(RB, RevTape, V->getType());
+  IRBuilder<> EB(RevEntry, RevEntry->begin());
+  for (auto &[H, CL] : CountedLoops)
+    CL.RevCount =
+        EB.CreateAlloca(EB.getInt64Ty(), nullptr, H->getName() + ".iter");
+}
+
+} // namespace adcore
