@@ -11,8 +11,11 @@
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticBuffer.h"
 #include "clang/FrontendTool/Utils.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/BuryPointer.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -25,15 +28,53 @@ using namespace clang;
 namespace adcc::driver {
 namespace {
 
-/// LLVM's fatal errors inside a compile job become adcc errors; the output
-/// files registered for removal are removed by the interrupt handlers.
+/// LLVM's fatal errors inside a compile job (report_fatal_error, reachable
+/// from some command lines, such as `-mllvm -stop-after=<unknown pass>`)
+/// become adcc errors: exit status 1, no stack dump. The output files
+/// registered for removal are removed by the interrupt handlers. The job
+/// runs under the driver's crash recovery context, which would print a
+/// stack dump as for a crash: it is told not to, and ends the job.
 void fatalErrorHandler(void *UserData, const char *Message,
                        bool /*GenCrashDiag*/) {
   auto &Diags = *static_cast<DiagnosticsEngine *>(UserData);
-  Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
-      << Message;
+  Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                     "LLVM stopped the compilation: %0"))
+      << llvm::StringRef(Message).rtrim(".");
+  Diags.getClient()->finish();
   llvm::sys::RunInterruptHandlers();
+  if (auto *Recovery = llvm::CrashRecoveryContext::GetCurrent())
+    Recovery->DumpStackAndCleanupOnFailure = false;
   llvm::sys::Process::Exit(1);
+}
+
+/// Checks the `-mllvm` options before clang does: clang would print its own
+/// name and exit from inside its libraries on an unknown option.
+bool checkLLVMOptions(const std::vector<std::string> &LLVMArgs) {
+  if (LLVMArgs.empty())
+    return true;
+  llvm::SmallVector<const char *, 8> Args{"adcc"};
+  for (const std::string &Arg : LLVMArgs)
+    Args.push_back(Arg.c_str());
+  std::string Errors;
+  llvm::raw_string_ostream OS(Errors);
+  bool OK = llvm::cl::ParseCommandLineOptions(Args.size(), Args.data(),
+                                              /*Overview=*/"", &OS);
+  // Clang parses them again: start from the defaults.
+  llvm::cl::ResetAllOptionOccurrences();
+  if (OK)
+    return true;
+  // "adcc: Unknown command line argument '-x'.  Try: ..." for each error.
+  llvm::SmallVector<llvm::StringRef, 4> Lines;
+  llvm::StringRef(Errors).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Line : Lines) {
+    if (!Line.consume_front("adcc: ") || Line.starts_with("Did you mean"))
+      continue;
+    std::string Message = Line.split("  Try:").first.rtrim(" .").str();
+    if (!Message.empty())
+      Message[0] = llvm::toLower(Message[0]);
+    llvm::errs() << "adcc: error: -mllvm: " << Message << "\n";
+  }
+  return false;
 }
 
 /// `-cc1as` is implemented by clang's executable, not by its libraries.
@@ -107,6 +148,10 @@ int runCompileJob(llvm::SmallVectorImpl<const char *> &Argv,
     return 1;
   }
 
+  if (!checkLLVMOptions(Clang->getFrontendOpts().LLVMArgs))
+    return 1;
+  // A previous job that ended in a fatal error left its handler installed.
+  llvm::remove_fatal_error_handler();
   llvm::install_fatal_error_handler(fatalErrorHandler,
                                     &Clang->getDiagnostics());
   frontend::installHooks(*Clang, Opts.Engine);

@@ -103,4 +103,24 @@ void positionAfterCall(IRBuilder<> &B, CallBase &Call) {
   B.SetInsertPoint(Normal->getFirstNonPHIIt());
 }
 
+std::string missingBodyMessage(const Function &Callee, StringRef Registration) {
+  StringRef Name = Callee.getName();
+  // Complex multiplication and division call the compiler runtime
+  // (__muldc3, __divsc3, ...) for their infinity and NaN recovery.
+  bool Complex = (Name.starts_with("__mul") || Name.starts_with("__div")) &&
+                 Name.size() == 8 && Name.ends_with("c3");
+  if (Complex)
+    return ("complex " +
+            Twine(Name.starts_with("__mul") ? "multiplication" : "division") +
+            " calls the runtime function '" + Name +
+            "', which has no derivative rule; compile with "
+            "-fcx-limited-range (or -ffast-math) to compute it inline")
+        .str();
+  return ("the external function '" + Name +
+          "' has no body and no derivative rule; define it in this "
+          "translation unit, register a custom derivative (" +
+          Registration + Name + ") or mark it inactive")
+      .str();
+}
+
 } // namespace adcore

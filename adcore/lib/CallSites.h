@@ -53,6 +53,13 @@ possibleCallTargets(llvm::Module &M, llvm::FunctionType *FT);
 /// or at the start of an invoke's normal path (given a block of its own).
 void positionAfterCall(llvm::IRBuilder<> &B, llvm::CallBase &Call);
 
+/// The error message for a call of \p Callee, which has no body and no
+/// rule: what it is and what the user can do. \p Registration is the
+/// prefix of the registration that would give it a derivative in this mode
+/// (`__enzyme_register_derivative_` or `__enzyme_register_gradient_`).
+std::string missingBodyMessage(const llvm::Function &Callee,
+                               llvm::StringRef Registration);
+
 } // namespace adcore
 
 #endif // ADCORE_CALLSITES_H

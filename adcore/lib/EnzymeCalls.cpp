@@ -96,7 +96,38 @@ bool sameScalars(Type *A, Type *B) {
   return SA == SB;
 }
 
+/// \p T in words a C programmer reads (messages speak of the source, and
+/// IR types such as `ptr` or `x86_fp80` would not).
 std::string typeName(Type *T) {
+  if (T->isPointerTy())
+    return "pointer";
+  if (T->isX86_FP80Ty())
+    return "long double";
+  if (T->isFP128Ty())
+    return "__float128";
+  if (T->isHalfTy())
+    return "_Float16";
+  if (T->isBFloatTy())
+    return "__bf16";
+  if (T->isIntegerTy(1))
+    return "_Bool";
+  if (T->isIntegerTy())
+    return std::to_string(T->getIntegerBitWidth()) + "-bit integer";
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return "vector of " + std::to_string(VT->getNumElements()) + " " +
+           typeName(VT->getElementType());
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return typeName(AT->getElementType()) + "[" +
+           std::to_string(AT->getNumElements()) + "]";
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    if (ST->hasName())
+      return "struct " + ST->getName().str().substr(
+                             ST->getName().starts_with("struct.") ? 7 : 0);
+    std::string S = "struct {";
+    for (Type *E : ST->elements())
+      S += " " + typeName(E) + ";";
+    return S + " }";
+  }
   std::string S;
   raw_string_ostream OS(S);
   T->print(OS);
@@ -178,7 +209,7 @@ bool ForwardCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
     if (!W)
       return false;
     auto *C = dyn_cast<ConstantInt>(W);
-    if (!C || C->isZero() || C->getZExtValue() > 64)
+    if (!C || C->isZero() || C->getValue().ugt(64))
       return error("enzyme_width must be followed by a constant between 1 "
                    "and 64");
     Key.Width = unsigned(C->getZExtValue());

@@ -61,6 +61,22 @@ public:
     if (!V->getIdentifier() || !V->hasInit())
       return true;
     StringRef Name = V->getName();
+    if (!Name.starts_with("__enzyme_"))
+      return true;
+    for (const char *Prefix :
+         {"__enzyme_register_splitderivative", "__enzyme_allocation_like"}) {
+      if (!Name.starts_with(Prefix))
+        continue;
+      unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                          "%0 is not supported yet by adcc");
+      Diags.Report(V->getLocation(), ID) << Prefix;
+      return true;
+    }
+    if (Name.starts_with("__enzyme_inactivefn") ||
+        Name.starts_with("__enzyme_inactive_global")) {
+      checkMarks(*V);
+      return true;
+    }
     for (const RegistrationRow &Row : RegistrationTable) {
       if (!Name.starts_with(Row.Prefix))
         continue;
@@ -113,6 +129,39 @@ private:
           << (IsName ? "a string naming a math function"
                      : "the address of a function");
     }
+  }
+
+  /// `__enzyme_inactivefn...` lists functions, `__enzyme_inactive_global...`
+  /// global variables: one address, or an array of them.
+  void checkMarks(const VarDecl &V) {
+    bool Functions = V.getName().starts_with("__enzyme_inactivefn");
+    const Expr *Init = V.getInit()->IgnoreParenImpCasts();
+    llvm::SmallVector<const Expr *, 4> Elements;
+    if (const auto *List = dyn_cast<InitListExpr>(Init))
+      Elements.append(List->inits().begin(), List->inits().end());
+    else
+      Elements.push_back(Init);
+    for (unsigned I = 0; I < Elements.size(); ++I) {
+      const Expr *E = Elements[I]->IgnoreParenCasts();
+      if (const auto *Addr = dyn_cast<UnaryOperator>(E);
+          Addr && Addr->getOpcode() == UO_AddrOf)
+        E = Addr->getSubExpr()->IgnoreParenCasts();
+      if (Functions ? isFunction(E) : isGlobalVariable(E))
+        continue;
+      unsigned ID = Diags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "malformed registration '%0': element %1 must be the address of "
+          "%2");
+      Diags.Report(Elements[I]->getBeginLoc(), ID)
+          << V.getName() << (I + 1)
+          << (Functions ? "a function" : "a global variable");
+    }
+  }
+
+  static bool isGlobalVariable(const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    return Var && Var->hasGlobalStorage();
   }
 
   static bool isFunction(const Expr *E) {

@@ -1,6 +1,7 @@
 # lit configuration for adcc's IR, driver and diagnostics tests.
 import os
 import shutil
+import sys
 
 import lit.formats
 
@@ -24,6 +25,11 @@ def tool(name):
     return os.path.join(config.adcc_bin_dir, name)
 
 # Longer names first: lit substitutes in order.
+# %expect-exit N CMD: CMD must exit with exactly status N and print no crash
+# signature (tests/lit/Inputs/expect_exit.py).
+config.substitutions.append(("%expect-exit", '"%s" "%s"' % (
+    sys.executable,
+    os.path.join(config.test_source_root, "Inputs", "expect_exit.py"))))
 config.substitutions.append(("%adcc-opt", tool("adcc-opt")))
 config.substitutions.append(("%adcc\\+\\+", tool("adcc++")))
 config.substitutions.append(("%adcc", tool("adcc")))

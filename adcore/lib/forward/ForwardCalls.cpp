@@ -61,11 +61,7 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
     return true;
   if (Callee->isDeclaration())
     return unsupported(
-        Call, "the external function '" + Callee->getName() +
-                  "' has no body and no derivative rule; define it in this "
-                  "translation unit, register a custom derivative "
-                  "(__enzyme_register_derivative_" +
-                  Callee->getName() + ") or mark it inactive");
+        Call, missingBodyMessage(*Callee, "__enzyme_register_derivative_"));
   return emitUserCall(Call, *Callee);
 }
 

@@ -1,10 +1,10 @@
 // Reverse mode: the syntax is settled and checked (activities Const,
 // Active, Duplicated, DuplicatedOnly), then reported as not implemented.
 // RUN: %adcc -fsyntax-only -Xclang -verify %s
-// RUN: not %adcc -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %adcc -c %s -o /dev/null 2>&1 | FileCheck %s
 #include <adcc.h>
 
-// CHECK: reverse.c:[[@LINE+1]]:1: error: ADCC_REVERSE: reverse mode is not implemented yet in this version of adcc
+// CHECK: attribute-reverse.c:[[@LINE+1]]:1: error: ADCC_REVERSE: reverse mode is not implemented yet in this version of adcc
 ADCC_REVERSE(d_f, Duplicated, Const, Active) double f(const double *x, int n); // expected-error {{ADCC_REVERSE: reverse mode is not implemented yet in this version of adcc}}
 ADCC_REVERSE(d_g, Active, Active) double g(double x); // expected-error {{reverse mode is not implemented yet}}
 ADCC_REVERSE_BATCH(d_h, 4, DuplicatedOnly, Const) void h(double *x, int n); // expected-error {{ADCC_REVERSE_BATCH: reverse mode is not implemented yet}}

@@ -2,10 +2,10 @@
 // for the return value (none for void), each valid for its type. Errors
 // point at the activity word inside the ADCC_FORWARD invocation.
 // RUN: %adcc -fsyntax-only -Xclang -verify %s
-// RUN: not %adcc -fsyntax-only %s 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %adcc -fsyntax-only %s 2>&1 | FileCheck %s
 #include <adcc.h>
 
-// CHECK: errors-activities.c:[[@LINE+1]]:1: error: ADCC_FORWARD expects 3 activities for 'count' (one per parameter, then one for the return value), got 2
+// CHECK: attribute-activities.c:[[@LINE+1]]:1: error: ADCC_FORWARD expects 3 activities for 'count' (one per parameter, then one for the return value), got 2
 ADCC_FORWARD(d_count, Dual, Dual) double count(double x, int n); // expected-error {{ADCC_FORWARD expects 3 activities for 'count' (one per parameter, then one for the return value), got 2}}
 ADCC_FORWARD(d_count4, Dual, Const, Dual, Dual) double count4(double x, int n); // expected-error {{expects 3 activities for 'count4'}}
 ADCC_FORWARD(d_none) double none(double x); // expected-error {{expects 2 activities for 'none' (one per parameter, then one for the return value), got 0}}
@@ -14,10 +14,10 @@ ADCC_FORWARD(d_none) double none(double x); // expected-error {{expects 2 activi
 ADCC_FORWARD(d_v, Dual, Const, Const) void v(double *x, int n); // expected-error {{ADCC_FORWARD expects 2 activities for 'v' (one per parameter; a void function has no return activity), got 3}}
 ADCC_FORWARD(d_vok, Dual, Const) void vok(double *x, int n);
 
-// CHECK: errors-activities.c:[[@LINE+1]]:25: error: unknown activity 'Foo'; ADCC_FORWARD accepts Const, Dual and DualOnly
+// CHECK: attribute-activities.c:[[@LINE+1]]:25: error: unknown activity 'Foo'; ADCC_FORWARD accepts Const, Dual and DualOnly
 ADCC_FORWARD(d_unknown, Foo, Dual) double unknown(double x); // expected-error-re {{unknown activity 'Foo'; ADCC_FORWARD accepts Const, Dual and DualOnly{{$}}}}
 ADCC_FORWARD(d_case, dual, Dual) double lower_case(double x); // expected-error {{unknown activity 'dual'}}
-// CHECK: errors-activities.c:[[@LINE+1]]:36: error: 'Active' is a reverse-mode activity; ADCC_FORWARD accepts Const, Dual and DualOnly
+// CHECK: attribute-activities.c:[[@LINE+1]]:36: error: 'Active' is a reverse-mode activity; ADCC_FORWARD accepts Const, Dual and DualOnly
 ADCC_FORWARD(d_active, Dual, Dual, Active) double active(double x, double y); // expected-error {{'Active' is a reverse-mode activity; ADCC_FORWARD accepts Const, Dual and DualOnly}}
 ADCC_FORWARD(d_dup, Duplicated, Dual) double dup(double *x); // expected-error {{'Duplicated' is a reverse-mode activity}}
 ADCC_FORWARD(d_empty, Dual,, Dual) double empty(double x, double y); // expected-error {{missing activity in ADCC_FORWARD}}
@@ -25,7 +25,7 @@ ADCC_FORWARD(d_empty, Dual,, Dual) double empty(double x, double y); // expected
 // Dual needs a value that carries a derivative: floating point (scalar,
 // complex, vector), a struct, or a pointer (to any data: its shadow is
 // memory).
-// CHECK: errors-activities.c:[[@LINE+1]]:27: error: Dual is not valid for parameter 'n' of type 'int': it carries no derivative; use Const
+// CHECK: attribute-activities.c:[[@LINE+1]]:27: error: Dual is not valid for parameter 'n' of type 'int': it carries no derivative; use Const
 ADCC_FORWARD(d_int, Dual, Dual, Dual) double int_param(double x, int n); // expected-error {{Dual is not valid for parameter 'n' of type 'int': it carries no derivative; use Const}}
 ADCC_FORWARD(d_bool, DualOnly, Dual) double bool_param(_Bool b); // expected-error {{DualOnly is not valid for parameter 'b' of type '_Bool'}}
 enum color { red };

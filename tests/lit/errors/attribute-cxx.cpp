@@ -2,9 +2,11 @@
 // instantiations checked one by one, and hand-written declarations that
 // would silently become other overloads.
 // RUN: %adcc++ -std=c++20 -fsyntax-only -Xclang -verify %s
+// RUN: %expect-exit 1 %adcc++ -std=c++20 -fsyntax-only %s 2>&1 | FileCheck %s
 #include <adcc.h>
 
 struct S {
+  // CHECK: attribute-cxx.cpp:[[@LINE+1]]:3: error: ADCC_FORWARD does not support member functions yet; mark a free function
   ADCC_FORWARD(d_m, Dual, Dual) double method(double x); // expected-error {{ADCC_FORWARD does not support member functions yet; mark a free function}}
   ADCC_FORWARD(d_sm, Dual, Dual) static double static_method(double x); // expected-error {{does not support member functions yet}}
   ADCC_FORWARD(d_fr, Dual, Dual) friend double friend_function(double x); // expected-error {{ADCC_FORWARD applies to functions declared at file or namespace scope}}

@@ -3,12 +3,12 @@
 // prints the expected prototype. adcc generates the body: the program may
 // not define it.
 // RUN: %adcc -fsyntax-only -Xclang -verify %s
-// RUN: not %adcc -fsyntax-only %s 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %adcc -fsyntax-only %s 2>&1 | FileCheck %s
 #include <adcc.h>
 
 // Before the attribute.
 double d_f(const double *x, const double *d_x, int n); // expected-note {{'d_f' is declared here}}
-// CHECK:      errors-prototype.c:[[@LINE+3]]:1: error: 'd_f' does not match the derivative that ADCC_FORWARD declares; expected 'double d_f(const double *x, double *d_x, int n)'
+// CHECK:      attribute-prototype.c:[[@LINE+3]]:1: error: 'd_f' does not match the derivative that ADCC_FORWARD declares; expected 'double d_f(const double *x, double *d_x, int n)'
 // CHECK-NEXT: [[@LINE+2]] | ADCC_FORWARD(d_f, Dual, Const, DualOnly) double f(const double *x, int n);
 // CHECK-NEXT: {{^ *}}| ^{{$}}
 ADCC_FORWARD(d_f, Dual, Const, DualOnly) double f(const double *x, int n); // expected-error {{'d_f' does not match the derivative that ADCC_FORWARD declares; expected 'double d_f(const double *x, double *d_x, int n)'}}

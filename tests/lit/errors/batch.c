@@ -1,0 +1,24 @@
+// Batched derivatives: the width must be a constant from 1 to 64; batched
+// gradients and enzyme_interleave are not implemented. (The width of
+// ADCC_FORWARD_BATCH is checked in attribute-misuse.c.)
+// RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
+double __enzyme_autodiff(void *, ...);
+double __enzyme_fwddiff(void *, ...);
+extern int enzyme_width, enzyme_interleave;
+
+double f(double x, double y) { return x * y; }
+
+// CHECK: batch.c:[[@LINE+1]]:29: error: enzyme_width must be followed by a constant between 1 and 64
+double a(double x) { return __enzyme_fwddiff((void *)f, enzyme_width, 0, x, 1.0, 2.0, 0.0); }
+// CHECK: batch.c:[[@LINE+1]]:29: error: enzyme_width must be followed by a constant between 1 and 64
+double b(double x) { return __enzyme_fwddiff((void *)f, enzyme_width, 65, x, 1.0, 2.0, 0.0); }
+// CHECK: batch.c:[[@LINE+1]]:36: error: enzyme_width must be followed by a constant between 1 and 64
+double c(double x, int n) { return __enzyme_fwddiff((void *)f, enzyme_width, n, x, 1.0, 2.0, 0.0); }
+// CHECK: batch.c:[[@LINE+1]]:29: error: enzyme_width (batched gradients) is not supported yet in reverse mode; call __enzyme_autodiff once per direction
+double d(double x) { return __enzyme_autodiff((void *)f, enzyme_width, 2, x, 2.0); }
+// CHECK: batch.c:[[@LINE+1]]:29: error: enzyme_interleave is not supported yet by adcc
+double e(double x) { return __enzyme_fwddiff((void *)f, enzyme_interleave, x, 1.0, 2.0, 0.0); }
+// A wide constant is not read modulo 2^64.
+// CHECK: batch.c:[[@LINE+1]]:29: error: enzyme_width must be followed by a constant between 1 and 64
+double w(double x) { return __enzyme_fwddiff((void *)f, enzyme_width, ((__int128)1 << 64) + 2, x, 1.0, 2.0, 0.0); }
