@@ -347,6 +347,9 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
 }
 
 bool ForwardCallLowering::emitCall() {
+  // The two sweeps of a combined call run back to back: nothing can write
+  // the argument memory in between.
+  Key.StableMemory = Reverse && SplitKind == Split::None;
   Function *D = Ctx.getOrCreate(Key);
   if (!D)
     return false;

@@ -64,6 +64,9 @@ private:
                  llvm::SmallVector<const llvm::AllocaInst *, 1>>
       StackRoots;
   llvm::DenseSet<const llvm::AllocaInst *> Dirty;
+  /// Pointers that may point into stack slots or into other memory (a phi
+  /// or select of both, and what is derived from it).
+  llvm::DenseSet<const llvm::Value *> Mixed;
 };
 
 /// True for types that can carry a derivative: floating point, pointers,

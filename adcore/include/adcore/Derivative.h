@@ -58,9 +58,15 @@ struct DerivativeKey {
   bool ReturnPrimal = false;
   bool ReturnShadow = true;
   unsigned Width = 1;
+  /// Reverse mode: nothing writes the memory the pointer arguments reach
+  /// between the augmented and the reverse sweep (a combined
+  /// __enzyme_autodiff call, or a callee whose caller guarantees it), so
+  /// the reverse sweep may read that memory again instead of recording it.
+  bool StableMemory = false;
 
   auto tie() const {
-    return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width);
+    return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
+                    StableMemory);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

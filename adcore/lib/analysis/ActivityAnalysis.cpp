@@ -148,9 +148,34 @@ void ActivityAnalysis::findStackPointers() {
           Work.push_back(U);
     }
   }
+  // A phi or select that also takes a pointer to other memory (an argument,
+  // a global, a heap block) may point there: it is not stack-only.
+  SmallVector<const Value *, 8> Work;
+  for (const auto &[P, Roots] : StackRoots) {
+    const auto *Merge = dyn_cast<Instruction>(P);
+    if (!isa_and_nonnull<PHINode, SelectInst>(Merge))
+      continue;
+    unsigned First = isa<SelectInst>(Merge) ? 1 : 0;
+    for (unsigned K = First; K < Merge->getNumOperands(); ++K) {
+      const Value *In = Merge->getOperand(K);
+      if (!StackRoots.count(In) && !isa<ConstantPointerNull, UndefValue>(In))
+        Work.push_back(Merge);
+    }
+  }
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    if (!Mixed.insert(P).second)
+      continue;
+    for (const User *U : P->users())
+      if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
+              SelectInst>(U))
+        Work.push_back(U);
+  }
 }
 
 bool ActivityAnalysis::mayHoldDerivatives(const Value *Ptr) const {
+  if (Mixed.contains(Ptr))
+    return true;
   auto It = StackRoots.find(Ptr);
   if (It == StackRoots.end())
     return true; // not (only) stack memory: anything may be there

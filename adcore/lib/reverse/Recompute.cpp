@@ -16,6 +16,12 @@
 //                  address computations, induction variables of counted
 //                  loops from their counter) is rebuilt where it is needed
 //                  and its per-execution record dropped.
+//  reloads         A value loaded from memory that a pointer argument
+//                  reaches is read again by the reverse sweep when nothing
+//                  can write that memory in between: the derivative's key
+//                  says its caller writes none of it (StableMemory), and
+//                  the function itself writes only its own stack and heap
+//                  blocks.
 //  end records     The leaves of those rebuilt values (arguments, and
 //                  values computed once per call outside any loop) are
 //                  recorded once, at the return of the augmented sweep, and
@@ -25,11 +31,17 @@
 
 #include "ReverseEmitter.h"
 
+#include "adcore/MathRules.h"
+#include "adcore/MemoryFunctions.h"
+
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
 
@@ -135,9 +147,65 @@ bool isCheapPure(const Instruction &I) {
          !isa<AddrSpaceCastInst>(I);
 }
 
+/// Memory this function allocated: its stack slots and heap blocks.
+bool isLocalObject(const Value *Ptr) {
+  const Value *Obj = getUnderlyingObject(Ptr);
+  if (isa<AllocaInst>(Obj))
+    return true;
+  auto *Call = dyn_cast<CallBase>(Obj);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee && isAllocationFunction(*Callee);
+}
+
 } // namespace
 
 ReverseEmitter::~ReverseEmitter() = default;
+
+bool ReverseEmitter::writesOnlyLocalMemory() {
+  if (WritesOnlyLocal)
+    return *WritesOnlyLocal;
+  auto Local = [&](const Instruction &I) {
+    if (!I.mayWriteToMemory())
+      return true;
+    if (auto *SI = dyn_cast<StoreInst>(&I))
+      return isLocalObject(SI->getPointerOperand());
+    if (auto *MI = dyn_cast<AnyMemIntrinsic>(&I))
+      return isLocalObject(MI->getRawDest());
+    auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call)
+      return false; // atomics, fences
+    if (auto *II = dyn_cast<IntrinsicInst>(Call))
+      if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
+          II->getIntrinsicID() == Intrinsic::assume ||
+          II->getIntrinsicID() == Intrinsic::experimental_noalias_scope_decl)
+        return true;
+    const Function *Callee = Call->getCalledFunction();
+    if (Callee && ruleFor(*Callee))
+      return true; // a math function: at most errno
+    if (Callee) {
+      MemoryFunctionKind K = classifyMemoryFunction(*Callee);
+      if (K == MemoryFunctionKind::Free)
+        return isLocalObject(Call->getArgOperand(0));
+      if (K != MemoryFunctionKind::None && K != MemoryFunctionKind::Realloc)
+        return true;
+    }
+    if (Call->onlyReadsMemory())
+      return true;
+    // A callee that writes only through its pointer arguments, all local.
+    return Call->onlyAccessesArgMemory() &&
+           all_of(Call->args(), [](const Use &U) {
+             return !U->getType()->isPointerTy() || isLocalObject(U.get());
+           });
+  };
+  WritesOnlyLocal = all_of(instructions(*Key.Primal), Local);
+  return *WritesOnlyLocal;
+}
+
+bool ReverseEmitter::reloadable(LoadInst &LI) {
+  return Key.StableMemory && LI.isSimple() &&
+         isa<Argument>(getUnderlyingObject(LI.getPointerOperand())) &&
+         writesOnlyLocalMemory();
+}
 
 void ReverseEmitter::planCountedLoops() {
   auto DT = std::make_unique<DominatorTree>(Aug);
@@ -235,6 +303,9 @@ bool ReverseEmitter::recomputable(Value *V, const BasicBlock *UseBB,
     return recomputable(IV.Start, UseBB, Depth + 1, Leaves) &&
            recomputable(IV.Step, UseBB, Depth + 1, Leaves);
   }
+  if (auto *LI = dyn_cast<LoadInst>(I))
+    return reloadable(*LI) &&
+           recomputable(LI->getPointerOperand(), UseBB, Depth + 1, Leaves);
   if (!isCheapPure(*I))
     return false;
   return all_of(I->operands(), [&](Use &U) {
@@ -293,6 +364,10 @@ Value *ReverseEmitter::recompute(Value *V) {
     return IV.Negate ? RB.CreateSub(Start, Delta, Phi->getName() + ".rc")
                      : RB.CreateAdd(Start, Delta, Phi->getName() + ".rc");
   }
+  if (auto *LI = dyn_cast<LoadInst>(I))
+    return RB.CreateAlignedLoad(LI->getType(),
+                                recompute(LI->getPointerOperand()),
+                                LI->getAlign(), LI->getName() + ".reload");
   Instruction *C = I->clone();
   for (Use &U : C->operands())
     U.set(recompute(U.get()));

@@ -432,6 +432,14 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   K.ReturnShadow = Active.contains(&Call) && canCarryDerivative(RetTy);
+  // The callee may read its argument memory again in its reverse sweep
+  // when that memory is what this function's arguments reach, and nothing
+  // here or in the callers writes it.
+  K.StableMemory = Key.StableMemory && writesOnlyLocalMemory() &&
+                   all_of(Call.args(), [](const Use &U) {
+                     return !U->getType()->isPointerTy() ||
+                            isa<Argument>(getUnderlyingObject(U.get()));
+                   });
   Function *AugCallee = Ctx.getOrCreate(K);
   if (!AugCallee)
     return false;

@@ -37,6 +37,7 @@
 #include "llvm/IR/IRBuilder.h"
 
 #include <memory>
+#include <optional>
 
 namespace llvm {
 class DominatorTree;
@@ -100,6 +101,10 @@ private:
   void readExitCounts(llvm::BasicBlock &BB);
   void readEndRecords();
   void eraseRecord(llvm::CallInst *Push);
+  /// Whether the primal writes only memory it allocated (cached).
+  bool writesOnlyLocalMemory();
+  /// Whether the reverse sweep may read \p LI's memory again.
+  bool reloadable(llvm::LoadInst &LI);
 
   // --- rules (ReverseRules.cpp) -----------------------------------------
   /// The primal values the adjoint of \p I needs, pushed after \p I.
@@ -173,6 +178,7 @@ private:
   /// Values recorded once, at the return; their values in the reverse sweep.
   llvm::SmallVector<llvm::Value *, 8> EndRecords;
   llvm::DenseMap<llvm::Value *, llvm::Value *> EndValues;
+  std::optional<bool> WritesOnlyLocal;
   std::unique_ptr<llvm::DominatorTree> AugDT;
   std::unique_ptr<llvm::LoopInfo> AugLoops;
   /// Augmented calls that replaced user calls: their key and the value

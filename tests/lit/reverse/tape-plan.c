@@ -3,18 +3,19 @@
 // RUN: %adcc -O2 -c -Rpass=adcc %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %adcc -O2 -c -fadcc-print-tape-plan %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PLAN
 // RUN: %adcc -O2 -c %s -o /dev/null 2>&1 | count 0
-// The loop is reversed by its trip count (recorded once, at the exit), the
-// address of x[i] is recomputed from the reverse sweep's iteration counter
-// and the pointer x is recorded once per call: only x[i] itself is recorded
-// per iteration.
-// REMARK: tape-plan.c:[[@LINE+12]]:1: remark: reverse mode of 'sumsq': tape 24 bytes per call + 8 bytes per loop iteration (2 recorded values, 1 control-flow records, 1 loop counts); every other value is recomputed or constant [-Rpass=adcc]
-// PLAN: adcc: reverse mode of 'sumsq': tape
+//
+// sumsq: the loop is reversed by its trip count (recorded once, at the
+// exit), the address of x[i] is rebuilt from the reverse sweep's iteration
+// counter, and x[i] itself is read again (nothing writes x): no record per
+// iteration; the pointers x and dx are recorded once per call.
+// REMARK: tape-plan.c:[[@LINE+12]]:1: remark: reverse mode of 'sumsq': tape 32 bytes per call (2 recorded values, 1 control-flow records, 1 loop counts); every other value is recomputed or constant [-Rpass=adcc]
+// PLAN-LABEL: adcc: reverse mode of 'sumsq': tape
 // PLAN-DAG: record the trip count of the loop at block %{{[0-9]+}} on its exit to block %{{[0-9]+}}
 // PLAN-DAG: recompute ptr {{.*}} for 'load' (each loop iteration)
-// PLAN-DAG: record double {{.*}} for 'call' (each loop iteration)
+// PLAN-DAG: recompute double {{.*}} for 'call' (each loop iteration)
 // PLAN-DAG: record ptr %{{[0-9]+}} once, at the return
-// PLAN-NOT: record ptr {{.*}} (each loop iteration)
-// PLAN-NOT: record double {{.*}} for 'fadd'
+// PLAN-NOT: (each loop iteration)
+// PLAN-LABEL: adcc: reverse mode of 'square_in_place'
 extern int enzyme_dup, enzyme_const;
 double __enzyme_autodiff(void *, ...);
 
@@ -27,4 +28,19 @@ double sumsq(const double *x, int n) {
 }
 void grad(const double *x, double *dx, int n) {
   __enzyme_autodiff((void *)sumsq, enzyme_dup, x, dx, enzyme_const, n);
+}
+
+// square_in_place writes x: x[i] is recorded each iteration (the reverse
+// sweep cannot read it again), its address still is not.
+// REMARK: tape-plan.c:[[@LINE+5]]:1: remark: reverse mode of 'square_in_place': tape {{[0-9]+}} bytes per call + 8 bytes per loop iteration (2 recorded values, 1 control-flow records, 1 loop counts); every other value is recomputed or constant [-Rpass=adcc]
+// PLAN: record double {{.*}} for 'fmul' (each loop iteration)
+// PLAN-NOT: record ptr {{.*}} (each loop iteration)
+// PLAN-NOT: record double {{.*}} for 'fadd'
+__attribute__((noinline))
+void square_in_place(double *x, int n) {
+  for (int i = 0; i < n; ++i)
+    x[i] = x[i] * x[i];
+}
+void grad2(double *x, double *dx, int n) {
+  __enzyme_autodiff((void *)square_in_place, enzyme_dup, x, dx, enzyme_const, n);
 }
