@@ -1,0 +1,28 @@
+# Derivative fuzzing on a fixed set of seeds (docs/testing.md, "Derivative
+# fuzzing"): each seed's generated program (tools/adfuzz/gen.py) compares
+# forward mode, reverse mode and central finite differences, built by adcc at
+# -O0 and -O2, and the two builds must agree. The seeds below all passed when
+# they were chosen; --fail-on-unsupported keeps a seed that becomes
+# "not supported yet" from silently shrinking the test. Failing cases are kept
+# in ./adfuzz-failures of this build directory, each with a repro.sh.
+# Changing the generator (GENERATOR_VERSION in gen.py) changes the programs:
+# re-check the seeds then.
+set(ADCC_ADFUZZ_SEEDS
+  "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20")
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
+else()
+  set(ADCC_ADFUZZ_PYTHON python3)
+endif()
+add_test(NAME adfuzz-fixed
+  COMMAND bash "${PROJECT_SOURCE_DIR}/scripts/adfuzz.sh"
+    --cc "${ADCC_EXE}" --python "${ADCC_ADFUZZ_PYTHON}"
+    --seeds "${ADCC_ADFUZZ_SEEDS}" --jobs 2 --fail-on-unsupported -q
+    --keep "${CMAKE_CURRENT_BINARY_DIR}/adfuzz-failures"
+  WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+# The script compiles two seeds at a time; let ctest -j account for that.
+set_tests_properties(adfuzz-fixed PROPERTIES
+  PROCESSORS 2
+  TIMEOUT 300
+  LABELS "adfuzz;differential")

@@ -1,0 +1,1214 @@
+#!/usr/bin/env python3
+"""adfuzz program generator: random differentiable C programs.
+
+    gen.py --seed N [-o FILE]
+
+Writes one self-contained C program, determined by N alone (and by
+GENERATOR_VERSION below), that checks adcc's derivatives of a random function
+
+    static double f(double *x, double s, int n, double *out)   (or void)
+
+against each other and against central finite differences. The function
+mixes straight-line arithmetic with math functions on safe domains, loops
+with constant, int-argument and data-dependent trip counts, branches, local
+and heap arrays, pointer arithmetic, in-place updates (of locals and of the
+input x itself), calls to generated helpers (directly, through a constant
+table of function pointers and through a function-pointer argument) and a
+recursive helper whose depth comes from the int argument.
+
+The program's main (see MAIN_TEMPLATE) evaluates the scalar objective
+L = f(x, s, n, out) + sum_j w[j] * out[j] and compares
+  * the gradient of L by reverse mode (__enzyme_autodiff, one call),
+  * the gradient by forward mode (__enzyme_fwddiff, one call per input),
+  * central finite differences of L, and of every out[j] and of the return
+    value against the forward-mode Jacobian columns,
+  * the primal outputs computed inside the derivative calls against a plain
+    call of f.
+It prints the primal and the derivatives (for -O0 / -O2 comparison by
+scripts/adfuzz.sh), one "MISMATCH ..." line per disagreement, and exits 1 on
+any mismatch, 0 otherwise.
+
+Every value is kept bounded by construction: each variable and array has a
+cap, and a value stored into it whose bound exceeds the cap is squashed
+(C * tanh(e / C) and similar). Square roots, logarithms and powers only see
+positive arguments (c + e * e), exp/sinh/cosh only bounded arguments.
+Branches on floating-point values record their outcome in an integer trace
+(adfz_br); main picks a test point at which no coordinate's perturbation
+changes the trace, so the function is smooth where it is differenced.
+
+Only the Python standard library is used, and only random.Random.random()
+(whose sequence is stable across Python versions), so a seed gives the same
+program everywhere.
+"""
+
+import argparse
+import math
+import random
+import sys
+
+GENERATOR_VERSION = 1
+
+NMAX = 5          # the int argument n is in [1, NMAX]
+ABOUND = 20.0     # arrays read by helpers never exceed this
+HELPER_ARG = 4.0  # scalar helper parameters are bounded by this
+SQUASH_AT = 20.0  # expressions whose bound exceeds this are squashed
+
+
+def lit(v):
+    """A double literal."""
+    s = "%.4g" % v
+    if "e" not in s and "." not in s and "inf" not in s and "nan" not in s:
+        s += ".0"
+    return s
+
+
+class E:
+    """An expression: C text, a bound on its magnitude, whether it is free
+    of calls (so that it may be evaluated twice)."""
+
+    __slots__ = ("code", "bound", "simple")
+
+    def __init__(self, code, bound, simple=True):
+        self.code = code
+        self.bound = bound
+        self.simple = simple
+
+
+class Arr:
+    """An array (or a pointer into one): name, length, cap, writable."""
+
+    def __init__(self, name, length, cap, writable, root=None):
+        self.name = name
+        self.length = length
+        self.cap = cap
+        self.writable = writable
+        self.root = root or self
+
+
+class Scope:
+    def __init__(self, parent=None):
+        self.parent = parent
+        self.scalars = []   # (name, cap, writable)
+        self.arrays = []    # Arr
+        self.idx = []       # (name, lo, hi): ints with values in [lo, hi)
+        self.fptrs = []     # names of function-pointer parameters
+
+    def all(self, attr):
+        out = []
+        s = self
+        while s is not None:
+            out.extend(getattr(s, attr))
+            s = s.parent
+        return out
+
+
+class Ctx:
+    """Where a statement is generated: loop depth, whether break is allowed,
+    and how much nesting is left."""
+
+    def __init__(self, depth=0, in_loop=False, loops=0):
+        self.depth = depth
+        self.in_loop = in_loop
+        self.loops = loops
+
+
+class Gen:
+    def __init__(self, seed):
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.counter = 0
+        self.out = []           # lines of the program
+        self.scalar_helpers = []  # (name, ret bound)
+        self.array_helpers = []   # names: void g(double *v, int m, double c)
+        self.reduce_helpers = []  # (name, ret bound): double r(const double *v, int m)
+        self.rec_helpers = []     # (name, ret bound, plen): double r(double, const double *, int)
+        self.tables = []          # (name, size)
+        self.apply_helpers = []   # (name, ret bound)
+        self.features = set()
+        self.used = set()         # helpers called from f
+        self.nx = 0               # length of x, once f is generated
+        self.xcap = 1.5
+
+    # -- randomness (only random() so that sequences are version-stable) --
+    def rand(self):
+        return self.rng.random()
+
+    def chance(self, p):
+        return self.rand() < p
+
+    def randint(self, a, b):
+        return a + min(int(self.rand() * (b - a + 1)), b - a)
+
+    def choice(self, seq):
+        return seq[self.randint(0, len(seq) - 1)]
+
+    def uniform(self, a, b):
+        return a + (b - a) * self.rand()
+
+    def fresh(self, prefix):
+        self.counter += 1
+        return "%s%d" % (prefix, self.counter)
+
+    # -- expressions -------------------------------------------------------
+    def squash(self, e, cap):
+        """e bounded by cap (unchanged if it already is)."""
+        if e.bound <= cap:
+            return e
+        c = lit(cap)
+        k = self.randint(0, 4)
+        if k == 0:
+            return E("%s * tanh((%s) / %s)" % (c, e.code, c), cap, e.simple)
+        if k == 1:
+            return E("%s * sin((%s) / %s)" % (c, e.code, c), cap, e.simple)
+        if k == 2:
+            return E("%s * erf((%s) / %s)" % (c, e.code, c), cap, e.simple)
+        if k == 3:
+            return E("%s * atan((%s) / %s)" % (lit(cap / 1.5708), e.code, c),
+                     cap, e.simple)
+        return E("tanh(%s)" % e.code, 1.0, e.simple)
+
+    def index(self, sc, arr, allow_prev=True):
+        """An index expression valid for arr: a constant, a loop index or an
+        int reduced modulo the length."""
+        opts = []
+        for (name, lo, hi) in sc.all("idx"):
+            if lo >= 0 and hi <= arr.length:
+                opts.append(name)
+                if allow_prev and lo >= 1:
+                    opts.append("%s - 1" % name)
+            elif lo >= 0:
+                opts.append("%s %% %d" % (name, arr.length))
+                opts.append("(%s + %d) %% %d" % (name, self.randint(1, 3),
+                                                  arr.length))
+        if not opts or self.chance(0.3):
+            return str(self.randint(0, arr.length - 1))
+        return self.choice(opts)
+
+    def leaf(self, sc):
+        scal = sc.all("scalars")
+        arrs = sc.all("arrays")
+        k = self.rand()
+        if k < 0.35 and scal:
+            name, cap, _ = self.choice(scal)
+            return E(name, cap)
+        if k < 0.75 and arrs:
+            a = self.choice(arrs)
+            return E("%s[%s]" % (a.name, self.index(sc, a)), a.cap)
+        if k < 0.82:
+            idx = sc.all("idx")
+            if idx:
+                name, lo, hi = self.choice(idx)
+                return E("(double)%s" % name, float(max(abs(lo), abs(hi))))
+        if k < 0.9 and scal:
+            name, cap, _ = self.choice(scal)
+            return E(name, cap)
+        v = self.uniform(-2, 2)
+        return E(lit(v), abs(v) + 1e-3)
+
+    def expr(self, sc, depth):
+        if depth <= 0 or self.chance(0.25):
+            return self.leaf(sc)
+        k = self.rand()
+        if k < 0.38:
+            return self.binary(sc, depth)
+        if k < 0.78:
+            return self.unary(sc, depth)
+        if k < 0.86:
+            return self.kinked(sc)
+        if k < 0.97:
+            c = self.call(sc, depth)
+            if c is not None:
+                return c
+        a = self.expr(sc, depth - 1)
+        b = self.expr(sc, depth - 1)
+        cond = self.cond(sc, 0)
+        return E("(%s ? %s : %s)" % (cond, a.code, b.code),
+                 max(a.bound, b.bound), False)
+
+    def binary(self, sc, depth):
+        a = self.squash(self.expr(sc, depth - 1), SQUASH_AT)
+        b = self.squash(self.expr(sc, depth - 1), SQUASH_AT)
+        simple = a.simple and b.simple
+        k = self.randint(0, 5)
+        if k == 0:
+            return E("(%s + %s)" % (a.code, b.code), a.bound + b.bound, simple)
+        if k == 1:
+            return E("(%s - %s)" % (a.code, b.code), a.bound + b.bound, simple)
+        if k in (2, 3):
+            return E("(%s * %s)" % (a.code, b.code), a.bound * b.bound, simple)
+        if k == 4:
+            c = self.uniform(0.5, 2)
+            b = self.squash(b, 10.0)
+            return E("(%s / (%s + %s * %s))" % (a.code, lit(c), b.code, b.code),
+                     a.bound / c, simple)
+        c = self.uniform(-1.5, 1.5)
+        return E("(%s * %s)" % (lit(c), a.code), abs(c) * a.bound, a.simple)
+
+    def unary_of(self, a):
+        """A math function of the expression a."""
+        sc = Scope()
+        sc.scalars.append((a.code, a.bound, False))
+        return self.unary(sc, 1, a)
+
+    def unary(self, sc, depth, arg=None):
+        a = self.squash(arg or self.expr(sc, depth - 1), SQUASH_AT)
+        B = a.bound
+        x = a.code
+        s = a.simple
+        c = self.uniform(0.5, 2.0)
+        k = self.randint(0, 22)
+        self.features.add("math")
+        if k in (0, 1):
+            return E("sin(%s)" % x, 1.0, s)
+        if k == 2:
+            return E("cos(%s)" % x, 1.0, s)
+        if k == 3:
+            return E("tanh(%s)" % x, 1.0, s)
+        if k == 4:
+            if B > 3:
+                return E("exp(tanh(%s))" % x, math.e, s)
+            return E("exp(%s)" % x, math.exp(B), s)
+        if k == 5:
+            return E("log(%s + %s * %s)" % (lit(c), x, x),
+                     max(abs(math.log(c)), math.log(c + B * B)), s)
+        if k == 6:
+            return E("sqrt(%s + %s * %s)" % (lit(c), x, x),
+                     math.sqrt(c + B * B), s)
+        if k == 7:
+            p = self.choice([0.5, 1.5, -0.5, 0.3, 2.5, -1.5])
+            if p > 0:
+                bound = (c + B * B) ** p
+            else:
+                bound = c ** p
+            return E("pow(%s + %s * %s, %s)" % (lit(c), x, x, lit(p)), bound, s)
+        if k == 8:
+            p = self.choice([2.0, 3.0])
+            return E("pow(%s, %s)" % (x, lit(p)), B ** p, s)
+        if k == 9:
+            b = self.squash(self.expr(sc, depth - 1), 2.0)
+            return E("pow(%s + tanh(%s), %s)" % (lit(1.2 + c / 4), x, b.code),
+                     (2.2 + c / 4) ** b.bound, s and b.simple)
+        if k == 10:
+            return E("atan(%s)" % x, 1.5708, s)
+        if k == 11:
+            return E("asin(0.9 * tanh(%s))" % x, 1.5708, s)
+        if k == 12:
+            return E("acos(0.9 * sin(%s))" % x, 3.1416, s)
+        if k == 13:
+            b = self.squash(self.expr(sc, depth - 1), SQUASH_AT)
+            return E("atan2(%s, %s + %s * %s)" % (x, lit(c), b.code, b.code),
+                     3.1416, s and b.simple)
+        if k == 14:
+            b = self.squash(self.expr(sc, depth - 1), SQUASH_AT)
+            return E("hypot(%s, %s + %s * %s)" % (x, lit(c), b.code, b.code),
+                     B + c + b.bound ** 2, s and b.simple)
+        if k == 15:
+            return E("erf(%s)" % x, 1.0, s)
+        if k == 16:
+            if B > 3:
+                x = "tanh(%s)" % x
+                B = 1.0
+            return E(self.choice(["sinh", "cosh"]) + "(%s)" % x,
+                     math.cosh(B), s)
+        if k == 17:
+            if B > 3:
+                x = "tanh(%s)" % x
+                B = 1.0
+            return E("expm1(%s)" % x, math.exp(B), s)
+        if k == 18:
+            return E("log1p(%s * %s)" % (x, x), math.log1p(B * B), s)
+        if k == 19:
+            return E("cbrt(%s + %s * %s)" % (lit(c), x, x),
+                     (c + B * B) ** (1 / 3), s)
+        if k == 20:
+            return E("tan(0.6 * tanh(%s))" % x, 0.7, s)
+        if k == 21:
+            return E("(%s * %s)" % (x, x), B * B, s)
+        return E("(-(%s))" % x, B, s)
+
+    def kinked(self, sc):
+        """fabs / fmax / fmin of call-free operands; the side taken is
+        recorded in the branch trace."""
+        a = self.squash(self.expr(sc, 1), SQUASH_AT)
+        if not a.simple:
+            a = self.leaf(sc)
+        k = self.randint(0, 2)
+        self.features.add("kink")
+        if k == 0:
+            return E("(adfz_br(%s > 0), fabs(%s))" % (a.code, a.code), a.bound)
+        b = self.squash(self.expr(sc, 1), SQUASH_AT)
+        if not b.simple:
+            b = self.leaf(sc)
+        fn = "fmax" if k == 1 else "fmin"
+        return E("(adfz_br(%s > %s), %s(%s, %s))" % (a.code, b.code, fn,
+                                                    a.code, b.code),
+                 max(a.bound, b.bound))
+
+    def call(self, sc, depth):
+        opts = []
+        if self.scalar_helpers:
+            opts.append("scalar")
+        if self.tables:
+            opts.append("table")
+        if self.apply_helpers:
+            opts.append("apply")
+        if sc.all("fptrs"):
+            opts.append("fptr")
+        if self.reduce_helpers and sc.all("arrays"):
+            opts.append("reduce")
+        if self.rec_helpers and sc.all("arrays"):
+            opts.append("rec")
+        if not opts:
+            return None
+        k = self.choice(opts)
+        return self.call_kind(sc, depth, k)
+
+    def call_kind(self, sc, depth, k, target=None):
+        """A call of kind k (of the helper target if given)."""
+        a = self.squash(self.expr(sc, depth - 1), HELPER_ARG)
+        b = self.squash(self.expr(sc, depth - 1), HELPER_ARG)
+        if k == "scalar":
+            name, bound = target or self.choice(self.scalar_helpers)
+            self.used.add(name)
+            self.features.add("call")
+            return E("%s(%s, %s)" % (name, a.code, b.code), bound, False)
+        if k == "table":
+            name, size, bound = target or self.choice(self.tables)
+            self.used.add(name)
+            sel = self.int_expr(sc, size)
+            self.features.add("fptr-table")
+            return E("%s[%s](%s, %s)" % (name, sel, a.code, b.code), bound,
+                     False)
+        if k == "apply":
+            name, bound = target or self.choice(self.apply_helpers)
+            self.used.add(name)
+            fn, _ = self.choice(self.scalar_helpers)
+            self.features.add("fptr-arg")
+            return E("%s(%s, %s, %s)" % (name, fn, a.code, b.code), bound,
+                     False)
+        if k == "fptr":
+            fp = self.choice(sc.all("fptrs"))
+            return E("%s(%s, %s)" % (fp, a.code, b.code), HELPER_BOUND, False)
+        if k == "reduce":
+            name, bound = target or self.choice(self.reduce_helpers)
+            self.used.add(name)
+            arr = self.choice(sc.all("arrays"))
+            m = self.randint(1, arr.length)
+            self.features.add("call")
+            return E("%s(%s, %d)" % (name, arr.name, m), bound, False)
+        name, bound, plen = target or self.choice(self.rec_helpers)
+        arrs = [x for x in sc.all("arrays") if x.length >= plen]
+        if not arrs:
+            return None
+        self.used.add(name)
+        arr = self.choice(arrs)
+        depth_arg = self.choice(["n", "n %% %d + 1" % self.randint(2, 4),
+                                 str(self.randint(0, 4))])
+        if not any(nm == "n" for (nm, _, _) in sc.all("idx")):
+            depth_arg = str(self.randint(0, 4))
+        self.features.add("recursion")
+        return E("%s(%s, %s, %s)" % (name, a.code, arr.name, depth_arg), bound,
+                 False)
+
+    def int_expr(self, sc, modulus):
+        """A non-negative int expression below modulus."""
+        idx = [x for x in sc.all("idx") if x[1] >= 0]
+        if idx and self.chance(0.8):
+            name, lo, hi = self.choice(idx)
+            if hi <= modulus and self.chance(0.5):
+                return name
+            return "(%s + %d) %% %d" % (name, self.randint(0, 3), modulus)
+        return str(self.randint(0, modulus - 1))
+
+    def cond(self, sc, depth):
+        """A branch condition: on ints (never flips) or on floating-point
+        values (traced)."""
+        idx = sc.all("idx")
+        if idx and self.chance(0.35):
+            name, lo, hi = self.choice(idx)
+            k = self.randint(0, 2)
+            if k == 0:
+                return "(%s %% 2 == 0)" % name
+            if k == 1:
+                return "(%s > %d)" % (name, self.randint(lo, max(lo, hi - 1)))
+            return "(%s < %d)" % (name, self.randint(lo, max(lo, hi - 1)))
+        a = self.squash(self.expr(sc, depth), SQUASH_AT)
+        thr = self.uniform(-0.6, 0.6)
+        op = self.choice([">", "<", ">=", "<="])
+        self.features.add("branch")
+        return "adfz_br(%s %s %s)" % (a.code, op, lit(thr))
+
+    # -- statements --------------------------------------------------------
+    def emit(self, lines, ind, text):
+        lines.append("  " * ind + text)
+
+    def assign_scalar(self, sc, lines, ind, ctx):
+        scal = [v for v in sc.all("scalars") if v[2]]
+        if not scal:
+            return False
+        name, cap, _ = self.choice(scal)
+        e = self.expr(sc, self.randint(1, 3))
+        k = self.randint(0, 4)
+        if k == 0:
+            self.emit(lines, ind, "%s = %s;" % (name, self.squash(e, cap).code))
+        elif k == 1:
+            t = self.squash(E("(%s + %s)" % (name, e.code), cap + e.bound,
+                              e.simple), cap)
+            self.emit(lines, ind, "%s = %s;" % (name, t.code))
+        elif k == 2:
+            self.emit(lines, ind, "%s *= %s;" % (name, self.squash(e, 1.0).code))
+        elif k == 3:
+            c = self.uniform(0.1, 0.9)
+            e = self.squash(e, cap)
+            self.emit(lines, ind, "%s = %s * %s + %s * %s;" % (
+                name, lit(c), name, lit(1 - c), e.code))
+        else:
+            t = self.squash(E("(%s * %s)" % (name, e.code), cap * e.bound,
+                              e.simple), cap)
+            self.emit(lines, ind, "%s = %s;" % (name, t.code))
+        return True
+
+    def assign_array(self, sc, lines, ind, ctx):
+        arrs = [a for a in sc.all("arrays") if a.writable]
+        if not arrs:
+            return False
+        a = self.choice(arrs)
+        i = self.index(sc, a, allow_prev=False)
+        el = "%s[%s]" % (a.name, i)
+        e = self.expr(sc, self.randint(1, 3))
+        k = self.randint(0, 4)
+        self.features.add("inplace")
+        if k == 0:
+            self.emit(lines, ind, "%s = %s;" % (el, self.squash(e, a.cap).code))
+        elif k == 1:
+            self.emit(lines, ind, "%s *= %s;" % (el, self.squash(e, 1.0).code))
+        elif k == 2:
+            c = self.uniform(0.1, 0.9)
+            self.emit(lines, ind, "%s = %s * %s + %s * %s;" % (
+                el, lit(c), el, lit(1 - c), self.squash(e, a.cap).code))
+        elif k == 3:
+            # a recurrence with the previous element
+            j = self.prev_index(sc, a)
+            t = E("(%s * %s[%s] + %s)" % (el, a.name, j, e.code),
+                  a.cap * a.cap + e.bound, e.simple)
+            self.emit(lines, ind, "%s = %s;" % (el, self.squash(t, a.cap).code))
+        else:
+            t = self.squash(E("(%s + %s)" % (el, e.code), a.cap + e.bound,
+                              e.simple), a.cap)
+            self.emit(lines, ind, "%s = %s;" % (el, t.code))
+        return True
+
+    def prev_index(self, sc, a):
+        for (name, lo, hi) in sc.all("idx"):
+            if lo >= 1 and hi <= a.length and self.chance(0.7):
+                return "%s - 1" % name
+        return str(self.randint(0, a.length - 1))
+
+    def decl_scalar(self, sc, lines, ind, ctx):
+        name = self.fresh("v")
+        cap = self.choice([1.0, 2.0, 5.0, 20.0])
+        e = self.squash(self.expr(sc, self.randint(1, 4)), cap)
+        self.emit(lines, ind, "double %s = %s;" % (name, e.code))
+        sc.scalars.append((name, cap, True))
+        return True
+
+    def for_loop(self, sc, lines, ind, ctx, budget):
+        i = self.fresh("i")
+        body = Scope(sc)
+        k = self.randint(0, 3)
+        counts = [v for v in sc.all("idx") if v[1] >= 0]
+        if k == 3 and counts:
+            # trip count from an int: the argument n, or an int computed
+            # from a comparison of floating-point values
+            cn, clo, chi = self.choice(counts)
+            self.emit(lines, ind, "for (int %s = 0; %s < %s; %s++) {"
+                      % (i, i, cn, i))
+            body.idx.append((i, 0, max(1, chi - 1)))
+            self.features.add("loop-n" if cn == "n" else "loop-cmp")
+        elif k == 2:
+            # pointer walk over an array
+            arrs = [a for a in sc.all("arrays") if a.writable]
+            if arrs:
+                a = self.choice(arrs)
+                p = self.fresh("p")
+                self.emit(lines, ind, "for (double *%s = %s; %s < %s + %d; ++%s) {"
+                          % (p, a.name, p, a.name, a.length, p))
+                e = self.expr(sc, 2)
+                t = E("(*%s * %s)" % (p, e.code), a.cap * e.bound, e.simple)
+                if self.chance(0.5):
+                    t = E("(*%s + %s)" % (p, e.code), a.cap + e.bound, e.simple)
+                self.emit(lines, ind + 1, "*%s = %s;" % (p, self.squash(t, a.cap).code))
+                self.emit(lines, ind, "}")
+                self.features.add("pointer")
+                return True
+            lo, hi = 0, self.randint(2, 6)
+            self.emit(lines, ind, "for (int %s = %d; %s < %d; %s++) {"
+                      % (i, lo, i, hi, i))
+            body.idx.append((i, lo, hi))
+        else:
+            lo = self.randint(0, 1)
+            hi = self.randint(lo + 1, 7)
+            self.emit(lines, ind, "for (int %s = %d; %s < %d; %s++) {"
+                      % (i, lo, i, hi, i))
+            body.idx.append((i, lo, hi))
+            self.features.add("loop-const")
+        inner = Ctx(ctx.depth + 1, True, ctx.loops + 1)
+        self.block(body, lines, ind + 1, inner, budget)
+        if self.chance(0.25):
+            self.emit(lines, ind + 1, "if (%s) break;" % self.cond(body, 1))
+            self.features.add("break")
+        self.emit(lines, ind, "}")
+        return True
+
+    def while_loop(self, sc, lines, ind, ctx, budget):
+        """A loop whose trip count depends on a floating-point value."""
+        scal = [v for v in sc.all("scalars") if v[2]]
+        if not scal:
+            return False
+        name, cap, _ = self.choice(scal)
+        k = self.fresh("k")
+        m = self.randint(2, 8)
+        thr = self.uniform(-0.5, 0.9) * cap
+        step = self.uniform(0.15, 0.5) * cap
+        self.emit(lines, ind, "int %s = 0;" % k)
+        self.emit(lines, ind, "while (adfz_br(%s < %s) && %s < %d) {"
+                  % (name, lit(thr), k, m))
+        body = Scope(sc)
+        body.idx.append((k, 0, m))
+        inner = Ctx(ctx.depth + 1, False, ctx.loops + 1)
+        self.block(body, lines, ind + 1, inner, max(1, budget // 2))
+        # the variable moves up by at least step / 2 (until the cap stops it)
+        e = self.squash(self.expr(body, 2), 1.0)
+        t = self.squash(E("(%s + %s + %s * %s)" % (name, lit(step), lit(step / 2), e.code),
+                          cap + 1.5 * step, e.simple), cap)
+        self.emit(lines, ind + 1, "%s = %s;" % (name, t.code))
+        self.emit(lines, ind + 1, "%s++;" % k)
+        self.emit(lines, ind, "}")
+        self.features.add("loop-data")
+        return True
+
+    def if_stmt(self, sc, lines, ind, ctx, budget):
+        self.emit(lines, ind, "if (%s) {" % self.cond(sc, 2))
+        self.block(Scope(sc), lines, ind + 1, Ctx(ctx.depth + 1, ctx.in_loop,
+                                                   ctx.loops), budget)
+        if self.chance(0.6):
+            self.emit(lines, ind, "} else {")
+            self.block(Scope(sc), lines, ind + 1,
+                       Ctx(ctx.depth + 1, ctx.in_loop, ctx.loops), budget)
+        self.emit(lines, ind, "}")
+        return True
+
+    def int_from_cmp(self, sc, lines, ind, ctx):
+        """An int derived from a floating-point comparison, used as a trip
+        count below."""
+        c = self.fresh("c")
+        self.emit(lines, ind, "int %s = %s + %s;" % (c, self.cond(sc, 1),
+                                                    self.cond(sc, 1)))
+        sc.idx.append((c, 0, 3))
+        return True
+
+    def local_array(self, sc, lines, ind, ctx, heap):
+        name = self.fresh("h" if heap else "a")
+        length = self.randint(2, 7)
+        cap = self.choice([2.0, 5.0, 20.0])
+        if heap:
+            fn = self.choice(["malloc", "calloc"])
+            if fn == "malloc":
+                self.emit(lines, ind, "double *%s = (double *)malloc(%d * sizeof(double));"
+                          % (name, length))
+            else:
+                self.emit(lines, ind, "double *%s = (double *)calloc(%d, sizeof(double));"
+                          % (name, length))
+            self.features.add("heap")
+        else:
+            self.emit(lines, ind, "double %s[%d];" % (name, length))
+            self.features.add("array")
+        j = self.fresh("j")
+        self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++)" % (j, j, length, j))
+        body = Scope(sc)
+        body.idx.append((j, 0, length))
+        e = self.expr(body, 2)
+        if self.nx and self.chance(0.6):
+            # the array starts from the inputs (otherwise it may hold only
+            # inactive values until written)
+            c = self.uniform(-1.5, 1.5)
+            e = E("%s * x[%s] + %s" % (lit(c), "%s %% %d" % (j, self.nx)
+                                       if length > self.nx else j, e.code),
+                  abs(c) * self.xcap + e.bound, e.simple)
+        e = self.squash(e, cap)
+        self.emit(lines, ind + 1, "%s[%s] = %s;" % (name, j, e.code))
+        arr = Arr(name, length, cap, True)
+        sc.arrays.append(arr)
+        if heap:
+            self.heap_live.append(name)
+        if length >= 3 and self.chance(0.5):
+            off = self.randint(1, length - 2)
+            p = self.fresh("q")
+            self.emit(lines, ind, "double *%s = %s + %d;" % (p, name, off))
+            sc.arrays.append(Arr(p, length - off, cap, True, arr))
+            self.features.add("pointer")
+        return True
+
+    def call_array_helper(self, sc, lines, ind, ctx):
+        if not self.array_helpers:
+            return False
+        arrs = [a for a in sc.all("arrays") if a.writable and a.cap >= 2.0]
+        if not arrs:
+            return False
+        a = self.choice(arrs)
+        name = self.choice(self.array_helpers)
+        self.used.add(name)
+        e = self.squash(self.expr(sc, 2), HELPER_ARG)
+        self.emit(lines, ind, "%s(%s, %d, %s);" % (name, a.name,
+                                                 self.randint(1, a.length), e.code))
+        self.features.add("call")
+        return True
+
+    def block(self, sc, lines, ind, ctx, budget):
+        n = self.randint(1, max(1, budget))
+        for _ in range(n):
+            self.stmt(sc, lines, ind, ctx, budget)
+
+    def stmt(self, sc, lines, ind, ctx, budget):
+        nested_ok = ctx.depth < 3 and budget > 1
+        for _ in range(10):
+            k = self.rand()
+            if k < 0.2:
+                ok = self.decl_scalar(sc, lines, ind, ctx)
+            elif k < 0.38:
+                ok = self.assign_scalar(sc, lines, ind, ctx)
+            elif k < 0.55:
+                ok = self.assign_array(sc, lines, ind, ctx)
+            elif k < 0.66:
+                ok = nested_ok and ctx.loops < 2 and \
+                    self.for_loop(sc, lines, ind, ctx, budget // 2)
+            elif k < 0.72:
+                ok = nested_ok and ctx.loops < 2 and \
+                    self.while_loop(sc, lines, ind, ctx, budget // 2)
+            elif k < 0.82:
+                ok = nested_ok and self.if_stmt(sc, lines, ind, ctx, budget // 2)
+            elif k < 0.86:
+                ok = self.int_from_cmp(sc, lines, ind, ctx)
+            elif k < 0.9:
+                ok = ctx.loops == 0 and ctx.depth == 0 and \
+                    self.local_array(sc, lines, ind, ctx, self.chance(0.5))
+            else:
+                ok = self.call_array_helper(sc, lines, ind, ctx)
+            if ok:
+                return
+
+    # -- helper functions --------------------------------------------------
+    def attr(self):
+        return self.choice(["static ", "static ", "static inline ",
+                            "__attribute__((noinline)) static "])
+
+    def gen_scalar_helper(self):
+        name = self.fresh("h")
+        sc = Scope()
+        sc.scalars = [("a", HELPER_ARG, True), ("b", HELPER_ARG, True)]
+        self.heap_live = []
+        lines = []
+        self.block(sc, lines, 1, Ctx(1, False, 0), 3)
+        cap = self.choice([1.0, 2.0, 5.0])
+        e = self.squash(self.expr(sc, 3), cap)
+        self.emit(lines, 1, "return %s;" % e.code)
+        self.out.append("%sdouble %s(double a, double b) {" % (self.attr(), name))
+        self.out.extend(lines)
+        self.out.append("}")
+        self.out.append("")
+        self.scalar_helpers.append((name, e.bound))
+        return name
+
+    def gen_array_helper(self):
+        name = self.fresh("g")
+        sc = Scope()
+        sc.scalars = [("c", HELPER_ARG, False)]
+        i = "i"
+        lines = []
+        self.emit(lines, 1, "for (int i = 0; i < m; i++) {")
+        body = Scope(sc)
+        body.idx.append((i, 0, 7))
+        body.scalars.append(("t", ABOUND, False))
+        # v has at least m elements; index only with i (and i - 1 when i > 0)
+        t = self.squash(self.expr(body, 3), 2.0)
+        self.emit(lines, 2, "double t = v[i];")
+        self.emit(lines, 2, "if (i > 0)")
+        rec = self.squash(E("(t * v[i - 1] + %s)" % t.code, ABOUND * ABOUND + 2,
+                            t.simple), 2.0)
+        self.emit(lines, 3, "v[i] = %s;" % rec.code)
+        self.emit(lines, 2, "else")
+        self.emit(lines, 3, "v[i] = %s;" % t.code)
+        self.emit(lines, 1, "}")
+        self.out.append("%svoid %s(double *v, int m, double c) {" % (self.attr(), name))
+        self.out.extend(lines)
+        self.out.append("}")
+        self.out.append("")
+        self.array_helpers.append(name)
+
+    def gen_reduce_helper(self):
+        name = self.fresh("r")
+        sc = Scope()
+        lines = []
+        self.emit(lines, 1, "double acc = 0;")
+        self.emit(lines, 1, "for (int i = 0; i < m; i++)")
+        body = Scope(sc)
+        body.scalars.append(("acc", 1.0, False))
+        body.scalars.append(("v[i]", ABOUND, False))
+        e = self.squash(self.expr(body, 2), 1.0)
+        self.emit(lines, 2, "acc = %s;" % self.squash(
+            E("(acc + %s)" % e.code, 2.0, e.simple), 1.0).code)
+        self.emit(lines, 1, "return acc;")
+        self.out.append("%sdouble %s(const double *v, int m) {" % (self.attr(), name))
+        self.out.extend(lines)
+        self.out.append("}")
+        self.out.append("")
+        self.reduce_helpers.append((name, 1.0))
+
+    def gen_rec_helper(self):
+        name = self.fresh("rec")
+        plen = self.randint(1, 4)
+        sc = Scope()
+        sc.scalars = [("a", HELPER_ARG, False)]
+        sc.arrays = [Arr("p", plen, ABOUND, False)]
+        lines = []
+        base = self.squash(self.expr(sc, 2), 2.0)
+        self.emit(lines, 1, "if (d <= 0)")
+        self.emit(lines, 2, "return %s;" % base.code)
+        t = self.squash(self.expr(sc, 2), HELPER_ARG)
+        self.emit(lines, 1, "double t = %s;" % t.code)
+        sc.scalars.append(("t", HELPER_ARG, False))
+        arg = self.squash(self.expr(sc, 2), HELPER_ARG)
+        rcall = "%s(%s, p, d - 1)" % (name, arg.code)
+        if self.chance(0.3):
+            arg2 = self.squash(self.expr(sc, 1), HELPER_ARG)
+            rcall = "(%s + %s(%s, p, d - 2))" % (rcall, name, arg2.code)
+        e = self.squash(self.expr(sc, 2), 1.0)
+        # make sure the recursive call is used
+        comb = self.squash(E("(%s * %s + %s)" % (lit(self.uniform(0.3, 0.9)),
+                                                 rcall, e.code), 5.0, False), 2.0)
+        self.emit(lines, 1, "return %s;" % comb.code)
+        self.out.append("%sdouble %s(double a, const double *p, int d) {"
+                        % (self.choice(["static ", "__attribute__((noinline)) static "]),
+                           name))
+        self.out.extend(lines)
+        self.out.append("}")
+        self.out.append("")
+        self.rec_helpers.append((name, 2.0, plen))
+
+    def gen_table(self):
+        if len(self.scalar_helpers) < 2:
+            return
+        name = self.fresh("tab")
+        k = self.randint(2, min(3, len(self.scalar_helpers)))
+        fns = [self.choice(self.scalar_helpers) for _ in range(k)]
+        self.out.append("static double (*const %s[%d])(double, double) = {%s};"
+                        % (name, k, ", ".join(f for f, _ in fns)))
+        self.out.append("")
+        self.tables.append((name, k, max(b for _, b in fns)))
+
+    def gen_apply_helper(self):
+        name = self.fresh("apply")
+        sc = Scope()
+        sc.scalars = [("a", HELPER_ARG, False), ("b", HELPER_ARG, False)]
+        sc.fptrs = ["fp"]
+        e = self.squash(self.expr(sc, 3), 2.0)
+        lines = []
+        t = self.squash(E("fp(%s, b)" % self.squash(self.expr(sc, 1), HELPER_ARG).code,
+                          HELPER_BOUND, False), HELPER_ARG)
+        self.emit(lines, 1, "double t = %s;" % t.code)
+        self.emit(lines, 1, "return %s;" % self.squash(
+            E("(t * %s + fp(a, t))" % e.code, HELPER_ARG * 2 + HELPER_BOUND,
+              False), 2.0).code)
+        self.out.append("%sdouble %s(double (*fp)(double, double), double a, double b) {"
+                        % (self.attr(), name))
+        self.out.extend(lines)
+        self.out.append("}")
+        self.out.append("")
+        self.apply_helpers.append((name, 2.0))
+
+    # -- the program -------------------------------------------------------
+    def program(self):
+        nx = self.randint(1, 5)
+        nout = self.randint(1, 3)
+        ni = self.randint(1, NMAX)
+        ret = self.chance(0.7)
+        s_active = self.chance(0.8)
+        inplace_x = self.chance(0.4)
+
+        # helpers; their bounds are needed before f is generated
+        nh = self.randint(0, 4)
+        for _ in range(nh):
+            self.gen_scalar_helper()
+        if self.scalar_helpers and self.chance(0.5):
+            self.gen_table()
+        if self.scalar_helpers and self.chance(0.3):
+            self.gen_apply_helper()
+        if self.chance(0.4):
+            self.gen_array_helper()
+        if self.chance(0.3):
+            self.gen_reduce_helper()
+        if self.chance(0.4):
+            self.gen_rec_helper()
+
+        sc = Scope()
+        xcap = 20.0 if inplace_x else 1.5
+        self.nx, self.xcap = nx, xcap
+        sc.arrays.append(Arr("x", nx, xcap, inplace_x))
+        sc.scalars.append(("s", 1.5, False))
+        sc.idx.append(("n", 1, NMAX + 1))
+        self.heap_live = []
+        lines = []
+        if inplace_x:
+            self.features.add("inplace-x")
+        top = Ctx(0, False, 0)
+        for _ in range(self.randint(0, 2)):
+            self.local_array(sc, lines, 1, top, self.chance(0.4))
+        for _ in range(self.randint(1, 3)):
+            self.decl_scalar(sc, lines, 1, top)
+        self.block(sc, lines, 1, top, self.randint(5, 12))
+        # helpers not called yet are called now, and every top-level value
+        # reaches an output
+        terms = []
+        for (kind, lst) in (("scalar", self.scalar_helpers),
+                            ("table", self.tables),
+                            ("apply", self.apply_helpers),
+                            ("reduce", self.reduce_helpers),
+                            ("rec", self.rec_helpers)):
+            for h in lst:
+                if h[0] not in self.used:
+                    e = self.call_kind(sc, 2, kind, h)
+                    if e is not None:
+                        terms.append(e)
+        if self.array_helpers and not self.used & set(self.array_helpers):
+            self.call_array_helper(sc, lines, 1, top)
+        for (name, cap, _) in sc.scalars:
+            terms.append(E(name, cap))
+        for i in range(nx):
+            if self.chance(0.5):
+                terms.append(self.unary_of(E("x[%d]" % i, xcap)))
+        for a in sc.arrays:
+            terms.append(E("%s[%d]" % (a.name, self.randint(0, a.length - 1)),
+                           a.cap))
+        groups = [[] for _ in range(nout)]
+        for t in terms:
+            groups[self.randint(0, nout - 1)].append(t)
+        for j in range(nout):
+            e = self.expr(sc, self.randint(1, 4))
+            for t in groups[j]:
+                c = self.uniform(-1, 1)
+                e = E("%s + %s * %s" % (e.code, lit(c), t.code),
+                      e.bound + abs(c) * t.bound, False)
+            e = self.squash(e, SQUASH_AT)
+            self.emit(lines, 1, "out[%d] = %s;" % (j, e.code))
+            if self.chance(0.2):
+                e = self.squash(self.expr(sc, 2), SQUASH_AT)
+                self.emit(lines, 1, "out[%d] += %s;" % (j, e.code))
+        retline = None
+        if ret:
+            e = self.squash(self.expr(sc, self.randint(1, 4)), SQUASH_AT)
+            retline = "return %s;" % e.code
+            # read what the heap blocks hold before freeing them
+        for h in self.heap_live:
+            self.emit(lines, 1, "free(%s);" % h)
+        if ret:
+            # the return expression may read heap blocks: compute it first
+            if self.heap_live:
+                lines.insert(len(lines) - len(self.heap_live),
+                             "  double ret = %s;" % retline[len("return "):-1])
+                self.emit(lines, 1, "return ret;")
+            else:
+                self.emit(lines, 1, retline)
+
+        xdecl = "double *x" if inplace_x else "const double *x"
+        rtype = "double" if ret else "void"
+        body = ["static %s f(%s, double s, int n, double *out) {" % (rtype, xdecl)]
+        body.extend(lines)
+        body.append("}")
+
+        x0 = [self.uniform(-1, 1) for _ in range(nx)]
+        w = [self.choice([-1, 1]) * self.uniform(0.5, 1.5) for _ in range(nout)]
+        s0 = self.uniform(-1, 1)
+
+        head = HEADER_TEMPLATE.format(
+            seed=self.seed, version=GENERATOR_VERSION,
+            features=" ".join(sorted(self.features)) or "-")
+        params = PARAMS_TEMPLATE.format(
+            nx=nx, nout=nout, ni=ni, ret=int(ret), s_active=int(s_active),
+            x0=", ".join(repr(v) for v in x0), w=", ".join(repr(v) for v in w),
+            s0=repr(s0))
+        return "\n".join([head, params] + self.out + body) + "\n" + MAIN_TEMPLATE
+
+
+# a function pointer parameter may point to any scalar helper
+HELPER_BOUND = 5.0
+
+HEADER_TEMPLATE = """\
+/* adfuzz program: seed {seed}, generator version {version}.
+ * Regenerate: python3 tools/adfuzz/gen.py --seed {seed}
+ * Features: {features}
+ * Checks the derivatives of f by reverse mode, forward mode and central
+ * finite differences against each other; exits 1 on a mismatch. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern int enzyme_dup, enzyme_const, enzyme_out;
+
+/* branch trace: every branch on a floating-point value goes through here */
+static unsigned long adfz_trace;
+static int adfz_br(int c) {{
+  adfz_trace = adfz_trace * 1000003u + (c ? 2u : 1u);
+  return c;
+}}
+"""
+
+PARAMS_TEMPLATE = """\
+#define NX {nx}
+#define NOUT {nout}
+#define NI {ni}
+#define HAS_RET {ret}
+#define S_ACTIVE {s_active}
+static const double X0[NX] = {{{x0}}};
+static const double W[NOUT] = {{{w}}};
+static const double S0 = {s0};
+"""
+
+MAIN_TEMPLATE = r"""
+/* ---- checking harness (fixed; see tools/adfuzz/gen.py) ---- */
+#if HAS_RET
+double __enzyme_fwddiff(void *, ...);
+#define FWD_RESULT(call) (call)
+#else
+void __enzyme_fwddiff(void *, ...);
+#define FWD_RESULT(call) ((call), 0.0)
+#endif
+#if S_ACTIVE
+double __enzyme_autodiff(void *, ...);
+#else
+void __enzyme_autodiff(void *, ...);
+#endif
+
+#define TOL_FWD_REV 1e-10
+#define TOL_FD 1e-6
+#define TOL_PRIMAL 1e-12
+
+static int failures;
+
+/* the primal: out and the objective L = f + W . out at (x, s) */
+static double eval(const double *x, double s, double *outv, double *retv) {
+  double xb[NX], ob[NOUT];
+  memcpy(xb, x, sizeof xb);
+  for (int j = 0; j < NOUT; j++)
+    ob[j] = 0;
+  adfz_trace = 0;
+  double r = 0;
+#if HAS_RET
+  r = f(xb, s, NI, ob);
+#else
+  f(xb, s, NI, ob);
+#endif
+  double L = r;
+  for (int j = 0; j < NOUT; j++) {
+    L += W[j] * ob[j];
+    if (outv)
+      outv[j] = ob[j];
+  }
+  if (retv)
+    *retv = r;
+  return L;
+}
+
+static unsigned long trace_at(const double *x, double s) {
+  eval(x, s, 0, 0);
+  return adfz_trace;
+}
+
+static int close_to(double a, double b, double tol, double scale) {
+  double d = fabs(a - b);
+  double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+  return d <= tol * (scale + m);
+}
+
+static void mismatch(const char *what, int i, double got, double want) {
+  printf("MISMATCH %s[%d]: %.17g vs %.17g (diff %.3g)\n", what, i, got, want,
+         fabs(got - want));
+  failures++;
+}
+
+#define NIN (NX + S_ACTIVE)
+
+/* the inputs as one vector: x, then s if it is active */
+static void split(const double *v, double *x, double *s) {
+  memcpy(x, v, NX * sizeof(double));
+  *s = S_ACTIVE ? v[NX] : S0;
+}
+
+/* is the branch trace the same at v +- d e_i for every i, at two scales? */
+static int smooth_at(const double *v) {
+  double x[NX], s;
+  split(v, x, &s);
+  unsigned long t0 = trace_at(x, s);
+  for (int i = 0; i < NIN; i++)
+    for (int k = 0; k < 4; k++) {
+      double w[NIN];
+      memcpy(w, v, sizeof w);
+      double h = (k < 2 ? 1e-6 : 1e-4) * (fabs(v[i]) > 1 ? fabs(v[i]) : 1);
+      w[i] += (k % 2 ? -h : h);
+      split(w, x, &s);
+      if (trace_at(x, s) != t0)
+        return 0;
+    }
+  return 1;
+}
+
+int main(void) {
+  double v[NIN + 1];
+  /* the test point: X0 (and S0), moved until no branch flips nearby */
+  int attempt, smooth = 0;
+  for (attempt = 0; attempt < 16 && !smooth; attempt++) {
+    for (int i = 0; i < NX; i++)
+      v[i] = X0[i] + (attempt ? 0.37 * sin(3.1 * attempt + 1.7 * i) : 0);
+    if (S_ACTIVE)
+      v[NX] = S0 + (attempt ? 0.29 * cos(2.3 * attempt) : 0);
+    smooth = smooth_at(v);
+  }
+  double x[NX], s;
+  split(v, x, &s);
+  printf("point attempt %d%s\n", attempt - 1, smooth ? "" : " (not smooth)");
+
+  double out0[NOUT], ret0;
+  double L0 = eval(x, s, out0, &ret0);
+  printf("primal L = %.17g\n", L0);
+  for (int j = 0; j < NOUT; j++)
+    printf("primal out[%d] = %.17g\n", j, out0[j]);
+  if (!isfinite(L0)) {
+    printf("MISMATCH primal is not finite\n");
+    return 2;
+  }
+
+  /* reverse mode: one call gives the gradient of L */
+  double grev[NIN + 1];
+  {
+    double xb[NX], dx[NX], ob[NOUT], dob[NOUT];
+    memcpy(xb, x, sizeof xb);
+    for (int i = 0; i < NX; i++)
+      dx[i] = 0;
+    for (int j = 0; j < NOUT; j++) {
+      ob[j] = 0;
+      dob[j] = W[j];
+    }
+#if S_ACTIVE
+    double ds = __enzyme_autodiff((void *)f, enzyme_dup, xb, dx, enzyme_out, s,
+                                  enzyme_const, NI, enzyme_dup, ob, dob);
+    grev[NX] = ds;
+#else
+    __enzyme_autodiff((void *)f, enzyme_dup, xb, dx, enzyme_const, s,
+                      enzyme_const, NI, enzyme_dup, ob, dob);
+#endif
+    for (int i = 0; i < NX; i++)
+      grev[i] = dx[i];
+    for (int j = 0; j < NOUT; j++)
+      if (!close_to(ob[j], out0[j], TOL_PRIMAL, 1e-300))
+        mismatch("reverse-mode primal out", j, ob[j], out0[j]);
+  }
+
+  /* forward mode: one call per input gives a column of the Jacobian */
+  double gfwd[NIN + 1], jfwd[NIN + 1][NOUT + 1];
+  for (int i = 0; i < NIN; i++) {
+    double xb[NX], dx[NX], ob[NOUT], dob[NOUT];
+    memcpy(xb, x, sizeof xb);
+    for (int k = 0; k < NX; k++)
+      dx[k] = k == i;
+    for (int j = 0; j < NOUT; j++)
+      ob[j] = dob[j] = 0;
+    double dret;
+#if S_ACTIVE
+    dret = FWD_RESULT(__enzyme_fwddiff((void *)f, enzyme_dup, xb, dx, enzyme_dup,
+                                       s, (double)(i == NX), enzyme_const, NI,
+                                       enzyme_dup, ob, dob));
+#else
+    dret = FWD_RESULT(__enzyme_fwddiff((void *)f, enzyme_dup, xb, dx,
+                                       enzyme_const, s, enzyme_const, NI,
+                                       enzyme_dup, ob, dob));
+#endif
+    double g = dret;
+    for (int j = 0; j < NOUT; j++) {
+      g += W[j] * dob[j];
+      jfwd[i][j] = dob[j];
+      if (!close_to(ob[j], out0[j], TOL_PRIMAL, 1e-300))
+        mismatch("forward-mode primal out", j, ob[j], out0[j]);
+    }
+    jfwd[i][NOUT] = dret;
+    gfwd[i] = g;
+  }
+
+  /* central differences of L, of every out[j] and of the return value */
+  int fd_skipped = 0;
+  for (int i = 0; i < NIN; i++) {
+    double h = 1e-6 * (fabs(v[i]) > 1 ? fabs(v[i]) : 1);
+    volatile double tp = v[i] + h, tm = v[i] - h;
+    double w[NIN + 1], xp[NX], xm[NX], sp, sm, op[NOUT], om[NOUT], rp, rm;
+    memcpy(w, v, sizeof w);
+    w[i] = tp;
+    split(w, xp, &sp);
+    w[i] = tm;
+    split(w, xm, &sm);
+    double Lp = eval(xp, sp, op, &rp);
+    unsigned long trp = adfz_trace;
+    double Lm = eval(xm, sm, om, &rm);
+    unsigned long trm = adfz_trace;
+    double gfd = (Lp - Lm) / (tp - tm);
+    printf("grad[%d] = %.17g\n", i, grev[i]);
+    if (!close_to(gfwd[i], grev[i], TOL_FWD_REV, 1))
+      mismatch("forward vs reverse grad", i, gfwd[i], grev[i]);
+    if (trp != trm || trp != trace_at(x, s)) {
+      fd_skipped++;
+      continue;
+    }
+    /* round-off of the difference quotient: about eps |L| / h */
+    double noise = 1e-15 * (fabs(Lp) + fabs(Lm)) / h;
+    if (!close_to(grev[i], gfd, TOL_FD, 1 + noise / TOL_FD))
+      mismatch("reverse vs finite-difference grad", i, grev[i], gfd);
+    for (int j = 0; j <= NOUT; j++) {
+      double up = j < NOUT ? op[j] : rp, dn = j < NOUT ? om[j] : rm;
+      double d = (up - dn) / (tp - tm);
+      double nz = 1e-15 * (fabs(up) + fabs(dn)) / h;
+      if (!close_to(jfwd[i][j], d, TOL_FD, 1 + nz / TOL_FD))
+        mismatch(j < NOUT ? "forward vs finite-difference d out" :
+                 "forward vs finite-difference d return", i * 10 + j,
+                 jfwd[i][j], d);
+    }
+  }
+  if (fd_skipped)
+    printf("finite differences skipped for %d input(s): a branch flips\n",
+           fd_skipped);
+  if (failures) {
+    printf("adfuzz: FAIL (%d mismatches)\n", failures);
+    return 1;
+  }
+  printf("adfuzz: ok\n");
+  return 0;
+}
+"""
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, required=True,
+                    help="the seed; the same seed gives the same program")
+    ap.add_argument("-o", "--output", help="write here instead of stdout")
+    args = ap.parse_args(argv)
+    if args.seed < 0:
+        ap.error("--seed must be non-negative")
+    text = Gen(args.seed).program()
+    if args.output:
+        with open(args.output, "w") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
