@@ -19,9 +19,10 @@
 //  reloads         A value loaded from memory that a pointer argument
 //                  reaches is read again by the reverse sweep when nothing
 //                  can write that memory in between: the derivative's key
-//                  says its caller writes none of it (StableMemory), and
+//                  says its callers write none of it (StableMemory), and
 //                  the function itself writes only its own stack and heap
-//                  blocks.
+//                  blocks or, for a noalias (restrict) argument, memory of
+//                  other arguments.
 //  end records     The leaves of those rebuilt values (arguments, and
 //                  values computed once per call outside any loop) are
 //                  recorded once, at the return of the augmented sweep, and
@@ -51,6 +52,8 @@ namespace {
 /// How deep a recomputed expression may go: address computations are a few
 /// levels (gep (sext (add i, 1))); deeper trees are recorded.
 constexpr unsigned MaxRecomputeDepth = 8;
+/// How many instructions one recorded value may take to rebuild.
+constexpr unsigned MaxRecomputeNodes = 16;
 
 /// The loop's single entering block and single latch, when its header has
 /// exactly those predecessors (possibly over several edges each).
@@ -136,14 +139,32 @@ bool matchInduction(PHINode &Phi, BasicBlock *Entering, BasicBlock *Latch,
 }
 
 /// Cheap instructions without side effects that the reverse sweep may
-/// execute again with the same operands (and so the same result).
+/// execute again with the same operands (and so the same result): integer,
+/// pointer and floating-point arithmetic without calls to libm (whose
+/// results are recorded: recomputing them costs more than reading them).
 bool isCheapPure(const Instruction &I) {
-  if (I.getType()->isFPOrFPVectorTy() || I.mayHaveSideEffects() ||
-      I.mayReadFromMemory())
+  if (I.mayHaveSideEffects() || I.mayReadFromMemory())
     return false;
-  if (auto *BO = dyn_cast<BinaryOperator>(&I))
-    return BO->getType()->isIntOrIntVectorTy();
-  return isa<CastInst, GetElementPtrInst, ICmpInst, SelectInst>(I) &&
+  if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+    switch (II->getIntrinsicID()) {
+    case Intrinsic::fmuladd:
+    case Intrinsic::fma:
+    case Intrinsic::fabs:
+    case Intrinsic::copysign:
+    case Intrinsic::minnum:
+    case Intrinsic::maxnum:
+      return true;
+    default:
+      return false;
+    }
+  }
+  if (isa<BinaryOperator>(I)) {
+    // Integer division is as cheap to redo as to read back; it cannot trap
+    // on operands the augmented sweep divided already.
+    return true;
+  }
+  return isa<UnaryOperator, CastInst, GetElementPtrInst, CmpInst, SelectInst>(
+             I) &&
          !isa<AddrSpaceCastInst>(I);
 }
 
@@ -161,50 +182,71 @@ bool isLocalObject(const Value *Ptr) {
 
 ReverseEmitter::~ReverseEmitter() = default;
 
-bool ReverseEmitter::writesOnlyLocalMemory() {
-  if (WritesOnlyLocal)
-    return *WritesOnlyLocal;
-  auto Local = [&](const Instruction &I) {
-    if (!I.mayWriteToMemory())
+bool ReverseEmitter::writesObject(const Value *Obj) {
+  if (auto It = WritesObject.find(Obj); It != WritesObject.end())
+    return It->second;
+  // Whether a write through Ptr may change Obj's memory: not when Ptr is
+  // based on memory this function allocated, nor when Obj is a noalias
+  // argument and Ptr is based on another argument.
+  auto *ObjArg = dyn_cast<Argument>(Obj);
+  bool NoAlias = ObjArg && ObjArg->hasNoAliasAttr();
+  auto MayWrite = [&](const Value *Ptr) {
+    if (isLocalObject(Ptr))
+      return false;
+    const Value *Base = getUnderlyingObject(Ptr);
+    if (Base == Obj)
       return true;
+    return !(NoAlias && isa<Argument>(Base));
+  };
+  auto Writes = [&](const Instruction &I) {
+    if (!I.mayWriteToMemory())
+      return false;
     if (auto *SI = dyn_cast<StoreInst>(&I))
-      return isLocalObject(SI->getPointerOperand());
+      return MayWrite(SI->getPointerOperand());
     if (auto *MI = dyn_cast<AnyMemIntrinsic>(&I))
-      return isLocalObject(MI->getRawDest());
+      return MayWrite(MI->getRawDest());
     auto *Call = dyn_cast<CallBase>(&I);
     if (!Call)
-      return false; // atomics, fences
+      return true; // atomics, fences
     if (auto *II = dyn_cast<IntrinsicInst>(Call))
       if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
           II->getIntrinsicID() == Intrinsic::assume ||
           II->getIntrinsicID() == Intrinsic::experimental_noalias_scope_decl)
-        return true;
+        return false;
     const Function *Callee = Call->getCalledFunction();
     if (Callee && ruleFor(*Callee))
-      return true; // a math function: at most errno
+      return false; // a math function: at most errno
     if (Callee) {
       MemoryFunctionKind K = classifyMemoryFunction(*Callee);
       if (K == MemoryFunctionKind::Free)
-        return isLocalObject(Call->getArgOperand(0));
+        return MayWrite(Call->getArgOperand(0));
       if (K != MemoryFunctionKind::None && K != MemoryFunctionKind::Realloc)
-        return true;
+        return false;
     }
     if (Call->onlyReadsMemory())
-      return true;
-    // A callee that writes only through its pointer arguments, all local.
-    return Call->onlyAccessesArgMemory() &&
-           all_of(Call->args(), [](const Use &U) {
-             return !U->getType()->isPointerTy() || isLocalObject(U.get());
+      return false;
+    // A callee that writes only through its pointer arguments.
+    return !Call->onlyAccessesArgMemory() ||
+           any_of(Call->args(), [&](const Use &U) {
+             return U->getType()->isPointerTy() && MayWrite(U.get());
            });
   };
-  WritesOnlyLocal = all_of(instructions(*Key.Primal), Local);
-  return *WritesOnlyLocal;
+  bool Result = any_of(instructions(*Key.Primal), Writes);
+  WritesObject[Obj] = Result;
+  return Result;
 }
 
 bool ReverseEmitter::reloadable(LoadInst &LI) {
   return Key.StableMemory && LI.isSimple() &&
-         isa<Argument>(getUnderlyingObject(LI.getPointerOperand())) &&
-         writesOnlyLocalMemory();
+         stableArgumentMemory(LI.getPointerOperand());
+}
+
+bool ReverseEmitter::stableArgumentMemory(const Value *Ptr) {
+  // (The augmented sweep's arguments interleave shadows: PrimalOf maps
+  // the primal's clones back.)
+  auto *A = dyn_cast<Argument>(getUnderlyingObject(Ptr));
+  const Value *Primal = A ? PrimalOf.lookup(A) : nullptr;
+  return Primal && !writesObject(Primal);
 }
 
 void ReverseEmitter::planCountedLoops() {
@@ -275,8 +317,9 @@ bool ReverseEmitter::recomputable(Value *V, const BasicBlock *UseBB,
     return true;
   }
   auto *I = dyn_cast<Instruction>(V);
-  if (!I || Depth > MaxRecomputeDepth)
+  if (!I || Depth > MaxRecomputeDepth || RecomputeBudget == 0)
     return false;
+  --RecomputeBudget;
   BasicBlock *BB = I->getParent();
   // Computed once per call: recorded once, at the return.
   if (!AugLoops->getLoopFor(BB) &&
@@ -319,6 +362,7 @@ void ReverseEmitter::planRecomputation() {
     SmallVector<Value *, 3> Kept;
     for (Value *V : List) {
       SmallVector<Value *, 4> Leaves;
+      RecomputeBudget = MaxRecomputeNodes;
       if (!recomputable(V, I->getParent(), 0, Leaves)) {
         Kept.push_back(V);
         continue;

@@ -435,11 +435,10 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   // The callee may read its argument memory again in its reverse sweep
   // when that memory is what this function's arguments reach, and nothing
   // here or in the callers writes it.
-  K.StableMemory = Key.StableMemory && writesOnlyLocalMemory() &&
-                   all_of(Call.args(), [](const Use &U) {
-                     return !U->getType()->isPointerTy() ||
-                            isa<Argument>(getUnderlyingObject(U.get()));
-                   });
+  K.StableMemory =
+      Key.StableMemory && all_of(Call.args(), [&](const Use &U) {
+        return !U->getType()->isPointerTy() || stableArgumentMemory(U.get());
+      });
   Function *AugCallee = Ctx.getOrCreate(K);
   if (!AugCallee)
     return false;

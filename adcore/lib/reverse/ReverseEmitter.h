@@ -101,8 +101,12 @@ private:
   void readExitCounts(llvm::BasicBlock &BB);
   void readEndRecords();
   void eraseRecord(llvm::CallInst *Push);
-  /// Whether the primal writes only memory it allocated (cached).
-  bool writesOnlyLocalMemory();
+  /// Whether the primal may write the memory of \p Obj, one of its
+  /// arguments (cached).
+  bool writesObject(const llvm::Value *Obj);
+  /// Whether \p Ptr (in the augmented sweep) points into the memory of an
+  /// argument that the primal does not write.
+  bool stableArgumentMemory(const llvm::Value *Ptr);
   /// Whether the reverse sweep may read \p LI's memory again.
   bool reloadable(llvm::LoadInst &LI);
 
@@ -178,7 +182,8 @@ private:
   /// Values recorded once, at the return; their values in the reverse sweep.
   llvm::SmallVector<llvm::Value *, 8> EndRecords;
   llvm::DenseMap<llvm::Value *, llvm::Value *> EndValues;
-  std::optional<bool> WritesOnlyLocal;
+  llvm::DenseMap<const llvm::Value *, bool> WritesObject;
+  unsigned RecomputeBudget = 0;
   std::unique_ptr<llvm::DominatorTree> AugDT;
   std::unique_ptr<llvm::LoopInfo> AugLoops;
   /// Augmented calls that replaced user calls: their key and the value
