@@ -1,0 +1,571 @@
+/* hand.c: ADBench hand tracking (HT) objective and its dense Jacobian.
+ *
+ * The problem (shared/data/adbench/README.md, section 3): a skinned hand
+ * model (22 bones, 544 vertices) posed by 26 parameters theta; N data points
+ * y_i are matched to model points (a vertex, or in the complicated variant a
+ * point of a triangle with barycentric coordinates u_i).  The residual is
+ * err[3i + c] = y_i[c] - P_i[c], 3N values.
+ *
+ * Measured (medians of --samples samples of at least --min-time seconds):
+ *   objective  the 3N residuals (the pose once, then every point);
+ *   jacobian   the 3N x 26 Jacobian (3N x 28 in the complicated variant: two
+ *              compressed columns d err / d u first) by reverse mode: per
+ *              point, three __enzyme_autodiff calls (output adjoint e_c) of
+ *              the function computing that point's 3 residuals from theta
+ *              (and u_i), which poses the hand again;
+ *   forward    the same Jacobian by forward mode: one __enzyme_fwddiff call
+ *              of the whole objective per direction (26 unit tangents of
+ *              theta; complicated: 2 more, all u_i,a at once, valid since
+ *              point i depends on its own u_i only); reported per direction.
+ * No hand-written Jacobian.  Both are verified before anything is timed:
+ * reverse against central differences of the objective, forward against
+ * reverse, and, with --expect-jac, against the upstream Jacobian (stored
+ * column-major, as here).
+ *
+ * Build: build/bin/adcc -O2 hand.c -lm   (or clang -O2 with Enzyme's plugin)
+ * Usage: hand --data
+ * ../shared/data/adbench/hand/simple_small/hand1_t26_c100.txt
+ *             [--complicated] [--samples N] [--min-time S] [--json FILE]
+ *             [--verify-only] [--name LABEL] [--expect SUMSQ]
+ *             [--expect-jac FILE]
+ * The model is read from the directory model/ next to the data file; the
+ * complicated variant is chosen by --complicated or a path that contains
+ * "complicated".
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "adbench_jac.h"
+
+/* ---- The Enzyme-compatible API ----------------------------------------- */
+
+extern int enzyme_dup, enzyme_dupnoneed, enzyme_const;
+void __enzyme_autodiff(void *, ...);
+void __enzyme_fwddiff(void *, ...);
+
+#define NOINLINE __attribute__((noinline))
+
+/* ---- Model and data ------------------------------------------------------ */
+
+enum { MAXB = 32, NTHETA = 26 };
+
+typedef struct {
+  int nb, nv, nt;
+  int parent[MAXB];
+  double B[MAXB][16], Binv[MAXB][16]; /* row-major 4x4                     */
+  double *rest;                       /* 3 nv rest positions               */
+  int *wstart, *wbone;                /* skinning weights of vertex j:     */
+  double *wval;                       /* wstart[j] .. wstart[j+1]-1        */
+  int *tri;                           /* 3 nt vertex indices               */
+} model_t;
+
+typedef struct {
+  model_t m;
+  int N, complicated;
+  int *corr; /* vertex (simple) or triangle (complicated) of point i       */
+  double *y; /* 3N data points                                             */
+} hand_data;
+
+/* ---- The objective --------------------------------------------------------
+ */
+
+/* 3x3 rotation of angle-axis r (identity below angle 1e-4). */
+static void angle_axis_rot(const double *r, double *G) {
+  double t2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+  for (int i = 0; i < 9; i++)
+    G[i] = i % 4 == 0;
+  if (t2 < 1e-8)
+    return;
+  double t = sqrt(t2), c = cos(t), s = sin(t);
+  double k[3] = {r[0] / t, r[1] / t, r[2] / t};
+  double kx[9] = {0, -k[2], k[1], k[2], 0, -k[0], -k[1], k[0], 0};
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      G[3 * i + j] = c * (i == j) + s * kx[3 * i + j] + (1 - c) * k[i] * k[j];
+}
+
+/* Rz(az) Ry(ay) Rx(ax), row-major 3x3. */
+static void euler_rot(const double *a, double *R) {
+  double cx = cos(a[0]), sx = sin(a[0]), cy = cos(a[1]), sy = sin(a[1]);
+  double cz = cos(a[2]), sz = sin(a[2]);
+  R[0] = cz * cy;
+  R[1] = cz * sy * sx - sz * cx;
+  R[2] = cz * sy * cx + sz * sx;
+  R[3] = sz * cy;
+  R[4] = sz * sy * sx + cz * cx;
+  R[5] = sz * sy * cx - cz * sx;
+  R[6] = -sy;
+  R[7] = cy * sx;
+  R[8] = cy * cx;
+}
+
+/* The posed skinning transforms: A[12 b ..] = G (Abs_b Binv_b)[rows 0..2],
+ * 3x4 row-major, so that P_j = sum_b w_bj A_b [x_j; 1] + theta[3..5]. */
+static void hand_pose(const double *theta, const model_t *m, double *A) {
+  double ang[MAXB][3], absT[MAXB][16], G[9];
+  for (int b = 0; b < m->nb; b++)
+    ang[b][0] = ang[b][1] = ang[b][2] = 0;
+  for (int f = 0; f < 5; f++) {
+    ang[4 * f + 2][0] = theta[6 + 4 * f];
+    ang[4 * f + 2][2] = theta[7 + 4 * f];
+    ang[4 * f + 3][0] = theta[8 + 4 * f];
+    ang[4 * f + 4][0] = theta[9 + 4 * f];
+  }
+  angle_axis_rot(theta, G);
+  for (int b = 0; b < m->nb; b++) {
+    double R[9], rel[16];
+    euler_rot(ang[b], R);
+    const double *Bb = m->B[b];
+    for (int i = 0; i < 4; i++) {
+      for (int j = 0; j < 3; j++)
+        rel[4 * i + j] = Bb[4 * i] * R[j] + Bb[4 * i + 1] * R[3 + j] +
+                         Bb[4 * i + 2] * R[6 + j];
+      rel[4 * i + 3] = Bb[4 * i + 3];
+    }
+    int p = m->parent[b];
+    for (int i = 0; i < 16; i++)
+      absT[b][i] = rel[i];
+    if (p >= 0)
+      for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+          double s = 0;
+          for (int k = 0; k < 4; k++)
+            s += absT[p][4 * i + k] * rel[4 * k + j];
+          absT[b][4 * i + j] = s;
+        }
+    double T[12];
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 4; j++) {
+        double s = 0;
+        for (int k = 0; k < 4; k++)
+          s += absT[b][4 * i + k] * m->Binv[b][4 * k + j];
+        T[4 * i + j] = s;
+      }
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 4; j++)
+        A[12 * b + 4 * i + j] =
+            G[3 * i] * T[j] + G[3 * i + 1] * T[4 + j] + G[3 * i + 2] * T[8 + j];
+  }
+}
+
+/* P += scale * (posed vertex j, without the translation). */
+static void hand_vertex(const double *A, const model_t *m, int j, double scale,
+                        double *P) {
+  const double *x = &m->rest[3 * j];
+  for (int k = m->wstart[j]; k < m->wstart[j + 1]; k++) {
+    const double *Ab = &A[12 * m->wbone[k]];
+    double w = scale * m->wval[k];
+    for (int c = 0; c < 3; c++)
+      P[c] += w * (Ab[4 * c] * x[0] + Ab[4 * c + 1] * x[1] +
+                   Ab[4 * c + 2] * x[2] + Ab[4 * c + 3]);
+  }
+}
+
+/* The residuals of point i from posed transforms A; u: its u_i (complicated
+ * variant) or NULL. */
+static void hand_residual(const double *A, const double *theta, const double *u,
+                          const hand_data *d, int i, double *err) {
+  double P[3] = {theta[3], theta[4], theta[5]};
+  if (u) {
+    const int *t = &d->m.tri[3 * d->corr[i]];
+    hand_vertex(A, &d->m, t[0], u[0], P);
+    hand_vertex(A, &d->m, t[1], u[1], P);
+    hand_vertex(A, &d->m, t[2], 1 - u[0] - u[1], P);
+  } else {
+    hand_vertex(A, &d->m, d->corr[i], 1, P);
+  }
+  for (int c = 0; c < 3; c++)
+    err[c] = d->y[3 * i + c] - P[c];
+}
+
+/* The objectives: all 3N residuals. */
+NOINLINE void hand_objective_simple(const double *theta, const hand_data *d,
+                                    double *err) {
+  double A[12 * MAXB];
+  hand_pose(theta, &d->m, A);
+  for (int i = 0; i < d->N; i++)
+    hand_residual(A, theta, NULL, d, i, &err[3 * i]);
+}
+
+NOINLINE void hand_objective_complicated(const double *theta, const double *u,
+                                         const hand_data *d, double *err) {
+  double A[12 * MAXB];
+  hand_pose(theta, &d->m, A);
+  for (int i = 0; i < d->N; i++)
+    hand_residual(A, theta, &u[2 * i], d, i, &err[3 * i]);
+}
+
+/* The 3 residuals of point i alone (the functions reverse mode sweeps). */
+NOINLINE void hand_point_simple(const double *theta, const hand_data *d, int i,
+                                double *err) {
+  double A[12 * MAXB];
+  hand_pose(theta, &d->m, A);
+  hand_residual(A, theta, NULL, d, i, err);
+}
+
+NOINLINE void hand_point_complicated(const double *theta, const double *u,
+                                     const hand_data *d, int i, double *err) {
+  double A[12 * MAXB];
+  hand_pose(theta, &d->m, A);
+  hand_residual(A, theta, u, d, i, err);
+}
+
+/* ---- Benchmark state and Jacobians ----------------------------------------
+ */
+
+typedef struct {
+  hand_data d;
+  double theta[NTHETA], *u; /* u: 2N (complicated)                         */
+  double *err;              /* 3N                                          */
+  int ncols;                /* 26 or 28                                    */
+  long nrows;               /* 3N                                          */
+  double *J, *J2;           /* column-major nrows x ncols                  */
+  double *dtheta, *du;      /* forward tangents                            */
+} hand_t;
+
+static NOINLINE double hand_primal(void *ctx) {
+  hand_t *h = ctx;
+  if (h->d.complicated)
+    hand_objective_complicated(h->theta, h->u, &h->d, h->err);
+  else
+    hand_objective_simple(h->theta, &h->d, h->err);
+  return h->err[0];
+}
+
+/* Reverse mode, row 3i + c: the gradient of err[3i + c] of point i. */
+static void hand_rows_reverse(hand_t *h, int i, double *J) {
+  for (int c = 0; c < 3; c++) {
+    double g[NTHETA + 2] = {0}, e[3], de[3] = {c == 0, c == 1, c == 2};
+    if (h->d.complicated)
+      __enzyme_autodiff((void *)hand_point_complicated, enzyme_dup, h->theta,
+                        g + 2, enzyme_dup, &h->u[2 * i], g, enzyme_const, &h->d,
+                        enzyme_const, i, enzyme_dupnoneed, e, de);
+    else
+      __enzyme_autodiff((void *)hand_point_simple, enzyme_dup, h->theta, g,
+                        enzyme_const, &h->d, enzyme_const, i, enzyme_dupnoneed,
+                        e, de);
+    for (int k = 0; k < h->ncols; k++)
+      J[k * h->nrows + 3 * i + c] = g[k];
+  }
+}
+
+static NOINLINE double hand_jacobian_reverse(void *ctx) {
+  hand_t *h = ctx;
+  for (int i = 0; i < h->d.N; i++)
+    hand_rows_reverse(h, i, h->J);
+  return h->J[0];
+}
+
+/* Forward mode: column k of the Jacobian is the tangent of err along
+ * direction k; u directions set all u_i,a at once. */
+static NOINLINE double hand_jacobian_forward(void *ctx) {
+  hand_t *h = ctx;
+  int off = h->ncols - NTHETA;
+  for (int k = 0; k < h->ncols; k++) {
+    double *col = &h->J2[k * h->nrows];
+    if (k >= off)
+      h->dtheta[k - off] = 1;
+    if (h->d.complicated) {
+      for (int i = 0; i < h->d.N; i++)
+        h->du[2 * i] = k == 0, h->du[2 * i + 1] = k == 1;
+      __enzyme_fwddiff((void *)hand_objective_complicated, enzyme_dup, h->theta,
+                       h->dtheta, enzyme_dup, h->u, h->du, enzyme_const, &h->d,
+                       enzyme_dupnoneed, h->err, col);
+    } else {
+      __enzyme_fwddiff((void *)hand_objective_simple, enzyme_dup, h->theta,
+                       h->dtheta, enzyme_const, &h->d, enzyme_dupnoneed, h->err,
+                       col);
+    }
+    if (k >= off)
+      h->dtheta[k - off] = 0;
+  }
+  return h->J2[0];
+}
+
+/* One point's three reverse calls, for the tape statistics. */
+static NOINLINE double hand_one_point(void *ctx) {
+  hand_t *h = ctx;
+  hand_rows_reverse(h, 0, h->J);
+  return h->J[0];
+}
+
+/* ---- Reading ----------------------------------------------------------------
+ */
+
+static void *xalloc(size_t bytes) {
+  void *p = calloc(1, bytes ? bytes : 1);
+  if (!p) {
+    fprintf(stderr, "hand: out of memory\n");
+    exit(2);
+  }
+  return p;
+}
+
+static FILE *open_in(const char *dir, const char *name) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s%s", dir, name);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "hand: cannot open %s\n", path);
+    exit(2);
+  }
+  return f;
+}
+
+static void bad_file(const char *what) {
+  fprintf(stderr, "hand: malformed %s\n", what);
+  exit(2);
+}
+
+/* The next ':'-separated field of *s as a number. */
+static double field(char **s, const char *what) {
+  char *end;
+  double v = strtod(*s, &end);
+  if (end == *s)
+    bad_file(what);
+  *s = *end == ':' ? end + 1 : end;
+  return v;
+}
+
+/* Counts the lines of f that are not empty, and rewinds it. */
+static int count_lines(FILE *f, char *line, size_t len) {
+  int n = 0;
+  while (fgets(line, (int)len, f))
+    n += line[0] != '\n' && line[0] != '\r' && line[0] != 0;
+  rewind(f);
+  return n;
+}
+
+static void read_model(model_t *m, const char *dir) {
+  static char line[1 << 16];
+  FILE *f = open_in(dir, "bones.txt");
+  m->nb = 0;
+  while (fgets(line, sizeof line, f)) {
+    char *s = strchr(line, ':'); /* skip the name */
+    if (!s)
+      continue;
+    if (m->nb == MAXB)
+      bad_file("bones.txt (too many bones)");
+    s++;
+    int b = m->nb++;
+    m->parent[b] = (int)field(&s, "bones.txt");
+    for (int k = 0; k < 16; k++)
+      m->B[b][k] = field(&s, "bones.txt");
+    for (int k = 0; k < 16; k++)
+      m->Binv[b][k] = field(&s, "bones.txt");
+    if (m->parent[b] >= b)
+      bad_file("bones.txt (parent after child)");
+  }
+  fclose(f);
+  if (m->nb < 21)
+    bad_file("bones.txt (fewer than 21 bones)");
+
+  f = open_in(dir, "vertices.txt");
+  m->nv = count_lines(f, line, sizeof line);
+  m->rest = xalloc(3 * (size_t)m->nv * sizeof(double));
+  m->wstart = xalloc(((size_t)m->nv + 1) * sizeof(int));
+  m->wbone = xalloc((size_t)m->nv * MAXB * sizeof(int));
+  m->wval = xalloc((size_t)m->nv * MAXB * sizeof(double));
+  int nw = 0;
+  for (int j = 0; j < m->nv; j++) {
+    if (!fgets(line, sizeof line, f))
+      bad_file("vertices.txt");
+    char *s = line;
+    for (int k = 0; k < 8; k++) {
+      double v = field(&s, "vertices.txt");
+      if (k < 3)
+        m->rest[3 * j + k] = v;
+    }
+    int cnt = (int)field(&s, "vertices.txt");
+    if (cnt < 0 || cnt > MAXB)
+      bad_file("vertices.txt (weight count)");
+    m->wstart[j] = nw;
+    for (int k = 0; k < cnt; k++, nw++) {
+      m->wbone[nw] = (int)field(&s, "vertices.txt");
+      m->wval[nw] = field(&s, "vertices.txt");
+      if (m->wbone[nw] < 0 || m->wbone[nw] >= m->nb)
+        bad_file("vertices.txt (bone index)");
+    }
+  }
+  m->wstart[m->nv] = nw;
+  fclose(f);
+
+  f = open_in(dir, "triangles.txt");
+  m->nt = count_lines(f, line, sizeof line);
+  m->tri = xalloc(3 * (size_t)m->nt * sizeof(int));
+  for (int t = 0; t < m->nt; t++) {
+    if (!fgets(line, sizeof line, f))
+      bad_file("triangles.txt");
+    char *s = line;
+    for (int k = 0; k < 3; k++) {
+      m->tri[3 * t + k] = (int)field(&s, "triangles.txt");
+      if (m->tri[3 * t + k] < 0 || m->tri[3 * t + k] >= m->nv)
+        bad_file("triangles.txt (vertex index)");
+    }
+  }
+  fclose(f);
+}
+
+static void read_hand(hand_t *h, const char *path) {
+  FILE *f = fopen(path, "r");
+  int nth;
+  if (!f || fscanf(f, "%d %d", &h->d.N, &nth) != 2 || h->d.N < 1 ||
+      nth != NTHETA) {
+    fprintf(stderr, "hand: %s: cannot read a hand file\n", path);
+    exit(2);
+  }
+  int N = h->d.N;
+  h->d.corr = xalloc((size_t)N * sizeof(int));
+  h->d.y = xalloc(3 * (size_t)N * sizeof(double));
+  int nref = h->d.complicated ? h->d.m.nt : h->d.m.nv;
+  for (int i = 0; i < N; i++) {
+    if (fscanf(f, "%d %lf %lf %lf", &h->d.corr[i], &h->d.y[3 * i],
+               &h->d.y[3 * i + 1], &h->d.y[3 * i + 2]) != 4 ||
+        h->d.corr[i] < 0 || h->d.corr[i] >= nref)
+      bad_file(path);
+  }
+  h->u = xalloc(2 * (size_t)N * sizeof(double));
+  if (h->d.complicated)
+    for (int i = 0; i < 2 * N; i++)
+      if (fscanf(f, "%lf", &h->u[i]) != 1)
+        bad_file(path);
+  for (int k = 0; k < NTHETA; k++)
+    if (fscanf(f, "%lf", &h->theta[k]) != 1)
+      bad_file(path);
+  fclose(f);
+  h->nrows = 3L * N;
+  h->ncols = NTHETA + 2 * h->d.complicated;
+  h->err = xalloc(h->nrows * sizeof(double));
+  h->J = xalloc(h->nrows * h->ncols * sizeof(double));
+  h->J2 = xalloc(h->nrows * h->ncols * sizeof(double));
+  h->dtheta = xalloc(NTHETA * sizeof(double));
+  h->du = xalloc(2 * (size_t)N * sizeof(double));
+}
+
+/* ---- Verification
+ * ------------------------------------------------------------ */
+
+/* Central differences of the objective, column by column (the u columns
+ * perturb every u_i,a at once), into J2. */
+static void hand_fd(hand_t *h) {
+  double *ep = xalloc(h->nrows * sizeof(double));
+  double *em = xalloc(h->nrows * sizeof(double));
+  int off = h->ncols - NTHETA;
+  for (int k = 0; k < h->ncols; k++) {
+    double hs = 1e-5;
+    for (int s = 0; s < 2; s++) {
+      double dx = s ? -hs : hs;
+      if (k >= off)
+        h->theta[k - off] += dx;
+      else
+        for (int i = 0; i < h->d.N; i++)
+          h->u[2 * i + k] += dx;
+      hand_primal(h);
+      memcpy(s ? em : ep, h->err, h->nrows * sizeof(double));
+      if (k >= off)
+        h->theta[k - off] -= dx;
+      else
+        for (int i = 0; i < h->d.N; i++)
+          h->u[2 * i + k] -= dx;
+    }
+    for (long r = 0; r < h->nrows; r++)
+      h->J2[k * h->nrows + r] = (ep[r] - em[r]) / (2 * hs);
+  }
+  free(ep);
+  free(em);
+}
+
+static int hand_verify(hand_t *h, const ab_opts *o, double *sumsq) {
+  int ok = 1;
+  hand_primal(h);
+  double s = 0;
+  for (long r = 0; r < h->nrows; r++)
+    s += h->err[r] * h->err[r];
+  *sumsq = s;
+  if (o->verbose)
+    fprintf(stderr,
+            "residuals: %.17g %.17g %.17g ..., sum of squares "
+            "%.17g\n",
+            h->err[0], h->err[1], h->err[2], s);
+  ok &= ab_jac_check_expect(o, "sum of squares", s);
+
+  long n = h->nrows * h->ncols;
+  for (long k = 0; k < n; k++)
+    h->J[k] = h->J2[k] = ab_nan(); /* anything left unwritten shows */
+  hand_jacobian_reverse(h);
+  hand_fd(h);
+  ok &= ab_jac_compare(o, "reverse jacobian", "central differences", h->J,
+                       h->J2, n, AB_TOL_FD);
+  for (long k = 0; k < n; k++)
+    h->J2[k] = ab_nan();
+  hand_jacobian_forward(h);
+  ok &= ab_jac_compare(o, "forward jacobian", "reverse", h->J2, h->J, n, 1e-9);
+  if (o->expect_grad) {
+    long nref = 0;
+    double *ref = ab_read_numbers(o->expect_grad, &nref);
+    if (!ref)
+      exit(2);
+    if (nref != n) {
+      fprintf(stderr,
+              "WRONG GRADIENT: %s holds %ld values, the Jacobian "
+              "has %ld\n",
+              o->expect_grad, nref, n);
+      ok = 0;
+    } else {
+      ok &= ab_jac_compare(o, "reverse jacobian", "upstream values", h->J, ref,
+                           n, AB_TOL_REF);
+      ok &= ab_jac_compare(o, "forward jacobian", "upstream values", h->J2, ref,
+                           n, AB_TOL_REF);
+    }
+    free(ref);
+  }
+  return ok;
+}
+
+/* ---- Main -------------------------------------------------------------------
+ */
+
+int main(int argc, char **argv) {
+  ab_opts o;
+  hand_t h;
+  memset(&h, 0, sizeof h);
+  int rc = ab_jac_parse_args(&o, &h.d.complicated, argc, argv, "hand");
+  if (rc >= 0)
+    return rc;
+  if (strstr(o.data, "complicated"))
+    h.d.complicated = 1;
+  /* The model: the directory model/ next to the data file. */
+  char dir[4096];
+  const char *slash = strrchr(o.data, '/');
+  snprintf(dir, sizeof dir, "%.*smodel/", slash ? (int)(slash - o.data + 1) : 0,
+           o.data);
+  read_model(&h.d.m, dir);
+  read_hand(&h, o.data);
+  const char *bench = h.d.complicated ? "ht-complicated" : "ht-simple";
+  char size[128];
+  if (o.name)
+    snprintf(size, sizeof size, "%s", o.name);
+  else
+    ab_size_label(slash ? slash + 1 : o.data, "hand", "", size, sizeof size);
+  printf("hand: %s, N=%d, Jacobian %ld x %d, model %s (%d bones, %d "
+         "vertices)\n",
+         bench, h.d.N, h.nrows, h.ncols, dir, h.d.m.nb, h.d.m.nv);
+
+  ab_jac_result r = {ab_nan(), ab_nan(), ab_nan(), ab_nan(),
+                     ab_nan(), h.ncols,  ab_nan()};
+  int verified = hand_verify(&h, &o, &r.objective);
+  if (!verified)
+    fprintf(stderr,
+            "WRONG GRADIENT: %s %s: verification failed, nothing "
+            "timed\n",
+            bench, size);
+  if (verified && !o.verify_only) {
+    enum { P, G, F, NV };
+    ab_fn fns[NV] = {hand_primal, hand_jacobian_reverse, hand_jacobian_forward};
+    int on[NV] = {1, 1, 1};
+    double t[NV];
+    r.tape = ab_tape_bytes(hand_one_point, &h);
+    ab_time_variants(fns, on, NV, &h, o.samples, o.min_time, t);
+    r.primal = t[P], r.jac_rev = t[G], r.jac_fwd = t[F];
+  }
+  rc = ab_jac_report(&o, bench, size, &r, verified);
+  return rc ? rc : !verified;
+}
