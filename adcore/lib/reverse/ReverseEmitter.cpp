@@ -407,11 +407,7 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
                                  "' is not supported yet in reverse mode");
   if (Callee->isDeclaration())
     return unsupported(
-        Call, "the external function '" + Callee->getName() +
-                  "' has no body and no derivative rule; define it in this "
-                  "translation unit, register a custom derivative "
-                  "(__enzyme_register_gradient_" +
-                  Callee->getName() + ") or mark it inactive");
+        Call, missingBodyMessage(*Callee, "__enzyme_register_gradient_"));
   if (Callee->isVarArg())
     return unsupported(Call, "calls to the variadic function '" +
                                  Callee->getName() + "'");

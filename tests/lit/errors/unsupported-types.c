@@ -20,6 +20,16 @@ double product(double x) {
 }
 double dproduct(double x) { return __enzyme_fwddiff((void *)product, x, 1.0); }
 
+// The same in reverse mode.
+double quotient(double x) {
+  _Complex double z = x + 2.0 * __builtin_complex(0.0, 1.0);
+  // CHECK: unsupported-types.c:[[@LINE+2]]:27: error: cannot differentiate 'quotient' in reverse mode: complex division calls the runtime function '__divdc3', which has no derivative rule; compile with -fcx-limited-range (or -ffast-math) to compute it inline
+  // LIMITED-NOT: '__divdc3'
+  _Complex double w = 1.0 / z;
+  return __real__ w + __imag__ w;
+}
+double dquotient(double x) { return __enzyme_autodiff((void *)quotient, x); }
+
 // A complex result is two doubles: the entry point must be declared to
 // return them.
 _Complex double twice(_Complex double z) { return z + z; }
