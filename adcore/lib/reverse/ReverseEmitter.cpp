@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Analysis/CFG.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
@@ -260,6 +261,24 @@ bool ReverseEmitter::buildAugmented() {
 }
 
 bool ReverseEmitter::augmentInstruction(Instruction &I) {
+  // A caught exception that resumes normal execution after unwinding out
+  // of a callee's augmented sweep leaves that callee's records on the
+  // tape; a landing pad that only cleans up or rethrows is fine (the
+  // derivative rethrows), and so is a throw that records nothing (from
+  // this function's own code or from an inactive call).
+  if (auto *LP = dyn_cast<LandingPadInst>(&I))
+    if (LP->getNumClauses() > 0 &&
+        isPotentiallyReachable(LP->getParent(), AugReturn->getParent()))
+      for (BasicBlock *P : predecessors(LP->getParent()))
+        // (The replacement invoke sits before the primal's, erased later.)
+        for (Instruction &T : *P)
+          if (isa<InvokeInst>(T) &&
+              (CallKeys.count(&T) || CustomSites.count(&T)))
+            return unsupported(T, "an exception caught inside the "
+                                  "differentiated code (try/catch) after it "
+                                  "left a differentiated call is not "
+                                  "supported yet in reverse mode; catch it "
+                                  "in the caller of the derivative");
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     bool Replaced = false;
     if (!isa<IntrinsicInst>(Call) && !augmentCall(*Call, Replaced))
