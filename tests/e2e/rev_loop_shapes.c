@@ -4,7 +4,8 @@
  * entering the next loop's header), nested loops with triangular bounds,
  * a break out of two loops, a loop exited by return, counting down,
  * stepping by 3, pointer induction variables, a loop whose trip count is
- * zero, a do-while, a loop with a data-dependent exit, and a GMM-like nest
+ * zero, a do-while, a loop with a data-dependent exit, a triangular
+ * in-place update (a loop-invariant record), and a GMM-like nest
  * that reuses a heap buffer in every iteration.  Central differences and
  * forward mode (dot-product test). */
 #include "rev_check.h"
@@ -96,6 +97,27 @@ static double data_exit(const double *x) {
   return s * x[N - 1];
 }
 
+/* in place, triangular: a = v[c] is recorded once per run of the inner
+ * loop (at its exit), v[r] per iteration */
+static int tri_n = N;
+static void tri_update(double *v) {
+  for (int c = 0; c < tri_n; c++) {
+    double a = v[c];
+    for (int r = c + 1; r < tri_n; r++)
+      v[r] += 0.3 * a * v[r];
+  }
+}
+static double tri(const double *x) {
+  double v[N];
+  for (int i = 0; i < N; ++i)
+    v[i] = x[i];
+  tri_update(v);
+  double s = 0;
+  for (int i = 0; i < N; ++i)
+    s += v[i] * (i + 1);
+  return s;
+}
+
 /* like the GMM objective: a scratch buffer rewritten for each (i, k) */
 static double gmm_like(const double *mu) {
   enum { D = 3, K = 3, P = 4 };
@@ -142,6 +164,7 @@ int main(void) {
   check_one("empty_loop3", empty_loop, N);
   check_one("do_while", do_while, N);
   check_one("data_exit", data_exit, N);
+  check_one("tri", tri, N);
   check_one("gmm_like", gmm_like, N);
   return check_finish();
 }

@@ -346,14 +346,21 @@ bool ReverseEmitter::recomputable(Value *V, const BasicBlock *UseBB,
     return recomputable(IV.Start, UseBB, Depth + 1, Leaves) &&
            recomputable(IV.Step, UseBB, Depth + 1, Leaves);
   }
-  if (auto *LI = dyn_cast<LoadInst>(I))
-    return reloadable(*LI) &&
-           recomputable(LI->getPointerOperand(), UseBB, Depth + 1, Leaves);
-  if (!isCheapPure(*I))
-    return false;
-  return all_of(I->operands(), [&](Use &U) {
-    return recomputable(U.get(), UseBB, Depth + 1, Leaves);
-  });
+  auto *LI = dyn_cast<LoadInst>(I);
+  bool Rebuilt = LI ? reloadable(*LI) && recomputable(LI->getPointerOperand(),
+                                                      UseBB, Depth + 1, Leaves)
+                    : isCheapPure(*I) && all_of(I->operands(), [&](Use &U) {
+                        return recomputable(U.get(), UseBB, Depth + 1, Leaves);
+                      });
+  if (Rebuilt)
+    return true;
+  // Computed outside a counted loop around the use: recorded once per run
+  // of that loop, at its exits.
+  if (BasicBlock *H = invariantLoopFor(I, UseBB)) {
+    InvariantRecords[H].insert(I);
+    return true;
+  }
+  return false;
 }
 
 void ReverseEmitter::planRecomputation() {
@@ -393,6 +400,10 @@ Value *ReverseEmitter::recompute(Value *V) {
   if (Value *E = EndValues.lookup(V))
     return E;
   auto *I = cast<Instruction>(V);
+  if (BasicBlock *H = invariantLoopFor(I, ReversingBlock))
+    if (InvariantRecords.lookup(H).contains(I))
+      return RB.CreateLoad(I->getType(), hoistSlot(H, I),
+                           I->getName() + ".inv");
   if (auto *Phi = dyn_cast<PHINode>(I)) {
     CountedLoop &CL = CountedLoops[Phi->getParent()];
     Induction IV;

@@ -237,6 +237,7 @@ bool ReverseEmitter::buildAugmented() {
 
   planCountedLoops();
   planRecomputation();
+  hoistInvariantRecords();
 
   // The path: each block with several predecessors (other than the header
   // of a counted loop) records where it was entered from, before anything
@@ -604,6 +605,9 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
     if (It != Recorded.end())
       for (Value *V : reverse(It->second))
         Popped[V] = popRecord(RB, RevTape, V->getType());
+    ReversingBlock = &BB;
+    for (auto [H, V] : Hoisted.lookup(I))
+      Popped[V] = RB.CreateLoad(V->getType(), hoistSlot(H, V));
     auto Re = Recomputed.find(I);
     if (Re != Recomputed.end())
       for (Value *V : Re->second)
@@ -623,6 +627,7 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
       addAdjoint(Phi->getIncomingValueForBlock(Pred), D);
     RB.CreateBr(RevBlock[Pred]);
   };
+  readExitValues(BB);
   readExitCounts(BB);
   if (Preds.empty()) {
     RB.CreateBr(RevExit);

@@ -34,6 +34,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/IRBuilder.h"
 
 #include <memory>
@@ -100,6 +101,15 @@ private:
                             llvm::function_ref<void(llvm::BasicBlock *)> Edge);
   void readExitCounts(llvm::BasicBlock &BB);
   void readEndRecords();
+
+  // --- loop-invariant records (InvariantRecords.cpp) --------------------
+  /// The header of the outermost counted loop around \p User that \p V
+  /// does not depend on, if any.
+  llvm::BasicBlock *invariantLoopFor(llvm::Value *V,
+                                     const llvm::BasicBlock *UseBB);
+  void hoistInvariantRecords();
+  void readExitValues(llvm::BasicBlock &BB);
+  llvm::AllocaInst *hoistSlot(llvm::BasicBlock *Header, llvm::Value *V);
   void eraseRecord(llvm::CallInst *Push);
   /// Whether the primal may write the memory of \p Obj, one of its
   /// arguments (cached).
@@ -179,6 +189,24 @@ private:
   /// record, in push order.
   llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>
       ExitCounts;
+  /// Loop-invariant records: per exit block, (loop header, value) in push
+  /// order; per instruction, the ones it reads; their reverse-sweep slots.
+  llvm::DenseMap<
+      llvm::BasicBlock *,
+      llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::Value *>, 2>>
+      ExitValues;
+  llvm::DenseMap<
+      llvm::Instruction *,
+      llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::Value *>, 2>>
+      Hoisted;
+  llvm::DenseMap<std::pair<llvm::BasicBlock *, llvm::Value *>,
+                 llvm::AllocaInst *>
+      HoistSlots;
+  /// The values recorded at the exits of each counted loop (by header).
+  llvm::MapVector<llvm::BasicBlock *, llvm::SetVector<llvm::Value *>>
+      InvariantRecords;
+  /// The block being reversed (recompute reads hoisted leaves there).
+  llvm::BasicBlock *ReversingBlock = nullptr;
   /// Values recorded once, at the return; their values in the reverse sweep.
   llvm::SmallVector<llvm::Value *, 8> EndRecords;
   llvm::DenseMap<llvm::Value *, llvm::Value *> EndValues;

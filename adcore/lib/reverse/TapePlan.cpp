@@ -58,6 +58,15 @@ void ReverseEmitter::reportTapePlan() {
         BB.getSingleSuccessor()->printAsOperand(OS, /*PrintType=*/false);
         OS << Each << "\n";
       }
+    for (auto [H, V] : ExitValues.lookup(&BB)) {
+      Bytes += RecordBytes(V->getType());
+      ++Plan.ValueRecords;
+      OS << "  record ";
+      V->printAsOperand(OS, /*PrintType=*/true);
+      OS << " once per run of the loop at block ";
+      H->printAsOperand(OS, /*PrintType=*/false);
+      OS << ", at its exit" << Each << "\n";
+    }
     for (Instruction &I : BB) {
       auto Print = [&](const char *What, Value *V) {
         OS << "  " << What << " ";

@@ -44,3 +44,20 @@ void square_in_place(double *x, int n) {
 void grad2(double *x, double *dx, int n) {
   __enzyme_autodiff((void *)square_in_place, enzyme_dup, x, dx, enzyme_const, n);
 }
+
+// tri overwrites v, so a = v[c] is recorded; it is the same in every
+// iteration of the inner loop: recorded once per run of that loop, at its
+// exit, not per iteration.
+// PLAN-LABEL: adcc: reverse mode of 'tri'
+// PLAN: record double {{.*}} once per run of the loop at block %{{[0-9]+}}, at its exit (each loop iteration)
+__attribute__((noinline))
+void tri(double *v, int d) {
+  for (int c = 0; c < d; c++) {
+    double a = v[c];
+    for (int r = c + 1; r < d; r++)
+      v[r] += a * v[r];
+  }
+}
+void grad3(double *v, double *dv, int d) {
+  __enzyme_autodiff((void *)tri, enzyme_dup, v, dv, enzyme_const, d);
+}
