@@ -47,6 +47,10 @@ void ReverseEmitter::hoistInvariantRecords() {
     }
     List = std::move(Kept);
   }
+}
+
+void ReverseEmitter::emitInvariantRecords() {
+  auto &PerLoop = InvariantRecords;
   // After the trip counts each exit block records.
   for (auto &[Mid, Headers] : ExitCounts) {
     AB.SetInsertPoint(Mid->getTerminator());

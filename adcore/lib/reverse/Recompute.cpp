@@ -444,6 +444,7 @@ void ReverseEmitter::reverseCountedHeader(
   RB.CreateStore(RB.CreateSub(K, RB.getInt64(1)), CL.RevCount);
   Edge(CL.Latch);
   RB.SetInsertPoint(Out);
+  releaseLoopArray(&BB);
   Edge(CL.Entering);
 }
 

@@ -238,6 +238,9 @@ bool ReverseEmitter::buildAugmented() {
   planCountedLoops();
   planRecomputation();
   hoistInvariantRecords();
+  planLoopArrays();
+  emitInvariantRecords();
+  placeLoopArrays();
 
   // The path: each block with several predecessors (other than the header
   // of a counted loop) records where it was entered from, before anything
@@ -606,6 +609,8 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
       for (Value *V : reverse(It->second))
         Popped[V] = popRecord(RB, RevTape, V->getType());
     ReversingBlock = &BB;
+    for (const ArrayRecord &R : ArrayRecords.lookup(I))
+      Popped[R.V] = arrayRecord(R);
     for (auto [H, V] : Hoisted.lookup(I))
       Popped[V] = RB.CreateLoad(V->getType(), hoistSlot(H, V));
     auto Re = Recomputed.find(I);

@@ -108,6 +108,22 @@ private:
   llvm::BasicBlock *invariantLoopFor(llvm::Value *V,
                                      const llvm::BasicBlock *UseBB);
   void hoistInvariantRecords();
+  void emitInvariantRecords();
+
+  // --- per-iteration records in arrays (LoopArrays.cpp) ----------------
+  /// Moves the per-iteration records of counted loops whose trip count is
+  /// known on entry into one tape block per run of the loop.
+  void planLoopArrays();
+  /// Moves each array's push after everything else its loop's entering
+  /// block records (an exit block of a previous loop records its exit
+  /// values there), so that it is the last record before the loop.
+  void placeLoopArrays();
+  /// Releases the array of the loop of \p Header (reverse sweep, on the way
+  /// out of the loop).
+  void releaseLoopArray(llvm::BasicBlock *Header);
+  struct ArrayRecord;
+  /// Reads back one array record in the reverse sweep.
+  llvm::Value *arrayRecord(const ArrayRecord &R);
   void readExitValues(llvm::BasicBlock &BB);
   llvm::AllocaInst *hoistSlot(llvm::BasicBlock *Header, llvm::Value *V);
   void eraseRecord(llvm::CallInst *Push);
@@ -202,6 +218,20 @@ private:
   llvm::DenseMap<std::pair<llvm::BasicBlock *, llvm::Value *>,
                  llvm::AllocaInst *>
       HoistSlots;
+  /// Per-iteration records kept in arrays: the loop, the array's base and
+  /// length (both recorded at the loop's exits), the record's offset.
+  struct LoopArray {
+    llvm::Value *Base = nullptr, *Length = nullptr;
+    uint64_t Stride = 0;
+  };
+  llvm::DenseMap<llvm::BasicBlock *, LoopArray> LoopArrays;
+  struct ArrayRecord {
+    llvm::BasicBlock *Header;
+    llvm::Value *V;
+    uint64_t Offset;
+  };
+  llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<ArrayRecord, 2>>
+      ArrayRecords;
   /// The values recorded at the exits of each counted loop (by header).
   llvm::MapVector<llvm::BasicBlock *, llvm::SetVector<llvm::Value *>>
       InvariantRecords;

@@ -78,6 +78,15 @@ void ReverseEmitter::reportTapePlan() {
         ++Plan.ValueRecords;
         Print("record", V);
       }
+      for (const ArrayRecord &R : ArrayRecords.lookup(&I)) {
+        Bytes += 8;
+        ++Plan.ValueRecords;
+        Print("record", R.V);
+        OS << "    (in the array sized by the trip count of the loop at "
+              "block ";
+        R.Header->printAsOperand(OS, /*PrintType=*/false);
+        OS << ")\n";
+      }
       for (Value *V : Recomputed.lookup(&I))
         Print("recompute", V);
     }

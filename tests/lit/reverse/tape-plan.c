@@ -31,9 +31,11 @@ void grad(const double *x, double *dx, int n) {
 }
 
 // square_in_place writes x: x[i] is recorded each iteration (the reverse
-// sweep cannot read it again), its address still is not.
-// REMARK: tape-plan.c:[[@LINE+5]]:1: remark: reverse mode of 'square_in_place': tape {{[0-9]+}} bytes per call + 8 bytes per loop iteration (2 recorded values, 1 control-flow records, 1 loop counts); every other value is recomputed or constant [-Rpass=adcc]
+// sweep cannot read it again), in an array sized by the loop's trip count
+// (whose address and length are recorded at the exit); its address is not.
+// REMARK: tape-plan.c:[[@LINE+6]]:1: remark: reverse mode of 'square_in_place': tape {{[0-9]+}} bytes per call + 8 bytes per loop iteration ({{[0-9]+}} recorded values, 1 control-flow records, 1 loop counts); every other value is recomputed or constant [-Rpass=adcc]
 // PLAN: record double {{.*}} for 'fmul' (each loop iteration)
+// PLAN-NEXT: (in the array sized by the trip count of the loop at block %{{[0-9]+}})
 // PLAN-NOT: record ptr {{.*}} (each loop iteration)
 // PLAN-NOT: record double {{.*}} for 'fadd'
 __attribute__((noinline))

@@ -1,0 +1,153 @@
+//===- LoopArrays.cpp - Per-iteration records in arrays ------------------===//
+//
+// A counted loop whose trip count is known when it is entered keeps the
+// records of its iterations in one block of the tape, pushed on entry and
+// sized by the trip count: iteration k stores its records at
+// base + k * stride + offset, plain stores the vectorizer can work with,
+// and the reverse sweep reads them back from its iteration counter. The
+// block's address and length are recorded at the loop's exits (beside the
+// trip count); the reverse sweep releases the block when it leaves the
+// loop. Records of inner loops stay on the tape, between the block and
+// the exit records, which keeps the tape LIFO.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReverseEmitter.h"
+
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// Each record takes one 8-byte granule of its iteration's row.
+constexpr uint64_t Granule = 8;
+
+bool fitsGranule(const DataLayout &DL, Type *T) {
+  return T->isSized() && DL.getTypeAllocSize(T) <= Granule &&
+         DL.getABITypeAlign(T).value() <= Granule && !T->isVectorTy();
+}
+
+FunctionCallee tapeCall(Module &M, StringRef Name) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  return M.getOrInsertFunction(Name,
+                               FunctionType::get(Ptr, {Ptr, I64, I64}, false));
+}
+
+} // namespace
+
+void ReverseEmitter::planLoopArrays() {
+  Module &M = *Aug.getParent();
+  const DataLayout &DL = M.getDataLayout();
+  // The instructions of each counted loop (not of its inner loops) that
+  // record, in program order.
+  MapVector<BasicBlock *, SmallVector<Instruction *, 8>> Users;
+  for (BasicBlock &BB : Aug) {
+    Loop *L = AugLoops->getLoopFor(&BB);
+    if (!L || !CountedLoops.count(L->getHeader()))
+      continue;
+    for (Instruction &I : BB) {
+      auto It = Recorded.find(&I);
+      if (It == Recorded.end() || It->second.empty() ||
+          !all_of(It->second,
+                  [&](Value *V) { return fitsGranule(DL, V->getType()); }))
+        continue;
+      Users[L->getHeader()].push_back(&I);
+    }
+  }
+  if (Users.empty())
+    return;
+
+  TargetLibraryInfoImpl TLII(Triple(M.getTargetTriple()));
+  TargetLibraryInfo TLI(TLII);
+  AssumptionCache AC(Aug);
+  ScalarEvolution SE(Aug, TLI, AC, *AugDT, *AugLoops);
+  SCEVExpander Expander(SE, "adcc.trips");
+  Type *I64 = Type::getInt64Ty(Aug.getContext());
+  for (auto &[H, Insts] : Users) {
+    Loop *L = AugLoops->getLoopFor(H);
+    CountedLoop &CL = CountedLoops[H];
+    const SCEV *Taken = SE.getBackedgeTakenCount(L);
+    Instruction *At = CL.Entering->getTerminator();
+    if (isa<SCEVCouldNotCompute>(Taken) || !SE.isLoopInvariant(Taken, L) ||
+        !Expander.isSafeToExpandAt(Taken, At))
+      continue;
+    const SCEV *Trips =
+        SE.getAddExpr(SE.getTruncateOrZeroExtend(Taken, I64), SE.getOne(I64));
+    LoopArray &A = LoopArrays[H];
+    A.Length = Expander.expandCodeFor(Trips, I64, At);
+    for (Instruction *I : Insts)
+      A.Stride += Granule * Recorded[I].size();
+    IRBuilder<> B(At);
+    A.Base = B.CreateCall(tapeCall(M, "adcc_tape_push"),
+                          {AugTape, B.CreateMul(A.Length, B.getInt64(A.Stride)),
+                           B.getInt64(Granule)},
+                          "iters.records");
+    InvariantRecords[H].insert(A.Base);
+    InvariantRecords[H].insert(A.Length);
+
+    uint64_t Offset = 0;
+    for (Instruction *I : Insts) {
+      for (Value *V : Recorded[I]) {
+        CallInst *Push = PushOf.lookup({I, V});
+        B.SetInsertPoint(Push);
+        Value *Row = B.CreateMul(CL.Count, B.getInt64(A.Stride));
+        Value *Addr = B.CreateGEP(B.getInt8Ty(), A.Base,
+                                  B.CreateAdd(Row, B.getInt64(Offset)));
+        Value *Stored =
+            V->getType()->isIntegerTy(1) ? B.CreateZExt(V, B.getInt8Ty()) : V;
+        B.CreateStore(Stored, Addr);
+        eraseRecord(Push);
+        ArrayRecords[I].push_back({H, V, Offset});
+        Offset += Granule;
+      }
+      Recorded[I].clear();
+    }
+  }
+  Expander.clear();
+}
+
+void ReverseEmitter::placeLoopArrays() {
+  for (auto &[H, A] : LoopArrays)
+    cast<Instruction>(A.Base)->moveBefore(
+        CountedLoops[H].Entering->getTerminator()->getIterator());
+}
+
+Value *ReverseEmitter::arrayRecord(const ArrayRecord &R) {
+  const LoopArray &A = LoopArrays[R.Header];
+  Value *Base = RB.CreateLoad(RB.getPtrTy(), hoistSlot(R.Header, A.Base));
+  Value *Row = RB.CreateMul(reverseIteration(R.Header), RB.getInt64(A.Stride));
+  Value *Addr = RB.CreateGEP(RB.getInt8Ty(), Base,
+                             RB.CreateAdd(Row, RB.getInt64(R.Offset)));
+  Type *T = R.V->getType();
+  bool Bool = T->isIntegerTy(1);
+  LoadInst *L =
+      RB.CreateLoad(Bool ? RB.getInt8Ty() : T, Addr, R.V->getName() + ".rec");
+  if (T->isIntegerTy())
+    L->setMetadata(IntegerRecordMetadata, MDNode::get(RB.getContext(), {}));
+  return Bool ? RB.CreateTrunc(L, T) : L;
+}
+
+void ReverseEmitter::releaseLoopArray(BasicBlock *Header) {
+  auto It = LoopArrays.find(Header);
+  if (It == LoopArrays.end())
+    return;
+  const LoopArray &A = It->second;
+  Value *Length =
+      RB.CreateLoad(RB.getInt64Ty(), hoistSlot(Header, A.Length), "trips");
+  RB.CreateCall(tapeCall(*Rev.getParent(), "adcc_tape_pop"),
+                {RevTape, RB.CreateMul(Length, RB.getInt64(A.Stride)),
+                 RB.getInt64(Granule)});
+}
+
+} // namespace adcore
