@@ -38,6 +38,8 @@ bool parseActivity(StringRef Word, ArgActivity &Out) {
     Out = ArgActivity::Dup;
   else if (Word == "DualOnly" || Word == "DuplicatedOnly")
     Out = ArgActivity::DupNoNeed;
+  else if (Word == "Active")
+    Out = ArgActivity::Active;
   else
     return false;
   return true;
@@ -77,6 +79,14 @@ bool parse(StringRef Text, Function &F, DeclaredDerivative &D,
   }
   StringRef Ret = Parts[4];
   bool Void = F.getReturnType()->isVoidTy();
+  if (D.Mode == "reverse") {
+    // A combined call: the augmented sweep and then the reverse sweep.
+    D.Key.Mode = DerivativeMode::Augmented;
+    D.Key.ReturnPrimal = !Void;
+    D.Key.ReturnShadow = Ret == "Active" && hasFloatAdjoint(F.getReturnType());
+    D.Key.StableMemory = true;
+    return true;
+  }
   D.Key.ReturnPrimal = !Void && (Ret == "Const" || Ret == "Dual" ||
                                  Ret == "Duplicated" || Ret.empty());
   D.Key.ReturnShadow =
@@ -117,7 +127,7 @@ collectDeclaredDerivatives(Module &M, SynthesisContext &Ctx) {
 bool defineDeclaredDerivative(const DeclaredDerivative &D,
                               SynthesisContext &Ctx) {
   Function &Primal = *D.Key.Primal;
-  if (D.Mode != "forward") {
+  if (D.Mode != "forward" && D.Mode != "reverse") {
     errorOn(Primal, Ctx,
             D.Mode + "-mode derivative '" + D.Symbol + "' of '" +
                 Primal.getName() +
@@ -125,18 +135,27 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
                 "adcc");
     return false;
   }
+  const char *Macro = D.Mode == "forward" ? "ADCC_FORWARD" : "ADCC_REVERSE";
   Module &M = Ctx.module();
   Function *User = M.getFunction(D.Symbol);
   if (User && !User->isDeclaration()) {
     errorOn(Primal, Ctx,
             "'" + D.Symbol +
-                "' is defined by the program, but "
-                "ADCC_FORWARD asks adcc to generate it");
+                "' is defined by the program, but " + Macro +
+                " asks adcc to generate it");
     return false;
   }
   Function *Gen = Ctx.getOrCreate(D.Key);
   if (!Gen)
     return false;
+  Function *RevGen = nullptr;
+  if (D.Key.Mode == DerivativeMode::Augmented) {
+    DerivativeKey RevKey = D.Key;
+    RevKey.Mode = DerivativeMode::Reverse;
+    RevGen = Ctx.cache().lookup(RevKey);
+    if (!RevGen)
+      return false;
+  }
   if (!User)
     User = Function::Create(derivativeType(D.Key), GlobalValue::ExternalLinkage,
                             D.Symbol, M);
@@ -184,7 +203,8 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
       return Fail("parameter " + Twine(P.getArgNo() + 1) +
                   " is missing or has another type");
     Args.push_back(V);
-    if (D.Key.Args[P.getArgNo()] == ArgActivity::Const)
+    ArgActivity Act = D.Key.Args[P.getArgNo()];
+    if (Act == ArgActivity::Const || Act == ArgActivity::Active)
       continue;
     // Width N: N shadow parameters.
     for (unsigned L = 0; L < D.Key.Width; ++L) {
@@ -194,11 +214,46 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
       Args.push_back(V);
     }
   }
+  // Reverse mode: the seed (the adjoint of the result) comes last.
+  SmallVector<Value *, 1> Seed;
+  if (RevGen && RevGen->arg_size() == 1) {
+    Value *V = nullptr;
+    if (!NextArg(RevGen->getArg(0)->getType(), V))
+      return Fail("the seed parameter is missing or has another type");
+    Seed.push_back(V);
+  }
   if (Arg != User->arg_end())
     return Fail("too many parameters");
 
-  CallInst *Result = B.CreateCall(Gen, Args);
-  Type *Got = Gen->getReturnType();
+  CallInst *Call = B.CreateCall(Gen, Args);
+  Value *Result = Call;
+  if (RevGen) {
+    // The results in order: the primal's, then the adjoints.
+    SmallVector<Value *, 4> Parts;
+    if (!Call->getType()->isVoidTy())
+      Parts.push_back(Call);
+    CallInst *Adjoints = B.CreateCall(RevGen, Seed);
+    Type *AT = Adjoints->getType();
+    if (auto *ST = dyn_cast<StructType>(AT)) {
+      for (unsigned I = 0; I < ST->getNumElements(); ++I)
+        Parts.push_back(B.CreateExtractValue(Adjoints, I));
+    } else if (!AT->isVoidTy()) {
+      Parts.push_back(Adjoints);
+    }
+    Result = nullptr;
+    if (Parts.size() == 1) {
+      Result = Parts.front();
+    } else if (Parts.size() > 1) {
+      SmallVector<Type *, 4> Types;
+      for (Value *V : Parts)
+        Types.push_back(V->getType());
+      Value *Agg = PoisonValue::get(StructType::get(M.getContext(), Types));
+      for (unsigned I = 0; I < Parts.size(); ++I)
+        Agg = B.CreateInsertValue(Agg, Parts[I], I);
+      Result = Agg;
+    }
+  }
+  Type *Got = Result ? Result->getType() : B.getVoidTy();
   Type *RetTy = SRet ? Got : User->getReturnType();
   if (SRet) {
     B.CreateStore(Result, SRet);

@@ -72,7 +72,7 @@ bool handleDerivativeAttr(Sema &S, FunctionDecl &FD, const ParsedAttr &AL,
   if (!checkDerivativeSpec(S, FD, *Spec,
                            Templated ? Check::Pattern : Check::Complete))
     return false;
-  if (Kind.M == Mode::Reverse) {
+  if (Kind.M == Mode::Reverse && Kind.Batch) {
     report(S, Spec->AttrLoc, Diag::ReverseNotImplemented) << Spec->Spelling;
     return false;
   }

@@ -7,6 +7,13 @@
 //   return      void: void; Const: R; DualOnly: R (W = 1) or
 //               struct { R d_return[W]; }; Dual: struct { R primal;
 //               R d_return; } (W = 1) or struct { R primal; R d_return[W]; }
+// Reverse mode (width 1):
+//   parameters  Const p and Active p: `T p`; Duplicated / DuplicatedOnly p:
+//               `T p, S d_p`; then, for an Active return, `R seed` (the
+//               adjoint of the result)
+//   return      the results in order: the primal's result (unless void),
+//               then the adjoint of each Active parameter (`d_p`); none:
+//               void; one: its type; several: struct { R primal; T d_p; ... }
 // The struct is declared beside the derivative as `__adcc_<name>_result`.
 // The derivative is declared in f's scope and linkage language, static if f
 // is; a declaration the user wrote is adopted when its type is the expected
@@ -58,6 +65,15 @@ Activity returnActivity(const FunctionDecl &FD, const DerivativeSpec &Spec) {
                                                    : Spec.Activities.back().A;
 }
 
+/// The name of the adjoint of parameter \p I in a reverse-mode result:
+/// `d_<name>`, or `d_<I+1>` for an unnamed parameter.
+llvm::StringRef adjointName(ASTContext &Ctx, const FunctionDecl &Primal,
+                            unsigned I) {
+  const IdentifierInfo *Id = Primal.getParamDecl(I)->getIdentifier();
+  std::string Name = "d_" + (Id ? Id->getName().str() : std::to_string(I + 1));
+  return Ctx.Idents.get(Name).getName();
+}
+
 /// The fields of the result struct, or none when the derivative returns
 /// the primal's return type (or void) directly.
 llvm::SmallVector<Field, 2> resultFields(ASTContext &Ctx,
@@ -67,6 +83,16 @@ llvm::SmallVector<Field, 2> resultFields(ASTContext &Ctx,
   QualType R = protoOf(Primal).getReturnType().getUnqualifiedType();
   Activity A = returnActivity(Primal, Spec);
   unsigned W = Spec.Width;
+  if (Spec.Kind.M == Mode::Reverse) {
+    if (!R->isVoidType())
+      Fields.push_back({"primal", R});
+    const FunctionProtoType &FPT = protoOf(Primal);
+    for (unsigned I = 0; I < FPT.getNumParams(); ++I)
+      if (Spec.Activities[I].A == Activity::Active)
+        Fields.push_back({adjointName(Ctx, Primal, I),
+                          FPT.getParamType(I).getUnqualifiedType()});
+    return Fields;
+  }
   if (A == Activity::Const || (A == Activity::DualOnly && W == 1))
     return Fields;
   QualType Tangent =
@@ -228,8 +254,15 @@ std::optional<Signature> buildSignature(Sema &S, FunctionDecl &Primal,
       Sig.Names.push_back(shadowName(Ctx, Name, L, Spec.Width));
     }
   }
+  bool Reverse = Spec.Kind.M == Mode::Reverse;
+  if (Reverse && returnActivity(Primal, Spec) == Activity::Active) {
+    Sig.Params.push_back(FPT.getReturnType().getUnqualifiedType());
+    Sig.Names.push_back(&Ctx.Idents.get("seed"));
+  }
   llvm::SmallVector<Field, 2> Fields = resultFields(Ctx, Primal, Spec);
-  if (Fields.empty()) {
+  if (Reverse && Fields.size() <= 1) {
+    Sig.Return = Fields.empty() ? Ctx.VoidTy : Fields.front().Type;
+  } else if (Fields.empty()) {
     Sig.Return = FPT.getReturnType();
   } else {
     RecordDecl *RD = resultRecord(S, Primal, Spec, Fields, FromTemplate);

@@ -211,6 +211,9 @@ const char *activityError(Activity A, QualType T, bool IsReturn) {
     return "it carries no derivative; use Const";
   case Activity::Duplicated:
   case Activity::DuplicatedOnly:
+    if (IsReturn)
+      return "a reverse-mode derivative returns no shadow; use Active for a "
+             "floating-point result, Const otherwise";
     if (isPointerLike(T))
       return nullptr;
     if (isFloatingValue(T))
