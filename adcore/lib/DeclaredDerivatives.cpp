@@ -140,8 +140,7 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
   Function *User = M.getFunction(D.Symbol);
   if (User && !User->isDeclaration()) {
     errorOn(Primal, Ctx,
-            "'" + D.Symbol +
-                "' is defined by the program, but " + Macro +
+            "'" + D.Symbol + "' is defined by the program, but " + Macro +
                 " asks adcc to generate it");
     return false;
   }
