@@ -383,10 +383,8 @@ void ReverseEmitter::planRecomputation() {
   // The end records: after everything else the augmented sweep records,
   // so that the reverse sweep reads them first.
   AB.SetInsertPoint(AugReturn);
-  for (Value *V : Ends) {
-    pushRecord(AB, AugTape, V);
-    EndRecords.push_back(V);
-  }
+  EndRecords.assign(Ends.begin(), Ends.end());
+  EndBytes = pushTogether(AB, EndRecords);
 }
 
 Value *ReverseEmitter::reverseIteration(BasicBlock *Header) {
@@ -458,8 +456,10 @@ void ReverseEmitter::readExitCounts(BasicBlock &BB) {
 }
 
 void ReverseEmitter::readEndRecords() {
-  for (Value *V : reverse(EndRecords))
-    EndValues[V] = popRecord(RB, RevTape, V->getType());
+  SmallVector<Value *, 8> Values;
+  popTogether(EndRecords, EndBytes, Values);
+  for (auto [V, Popped] : zip(EndRecords, Values))
+    EndValues[V] = Popped;
   IRBuilder<> EB(RevEntry, RevEntry->begin());
   for (auto &[H, CL] : CountedLoops)
     CL.RevCount =

@@ -241,6 +241,7 @@ bool ReverseEmitter::buildAugmented() {
   planLoopArrays();
   emitInvariantRecords();
   placeLoopArrays();
+  coalesceRecords();
 
   // The path: each block with several predecessors (other than the header
   // of a counted loop) records where it was entered from, before anything
@@ -595,6 +596,7 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
   SmallVector<Instruction *, 64> Insts;
   for (Instruction &I : BB)
     Insts.push_back(&I);
+  DenseMap<unsigned, Value *> GroupBases;
   for (Instruction *I : reverse(Insts)) {
     // Only the primal's instructions (and the calls that replaced them)
     // have adjoints; what the augmented sweep added (shadows, records,
@@ -607,7 +609,7 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
     auto It = Recorded.find(I);
     if (It != Recorded.end())
       for (Value *V : reverse(It->second))
-        Popped[V] = popRecord(RB, RevTape, V->getType());
+        Popped[V] = readRecord(*I, V, GroupBases);
     ReversingBlock = &BB;
     for (const ArrayRecord &R : ArrayRecords.lookup(I))
       Popped[R.V] = arrayRecord(R);

@@ -110,6 +110,29 @@ private:
   void hoistInvariantRecords();
   void emitInvariantRecords();
 
+  // --- records sharing one tape record (CoalescedRecords.cpp) ----------
+  /// Whether \p I may push or pop tape records other than \p Pushes.
+  bool separatesRecords(llvm::Instruction &I,
+                        const llvm::DenseSet<llvm::CallInst *> &Pushes);
+  void coalesceRecords();
+  /// Records \p Values in one tape record (one by one when that is not
+  /// possible, returning 0); returns its size.
+  uint64_t pushTogether(llvm::IRBuilder<> &B,
+                        llvm::ArrayRef<llvm::Value *> Values);
+  /// Reads back what pushTogether recorded, in the same order.
+  void popTogether(llvm::ArrayRef<llvm::Value *> Values, uint64_t Bytes,
+                   llvm::SmallVectorImpl<llvm::Value *> &Out);
+  /// Reads back the record of \p V made after \p I (reverse sweep);
+  /// \p Bases: the groups of the block released so far.
+  llvm::Value *readRecord(llvm::Instruction &I, llvm::Value *V,
+                          llvm::DenseMap<unsigned, llvm::Value *> &Bases);
+  /// Per record in a group: the group and the offset in it; per group, its
+  /// size.
+  llvm::DenseMap<std::pair<llvm::Instruction *, llvm::Value *>,
+                 std::pair<unsigned, uint64_t>>
+      GroupOf;
+  llvm::SmallVector<uint64_t, 16> GroupBytes;
+
   // --- per-iteration records in arrays (LoopArrays.cpp) ----------------
   /// Moves the per-iteration records of counted loops whose trip count is
   /// known on entry into one tape block per run of the loop.
@@ -239,6 +262,7 @@ private:
   llvm::BasicBlock *ReversingBlock = nullptr;
   /// Values recorded once, at the return; their values in the reverse sweep.
   llvm::SmallVector<llvm::Value *, 8> EndRecords;
+  uint64_t EndBytes = 0;
   llvm::DenseMap<llvm::Value *, llvm::Value *> EndValues;
   llvm::DenseMap<const llvm::Value *, bool> WritesObject;
   unsigned RecomputeBudget = 0;

@@ -1,0 +1,185 @@
+//===- CoalescedRecords.cpp - One tape record for several values ---------===//
+//
+// Consecutive records of a block that nothing else on the tape separates
+// (no call that may push or pop: augmented callees, custom rules, shadow
+// stack blocks) share one tape record: the augmented sweep reserves it at
+// the first value and stores each value at its offset as it is computed;
+// the reverse sweep releases it at the first value it needs (the last one
+// recorded) and reads the others from it. One capacity check instead of one
+// per value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReverseEmitter.h"
+
+#include "adcore/MathRules.h"
+
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+constexpr uint64_t Granule = 8;
+
+FunctionCallee tapeCall(Module &M, StringRef Name) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  return M.getOrInsertFunction(Name,
+                               FunctionType::get(Ptr, {Ptr, I64, I64}, false));
+}
+
+/// The type a record of \p T is stored as (i1 as i8).
+Type *storedType(Type *T) {
+  return T->isIntegerTy(1) ? Type::getInt8Ty(T->getContext()) : T;
+}
+
+} // namespace
+
+bool ReverseEmitter::separatesRecords(Instruction &I,
+                                      const DenseSet<CallInst *> &Pushes) {
+  auto *Call = dyn_cast<CallBase>(&I);
+  if (!Call)
+    return false;
+  if (auto *CI = dyn_cast<CallInst>(Call); CI && Pushes.contains(CI))
+    return false;
+  if (auto *II = dyn_cast<IntrinsicInst>(Call))
+    return II->mayHaveSideEffects() && !II->isLifetimeStartOrEnd() &&
+           !isa<DbgInfoIntrinsic>(II) && !isa<MemIntrinsic>(II);
+  Function *Callee = Call->getCalledFunction();
+  return !Callee || !ruleFor(*Callee);
+}
+
+void ReverseEmitter::coalesceRecords() {
+  const DataLayout &DL = Aug.getParent()->getDataLayout();
+  DenseSet<CallInst *> Pushes;
+  for (auto &[IV, Push] : PushOf)
+    if (Push && Push->getParent())
+      Pushes.insert(Push);
+  struct Member {
+    Instruction *I;
+    Value *V;
+    CallInst *Push;
+  };
+  SmallVector<Member, 16> Run;
+  auto Flush = [&] {
+    if (Run.size() > 1) {
+      unsigned Group = GroupBytes.size();
+      uint64_t Offset = 0;
+      IRBuilder<> B(Run.front().Push);
+      CallInst *Base = B.CreateCall(
+          tapeCall(*Aug.getParent(), "adcc_tape_push"),
+          {AugTape, B.getInt64(0), B.getInt64(Granule)}, "records");
+      for (Member &M : Run) {
+        B.SetInsertPoint(M.Push);
+        Value *Slot = B.CreateConstGEP1_64(B.getInt8Ty(), Base, Offset);
+        M.Push->replaceAllUsesWith(Slot);
+        M.Push->eraseFromParent();
+        PushOf[{M.I, M.V}] = nullptr;
+        GroupOf[{M.I, M.V}] = {Group, Offset};
+        uint64_t Bytes = DL.getTypeAllocSize(storedType(M.V->getType()));
+        Offset += (Bytes + Granule - 1) / Granule * Granule;
+      }
+      Base->setArgOperand(1, B.getInt64(Offset));
+      GroupBytes.push_back(Offset);
+    }
+    Run.clear();
+  };
+  for (BasicBlock &BB : Aug) {
+    for (Instruction &I : BB) {
+      if (separatesRecords(I, Pushes))
+        Flush();
+      auto It = Recorded.find(&I);
+      if (It == Recorded.end())
+        continue;
+      for (Value *V : It->second) {
+        Type *T = storedType(V->getType());
+        CallInst *Push = PushOf.lookup({&I, V});
+        if (!Push || DL.getABITypeAlign(T).value() > Granule) {
+          Flush();
+          continue;
+        }
+        Run.push_back({&I, V, Push});
+      }
+    }
+    Flush();
+  }
+}
+
+uint64_t ReverseEmitter::pushTogether(IRBuilder<> &B,
+                                      ArrayRef<Value *> Values) {
+  const DataLayout &DL = Aug.getParent()->getDataLayout();
+  bool Small = all_of(Values, [&](Value *V) {
+    return DL.getABITypeAlign(storedType(V->getType())).value() <= Granule;
+  });
+  if (Values.size() < 2 || !Small) {
+    for (Value *V : Values)
+      pushRecord(B, AugTape, V);
+    return 0;
+  }
+  CallInst *Base =
+      B.CreateCall(tapeCall(*Aug.getParent(), "adcc_tape_push"),
+                   {AugTape, B.getInt64(0), B.getInt64(Granule)}, "records");
+  uint64_t Offset = 0;
+  for (Value *V : Values) {
+    Value *Stored =
+        V->getType()->isIntegerTy(1) ? B.CreateZExt(V, B.getInt8Ty()) : V;
+    B.CreateStore(Stored, B.CreateConstGEP1_64(B.getInt8Ty(), Base, Offset));
+    uint64_t Bytes = DL.getTypeAllocSize(Stored->getType());
+    Offset += (Bytes + Granule - 1) / Granule * Granule;
+  }
+  Base->setArgOperand(1, B.getInt64(Offset));
+  return Offset;
+}
+
+void ReverseEmitter::popTogether(ArrayRef<Value *> Values, uint64_t Bytes,
+                                 SmallVectorImpl<Value *> &Out) {
+  Out.clear();
+  if (!Bytes) {
+    // Recorded one by one: read back newest first.
+    Out.resize(Values.size());
+    for (size_t I = Values.size(); I-- > 0;)
+      Out[I] = popRecord(RB, RevTape, Values[I]->getType());
+    return;
+  }
+  const DataLayout &DL = Rev.getParent()->getDataLayout();
+  Value *Base = RB.CreateCall(
+      tapeCall(*Rev.getParent(), "adcc_tape_pop"),
+      {RevTape, RB.getInt64(Bytes), RB.getInt64(Granule)}, "records");
+  uint64_t Offset = 0;
+  for (Value *V : Values) {
+    Type *T = V->getType(), *S = storedType(T);
+    LoadInst *L =
+        RB.CreateLoad(S, RB.CreateConstGEP1_64(RB.getInt8Ty(), Base, Offset));
+    if (T->isIntegerTy())
+      L->setMetadata(IntegerRecordMetadata, MDNode::get(RB.getContext(), {}));
+    Out.push_back(T->isIntegerTy(1) ? RB.CreateTrunc(L, T)
+                                    : static_cast<Value *>(L));
+    Offset += (DL.getTypeAllocSize(S) + Granule - 1) / Granule * Granule;
+  }
+}
+
+Value *ReverseEmitter::readRecord(Instruction &I, Value *V,
+                                  DenseMap<unsigned, Value *> &Bases) {
+  auto It = GroupOf.find({&I, V});
+  if (It == GroupOf.end())
+    return popRecord(RB, RevTape, V->getType());
+  auto [Group, Offset] = It->second;
+  Value *&Base = Bases[Group];
+  if (!Base)
+    Base = RB.CreateCall(
+        tapeCall(*Rev.getParent(), "adcc_tape_pop"),
+        {RevTape, RB.getInt64(GroupBytes[Group]), RB.getInt64(Granule)},
+        "records");
+  Type *T = V->getType();
+  LoadInst *L = RB.CreateLoad(
+      storedType(T), RB.CreateConstGEP1_64(RB.getInt8Ty(), Base, Offset));
+  if (T->isIntegerTy())
+    L->setMetadata(IntegerRecordMetadata, MDNode::get(RB.getContext(), {}));
+  return T->isIntegerTy(1) ? RB.CreateTrunc(L, T) : static_cast<Value *>(L);
+}
+
+} // namespace adcore
