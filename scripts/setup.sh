@@ -12,6 +12,8 @@ packages=(
   libcli11-dev libspdlog-dev libfmt-dev
   # tests: lit, FileCheck, not, split-file; Catch2 v2; csmith
   llvm-22-tools python3 catch2 csmith libcsmith-dev make
+  # benchmarks: bench/run draws its chart with gnuplot
+  gnuplot-nox
 )
 
 missing=()

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# bench-harness.sh - smoke test of the benchmark harness bench/run.
+#
+# Runs `bench/run --quick --only dot` with one short sample (a few seconds:
+# it checks the harness, it times nothing) and checks what it writes:
+#   1. exit status 0, and `bench/run --help` works;
+#   2. the JSON output is a list with the dot kernel's record(s), each with
+#      the fields of the report (benchmark, size, primal_s, gradient_s,
+#      gradient_ratio, forward_ratio, tape_bytes, compile_s,
+#      clang_compile_s, target_ratio, target_met), numbers where adcc fills
+#      them, and verified = true (the gradient and tangent were checked);
+#   3. the markdown table has a row for dot, and the chart is a PNG when
+#      gnuplot is installed;
+#   4. an unknown benchmark name in --only is a usage error (status 2).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=buildsys-common.sh
+source "$here/buildsys-common.sh"
+
+require_env ADCC ADCC_SOURCE_DIR CLANG
+require_exe "$ADCC"
+require_tool python3 "install python3 (scripts/setup.sh)"
+new_workdir bench-harness
+work=$WORKDIR
+run=$ADCC_SOURCE_DIR/bench/run
+
+step "bench/run --help"
+"$run" --help >"$work/help.txt" || fail "bench/run --help failed"
+grep -q -- '--quick' "$work/help.txt" || fail "--help does not list --quick"
+pass "help"
+
+step "bench/run --quick --only dot"
+if ! "$run" --quick --only dot --samples 1 --min-time 0.001 \
+    --cc "$ADCC" --clang "$CLANG" --out "$work/r.json" \
+    --keep "$work/build" >"$work/run.log" 2>&1; then
+  tail -n 30 "$work/run.log" >&2
+  fail "bench/run exited with an error"
+fi
+pass "exit status 0"
+
+python3 - "$work/r.json" <<'PY' || fail "JSON output is not as expected"
+import json, sys
+recs = json.load(open(sys.argv[1]))
+assert isinstance(recs, list) and recs, "not a non-empty list"
+assert {r["benchmark"] for r in recs} == {"dot"}, "records other than dot"
+need = ["benchmark", "size", "primal_s", "gradient_s", "gradient_ratio",
+        "forward_ratio", "tape_bytes", "compile_s", "clang_compile_s",
+        "target_ratio", "target_met", "verified"]
+for r in recs:
+    missing = [k for k in need if k not in r]
+    assert not missing, f"{r['size']}: missing fields {missing}"
+    assert r["verified"] is True, f"{r['size']}: not verified"
+    for k in ("primal_s", "gradient_s", "gradient_ratio", "forward_ratio",
+              "compile_s", "clang_compile_s"):
+        assert isinstance(r[k], (int, float)) and r[k] > 0, f"{k} = {r[k]}"
+    assert isinstance(r["tape_bytes"], int) and r["tape_bytes"] > 0
+    assert r["target_ratio"] == 3
+    assert r["target_met"] == (r["gradient_ratio"] <= 3)
+print(f"{len(recs)} record(s) ok")
+PY
+pass "JSON records"
+
+grep -qF "| \`dot\` |" "$work/r.md" || fail "no dot row in the markdown table"
+pass "markdown table"
+if command -v gnuplot >/dev/null 2>&1; then
+  [[ $(head -c 4 "$work/r.png" | od -An -c | tr -d ' ') == 211PNG ]] ||
+    fail "the chart is not a PNG file"
+  pass "PNG chart"
+else
+  echo "gnuplot not installed: chart not checked"
+fi
+
+step "unknown benchmark"
+set +e
+"$run" --only nosuchbench --out "$work/x.json" >"$work/bad.log" 2>&1
+rc=$?
+set -e
+[[ $rc -eq 2 ]] || fail "--only nosuchbench: exit status $rc, expected 2"
+pass "usage error"
