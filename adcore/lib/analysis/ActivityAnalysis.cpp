@@ -30,6 +30,14 @@ bool canCarryDerivative(const Type *T) {
 
 namespace {
 
+/// A right shift by a constant: how one float is taken out of the integer
+/// that holds several (`{float, float}` copied as an i64).
+bool isLaneShift(const User &U) {
+  auto *BO = dyn_cast<BinaryOperator>(&U);
+  return BO && BO->getOpcode() == Instruction::LShr &&
+         isa<ConstantInt>(BO->getOperand(1));
+}
+
 /// An integer that only moves data (loaded and stored again, bitcast to a
 /// float, turned into a pointer) may hold a float's or a pointer's bits —
 /// what SROA and InstCombine make of memcpy — so it carries a shadow.
@@ -43,7 +51,8 @@ bool isMovedInteger(const Instruction &I) {
       continue;
     }
     if (isa<BitCastInst, IntToPtrInst, PHINode, SelectInst, InsertValueInst,
-            InsertElementInst>(U))
+            InsertElementInst, TruncInst>(U) ||
+        isLaneShift(*U))
       continue;
     return false;
   }
@@ -112,6 +121,9 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     if (isa<PtrToIntInst>(I) || isa<BitCastInst>(I) || isa<PHINode>(I) ||
         isa<ExtractValueInst>(I) || isa<ExtractElementInst>(I))
       return anyOperandActive(*I, Active);
+    // The pieces of an integer holding several floats' bits.
+    if (isa<TruncInst>(I) || isLaneShift(*I))
+      return Active.contains(I->getOperand(0)) && isMovedInteger(*I);
     if (auto *BO = dyn_cast<BinaryOperator>(I)) {
       switch (BO->getOpcode()) {
       case Instruction::Add:

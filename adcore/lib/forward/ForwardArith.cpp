@@ -30,6 +30,15 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
     // Pointer arithmetic in integers: the shadow follows the active operand.
     if (!isAnalyzedActive(&I))
       return true;
+    // One float taken out of an integer holding several (a right shift by
+    // a constant): the tangent's bits move the same way.
+    if (I.getOpcode() == Instruction::LShr && TA && !TB &&
+        isa<ConstantInt>(Bv)) {
+      setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
+        return B.CreateLShr(lane(TA, L), Bv);
+      }));
+      return true;
+    }
     if (holdsFloatBits(&I) || holdsFloatBits(A) || holdsFloatBits(Bv))
       return unsupported(I, "the bits of a floating-point value are changed "
                             "by the integer operation '" +

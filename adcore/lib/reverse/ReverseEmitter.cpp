@@ -336,13 +336,16 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
                                      shadowOrZero(Sel->getFalseValue()));
   } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
     Value *SP = shadowOrNull(LI->getPointerOperand());
+    if (SP && LI->getType()->isIntegerTy())
+      if (Type *View = floatViewOf(*LI))
+        FloatView[LI] = View;
     if (SP && LI->getType()->isPointerTy() && Active.contains(LI))
       Shadows[LI] = AB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign(),
                                          LI->getName() + ".shadow");
   } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *SP = shadowOrNull(SI->getPointerOperand());
     Value *V = SI->getValueOperand();
-    if (SP && V->getType()->isIntOrIntVectorTy()) {
+    if (SP && V->getType()->isIntOrIntVectorTy() && !FloatView.count(V)) {
       Kind K = Types->memoryKind(PrimalOf.lookup(SI->getPointerOperand()));
       const Value *PV = PrimalOf.lookup(V);
       if (K == Kind::Double || K == Kind::Float ||

@@ -110,6 +110,24 @@ private:
   void hoistInvariantRecords();
   void emitInvariantRecords();
 
+  // --- floating-point data copied as integers (IntegerCopies.cpp) -------
+  /// The floating-point type whose bits the integer load \p LI copies into
+  /// stores only (double, <2 x float>, ...), or null.
+  llvm::Type *floatViewOf(llvm::LoadInst &LI);
+  llvm::Value *viewSlot(llvm::Value *V);
+  void loadAdjointOfView(llvm::LoadInst &LI, llvm::Value *ShadowPtr);
+  void storeAdjointOfView(llvm::StoreInst &SI, llvm::Value *ShadowPtr);
+  /// Adds \p D, the adjoint of a bitcast of \p V, to V's view slot.
+  void castAdjointToView(llvm::Value *V, llvm::Value *D);
+  /// Adds \p D, the adjoint of a float read out of a view's bits, to its
+  /// element of the view's slot.
+  void elementAdjointToView(llvm::BitCastInst &Cast, llvm::Value *D);
+  /// Integer loads that copy floating-point data, and their view type;
+  /// floats read out of them: the load and the element.
+  llvm::DenseMap<const llvm::Value *, llvm::Type *> FloatView;
+  llvm::DenseMap<const llvm::Value *, std::pair<llvm::Value *, unsigned>>
+      ViewElement;
+
   // --- records sharing one tape record (CoalescedRecords.cpp) ----------
   /// Whether \p I may push or pop tape records other than \p Pushes.
   bool separatesRecords(llvm::Instruction &I,

@@ -69,7 +69,7 @@ bool ReverseEmitter::neededValues(Instruction &I,
     return true;
   }
   if (auto *LI = dyn_cast<LoadInst>(&I)) {
-    if (isActiveFloat(LI))
+    if (isActiveFloat(LI) || FloatView.count(LI))
       if (Value *SP = shadowOrNull(LI->getPointerOperand()))
         Need(SP);
     return true;
@@ -77,8 +77,9 @@ bool ReverseEmitter::neededValues(Instruction &I,
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *SP = shadowOrNull(SI->getPointerOperand());
     Type *T = SI->getValueOperand()->getType();
-    if (SP && (T->isFPOrFPVectorTy() ||
-               (T->isAggregateType() && canCarryDerivative(T))))
+    if (SP &&
+        (T->isFPOrFPVectorTy() || FloatView.count(SI->getValueOperand()) ||
+         (T->isAggregateType() && canCarryDerivative(T))))
       Need(SP);
     return true;
   }
@@ -159,6 +160,10 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     AnyFloat |= isFloatMemory(K);
     AllFloat &= isFloatMemory(K);
   }
+  // Fewer bytes than a float: no floating-point data (an empty struct such
+  // as a comparator object is one byte).
+  if (auto *CL = dyn_cast<ConstantInt>(Len); CL && CL->getZExtValue() < 4)
+    return true;
   if (!AnyFloat) {
     if (!L.empty())
       return true; // pointers and integers: their shadows were copied
@@ -326,6 +331,15 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     case Instruction::BitCast:
       if (Op->getType()->isFPOrFPVectorTy())
         addAdjoint(Op, RB.CreateBitCast(D, Op->getType()));
+      else if (FloatView.count(Op))
+        castAdjointToView(Op, D);
+      else if (ViewElement.count(Cast))
+        elementAdjointToView(*cast<BitCastInst>(Cast), D);
+      else if (Active.contains(Op))
+        return unsupported(I, "integer bits reinterpreted as a "
+                              "floating-point value carry a derivative "
+                              "adcc cannot follow; use floating-point "
+                              "loads and operations");
       return true;
     default:
       return true;
@@ -342,6 +356,12 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     return true;
   }
   if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    if (FloatView.count(LI)) {
+      auto It = Popped.find(shadowOrNull(LI->getPointerOperand()));
+      if (It != Popped.end())
+        loadAdjointOfView(*LI, It->second);
+      return true;
+    }
     if (!isActiveFloat(LI))
       return true;
     Value *D = takeAdjoint(LI);
@@ -359,6 +379,10 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     if (It == Popped.end())
       return true;
     Value *SP = It->second;
+    if (FloatView.count(V)) {
+      storeAdjointOfView(*SI, SP);
+      return true;
+    }
     Value *Old = RB.CreateAlignedLoad(V->getType(), SP, SI->getAlign());
     RB.CreateAlignedStore(Constant::getNullValue(V->getType()), SP,
                           SI->getAlign());

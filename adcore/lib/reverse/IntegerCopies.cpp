@@ -1,0 +1,169 @@
+//===- IntegerCopies.cpp - Floating-point data copied as integers --------===//
+//
+// At -O1 and above InstCombine turns small memcpy/memmove calls (a struct
+// assignment, std::swap, std::sort's moves) into an integer load and
+// integer stores of the same bits. When the type analysis says the bits are
+// floating-point data (doubles, floats, or several of them), the loaded
+// integer is given a floating-point *view* (double, <2 x float>, <2 x
+// double>, ...): its adjoint lives in a slot of that type, a store of it
+// moves the destination's adjoint into that slot, and the load adds the
+// slot into the source's adjoint, as for a floating-point load and store;
+// a bitcast of it to a floating-point type (store-to-load forwarding) adds
+// its adjoint to the slot. Integers with other uses (arithmetic on the
+// bits) are not covered.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReverseEmitter.h"
+
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+Type *ReverseEmitter::floatViewOf(LoadInst &LI) {
+  auto *IT = dyn_cast<IntegerType>(LI.getType());
+  const Value *Ptr = PrimalOf.lookup(LI.getPointerOperand());
+  if (!IT || !Ptr || LI.use_empty())
+    return nullptr;
+  // The source's or a destination's layout says what the bytes are.
+  SmallVector<const Value *, 4> Places{Ptr};
+  unsigned Bits = IT->getBitWidth();
+  // Floats read out of the loaded bits (store-to-load forwarding): a
+  // bitcast of all of them, or of a trunc of them, maybe shifted right.
+  SmallVector<std::pair<BitCastInst *, unsigned>, 4> Reads; // cast, bit
+  auto ReadsOf = [&](Value *V, unsigned Shift) {
+    for (User *U : V->users()) {
+      auto *BC = dyn_cast<BitCastInst>(U);
+      if (!BC || !BC->getType()->isFloatingPointTy())
+        return false;
+      Reads.push_back({BC, Shift});
+    }
+    return true;
+  };
+  auto TruncsOf = [&](Value *V, unsigned Shift) {
+    for (User *U : V->users())
+      if (!isa<TruncInst>(U) || !ReadsOf(U, Shift))
+        return false;
+    return true;
+  };
+  for (User *U : LI.users()) {
+    if (isa<BitCastInst>(U)) {
+      if (!U->getType()->isFPOrFPVectorTy())
+        return nullptr;
+      continue; // the whole value: handled as the view itself
+    }
+    if (isa<TruncInst>(U)) {
+      if (!ReadsOf(U, 0))
+        return nullptr;
+      continue;
+    }
+    if (auto *BO = dyn_cast<BinaryOperator>(U)) {
+      auto *Amount = dyn_cast<ConstantInt>(BO->getOperand(1));
+      if (BO->getOpcode() != Instruction::LShr || BO->getOperand(0) != &LI ||
+          !Amount || !TruncsOf(BO, unsigned(Amount->getZExtValue())))
+        return nullptr;
+      continue;
+    }
+    auto *SI = dyn_cast<StoreInst>(U);
+    if (!SI || SI->getValueOperand() != &LI)
+      return nullptr;
+    if (const Value *P = PrimalOf.lookup(SI->getPointerOperand()))
+      Places.push_back(P);
+  }
+  // Every element of the copied bytes must be of one floating-point kind.
+  auto ViewAt = [&](const Value *P) -> Kind {
+    Kind K = Types->memoryKind(P);
+    if (K != Kind::Double && K != Kind::Float)
+      return Kind::Unknown;
+    unsigned EltBits = K == Kind::Double ? 64 : 32;
+    if (Bits % EltBits)
+      return Kind::Unknown;
+    for (unsigned E = 1; E < Bits / EltBits; ++E)
+      if (Types->memoryKind(P, int64_t(E) * EltBits / 8) != K)
+        return Kind::Unknown;
+    return K;
+  };
+  Kind K = Kind::Unknown;
+  for (const Value *P : Places)
+    if ((K = ViewAt(P)) != Kind::Unknown)
+      break;
+  // Without a layout, the floats read out of the bits say what they are.
+  if (K == Kind::Unknown && !Reads.empty()) {
+    Type *First = Reads.front().first->getType();
+    if (all_of(Reads, [&](auto &R) { return R.first->getType() == First; }) &&
+        (First->isFloatTy() || First->isDoubleTy()))
+      K = First->isFloatTy() ? Kind::Float : Kind::Double;
+  }
+  if (K == Kind::Unknown)
+    return nullptr;
+  unsigned EltBits = K == Kind::Double ? 64 : 32;
+  if (Bits % EltBits)
+    return nullptr;
+  unsigned N = Bits / EltBits;
+  for (auto &[Cast, Shift] : Reads)
+    if (Shift % EltBits || Cast->getType()->getPrimitiveSizeInBits() != EltBits)
+      return nullptr;
+  for (auto &[Cast, Shift] : Reads)
+    ViewElement[Cast] = {&LI, Shift / EltBits};
+  Type *Elt = K == Kind::Double ? Type::getDoubleTy(LI.getContext())
+                                : Type::getFloatTy(LI.getContext());
+  return N == 1 ? Elt : FixedVectorType::get(Elt, N);
+}
+
+Value *ReverseEmitter::viewSlot(Value *V) {
+  Type *T = FloatView.lookup(V);
+  auto [It, Inserted] = Slots.insert({V, nullptr});
+  if (Inserted) {
+    IRBuilder<> EB(RevEntry, RevEntry->begin());
+    It->second = EB.CreateAlloca(T, nullptr, V->getName() + ".adjoint");
+    EB.SetInsertPoint(RevEntry->getTerminator());
+    EB.CreateStore(ConstantFP::getNegativeZero(T), It->second);
+  }
+  return It->second;
+}
+
+void ReverseEmitter::loadAdjointOfView(LoadInst &LI, Value *ShadowPtr) {
+  Type *T = FloatView.lookup(&LI);
+  Value *Slot = viewSlot(&LI);
+  Value *D = RB.CreateLoad(T, Slot);
+  RB.CreateStore(ConstantFP::getNegativeZero(T), Slot);
+  Value *Old = RB.CreateAlignedLoad(T, ShadowPtr, LI.getAlign());
+  RB.CreateAlignedStore(RB.CreateFAdd(Old, D), ShadowPtr, LI.getAlign());
+}
+
+void ReverseEmitter::castAdjointToView(Value *V, Value *D) {
+  Type *T = FloatView.lookup(V);
+  Value *Slot = viewSlot(V);
+  RB.CreateStore(RB.CreateFAdd(RB.CreateLoad(T, Slot), RB.CreateBitCast(D, T)),
+                 Slot);
+}
+
+void ReverseEmitter::elementAdjointToView(BitCastInst &Cast, Value *D) {
+  auto [V, Index] = ViewElement.lookup(&Cast);
+  Type *T = FloatView.lookup(V);
+  Value *Slot = viewSlot(V);
+  Value *Old = RB.CreateLoad(T, Slot);
+  Value *New;
+  if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    Value *E = RB.CreateExtractElement(Old, Index);
+    New = RB.CreateInsertElement(Old, RB.CreateFAdd(E, D), Index);
+  } else {
+    New = RB.CreateFAdd(Old, D);
+  }
+  RB.CreateStore(New, Slot);
+}
+
+void ReverseEmitter::storeAdjointOfView(StoreInst &SI, Value *ShadowPtr) {
+  Value *V = SI.getValueOperand();
+  Type *T = FloatView.lookup(V);
+  Value *Moved = RB.CreateAlignedLoad(T, ShadowPtr, SI.getAlign());
+  RB.CreateAlignedStore(Constant::getNullValue(T), ShadowPtr, SI.getAlign());
+  Value *Slot = viewSlot(V);
+  RB.CreateStore(RB.CreateFAdd(RB.CreateLoad(T, Slot), Moved), Slot);
+}
+
+} // namespace adcore
