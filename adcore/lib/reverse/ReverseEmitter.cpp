@@ -298,22 +298,24 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
   if (auto *AI = dyn_cast<AllocaInst>(&I)) {
     if (!Active.contains(AI))
       return true;
-    auto *Count = dyn_cast<ConstantInt>(AI->getArraySize());
-    if (!Count)
-      return unsupported(I, "variable-length arrays are not supported yet in "
-                            "reverse mode");
-    uint64_t Bytes =
-        DL.getTypeAllocSize(AI->getAllocatedType()) * Count->getZExtValue();
     // The shadow of a stack slot must outlive the augmented sweep: it lives
-    // on the tape, released at the slot's reverse.
+    // on the tape, released at the slot's reverse. A variable-length array
+    // records its element count after the block, for the release.
+    uint64_t EltBytes = DL.getTypeAllocSize(AI->getAllocatedType());
+    Value *Bytes =
+        AB.CreateMul(AB.CreateZExtOrTrunc(AI->getArraySize(), AB.getInt64Ty()),
+                     AB.getInt64(EltBytes));
     Type *Ptr = AB.getPtrTy(), *I64 = AB.getInt64Ty();
     Value *Block = AB.CreateCall(
         tapeFunction(*Aug.getParent(), "adcc_tape_push", Ptr, {Ptr, I64, I64}),
-        {AugTape, AB.getInt64(Bytes), AB.getInt64(AI->getAlign().value())},
+        {AugTape, Bytes, AB.getInt64(AI->getAlign().value())},
         AI->getName() + ".shadow");
     AB.CreateMemSet(Block, AB.getInt8(0), Bytes, AI->getAlign());
     Shadows[AI] = Block;
-    ShadowAllocas[AI] = Bytes;
+    auto *Count = dyn_cast<ConstantInt>(AI->getArraySize());
+    ShadowAllocas[AI] = Count ? EltBytes * Count->getZExtValue() : 0;
+    if (!Count)
+      record(I, {AI->getArraySize()});
     return true;
   }
   if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
@@ -506,6 +508,8 @@ bool ReverseEmitter::checkIntrinsic(IntrinsicInst &II) {
   switch (II.getIntrinsicID()) {
   case Intrinsic::lifetime_start:
   case Intrinsic::lifetime_end:
+  case Intrinsic::stacksave:
+  case Intrinsic::stackrestore:
   case Intrinsic::assume:
   case Intrinsic::experimental_noalias_scope_decl:
   case Intrinsic::invariant_start:

@@ -250,12 +250,18 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
   if (auto *AI = dyn_cast<AllocaInst>(&I)) {
     auto It = ShadowAllocas.find(AI);
     if (It != ShadowAllocas.end()) {
+      // A variable-length array: its element count was recorded.
+      Value *Bytes = RB.getInt64(It->second);
+      if (!It->second)
+        Bytes = RB.CreateMul(
+            RB.CreateZExtOrTrunc(Val(AI->getArraySize()), RB.getInt64Ty()),
+            RB.getInt64(Aug.getParent()->getDataLayout().getTypeAllocSize(
+                AI->getAllocatedType())));
       Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
       RB.CreateCall(
           Rev.getParent()->getOrInsertFunction(
               "adcc_tape_pop", FunctionType::get(Ptr, {Ptr, I64, I64}, false)),
-          {RevTape, RB.getInt64(It->second),
-           RB.getInt64(AI->getAlign().value())});
+          {RevTape, Bytes, RB.getInt64(AI->getAlign().value())});
     }
     return true;
   }

@@ -1,6 +1,7 @@
 // Types adcc cannot differentiate, or cannot differentiate this way. (A
 // struct of 9 to 16 bytes passed by value: struct-by-value.c. long double
-// and _Complex values are supported: tests/e2e.)
+// and _Complex values, and variable-length arrays, are supported:
+// tests/e2e.)
 // RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
 // With -fcx-limited-range complex products are computed inline and
@@ -42,12 +43,3 @@ __int128 square128(__int128 v) { return v * v; }
 // CHECK: unsupported-types.c:[[@LINE+1]]:40: error: argument 1 of 'square128' has type 128-bit integer, which carries no derivative; pass it with enzyme_const
 double dsquare128(__int128 v) { return __enzyme_fwddiff((void *)square128, enzyme_dup, v, v); }
 
-// Variable-length arrays in reverse mode.
-double last(double x, int n) {
-  // CHECK: unsupported-types.c:[[@LINE+1]]:3: error: cannot differentiate 'last' in reverse mode: variable-length arrays are not supported yet in reverse mode
-  double a[n];
-  for (int i = 0; i < n; i++)
-    a[i] = x * i;
-  return a[n - 1];
-}
-double dlast(double x) { return __enzyme_autodiff((void *)last, x, 3); }
