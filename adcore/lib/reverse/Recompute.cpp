@@ -78,10 +78,11 @@ bool countableShape(Loop &L, BasicBlock *&Entering, BasicBlock *&Latch) {
 
 /// Routes the edges from \p From to \p To through a new block, and returns
 /// it. The phis of \p To take their value for \p From from the new block.
-BasicBlock *splitEdges(BasicBlock *From, BasicBlock *To) {
+BasicBlock *splitEdges(BasicBlock *From, BasicBlock *To,
+                       StringRef Suffix = ".count") {
   LLVMContext &C = From->getContext();
   BasicBlock *Mid =
-      BasicBlock::Create(C, To->getName() + ".count", From->getParent(), To);
+      BasicBlock::Create(C, To->getName() + Suffix, From->getParent(), To);
   BranchInst::Create(To, Mid);
   Instruction *Term = From->getTerminator();
   unsigned Edges = 0;
@@ -259,6 +260,10 @@ void ReverseEmitter::planCountedLoops() {
     if (!countableShape(*L, Entering, Latch))
       continue;
     BasicBlock *H = L->getHeader();
+    // A dedicated entering block, run exactly when the loop is entered
+    // (the loop's array of records is pushed there).
+    if (Entering->getTerminator()->getNumSuccessors() > 1)
+      Entering = splitEdges(Entering, H, ".preheader");
     CountedLoop &CL = CountedLoops[H];
     CL.Header = H;
     CL.Entering = Entering;
