@@ -49,29 +49,43 @@ void ReverseEmitter::hoistInvariantRecords() {
   }
 }
 
-void ReverseEmitter::emitInvariantRecords() {
-  auto &PerLoop = InvariantRecords;
-  // After the trip counts each exit block records.
+void ReverseEmitter::emitExitRecords() {
+  // Each exit block records, in one tape record, the trip counts of the
+  // counted loops it leaves (innermost first), then their exit values.
   for (auto &[Mid, Headers] : ExitCounts) {
-    AB.SetInsertPoint(Mid->getTerminator());
+    SmallVector<Value *, 8> Values;
+    for (BasicBlock *H : Headers)
+      Values.push_back(CountedLoops[H].Count);
     for (BasicBlock *H : Headers) {
-      auto It = PerLoop.find(H);
-      if (It == PerLoop.end())
+      auto It = InvariantRecords.find(H);
+      if (It == InvariantRecords.end())
         continue;
       for (Value *V : It->second) {
-        pushRecord(AB, AugTape, V);
+        Values.push_back(V);
         ExitValues[Mid].push_back({H, V});
       }
     }
+    AB.SetInsertPoint(Mid->getTerminator());
+    ExitBytes[Mid] = pushTogether(AB, Values);
   }
 }
 
-void ReverseEmitter::readExitValues(BasicBlock &BB) {
-  auto It = ExitValues.find(&BB);
-  if (It == ExitValues.end())
+void ReverseEmitter::readExitRecords(BasicBlock &BB) {
+  auto It = ExitCounts.find(&BB);
+  if (It == ExitCounts.end())
     return;
-  for (auto [H, V] : reverse(It->second))
-    RB.CreateStore(popRecord(RB, RevTape, V->getType()), hoistSlot(H, V));
+  SmallVector<Value *, 8> Values, Read;
+  for (BasicBlock *H : It->second)
+    Values.push_back(CountedLoops[H].Count);
+  auto Exits = ExitValues.lookup(&BB);
+  for (auto [H, V] : Exits)
+    Values.push_back(V);
+  popTogether(Values, ExitBytes.lookup(&BB), Read);
+  unsigned K = 0;
+  for (BasicBlock *H : It->second)
+    RB.CreateStore(Read[K++], CountedLoops[H].RevCount);
+  for (auto [H, V] : Exits)
+    RB.CreateStore(Read[K++], hoistSlot(H, V));
 }
 
 AllocaInst *ReverseEmitter::hoistSlot(BasicBlock *Header, Value *V) {

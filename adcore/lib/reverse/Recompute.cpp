@@ -253,6 +253,22 @@ bool ReverseEmitter::stableArgumentMemory(const Value *Ptr) {
 void ReverseEmitter::planCountedLoops() {
   auto DT = std::make_unique<DominatorTree>(Aug);
   auto LI = std::make_unique<LoopInfo>(*DT);
+  // First, a dedicated entering block for each countable loop, run exactly
+  // when the loop is entered (the loop's array of records is pushed there);
+  // then the analyses again, on that CFG.
+  SmallVector<std::pair<BasicBlock *, BasicBlock *>, 8> Guarded;
+  for (Loop *L : LI->getLoopsInPreorder()) {
+    BasicBlock *Entering, *Latch;
+    if (countableShape(*L, Entering, Latch) &&
+        Entering->getTerminator()->getNumSuccessors() > 1)
+      Guarded.push_back({Entering, L->getHeader()});
+  }
+  if (!Guarded.empty()) {
+    for (auto [Entering, H] : Guarded)
+      splitEdges(Entering, H, ".preheader");
+    DT = std::make_unique<DominatorTree>(Aug);
+    LI = std::make_unique<LoopInfo>(*DT);
+  }
   Type *I64 = Type::getInt64Ty(Aug.getContext());
   SmallVector<Loop *, 8> Counted;
   for (Loop *L : LI->getLoopsInPreorder()) {
@@ -260,10 +276,6 @@ void ReverseEmitter::planCountedLoops() {
     if (!countableShape(*L, Entering, Latch))
       continue;
     BasicBlock *H = L->getHeader();
-    // A dedicated entering block, run exactly when the loop is entered
-    // (the loop's array of records is pushed there).
-    if (Entering->getTerminator()->getNumSuccessors() > 1)
-      Entering = splitEdges(Entering, H, ".preheader");
     CountedLoop &CL = CountedLoops[H];
     CL.Header = H;
     CL.Entering = Entering;
@@ -294,16 +306,12 @@ void ReverseEmitter::planCountedLoops() {
       CountedLoop &CL = It->second;
       (CL.Entering == From ? CL.Entering : CL.Latch) = Mid;
     }
-    AB.SetInsertPoint(Mid->getTerminator());
+    // (Recorded with the loops' exit values: emitExitRecords.)
     auto &Headers = ExitCounts[Mid];
     for (Loop *L = LI->getLoopFor(From); L && !L->contains(To);
-         L = L->getParentLoop()) {
-      auto It = CountedLoops.find(L->getHeader());
-      if (It == CountedLoops.end())
-        continue;
-      pushRecord(AB, AugTape, It->second.Count);
-      Headers.push_back(L->getHeader());
-    }
+         L = L->getParentLoop())
+      if (CountedLoops.count(L->getHeader()))
+        Headers.push_back(L->getHeader());
   }
   // The exit blocks changed the loops' shapes: analyses see the final CFG.
   DT = std::make_unique<DominatorTree>(Aug);
@@ -449,15 +457,6 @@ void ReverseEmitter::reverseCountedHeader(
   RB.SetInsertPoint(Out);
   releaseLoopArray(&BB);
   Edge(CL.Entering);
-}
-
-void ReverseEmitter::readExitCounts(BasicBlock &BB) {
-  auto It = ExitCounts.find(&BB);
-  if (It == ExitCounts.end())
-    return;
-  for (BasicBlock *H : reverse(It->second))
-    RB.CreateStore(popRecord(RB, RevTape, RB.getInt64Ty()),
-                   CountedLoops[H].RevCount);
 }
 
 void ReverseEmitter::readEndRecords() {

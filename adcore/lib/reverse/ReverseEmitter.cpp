@@ -239,7 +239,7 @@ bool ReverseEmitter::buildAugmented() {
   planRecomputation();
   hoistInvariantRecords();
   planLoopArrays();
-  emitInvariantRecords();
+  emitExitRecords();
   placeLoopArrays();
   coalesceRecords();
 
@@ -641,8 +641,7 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
       addAdjoint(Phi->getIncomingValueForBlock(Pred), D);
     RB.CreateBr(RevBlock[Pred]);
   };
-  readExitValues(BB);
-  readExitCounts(BB);
+  readExitRecords(BB);
   if (Preds.empty()) {
     RB.CreateBr(RevExit);
     return;

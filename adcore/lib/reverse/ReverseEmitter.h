@@ -99,7 +99,6 @@ private:
   llvm::Value *reverseIteration(llvm::BasicBlock *Header);
   void reverseCountedHeader(llvm::BasicBlock &BB,
                             llvm::function_ref<void(llvm::BasicBlock *)> Edge);
-  void readExitCounts(llvm::BasicBlock &BB);
   void readEndRecords();
 
   // --- loop-invariant records (InvariantRecords.cpp) --------------------
@@ -108,7 +107,11 @@ private:
   llvm::BasicBlock *invariantLoopFor(llvm::Value *V,
                                      const llvm::BasicBlock *UseBB);
   void hoistInvariantRecords();
-  void emitInvariantRecords();
+  /// Records at each exit block of counted loops: trip counts and exit
+  /// values, in one tape record; read back when the reverse sweep enters
+  /// the loops there.
+  void emitExitRecords();
+  void readExitRecords(llvm::BasicBlock &BB);
 
   // --- floating-point data copied as integers (IntegerCopies.cpp) -------
   /// The floating-point type whose bits the integer load \p LI copies into
@@ -165,7 +168,6 @@ private:
   struct ArrayRecord;
   /// Reads back one array record in the reverse sweep.
   llvm::Value *arrayRecord(const ArrayRecord &R);
-  void readExitValues(llvm::BasicBlock &BB);
   llvm::AllocaInst *hoistSlot(llvm::BasicBlock *Header, llvm::Value *V);
   void eraseRecord(llvm::CallInst *Push);
   /// Whether the primal may write the memory of \p Obj, one of its
@@ -252,6 +254,8 @@ private:
       llvm::BasicBlock *,
       llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::Value *>, 2>>
       ExitValues;
+  /// The size of each exit block's record (0: recorded value by value).
+  llvm::DenseMap<llvm::BasicBlock *, uint64_t> ExitBytes;
   llvm::DenseMap<
       llvm::Instruction *,
       llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::Value *>, 2>>
