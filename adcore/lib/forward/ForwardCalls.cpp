@@ -173,6 +173,26 @@ bool ForwardEmitter::emitIntrinsicCall(IntrinsicInst &II) {
   case Intrinsic::is_fpclass:
   case Intrinsic::fake_use:
     return true;
+  case Intrinsic::modf:
+  case Intrinsic::sincos: {
+    // modf(x) = {frac, int}  ->  {t(x), 0};
+    // sincos(x) = {sin, cos} ->  {cos t(x), -sin t(x)}
+    Value *TX = tangentOrNull(II.getArgOperand(0));
+    if (!TX)
+      return true;
+    bool Modf = II.getIntrinsicID() == Intrinsic::modf;
+    Value *Sin = Modf ? nullptr : B.CreateExtractValue(&II, 0);
+    Value *Cos = Modf ? nullptr : B.CreateExtractValue(&II, 1);
+    setTangent(&II, forEachLane(II.getType(), [&](unsigned L) -> Value * {
+      Value *T = lane(TX, L);
+      Value *Zero = Constant::getNullValue(T->getType());
+      Value *First = Modf ? T : B.CreateFMul(Cos, T);
+      Value *Second = Modf ? Zero : B.CreateFNeg(B.CreateFMul(Sin, T));
+      Value *R = B.CreateInsertValue(PoisonValue::get(II.getType()), First, 0);
+      return B.CreateInsertValue(R, Second, 1);
+    }));
+    return true;
+  }
   case Intrinsic::vector_reduce_fadd: {
     // reduce(start, v) = start + sum v  ->  t(start) + sum t(v)
     Value *TS = tangentOrNull(II.getArgOperand(0));

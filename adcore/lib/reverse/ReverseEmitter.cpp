@@ -520,6 +520,8 @@ bool ReverseEmitter::checkIntrinsic(IntrinsicInst &II) {
   case Intrinsic::is_fpclass:
   case Intrinsic::fake_use:
   case Intrinsic::vector_reduce_fadd:
+  case Intrinsic::modf:
+  case Intrinsic::sincos:
     return true;
   default:
     return unsupported(II, "the intrinsic '" +

@@ -114,6 +114,10 @@ bool ReverseEmitter::neededValues(Instruction &I,
     Function *Callee = Call->getCalledFunction();
     if (!Callee)
       return true;
+    if (Call->getIntrinsicID() == Intrinsic::sincos && isActiveFloat(Call)) {
+      Need(Call);
+      return true;
+    }
     if (const MathRule *Rule = ruleFor(*Callee)) {
       bool Any = false;
       for (unsigned K = 0; K < Rule->NumArgs && K < Call->arg_size(); ++K)
@@ -492,6 +496,26 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
             Callee->getName().starts_with("_Znw") ? "_ZdlPv" : "_ZdaPv",
             FunctionType::get(RB.getVoidTy(), {RB.getPtrTy()}, false));
       RB.CreateCall(Free, {S});
+      return true;
+    }
+    if (Call->getIntrinsicID() == Intrinsic::modf ||
+        Call->getIntrinsicID() == Intrinsic::sincos) {
+      // modf: a(x) += a(frac); sincos: a(x) += a(sin) cos - a(cos) sin
+      if (!isActiveFloat(Call))
+        return true;
+      Value *D = takeAdjoint(Call);
+      Value *DFirst = RB.CreateExtractValue(D, 0);
+      if (Call->getIntrinsicID() == Intrinsic::modf) {
+        addAdjoint(Call->getArgOperand(0), DFirst);
+        return true;
+      }
+      Value *R = Val(Call);
+      Value *Sin = RB.CreateExtractValue(R, 0),
+            *Cos = RB.CreateExtractValue(R, 1);
+      Value *DSecond = RB.CreateExtractValue(D, 1);
+      addAdjoint(Call->getArgOperand(0),
+                 RB.CreateFSub(RB.CreateFMul(DFirst, Cos),
+                               RB.CreateFMul(DSecond, Sin)));
       return true;
     }
     if (Call->getIntrinsicID() == Intrinsic::vector_reduce_fadd) {
