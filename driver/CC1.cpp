@@ -21,6 +21,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
+#include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
@@ -155,8 +156,20 @@ int runCompileJob(llvm::SmallVectorImpl<const char *> &Argv,
   llvm::install_fatal_error_handler(fatalErrorHandler,
                                     &Clang->getDiagnostics());
   frontend::installHooks(*Clang, Opts.Engine);
-  Success = ExecuteCompilerInvocation(Clang.get());
+  // -ftime-report: the frontend and the passes time themselves in the
+  // compiler instance's timer group (clang's cc1 creates it the same way).
+  bool TimePasses = Clang->getCodeGenOpts().TimePasses;
+  if (TimePasses)
+    Clang->createFrontendTimer();
+  {
+    llvm::TimeRegion Timer(TimePasses ? &Clang->getFrontendTimer() : nullptr);
+    Success = ExecuteCompilerInvocation(Clang.get());
+  }
   llvm::remove_fatal_error_handler();
+  // (The passes' reports are printed as their managers finish; the
+  // frontend's group lives in the compiler instance, kept alive below.)
+  if (TimePasses)
+    Clang->getTimerGroup().print(llvm::errs());
 
   // As clang does: with -disable-free (the driver's default) the compiler
   // instance is not torn down, which saves time at exit.
