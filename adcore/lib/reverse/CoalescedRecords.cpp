@@ -55,10 +55,13 @@ bool ReverseEmitter::separatesRecords(Instruction &I,
 
 void ReverseEmitter::coalesceRecords() {
   const DataLayout &DL = Aug.getParent()->getDataLayout();
+  // The live records: PushOf also remembers pushes erased since (values
+  // recomputed, hoisted or kept in arrays), which Recorded no longer lists.
   DenseSet<CallInst *> Pushes;
-  for (auto &[IV, Push] : PushOf)
-    if (Push && Push->getParent())
-      Pushes.insert(Push);
+  for (auto &[I, List] : Recorded)
+    for (Value *V : List)
+      if (CallInst *Push = PushOf.lookup({I, V}))
+        Pushes.insert(Push);
   struct Member {
     Instruction *I;
     Value *V;

@@ -43,7 +43,7 @@ void ReverseEmitter::hoistInvariantRecords() {
       }
       PerLoop[H].insert(V);
       Hoisted[I].push_back({H, V});
-      eraseRecord(PushOf.lookup({I, V}));
+      dropRecord(I, V);
     }
     List = std::move(Kept);
   }

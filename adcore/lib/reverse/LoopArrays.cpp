@@ -107,7 +107,7 @@ void ReverseEmitter::planLoopArrays() {
         Value *Stored =
             V->getType()->isIntegerTy(1) ? B.CreateZExt(V, B.getInt8Ty()) : V;
         B.CreateStore(Stored, Addr);
-        eraseRecord(Push);
+        dropRecord(I, V);
         ArrayRecords[I].push_back({H, V, Offset});
         Offset += Granule;
       }

@@ -389,7 +389,7 @@ void ReverseEmitter::planRecomputation() {
       }
       Ends.insert(Leaves.begin(), Leaves.end());
       Recomputed[I].push_back(V);
-      eraseRecord(PushOf.lookup({I, V}));
+      dropRecord(I, V);
     }
     List = std::move(Kept);
   }

@@ -107,6 +107,12 @@ void ReverseEmitter::record(Instruction &I, ArrayRef<Value *> Values) {
   }
 }
 
+void ReverseEmitter::dropRecord(Instruction *I, Value *V) {
+  auto It = PushOf.find({I, V});
+  eraseRecord(It->second);
+  PushOf.erase(It);
+}
+
 void ReverseEmitter::eraseRecord(CallInst *Push) {
   for (User *U : make_early_inc_range(Push->users())) {
     auto *Store = cast<StoreInst>(U);

@@ -170,6 +170,8 @@ private:
   llvm::Value *arrayRecord(const ArrayRecord &R);
   llvm::AllocaInst *hoistSlot(llvm::BasicBlock *Header, llvm::Value *V);
   void eraseRecord(llvm::CallInst *Push);
+  /// Erases the record of \p V made after \p I, and forgets its push.
+  void dropRecord(llvm::Instruction *I, llvm::Value *V);
   /// Whether the primal may write the memory of \p Obj, one of its
   /// arguments (cached).
   bool writesObject(const llvm::Value *Obj);
