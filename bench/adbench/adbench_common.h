@@ -72,15 +72,7 @@ static inline double ab_max_rho(const double *x, const double *y, long n,
 
 /* max |x - y| / max |y| (1e300 on NaN or infinity). */
 static inline double ab_max_rel(const double *x, const double *y, long n) {
-  double e = 0, m = 1e-300;
-  for (long i = 0; i < n; i++) {
-    if (not_finite(x[i]) || not_finite(y[i]))
-      return 1e300;
-    double d = fabs(x[i] - y[i]);
-    e = d > e ? d : e;
-    m = fabs(y[i]) > m ? fabs(y[i]) : m;
-  }
-  return e / m;
+  return rel_err(x, y, n, 1e-300);
 }
 
 /* ---- Data files ---------------------------------------------------------- */

@@ -16,8 +16,8 @@
 
 /* Parses the common options plus --expect-jac and --complicated (stored in
  * *complicated when not NULL).  Returns -1 to go on, else an exit status. */
-static int ab_jac_parse_args(ab_opts *o, int *complicated, int argc,
-                             char **argv, const char *prog) {
+static inline int ab_jac_parse_args(ab_opts *o, int *complicated, int argc,
+                                    char **argv, const char *prog) {
   char **rest = calloc((size_t)argc + 1, sizeof *rest);
   const char *jac = NULL;
   int n = 0;
@@ -44,9 +44,9 @@ static int ab_jac_parse_args(ab_opts *o, int *complicated, int argc,
 /* Compares n values x (what) with the reference y (against) in the rho
  * metric: one line on stderr when verbose or wrong; when wrong it starts
  * with WRONG GRADIENT and the first wrong entries follow.  Returns ok. */
-static int ab_jac_compare(const ab_opts *o, const char *what,
-                          const char *against, const double *x, const double *y,
-                          long n, double tol) {
+static inline int ab_jac_compare(const ab_opts *o, const char *what,
+                                 const char *against, const double *x,
+                                 const double *y, long n, double tol) {
   long worst, bad = 0;
   double e = ab_max_rho(x, y, n, &worst);
   for (long i = 0; i < n; i++)
@@ -74,7 +74,7 @@ typedef struct {
   double xw, yw, xbad[6], ybad[6];
 } ab_jac_stream;
 
-static void ab_jac_stream_add(ab_jac_stream *s, double x, double y) {
+static inline void ab_jac_stream_add(ab_jac_stream *s, double x, double y) {
   double r = ab_rho(x, y);
   if (!(r <= s->tol)) {
     if (s->bad < 6)
@@ -87,8 +87,8 @@ static void ab_jac_stream_add(ab_jac_stream *s, double x, double y) {
 }
 
 /* Reports as ab_jac_compare() does; returns ok. */
-static int ab_jac_stream_end(const ab_opts *o, const ab_jac_stream *s,
-                             const char *what, const char *against) {
+static inline int ab_jac_stream_end(const ab_opts *o, const ab_jac_stream *s,
+                                    const char *what, const char *against) {
   char w[96];
   snprintf(w, sizeof w, "%s (%ld values)", against, s->n);
   ab_check(o, what, w, s->worst, s->tol);
@@ -103,7 +103,8 @@ static int ab_jac_stream_end(const ab_opts *o, const ab_jac_stream *s,
 }
 
 /* A primal value against --expect (|v - e| / max(1, |e|) <= 1e-9). */
-static int ab_jac_check_expect(const ab_opts *o, const char *what, double v) {
+static inline int ab_jac_check_expect(const ab_opts *o, const char *what,
+                                      double v) {
   if (!o->has_expect) {
     fprintf(stderr, "note: no --expect given, %s %.17g not checked\n", what, v);
     return 1;
@@ -127,8 +128,9 @@ typedef struct {
  * time per direction, so that forward_ratio = forward_s / primal_s as in
  * the scalar programs; forward_jacobian_s is the whole forward Jacobian).
  * Returns 0, or 2 when the JSON file cannot be written. */
-static int ab_jac_report(const ab_opts *o, const char *bench, const char *size,
-                         const ab_jac_result *r, int verified) {
+static inline int ab_jac_report(const ab_opts *o, const char *bench,
+                                const char *size, const ab_jac_result *r,
+                                int verified) {
   double p = r->primal, fdir = r->jac_fwd / r->dirs;
   char c[4][24], tb[24];
   ab_fmt_time(c[0], sizeof c[0], p);

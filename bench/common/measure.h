@@ -1,47 +1,63 @@
 /*===- measure.h - Clock, medians, JSON and name selection -------------===*
  *
- * The measurement helpers bench/forward and bench/reverse share.
+ * The measurement helpers the benchmark programs share.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef ADCC_BENCH_MEASURE_H
 #define ADCC_BENCH_MEASURE_H
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static int not_finite(double d) {
+static inline int not_finite(double d) {
   uint64_t bits;
   memcpy(&bits, &d, sizeof bits);
   return (bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull;
 }
 
-static double now(void) {
+/* max |got - want| / max(max |want|, floor); a NaN or infinity anywhere
+ * gives 1e300. */
+static inline double rel_err(const double *got, const double *want, long len,
+                             double floor) {
+  double e = 0, m = floor;
+  for (long i = 0; i < len; i++) {
+    if (not_finite(got[i]) || not_finite(want[i]))
+      return 1e300;
+    double d = fabs(got[i] - want[i]);
+    e = d > e ? d : e;
+    m = fabs(want[i]) > m ? fabs(want[i]) : m;
+  }
+  return e / m;
+}
+
+static inline double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *x, const void *y) {
+static inline int cmp_double(const void *x, const void *y) {
   double a = *(const double *)x, c = *(const double *)y;
   return (a > c) - (a < c);
 }
 
-static double median(double *v, int n) {
+static inline double median(double *v, int n) {
   qsort(v, n, sizeof *v, cmp_double);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static void json_num(FILE *f, const char *key, double v, int last) {
+static inline void json_num(FILE *f, const char *key, double v, int last) {
   if (not_finite(v))
     fprintf(f, "\"%s\": null%s", key, last ? "" : ", ");
   else
     fprintf(f, "\"%s\": %.6g%s", key, v, last ? "" : ", ");
 }
 
-static int selected(const char *only, const char *name) {
+static inline int selected(const char *only, const char *name) {
   if (!only)
     return 1;
   size_t ln = strlen(name);

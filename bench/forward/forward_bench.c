@@ -527,21 +527,6 @@ static void perturb(bench_t *b, int k, double t) {
   }
 }
 
-/* max |got - want| / max(max |want|, floor); a NaN or infinity anywhere
- * gives 1e300. */
-static double rel_err(const double *got, const double *want, long len,
-                      double floor) {
-  double e = 0, m = floor;
-  for (long i = 0; i < len; i++) {
-    if (not_finite(got[i]) || not_finite(want[i]))
-      return 1e300;
-    double d = fabs(got[i] - want[i]);
-    e = d > e ? d : e;
-    m = fabs(want[i]) > m ? fabs(want[i]) : m;
-  }
-  return e / m;
-}
-
 #define TOL_FD 1e-4      /* AD against central differences (step 1e-5)  */
 #define TOL_EXACT 1e-10  /* AD against the hand tangent / other widths   */
 

@@ -465,21 +465,6 @@ static double *coord(bench_t *b, long p, double **orig) {
   return NULL;
 }
 
-/* max |got - want| / max(max |want|, floor); a NaN or infinity anywhere
- * gives 1e300. */
-static double rel_err(const double *got, const double *want, long len,
-                      double floor) {
-  double e = 0, m = floor;
-  for (long i = 0; i < len; i++) {
-    if (not_finite(got[i]) || not_finite(want[i]))
-      return 1e300;
-    double d = fabs(got[i] - want[i]);
-    e = d > e ? d : e;
-    m = fabs(want[i]) > m ? fabs(want[i]) : m;
-  }
-  return e / m;
-}
-
 #define TOL_FD 1e-5     /* against central differences                   */
 #define TOL_EXACT 1e-10 /* adcc against the hand-written gradient        */
 #define NFD 8           /* coordinates checked by finite differences     */
