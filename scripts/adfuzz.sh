@@ -149,32 +149,12 @@ python=$(resolve_tool python3 "$python")
 [[ -f $GEN && -f $CMPOUT ]] || die "generator not found in $SOURCE_DIR/tools/adfuzz"
 command -v timeout >/dev/null || die "timeout (coreutils) not found"
 
-keep_created=0
-if [[ -n $keep_dir ]]; then
-  [[ -d $keep_dir ]] || keep_created=1
-  mkdir -p "$keep_dir" || die "cannot create --keep directory $keep_dir"
-  keep_dir=$(cd "$keep_dir" && pwd)
-fi
+# shellcheck source=scripts/lib/campaign.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/campaign.sh"
+campaign_keep_dir
 
-# ---------------------------------------------------------------------------
 # Work area, removed on exit; background workers are stopped on interrupt.
-# ---------------------------------------------------------------------------
-work=$(mktemp -d "${TMPDIR:-/tmp}/adfuzz.XXXXXX")
-# shellcheck disable=SC2317  # invoked by the EXIT trap
-cleanup() {
-  local pids
-  pids=$(jobs -p)
-  if [[ -n $pids ]]; then
-    # shellcheck disable=SC2086  # word splitting of the pid list is intended
-    kill $pids 2>/dev/null || true
-    wait 2>/dev/null || true
-  fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-mkdir -p "$work/status"
+campaign_work_area adfuzz
 
 readonly CRASH_RE='PLEASE submit a bug report|Stack dump|Assertion'
 # adcc's documented diagnostics for what it does not differentiate yet
