@@ -25,13 +25,6 @@ namespace {
 
 constexpr uint64_t Granule = 8;
 
-FunctionCallee tapeCall(Module &M, StringRef Name) {
-  LLVMContext &C = M.getContext();
-  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
-  return M.getOrInsertFunction(Name,
-                               FunctionType::get(Ptr, {Ptr, I64, I64}, false));
-}
-
 /// The type a record of \p T is stored as (i1 as i8).
 Type *storedType(Type *T) {
   return T->isIntegerTy(1) ? Type::getInt8Ty(T->getContext()) : T;
@@ -74,7 +67,7 @@ void ReverseEmitter::coalesceRecords() {
       uint64_t Offset = 0;
       IRBuilder<> B(Run.front().Push);
       CallInst *Base = B.CreateCall(
-          tapeCall(*Aug.getParent(), "adcc_tape_push"),
+          tapeRecordFunction(*Aug.getParent(), "adcc_tape_push"),
           {AugTape, B.getInt64(0), B.getInt64(Granule)}, "records");
       for (Member &M : Run) {
         B.SetInsertPoint(M.Push);
@@ -124,7 +117,7 @@ uint64_t ReverseEmitter::pushTogether(IRBuilder<> &B,
     return 0;
   }
   CallInst *Base =
-      B.CreateCall(tapeCall(*Aug.getParent(), "adcc_tape_push"),
+      B.CreateCall(tapeRecordFunction(*Aug.getParent(), "adcc_tape_push"),
                    {AugTape, B.getInt64(0), B.getInt64(Granule)}, "records");
   uint64_t Offset = 0;
   for (Value *V : Values) {
@@ -150,7 +143,7 @@ void ReverseEmitter::popTogether(ArrayRef<Value *> Values, uint64_t Bytes,
   }
   const DataLayout &DL = Rev.getParent()->getDataLayout();
   Value *Base = RB.CreateCall(
-      tapeCall(*Rev.getParent(), "adcc_tape_pop"),
+      tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
       {RevTape, RB.getInt64(Bytes), RB.getInt64(Granule)}, "records");
   uint64_t Offset = 0;
   for (Value *V : Values) {
@@ -174,7 +167,7 @@ Value *ReverseEmitter::readRecord(Instruction &I, Value *V,
   Value *&Base = Bases[Group];
   if (!Base)
     Base = RB.CreateCall(
-        tapeCall(*Rev.getParent(), "adcc_tape_pop"),
+        tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
         {RevTape, RB.getInt64(GroupBytes[Group]), RB.getInt64(Granule)},
         "records");
   Type *T = V->getType();

@@ -37,13 +37,6 @@ bool fitsGranule(const DataLayout &DL, Type *T) {
          DL.getABITypeAlign(T).value() <= Granule && !T->isVectorTy();
 }
 
-FunctionCallee tapeCall(Module &M, StringRef Name) {
-  LLVMContext &C = M.getContext();
-  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
-  return M.getOrInsertFunction(Name,
-                               FunctionType::get(Ptr, {Ptr, I64, I64}, false));
-}
-
 } // namespace
 
 void ReverseEmitter::planLoopArrays() {
@@ -89,7 +82,7 @@ void ReverseEmitter::planLoopArrays() {
     for (Instruction *I : Insts)
       A.Stride += Granule * Recorded[I].size();
     IRBuilder<> B(At);
-    A.Base = B.CreateCall(tapeCall(M, "adcc_tape_push"),
+    A.Base = B.CreateCall(tapeRecordFunction(M, "adcc_tape_push"),
                           {AugTape, B.CreateMul(A.Length, B.getInt64(A.Stride)),
                            B.getInt64(Granule)},
                           "iters.records");
@@ -145,7 +138,7 @@ void ReverseEmitter::releaseLoopArray(BasicBlock *Header) {
   const LoopArray &A = It->second;
   Value *Length =
       RB.CreateLoad(RB.getInt64Ty(), hoistSlot(Header, A.Length), "trips");
-  RB.CreateCall(tapeCall(*Rev.getParent(), "adcc_tape_pop"),
+  RB.CreateCall(tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
                 {RevTape, RB.CreateMul(Length, RB.getInt64(A.Stride)),
                  RB.getInt64(Granule)});
 }

@@ -34,6 +34,12 @@ FunctionCallee tapeFunction(Module &M, StringRef Name, Type *Ret,
 
 } // namespace
 
+FunctionCallee tapeRecordFunction(Module &M, StringRef Name) {
+  Type *Ptr = PointerType::getUnqual(M.getContext());
+  Type *I64 = Type::getInt64Ty(M.getContext());
+  return tapeFunction(M, Name, Ptr, {Ptr, I64, I64});
+}
+
 CallInst *pushRecord(IRBuilder<> &B, Value *Tape, Value *V) {
   Module &M = *B.GetInsertBlock()->getModule();
   const DataLayout &DL = M.getDataLayout();
@@ -42,11 +48,9 @@ CallInst *pushRecord(IRBuilder<> &B, Value *Tape, Value *V) {
     V = B.CreateZExt(V, B.getInt8Ty());
     T = V->getType();
   }
-  Type *Ptr = B.getPtrTy(), *I64 = B.getInt64Ty();
-  CallInst *Slot =
-      B.CreateCall(tapeFunction(M, "adcc_tape_push", Ptr, {Ptr, I64, I64}),
-                   {Tape, B.getInt64(DL.getTypeAllocSize(T)),
-                    B.getInt64(DL.getABITypeAlign(T).value())});
+  CallInst *Slot = B.CreateCall(tapeRecordFunction(M, "adcc_tape_push"),
+                                {Tape, B.getInt64(DL.getTypeAllocSize(T)),
+                                 B.getInt64(DL.getABITypeAlign(T).value())});
   B.CreateStore(V, Slot);
   return Slot;
 }
@@ -55,11 +59,9 @@ Value *popRecord(IRBuilder<> &B, Value *Tape, Type *T) {
   Module &M = *B.GetInsertBlock()->getModule();
   const DataLayout &DL = M.getDataLayout();
   Type *Stored = T->isIntegerTy(1) ? B.getInt8Ty() : T;
-  Type *Ptr = B.getPtrTy(), *I64 = B.getInt64Ty();
-  Value *Slot =
-      B.CreateCall(tapeFunction(M, "adcc_tape_pop", Ptr, {Ptr, I64, I64}),
-                   {Tape, B.getInt64(DL.getTypeAllocSize(Stored)),
-                    B.getInt64(DL.getABITypeAlign(Stored).value())});
+  Value *Slot = B.CreateCall(tapeRecordFunction(M, "adcc_tape_pop"),
+                             {Tape, B.getInt64(DL.getTypeAllocSize(Stored)),
+                              B.getInt64(DL.getABITypeAlign(Stored).value())});
   LoadInst *V = B.CreateLoad(Stored, Slot);
   if (T->isIntegerTy())
     V->setMetadata(IntegerRecordMetadata, MDNode::get(B.getContext(), {}));
@@ -311,11 +313,10 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
     Value *Bytes =
         AB.CreateMul(AB.CreateZExtOrTrunc(AI->getArraySize(), AB.getInt64Ty()),
                      AB.getInt64(EltBytes));
-    Type *Ptr = AB.getPtrTy(), *I64 = AB.getInt64Ty();
-    Value *Block = AB.CreateCall(
-        tapeFunction(*Aug.getParent(), "adcc_tape_push", Ptr, {Ptr, I64, I64}),
-        {AugTape, Bytes, AB.getInt64(AI->getAlign().value())},
-        AI->getName() + ".shadow");
+    Value *Block =
+        AB.CreateCall(tapeRecordFunction(*Aug.getParent(), "adcc_tape_push"),
+                      {AugTape, Bytes, AB.getInt64(AI->getAlign().value())},
+                      AI->getName() + ".shadow");
     AB.CreateMemSet(Block, AB.getInt8(0), Bytes, AI->getAlign());
     Shadows[AI] = Block;
     auto *Count = dyn_cast<ConstantInt>(AI->getArraySize());

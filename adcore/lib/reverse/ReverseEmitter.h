@@ -53,6 +53,9 @@ namespace adcore {
 /// stored); returns the push call.
 llvm::CallInst *pushRecord(llvm::IRBuilder<> &B, llvm::Value *Tape,
                            llvm::Value *V);
+/// The runtime's adcc_tape_push or adcc_tape_pop (\p Name):
+/// ptr (ptr tape, i64 bytes, i64 align).
+llvm::FunctionCallee tapeRecordFunction(llvm::Module &M, llvm::StringRef Name);
 /// Pops a value of type \p T pushed by pushRecord.
 llvm::Value *popRecord(llvm::IRBuilder<> &B, llvm::Value *Tape, llvm::Type *T);
 

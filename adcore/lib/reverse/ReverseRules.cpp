@@ -261,11 +261,8 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
             RB.CreateZExtOrTrunc(Val(AI->getArraySize()), RB.getInt64Ty()),
             RB.getInt64(Aug.getParent()->getDataLayout().getTypeAllocSize(
                 AI->getAllocatedType())));
-      Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
-      RB.CreateCall(
-          Rev.getParent()->getOrInsertFunction(
-              "adcc_tape_pop", FunctionType::get(Ptr, {Ptr, I64, I64}, false)),
-          {RevTape, Bytes, RB.getInt64(AI->getAlign().value())});
+      RB.CreateCall(tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
+                    {RevTape, Bytes, RB.getInt64(AI->getAlign().value())});
     }
     return true;
   }
