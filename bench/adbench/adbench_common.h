@@ -28,13 +28,8 @@
 
 /* ---- Small utilities ----------------------------------------------------- */
 
-/* NaN by its bits, so that checks also hold under -ffast-math. */
-static inline double ab_nan(void) {
-  uint64_t bits = 0x7ff8000000000000ull;
-  double d;
-  memcpy(&d, &bits, sizeof d);
-  return d;
-}
+/* NaN by its bits (common/measure.h). */
+static inline double ab_nan(void) { return nan_value(); }
 
 /* A zeroed array of n doubles (at least one); exits on failure. */
 static inline double *ab_alloc(long n) {
@@ -284,14 +279,9 @@ static inline double ab_time_reps(ab_fn f, void *ctx, long reps) {
 /* Repetitions for one sample to take at least min_time seconds. */
 static inline long ab_calibrate(ab_fn f, void *ctx, double min_time) {
   long reps = 1;
-  for (;;) {
-    double t = ab_time_reps(f, ctx, reps);
-    if (t >= min_time)
-      return reps;
-    double grow = t > 0 ? 1.25 * min_time / t : 100;
-    grow = grow < 2 ? 2 : grow > 100 ? 100 : grow;
-    reps = (long)(reps * grow) + 1;
-  }
+  for (double t; (t = ab_time_reps(f, ctx, reps)) < min_time;)
+    reps = next_reps(reps, t, min_time);
+  return reps;
 }
 
 /* Median seconds per call of each variant fns[v] with on[v] set (NaN for

@@ -34,6 +34,45 @@ static inline double rel_err(const double *got, const double *want, long len,
   return e / m;
 }
 
+/* NaN by its bits, so that checks also hold under -ffast-math. */
+static inline double nan_value(void) {
+  uint64_t bits = 0x7ff8000000000000ull;
+  double d;
+  memcpy(&d, &bits, sizeof d);
+  return d;
+}
+
+/* Deterministic pseudo-random numbers in [lo, hi) (xorshift64*). */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static inline double urand(double lo, double hi) {
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  uint64_t r = rng_state * 0x2545F4914F6CDD1Dull;
+  return lo + (hi - lo) * (double)(r >> 11) * 0x1.0p-53;
+}
+
+/* A zeroed, 64-byte aligned array of len doubles (at least one); exits
+ * with status 2 when memory runs out. */
+static inline double *alloc(long len) {
+  void *p = NULL;
+  size_t bytes = (size_t)(len > 0 ? len : 1) * sizeof(double);
+  if (posix_memalign(&p, 64, (bytes + 63) & ~(size_t)63) != 0) {
+    fprintf(stderr, "benchmark: out of memory\n");
+    exit(2);
+  }
+  memset(p, 0, bytes);
+  return p;
+}
+
+/* Calibration: the repetitions to try after \p reps took \p t seconds,
+ * for one sample to take at least min_time seconds. */
+static inline long next_reps(long reps, double t, double min_time) {
+  double grow = t > 0 ? 1.25 * min_time / t : 100;
+  grow = grow < 2 ? 2 : grow > 100 ? 100 : grow;
+  return (long)(reps * grow) + 1;
+}
+
 static inline double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

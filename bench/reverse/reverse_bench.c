@@ -228,26 +228,6 @@ static NOINLINE double rk4_hand(bench_t *b) {
 
 /* ---- Set-up ------------------------------------------------------------- */
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static double urand(double lo, double hi) { /* xorshift64* */
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  uint64_t r = rng_state * 0x2545F4914F6CDD1Dull;
-  return lo + (hi - lo) * (double)(r >> 11) * 0x1.0p-53;
-}
-
-static double *alloc(long len) {
-  void *p = NULL;
-  size_t bytes = (size_t)(len > 0 ? len : 1) * sizeof(double);
-  if (posix_memalign(&p, 64, (bytes + 63) & ~(size_t)63) != 0) {
-    fprintf(stderr, "reverse_bench: out of memory\n");
-    exit(2);
-  }
-  memset(p, 0, bytes);
-  return p;
-}
-
 /* Adds an array; inputs get values in [lo, hi], outputs weights in
  * [-1, 1]. */
 static arr_t *add_arr(bench_t *b, int role, long len, double lo, double hi) {
@@ -397,13 +377,6 @@ static void setup(bench_t *b, const spec_t *s, int which) {
 
 /* NaN and infinity by their bits, so that the checks also hold when the
  * benchmark is built with -ffast-math (which lets isnan() fold to false). */
-static double nan_value(void) {
-  uint64_t bits = 0x7ff8000000000000ull;
-  double d;
-  memcpy(&d, &bits, sizeof d);
-  return d;
-}
-
 /* The objective L: the scalar result, plus w . y for each array result. */
 static double objective(bench_t *b) {
   b->primal(b);
@@ -602,7 +575,6 @@ static tape_use_t tape_use(bench_t *b) {
 
 static volatile double sink;
 
-
 static double time_reps(bench_t *b, runfn f, long reps) {
   double acc = 0, t0 = now();
   for (long r = 0; r < reps; r++)
@@ -615,17 +587,10 @@ static double time_reps(bench_t *b, runfn f, long reps) {
 /* Repetitions for one sample to take at least min_time seconds. */
 static long calibrate(bench_t *b, runfn f, double min_time) {
   long reps = 1;
-  for (;;) {
-    double t = time_reps(b, f, reps);
-    if (t >= min_time)
-      return reps;
-    double grow = t > 0 ? 1.25 * min_time / t : 100;
-    grow = grow < 2 ? 2 : grow > 100 ? 100 : grow;
-    reps = (long)(reps * grow) + 1;
-  }
+  for (double t; (t = time_reps(b, f, reps)) < min_time;)
+    reps = next_reps(reps, t, min_time);
+  return reps;
 }
-
-
 
 /* ---- Main --------------------------------------------------------------- */
 
@@ -638,7 +603,6 @@ typedef struct {
   double t[NVAR]; /* median seconds per call; NaN if not measured */
   tape_use_t tape;
 } result_t;
-
 
 /* A count (exact), or null. */
 static void json_count(FILE *f, const char *key, double v) {
