@@ -21,17 +21,6 @@
 using namespace llvm;
 
 namespace adcore {
-namespace {
-
-constexpr uint64_t Granule = 8;
-
-/// The type a record of \p T is stored as (i1 as i8).
-Type *storedType(Type *T) {
-  return T->isIntegerTy(1) ? Type::getInt8Ty(T->getContext()) : T;
-}
-
-} // namespace
-
 bool ReverseEmitter::separatesRecords(Instruction &I,
                                       const DenseSet<CallInst *> &Pushes) {
   auto *Call = dyn_cast<CallBase>(&I);
@@ -68,7 +57,7 @@ void ReverseEmitter::coalesceRecords() {
       IRBuilder<> B(Run.front().Push);
       CallInst *Base = B.CreateCall(
           tapeRecordFunction(*Aug.getParent(), "adcc_tape_push"),
-          {AugTape, B.getInt64(0), B.getInt64(Granule)}, "records");
+          {AugTape, B.getInt64(0), B.getInt64(RecordGranule)}, "records");
       for (Member &M : Run) {
         B.SetInsertPoint(M.Push);
         Value *Slot = B.CreateConstGEP1_64(B.getInt8Ty(), Base, Offset);
@@ -76,8 +65,7 @@ void ReverseEmitter::coalesceRecords() {
         M.Push->eraseFromParent();
         PushOf[{M.I, M.V}] = nullptr;
         GroupOf[{M.I, M.V}] = {Group, Offset};
-        uint64_t Bytes = DL.getTypeAllocSize(storedType(M.V->getType()));
-        Offset += (Bytes + Granule - 1) / Granule * Granule;
+        Offset += recordBytes(DL, M.V->getType());
       }
       Base->setArgOperand(1, B.getInt64(Offset));
       GroupBytes.push_back(Offset);
@@ -92,9 +80,9 @@ void ReverseEmitter::coalesceRecords() {
       if (It == Recorded.end())
         continue;
       for (Value *V : It->second) {
-        Type *T = storedType(V->getType());
+        Type *T = recordType(V->getType());
         CallInst *Push = PushOf.lookup({&I, V});
-        if (!Push || DL.getABITypeAlign(T).value() > Granule) {
+        if (!Push || DL.getABITypeAlign(T).value() > RecordGranule) {
           Flush();
           continue;
         }
@@ -109,23 +97,21 @@ uint64_t ReverseEmitter::pushTogether(IRBuilder<> &B,
                                       ArrayRef<Value *> Values) {
   const DataLayout &DL = Aug.getParent()->getDataLayout();
   bool Small = all_of(Values, [&](Value *V) {
-    return DL.getABITypeAlign(storedType(V->getType())).value() <= Granule;
+    return DL.getABITypeAlign(recordType(V->getType())).value() <=
+           RecordGranule;
   });
   if (Values.size() < 2 || !Small) {
     for (Value *V : Values)
       pushRecord(B, AugTape, V);
     return 0;
   }
-  CallInst *Base =
-      B.CreateCall(tapeRecordFunction(*Aug.getParent(), "adcc_tape_push"),
-                   {AugTape, B.getInt64(0), B.getInt64(Granule)}, "records");
+  CallInst *Base = B.CreateCall(
+      tapeRecordFunction(*Aug.getParent(), "adcc_tape_push"),
+      {AugTape, B.getInt64(0), B.getInt64(RecordGranule)}, "records");
   uint64_t Offset = 0;
   for (Value *V : Values) {
-    Value *Stored =
-        V->getType()->isIntegerTy(1) ? B.CreateZExt(V, B.getInt8Ty()) : V;
-    B.CreateStore(Stored, B.CreateConstGEP1_64(B.getInt8Ty(), Base, Offset));
-    uint64_t Bytes = DL.getTypeAllocSize(Stored->getType());
-    Offset += (Bytes + Granule - 1) / Granule * Granule;
+    storeRecord(B, V, B.CreateConstGEP1_64(B.getInt8Ty(), Base, Offset));
+    Offset += recordBytes(DL, V->getType());
   }
   Base->setArgOperand(1, B.getInt64(Offset));
   return Offset;
@@ -144,17 +130,12 @@ void ReverseEmitter::popTogether(ArrayRef<Value *> Values, uint64_t Bytes,
   const DataLayout &DL = Rev.getParent()->getDataLayout();
   Value *Base = RB.CreateCall(
       tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
-      {RevTape, RB.getInt64(Bytes), RB.getInt64(Granule)}, "records");
+      {RevTape, RB.getInt64(Bytes), RB.getInt64(RecordGranule)}, "records");
   uint64_t Offset = 0;
   for (Value *V : Values) {
-    Type *T = V->getType(), *S = storedType(T);
-    LoadInst *L =
-        RB.CreateLoad(S, RB.CreateConstGEP1_64(RB.getInt8Ty(), Base, Offset));
-    if (T->isIntegerTy())
-      L->setMetadata(IntegerRecordMetadata, MDNode::get(RB.getContext(), {}));
-    Out.push_back(T->isIntegerTy(1) ? RB.CreateTrunc(L, T)
-                                    : static_cast<Value *>(L));
-    Offset += (DL.getTypeAllocSize(S) + Granule - 1) / Granule * Granule;
+    Out.push_back(loadRecord(
+        RB, V->getType(), RB.CreateConstGEP1_64(RB.getInt8Ty(), Base, Offset)));
+    Offset += recordBytes(DL, V->getType());
   }
 }
 
@@ -168,14 +149,10 @@ Value *ReverseEmitter::readRecord(Instruction &I, Value *V,
   if (!Base)
     Base = RB.CreateCall(
         tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
-        {RevTape, RB.getInt64(GroupBytes[Group]), RB.getInt64(Granule)},
+        {RevTape, RB.getInt64(GroupBytes[Group]), RB.getInt64(RecordGranule)},
         "records");
-  Type *T = V->getType();
-  LoadInst *L = RB.CreateLoad(
-      storedType(T), RB.CreateConstGEP1_64(RB.getInt8Ty(), Base, Offset));
-  if (T->isIntegerTy())
-    L->setMetadata(IntegerRecordMetadata, MDNode::get(RB.getContext(), {}));
-  return T->isIntegerTy(1) ? RB.CreateTrunc(L, T) : static_cast<Value *>(L);
+  return loadRecord(RB, V->getType(),
+                    RB.CreateConstGEP1_64(RB.getInt8Ty(), Base, Offset));
 }
 
 } // namespace adcore

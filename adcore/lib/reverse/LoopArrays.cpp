@@ -29,12 +29,9 @@ using namespace llvm;
 namespace adcore {
 namespace {
 
-/// Each record takes one 8-byte granule of its iteration's row.
-constexpr uint64_t Granule = 8;
-
 bool fitsGranule(const DataLayout &DL, Type *T) {
-  return T->isSized() && DL.getTypeAllocSize(T) <= Granule &&
-         DL.getABITypeAlign(T).value() <= Granule && !T->isVectorTy();
+  return T->isSized() && DL.getTypeAllocSize(T) <= RecordGranule &&
+         DL.getABITypeAlign(T).value() <= RecordGranule && !T->isVectorTy();
 }
 
 } // namespace
@@ -80,11 +77,11 @@ void ReverseEmitter::planLoopArrays() {
     LoopArray &A = LoopArrays[H];
     A.Length = Expander.expandCodeFor(Trips, I64, At);
     for (Instruction *I : Insts)
-      A.Stride += Granule * Recorded[I].size();
+      A.Stride += RecordGranule * Recorded[I].size();
     IRBuilder<> B(At);
     A.Base = B.CreateCall(tapeRecordFunction(M, "adcc_tape_push"),
                           {AugTape, B.CreateMul(A.Length, B.getInt64(A.Stride)),
-                           B.getInt64(Granule)},
+                           B.getInt64(RecordGranule)},
                           "iters.records");
     InvariantRecords[H].insert(A.Base);
     InvariantRecords[H].insert(A.Length);
@@ -102,7 +99,7 @@ void ReverseEmitter::planLoopArrays() {
         B.CreateStore(Stored, Addr);
         dropRecord(I, V);
         ArrayRecords[I].push_back({H, V, Offset});
-        Offset += Granule;
+        Offset += RecordGranule;
       }
       Recorded[I].clear();
     }
@@ -122,13 +119,7 @@ Value *ReverseEmitter::arrayRecord(const ArrayRecord &R) {
   Value *Row = RB.CreateMul(reverseIteration(R.Header), RB.getInt64(A.Stride));
   Value *Addr = RB.CreateGEP(RB.getInt8Ty(), Base,
                              RB.CreateAdd(Row, RB.getInt64(R.Offset)));
-  Type *T = R.V->getType();
-  bool Bool = T->isIntegerTy(1);
-  LoadInst *L =
-      RB.CreateLoad(Bool ? RB.getInt8Ty() : T, Addr, R.V->getName() + ".rec");
-  if (T->isIntegerTy())
-    L->setMetadata(IntegerRecordMetadata, MDNode::get(RB.getContext(), {}));
-  return Bool ? RB.CreateTrunc(L, T) : L;
+  return loadRecord(RB, R.V->getType(), Addr);
 }
 
 void ReverseEmitter::releaseLoopArray(BasicBlock *Header) {
@@ -140,7 +131,7 @@ void ReverseEmitter::releaseLoopArray(BasicBlock *Header) {
       RB.CreateLoad(RB.getInt64Ty(), hoistSlot(Header, A.Length), "trips");
   RB.CreateCall(tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
                 {RevTape, RB.CreateMul(Length, RB.getInt64(A.Stride)),
-                 RB.getInt64(Granule)});
+                 RB.getInt64(RecordGranule)});
 }
 
 } // namespace adcore

@@ -277,7 +277,6 @@ void ReverseEmitter::planCountedLoops() {
       continue;
     BasicBlock *H = L->getHeader();
     CountedLoop &CL = CountedLoops[H];
-    CL.Header = H;
     CL.Entering = Entering;
     CL.Latch = Latch;
     CL.Count = PHINode::Create(I64, pred_size(H), "iters");

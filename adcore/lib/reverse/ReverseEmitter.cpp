@@ -40,32 +40,47 @@ FunctionCallee tapeRecordFunction(Module &M, StringRef Name) {
   return tapeFunction(M, Name, Ptr, {Ptr, I64, I64});
 }
 
+Type *recordType(Type *T) {
+  return T->isIntegerTy(1) ? Type::getInt8Ty(T->getContext()) : T;
+}
+
+uint64_t recordBytes(const DataLayout &DL, Type *T) {
+  uint64_t Bytes = DL.getTypeAllocSize(recordType(T));
+  return (Bytes + RecordGranule - 1) / RecordGranule * RecordGranule;
+}
+
+void storeRecord(IRBuilder<> &B, Value *V, Value *Addr) {
+  if (V->getType()->isIntegerTy(1))
+    V = B.CreateZExt(V, B.getInt8Ty());
+  B.CreateStore(V, Addr);
+}
+
+Value *loadRecord(IRBuilder<> &B, Type *T, Value *Addr) {
+  LoadInst *L = B.CreateLoad(recordType(T), Addr);
+  if (T->isIntegerTy())
+    L->setMetadata(IntegerRecordMetadata, MDNode::get(B.getContext(), {}));
+  return T->isIntegerTy(1) ? B.CreateTrunc(L, T) : static_cast<Value *>(L);
+}
+
 CallInst *pushRecord(IRBuilder<> &B, Value *Tape, Value *V) {
   Module &M = *B.GetInsertBlock()->getModule();
   const DataLayout &DL = M.getDataLayout();
-  Type *T = V->getType();
-  if (T->isIntegerTy(1)) {
-    V = B.CreateZExt(V, B.getInt8Ty());
-    T = V->getType();
-  }
+  Type *T = recordType(V->getType());
   CallInst *Slot = B.CreateCall(tapeRecordFunction(M, "adcc_tape_push"),
                                 {Tape, B.getInt64(DL.getTypeAllocSize(T)),
                                  B.getInt64(DL.getABITypeAlign(T).value())});
-  B.CreateStore(V, Slot);
+  storeRecord(B, V, Slot);
   return Slot;
 }
 
 Value *popRecord(IRBuilder<> &B, Value *Tape, Type *T) {
   Module &M = *B.GetInsertBlock()->getModule();
   const DataLayout &DL = M.getDataLayout();
-  Type *Stored = T->isIntegerTy(1) ? B.getInt8Ty() : T;
+  Type *Stored = recordType(T);
   Value *Slot = B.CreateCall(tapeRecordFunction(M, "adcc_tape_pop"),
                              {Tape, B.getInt64(DL.getTypeAllocSize(Stored)),
                               B.getInt64(DL.getABITypeAlign(Stored).value())});
-  LoadInst *V = B.CreateLoad(Stored, Slot);
-  if (T->isIntegerTy())
-    V->setMetadata(IntegerRecordMetadata, MDNode::get(B.getContext(), {}));
-  return T->isIntegerTy(1) ? B.CreateTrunc(V, T) : V;
+  return loadRecord(B, T, Slot);
 }
 
 ReverseEmitter::ReverseEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,

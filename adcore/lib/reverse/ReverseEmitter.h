@@ -49,6 +49,17 @@ class MemTransferInst;
 
 namespace adcore {
 
+/// Records take whole granules of the tape (the runtime's 8 bytes).
+constexpr uint64_t RecordGranule = 8;
+/// The type a value of type \p T is recorded as (an i1 as i8).
+llvm::Type *recordType(llvm::Type *T);
+/// The bytes of tape a record of \p T takes, whole granules.
+uint64_t recordBytes(const llvm::DataLayout &DL, llvm::Type *T);
+/// Stores \p V as a record at \p Addr.
+void storeRecord(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Value *Addr);
+/// Loads a record of type \p T from \p Addr (an integer is marked with
+/// IntegerRecordMetadata).
+llvm::Value *loadRecord(llvm::IRBuilder<> &B, llvm::Type *T, llvm::Value *Addr);
 /// Pushes \p V on the tape (a record of its size, into which it is
 /// stored); returns the push call.
 llvm::CallInst *pushRecord(llvm::IRBuilder<> &B, llvm::Value *Tape,
@@ -244,7 +255,7 @@ private:
       Recomputed;
   /// Loops reversed by their trip count, by header.
   struct CountedLoop {
-    llvm::BasicBlock *Header = nullptr, *Entering = nullptr, *Latch = nullptr;
+    llvm::BasicBlock *Entering = nullptr, *Latch = nullptr;
     llvm::PHINode *Count = nullptr;       ///< back edges taken so far
     llvm::AllocaInst *RevCount = nullptr; ///< the reverse sweep's iteration
   };

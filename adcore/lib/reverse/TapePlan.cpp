@@ -28,11 +28,7 @@ void ReverseEmitter::reportTapePlan() {
   DominatorTree DT(Aug);
   LoopInfo LI(DT);
   const DataLayout &DL = Aug.getParent()->getDataLayout();
-  auto RecordBytes = [&](Type *T) {
-    uint64_t B = DL.getTypeAllocSize(
-        T->isIntegerTy(1) ? Type::getInt8Ty(T->getContext()) : T);
-    return (B + 7) / 8 * 8; // the runtime's 8-byte granule
-  };
+  auto RecordBytes = [&](Type *T) { return recordBytes(DL, T); };
   TapePlan Plan;
   std::string Listing;
   raw_string_ostream OS(Listing);
