@@ -16,7 +16,6 @@
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DiagnosticInfo.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -25,8 +24,9 @@ using namespace llvm;
 namespace adcore {
 
 void ReverseEmitter::reportTapePlan() {
-  DominatorTree DT(Aug);
-  LoopInfo LI(DT);
+  // (The loops of the augmented sweep's final control flow, from the
+  // planning of counted loops.)
+  LoopInfo &LI = *AugLoops;
   const DataLayout &DL = Aug.getParent()->getDataLayout();
   auto RecordBytes = [&](Type *T) { return recordBytes(DL, T); };
   TapePlan Plan;
