@@ -23,6 +23,7 @@
 #include <map>
 
 namespace llvm {
+class AllocaInst;
 class Function;
 class Instruction;
 class Type;
@@ -75,6 +76,8 @@ private:
   bool joinLayout(const llvm::Value *Ptr, const MemoryLayout &L, int64_t Shift,
                   int64_t Limit);
   bool visit(llvm::Instruction &I);
+  /// What the source type of a stack variable says its bytes hold.
+  void seedFromAllocatedType(const llvm::AllocaInst &AI);
 
   llvm::Function &F;
   llvm::DenseMap<const llvm::Value *, Kind> Kinds;

@@ -341,7 +341,60 @@ kindsFromSignature(const Function &F,
   }
 }
 
+/// The floating-point scalars of a declared type, at their byte offsets;
+/// false when it holds a union (whose IR type names one member only) or is
+/// too large to list.
+static bool floatFields(const DataLayout &DL, Type *T, int64_t At,
+                        SmallVectorImpl<std::pair<int64_t, Kind>> &Out) {
+  if (Out.size() > 256)
+    return false;
+  if (T->isFloatTy() || T->isDoubleTy()) {
+    Out.push_back({At, kindOfType(T)});
+    return true;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(T)) {
+    int64_t Size = int64_t(DL.getTypeAllocSize(AT->getElementType()));
+    for (uint64_t I = 0; I < AT->getNumElements(); ++I)
+      if (!floatFields(DL, AT->getElementType(), At + int64_t(I) * Size, Out))
+        return false;
+    return true;
+  }
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    if (ST->isOpaque() || (ST->hasName() && ST->getName().starts_with("union.")))
+      return false;
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned I = 0; I < ST->getNumElements(); ++I)
+      if (!floatFields(DL, ST->getElementType(I),
+                       At + int64_t(SL->getElementOffset(I)), Out))
+        return false;
+    return true;
+  }
+  return true; // integers and pointers: what their uses say
+}
+
+void TypeAnalysis::seedFromAllocatedType(const AllocaInst &AI) {
+  Type *T = AI.getAllocatedType();
+  // An array of doubles or floats (of any rank): every element.
+  Type *E = T;
+  while (auto *AT = dyn_cast<ArrayType>(E))
+    E = AT->getElementType();
+  if (E != T && (E->isFloatTy() || E->isDoubleTy())) {
+    joinMemory(&AI, 0, kindOfType(E));
+    joinMemory(&AI, -1, kindOfType(E));
+    return;
+  }
+  SmallVector<std::pair<int64_t, Kind>, 8> Fields;
+  if (!AI.isArrayAllocation() &&
+      floatFields(AI.getDataLayout(), T, 0, Fields))
+    for (auto [Offset, K] : Fields)
+      joinMemory(&AI, Offset, K);
+}
+
 TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
+  // Stack variables keep the types Clang declared them with.
+  for (Instruction &I : instructions(F))
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      seedFromAllocatedType(*AI);
   for (Argument &A : F.args())
     join(&A, kindOfType(A.getType()));
   SmallVector<std::pair<unsigned, Kind>, 4> Seeds;

@@ -6,7 +6,7 @@
 // the first value and stores each value at its offset as it is computed;
 // the reverse sweep releases it at the first value it needs (the last one
 // recorded) and reads the others from it. One capacity check instead of one
-// per value.
+// per value, and one slot for a value several instructions record.
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,7 +58,16 @@ void ReverseEmitter::coalesceRecords() {
       CallInst *Base = B.CreateCall(
           tapeRecordFunction(*Aug.getParent(), "adcc_tape_push"),
           {AugTape, B.getInt64(0), B.getInt64(RecordGranule)}, "records");
+      // A value recorded by several instructions of the run is stored once.
+      DenseMap<Value *, uint64_t> OffsetOf;
       for (Member &M : Run) {
+        if (auto It = OffsetOf.find(M.V); It != OffsetOf.end()) {
+          eraseRecord(M.Push);
+          PushOf[{M.I, M.V}] = nullptr;
+          GroupOf[{M.I, M.V}] = {Group, It->second};
+          continue;
+        }
+        OffsetOf[M.V] = Offset;
         B.SetInsertPoint(M.Push);
         Value *Slot = B.CreateConstGEP1_64(B.getInt8Ty(), Base, Offset);
         M.Push->replaceAllUsesWith(Slot);

@@ -76,8 +76,14 @@ void ReverseEmitter::planLoopArrays() {
         SE.getAddExpr(SE.getTruncateOrZeroExtend(Taken, I64), SE.getOne(I64));
     LoopArray &A = LoopArrays[H];
     A.Length = Expander.expandCodeFor(Trips, I64, At);
+    // A value several instructions record takes one slot of the row: it
+    // is the same wherever the iteration records it (each stores it, as
+    // not every one may run).
+    DenseMap<Value *, uint64_t> OffsetOf;
     for (Instruction *I : Insts)
-      A.Stride += RecordGranule * Recorded[I].size();
+      for (Value *V : Recorded[I])
+        if (OffsetOf.try_emplace(V, A.Stride).second)
+          A.Stride += RecordGranule;
     IRBuilder<> B(At);
     A.Base = B.CreateCall(tapeRecordFunction(M, "adcc_tape_push"),
                           {AugTape, B.CreateMul(A.Length, B.getInt64(A.Stride)),
@@ -86,9 +92,9 @@ void ReverseEmitter::planLoopArrays() {
     InvariantRecords[H].insert(A.Base);
     InvariantRecords[H].insert(A.Length);
 
-    uint64_t Offset = 0;
     for (Instruction *I : Insts) {
       for (Value *V : Recorded[I]) {
+        uint64_t Offset = OffsetOf.lookup(V);
         CallInst *Push = PushOf.lookup({I, V});
         B.SetInsertPoint(Push);
         Value *Row = B.CreateMul(CL.Count, B.getInt64(A.Stride));
@@ -99,7 +105,6 @@ void ReverseEmitter::planLoopArrays() {
         B.CreateStore(Stored, Addr);
         dropRecord(I, V);
         ArrayRecords[I].push_back({H, V, Offset});
-        Offset += RecordGranule;
       }
       Recorded[I].clear();
     }

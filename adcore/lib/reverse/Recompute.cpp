@@ -320,59 +320,137 @@ void ReverseEmitter::planCountedLoops() {
 }
 
 bool ReverseEmitter::recomputable(Value *V, const BasicBlock *UseBB,
-                                  unsigned Depth,
-                                  SmallVectorImpl<Value *> &Leaves) {
+                                  unsigned Depth, RebuildPlan &P) {
   if (isa<Constant>(V))
     return true;
   if (isa<Argument>(V)) {
-    Leaves.push_back(V);
+    P.Ends.push_back(V);
     return true;
   }
   auto *I = dyn_cast<Instruction>(V);
-  if (!I || Depth > MaxRecomputeDepth || RecomputeBudget == 0)
+  if (!I || RecomputeBudget == 0)
     return false;
+  if (Depth > MaxRecomputeDepth)
+    return recordLeaf(I, P);
   --RecomputeBudget;
   BasicBlock *BB = I->getParent();
   // Computed once per call: recorded once, at the return.
   if (!AugLoops->getLoopFor(BB) &&
       AugDT->dominates(BB, AugReturn->getParent()) &&
       !I->getType()->isTokenTy()) {
-    Leaves.push_back(V);
+    P.Ends.push_back(V);
     return true;
   }
   if (auto *Phi = dyn_cast<PHINode>(I)) {
     auto It = CountedLoops.find(BB);
     if (It == CountedLoops.end() || !Phi->getType()->isIntOrPtrTy())
-      return false;
+      return recordLeaf(I, P);
     // The counter of a loop is right only while one of its blocks is
     // being reversed.
     Loop *L = AugLoops->getLoopFor(BB);
     if (!L || L->getHeader() != BB || !L->contains(UseBB))
-      return false;
+      return recordLeaf(I, P);
     Induction IV;
     if (!matchInduction(*Phi, It->second.Entering, It->second.Latch, IV))
-      return false;
+      return recordLeaf(I, P);
     auto *StepI = dyn_cast<Instruction>(IV.Step);
     if (StepI && L->contains(StepI))
-      return false;
-    return recomputable(IV.Start, UseBB, Depth + 1, Leaves) &&
-           recomputable(IV.Step, UseBB, Depth + 1, Leaves);
+      return recordLeaf(I, P);
+    return recomputable(IV.Start, UseBB, Depth + 1, P) &&
+           recomputable(IV.Step, UseBB, Depth + 1, P);
   }
   auto *LI = dyn_cast<LoadInst>(I);
   bool Rebuilt = LI ? reloadable(*LI) && recomputable(LI->getPointerOperand(),
-                                                      UseBB, Depth + 1, Leaves)
+                                                      UseBB, Depth + 1, P)
                     : isCheapPure(*I) && all_of(I->operands(), [&](Use &U) {
-                        return recomputable(U.get(), UseBB, Depth + 1, Leaves);
+                        return recomputable(U.get(), UseBB, Depth + 1, P);
                       });
   if (Rebuilt)
     return true;
   // Computed outside a counted loop around the use: recorded once per run
   // of that loop, at its exits.
   if (BasicBlock *H = invariantLoopFor(I, UseBB)) {
-    InvariantRecords[H].insert(I);
+    P.Hoists.push_back({H, I});
     return true;
   }
-  return false;
+  return recordLeaf(I, P);
+}
+
+bool ReverseEmitter::recordLeaf(Instruction *I, RebuildPlan &P) {
+  // A value that dominates the recording instruction still holds, when
+  // that instruction runs, what the values computed from it were computed
+  // from.
+  if (!P.RecordAt || !I->getType()->isSingleValueType() ||
+      I->getType()->isTokenTy() ||
+      (I != P.RecordAt && !AugDT->dominates(I, P.RecordAt)))
+    return false;
+  P.Records.insert(I);
+  return true;
+}
+
+void ReverseEmitter::commitRebuild(const RebuildPlan &P,
+                                   SetVector<Value *> &Ends) {
+  Ends.insert(P.Ends.begin(), P.Ends.end());
+  for (auto [H, I] : P.Hoists)
+    InvariantRecords[H].insert(I);
+}
+
+void ReverseEmitter::recordLeavesInstead(Instruction *I,
+                                         SmallVectorImpl<Value *> &List,
+                                         SetVector<Value *> &Ends) {
+  // Which values could be rebuilt from others recorded with I: C * x and
+  // -x from x. Values that are their own leaf are recorded anyway; then, in
+  // order, a value is rebuilt when that adds at most one record.
+  SmallVector<std::optional<RebuildPlan>, 3> Plans(List.size());
+  SmallSetVector<Value *, 4> Kept, Chosen;
+  for (auto [V, Plan] : zip(List, Plans)) {
+    RebuildPlan P;
+    P.RecordAt = I;
+    RecomputeBudget = MaxRecomputeNodes;
+    if (recomputable(V, I->getParent(), 0, P) &&
+        !(P.Records.size() == 1 && P.Records.front() == V))
+      Plan = std::move(P);
+    else
+      Chosen.insert(V);
+  }
+  for (auto [V, Plan] : zip(List, Plans)) {
+    if (!Plan)
+      continue;
+    if (count_if(Plan->Records, [&](Value *L) { return !Chosen.contains(L); }) >
+        1) {
+      Plan.reset();
+      Chosen.insert(V);
+      continue;
+    }
+    Chosen.insert(Plan->Records.begin(), Plan->Records.end());
+  }
+  for (auto [V, Plan] : zip(List, Plans))
+    if (!Plan)
+      Kept.insert(V);
+  if (Kept.size() == List.size())
+    return;
+
+  // The new list, in push order: a leaf is pushed where the value it
+  // replaces was (before that value's push), unless I records it anyway.
+  SmallVector<Value *, 3> New;
+  for (auto [V, Plan] : zip(List, Plans)) {
+    if (!Plan) {
+      New.push_back(V);
+      continue;
+    }
+    CallInst *At = PushOf.lookup({I, V});
+    for (Value *L : Plan->Records) {
+      if (Kept.contains(L) || is_contained(New, L))
+        continue;
+      AB.SetInsertPoint(At);
+      PushOf[{I, L}] = pushRecord(AB, AugTape, L);
+      New.push_back(L);
+    }
+    commitRebuild(*Plan, Ends);
+    Recomputed[I].push_back(V);
+    dropRecord(I, V);
+  }
+  List.assign(New.begin(), New.end());
 }
 
 void ReverseEmitter::planRecomputation() {
@@ -380,16 +458,17 @@ void ReverseEmitter::planRecomputation() {
   for (auto &[I, List] : Recorded) {
     SmallVector<Value *, 3> Kept;
     for (Value *V : List) {
-      SmallVector<Value *, 4> Leaves;
+      RebuildPlan P;
       RecomputeBudget = MaxRecomputeNodes;
-      if (!recomputable(V, I->getParent(), 0, Leaves)) {
+      if (!recomputable(V, I->getParent(), 0, P)) {
         Kept.push_back(V);
         continue;
       }
-      Ends.insert(Leaves.begin(), Leaves.end());
+      commitRebuild(P, Ends);
       Recomputed[I].push_back(V);
       dropRecord(I, V);
     }
+    recordLeavesInstead(I, Kept, Ends);
     List = std::move(Kept);
   }
   // The end records: after everything else the augmented sweep records,
@@ -409,6 +488,9 @@ Value *ReverseEmitter::recompute(Value *V) {
     return V;
   if (Value *E = EndValues.lookup(V))
     return E;
+  if (ReadRecords)
+    if (Value *R = ReadRecords->lookup(V))
+      return R;
   auto *I = cast<Instruction>(V);
   if (BasicBlock *H = invariantLoopFor(I, ReversingBlock))
     if (InvariantRecords.lookup(H).contains(I))

@@ -647,9 +647,11 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
     for (auto [H, V] : Hoisted.lookup(I))
       Popped[V] = RB.CreateLoad(V->getType(), hoistSlot(H, V));
     auto Re = Recomputed.find(I);
+    ReadRecords = &Popped;
     if (Re != Recomputed.end())
       for (Value *V : Re->second)
         Popped[V] = recompute(V);
+    ReadRecords = nullptr;
     if (!emitAdjoint(*I, Popped))
       HadRuleError = true;
   }

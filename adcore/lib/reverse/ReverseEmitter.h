@@ -105,8 +105,32 @@ private:
   // --- counted loops, recomputation, end records (Recompute.cpp) ------
   void planCountedLoops();
   void planRecomputation();
+  /// What rebuilding a value in the reverse sweep takes.
+  struct RebuildPlan {
+    /// Leaves recorded once, at the return (arguments, values computed
+    /// once per call).
+    llvm::SmallVector<llvm::Value *, 4> Ends;
+    /// Leaves recorded at the exits of counted loops (loop header, value).
+    llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::Instruction *>, 2>
+        Hoists;
+    /// The instruction whose records may hold leaves that cannot be
+    /// rebuilt (null: none may); those leaves.
+    llvm::Instruction *RecordAt = nullptr;
+    llvm::SmallSetVector<llvm::Value *, 2> Records;
+  };
+  /// Whether the reverse sweep can rebuild \p V where \p Use is reversed,
+  /// and from what (\p P).
   bool recomputable(llvm::Value *V, const llvm::BasicBlock *Use, unsigned Depth,
-                    llvm::SmallVectorImpl<llvm::Value *> &Leaves);
+                    RebuildPlan &P);
+  /// A leaf of a rebuilt value recorded with P.RecordAt, if it may be.
+  bool recordLeaf(llvm::Instruction *I, RebuildPlan &P);
+  /// Replaces records of \p I (in \p List) by fewer records of the values
+  /// they are computed from, when they can be rebuilt from those.
+  void recordLeavesInstead(llvm::Instruction *I,
+                           llvm::SmallVectorImpl<llvm::Value *> &List,
+                           llvm::SetVector<llvm::Value *> &Ends);
+  /// Commits what rebuilding a value takes (end and exit records).
+  void commitRebuild(const RebuildPlan &P, llvm::SetVector<llvm::Value *> &Ends);
   /// Rebuilds \p V at RB's insertion point.
   llvm::Value *recompute(llvm::Value *V);
   /// The iteration of the counted loop of \p Header being reversed.
@@ -296,8 +320,10 @@ private:
   /// The values recorded at the exits of each counted loop (by header).
   llvm::MapVector<llvm::BasicBlock *, llvm::SetVector<llvm::Value *>>
       InvariantRecords;
-  /// The block being reversed (recompute reads hoisted leaves there).
+  /// The block being reversed (recompute reads hoisted leaves there), and
+  /// the records read back for the instruction being reversed.
   llvm::BasicBlock *ReversingBlock = nullptr;
+  const llvm::DenseMap<llvm::Value *, llvm::Value *> *ReadRecords = nullptr;
   /// Values recorded once, at the return; their values in the reverse sweep.
   llvm::SmallVector<llvm::Value *, 8> EndRecords;
   uint64_t EndBytes = 0;

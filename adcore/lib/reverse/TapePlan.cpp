@@ -32,6 +32,8 @@ void ReverseEmitter::reportTapePlan() {
   TapePlan Plan;
   std::string Listing;
   raw_string_ostream OS(Listing);
+  DenseSet<std::pair<unsigned, uint64_t>> SharedSlots;
+  DenseSet<std::pair<BasicBlock *, uint64_t>> ArraySlots;
   for (BasicBlock &BB : Aug) {
     bool InLoop = LI.getLoopFor(&BB) != nullptr;
     uint64_t &Bytes = InLoop ? Plan.LoopBytes : Plan.CallBytes;
@@ -69,12 +71,22 @@ void ReverseEmitter::reportTapePlan() {
         V->printAsOperand(OS, /*PrintType=*/true);
         OS << " for '" << I.getOpcodeName() << "'" << Each << "\n";
       };
+      // (A value several instructions record shares one slot.)
       for (Value *V : Recorded.lookup(&I)) {
+        auto G = GroupOf.find({&I, V});
+        if (G != GroupOf.end() && !SharedSlots.insert(G->second).second) {
+          Print("share the record of", V);
+          continue;
+        }
         Bytes += RecordBytes(V->getType());
         ++Plan.ValueRecords;
         Print("record", V);
       }
       for (const ArrayRecord &R : ArrayRecords.lookup(&I)) {
+        if (!ArraySlots.insert({R.Header, R.Offset}).second) {
+          Print("share the record of", R.V);
+          continue;
+        }
         Bytes += 8;
         ++Plan.ValueRecords;
         Print("record", R.V);

@@ -1,17 +1,9 @@
-/* PENDING (not registered): a memmove inside a local double array is
- * rejected when the source is not at offset 0 and the elements were stored
- * through a variable index (h), or only zero-initialized (f, g), although
- * the array's type says double:
- *   error: cannot differentiate 'f' in reverse mode: a memory copy whose
- *   contents cannot be typed; copy the values one by one
- * - f (t[1] is 0 from `= {0}`): rejected at -O0 in this file; alone in a
- *   file with the same main it is accepted at -O0/-O1 and rejected at -O2;
- * - g (the array is never read afterwards): rejected at -O0;
- * - h (t[j] = ... in a loop, then memmove(t + 2, t + 1, 8)): rejected at
- *   -O0 (memmove(t + 1, t, 8) is accepted); at -O1 the integer-copy
- *   error of rev_pending_int_copy.c (silently wrong before the 21:06
- *   build).
- * (Found by the random-program dot-product test.) */
+/* Copies whose contents the stack variables' declared types tell: a
+ * memmove inside a local double array whose elements were only
+ * zero-initialized (f, g) or stored through a variable index (h), and
+ * struct assignments (memcpy at -O0) of a struct mixing doubles and an int
+ * (k).  (Found by the random-program dot-product test; f, g and h used to be
+ * rejected as copies "whose contents cannot be typed".) */
 #include "rev_check.h"
 
 static double f(const double *x) {
@@ -40,6 +32,20 @@ static double h(const double *x) {
   return s;
 }
 
+struct mixed {
+  double a;
+  int n;
+  double b;
+};
+static double k(const double *x) {
+  struct mixed p = {x[0], 3, x[1]}, q;
+  q = p;
+  struct mixed r[2];
+  r[1] = q;
+  r[0] = r[1];
+  return r[0].a * r[0].b * r[0].n;
+}
+
 int main(void) {
   double x[2] = {2, 3}, dx[2] = {0};
   __enzyme_autodiff((void *)f, x, dx);
@@ -52,5 +58,12 @@ int main(void) {
   __enzyme_autodiff((void *)h, z, dz);
   for (int i = 0; i < 4; ++i)
     CHECK_CLOSE(dz[i], e[i], REV_TOL_EXACT);
+  double dk[2] = {0};
+  __enzyme_autodiff((void *)k, x, dk);
+  CHECK_CLOSE(dk[0], 9.0, REV_TOL_EXACT);
+  CHECK_CLOSE(dk[1], 6.0, REV_TOL_EXACT);
+  CHECK_CLOSE(dk[0] * 0.5 - dk[1] * 0.25,
+              __enzyme_fwddiff((void *)k, x, (double[2]){0.5, -0.25}),
+              REV_TOL_DOT);
   return check_finish();
 }
