@@ -156,6 +156,12 @@ private:
   }
   /// The next argument, or null (after an error) when there is none.
   Value *next(const Twine &What);
+  /// The next shadow: the next argument, or in the interleaved form the
+  /// next one after enzyme_interleave.
+  Value *nextShadow(const Twine &What);
+  /// Finds enzyme_interleave: the primals (with their activity markers)
+  /// come before it, their shadows after it, in the same order.
+  void findInterleave();
   /// \p V converted to \p To as a C variadic call would have promoted it.
   Value *convert(Value *V, Type *To, const Twine &What);
   bool parseGlobalMarker(Marker M, StringRef Name);
@@ -167,6 +173,11 @@ private:
   CallBase &Call;
   IRBuilder<> B;
   unsigned Next = 1;
+  /// The interleaved form: where the primals end (at enzyme_interleave),
+  /// the next shadow after it, and the activity marker in force (it holds
+  /// until the next one).
+  unsigned PrimalEnd = 0, ShadowNext = 0;
+  Marker Sticky = Marker::None;
   Value *SRet = nullptr;
   DerivativeKey Key;
   SmallVector<Value *, 16> Args;
@@ -177,12 +188,39 @@ private:
 };
 
 Value *ForwardCallLowering::next(const Twine &What) {
-  if (Next >= Call.arg_size()) {
+  if (Next >= PrimalEnd) {
     error("too few arguments to " + entryPointName(R.Kind) + " for '" +
-          R.Primal->getName() + "': missing " + What);
+          R.Primal->getName() + "': missing " + What +
+          (PrimalEnd < Call.arg_size() ? " before enzyme_interleave" : ""));
     return nullptr;
   }
   return Call.getArgOperand(Next++);
+}
+
+Value *ForwardCallLowering::nextShadow(const Twine &What) {
+  if (!ShadowNext)
+    return next(What);
+  if (ShadowNext >= Call.arg_size()) {
+    error("too few arguments to " + entryPointName(R.Kind) + " for '" +
+          R.Primal->getName() + "': missing " + What +
+          " after enzyme_interleave");
+    return nullptr;
+  }
+  return Call.getArgOperand(ShadowNext++);
+}
+
+void ForwardCallLowering::findInterleave() {
+  PrimalEnd = Call.arg_size();
+  for (unsigned I = Next; I < Call.arg_size(); ++I) {
+    StringRef Name;
+    if (markerOf(Call.getArgOperand(I), Name) != Marker::Interleave)
+      continue;
+    if (auto *LI = dyn_cast<LoadInst>(Call.getArgOperand(I)))
+      MarkerLoads.insert(LI);
+    PrimalEnd = I;
+    ShadowNext = I + 1;
+    return;
+  }
 }
 
 Value *ForwardCallLowering::convert(Value *V, Type *To, const Twine &What) {
@@ -227,7 +265,7 @@ bool ForwardCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
     Key.ReturnShadow = false;
     return true;
   case Marker::Interleave:
-    return error("enzyme_interleave is not supported yet by adcc");
+    return error("enzyme_interleave may appear only once in a call");
   case Marker::Allocated:
     // Enzyme's caller-allocated tape: adcc's tape lives in the runtime, so
     // the size and the buffer are not needed.
@@ -252,7 +290,7 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
   std::string Which = ("argument " + Twine(Param.getArgNo() + 1)).str();
   // Markers before the value: global ones, then at most one activity.
   Marker Activity = Marker::None;
-  while (Next < Call.arg_size()) {
+  while (Next < PrimalEnd) {
     StringRef Name;
     Marker M = markerOf(Call.getArgOperand(Next), Name);
     if (M == Marker::None)
@@ -263,11 +301,15 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
     if (M == Marker::Dup || M == Marker::DupNoNeed || M == Marker::Const ||
         M == Marker::DupV || (M == Marker::Out && Reverse)) {
       Activity = M;
+      if (ShadowNext)
+        Sticky = M;
       break;
     }
     if (!parseGlobalMarker(M, Name))
       return false;
   }
+  if (Activity == Marker::None)
+    Activity = Sticky;
   if (Activity == Marker::Out && !Reverse)
     return error("enzyme_out (an active output) is only valid in reverse "
                  "mode; forward mode uses enzyme_dup");
@@ -321,7 +363,7 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
                                                    : ArgActivity::Dup);
   Value *Base = nullptr;
   if (Stride) {
-    Base = next("the shadow array of " + Which);
+    Base = nextShadow("the shadow array of " + Which);
     if (!Base)
       return false;
     if (!Base->getType()->isPointerTy())
@@ -337,7 +379,7 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
           B.CreateGEP(B.getInt8Ty(), Base, B.CreateMul(Stride, B.getInt64(L)));
       S = T->isPointerTy() ? Addr : B.CreateLoad(T, Addr);
     } else {
-      S = next("the shadow of " + Which);
+      S = nextShadow("the shadow of " + Which);
       if (!S || !(S = convert(S, T, "the shadow of " + Which)))
         return false;
     }
@@ -467,8 +509,9 @@ bool ForwardCallLowering::run() {
   Key.ReturnShadow = !F.getReturnType()->isVoidTy();
   if (Reverse)
     Key.ReturnShadow = F.getReturnType()->isFPOrFPVectorTy();
+  findInterleave();
   // Global markers may precede the first parameter.
-  while (Next < Call.arg_size()) {
+  while (Next < PrimalEnd) {
     StringRef Name;
     Marker M = markerOf(Call.getArgOperand(Next), Name);
     if (M == Marker::None || M == Marker::Dup || M == Marker::DupNoNeed ||
@@ -487,6 +530,29 @@ bool ForwardCallLowering::run() {
   for (Argument &Param : F.args())
     if (!parseParameter(Param))
       return false;
+  if (ShadowNext) {
+    if (Next < PrimalEnd)
+      return error("too many arguments before enzyme_interleave for '" +
+                   F.getName() + "': it takes " + Twine(F.arg_size()) +
+                   " parameters");
+    // What follows the shadows: global markers, the seed and the tape.
+    Next = ShadowNext;
+    PrimalEnd = Call.arg_size();
+    ShadowNext = 0;
+    while (Next < PrimalEnd) {
+      StringRef Name;
+      Marker M = markerOf(Call.getArgOperand(Next), Name);
+      if (M == Marker::None)
+        break;
+      if (auto *LI = dyn_cast<LoadInst>(Call.getArgOperand(Next)))
+        MarkerLoads.insert(LI);
+      ++Next;
+      if (M == Marker::Width)
+        return error("enzyme_width must come before the arguments");
+      if (!parseGlobalMarker(M, Name))
+        return false;
+    }
+  }
   if (SplitKind == Split::Reverse) {
     Type *RetTy = F.getReturnType();
     if (RetTy->isFPOrFPVectorTy()) {

@@ -1,5 +1,6 @@
 // Batched derivatives: the width must be a constant from 1 to 64; batched
-// gradients and enzyme_interleave are not implemented. (The width of
+// gradients are not implemented. The interleaved form (primals, then
+// enzyme_interleave, then their shadows) must give every shadow. (The width of
 // ADCC_FORWARD_BATCH is checked in attribute-misuse.c.)
 // RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
@@ -17,8 +18,16 @@ double b(double x) { return __enzyme_fwddiff((void *)f, enzyme_width, 65, x, 1.0
 double c(double x, int n) { return __enzyme_fwddiff((void *)f, enzyme_width, n, x, 1.0, 2.0, 0.0); }
 // CHECK: batch.c:[[@LINE+1]]:29: error: enzyme_width (batched gradients) is not supported yet in reverse mode; call __enzyme_autodiff once per direction
 double d(double x) { return __enzyme_autodiff((void *)f, enzyme_width, 2, x, 2.0); }
-// CHECK: batch.c:[[@LINE+1]]:29: error: enzyme_interleave is not supported yet by adcc
-double e(double x) { return __enzyme_fwddiff((void *)f, enzyme_interleave, x, 1.0, 2.0, 0.0); }
+// CHECK: batch.c:[[@LINE+1]]:29: error: too few arguments to __enzyme_fwddiff for 'f': missing the shadow of argument 2 after enzyme_interleave
+double e(double x) { return __enzyme_fwddiff((void *)f, x, 2.0, enzyme_interleave, 1.0); }
+// CHECK: batch.c:[[@LINE+1]]:30: error: too many arguments before enzyme_interleave for 'f': it takes 2 parameters
+double e2(double x) { return __enzyme_fwddiff((void *)f, x, 2.0, 3.0, enzyme_interleave, 1.0, 0.0); }
+// CHECK: batch.c:[[@LINE+1]]:30: error: too few arguments to __enzyme_fwddiff for 'f': missing the value of argument 2 before enzyme_interleave
+double e3(double x) { return __enzyme_fwddiff((void *)f, x, enzyme_interleave, 1.0, 0.0); }
+// CHECK: batch.c:[[@LINE+1]]:30: error: enzyme_width must come before the arguments
+double e4(double x) { return __enzyme_fwddiff((void *)f, x, 2.0, enzyme_interleave, 1.0, 0.0, enzyme_width, 2); }
+// CHECK: batch.c:[[@LINE+1]]:30: error: enzyme_interleave may appear only once in a call
+double e5(double x) { return __enzyme_fwddiff((void *)f, x, 2.0, enzyme_interleave, 1.0, 0.0, enzyme_interleave); }
 // A wide constant is not read modulo 2^64.
 // CHECK: batch.c:[[@LINE+1]]:29: error: enzyme_width must be followed by a constant between 1 and 64
 double w(double x) { return __enzyme_fwddiff((void *)f, enzyme_width, ((__int128)1 << 64) + 2, x, 1.0, 2.0, 0.0); }

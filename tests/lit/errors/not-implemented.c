@@ -1,6 +1,6 @@
 // Entry points adcc recognises but does not implement yet: an error at the
 // call, never a wrong derivative. (ADCC_REVERSE: attribute-reverse.c;
-// enzyme_width in reverse mode and enzyme_interleave: batch.c; unsupported
+// enzyme_width in reverse mode: batch.c; unsupported
 // registrations: registration-malformed.c.)
 // RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
