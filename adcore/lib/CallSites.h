@@ -53,6 +53,11 @@ possibleCallTargets(llvm::Module &M, llvm::FunctionType *FT);
 /// or at the start of an invoke's normal path (given a block of its own).
 void positionAfterCall(llvm::IRBuilder<> &B, llvm::CallBase &Call);
 
+/// An internal, differentiable body for \p Callee when it is a complex
+/// helper without one (__muldc3, __divsc3, cabs, carg, ...): the textbook
+/// formula (ComplexRuntime.cpp). Null for other functions.
+llvm::Function *complexRuntimeBody(llvm::Function &Callee);
+
 /// The error message for a call of \p Callee, which has no body and no
 /// rule: what it is and what the user can do. \p Registration is the
 /// prefix of the registration that would give it a derivative in this mode

@@ -59,6 +59,8 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
     return emitMemoryFunctionCall(Call, unsigned(Kind));
   if (isKnownInactiveFunction(*Callee))
     return true;
+  if (Function *Body = complexRuntimeBody(*Callee))
+    return emitUserCall(Call, *Body);
   if (Callee->isDeclaration())
     return unsupported(
         Call, missingBodyMessage(*Callee, "__enzyme_register_derivative_"));

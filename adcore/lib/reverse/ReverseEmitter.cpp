@@ -456,6 +456,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   if (MK != MemoryFunctionKind::None)
     return unsupported(Call, "'" + Callee->getName() +
                                  "' is not supported yet in reverse mode");
+  if (Function *Body = complexRuntimeBody(*Callee))
+    Callee = Body;
   if (Callee->isDeclaration())
     return unsupported(
         Call, missingBodyMessage(*Callee, "__enzyme_register_gradient_"));
