@@ -20,6 +20,24 @@ using namespace llvm;
 
 namespace adcore {
 
+bool sameProduct(Value *A0, Value *B0, Value *A1, Value *B1) {
+  bool Negated = false;
+  auto Strip = [&](Value *V) {
+    while (auto *U = dyn_cast<UnaryOperator>(V)) {
+      if (U->getOpcode() != Instruction::FNeg)
+        break;
+      V = U->getOperand(0);
+      Negated = !Negated;
+    }
+    return V;
+  };
+  A0 = Strip(A0);
+  B0 = Strip(B0);
+  A1 = Strip(A1);
+  B1 = Strip(B1);
+  return !Negated && ((A0 == A1 && B0 == B1) || (A0 == B1 && B0 == A1));
+}
+
 bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
   Value *A = I.getOperand(0), *Bv = I.getOperand(1);
   Value *TA = tangentOrNull(A), *TB = tangentOrNull(Bv);
@@ -80,6 +98,8 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
   case Instruction::FMul:
     T = forEachLane(I.getType(), [&](unsigned L) -> Value * {
       Value *X = TA ? B.CreateFMul(lane(TA, L), Bv) : nullptr;
+      if (X && TB && sameProduct(lane(TA, L), Bv, A, lane(TB, L)))
+        return B.CreateFAdd(X, X); // x * x: 2 x dx
       Value *Y = TB ? B.CreateFMul(A, lane(TB, L)) : nullptr;
       if (X && Y)
         return B.CreateFAdd(X, Y);

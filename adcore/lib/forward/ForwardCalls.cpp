@@ -145,8 +145,19 @@ bool ForwardEmitter::emitMathCall(CallBase &Call, const MathRule &Rule) {
     ValueTy = cast<StructType>(ValueTy)->getElementType(0);
   setTangent(&Call, forEachLane(Call.getType(), [&](unsigned L) -> Value * {
     Value *Sum = nullptr;
+    SmallVector<Instruction *, MaxMathArgs> Products;
     for (auto &[Partial, T] : Terms) {
-      Value *Term = B.CreateFMul(Partial, lane(T, L));
+      // fma(x, x, c): the two products are one (sameProduct).
+      Value *Term = nullptr;
+      for (Instruction *P : Products)
+        if (sameProduct(Partial, lane(T, L), P->getOperand(0),
+                        P->getOperand(1)))
+          Term = P;
+      if (!Term) {
+        Term = B.CreateFMul(Partial, lane(T, L));
+        if (auto *P = dyn_cast<Instruction>(Term))
+          Products.push_back(P);
+      }
       Sum = Sum ? B.CreateFAdd(Sum, Term) : Term;
     }
     if (!InStruct)

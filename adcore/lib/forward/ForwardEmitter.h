@@ -29,6 +29,13 @@
 
 namespace adcore {
 
+/// Whether A0 * B0 and A1 * B1 are the same product bit for bit: the same
+/// two factors in either order, up to negations (fneg) of an equal count
+/// parity. The tangent of x * x, x * dx + dx * x, is then one product
+/// added to itself.
+bool sameProduct(llvm::Value *A0, llvm::Value *B0, llvm::Value *A1,
+                 llvm::Value *B1);
+
 class ForwardEmitter : public llvm::InstVisitor<ForwardEmitter, bool> {
 public:
   ForwardEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,

@@ -33,3 +33,30 @@ define double @request(double %a, double %b) {
 ; CHECK-NEXT: %n = fneg double %q
 ; CHECK-NEXT: [[TN:%.*]] = fneg double [[TQ]]
 ; CHECK-NEXT: ret double [[TN]]
+
+; A square: x * dx + dx * x is one product added to itself, as is the
+; product of fmuladd(-x, x, c) (the tangent of -x is -dx); the results are
+; bit for bit those of the general rule.
+define double @squares(double %x, double %c) {
+  %sq = fmul double %x, %x
+  %nx = fneg double %x
+  %f = call double @llvm.fmuladd.f64(double %nx, double %x, double %sq)
+  ret double %f
+}
+declare double @llvm.fmuladd.f64(double, double, double)
+
+define double @request_squares(double %x, double %c) {
+  %r = call double (ptr, ...) @__enzyme_fwddiff(ptr @squares, double %x, double 1.0, double %c, double 0.0)
+  ret double %r
+}
+
+; CHECK-LABEL: define internal double @fwddiffe_squares(
+; CHECK:      %sq = fmul double %x, %x
+; CHECK-NEXT: [[P:%.*]] = fmul double %x.shadow, %x
+; CHECK-NEXT: [[TSQ:%.*]] = fadd double [[P]], [[P]]
+; CHECK:      %f = call double @llvm.fmuladd.f64(double %nx, double %x, double %sq)
+; CHECK-NEXT: [[Q:%.*]] = fmul double %x, [[TNX:%.*]]
+; CHECK-NEXT: [[S:%.*]] = fadd double [[Q]], [[Q]]
+; CHECK-NEXT: [[C:%.*]] = fmul double 1.000000e+00, [[TSQ]]
+; CHECK-NEXT: [[TF:%.*]] = fadd double [[S]], [[C]]
+; CHECK-NEXT: ret double [[TF]]
