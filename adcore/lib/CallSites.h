@@ -53,6 +53,15 @@ possibleCallTargets(llvm::Module &M, llvm::FunctionType *FT);
 /// or at the start of an invoke's normal path (given a block of its own).
 void positionAfterCall(llvm::IRBuilder<> &B, llvm::CallBase &Call);
 
+/// The call that computes the partial derivative of the math call \p Call
+/// (rule \p RuleName: sin, cos, sinh, cosh) on the same operand in the
+/// same block, cos x for sin x, if \p Usable accepts it; minus its value
+/// when \p Negate. One after \p Call is moved to just after it
+/// (MathCompanions.cpp). Null when there is none.
+llvm::CallInst *
+companionCall(llvm::CallBase &Call, llvm::StringRef RuleName, bool &Negate,
+              llvm::function_ref<bool(const llvm::CallInst &)> Usable);
+
 /// An internal, differentiable body for \p Callee when it is a complex
 /// helper without one (__muldc3, __divsc3, cabs, carg, ...): the textbook
 /// formula (ComplexRuntime.cpp). Null for other functions.

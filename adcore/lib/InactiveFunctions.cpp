@@ -53,6 +53,7 @@ constexpr const char *InactiveFunctionTable[] = {
     "strncmp",
     "strlen",
     "getenv",
+    "malloc_usable_size",
     // adcc's own run-time reports
     "adcc_unknown_derivative",
     "adcc_split_check",

@@ -1,6 +1,7 @@
 //===- TypeAnalysis.cpp - What values and memory hold --------------------===//
 
 #include "adcore/TypeAnalysis.h"
+#include "adcore/MemoryFunctions.h"
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DataLayout.h"
@@ -267,6 +268,22 @@ bool TypeAnalysis::visit(Instruction &I) {
     default:
       return false;
     }
+  }
+  if (auto *Call = dyn_cast<CallBase>(&I);
+      Call && Call->getCalledFunction() &&
+      classifyMemoryFunction(*Call->getCalledFunction()) ==
+          MemoryFunctionKind::Realloc) {
+    // realloc moves the old block's contents into the new one.
+    const Value *Old = Call->getArgOperand(0);
+    for (auto [From, To] : {std::pair{Old, static_cast<const Value *>(Call)},
+                            std::pair{static_cast<const Value *>(Call), Old}}) {
+      auto It = Layouts.find(From);
+      if (It == Layouts.end())
+        continue;
+      MemoryLayout Copy = It->second;
+      Changed |= joinLayout(To, Copy, 0, -1);
+    }
+    return Changed;
   }
   if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
     int64_t Limit = -1;

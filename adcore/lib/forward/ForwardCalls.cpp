@@ -132,6 +132,19 @@ bool ForwardEmitter::emitMathCall(CallBase &Call, const MathRule &Rule) {
     Value *T = tangentOrNull(Args[I]);
     if (!T || !Rule.Partials[I])
       continue;
+    // cos x for sin x: from the primal's own call when it makes one.
+    bool Negate = false;
+    if (CallInst *C = companionCall(Call, Rule.Name, Negate,
+                                    [&](const CallInst &C) {
+                                      return !Ctx.rules().forwardDerivative(
+                                          C.getCalledFunction());
+                                    })) {
+      // (The tangent goes after a companion that follows the call.)
+      if (Call.comesBefore(C))
+        B.SetInsertPoint(C->getNextNode());
+      Terms.push_back({Negate ? B.CreateFNeg(C) : C, T});
+      continue;
+    }
     Terms.push_back({Rule.Partials[I](B, Args, &Call), T});
   }
   B.clearFastMathFlags();

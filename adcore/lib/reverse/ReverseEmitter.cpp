@@ -453,6 +453,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     ShadowMallocs.insert(&Call);
     return true;
   }
+  if (MK == MemoryFunctionKind::Realloc)
+    return augmentRealloc(Call);
   if (MK != MemoryFunctionKind::None)
     return unsupported(Call, "'" + Callee->getName() +
                                  "' is not supported yet in reverse mode");

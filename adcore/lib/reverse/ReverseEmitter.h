@@ -21,6 +21,7 @@
 //   ReverseEmitter.cpp  structure: cloning, shadows, tape, block reversal
 //   ReverseRules.cpp    what each instruction records, and its adjoint
 //   ReverseCalls.cpp    indirect calls, registered gradients
+//   ReverseRealloc.cpp  realloc: shadow blocks, adjoints of the moved bytes
 //   TapePlan.cpp        the tape plan remark and listing
 //
 //===----------------------------------------------------------------------===//
@@ -87,6 +88,13 @@ private:
   bool augmentInstruction(llvm::Instruction &I);
   /// Sets \p Replaced when the call was replaced by an augmented call.
   bool augmentCall(llvm::CallBase &Call, bool &Replaced);
+  /// realloc: a shadow block for the new block (pointers moved by realloc
+  /// bring their shadows along); the old shadow block is kept.
+  bool augmentRealloc(llvm::CallBase &Call);
+  /// realloc's adjoint: the moved bytes' adjoints go back to the old
+  /// shadow block; the new one is freed.
+  void emitReallocAdjoint(llvm::CallBase &Call,
+                          llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
   bool augmentCustomGradient(llvm::CallBase &Call,
                              const struct CustomGradient &G);
   bool emitCustomAdjoint(llvm::CallBase &AugCall,
@@ -350,6 +358,14 @@ private:
   llvm::DenseMap<llvm::Instruction *, uint64_t> ShadowAllocas;
   /// Shadow heap blocks: allocation call -> pushed shadow pointer.
   llvm::DenseSet<llvm::Instruction *> ShadowMallocs;
+  /// Shadow blocks of realloc calls; where the moved bytes are doubles or
+  /// floats (Data), the old shadow block and how many bytes realloc moved,
+  /// for the adjoints to go back (otherwise null: only the block to free).
+  struct ReallocSite {
+    llvm::Value *OldShadow = nullptr, *Bytes = nullptr;
+    Kind Data = Kind::Unknown;
+  };
+  llvm::DenseMap<llvm::Instruction *, ReallocSite> ShadowReallocs;
   llvm::SmallVector<llvm::Instruction *, 8> Dead;
 
   /// Block ids for the path record, and the reverse block of each block.

@@ -144,6 +144,13 @@ bool ReverseEmitter::neededValues(Instruction &I,
     }
     if (ShadowMallocs.contains(Call))
       Need(Shadows.lookup(Call));
+    if (auto It = ShadowReallocs.find(Call); It != ShadowReallocs.end()) {
+      Need(Shadows.lookup(Call));
+      if (It->second.OldShadow) {
+        Need(It->second.OldShadow);
+        Need(It->second.Bytes);
+      }
+    }
     return true;
   }
   return true;
@@ -483,6 +490,10 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Function *Callee = Call->getCalledFunction();
     if (!Callee)
       return true;
+    if (ShadowReallocs.count(Call)) {
+      emitReallocAdjoint(*Call, Popped);
+      return true;
+    }
     if (ShadowMallocs.contains(Call)) {
       // The shadow block dies at the reverse of its allocation.
       Value *S = Val(Shadows.lookup(Call));
