@@ -134,11 +134,10 @@ bool ForwardEmitter::emitMathCall(CallBase &Call, const MathRule &Rule) {
       continue;
     // cos x for sin x: from the primal's own call when it makes one.
     bool Negate = false;
-    if (CallInst *C = companionCall(Call, Rule.Name, Negate,
-                                    [&](const CallInst &C) {
-                                      return !Ctx.rules().forwardDerivative(
-                                          C.getCalledFunction());
-                                    })) {
+    if (CallInst *C =
+            companionCall(Call, Rule.Name, Negate, [&](const CallInst &C) {
+              return !Ctx.rules().forwardDerivative(C.getCalledFunction());
+            })) {
       // (The tangent goes after a companion that follows the call.)
       if (Call.comesBefore(C))
         B.SetInsertPoint(C->getNextNode());
