@@ -26,13 +26,16 @@ enum class MemoryFunctionKind {
   Free,         ///< void f(ptr, ...) — free, delete, delete[]
   TapePush,     ///< ptr adcc_tape_push(tape, bytes, align): a new record
   TapePop,      ///< ptr adcc_tape_pop(tape, bytes, align): the last record
+  AdjointCopy,  ///< void adcc_adjoint_copy_f64/f32(dst, src, bytes): the
+                ///< adjoint of a copy (src += dst, dst = 0, element-wise)
 };
 
 MemoryFunctionKind classifyMemoryFunction(const llvm::Function &F);
 
 inline bool isAllocationFunction(const llvm::Function &F) {
   MemoryFunctionKind K = classifyMemoryFunction(F);
-  return K != MemoryFunctionKind::None && K != MemoryFunctionKind::Free;
+  return K != MemoryFunctionKind::None && K != MemoryFunctionKind::Free &&
+         K != MemoryFunctionKind::AdjointCopy;
   // (Tape records count as allocations: forward mode over a reverse
   // sweep gives each record a shadow record.)
 }

@@ -281,6 +281,23 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
                             Args, "record.shadow"));
     return true;
   }
+  if (Kind == MemoryFunctionKind::AdjointCopy) {
+    // Linear in the memory it reads and writes (forward mode over a
+    // reverse sweep): the same on the tangents; without a tangent the
+    // source's is left alone and the destination's cleared.
+    Value *TD = tangentOrNull(Call.getArgOperand(0));
+    Value *TS = tangentOrNull(Call.getArgOperand(1));
+    for (unsigned L = 0; TD && L < Width; ++L) {
+      if (TS) {
+        B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(),
+                     {lane(TD, L), lane(TS, L), Call.getArgOperand(2)});
+        continue;
+      }
+      B.CreateMemSet(lane(TD, L), B.getInt8(0), Call.getArgOperand(2),
+                     MaybeAlign());
+    }
+    return true;
+  }
   if (Kind == MemoryFunctionKind::Free) {
     Value *S = tangentOrNull(Call.getArgOperand(0));
     if (!S)

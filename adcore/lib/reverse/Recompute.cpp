@@ -221,7 +221,8 @@ bool ReverseEmitter::writesObject(const Value *Obj) {
       MemoryFunctionKind K = classifyMemoryFunction(*Callee);
       if (K == MemoryFunctionKind::Free)
         return MayWrite(Call->getArgOperand(0));
-      if (K != MemoryFunctionKind::None && K != MemoryFunctionKind::Realloc)
+      if (K != MemoryFunctionKind::None && K != MemoryFunctionKind::Realloc &&
+          K != MemoryFunctionKind::AdjointCopy)
         return false;
     }
     if (Call->onlyReadsMemory())
