@@ -56,11 +56,13 @@ void positionAfterCall(llvm::IRBuilder<> &B, llvm::CallBase &Call);
 /// The call that computes the partial derivative of the math call \p Call
 /// (rule \p RuleName: sin, cos, sinh, cosh) on the same operand in the
 /// same block, cos x for sin x, if \p Usable accepts it; minus its value
-/// when \p Negate. One after \p Call is moved to just after it
-/// (MathCompanions.cpp). Null when there is none.
+/// when \p Negate. With \p Move, one after \p Call is moved to just
+/// after it when nothing in between touches memory (MathCompanions.cpp);
+/// without, one after it is returned as is. Null when there is none.
 llvm::CallInst *
 companionCall(llvm::CallBase &Call, llvm::StringRef RuleName, bool &Negate,
-              llvm::function_ref<bool(const llvm::CallInst &)> Usable);
+              llvm::function_ref<bool(const llvm::CallInst &)> Usable,
+              bool Move = true);
 
 /// An internal, differentiable body for \p Callee when it is a complex
 /// helper without one (__muldc3, __divsc3, cabs, carg, ...): the textbook

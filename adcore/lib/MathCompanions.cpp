@@ -5,7 +5,9 @@
 // than call libm again for the partial, the derivative uses that call's
 // result: its companion. A companion found after the call in the same block
 // is moved up to just after it when only arithmetic (and other libm calls)
-// lies in between, so that it is available where the partial is needed.
+// lies in between, so that it is available where the partial is needed
+// (forward mode). Reverse mode needs no move: the companion's value is
+// recorded by whichever of the two calls comes second.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,7 +45,8 @@ StringRef ruleName(const Instruction &I) {
 } // namespace
 
 CallInst *companionCall(CallBase &Call, StringRef RuleName, bool &Negate,
-                        function_ref<bool(const CallInst &)> Usable) {
+                        function_ref<bool(const CallInst &)> Usable,
+                        bool Move) {
   const CompanionRow *Row = nullptr;
   for (const CompanionRow &R : CompanionTable)
     if (RuleName == R.Of)
@@ -64,8 +67,9 @@ CallInst *companionCall(CallBase &Call, StringRef RuleName, bool &Negate,
                  ruleName(I) == Row->Companion && Usable(*C);
     if (Match && !Between)
       return C; // before the call: available already
-    if (Match && Movable) {
-      C->moveAfter(&Call);
+    if (Match && (Movable || !Move)) {
+      if (Move)
+        C->moveAfter(&Call);
       return C;
     }
     // Moving a libm call (which may set errno) across arithmetic and other

@@ -656,6 +656,8 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
       for (Value *V : Re->second)
         Popped[V] = recompute(V);
     ReadRecords = nullptr;
+    if (CarriesOwnValue.contains(I))
+      Carried[I] = Popped.lookup(I);
     if (!emitAdjoint(*I, Popped))
       HadRuleError = true;
   }

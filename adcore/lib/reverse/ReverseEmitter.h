@@ -367,6 +367,15 @@ private:
   };
   llvm::DenseMap<llvm::Instruction *, ReallocSite> ShadowReallocs;
   llvm::SmallVector<llvm::Instruction *, 8> Dead;
+  /// Math calls whose partial is another call's result (cos x for sin x;
+  /// MathCompanions.cpp): the companion, and whether the partial is minus
+  /// it. A companion after its call records its own value
+  /// (CarriesOwnValue), which the reverse sweep keeps (Carried) until it
+  /// reaches the call.
+  llvm::DenseMap<llvm::Instruction *, std::pair<llvm::CallInst *, bool>>
+      Companions;
+  llvm::DenseSet<llvm::Instruction *> CarriesOwnValue;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> Carried;
 
   /// Block ids for the path record, and the reverse block of each block.
   llvm::DenseMap<llvm::BasicBlock *, unsigned> BlockId;

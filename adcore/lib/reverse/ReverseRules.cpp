@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../CallSites.h"
 #include "ReverseEmitter.h"
 
 #include "adcore/MathRules.h"
@@ -133,6 +134,27 @@ bool ReverseEmitter::neededValues(Instruction &I,
           Need(Call->getArgOperand(0));
         return true;
       }
+      // cos x for sin x: the primal's own call when it makes one. One
+      // before the call is recorded with it; one after it records its own
+      // value for the call (the reverse sweep reaches it first).
+      bool Negate = false;
+      if (CallInst *C = companionCall(
+              *Call, Rule->Name, Negate,
+              [&](const CallInst &C) {
+                return !Ctx.rules().gradient(C.getCalledFunction());
+              },
+              /*Move=*/false)) {
+        Companions[Call] = {C, Negate};
+        if (C->comesBefore(Call))
+          Need(C);
+        else
+          CarriesOwnValue.insert(C);
+        if (CarriesOwnValue.contains(Call))
+          Need(Call);
+        return true;
+      }
+      if (CarriesOwnValue.contains(Call))
+        Need(Call);
       // Integer arguments (powi's exponent) are always needed.
       for (unsigned K = 0; K < Call->arg_size(); ++K)
         if ((Rule->Uses & UsesArgs) ||
@@ -540,6 +562,16 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     if (!Rule || !isActiveFloat(Call))
       return true;
     Value *D = takeAdjoint(Call);
+    if (auto It = Companions.find(Call); It != Companions.end()) {
+      auto [C, Negate] = It->second;
+      Value *V = C->comesBefore(Call) ? Popped.lookup(C) : Carried.lookup(C);
+      if (isa<FPMathOperator>(Call))
+        RB.setFastMathFlags(Call->getFastMathFlags());
+      addAdjoint(Call->getArgOperand(0),
+                 RB.CreateFMul(D, Negate ? RB.CreateFNeg(V) : V));
+      RB.clearFastMathFlags();
+      return true;
+    }
     SmallVector<Value *, MaxMathArgs> Args;
     for (unsigned K = 0; K < Call->arg_size(); ++K) {
       Value *A = Call->getArgOperand(K);
