@@ -214,12 +214,18 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
     }
   }
   // Reverse mode: the seed (the adjoint of the result) comes last.
+  // (Width N: N seeds, given to the reverse sweep in an array.)
   SmallVector<Value *, 1> Seed;
   if (RevGen && RevGen->arg_size() == 1) {
-    Value *V = nullptr;
-    if (!NextArg(RevGen->getArg(0)->getType(), V))
-      return Fail("the seed parameter is missing or has another type");
-    Seed.push_back(V);
+    Type *SeedTy = RevGen->getArg(0)->getType();
+    auto *AT = dyn_cast<ArrayType>(SeedTy);
+    Value *V = nullptr, *Seeds = PoisonValue::get(SeedTy);
+    for (unsigned L = 0; L < (AT ? AT->getNumElements() : 1); ++L) {
+      if (!NextArg(AT ? AT->getElementType() : SeedTy, V))
+        return Fail("the seed parameter is missing or has another type");
+      Seeds = AT ? B.CreateInsertValue(Seeds, V, L) : V;
+    }
+    Seed.push_back(Seeds);
   }
   if (Arg != User->arg_end())
     return Fail("too many parameters");

@@ -471,8 +471,16 @@ bool ForwardCallLowering::emitCall() {
                            ? SeedArg
                            : ConstantFP::get(RevD->getArg(0)->getType(), 0.0));
     } else if (RevD->arg_size() == 1) {
-      // The reverse sweep, seeded with 1 for a floating-point result.
-      Seed.push_back(ConstantFP::get(RevD->getArg(0)->getType(), 1.0));
+      // The reverse sweep, seeded with 1 for a floating-point result (in
+      // every lane at width > 1).
+      Type *SeedTy = RevD->getArg(0)->getType();
+      if (auto *AT = dyn_cast<ArrayType>(SeedTy))
+        Seed.push_back(ConstantArray::get(
+            AT, SmallVector<Constant *, 8>(
+                    AT->getNumElements(),
+                    ConstantFP::get(AT->getElementType(), 1.0))));
+      else
+        Seed.push_back(ConstantFP::get(SeedTy, 1.0));
     }
     NewCall = B.CreateCall(RevD, Seed);
   }
@@ -524,9 +532,10 @@ bool ForwardCallLowering::run() {
     if (!parseGlobalMarker(M, Name))
       return false;
   }
-  if (Reverse && Key.Width != 1)
-    return error("enzyme_width (batched gradients) is not supported yet in "
-                 "reverse mode; call __enzyme_autodiff once per direction");
+  if (Reverse && Key.Width != 1 && SplitKind != Split::None)
+    return error("enzyme_width (batched gradients) is not supported in split "
+                 "mode (__enzyme_augmentfwd, __enzyme_reverse); use "
+                 "__enzyme_autodiff");
   for (Argument &Param : F.args())
     if (!parseParameter(Param))
       return false;

@@ -33,12 +33,13 @@ static FunctionType *reverseSweepType(const DerivativeKey &Key) {
   LLVMContext &C = FT->getContext();
   SmallVector<Type *, 2> Params;
   Type *Ret = FT->getReturnType();
+  // (Width > 1: one seed and one adjoint per lane, in arrays.)
   if (Key.ReturnShadow && hasFloatAdjoint(Ret))
-    Params.push_back(Ret);
+    Params.push_back(shadowType(Ret, Key.Width));
   SmallVector<Type *, 8> Adjoints;
   for (unsigned I = 0; I < FT->getNumParams(); ++I)
     if (Key.Args[I] == ArgActivity::Active)
-      Adjoints.push_back(FT->getParamType(I));
+      Adjoints.push_back(shadowType(FT->getParamType(I), Key.Width));
   Type *Result = Adjoints.empty()       ? Type::getVoidTy(C)
                  : Adjoints.size() == 1 ? Adjoints[0]
                                         : StructType::get(C, Adjoints);

@@ -72,10 +72,6 @@ bool handleDerivativeAttr(Sema &S, FunctionDecl &FD, const ParsedAttr &AL,
   if (!checkDerivativeSpec(S, FD, *Spec,
                            Templated ? Check::Pattern : Check::Complete))
     return false;
-  if (Kind.M == Mode::Reverse && Kind.Batch) {
-    report(S, Spec->AttrLoc, Diag::ReverseNotImplemented) << Spec->Spelling;
-    return false;
-  }
   if (Templated) {
     recordTemplateSpec(S, FD, *Spec);
     return true;

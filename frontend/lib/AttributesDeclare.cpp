@@ -7,13 +7,15 @@
 //   return      void: void; Const: R; DualOnly: R (W = 1) or
 //               struct { R d_return[W]; }; Dual: struct { R primal;
 //               R d_return; } (W = 1) or struct { R primal; R d_return[W]; }
-// Reverse mode (width 1):
+// Reverse mode, width W:
 //   parameters  Const p and Active p: `T p`; Duplicated / DuplicatedOnly p:
-//               `T p, S d_p`; then, for an Active return, `R seed` (the
-//               adjoint of the result)
+//               `T p, S d_p` (W = 1) or `T p, S d_p_0, ..., S d_p_{W-1}`;
+//               then, for an Active return, `R seed` (the adjoint of the
+//               result), or `R seed_0, ..., R seed_{W-1}`
 //   return      the results in order: the primal's result (unless void),
-//               then the adjoint of each Active parameter (`d_p`); none:
-//               void; one: its type; several: struct { R primal; T d_p; ... }
+//               then the adjoint of each Active parameter (`T d_p`, or
+//               `T d_p[W]`); none: void; one scalar: its type; otherwise
+//               struct { R primal; T d_p; ... }
 // The struct is declared beside the derivative as `__adcc_<name>_result`.
 // The derivative is declared in f's scope and linkage language, static if f
 // is; a declaration the user wrote is adopted when its type is the expected
@@ -87,10 +89,15 @@ llvm::SmallVector<Field, 2> resultFields(ASTContext &Ctx,
     if (!R->isVoidType())
       Fields.push_back({"primal", R});
     const FunctionProtoType &FPT = protoOf(Primal);
-    for (unsigned I = 0; I < FPT.getNumParams(); ++I)
-      if (Spec.Activities[I].A == Activity::Active)
-        Fields.push_back({adjointName(Ctx, Primal, I),
-                          FPT.getParamType(I).getUnqualifiedType()});
+    for (unsigned I = 0; I < FPT.getNumParams(); ++I) {
+      if (Spec.Activities[I].A != Activity::Active)
+        continue;
+      QualType T = FPT.getParamType(I).getUnqualifiedType();
+      if (W > 1) // one adjoint per lane
+        T = Ctx.getConstantArrayType(T, llvm::APInt(32, W), nullptr,
+                                     ArraySizeModifier::Normal, 0);
+      Fields.push_back({adjointName(Ctx, Primal, I), T});
+    }
     return Fields;
   }
   if (A == Activity::Const || (A == Activity::DualOnly && W == 1))
@@ -255,12 +262,16 @@ std::optional<Signature> buildSignature(Sema &S, FunctionDecl &Primal,
     }
   }
   bool Reverse = Spec.Kind.M == Mode::Reverse;
-  if (Reverse && returnActivity(Primal, Spec) == Activity::Active) {
-    Sig.Params.push_back(FPT.getReturnType().getUnqualifiedType());
-    Sig.Names.push_back(&Ctx.Idents.get("seed"));
-  }
+  if (Reverse && returnActivity(Primal, Spec) == Activity::Active)
+    for (unsigned L = 0; L < Spec.Width; ++L) {
+      Sig.Params.push_back(FPT.getReturnType().getUnqualifiedType());
+      Sig.Names.push_back(&Ctx.Idents.get(
+          Spec.Width == 1 ? "seed" : "seed_" + std::to_string(L)));
+    }
   llvm::SmallVector<Field, 2> Fields = resultFields(Ctx, Primal, Spec);
-  if (Reverse && Fields.size() <= 1) {
+  // (An array of adjoints is returned in the struct.)
+  if (Reverse && Fields.size() <= 1 &&
+      (Fields.empty() || !Fields.front().Type->isArrayType())) {
     Sig.Return = Fields.empty() ? Ctx.VoidTy : Fields.front().Type;
   } else if (Fields.empty()) {
     Sig.Return = FPT.getReturnType();

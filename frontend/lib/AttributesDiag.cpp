@@ -66,9 +66,6 @@ constexpr DiagRow DiagTable[] = {
      "%0 is not valid for parameter %1 of type %2: %3"},
     {Diag::ReturnActivityType, Error,
      "%0 is not valid for the return type %1 of %2: %3"},
-    {Diag::ReverseNotImplemented, Error,
-     "%0: batched reverse mode is not implemented yet in this version of "
-     "adcc; use ADCC_REVERSE once per direction"},
     {Diag::PrototypeMismatch, Error,
      "%0 does not match the derivative that %1 declares; expected '%2'"},
     {Diag::DerivativeDefined, Error,

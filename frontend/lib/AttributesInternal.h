@@ -132,7 +132,6 @@ enum class Diag {
   ActivityCountVoid,
   ParamActivityType,
   ReturnActivityType,
-  ReverseNotImplemented,
   PrototypeMismatch,
   DerivativeDefined,
   DerivativeOfOther,

@@ -116,7 +116,7 @@ Type *ReverseEmitter::floatViewOf(LoadInst &LI) {
 
 Value *ReverseEmitter::viewSlot(Value *V) {
   Type *T = FloatView.lookup(V);
-  auto [It, Inserted] = Slots.insert({V, nullptr});
+  auto [It, Inserted] = slots().insert({V, nullptr});
   if (Inserted) {
     IRBuilder<> EB(RevEntry, RevEntry->begin());
     It->second = EB.CreateAlloca(T, nullptr, V->getName() + ".adjoint");

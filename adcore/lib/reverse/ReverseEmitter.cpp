@@ -86,7 +86,8 @@ Value *popRecord(IRBuilder<> &B, Value *Tape, Type *T) {
 ReverseEmitter::ReverseEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,
                                Function &Aug, Function &Rev)
     : Ctx(Ctx), Key(Key), Aug(Aug), Rev(Rev), AB(Aug.getContext()),
-      RB(Rev.getContext()) {}
+      RB(Rev.getContext()), Width(Key.Width), LaneShadows(Key.Width),
+      LaneReallocs(Key.Width), LaneSlots(Key.Width) {}
 
 bool ReverseEmitter::unsupported(Instruction &I, const Twine &What) {
   Ctx.error(I, "cannot differentiate '" + demangle(Key.Primal->getName()) +
@@ -102,8 +103,8 @@ Value *ReverseEmitter::tapeIn(Function &F) {
 }
 
 Value *ReverseEmitter::shadowOrNull(Value *V) {
-  auto It = Shadows.find(V);
-  return It == Shadows.end() ? nullptr : It->second;
+  auto It = shadows().find(V);
+  return It == shadows().end() ? nullptr : It->second;
 }
 
 Value *ReverseEmitter::shadowOrZero(Value *V) {
@@ -144,18 +145,20 @@ void ReverseEmitter::eraseRecord(CallInst *Push) {
 bool ReverseEmitter::buildAugmented() {
   Function &Primal = *Key.Primal;
   ValueToValueMapTy VMap;
-  SmallVector<std::pair<Argument *, Argument *>, 8> ShadowArgs;
+  // (Per lane: width shadows follow a duplicated argument.)
+  SmallVector<std::tuple<Argument *, unsigned, Argument *>, 8> ShadowArgs;
   auto DArg = Aug.arg_begin();
   for (Argument &A : Primal.args()) {
     Argument *P = &*DArg++;
     P->setName(A.getName());
     VMap[&A] = P;
     ArgActivity Act = Key.Args[A.getArgNo()];
-    if (Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed) {
-      Argument *S = &*DArg++;
-      S->setName(A.getName() + ".shadow");
-      ShadowArgs.push_back({P, S});
-    }
+    if (Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed)
+      for (unsigned L = 0; L < Width; ++L) {
+        Argument *S = &*DArg++;
+        S->setName(A.getName() + ".shadow");
+        ShadowArgs.push_back({P, L, S});
+      }
   }
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
   Types = std::make_unique<TypeAnalysis>(Primal);
@@ -169,8 +172,8 @@ bool ReverseEmitter::buildAugmented() {
     if (PrimalActivity.isActive(Orig))
       Active.insert(Clone);
   }
-  for (auto &[P, S] : ShadowArgs)
-    Shadows[P] = S;
+  for (auto &[P, L, S] : ShadowArgs)
+    LaneShadows[L][P] = S;
 
   // One return block, so that the reverse sweep has one place to start.
   if (Returns.size() > 1) {
@@ -204,7 +207,7 @@ bool ReverseEmitter::buildAugmented() {
     return false;
   AugTape = tapeIn(Aug);
 
-  SmallVector<std::pair<PHINode *, PHINode *>, 8> ShadowPhis;
+  SmallVector<std::tuple<PHINode *, unsigned, PHINode *>, 8> ShadowPhis;
   ReversePostOrderTraversal<Function *> RPOT(&Aug);
   std::vector<BasicBlock *> Blocks(RPOT.begin(), RPOT.end());
   for (BasicBlock *BB : Blocks) {
@@ -215,13 +218,15 @@ bool ReverseEmitter::buildAugmented() {
       if (I == AugTape)
         continue;
       if (auto *Phi = dyn_cast<PHINode>(I)) {
-        if (Phi->getType()->isPointerTy() && Active.contains(Phi)) {
-          AB.SetInsertPoint(BB->getFirstNonPHIIt());
-          PHINode *S = AB.CreatePHI(Phi->getType(), Phi->getNumIncomingValues(),
-                                    Phi->getName() + ".shadow");
-          Shadows[Phi] = S;
-          ShadowPhis.push_back({Phi, S});
-        }
+        if (Phi->getType()->isPointerTy() && Active.contains(Phi))
+          for (unsigned L = 0; L < Width; ++L) {
+            AB.SetInsertPoint(BB->getFirstNonPHIIt());
+            PHINode *S =
+                AB.CreatePHI(Phi->getType(), Phi->getNumIncomingValues(),
+                             Phi->getName() + ".shadow");
+            LaneShadows[L][Phi] = S;
+            ShadowPhis.push_back({Phi, L, S});
+          }
         continue;
       }
       if (I->isTerminator() && !isa<InvokeInst>(I))
@@ -235,12 +240,15 @@ bool ReverseEmitter::buildAugmented() {
         return false;
     }
   }
-  for (auto &[Phi, S] : ShadowPhis)
+  for (auto &[Phi, L, S] : ShadowPhis) {
+    Lane = L;
     for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
       BasicBlock *In = Phi->getIncomingBlock(K);
       AB.SetInsertPoint(In->getTerminator());
       S->addIncoming(shadowOrZero(Phi->getIncomingValue(K)), In);
     }
+  }
+  Lane = 0;
   for (Instruction *I : Dead)
     I->eraseFromParent();
 
@@ -251,7 +259,11 @@ bool ReverseEmitter::buildAugmented() {
     AB.SetInsertPoint(AugReturn);
     Value *Pair =
         AB.CreateInsertValue(PoisonValue::get(Aug.getReturnType()), Ret, 0);
-    Pair = AB.CreateInsertValue(Pair, shadowOrZero(Ret), 1);
+    for (Lane = 0; Lane < Width; ++Lane)
+      Pair = Width == 1
+                 ? AB.CreateInsertValue(Pair, shadowOrZero(Ret), 1)
+                 : AB.CreateInsertValue(Pair, shadowOrZero(Ret), {1u, Lane});
+    Lane = 0;
     ReturnInst *NewRet = AB.CreateRet(Pair);
     AugReturn->eraseFromParent();
     AugReturn = NewRet;
@@ -328,44 +340,62 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
     Value *Bytes =
         AB.CreateMul(AB.CreateZExtOrTrunc(AI->getArraySize(), AB.getInt64Ty()),
                      AB.getInt64(EltBytes));
-    Value *Block =
-        AB.CreateCall(tapeRecordFunction(*Aug.getParent(), "adcc_tape_push"),
-                      {AugTape, Bytes, AB.getInt64(AI->getAlign().value())},
-                      AI->getName() + ".shadow");
-    AB.CreateMemSet(Block, AB.getInt8(0), Bytes, AI->getAlign());
-    Shadows[AI] = Block;
+    // (One block per lane, released in the reverse order.)
+    for (unsigned L = 0; L < Width; ++L) {
+      Value *Block =
+          AB.CreateCall(tapeRecordFunction(*Aug.getParent(), "adcc_tape_push"),
+                        {AugTape, Bytes, AB.getInt64(AI->getAlign().value())},
+                        AI->getName() + ".shadow");
+      AB.CreateMemSet(Block, AB.getInt8(0), Bytes, AI->getAlign());
+      LaneShadows[L][AI] = Block;
+    }
     auto *Count = dyn_cast<ConstantInt>(AI->getArraySize());
     ShadowAllocas[AI] = Count ? EltBytes * Count->getZExtValue() : 0;
     if (!Count)
       record(I, {AI->getArraySize()});
     return true;
   }
+  for (Lane = 0; Lane < Width; ++Lane)
+    if (!augmentShadow(I))
+      return false;
+  // What the adjoint needs, for every lane (values needed by several
+  // lanes are recorded once).
+  SmallVector<Value *, 4> Needed;
+  for (Lane = 0; Lane < Width; ++Lane)
+    if (!neededValues(I, Needed))
+      return false;
+  Lane = 0;
+  record(I, Needed);
+  return true;
+}
+
+bool ReverseEmitter::augmentShadow(Instruction &I) {
   if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
     if (Value *S = shadowOrNull(GEP->getPointerOperand())) {
       SmallVector<Value *, 4> Idx(GEP->indices());
-      Shadows[GEP] =
+      shadows()[GEP] =
           AB.CreateGEP(GEP->getSourceElementType(), S, Idx,
                        GEP->getName() + ".shadow", GEP->getNoWrapFlags());
     }
   } else if (isa<BitCastInst, AddrSpaceCastInst>(I) &&
              I.getType()->isPointerTy()) {
     if (Value *S = shadowOrNull(I.getOperand(0)))
-      Shadows[&I] =
+      shadows()[&I] =
           AB.CreateCast(cast<CastInst>(I).getOpcode(), S, I.getType());
   } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
     if (Sel->getType()->isPointerTy() && (shadowOrNull(Sel->getTrueValue()) ||
                                           shadowOrNull(Sel->getFalseValue())))
-      Shadows[Sel] = AB.CreateSelect(Sel->getCondition(),
-                                     shadowOrZero(Sel->getTrueValue()),
-                                     shadowOrZero(Sel->getFalseValue()));
+      shadows()[Sel] = AB.CreateSelect(Sel->getCondition(),
+                                       shadowOrZero(Sel->getTrueValue()),
+                                       shadowOrZero(Sel->getFalseValue()));
   } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
     Value *SP = shadowOrNull(LI->getPointerOperand());
     if (SP && LI->getType()->isIntegerTy())
       if (Type *View = floatViewOf(*LI))
         FloatView[LI] = View;
     if (SP && LI->getType()->isPointerTy() && Active.contains(LI))
-      Shadows[LI] = AB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign(),
-                                         LI->getName() + ".shadow");
+      shadows()[LI] = AB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign(),
+                                           LI->getName() + ".shadow");
   } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *SP = shadowOrNull(SI->getPointerOperand());
     Value *V = SI->getValueOperand();
@@ -406,10 +436,6 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
                         MT->getLength());
     }
   }
-  SmallVector<Value *, 4> Needed;
-  if (!neededValues(I, Needed))
-    return false;
-  record(I, Needed);
   return true;
 }
 
@@ -431,6 +457,10 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
       Ctx.rules().isInactive(Callee))
     return true;
   if (const CustomGradient *G = Ctx.rules().gradient(Callee)) {
+    if (Width > 1)
+      return unsupported(Call, "the registered gradient of '" +
+                                   Callee->getName() +
+                                   "' has no batched (width > 1) form");
     Replaced = true;
     return augmentCustomGradient(Call, *G);
   }
@@ -441,20 +471,27 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   if (MK == MemoryFunctionKind::Malloc || MK == MemoryFunctionKind::Calloc ||
       MK == MemoryFunctionKind::AlignedAlloc) {
     positionAfterCall(AB, Call);
-    CallInst *S = AB.CreateCall(Call.getFunctionType(), Call.getCalledOperand(),
-                                SmallVector<Value *, 3>(Call.args()),
-                                Call.getName() + ".shadow");
-    if (MK != MemoryFunctionKind::Calloc)
-      AB.CreateMemSet(
-          S, AB.getInt8(0),
-          Call.getArgOperand(MK == MemoryFunctionKind::Malloc ? 0 : 1),
-          MaybeAlign());
-    Shadows[&Call] = S;
+    for (unsigned L = 0; L < Width; ++L) {
+      CallInst *S = AB.CreateCall(
+          Call.getFunctionType(), Call.getCalledOperand(),
+          SmallVector<Value *, 3>(Call.args()), Call.getName() + ".shadow");
+      if (MK != MemoryFunctionKind::Calloc)
+        AB.CreateMemSet(
+            S, AB.getInt8(0),
+            Call.getArgOperand(MK == MemoryFunctionKind::Malloc ? 0 : 1),
+            MaybeAlign());
+      LaneShadows[L][&Call] = S;
+    }
     ShadowMallocs.insert(&Call);
     return true;
   }
-  if (MK == MemoryFunctionKind::Realloc)
-    return augmentRealloc(Call);
+  if (MK == MemoryFunctionKind::Realloc) {
+    for (Lane = 0; Lane < Width; ++Lane)
+      if (!augmentRealloc(Call))
+        return false;
+    Lane = 0;
+    return true;
+  }
   if (MK != MemoryFunctionKind::None)
     return unsupported(Call, "'" + Callee->getName() +
                                  "' is not supported yet in reverse mode");
@@ -471,6 +508,7 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   DerivativeKey K;
   K.Primal = Callee;
   K.Mode = DerivativeMode::Augmented;
+  K.Width = Width;
   for (Use &U : Call.args()) {
     Value *A = U.get();
     if (shadowOrNull(A))
@@ -496,14 +534,17 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   SmallVector<Value *, 16> Args;
   for (Use &U : Call.args()) {
     Args.push_back(U.get());
-    if (Value *S = shadowOrNull(U.get()))
-      Args.push_back(S);
+    if (shadowOrNull(U.get()))
+      for (unsigned L = 0; L < Width; ++L)
+        Args.push_back(LaneShadows[L].lookup(U.get()));
   }
   CallBase *New = emitReplacementCall(AB, Call, AugCallee, Args);
   Value *Primal = New;
   if (RetTy->isPointerTy() && K.ReturnShadow) {
     Primal = AB.CreateExtractValue(New, 0);
-    Shadows[Primal] = AB.CreateExtractValue(New, 1);
+    for (unsigned L = 0; L < Width; ++L)
+      LaneShadows[L][Primal] = Width == 1 ? AB.CreateExtractValue(New, 1)
+                                          : AB.CreateExtractValue(New, {1u, L});
   }
   if (!RetTy->isVoidTy()) {
     Call.replaceAllUsesWith(Primal);
@@ -573,7 +614,7 @@ static Constant *emptySum(Type *T) {
 }
 
 Value *ReverseEmitter::slot(Value *V) {
-  auto [It, Inserted] = Slots.insert({V, nullptr});
+  auto [It, Inserted] = slots().insert({V, nullptr});
   if (Inserted) {
     IRBuilder<> EB(RevEntry, RevEntry->begin());
     It->second =
@@ -658,19 +699,31 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
     ReadRecords = nullptr;
     if (CarriesOwnValue.contains(I))
       Carried[I] = Popped.lookup(I);
-    if (!emitAdjoint(*I, Popped))
-      HadRuleError = true;
+    // Lane by lane, the last first: what the lanes popped themselves
+    // (shadow stack blocks) was pushed lane by lane. A callee's reverse
+    // sweep takes every lane at once.
+    for (unsigned L = Width; L-- > 0;) {
+      if (CallKeys.count(I) && L + 1 != Width)
+        continue;
+      Lane = L;
+      if (!emitAdjoint(*I, Popped))
+        HadRuleError = true;
+    }
+    Lane = 0;
   }
   // Where this block was entered from decides where the sweep goes next.
   // (A switch with several cases to one block lists it several times.)
   SmallSetVector<BasicBlock *, 4> Preds(pred_begin(&BB), pred_end(&BB));
   auto Edge = [&](BasicBlock *Pred) {
-    SmallVector<std::pair<PHINode *, Value *>, 4> Taken;
-    for (PHINode &Phi : BB.phis())
-      if (isActiveFloat(&Phi))
-        Taken.push_back({&Phi, takeAdjoint(&Phi)});
-    for (auto &[Phi, D] : Taken)
-      addAdjoint(Phi->getIncomingValueForBlock(Pred), D);
+    for (Lane = 0; Lane < Width; ++Lane) {
+      SmallVector<std::pair<PHINode *, Value *>, 4> Taken;
+      for (PHINode &Phi : BB.phis())
+        if (isActiveFloat(&Phi))
+          Taken.push_back({&Phi, takeAdjoint(&Phi)});
+      for (auto &[Phi, D] : Taken)
+        addAdjoint(Phi->getIncomingValueForBlock(Pred), D);
+    }
+    Lane = 0;
     RB.CreateBr(RevBlock[Pred]);
   };
   readExitRecords(BB);
@@ -716,7 +769,9 @@ bool ReverseEmitter::buildReverse() {
     Value *Seed = Rev.getArg(0);
     Seed->setName("seed");
     if (isActiveFloat(Ret))
-      addAdjoint(Ret, Seed);
+      for (Lane = 0; Lane < Width; ++Lane)
+        addAdjoint(Ret, Width == 1 ? Seed : RB.CreateExtractValue(Seed, Lane));
+    Lane = 0;
   }
   for (BasicBlock &BB : Aug)
     reverseBlock(BB);
@@ -731,11 +786,15 @@ bool ReverseEmitter::buildReverse() {
     auto *PA = dyn_cast_or_null<Argument>(Orig);
     if (!PA || Key.Args[PA->getArgNo()] != ArgActivity::Active)
       continue;
-    Value *Adjoint = Constant::getNullValue(A.getType());
+    Value *Adjoint = Constant::getNullValue(shadowType(A.getType(), Width));
     // (+0.0 turns the empty sum -0.0 into the zero users expect.)
     if (isActiveFloat(&A))
-      Adjoint = RB.CreateFAdd(RB.CreateLoad(A.getType(), slot(&A)),
-                              Constant::getNullValue(A.getType()));
+      for (Lane = 0; Lane < Width; ++Lane) {
+        Value *D = RB.CreateFAdd(RB.CreateLoad(A.getType(), slot(&A)),
+                                 Constant::getNullValue(A.getType()));
+        Adjoint = Width == 1 ? D : RB.CreateInsertValue(Adjoint, D, Lane);
+      }
+    Lane = 0;
     Results.push_back(Adjoint);
   }
   Type *RetTy = Rev.getReturnType();

@@ -86,6 +86,9 @@ private:
   bool emitCopyAdjoint(llvm::MemTransferInst &MT, llvm::Value *ShadowDest,
                        llvm::Value *ShadowSource, llvm::Value *Length);
   bool augmentInstruction(llvm::Instruction &I);
+  /// The shadow of \p I in lane Lane (pointers), and the shadow memory's
+  /// upkeep (pointers stored, copied).
+  bool augmentShadow(llvm::Instruction &I);
   /// Sets \p Replaced when the call was replaced by an augmented call.
   bool augmentCall(llvm::CallBase &Call, bool &Replaced);
   /// realloc: a shadow block for the new block (pointers moved by realloc
@@ -138,7 +141,8 @@ private:
                            llvm::SmallVectorImpl<llvm::Value *> &List,
                            llvm::SetVector<llvm::Value *> &Ends);
   /// Commits what rebuilding a value takes (end and exit records).
-  void commitRebuild(const RebuildPlan &P, llvm::SetVector<llvm::Value *> &Ends);
+  void commitRebuild(const RebuildPlan &P,
+                     llvm::SetVector<llvm::Value *> &Ends);
   /// Rebuilds \p V at RB's insertion point.
   llvm::Value *recompute(llvm::Value *V);
   /// The iteration of the counted loop of \p Header being reversed.
@@ -274,8 +278,17 @@ private:
   llvm::DenseMap<const llvm::Value *, const llvm::Value *> PrimalOf;
   llvm::DenseSet<const llvm::Value *> Active;
 
-  /// Shadow pointers in the augmented sweep.
-  llvm::DenseMap<llvm::Value *, llvm::Value *> Shadows;
+  /// Batched reverse mode (width > 1) carries one adjoint per lane: each
+  /// lane has its own shadows, adjoint slots and realloc sites, and the
+  /// code that handles them runs once per lane (Lane says which; the
+  /// primal and the tape are shared).
+  unsigned Width = 1, Lane = 0;
+  /// Shadow pointers in the augmented sweep, per lane.
+  llvm::SmallVector<llvm::DenseMap<llvm::Value *, llvm::Value *>, 1>
+      LaneShadows;
+  llvm::DenseMap<llvm::Value *, llvm::Value *> &shadows() {
+    return LaneShadows[Lane];
+  }
   /// What each instruction pushed, in order; the push of each record;
   /// what the reverse sweep rebuilds instead of recording.
   llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<llvm::Value *, 3>>
@@ -365,7 +378,11 @@ private:
     llvm::Value *OldShadow = nullptr, *Bytes = nullptr;
     Kind Data = Kind::Unknown;
   };
-  llvm::DenseMap<llvm::Instruction *, ReallocSite> ShadowReallocs;
+  llvm::SmallVector<llvm::DenseMap<llvm::Instruction *, ReallocSite>, 1>
+      LaneReallocs;
+  llvm::DenseMap<llvm::Instruction *, ReallocSite> &reallocSites() {
+    return LaneReallocs[Lane];
+  }
   llvm::SmallVector<llvm::Instruction *, 8> Dead;
   /// Math calls whose partial is another call's result (cos x for sin x;
   /// MathCompanions.cpp): the companion, and whether the partial is minus
@@ -380,7 +397,12 @@ private:
   /// Block ids for the path record, and the reverse block of each block.
   llvm::DenseMap<llvm::BasicBlock *, unsigned> BlockId;
   llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> RevBlock;
-  llvm::MapVector<llvm::Value *, llvm::AllocaInst *> Slots;
+  /// Adjoint slots, per lane.
+  llvm::SmallVector<llvm::DenseMap<llvm::Value *, llvm::AllocaInst *>, 1>
+      LaneSlots;
+  llvm::DenseMap<llvm::Value *, llvm::AllocaInst *> &slots() {
+    return LaneSlots[Lane];
+  }
   llvm::BasicBlock *RevEntry = nullptr;
   llvm::BasicBlock *RevExit = nullptr;
   llvm::ReturnInst *AugReturn = nullptr;

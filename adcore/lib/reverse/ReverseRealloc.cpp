@@ -199,10 +199,10 @@ bool ReverseEmitter::augmentRealloc(CallBase &Call) {
     AB.CreateMemSet(AB.CreateGEP(AB.getInt8Ty(), S, Moved), AB.getInt8(0),
                     AB.CreateSub(N, Moved), MaybeAlign());
   }
-  Shadows[&Call] = S;
+  shadows()[&Call] = S;
   if (!isFloatKind(Site.Data))
     Site = ReallocSite(); // nothing to give back: only the block to free
-  ShadowReallocs[&Call] = Site;
+  reallocSites()[&Call] = Site;
   return true;
 }
 
@@ -210,8 +210,8 @@ void ReverseEmitter::emitReallocAdjoint(CallBase &Call,
                                         DenseMap<Value *, Value *> &Popped) {
   Module &M = *Rev.getParent();
   Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
-  const ReallocSite &Site = ShadowReallocs.find(&Call)->second;
-  Value *S = revValue(Shadows.lookup(&Call), Popped);
+  const ReallocSite &Site = reallocSites().find(&Call)->second;
+  Value *S = revValue(shadows().lookup(&Call), Popped);
   if (isFloatKind(Site.Data))
     RB.CreateCall(
         libcFunction(M,

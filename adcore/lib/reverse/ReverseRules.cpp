@@ -165,9 +165,9 @@ bool ReverseEmitter::neededValues(Instruction &I,
       return true;
     }
     if (ShadowMallocs.contains(Call))
-      Need(Shadows.lookup(Call));
-    if (auto It = ShadowReallocs.find(Call); It != ShadowReallocs.end()) {
-      Need(Shadows.lookup(Call));
+      Need(shadows().lookup(Call));
+    if (auto It = reallocSites().find(Call); It != reallocSites().end()) {
+      Need(shadows().lookup(Call));
       if (It->second.OldShadow) {
         Need(It->second.OldShadow);
         Need(It->second.Bytes);
@@ -251,13 +251,19 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Function *RevCallee = Ctx.cache().lookup(K);
     if (!RevCallee)
       return unsupported(I, "internal error: no reverse sweep for a callee");
+    // Every lane at once: the seeds and adjoints come in arrays.
     SmallVector<Value *, 1> Args;
     Value *Result = CallResult.lookup(&I);
-    if (RevCallee->arg_size() == 1)
-      Args.push_back(
-          Result && isActiveFloat(Result)
-              ? takeAdjoint(Result)
-              : Constant::getNullValue(RevCallee->getArg(0)->getType()));
+    if (RevCallee->arg_size() == 1) {
+      Type *SeedTy = RevCallee->getArg(0)->getType();
+      Value *Seed = Constant::getNullValue(SeedTy);
+      if (Result && isActiveFloat(Result))
+        for (Lane = 0; Lane < Width; ++Lane)
+          Seed = Width == 1
+                     ? takeAdjoint(Result)
+                     : RB.CreateInsertValue(Seed, takeAdjoint(Result), Lane);
+      Args.push_back(Seed);
+    }
     Value *Adjoints = RB.CreateCall(RevCallee, Args);
     auto &Call = cast<CallBase>(I);
     unsigned N = 0, Count = 0;
@@ -266,15 +272,17 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     for (unsigned ArgNo = 0; ArgNo < K.Args.size(); ++ArgNo) {
       if (K.Args[ArgNo] != ArgActivity::Active)
         continue;
-      // The augmented call has a shadow after each Dup argument.
+      // The augmented call has Width shadows after each Dup argument.
       unsigned Pos = 0;
       for (unsigned J = 0; J < ArgNo; ++J)
         Pos +=
             K.Args[J] == ArgActivity::Dup || K.Args[J] == ArgActivity::DupNoNeed
-                ? 2
+                ? 1 + Width
                 : 1;
       Value *D = Count == 1 ? Adjoints : RB.CreateExtractValue(Adjoints, N);
-      addAdjoint(Call.getArgOperand(Pos), D);
+      for (Lane = 0; Lane < Width; ++Lane)
+        addAdjoint(Call.getArgOperand(Pos),
+                   Width == 1 ? D : RB.CreateExtractValue(D, Lane));
       ++N;
     }
     return true;
@@ -512,13 +520,13 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Function *Callee = Call->getCalledFunction();
     if (!Callee)
       return true;
-    if (ShadowReallocs.count(Call)) {
+    if (reallocSites().count(Call)) {
       emitReallocAdjoint(*Call, Popped);
       return true;
     }
     if (ShadowMallocs.contains(Call)) {
       // The shadow block dies at the reverse of its allocation.
-      Value *S = Val(Shadows.lookup(Call));
+      Value *S = Val(shadows().lookup(Call));
       FunctionCallee Free = Rev.getParent()->getOrInsertFunction(
           "free", FunctionType::get(RB.getVoidTy(), {RB.getPtrTy()}, false));
       if (Callee->getName().starts_with("_Zn"))

@@ -1,13 +1,16 @@
 // Reverse-mode attributes: activities Const, Active, Duplicated and
-// DuplicatedOnly, checked against the parameters; the batch form is
-// reported as not implemented. (Working derivatives: tests/e2e/rev_attributes.c.)
+// DuplicatedOnly, checked against the parameters, for the batch form too.
+// (Working derivatives: tests/e2e/rev_attributes.c, rev_width.c.)
 // RUN: %adcc -fsyntax-only -Xclang -verify %s
 // RUN: %expect-exit 1 %adcc -c %s -o /dev/null 2>&1 | FileCheck %s
 #include <adcc.h>
 
-// CHECK: attribute-reverse.c:[[@LINE+1]]:1: error: ADCC_REVERSE_BATCH: batched reverse mode is not implemented yet in this version of adcc; use ADCC_REVERSE once per direction
-ADCC_REVERSE_BATCH(d_h, 4, DuplicatedOnly, Const) void h(double *x, int n); // expected-error {{ADCC_REVERSE_BATCH: batched reverse mode is not implemented yet in this version of adcc; use ADCC_REVERSE once per direction}}
-[[adcc::reverse_batch(d_k, 2, "Active", "Active")]] double k(double x); // expected-error {{attribute 'adcc::reverse_batch': batched reverse mode is not implemented yet}}
+// CHECK: attribute-reverse.c:[[@LINE+1]]:28: error: 'Dual' is a forward-mode activity; ADCC_REVERSE_BATCH accepts Const, Active, Duplicated and DuplicatedOnly
+ADCC_REVERSE_BATCH(d_h, 4, Dual, Const) void h(double *x, int n); // expected-error {{'Dual' is a forward-mode activity; ADCC_REVERSE_BATCH accepts Const, Active, Duplicated and DuplicatedOnly}}
+// A hand-written prototype of the batch form must match it.
+struct __adcc_d_k_result { double primal; double d_x[2]; };
+struct __adcc_d_k_result d_k(double x, double seed_0); // expected-note {{'d_k' is declared here}}
+[[adcc::reverse_batch(d_k, 2, "Active", "Active")]] double k(double x); // expected-error {{'d_k' does not match the derivative that attribute 'adcc::reverse_batch' declares; expected 'struct __adcc_d_k_result d_k(double x, double seed_0, double seed_1)'}}
 
 // Checked like forward mode, with reverse-mode activities.
 ADCC_REVERSE(d_a, Dual, Active) double a(double x); // expected-error {{'Dual' is a forward-mode activity; ADCC_REVERSE accepts Const, Active, Duplicated and DuplicatedOnly}}
