@@ -103,6 +103,12 @@ void positionAfterCall(IRBuilder<> &B, CallBase &Call) {
   B.SetInsertPoint(Normal->getFirstNonPHIIt());
 }
 
+bool isExceptionObject(const Value *Obj) {
+  auto *Call = dyn_cast<CallBase>(Obj);
+  const Function *F = Call ? Call->getCalledFunction() : nullptr;
+  return F && F->getName() == "__cxa_allocate_exception";
+}
+
 std::string missingBodyMessage(const Function &Callee, StringRef Registration) {
   StringRef Name = Callee.getName();
   // Complex multiplication and division call the compiler runtime

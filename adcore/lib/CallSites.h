@@ -64,6 +64,10 @@ companionCall(llvm::CallBase &Call, llvm::StringRef RuleName, bool &Negate,
               llvm::function_ref<bool(const llvm::CallInst &)> Usable,
               bool Move = true);
 
+/// Whether \p Obj (an underlying object) is a C++ exception object
+/// (__cxa_allocate_exception): the value thrown carries no derivative.
+bool isExceptionObject(const llvm::Value *Obj);
+
 /// An internal, differentiable body for \p Callee when it is a complex
 /// helper without one (__muldc3, __divsc3, cabs, carg, ...): the textbook
 /// formula (ComplexRuntime.cpp). Null for other functions.

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../CallSites.h"
 #include "ForwardEmitter.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -66,8 +67,9 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
   Value *SP = tangentOrNull(I.getPointerOperand());
   Value *TV = tangentOrNull(V);
   if (!SP) {
-    if (!TV || Ctx.rules().isInactiveGlobal(
-                   getUnderlyingObject(I.getPointerOperand())))
+    // (An exception object: what is thrown carries no derivative.)
+    const Value *Obj = getUnderlyingObject(I.getPointerOperand());
+    if (!TV || Ctx.rules().isInactiveGlobal(Obj) || isExceptionObject(Obj))
       return true;
     std::string Where = "memory that has no shadow";
     if (auto *G = dyn_cast<GlobalVariable>(

@@ -411,9 +411,9 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                               "function at -O0 or copy the values as "
                               "floating-point numbers");
     }
+    const Value *Obj = getUnderlyingObject(SI->getPointerOperand());
     if (!SP && Active.contains(V) && canCarryDerivative(V->getType()) &&
-        !Ctx.rules().isInactiveGlobal(
-            getUnderlyingObject(SI->getPointerOperand())))
+        !Ctx.rules().isInactiveGlobal(Obj) && !isExceptionObject(Obj))
       return unsupported(I, "a value with a derivative is stored into memory "
                             "that has no shadow (a global variable?); mark "
                             "the global inactive (__enzyme_inactive_global) "
