@@ -51,11 +51,13 @@ void ReverseEmitter::hoistInvariantRecords() {
 
 void ReverseEmitter::emitExitRecords() {
   // Each exit block records, in one tape record, the trip counts of the
-  // counted loops it leaves (innermost first), then their exit values.
+  // counted loops it leaves (innermost first; not those known before the
+  // loop nest: InvariantTrips.cpp), then their exit values.
   for (auto &[Mid, Headers] : ExitCounts) {
     SmallVector<Value *, 8> Values;
     for (BasicBlock *H : Headers)
-      Values.push_back(CountedLoops[H].Count);
+      if (!InvariantTrips.count(H))
+        Values.push_back(CountedLoops[H].Count);
     for (BasicBlock *H : Headers) {
       auto It = InvariantRecords.find(H);
       if (It == InvariantRecords.end())
@@ -75,14 +77,18 @@ void ReverseEmitter::readExitRecords(BasicBlock &BB) {
   if (It == ExitCounts.end())
     return;
   SmallVector<Value *, 8> Values, Read;
+  SmallVector<BasicBlock *, 4> Counted;
   for (BasicBlock *H : It->second)
-    Values.push_back(CountedLoops[H].Count);
+    if (!InvariantTrips.count(H)) {
+      Counted.push_back(H);
+      Values.push_back(CountedLoops[H].Count);
+    }
   auto Exits = ExitValues.lookup(&BB);
   for (auto [H, V] : Exits)
     Values.push_back(V);
   popTogether(Values, ExitBytes.lookup(&BB), Read);
   unsigned K = 0;
-  for (BasicBlock *H : It->second)
+  for (BasicBlock *H : Counted)
     RB.CreateStore(Read[K++], CountedLoops[H].RevCount);
   for (auto [H, V] : Exits)
     RB.CreateStore(Read[K++], hoistSlot(H, V));

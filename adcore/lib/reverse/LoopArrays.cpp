@@ -75,7 +75,14 @@ void ReverseEmitter::planLoopArrays() {
     const SCEV *Trips =
         SE.getAddExpr(SE.getTruncateOrZeroExtend(Taken, I64), SE.getOne(I64));
     LoopArray &A = LoopArrays[H];
-    A.Length = Expander.expandCodeFor(Trips, I64, At);
+    // (A trip count known before the loop nest gives the length: only the
+    // address is recorded per run.)
+    auto Invariant = InvariantTrips.find(H);
+    if (Invariant != InvariantTrips.end())
+      A.Length = IRBuilder<>(At).CreateAdd(Invariant->second.second,
+                                           ConstantInt::get(I64, 1), "trips");
+    else
+      A.Length = Expander.expandCodeFor(Trips, I64, At);
     // A value several instructions record takes one slot of the row: it
     // is the same wherever the iteration records it (each stores it, as
     // not every one may run).
@@ -90,7 +97,8 @@ void ReverseEmitter::planLoopArrays() {
                            B.getInt64(RecordGranule)},
                           "iters.records");
     InvariantRecords[H].insert(A.Base);
-    InvariantRecords[H].insert(A.Length);
+    if (Invariant == InvariantTrips.end())
+      InvariantRecords[H].insert(A.Length);
 
     for (Instruction *I : Insts) {
       for (Value *V : Recorded[I]) {
@@ -132,8 +140,16 @@ void ReverseEmitter::releaseLoopArray(BasicBlock *Header) {
   if (It == LoopArrays.end())
     return;
   const LoopArray &A = It->second;
-  Value *Length =
-      RB.CreateLoad(RB.getInt64Ty(), hoistSlot(Header, A.Length), "trips");
+  Value *Length;
+  if (auto Inv = InvariantTrips.find(Header); Inv != InvariantTrips.end()) {
+    auto [Outer, Count] = Inv->second;
+    Length =
+        RB.CreateAdd(RB.CreateLoad(RB.getInt64Ty(), hoistSlot(Outer, Count)),
+                     RB.getInt64(1), "trips");
+  } else {
+    Length =
+        RB.CreateLoad(RB.getInt64Ty(), hoistSlot(Header, A.Length), "trips");
+  }
   RB.CreateCall(tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
                 {RevTape, RB.CreateMul(Length, RB.getInt64(A.Stride)),
                  RB.getInt64(RecordGranule)});

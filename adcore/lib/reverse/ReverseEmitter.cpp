@@ -273,6 +273,7 @@ bool ReverseEmitter::buildAugmented() {
   planCountedLoops();
   planRecomputation();
   hoistInvariantRecords();
+  planInvariantTrips();
   planLoopArrays();
   emitExitRecords();
   placeLoopArrays();
@@ -727,6 +728,7 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
     RB.CreateBr(RevBlock[Pred]);
   };
   readExitRecords(BB);
+  readInvariantTrips(BB);
   if (Preds.empty()) {
     RB.CreateBr(RevExit);
     return;

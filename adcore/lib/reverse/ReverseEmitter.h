@@ -23,6 +23,8 @@
 //   ReverseCalls.cpp    indirect calls, registered gradients
 //   ReverseRealloc.cpp  realloc: shadow blocks, adjoints of the moved bytes
 //   TapePlan.cpp        the tape plan remark and listing
+//   (and Recompute, InvariantRecords, InvariantTrips, LoopArrays,
+//   CoalescedRecords, IntegerCopies: what keeps the tape small)
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_REVERSE_REVERSEEMITTER_H
@@ -162,6 +164,20 @@ private:
   /// the loops there.
   void emitExitRecords();
   void readExitRecords(llvm::BasicBlock &BB);
+
+  // --- trip counts known before a loop nest (InvariantTrips.cpp) -------
+  /// Inner counted loops whose count is the same in every run: computed
+  /// before the outermost such loop and recorded with its exit values.
+  void planInvariantTrips();
+  /// Sets the reverse counters of those loops entered at \p BB.
+  void readInvariantTrips(llvm::BasicBlock &BB);
+  /// Per such loop (header): the outer loop's header and the count;
+  /// per exit block, the loops whose counts it no longer records.
+  llvm::DenseMap<llvm::BasicBlock *,
+                 std::pair<llvm::BasicBlock *, llvm::Value *>>
+      InvariantTrips;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>
+      TripsAt;
 
   // --- floating-point data copied as integers (IntegerCopies.cpp) -------
   /// The floating-point type whose bits the integer load \p LI copies into

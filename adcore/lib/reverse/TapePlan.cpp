@@ -48,6 +48,8 @@ void ReverseEmitter::reportTapePlan() {
     }
     if (auto It = ExitCounts.find(&BB); It != ExitCounts.end())
       for (BasicBlock *H : It->second) {
+        if (InvariantTrips.count(H))
+          continue;
         Bytes += 8;
         ++Plan.LoopCounts;
         OS << "  record the trip count of the loop at block ";
@@ -56,6 +58,13 @@ void ReverseEmitter::reportTapePlan() {
         BB.getSingleSuccessor()->printAsOperand(OS, /*PrintType=*/false);
         OS << Each << "\n";
       }
+    for (BasicBlock *H : TripsAt.lookup(&BB)) {
+      OS << "  read the trip count of the loop at block ";
+      H->printAsOperand(OS, /*PrintType=*/false);
+      OS << " from the one recorded once per run of the loop at block ";
+      InvariantTrips.lookup(H).first->printAsOperand(OS, /*PrintType=*/false);
+      OS << Each << "\n";
+    }
     for (auto [H, V] : ExitValues.lookup(&BB)) {
       Bytes += RecordBytes(V->getType());
       ++Plan.ValueRecords;

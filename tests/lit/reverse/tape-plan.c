@@ -80,3 +80,25 @@ void cubic(double *x, int n) {
 void grad4(double *x, double *dx, int n) {
   __enzyme_autodiff((void *)cubic, enzyme_dup, x, dx, enzyme_const, n);
 }
+
+// rows: the inner loop runs n times in every row; its trip count is
+// computed once before the outer loop and recorded with the outer loop's
+// exit values, not at each exit of the inner loop; so is the length of the
+// inner loop's array of records (only its address is recorded per run).
+// PLAN-LABEL: adcc: reverse mode of 'rows': tape {{[0-9]+}} bytes per call
+// PLAN: read the trip count of the loop at block %{{[0-9]+}} from the one recorded once per run of the loop at block %{{[0-9]+}} (each loop iteration)
+// PLAN-NOT: record the trip count of the loop at block {{.*}} (each loop iteration)
+// PLAN-NOT: record i64 {{.*}} once per run of the loop at block {{.*}} (each loop iteration)
+__attribute__((noinline))
+void rows(double *y, const double *a, int n) {
+  for (int i = 0; i < n; ++i) {
+    double s = 0;
+    for (int j = 0; j < n; ++j)
+      s += a[(long)i * n + j] * y[j] * y[j];
+    y[i] = s;
+  }
+}
+void grad5(double *y, double *dy, const double *a, int n) {
+  __enzyme_autodiff((void *)rows, enzyme_dup, y, dy, enzyme_const, a,
+                    enzyme_const, n);
+}
