@@ -10,9 +10,9 @@
  * Measured (medians of --samples samples of at least --min-time seconds):
  *   objective  all 3p residuals;
  *   jacobian   the CSR Jacobian (3p x (11n + 3m + p)) by reverse mode: per
- *              observation two __enzyme_autodiff calls (output adjoint
- *              (1, 0), then (0, 1)) give the dense 2x15 block, one more the
- *              weight row;
+ *              observation one batched __enzyme_autodiff call (enzyme_width
+ *              2, output adjoints (1, 0) and (0, 1)) gives the dense 2x15
+ *              block, one more the weight row;
  *   forward    the same Jacobian by forward mode: 15 __enzyme_fwddiff calls
  *              (unit tangents) per observation, one for the weight row;
  *              reported per direction (15 directions);
@@ -32,7 +32,8 @@
 
 /* ---- The Enzyme-compatible API ----------------------------------------- */
 
-extern int enzyme_dup, enzyme_dupnoneed, enzyme_const;
+extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_width,
+    enzyme_dupv;
 void __enzyme_autodiff(void *, ...);
 void __enzyme_fwddiff(void *, ...);
 
@@ -104,19 +105,21 @@ static double *block_row(double *J, int i, int c) {
   return J + 30L * i + 15 * c;
 }
 
-/* Reverse mode: one sweep per output row. */
+/* Reverse mode: both output rows in one batched sweep (enzyme_width 2:
+ * lane c is seeded with e_c; the shadows of lane c are row c's 15 values,
+ * which lie 15 doubles after row c-1's: enzyme_dupv with that stride). */
 static void ba_block_reverse(const ba_t *b, int i, double *row0, double *row1,
                              double *wrow) {
   const double *cam = &b->cams[NCAM * b->obs[2 * i]];
   const double *X = &b->X[3 * b->obs[2 * i + 1]];
-  for (int c = 0; c < 2; c++) {
-    double g[NBLK] = {0}, err[2], derr[2] = {c == 0, c == 1};
-    __enzyme_autodiff((void *)ba_project, enzyme_dup, cam, g, enzyme_dup, X,
-                      g + NCAM, enzyme_dup, &b->w[i], g + NCAM + 3,
-                      enzyme_const, &b->feats[2 * i], enzyme_dupnoneed, err,
-                      derr);
-    memcpy(c ? row1 : row0, g, sizeof g);
-  }
+  double g[2][NBLK] = {{0}}, err[2], derr[2][2] = {{1, 0}, {0, 1}};
+  __enzyme_autodiff((void *)ba_project, enzyme_width, 2, enzyme_dupv,
+                    sizeof g[0], cam, g[0], enzyme_dupv, sizeof g[0], X,
+                    g[0] + NCAM, enzyme_dupv, sizeof g[0], &b->w[i],
+                    g[0] + NCAM + 3, enzyme_const, &b->feats[2 * i],
+                    enzyme_dupv, sizeof derr[0], err, derr[0]);
+  memcpy(row0, g[0], sizeof g[0]);
+  memcpy(row1, g[1], sizeof g[1]);
   double dw = 0, e, de = 1;
   __enzyme_autodiff((void *)ba_weight, enzyme_dup, &b->w[i], &dw,
                     enzyme_dupnoneed, &e, &de);
