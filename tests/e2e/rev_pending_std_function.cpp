@@ -1,0 +1,31 @@
+// PENDING (not registered): std::function in reverse mode. -O0: "a
+// memory copy whose contents cannot be typed"
+// (_Function_base::_Base_manager::_M_create copies the lambda's captures
+// as bytes); -O1 and up: "calls through function pointers that may throw
+// (invoke) are not supported yet". (Other indirect calls through
+// duplicated memory work: rev_indirect_dup.cpp.)
+#include "rev_check.h"
+
+#include <cmath>
+#include <functional>
+
+static double via_function(double x, int k) {
+  std::function<double(double)> f;
+  if (k)
+    f = [](double v) { return std::sin(v) * v; };
+  else
+    f = [x](double v) { return v * x; };
+  return f(x) + f(2 * x);
+}
+
+int main() {
+  double x = 0.8;
+  double g1 = __enzyme_autodiff((void *)via_function, x, 1);
+  CHECK_CLOSE(g1,
+              std::cos(x) * x + std::sin(x) +
+                  2 * (std::cos(2 * x) * 2 * x + std::sin(2 * x)),
+              REV_TOL_EXACT);
+  double g0 = __enzyme_autodiff((void *)via_function, x, 0);
+  CHECK_CLOSE(g0, 2 * x + 4 * x, REV_TOL_EXACT); // x^2 + 2x^2
+  return check_finish();
+}
