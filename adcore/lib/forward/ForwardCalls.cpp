@@ -391,9 +391,6 @@ bool ForwardEmitter::emitUserCall(CallBase &Call, Function &Callee) {
 /// module that it may point to: every defined, address-taken function of
 /// the call's type. Any other target reaches adcc_unknown_derivative.
 bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
-  if (isa<InvokeInst>(Call))
-    return unsupported(Call, "calls through function pointers that may "
-                             "throw (invoke) are not supported yet");
   Module &M = *Call.getModule();
   SmallVector<Function *, 8> Targets =
       possibleCallTargets(M, Call.getFunctionType());
@@ -414,13 +411,26 @@ bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
   SmallVector<Value *, 16> Args = calleeArgs(Call);
   Value *Target = Call.getCalledOperand();
 
-  // Head: [code before the call] -> compare chain -> cases -> Tail.
+  // Head: [code before the call] -> compare chain -> cases -> Tail. An
+  // invoke (a call that may throw) becomes an invoke per target, each
+  // unwinding where it did, meeting in Tail before the normal destination.
   BasicBlock *Head = Call.getParent();
-  BasicBlock *Tail = Head->splitBasicBlock(Call.getIterator(),
-                                           Head->getName() + ".indirect.join");
-  Head->getTerminator()->eraseFromParent();
   LLVMContext &C = M.getContext();
   Function *Fn = Head->getParent();
+  auto *Invoke = dyn_cast<InvokeInst>(&Call);
+  BasicBlock *Unwind = Invoke ? Invoke->getUnwindDest() : nullptr;
+  BasicBlock *Tail;
+  if (Invoke) {
+    Tail = BasicBlock::Create(C, Head->getName() + ".indirect.join", Fn,
+                              Invoke->getNormalDest());
+    BranchInst::Create(Invoke->getNormalDest(), Tail);
+    Invoke->getNormalDest()->replacePhiUsesWith(Head, Tail);
+    Invoke->removeFromParent();
+  } else {
+    Tail = Head->splitBasicBlock(Call.getIterator(),
+                                 Head->getName() + ".indirect.join");
+    Head->getTerminator()->eraseFromParent();
+  }
   DebugLoc Loc = Call.getDebugLoc();
   Type *ResultTy = Derivatives.front()->getReturnType();
   B.SetInsertPoint(Tail, Tail->begin());
@@ -435,10 +445,17 @@ bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
     B.SetCurrentDebugLocation(Loc);
     B.CreateCondBr(B.CreateICmpEQ(Target, Targets[I]), Case, Next);
     B.SetInsertPoint(Case);
-    CallInst *Sub = B.CreateCall(Derivatives[I], Args);
+    CallBase *Sub = B.CreateCall(Derivatives[I], Args);
+    if (Invoke) {
+      Sub->eraseFromParent();
+      Sub = B.CreateInvoke(Derivatives[I], Tail, Unwind, Args);
+      for (PHINode &Phi : Unwind->phis())
+        Phi.addIncoming(Phi.getIncomingValueForBlock(Head), Case);
+    }
     if (Result)
       Result->addIncoming(Sub, Case);
-    B.CreateBr(Tail);
+    if (!Invoke)
+      B.CreateBr(Tail);
     Test = Next;
   }
   B.SetInsertPoint(Test);
@@ -447,6 +464,19 @@ bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
   B.CreateCall(Unknown, {Target});
   B.CreateUnreachable();
 
+  if (Invoke) {
+    for (PHINode &Phi : Unwind->phis())
+      Phi.removeIncomingValue(Head, /*DeletePHIIfEmpty=*/false);
+    // The invoke is out of its block already: replaced and deleted now.
+    B.SetInsertPoint(Tail->getTerminator());
+    B.SetCurrentDebugLocation(Loc);
+    replaceCall(Call, Result, K);
+    Dead.pop_back();
+    PrimalOf.erase(Invoke);
+    ActiveClones.erase(Invoke);
+    Invoke->deleteValue();
+    return true;
+  }
   B.SetInsertPoint(Call.getNextNode());
   B.SetCurrentDebugLocation(Loc);
   replaceCall(Call, Result, K);

@@ -38,9 +38,6 @@ bool ReverseEmitter::dispatchIndirectCalls() {
   Module &M = *Aug.getParent();
   LLVMContext &C = M.getContext();
   for (CallBase *Call : Indirect) {
-    if (isa<InvokeInst>(Call))
-      return unsupported(*Call, "calls through function pointers that may "
-                                "throw (invoke) are not supported yet");
     SmallVector<Function *, 8> Targets =
         possibleCallTargets(M, Call->getFunctionType());
     if (Targets.empty())
@@ -49,9 +46,23 @@ bool ReverseEmitter::dispatchIndirectCalls() {
                                 "a function pointer");
     Value *Target = Call->getCalledOperand();
     BasicBlock *Head = Call->getParent();
-    BasicBlock *Tail =
-        Head->splitBasicBlock(Call->getIterator(), Head->getName() + ".join");
-    Head->getTerminator()->eraseFromParent();
+    // An invoke (a call that may throw) becomes an invoke per target, each
+    // unwinding where it did; they meet in a block of their own before the
+    // normal destination.
+    auto *Invoke = dyn_cast<InvokeInst>(Call);
+    BasicBlock *Unwind = Invoke ? Invoke->getUnwindDest() : nullptr;
+    BasicBlock *Tail = Invoke
+                           ? BasicBlock::Create(C, Head->getName() + ".join",
+                                                &Aug, Invoke->getNormalDest())
+                           : Head->splitBasicBlock(Call->getIterator(),
+                                                   Head->getName() + ".join");
+    if (Invoke) {
+      BranchInst::Create(Invoke->getNormalDest(), Tail);
+      Invoke->getNormalDest()->replacePhiUsesWith(Head, Tail);
+      Invoke->removeFromParent();
+    } else {
+      Head->getTerminator()->eraseFromParent();
+    }
     IRBuilder<> B(Tail, Tail->begin());
     bool HasResult = !Call->getType()->isVoidTy();
     PHINode *Result =
@@ -65,14 +76,21 @@ bool ReverseEmitter::dispatchIndirectCalls() {
       B.SetCurrentDebugLocation(Call->getDebugLoc());
       B.CreateCondBr(B.CreateICmpEQ(Target, F), Case, Next);
       B.SetInsertPoint(Case);
-      CallInst *Direct = B.CreateCall(F, Args);
+      CallBase *Direct =
+          Invoke
+              ? static_cast<CallBase *>(B.CreateInvoke(F, Tail, Unwind, Args))
+              : B.CreateCall(F, Args);
+      if (Invoke)
+        for (PHINode &Phi : Unwind->phis())
+          Phi.addIncoming(Phi.getIncomingValueForBlock(Head), Case);
       // The direct call stands for the primal call: same activity.
       PrimalOf[Direct] = PrimalOf.lookup(Call);
       if (Active.contains(Call))
         Active.insert(Direct);
       if (Result)
         Result->addIncoming(Direct, Case);
-      B.CreateBr(Tail);
+      if (!Invoke)
+        B.CreateBr(Tail);
       Test = Next;
     }
     B.SetInsertPoint(Test);
@@ -86,9 +104,15 @@ bool ReverseEmitter::dispatchIndirectCalls() {
       if (Active.contains(Call))
         Active.insert(Result);
     }
+    if (Invoke)
+      for (PHINode &Phi : Unwind->phis())
+        Phi.removeIncomingValue(Head, /*DeletePHIIfEmpty=*/false);
     PrimalOf.erase(Call);
     Active.erase(Call);
-    Call->eraseFromParent();
+    if (Invoke)
+      Invoke->deleteValue(); // (already out of its block)
+    else
+      Call->eraseFromParent();
   }
   return true;
 }
