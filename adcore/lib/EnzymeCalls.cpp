@@ -156,6 +156,12 @@ private:
   }
   /// The next argument, or null (after an error) when there is none.
   Value *next(const Twine &What);
+  /// Steps over the marker at Next (its load is erased with the call).
+  void consumeMarker() {
+    if (auto *LI = dyn_cast<LoadInst>(Call.getArgOperand(Next)))
+      MarkerLoads.insert(LI);
+    ++Next;
+  }
   /// The next shadow: the next argument, or in the interleaved form the
   /// next one after enzyme_interleave.
   Value *nextShadow(const Twine &What);
@@ -295,9 +301,7 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
     Marker M = markerOf(Call.getArgOperand(Next), Name);
     if (M == Marker::None)
       break;
-    if (auto *LI = dyn_cast<LoadInst>(Call.getArgOperand(Next)))
-      MarkerLoads.insert(LI);
-    ++Next;
+    consumeMarker();
     if (M == Marker::Dup || M == Marker::DupNoNeed || M == Marker::Const ||
         M == Marker::DupV || (M == Marker::Out && Reverse)) {
       Activity = M;
@@ -526,9 +530,7 @@ bool ForwardCallLowering::run() {
         M == Marker::Const || M == Marker::DupV ||
         (M == Marker::Out && Reverse))
       break;
-    if (auto *LI = dyn_cast<LoadInst>(Call.getArgOperand(Next)))
-      MarkerLoads.insert(LI);
-    ++Next;
+    consumeMarker();
     if (!parseGlobalMarker(M, Name))
       return false;
   }
@@ -553,9 +555,7 @@ bool ForwardCallLowering::run() {
       Marker M = markerOf(Call.getArgOperand(Next), Name);
       if (M == Marker::None)
         break;
-      if (auto *LI = dyn_cast<LoadInst>(Call.getArgOperand(Next)))
-        MarkerLoads.insert(LI);
-      ++Next;
+      consumeMarker();
       if (M == Marker::Width)
         return error("enzyme_width must come before the arguments");
       if (!parseGlobalMarker(M, Name))

@@ -76,6 +76,9 @@ private:
   bool joinLayout(const llvm::Value *Ptr, const MemoryLayout &L, int64_t Shift,
                   int64_t Limit);
   bool visit(llvm::Instruction &I);
+  /// What \p A points to is what \p B points to, and back (a copy of
+  /// \p Limit bytes, or -1 for all).
+  bool joinBothWays(const llvm::Value *A, const llvm::Value *B, int64_t Limit);
   /// What the source type of a stack variable says its bytes hold.
   void seedFromAllocatedType(const llvm::AllocaInst &AI);
 

@@ -131,6 +131,18 @@ bool TypeAnalysis::joinMemory(const Value *Ptr, int64_t Offset, Kind K) {
   return true;
 }
 
+bool TypeAnalysis::joinBothWays(const Value *A, const Value *B, int64_t Limit) {
+  bool Changed = false;
+  for (auto [From, To] : {std::pair{A, B}, std::pair{B, A}}) {
+    auto It = Layouts.find(From);
+    if (It == Layouts.end())
+      continue;
+    MemoryLayout Copy = It->second; // (joining may grow the map)
+    Changed |= joinLayout(To, Copy, 0, Limit);
+  }
+  return Changed;
+}
+
 bool TypeAnalysis::joinLayout(const Value *Ptr, const MemoryLayout &L,
                               int64_t Shift, int64_t Limit) {
   bool Changed = false;
@@ -160,16 +172,7 @@ bool TypeAnalysis::visit(Instruction &I) {
         if (auto *S = dyn_cast<StoreInst>(U))
           if (S->getPointerOperand() == P &&
               S->getValueOperand()->getType()->isPointerTy())
-            for (auto [From, To] : {std::pair{S->getValueOperand(),
-                                              static_cast<const Value *>(LI)},
-                                    std::pair{static_cast<const Value *>(LI),
-                                              S->getValueOperand()}}) {
-              auto It = Layouts.find(From);
-              if (It == Layouts.end())
-                continue;
-              MemoryLayout Copy = It->second;
-              Changed |= joinLayout(To, Copy, 0, -1);
-            }
+            Changed |= joinBothWays(S->getValueOperand(), LI, -1);
     return Changed;
   }
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
@@ -274,30 +277,13 @@ bool TypeAnalysis::visit(Instruction &I) {
       classifyMemoryFunction(*Call->getCalledFunction()) ==
           MemoryFunctionKind::Realloc) {
     // realloc moves the old block's contents into the new one.
-    const Value *Old = Call->getArgOperand(0);
-    for (auto [From, To] : {std::pair{Old, static_cast<const Value *>(Call)},
-                            std::pair{static_cast<const Value *>(Call), Old}}) {
-      auto It = Layouts.find(From);
-      if (It == Layouts.end())
-        continue;
-      MemoryLayout Copy = It->second;
-      Changed |= joinLayout(To, Copy, 0, -1);
-    }
-    return Changed;
+    return joinBothWays(Call->getArgOperand(0), Call, -1);
   }
   if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
     int64_t Limit = -1;
     if (auto *Len = dyn_cast<ConstantInt>(MT->getLength()))
       Limit = int64_t(Len->getZExtValue());
-    const Value *Dst = MT->getRawDest(), *Src = MT->getRawSource();
-    for (auto [From, To] : {std::pair{Src, Dst}, std::pair{Dst, Src}}) {
-      auto It = Layouts.find(From);
-      if (It == Layouts.end())
-        continue;
-      MemoryLayout Copy = It->second;
-      Changed |= joinLayout(To, Copy, 0, Limit);
-    }
-    return Changed;
+    return joinBothWays(MT->getRawSource(), MT->getRawDest(), Limit);
   }
   return false;
 }
@@ -377,7 +363,8 @@ static bool floatFields(const DataLayout &DL, Type *T, int64_t At,
     return true;
   }
   if (auto *ST = dyn_cast<StructType>(T)) {
-    if (ST->isOpaque() || (ST->hasName() && ST->getName().starts_with("union.")))
+    if (ST->isOpaque() ||
+        (ST->hasName() && ST->getName().starts_with("union.")))
       return false;
     const StructLayout *SL = DL.getStructLayout(ST);
     for (unsigned I = 0; I < ST->getNumElements(); ++I)
@@ -401,8 +388,7 @@ void TypeAnalysis::seedFromAllocatedType(const AllocaInst &AI) {
     return;
   }
   SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-  if (!AI.isArrayAllocation() &&
-      floatFields(AI.getDataLayout(), T, 0, Fields))
+  if (!AI.isArrayAllocation() && floatFields(AI.getDataLayout(), T, 0, Fields))
     for (auto [Offset, K] : Fields)
       joinMemory(&AI, Offset, K);
 }

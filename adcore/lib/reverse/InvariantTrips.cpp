@@ -12,13 +12,9 @@
 
 #include "ReverseEmitter.h"
 
-#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
-#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
-#include "llvm/IR/Module.h"
-#include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
@@ -37,11 +33,7 @@ void ReverseEmitter::planInvariantTrips() {
   }
   if (Inner.empty())
     return;
-  Module &M = *Aug.getParent();
-  TargetLibraryInfoImpl TLII(Triple(M.getTargetTriple()));
-  TargetLibraryInfo TLI(TLII);
-  AssumptionCache AC(Aug);
-  ScalarEvolution SE(Aug, TLI, AC, *AugDT, *AugLoops);
+  ScalarEvolution &SE = augmentedSCEV();
   SCEVExpander Expander(SE, "adcc.trips");
   Type *I64 = Type::getInt64Ty(Aug.getContext());
   for (Loop *L : Inner) {

@@ -58,10 +58,7 @@ void ReverseEmitter::planLoopArrays() {
   if (Users.empty())
     return;
 
-  TargetLibraryInfoImpl TLII(Triple(M.getTargetTriple()));
-  TargetLibraryInfo TLI(TLII);
-  AssumptionCache AC(Aug);
-  ScalarEvolution SE(Aug, TLI, AC, *AugDT, *AugLoops);
+  ScalarEvolution &SE = augmentedSCEV();
   SCEVExpander Expander(SE, "adcc.trips");
   Type *I64 = Type::getInt64Ty(Aug.getContext());
   for (auto &[H, Insts] : Users) {
@@ -118,6 +115,18 @@ void ReverseEmitter::planLoopArrays() {
     }
   }
   Expander.clear();
+}
+
+ScalarEvolution &ReverseEmitter::augmentedSCEV() {
+  if (!AugSE) {
+    AugTLII = std::make_unique<TargetLibraryInfoImpl>(
+        Triple(Aug.getParent()->getTargetTriple()));
+    AugTLI = std::make_unique<TargetLibraryInfo>(*AugTLII);
+    AugAC = std::make_unique<AssumptionCache>(Aug);
+    AugSE = std::make_unique<ScalarEvolution>(Aug, *AugTLI, *AugAC, *AugDT,
+                                              *AugLoops);
+  }
+  return *AugSE;
 }
 
 void ReverseEmitter::placeLoopArrays() {

@@ -44,7 +44,11 @@
 #include <optional>
 
 namespace llvm {
+class AssumptionCache;
 class DominatorTree;
+class ScalarEvolution;
+class TargetLibraryInfo;
+class TargetLibraryInfoImpl;
 class IntrinsicInst;
 class LoopInfo;
 class MemTransferInst;
@@ -369,6 +373,13 @@ private:
   unsigned RecomputeBudget = 0;
   std::unique_ptr<llvm::DominatorTree> AugDT;
   std::unique_ptr<llvm::LoopInfo> AugLoops;
+  /// Scalar evolution of the augmented sweep's final control flow (trip
+  /// counts), built on first use, with what it needs.
+  llvm::ScalarEvolution &augmentedSCEV();
+  std::unique_ptr<llvm::TargetLibraryInfoImpl> AugTLII;
+  std::unique_ptr<llvm::TargetLibraryInfo> AugTLI;
+  std::unique_ptr<llvm::AssumptionCache> AugAC;
+  std::unique_ptr<llvm::ScalarEvolution> AugSE;
   /// Augmented calls that replaced user calls: their key and the value
   /// that replaced the call's result (null for void).
   llvm::DenseMap<llvm::Instruction *, DerivativeKey> CallKeys;
