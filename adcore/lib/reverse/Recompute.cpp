@@ -475,11 +475,50 @@ void ReverseEmitter::planRecomputation() {
     recordLeavesInstead(I, Kept, Ends);
     List = std::move(Kept);
   }
+  planPathConditions(Ends);
   // The end records: after everything else the augmented sweep records,
   // so that the reverse sweep reads them first.
   AB.SetInsertPoint(AugReturn);
   EndRecords.assign(Ends.begin(), Ends.end());
   EndBytes = pushTogether(AB, EndRecords);
+}
+
+void ReverseEmitter::planPathConditions(SetVector<Value *> &Ends) {
+  for (BasicBlock &BB : Aug) {
+    SmallSetVector<BasicBlock *, 4> Preds(pred_begin(&BB), pred_end(&BB));
+    if (Preds.size() != 2 || CountedLoops.count(&BB) || BB.isLandingPad())
+      continue;
+    DomTreeNode *Node = AugDT->getNode(&BB);
+    BasicBlock *D =
+        Node && Node->getIDom() ? Node->getIDom()->getBlock() : nullptr;
+    auto *Br = D ? dyn_cast<BranchInst>(D->getTerminator()) : nullptr;
+    if (!Br || !Br->isConditional() ||
+        Br->getSuccessor(0) == Br->getSuccessor(1) ||
+        AugLoops->getLoopFor(D) != AugLoops->getLoopFor(&BB))
+      continue;
+    // Which side of the branch each predecessor is reached from (only).
+    auto Side = [&](BasicBlock *P) -> int {
+      for (unsigned S = 0; S < 2; ++S) {
+        BasicBlock *Succ = Br->getSuccessor(S);
+        if (P == D ? Succ == &BB : AugDT->dominates(BasicBlockEdge(D, Succ), P))
+          return S;
+      }
+      return -1;
+    };
+    int S0 = Side(Preds[0]), S1 = Side(Preds[1]);
+    if (S0 < 0 || S1 < 0 || S0 == S1)
+      continue;
+    // The condition, rebuilt from what the tape holds anyway.
+    RebuildPlan P;
+    RecomputeBudget = MaxRecomputeNodes;
+    if (!recomputable(Br->getCondition(), &BB, 0, P))
+      continue;
+    commitRebuild(P, Ends);
+    PathCondition &PC = PathConditions[&BB];
+    PC.Cond = Br->getCondition();
+    PC.IfTrue = S0 == 0 ? Preds[0] : Preds[1];
+    PC.IfFalse = S0 == 0 ? Preds[1] : Preds[0];
+  }
 }
 
 Value *ReverseEmitter::reverseIteration(BasicBlock *Header) {

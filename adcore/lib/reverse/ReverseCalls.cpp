@@ -1,9 +1,10 @@
-//===- ReverseCalls.cpp - Indirect calls and registered gradients --------===//
+//===- ReverseCalls.cpp - Calls in the augmented sweep -------------------===//
 //
-// The reverse-mode treatment of calls that are not plain calls of
-// functions of the module: calls through function pointers (a dispatch to
-// direct calls, before the augmented sweep is built) and calls of functions
-// with a registered gradient (__enzyme_register_gradient_*).
+// The reverse-mode treatment of calls: calls of functions of the module
+// (their augmented sweep replaces them), allocations (shadow blocks), calls
+// through function pointers (a dispatch to direct calls, before the
+// augmented sweep is built) and calls of functions with a registered
+// gradient (__enzyme_register_gradient_*).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,8 @@
 #include "ReverseEmitter.h"
 
 #include "adcore/CustomRules.h"
+#include "adcore/InactiveFunctions.h"
+#include "adcore/MemoryFunctions.h"
 
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -18,6 +21,128 @@
 using namespace llvm;
 
 namespace adcore {
+
+/// A call in the augmented sweep: math functions and inactive ones stay;
+/// allocations get shadow blocks; a registered gradient's augmented
+/// function, or the callee's own augmented sweep, replaces the call.
+bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
+  bool Involved =
+      Active.contains(&Call) || any_of(Call.args(), [&](const Use &U) {
+        return Active.contains(U.get()) || shadowOrNull(U.get());
+      });
+  if (!Involved)
+    return true;
+  if (Call.isInlineAsm())
+    return unsupported(Call, "inline assembly cannot be differentiated; move "
+                             "it into a function with a custom derivative");
+  Function *Callee = Call.getCalledFunction();
+  if (!Callee)
+    return unsupported(Call, "calls through function pointers are not "
+                             "supported yet in reverse mode");
+  if (ruleFor(*Callee) || isKnownInactiveFunction(*Callee) ||
+      Ctx.rules().isInactive(Callee))
+    return true;
+  if (const CustomGradient *G = Ctx.rules().gradient(Callee)) {
+    if (Width > 1)
+      return unsupported(Call, "the registered gradient of '" +
+                                   Callee->getName() +
+                                   "' has no batched (width > 1) form");
+    Replaced = true;
+    return augmentCustomGradient(Call, *G);
+  }
+  MemoryFunctionKind MK = classifyMemoryFunction(*Callee);
+  if (MK == MemoryFunctionKind::Free)
+    return true; // the primal block is freed now, its shadow at the reverse
+                 // of its allocation
+  if (MK == MemoryFunctionKind::Malloc || MK == MemoryFunctionKind::Calloc ||
+      MK == MemoryFunctionKind::AlignedAlloc) {
+    positionAfterCall(AB, Call);
+    for (unsigned L = 0; L < Width; ++L) {
+      CallInst *S = AB.CreateCall(
+          Call.getFunctionType(), Call.getCalledOperand(),
+          SmallVector<Value *, 3>(Call.args()), Call.getName() + ".shadow");
+      if (MK != MemoryFunctionKind::Calloc)
+        AB.CreateMemSet(
+            S, AB.getInt8(0),
+            Call.getArgOperand(MK == MemoryFunctionKind::Malloc ? 0 : 1),
+            MaybeAlign());
+      LaneShadows[L][&Call] = S;
+    }
+    ShadowMallocs.insert(&Call);
+    return true;
+  }
+  if (MK == MemoryFunctionKind::Realloc) {
+    for (Lane = 0; Lane < Width; ++Lane)
+      if (!augmentRealloc(Call))
+        return false;
+    Lane = 0;
+    return true;
+  }
+  if (MK != MemoryFunctionKind::None)
+    return unsupported(Call, "'" + Callee->getName() +
+                                 "' is not supported yet in reverse mode");
+  if (Function *Body = complexRuntimeBody(*Callee))
+    Callee = Body;
+  if (Callee->isDeclaration())
+    return unsupported(
+        Call, missingBodyMessage(*Callee, "__enzyme_register_gradient_"));
+  if (Callee->isVarArg())
+    return unsupported(Call, "calls to the variadic function '" +
+                                 Callee->getName() + "'");
+
+  // A user function: its augmented sweep replaces the call.
+  DerivativeKey K;
+  K.Primal = Callee;
+  K.Mode = DerivativeMode::Augmented;
+  K.Width = Width;
+  for (Use &U : Call.args()) {
+    Value *A = U.get();
+    if (shadowOrNull(A))
+      K.Args.push_back(ArgActivity::Dup);
+    else if (Active.contains(A) && A->getType()->isFPOrFPVectorTy())
+      K.Args.push_back(ArgActivity::Active);
+    else
+      K.Args.push_back(ArgActivity::Const);
+  }
+  Type *RetTy = Call.getType();
+  K.ReturnPrimal = !RetTy->isVoidTy();
+  K.ReturnShadow = Active.contains(&Call) && canCarryDerivative(RetTy);
+  // The callee may read its argument memory again in its reverse sweep
+  // when that memory is what this function's arguments reach, and nothing
+  // here or in the callers writes it.
+  K.StableMemory =
+      Key.StableMemory && all_of(Call.args(), [&](const Use &U) {
+        return !U->getType()->isPointerTy() || stableArgumentMemory(U.get());
+      });
+  Function *AugCallee = Ctx.getOrCreate(K);
+  if (!AugCallee)
+    return false;
+  SmallVector<Value *, 16> Args;
+  for (Use &U : Call.args()) {
+    Args.push_back(U.get());
+    if (shadowOrNull(U.get()))
+      for (unsigned L = 0; L < Width; ++L)
+        Args.push_back(LaneShadows[L].lookup(U.get()));
+  }
+  CallBase *New = emitReplacementCall(AB, Call, AugCallee, Args);
+  Value *Primal = New;
+  if (RetTy->isPointerTy() && K.ReturnShadow) {
+    Primal = AB.CreateExtractValue(New, 0);
+    for (unsigned L = 0; L < Width; ++L)
+      LaneShadows[L][Primal] = Width == 1 ? AB.CreateExtractValue(New, 1)
+                                          : AB.CreateExtractValue(New, {1u, L});
+  }
+  if (!RetTy->isVoidTy()) {
+    Call.replaceAllUsesWith(Primal);
+    if (Active.contains(&Call))
+      Active.insert(Primal);
+  }
+  CallKeys[New] = K;
+  CallResult[New] = RetTy->isVoidTy() ? nullptr : Primal;
+  Dead.push_back(&Call);
+  Replaced = true;
+  return true;
+}
 
 /// A call through a function pointer (or a virtual call) becomes a run-time
 /// dispatch on the pointer's value to direct calls of every defined,

@@ -283,15 +283,16 @@ bool ReverseEmitter::buildAugmented() {
   coalesceRecords();
 
   // The path: each block with several predecessors (other than the header
-  // of a counted loop) records where it was entered from, before anything
-  // its instructions record.
+  // of a counted loop, or one whose way in a condition tells) records where
+  // it was entered from, before anything its instructions record.
   unsigned Id = 0;
   for (BasicBlock &BB : Aug)
     BlockId[&BB] = Id++;
   for (BasicBlock &BB : Aug) {
     SmallVector<BasicBlock *, 4> Preds(predecessors(&BB));
     SmallSetVector<BasicBlock *, 4> Distinct(Preds.begin(), Preds.end());
-    if (Distinct.size() < 2 || CountedLoops.count(&BB))
+    if (Distinct.size() < 2 || CountedLoops.count(&BB) ||
+        PathConditions.count(&BB))
       continue;
     AB.SetInsertPoint(BB.getFirstNonPHIIt());
     PHINode *From = AB.CreatePHI(AB.getInt32Ty(), Preds.size(), "from");
@@ -440,125 +441,6 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                         MT->getLength());
     }
   }
-  return true;
-}
-
-bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
-  bool Involved =
-      Active.contains(&Call) || any_of(Call.args(), [&](const Use &U) {
-        return Active.contains(U.get()) || shadowOrNull(U.get());
-      });
-  if (!Involved)
-    return true;
-  if (Call.isInlineAsm())
-    return unsupported(Call, "inline assembly cannot be differentiated; move "
-                             "it into a function with a custom derivative");
-  Function *Callee = Call.getCalledFunction();
-  if (!Callee)
-    return unsupported(Call, "calls through function pointers are not "
-                             "supported yet in reverse mode");
-  if (ruleFor(*Callee) || isKnownInactiveFunction(*Callee) ||
-      Ctx.rules().isInactive(Callee))
-    return true;
-  if (const CustomGradient *G = Ctx.rules().gradient(Callee)) {
-    if (Width > 1)
-      return unsupported(Call, "the registered gradient of '" +
-                                   Callee->getName() +
-                                   "' has no batched (width > 1) form");
-    Replaced = true;
-    return augmentCustomGradient(Call, *G);
-  }
-  MemoryFunctionKind MK = classifyMemoryFunction(*Callee);
-  if (MK == MemoryFunctionKind::Free)
-    return true; // the primal block is freed now, its shadow at the reverse
-                 // of its allocation
-  if (MK == MemoryFunctionKind::Malloc || MK == MemoryFunctionKind::Calloc ||
-      MK == MemoryFunctionKind::AlignedAlloc) {
-    positionAfterCall(AB, Call);
-    for (unsigned L = 0; L < Width; ++L) {
-      CallInst *S = AB.CreateCall(
-          Call.getFunctionType(), Call.getCalledOperand(),
-          SmallVector<Value *, 3>(Call.args()), Call.getName() + ".shadow");
-      if (MK != MemoryFunctionKind::Calloc)
-        AB.CreateMemSet(
-            S, AB.getInt8(0),
-            Call.getArgOperand(MK == MemoryFunctionKind::Malloc ? 0 : 1),
-            MaybeAlign());
-      LaneShadows[L][&Call] = S;
-    }
-    ShadowMallocs.insert(&Call);
-    return true;
-  }
-  if (MK == MemoryFunctionKind::Realloc) {
-    for (Lane = 0; Lane < Width; ++Lane)
-      if (!augmentRealloc(Call))
-        return false;
-    Lane = 0;
-    return true;
-  }
-  if (MK != MemoryFunctionKind::None)
-    return unsupported(Call, "'" + Callee->getName() +
-                                 "' is not supported yet in reverse mode");
-  if (Function *Body = complexRuntimeBody(*Callee))
-    Callee = Body;
-  if (Callee->isDeclaration())
-    return unsupported(
-        Call, missingBodyMessage(*Callee, "__enzyme_register_gradient_"));
-  if (Callee->isVarArg())
-    return unsupported(Call, "calls to the variadic function '" +
-                                 Callee->getName() + "'");
-
-  // A user function: its augmented sweep replaces the call.
-  DerivativeKey K;
-  K.Primal = Callee;
-  K.Mode = DerivativeMode::Augmented;
-  K.Width = Width;
-  for (Use &U : Call.args()) {
-    Value *A = U.get();
-    if (shadowOrNull(A))
-      K.Args.push_back(ArgActivity::Dup);
-    else if (Active.contains(A) && A->getType()->isFPOrFPVectorTy())
-      K.Args.push_back(ArgActivity::Active);
-    else
-      K.Args.push_back(ArgActivity::Const);
-  }
-  Type *RetTy = Call.getType();
-  K.ReturnPrimal = !RetTy->isVoidTy();
-  K.ReturnShadow = Active.contains(&Call) && canCarryDerivative(RetTy);
-  // The callee may read its argument memory again in its reverse sweep
-  // when that memory is what this function's arguments reach, and nothing
-  // here or in the callers writes it.
-  K.StableMemory =
-      Key.StableMemory && all_of(Call.args(), [&](const Use &U) {
-        return !U->getType()->isPointerTy() || stableArgumentMemory(U.get());
-      });
-  Function *AugCallee = Ctx.getOrCreate(K);
-  if (!AugCallee)
-    return false;
-  SmallVector<Value *, 16> Args;
-  for (Use &U : Call.args()) {
-    Args.push_back(U.get());
-    if (shadowOrNull(U.get()))
-      for (unsigned L = 0; L < Width; ++L)
-        Args.push_back(LaneShadows[L].lookup(U.get()));
-  }
-  CallBase *New = emitReplacementCall(AB, Call, AugCallee, Args);
-  Value *Primal = New;
-  if (RetTy->isPointerTy() && K.ReturnShadow) {
-    Primal = AB.CreateExtractValue(New, 0);
-    for (unsigned L = 0; L < Width; ++L)
-      LaneShadows[L][Primal] = Width == 1 ? AB.CreateExtractValue(New, 1)
-                                          : AB.CreateExtractValue(New, {1u, L});
-  }
-  if (!RetTy->isVoidTy()) {
-    Call.replaceAllUsesWith(Primal);
-    if (Active.contains(&Call))
-      Active.insert(Primal);
-  }
-  CallKeys[New] = K;
-  CallResult[New] = RetTy->isVoidTy() ? nullptr : Primal;
-  Dead.push_back(&Call);
-  Replaced = true;
   return true;
 }
 
@@ -742,6 +624,18 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
   }
   if (Preds.size() == 1) {
     Edge(Preds.front());
+    return;
+  }
+  if (auto It = PathConditions.find(&BB); It != PathConditions.end()) {
+    ReversingBlock = &BB;
+    Value *Cond = recompute(It->second.Cond);
+    BasicBlock *T = BasicBlock::Create(Rev.getContext(), "rev.edge", &Rev);
+    BasicBlock *F = BasicBlock::Create(Rev.getContext(), "rev.edge", &Rev);
+    RB.CreateCondBr(Cond, T, F);
+    RB.SetInsertPoint(T);
+    Edge(It->second.IfTrue);
+    RB.SetInsertPoint(F);
+    Edge(It->second.IfFalse);
     return;
   }
   Value *From = popRecord(RB, RevTape, RB.getInt32Ty());

@@ -20,7 +20,8 @@
 // runs at that point of the reverse sweep. Files:
 //   ReverseEmitter.cpp  structure: cloning, shadows, tape, block reversal
 //   ReverseRules.cpp    what each instruction records, and its adjoint
-//   ReverseCalls.cpp    indirect calls, registered gradients
+//   ReverseCalls.cpp    calls: callees' augmented sweeps, allocations,
+//                       indirect calls, registered gradients
 //   ReverseRealloc.cpp  realloc: shadow blocks, adjoints of the moved bytes
 //   TapePlan.cpp        the tape plan remark and listing
 //   (and Recompute, InvariantRecords, InvariantTrips, LoopArrays,
@@ -156,6 +157,16 @@ private:
   void reverseCountedHeader(llvm::BasicBlock &BB,
                             llvm::function_ref<void(llvm::BasicBlock *)> Edge);
   void readEndRecords();
+  /// Blocks with two predecessors entered one way or the other as a branch
+  /// of their immediate dominator decides, on a condition the reverse
+  /// sweep can rebuild (`if (d > 1) for ...` and the block after it): no
+  /// path record.
+  void planPathConditions(llvm::SetVector<llvm::Value *> &Ends);
+  struct PathCondition {
+    llvm::Value *Cond = nullptr;
+    llvm::BasicBlock *IfTrue = nullptr, *IfFalse = nullptr;
+  };
+  llvm::DenseMap<llvm::BasicBlock *, PathCondition> PathConditions;
 
   // --- loop-invariant records (InvariantRecords.cpp) --------------------
   /// The header of the outermost counted loop around \p User that \p V

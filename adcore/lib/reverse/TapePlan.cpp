@@ -39,7 +39,11 @@ void ReverseEmitter::reportTapePlan() {
     uint64_t &Bytes = InLoop ? Plan.LoopBytes : Plan.CallBytes;
     const char *Each = InLoop ? " (each loop iteration)" : "";
     SmallSetVector<BasicBlock *, 4> Distinct(pred_begin(&BB), pred_end(&BB));
-    if (Distinct.size() > 1 && !CountedLoops.count(&BB)) {
+    if (auto It = PathConditions.find(&BB); It != PathConditions.end()) {
+      OS << "  recompute the condition that decides the predecessor of block ";
+      BB.printAsOperand(OS, /*PrintType=*/false);
+      OS << Each << "\n";
+    } else if (Distinct.size() > 1 && !CountedLoops.count(&BB)) {
       Bytes += 8;
       ++Plan.PathRecords;
       OS << "  record the predecessor of block ";

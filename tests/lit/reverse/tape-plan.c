@@ -7,13 +7,15 @@
 // sumsq: the loop is reversed by its trip count (recorded once, at the
 // exit), the address of x[i] is rebuilt from the reverse sweep's iteration
 // counter, and x[i] itself is read again (nothing writes x): no record per
-// iteration; the pointers x and dx are recorded once per call.
-// REMARK: tape-plan.c:[[@LINE+12]]:1: remark: reverse mode of 'sumsq': tape 32 bytes per call (2 recorded values, 1 control-flow records, 1 loop counts); every other value is recomputed or constant [-Rpass=adcc]
+// iteration; the pointers x and dx are recorded once per call, and so is n:
+// whether the loop ran (n > 0) decides how the block after it was entered.
+// REMARK: tape-plan.c:[[@LINE+13]]:1: remark: reverse mode of 'sumsq': tape 32 bytes per call (3 recorded values, 0 control-flow records, 1 loop counts); every other value is recomputed or constant [-Rpass=adcc]
 // PLAN-LABEL: adcc: reverse mode of 'sumsq': tape
 // PLAN-DAG: record the trip count of the loop at block %{{[0-9]+}} on its exit to block %{{[0-9]+}}
 // PLAN-DAG: recompute ptr {{.*}} for 'load' (each loop iteration)
 // PLAN-DAG: recompute double {{.*}} for 'call' (each loop iteration)
 // PLAN-DAG: record ptr %{{[0-9]+}} once, at the return
+// PLAN-DAG: recompute the condition that decides the predecessor of block %{{[0-9]+}}
 // PLAN-NOT: (each loop iteration)
 // PLAN-LABEL: adcc: reverse mode of 'square_in_place'
 extern int enzyme_dup, enzyme_const;
@@ -33,7 +35,7 @@ void grad(const double *x, double *dx, int n) {
 // square_in_place writes x: x[i] is recorded each iteration (the reverse
 // sweep cannot read it again), in an array sized by the loop's trip count
 // (whose address and length are recorded at the exit); its address is not.
-// REMARK: tape-plan.c:[[@LINE+6]]:1: remark: reverse mode of 'square_in_place': tape {{[0-9]+}} bytes per call + 8 bytes per loop iteration ({{[0-9]+}} recorded values, 1 control-flow records, 1 loop counts); every other value is recomputed or constant [-Rpass=adcc]
+// REMARK: tape-plan.c:[[@LINE+6]]:1: remark: reverse mode of 'square_in_place': tape {{[0-9]+}} bytes per call + 8 bytes per loop iteration ({{[0-9]+}} recorded values, 0 control-flow records, 1 loop counts); every other value is recomputed or constant [-Rpass=adcc]
 // PLAN: record double {{.*}} for 'fmul' (each loop iteration)
 // PLAN-NEXT: (in the array sized by the trip count of the loop at block %{{[0-9]+}})
 // PLAN-NOT: record ptr {{.*}} (each loop iteration)
