@@ -107,6 +107,22 @@ static inline double rev_dir(const double *grad, double *v, int n) {
   return s;
 }
 
+/* The gradient of f: R^n -> R (n <= 64) at a random point with coordinates
+ * in [-scale, scale): against central differences and, along a random
+ * direction, against forward mode; prints d/dx0. (A macro: the
+ * differentiated function must be known where it is asked for.) */
+#define CHECK_GRAD_AND_DOT(f, n, scale)                                        \
+  do {                                                                         \
+    double x_[64], g_[64] = {0}, v_[64];                                       \
+    for (int i_ = 0; i_ < (n); ++i_)                                           \
+      x_[i_] = (scale) * rev_rand();                                           \
+    __enzyme_autodiff((void *)f, x_, g_);                                      \
+    CHECK_GRAD(f, x_, (n), g_, NULL);                                          \
+    double dir_ = rev_dir(g_, v_, (n));                                        \
+    CHECK_CLOSE(dir_, __enzyme_fwddiff((void *)f, x_, v_), REV_TOL_DOT);       \
+    printf("%s: d/dx0 = %.12f\n", #f, g_[0]);                                 \
+  } while (0)
+
 #define CHECK_DOT(grad, v, n, tangent)                                         \
   rev_check_dot(__FILE__, __LINE__, "<" #grad ", " #v ">", (grad), (v), (n),   \
                 (tangent))

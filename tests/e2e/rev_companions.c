@@ -50,22 +50,10 @@ static double mixed_fd(const double *x) {
   return c * x[2] - s * s * x[3] + sin(x[2]) * cos(x[2]);
 }
 
-#define CHECK_FN(f, n)                                                         \
-  do {                                                                         \
-    double x[2 * N], g[2 * N] = {0}, v[2 * N];                                 \
-    for (int i = 0; i < (n); ++i)                                              \
-      x[i] = 0.9 * rev_rand();                                                 \
-    __enzyme_autodiff((void *)f, x, g);                                        \
-    CHECK_GRAD(f, x, (n), g, NULL);                                            \
-    double dir = rev_dir(g, v, (n));                                           \
-    CHECK_CLOSE(dir, __enzyme_fwddiff((void *)f, x, v), REV_TOL_DOT);          \
-    printf("%s: d/dx0 = %.12f\n", #f, g[0]);                                   \
-  } while (0)
-
 int main(void) {
-  CHECK_FN(rotate_arr, 2 * N);
-  CHECK_FN(mixed, N);
-  CHECK_FN(mixed, N); /* another point: x[5] may change sign */
+  CHECK_GRAD_AND_DOT(rotate_arr, 2 * N, 0.9);
+  CHECK_GRAD_AND_DOT(mixed, N, 0.9);
+  CHECK_GRAD_AND_DOT(mixed, N, 0.9); /* another point: x[5] may change sign */
   {
     float xf[4] = {0.3f, -0.8f, 1.2f, 0.6f}, gf[4] = {0};
     double xd[4] = {0.3f, -0.8f, 1.2f, 0.6f}, gd[4] = {0};

@@ -89,25 +89,11 @@ static double from_libm_arr(const double *x) {
   return u[0] + 2 * u[3] - u[N - 1];
 }
 
-/* (A macro: the differentiated function must be known where it is asked
- * for.) */
-#define CHECK_FN(f)                                                            \
-  do {                                                                         \
-    double x[N], g[N] = {0}, v[N];                                             \
-    for (int i = 0; i < N; ++i)                                                \
-      x[i] = 0.8 * rev_rand();                                                 \
-    __enzyme_autodiff((void *)f, x, g);                                        \
-    CHECK_GRAD(f, x, N, g, NULL);                                              \
-    double dir = rev_dir(g, v, N);                                             \
-    CHECK_CLOSE(dir, __enzyme_fwddiff((void *)f, x, v), REV_TOL_DOT);          \
-    printf("%s: d/dx0 = %.12f\n", #f, g[0]);                                   \
-  } while (0)
-
 int main(void) {
-  CHECK_FN(cubic_heat_sum);
-  CHECK_FN(until_limit_arr);
-  CHECK_FN(branchy_arr);
-  CHECK_FN(from_libm_arr);
+  CHECK_GRAD_AND_DOT(cubic_heat_sum, N, 0.8);
+  CHECK_GRAD_AND_DOT(until_limit_arr, N, 0.8);
+  CHECK_GRAD_AND_DOT(branchy_arr, N, 0.8);
+  CHECK_GRAD_AND_DOT(from_libm_arr, N, 0.8);
   {
     /* one step, one interior point: d/du1 of u1 + 0.2 (u0 - 2 u1 + u2)
      * - 0.05 u1^3 is 1 - 0.4 - 0.15 u1^2 */
