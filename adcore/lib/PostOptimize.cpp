@@ -40,8 +40,11 @@ void optimizeGenerated(ArrayRef<Function *> Functions,
   FunctionPassManager FPM =
       PB.buildFunctionSimplificationPipeline(Level, ThinOrFullLTOPhase::None);
   for (Function *F : Functions)
-    if (!F->isDeclaration())
+    if (!F->isDeclaration()) {
       FPM.run(*F, FAM);
+      if (orderRecurrenceUpdates(*F))
+        FAM.invalidate(*F, PreservedAnalyses::none());
+    }
 }
 
 void inlineGenerated(ArrayRef<Function *> Functions,

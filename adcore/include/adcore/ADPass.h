@@ -46,6 +46,12 @@ void optimizeGenerated(llvm::ArrayRef<llvm::Function *> Functions,
 void inlineGenerated(llvm::ArrayRef<llvm::Function *> Functions,
                      llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
 
+/// Moves the computation of values carried around a loop (the incoming value
+/// of a header phi) above the phi's first user where only arithmetic has to
+/// move, so that the loop vectorizer recognizes the recurrence. The reverse
+/// loops of stencils need it. Returns whether \p F changed.
+bool orderRecurrenceUpdates(llvm::Function &F);
+
 /// Replaces the tape pushes and pops of \p F (generated code) by inline
 /// fast paths that call the runtime only at the end of a chunk.
 void expandTapeOperations(llvm::Function &F);
