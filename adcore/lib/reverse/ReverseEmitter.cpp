@@ -520,8 +520,14 @@ Value *ReverseEmitter::takeAdjoint(Value *V) {
 
 Value *ReverseEmitter::sum(Value *A, Value *B2) {
   Type *T = A->getType();
-  if (!T->isAggregateType())
-    return RB.CreateFAdd(A, B2);
+  if (!T->isAggregateType()) {
+    // The sign of a zero adjoint means nothing: with nsz, `0 + d` folds to
+    // d, so a shadow that the sweep zeroes and adds to again (the reverse
+    // of `*p += v`) is not reloaded.
+    FastMathFlags NoSignedZeros;
+    NoSignedZeros.setNoSignedZeros();
+    return RB.CreateFAddFMF(A, B2, NoSignedZeros);
+  }
   // Element-wise sum of float aggregates; other fields keep A's value.
   Value *New = A;
   unsigned N = isa<StructType>(T)
