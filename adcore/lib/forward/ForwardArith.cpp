@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../PowerRule.h"
 #include "ForwardEmitter.h"
 
 #include "llvm/IR/Intrinsics.h"
@@ -20,22 +21,22 @@ using namespace llvm;
 
 namespace adcore {
 
-bool sameProduct(Value *A0, Value *B0, Value *A1, Value *B1) {
-  bool Negated = false;
-  auto Strip = [&](Value *V) {
-    while (auto *U = dyn_cast<UnaryOperator>(V)) {
-      if (U->getOpcode() != Instruction::FNeg)
-        break;
-      V = U->getOperand(0);
-      Negated = !Negated;
-    }
-    return V;
-  };
-  A0 = Strip(A0);
-  B0 = Strip(B0);
-  A1 = Strip(A1);
-  B1 = Strip(B1);
-  return !Negated && ((A0 == A1 && B0 == B1) || (A0 == B1 && B0 == A1));
+std::optional<Value *> ForwardEmitter::powerRuleTangent(Value *A, Value *Bv) {
+  std::optional<PowerRule> Power = powerRule(A, Bv);
+  if (!Power)
+    return std::nullopt;
+  Value *TX = tangentOrNull(Power->X);
+  if (!TX)
+    return std::nullopt;
+  // d(A * B) = Factor * Other * dx, the first product shared by the lanes.
+  Value *Scaled =
+      Power->Factor == 1.0
+          ? Power->Other
+          : B.CreateFMul(Power->Other,
+                         ConstantFP::get(A->getType(), Power->Factor));
+  return forEachLane(A->getType(), [&](unsigned L) -> Value * {
+    return B.CreateFMul(Scaled, lane(TX, L));
+  });
 }
 
 bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
@@ -96,10 +97,12 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
     });
     break;
   case Instruction::FMul:
+    if (std::optional<Value *> Power = powerRuleTangent(A, Bv)) {
+      T = *Power;
+      break;
+    }
     T = forEachLane(I.getType(), [&](unsigned L) -> Value * {
       Value *X = TA ? B.CreateFMul(lane(TA, L), Bv) : nullptr;
-      if (X && TB && sameProduct(lane(TA, L), Bv, A, lane(TB, L)))
-        return B.CreateFAdd(X, X); // x * x: 2 x dx
       Value *Y = TB ? B.CreateFMul(A, lane(TB, L)) : nullptr;
       if (X && Y)
         return B.CreateFAdd(X, Y);

@@ -126,9 +126,14 @@ bool ForwardEmitter::emitMathCall(CallBase &Call, const MathRule &Rule) {
   SmallVector<Value *, MaxMathArgs> Args(Call.args());
   if (isa<FPMathOperator>(Call))
     B.setFastMathFlags(Call.getFastMathFlags());
+  // fma(a, b, c) with a and b powers of one x: d(a b) = Factor Other dx
+  // (PowerRule.h), then dc.
+  std::optional<Value *> Power;
+  if (Rule.Intrinsic == Intrinsic::fma || Rule.Intrinsic == Intrinsic::fmuladd)
+    Power = powerRuleTangent(Args[0], Args[1]);
   // Partials are computed once and shared by all lanes.
   SmallVector<std::pair<Value *, Value *>, MaxMathArgs> Terms;
-  for (unsigned I = 0; I < Rule.NumArgs && I < Args.size(); ++I) {
+  for (unsigned I = Power ? 2 : 0; I < Rule.NumArgs && I < Args.size(); ++I) {
     Value *T = tangentOrNull(Args[I]);
     if (!T || !Rule.Partials[I])
       continue;
@@ -147,6 +152,14 @@ bool ForwardEmitter::emitMathCall(CallBase &Call, const MathRule &Rule) {
     Terms.push_back({Rule.Partials[I](B, Args, &Call), T});
   }
   B.clearFastMathFlags();
+  if (Power) {
+    Value *TC = tangentOrNull(Args[2]);
+    setTangent(&Call,
+               !TC ? *Power : forEachLane(Call.getType(), [&](unsigned L) {
+                 return B.CreateFAdd(lane(*Power, L), lane(TC, L));
+               }));
+    return true;
+  }
   if (Terms.empty())
     return true;
 
@@ -157,19 +170,8 @@ bool ForwardEmitter::emitMathCall(CallBase &Call, const MathRule &Rule) {
     ValueTy = cast<StructType>(ValueTy)->getElementType(0);
   setTangent(&Call, forEachLane(Call.getType(), [&](unsigned L) -> Value * {
     Value *Sum = nullptr;
-    SmallVector<Instruction *, MaxMathArgs> Products;
     for (auto &[Partial, T] : Terms) {
-      // fma(x, x, c): the two products are one (sameProduct).
-      Value *Term = nullptr;
-      for (Instruction *P : Products)
-        if (sameProduct(Partial, lane(T, L), P->getOperand(0),
-                        P->getOperand(1)))
-          Term = P;
-      if (!Term) {
-        Term = B.CreateFMul(Partial, lane(T, L));
-        if (auto *P = dyn_cast<Instruction>(Term))
-          Products.push_back(P);
-      }
+      Value *Term = B.CreateFMul(Partial, lane(T, L));
       Sum = Sum ? B.CreateFAdd(Sum, Term) : Term;
     }
     if (!InStruct)

@@ -26,15 +26,9 @@
 #include "llvm/IR/InstVisitor.h"
 
 #include <memory>
+#include <optional>
 
 namespace adcore {
-
-/// Whether A0 * B0 and A1 * B1 are the same product bit for bit: the same
-/// two factors in either order, up to negations (fneg) of an equal count
-/// parity. The tangent of x * x, x * dx + dx * x, is then one product
-/// added to itself.
-bool sameProduct(llvm::Value *A0, llvm::Value *B0, llvm::Value *A1,
-                 llvm::Value *B1);
 
 class ForwardEmitter : public llvm::InstVisitor<ForwardEmitter, bool> {
 public:
@@ -109,6 +103,11 @@ private:
   /// Builds a shadow of type shadowType(PrimalTy) lane by lane.
   llvm::Value *forEachLane(llvm::Type *PrimalTy,
                            llvm::function_ref<llvm::Value *(unsigned)> Fn);
+
+  /// The tangent of \p A * \p B by the power rule (PowerRule.h): a
+  /// constant times one factor times dx, when both factors are powers of the
+  /// same x.
+  std::optional<llvm::Value *> powerRuleTangent(llvm::Value *A, llvm::Value *B);
 
   /// Reports a user error at \p I; returns false.
   bool unsupported(llvm::Instruction &I, const llvm::Twine &What);

@@ -51,12 +51,34 @@ define double @request_squares(double %x, double %c) {
 }
 
 ; CHECK-LABEL: define internal double @fwddiffe_squares(
+; The power rule: d(x * x) = (2 x) dx; d(-x * x) = (2 (-x)) dx.
 ; CHECK:      %sq = fmul double %x, %x
-; CHECK-NEXT: [[P:%.*]] = fmul double %x.shadow, %x
-; CHECK-NEXT: [[TSQ:%.*]] = fadd double [[P]], [[P]]
+; CHECK-NEXT: [[TWOX:%.*]] = fmul double %x, 2.000000e+00
+; CHECK-NEXT: [[TSQ:%.*]] = fmul double [[TWOX]], %x.shadow
 ; CHECK:      %f = call double @llvm.fmuladd.f64(double %nx, double %x, double %sq)
-; CHECK-NEXT: [[Q:%.*]] = fmul double %x, [[TNX:%.*]]
-; CHECK-NEXT: [[S:%.*]] = fadd double [[Q]], [[Q]]
-; CHECK-NEXT: [[C:%.*]] = fmul double 1.000000e+00, [[TSQ]]
-; CHECK-NEXT: [[TF:%.*]] = fadd double [[S]], [[C]]
+; CHECK-NEXT: [[TWONX:%.*]] = fmul double %nx, 2.000000e+00
+; CHECK-NEXT: [[S:%.*]] = fmul double [[TWONX]], %x.shadow
+; CHECK-NEXT: [[TF:%.*]] = fadd double [[S]], [[TSQ]]
 ; CHECK-NEXT: ret double [[TF]]
+
+; A cubic with a coefficient, 0.01 x (-x) x as instcombine leaves it: the
+; tangent is 3 (-0.01 x^2) dx, two products, not the product rule's five.
+define double @cubic(double %x) {
+  %a = fmul double %x, 1.000000e-02
+  %n = fneg double %x
+  %a2 = fmul double %a, %n
+  %c = fmul double %a2, %x
+  ret double %c
+}
+
+define double @request_cubic(double %x) {
+  %r = call double (ptr, ...) @__enzyme_fwddiff(ptr @cubic, double %x, double 1.0)
+  ret double %r
+}
+
+; CHECK-LABEL: define internal double @fwddiffe_cubic(
+; CHECK:      %a2 = fmul double %a, %n
+; CHECK:      %c = fmul double %a2, %x
+; CHECK-NEXT: [[THREE:%.*]] = fmul double %a2, 3.000000e+00
+; CHECK-NEXT: [[TC:%.*]] = fmul double [[THREE]], %x.shadow
+; CHECK-NEXT: ret double [[TC]]
