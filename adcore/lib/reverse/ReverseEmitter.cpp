@@ -209,6 +209,7 @@ bool ReverseEmitter::buildAugmented() {
   if (!dispatchIndirectCalls())
     return false;
   AugTape = tapeIn(Aug);
+  planPowerRules();
 
   SmallVector<std::tuple<PHINode *, unsigned, PHINode *>, 8> ShadowPhis;
   ReversePostOrderTraversal<Function *> RPOT(&Aug);

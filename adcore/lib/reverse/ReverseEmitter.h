@@ -36,9 +36,12 @@
 #include "adcore/Synthesis.h"
 #include "adcore/TypeAnalysis.h"
 
+#include "../PowerRule.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
 
 #include <memory>
@@ -261,6 +264,22 @@ private:
   bool stableArgumentMemory(const llvm::Value *Ptr);
   /// Whether the reverse sweep may read \p LI's memory again.
   bool reloadable(llvm::LoadInst &LI);
+
+  // --- power rule (ReversePowerRules.cpp) --------------------------------
+  /// Finds the products (fmul, fma) of powers of one active value and the
+  /// factors only they use (PowerRule.h): the product's adjoint goes to the
+  /// value directly, and those factors have no adjoint at all.
+  void planPowerRules();
+  /// The adjoint of a power product: a(x) += d * Factor * Other (and a(c)
+  /// += d for fma(a, b, c)).
+  bool emitPowerAdjoint(llvm::Instruction &I, const PowerRule &Power,
+                        llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
+  /// The power rule of \p I when it is one of PowerProducts, from its
+  /// operands as they are now (the augmented sweep replaces calls).
+  std::optional<PowerRule> powerProduct(const llvm::Instruction &I) const;
+  llvm::SmallPtrSet<const llvm::Instruction *, 8> PowerProducts;
+  /// Factors of power products that nothing else uses: no adjoint.
+  llvm::SmallPtrSet<const llvm::Instruction *, 8> Bypassed;
 
   // --- rules (ReverseRules.cpp) -----------------------------------------
   /// The primal values the adjoint of \p I needs, pushed after \p I.

@@ -38,6 +38,12 @@ bool isFloatMemory(Kind K) { return K == Kind::Double || K == Kind::Float; }
 bool ReverseEmitter::neededValues(Instruction &I,
                                   SmallVectorImpl<Value *> &Out) {
   auto Need = [&](Value *V) { Out.push_back(V); };
+  if (Bypassed.contains(&I))
+    return true;
+  if (std::optional<PowerRule> Power = powerProduct(I)) {
+    Need(Power->Other);
+    return true;
+  }
   if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
     if (!isActiveFloat(BO))
       return true;
@@ -242,6 +248,14 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
 
   if (CustomSites.count(&I))
     return emitCustomAdjoint(cast<CallBase>(I), Popped);
+  if (Bypassed.contains(&I))
+    return true;
+  if (PowerProducts.contains(&I)) {
+    std::optional<PowerRule> Power = powerProduct(I);
+    if (!Power)
+      return unsupported(I, "internal error: a power product lost its form");
+    return emitPowerAdjoint(I, *Power, Popped);
+  }
 
   // A user call: the callee's reverse sweep.
   auto KeyIt = CallKeys.find(&I);
