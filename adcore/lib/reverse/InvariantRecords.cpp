@@ -92,6 +92,21 @@ void ReverseEmitter::readExitRecords(BasicBlock &BB) {
     RB.CreateStore(Read[K++], CountedLoops[H].RevCount);
   for (auto [H, V] : Exits)
     RB.CreateStore(Read[K++], hoistSlot(H, V));
+  // Loads the reverse sweep reads again once per run of the loops it
+  // enters here (their addresses are computed outside those loops).
+  ReversingBlock = &BB;
+  for (BasicBlock *H : It->second) {
+    auto Reloads = EntryReloads.find(H);
+    if (Reloads == EntryReloads.end())
+      continue;
+    for (Value *V : Reloads->second) {
+      auto *LI = cast<LoadInst>(V);
+      Value *Ptr = recompute(LI->getPointerOperand());
+      RB.CreateStore(RB.CreateAlignedLoad(LI->getType(), Ptr, LI->getAlign(),
+                                          LI->getName() + ".reload"),
+                     hoistSlot(H, V));
+    }
+  }
 }
 
 AllocaInst *ReverseEmitter::hoistSlot(BasicBlock *Header, Value *V) {

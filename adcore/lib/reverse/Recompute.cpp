@@ -364,17 +364,27 @@ bool ReverseEmitter::recomputable(Value *V, const BasicBlock *UseBB,
            recomputable(IV.Step, UseBB, Depth + 1, P);
   }
   auto *LI = dyn_cast<LoadInst>(I);
+  unsigned LeavesBefore = P.RecordedLeaves;
   bool Rebuilt = LI ? reloadable(*LI) && recomputable(LI->getPointerOperand(),
                                                       UseBB, Depth + 1, P)
                     : isCheapPure(*I) && all_of(I->operands(), [&](Use &U) {
                         return recomputable(U.get(), UseBB, Depth + 1, P);
                       });
-  if (Rebuilt)
+  if (Rebuilt) {
+    // A load from outside the loops around the use is read again once, as
+    // the reverse sweep enters the outermost of them (a loop-invariant load
+    // inside the reverse loop keeps the vectorizer away).
+    // (Not when its address needs recorded values: those are read inside.)
+    if (LI && P.RecordedLeaves == LeavesBefore)
+      if (BasicBlock *H = invariantLoopFor(I, UseBB))
+        P.Reloads.push_back({H, I});
     return true;
+  }
   // Computed outside a counted loop around the use: recorded once per run
   // of that loop, at its exits.
   if (BasicBlock *H = invariantLoopFor(I, UseBB)) {
     P.Hoists.push_back({H, I});
+    ++P.RecordedLeaves;
     return true;
   }
   return recordLeaf(I, P);
@@ -389,6 +399,7 @@ bool ReverseEmitter::recordLeaf(Instruction *I, RebuildPlan &P) {
       (I != P.RecordAt && !AugDT->dominates(I, P.RecordAt)))
     return false;
   P.Records.insert(I);
+  ++P.RecordedLeaves;
   return true;
 }
 
@@ -397,6 +408,8 @@ void ReverseEmitter::commitRebuild(const RebuildPlan &P,
   Ends.insert(P.Ends.begin(), P.Ends.end());
   for (auto [H, I] : P.Hoists)
     InvariantRecords[H].insert(I);
+  for (auto [H, I] : P.Reloads)
+    EntryReloads[H].insert(I);
 }
 
 void ReverseEmitter::recordLeavesInstead(Instruction *I,
@@ -535,10 +548,15 @@ Value *ReverseEmitter::recompute(Value *V) {
     if (Value *R = ReadRecords->lookup(V))
       return R;
   auto *I = cast<Instruction>(V);
-  if (BasicBlock *H = invariantLoopFor(I, ReversingBlock))
-    if (InvariantRecords.lookup(H).contains(I))
+  if (BasicBlock *H = invariantLoopFor(I, ReversingBlock)) {
+    auto Holds = [&](auto &PerLoop) {
+      auto It = PerLoop.find(H);
+      return It != PerLoop.end() && It->second.contains(I);
+    };
+    if (Holds(InvariantRecords) || Holds(EntryReloads))
       return RB.CreateLoad(I->getType(), hoistSlot(H, I),
                            I->getName() + ".inv");
+  }
   if (auto *Phi = dyn_cast<PHINode>(I)) {
     CountedLoop &CL = CountedLoops[Phi->getParent()];
     Induction IV;

@@ -134,10 +134,18 @@ private:
     /// Leaves recorded at the exits of counted loops (loop header, value).
     llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::Instruction *>, 2>
         Hoists;
+    /// Loads read again once per run of a counted loop (header, load), when
+    /// the reverse sweep enters it, instead of in each iteration.
+    llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::Instruction *>, 2>
+        Reloads;
     /// The instruction whose records may hold leaves that cannot be
     /// rebuilt (null: none may); those leaves.
     llvm::Instruction *RecordAt = nullptr;
     llvm::SmallSetVector<llvm::Value *, 2> Records;
+    /// How many leaves were taken from records (RecordAt's, or at loop
+    /// exits); a value rebuilt with none can be rebuilt anywhere in its
+    /// loop.
+    unsigned RecordedLeaves = 0;
   };
   /// Whether the reverse sweep can rebuild \p V where \p Use is reversed,
   /// and from what (\p P).
@@ -391,6 +399,11 @@ private:
   /// The values recorded at the exits of each counted loop (by header).
   llvm::MapVector<llvm::BasicBlock *, llvm::SetVector<llvm::Value *>>
       InvariantRecords;
+  /// The loads the reverse sweep reads again when it enters each counted
+  /// loop (by header), into hoistSlot()s: computed outside the loop from
+  /// memory nothing writes, the same in every iteration.
+  llvm::MapVector<llvm::BasicBlock *, llvm::SetVector<llvm::Value *>>
+      EntryReloads;
   /// The block being reversed (recompute reads hoisted leaves there), and
   /// the records read back for the instruction being reversed.
   llvm::BasicBlock *ReversingBlock = nullptr;

@@ -78,6 +78,16 @@ void ReverseEmitter::reportTapePlan() {
       H->printAsOperand(OS, /*PrintType=*/false);
       OS << ", at its exit" << Each << "\n";
     }
+    if (auto It = ExitCounts.find(&BB); It != ExitCounts.end())
+      for (BasicBlock *H : It->second)
+        if (auto R = EntryReloads.find(H); R != EntryReloads.end())
+          for (Value *V : R->second) {
+            OS << "  read ";
+            V->printAsOperand(OS, /*PrintType=*/true);
+            OS << " again once per run of the loop at block ";
+            H->printAsOperand(OS, /*PrintType=*/false);
+            OS << ", as the reverse sweep enters it" << Each << "\n";
+          }
     for (Instruction &I : BB) {
       auto Print = [&](const char *What, Value *V) {
         OS << "  " << What << " ";
