@@ -1,6 +1,8 @@
 //===- ADPass.cpp - The module pass that differentiates ------------------===//
 
 #include "adcore/ADPass.h"
+
+#include "MemoryScopes.h"
 #include "adcore/DeclaredDerivatives.h"
 #include "adcore/EnzymeCalls.h"
 #include "adcore/RequestCollector.h"
@@ -158,8 +160,10 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
 
   if (!Ctx.hadError() && Level != OptimizationLevel::O0) {
     for (Function *F : Ctx.cache().functions())
-      if (!F->isDeclaration() && F->hasFnAttribute(UsesTapeAttribute))
+      if (!F->isDeclaration() && F->hasFnAttribute(UsesTapeAttribute)) {
         expandTapeOperations(*F);
+        tagTapeAccesses(*F);
+      }
     optimizeGenerated(Ctx.cache().functions(), Level);
     // The derivatives were created after the inliner ran: inline them into
     // their callers (the request sites, other derivatives), then simplify

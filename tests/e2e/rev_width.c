@@ -111,11 +111,12 @@ int main(void) {
     double s0[NY] = {1, 0, 0}, s1[NY] = {0, 1, 0}, s2[NY] = {0, 0, 1};
     __enzyme_autodiff((void *)F, enzyme_width, 3, enzyme_dup, x, r0, r1, r2,
                       enzyme_dupnoneed, y, s0, s1, s2);
-    /* bit for bit what the width-1 calls gave */
+    /* what the width-1 calls gave (to rounding: adjoint sums may be
+     * reassociated differently in the two derivatives) */
     for (int i = 0; i < NX; ++i) {
-      CHECK_CLOSE(r0[i], J[0][i], 0);
-      CHECK_CLOSE(r1[i], J[1][i], 0);
-      CHECK_CLOSE(r2[i], J[2][i], 0);
+      CHECK_CLOSE(r0[i], J[0][i], REV_TOL_EXACT);
+      CHECK_CLOSE(r1[i], J[1][i], REV_TOL_EXACT);
+      CHECK_CLOSE(r2[i], J[2][i], REV_TOL_EXACT);
     }
   }
   {

@@ -11,6 +11,8 @@
 
 #include "ReverseEmitter.h"
 
+#include "../MemoryScopes.h"
+
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 
@@ -102,9 +104,10 @@ void ReverseEmitter::readExitRecords(BasicBlock &BB) {
     for (Value *V : Reloads->second) {
       auto *LI = cast<LoadInst>(V);
       Value *Ptr = recompute(LI->getPointerOperand());
-      RB.CreateStore(RB.CreateAlignedLoad(LI->getType(), Ptr, LI->getAlign(),
-                                          LI->getName() + ".reload"),
-                     hoistSlot(H, V));
+      LoadInst *Reload = RB.CreateAlignedLoad(
+          LI->getType(), Ptr, LI->getAlign(), LI->getName() + ".reload");
+      tagMemoryClass(*Reload, MemoryClass::Primal);
+      RB.CreateStore(Reload, hoistSlot(H, V));
     }
   }
 }

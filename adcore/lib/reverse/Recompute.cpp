@@ -32,6 +32,8 @@
 
 #include "ReverseEmitter.h"
 
+#include "../MemoryScopes.h"
+
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
 
@@ -572,10 +574,13 @@ Value *ReverseEmitter::recompute(Value *V) {
     return IV.Negate ? RB.CreateSub(Start, Delta, Phi->getName() + ".rc")
                      : RB.CreateAdd(Start, Delta, Phi->getName() + ".rc");
   }
-  if (auto *LI = dyn_cast<LoadInst>(I))
-    return RB.CreateAlignedLoad(LI->getType(),
-                                recompute(LI->getPointerOperand()),
-                                LI->getAlign(), LI->getName() + ".reload");
+  if (auto *LI = dyn_cast<LoadInst>(I)) {
+    LoadInst *Reload =
+        RB.CreateAlignedLoad(LI->getType(), recompute(LI->getPointerOperand()),
+                             LI->getAlign(), LI->getName() + ".reload");
+    tagMemoryClass(*Reload, MemoryClass::Primal);
+    return Reload;
+  }
   Instruction *C = I->clone();
   for (Use &U : C->operands())
     U.set(recompute(U.get()));

@@ -1,7 +1,9 @@
 //===- ReverseEmitter.cpp - Augmented sweep, tape, block reversal --------===//
 
 #include "ReverseEmitter.h"
+
 #include "../CallSites.h"
+#include "../MemoryScopes.h"
 
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MathRules.h"
@@ -175,6 +177,10 @@ bool ReverseEmitter::buildAugmented() {
     if (PrimalActivity.isActive(Orig))
       Active.insert(Clone);
   }
+  // The primal's own loads and stores touch primal memory only.
+  for (BasicBlock &BB : Aug)
+    for (Instruction &I : BB)
+      tagMemoryClass(I, MemoryClass::Primal);
   for (auto &[P, L, S] : ShadowArgs)
     LaneShadows[L][P] = S;
 
@@ -348,10 +354,12 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
                      AB.getInt64(EltBytes));
     // (One block per lane, released in the reverse order.)
     for (unsigned L = 0; L < Width; ++L) {
-      Value *Block =
+      CallInst *Block =
           AB.CreateCall(tapeRecordFunction(*Aug.getParent(), "adcc_tape_push"),
                         {AugTape, Bytes, AB.getInt64(AI->getAlign().value())},
                         AI->getName() + ".shadow");
+      Block->setMetadata(ShadowBlockMetadata,
+                         MDNode::get(Aug.getContext(), {}));
       AB.CreateMemSet(Block, AB.getInt8(0), Bytes, AI->getAlign());
       LaneShadows[L][AI] = Block;
     }
@@ -399,9 +407,12 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (SP && LI->getType()->isIntegerTy())
       if (Type *View = floatViewOf(*LI))
         FloatView[LI] = View;
-    if (SP && LI->getType()->isPointerTy() && Active.contains(LI))
-      shadows()[LI] = AB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign(),
-                                           LI->getName() + ".shadow");
+    if (SP && LI->getType()->isPointerTy() && Active.contains(LI)) {
+      LoadInst *S = AB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign(),
+                                         LI->getName() + ".shadow");
+      tagMemoryClass(*S, MemoryClass::Shadow);
+      shadows()[LI] = S;
+    }
   } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *SP = shadowOrNull(SI->getPointerOperand());
     Value *V = SI->getValueOperand();
@@ -425,7 +436,9 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                             "the global inactive (__enzyme_inactive_global) "
                             "or pass the memory as a duplicated argument");
     if (SP && V->getType()->isPointerTy())
-      AB.CreateAlignedStore(shadowOrZero(V), SP, SI->getAlign());
+      tagMemoryClass(
+          *AB.CreateAlignedStore(shadowOrZero(V), SP, SI->getAlign()),
+          MemoryClass::Shadow);
   } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
     Value *SD = shadowOrNull(MT->getRawDest());
     Value *SS = shadowOrNull(MT->getRawSource());
@@ -522,12 +535,15 @@ Value *ReverseEmitter::takeAdjoint(Value *V) {
 Value *ReverseEmitter::sum(Value *A, Value *B2) {
   Type *T = A->getType();
   if (!T->isAggregateType()) {
-    // The sign of a zero adjoint means nothing: with nsz, `0 + d` folds to
-    // d, so a shadow that the sweep zeroes and adds to again (the reverse
-    // of `*p += v`) is not reloaded.
-    FastMathFlags NoSignedZeros;
-    NoSignedZeros.setNoSignedZeros();
-    return RB.CreateFAddFMF(A, B2, NoSignedZeros);
+    // An adjoint is a sum of contributions in no particular order, and the
+    // sign of a zero adjoint means nothing. With nsz, `0 + d` folds to d, so
+    // a shadow that the sweep zeroes and adds to again (the reverse of
+    // `*p += v`) is not reloaded; with reassoc, an adjoint summed over a
+    // loop (a in `c[j] += a * b[j]`) is a reduction the vectorizer takes.
+    FastMathFlags AdjointSum;
+    AdjointSum.setNoSignedZeros();
+    AdjointSum.setAllowReassoc();
+    return RB.CreateFAddFMF(A, B2, AdjointSum);
   }
   // Element-wise sum of float aggregates; other fields keep A's value.
   Value *New = A;

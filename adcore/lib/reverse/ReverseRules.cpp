@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../CallSites.h"
+#include "../MemoryScopes.h"
 #include "ReverseEmitter.h"
 
 #include "adcore/MathRules.h"
@@ -313,7 +314,8 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
             RB.getInt64(Aug.getParent()->getDataLayout().getTypeAllocSize(
                 AI->getAllocatedType())));
       RB.CreateCall(tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
-                    {RevTape, Bytes, RB.getInt64(AI->getAlign().value())});
+                    {RevTape, Bytes, RB.getInt64(AI->getAlign().value())})
+          ->setMetadata(ShadowBlockMetadata, MDNode::get(Rev.getContext(), {}));
     }
     return true;
   }
@@ -427,8 +429,10 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     if (It == Popped.end())
       return true; // memory without shadow: constant
     Value *SP = It->second;
-    Value *Old = RB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign());
-    RB.CreateAlignedStore(sum(Old, D), SP, LI->getAlign());
+    LoadInst *Old = RB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign());
+    tagMemoryClass(*Old, MemoryClass::Shadow);
+    tagMemoryClass(*RB.CreateAlignedStore(sum(Old, D), SP, LI->getAlign()),
+                   MemoryClass::Shadow);
     return true;
   }
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
@@ -441,9 +445,11 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       storeAdjointOfView(*SI, SP);
       return true;
     }
-    Value *Old = RB.CreateAlignedLoad(V->getType(), SP, SI->getAlign());
-    RB.CreateAlignedStore(Constant::getNullValue(V->getType()), SP,
-                          SI->getAlign());
+    LoadInst *Old = RB.CreateAlignedLoad(V->getType(), SP, SI->getAlign());
+    tagMemoryClass(*Old, MemoryClass::Shadow);
+    tagMemoryClass(*RB.CreateAlignedStore(Constant::getNullValue(V->getType()),
+                                          SP, SI->getAlign()),
+                   MemoryClass::Shadow);
     addAdjoint(V, Old);
     return true;
   }

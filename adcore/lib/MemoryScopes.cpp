@@ -1,0 +1,100 @@
+//===- MemoryScopes.cpp - Alias scopes of generated code -----------------===//
+
+#include "MemoryScopes.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// The scope of \p Class: named nodes, the same in every function of the
+/// context (what they say holds everywhere).
+MDNode *scopeOf(LLVMContext &C, MemoryClass Class) {
+  MDBuilder MDB(C);
+  MDNode *Domain = MDB.createAliasScopeDomain("adcc.memory");
+  switch (Class) {
+  case MemoryClass::Primal:
+    return MDB.createAliasScope("adcc.primal", Domain);
+  case MemoryClass::Shadow:
+    return MDB.createAliasScope("adcc.shadow", Domain);
+  case MemoryClass::Tape:
+    return MDB.createAliasScope("adcc.tape", Domain);
+  }
+  return nullptr;
+}
+
+/// A record of the runtime's tape (not a shadow stack block, which holds
+/// shadow memory: ShadowBlockMetadata).
+bool isTapeRuntimeCall(const Value *V) {
+  auto *Call = dyn_cast<CallInst>(V);
+  const Function *F = Call ? Call->getCalledFunction() : nullptr;
+  return F && !Call->getMetadata(ShadowBlockMetadata) &&
+         (F->getName() == "adcc_tape_push" || F->getName() == "adcc_tape_pop" ||
+          F->getName() == "adcc_tape_thread");
+}
+
+/// Whether \p Ptr points into the tape: every object it may be based on is
+/// a record from the runtime (push, pop) or a tape field that the inline
+/// fast paths read (the top of the tape, from adcc_tape_thread's struct).
+bool intoTape(const Value *Ptr) {
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects);
+  if (Objects.empty())
+    return false;
+  for (const Value *Obj : Objects) {
+    if (isTapeRuntimeCall(Obj))
+      continue;
+    auto *Field = dyn_cast<LoadInst>(Obj);
+    auto *Struct = Field ? dyn_cast<CallBase>(
+                               getUnderlyingObject(Field->getPointerOperand()))
+                         : nullptr;
+    if (Struct && Struct->getCalledFunction() &&
+        Struct->getCalledFunction()->getName() == "adcc_tape_thread")
+      continue;
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+void tagMemoryClass(Instruction &I, MemoryClass Class) {
+  if (!isa<LoadInst, StoreInst>(I))
+    return;
+  LLVMContext &C = I.getContext();
+  // One class per access: two would declare it apart from itself.
+  if (MDNode *Scopes = I.getMetadata(LLVMContext::MD_alias_scope))
+    for (const MDOperand &S : Scopes->operands())
+      for (MemoryClass K :
+           {MemoryClass::Primal, MemoryClass::Shadow, MemoryClass::Tape})
+        if (S.get() == scopeOf(C, K))
+          return;
+  SmallVector<Metadata *, 2> Others;
+  for (MemoryClass K :
+       {MemoryClass::Primal, MemoryClass::Shadow, MemoryClass::Tape})
+    if (K != Class)
+      Others.push_back(scopeOf(C, K));
+  MDNode *Scope = MDNode::get(C, {scopeOf(C, Class)});
+  I.setMetadata(
+      LLVMContext::MD_alias_scope,
+      MDNode::concatenate(I.getMetadata(LLVMContext::MD_alias_scope), Scope));
+  I.setMetadata(LLVMContext::MD_noalias,
+                MDNode::concatenate(I.getMetadata(LLVMContext::MD_noalias),
+                                    MDNode::get(C, Others)));
+}
+
+void tagTapeAccesses(Function &F) {
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      const Value *Ptr = getLoadStorePointerOperand(&I);
+      if (Ptr && intoTape(Ptr))
+        tagMemoryClass(I, MemoryClass::Tape);
+    }
+}
+
+} // namespace adcore
