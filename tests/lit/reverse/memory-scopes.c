@@ -6,6 +6,8 @@
 // RUN: %adcc -O2 -c %s -o /dev/null -Rpass=loop-vectorize 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=VEC --implicit-check-not="not vectorized"
 // RUN: %adcc -O2 -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %adcc -O2 -c -fadcc-print-tape-plan %s -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=PLAN
 void __enzyme_autodiff(void *, ...);
 extern int enzyme_dup, enzyme_const;
 
@@ -29,6 +31,13 @@ void grad(const double *A, double *dA, const double *B, double *dB,
 // read of a, line 16).
 // VEC-DAG: memory-scopes.c:17:7: remark: vectorized loop
 // VEC-DAG: memory-scopes.c:16:18: remark: vectorized loop
+
+// a = A[i][k] is read before the inner loop, from memory nothing writes;
+// the reverse sweep reads it again once as it enters the inner loop (a load
+// of the same address in every iteration keeps the vectorizer away).
+// PLAN-LABEL: adcc: reverse mode of 'mm'
+// PLAN: read double %[[A:[0-9]+]] again once per run of the loop at block %{{[0-9]+}}, as the reverse sweep enters it (each loop iteration)
+// PLAN: recompute double %[[A]] for 'call' (each loop iteration)
 
 // CHECK-LABEL: define {{.*}} @grad(
 // CHECK: fadd reassoc nsz <2 x double>

@@ -83,29 +83,6 @@ void grad4(double *x, double *dx, int n) {
   __enzyme_autodiff((void *)cubic, enzyme_dup, x, dx, enzyme_const, n);
 }
 
-// axpy rows: a = A[i][k] is read before the inner loop, from memory nothing
-// writes; the reverse sweep reads it again once as it enters the inner
-// loop (a load of the same address in every iteration keeps the loop
-// vectorizer away from the reverse loop).
-// PLAN-LABEL: adcc: reverse mode of 'mm'
-// PLAN: read double %[[A:[0-9]+]] again once per run of the loop at block %{{[0-9]+}}, as the reverse sweep enters it (each loop iteration)
-// PLAN: recompute double %[[A]] for 'call' (each loop iteration)
-__attribute__((noinline))
-void mm(const double *restrict A, const double *restrict B,
-        double *restrict C, int n) {
-  for (int i = 0; i < n; i++)
-    for (int k = 0; k < n; k++) {
-      double a = A[(long)i * n + k];
-      for (int j = 0; j < n; j++)
-        C[(long)i * n + j] += a * B[(long)k * n + j];
-    }
-}
-void grad6(const double *A, double *dA, const double *B, double *dB,
-           double *C, double *dC, int n) {
-  __enzyme_autodiff((void *)mm, enzyme_dup, A, dA, enzyme_dup, B, dB,
-                    enzyme_dup, C, dC, enzyme_const, n);
-}
-
 // rows: the inner loop runs n times in every row; its trip count is
 // computed once before the outer loop and recorded with the outer loop's
 // exit values, not at each exit of the inner loop; so is the length of the
