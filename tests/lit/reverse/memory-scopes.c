@@ -27,10 +27,9 @@ void grad(const double *A, double *dA, const double *B, double *dB,
                     enzyme_dup, C, dC, enzyme_const, n);
 }
 
-// The primal's inner loop (line 17) and the reverse loop (reported at the
-// read of a, line 16).
-// VEC-DAG: memory-scopes.c:17:7: remark: vectorized loop
-// VEC-DAG: memory-scopes.c:16:18: remark: vectorized loop
+// The primal's inner loop and the reverse loop (reported at the read of a).
+// VEC-DAG: memory-scopes.c:[[#INNER:]]:7: remark: vectorized loop
+// VEC-DAG: memory-scopes.c:[[#INNER-1]]:18: remark: vectorized loop
 
 // a = A[i][k] is read before the inner loop, from memory nothing writes;
 // the reverse sweep reads it again once as it enters the inner loop (a load
