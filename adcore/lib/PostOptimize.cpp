@@ -97,28 +97,48 @@ Value *field(IRBuilder<> &B, Value *Tape, unsigned Index) {
   return B.CreateConstGEP1_64(B.getPtrTy(), Tape, Index);
 }
 
-/// Record size in the runtime: a multiple of its 8-byte granule.
-std::optional<uint64_t> inlineSize(CallInst &Call) {
-  auto *Bytes = dyn_cast<ConstantInt>(Call.getArgOperand(1));
+/// Record size in the runtime: a multiple of its 8-byte granule. Sizes
+/// known only at run time (arrays sized by a trip count) are rounded by the
+/// generated code; a size so large that rounding wraps around takes the
+/// runtime's path, which reports it.
+struct InlineSize {
+  Value *Need;
+  Value *Fits; ///< in addition to the space check (null: nothing more)
+};
+
+std::optional<InlineSize> inlineSize(IRBuilder<> &B, CallInst &Call) {
   auto *Align = dyn_cast<ConstantInt>(Call.getArgOperand(2));
-  if (!Bytes || !Align || Align->getZExtValue() > 8 || Bytes->isZero())
+  if (!Align || Align->getZExtValue() > 8)
     return std::nullopt;
-  return (Bytes->getZExtValue() + 7) / 8 * 8;
+  Value *Bytes = Call.getArgOperand(1);
+  if (auto *C = dyn_cast<ConstantInt>(Bytes)) {
+    if (C->isZero())
+      return std::nullopt;
+    return InlineSize{B.getInt64((C->getZExtValue() + 7) / 8 * 8), nullptr};
+  }
+  Value *Need = B.CreateAnd(B.CreateAdd(Bytes, B.getInt64(7)), B.getInt64(-8));
+  return InlineSize{Need, B.CreateICmpUGE(Need, Bytes)};
 }
 
-void expandPush(CallInst &Call, uint64_t Need) {
+void expandPush(CallInst &Call) {
   IRBuilder<> B(&Call);
+  std::optional<InlineSize> Size = inlineSize(B, Call);
+  if (!Size)
+    return;
+  Value *Need = Size->Need;
   Value *Tape = Call.getArgOperand(0);
   Value *TopPtr = field(B, Tape, TopField);
   Value *Top = B.CreateLoad(B.getPtrTy(), TopPtr);
   Value *Limit = B.CreateLoad(B.getPtrTy(), field(B, Tape, LimitField));
   Value *Avail = B.CreateSub(B.CreatePtrToInt(Limit, B.getInt64Ty()),
                              B.CreatePtrToInt(Top, B.getInt64Ty()));
-  Value *Fits = B.CreateICmpUGE(Avail, B.getInt64(Need));
+  Value *Fits = B.CreateICmpUGE(Avail, Need);
+  if (Size->Fits)
+    Fits = B.CreateAnd(Fits, Size->Fits);
   Instruction *Then, *Else;
   SplitBlockAndInsertIfThenElse(Fits, &Call, &Then, &Else);
   B.SetInsertPoint(Then);
-  B.CreateStore(B.CreateConstGEP1_64(B.getInt8Ty(), Top, Need), TopPtr);
+  B.CreateStore(B.CreateGEP(B.getInt8Ty(), Top, Need), TopPtr);
   Call.moveBefore(Else->getIterator());
   B.SetInsertPoint(Call.getParent()->getSingleSuccessor()->getFirstNonPHIIt());
   PHINode *P = B.CreatePHI(B.getPtrTy(), 2);
@@ -127,15 +147,21 @@ void expandPush(CallInst &Call, uint64_t Need) {
   P->addIncoming(&Call, Call.getParent());
 }
 
-void expandPop(CallInst &Call, uint64_t Need) {
+void expandPop(CallInst &Call) {
   IRBuilder<> B(&Call);
+  std::optional<InlineSize> Size = inlineSize(B, Call);
+  if (!Size)
+    return;
+  Value *Need = Size->Need;
   Value *Tape = Call.getArgOperand(0);
   Value *TopPtr = field(B, Tape, TopField);
   Value *Top = B.CreateLoad(B.getPtrTy(), TopPtr);
   Value *Base = B.CreateLoad(B.getPtrTy(), field(B, Tape, BaseField));
   Value *Used = B.CreateSub(B.CreatePtrToInt(Top, B.getInt64Ty()),
                             B.CreatePtrToInt(Base, B.getInt64Ty()));
-  Value *Fits = B.CreateICmpUGE(Used, B.getInt64(Need));
+  Value *Fits = B.CreateICmpUGE(Used, Need);
+  if (Size->Fits)
+    Fits = B.CreateAnd(Fits, Size->Fits);
   Instruction *Then, *Else;
   SplitBlockAndInsertIfThenElse(Fits, &Call, &Then, &Else);
   B.SetInsertPoint(Then);
@@ -145,7 +171,7 @@ void expandPop(CallInst &Call, uint64_t Need) {
   Value *Higher = B.CreateICmpUGT(B.CreatePtrToInt(Top, B.getInt64Ty()),
                                   B.CreatePtrToInt(Peak, B.getInt64Ty()));
   B.CreateStore(B.CreateSelect(Higher, Top, Peak), PeakPtr);
-  Value *Record = B.CreateConstGEP1_64(B.getInt8Ty(), Top, -int64_t(Need));
+  Value *Record = B.CreateGEP(B.getInt8Ty(), Top, B.CreateNeg(Need));
   B.CreateStore(Record, TopPtr);
   Call.moveBefore(Else->getIterator());
   B.SetInsertPoint(Call.getParent()->getSingleSuccessor()->getFirstNonPHIIt());
@@ -169,8 +195,7 @@ void expandTapeOperations(Function &F) {
             Calls.push_back({Call, false});
         }
   for (auto [Call, IsPush] : Calls)
-    if (std::optional<uint64_t> Need = inlineSize(*Call))
-      IsPush ? expandPush(*Call, *Need) : expandPop(*Call, *Need);
+    IsPush ? expandPush(*Call) : expandPop(*Call);
 }
 
 } // namespace adcore
