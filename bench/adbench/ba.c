@@ -490,7 +490,7 @@ int main(int argc, char **argv) {
   memset(&b, 0, sizeof b);
   ba_read(&b, o.data);
   ab_jac_result r = {ab_nan(), ab_nan(), ab_nan(), ab_nan(),
-                     ab_nan(), NBLK,     ab_nan()};
+                     ab_nan(), NBLK,     ab_nan(), ab_nan()};
   int verified = ba_verify(&b, &o, &r.objective);
   if (!verified)
     fprintf(stderr,
