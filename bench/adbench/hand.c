@@ -16,11 +16,13 @@
  *   forward    the same Jacobian by forward mode: one __enzyme_fwddiff call
  *              of the whole objective per direction (26 unit tangents of
  *              theta; complicated: 2 more, all u_i,a at once, valid since
- *              point i depends on its own u_i only); reported per direction.
+ *              point i depends on its own u_i only); reported per direction;
+ *   batched    the forward-mode Jacobian with 8 directions per call
+ *              (enzyme_width 8), the last columns by width-1 calls.
  * No hand-written Jacobian.  Both are verified before anything is timed:
  * reverse against central differences of the objective, forward against
- * reverse, and, with --expect-jac, against the upstream Jacobian (stored
- * column-major, as here).
+ * reverse, batched against forward, and, with --expect-jac, against the
+ * upstream Jacobian (stored column-major, as here).
  *
  * Build: build/bin/adcc -O2 hand.c -lm   (or clang -O2 with Enzyme's plugin)
  * Usage: hand --data
