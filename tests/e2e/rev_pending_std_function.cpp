@@ -1,8 +1,12 @@
 // PENDING (not registered): std::function in reverse mode at -O0: "a
-// memory copy whose contents cannot be typed"
-// (_Function_base::_Base_manager::_M_create copies the lambda's captures
-// as bytes). -O1 and up pass (the invokes through function pointers are
-// dispatched: rev_invoke_indirect.cpp); the e2e harness always runs -O0.
+// memory copy whose contents cannot be typed" in std::swap<std::_Any_data>
+// (std::function's storage is a union of 16 bytes; that it holds the
+// lambda's double is known only from the memcpy into it in another
+// function, _M_create: typing it needs an interprocedural analysis of
+// memory contents). The lambda's own copy in _M_create is typed now, from
+// the stack variable the callers pass (CallerTypes.cpp). -O1 and up pass
+// (the invokes through function pointers are dispatched:
+// rev_invoke_indirect.cpp); the e2e harness always runs -O0.
 #include "rev_check.h"
 
 #include <cmath>

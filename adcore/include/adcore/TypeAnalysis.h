@@ -79,8 +79,14 @@ private:
   /// What \p A points to is what \p B points to, and back (a copy of
   /// \p Limit bytes, or -1 for all).
   bool joinBothWays(const llvm::Value *A, const llvm::Value *B, int64_t Limit);
-  /// What the source type of a stack variable says its bytes hold.
-  void seedFromAllocatedType(const llvm::AllocaInst &AI);
+  /// What the source type of a stack variable says its bytes hold, for
+  /// the memory \p Ptr points to (the variable itself, or a pointer that
+  /// callers pass it as).
+  void seedFromAllocatedType(const llvm::Value *Ptr,
+                             const llvm::AllocaInst &AI);
+  /// Seeds pointer arguments from the stack variables that every caller in
+  /// the module passes (CallerTypes.cpp).
+  void seedFromCallers();
 
   llvm::Function &F;
   llvm::DenseMap<const llvm::Value *, Kind> Kinds;

@@ -376,28 +376,30 @@ static bool floatFields(const DataLayout &DL, Type *T, int64_t At,
   return true; // integers and pointers: what their uses say
 }
 
-void TypeAnalysis::seedFromAllocatedType(const AllocaInst &AI) {
+void TypeAnalysis::seedFromAllocatedType(const Value *Ptr,
+                                         const AllocaInst &AI) {
   Type *T = AI.getAllocatedType();
   // An array of doubles or floats (of any rank): every element.
   Type *E = T;
   while (auto *AT = dyn_cast<ArrayType>(E))
     E = AT->getElementType();
   if (E != T && (E->isFloatTy() || E->isDoubleTy())) {
-    joinMemory(&AI, 0, kindOfType(E));
-    joinMemory(&AI, -1, kindOfType(E));
+    joinMemory(Ptr, 0, kindOfType(E));
+    joinMemory(Ptr, -1, kindOfType(E));
     return;
   }
   SmallVector<std::pair<int64_t, Kind>, 8> Fields;
   if (!AI.isArrayAllocation() && floatFields(AI.getDataLayout(), T, 0, Fields))
     for (auto [Offset, K] : Fields)
-      joinMemory(&AI, Offset, K);
+      joinMemory(Ptr, Offset, K);
 }
 
 TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
   // Stack variables keep the types Clang declared them with.
   for (Instruction &I : instructions(F))
     if (auto *AI = dyn_cast<AllocaInst>(&I))
-      seedFromAllocatedType(*AI);
+      seedFromAllocatedType(AI, *AI);
+  seedFromCallers();
   for (Argument &A : F.args())
     join(&A, kindOfType(A.getType()));
   SmallVector<std::pair<unsigned, Kind>, 4> Seeds;

@@ -1,0 +1,132 @@
+//===- CallerTypes.cpp - Types of pointer arguments from their callers ---===//
+//
+// At -O0 a C++ object travels through several functions before its bytes
+// are used: `std::function<double(double)> f = [x](double v) {...}` hands
+// the lambda to the constructor, to _M_init_functor (through std::move and
+// std::forward, real calls at -O0) and to _M_create, which copies it with a
+// memcpy. Inside _M_create nothing says that the 8 bytes are a double; the
+// stack variable the lambda lives in does (its allocated type is
+// `{ double }`). A pointer argument is therefore seeded with the declared
+// type of the stack variable that every caller in the module passes for it,
+// found by following the pointer back: through local slots it was stored
+// into and loaded from, calls that return their argument, and the callers
+// of the function it is an argument of. Only exact addresses count (no
+// offset into the variable), a few levels deep; only functions whose every
+// caller is in the module (internal ones, template instances) are followed,
+// and one whose address escapes gets nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adcore/TypeAnalysis.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+constexpr unsigned MaxDepth = 8;
+
+class DeclaredObjects {
+public:
+  /// The stack variables \p V may be the address of; false when some origin
+  /// is not one.
+  bool find(const Value *V, unsigned Depth) {
+    if (Depth > MaxDepth || !Visited.insert(V).second)
+      return Depth <= MaxDepth; // a cycle adds nothing new
+    V = V->stripPointerCasts();
+    if (auto *AI = dyn_cast<AllocaInst>(V)) {
+      Objects.insert(AI);
+      return true;
+    }
+    if (auto *LI = dyn_cast<LoadInst>(V))
+      if (const Value *Stored = onlyStoredValue(LI->getPointerOperand()))
+        return find(Stored, Depth + 1);
+    if (auto *Call = dyn_cast<CallBase>(V))
+      if (std::optional<unsigned> ArgNo = returnedArgument(*Call))
+        return find(Call->getArgOperand(*ArgNo), Depth + 1);
+    if (auto *A = dyn_cast<Argument>(V))
+      return fromCallers(*A, Depth + 1);
+    return false;
+  }
+
+  SmallPtrSet<const AllocaInst *, 4> Objects;
+
+private:
+  /// The value of the only store into the local slot \p Slot, whose other
+  /// uses are loads.
+  static const Value *onlyStoredValue(const Value *Slot) {
+    auto *AI = dyn_cast<AllocaInst>(Slot->stripPointerCasts());
+    if (!AI)
+      return nullptr;
+    const Value *Stored = nullptr;
+    for (const User *U : AI->users()) {
+      if (isa<LoadInst>(U))
+        continue;
+      auto *SI = dyn_cast<StoreInst>(U);
+      if (!SI || SI->getPointerOperand() != AI || Stored)
+        return nullptr;
+      Stored = SI->getValueOperand();
+    }
+    return Stored;
+  }
+
+  /// The argument \p Call returns (std::move, std::forward), if its callee
+  /// returns one argument on every path.
+  static std::optional<unsigned> returnedArgument(const CallBase &Call) {
+    const Function *F = Call.getCalledFunction();
+    if (!F || F->isDeclaration() || !F->getReturnType()->isPointerTy())
+      return std::nullopt;
+    std::optional<unsigned> Which;
+    for (const BasicBlock &BB : *F) {
+      auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+      if (!Ret)
+        continue;
+      const Value *V = Ret->getReturnValue()->stripPointerCasts();
+      if (auto *LI = dyn_cast<LoadInst>(V))
+        if (const Value *Stored = onlyStoredValue(LI->getPointerOperand()))
+          V = Stored->stripPointerCasts();
+      auto *A = dyn_cast<Argument>(V);
+      if (!A || (Which && *Which != A->getArgNo()))
+        return std::nullopt;
+      Which = A->getArgNo();
+    }
+    return Which;
+  }
+
+  bool fromCallers(const Argument &A, unsigned Depth) {
+    const Function &F = *A.getParent();
+    // Callers in other translation units are unknown. An internal function
+    // nothing calls (dead, or a derivative being generated) adds nothing.
+    if (!F.hasLocalLinkage() && !F.hasLinkOnceODRLinkage())
+      return false;
+    for (const Use &U : F.uses()) {
+      auto *Call = dyn_cast<CallBase>(U.getUser());
+      if (!Call || !Call->isCallee(&U) || Call->arg_size() <= A.getArgNo() ||
+          !find(Call->getArgOperand(A.getArgNo()), Depth))
+        return false;
+    }
+    return true;
+  }
+
+  SmallPtrSet<const Value *, 16> Visited;
+};
+
+} // namespace
+
+void TypeAnalysis::seedFromCallers() {
+  for (Argument &A : F.args()) {
+    if (!A.getType()->isPointerTy())
+      continue;
+    DeclaredObjects D;
+    if (!D.find(&A, 0))
+      continue;
+    for (const AllocaInst *AI : D.Objects)
+      seedFromAllocatedType(&A, *AI);
+  }
+}
+
+} // namespace adcore
