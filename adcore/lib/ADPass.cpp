@@ -8,6 +8,7 @@
 #include "adcore/RequestCollector.h"
 #include "adcore/Synthesis.h"
 
+#include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
@@ -173,6 +174,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
     optimizeGenerated(
         SmallVector<Function *, 8>(Touched.begin(), Touched.end()), Level);
   }
+  if (Opts.StripLocations)
+    StripDebugInfo(M);
   return PreservedAnalyses::none();
 }
 

@@ -36,17 +36,25 @@ bool mentionsDifferentiation(clang::CompilerInstance &CI) {
 
 void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
   clang::CodeGenOptions &CodeGen = CI.getCodeGenOpts();
-  CodeGen.PassBuilderCallbacks.push_back([Opts](llvm::PassBuilder &PB) {
-    adcore::registerPassBuilderCallbacks(PB, Opts);
+  adcore::Options Engine = Opts;
+  // Locations for AD errors, without -g: dropped after the AD pass unless
+  // optimization remarks need them.
+  if (Opts.EnableAD &&
+      CodeGen.getDebugInfo() == llvm::codegenoptions::NoDebugInfo &&
+      mentionsDifferentiation(CI)) {
+    CodeGen.setDebugInfo(llvm::codegenoptions::LocTrackingOnly);
+    Engine.StripLocations =
+        !CodeGen.OptimizationRemark.hasValidPattern() &&
+        !CodeGen.OptimizationRemarkMissed.hasValidPattern() &&
+        !CodeGen.OptimizationRemarkAnalysis.hasValidPattern() &&
+        CodeGen.OptRecordFile.empty();
+  }
+  CodeGen.PassBuilderCallbacks.push_back([Engine](llvm::PassBuilder &PB) {
+    adcore::registerPassBuilderCallbacks(PB, Engine);
   });
 
   enableDerivativeAttributes(CI);
   enableEnzymeChecks(CI);
-
-  if (Opts.EnableAD &&
-      CodeGen.getDebugInfo() == llvm::codegenoptions::NoDebugInfo &&
-      mentionsDifferentiation(CI))
-    CodeGen.setDebugInfo(llvm::codegenoptions::LocTrackingOnly);
 }
 
 } // namespace adcc::frontend

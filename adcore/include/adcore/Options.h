@@ -18,6 +18,11 @@ struct Options {
   bool PrintRequests = false;
   /// Print the tape plan of each reverse-mode derivative to stderr.
   bool PrintTapePlan = false;
+  /// Remove debug locations once derivatives are generated: the driver
+  /// turned on location tracking only so that AD errors point at their
+  /// source line, and nothing after the AD pass needs it (no -g, no
+  /// optimization remarks).
+  bool StripLocations = false;
 };
 
 } // namespace adcore
