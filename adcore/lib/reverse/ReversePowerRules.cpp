@@ -13,8 +13,6 @@
 
 #include "ReverseEmitter.h"
 
-#include "adcore/MathRules.h"
-
 #include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
