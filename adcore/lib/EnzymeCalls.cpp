@@ -157,6 +157,18 @@ private:
   /// The next argument, or null (after an error) when there is none.
   Value *next(const Twine &What);
   /// Steps over the marker at Next (its load is erased with the call).
+  /// The marker at argument Next (None past PrimalEnd or for a value),
+  /// not consumed.
+  Marker peekMarker(StringRef &Name) {
+    if (Next >= PrimalEnd)
+      return Marker::None;
+    return markerOf(Call.getArgOperand(Next), Name);
+  }
+  /// Whether \p M is the activity of the parameter that follows it.
+  bool isActivity(Marker M) const {
+    return M == Marker::Dup || M == Marker::DupNoNeed || M == Marker::Const ||
+           M == Marker::DupV || (M == Marker::Out && Reverse);
+  }
   void consumeMarker() {
     if (auto *LI = dyn_cast<LoadInst>(Call.getArgOperand(Next)))
       MarkerLoads.insert(LI);
@@ -296,14 +308,10 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
   std::string Which = ("argument " + Twine(Param.getArgNo() + 1)).str();
   // Markers before the value: global ones, then at most one activity.
   Marker Activity = Marker::None;
-  while (Next < PrimalEnd) {
-    StringRef Name;
-    Marker M = markerOf(Call.getArgOperand(Next), Name);
-    if (M == Marker::None)
-      break;
+  StringRef Name;
+  for (Marker M; (M = peekMarker(Name)) != Marker::None;) {
     consumeMarker();
-    if (M == Marker::Dup || M == Marker::DupNoNeed || M == Marker::Const ||
-        M == Marker::DupV || (M == Marker::Out && Reverse)) {
+    if (isActivity(M)) {
       Activity = M;
       if (ShadowNext)
         Sticky = M;
@@ -523,13 +531,8 @@ bool ForwardCallLowering::run() {
     Key.ReturnShadow = F.getReturnType()->isFPOrFPVectorTy();
   findInterleave();
   // Global markers may precede the first parameter.
-  while (Next < PrimalEnd) {
-    StringRef Name;
-    Marker M = markerOf(Call.getArgOperand(Next), Name);
-    if (M == Marker::None || M == Marker::Dup || M == Marker::DupNoNeed ||
-        M == Marker::Const || M == Marker::DupV ||
-        (M == Marker::Out && Reverse))
-      break;
+  StringRef Name;
+  for (Marker M; (M = peekMarker(Name)) != Marker::None && !isActivity(M);) {
     consumeMarker();
     if (!parseGlobalMarker(M, Name))
       return false;
@@ -550,11 +553,8 @@ bool ForwardCallLowering::run() {
     Next = ShadowNext;
     PrimalEnd = Call.arg_size();
     ShadowNext = 0;
-    while (Next < PrimalEnd) {
-      StringRef Name;
-      Marker M = markerOf(Call.getArgOperand(Next), Name);
-      if (M == Marker::None)
-        break;
+    StringRef Name;
+    for (Marker M; (M = peekMarker(Name)) != Marker::None;) {
       consumeMarker();
       if (M == Marker::Width)
         return error("enzyme_width must come before the arguments");
