@@ -2,6 +2,7 @@
 
 #include "MemoryScopes.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
@@ -67,19 +68,21 @@ void tagMemoryClass(Instruction &I, MemoryClass Class) {
   if (!isa<LoadInst, StoreInst>(I))
     return;
   LLVMContext &C = I.getContext();
+  const MemoryClass All[] = {MemoryClass::Primal, MemoryClass::Shadow,
+                             MemoryClass::Tape};
+  MDNode *ScopeOf[3];
+  for (MemoryClass K : All)
+    ScopeOf[unsigned(K)] = scopeOf(C, K);
   // One class per access: two would declare it apart from itself.
   if (MDNode *Scopes = I.getMetadata(LLVMContext::MD_alias_scope))
     for (const MDOperand &S : Scopes->operands())
-      for (MemoryClass K :
-           {MemoryClass::Primal, MemoryClass::Shadow, MemoryClass::Tape})
-        if (S.get() == scopeOf(C, K))
-          return;
+      if (is_contained(ScopeOf, S.get()))
+        return;
   SmallVector<Metadata *, 2> Others;
-  for (MemoryClass K :
-       {MemoryClass::Primal, MemoryClass::Shadow, MemoryClass::Tape})
+  for (MemoryClass K : All)
     if (K != Class)
-      Others.push_back(scopeOf(C, K));
-  MDNode *Scope = MDNode::get(C, {scopeOf(C, Class)});
+      Others.push_back(ScopeOf[unsigned(K)]);
+  MDNode *Scope = MDNode::get(C, {ScopeOf[unsigned(Class)]});
   I.setMetadata(
       LLVMContext::MD_alias_scope,
       MDNode::concatenate(I.getMetadata(LLVMContext::MD_alias_scope), Scope));

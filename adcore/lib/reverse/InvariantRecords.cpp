@@ -11,8 +11,6 @@
 
 #include "ReverseEmitter.h"
 
-#include "../MemoryScopes.h"
-
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 
@@ -101,14 +99,8 @@ void ReverseEmitter::readExitRecords(BasicBlock &BB) {
     auto Reloads = EntryReloads.find(H);
     if (Reloads == EntryReloads.end())
       continue;
-    for (Value *V : Reloads->second) {
-      auto *LI = cast<LoadInst>(V);
-      Value *Ptr = recompute(LI->getPointerOperand());
-      LoadInst *Reload = RB.CreateAlignedLoad(
-          LI->getType(), Ptr, LI->getAlign(), LI->getName() + ".reload");
-      tagMemoryClass(*Reload, MemoryClass::Primal);
-      RB.CreateStore(Reload, hoistSlot(H, V));
-    }
+    for (Value *V : Reloads->second)
+      RB.CreateStore(reload(*cast<LoadInst>(V)), hoistSlot(H, V));
   }
 }
 

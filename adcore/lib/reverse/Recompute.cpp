@@ -574,13 +574,8 @@ Value *ReverseEmitter::recompute(Value *V) {
     return IV.Negate ? RB.CreateSub(Start, Delta, Phi->getName() + ".rc")
                      : RB.CreateAdd(Start, Delta, Phi->getName() + ".rc");
   }
-  if (auto *LI = dyn_cast<LoadInst>(I)) {
-    LoadInst *Reload =
-        RB.CreateAlignedLoad(LI->getType(), recompute(LI->getPointerOperand()),
-                             LI->getAlign(), LI->getName() + ".reload");
-    tagMemoryClass(*Reload, MemoryClass::Primal);
-    return Reload;
-  }
+  if (auto *LI = dyn_cast<LoadInst>(I))
+    return reload(*LI);
   Instruction *C = I->clone();
   for (Use &U : C->operands())
     U.set(recompute(U.get()));
@@ -589,6 +584,14 @@ Value *ReverseEmitter::recompute(Value *V) {
   C->setName(I->getName() + ".rc");
   RB.Insert(C);
   return C;
+}
+
+LoadInst *ReverseEmitter::reload(LoadInst &LI) {
+  LoadInst *Reload =
+      RB.CreateAlignedLoad(LI.getType(), recompute(LI.getPointerOperand()),
+                           LI.getAlign(), LI.getName() + ".reload");
+  tagMemoryClass(*Reload, MemoryClass::Primal);
+  return Reload;
 }
 
 void ReverseEmitter::reverseCountedHeader(

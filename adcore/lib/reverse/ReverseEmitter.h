@@ -163,6 +163,8 @@ private:
                      llvm::SetVector<llvm::Value *> &Ends);
   /// Rebuilds \p V at RB's insertion point.
   llvm::Value *recompute(llvm::Value *V);
+  /// Reads \p LI's primal memory again at RB's insertion point.
+  llvm::LoadInst *reload(llvm::LoadInst &LI);
   /// The iteration of the counted loop of \p Header being reversed.
   llvm::Value *reverseIteration(llvm::BasicBlock *Header);
   void reverseCountedHeader(llvm::BasicBlock &BB,
