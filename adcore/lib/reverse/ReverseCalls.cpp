@@ -232,12 +232,7 @@ bool ReverseEmitter::dispatchIndirectCalls() {
     if (Invoke)
       for (PHINode &Phi : Unwind->phis())
         Phi.removeIncomingValue(Head, /*DeletePHIIfEmpty=*/false);
-    PrimalOf.erase(Call);
-    Active.erase(Call);
-    if (Invoke)
-      Invoke->deleteValue(); // (already out of its block)
-    else
-      Call->eraseFromParent();
+    eraseReplaced(Call); // (an invoke is already out of its block)
   }
   return true;
 }

@@ -196,7 +196,7 @@ bool ReverseEmitter::buildAugmented() {
       if (Phi)
         Phi->addIncoming(R->getReturnValue(), R->getParent());
       BranchInst::Create(Exit, R->getParent());
-      R->eraseFromParent();
+      eraseReplaced(R);
     }
     AugReturn = Phi ? EB.CreateRet(Phi) : EB.CreateRetVoid();
     if (Phi) {
@@ -260,7 +260,7 @@ bool ReverseEmitter::buildAugmented() {
   }
   Lane = 0;
   for (Instruction *I : Dead)
-    I->eraseFromParent();
+    eraseReplaced(I);
 
   // A pointer result comes back with its shadow.
   if (Key.Primal->getReturnType()->isPointerTy() &&
@@ -503,6 +503,19 @@ bool ReverseEmitter::isActiveFloat(const Value *V) const {
   Type *T = V->getType();
   return T->isFPOrFPVectorTy() ||
          (T->isAggregateType() && canCarryDerivative(T) && !T->isPointerTy());
+}
+
+void ReverseEmitter::eraseReplaced(Instruction *I) {
+  Active.erase(I);
+  PrimalOf.erase(I);
+  FloatView.erase(I);
+  ViewElement.erase(I);
+  for (auto &Shadows : LaneShadows)
+    Shadows.erase(I);
+  if (I->getParent())
+    I->eraseFromParent();
+  else
+    I->deleteValue();
 }
 
 /// The empty sum: -0.0 for floating-point values, so that `0 + d` folds to

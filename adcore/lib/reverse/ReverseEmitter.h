@@ -351,7 +351,9 @@ private:
   }
   /// What each instruction pushed, in order; the push of each record;
   /// what the reverse sweep rebuilds instead of recording.
-  llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<llvm::Value *, 3>>
+  /// (Map vectors wherever the emitter iterates: the generated code must
+  /// not depend on where the compiler's objects lie in memory.)
+  llvm::MapVector<llvm::Instruction *, llvm::SmallVector<llvm::Value *, 3>>
       Recorded;
   llvm::DenseMap<std::pair<llvm::Instruction *, llvm::Value *>,
                  llvm::CallInst *>
@@ -367,7 +369,7 @@ private:
   llvm::MapVector<llvm::BasicBlock *, CountedLoop> CountedLoops;
   /// Blocks on exit edges of counted loops: the headers whose counts they
   /// record, in push order.
-  llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>
+  llvm::MapVector<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>
       ExitCounts;
   /// Loop-invariant records: per exit block, (loop header, value) in push
   /// order; per instruction, the ones it reads; their reverse-sweep slots.
@@ -390,7 +392,7 @@ private:
     llvm::Value *Base = nullptr, *Length = nullptr;
     uint64_t Stride = 0;
   };
-  llvm::DenseMap<llvm::BasicBlock *, LoopArray> LoopArrays;
+  llvm::MapVector<llvm::BasicBlock *, LoopArray> LoopArrays;
   struct ArrayRecord {
     llvm::BasicBlock *Header;
     llvm::Value *V;
@@ -456,6 +458,9 @@ private:
     return LaneReallocs[Lane];
   }
   llvm::SmallVector<llvm::Instruction *, 8> Dead;
+  /// Erases \p I, replaced and unused, and every fact recorded about it:
+  /// an instruction created later may be allocated at its address.
+  void eraseReplaced(llvm::Instruction *I);
   /// Math calls whose partial is another call's result (cos x for sin x;
   /// MathCompanions.cpp): the companion, and whether the partial is minus
   /// it. A companion after its call records its own value

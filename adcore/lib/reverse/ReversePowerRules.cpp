@@ -47,7 +47,7 @@ void collectChain(Value *V, Value *X,
 } // namespace
 
 void ReverseEmitter::planPowerRules() {
-  DenseMap<const Instruction *, SmallPtrSet<const Instruction *, 4>> Chains;
+  MapVector<const Instruction *, SmallPtrSet<const Instruction *, 4>> Chains;
   for (BasicBlock &BB : Aug)
     for (Instruction &I : BB) {
       std::optional<std::pair<Value *, Value *>> F = factors(I);
