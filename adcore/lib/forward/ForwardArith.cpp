@@ -109,15 +109,23 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
       return X ? X : Y;
     });
     break;
-  case Instruction::FDiv:
+  case Instruction::FDiv: {
+    // One reciprocal of the divisor for every lane (and, once CSE'd, every
+    // quotient with the same divisor); a constant divisor stays a division.
+    Value *R = isa<Constant>(Bv)
+                   ? nullptr
+                   : B.CreateFDiv(ConstantFP::get(Bv->getType(), 1.0), Bv);
+    auto Divide = [&](Value *N) {
+      return R ? B.CreateFMul(N, R) : B.CreateFDiv(N, Bv);
+    };
     T = forEachLane(I.getType(), [&](unsigned L) -> Value * {
       if (!TB)
-        return B.CreateFDiv(lane(TA, L), Bv);
+        return Divide(lane(TA, L));
       Value *Q = B.CreateFMul(&I, lane(TB, L));
-      Value *Num = TA ? B.CreateFSub(lane(TA, L), Q) : B.CreateFNeg(Q);
-      return B.CreateFDiv(Num, Bv);
+      return Divide(TA ? B.CreateFSub(lane(TA, L), Q) : B.CreateFNeg(Q));
     });
     break;
+  }
   case Instruction::FRem: {
     Value *Quot = nullptr;
     if (TB)

@@ -343,12 +343,19 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
         addAdjoint(Bv, RB.CreateFMul(D, Val(A)));
       break;
     case Instruction::FDiv: {
+      // One reciprocal of the divisor, shared by both adjoints, every lane
+      // and (once CSE'd) every quotient with the same divisor.
       Value *B2 = Val(Bv);
+      Value *R = isa<Constant>(B2)
+                     ? nullptr
+                     : RB.CreateFDiv(ConstantFP::get(B2->getType(), 1.0), B2);
+      auto Divide = [&](Value *N) {
+        return R ? RB.CreateFMul(N, R) : RB.CreateFDiv(N, B2);
+      };
       if (isActiveFloat(A))
-        addAdjoint(A, RB.CreateFDiv(D, B2));
+        addAdjoint(A, Divide(D));
       if (isActiveFloat(Bv))
-        addAdjoint(Bv,
-                   RB.CreateFNeg(RB.CreateFDiv(RB.CreateFMul(D, Val(BO)), B2)));
+        addAdjoint(Bv, RB.CreateFNeg(Divide(RB.CreateFMul(D, Val(BO)))));
       break;
     }
     case Instruction::FRem:

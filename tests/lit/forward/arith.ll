@@ -27,9 +27,10 @@ define double @request(double %a, double %b) {
 ; CHECK-NEXT: [[Y:%.*]] = fmul double %d, %b.shadow
 ; CHECK-NEXT: [[TM:%.*]] = fadd double [[X]], [[Y]]
 ; CHECK-NEXT: %q = fdiv double %m, %a
+; CHECK-NEXT: [[R:%.*]] = fdiv double 1.000000e+00, %a
 ; CHECK-NEXT: [[QT:%.*]] = fmul double %q, %a.shadow
 ; CHECK-NEXT: [[NUM:%.*]] = fsub double [[TM]], [[QT]]
-; CHECK-NEXT: [[TQ:%.*]] = fdiv double [[NUM]], %a
+; CHECK-NEXT: [[TQ:%.*]] = fmul double [[NUM]], [[R]]
 ; CHECK-NEXT: %n = fneg double %q
 ; CHECK-NEXT: [[TN:%.*]] = fneg double [[TQ]]
 ; CHECK-NEXT: ret double [[TN]]
