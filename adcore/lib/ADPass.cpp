@@ -160,9 +160,16 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       F->eraseFromParent();
 
   if (!Ctx.hadError() && Level != OptimizationLevel::O0) {
+    // The sweeps of a combined gradient are inlined into the function that
+    // runs them, which keeps their end records in its frame: those stay
+    // calls to find there.
+    SmallPtrSet<Function *, 8> KeepEndRecords;
+    for (const CombinedSweeps &S : Ctx.combined())
+      if (callsCombinedAlone(S))
+        KeepEndRecords.insert({S.Aug, S.Rev});
     for (Function *F : Ctx.cache().functions())
       if (!F->isDeclaration() && F->hasFnAttribute(UsesTapeAttribute)) {
-        expandTapeOperations(*F);
+        expandTapeOperations(*F, KeepEndRecords.contains(F));
         tagTapeAccesses(*F);
       }
     optimizeGenerated(Ctx.cache().functions(), Level);
@@ -170,9 +177,21 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
     // their callers (the request sites, other derivatives), then simplify
     // the callers again.
     SmallPtrSet<Function *, 8> Touched;
-    inlineGenerated(Ctx.cache().functions(), Touched);
-    optimizeGenerated(
-        SmallVector<Function *, 8>(Touched.begin(), Touched.end()), Level);
+    inlineCombinedSweeps(Ctx, Touched);
+    SmallVector<Function *, 16> Generated(Ctx.cache().functions().begin(),
+                                          Ctx.cache().functions().end());
+    append_range(Generated, Ctx.combinedFunctions());
+    inlineGenerated(Generated, Touched);
+    SmallVector<Function *, 8> Changed; // (in module order)
+    for (Function &F : M)
+      if (Touched.contains(&F))
+        Changed.push_back(&F);
+    optimizeGenerated(Changed, Level);
+    // What was inlined everywhere is dead: the rest of the pipeline need
+    // not optimize it.
+    for (Function *F : Generated)
+      if (F->hasLocalLinkage() && F->use_empty())
+        F->eraseFromParent();
   }
   if (Opts.StripLocations)
     StripDebugInfo(M);

@@ -238,6 +238,7 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
     if (!Call->getType()->isVoidTy())
       Parts.push_back(Call);
     CallInst *Adjoints = B.CreateCall(RevGen, Seed);
+    Ctx.noteCombined(*User, *Gen, *RevGen);
     Type *AT = Adjoints->getType();
     if (auto *ST = dyn_cast<StructType>(AT)) {
       for (unsigned I = 0; I < ST->getNumElements(); ++I)

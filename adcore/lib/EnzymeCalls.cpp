@@ -441,8 +441,11 @@ bool ForwardCallLowering::emitCall() {
 
   Module &M = *Call.getModule();
   Type *Ptr = B.getPtrTy();
+  // A combined call runs both sweeps from one function made for them
+  // (CombinedSweeps.cpp).
+  bool Combined = Reverse && SplitKind == Split::None;
   CallBase *NewCall = nullptr;
-  if (SplitKind != Split::Reverse)
+  if (SplitKind != Split::Reverse && !Combined)
     NewCall = emitReplacementCall(B, Call, D, Args);
   if (SplitKind == Split::Augment) {
     // The handle names this augmented sweep's place on the thread's tape.
@@ -494,7 +497,13 @@ bool ForwardCallLowering::emitCall() {
       else
         Seed.push_back(ConstantFP::get(SeedTy, 1.0));
     }
-    NewCall = B.CreateCall(RevD, Seed);
+    if (Combined) {
+      Args.append(Seed.begin(), Seed.end());
+      NewCall = emitReplacementCall(B, Call, Ctx.getOrCreateCombined(*D, *RevD),
+                                    Args);
+    } else {
+      NewCall = B.CreateCall(RevD, Seed);
+    }
   }
   Value *Result = NewCall;
   if (Coerce) {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adcore/ADPass.h"
+#include "adcore/Synthesis.h"
 
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -183,19 +184,24 @@ void expandPop(CallInst &Call) {
 
 } // namespace
 
-void expandTapeOperations(Function &F) {
+void expandTapeOperations(Function &F, bool KeepEndRecords) {
   SmallVector<std::pair<CallInst *, bool>, 32> Calls;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)
       if (auto *Call = dyn_cast<CallInst>(&I))
         if (Function *Callee = Call->getCalledFunction()) {
+          if (KeepEndRecords && Call->getMetadata(EndRecordsMetadata))
+            continue;
           if (Callee->getName() == "adcc_tape_push")
             Calls.push_back({Call, true});
           else if (Callee->getName() == "adcc_tape_pop")
             Calls.push_back({Call, false});
         }
-  for (auto [Call, IsPush] : Calls)
+  for (auto [Call, IsPush] : Calls) {
+    // (What stays a call is the slow path: no longer the tagged record.)
+    Call->setMetadata(EndRecordsMetadata, nullptr);
     IsPush ? expandPush(*Call) : expandPop(*Call);
+  }
 }
 
 } // namespace adcore

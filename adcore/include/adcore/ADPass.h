@@ -19,6 +19,9 @@
 
 namespace adcore {
 
+class SynthesisContext;
+struct CombinedSweeps;
+
 class ADPass : public llvm::PassInfoMixin<ADPass> {
 public:
   ADPass(Options Opts, llvm::OptimizationLevel Level)
@@ -53,8 +56,19 @@ void inlineGenerated(llvm::ArrayRef<llvm::Function *> Functions,
 bool orderRecurrenceUpdates(llvm::Function &F);
 
 /// Replaces the tape pushes and pops of \p F (generated code) by inline
-/// fast paths that call the runtime only at the end of a chunk.
-void expandTapeOperations(llvm::Function &F);
+/// fast paths that call the runtime only at the end of a chunk; with \p
+/// KeepEndRecords, not those of end records (EndRecordsMetadata), which
+/// inlineCombinedSweeps may put in a stack slot.
+void expandTapeOperations(llvm::Function &F, bool KeepEndRecords = false);
+
+/// Inlines each combined gradient's augmented and reverse sweeps into the
+/// function that runs them back to back, where they are its only calls,
+/// and keeps their end records in its frame (CombinedSweeps.cpp). Adds the
+/// functions changed to \p Touched.
+void inlineCombinedSweeps(const SynthesisContext &Ctx,
+                          llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
+/// True when \p S's sweeps are called by S.Caller only (and once each).
+bool callsCombinedAlone(const CombinedSweeps &S);
 
 } // namespace adcore
 

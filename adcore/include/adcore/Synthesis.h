@@ -12,9 +12,14 @@
 #include "adcore/CustomRules.h"
 #include "adcore/Derivative.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Twine.h"
 
+#include <vector>
+
 namespace llvm {
+class Function;
 class FunctionType;
 class Instruction;
 class Module;
@@ -27,6 +32,18 @@ constexpr const char *UsesTapeAttribute = "adcc-uses-tape";
 /// Metadata on a reverse sweep's load of a tape record that holds an
 /// integer (a loop count, a block id), never the bits of a float.
 constexpr const char *IntegerRecordMetadata = "adcc.integer";
+/// Metadata on the push of an augmented sweep's end records (the values it
+/// records once, at its return) and on the pop of its reverse sweep that
+/// reads them back: one node per augmented sweep, naming it.
+constexpr const char *EndRecordsMetadata = "adcc.end.records";
+
+/// A function that runs an augmented sweep and then its reverse sweep, back
+/// to back: the combined gradient of a request (CombinedSweeps.cpp).
+struct CombinedSweeps {
+  llvm::Function *Caller;
+  llvm::Function *Aug;
+  llvm::Function *Rev;
+};
 
 class SynthesisContext {
 public:
@@ -48,6 +65,20 @@ public:
   const CustomRules &rules() const { return Rules; }
   const DerivativeCache &cache() const { return Cache; }
 
+  /// The function that calls \p Aug and then \p Rev, with Aug's
+  /// parameters followed by Rev's; created once per pair.
+  llvm::Function *getOrCreateCombined(llvm::Function &Aug, llvm::Function &Rev);
+  /// Records that \p Caller calls \p Aug and then \p Rev, back to back.
+  void noteCombined(llvm::Function &Caller, llvm::Function &Aug,
+                    llvm::Function &Rev) {
+    Combined.push_back({&Caller, &Aug, &Rev});
+  }
+  llvm::ArrayRef<CombinedSweeps> combined() const { return Combined; }
+  /// The functions getOrCreateCombined made, in order of creation.
+  llvm::ArrayRef<llvm::Function *> combinedFunctions() const {
+    return CombinedFunctions;
+  }
+
 private:
   llvm::Function *getOrCreateReverse(const DerivativeKey &Key);
 
@@ -55,6 +86,9 @@ private:
   bool PrintTapePlans;
   CustomRules Rules;
   DerivativeCache Cache;
+  std::vector<CombinedSweeps> Combined;
+  llvm::DenseMap<llvm::Function *, llvm::Function *> CombinedOf; // by Aug
+  std::vector<llvm::Function *> CombinedFunctions;
   bool HadError = false;
 };
 

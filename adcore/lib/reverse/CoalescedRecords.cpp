@@ -102,8 +102,12 @@ void ReverseEmitter::coalesceRecords() {
   }
 }
 
-uint64_t ReverseEmitter::pushTogether(IRBuilder<> &B,
-                                      ArrayRef<Value *> Values) {
+MDNode *ReverseEmitter::endRecordsTag() {
+  return MDNode::get(Aug.getContext(), ValueAsMetadata::get(&Aug));
+}
+
+uint64_t ReverseEmitter::pushTogether(IRBuilder<> &B, ArrayRef<Value *> Values,
+                                      MDNode *Tag) {
   const DataLayout &DL = Aug.getParent()->getDataLayout();
   bool Small = all_of(Values, [&](Value *V) {
     return DL.getABITypeAlign(recordType(V->getType())).value() <=
@@ -117,6 +121,8 @@ uint64_t ReverseEmitter::pushTogether(IRBuilder<> &B,
   CallInst *Base = B.CreateCall(
       tapeRecordFunction(*Aug.getParent(), "adcc_tape_push"),
       {AugTape, B.getInt64(0), B.getInt64(RecordGranule)}, "records");
+  if (Tag)
+    Base->setMetadata(EndRecordsMetadata, Tag);
   uint64_t Offset = 0;
   for (Value *V : Values) {
     storeRecord(B, V, B.CreateConstGEP1_64(B.getInt8Ty(), Base, Offset));
@@ -127,7 +133,7 @@ uint64_t ReverseEmitter::pushTogether(IRBuilder<> &B,
 }
 
 void ReverseEmitter::popTogether(ArrayRef<Value *> Values, uint64_t Bytes,
-                                 SmallVectorImpl<Value *> &Out) {
+                                 SmallVectorImpl<Value *> &Out, MDNode *Tag) {
   Out.clear();
   if (!Bytes) {
     // Recorded one by one: read back newest first.
@@ -137,9 +143,11 @@ void ReverseEmitter::popTogether(ArrayRef<Value *> Values, uint64_t Bytes,
     return;
   }
   const DataLayout &DL = Rev.getParent()->getDataLayout();
-  Value *Base = RB.CreateCall(
+  CallInst *Base = RB.CreateCall(
       tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
       {RevTape, RB.getInt64(Bytes), RB.getInt64(RecordGranule)}, "records");
+  if (Tag)
+    Base->setMetadata(EndRecordsMetadata, Tag);
   uint64_t Offset = 0;
   for (Value *V : Values) {
     Out.push_back(loadRecord(

@@ -495,7 +495,7 @@ void ReverseEmitter::planRecomputation() {
   // so that the reverse sweep reads them first.
   AB.SetInsertPoint(AugReturn);
   EndRecords.assign(Ends.begin(), Ends.end());
-  EndBytes = pushTogether(AB, EndRecords);
+  EndBytes = pushTogether(AB, EndRecords, endRecordsTag());
 }
 
 void ReverseEmitter::planPathConditions(SetVector<Value *> &Ends) {
@@ -611,7 +611,7 @@ void ReverseEmitter::reverseCountedHeader(
 
 void ReverseEmitter::readEndRecords() {
   SmallVector<Value *, 8> Values;
-  popTogether(EndRecords, EndBytes, Values);
+  popTogether(EndRecords, EndBytes, Values, endRecordsTag());
   for (auto [V, Popped] : zip(EndRecords, Values))
     EndValues[V] = Popped;
   IRBuilder<> EB(RevEntry, RevEntry->begin());

@@ -231,12 +231,17 @@ private:
                         const llvm::DenseSet<llvm::CallInst *> &Pushes);
   void coalesceRecords();
   /// Records \p Values in one tape record (one by one when that is not
-  /// possible, returning 0); returns its size.
+  /// possible, returning 0); returns its size. \p Tag: metadata for the
+  /// push of the one record (EndRecordsMetadata).
   uint64_t pushTogether(llvm::IRBuilder<> &B,
-                        llvm::ArrayRef<llvm::Value *> Values);
+                        llvm::ArrayRef<llvm::Value *> Values,
+                        llvm::MDNode *Tag = nullptr);
   /// Reads back what pushTogether recorded, in the same order.
   void popTogether(llvm::ArrayRef<llvm::Value *> Values, uint64_t Bytes,
-                   llvm::SmallVectorImpl<llvm::Value *> &Out);
+                   llvm::SmallVectorImpl<llvm::Value *> &Out,
+                   llvm::MDNode *Tag = nullptr);
+  /// The tag of this pair's end records (EndRecordsMetadata).
+  llvm::MDNode *endRecordsTag();
   /// Reads back the record of \p V made after \p I (reverse sweep);
   /// \p Bases: the groups of the block released so far.
   llvm::Value *readRecord(llvm::Instruction &I, llvm::Value *V,

@@ -39,7 +39,7 @@ void grad(const double *A, double *dA, const double *B, double *dB,
 // PLAN: recompute double %[[A]] for 'call' (each loop iteration)
 
 // CHECK-LABEL: define {{.*}} @grad(
-// CHECK: fadd reassoc nsz <2 x double>
+// CHECK: {{fadd reassoc nsz <2 x double>|fmuladd.v2f64}}
 // CHECK-NOT: store double 0.000000e+00
 // CHECK: ret void
 // CHECK-DAG: !{!"adcc.primal", ![[DOMAIN:[0-9]+]]}

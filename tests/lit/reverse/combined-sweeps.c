@@ -1,0 +1,74 @@
+// A combined gradient runs its two sweeps from one function,
+// gradient_<f>, into which both are inlined; the values the augmented sweep
+// records once, at its return, then stay in that function's frame (SROA
+// makes them registers) instead of going through the thread's tape. The
+// branch's records (per execution of the branch) still use the tape.
+// RUN: %adcc -O2 -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %adcc -O2 -c -fadcc-print-tape-plan %s -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=PLAN
+#include <math.h>
+void __enzyme_autodiff(void *, ...);
+extern int enzyme_dup, enzyme_const;
+
+__attribute__((noinline)) void project(const double *cam, const double *x,
+                                       double *out) {
+  double a = x[0] - cam[0], b = x[1] - cam[1], c = x[2] - cam[2];
+  double t = a * a + b * b + c * c;
+  if (t > 1)
+    t = sin(t) * cos(t);
+  out[0] = (a * cam[3] + b) / (c + t);
+  out[1] = (b * cam[4] - a) / (c + t);
+}
+
+// The plan still lists the end records (where they go is decided later).
+// PLAN: adcc: reverse mode of 'project'
+// PLAN: once, at the return
+
+// Two call sites: the function that runs both sweeps stays a call.
+// CHECK-LABEL: define {{.*}}void @site1(
+// CHECK: call {{.*}}@gradient_project(
+void site1(const double *cam, double *dcam, const double *x, double *out,
+           double *dout) {
+  __enzyme_autodiff((void *)project, enzyme_dup, cam, dcam, enzyme_const, x,
+                    enzyme_dup, out, dout);
+}
+
+// CHECK-LABEL: define {{.*}}void @site2(
+// CHECK: call {{.*}}@gradient_project(
+void site2(const double *cam, double *dcam, const double *x, double *out,
+           double *dout) {
+  __enzyme_autodiff((void *)project, enzyme_dup, cam, dcam, enzyme_const, x,
+                    enzyme_dup, out, dout);
+}
+
+// The sweeps were inlined into it and are gone; of the tape, only the
+// branch's record is left: one push (its fast path and the runtime call
+// at the end of a chunk) and one pop.
+// CHECK-NOT: define {{.*}}@augmented_project(
+// CHECK-NOT: define {{.*}}@diffe_project(
+// CHECK-LABEL: define internal void @gradient_project(
+// CHECK-NOT: @adcc_tape_pop(
+// CHECK: call ptr @adcc_tape_push(ptr {{.*}}, i64 [[BYTES:[0-9]+]], i64 8)
+// CHECK-NOT: @adcc_tape_push(
+// CHECK: call ptr @adcc_tape_pop(ptr {{.*}}, i64 [[BYTES]], i64 8)
+// CHECK-NOT: @adcc_tape_
+// CHECK: ret void
+// CHECK-NOT: define {{.*}}@augmented_project(
+// CHECK-NOT: define {{.*}}@diffe_project(
+
+// The function ADCC_REVERSE declares runs the two sweeps the same way.
+// RUN: %adcc -O2 -S -emit-llvm -DATTRIBUTE %s -o - \
+// RUN:   | FileCheck %s --check-prefix=ATTR
+#ifdef ATTRIBUTE
+#include <adcc.h>
+ADCC_REVERSE(d_norm, Duplicated, Active)
+double norm(const double *x);
+double norm(const double *x) {
+  return sqrt(x[0] * x[0] + x[1] * x[1]) + x[0] / x[1];
+}
+// ATTR-LABEL: define {{.*}}double @d_norm(
+// ATTR-NOT: call {{.*}}@augmented_norm(
+// ATTR-NOT: call {{.*}}@diffe_norm(
+// ATTR-NOT: @adcc_tape_{{push|pop}}
+// ATTR: ret double
+#endif
