@@ -2,7 +2,8 @@
 //
 // Memory that holds derivatives has shadow memory of the same layout: a
 // Dup pointer argument's shadow, a shadow alloca beside each active alloca
-// (zeroed), shadow heap blocks (ForwardCalls.cpp). Loads and stores through
+// (zeroed, unless every write to the alloca writes the shadow too), shadow
+// heap blocks (ForwardCalls.cpp). Loads and stores through
 // a shadowed pointer repeat on the shadow: the tangent of a loaded value is
 // the shadow loaded from the shadow address, a stored value's tangent is
 // stored there.
@@ -21,6 +22,55 @@ using namespace llvm;
 
 namespace adcore {
 
+namespace {
+
+/// True when every write to \p AI's memory also writes its shadow: stores
+/// of floating-point values, pointers or aggregates holding them (their
+/// tangent, or zero) and memory intrinsics (repeated on the shadow); the
+/// rest are loads. Then the shadow needs no zeroing: the primal reads
+/// nothing it has not written (reading it would be undefined), and neither
+/// does the tangent code.
+bool shadowFullyWritten(const AllocaInst &AI) {
+  SmallVector<const Value *, 8> Work{&AI};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    if (!Seen.insert(P).second)
+      continue;
+    for (const Use &U : P->uses()) {
+      const auto *I = cast<Instruction>(U.getUser());
+      if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst>(I)) {
+        Work.push_back(I);
+        continue;
+      }
+      if (const auto *LI = dyn_cast<LoadInst>(I)) {
+        if (LI->isSimple())
+          continue;
+        return false;
+      }
+      if (const auto *SI = dyn_cast<StoreInst>(I)) {
+        if (SI->isSimple() &&
+            U.getOperandNo() == SI->getPointerOperandIndex() &&
+            canCarryDerivative(SI->getValueOperand()->getType()))
+          continue;
+        return false;
+      }
+      if (const auto *MI = dyn_cast<MemIntrinsic>(I)) {
+        if (!MI->isVolatile())
+          continue;
+        return false;
+      }
+      if (const auto *II = dyn_cast<IntrinsicInst>(I))
+        if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))
+          continue;
+      return false; // a call, an escape, a comparison of addresses, ...
+    }
+  }
+  return true;
+}
+
+} // namespace
+
 bool ForwardEmitter::visitAllocaInst(AllocaInst &I) {
   if (!isAnalyzedActive(&I))
     return true;
@@ -28,11 +78,13 @@ bool ForwardEmitter::visitAllocaInst(AllocaInst &I) {
   Value *Bytes =
       B.CreateMul(B.CreateZExtOrTrunc(I.getArraySize(), B.getInt64Ty()),
                   B.getInt64(DL.getTypeAllocSize(I.getAllocatedType())));
+  bool Zero = !shadowFullyWritten(I);
   setTangent(&I, forEachLane(I.getType(), [&](unsigned) {
     AllocaInst *S = B.CreateAlloca(I.getAllocatedType(), I.getAddressSpace(),
                                    I.getArraySize(), I.getName() + ".shadow");
     S->setAlignment(I.getAlign());
-    B.CreateMemSet(S, B.getInt8(0), Bytes, I.getAlign());
+    if (Zero)
+      B.CreateMemSet(S, B.getInt8(0), Bytes, I.getAlign());
     return S;
   }));
   return true;
