@@ -37,6 +37,21 @@ FunctionCallee tapeFunction(Module &M, StringRef Name, Type *Ret,
   return M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
 }
 
+/// adcc_tape_thread(): the calling thread's tape, created on first use.
+/// Declared to read memory the program cannot see (and to write none), so
+/// that calls whose result goes unused are deleted and repeated ones merged
+/// (the sweeps of a combined gradient, once inlined together).
+FunctionCallee tapeThreadFunction(Module &M) {
+  FunctionCallee F = tapeFunction(M, "adcc_tape_thread",
+                                  PointerType::getUnqual(M.getContext()), {});
+  if (auto *Fn = dyn_cast<Function>(F.getCallee())) {
+    Fn->setMemoryEffects(MemoryEffects::inaccessibleMemOnly(ModRefInfo::Ref));
+    Fn->setDoesNotThrow();
+    Fn->setWillReturn();
+  }
+  return F;
+}
+
 } // namespace
 
 FunctionCallee tapeRecordFunction(Module &M, StringRef Name) {
@@ -102,9 +117,7 @@ bool ReverseEmitter::unsupported(Instruction &I, const Twine &What) {
 
 Value *ReverseEmitter::tapeIn(Function &F) {
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-  return B.CreateCall(
-      tapeFunction(*F.getParent(), "adcc_tape_thread", B.getPtrTy(), {}), {},
-      "tape");
+  return B.CreateCall(tapeThreadFunction(*F.getParent()), {}, "tape");
 }
 
 Value *ReverseEmitter::shadowOrNull(Value *V) {
@@ -688,9 +701,7 @@ bool ReverseEmitter::buildReverse() {
   LLVMContext &C = Rev.getContext();
   RevEntry = BasicBlock::Create(C, "entry", &Rev);
   RB.SetInsertPoint(RevEntry);
-  RevTape = RB.CreateCall(
-      tapeFunction(*Rev.getParent(), "adcc_tape_thread", RB.getPtrTy(), {}), {},
-      "tape");
+  RevTape = RB.CreateCall(tapeThreadFunction(*Rev.getParent()), {}, "tape");
   readEndRecords();
   for (BasicBlock &BB : Aug)
     RevBlock[&BB] = BasicBlock::Create(C, "rev." + BB.getName(), &Rev);
