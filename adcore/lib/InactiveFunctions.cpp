@@ -29,6 +29,9 @@ constexpr const char *InactiveFunctionTable[] = {
     "__fprintf_chk",
     "__sprintf_chk",
     "__snprintf_chk",
+    "vsprintf",
+    "vsnprintf",
+    "__vsnprintf_chk",
     // process control and assertions
     "abort",
     "exit",
@@ -63,12 +66,73 @@ constexpr const char *InactiveFunctionTable[] = {
     "omp_get_max_threads",
 };
 
+// C++ library functions that only handle characters, by the start of their
+// mangled names: their calls are inactive whether or not the translation
+// unit has their bodies (inline members are defined in the headers, the
+// others are explicit instantiations in libstdc++). Input (operator>> into a
+// double) is not among them: it writes a value whose derivative must be
+// reset.
+constexpr const char *InactivePrefixTable[] = {
+    // std::string and std::wstring (C++11 ABI), their operator+ and
+    // conversions
+    "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE",
+    "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE",
+    "_ZNSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE",
+    "_ZNKSt7__cxx1112basic_stringIwSt11char_traitsIwESaIwEE",
+    "_ZStplIcSt11char_traitsIcESaIcEE",
+    "_ZNSt7__cxx119to_string",
+    "_ZN9__gnu_cxx12__to_xstringINSt7__cxx1112basic_stringIcSt11char_"
+    "traitsIcESaIcEEEcEE",
+    "_ZNSt8__detail18__to_chars_",
+    "_ZNSt11char_traitsIcE",
+    "_ZNSaIcE",
+    // string streams
+    "_ZNSt7__cxx1118basic_stringstreamIcSt11char_traitsIcESaIcEE",
+    "_ZNKSt7__cxx1118basic_stringstreamIcSt11char_traitsIcESaIcEE",
+    "_ZNSt7__cxx1119basic_ostringstreamIcSt11char_traitsIcESaIcEE",
+    "_ZNKSt7__cxx1119basic_ostringstreamIcSt11char_traitsIcESaIcEE",
+    "_ZNSt7__cxx1115basic_stringbufIcSt11char_traitsIcESaIcEE",
+    "_ZNKSt7__cxx1115basic_stringbufIcSt11char_traitsIcESaIcEE",
+    // output streams: operator<< (of numbers too), put, write, flush, endl
+    "_ZNSolsE",
+    "_ZNSo9_M_insertI",
+    "_ZNSo3put",
+    "_ZNSo5write",
+    "_ZNSo5flush",
+    "_ZStlsISt11char_traitsIcEE",
+    "_ZStlsIcSt11char_traitsIcESaIcEE",
+    "_ZSt16__ostream_insertIcSt11char_traitsIcEE",
+    "_ZSt4endlIcSt11char_traitsIcEE",
+    "_ZSt5flushIcSt11char_traitsIcEE",
+    "_ZNSt9basic_iosIcSt11char_traitsIcEE",
+    "_ZNKSt9basic_iosIcSt11char_traitsIcEE",
+    "_ZNSt8ios_base",
+    "_ZNKSt5ctypeIcE",
+    "_ZNSt6locale",
+    // the library's error reports and exception objects made from strings
+    "_ZSt17__throw_bad_alloc",
+    "_ZSt19__throw_logic_error",
+    "_ZSt20__throw_length_error",
+    "_ZSt20__throw_out_of_range",
+    "_ZSt24__throw_out_of_range_fmt",
+    "_ZSt24__throw_invalid_argument",
+    "_ZSt21__throw_runtime_error",
+    "_ZNSt13runtime_error",
+    "_ZNSt11logic_error",
+    "_ZNSt12length_error",
+    "_ZNSt12out_of_range",
+    "_ZNSt16invalid_argument",
+};
+
 } // namespace
 
 bool isKnownInactiveFunction(const Function &F) {
+  StringRef Name = F.getName();
+  for (const char *Row : InactivePrefixTable)
+    if (Name.starts_with(Row))
+      return true;
   if (!F.isDeclaration())
     return false;
-  StringRef Name = F.getName();
   for (const char *Row : InactiveFunctionTable)
     if (Name == Row)
       return true;

@@ -2,7 +2,9 @@
 //
 // Library functions that never carry derivatives, whatever their arguments:
 // output (printf), process control (exit, abort), timing, string and memory
-// comparisons. A call to one is kept as is in a derivative.
+// comparisons, and the C++ library's strings, string streams and output
+// streams (by mangled-name prefix). A call to one is kept as is in a
+// derivative.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_INACTIVEFUNCTIONS_H

@@ -204,9 +204,20 @@ bool ActivityAnalysis::updateDirtyAllocas() {
     for (const AllocaInst *AI : It->second)
       Changed |= Dirty.insert(AI).second;
   };
+  // An object's own address stored into it (std::string's pointer to its
+  // local buffer) neither escapes nor brings a derivative.
+  auto SelfReference = [&](const StoreInst &S) {
+    auto V = StackRoots.find(S.getValueOperand());
+    auto D = StackRoots.find(S.getPointerOperand());
+    return V != StackRoots.end() && D != StackRoots.end() &&
+           !Mixed.contains(V->first) && !Mixed.contains(D->first) &&
+           V->second == D->second;
+  };
   for (const auto &[P, Roots] : StackRoots) {
     for (const User *U : P->users()) {
       if (auto *S = dyn_cast<StoreInst>(U)) {
+        if (SelfReference(*S))
+          continue;
         if (S->getValueOperand() == P)
           MarkDirty(P); // the address escapes into memory
         else if (Active.contains(S->getValueOperand()))
@@ -227,6 +238,12 @@ bool ActivityAnalysis::updateDirtyAllocas() {
       if (auto *II = dyn_cast<IntrinsicInst>(U))
         if (II->isLifetimeStartOrEnd())
           continue;
+      // A library function without derivatives (std::string's members,
+      // output) writes no derivative into what it is given.
+      if (auto *Call = dyn_cast<CallBase>(U))
+        if (const Function *Callee = Call->getCalledFunction())
+          if (isKnownInactiveFunction(*Callee))
+            continue;
       MarkDirty(P); // passed to a call, converted to an integer, returned...
     }
   }

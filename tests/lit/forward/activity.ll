@@ -28,3 +28,27 @@ entry:
 ; CHECK-NEXT: const    %cmp = fcmp olt double %v, %w
 ; CHECK-NEXT: const    %conv = fptosi double %v to i64
 ; CHECK-NEXT: active   %r = fmul double %v, %w
+
+; A std::string-like object: its own address stored into it (the pointer to
+; its local buffer) and calls of the C++ library's string members leave it
+; without derivatives, so the data pointer read back from it is constant
+; (once, its shadow was freed by the inline destructor: a crash).
+%string = type { ptr, i64, [16 x i8] }
+declare void @_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE9_M_appendEPKcm(ptr, ptr, i64)
+declare void @_ZdlPvm(ptr, i64)
+
+define double @text(double %x, ptr %s) {
+  %str = alloca %string
+  %buf = getelementptr inbounds i8, ptr %str, i64 16
+  store ptr %buf, ptr %str
+  call void @_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE9_M_appendEPKcm(ptr %str, ptr %s, i64 3)
+  %data = load ptr, ptr %str
+  call void @_ZdlPvm(ptr %data, i64 16)
+  %r = fmul double %x, %x
+  ret double %r
+}
+
+; CHECK-LABEL: activity of 'text'
+; CHECK:      active double %x
+; CHECK:      const    %data = load ptr, ptr %str
+; CHECK:      active   %r = fmul double %x, %x
