@@ -218,6 +218,13 @@ static double walk_list(const node *l) {
 }
 
 /* line functions for finite differences: p(t) = p0 + t dp */
+/* An atomic accumulation whose old value is used: d(old) is the shadow's
+ * old value (an OpenMP-style reduction that also reads). */
+static double atomic_acc(double *acc, double x) {
+  double old = __atomic_fetch_add(acc, x * x, __ATOMIC_RELAXED);
+  return old * x;
+}
+
 static double g_p0[16], g_dp[16];
 static int g_n;
 #define LINE(fn)                                                               \
@@ -459,6 +466,14 @@ int main(void) {
     dp.coef[2] = 1;
     CHECK_CLOSE(__enzyme_fwddiff((void *)eval_poly, &p, &dp, x, 0.0), x * x,
                 FWD_TOL_EXACT);
+  }
+  /* atomic fadd: acc dual (tangent 0.5), x dual (tangent 1) */
+  {
+    double acc = 2.0, dacc = 0.5, x = 1.5;
+    double t = __enzyme_fwddiff((void *)atomic_acc, &acc, &dacc, x, 1.0);
+    CHECK_CLOSE(t, 0.5 * x + 2.0, FWD_TOL_EXACT); /* dold x + old dx */
+    CHECK_CLOSE(acc, 2.0 + x * x, 0);
+    CHECK_CLOSE(dacc, 0.5 + 2 * x, FWD_TOL_EXACT);
   }
   return check_finish();
 }

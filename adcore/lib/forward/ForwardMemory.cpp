@@ -200,14 +200,27 @@ bool ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &I) {
   Value *TV = tangentOrNull(I.getValOperand());
   if (!SP && !TV)
     return true;
+  // An integer counter (a reference count, a lock) in memory that has a
+  // shadow: as for integer stores, the shadow is left alone.
+  if (I.getType()->isIntegerTy() && !TV && !holdsFloatBits(&I))
+    return true;
   if (!SP || (I.getOperation() != AtomicRMWInst::FAdd &&
               I.getOperation() != AtomicRMWInst::FSub))
     return unsupported(I, "this atomic read-modify-write on derivatives");
-  if (!TV)
+  // The old value's tangent is the shadow's old value: what the same
+  // operation on the shadow returns (adding -0.0 when the value added has
+  // no tangent, which leaves the shadow as it is).
+  bool Wanted = isAnalyzedActive(&I) && !I.use_empty();
+  if (!TV && !Wanted)
     return true;
-  for (unsigned L = 0; L < Width; ++L)
-    B.CreateAtomicRMW(I.getOperation(), lane(SP, L), lane(TV, L), I.getAlign(),
-                      I.getOrdering(), I.getSyncScopeID());
+  Value *Old = forEachLane(I.getType(), [&](unsigned L) -> Value * {
+    Value *D = TV ? lane(TV, L) : ConstantFP::getNegativeZero(I.getType());
+    return B.CreateAtomicRMW(TV ? I.getOperation() : AtomicRMWInst::FAdd,
+                             lane(SP, L), D, I.getAlign(), I.getOrdering(),
+                             I.getSyncScopeID());
+  });
+  if (Wanted)
+    setTangent(&I, Old);
   return true;
 }
 
