@@ -85,6 +85,8 @@ constexpr const char *InactivePrefixTable[] = {
     "traitsIcESaIcEEEcEE",
     "_ZNSt8__detail18__to_chars_",
     "_ZNSt11char_traitsIcE",
+    // std::unordered_map's bucket-count arithmetic
+    "_ZNKSt8__detail20_Prime_rehash_policy",
     "_ZNSaIcE",
     // string streams
     "_ZNSt7__cxx1118basic_stringstreamIcSt11char_traitsIcESaIcEE",

@@ -59,6 +59,29 @@ bool isMovedInteger(const Instruction &I) {
   return true;
 }
 
+/// True when every value \p F returns is a block it allocated, directly or
+/// through a function like itself (std::allocator<T>::allocate at -O0): a
+/// call of it makes memory that may receive derivatives, whatever its
+/// arguments, as a call of malloc does.
+bool returnsNewAllocation(const Function &F, unsigned Depth) {
+  if (F.isDeclaration() || !F.getReturnType()->isPointerTy() || Depth == 0)
+    return false;
+  bool Any = false;
+  for (const BasicBlock &BB : F) {
+    const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+    if (!Ret)
+      continue;
+    const auto *Call =
+        dyn_cast<CallBase>(Ret->getReturnValue()->stripPointerCasts());
+    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee || (!isAllocationFunction(*Callee) &&
+                    !returnsNewAllocation(*Callee, Depth - 1)))
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+
 bool anyOperandActive(const User &U, const DenseSet<const Value *> &Active) {
   return any_of(U.operands(),
                 [&](const Use &Op) { return Active.contains(Op.get()); });
@@ -99,7 +122,7 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     return false;
   if (auto *Call = dyn_cast<CallBase>(I)) {
     if (const Function *Callee = Call->getCalledFunction()) {
-      if (isAllocationFunction(*Callee))
+      if (isAllocationFunction(*Callee) || returnsNewAllocation(*Callee, 4))
         return true;
       if (isKnownInactiveFunction(*Callee) ||
           (Rules && Rules->isInactive(Callee)))

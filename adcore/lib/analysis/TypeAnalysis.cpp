@@ -6,6 +6,7 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GetElementPtrTypeIterator.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -157,6 +158,30 @@ bool TypeAnalysis::joinLayout(const Value *Ptr, const MemoryLayout &L,
   return Changed;
 }
 
+namespace {
+
+/// A GEP to a field declared as an integer of 16 bits or more (`int`,
+/// `long`, an enum) of a struct, through structs and arrays that are not
+/// unions: Clang gives such a field its declared type. (Bytes, i8, are
+/// left out: character buffers hold anything, such as the storage of
+/// std::map's nodes.)
+bool isDeclaredIntegerField(const GEPOperator &GEP) {
+  if (!GEP.hasAllConstantIndices() ||
+      !isa<StructType>(GEP.getSourceElementType()))
+    return false;
+  for (gep_type_iterator It = gep_type_begin(GEP), E = gep_type_end(GEP);
+       It != E; ++It) {
+    if (StructType *ST = It.getStructTypeOrNull())
+      if (ST->isOpaque() ||
+          (ST->hasName() && ST->getName().starts_with("union.")))
+        return false;
+  }
+  Type *Field = GEP.getResultElementType();
+  return Field->isIntegerTy() && Field->getIntegerBitWidth() >= 16;
+}
+
+} // namespace
+
 bool TypeAnalysis::visit(Instruction &I) {
   const DataLayout &DL = I.getModule()->getDataLayout();
   bool Changed = false;
@@ -184,6 +209,8 @@ bool TypeAnalysis::visit(Instruction &I) {
   }
   if (auto *GEP = dyn_cast<GEPOperator>(&I)) {
     const Value *Base = GEP->getPointerOperand();
+    if (isDeclaredIntegerField(*GEP))
+      Changed |= joinMemory(GEP, 0, Kind::Integer);
     APInt Offset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
     if (GEP->accumulateConstantOffset(DL, Offset)) {
       int64_t C = Offset.getSExtValue();

@@ -14,6 +14,7 @@
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
+#include "adcore/MirroredFunctions.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -59,6 +60,8 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
     return emitMemoryFunctionCall(Call, unsigned(Kind));
   if (isKnownInactiveFunction(*Callee))
     return true;
+  if (isShadowMirroredFunction(*Callee))
+    return emitMirroredCall(Call);
   if (Function *Body = complexRuntimeBody(*Callee))
     return emitUserCall(Call, *Body);
   if (Callee->isDeclaration())
@@ -119,6 +122,29 @@ bool ForwardEmitter::emitCustomForward(CallBase &Call, Function &Custom) {
     return true;
   }
   setTangent(&Call, D);
+  return true;
+}
+
+bool ForwardEmitter::emitMirroredCall(CallBase &Call) {
+  // Every pointer argument needs a shadow, or none has one.
+  bool Any;
+  std::string Error = checkMirroredCall(
+      Call, [&](Value *A) { return tangentOrNull(A) != nullptr; }, Any);
+  if (!Error.empty())
+    return unsupported(Call, Error);
+  if (!Any)
+    return true;
+  SmallVector<Value *, 4> Shadows;
+  for (Value *A : Call.args())
+    Shadows.push_back(A->getType()->isPointerTy() ? tangentOrNull(A) : nullptr);
+  Value *Result = forEachLane(Call.getType(), [&](unsigned L) -> Value * {
+    SmallVector<Value *, 4> Args;
+    for (auto [A, S] : zip(Call.args(), Shadows))
+      Args.push_back(S ? lane(S, L) : A.get());
+    return B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(), Args);
+  });
+  if (!Call.getType()->isVoidTy())
+    setTangent(&Call, Result);
   return true;
 }
 

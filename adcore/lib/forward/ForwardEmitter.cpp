@@ -23,15 +23,20 @@ bool ForwardEmitter::isActive(const Value *V) const {
   return Tangents.count(const_cast<Value *>(V)) != 0;
 }
 
-bool ForwardEmitter::holdsFloatBits(const Value *V) {
+Kind ForwardEmitter::primalKind(const Value *V) {
   auto It = PrimalOf.find(V);
   if (It == PrimalOf.end())
-    return false;
+    return Kind::Unknown;
   // Only integer operations on shadowed memory ask: most derivatives never
   // need the type analysis.
   if (!Types)
     Types = std::make_unique<TypeAnalysis>(*Key.Primal);
-  return Types->isFloatBits(It->second);
+  return Types->kindOf(It->second);
+}
+
+bool ForwardEmitter::holdsFloatBits(const Value *V) {
+  Kind K = primalKind(V);
+  return K == Kind::Float || K == Kind::Double;
 }
 
 Value *ForwardEmitter::zero(Type *PrimalTy) {

@@ -120,6 +120,9 @@ private:
   bool emitCustomForward(llvm::CallBase &Call, llvm::Function &Custom);
   bool emitIntrinsicCall(llvm::IntrinsicInst &II);
   bool emitMemoryFunctionCall(llvm::CallBase &Call, unsigned Kind);
+  /// A call of a function that only links pointer structures
+  /// (MirroredFunctions.h): repeated on the shadows.
+  bool emitMirroredCall(llvm::CallBase &Call);
   bool emitUserCall(llvm::CallBase &Call, llvm::Function &Callee);
   bool emitIndirectCall(llvm::CallBase &Call);
   /// The derivative key for \p Call's arguments calling \p Callee.
@@ -143,6 +146,9 @@ private:
   llvm::DenseMap<const llvm::Value *, const llvm::Value *> PrimalOf;
   /// What the type analysis says of the clone's value \p V.
   bool holdsFloatBits(const llvm::Value *V);
+  /// What the type analysis says of the clone's value \p V (Integer: never
+  /// the bits of a float or a pointer).
+  Kind primalKind(const llvm::Value *V);
   llvm::IRBuilder<> B;
   llvm::DenseMap<llvm::Value *, llvm::Value *> Tangents;
   /// Instructions replaced while emitting (user calls), erased at the end.

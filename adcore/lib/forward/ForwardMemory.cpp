@@ -104,6 +104,11 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
                             "-x) instead");
     return true;
   }
+  // An integer the type analysis knows (a key, a count) copied out of
+  // memory that has a shadow: nothing to read there. (The shadow may point
+  // nowhere: that of a reference to a constant int, `std::tuple<int &&>`.)
+  if (I.getType()->isIntOrIntVectorTy() && primalKind(&I) == Kind::Integer)
+    return true;
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
     LoadInst *S = B.CreateAlignedLoad(I.getType(), lane(SP, L), I.getAlign(),
                                       I.isVolatile(), I.getName() + ".tangent");

@@ -14,6 +14,7 @@
 #include "adcore/CustomRules.h"
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
+#include "adcore/MirroredFunctions.h"
 
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -21,6 +22,34 @@
 using namespace llvm;
 
 namespace adcore {
+
+/// A function that only links pointer structures (MirroredFunctions.h):
+/// called again on the shadows, in every lane; nothing to reverse.
+bool ReverseEmitter::augmentMirroredCall(CallBase &Call) {
+  bool Any;
+  std::string Error = checkMirroredCall(
+      Call, [&](Value *A) { return shadowOrNull(A) != nullptr; }, Any);
+  if (!Error.empty())
+    return unsupported(Call, Error);
+  if (!Any)
+    return true;
+  SmallVector<Value *, 4> Args(Call.args());
+  positionAfterCall(AB, Call);
+  for (unsigned L = 0; L < Width; ++L) {
+    Lane = L;
+    SmallVector<Value *, 4> LaneArgs;
+    for (Value *A : Args) {
+      Value *S = A->getType()->isPointerTy() ? shadowOrNull(A) : nullptr;
+      LaneArgs.push_back(S ? S : A);
+    }
+    CallInst *Shadow = AB.CreateCall(Call.getFunctionType(),
+                                     Call.getCalledOperand(), LaneArgs);
+    if (!Call.getType()->isVoidTy())
+      shadows()[&Call] = Shadow;
+  }
+  Lane = 0;
+  return true;
+}
 
 /// A call in the augmented sweep: math functions and inactive ones stay;
 /// allocations get shadow blocks; a registered gradient's augmented
@@ -42,6 +71,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   if (ruleFor(*Callee) || isKnownInactiveFunction(*Callee) ||
       Ctx.rules().isInactive(Callee))
     return true;
+  if (isShadowMirroredFunction(*Callee))
+    return augmentMirroredCall(Call);
   if (const CustomGradient *G = Ctx.rules().gradient(Callee)) {
     if (Width > 1)
       return unsupported(Call, "the registered gradient of '" +

@@ -463,6 +463,7 @@ private:
     return LaneReallocs[Lane];
   }
   llvm::SmallVector<llvm::Instruction *, 8> Dead;
+  bool augmentMirroredCall(llvm::CallBase &Call);
   /// Erases \p I, replaced and unused, and every fact recorded about it:
   /// an instruction created later may be allocated at its address.
   void eraseReplaced(llvm::Instruction *I);

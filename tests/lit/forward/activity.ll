@@ -52,3 +52,25 @@ define double @text(double %x, ptr %s) {
 ; CHECK:      active double %x
 ; CHECK:      const    %data = load ptr, ptr %str
 ; CHECK:      active   %r = fmul double %x, %x
+
+; A function that returns a block it allocates (std::allocator::allocate
+; at -O0) makes memory that may receive derivatives, whatever its
+; arguments: its result is active, like malloc's.
+declare ptr @_Znwm(i64)
+
+define ptr @allocate(i64 %n) {
+  %bytes = mul i64 %n, 8
+  %p = call ptr @_Znwm(i64 %bytes)
+  ret ptr %p
+}
+
+define double @boxed(double %x) {
+  %box = call ptr @allocate(i64 1)
+  store double %x, ptr %box
+  %v = load double, ptr %box
+  ret double %v
+}
+
+; CHECK-LABEL: activity of 'boxed'
+; CHECK:      active   %box = call ptr @allocate(i64 1)
+; CHECK:      active   %v = load double, ptr %box

@@ -34,3 +34,24 @@ define void @f(ptr %p, ptr %q, ptr %r, i64 %i) {
 !1 = !{!2, !2, i64 0}
 !2 = !{!"double", !3, i64 0}
 !3 = !{!"omnipotent char", !0, i64 0}
+
+; A field declared as an integer (not a byte) of a struct that is not a
+; union is an integer, whatever is copied through it: the key of
+; std::map's pair<const int, double>, moved from an int&& without
+; arithmetic. A union's field says nothing.
+%kv = type { i32, double }
+%union.pun = type { i64 }
+
+define void @fields(ptr %dst, ptr %src, ptr %u, ptr %w) {
+  %key = load i32, ptr %src
+  %first = getelementptr inbounds %kv, ptr %dst, i32 0, i32 0
+  store i32 %key, ptr %first
+  %bits = load i64, ptr %w
+  %f = getelementptr inbounds %union.pun, ptr %u, i32 0, i32 0
+  store i64 %bits, ptr %f
+  ret void
+}
+
+; CHECK-LABEL: types of 'fields'
+; CHECK:      %key: integer
+; CHECK-NOT:  %bits: integer
