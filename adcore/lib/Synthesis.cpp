@@ -28,6 +28,30 @@ bool hasFloatAdjoint(Type *T) {
   return false;
 }
 
+bool containsFloat(Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return true;
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return containsFloat(AT->getElementType());
+  if (auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(), [](Type *E) { return containsFloat(E); });
+  return false;
+}
+
+static bool containsPointer(Type *T) {
+  if (T->isPtrOrPtrVectorTy())
+    return true;
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return containsPointer(AT->getElementType());
+  if (auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(), [](Type *E) { return containsPointer(E); });
+  return false;
+}
+
+bool isPointerAggregate(Type *T) {
+  return T->isAggregateType() && containsPointer(T) && !containsFloat(T);
+}
+
 static FunctionType *reverseSweepType(const DerivativeKey &Key) {
   FunctionType *FT = Key.Primal->getFunctionType();
   LLVMContext &C = FT->getContext();
@@ -65,9 +89,11 @@ FunctionType *derivativeType(const DerivativeKey &Key) {
   bool Primal = HasRet && Key.ReturnPrimal;
   bool Shadow = HasRet && Key.ReturnShadow;
   if (Key.Mode == DerivativeMode::Augmented) {
-    // The augmented sweep returns the primal, and the shadow of a pointer.
+    // The augmented sweep returns the primal, and the shadow of a pointer
+    // (or of a struct of pointers).
     Primal = HasRet;
-    Shadow = HasRet && Ret->isPointerTy() && Key.ReturnShadow;
+    Shadow = HasRet && (Ret->isPointerTy() || isPointerAggregate(Ret)) &&
+             Key.ReturnShadow;
   }
   if (Primal && Shadow)
     Result = StructType::get(Ret, shadowType(Ret, Key.Width));

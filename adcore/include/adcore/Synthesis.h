@@ -95,6 +95,12 @@ private:
 /// True for types whose values have a floating-point adjoint: floats,
 /// float vectors, and structs and arrays made only of them.
 bool hasFloatAdjoint(llvm::Type *T);
+/// True for structs and arrays that hold pointers and no floating-point
+/// values (std::pair<iterator, bool>, a pair of tree nodes): returned from
+/// an augmented sweep with their shadow, like a pointer.
+bool isPointerAggregate(llvm::Type *T);
+/// True for types that hold a floating-point value somewhere.
+bool containsFloat(llvm::Type *T);
 
 /// The type of a derivative function for \p Key (see Derivative.h).
 llvm::FunctionType *derivativeType(const DerivativeKey &Key);

@@ -157,7 +157,7 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   }
   CallBase *New = emitReplacementCall(AB, Call, AugCallee, Args);
   Value *Primal = New;
-  if (RetTy->isPointerTy() && K.ReturnShadow) {
+  if ((RetTy->isPointerTy() || isPointerAggregate(RetTy)) && K.ReturnShadow) {
     Primal = AB.CreateExtractValue(New, 0);
     for (unsigned L = 0; L < Width; ++L)
       LaneShadows[L][Primal] = Width == 1 ? AB.CreateExtractValue(New, 1)

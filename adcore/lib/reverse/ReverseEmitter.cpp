@@ -241,7 +241,9 @@ bool ReverseEmitter::buildAugmented() {
       if (I == AugTape)
         continue;
       if (auto *Phi = dyn_cast<PHINode>(I)) {
-        if (Phi->getType()->isPointerTy() && Active.contains(Phi))
+        if ((Phi->getType()->isPointerTy() ||
+             isPointerAggregate(Phi->getType())) &&
+            Active.contains(Phi))
           for (unsigned L = 0; L < Width; ++L) {
             AB.SetInsertPoint(BB->getFirstNonPHIIt());
             PHINode *S =
@@ -275,9 +277,10 @@ bool ReverseEmitter::buildAugmented() {
   for (Instruction *I : Dead)
     eraseReplaced(I);
 
-  // A pointer result comes back with its shadow.
-  if (Key.Primal->getReturnType()->isPointerTy() &&
-      Aug.getReturnType()->isStructTy() && AugReturn->getReturnValue()) {
+  // A pointer result (or a struct of pointers) comes back with its shadow.
+  Type *PrimalRet = Key.Primal->getReturnType();
+  if ((PrimalRet->isPointerTy() || isPointerAggregate(PrimalRet)) &&
+      Aug.getReturnType() != PrimalRet && AugReturn->getReturnValue()) {
     Value *Ret = AugReturn->getReturnValue();
     AB.SetInsertPoint(AugReturn);
     Value *Pair =
@@ -409,9 +412,25 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (Value *S = shadowOrNull(I.getOperand(0)))
       shadows()[&I] =
           AB.CreateCast(cast<CastInst>(I).getOpcode(), S, I.getType());
+  } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
+    // Structs of pointers (std::pair<iterator, bool>) carry shadows too.
+    if (isPointerAggregate(IV->getType()) &&
+        (shadowOrNull(IV->getAggregateOperand()) ||
+         shadowOrNull(IV->getInsertedValueOperand())))
+      shadows()[IV] =
+          AB.CreateInsertValue(shadowOrZero(IV->getAggregateOperand()),
+                               shadowOrZero(IV->getInsertedValueOperand()),
+                               IV->getIndices(), IV->getName() + ".shadow");
+  } else if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
+    Type *T = EV->getType();
+    if (T->isPointerTy() || isPointerAggregate(T))
+      if (Value *S = shadowOrNull(EV->getAggregateOperand()))
+        shadows()[EV] = AB.CreateExtractValue(S, EV->getIndices(),
+                                              EV->getName() + ".shadow");
   } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
-    if (Sel->getType()->isPointerTy() && (shadowOrNull(Sel->getTrueValue()) ||
-                                          shadowOrNull(Sel->getFalseValue())))
+    if ((Sel->getType()->isPointerTy() || isPointerAggregate(Sel->getType())) &&
+        (shadowOrNull(Sel->getTrueValue()) ||
+         shadowOrNull(Sel->getFalseValue())))
       shadows()[Sel] = AB.CreateSelect(Sel->getCondition(),
                                        shadowOrZero(Sel->getTrueValue()),
                                        shadowOrZero(Sel->getFalseValue()));
@@ -420,7 +439,9 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (SP && LI->getType()->isIntegerTy())
       if (Type *View = floatViewOf(*LI))
         FloatView[LI] = View;
-    if (SP && LI->getType()->isPointerTy() && Active.contains(LI)) {
+    if (SP &&
+        (LI->getType()->isPointerTy() || isPointerAggregate(LI->getType())) &&
+        Active.contains(LI)) {
       LoadInst *S = AB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign(),
                                          LI->getName() + ".shadow");
       tagMemoryClass(*S, MemoryClass::Shadow);
@@ -448,7 +469,7 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                             "that has no shadow (a global variable?); mark "
                             "the global inactive (__enzyme_inactive_global) "
                             "or pass the memory as a duplicated argument");
-    if (SP && V->getType()->isPointerTy())
+    if (SP && (V->getType()->isPointerTy() || isPointerAggregate(V->getType())))
       tagMemoryClass(
           *AB.CreateAlignedStore(shadowOrZero(V), SP, SI->getAlign()),
           MemoryClass::Shadow);
@@ -514,8 +535,7 @@ bool ReverseEmitter::isActiveFloat(const Value *V) const {
   if (!Active.contains(V))
     return false;
   Type *T = V->getType();
-  return T->isFPOrFPVectorTy() ||
-         (T->isAggregateType() && canCarryDerivative(T) && !T->isPointerTy());
+  return T->isFPOrFPVectorTy() || (T->isAggregateType() && containsFloat(T));
 }
 
 void ReverseEmitter::eraseReplaced(Instruction *I) {
