@@ -432,7 +432,18 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     if (!isActiveFloat(LI))
       return true;
     Value *D = takeAdjoint(LI);
-    auto It = Popped.find(shadowOrNull(LI->getPointerOperand()));
+    Value *Shadow = shadowOrNull(LI->getPointerOperand());
+    if (!Shadow)
+      // The activity analysis let a derivative through this pointer, but
+      // the augmented sweep made no shadow for it: dropping the adjoint
+      // would give a wrong gradient.
+      return unsupported(I, "a floating-point value with a derivative is "
+                            "read through a pointer whose shadow is not "
+                            "known here (a pointer rebuilt from an "
+                            "integer?); compute the address with pointer "
+                            "arithmetic, or pass the memory as a "
+                            "duplicated argument");
+    auto It = Popped.find(Shadow);
     if (It == Popped.end())
       return true; // memory without shadow: constant
     Value *SP = It->second;
