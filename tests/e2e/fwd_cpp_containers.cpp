@@ -101,6 +101,8 @@ int main() {
               REV_TOL_EXACT);
   CHECK_CLOSE(__enzyme_autodiff((void *)with_tuple, x), 12 * x, REV_TOL_EXACT);
   CHECK_CLOSE(__enzyme_autodiff((void *)with_minmax, x), 3.0, REV_TOL_EXACT);
+  CHECK_CLOSE(__enzyme_autodiff((void *)with_shared, x), 4 * x * x * x,
+              REV_TOL_EXACT);
 #ifdef __OPTIMIZE__
   // std::map and std::unordered_map in reverse mode, at -O1 and up.
   CHECK_CLOSE(__enzyme_autodiff((void *)with_map, x),

@@ -7,6 +7,8 @@
  * several deep. Closed forms, central differences and forward mode. */
 #include "rev_check.h"
 
+#include <stdlib.h>
+
 static double sq(double x) { return x * x; }
 __attribute__((noinline)) static double cube(double x) { return x * x * x; }
 __attribute__((always_inline)) static inline double lin(double a, double b,
@@ -85,6 +87,20 @@ static double inout_arr(const double *x) {
 }
 static double chain_arr(const double *v) { return d1(v[0], v[1]); }
 
+/* A call of a function that never returns (an error report that exits)
+ * on a path the inputs do not take: its derivative is the function itself
+ * (once reported as "the function never returns"). */
+__attribute__((noreturn, noinline)) static void fail(const char *what,
+                                                     double v) {
+  fprintf(stderr, "%s: %g\n", what, v);
+  exit(2);
+}
+static double checked_root(const double *x) {
+  if (x[0] < 0)
+    fail("negative input", x[0]);
+  return sqrt(x[0]) * x[1];
+}
+
 int main(void) {
   {
     double v[2] = {0.6, -0.9};
@@ -139,6 +155,12 @@ int main(void) {
     double x = 0.5;
     CHECK_CLOSE(__enzyme_autodiff((void *)use_sc2, x), cos(2 * x) - sin(x),
                 REV_TOL_EXACT);
+  }
+  {
+    double x[2] = {2.25, -0.5}, g[2] = {0, 0};
+    __enzyme_autodiff((void *)checked_root, x, g);
+    double exact[2] = {0.5 / 1.5 * x[1], 1.5};
+    CHECK_GRAD(checked_root, x, 2, g, exact);
   }
   return check_finish();
 }

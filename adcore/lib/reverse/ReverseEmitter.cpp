@@ -221,9 +221,11 @@ bool ReverseEmitter::buildAugmented() {
   } else if (!Returns.empty()) {
     AugReturn = Returns.front();
   }
+  // A function that never returns (it traps, exits or throws: the
+  // deleting destructor of an abstract class, a [[noreturn]] error
+  // report) has nothing to reverse: its augmented sweep is the primal.
   if (!AugReturn)
-    return unsupported(*Aug.getEntryBlock().begin(),
-                       "the function never returns");
+    return true;
 
   if (!dispatchIndirectCalls())
     return false;
@@ -783,9 +785,15 @@ bool ReverseEmitter::run() {
                        "variadic functions cannot be differentiated");
   if (!buildAugmented())
     return false;
-  reportTapePlan();
-  if (!buildReverse())
-    return false;
+  if (!AugReturn) {
+    // Never returns: the reverse sweep is never called.
+    IRBuilder<>(BasicBlock::Create(Rev.getContext(), "entry", &Rev))
+        .CreateUnreachable();
+  } else {
+    reportTapePlan();
+    if (!buildReverse())
+      return false;
+  }
   for (Function *F : {&Aug, &Rev}) {
     if (verifyFunction(*F, &errs())) {
       Ctx.error(*Aug.getEntryBlock().begin(),
