@@ -371,14 +371,14 @@ kindsFromSignature(const Function &F,
   }
 }
 
-/// The floating-point scalars of a declared type, at their byte offsets;
-/// false when it holds a union (whose IR type names one member only) or is
-/// too large to list.
+/// The floating-point scalars and pointers of a declared type, at their
+/// byte offsets; false when it holds a union (whose IR type names one
+/// member only) or is too large to list.
 static bool floatFields(const DataLayout &DL, Type *T, int64_t At,
                         SmallVectorImpl<std::pair<int64_t, Kind>> &Out) {
   if (Out.size() > 256)
     return false;
-  if (T->isFloatTy() || T->isDoubleTy()) {
+  if (T->isFloatTy() || T->isDoubleTy() || T->isPointerTy()) {
     Out.push_back({At, kindOfType(T)});
     return true;
   }
@@ -400,7 +400,7 @@ static bool floatFields(const DataLayout &DL, Type *T, int64_t At,
         return false;
     return true;
   }
-  return true; // integers and pointers: what their uses say
+  return true; // integers: what their uses say
 }
 
 void TypeAnalysis::seedFromAllocatedType(const Value *Ptr,

@@ -55,3 +55,18 @@ define void @fields(ptr %dst, ptr %src, ptr %u, ptr %w) {
 ; CHECK-LABEL: types of 'fields'
 ; CHECK:      %key: integer
 ; CHECK-NOT:  %bits: integer
+
+; Stack variables keep their declared fields: floating-point values and
+; pointers (a std::tuple<int &&> holds a pointer, which a copy of the tuple
+; carries with its shadow).
+%ref_and_value = type { ptr, double }
+
+define void @declared(ptr %out) {
+  %t = alloca %ref_and_value
+  call void @llvm.memcpy.p0.p0.i64(ptr %out, ptr %t, i64 16, i1 false)
+  ret void
+}
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+
+; CHECK-LABEL: types of 'declared'
+; CHECK:      %t: pointer -> [0]:pointer [8]:double
