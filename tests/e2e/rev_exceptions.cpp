@@ -6,7 +6,7 @@
 // landing pad), and after heap memory was allocated; it carries
 // its value (a std::runtime_error message, a custom type).  (An exception
 // object holding a value computed from active data, and std::string work
-// for the message: rev_pending_throw_value.cpp.)  Each time the
+// for the message: rev_throw_message.cpp.)  Each time the
 // test catches it and then checks that later gradients are still right
 // (the tape left by the interrupted call must not disturb them).
 #include "rev_check.h"

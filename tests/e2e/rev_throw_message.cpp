@@ -1,11 +1,11 @@
-// PENDING (not registered): building an exception's message with
-// std::string (std::to_string, operator+) inside the differentiated
-// function is rejected in reverse mode: "the external function
+// Reverse mode of a function that builds an exception's message with
+// std::string (std::to_string, operator+) before throwing it: the
+// library's string functions are inactive, so the gradient is that of the
+// path taken, and the thrown exception reaches the caller with its message.
+// (Rejected until the strings work: "the external function
 // '_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE12_M_constructEmc'
-// has no body and no derivative rule" (std::string is an extern template;
-// its members handle no floating-point data, but the string objects are
-// stack memory passed to calls, which adcc must assume may hold
-// derivatives). Values thrown directly work: rev_throw_value.cpp.
+// has no body and no derivative rule". Values thrown directly:
+// rev_throw_value.cpp.)
 #include "rev_check.h"
 
 #include <stdexcept>
