@@ -18,7 +18,8 @@
 // into registers. A callee is differentiated the same way: its augmented
 // function replaces the call in the augmented sweep, its reverse function
 // runs at that point of the reverse sweep. Files:
-//   ReverseEmitter.cpp  structure: cloning, shadows, tape, block reversal
+//   ReverseEmitter.cpp  structure: cloning, tape, block reversal
+//   AugmentedShadows.cpp  shadow pointers in the augmented sweep
 //   ReverseRules.cpp    what each instruction records, and its adjoint
 //   ReverseCalls.cpp    calls: callees' augmented sweeps, allocations,
 //                       indirect calls, registered gradients
@@ -97,7 +98,7 @@ private:
                        llvm::Value *ShadowSource, llvm::Value *Length);
   bool augmentInstruction(llvm::Instruction &I);
   /// The shadow of \p I in lane Lane (pointers), and the shadow memory's
-  /// upkeep (pointers stored, copied).
+  /// upkeep (pointers stored, copied). (AugmentedShadows.cpp)
   bool augmentShadow(llvm::Instruction &I);
   /// Sets \p Replaced when the call was replaced by an augmented call.
   bool augmentCall(llvm::CallBase &Call, bool &Replaced);

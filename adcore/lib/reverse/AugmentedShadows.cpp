@@ -1,0 +1,117 @@
+//===- AugmentedShadows.cpp - Shadow pointers in the augmented sweep -----===//
+//
+// Beside each instruction of the augmented sweep, its shadow in every lane:
+// addresses computed from shadowed pointers (GEPs, casts, selects), pointers
+// and structs of pointers loaded from shadow memory or assembled from
+// shadowed values, and the upkeep of shadow memory (pointers stored,
+// copied). Floating-point values get no shadow here: their adjoints live in
+// the reverse sweep.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReverseEmitter.h"
+
+#include "../CallSites.h"
+#include "../MemoryScopes.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+bool ReverseEmitter::augmentShadow(Instruction &I) {
+  if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
+    if (Value *S = shadowOrNull(GEP->getPointerOperand())) {
+      SmallVector<Value *, 4> Idx(GEP->indices());
+      shadows()[GEP] =
+          AB.CreateGEP(GEP->getSourceElementType(), S, Idx,
+                       GEP->getName() + ".shadow", GEP->getNoWrapFlags());
+    }
+  } else if (isa<BitCastInst, AddrSpaceCastInst>(I) &&
+             I.getType()->isPointerTy()) {
+    if (Value *S = shadowOrNull(I.getOperand(0)))
+      shadows()[&I] =
+          AB.CreateCast(cast<CastInst>(I).getOpcode(), S, I.getType());
+  } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
+    // Structs of pointers (std::pair<iterator, bool>) carry shadows too.
+    if (isPointerAggregate(IV->getType()) &&
+        (shadowOrNull(IV->getAggregateOperand()) ||
+         shadowOrNull(IV->getInsertedValueOperand())))
+      shadows()[IV] =
+          AB.CreateInsertValue(shadowOrZero(IV->getAggregateOperand()),
+                               shadowOrZero(IV->getInsertedValueOperand()),
+                               IV->getIndices(), IV->getName() + ".shadow");
+  } else if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
+    Type *T = EV->getType();
+    if (T->isPointerTy() || isPointerAggregate(T))
+      if (Value *S = shadowOrNull(EV->getAggregateOperand()))
+        shadows()[EV] = AB.CreateExtractValue(S, EV->getIndices(),
+                                              EV->getName() + ".shadow");
+  } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
+    if ((Sel->getType()->isPointerTy() || isPointerAggregate(Sel->getType())) &&
+        (shadowOrNull(Sel->getTrueValue()) ||
+         shadowOrNull(Sel->getFalseValue())))
+      shadows()[Sel] = AB.CreateSelect(Sel->getCondition(),
+                                       shadowOrZero(Sel->getTrueValue()),
+                                       shadowOrZero(Sel->getFalseValue()));
+  } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
+    Value *SP = shadowOrNull(LI->getPointerOperand());
+    if (SP && LI->getType()->isIntegerTy())
+      if (Type *View = floatViewOf(*LI))
+        FloatView[LI] = View;
+    if (SP &&
+        (LI->getType()->isPointerTy() || isPointerAggregate(LI->getType())) &&
+        Active.contains(LI)) {
+      LoadInst *S = AB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign(),
+                                         LI->getName() + ".shadow");
+      tagMemoryClass(*S, MemoryClass::Shadow);
+      shadows()[LI] = S;
+    }
+  } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
+    Value *SP = shadowOrNull(SI->getPointerOperand());
+    Value *V = SI->getValueOperand();
+    if (SP && V->getType()->isIntOrIntVectorTy() && !FloatView.count(V)) {
+      Kind K = Types->memoryKind(PrimalOf.lookup(SI->getPointerOperand()));
+      const Value *PV = PrimalOf.lookup(V);
+      if (K == Kind::Double || K == Kind::Float ||
+          (PV && Types->isFloatBits(PV)))
+        return unsupported(I, "a floating-point value is copied as an "
+                              "integer (a memcpy the optimizer turned into "
+                              "integer loads and stores); this is not "
+                              "supported yet in reverse mode — compile this "
+                              "function at -O0 or copy the values as "
+                              "floating-point numbers");
+    }
+    const Value *Obj = getUnderlyingObject(SI->getPointerOperand());
+    if (!SP && Active.contains(V) && canCarryDerivative(V->getType()) &&
+        !Ctx.rules().isInactiveGlobal(Obj) && !isExceptionObject(Obj))
+      return unsupported(I, "a value with a derivative is stored into memory "
+                            "that has no shadow (a global variable?); mark "
+                            "the global inactive (__enzyme_inactive_global) "
+                            "or pass the memory as a duplicated argument");
+    if (SP && (V->getType()->isPointerTy() || isPointerAggregate(V->getType())))
+      tagMemoryClass(
+          *AB.CreateAlignedStore(shadowOrZero(V), SP, SI->getAlign()),
+          MemoryClass::Shadow);
+  } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
+    Value *SD = shadowOrNull(MT->getRawDest());
+    Value *SS = shadowOrNull(MT->getRawSource());
+    Kind K = Types->memoryKind(PrimalOf.lookup(MT->getRawDest()));
+    if (K == Kind::Unknown)
+      K = Types->memoryKind(PrimalOf.lookup(MT->getRawSource()));
+    if (SD && SS && K != Kind::Double && K != Kind::Float) {
+      // Pointers (and bytes of unknown kind) carry their shadows along.
+      if (isa<MemMoveInst>(MT))
+        AB.CreateMemMove(SD, MT->getDestAlign(), SS, MT->getSourceAlign(),
+                         MT->getLength());
+      else
+        AB.CreateMemCpy(SD, MT->getDestAlign(), SS, MT->getSourceAlign(),
+                        MT->getLength());
+    }
+  }
+  return true;
+}
+
+} // namespace adcore
