@@ -28,28 +28,24 @@ bool hasFloatAdjoint(Type *T) {
   return false;
 }
 
-bool containsFloat(Type *T) {
-  if (T->isFPOrFPVectorTy())
-    return true;
+/// True when a scalar (or vector) inside \p T, at any depth, satisfies
+/// \p Leaf.
+static bool containsLeaf(Type *T, function_ref<bool(Type *)> Leaf) {
   if (auto *AT = dyn_cast<ArrayType>(T))
-    return containsFloat(AT->getElementType());
+    return containsLeaf(AT->getElementType(), Leaf);
   if (auto *ST = dyn_cast<StructType>(T))
-    return any_of(ST->elements(), [](Type *E) { return containsFloat(E); });
-  return false;
+    return any_of(ST->elements(),
+                  [&](Type *E) { return containsLeaf(E, Leaf); });
+  return Leaf(T);
 }
 
-static bool containsPointer(Type *T) {
-  if (T->isPtrOrPtrVectorTy())
-    return true;
-  if (auto *AT = dyn_cast<ArrayType>(T))
-    return containsPointer(AT->getElementType());
-  if (auto *ST = dyn_cast<StructType>(T))
-    return any_of(ST->elements(), [](Type *E) { return containsPointer(E); });
-  return false;
+bool containsFloat(Type *T) {
+  return containsLeaf(T, [](Type *L) { return L->isFPOrFPVectorTy(); });
 }
 
 bool isPointerAggregate(Type *T) {
-  return T->isAggregateType() && containsPointer(T) && !containsFloat(T);
+  return T->isAggregateType() && !containsFloat(T) &&
+         containsLeaf(T, [](Type *L) { return L->isPtrOrPtrVectorTy(); });
 }
 
 static FunctionType *reverseSweepType(const DerivativeKey &Key) {
