@@ -209,8 +209,6 @@ bool TypeAnalysis::visit(Instruction &I) {
   }
   if (auto *GEP = dyn_cast<GEPOperator>(&I)) {
     const Value *Base = GEP->getPointerOperand();
-    if (isDeclaredIntegerField(*GEP))
-      Changed |= joinMemory(GEP, 0, Kind::Integer);
     APInt Offset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
     if (GEP->accumulateConstantOffset(DL, Offset)) {
       int64_t C = Offset.getSExtValue();
@@ -422,10 +420,15 @@ void TypeAnalysis::seedFromAllocatedType(const Value *Ptr,
 }
 
 TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
-  // Stack variables keep the types Clang declared them with.
-  for (Instruction &I : instructions(F))
+  // Stack variables and struct fields keep the types Clang declared them
+  // with.
+  for (Instruction &I : instructions(F)) {
     if (auto *AI = dyn_cast<AllocaInst>(&I))
       seedFromAllocatedType(AI, *AI);
+    if (auto *GEP = dyn_cast<GEPOperator>(&I);
+        GEP && isDeclaredIntegerField(*GEP))
+      joinMemory(GEP, 0, Kind::Integer);
+  }
   seedFromCallers();
   for (Argument &A : F.args())
     join(&A, kindOfType(A.getType()));
