@@ -39,6 +39,8 @@ constexpr MemoryFunctionRow MemoryFunctionTable[] = {
     {"adcc_tape_pop", MemoryFunctionKind::TapePop},
     {"adcc_adjoint_copy_f64", MemoryFunctionKind::AdjointCopy},
     {"adcc_adjoint_copy_f32", MemoryFunctionKind::AdjointCopy},
+    {"adcc_adjoint_copy_strided_f64", MemoryFunctionKind::AdjointCopy},
+    {"adcc_adjoint_copy_strided_f32", MemoryFunctionKind::AdjointCopy},
 };
 
 } // namespace

@@ -244,6 +244,13 @@ ADCC_RT_API void *adcc_split_mark(void);
 ADCC_RT_API void adcc_adjoint_copy_f64(double *dst, double *src,
                                        uint64_t bytes);
 ADCC_RT_API void adcc_adjoint_copy_f32(float *dst, float *src, uint64_t bytes);
+/* The same for one floating-point field of a copy of `count` structs of
+   `stride` bytes each (dst and src point to the field of the first
+   element; a null src only clears dst's adjoints). */
+ADCC_RT_API void adcc_adjoint_copy_strided_f64(double *dst, double *src,
+                                               uint64_t count, uint64_t stride);
+ADCC_RT_API void adcc_adjoint_copy_strided_f32(float *dst, float *src,
+                                               uint64_t count, uint64_t stride);
 ADCC_RT_API void adcc_split_check(const void *handle);
 
 #ifdef __cplusplus

@@ -50,3 +50,26 @@ void adcc_adjoint_copy_f32(float *dst, float *src, uint64_t bytes) {
     src[i] += d;
   }
 }
+
+/* One floating-point field of a copy of `count` structs of `stride` bytes
+   (an array of structs whose elements mix floating-point and other
+   fields): dst and src point to the field in the first element. Walks in
+   the order that is right for overlapping ranges, as above. A null src
+   only clears the destination's adjoints (forward mode over a reverse
+   sweep, where the source carries no tangent). */
+#define ADCC_ADJOINT_COPY_STRIDED(NAME, T)                                     \
+  void NAME(T *dst, T *src, uint64_t count, uint64_t stride) {                 \
+    char *d = (char *)dst, *s = (char *)src;                                   \
+    int from_end = src && dst < src;                                           \
+    for (uint64_t k = 0; k < count; ++k) {                                     \
+      uint64_t i = from_end ? count - 1 - k : k;                               \
+      T *to = (T *)(d + i * stride);                                           \
+      T v = *to;                                                               \
+      *to = 0;                                                                 \
+      if (s)                                                                   \
+        *(T *)(s + i * stride) += v;                                           \
+    }                                                                          \
+  }
+
+ADCC_ADJOINT_COPY_STRIDED(adcc_adjoint_copy_strided_f64, double)
+ADCC_ADJOINT_COPY_STRIDED(adcc_adjoint_copy_strided_f32, float)

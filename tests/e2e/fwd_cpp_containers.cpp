@@ -7,8 +7,7 @@
 // std::unique_ptr<double[]>, std::vector<std::vector<double>>,
 // std::tuple with a forwarded int key, std::max_element. Each tangent is
 // checked against its closed form and central differences; reverse mode
-// against the same, except for nested vectors when optimized
-// (docs/reverse-mode.md).
+// against the same.
 #include "rev_check.h"
 
 #include <algorithm>
@@ -107,11 +106,7 @@ int main() {
               3 * x * x + 1 + 2 * 2 * x + 3 * std::cos(x), REV_TOL_EXACT);
   CHECK_CLOSE(__enzyme_autodiff((void *)with_umap, x),
               1 + 14 * x + 2 * 19 * 19 * x, REV_TOL_EXACT);
-#ifndef __OPTIMIZE__
-  // Nested vectors in reverse mode at -O0 only (at -O1 and up, a copy of
-  // the inner vector's elements cannot be typed yet).
   CHECK_CLOSE(__enzyme_autodiff((void *)with_nested, x), 5 + 2 * x,
               REV_TOL_EXACT);
-#endif
   return check_finish();
 }

@@ -4,7 +4,8 @@
  * the Hessian of a two-argument function column by column, and H v for a
  * function of an array (duplicated pointers: the tangent of the gradient
  * shadow is H v), against closed forms and central differences of the
- * gradient.  (Reverse over forward: rev_hvp.c.) */
+ * gradient, also through copies of arrays of doubles and of structs.
+ * (Reverse over forward: rev_hvp.c.) */
 #include "rev_check.h"
 
 void __enzyme_fwddiff_void(void *, ...);
@@ -67,6 +68,36 @@ static void grad_hc(const double *p, double *gr) {
   __enzyme_autodiff((void *)hc, p, gr);
 }
 
+/* The same through a copy of an array of structs that mix doubles and an
+ * int, whose length the compiler cannot see: one strided adjoint copy
+ * per double field (adcc_adjoint_copy_strided_f64), differentiated by
+ * forward mode the same way. s = sum_i p_i p_{i+1} sin(p_i). */
+struct tagged {
+  double x;
+  int tag;
+  double y;
+};
+int hs_count = N;
+static double hs(const double *p) {
+  struct tagged a[N], b[N];
+  int n = hs_count;
+  for (int i = 0; i < n; ++i) {
+    a[i].x = p[i] * p[(i + 1) % n];
+    a[i].tag = i;
+    a[i].y = sin(p[i]);
+  }
+  memcpy(b, a, n * sizeof(struct tagged));
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += b[i].x * b[i].y + b[i].tag;
+  return s;
+}
+static void grad_hs(const double *p, double *gr) {
+  for (int i = 0; i < N; ++i)
+    gr[i] = 0;
+  __enzyme_autodiff((void *)hs, p, gr);
+}
+
 int main(void) {
   {
     double xs[3] = {-0.8, 0.4, 2.1};
@@ -116,6 +147,23 @@ int main(void) {
       double e =
           2 * p[next] * v[i] + 2 * p[i] * v[next] + 2 * p[prev] * v[prev];
       CHECK_CLOSE(hv[i], e, REV_TOL_EXACT);
+    }
+  }
+  {
+    double p[N] = {0.3, -0.7, 1.1, 0.5}, v[N] = {1.0, 0.5, -2.0, 0.25};
+    double gr[N], hv[N] = {0};
+    __enzyme_fwddiff_void((void *)grad_hs, p, v, gr, hv);
+    for (int k = 0; k < N; ++k) {
+      int next = (k + 1) % N, prev = (k + N - 1) % N;
+      double hkk = 2 * p[next] * cos(p[k]) - p[k] * p[next] * sin(p[k]);
+      double hnext = sin(p[k]) + p[k] * cos(p[k]);
+      double hprev = sin(p[prev]) + p[prev] * cos(p[prev]);
+      CHECK_CLOSE(hv[k], hkk * v[k] + hnext * v[next] + hprev * v[prev],
+                  REV_TOL_EXACT);
+      CHECK_CLOSE(gr[k],
+                  p[next] * sin(p[k]) + p[k] * p[next] * cos(p[k]) +
+                      p[prev] * sin(p[prev]),
+                  REV_TOL_EXACT);
     }
   }
   return check_finish();

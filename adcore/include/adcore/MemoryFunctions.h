@@ -27,7 +27,9 @@ enum class MemoryFunctionKind {
   TapePush,     ///< ptr adcc_tape_push(tape, bytes, align): a new record
   TapePop,      ///< ptr adcc_tape_pop(tape, bytes, align): the last record
   AdjointCopy,  ///< void adcc_adjoint_copy_f64/f32(dst, src, bytes): the
-                ///< adjoint of a copy (src += dst, dst = 0, element-wise)
+                ///< adjoint of a copy (src += dst, dst = 0, element-wise);
+                ///< _strided_f64/f32(dst, src, count, stride): one field
+                ///< of an array of structs (a null src only clears dst)
 };
 
 MemoryFunctionKind classifyMemoryFunction(const llvm::Function &F);

@@ -25,6 +25,7 @@
 namespace llvm {
 class AllocaInst;
 class Function;
+class GEPOperator;
 class Instruction;
 class Type;
 class Value;
@@ -67,11 +68,26 @@ public:
   /// What \p Ptr points to, offset by offset (empty when unknown).
   const MemoryLayout &layout(const llvm::Value *Ptr) const;
 
+  /// The size of the elements of the array of structs \p Ptr points into,
+  /// where a GEP over a declared struct type says it (0: unknown). A copy
+  /// of such an array whose length is not a constant needs it to find the
+  /// floating-point fields of each element.
+  uint64_t elementSize(const llvm::Value *Ptr) const {
+    auto It = Strides.find(Ptr);
+    return It == Strides.end() || It->second == ConflictingSizes ? 0
+                                                                 : It->second;
+  }
+
   /// Prints every value with a known kind, and every pointer's layout.
   void print(llvm::raw_ostream &OS) const;
 
 private:
   bool join(const llvm::Value *V, Kind K);
+  /// \p Ptr points to elements of \p Size bytes (or to an offset into one
+  /// that is a multiple of the size).
+  bool joinStride(const llvm::Value *Ptr, uint64_t Size);
+  /// Strides[A] joined into B and back.
+  bool joinStrides(const llvm::Value *A, const llvm::Value *B);
   bool joinMemory(const llvm::Value *Ptr, int64_t Offset, Kind K);
   bool joinLayout(const llvm::Value *Ptr, const MemoryLayout &L, int64_t Shift,
                   int64_t Limit);
@@ -84,6 +100,8 @@ private:
   /// callers pass it as).
   void seedFromAllocatedType(const llvm::Value *Ptr,
                              const llvm::AllocaInst &AI);
+  /// What the source type of a GEP over a struct says its base points to.
+  void seedFromStructGEP(const llvm::GEPOperator &GEP);
   /// Seeds pointer arguments from the stack variables that every caller in
   /// the module passes (CallerTypes.cpp).
   void seedFromCallers();
@@ -91,6 +109,8 @@ private:
   llvm::Function &F;
   llvm::DenseMap<const llvm::Value *, Kind> Kinds;
   llvm::DenseMap<const llvm::Value *, MemoryLayout> Layouts;
+  static constexpr uint64_t ConflictingSizes = ~uint64_t(0);
+  llvm::DenseMap<const llvm::Value *, uint64_t> Strides;
 };
 
 /// The kind of a first-class IR type (floats, pointers; integers are

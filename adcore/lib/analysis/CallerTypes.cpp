@@ -11,7 +11,7 @@
 // found by following the pointer back: through local slots it was stored
 // into and loaded from, calls that return their argument, and the callers
 // of the function it is an argument of. Only exact addresses count (no
-// offset into the variable), a few levels deep; only functions whose every
+// offset into the variable), up to 24 steps deep; only functions whose every
 // caller is in the module (internal ones, template instances) are followed,
 // and one whose address escapes gets nothing.
 //
@@ -28,7 +28,7 @@ using namespace llvm;
 namespace adcore {
 namespace {
 
-constexpr unsigned MaxDepth = 8;
+constexpr unsigned MaxDepth = 24;
 
 class DeclaredObjects {
 public:

@@ -61,28 +61,60 @@ Kind meet(Kind A, Kind B) {
   return Kind::Conflict;
 }
 
-/// The kind a TBAA access tag names (Clang's scalar type names).
-Kind kindOfTBAA(const Instruction &I) {
+/// The name of the type a TBAA access tag accesses ("" without one).
+StringRef accessTypeName(const Instruction &I) {
   MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
   if (!Tag || Tag->getNumOperands() < 2)
-    return Kind::Unknown;
+    return "";
   auto *AccessType = dyn_cast<MDNode>(Tag->getOperand(1));
   if (!AccessType || AccessType->getNumOperands() < 1)
-    return Kind::Unknown;
+    return "";
   auto *Name = dyn_cast<MDString>(AccessType->getOperand(0));
-  if (!Name)
-    return Kind::Unknown;
-  StringRef N = Name->getString();
+  return Name ? Name->getString() : "";
+}
+
+/// Clang's pointer type names: "p<N> <pointee>" (`double **` is
+/// "p2 double"). Returns N, and the pointee's name in \p Pointee; 0 for
+/// other names.
+unsigned pointerDepth(StringRef N, StringRef &Pointee) {
+  if (!N.consume_front("p"))
+    return 0;
+  unsigned Depth;
+  if (N.consumeInteger(10, Depth) || !N.consume_front(" "))
+    return 0;
+  Pointee = N;
+  return Depth;
+}
+
+/// The kind of a scalar TBAA type name (Clang's names).
+Kind kindOfTBAAName(StringRef N) {
+  StringRef Pointee;
   if (N == "double")
     return Kind::Double;
   if (N == "float")
     return Kind::Float;
-  if (N == "any pointer" || N.starts_with("p1 ") || N.starts_with("p2 "))
+  if (N == "any pointer" || pointerDepth(N, Pointee))
     return Kind::Pointer;
   if (N == "int" || N == "long" || N == "long long" || N == "short" ||
       N == "bool" || N == "_Bool" || N.starts_with("unsigned"))
     return Kind::Integer;
   return Kind::Unknown; // "omnipotent char": any bytes
+}
+
+/// The kind a TBAA access tag names.
+Kind kindOfTBAA(const Instruction &I) {
+  return kindOfTBAAName(accessTypeName(I));
+}
+
+/// What the pointer a load or store accesses points to, by the pointer's
+/// TBAA type: a `double *` ("p1 double") points to doubles, a `double **`
+/// to pointers. Unknown for `void *`, `char *` and pointers to structs.
+Kind pointeeKindOfTBAA(const Instruction &I) {
+  StringRef Pointee;
+  unsigned Depth = pointerDepth(accessTypeName(I), Pointee);
+  if (Depth == 0)
+    return Kind::Unknown;
+  return Depth > 1 ? Kind::Pointer : kindOfTBAAName(Pointee);
 }
 
 } // namespace
@@ -132,8 +164,27 @@ bool TypeAnalysis::joinMemory(const Value *Ptr, int64_t Offset, Kind K) {
   return true;
 }
 
-bool TypeAnalysis::joinBothWays(const Value *A, const Value *B, int64_t Limit) {
+bool TypeAnalysis::joinStride(const Value *Ptr, uint64_t Size) {
+  if (Size == 0 ||
+      isa<Constant>(Ptr)) // null, globals: shared by unrelated uses
+    return false;
+  auto [It, New] = Strides.try_emplace(Ptr, Size);
+  if (New || It->second == Size || It->second == ConflictingSizes)
+    return New;
+  It->second = ConflictingSizes;
+  return true;
+}
+
+bool TypeAnalysis::joinStrides(const Value *A, const Value *B) {
   bool Changed = false;
+  for (auto [From, To] : {std::pair{A, B}, std::pair{B, A}})
+    if (auto It = Strides.find(From); It != Strides.end())
+      Changed |= joinStride(To, It->second);
+  return Changed;
+}
+
+bool TypeAnalysis::joinBothWays(const Value *A, const Value *B, int64_t Limit) {
+  bool Changed = joinStrides(A, B);
   for (auto [From, To] : {std::pair{A, B}, std::pair{B, A}}) {
     auto It = Layouts.find(From);
     if (It == Layouts.end())
@@ -190,6 +241,11 @@ bool TypeAnalysis::visit(Instruction &I) {
     Changed |= joinMemory(P, 0, kindOfTBAA(I));
     Changed |= joinMemory(P, 0, kindOf(LI));
     Changed |= join(LI, memoryKind(P, 0));
+    // A `double *` loaded from memory points to doubles (what a pointer
+    // loaded from memory points to is otherwise unknown: layouts do not
+    // nest).
+    if (LI->getType()->isPointerTy())
+      Changed |= joinMemory(LI, -1, pointeeKindOfTBAA(I));
     // A pointer stored at an address and loaded back (every variable at
     // -O0) points to what the stored pointer points to.
     if (LI->getType()->isPointerTy())
@@ -205,6 +261,8 @@ bool TypeAnalysis::visit(Instruction &I) {
     Changed |= joinMemory(P, 0, kindOfTBAA(I));
     Changed |= joinMemory(P, 0, kindOf(V));
     Changed |= join(V, memoryKind(P, 0));
+    if (V->getType()->isPointerTy() && !isa<Constant>(V)) // not null
+      Changed |= joinMemory(V, -1, pointeeKindOfTBAA(I));
     return Changed;
   }
   if (auto *GEP = dyn_cast<GEPOperator>(&I)) {
@@ -212,6 +270,11 @@ bool TypeAnalysis::visit(Instruction &I) {
     APInt Offset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
     if (GEP->accumulateConstantOffset(DL, Offset)) {
       int64_t C = Offset.getSExtValue();
+      // Whole elements away from an element's start: the same elements.
+      if (uint64_t S = elementSize(Base); S && C % int64_t(S) == 0)
+        Changed |= joinStride(GEP, S);
+      if (uint64_t S = elementSize(GEP); S && C % int64_t(S) == 0)
+        Changed |= joinStride(Base, S);
       // What the GEP points to at k is what the base points to at k + C.
       auto BaseIt = Layouts.find(Base);
       if (BaseIt != Layouts.end()) {
@@ -228,7 +291,16 @@ bool TypeAnalysis::visit(Instruction &I) {
     // A variable index: the GEP points to some element of an array; what
     // holds for one element holds for every element. Over an array of
     // scalars, the kind at offset 0 is the kind of every element ([*]).
-    bool ScalarElements = !GEP->getSourceElementType()->isAggregateType();
+    // (Not over bytes: `gep i8, %p, %n` adds a byte offset, which says
+    // nothing about the elements, e.g. into an array of structs.)
+    Type *Source = GEP->getSourceElementType();
+    bool ScalarElements = !Source->isAggregateType();
+    bool Bytes = Source->isIntegerTy(8) && GEP->getNumIndices() == 1;
+    // Whole elements of the declared size away: the same elements.
+    if (uint64_t S = DL.getTypeAllocSize(Source); S > 1)
+      for (const Value *V : {Base, static_cast<const Value *>(GEP)})
+        if (elementSize(V) == S)
+          Changed |= joinStrides(Base, GEP);
     for (const Value *From : {Base, static_cast<const Value *>(GEP)}) {
       const Value *To = From == Base ? static_cast<const Value *>(GEP) : Base;
       auto It = Layouts.find(From);
@@ -236,7 +308,7 @@ bool TypeAnalysis::visit(Instruction &I) {
         continue;
       MemoryLayout Copy = It->second;
       Changed |= joinLayout(To, Copy, 0, -1);
-      if (ScalarElements && Copy.count(0)) {
+      if (ScalarElements && !Bytes && Copy.count(0)) {
         Changed |= joinMemory(To, -1, Copy[0]);
         Changed |= joinMemory(From, -1, Copy[0]);
       }
@@ -252,6 +324,8 @@ bool TypeAnalysis::visit(Instruction &I) {
     for (const Value *In : Ins) {
       Changed |= join(&I, kindOf(In));
       Changed |= join(In, kindOf(&I));
+      if (uint64_t S = elementSize(In))
+        Changed |= joinStride(&I, S);
       auto It = Layouts.find(In);
       if (It != Layouts.end()) {
         MemoryLayout Copy = It->second;
@@ -417,6 +491,30 @@ void TypeAnalysis::seedFromAllocatedType(const Value *Ptr,
   if (!AI.isArrayAllocation() && floatFields(AI.getDataLayout(), T, 0, Fields))
     for (auto [Offset, K] : Fields)
       joinMemory(Ptr, Offset, K);
+  // An array of structs: elements of the struct's size.
+  if (E != T && isa<StructType>(E))
+    joinStride(Ptr, AI.getDataLayout().getTypeAllocSize(E));
+}
+
+void TypeAnalysis::seedFromStructGEP(const GEPOperator &GEP) {
+  // `gep %struct.S, ptr %p, ...` (how Clang addresses a struct's fields
+  // and the elements of an array of structs at -O0): %p points to an S.
+  auto *ST = dyn_cast<StructType>(GEP.getSourceElementType());
+  if (!ST)
+    return;
+  SmallVector<std::pair<int64_t, Kind>, 8> Fields;
+  if (!floatFields(F.getDataLayout(), ST, 0, Fields))
+    return;
+  uint64_t Size = F.getDataLayout().getTypeAllocSize(ST);
+  joinStride(GEP.getPointerOperand(), Size);
+  for (auto [Offset, K] : Fields)
+    joinMemory(GEP.getPointerOperand(), Offset, K);
+  // One index: the GEP steps from one S to another.
+  if (GEP.getNumIndices() == 1) {
+    joinStride(&GEP, Size);
+    for (auto [Offset, K] : Fields)
+      joinMemory(&GEP, Offset, K);
+  }
 }
 
 TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
@@ -425,9 +523,11 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
   for (Instruction &I : instructions(F)) {
     if (auto *AI = dyn_cast<AllocaInst>(&I))
       seedFromAllocatedType(AI, *AI);
-    if (auto *GEP = dyn_cast<GEPOperator>(&I);
-        GEP && isDeclaredIntegerField(*GEP))
-      joinMemory(GEP, 0, Kind::Integer);
+    if (auto *GEP = dyn_cast<GEPOperator>(&I)) {
+      if (isDeclaredIntegerField(*GEP))
+        joinMemory(GEP, 0, Kind::Integer);
+      seedFromStructGEP(*GEP);
+    }
   }
   seedFromCallers();
   for (Argument &A : F.args())
@@ -474,6 +574,8 @@ void TypeAnalysis::print(raw_ostream &OS) const {
         OS << "]:" << kindName(MK);
       }
     }
+    if (uint64_t S = elementSize(&V))
+      OS << " (elements of " << S << " bytes)";
     OS << "\n";
   };
   for (const Argument &A : F.args())

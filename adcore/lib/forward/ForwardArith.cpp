@@ -64,6 +64,10 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
                                 Twine(I.getOpcodeName()) +
                                 "'; use floating-point operations (fabs, "
                                 "copysign, -x) instead");
+    // The distance between two pointers (`end - begin`) is a number, the
+    // same between their shadows.
+    if (TA && TB && I.getOpcode() == Instruction::Sub)
+      return true;
     if (TA && TB)
       return unsupported(I, "integer arithmetic on two pointer shadows");
     unsigned Opc = I.getOpcode();

@@ -313,12 +313,16 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
     // Linear in the memory it reads and writes (forward mode over a
     // reverse sweep): the same on the tangents; without a tangent the
     // source's is left alone and the destination's cleared.
+    // (The strided form clears with a null source.)
     Value *TD = tangentOrNull(Call.getArgOperand(0));
     Value *TS = tangentOrNull(Call.getArgOperand(1));
+    bool Strided = Call.arg_size() == 4;
     for (unsigned L = 0; TD && L < Width; ++L) {
-      if (TS) {
-        B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(),
-                     {lane(TD, L), lane(TS, L), Call.getArgOperand(2)});
+      if (TS || Strided) {
+        SmallVector<Value *, 4> Args(Call.args());
+        Args[0] = lane(TD, L);
+        Args[1] = TS ? lane(TS, L) : Constant::getNullValue(B.getPtrTy());
+        B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(), Args);
         continue;
       }
       B.CreateMemSet(lane(TD, L), B.getInt8(0), Call.getArgOperand(2),

@@ -185,6 +185,9 @@ bool ReverseEmitter::neededValues(Instruction &I,
   return true;
 }
 
+/// The bytes of a float or double.
+static uint64_t floatBytes(Kind K) { return K == Kind::Double ? 8 : 4; }
+
 /// The adjoint of a copy: the adjoints of the copied floating-point
 /// elements go back to the source, the destination's are cleared. The type
 /// analysis says which bytes are doubles or floats: a homogeneous copy is
@@ -228,13 +231,38 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     return true;
   }
   auto *ConstLen = dyn_cast<ConstantInt>(Len);
+  // An array of such structs, whose element size a declared struct type
+  // gives: one strided call per floating-point field.
+  uint64_t Dest = Types->elementSize(PrimalOf.lookup(MT.getRawDest()));
+  uint64_t Source = Types->elementSize(PrimalOf.lookup(MT.getRawSource()));
+  uint64_t Stride = Dest ? Dest : Source;
+  if (Source && Source != Stride)
+    Stride = 0;
+  if (Stride && !L.count(-1) &&
+      (!ConstLen || ConstLen->getZExtValue() > Stride)) {
+    Value *Count = RB.CreateUDiv(RB.CreateZExtOrTrunc(Len, I64),
+                                 RB.getInt64(Stride), "elements");
+    for (auto [Offset, K] : L) {
+      if (!isFloatMemory(K) || uint64_t(Offset) + floatBytes(K) > Stride)
+        continue;
+      RB.CreateCall(M.getOrInsertFunction(K == Kind::Double
+                                              ? "adcc_adjoint_copy_strided_f64"
+                                              : "adcc_adjoint_copy_strided_f32",
+                                          RB.getVoidTy(), Ptr, Ptr, I64, I64),
+                    {RB.CreateConstGEP1_64(RB.getInt8Ty(), SD, Offset),
+                     RB.CreateConstGEP1_64(RB.getInt8Ty(), SS, Offset), Count,
+                     RB.getInt64(Stride)});
+    }
+    return true;
+  }
   if (!ConstLen || L.count(-1))
     return unsupported(MT, "a copy of an array of structs that mix "
-                           "floating-point and other fields is not "
-                           "supported yet in reverse mode");
+                           "floating-point and other fields, whose element "
+                           "size is unknown, is not supported in reverse "
+                           "mode; copy the elements one by one");
   uint64_t Bytes = ConstLen->getZExtValue();
   for (auto [Offset, K] : L) {
-    uint64_t Size = K == Kind::Double ? 8 : 4;
+    uint64_t Size = floatBytes(K);
     if (!isFloatMemory(K) || Offset < 0 || uint64_t(Offset) + Size > Bytes)
       continue;
     Copy(K, RB.CreateConstGEP1_64(RB.getInt8Ty(), SD, Offset),

@@ -70,3 +70,53 @@ declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 
 ; CHECK-LABEL: types of 'declared'
 ; CHECK:      %t: pointer -> [0]:pointer [8]:double
+
+; A pointer loaded or stored with Clang's pointer type tag ("p1 double",
+; a `double *` field such as std::vector<double>'s) points to doubles; a
+; "p2 double" to pointers. A `void *` ("any pointer") says nothing.
+define void @pointees(ptr %v, ptr %w, ptr %u, ptr %fresh) {
+  %data = load ptr, ptr %v, !tbaa !10
+  %rows = load ptr, ptr %w, !tbaa !14
+  store ptr %fresh, ptr %u, !tbaa !10
+  %any = load ptr, ptr %v, !tbaa !16
+  ret void
+}
+
+; CHECK-LABEL: types of 'pointees'
+; CHECK:      %fresh: pointer -> [*]:double{{$}}
+; CHECK:      %data: pointer -> [*]:double{{$}}
+; CHECK:      %rows: pointer -> [*]:pointer{{$}}
+; CHECK-NOT:  %any: pointer ->
+
+!10 = !{!11, !11, i64 0}
+!11 = !{!"p1 double", !12, i64 0}
+!12 = !{!"any pointer", !3, i64 0}
+!14 = !{!15, !15, i64 0}
+!15 = !{!"p2 double", !12, i64 0}
+!16 = !{!12, !12, i64 0}
+
+; A GEP over a declared struct type (how Clang addresses fields and array
+; elements at -O0): its base points to that struct, an array of them when
+; the GEP steps between elements. The element size carries over to
+; pointers whole elements away, phis and copies; a byte offset by a
+; variable says nothing about the elements (no [*] from [0]).
+%point = type { double, double, i32 }
+
+define void @structs(ptr %p, ptr %q, i64 %n, i64 %off, i1 %c) {
+  %next = getelementptr inbounds %point, ptr %p, i64 1
+  %two = getelementptr inbounds i8, ptr %p, i64 48
+  %sel = select i1 %c, ptr %p, ptr %q
+  %mid = getelementptr inbounds i8, ptr %p, i64 %off
+  %bytes = mul i64 %n, 24
+  call void @llvm.memmove.p0.p0.i64(ptr %q, ptr %p, i64 %bytes, i1 false)
+  ret void
+}
+declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
+
+; CHECK-LABEL: types of 'structs'
+; CHECK:      %p: pointer -> [0]:double [8]:double [24]:double [32]:double (elements of 24 bytes)
+; CHECK:      %q: pointer -> [0]:double [8]:double [24]:double [32]:double (elements of 24 bytes)
+; CHECK:      %next: pointer -> [0]:double [8]:double (elements of 24 bytes)
+; CHECK:      %two: pointer (elements of 24 bytes)
+; CHECK:      %sel: pointer -> {{.*}} (elements of 24 bytes)
+; CHECK:      %mid: pointer -> [0]:double [8]:double [24]:double [32]:double{{$}}
