@@ -149,8 +149,13 @@ bool ActivityAnalysis::transfer(const Value &V) const {
       return Active.contains(I->getOperand(0)) && isMovedInteger(*I);
     if (auto *BO = dyn_cast<BinaryOperator>(I)) {
       switch (BO->getOpcode()) {
-      case Instruction::Add:
       case Instruction::Sub:
+        // The distance between two pointers (`end - begin`) is a number.
+        if (Active.contains(BO->getOperand(0)) &&
+            Active.contains(BO->getOperand(1)))
+          return false;
+        [[fallthrough]];
+      case Instruction::Add:
       case Instruction::And:
       case Instruction::Or:
         return anyOperandActive(*I, Active) && isMovedInteger(*I);

@@ -21,6 +21,63 @@ using namespace llvm;
 
 namespace adcore {
 
+/// True when an integer stored at \p Slot may be turned back into a
+/// pointer: a load of the stack variable feeds an inttoptr, through
+/// integer arithmetic and copies into other variables (\p Depth steps).
+/// Memory other than a stack variable may be read anywhere: true.
+static bool mayBecomePointer(const Value *Slot, unsigned Depth) {
+  const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Slot));
+  if (!AI || Depth == 0)
+    return true;
+  SmallVector<std::pair<const Value *, unsigned>, 16> Work;
+  SmallPtrSet<const Value *, 16> Seen;
+  for (const User *U : AI->users())
+    if (isa<LoadInst>(U))
+      Work.push_back({U, Depth});
+  while (!Work.empty()) {
+    auto [V, Left] = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const User *U : V->users()) {
+      if (isa<IntToPtrInst>(U))
+        return true;
+      if (auto *S = dyn_cast<StoreInst>(U)) {
+        if (S->getValueOperand() == V &&
+            mayBecomePointer(S->getPointerOperand(), Left - 1))
+          return true;
+        continue;
+      }
+      if (Left > 1 && isa<BinaryOperator, PHINode, SelectInst, CastInst>(U))
+        Work.push_back({U, Left - 1});
+    }
+  }
+  return false;
+}
+
+/// True when the integer \p V is the address of a pointer with a
+/// derivative, possibly offset or masked (`(uintptr_t)p + 8`), within
+/// \p Depth operations. (Not a difference of two addresses: a number.)
+bool ReverseEmitter::holdsActiveAddress(const Value *V, unsigned Depth) const {
+  if (auto *P2I = dyn_cast<PtrToIntInst>(V))
+    return Active.contains(P2I->getOperand(0));
+  auto *BO = dyn_cast<BinaryOperator>(V);
+  if (!BO || Depth == 0)
+    return false;
+  switch (BO->getOpcode()) {
+  case Instruction::Sub:
+    return holdsActiveAddress(BO->getOperand(0), Depth - 1) &&
+           !holdsActiveAddress(BO->getOperand(1), Depth - 1);
+  case Instruction::Add:
+  case Instruction::And:
+  case Instruction::Or:
+  case Instruction::Xor:
+    return holdsActiveAddress(BO->getOperand(0), Depth - 1) ||
+           holdsActiveAddress(BO->getOperand(1), Depth - 1);
+  default:
+    return false;
+  }
+}
+
 bool ReverseEmitter::augmentShadow(Instruction &I) {
   if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
     if (Value *S = shadowOrNull(GEP->getPointerOperand())) {
@@ -85,12 +142,19 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                               "floating-point numbers");
     }
     const Value *Obj = getUnderlyingObject(SI->getPointerOperand());
-    if (!SP && Active.contains(V) && canCarryDerivative(V->getType()) &&
-        !Ctx.rules().isInactiveGlobal(Obj) && !isExceptionObject(Obj))
+    bool Lost = !SP && Active.contains(V) &&
+                !Ctx.rules().isInactiveGlobal(Obj) && !isExceptionObject(Obj);
+    if (Lost && canCarryDerivative(V->getType()))
       return unsupported(I, "a value with a derivative is stored into memory "
                             "that has no shadow (a global variable?); mark "
                             "the global inactive (__enzyme_inactive_global) "
                             "or pass the memory as a duplicated argument");
+    if (Lost && holdsActiveAddress(V, 4) &&
+        mayBecomePointer(SI->getPointerOperand(), 4))
+      return unsupported(I, "the address of memory with derivatives is kept "
+                            "in an integer variable (`(uintptr_t)p`), whose "
+                            "derivative would be lost; compute the address "
+                            "with pointer arithmetic");
     if (SP && (V->getType()->isPointerTy() || isPointerAggregate(V->getType())))
       tagMemoryClass(
           *AB.CreateAlignedStore(shadowOrZero(V), SP, SI->getAlign()),

@@ -100,6 +100,9 @@ private:
   /// The shadow of \p I in lane Lane (pointers), and the shadow memory's
   /// upkeep (pointers stored, copied). (AugmentedShadows.cpp)
   bool augmentShadow(llvm::Instruction &I);
+  /// True when the integer \p V holds the address of an active pointer
+  /// (AugmentedShadows.cpp).
+  bool holdsActiveAddress(const llvm::Value *V, unsigned Depth) const;
   /// Sets \p Replaced when the call was replaced by an augmented call.
   bool augmentCall(llvm::CallBase &Call, bool &Replaced);
   /// realloc: a shadow block for the new block (pointers moved by realloc
