@@ -3,18 +3,23 @@
 // A combined gradient (`__enzyme_autodiff`, ADCC_REVERSE) runs the
 // augmented sweep and then its reverse sweep, back to back. Both are called
 // from one function made for the pair, `gradient_<f>`, where they are
-// inlined (each has that one caller). The values the augmented sweep
-// records once, at its return (arguments, addresses, values computed
-// outside loops: the end records), are then read back by the code that
-// follows in the same frame, and need not go through the thread's tape:
-// their push and pop become one stack slot, which SROA turns into
-// registers. The code between the two runs whatever else the sweeps record
-// and reads it all back, so the pop always returns what the push did.
+// inlined (each has that one caller). What the augmented sweep records
+// outside loops is then read back by the code that follows in the same
+// frame and need not go through the thread's tape: each such push and its
+// pop become one stack slot, which SROA turns into registers. These are
+// the end records (arguments, addresses, values computed outside loops,
+// recorded once at the return), the groups of records made in blocks
+// outside loops (a branch's values), and the trip counts recorded at loop
+// exits outside loops: each is pushed at most once per call, and popped
+// only after it was pushed. The code between the two runs whatever else
+// the sweeps record and reads it all back, so the pops that remain still
+// return what their pushes did.
 //
-// The push and the pop are tagged with EndRecordsMetadata, naming their
-// augmented sweep; they are left as calls (not expanded into the inline
-// fast path) in sweeps that such a function calls, so that they can be
-// found here. A pair that is not inlined keeps the runtime's calls.
+// Such pushes and pops are tagged with EndRecordsMetadata ({sweep} for
+// the end records, {sweep, number} for the others); they are left as calls
+// (not expanded into the inline fast path) in sweeps that such a function
+// calls, so that they can be found here. A pair that is not inlined keeps
+// the runtime's calls.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +27,7 @@
 #include "adcore/ADPass.h"
 #include "adcore/Synthesis.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -64,46 +70,60 @@ Function *SynthesisContext::getOrCreateCombined(Function &Aug, Function &Rev) {
 
 namespace {
 
-/// The one call in \p F tagged as \p Tag's end-record push or pop (\p
-/// Callee), or null when there is none or several.
-CallInst *taggedCall(Function &F, MDNode *Tag, StringRef Callee) {
-  CallInst *Found = nullptr;
-  for (Instruction &I : instructions(F)) {
-    auto *Call = dyn_cast<CallInst>(&I);
-    if (!Call || Call->getMetadata(EndRecordsMetadata) != Tag)
-      continue;
-    Function *Fn = Call->getCalledFunction();
-    if (!Fn || Fn->getName() != Callee)
-      continue;
-    if (Found)
-      return nullptr;
-    Found = Call;
-  }
-  return Found;
-}
+/// The tagged pushes and pops of one augmented sweep's records.
+struct TaggedPair {
+  SmallVector<CallInst *, 1> Pushes, Pops;
+};
 
-/// Puts the end records of \p Aug, inlined into \p Caller together with
-/// its reverse sweep, in a stack slot of \p Caller.
-bool keepEndRecordsInFrame(Function &Caller, Function &Aug) {
-  MDNode *Tag = MDNode::get(Aug.getContext(), ValueAsMetadata::get(&Aug));
-  CallInst *Push = taggedCall(Caller, Tag, "adcc_tape_push");
-  CallInst *Pop = taggedCall(Caller, Tag, "adcc_tape_pop");
-  if (!Push || !Pop || Push->getArgOperand(1) != Pop->getArgOperand(1) ||
-      !isa<ConstantInt>(Push->getArgOperand(1)))
-    return false;
-  DominatorTree DT(Caller);
-  if (!DT.dominates(Push, Pop))
-    return false;
-  IRBuilder<> B(&*Caller.getEntryBlock().getFirstInsertionPt());
-  AllocaInst *Slot =
-      B.CreateAlloca(B.getInt8Ty(), Push->getArgOperand(1), "end.records");
-  Slot->setAlignment(
-      Align(cast<ConstantInt>(Push->getArgOperand(2))->getZExtValue()));
-  Push->replaceAllUsesWith(Slot);
-  Pop->replaceAllUsesWith(Slot);
-  Push->eraseFromParent();
-  Pop->eraseFromParent();
-  return true;
+/// Puts records of \p Aug, inlined into \p Caller together with its
+/// reverse sweep, in stack slots of \p Caller: the end records, whose push
+/// dominates their pop, and the groups pushed outside loops, which stay
+/// outside cycles here. Each push and pop runs at most once per call; the
+/// pop only after its push (the reverse sweep takes the way back through
+/// the blocks the augmented sweep went through).
+void keepRecordsInFrame(Function &Caller, Function &Aug) {
+  MapVector<MDNode *, TaggedPair> Tagged;
+  for (Instruction &I : instructions(Caller)) {
+    auto *Call = dyn_cast<CallInst>(&I);
+    MDNode *Tag = Call ? Call->getMetadata(EndRecordsMetadata) : nullptr;
+    if (!Tag || Tag->getNumOperands() < 1)
+      continue;
+    auto *Sweep = dyn_cast<ValueAsMetadata>(Tag->getOperand(0));
+    Function *Fn = Call->getCalledFunction();
+    if (!Sweep || Sweep->getValue() != &Aug || !Fn)
+      continue;
+    if (Fn->getName() == "adcc_tape_push")
+      Tagged[Tag].Pushes.push_back(Call);
+    else if (Fn->getName() == "adcc_tape_pop")
+      Tagged[Tag].Pops.push_back(Call);
+  }
+  std::optional<DominatorTree> DT;
+  for (auto &[Tag, Pair] : Tagged) {
+    if (Pair.Pushes.size() != 1 || Pair.Pops.size() != 1)
+      continue;
+    CallInst *Push = Pair.Pushes.front(), *Pop = Pair.Pops.front();
+    if (Push->getArgOperand(1) != Pop->getArgOperand(1) ||
+        !isa<ConstantInt>(Push->getArgOperand(1)))
+      continue;
+    if (Tag->getNumOperands() == 1) { // the end records
+      if (!DT)
+        DT.emplace(Caller);
+      if (!DT->dominates(Push, Pop))
+        continue;
+    } else if (inCycle(*Push->getParent()) || inCycle(*Pop->getParent())) {
+      continue;
+    }
+    IRBuilder<> B(&*Caller.getEntryBlock().getFirstInsertionPt());
+    AllocaInst *Slot = B.CreateAlloca(
+        B.getInt8Ty(), Push->getArgOperand(1),
+        Tag->getNumOperands() == 1 ? "end.records" : "frame.records");
+    Slot->setAlignment(
+        Align(cast<ConstantInt>(Push->getArgOperand(2))->getZExtValue()));
+    Push->replaceAllUsesWith(Slot);
+    Pop->replaceAllUsesWith(Slot);
+    Push->eraseFromParent();
+    Pop->eraseFromParent();
+  }
 }
 
 } // namespace
@@ -132,7 +152,7 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
       continue;
     Touched.insert(S.Caller);
     if (InlineFunction(*RevCall, RevInfo).isSuccess())
-      keepEndRecordsInFrame(*S.Caller, *S.Aug);
+      keepRecordsInFrame(*S.Caller, *S.Aug);
   }
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 namespace llvm {
+class BasicBlock;
 class Function;
 class FunctionType;
 class Instruction;
@@ -34,8 +35,15 @@ constexpr const char *UsesTapeAttribute = "adcc-uses-tape";
 constexpr const char *IntegerRecordMetadata = "adcc.integer";
 /// Metadata on the push of an augmented sweep's end records (the values it
 /// records once, at its return) and on the pop of its reverse sweep that
-/// reads them back: one node per augmented sweep, naming it.
+/// reads them back: one node per augmented sweep, naming it. Groups of
+/// records pushed outside loops are tagged the same way, with one node per
+/// group, {sweep, group number}: each such push and pop runs at most once
+/// per call, so a combined gradient can keep the group in its frame.
 constexpr const char *EndRecordsMetadata = "adcc.end.records";
+
+/// True when \p BB may run more than once per call (it is in a cycle, or
+/// too far from its successors to tell).
+bool inCycle(const llvm::BasicBlock &BB);
 
 /// A function that runs an augmented sweep and then its reverse sweep, back
 /// to back: the combined gradient of a request (CombinedSweeps.cpp).

@@ -14,6 +14,7 @@
 
 #include "adcore/MathRules.h"
 
+#include "llvm/Analysis/CFG.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -21,6 +22,13 @@
 using namespace llvm;
 
 namespace adcore {
+
+bool inCycle(const BasicBlock &BB) {
+  return any_of(successors(&BB), [&](const BasicBlock *S) {
+    return isPotentiallyReachable(S, &BB);
+  });
+}
+
 bool ReverseEmitter::separatesRecords(Instruction &I,
                                       const DenseSet<CallInst *> &Pushes) {
   auto *Call = dyn_cast<CallBase>(&I);
@@ -50,14 +58,21 @@ void ReverseEmitter::coalesceRecords() {
     CallInst *Push;
   };
   SmallVector<Member, 16> Run;
+  // Outside loops a group is pushed at most once per call: in a combined
+  // gradient it can live in the frame (CombinedSweeps.cpp), which its tag
+  // allows, even for one value.
+  bool OutsideLoops = false;
   auto Flush = [&] {
-    if (Run.size() > 1) {
+    if (Run.size() > 1 || (Run.size() == 1 && OutsideLoops)) {
       unsigned Group = GroupBytes.size();
       uint64_t Offset = 0;
       IRBuilder<> B(Run.front().Push);
       CallInst *Base = B.CreateCall(
           tapeRecordFunction(*Aug.getParent(), "adcc_tape_push"),
           {AugTape, B.getInt64(0), B.getInt64(RecordGranule)}, "records");
+      MDNode *Tag = OutsideLoops ? frameTag() : nullptr;
+      Base->setMetadata(EndRecordsMetadata, Tag);
+      GroupTags.push_back(Tag);
       // A value recorded by several instructions of the run is stored once.
       DenseMap<Value *, uint64_t> OffsetOf;
       for (Member &M : Run) {
@@ -82,6 +97,7 @@ void ReverseEmitter::coalesceRecords() {
     Run.clear();
   };
   for (BasicBlock &BB : Aug) {
+    OutsideLoops = !inCycle(BB);
     for (Instruction &I : BB) {
       if (separatesRecords(I, Pushes))
         Flush();
@@ -106,6 +122,13 @@ MDNode *ReverseEmitter::endRecordsTag() {
   return MDNode::get(Aug.getContext(), ValueAsMetadata::get(&Aug));
 }
 
+MDNode *ReverseEmitter::frameTag() {
+  LLVMContext &C = Aug.getContext();
+  return MDNode::get(
+      C, {ValueAsMetadata::get(&Aug), ConstantAsMetadata::get(ConstantInt::get(
+                                          Type::getInt32Ty(C), FrameTags++))});
+}
+
 uint64_t ReverseEmitter::pushTogether(IRBuilder<> &B, ArrayRef<Value *> Values,
                                       MDNode *Tag) {
   const DataLayout &DL = Aug.getParent()->getDataLayout();
@@ -113,7 +136,8 @@ uint64_t ReverseEmitter::pushTogether(IRBuilder<> &B, ArrayRef<Value *> Values,
     return DL.getABITypeAlign(recordType(V->getType())).value() <=
            RecordGranule;
   });
-  if (Values.size() < 2 || !Small) {
+  // (A tagged record may be kept in the frame: worth a group of one.)
+  if (Values.empty() || (Values.size() < 2 && !Tag) || !Small) {
     for (Value *V : Values)
       pushRecord(B, AugTape, V);
     return 0;
@@ -163,11 +187,14 @@ Value *ReverseEmitter::readRecord(Instruction &I, Value *V,
     return popRecord(RB, RevTape, V->getType());
   auto [Group, Offset] = It->second;
   Value *&Base = Bases[Group];
-  if (!Base)
-    Base = RB.CreateCall(
+  if (!Base) {
+    CallInst *Pop = RB.CreateCall(
         tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
         {RevTape, RB.getInt64(GroupBytes[Group]), RB.getInt64(RecordGranule)},
         "records");
+    Pop->setMetadata(EndRecordsMetadata, GroupTags[Group]);
+    Base = Pop;
+  }
   return loadRecord(RB, V->getType(),
                     RB.CreateConstGEP1_64(RB.getInt8Ty(), Base, Offset));
 }

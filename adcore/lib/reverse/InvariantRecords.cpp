@@ -68,7 +68,9 @@ void ReverseEmitter::emitExitRecords() {
       }
     }
     AB.SetInsertPoint(Mid->getTerminator());
-    ExitBytes[Mid] = pushTogether(AB, Values);
+    MDNode *Tag = inCycle(*Mid) ? nullptr : frameTag();
+    ExitBytes[Mid] = pushTogether(AB, Values, Tag);
+    ExitTags[Mid] = ExitBytes[Mid] ? Tag : nullptr;
   }
 }
 
@@ -86,7 +88,7 @@ void ReverseEmitter::readExitRecords(BasicBlock &BB) {
   auto Exits = ExitValues.lookup(&BB);
   for (auto [H, V] : Exits)
     Values.push_back(V);
-  popTogether(Values, ExitBytes.lookup(&BB), Read);
+  popTogether(Values, ExitBytes.lookup(&BB), Read, ExitTags.lookup(&BB));
   unsigned K = 0;
   for (BasicBlock *H : Counted)
     RB.CreateStore(Read[K++], CountedLoops[H].RevCount);

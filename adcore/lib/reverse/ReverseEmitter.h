@@ -256,6 +256,12 @@ private:
                  std::pair<unsigned, uint64_t>>
       GroupOf;
   llvm::SmallVector<uint64_t, 16> GroupBytes;
+  /// Per group outside loops, the tag of its push and pop (null in loops).
+  llvm::SmallVector<llvm::MDNode *, 16> GroupTags;
+  /// A new tag for the push and pop of a record outside loops, which a
+  /// combined gradient may keep in its frame: {Aug, number}.
+  llvm::MDNode *frameTag();
+  unsigned FrameTags = 0;
 
   // --- per-iteration records in arrays (LoopArrays.cpp) ----------------
   /// Moves the per-iteration records of counted loops whose trip count is
@@ -386,8 +392,10 @@ private:
       llvm::BasicBlock *,
       llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::Value *>, 2>>
       ExitValues;
-  /// The size of each exit block's record (0: recorded value by value).
+  /// The size of each exit block's record (0: recorded value by value),
+  /// and its tag when the block is outside loops.
   llvm::DenseMap<llvm::BasicBlock *, uint64_t> ExitBytes;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::MDNode *> ExitTags;
   llvm::DenseMap<
       llvm::Instruction *,
       llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::Value *>, 2>>
