@@ -3,8 +3,10 @@
  * a cubic with a coefficient in place over an array, a factor also used
  * elsewhere (it keeps its adjoint), negations, degree 4 as (x^2)(x^2) (no
  * power rule: neither factor has degree 1) and as ((-x)(2x)x)(-3x), a
- * product of two different values, and float. Central differences, forward
- * mode (dot-product test) and closed forms. */
+ * product of two different values, a factor that is also the addend of
+ * the product (a - a a with a = 2 sin x, contracted to fmuladd(-a, a, a):
+ * the addend's adjoint must still go through a's own rule), and float.
+ * Central differences, forward mode (dot-product test) and closed forms. */
 #include "rev_check.h"
 
 #define N 7
@@ -46,12 +48,23 @@ static void quartics_d(const double *x, double *g) {
   g[1] = 4 * x[1] * x[1] * x[1] + 2 * x[0] * x[0] * x[1];
 }
 
+/* a - a^2 with a = 2 sin x: the power rule differentiates a^2 with
+ * respect to sin x; the addend a keeps its adjoint */
+static double addend(const double *x) {
+  double a = 2.0 * sin(x[0]);
+  return a - a * a;
+}
+static void addend_d(const double *x, double *g) {
+  g[0] = (1 - 4 * sin(x[0])) * 2 * cos(x[0]);
+}
+
 static float cubef(float x) { return 0.25f * x * x * x - x * x; }
 
 int main(void) {
   CHECK_GRAD_AND_DOT(cubic_sum, N, 1.0);
   CHECK_GRAD_AND_DOT(shared, 2, 1.0);
   CHECK_GRAD_AND_DOT(quartics, 2, 1.0);
+  CHECK_GRAD_AND_DOT(addend, 1, 1.0);
   {
     double x[2] = {0.7, -1.3}, g[2] = {0}, want[2];
     __enzyme_autodiff((void *)shared, x, g);
@@ -61,6 +74,10 @@ int main(void) {
     __enzyme_autodiff((void *)quartics, x, h);
     quartics_d(x, want);
     CHECK_GRAD(quartics, x, 2, h, want);
+    double e[1] = {0};
+    __enzyme_autodiff((void *)addend, x, e);
+    addend_d(x, want);
+    CHECK_GRAD(addend, x, 1, e, want);
   }
   {
     float d = __enzyme_autodiff_f((void *)cubef, 1.5f);

@@ -62,7 +62,13 @@ void ReverseEmitter::planPowerRules() {
     }
 
   // A factor is bypassed when every user is a power product it is a factor
-  // of, or a bypassed factor itself.
+  // of (and not also the addend of: `a - a * a` is fmuladd(-a, a, a), whose
+  // addend's adjoint goes through a's own rule), or a bypassed factor
+  // itself.
+  auto AsFactorOnly = [](const Instruction &Product, const Instruction *F) {
+    auto *II = dyn_cast<IntrinsicInst>(&Product);
+    return !II || !factors(*II) || II->getArgOperand(2) != F;
+  };
   bool Changed = true;
   while (Changed) {
     Changed = false;
@@ -74,7 +80,8 @@ void ReverseEmitter::planPowerRules() {
           auto *UI = cast<Instruction>(U);
           auto It = Chains.find(UI);
           return Bypassed.contains(UI) ||
-                 (It != Chains.end() && It->second.contains(Factor));
+                 (It != Chains.end() && It->second.contains(Factor) &&
+                  AsFactorOnly(*UI, Factor));
         });
         if (AllBypass && !Factor->use_empty()) {
           Bypassed.insert(Factor);
