@@ -46,7 +46,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 
 NMAX = 5          # the int argument n is in [1, NMAX]
 ABOUND = 20.0     # arrays read by helpers never exceed this
@@ -649,6 +649,55 @@ class Gen:
             self.features.add("pointer")
         return True
 
+    def struct_copy(self, sc, lines, ind, ctx):
+        """An array of structs mixing doubles and an int, filled, copied
+        whole (memcpy of a length the compiler may not see, element by
+        element, or memcpy then an overlapping memmove either way), and read
+        back into a double array."""
+        length = self.randint(2, 6)
+        src, dst, out = self.fresh("s"), self.fresh("t"), self.fresh("a")
+        j = self.fresh("j")
+        self.emit(lines, ind, "struct adfz_pt %s[%d], %s[%d];"
+                  % (src, length, dst, length))
+        self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++) {"
+                  % (j, j, length, j))
+        body = Scope(sc)
+        body.idx.append((j, 0, length))
+        ev = self.expr(body, 2)
+        if self.nx:
+            ev = E("%s * x[%s %% %d] + %s" % (lit(self.uniform(-1.5, 1.5)), j,
+                                              self.nx, ev.code),
+                   1.5 * self.xcap + ev.bound, ev.simple)
+        ev = self.squash(ev, 5.0)
+        ew = self.squash(self.expr(body, 2), 5.0)
+        self.emit(lines, ind + 1, "%s[%s].v = %s;" % (src, j, ev.code))
+        self.emit(lines, ind + 1, "%s[%s].k = %s + 1;" % (src, j, j))
+        self.emit(lines, ind + 1, "%s[%s].w = %s;" % (src, j, ew.code))
+        self.emit(lines, ind, "}")
+        how = self.choice(["memcpy", "assign", "memmove-up", "memmove-down"])
+        if how == "assign":
+            self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++)"
+                      % (j, j, length, j))
+            self.emit(lines, ind + 1, "%s[%s] = %s[%s];" % (dst, j, src, j))
+        else:
+            self.emit(lines, ind,
+                      "memcpy(%s, %s, (size_t)(n > -1000 ? %d : 1) * "
+                      "sizeof %s[0]);" % (dst, src, length, src))
+        if how == "memmove-up":
+            self.emit(lines, ind, "memmove(%s + 1, %s, %d * sizeof %s[0]);"
+                      % (dst, dst, length - 1, dst))
+        elif how == "memmove-down":
+            self.emit(lines, ind, "memmove(%s, %s + 1, %d * sizeof %s[0]);"
+                      % (dst, dst, length - 1, dst))
+        self.emit(lines, ind, "double %s[%d];" % (out, length))
+        self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++)"
+                  % (j, j, length, j))
+        self.emit(lines, ind + 1, "%s[%s] = %s[%s].v + %s[%s].w / %s[%s].k;"
+                  % (out, j, dst, j, dst, j, dst, j))
+        sc.arrays.append(Arr(out, length, 10.0, True))
+        self.features.add("struct-copy")
+        return True
+
     def call_array_helper(self, sc, lines, ind, ctx):
         if not self.array_helpers:
             return False
@@ -692,6 +741,9 @@ class Gen:
             elif k < 0.9:
                 ok = ctx.loops == 0 and ctx.depth == 0 and \
                     self.local_array(sc, lines, ind, ctx, self.chance(0.5))
+            elif k < 0.93:
+                ok = ctx.loops == 0 and ctx.depth == 0 and \
+                    self.struct_copy(sc, lines, ind, ctx)
             else:
                 ok = self.call_array_helper(sc, lines, ind, ctx)
             if ok:
@@ -954,6 +1006,13 @@ HEADER_TEMPLATE = """\
 #include <string.h>
 
 extern int enzyme_dup, enzyme_const, enzyme_out;
+
+/* the element of arrays of structs that are copied whole */
+struct adfz_pt {{
+  double v;
+  int k;
+  double w;
+}};
 
 /* branch trace: every branch on a floating-point value goes through here */
 static unsigned long adfz_trace;
