@@ -456,21 +456,42 @@ bool ForwardCallLowering::emitCall() {
     // the handle.
     if (TapeArg && TapeArg->getType()->isPointerTy())
       B.CreateStore(Handle, TapeArg);
-    if (Want->isVoidTy() || Call.use_empty()) {
-      // Nothing to return.
-    } else if (Want == Ptr) {
-      Call.replaceAllUsesWith(Handle);
-    } else if (auto *ST = dyn_cast<StructType>(Want);
-               ST && ST->getNumElements() == 2 &&
-               ST->getElementType(0) == Ptr &&
-               ST->getElementType(1) == D->getReturnType()) {
-      Value *Pair = B.CreateInsertValue(PoisonValue::get(ST), Handle, 0);
-      Call.replaceAllUsesWith(B.CreateInsertValue(Pair, NewCall, 1));
-    } else {
-      return error("__enzyme_augmentfwd returns the tape (void *), or "
-                   "{void *tape, result}; it is declared to return " +
-                   typeName(Want));
+    // What the entry point is declared to return (a large struct through
+    // the hidden pointer).
+    Type *AugWant = SRet ? Call.getParamStructRetType(0) : Call.getType();
+    if (AugWant->isVoidTy() || (!SRet && Call.use_empty()))
+      return true; // nothing to return
+    Value *Out = Handle;
+    if (AugWant != Ptr) {
+      // {tape, result}; the result of a pointer (or of a struct of
+      // pointers) comes with its shadow: {tape, result, shadow}, flat or
+      // nested.
+      Type *Res = D->getReturnType();
+      auto *Pair = Res->isVoidTy()
+                       ? nullptr
+                       : StructType::get(Call.getContext(), {Ptr, Res});
+      if (!Pair || !sameScalars(Pair, AugWant) ||
+          DL.getTypeAllocSize(Pair) != DL.getTypeAllocSize(AugWant))
+        return error("__enzyme_augmentfwd returns the tape (void *), or "
+                     "{void *tape, result} (for a pointer result {void "
+                     "*tape, result, shadow}); it is declared to return " +
+                     typeName(AugWant) + ", but '" + R.Primal->getName() +
+                     "' gives " +
+                     (Pair ? typeName(Pair) : std::string("no result")));
+      Out = B.CreateInsertValue(
+          B.CreateInsertValue(PoisonValue::get(Pair), Handle, 0), NewCall, 1);
+      if (Pair != AugWant && !SRet) {
+        // The same scalars laid out as the declared type: through memory.
+        IRBuilder<> Entry(&*Call.getFunction()->getEntryBlock().begin());
+        AllocaInst *Tmp = Entry.CreateAlloca(AugWant);
+        B.CreateStore(Out, Tmp);
+        Out = B.CreateLoad(AugWant, Tmp);
+      }
     }
+    if (SRet)
+      B.CreateStore(Out, SRet);
+    else
+      Call.replaceAllUsesWith(Out);
     return true;
   }
   if (RevD) {
@@ -536,8 +557,15 @@ bool ForwardCallLowering::run() {
   Key.Primal = &F;
   Key.Mode = Reverse ? DerivativeMode::Augmented : DerivativeMode::Forward;
   Key.ReturnShadow = !F.getReturnType()->isVoidTy();
-  if (Reverse)
-    Key.ReturnShadow = F.getReturnType()->isFPOrFPVectorTy();
+  if (Reverse) {
+    // An active result: a floating-point one, and in split mode a pointer
+    // (or a struct of pointers), whose shadow the augmented sweep returns
+    // for the caller to accumulate adjoints into before the reverse sweep.
+    Type *Ret = F.getReturnType();
+    Key.ReturnShadow = Ret->isFPOrFPVectorTy() ||
+                       (SplitKind != Split::None &&
+                        (Ret->isPointerTy() || isPointerAggregate(Ret)));
+  }
   findInterleave();
   // Global markers may precede the first parameter.
   StringRef Name;

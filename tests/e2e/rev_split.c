@@ -7,7 +7,8 @@
  * order with a complete __enzyme_autodiff in between; 100 augmented sweeps
  * then their reverses; a void function with an output shadow; heap memory
  * inside.  Checked against __enzyme_autodiff, closed forms and forward
- * mode.  (enzyme_allocated / enzyme_tape: rev_pending_split_tape.c.) */
+ * mode.  A pointer result and a struct of pointers returned with their
+ * shadows.  (enzyme_allocated / enzyme_tape: rev_split_tape.c.) */
 #include "rev_check.h"
 
 void *__enzyme_augmentfwd(void *, ...);
@@ -18,6 +19,35 @@ typedef struct {
   double result;
 } aug_t;
 aug_t __enzyme_augmentfwd_r(void *, ...);
+
+/* A pointer result comes with its shadow ({tape, result, shadow}): the
+ * caller accumulates the adjoint of what it reads through the result into
+ * the shadow before the reverse sweep. Also a struct of two pointers,
+ * returned through memory. */
+typedef struct {
+  void *tape;
+  double *result, *shadow;
+} aug_ptr_t;
+aug_ptr_t __enzyme_augmentfwd_p(void *, ...);
+typedef struct {
+  double *a, *b;
+} two_ptr;
+typedef struct {
+  void *tape;
+  two_ptr result, shadow;
+} aug_two_t;
+aug_two_t __enzyme_augmentfwd_two(void *, ...);
+
+static double *scale_second(double *x) {
+  x[1] = x[1] * x[0];
+  return x + 1;
+}
+static two_ptr sin_pair(double *x) {
+  x[0] = sin(x[0]);
+  x[1] = x[0] * x[1];
+  two_ptr r = {x, x + 1};
+  return r;
+}
 
 static double f(double x, const double *p, int n) {
   double s = 0;
@@ -118,6 +148,31 @@ int main(void) {
     double e0 = exp(xv[0]), t1 = xv[1] * e0;
     CHECK_CLOSE(dxv[0], e0 + 2 * t1 * t1 - 0.5 * xv[1], REV_TOL_EXACT);
     CHECK_CLOSE(dxv[1], 2 * t1 * e0 - 0.5 * xv[0], REV_TOL_EXACT);
+  }
+  {
+    /* L = 2 y with y = x1 x0 read through the returned pointer */
+    double x2[2] = {3, 4}, dx2[2] = {0, 0};
+    aug_ptr_t a = __enzyme_augmentfwd_p((void *)scale_second, x2, dx2);
+    CHECK_TRUE(a.result == x2 + 1 && a.shadow == dx2 + 1);
+    CHECK_CLOSE(*a.result, 12.0, REV_TOL_EXACT);
+    *a.shadow += 2.0;
+    __enzyme_reverse_void((void *)scale_second, x2, dx2, a.tape);
+    CHECK_CLOSE(dx2[0], 8.0, REV_TOL_EXACT);
+    CHECK_CLOSE(dx2[1], 6.0, REV_TOL_EXACT);
+  }
+  {
+    /* L = y0 + 3 y1 with y0 = sin x0, y1 = sin(x0) x1, read through the
+     * two returned pointers */
+    double x0 = 0.4, x1 = -1.3;
+    double x2[2] = {x0, x1}, dx2[2] = {0, 0};
+    aug_two_t a = __enzyme_augmentfwd_two((void *)sin_pair, x2, dx2);
+    CHECK_TRUE(a.result.a == x2 && a.shadow.a == dx2);
+    CHECK_TRUE(a.result.b == x2 + 1 && a.shadow.b == dx2 + 1);
+    *a.shadow.a += 1.0;
+    *a.shadow.b += 3.0;
+    __enzyme_reverse_void((void *)sin_pair, x2, dx2, a.tape);
+    CHECK_CLOSE(dx2[0], cos(x0) + 3 * cos(x0) * x1, REV_TOL_EXACT);
+    CHECK_CLOSE(dx2[1], 3 * sin(x0), REV_TOL_EXACT);
   }
   return check_finish();
 }
