@@ -30,6 +30,12 @@ typedef struct {
 } aug_ptr_t;
 aug_ptr_t __enzyme_augmentfwd_p(void *, ...);
 typedef struct {
+  void *tape;
+  double *result;
+} aug_t2;
+aug_t2 __enzyme_augmentfwd_c(void *, ...);
+extern int enzyme_const_return;
+typedef struct {
   double *a, *b;
 } two_ptr;
 typedef struct {
@@ -159,6 +165,18 @@ int main(void) {
     __enzyme_reverse_void((void *)scale_second, x2, dx2, a.tape);
     CHECK_CLOSE(dx2[0], 8.0, REV_TOL_EXACT);
     CHECK_CLOSE(dx2[1], 6.0, REV_TOL_EXACT);
+  }
+  {
+    /* enzyme_const_return: {tape, result}, no shadow; the seed goes into
+     * dx2[1] directly */
+    double x2[2] = {3, 4}, dx2[2] = {0, 1};
+    aug_t2 a = __enzyme_augmentfwd_c((void *)scale_second, enzyme_const_return,
+                                     x2, dx2);
+    CHECK_TRUE(a.result == x2 + 1);
+    __enzyme_reverse_void((void *)scale_second, enzyme_const_return, x2, dx2,
+                          a.tape);
+    CHECK_CLOSE(dx2[0], 4.0, REV_TOL_EXACT);
+    CHECK_CLOSE(dx2[1], 3.0, REV_TOL_EXACT);
   }
   {
     /* L = y0 + 3 y1 with y0 = sin x0, y1 = sin(x0) x1, read through the
