@@ -140,6 +140,22 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                               "supported yet in reverse mode — compile this "
                               "function at -O0 or copy the values as "
                               "floating-point numbers");
+      // A pointer stored as an integer (how InstCombine copies a struct
+      // holding a reference, such as an Eigen expression): its shadow is
+      // stored the same way, or a load of the field as a pointer would
+      // find no shadow there.
+      if (auto *P2I = dyn_cast<PtrToIntInst>(V);
+          P2I && Active.contains(P2I->getOperand(0))) {
+        tagMemoryClass(*AB.CreateAlignedStore(
+                           AB.CreatePtrToInt(shadowOrZero(P2I->getOperand(0)),
+                                             V->getType()),
+                           SP, SI->getAlign()),
+                       MemoryClass::Shadow);
+      } else if (holdsActiveAddress(V, 4)) {
+        return unsupported(I, "the address of memory with derivatives is "
+                              "stored as an integer computed from it; this "
+                              "is not supported yet in reverse mode");
+      }
     }
     const Value *Obj = getUnderlyingObject(SI->getPointerOperand());
     bool Lost = !SP && Active.contains(V) &&
