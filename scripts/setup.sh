@@ -10,8 +10,8 @@ packages=(
   cmake ninja-build g++ ccache binutils
   llvm-22-dev libclang-cpp22-dev libclang-22-dev clang-22 lld-22
   libcli11-dev libspdlog-dev libfmt-dev
-  # tests: lit, FileCheck, not, split-file; Catch2 v2; csmith
-  llvm-22-tools python3 catch2 csmith libcsmith-dev make
+  # tests: lit, FileCheck, not, split-file; Catch2 v2; csmith; Eigen 3
+  llvm-22-tools python3 catch2 csmith libcsmith-dev make libeigen3-dev
   # benchmarks: bench/run draws its chart with gnuplot
   gnuplot-nox
 )

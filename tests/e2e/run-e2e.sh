@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compiles one end-to-end program with adcc at one optimization level, runs
 # it, and requires exit status 0 and a final line that ends in "ok".
-#   run-e2e.sh SOURCE LEVEL      (ADCC / ADCCXX from the environment)
+#   run-e2e.sh SOURCE LEVEL      (ADCC / ADCCXX, E2E_CFLAGS from the
+#                                 environment)
 set -euo pipefail
 src=$1
 level=$2
@@ -13,6 +14,9 @@ case "$src" in
 esac
 extra=()
 [[ $level == -O0 ]] && extra+=(-g)
+# E2E_CFLAGS: flags a test needs (the include directory of a library).
+read -ra cflags <<<"${E2E_CFLAGS:-}"
+extra+=("${cflags[@]}")
 
 echo "+ $cc $level ${extra[*]} $src -o $out -lm"
 "$cc" "$level" "${extra[@]}" -Wall -Werror "$src" -o "$out" -lm
