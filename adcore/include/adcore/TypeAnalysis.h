@@ -100,6 +100,11 @@ private:
   /// callers pass it as).
   void seedFromAllocatedType(const llvm::Value *Ptr,
                              const llvm::AllocaInst &AI);
+  /// What the declared type \p T of an object says its bytes hold, for
+  /// the memory \p Ptr points to (\p WithFields: also the fields of a
+  /// struct, not only the elements of an array of floats).
+  void seedFromDeclaredType(const llvm::Value *Ptr, llvm::Type *T,
+                            bool WithFields = true);
   /// What the source type of a GEP over a struct says its base points to.
   void seedFromStructGEP(const llvm::GEPOperator &GEP);
   /// Seeds pointer arguments from the stack variables that every caller in

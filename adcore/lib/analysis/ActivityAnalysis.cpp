@@ -59,26 +59,66 @@ bool isMovedInteger(const Instruction &I) {
   return true;
 }
 
-/// True when every value \p F returns is a block it allocated, directly or
-/// through a function like itself (std::allocator<T>::allocate at -O0): a
-/// call of it makes memory that may receive derivatives, whatever its
-/// arguments, as a call of malloc does.
+bool returnsNewAllocation(const Function &F, unsigned Depth);
+
+/// True when every value \p V may hold is null or a block that a call of
+/// an allocation function (or of a function returnsNewAllocation accepts)
+/// made (\p Callees: how many functions deep); sets \p Any when there is
+/// such a call. Follows phis, selects and, at -O0 (`T *r = nullptr; if (n)
+/// r = malloc(n); return r;`), the values stored into the local slot \p V
+/// is loaded from, \p Steps deep.
+bool onlyNewAllocations(const Value *V, unsigned Steps, unsigned Callees,
+                        bool &Any) {
+  V = V->stripPointerCasts();
+  if (isa<ConstantPointerNull>(V))
+    return true;
+  if (Steps == 0)
+    return false;
+  if (const auto *Call = dyn_cast<CallBase>(V)) {
+    const Function *Callee = Call->getCalledFunction();
+    Any = true;
+    return Callee && (isAllocationFunction(*Callee) ||
+                      returnsNewAllocation(*Callee, Callees));
+  }
+  auto Each = [&](const Value *In) {
+    return onlyNewAllocations(In, Steps - 1, Callees, Any);
+  };
+  if (const auto *Phi = dyn_cast<PHINode>(V))
+    return all_of(Phi->incoming_values(), Each);
+  if (const auto *Sel = dyn_cast<SelectInst>(V))
+    return Each(Sel->getTrueValue()) && Each(Sel->getFalseValue());
+  const auto *LI = dyn_cast<LoadInst>(V);
+  const auto *Slot =
+      LI ? dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts())
+         : nullptr;
+  if (!Slot)
+    return false;
+  for (const User *U : Slot->users()) {
+    if (isa<LoadInst>(U))
+      continue;
+    if (const auto *II = dyn_cast<IntrinsicInst>(U);
+        II && (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II)))
+      continue;
+    const auto *SI = dyn_cast<StoreInst>(U);
+    if (!SI || SI->getPointerOperand() != Slot || !Each(SI->getValueOperand()))
+      return false;
+  }
+  return true;
+}
+
+/// True when every value \p F returns is a block it allocated (or null),
+/// directly or through a function like itself (std::allocator<T>::allocate
+/// and Eigen's conditional_aligned_new_auto at -O0): a call of it makes
+/// memory that may receive derivatives, whatever its arguments, as a call
+/// of malloc does.
 bool returnsNewAllocation(const Function &F, unsigned Depth) {
   if (F.isDeclaration() || !F.getReturnType()->isPointerTy() || Depth == 0)
     return false;
   bool Any = false;
-  for (const BasicBlock &BB : F) {
-    const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
-    if (!Ret)
-      continue;
-    const auto *Call =
-        dyn_cast<CallBase>(Ret->getReturnValue()->stripPointerCasts());
-    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-    if (!Callee || (!isAllocationFunction(*Callee) &&
-                    !returnsNewAllocation(*Callee, Depth - 1)))
-      return false;
-    Any = true;
-  }
+  for (const BasicBlock &BB : F)
+    if (const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      if (!onlyNewAllocations(Ret->getReturnValue(), 8, Depth - 1, Any))
+        return false;
   return Any;
 }
 

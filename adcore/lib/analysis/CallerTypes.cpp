@@ -10,16 +10,18 @@
 // type of the stack variable that every caller in the module passes for it,
 // found by following the pointer back: through local slots it was stored
 // into and loaded from, calls that return their argument, and the callers
-// of the function it is an argument of. Only exact addresses count (no
-// offset into the variable), up to 24 steps deep; only functions whose every
-// caller is in the module (internal ones, template instances) are followed,
-// and one whose address escapes gets nothing.
+// of the function it is an argument of. Only exact addresses count (a
+// variable, or a member of a struct whose declared type is a struct: no
+// other offset into the variable), up to 24 steps deep; only functions whose
+// every caller is in the module (internal ones, template instances) are
+// followed, and one whose address escapes gets nothing.
 //
 //===----------------------------------------------------------------------===//
 
 #include "adcore/TypeAnalysis.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Instructions.h"
 
@@ -42,6 +44,12 @@ public:
       Objects.insert(AI);
       return true;
     }
+    // A member of a declared struct (`&p.rhs` at -O0): what its type says.
+    if (auto *GEP = dyn_cast<GetElementPtrInst>(V);
+        GEP && isMemberAddress(*GEP)) {
+      Objects.insert(GEP);
+      return true;
+    }
     if (auto *LI = dyn_cast<LoadInst>(V))
       if (const Value *Stored = onlyStoredValue(LI->getPointerOperand()))
         return find(Stored, Depth + 1);
@@ -53,9 +61,21 @@ public:
     return false;
   }
 
-  SmallPtrSet<const AllocaInst *, 4> Objects;
+  /// Stack variables and members of declared structs.
+  SmallPtrSet<const Instruction *, 4> Objects;
 
 private:
+  /// `gep %struct.S, ptr %p, 0, i, ...` with constant indices: the address
+  /// of a member whose declared type is a struct.
+  static bool isMemberAddress(const GetElementPtrInst &GEP) {
+    if (GEP.getNumIndices() < 2 || !GEP.hasAllConstantIndices() ||
+        !isa<StructType>(GEP.getSourceElementType()) ||
+        !cast<ConstantInt>(GEP.getOperand(1))->isZero())
+      return false;
+    auto *Member = dyn_cast<StructType>(GEP.getResultElementType());
+    return Member && !Member->isOpaque();
+  }
+
   /// The value of the only store into the local slot \p Slot, whose other
   /// uses are loads.
   static const Value *onlyStoredValue(const Value *Slot) {
@@ -124,8 +144,13 @@ void TypeAnalysis::seedFromCallers() {
     DeclaredObjects D;
     if (!D.find(&A, 0))
       continue;
-    for (const AllocaInst *AI : D.Objects)
-      seedFromAllocatedType(&A, *AI);
+    for (const Instruction *Object : D.Objects) {
+      if (auto *AI = dyn_cast<AllocaInst>(Object))
+        seedFromAllocatedType(&A, *AI);
+      else
+        seedFromDeclaredType(
+            &A, cast<GetElementPtrInst>(Object)->getResultElementType());
+    }
   }
 }
 

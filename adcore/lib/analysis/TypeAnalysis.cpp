@@ -443,11 +443,13 @@ kindsFromSignature(const Function &F,
   }
 }
 
-/// The floating-point scalars and pointers of a declared type, at their
-/// byte offsets; false when it holds a union (whose IR type names one
-/// member only) or is too large to list.
+/// The floating-point scalars and pointers of a declared type, and the
+/// integers (of 16 bits or more) of its structs, at their byte offsets;
+/// false when it holds a union (whose IR type names one member only) or is
+/// too large to list. \p InStruct: \p T is (part of) a struct's field.
 static bool floatFields(const DataLayout &DL, Type *T, int64_t At,
-                        SmallVectorImpl<std::pair<int64_t, Kind>> &Out) {
+                        SmallVectorImpl<std::pair<int64_t, Kind>> &Out,
+                        bool InStruct = false) {
   if (Out.size() > 256)
     return false;
   if (T->isFloatTy() || T->isDoubleTy() || T->isPointerTy()) {
@@ -457,7 +459,8 @@ static bool floatFields(const DataLayout &DL, Type *T, int64_t At,
   if (auto *AT = dyn_cast<ArrayType>(T)) {
     int64_t Size = int64_t(DL.getTypeAllocSize(AT->getElementType()));
     for (uint64_t I = 0; I < AT->getNumElements(); ++I)
-      if (!floatFields(DL, AT->getElementType(), At + int64_t(I) * Size, Out))
+      if (!floatFields(DL, AT->getElementType(), At + int64_t(I) * Size, Out,
+                       InStruct))
         return false;
     return true;
   }
@@ -468,16 +471,26 @@ static bool floatFields(const DataLayout &DL, Type *T, int64_t At,
     const StructLayout *SL = DL.getStructLayout(ST);
     for (unsigned I = 0; I < ST->getNumElements(); ++I)
       if (!floatFields(DL, ST->getElementType(I),
-                       At + int64_t(SL->getElementOffset(I)), Out))
+                       At + int64_t(SL->getElementOffset(I)), Out,
+                       /*InStruct=*/true))
         return false;
     return true;
   }
-  return true; // integers: what their uses say
+  // A struct's integer field (not a byte: character buffers hold anything)
+  // holds an integer, as isDeclaredIntegerField says for its GEPs.
+  if (T->isIntegerTy() && T->getIntegerBitWidth() >= 16 && InStruct)
+    Out.push_back({At, Kind::Integer});
+  return true; // other integers: what their uses say
 }
 
 void TypeAnalysis::seedFromAllocatedType(const Value *Ptr,
                                          const AllocaInst &AI) {
-  Type *T = AI.getAllocatedType();
+  // (A variable-length array of T: only what holds for every element.)
+  seedFromDeclaredType(Ptr, AI.getAllocatedType(), !AI.isArrayAllocation());
+}
+
+void TypeAnalysis::seedFromDeclaredType(const Value *Ptr, Type *T,
+                                        bool WithFields) {
   // An array of doubles or floats (of any rank): every element.
   Type *E = T;
   while (auto *AT = dyn_cast<ArrayType>(E))
@@ -487,13 +500,15 @@ void TypeAnalysis::seedFromAllocatedType(const Value *Ptr,
     joinMemory(Ptr, -1, kindOfType(E));
     return;
   }
+  if (!WithFields)
+    return;
   SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-  if (!AI.isArrayAllocation() && floatFields(AI.getDataLayout(), T, 0, Fields))
+  if (floatFields(F.getDataLayout(), T, 0, Fields))
     for (auto [Offset, K] : Fields)
       joinMemory(Ptr, Offset, K);
   // An array of structs: elements of the struct's size.
   if (E != T && isa<StructType>(E))
-    joinStride(Ptr, AI.getDataLayout().getTypeAllocSize(E));
+    joinStride(Ptr, F.getDataLayout().getTypeAllocSize(E));
 }
 
 void TypeAnalysis::seedFromStructGEP(const GEPOperator &GEP) {

@@ -118,8 +118,15 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (SP && LI->getType()->isIntegerTy())
       if (Type *View = floatViewOf(*LI))
         FloatView[LI] = View;
+    // (Also a pointer read as an integer, to be stored again: how the
+    // optimizer copies a struct that holds a reference, such as an Eigen
+    // expression passed by value.)
+    const Value *PL = PrimalOf.lookup(LI);
+    bool PointerBits = LI->getType()->isIntegerTy() && !FloatView.count(LI) &&
+                       PL && Types->kindOf(PL) == Kind::Pointer;
     if (SP &&
-        (LI->getType()->isPointerTy() || isPointerAggregate(LI->getType())) &&
+        (LI->getType()->isPointerTy() || isPointerAggregate(LI->getType()) ||
+         PointerBits) &&
         Active.contains(LI)) {
       LoadInst *S = AB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign(),
                                          LI->getName() + ".shadow");
@@ -150,6 +157,10 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                            AB.CreatePtrToInt(shadowOrZero(P2I->getOperand(0)),
                                              V->getType()),
                            SP, SI->getAlign()),
+                       MemoryClass::Shadow);
+      } else if (Value *Shadow = shadows().lookup(V)) {
+        // A pointer read as an integer and stored again: its shadow too.
+        tagMemoryClass(*AB.CreateAlignedStore(Shadow, SP, SI->getAlign()),
                        MemoryClass::Shadow);
       } else if (holdsActiveAddress(V, 4)) {
         return unsupported(I, "the address of memory with derivatives is "

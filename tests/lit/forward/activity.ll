@@ -74,3 +74,50 @@ define double @boxed(double %x) {
 ; CHECK-LABEL: activity of 'boxed'
 ; CHECK:      active   %box = call ptr @allocate(i64 1)
 ; CHECK:      active   %v = load double, ptr %box
+
+; The same at -O0 through a local variable that holds null or the block
+; (Eigen's conditional_aligned_new_auto), through a wrapper that returns
+; the wrapper's result (conditional_aligned_malloc); a function that can
+; return another pointer is not an allocation.
+define ptr @new_or_null(i64 %n) {
+  %r = alloca ptr
+  %zero = icmp eq i64 %n, 0
+  br i1 %zero, label %none, label %some
+none:
+  store ptr null, ptr %r
+  br label %done
+some:
+  %p = call ptr @allocate(i64 %n)
+  store ptr %p, ptr %r
+  br label %done
+done:
+  %v = load ptr, ptr %r
+  ret ptr %v
+}
+
+define ptr @wrapped(i64 %n) {
+  %p = call ptr @new_or_null(i64 %n)
+  ret ptr %p
+}
+
+@pool = global [4 x double] zeroinitializer
+
+define ptr @pool_or_new(i64 %n) {
+  %zero = icmp eq i64 %n, 0
+  %p = call ptr @allocate(i64 %n)
+  %q = select i1 %zero, ptr @pool, ptr %p
+  ret ptr %q
+}
+
+define double @boxed_o0(double %x) {
+  %box = call ptr @wrapped(i64 1)
+  store double %x, ptr %box
+  %v = load double, ptr %box
+  %other = call ptr @pool_or_new(i64 1)
+  ret double %v
+}
+
+; CHECK-LABEL: activity of 'boxed_o0'
+; CHECK:      active   %box = call ptr @wrapped(i64 1)
+; CHECK:      active   %v = load double, ptr %box
+; CHECK:      const    %other = call ptr @pool_or_new(i64 1)

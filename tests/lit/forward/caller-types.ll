@@ -2,7 +2,9 @@
 ; caller passes: through a local slot (what -O0 makes of a parameter),
 ; through a call that returns its argument (std::move at -O0) and through
 ; an intermediate function. An external function's callers are unknown; a
-; pointer into the middle of a variable is not followed.
+; pointer into the middle of a variable is not followed, but the address of
+; a member whose declared type is a struct (`&p.inner`) takes that type.
+; (A struct's integer fields are integers.)
 ; RUN: adcc-opt -passes=adcc-print-types %s -o /dev/null | FileCheck %s
 
 %state = type { [2 x double], i32, double }
@@ -51,17 +53,32 @@ define void @calls_offset() {
   ret void
 }
 
+%outer = type { i64, %state }
+
+define internal void @member(ptr %p) {
+  ret void
+}
+
+define void @calls_member() {
+  %o = alloca %outer
+  %inner = getelementptr inbounds %outer, ptr %o, i32 0, i32 1
+  call void @member(ptr %inner)
+  ret void
+}
+
 declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
 
 ; CHECK-LABEL: types of 'copy'
-; CHECK: %dst: pointer -> [0]:double [8]:double [24]:double
-; CHECK: %src: pointer -> [0]:double [8]:double [24]:double
+; CHECK: %dst: pointer -> [0]:double [8]:double [16]:integer [24]:double
+; CHECK: %src: pointer -> [0]:double [8]:double [16]:integer [24]:double
 ; CHECK-LABEL: types of 'move'
-; CHECK: %p: pointer -> [0]:double [8]:double [24]:double
+; CHECK: %p: pointer -> [0]:double [8]:double [16]:integer [24]:double
 ; CHECK-LABEL: types of 'via'
-; CHECK: %d: pointer -> [0]:double [8]:double [24]:double
+; CHECK: %d: pointer -> [0]:double [8]:double [16]:integer [24]:double
 ; CHECK-LABEL: types of 'exported'
 ; CHECK-NEXT: %p: pointer{{$}}
 ; CHECK-LABEL: types of 'offset'
 ; CHECK-NEXT: %p: pointer{{$}}
 ; CHECK-LABEL: types of 'calls_offset'
+; CHECK-LABEL: types of 'member'
+; CHECK-NEXT: %p: pointer -> [0]:double [8]:double [16]:integer [24]:double

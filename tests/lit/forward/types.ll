@@ -96,7 +96,8 @@ define void @pointees(ptr %v, ptr %w, ptr %u, ptr %fresh) {
 !16 = !{!12, !12, i64 0}
 
 ; A GEP over a declared struct type (how Clang addresses fields and array
-; elements at -O0): its base points to that struct, an array of them when
+; elements at -O0): its base points to that struct (its integer fields
+; too), an array of them when
 ; the GEP steps between elements. The element size carries over to
 ; pointers whole elements away, phis and copies; a byte offset by a
 ; variable says nothing about the elements (no [*] from [0]).
@@ -114,9 +115,9 @@ define void @structs(ptr %p, ptr %q, i64 %n, i64 %off, i1 %c) {
 declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
 
 ; CHECK-LABEL: types of 'structs'
-; CHECK:      %p: pointer -> [0]:double [8]:double [24]:double [32]:double (elements of 24 bytes)
-; CHECK:      %q: pointer -> [0]:double [8]:double [24]:double [32]:double (elements of 24 bytes)
-; CHECK:      %next: pointer -> [0]:double [8]:double (elements of 24 bytes)
+; CHECK:      %p: pointer -> [0]:double [8]:double [16]:integer [24]:double [32]:double [40]:integer (elements of 24 bytes)
+; CHECK:      %q: pointer -> [0]:double [8]:double [16]:integer [24]:double [32]:double [40]:integer (elements of 24 bytes)
+; CHECK:      %next: pointer -> [0]:double [8]:double [16]:integer (elements of 24 bytes)
 ; CHECK:      %two: pointer (elements of 24 bytes)
 ; CHECK:      %sel: pointer -> {{.*}} (elements of 24 bytes)
-; CHECK:      %mid: pointer -> [0]:double [8]:double [24]:double [32]:double{{$}}
+; CHECK:      %mid: pointer -> [0]:double [8]:double [16]:integer [24]:double [32]:double [40]:integer{{$}}
