@@ -128,7 +128,25 @@ constexpr const char *InactivePrefixTable[] = {
 
 } // namespace
 
+/// An intrinsic on integers only (llvm.smin, llvm.umax, llvm.ctpop,
+/// llvm.bswap, ...): sizes, counts and bit tricks on integers, never a
+/// derivative. (Pointers and floating-point values appear nowhere in its
+/// type.)
+static bool isIntegerIntrinsic(const Function &F) {
+  auto IntegerOnly = [](Type *T) {
+    if (auto *ST = dyn_cast<StructType>(T))
+      return all_of(ST->elements(),
+                    [](Type *E) { return E->isIntOrIntVectorTy(); });
+    return T->isIntOrIntVectorTy();
+  };
+  FunctionType *FT = F.getFunctionType();
+  return F.isIntrinsic() && IntegerOnly(FT->getReturnType()) &&
+         all_of(FT->params(), IntegerOnly);
+}
+
 bool isKnownInactiveFunction(const Function &F) {
+  if (isIntegerIntrinsic(F))
+    return true;
   StringRef Name = F.getName();
   for (const char *Row : InactivePrefixTable)
     if (Name.starts_with(Row))

@@ -424,6 +424,7 @@ bool ReverseEmitter::checkIntrinsic(IntrinsicInst &II) {
   case Intrinsic::experimental_noalias_scope_decl:
   case Intrinsic::invariant_start:
   case Intrinsic::invariant_end:
+  case Intrinsic::prefetch:
   case Intrinsic::var_annotation:
   case Intrinsic::ptr_annotation:
   case Intrinsic::annotation:
