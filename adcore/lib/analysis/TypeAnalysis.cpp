@@ -297,9 +297,10 @@ bool TypeAnalysis::visit(Instruction &I) {
     bool ScalarElements = !Source->isAggregateType();
     bool Bytes = Source->isIntegerTy(8) && GEP->getNumIndices() == 1;
     // Whole elements of the declared size away: the same elements.
-    if (uint64_t S = DL.getTypeAllocSize(Source); S > 1)
+    if (TypeSize S = DL.getTypeAllocSize(Source);
+        !S.isScalable() && S.getFixedValue() > 1)
       for (const Value *V : {Base, static_cast<const Value *>(GEP)})
-        if (elementSize(V) == S)
+        if (elementSize(V) == S.getFixedValue())
           Changed |= joinStrides(Base, GEP);
     for (const Value *From : {Base, static_cast<const Value *>(GEP)}) {
       const Value *To = From == Base ? static_cast<const Value *>(GEP) : Base;
