@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/Intrinsics.h"
 
 using namespace llvm;
 
@@ -129,10 +130,20 @@ constexpr const char *InactivePrefixTable[] = {
 } // namespace
 
 /// An intrinsic on integers only (llvm.smin, llvm.umax, llvm.ctpop,
-/// llvm.bswap, ...): sizes, counts and bit tricks on integers, never a
-/// derivative. (Pointers and floating-point values appear nowhere in its
-/// type.)
+/// llvm.sadd.with.overflow, ...): sizes, counts and overflow checks, never
+/// a derivative. (Pointers and floating-point values appear nowhere in its
+/// type.) Not those that move bits around (bswap, bitreverse, funnel
+/// shifts), which may carry a double's bits: those stay errors.
 static bool isIntegerIntrinsic(const Function &F) {
+  switch (F.getIntrinsicID()) {
+  case Intrinsic::bswap:
+  case Intrinsic::bitreverse:
+  case Intrinsic::fshl:
+  case Intrinsic::fshr:
+    return false;
+  default:
+    break;
+  }
   auto IntegerOnly = [](Type *T) {
     if (auto *ST = dyn_cast<StructType>(T))
       return all_of(ST->elements(),
