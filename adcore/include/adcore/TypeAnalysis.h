@@ -27,6 +27,7 @@ class AllocaInst;
 class Function;
 class GEPOperator;
 class Instruction;
+class MemTransferInst;
 class Type;
 class Value;
 class raw_ostream;
@@ -117,6 +118,10 @@ private:
   static constexpr uint64_t ConflictingSizes = ~uint64_t(0);
   llvm::DenseMap<const llvm::Value *, uint64_t> Strides;
 };
+
+/// The fields of the aggregate a memcpy copies, by Clang's !tbaa.struct
+/// (empty without it, or when a field's type says nothing, such as bytes).
+MemoryLayout copiedFields(const llvm::MemTransferInst &MT);
 
 /// The kind of a first-class IR type (floats, pointers; integers are
 /// Unknown: an integer type alone does not say what the bits are).

@@ -62,8 +62,7 @@ Kind meet(Kind A, Kind B) {
 }
 
 /// The name of the type a TBAA access tag accesses ("" without one).
-StringRef accessTypeName(const Instruction &I) {
-  MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
+StringRef accessTypeName(const MDNode *Tag) {
   if (!Tag || Tag->getNumOperands() < 2)
     return "";
   auto *AccessType = dyn_cast<MDNode>(Tag->getOperand(1));
@@ -103,7 +102,7 @@ Kind kindOfTBAAName(StringRef N) {
 
 /// The kind a TBAA access tag names.
 Kind kindOfTBAA(const Instruction &I) {
-  return kindOfTBAAName(accessTypeName(I));
+  return kindOfTBAAName(accessTypeName(I.getMetadata(LLVMContext::MD_tbaa)));
 }
 
 /// What the pointer a load or store accesses points to, by the pointer's
@@ -111,13 +110,32 @@ Kind kindOfTBAA(const Instruction &I) {
 /// to pointers. Unknown for `void *`, `char *` and pointers to structs.
 Kind pointeeKindOfTBAA(const Instruction &I) {
   StringRef Pointee;
-  unsigned Depth = pointerDepth(accessTypeName(I), Pointee);
+  unsigned Depth = pointerDepth(
+      accessTypeName(I.getMetadata(LLVMContext::MD_tbaa)), Pointee);
   if (Depth == 0)
     return Kind::Unknown;
   return Depth > 1 ? Kind::Pointer : kindOfTBAAName(Pointee);
 }
 
 } // namespace
+
+MemoryLayout copiedFields(const MemTransferInst &MT) {
+  // !{offset, size, access tag, ...}: what Clang records of the fields of
+  // an aggregate it copies.
+  MemoryLayout L;
+  MDNode *MD = MT.getMetadata(LLVMContext::MD_tbaa_struct);
+  if (!MD || MD->getNumOperands() % 3 != 0)
+    return {};
+  for (unsigned I = 0; I < MD->getNumOperands(); I += 3) {
+    auto *Offset = mdconst::dyn_extract<ConstantInt>(MD->getOperand(I));
+    auto *Tag = dyn_cast<MDNode>(MD->getOperand(I + 2));
+    Kind K = kindOfTBAAName(accessTypeName(Tag));
+    if (!Offset || K == Kind::Unknown)
+      return {}; // a field of bytes: anything
+    L[int64_t(Offset->getZExtValue())] = K;
+  }
+  return L;
+}
 
 Kind TypeAnalysis::kindOf(const Value *V) const {
   auto It = Kinds.find(V);

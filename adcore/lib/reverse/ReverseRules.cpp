@@ -195,9 +195,14 @@ static uint64_t floatBytes(Kind K) { return K == Kind::Double ? 8 : 4; }
 /// ({int, double}) gets one call per floating-point field.
 bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
                                      Value *Len) {
-  MemoryLayout L = Types->layout(PrimalOf.lookup(MT.getRawDest()));
-  for (auto [Offset, K] : Types->layout(PrimalOf.lookup(MT.getRawSource())))
-    L.emplace(Offset, K);
+  // What Clang says of the fields of a copied aggregate first; else what
+  // the type analysis says of the memory.
+  MemoryLayout L = copiedFields(MT);
+  if (L.empty()) {
+    L = Types->layout(PrimalOf.lookup(MT.getRawDest()));
+    for (auto [Offset, K] : Types->layout(PrimalOf.lookup(MT.getRawSource())))
+      L.emplace(Offset, K);
+  }
   bool AnyFloat = false, AllFloat = !L.empty();
   for (auto [Offset, K] : L) {
     AnyFloat |= isFloatMemory(K);
@@ -213,6 +218,13 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     return unsupported(MT, "a memory copy whose contents cannot be typed; "
                            "copy the values one by one");
   }
+  // Floating-point data next to bytes read as two different kinds: which
+  // of them are floating-point is not known, and skipping them would lose
+  // their adjoints.
+  if (any_of(L, [](const auto &E) { return E.second == Kind::Conflict; }))
+    return unsupported(MT, "a memory copy whose contents cannot be typed "
+                           "(some bytes are used as two different types); "
+                           "copy the values one by one");
   Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
   Module &M = *Rev.getParent();
   auto Copy = [&](Kind K, Value *D, Value *S, Value *Bytes) {
