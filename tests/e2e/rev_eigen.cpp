@@ -11,6 +11,8 @@
 
 #include <Eigen/Dense>
 
+#include <vector>
+
 using Eigen::Matrix3d;
 using Eigen::MatrixXd;
 using Eigen::Vector3d;
@@ -35,8 +37,47 @@ static double dynamic_energy(const double *p) {
   return r.squaredNorm() + (m.transpose() * x).sum();
 }
 
+// Virtual terms held by pointer in one vector, points in a growing
+// std::vector<Vector3d> (its reallocation copies the elements): the two
+// vectors' null-initialized pointers once made the points' first double
+// look like a pointer at -O1, and its adjoint was dropped.
+struct term {
+  virtual ~term() = default;
+  virtual double eval(const Vector3d &p) const = 0;
+};
+struct spring : term {
+  Vector3d anchor;
+  double k;
+  spring(const Vector3d &a, double k) : anchor(a), k(k) {}
+  double eval(const Vector3d &p) const override {
+    return 0.5 * k * (p - anchor).squaredNorm();
+  }
+};
+struct gravity : term {
+  double g;
+  explicit gravity(double g) : g(g) {}
+  double eval(const Vector3d &p) const override { return g * p.z(); }
+};
+static double springs(const double *x) {
+  std::vector<term *> terms;
+  terms.push_back(new spring(Vector3d(1, 0, 0), 2.0));
+  terms.push_back(new spring(Vector3d(0, 1, 0.5), 3.0));
+  terms.push_back(new gravity(9.81));
+  std::vector<Vector3d> points;
+  for (int i = 0; i < 2; ++i)
+    points.emplace_back(x[3 * i], x[3 * i + 1], x[3 * i + 2]);
+  double e = 0;
+  for (size_t i = 0; i < points.size(); ++i)
+    for (const term *t : terms)
+      e += (i + 1) * t->eval(points[i]);
+  for (term *t : terms)
+    delete t;
+  return e + std::exp(-(points[0] - points[1]).norm());
+}
+
 int main() {
   CHECK_GRAD_AND_DOT(fixed_energy, 3, 1.0);
   CHECK_GRAD_AND_DOT(dynamic_energy, 4, 1.0);
+  CHECK_GRAD_AND_DOT(springs, 6, 1.0);
   return check_finish();
 }

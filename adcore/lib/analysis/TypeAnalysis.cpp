@@ -174,6 +174,11 @@ bool TypeAnalysis::join(const Value *V, Kind K) {
 bool TypeAnalysis::joinMemory(const Value *Ptr, int64_t Offset, Kind K) {
   if (K == Kind::Unknown)
     return false;
+  // Null (and undef) point to nothing: one key shared by every unrelated
+  // use in the function would tie them all together (every phi of a
+  // pointer that starts null).
+  if (isa<ConstantPointerNull, UndefValue>(Ptr))
+    return false;
   Kind &Slot = Layouts[Ptr][Offset];
   Kind New = meet(Slot, K);
   if (New == Slot)
@@ -459,6 +464,8 @@ kindsFromSignature(const Function &F,
       Out.push_back({I + Shift, Kind::Double});
     else if (T == "float")
       Out.push_back({I + Shift, Kind::Float});
+    else if (T.ends_with("*")) // `term**`: an array of pointers
+      Out.push_back({I + Shift, Kind::Pointer});
   }
 }
 

@@ -121,3 +121,23 @@ declare void @llvm.memmove.p0.p0.i64(ptr, ptr, i64, i1)
 ; CHECK:      %two: pointer (elements of 24 bytes)
 ; CHECK:      %sel: pointer -> {{.*}} (elements of 24 bytes)
 ; CHECK:      %mid: pointer -> [0]:double [8]:double [16]:integer [24]:double [32]:double [40]:integer{{$}}
+
+; Null points to nothing: a pointer that starts null (a phi of null and a
+; block of doubles, what SROA makes of a growing std::vector) does not take
+; what another null-initialized pointer points to.
+define void @nulls(ptr %slot, ptr %d, i1 %c) {
+entry:
+  store ptr null, ptr %slot
+  %l = load ptr, ptr %slot
+  store ptr %d, ptr %l
+  br i1 %c, label %grow, label %done
+grow:
+  br label %done
+done:
+  %p = phi ptr [ null, %entry ], [ %d, %grow ]
+  store double 1.0, ptr %p
+  ret void
+}
+
+; CHECK-LABEL: types of 'nulls'
+; CHECK:      %p: pointer -> [0]:double{{$}}
