@@ -88,6 +88,16 @@ void scalarsOf(Type *T, SmallVectorImpl<Type *> &Out) {
   }
 }
 
+/// \p V read as \p To, a type of the same size: through memory, as a C
+/// union would ({double, double} as [2 x double]). The slot goes in the
+/// entry block of \p B's function.
+Value *reinterpretAs(IRBuilder<> &B, Value *V, Type *To) {
+  IRBuilder<> Entry(&*B.GetInsertBlock()->getParent()->getEntryBlock().begin());
+  AllocaInst *Tmp = Entry.CreateAlloca(To);
+  B.CreateStore(V, Tmp);
+  return B.CreateLoad(To, Tmp);
+}
+
 /// True when \p A and \p B hold the same sequence of scalar types.
 bool sameScalars(Type *A, Type *B) {
   SmallVector<Type *, 8> SA, SB;
@@ -480,13 +490,8 @@ bool ForwardCallLowering::emitCall() {
                      (Pair ? typeName(Pair) : std::string("no result")));
       Out = B.CreateInsertValue(
           B.CreateInsertValue(PoisonValue::get(Pair), Handle, 0), NewCall, 1);
-      if (Pair != AugWant && !SRet) {
-        // The same scalars laid out as the declared type: through memory.
-        IRBuilder<> Entry(&*Call.getFunction()->getEntryBlock().begin());
-        AllocaInst *Tmp = Entry.CreateAlloca(AugWant);
-        B.CreateStore(Out, Tmp);
-        Out = B.CreateLoad(AugWant, Tmp);
-      }
+      if (Pair != AugWant && !SRet)
+        Out = reinterpretAs(B, Out, AugWant);
     }
     if (SRet)
       B.CreateStore(Out, SRet);
@@ -527,14 +532,8 @@ bool ForwardCallLowering::emitCall() {
     }
   }
   Value *Result = NewCall;
-  if (Coerce) {
-    // Same size, different type ({double, double} vs [2 x double]): go
-    // through memory, as a C union would.
-    IRBuilder<> Entry(&*Call.getFunction()->getEntryBlock().begin());
-    AllocaInst *Tmp = Entry.CreateAlloca(Want);
-    B.CreateStore(NewCall, Tmp);
-    Result = B.CreateLoad(Want, Tmp);
-  }
+  if (Coerce)
+    Result = reinterpretAs(B, NewCall, Want);
   if (Convert)
     Result = B.CreateFPCast(NewCall, Want);
   if (SRet) {

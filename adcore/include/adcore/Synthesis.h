@@ -41,6 +41,13 @@ constexpr const char *IntegerRecordMetadata = "adcc.integer";
 /// per call, so a combined gradient can keep the group in its frame.
 constexpr const char *EndRecordsMetadata = "adcc.end.records";
 
+/// The error for an address of memory with derivatives kept in an integer
+/// variable that becomes a pointer again (both modes, at -O0).
+constexpr const char *AddressInIntegerError =
+    "the address of memory with derivatives is kept in an integer variable "
+    "(`(uintptr_t)p`), whose derivative would be lost; compute the address "
+    "with pointer arithmetic";
+
 /// True when \p BB may run more than once per call (it is in a cycle, or
 /// too far from its successors to tell).
 bool inCycle(const llvm::BasicBlock &BB);

@@ -321,10 +321,10 @@ bool TypeAnalysis::visit(Instruction &I) {
     bool Bytes = Source->isIntegerTy(8) && GEP->getNumIndices() == 1;
     // Whole elements of the declared size away: the same elements.
     if (TypeSize S = DL.getTypeAllocSize(Source);
-        !S.isScalable() && S.getFixedValue() > 1)
-      for (const Value *V : {Base, static_cast<const Value *>(GEP)})
-        if (elementSize(V) == S.getFixedValue())
-          Changed |= joinStrides(Base, GEP);
+        !S.isScalable() && S.getFixedValue() > 1 &&
+        (elementSize(Base) == S.getFixedValue() ||
+         elementSize(GEP) == S.getFixedValue()))
+      Changed |= joinStrides(Base, GEP);
     for (const Value *From : {Base, static_cast<const Value *>(GEP)}) {
       const Value *To = From == Base ? static_cast<const Value *>(GEP) : Base;
       auto It = Layouts.find(From);
@@ -473,9 +473,9 @@ kindsFromSignature(const Function &F,
 /// integers (of 16 bits or more) of its structs, at their byte offsets;
 /// false when it holds a union (whose IR type names one member only) or is
 /// too large to list. \p InStruct: \p T is (part of) a struct's field.
-static bool floatFields(const DataLayout &DL, Type *T, int64_t At,
-                        SmallVectorImpl<std::pair<int64_t, Kind>> &Out,
-                        bool InStruct = false) {
+static bool declaredFields(const DataLayout &DL, Type *T, int64_t At,
+                           SmallVectorImpl<std::pair<int64_t, Kind>> &Out,
+                           bool InStruct = false) {
   if (Out.size() > 256)
     return false;
   if (T->isFloatTy() || T->isDoubleTy() || T->isPointerTy()) {
@@ -485,8 +485,8 @@ static bool floatFields(const DataLayout &DL, Type *T, int64_t At,
   if (auto *AT = dyn_cast<ArrayType>(T)) {
     int64_t Size = int64_t(DL.getTypeAllocSize(AT->getElementType()));
     for (uint64_t I = 0; I < AT->getNumElements(); ++I)
-      if (!floatFields(DL, AT->getElementType(), At + int64_t(I) * Size, Out,
-                       InStruct))
+      if (!declaredFields(DL, AT->getElementType(), At + int64_t(I) * Size, Out,
+                          InStruct))
         return false;
     return true;
   }
@@ -496,9 +496,9 @@ static bool floatFields(const DataLayout &DL, Type *T, int64_t At,
       return false;
     const StructLayout *SL = DL.getStructLayout(ST);
     for (unsigned I = 0; I < ST->getNumElements(); ++I)
-      if (!floatFields(DL, ST->getElementType(I),
-                       At + int64_t(SL->getElementOffset(I)), Out,
-                       /*InStruct=*/true))
+      if (!declaredFields(DL, ST->getElementType(I),
+                          At + int64_t(SL->getElementOffset(I)), Out,
+                          /*InStruct=*/true))
         return false;
     return true;
   }
@@ -529,7 +529,7 @@ void TypeAnalysis::seedFromDeclaredType(const Value *Ptr, Type *T,
   if (!WithFields)
     return;
   SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-  if (floatFields(F.getDataLayout(), T, 0, Fields))
+  if (declaredFields(F.getDataLayout(), T, 0, Fields))
     for (auto [Offset, K] : Fields)
       joinMemory(Ptr, Offset, K);
   // An array of structs: elements of the struct's size.
@@ -544,18 +544,17 @@ void TypeAnalysis::seedFromStructGEP(const GEPOperator &GEP) {
   if (!ST)
     return;
   SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-  if (!floatFields(F.getDataLayout(), ST, 0, Fields))
+  if (!declaredFields(F.getDataLayout(), ST, 0, Fields))
     return;
-  uint64_t Size = F.getDataLayout().getTypeAllocSize(ST);
-  joinStride(GEP.getPointerOperand(), Size);
-  for (auto [Offset, K] : Fields)
-    joinMemory(GEP.getPointerOperand(), Offset, K);
-  // One index: the GEP steps from one S to another.
-  if (GEP.getNumIndices() == 1) {
-    joinStride(&GEP, Size);
+  auto PointsToS = [&](const Value *Ptr) {
+    joinStride(Ptr, F.getDataLayout().getTypeAllocSize(ST));
     for (auto [Offset, K] : Fields)
-      joinMemory(&GEP, Offset, K);
-  }
+      joinMemory(Ptr, Offset, K);
+  };
+  PointsToS(GEP.getPointerOperand());
+  // One index: the GEP steps from one S to another.
+  if (GEP.getNumIndices() == 1)
+    PointsToS(&GEP);
 }
 
 TypeAnalysis::TypeAnalysis(Function &F) : F(F) {

@@ -129,10 +129,7 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
     if (!TV || Ctx.rules().isInactiveGlobal(Obj) || isExceptionObject(Obj))
       return true;
     if (isa<PtrToIntInst>(V) || isa<BinaryOperator>(V))
-      return unsupported(I, "the address of memory with derivatives is kept "
-                            "in an integer variable (`(uintptr_t)p`), whose "
-                            "derivative would be lost; compute the address "
-                            "with pointer arithmetic");
+      return unsupported(I, AddressInIntegerError);
     std::string Where = "memory that has no shadow";
     if (auto *G = dyn_cast<GlobalVariable>(
             getUnderlyingObject(I.getPointerOperand())))

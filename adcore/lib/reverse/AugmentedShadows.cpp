@@ -178,10 +178,7 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                             "or pass the memory as a duplicated argument");
     if (Lost && holdsActiveAddress(V, 4) &&
         mayBecomePointer(SI->getPointerOperand(), 4))
-      return unsupported(I, "the address of memory with derivatives is kept "
-                            "in an integer variable (`(uintptr_t)p`), whose "
-                            "derivative would be lost; compute the address "
-                            "with pointer arithmetic");
+      return unsupported(I, AddressInIntegerError);
     if (SP && (V->getType()->isPointerTy() || isPointerAggregate(V->getType())))
       tagMemoryClass(
           *AB.CreateAlignedStore(shadowOrZero(V), SP, SI->getAlign()),
