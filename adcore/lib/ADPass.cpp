@@ -155,6 +155,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
                             R->Primal->getName() +
                             "' is not implemented yet in this version of adcc");
   }
+  Ctx.verifyGenerated();
   for (Function *F : EntryPoints)
     if (F && F->use_empty())
       F->eraseFromParent();

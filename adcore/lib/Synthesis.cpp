@@ -8,6 +8,7 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
 
 using namespace llvm;
 
@@ -110,6 +111,9 @@ void SynthesisContext::error(const Instruction &Where, const Twine &Message) {
 Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   if (Function *Known = Cache.lookup(Key))
     return Known;
+  // (Before any analysis of the primal.)
+  if (Canonical.insert(Key.Primal).second)
+    canonicalizeFloatShuffles(*Key.Primal);
   if (Key.Mode != DerivativeMode::Forward)
     return getOrCreateReverse(Key);
   Function &Primal = *Key.Primal;
@@ -131,6 +135,31 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   D->deleteBody();
   D->setLinkage(GlobalValue::ExternalLinkage);
   return nullptr;
+}
+
+void SynthesisContext::verifyGenerated() {
+  if (!verifyModule(M))
+    return;
+  bool Found = false;
+  for (Function *F : Cache.functions()) {
+    if (F->isDeclaration() || !verifyFunction(*F, &errs()))
+      continue;
+    Found = true;
+    error(*F->getEntryBlock().begin(),
+          "internal error: the generated function '" + F->getName() +
+              "' is malformed; please report this adcc bug");
+    F->deleteBody();
+    F->setLinkage(GlobalValue::ExternalLinkage);
+  }
+  if (!Found)
+    for (Function &F : M)
+      if (!F.isDeclaration()) {
+        verifyModule(M, &errs());
+        error(*F.getEntryBlock().begin(),
+              "internal error: the module is malformed after differentiation; "
+              "please report this adcc bug");
+        return;
+      }
 }
 
 Function *SynthesisContext::getOrCreateReverse(const DerivativeKey &Key) {

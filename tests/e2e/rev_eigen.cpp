@@ -3,7 +3,11 @@
 // (Map of the input, MatrixXd filled element by element, matrix-vector
 // products through Eigen's GEMV kernel, a transposed product, sum). Each
 // gradient is checked against central differences and forward mode
-// column by column, at every level. (Dynamic-size objects once crashed:
+// column by column, at every level. Also matrix-matrix products large
+// enough for Eigen's blocked GEBP kernel, which packs its operands into
+// buffers from alloca() and broadcasts doubles with integer shuffles
+// (before: a crash or a wrong gradient in reverse mode, an error in
+// forward mode). (Dynamic-size objects once crashed:
 // at -O1 and up a copied expression held its matrix's address as an
 // integer without a shadow; at -O0 Eigen's allocation wrappers, which
 // return through a local variable, were not seen as allocations.)
@@ -35,6 +39,16 @@ static double dynamic_energy(const double *p) {
       m(i, j) = 1.0 / (1 + i + j) + (i == j ? x(i) * x(i) : 0.0);
   VectorXd r = m * x - VectorXd::Ones(n);
   return r.squaredNorm() + (m.transpose() * x).sum();
+}
+
+// A 6x8 matrix: A^T A and A (A^T A) have 22 >= 20 rows + columns + depth,
+// so Eigen multiplies them with its blocked kernel (GEBP), not
+// coefficient by coefficient.
+static double gemm_energy(const double *p) {
+  Eigen::Map<const MatrixXd> a(p, 6, 8);
+  MatrixXd b = a.transpose() * a;
+  MatrixXd c = a * b;
+  return 1e-3 * c.squaredNorm() + (a * a.transpose()).trace();
 }
 
 // Virtual terms held by pointer in one vector, points in a growing
@@ -79,5 +93,6 @@ int main() {
   CHECK_GRAD_AND_DOT(fixed_energy, 3, 1.0);
   CHECK_GRAD_AND_DOT(dynamic_energy, 4, 1.0);
   CHECK_GRAD_AND_DOT(springs, 6, 1.0);
+  CHECK_GRAD_AND_DOT(gemm_energy, 48, 1.0);
   return check_finish();
 }

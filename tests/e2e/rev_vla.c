@@ -1,9 +1,16 @@
 /* Reverse mode through variable-length arrays: a VLA sized by an argument,
  * and VLAs allocated in each iteration of a loop (with the stack saved and
  * restored around them). Their shadows live on the tape, sized at run time
- * (the element count is recorded for the release). Central differences and
- * forward mode (dot-product test). */
+ * (the element count is recorded for the release). Also byte buffers from
+ * alloca(): alone, chosen at run time against malloc (Eigen's
+ * ei_declare_aligned_stack_constructed_variable, which crashed at -O0 and
+ * -O1 and gave a zero gradient at -O2: the byte buffer had no shadow), and
+ * aligned by integer arithmetic on its address (Eigen's aligned alloca at
+ * -O0). Central differences and forward mode (dot-product test). */
 #include "rev_check.h"
+
+#include <stdint.h>
+#include <stdlib.h>
 
 #define N 5
 
@@ -25,6 +32,51 @@ static double vla(const double *x) {
   return s;
 }
 
+static double fill_and_sum(double *buf, const double *x, int n) {
+  for (int i = 0; i < n; i++)
+    buf[i] = sin(x[i]) * x[i];
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += buf[i] * x[(i + 1) % n];
+  return s;
+}
+
+static double bytes(const double *x) {
+  int n = rev_vla_n;
+  double *buf = (double *)__builtin_alloca(n * sizeof(double));
+  return fill_and_sum(buf, x, n);
+}
+
+/* Small sizes on the stack, large ones on the heap; or a buffer given. */
+static double stack_or_heap_in(const double *x, int n, double *given) {
+  double *buf = given                 ? given
+                : n * sizeof(double) < 4096
+                    ? (double *)__builtin_alloca(n * sizeof(double))
+                    : (double *)malloc(n * sizeof(double));
+  double s = fill_and_sum(buf, x, n);
+  if (!given && n * sizeof(double) >= 4096)
+    free(buf);
+  return s;
+}
+static double stack_or_heap(const double *x) {
+  return stack_or_heap_in(x, rev_vla_n, NULL);
+}
+
+static double aligned(const double *x) {
+  int n = rev_vla_n;
+  double *buf = (double *)(((uintptr_t)__builtin_alloca(n * sizeof(double) +
+                                                        31) +
+                            31) &
+                           ~(uintptr_t)31);
+  return fill_and_sum(buf, x, n);
+}
+
+/* The second element, addressed through an integer. */
+static double offset_bits(const double *x) {
+  const double *p = (const double *)((uintptr_t)x + sizeof(double));
+  return *p * *p * x[0];
+}
+
 int main(void) {
   double x[N], g[N] = {0}, v[N], dv[N];
   for (int i = 0; i < N; ++i)
@@ -36,5 +88,10 @@ int main(void) {
   for (int i = 0; i < N; ++i)
     dv[i] = v[i];
   CHECK_DOT(g, v, N, __enzyme_fwddiff((void *)vla, x, dv));
+
+  CHECK_GRAD_AND_DOT(bytes, N, 1.0);
+  CHECK_GRAD_AND_DOT(stack_or_heap, N, 1.0);
+  CHECK_GRAD_AND_DOT(aligned, N, 1.0);
+  CHECK_GRAD_AND_DOT(offset_bits, 2, 1.0);
   return check_finish();
 }

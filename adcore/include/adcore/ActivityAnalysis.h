@@ -28,6 +28,7 @@
 namespace llvm {
 class AllocaInst;
 class Function;
+class BinaryOperator;
 class Value;
 class raw_ostream;
 } // namespace llvm
@@ -72,6 +73,16 @@ private:
 /// True for types that can carry a derivative: floating point, pointers,
 /// and vectors, arrays and structs containing them.
 bool canCarryDerivative(const llvm::Type *T);
+
+/// The integer operations that offset or align an address, whose shadow is
+/// the same operation on the shadow (add, sub, and, or).
+bool isAddressArithmetic(const llvm::BinaryOperator &BO);
+
+/// True when an integer stored at \p Slot may be turned back into a
+/// pointer: a load of the stack variable feeds an inttoptr, through
+/// integer arithmetic and copies into other variables (\p Depth steps).
+/// Memory other than a stack variable may be read anywhere: true.
+bool mayBecomePointer(const llvm::Value *Slot, unsigned Depth);
 
 } // namespace adcore
 

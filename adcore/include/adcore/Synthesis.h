@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Twine.h"
 
 #include <vector>
@@ -52,6 +53,12 @@ constexpr const char *AddressInIntegerError =
 /// too far from its successors to tell).
 bool inCycle(const llvm::BasicBlock &BB);
 
+/// Rewrites shuffles of integers that only move whole floating-point
+/// values (Eigen's packet broadcasts) as shuffles of those values, and the
+/// integer loads they read as floating-point loads (FloatShuffles.cpp).
+/// Returns whether \p F changed.
+bool canonicalizeFloatShuffles(llvm::Function &F);
+
 /// A function that runs an augmented sweep and then its reverse sweep, back
 /// to back: the combined gradient of a request (CombinedSweeps.cpp).
 struct CombinedSweeps {
@@ -69,6 +76,13 @@ public:
   /// The derivative function for \p Key, generating it (and what it calls)
   /// when needed. Null after a reported error.
   llvm::Function *getOrCreate(const DerivativeKey &Key);
+
+  /// Checks the module once all derivatives are generated; a malformed
+  /// generated function (an adcc bug) is reported as an internal error and
+  /// loses its body. One verifier for the module checks the debug info the
+  /// functions share once: one per derivative went through all of it each
+  /// time (minutes for Eigen at -O0 -g).
+  void verifyGenerated();
 
   /// Reports an error at \p Where (its debug location, or its function).
   void error(const llvm::Instruction &Where, const llvm::Twine &Message);
@@ -104,6 +118,8 @@ private:
   std::vector<CombinedSweeps> Combined;
   llvm::DenseMap<llvm::Function *, llvm::Function *> CombinedOf; // by Aug
   std::vector<llvm::Function *> CombinedFunctions;
+  /// Primals whose float shuffles were canonicalized.
+  llvm::SmallPtrSet<llvm::Function *, 16> Canonical;
   bool HadError = false;
 };
 

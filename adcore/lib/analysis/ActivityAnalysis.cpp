@@ -38,20 +38,39 @@ bool isLaneShift(const User &U) {
          isa<ConstantInt>(BO->getOperand(1));
 }
 
+/// True when every use of \p I is integer arithmetic that ends, \p Depth
+/// operations deep, in an inttoptr: an address offset or aligned in an
+/// integer (Eigen's `((uintptr_t)alloca(n + 15) + 15) & ~15` at -O0), or
+/// changed in a way whose shadow is not known (an error where it is used,
+/// never a derivative silently dropped).
+bool becomesPointer(const Instruction &I, unsigned Depth) {
+  if (I.use_empty())
+    return false;
+  return all_of(I.users(), [&](const User *U) {
+    if (isa<IntToPtrInst>(U))
+      return true;
+    const auto *BO = dyn_cast<BinaryOperator>(U);
+    return BO && Depth > 0 && becomesPointer(*BO, Depth - 1);
+  });
+}
+
 /// An integer that only moves data (loaded and stored again, bitcast to a
 /// float, turned into a pointer) may hold a float's or a pointer's bits —
-/// what SROA and InstCombine make of memcpy — so it carries a shadow.
+/// what SROA and InstCombine make of memcpy — so it carries a shadow. So
+/// does an address changed by integer arithmetic on its way to a pointer.
 bool isMovedInteger(const Instruction &I) {
   if (!I.getType()->isIntOrIntVectorTy() || I.use_empty())
     return false;
   for (const User *U : I.users()) {
+    if (isa<BinaryOperator>(U) && becomesPointer(*cast<BinaryOperator>(U), 4))
+      continue;
     if (auto *S = dyn_cast<StoreInst>(U)) {
       if (S->getValueOperand() != &I)
         return false;
       continue;
     }
     if (isa<BitCastInst, IntToPtrInst, PHINode, SelectInst, InsertValueInst,
-            InsertElementInst, TruncInst>(U) ||
+            InsertElementInst, ShuffleVectorInst, TruncInst>(U) ||
         isLaneShift(*U))
       continue;
     return false;
@@ -135,9 +154,12 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     return false;
   Type *T = I->getType();
 
+  // (A byte buffer, `alloca(n)` or a variable-length array, may hold
+  // anything, as a block from malloc may.)
   if (auto *AI = dyn_cast<AllocaInst>(I))
     return canCarryDerivative(AI->getAllocatedType()) ||
-           AI->getAllocatedType()->isArrayTy() ||
+           AI->getAllocatedType()->isArrayTy() || AI->isArrayAllocation() ||
+           AI->getAllocatedType()->isVectorTy() || // a SIMD register (__m128i)
            any_of(AI->users(), [](const User *U) {
              return isa<MemTransferInst>(U); // a buffer for copied bytes
            });
@@ -184,6 +206,10 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     if (isa<PtrToIntInst>(I) || isa<BitCastInst>(I) || isa<PHINode>(I) ||
         isa<ExtractValueInst>(I) || isa<ExtractElementInst>(I))
       return anyOperandActive(*I, Active);
+    // Lanes of a SIMD register moved as integers (`_mm_shuffle_epi32` of
+    // doubles at -O0).
+    if (isa<ShuffleVectorInst, InsertElementInst>(I))
+      return anyOperandActive(*I, Active) && isMovedInteger(*I);
     // The pieces of an integer holding several floats' bits.
     if (isa<TruncInst>(I) || isLaneShift(*I))
       return Active.contains(I->getOperand(0)) && isMovedInteger(*I);
@@ -200,7 +226,7 @@ bool ActivityAnalysis::transfer(const Value &V) const {
       case Instruction::Or:
         return anyOperandActive(*I, Active) && isMovedInteger(*I);
       default:
-        return false;
+        return anyOperandActive(*I, Active) && becomesPointer(*I, 4);
       }
     }
     return false;
@@ -353,6 +379,47 @@ void ActivityAnalysis::print(raw_ostream &OS) const {
     I.print(OS);
     OS << "\n";
   }
+}
+
+bool isAddressArithmetic(const BinaryOperator &BO) {
+  switch (BO.getOpcode()) {
+  case Instruction::Add:
+  case Instruction::Sub:
+  case Instruction::And:
+  case Instruction::Or:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool mayBecomePointer(const Value *Slot, unsigned Depth) {
+  const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Slot));
+  if (!AI || Depth == 0)
+    return true;
+  SmallVector<std::pair<const Value *, unsigned>, 16> Work;
+  SmallPtrSet<const Value *, 16> Seen;
+  for (const User *U : AI->users())
+    if (isa<LoadInst>(U))
+      Work.push_back({U, Depth});
+  while (!Work.empty()) {
+    auto [V, Left] = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const User *U : V->users()) {
+      if (isa<IntToPtrInst>(U))
+        return true;
+      if (auto *S = dyn_cast<StoreInst>(U)) {
+        if (S->getValueOperand() == V &&
+            mayBecomePointer(S->getPointerOperand(), Left - 1))
+          return true;
+        continue;
+      }
+      if (Left > 1 && isa<BinaryOperator, PHINode, SelectInst, CastInst>(U))
+        Work.push_back({U, Left - 1});
+    }
+  }
+  return false;
 }
 
 } // namespace adcore

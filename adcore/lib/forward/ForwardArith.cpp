@@ -70,6 +70,13 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
       return true;
     if (TA && TB)
       return unsupported(I, "integer arithmetic on two pointer shadows");
+    if (!isAddressArithmetic(I))
+      return unsupported(I, "an address kept in an integer is changed by "
+                            "the integer operation '" +
+                                Twine(I.getOpcodeName()) +
+                                "', whose derivative adcc cannot follow; "
+                                "compute the address with pointer "
+                                "arithmetic");
     unsigned Opc = I.getOpcode();
     setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
       Value *X = TA ? lane(TA, L) : A;

@@ -130,6 +130,12 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
       return true;
     if (isa<PtrToIntInst>(V) || isa<BinaryOperator>(V))
       return unsupported(I, AddressInIntegerError);
+    // An integer copied into a local integer variable that never becomes
+    // a pointer (`long m = std::max(a, b)` at -O0, read through the
+    // reference std::max returns): a number, whatever memory it came from.
+    if (V->getType()->isIntOrIntVectorTy() && !holdsFloatBits(V) &&
+        !mayBecomePointer(I.getPointerOperand(), 4))
+      return true;
     std::string Where = "memory that has no shadow";
     if (auto *G = dyn_cast<GlobalVariable>(
             getUnderlyingObject(I.getPointerOperand())))

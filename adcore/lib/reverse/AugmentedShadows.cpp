@@ -21,39 +21,6 @@ using namespace llvm;
 
 namespace adcore {
 
-/// True when an integer stored at \p Slot may be turned back into a
-/// pointer: a load of the stack variable feeds an inttoptr, through
-/// integer arithmetic and copies into other variables (\p Depth steps).
-/// Memory other than a stack variable may be read anywhere: true.
-static bool mayBecomePointer(const Value *Slot, unsigned Depth) {
-  const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Slot));
-  if (!AI || Depth == 0)
-    return true;
-  SmallVector<std::pair<const Value *, unsigned>, 16> Work;
-  SmallPtrSet<const Value *, 16> Seen;
-  for (const User *U : AI->users())
-    if (isa<LoadInst>(U))
-      Work.push_back({U, Depth});
-  while (!Work.empty()) {
-    auto [V, Left] = Work.pop_back_val();
-    if (!Seen.insert(V).second)
-      continue;
-    for (const User *U : V->users()) {
-      if (isa<IntToPtrInst>(U))
-        return true;
-      if (auto *S = dyn_cast<StoreInst>(U)) {
-        if (S->getValueOperand() == V &&
-            mayBecomePointer(S->getPointerOperand(), Left - 1))
-          return true;
-        continue;
-      }
-      if (Left > 1 && isa<BinaryOperator, PHINode, SelectInst, CastInst>(U))
-        Work.push_back({U, Left - 1});
-    }
-  }
-  return false;
-}
-
 /// True when the integer \p V is the address of a pointer with a
 /// derivative, possibly offset or masked (`(uintptr_t)p + 8`), within
 /// \p Depth operations. (Not a difference of two addresses: a number.)
@@ -91,6 +58,23 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (Value *S = shadowOrNull(I.getOperand(0)))
       shadows()[&I] =
           AB.CreateCast(cast<CastInst>(I).getOpcode(), S, I.getType());
+  } else if (isa<PtrToIntInst, IntToPtrInst>(I) && Active.contains(&I)) {
+    // An address offset or aligned as an integer (Eigen's aligned alloca
+    // at -O0): the shadow is computed the same way.
+    if (Value *S = shadowOrNull(I.getOperand(0)))
+      shadows()[&I] = AB.CreateCast(cast<CastInst>(I).getOpcode(), S,
+                                    I.getType(), I.getName() + ".shadow");
+  } else if (auto *BO = dyn_cast<BinaryOperator>(&I);
+             BO && BO->getType()->isIntegerTy() && Active.contains(BO) &&
+             isAddressArithmetic(*BO)) {
+    Value *SA = shadowOrNull(BO->getOperand(0));
+    Value *SB = shadowOrNull(BO->getOperand(1));
+    if (SA && !SB)
+      shadows()[BO] = AB.CreateBinOp(BO->getOpcode(), SA, BO->getOperand(1),
+                                     BO->getName() + ".shadow");
+    else if (SB && !SA && BO->getOpcode() != Instruction::Sub)
+      shadows()[BO] = AB.CreateBinOp(BO->getOpcode(), BO->getOperand(0), SB,
+                                     BO->getName() + ".shadow");
   } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
     // Structs of pointers (std::pair<iterator, bool>) carry shadows too.
     if (isPointerAggregate(IV->getType()) &&
@@ -142,11 +126,11 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       if (K == Kind::Double || K == Kind::Float ||
           (PV && Types->isFloatBits(PV)))
         return unsupported(I, "a floating-point value is copied as an "
-                              "integer (a memcpy the optimizer turned into "
-                              "integer loads and stores); this is not "
-                              "supported yet in reverse mode — compile this "
-                              "function at -O0 or copy the values as "
-                              "floating-point numbers");
+                              "integer (integer loads and stores of its "
+                              "bits, or SIMD integer shuffles of it); this "
+                              "is not supported yet in reverse mode; copy "
+                              "the values as floating-point numbers (with "
+                              "Eigen at -O0: -DEIGEN_DONT_VECTORIZE)");
       // A pointer stored as an integer (how InstCombine copies a struct
       // holding a reference, such as an Eigen expression): its shadow is
       // stored the same way, or a load of the field as a pointer would

@@ -30,8 +30,15 @@ void ReverseEmitter::reportTapePlan() {
   const DataLayout &DL = Aug.getParent()->getDataLayout();
   auto RecordBytes = [&](Type *T) { return recordBytes(DL, T); };
   TapePlan Plan;
+  // The listing is written only when asked for: printing an operand
+  // numbers the whole module's values and metadata, each time.
   std::string Listing;
   raw_string_ostream OS(Listing);
+  bool List = Ctx.printTapePlans();
+  auto Operand = [&](const Value *V, bool PrintType) {
+    if (List)
+      V->printAsOperand(OS, PrintType);
+  };
   DenseSet<std::pair<unsigned, uint64_t>> SharedSlots;
   DenseSet<std::pair<BasicBlock *, uint64_t>> ArraySlots;
   for (BasicBlock &BB : Aug) {
@@ -41,13 +48,13 @@ void ReverseEmitter::reportTapePlan() {
     SmallSetVector<BasicBlock *, 4> Distinct(pred_begin(&BB), pred_end(&BB));
     if (auto It = PathConditions.find(&BB); It != PathConditions.end()) {
       OS << "  recompute the condition that decides the predecessor of block ";
-      BB.printAsOperand(OS, /*PrintType=*/false);
+      Operand(&BB, /*PrintType=*/false);
       OS << Each << "\n";
     } else if (Distinct.size() > 1 && !CountedLoops.count(&BB)) {
       Bytes += 8;
       ++Plan.PathRecords;
       OS << "  record the predecessor of block ";
-      BB.printAsOperand(OS, /*PrintType=*/false);
+      Operand(&BB, /*PrintType=*/false);
       OS << Each << "\n";
     }
     if (auto It = ExitCounts.find(&BB); It != ExitCounts.end())
@@ -57,25 +64,25 @@ void ReverseEmitter::reportTapePlan() {
         Bytes += 8;
         ++Plan.LoopCounts;
         OS << "  record the trip count of the loop at block ";
-        H->printAsOperand(OS, /*PrintType=*/false);
+        Operand(H, /*PrintType=*/false);
         OS << " on its exit to block ";
-        BB.getSingleSuccessor()->printAsOperand(OS, /*PrintType=*/false);
+        Operand(BB.getSingleSuccessor(), /*PrintType=*/false);
         OS << Each << "\n";
       }
     for (BasicBlock *H : TripsAt.lookup(&BB)) {
       OS << "  read the trip count of the loop at block ";
-      H->printAsOperand(OS, /*PrintType=*/false);
+      Operand(H, /*PrintType=*/false);
       OS << " from the one recorded once per run of the loop at block ";
-      InvariantTrips.lookup(H).first->printAsOperand(OS, /*PrintType=*/false);
+      Operand(InvariantTrips.lookup(H).first, /*PrintType=*/false);
       OS << Each << "\n";
     }
     for (auto [H, V] : ExitValues.lookup(&BB)) {
       Bytes += RecordBytes(V->getType());
       ++Plan.ValueRecords;
       OS << "  record ";
-      V->printAsOperand(OS, /*PrintType=*/true);
+      Operand(V, /*PrintType=*/true);
       OS << " once per run of the loop at block ";
-      H->printAsOperand(OS, /*PrintType=*/false);
+      Operand(H, /*PrintType=*/false);
       OS << ", at its exit" << Each << "\n";
     }
     if (auto It = ExitCounts.find(&BB); It != ExitCounts.end())
@@ -83,15 +90,15 @@ void ReverseEmitter::reportTapePlan() {
         if (auto R = EntryReloads.find(H); R != EntryReloads.end())
           for (Value *V : R->second) {
             OS << "  read ";
-            V->printAsOperand(OS, /*PrintType=*/true);
+            Operand(V, /*PrintType=*/true);
             OS << " again once per run of the loop at block ";
-            H->printAsOperand(OS, /*PrintType=*/false);
+            Operand(H, /*PrintType=*/false);
             OS << ", as the reverse sweep enters it" << Each << "\n";
           }
     for (Instruction &I : BB) {
       auto Print = [&](const char *What, Value *V) {
         OS << "  " << What << " ";
-        V->printAsOperand(OS, /*PrintType=*/true);
+        Operand(V, /*PrintType=*/true);
         OS << " for '" << I.getOpcodeName() << "'" << Each << "\n";
       };
       // (A value several instructions record shares one slot.)
@@ -115,7 +122,7 @@ void ReverseEmitter::reportTapePlan() {
         Print("record", R.V);
         OS << "    (in the array sized by the trip count of the loop at "
               "block ";
-        R.Header->printAsOperand(OS, /*PrintType=*/false);
+        Operand(R.Header, /*PrintType=*/false);
         OS << ")\n";
       }
       for (Value *V : Recomputed.lookup(&I))
@@ -126,7 +133,7 @@ void ReverseEmitter::reportTapePlan() {
     Plan.CallBytes += RecordBytes(V->getType());
     ++Plan.ValueRecords;
     OS << "  record ";
-    V->printAsOperand(OS, /*PrintType=*/true);
+    Operand(V, /*PrintType=*/true);
     OS << " once, at the return\n";
   }
   for (auto &[AI, Bytes] : ShadowAllocas)

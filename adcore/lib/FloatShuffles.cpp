@@ -1,0 +1,251 @@
+//===- FloatShuffles.cpp - Float data shuffled as integers ---------------===//
+//
+// SIMD code moves doubles with integer shuffles: Eigen broadcasts a double
+// of a packet with `_mm_shuffle_epi32`, which InstCombine turns into
+//
+//   %v = load <4 x i32>, ptr %p
+//   %s = shufflevector <4 x i32> %v, poison, <0, 1, 0, 1>
+//   %d = bitcast <4 x i32> %s to <2 x double>
+//
+// The integers only move whole doubles (each pair of lanes stays together,
+// in order), so the shuffle is one of doubles: `shufflevector <2 x double>
+// %v', poison, <0, 0>` of `%v' = load <2 x double>, ptr %p`. Rewriting the
+// primal that way before it is differentiated lets both modes treat the
+// data as what it is; the values computed are the same bits.
+//
+// A shuffle is rewritten when all its users are bitcasts to one vector type
+// of elements k times as wide as its own (floats, or integers holding the
+// floats its operand was cast from, as at -O0), and its mask keeps aligned
+// groups of k lanes in order. A load of integers whose users are then all
+// bitcasts to one floating-point type becomes a load of that type. At -O0
+// the shuffled __m128i also passes through a local variable: a stack slot
+// of integer vectors whose stores all store floats' bits and whose loads
+// are all read as those floats gets the floats' type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adcore/Synthesis.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// The mask of \p SV over elements \p K times as wide, or nothing when a
+/// group of K lanes does not take one aligned group in order.
+std::optional<SmallVector<int, 8>> widenedMask(ShuffleVectorInst &SV,
+                                               unsigned K) {
+  ArrayRef<int> Mask = SV.getShuffleMask();
+  if (Mask.size() % K)
+    return std::nullopt;
+  SmallVector<int, 8> Wide;
+  for (unsigned G = 0; G < Mask.size(); G += K) {
+    ArrayRef<int> Group = Mask.slice(G, K);
+    if (all_of(Group, [](int M) { return M < 0; })) {
+      Wide.push_back(-1);
+      continue;
+    }
+    if (Group[0] < 0 || Group[0] % K)
+      return std::nullopt;
+    for (unsigned J = 1; J < K; ++J)
+      if (Group[J] != Group[0] + int(J))
+        return std::nullopt;
+    Wide.push_back(Group[0] / int(K));
+  }
+  return Wide;
+}
+
+/// The one vector type every user of \p V is bitcast to, or null.
+FixedVectorType *castType(Value &V) {
+  FixedVectorType *To = nullptr;
+  for (User *U : V.users()) {
+    auto *BC = dyn_cast<BitCastInst>(U);
+    auto *T = BC ? dyn_cast<FixedVectorType>(BC->getType()) : nullptr;
+    if (!T || (To && T != To))
+      return nullptr;
+    To = T;
+  }
+  return To;
+}
+
+/// castType(V) when its elements are floating-point, or null.
+FixedVectorType *floatCastType(Value &V) {
+  FixedVectorType *T = castType(V);
+  return T && T->getElementType()->isFloatingPointTy() ? T : nullptr;
+}
+
+/// The floating-point type of \p Bits bits that \p V was bitcast from (at
+/// -O0, `_mm_castpd_si128` then a cast to <4 x i32>), or null.
+Type *floatSourceElement(Value *V, unsigned Bits) {
+  while (auto *BC = dyn_cast<BitCastInst>(V))
+    V = BC->getOperand(0);
+  Type *E = V->getType()->getScalarType();
+  return V->getType()->isVectorTy() && E->isFloatingPointTy() &&
+                 E->getPrimitiveSizeInBits() == Bits
+             ? E
+             : nullptr;
+}
+
+/// Replaces the bitcasts that are all the users of \p I with \p New (of
+/// their type) and erases them and \p I.
+void replaceCasts(Instruction &I, Value *New) {
+  for (User *U : make_early_inc_range(I.users())) {
+    auto *BC = cast<Instruction>(U);
+    BC->replaceAllUsesWith(New);
+    BC->eraseFromParent();
+  }
+  I.eraseFromParent();
+}
+
+/// \p V as a \p To: the value it was bitcast from when that has the type
+/// (no chain of casts for the emitters to follow), else a bitcast.
+Value *castFrom(IRBuilder<> &B, Value *V, Type *To) {
+  for (Value *S = V; S->getType() != To;) {
+    auto *BC = dyn_cast<BitCastInst>(S);
+    if (!BC)
+      return B.CreateBitCast(V, To);
+    S = BC->getOperand(0);
+    if (S->getType() == To)
+      return S;
+  }
+  return V;
+}
+
+/// Rewrites \p SV as a shuffle of floats; returns whether it did.
+bool rewriteShuffle(ShuffleVectorInst &SV) {
+  auto *InTy = dyn_cast<FixedVectorType>(SV.getOperand(0)->getType());
+  if (!InTy || !InTy->getElementType()->isIntegerTy() || SV.use_empty())
+    return false;
+  // The users read whole elements of FloatBits bits: floats, or integers
+  // that hold them (the __m128i of a broadcast at -O0).
+  FixedVectorType *To = castType(SV);
+  if (!To)
+    return false;
+  unsigned IntBits = InTy->getScalarSizeInBits();
+  unsigned FloatBits = To->getScalarSizeInBits();
+  Type *Elt = To->getElementType();
+  if (!Elt->isFloatingPointTy())
+    Elt = floatSourceElement(SV.getOperand(0), FloatBits);
+  if (!Elt || FloatBits < IntBits || FloatBits % IntBits ||
+      InTy->getNumElements() % (FloatBits / IntBits))
+    return false;
+  unsigned K = FloatBits / IntBits;
+  auto Wide = widenedMask(SV, K);
+  if (!Wide)
+    return false;
+  auto *WideIn = FixedVectorType::get(Elt, InTy->getNumElements() / K);
+  IRBuilder<> B(&SV);
+  B.SetCurrentDebugLocation(SV.getDebugLoc());
+  Value *A = castFrom(B, SV.getOperand(0), WideIn);
+  Value *C = castFrom(B, SV.getOperand(1), WideIn);
+  Value *New = B.CreateShuffleVector(A, C, *Wide, SV.getName());
+  replaceCasts(SV, B.CreateBitCast(New, To));
+  return true;
+}
+
+/// Rewrites a load of integers whose users all reinterpret it as one
+/// floating-point vector type as a load of that type.
+bool rewriteLoad(LoadInst &LI) {
+  if (!LI.getType()->isIntOrIntVectorTy() || LI.use_empty() || !LI.isSimple())
+    return false;
+  FixedVectorType *To = floatCastType(LI);
+  if (!To ||
+      To->getPrimitiveSizeInBits() != LI.getType()->getPrimitiveSizeInBits())
+    return false;
+  IRBuilder<> B(&LI);
+  LoadInst *New = B.CreateAlignedLoad(To, LI.getPointerOperand(), LI.getAlign(),
+                                      LI.getName());
+  New->copyMetadata(LI);
+  replaceCasts(LI, New);
+  return true;
+}
+
+/// Gives a stack slot of integer vectors whose stores all store floats'
+/// bits and whose loads are all read as those floats the floats' type
+/// (the __m128i locals of SIMD code at -O0).
+bool retypeSlot(AllocaInst &AI) {
+  auto *IntTy = dyn_cast<FixedVectorType>(AI.getAllocatedType());
+  if (!IntTy || !IntTy->getElementType()->isIntegerTy() ||
+      AI.isArrayAllocation())
+    return false;
+  Type *FloatTy = nullptr;
+  auto Agree = [&](Type *T) {
+    if (!T || !T->isFPOrFPVectorTy() ||
+        T->getPrimitiveSizeInBits() != IntTy->getPrimitiveSizeInBits() ||
+        (FloatTy && T != FloatTy))
+      return false;
+    FloatTy = T;
+    return true;
+  };
+  SmallVector<StoreInst *, 4> Stores;
+  SmallVector<LoadInst *, 4> Loads;
+  for (User *U : AI.users()) {
+    if (auto *SI = dyn_cast<StoreInst>(U)) {
+      auto *BC = dyn_cast<BitCastInst>(SI->getValueOperand());
+      if (SI->getPointerOperand() != &AI || !SI->isSimple() || !BC ||
+          !Agree(BC->getOperand(0)->getType()))
+        return false;
+      Stores.push_back(SI);
+    } else if (auto *LI = dyn_cast<LoadInst>(U)) {
+      if (LI->getType() != IntTy || !LI->isSimple() || LI->use_empty() ||
+          !all_of(LI->users(), [&](User *LU) {
+            return isa<BitCastInst>(LU) && Agree(LU->getType());
+          }))
+        return false;
+      Loads.push_back(LI);
+    } else if (auto *II = dyn_cast<IntrinsicInst>(U);
+               !II || !II->isLifetimeStartOrEnd()) {
+      return false;
+    }
+  }
+  if (!FloatTy)
+    return false;
+  AI.setAllocatedType(FloatTy);
+  for (StoreInst *SI : Stores) {
+    auto *BC = cast<BitCastInst>(SI->getValueOperand());
+    SI->setOperand(0, BC->getOperand(0));
+    if (BC->use_empty())
+      BC->eraseFromParent();
+  }
+  for (LoadInst *LI : Loads)
+    rewriteLoad(*LI);
+  return true;
+}
+
+} // namespace
+
+bool canonicalizeFloatShuffles(Function &F) {
+  SmallVector<ShuffleVectorInst *, 16> Shuffles;
+  SmallVector<AllocaInst *, 16> Slots;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *SV = dyn_cast<ShuffleVectorInst>(&I))
+        Shuffles.push_back(SV);
+      else if (auto *AI = dyn_cast<AllocaInst>(&I))
+        Slots.push_back(AI);
+  bool Changed = false;
+  SmallSetVector<LoadInst *, 16> Loads;
+  for (ShuffleVectorInst *SV : Shuffles) {
+    Value *Ops[2] = {SV->getOperand(0), SV->getOperand(1)};
+    if (!rewriteShuffle(*SV))
+      continue;
+    Changed = true;
+    for (Value *Op : Ops)
+      if (auto *LI = dyn_cast<LoadInst>(Op))
+        Loads.insert(LI);
+  }
+  for (LoadInst *LI : Loads)
+    rewriteLoad(*LI);
+  if (Changed)
+    for (AllocaInst *AI : Slots)
+      retypeSlot(*AI);
+  return Changed;
+}
+
+} // namespace adcore
