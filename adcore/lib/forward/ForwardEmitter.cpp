@@ -22,15 +22,27 @@ bool ForwardEmitter::isActive(const Value *V) const {
   return Tangents.count(const_cast<Value *>(V)) != 0;
 }
 
-Kind ForwardEmitter::primalKind(const Value *V) {
-  auto It = PrimalOf.find(V);
-  if (It == PrimalOf.end())
-    return Kind::Unknown;
+const TypeAnalysis &ForwardEmitter::types() {
   // Only integer operations on shadowed memory ask: most derivatives never
   // need the type analysis.
   if (!Types)
     Types = std::make_unique<TypeAnalysis>(*Key.Primal);
-  return Types->kindOf(It->second);
+  return *Types;
+}
+
+Kind ForwardEmitter::primalKind(const Value *V) {
+  auto It = PrimalOf.find(V);
+  if (It == PrimalOf.end())
+    return Kind::Unknown;
+  return types().kindOf(It->second);
+}
+
+bool ForwardEmitter::copiesOnlyIntegers(const MemTransferInst &I) {
+  for (const Value *P : {I.getRawDest(), I.getRawSource()})
+    if (const Value *PP = PrimalOf.lookup(P);
+        PP && onlyIntegers(types(), PP, I.getLength()))
+      return true;
+  return false;
 }
 
 bool ForwardEmitter::holdsFloatBits(const Value *V) {

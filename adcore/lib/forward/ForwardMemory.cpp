@@ -132,9 +132,12 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
       return unsupported(I, AddressInIntegerError);
     // An integer copied into a local integer variable that never becomes
     // a pointer (`long m = std::max(a, b)` at -O0, read through the
-    // reference std::max returns): a number, whatever memory it came from.
+    // reference std::max returns), or one too narrow to hold an address
+    // (std::swap<int> at -O0): a number, whatever memory it came from.
+    const DataLayout &DL = I.getModule()->getDataLayout();
     if (V->getType()->isIntOrIntVectorTy() && !holdsFloatBits(V) &&
-        !mayBecomePointer(I.getPointerOperand(), 4))
+        (V->getType()->getScalarSizeInBits() < DL.getPointerSizeInBits() ||
+         !mayBecomePointer(I.getPointerOperand(), 4)))
       return true;
     std::string Where = "memory that has no shadow";
     if (auto *G = dyn_cast<GlobalVariable>(
@@ -174,6 +177,10 @@ bool ForwardEmitter::visitGetElementPtrInst(GetElementPtrInst &I) {
 bool ForwardEmitter::visitMemTransferInst(MemTransferInst &I) {
   Value *SD = tangentOrNull(I.getRawDest());
   Value *SS = tangentOrNull(I.getRawSource());
+  // (Integers have no tangents; the source's shadow may not exist: an
+  // Eigen nullary expression, a struct of two longs, is not active.)
+  if ((SD || SS) && copiesOnlyIntegers(I))
+    return true;
   if (!SD) {
     if (!SS)
       return true;

@@ -173,7 +173,13 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     Kind K = Types->memoryKind(PrimalOf.lookup(MT->getRawDest()));
     if (K == Kind::Unknown)
       K = Types->memoryKind(PrimalOf.lookup(MT->getRawSource()));
-    if (SD && SS && K != Kind::Double && K != Kind::Float) {
+    // (Integers have no shadow to copy; the source's may not exist: an
+    // Eigen nullary expression, a struct of two longs, is not active.)
+    bool Integers = onlyIntegers(*Types, PrimalOf.lookup(MT->getRawDest()),
+                                 MT->getLength()) ||
+                    onlyIntegers(*Types, PrimalOf.lookup(MT->getRawSource()),
+                                 MT->getLength());
+    if (SD && SS && K != Kind::Double && K != Kind::Float && !Integers) {
       // Pointers (and bytes of unknown kind) carry their shadows along.
       if (isa<MemMoveInst>(MT))
         AB.CreateMemMove(SD, MT->getDestAlign(), SS, MT->getSourceAlign(),
