@@ -26,7 +26,6 @@
 
 #include "adcore/Synthesis.h"
 
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -230,21 +229,21 @@ bool canonicalizeFloatShuffles(Function &F) {
       else if (auto *AI = dyn_cast<AllocaInst>(&I))
         Slots.push_back(AI);
   bool Changed = false;
-  SmallSetVector<LoadInst *, 16> Loads;
-  for (ShuffleVectorInst *SV : Shuffles) {
-    Value *Ops[2] = {SV->getOperand(0), SV->getOperand(1)};
-    if (!rewriteShuffle(*SV))
-      continue;
-    Changed = true;
-    for (Value *Op : Ops)
-      if (auto *LI = dyn_cast<LoadInst>(Op))
-        Loads.insert(LI);
-  }
-  for (LoadInst *LI : Loads)
-    rewriteLoad(*LI);
+  for (ShuffleVectorInst *SV : Shuffles)
+    Changed |= rewriteShuffle(*SV);
   if (Changed)
     for (AllocaInst *AI : Slots)
       retypeSlot(*AI);
+  // Integer loads read only as floats, from the shuffles or as they were
+  // (a packet InstCombine loaded as integers for a sign mask).
+  SmallVector<LoadInst *, 16> Loads;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *LI = dyn_cast<LoadInst>(&I);
+          LI && LI->getType()->isIntOrIntVectorTy())
+        Loads.push_back(LI);
+  for (LoadInst *LI : Loads)
+    Changed |= rewriteLoad(*LI);
   return Changed;
 }
 

@@ -129,10 +129,11 @@ constexpr const char *InactivePrefixTable[] = {
 
 } // namespace
 
-/// An intrinsic on integers only (llvm.smin, llvm.umax, llvm.ctpop,
-/// llvm.sadd.with.overflow, ...): sizes, counts and overflow checks, never
-/// a derivative. (Pointers and floating-point values appear nowhere in its
-/// type.) Not those that move bits around (bswap, bitreverse, funnel
+/// An intrinsic whose result is integers, computed from integers or
+/// floating-point values (llvm.smin, llvm.ctpop, llvm.sadd.with.overflow,
+/// llvm.lrint, llvm.is.fpclass, x86's cvtpd2dq): sizes, counts, overflow
+/// checks and rounded values, never a derivative. (No pointer appears in
+/// its type.) Not those that move bits around (bswap, bitreverse, funnel
 /// shifts), which may carry a double's bits: those stay errors.
 static bool isIntegerIntrinsic(const Function &F) {
   switch (F.getIntrinsicID()) {
@@ -150,9 +151,12 @@ static bool isIntegerIntrinsic(const Function &F) {
                     [](Type *E) { return E->isIntOrIntVectorTy(); });
     return T->isIntOrIntVectorTy();
   };
+  auto Number = [&](Type *T) {
+    return IntegerOnly(T) || T->isFPOrFPVectorTy() || T->isMetadataTy();
+  };
   FunctionType *FT = F.getFunctionType();
   return F.isIntrinsic() && IntegerOnly(FT->getReturnType()) &&
-         all_of(FT->params(), IntegerOnly);
+         all_of(FT->params(), Number);
 }
 
 bool isKnownInactiveFunction(const Function &F) {

@@ -409,6 +409,9 @@ const MathRule Rules[] = {
   {"fma",   3, {dFmaX, dFmaY, dOne}, {{-3, 3}, {-3, 3}, {-3, 3}}, Arg, Intrinsic::fma},
   {"fmuladd", 3, {dFmaX, dFmaY, dOne}, {{-3, 3}, {-3, 3}, {-3, 3}}, Arg, Intrinsic::fmuladd, true},
   {"fmod",  2, {dOne, dFmodY},  {{5.2, 5.8}, {2.1, 2.4}}, Arg,     0},
+  // A fence against reassociation (also Eigen's optimization barrier, see
+  // KnownAsm.cpp): the value passes through
+  {"arithmetic.fence", 1, {dOne}, {{-3, 3}},            UsesNothing, Intrinsic::arithmetic_fence, true},
   // Sign, minimum and maximum (llvm.minimum, llvm.minimumnum and their max
   // counterparts map to fmin and fmax too: see IntrinsicAliases)
   {"fabs",  1, {dFabs},         {{-3, 2.5}},            Arg,       Intrinsic::fabs},

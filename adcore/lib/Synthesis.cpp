@@ -112,8 +112,11 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   if (Function *Known = Cache.lookup(Key))
     return Known;
   // (Before any analysis of the primal.)
-  if (Canonical.insert(Key.Primal).second)
+  if (Canonical.insert(Key.Primal).second) {
+    rewriteSignMasks(*Key.Primal);
     canonicalizeFloatShuffles(*Key.Primal);
+    rewriteKnownAsm(*Key.Primal);
+  }
   if (Key.Mode != DerivativeMode::Forward)
     return getOrCreateReverse(Key);
   Function &Primal = *Key.Primal;

@@ -51,6 +51,38 @@ static double gemm_energy(const double *p) {
   return 1e-3 * c.squaredNorm() + (a * a.transpose()).trace();
 }
 
+// Reductions, norms and decompositions of a 3x3 matrix and its 9 entries:
+// Eigen's packet min and max (inline assembly under Clang), abs and
+// negation (sign masks at -O0), LLT, LDLT and LU solves (with
+// alloca()-backed buffers), determinants and a fixed-size inverse.
+static double decompositions(const double *p) {
+  Eigen::Map<const VectorXd> x(p, 9);
+  Eigen::Map<const MatrixXd> m(p, 3, 3);
+  MatrixXd spd = m * m.transpose() + MatrixXd::Identity(3, 3);
+  MatrixXd shifted = m + 3 * MatrixXd::Identity(3, 3);
+  VectorXd a = spd.llt().solve(x.head(3));
+  VectorXd b = spd.ldlt().solve(x.tail(3));
+  VectorXd c = shifted.partialPivLu().solve(x.segment(3, 3));
+  Matrix3d f = shifted;
+  return x.maxCoeff() - x.minCoeff() + x.cwiseAbs().sum() + x.lpNorm<1>() +
+         (-x).cwiseMax(0.1).sum() + a.squaredNorm() + b.sum() + c.sum() +
+         shifted.determinant() + f.inverse().sum() + x.norm();
+}
+
+#ifdef __OPTIMIZE__
+// Eigen's vectorized exp (a polynomial, a rounding trick kept by an
+// optimization barrier, integer exponent bits) and a dynamic-size inverse
+// (LU with an integer permutation). At -O0 both are errors: exp's
+// compare masks meet its constants in pand, a function of its own, and
+// the permutation's ints are copied through untyped pointers.
+static double exp_and_inverse(const double *p) {
+  Eigen::Map<const VectorXd> x(p, 9);
+  Eigen::Map<const MatrixXd> m(p, 3, 3);
+  MatrixXd shifted = m + 3 * MatrixXd::Identity(3, 3);
+  return x.array().exp().sum() + shifted.inverse().sum();
+}
+#endif
+
 // Virtual terms held by pointer in one vector, points in a growing
 // std::vector<Vector3d> (its reallocation copies the elements): the two
 // vectors' null-initialized pointers once made the points' first double
@@ -94,5 +126,11 @@ int main() {
   CHECK_GRAD_AND_DOT(dynamic_energy, 4, 1.0);
   CHECK_GRAD_AND_DOT(springs, 6, 1.0);
   CHECK_GRAD_AND_DOT(gemm_energy, 48, 1.0);
+  CHECK_GRAD_AND_DOT(decompositions, 9, 1.0);
+#ifdef __OPTIMIZE__
+  CHECK_GRAD_AND_DOT(exp_and_inverse, 9, 1.0);
+#else
+  printf("exp_and_inverse: an error at -O0 (docs/status.md), not built\n");
+#endif
   return check_finish();
 }

@@ -85,6 +85,7 @@ const Reference References[] = {
   {"fma",       [](const double *A) { return std::fma(A[0], A[1], A[2]); }},
   {"fmuladd",   [](const double *A) { return A[0] * A[1] + A[2]; }},
   {"fmod",      [](const double *A) { return std::fmod(A[0], A[1]); }},
+  {"arithmetic.fence", [](const double *A) { return A[0]; }},
   {"fabs",      [](const double *A) { return std::fabs(A[0]); }},
   {"copysign",  [](const double *A) { return std::copysign(A[0], A[1]); }},
   {"fmin",      [](const double *A) { return std::fmin(A[0], A[1]); }},

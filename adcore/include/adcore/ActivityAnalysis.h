@@ -45,6 +45,10 @@ public:
   /// True when \p V carries a derivative (a tangent or a shadow).
   bool isActive(const llvm::Value *V) const { return Active.contains(V); }
 
+  /// True when the memory \p Ptr points to may hold derivatives (false
+  /// for a stack slot that only ever holds constants).
+  bool mayHoldDerivatives(const llvm::Value *Ptr) const;
+
   /// Prints every argument and instruction of the function as
   /// `active` or `const`, one per line.
   void print(llvm::raw_ostream &OS) const;
@@ -56,7 +60,6 @@ private:
   /// into them, or their address escaped).
   void findStackPointers();
   bool updateDirtyAllocas();
-  bool mayHoldDerivatives(const llvm::Value *Ptr) const;
 
   llvm::Function &F;
   const class CustomRules *Rules;

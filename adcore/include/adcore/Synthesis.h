@@ -58,6 +58,14 @@ bool inCycle(const llvm::BasicBlock &BB);
 /// integer loads they read as floating-point loads (FloatShuffles.cpp).
 /// Returns whether \p F changed.
 bool canonicalizeFloatShuffles(llvm::Function &F);
+/// Rewrites the inline assembly instructions adcc knows the meaning of
+/// (Eigen's packet min and max) as IR (KnownAsm.cpp). Returns whether \p F
+/// changed.
+bool rewriteKnownAsm(llvm::Function &F);
+/// Rewrites sign-bit masks on the bits of floating-point values (Eigen's
+/// pabs and pnegate at -O0) as fabs, fneg and copysign (SignMasks.cpp).
+/// Returns whether \p F changed.
+bool rewriteSignMasks(llvm::Function &F);
 
 /// A function that runs an augmented sweep and then its reverse sweep, back
 /// to back: the combined gradient of a request (CombinedSweeps.cpp).

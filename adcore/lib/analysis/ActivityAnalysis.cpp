@@ -224,6 +224,7 @@ bool ActivityAnalysis::transfer(const Value &V) const {
       case Instruction::Add:
       case Instruction::And:
       case Instruction::Or:
+      case Instruction::Xor: // (a sign flip on a float's bits)
         return anyOperandActive(*I, Active) && isMovedInteger(*I);
       default:
         return anyOperandActive(*I, Active) && becomesPointer(*I, 4);

@@ -138,6 +138,9 @@ bool ForwardEmitter::run() {
     PrimalOf[Clone] = Orig;
     if (PrimalActivity.isActive(Orig))
       ActiveClones.insert(Clone);
+    else if (auto *LI = dyn_cast<LoadInst>(Orig);
+             LI && !PrimalActivity.mayHoldDerivatives(LI->getPointerOperand()))
+      ConstantLoads.insert(Clone);
   }
   copyParameterAttributes(Primal, Derivative, Key);
   // A shadow is one value at width 1, an array of the lanes' values above.

@@ -140,6 +140,9 @@ private:
   unsigned Width;
   /// Values of the clone that the activity analysis found active.
   llvm::DenseSet<const llvm::Value *> ActiveClones;
+  /// Loads of the clone from memory that never holds derivatives (a stack
+  /// slot of constants: a sign mask at -O0).
+  llvm::DenseSet<const llvm::Value *> ConstantLoads;
   /// The type analysis of the primal (computed when first needed), and the
   /// primal value of each clone.
   std::unique_ptr<TypeAnalysis> Types;

@@ -97,7 +97,8 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
   if (!isAnalyzedActive(&I)) {
     // An integer holding a float's bits that is then changed by integer
     // operations (sign-bit tricks): its derivative cannot be known.
-    if (I.getType()->isIntOrIntVectorTy() && holdsFloatBits(&I))
+    if (I.getType()->isIntOrIntVectorTy() && holdsFloatBits(&I) &&
+        !ConstantLoads.contains(&I))
       return unsupported(I, "an integer holds the bits of a floating-point "
                             "value and is changed by integer operations; "
                             "use floating-point operations (fabs, copysign, "

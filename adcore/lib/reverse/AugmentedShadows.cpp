@@ -123,8 +123,18 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (SP && V->getType()->isIntOrIntVectorTy() && !FloatView.count(V)) {
       Kind K = Types->memoryKind(PrimalOf.lookup(SI->getPointerOperand()));
       const Value *PV = PrimalOf.lookup(V);
-      if (K == Kind::Double || K == Kind::Float ||
-          (PV && Types->isFloatBits(PV)))
+      bool FloatBits = K == Kind::Double || K == Kind::Float ||
+                       (PV && Types->isFloatBits(PV));
+      // (Constant bits, a sign mask at -O0: the memory's derivative is
+      // zero.)
+      if (FloatBits && !Active.contains(V)) {
+        tagMemoryClass(
+            *AB.CreateAlignedStore(Constant::getNullValue(V->getType()), SP,
+                                   SI->getAlign()),
+            MemoryClass::Shadow);
+        return true;
+      }
+      if (FloatBits)
         return unsupported(I, "a floating-point value is copied as an "
                               "integer (integer loads and stores of its "
                               "bits, or SIMD integer shuffles of it); this "

@@ -412,7 +412,8 @@ bool ReverseEmitter::checkIntrinsic(IntrinsicInst &II) {
                     return Active.contains(U.get()) &&
                            U.get()->getType()->isFPOrFPVectorTy();
                   });
-  if (!Involved || isa<MemIntrinsic>(II) || ruleFor(*II.getCalledFunction()))
+  if (!Involved || isa<MemIntrinsic>(II) || ruleFor(*II.getCalledFunction()) ||
+      isKnownInactiveFunction(*II.getCalledFunction()))
     return true;
   switch (II.getIntrinsicID()) {
   case Intrinsic::lifetime_start:

@@ -1,0 +1,201 @@
+//===- SignMasks.cpp - Sign-bit masks on floating-point data -------------===//
+//
+// SIMD code takes absolute values and negates with masks on the sign bits:
+// Eigen's pabs is `_mm_and_pd(a, mask)` with the sign bits of the mask
+// clear, its pnegate an `_mm_xor_pd` with only the sign bits set. At -O1
+// and up InstCombine makes them fabs and fneg; at -O0 they stay integer
+// operations on the bits of the doubles,
+//
+//   %i = bitcast <2 x double> %a to <2 x i64>
+//   %m = and <2 x i64> %i, <0x7fffffffffffffff, 0x7fffffffffffffff>
+//   %r = bitcast <2 x i64> %m to <2 x double>
+//
+// which neither mode can differentiate (InstCombine may also leave the
+// packet loaded as integers). Each is rewritten in the primal as
+// the floating-point operation that gives the same bits (one table row per
+// operation and mask): and with every bit but the sign is fabs, and with
+// the sign only is copysign(0, a), xor with the sign is fneg, or with the
+// sign is -fabs. The mask may be a constant or, at -O0, be computed from
+// constants through local variables.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LastStore.h"
+
+#include "adcore/Synthesis.h"
+
+#include "llvm/ADT/APInt.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Transforms/Utils/Local.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+enum class MaskIs { SignOnly, AllButSign };
+enum class SignOp { Abs, SignOf, Negate, NegativeAbs };
+
+struct SignMaskRow {
+  Instruction::BinaryOps Opcode;
+  MaskIs Mask;
+  SignOp Op;
+};
+
+const SignMaskRow SignMaskTable[] = {
+    {Instruction::And, MaskIs::AllButSign, SignOp::Abs},
+    {Instruction::And, MaskIs::SignOnly, SignOp::SignOf},
+    {Instruction::Xor, MaskIs::SignOnly, SignOp::Negate},
+    {Instruction::Or, MaskIs::SignOnly, SignOp::NegativeAbs},
+};
+
+/// The floating-point value of type \p T that \p V is the bits of: the
+/// value it was bitcast from, or for a load of integers (InstCombine's
+/// form of a packet read for pabs), the same memory loaded as a \p T.
+Value *floatBitsOf(Value *V, Type *T) {
+  if (auto *LI = dyn_cast<LoadInst>(V);
+      LI && LI->isSimple() && LI->getType()->isIntOrIntVectorTy() &&
+      LI->getType()->getPrimitiveSizeInBits() == T->getPrimitiveSizeInBits()) {
+    IRBuilder<> B(LI);
+    LoadInst *F = B.CreateAlignedLoad(T, LI->getPointerOperand(),
+                                      LI->getAlign(), LI->getName());
+    F->copyMetadata(*LI);
+    return F;
+  }
+  while (auto *BC = dyn_cast<BitCastInst>(V)) {
+    V = BC->getOperand(0);
+    if (V->getType() == T)
+      return V;
+  }
+  return nullptr;
+}
+
+/// \p C read as a \p T (folded, also across a change in the number of
+/// lanes).
+Constant *bitCast(Constant *C, Type *T, const DataLayout &DL) {
+  return ConstantFoldCastOperand(Instruction::BitCast, C, T, DL);
+}
+
+/// The constant \p V computes from constants alone, through bitcasts,
+/// insertelement and, at -O0, local variables (`_mm_setr_epi32(...)` in
+/// C), \p Depth steps deep; or null.
+Constant *evaluate(Value *V, unsigned Depth) {
+  // (A value copied from variable to variable.)
+  for (Value *Stored; (Stored = lastStoredValue(V)) != V;)
+    V = Stored;
+  if (auto *C = dyn_cast<Constant>(V))
+    return C;
+  if (Depth == 0)
+    return nullptr;
+  if (auto *BC = dyn_cast<BitCastInst>(V)) {
+    Constant *C = evaluate(BC->getOperand(0), Depth - 1);
+    return C ? bitCast(C, BC->getType(), BC->getDataLayout()) : nullptr;
+  }
+  if (auto *IE = dyn_cast<InsertElementInst>(V)) {
+    Constant *Vec = evaluate(IE->getOperand(0), Depth - 1);
+    Constant *Elt = evaluate(IE->getOperand(1), Depth - 1);
+    auto *Idx = dyn_cast<ConstantInt>(IE->getOperand(2));
+    if (!Vec || !Elt || !Idx)
+      return nullptr;
+    auto *VT = cast<FixedVectorType>(Vec->getType());
+    if (Idx->getZExtValue() >= VT->getNumElements())
+      return nullptr;
+    SmallVector<Constant *, 8> Elts;
+    for (unsigned I = 0; I < VT->getNumElements(); ++I)
+      Elts.push_back(I == Idx->getZExtValue() ? Elt
+                                              : Vec->getAggregateElement(I));
+    return ConstantVector::get(Elts);
+  }
+  return nullptr;
+}
+
+/// The constant \p V holds (see evaluate), as one element of \p Bits bits
+/// repeated in every lane; or nothing.
+std::optional<APInt> splatBits(Value *V, unsigned Bits, const DataLayout &DL) {
+  auto *C = evaluate(V, 24);
+  if (!C || !C->getType()->isVectorTy() ||
+      C->getType()->getPrimitiveSizeInBits() % Bits)
+    return std::nullopt;
+  unsigned Lanes = C->getType()->getPrimitiveSizeInBits() / Bits;
+  auto *IntTy =
+      FixedVectorType::get(IntegerType::get(C->getContext(), Bits), Lanes);
+  Constant *Ints = bitCast(C, IntTy, DL);
+  auto *Splat =
+      dyn_cast_or_null<ConstantInt>(Ints ? Ints->getSplatValue() : nullptr);
+  if (!Splat)
+    return std::nullopt;
+  return Splat->getValue();
+}
+
+/// The row for \p BO with mask bits \p M, or null.
+const SignMaskRow *rowFor(const BinaryOperator &BO, const APInt &M) {
+  APInt Sign = APInt::getSignMask(M.getBitWidth());
+  for (const SignMaskRow &Row : SignMaskTable)
+    if (Row.Opcode == BO.getOpcode() &&
+        M == (Row.Mask == MaskIs::SignOnly ? Sign : ~Sign))
+      return &Row;
+  return nullptr;
+}
+
+Value *emit(IRBuilder<> &B, SignOp Op, Value *A) {
+  switch (Op) {
+  case SignOp::Abs:
+    return B.CreateUnaryIntrinsic(Intrinsic::fabs, A);
+  case SignOp::SignOf:
+    return B.CreateBinaryIntrinsic(Intrinsic::copysign,
+                                   ConstantFP::getZero(A->getType()), A);
+  case SignOp::Negate:
+    return B.CreateFNeg(A);
+  case SignOp::NegativeAbs:
+    return B.CreateFNeg(B.CreateUnaryIntrinsic(Intrinsic::fabs, A));
+  }
+  return nullptr;
+}
+
+/// Rewrites \p Cast, a bitcast to floating-point of a sign-mask operation
+/// on the bits of a value of its type; returns whether it did.
+bool rewriteSignMask(BitCastInst &Cast) {
+  Type *T = Cast.getType();
+  auto *BO = dyn_cast<BinaryOperator>(Cast.getOperand(0));
+  if (!T->isFPOrFPVectorTy() || !BO)
+    return false;
+  unsigned Bits = T->getScalarSizeInBits();
+  for (unsigned K = 0; K < 2; ++K) {
+    std::optional<APInt> M =
+        splatBits(BO->getOperand(1 - K), Bits, Cast.getDataLayout());
+    const SignMaskRow *Row = M ? rowFor(*BO, *M) : nullptr;
+    Value *A = Row ? floatBitsOf(BO->getOperand(K), T) : nullptr;
+    if (!A)
+      continue;
+    IRBuilder<> B(&Cast);
+    B.SetCurrentDebugLocation(Cast.getDebugLoc());
+    Cast.replaceAllUsesWith(emit(B, Row->Op, A));
+    Cast.eraseFromParent();
+    // (The integer operation and the integer load, if nothing else reads
+    // them.)
+    RecursivelyDeleteTriviallyDeadInstructions(BO);
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+bool rewriteSignMasks(Function &F) {
+  SmallVector<BitCastInst *, 16> Casts;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *BC = dyn_cast<BitCastInst>(&I))
+        Casts.push_back(BC);
+  bool Changed = false;
+  for (BitCastInst *BC : Casts)
+    Changed |= rewriteSignMask(*BC);
+  return Changed;
+}
+
+} // namespace adcore
