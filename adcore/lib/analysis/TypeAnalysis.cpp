@@ -411,8 +411,14 @@ bool TypeAnalysis::visit(Instruction &I) {
   return false;
 }
 
+/// The integer types of at least 16 bits, as the demangler prints them.
+constexpr StringRef IntegerTypeNames[] = {
+    "short",    "unsigned short",   "int",       "unsigned int",
+    "long",     "unsigned long",    "long long", "unsigned long long",
+    "__int128", "unsigned __int128"};
+
 /// What C++ source types say about pointer parameters: a mangled name
-/// carries the parameter types (`double*`, `float const&`), which tell
+/// carries the parameter types (`double*`, `float const&`, `int*`), which tell
 /// what the pointers point to even where the body never reads them (a
 /// function that only calls memmove).
 static void
@@ -466,6 +472,8 @@ kindsFromSignature(const Function &F,
       Out.push_back({I + Shift, Kind::Float});
     else if (T.ends_with("*")) // `term**`: an array of pointers
       Out.push_back({I + Shift, Kind::Pointer});
+    else if (is_contained(IntegerTypeNames, T)) // (not char: any byte)
+      Out.push_back({I + Shift, Kind::Integer});
   }
 }
 
