@@ -58,9 +58,9 @@ bool inCycle(const llvm::BasicBlock &BB);
 /// integer loads they read as floating-point loads (FloatShuffles.cpp).
 /// Returns whether \p F changed.
 bool canonicalizeFloatShuffles(llvm::Function &F);
-/// Rewrites the inline assembly instructions adcc knows the meaning of
-/// (Eigen's packet min and max) as IR (KnownAsm.cpp). Returns whether \p F
-/// changed.
+/// Rewrites the inline assembly adcc knows the meaning of (Eigen's packet
+/// min and max, its optimization barrier) as IR (KnownAsm.cpp). Returns
+/// whether \p F changed.
 bool rewriteKnownAsm(llvm::Function &F);
 /// Rewrites sign-bit masks on the bits of floating-point values (Eigen's
 /// pabs and pnegate at -O0) as fabs, fneg and copysign (SignMasks.cpp).
@@ -126,7 +126,8 @@ private:
   std::vector<CombinedSweeps> Combined;
   llvm::DenseMap<llvm::Function *, llvm::Function *> CombinedOf; // by Aug
   std::vector<llvm::Function *> CombinedFunctions;
-  /// Primals whose float shuffles were canonicalized.
+  /// Primals whose SIMD idioms were rewritten (sign masks, integer
+  /// shuffles, known inline assembly), before their first derivative.
   llvm::SmallPtrSet<llvm::Function *, 16> Canonical;
   bool HadError = false;
 };
