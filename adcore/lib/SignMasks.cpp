@@ -16,7 +16,8 @@
 // operation and mask): and with every bit but the sign is fabs, and with
 // the sign only is copysign(0, a), xor with the sign is fneg, or with the
 // sign is -fabs. The mask may be a constant or, at -O0, be computed from
-// constants through local variables.
+// constants through local variables; it may change some lanes only (the
+// others hold the operation's identity), which a shuffle then picks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,9 +115,10 @@ Constant *evaluate(Value *V, unsigned Depth) {
   return nullptr;
 }
 
-/// The constant \p V holds (see evaluate), as one element of \p Bits bits
-/// repeated in every lane; or nothing.
-std::optional<APInt> splatBits(Value *V, unsigned Bits, const DataLayout &DL) {
+/// The constant \p V holds (see evaluate), lane by lane in elements of
+/// \p Bits bits; or nothing.
+std::optional<SmallVector<APInt, 4>> laneBits(Value *V, unsigned Bits,
+                                              const DataLayout &DL) {
   auto *C = evaluate(V, 24);
   if (!C || !C->getType()->isVectorTy() ||
       C->getType()->getPrimitiveSizeInBits() % Bits)
@@ -125,20 +127,41 @@ std::optional<APInt> splatBits(Value *V, unsigned Bits, const DataLayout &DL) {
   auto *IntTy =
       FixedVectorType::get(IntegerType::get(C->getContext(), Bits), Lanes);
   Constant *Ints = bitCast(C, IntTy, DL);
-  auto *Splat =
-      dyn_cast_or_null<ConstantInt>(Ints ? Ints->getSplatValue() : nullptr);
-  if (!Splat)
+  if (!Ints)
     return std::nullopt;
-  return Splat->getValue();
+  SmallVector<APInt, 4> Out;
+  for (unsigned L = 0; L < Lanes; ++L) {
+    auto *E = dyn_cast_or_null<ConstantInt>(Ints->getAggregateElement(L));
+    if (!E)
+      return std::nullopt;
+    Out.push_back(E->getValue());
+  }
+  return Out;
 }
 
-/// The row for \p BO with mask bits \p M, or null.
-const SignMaskRow *rowFor(const BinaryOperator &BO, const APInt &M) {
-  APInt Sign = APInt::getSignMask(M.getBitWidth());
-  for (const SignMaskRow &Row : SignMaskTable)
-    if (Row.Opcode == BO.getOpcode() &&
-        M == (Row.Mask == MaskIs::SignOnly ? Sign : ~Sign))
+/// The row for \p BO with the mask bits \p M of each lane, or null; sets
+/// \p Changed to the lanes it changes (the others hold the operation's
+/// identity: no bits for xor and or, all bits for and).
+const SignMaskRow *rowFor(const BinaryOperator &BO, ArrayRef<APInt> M,
+                          SmallVectorImpl<bool> &Changed) {
+  unsigned Bits = M.front().getBitWidth();
+  APInt Sign = APInt::getSignMask(Bits);
+  APInt Identity = BO.getOpcode() == Instruction::And ? APInt::getAllOnes(Bits)
+                                                      : APInt::getZero(Bits);
+  for (const SignMaskRow &Row : SignMaskTable) {
+    APInt RowMask = Row.Mask == MaskIs::SignOnly ? Sign : ~Sign;
+    if (Row.Opcode != BO.getOpcode() || RowMask == Identity)
+      continue;
+    Changed.clear();
+    bool Fits = true, Any = false;
+    for (const APInt &L : M) {
+      Fits &= L == RowMask || L == Identity;
+      Changed.push_back(L == RowMask);
+      Any |= L == RowMask;
+    }
+    if (Fits && Any)
       return &Row;
+  }
   return nullptr;
 }
 
@@ -166,15 +189,27 @@ bool rewriteSignMask(BitCastInst &Cast) {
     return false;
   unsigned Bits = T->getScalarSizeInBits();
   for (unsigned K = 0; K < 2; ++K) {
-    std::optional<APInt> M =
-        splatBits(BO->getOperand(1 - K), Bits, Cast.getDataLayout());
-    const SignMaskRow *Row = M ? rowFor(*BO, *M) : nullptr;
+    auto M = laneBits(BO->getOperand(1 - K), Bits, Cast.getDataLayout());
+    SmallVector<bool, 4> Changed;
+    const SignMaskRow *Row = M ? rowFor(*BO, *M, Changed) : nullptr;
     Value *A = Row ? floatBitsOf(BO->getOperand(K), T) : nullptr;
     if (!A)
       continue;
     IRBuilder<> B(&Cast);
     B.SetCurrentDebugLocation(Cast.getDebugLoc());
-    Cast.replaceAllUsesWith(emit(B, Row->Op, A));
+    Value *R = emit(B, Row->Op, A);
+    // Some lanes only (Eigen's quaternion product negates one of two):
+    // the others keep the value's own bits.
+    if (!all_of(Changed, [](bool C) { return C; })) {
+      auto *VT = dyn_cast<FixedVectorType>(T);
+      if (!VT || VT->getNumElements() != Changed.size())
+        return false;
+      SmallVector<int, 8> Pick;
+      for (unsigned L = 0; L < Changed.size(); ++L)
+        Pick.push_back(Changed[L] ? int(Changed.size() + L) : int(L));
+      R = B.CreateShuffleVector(A, R, Pick);
+    }
+    Cast.replaceAllUsesWith(R);
     Cast.eraseFromParent();
     // (The integer operation and the integer load, if nothing else reads
     // them.)
