@@ -116,6 +116,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     rewriteSignMasks(*Key.Primal);
     canonicalizeFloatShuffles(*Key.Primal);
     rewriteKnownAsm(*Key.Primal);
+    rewriteX86Rounding(*Key.Primal);
   }
   if (Key.Mode != DerivativeMode::Forward)
     return getOrCreateReverse(Key);

@@ -66,6 +66,10 @@ bool rewriteKnownAsm(llvm::Function &F);
 /// pabs and pnegate at -O0) as fabs, fneg and copysign (SignMasks.cpp).
 /// Returns whether \p F changed.
 bool rewriteSignMasks(llvm::Function &F);
+/// Rewrites SSE4.1/AVX rounding intrinsics with a constant rounding mode as
+/// llvm.roundeven, floor, ceil, trunc or nearbyint (X86Rounding.cpp).
+/// Returns whether \p F changed.
+bool rewriteX86Rounding(llvm::Function &F);
 
 /// A function that runs an augmented sweep and then its reverse sweep, back
 /// to back: the combined gradient of a request (CombinedSweeps.cpp).
@@ -127,7 +131,8 @@ private:
   llvm::DenseMap<llvm::Function *, llvm::Function *> CombinedOf; // by Aug
   std::vector<llvm::Function *> CombinedFunctions;
   /// Primals whose SIMD idioms were rewritten (sign masks, integer
-  /// shuffles, known inline assembly), before their first derivative.
+  /// shuffles, known inline assembly, x86 rounding), before their first
+  /// derivative.
   llvm::SmallPtrSet<llvm::Function *, 16> Canonical;
   bool HadError = false;
 };
