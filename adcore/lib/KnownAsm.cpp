@@ -94,9 +94,9 @@ void roundMagicSum(Value *In) {
                                                                     : 0;
   for (unsigned K = 0; K < 2 && Mantissa; ++K) {
     auto *C = dyn_cast<Constant>(Sum->getOperand(1 - K));
-    auto *CF = C ? dyn_cast_or_null<ConstantFP>(C->getSplatValue()) : nullptr;
-    if (auto *Scalar = C ? dyn_cast<ConstantFP>(C) : nullptr)
-      CF = Scalar;
+    if (C && C->getType()->isVectorTy())
+      C = C->getSplatValue();
+    auto *CF = dyn_cast_or_null<ConstantFP>(C);
     auto *Abs = dyn_cast<IntrinsicInst>(Sum->getOperand(K));
     if (!CF || !Abs || Abs->getIntrinsicID() != Intrinsic::fabs ||
         !CF->getValueAPF().isExactlyValue(std::ldexp(1.0, int(Mantissa))))

@@ -111,7 +111,9 @@ void SynthesisContext::error(const Instruction &Where, const Twine &Message) {
 Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   if (Function *Known = Cache.lookup(Key))
     return Known;
-  // (Before any analysis of the primal.)
+  // SIMD idioms read as floating-point IR, before any analysis of the
+  // primal. (Sign masks first: they leave integer loads of packets read
+  // only as floats, which the shuffles' rewrite turns into float loads.)
   if (Canonical.insert(Key.Primal).second) {
     rewriteSignMasks(*Key.Primal);
     canonicalizeFloatShuffles(*Key.Primal);

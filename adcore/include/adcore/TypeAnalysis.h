@@ -127,11 +127,11 @@ MemoryLayout copiedFields(const llvm::MemTransferInst &MT);
 /// Unknown: an integer type alone does not say what the bits are).
 Kind kindOfType(const llvm::Type *T);
 
-/// True when the type analysis knows integers in the \p Length bytes at
-/// \p Ptr and nothing else (no pointer, no float): a copy of them carries
-/// no derivatives and no shadows.
-bool onlyIntegers(const TypeAnalysis &Types, const llvm::Value *Ptr,
-                  const llvm::Value *Length);
+/// True when the type analysis knows integers in the bytes the primal copy
+/// \p Copy moves, at its destination or its source, and nothing else (no
+/// pointer, no float): the copy carries no derivatives and no shadows.
+bool copiesOnlyIntegers(const TypeAnalysis &Types,
+                        const llvm::MemTransferInst &Copy);
 
 } // namespace adcore
 

@@ -633,21 +633,24 @@ void TypeAnalysis::print(raw_ostream &OS) const {
       Line(I);
 }
 
-bool onlyIntegers(const TypeAnalysis &Types, const Value *Ptr,
-                  const Value *Length) {
-  auto *Len = dyn_cast<ConstantInt>(Length);
-  if (!Ptr || !Len)
+bool copiesOnlyIntegers(const TypeAnalysis &Types,
+                        const MemTransferInst &Copy) {
+  auto *Len = dyn_cast<ConstantInt>(Copy.getLength());
+  if (!Len)
     return false;
   int64_t End = int64_t(Len->getZExtValue());
-  bool Any = false;
-  for (auto [Offset, K] : Types.layout(Ptr)) {
-    if (Offset >= End)
-      continue;
-    if (K != Kind::Integer)
-      return false;
-    Any = true;
-  }
-  return Any;
+  auto OnlyIntegers = [&](const Value *Ptr) {
+    bool Any = false;
+    for (auto [Offset, K] : Types.layout(Ptr)) {
+      if (Offset >= End)
+        continue;
+      if (K != Kind::Integer)
+        return false;
+      Any = true;
+    }
+    return Any;
+  };
+  return OnlyIntegers(Copy.getRawDest()) || OnlyIntegers(Copy.getRawSource());
 }
 
 } // namespace adcore

@@ -37,14 +37,6 @@ Kind ForwardEmitter::primalKind(const Value *V) {
   return types().kindOf(It->second);
 }
 
-bool ForwardEmitter::copiesOnlyIntegers(const MemTransferInst &I) {
-  for (const Value *P : {I.getRawDest(), I.getRawSource()})
-    if (const Value *PP = PrimalOf.lookup(P);
-        PP && onlyIntegers(types(), PP, I.getLength()))
-      return true;
-  return false;
-}
-
 bool ForwardEmitter::holdsFloatBits(const Value *V) {
   Kind K = primalKind(V);
   return K == Kind::Float || K == Kind::Double;

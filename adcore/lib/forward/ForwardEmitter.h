@@ -154,8 +154,6 @@ private:
   Kind primalKind(const llvm::Value *V);
   /// The type analysis of the primal (made on first use).
   const TypeAnalysis &types();
-  /// True when \p I copies integers only (no shadows to copy).
-  bool copiesOnlyIntegers(const llvm::MemTransferInst &I);
   llvm::IRBuilder<> B;
   llvm::DenseMap<llvm::Value *, llvm::Value *> Tangents;
   /// Instructions replaced while emitting (user calls), erased at the end.

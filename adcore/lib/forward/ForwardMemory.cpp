@@ -180,7 +180,8 @@ bool ForwardEmitter::visitMemTransferInst(MemTransferInst &I) {
   Value *SS = tangentOrNull(I.getRawSource());
   // (Integers have no tangents; the source's shadow may not exist: an
   // Eigen nullary expression, a struct of two longs, is not active.)
-  if ((SD || SS) && copiesOnlyIntegers(I))
+  auto *PrimalCopy = dyn_cast_or_null<MemTransferInst>(PrimalOf.lookup(&I));
+  if ((SD || SS) && PrimalCopy && copiesOnlyIntegers(types(), *PrimalCopy))
     return true;
   if (!SD) {
     if (!SS)

@@ -185,11 +185,9 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       K = Types->memoryKind(PrimalOf.lookup(MT->getRawSource()));
     // (Integers have no shadow to copy; the source's may not exist: an
     // Eigen nullary expression, a struct of two longs, is not active.)
-    bool Integers = onlyIntegers(*Types, PrimalOf.lookup(MT->getRawDest()),
-                                 MT->getLength()) ||
-                    onlyIntegers(*Types, PrimalOf.lookup(MT->getRawSource()),
-                                 MT->getLength());
-    if (SD && SS && K != Kind::Double && K != Kind::Float && !Integers) {
+    auto *PrimalCopy = dyn_cast_or_null<MemTransferInst>(PrimalOf.lookup(MT));
+    if (SD && SS && K != Kind::Double && K != Kind::Float &&
+        !(PrimalCopy && copiesOnlyIntegers(*Types, *PrimalCopy))) {
       // Pointers (and bytes of unknown kind) carry their shadows along.
       if (isa<MemMoveInst>(MT))
         AB.CreateMemMove(SD, MT->getDestAlign(), SS, MT->getSourceAlign(),
