@@ -147,11 +147,10 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
       continue;
     auto *AugCall = cast<CallInst>(*S.Aug->user_begin());
     auto *RevCall = cast<CallInst>(*S.Rev->user_begin());
-    InlineFunctionInfo AugInfo, RevInfo;
-    if (!InlineFunction(*AugCall, AugInfo).isSuccess())
+    if (!inlineGeneratedCall(*AugCall))
       continue;
     Touched.insert(S.Caller);
-    if (InlineFunction(*RevCall, RevInfo).isSuccess())
+    if (inlineGeneratedCall(*RevCall))
       keepRecordsInFrame(*S.Caller, *S.Aug);
   }
 }

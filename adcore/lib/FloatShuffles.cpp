@@ -20,7 +20,11 @@
 // bitcasts to one floating-point type becomes a load of that type. At -O0
 // the shuffled __m128i also passes through a local variable: a stack slot
 // of integer vectors whose stores all store floats' bits and whose loads
-// are all read as those floats gets the floats' type.
+// are all read as those floats gets the floats' type. Whole floats taken
+// out of a vector of them as an integer (the half of an AVX packet as an
+// i128, by a shift and truncation of an i256 or a lane of <2 x i128>) and
+// cast back to floats are a shuffle of floats too; an address taken out
+// of a loaded vector of floats becomes a load of the pointer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +34,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -114,6 +119,114 @@ Value *castFrom(IRBuilder<> &B, Value *V, Type *To) {
       return S;
   }
   return V;
+}
+
+/// A vector of floats and the bit offset in it where the integer \p V's
+/// bits start: \p V is those bits cast to an integer, shifted right and
+/// truncated, or a wide integer lane of them (`extractelement` of a cast to
+/// <2 x i128>).
+struct BitSlice {
+  Value *Floats = nullptr;
+  uint64_t Offset = 0;
+};
+
+std::optional<BitSlice> bitSlice(Value *V, unsigned Depth = 4) {
+  if (auto *BC = dyn_cast<BitCastInst>(V)) {
+    auto *SrcTy = dyn_cast<FixedVectorType>(BC->getSrcTy());
+    if (SrcTy && SrcTy->getElementType()->isFloatingPointTy())
+      return BitSlice{BC->getOperand(0), 0};
+    return std::nullopt;
+  }
+  if (Depth == 0)
+    return std::nullopt;
+  if (auto *TI = dyn_cast<TruncInst>(V))
+    return bitSlice(TI->getOperand(0), Depth - 1);
+  if (auto *BO = dyn_cast<BinaryOperator>(V);
+      BO && BO->getOpcode() == Instruction::LShr) {
+    auto *C = dyn_cast<ConstantInt>(BO->getOperand(1));
+    std::optional<BitSlice> S =
+        C ? bitSlice(BO->getOperand(0), Depth - 1) : std::nullopt;
+    if (S)
+      S->Offset += C->getZExtValue();
+    return S;
+  }
+  if (auto *EE = dyn_cast<ExtractElementInst>(V)) {
+    auto *C = dyn_cast<ConstantInt>(EE->getIndexOperand());
+    std::optional<BitSlice> S =
+        C ? bitSlice(EE->getVectorOperand(), Depth - 1) : std::nullopt;
+    if (S)
+      S->Offset += C->getZExtValue() * EE->getType()->getPrimitiveSizeInBits();
+    return S;
+  }
+  return std::nullopt;
+}
+
+/// Rewrites \p Cast, a bitcast to floats of whole floats' bits taken out of
+/// a vector of them as an integer (the halves of an AVX packet, `lshr` and
+/// `trunc` of an i256 or `extractelement` of <2 x i128>, as InstCombine
+/// writes `_mm256_extractf128_pd`), as the shuffle or extractelement
+/// taking those floats; returns whether it did.
+bool rewriteBitSlice(BitCastInst &Cast) {
+  Type *To = Cast.getType();
+  Type *Elt = To->getScalarType();
+  if (!Elt->isFloatingPointTy() || !Cast.getSrcTy()->isIntegerTy())
+    return false;
+  std::optional<BitSlice> S = bitSlice(Cast.getOperand(0));
+  auto *SrcTy = S ? dyn_cast<FixedVectorType>(S->Floats->getType()) : nullptr;
+  if (!SrcTy || SrcTy->getElementType() != Elt)
+    return false;
+  unsigned Bits = Elt->getPrimitiveSizeInBits();
+  unsigned Per = To->getPrimitiveSizeInBits() / Bits;
+  if (S->Offset % Bits || S->Offset / Bits + Per > SrcTy->getNumElements())
+    return false;
+  unsigned First = S->Offset / Bits;
+  IRBuilder<> B(&Cast);
+  B.SetCurrentDebugLocation(Cast.getDebugLoc());
+  Value *New;
+  if (To->isVectorTy()) {
+    SmallVector<int, 8> Mask;
+    for (unsigned L = 0; L < Per; ++L)
+      Mask.push_back(First + L);
+    New = B.CreateShuffleVector(S->Floats, Mask);
+  } else {
+    New = B.CreateExtractElement(S->Floats, uint64_t(First));
+  }
+  Instruction *Bits0 = cast<Instruction>(Cast.getOperand(0));
+  Cast.replaceAllUsesWith(New);
+  Cast.eraseFromParent();
+  RecursivelyDeleteTriviallyDeadInstructions(Bits0);
+  return true;
+}
+
+/// Rewrites \p I2P, an address taken out of a vector of floats just
+/// loaded (InstCombine's reading of a small struct {double, ..., T *} kept
+/// in a vector-typed slot: `inttoptr (extractelement (bitcast (load <4 x
+/// double>)), 2)`), as a load of the pointer from its place in that memory;
+/// returns whether it did. Derivatives of floats are not the shadows of
+/// pointers: only a pointer load gives the pointer's shadow.
+bool rewritePointerLane(IntToPtrInst &I2P) {
+  auto *EE = dyn_cast<ExtractElementInst>(I2P.getOperand(0));
+  auto *Index = EE ? dyn_cast<ConstantInt>(EE->getIndexOperand()) : nullptr;
+  auto *Cast = EE ? dyn_cast<BitCastInst>(EE->getVectorOperand()) : nullptr;
+  auto *LI = Cast ? dyn_cast<LoadInst>(Cast->getOperand(0)) : nullptr;
+  if (!Index || !LI || !LI->isSimple() ||
+      !LI->getType()->getScalarType()->isFloatingPointTy())
+    return false;
+  const DataLayout &DL = I2P.getDataLayout();
+  if (EE->getType()->getPrimitiveSizeInBits() !=
+      DL.getPointerSizeInBits(I2P.getType()->getPointerAddressSpace()))
+    return false;
+  uint64_t Offset = Index->getZExtValue() * DL.getTypeStoreSize(EE->getType());
+  IRBuilder<> B(LI->getNextNode());
+  B.SetCurrentDebugLocation(I2P.getDebugLoc());
+  Value *At = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(),
+                                           LI->getPointerOperand(), Offset);
+  LoadInst *P = B.CreateAlignedLoad(I2P.getType(), At,
+                                    commonAlignment(LI->getAlign(), Offset));
+  I2P.replaceAllUsesWith(P);
+  I2P.eraseFromParent();
+  RecursivelyDeleteTriviallyDeadInstructions(EE);
+  return true;
 }
 
 /// Rewrites \p SV as a shuffle of floats; returns whether it did.
@@ -221,14 +334,24 @@ bool retypeSlot(AllocaInst &AI) {
 
 bool canonicalizeFloatShuffles(Function &F) {
   SmallVector<ShuffleVectorInst *, 16> Shuffles;
+  SmallVector<BitCastInst *, 16> Casts;
+  SmallVector<IntToPtrInst *, 4> Addresses;
   SmallVector<AllocaInst *, 16> Slots;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)
       if (auto *SV = dyn_cast<ShuffleVectorInst>(&I))
         Shuffles.push_back(SV);
+      else if (auto *BC = dyn_cast<BitCastInst>(&I))
+        Casts.push_back(BC);
+      else if (auto *I2P = dyn_cast<IntToPtrInst>(&I))
+        Addresses.push_back(I2P);
       else if (auto *AI = dyn_cast<AllocaInst>(&I))
         Slots.push_back(AI);
   bool Changed = false;
+  for (IntToPtrInst *I2P : Addresses)
+    Changed |= rewritePointerLane(*I2P);
+  for (BitCastInst *BC : Casts)
+    Changed |= rewriteBitSlice(*BC);
   for (ShuffleVectorInst *SV : Shuffles)
     Changed |= rewriteShuffle(*SV);
   if (Changed)

@@ -5,11 +5,16 @@
 //
 //   asm("minpd %[a], %[res]" : [res] "+x" (res) : [a] "x" (a));
 //
-// Its vectorized exp, maxCoeff and cwiseMax go through it. Assembly cannot
-// be differentiated, but these few instructions are comparisons: each is
-// rewritten in the primal as the IR that means the same, lane by lane
-// (x86's MINPD: dest < src ? dest : src, so a NaN gives the source), which
-// the backend turns back into the same instruction. One table row per
+// Its vectorized exp, maxCoeff and cwiseMax go through it; with AVX and
+// FMA (-mfma, -march=native) its packet multiply-add is
+//
+//   asm("vfmadd231pd %[a], %[b], %[c]" : [c] "+x" (res) : [a] "x" (a), ...);
+//
+// Assembly cannot be differentiated, but these few instructions are
+// comparisons and a fused multiply-add: each is rewritten in the primal as
+// the IR that means the same, lane by lane (x86's MINPD: dest < src ? dest
+// : src, so a NaN gives the source; VFMADD231PD: llvm.fma, one rounding),
+// which the backend turns back into the same instruction. One table row per
 // instruction form. Eigen's optimization barrier, an empty string tied to
 // a value, becomes llvm.arithmetic.fence (rewriteBarrier).
 //
@@ -37,9 +42,12 @@ namespace {
 struct KnownAsmRow {
   const char *Text;        // the assembly string
   const char *Constraints; // its constraints, up to the clobbers
-  CmpInst::Predicate Keep; // dest is kept when `dest Keep src`
+  CmpInst::Predicate Keep; // dest is kept when `dest Keep src`; FCMP_FALSE:
+                           // a multiply-add, op0 * op1 + op2
   unsigned Dest, Src;      // the operands that are dest and src
 };
+
+constexpr CmpInst::Predicate MultiplyAdd = CmpInst::FCMP_FALSE;
 
 // AT&T syntax: the last operand is the destination. "=x,x,0": operand 0
 // ($1) is the source and operand 1 is tied to the result (the
@@ -54,13 +62,19 @@ const KnownAsmRow KnownAsmTable[] = {
     {"vmaxpd $1, $2, $0", "=x,x,x", CmpInst::FCMP_OGT, 1, 0},
     {"vminps $1, $2, $0", "=x,x,x", CmpInst::FCMP_OLT, 1, 0},
     {"vmaxps $1, $2, $0", "=x,x,x", CmpInst::FCMP_OGT, 1, 0},
+    // `vfmadd231pd $1, $2, $0` with $0 tied to the third operand:
+    // $0 = $2 * $1 + $0.
+    {"vfmadd231pd $1, $2, $0", "=x,x,x,0", MultiplyAdd, 0, 0},
+    {"vfmadd231ps $1, $2, $0", "=x,x,x,0", MultiplyAdd, 0, 0},
 };
 
 const KnownAsmRow *knownRow(const CallInst &Call) {
   const auto *Asm = dyn_cast<InlineAsm>(Call.getCalledOperand());
-  if (!Asm || !Call.getType()->isFPOrFPVectorTy() || Call.arg_size() != 2)
+  if (!Asm || !Call.getType()->isFPOrFPVectorTy())
     return nullptr;
   for (const KnownAsmRow &Row : KnownAsmTable) {
+    if (Call.arg_size() != (Row.Keep == MultiplyAdd ? 3u : 2u))
+      continue;
     StringRef Constraints = Asm->getConstraintString();
     if (Asm->getAsmString() != Row.Text ||
         !Constraints.starts_with(Row.Constraints))
@@ -165,10 +179,18 @@ bool rewriteKnownAsm(Function &F) {
   for (auto [Call, Row] : Calls) {
     IRBuilder<> B(Call);
     B.SetCurrentDebugLocation(Call->getDebugLoc());
-    Value *Dest = Call->getArgOperand(Row->Dest);
-    Value *Src = Call->getArgOperand(Row->Src);
-    Value *Keep = B.CreateFCmp(Row->Keep, Dest, Src);
-    Value *R = B.CreateSelect(Keep, Dest, Src, Call->getName());
+    Value *R;
+    if (Row->Keep == MultiplyAdd) {
+      R = B.CreateIntrinsic(Intrinsic::fma, {Call->getType()},
+                            {Call->getArgOperand(0), Call->getArgOperand(1),
+                             Call->getArgOperand(2)},
+                            nullptr, Call->getName());
+    } else {
+      Value *Dest = Call->getArgOperand(Row->Dest);
+      Value *Src = Call->getArgOperand(Row->Src);
+      Value *Keep = B.CreateFCmp(Row->Keep, Dest, Src);
+      R = B.CreateSelect(Keep, Dest, Src, Call->getName());
+    }
     Call->replaceAllUsesWith(R);
     Call->eraseFromParent();
   }

@@ -2,38 +2,94 @@
 //
 // At -O0 every value goes through a local variable: stored, then loaded
 // just after. The rewrites of the primal before differentiation
-// (KnownAsm.cpp, SignMasks.cpp) look through such a pair.
+// (KnownAsm.cpp, SignMasks.cpp, X86Intrinsics.cpp) look through such a
+// pair, and fold constants built through such variables.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_LASTSTORE_H
 #define ADCORE_LASTSTORE_H
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ConstantFolding.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 namespace adcore {
 
 /// What \p V holds: when it is a load, the value stored to the same
 /// address earlier in its block with no other write to it between (stores
-/// to other local variables do not count); else \p V.
+/// to other local variables do not count), following copies of a whole
+/// local variable into it (the by-value arguments of always-inlined
+/// functions at -O0); else \p V.
 inline llvm::Value *lastStoredValue(llvm::Value *V) {
-  auto *LI = llvm::dyn_cast<llvm::LoadInst>(V);
+  using namespace llvm;
+  auto *LI = dyn_cast<LoadInst>(V);
   if (!LI)
     return V;
-  const llvm::Value *Ptr = LI->getPointerOperand();
-  for (llvm::Instruction *I = LI->getPrevNode(); I; I = I->getPrevNode()) {
-    auto *SI = llvm::dyn_cast<llvm::StoreInst>(I);
+  const Value *Ptr = LI->getPointerOperand();
+  const DataLayout &DL = LI->getDataLayout();
+  for (Instruction *I = LI->getPrevNode(); I; I = I->getPrevNode()) {
+    auto *SI = dyn_cast<StoreInst>(I);
     if (SI && SI->getPointerOperand() == Ptr)
       return SI->getValueOperand()->getType() == LI->getType()
                  ? SI->getValueOperand()
                  : V;
     // (Two different local variables do not overlap.)
-    if (SI && llvm::isa<llvm::AllocaInst>(SI->getPointerOperand()) &&
-        llvm::isa<llvm::AllocaInst>(Ptr))
+    const Value *Written = SI ? SI->getPointerOperand() : nullptr;
+    if (auto *MC = dyn_cast<MemCpyInst>(I)) {
+      auto *Len = dyn_cast<ConstantInt>(MC->getLength());
+      if (MC->getDest() == Ptr && isa<AllocaInst>(MC->getSource()) && Len &&
+          Len->getZExtValue() == DL.getTypeStoreSize(LI->getType())) {
+        Ptr = MC->getSource(); // what was stored to the copy's source
+        continue;
+      }
+      Written = MC->getDest();
+    }
+    if (Written && isa<AllocaInst>(Written) && isa<AllocaInst>(Ptr) &&
+        Written != Ptr)
       continue;
     if (I->mayWriteToMemory())
       return V;
   }
   return V;
+}
+
+/// The constant \p V computes from constants alone, through bitcasts,
+/// insertelement and, at -O0, local variables (`_mm_setr_epi32(...)` in
+/// C), \p Depth steps deep; or null.
+inline llvm::Constant *evaluateConstant(llvm::Value *V, unsigned Depth) {
+  using namespace llvm;
+  // (A value copied from variable to variable.)
+  for (Value *Stored; (Stored = lastStoredValue(V)) != V;)
+    V = Stored;
+  if (auto *C = dyn_cast<Constant>(V))
+    return C;
+  if (Depth == 0)
+    return nullptr;
+  if (auto *BC = dyn_cast<BitCastInst>(V)) {
+    Constant *C = evaluateConstant(BC->getOperand(0), Depth - 1);
+    return C ? ConstantFoldCastOperand(Instruction::BitCast, C, BC->getType(),
+                                       BC->getDataLayout())
+             : nullptr;
+  }
+  if (auto *IE = dyn_cast<InsertElementInst>(V)) {
+    Constant *Vec = evaluateConstant(IE->getOperand(0), Depth - 1);
+    Constant *Elt = evaluateConstant(IE->getOperand(1), Depth - 1);
+    auto *Idx = dyn_cast<ConstantInt>(IE->getOperand(2));
+    if (!Vec || !Elt || !Idx)
+      return nullptr;
+    auto *VT = cast<FixedVectorType>(Vec->getType());
+    if (Idx->getZExtValue() >= VT->getNumElements())
+      return nullptr;
+    SmallVector<Constant *, 8> Elts;
+    for (unsigned I = 0; I < VT->getNumElements(); ++I)
+      Elts.push_back(I == Idx->getZExtValue() ? Elt
+                                              : Vec->getAggregateElement(I));
+    return ConstantVector::get(Elts);
+  }
+  return nullptr;
 }
 
 } // namespace adcore

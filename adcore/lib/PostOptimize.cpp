@@ -13,6 +13,7 @@
 
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/Attributes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Passes/PassBuilder.h"
@@ -48,6 +49,31 @@ void optimizeGenerated(ArrayRef<Function *> Functions,
     }
 }
 
+/// True when every processor feature \p Callee's code may use ("+avx512f"
+/// in its "target-features") is one \p Caller's code may use too.
+static bool hasFeaturesOf(const Function &Caller, const Function &Callee) {
+  SmallVector<StringRef, 32> Need, Have;
+  Callee.getFnAttribute("target-features").getValueAsString().split(Need, ',');
+  Caller.getFnAttribute("target-features").getValueAsString().split(Have, ',');
+  return all_of(Need, [&](StringRef F) {
+    return !F.starts_with("+") || is_contained(Have, F);
+  });
+}
+
+bool inlineGeneratedCall(CallBase &Call) {
+  Function *Caller = Call.getFunction();
+  Function *Callee = Call.getCalledFunction();
+  // Code for other instructions (a function with
+  // `__attribute__((target("avx512f")))`) stays in a function of its own.
+  if (!Callee || !hasFeaturesOf(*Caller, *Callee))
+    return false;
+  InlineFunctionInfo Info;
+  if (!InlineFunction(Call, Info).isSuccess())
+    return false;
+  AttributeFuncs::mergeAttributesForInlining(*Caller, *Callee);
+  return true;
+}
+
 void inlineGenerated(ArrayRef<Function *> Functions,
                      SmallPtrSetImpl<Function *> &Touched) {
   constexpr unsigned SmallFunction = 200; // instructions
@@ -70,8 +96,7 @@ void inlineGenerated(ArrayRef<Function *> Functions,
       continue;
     for (CallBase *Call : Sites) {
       Function *Caller = Call->getFunction();
-      InlineFunctionInfo Info;
-      if (InlineFunction(*Call, Info).isSuccess())
+      if (inlineGeneratedCall(*Call))
         Touched.insert(Caller);
     }
   }

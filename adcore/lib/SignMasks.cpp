@@ -76,57 +76,18 @@ Value *floatBitsOf(Value *V, Type *T) {
   return nullptr;
 }
 
-/// \p C read as a \p T (folded, also across a change in the number of
-/// lanes).
-Constant *bitCast(Constant *C, Type *T, const DataLayout &DL) {
-  return ConstantFoldCastOperand(Instruction::BitCast, C, T, DL);
-}
-
-/// The constant \p V computes from constants alone, through bitcasts,
-/// insertelement and, at -O0, local variables (`_mm_setr_epi32(...)` in
-/// C), \p Depth steps deep; or null.
-Constant *evaluate(Value *V, unsigned Depth) {
-  // (A value copied from variable to variable.)
-  for (Value *Stored; (Stored = lastStoredValue(V)) != V;)
-    V = Stored;
-  if (auto *C = dyn_cast<Constant>(V))
-    return C;
-  if (Depth == 0)
-    return nullptr;
-  if (auto *BC = dyn_cast<BitCastInst>(V)) {
-    Constant *C = evaluate(BC->getOperand(0), Depth - 1);
-    return C ? bitCast(C, BC->getType(), BC->getDataLayout()) : nullptr;
-  }
-  if (auto *IE = dyn_cast<InsertElementInst>(V)) {
-    Constant *Vec = evaluate(IE->getOperand(0), Depth - 1);
-    Constant *Elt = evaluate(IE->getOperand(1), Depth - 1);
-    auto *Idx = dyn_cast<ConstantInt>(IE->getOperand(2));
-    if (!Vec || !Elt || !Idx)
-      return nullptr;
-    auto *VT = cast<FixedVectorType>(Vec->getType());
-    if (Idx->getZExtValue() >= VT->getNumElements())
-      return nullptr;
-    SmallVector<Constant *, 8> Elts;
-    for (unsigned I = 0; I < VT->getNumElements(); ++I)
-      Elts.push_back(I == Idx->getZExtValue() ? Elt
-                                              : Vec->getAggregateElement(I));
-    return ConstantVector::get(Elts);
-  }
-  return nullptr;
-}
-
-/// The constant \p V holds (see evaluate), lane by lane in elements of
+/// The constant \p V holds (see evaluateConstant), lane by lane in elements of
 /// \p Bits bits; or nothing.
 std::optional<SmallVector<APInt, 4>> laneBits(Value *V, unsigned Bits,
                                               const DataLayout &DL) {
-  auto *C = evaluate(V, 24);
+  auto *C = evaluateConstant(V, 24);
   if (!C || !C->getType()->isVectorTy() ||
       C->getType()->getPrimitiveSizeInBits() % Bits)
     return std::nullopt;
   unsigned Lanes = C->getType()->getPrimitiveSizeInBits() / Bits;
   auto *IntTy =
       FixedVectorType::get(IntegerType::get(C->getContext(), Bits), Lanes);
-  Constant *Ints = bitCast(C, IntTy, DL);
+  Constant *Ints = ConstantFoldCastOperand(Instruction::BitCast, C, IntTy, DL);
   if (!Ints)
     return std::nullopt;
   SmallVector<APInt, 4> Out;
@@ -229,7 +190,7 @@ bool rewriteSignMasks(Function &F) {
         Casts.push_back(BC);
   bool Changed = false;
   for (BitCastInst *BC : Casts)
-    Changed |= rewriteSignMask(*BC);
+    Changed |= rewriteSignMask(*BC) || rewriteExponentBits(*BC);
   return Changed;
 }
 

@@ -112,13 +112,21 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   if (Function *Known = Cache.lookup(Key))
     return Known;
   // SIMD idioms read as floating-point IR, before any analysis of the
-  // primal. (Sign masks first: they leave integer loads of packets read
-  // only as floats, which the shuffles' rewrite turns into float loads.)
+  // primal. (x86 intrinsics first: a constant permute of integers becomes
+  // a shuffle that the shuffles' rewrite may read as one of floats. Casts
+  // sunk into selects before the sign masks and exponents: they leave the
+  // operations on bits next to their casts. Sign masks before the
+  // shuffles: they leave integer loads of packets read only as floats,
+  // which the shuffles' rewrite turns into float loads.)
   if (Canonical.insert(Key.Primal).second) {
-    rewriteSignMasks(*Key.Primal);
-    canonicalizeFloatShuffles(*Key.Primal);
-    rewriteKnownAsm(*Key.Primal);
-    rewriteX86Rounding(*Key.Primal);
+    Function &P = *Key.Primal;
+    bool Changed = rewriteX86Intrinsics(P);
+    Changed |= sinkFloatCastsIntoSelects(P);
+    Changed |= rewriteSignMasks(P);
+    Changed |= canonicalizeFloatShuffles(P);
+    Changed |= rewriteKnownAsm(P);
+    if (Changed)
+      removeDeadLocals(P);
   }
   if (Key.Mode != DerivativeMode::Forward)
     return getOrCreateReverse(Key);

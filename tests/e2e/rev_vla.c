@@ -6,6 +6,9 @@
  * ei_declare_aligned_stack_constructed_variable, which crashed at -O0 and
  * -O1 and gave a zero gradient at -O2: the byte buffer had no shadow), and
  * aligned by integer arithmetic on its address (Eigen's aligned alloca at
+ * -O0). And heap blocks aligned the same way by a function of their own,
+ * which keeps the block's address in front of the aligned one (Eigen's
+ * handmade_aligned_malloc with AVX: its result had no shadow, a crash at
  * -O0). Central differences and forward mode (dot-product test). */
 #include "rev_check.h"
 
@@ -49,7 +52,7 @@ static double bytes(const double *x) {
 
 /* Small sizes on the stack, large ones on the heap; or a buffer given. */
 static double stack_or_heap_in(const double *x, int n, double *given) {
-  double *buf = given                 ? given
+  double *buf = given ? given
                 : n * sizeof(double) < 4096
                     ? (double *)__builtin_alloca(n * sizeof(double))
                     : (double *)malloc(n * sizeof(double));
@@ -64,11 +67,42 @@ static double stack_or_heap(const double *x) {
 
 static double aligned(const double *x) {
   int n = rev_vla_n;
-  double *buf = (double *)(((uintptr_t)__builtin_alloca(n * sizeof(double) +
-                                                        31) +
-                            31) &
-                           ~(uintptr_t)31);
+  double *buf =
+      (double *)(((uintptr_t)__builtin_alloca(n * sizeof(double) + 31) + 31) &
+                 ~(uintptr_t)31);
   return fill_and_sum(buf, x, n);
+}
+
+static void *aligned_malloc(size_t size) {
+  void *original = malloc(size + 32);
+  if (!original)
+    return NULL;
+  void *a = (void *)(((uintptr_t)original & ~(uintptr_t)31) + 32);
+  *((void **)a - 1) = original;
+  return a;
+}
+
+static void aligned_free(void *p) {
+  if (p)
+    free(*((void **)p - 1));
+}
+
+typedef struct {
+  double *data;
+  long n;
+} vec;
+
+static void vec_init(vec *v, long n) {
+  v->data = aligned_malloc(n * sizeof(double));
+  v->n = n;
+}
+
+static double aligned_heap(const double *x) {
+  vec v;
+  vec_init(&v, rev_vla_n);
+  double s = fill_and_sum(v.data, x, (int)v.n);
+  aligned_free(v.data);
+  return s;
 }
 
 /* The second element, addressed through an integer. */
@@ -92,6 +126,7 @@ int main(void) {
   CHECK_GRAD_AND_DOT(bytes, N, 1.0);
   CHECK_GRAD_AND_DOT(stack_or_heap, N, 1.0);
   CHECK_GRAD_AND_DOT(aligned, N, 1.0);
+  CHECK_GRAD_AND_DOT(aligned_heap, N, 1.0);
   CHECK_GRAD_AND_DOT(offset_bits, 2, 1.0);
   return check_finish();
 }

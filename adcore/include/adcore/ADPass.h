@@ -14,6 +14,7 @@
 #include "adcore/Options.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/OptimizationLevel.h"
 
@@ -42,6 +43,13 @@ private:
 /// simplification ran.
 void optimizeGenerated(llvm::ArrayRef<llvm::Function *> Functions,
                        llvm::OptimizationLevel Level);
+
+/// Inlines \p Call (of a generated function) as the inliner would: only
+/// into a caller compiled for the same target and processor features, and
+/// merging the callee's function attributes that describe its code into
+/// the caller's (the vector width its intrinsics need:
+/// "min-legal-vector-width" of AVX-512 code). Returns whether it did.
+bool inlineGeneratedCall(llvm::CallBase &Call);
 
 /// Inlines calls of the generated \p Functions that are worth it: a
 /// derivative called once, or a small one; never a recursive one. The

@@ -21,6 +21,7 @@
 
 namespace llvm {
 class BasicBlock;
+class BitCastInst;
 class Function;
 class FunctionType;
 class Instruction;
@@ -34,6 +35,10 @@ constexpr const char *UsesTapeAttribute = "adcc-uses-tape";
 /// Metadata on a reverse sweep's load of a tape record that holds an
 /// integer (a loop count, a block id), never the bits of a float.
 constexpr const char *IntegerRecordMetadata = "adcc.integer";
+/// Metadata on an instruction of a rewritten primal whose result carries no
+/// derivative, whatever its operands (the bits of a float in a branch
+/// taken only for inputs where the function is constant: ExponentBits.cpp).
+constexpr const char *NoDerivativeMetadata = "adcc.no.derivative";
 /// Metadata on the push of an augmented sweep's end records (the values it
 /// records once, at its return) and on the pop of its reverse sweep that
 /// reads them back: one node per augmented sweep, naming it. Groups of
@@ -63,13 +68,26 @@ bool canonicalizeFloatShuffles(llvm::Function &F);
 /// whether \p F changed.
 bool rewriteKnownAsm(llvm::Function &F);
 /// Rewrites sign-bit masks on the bits of floating-point values (Eigen's
-/// pabs and pnegate at -O0) as fabs, fneg and copysign (SignMasks.cpp).
-/// Returns whether \p F changed.
+/// pabs and pnegate at -O0) as fabs, fneg and copysign (SignMasks.cpp),
+/// and a new exponent set in them (rewriteExponentBits). Returns whether
+/// \p F changed.
 bool rewriteSignMasks(llvm::Function &F);
-/// Rewrites SSE4.1/AVX rounding intrinsics with a constant rounding mode as
-/// llvm.roundeven, floor, ceil, trunc or nearbyint (X86Rounding.cpp).
+/// Rewrites \p Cast when it casts to floats a new exponent set in the bits
+/// of floats (the mantissa of Eigen's pfrexp) as llvm.frexp and ldexp
+/// (ExponentBits.cpp). Returns whether it did.
+bool rewriteExponentBits(llvm::BitCastInst &Cast);
+/// Removes the local variables of \p F that are only written, with their
+/// writes (DeadLocals.cpp): what the rewrites above leave unread at -O0.
 /// Returns whether \p F changed.
-bool rewriteX86Rounding(llvm::Function &F);
+bool removeDeadLocals(llvm::Function &F);
+/// Rewrites a bitcast to floats of an integer select as a select of
+/// bitcasts (FloatSelects.cpp). Returns whether \p F changed.
+bool sinkFloatCastsIntoSelects(llvm::Function &F);
+/// Rewrites x86 SIMD intrinsics (rounding with a constant mode, blendv,
+/// min/max, addsub, horizontal sums, constant permutes) as the
+/// target-independent IR that computes the same bits (X86Intrinsics.cpp).
+/// Returns whether \p F changed.
+bool rewriteX86Intrinsics(llvm::Function &F);
 
 /// A function that runs an augmented sweep and then its reverse sweep, back
 /// to back: the combined gradient of a request (CombinedSweeps.cpp).

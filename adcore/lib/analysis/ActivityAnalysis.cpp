@@ -57,12 +57,22 @@ bool becomesPointer(const Instruction &I, unsigned Depth) {
 /// An integer that only moves data (loaded and stored again, bitcast to a
 /// float, turned into a pointer) may hold a float's or a pointer's bits —
 /// what SROA and InstCombine make of memcpy — so it carries a shadow. So
-/// does an address changed by integer arithmetic on its way to a pointer.
-bool isMovedInteger(const Instruction &I) {
+/// does an address changed by integer arithmetic on its way to a pointer,
+/// and bits changed by and, or and xor on their way back to a float (which
+/// the emitters then differentiate or report, never silently drop), \p
+/// Depth operations deep.
+bool isMovedInteger(const Instruction &I, unsigned Depth = 4) {
   if (!I.getType()->isIntOrIntVectorTy() || I.use_empty())
     return false;
   for (const User *U : I.users()) {
     if (isa<BinaryOperator>(U) && becomesPointer(*cast<BinaryOperator>(U), 4))
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(U);
+        BO && Depth > 0 &&
+        (BO->getOpcode() == Instruction::And ||
+         BO->getOpcode() == Instruction::Or ||
+         BO->getOpcode() == Instruction::Xor) &&
+        isMovedInteger(*BO, Depth - 1))
       continue;
     if (auto *S = dyn_cast<StoreInst>(U)) {
       if (S->getValueOperand() != &I)
@@ -80,10 +90,27 @@ bool isMovedInteger(const Instruction &I) {
 
 bool returnsNewAllocation(const Function &F, unsigned Depth);
 
+/// The pointer whose address the integer \p X is, offset or aligned by
+/// address arithmetic (\p Depth operations deep); null for anything else,
+/// and for the distance between two addresses.
+const Value *addressBase(const Value *X, unsigned Depth) {
+  if (const auto *P2I = dyn_cast<PtrToIntInst>(X))
+    return P2I->getPointerOperand();
+  const auto *BO = dyn_cast<BinaryOperator>(X);
+  if (!BO || Depth == 0 || !isAddressArithmetic(*BO))
+    return nullptr;
+  const Value *L = addressBase(BO->getOperand(0), Depth - 1);
+  const Value *R = addressBase(BO->getOperand(1), Depth - 1);
+  if (L && R)
+    return nullptr;
+  return L ? L : R;
+}
+
 /// True when every value \p V may hold is null or a block that a call of
 /// an allocation function (or of a function returnsNewAllocation accepts)
-/// made (\p Callees: how many functions deep); sets \p Any when there is
-/// such a call. Follows phis, selects and, at -O0 (`T *r = nullptr; if (n)
+/// made, or an address in such a block computed as an integer (\p Callees:
+/// how many functions deep); sets \p Any when there is such a call.
+/// Follows phis, selects and, at -O0 (`T *r = nullptr; if (n)
 /// r = malloc(n); return r;`), the values stored into the local slot \p V
 /// is loaded from, \p Steps deep.
 bool onlyNewAllocations(const Value *V, unsigned Steps, unsigned Callees,
@@ -106,6 +133,12 @@ bool onlyNewAllocations(const Value *V, unsigned Steps, unsigned Callees,
     return all_of(Phi->incoming_values(), Each);
   if (const auto *Sel = dyn_cast<SelectInst>(V))
     return Each(Sel->getTrueValue()) && Each(Sel->getFalseValue());
+  // An address inside the block, aligned as an integer (Eigen's
+  // handmade_aligned_malloc with AVX: `(p & ~31) + 32`).
+  if (const auto *I2P = dyn_cast<IntToPtrInst>(V)) {
+    const Value *Base = addressBase(I2P->getOperand(0), 4);
+    return Base && Each(Base);
+  }
   const auto *LI = dyn_cast<LoadInst>(V);
   const auto *Slot =
       LI ? dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts())
@@ -150,7 +183,7 @@ bool anyOperandActive(const User &U, const DenseSet<const Value *> &Active) {
 
 bool ActivityAnalysis::transfer(const Value &V) const {
   const auto *I = dyn_cast<Instruction>(&V);
-  if (!I)
+  if (!I || I->hasMetadata(NoDerivativeMetadata))
     return false;
   Type *T = I->getType();
 

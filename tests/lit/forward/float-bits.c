@@ -5,7 +5,7 @@
 // RUN: %adcc -O2 -DMOVED %s -o %t/moved2 && %t/moved2 | FileCheck %s --check-prefix=MOVED
 // RUN: not %adcc -O0 -c %s -o %t/x.o 2>&1 | FileCheck %s --check-prefix=BITS
 // MOVED: moved 6
-// BITS: float-bits.c:[[@LINE+8]]:{{[0-9]+}}: error: cannot differentiate 'myabs' in forward mode: an integer holds the bits of a floating-point value and is changed by integer operations
+// BITS: float-bits.c:[[@LINE+8]]:{{[0-9]+}}: error: cannot differentiate 'myabs' in forward mode: the bits of a floating-point value are changed by the integer operation 'and'
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

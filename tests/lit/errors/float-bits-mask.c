@@ -1,0 +1,29 @@
+// Bits of a double changed by integer operations that are not a sign mask
+// or a new exponent (here: low mantissa bits cleared, one set) are an
+// error in both modes at every level. Before, the derivative was silently
+// dropped at -O2 (zero) and copied unchanged at -O0.
+// RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=O0
+// RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=O2
+#include <stdint.h>
+#include <string.h>
+double __enzyme_autodiff(void *, ...);
+double __enzyme_fwddiff(void *, ...);
+
+static double truncated(const double *x) {
+  uint64_t b;
+  memcpy(&b, x, 8);
+  b = (b & 0xFFFFFFFFFFFFF000ULL) | 0x10;
+  // O0-DAG: float-bits-mask.c:[[@LINE-1]]:5: error: cannot differentiate 'truncated' in reverse mode: a floating-point value is copied as an integer
+  // O0-DAG: float-bits-mask.c:[[@LINE-2]]:{{[0-9]+}}: error: cannot differentiate 'truncated' in forward mode: the bits of a floating-point value are changed by the integer operation 'and'
+  // O2-DAG: float-bits-mask.c:[[@LINE-3]]:{{[0-9]+}}: error: cannot differentiate 'truncated' in forward mode: the bits of a floating-point value are changed by the integer operation 'or'
+  double r;
+  memcpy(&r, &b, 8);
+  // O2-DAG: float-bits-mask.c:[[@LINE-1]]:3: error: cannot differentiate 'truncated' in reverse mode: integer bits reinterpreted as a floating-point value carry a derivative adcc cannot follow
+  return r * r;
+}
+void gradient(const double *x, double *g) {
+  __enzyme_autodiff((void *)truncated, x, g);
+}
+double tangent(const double *x, const double *t) {
+  return __enzyme_fwddiff((void *)truncated, x, t);
+}
