@@ -24,9 +24,13 @@
 // out of a vector of them as an integer (the half of an AVX packet as an
 // i128, by a shift and truncation of an i256 or a lane of <2 x i128>) and
 // cast back to floats are a shuffle of floats too; an address taken out
-// of a loaded vector of floats becomes a load of the pointer.
+// of a loaded vector of floats becomes a load of the pointer; a lane of
+// floats cast to integers is the cast of the lane, and a store of a float
+// cast to an integer stores the float.
 //
 //===----------------------------------------------------------------------===//
+
+#include "LastStore.h"
 
 #include "adcore/Synthesis.h"
 
@@ -135,8 +139,18 @@ std::optional<BitSlice> bitSlice(Value *V, unsigned Depth = 4) {
     auto *SrcTy = dyn_cast<FixedVectorType>(BC->getSrcTy());
     if (SrcTy && SrcTy->getElementType()->isFloatingPointTy())
       return BitSlice{BC->getOperand(0), 0};
+    // (Through a cast between integer types, the bits stay in place.)
+    if (Depth > 0 && BC->getSrcTy()->isIntOrIntVectorTy())
+      return bitSlice(BC->getOperand(0), Depth - 1);
     return std::nullopt;
   }
+  // A packet loaded as integers (InstCombine's load for a sign mask):
+  // its bits, in memory. (A scalar integer holding floats is one of the
+  // copies IntegerCopies.cpp follows.)
+  if (auto *LI = dyn_cast<LoadInst>(V);
+      LI && LI->isSimple() && LI->getType()->isIntOrIntVectorTy() &&
+      LI->getType()->isVectorTy())
+    return BitSlice{LI, 0};
   if (Depth == 0)
     return std::nullopt;
   if (auto *TI = dyn_cast<TruncInst>(V))
@@ -161,27 +175,51 @@ std::optional<BitSlice> bitSlice(Value *V, unsigned Depth = 4) {
   return std::nullopt;
 }
 
-/// Rewrites \p Cast, a bitcast to floats of whole floats' bits taken out of
-/// a vector of them as an integer (the halves of an AVX packet, `lshr` and
-/// `trunc` of an i256 or `extractelement` of <2 x i128>, as InstCombine
-/// writes `_mm256_extractf128_pd`), as the shuffle or extractelement
-/// taking those floats; returns whether it did.
+/// Rewrites \p Cast, a bitcast to floats (or to integers as wide: the
+/// operand of a sign mask) of whole floats' bits taken out of a vector of
+/// them as an integer (the halves of an AVX packet, `lshr` and `trunc` of
+/// an i256 or `extractelement` of <2 x i128>, as InstCombine writes
+/// `_mm256_extractf128_pd`), as the shuffle or extractelement taking those
+/// floats (cast to the integers); returns whether it did.
 bool rewriteBitSlice(BitCastInst &Cast) {
   Type *To = Cast.getType();
-  Type *Elt = To->getScalarType();
-  if (!Elt->isFloatingPointTy() || !Cast.getSrcTy()->isIntegerTy())
+  if (!Cast.getSrcTy()->isIntegerTy())
     return false;
   std::optional<BitSlice> S = bitSlice(Cast.getOperand(0));
-  auto *SrcTy = S ? dyn_cast<FixedVectorType>(S->Floats->getType()) : nullptr;
-  if (!SrcTy || SrcTy->getElementType() != Elt)
+  if (!S)
+    return false;
+  IRBuilder<> B(&Cast);
+  B.SetCurrentDebugLocation(Cast.getDebugLoc());
+  if (auto *LI = dyn_cast<LoadInst>(S->Floats);
+      LI && LI->getType()->isIntOrIntVectorTy()) {
+    // The same memory loaded as the floats the cast takes.
+    Type *FloatElt = To->getScalarType();
+    unsigned Total = LI->getType()->getPrimitiveSizeInBits();
+    if (!FloatElt->isFloatingPointTy() ||
+        Total % FloatElt->getPrimitiveSizeInBits())
+      return false;
+    auto *FloatsTy = FixedVectorType::get(
+        FloatElt, Total / FloatElt->getPrimitiveSizeInBits());
+    B.SetInsertPoint(LI->getNextNode());
+    LoadInst *F = B.CreateAlignedLoad(FloatsTy, LI->getPointerOperand(),
+                                      LI->getAlign(), LI->getName());
+    F->copyMetadata(*LI);
+    S->Floats = F;
+    B.SetInsertPoint(&Cast);
+  }
+  auto *SrcTy = dyn_cast<FixedVectorType>(S->Floats->getType());
+  if (!SrcTy)
+    return false;
+  Type *Elt = SrcTy->getElementType(), *ToElt = To->getScalarType();
+  if (ToElt != Elt &&
+      (!ToElt->isIntegerTy() ||
+       ToElt->getPrimitiveSizeInBits() != Elt->getPrimitiveSizeInBits()))
     return false;
   unsigned Bits = Elt->getPrimitiveSizeInBits();
   unsigned Per = To->getPrimitiveSizeInBits() / Bits;
   if (S->Offset % Bits || S->Offset / Bits + Per > SrcTy->getNumElements())
     return false;
   unsigned First = S->Offset / Bits;
-  IRBuilder<> B(&Cast);
-  B.SetCurrentDebugLocation(Cast.getDebugLoc());
   Value *New;
   if (To->isVectorTy()) {
     SmallVector<int, 8> Mask;
@@ -191,6 +229,7 @@ bool rewriteBitSlice(BitCastInst &Cast) {
   } else {
     New = B.CreateExtractElement(S->Floats, uint64_t(First));
   }
+  New = B.CreateBitCast(New, To); // (none when To holds the floats)
   Instruction *Bits0 = cast<Instruction>(Cast.getOperand(0));
   Cast.replaceAllUsesWith(New);
   Cast.eraseFromParent();
@@ -226,6 +265,39 @@ bool rewritePointerLane(IntToPtrInst &I2P) {
   I2P.replaceAllUsesWith(P);
   I2P.eraseFromParent();
   RecursivelyDeleteTriviallyDeadInstructions(EE);
+  return true;
+}
+
+/// Rewrites \p EE, a lane of floats cast to a vector of integers of the
+/// same width (`extractelement (bitcast <4 x double> to <4 x i64>), 0`), as
+/// the cast of that float; returns whether it did.
+bool rewriteIntegerLane(ExtractElementInst &EE) {
+  auto *Cast = dyn_cast<BitCastInst>(EE.getVectorOperand());
+  auto *SrcTy = Cast ? dyn_cast<FixedVectorType>(Cast->getSrcTy()) : nullptr;
+  auto *DstTy = Cast ? dyn_cast<FixedVectorType>(Cast->getDestTy()) : nullptr;
+  if (!SrcTy || !DstTy || !SrcTy->getElementType()->isFloatingPointTy() ||
+      SrcTy->getNumElements() != DstTy->getNumElements())
+    return false;
+  IRBuilder<> B(&EE);
+  B.SetCurrentDebugLocation(EE.getDebugLoc());
+  Value *Lane =
+      B.CreateExtractElement(Cast->getOperand(0), EE.getIndexOperand());
+  Value *New = B.CreateBitCast(Lane, EE.getType(), EE.getName());
+  EE.replaceAllUsesWith(New);
+  EE.eraseFromParent();
+  RecursivelyDeleteTriviallyDeadInstructions(Cast);
+  return true;
+}
+
+/// Rewrites \p SI, a store of a float's bits cast to an integer, as a store
+/// of the float; returns whether it did.
+bool rewriteIntegerStore(StoreInst &SI) {
+  auto *Cast = dyn_cast<BitCastInst>(SI.getValueOperand());
+  if (!Cast || !SI.isSimple() || !Cast->getDestTy()->isIntOrIntVectorTy() ||
+      !Cast->getSrcTy()->isFPOrFPVectorTy())
+    return false;
+  SI.setOperand(0, Cast->getOperand(0));
+  RecursivelyDeleteTriviallyDeadInstructions(Cast);
   return true;
 }
 
@@ -333,41 +405,20 @@ bool retypeSlot(AllocaInst &AI) {
 } // namespace
 
 bool canonicalizeFloatShuffles(Function &F) {
-  SmallVector<ShuffleVectorInst *, 16> Shuffles;
-  SmallVector<BitCastInst *, 16> Casts;
-  SmallVector<IntToPtrInst *, 4> Addresses;
-  SmallVector<AllocaInst *, 16> Slots;
-  for (BasicBlock &BB : F)
-    for (Instruction &I : BB)
-      if (auto *SV = dyn_cast<ShuffleVectorInst>(&I))
-        Shuffles.push_back(SV);
-      else if (auto *BC = dyn_cast<BitCastInst>(&I))
-        Casts.push_back(BC);
-      else if (auto *I2P = dyn_cast<IntToPtrInst>(&I))
-        Addresses.push_back(I2P);
-      else if (auto *AI = dyn_cast<AllocaInst>(&I))
-        Slots.push_back(AI);
-  bool Changed = false;
-  for (IntToPtrInst *I2P : Addresses)
-    Changed |= rewritePointerLane(*I2P);
-  for (BitCastInst *BC : Casts)
-    Changed |= rewriteBitSlice(*BC);
-  for (ShuffleVectorInst *SV : Shuffles)
-    Changed |= rewriteShuffle(*SV);
-  if (Changed)
-    for (AllocaInst *AI : Slots)
-      retypeSlot(*AI);
+  bool Changed = rewriteEach<IntToPtrInst>(F, rewritePointerLane);
+  // (After the pointers, which read lanes of such casts too.)
+  Changed |= rewriteEach<ExtractElementInst>(F, rewriteIntegerLane);
+  Changed |= rewriteEach<StoreInst>(F, rewriteIntegerStore);
+  bool Shuffled = rewriteEach<ShuffleVectorInst>(F, rewriteShuffle);
+  if (Shuffled)
+    rewriteEach<AllocaInst>(F, retypeSlot);
   // Integer loads read only as floats, from the shuffles or as they were
   // (a packet InstCombine loaded as integers for a sign mask).
-  SmallVector<LoadInst *, 16> Loads;
-  for (BasicBlock &BB : F)
-    for (Instruction &I : BB)
-      if (auto *LI = dyn_cast<LoadInst>(&I);
-          LI && LI->getType()->isIntOrIntVectorTy())
-        Loads.push_back(LI);
-  for (LoadInst *LI : Loads)
-    Changed |= rewriteLoad(*LI);
-  return Changed;
+  return rewriteEach<LoadInst>(F, rewriteLoad) || Shuffled || Changed;
+}
+
+bool rewriteFloatBitSlices(Function &F) {
+  return rewriteEach<BitCastInst>(F, rewriteBitSlice);
 }
 
 } // namespace adcore

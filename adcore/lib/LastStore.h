@@ -3,7 +3,8 @@
 // At -O0 every value goes through a local variable: stored, then loaded
 // just after. The rewrites of the primal before differentiation
 // (KnownAsm.cpp, SignMasks.cpp, X86Intrinsics.cpp) look through such a
-// pair, and fold constants built through such variables.
+// pair, and fold constants built through such variables. rewriteEach runs
+// a rewrite over the instructions of one kind.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_LASTSTORE_H
@@ -15,6 +16,7 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/ValueHandle.h"
 
 namespace adcore {
 
@@ -90,6 +92,23 @@ inline llvm::Constant *evaluateConstant(llvm::Value *V, unsigned Depth) {
     return ConstantVector::get(Elts);
   }
   return nullptr;
+}
+
+/// Calls \p Rewrite on each instruction of type \p T in \p F (collected
+/// first), skipping those that an earlier rewrite erased; returns whether
+/// any call returned true.
+template <class T, class Fn> bool rewriteEach(llvm::Function &F, Fn Rewrite) {
+  using namespace llvm;
+  SmallVector<WeakTrackingVH, 32> Work;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (isa<T>(&I))
+        Work.push_back(&I);
+  bool Changed = false;
+  for (WeakTrackingVH &V : Work)
+    if (auto *I = dyn_cast_or_null<T>(V))
+      Changed |= Rewrite(*I);
+  return Changed;
 }
 
 } // namespace adcore

@@ -17,7 +17,9 @@
 // the sign only is copysign(0, a), xor with the sign is fneg, or with the
 // sign is -fabs. The mask may be a constant or, at -O0, be computed from
 // constants through local variables; it may change some lanes only (the
-// others hold the operation's identity), which a shuffle then picks.
+// others hold the operation's identity), which a shuffle then picks. A
+// store of the integer result (InstCombine's at -O1) stores the
+// floating-point result instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -141,57 +143,89 @@ Value *emit(IRBuilder<> &B, SignOp Op, Value *A) {
   return nullptr;
 }
 
-/// Rewrites \p Cast, a bitcast to floating-point of a sign-mask operation
-/// on the bits of a value of its type; returns whether it did.
-bool rewriteSignMask(BitCastInst &Cast) {
-  Type *T = Cast.getType();
-  auto *BO = dyn_cast<BinaryOperator>(Cast.getOperand(0));
-  if (!T->isFPOrFPVectorTy() || !BO)
-    return false;
+/// The floating-point operation of type \p T, emitted before \p Before,
+/// that gives the bits \p BO computes when it is a sign-mask operation on
+/// the bits of a value of type \p T; else null.
+Value *signMaskValue(BinaryOperator &BO, Type *T, Instruction &Before) {
+  if (!T->isFPOrFPVectorTy())
+    return nullptr;
   unsigned Bits = T->getScalarSizeInBits();
   for (unsigned K = 0; K < 2; ++K) {
-    auto M = laneBits(BO->getOperand(1 - K), Bits, Cast.getDataLayout());
+    auto M = laneBits(BO.getOperand(1 - K), Bits, BO.getDataLayout());
     SmallVector<bool, 4> Changed;
-    const SignMaskRow *Row = M ? rowFor(*BO, *M, Changed) : nullptr;
-    Value *A = Row ? floatBitsOf(BO->getOperand(K), T) : nullptr;
+    const SignMaskRow *Row = M ? rowFor(BO, *M, Changed) : nullptr;
+    // Some lanes only (Eigen's quaternion product negates one of two):
+    // the others keep the value's own bits, picked by a shuffle.
+    bool Some = !all_of(Changed, [](bool C) { return C; });
+    auto *VT = dyn_cast<FixedVectorType>(T);
+    if (Row && Some && (!VT || VT->getNumElements() != Changed.size()))
+      return nullptr;
+    Value *A = Row ? floatBitsOf(BO.getOperand(K), T) : nullptr;
     if (!A)
       continue;
-    IRBuilder<> B(&Cast);
-    B.SetCurrentDebugLocation(Cast.getDebugLoc());
+    IRBuilder<> B(&Before);
+    B.SetCurrentDebugLocation(Before.getDebugLoc());
     Value *R = emit(B, Row->Op, A);
-    // Some lanes only (Eigen's quaternion product negates one of two):
-    // the others keep the value's own bits.
-    if (!all_of(Changed, [](bool C) { return C; })) {
-      auto *VT = dyn_cast<FixedVectorType>(T);
-      if (!VT || VT->getNumElements() != Changed.size())
-        return false;
+    if (Some) {
       SmallVector<int, 8> Pick;
       for (unsigned L = 0; L < Changed.size(); ++L)
         Pick.push_back(Changed[L] ? int(Changed.size() + L) : int(L));
       R = B.CreateShuffleVector(A, R, Pick);
     }
-    Cast.replaceAllUsesWith(R);
-    Cast.eraseFromParent();
-    // (The integer operation and the integer load, if nothing else reads
-    // them.)
-    RecursivelyDeleteTriviallyDeadInstructions(BO);
-    return true;
+    return R;
   }
-  return false;
+  return nullptr;
+}
+
+/// Rewrites \p Cast, a bitcast to floating-point of a sign-mask operation
+/// on the bits of a value of its type; returns whether it did.
+bool rewriteSignMask(BitCastInst &Cast) {
+  auto *BO = dyn_cast<BinaryOperator>(Cast.getOperand(0));
+  Value *R = BO ? signMaskValue(*BO, Cast.getType(), Cast) : nullptr;
+  if (!R)
+    return false;
+  Cast.replaceAllUsesWith(R);
+  Cast.eraseFromParent();
+  // (The integer operation and the integer load, if nothing else reads
+  // them.)
+  RecursivelyDeleteTriviallyDeadInstructions(BO);
+  return true;
+}
+
+/// Rewrites \p SI when it stores the result of a sign-mask operation (at
+/// -O1 InstCombine stores pabs's integers as they are) as a store of the
+/// floating-point operation, of doubles for 64-bit lanes and floats for
+/// 32-bit ones; returns whether it did.
+bool rewriteSignMaskStore(StoreInst &SI) {
+  auto *BO = dyn_cast<BinaryOperator>(SI.getValueOperand());
+  if (!BO || !SI.isSimple())
+    return false;
+  Type *IntTy = BO->getType();
+  unsigned Bits = IntTy->getScalarSizeInBits();
+  LLVMContext &C = SI.getContext();
+  Type *Elt = Bits == 64   ? Type::getDoubleTy(C)
+              : Bits == 32 ? Type::getFloatTy(C)
+                           : nullptr;
+  if (!Elt)
+    return false;
+  Type *T = Elt;
+  if (auto *VT = dyn_cast<FixedVectorType>(IntTy))
+    T = FixedVectorType::get(Elt, VT->getNumElements());
+  Value *R = signMaskValue(*BO, T, SI);
+  if (!R)
+    return false;
+  SI.setOperand(0, R);
+  RecursivelyDeleteTriviallyDeadInstructions(BO);
+  return true;
 }
 
 } // namespace
 
 bool rewriteSignMasks(Function &F) {
-  SmallVector<BitCastInst *, 16> Casts;
-  for (BasicBlock &BB : F)
-    for (Instruction &I : BB)
-      if (auto *BC = dyn_cast<BitCastInst>(&I))
-        Casts.push_back(BC);
-  bool Changed = false;
-  for (BitCastInst *BC : Casts)
-    Changed |= rewriteSignMask(*BC) || rewriteExponentBits(*BC);
-  return Changed;
+  bool Changed = rewriteEach<BitCastInst>(F, [](BitCastInst &BC) {
+    return rewriteSignMask(BC) || rewriteExponentBits(BC);
+  });
+  return rewriteEach<StoreInst>(F, rewriteSignMaskStore) || Changed;
 }
 
 } // namespace adcore

@@ -114,14 +114,16 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   // SIMD idioms read as floating-point IR, before any analysis of the
   // primal. (x86 intrinsics first: a constant permute of integers becomes
   // a shuffle that the shuffles' rewrite may read as one of floats. Casts
-  // sunk into selects before the sign masks and exponents: they leave the
-  // operations on bits next to their casts. Sign masks before the
+  // sunk into selects, and halves of packets read as shuffles, before the
+  // sign masks and exponents: they leave the operations on bits next to
+  // casts of floats. Sign masks before the
   // shuffles: they leave integer loads of packets read only as floats,
   // which the shuffles' rewrite turns into float loads.)
   if (Canonical.insert(Key.Primal).second) {
     Function &P = *Key.Primal;
     bool Changed = rewriteX86Intrinsics(P);
     Changed |= sinkFloatCastsIntoSelects(P);
+    Changed |= rewriteFloatBitSlices(P);
     Changed |= rewriteSignMasks(P);
     Changed |= canonicalizeFloatShuffles(P);
     Changed |= rewriteKnownAsm(P);

@@ -274,30 +274,37 @@ Value *rewrite(IRBuilder<> &B, IntrinsicInst &II, X86Op Op) {
 
 } // namespace
 
+StringRef unsupportedIntrinsicAdvice(const Function &Callee) {
+  StringRef Name = Callee.getName();
+  // Approximations (12 or 14 bits) that Eigen refines by Newton steps for
+  // its sqrt and rsqrt with AVX-512 and EIGEN_FAST_MATH (the default).
+  if (Name.starts_with("llvm.x86.") &&
+      (Name.contains(".rsqrt") || Name.contains(".rcp")))
+    return "; approximate reciprocals have no derivative in adcc yet (with "
+           "Eigen: compile with -DEIGEN_FAST_MATH=0, which computes sqrt "
+           "exactly)";
+  return "";
+}
+
 bool rewriteX86Intrinsics(Function &F) {
-  SmallVector<std::pair<IntrinsicInst *, X86Op>, 8> Calls;
-  for (BasicBlock &BB : F)
-    for (Instruction &I : BB)
-      if (auto *II = dyn_cast<IntrinsicInst>(&I))
-        if (const X86Row *Row = rowOf(*II))
-          Calls.push_back({II, Row->Op});
-  bool Changed = false;
-  for (auto [II, Op] : Calls) {
-    IRBuilder<> B(II);
-    B.SetCurrentDebugLocation(II->getDebugLoc());
-    Value *R = rewrite(B, *II, Op);
+  return rewriteEach<IntrinsicInst>(F, [](IntrinsicInst &II) {
+    const X86Row *Row = rowOf(II);
+    if (!Row)
+      return false;
+    IRBuilder<> B(&II);
+    B.SetCurrentDebugLocation(II.getDebugLoc());
+    Value *R = rewrite(B, II, Row->Op);
     if (!R)
-      continue; // left for the emitters to report
-    R->takeName(II);
-    II->replaceAllUsesWith(R);
-    SmallVector<Value *, 4> Ops(II->args());
-    II->eraseFromParent();
+      return false; // left for the emitters to report
+    R->takeName(&II);
+    II.replaceAllUsesWith(R);
+    SmallVector<Value *, 4> Ops(II.args());
+    II.eraseFromParent();
     // (A constant index loaded at -O0 is read no more.)
     for (Value *Op : Ops)
       RecursivelyDeleteTriviallyDeadInstructions(Op);
-    Changed = true;
-  }
-  return Changed;
+    return true;
+  });
 }
 
 } // namespace adcore

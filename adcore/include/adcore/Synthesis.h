@@ -15,6 +15,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 
 #include <vector>
@@ -76,10 +77,18 @@ bool rewriteSignMasks(llvm::Function &F);
 /// of floats (the mantissa of Eigen's pfrexp) as llvm.frexp and ldexp
 /// (ExponentBits.cpp). Returns whether it did.
 bool rewriteExponentBits(llvm::BitCastInst &Cast);
+/// What the error for an intrinsic without a derivative adds after "the
+/// intrinsic 'X' is not supported yet": advice for the intrinsics users
+/// meet through a library (X86Intrinsics.cpp), else nothing.
+llvm::StringRef unsupportedIntrinsicAdvice(const llvm::Function &Callee);
 /// Removes the local variables of \p F that are only written, with their
 /// writes (DeadLocals.cpp): what the rewrites above leave unread at -O0.
 /// Returns whether \p F changed.
 bool removeDeadLocals(llvm::Function &F);
+/// Rewrites whole floats taken out of a vector of them as an integer (the
+/// halves of an AVX packet) as shuffles of the floats (FloatShuffles.cpp).
+/// Returns whether \p F changed.
+bool rewriteFloatBitSlices(llvm::Function &F);
 /// Rewrites a bitcast to floats of an integer select as a select of
 /// bitcasts (FloatSelects.cpp). Returns whether \p F changed.
 bool sinkFloatCastsIntoSelects(llvm::Function &F);

@@ -289,9 +289,10 @@ bool ForwardEmitter::emitIntrinsicCall(IntrinsicInst &II) {
     return true;
   }
   default:
-    return unsupported(II, "the intrinsic '" +
-                               II.getCalledFunction()->getName() +
-                               "' is not supported yet");
+    return unsupported(II,
+                       "the intrinsic '" + II.getCalledFunction()->getName() +
+                           "' is not supported yet" +
+                           unsupportedIntrinsicAdvice(*II.getCalledFunction()));
   }
 }
 

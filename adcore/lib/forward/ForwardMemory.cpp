@@ -69,6 +69,22 @@ bool shadowFullyWritten(const AllocaInst &AI) {
   return true;
 }
 
+/// True when the bits \p I holds are only compared, directly or after
+/// casts and integer operations (`|x| == 0` on the bits of x, a packet
+/// compared as floats): no derivative is needed from them.
+bool onlyCompared(const Instruction &I, unsigned Depth = 4) {
+  return all_of(I.users(), [&](const User *U) {
+    if (isa<CmpInst>(U))
+      return true;
+    const auto *UI = dyn_cast<Instruction>(U);
+    return UI && Depth > 0 &&
+           isa<CastInst, BinaryOperator, ShuffleVectorInst, ExtractElementInst>(
+               UI) &&
+           !isa<FPToSIInst, FPToUIInst, SIToFPInst, UIToFPInst>(UI) &&
+           onlyCompared(*UI, Depth - 1);
+  });
+}
+
 } // namespace
 
 bool ForwardEmitter::visitAllocaInst(AllocaInst &I) {
@@ -98,7 +114,7 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
     // An integer holding a float's bits that is then changed by integer
     // operations (sign-bit tricks): its derivative cannot be known.
     if (I.getType()->isIntOrIntVectorTy() && holdsFloatBits(&I) &&
-        !ConstantLoads.contains(&I))
+        !ConstantLoads.contains(&I) && !onlyCompared(I))
       return unsupported(I, "an integer holds the bits of a floating-point "
                             "value and is changed by integer operations; "
                             "use floating-point operations (fabs, copysign, "

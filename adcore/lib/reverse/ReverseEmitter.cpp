@@ -435,9 +435,10 @@ bool ReverseEmitter::checkIntrinsic(IntrinsicInst &II) {
   case Intrinsic::sincos:
     return true;
   default:
-    return unsupported(II, "the intrinsic '" +
-                               II.getCalledFunction()->getName() +
-                               "' is not supported yet in reverse mode");
+    return unsupported(II,
+                       "the intrinsic '" + II.getCalledFunction()->getName() +
+                           "' is not supported yet in reverse mode" +
+                           unsupportedIntrinsicAdvice(*II.getCalledFunction()));
   }
 }
 
