@@ -19,6 +19,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsX86.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -429,6 +430,58 @@ const MathRule Rules[] = {
 };
 // clang-format on
 
+/// x86's approximate reciprocal square roots and reciprocals (12 or 14
+/// bits: `_mm_rsqrt_ps`, `_mm512_rsqrt14_pd`, `_mm_rcp_ps`, ...), which the
+/// code using them refines by Newton steps (Eigen's sqrt with AVX-512):
+/// the derivative of the function they approximate, written with their
+/// result, -r^3 / 2 and -r^2. Not rows of the table: they have no libm or
+/// generic spelling, and finite differences of an approximation are not
+/// its derivative; e2e rev_x86_intrinsics.c checks them through a Newton
+/// step. The AVX-512 forms take (x, passthrough, mask); masks that are not
+/// all ones are rewritten as selects first (X86Intrinsics.cpp).
+Value *dRsqrtApprox(IRBuilderBase &B, Args, Value *R) {
+  return B.CreateFMul(fp(R, -0.5), B.CreateFMul(R, sq(B, R)));
+}
+Value *dRcpApprox(IRBuilderBase &B, Args, Value *R) {
+  return B.CreateFNeg(sq(B, R));
+}
+
+// clang-format off
+const MathRule ApproximationRules[] = {
+  {"x86.rsqrt",        1, {dRsqrtApprox},                   {{0.1, 10}}, Res, 0, true},
+  {"x86.rcp",          1, {dRcpApprox},                     {{0.1, 10}}, Res, 0, true},
+  {"x86.rsqrt.masked", 3, {dRsqrtApprox, nullptr, nullptr}, {{0.1, 10}}, Res, 0, true, {Flt, Flt, ScalarInt}},
+  {"x86.rcp.masked",   3, {dRcpApprox, nullptr, nullptr},   {{0.1, 10}}, Res, 0, true, {Flt, Flt, ScalarInt}},
+};
+// clang-format on
+
+const MathRule *approximationRule(Intrinsic::ID ID) {
+  switch (ID) {
+  case Intrinsic::x86_sse_rsqrt_ps:
+  case Intrinsic::x86_avx_rsqrt_ps_256:
+    return &ApproximationRules[0];
+  case Intrinsic::x86_sse_rcp_ps:
+  case Intrinsic::x86_avx_rcp_ps_256:
+    return &ApproximationRules[1];
+  case Intrinsic::x86_avx512_rsqrt14_pd_128:
+  case Intrinsic::x86_avx512_rsqrt14_pd_256:
+  case Intrinsic::x86_avx512_rsqrt14_pd_512:
+  case Intrinsic::x86_avx512_rsqrt14_ps_128:
+  case Intrinsic::x86_avx512_rsqrt14_ps_256:
+  case Intrinsic::x86_avx512_rsqrt14_ps_512:
+    return &ApproximationRules[2];
+  case Intrinsic::x86_avx512_rcp14_pd_128:
+  case Intrinsic::x86_avx512_rcp14_pd_256:
+  case Intrinsic::x86_avx512_rcp14_pd_512:
+  case Intrinsic::x86_avx512_rcp14_ps_128:
+  case Intrinsic::x86_avx512_rcp14_ps_256:
+  case Intrinsic::x86_avx512_rcp14_ps_512:
+    return &ApproximationRules[3];
+  default:
+    return nullptr;
+  }
+}
+
 /// Intrinsics that share another intrinsic's row. They differ from it only
 /// in NaN or signed-zero handling, where the derivative is a convention.
 struct IntrinsicAlias {
@@ -460,7 +513,7 @@ const MathRule *findIntrinsicRule(const Function &Callee) {
   for (const IntrinsicAlias &A : IntrinsicAliases)
     if (A.ID == ID)
       return findMathRule(A.Row);
-  return nullptr;
+  return approximationRule(ID);
 }
 
 const MathRule *findLibmRule(const Function &Callee) {

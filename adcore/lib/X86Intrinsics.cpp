@@ -21,6 +21,10 @@
 //                                    per 128-bit block: a's pairs, then b's
 //   permd(a, i), permps(a, i)        shufflevector(a, i), i constant
 //   vpermilvar(a, i)                 shufflevector within 128-bit blocks
+//   rsqrt14(a, p, m), rcp14(a, p, m) select(m, rsqrt14(a, p, all ones), p)
+//                                    when m is not all ones; unmasked, the
+//                                    approximations have a rule
+//                                    (MathRules.cpp: -r^3/2, -r^2)
 //
 // Scalar forms (min.sd, round.sd, ...) compute lane 0 and pass the other
 // lanes of the first operand through. One table row per intrinsic.
@@ -57,6 +61,7 @@ enum class X86Op {
   HSub,         ///< (a, b)
   Permute,      ///< (a, index vector): any lane of a
   PermuteIn128, ///< (a, index vector): a lane of the same 128-bit block
+  MaskedApprox, ///< (a, passthru, mask): AVX-512 rsqrt14/rcp14
 };
 
 struct X86Row {
@@ -115,6 +120,18 @@ const X86Row X86Table[] = {
     {Intrinsic::x86_avx_vpermilvar_pd_256, X86Op::PermuteIn128},
     {Intrinsic::x86_avx_vpermilvar_ps, X86Op::PermuteIn128},
     {Intrinsic::x86_avx_vpermilvar_ps_256, X86Op::PermuteIn128},
+    {Intrinsic::x86_avx512_rsqrt14_pd_128, X86Op::MaskedApprox},
+    {Intrinsic::x86_avx512_rsqrt14_pd_256, X86Op::MaskedApprox},
+    {Intrinsic::x86_avx512_rsqrt14_pd_512, X86Op::MaskedApprox},
+    {Intrinsic::x86_avx512_rsqrt14_ps_128, X86Op::MaskedApprox},
+    {Intrinsic::x86_avx512_rsqrt14_ps_256, X86Op::MaskedApprox},
+    {Intrinsic::x86_avx512_rsqrt14_ps_512, X86Op::MaskedApprox},
+    {Intrinsic::x86_avx512_rcp14_pd_128, X86Op::MaskedApprox},
+    {Intrinsic::x86_avx512_rcp14_pd_256, X86Op::MaskedApprox},
+    {Intrinsic::x86_avx512_rcp14_pd_512, X86Op::MaskedApprox},
+    {Intrinsic::x86_avx512_rcp14_ps_128, X86Op::MaskedApprox},
+    {Intrinsic::x86_avx512_rcp14_ps_256, X86Op::MaskedApprox},
+    {Intrinsic::x86_avx512_rcp14_ps_512, X86Op::MaskedApprox},
 };
 
 const X86Row *rowOf(const IntrinsicInst &II) {
@@ -214,6 +231,37 @@ Value *permute(IRBuilder<> &B, IntrinsicInst &II, Value *A, Value *Index,
   return B.CreateShuffleVector(A, Mask);
 }
 
+/// True when the mask \p M (an integer, one bit per lane) keeps every one
+/// of \p Lanes lanes.
+bool allLanes(const Value *M, unsigned Lanes) {
+  auto *C = dyn_cast<ConstantInt>(M);
+  return C && C->getValue().countr_one() >= Lanes;
+}
+
+/// An AVX-512 approximation under a mask that is not all ones: the same
+/// intrinsic without mask where the mask's bit is set, the passthrough
+/// elsewhere (the approximation's rule, in MathRules.cpp, knows only
+/// unmasked calls). Null when there is nothing to do.
+Value *unmaskApproximation(IRBuilder<> &B, IntrinsicInst &II) {
+  Value *A = II.getArgOperand(0), *Pass = II.getArgOperand(1),
+        *Mask = II.getArgOperand(2);
+  unsigned N = numLanes(A);
+  if (allLanes(Mask, N))
+    return nullptr;
+  unsigned Bits = Mask->getType()->getIntegerBitWidth();
+  Value *Lanes =
+      B.CreateBitCast(Mask, FixedVectorType::get(B.getInt1Ty(), Bits));
+  if (Bits != N) {
+    SmallVector<int, 16> First;
+    for (unsigned L = 0; L < N; ++L)
+      First.push_back(L);
+    Lanes = B.CreateShuffleVector(Lanes, First);
+  }
+  Value *All = ConstantInt::get(Mask->getType(), APInt::getAllOnes(Bits));
+  Value *Unmasked = B.CreateCall(II.getCalledFunction(), {A, Pass, All});
+  return B.CreateSelect(Lanes, Unmasked, Pass);
+}
+
 /// The IR computing what \p II computes, or null when it cannot be said
 /// (a rounding mode or mask known only at run time).
 Value *rewrite(IRBuilder<> &B, IntrinsicInst &II, X86Op Op) {
@@ -231,8 +279,7 @@ Value *rewrite(IRBuilder<> &B, IntrinsicInst &II, X86Op Op) {
     // Unmasked only: every mask bit of the lanes set. (The optional fifth
     // operand, the rounding control of the 512-bit form, only suppresses
     // exceptions here.)
-    auto *Mask = dyn_cast<ConstantInt>(Arg(3));
-    if (!Mask || Mask->getValue().countr_one() < numLanes(Arg(0)))
+    if (!allLanes(Arg(3), numLanes(Arg(0))))
       return nullptr;
     if (std::optional<Intrinsic::ID> R = roundingOf(Arg(1)))
       return B.CreateUnaryIntrinsic(*R, Arg(0));
@@ -268,6 +315,8 @@ Value *rewrite(IRBuilder<> &B, IntrinsicInst &II, X86Op Op) {
   case X86Op::Permute:
   case X86Op::PermuteIn128:
     return permute(B, II, Arg(0), Arg(1), Op == X86Op::PermuteIn128);
+  case X86Op::MaskedApprox:
+    return unmaskApproximation(B, II);
   }
   return nullptr;
 }
@@ -276,13 +325,14 @@ Value *rewrite(IRBuilder<> &B, IntrinsicInst &II, X86Op Op) {
 
 StringRef unsupportedIntrinsicAdvice(const Function &Callee) {
   StringRef Name = Callee.getName();
-  // Approximations (12 or 14 bits) that Eigen refines by Newton steps for
-  // its sqrt and rsqrt with AVX-512 and EIGEN_FAST_MATH (the default).
+  // (The packed approximations have a rule; the scalar ones, which pass
+  // the other lanes of another operand through, do not.)
   if (Name.starts_with("llvm.x86.") &&
       (Name.contains(".rsqrt") || Name.contains(".rcp")))
-    return "; approximate reciprocals have no derivative in adcc yet (with "
-           "Eigen: compile with -DEIGEN_FAST_MATH=0, which computes sqrt "
-           "exactly)";
+    return "; of the approximate reciprocals, only the packed forms "
+           "(_mm_rsqrt_ps, _mm512_rsqrt14_pd, ...) have a derivative";
+  if (Name.starts_with("llvm.x86.avx512.mask."))
+    return "; masked AVX-512 operations have no derivative in adcc yet";
   return "";
 }
 
