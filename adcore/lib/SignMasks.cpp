@@ -197,8 +197,9 @@ bool rewriteSignMask(BitCastInst &Cast) {
 /// floating-point operation, of doubles for 64-bit lanes and floats for
 /// 32-bit ones; returns whether it did.
 bool rewriteSignMaskStore(StoreInst &SI) {
+  // (Packets only: a scalar integer masked so is more likely a number.)
   auto *BO = dyn_cast<BinaryOperator>(SI.getValueOperand());
-  if (!BO || !SI.isSimple())
+  if (!BO || !SI.isSimple() || !BO->getType()->isVectorTy())
     return false;
   Type *IntTy = BO->getType();
   unsigned Bits = IntTy->getScalarSizeInBits();
