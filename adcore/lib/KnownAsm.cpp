@@ -16,7 +16,9 @@
 // : src, so a NaN gives the source; VFMADD231PD: llvm.fma, one rounding),
 // which the backend turns back into the same instruction. One table row per
 // instruction form. Eigen's optimization barrier, an empty string tied to
-// a value, becomes llvm.arithmetic.fence (rewriteBarrier).
+// a value, becomes llvm.arithmetic.fence (rewriteBarrier), which passes no
+// derivative in lanes of integers too large for a fraction (the rounding
+// tricks the barrier protects).
 //
 //===----------------------------------------------------------------------===//
 
@@ -121,6 +123,28 @@ void roundMagicSum(Value *In) {
   }
 }
 
+/// \p X, where the derivative passes only in lanes below 2^52 (2^23 for
+/// floats) in magnitude. At and above that every value is an integer: a
+/// barrier there keeps a rounding trick, `(|x| + 2^52) - 2^52` (Eigen's
+/// print, pfloor and psin), whose sum roundMagicSum could not see (at -O0
+/// it is a call of padd): the trick's derivative is zero, not the sum's.
+/// The value is the same in every lane (a freeze without derivative,
+/// NoDerivativeMetadata, in the others).
+Value *integerLanes(IRBuilder<> &B, Value *X) {
+  Type *T = X->getType();
+  unsigned Mantissa = T->getScalarType()->isDoubleTy()  ? 52
+                      : T->getScalarType()->isFloatTy() ? 23
+                                                        : 0;
+  if (!Mantissa)
+    return X;
+  auto *Frozen = cast<Instruction>(B.CreateFreeze(X));
+  Frozen->setMetadata(NoDerivativeMetadata, MDNode::get(X->getContext(), {}));
+  Value *Big =
+      B.CreateFCmpOGE(B.CreateUnaryIntrinsic(Intrinsic::fabs, X),
+                      ConstantFP::get(T, std::ldexp(1.0, int(Mantissa))));
+  return B.CreateSelect(Big, Frozen, X);
+}
+
 /// An optimization barrier: an empty assembly string whose one output
 /// (returned, or written through a pointer) is tied to its one input, a
 /// floating-point value (Eigen's EIGEN_OPTIMIZATION_BARRIER in its
@@ -151,7 +175,8 @@ bool rewriteBarrier(CallInst &Call) {
   roundMagicSum(In);
   IRBuilder<> B(&Call);
   B.SetCurrentDebugLocation(Call.getDebugLoc());
-  Value *Fenced = B.CreateUnaryIntrinsic(Intrinsic::arithmetic_fence, In);
+  Value *Fenced =
+      B.CreateUnaryIntrinsic(Intrinsic::arithmetic_fence, integerLanes(B, In));
   if (Indirect)
     B.CreateStore(Fenced, Call.getArgOperand(0));
   else

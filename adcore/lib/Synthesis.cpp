@@ -125,6 +125,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= sinkFloatCastsIntoSelects(P);
     Changed |= rewriteFloatBitSlices(P);
     Changed |= rewriteSignMasks(P);
+    Changed |= rewriteLaneMasks(P);
     Changed |= canonicalizeFloatShuffles(P);
     Changed |= rewriteKnownAsm(P);
     if (Changed)

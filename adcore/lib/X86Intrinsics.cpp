@@ -19,7 +19,8 @@
 //   addsub(a, b)                     a - b in even lanes, a + b in odd ones
 //   hadd(a, b), hsub(a, b)           sums (differences) of adjacent pairs,
 //                                    per 128-bit block: a's pairs, then b's
-//   permd(a, i), permps(a, i)        shufflevector(a, i), i constant
+//   permd(a, i), permps(a, i),       shufflevector(a, i), i constant
+//   AVX-512 permvar(a, i)
 //   vpermilvar(a, i)                 shufflevector within 128-bit blocks
 //   rsqrt14(a, p, m), rcp14(a, p, m) select(m, rsqrt14(a, p, all ones), p)
 //                                    when m is not all ones; unmasked, the
@@ -116,6 +117,12 @@ const X86Row X86Table[] = {
     {Intrinsic::x86_avx_hsub_ps_256, X86Op::HSub},
     {Intrinsic::x86_avx2_permd, X86Op::Permute},
     {Intrinsic::x86_avx2_permps, X86Op::Permute},
+    {Intrinsic::x86_avx512_permvar_df_256, X86Op::Permute},
+    {Intrinsic::x86_avx512_permvar_df_512, X86Op::Permute},
+    {Intrinsic::x86_avx512_permvar_di_256, X86Op::Permute},
+    {Intrinsic::x86_avx512_permvar_di_512, X86Op::Permute},
+    {Intrinsic::x86_avx512_permvar_sf_512, X86Op::Permute},
+    {Intrinsic::x86_avx512_permvar_si_512, X86Op::Permute},
     {Intrinsic::x86_avx_vpermilvar_pd, X86Op::PermuteIn128},
     {Intrinsic::x86_avx_vpermilvar_pd_256, X86Op::PermuteIn128},
     {Intrinsic::x86_avx_vpermilvar_ps, X86Op::PermuteIn128},
@@ -212,7 +219,7 @@ Value *horizontal(IRBuilder<> &B, bool IsSub, Value *A, Value *Bv) {
 Value *permute(IRBuilder<> &B, IntrinsicInst &II, Value *A, Value *Index,
                bool In128) {
   // (At -O0 the index vector is built in a local variable.)
-  Constant *C = evaluateConstant(Index, 16);
+  Constant *C = evaluateConstant(Index, 40);
   if (!C)
     return nullptr;
   unsigned N = numLanes(A), PerBlock = In128 ? lanesPer128(A) : N;

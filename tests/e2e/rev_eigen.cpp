@@ -73,10 +73,9 @@ static double decompositions(const double *p) {
 
 #ifdef __OPTIMIZE__
 // Eigen's vectorized exp (a polynomial, a rounding trick kept by an
-// optimization barrier, integer exponent bits). At -O0 it is an error:
-// its comparison masks meet its constants in pand, a function of its own,
-// as integer operations on two doubles' bits (lit
-// errors/simd-compare-mask.c).
+// optimization barrier, integer exponent bits). At -O0 it is an error: its
+// exponent bits are built in integer packets by functions of their own
+// (docs/status.md).
 static double vectorized_exp(const double *p) {
   Eigen::Map<const VectorXd> x(p, 9);
   return x.array().exp().sum() + (0.5 * x).array().exp().prod();

@@ -74,7 +74,10 @@ __attribute__((target("avx512f"))) static double avx512_ops(const double *x) {
   /* An integer per lane, converted back: a constant factor. */
   __m512d k = _mm512_cvtepi32_pd(_mm512_cvtpd_epi32(_mm512_mul_pd(
       _mm512_add_pd(a, _mm512_set1_pd(1.0)), _mm512_set1_pd(2.0))));
-  __m512d r = _mm512_add_pd(_mm512_mul_pd(f, b), _mm512_mul_pd(mn, mx));
+  /* Reversed lanes (Eigen's preverse), a full-width permute. */
+  __m512d rv =
+      _mm512_permutexvar_pd(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7), b);
+  __m512d r = _mm512_add_pd(_mm512_mul_pd(f, rv), _mm512_mul_pd(mn, mx));
   r = _mm512_add_pd(r, _mm512_mul_pd(k, _mm512_mul_pd(a, a)));
   return _mm512_reduce_add_pd(r);
 }

@@ -73,6 +73,10 @@ bool rewriteKnownAsm(llvm::Function &F);
 /// and a new exponent set in them (rewriteExponentBits). Returns whether
 /// \p F changed.
 bool rewriteSignMasks(llvm::Function &F);
+/// Rewrites and/or of two floats' bits, one of them a lane mask known only
+/// at run time (Eigen's pand, pandnot and por at -O0), as selects with the
+/// same bits (LaneMasks.cpp). Returns whether \p F changed.
+bool rewriteLaneMasks(llvm::Function &F);
 /// Rewrites \p Cast when it casts to floats a new exponent set in the bits
 /// of floats (the mantissa of Eigen's pfrexp) as llvm.frexp and ldexp
 /// (ExponentBits.cpp). Returns whether it did.

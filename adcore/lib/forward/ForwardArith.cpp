@@ -210,8 +210,9 @@ bool ForwardEmitter::visitSelectInst(SelectInst &I) {
 }
 
 bool ForwardEmitter::visitFreezeInst(FreezeInst &I) {
+  // (A freeze without derivative: NoDerivativeMetadata.)
   Value *TA = tangentOrNull(I.getOperand(0));
-  if (TA)
+  if (TA && isAnalyzedActive(&I))
     setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
       return B.CreateFreeze(lane(TA, L));
     }));
