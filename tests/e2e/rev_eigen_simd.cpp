@@ -9,7 +9,9 @@
 // function compiled without it), a crash at -O0 (Eigen's aligned heap
 // blocks through handmade_aligned_malloc), and a zero gradient for the
 // vectorized log (its frexp on the bits of the doubles) even with SSE2.
-// Each gradient is checked against central differences and forward mode.
+// At -O0 the reductions, which once failed on a copy of a Map whose
+// caller used the bytes after it otherwise. Each gradient is checked
+// against central differences and forward mode.
 // A processor without the instruction set the test was built for makes it
 // exit with 77 (reported as skipped by ctest).
 #include "rev_check.h"
@@ -18,8 +20,8 @@
 
 using namespace Eigen;
 
-// Vectorized math, at -O1 and up (at -O0 Eigen's exp, log and floor
-// combine comparison masks and constants in functions of their own: an
+// Vectorized math, at -O1 and up (at -O0 Eigen's exp, log and logistic
+// build exponent bits in integer packets by functions of their own: an
 // error, docs/status.md).
 template <class V> static double math_terms(const V &v) {
   auto a = (v.array().abs() + 0.25).eval(); // positive, away from 0

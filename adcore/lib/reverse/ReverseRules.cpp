@@ -202,6 +202,15 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     L = Types->layout(PrimalOf.lookup(MT.getRawDest()));
     for (auto [Offset, K] : Types->layout(PrimalOf.lookup(MT.getRawSource())))
       L.emplace(Offset, K);
+    // Only the bytes copied: the memory may be part of a larger object
+    // whose other fields the callers use otherwise (Eigen's Map copied
+    // out of an expression that holds it at -O0). (Offset -1 stands for
+    // every element of an array.)
+    if (auto *CL = dyn_cast<ConstantInt>(Len))
+      for (auto It = L.begin(); It != L.end();)
+        It = It->first >= 0 && uint64_t(It->first) >= CL->getZExtValue()
+                 ? L.erase(It)
+                 : std::next(It);
   }
   bool AnyFloat = false, AllFloat = !L.empty();
   for (auto [Offset, K] : L) {
