@@ -151,7 +151,9 @@ std::optional<BitSlice> bitSlice(Value *V, unsigned Depth = 4) {
       LI && LI->isSimple() && LI->getType()->isIntOrIntVectorTy() &&
       LI->getType()->isVectorTy())
     return BitSlice{LI, 0};
-  if (Depth == 0)
+  // (Shifts and truncations of whole integers only: on vectors they act
+  // lane by lane.)
+  if (Depth == 0 || V->getType()->isVectorTy())
     return std::nullopt;
   if (auto *TI = dyn_cast<TruncInst>(V))
     return bitSlice(TI->getOperand(0), Depth - 1);

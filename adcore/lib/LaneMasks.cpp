@@ -18,11 +18,13 @@
 //
 //   and:  y all ones -> x;  y zero -> +0;  x all ones -> y;  x zero -> +0;
 //         y all but the sign -> fabs(x);  x all but the sign -> fabs(y)
-//   or:   y zero -> x;  x zero -> y
+//   or:   y zero -> x;  x zero -> y;  x only a sign bit, y's sign clear ->
+//         copysign(y, x) (and the other way round)
 //
-// and in every other lane the original operation on the bits, which has no
-// derivative (NoDerivativeMetadata): bits changed otherwise are not a
-// selection. (Constant masks are read by SignMasks.cpp first.)
+// and in every other lane the original operation on the bits, taken to
+// have no derivative (NoDerivativeMetadata): it is no selection (a sign
+// bit alone, exponent bits). (Constant masks are read by SignMasks.cpp
+// first.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -105,6 +107,24 @@ bool rewriteLaneMask(BitCastInst &Cast) {
     R = B.CreateSelect(equals(B, YI, Zero), PlusZero, R);
     R = B.CreateSelect(equals(B, YI, Ones), X, R);
   } else {
+    // The sign of one and the magnitude of the other (copysign built from
+    // masks: `(x & SIGN) | (y & ~SIGN)`).
+    APInt Sign = APInt::getSignMask(W);
+    auto SignOnly = [&](Value *Bits) {
+      return equals(
+          B, B.CreateAnd(Bits, ConstantInt::get(Bits->getType(), ~Sign)), Zero);
+    };
+    auto SignClear = [&](Value *Bits) {
+      return equals(
+          B, B.CreateAnd(Bits, ConstantInt::get(Bits->getType(), Sign)), Zero);
+    };
+    auto CopySign = [&](Value *Mag, Value *SignOf) {
+      return B.CreateBinaryIntrinsic(Intrinsic::copysign, Mag, SignOf);
+    };
+    R = B.CreateSelect(B.CreateAnd(SignOnly(YI), SignClear(XI)), CopySign(X, Y),
+                       R);
+    R = B.CreateSelect(B.CreateAnd(SignOnly(XI), SignClear(YI)), CopySign(Y, X),
+                       R);
     R = B.CreateSelect(equals(B, XI, Zero), Y, R);
     R = B.CreateSelect(equals(B, YI, Zero), X, R);
   }

@@ -36,8 +36,14 @@ static double selections(const double *x) {
   __m128d pos = p_and(a, _mm_cmpgt_pd(a, _mm_setzero_pd()));
   __m128d abs =
       p_and(_mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL)), b);
+  /* copysign(b, a) from masks that are run-time arguments of p_and. */
+  __m128d sign =
+      _mm_castsi128_pd(_mm_set1_epi64x((long long)0x8000000000000000ULL));
+  __m128d nosign = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
+  __m128d cs = p_or(p_and(a, sign), p_and(b, nosign));
   __m128d r = _mm_add_pd(_mm_mul_pd(lo, hi), _mm_mul_pd(pos, abs));
   r = _mm_add_pd(r, _mm_mul_pd(hi, hi));
+  r = _mm_add_pd(r, _mm_mul_pd(cs, _mm_add_pd(a, b)));
   double o[2];
   _mm_storeu_pd(o, r);
   return o[0] + 3 * o[1];
