@@ -23,6 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PrimalRewrites.h"
+
 #include "adcore/Synthesis.h"
 
 #include "llvm/ADT/APInt.h"
@@ -33,7 +35,6 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/PatternMatch.h"
-#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 using namespace llvm::PatternMatch;
@@ -97,11 +98,7 @@ bool rewriteExponentBits(BitCastInst &Cast) {
                                  {Mantissa, ConstantInt::get(ExpTy, Scale)});
   Value *Normal =
       B.CreateIntrinsic(Intrinsic::is_fpclass, {T}, {X, B.getInt32(fcNormal)});
-  Value *R = B.CreateSelect(Normal, Mantissa, Old, Cast.getName());
-  Instruction *Dead = cast<Instruction>(Cast.getOperand(0));
-  Cast.replaceAllUsesWith(R);
-  Cast.eraseFromParent();
-  RecursivelyDeleteTriviallyDeadInstructions(Dead);
+  replaceRewritten(Cast, B.CreateSelect(Normal, Mantissa, Old));
   return true;
 }
 

@@ -15,6 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PrimalRewrites.h"
+
 #include "adcore/Synthesis.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -43,11 +45,7 @@ bool sinkFloatCastsIntoSelects(Function &F) {
     B.SetCurrentDebugLocation(Cast->getDebugLoc());
     Value *T = B.CreateBitCast(Sel->getTrueValue(), To);
     Value *E = B.CreateBitCast(Sel->getFalseValue(), To);
-    Value *R = B.CreateSelect(Sel->getCondition(), T, E, Cast->getName());
-    Cast->replaceAllUsesWith(R);
-    Cast->eraseFromParent();
-    if (Sel->use_empty())
-      Sel->eraseFromParent();
+    replaceRewritten(*Cast, B.CreateSelect(Sel->getCondition(), T, E));
     for (Value *V : {T, E})
       if (auto *BC = dyn_cast<BitCastInst>(V))
         Work.push_back(BC);

@@ -30,7 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LastStore.h"
+#include "PrimalRewrites.h"
 
 #include "adcore/Synthesis.h"
 
@@ -147,9 +147,9 @@ std::optional<BitSlice> bitSlice(Value *V, unsigned Depth = 4) {
   // A packet loaded as integers (InstCombine's load for a sign mask):
   // its bits, in memory. (A scalar integer holding floats is one of the
   // copies IntegerCopies.cpp follows.)
-  if (auto *LI = dyn_cast<LoadInst>(V);
-      LI && LI->isSimple() && LI->getType()->isIntOrIntVectorTy() &&
-      LI->getType()->isVectorTy())
+  if (auto *LI = dyn_cast<LoadInst>(V); LI && LI->isSimple() &&
+                                        LI->getType()->isIntOrIntVectorTy() &&
+                                        LI->getType()->isVectorTy())
     return BitSlice{LI, 0};
   // (Shifts and truncations of whole integers only: on vectors they act
   // lane by lane.)
@@ -190,52 +190,47 @@ bool rewriteBitSlice(BitCastInst &Cast) {
   std::optional<BitSlice> S = bitSlice(Cast.getOperand(0));
   if (!S)
     return false;
-  IRBuilder<> B(&Cast);
-  B.SetCurrentDebugLocation(Cast.getDebugLoc());
-  if (auto *LI = dyn_cast<LoadInst>(S->Floats);
-      LI && LI->getType()->isIntOrIntVectorTy()) {
-    // The same memory loaded as the floats the cast takes.
-    Type *FloatElt = To->getScalarType();
-    unsigned Total = LI->getType()->getPrimitiveSizeInBits();
-    if (!FloatElt->isFloatingPointTy() ||
-        Total % FloatElt->getPrimitiveSizeInBits())
-      return false;
-    auto *FloatsTy = FixedVectorType::get(
-        FloatElt, Total / FloatElt->getPrimitiveSizeInBits());
-    B.SetInsertPoint(LI->getNextNode());
-    LoadInst *F = B.CreateAlignedLoad(FloatsTy, LI->getPointerOperand(),
-                                      LI->getAlign(), LI->getName());
-    F->copyMetadata(*LI);
-    S->Floats = F;
-    B.SetInsertPoint(&Cast);
-  }
-  auto *SrcTy = dyn_cast<FixedVectorType>(S->Floats->getType());
-  if (!SrcTy)
-    return false;
-  Type *Elt = SrcTy->getElementType(), *ToElt = To->getScalarType();
-  if (ToElt != Elt &&
-      (!ToElt->isIntegerTy() ||
-       ToElt->getPrimitiveSizeInBits() != Elt->getPrimitiveSizeInBits()))
+  // A packet loaded as integers is read as the floats the cast takes.
+  auto *IntLoad = dyn_cast<LoadInst>(S->Floats);
+  if (IntLoad && !IntLoad->getType()->isIntOrIntVectorTy())
+    IntLoad = nullptr;
+  Type *Elt =
+      IntLoad ? To->getScalarType() : S->Floats->getType()->getScalarType();
+  if (!Elt->isFloatingPointTy() || !S->Floats->getType()->isVectorTy())
     return false;
   unsigned Bits = Elt->getPrimitiveSizeInBits();
+  unsigned Total = S->Floats->getType()->getPrimitiveSizeInBits();
+  // Floats, or integers as wide (the operand of a sign mask), which stay a
+  // cast of the floats.
+  Type *ToElt = To->getScalarType();
+  if (ToElt != Elt &&
+      (!ToElt->isIntegerTy() || ToElt->getPrimitiveSizeInBits() != Bits))
+    return false;
   unsigned Per = To->getPrimitiveSizeInBits() / Bits;
-  if (S->Offset % Bits || S->Offset / Bits + Per > SrcTy->getNumElements())
+  if (Total % Bits || S->Offset % Bits || S->Offset / Bits + Per > Total / Bits)
     return false;
   unsigned First = S->Offset / Bits;
+  IRBuilder<> B(&Cast);
+  B.SetCurrentDebugLocation(Cast.getDebugLoc());
+  Value *Floats = S->Floats;
+  if (IntLoad) {
+    IRBuilder<> LB(IntLoad->getNextNode());
+    LoadInst *F = LB.CreateAlignedLoad(FixedVectorType::get(Elt, Total / Bits),
+                                       IntLoad->getPointerOperand(),
+                                       IntLoad->getAlign(), IntLoad->getName());
+    F->copyMetadata(*IntLoad);
+    Floats = F;
+  }
   Value *New;
   if (To->isVectorTy()) {
     SmallVector<int, 8> Mask;
     for (unsigned L = 0; L < Per; ++L)
       Mask.push_back(First + L);
-    New = B.CreateShuffleVector(S->Floats, Mask);
+    New = B.CreateShuffleVector(Floats, Mask);
   } else {
-    New = B.CreateExtractElement(S->Floats, uint64_t(First));
+    New = B.CreateExtractElement(Floats, uint64_t(First));
   }
-  New = B.CreateBitCast(New, To); // (none when To holds the floats)
-  Instruction *Bits0 = cast<Instruction>(Cast.getOperand(0));
-  Cast.replaceAllUsesWith(New);
-  Cast.eraseFromParent();
-  RecursivelyDeleteTriviallyDeadInstructions(Bits0);
+  replaceRewritten(Cast, B.CreateBitCast(New, To)); // (no cast for floats)
   return true;
 }
 
@@ -264,9 +259,7 @@ bool rewritePointerLane(IntToPtrInst &I2P) {
                                            LI->getPointerOperand(), Offset);
   LoadInst *P = B.CreateAlignedLoad(I2P.getType(), At,
                                     commonAlignment(LI->getAlign(), Offset));
-  I2P.replaceAllUsesWith(P);
-  I2P.eraseFromParent();
-  RecursivelyDeleteTriviallyDeadInstructions(EE);
+  replaceRewritten(I2P, P);
   return true;
 }
 
@@ -284,10 +277,7 @@ bool rewriteIntegerLane(ExtractElementInst &EE) {
   B.SetCurrentDebugLocation(EE.getDebugLoc());
   Value *Lane =
       B.CreateExtractElement(Cast->getOperand(0), EE.getIndexOperand());
-  Value *New = B.CreateBitCast(Lane, EE.getType(), EE.getName());
-  EE.replaceAllUsesWith(New);
-  EE.eraseFromParent();
-  RecursivelyDeleteTriviallyDeadInstructions(Cast);
+  replaceRewritten(EE, B.CreateBitCast(Lane, EE.getType()));
   return true;
 }
 

@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LastStore.h"
+#include "PrimalRewrites.h"
 
 #include "adcore/Synthesis.h"
 

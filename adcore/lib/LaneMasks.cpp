@@ -30,7 +30,7 @@
 
 #include "adcore/Synthesis.h"
 
-#include "LastStore.h"
+#include "PrimalRewrites.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
@@ -38,7 +38,6 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/PatternMatch.h"
-#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 using namespace llvm::PatternMatch;
@@ -128,10 +127,7 @@ bool rewriteLaneMask(BitCastInst &Cast) {
     R = B.CreateSelect(equals(B, XI, Zero), Y, R);
     R = B.CreateSelect(equals(B, YI, Zero), X, R);
   }
-  R->takeName(&Cast);
-  Cast.replaceAllUsesWith(R);
-  Cast.eraseFromParent();
-  RecursivelyDeleteTriviallyDeadInstructions(Op);
+  replaceRewritten(Cast, R);
   return true;
 }
 

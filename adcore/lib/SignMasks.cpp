@@ -23,7 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LastStore.h"
+#include "PrimalRewrites.h"
 
 #include "adcore/Synthesis.h"
 
@@ -184,11 +184,7 @@ bool rewriteSignMask(BitCastInst &Cast) {
   Value *R = BO ? signMaskValue(*BO, Cast.getType(), Cast) : nullptr;
   if (!R)
     return false;
-  Cast.replaceAllUsesWith(R);
-  Cast.eraseFromParent();
-  // (The integer operation and the integer load, if nothing else reads
-  // them.)
-  RecursivelyDeleteTriviallyDeadInstructions(BO);
+  replaceRewritten(Cast, R);
   return true;
 }
 
@@ -209,9 +205,8 @@ bool rewriteSignMaskStore(StoreInst &SI) {
                            : nullptr;
   if (!Elt)
     return false;
-  Type *T = Elt;
-  if (auto *VT = dyn_cast<FixedVectorType>(IntTy))
-    T = FixedVectorType::get(Elt, VT->getNumElements());
+  Type *T =
+      FixedVectorType::get(Elt, cast<FixedVectorType>(IntTy)->getNumElements());
   Value *R = signMaskValue(*BO, T, SI);
   if (!R)
     return false;

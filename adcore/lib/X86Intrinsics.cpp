@@ -32,7 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LastStore.h"
+#include "PrimalRewrites.h"
 
 #include "adcore/Synthesis.h"
 
@@ -41,7 +41,6 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsX86.h"
-#include "llvm/Transforms/Utils/Local.h"
 
 using namespace llvm;
 
@@ -353,13 +352,7 @@ bool rewriteX86Intrinsics(Function &F) {
     Value *R = rewrite(B, II, Row->Op);
     if (!R)
       return false; // left for the emitters to report
-    R->takeName(&II);
-    II.replaceAllUsesWith(R);
-    SmallVector<Value *, 4> Ops(II.args());
-    II.eraseFromParent();
-    // (A constant index loaded at -O0 is read no more.)
-    for (Value *Op : Ops)
-      RecursivelyDeleteTriviallyDeadInstructions(Op);
+    replaceRewritten(II, R);
     return true;
   });
 }

@@ -1,14 +1,17 @@
-//===- LastStore.h - The value a load reads back (private) -----*- C++ -*-===//
+//===- PrimalRewrites.h - Shared by the primal rewrites -*- C++ -*-===//
+//-*-===//
 //
-// At -O0 every value goes through a local variable: stored, then loaded
-// just after. The rewrites of the primal before differentiation
-// (KnownAsm.cpp, SignMasks.cpp, X86Intrinsics.cpp) look through such a
-// pair, and fold constants built through such variables. rewriteEach runs
-// a rewrite over the instructions of one kind.
+// What the rewrites of the primal before differentiation (SIMD idioms read
+// as floating-point IR: X86Intrinsics.cpp, SignMasks.cpp, FloatShuffles.cpp,
+// ...) share. At -O0 every value goes through a local variable: stored,
+// then loaded just after; lastStoredValue looks through such a pair and
+// evaluateConstant folds constants built through such variables.
+// rewriteEach runs a rewrite over the instructions of one kind, and
+// replaceRewritten puts its result in place.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ADCORE_LASTSTORE_H
-#define ADCORE_LASTSTORE_H
+#ifndef ADCORE_PRIMALREWRITES_H
+#define ADCORE_PRIMALREWRITES_H
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ConstantFolding.h"
@@ -17,6 +20,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/ValueHandle.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 namespace adcore {
 
@@ -111,6 +115,21 @@ template <class T, class Fn> bool rewriteEach(llvm::Function &F, Fn Rewrite) {
   return Changed;
 }
 
+/// Replaces the instruction \p I by \p New (the same bits, computed
+/// otherwise), which takes its name, and erases \p I with the operands
+/// nothing else reads any more (the integer operations on bits, a constant
+/// index loaded at -O0).
+inline void replaceRewritten(llvm::Instruction &I, llvm::Value *New) {
+  using namespace llvm;
+  if (isa<Instruction>(New))
+    New->takeName(&I);
+  I.replaceAllUsesWith(New);
+  SmallVector<Value *, 4> Ops(I.operands());
+  I.eraseFromParent();
+  for (Value *Op : Ops)
+    RecursivelyDeleteTriviallyDeadInstructions(Op);
+}
+
 } // namespace adcore
 
-#endif // ADCORE_LASTSTORE_H
+#endif // ADCORE_PRIMALREWRITES_H
