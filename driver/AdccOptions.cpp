@@ -44,6 +44,10 @@ const FlagRow FlagTable[] = {
     {"adcc-print-tape-plan",
      "print what each reverse-mode derivative records on the tape",
      [](AdccOptions &O) -> bool & { return O.Engine.PrintTapePlan; }, true},
+    {"adcc-cross-tu",
+     "derivatives of functions defined in other files are made when adcc "
+     "links the program; object files carry their IR for that",
+     [](AdccOptions &O) -> bool & { return O.Engine.CrossTU; }, true},
     {"adcc-runtime",
      "link the adcc tape runtime (libadcc_rt.a) into programs and shared "
      "libraries",

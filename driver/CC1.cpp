@@ -23,6 +23,7 @@
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace clang;
 
@@ -155,6 +156,13 @@ int runCompileJob(llvm::SmallVectorImpl<const char *> &Argv,
   llvm::remove_fatal_error_handler();
   llvm::install_fatal_error_handler(fatalErrorHandler,
                                     &Clang->getDiagnostics());
+  // Object files carry their IR, for the derivatives made at link time of
+  // functions they define (adcore/CrossTU.h).
+  const llvm::Triple Target(Clang->getTargetOpts().Triple);
+  Opts.Engine.EmbedIR =
+      Opts.Engine.CrossTU && Target.getArch() == llvm::Triple::x86_64 &&
+      Target.isOSBinFormatELF() &&
+      Clang->getFrontendOpts().ProgramAction == clang::frontend::EmitObj;
   frontend::installHooks(*Clang, Opts.Engine);
   // -ftime-report: the frontend and the passes time themselves in the
   // compiler instance's timer group (clang's cc1 creates it the same way).

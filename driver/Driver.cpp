@@ -12,6 +12,7 @@
 #include "driver/AdccOptions.h"
 #include "driver/CC1.h"
 #include "driver/Config.h"
+#include "driver/LinkJob.h"
 #include "driver/Paths.h"
 
 #include "clang/Basic/Diagnostic.h"
@@ -141,13 +142,15 @@ size_t runtimeInsertionPoint(const Command &Link) {
 /// Adds adcc's arguments to compile jobs, and the runtime to host link jobs.
 void adjustJobs(Compilation &C, const AdccOptions &Opts,
                 llvm::ArrayRef<const char *> ClangArgs,
-                const std::string &ResourceDir) {
+                const std::string &ResourceDir, const std::string &ExePath) {
   std::vector<std::string> JobArgs = compileJobArguments(Opts);
   bool WantRuntime =
       Opts.LinkRuntime &&
       !hasArg(ClangArgs, {"-nostdlib", "-nodefaultlibs", "-r",
                           "--no-standard-libraries", "-fno-adcc-runtime"});
   std::string Runtime = ResourceDir + "/lib/" + ADCC_RUNTIME_ARCHIVE;
+  bool LinkThroughAdcc = Opts.Engine.EnableAD && Opts.Engine.CrossTU &&
+                         !hasArg(ClangArgs, {"-v", "-###"});
 
   for (Command &Job : C.getJobs()) {
     llvm::opt::ArgStringList Args = Job.getArguments();
@@ -158,11 +161,19 @@ void adjustJobs(Compilation &C, const AdccOptions &Opts,
       continue;
     }
     const Tool &Creator = Job.getCreator();
-    if (!WantRuntime || !Creator.isLinkJob() ||
+    if (!Creator.isLinkJob() ||
         Creator.getToolChain().getTriple().getArch() != llvm::Triple::x86_64)
       continue;
-    Args.insert(Args.begin() + runtimeInsertionPoint(Job),
-                C.getArgs().MakeArgString(Runtime));
+    if (WantRuntime)
+      Args.insert(Args.begin() + runtimeInsertionPoint(Job),
+                  C.getArgs().MakeArgString(Runtime));
+    // The linker runs through adcc, which first makes the derivatives that
+    // the objects request of functions defined in other files. (-v and
+    // -### show the linker's own command, which CMake reads.)
+    if (LinkThroughAdcc) {
+      Args.insert(Args.begin(), {LinkJobArgument, Job.getExecutable()});
+      Job.replaceExecutable(C.getArgs().MakeArgString(ExePath));
+    }
     Job.replaceArguments(Args);
   }
 }
@@ -220,7 +231,8 @@ int runDriver(CommandLine &CL, const AdccOptions &Opts,
     DiagClient->finish();
     return 1;
   }
-  adjustJobs(*C, Opts, Args, adccResourceDir(ExePath, Opts.ResourceDir));
+  adjustJobs(*C, Opts, Args, adccResourceDir(ExePath, Opts.ResourceDir),
+             ExePath);
 
   llvm::SmallVector<std::pair<int, const Command *>, 4> Failing;
   int Res = TheDriver.ExecuteCompilation(*C, Failing);
@@ -261,6 +273,10 @@ int run(int Argc, const char **Argv, void *MainAddr) {
                  << ": error: " << llvm::toString(std::move(E)) << "\n";
     return 1;
   }
+
+  // The link step of a compilation (see LinkJob.h).
+  if (Args.size() > 1 && StringRef(Args[1]) == LinkJobArgument)
+    return runLinkJob(llvm::ArrayRef(Args).drop_front(2), adcore::Options());
 
   CommandLine CL = splitCommandLine(Args);
   StringRef ProgName = llvm::sys::path::filename(Argv[0]);

@@ -3,6 +3,7 @@
 #include "adcore/ADPass.h"
 
 #include "MemoryScopes.h"
+#include "adcore/CrossTU.h"
 #include "adcore/DeclaredDerivatives.h"
 #include "adcore/EnzymeCalls.h"
 #include "adcore/RequestCollector.h"
@@ -87,6 +88,44 @@ std::vector<const Job *> nestingOrder(ArrayRef<Job> Jobs,
 
 } // namespace
 
+void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
+  if (Level == OptimizationLevel::O0)
+    return;
+  Module &M = Ctx.module();
+  // The sweeps of a combined gradient are inlined into the function that
+  // runs them, which keeps their end records in its frame: those stay
+  // calls to find there.
+  SmallPtrSet<Function *, 8> KeepEndRecords;
+  for (const CombinedSweeps &S : Ctx.combined())
+    if (callsCombinedAlone(S))
+      KeepEndRecords.insert({S.Aug, S.Rev});
+  for (Function *F : Ctx.cache().functions())
+    if (!F->isDeclaration() && F->hasFnAttribute(UsesTapeAttribute)) {
+      expandTapeOperations(*F, KeepEndRecords.contains(F));
+      tagTapeAccesses(*F);
+    }
+  optimizeGenerated(Ctx.cache().functions(), Level);
+  // The derivatives were created after the inliner ran: inline them into
+  // their callers (the request sites, other derivatives), then simplify
+  // the callers again.
+  SmallPtrSet<Function *, 8> Touched;
+  inlineCombinedSweeps(Ctx, Touched);
+  SmallVector<Function *, 16> Generated(Ctx.cache().functions().begin(),
+                                        Ctx.cache().functions().end());
+  append_range(Generated, Ctx.combinedFunctions());
+  inlineGenerated(Generated, Touched);
+  SmallVector<Function *, 8> Changed; // (in module order)
+  for (Function &F : M)
+    if (Touched.contains(&F))
+      Changed.push_back(&F);
+  optimizeGenerated(Changed, Level);
+  // What was inlined everywhere is dead: the rest of the pipeline need
+  // not optimize it.
+  for (Function *F : Generated)
+    if (F->hasLocalLinkage() && F->use_empty())
+      F->eraseFromParent();
+}
+
 PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   if (!Opts.EnableAD)
     return PreservedAnalyses::all();
@@ -104,8 +143,14 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   Ctx.rules().collect(M, BadRegistration);
   std::vector<DeclaredDerivative> Declared = collectDeclaredDerivatives(M, Ctx);
   if (Found.Requests.empty() && Found.Errors.empty() && Declared.empty() &&
-      !Ctx.hadError())
-    return PreservedAnalyses::all();
+      !Ctx.hadError()) {
+    if (!Opts.EmbedIR)
+      return PreservedAnalyses::all();
+    embedModuleIR(M);
+    return PreservedAnalyses::none();
+  }
+  if (Opts.CrossTU)
+    Ctx.deferMissingBodies(Level.getSpeedupLevel());
 
   for (const MalformedRequest &E : Found.Errors)
     Ctx.error(*E.Site, E.Message);
@@ -159,41 +204,12 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function *F : EntryPoints)
     if (F && F->use_empty())
       F->eraseFromParent();
-
-  if (!Ctx.hadError() && Level != OptimizationLevel::O0) {
-    // The sweeps of a combined gradient are inlined into the function that
-    // runs them, which keeps their end records in its frame: those stay
-    // calls to find there.
-    SmallPtrSet<Function *, 8> KeepEndRecords;
-    for (const CombinedSweeps &S : Ctx.combined())
-      if (callsCombinedAlone(S))
-        KeepEndRecords.insert({S.Aug, S.Rev});
-    for (Function *F : Ctx.cache().functions())
-      if (!F->isDeclaration() && F->hasFnAttribute(UsesTapeAttribute)) {
-        expandTapeOperations(*F, KeepEndRecords.contains(F));
-        tagTapeAccesses(*F);
-      }
-    optimizeGenerated(Ctx.cache().functions(), Level);
-    // The derivatives were created after the inliner ran: inline them into
-    // their callers (the request sites, other derivatives), then simplify
-    // the callers again.
-    SmallPtrSet<Function *, 8> Touched;
-    inlineCombinedSweeps(Ctx, Touched);
-    SmallVector<Function *, 16> Generated(Ctx.cache().functions().begin(),
-                                          Ctx.cache().functions().end());
-    append_range(Generated, Ctx.combinedFunctions());
-    inlineGenerated(Generated, Touched);
-    SmallVector<Function *, 8> Changed; // (in module order)
-    for (Function &F : M)
-      if (Touched.contains(&F))
-        Changed.push_back(&F);
-    optimizeGenerated(Changed, Level);
-    // What was inlined everywhere is dead: the rest of the pipeline need
-    // not optimize it.
-    for (Function *F : Generated)
-      if (F->hasLocalLinkage() && F->use_empty())
-        F->eraseFromParent();
-  }
+  if (!Ctx.hadError())
+    finishGenerated(Ctx, Level);
+  // (With the debug locations: errors found at link time point at their
+  // source line.)
+  if (Opts.EmbedIR && !Ctx.hadError())
+    embedModuleIR(M);
   if (Opts.StripLocations)
     StripDebugInfo(M);
   return PreservedAnalyses::none();

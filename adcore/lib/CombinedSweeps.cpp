@@ -25,6 +25,7 @@
 
 #include "CallSites.h"
 #include "adcore/ADPass.h"
+#include "adcore/CrossTU.h"
 #include "adcore/Synthesis.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -43,6 +44,19 @@ Function *SynthesisContext::getOrCreateCombined(Function &Aug, Function &Rev) {
   Function *&W = CombinedOf[&Aug];
   if (W)
     return W;
+  if (Aug.getName().starts_with(CrossTUPrefix)) {
+    // Both sweeps are made at link time: so is the function that runs
+    // them (where they are inlined, as here).
+    auto Deferred = parseCrossTUSymbol(Aug.getName());
+    Deferred->Combined = true;
+    Deferred->Key.Mode = DerivativeMode::Reverse;
+    SmallVector<Type *, 16> Params(Aug.getFunctionType()->params());
+    append_range(Params, Rev.getFunctionType()->params());
+    auto *FT = FunctionType::get(Rev.getReturnType(), Params, false);
+    W = cast<Function>(
+        M.getOrInsertFunction(crossTUSymbol(*Deferred), FT).getCallee());
+    return W;
+  }
   SmallVector<Type *, 16> Params(Aug.getFunctionType()->params());
   append_range(Params, Rev.getFunctionType()->params());
   auto *FT = FunctionType::get(Rev.getReturnType(), Params, false);

@@ -624,13 +624,14 @@ bool ForwardCallLowering::run() {
   return true;
 }
 
-/// The function to differentiate must be defined in this translation unit.
+/// The function to differentiate must be defined in this translation unit,
+/// or in another one whose derivatives are made when adcc links them.
 bool hasBody(const Request &R, SynthesisContext &Ctx) {
-  if (!R.Primal->isDeclaration())
+  if (!R.Primal->isDeclaration() || Ctx.defers(*R.Primal))
     return true;
   Ctx.error(*R.Site, "cannot differentiate '" + R.Primal->getName() +
                          "': its body is not available in this translation "
-                         "unit");
+                         "unit (and -fno-adcc-cross-tu is given)");
   return false;
 }
 

@@ -1,6 +1,7 @@
 //===- Synthesis.cpp - Generating derivative functions -------------------===//
 
 #include "adcore/Synthesis.h"
+#include "adcore/CrossTU.h"
 #include "forward/ForwardEmitter.h"
 #include "reverse/ReverseEmitter.h"
 
@@ -108,9 +109,46 @@ void SynthesisContext::error(const Instruction &Where, const Twine &Message) {
       DiagnosticInfoUnsupported(F, Message, Where.getDebugLoc(), DS_Error));
 }
 
+bool SynthesisContext::defers(const Function &F) const {
+  return DeferLevel && F.isDeclaration() && !F.isIntrinsic();
+}
+
+Function *SynthesisContext::declareDeferred(const DerivativeKey &Key,
+                                            bool Combined) {
+  CrossTURequest R;
+  R.Key = Key;
+  R.Key.Primal = nullptr;
+  R.Combined = Combined;
+  R.Primal = Key.Primal->getName().str();
+  R.OptLevel = *DeferLevel;
+  FunctionType *FT = derivativeType(Key);
+  std::string Name = crossTUSymbol(R);
+  if (Function *Known = M.getFunction(Name))
+    if (Known->getFunctionType() == FT)
+      return Known;
+  return Function::Create(FT, GlobalValue::ExternalLinkage, Name, M);
+}
+
 Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   if (Function *Known = Cache.lookup(Key))
     return Known;
+  if (defers(*Key.Primal)) {
+    // Made at link time: an augmented and a reverse sweep as two functions
+    // (their pair, when combined, as one: see getOrCreateCombined).
+    if (Key.Mode == DerivativeMode::Forward) {
+      Function *D = declareDeferred(Key, false);
+      Cache.insert(Key, D);
+      return D;
+    }
+    DerivativeKey AugKey = Key, RevKey = Key;
+    AugKey.Mode = DerivativeMode::Augmented;
+    RevKey.Mode = DerivativeMode::Reverse;
+    Function *Aug = declareDeferred(AugKey, false);
+    Function *Rev = declareDeferred(RevKey, false);
+    Cache.insert(AugKey, Aug);
+    Cache.insert(RevKey, Rev);
+    return Key.Mode == DerivativeMode::Augmented ? Aug : Rev;
+  }
   // SIMD idioms read as floating-point IR, before any analysis of the
   // primal. (x86 intrinsics first: a constant permute of integers becomes
   // a shuffle that the shuffles' rewrite may read as one of floats. Casts

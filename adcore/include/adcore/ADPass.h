@@ -38,6 +38,14 @@ private:
   llvm::OptimizationLevel Level;
 };
 
+class SynthesisContext;
+
+/// Prepares the derivatives \p Ctx generated for the rest of the pipeline
+/// at \p Level (nothing at -O0): tape operations expanded, simplified,
+/// inlined into their callers, simplified there again; the generated
+/// functions with local linkage left without a caller are removed.
+void finishGenerated(SynthesisContext &Ctx, llvm::OptimizationLevel Level);
+
 /// Runs the function simplification pipeline of \p Level on \p Functions
 /// (the generated derivatives): they were created after the module's own
 /// simplification ran.

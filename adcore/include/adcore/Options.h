@@ -23,6 +23,12 @@ struct Options {
   /// source line, and nothing after the AD pass needs it (no -g, no
   /// optimization remarks).
   bool StripLocations = false;
+  /// Requests of functions defined in another translation unit become
+  /// calls to derivatives made when adcc links the program (CrossTU.h).
+  bool CrossTU = true;
+  /// Add the module's IR to the object file (set by the driver when it
+  /// writes an object file with CrossTU on).
+  bool EmbedIR = false;
 };
 
 } // namespace adcore

@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 
+#include <optional>
 #include <vector>
 
 namespace llvm {
@@ -116,6 +117,14 @@ public:
       : M(M), PrintTapePlans(PrintTapePlans) {}
   bool printTapePlans() const { return PrintTapePlans; }
 
+  /// From now on a derivative of a function without a body here is an
+  /// external declaration, made when adcc links the program (CrossTU.h),
+  /// compiled at \p OptLevel (0-3).
+  void deferMissingBodies(unsigned OptLevel) { DeferLevel = OptLevel; }
+  /// Whether \p F, which has no body here, gets derivatives made at link
+  /// time.
+  bool defers(const llvm::Function &F) const;
+
   /// The derivative function for \p Key, generating it (and what it calls)
   /// when needed. Null after a reported error.
   llvm::Function *getOrCreate(const DerivativeKey &Key);
@@ -153,6 +162,8 @@ public:
 
 private:
   llvm::Function *getOrCreateReverse(const DerivativeKey &Key);
+  /// The external declaration of a derivative made at link time.
+  llvm::Function *declareDeferred(const DerivativeKey &Key, bool Combined);
 
   llvm::Module &M;
   bool PrintTapePlans;
@@ -166,6 +177,9 @@ private:
   /// derivative.
   llvm::SmallPtrSet<llvm::Function *, 16> Canonical;
   bool HadError = false;
+  /// The optimization level of derivatives made at link time, when they
+  /// are (deferMissingBodies).
+  std::optional<unsigned> DeferLevel;
 };
 
 /// True for types whose values have a floating-point adjoint: floats,

@@ -1,0 +1,72 @@
+//===- adcore/CrossTU.h - Derivatives of functions of other files -*- C++
+//-*-===//
+//
+// A derivative requested in one translation unit of a function defined in
+// another is made when the program is linked by adcc:
+//
+//  * Every object file adcc writes carries its module's IR, as it was when
+//    the AD pass ran, in the section ".adcc.ir" (dropped by the linker).
+//  * A request whose function has no body becomes a call to an external
+//    function whose name encodes the derivative (crossTUSymbol): mode,
+//    width, the activity of each argument, what it returns, the
+//    optimization level, the function's name.
+//  * adcc's link step (driver/LinkJob.cpp) looks for such undefined names
+//    in the objects it links. If there are any, it links the IR of all of
+//    them into one module, defines each name there (defineCrossTU) and
+//    compiles the result into one more object for the linker.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_CROSSTU_H
+#define ADCORE_CROSSTU_H
+
+#include "adcore/Derivative.h"
+#include "adcore/Options.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace adcore {
+
+/// Prefix of the names of derivatives made at link time.
+inline constexpr llvm::StringLiteral CrossTUPrefix = "__adcc_xtu.";
+/// The section that holds a module's IR in adcc's object files.
+inline constexpr llvm::StringLiteral EmbeddedIRSection = ".adcc.ir";
+
+/// What a cross-translation-unit derivative is: its key (without the
+/// primal, which is named), and whether it is the combined gradient (an
+/// augmented and a reverse sweep run back to back) rather than the function
+/// of Key.Mode.
+struct CrossTURequest {
+  DerivativeKey Key;
+  bool Combined = false;
+  std::string Primal;
+  unsigned OptLevel = 0;
+};
+
+/// The external name under which \p R is made at link time.
+std::string crossTUSymbol(const CrossTURequest &R);
+/// The request a name made by crossTUSymbol stands for; none for any other
+/// name.
+std::optional<CrossTURequest> parseCrossTUSymbol(llvm::StringRef Name);
+
+/// Adds \p M's IR, as it is now, to \p M as the contents of
+/// EmbeddedIRSection.
+void embedModuleIR(llvm::Module &M);
+
+/// Link time: defines each of \p Symbols (names made by crossTUSymbol) in
+/// \p M, the IR of every object of the program linked into one module, and
+/// leaves \p M holding only what the derivatives need: the definitions the
+/// objects already hold become declarations. Errors are reported through
+/// \p M's context; returns false after one.
+bool defineCrossTU(llvm::Module &M, llvm::ArrayRef<std::string> Symbols,
+                   const Options &Opts);
+
+} // namespace adcore
+
+#endif // ADCORE_CROSSTU_H

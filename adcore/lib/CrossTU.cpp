@@ -1,0 +1,304 @@
+//===- CrossTU.cpp - Derivatives of functions of other files -------------===//
+//
+// See CrossTU.h. The name of a derivative made at link time is
+//
+//   __adcc_xtu.<mode><width>.<flags>.<activities>.O<level>.<function>
+//
+// mode: f forward, a augmented sweep, r reverse sweep, g both sweeps run
+// back to back (a combined gradient); flags: three digits, whether it
+// returns the primal result, the result's shadow, and whether the memory
+// is stable between the sweeps; activities: one letter per argument (c
+// const, d duplicated, n duplicated without the primal, a active).
+//
+//===----------------------------------------------------------------------===//
+
+#include "adcore/CrossTU.h"
+#include "adcore/ADPass.h"
+#include "adcore/Synthesis.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/GlobalAlias.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+struct ActivityLetter {
+  ArgActivity Activity;
+  char Letter;
+};
+
+const ActivityLetter ActivityLetters[] = {
+    {ArgActivity::Const, 'c'},
+    {ArgActivity::Dup, 'd'},
+    {ArgActivity::DupNoNeed, 'n'},
+    {ArgActivity::Active, 'a'},
+};
+
+char letterOf(ArgActivity A) {
+  for (const ActivityLetter &L : ActivityLetters)
+    if (L.Activity == A)
+      return L.Letter;
+  llvm_unreachable("an activity without a letter");
+}
+
+std::optional<ArgActivity> activityOf(char C) {
+  for (const ActivityLetter &L : ActivityLetters)
+    if (L.Letter == C)
+      return L.Activity;
+  return std::nullopt;
+}
+
+char modeLetter(const CrossTURequest &R) {
+  if (R.Combined)
+    return 'g';
+  switch (R.Key.Mode) {
+  case DerivativeMode::Forward:
+    return 'f';
+  case DerivativeMode::Augmented:
+    return 'a';
+  case DerivativeMode::Reverse:
+    return 'r';
+  }
+  llvm_unreachable("unknown derivative mode");
+}
+
+OptimizationLevel levelOf(unsigned N) {
+  const OptimizationLevel Levels[] = {
+      OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
+      OptimizationLevel::O3};
+  return Levels[std::min(N, 3u)];
+}
+
+/// Reports \p Message at a call of \p Symbol (the request's source line,
+/// from the IR of the file that made it), or without a place.
+void report(Module &M, StringRef Symbol, const Twine &Message) {
+  if (Function *Decl = M.getFunction(Symbol))
+    for (User *U : Decl->users())
+      if (auto *I = dyn_cast<Instruction>(U)) {
+        M.getContext().diagnose(DiagnosticInfoUnsupported(
+            *I->getFunction(), Message, I->getDebugLoc(), DS_Error));
+        return;
+      }
+  M.getContext().diagnose(DiagnosticInfoGeneric(Message, DS_Error));
+}
+
+/// The definition a derivative was requested of, checked against what the
+/// requesting file declared.
+Function *primalOf(Module &M, const CrossTURequest &R, StringRef Symbol) {
+  Function *P = M.getFunction(R.Primal);
+  if (!P || P->isDeclaration()) {
+    report(M, Symbol,
+           "cannot differentiate '" + R.Primal +
+               "': no object file linked by adcc defines it (define it "
+               "in a file compiled by adcc, or request the derivative "
+               "where it is defined)");
+    return nullptr;
+  }
+  if (P->arg_size() != R.Key.Args.size()) {
+    report(M, Symbol,
+           "cannot differentiate '" + R.Primal + "': it takes " +
+               Twine(P->arg_size()) + " parameters, but the file that " +
+               "requests its derivative declares " + Twine(R.Key.Args.size()) +
+               " (" + Symbol + ")");
+    return nullptr;
+  }
+  return P;
+}
+
+/// Turns the definitions that the program's objects already hold into
+/// declarations: strong external functions and variables, and aliases.
+/// Functions and variables of one translation unit (internal), and those
+/// every object may hold a copy of (inline functions, templates), stay.
+void keepOnlyWhatIsMissing(Module &M, const SmallPtrSetImpl<Function *> &Made) {
+  for (const char *Name :
+       {"llvm.global_ctors", "llvm.global_dtors", "llvm.used",
+        "llvm.compiler.used", "llvm.global.annotations"})
+    if (GlobalVariable *GV = M.getGlobalVariable(Name))
+      GV->eraseFromParent();
+  for (GlobalAlias &A : make_early_inc_range(M.aliases())) {
+    if (A.hasLocalLinkage())
+      continue;
+    GlobalValue *Decl;
+    if (isa<Function>(A.getAliaseeObject()))
+      Decl = Function::Create(cast<FunctionType>(A.getValueType()),
+                              GlobalValue::ExternalLinkage, "", M);
+    else
+      Decl = new GlobalVariable(M, A.getValueType(), false,
+                                GlobalValue::ExternalLinkage, nullptr);
+    Decl->takeName(&A);
+    A.replaceAllUsesWith(Decl);
+    A.eraseFromParent();
+  }
+  auto Strong = [](const GlobalValue &G) {
+    return !G.isDeclaration() && !G.hasLocalLinkage() &&
+           !G.hasLinkOnceLinkage() && !G.hasWeakLinkage() &&
+           !G.hasAvailableExternallyLinkage();
+  };
+  for (Function &F : M)
+    if (!Made.contains(&F) && Strong(F)) {
+      F.deleteBody();
+      F.setComdat(nullptr);
+    }
+  for (GlobalVariable &GV : M.globals())
+    if (Strong(GV)) {
+      GV.setInitializer(nullptr);
+      GV.setLinkage(GlobalValue::ExternalLinkage);
+      GV.setComdat(nullptr);
+    }
+}
+
+} // namespace
+
+std::string crossTUSymbol(const CrossTURequest &R) {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  OS << CrossTUPrefix << modeLetter(R) << R.Key.Width << '.'
+     << unsigned(R.Key.ReturnPrimal) << unsigned(R.Key.ReturnShadow)
+     << unsigned(R.Key.StableMemory) << '.';
+  for (ArgActivity A : R.Key.Args)
+    OS << letterOf(A);
+  OS << ".O" << R.OptLevel << '.' << R.Primal;
+  return Out;
+}
+
+std::optional<CrossTURequest> parseCrossTUSymbol(StringRef Name) {
+  if (!Name.consume_front(CrossTUPrefix))
+    return std::nullopt;
+  SmallVector<StringRef, 5> Parts;
+  Name.split(Parts, '.', /*MaxSplit=*/4);
+  if (Parts.size() != 5 || Parts[0].size() < 2 || Parts[1].size() != 3 ||
+      !Parts[3].starts_with("O") || Parts[4].empty())
+    return std::nullopt;
+  CrossTURequest R;
+  switch (Parts[0][0]) {
+  case 'f':
+    R.Key.Mode = DerivativeMode::Forward;
+    break;
+  case 'a':
+    R.Key.Mode = DerivativeMode::Augmented;
+    break;
+  case 'r':
+    R.Key.Mode = DerivativeMode::Reverse;
+    break;
+  case 'g':
+    R.Key.Mode = DerivativeMode::Augmented;
+    R.Combined = true;
+    break;
+  default:
+    return std::nullopt;
+  }
+  if (Parts[0].drop_front().getAsInteger(10, R.Key.Width) || R.Key.Width == 0)
+    return std::nullopt;
+  for (char C : Parts[1])
+    if (C != '0' && C != '1')
+      return std::nullopt;
+  R.Key.ReturnPrimal = Parts[1][0] == '1';
+  R.Key.ReturnShadow = Parts[1][1] == '1';
+  R.Key.StableMemory = Parts[1][2] == '1';
+  for (char C : Parts[2]) {
+    std::optional<ArgActivity> A = activityOf(C);
+    if (!A)
+      return std::nullopt;
+    R.Key.Args.push_back(*A);
+  }
+  if (Parts[3].drop_front().getAsInteger(10, R.OptLevel))
+    return std::nullopt;
+  R.Primal = Parts[4].str();
+  return R;
+}
+
+void embedModuleIR(Module &M) {
+  SmallVector<char, 0> Buffer;
+  raw_svector_ostream OS(Buffer);
+  WriteBitcodeToFile(M, OS);
+  LLVMContext &C = M.getContext();
+  Constant *Data = ConstantDataArray::get(
+      C, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Buffer.data()),
+                           Buffer.size()));
+  auto *GV = new GlobalVariable(M, Data->getType(), /*isConstant=*/true,
+                                GlobalValue::PrivateLinkage, Data,
+                                "__adcc_embedded_ir");
+  GV->setSection(EmbeddedIRSection);
+  // Bitcode modules are read from the section one after another.
+  GV->setAlignment(Align(4));
+  // SHF_EXCLUDE: the linker leaves the section out of what it writes.
+  GV->setMetadata(LLVMContext::MD_exclude, MDNode::get(C, {}));
+  appendToCompilerUsed(M, {GV});
+}
+
+bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
+                   const Options &Opts) {
+  SynthesisContext Ctx(M, Opts.PrintTapePlan);
+  bool BadRegistration = false;
+  Ctx.rules().collect(M, BadRegistration);
+  if (BadRegistration)
+    return false;
+  unsigned Level = 0;
+  SmallVector<std::pair<Function *, std::string>, 8> Made;
+  bool OK = true;
+  for (const std::string &Symbol : Symbols) {
+    std::optional<CrossTURequest> R = parseCrossTUSymbol(Symbol);
+    if (!R)
+      continue;
+    Function *P = primalOf(M, *R, Symbol);
+    if (!P) {
+      OK = false;
+      continue;
+    }
+    DerivativeKey Key = R->Key;
+    Key.Primal = P;
+    Function *D = Ctx.getOrCreate(Key);
+    if (D && R->Combined) {
+      DerivativeKey RevKey = Key;
+      RevKey.Mode = DerivativeMode::Reverse;
+      Function *Rev = Ctx.cache().lookup(RevKey);
+      D = Rev ? Ctx.getOrCreateCombined(*D, *Rev) : nullptr;
+    }
+    if (!D)
+      continue;
+    Made.push_back({D, Symbol});
+    Level = std::max(Level, R->OptLevel);
+  }
+  Ctx.verifyGenerated();
+  if (!OK || Ctx.hadError())
+    return false;
+
+  // Each derivative takes the name its callers use, as an external
+  // function; the declaration they call must have its type.
+  SmallPtrSet<Function *, 16> Generated(Ctx.cache().functions().begin(),
+                                        Ctx.cache().functions().end());
+  Generated.insert(Ctx.combinedFunctions().begin(),
+                   Ctx.combinedFunctions().end());
+  for (auto &[D, Symbol] : Made) {
+    if (Function *Decl = M.getFunction(Symbol); Decl && Decl != D) {
+      if (Decl->getFunctionType() != D->getFunctionType()) {
+        report(M, Symbol,
+               "the derivative '" + Symbol +
+                   "' is declared with another type than its function's "
+                   "definition gives it: does the requesting file declare '" +
+                   D->getName() + "' as the defining file does?");
+        return false;
+      }
+      Decl->replaceAllUsesWith(D);
+      Decl->eraseFromParent();
+    }
+    D->setName(Symbol);
+    D->setLinkage(GlobalValue::ExternalLinkage);
+    D->setVisibility(GlobalValue::HiddenVisibility);
+  }
+  keepOnlyWhatIsMissing(M, Generated);
+  finishGenerated(Ctx, levelOf(Level));
+  return true;
+}
+
+} // namespace adcore

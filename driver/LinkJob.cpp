@@ -1,0 +1,305 @@
+//===- LinkJob.cpp - Linking with derivatives made at link time ----------===//
+//
+// adcc runs the linker through itself (`adcc -adcc-link-job LINKER ARGS`).
+// When the objects to link call derivatives that no object defines (names
+// made by adcore::crossTUSymbol: requests of functions defined in another
+// file), it links the IR the objects carry into one module, makes the
+// derivatives there, compiles them into one more object and adds it to the
+// linker's command line. Otherwise it runs the linker as given.
+//
+//===----------------------------------------------------------------------===//
+
+#include "driver/LinkJob.h"
+#include "driver/Config.h"
+
+#include "adcore/CrossTU.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/DebugInfo.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace adcc::driver {
+namespace {
+
+/// What the objects on a link line hold for adcc.
+struct LinkInputs {
+  /// Derivatives called and not defined.
+  std::vector<std::string> Missing;
+  /// The IR sections' contents, with the object each came from.
+  std::vector<std::pair<std::string, std::unique_ptr<MemoryBuffer>>> IR;
+  /// Index (in the linker's arguments) of the last object with IR.
+  size_t LastIRObject = 0;
+};
+
+bool isRelocatableObject(StringRef Path) {
+  file_magic Magic;
+  return sys::fs::is_regular_file(Path) && !identify_magic(Path, Magic) &&
+         Magic == file_magic::elf_relocatable;
+}
+
+/// Reads the symbols and IR sections of the ELF objects among \p Args.
+LinkInputs scanInputs(ArrayRef<const char *> Args) {
+  LinkInputs In;
+  StringSet<> Called, Defined;
+  for (size_t I = 1; I < Args.size(); ++I) {
+    StringRef A(Args[I]);
+    if (A == "-o") {
+      ++I;
+      continue;
+    }
+    if (A.starts_with("-") || !isRelocatableObject(A))
+      continue;
+    auto Buffer = MemoryBuffer::getFile(A);
+    if (!Buffer)
+      continue;
+    auto Obj =
+        object::ObjectFile::createObjectFile((*Buffer)->getMemBufferRef());
+    if (!Obj) {
+      consumeError(Obj.takeError());
+      continue;
+    }
+    for (const object::SymbolRef &S : (*Obj)->symbols()) {
+      Expected<StringRef> Name = S.getName();
+      Expected<uint32_t> Flags = S.getFlags();
+      if (!Name || !Flags) {
+        consumeError(Name.takeError());
+        consumeError(Flags.takeError());
+        continue;
+      }
+      if (!Name->starts_with(adcore::CrossTUPrefix))
+        continue;
+      (*Flags & object::SymbolRef::SF_Undefined ? Called : Defined)
+          .insert(*Name);
+    }
+    for (const object::SectionRef &S : (*Obj)->sections()) {
+      Expected<StringRef> Name = S.getName();
+      if (!Name) {
+        consumeError(Name.takeError());
+        continue;
+      }
+      if (*Name != adcore::EmbeddedIRSection)
+        continue;
+      Expected<StringRef> Contents = S.getContents();
+      if (!Contents) {
+        consumeError(Contents.takeError());
+        continue;
+      }
+      In.IR.emplace_back(A.str(), MemoryBuffer::getMemBufferCopy(*Contents, A));
+      In.LastIRObject = I;
+    }
+  }
+  for (const auto &Name : Called)
+    if (!Defined.contains(Name.getKey()))
+      In.Missing.push_back(Name.getKey().str());
+  llvm::sort(In.Missing);
+  return In;
+}
+
+/// Prints the errors of the link-time derivatives as adcc's other errors
+/// are printed: `file:line:col: error: ...`.
+struct LinkDiagnostics : DiagnosticHandler {
+  bool HadError = false;
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() != DS_Error && DI.getSeverity() != DS_Warning)
+      return true;
+    if (DI.getSeverity() == DS_Error)
+      HadError = true;
+    const char *Kind = DI.getSeverity() == DS_Error ? "error: " : "warning: ";
+    if (auto *U = dyn_cast<DiagnosticInfoUnsupported>(&DI)) {
+      if (U->isLocationAvailable())
+        errs() << U->getLocationStr() << ": ";
+      else
+        errs() << "adcc: ";
+      errs() << Kind << U->getMessage() << "\n";
+      return true;
+    }
+    errs() << "adcc: " << Kind;
+    DiagnosticPrinterRawOStream Printer(errs());
+    DI.print(Printer);
+    errs() << "\n";
+    return true;
+  }
+};
+
+/// The IR of every object, linked into one module.
+std::unique_ptr<Module> linkIR(LinkInputs &In, LLVMContext &C) {
+  auto Merged = std::make_unique<Module>("adcc-link-time-derivatives", C);
+  Linker L(*Merged);
+  for (auto &[Path, Buffer] : In.IR) {
+    Expected<std::vector<BitcodeModule>> Modules =
+        getBitcodeModuleList(Buffer->getMemBufferRef());
+    if (!Modules) {
+      errs() << "adcc: error: cannot read the IR that '" << Path
+             << "' carries: " << toString(Modules.takeError()) << "\n";
+      return nullptr;
+    }
+    for (BitcodeModule &BM : *Modules) {
+      Expected<std::unique_ptr<Module>> M = BM.parseModule(C);
+      if (!M) {
+        errs() << "adcc: error: cannot read the IR that '" << Path
+               << "' carries: " << toString(M.takeError()) << "\n";
+        return nullptr;
+      }
+      if (L.linkInModule(std::move(*M))) {
+        errs() << "adcc: error: cannot link the IR that '" << Path
+               << "' carries with that of the other objects\n";
+        return nullptr;
+      }
+    }
+  }
+  return Merged;
+}
+
+unsigned optLevelOf(ArrayRef<std::string> Symbols) {
+  unsigned Level = 0;
+  for (const std::string &S : Symbols)
+    if (auto R = adcore::parseCrossTUSymbol(S))
+      Level = std::max(Level, R->OptLevel);
+  return std::min(Level, 3u);
+}
+
+/// Optimizes \p M at \p Level (as the rest of the pipeline after the AD
+/// pass would have) and writes it as an object file to \p Path.
+bool compileToObject(Module &M, unsigned Level, StringRef Path) {
+  std::string Error;
+  const Target *T = TargetRegistry::lookupTarget(M.getTargetTriple(), Error);
+  if (!T) {
+    errs() << "adcc: error: " << Error << "\n";
+    return false;
+  }
+  const CodeGenOptLevel CGLevels[] = {
+      CodeGenOptLevel::None, CodeGenOptLevel::Less, CodeGenOptLevel::Default,
+      CodeGenOptLevel::Aggressive};
+  std::unique_ptr<TargetMachine> TM(
+      T->createTargetMachine(M.getTargetTriple(), "", "", TargetOptions(),
+                             Reloc::PIC_, std::nullopt, CGLevels[Level]));
+  M.setDataLayout(TM->createDataLayout());
+
+  const OptimizationLevel Levels[] = {
+      OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
+      OptimizationLevel::O3};
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB(TM.get());
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ModulePassManager MPM;
+  if (Level > 0)
+    MPM = PB.buildModuleOptimizationPipeline(Levels[Level],
+                                             ThinOrFullLTOPhase::None);
+  MPM.addPass(GlobalDCEPass());
+  MPM.run(M, MAM);
+
+  std::error_code EC;
+  ToolOutputFile Out(Path, EC, sys::fs::OF_None);
+  if (EC) {
+    errs() << "adcc: error: cannot write '" << Path << "': " << EC.message()
+           << "\n";
+    return false;
+  }
+  legacy::PassManager PM;
+  if (TM->addPassesToEmitFile(PM, Out.os(), nullptr,
+                              CodeGenFileType::ObjectFile)) {
+    errs() << "adcc: error: cannot emit object code for "
+           << M.getTargetTriple().str() << "\n";
+    return false;
+  }
+  PM.run(M);
+  Out.keep();
+  return true;
+}
+
+/// Makes the derivatives \p In misses into a new object file; its path, or
+/// none after an error (reported).
+std::optional<std::string> makeDerivatives(LinkInputs &In,
+                                           const adcore::Options &Opts) {
+  LLVMContext C;
+  auto Handler = std::make_unique<LinkDiagnostics>();
+  LinkDiagnostics *Diags = Handler.get();
+  C.setDiagnosticHandler(std::move(Handler));
+  std::unique_ptr<Module> M = linkIR(In, C);
+  if (!M)
+    return std::nullopt;
+  if (!adcore::defineCrossTU(*M, In.Missing, Opts) || Diags->HadError)
+    return std::nullopt;
+  StripDebugInfo(*M);
+  SmallString<128> Path;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("adcc-derivatives", "o", Path)) {
+    errs() << "adcc: error: cannot create a temporary file: " << EC.message()
+           << "\n";
+    return std::nullopt;
+  }
+  if (!compileToObject(*M, optLevelOf(In.Missing), Path)) {
+    sys::fs::remove(Path);
+    return std::nullopt;
+  }
+  return std::string(Path);
+}
+
+} // namespace
+
+int runLinkJob(ArrayRef<const char *> Linker, const adcore::Options &Opts) {
+  if (Linker.empty()) {
+    errs() << "adcc: error: -adcc-link-job needs the linker's command line\n";
+    return 1;
+  }
+  LinkInputs In = scanInputs(Linker);
+  SmallVector<StringRef, 256> Args(Linker.begin(), Linker.end());
+  std::optional<std::string> Extra;
+  if (!In.Missing.empty()) {
+    Extra = makeDerivatives(In, Opts);
+    if (!Extra)
+      return 1;
+    // After the objects that call the derivatives, before the libraries
+    // (the tape runtime) that the derivatives call.
+    size_t At = In.LastIRObject + 1;
+    for (size_t I = 1; I < Args.size(); ++I)
+      if (Args[I].ends_with("/" ADCC_RUNTIME_ARCHIVE)) {
+        At = std::min(At, I);
+        break;
+      }
+    Args.insert(Args.begin() + At, *Extra);
+  }
+  std::string ErrMsg;
+  int Status =
+      sys::ExecuteAndWait(Args[0], Args, std::nullopt, {}, 0, 0, &ErrMsg);
+  if (Extra)
+    sys::fs::remove(*Extra);
+  if (Status < 0) {
+    errs() << "adcc: error: cannot run the linker '" << Args[0]
+           << "': " << ErrMsg << "\n";
+    return 1;
+  }
+  return Status;
+}
+
+} // namespace adcc::driver

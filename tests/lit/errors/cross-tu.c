@@ -1,0 +1,29 @@
+// A derivative of a function that no object file linked by adcc defines is
+// an error of the link step, at the request's line; with
+// -fno-adcc-cross-tu, a request of a function defined in another file is
+// an error of the compile step. A request whose file declares the function
+// with other parameters than its definition has is an error too.
+// RUN: rm -rf %t && split-file %s %t && cd %t
+// RUN: %adcc -O2 -c main.c -o main.o
+// RUN: %expect-exit 1 %adcc main.o -o prog 2>&1 | FileCheck --check-prefix=LINK %s
+// RUN: %expect-exit 1 %adcc -O2 -fno-adcc-cross-tu -c main.c -o /dev/null 2>&1 | FileCheck --check-prefix=COMPILE %s
+// RUN: %adcc -O2 -c other.c -o other.o
+// RUN: %expect-exit 1 %adcc main.o other.o -o prog 2>&1 | FileCheck --check-prefix=ARITY %s
+
+// LINK: main.c:6:3: error: cannot differentiate 'f': no object file linked by adcc defines it
+// LINK: adcc: error: linker command failed
+// COMPILE: main.c:6:3: error: cannot differentiate 'f': its body is not available in this translation unit (and -fno-adcc-cross-tu is given)
+// ARITY: error: cannot differentiate 'f': it takes 2 parameters, but the file that requests its derivative declares 1
+
+//--- main.c
+extern int enzyme_dup;
+void __enzyme_autodiff(void *, ...);
+double f(double *x);
+int main(void) {
+  double x = 1, dx = 0;
+  __enzyme_autodiff((void *)f, enzyme_dup, &x, &dx);
+  return dx != 2;
+}
+
+//--- other.c
+double f(double *x, int n) { return n * *x; }
