@@ -22,6 +22,7 @@
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -181,9 +182,20 @@ unsigned optLevelOf(ArrayRef<std::string> Symbols) {
   return std::min(Level, 3u);
 }
 
+/// The variables of \p M that belong to one file (static) and may change.
+std::vector<std::string> fileStatics(const Module &M) {
+  std::vector<std::string> Names;
+  for (const GlobalVariable &GV : M.globals())
+    if (GV.hasLocalLinkage() && !GV.isConstant())
+      Names.push_back(GV.getName().str());
+  return Names;
+}
+
 /// Optimizes \p M at \p Level (as the rest of the pipeline after the AD
-/// pass would have) and writes it as an object file to \p Path.
-bool compileToObject(Module &M, unsigned Level, StringRef Path) {
+/// pass would have) and writes it as an object file to \p Path. An error
+/// when the result uses one of \p FileStatics.
+bool compileToObject(Module &M, unsigned Level, StringRef Path,
+                     ArrayRef<std::string> FileStatics) {
   std::string Error;
   const Target *T = TargetRegistry::lookupTarget(M.getTargetTriple(), Error);
   if (!T) {
@@ -211,12 +223,31 @@ bool compileToObject(Module &M, unsigned Level, StringRef Path) {
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  ModulePassManager MPM;
-  if (Level > 0)
-    MPM = PB.buildModuleOptimizationPipeline(Levels[Level],
-                                             ThinOrFullLTOPhase::None);
-  MPM.addPass(GlobalDCEPass());
-  MPM.run(M, MAM);
+  // (Checked before the optimizer runs: seeing no store to a variable in
+  // this module, it would take its initial value for a constant.)
+  GlobalDCEPass().run(M, MAM);
+  // The program's static variables have their own copies here: a
+  // derivative that still uses one that is not constant would not see (or
+  // change) the program's value.
+  bool Shared = true;
+  for (const std::string &Name : FileStatics)
+    if (GlobalVariable *GV = M.getGlobalVariable(Name, true);
+        GV && !GV->use_empty()) {
+      errs() << "adcc: error: a derivative made at link time uses '"
+             << GV->getName()
+             << "', a static variable of the file that defines the function "
+                "it differentiates; make the variable non-static (or const), "
+                "or request the derivative in that file\n";
+      Shared = false;
+    }
+  if (!Shared)
+    return false;
+  if (Level > 0) {
+    ModulePassManager MPM = PB.buildModuleOptimizationPipeline(
+        Levels[Level], ThinOrFullLTOPhase::None);
+    MPM.addPass(GlobalDCEPass());
+    MPM.run(M, MAM);
+  }
 
   std::error_code EC;
   ToolOutputFile Out(Path, EC, sys::fs::OF_None);
@@ -248,6 +279,7 @@ std::optional<std::string> makeDerivatives(LinkInputs &In,
   std::unique_ptr<Module> M = linkIR(In, C);
   if (!M)
     return std::nullopt;
+  std::vector<std::string> FileStatics = fileStatics(*M);
   if (!adcore::defineCrossTU(*M, In.Missing, Opts) || Diags->HadError)
     return std::nullopt;
   StripDebugInfo(*M);
@@ -258,7 +290,7 @@ std::optional<std::string> makeDerivatives(LinkInputs &In,
            << "\n";
     return std::nullopt;
   }
-  if (!compileToObject(*M, optLevelOf(In.Missing), Path)) {
+  if (!compileToObject(*M, optLevelOf(In.Missing), Path, FileStatics)) {
     sys::fs::remove(Path);
     return std::nullopt;
   }

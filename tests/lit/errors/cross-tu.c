@@ -9,10 +9,14 @@
 // RUN: %expect-exit 1 %adcc -O2 -fno-adcc-cross-tu -c main.c -o /dev/null 2>&1 | FileCheck --check-prefix=COMPILE %s
 // RUN: %adcc -O2 -c other.c -o other.o
 // RUN: %expect-exit 1 %adcc main.o other.o -o prog 2>&1 | FileCheck --check-prefix=ARITY %s
+// RUN: %expect-exit 1 %adcc -O2 statics.c use-statics.c -o prog 2>&1 | FileCheck --check-prefix=STATIC %s
+// RUN: %expect-exit 1 %adcc -O0 statics.c use-statics.c -o prog 2>&1 | FileCheck --check-prefix=STATIC %s
+// RUN: %adcc -O2 -DCONST_ONLY statics.c use-statics.c -o prog && ./prog
 
 // LINK: main.c:6:3: error: cannot differentiate 'f': no object file linked by adcc defines it
 // LINK: adcc: error: linker command failed
 // COMPILE: main.c:6:3: error: cannot differentiate 'f': its body is not available in this translation unit (and -fno-adcc-cross-tu is given)
+// STATIC: adcc: error: a derivative made at link time uses 'factor', a static variable of the file that defines the function it differentiates
 // ARITY: error: cannot differentiate 'f': it takes 2 parameters, but the file that requests its derivative declares 1
 
 //--- main.c
@@ -27,3 +31,28 @@ int main(void) {
 
 //--- other.c
 double f(double *x, int n) { return n * *x; }
+
+//--- statics.c
+static double factor = 2.0;
+static const double bias = 0.5;
+void set_factor(double f) { factor = f; }
+double scaled(double *x) { return factor * *x * *x + bias * *x; }
+double biased(double *x) { return bias * *x * *x; }
+
+//--- use-statics.c
+extern int enzyme_dup;
+void __enzyme_autodiff(void *, ...);
+double scaled(double *x);
+double biased(double *x);
+void set_factor(double);
+int main(void) {
+  double x = 1, dx = 0;
+#ifdef CONST_ONLY
+  __enzyme_autodiff((void *)biased, enzyme_dup, &x, &dx);
+  return dx != 1.0;
+#else
+  set_factor(3.0);
+  __enzyme_autodiff((void *)scaled, enzyme_dup, &x, &dx);
+  return dx != 6.5;
+#endif
+}
