@@ -286,7 +286,8 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
                "the derivative '" + Symbol +
                    "' is declared with another type than its function's "
                    "definition gives it: does the requesting file declare '" +
-                   D->getName() + "' as the defining file does?");
+                   parseCrossTUSymbol(Symbol)->Primal +
+                   "' as the defining file does?");
         return false;
       }
       Decl->replaceAllUsesWith(D);
