@@ -210,9 +210,6 @@ bool compileToObject(Module &M, unsigned Level, StringRef Path,
                              Reloc::PIC_, std::nullopt, CGLevels[Level]));
   M.setDataLayout(TM->createDataLayout());
 
-  const OptimizationLevel Levels[] = {
-      OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
-      OptimizationLevel::O3};
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
@@ -244,7 +241,7 @@ bool compileToObject(Module &M, unsigned Level, StringRef Path,
     return false;
   if (Level > 0) {
     ModulePassManager MPM = PB.buildModuleOptimizationPipeline(
-        Levels[Level], ThinOrFullLTOPhase::None);
+        adcore::crossTULevel(Level), ThinOrFullLTOPhase::None);
     MPM.addPass(GlobalDCEPass());
     MPM.run(M, MAM);
   }

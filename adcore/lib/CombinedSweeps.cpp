@@ -44,22 +44,17 @@ Function *SynthesisContext::getOrCreateCombined(Function &Aug, Function &Rev) {
   Function *&W = CombinedOf[&Aug];
   if (W)
     return W;
-  if (Aug.getName().starts_with(CrossTUPrefix)) {
+  SmallVector<Type *, 16> Params(Aug.getFunctionType()->params());
+  append_range(Params, Rev.getFunctionType()->params());
+  auto *FT = FunctionType::get(Rev.getReturnType(), Params, false);
+  if (auto Deferred = parseCrossTUSymbol(Aug.getName())) {
     // Both sweeps are made at link time: so is the function that runs
     // them (where they are inlined, as here).
-    auto Deferred = parseCrossTUSymbol(Aug.getName());
     Deferred->Combined = true;
-    Deferred->Key.Mode = DerivativeMode::Reverse;
-    SmallVector<Type *, 16> Params(Aug.getFunctionType()->params());
-    append_range(Params, Rev.getFunctionType()->params());
-    auto *FT = FunctionType::get(Rev.getReturnType(), Params, false);
     W = cast<Function>(
         M.getOrInsertFunction(crossTUSymbol(*Deferred), FT).getCallee());
     return W;
   }
-  SmallVector<Type *, 16> Params(Aug.getFunctionType()->params());
-  append_range(Params, Rev.getFunctionType()->params());
-  auto *FT = FunctionType::get(Rev.getReturnType(), Params, false);
   StringRef Name = Aug.getName();
   Name.consume_front("augmented_");
   W = Function::Create(FT, GlobalValue::InternalLinkage, "gradient_" + Name, M);

@@ -72,13 +72,6 @@ char modeLetter(const CrossTURequest &R) {
   llvm_unreachable("unknown derivative mode");
 }
 
-OptimizationLevel levelOf(unsigned N) {
-  const OptimizationLevel Levels[] = {
-      OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
-      OptimizationLevel::O3};
-  return Levels[std::min(N, 3u)];
-}
-
 /// Reports \p Message at a call of \p Symbol (the request's source line,
 /// from the IR of the file that made it), or without a place.
 void report(Module &M, StringRef Symbol, const Twine &Message) {
@@ -158,6 +151,13 @@ void keepOnlyWhatIsMissing(Module &M, const SmallPtrSetImpl<Function *> &Made) {
 }
 
 } // namespace
+
+OptimizationLevel crossTULevel(unsigned OptLevel) {
+  const OptimizationLevel Levels[] = {
+      OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
+      OptimizationLevel::O3};
+  return Levels[std::min(OptLevel, 3u)];
+}
 
 std::string crossTUSymbol(const CrossTURequest &R) {
   std::string Out;
@@ -298,7 +298,7 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
     D->setVisibility(GlobalValue::HiddenVisibility);
   }
   keepOnlyWhatIsMissing(M, Generated);
-  finishGenerated(Ctx, levelOf(Level));
+  finishGenerated(Ctx, crossTULevel(Level));
   return true;
 }
 

@@ -29,6 +29,7 @@
 
 namespace llvm {
 class Module;
+class OptimizationLevel;
 } // namespace llvm
 
 namespace adcore {
@@ -54,6 +55,9 @@ std::string crossTUSymbol(const CrossTURequest &R);
 /// The request a name made by crossTUSymbol stands for; none for any other
 /// name.
 std::optional<CrossTURequest> parseCrossTUSymbol(llvm::StringRef Name);
+
+/// The pipeline level of a request's -O level (0-3; above 3 is 3).
+llvm::OptimizationLevel crossTULevel(unsigned OptLevel);
 
 /// Adds \p M's IR, as it is now, to \p M as the contents of
 /// EmbeddedIRSection.
