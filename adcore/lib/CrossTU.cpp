@@ -17,6 +17,7 @@
 #include "adcore/Synthesis.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -86,15 +87,23 @@ void report(Module &M, StringRef Symbol, const Twine &Message) {
 }
 
 /// The definition a derivative was requested of, checked against what the
-/// requesting file declared.
-Function *primalOf(Module &M, const CrossTURequest &R, StringRef Symbol) {
+/// requesting file declared. A missing one is reported once per function
+/// and kind of derivative (in \p Missing): both sweeps of a gradient are
+/// requested.
+Function *primalOf(Module &M, const CrossTURequest &R, StringRef Symbol,
+                   StringSet<> &Missing) {
   Function *P = M.getFunction(R.Primal);
   if (!P || P->isDeclaration()) {
+    bool Forward = R.Key.Mode == DerivativeMode::Forward && !R.Combined;
+    if (!Missing.insert((Twine(Forward) + R.Primal).str()).second)
+      return nullptr;
+    const char *Registration = Forward ? "__enzyme_register_derivative_"
+                                       : "__enzyme_register_gradient_";
     report(M, Symbol,
            "cannot differentiate '" + R.Primal +
-               "': no object file linked by adcc defines it (define it "
-               "in a file compiled by adcc, or request the derivative "
-               "where it is defined)");
+               "': no object file linked by adcc defines it; define it in a "
+               "file compiled by adcc, register a custom derivative (" +
+               Registration + R.Primal + ") or mark it inactive");
     return nullptr;
   }
   if (P->arg_size() != R.Key.Args.size()) {
@@ -245,12 +254,13 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
     return false;
   unsigned Level = 0;
   SmallVector<std::pair<Function *, std::string>, 8> Made;
+  StringSet<> Missing;
   bool OK = true;
   for (const std::string &Symbol : Symbols) {
     std::optional<CrossTURequest> R = parseCrossTUSymbol(Symbol);
     if (!R)
       continue;
-    Function *P = primalOf(M, *R, Symbol);
+    Function *P = primalOf(M, *R, Symbol, Missing);
     if (!P) {
       OK = false;
       continue;

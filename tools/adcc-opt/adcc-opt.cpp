@@ -76,6 +76,9 @@ int main(int Argc, char **Argv) {
   adcore::Options Opts;
   Opts.PrintRequests = PrintRequests;
   Opts.PrintTapePlan = PrintTapePlan;
+  // No link step follows: a function without a body is an error, as with
+  // adcc -fno-adcc-cross-tu.
+  Opts.CrossTU = false;
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;

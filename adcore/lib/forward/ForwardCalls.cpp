@@ -64,7 +64,8 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
     return emitMirroredCall(Call);
   if (Function *Body = complexRuntimeBody(*Callee))
     return emitUserCall(Call, *Body);
-  if (Callee->isDeclaration())
+  // (A function of another file: its derivative is made at link time.)
+  if (Callee->isDeclaration() && !Ctx.defers(*Callee))
     return unsupported(
         Call, missingBodyMessage(*Callee, "__enzyme_register_derivative_"));
   return emitUserCall(Call, *Callee);

@@ -114,7 +114,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
                                  "' is not supported yet in reverse mode");
   if (Function *Body = complexRuntimeBody(*Callee))
     Callee = Body;
-  if (Callee->isDeclaration())
+  // (A function of another file: its sweeps are made at link time.)
+  if (Callee->isDeclaration() && !Ctx.defers(*Callee))
     return unsupported(
         Call, missingBodyMessage(*Callee, "__enzyme_register_gradient_"));
   if (Callee->isVarArg())

@@ -6,7 +6,11 @@
 // RUN: %adcc -O2 -g -S -emit-llvm %s -o - | FileCheck %s --check-prefix=DEBUG
 // RUN: %adcc -O2 -S -emit-llvm %s -o - -Rpass=loop-vectorize 2>/dev/null \
 // RUN:   | FileCheck %s --check-prefix=DEBUG
-// RUN: not %adcc -O2 -c %s -o /dev/null -DBAD 2>&1 \
+// RUN: not %adcc -O2 -fno-adcc-cross-tu -c %s -o /dev/null -DBAD 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ERROR
+// (By default the derivative of ext is made when adcc links, and the error
+// comes from there, at the same place.)
+// RUN: not %adcc -O2 -shared %s -o %t.so -DBAD 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ERROR
 double __enzyme_autodiff(void *, ...);
 double ext(double);

@@ -13,6 +13,9 @@
 // RUN: %adcc -O0 -g main.c model.c helper.c -o prog0 -lm && ./prog0 | FileCheck %s
 // RUN: %adcc -O2 -c main.c -o main-o2.o && %adcc -O0 -c model.c -o model-o0.o
 // RUN: %adcc main-o2.o model-o0.o helper.o -o mixed -lm && ./mixed | FileCheck %s
+// RUN: %adcc -O2 -c loss.c && %adcc loss.o model.o helper.o -o loss -lm && ./loss | FileCheck --check-prefix=LOSS %s
+// RUN: %adcc -O0 loss.c model.c helper.c -o loss0 -lm && ./loss0 | FileCheck --check-prefix=LOSS %s
+// RUN: llvm-nm loss.o | FileCheck --check-prefix=CALLEES %s
 // RUN: %adcc++ -O2 springs.cpp springs_main.cpp -o springs && ./springs | FileCheck --check-prefix=CXX %s
 // RUN: %adcc++ -O0 springs.cpp springs_main.cpp -o springs0 && ./springs0 | FileCheck --check-prefix=CXX %s
 
@@ -28,6 +31,13 @@
 // CHECK: scale 1.64872127
 // CHECK: split 0.28000000 0.64000000
 // CHECK: ok
+// The sweeps of functions of another file that a function of this file
+// calls (made at link time too):
+// CALLEES-DAG: U __adcc_xtu.a1.110.dc.O2.energy
+// CALLEES-DAG: U __adcc_xtu.r1.110.dc.O2.energy
+// CALLEES-DAG: U __adcc_xtu.f1.110.dc.O2.energy
+// LOSS: loss 2.55734863 0.58025129 0.12817887 0.16575468
+// LOSS: ok
 // CXX: springs -0.20000000 -0.29120736 -1.94630009 0.60000000
 // CXX: ok
 
@@ -107,6 +117,41 @@ int main(void) {
         fabs(ga[1] - 0.4 * (2.0 - 0.4)) < 1e-12;
   printf("split %.8f %.8f\n", ga[0], ga[1]);
   printf(ok ? "ok\n" : "WRONG\n");
+  return !ok;
+}
+
+//--- loss.c
+/* A function of this file that calls functions of other files. */
+#include <math.h>
+#include <stdio.h>
+extern int enzyme_dup, enzyme_const;
+void __enzyme_autodiff(void *, ...);
+double __enzyme_fwddiff(void *, ...);
+double energy(const double *x, int n);
+double scale(double a, double b);
+static double loss(const double *x, int n) {
+  return log(1 + energy(x, n)) + scale(x[0], x[1]);
+}
+int main(void) {
+  double x[4] = {0.1, 0.7, -0.4, 1.3}, dx[4] = {0};
+  __enzyme_autodiff((void *)loss, enzyme_dup, x, dx, enzyme_const, 4);
+  int ok = 1;
+  printf("loss");
+  for (int i = 0; i < 4; i++) {
+    double h = 1e-6, v = x[i];
+    x[i] = v + h;
+    double fp = loss(x, 4);
+    x[i] = v - h;
+    double fm = loss(x, 4);
+    x[i] = v;
+    double t[4] = {0};
+    t[i] = 1;
+    double fw = __enzyme_fwddiff((void *)loss, enzyme_dup, x, t, enzyme_const,
+                                 4);
+    ok &= fabs(dx[i] - (fp - fm) / (2 * h)) < 1e-6 && fabs(fw - dx[i]) < 1e-12;
+    printf(" %.8f", dx[i]);
+  }
+  printf("\n%s\n", ok ? "ok" : "WRONG");
   return !ok;
 }
 
