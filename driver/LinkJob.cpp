@@ -1,9 +1,10 @@
 //===- LinkJob.cpp - Linking with derivatives made at link time ----------===//
 //
 // adcc runs the linker through itself (`adcc -adcc-link-job LINKER ARGS`).
-// When the objects to link call derivatives that no object defines (names
-// made by adcore::crossTUSymbol: requests of functions defined in another
-// file), it links the IR the objects carry into one module, makes the
+// When the objects to link (and the members of archives that the link
+// uses) call derivatives that none of them defines (names made by
+// adcore::crossTUSymbol: requests of functions defined in another file),
+// it links the IR they carry into one module, makes the
 // derivatives there, compiles them into one more object and adds it to the
 // linker's command line. Otherwise it runs the linker as given.
 //
@@ -14,6 +15,7 @@
 
 #include "adcore/CrossTU.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -28,6 +30,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/Archive.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -51,70 +54,228 @@ struct LinkInputs {
   std::vector<std::string> Missing;
   /// The IR sections' contents, with the object each came from.
   std::vector<std::pair<std::string, std::unique_ptr<MemoryBuffer>>> IR;
-  /// Index (in the linker's arguments) of the last object with IR.
-  size_t LastIRObject = 0;
+  /// Where the object with the derivatives goes in the linker's
+  /// arguments: after the objects that call them, before the archives
+  /// whose members they may call.
+  size_t InsertAt = 0;
 };
 
-bool isRelocatableObject(StringRef Path) {
-  file_magic Magic;
-  return sys::fs::is_regular_file(Path) && !identify_magic(Path, Magic) &&
-         Magic == file_magic::elf_relocatable;
+/// One object on the link line, or one member of an archive there.
+struct LinkUnit {
+  std::string Name;
+  /// Index of its argument (the archive's, for a member).
+  size_t Arg = 0;
+  bool Member = false;
+  StringSet<> Defines, Needs;
+  std::unique_ptr<MemoryBuffer> IR;
+};
+
+file_magic magicOf(StringRef Path) {
+  file_magic Magic = file_magic::unknown;
+  if (!sys::fs::is_regular_file(Path) || identify_magic(Path, Magic))
+    return file_magic::unknown;
+  return Magic;
 }
 
-/// Reads the symbols and IR sections of the ELF objects among \p Args.
+/// The global symbols \p Obj defines and needs, and its IR section.
+std::optional<LinkUnit> readUnit(MemoryBufferRef Buffer, std::string Name) {
+  auto Obj = object::ObjectFile::createObjectFile(Buffer);
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return std::nullopt;
+  }
+  LinkUnit U;
+  U.Name = std::move(Name);
+  for (const object::SymbolRef &S : (*Obj)->symbols()) {
+    Expected<StringRef> SymName = S.getName();
+    Expected<uint32_t> Flags = S.getFlags();
+    if (!SymName || !Flags) {
+      consumeError(SymName.takeError());
+      consumeError(Flags.takeError());
+      continue;
+    }
+    if (*Flags & object::SymbolRef::SF_Undefined)
+      U.Needs.insert(*SymName);
+    else if (*Flags & object::SymbolRef::SF_Global)
+      U.Defines.insert(*SymName);
+  }
+  for (const object::SectionRef &S : (*Obj)->sections()) {
+    Expected<StringRef> SecName = S.getName();
+    if (!SecName) {
+      consumeError(SecName.takeError());
+      continue;
+    }
+    if (*SecName != adcore::EmbeddedIRSection)
+      continue;
+    Expected<StringRef> Contents = S.getContents();
+    if (!Contents) {
+      consumeError(Contents.takeError());
+      continue;
+    }
+    U.IR = MemoryBuffer::getMemBufferCopy(*Contents, U.Name);
+  }
+  return U;
+}
+
+/// An archive on the link line: its members are read when the link needs
+/// them (its symbol table says which member defines what).
+struct ArchiveInput {
+  std::string Path;
+  size_t Arg = 0;
+  std::unique_ptr<MemoryBuffer> Buffer;
+  std::unique_ptr<object::Archive> Ar;
+  DenseSet<uint64_t> Read; // members, by offset
+};
+
+std::optional<ArchiveInput> openArchive(StringRef Path, size_t Arg) {
+  auto Buffer = MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return std::nullopt;
+  auto Ar = object::Archive::create((*Buffer)->getMemBufferRef());
+  if (!Ar) {
+    consumeError(Ar.takeError());
+    return std::nullopt;
+  }
+  ArchiveInput In;
+  In.Path = Path.str();
+  In.Arg = Arg;
+  In.Buffer = std::move(*Buffer);
+  In.Ar = std::move(*Ar);
+  return In;
+}
+
+/// The member of \p A that defines \p Sym, when it is an ELF object not
+/// read yet.
+std::optional<LinkUnit> readMember(ArchiveInput &A,
+                                   const object::Archive::Symbol &Sym) {
+  Expected<object::Archive::Child> C = Sym.getMember();
+  if (!C) {
+    consumeError(C.takeError());
+    return std::nullopt;
+  }
+  if (!A.Read.insert(C->getChildOffset()).second)
+    return std::nullopt;
+  Expected<MemoryBufferRef> Member = C->getMemoryBufferRef();
+  Expected<StringRef> Name = C->getName();
+  if (!Member || !Name) {
+    consumeError(Member.takeError());
+    consumeError(Name.takeError());
+    return std::nullopt;
+  }
+  if (identify_magic(Member->getBuffer()) != file_magic::elf_relocatable)
+    return std::nullopt;
+  auto U = readUnit(*Member, (A.Path + "(" + *Name + ")").str());
+  if (U) {
+    U->Arg = A.Arg;
+    U->Member = true;
+  }
+  return U;
+}
+
+/// The file `-l<Name>` names among the directories of -L, when it is a
+/// static archive (the first of lib<Name>.so and lib<Name>.a found, as the
+/// linker searches; `-l:file` names the file).
+std::string findLibrary(StringRef Name, ArrayRef<std::string> Dirs) {
+  SmallVector<std::string, 2> Files;
+  if (Name.consume_front(":"))
+    Files.push_back(Name.str());
+  else
+    Files = {("lib" + Name + ".so").str(), ("lib" + Name + ".a").str()};
+  for (const std::string &Dir : Dirs)
+    for (const std::string &F : Files) {
+      std::string Path = Dir + "/" + F;
+      if (sys::fs::exists(Path))
+        return magicOf(Path) == file_magic::archive ? Path : "";
+    }
+  return "";
+}
+
+/// Reads the objects among \p Args, and the members of the archives there
+/// that the link uses: those that define a symbol that the objects, or the
+/// members used already, need (as the linker picks them).
 LinkInputs scanInputs(ArrayRef<const char *> Args) {
-  LinkInputs In;
-  StringSet<> Called, Defined;
+  std::vector<std::string> LibDirs;
   for (size_t I = 1; I < Args.size(); ++I) {
     StringRef A(Args[I]);
-    if (A == "-o") {
+    if (A == "-L" && I + 1 < Args.size())
+      LibDirs.push_back(Args[++I]);
+    else if (A.starts_with("-L"))
+      LibDirs.push_back(A.drop_front(2).str());
+  }
+  std::vector<LinkUnit> Units;
+  std::vector<ArchiveInput> Archives;
+  for (size_t I = 1; I < Args.size(); ++I) {
+    StringRef A(Args[I]);
+    if (A == "-o" || A == "-L") {
       ++I;
       continue;
     }
-    if (A.starts_with("-") || !isRelocatableObject(A))
+    std::string Path = A.str();
+    if (A.starts_with("-l"))
+      Path = findLibrary(A.drop_front(2), LibDirs);
+    else if (A.starts_with("-"))
       continue;
-    auto Buffer = MemoryBuffer::getFile(A);
+    file_magic Magic = magicOf(Path);
+    if (Magic == file_magic::archive) {
+      if (auto Ar = openArchive(Path, I))
+        Archives.push_back(std::move(*Ar));
+      continue;
+    }
+    if (Magic != file_magic::elf_relocatable)
+      continue;
+    auto Buffer = MemoryBuffer::getFile(Path);
     if (!Buffer)
       continue;
-    auto Obj =
-        object::ObjectFile::createObjectFile((*Buffer)->getMemBufferRef());
-    if (!Obj) {
-      consumeError(Obj.takeError());
-      continue;
-    }
-    for (const object::SymbolRef &S : (*Obj)->symbols()) {
-      Expected<StringRef> Name = S.getName();
-      Expected<uint32_t> Flags = S.getFlags();
-      if (!Name || !Flags) {
-        consumeError(Name.takeError());
-        consumeError(Flags.takeError());
-        continue;
-      }
-      if (!Name->starts_with(adcore::CrossTUPrefix))
-        continue;
-      (*Flags & object::SymbolRef::SF_Undefined ? Called : Defined)
-          .insert(*Name);
-    }
-    for (const object::SectionRef &S : (*Obj)->sections()) {
-      Expected<StringRef> Name = S.getName();
-      if (!Name) {
-        consumeError(Name.takeError());
-        continue;
-      }
-      if (*Name != adcore::EmbeddedIRSection)
-        continue;
-      Expected<StringRef> Contents = S.getContents();
-      if (!Contents) {
-        consumeError(Contents.takeError());
-        continue;
-      }
-      In.IR.emplace_back(A.str(), MemoryBuffer::getMemBufferCopy(*Contents, A));
-      In.LastIRObject = I;
+    if (auto U = readUnit((*Buffer)->getMemBufferRef(), Path)) {
+      U->Arg = I;
+      Units.push_back(std::move(*U));
     }
   }
-  for (const auto &Name : Called)
-    if (!Defined.contains(Name.getKey()))
-      In.Missing.push_back(Name.getKey().str());
+
+  // The objects, then the archive members that define what the units so
+  // far need, until none is added.
+  StringSet<> Defined, Needed;
+  auto Use = [&](const LinkUnit &U) {
+    for (const auto &S : U.Defines)
+      Defined.insert(S.getKey());
+    for (const auto &S : U.Needs)
+      Needed.insert(S.getKey());
+  };
+  for (const LinkUnit &U : Units)
+    Use(U);
+  for (bool Added = true; Added;) {
+    Added = false;
+    for (ArchiveInput &A : Archives)
+      for (const object::Archive::Symbol &Sym : A.Ar->symbols()) {
+        StringRef Name = Sym.getName();
+        if (!Needed.contains(Name) || Defined.contains(Name))
+          continue;
+        if (auto U = readMember(A, Sym)) {
+          Use(*U);
+          Units.push_back(std::move(*U));
+          Added = true;
+        }
+      }
+  }
+
+  LinkInputs In;
+  In.InsertAt = Args.size();
+  std::optional<size_t> LastObject;
+  for (LinkUnit &U : Units) {
+    if (!U.IR)
+      continue;
+    In.IR.emplace_back(U.Name, std::move(U.IR));
+    if (U.Member)
+      In.InsertAt = std::min(In.InsertAt, U.Arg);
+    else
+      LastObject = std::max(LastObject.value_or(0), U.Arg);
+  }
+  if (LastObject)
+    In.InsertAt = std::min(In.InsertAt, *LastObject + 1);
+  for (const auto &S : Needed)
+    if (S.getKey().starts_with(adcore::CrossTUPrefix) &&
+        !Defined.contains(S.getKey()))
+      In.Missing.push_back(S.getKey().str());
   llvm::sort(In.Missing);
   return In;
 }
@@ -309,8 +470,9 @@ int runLinkJob(ArrayRef<const char *> Linker, const adcore::Options &Opts) {
     if (!Extra)
       return 1;
     // After the objects that call the derivatives, before the libraries
-    // (the tape runtime) that the derivatives call.
-    size_t At = In.LastIRObject + 1;
+    // (the archives with the functions, the tape runtime) that the
+    // derivatives call.
+    size_t At = In.InsertAt;
     for (size_t I = 1; I < Args.size(); ++I)
       if (Args[I].ends_with("/" ADCC_RUNTIME_ARCHIVE)) {
         At = std::min(At, I);

@@ -16,6 +16,13 @@
 // RUN: %adcc -O2 -c loss.c && %adcc loss.o model.o helper.o -o loss -lm && ./loss | FileCheck --check-prefix=LOSS %s
 // RUN: %adcc -O0 loss.c model.c helper.c -o loss0 -lm && ./loss0 | FileCheck --check-prefix=LOSS %s
 // RUN: llvm-nm loss.o | FileCheck --check-prefix=CALLEES %s
+// Static archives: the function in one (by path, and by -L/-l), the
+// request in one too (its member is linked because crt1.o needs main).
+// RUN: rm -f libmodel.a libloss.a && llvm-ar rcs libmodel.a model.o helper.o
+// RUN: %adcc main.o libmodel.a -o archive1 -lm && ./archive1 | FileCheck %s
+// RUN: %adcc main.o -L. -lmodel -o archive2 -lm && ./archive2 | FileCheck %s
+// RUN: llvm-ar rcs libloss.a loss.o
+// RUN: %adcc libloss.a libmodel.a -o archive3 -lm && ./archive3 | FileCheck --check-prefix=LOSS %s
 // RUN: %adcc++ -O2 springs.cpp springs_main.cpp -o springs && ./springs | FileCheck --check-prefix=CXX %s
 // RUN: %adcc++ -O0 springs.cpp springs_main.cpp -o springs0 && ./springs0 | FileCheck --check-prefix=CXX %s
 
