@@ -77,7 +77,8 @@ file_magic magicOf(StringRef Path) {
   return Magic;
 }
 
-/// The global symbols \p Obj defines and needs, and its IR section.
+/// The global symbols the object in \p Buffer defines and needs, and its
+/// IR section.
 std::optional<LinkUnit> readUnit(MemoryBufferRef Buffer, std::string Name) {
   auto Obj = object::ObjectFile::createObjectFile(Buffer);
   if (!Obj) {
