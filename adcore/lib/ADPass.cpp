@@ -104,7 +104,7 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
       expandTapeOperations(*F, KeepEndRecords.contains(F));
       tagTapeAccesses(*F);
     }
-  optimizeGenerated(Ctx.cache().functions(), Level);
+  optimizeGenerated(Ctx.cache().functions(), Level, /*Derivatives=*/true);
   // The derivatives were created after the inliner ran: inline them into
   // their callers (the request sites, other derivatives), then simplify
   // the callers again.
@@ -118,7 +118,7 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
   for (Function &F : M)
     if (Touched.contains(&F))
       Changed.push_back(&F);
-  optimizeGenerated(Changed, Level);
+  optimizeGenerated(Changed, Level, /*Derivatives=*/false);
   // What was inlined everywhere is dead: the rest of the pipeline need
   // not optimize it.
   for (Function *F : Generated)

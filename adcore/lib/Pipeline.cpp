@@ -32,6 +32,14 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
         }
         return false;
       });
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "adcc-accumulation-windows")
+          return false;
+        FPM.addPass(AccumulationWindowsPass());
+        return true;
+      });
 }
 
 } // namespace adcore

@@ -26,8 +26,8 @@ using namespace llvm;
 
 namespace adcore {
 
-void optimizeGenerated(ArrayRef<Function *> Functions,
-                       OptimizationLevel Level) {
+void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
+                       bool Derivatives) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
@@ -45,6 +45,10 @@ void optimizeGenerated(ArrayRef<Function *> Functions,
     if (!F->isDeclaration()) {
       FPM.run(*F, FAM);
       if (orderRecurrenceUpdates(*F))
+        FAM.invalidate(*F, PreservedAnalyses::none());
+      // (Only in the derivatives themselves: the callers they are inlined
+      // into hold the user's own loops too.)
+      if (Derivatives && keepAccumulationsInRegisters(*F, FAM))
         FAM.invalidate(*F, PreservedAnalyses::none());
     }
 }

@@ -30,6 +30,11 @@ def tool(name):
 config.substitutions.append(("%expect-exit", '"%s" "%s"' % (
     sys.executable,
     os.path.join(config.test_source_root, "Inputs", "expect_exit.py"))))
+# %close-values TOL A B: two outputs of numbers agree to within TOL
+# (tests/lit/Inputs/close_values.py).
+config.substitutions.append(("%close-values", '"%s" "%s"' % (
+    sys.executable,
+    os.path.join(config.test_source_root, "Inputs", "close_values.py"))))
 config.substitutions.append(("%adcc-opt", tool("adcc-opt")))
 config.substitutions.append(("%adcc\\+\\+", tool("adcc++")))
 config.substitutions.append(("%adcc", tool("adcc")))

@@ -47,10 +47,12 @@ class SynthesisContext;
 void finishGenerated(SynthesisContext &Ctx, llvm::OptimizationLevel Level);
 
 /// Runs the function simplification pipeline of \p Level on \p Functions
-/// (the generated derivatives): they were created after the module's own
-/// simplification ran.
+/// (the generated derivatives, or with \p Derivatives false the functions
+/// they were inlined into): they were created after the module's own
+/// simplification ran. Derivatives' loops also get
+/// keepAccumulationsInRegisters.
 void optimizeGenerated(llvm::ArrayRef<llvm::Function *> Functions,
-                       llvm::OptimizationLevel Level);
+                       llvm::OptimizationLevel Level, bool Derivatives);
 
 /// Inlines \p Call (of a generated function) as the inliner would: only
 /// into a caller compiled for the same target and processor features, and
@@ -70,6 +72,27 @@ void inlineGenerated(llvm::ArrayRef<llvm::Function *> Functions,
 /// move, so that the loop vectorizer recognizes the recurrence. The reverse
 /// loops of stencils need it. Returns whether \p F changed.
 bool orderRecurrenceUpdates(llvm::Function &F);
+
+/// Keeps the adjoint contributions that a loop adds into neighbouring
+/// elements of one array (the reverse loop of a stencil) in registers until
+/// their element is complete, which then is loaded and stored once; the
+/// additions and their order stay the same. Loops whose other accesses may
+/// touch those elements are versioned by a check of the address ranges.
+/// Returns whether \p F changed.
+bool keepAccumulationsInRegisters(llvm::Function &F,
+                                  llvm::FunctionAnalysisManager &FAM);
+
+/// keepAccumulationsInRegisters as a pass (adcc-opt's
+/// `-passes=adcc-accumulation-windows`).
+struct AccumulationWindowsPass
+    : public llvm::PassInfoMixin<AccumulationWindowsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM) {
+    return keepAccumulationsInRegisters(F, FAM)
+               ? llvm::PreservedAnalyses::none()
+               : llvm::PreservedAnalyses::all();
+  }
+};
 
 /// Replaces the tape pushes and pops of \p F (generated code) by inline
 /// fast paths that call the runtime only at the end of a chunk; with \p

@@ -20,7 +20,10 @@ void grad(const double *u, double *du, double *w, double *dw, int n) {
                     enzyme_const, n);
 }
 
-// The forward sweep's loop (at the `for`) and the reverse loop (reported at
-// the request), both vectorized.
-// CHECK-DAG: remark: vectorized loop
-// CHECK-DAG: {{^}}  [[#]] |   __enzyme_autodiff(
+// The primal's loop, the forward sweep's (both at the `for`) and the
+// reverse loop (at the stencil's line: its additions into du[i-1], du[i],
+// du[i+1] wait in registers, reverse/accumulation-windows.test), all
+// vectorized.
+// CHECK-DAG: recurrence-order.c:13:3: remark: vectorized loop
+// CHECK-DAG: recurrence-order.c:13:3: remark: vectorized loop
+// CHECK-DAG: recurrence-order.c:14:{{[0-9]+}}: remark: vectorized loop
