@@ -13,14 +13,16 @@
 // the waiting addends in the order the original loop added them, and stores
 // it once; the elements still pending when the loop ends are completed after
 // it. The same additions happen on the same values in the same order, so the
-// results are bitwise identical (a missing addend, before the first
-// iteration, is -0.0, which leaves every value as it is). The remaining
+// loop computes what it computed before (a missing addend, before the first
+// iteration, is -0.0, which leaves every value as it is; later passes may
+// reassociate the additions marked `reassoc`, here as there). The remaining
 // recurrences are on values, which the loop vectorizer handles.
 //
 // The other memory accesses of the loop must not touch the elements in
 // flight. Where alias analysis cannot tell, the loop is versioned: a check
 // before it compares the address ranges the loop covers, and an unchanged
-// copy runs when they overlap.
+// copy runs when they overlap. An access that meets the elements in every
+// run (the reverse of an in-place update) leaves the loop as it is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,9 +82,10 @@ struct Window {
   const Update &leading() const { return Updates.back(); }
 };
 
-/// A byte range [Lo, Hi) that an access covers over the whole loop.
+/// A byte range [Lo, Hi) that an access covers over the whole loop, and
+/// the one [FirstLo, FirstHi) it covers in the first iteration.
 struct Range {
-  const SCEV *Lo, *Hi;
+  const SCEV *Lo, *Hi, *FirstLo, *FirstHi;
 };
 
 /// `*P = *P + V` with nothing between the load and the store that writes
@@ -200,8 +203,10 @@ std::optional<Range> coveredRange(const SCEV *Address, uint64_t Size,
         Start, SE.getMulExpr(Step, SE.getTruncateOrZeroExtend(Trips, IntTy)));
   }
   const SCEV *Lo = Down ? Last : Start, *Hi = Down ? Start : Last;
-  Type *OffsetTy = SE.getEffectiveSCEVType(Hi->getType());
-  return Range{Lo, SE.getAddExpr(Hi, SE.getConstant(OffsetTy, Size))};
+  const SCEV *Bytes =
+      SE.getConstant(SE.getEffectiveSCEVType(Hi->getType()), Size);
+  return Range{Lo, SE.getAddExpr(Hi, Bytes), Start,
+               SE.getAddExpr(Start, Bytes)};
 }
 
 /// The bytes of \p W's elements, the completed-after-the-loop ones
@@ -220,7 +225,7 @@ std::optional<Range> windowRange(const Window &W, uint64_t Size,
   std::optional<Range> B = coveredRange(High->Address, Size, Trips, L, SE);
   if (!A || !B)
     return std::nullopt;
-  return Range{A->Lo, B->Hi};
+  return Range{A->Lo, B->Hi, A->FirstLo, B->FirstHi};
 }
 
 /// The memory accesses of the loop body through one pointer, or those of
@@ -257,17 +262,17 @@ bool isFallback(const Loop &L) {
   return false;
 }
 
-/// Whether the ranges \p A and \p B, a constant distance apart, overlap
-/// whatever the loop's trip count (an in-place update reading its
-/// neighbours): checking them would only ever pick the unchanged loop.
+/// Whether the ranges \p A and \p B overlap whatever the loop's trip count:
+/// they meet in the first iteration, which every run has (an in-place
+/// update, whose reverse reads and zeroes the element it adds around).
+/// Checking them would only ever pick the unchanged loop.
 bool overlapsAlways(const Range &A, const Range &B, ScalarEvolution &SE) {
-  auto *Distance = dyn_cast<SCEVConstant>(SE.getMinusSCEV(A.Lo, B.Lo));
-  if (!Distance)
-    return false;
-  const SCEV *Lower = Distance->getAPInt().isNegative() ? A.Hi : B.Hi;
-  const SCEV *Upper = Distance->getAPInt().isNegative() ? B.Lo : A.Lo;
-  // The lower range ends past the upper one's start.
-  return SE.isKnownPredicate(ICmpInst::ICMP_UGT, Lower, Upper);
+  auto Before = [&](const SCEV *X, const SCEV *Y) { // X <= Y, known
+    auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(Y, X));
+    return D && !D->getAPInt().isNegative();
+  };
+  return !Before(A.FirstHi, B.FirstLo) && !Before(B.FirstHi, A.FirstLo) &&
+         isa<SCEVConstant>(SE.getMinusSCEV(A.FirstLo, B.FirstLo));
 }
 
 bool apart(const AccessClass &A, const AccessClass &B, AAResults &AA) {
@@ -369,7 +374,7 @@ std::optional<Plan> planLoop(Loop &L, ScalarEvolution &SE, AAResults &AA) {
       if ((!A.Writes && !B.Writes) || apart(A, B, AA))
         continue;
       if (A.Covered && B.Covered &&
-          (HasWindow || !overlapsAlways(*A.Covered, *B.Covered, SE))) {
+          !overlapsAlways(*A.Covered, *B.Covered, SE)) {
         P.Disjoint.push_back({*A.Covered, *B.Covered, HasWindow});
         continue;
       }
@@ -395,14 +400,11 @@ MDNode *fallbackLoopID(LLVMContext &Ctx, MDNode *Original) {
   if (Original)
     append_range(Ops, drop_begin(Original->operands()));
   Ops.push_back(MDNode::get(Ctx, MDString::get(Ctx, FallbackMark)));
-  auto Flag = [&](StringRef Name, unsigned Value) {
-    Ops.push_back(MDNode::get(Ctx, {MDString::get(Ctx, Name),
-                                    ConstantAsMetadata::get(ConstantInt::get(
-                                        Type::getInt32Ty(Ctx), Value))}));
-  };
   // (What the vectorizer puts on the scalar loops it leaves: it passes
   // them by without a remark.)
-  Flag("llvm.loop.isvectorized", true);
+  Ops.push_back(MDNode::get(Ctx, {MDString::get(Ctx, "llvm.loop.isvectorized"),
+                                  ConstantAsMetadata::get(ConstantInt::get(
+                                      Type::getInt32Ty(Ctx), 1))}));
   Ops.push_back(
       MDNode::get(Ctx, MDString::get(Ctx, "llvm.loop.unroll.disable")));
   MDNode *ID = MDNode::getDistinct(Ctx, Ops);

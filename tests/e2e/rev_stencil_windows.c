@@ -10,6 +10,8 @@
  *
  * Each gradient: against central differences of J(x) = <c, u> + <e, w> after
  * the kernel ran on x, and along a random direction against forward mode.
+ * (An in-place update, whose reverse loop reads the elements it adds
+ * around, is checked too: that loop is left as it is.)
  * With --hex the program prints every gradient bit for bit (a lit test
  * compares those with and without the transformation). */
 #include "rev_check.h"
@@ -60,6 +62,17 @@ static void down3(const double *restrict x, double *restrict u,
     u[i] = w[i] = x[i];
   for (int i = n - 2; i >= 1; i--)
     w[i] = u[i + 1] * u[i] - 0.7 * u[i - 1] + cos(u[i]);
+}
+
+/* In place (Gauss-Seidel): the reverse loop reads and zeroes du[i] between
+ * its additions into du[i-1] and du[i+1]; left as it is. */
+static void inplace3(const double *restrict x, double *restrict u,
+                     double *restrict w, int n) {
+  for (int i = 0; i < n; i++)
+    u[i] = w[i] = x[i];
+  for (int s = 0; s < 2; s++)
+    for (int i = 1; i < n - 1; i++)
+      u[i] = 0.5 * (u[i - 1] + u[i + 1]) + 0.1 * sin(u[i]);
 }
 
 /* No restrict: u and w may be one buffer. */
@@ -230,6 +243,7 @@ int main(int argc, char **argv) {
     CHECK_KERNEL(smooth3, n, 0);
     CHECK_KERNEL(down3, n, 0);
     CHECK_KERNEL(maybe_alias, n, 0);
+    CHECK_KERNEL(inplace3, n, 0);
     if (n >= 5) {
       CHECK_KERNEL(wide5, n, 0);
       CHECK_KERNEL(gap2, n, 0);

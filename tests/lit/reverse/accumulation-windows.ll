@@ -154,11 +154,17 @@ exit:
   ret void
 }
 
-; Left alone: a call in the loop; and two additions into one element.
+; Left alone: a call in the loop; two additions into one element; and an
+; in-place update, whose reverse reads and zeroes du[t] between the
+; additions into du[t-1] and du[t+1] (it meets the window in every run:
+; no check that would always fail).
 ; CHECK-LABEL: define void @with_call(
 ; CHECK-NOT: adcc.waiting
 ; CHECK-LABEL: define void @same_element(
 ; CHECK-NOT: adcc.waiting
+; CHECK-LABEL: define void @in_place(
+; CHECK-NOT: adcc.waiting
+; CHECK-NOT: adcc.apart
 declare void @opaque()
 
 define void @with_call(ptr noalias %du, i64 %n) {
@@ -197,6 +203,31 @@ loop:
   %x2 = load double, ptr %p0, align 8
   %y2 = fadd double %x2, 2.0
   store double %y2, ptr %p0, align 8
+  %done = icmp eq i64 %t, 1
+  %t.next = add i64 %t, -1
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}
+
+define void @in_place(ptr noalias %du, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %t = phi i64 [ %n, %entry ], [ %t.next, %loop ]
+  %p0 = getelementptr double, ptr %du, i64 %t
+  %g = load double, ptr %p0, align 8
+  store double 0.0, ptr %p0, align 8
+  %pp = getelementptr i8, ptr %p0, i64 8
+  %pm = getelementptr i8, ptr %p0, i64 -8
+  %x1 = load double, ptr %pp, align 8
+  %y1 = fadd double %x1, %g
+  store double %y1, ptr %pp, align 8
+  %x3 = load double, ptr %pm, align 8
+  %y3 = fadd double %x3, %g
+  store double %y3, ptr %pm, align 8
   %done = icmp eq i64 %t, 1
   %t.next = add i64 %t, -1
   br i1 %done, label %exit, label %loop
