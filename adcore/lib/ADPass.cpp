@@ -114,9 +114,11 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
                                         Ctx.cache().functions().end());
   append_range(Generated, Ctx.combinedFunctions());
   inlineGenerated(Generated, Touched);
-  SmallVector<Function *, 8> Changed; // (in module order)
+  // (in module order; not the derivatives now inlined everywhere, which
+  // are removed below)
+  SmallVector<Function *, 8> Changed;
   for (Function &F : M)
-    if (Touched.contains(&F))
+    if (Touched.contains(&F) && !(F.hasLocalLinkage() && F.use_empty()))
       Changed.push_back(&F);
   optimizeGenerated(Changed, Level, /*Derivatives=*/false);
   // What was inlined everywhere is dead: the rest of the pipeline need

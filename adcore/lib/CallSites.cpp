@@ -60,17 +60,19 @@ void copyParameterAttributes(const Function &Primal, Function &D,
     unsigned Copies = 1;
     if (Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed)
       Copies += Key.Width;
-    for (unsigned C = 0; C < Copies; ++C, ++Pos) {
-      if (!A.getType()->isPointerTy() || Pos >= D.arg_size())
-        continue;
-      for (Attribute::AttrKind Kind :
-           {Attribute::NoAlias, Attribute::NonNull, Attribute::Alignment,
-            Attribute::Dereferenceable})
-        if (A.hasAttribute(Kind))
-          D.addParamAttr(
-              Pos, Primal.getAttributes().getParamAttr(A.getArgNo(), Kind));
-    }
+    for (unsigned C = 0; C < Copies; ++C, ++Pos)
+      if (A.getType()->isPointerTy() && Pos < D.arg_size())
+        copyPointerFacts(Primal, A.getArgNo(), D, Pos);
   }
+}
+
+void copyPointerFacts(const Function &From, unsigned FromArg, Function &To,
+                      unsigned ToArg) {
+  for (Attribute::AttrKind Kind :
+       {Attribute::NoAlias, Attribute::NonNull, Attribute::Alignment,
+        Attribute::Dereferenceable})
+    if (From.getArg(FromArg)->hasAttribute(Kind))
+      To.addParamAttr(ToArg, From.getAttributes().getParamAttr(FromArg, Kind));
 }
 
 StringRef constantString(Constant *C) {

@@ -40,6 +40,11 @@ void prepareDerivativeFunction(const llvm::Function &Primal, llvm::Function &D);
 void copyParameterAttributes(const llvm::Function &Primal, llvm::Function &D,
                              const DerivativeKey &Key);
 
+/// Copies those attributes of \p From's parameter \p FromArg to \p To's
+/// parameter \p ToArg.
+void copyPointerFacts(const llvm::Function &From, unsigned FromArg,
+                      llvm::Function &To, unsigned ToArg);
+
 /// The C string a constant points to (a private global's initializer), or
 /// empty.
 llvm::StringRef constantString(llvm::Constant *C);

@@ -62,6 +62,12 @@ Function *SynthesisContext::getOrCreateCombined(Function &Aug, Function &Rev) {
   W->setAttributes(
       AttributeList::get(C, AttributeList::FunctionIndex,
                          AttrBuilder(C, Aug.getAttributes().getFnAttrs())));
+  // What the augmented sweep's parameters promise (noalias shadows of
+  // restrict pointers, alignment) holds for the same arguments here, once
+  // the sweeps are inlined into W (and, as alias scopes of that call, for
+  // the accesses the inliner traces to them where W is inlined).
+  for (unsigned I = 0; I < Aug.arg_size(); ++I)
+    copyPointerFacts(Aug, I, *W, I);
   IRBuilder<> B(BasicBlock::Create(C, "", W));
   SmallVector<Value *, 16> AugArgs, RevArgs;
   for (Argument &A : W->args())

@@ -105,9 +105,7 @@ void ReverseEmitter::planLoopArrays() {
         Value *Row = B.CreateMul(CL.Count, B.getInt64(A.Stride));
         Value *Addr = B.CreateGEP(B.getInt8Ty(), A.Base,
                                   B.CreateAdd(Row, B.getInt64(Offset)));
-        Value *Stored =
-            V->getType()->isIntegerTy(1) ? B.CreateZExt(V, B.getInt8Ty()) : V;
-        B.CreateStore(Stored, Addr);
+        storeRecord(B, V, Addr);
         dropRecord(I, V);
         ArrayRecords[I].push_back({H, V, Offset});
       }

@@ -68,14 +68,19 @@ uint64_t recordBytes(const DataLayout &DL, Type *T) {
   return (Bytes + RecordGranule - 1) / RecordGranule * RecordGranule;
 }
 
+// Records live on the tape (or, once kept in a frame, in stack slots):
+// memory that neither primal nor shadow pointers reach. Tagged here, where
+// that is known, also for records read back through a pointer the reverse
+// sweep keeps in a slot (a loop's array of records).
 void storeRecord(IRBuilder<> &B, Value *V, Value *Addr) {
   if (V->getType()->isIntegerTy(1))
     V = B.CreateZExt(V, B.getInt8Ty());
-  B.CreateStore(V, Addr);
+  tagMemoryClass(*B.CreateStore(V, Addr), MemoryClass::Tape);
 }
 
 Value *loadRecord(IRBuilder<> &B, Type *T, Value *Addr) {
   LoadInst *L = B.CreateLoad(recordType(T), Addr);
+  tagMemoryClass(*L, MemoryClass::Tape);
   if (T->isIntegerTy())
     L->setMetadata(IntegerRecordMetadata, MDNode::get(B.getContext(), {}));
   return T->isIntegerTy(1) ? B.CreateTrunc(L, T) : static_cast<Value *>(L);
