@@ -46,7 +46,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 
 NMAX = 5          # the int argument n is in [1, NMAX]
 ABOUND = 20.0     # arrays read by helpers never exceed this
@@ -772,6 +772,8 @@ class Gen:
         return name
 
     def gen_array_helper(self):
+        if self.chance(0.5):
+            return self.gen_stencil_helper()
         name = self.fresh("g")
         sc = Scope()
         sc.scalars = [("c", HELPER_ARG, False)]
@@ -796,6 +798,39 @@ class Gen:
         self.out.append("}")
         self.out.append("")
         self.array_helpers.append(name)
+
+    def gen_stencil_helper(self):
+        """void g(double *v, int m, double c): v[i] becomes a function of
+        v[i-1], v[i], v[i+1] (or of v[i-2] .. v[i+2]) computed into a local
+        array, whose reverse loop adds into neighbouring shadow elements
+        (adcc keeps those additions in registers: AccumulationWindows.cpp)."""
+        name = self.fresh("g")
+        reach = self.choice([1, 1, 2])
+        sc = Scope()
+        sc.scalars = [("c", HELPER_ARG, False)]
+        names = {-2: "ll", -1: "l", 0: "t", 1: "r", 2: "rr"}
+        body = Scope(sc)
+        for k in range(-reach, reach + 1):
+            body.scalars.append((names[k], ABOUND, False))
+        lines = []
+        self.emit(lines, 1, "double w[8];")
+        self.emit(lines, 1, "for (int i = 0; i < m; i++)")
+        self.emit(lines, 2, "w[i] = v[i];")
+        self.emit(lines, 1, "for (int i = %d; i < m - %d; i++) {" % (reach, reach))
+        for k in range(-reach, reach + 1):
+            self.emit(lines, 2, "double %s = v[i %s %d];"
+                      % (names[k], "-" if k < 0 else "+", abs(k)))
+        e = self.squash(self.expr(body, 3), 2.0)
+        self.emit(lines, 2, "w[i] = %s;" % e.code)
+        self.emit(lines, 1, "}")
+        self.emit(lines, 1, "for (int i = 0; i < m; i++)")
+        self.emit(lines, 2, "v[i] = w[i];")
+        self.out.append("%svoid %s(double *v, int m, double c) {" % (self.attr(), name))
+        self.out.extend(lines)
+        self.out.append("}")
+        self.out.append("")
+        self.array_helpers.append(name)
+        self.features.add("stencil")
 
     def gen_reduce_helper(self):
         name = self.fresh("r")
