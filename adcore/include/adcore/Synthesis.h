@@ -94,6 +94,11 @@ bool removeDeadLocals(llvm::Function &F);
 /// halves of an AVX packet) as shuffles of the floats (FloatShuffles.cpp).
 /// Returns whether \p F changed.
 bool rewriteFloatBitSlices(llvm::Function &F);
+/// Retypes integer copies of doubles and floats (loads whose TBAA names the
+/// floating-point type) carried through phis and selects to their stores
+/// as copies of that floating-point type (FloatCopies.cpp). Returns whether
+/// \p F changed.
+bool typeFloatCopies(llvm::Function &F);
 /// Rewrites a bitcast to floats of an integer select as a select of
 /// bitcasts (FloatSelects.cpp). Returns whether \p F changed.
 bool sinkFloatCastsIntoSelects(llvm::Function &F);
