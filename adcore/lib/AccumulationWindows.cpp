@@ -14,9 +14,10 @@
 // it once; the elements still pending when the loop ends are completed after
 // it. The same additions happen on the same values in the same order, so the
 // loop computes what it computed before (a missing addend, before the first
-// iteration, is -0.0, which leaves every value as it is; later passes may
-// reassociate the additions marked `reassoc`, here as there). The remaining
-// recurrences are on values, which the loop vectorizer handles.
+// iteration, is -0.0, or +0.0 for a subtraction, which leaves every value
+// as it is; later passes may reassociate the additions marked `reassoc`,
+// here as there). The remaining recurrences are on values, which the loop
+// vectorizer handles.
 //
 // The other memory accesses of the loop must not touch the elements in
 // flight. Where alias analysis cannot tell, the loop is versioned: a check
@@ -61,7 +62,7 @@ cl::opt<bool> EnableWindows(
 /// Marks the unchanged copy of a versioned loop in its loop metadata.
 constexpr const char *FallbackMark = "adcc.accumulation.fallback";
 
-/// One `*P = *P + V` of the loop body.
+/// One `*P = *P + V` (or `- V`) of the loop body.
 struct Update {
   LoadInst *Load;
   BinaryOperator *Add;
@@ -88,15 +89,20 @@ struct Range {
   const SCEV *Lo, *Hi, *FirstLo, *FirstHi;
 };
 
-/// `*P = *P + V` with nothing between the load and the store that writes
+/// `*P = *P + V` (or `*P - V`: InstCombine's form of adding a negated
+/// product) with nothing between the load and the store that writes
 /// memory, each value used once.
 std::optional<Update> matchUpdate(StoreInst &S, ScalarEvolution &SE,
                                   const Loop &L) {
   auto *Add = dyn_cast<BinaryOperator>(S.getValueOperand());
-  if (!S.isSimple() || !Add || Add->getOpcode() != Instruction::FAdd ||
+  if (!S.isSimple() || !Add ||
+      (Add->getOpcode() != Instruction::FAdd &&
+       Add->getOpcode() != Instruction::FSub) ||
       !Add->hasOneUse() || Add->getParent() != S.getParent())
     return std::nullopt;
-  for (unsigned I = 0; I < 2; ++I) {
+  // (x - v: only with x the element.)
+  unsigned Sides = Add->getOpcode() == Instruction::FSub ? 1 : 2;
+  for (unsigned I = 0; I < Sides; ++I) {
     auto *Load = dyn_cast<LoadInst>(Add->getOperand(I));
     Value *Addend = Add->getOperand(1 - I);
     if (!Load || Load == Addend || !Load->isSimple() || !Load->hasOneUse() ||
@@ -453,10 +459,14 @@ Value *atExit(Value *V, BasicBlock *Body, BasicBlock *End) {
 /// Keeps the addends of \p W in header phis; the leading update adds them.
 void rewriteWindow(Window &W, BasicBlock *Body, BasicBlock *Pre,
                    BasicBlock *End) {
-  Constant *Nothing = ConstantFP::getNegativeZero(W.Ty);
   // Waiting[U][D-1]: U's addend from D iterations ago.
   SmallVector<SmallVector<PHINode *, 4>, 4> Waiting(W.Updates.size());
   for (auto [U, Chain] : zip(W.Updates, Waiting)) {
+    // Before the first iteration: what leaves every value as it is
+    // (x + -0.0, x - +0.0).
+    Constant *Nothing = U.Add->getOpcode() == Instruction::FSub
+                            ? ConstantFP::getZero(W.Ty)
+                            : ConstantFP::getNegativeZero(W.Ty);
     Value *Prev = U.Addend;
     for (unsigned D = 1; D <= U.Delay; ++D) {
       PHINode *Phi = PHINode::Create(W.Ty, 2, "adcc.waiting", Body->begin());
@@ -477,7 +487,7 @@ void rewriteWindow(Window &W, BasicBlock *Body, BasicBlock *Pre,
     if (!U.Delay)
       continue;
     B.setFastMathFlags(U.Add->getFastMathFlags());
-    Sum = B.CreateFAdd(Sum, Chain.back());
+    Sum = B.CreateBinOp(U.Add->getOpcode(), Sum, Chain.back());
   }
   Lead.Add->moveBefore(Term->getIterator());
   Lead.Add->replaceUsesOfWith(Lead.Load, Sum);
@@ -499,7 +509,7 @@ void rewriteWindow(Window &W, BasicBlock *Body, BasicBlock *Pre,
       unsigned Ago = U.Delay - J;
       Value *Addend = Ago ? Chain[Ago - 1] : U.Addend;
       E.setFastMathFlags(U.Add->getFastMathFlags());
-      Acc = E.CreateFAdd(Acc, atExit(Addend, Body, End));
+      Acc = E.CreateBinOp(U.Add->getOpcode(), Acc, atExit(Addend, Body, End));
     }
     StoreInst *Store =
         E.CreateAlignedStore(Acc, Address, Lead.Store->getAlign());

@@ -154,6 +154,44 @@ exit:
   ret void
 }
 
+; A subtraction from an element (`du[t-1] - v`, how InstCombine writes
+; adding a negated product) waits like an addition; before the first
+; iteration it subtracts +0.0 (adding -0.0 would turn -0.0 into +0.0).
+; CHECK-LABEL: define void @minus(
+; CHECK: loop:
+; CHECK-NEXT: %[[M2:adcc.waiting[0-9]*]] = phi double [ 0.000000e+00, %entry ], [ %[[M1:adcc.waiting[0-9]*]], %loop ]
+; CHECK-NEXT: %[[M1]] = phi double [ 0.000000e+00, %entry ], [ %m, %loop ]
+; CHECK: %x1 = load double, ptr %pp
+; CHECK-NEXT: %[[S:[0-9]+]] = fsub double %x1, %[[M2]]
+; CHECK-NEXT: %y1 = fadd double %[[S]], %g
+; CHECK: adcc.window.end:
+; CHECK: fsub double %{{[0-9]+}}, %{{.*}}
+define void @minus(ptr noalias %du, ptr noalias %dw, i64 %n) {
+entry:
+  br label %loop
+
+loop:
+  %t = phi i64 [ %n, %entry ], [ %t.next, %loop ]
+  %pw = getelementptr double, ptr %dw, i64 %t
+  %g = load double, ptr %pw, align 8
+  %m = fmul double %g, 4.0
+  %p0 = getelementptr double, ptr %du, i64 %t
+  %pp = getelementptr i8, ptr %p0, i64 8
+  %pm = getelementptr i8, ptr %p0, i64 -8
+  %x1 = load double, ptr %pp, align 8
+  %y1 = fadd double %x1, %g
+  store double %y1, ptr %pp, align 8
+  %x3 = load double, ptr %pm, align 8
+  %y3 = fsub double %x3, %m
+  store double %y3, ptr %pm, align 8
+  %done = icmp eq i64 %t, 1
+  %t.next = add i64 %t, -1
+  br i1 %done, label %exit, label %loop
+
+exit:
+  ret void
+}
+
 ; Left alone: a call in the loop; two additions into one element; and an
 ; in-place update, whose reverse reads and zeroes du[t] between the
 ; additions into du[t-1] and du[t+1] (it meets the window in every run:
