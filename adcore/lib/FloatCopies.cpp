@@ -12,11 +12,12 @@
 //
 // The reverse sweep sees an integer where the adjoint must flow, and a
 // store of it (not a load straight into a store) it cannot give a
-// floating-point view. When every load of such a web says (by its TBAA
-// access type) that it reads a double (float), and the web's values are
-// only stored, joined by phis and selects, or cast to that type, the web
-// is rewritten with that floating-point type: the same loads and stores of
-// the same bits, now visibly of floats.
+// floating-point view. When such a web's values are only stored, joined by
+// phis and selects, or cast to a floating-point type, and what its parts
+// say of their bits (the TBAA access types of its loads and stores, casts
+// of a double into it or out of it) names one floating-point type and
+// nothing else, the web is rewritten with that type: the same loads and
+// stores of the same bits, now visibly of floats.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,49 +34,69 @@ using namespace llvm;
 namespace adcore {
 namespace {
 
-/// The floating-point type the TBAA access type of \p I names ("double",
-/// "float") when it has \p Bits bits; else null.
-Type *tbaaFloat(const Instruction &I, unsigned Bits) {
+/// What the TBAA access type of \p I says of its \p Bits bits: a
+/// floating-point type ("double", "float"), void for another type, null
+/// when it has no TBAA.
+Type *tbaaType(const Instruction &I, unsigned Bits) {
+  LLVMContext &C = I.getContext();
   MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
-  if (!Tag || Tag->getNumOperands() < 2)
+  if (!Tag)
     return nullptr;
-  auto *Access = dyn_cast<MDNode>(Tag->getOperand(1));
+  auto *Access = Tag->getNumOperands() >= 2
+                     ? dyn_cast<MDNode>(Tag->getOperand(1))
+                     : nullptr;
   auto *Name = Access && Access->getNumOperands()
                    ? dyn_cast<MDString>(Access->getOperand(0))
                    : nullptr;
-  if (!Name)
-    return nullptr;
-  LLVMContext &C = I.getContext();
-  if (Name->getString() == "double" && Bits == 64)
+  if (Name && Name->getString() == "double" && Bits == 64)
     return Type::getDoubleTy(C);
-  if (Name->getString() == "float" && Bits == 32)
+  if (Name && Name->getString() == "float" && Bits == 32)
     return Type::getFloatTy(C);
-  return nullptr;
+  return Type::getVoidTy(C);
 }
 
-/// The integer values around \p Root that carry one floating-point value
-/// of type \p FT: loads, phis and selects; nothing when one of them is used
-/// otherwise than stored, joined or cast to \p FT.
-std::optional<SetVector<Instruction *>> collectWeb(LoadInst &Root, Type *FT) {
+/// The integer values around \p Root that carry one floating-point value:
+/// loads, phis, selects and casts of a float to the integer; used only
+/// stored, joined or cast back. Each says what it carries where it can (a
+/// load's or a store's TBAA, a cast): they must agree on one floating-point
+/// type, which \p FT receives; nothing when they do not, when nothing says
+/// it, or when a value is used otherwise.
+std::optional<SetVector<Instruction *>> collectWeb(LoadInst &Root, Type *&FT) {
+  Type *IT = Root.getType();
+  unsigned Bits = IT->getIntegerBitWidth();
+  FT = nullptr;
+  bool Agree = true;
+  auto Says = [&](Type *T) { // (null: says nothing)
+    if (!T)
+      return;
+    if (!T->isFloatingPointTy() || (FT && FT != T))
+      Agree = false;
+    else
+      FT = T;
+  };
   SetVector<Instruction *> Web;
   SmallVector<Instruction *, 8> Work{&Root};
   auto Join = [&](Value *V) {
     if (isa<Constant>(V))
       return true; // (bits of a constant: cast below)
     auto *I = dyn_cast<Instruction>(V);
-    if (!I || I->getType() != Root.getType())
+    if (!I || I->getType() != IT)
       return false;
-    if (auto *LI = dyn_cast<LoadInst>(I))
-      if (!LI->isSimple() || tbaaFloat(*LI, FT->getPrimitiveSizeInBits()) != FT)
+    if (auto *LI = dyn_cast<LoadInst>(I)) {
+      if (!LI->isSimple())
         return false;
-    if (!isa<LoadInst, PHINode, SelectInst>(I))
+      Says(tbaaType(*LI, Bits));
+    } else if (auto *BC = dyn_cast<BitCastInst>(I)) {
+      Says(BC->getSrcTy()); // (a float's bits: a source of the web)
+    } else if (!isa<PHINode, SelectInst>(I)) {
       return false;
+    }
     if (Web.insert(I))
       Work.push_back(I);
     return true;
   };
-  Web.insert(&Root);
-  while (!Work.empty()) {
+  Join(&Root);
+  while (!Work.empty() && Agree) {
     Instruction *I = Work.pop_back_val();
     if (auto *Phi = dyn_cast<PHINode>(I))
       for (Value *In : Phi->incoming_values())
@@ -86,20 +107,23 @@ std::optional<SetVector<Instruction *>> collectWeb(LoadInst &Root, Type *FT) {
         return std::nullopt;
     for (User *U : I->users()) {
       if (auto *SI = dyn_cast<StoreInst>(U)) {
-        Type *Says = tbaaFloat(*SI, FT->getPrimitiveSizeInBits());
-        if (SI->getValueOperand() != I || !SI->isSimple() ||
-            (SI->getMetadata(LLVMContext::MD_tbaa) && Says != FT))
+        if (SI->getValueOperand() != I || !SI->isSimple())
           return std::nullopt;
+        Says(tbaaType(*SI, Bits));
         continue;
       }
-      if (auto *BC = dyn_cast<BitCastInst>(U); BC && BC->getType() == FT)
+      if (auto *BC = dyn_cast<BitCastInst>(U)) {
+        Says(BC->getType());
         continue;
-      if (auto *Sel = dyn_cast<SelectInst>(U); Sel && Sel->getCondition() == I)
-        return std::nullopt;
-      if (!isa<PHINode, SelectInst>(U) || !Join(U))
+      }
+      if (!isa<PHINode, SelectInst>(U) ||
+          (isa<SelectInst>(U) && cast<SelectInst>(U)->getCondition() == I) ||
+          !Join(U))
         return std::nullopt;
     }
   }
+  if (!Agree || !FT || FT->getPrimitiveSizeInBits() != Bits)
+    return std::nullopt;
   return Web;
 }
 
@@ -108,6 +132,10 @@ void retype(const SetVector<Instruction *> &Web, Type *FT) {
   DenseMap<Value *, Value *> New;
   for (Instruction *I : Web) {
     Instruction *F;
+    if (auto *BC = dyn_cast<BitCastInst>(I)) {
+      New[I] = BC->getOperand(0); // (the float itself)
+      continue;
+    }
     if (auto *LI = dyn_cast<LoadInst>(I)) {
       auto *L = new LoadInst(FT, LI->getPointerOperand(), "", LI->isVolatile(),
                              LI->getAlign(), LI->getIterator());
@@ -157,7 +185,8 @@ void retype(const SetVector<Instruction *> &Web, Type *FT) {
   // (What is left are uses inside the web.)
   for (Instruction *I : Web) {
     I->replaceAllUsesWith(PoisonValue::get(I->getType()));
-    New[I]->takeName(I);
+    if (!isa<BitCastInst>(I))
+      New[I]->takeName(I);
   }
   for (Instruction *I : Web)
     I->eraseFromParent();
@@ -177,9 +206,7 @@ bool typeFloatCopies(Function &F) {
   for (LoadInst *LI : Roots) {
     if (Done.contains(LI))
       continue;
-    Type *FT = tbaaFloat(*LI, LI->getType()->getIntegerBitWidth());
-    if (!FT)
-      continue;
+    Type *FT;
     std::optional<SetVector<Instruction *>> Web = collectWeb(*LI, FT);
     if (!Web)
       continue;

@@ -12,11 +12,11 @@
 # 11114 (a power product that also adds one of its factors,
 # fmuladd(-a, a, a), lost that addend's adjoint at -O2). Seeds 2 and 16 copy
 # arrays of structs (generator version 2). Version 3 adds stencil helpers:
-# 1, 9, 27, 29 and 30 have one; 112 (a copy loop that -O2 turned into i64
-# loads carried through a phi, not supported in reverse mode until
-# FloatCopies.cpp).
+# 1, 9, 27, 29 and 30 have one; 112 and 5234 (a copy loop that -O2 turned
+# into i64 loads carried through a phi, with a double's bits joining it in
+# 5234: not supported in reverse mode until FloatCopies.cpp).
 set(ADCC_ADFUZZ_SEEDS
-  "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 27 29 30 112 1190 1215 11114")
+  "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 27 29 30 112 1190 1215 5234 11114")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")

@@ -1,8 +1,9 @@
 ; At -O2 a double that is only copied may travel as an i64 through a phi
 ; (a copy loop into a local array, unrolled); the reverse sweep needs to see
-; a double there. Loads whose TBAA says double, joined by phis and selects
-; and only stored, are retyped as doubles before differentiation
-; (adcore/lib/FloatCopies.cpp; adfuzz seed 112 found it).
+; a double there. Integer loads joined by phis and selects and only stored,
+; where the TBAA of the loads and stores and casts from or to double say
+; double and nothing else, are retyped as doubles before differentiation
+; (adcore/lib/FloatCopies.cpp; adfuzz seeds 112 and 5234 found it).
 ; RUN: adcc-opt -passes=adcc %s -o - | FileCheck %s
 
 ; CHECK-LABEL: define double @f(
@@ -17,9 +18,14 @@
 ; CHECK-LABEL: define double @g(
 ; CHECK-NOT: __enzyme_autodiff
 ; CHECK: ret double
-; The integer that is also compared stays an integer.
-; CHECK-LABEL: define void @h(
-; CHECK: phi i64
+; A load without TBAA and the bits of a double (a cast) joined by a phi:
+; the cast and the store's TBAA say double.
+; CHECK-LABEL: define void @k(
+; CHECK: a:
+; CHECK-NEXT: %va = load double, ptr %x, align 8
+; CHECK: j:
+; CHECK-NEXT: %v = phi double [ %va, %a ], [ %d, %entry ]
+; CHECK-NEXT: store double %v, ptr %y, align 8, !tbaa
 
 define double @f(ptr %x, ptr %y, i1 %c) {
 entry:
@@ -50,20 +56,24 @@ define double @g(ptr %x, ptr %dx, ptr %y, ptr %dy, i1 %c) {
   ret double %r
 }
 
-define void @h(ptr %x, ptr %y, i1 %c, ptr %n) {
+define void @k(ptr %x, ptr %y, i1 %c, double %d) {
 entry:
+  %bits = bitcast double %d to i64
   br i1 %c, label %a, label %j
 
 a:
-  %va = load i64, ptr %x, align 8, !tbaa !0
+  %va = load i64, ptr %x, align 8
   br label %j
 
 j:
-  %v = phi i64 [ %va, %a ], [ 0, %entry ]
+  %v = phi i64 [ %va, %a ], [ %bits, %entry ]
   store i64 %v, ptr %y, align 8, !tbaa !0
-  %z = icmp eq i64 %v, 0
-  store i1 %z, ptr %n, align 1
   ret void
+}
+
+define double @gk(ptr %x, ptr %dx, ptr %y, ptr %dy, i1 %c, double %d) {
+  %r = call double (ptr, ...) @__enzyme_autodiff(ptr @k, ptr %x, ptr %dx, ptr %y, ptr %dy, i1 %c, double %d)
+  ret double %r
 }
 
 !0 = !{!1, !1, i64 0}
