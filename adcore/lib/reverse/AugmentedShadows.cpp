@@ -45,6 +45,45 @@ bool ReverseEmitter::holdsActiveAddress(const Value *V, unsigned Depth) const {
   }
 }
 
+/// True when the integer \p V is a phi or a select of, through more of
+/// them, bits loaded from memory that has a shadow: a copy of data that
+/// may carry derivatives, whatever the activity analysis made of the
+/// integer. (A load stored straight back is IntegerCopies.cpp's case, and
+/// bits made from floats, such as a sign mask, the analysis decides.)
+bool ReverseEmitter::copiesShadowedBits(Value *V) {
+  if (!isa<PHINode, SelectInst>(V))
+    return false;
+  SmallPtrSet<Value *, 8> Seen;
+  SmallVector<Value *, 8> Work{V};
+  while (!Work.empty()) {
+    Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second || Seen.size() > 64)
+      continue;
+    if (auto *LI = dyn_cast<LoadInst>(X)) {
+      if (shadowOrNull(LI->getPointerOperand()))
+        return true;
+    } else if (auto *Phi = dyn_cast<PHINode>(X)) {
+      append_range(Work, Phi->incoming_values());
+    } else if (auto *Sel = dyn_cast<SelectInst>(X)) {
+      Work.append({Sel->getTrueValue(), Sel->getFalseValue()});
+    }
+  }
+  return false;
+}
+
+/// Whether the TBAA of \p SI says it stores a double or a float.
+static bool storesFloatByTBAA(const StoreInst &SI) {
+  MDNode *Tag = SI.getMetadata(LLVMContext::MD_tbaa);
+  auto *Access = Tag && Tag->getNumOperands() >= 2
+                     ? dyn_cast<MDNode>(Tag->getOperand(1))
+                     : nullptr;
+  auto *Name = Access && Access->getNumOperands()
+                   ? dyn_cast<MDString>(Access->getOperand(0))
+                   : nullptr;
+  return Name &&
+         (Name->getString() == "double" || Name->getString() == "float");
+}
+
 bool ReverseEmitter::augmentShadow(Instruction &I) {
   if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
     if (Value *S = shadowOrNull(GEP->getPointerOperand())) {
@@ -123,11 +162,13 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (SP && V->getType()->isIntOrIntVectorTy() && !FloatView.count(V)) {
       Kind K = Types->memoryKind(PrimalOf.lookup(SI->getPointerOperand()));
       const Value *PV = PrimalOf.lookup(V);
+      // (The store's TBAA too: where the integer is also compared, the type
+      // analysis may not call that memory a double.)
       bool FloatBits = K == Kind::Double || K == Kind::Float ||
-                       (PV && Types->isFloatBits(PV));
+                       (PV && Types->isFloatBits(PV)) || storesFloatByTBAA(*SI);
       // (Constant bits, a sign mask at -O0: the memory's derivative is
-      // zero.)
-      if (FloatBits && !Active.contains(V)) {
+      // zero. Not bits copied from memory with a shadow.)
+      if (FloatBits && !Active.contains(V) && !copiesShadowedBits(V)) {
         tagMemoryClass(
             *AB.CreateAlignedStore(Constant::getNullValue(V->getType()), SP,
                                    SI->getAlign()),

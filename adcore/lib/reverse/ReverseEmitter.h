@@ -103,6 +103,7 @@ private:
   /// True when the integer \p V holds the address of an active pointer
   /// (AugmentedShadows.cpp).
   bool holdsActiveAddress(const llvm::Value *V, unsigned Depth) const;
+  bool copiesShadowedBits(llvm::Value *V);
   /// Sets \p Replaced when the call was replaced by an augmented call.
   bool augmentCall(llvm::CallBase &Call, bool &Replaced);
   /// realloc: a shadow block for the new block (pointers moved by realloc
