@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adcore/Synthesis.h"
+#include "adcore/TypeAnalysis.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/ConstantFolding.h"
@@ -35,22 +36,16 @@ namespace adcore {
 namespace {
 
 /// What the TBAA access type of \p I says of its \p Bits bits: a
-/// floating-point type ("double", "float"), void for another type, null
-/// when it has no TBAA.
+/// floating-point type of that width, void for anything else it names,
+/// null when it has no TBAA.
 Type *tbaaType(const Instruction &I, unsigned Bits) {
-  LLVMContext &C = I.getContext();
-  MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
-  if (!Tag)
+  if (!I.getMetadata(LLVMContext::MD_tbaa))
     return nullptr;
-  auto *Access = Tag->getNumOperands() >= 2
-                     ? dyn_cast<MDNode>(Tag->getOperand(1))
-                     : nullptr;
-  auto *Name = Access && Access->getNumOperands()
-                   ? dyn_cast<MDString>(Access->getOperand(0))
-                   : nullptr;
-  if (Name && Name->getString() == "double" && Bits == 64)
+  LLVMContext &C = I.getContext();
+  Kind K = kindOfTBAA(I);
+  if (K == Kind::Double && Bits == 64)
     return Type::getDoubleTy(C);
-  if (Name && Name->getString() == "float" && Bits == 32)
+  if (K == Kind::Float && Bits == 32)
     return Type::getFloatTy(C);
   return Type::getVoidTy(C);
 }

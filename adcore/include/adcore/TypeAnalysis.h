@@ -123,6 +123,10 @@ private:
 /// (empty without it, or when a field's type says nothing, such as bytes).
 MemoryLayout copiedFields(const llvm::MemTransferInst &MT);
 
+/// The kind the TBAA access tag of the load or store \p I names (Clang's
+/// scalar type names; Unknown without a tag and for "omnipotent char").
+Kind kindOfTBAA(const llvm::Instruction &I);
+
 /// The kind of a first-class IR type (floats, pointers; integers are
 /// Unknown: an integer type alone does not say what the bits are).
 Kind kindOfType(const llvm::Type *T);

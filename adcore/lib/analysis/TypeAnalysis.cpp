@@ -100,11 +100,6 @@ Kind kindOfTBAAName(StringRef N) {
   return Kind::Unknown; // "omnipotent char": any bytes
 }
 
-/// The kind a TBAA access tag names.
-Kind kindOfTBAA(const Instruction &I) {
-  return kindOfTBAAName(accessTypeName(I.getMetadata(LLVMContext::MD_tbaa)));
-}
-
 /// What the pointer a load or store accesses points to, by the pointer's
 /// TBAA type: a `double *` ("p1 double") points to doubles, a `double **`
 /// to pointers. Unknown for `void *`, `char *` and pointers to structs.
@@ -118,6 +113,10 @@ Kind pointeeKindOfTBAA(const Instruction &I) {
 }
 
 } // namespace
+
+Kind kindOfTBAA(const Instruction &I) {
+  return kindOfTBAAName(accessTypeName(I.getMetadata(LLVMContext::MD_tbaa)));
+}
 
 MemoryLayout copiedFields(const MemTransferInst &MT) {
   // !{offset, size, access tag, ...}: what Clang records of the fields of

@@ -71,19 +71,6 @@ bool ReverseEmitter::copiesShadowedBits(Value *V) {
   return false;
 }
 
-/// Whether the TBAA of \p SI says it stores a double or a float.
-static bool storesFloatByTBAA(const StoreInst &SI) {
-  MDNode *Tag = SI.getMetadata(LLVMContext::MD_tbaa);
-  auto *Access = Tag && Tag->getNumOperands() >= 2
-                     ? dyn_cast<MDNode>(Tag->getOperand(1))
-                     : nullptr;
-  auto *Name = Access && Access->getNumOperands()
-                   ? dyn_cast<MDString>(Access->getOperand(0))
-                   : nullptr;
-  return Name &&
-         (Name->getString() == "double" || Name->getString() == "float");
-}
-
 bool ReverseEmitter::augmentShadow(Instruction &I) {
   if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
     if (Value *S = shadowOrNull(GEP->getPointerOperand())) {
@@ -164,8 +151,10 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       const Value *PV = PrimalOf.lookup(V);
       // (The store's TBAA too: where the integer is also compared, the type
       // analysis may not call that memory a double.)
+      Kind Says = kindOfTBAA(*SI);
       bool FloatBits = K == Kind::Double || K == Kind::Float ||
-                       (PV && Types->isFloatBits(PV)) || storesFloatByTBAA(*SI);
+                       Says == Kind::Double || Says == Kind::Float ||
+                       (PV && Types->isFloatBits(PV));
       // (Constant bits, a sign mask at -O0: the memory's derivative is
       // zero. Not bits copied from memory with a shadow.)
       if (FloatBits && !Active.contains(V) && !copiesShadowedBits(V)) {
