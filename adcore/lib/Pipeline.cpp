@@ -35,10 +35,15 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
-        if (Name != "adcc-accumulation-windows")
-          return false;
-        FPM.addPass(AccumulationWindowsPass());
-        return true;
+        if (Name == "adcc-accumulation-windows") {
+          FPM.addPass(AccumulationWindowsPass());
+          return true;
+        }
+        if (Name == "adcc-split-aggregate-phis") {
+          FPM.addPass(SplitAggregatePhisPass());
+          return true;
+        }
+        return false;
       });
 }
 

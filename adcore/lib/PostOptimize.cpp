@@ -43,6 +43,7 @@ void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
       PB.buildFunctionSimplificationPipeline(Level, ThinOrFullLTOPhase::None);
   for (Function *F : Functions)
     if (!F->isDeclaration()) {
+      splitAggregatePhis(*F);
       FPM.run(*F, FAM);
       if (orderRecurrenceUpdates(*F))
         FAM.invalidate(*F, PreservedAnalyses::none());

@@ -67,6 +67,23 @@ bool inlineGeneratedCall(llvm::CallBase &Call);
 void inlineGenerated(llvm::ArrayRef<llvm::Function *> Functions,
                      llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
 
+/// Replaces each phi of an aggregate (the `[N x double]` tangent of a
+/// batched derivative) by one phi per scalar element, so that loops carrying
+/// them are within reach of the loop vectorizer. Returns whether \p F
+/// changed.
+bool splitAggregatePhis(llvm::Function &F);
+
+/// splitAggregatePhis as a pass (adcc-opt's
+/// `-passes=adcc-split-aggregate-phis`).
+struct SplitAggregatePhisPass
+    : public llvm::PassInfoMixin<SplitAggregatePhisPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &) {
+    return splitAggregatePhis(F) ? llvm::PreservedAnalyses::none()
+                                 : llvm::PreservedAnalyses::all();
+  }
+};
+
 /// Moves the computation of values carried around a loop (the incoming value
 /// of a header phi) above the phi's first user where only arithmetic has to
 /// move, so that the loop vectorizer recognizes the recurrence. The reverse
