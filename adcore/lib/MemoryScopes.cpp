@@ -91,6 +91,27 @@ void tagMemoryClass(Instruction &I, MemoryClass Class) {
                                     MDNode::get(C, Others)));
 }
 
+void tagLane(Instruction &I, unsigned Lane, unsigned Width) {
+  if (!isa<LoadInst, StoreInst>(I) || Width < 2)
+    return;
+  LLVMContext &C = I.getContext();
+  MDBuilder MDB(C);
+  MDNode *Domain = MDB.createAliasScopeDomain("adcc.lanes");
+  auto ScopeOfLane = [&](unsigned L) {
+    return MDB.createAliasScope(("adcc.lane" + Twine(L)).str(), Domain);
+  };
+  SmallVector<Metadata *, 8> Others;
+  for (unsigned L = 0; L < Width; ++L)
+    if (L != Lane)
+      Others.push_back(ScopeOfLane(L));
+  I.setMetadata(LLVMContext::MD_alias_scope,
+                MDNode::concatenate(I.getMetadata(LLVMContext::MD_alias_scope),
+                                    MDNode::get(C, {ScopeOfLane(Lane)})));
+  I.setMetadata(LLVMContext::MD_noalias,
+                MDNode::concatenate(I.getMetadata(LLVMContext::MD_noalias),
+                                    MDNode::get(C, Others)));
+}
+
 void tagTapeAccesses(Function &F) {
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {

@@ -30,6 +30,10 @@ constexpr const char *ShadowBlockMetadata = "adcc.shadow.block";
 /// already has), unless it already has a class. Other instructions are left
 /// alone.
 void tagMemoryClass(llvm::Instruction &I, MemoryClass Class);
+/// Declares the load or store \p I an access of lane \p Lane of a batched
+/// derivative of width \p Width (> 1): the lanes' shadows are separate
+/// memory, each lane noalias with the others (a second scope domain).
+void tagLane(llvm::Instruction &I, unsigned Lane, unsigned Width);
 /// Tags every load and store of \p F (generated code, before optimization)
 /// whose address is in the tape: records and the runtime's tape fields.
 void tagTapeAccesses(llvm::Function &F);

@@ -2,6 +2,7 @@
 
 #include "ForwardEmitter.h"
 #include "../CallSites.h"
+#include "../MemoryScopes.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Demangle/Demangle.h"
@@ -124,6 +125,11 @@ bool ForwardEmitter::run() {
                     CloneFunctionChangeType::GlobalChanges, ClonedReturns);
   prepareDerivativeFunction(Primal, Derivative);
   Returns.assign(ClonedReturns.begin(), ClonedReturns.end());
+  // The primal's own loads and stores touch primal memory only; the
+  // tangents' are tagged as shadow accesses where they are made.
+  for (BasicBlock &BB : Derivative)
+    for (Instruction &I : BB)
+      tagMemoryClass(I, MemoryClass::Primal);
 
   // Activity of the clone: the primal's, through the value map.
   for (const auto &[Orig, Clone] : VMap) {

@@ -98,6 +98,10 @@ private:
   void setTangent(llvm::Value *V, llvm::Value *T) { Tangents[V] = T; }
   llvm::Value *zero(llvm::Type *PrimalTy);
 
+  /// Tags \p Shadow, lane \p Lane's access of the shadow of what \p Primal
+  /// accesses: shadow memory (MemoryScopes.h), the primal's TBAA, the lane.
+  void tagShadowAccess(const llvm::Instruction &Primal,
+                       llvm::Instruction &Shadow, unsigned Lane);
   /// Lane \p L of a shadow (the shadow itself at width 1).
   llvm::Value *lane(llvm::Value *Shadow, unsigned L);
   /// Builds a shadow of type shadowType(PrimalTy) lane by lane.

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../CallSites.h"
+#include "../MemoryScopes.h"
 #include "ForwardEmitter.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -87,6 +88,16 @@ bool onlyCompared(const Instruction &I, unsigned Depth = 4) {
 
 } // namespace
 
+void ForwardEmitter::tagShadowAccess(const Instruction &Primal,
+                                     Instruction &Shadow, unsigned Lane) {
+  // Shadow memory holds what primal memory holds, in the same layout: the
+  // primal access's type-based alias information applies to it too.
+  if (MDNode *TBAA = Primal.getMetadata(LLVMContext::MD_tbaa))
+    Shadow.setMetadata(LLVMContext::MD_tbaa, TBAA);
+  tagMemoryClass(Shadow, MemoryClass::Shadow);
+  tagLane(Shadow, Lane, Width);
+}
+
 bool ForwardEmitter::visitAllocaInst(AllocaInst &I) {
   if (!isAnalyzedActive(&I))
     return true;
@@ -131,6 +142,7 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
                                       I.isVolatile(), I.getName() + ".tangent");
     S->setOrdering(I.getOrdering());
     S->setSyncScopeID(I.getSyncScopeID());
+    tagShadowAccess(I, *S, L);
     return S;
   }));
   return true;
@@ -175,6 +187,7 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
         B.CreateAlignedStore(Shadow, lane(SP, L), I.getAlign(), I.isVolatile());
     S->setOrdering(I.getOrdering());
     S->setSyncScopeID(I.getSyncScopeID());
+    tagShadowAccess(I, *S, L);
   }
   return true;
 }
