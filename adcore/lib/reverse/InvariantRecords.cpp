@@ -52,11 +52,11 @@ void ReverseEmitter::hoistInvariantRecords() {
 void ReverseEmitter::emitExitRecords() {
   // Each exit block records, in one tape record, the trip counts of the
   // counted loops it leaves (innermost first; not those known before the
-  // loop nest: InvariantTrips.cpp), then their exit values.
+  // loop nest or rebuilt: InvariantTrips.cpp), then their exit values.
   for (auto &[Mid, Headers] : ExitCounts) {
     SmallVector<Value *, 8> Values;
     for (BasicBlock *H : Headers)
-      if (!InvariantTrips.count(H))
+      if (recordsTripCount(H))
         Values.push_back(CountedLoops[H].Count);
     for (BasicBlock *H : Headers) {
       auto It = InvariantRecords.find(H);
@@ -81,7 +81,7 @@ void ReverseEmitter::readExitRecords(BasicBlock &BB) {
   SmallVector<Value *, 8> Values, Read;
   SmallVector<BasicBlock *, 4> Counted;
   for (BasicBlock *H : It->second)
-    if (!InvariantTrips.count(H)) {
+    if (recordsTripCount(H)) {
       Counted.push_back(H);
       Values.push_back(CountedLoops[H].Count);
     }

@@ -74,10 +74,15 @@ void ReverseEmitter::planLoopArrays() {
     LoopArray &A = LoopArrays[H];
     // (A trip count known before the loop nest gives the length: only the
     // address is recorded per run.)
+    // (So does a count the reverse sweep rebuilds.)
     auto Invariant = InvariantTrips.find(H);
+    Value *Rebuilt = RebuiltTrips.lookup(H);
     if (Invariant != InvariantTrips.end())
       A.Length = IRBuilder<>(At).CreateAdd(Invariant->second.second,
                                            ConstantInt::get(I64, 1), "trips");
+    else if (Rebuilt)
+      A.Length =
+          IRBuilder<>(At).CreateAdd(Rebuilt, ConstantInt::get(I64, 1), "trips");
     else
       A.Length = Expander.expandCodeFor(Trips, I64, At);
     // A value several instructions record takes one slot of the row: it
@@ -94,7 +99,7 @@ void ReverseEmitter::planLoopArrays() {
                            B.getInt64(RecordGranule)},
                           "iters.records");
     InvariantRecords[H].insert(A.Base);
-    if (Invariant == InvariantTrips.end())
+    if (Invariant == InvariantTrips.end() && !Rebuilt)
       InvariantRecords[H].insert(A.Length);
 
     for (Instruction *I : Insts) {
@@ -152,6 +157,11 @@ void ReverseEmitter::releaseLoopArray(BasicBlock *Header) {
     auto [Outer, Count] = Inv->second;
     Length =
         RB.CreateAdd(RB.CreateLoad(RB.getInt64Ty(), hoistSlot(Outer, Count)),
+                     RB.getInt64(1), "trips");
+  } else if (Value *Rebuilt = RebuiltTrips.lookup(Header)) {
+    // (Kept where the reverse sweep entered the loop: readInvariantTrips.)
+    Length =
+        RB.CreateAdd(RB.CreateLoad(RB.getInt64Ty(), hoistSlot(Header, Rebuilt)),
                      RB.getInt64(1), "trips");
   } else {
     Length =

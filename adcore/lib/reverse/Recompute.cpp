@@ -57,8 +57,6 @@ namespace {
 /// How deep a recomputed expression may go: address computations are a few
 /// levels (gep (sext (add i, 1))); deeper trees are recorded.
 constexpr unsigned MaxRecomputeDepth = 8;
-/// How many instructions one recorded value may take to rebuild.
-constexpr unsigned MaxRecomputeNodes = 16;
 
 /// The loop's single entering block and single latch, when its header has
 /// exactly those predecessors (possibly over several edges each).
@@ -491,6 +489,7 @@ void ReverseEmitter::planRecomputation() {
     List = std::move(Kept);
   }
   planPathConditions(Ends);
+  planRebuiltTrips(Ends);
   // The end records: after everything else the augmented sweep records,
   // so that the reverse sweep reads them first.
   AB.SetInsertPoint(AugReturn);

@@ -152,6 +152,8 @@ private:
     /// loop.
     unsigned RecordedLeaves = 0;
   };
+  /// How many instructions one recorded value may take to rebuild.
+  static constexpr unsigned MaxRecomputeNodes = 16;
   /// Whether the reverse sweep can rebuild \p V where \p Use is reversed,
   /// and from what (\p P).
   bool recomputable(llvm::Value *V, const llvm::BasicBlock *Use, unsigned Depth,
@@ -211,6 +213,21 @@ private:
       InvariantTrips;
   llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>
       TripsAt;
+  /// Inner counted loops with one exit whose count follows from values the
+  /// reverse sweep rebuilds anyway (the iteration of an outer loop: `for
+  /// (r = c + 1; r < d; r++)`): rebuilt where the reverse sweep enters the
+  /// loop, not recorded. Part of planRecomputation (their rebuilding may
+  /// need end records).
+  void planRebuiltTrips(llvm::SetVector<llvm::Value *> &Ends);
+  /// Per such loop (header), the count (back edges taken) as the augmented
+  /// sweep computes it before the loop; per exit block, those loops.
+  llvm::DenseMap<llvm::BasicBlock *, llvm::Value *> RebuiltTrips;
+  llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>
+      RebuiltTripsAt;
+  /// Whether the exits of the counted loop at \p Header record its count.
+  bool recordsTripCount(llvm::BasicBlock *Header) const {
+    return !InvariantTrips.count(Header) && !RebuiltTrips.count(Header);
+  }
 
   // --- floating-point data copied as integers (IntegerCopies.cpp) -------
   /// The floating-point type whose bits the integer load \p LI copies into

@@ -59,7 +59,7 @@ void ReverseEmitter::reportTapePlan() {
     }
     if (auto It = ExitCounts.find(&BB); It != ExitCounts.end())
       for (BasicBlock *H : It->second) {
-        if (InvariantTrips.count(H))
+        if (!recordsTripCount(H))
           continue;
         Bytes += 8;
         ++Plan.LoopCounts;
@@ -74,6 +74,13 @@ void ReverseEmitter::reportTapePlan() {
       Operand(H, /*PrintType=*/false);
       OS << " from the one recorded once per run of the loop at block ";
       Operand(InvariantTrips.lookup(H).first, /*PrintType=*/false);
+      OS << Each << "\n";
+    }
+    for (BasicBlock *H : RebuiltTripsAt.lookup(&BB)) {
+      OS << "  recompute the trip count of the loop at block ";
+      Operand(H, /*PrintType=*/false);
+      OS << " on its exit to block ";
+      Operand(BB.getSingleSuccessor(), /*PrintType=*/false);
       OS << Each << "\n";
     }
     for (auto [H, V] : ExitValues.lookup(&BB)) {

@@ -104,3 +104,42 @@ void grad5(double *y, double *dy, const double *a, int n) {
   __enzyme_autodiff((void *)rows, enzyme_dup, y, dy, enzyme_const, a,
                     enzyme_const, n);
 }
+
+// triangle: the inner loop runs n - c - 1 times in column c. Its count is
+// not recorded: the reverse sweep rebuilds it from its own counter of the
+// outer loop where it enters the inner loop; so is the length of the inner
+// loop's array of records (only its address is recorded per run). A count
+// read from memory is recorded at the inner loop's exit as before.
+// PLAN-LABEL: adcc: reverse mode of 'triangle': tape {{[0-9]+}} bytes per call + 16 bytes per loop iteration
+// PLAN-NOT: record the trip count of the loop at block {{.*}} (each loop iteration)
+// PLAN: recompute the trip count of the loop at block %{{[0-9]+}} on its exit to block %{{[0-9]+}} (each loop iteration)
+// PLAN-NOT: record the trip count of the loop at block {{.*}} (each loop iteration)
+// PLAN-NOT: record i64 {{.*}} once per run of the loop
+// PLAN-LABEL: adcc: reverse mode of 'from_memory'
+// PLAN: record the trip count of the loop at block %{{[0-9]+}} on its exit to block %{{[0-9]+}} (each loop iteration)
+// PLAN-NOT: recompute the trip count
+double sin(double);
+__attribute__((noinline))
+double triangle(const double *x, int n) {
+  double s = 0;
+  for (int c = 0; c < n; ++c)
+    for (int r = c + 1; r < n; ++r)
+      s += x[r] * sin(x[c]);
+  return s;
+}
+void grad6(const double *x, double *dx, int n) {
+  __enzyme_autodiff((void *)triangle, enzyme_dup, x, dx, enzyme_const, n);
+}
+
+__attribute__((noinline))
+double from_memory(const double *x, const int *len, int n) {
+  double s = 0;
+  for (int c = 0; c < n; ++c)
+    for (int k = 0; k < len[c]; ++k)
+      s += x[k] * sin(x[c]);
+  return s;
+}
+void grad7(const double *x, double *dx, const int *len, int n) {
+  __enzyme_autodiff((void *)from_memory, enzyme_dup, x, dx, enzyme_const, len,
+                    enzyme_const, n);
+}
