@@ -234,13 +234,19 @@ LinkInputs scanInputs(ArrayRef<const char *> Args) {
   }
 
   // The objects, then the archive members that define what the units so
-  // far need, until none is added.
+  // far need, until none is added. A derivative made at link time needs
+  // the function it differentiates: the object that asks for it refers to
+  // the derivative only (`__adcc_xtu....f`), not to f, but the member that
+  // defines f must be read for its IR.
   StringSet<> Defined, Needed;
   auto Use = [&](const LinkUnit &U) {
     for (const auto &S : U.Defines)
       Defined.insert(S.getKey());
-    for (const auto &S : U.Needs)
+    for (const auto &S : U.Needs) {
       Needed.insert(S.getKey());
+      if (auto R = adcore::parseCrossTUSymbol(S.getKey()))
+        Needed.insert(R->Primal);
+    }
   };
   for (const LinkUnit &U : Units)
     Use(U);
@@ -312,14 +318,24 @@ std::unique_ptr<Module> linkIR(LinkInputs &In, LLVMContext &C) {
   auto Merged = std::make_unique<Module>("adcc-link-time-derivatives", C);
   Linker L(*Merged);
   for (auto &[Path, Buffer] : In.IR) {
-    Expected<std::vector<BitcodeModule>> Modules =
-        getBitcodeModuleList(Buffer->getMemBufferRef());
-    if (!Modules) {
+    auto Frames = adcore::embeddedModules(Buffer->getBuffer());
+    if (!Frames) {
       errs() << "adcc: error: cannot read the IR that '" << Path
-             << "' carries: " << toString(Modules.takeError()) << "\n";
+             << "' carries: not written by this version of adcc\n";
       return nullptr;
     }
-    for (BitcodeModule &BM : *Modules) {
+    std::vector<BitcodeModule> Modules;
+    for (StringRef Frame : *Frames) {
+      Expected<std::vector<BitcodeModule>> List =
+          getBitcodeModuleList(MemoryBufferRef(Frame, Path));
+      if (!List) {
+        errs() << "adcc: error: cannot read the IR that '" << Path
+               << "' carries: " << toString(List.takeError()) << "\n";
+        return nullptr;
+      }
+      llvm::append_range(Modules, *List);
+    }
+    for (BitcodeModule &BM : Modules) {
       Expected<std::unique_ptr<Module>> M = BM.parseModule(C);
       if (!M) {
         errs() << "adcc: error: cannot read the IR that '" << Path
@@ -465,6 +481,13 @@ int runLinkJob(ArrayRef<const char *> Linker, const adcore::Options &Opts) {
   }
   LinkInputs In = scanInputs(Linker);
   SmallVector<StringRef, 256> Args(Linker.begin(), Linker.end());
+  // A relocatable link (-r) leaves the derivatives to the link that uses
+  // its output, which carries the objects' IR: the functions they need may
+  // be defined only there.
+  if (any_of(Args, [](StringRef A) {
+        return A == "-r" || A == "--relocatable" || A == "-i";
+      }))
+    In.Missing.clear();
   std::optional<std::string> Extra;
   if (!In.Missing.empty()) {
     Extra = makeDerivatives(In, Opts);

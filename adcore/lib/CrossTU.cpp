@@ -25,6 +25,8 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -226,10 +228,47 @@ std::optional<CrossTURequest> parseCrossTUSymbol(StringRef Name) {
   return R;
 }
 
+namespace {
+
+/// A frame of EmbeddedIRSection: this tag, the bitcode's length (64 bits,
+/// little-endian), the bitcode, zeros up to a multiple of FrameAlign.
+constexpr StringLiteral FrameTag = "ADCC.IR1";
+constexpr size_t FrameAlign = 8, FrameHeader = 16;
+
+} // namespace
+
+std::optional<SmallVector<StringRef, 2>> embeddedModules(StringRef Section) {
+  SmallVector<StringRef, 2> Modules;
+  while (!Section.empty()) {
+    // (Padding a linker put between two objects' sections.)
+    if (Section.size() >= FrameAlign &&
+        Section.take_front(FrameAlign).find_first_not_of('\0') ==
+            StringRef::npos) {
+      Section = Section.drop_front(FrameAlign);
+      continue;
+    }
+    if (Section.size() < FrameHeader || !Section.starts_with(FrameTag))
+      return std::nullopt;
+    uint64_t Length = support::endian::read64le(Section.data() + 8);
+    Section = Section.drop_front(FrameHeader);
+    if (Length > Section.size())
+      return std::nullopt;
+    Modules.push_back(Section.take_front(Length));
+    Section = Section.drop_front(
+        std::min<uint64_t>(alignTo(Length, FrameAlign), Section.size()));
+  }
+  return Modules;
+}
+
 void embedModuleIR(Module &M) {
   SmallVector<char, 0> Buffer;
   raw_svector_ostream OS(Buffer);
+  OS << FrameTag;
+  OS.write_zeros(8); // (the length, written below)
   WriteBitcodeToFile(M, OS);
+  uint64_t Length = Buffer.size() - FrameHeader;
+  support::endian::write64le(Buffer.data() + 8, Length);
+  Buffer.resize(alignTo(Buffer.size(), FrameAlign), '\0');
   LLVMContext &C = M.getContext();
   Constant *Data = ConstantDataArray::get(
       C, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Buffer.data()),
@@ -238,8 +277,8 @@ void embedModuleIR(Module &M) {
                                 GlobalValue::PrivateLinkage, Data,
                                 "__adcc_embedded_ir");
   GV->setSection(EmbeddedIRSection);
-  // Bitcode modules are read from the section one after another.
-  GV->setAlignment(Align(4));
+  // Frames are read from the section one after another.
+  GV->setAlignment(Align(FrameAlign));
   // SHF_EXCLUDE: the linker leaves the section out of what it writes.
   GV->setMetadata(LLVMContext::MD_exclude, MDNode::get(C, {}));
   appendToCompilerUsed(M, {GV});

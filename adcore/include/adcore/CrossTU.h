@@ -60,8 +60,15 @@ std::optional<CrossTURequest> parseCrossTUSymbol(llvm::StringRef Name);
 llvm::OptimizationLevel crossTULevel(unsigned OptLevel);
 
 /// Adds \p M's IR, as it is now, to \p M as the contents of
-/// EmbeddedIRSection.
+/// EmbeddedIRSection: one frame (a header with a tag and the length, the
+/// bitcode, zeros up to a multiple of 8 bytes). A relocatable link (`ld
+/// -r`) concatenates the sections of its objects.
 void embedModuleIR(llvm::Module &M);
+
+/// The bitcode of each frame of an EmbeddedIRSection's contents (several
+/// after a relocatable link), in order; none when \p Section is malformed.
+std::optional<llvm::SmallVector<llvm::StringRef, 2>>
+embeddedModules(llvm::StringRef Section);
 
 /// Link time: defines each of \p Symbols (names made by crossTUSymbol) in
 /// \p M, the IR of every object of the program linked into one module, and

@@ -23,6 +23,20 @@
 // RUN: %adcc main.o -L. -lmodel -o archive2 -lm && ./archive2 | FileCheck %s
 // RUN: llvm-ar rcs libloss.a loss.o
 // RUN: %adcc libloss.a libmodel.a -o archive3 -lm && ./archive3 | FileCheck --check-prefix=LOSS %s
+// A file that only requests a derivative refers to the derivative, not to
+// the function: the archive member defining it is read all the same.
+// RUN: %adcc -O2 -c grad_only.c
+// RUN: %adcc grad_only.o libmodel.a -o archive4 -lm && ./archive4 | FileCheck --check-prefix=ONLY %s
+// RUN: %adcc grad_only.o -L. -lmodel -o archive5 -lm && ./archive5 | FileCheck --check-prefix=ONLY %s
+// A relocatable link (-r) makes no derivative: its output carries the IR
+// of its objects (sections concatenated), and the link that uses it makes
+// them, whichever of the objects the functions are in.
+// RUN: %adcc -r main.o -o main-r.o && llvm-nm main-r.o | FileCheck --check-prefix=CALLS %s
+// RUN: %adcc main-r.o model.o helper.o -o partial1 -lm && ./partial1 | FileCheck %s
+// RUN: %adcc -r main.o model.o -o main-model.o && llvm-readelf -S main-model.o | FileCheck --check-prefix=SECTION %s
+// RUN: %adcc main-model.o helper.o -o partial2 -lm && ./partial2 | FileCheck %s
+// RUN: %adcc -r model.o helper.o -o model-r.o && %adcc grad_only.o model-r.o -o partial3 -lm && ./partial3 | FileCheck --check-prefix=ONLY %s
+// RUN: %adcc -r main.o model.o helper.o -o all-r.o && %adcc all-r.o -o partial4 -lm && ./partial4 | FileCheck %s
 // RUN: %adcc++ -O2 springs.cpp springs_main.cpp -o springs && ./springs | FileCheck --check-prefix=CXX %s
 // RUN: %adcc++ -O0 springs.cpp springs_main.cpp -o springs0 && ./springs0 | FileCheck --check-prefix=CXX %s
 
@@ -45,6 +59,7 @@
 // CALLEES-DAG: U __adcc_xtu.f1.110.dc.O2.energy
 // LOSS: loss 2.55734863 0.58025129 0.12817887 0.16575468
 // LOSS: ok
+// ONLY: d scale 2.71828183 5.43656366
 // CXX: springs -0.20000000 -0.29120736 -1.94630009 0.60000000
 // CXX: ok
 
@@ -64,6 +79,20 @@ double scale(double a, double b) { return a * exp(b); }
 void relax(const double *x, double *y, int n) {
   for (int i = 0; i < n; i++)
     y[i] += 0.2 * (x[i] - y[i]) * (x[i] - y[i]);
+}
+
+//--- grad_only.c
+#include <math.h>
+#include <stdio.h>
+double __enzyme_autodiff2(void *, ...);
+typedef struct { double da, db; } pair2;
+pair2 __enzyme_autodiff_pair(void *, ...);
+double scale(double a, double b);
+/* Asks for scale's gradient and never calls scale itself. */
+int main(void) {
+  pair2 g = __enzyme_autodiff_pair((void *)scale, 2.0, 1.0);
+  printf("d scale %.8f %.8f\n", g.da, g.db);
+  return !(fabs(g.da - exp(1.0)) < 1e-12 && fabs(g.db - 2 * exp(1.0)) < 1e-12);
 }
 
 //--- helper.c
