@@ -33,6 +33,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/PrettyStackTrace.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -139,6 +140,31 @@ size_t runtimeInsertionPoint(const Command &Link) {
   return Point;
 }
 
+/// A host link job: the linker runs through adcc (`adcc -adcc-link-job ld
+/// ...`), which first makes the derivatives that the objects request of
+/// functions defined in other files. It prints as the linker's own command
+/// (-v, -###): build systems read that line (CMake takes the implicit link
+/// directories and libraries from it).
+class AdccLinkCommand : public Command {
+public:
+  AdccLinkCommand(const Command &Link, const std::string &Adcc)
+      : Command(Link), Adcc(Adcc) {}
+
+  int Execute(llvm::ArrayRef<std::optional<StringRef>> Redirects,
+              std::string *ErrMsg, bool *ExecutionFailed) const override {
+    llvm::SmallVector<StringRef, 128> Argv = {Adcc, LinkJobArgument,
+                                              getExecutable()};
+    for (const char *A : getArguments())
+      Argv.push_back(A);
+    return llvm::sys::ExecuteAndWait(
+        Adcc, Argv, /*Env=*/std::nullopt, Redirects, /*SecondsToWait=*/0,
+        /*MemoryLimit=*/0, ErrMsg, ExecutionFailed);
+  }
+
+private:
+  std::string Adcc;
+};
+
 /// Adds adcc's arguments to compile jobs, and the runtime to host link jobs.
 void adjustJobs(Compilation &C, const AdccOptions &Opts,
                 llvm::ArrayRef<const char *> ClangArgs,
@@ -149,10 +175,13 @@ void adjustJobs(Compilation &C, const AdccOptions &Opts,
       !hasArg(ClangArgs, {"-nostdlib", "-nodefaultlibs", "-r",
                           "--no-standard-libraries", "-fno-adcc-runtime"});
   std::string Runtime = ResourceDir + "/lib/" + ADCC_RUNTIME_ARCHIVE;
-  bool LinkThroughAdcc = Opts.Engine.EnableAD && Opts.Engine.CrossTU &&
-                         !hasArg(ClangArgs, {"-v", "-###"});
+  bool LinkThroughAdcc = Opts.Engine.EnableAD && Opts.Engine.CrossTU;
 
-  for (Command &Job : C.getJobs()) {
+  // (The list owns its jobs; a link job is replaced by one run through
+  // adcc.)
+  auto &Jobs = const_cast<JobList::list_type &>(C.getJobs().getJobs());
+  for (std::unique_ptr<Command> &Owned : Jobs) {
+    Command &Job = *Owned;
     llvm::opt::ArgStringList Args = Job.getArguments();
     if (!Args.empty() && StringRef(Args[0]) == "-cc1" && !JobArgs.empty()) {
       for (const std::string &A : JobArgs)
@@ -167,14 +196,9 @@ void adjustJobs(Compilation &C, const AdccOptions &Opts,
     if (WantRuntime)
       Args.insert(Args.begin() + runtimeInsertionPoint(Job),
                   C.getArgs().MakeArgString(Runtime));
-    // The linker runs through adcc, which first makes the derivatives that
-    // the objects request of functions defined in other files. (-v and
-    // -### show the linker's own command, which CMake reads.)
-    if (LinkThroughAdcc) {
-      Args.insert(Args.begin(), {LinkJobArgument, Job.getExecutable()});
-      Job.replaceExecutable(C.getArgs().MakeArgString(ExePath));
-    }
     Job.replaceArguments(Args);
+    if (LinkThroughAdcc)
+      Owned = std::make_unique<AdccLinkCommand>(Job, ExePath);
   }
 }
 

@@ -37,6 +37,11 @@
 // RUN: %adcc main-model.o helper.o -o partial2 -lm && ./partial2 | FileCheck %s
 // RUN: %adcc -r model.o helper.o -o model-r.o && %adcc grad_only.o model-r.o -o partial3 -lm && ./partial3 | FileCheck --check-prefix=ONLY %s
 // RUN: %adcc -r main.o model.o helper.o -o all-r.o && %adcc all-r.o -o partial4 -lm && ./partial4 | FileCheck %s
+// -v and -### show the linker's own command (build systems read it); -v
+// links through adcc all the same.
+// RUN: %adcc -v main.o model.o helper.o -o verbose -lm 2>&1 | FileCheck --check-prefix=VERBOSE %s
+// RUN: ./verbose | FileCheck %s
+// RUN: %adcc -### main.o model.o helper.o -o verbose -lm 2>&1 | FileCheck --check-prefix=VERBOSE %s
 // RUN: %adcc++ -O2 springs.cpp springs_main.cpp -o springs && ./springs | FileCheck --check-prefix=CXX %s
 // RUN: %adcc++ -O0 springs.cpp springs_main.cpp -o springs0 && ./springs0 | FileCheck --check-prefix=CXX %s
 
@@ -60,6 +65,9 @@
 // LOSS: loss 2.55734863 0.58025129 0.12817887 0.16575468
 // LOSS: ok
 // ONLY: d scale 2.71828183 5.43656366
+// VERBOSE-NOT: -adcc-link-job
+// VERBOSE: {{^ *"[^"]*/ld(\.[a-z]+)?" }}{{.*}}main.o
+// VERBOSE-NOT: -adcc-link-job
 // CXX: springs -0.20000000 -0.29120736 -1.94630009 0.60000000
 // CXX: ok
 
