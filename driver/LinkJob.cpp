@@ -21,6 +21,7 @@
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -31,6 +32,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/Archive.h"
+#include "llvm/Object/IRObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -77,30 +79,14 @@ file_magic magicOf(StringRef Path) {
   return Magic;
 }
 
-/// The global symbols the object in \p Buffer defines and needs, and its
-/// IR section.
-std::optional<LinkUnit> readUnit(MemoryBufferRef Buffer, std::string Name) {
-  auto Obj = object::ObjectFile::createObjectFile(Buffer);
-  if (!Obj) {
-    consumeError(Obj.takeError());
-    return std::nullopt;
-  }
-  LinkUnit U;
-  U.Name = std::move(Name);
-  for (const object::SymbolRef &S : (*Obj)->symbols()) {
-    Expected<StringRef> SymName = S.getName();
-    Expected<uint32_t> Flags = S.getFlags();
-    if (!SymName || !Flags) {
-      consumeError(SymName.takeError());
-      consumeError(Flags.takeError());
-      continue;
-    }
-    if (*Flags & object::SymbolRef::SF_Undefined)
-      U.Needs.insert(*SymName);
-    else if (*Flags & object::SymbolRef::SF_Global)
-      U.Defines.insert(*SymName);
-  }
-  for (const object::SectionRef &S : (*Obj)->sections()) {
+/// An object file the link job reads: ELF, or bitcode (-flto).
+bool isLinkObject(file_magic Magic) {
+  return Magic == file_magic::elf_relocatable || Magic == file_magic::bitcode;
+}
+
+/// The contents of \p Obj's EmbeddedIRSection, if it has one.
+std::optional<StringRef> sectionIR(const object::ObjectFile &Obj) {
+  for (const object::SectionRef &S : Obj.sections()) {
     Expected<StringRef> SecName = S.getName();
     if (!SecName) {
       consumeError(SecName.takeError());
@@ -113,7 +99,67 @@ std::optional<LinkUnit> readUnit(MemoryBufferRef Buffer, std::string Name) {
       consumeError(Contents.takeError());
       continue;
     }
-    U.IR = MemoryBuffer::getMemBufferCopy(*Contents, U.Name);
+    return *Contents;
+  }
+  return std::nullopt;
+}
+
+/// The IR a bitcode object (-flto) carries in EmbeddedIRSection (the
+/// initializer of a global there), if any.
+std::optional<std::string> bitcodeIR(MemoryBufferRef Buffer,
+                                     LLVMContext &Context) {
+  Expected<std::unique_ptr<Module>> M = getLazyBitcodeModule(Buffer, Context);
+  if (!M) {
+    consumeError(M.takeError());
+    return std::nullopt;
+  }
+  for (GlobalVariable &GV : (*M)->globals()) {
+    if (GV.getSection() != adcore::EmbeddedIRSection)
+      continue;
+    if (Error E = GV.materialize()) {
+      consumeError(std::move(E));
+      return std::nullopt;
+    }
+    if (auto *Data =
+            dyn_cast_or_null<ConstantDataSequential>(GV.getInitializer()))
+      return Data->getRawDataValues().str();
+  }
+  return std::nullopt;
+}
+
+/// The global symbols the object in \p Buffer (ELF, or bitcode from -flto)
+/// defines and needs, and the IR it carries.
+std::optional<LinkUnit> readUnit(MemoryBufferRef Buffer, std::string Name) {
+  LLVMContext Context;
+  auto Obj = object::SymbolicFile::createSymbolicFile(
+      Buffer, file_magic::unknown, &Context);
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return std::nullopt;
+  }
+  LinkUnit U;
+  U.Name = std::move(Name);
+  for (const object::BasicSymbolRef &S : (*Obj)->symbols()) {
+    std::string SymName;
+    raw_string_ostream OS(SymName);
+    Expected<uint32_t> Flags = S.getFlags();
+    if (!Flags || S.printName(OS)) {
+      consumeError(Flags.takeError());
+      continue;
+    }
+    if (*Flags & object::SymbolRef::SF_Undefined)
+      U.Needs.insert(SymName);
+    else if (*Flags & object::SymbolRef::SF_Global)
+      U.Defines.insert(SymName);
+  }
+  if (auto *ELF = dyn_cast<object::ObjectFile>(Obj->get())) {
+    if (std::optional<StringRef> IR = sectionIR(*ELF))
+      U.IR = MemoryBuffer::getMemBufferCopy(*IR, U.Name);
+  } else if (isa<object::IRObjectFile>(Obj->get())) {
+    // (Without the section, the object's own module is its IR.)
+    std::optional<std::string> IR = bitcodeIR(Buffer, Context);
+    U.IR = MemoryBuffer::getMemBufferCopy(
+        IR ? *IR : adcore::frameBitcode(Buffer.getBuffer()), U.Name);
   }
   return U;
 }
@@ -163,7 +209,7 @@ std::optional<LinkUnit> readMember(ArchiveInput &A,
     consumeError(Name.takeError());
     return std::nullopt;
   }
-  if (identify_magic(Member->getBuffer()) != file_magic::elf_relocatable)
+  if (!isLinkObject(identify_magic(Member->getBuffer())))
     return std::nullopt;
   auto U = readUnit(*Member, (A.Path + "(" + *Name + ")").str());
   if (U) {
@@ -222,7 +268,7 @@ LinkInputs scanInputs(ArrayRef<const char *> Args) {
         Archives.push_back(std::move(*Ar));
       continue;
     }
-    if (Magic != file_magic::elf_relocatable)
+    if (!isLinkObject(Magic))
       continue;
     auto Buffer = MemoryBuffer::getFile(Path);
     if (!Buffer)

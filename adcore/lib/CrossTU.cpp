@@ -260,15 +260,21 @@ std::optional<SmallVector<StringRef, 2>> embeddedModules(StringRef Section) {
   return Modules;
 }
 
+std::string frameBitcode(StringRef Bitcode) {
+  std::string Frame(FrameTag);
+  char Length[8];
+  support::endian::write64le(Length, Bitcode.size());
+  Frame.append(Length, sizeof(Length));
+  Frame += Bitcode;
+  Frame.resize(alignTo(Frame.size(), FrameAlign), '\0');
+  return Frame;
+}
+
 void embedModuleIR(Module &M) {
-  SmallVector<char, 0> Buffer;
-  raw_svector_ostream OS(Buffer);
-  OS << FrameTag;
-  OS.write_zeros(8); // (the length, written below)
+  SmallVector<char, 0> Bitcode;
+  raw_svector_ostream OS(Bitcode);
   WriteBitcodeToFile(M, OS);
-  uint64_t Length = Buffer.size() - FrameHeader;
-  support::endian::write64le(Buffer.data() + 8, Length);
-  Buffer.resize(alignTo(Buffer.size(), FrameAlign), '\0');
+  std::string Buffer = frameBitcode(StringRef(Bitcode.data(), Bitcode.size()));
   LLVMContext &C = M.getContext();
   Constant *Data = ConstantDataArray::get(
       C, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Buffer.data()),

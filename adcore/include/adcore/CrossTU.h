@@ -65,6 +65,9 @@ llvm::OptimizationLevel crossTULevel(unsigned OptLevel);
 /// -r`) concatenates the sections of its objects.
 void embedModuleIR(llvm::Module &M);
 
+/// \p Bitcode as one frame of EmbeddedIRSection.
+std::string frameBitcode(llvm::StringRef Bitcode);
+
 /// The bitcode of each frame of an EmbeddedIRSection's contents (several
 /// after a relocatable link), in order; none when \p Section is malformed.
 std::optional<llvm::SmallVector<llvm::StringRef, 2>>

@@ -37,6 +37,16 @@
 // RUN: %adcc main-model.o helper.o -o partial2 -lm && ./partial2 | FileCheck %s
 // RUN: %adcc -r model.o helper.o -o model-r.o && %adcc grad_only.o model-r.o -o partial3 -lm && ./partial3 | FileCheck --check-prefix=ONLY %s
 // RUN: %adcc -r main.o model.o helper.o -o all-r.o && %adcc all-r.o -o partial4 -lm && ./partial4 | FileCheck %s
+// With -flto the objects are bitcode: their own module is the IR adcc
+// reads (full and thin LTO, mixed with ELF objects, in an archive).
+// RUN: %adcc -O2 -flto -c main.c -o main-lto.o && %adcc -O2 -flto -c model.c -o model-lto.o
+// RUN: %adcc -O2 -flto -c helper.c -o helper-lto.o && %adcc -O2 -flto -c grad_only.c -o grad_only-lto.o
+// RUN: %adcc -O2 -flto main-lto.o model-lto.o helper-lto.o -o lto -lm && ./lto | FileCheck %s
+// RUN: %adcc -O2 -flto main.o model-lto.o helper.o -o lto-mixed -lm && ./lto-mixed | FileCheck %s
+// RUN: rm -f libmodel-lto.a && llvm-ar rcs libmodel-lto.a model-lto.o helper-lto.o
+// RUN: %adcc -O2 -flto grad_only-lto.o libmodel-lto.a -o lto-archive -lm && ./lto-archive | FileCheck --check-prefix=ONLY %s
+// RUN: %adcc -O2 -flto=thin -c main.c -o main-thin.o && %adcc -O2 -flto=thin -c model.c -o model-thin.o
+// RUN: %adcc -O2 -flto=thin main-thin.o model-thin.o helper.o -o thin -lm && ./thin | FileCheck %s
 // -v and -### show the linker's own command (build systems read it); -v
 // links through adcc all the same.
 // RUN: %adcc -v main.o model.o helper.o -o verbose -lm 2>&1 | FileCheck --check-prefix=VERBOSE %s
