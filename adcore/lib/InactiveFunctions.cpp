@@ -33,12 +33,19 @@ constexpr const char *InactiveFunctionTable[] = {
     "vsprintf",
     "vsnprintf",
     "__vsnprintf_chk",
+    "__vprintf_chk",
+    "__vfprintf_chk",
+    "__vsprintf_chk",
+    "__dprintf_chk",
     // process control and assertions
     "abort",
     "exit",
     "_exit",
     "__assert_fail",
     "__cxa_pure_virtual",
+    // failed checks of _FORTIFY_SOURCE and the stack protector
+    "__chk_fail",
+    "__stack_chk_fail",
     // time
     "time",
     "clock",
@@ -67,9 +74,10 @@ constexpr const char *InactiveFunctionTable[] = {
     "omp_get_max_threads",
 };
 
-// C++ library functions that only handle characters, by the start of their
-// mangled names: their calls are inactive whether or not the translation
-// unit has their bodies (inline members are defined in the headers, the
+// Functions by the start of their names: C++ library functions that only
+// handle characters (mangled names), and the sanitizers' run-time calls.
+// Their calls are inactive whether or not the translation unit has their
+// bodies (inline members are defined in the headers, the
 // others are explicit instantiations in libstdc++). Input (operator>> into a
 // double) is not among them: it writes a value whose derivative must be
 // reset.
@@ -112,6 +120,11 @@ constexpr const char *InactivePrefixTable[] = {
     "_ZNSt8ios_base",
     "_ZNKSt5ctypeIcE",
     "_ZNSt6locale",
+    // the sanitizers' reports and checks (-fsanitize=undefined, address):
+    // they read values, never change them
+    "__ubsan_handle_",
+    "__asan_",
+    "__sanitizer_",
     // the library's error reports and exception objects made from strings
     "_ZSt17__throw_bad_alloc",
     "_ZSt19__throw_logic_error",
@@ -160,7 +173,9 @@ static bool isIntegerIntrinsic(const Function &F) {
 }
 
 bool isKnownInactiveFunction(const Function &F) {
-  if (isIntegerIntrinsic(F))
+  // (The size of the object a pointer points into: _FORTIFY_SOURCE's and
+  // -fsanitize=object-size's checks.)
+  if (isIntegerIntrinsic(F) || F.getIntrinsicID() == Intrinsic::objectsize)
     return true;
   StringRef Name = F.getName();
   for (const char *Row : InactivePrefixTable)

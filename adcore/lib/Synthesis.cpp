@@ -166,6 +166,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= rewriteLaneMasks(P);
     Changed |= canonicalizeFloatShuffles(P);
     Changed |= rewriteKnownAsm(P);
+    Changed |= rewriteFortifiedCalls(P);
     Changed |= typeFloatCopies(P);
     if (Changed)
       removeDeadLocals(P);

@@ -65,6 +65,11 @@ bool inCycle(const llvm::BasicBlock &BB);
 /// integer loads they read as floating-point loads (FloatShuffles.cpp).
 /// Returns whether \p F changed.
 bool canonicalizeFloatShuffles(llvm::Function &F);
+/// Rewrites the checked copies of _FORTIFY_SOURCE (__memcpy_chk,
+/// __memmove_chk, __memset_chk) as their check and the llvm.memcpy /
+/// memmove / memset intrinsic (FortifiedCalls.cpp). Returns whether \p F
+/// changed.
+bool rewriteFortifiedCalls(llvm::Function &F);
 /// Rewrites the inline assembly adcc knows the meaning of (Eigen's packet
 /// min and max, its optimization barrier) as IR (KnownAsm.cpp). Returns
 /// whether \p F changed.
