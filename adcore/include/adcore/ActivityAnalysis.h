@@ -48,6 +48,8 @@ public:
   /// True when the memory \p Ptr points to may hold derivatives (false
   /// for a stack slot that only ever holds constants).
   bool mayHoldDerivatives(const llvm::Value *Ptr) const;
+  /// Whether \p Ptr points only into stack slots that hold no derivative.
+  bool cleanStackPointer(const llvm::Value *Ptr) const;
 
   /// Prints every argument and instruction of the function as
   /// `active` or `const`, one per line.
@@ -76,6 +78,15 @@ private:
 /// True for types that can carry a derivative: floating point, pointers,
 /// and vectors, arrays and structs containing them.
 bool canCarryDerivative(const llvm::Type *T);
+
+/// Whether \p F stores through its pointer argument \p ArgNo only what it
+/// read through it, constants and integer arguments, and passes it on only to
+/// functions that do the same (\p Depth calls deep) or have no
+/// derivatives: a stack slot given to it (an iterator given to operator++)
+/// receives no derivative (CleanSlots.cpp). \p ReturnsAddress: whether
+/// it may return that pointer (or one into the same memory).
+bool keepsPointeeClean(const llvm::Function &F, unsigned ArgNo, unsigned Depth,
+                       bool &ReturnsAddress);
 
 /// The integer operations that offset or align an address, whose shadow is
 /// the same operation on the shadow (add, sub, and, or).

@@ -11,6 +11,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -29,6 +30,15 @@ bool canCarryDerivative(const Type *T) {
 }
 
 namespace {
+
+/// How many calls deep keepsPointeeClean looks.
+constexpr unsigned CleanCallDepth = 3;
+
+cl::opt<bool> CleanSlots(
+    "adcc-clean-slots", cl::init(true), cl::Hidden,
+    cl::desc("Take stack slots passed only to functions that keep their "
+             "contents (an iterator's members) for slots without "
+             "derivatives"));
 
 /// A right shift by a constant: how one float is taken out of the integer
 /// that holds several (`{float, float}` copied as an i64).
@@ -229,7 +239,11 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     }
     if (isa<DbgInfoIntrinsic>(I))
       return false;
-    return anyOperandActive(*Call, Active);
+    // (A stack slot that holds no derivative brings none: `*it` of an
+    // iterator into a constant's std::vector.)
+    return any_of(Call->operands(), [&](const Use &Op) {
+      return Active.contains(Op.get()) && !cleanStackPointer(Op.get());
+    });
   }
   if (auto *Sel = dyn_cast<SelectInst>(I))
     return Active.contains(Sel->getTrueValue()) ||
@@ -313,6 +327,15 @@ void ActivityAnalysis::findStackPointers() {
   }
 }
 
+bool ActivityAnalysis::cleanStackPointer(const Value *Ptr) const {
+  if (!CleanSlots)
+    return false;
+  auto It = StackRoots.find(Ptr);
+  return It != StackRoots.end() && !Mixed.contains(Ptr) &&
+         none_of(It->second,
+                 [&](const AllocaInst *AI) { return Dirty.contains(AI); });
+}
+
 bool ActivityAnalysis::mayHoldDerivatives(const Value *Ptr) const {
   if (Mixed.contains(Ptr))
     return true;
@@ -367,11 +390,24 @@ bool ActivityAnalysis::updateDirtyAllocas() {
         if (II->isLifetimeStartOrEnd())
           continue;
       // A library function without derivatives (std::string's members,
-      // output) writes no derivative into what it is given.
+      // output) writes no derivative into what it is given; nor does a
+      // function that only moves what the slot holds (an iterator's
+      // operator++: CleanSlots.cpp).
       if (auto *Call = dyn_cast<CallBase>(U))
-        if (const Function *Callee = Call->getCalledFunction())
+        if (const Function *Callee = Call->getCalledFunction()) {
           if (isKnownInactiveFunction(*Callee))
             continue;
+          // (Not when it returns the slot's address to be used here:
+          // stores through that would not be seen.)
+          if (CleanSlots && all_of(Call->args(), [&](const Use &Arg) {
+                bool Returns = false;
+                return Arg.get() != P ||
+                       (keepsPointeeClean(*Callee, Arg.getOperandNo(),
+                                          CleanCallDepth, Returns) &&
+                        (!Returns || Call->use_empty()));
+              }))
+            continue;
+        }
       MarkDirty(P); // passed to a call, converted to an integer, returned...
     }
   }

@@ -1,0 +1,185 @@
+//===- CleanSlots.cpp - Callees that keep a stack slot's contents ---------===//
+//
+// C++ code at -O0 (and wherever a small member function is not inlined)
+// keeps an iterator in a stack slot and passes the slot's address to
+// begin(), operator*, operator++ and operator!=. A slot handed to a call
+// was taken to receive anything, derivatives too; then an iterator into a
+// constant argument's std::vector was differentiated as if it could point
+// to active memory, and its shadow (null: the constant has none) was
+// dereferenced. A callee that stores through that pointer only what it
+// read through it (`++_M_current`), constants and integer arguments, and passes
+// it on only to callees of the same kind, brings no derivative into the slot:
+// the slot stays as clean as the caller left it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adcore/ActivityAnalysis.h"
+#include "adcore/InactiveFunctions.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+class SlotUses {
+public:
+  SlotUses(const Function &F, const Argument &Slot, unsigned Depth)
+      : Depth(Depth) {
+    Addresses.insert(&Slot);
+    // At -O0 the argument goes through a local variable of its own
+    // (`this.addr`): what is loaded from a variable that only ever holds
+    // it is the same address.
+    for (const Instruction &I : instructions(F))
+      if (const auto *AI = dyn_cast<AllocaInst>(&I))
+        if (holdsOnly(*AI, Slot))
+          for (const User *U : AI->users())
+            if (const auto *LI = dyn_cast<LoadInst>(U))
+              Addresses.insert(LI);
+  }
+
+  bool clean() {
+    SmallVector<const Value *, 16> &Work = Pending;
+    Work.assign(Addresses.begin(), Addresses.end());
+    while (!Work.empty()) {
+      const Value *P = Work.pop_back_val();
+      for (const User *U : P->users()) {
+        if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
+                SelectInst>(U)) {
+          if (Addresses.insert(U).second)
+            Work.push_back(U);
+          continue;
+        }
+        if (isa<LoadInst, ICmpInst, PtrToIntInst>(U))
+          continue;
+        // The address itself returned (operator++ returns *this): the
+        // caller gets another pointer into the slot.
+        if (isa<ReturnInst>(U)) {
+          ReturnsAddress = true;
+          continue;
+        }
+        if (const auto *SI = dyn_cast<StoreInst>(U)) {
+          // Into the slot: what was read from it, constants, integers.
+          // The address itself stored elsewhere escapes (into the local
+          // variable that holds it at -O0 it does not).
+          if (SI->getValueOperand() == P) {
+            if (!isa<AllocaInst>(SI->getPointerOperand()))
+              return false;
+            continue;
+          }
+          if (!cleanValue(SI->getValueOperand(), 6))
+            return false;
+          continue;
+        }
+        if (const auto *II = dyn_cast<IntrinsicInst>(U))
+          if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
+              isa<MemSetInst>(II))
+            continue;
+        const auto *Call = dyn_cast<CallBase>(U);
+        if (!Call || !cleanCall(*Call))
+          return false;
+      }
+    }
+    return true;
+  }
+
+private:
+  /// Whether every store into \p AI stores \p Slot (and nothing else uses
+  /// it but loads, lifetime markers and debug records).
+  static bool holdsOnly(const AllocaInst &AI, const Argument &Slot) {
+    bool Stored = false;
+    for (const User *U : AI.users()) {
+      if (isa<LoadInst>(U) || isa<DbgInfoIntrinsic>(U))
+        continue;
+      if (const auto *II = dyn_cast<IntrinsicInst>(U);
+          II && II->isLifetimeStartOrEnd())
+        continue;
+      const auto *SI = dyn_cast<StoreInst>(U);
+      if (!SI || SI->getPointerOperand() != &AI ||
+          SI->getValueOperand() != &Slot)
+        return false;
+      Stored = true;
+    }
+    return Stored;
+  }
+
+  /// A value computed from what is read through the slot, constants and
+  /// integer arguments only (no floating-point value or pointer from
+  /// elsewhere, nor integers read from elsewhere: SIMD code moves doubles
+  /// as integer vectors, copies as i64).
+  bool cleanValue(const Value *V, unsigned Steps) {
+    if (isa<Constant>(V))
+      return true;
+    if (isa<Argument>(V))
+      return V->getType()->isIntegerTy();
+    if (const auto *LI = dyn_cast<LoadInst>(V))
+      return Addresses.contains(LI->getPointerOperand());
+    if (Addresses.contains(V) || Steps == 0)
+      return Addresses.contains(V);
+    const auto *I = dyn_cast<Instruction>(V);
+    if (!I ||
+        !isa<GetElementPtrInst, CastInst, PHINode, SelectInst, BinaryOperator,
+             UnaryOperator, ExtractValueInst, InsertValueInst>(I))
+      return false;
+    return all_of(I->operands(), [&](const Use &Op) {
+      return cleanValue(Op.get(), Steps - 1);
+    });
+  }
+
+  /// A call that receives the slot: of a function without derivatives, or
+  /// of one that keeps the slot clean too, with nothing but clean values.
+  bool cleanCall(const CallBase &Call) {
+    const Function *Callee = Call.getCalledFunction();
+    if (!Callee)
+      return false;
+    if (isKnownInactiveFunction(*Callee))
+      return true;
+    if (Callee->isDeclaration() || Depth == 0 || Callee->isVarArg())
+      return false;
+    bool Aliases = false;
+    for (const Use &Arg : Call.args()) {
+      const Value *A = Arg.get();
+      if (Addresses.contains(A)) {
+        bool Returns = false;
+        if (!keepsPointeeClean(*Callee, Arg.getOperandNo(), Depth - 1, Returns))
+          return false;
+        Aliases |= Returns;
+      } else if (!cleanValue(A, 6)) {
+        return false;
+      }
+    }
+    // (What it returns may be the slot's address: followed as one.)
+    if (Aliases && Addresses.insert(&Call).second)
+      Pending.push_back(&Call);
+    return true;
+  }
+
+public:
+  bool ReturnsAddress = false;
+
+private:
+  unsigned Depth;
+  SmallPtrSet<const Value *, 16> Addresses;
+  SmallVector<const Value *, 16> Pending;
+};
+
+} // namespace
+
+bool keepsPointeeClean(const Function &F, unsigned ArgNo, unsigned Depth,
+                       bool &ReturnsAddress) {
+  if (F.isDeclaration() || ArgNo >= F.arg_size() ||
+      !F.getArg(ArgNo)->getType()->isPointerTy())
+    return false;
+  SlotUses Uses(F, *F.getArg(ArgNo), Depth);
+  bool Clean = Uses.clean();
+  ReturnsAddress = Uses.ReturnsAddress;
+  return Clean;
+}
+
+} // namespace adcore
