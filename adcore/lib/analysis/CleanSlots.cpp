@@ -31,7 +31,7 @@ namespace {
 class SlotUses {
 public:
   SlotUses(const Function &F, const Argument &Slot, unsigned Depth)
-      : Depth(Depth) {
+      : Slot(Slot), Depth(Depth) {
     Addresses.insert(&Slot);
     // At -O0 the argument goes through a local variable of its own
     // (`this.addr`): what is loaded from a variable that only ever holds
@@ -56,8 +56,15 @@ public:
             Work.push_back(U);
           continue;
         }
-        if (isa<LoadInst, ICmpInst, PtrToIntInst>(U))
+        if (isa<LoadInst, ICmpInst>(U))
           continue;
+        // As an integer: compared or checked (UBSan's alignment check), never
+        // made a pointer again.
+        if (isa<PtrToIntInst>(U)) {
+          if (!staysInteger(*U, 4))
+            return false;
+          continue;
+        }
         // The address itself returned (operator++ returns *this): the
         // caller gets another pointer into the slot.
         if (isa<ReturnInst>(U)) {
@@ -67,9 +74,11 @@ public:
         if (const auto *SI = dyn_cast<StoreInst>(U)) {
           // Into the slot: what was read from it, constants, integers.
           // The address itself stored elsewhere escapes (into the local
-          // variable that holds it at -O0 it does not).
+          // variable that only ever holds the argument, at -O0, it does
+          // not).
           if (SI->getValueOperand() == P) {
-            if (!isa<AllocaInst>(SI->getPointerOperand()))
+            const auto *AI = dyn_cast<AllocaInst>(SI->getPointerOperand());
+            if (P != &Slot || !AI || !holdsOnly(*AI, Slot))
               return false;
             continue;
           }
@@ -107,6 +116,21 @@ private:
       Stored = true;
     }
     return Stored;
+  }
+
+  /// Whether the integer \p V (an address) is only compared, checked by
+  /// functions without derivatives or computed with, \p Steps deep.
+  static bool staysInteger(const Value &V, unsigned Steps) {
+    return all_of(V.users(), [&](const User *U) {
+      if (isa<ICmpInst>(U))
+        return true;
+      if (const auto *Call = dyn_cast<CallBase>(U))
+        return Call->getCalledFunction() &&
+               isKnownInactiveFunction(*Call->getCalledFunction());
+      return Steps > 0 &&
+             isa<BinaryOperator, TruncInst, ZExtInst, SExtInst>(U) &&
+             staysInteger(*U, Steps - 1);
+    });
   }
 
   /// A value computed from what is read through the slot, constants and
@@ -164,6 +188,7 @@ public:
   bool ReturnsAddress = false;
 
 private:
+  const Argument &Slot;
   unsigned Depth;
   SmallPtrSet<const Value *, 16> Addresses;
   SmallVector<const Value *, 16> Pending;
