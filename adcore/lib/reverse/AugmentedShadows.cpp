@@ -116,6 +116,12 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       if (Value *S = shadowOrNull(EV->getAggregateOperand()))
         shadows()[EV] = AB.CreateExtractValue(S, EV->getIndices(),
                                               EV->getName() + ".shadow");
+  } else if (auto *FI = dyn_cast<FreezeInst>(&I)) {
+    // (UBSan's pointer checks freeze the pointers they test.)
+    Type *T = FI->getType();
+    if (T->isPointerTy() || isPointerAggregate(T))
+      if (Value *S = shadowOrNull(FI->getOperand(0)))
+        shadows()[FI] = AB.CreateFreeze(S, FI->getName() + ".shadow");
   } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
     if ((Sel->getType()->isPointerTy() || isPointerAggregate(Sel->getType())) &&
         (shadowOrNull(Sel->getTrueValue()) ||
