@@ -69,7 +69,9 @@ struct LinkUnit {
   size_t Arg = 0;
   bool Member = false;
   StringSet<> Defines, Needs;
-  std::unique_ptr<MemoryBuffer> IR;
+  /// Its contents (an archive member's are in the archive's buffer).
+  std::unique_ptr<MemoryBuffer> File;
+  MemoryBufferRef Contents;
 };
 
 file_magic magicOf(StringRef Path) {
@@ -127,8 +129,29 @@ std::optional<std::string> bitcodeIR(MemoryBufferRef Buffer,
   return std::nullopt;
 }
 
+/// The IR the object in \p Buffer carries (read only when a derivative is
+/// to be made: with -flto, a bitcode object's own module).
+std::unique_ptr<MemoryBuffer> readIR(MemoryBufferRef Buffer, StringRef Name) {
+  LLVMContext Context;
+  auto Obj = object::SymbolicFile::createSymbolicFile(
+      Buffer, file_magic::unknown, &Context);
+  if (!Obj) {
+    consumeError(Obj.takeError());
+    return nullptr;
+  }
+  if (auto *ELF = dyn_cast<object::ObjectFile>(Obj->get())) {
+    if (std::optional<StringRef> IR = sectionIR(*ELF))
+      return MemoryBuffer::getMemBufferCopy(*IR, Name);
+    return nullptr;
+  }
+  // (Without the section, the object's own module is its IR.)
+  std::optional<std::string> IR = bitcodeIR(Buffer, Context);
+  return MemoryBuffer::getMemBufferCopy(
+      IR ? *IR : adcore::frameBitcode(Buffer.getBuffer()), Name);
+}
+
 /// The global symbols the object in \p Buffer (ELF, or bitcode from -flto)
-/// defines and needs, and the IR it carries.
+/// defines and needs.
 std::optional<LinkUnit> readUnit(MemoryBufferRef Buffer, std::string Name) {
   LLVMContext Context;
   auto Obj = object::SymbolicFile::createSymbolicFile(
@@ -152,15 +175,7 @@ std::optional<LinkUnit> readUnit(MemoryBufferRef Buffer, std::string Name) {
     else if (*Flags & object::SymbolRef::SF_Global)
       U.Defines.insert(SymName);
   }
-  if (auto *ELF = dyn_cast<object::ObjectFile>(Obj->get())) {
-    if (std::optional<StringRef> IR = sectionIR(*ELF))
-      U.IR = MemoryBuffer::getMemBufferCopy(*IR, U.Name);
-  } else if (isa<object::IRObjectFile>(Obj->get())) {
-    // (Without the section, the object's own module is its IR.)
-    std::optional<std::string> IR = bitcodeIR(Buffer, Context);
-    U.IR = MemoryBuffer::getMemBufferCopy(
-        IR ? *IR : adcore::frameBitcode(Buffer.getBuffer()), U.Name);
-  }
+  U.Contents = Buffer;
   return U;
 }
 
@@ -275,6 +290,7 @@ LinkInputs scanInputs(ArrayRef<const char *> Args) {
       continue;
     if (auto U = readUnit((*Buffer)->getMemBufferRef(), Path)) {
       U->Arg = I;
+      U->File = std::move(*Buffer);
       Units.push_back(std::move(*U));
     }
   }
@@ -313,11 +329,20 @@ LinkInputs scanInputs(ArrayRef<const char *> Args) {
 
   LinkInputs In;
   In.InsertAt = Args.size();
+  for (const auto &S : Needed)
+    if (S.getKey().starts_with(adcore::CrossTUPrefix) &&
+        !Defined.contains(S.getKey()))
+      In.Missing.push_back(S.getKey().str());
+  llvm::sort(In.Missing);
+  // The IR is read only when there is a derivative to make.
+  if (In.Missing.empty())
+    return In;
   std::optional<size_t> LastObject;
   for (LinkUnit &U : Units) {
-    if (!U.IR)
+    std::unique_ptr<MemoryBuffer> IR = readIR(U.Contents, U.Name);
+    if (!IR)
       continue;
-    In.IR.emplace_back(U.Name, std::move(U.IR));
+    In.IR.emplace_back(U.Name, std::move(IR));
     if (U.Member)
       In.InsertAt = std::min(In.InsertAt, U.Arg);
     else
@@ -325,11 +350,6 @@ LinkInputs scanInputs(ArrayRef<const char *> Args) {
   }
   if (LastObject)
     In.InsertAt = std::min(In.InsertAt, *LastObject + 1);
-  for (const auto &S : Needed)
-    if (S.getKey().starts_with(adcore::CrossTUPrefix) &&
-        !Defined.contains(S.getKey()))
-      In.Missing.push_back(S.getKey().str());
-  llvm::sort(In.Missing);
   return In;
 }
 
@@ -525,15 +545,14 @@ int runLinkJob(ArrayRef<const char *> Linker, const adcore::Options &Opts) {
     errs() << "adcc: error: -adcc-link-job needs the linker's command line\n";
     return 1;
   }
-  LinkInputs In = scanInputs(Linker);
   SmallVector<StringRef, 256> Args(Linker.begin(), Linker.end());
   // A relocatable link (-r) leaves the derivatives to the link that uses
   // its output, which carries the objects' IR: the functions they need may
   // be defined only there.
-  if (any_of(Args, [](StringRef A) {
-        return A == "-r" || A == "--relocatable" || A == "-i";
-      }))
-    In.Missing.clear();
+  bool Relocatable = any_of(Args, [](StringRef A) {
+    return A == "-r" || A == "--relocatable" || A == "-i";
+  });
+  LinkInputs In = Relocatable ? LinkInputs() : scanInputs(Linker);
   std::optional<std::string> Extra;
   if (!In.Missing.empty()) {
     Extra = makeDerivatives(In, Opts);
