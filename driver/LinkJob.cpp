@@ -32,7 +32,6 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/Archive.h"
-#include "llvm/Object/IRObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -132,19 +131,18 @@ std::optional<std::string> bitcodeIR(MemoryBufferRef Buffer,
 /// The IR the object in \p Buffer carries (read only when a derivative is
 /// to be made: with -flto, a bitcode object's own module).
 std::unique_ptr<MemoryBuffer> readIR(MemoryBufferRef Buffer, StringRef Name) {
-  LLVMContext Context;
-  auto Obj = object::SymbolicFile::createSymbolicFile(
-      Buffer, file_magic::unknown, &Context);
-  if (!Obj) {
-    consumeError(Obj.takeError());
-    return nullptr;
-  }
-  if (auto *ELF = dyn_cast<object::ObjectFile>(Obj->get())) {
-    if (std::optional<StringRef> IR = sectionIR(*ELF))
+  if (identify_magic(Buffer.getBuffer()) != file_magic::bitcode) {
+    auto Obj = object::ObjectFile::createObjectFile(Buffer);
+    if (!Obj) {
+      consumeError(Obj.takeError());
+      return nullptr;
+    }
+    if (std::optional<StringRef> IR = sectionIR(**Obj))
       return MemoryBuffer::getMemBufferCopy(*IR, Name);
     return nullptr;
   }
   // (Without the section, the object's own module is its IR.)
+  LLVMContext Context;
   std::optional<std::string> IR = bitcodeIR(Buffer, Context);
   return MemoryBuffer::getMemBufferCopy(
       IR ? *IR : adcore::frameBitcode(Buffer.getBuffer()), Name);

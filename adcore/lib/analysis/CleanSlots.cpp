@@ -144,8 +144,10 @@ private:
       return V->getType()->isIntegerTy();
     if (const auto *LI = dyn_cast<LoadInst>(V))
       return Addresses.contains(LI->getPointerOperand());
-    if (Addresses.contains(V) || Steps == 0)
-      return Addresses.contains(V);
+    if (Addresses.contains(V))
+      return true;
+    if (Steps == 0)
+      return false;
     const auto *I = dyn_cast<Instruction>(V);
     if (!I ||
         !isa<GetElementPtrInst, CastInst, PHINode, SelectInst, BinaryOperator,
