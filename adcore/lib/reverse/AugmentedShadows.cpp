@@ -116,6 +116,30 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       if (Value *S = shadowOrNull(EV->getAggregateOperand()))
         shadows()[EV] = AB.CreateExtractValue(S, EV->getIndices(),
                                               EV->getName() + ".shadow");
+  } else if (auto *EE = dyn_cast<ExtractElementInst>(&I)) {
+    // A lane of a vector of addresses (a GEP with a vector index).
+    if (EE->getType()->isPointerTy())
+      if (Value *S = shadowOrNull(EE->getVectorOperand()))
+        shadows()[EE] = AB.CreateExtractElement(S, EE->getIndexOperand(),
+                                                EE->getName() + ".shadow");
+  } else if (isa<InsertElementInst, ShuffleVectorInst>(I)) {
+    // Vectors of addresses assembled lane by lane: the same on the shadows
+    // (an undefined vector operand stays undefined).
+    auto Shadow = [&](Value *V) {
+      return isa<UndefValue>(V) ? V : shadowOrZero(V);
+    };
+    Value *A = I.getOperand(0), *B = I.getOperand(1);
+    if (I.getType()->isPtrOrPtrVectorTy() &&
+        (shadowOrNull(A) || shadowOrNull(B))) {
+      if (auto *IE = dyn_cast<InsertElementInst>(&I))
+        shadows()[IE] =
+            AB.CreateInsertElement(Shadow(A), Shadow(B), IE->getOperand(2),
+                                   IE->getName() + ".shadow");
+      else
+        shadows()[&I] = AB.CreateShuffleVector(
+            Shadow(A), Shadow(B), cast<ShuffleVectorInst>(I).getShuffleMask(),
+            I.getName() + ".shadow");
+    }
   } else if (auto *FI = dyn_cast<FreezeInst>(&I)) {
     // (UBSan's pointer checks freeze the pointers they test.)
     Type *T = FI->getType();

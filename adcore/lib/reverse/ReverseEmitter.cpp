@@ -132,6 +132,8 @@ Value *ReverseEmitter::shadowOrNull(Value *V) {
 Value *ReverseEmitter::shadowOrZero(Value *V) {
   if (Value *S = shadowOrNull(V))
     return S;
+  if (!MissingShadow && !isa<Constant>(V) && Active.contains(V))
+    MissingShadow = V;
   return Constant::getNullValue(V->getType());
 }
 
@@ -707,6 +709,15 @@ bool ReverseEmitter::run() {
     reportTapePlan();
     if (!buildReverse())
       return false;
+  }
+  if (MissingShadow) {
+    auto *I = dyn_cast<Instruction>(MissingShadow);
+    std::string Text;
+    raw_string_ostream OS(Text);
+    MissingShadow->printAsOperand(OS, /*PrintType=*/true, Key.Primal->getParent());
+    return unsupported(I ? *I : *Key.Primal->getEntryBlock().begin(),
+                       "internal error: the active value '" + Text +
+                           "' has no shadow");
   }
   // (Verified with the whole module: SynthesisContext::verifyGenerated.)
   return true;

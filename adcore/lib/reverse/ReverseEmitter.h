@@ -120,6 +120,10 @@ private:
   /// The math rule of \p Callee, built in or by __enzyme_function_like.
   const struct MathRule *ruleFor(const llvm::Function &Callee) const;
   llvm::Value *shadowOrNull(llvm::Value *V);
+  /// The shadow of \p V, or a null shadow for a value without one (a
+  /// constant or an inactive pointer). An active instruction or argument
+  /// without a shadow is an internal error, reported by run() (its null
+  /// shadow would send the reverse sweep's additions to address 0).
   llvm::Value *shadowOrZero(llvm::Value *V);
   void record(llvm::Instruction &I, llvm::ArrayRef<llvm::Value *> Values);
   llvm::Value *tapeIn(llvm::Function &F);
@@ -370,6 +374,8 @@ private:
   std::unique_ptr<TypeAnalysis> Types;
   llvm::DenseMap<const llvm::Value *, const llvm::Value *> PrimalOf;
   llvm::DenseSet<const llvm::Value *> Active;
+  /// The first active value shadowOrZero found without a shadow.
+  llvm::Value *MissingShadow = nullptr;
 
   /// Batched reverse mode (width > 1) carries one adjoint per lane: each
   /// lane has its own shadows, adjoint slots and realloc sites, and the
