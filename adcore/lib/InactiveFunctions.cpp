@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Intrinsics.h"
 
 using namespace llvm;
@@ -46,6 +48,10 @@ constexpr const char *InactiveFunctionTable[] = {
     // failed checks of _FORTIFY_SOURCE and the stack protector
     "__chk_fail",
     "__stack_chk_fail",
+    // locks (libstdc++'s debug mode guards its iterator lists with them)
+    "pthread_mutex_lock",
+    "pthread_mutex_unlock",
+    "pthread_mutex_trylock",
     // time
     "time",
     "clock",
@@ -138,6 +144,18 @@ constexpr const char *InactivePrefixTable[] = {
     "_ZNSt12length_error",
     "_ZNSt12out_of_range",
     "_ZNSt16invalid_argument",
+    // -D_GLIBCXX_DEBUG's report of a misuse (__gnu_debug::_Error_formatter):
+    // it collects the parameters of the message (iterators' and
+    // containers' addresses, names, integers) and prints it
+    "_ZN11__gnu_debug16_Error_formatter",
+    "_ZNK11__gnu_debug16_Error_formatter",
+};
+
+// Global variables of the library, one name prefix per row.
+constexpr const char *InactiveGlobalPrefixTable[] = {
+    // -D_GLIBCXX_DEBUG: the one _Error_formatter (a static of
+    // _Error_formatter::_S_at) that collects a failed check's parameters
+    "_ZZN11__gnu_debug16_Error_formatter",
 };
 
 } // namespace
@@ -185,6 +203,20 @@ bool isKnownInactiveFunction(const Function &F) {
     return false;
   for (const char *Row : InactiveFunctionTable)
     if (Name == Row)
+      return true;
+  return false;
+}
+
+bool isKnownInactiveMemory(const Value *Obj) {
+  if (auto *Call = dyn_cast_or_null<CallBase>(Obj)) {
+    const Function *Callee = Call->getCalledFunction();
+    return Callee && isKnownInactiveFunction(*Callee);
+  }
+  auto *GV = dyn_cast_or_null<GlobalVariable>(Obj);
+  if (!GV)
+    return false;
+  for (const char *Row : InactiveGlobalPrefixTable)
+    if (GV->getName().starts_with(Row))
       return true;
   return false;
 }

@@ -16,6 +16,8 @@
 #ifndef ADCORE_CUSTOMRULES_H
 #define ADCORE_CUSTOMRULES_H
 
+#include "adcore/InactiveFunctions.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -51,8 +53,10 @@ public:
   bool isInactive(const llvm::Function *F) const {
     return InactiveFunctions.contains(F);
   }
+  /// Marked by __enzyme_inactive_global, or the library's memory known to
+  /// hold no derivatives (isKnownInactiveMemory).
   bool isInactiveGlobal(const llvm::Value *G) const {
-    return InactiveGlobals.contains(G);
+    return InactiveGlobals.contains(G) || isKnownInactiveMemory(G);
   }
   /// The math function \p F behaves like ("log"), or empty.
   std::string functionLike(const llvm::Function *F) const {

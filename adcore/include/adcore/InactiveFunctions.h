@@ -4,7 +4,9 @@
 // output (printf), process control (exit, abort), timing, string and memory
 // comparisons, and the C++ library's strings, string streams and output
 // streams (by mangled-name prefix). A call to one is kept as is in a
-// derivative.
+// derivative. Also the library's own memory that never holds derivatives:
+// its globals (libstdc++ debug mode's error formatter) and what such
+// functions return (the formatter again, `return *this`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_INACTIVEFUNCTIONS_H
@@ -12,11 +14,18 @@
 
 namespace llvm {
 class Function;
+class Value;
 } // namespace llvm
 
 namespace adcore {
 
 bool isKnownInactiveFunction(const llvm::Function &F);
+
+/// True when the object \p Obj (an underlying object) is the library's own
+/// memory that holds no derivatives, whatever is stored in it: a global
+/// variable named in a table (by mangled-name prefix), or what a call to a
+/// known inactive function returns.
+bool isKnownInactiveMemory(const llvm::Value *Obj);
 
 } // namespace adcore
 

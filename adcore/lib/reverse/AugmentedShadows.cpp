@@ -132,9 +132,8 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (I.getType()->isPtrOrPtrVectorTy() &&
         (shadowOrNull(A) || shadowOrNull(B))) {
       if (auto *IE = dyn_cast<InsertElementInst>(&I))
-        shadows()[IE] =
-            AB.CreateInsertElement(Shadow(A), Shadow(B), IE->getOperand(2),
-                                   IE->getName() + ".shadow");
+        shadows()[IE] = AB.CreateInsertElement(
+            Shadow(A), Shadow(B), IE->getOperand(2), IE->getName() + ".shadow");
       else
         shadows()[&I] = AB.CreateShuffleVector(
             Shadow(A), Shadow(B), cast<ShuffleVectorInst>(I).getShuffleMask(),

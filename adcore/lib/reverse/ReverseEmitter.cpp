@@ -714,7 +714,8 @@ bool ReverseEmitter::run() {
     auto *I = dyn_cast<Instruction>(MissingShadow);
     std::string Text;
     raw_string_ostream OS(Text);
-    MissingShadow->printAsOperand(OS, /*PrintType=*/true, Key.Primal->getParent());
+    MissingShadow->printAsOperand(OS, /*PrintType=*/true,
+                                  Key.Primal->getParent());
     return unsupported(I ? *I : *Key.Primal->getEntryBlock().begin(),
                        "internal error: the active value '" + Text +
                            "' has no shadow");
