@@ -31,8 +31,11 @@ Fortified fortifiedKind(const CallInst &Call) {
   const Function *F = Call.getCalledFunction();
   if (!F || !F->isDeclaration() || Call.arg_size() != 4)
     return Fortified::None;
+  // (Four arguments to a variadic function, fprintf(stderr, "%s %g", s, x),
+  // are not four parameters.)
   FunctionType *FT = F->getFunctionType();
-  if (!FT->getParamType(0)->isPointerTy() ||
+  if (FT->isVarArg() || FT->getNumParams() != 4 ||
+      !FT->getParamType(0)->isPointerTy() ||
       !FT->getParamType(2)->isIntegerTy() ||
       FT->getParamType(3) != FT->getParamType(2))
     return Fortified::None;

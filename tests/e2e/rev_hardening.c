@@ -20,7 +20,7 @@ static int verbose = 0;
 int len = N;
 
 /* memcpy into a local array of known size, memmove within it, memset of a
- * part, and a (fortified) printf that never runs. */
+ * part, and (fortified) printf and fprintf that never run. */
 static double copies(const double *x) {
   double t[N + 2], s = 0;
   memset(t, 0, (len + 2) * sizeof *t);
@@ -29,8 +29,14 @@ static double copies(const double *x) {
   memset(t + len - 1, 0, 2 * sizeof *t);
   for (int i = 0; i < N + 2; i++)
     s += t[i] * sin(t[i] + x[(i + 1) % N]);
-  if (verbose)
+  if (verbose) {
     printf("s = %g\n", s);
+    /* Four arguments to variadic functions (__fprintf_chk(stderr, 2, fmt,
+     * s) when fortified): the rewrite of __memcpy_chk & co. read their
+     * parameter types out of range and crashed adcc. */
+    fprintf(stderr, "%s = %g\n", "s", s);
+    fprintf(stderr, "%g\n", s);
+  }
   return s;
 }
 
