@@ -28,8 +28,7 @@
  * definition. The first argument names the derivative, then come one
  * activity per parameter of f and one for its return value (none when f
  * returns void). Forward-mode activities: Const, Dual, DualOnly. Reverse
- * mode (parsed and checked, not implemented yet): Const, Active, Duplicated,
- * DuplicatedOnly. The _BATCH forms take the batch width (an integer
+ * mode: Const, Active, Duplicated, DuplicatedOnly. The _BATCH forms take the batch width (an integer
  * constant) after the name. The signature rules are in docs/api.md.
  *
  * The activities are bare words here; the attribute receives them as one
