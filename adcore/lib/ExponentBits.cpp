@@ -5,6 +5,7 @@
 //
 //   %i = bitcast <2 x double> %x to <2 x i64>
 //   %k = and <2 x i64> %i, splat (i64 0x800fffffffffffff)  ; sign, mantissa
+//                        (or 0x000fffffffffffff: the mantissa of |x|)
 //   %e = or <2 x i64> %k, splat (i64 0x3fe0000000000000)   ; exponent 1022
 //   %m = bitcast <2 x i64> %e to <2 x double>              ; in [0.5, 1)
 //
@@ -72,7 +73,13 @@ bool rewriteExponentBits(BitCastInst &Cast) {
                     m_APInt(Set))))
     return false;
   Value *X = Bits;
-  if (X->getType() != T || *Keep != ~Field->Mask ||
+  // The mask keeps the sign and the mantissa; or only the mantissa, the
+  // mantissa of |x| (InstCombine clears the sign bit of the mask where x
+  // cannot be negative, as x * x under -ffast-math).
+  APInt MantissaOnly = ~Field->Mask;
+  MantissaOnly.clearSignBit();
+  bool OfAbs = *Keep == MantissaOnly;
+  if (X->getType() != T || (*Keep != ~Field->Mask && !OfAbs) ||
       (*Set & ~Field->Mask) != 0 || *Set == Field->Mask || Set->isZero())
     return false;
   int Exponent = int(Set->lshr(Field->Shift).getZExtValue());
@@ -90,7 +97,9 @@ bool rewriteExponentBits(BitCastInst &Cast) {
   Type *ExpTy = B.getInt32Ty();
   if (auto *VT = dyn_cast<FixedVectorType>(T))
     ExpTy = FixedVectorType::get(ExpTy, VT->getNumElements());
-  Value *Frexp = B.CreateIntrinsic(Intrinsic::frexp, {T, ExpTy}, {X});
+  Value *Frexp = B.CreateIntrinsic(
+      Intrinsic::frexp, {T, ExpTy},
+      {OfAbs ? B.CreateUnaryIntrinsic(Intrinsic::fabs, X) : X});
   Value *Mantissa = B.CreateExtractValue(Frexp, 0); // exponent Bias - 1
   int Scale = Exponent - int(Field->Bias - 1);
   if (Scale != 0)

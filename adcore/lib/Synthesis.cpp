@@ -151,7 +151,8 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   }
   // SIMD idioms read as floating-point IR, before any analysis of the
   // primal. (x86 intrinsics first: a constant permute of integers becomes
-  // a shuffle that the shuffles' rewrite may read as one of floats. Casts
+  // a shuffle that the shuffles' rewrite may read as one of floats. Floats
+  // loaded as integers for their bits are loaded as floats again. Casts
   // sunk into selects, and halves of packets read as shuffles, before the
   // sign masks and exponents: they leave the operations on bits next to
   // casts of floats. Sign masks before the
@@ -160,6 +161,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   if (Canonical.insert(Key.Primal).second) {
     Function &P = *Key.Primal;
     bool Changed = rewriteX86Intrinsics(P);
+    Changed |= loadFloatBitsAsFloats(P);
     Changed |= sinkFloatCastsIntoSelects(P);
     Changed |= rewriteFloatBitSlices(P);
     Changed |= rewriteSignMasks(P);

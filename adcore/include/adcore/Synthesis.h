@@ -104,6 +104,10 @@ bool rewriteFloatBitSlices(llvm::Function &F);
 /// as copies of that floating-point type (FloatCopies.cpp). Returns whether
 /// \p F changed.
 bool typeFloatCopies(llvm::Function &F);
+/// Rewrites integer loads whose bits become floats through and/or/xor (a
+/// mask on the bits of doubles loaded as integers) as loads of the floats
+/// and a cast of their bits (BitLoads.cpp). Returns whether \p F changed.
+bool loadFloatBitsAsFloats(llvm::Function &F);
 /// Rewrites a bitcast to floats of an integer select as a select of
 /// bitcasts (FloatSelects.cpp). Returns whether \p F changed.
 bool sinkFloatCastsIntoSelects(llvm::Function &F);
