@@ -16,8 +16,10 @@ namespace {
 
 /// True when the main source file may ask for derivatives. Location
 /// tracking costs a few percent of compile time, so a file that never
-/// mentions AD compiles exactly as with clang. (Requests made only from
-/// headers still work; their errors then point at the enclosing function.)
+/// mentions AD and whose IR is not embedded (-S, -emit-llvm,
+/// -fno-adcc-cross-tu) compiles exactly as with clang. (Requests made only
+/// from headers still work; their errors then point at the enclosing
+/// function.)
 bool mentionsDifferentiation(clang::CompilerInstance &CI) {
   const auto &Inputs = CI.getFrontendOpts().Inputs;
   if (Inputs.empty() || !Inputs.front().isFile())
@@ -38,10 +40,14 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
   clang::CodeGenOptions &CodeGen = CI.getCodeGenOpts();
   adcore::Options Engine = Opts;
   // Locations for AD errors, without -g: dropped after the AD pass unless
-  // optimization remarks need them.
+  // optimization remarks need them. Also in every object file that carries
+  // its IR: a derivative of one of its functions may be made at link time,
+  // and its errors point at their source lines too (the IR is embedded
+  // before the locations are dropped). That costs a few percent of compile
+  // time for files that never mention AD.
   if (Opts.EnableAD &&
       CodeGen.getDebugInfo() == llvm::codegenoptions::NoDebugInfo &&
-      mentionsDifferentiation(CI)) {
+      (Opts.EmbedIR || mentionsDifferentiation(CI))) {
     CodeGen.setDebugInfo(llvm::codegenoptions::LocTrackingOnly);
     Engine.StripLocations =
         !CodeGen.OptimizationRemark.hasValidPattern() &&

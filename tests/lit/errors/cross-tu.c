@@ -12,12 +12,21 @@
 // RUN: %expect-exit 1 %adcc -O2 statics.c use-statics.c -o prog 2>&1 | FileCheck --check-prefix=STATIC %s
 // RUN: %expect-exit 1 %adcc -O0 statics.c use-statics.c -o prog 2>&1 | FileCheck --check-prefix=STATIC %s
 // RUN: %adcc -O2 -DCONST_ONLY statics.c use-statics.c -o prog && ./prog
+// An error in a function of a file that never mentions AD, found at link
+// time, points at its line too: every object file that carries its IR is
+// compiled with location tracking (without -g, and without debug sections).
+// RUN: %adcc -O2 -c model.c -o model.o
+// RUN: llvm-readelf -S model.o | FileCheck --check-prefix=SECTIONS %s
+// RUN: %adcc -O2 -c use-model.c -o use-model.o
+// RUN: %expect-exit 1 %adcc use-model.o model.o -o prog 2>&1 | FileCheck --check-prefix=MODEL %s
 
 // LINK: main.c:6:3: error: cannot differentiate 'f': no object file linked by adcc defines it
 // LINK: adcc: error: linker command failed
 // COMPILE: main.c:6:3: error: cannot differentiate 'f': its body is not available in this translation unit (and -fno-adcc-cross-tu is given)
 // STATIC: adcc: error: a derivative made at link time uses 'factor', a static variable of the file that defines the function it differentiates
 // ARITY: error: cannot differentiate 'f': it takes 2 parameters, but the file that requests its derivative declares 1
+// SECTIONS-NOT: .debug_
+// MODEL: model.c:3:3: error: cannot differentiate 'model' in reverse mode: inline assembly cannot be differentiated
 
 //--- main.c
 extern int enzyme_dup;
@@ -55,4 +64,21 @@ int main(void) {
   __enzyme_autodiff((void *)scaled, enzyme_dup, &x, &dx);
   return dx != 6.5;
 #endif
+}
+
+//--- model.c
+double model(double *x) {
+  double y = *x;
+  __asm__("addsd %1, %0" : "+x"(y) : "x"(*x));
+  return y * y;
+}
+
+//--- use-model.c
+extern int enzyme_dup;
+void __enzyme_autodiff(void *, ...);
+double model(double *x);
+int main(void) {
+  double x = 1, dx = 0;
+  __enzyme_autodiff((void *)model, enzyme_dup, &x, &dx);
+  return dx != 8;
 }
