@@ -15,14 +15,15 @@
 //
 // A shuffle is rewritten when all its users are bitcasts to one vector type
 // of elements k times as wide as its own (floats, or integers holding the
-// floats its operand was cast from, as at -O0), and its mask keeps aligned
-// groups of k lanes in order. A load of integers whose users are then all
-// bitcasts to one floating-point type becomes a load of that type. At -O0
-// the shuffled __m128i also passes through a local variable: a stack slot
-// of integer vectors whose stores all store floats' bits and whose loads
-// are all read as those floats gets the floats' type. Whole floats taken
-// out of a vector of them as an integer (the half of an AVX packet as an
-// i128, by a shift and truncation of an i256 or a lane of <2 x i128>) and
+// floats its operand was cast from, as at -O0), or stores of it into stack
+// slots of such a vector of floats (an __m256d argument passed in memory),
+// and its mask keeps aligned groups of k lanes in order. A load of integers
+// whose users are then all bitcasts to one floating-point type becomes a load
+// of that type. At -O0 the shuffled __m128i also passes through a local
+// variable: a stack slot of integer vectors whose stores all store floats' bits
+// and whose loads are all read as those floats gets the floats' type. Whole
+// floats taken out of a vector of them as an integer (the half of an AVX packet
+// as an i128, by a shift and truncation of an i256 or a lane of <2 x i128>) and
 // cast back to floats are a shuffle of floats too; an address taken out
 // of a loaded vector of floats becomes a load of the pointer; a lane of
 // floats cast to integers is the cast of the lane, and a store of a float
@@ -293,14 +294,39 @@ bool rewriteIntegerStore(StoreInst &SI) {
   return true;
 }
 
+/// The vector of floats every user of \p V stores it into: each user a
+/// store of \p V into a stack slot of that type (the by-value argument of
+/// a call that passes __m256d in memory: -fno-inline with AVX code in a
+/// file built for SSE2), or null.
+FixedVectorType *slotFloatType(Value &V) {
+  FixedVectorType *To = nullptr;
+  for (User *U : V.users()) {
+    auto *SI = dyn_cast<StoreInst>(U);
+    auto *Slot = SI ? dyn_cast<AllocaInst>(SI->getPointerOperand()) : nullptr;
+    auto *T =
+        Slot ? dyn_cast<FixedVectorType>(Slot->getAllocatedType()) : nullptr;
+    if (!T || SI->getValueOperand() != &V || !SI->isSimple() ||
+        !T->getElementType()->isFloatingPointTy() ||
+        T->getPrimitiveSizeInBits() != V.getType()->getPrimitiveSizeInBits() ||
+        (To && T != To))
+      return nullptr;
+    To = T;
+  }
+  return To;
+}
+
 /// Rewrites \p SV as a shuffle of floats; returns whether it did.
 bool rewriteShuffle(ShuffleVectorInst &SV) {
   auto *InTy = dyn_cast<FixedVectorType>(SV.getOperand(0)->getType());
   if (!InTy || !InTy->getElementType()->isIntegerTy() || SV.use_empty())
     return false;
   // The users read whole elements of FloatBits bits: floats, or integers
-  // that hold them (the __m128i of a broadcast at -O0).
+  // that hold them (the __m128i of a broadcast at -O0); or they store the
+  // shuffle into slots of floats.
   FixedVectorType *To = castType(SV);
+  FixedVectorType *Slot = To ? nullptr : slotFloatType(SV);
+  if (Slot)
+    To = Slot;
   if (!To)
     return false;
   unsigned IntBits = InTy->getScalarSizeInBits();
@@ -321,7 +347,14 @@ bool rewriteShuffle(ShuffleVectorInst &SV) {
   Value *A = castFrom(B, SV.getOperand(0), WideIn);
   Value *C = castFrom(B, SV.getOperand(1), WideIn);
   Value *New = B.CreateShuffleVector(A, C, *Wide, SV.getName());
-  replaceCasts(SV, B.CreateBitCast(New, To));
+  if (!Slot) {
+    replaceCasts(SV, B.CreateBitCast(New, To));
+    return true;
+  }
+  Value *Floats = B.CreateBitCast(New, To);
+  for (User *U : make_early_inc_range(SV.users()))
+    cast<StoreInst>(U)->setOperand(0, Floats);
+  SV.eraseFromParent();
   return true;
 }
 

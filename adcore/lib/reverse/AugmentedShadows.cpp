@@ -45,13 +45,15 @@ bool ReverseEmitter::holdsActiveAddress(const Value *V, unsigned Depth) const {
   }
 }
 
-/// True when the integer \p V is a phi or a select of, through more of
-/// them, bits loaded from memory that has a shadow: a copy of data that
-/// may carry derivatives, whatever the activity analysis made of the
-/// integer. (A load stored straight back is IntegerCopies.cpp's case, and
-/// bits made from floats, such as a sign mask, the analysis decides.)
+/// True when the integer \p V is a phi, a select or a shuffle of (through
+/// more of them, and casts between integer types) bits loaded from memory
+/// that has a shadow: a copy of data that may carry derivatives, whatever
+/// the activity analysis made of the integer. (A load stored straight back
+/// is IntegerCopies.cpp's case, and bits made from floats, such as a sign
+/// mask, the analysis decides.)
 bool ReverseEmitter::copiesShadowedBits(Value *V) {
-  if (!isa<PHINode, SelectInst>(V))
+  if (!isa<PHINode, SelectInst, ShuffleVectorInst, InsertElementInst,
+           ExtractElementInst>(V))
     return false;
   SmallPtrSet<Value *, 8> Seen;
   SmallVector<Value *, 8> Work{V};
@@ -66,6 +68,11 @@ bool ReverseEmitter::copiesShadowedBits(Value *V) {
       append_range(Work, Phi->incoming_values());
     } else if (auto *Sel = dyn_cast<SelectInst>(X)) {
       Work.append({Sel->getTrueValue(), Sel->getFalseValue()});
+    } else if (isa<ShuffleVectorInst, InsertElementInst>(X)) {
+      Work.append({cast<Instruction>(X)->getOperand(0),
+                   cast<Instruction>(X)->getOperand(1)});
+    } else if (isa<ExtractElementInst, BitCastInst>(X)) {
+      Work.push_back(cast<Instruction>(X)->getOperand(0));
     }
   }
   return false;
