@@ -158,6 +158,11 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
   if (!User)
     User = Function::Create(derivativeType(D.Key), GlobalValue::ExternalLinkage,
                             D.Symbol, M);
+  // With -g at -O1 and up Clang gives declarations a subprogram of their
+  // own (for call sites); a definition may only have a distinct one, and
+  // then every call in it would need a location. The body made here is a
+  // few calls: no debug information.
+  User->setSubprogram(nullptr);
   // The derivative is defined wherever the primal is: with the primal's
   // linkage (static, inline and template primals are internal or
   // linkonce_odr, defined in every translation unit that uses them).

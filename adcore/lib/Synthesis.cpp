@@ -210,15 +210,24 @@ void SynthesisContext::verifyGenerated() {
     F->deleteBody();
     F->setLinkage(GlobalValue::ExternalLinkage);
   }
-  if (!Found)
-    for (Function &F : M)
-      if (!F.isDeclaration()) {
-        verifyModule(M, &errs());
-        error(*F.getEntryBlock().begin(),
-              "internal error: the module is malformed after differentiation; "
-              "please report this adcc bug");
-        return;
-      }
+  if (Found)
+    return;
+  for (Function &F : M)
+    if (!F.isDeclaration()) {
+      verifyModule(M, &errs());
+      error(*F.getEntryBlock().begin(),
+            "internal error: the module is malformed after differentiation; "
+            "please report this adcc bug");
+      break;
+    }
+  // Nothing is written after an error, but the passes still run: leave
+  // them a valid module (they crashed on the malformed one).
+  for (Function &F : M)
+    if (!F.isDeclaration()) {
+      F.deleteBody();
+      F.setLinkage(GlobalValue::ExternalLinkage);
+      F.setComdat(nullptr);
+    }
 }
 
 Function *SynthesisContext::getOrCreateReverse(const DerivativeKey &Key) {
