@@ -417,12 +417,14 @@ constexpr StringRef IntegerTypeNames[] = {
     "__int128", "unsigned __int128"};
 
 /// What C++ source types say about pointer parameters: a mangled name
-/// carries the parameter types (`double*`, `float const&`, `int*`), which tell
-/// what the pointers point to even where the body never reads them (a
-/// function that only calls memmove).
-static void
-kindsFromSignature(const Function &F,
-                   SmallVectorImpl<std::pair<unsigned, Kind>> &Out) {
+/// carries the parameter types (`double*`, `float const&`, `int*`,
+/// `point*`), which tell what the pointers point to even where the body
+/// never reads them (a function that only calls memmove). \p Out: the
+/// kind of scalar pointees; \p Structs: the IR type of struct pointees
+/// (`point*`: %struct.point; not templates, whose IR names are not unique).
+static void kindsFromSignature(
+    const Function &F, SmallVectorImpl<std::pair<unsigned, Kind>> &Out,
+    SmallVectorImpl<std::pair<unsigned, StructType *>> &Structs) {
   // The demangler keeps pointers into the name: it must outlive D's use.
   std::string Mangled = F.getName().str();
   ItaniumPartialDemangler D;
@@ -465,14 +467,24 @@ kindsFromSignature(const Function &F,
     T.consume_back("const");
     T = T.trim();
     T.consume_front("const ");
-    if (T == "double")
+    // (std::array and std::complex of doubles hold nothing but doubles.)
+    if (T == "double" ||
+        (T.starts_with("std::array<double, ") || T == "std::complex<double>"))
       Out.push_back({I + Shift, Kind::Double});
-    else if (T == "float")
+    else if (T == "float" || (T.starts_with("std::array<float, ") ||
+                              T == "std::complex<float>"))
       Out.push_back({I + Shift, Kind::Float});
     else if (T.ends_with("*")) // `term**`: an array of pointers
       Out.push_back({I + Shift, Kind::Pointer});
     else if (is_contained(IntegerTypeNames, T)) // (not char: any byte)
       Out.push_back({I + Shift, Kind::Integer});
+    else if (!T.contains('<') && !T.contains('(') && !T.contains(' '))
+      for (StringRef Prefix : {"struct.", "class."})
+        if (StructType *ST =
+                StructType::getTypeByName(F.getContext(), (Prefix + T).str())) {
+          Structs.push_back({I + Shift, ST});
+          break;
+        }
   }
 }
 
@@ -580,12 +592,25 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
   for (Argument &A : F.args())
     join(&A, kindOfType(A.getType()));
   SmallVector<std::pair<unsigned, Kind>, 4> Seeds;
-  kindsFromSignature(F, Seeds);
+  SmallVector<std::pair<unsigned, StructType *>, 4> StructSeeds;
+  kindsFromSignature(F, Seeds, StructSeeds);
   for (auto [ArgNo, K] : Seeds)
     if (F.getArg(ArgNo)->getType()->isPointerTy()) {
       joinMemory(F.getArg(ArgNo), 0, K);
       joinMemory(F.getArg(ArgNo), -1, K);
     }
+  // A `point*` parameter: elements of the struct's size, with its fields
+  // (std::__relocate_a_1<point, point> only calls memmove).
+  for (auto [ArgNo, ST] : StructSeeds) {
+    SmallVector<std::pair<int64_t, Kind>, 8> Fields;
+    const Argument *A = F.getArg(ArgNo);
+    if (!A->getType()->isPointerTy() ||
+        !declaredFields(F.getDataLayout(), ST, 0, Fields))
+      continue;
+    joinStride(A, F.getDataLayout().getTypeAllocSize(ST));
+    for (auto [Offset, K] : Fields)
+      joinMemory(A, Offset, K);
+  }
   // Kinds only rise in a finite lattice: the iteration terminates.
   bool Changed = true;
   for (unsigned Round = 0; Changed && Round < 64; ++Round) {
