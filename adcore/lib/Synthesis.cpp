@@ -228,6 +228,15 @@ void SynthesisContext::verifyGenerated() {
       F.setLinkage(GlobalValue::ExternalLinkage);
       F.setComdat(nullptr);
     }
+  // (An alias or ifunc must name a definition: C++ constructor aliases.)
+  for (GlobalAlias &GA : make_early_inc_range(M.aliases())) {
+    GA.replaceAllUsesWith(PoisonValue::get(GA.getType()));
+    GA.eraseFromParent();
+  }
+  for (GlobalIFunc &GI : make_early_inc_range(M.ifuncs())) {
+    GI.replaceAllUsesWith(PoisonValue::get(GI.getType()));
+    GI.eraseFromParent();
+  }
 }
 
 Function *SynthesisContext::getOrCreateReverse(const DerivativeKey &Key) {
