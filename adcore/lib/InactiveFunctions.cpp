@@ -8,6 +8,8 @@
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Intrinsics.h"
 
+#include <string>
+
 using namespace llvm;
 
 namespace adcore {
@@ -196,6 +198,18 @@ bool isKnownInactiveFunction(const Function &F) {
   if (isIntegerIntrinsic(F) || F.getIntrinsicID() == Intrinsic::objectsize)
     return true;
   StringRef Name = F.getName();
+  // A member's ref-qualifier (`str() const &` in C++20: _ZNKR...) does not
+  // change what it does: the rows name members without it.
+  std::string Unqualified;
+  if (Name.starts_with("_ZN")) {
+    size_t At = 3;
+    while (At < Name.size() && StringRef("rVK").contains(Name[At]))
+      ++At;
+    if (At < Name.size() && (Name[At] == 'R' || Name[At] == 'O')) {
+      Unqualified = (Name.take_front(At) + Name.drop_front(At + 1)).str();
+      Name = Unqualified;
+    }
+  }
   for (const char *Row : InactivePrefixTable)
     if (Name.starts_with(Row))
       return true;
