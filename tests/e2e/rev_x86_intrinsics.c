@@ -121,46 +121,42 @@ avx512_sqrt_sum(const double *x) {
 }
 
 #ifdef __OPTIMIZE__
-/* log(x) = log(m) + e log(2) with x = m 2^e, m in [0.5, 1): the mantissa
- * set in the bits as Eigen's pfrexp does, the exponent from the bits. */
+/* log(m) + e log(2) of both lanes: the mantissa m in [0.5, 1) set in the
+ * bits of a with \p keep as Eigen's pfrexp does, the exponent e from its
+ * bits. */
+static double log_from_bits(__m128d a, long long keep) {
+  __m128d half = _mm_castsi128_pd(_mm_set1_epi64x(0x3fe0000000000000LL));
+  __m128d m =
+      _mm_or_pd(_mm_and_pd(a, _mm_castsi128_pd(_mm_set1_epi64x(keep))), half);
+  __m128i bits = _mm_srli_epi64(_mm_castpd_si128(a), 52);
+  bits = _mm_and_si128(bits, _mm_set1_epi64x(0x7ff));
+  double out[2];
+  _mm_storeu_pd(out, m);
+  long long e[2];
+  _mm_storeu_si128((__m128i *)e, bits);
+  return log(out[0]) + (double)(e[0] - 1022) * 0.6931471805599453 +
+         log(out[1]) + (double)(e[1] - 1022) * 0.6931471805599453;
+}
+
+/* log(x^2) = log(m) + e log(2) with x^2 = m 2^e: sign and mantissa kept. */
 static double mantissa_log(const double *x) {
   double s = 0;
   for (int i = 0; i < 4; i += 2) {
     __m128d a = _mm_loadu_pd(x + i);
-    a = _mm_mul_pd(a, a);
-    __m128d keep = _mm_castsi128_pd(_mm_set1_epi64x(0x800fffffffffffffLL));
-    __m128d half = _mm_castsi128_pd(_mm_set1_epi64x(0x3fe0000000000000LL));
-    __m128d m = _mm_or_pd(_mm_and_pd(a, keep), half);
-    __m128i bits = _mm_srli_epi64(_mm_castpd_si128(a), 52);
-    double out[2];
-    _mm_storeu_pd(out, m);
-    long long e[2];
-    _mm_storeu_si128((__m128i *)e, bits);
-    s += log(out[0]) + (double)(e[0] - 1022) * 0.6931471805599453;
-    s += log(out[1]) + (double)(e[1] - 1022) * 0.6931471805599453;
+    s += log_from_bits(_mm_mul_pd(a, a), 0x800fffffffffffffLL);
   }
   return s;
 }
 
 /* The same with the mask of the mantissa alone (the sign cleared): the
  * mantissa of |x|, so log|x| for negative x too. (InstCombine makes this
- * mask from mantissa_log's where x * x cannot be negative: -ffast-math.) */
+ * mask from mantissa_log's where x * x cannot be negative: -ffast-math.
+ * Here only integer operations use the packet, which InstCombine then
+ * loads as <2 x i64>: adcore/lib/BitLoads.cpp.) */
 static double mantissa_log_abs(const double *x) {
   double s = 0;
-  for (int i = 0; i < 4; i += 2) {
-    __m128d a = _mm_loadu_pd(x + i);
-    __m128d keep = _mm_castsi128_pd(_mm_set1_epi64x(0x000fffffffffffffLL));
-    __m128d half = _mm_castsi128_pd(_mm_set1_epi64x(0x3fe0000000000000LL));
-    __m128d m = _mm_or_pd(_mm_and_pd(a, keep), half);
-    __m128i bits = _mm_srli_epi64(_mm_castpd_si128(a), 52);
-    bits = _mm_and_si128(bits, _mm_set1_epi64x(0x7ff));
-    double out[2];
-    _mm_storeu_pd(out, m);
-    long long e[2];
-    _mm_storeu_si128((__m128i *)e, bits);
-    s += log(out[0]) + (double)(e[0] - 1022) * 0.6931471805599453;
-    s += log(out[1]) + (double)(e[1] - 1022) * 0.6931471805599453;
-  }
+  for (int i = 0; i < 4; i += 2)
+    s += log_from_bits(_mm_loadu_pd(x + i), 0x000fffffffffffffLL);
   return s;
 }
 #endif
