@@ -87,6 +87,7 @@ bool loadBitsAsFloats(LoadInst &LI) {
   LoadInst *Floats = B.CreateAlignedLoad(FloatTy, LI.getPointerOperand(),
                                          LI.getAlign(), LI.getName());
   Floats->copyMetadata(LI);
+  Floats->setMetadata(LLVMContext::MD_range, nullptr); // (integers only)
   // (Casts of the bits to the floats are the floats.)
   for (User *U : make_early_inc_range(LI.users()))
     if (auto *Cast = dyn_cast<BitCastInst>(U);
