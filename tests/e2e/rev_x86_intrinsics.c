@@ -121,13 +121,11 @@ avx512_sqrt_sum(const double *x) {
 }
 
 #ifdef __OPTIMIZE__
-/* log(m) + e log(2) of both lanes: the mantissa m in [0.5, 1) set in the
- * bits of a with \p keep as Eigen's pfrexp does, the exponent e from its
- * bits. */
-static double log_from_bits(__m128d a, long long keep) {
-  __m128d half = _mm_castsi128_pd(_mm_set1_epi64x(0x3fe0000000000000LL));
-  __m128d m =
-      _mm_or_pd(_mm_and_pd(a, _mm_castsi128_pd(_mm_set1_epi64x(keep))), half);
+/* log(m) + e log(2) of both lanes: m, the mantissa in [0.5, 1) that the
+ * caller set in the bits of a with a constant mask as Eigen's pfrexp does,
+ * and the exponent e from the bits of a. (The mask stays in the callers:
+ * with -fno-inline a mask passed in would not be a constant.) */
+static double log_parts(__m128d m, __m128d a) {
   __m128i bits = _mm_srli_epi64(_mm_castpd_si128(a), 52);
   bits = _mm_and_si128(bits, _mm_set1_epi64x(0x7ff));
   double out[2];
@@ -143,7 +141,10 @@ static double mantissa_log(const double *x) {
   double s = 0;
   for (int i = 0; i < 4; i += 2) {
     __m128d a = _mm_loadu_pd(x + i);
-    s += log_from_bits(_mm_mul_pd(a, a), 0x800fffffffffffffLL);
+    a = _mm_mul_pd(a, a);
+    __m128d keep = _mm_castsi128_pd(_mm_set1_epi64x(0x800fffffffffffffLL));
+    __m128d half = _mm_castsi128_pd(_mm_set1_epi64x(0x3fe0000000000000LL));
+    s += log_parts(_mm_or_pd(_mm_and_pd(a, keep), half), a);
   }
   return s;
 }
@@ -155,8 +156,12 @@ static double mantissa_log(const double *x) {
  * loads as <2 x i64>: adcore/lib/BitLoads.cpp.) */
 static double mantissa_log_abs(const double *x) {
   double s = 0;
-  for (int i = 0; i < 4; i += 2)
-    s += log_from_bits(_mm_loadu_pd(x + i), 0x000fffffffffffffLL);
+  for (int i = 0; i < 4; i += 2) {
+    __m128d a = _mm_loadu_pd(x + i);
+    __m128d keep = _mm_castsi128_pd(_mm_set1_epi64x(0x000fffffffffffffLL));
+    __m128d half = _mm_castsi128_pd(_mm_set1_epi64x(0x3fe0000000000000LL));
+    s += log_parts(_mm_or_pd(_mm_and_pd(a, keep), half), a);
+  }
   return s;
 }
 #endif
