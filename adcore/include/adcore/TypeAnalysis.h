@@ -28,6 +28,8 @@ class Function;
 class GEPOperator;
 class Instruction;
 class MemTransferInst;
+class MDString;
+class StructType;
 class Type;
 class Value;
 class raw_ostream;
@@ -108,6 +110,17 @@ private:
                             bool WithFields = true);
   /// What the source type of a GEP over a struct says its base points to.
   void seedFromStructGEP(const llvm::GEPOperator &GEP);
+  /// What the pointer \p Ptr, loaded or stored by \p I, points to when
+  /// I's TBAA type is a pointer to a struct ("p1 _ZTS5point", "p1 point"):
+  /// elements of that struct, with its declared fields. Returns whether
+  /// anything changed.
+  bool seedFromPointeeStruct(const llvm::Value *Ptr,
+                             const llvm::Instruction &I);
+  /// The IR struct type named by a TBAA type name (a C struct tag, or the
+  /// typeinfo name of a C++ class), cached; null when none is (templates:
+  /// their IR names are not unique).
+  llvm::StructType *structOfTBAAName(llvm::StringRef Name);
+  llvm::DenseMap<const llvm::MDString *, llvm::StructType *> TBAAStructs;
   /// Seeds pointer arguments from the stack variables that every caller in
   /// the module passes (CallerTypes.cpp).
   void seedFromCallers();

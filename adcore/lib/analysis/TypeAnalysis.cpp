@@ -266,8 +266,10 @@ bool TypeAnalysis::visit(Instruction &I) {
     // A `double *` loaded from memory points to doubles (what a pointer
     // loaded from memory points to is otherwise unknown: layouts do not
     // nest).
-    if (LI->getType()->isPointerTy())
+    if (LI->getType()->isPointerTy()) {
       Changed |= joinMemory(LI, -1, pointeeKindOfTBAA(I));
+      Changed |= seedFromPointeeStruct(LI, I);
+    }
     // A pointer stored at an address and loaded back (every variable at
     // -O0) points to what the stored pointer points to.
     if (LI->getType()->isPointerTy())
@@ -283,8 +285,10 @@ bool TypeAnalysis::visit(Instruction &I) {
     Changed |= joinMemory(P, 0, kindOfTBAA(I));
     Changed |= joinMemory(P, 0, kindOf(V));
     Changed |= join(V, memoryKind(P, 0));
-    if (V->getType()->isPointerTy() && !isa<Constant>(V)) // not null
+    if (V->getType()->isPointerTy() && !isa<Constant>(V)) { // not null
       Changed |= joinMemory(V, -1, pointeeKindOfTBAA(I));
+      Changed |= seedFromPointeeStruct(V, I);
+    }
     return Changed;
   }
   if (auto *GEP = dyn_cast<GEPOperator>(&I)) {
@@ -416,6 +420,18 @@ constexpr StringRef IntegerTypeNames[] = {
     "long",     "unsigned long",    "long long", "unsigned long long",
     "__int128", "unsigned __int128"};
 
+/// Double (Float) for a C++ type that holds nothing but doubles (floats):
+/// the scalar, std::array and std::complex of it; else Unknown.
+static Kind floatKindOfCXXType(StringRef T) {
+  if (T == "double" || T.starts_with("std::array<double, ") ||
+      T == "std::complex<double>")
+    return Kind::Double;
+  if (T == "float" || T.starts_with("std::array<float, ") ||
+      T == "std::complex<float>")
+    return Kind::Float;
+  return Kind::Unknown;
+}
+
 /// What C++ source types say about pointer parameters: a mangled name
 /// carries the parameter types (`double*`, `float const&`, `int*`,
 /// `point*`), which tell what the pointers point to even where the body
@@ -467,13 +483,8 @@ static void kindsFromSignature(
     T.consume_back("const");
     T = T.trim();
     T.consume_front("const ");
-    // (std::array and std::complex of doubles hold nothing but doubles.)
-    if (T == "double" ||
-        (T.starts_with("std::array<double, ") || T == "std::complex<double>"))
-      Out.push_back({I + Shift, Kind::Double});
-    else if (T == "float" || (T.starts_with("std::array<float, ") ||
-                              T == "std::complex<float>"))
-      Out.push_back({I + Shift, Kind::Float});
+    if (Kind K = floatKindOfCXXType(T); K != Kind::Unknown)
+      Out.push_back({I + Shift, K});
     else if (T.ends_with("*")) // `term**`: an array of pointers
       Out.push_back({I + Shift, Kind::Pointer});
     else if (is_contained(IntegerTypeNames, T)) // (not char: any byte)
@@ -574,6 +585,60 @@ void TypeAnalysis::seedFromStructGEP(const GEPOperator &GEP) {
   // One index: the GEP steps from one S to another.
   if (GEP.getNumIndices() == 1)
     PointsToS(&GEP);
+}
+
+/// The C++ source name of a TBAA type name: the class a typeinfo name
+/// (_ZTS5point) names, or a C struct tag as it is.
+static std::string sourceTypeOfTBAAName(StringRef Name) {
+  if (!Name.starts_with("_ZTS"))
+    return Name.str();
+  std::string D = demangle(Name.str());
+  StringRef Prefix = "typeinfo name for ";
+  return StringRef(D).starts_with(Prefix) ? D.substr(Prefix.size()) : "";
+}
+
+StructType *TypeAnalysis::structOfTBAAName(StringRef Name) {
+  std::string Source = sourceTypeOfTBAAName(Name);
+  if (Source.empty() || StringRef(Source).contains('<') ||
+      StringRef(Source).contains(' '))
+    return nullptr;
+  for (StringRef Prefix : {"struct.", "class."})
+    if (StructType *ST =
+            StructType::getTypeByName(F.getContext(), (Prefix + Source).str()))
+      return ST;
+  return nullptr;
+}
+
+bool TypeAnalysis::seedFromPointeeStruct(const Value *Ptr,
+                                         const Instruction &I) {
+  const MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
+  if (!Tag || Tag->getNumOperands() < 2)
+    return false;
+  auto *AccessType = dyn_cast<MDNode>(Tag->getOperand(1));
+  auto *Name = AccessType && AccessType->getNumOperands() > 0
+                   ? dyn_cast<MDString>(AccessType->getOperand(0))
+                   : nullptr;
+  if (!Name)
+    return false;
+  StringRef Pointee;
+  if (pointerDepth(Name->getString(), Pointee) != 1)
+    return false;
+  // std::array<double, 3> *: doubles only.
+  if (Pointee.starts_with("_ZTS"))
+    if (Kind K = floatKindOfCXXType(sourceTypeOfTBAAName(Pointee));
+        K != Kind::Unknown)
+      return joinMemory(Ptr, 0, K) | joinMemory(Ptr, -1, K);
+  auto [It, New] = TBAAStructs.try_emplace(Name, nullptr);
+  if (New)
+    It->second = structOfTBAAName(Pointee);
+  StructType *ST = It->second;
+  SmallVector<std::pair<int64_t, Kind>, 8> Fields;
+  if (!ST || !declaredFields(F.getDataLayout(), ST, 0, Fields))
+    return false;
+  bool Changed = joinStride(Ptr, F.getDataLayout().getTypeAllocSize(ST));
+  for (auto [Offset, K] : Fields)
+    Changed |= joinMemory(Ptr, Offset, K);
+  return Changed;
 }
 
 TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
