@@ -48,20 +48,35 @@ bool isLaneShift(const User &U) {
          isa<ConstantInt>(BO->getOperand(1));
 }
 
+/// A comparison, or a call of a function without derivatives (a
+/// sanitizer's report): what a check does with an address computed in an
+/// integer, besides turning it into a pointer.
+bool isCheckOfAddress(const User &U) {
+  if (isa<ICmpInst>(U))
+    return true;
+  const auto *Call = dyn_cast<CallBase>(&U);
+  return Call && Call->getCalledFunction() &&
+         isKnownInactiveFunction(*Call->getCalledFunction());
+}
+
 /// True when every use of \p I is integer arithmetic that ends, \p Depth
 /// operations deep, in an inttoptr: an address offset or aligned in an
 /// integer (Eigen's `((uintptr_t)alloca(n + 15) + 15) & ~15` at -O0), or
 /// changed in a way whose shadow is not known (an error where it is used,
 /// never a derivative silently dropped).
 bool becomesPointer(const Instruction &I, unsigned Depth) {
-  if (I.use_empty())
-    return false;
-  return all_of(I.users(), [&](const User *U) {
-    if (isa<IntToPtrInst>(U))
-      return true;
+  bool Moves = false;
+  for (const User *U : I.users()) {
+    // (Compared and checked on the way: UBSan's pointer-overflow checks.)
+    if (isCheckOfAddress(*U))
+      continue;
     const auto *BO = dyn_cast<BinaryOperator>(U);
-    return BO && Depth > 0 && becomesPointer(*BO, Depth - 1);
-  });
+    if (!isa<IntToPtrInst>(U) &&
+        !(BO && Depth > 0 && becomesPointer(*BO, Depth - 1)))
+      return false;
+    Moves = true;
+  }
+  return Moves;
 }
 
 /// An integer that only moves data (loaded and stored again, bitcast to a
@@ -70,11 +85,17 @@ bool becomesPointer(const Instruction &I, unsigned Depth) {
 /// does an address changed by integer arithmetic on its way to a pointer,
 /// and bits changed by and, or and xor on their way back to a float (which
 /// the emitters then differentiate or report, never silently drop), \p
-/// Depth operations deep.
+/// Depth operations deep. (An address may also be compared and checked by
+/// functions without derivatives on its way: UBSan's pointer-overflow
+/// checks.)
+const Value *addressBase(const Value *X, unsigned Depth);
 bool isMovedInteger(const Instruction &I, unsigned Depth = 4) {
   if (!I.getType()->isIntOrIntVectorTy() || I.use_empty())
     return false;
+  bool Address = addressBase(&I, 4) != nullptr;
   for (const User *U : I.users()) {
+    if (Address && isCheckOfAddress(*U))
+      continue;
     if (isa<BinaryOperator>(U) && becomesPointer(*cast<BinaryOperator>(U), 4))
       continue;
     if (const auto *BO = dyn_cast<BinaryOperator>(U);
