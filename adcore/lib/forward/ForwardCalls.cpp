@@ -368,12 +368,17 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
   return true;
 }
 
+bool ForwardEmitter::duplicatedArgument(const Value *V) const {
+  return isActive(V) || isa<ConstantPointerNull>(V);
+}
+
 DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
   DerivativeKey K;
   K.Primal = Callee;
   K.Width = Width;
   for (Use &U : Call.args())
-    K.Args.push_back(isActive(U.get()) ? ArgActivity::Dup : ArgActivity::Const);
+    K.Args.push_back(duplicatedArgument(U.get()) ? ArgActivity::Dup
+                                                 : ArgActivity::Const);
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   K.ReturnShadow = !RetTy->isVoidTy() && isAnalyzedActive(&Call) &&
@@ -385,7 +390,7 @@ SmallVector<Value *, 16> ForwardEmitter::calleeArgs(CallBase &Call) {
   SmallVector<Value *, 16> Args;
   for (Use &U : Call.args()) {
     Args.push_back(U.get());
-    if (!isActive(U.get()))
+    if (!duplicatedArgument(U.get()))
       continue;
     Value *T = tangent(U.get());
     for (unsigned L = 0; L < Width; ++L)

@@ -86,6 +86,11 @@ private:
 
   /// True when \p V carries a tangent or shadow (one has been emitted).
   bool isActive(const llvm::Value *V) const;
+  /// Whether a callee gets the argument \p V with a tangent: an active
+  /// value, or a null pointer (with a null tangent: a function that writes
+  /// through an optional output pointer only when it is not null then has
+  /// the derivative of that store).
+  bool duplicatedArgument(const llvm::Value *V) const;
   /// True when the activity analysis found \p V active.
   bool isAnalyzedActive(const llvm::Value *V) const {
     return ActiveClones.contains(V);

@@ -127,9 +127,13 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   K.Primal = Callee;
   K.Mode = DerivativeMode::Augmented;
   K.Width = Width;
+  // A null pointer is duplicated with a null shadow: a function that writes
+  // through an optional output pointer only when it is not null (`if (aux)
+  // *aux = v;`) then has the derivative of its store, whose shadow store
+  // runs where the primal's does.
   for (Use &U : Call.args()) {
     Value *A = U.get();
-    if (shadowOrNull(A))
+    if (shadowOrNull(A) || isa<ConstantPointerNull>(A))
       K.Args.push_back(ArgActivity::Dup);
     else if (Active.contains(A) && A->getType()->isFPOrFPVectorTy())
       K.Args.push_back(ArgActivity::Active);
@@ -142,10 +146,11 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   // The callee may read its argument memory again in its reverse sweep
   // when that memory is what this function's arguments reach, and nothing
   // here or in the callers writes it.
-  K.StableMemory =
-      Key.StableMemory && all_of(Call.args(), [&](const Use &U) {
-        return !U->getType()->isPointerTy() || stableArgumentMemory(U.get());
-      });
+  K.StableMemory = Key.StableMemory && all_of(Call.args(), [&](const Use &U) {
+                     return !U->getType()->isPointerTy() ||
+                            isa<ConstantPointerNull>(U.get()) ||
+                            stableArgumentMemory(U.get());
+                   });
   Function *AugCallee = Ctx.getOrCreate(K);
   if (!AugCallee)
     return false;
@@ -155,6 +160,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     if (shadowOrNull(U.get()))
       for (unsigned L = 0; L < Width; ++L)
         Args.push_back(LaneShadows[L].lookup(U.get()));
+    else if (isa<ConstantPointerNull>(U.get()))
+      Args.append(Width, U.get()); // (null's shadow is null)
   }
   CallBase *New = emitReplacementCall(AB, Call, AugCallee, Args);
   Value *Primal = New;
