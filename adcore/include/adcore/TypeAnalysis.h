@@ -121,6 +121,9 @@ private:
   /// their IR names are not unique).
   llvm::StructType *structOfTBAAName(llvm::StringRef Name);
   llvm::DenseMap<const llvm::MDString *, llvm::StructType *> TBAAStructs;
+  /// std::vector<double> parameters (by reference or pointer): the kind of
+  /// their elements, which the vector's pointers point to.
+  llvm::DenseMap<const llvm::Value *, Kind> VectorElements;
   /// Seeds pointer arguments from the stack variables that every caller in
   /// the module passes (CallerTypes.cpp).
   void seedFromCallers();

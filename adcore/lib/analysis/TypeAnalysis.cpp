@@ -3,6 +3,7 @@
 #include "adcore/TypeAnalysis.h"
 #include "adcore/MemoryFunctions.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
@@ -269,6 +270,21 @@ bool TypeAnalysis::visit(Instruction &I) {
     if (LI->getType()->isPointerTy()) {
       Changed |= joinMemory(LI, -1, pointeeKindOfTBAA(I));
       Changed |= seedFromPointeeStruct(LI, I);
+      // A pointer of a std::vector<double> parameter (or of one of the
+      // vectors an iterator parameter walks over: every pointer in them
+      // points to elements).
+      if (!VectorElements.empty()) {
+        SmallVector<const Value *, 4> Objects;
+        getUnderlyingObjects(P, Objects);
+        auto It = Objects.empty() ? VectorElements.end()
+                                  : VectorElements.find(Objects.front());
+        if (It != VectorElements.end() && all_of(Objects, [&](const Value *O) {
+              auto OIt = VectorElements.find(O);
+              return OIt != VectorElements.end() && OIt->second == It->second;
+            }))
+          Changed |=
+              joinMemory(LI, 0, It->second) | joinMemory(LI, -1, It->second);
+      }
     }
     // A pointer stored at an address and loaded back (every variable at
     // -O0) points to what the stored pointer points to.
@@ -432,15 +448,35 @@ static Kind floatKindOfCXXType(StringRef T) {
   return Kind::Unknown;
 }
 
+/// The first template argument in \p Args, the text after a template's
+/// `<` (up to its first comma outside nested brackets).
+static StringRef firstTemplateArgument(StringRef Args) {
+  int Depth = 0;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    char C = Args[I];
+    if (C == '<' || C == '(')
+      ++Depth;
+    else if ((C == '>' || C == ')') && Depth-- == 0)
+      return Args.take_front(I).trim();
+    else if (C == ',' && Depth == 0)
+      return Args.take_front(I).trim();
+  }
+  return Args.trim();
+}
+
 /// What C++ source types say about pointer parameters: a mangled name
 /// carries the parameter types (`double*`, `float const&`, `int*`,
 /// `point*`), which tell what the pointers point to even where the body
 /// never reads them (a function that only calls memmove). \p Out: the
 /// kind of scalar pointees; \p Structs: the IR type of struct pointees
-/// (`point*`: %struct.point; not templates, whose IR names are not unique).
-static void kindsFromSignature(
-    const Function &F, SmallVectorImpl<std::pair<unsigned, Kind>> &Out,
-    SmallVectorImpl<std::pair<unsigned, StructType *>> &Structs) {
+/// (`point*`: %struct.point; not templates, whose IR names are not unique);
+/// \p Vectors: the element kind of `std::vector<double> const&` and the
+/// like (a vector object: three pointers to its elements).
+static void
+kindsFromSignature(const Function &F,
+                   SmallVectorImpl<std::pair<unsigned, Kind>> &Out,
+                   SmallVectorImpl<std::pair<unsigned, StructType *>> &Structs,
+                   SmallVectorImpl<std::pair<unsigned, Kind>> &Vectors) {
   // The demangler keeps pointers into the name: it must outlive D's use.
   std::string Mangled = F.getName().str();
   ItaniumPartialDemangler D;
@@ -477,14 +513,25 @@ static void kindsFromSignature(
   unsigned Shift = F.arg_size() - Types.size();
   for (unsigned I = 0; I < Types.size(); ++I) {
     StringRef T(Types[I]);
+    // A vector's iterator passed by value is its pointer (one field: the
+    // IR passes the pointer itself).
+    if (T.consume_front("__gnu_cxx::__normal_iterator<")) {
+      T = firstTemplateArgument(T);
+      if (!F.getArg(I + Shift)->getType()->isPointerTy())
+        continue;
+    }
     if (!T.consume_back("*") && !T.consume_back("&"))
       continue;
     T = T.trim();
     T.consume_back("const");
     T = T.trim();
     T.consume_front("const ");
+    StringRef Element = T;
     if (Kind K = floatKindOfCXXType(T); K != Kind::Unknown)
       Out.push_back({I + Shift, K});
+    else if (Element.consume_front("std::vector<"))
+      Vectors.push_back(
+          {I + Shift, floatKindOfCXXType(firstTemplateArgument(Element))});
     else if (T.ends_with("*")) // `term**`: an array of pointers
       Out.push_back({I + Shift, Kind::Pointer});
     else if (is_contained(IntegerTypeNames, T)) // (not char: any byte)
@@ -658,7 +705,20 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
     join(&A, kindOfType(A.getType()));
   SmallVector<std::pair<unsigned, Kind>, 4> Seeds;
   SmallVector<std::pair<unsigned, StructType *>, 4> StructSeeds;
-  kindsFromSignature(F, Seeds, StructSeeds);
+  SmallVector<std::pair<unsigned, Kind>, 2> VectorSeeds;
+  kindsFromSignature(F, Seeds, StructSeeds, VectorSeeds);
+  // A `std::vector<double> const&` parameter: its three pointers point to
+  // doubles (how a copy of the vector's elements is typed where nothing
+  // else says: -fno-strict-aliasing leaves no TBAA).
+  for (auto [ArgNo, K] : VectorSeeds) {
+    const Argument *A = F.getArg(ArgNo);
+    if (!A->getType()->isPointerTy())
+      continue;
+    for (int64_t Offset : {0, 8, 16})
+      joinMemory(A, Offset, Kind::Pointer);
+    if (K != Kind::Unknown)
+      VectorElements[A] = K;
+  }
   for (auto [ArgNo, K] : Seeds)
     if (F.getArg(ArgNo)->getType()->isPointerTy()) {
       joinMemory(F.getArg(ArgNo), 0, K);
