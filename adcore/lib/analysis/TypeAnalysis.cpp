@@ -448,6 +448,22 @@ static Kind floatKindOfCXXType(StringRef T) {
   return Kind::Unknown;
 }
 
+/// The one IR struct type of the C or C++ type named \p Name (`point`,
+/// `ns::point`), or null: none, a template (whose IR names are not unique),
+/// or a name two types share in this module (modules of files with
+/// different `struct point`s linked together: one is renamed point.0).
+static StructType *uniqueStructNamed(LLVMContext &C, StringRef Name) {
+  if (Name.empty() || Name.contains('<') || Name.contains('(') ||
+      Name.contains(' '))
+    return nullptr;
+  for (StringRef Prefix : {"struct.", "class."})
+    if (StructType *ST = StructType::getTypeByName(C, (Prefix + Name).str()))
+      return StructType::getTypeByName(C, (Prefix + Name + ".0").str())
+                 ? nullptr
+                 : ST;
+  return nullptr;
+}
+
 /// The first template argument in \p Args, the text after a template's
 /// `<` (up to its first comma outside nested brackets).
 static StringRef firstTemplateArgument(StringRef Args) {
@@ -529,20 +545,17 @@ kindsFromSignature(const Function &F,
     StringRef Element = T;
     if (Kind K = floatKindOfCXXType(T); K != Kind::Unknown)
       Out.push_back({I + Shift, K});
-    else if (Element.consume_front("std::vector<"))
-      Vectors.push_back(
-          {I + Shift, floatKindOfCXXType(firstTemplateArgument(Element))});
-    else if (T.ends_with("*")) // `term**`: an array of pointers
+    else if (Kind E = Element.consume_front("std::vector<")
+                          ? floatKindOfCXXType(firstTemplateArgument(Element))
+                          : Kind::Unknown;
+             E != Kind::Unknown)
+      Vectors.push_back({I + Shift, E}); // (not vector<bool>: bits)
+    else if (T.ends_with("*"))           // `term**`: an array of pointers
       Out.push_back({I + Shift, Kind::Pointer});
     else if (is_contained(IntegerTypeNames, T)) // (not char: any byte)
       Out.push_back({I + Shift, Kind::Integer});
-    else if (!T.contains('<') && !T.contains('(') && !T.contains(' '))
-      for (StringRef Prefix : {"struct.", "class."})
-        if (StructType *ST =
-                StructType::getTypeByName(F.getContext(), (Prefix + T).str())) {
-          Structs.push_back({I + Shift, ST});
-          break;
-        }
+    else if (StructType *ST = uniqueStructNamed(F.getContext(), T))
+      Structs.push_back({I + Shift, ST});
   }
 }
 
@@ -645,15 +658,7 @@ static std::string sourceTypeOfTBAAName(StringRef Name) {
 }
 
 StructType *TypeAnalysis::structOfTBAAName(StringRef Name) {
-  std::string Source = sourceTypeOfTBAAName(Name);
-  if (Source.empty() || StringRef(Source).contains('<') ||
-      StringRef(Source).contains(' '))
-    return nullptr;
-  for (StringRef Prefix : {"struct.", "class."})
-    if (StructType *ST =
-            StructType::getTypeByName(F.getContext(), (Prefix + Source).str()))
-      return ST;
-  return nullptr;
+  return uniqueStructNamed(F.getContext(), sourceTypeOfTBAAName(Name));
 }
 
 bool TypeAnalysis::seedFromPointeeStruct(const Value *Ptr,
@@ -716,8 +721,7 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
       continue;
     for (int64_t Offset : {0, 8, 16})
       joinMemory(A, Offset, Kind::Pointer);
-    if (K != Kind::Unknown)
-      VectorElements[A] = K;
+    VectorElements[A] = K;
   }
   for (auto [ArgNo, K] : Seeds)
     if (F.getArg(ArgNo)->getType()->isPointerTy()) {
