@@ -26,8 +26,14 @@ CallBase *emitReplacementCall(IRBuilder<> &B, CallBase &Old,
   }
   // The result is used on the normal path: give that edge a block of its
   // own so the code after the call dominates every use, phis included.
-  BasicBlock *From = Invoke->getParent();
-  BasicBlock *Normal = SplitEdge(From, Invoke->getNormalDest());
+  // (Split by hand: llvm::SplitEdge crashed on such an edge in a forward
+  // derivative of Eigen code built with -O1 -fno-inline.)
+  BasicBlock *From = Invoke->getParent(), *To = Invoke->getNormalDest();
+  BasicBlock *Normal = BasicBlock::Create(
+      From->getContext(), To->getName() + ".split", From->getParent(), To);
+  BranchInst::Create(To, Normal)->setDebugLoc(Old.getDebugLoc());
+  Invoke->setNormalDest(Normal);
+  To->replacePhiUsesWith(From, Normal);
   B.SetInsertPoint(Invoke);
   B.SetCurrentDebugLocation(Old.getDebugLoc());
   InvokeInst *New =
