@@ -436,14 +436,43 @@ constexpr StringRef IntegerTypeNames[] = {
     "long",     "unsigned long",    "long long", "unsigned long long",
     "__int128", "unsigned __int128"};
 
+/// True for a fixed-size Eigen matrix or array of \p Scalar
+/// (`Eigen::Matrix<double, 3, 1, 0, 3, 1>`): its coefficients, inline.
+static bool isFixedEigenOf(StringRef T, StringRef Scalar) {
+  if (!T.consume_front("Eigen::Matrix<") && !T.consume_front("Eigen::Array<"))
+    return false;
+  if (!T.consume_front(Scalar) || !T.consume_front(", "))
+    return false;
+  unsigned Rows, Cols;
+  return !T.consumeInteger(10, Rows) && T.consume_front(", ") &&
+         !T.consumeInteger(10, Cols) && Rows > 0 && Cols > 0;
+}
+
+/// The scalar kind of Eigen's storage of a dynamic-size matrix
+/// (`Eigen::DenseStorage<double, -1, -1, -1, 0>`, `Eigen::Matrix<double,
+/// -1, 1, 0, -1, 1>`): an object whose first field points to the
+/// coefficients; else Unknown.
+static Kind dynamicEigenStorageOf(StringRef T) {
+  if (!T.consume_front("Eigen::DenseStorage<") &&
+      !T.consume_front("Eigen::Matrix<") && !T.consume_front("Eigen::Array<"))
+    return Kind::Unknown;
+  Kind K = T.consume_front("double, ")  ? Kind::Double
+           : T.consume_front("float, ") ? Kind::Float
+           : (T.consume_front("int, ") || T.consume_front("long, "))
+               ? Kind::Integer // (a permutation's indices)
+               : Kind::Unknown;
+  // Some dimension dynamic (-1): the coefficients are on the heap.
+  return T.contains("-1") ? K : Kind::Unknown;
+}
+
 /// Double (Float) for a C++ type that holds nothing but doubles (floats):
 /// the scalar, std::array and std::complex of it; else Unknown.
 static Kind floatKindOfCXXType(StringRef T) {
   if (T == "double" || T.starts_with("std::array<double, ") ||
-      T == "std::complex<double>")
+      T == "std::complex<double>" || isFixedEigenOf(T, "double"))
     return Kind::Double;
   if (T == "float" || T.starts_with("std::array<float, ") ||
-      T == "std::complex<float>")
+      T == "std::complex<float>" || isFixedEigenOf(T, "float"))
     return Kind::Float;
   return Kind::Unknown;
 }
@@ -492,7 +521,8 @@ static void
 kindsFromSignature(const Function &F,
                    SmallVectorImpl<std::pair<unsigned, Kind>> &Out,
                    SmallVectorImpl<std::pair<unsigned, StructType *>> &Structs,
-                   SmallVectorImpl<std::pair<unsigned, Kind>> &Vectors) {
+                   SmallVectorImpl<std::pair<unsigned, Kind>> &Vectors,
+                   SmallVectorImpl<std::pair<unsigned, Kind>> &Storages) {
   // The demangler keeps pointers into the name: it must outlive D's use.
   std::string Mangled = F.getName().str();
   ItaniumPartialDemangler D;
@@ -550,7 +580,9 @@ kindsFromSignature(const Function &F,
                           : Kind::Unknown;
              E != Kind::Unknown)
       Vectors.push_back({I + Shift, E}); // (not vector<bool>: bits)
-    else if (T.ends_with("*"))           // `term**`: an array of pointers
+    else if (Kind E = dynamicEigenStorageOf(T); E != Kind::Unknown)
+      Storages.push_back({I + Shift, E});
+    else if (T.ends_with("*")) // `term**`: an array of pointers
       Out.push_back({I + Shift, Kind::Pointer});
     else if (is_contained(IntegerTypeNames, T)) // (not char: any byte)
       Out.push_back({I + Shift, Kind::Integer});
@@ -710,8 +742,17 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
     join(&A, kindOfType(A.getType()));
   SmallVector<std::pair<unsigned, Kind>, 4> Seeds;
   SmallVector<std::pair<unsigned, StructType *>, 4> StructSeeds;
-  SmallVector<std::pair<unsigned, Kind>, 2> VectorSeeds;
-  kindsFromSignature(F, Seeds, StructSeeds, VectorSeeds);
+  SmallVector<std::pair<unsigned, Kind>, 2> VectorSeeds, StorageSeeds;
+  kindsFromSignature(F, Seeds, StructSeeds, VectorSeeds, StorageSeeds);
+  // A dynamic-size Eigen object: its first field points to the
+  // coefficients (Eigen::DenseStorage's copy constructor only memcpys).
+  for (auto [ArgNo, K] : StorageSeeds) {
+    const Argument *A = F.getArg(ArgNo);
+    if (!A->getType()->isPointerTy())
+      continue;
+    joinMemory(A, 0, Kind::Pointer);
+    VectorElements[A] = K;
+  }
   // A `std::vector<double> const&` parameter: its three pointers point to
   // doubles (how a copy of the vector's elements is typed where nothing
   // else says: -fno-strict-aliasing leaves no TBAA).
