@@ -28,7 +28,6 @@ class Function;
 class GEPOperator;
 class Instruction;
 class MemTransferInst;
-class MDString;
 class StructType;
 class Type;
 class Value;
@@ -110,19 +109,20 @@ private:
                             bool WithFields = true);
   /// What the source type of a GEP over a struct says its base points to.
   void seedFromStructGEP(const llvm::GEPOperator &GEP);
+  /// \p Ptr points to elements of the struct \p ST, with its declared
+  /// fields. Returns whether anything changed.
+  bool seedStructElements(const llvm::Value *Ptr, llvm::StructType *ST);
   /// What the pointer \p Ptr, loaded or stored by \p I, points to when
   /// I's TBAA type is a pointer to a struct ("p1 _ZTS5point", "p1 point"):
   /// elements of that struct, with its declared fields. Returns whether
   /// anything changed.
   bool seedFromPointeeStruct(const llvm::Value *Ptr,
                              const llvm::Instruction &I);
-  /// The IR struct type named by a TBAA type name (a C struct tag, or the
-  /// typeinfo name of a C++ class), cached; null when none is (templates:
-  /// their IR names are not unique).
-  llvm::StructType *structOfTBAAName(llvm::StringRef Name);
-  llvm::DenseMap<const llvm::MDString *, llvm::StructType *> TBAAStructs;
-  /// std::vector<double> parameters (by reference or pointer): the kind of
-  /// their elements, which the vector's pointers point to.
+  /// Per pointee name of pointer TBAA, its IR struct type (or null: none,
+  /// or not known uniquely).
+  llvm::DenseMap<llvm::StringRef, llvm::StructType *> TBAAStructs;
+  /// Parameters that are std::vector<double> or dynamic-size Eigen objects
+  /// (SourceTypes.h): the kind of the elements their pointers point to.
   llvm::DenseMap<const llvm::Value *, Kind> VectorElements;
   /// Seeds pointer arguments from the stack variables that every caller in
   /// the module passes (CallerTypes.cpp).

@@ -3,8 +3,9 @@
 #include "adcore/TypeAnalysis.h"
 #include "adcore/MemoryFunctions.h"
 
+#include "SourceTypes.h"
+
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GetElementPtrTypeIterator.h"
@@ -15,8 +16,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <cstdlib>
 
 using namespace llvm;
 
@@ -430,167 +429,6 @@ bool TypeAnalysis::visit(Instruction &I) {
   return false;
 }
 
-/// The integer types of at least 16 bits, as the demangler prints them.
-constexpr StringRef IntegerTypeNames[] = {
-    "short",    "unsigned short",   "int",       "unsigned int",
-    "long",     "unsigned long",    "long long", "unsigned long long",
-    "__int128", "unsigned __int128"};
-
-/// True for a fixed-size Eigen matrix or array of \p Scalar
-/// (`Eigen::Matrix<double, 3, 1, 0, 3, 1>`): its coefficients, inline.
-static bool isFixedEigenOf(StringRef T, StringRef Scalar) {
-  if (!T.consume_front("Eigen::Matrix<") && !T.consume_front("Eigen::Array<"))
-    return false;
-  if (!T.consume_front(Scalar) || !T.consume_front(", "))
-    return false;
-  unsigned Rows, Cols;
-  return !T.consumeInteger(10, Rows) && T.consume_front(", ") &&
-         !T.consumeInteger(10, Cols) && Rows > 0 && Cols > 0;
-}
-
-/// The scalar kind of Eigen's storage of a dynamic-size matrix
-/// (`Eigen::DenseStorage<double, -1, -1, -1, 0>`, `Eigen::Matrix<double,
-/// -1, 1, 0, -1, 1>`): an object whose first field points to the
-/// coefficients; else Unknown.
-static Kind dynamicEigenStorageOf(StringRef T) {
-  if (!T.consume_front("Eigen::DenseStorage<") &&
-      !T.consume_front("Eigen::Matrix<") && !T.consume_front("Eigen::Array<"))
-    return Kind::Unknown;
-  Kind K = T.consume_front("double, ")  ? Kind::Double
-           : T.consume_front("float, ") ? Kind::Float
-           : (T.consume_front("int, ") || T.consume_front("long, "))
-               ? Kind::Integer // (a permutation's indices)
-               : Kind::Unknown;
-  // Some dimension dynamic (-1): the coefficients are on the heap.
-  return T.contains("-1") ? K : Kind::Unknown;
-}
-
-/// Double (Float) for a C++ type that holds nothing but doubles (floats):
-/// the scalar, std::array and std::complex of it; else Unknown.
-static Kind floatKindOfCXXType(StringRef T) {
-  if (T == "double" || T.starts_with("std::array<double, ") ||
-      T == "std::complex<double>" || isFixedEigenOf(T, "double"))
-    return Kind::Double;
-  if (T == "float" || T.starts_with("std::array<float, ") ||
-      T == "std::complex<float>" || isFixedEigenOf(T, "float"))
-    return Kind::Float;
-  return Kind::Unknown;
-}
-
-/// The one IR struct type of the C or C++ type named \p Name (`point`,
-/// `ns::point`), or null: none, a template (whose IR names are not unique),
-/// or a name two types share in this module (modules of files with
-/// different `struct point`s linked together: one is renamed point.0).
-static StructType *uniqueStructNamed(LLVMContext &C, StringRef Name) {
-  if (Name.empty() || Name.contains('<') || Name.contains('(') ||
-      Name.contains(' '))
-    return nullptr;
-  for (StringRef Prefix : {"struct.", "class."})
-    if (StructType *ST = StructType::getTypeByName(C, (Prefix + Name).str()))
-      return StructType::getTypeByName(C, (Prefix + Name + ".0").str())
-                 ? nullptr
-                 : ST;
-  return nullptr;
-}
-
-/// The first template argument in \p Args, the text after a template's
-/// `<` (up to its first comma outside nested brackets).
-static StringRef firstTemplateArgument(StringRef Args) {
-  int Depth = 0;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    char C = Args[I];
-    if (C == '<' || C == '(')
-      ++Depth;
-    else if ((C == '>' || C == ')') && Depth-- == 0)
-      return Args.take_front(I).trim();
-    else if (C == ',' && Depth == 0)
-      return Args.take_front(I).trim();
-  }
-  return Args.trim();
-}
-
-/// What C++ source types say about pointer parameters: a mangled name
-/// carries the parameter types (`double*`, `float const&`, `int*`,
-/// `point*`), which tell what the pointers point to even where the body
-/// never reads them (a function that only calls memmove). \p Out: the
-/// kind of scalar pointees; \p Structs: the IR type of struct pointees
-/// (`point*`: %struct.point; not templates, whose IR names are not unique);
-/// \p Vectors: the element kind of `std::vector<double> const&` and the
-/// like (a vector object: three pointers to its elements).
-static void
-kindsFromSignature(const Function &F,
-                   SmallVectorImpl<std::pair<unsigned, Kind>> &Out,
-                   SmallVectorImpl<std::pair<unsigned, StructType *>> &Structs,
-                   SmallVectorImpl<std::pair<unsigned, Kind>> &Vectors,
-                   SmallVectorImpl<std::pair<unsigned, Kind>> &Storages) {
-  // The demangler keeps pointers into the name: it must outlive D's use.
-  std::string Mangled = F.getName().str();
-  ItaniumPartialDemangler D;
-  if (D.partialDemangle(Mangled.c_str()) || !D.isFunction())
-    return;
-  size_t N = 0;
-  char *Buf = D.getFunctionParameters(nullptr, &N);
-  if (!Buf)
-    return;
-  std::string Params(Buf);
-  std::free(Buf);
-  // "(double*, std::pair<int, int>, float const&)": split at top-level
-  // commas.
-  SmallVector<std::string, 8> Types;
-  int Depth = 0;
-  std::string Cur;
-  for (char C : StringRef(Params).drop_front().drop_back()) {
-    if (C == '<' || C == '(')
-      ++Depth;
-    if (C == '>' || C == ')')
-      --Depth;
-    if (C == ',' && Depth == 0) {
-      Types.push_back(StringRef(Cur).trim().str());
-      Cur.clear();
-      continue;
-    }
-    Cur += C;
-  }
-  if (!StringRef(Cur).trim().empty())
-    Types.push_back(StringRef(Cur).trim().str());
-  // A method has `this` (and maybe an sret pointer) before its parameters.
-  if (Types.size() > F.arg_size())
-    return;
-  unsigned Shift = F.arg_size() - Types.size();
-  for (unsigned I = 0; I < Types.size(); ++I) {
-    StringRef T(Types[I]);
-    // A vector's iterator passed by value is its pointer (one field: the
-    // IR passes the pointer itself).
-    if (T.consume_front("__gnu_cxx::__normal_iterator<")) {
-      T = firstTemplateArgument(T);
-      if (!F.getArg(I + Shift)->getType()->isPointerTy())
-        continue;
-    }
-    if (!T.consume_back("*") && !T.consume_back("&"))
-      continue;
-    T = T.trim();
-    T.consume_back("const");
-    T = T.trim();
-    T.consume_front("const ");
-    StringRef Element = T;
-    if (Kind K = floatKindOfCXXType(T); K != Kind::Unknown)
-      Out.push_back({I + Shift, K});
-    else if (Kind E = Element.consume_front("std::vector<")
-                          ? floatKindOfCXXType(firstTemplateArgument(Element))
-                          : Kind::Unknown;
-             E != Kind::Unknown)
-      Vectors.push_back({I + Shift, E}); // (not vector<bool>: bits)
-    else if (Kind E = dynamicEigenStorageOf(T); E != Kind::Unknown)
-      Storages.push_back({I + Shift, E});
-    else if (T.ends_with("*")) // `term**`: an array of pointers
-      Out.push_back({I + Shift, Kind::Pointer});
-    else if (is_contained(IntegerTypeNames, T)) // (not char: any byte)
-      Out.push_back({I + Shift, Kind::Integer});
-    else if (StructType *ST = uniqueStructNamed(F.getContext(), T))
-      Structs.push_back({I + Shift, ST});
-  }
-}
-
 /// The floating-point scalars and pointers of a declared type, and the
 /// integers (of 16 bits or more) of its structs, at their byte offsets;
 /// false when it holds a union (whose IR type names one member only) or is
@@ -659,70 +497,44 @@ void TypeAnalysis::seedFromDeclaredType(const Value *Ptr, Type *T,
     joinStride(Ptr, F.getDataLayout().getTypeAllocSize(E));
 }
 
+bool TypeAnalysis::seedStructElements(const Value *Ptr, StructType *ST) {
+  SmallVector<std::pair<int64_t, Kind>, 8> Fields;
+  if (!declaredFields(F.getDataLayout(), ST, 0, Fields))
+    return false;
+  bool Changed = joinStride(Ptr, F.getDataLayout().getTypeAllocSize(ST));
+  for (auto [Offset, K] : Fields)
+    Changed |= joinMemory(Ptr, Offset, K);
+  return Changed;
+}
+
 void TypeAnalysis::seedFromStructGEP(const GEPOperator &GEP) {
   // `gep %struct.S, ptr %p, ...` (how Clang addresses a struct's fields
   // and the elements of an array of structs at -O0): %p points to an S.
   auto *ST = dyn_cast<StructType>(GEP.getSourceElementType());
-  if (!ST)
+  if (!ST || !seedStructElements(GEP.getPointerOperand(), ST))
     return;
-  SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-  if (!declaredFields(F.getDataLayout(), ST, 0, Fields))
-    return;
-  auto PointsToS = [&](const Value *Ptr) {
-    joinStride(Ptr, F.getDataLayout().getTypeAllocSize(ST));
-    for (auto [Offset, K] : Fields)
-      joinMemory(Ptr, Offset, K);
-  };
-  PointsToS(GEP.getPointerOperand());
   // One index: the GEP steps from one S to another.
   if (GEP.getNumIndices() == 1)
-    PointsToS(&GEP);
-}
-
-/// The C++ source name of a TBAA type name: the class a typeinfo name
-/// (_ZTS5point) names, or a C struct tag as it is.
-static std::string sourceTypeOfTBAAName(StringRef Name) {
-  if (!Name.starts_with("_ZTS"))
-    return Name.str();
-  std::string D = demangle(Name.str());
-  StringRef Prefix = "typeinfo name for ";
-  return StringRef(D).starts_with(Prefix) ? D.substr(Prefix.size()) : "";
-}
-
-StructType *TypeAnalysis::structOfTBAAName(StringRef Name) {
-  return uniqueStructNamed(F.getContext(), sourceTypeOfTBAAName(Name));
+    seedStructElements(&GEP, ST);
 }
 
 bool TypeAnalysis::seedFromPointeeStruct(const Value *Ptr,
                                          const Instruction &I) {
-  const MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
-  if (!Tag || Tag->getNumOperands() < 2)
-    return false;
-  auto *AccessType = dyn_cast<MDNode>(Tag->getOperand(1));
-  auto *Name = AccessType && AccessType->getNumOperands() > 0
-                   ? dyn_cast<MDString>(AccessType->getOperand(0))
-                   : nullptr;
-  if (!Name)
-    return false;
   StringRef Pointee;
-  if (pointerDepth(Name->getString(), Pointee) != 1)
+  if (pointerDepth(accessTypeName(I.getMetadata(LLVMContext::MD_tbaa)),
+                   Pointee) != 1)
     return false;
   // std::array<double, 3> *: doubles only.
   if (Pointee.starts_with("_ZTS"))
     if (Kind K = floatKindOfCXXType(sourceTypeOfTBAAName(Pointee));
         K != Kind::Unknown)
       return joinMemory(Ptr, 0, K) | joinMemory(Ptr, -1, K);
-  auto [It, New] = TBAAStructs.try_emplace(Name, nullptr);
+  // (The name is the MDString's: it lives as long as the context.)
+  auto [It, New] = TBAAStructs.try_emplace(Pointee, nullptr);
   if (New)
-    It->second = structOfTBAAName(Pointee);
-  StructType *ST = It->second;
-  SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-  if (!ST || !declaredFields(F.getDataLayout(), ST, 0, Fields))
-    return false;
-  bool Changed = joinStride(Ptr, F.getDataLayout().getTypeAllocSize(ST));
-  for (auto [Offset, K] : Fields)
-    Changed |= joinMemory(Ptr, Offset, K);
-  return Changed;
+    It->second =
+        uniqueStructNamed(F.getContext(), sourceTypeOfTBAAName(Pointee));
+  return It->second && seedStructElements(Ptr, It->second);
 }
 
 TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
@@ -740,47 +552,31 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
   seedFromCallers();
   for (Argument &A : F.args())
     join(&A, kindOfType(A.getType()));
-  SmallVector<std::pair<unsigned, Kind>, 4> Seeds;
-  SmallVector<std::pair<unsigned, StructType *>, 4> StructSeeds;
-  SmallVector<std::pair<unsigned, Kind>, 2> VectorSeeds, StorageSeeds;
-  kindsFromSignature(F, Seeds, StructSeeds, VectorSeeds, StorageSeeds);
-  // A dynamic-size Eigen object: its first field points to the
-  // coefficients (Eigen::DenseStorage's copy constructor only memcpys).
-  for (auto [ArgNo, K] : StorageSeeds) {
+  // What the C++ parameter types say (SourceTypes.cpp).
+  SignatureSeeds Seeds = seedsFromSignature(F);
+  auto PointerArg = [&](unsigned ArgNo) -> const Argument * {
     const Argument *A = F.getArg(ArgNo);
-    if (!A->getType()->isPointerTy())
-      continue;
-    joinMemory(A, 0, Kind::Pointer);
-    VectorElements[A] = K;
-  }
-  // A `std::vector<double> const&` parameter: its three pointers point to
-  // doubles (how a copy of the vector's elements is typed where nothing
-  // else says: -fno-strict-aliasing leaves no TBAA).
-  for (auto [ArgNo, K] : VectorSeeds) {
-    const Argument *A = F.getArg(ArgNo);
-    if (!A->getType()->isPointerTy())
-      continue;
-    for (int64_t Offset : {0, 8, 16})
-      joinMemory(A, Offset, Kind::Pointer);
-    VectorElements[A] = K;
-  }
-  for (auto [ArgNo, K] : Seeds)
-    if (F.getArg(ArgNo)->getType()->isPointerTy()) {
-      joinMemory(F.getArg(ArgNo), 0, K);
-      joinMemory(F.getArg(ArgNo), -1, K);
+    return A->getType()->isPointerTy() ? A : nullptr;
+  };
+  for (auto [ArgNo, K] : Seeds.Pointees)
+    if (const Argument *A = PointerArg(ArgNo)) {
+      joinMemory(A, 0, K);
+      joinMemory(A, -1, K);
     }
   // A `point*` parameter: elements of the struct's size, with its fields
   // (std::__relocate_a_1<point, point> only calls memmove).
-  for (auto [ArgNo, ST] : StructSeeds) {
-    SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-    const Argument *A = F.getArg(ArgNo);
-    if (!A->getType()->isPointerTy() ||
-        !declaredFields(F.getDataLayout(), ST, 0, Fields))
-      continue;
-    joinStride(A, F.getDataLayout().getTypeAllocSize(ST));
-    for (auto [Offset, K] : Fields)
-      joinMemory(A, Offset, K);
-  }
+  for (auto [ArgNo, ST] : Seeds.Structs)
+    if (const Argument *A = PointerArg(ArgNo))
+      seedStructElements(A, ST);
+  // A `std::vector<double> const&` or a dynamic-size Eigen object: its
+  // pointers point to the elements (how a copy of them is typed where
+  // nothing else says: -fno-strict-aliasing leaves no TBAA).
+  for (const SignatureSeeds::Container &C : Seeds.Containers)
+    if (const Argument *A = PointerArg(C.ArgNo)) {
+      for (int64_t Offset : C.PointerOffsets)
+        joinMemory(A, Offset, Kind::Pointer);
+      VectorElements[A] = C.Elements;
+    }
   // Kinds only rise in a finite lattice: the iteration terminates.
   bool Changed = true;
   for (unsigned Round = 0; Changed && Round < 64; ++Round) {

@@ -1,0 +1,171 @@
+//===- SourceTypes.cpp - What C and C++ source types say ------------------===//
+
+#include "SourceTypes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Function.h"
+
+#include <cstdlib>
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// The integer types of at least 16 bits, as the demangler prints them.
+constexpr StringRef IntegerTypeNames[] = {
+    "short",    "unsigned short",   "int",       "unsigned int",
+    "long",     "unsigned long",    "long long", "unsigned long long",
+    "__int128", "unsigned __int128"};
+
+/// The items of a comma-separated list of types, \p Text (a parameter list
+/// without its parentheses, or what follows a template's `<`), split at
+/// the commas outside nested brackets and ending at the first unmatched
+/// closing one.
+SmallVector<StringRef, 8> splitTopLevel(StringRef Text) {
+  SmallVector<StringRef, 8> Items;
+  int Depth = 0;
+  size_t From = 0;
+  for (size_t I = 0; I < Text.size(); ++I) {
+    char C = Text[I];
+    if (C == '<' || C == '(') {
+      ++Depth;
+    } else if ((C == '>' || C == ')') && Depth-- == 0) {
+      Text = Text.take_front(I);
+      break;
+    } else if (C == ',' && Depth == 0) {
+      Items.push_back(Text.slice(From, I).trim());
+      From = I + 1;
+    }
+  }
+  if (StringRef Last = Text.drop_front(From).trim(); !Last.empty())
+    Items.push_back(Last);
+  return Items;
+}
+
+/// The first template argument in \p Args, the text after a template's `<`.
+StringRef firstTemplateArgument(StringRef Args) {
+  SmallVector<StringRef, 8> Items = splitTopLevel(Args);
+  return Items.empty() ? StringRef() : Items.front();
+}
+
+/// True for a fixed-size Eigen matrix or array of \p Scalar
+/// (`Eigen::Matrix<double, 3, 1, 0, 3, 1>`): its coefficients, inline.
+bool isFixedEigenOf(StringRef T, StringRef Scalar) {
+  if (!T.consume_front("Eigen::Matrix<") && !T.consume_front("Eigen::Array<"))
+    return false;
+  if (!T.consume_front(Scalar) || !T.consume_front(", "))
+    return false;
+  unsigned Rows, Cols;
+  return !T.consumeInteger(10, Rows) && T.consume_front(", ") &&
+         !T.consumeInteger(10, Cols) && Rows > 0 && Cols > 0;
+}
+
+/// The scalar kind of Eigen's storage of a dynamic-size matrix
+/// (`Eigen::DenseStorage<double, -1, -1, -1, 0>`, `Eigen::Matrix<double,
+/// -1, 1, 0, -1, 1>`): an object whose first field points to the
+/// coefficients; else Unknown.
+Kind dynamicEigenStorageOf(StringRef T) {
+  if (!T.consume_front("Eigen::DenseStorage<") &&
+      !T.consume_front("Eigen::Matrix<") && !T.consume_front("Eigen::Array<"))
+    return Kind::Unknown;
+  Kind K = T.consume_front("double, ")  ? Kind::Double
+           : T.consume_front("float, ") ? Kind::Float
+           : (T.consume_front("int, ") || T.consume_front("long, "))
+               ? Kind::Integer // (a permutation's indices)
+               : Kind::Unknown;
+  // Some dimension dynamic (-1): the coefficients are on the heap.
+  return T.contains("-1") ? K : Kind::Unknown;
+}
+
+} // namespace
+
+Kind floatKindOfCXXType(StringRef T) {
+  if (T == "double" || T.starts_with("std::array<double, ") ||
+      T == "std::complex<double>" || isFixedEigenOf(T, "double"))
+    return Kind::Double;
+  if (T == "float" || T.starts_with("std::array<float, ") ||
+      T == "std::complex<float>" || isFixedEigenOf(T, "float"))
+    return Kind::Float;
+  return Kind::Unknown;
+}
+
+StructType *uniqueStructNamed(LLVMContext &C, StringRef Name) {
+  if (Name.empty() || Name.contains('<') || Name.contains('(') ||
+      Name.contains(' '))
+    return nullptr;
+  for (StringRef Prefix : {"struct.", "class."})
+    if (StructType *ST = StructType::getTypeByName(C, (Prefix + Name).str()))
+      return StructType::getTypeByName(C, (Prefix + Name + ".0").str())
+                 ? nullptr
+                 : ST;
+  return nullptr;
+}
+
+std::string sourceTypeOfTBAAName(StringRef Name) {
+  if (!Name.starts_with("_ZTS"))
+    return Name.str();
+  std::string D = demangle(Name.str());
+  StringRef Prefix = "typeinfo name for ";
+  return StringRef(D).starts_with(Prefix) ? D.substr(Prefix.size()) : "";
+}
+
+SignatureSeeds seedsFromSignature(const Function &F) {
+  SignatureSeeds Seeds;
+  // The demangler keeps pointers into the name: it must outlive D's use.
+  std::string Mangled = F.getName().str();
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(Mangled.c_str()) || !D.isFunction())
+    return Seeds;
+  size_t N = 0;
+  char *Buf = D.getFunctionParameters(nullptr, &N);
+  if (!Buf)
+    return Seeds;
+  std::string Params(Buf);
+  std::free(Buf);
+  // "(double*, std::pair<int, int>, float const&)"
+  SmallVector<StringRef, 8> Types =
+      splitTopLevel(StringRef(Params).drop_front().drop_back());
+  // A method has `this` (and maybe an sret pointer) before its parameters.
+  if (Types.size() > F.arg_size())
+    return Seeds;
+  unsigned Shift = F.arg_size() - Types.size();
+  for (unsigned I = 0; I < Types.size(); ++I) {
+    unsigned ArgNo = I + Shift;
+    StringRef T = Types[I];
+    // A vector's iterator passed by value is its pointer (one field: the
+    // IR passes the pointer itself).
+    if (T.consume_front("__gnu_cxx::__normal_iterator<")) {
+      T = firstTemplateArgument(T);
+      if (!F.getArg(ArgNo)->getType()->isPointerTy())
+        continue;
+    }
+    if (!T.consume_back("*") && !T.consume_back("&"))
+      continue;
+    T = T.trim();
+    T.consume_back("const");
+    T = T.trim();
+    T.consume_front("const ");
+    StringRef Element = T;
+    if (Kind K = floatKindOfCXXType(T); K != Kind::Unknown)
+      Seeds.Pointees.push_back({ArgNo, K});
+    else if (Kind E = Element.consume_front("std::vector<")
+                          ? floatKindOfCXXType(firstTemplateArgument(Element))
+                          : Kind::Unknown;
+             E != Kind::Unknown) // (not vector<bool>: bits)
+      Seeds.Containers.push_back({ArgNo, E, {0, 8, 16}});
+    else if (Kind E = dynamicEigenStorageOf(T); E != Kind::Unknown)
+      Seeds.Containers.push_back({ArgNo, E, {0}});
+    else if (T.ends_with("*")) // `term**`: an array of pointers
+      Seeds.Pointees.push_back({ArgNo, Kind::Pointer});
+    else if (is_contained(IntegerTypeNames, T)) // (not char: any byte)
+      Seeds.Pointees.push_back({ArgNo, Kind::Integer});
+    else if (StructType *ST = uniqueStructNamed(F.getContext(), T))
+      Seeds.Structs.push_back({ArgNo, ST});
+  }
+  return Seeds;
+}
+
+} // namespace adcore

@@ -1,0 +1,67 @@
+//===- SourceTypes.h - What C and C++ source types say (private) -*- C++ -*-//
+//
+// The type analysis seeds pointers from source types that survive in the
+// IR as names: the parameter types in a C++ function's mangled name
+// (`double*`, `point*`, `std::vector<double> const&`, a vector's iterator
+// passed by value), and the pointee type names of Clang's pointer TBAA
+// ("p1 _ZTS5point"). This file reads those names.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_ANALYSIS_SOURCETYPES_H
+#define ADCORE_ANALYSIS_SOURCETYPES_H
+
+#include "adcore/TypeAnalysis.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <utility>
+
+namespace llvm {
+class LLVMContext;
+class StructType;
+} // namespace llvm
+
+namespace adcore {
+
+/// What a C++ function's parameter types say its pointer parameters (by
+/// argument number) point to.
+struct SignatureSeeds {
+  /// Scalars: `double*`, `int const&`, `term**` (pointers).
+  llvm::SmallVector<std::pair<unsigned, Kind>, 4> Pointees;
+  /// Structs of the file (`point*`: %struct.point).
+  llvm::SmallVector<std::pair<unsigned, llvm::StructType *>, 4> Structs;
+  /// Objects whose pointer fields point to elements of a kind, at those
+  /// byte offsets: `std::vector<double> const&` (three pointers), a
+  /// dynamic-size Eigen object (`DenseStorage<double, -1, ...>`: one).
+  struct Container {
+    unsigned ArgNo;
+    Kind Elements;
+    llvm::SmallVector<int64_t, 3> PointerOffsets;
+  };
+  llvm::SmallVector<Container, 2> Containers;
+};
+
+/// Reads the parameter types in the mangled name of \p F (nothing for C
+/// functions).
+SignatureSeeds seedsFromSignature(const llvm::Function &F);
+
+/// Double (Float) for a C++ type that holds nothing but doubles (floats):
+/// the scalar, std::array, std::complex and fixed-size Eigen matrices of
+/// it; else Unknown.
+Kind floatKindOfCXXType(llvm::StringRef T);
+
+/// The one IR struct type of the C or C++ type named \p Name (`point`,
+/// `ns::point`), or null: none, a template (whose IR names are not unique),
+/// or a name two types share in this module (modules of files with
+/// different `struct point`s linked together: one is renamed point.0).
+llvm::StructType *uniqueStructNamed(llvm::LLVMContext &C, llvm::StringRef Name);
+
+/// The C++ source name of a TBAA type name: the class a typeinfo name
+/// (_ZTS5point) names, or a C struct tag as it is.
+std::string sourceTypeOfTBAAName(llvm::StringRef Name);
+
+} // namespace adcore
+
+#endif // ADCORE_ANALYSIS_SOURCETYPES_H
