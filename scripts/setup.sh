@@ -12,6 +12,8 @@ packages=(
   libcli11-dev libspdlog-dev libfmt-dev
   # tests: lit, FileCheck, not, split-file; Catch2 v2; csmith; Eigen 3
   llvm-22-tools python3 catch2 csmith libcsmith-dev make libeigen3-dev
+  # tests of --rtlib=compiler-rt and of CUDA links (clang-linker-wrapper)
+  libclang-rt-22-dev clang-tools-22
   # benchmarks: bench/run draws its chart with gnuplot
   gnuplot-nox
 )
