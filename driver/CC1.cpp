@@ -17,10 +17,12 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Signals.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/Timer.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Triple.h"
@@ -77,6 +79,24 @@ bool checkLLVMOptions(const std::vector<std::string> &LLVMArgs) {
     llvm::errs() << "adcc: error: -mllvm: " << Message << "\n";
   }
   return false;
+}
+
+/// Writes the time trace of the job to the file the driver named
+/// (`-ftime-trace[=PATH]`); false (an error reported) when it cannot be
+/// created.
+bool writeTimeTrace(CompilerInstance &Clang) {
+  const std::string &Path = Clang.getFrontendOpts().TimeTracePath;
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC, llvm::sys::fs::OF_TextWithCRLF);
+  if (EC) {
+    DiagnosticsEngine &Diags = Clang.getDiagnostics();
+    Diags.Report(Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                       "cannot write the time trace '%0': %1"))
+        << Path << EC.message();
+    return false;
+  }
+  llvm::timeTraceProfilerWrite(OS);
+  return true;
 }
 
 /// `-cc1as` is implemented by clang's executable, not by its libraries.
@@ -169,11 +189,23 @@ int runCompileJob(llvm::SmallVectorImpl<const char *> &Argv,
   bool TimePasses = Clang->getCodeGenOpts().TimePasses;
   if (TimePasses)
     Clang->createFrontendTimer();
+  // -ftime-trace: the driver names the JSON file; clang's own scopes, the
+  // passes (the AD pass's phases and the passes it runs on derivatives
+  // included) record into it.
+  const FrontendOptions &FE = Clang->getFrontendOpts();
+  if (!FE.TimeTracePath.empty())
+    llvm::timeTraceProfilerInitialize(FE.TimeTraceGranularity, Argv[0],
+                                      FE.TimeTraceVerbose);
   {
     llvm::TimeRegion Timer(TimePasses ? &Clang->getFrontendTimer() : nullptr);
+    llvm::TimeTraceScope Scope("ExecuteCompiler");
     Success = ExecuteCompilerInvocation(Clang.get());
   }
   llvm::remove_fatal_error_handler();
+  if (llvm::timeTraceProfilerEnabled()) {
+    Success &= writeTimeTrace(*Clang);
+    llvm::timeTraceProfilerCleanup();
+  }
   // (The passes' reports are printed as their managers finish; the
   // frontend's group lives in the compiler instance, kept alive below.)
   if (TimePasses)

@@ -14,6 +14,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -104,11 +105,15 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
       expandTapeOperations(*F, KeepEndRecords.contains(F));
       tagTapeAccesses(*F);
     }
-  optimizeGenerated(Ctx.cache().functions(), Level, /*Derivatives=*/true);
+  {
+    TimeTraceScope Scope("adcc: optimize derivatives");
+    optimizeGenerated(Ctx.cache().functions(), Level, /*Derivatives=*/true);
+  }
   // The derivatives were created after the inliner ran: inline them into
   // their callers (the request sites, other derivatives), then simplify
   // the callers again.
   SmallPtrSet<Function *, 8> Touched;
+  TimeTraceScope InlineScope("adcc: inline derivatives");
   inlineCombinedSweeps(Ctx, Touched);
   SmallVector<Function *, 16> Generated(Ctx.cache().functions().begin(),
                                         Ctx.cache().functions().end());
@@ -120,6 +125,7 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
   for (Function &F : M)
     if (Touched.contains(&F) && !(F.hasLocalLinkage() && F.use_empty()))
       Changed.push_back(&F);
+  TimeTraceScope Scope("adcc: optimize callers");
   optimizeGenerated(Changed, Level, /*Derivatives=*/false);
   // What was inlined everywhere is dead: the rest of the pipeline need
   // not optimize it.
@@ -179,6 +185,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
     Jobs.push_back(std::move(J));
   }
   for (const Job *J : nestingOrder(Jobs, Ctx)) {
+    TimeTraceScope Scope("adcc: synthesize", J->Primal->getName());
     if (J->D) {
       defineDeclaredDerivative(*J->D, Ctx);
       continue;

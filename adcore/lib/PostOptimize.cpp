@@ -17,6 +17,8 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -32,7 +34,12 @@ void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
-  PassBuilder PB;
+  // (-ftime-trace: each pass run on generated code shows in the trace.)
+  PassInstrumentationCallbacks PIC;
+  TimeProfilingPassesHandler TimeProfiling;
+  if (timeTraceProfilerEnabled())
+    TimeProfiling.registerCallbacks(PIC);
+  PassBuilder PB(/*TM=*/nullptr, PipelineTuningOptions(), std::nullopt, &PIC);
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
