@@ -147,6 +147,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
     }
   }
   SynthesisContext Ctx(M, Opts.PrintTapePlan);
+  Ctx.setContractDerivatives(Opts.ContractDerivatives);
   bool BadRegistration = false;
   Ctx.rules().collect(M, BadRegistration);
   std::vector<DeclaredDerivative> Declared = collectDeclaredDerivatives(M, Ctx);

@@ -39,6 +39,10 @@ bool mentionsDifferentiation(clang::CompilerInstance &CI) {
 void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
   clang::CodeGenOptions &CodeGen = CI.getCodeGenOpts();
   adcore::Options Engine = Opts;
+  // Derivative arithmetic is contracted as clang contracts the user's
+  // expressions (-ffp-contract=on, the default, or fast).
+  Engine.ContractDerivatives = CI.getLangOpts().getDefaultFPContractMode() !=
+                               clang::LangOptions::FPM_Off;
   // Locations for AD errors, without -g: dropped after the AD pass unless
   // optimization remarks need them. Also in every object file that carries
   // its IR: a derivative of one of its functions may be made at link time,

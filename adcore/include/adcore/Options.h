@@ -29,6 +29,11 @@ struct Options {
   /// Add the module's IR to the object file (set by the driver when it
   /// writes an object file with CrossTU on).
   bool EmbedIR = false;
+  /// Contract products into the additions of derivative code
+  /// (`llvm.fmuladd`, ContractArithmetic.h): set by the driver where the
+  /// translation unit's floating-point contraction is on (clang's default)
+  /// or fast, not with -ffp-contract=off.
+  bool ContractDerivatives = false;
 };
 
 } // namespace adcore

@@ -130,6 +130,10 @@ public:
   explicit SynthesisContext(llvm::Module &M, bool PrintTapePlans = false)
       : M(M), PrintTapePlans(PrintTapePlans) {}
   bool printTapePlans() const { return PrintTapePlans; }
+  /// Whether derivative arithmetic is contracted into multiply-adds
+  /// (Options::ContractDerivatives).
+  void setContractDerivatives(bool On) { Contract = On; }
+  bool contractsDerivatives() const { return Contract; }
 
   /// From now on a derivative of a function without a body here is an
   /// external declaration, made when adcc links the program (CrossTU.h),
@@ -181,6 +185,7 @@ private:
 
   llvm::Module &M;
   bool PrintTapePlans;
+  bool Contract = false;
   CustomRules Rules;
   DerivativeCache Cache;
   std::vector<CombinedSweeps> Combined;

@@ -2,6 +2,7 @@
 
 #include "ForwardEmitter.h"
 #include "../CallSites.h"
+#include "../ContractArithmetic.h"
 #include "../MemoryScopes.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -124,6 +125,11 @@ bool ForwardEmitter::run() {
   CloneFunctionInto(&Derivative, &Primal, VMap,
                     CloneFunctionChangeType::GlobalChanges, ClonedReturns);
   prepareDerivativeFunction(Primal, Derivative);
+  // (What is not a clone of the primal's code is derivative code.)
+  DenseSet<const Instruction *> Cloned;
+  for (BasicBlock &BB : Derivative)
+    for (Instruction &I : BB)
+      Cloned.insert(&I);
   Returns.assign(ClonedReturns.begin(), ClonedReturns.end());
   // The primal's own loads and stores touch primal memory only; the
   // tangents' are tagged as shadow accesses where they are made.
@@ -195,6 +201,9 @@ bool ForwardEmitter::run() {
     return false;
   for (Instruction *I : Dead)
     I->eraseFromParent();
+  if (Ctx.contractsDerivatives())
+    contractDerivativeArithmetic(
+        Derivative, [&](const Instruction &I) { return !Cloned.contains(&I); });
   // (Verified with the whole module: SynthesisContext::verifyGenerated.)
   return true;
 }
