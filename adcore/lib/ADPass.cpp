@@ -107,7 +107,8 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
     }
   {
     TimeTraceScope Scope("adcc: optimize derivatives");
-    optimizeGenerated(Ctx.cache().functions(), Level, /*Derivatives=*/true);
+    optimizeGenerated(Ctx.cache().functions(), Level, /*Derivatives=*/true,
+                      Ctx.contractsDerivatives());
   }
   // The derivatives were created after the inliner ran: inline them into
   // their callers (the request sites, other derivatives), then simplify

@@ -3,8 +3,9 @@
 //   a*b + c  ->  fmuladd(a, b, c)        c + a*b  ->  fmuladd(a, b, c)
 //   a*b - c  ->  fmuladd(a, b, -c)       c - a*b  ->  fmuladd(-a, b, c)
 // (the forms clang gives the same expressions in source). The product must
-// have no other use, and both instructions must allow contraction together:
-// no fast-math flag of one is lost (flags are intersected).
+// have no other use, in the same block. The multiply-add keeps the sum's
+// fast-math flags: an adjoint sum's `reassoc nsz` keep a loop's adjoint
+// reduction within the vectorizer's reach.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,8 +53,7 @@ unsigned contractDerivativeArithmetic(
     if (!Mul)
       continue;
     IRBuilder<> B(Sum);
-    FastMathFlags FMF = Sum->getFastMathFlags() & Mul->getFastMathFlags();
-    B.setFastMathFlags(FMF);
+    B.setFastMathFlags(Sum->getFastMathFlags());
     Value *X = Mul->getOperand(0), *Y = Mul->getOperand(1);
     Value *Addend = Sum->getOperand(1 - N);
     if (Sum->getOpcode() == Instruction::FSub) {

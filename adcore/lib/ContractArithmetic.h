@@ -9,6 +9,9 @@
 // derivative code used only there becomes an `llvm.fmuladd`, as in a
 // hand-written tangent. The primal's own arithmetic, cloned into the
 // derivative, is never touched (its results stay those of the primal).
+// Forward mode contracts its tangents as it emits them; reverse mode its
+// adjoint sums (AdjointSumMetadata) once the reverse sweep is simplified,
+// after keepAccumulationsInRegisters has matched its `*p = *p + v`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_CONTRACTARITHMETIC_H
@@ -26,6 +29,9 @@ namespace adcore {
 /// Contracts products into the additions and subtractions that use them in
 /// \p F, among the instructions \p IsDerivativeCode accepts (both the
 /// product and its user). Returns the number of multiply-adds made.
+/// \p IsDerivativeCode may accept a product of the primal's arithmetic
+/// recomputed for the derivative: used only by the sum, it is the
+/// derivative's.
 unsigned contractDerivativeArithmetic(
     llvm::Function &F,
     llvm::function_ref<bool(const llvm::Instruction &)> IsDerivativeCode);

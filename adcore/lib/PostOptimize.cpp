@@ -11,6 +11,8 @@
 #include "adcore/ADPass.h"
 #include "adcore/Synthesis.h"
 
+#include "ContractArithmetic.h"
+
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/IR/Attributes.h"
@@ -29,7 +31,7 @@ using namespace llvm;
 namespace adcore {
 
 void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
-                       bool Derivatives) {
+                       bool Derivatives, bool Contract) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
@@ -58,6 +60,18 @@ void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
       // into hold the user's own loops too.)
       if (Derivatives && keepAccumulationsInRegisters(*F, FAM))
         FAM.invalidate(*F, PreservedAnalyses::none());
+      // (Products recomputed in a reverse sweep that only an adjoint sum
+      // uses are the derivative's.)
+      if (Contract &&
+          contractDerivativeArithmetic(*F, [](const Instruction &I) {
+            return I.getOpcode() == Instruction::FMul ||
+                   I.hasMetadata(AdjointSumMetadata);
+          }))
+        FAM.invalidate(*F, PreservedAnalyses::none());
+      if (Derivatives)
+        for (BasicBlock &BB : *F)
+          for (Instruction &I : BB)
+            I.setMetadata(AdjointSumMetadata, nullptr);
     }
 }
 

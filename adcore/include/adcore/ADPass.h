@@ -50,9 +50,11 @@ void finishGenerated(SynthesisContext &Ctx, llvm::OptimizationLevel Level);
 /// (the generated derivatives, or with \p Derivatives false the functions
 /// they were inlined into): they were created after the module's own
 /// simplification ran. Derivatives' loops also get
-/// keepAccumulationsInRegisters.
+/// keepAccumulationsInRegisters, and with \p Contract their adjoint sums
+/// are contracted (ContractArithmetic.h).
 void optimizeGenerated(llvm::ArrayRef<llvm::Function *> Functions,
-                       llvm::OptimizationLevel Level, bool Derivatives);
+                       llvm::OptimizationLevel Level, bool Derivatives,
+                       bool Contract = false);
 
 /// Inlines \p Call (of a generated function) as the inliner would: only
 /// into a caller compiled for the same target and processor features, and

@@ -48,6 +48,10 @@ constexpr const char *NoDerivativeMetadata = "adcc.no.derivative";
 /// group, {sweep, group number}: each such push and pop runs at most once
 /// per call, so a combined gradient can keep the group in its frame.
 constexpr const char *EndRecordsMetadata = "adcc.end.records";
+/// Metadata on the additions of a reverse sweep that sum an adjoint: the
+/// arithmetic contractDerivativeArithmetic may fuse once the derivatives
+/// are simplified (ContractArithmetic.h).
+constexpr const char *AdjointSumMetadata = "adcc.adjoint.sum";
 
 /// The error for an address of memory with derivatives kept in an integer
 /// variable that becomes a pointer again (both modes, at -O0).

@@ -507,7 +507,10 @@ Value *ReverseEmitter::sum(Value *A, Value *B2) {
     FastMathFlags AdjointSum;
     AdjointSum.setNoSignedZeros();
     AdjointSum.setAllowReassoc();
-    return RB.CreateFAddFMF(A, B2, AdjointSum);
+    Value *Sum = RB.CreateFAddFMF(A, B2, AdjointSum);
+    if (auto *I = dyn_cast<Instruction>(Sum))
+      I->setMetadata(AdjointSumMetadata, MDNode::get(I->getContext(), {}));
+    return Sum;
   }
   // Element-wise sum of float aggregates; other fields keep A's value.
   Value *New = A;
