@@ -198,8 +198,8 @@ static double odd_f(double x, int n) { return n == 0 ? x : x + even_f(x, n - 1);
 static double mutual_line(double t) { return even_f(t, 6); }
 
 /* calls: inlined helper, noinline helpers (one returning through pointers).
- * The noinline helpers have external linkage: static noinline callees are
- * pending (fwd_pending_fastcc.c). */
+ * The noinline helpers have external linkage (static noinline callees:
+ * fwd_static_calls.c). */
 static inline double sq(double v) { return v * v; }
 __attribute__((noinline)) double cube_ni(double v) { return v * v * v; }
 __attribute__((noinline)) void polar(double r, double t, double *x,

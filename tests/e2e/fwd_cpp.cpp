@@ -118,7 +118,7 @@ static double arr_line(double t) {
 // --- std::complex -----------------------------------------------------------
 // Only operations whose code is visible: +, -, scaling, conj, real/imag.
 // (complex * complex and / call __muldc3/__divdc3, abs/arg call cabs/carg:
-// pending, fwd_pending_complex.cpp.)
+// complex_arith.cpp.)
 static double complex_fn(double x) {
   std::complex<double> z(x, 0.5 * x), w(1.0, -x * x);
   std::complex<double> r = (z + w) * x - std::conj(z) * 3.0 + w / 2.0;

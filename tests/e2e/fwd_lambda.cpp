@@ -1,8 +1,7 @@
-// PENDING (not registered): at -O0 a captureless lambda converted to a
-// function pointer with unary + is rejected: "the first argument of
-// __enzyme_fwddiff must name a function known at compile time" (the
-// conversion is a call to the lambda's conversion operator at -O0; it is
-// folded at -O1 and above, where this passes).
+// A captureless lambda converted to a function pointer with unary + and
+// differentiated in forward mode (at -O0 the conversion is a call to the
+// lambda's conversion operator, once rejected as "not a function known at
+// compile time"; this test was kept unregistered after that was fixed).
 #include "fwd_check.h"
 
 int main() {

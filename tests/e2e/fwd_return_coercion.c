@@ -1,8 +1,7 @@
-/* PENDING (not registered): enzyme_primal_return with width 2 of a float
- * function: the C struct {float, float[2]} is returned as the ABI type
- * { <2 x float>, float }, and adcc rejects it ("declared to return
- * { <2 x float>, float }, but the derivative of 'sqf' returns
- * { float, [2 x float] }") although the layouts are identical. */
+/* enzyme_primal_return with width 2 of a float function: the C struct
+ * {float, float[2]} is returned as the ABI type { <2 x float>, float },
+ * the same layout as the derivative's { float, [2 x float] } (once
+ * rejected as a mismatch). */
 #include "fwd_check.h"
 
 typedef struct {

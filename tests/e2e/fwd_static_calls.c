@@ -1,8 +1,7 @@
-/* PENDING (not registered): at -O1 and above a static function that is not
- * inlined (noinline, or recursive) gets the fastcc calling convention; the
- * derivative's call to its derivative is emitted without it, which is
- * undefined behaviour: the caller's derivative becomes 'unreachable' or a
- * wrong value (2 and 3 instead of 12 and 27).  Passes at -O0. */
+/* Static functions that are not inlined (noinline, or recursive) get the
+ * fastcc calling convention from -O1 on; the derivative's calls to their
+ * derivatives must use it too (they once did not: 'unreachable' or wrong
+ * values, 2 and 3 instead of 12 and 27). */
 #include "fwd_check.h"
 
 __attribute__((noinline)) static double cube_ni(double v) { return v * v * v; }

@@ -2,8 +2,7 @@
 // std::max / std::min (references to the arguments), std::inner_product and
 // std::accumulate with std::multiplies, double& output parameters, and
 // std::array and std::pair returned by value.  (std::sort:
-// rev_pending_int_copy.c and rev_pending_copy_empty.cpp; std::complex:
-// rev_pending_copy_empty.cpp.)
+// rev_cpp_copies.cpp; std::complex: complex_arith.cpp.)
 #include "rev_check.h"
 #include <algorithm>
 #include <array>

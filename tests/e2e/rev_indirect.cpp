@@ -3,8 +3,8 @@
 // arguments of its own), virtual calls on an enzyme_const object and in a
 // loop over a polymorphic array.  Closed forms, central differences and
 // forward mode.  (Pointers loaded from duplicated memory -- a struct field,
-// a duplicated object's vtable --, std::function and pointers to member
-// functions: rev_pending_indirect_dup.cpp.)
+// a duplicated object's vtable -- and pointers to member functions:
+// rev_indirect_dup.cpp; std::function: rev_std_function.cpp.)
 #include "rev_check.h"
 
 #include <cmath>
@@ -105,7 +105,7 @@ int main() {
     Logistic l;
     l.scale = 2.0;
     double x = 0.6;
-    // (a duplicated object: rev_pending_indirect_dup.cpp)
+    // (a duplicated object: rev_indirect_dup.cpp)
     // const object
     double dxl = __enzyme_autodiff((void *)run_model, enzyme_const, &l, x);
     double s1 = 1 / (1 + std::exp(-x)), s2 = 1 / (1 + std::exp(-2 * x));

@@ -3,7 +3,7 @@
 // virtual call on a duplicated object (run_model: the shadow object has the
 // same dynamic type) and a pointer to member function called on a
 // duplicated object (via_member). Closed forms. (std::function:
-// rev_pending_std_function.cpp.)
+// rev_std_function.cpp.)
 #include "rev_check.h"
 
 #include <cmath>

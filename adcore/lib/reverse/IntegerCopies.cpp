@@ -91,6 +91,21 @@ Type *ReverseEmitter::floatViewOf(LoadInst &LI) {
   for (const Value *P : Places)
     if ((K = ViewAt(P)) != Kind::Unknown)
       break;
+  // Without a layout, the access type clang gave the copy (the TBAA of a
+  // lambda's captured double that std::function's manager copies as an
+  // i64 out of its untyped storage), when no store of it says otherwise.
+  if (K == Kind::Unknown && Reads.empty()) {
+    Kind Says = kindOfTBAA(LI);
+    unsigned SaysBits = Says == Kind::Double  ? 64
+                        : Says == Kind::Float ? 32
+                                              : 0;
+    if (SaysBits == Bits && all_of(LI.users(), [&](const User *U) {
+          auto *SI = dyn_cast<StoreInst>(U);
+          Kind StoreSays = SI ? kindOfTBAA(*SI) : Kind::Unknown;
+          return StoreSays == Kind::Unknown || StoreSays == Says;
+        }))
+      K = Says;
+  }
   // Without a layout, the floats read out of the bits say what they are.
   if (K == Kind::Unknown && !Reads.empty()) {
     Type *First = Reads.front().first->getType();
