@@ -156,7 +156,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       !Ctx.hadError()) {
     if (!Opts.EmbedIR)
       return PreservedAnalyses::all();
-    embedModuleIR(M);
+    embedModuleIR(M, Opts.ContractDerivatives);
     return PreservedAnalyses::none();
   }
   if (Opts.CrossTU)
@@ -220,7 +220,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   // (With the debug locations: errors found at link time point at their
   // source line.)
   if (Opts.EmbedIR && !Ctx.hadError())
-    embedModuleIR(M);
+    embedModuleIR(M, Opts.ContractDerivatives);
   if (Opts.StripLocations)
     StripDebugInfo(M);
   return PreservedAnalyses::none();

@@ -270,7 +270,9 @@ std::string frameBitcode(StringRef Bitcode) {
   return Frame;
 }
 
-void embedModuleIR(Module &M) {
+void embedModuleIR(Module &M, bool ContractDerivatives) {
+  if (!M.getModuleFlag(ContractFlag))
+    M.addModuleFlag(Module::Min, ContractFlag, ContractDerivatives ? 1 : 0);
   SmallVector<char, 0> Bitcode;
   raw_svector_ostream OS(Bitcode);
   WriteBitcodeToFile(M, OS);
@@ -293,6 +295,10 @@ void embedModuleIR(Module &M) {
 bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
                    const Options &Opts) {
   SynthesisContext Ctx(M, Opts.PrintTapePlan);
+  // (Contracted as the objects' translation units were compiled.)
+  if (auto *Contract =
+          mdconst::extract_or_null<ConstantInt>(M.getModuleFlag(ContractFlag)))
+    Ctx.setContractDerivatives(Contract->isOne());
   bool BadRegistration = false;
   Ctx.rules().collect(M, BadRegistration);
   if (BadRegistration)

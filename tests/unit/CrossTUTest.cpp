@@ -23,7 +23,7 @@ std::string sectionOf(llvm::LLVMContext &Ctx, const char *Name) {
       std::string("define double @") + Name + "(double %x) { ret double %x }";
   auto M = llvm::parseAssemblyString(Source, Err, Ctx);
   REQUIRE(M);
-  embedModuleIR(*M);
+  embedModuleIR(*M, /*ContractDerivatives=*/true);
   for (llvm::GlobalVariable &GV : M->globals())
     if (GV.getSection() == EmbeddedIRSection) {
       auto *Data =

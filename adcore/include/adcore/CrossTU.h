@@ -62,8 +62,14 @@ llvm::OptimizationLevel crossTULevel(unsigned OptLevel);
 /// Adds \p M's IR, as it is now, to \p M as the contents of
 /// EmbeddedIRSection: one frame (a header with a tag and the length, the
 /// bitcode, zeros up to a multiple of 8 bytes). A relocatable link (`ld
-/// -r`) concatenates the sections of its objects.
-void embedModuleIR(llvm::Module &M);
+/// -r`) concatenates the sections of its objects. The IR records whether
+/// derivatives made from it contract their arithmetic (\p
+/// ContractDerivatives, Options::ContractDerivatives) in the module flag
+/// ContractFlag; a program linked from objects that disagree gets
+/// uncontracted derivatives (the flag's smallest value).
+void embedModuleIR(llvm::Module &M, bool ContractDerivatives);
+/// The module flag embedModuleIR records the contraction mode in.
+constexpr const char *ContractFlag = "adcc.contract";
 
 /// \p Bitcode as one frame of EmbeddedIRSection.
 std::string frameBitcode(llvm::StringRef Bitcode);
