@@ -125,11 +125,6 @@ bool ForwardEmitter::run() {
   CloneFunctionInto(&Derivative, &Primal, VMap,
                     CloneFunctionChangeType::GlobalChanges, ClonedReturns);
   prepareDerivativeFunction(Primal, Derivative);
-  // (What is not a clone of the primal's code is derivative code.)
-  DenseSet<const Instruction *> Cloned;
-  for (BasicBlock &BB : Derivative)
-    for (Instruction &I : BB)
-      Cloned.insert(&I);
   Returns.assign(ClonedReturns.begin(), ClonedReturns.end());
   // The primal's own loads and stores touch primal memory only; the
   // tangents' are tagged as shadow accesses where they are made.
@@ -201,9 +196,10 @@ bool ForwardEmitter::run() {
     return false;
   for (Instruction *I : Dead)
     I->eraseFromParent();
+  // (What is not a clone of the primal's code is derivative code.)
   if (Ctx.contractsDerivatives())
     contractDerivativeArithmetic(
-        Derivative, [&](const Instruction &I) { return !Cloned.contains(&I); });
+        Derivative, [&](const Instruction &I) { return !PrimalOf.count(&I); });
   // (Verified with the whole module: SynthesisContext::verifyGenerated.)
   return true;
 }
