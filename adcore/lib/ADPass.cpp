@@ -6,6 +6,7 @@
 #include "adcore/CrossTU.h"
 #include "adcore/DeclaredDerivatives.h"
 #include "adcore/EnzymeCalls.h"
+#include "adcore/ParamShapes.h"
 #include "adcore/RequestCollector.h"
 #include "adcore/Synthesis.h"
 
@@ -149,6 +150,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   }
   SynthesisContext Ctx(M, Opts.PrintTapePlan);
   Ctx.setContractDerivatives(Opts.ContractDerivatives);
+  if (Opts.ParamShapes)
+    attachParamShapes(M, *Opts.ParamShapes);
   bool BadRegistration = false;
   Ctx.rules().collect(M, BadRegistration);
   std::vector<DeclaredDerivative> Declared = collectDeclaredDerivatives(M, Ctx);

@@ -1,6 +1,7 @@
 //===- DeclaredDerivatives.cpp - Derivatives from attributes -------------===//
 
 #include "adcore/DeclaredDerivatives.h"
+#include "adcore/ParamShapes.h"
 #include "adcore/Synthesis.h"
 
 #include "CallSites.h"
@@ -62,10 +63,22 @@ bool parse(StringRef Text, Function &F, DeclaredDerivative &D,
   SmallVector<StringRef, 8> Acts;
   if (!Parts[3].empty())
     Parts[3].split(Acts, ',');
-  if (Acts.size() != F.arg_size()) {
+  // Source parameters the ABI passes as two IR parameters, or none.
+  if (auto Groups = groupParameters(F);
+      Groups && !F.hasParamAttribute(0, Attribute::StructRet))
+    D.Groups = std::move(*Groups);
+  else if (!paramShapes(F).empty()) {
+    errorOn(F, Ctx,
+            "adcc cannot match the parameters of '" + F.getName() +
+                "' with their types in the source (a struct result returned "
+                "through memory?); pass the struct parameters by pointer");
+    return false;
+  }
+  unsigned NumSource = D.Groups.empty() ? F.arg_size() : D.Groups.size();
+  if (Acts.size() != NumSource) {
     errorOn(F, Ctx,
             "the derivative annotation of '" + F.getName() + "' has " +
-                Twine(Acts.size()) + " activities for " + Twine(F.arg_size()) +
+                Twine(Acts.size()) + " activities for " + Twine(NumSource) +
                 " parameters");
     return false;
   }
@@ -75,7 +88,20 @@ bool parse(StringRef Text, Function &F, DeclaredDerivative &D,
       errorOn(F, Ctx, "unknown activity '" + A + "' for '" + F.getName() + "'");
       return false;
     }
-    D.Key.Args.push_back(Act);
+    D.SourceArgs.push_back(Act);
+  }
+  if (D.Groups.empty()) {
+    D.Key.Args = D.SourceArgs;
+  } else {
+    // Each half of a split value on its own: one holding an integer has
+    // no derivative.
+    for (unsigned I = 0; I < D.Groups.size(); ++I)
+      for (unsigned K = 0; K < D.Groups[I].Count; ++K) {
+        Type *T = F.getArg(D.Groups[I].First + K)->getType();
+        bool Carries =
+            T->isFPOrFPVectorTy() || T->isPointerTy() || D.Groups[I].Count == 1;
+        D.Key.Args.push_back(Carries ? D.SourceArgs[I] : ArgActivity::Const);
+      }
   }
   StringRef Ret = Parts[4];
   bool Void = F.getReturnType()->isVoidTy();
@@ -93,6 +119,35 @@ bool parse(StringRef Text, Function &F, DeclaredDerivative &D,
       !Void && (Ret == "Dual" || Ret == "DualOnly" || Ret == "Duplicated" ||
                 Ret == "DuplicatedOnly");
   return true;
+}
+
+bool isShadowed(ArgActivity A) {
+  return A == ArgActivity::Dup || A == ArgActivity::DupNoNeed;
+}
+
+/// The type of the derivative \p D declares, parameters in source order:
+/// a value split in two IR parameters is followed by its shadows' halves.
+FunctionType *declaredType(const DeclaredDerivative &D) {
+  FunctionType *FT = derivativeType(D.Key);
+  if (D.Groups.empty())
+    return FT;
+  const Function &Primal = *D.Key.Primal;
+  SmallVector<Type *, 16> Params;
+  unsigned Interleaved = 0;
+  for (unsigned I = 0; I < D.Groups.size(); ++I) {
+    const ParamGroup &G = D.Groups[I];
+    for (unsigned K = 0; K < G.Count; ++K) {
+      Params.push_back(Primal.getArg(G.First + K)->getType());
+      Interleaved +=
+          1 + (isShadowed(D.Key.Args[G.First + K]) ? D.Key.Width : 0);
+    }
+    if (isShadowed(D.SourceArgs[I]))
+      for (unsigned L = 0; L < D.Key.Width; ++L)
+        for (unsigned K = 0; K < G.Count; ++K)
+          Params.push_back(Primal.getArg(G.First + K)->getType());
+  }
+  Params.append(FT->param_begin() + Interleaved, FT->param_end());
+  return FunctionType::get(FT->getReturnType(), Params, /*isVarArg=*/false);
 }
 
 } // namespace
@@ -156,7 +211,7 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
       return false;
   }
   if (!User)
-    User = Function::Create(derivativeType(D.Key), GlobalValue::ExternalLinkage,
+    User = Function::Create(declaredType(D), GlobalValue::ExternalLinkage,
                             D.Symbol, M);
   // With -g at -O1 and up Clang gives declarations a subprogram of their
   // own (for call sites); a definition may only have a distinct one, and
@@ -201,21 +256,58 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
     Out = &*Arg++;
     return true;
   };
-  for (Argument &P : Primal.args()) {
-    Value *V = nullptr;
-    if (!NextArg(P.getType(), V))
-      return Fail("parameter " + Twine(P.getArgNo() + 1) +
+  // One source value as the primal's IR parameters [First, First + Count):
+  // that many parameters of the derivative, or one pointer to memory that
+  // holds it (the ABI passes the derivative's copy in memory when its
+  // registers run out).
+  auto NextValue = [&](unsigned First, unsigned Count,
+                       SmallVectorImpl<Value *> &Out) {
+    Out.clear();
+    if (Count == 2 && Arg != User->arg_end() && Arg->hasByValAttr()) {
+      Value *Mem = &*Arg++;
+      Type *Lo = Primal.getArg(First)->getType();
+      Type *Hi = Primal.getArg(First + 1)->getType();
+      Out.push_back(B.CreateLoad(Lo, Mem));
+      Out.push_back(B.CreateLoad(
+          Hi, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Mem, 8)));
+      return true;
+    }
+    for (unsigned K = 0; K < Count; ++K) {
+      Value *V = nullptr;
+      if (!NextArg(Primal.getArg(First + K)->getType(), V))
+        return false;
+      Out.push_back(V);
+    }
+    return true;
+  };
+  SmallVector<ParamGroup, 8> Groups = D.Groups;
+  SmallVector<ArgActivity, 8> SourceArgs = D.SourceArgs;
+  if (Groups.empty())
+    for (Argument &P : Primal.args()) {
+      Groups.push_back(ParamGroup{P.getArgNo(), 1});
+      SourceArgs.push_back(D.Key.Args[P.getArgNo()]);
+    }
+  for (unsigned I = 0; I < Groups.size(); ++I) {
+    const ParamGroup &G = Groups[I];
+    SmallVector<Value *, 2> Values;
+    if (!NextValue(G.First, G.Count, Values))
+      return Fail("parameter " + Twine(I + 1) +
                   " is missing or has another type");
-    Args.push_back(V);
-    ArgActivity Act = D.Key.Args[P.getArgNo()];
-    if (Act == ArgActivity::Const || Act == ArgActivity::Active)
-      continue;
-    // Width N: N shadow parameters.
-    for (unsigned L = 0; L < D.Key.Width; ++L) {
-      if (!NextArg(P.getType(), V))
-        return Fail("a shadow of parameter " + Twine(P.getArgNo() + 1) +
-                    " is missing or has another type");
-      Args.push_back(V);
+    // Width N: N shadows.
+    SmallVector<SmallVector<Value *, 2>, 4> Shadows;
+    ArgActivity Act = SourceArgs[I];
+    if (Act != ArgActivity::Const && Act != ArgActivity::Active)
+      for (unsigned L = 0; L < D.Key.Width; ++L)
+        if (!NextValue(G.First, G.Count, Shadows.emplace_back()))
+          return Fail("a shadow of parameter " + Twine(I + 1) +
+                      " is missing or has another type");
+    for (unsigned K = 0; K < G.Count; ++K) {
+      Args.push_back(Values[K]);
+      ArgActivity Half = D.Key.Args[G.First + K];
+      if (Half == ArgActivity::Const || Half == ArgActivity::Active)
+        continue;
+      for (auto &S : Shadows)
+        Args.push_back(S[K]);
     }
   }
   // Reverse mode: the seed (the adjoint of the result) comes last.

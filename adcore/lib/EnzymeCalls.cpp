@@ -1,6 +1,8 @@
 //===- EnzymeCalls.cpp - Lowering Enzyme-style requests ------------------===//
 
 #include "adcore/EnzymeCalls.h"
+#include "adcore/ParamShapes.h"
+
 #include "CallSites.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -193,7 +195,19 @@ private:
   /// \p V converted to \p To as a C variadic call would have promoted it.
   Value *convert(Value *V, Type *To, const Twine &What);
   bool parseGlobalMarker(Marker M, StringRef Name);
-  bool parseParameter(Argument &Param);
+  /// The markers before a parameter's value: global ones, then at most
+  /// one activity (None if there is none).
+  bool parseMarkers(Marker &Activity);
+  bool parseParameter(Argument &Param, unsigned SourceNo);
+  /// A by-value aggregate that the ABI passes as the two IR parameters
+  /// \p Lo and \p Hi (ParamShapes.h): its value's halves come first, then
+  /// each shadow's.
+  bool parsePair(Argument &Lo, Argument &Hi, unsigned SourceNo);
+  /// The next value of shape 'p' (its shadow if \p Shadow) as the IR types
+  /// of \p Lo and \p Hi: two arguments, or one pointer to memory holding
+  /// it.
+  bool readPair(Argument &Lo, Argument &Hi, bool Shadow, const Twine &What,
+                Value *&OutLo, Value *&OutHi);
   bool emitCall();
 
   const Request &R;
@@ -313,11 +327,8 @@ bool ForwardCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
   }
 }
 
-bool ForwardCallLowering::parseParameter(Argument &Param) {
-  Type *T = Param.getType();
-  std::string Which = ("argument " + Twine(Param.getArgNo() + 1)).str();
-  // Markers before the value: global ones, then at most one activity.
-  Marker Activity = Marker::None;
+bool ForwardCallLowering::parseMarkers(Marker &Activity) {
+  Activity = Marker::None;
   StringRef Name;
   for (Marker M; (M = peekMarker(Name)) != Marker::None;) {
     consumeMarker();
@@ -332,6 +343,16 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
   }
   if (Activity == Marker::None)
     Activity = Sticky;
+  return true;
+}
+
+bool ForwardCallLowering::parseParameter(Argument &Param, unsigned SourceNo) {
+  Type *T = Param.getType();
+  std::string Which = ("argument " + Twine(SourceNo + 1)).str();
+  Marker Activity;
+  if (!parseMarkers(Activity))
+    return false;
+
   if (Activity == Marker::Out && !Reverse)
     return error("enzyme_out (an active output) is only valid in reverse "
                  "mode; forward mode uses enzyme_dup");
@@ -407,6 +428,110 @@ bool ForwardCallLowering::parseParameter(Argument &Param) {
     }
     Args.push_back(S);
   }
+  return true;
+}
+
+bool ForwardCallLowering::readPair(Argument &Lo, Argument &Hi, bool Shadow,
+                                   const Twine &What, Value *&OutLo,
+                                   Value *&OutHi) {
+  unsigned Index = Shadow && ShadowNext ? ShadowNext : Next;
+  auto Take = [&]() { return Shadow ? nextShadow(What) : next(What); };
+  if (pairArgumentCount(Call, Index) == 2) {
+    Value *A = Take();
+    Value *C = A ? Take() : nullptr;
+    if (!C)
+      return false;
+    OutLo = convert(A, Lo.getType(), What);
+    OutHi = OutLo ? convert(C, Hi.getType(), What) : nullptr;
+    return OutHi != nullptr;
+  }
+  // Passed in memory (registers ran out at the call): the halves are its
+  // eightbytes.
+  Value *Mem = Take();
+  if (!Mem)
+    return false;
+  if (!Mem->getType()->isPointerTy() ||
+      !Call.paramHasAttr(Index, Attribute::ByVal)) {
+    error(What + " of '" + R.Primal->getName() + "' has type " +
+          typeName(Mem->getType()) + ", but the function expects " +
+          typeName(Lo.getType()) + " and " + typeName(Hi.getType()));
+    return false;
+  }
+  OutLo = B.CreateLoad(Lo.getType(), Mem);
+  OutHi = B.CreateLoad(Hi.getType(),
+                       B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Mem, 8));
+  return true;
+}
+
+bool ForwardCallLowering::parsePair(Argument &Lo, Argument &Hi,
+                                    unsigned SourceNo) {
+  std::string Which = ("argument " + Twine(SourceNo + 1)).str();
+  Marker Activity;
+  if (!parseMarkers(Activity))
+    return false;
+  auto IsFloat = [](Argument &A) { return A.getType()->isFPOrFPVectorTy(); };
+  auto IsPointer = [](Argument &A) { return A.getType()->isPointerTy(); };
+  if (Activity == Marker::None) {
+    if (IsFloat(Lo) || IsFloat(Hi))
+      Activity = Reverse ? Marker::Out : Marker::Dup;
+    else if (IsPointer(Lo) || IsPointer(Hi))
+      Activity = Marker::Dup;
+    else
+      Activity = Marker::Const;
+  }
+  if (Activity == Marker::Out && !Reverse)
+    return error("enzyme_out (an active output) is only valid in reverse "
+                 "mode; forward mode uses enzyme_dup");
+  if (Activity == Marker::DupV)
+    return error("enzyme_dupv is not supported for " + Which + " of '" +
+                 R.Primal->getName() +
+                 "', a struct or complex value passed by value; pass its "
+                 "shadows one by one");
+  bool Shadowed = Activity == Marker::Dup || Activity == Marker::DupNoNeed;
+  if (Reverse && Shadowed && !IsPointer(Lo) && !IsPointer(Hi))
+    return error(Which + " of '" + R.Primal->getName() +
+                 "' is a struct or complex value passed by value; in reverse "
+                 "mode enzyme_dup is for pointers, a floating-point value is "
+                 "passed with enzyme_out");
+  if (Activity == Marker::Out && !IsFloat(Lo) && !IsFloat(Hi))
+    return error(Which + " of '" + R.Primal->getName() +
+                 "' holds no floating-point value; enzyme_out is for "
+                 "floating-point values");
+  if (Shadowed && !IsFloat(Lo) && !IsFloat(Hi) && !IsPointer(Lo) &&
+      !IsPointer(Hi))
+    return error(Which + " of '" + R.Primal->getName() +
+                 "' carries no derivative; pass it with enzyme_const");
+
+  Value *PLo, *PHi;
+  if (!readPair(Lo, Hi, /*Shadow=*/false, "the value of " + Which, PLo, PHi))
+    return false;
+  SmallVector<Value *, 8> SLo, SHi;
+  if (Shadowed)
+    for (unsigned L = 0; L < Key.Width; ++L) {
+      Value *A, *C;
+      if (!readPair(Lo, Hi, /*Shadow=*/true, "the shadow of " + Which, A, C))
+        return false;
+      SLo.push_back(A);
+      SHi.push_back(C);
+    }
+  // Each half on its own: a half that holds an integer has no derivative.
+  auto Half = [&](Argument &A, Value *Primal, ArrayRef<Value *> Shadows) {
+    Args.push_back(Primal);
+    bool Carries = IsFloat(A) || (Shadowed && IsPointer(A));
+    if (Activity == Marker::Const || !Carries) {
+      Key.Args.push_back(ArgActivity::Const);
+      return;
+    }
+    if (Activity == Marker::Out) {
+      Key.Args.push_back(ArgActivity::Active);
+      return;
+    }
+    Key.Args.push_back(Activity == Marker::DupNoNeed ? ArgActivity::DupNoNeed
+                                                     : ArgActivity::Dup);
+    Args.append(Shadows.begin(), Shadows.end());
+  };
+  Half(Lo, PLo, SLo);
+  Half(Hi, PHi, SHi);
   return true;
 }
 
@@ -577,9 +702,25 @@ bool ForwardCallLowering::run() {
     return error("enzyme_width (batched gradients) is not supported in split "
                  "mode (__enzyme_augmentfwd, __enzyme_reverse); use "
                  "__enzyme_autodiff");
-  for (Argument &Param : F.args())
-    if (!parseParameter(Param))
-      return false;
+  if (auto Groups = groupParameters(F)) {
+    // Source parameters the ABI passes as two IR ones, or none.
+    for (unsigned I = 0; I < Groups->size(); ++I) {
+      const ParamGroup &G = (*Groups)[I];
+      if (G.Count == 1 && !parseParameter(*F.getArg(G.First), I))
+        return false;
+      if (G.Count == 2 &&
+          !parsePair(*F.getArg(G.First), *F.getArg(G.First + 1), I))
+        return false;
+    }
+  } else if (!paramShapes(F).empty()) {
+    return error("adcc cannot match the parameters of '" + F.getName() +
+                 "' with their types in the source (an unusual calling "
+                 "convention?); pass structs by pointer with enzyme_dup");
+  } else {
+    for (Argument &Param : F.args())
+      if (!parseParameter(Param, Param.getArgNo()))
+        return false;
+  }
   if (ShadowNext) {
     if (Next < PrimalEnd)
       return error("too many arguments before enzyme_interleave for '" +

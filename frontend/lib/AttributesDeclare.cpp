@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttributesInternal.h"
+#include "frontend/ParamShapes.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -350,19 +351,6 @@ bool sameFunction(ASTContext &Ctx, const FunctionDecl &A,
          Ctx.hasSameType(A.getType(), B.getType());
 }
 
-std::string symbolOf(ASTContext &Ctx, const FunctionDecl &FD) {
-  std::unique_ptr<MangleContext> MC(Ctx.createMangleContext());
-  if (!MC->shouldMangleDeclName(&FD))
-    return FD.getName().str();
-  std::string Symbol;
-  llvm::raw_string_ostream OS(Symbol);
-  MC->mangleName(GlobalDecl(&FD), OS);
-  // An asm label is marked with \1 (no user-label prefix is to be added).
-  if (!Symbol.empty() && Symbol.front() == '\1')
-    Symbol.erase(0, 1);
-  return Symbol;
-}
-
 const DeclaredDerivative *findDeclared(const DerivativeTable &Table,
                                        const FunctionDecl &FD) {
   for (const DeclaredDerivative &D : Table.Declared)
@@ -415,7 +403,7 @@ FunctionDecl *adoptExisting(Sema &S, FunctionDecl &Primal,
       report(S, D->AttrLoc, Diag::NotePreviousAttribute) << D->Spelling;
       return nullptr;
     }
-    if (D->Encoding != encodeDerivative(Spec, symbolOf(Ctx, Existing))) {
+    if (D->Encoding != encodeDerivative(Spec, irName(Ctx, Existing))) {
       report(S, Spec.AttrLoc, Diag::ConflictingActivities)
           << &Existing << &Primal;
       report(S, D->AttrLoc, Diag::NotePreviousAttribute) << D->Spelling;
@@ -540,13 +528,15 @@ bool declareDerivative(Sema &S, FunctionDecl &Primal,
   FunctionDecl *Derivative = findOrDeclare(S, Primal, Spec, *Sig, Prototype);
   if (!Derivative)
     return false;
-  std::string Encoding = encodeDerivative(Spec, symbolOf(Ctx, *Derivative));
+  std::string Encoding = encodeDerivative(Spec, irName(Ctx, *Derivative));
   DerivativeTable &Table = derivativeTable(Ctx);
   if (!findDeclared(Table, *Derivative))
     Table.Declared.push_back({Derivative, &Primal, Encoding, Prototype,
                               Spec.Spelling, Spec.AttrLoc, FromTemplate});
   annotatePrimal(S, Primal, Spec, *Derivative, Encoding);
   copyTargetAttributes(Ctx, Primal, *Derivative);
+  recordParamShapes(Ctx, Primal);
+  recordParamShapes(Ctx, *Derivative);
   return true;
 }
 

@@ -19,6 +19,8 @@
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
 
+#include <functional>
+
 using namespace clang;
 
 namespace adcc::frontend::attrs {
@@ -186,13 +188,38 @@ bool isFloatingValue(QualType T) {
   return T->isRealFloatingType();
 }
 
+/// A struct of at most 16 bytes made only of floating-point values (and
+/// such structs and arrays of them): passed in registers, its adjoint is a
+/// value of its type.
+bool isSmallFloatRecord(ASTContext &Ctx, QualType T) {
+  std::function<bool(QualType)> AllFloat = [&](QualType E) {
+    E = E.getCanonicalType();
+    if (const auto *AT = Ctx.getAsConstantArrayType(E))
+      return AllFloat(AT->getElementType());
+    if (isFloatingValue(E))
+      return true;
+    const RecordDecl *RD = E->getAsRecordDecl();
+    if (!RD || RD->isUnion() || !RD->isCompleteDefinition())
+      return false;
+    if (const auto *CXX = dyn_cast<CXXRecordDecl>(RD);
+        CXX && (CXX->getNumBases() || !CXX->canPassInRegisters()))
+      return false;
+    return !RD->field_empty() && llvm::all_of(RD->fields(), [&](auto *F) {
+      return AllFloat(F->getType());
+    });
+  };
+  return T->isRecordType() && !T->isIncompleteType() &&
+         Ctx.getTypeSize(T) <= 128 && AllFloat(T);
+}
+
 bool isPointerLike(QualType T) {
   return T->isPointerType() || T->isReferenceType();
 }
 
 /// Why \p A is not valid for a value of type \p T, or null if it is.
 /// \p IsReturn: \p T is the return type.
-const char *activityError(Activity A, QualType T, bool IsReturn) {
+const char *activityError(ASTContext &Ctx, Activity A, QualType T,
+                          bool IsReturn) {
   switch (A) {
   case Activity::Const:
     return nullptr;
@@ -204,10 +231,13 @@ const char *activityError(Activity A, QualType T, bool IsReturn) {
       return nullptr;
     return "it carries no derivative; use Const";
   case Activity::Active:
-    if (isFloatingValue(T))
+    if (isFloatingValue(T) || (!IsReturn && isSmallFloatRecord(Ctx, T)))
       return nullptr;
     if (isPointerLike(T))
       return "pointers and references are Duplicated";
+    if (!IsReturn && T->isRecordType())
+      return "only structs of at most 16 bytes of floating-point values are "
+             "Active; pass a pointer to it, Duplicated";
     return "it carries no derivative; use Const";
   case Activity::Duplicated:
   case Activity::DuplicatedOnly:
@@ -370,7 +400,8 @@ bool checkDerivativeSpec(Sema &S, const FunctionDecl &FD,
     if (T->isDependentType())
       continue;
     const WrittenActivity &W = Spec.Activities[I];
-    if (const char *Why = activityError(W.A, T, /*IsReturn=*/false)) {
+    if (const char *Why =
+            activityError(S.getASTContext(), W.A, T, /*IsReturn=*/false)) {
       report(S, W.Loc, Diag::ParamActivityType)
           << activityName(W.A) << parameterName(FD, I) << T << Why;
       return false;
@@ -378,7 +409,8 @@ bool checkDerivativeSpec(Sema &S, const FunctionDecl &FD,
   }
   if (!Void) {
     const WrittenActivity &W = Spec.Activities.back();
-    if (const char *Why = activityError(W.A, Ret, /*IsReturn=*/true)) {
+    if (const char *Why = activityError(S.getASTContext(), W.A, Ret,
+                                        /*IsReturn=*/true)) {
       report(S, W.Loc, Diag::ReturnActivityType)
           << activityName(W.A) << Ret << &FD << Why;
       return false;

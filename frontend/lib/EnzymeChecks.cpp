@@ -1,6 +1,7 @@
 //===- EnzymeChecks.cpp - Source checks of Enzyme-style code -------------===//
 
 #include "frontend/EnzymeChecks.h"
+#include "frontend/ParamShapes.h"
 
 #include "adcore/EntryPoints.h"
 
@@ -37,21 +38,34 @@ constexpr RegistrationRow RegistrationTable[] = {
 class Checker : public RecursiveASTVisitor<Checker> {
 public:
   explicit Checker(ASTContext &Ctx) : Ctx(Ctx), Diags(Ctx.getDiagnostics()) {}
+  // Requests inside templates are made by their instantiations.
+  bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool VisitCallExpr(CallExpr *Call) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || !Callee->getIdentifier() ||
         !adcore::classifyEntryPoint(Callee->getName()))
       return true;
+    // A struct or complex value the ABI passes as two IR arguments: adcore
+    // groups them by the callee's parameters, which only the source shows.
+    // Through a function pointer there is no callee to ask.
+    // (In a template the instantiations name it.)
+    if (Call->getNumArgs() == 0 || Call->getArg(0)->isTypeDependent() ||
+        Call->getArg(0)->isValueDependent())
+      return true;
+    const FunctionDecl *Target = calleeOf(Call->getArg(0));
+    if (Target && recordParamShapes(Ctx, *Target))
+      return true;
     for (const Expr *Arg : Call->arguments()) {
       QualType T = Arg->IgnoreParenImpCasts()->getType();
-      if (!T->isRecordType() || !splitByABI(T))
+      if (!mayBeSplitByABI(Ctx, T))
         continue;
       unsigned ID = Diags.getCustomDiagID(
           DiagnosticsEngine::Error,
-          "a struct (%0) passed by value to %1 is not supported by adcc "
-          "(the C ABI splits it into two arguments): pass its fields one by "
-          "one, or a pointer to it with enzyme_dup");
+          "a struct or complex value (%0) passed by value to %1 through a "
+          "function pointer is not supported by adcc (the C ABI splits it "
+          "into two arguments): name the function itself, or pass a "
+          "pointer to the value with enzyme_dup");
       Diags.Report(Arg->getBeginLoc(), ID) << T << Callee->getName();
     }
     return true;
@@ -96,17 +110,16 @@ public:
   }
 
 private:
-  /// True when the x86-64 C ABI passes a struct of type \p T as two
-  /// separate arguments (more than 8 and at most 16 bytes); smaller structs
-  /// travel as one value, larger ones in memory, and both are read right.
-  bool splitByABI(QualType T) const {
-    if (!Ctx.getTargetInfo().getTriple().isX86() ||
-        Ctx.getTargetInfo().getTriple().isArch32Bit())
-      return false;
-    if (T->isIncompleteType())
-      return false;
-    uint64_t Bits = Ctx.getTypeSize(T);
-    return Bits > 64 && Bits <= 128;
+  /// The function that \p E names: `f`, `&f`, `(void *)f`.
+  static const FunctionDecl *calleeOf(const Expr *E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+      E = Subst->getReplacement()->IgnoreParenCasts();
+    if (const auto *Addr = dyn_cast<UnaryOperator>(E);
+        Addr && Addr->getOpcode() == UO_AddrOf)
+      E = Addr->getSubExpr()->IgnoreParenCasts();
+    const auto *Ref = dyn_cast<DeclRefExpr>(E);
+    return Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
   }
 
   /// Each element names a function (the name of function_like excepted).

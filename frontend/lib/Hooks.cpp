@@ -3,6 +3,7 @@
 #include "frontend/Hooks.h"
 #include "frontend/Attributes.h"
 #include "frontend/EnzymeChecks.h"
+#include "frontend/ParamShapes.h"
 
 #include "adcore/Pipeline.h"
 
@@ -59,6 +60,11 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
         !CodeGen.OptimizationRemarkAnalysis.hasValidPattern() &&
         CodeGen.OptRecordFile.empty();
   }
+  // Parameters that are not one IR parameter each, as the frontend sees
+  // them (frontend/ParamShapes.h); filled while parsing.
+  auto Shapes = std::make_shared<adcore::ParamShapeTable>();
+  setParamShapeTable(Shapes);
+  Engine.ParamShapes = Shapes;
   CodeGen.PassBuilderCallbacks.push_back([Engine](llvm::PassBuilder &PB) {
     adcore::registerPassBuilderCallbacks(PB, Engine);
   });

@@ -14,6 +14,7 @@
 #define ADCORE_DECLAREDDERIVATIVES_H
 
 #include "adcore/Derivative.h"
+#include "adcore/ParamShapes.h"
 
 #include <string>
 #include <vector>
@@ -35,6 +36,12 @@ struct DeclaredDerivative {
   /// Where the attribute is (from the annotation).
   std::string File;
   unsigned Line = 0;
+  /// The primal's IR parameters by source parameter, where they differ
+  /// (ParamShapes.h); empty when each is one IR parameter.
+  llvm::SmallVector<ParamGroup, 8> Groups;
+  /// The activity of each source parameter (Key.Args has one per IR
+  /// parameter).
+  llvm::SmallVector<ArgActivity, 8> SourceArgs;
 };
 
 /// Parses the adcc annotations of \p M. Malformed ones are reported.

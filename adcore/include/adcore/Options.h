@@ -8,6 +8,10 @@
 #ifndef ADCORE_OPTIONS_H
 #define ADCORE_OPTIONS_H
 
+#include "adcore/ParamShapes.h"
+
+#include <memory>
+
 namespace adcore {
 
 struct Options {
@@ -34,6 +38,10 @@ struct Options {
   /// translation unit's floating-point contraction is on (clang's default)
   /// or fast, not with -ffp-contract=off.
   bool ContractDerivatives = false;
+  /// How the source parameters of the functions that Enzyme calls and
+  /// derivative attributes name map onto IR parameters (ParamShapes.h),
+  /// filled by the frontend while it parses, read when the AD pass starts.
+  std::shared_ptr<const ParamShapeTable> ParamShapes;
 };
 
 } // namespace adcore

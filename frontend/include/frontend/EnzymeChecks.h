@@ -3,9 +3,11 @@
 //
 // What only the source shows about Enzyme-compatible code, checked with
 // source locations before code generation:
-//  - a struct passed by value to an `__enzyme_*` entry point (the C ABI
-//    splits it into several IR arguments, so its fields would be misread
-//    as values and shadows);
+//  - a struct or complex value passed by value to an `__enzyme_*` entry
+//    point, which the C ABI may split into two IR arguments: the callee's
+//    parameters are described for adcore (frontend/ParamShapes.h), and
+//    where there is no callee to describe (a function pointer) it is an
+//    error;
 //  - `__enzyme_register_*` / `__enzyme_function_like` registrations of the
 //    wrong shape.
 //
