@@ -4,6 +4,7 @@
 
 #include "MemoryScopes.h"
 #include "adcore/CrossTU.h"
+#include "adcore/CustomRules.h"
 #include "adcore/DeclaredDerivatives.h"
 #include "adcore/EnzymeCalls.h"
 #include "adcore/ParamShapes.h"
@@ -139,6 +140,7 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
 PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   if (!Opts.EnableAD)
     return PreservedAnalyses::all();
+  CustomRules::restoreKeptLinkage(M);
 
   CollectedRequests Found = collectRequests(M);
   if (Opts.PrintRequests) {

@@ -1,6 +1,7 @@
 //===- CustomRules.cpp - User-registered rules and marks -----------------===//
 
 #include "adcore/CustomRules.h"
+#include "adcore/ADPass.h"
 
 #include "CallSites.h"
 
@@ -45,7 +46,69 @@ void report(GlobalVariable &G, const Twine &Message, bool &HadError) {
       "malformed registration '" + G.getName() + "': " + Message, DS_Error));
 }
 
+/// The linkage a kept function had (keepRegisteredOutOfLine).
+constexpr StringRef KeptLinkageAttr = "adcc-kept-linkage";
+
+/// Registrations whose functions keep their calls, and how many of their
+/// elements are such functions (0: all).
+struct KeptRow {
+  const char *Prefix;
+  unsigned Functions;
+};
+
+constexpr KeptRow KeptTable[] = {
+    {"__enzyme_register_derivative", 1},
+    {"__enzyme_register_gradient", 1},
+    {"__enzyme_inactivefn", 0},
+    {"__enzyme_function_like", 1},
+};
+
 } // namespace
+
+bool CustomRules::keepRegisteredOutOfLine(Module &M) {
+  bool Changed = false;
+  for (GlobalVariable &G : M.globals()) {
+    StringRef Name = G.getName();
+    for (const KeptRow &Row : KeptTable) {
+      if (!Name.starts_with(Row.Prefix))
+        continue;
+      SmallVector<Constant *, 4> E = elements(G);
+      unsigned N =
+          Row.Functions ? std::min<size_t>(Row.Functions, E.size()) : E.size();
+      for (unsigned I = 0; I < N; ++I) {
+        Function *F = functionOf(E[I]);
+        // (always_inline is the program's explicit choice: kept.)
+        if (!F || F->isDeclaration() || F->hasAvailableExternallyLinkage() ||
+            F->hasFnAttribute(KeptLinkageAttr) ||
+            F->hasFnAttribute(Attribute::AlwaysInline))
+          continue;
+        F->addFnAttr(Attribute::NoInline);
+        // Not inlining is not enough: interprocedural passes would still
+        // read the body (an identity's result replaced by its argument, a
+        // constant result propagated). A definition that may be replaced at
+        // link time is opaque to them; restoreKeptLinkage undoes it.
+        if (!F->isInterposable()) {
+          F->addFnAttr(KeptLinkageAttr, utostr(unsigned(F->getLinkage())));
+          F->setLinkage(GlobalValue::WeakAnyLinkage);
+        }
+        Changed = true;
+      }
+    }
+  }
+  return Changed;
+}
+
+void CustomRules::restoreKeptLinkage(Module &M) {
+  for (Function &F : M) {
+    Attribute A = F.getFnAttribute(KeptLinkageAttr);
+    if (!A.isValid())
+      continue;
+    unsigned Linkage = 0;
+    if (!A.getValueAsString().getAsInteger(10, Linkage))
+      F.setLinkage(GlobalValue::LinkageTypes(Linkage));
+    F.removeFnAttr(KeptLinkageAttr);
+  }
+}
 
 void CustomRules::collect(Module &M, bool &HadError) {
   for (GlobalVariable &G : M.globals()) {
@@ -95,6 +158,15 @@ void CustomRules::collect(Module &M, bool &HadError) {
       Like[functionOf(E[0])] = constantString(E[1]).str();
     }
   }
+}
+
+} // namespace adcore
+
+namespace adcore {
+
+PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
+  return CustomRules::keepRegisteredOutOfLine(M) ? PreservedAnalyses::none()
+                                                 : PreservedAnalyses::all();
 }
 
 } // namespace adcore

@@ -2,6 +2,7 @@
 
 #include "adcore/Pipeline.h"
 #include "adcore/ADPass.h"
+#include "adcore/CustomRules.h"
 
 #include "llvm/Passes/PassBuilder.h"
 
@@ -13,6 +14,12 @@ void registerPrinterPasses(PassBuilder &PB);
 
 void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
   registerPrinterPasses(PB);
+  // Before the inliner: registered functions keep their calls.
+  PB.registerPipelineStartEPCallback(
+      [Opts](ModulePassManager &MPM, OptimizationLevel) {
+        if (Opts.EnableAD)
+          MPM.addPass(KeepRegisteredPass());
+      });
   PB.registerOptimizerEarlyEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel Level,
              ThinOrFullLTOPhase) { MPM.addPass(ADPass(Opts, Level)); });

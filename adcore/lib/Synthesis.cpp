@@ -8,6 +8,7 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
 
@@ -129,9 +130,56 @@ Function *SynthesisContext::declareDeferred(const DerivativeKey &Key,
   return Function::Create(FT, GlobalValue::ExternalLinkage, Name, M);
 }
 
+std::optional<Function *>
+SynthesisContext::getOrCreateThroughRule(const DerivativeKey &Key) {
+  Function &F = *Key.Primal;
+  bool Forward = Key.Mode == DerivativeMode::Forward;
+  bool HasRule = Forward ? Rules.forwardDerivative(&F) != nullptr
+                         : Rules.gradient(&F) != nullptr;
+  if (!HasRule && !Rules.isInactive(&F))
+    return std::nullopt;
+  Function *&Caller = RuleCallers[&F];
+  if (!Caller) {
+    Caller = Function::Create(F.getFunctionType(), GlobalValue::InternalLinkage,
+                              F.getName() + ".rule_caller", M);
+    Caller->copyAttributesFrom(&F);
+    Caller->setLinkage(GlobalValue::InternalLinkage);
+    Caller->setVisibility(GlobalValue::DefaultVisibility);
+    Caller->setComdat(nullptr);
+    IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", Caller));
+    SmallVector<Value *, 8> Args;
+    for (Argument &A : Caller->args())
+      Args.push_back(&A);
+    CallInst *Call = B.CreateCall(&F, Args);
+    Call->setAttributes(F.getAttributes());
+    Call->setCallingConv(F.getCallingConv());
+    if (Call->getType()->isVoidTy())
+      B.CreateRetVoid();
+    else
+      B.CreateRet(Call);
+  }
+  DerivativeKey Via = Key;
+  Via.Primal = Caller;
+  Function *D = getOrCreate(Via);
+  if (!D)
+    return D;
+  // The caller's derivatives answer for the primal's.
+  for (DerivativeMode Mode :
+       {DerivativeMode::Forward, DerivativeMode::Augmented,
+        DerivativeMode::Reverse}) {
+    DerivativeKey From = Key, To = Via;
+    From.Mode = To.Mode = Mode;
+    if (Function *Made = Cache.lookup(To))
+      Cache.insert(From, Made);
+  }
+  return D;
+}
+
 Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   if (Function *Known = Cache.lookup(Key))
     return Known;
+  if (std::optional<Function *> D = getOrCreateThroughRule(Key))
+    return *D;
   if (defers(*Key.Primal)) {
     // Made at link time: an augmented and a reverse sweep as two functions
     // (their pair, when combined, as one: see getOrCreateCombined).

@@ -91,12 +91,8 @@ public:
 
   bool diagAppertainsToDecl(Sema &S, const ParsedAttr &AL,
                             const Decl *D) const override {
-    if (!AL.isGNUAttribute() &&
-        !llvm::StringRef(AL.getNormalizedFullName()).starts_with("adcc::")) {
-      S.Diag(AL.getLoc(), diag::warn_unknown_attribute_ignored)
-          << AL << AL.getRange();
+    if (!isAdccSpelling(S, AL))
       return false;
-    }
     if (isa<FunctionDecl>(D))
       return true;
     report(S, attrLocation(S, AL), Diag::NotAFunction) << attrSpelling(S, AL);

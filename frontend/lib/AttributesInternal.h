@@ -152,6 +152,12 @@ report(clang::Sema &S, clang::SourceLocation Loc, Diag D);
 /// with (`ADCC_FORWARD`), else `attribute 'adcc_forward'` as spelled.
 std::string attrSpelling(clang::Sema &S, const clang::ParsedAttr &AL);
 
+/// Whether \p AL is spelled as adcc's (GNU, or scoped `adcc::`). The
+/// unscoped C++11/C23 spellings are registered only because Clang drops
+/// the arguments of a scoped plugin attribute otherwise; written unscoped,
+/// the attribute is ignored with Clang's warning.
+bool isAdccSpelling(clang::Sema &S, const clang::ParsedAttr &AL);
+
 /// Where diagnostics about \p AL as a whole point: the attribute, or the use
 /// of the <adcc.h> macro it was written with (whose expansion is adcc's
 /// business, not the user's).

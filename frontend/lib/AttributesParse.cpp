@@ -14,6 +14,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Sema/ParsedAttr.h"
@@ -323,6 +324,15 @@ std::string attrSpelling(Sema &S, const ParsedAttr &AL) {
   if (!Macro.empty())
     return Macro.str();
   return "attribute '" + AL.getNormalizedFullName() + "'";
+}
+
+bool isAdccSpelling(Sema &S, const ParsedAttr &AL) {
+  if (AL.isGNUAttribute() ||
+      StringRef(AL.getNormalizedFullName()).starts_with("adcc::"))
+    return true;
+  S.Diag(AL.getLoc(), diag::warn_unknown_attribute_ignored)
+      << AL << AL.getRange();
+  return false;
 }
 
 SourceLocation attrLocation(Sema &S, const ParsedAttr &AL) {

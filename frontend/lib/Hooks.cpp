@@ -70,6 +70,7 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
   });
 
   enableDerivativeAttributes(CI);
+  enableRuleAttributes();
   enableEnzymeChecks(CI);
 }
 

@@ -46,4 +46,23 @@
 #define ADCC_REVERSE_BATCH(name, width, ...)                                   \
   __attribute__((__adcc_reverse_batch__(name, width, #__VA_ARGS__)))
 
+/*===- Custom derivatives and inactive functions --------------------------===*
+ *
+ * Written on the user's own derivative of a function f, naming f:
+ *
+ *   ADCC_FORWARD_RULE(f) double f_fwd(double x, double dx);
+ *   ADCC_REVERSE_RULE(f, f_aug) double f_rev(double x, double d_result);
+ *   ADCC_INACTIVE void log_value(double v);
+ *
+ * the same as Enzyme's __enzyme_register_derivative_*,
+ * __enzyme_register_gradient_* and __enzyme_inactivefn_* registrations
+ * (conventions in docs/custom-derivatives.md). f (and f_aug) must be
+ * declared before.
+ *
+ *===----------------------------------------------------------------------===*/
+#define ADCC_FORWARD_RULE(primal) __attribute__((__adcc_forward_rule__(primal)))
+#define ADCC_REVERSE_RULE(primal, augmented)                                   \
+  __attribute__((__adcc_reverse_rule__(primal, augmented)))
+#define ADCC_INACTIVE __attribute__((__adcc_inactive__))
+
 #endif /* ADCC_H */

@@ -103,6 +103,14 @@ bool keepAccumulationsInRegisters(llvm::Function &F,
 
 /// keepAccumulationsInRegisters as a pass (adcc-opt's
 /// `-passes=adcc-accumulation-windows`).
+/// Marks the functions that `__enzyme_register_*`, `__enzyme_inactivefn*`
+/// and `__enzyme_function_like` name `noinline`, at the start of the
+/// pipeline (CustomRules::keepRegisteredOutOfLine).
+struct KeepRegisteredPass : public llvm::PassInfoMixin<KeepRegisteredPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 struct AccumulationWindowsPass
     : public llvm::PassInfoMixin<AccumulationWindowsPass> {
   llvm::PreservedAnalyses run(llvm::Function &F,

@@ -64,6 +64,18 @@ public:
     return It == Like.end() ? std::string() : It->second;
   }
 
+  /// Keeps the functions that registrations name out of line and opaque
+  /// until the AD pass: the AD pass runs after the inliner and the
+  /// interprocedural passes, and a registered function inlined into its
+  /// callers, or whose result they replaced by what its body computes,
+  /// would lose its rule or its mark. They become `noinline`, and their
+  /// linkage replaceable (weak) until restoreKeptLinkage. Run at the start
+  /// of the pipeline. Returns whether it changed any.
+  static bool keepRegisteredOutOfLine(llvm::Module &M);
+  /// Gives the functions keepRegisteredOutOfLine made weak their linkage
+  /// back (the AD pass's first step).
+  static void restoreKeptLinkage(llvm::Module &M);
+
 private:
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Forward;
   llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;

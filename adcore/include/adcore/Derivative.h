@@ -24,6 +24,7 @@
 #ifndef ADCORE_DERIVATIVE_H
 #define ADCORE_DERIVATIVE_H
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <map>
@@ -81,9 +82,13 @@ public:
     auto It = Functions.find(Key);
     return It == Functions.end() ? nullptr : It->second;
   }
+  /// Records \p F as the derivative for \p Key. A function may answer
+  /// for several keys (a request through a registered rule); it is listed
+  /// once.
   void insert(const DerivativeKey &Key, llvm::Function *F) {
     Functions[Key] = F;
-    Order.push_back(F);
+    if (Listed.insert(F).second)
+      Order.push_back(F);
   }
   /// Generated functions, in order of creation.
   const std::vector<llvm::Function *> &functions() const { return Order; }
@@ -91,6 +96,7 @@ public:
 private:
   std::map<DerivativeKey, llvm::Function *> Functions;
   std::vector<llvm::Function *> Order;
+  llvm::SmallPtrSet<llvm::Function *, 16> Listed;
 };
 
 } // namespace adcore

@@ -184,6 +184,13 @@ public:
 
 private:
   llvm::Function *getOrCreateReverse(const DerivativeKey &Key);
+  /// A request of a function that has a registered derivative for its
+  /// mode, or is inactive: the derivative of a function that calls it,
+  /// which uses the rule (or the mark) as any call in differentiated code
+  /// does. Nothing when \p Key's
+  /// primal has no rule for its mode; null after a reported error.
+  std::optional<llvm::Function *>
+  getOrCreateThroughRule(const DerivativeKey &Key);
   /// The external declaration of a derivative made at link time.
   llvm::Function *declareDeferred(const DerivativeKey &Key, bool Combined);
 
@@ -199,6 +206,8 @@ private:
   /// shuffles, known inline assembly, x86 rounding), before their first
   /// derivative.
   llvm::SmallPtrSet<llvm::Function *, 16> Canonical;
+  /// The callers getOrCreateThroughRule made, by primal.
+  llvm::DenseMap<llvm::Function *, llvm::Function *> RuleCallers;
   bool HadError = false;
   /// The optimization level of derivatives made at link time, when they
   /// are (deferMissingBodies).

@@ -28,6 +28,11 @@ namespace adcc::frontend {
 /// template instantiations) is added to \p CI's frontend action.
 void enableDerivativeAttributes(clang::CompilerInstance &CI);
 
+/// Enables the custom-derivative attributes (RuleAttributes.cpp):
+/// ADCC_FORWARD_RULE(f), ADCC_REVERSE_RULE(f, f_aug) and ADCC_INACTIVE,
+/// which become the registrations of adcore/CustomRules.h.
+void enableRuleAttributes();
+
 } // namespace adcc::frontend
 
 #endif // ADCC_FRONTEND_ATTRIBUTES_H
