@@ -770,6 +770,13 @@ bool ForwardCallLowering::run() {
 bool hasBody(const Request &R, SynthesisContext &Ctx) {
   if (!R.Primal->isDeclaration() || Ctx.defers(*R.Primal))
     return true;
+  // (A registered rule or mark is enough.)
+  const CustomRules &Rules = Ctx.rules();
+  bool HasRule = R.Kind == RequestKind::Forward
+                     ? Rules.forwardDerivative(R.Primal) != nullptr
+                     : Rules.gradient(R.Primal) != nullptr;
+  if (HasRule || Rules.isInactive(R.Primal))
+    return true;
   Ctx.error(*R.Site, "cannot differentiate '" + R.Primal->getName() +
                          "': its body is not available in this translation "
                          "unit (and -fno-adcc-cross-tu is given)");
@@ -782,7 +789,10 @@ bool lowerForwardRequest(const Request &R, SynthesisContext &Ctx) {
   if (!hasBody(R, Ctx))
     return false;
   ForwardCallLowering Lowering(R, Ctx);
-  return Lowering.run();
+  Ctx.setRequestSite(R.Site);
+  bool Done = Lowering.run();
+  Ctx.setRequestSite(nullptr);
+  return Done;
 }
 
 bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx) {
@@ -805,7 +815,10 @@ bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx) {
   Lowering.SplitKind = R.Kind == RequestKind::AugmentedForward
                            ? ForwardCallLowering::Split::Augment
                            : ForwardCallLowering::Split::Reverse;
-  return Lowering.run();
+  Ctx.setRequestSite(R.Site);
+  bool Done = Lowering.run();
+  Ctx.setRequestSite(nullptr);
+  return Done;
 }
 
 bool lowerReverseRequest(const Request &R, SynthesisContext &Ctx) {
@@ -813,7 +826,10 @@ bool lowerReverseRequest(const Request &R, SynthesisContext &Ctx) {
     return false;
   ForwardCallLowering Lowering(R, Ctx);
   Lowering.Reverse = true;
-  return Lowering.run();
+  Ctx.setRequestSite(R.Site);
+  bool Done = Lowering.run();
+  Ctx.setRequestSite(nullptr);
+  return Done;
 }
 
 } // namespace adcore

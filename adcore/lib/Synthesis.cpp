@@ -5,6 +5,7 @@
 #include "forward/ForwardEmitter.h"
 #include "reverse/ReverseEmitter.h"
 
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
@@ -105,9 +106,17 @@ FunctionType *derivativeType(const DerivativeKey &Key) {
 
 void SynthesisContext::error(const Instruction &Where, const Twine &Message) {
   HadError = true;
-  const Function &F = *Where.getFunction();
+  const Instruction *At = &Where;
+  if (!Where.getDebugLoc() && RequestSite && RequestSite->getDebugLoc())
+    At = RequestSite;
+  const Function &F = *At->getFunction();
   F.getContext().diagnose(
-      DiagnosticInfoUnsupported(F, Message, Where.getDebugLoc(), DS_Error));
+      DiagnosticInfoUnsupported(F, Message, At->getDebugLoc(), DS_Error));
+}
+
+std::string SynthesisContext::displayName(const Function &F) const {
+  const Function *Named = RuleCallerOf.lookup(&F);
+  return demangle((Named ? Named : &F)->getName());
 }
 
 bool SynthesisContext::defers(const Function &F) const {
@@ -142,6 +151,7 @@ SynthesisContext::getOrCreateThroughRule(const DerivativeKey &Key) {
   if (!Caller) {
     Caller = Function::Create(F.getFunctionType(), GlobalValue::InternalLinkage,
                               F.getName() + ".rule_caller", M);
+    RuleCallerOf[Caller] = &F;
     Caller->copyAttributesFrom(&F);
     Caller->setLinkage(GlobalValue::InternalLinkage);
     Caller->setVisibility(GlobalValue::DefaultVisibility);

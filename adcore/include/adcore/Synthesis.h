@@ -159,7 +159,14 @@ public:
   void verifyGenerated();
 
   /// Reports an error at \p Where (its debug location, or its function).
+  /// Code adcc made has no location: then the error is reported at the
+  /// request being lowered, when there is one (setRequestSite).
   void error(const llvm::Instruction &Where, const llvm::Twine &Message);
+  /// The request call being lowered (null after it).
+  void setRequestSite(const llvm::Instruction *Site) { RequestSite = Site; }
+  /// The name of \p F in messages: demangled, and the registered function
+  /// for the function getOrCreateThroughRule made to call it.
+  std::string displayName(const llvm::Function &F) const;
   bool hadError() const { return HadError; }
 
   llvm::Module &module() { return M; }
@@ -206,8 +213,10 @@ private:
   /// shuffles, known inline assembly, x86 rounding), before their first
   /// derivative.
   llvm::SmallPtrSet<llvm::Function *, 16> Canonical;
-  /// The callers getOrCreateThroughRule made, by primal.
+  /// The callers getOrCreateThroughRule made, by primal, and the other way.
   llvm::DenseMap<llvm::Function *, llvm::Function *> RuleCallers;
+  llvm::DenseMap<const llvm::Function *, llvm::Function *> RuleCallerOf;
+  const llvm::Instruction *RequestSite = nullptr;
   bool HadError = false;
   /// The optimization level of derivatives made at link time, when they
   /// are (deferMissingBodies).

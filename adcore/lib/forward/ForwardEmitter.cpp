@@ -74,7 +74,7 @@ Value *ForwardEmitter::forEachLane(Type *PrimalTy,
 }
 
 bool ForwardEmitter::unsupported(Instruction &I, const Twine &What) {
-  Ctx.error(I, "cannot differentiate '" + demangle(Key.Primal->getName()) +
+  Ctx.error(I, "cannot differentiate '" + Ctx.displayName(*Key.Primal) +
                    "' in forward mode: " + What);
   return false;
 }

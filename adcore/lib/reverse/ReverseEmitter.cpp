@@ -114,7 +114,7 @@ ReverseEmitter::ReverseEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,
       LaneReallocs(Key.Width), LaneSlots(Key.Width) {}
 
 bool ReverseEmitter::unsupported(Instruction &I, const Twine &What) {
-  Ctx.error(I, "cannot differentiate '" + demangle(Key.Primal->getName()) +
+  Ctx.error(I, "cannot differentiate '" + Ctx.displayName(*Key.Primal) +
                    "' in reverse mode: " + What);
   return false;
 }

@@ -39,3 +39,12 @@ double h(double x) {
   return q(x) * 3;
 }
 double dh(double x) { return __enzyme_autodiff((void *)h, x); }
+
+// A request of the registered function itself: the error is at the request.
+double m(double x, double y) { return x * y; }
+double m_fwd(double x, double dx) { return dx; }
+void *__enzyme_register_derivative_m[] = {(void *)m, (void *)m_fwd};
+double dm(double x) {
+  // CHECK: registration-signature.c:[[@LINE+1]]:10: error: cannot differentiate 'm' in forward mode: the registered derivative 'm_fwd' does not have the expected signature
+  return __enzyme_fwddiff((void *)m, x, 1.0, 2.0, 0.0);
+}
