@@ -90,6 +90,15 @@ void scalarsOf(Type *T, SmallVectorImpl<Type *> &Out) {
   }
 }
 
+/// Whether \p T is an aggregate that holds floating-point values.
+bool holdsFloats(Type *T) {
+  if (!T->isAggregateType())
+    return false;
+  SmallVector<Type *, 8> Scalars;
+  scalarsOf(T, Scalars);
+  return any_of(Scalars, [](Type *S) { return S->isFPOrFPVectorTy(); });
+}
+
 /// \p V read as \p To, a type of the same size: through memory, as a C
 /// union would ({double, double} as [2 x double]). The slot goes in the
 /// entry block of \p B's function.
@@ -220,6 +229,8 @@ private:
   /// until the next one).
   unsigned PrimalEnd = 0, ShadowNext = 0;
   Marker Sticky = Marker::None;
+  /// enzyme_const_return or enzyme_noret: the result has no derivative.
+  bool ConstantResult = false;
   Value *SRet = nullptr;
   DerivativeKey Key;
   SmallVector<Value *, 16> Args;
@@ -301,10 +312,12 @@ bool ForwardCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
   case Marker::ConstReturn:
     Key.ReturnPrimal = true;
     Key.ReturnShadow = false;
+    ConstantResult = true;
     return true;
   case Marker::NoRet:
     Key.ReturnPrimal = false;
     Key.ReturnShadow = false;
+    ConstantResult = true;
     return true;
   case Marker::Interleave:
     return error("enzyme_interleave may appear only once in a call");
@@ -555,7 +568,7 @@ bool ForwardCallLowering::emitCall() {
   // return (checked before any code is emitted). In reverse mode that is
   // the reverse sweep's result: the adjoints of the active arguments.
   Type *Got = RevD ? RevD->getReturnType() : D->getReturnType();
-  Type *Want = SRet ? Got : Call.getType();
+  Type *Want = SRet ? Call.getParamStructRetType(0) : Call.getType();
   bool Used = (SRet || !Call.use_empty()) && SplitKind != Split::Augment;
   const DataLayout &DL = Call.getModule()->getDataLayout();
   // A derivative without a result (no active scalar) read as a value: zero.
@@ -662,8 +675,10 @@ bool ForwardCallLowering::emitCall() {
   if (Convert)
     Result = B.CreateFPCast(NewCall, Want);
   if (SRet) {
-    if (!Got->isVoidTy())
-      B.CreateStore(NewCall, SRet);
+    B.CreateStore(ZeroResult
+                      ? static_cast<Value *>(Constant::getNullValue(Want))
+                      : Result,
+                  SRet);
   } else if (!Call.use_empty()) {
     Call.replaceAllUsesWith(ZeroResult ? Constant::getNullValue(Call.getType())
                                        : Result);
@@ -756,6 +771,16 @@ bool ForwardCallLowering::run() {
     return error("too many arguments to " + entryPointName(R.Kind) + " for '" +
                  F.getName() + "': it takes " + Twine(F.arg_size()) +
                  " parameters, each followed by its shadow(s) when duplicated");
+  if (Reverse && !ConstantResult && !Key.ReturnShadow &&
+      holdsFloats(F.getReturnType()))
+    return error("reverse mode of '" + F.getName() +
+                 "' cannot seed its result, "
+                 "of type " +
+                 typeName(F.getReturnType()) +
+                 ": only a floating-point result is seeded; return a "
+                 "floating-point value, or write the results through a "
+                 "pointer parameter (enzyme_dup) and seed its shadow; "
+                 "enzyme_const_return if the result carries no derivative");
   if (!emitCall())
     return false;
   Call.eraseFromParent();

@@ -10,11 +10,11 @@ double __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
 extern int enzyme_dup;
 
-// A complex result is two doubles: the entry point must be declared to
-// return them.
+// A complex result is two doubles: reverse mode cannot seed it with 1
+// (struct-result.c).
 _Complex double twice(_Complex double z) { return z + z; }
-// CHECK: unsupported-types.c:[[@LINE+2]]:43: error: __enzyme_autodiff is declared to return double, but the derivative of 'twice' returns struct { double; double; }
-// LIMITED: unsupported-types.c:[[@LINE+1]]:43: error: __enzyme_autodiff is declared to return double
+// CHECK: unsupported-types.c:[[@LINE+2]]:43: error: reverse mode of 'twice' cannot seed its result, of type struct { double; double; }
+// LIMITED: unsupported-types.c:[[@LINE+1]]:43: error: reverse mode of 'twice' cannot seed its result
 double dtwice(_Complex double z) { return __enzyme_autodiff((void *)twice, z); }
 
 // Integers carry no derivative, whatever their width.
