@@ -317,8 +317,28 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
     Type *SeedTy = RevGen->getArg(0)->getType();
     auto *AT = dyn_cast<ArrayType>(SeedTy);
     Value *V = nullptr, *Seeds = PoisonValue::get(SeedTy);
+    // A seed of a struct result (a complex value) that the ABI passes as
+    // its two halves, or in memory.
+    auto NextSeed = [&](Type *T, Value *&Out) {
+      if (NextArg(T, Out))
+        return true;
+      auto *ST = dyn_cast<StructType>(T);
+      if (!ST || ST->getNumElements() != 2 || Arg == User->arg_end())
+        return false;
+      if (Arg->hasByValAttr()) {
+        Out = B.CreateLoad(T, &*Arg++);
+        return true;
+      }
+      Value *Lo = nullptr, *Hi = nullptr;
+      if (!NextArg(ST->getElementType(0), Lo) ||
+          !NextArg(ST->getElementType(1), Hi))
+        return false;
+      Out = B.CreateInsertValue(B.CreateInsertValue(PoisonValue::get(T), Lo, 0),
+                                Hi, 1);
+      return true;
+    };
     for (unsigned L = 0; L < (AT ? AT->getNumElements() : 1); ++L) {
-      if (!NextArg(AT ? AT->getElementType() : SeedTy, V))
+      if (!NextSeed(AT ? AT->getElementType() : SeedTy, V))
         return Fail("the seed parameter is missing or has another type");
       Seeds = AT ? B.CreateInsertValue(Seeds, V, L) : V;
     }

@@ -180,7 +180,18 @@ static void example(void) {
               g.dp.b, 1e-12);
 }
 
+/* A complex result, Active: the seed is a complex value (a vector-Jacobian
+ * product of the two real outputs). */
+ADCC_REVERSE(g_cres, Active, Active)
+double _Complex cres(double x) { return x * x + I * 3 * sin(x); }
+
 static void attributes(void) {
+  __auto_type cr = g_cres(2.0, 1.0);
+  CHECK_CLOSE(creal(cr.primal), 4, 1e-15);
+  CHECK_CLOSE(cr.d_x, 4, 1e-12);
+  cr = g_cres(2.0, 0.5 + 2 * I);
+  CHECK_CLOSE(cr.d_x, 0.5 * 4 + 2 * 3 * cos(2.0), 1e-12);
+
   __auto_type r = d_fp_attr((pair){0.4, -0.3}, (pair){0, 1});
   CHECK_CLOSE(r.primal, fp_attr((pair){0.4, -0.3}), 1e-15);
   CHECK_CLOSE(r.d_return, 0.4 * exp(-0.3) - 0.6, 1e-12);
