@@ -23,6 +23,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclGroup.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/DiagnosticIDs.h"
@@ -170,6 +171,11 @@ public:
       return AttributeNotApplied;
     const RuleRow &Row = rowOf(Kind);
     std::string Spelled = attrs::attrSpelling(S, AL);
+    if (isa<CXXConstructorDecl, CXXDestructorDecl>(Rule)) {
+      report(S, AL.getLoc(),
+             Spelled + " cannot be used on a constructor or destructor");
+      return AttributeNotApplied;
+    }
     if (Rule->isDependentContext() || Rule->getDescribedFunctionTemplate()) {
       report(S, AL.getLoc(),
              Spelled + " cannot be used on a function template; use it on a "

@@ -1,6 +1,7 @@
 // The custom-derivative attributes in C++: functions in a namespace, the
 // C++11 spellings, a rule written on a declaration and repeated on the
-// definition, an inline function from a header-like context.
+// definition, an inline function from a header-like context, an inactive
+// method.
 #include "check.h"
 #include <adcc.h>
 #include <cmath>
@@ -23,6 +24,14 @@ inline double wave_aug(double t) { return wave(t); }
 
 [[adcc::inactive]] inline double detach(double x) { return x; }
 
+struct Scaler {
+  double k;
+  // an inactive method: its result carries no derivative
+  [[adcc::inactive]] double apply(double x) const { return k * x; }
+};
+
+static double scaled(double t) { return Scaler{3}.apply(t) * t; }
+
 static double energy(double t) {
   return phys::wave(t) * detach(t) + detach(phys::wave(t));
 }
@@ -34,5 +43,8 @@ int main() {
   CHECK_CLOSE(__enzyme_fwddiff((void *)energy, t, 1.0), want, 1e-12);
   CHECK_CLOSE(__enzyme_autodiff((void *)energy, t), want, 1e-12);
   CHECK_CLOSE(energy(t), std::sin(t) * t + std::sin(t), 1e-15);
+  // d/dt of apply(t) * t with apply constant: 3 t
+  CHECK_CLOSE(__enzyme_fwddiff((void *)scaled, t, 1.0), 3 * t, 1e-12);
+  CHECK_CLOSE(__enzyme_autodiff((void *)scaled, t), 3 * t, 1e-12);
   return check_finish();
 }
