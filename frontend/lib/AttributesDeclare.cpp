@@ -536,7 +536,6 @@ bool declareDerivative(Sema &S, FunctionDecl &Primal,
   annotatePrimal(S, Primal, Spec, *Derivative, Encoding);
   copyTargetAttributes(Ctx, Primal, *Derivative);
   recordParamShapes(Ctx, Primal);
-  recordParamShapes(Ctx, *Derivative);
   return true;
 }
 
