@@ -34,6 +34,7 @@ enum class Marker {
   Allocated,
   Tape,
   NoFree,
+  RuntimeActivity,
   Unknown
 };
 
@@ -56,6 +57,7 @@ constexpr MarkerRow MarkerTable[] = {
     {"enzyme_allocated", Marker::Allocated},
     {"enzyme_tape", Marker::Tape},
     {"enzyme_nofree", Marker::NoFree},
+    {"enzyme_runtime_activity", Marker::RuntimeActivity},
 };
 
 /// The marker an argument is, if any: a load of (or the address of) a
@@ -333,6 +335,11 @@ bool ForwardCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
   case Marker::Out:
     return error("enzyme_out (an active output) is only valid in reverse "
                  "mode; forward mode uses enzyme_dup");
+  case Marker::RuntimeActivity:
+    return error("enzyme_runtime_activity is not supported by adcc: its "
+                 "derivatives are compiled for shadows that are separate "
+                 "memory from their primals; pass a separate shadow (or the "
+                 "argument with enzyme_const)");
   case Marker::Unknown:
     return error("unknown Enzyme marker '" + Name + "'");
   default:

@@ -33,3 +33,11 @@ double i(double *x) { return __enzyme_fwddiff((void *)g, enzyme_dupv, 1.5, x, x)
 // A value that cannot become the parameter's type.
 // CHECK: markers.c:[[@LINE+1]]:29: error: argument 1 of 'g' has type double, but the function expects pointer
 double j(double x) { return __enzyme_fwddiff((void *)g, enzyme_const, x); }
+
+// Enzyme's run-time activity (a shadow that may be its primal) is not
+// supported: a clear error, not derivatives that assume separate memory.
+extern int enzyme_runtime_activity;
+double runtime_activity(double x) {
+  // CHECK: markers.c:[[@LINE+1]]:10: error: enzyme_runtime_activity is not supported by adcc: its derivatives are compiled for shadows that are separate memory from their primals
+  return __enzyme_autodiff((void *)f, enzyme_runtime_activity, x, 1.0);
+}
