@@ -102,6 +102,25 @@ static void forward_calls(void) {
   CHECK_CLOSE(late, 2 + 8 * 9 + 8 * 1, 1e-12);
 }
 
+/* The interleaved form (values, enzyme_interleave, then the shadows) and a
+ * width-2 call mixing split values and scalars. */
+extern int enzyme_interleave;
+static double fpxz(pair p, double x, double _Complex z) {
+  return p.a * p.b * x + creal(z) * cimag(z);
+}
+static void interleaved_and_batched(void) {
+  pair p = {2, 3};
+  double _Complex z = 1 + 4 * I;
+  double t = __enzyme_fwddiff((void *)fpxz, p, 5.0, z, enzyme_interleave,
+                              (pair){1, 0}, 0.0, (double _Complex)I);
+  CHECK_CLOSE(t, 3 * 5 + 1, 1e-12);
+  two w = __enzyme_fwddiff_two((void *)fpxz, enzyme_width, 2, p, (pair){1, 0},
+                               (pair){0, 1}, 5.0, 0.0, 1.0, z,
+                               (double _Complex)0, (double _Complex)1);
+  CHECK_CLOSE(w.d[0], 3 * 5, 1e-12);
+  CHECK_CLOSE(w.d[1], 2 * 5 + 2 * 3 + 4, 1e-12);
+}
+
 static void reverse_calls(void) {
   double _Complex z = 0.7 + 1.3 * I;
   double _Complex g = __enzyme_autodiff_c((void *)fz, z);
@@ -217,6 +236,7 @@ static void attributes(void) {
 
 int main(void) {
   forward_calls();
+  interleaved_and_batched();
   reverse_calls();
   attributes();
   example();
