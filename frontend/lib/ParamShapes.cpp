@@ -84,7 +84,11 @@ bool mayBeSplitByABI(ASTContext &Ctx, QualType T) {
   return Bits > 64 && Bits <= 128;
 }
 
-bool recordParamShapes(ASTContext &Ctx, const FunctionDecl &FD) {
+bool recordParamShapes(ASTContext &Ctx, const FunctionDecl &Named) {
+  // The parameters the IR function has: its definition's (a C declaration
+  // named first may have no prototype).
+  const FunctionDecl *Def = Named.getDefinition();
+  const FunctionDecl &FD = Def ? *Def : *Named.getMostRecentDecl();
   std::string Shapes;
   for (const ParmVarDecl *P : FD.parameters())
     Shapes += shapeOf(Ctx, P->getType());
