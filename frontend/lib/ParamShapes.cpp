@@ -19,9 +19,10 @@ std::shared_ptr<adcore::ParamShapeTable> &currentTable() {
   return Table;
 }
 
+/// The System V x86-64 ABI (Windows passes such values by reference).
 bool isX86_64(const ASTContext &Ctx) {
   const llvm::Triple &T = Ctx.getTargetInfo().getTriple();
-  return T.getArch() == llvm::Triple::x86_64;
+  return T.getArch() == llvm::Triple::x86_64 && !T.isOSWindows();
 }
 
 /// A struct the ABI passes in registers (a C++ class with a non-trivial
