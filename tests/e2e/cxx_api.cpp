@@ -1,0 +1,77 @@
+// The C++ API (<adcc.hpp>): adcc::gradient and adcc::forward over a
+// function, a functor and a lambda, with Active, Duplicated, Const and Dual
+// arguments (Const pointers and doubles included), a complex Active value,
+// checked against analytic values and central differences, and forward
+// against reverse.
+#include "check.h"
+#include <adcc.hpp>
+#include <cmath>
+#include <complex>
+
+static double f(double x, const double *p, int n, double scale) {
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += p[i] * std::sin(x * (i + 1));
+  return scale * s * x;
+}
+
+struct Spring {
+  double k, rest;
+  double operator()(double x, double y) const {
+    double d = x - y - rest;
+    return 0.5 * k * d * d;
+  }
+};
+
+int main() {
+  const double x = 0.5, h = 1e-6;
+  double p[3] = {1, 2, 3}, dp[3] = {0, 0, 0};
+
+  // d/dx and d/dp of f, n and scale constant
+  auto [dx] = adcc::gradient(f, adcc::Active(x), adcc::Duplicated(p, dp),
+                             adcc::Const(3), adcc::Const(2.0));
+  CHECK_CLOSE(dx, (f(x + h, p, 3, 2) - f(x - h, p, 3, 2)) / (2 * h), 1e-7);
+  for (int i = 0; i < 3; ++i)
+    CHECK_CLOSE(dp[i], 2 * std::sin(x * (i + 1)) * x, 1e-12);
+  // forward: the same derivative along x, p constant
+  double t = adcc::forward(f, adcc::Dual(x, 1.0),
+                           adcc::Const<const double *>(p), adcc::Const(3),
+                           adcc::Const(2.0));
+  CHECK_CLOSE(t, dx, 1e-12);
+  // forward along p: a pointer and its tangent memory
+  double tp[3] = {0, 1, 0};
+  double t2 = adcc::forward(f, adcc::Const(x), adcc::Dual<const double *>(p, tp),
+                            adcc::Const(3), adcc::Const(2.0));
+  CHECK_CLOSE(t2, dp[1], 1e-12);
+
+  // a functor: what it holds is constant
+  Spring s{4, 0.5};
+  auto [gx, gy] = adcc::gradient(s, adcc::Active(2.0), adcc::Active(0.5));
+  CHECK_CLOSE(gx, 4 * (2.0 - 0.5 - 0.5), 1e-12);
+  CHECK_CLOSE(gy, -4 * (2.0 - 0.5 - 0.5), 1e-12);
+  CHECK_CLOSE(adcc::forward(s, adcc::Dual(2.0, 1.0), adcc::Dual(0.5, 1.0)), 0,
+              1e-12);
+
+  // a lambda with a capture, and a complex argument
+  double k = 2;
+  auto lam = [k](double a, std::complex<double> z) {
+    return k * a * std::norm(z);
+  };
+  auto [la, lz] = adcc::gradient(lam, adcc::Active(1.5),
+                                 adcc::Active(std::complex<double>(1, 2)));
+  CHECK_CLOSE(la, 2 * 5, 1e-12);
+  CHECK_CLOSE(lz.real(), 2 * 1.5 * 2 * 1, 1e-12);
+  CHECK_CLOSE(lz.imag(), 2 * 1.5 * 2 * 2, 1e-12);
+  CHECK_CLOSE(adcc::forward(lam, adcc::Dual(1.5, 1.0),
+                            adcc::Const(std::complex<double>(1, 2))),
+              la, 1e-12);
+
+  // no Active argument: an empty tuple, the adjoints in the shadows
+  double q[2] = {3, 4}, dq[2] = {0, 0};
+  auto norm2 = [](const double *v) { return v[0] * v[0] + v[1] * v[1]; };
+  auto none = adcc::gradient(norm2, adcc::Duplicated<const double>(q, dq));
+  static_assert(std::tuple_size_v<decltype(none)> == 0);
+  CHECK_CLOSE(dq[0], 6, 1e-12);
+  CHECK_CLOSE(dq[1], 8, 1e-12);
+  return check_finish();
+}
