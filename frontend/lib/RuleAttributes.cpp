@@ -45,7 +45,6 @@ enum class RuleKind { Forward, Reverse, Inactive };
 
 struct RuleRow {
   RuleKind Kind;
-  const char *Macro;
   /// The registration it becomes (adcore/CustomRules.h).
   const char *Prefix;
   /// Functions the attribute names (the primal, the augmented function).
@@ -53,9 +52,9 @@ struct RuleRow {
 };
 
 constexpr RuleRow RuleTable[] = {
-    {RuleKind::Forward, "ADCC_FORWARD_RULE", "__enzyme_register_derivative", 1},
-    {RuleKind::Reverse, "ADCC_REVERSE_RULE", "__enzyme_register_gradient", 2},
-    {RuleKind::Inactive, "ADCC_INACTIVE", "__enzyme_inactivefn", 0},
+    {RuleKind::Forward, "__enzyme_register_derivative", 1},
+    {RuleKind::Reverse, "__enzyme_register_gradient", 2},
+    {RuleKind::Inactive, "__enzyme_inactivefn", 0},
 };
 
 const RuleRow &rowOf(RuleKind K) {
@@ -171,13 +170,13 @@ public:
       return AttributeNotApplied;
     const RuleRow &Row = rowOf(Kind);
     std::string Spelled = attrs::attrSpelling(S, AL);
+    SourceLocation At = attrs::attrLocation(S, AL);
     if (isa<CXXConstructorDecl, CXXDestructorDecl>(Rule)) {
-      report(S, AL.getLoc(),
-             Spelled + " cannot be used on a constructor or destructor");
+      report(S, At, Spelled + " cannot be used on a constructor or destructor");
       return AttributeNotApplied;
     }
     if (Rule->isDependentContext() || Rule->getDescribedFunctionTemplate()) {
-      report(S, AL.getLoc(),
+      report(S, At,
              Spelled + " cannot be used on a function template; use it on a "
                        "non-template function that calls it");
       return AttributeNotApplied;
@@ -188,7 +187,7 @@ public:
           : Row.Named == 1
               ? "names 1 function"
               : "names " + std::to_string(Row.Named) + " functions";
-      report(S, AL.getLoc(), Spelled + " " + Expected + ": " + usage(Row));
+      report(S, At, Spelled + " " + Expected + ": " + usage(Row));
       return AttributeNotApplied;
     }
     llvm::SmallVector<FunctionDecl *, 2> Named;
