@@ -23,10 +23,12 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace llvm {
 class AllocaInst;
+class CallBase;
 class Function;
 class BinaryOperator;
 class Value;
@@ -57,6 +59,11 @@ public:
 
 private:
   bool transfer(const llvm::Value &V) const;
+  /// Whether \p Callee returns an active value when called as \p Call,
+  /// whose active arguments \p ActiveOperand tells (memoized).
+  bool returnsActive(
+      const llvm::Function &Callee, const llvm::CallBase &Call,
+      llvm::function_ref<bool(const llvm::Value *)> ActiveOperand) const;
   /// Stack memory: which allocas each pointer may point into, and which
   /// allocas may hold derivatives (an active value was stored or copied
   /// into them, or their address escaped).
@@ -73,6 +80,8 @@ private:
   /// Pointers that may point into stack slots or into other memory (a phi
   /// or select of both, and what is derived from it).
   llvm::DenseSet<const llvm::Value *> Mixed;
+  mutable llvm::DenseMap<std::pair<const llvm::Function *, uint64_t>, bool>
+      ReturnActivity;
 };
 
 /// True for types that can carry a derivative: floating point, pointers,

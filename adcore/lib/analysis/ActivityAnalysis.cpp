@@ -262,9 +262,23 @@ bool ActivityAnalysis::transfer(const Value &V) const {
       return false;
     // (A stack slot that holds no derivative brings none: `*it` of an
     // iterator into a constant's std::vector.)
-    return any_of(Call->operands(), [&](const Use &Op) {
-      return Active.contains(Op.get()) && !cleanStackPointer(Op.get());
-    });
+    auto ActiveOperand = [&](const Value *Op) {
+      return Active.contains(Op) && !cleanStackPointer(Op);
+    };
+    if (!any_of(Call->operands(),
+                [&](const Use &Op) { return ActiveOperand(Op.get()); }))
+      return false;
+    // A pointer a defined function returns: active only if the function
+    // returns an active one for these arguments (a pointer read from
+    // constant memory by a function that also takes an active argument is
+    // constant: taken as active, it got a null shadow that its users
+    // dereferenced).
+    const Function *Callee = Call->getCalledFunction();
+    if (Callee && Call->getType()->isPointerTy() && !Callee->isDeclaration() &&
+        !Callee->isVarArg() && Callee != &F &&
+        Call->arg_size() == Callee->arg_size() && Call->arg_size() <= 64)
+      return returnsActive(*Callee, *Call, ActiveOperand);
+    return true;
   }
   if (auto *Sel = dyn_cast<SelectInst>(I))
     return Active.contains(Sel->getTrueValue()) ||
@@ -433,6 +447,35 @@ bool ActivityAnalysis::updateDirtyAllocas() {
     }
   }
   return Changed;
+}
+
+bool ActivityAnalysis::returnsActive(
+    const Function &Callee, const CallBase &Call,
+    function_ref<bool(const Value *)> ActiveOperand) const {
+  uint64_t Mask = 0;
+  SmallVector<ArgActivity, 8> Args;
+  for (unsigned I = 0; I < Call.arg_size(); ++I) {
+    bool On = ActiveOperand(Call.getArgOperand(I));
+    Mask |= uint64_t(On) << I;
+    Args.push_back(On ? ArgActivity::Dup : ArgActivity::Const);
+  }
+  auto Key = std::make_pair(&Callee, Mask);
+  if (auto It = ReturnActivity.find(Key); It != ReturnActivity.end())
+    return It->second;
+  // Two functions deep at most (each level analyses its callee once per
+  // pattern of active arguments); deeper, the result is taken as active.
+  static thread_local unsigned Depth = 0;
+  if (Depth >= 2)
+    return true;
+  ++Depth;
+  ActivityAnalysis Inner(const_cast<Function &>(Callee), Args, Rules);
+  --Depth;
+  bool Result = false;
+  for (const BasicBlock &BB : Callee)
+    if (const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Result |= Ret->getReturnValue() && Inner.isActive(Ret->getReturnValue());
+  ReturnActivity[Key] = Result;
+  return Result;
 }
 
 ActivityAnalysis::ActivityAnalysis(Function &F, ArrayRef<ArgActivity> Args,
