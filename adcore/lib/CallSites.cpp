@@ -64,7 +64,7 @@ void copyParameterAttributes(const Function &Primal, Function &D,
   for (const Argument &A : Primal.args()) {
     ArgActivity Act = Key.Args[A.getArgNo()];
     unsigned Copies = 1;
-    if (Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed)
+    if (hasShadow(Act))
       Copies += Key.Width;
     for (unsigned C = 0; C < Copies; ++C, ++Pos)
       if (A.getType()->isPointerTy() && Pos < D.arg_size())

@@ -121,10 +121,6 @@ bool parse(StringRef Text, Function &F, DeclaredDerivative &D,
   return true;
 }
 
-bool isShadowed(ArgActivity A) {
-  return A == ArgActivity::Dup || A == ArgActivity::DupNoNeed;
-}
-
 /// The type of the derivative \p D declares, parameters in source order:
 /// a value split in two IR parameters is followed by its shadows' halves.
 FunctionType *declaredType(const DeclaredDerivative &D) {
@@ -138,10 +134,9 @@ FunctionType *declaredType(const DeclaredDerivative &D) {
     const ParamGroup &G = D.Groups[I];
     for (unsigned K = 0; K < G.Count; ++K) {
       Params.push_back(Primal.getArg(G.First + K)->getType());
-      Interleaved +=
-          1 + (isShadowed(D.Key.Args[G.First + K]) ? D.Key.Width : 0);
+      Interleaved += 1 + (hasShadow(D.Key.Args[G.First + K]) ? D.Key.Width : 0);
     }
-    if (isShadowed(D.SourceArgs[I]))
+    if (hasShadow(D.SourceArgs[I]))
       for (unsigned L = 0; L < D.Key.Width; ++L)
         for (unsigned K = 0; K < G.Count; ++K)
           Params.push_back(Primal.getArg(G.First + K)->getType());
@@ -264,12 +259,11 @@ bool defineDeclaredDerivative(const DeclaredDerivative &D,
                        SmallVectorImpl<Value *> &Out) {
     Out.clear();
     if (Count == 2 && Arg != User->arg_end() && Arg->hasByValAttr()) {
-      Value *Mem = &*Arg++;
-      Type *Lo = Primal.getArg(First)->getType();
-      Type *Hi = Primal.getArg(First + 1)->getType();
-      Out.push_back(B.CreateLoad(Lo, Mem));
-      Out.push_back(B.CreateLoad(
-          Hi, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Mem, 8)));
+      auto [Lo, Hi] =
+          loadPairHalves(B, &*Arg++, Primal.getArg(First)->getType(),
+                         Primal.getArg(First + 1)->getType());
+      Out.push_back(Lo);
+      Out.push_back(Hi);
       return true;
     }
     for (unsigned K = 0; K < Count; ++K) {

@@ -4,6 +4,7 @@
 #include "adcore/ParamShapes.h"
 
 #include "CallSites.h"
+#include "RequestValueTypes.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
@@ -73,88 +74,6 @@ Marker markerOf(Value *V, StringRef &Name) {
     if (Name == Row.Name)
       return Row.Kind;
   return Marker::Unknown;
-}
-
-/// The scalar types of \p T in memory order (vectors and aggregates
-/// flattened).
-void scalarsOf(Type *T, SmallVectorImpl<Type *> &Out) {
-  if (auto *ST = dyn_cast<StructType>(T)) {
-    for (Type *E : ST->elements())
-      scalarsOf(E, Out);
-  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
-    for (uint64_t I = 0; I < AT->getNumElements(); ++I)
-      scalarsOf(AT->getElementType(), Out);
-  } else if (auto *VT = dyn_cast<FixedVectorType>(T)) {
-    for (unsigned I = 0; I < VT->getNumElements(); ++I)
-      Out.push_back(VT->getElementType());
-  } else {
-    Out.push_back(T);
-  }
-}
-
-/// Whether \p T is an aggregate that holds floating-point values.
-bool holdsFloats(Type *T) {
-  if (!T->isAggregateType())
-    return false;
-  SmallVector<Type *, 8> Scalars;
-  scalarsOf(T, Scalars);
-  return any_of(Scalars, [](Type *S) { return S->isFPOrFPVectorTy(); });
-}
-
-/// \p V read as \p To, a type of the same size: through memory, as a C
-/// union would ({double, double} as [2 x double]). The slot goes in the
-/// entry block of \p B's function.
-Value *reinterpretAs(IRBuilder<> &B, Value *V, Type *To) {
-  IRBuilder<> Entry(&*B.GetInsertBlock()->getParent()->getEntryBlock().begin());
-  AllocaInst *Tmp = Entry.CreateAlloca(To);
-  B.CreateStore(V, Tmp);
-  return B.CreateLoad(To, Tmp);
-}
-
-/// True when \p A and \p B hold the same sequence of scalar types.
-bool sameScalars(Type *A, Type *B) {
-  SmallVector<Type *, 8> SA, SB;
-  scalarsOf(A, SA);
-  scalarsOf(B, SB);
-  return SA == SB;
-}
-
-/// \p T in words a C programmer reads (messages speak of the source, and
-/// IR types such as `ptr` or `x86_fp80` would not).
-std::string typeName(Type *T) {
-  if (T->isPointerTy())
-    return "pointer";
-  if (T->isX86_FP80Ty())
-    return "long double";
-  if (T->isFP128Ty())
-    return "__float128";
-  if (T->isHalfTy())
-    return "_Float16";
-  if (T->isBFloatTy())
-    return "__bf16";
-  if (T->isIntegerTy(1))
-    return "_Bool";
-  if (T->isIntegerTy())
-    return std::to_string(T->getIntegerBitWidth()) + "-bit integer";
-  if (auto *VT = dyn_cast<FixedVectorType>(T))
-    return "vector of " + std::to_string(VT->getNumElements()) + " " +
-           typeName(VT->getElementType());
-  if (auto *AT = dyn_cast<ArrayType>(T))
-    return typeName(AT->getElementType()) + "[" +
-           std::to_string(AT->getNumElements()) + "]";
-  if (auto *ST = dyn_cast<StructType>(T)) {
-    if (ST->hasName())
-      return "struct " + ST->getName().str().substr(
-                             ST->getName().starts_with("struct.") ? 7 : 0);
-    std::string S = "struct {";
-    for (Type *E : ST->elements())
-      S += " " + typeName(E) + ";";
-    return S + " }";
-  }
-  std::string S;
-  raw_string_ostream OS(S);
-  T->print(OS);
-  return S;
 }
 
 /// Parses and lowers one request call.
@@ -803,11 +722,7 @@ bool hasBody(const Request &R, SynthesisContext &Ctx) {
   if (!R.Primal->isDeclaration() || Ctx.defers(*R.Primal))
     return true;
   // (A registered rule or mark is enough.)
-  const CustomRules &Rules = Ctx.rules();
-  bool HasRule = R.Kind == RequestKind::Forward
-                     ? Rules.forwardDerivative(R.Primal) != nullptr
-                     : Rules.gradient(R.Primal) != nullptr;
-  if (HasRule || Rules.isInactive(R.Primal))
+  if (Ctx.rules().coversDerivative(R.Primal, R.Kind == RequestKind::Forward))
     return true;
   Ctx.error(*R.Site, "cannot differentiate '" + R.Primal->getName() +
                          "': its body is not available in this translation "

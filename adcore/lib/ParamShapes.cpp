@@ -5,6 +5,7 @@
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
@@ -82,6 +83,12 @@ unsigned pairArgumentCount(const CallBase &Call, unsigned Index) {
                         Call.paramHasAttr(Index, Attribute::ByVal), DL)
              ? 1
              : 2;
+}
+
+std::pair<Value *, Value *> loadPairHalves(IRBuilderBase &B, Value *Mem,
+                                           Type *Lo, Type *Hi) {
+  Value *High = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Mem, 8);
+  return {B.CreateLoad(Lo, Mem), B.CreateLoad(Hi, High)};
 }
 
 } // namespace adcore

@@ -78,8 +78,7 @@ FunctionType *derivativeType(const DerivativeKey &Key) {
   for (unsigned I = 0; I < FT->getNumParams(); ++I) {
     Type *T = FT->getParamType(I);
     Params.push_back(T);
-    if (Key.Args[I] == ArgActivity::Dup ||
-        Key.Args[I] == ArgActivity::DupNoNeed)
+    if (hasShadow(Key.Args[I]))
       Params.append(Key.Width, T); // one parameter per lane: each can be
                                    // noalias
   }
@@ -142,10 +141,7 @@ Function *SynthesisContext::declareDeferred(const DerivativeKey &Key,
 std::optional<Function *>
 SynthesisContext::getOrCreateThroughRule(const DerivativeKey &Key) {
   Function &F = *Key.Primal;
-  bool Forward = Key.Mode == DerivativeMode::Forward;
-  bool HasRule = Forward ? Rules.forwardDerivative(&F) != nullptr
-                         : Rules.gradient(&F) != nullptr;
-  if (!HasRule && !Rules.isInactive(&F))
+  if (!Rules.coversDerivative(&F, Key.Mode == DerivativeMode::Forward))
     return std::nullopt;
   Function *&Caller = RuleCallers[&F];
   if (!Caller) {

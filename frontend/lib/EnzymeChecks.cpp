@@ -3,6 +3,8 @@
 #include "frontend/EnzymeChecks.h"
 #include "frontend/ParamShapes.h"
 
+#include "NamedDecls.h"
+
 #include "adcore/EntryPoints.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -53,7 +55,7 @@ public:
     if (Call->getNumArgs() == 0 || Call->getArg(0)->isTypeDependent() ||
         Call->getArg(0)->isValueDependent())
       return true;
-    const FunctionDecl *Target = calleeOf(Call->getArg(0));
+    const FunctionDecl *Target = namedBy<FunctionDecl>(Call->getArg(0));
     if (Target && recordParamShapes(Ctx, *Target))
       return true;
     for (const Expr *Arg : Call->arguments()) {
@@ -110,29 +112,15 @@ public:
   }
 
 private:
-  /// The function that \p E names: `f`, `&f`, `(void *)f`.
-  static const FunctionDecl *calleeOf(const Expr *E) {
-    E = E->IgnoreParenCasts();
-    if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
-      E = Subst->getReplacement()->IgnoreParenCasts();
-    if (const auto *Addr = dyn_cast<UnaryOperator>(E);
-        Addr && Addr->getOpcode() == UO_AddrOf)
-      E = Addr->getSubExpr()->IgnoreParenCasts();
-    const auto *Ref = dyn_cast<DeclRefExpr>(E);
-    return Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
-  }
-
   /// Each element names a function (the name of function_like excepted).
   void checkElements(const VarDecl &V, const InitListExpr &List,
                      const RegistrationRow &Row) {
     bool NameLast = StringRef(Row.Prefix) == "__enzyme_function_like";
     for (unsigned I = 0; I < List.getNumInits(); ++I) {
-      const Expr *E = List.getInit(I)->IgnoreParenCasts();
-      if (const auto *Addr = dyn_cast<UnaryOperator>(E);
-          Addr && Addr->getOpcode() == UO_AddrOf)
-        E = Addr->getSubExpr()->IgnoreParenCasts();
+      const Expr *E = List.getInit(I);
       bool IsName = NameLast && I + 1 == List.getNumInits();
-      if (IsName ? isa<StringLiteral>(E) : isFunction(E))
+      if (IsName ? isa<StringLiteral>(addressed(E))
+                 : namedBy<FunctionDecl>(E) != nullptr)
         continue;
       unsigned ID = Diags.getCustomDiagID(
           DiagnosticsEngine::Error,
@@ -155,11 +143,8 @@ private:
     else
       Elements.push_back(Init);
     for (unsigned I = 0; I < Elements.size(); ++I) {
-      const Expr *E = Elements[I]->IgnoreParenCasts();
-      if (const auto *Addr = dyn_cast<UnaryOperator>(E);
-          Addr && Addr->getOpcode() == UO_AddrOf)
-        E = Addr->getSubExpr()->IgnoreParenCasts();
-      if (Functions ? isFunction(E) : isGlobalVariable(E))
+      const Expr *E = Elements[I];
+      if (Functions ? namedBy<FunctionDecl>(E) != nullptr : isGlobalVariable(E))
         continue;
       unsigned ID = Diags.getCustomDiagID(
           DiagnosticsEngine::Error,
@@ -172,14 +157,8 @@ private:
   }
 
   static bool isGlobalVariable(const Expr *E) {
-    const auto *Ref = dyn_cast<DeclRefExpr>(E);
-    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    const auto *Var = namedBy<VarDecl>(E);
     return Var && Var->hasGlobalStorage();
-  }
-
-  static bool isFunction(const Expr *E) {
-    const auto *Ref = dyn_cast<DeclRefExpr>(E);
-    return Ref && isa<FunctionDecl>(Ref->getDecl());
   }
 
   ASTContext &Ctx;

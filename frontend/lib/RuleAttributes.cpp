@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttributesInternal.h"
+#include "NamedDecls.h"
 #include "frontend/Attributes.h"
 #include "frontend/ParamShapes.h"
 
@@ -41,30 +42,27 @@ namespace {
 using Spelling = ParsedAttrInfo::Spelling;
 using Syntax = AttributeCommonInfo::Syntax;
 
-enum class RuleKind { Forward, Reverse, Inactive };
-
+/// One attribute: the registration it becomes, how many functions it
+/// names, and a correct use for messages.
 struct RuleRow {
-  RuleKind Kind;
-  /// The registration it becomes (adcore/CustomRules.h).
+  /// The registration's prefix (adcore/CustomRules.h).
   const char *Prefix;
   /// Functions the attribute names (the primal, the augmented function).
   unsigned Named;
+  const char *Usage;
 };
 
-constexpr RuleRow RuleTable[] = {
-    {RuleKind::Forward, "__enzyme_register_derivative", 1},
-    {RuleKind::Reverse, "__enzyme_register_gradient", 2},
-    {RuleKind::Inactive, "__enzyme_inactivefn", 0},
-};
+constexpr RuleRow ForwardRule = {
+    "__enzyme_register_derivative", 1,
+    "ADCC_FORWARD_RULE(f) double f_fwd(double x, double dx)"};
+constexpr RuleRow ReverseRule = {
+    "__enzyme_register_gradient", 2,
+    "ADCC_REVERSE_RULE(f, f_aug) double f_rev(double x, double d)"};
+constexpr RuleRow InactiveRule = {"__enzyme_inactivefn", 0,
+                                  "ADCC_INACTIVE void log_value(double v)"};
 
-const RuleRow &rowOf(RuleKind K) {
-  for (const RuleRow &Row : RuleTable)
-    if (Row.Kind == K)
-      return Row;
-  llvm_unreachable("every rule kind has a row");
-}
-
-/// The function argument \p I of \p AL names: a bare name, `&f` or a cast.
+/// The function argument \p I of \p AL names: a bare name, or an address
+/// as NamedDecls.h reads it.
 FunctionDecl *namedFunction(Sema &S, const ParsedAttr &AL, unsigned I) {
   if (AL.isArgIdent(I)) {
     IdentifierLoc *Id = AL.getArgAsIdent(I);
@@ -76,14 +74,7 @@ FunctionDecl *namedFunction(Sema &S, const ParsedAttr &AL, unsigned I) {
     return nullptr;
   }
   Expr *E = AL.getArgAsExpr(I);
-  if (!E)
-    return nullptr;
-  E = E->IgnoreParenCasts();
-  if (auto *Addr = dyn_cast<UnaryOperator>(E);
-      Addr && Addr->getOpcode() == UO_AddrOf)
-    E = Addr->getSubExpr()->IgnoreParenCasts();
-  auto *Ref = dyn_cast<DeclRefExpr>(E);
-  return Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+  return E ? namedBy<FunctionDecl>(E) : nullptr;
 }
 
 SourceLocation argLoc(const ParsedAttr &AL, unsigned I) {
@@ -145,7 +136,7 @@ void registerRule(Sema &S, const RuleRow &Row, FunctionDecl &Rule,
 
 class RuleAttrInfo : public ParsedAttrInfo {
 public:
-  RuleAttrInfo(RuleKind Kind, llvm::ArrayRef<Spelling> Names) : Kind(Kind) {
+  RuleAttrInfo(const RuleRow &Row, llvm::ArrayRef<Spelling> Names) : Row(Row) {
     // Any number of arguments (15 is Clang's "variadic"): handleDeclAttribute
     // checks them and says what is expected.
     OptArgs = 15;
@@ -168,7 +159,6 @@ public:
     auto *Rule = dyn_cast<FunctionDecl>(D);
     if (!Rule || Rule->isInvalidDecl())
       return AttributeNotApplied;
-    const RuleRow &Row = rowOf(Kind);
     std::string Spelled = attrs::attrSpelling(S, AL);
     SourceLocation At = attrs::attrLocation(S, AL);
     if (isa<CXXConstructorDecl, CXXDestructorDecl>(Rule)) {
@@ -187,7 +177,7 @@ public:
           : Row.Named == 1
               ? "names 1 function"
               : "names " + std::to_string(Row.Named) + " functions";
-      report(S, At, Spelled + " " + Expected + ": " + usage(Row));
+      report(S, At, Spelled + " " + Expected + ": " + Row.Usage);
       return AttributeNotApplied;
     }
     llvm::SmallVector<FunctionDecl *, 2> Named;
@@ -200,7 +190,7 @@ public:
                            : "the augmented forward function") +
                    ", declared before it (one function, not an overload "
                    "set): " +
-                   usage(Row));
+                   Row.Usage);
         return AttributeNotApplied;
       }
       if (F->getCanonicalDecl() == Rule->getCanonicalDecl()) {
@@ -220,19 +210,7 @@ private:
     D.Report(Loc, D.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << What;
   }
 
-  static std::string usage(const RuleRow &Row) {
-    switch (Row.Kind) {
-    case RuleKind::Forward:
-      return "ADCC_FORWARD_RULE(f) double f_fwd(double x, double dx)";
-    case RuleKind::Reverse:
-      return "ADCC_REVERSE_RULE(f, f_aug) double f_rev(double x, double d)";
-    case RuleKind::Inactive:
-      return "ADCC_INACTIVE void log_value(double v)";
-    }
-    return "";
-  }
-
-  RuleKind Kind;
+  const RuleRow &Row;
 };
 
 // (The unscoped C++11/C23 spellings keep the scoped ones' arguments: see
@@ -256,15 +234,13 @@ constexpr Spelling InactiveSpellings[] = {{Syntax::AS_GNU, "adcc_inactive"},
                                           {Syntax::AS_C23, "inactive"}};
 
 struct ForwardRuleAttrInfo : RuleAttrInfo {
-  ForwardRuleAttrInfo()
-      : RuleAttrInfo(RuleKind::Forward, ForwardRuleSpellings) {}
+  ForwardRuleAttrInfo() : RuleAttrInfo(ForwardRule, ForwardRuleSpellings) {}
 };
 struct ReverseRuleAttrInfo : RuleAttrInfo {
-  ReverseRuleAttrInfo()
-      : RuleAttrInfo(RuleKind::Reverse, ReverseRuleSpellings) {}
+  ReverseRuleAttrInfo() : RuleAttrInfo(ReverseRule, ReverseRuleSpellings) {}
 };
 struct InactiveAttrInfo : RuleAttrInfo {
-  InactiveAttrInfo() : RuleAttrInfo(RuleKind::Inactive, InactiveSpellings) {}
+  InactiveAttrInfo() : RuleAttrInfo(InactiveRule, InactiveSpellings) {}
 };
 
 ParsedAttrInfoRegistry::Add<ForwardRuleAttrInfo>

@@ -53,6 +53,13 @@ public:
   bool isInactive(const llvm::Function *F) const {
     return InactiveFunctions.contains(F);
   }
+  /// Whether a derivative of \p F in forward (\p InForwardMode) or reverse
+  /// mode comes from the program's rule for it, or is zero (an inactive
+  /// function): F's body is then not needed.
+  bool coversDerivative(const llvm::Function *F, bool InForwardMode) const {
+    return isInactive(F) ||
+           (InForwardMode ? Forward.count(F) : Gradients.count(F));
+  }
   /// Marked by __enzyme_inactive_global, or the library's memory known to
   /// hold no derivatives (isKnownInactiveMemory).
   bool isInactiveGlobal(const llvm::Value *G) const {

@@ -46,6 +46,11 @@ enum class ArgActivity : unsigned char {
   Active     ///< reverse mode: a scalar whose adjoint the derivative returns
 };
 
+/// Whether an argument of activity \p A is followed by shadow arguments.
+inline bool hasShadow(ArgActivity A) {
+  return A == ArgActivity::Dup || A == ArgActivity::DupNoNeed;
+}
+
 /// Forward: one function computing tangents. Reverse: a pair of functions
 /// sharing the thread's tape — the augmented forward sweep (runs the primal,
 /// records what the reverse sweep needs) and the reverse sweep (propagates

@@ -31,11 +31,15 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace llvm {
 class CallBase;
 class Function;
+class IRBuilderBase;
 class Module;
+class Type;
+class Value;
 } // namespace llvm
 
 namespace adcore {
@@ -64,6 +68,13 @@ groupParameters(const llvm::Function &F);
 /// How many arguments of \p Call from \p Index on carry a value of shape
 /// 'p': one when it is passed in memory or as one wide value, else two.
 unsigned pairArgumentCount(const llvm::CallBase &Call, unsigned Index);
+
+/// The two halves (eightbytes) of a value of shape 'p' that the ABI passed
+/// in memory at \p Mem, as types \p Lo and \p Hi.
+std::pair<llvm::Value *, llvm::Value *> loadPairHalves(llvm::IRBuilderBase &B,
+                                                       llvm::Value *Mem,
+                                                       llvm::Type *Lo,
+                                                       llvm::Type *Hi);
 
 } // namespace adcore
 

@@ -177,7 +177,7 @@ bool ReverseEmitter::buildAugmented() {
     P->setName(A.getName());
     VMap[&A] = P;
     ArgActivity Act = Key.Args[A.getArgNo()];
-    if (Act == ArgActivity::Dup || Act == ArgActivity::DupNoNeed)
+    if (hasShadow(Act))
       for (unsigned L = 0; L < Width; ++L) {
         Argument *S = &*DArg++;
         S->setName(A.getName() + ".shadow");

@@ -339,10 +339,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       // The augmented call has Width shadows after each Dup argument.
       unsigned Pos = 0;
       for (unsigned J = 0; J < ArgNo; ++J)
-        Pos +=
-            K.Args[J] == ArgActivity::Dup || K.Args[J] == ArgActivity::DupNoNeed
-                ? 1 + Width
-                : 1;
+        Pos += hasShadow(K.Args[J]) ? 1 + Width : 1;
       Value *D = Count == 1 ? Adjoints : RB.CreateExtractValue(Adjoints, N);
       for (Lane = 0; Lane < Width; ++Lane)
         addAdjoint(Call.getArgOperand(Pos),

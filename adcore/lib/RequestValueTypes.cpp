@@ -1,0 +1,85 @@
+//===- RequestValueTypes.cpp - Types of a request's values --------------===//
+
+#include "RequestValueTypes.h"
+
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+void scalarsOf(Type *T, SmallVectorImpl<Type *> &Out) {
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    for (Type *E : ST->elements())
+      scalarsOf(E, Out);
+  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+    for (uint64_t I = 0; I < AT->getNumElements(); ++I)
+      scalarsOf(AT->getElementType(), Out);
+  } else if (auto *VT = dyn_cast<FixedVectorType>(T)) {
+    for (unsigned I = 0; I < VT->getNumElements(); ++I)
+      Out.push_back(VT->getElementType());
+  } else {
+    Out.push_back(T);
+  }
+}
+
+bool holdsFloats(Type *T) {
+  if (!T->isAggregateType())
+    return false;
+  SmallVector<Type *, 8> Scalars;
+  scalarsOf(T, Scalars);
+  return any_of(Scalars, [](Type *S) { return S->isFPOrFPVectorTy(); });
+}
+
+Value *reinterpretAs(IRBuilder<> &B, Value *V, Type *To) {
+  IRBuilder<> Entry(&*B.GetInsertBlock()->getParent()->getEntryBlock().begin());
+  AllocaInst *Tmp = Entry.CreateAlloca(To);
+  B.CreateStore(V, Tmp);
+  return B.CreateLoad(To, Tmp);
+}
+
+bool sameScalars(Type *A, Type *B) {
+  SmallVector<Type *, 8> SA, SB;
+  scalarsOf(A, SA);
+  scalarsOf(B, SB);
+  return SA == SB;
+}
+
+std::string typeName(Type *T) {
+  if (T->isPointerTy())
+    return "pointer";
+  if (T->isX86_FP80Ty())
+    return "long double";
+  if (T->isFP128Ty())
+    return "__float128";
+  if (T->isHalfTy())
+    return "_Float16";
+  if (T->isBFloatTy())
+    return "__bf16";
+  if (T->isIntegerTy(1))
+    return "_Bool";
+  if (T->isIntegerTy())
+    return std::to_string(T->getIntegerBitWidth()) + "-bit integer";
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return "vector of " + std::to_string(VT->getNumElements()) + " " +
+           typeName(VT->getElementType());
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return typeName(AT->getElementType()) + "[" +
+           std::to_string(AT->getNumElements()) + "]";
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    if (ST->hasName())
+      return "struct " + ST->getName().str().substr(
+                             ST->getName().starts_with("struct.") ? 7 : 0);
+    std::string S = "struct {";
+    for (Type *E : ST->elements())
+      S += " " + typeName(E) + ";";
+    return S + " }";
+  }
+  std::string S;
+  raw_string_ostream OS(S);
+  T->print(OS);
+  return S;
+}
+
+} // namespace adcore

@@ -1,0 +1,38 @@
+//===- RequestValueTypes.h - Types of a request's values -----*- C++ -*-===//
+//
+// An Enzyme-style request is a variadic call whose arguments and result the
+// program declares as it likes: lowering it compares the IR types adcc
+// needs with those the call has (the same scalars in the same places, or
+// not), reads a value as another type of the same layout, and names types
+// in messages as a C programmer would.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_REQUESTVALUETYPES_H
+#define ADCORE_REQUESTVALUETYPES_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+
+#include <string>
+
+namespace adcore {
+
+/// The scalar types of \p T in memory order (vectors and aggregates
+/// flattened).
+void scalarsOf(llvm::Type *T, llvm::SmallVectorImpl<llvm::Type *> &Out);
+/// Whether \p T is an aggregate that holds floating-point values.
+bool holdsFloats(llvm::Type *T);
+/// True when \p A and \p B hold the same sequence of scalar types.
+bool sameScalars(llvm::Type *A, llvm::Type *B);
+/// \p V read as \p To, a type of the same size: through memory, as a C
+/// union would ({double, double} as [2 x double]). The slot goes in the
+/// entry block of \p B's function.
+llvm::Value *reinterpretAs(llvm::IRBuilder<> &B, llvm::Value *V,
+                           llvm::Type *To);
+/// \p T in words a C programmer reads (messages speak of the source, and
+/// IR types such as `ptr` or `x86_fp80` would not).
+std::string typeName(llvm::Type *T);
+
+} // namespace adcore
+
+#endif // ADCORE_REQUESTVALUETYPES_H
