@@ -101,8 +101,6 @@ bool orderRecurrenceUpdates(llvm::Function &F);
 bool keepAccumulationsInRegisters(llvm::Function &F,
                                   llvm::FunctionAnalysisManager &FAM);
 
-/// keepAccumulationsInRegisters as a pass (adcc-opt's
-/// `-passes=adcc-accumulation-windows`).
 /// Marks the functions that `__enzyme_register_*`, `__enzyme_inactivefn*`
 /// and `__enzyme_function_like` name `noinline`, at the start of the
 /// pipeline (CustomRules::keepRegisteredOutOfLine).
@@ -111,6 +109,8 @@ struct KeepRegisteredPass : public llvm::PassInfoMixin<KeepRegisteredPass> {
   static bool isRequired() { return true; }
 };
 
+/// keepAccumulationsInRegisters as a pass (adcc-opt's
+/// `-passes=adcc-accumulation-windows`).
 struct AccumulationWindowsPass
     : public llvm::PassInfoMixin<AccumulationWindowsPass> {
   llvm::PreservedAnalyses run(llvm::Function &F,
