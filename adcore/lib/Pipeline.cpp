@@ -42,6 +42,10 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
   PB.registerPipelineParsingCallback(
       [](StringRef Name, FunctionPassManager &FPM,
          ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "adcc-gathered-updates") {
+          FPM.addPass(GatheredUpdatesPass());
+          return true;
+        }
         if (Name == "adcc-accumulation-windows") {
           FPM.addPass(AccumulationWindowsPass());
           return true;

@@ -58,6 +58,8 @@ void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
         FAM.invalidate(*F, PreservedAnalyses::none());
       // (Only in the derivatives themselves: the callers they are inlined
       // into hold the user's own loops too.)
+      if (Derivatives && gatherUpdates(*F, FAM))
+        FAM.invalidate(*F, PreservedAnalyses::none());
       if (Derivatives && keepAccumulationsInRegisters(*F, FAM))
         FAM.invalidate(*F, PreservedAnalyses::none());
       // (Products recomputed in a reverse sweep that only an adjoint sum

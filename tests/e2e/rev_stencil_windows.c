@@ -4,9 +4,11 @@
  * five-point stencil (rows n apart), float, loops of one and two
  * iterations, and pointers that may alias: separate arrays, and in and out
  * overlapping in one buffer (the shadows overlap the same way). From -O1 on
- * adcc keeps those contributions in registers until their element is
- * complete, behind a check of the address ranges where the arrays may
- * overlap; the last case takes the unchanged loop.
+ * adcc gathers those contributions per element (or, where recomputing them
+ * would cost, as in costly5, keeps them in registers until their element is
+ * complete), behind a check of the address ranges where the arrays may
+ * overlap and of the trip count; the last case and the shortest loops take
+ * the unchanged loop.
  *
  * Each gradient: against central differences of J(x) = <c, u> + <e, w> after
  * the kernel ran on x, and along a random direction against forward mode.
@@ -109,6 +111,37 @@ static void grid5(const double *restrict x, double *restrict u,
       u[c] = v + 0.2 * (w[c - m] + w[c + m] + w[c - 1] + w[c + 1] - 4 * v) -
              0.01 * v * v * v;
     }
+}
+
+/* grid5 with both loops walking down: the reverse loops walk up, and the
+ * updates of the rows above and below come with their iteration. */
+static void grid5_down(const double *restrict x, double *restrict u,
+                       double *restrict w, int n) {
+  int m = grid_m(n);
+  for (int i = 0; i < n; i++)
+    u[i] = w[i] = x[i];
+  for (int i = m - 2; i >= 1; i--)
+    for (int j = m - 2; j >= 1; j--) {
+      long c = (long)i * m + j;
+      w[c] = u[c] * (1 + 0.1 * u[c - 1]) + 0.2 * (u[c - m] + u[c + m]) -
+             0.3 * u[c + 1];
+    }
+  for (int i = m - 2; i >= 1; i--)
+    for (int j = m - 2; j >= 1; j--) {
+      long c = (long)i * m + j;
+      u[c] = w[c] - 0.25 * (w[c - m] * w[c + 1] - w[c + m] + w[c - 1]);
+    }
+}
+
+/* Contributions at offsets -2 and +2 that divide by the same
+ * denominator: recomputing them per element would divide twice, so the
+ * reverse loop keeps its additions in registers instead of gathering them. */
+static void costly5(const double *restrict x, double *restrict u,
+                    double *restrict w, int n) {
+  for (int i = 0; i < n; i++)
+    u[i] = w[i] = x[i];
+  for (int i = 2; i < n - 2; i++)
+    w[i] = (0.1 * u[i - 2] + 0.3 * u[i + 2]) / (1.0 + u[i] * u[i]);
 }
 
 /* smooth3's first half-step in float. */
@@ -247,6 +280,7 @@ int main(int argc, char **argv) {
     if (n >= 5) {
       CHECK_KERNEL(wide5, n, 0);
       CHECK_KERNEL(gap2, n, 0);
+      CHECK_KERNEL(costly5, n, 0);
     }
     /* w three elements after u in one buffer: the reverse loop's reads of
      * dw meet the elements it adds into */
@@ -257,6 +291,10 @@ int main(int argc, char **argv) {
   CHECK_KERNEL(grid5, 9, 0);  /* 3 x 3: one inner point */
   CHECK_KERNEL(grid5, 16, 0); /* 4 x 4 */
   CHECK_KERNEL(grid5, 64, 0); /* 8 x 8 */
+  CHECK_KERNEL(grid5_down, 9, 0);
+  CHECK_KERNEL(grid5_down, 16, 0);
+  CHECK_KERNEL(grid5_down, 25, 0); /* 5 x 5: three inner points a row */
+  CHECK_KERNEL(grid5_down, 49, 0);
   if (hex_output)
     return 0;
   return check_finish();

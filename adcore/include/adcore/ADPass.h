@@ -109,6 +109,23 @@ struct KeepRegisteredPass : public llvm::PassInfoMixin<KeepRegisteredPass> {
   static bool isRequired() { return true; }
 };
 
+/// Turns the reverse loop of a stencil around where its addends are cheap
+/// to compute again: a new loop walks over the elements the loop adds into
+/// and adds each element's contributions, recomputed from their iterations,
+/// in the original order (GatheredUpdates.cpp). Loops with fewer iterations
+/// than the offsets span, or whose arrays meet, run unchanged. Returns
+/// whether \p F changed.
+bool gatherUpdates(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+
+/// gatherUpdates as a pass (adcc-opt's `-passes=adcc-gathered-updates`).
+struct GatheredUpdatesPass : public llvm::PassInfoMixin<GatheredUpdatesPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM) {
+    return gatherUpdates(F, FAM) ? llvm::PreservedAnalyses::none()
+                                 : llvm::PreservedAnalyses::all();
+  }
+};
+
 /// keepAccumulationsInRegisters as a pass (adcc-opt's
 /// `-passes=adcc-accumulation-windows`).
 struct AccumulationWindowsPass

@@ -32,6 +32,8 @@
 
 #include "ReverseEmitter.h"
 
+#include "../CheapInstructions.h"
+
 #include "../MemoryScopes.h"
 
 #include "adcore/MathRules.h"
@@ -140,36 +142,6 @@ bool matchInduction(PHINode &Phi, BasicBlock *Entering, BasicBlock *Latch,
     return true;
   }
   return false;
-}
-
-/// Cheap instructions without side effects that the reverse sweep may
-/// execute again with the same operands (and so the same result): integer,
-/// pointer and floating-point arithmetic without calls to libm (whose
-/// results are recorded: recomputing them costs more than reading them).
-bool isCheapPure(const Instruction &I) {
-  if (I.mayHaveSideEffects() || I.mayReadFromMemory())
-    return false;
-  if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
-    switch (II->getIntrinsicID()) {
-    case Intrinsic::fmuladd:
-    case Intrinsic::fma:
-    case Intrinsic::fabs:
-    case Intrinsic::copysign:
-    case Intrinsic::minnum:
-    case Intrinsic::maxnum:
-      return true;
-    default:
-      return false;
-    }
-  }
-  if (isa<BinaryOperator>(I)) {
-    // Integer division is as cheap to redo as to read back; it cannot trap
-    // on operands the augmented sweep divided already.
-    return true;
-  }
-  return isa<UnaryOperator, CastInst, GetElementPtrInst, CmpInst, SelectInst>(
-             I) &&
-         !isa<AddrSpaceCastInst>(I);
 }
 
 /// Memory this function allocated: its stack slots and heap blocks.
