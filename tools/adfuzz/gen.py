@@ -803,7 +803,8 @@ class Gen:
         """void g(double *v, int m, double c): v[i] becomes a function of
         v[i-1], v[i], v[i+1] (or of v[i-2] .. v[i+2]) computed into a local
         array, whose reverse loop adds into neighbouring shadow elements
-        (adcc keeps those additions in registers: AccumulationWindows.cpp)."""
+        (adcc gathers those additions per element, GatheredUpdates.cpp, or
+        keeps them in registers, AccumulationWindows.cpp)."""
         name = self.fresh("g")
         reach = self.choice([1, 1, 2])
         sc = Scope()
