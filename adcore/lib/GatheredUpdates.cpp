@@ -115,8 +115,9 @@ struct Shape {
   /// The offsets' range; KHi: the highest offset plus depth.
   int64_t KMin = 0, KMax = 0, KHi = 0;
 
-  /// The elements before the loop's first (walking up) that lack a
-  /// contribution, and those after its last.
+  /// The elements before the loop's first, which lack a contribution or
+  /// would reach back before the first iteration, and those after its last,
+  /// which lack one.
   int64_t lowEnds() const { return KHi - KMin; }
   int64_t highEnds() const { return KMax - KMin; }
   /// The offset of the element after which an iteration's other stores
