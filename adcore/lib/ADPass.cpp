@@ -2,6 +2,7 @@
 
 #include "adcore/ADPass.h"
 
+#include "CallSites.h"
 #include "MemoryScopes.h"
 #include "adcore/CrossTU.h"
 #include "adcore/CustomRules.h"
@@ -24,19 +25,28 @@ using namespace llvm;
 namespace adcore {
 namespace {
 
-/// The functions \p F may run: itself and, transitively, its direct callees.
-SmallPtrSet<const Function *, 16> reachableFrom(const Function &F) {
+/// The functions \p F may run: itself and, transitively, its callees; for a
+/// call through a pointer, every function the derivatives consider it may
+/// call (possibleCallTargets: a lambda or function handed to adcc::forward
+/// through a closure, which calls adcc::gradient).
+SmallPtrSet<const Function *, 16> reachableFrom(Function &F) {
   SmallPtrSet<const Function *, 16> Seen;
-  SmallVector<const Function *, 16> Work{&F};
+  SmallVector<Function *, 16> Work{&F};
   while (!Work.empty()) {
-    const Function *G = Work.pop_back_val();
+    Function *G = Work.pop_back_val();
     if (!Seen.insert(G).second || G->isDeclaration())
       continue;
-    for (const BasicBlock &BB : *G)
-      for (const Instruction &I : BB)
-        if (auto *Call = dyn_cast<CallBase>(&I))
-          if (const Function *Callee = Call->getCalledFunction())
-            Work.push_back(Callee);
+    for (BasicBlock &BB : *G)
+      for (Instruction &I : BB) {
+        auto *Call = dyn_cast<CallBase>(&I);
+        if (!Call || Call->isInlineAsm())
+          continue;
+        if (Function *Callee = Call->getCalledFunction())
+          Work.push_back(Callee);
+        else
+          append_range(Work, possibleCallTargets(*G->getParent(),
+                                                 Call->getFunctionType()));
+      }
   }
   return Seen;
 }

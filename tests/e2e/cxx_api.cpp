@@ -2,7 +2,10 @@
 // function, a functor and a lambda, with Active, Duplicated, Const and Dual
 // arguments (Const pointers and doubles included), a complex Active value,
 // checked against analytic values and central differences, and forward
-// against reverse.
+// against reverse; forward mode over a function that calls adcc::gradient
+// (a Hessian-vector product: the inner request must be made before the
+// outer one differentiates the function adcc::forward reaches through its
+// closure).
 #include "check.h"
 #include <adcc.hpp>
 #include <cmath>
@@ -13,6 +16,21 @@ static double f(double x, const double *p, int n, double scale) {
   for (int i = 0; i < n; ++i)
     s += p[i] * std::sin(x * (i + 1));
   return scale * s * x;
+}
+
+static double g2(double x, double y, double c) {
+  return c * x * x * y + std::sin(x * y);
+}
+
+struct Grad2 {
+  double gx, gy;
+};
+
+/// The gradient of g2 in x and y, as a function forward mode differentiates.
+static Grad2 grad2(double x, double y, double c) {
+  auto [gx, gy] =
+      adcc::gradient(g2, adcc::Active(x), adcc::Active(y), adcc::Const(c));
+  return {gx, gy};
 }
 
 struct Spring {
@@ -73,5 +91,18 @@ int main() {
   static_assert(std::tuple_size_v<decltype(none)> == 0);
   CHECK_CLOSE(dq[0], 6, 1e-12);
   CHECK_CLOSE(dq[1], 8, 1e-12);
+
+  // forward over reverse: the Hessian of g2 times (vx, vy), against the
+  // analytic Hessian
+  {
+    double a = 0.7, b = -1.3, c = 2.0, vx = 0.4, vy = 1.1;
+    Grad2 hv = adcc::forward(grad2, adcc::Dual(a, vx), adcc::Dual(b, vy),
+                             adcc::Const(c));
+    double sn = std::sin(a * b), cs = std::cos(a * b);
+    double hxx = 2 * c * b - b * b * sn, hxy = 2 * c * a + cs - a * b * sn,
+           hyy = -a * a * sn;
+    CHECK_CLOSE(hv.gx, hxx * vx + hxy * vy, 1e-12);
+    CHECK_CLOSE(hv.gy, hxy * vx + hyy * vy, 1e-12);
+  }
   return check_finish();
 }
