@@ -19,7 +19,15 @@
  * object (lambda, functor) is differentiated with respect to its
  * arguments; what it captures is constant. Both are built on
  * __enzyme_autodiff and __enzyme_fwddiff (docs/api.md, "The C++ API").
- * Not yet: adcc::jacobian and adcc::hvp.
+ * hvp returns the Hessian of f times a direction, for floating-point
+ * arguments given as adcc::Dual(value, direction) (forward mode over
+ * gradient, in one pass):
+ *
+ *   auto [hx, hy] = adcc::hvp(f2, adcc::Dual(x, vx), adcc::Dual(y, vy));
+ *
+ * (At -O0, hvp takes only functions and lambdas without captures, and no
+ * Const pointers: a static_assert says so.) Not yet: adcc::jacobian, and
+ * hvp with respect to pointer arguments.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef ADCC_HPP
@@ -119,11 +127,27 @@ struct Varying<List<As...>, W, Ws...> {
 };
 
 /// The callable and the arguments as wrapped (the Const values read from
-/// here, where nothing has a derivative).
+/// here, where nothing has a derivative; the others zero: kept).
 template <typename F, typename... Ws> struct Closure {
   const F *f;
   std::tuple<Ws...> wrapped;
 };
+
+/// What the closure keeps of a wrapped argument: a Const one as it is, the
+/// others (read from the trampoline's parameters, never from here) as
+/// zeros, so that the closure holds no derivative even where the code that
+/// makes it is differentiated itself (forward mode over a function that
+/// calls gradient: hvp).
+template <typename T> Const<T> kept(const Const<T> &c) { return c; }
+template <typename T> Active<T> kept(const Active<T> &) {
+  return Active<T>(T{});
+}
+template <typename T> Duplicated<T> kept(const Duplicated<T> &) {
+  return Duplicated<T>(nullptr, nullptr);
+}
+template <typename T> Dual<T> kept(const Dual<T> &) {
+  return Dual<T>(T{}, T{});
+}
 
 /// How many of the first \p I wrapped arguments are not Const.
 template <typename... Ws> constexpr std::size_t varyingBefore(std::size_t I) {
@@ -214,7 +238,7 @@ template <typename F, typename... Ws> auto gradient(const F &f, Ws... args) {
   using Tr = detail::Trampoline<
       F, typename detail::Varying<detail::List<>, Ws...>::type, Ws...>;
   using Adjoints = typename detail::ActivePack<detail::Pack<>, Ws...>::type;
-  detail::Closure<F, Ws...> C{&f, std::tuple<Ws...>(args...)};
+  detail::Closure<F, Ws...> C{&f, std::tuple<Ws...>(detail::kept(args)...)};
   auto Request = [&C](auto... xs) {
     if constexpr (std::is_same_v<Adjoints, detail::Pack<>>) {
       __enzyme_autodiff<void>(reinterpret_cast<void *>(&Tr::call),
@@ -242,12 +266,85 @@ template <typename F, typename... Ws> auto forward(const F &f, Ws... args) {
   using Result = detail::ResultOf<F, Ws...>;
   using Tr = detail::Trampoline<
       F, typename detail::Varying<detail::List<>, Ws...>::type, Ws...>;
-  detail::Closure<F, Ws...> C{&f, std::tuple<Ws...>(args...)};
+  detail::Closure<F, Ws...> C{&f, std::tuple<Ws...>(detail::kept(args)...)};
   auto Request = [&C](auto... xs) {
     return __enzyme_fwddiff<Result>(reinterpret_cast<void *>(&Tr::call),
                                     enzyme_const, &C, xs...);
   };
   return std::apply(Request, std::tuple_cat(detail::passed(args)...));
+}
+
+namespace detail {
+
+/// What hvp hands gradient for each argument: a Dual's value is Active, a
+/// Const stays constant.
+template <typename W> struct ForGradient;
+template <typename T> struct ForGradient<Dual<T>> {
+  using type = Active<T>;
+};
+template <typename T> struct ForGradient<Const<T>> {
+  using type = Const<T>;
+};
+
+template <typename T> Pack<T> toPack(T a) { return Pack<T>{a}; }
+template <typename T, typename U, typename... Ts>
+Pack<T, U, Ts...> toPack(T a, U b, Ts... rest) {
+  return Pack<T, U, Ts...>{a, toPack(b, rest...)};
+}
+
+/// The gradient of f with respect to hvp's Dual arguments, as a function
+/// of all its arguments that stores the adjoints into *out: forward mode
+/// over it gives the Hessian times the direction as out's tangent. (Stored,
+/// not returned: a struct of three or more values comes back through
+/// memory the caller passes, which a request cannot name.)
+template <typename F, typename... Ws> struct GradientOf {
+  const F *f;
+  using Adjoints =
+      typename ActivePack<Pack<>, typename ForGradient<Ws>::type...>::type;
+
+  void operator()(Adjoints *out, typename Role<Ws>::type... xs) const {
+    *out = std::apply([](auto... a) { return toPack(a...); },
+                      gradient(*f, typename ForGradient<Ws>::type(xs)...));
+  }
+};
+
+} // namespace detail
+
+/// The Hessian of \p f (a function, lambda or functor with a floating-point
+/// result) at the values of the adcc::Dual arguments, times the direction
+/// their tangents form: a std::tuple with one entry per Dual argument, in
+/// order. adcc::Const arguments are held constant. Forward mode over
+/// reverse mode (gradient), in one pass.
+template <typename F, typename... Ws> auto hvp(const F &f, Ws... args) {
+  static_assert(((std::is_same_v<Ws, Dual<typename detail::Role<Ws>::type>> ||
+                  detail::IsConst<Ws>::value) &&
+                 ...),
+                "adcc::hvp: wrap each argument in adcc::Dual(value, "
+                "direction) or adcc::Const");
+  static_assert(((detail::IsConst<Ws>::value ||
+                  std::is_floating_point_v<typename detail::Role<Ws>::type>) &&
+                 ...),
+                "adcc::hvp: the Dual arguments must be floating-point values");
+  static_assert(!(detail::IsConst<Ws>::value && ...),
+                "adcc::hvp: at least one argument must be adcc::Dual");
+  static_assert(std::is_floating_point_v<detail::ResultOf<F, Ws...>>,
+                "adcc::hvp: the function must return a floating-point value");
+#ifndef __OPTIMIZE__
+  // Without optimization the closures and tuples of the nested requests
+  // stay in memory that forward mode cannot tell from active memory, and
+  // the pointers they hold (to a callable's data, Const pointers) would get
+  // null shadows.
+  static_assert((std::is_function_v<F> || std::is_empty_v<F>) &&
+                    !(std::is_pointer_v<typename detail::Role<Ws>::type> ||
+                      ...),
+                "adcc::hvp: at -O0 only of a function or a lambda without "
+                "captures, without Const pointers; compile with -O1 or "
+                "higher");
+#endif
+  using G = detail::GradientOf<F, Ws...>;
+  typename G::Adjoints Out{}, Hv{};
+  forward(G{&f}, Dual<typename G::Adjoints *>(&Out, &Hv), args...);
+  return Hv.tuple();
 }
 
 } // namespace adcc

@@ -33,6 +33,17 @@ static Grad2 grad2(double x, double y, double c) {
   return {gx, gy};
 }
 
+[[maybe_unused]] static double g2p(double x, double y, const double *c) {
+  return c[0] * x * x * y + std::sin(x * y);
+}
+
+struct Cubic {
+  double k;
+  double operator()(double a, double b, double d) const {
+    return a * b * d + k * std::exp(a - d);
+  }
+};
+
 struct Spring {
   double k, rest;
   double operator()(double x, double y) const {
@@ -103,6 +114,37 @@ int main() {
            hyy = -a * a * sn;
     CHECK_CLOSE(hv.gx, hxx * vx + hxy * vy, 1e-12);
     CHECK_CLOSE(hv.gy, hxy * vx + hyy * vy, 1e-12);
+
+    auto [hx, hy] =
+        adcc::hvp(g2, adcc::Dual(a, vx), adcc::Dual(b, vy), adcc::Const(c));
+    CHECK_CLOSE(hx, hxx * vx + hxy * vy, 1e-12);
+    CHECK_CLOSE(hy, hxy * vx + hyy * vy, 1e-12);
+    auto [ht] = adcc::hvp([](float t) { return t * t * t; },
+                          adcc::Dual(2.0f, 3.0f));
+    CHECK_CLOSE(ht, 6 * 2 * 3, 1e-6);
+#ifdef __OPTIMIZE__
+    const double cs1[1] = {c};
+    auto [px, py] = adcc::hvp(g2p, adcc::Dual(a, vx), adcc::Dual(b, vy),
+                              adcc::Const(&cs1[0]));
+    CHECK_CLOSE(px, hxx * vx + hxy * vy, 1e-12);
+    CHECK_CLOSE(py, hxy * vx + hyy * vy, 1e-12);
+    auto captured = [c](double s, double t) {
+      return c * s * s * t + std::sin(s * t);
+    };
+    auto [lx, ly] =
+        adcc::hvp(captured, adcc::Dual(a, vx), adcc::Dual(b, vy));
+    CHECK_CLOSE(lx, hxx * vx + hxy * vy, 1e-12);
+    CHECK_CLOSE(ly, hxy * vx + hyy * vy, 1e-12);
+    // three arguments: the Hessian of a b d + k exp(a - d) times v
+    Cubic cubic{2.0};
+    double p0 = 0.3, p1 = 0.5, p2 = 0.2, v0 = 1.0, v1 = -2.0, v2 = 0.5;
+    double e = 2.0 * std::exp(p0 - p2);
+    auto [h0, h1, h2] = adcc::hvp(cubic, adcc::Dual(p0, v0),
+                                  adcc::Dual(p1, v1), adcc::Dual(p2, v2));
+    CHECK_CLOSE(h0, e * v0 + p2 * v1 + (p1 - e) * v2, 1e-12);
+    CHECK_CLOSE(h1, p2 * v0 + p0 * v2, 1e-12);
+    CHECK_CLOSE(h2, (p1 - e) * v0 + p0 * v1 + e * v2, 1e-12);
+#endif
   }
   return check_finish();
 }

@@ -4,8 +4,11 @@
  * the Hessian of a two-argument function column by column, and H v for a
  * function of an array (duplicated pointers: the tangent of the gradient
  * shadow is H v), against closed forms and central differences of the
- * gradient, also through copies of arrays of doubles and of structs.
- * (Reverse over forward: rev_hvp.c.) */
+ * gradient, also through copies of arrays of doubles and of structs; and
+ * an inner request whose constant argument is a local closure holding a
+ * pointer to constant data with doubles in it (the closure looked active
+ * to the outer forward mode, which gave the pointer a null shadow and
+ * crashed). (Reverse over forward: rev_hvp.c.) */
 #include "rev_check.h"
 
 void __enzyme_fwddiff_void(void *, ...);
@@ -98,6 +101,29 @@ static void grad_hs(const double *p, double *gr) {
   __enzyme_autodiff((void *)hs, p, gr);
 }
 
+/* q(a, b, d) = a b d + k exp(a - d), k read through a closure */
+typedef struct {
+  double k;
+} Coeffs;
+typedef struct {
+  const Coeffs *coeffs;
+} Closure;
+typedef struct {
+  double a, b, d;
+} Grad3;
+typedef struct {
+  const Coeffs *coeffs;
+} Context;
+extern Grad3 __enzyme_autodiff_grad3(void *, ...);
+static double q(const Closure *cl, double a, double b, double d) {
+  return a * b * d + cl->coeffs->k * exp(a - d);
+}
+static void grad_q(const Context *ctx, Grad3 *out, double a, double b,
+                   double d) {
+  Closure cl = {ctx->coeffs};
+  *out = __enzyme_autodiff_grad3((void *)q, enzyme_const, &cl, a, b, d);
+}
+
 int main(void) {
   {
     double xs[3] = {-0.8, 0.4, 2.1};
@@ -165,6 +191,19 @@ int main(void) {
                       p[prev] * sin(p[prev]),
                   REV_TOL_EXACT);
     }
+  }
+  {
+    Coeffs k = {2.0};
+    Context ctx = {&k};
+    Grad3 gr, hv;
+    double a = 0.3, b = 0.5, d = 0.2, v[3] = {1.0, -2.0, 0.5};
+    __enzyme_fwddiff_void((void *)grad_q, enzyme_const, &ctx, enzyme_dup, &gr,
+                          &hv, a, v[0], b, v[1], d, v[2]);
+    double e = 2.0 * exp(a - d);
+    CHECK_CLOSE(gr.a, b * d + e, REV_TOL_EXACT);
+    CHECK_CLOSE(hv.a, e * v[0] + d * v[1] + (b - e) * v[2], REV_TOL_EXACT);
+    CHECK_CLOSE(hv.b, d * v[0] + a * v[2], REV_TOL_EXACT);
+    CHECK_CLOSE(hv.d, (b - e) * v[0] + a * v[1] + e * v[2], REV_TOL_EXACT);
   }
   return check_finish();
 }

@@ -176,7 +176,10 @@ private:
         if (!keepsPointeeClean(*Callee, Arg.getOperandNo(), Depth - 1, Returns))
           return false;
         Aliases |= Returns;
-      } else if (!cleanValue(A, 6)) {
+      } else if (A->getType()->isIntOrIntVectorTy() && !cleanValue(A, 6)) {
+        // (The callee may store its integer arguments into the slot: they
+        // must be clean here. Floating-point values and pointers it never
+        // stores there, or it would not keep the slot clean.)
         return false;
       }
     }

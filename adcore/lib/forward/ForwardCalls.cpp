@@ -369,7 +369,11 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
 }
 
 bool ForwardEmitter::duplicatedArgument(const Value *V) const {
-  return isActive(V) || isa<ConstantPointerNull>(V);
+  // (A stack slot that never holds a derivative goes without a shadow: the
+  // closure of a request made inside code differentiated again, whose
+  // pointers to constant data had null shadows there.)
+  return (isActive(V) && !CleanSlotClones.contains(V)) ||
+         isa<ConstantPointerNull>(V);
 }
 
 DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {

@@ -137,6 +137,8 @@ bool ForwardEmitter::run() {
     PrimalOf[Clone] = Orig;
     if (PrimalActivity.isActive(Orig))
       ActiveClones.insert(Clone);
+    if (PrimalActivity.cleanStackPointer(Orig))
+      CleanSlotClones.insert(Clone);
     else if (auto *LI = dyn_cast<LoadInst>(Orig);
              LI && !PrimalActivity.mayHoldDerivatives(LI->getPointerOperand()))
       ConstantLoads.insert(Clone);

@@ -152,6 +152,9 @@ private:
   /// Loads of the clone from memory that never holds derivatives (a stack
   /// slot of constants: a sign mask at -O0).
   llvm::DenseSet<const llvm::Value *> ConstantLoads;
+  /// Stack slots that never hold a derivative (and whose callees put none
+  /// there): a callee gets them without a shadow.
+  llvm::SmallPtrSet<const llvm::Value *, 8> CleanSlotClones;
   /// The type analysis of the primal (computed when first needed), and the
   /// primal value of each clone.
   std::unique_ptr<TypeAnalysis> Types;
