@@ -26,8 +26,15 @@
  *   auto [hx, hy] = adcc::hvp(f2, adcc::Dual(x, vx), adcc::Dual(y, vy));
  *
  * (At -O0, hvp takes only functions and lambdas without captures, and no
- * Const pointers: a static_assert says so.) Not yet: adcc::jacobian, and
- * hvp with respect to pointer arguments.
+ * Const pointers: a static_assert says so.) jacobian differentiates a
+ * function returning a std::array with respect to its Active arguments
+ * (forward mode, a pass per argument):
+ *
+ *   std::array<double, 2> polar(double r, double t);  // {r cos t, r sin t}
+ *   auto J = adcc::jacobian(polar, adcc::Active(r), adcc::Active(t));
+ *   // J[i][j] = d polar[i] / d (argument j): 2 x 2
+ *
+ * Not yet: jacobian and hvp with respect to pointer arguments.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef ADCC_HPP
@@ -39,6 +46,8 @@
 
 #include <adcc.h>
 
+#include <array>
+#include <cstddef>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -345,6 +354,103 @@ template <typename F, typename... Ws> auto hvp(const F &f, Ws... args) {
   typename G::Adjoints Out{}, Hv{};
   forward(G{&f}, Dual<typename G::Adjoints *>(&Out, &Hv), args...);
   return Hv.tuple();
+}
+
+namespace detail {
+
+/// What jacobian hands forward for each argument: an Active value becomes
+/// a Dual one, a Const stays constant.
+template <typename W> struct ForForward;
+template <typename T> struct ForForward<Active<T>> {
+  using type = Dual<T>;
+};
+template <typename T> struct ForForward<Const<T>> {
+  using type = Const<T>;
+};
+
+template <typename R> struct IsFloatArray : std::false_type {};
+template <typename T, std::size_t M>
+struct IsFloatArray<std::array<T, M>> : std::is_floating_point<T> {};
+
+/// How many of the first \p I arguments are Active.
+template <typename... Ws> constexpr std::size_t activeBefore(std::size_t I) {
+  constexpr bool IsA[] = {IsActive<Ws>::value..., false};
+  std::size_t N = 0;
+  for (std::size_t J = 0; J < I; ++J)
+    N += IsA[J];
+  return N;
+}
+
+/// Argument \p I for the pass that seeds Active argument \p Seeded: a Dual
+/// with tangent 1 for that one, 0 for the other Active ones.
+template <std::size_t I, typename... Ws>
+typename ForForward<std::tuple_element_t<I, std::tuple<Ws...>>>::type
+seededArgument(const std::tuple<Ws...> &Args, std::size_t Seeded) {
+  const auto &W = std::get<I>(Args);
+  using T = typename Role<std::tuple_element_t<I, std::tuple<Ws...>>>::type;
+  if constexpr (IsActive<std::tuple_element_t<I, std::tuple<Ws...>>>::value)
+    return Dual<T>(W.value, activeBefore<Ws...>(I) == Seeded ? T(1) : T(0));
+  else
+    return W;
+}
+
+/// f as a function that stores its result into *out: forward mode over it
+/// gives the result's tangent as out's tangent (a std::array of three or
+/// more values comes back through memory the caller passes, which a
+/// request cannot name).
+template <typename F, typename R, typename... Ws> struct StoredResult {
+  const F *f;
+  void operator()(R *out, typename Role<Ws>::type... xs) const {
+    *out = (*f)(xs...);
+  }
+};
+
+template <typename F, typename R, typename... Ws, std::size_t... Is>
+void jacobianColumn(const F &f, const std::tuple<Ws...> &Args,
+                    std::size_t Seeded, R *Tangent,
+                    std::index_sequence<Is...>) {
+  using G = StoredResult<F, R, typename ForForward<Ws>::type...>;
+  R Out{};
+  forward(G{&f}, Dual<R *>(&Out, Tangent),
+          seededArgument<Is>(Args, Seeded)...);
+}
+
+} // namespace detail
+
+/// The Jacobian of \p f (a function, lambda or functor returning a
+/// std::array of M floating-point values) with respect to its adcc::Active
+/// arguments (N of them), at the wrapped arguments: a std::array of M rows
+/// of N entries, J[i][j] = d result[i] / d (Active argument j). adcc::Const
+/// arguments are held constant. Forward mode, one pass per Active argument.
+template <typename F, typename... Ws> auto jacobian(const F &f, Ws... args) {
+  static_assert(((detail::IsActive<Ws>::value || detail::IsConst<Ws>::value) &&
+                 ...),
+                "adcc::jacobian: wrap each argument in adcc::Active or "
+                "adcc::Const");
+  static_assert(((detail::IsConst<Ws>::value ||
+                  std::is_floating_point_v<typename detail::Role<Ws>::type>) &&
+                 ...),
+                "adcc::jacobian: the Active arguments must be floating-point "
+                "values");
+  using R = detail::ResultOf<F, Ws...>;
+  static_assert(detail::IsFloatArray<R>::value,
+                "adcc::jacobian: the function must return a std::array of "
+                "floating-point values");
+  using T = typename R::value_type;
+  constexpr std::size_t M = std::tuple_size_v<R>;
+  constexpr std::size_t N = detail::activeBefore<Ws...>(sizeof...(Ws));
+  static_assert(N > 0, "adcc::jacobian: at least one argument must be "
+                       "adcc::Active");
+  std::array<std::array<T, N>, M> J{};
+  std::tuple<Ws...> Args(args...);
+  for (std::size_t Col = 0; Col < N; ++Col) {
+    R Tangent{};
+    detail::jacobianColumn(f, Args, Col, &Tangent,
+                           std::index_sequence_for<Ws...>());
+    for (std::size_t Row = 0; Row < M; ++Row)
+      J[Row][Col] = Tangent[Row];
+  }
+  return J;
 }
 
 } // namespace adcc

@@ -9,6 +9,7 @@
 #include "check.h"
 #include <adcc.hpp>
 #include <cmath>
+#include <array>
 #include <complex>
 
 static double f(double x, const double *p, int n, double scale) {
@@ -41,6 +42,17 @@ struct Cubic {
   double k;
   double operator()(double a, double b, double d) const {
     return a * b * d + k * std::exp(a - d);
+  }
+};
+
+static std::array<double, 2> polar(double r, double t) {
+  return {r * std::cos(t), r * std::sin(t)};
+}
+
+struct Model {
+  double k;
+  std::array<double, 3> operator()(double a, double c, double b) const {
+    return {a * b, k * std::exp(a) * b, std::sin(b) + c * a};
   }
 };
 
@@ -145,6 +157,36 @@ int main() {
     CHECK_CLOSE(h1, p2 * v0 + p0 * v2, 1e-12);
     CHECK_CLOSE(h2, (p1 - e) * v0 + p0 * v1 + e * v2, 1e-12);
 #endif
+  }
+
+  // Jacobians of std::array results with respect to the Active arguments
+  {
+    double r = 1.5, t = 0.3;
+    auto J = adcc::jacobian(polar, adcc::Active(r), adcc::Active(t));
+    CHECK_CLOSE(J[0][0], std::cos(t), 1e-12);
+    CHECK_CLOSE(J[0][1], -r * std::sin(t), 1e-12);
+    CHECK_CLOSE(J[1][0], std::sin(t), 1e-12);
+    CHECK_CLOSE(J[1][1], r * std::cos(t), 1e-12);
+    Model m{2.0};
+    double a = 0.4, b = -0.7, c = 3.0;
+    auto K = adcc::jacobian(m, adcc::Active(a), adcc::Const(c),
+                            adcc::Active(b));
+    CHECK_CLOSE(K[0][0], b, 1e-12);
+    CHECK_CLOSE(K[0][1], a, 1e-12);
+    CHECK_CLOSE(K[1][0], 2.0 * std::exp(a) * b, 1e-12);
+    CHECK_CLOSE(K[1][1], 2.0 * std::exp(a), 1e-12);
+    CHECK_CLOSE(K[2][0], c, 1e-12);
+    CHECK_CLOSE(K[2][1], std::cos(b), 1e-12);
+    // against central differences of the model
+    const double h = 1e-6;
+    auto plus = m(a + h, c, b), minus = m(a - h, c, b);
+    for (int i = 0; i < 3; ++i)
+      CHECK_CLOSE(K[i][0], (plus[i] - minus[i]) / (2 * h), 1e-7);
+    auto L = adcc::jacobian(
+        [](float x) { return std::array<float, 2>{x * x, 3 * x}; },
+        adcc::Active(2.0f));
+    CHECK_CLOSE(L[0][0], 4, 1e-6);
+    CHECK_CLOSE(L[1][0], 3, 1e-6);
   }
   return check_finish();
 }
