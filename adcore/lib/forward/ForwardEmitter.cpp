@@ -137,11 +137,11 @@ bool ForwardEmitter::run() {
     PrimalOf[Clone] = Orig;
     if (PrimalActivity.isActive(Orig))
       ActiveClones.insert(Clone);
-    if (PrimalActivity.cleanStackPointer(Orig))
-      CleanSlotClones.insert(Clone);
     else if (auto *LI = dyn_cast<LoadInst>(Orig);
              LI && !PrimalActivity.mayHoldDerivatives(LI->getPointerOperand()))
       ConstantLoads.insert(Clone);
+    if (PrimalActivity.cleanStackPointer(Orig))
+      CleanSlotClones.insert(Clone);
   }
   copyParameterAttributes(Primal, Derivative, Key);
   // A shadow is one value at width 1, an array of the lanes' values above.
