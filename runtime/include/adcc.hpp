@@ -147,15 +147,22 @@ template <typename F, typename... Ws> struct Closure {
 /// zeros, so that the closure holds no derivative even where the code that
 /// makes it is differentiated itself (forward mode over a function that
 /// calls gradient: hvp).
+/// (A value type without a default constructor is kept as it is.)
 template <typename T> Const<T> kept(const Const<T> &c) { return c; }
-template <typename T> Active<T> kept(const Active<T> &) {
-  return Active<T>(T{});
+template <typename T> Active<T> kept(const Active<T> &a) {
+  if constexpr (std::is_default_constructible_v<T>)
+    return Active<T>(T{});
+  else
+    return a;
 }
 template <typename T> Duplicated<T> kept(const Duplicated<T> &) {
   return Duplicated<T>(nullptr, nullptr);
 }
-template <typename T> Dual<T> kept(const Dual<T> &) {
-  return Dual<T>(T{}, T{});
+template <typename T> Dual<T> kept(const Dual<T> &d) {
+  if constexpr (std::is_default_constructible_v<T>)
+    return Dual<T>(T{}, T{});
+  else
+    return d;
 }
 
 /// How many of the first \p I wrapped arguments are not Const.
