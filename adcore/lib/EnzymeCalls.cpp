@@ -7,6 +7,7 @@
 #include "RequestValueTypes.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
@@ -619,6 +620,12 @@ bool ForwardCallLowering::run() {
     Next = 2;
   }
   Function &F = *R.Primal;
+  // (Its arguments would be matched against the hidden result pointer.)
+  if (F.arg_size() > 0 && F.hasParamAttribute(0, Attribute::StructRet))
+    return error("'" + demangle(F.getName()) +
+                 "' returns its result through memory (a struct of more "
+                 "than 16 bytes), which a request cannot pass; return it "
+                 "through a pointer argument (enzyme_dup) instead");
   Key.Primal = &F;
   Key.Mode = Reverse ? DerivativeMode::Augmented : DerivativeMode::Forward;
   Key.ReturnShadow = !F.getReturnType()->isVoidTy();

@@ -1,7 +1,8 @@
 // Reverse mode seeds a floating-point result with 1; a result that is a
 // struct of floating-point values cannot be seeded: an error, unless the
 // call says the result carries no derivative (enzyme_const_return).
-// Forward mode returns the struct's tangent (tests/e2e/fwd_return_coercion.c).
+// Forward mode returns the struct's tangent (tests/e2e/fwd_return_coercion.c)
+// when it comes back in registers; through memory it is an error.
 // RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
 typedef struct { double a, b; } pair;
 extern int enzyme_const_return, enzyme_dup, enzyme_const;
@@ -28,4 +29,15 @@ double sq(double x) { return x * x; }
 big grad_big(double x) {
   // CHECK: struct-result.c:[[@LINE+1]]:10: error: __enzyme_autodiff is declared to return struct big, but the derivative of 'sq' returns double
   return __enzyme_autodiff_big((void *)sq, x);
+}
+
+// Forward mode of a function whose result comes back through memory: the
+// request has no place for that memory and its tangent (the arguments were
+// matched against the hidden result pointer).
+typedef struct { double a, b, c; } triple;
+static triple t3(double x) { return (triple){x, x * x, 3 * x}; }
+triple __enzyme_fwddiff_triple(void *, ...);
+double tangent3(double x) {
+  // CHECK: struct-result.c:[[@LINE+1]]:10: error: 't3' returns its result through memory (a struct of more than 16 bytes), which a request cannot pass; return it through a pointer argument (enzyme_dup) instead
+  return __enzyme_fwddiff_triple((void *)t3, x, 1.0).b;
 }
