@@ -32,6 +32,8 @@ namespace {
 SmallPtrSet<const Function *, 16> reachableFrom(Function &F) {
   SmallPtrSet<const Function *, 16> Seen;
   SmallVector<Function *, 16> Work{&F};
+  // (Each signature's targets looked up once: the lookup reads the module.)
+  DenseMap<FunctionType *, SmallVector<Function *, 8>> Targets;
   while (!Work.empty()) {
     Function *G = Work.pop_back_val();
     if (!Seen.insert(G).second || G->isDeclaration())
@@ -43,9 +45,10 @@ SmallPtrSet<const Function *, 16> reachableFrom(Function &F) {
           continue;
         if (Function *Callee = Call->getCalledFunction())
           Work.push_back(Callee);
-        else
-          append_range(Work, possibleCallTargets(*G->getParent(),
-                                                 Call->getFunctionType()));
+        else if (auto [It, New] = Targets.try_emplace(Call->getFunctionType());
+                 New)
+          append_range(Work, It->second = possibleCallTargets(
+                                 *G->getParent(), Call->getFunctionType()));
       }
   }
   return Seen;

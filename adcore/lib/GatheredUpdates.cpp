@@ -91,12 +91,10 @@ struct Carried {
   Value *Latch;
 };
 
-/// One addition into an element: \p U, of the iteration K before it, whose
-/// addend reaches Depth iterations further back through carried phis.
+/// One addition into an element: \p U, of the iteration K before it.
 struct Contribution {
   const Update *U;
   int64_t K;
-  unsigned Depth;
 };
 
 /// How a planned loop is gathered.
@@ -183,12 +181,12 @@ bool collectTree(Value *V, int64_t K, unsigned Back, BasicBlock *Body,
   });
 }
 
-/// The class of \p P that \p I belongs to.
-const AccessClass *classOf(const Plan &P, const Instruction *I) {
-  for (const AccessClass &C : P.Classes)
+/// The index of the class of \p P that \p I belongs to, if any.
+std::optional<unsigned> classIndex(const Plan &P, const Instruction *I) {
+  for (auto [Index, C] : enumerate(P.Classes))
     if (is_contained(C.Accesses, I))
-      return &C;
-  return nullptr;
+      return Index;
+  return std::nullopt;
 }
 
 /// Whether a stored-to class is only read where and before it is written:
@@ -253,8 +251,8 @@ std::optional<Shape> shapeLoop(Loop &L, const Plan &P, ScalarEvolution &SE) {
     if (InWindow.contains(&I) || I.isTerminator())
       continue;
     if (auto *Store = dyn_cast<StoreInst>(&I)) {
-      const AccessClass *C = classOf(P, Store);
-      if (!Store->isSimple() || !C || !isSourceClass(*C, SE, L))
+      std::optional<unsigned> C = classIndex(P, Store);
+      if (!Store->isSimple() || !C || !isSourceClass(P.Classes[*C], SE, L))
         return std::nullopt;
       S.Stores.push_back(Store);
       continue;
@@ -287,7 +285,7 @@ std::optional<Shape> shapeLoop(Loop &L, const Plan &P, ScalarEvolution &SE) {
       if (!Need(U.Addend, K, Depth) ||
           !Need(U.Store->getPointerOperand(), K, Depth))
         return std::nullopt;
-      Cs.push_back({&U, K, Depth});
+      Cs.push_back({&U, K});
       S.KMin = First ? K : std::min(S.KMin, K);
       S.KMax = First ? K : std::max(S.KMax, K);
       S.KHi = First ? K + Depth : std::max<int64_t>(S.KHi, K + Depth);
@@ -470,11 +468,9 @@ public:
   }
 
 private:
-  int classIndex(const Instruction *I) const {
-    for (auto [Index, C] : enumerate(P.Classes))
-      if (is_contained(C.Accesses, I))
-        return Index;
-    llvm_unreachable("an access of the loop outside its classes");
+  /// (shapeLoop saw every access of the loop in a class.)
+  unsigned classIndex(const Instruction *I) const {
+    return *adcore::classIndex(P, I);
   }
 
   const Plan &P;
