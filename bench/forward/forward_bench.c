@@ -352,12 +352,12 @@ static arr_t *add_arr(bench_t *b, int role, long len, double lo, double hi) {
 
 static void free_bench(bench_t *b) {
   for (int j = 0; j < b->narr; j++) {
-    free(b->a[j].v);
-    free(b->a[j].orig);
+    release(b->a[j].v);
+    release(b->a[j].orig);
     for (int k = 0; k < MAXDIR; k++)
-      free(b->a[j].d[k]);
+      release(b->a[j].d[k]);
   }
-  free(b->c);
+  release(b->c);
   memset(b, 0, sizeof *b);
 }
 
@@ -576,8 +576,8 @@ static void verify(bench_t *b, int ok[4]) {
     }
   }
   for (int v = 0; v < 4; v++)
-    free(got[v]);
-  free(fd), free(fp), free(fm);
+    release(got[v]);
+  release(fd), release(fp), release(fm);
 }
 
 /* ---- Timing ------------------------------------------------------------- */
@@ -719,7 +719,7 @@ int main(int argc, char **argv) {
       for (int v = 0; v < NVAR; v++) {
         if (on[v])
           r->t[v] = median(t[v], samples);
-        free(t[v]);
+        release(t[v]);
       }
       double *T = r->t;
       char cell[NVAR][16];

@@ -251,15 +251,15 @@ static arr_t *add_arr(bench_t *b, int role, long len, double lo, double hi) {
 
 static void free_bench(bench_t *b) {
   for (int j = 0; j < b->narr; j++) {
-    free(b->a[j].v);
-    free(b->a[j].orig);
-    free(b->a[j].d);
-    free(b->a[j].gh);
-    free(b->a[j].w);
+    release(b->a[j].v);
+    release(b->a[j].orig);
+    release(b->a[j].d);
+    release(b->a[j].gh);
+    release(b->a[j].w);
   }
   for (int j = 0; j < 4; j++)
-    free(b->scr[j]);
-  free(b->c);
+    release(b->scr[j]);
+  release(b->c);
   memset(b, 0, sizeof *b);
 }
 
@@ -543,7 +543,7 @@ static void verify(bench_t *b, int ok[2]) {
     report(b, "adcc gradient", ea_hand <= TOL_EXACT, ea_hand,
            "hand-written gradient");
   report(b, "adcc gradient", ea_rep <= TOL_EXACT, ea_rep, "its first call");
-  free(gh), free(ga), free(ga2), free(y), free(yh), free(ya);
+  release(gh), release(ga), release(ga2), release(y), release(yh), release(ya);
 }
 
 /* ---- Tape use ------------------------------------------------------------ */
@@ -730,7 +730,7 @@ int main(int argc, char **argv) {
       for (int v = 0; v < NVAR; v++) {
         if (on[v])
           r->t[v] = median(t[v], samples);
-        free(t[v]);
+        release(t[v]);
       }
       double *T = r->t;
       char cell[NVAR][16], tb[16], bpi[16], rpi[16];
