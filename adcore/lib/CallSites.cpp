@@ -1,6 +1,7 @@
 //===- CallSites.cpp - Replacing calls and invokes -----------------------===//
 
 #include "CallSites.h"
+#include "adcore/ActivityAnalysis.h"
 
 #include "adcore/Synthesis.h"
 
@@ -66,6 +67,14 @@ void copyParameterAttributes(const Function &Primal, Function &D,
     unsigned Copies = 1;
     if (hasShadow(Act))
       Copies += Key.Width;
+    if (Act == ArgActivity::Const && A.getType()->isPointerTy() &&
+        Pos < D.arg_size()) {
+      bool Returns = false;
+      if (keepsPointeeClean(Primal, A.getArgNo(), CleanCallDepth, Returns) &&
+          !Returns)
+        D.addParamAttr(
+            Pos, Attribute::get(D.getContext(), KeepsPointeeCleanAttribute));
+    }
     for (unsigned C = 0; C < Copies; ++C, ++Pos)
       if (A.getType()->isPointerTy() && Pos < D.arg_size())
         copyPointerFacts(Primal, A.getArgNo(), D, Pos);

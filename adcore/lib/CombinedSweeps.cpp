@@ -25,6 +25,7 @@
 
 #include "CallSites.h"
 #include "adcore/ADPass.h"
+#include "adcore/ActivityAnalysis.h"
 #include "adcore/CrossTU.h"
 #include "adcore/Synthesis.h"
 
@@ -66,8 +67,11 @@ Function *SynthesisContext::getOrCreateCombined(Function &Aug, Function &Rev) {
   // restrict pointers, alignment) holds for the same arguments here, once
   // the sweeps are inlined into W (and, as alias scopes of that call, for
   // the accesses the inliner traces to them where W is inlined).
-  for (unsigned I = 0; I < Aug.arg_size(); ++I)
+  for (unsigned I = 0; I < Aug.arg_size(); ++I) {
     copyPointerFacts(Aug, I, *W, I);
+    if (Aug.getArg(I)->hasAttribute(KeepsPointeeCleanAttribute))
+      W->addParamAttr(I, Attribute::get(C, KeepsPointeeCleanAttribute));
+  }
   IRBuilder<> B(BasicBlock::Create(C, "", W));
   SmallVector<Value *, 16> AugArgs, RevArgs;
   for (Argument &A : W->args())

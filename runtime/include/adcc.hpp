@@ -25,8 +25,7 @@
  *
  *   auto [hx, hy] = adcc::hvp(f2, adcc::Dual(x, vx), adcc::Dual(y, vy));
  *
- * (At -O0, hvp takes only functions and lambdas without captures, and no
- * Const pointers: a static_assert says so.) jacobian differentiates a
+ * jacobian differentiates a
  * function returning a std::array with respect to its Active arguments
  * (forward mode, a pass per argument):
  *
@@ -104,22 +103,6 @@ template <typename T> struct Role<Duplicated<T>> { using type = T *; };
 template <typename T> struct Role<Const<T>> { using type = T; };
 template <typename T> struct Role<Dual<T>> { using type = T; };
 
-/// What the request passes for a wrapped argument (Const ones travel in
-/// the closure): the value, then its shadow or tangent. adcc's default
-/// activities apply (a floating-point value is active in reverse mode and
-/// dual in forward mode, a pointer is duplicated).
-template <typename T> std::tuple<T> passed(const Active<T> &a) {
-  return std::tuple<T>(a.value);
-}
-template <typename T>
-std::tuple<T *, std::remove_const_t<T> *> passed(const Duplicated<T> &d) {
-  return {d.value, d.shadow};
-}
-template <typename T> std::tuple<> passed(const Const<T> &) { return {}; }
-template <typename T> std::tuple<T, T> passed(const Dual<T> &d) {
-  return std::tuple<T, T>(d.value, d.tangent);
-}
-
 template <typename... Ts> struct List {};
 
 /// The parameters of the function adcc differentiates: those of the
@@ -135,35 +118,114 @@ struct Varying<List<As...>, W, Ws...> {
       Varying<List<As..., typename Role<W>::type>, Ws...>>::type;
 };
 
-/// The callable and the arguments as wrapped (the Const values read from
-/// here, where nothing has a derivative; the others zero: kept).
-template <typename F, typename... Ws> struct Closure {
-  const F *f;
-  std::tuple<Ws...> wrapped;
+/// How many values stand for a wrapped argument: its value, and for
+/// Duplicated and Dual its shadow or tangent.
+template <typename W> struct Given : std::integral_constant<std::size_t, 1> {};
+template <typename T>
+struct Given<Duplicated<T>> : std::integral_constant<std::size_t, 2> {};
+template <typename T>
+struct Given<Dual<T>> : std::integral_constant<std::size_t, 2> {};
+
+/// Where the values of the wrapped arguments \p Ws lie in the list of all
+/// their given values, and which of them a request passes (those of the
+/// arguments that are not Const: adcc's default activities apply, a
+/// floating-point value is active in reverse mode and dual in forward mode,
+/// a pointer is duplicated).
+template <typename... Ws> struct Layout {
+  static constexpr std::size_t Count[] = {Given<Ws>::value..., 0};
+  static constexpr bool Const[] = {IsConst<Ws>::value..., false};
+  static constexpr std::size_t first(std::size_t I) {
+    std::size_t K = 0;
+    for (std::size_t J = 0; J < I; ++J)
+      K += Count[J];
+    return K;
+  }
+  static constexpr std::size_t argumentOf(std::size_t K) {
+    std::size_t I = 0;
+    while (first(I + 1) <= K)
+      ++I;
+    return I;
+  }
+  static constexpr std::size_t passedCount() {
+    std::size_t N = 0;
+    for (std::size_t I = 0; I < sizeof...(Ws); ++I)
+      N += Const[I] ? 0 : Count[I];
+    return N;
+  }
+  static constexpr std::array<std::size_t, passedCount() + 1> passed() {
+    std::array<std::size_t, passedCount() + 1> P{};
+    std::size_t N = 0;
+    for (std::size_t I = 0; I < sizeof...(Ws); ++I)
+      for (std::size_t J = 0; J < Count[I] && !Const[I]; ++J)
+        P[N++] = first(I) + J;
+    return P;
+  }
 };
 
-/// What the closure keeps of a wrapped argument: a Const one as it is, the
-/// others (read from the trampoline's parameters, never from here) as
-/// zeros, so that the closure holds no derivative even where the code that
-/// makes it is differentiated itself (forward mode over a function that
-/// calls gradient: hvp).
-/// (A value type without a default constructor is kept as it is.)
-template <typename T> Const<T> kept(const Const<T> &c) { return c; }
-template <typename T> Active<T> kept(const Active<T> &a) {
-  if constexpr (std::is_default_constructible_v<T>)
-    return Active<T>(T{});
+template <typename L, std::size_t... Js>
+std::index_sequence<L::passed()[Js]...> passedSequence(std::index_sequence<Js...>);
+/// The positions of the values a request passes, among all given values.
+template <typename... Ws>
+using Passed = decltype(passedSequence<Layout<Ws...>>(
+    std::make_index_sequence<Layout<Ws...>::passedCount()>()));
+
+// (Everything from here to the request call is inlined even at -O0 and
+// passes values, never addresses: the closure's address goes nowhere but
+// to the request, so that where the code making it is differentiated
+// itself (forward mode over a function that calls gradient: hvp) the
+// closure is visibly memory that holds no derivative.)
+
+/// Value \p K of \p vs (by value).
+template <std::size_t K, typename V, typename... Vs>
+[[gnu::always_inline]] inline auto nth(V v, Vs... vs) {
+  if constexpr (K == 0)
+    return v;
   else
-    return a;
+    return nth<K - 1>(vs...);
 }
-template <typename T> Duplicated<T> kept(const Duplicated<T> &) {
-  return Duplicated<T>(nullptr, nullptr);
+
+template <typename T> [[gnu::always_inline]] inline T *second(Duplicated<T> d) {
+  (void)d.value;
+  return const_cast<T *>(d.shadow);
 }
-template <typename T> Dual<T> kept(const Dual<T> &d) {
-  if constexpr (std::is_default_constructible_v<T>)
-    return Dual<T>(T{}, T{});
+template <typename T> [[gnu::always_inline]] inline T second(Dual<T> d) {
+  return d.tangent;
+}
+
+/// Given value \p K of the wrapped arguments.
+template <std::size_t K, typename... Ws>
+[[gnu::always_inline]] inline auto given(Ws... args) {
+  using L = Layout<Ws...>;
+  constexpr std::size_t I = L::argumentOf(K);
+  auto W = nth<I>(args...);
+  if constexpr (K == L::first(I))
+    return W.value;
   else
-    return d;
+    return second(W);
 }
+
+/// The closure's copy of argument \p I: a Const one as it is, the others
+/// (read from the function's parameters, never from here) as zeros where
+/// their type has a default value.
+template <std::size_t I, typename T> struct Slot {
+  T value;
+};
+template <typename W, typename T> [[gnu::always_inline]] inline T held(T v) {
+  if constexpr (!IsConst<W>::value && std::is_default_constructible_v<T>)
+    return T{};
+  else
+    return v;
+}
+template <typename Seq, typename... Ws> struct Slots;
+template <std::size_t... Is, typename... Ws>
+struct Slots<std::index_sequence<Is...>, Ws...>
+    : Slot<Is, typename Role<Ws>::type>... {};
+
+/// The callable and the arguments' copies.
+template <typename F, typename... Ws> struct Closure {
+  const F *f;
+  Slots<std::index_sequence_for<Ws...>, Ws...> held;
+};
 
 /// How many of the first \p I wrapped arguments are not Const.
 template <typename... Ws> constexpr std::size_t varyingBefore(std::size_t I) {
@@ -176,12 +238,13 @@ template <typename... Ws> constexpr std::size_t varyingBefore(std::size_t I) {
 
 /// Argument \p I of the callable: a Const one straight from the closure
 /// (so that nothing makes it look active), the others from \p Rs.
-template <std::size_t I, typename... Ws, typename Refs>
-[[gnu::always_inline]] inline decltype(auto) pick(const std::tuple<Ws...> &W,
-                                                  Refs &Rs) {
+template <std::size_t I, typename F, typename... Ws, typename Refs>
+[[gnu::always_inline]] inline decltype(auto)
+pick(const Closure<F, Ws...> *C, Refs &Rs) {
   using W_I = std::tuple_element_t<I, std::tuple<Ws...>>;
   if constexpr (IsConst<W_I>::value)
-    return std::get<I>(W).value;
+    return static_cast<const Slot<I, typename Role<W_I>::type> &>(C->held)
+        .value;
   else
     return std::get<varyingBefore<Ws...>(I)>(Rs);
 }
@@ -199,7 +262,46 @@ struct Trampoline<F, List<Rs...>, Ws...> {
   template <typename Refs, std::size_t... Is>
   [[gnu::always_inline]] static auto with(const Closure<F, Ws...> *c, Refs &R,
                                           std::index_sequence<Is...>) {
-    return (*c->f)(pick<Is>(c->wrapped, R)...);
+    return (*c->f)(pick<Is>(c, R)...);
+  }
+};
+
+template <typename F, typename... Ws>
+using TrampolineOf =
+    Trampoline<F, typename Varying<List<>, Ws...>::type, Ws...>;
+
+/// The request of \p f's derivative at the wrapped arguments \p Ws, from
+/// their given values \p vs: reverse mode (result \p R: the adjoints) or
+/// forward mode (the tangent).
+template <bool Reverse, typename R, typename F, typename... Ws> struct Request {
+  template <std::size_t... Is, std::size_t... Ps, typename... Vs>
+  [[gnu::always_inline]] static R run(const F &f, std::index_sequence<Is...>,
+                                      std::index_sequence<Ps...>, Vs... vs) {
+    using L = Layout<Ws...>;
+    using Tr = TrampolineOf<F, Ws...>;
+    Closure<F, Ws...> C{
+        &f,
+        {Slot<Is, typename Role<Ws>::type>{
+            held<Ws>(nth<L::first(Is)>(vs...))}...}};
+    if constexpr (Reverse)
+      return __enzyme_autodiff<R>(reinterpret_cast<void *>(&Tr::call),
+                                  enzyme_const, &C, nth<Ps>(vs...)...);
+    else
+      return __enzyme_fwddiff<R>(reinterpret_cast<void *>(&Tr::call),
+                                 enzyme_const, &C, nth<Ps>(vs...)...);
+  }
+  template <std::size_t... Ks>
+  [[gnu::always_inline]] static R fromWrapped(const F &f,
+                                              std::index_sequence<Ks...>,
+                                              Ws... args) {
+    return run(f, std::index_sequence_for<Ws...>(), Passed<Ws...>(),
+               given<Ks>(args...)...);
+  }
+  /// From the wrapped arguments.
+  [[gnu::always_inline]] static R call(const F &f, Ws... args) {
+    return fromWrapped(
+        f, std::make_index_sequence<Layout<Ws...>::first(sizeof...(Ws))>(),
+        args...);
   }
 };
 
@@ -251,22 +353,13 @@ template <typename F, typename... Ws> auto gradient(const F &f, Ws... args) {
   static_assert(std::is_floating_point_v<detail::ResultOf<F, Ws...>>,
                 "adcc::gradient: the function must return a floating-point "
                 "value");
-  using Tr = detail::Trampoline<
-      F, typename detail::Varying<detail::List<>, Ws...>::type, Ws...>;
   using Adjoints = typename detail::ActivePack<detail::Pack<>, Ws...>::type;
-  detail::Closure<F, Ws...> C{&f, std::tuple<Ws...>(detail::kept(args)...)};
-  auto Request = [&C](auto... xs) {
-    if constexpr (std::is_same_v<Adjoints, detail::Pack<>>) {
-      __enzyme_autodiff<void>(reinterpret_cast<void *>(&Tr::call),
-                              enzyme_const, &C, xs...);
-      return std::tuple<>();
-    } else {
-      return __enzyme_autodiff<Adjoints>(reinterpret_cast<void *>(&Tr::call),
-                                         enzyme_const, &C, xs...)
-          .tuple();
-    }
-  };
-  return std::apply(Request, std::tuple_cat(detail::passed(args)...));
+  if constexpr (std::is_same_v<Adjoints, detail::Pack<>>) {
+    detail::Request<true, void, F, Ws...>::call(f, args...);
+    return std::tuple<>();
+  } else {
+    return detail::Request<true, Adjoints, F, Ws...>::call(f, args...).tuple();
+  }
 }
 
 /// The tangent of \p f's result at the wrapped arguments: adcc::Dual for
@@ -280,14 +373,7 @@ template <typename F, typename... Ws> auto forward(const F &f, Ws... args) {
                 "adcc::forward: adcc::Active is for adcc::gradient; use "
                 "adcc::Dual(value, tangent)");
   using Result = detail::ResultOf<F, Ws...>;
-  using Tr = detail::Trampoline<
-      F, typename detail::Varying<detail::List<>, Ws...>::type, Ws...>;
-  detail::Closure<F, Ws...> C{&f, std::tuple<Ws...>(detail::kept(args)...)};
-  auto Request = [&C](auto... xs) {
-    return __enzyme_fwddiff<Result>(reinterpret_cast<void *>(&Tr::call),
-                                    enzyme_const, &C, xs...);
-  };
-  return std::apply(Request, std::tuple_cat(detail::passed(args)...));
+  return detail::Request<false, Result, F, Ws...>::call(f, args...);
 }
 
 namespace detail {
@@ -302,12 +388,6 @@ template <typename T> struct ForGradient<Const<T>> {
   using type = Const<T>;
 };
 
-template <typename T> Pack<T> toPack(T a) { return Pack<T>{a}; }
-template <typename T, typename U, typename... Ts>
-Pack<T, U, Ts...> toPack(T a, U b, Ts... rest) {
-  return Pack<T, U, Ts...>{a, toPack(b, rest...)};
-}
-
 /// The gradient of f with respect to hvp's Dual arguments, as a function
 /// of all its arguments that stores the adjoints into *out: forward mode
 /// over it gives the Hessian times the direction as out's tangent. (Stored,
@@ -318,9 +398,12 @@ template <typename F, typename... Ws> struct GradientOf {
   using Adjoints =
       typename ActivePack<Pack<>, typename ForGradient<Ws>::type...>::type;
 
+  // (The values go to the request as they are: no wrapper is made here,
+  // whose construction would look like making active memory at -O0.)
   void operator()(Adjoints *out, typename Role<Ws>::type... xs) const {
-    *out = std::apply([](auto... a) { return toPack(a...); },
-                      gradient(*f, typename ForGradient<Ws>::type(xs)...));
+    *out = Request<true, Adjoints, F, typename ForGradient<Ws>::type...>::run(
+        *f, std::index_sequence_for<Ws...>(),
+        Passed<typename ForGradient<Ws>::type...>(), xs...);
   }
 };
 
@@ -345,18 +428,6 @@ template <typename F, typename... Ws> auto hvp(const F &f, Ws... args) {
                 "adcc::hvp: at least one argument must be adcc::Dual");
   static_assert(std::is_floating_point_v<detail::ResultOf<F, Ws...>>,
                 "adcc::hvp: the function must return a floating-point value");
-#ifndef __OPTIMIZE__
-  // Without optimization the closures and tuples of the nested requests
-  // stay in memory that forward mode cannot tell from active memory, and
-  // the pointers they hold (to a callable's data, Const pointers) would get
-  // null shadows.
-  static_assert((std::is_function_v<F> || std::is_empty_v<F>) &&
-                    !(std::is_pointer_v<typename detail::Role<Ws>::type> ||
-                      ...),
-                "adcc::hvp: at -O0 only of a function or a lambda without "
-                "captures, without Const pointers; compile with -O1 or "
-                "higher");
-#endif
   using G = detail::GradientOf<F, Ws...>;
   typename G::Adjoints Out{}, Hv{};
   forward(G{&f}, Dual<typename G::Adjoints *>(&Out, &Hv), args...);

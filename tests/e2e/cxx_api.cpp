@@ -5,12 +5,15 @@
 // against reverse; forward mode over a function that calls adcc::gradient
 // (a Hessian-vector product: the inner request must be made before the
 // outer one differentiates the function adcc::forward reaches through its
-// closure).
+// closure), at every level: also of a lambda with captures, a functor with
+// data, with Const pointers, complex values and a std::vector (at -O0 the closures
+// of the nested requests must be seen to hold no derivative).
 #include "check.h"
 #include <adcc.hpp>
 #include <cmath>
 #include <array>
 #include <complex>
+#include <vector>
 
 static double f(double x, const double *p, int n, double scale) {
   double s = 0;
@@ -34,7 +37,7 @@ static Grad2 grad2(double x, double y, double c) {
   return {gx, gy};
 }
 
-[[maybe_unused]] static double g2p(double x, double y, const double *c) {
+static double g2p(double x, double y, const double *c) {
   return c[0] * x * x * y + std::sin(x * y);
 }
 
@@ -134,7 +137,6 @@ int main() {
     auto [ht] = adcc::hvp([](float t) { return t * t * t; },
                           adcc::Dual(2.0f, 3.0f));
     CHECK_CLOSE(ht, 6 * 2 * 3, 1e-6);
-#ifdef __OPTIMIZE__
     const double cs1[1] = {c};
     auto [px, py] = adcc::hvp(g2p, adcc::Dual(a, vx), adcc::Dual(b, vy),
                               adcc::Const(&cs1[0]));
@@ -156,7 +158,38 @@ int main() {
     CHECK_CLOSE(h0, e * v0 + p2 * v1 + (p1 - e) * v2, 1e-12);
     CHECK_CLOSE(h1, p2 * v0 + p0 * v2, 1e-12);
     CHECK_CLOSE(h2, (p1 - e) * v0 + p0 * v1 + e * v2, 1e-12);
-#endif
+    // a Const complex value and a Const pointer besides the Dual ones, in
+    // the middle: the Hessian of Re(z) s^2 t + w[0] sin(s t)
+    const std::complex<double> z(c, -5.0);
+    const double w1[1] = {1.0};
+    auto mixed = [](double s, std::complex<double> zz, const double *ww,
+                    double t) {
+      return zz.real() * s * s * t + ww[0] * std::sin(s * t);
+    };
+    auto [mx, my] = adcc::hvp(mixed, adcc::Dual(a, vx), adcc::Const(z),
+                              adcc::Const(&w1[0]), adcc::Dual(b, vy));
+    CHECK_CLOSE(mx, hxx * vx + hxy * vy, 1e-12);
+    CHECK_CLOSE(my, hxy * vx + hyy * vy, 1e-12);
+    // a Const std::vector by value (copied by its constructor)
+    const std::vector<double> cv{c};
+    auto byvec = [](double s, std::vector<double> cc, double t) {
+      return cc[0] * s * s * t + std::sin(s * t);
+    };
+    auto [vx1, vy1] = adcc::hvp(byvec, adcc::Dual(a, vx), adcc::Const(cv),
+                                adcc::Dual(b, vy));
+    CHECK_CLOSE(vx1, hxx * vx + hxy * vy, 1e-12);
+    CHECK_CLOSE(vy1, hxy * vx + hyy * vy, 1e-12);
+    // against central differences of the gradient in the direction
+    Spring sp{3.0, 0.25};
+    auto [sx, sy] = adcc::hvp(sp, adcc::Dual(a, vx), adcc::Dual(b, vy));
+    auto [gxp, gyp] = adcc::gradient(sp, adcc::Active(a + h * vx),
+                                     adcc::Active(b + h * vy));
+    auto [gxm, gym] = adcc::gradient(sp, adcc::Active(a - h * vx),
+                                     adcc::Active(b - h * vy));
+    CHECK_CLOSE(sx, (gxp - gxm) / (2 * h), 1e-6);
+    CHECK_CLOSE(sy, (gyp - gym) / (2 * h), 1e-6);
+    CHECK_CLOSE(sx, 3.0 * (vx - vy), 1e-12);
+    CHECK_CLOSE(sy, -3.0 * (vx - vy), 1e-12);
   }
 
   // Jacobians of std::array results with respect to the Active arguments

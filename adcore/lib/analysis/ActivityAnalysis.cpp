@@ -31,9 +31,6 @@ bool canCarryDerivative(const Type *T) {
 
 namespace {
 
-/// How many calls deep keepsPointeeClean looks.
-constexpr unsigned CleanCallDepth = 3;
-
 cl::opt<bool> CleanSlots(
     "adcc-clean-slots", cl::init(true), cl::Hidden,
     cl::desc("Take stack slots passed only to functions that keep their "
@@ -511,6 +508,8 @@ void ActivityAnalysis::print(raw_ostream &OS) const {
       continue;
     OS << (Active.contains(&I) ? "  active " : "  const  ");
     I.print(OS);
+    if (isa<AllocaInst>(I) && !mayHoldDerivatives(&I))
+      OS << "  ; holds no derivative";
     OS << "\n";
   }
 }

@@ -30,18 +30,8 @@ namespace {
 
 class SlotUses {
 public:
-  SlotUses(const Function &F, const Argument &Slot, unsigned Depth)
-      : Slot(Slot), Depth(Depth) {
+  SlotUses(const Argument &Slot, unsigned Depth) : Depth(Depth) {
     Addresses.insert(&Slot);
-    // At -O0 the argument goes through a local variable of its own
-    // (`this.addr`): what is loaded from a variable that only ever holds
-    // it is the same address.
-    for (const Instruction &I : instructions(F))
-      if (const auto *AI = dyn_cast<AllocaInst>(&I))
-        if (holdsOnly(*AI, Slot))
-          for (const User *U : AI->users())
-            if (const auto *LI = dyn_cast<LoadInst>(U))
-              Addresses.insert(LI);
   }
 
   bool clean() {
@@ -73,13 +63,19 @@ public:
         }
         if (const auto *SI = dyn_cast<StoreInst>(U)) {
           // Into the slot: what was read from it, constants, integers.
-          // The address itself stored elsewhere escapes (into the local
-          // variable that only ever holds the argument, at -O0, it does
-          // not).
+          // The address itself stored elsewhere escapes; into a local
+          // variable that only ever holds addresses into the slot (at -O0
+          // the argument's own, `this.addr`, and those of the functions
+          // inlined into this one), it does not: what is loaded from there
+          // is such an address too.
           if (SI->getValueOperand() == P) {
             const auto *AI = dyn_cast<AllocaInst>(SI->getPointerOperand());
-            if (P != &Slot || !AI || !holdsOnly(*AI, Slot))
+            if (!AI || !onlyLoadedAndStored(*AI))
               return false;
+            if (Holders.insert(AI).second)
+              for (const User *H : AI->users())
+                if (isa<LoadInst>(H) && Addresses.insert(H).second)
+                  Work.push_back(H);
             continue;
           }
           if (!cleanValue(SI->getValueOperand(), 6))
@@ -90,32 +86,41 @@ public:
           if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
               isa<MemSetInst>(II))
             continue;
+        // A copy out of the slot reads it (a std::complex taken by value
+        // at -O0); a copy into it brings only what was in the slot.
+        if (const auto *MT = dyn_cast<MemTransferInst>(U)) {
+          if (!Addresses.contains(MT->getRawDest()) ||
+              Addresses.contains(MT->getRawSource()))
+            continue;
+          return false;
+        }
         const auto *Call = dyn_cast<CallBase>(U);
         if (!Call || !cleanCall(*Call))
           return false;
       }
     }
-    return true;
+    // (Every value stored into those variables is such an address.)
+    return all_of(Holders, [&](const AllocaInst *AI) {
+      return all_of(AI->users(), [&](const User *U) {
+        const auto *SI = dyn_cast<StoreInst>(U);
+        return !SI || Addresses.contains(SI->getValueOperand());
+      });
+    });
   }
 
 private:
-  /// Whether every store into \p AI stores \p Slot (and nothing else uses
-  /// it but loads, lifetime markers and debug records).
-  static bool holdsOnly(const AllocaInst &AI, const Argument &Slot) {
-    bool Stored = false;
-    for (const User *U : AI.users()) {
+  /// Whether \p AI is only loaded from and stored into (and marked by
+  /// lifetime markers and debug records).
+  static bool onlyLoadedAndStored(const AllocaInst &AI) {
+    return all_of(AI.users(), [&](const User *U) {
       if (isa<LoadInst>(U) || isa<DbgInfoIntrinsic>(U))
-        continue;
-      if (const auto *II = dyn_cast<IntrinsicInst>(U);
-          II && II->isLifetimeStartOrEnd())
-        continue;
+        return true;
+      if (const auto *II = dyn_cast<IntrinsicInst>(U))
+        return II->isLifetimeStartOrEnd();
       const auto *SI = dyn_cast<StoreInst>(U);
-      if (!SI || SI->getPointerOperand() != &AI ||
-          SI->getValueOperand() != &Slot)
-        return false;
-      Stored = true;
-    }
-    return Stored;
+      return SI && SI->getPointerOperand() == &AI &&
+             SI->getValueOperand() != &AI;
+    });
   }
 
   /// Whether the integer \p V (an address) is only compared, checked by
@@ -166,12 +171,16 @@ private:
       return false;
     if (isKnownInactiveFunction(*Callee))
       return true;
-    if (Callee->isDeclaration() || Depth == 0 || Callee->isVarArg())
-      return false;
     bool Aliases = false;
     for (const Use &Arg : Call.args()) {
       const Value *A = Arg.get();
       if (Addresses.contains(A)) {
+        unsigned No = Arg.getOperandNo();
+        if (No < Callee->arg_size() &&
+            Callee->getArg(No)->hasAttribute(KeepsPointeeCleanAttribute))
+          continue;
+        if (Callee->isDeclaration() || Depth == 0 || Callee->isVarArg())
+          return false;
         bool Returns = false;
         if (!keepsPointeeClean(*Callee, Arg.getOperandNo(), Depth - 1, Returns))
           return false;
@@ -193,9 +202,9 @@ public:
   bool ReturnsAddress = false;
 
 private:
-  const Argument &Slot;
   unsigned Depth;
   SmallPtrSet<const Value *, 16> Addresses;
+  SmallPtrSet<const AllocaInst *, 4> Holders;
   SmallVector<const Value *, 16> Pending;
 };
 
@@ -203,10 +212,14 @@ private:
 
 bool keepsPointeeClean(const Function &F, unsigned ArgNo, unsigned Depth,
                        bool &ReturnsAddress) {
+  ReturnsAddress = false;
+  if (ArgNo < F.arg_size() &&
+      F.getArg(ArgNo)->hasAttribute(KeepsPointeeCleanAttribute))
+    return true;
   if (F.isDeclaration() || ArgNo >= F.arg_size() ||
       !F.getArg(ArgNo)->getType()->isPointerTy())
     return false;
-  SlotUses Uses(F, *F.getArg(ArgNo), Depth);
+  SlotUses Uses(*F.getArg(ArgNo), Depth);
   bool Clean = Uses.clean();
   ReturnsAddress = Uses.ReturnsAddress;
   return Clean;
