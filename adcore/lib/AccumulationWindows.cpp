@@ -203,9 +203,11 @@ bool keepAccumulationsInRegisters(Function &F, FunctionAnalysisManager &FAM) {
       ORE.emit([&] {
         return OptimizationRemark("adcc", "AccumulationWindow",
                                   W.leading().Store)
-               << "additions into " << ore::NV("Elements", W.MaxDelay + 1)
-               << " neighbouring elements kept in registers until each "
-                  "element is complete"
+               << "additions into "
+               << ore::NV("Elements", unsigned(W.Updates.size()))
+               << " neighbouring elements kept in registers (a window of "
+               << ore::NV("Span", W.MaxDelay + 1)
+               << ") until each element is complete"
                << (P.Disjoint.empty() ? ""
                                       : " (the loop's other accesses are "
                                         "checked not to meet them)");
