@@ -7,7 +7,8 @@
 // outer one differentiates the function adcc::forward reaches through its
 // closure), at every level: also of a lambda with captures, a functor with
 // data, with Const pointers, complex values and a std::vector (at -O0 the closures
-// of the nested requests must be seen to hold no derivative).
+// of the nested requests must be seen to hold no derivative); forward mode
+// over the gradient of a lambda whose capture the outer mode differentiates.
 #include "check.h"
 #include <adcc.hpp>
 #include <cmath>
@@ -35,6 +36,15 @@ static Grad2 grad2(double x, double y, double c) {
   auto [gx, gy] =
       adcc::gradient(g2, adcc::Active(x), adcc::Active(y), adcc::Const(c));
   return {gx, gy};
+}
+
+/// d/dx of a sin(x) x^2 at x = 0.8 through a lambda capturing a: constant
+/// for the gradient, while forward mode over this function differentiates
+/// in a (a mixed second derivative through the closure's memory).
+static double slope_in_x(double a) {
+  auto lam = [a](double x) { return a * std::sin(x) * x * x; };
+  auto [g] = adcc::gradient(lam, adcc::Active(0.8));
+  return g;
 }
 
 static double g2p(double x, double y, const double *c) {
@@ -190,6 +200,15 @@ int main() {
     CHECK_CLOSE(sy, (gyp - gym) / (2 * h), 1e-6);
     CHECK_CLOSE(sx, 3.0 * (vx - vy), 1e-12);
     CHECK_CLOSE(sy, -3.0 * (vx - vy), 1e-12);
+  }
+
+  // forward mode in a over the gradient in x of a lambda that captures a:
+  // d/da d/dx (a sin(x) x^2) = 2 x sin x + x^2 cos x
+  {
+    double xs = 0.8, ta = adcc::forward(slope_in_x, adcc::Dual(1.7, 1.0));
+    CHECK_CLOSE(ta, 2 * xs * std::sin(xs) + xs * xs * std::cos(xs), 1e-12);
+    CHECK_CLOSE(ta, (slope_in_x(1.7 + h) - slope_in_x(1.7 - h)) / (2 * h),
+                1e-7);
   }
 
   // Jacobians of std::array results with respect to the Active arguments
