@@ -184,9 +184,9 @@ template <std::size_t K, typename V, typename... Vs>
     return nth<K - 1>(vs...);
 }
 
-template <typename T> [[gnu::always_inline]] inline T *second(Duplicated<T> d) {
-  (void)d.value;
-  return const_cast<T *>(d.shadow);
+template <typename T>
+[[gnu::always_inline]] inline std::remove_const_t<T> *second(Duplicated<T> d) {
+  return d.shadow;
 }
 template <typename T> [[gnu::always_inline]] inline T second(Dual<T> d) {
   return d.tangent;

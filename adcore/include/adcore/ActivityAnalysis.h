@@ -94,12 +94,13 @@ bool canCarryDerivative(const llvm::Type *T);
 /// derivatives: a stack slot given to it (an iterator given to operator++)
 /// receives no derivative (CleanSlots.cpp). \p ReturnsAddress: whether
 /// it may return that pointer (or one into the same memory).
+bool keepsPointeeClean(const llvm::Function &F, unsigned ArgNo, unsigned Depth,
+                       bool &ReturnsAddress);
+
 /// A parameter with this attribute (a derivative's constant pointer
 /// parameter whose primal keeps the pointee clean, returning no pointer into
 /// it) keeps it clean by construction: what the derivative adds, records on
 /// the tape and tangents or adjoints in shadows, goes elsewhere.
-bool keepsPointeeClean(const llvm::Function &F, unsigned ArgNo, unsigned Depth,
-                       bool &ReturnsAddress);
 constexpr const char *KeepsPointeeCleanAttribute = "adcc-keeps-pointee-clean";
 
 /// How many calls deep keepsPointeeClean looks from an analysis.
