@@ -33,7 +33,9 @@
  *   auto J = adcc::jacobian(polar, adcc::Active(r), adcc::Active(t));
  *   // J[i][j] = d polar[i] / d (argument j): 2 x 2
  *
- * Not yet: jacobian and hvp with respect to pointer arguments.
+ * Active and Dual values may be structs and std::arrays of any size (larger
+ * ones travel through pointers to copies); a forward result too. Not yet:
+ * jacobian and hvp with respect to pointer arguments.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef ADCC_HPP
@@ -95,6 +97,9 @@ template <typename W> struct IsConst : std::false_type {};
 template <typename T> struct IsConst<Const<T>> : std::true_type {};
 template <typename W> struct IsActive : std::false_type {};
 template <typename T> struct IsActive<Active<T>> : std::true_type {};
+template <typename T> struct Indirect;
+template <typename W> struct IsIndirect : std::false_type {};
+template <typename T> struct IsIndirect<Indirect<T>> : std::true_type {};
 
 /// The parameter a wrapped argument is for the function.
 template <typename W> struct Role;
@@ -102,6 +107,37 @@ template <typename T> struct Role<Active<T>> { using type = T; };
 template <typename T> struct Role<Duplicated<T>> { using type = T *; };
 template <typename T> struct Role<Const<T>> { using type = T; };
 template <typename T> struct Role<Dual<T>> { using type = T; };
+
+/// An Active or Dual value of a struct too large for registers (more than
+/// 16 bytes: a std::array of three doubles), which requests take only
+/// through a pointer: the function adcc differentiates receives the
+/// address of a copy and of its shadow (zeros for a gradient, which adds
+/// the adjoint there; the tangent for forward mode), the callable the value.
+template <typename T> struct Indirect {
+  T *value;
+  T *shadow;
+};
+template <typename T> struct Role<Indirect<T>> { using type = T; };
+
+template <typename T>
+struct LargerThanRegisters : std::bool_constant<(sizeof(T) > 16)> {};
+template <typename T>
+using PassedIndirectly = std::conjunction<std::is_class<T>, LargerThanRegisters<T>>;
+
+/// The parameter of the function adcc differentiates for a wrapped
+/// argument: the callable's, or a pointer for an Indirect one.
+template <typename W> struct Param : Role<W> {};
+template <typename T> struct Param<Indirect<T>> { using type = T *; };
+
+/// An Active or Dual argument of a class type that must be copied by a
+/// constructor cannot be given a shadow here (a std::vector's shadow is
+/// another vector with memory of its own): Duplicated pointers are for
+/// those.
+template <typename W> struct Copyable : std::true_type {};
+template <typename T>
+struct Copyable<Active<T>> : std::is_trivially_copyable<T> {};
+template <typename T>
+struct Copyable<Dual<T>> : std::is_trivially_copyable<T> {};
 
 template <typename... Ts> struct List {};
 
@@ -115,7 +151,7 @@ template <typename... As, typename W, typename... Ws>
 struct Varying<List<As...>, W, Ws...> {
   using type = typename std::conditional_t<
       IsConst<W>::value, Varying<List<As...>, Ws...>,
-      Varying<List<As..., typename Role<W>::type>, Ws...>>::type;
+      Varying<List<As..., typename Param<W>::type>, Ws...>>::type;
 };
 
 /// How many values stand for a wrapped argument: its value, and for
@@ -125,6 +161,8 @@ template <typename T>
 struct Given<Duplicated<T>> : std::integral_constant<std::size_t, 2> {};
 template <typename T>
 struct Given<Dual<T>> : std::integral_constant<std::size_t, 2> {};
+template <typename T>
+struct Given<Indirect<T>> : std::integral_constant<std::size_t, 2> {};
 
 /// Where the values of the wrapped arguments \p Ws lie in the list of all
 /// their given values, and which of them a request passes (those of the
@@ -191,6 +229,10 @@ template <typename T>
 template <typename T> [[gnu::always_inline]] inline T second(Dual<T> d) {
   return d.tangent;
 }
+template <typename T>
+[[gnu::always_inline]] inline T *second(Indirect<T> d) {
+  return d.shadow;
+}
 
 /// Given value \p K of the wrapped arguments.
 template <std::size_t K, typename... Ws>
@@ -219,7 +261,7 @@ template <typename W, typename T> [[gnu::always_inline]] inline T held(T v) {
 template <typename Seq, typename... Ws> struct Slots;
 template <std::size_t... Is, typename... Ws>
 struct Slots<std::index_sequence<Is...>, Ws...>
-    : Slot<Is, typename Role<Ws>::type>... {};
+    : Slot<Is, typename Param<Ws>::type>... {};
 
 /// The callable and the arguments' copies.
 template <typename F, typename... Ws> struct Closure {
@@ -243,8 +285,10 @@ template <std::size_t I, typename F, typename... Ws, typename Refs>
 pick(const Closure<F, Ws...> *C, Refs &Rs) {
   using W_I = std::tuple_element_t<I, std::tuple<Ws...>>;
   if constexpr (IsConst<W_I>::value)
-    return static_cast<const Slot<I, typename Role<W_I>::type> &>(C->held)
+    return static_cast<const Slot<I, typename Param<W_I>::type> &>(C->held)
         .value;
+  else if constexpr (IsIndirect<W_I>::value)
+    return *std::get<varyingBefore<Ws...>(I)>(Rs);
   else
     return std::get<varyingBefore<Ws...>(I)>(Rs);
 }
@@ -281,7 +325,7 @@ template <bool Reverse, typename R, typename F, typename... Ws> struct Request {
     using Tr = TrampolineOf<F, Ws...>;
     Closure<F, Ws...> C{
         &f,
-        {Slot<Is, typename Role<Ws>::type>{
+        {Slot<Is, typename Param<Ws>::type>{
             held<Ws>(nth<L::first(Is)>(vs...))}...}};
     if constexpr (Reverse)
       return __enzyme_autodiff<R>(reinterpret_cast<void *>(&Tr::call),
@@ -337,6 +381,131 @@ template <typename F, typename... Ws>
 using ResultOf = decltype(std::declval<const F &>()(
     std::declval<typename Role<Ws>::type>()...));
 
+/// f as a function that stores its result into *out: forward mode over it
+/// gives the result's tangent as out's tangent (a std::array of three or
+/// more values comes back through memory the caller passes, which a
+/// request cannot name).
+template <typename F, typename R, typename... Ws> struct StoredResult {
+  const F *f;
+  void operator()(R *out, typename Role<Ws>::type... xs) const {
+    *out = (*f)(xs...);
+  }
+};
+
+/// What a request is given for a wrapped argument: an Indirect one for an
+/// Active or Dual struct too large for registers, the argument otherwise.
+template <typename W> struct Converted {
+  using type = W;
+};
+template <typename T> struct Converted<Active<T>> {
+  using type = std::conditional_t<PassedIndirectly<T>::value, Indirect<T>,
+                                  Active<T>>;
+};
+template <typename T> struct Converted<Dual<T>> {
+  using type =
+      std::conditional_t<PassedIndirectly<T>::value, Indirect<T>, Dual<T>>;
+};
+
+/// Where an Indirect argument's copy and shadow live during the request.
+template <typename T> struct IndirectStorage {
+  T value;
+  T shadow;
+};
+template <typename W>
+using StorageOf =
+    std::conditional_t<IsIndirect<typename Converted<W>::type>::value,
+                       IndirectStorage<typename Role<W>::type>, std::tuple<>>;
+
+template <typename W, typename S>
+[[gnu::always_inline]] inline typename Converted<W>::type convert(W w, S &St) {
+  using C = typename Converted<W>::type;
+  if constexpr (IsIndirect<C>::value) {
+    St.value = w.value;
+    if constexpr (IsActive<W>::value)
+      St.shadow = typename Role<W>::type{};
+    else
+      St.shadow = w.tangent;
+    return C{&St.value, &St.shadow};
+  } else {
+    return w;
+  }
+}
+
+/// The adjoints of the Active arguments \p Ws in order, from what the
+/// request returned (\p Returned, those passed by value) and from the
+/// shadows of the Indirect ones (\p St).
+template <typename... Ws> struct AdjointsInOrder {
+  static constexpr bool Active[] = {IsActive<Ws>::value..., false};
+  static constexpr bool Returned[] = {
+      (IsActive<Ws>::value &&
+       !IsIndirect<typename Converted<Ws>::type>::value)...,
+      false};
+  static constexpr std::size_t count() {
+    std::size_t N = 0;
+    for (std::size_t I = 0; I < sizeof...(Ws); ++I)
+      N += Active[I];
+    return N;
+  }
+  static constexpr std::array<std::size_t, count() + 1> positions() {
+    std::array<std::size_t, count() + 1> P{};
+    std::size_t N = 0;
+    for (std::size_t I = 0; I < sizeof...(Ws); ++I)
+      if (Active[I])
+        P[N++] = I;
+    return P;
+  }
+  static constexpr std::size_t returnedBefore(std::size_t I) {
+    std::size_t N = 0;
+    for (std::size_t J = 0; J < I; ++J)
+      N += Returned[J];
+    return N;
+  }
+  template <std::size_t I, typename R, typename S>
+  static auto at(const R &Ret, const S &St) {
+    using W = std::tuple_element_t<I, std::tuple<Ws...>>;
+    if constexpr (IsIndirect<typename Converted<W>::type>::value)
+      return std::get<I>(St).shadow;
+    else
+      return std::get<returnedBefore(I)>(Ret);
+  }
+  template <typename R, typename S, std::size_t... Js>
+  static auto make(const R &Ret, const S &St, std::index_sequence<Js...>) {
+    return std::make_tuple(at<positions()[Js]>(Ret, St)...);
+  }
+  template <typename R, typename S>
+  static auto make(const R &Ret, const S &St) {
+    return make(Ret, St, std::make_index_sequence<count()>());
+  }
+};
+
+template <typename F, typename... Ws, std::size_t... Is>
+auto gradientOf(const F &f, std::index_sequence<Is...>, Ws... args) {
+  std::tuple<StorageOf<Ws>...> St;
+  using Adjoints =
+      typename ActivePack<Pack<>, typename Converted<Ws>::type...>::type;
+  if constexpr (std::is_same_v<Adjoints, Pack<>>) {
+    Request<true, void, F, typename Converted<Ws>::type...>::call(
+        f, convert(args, std::get<Is>(St))...);
+    return AdjointsInOrder<Ws...>::make(std::tuple<>(), St);
+  } else {
+    auto Returned =
+        Request<true, Adjoints, F, typename Converted<Ws>::type...>::call(
+            f, convert(args, std::get<Is>(St))...)
+            .tuple();
+    return AdjointsInOrder<Ws...>::make(Returned, St);
+  }
+}
+
+template <typename F, typename... Ws, std::size_t... Is>
+auto forwardOf(const F &f, std::index_sequence<Is...>, Ws... args) {
+  std::tuple<StorageOf<Ws>...> St;
+  return Request<false, ResultOf<F, Ws...>, F,
+                 typename Converted<Ws>::type...>::call(f,
+                                                        convert(
+                                                            args,
+                                                            std::get<Is>(St))...);
+}
+
 } // namespace detail
 
 /// The gradient of \p f (a function, lambda or functor with a
@@ -353,13 +522,11 @@ template <typename F, typename... Ws> auto gradient(const F &f, Ws... args) {
   static_assert(std::is_floating_point_v<detail::ResultOf<F, Ws...>>,
                 "adcc::gradient: the function must return a floating-point "
                 "value");
-  using Adjoints = typename detail::ActivePack<detail::Pack<>, Ws...>::type;
-  if constexpr (std::is_same_v<Adjoints, detail::Pack<>>) {
-    detail::Request<true, void, F, Ws...>::call(f, args...);
-    return std::tuple<>();
-  } else {
-    return detail::Request<true, Adjoints, F, Ws...>::call(f, args...).tuple();
-  }
+  static_assert((detail::Copyable<Ws>::value && ...),
+                "adcc::gradient: an Active value must be trivially copyable "
+                "(floating-point, complex, a struct or std::array of them); "
+                "give other objects as adcc::Duplicated(&value, &shadow)");
+  return detail::gradientOf(f, std::index_sequence_for<Ws...>(), args...);
 }
 
 /// The tangent of \p f's result at the wrapped arguments: adcc::Dual for
@@ -372,8 +539,21 @@ template <typename F, typename... Ws> auto forward(const F &f, Ws... args) {
   static_assert(!(detail::IsActive<Ws>::value || ...),
                 "adcc::forward: adcc::Active is for adcc::gradient; use "
                 "adcc::Dual(value, tangent)");
+  static_assert((detail::Copyable<Ws>::value && ...),
+                "adcc::forward: a Dual value must be trivially copyable "
+                "(floating-point, complex, a struct or std::array of them); "
+                "give other objects as adcc::Dual(&value, &tangent)");
   using Result = detail::ResultOf<F, Ws...>;
-  return detail::Request<false, Result, F, Ws...>::call(f, args...);
+  if constexpr (detail::PassedIndirectly<Result>::value) {
+    // (A result too large for registers comes back through memory, which
+    // a request cannot name: stored through a Dual pointer instead.)
+    Result Out{}, Tangent{};
+    forward(detail::StoredResult<F, Result, Ws...>{&f},
+            Dual<Result *>(&Out, &Tangent), args...);
+    return Tangent;
+  } else {
+    return detail::forwardOf(f, std::index_sequence_for<Ws...>(), args...);
+  }
 }
 
 namespace detail {
@@ -471,17 +651,6 @@ seededArgument(const std::tuple<Ws...> &Args, std::size_t Seeded) {
   else
     return W;
 }
-
-/// f as a function that stores its result into *out: forward mode over it
-/// gives the result's tangent as out's tangent (a std::array of three or
-/// more values comes back through memory the caller passes, which a
-/// request cannot name).
-template <typename F, typename R, typename... Ws> struct StoredResult {
-  const F *f;
-  void operator()(R *out, typename Role<Ws>::type... xs) const {
-    *out = (*f)(xs...);
-  }
-};
 
 template <typename F, typename R, typename... Ws, std::size_t... Is>
 void jacobianColumn(const F &f, const std::tuple<Ws...> &Args,

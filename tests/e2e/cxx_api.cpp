@@ -8,7 +8,8 @@
 // closure), at every level: also of a lambda with captures, a functor with
 // data, with Const pointers, complex values and a std::vector (at -O0 the closures
 // of the nested requests must be seen to hold no derivative); forward mode
-// over the gradient of a lambda whose capture the outer mode differentiates.
+// over the gradient of a lambda whose capture the outer mode differentiates;
+// Active and Dual structs of more than 16 bytes and std::array results.
 #include "check.h"
 #include <adcc.hpp>
 #include <cmath>
@@ -45,6 +46,20 @@ static double slope_in_x(double a) {
   auto lam = [a](double x) { return a * std::sin(x) * x * x; };
   auto [g] = adcc::gradient(lam, adcc::Active(0.8));
   return g;
+}
+
+/// A struct too large for registers, by value: requests take it through a
+/// pointer (adcc.hpp's Indirect arguments).
+struct Frame {
+  double origin[2];
+  double angle;
+};
+static double frameEnergy(std::array<double, 3> x, Frame fr, double c) {
+  return c * x[0] * x[1] + std::sin(x[2]) * x[0] +
+         fr.origin[0] * fr.origin[1] * std::cos(fr.angle) * x[2];
+}
+static std::array<double, 3> curve(double t, std::array<double, 3> p) {
+  return {t * p[0], std::sin(t) * p[1], p[2] * p[2] * t};
 }
 
 static double g2p(double x, double y, const double *c) {
@@ -209,6 +224,47 @@ int main() {
     CHECK_CLOSE(ta, 2 * xs * std::sin(xs) + xs * xs * std::cos(xs), 1e-12);
     CHECK_CLOSE(ta, (slope_in_x(1.7 + h) - slope_in_x(1.7 - h)) / (2 * h),
                 1e-7);
+  }
+
+  // Active and Dual structs of more than 16 bytes (std::array<double, 3>,
+  // a struct of three doubles) and a std::array result, by value
+  {
+    std::array<double, 3> xa{0.5, 1.5, -0.7};
+    Frame fr{{0.3, -1.2}, 0.4};
+    double c = 2.0;
+    auto [gx, gf, gc] = adcc::gradient(frameEnergy, adcc::Active(xa),
+                                       adcc::Active(fr), adcc::Active(c));
+    double k = fr.origin[0] * fr.origin[1] * std::cos(fr.angle);
+    CHECK_CLOSE(gx[0], c * xa[1] + std::sin(xa[2]), 1e-12);
+    CHECK_CLOSE(gx[1], c * xa[0], 1e-12);
+    CHECK_CLOSE(gx[2], std::cos(xa[2]) * xa[0] + k, 1e-12);
+    CHECK_CLOSE(gf.origin[0], fr.origin[1] * std::cos(fr.angle) * xa[2],
+                1e-12);
+    CHECK_CLOSE(gf.origin[1], fr.origin[0] * std::cos(fr.angle) * xa[2],
+                1e-12);
+    CHECK_CLOSE(gf.angle, -fr.origin[0] * fr.origin[1] * std::sin(fr.angle) *
+                              xa[2],
+                1e-12);
+    CHECK_CLOSE(gc, xa[0] * xa[1], 1e-12);
+    std::array<double, 3> xp = xa, xm = xa;
+    xp[2] += h, xm[2] -= h;
+    CHECK_CLOSE(gx[2],
+                (frameEnergy(xp, fr, c) - frameEnergy(xm, fr, c)) / (2 * h),
+                1e-7);
+    // forward against reverse: the tangent in the direction of x[2]
+    double t = adcc::forward(
+        frameEnergy, adcc::Dual(xa, std::array<double, 3>{0, 0, 1}),
+        adcc::Const(fr), adcc::Const(c));
+    CHECK_CLOSE(t, gx[2], 1e-12);
+    // a std::array result: its tangent, in t and in p[2]
+    auto dt = adcc::forward(curve, adcc::Dual(0.3, 1.0), adcc::Const(xa));
+    CHECK_CLOSE(dt[0], xa[0], 1e-12);
+    CHECK_CLOSE(dt[1], std::cos(0.3) * xa[1], 1e-12);
+    CHECK_CLOSE(dt[2], xa[2] * xa[2], 1e-12);
+    auto dp = adcc::forward(curve, adcc::Dual(0.3, 0.0),
+                            adcc::Dual(xa, std::array<double, 3>{0, 0, 1}));
+    CHECK_CLOSE(dp[0], 0, 1e-12);
+    CHECK_CLOSE(dp[2], 2 * xa[2] * 0.3, 1e-12);
   }
 
   // Jacobians of std::array results with respect to the Active arguments

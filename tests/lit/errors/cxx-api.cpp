@@ -2,9 +2,10 @@
 // to do, never a crash of the program, the same at every level. adcc::hvp
 // wants Dual floating-point or Const arguments, one Dual at least, and a
 // floating-point result; adcc::jacobian a std::array result and Active or
-// Const arguments. What is valid compiles at -O0 as at -O1: hvp of functors
-// with data, lambdas with captures and Const pointers (e2e cxx_api.cpp runs
-// them at every level).
+// Const arguments; Active and Dual values of objects that need copy
+// constructors (std::vector) belong in Duplicated pointers. What is valid
+// compiles at -O0 as at -O1: hvp of functors with data, lambdas with
+// captures and Const pointers (e2e cxx_api.cpp runs them at every level).
 // RUN: not %adcc++ -O0 -std=c++17 -fsyntax-only %s 2>&1 | FileCheck %s
 // RUN: not %adcc++ -O1 -std=c++17 -fsyntax-only %s 2>&1 | FileCheck %s
 // RUN: %adcc++ -O0 -std=c++17 -fsyntax-only -DVALID %s 2>&1 \
@@ -12,6 +13,7 @@
 // VALID-NOT: error
 #include <adcc.hpp>
 #include <cmath>
+#include <vector>
 
 static double f(double x, double y, const double *c) {
   return c[0] * x * x * y + std::sin(x * y);
@@ -47,6 +49,15 @@ double misuse_hvp(double x, double y) {
   // CHECK: error: static assertion failed{{.*}}adcc::hvp: the function must return a floating-point value
   auto [h] = adcc::hvp([](double t) { return int(t); }, adcc::Dual(x, 1.0));
   return a + b + d + e + h + sizeof(g);
+}
+
+double misuse_objects(const std::vector<double> &v) {
+  auto sum = [](std::vector<double> w) { return w[0] + w[1]; };
+  // CHECK: error: static assertion failed{{.*}}adcc::gradient: an Active value must be trivially copyable (floating-point, complex, a struct or std::array of them); give other objects as adcc::Duplicated(&value, &shadow)
+  auto [g] = adcc::gradient(sum, adcc::Active(v));
+  // CHECK: error: static assertion failed{{.*}}adcc::forward: a Dual value must be trivially copyable (floating-point, complex, a struct or std::array of them); give other objects as adcc::Dual(&value, &tangent)
+  double t = adcc::forward(sum, adcc::Dual(v, v));
+  return g[0] + t;
 }
 
 double misuse_jacobian(double x) {
