@@ -62,6 +62,16 @@ static std::array<double, 3> curve(double t, std::array<double, 3> p) {
   return {t * p[0], std::sin(t) * p[1], p[2] * p[2] * t};
 }
 
+/// d/dx1 of x0^2 x1 + sin(x2) x1 at (a, 2, 0.5), through an Active
+/// std::array: forward mode over it differentiates the Indirect copy.
+static double slope_of_array(double a) {
+  auto e = [](std::array<double, 3> x) {
+    return x[0] * x[0] * x[1] + std::sin(x[2]) * x[1];
+  };
+  auto [g] = adcc::gradient(e, adcc::Active(std::array<double, 3>{a, 2, 0.5}));
+  return g[1];
+}
+
 static double g2p(double x, double y, const double *c) {
   return c[0] * x * x * y + std::sin(x * y);
 }
@@ -265,6 +275,10 @@ int main() {
                             adcc::Dual(xa, std::array<double, 3>{0, 0, 1}));
     CHECK_CLOSE(dp[0], 0, 1e-12);
     CHECK_CLOSE(dp[2], 2 * xa[2] * 0.3, 1e-12);
+    // forward over a gradient with respect to an Active std::array
+    CHECK_CLOSE(slope_of_array(0.7), 0.49 + std::sin(0.5), 1e-12);
+    CHECK_CLOSE(adcc::forward(slope_of_array, adcc::Dual(0.7, 1.0)), 1.4,
+                1e-12);
   }
 
   // Jacobians of std::array results with respect to the Active arguments
