@@ -33,8 +33,9 @@
  *   auto J = adcc::jacobian(polar, adcc::Active(r), adcc::Active(t));
  *   // J[i][j] = d polar[i] / d (argument j): 2 x 2
  *
- * Active and Dual values may be structs and std::arrays of any size (larger
- * ones travel through pointers to copies); a forward result too. Not yet:
+ * Active and Dual values may be structs, std::arrays and complex values of
+ * any size (they travel through pointers to copies); a forward result too.
+ * Not yet:
  * jacobian and hvp with respect to pointer arguments.
  *
  *===----------------------------------------------------------------------===*/
@@ -108,21 +109,29 @@ template <typename T> struct Role<Duplicated<T>> { using type = T *; };
 template <typename T> struct Role<Const<T>> { using type = T; };
 template <typename T> struct Role<Dual<T>> { using type = T; };
 
-/// An Active or Dual value of a struct too large for registers (more than
-/// 16 bytes: a std::array of three doubles), which requests take only
-/// through a pointer: the function adcc differentiates receives the
-/// address of a copy and of its shadow (zeros for a gradient, which adds
-/// the adjoint there; the tangent for forward mode), the callable the value.
+/// An Active or Dual value of a class type (a struct, std::array,
+/// std::complex), given to the function adcc differentiates through a
+/// pointer: it receives the address of a copy and of its shadow (zeros for
+/// a gradient, which adds the adjoint there; the tangent for forward mode),
+/// the callable the value. (Requests take a struct by value only up to 16
+/// bytes, and one of 9 to 16 bytes as two IR arguments that the frontend
+/// names by the function's mangled name, which for a function of a local
+/// lambda's type it does not always get right: pointers avoid both.)
 template <typename T> struct Indirect {
   T *value;
   T *shadow;
 };
 template <typename T> struct Role<Indirect<T>> { using type = T; };
 
+template <typename T> using PassedIndirectly = std::is_class<T>;
+
+/// A result that comes back through memory the caller passes (more than 16
+/// bytes), which a request cannot name.
 template <typename T>
 struct LargerThanRegisters : std::bool_constant<(sizeof(T) > 16)> {};
 template <typename T>
-using PassedIndirectly = std::conjunction<std::is_class<T>, LargerThanRegisters<T>>;
+using ReturnedInMemory =
+    std::conjunction<std::is_class<T>, LargerThanRegisters<T>>;
 
 /// The parameter of the function adcc differentiates for a wrapped
 /// argument: the callable's, or a pointer for an Indirect one.
@@ -393,7 +402,7 @@ template <typename F, typename R, typename... Ws> struct StoredResult {
 };
 
 /// What a request is given for a wrapped argument: an Indirect one for an
-/// Active or Dual struct too large for registers, the argument otherwise.
+/// Active or Dual value of a class type, the argument otherwise.
 template <typename W> struct Converted {
   using type = W;
 };
@@ -544,7 +553,7 @@ template <typename F, typename... Ws> auto forward(const F &f, Ws... args) {
                 "(floating-point, complex, a struct or std::array of them); "
                 "give other objects as adcc::Dual(&value, &tangent)");
   using Result = detail::ResultOf<F, Ws...>;
-  if constexpr (detail::PassedIndirectly<Result>::value) {
+  if constexpr (detail::ReturnedInMemory<Result>::value) {
     // (A result too large for registers comes back through memory, which
     // a request cannot name: stored through a Dual pointer instead.)
     Result Out{}, Tangent{};
@@ -630,26 +639,43 @@ template <typename R> struct IsFloatArray : std::false_type {};
 template <typename T, std::size_t M>
 struct IsFloatArray<std::array<T, M>> : std::is_floating_point<T> {};
 
-/// How many of the first \p I arguments are Active.
-template <typename... Ws> constexpr std::size_t activeBefore(std::size_t I) {
-  constexpr bool IsA[] = {IsActive<Ws>::value..., false};
+/// How many columns of the Jacobian a wrapped argument has: one for an
+/// Active floating-point value, K for an Active std::array of K of them.
+template <typename W> struct Columns : std::integral_constant<std::size_t, 0> {};
+template <typename T>
+struct Columns<Active<T>> : std::integral_constant<std::size_t, 1> {};
+template <typename T, std::size_t K>
+struct Columns<Active<std::array<T, K>>>
+    : std::integral_constant<std::size_t, K> {};
+
+/// The columns of the first \p I arguments.
+template <typename... Ws> constexpr std::size_t columnsBefore(std::size_t I) {
+  constexpr std::size_t C[] = {Columns<Ws>::value..., 0};
   std::size_t N = 0;
   for (std::size_t J = 0; J < I; ++J)
-    N += IsA[J];
+    N += C[J];
   return N;
 }
 
-/// Argument \p I for the pass that seeds Active argument \p Seeded: a Dual
-/// with tangent 1 for that one, 0 for the other Active ones.
+/// Argument \p I for the pass that seeds column \p Seeded: a Dual whose
+/// tangent is 1 in that column, 0 in the others.
 template <std::size_t I, typename... Ws>
 typename ForForward<std::tuple_element_t<I, std::tuple<Ws...>>>::type
 seededArgument(const std::tuple<Ws...> &Args, std::size_t Seeded) {
-  const auto &W = std::get<I>(Args);
-  using T = typename Role<std::tuple_element_t<I, std::tuple<Ws...>>>::type;
-  if constexpr (IsActive<std::tuple_element_t<I, std::tuple<Ws...>>>::value)
-    return Dual<T>(W.value, activeBefore<Ws...>(I) == Seeded ? T(1) : T(0));
-  else
-    return W;
+  using W = std::tuple_element_t<I, std::tuple<Ws...>>;
+  const auto &A = std::get<I>(Args);
+  using T = typename Role<W>::type;
+  constexpr std::size_t First = columnsBefore<Ws...>(I);
+  if constexpr (!IsActive<W>::value) {
+    return A;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return Dual<T>(A.value, First == Seeded ? T(1) : T(0));
+  } else {
+    T Tangent{};
+    if (Seeded >= First && Seeded < First + Columns<W>::value)
+      Tangent[Seeded - First] = 1;
+    return Dual<T>(A.value, Tangent);
+  }
 }
 
 template <typename F, typename R, typename... Ws, std::size_t... Is>
@@ -666,26 +692,29 @@ void jacobianColumn(const F &f, const std::tuple<Ws...> &Args,
 
 /// The Jacobian of \p f (a function, lambda or functor returning a
 /// std::array of M floating-point values) with respect to its adcc::Active
-/// arguments (N of them), at the wrapped arguments: a std::array of M rows
-/// of N entries, J[i][j] = d result[i] / d (Active argument j). adcc::Const
-/// arguments are held constant. Forward mode, one pass per Active argument.
+/// arguments (floating-point values, or std::arrays of them: N values in
+/// all), at the wrapped arguments: a std::array of M rows of N entries,
+/// J[i][j] = d result[i] / d (Active value j, the elements of an array in
+/// order). adcc::Const arguments are held constant. Forward mode, one pass
+/// per column.
 template <typename F, typename... Ws> auto jacobian(const F &f, Ws... args) {
   static_assert(((detail::IsActive<Ws>::value || detail::IsConst<Ws>::value) &&
                  ...),
                 "adcc::jacobian: wrap each argument in adcc::Active or "
                 "adcc::Const");
   static_assert(((detail::IsConst<Ws>::value ||
-                  std::is_floating_point_v<typename detail::Role<Ws>::type>) &&
+                  std::is_floating_point_v<typename detail::Role<Ws>::type> ||
+                  detail::IsFloatArray<typename detail::Role<Ws>::type>::value) &&
                  ...),
                 "adcc::jacobian: the Active arguments must be floating-point "
-                "values");
+                "values or std::arrays of them");
   using R = detail::ResultOf<F, Ws...>;
   static_assert(detail::IsFloatArray<R>::value,
                 "adcc::jacobian: the function must return a std::array of "
                 "floating-point values");
   using T = typename R::value_type;
   constexpr std::size_t M = std::tuple_size_v<R>;
-  constexpr std::size_t N = detail::activeBefore<Ws...>(sizeof...(Ws));
+  constexpr std::size_t N = detail::columnsBefore<Ws...>(sizeof...(Ws));
   static_assert(N > 0, "adcc::jacobian: at least one argument must be "
                        "adcc::Active");
   std::array<std::array<T, N>, M> J{};
