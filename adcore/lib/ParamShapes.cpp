@@ -2,9 +2,14 @@
 
 #include "adcore/ParamShapes.h"
 
+#include "CallSites.h"
+
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Attributes.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Metadata.h"
@@ -27,11 +32,57 @@ bool holdsWholePair(Type *T, bool InMemory, const DataLayout &DL) {
 } // namespace
 
 void attachParamShapes(Module &M, const ParamShapeTable &Table) {
+  auto Attach = [&](Function &F, StringRef Shapes) {
+    F.setMetadata(
+        ShapesKind,
+        MDNode::get(M.getContext(), MDString::get(M.getContext(), Shapes)));
+  };
   for (const auto &[Name, Shapes] : Table)
     if (Function *F = M.getFunction(Name))
-      F->setMetadata(
-          ShapesKind,
-          MDNode::get(M.getContext(), MDString::get(M.getContext(), Shapes)));
+      Attach(*F, Shapes);
+  GlobalVariable *Annotations = M.getGlobalVariable("llvm.global.annotations");
+  auto *Entries = Annotations && Annotations->hasInitializer()
+                      ? dyn_cast<ConstantArray>(Annotations->getInitializer())
+                      : nullptr;
+  if (!Entries)
+    return;
+  SmallVector<Constant *, 8> Kept;
+  SmallSetVector<GlobalVariable *, 8> Texts;
+  for (Use &U : Entries->operands()) {
+    auto *Entry = dyn_cast<ConstantStruct>(U.get());
+    auto *F =
+        Entry && Entry->getNumOperands() >= 2
+            ? dyn_cast<Function>(Entry->getOperand(0)->stripPointerCasts())
+            : nullptr;
+    StringRef Text = F ? constantString(Entry->getOperand(1)) : StringRef();
+    if (!Text.consume_front(ParamShapesAnnotation)) {
+      Kept.push_back(cast<Constant>(U.get()));
+      continue;
+    }
+    Attach(*F, Text);
+    if (auto *GV =
+            dyn_cast<GlobalVariable>(Entry->getOperand(1)->stripPointerCasts()))
+      Texts.insert(GV);
+  }
+  if (Kept.size() == Entries->getNumOperands())
+    return;
+  // (The entries read here are dropped: they would keep the functions
+  // alive, and the strings in the object file.)
+  if (!Kept.empty()) {
+    auto *Ty =
+        ArrayType::get(Entries->getType()->getElementType(), Kept.size());
+    auto *Replacement = new GlobalVariable(
+        M, Ty, Annotations->isConstant(), Annotations->getLinkage(),
+        ConstantArray::get(Ty, Kept), "", Annotations);
+    Replacement->setSection(Annotations->getSection());
+    Replacement->takeName(Annotations);
+  }
+  Annotations->eraseFromParent();
+  for (GlobalVariable *GV : Texts) {
+    GV->removeDeadConstantUsers();
+    if (GV->use_empty() && GV->hasLocalLinkage())
+      GV->eraseFromParent();
+  }
 }
 
 StringRef paramShapes(const Function &F) {

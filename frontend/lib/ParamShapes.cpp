@@ -3,6 +3,7 @@
 #include "frontend/ParamShapes.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/GlobalDecl.h"
@@ -100,6 +101,19 @@ bool recordParamShapes(ASTContext &Ctx, const FunctionDecl &Named) {
   if (isa<CXXMethodDecl>(FD) && !cast<CXXMethodDecl>(FD).isStatic())
     Shapes.insert(Shapes.begin(), 'v'); // `this`
   (*currentTable())[irName(Ctx, FD)] = Shapes;
+  // Also on the definition, for code generation to emit with the function
+  // where it emits it after this (templates, inline functions, lambdas):
+  // the mangled name above numbers local lambdas' types on its own, and
+  // may name another function than the one code generation makes.
+  if (Def) {
+    std::string Text = std::string(adcore::ParamShapesAnnotation) + Shapes;
+    auto *Mutable = const_cast<FunctionDecl *>(Def);
+    if (llvm::none_of(
+            Mutable->specific_attrs<AnnotateAttr>(),
+            [&](const AnnotateAttr *A) { return A->getAnnotation() == Text; }))
+      Mutable->addAttr(AnnotateAttr::CreateImplicit(
+          Ctx, Text, nullptr, 0, SourceRange(Def->getLocation())));
+  }
   return true;
 }
 

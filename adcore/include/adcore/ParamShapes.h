@@ -19,7 +19,12 @@
 //      registers run out) or in one 16-byte value (a vector)
 //
 // The description travels as function metadata (`adcc.param.shapes`), set
-// from Options::ParamShapes when the AD pass starts.
+// when the AD pass starts from Options::ParamShapes (by mangled name) and
+// from the annotations the frontend puts on definitions that code
+// generation emits after it has looked (`adcc.param.shapes:<letters>` in
+// `llvm.global.annotations`: templates, inline functions and lambdas,
+// whose mangled names the frontend's own mangler may spell differently:
+// it numbers local lambdas' types apart from code generation).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_PARAMSHAPES_H
@@ -53,8 +58,12 @@ struct ParamGroup {
   unsigned Count = 1;
 };
 
-/// Attaches the shapes in \p Table to the functions of \p M they name.
+/// Attaches the shapes in \p Table to the functions of \p M they name,
+/// then those of the annotations (which win), and drops the annotations.
 void attachParamShapes(llvm::Module &M, const ParamShapeTable &Table);
+
+/// The prefix of the annotation string that carries a function's shapes.
+constexpr const char *ParamShapesAnnotation = "adcc.param.shapes:";
 
 /// The shape string of \p F, empty when it has none.
 llvm::StringRef paramShapes(const llvm::Function &F);
