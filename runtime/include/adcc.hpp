@@ -114,9 +114,7 @@ template <typename T> struct Role<Dual<T>> { using type = T; };
 /// pointer: it receives the address of a copy and of its shadow (zeros for
 /// a gradient, which adds the adjoint there; the tangent for forward mode),
 /// the callable the value. (Requests take a struct by value only up to 16
-/// bytes, and one of 9 to 16 bytes as two IR arguments that the frontend
-/// names by the function's mangled name, which for a function of a local
-/// lambda's type it does not always get right: pointers avoid both.)
+/// bytes; pointers serve every size alike.)
 template <typename T> struct Indirect {
   T *value;
   T *shadow;

@@ -310,11 +310,10 @@ int main() {
     CHECK_CLOSE(L[0][0], 4, 1e-6);
     CHECK_CLOSE(L[1][0], 3, 1e-6);
     // with respect to std::arrays (of 3 and of 2 values) and a scalar: one
-    // column per value, against central differences. (Once the std::array
-    // of 2 went by value as two IR arguments, and this second request of
-    // such a function in the file read them in the wrong order: the
-    // frontend names the function by a mangled name that numbers local
-    // lambdas' types apart from code generation.)
+    // column per value, against central differences. (This found the
+    // frontend naming functions over local lambdas' types by mangled names
+    // numbered apart from code generation: lit
+    // requests/split-values-templates.cpp.)
     auto field = [](std::array<double, 3> x, double k, std::array<double, 2> y,
                     double s) {
       return std::array<double, 2>{k * x[0] * x[1] + s * y[0],
