@@ -20,8 +20,8 @@
  * arguments; what it captures is constant. Both are built on
  * __enzyme_autodiff and __enzyme_fwddiff (docs/api.md, "The C++ API").
  * hvp returns the Hessian of f times a direction, for floating-point
- * arguments given as adcc::Dual(value, direction) (forward mode over
- * gradient, in one pass):
+ * arguments (or std::arrays of them) given as adcc::Dual(value, direction)
+ * (forward mode over gradient, in one pass):
  *
  *   auto [hx, hy] = adcc::hvp(f2, adcc::Dual(x, vx), adcc::Dual(y, vy));
  *
@@ -575,6 +575,37 @@ template <typename T> struct ForGradient<Const<T>> {
   using type = Const<T>;
 };
 
+template <typename R> struct IsFloatArray : std::false_type {};
+template <typename T, std::size_t M>
+struct IsFloatArray<std::array<T, M>> : std::is_floating_point<T> {};
+
+template <typename T> Pack<T> packOf(T A) { return Pack<T>{A}; }
+template <typename T, typename U, typename... Ts>
+Pack<T, U, Ts...> packOf(T A, U B, Ts... Rest) {
+  return Pack<T, U, Ts...>{A, packOf(B, Rest...)};
+}
+template <typename... Ts, std::size_t... Is>
+Pack<Ts...> packOf(const std::tuple<Ts...> &T, std::index_sequence<Is...>) {
+  return packOf(std::get<Is>(T)...);
+}
+
+/// Given value \p K of the converted arguments \p Cs for the values \p xs:
+/// an Indirect one's copy and shadow from \p St, the others' values.
+template <typename... Cs> struct StoredGiven {
+  template <std::size_t K, typename S, typename... Xs>
+  [[gnu::always_inline]] static auto at(S &St, Xs... xs) {
+    using L = Layout<Cs...>;
+    constexpr std::size_t I = L::argumentOf(K);
+    using C = std::tuple_element_t<I, std::tuple<Cs...>>;
+    if constexpr (!IsIndirect<C>::value)
+      return nth<I>(xs...);
+    else if constexpr (K == L::first(I))
+      return &std::get<I>(St).value;
+    else
+      return &std::get<I>(St).shadow;
+  }
+};
+
 /// The gradient of f with respect to hvp's Dual arguments, as a function
 /// of all its arguments that stores the adjoints into *out: forward mode
 /// over it gives the Hessian times the direction as out's tangent. (Stored,
@@ -588,18 +619,76 @@ template <typename F, typename... Ws> struct GradientOf {
   // (The values go to the request as they are: no wrapper is made here,
   // whose construction would look like making active memory at -O0.)
   void operator()(Adjoints *out, typename Role<Ws>::type... xs) const {
-    *out = Request<true, Adjoints, F, typename ForGradient<Ws>::type...>::run(
-        *f, std::index_sequence_for<Ws...>(),
-        Passed<typename ForGradient<Ws>::type...>(), xs...);
+    if constexpr (!(std::is_class_v<typename Role<Ws>::type> || ...)) {
+      *out = Request<true, Adjoints, F, typename ForGradient<Ws>::type...>::run(
+          *f, std::index_sequence_for<Ws...>(),
+          Passed<typename ForGradient<Ws>::type...>(), xs...);
+    } else {
+      // std::arrays: through copies and their shadows (Indirect), whose
+      // tangents forward mode follows.
+      std::tuple<StorageOf<typename ForGradient<Ws>::type>...> St;
+      withStorage(out, St, std::index_sequence_for<Ws...>(), xs...);
+    }
+  }
+
+private:
+  template <typename S, std::size_t... Is>
+  void withStorage(Adjoints *out, S &St, std::index_sequence<Is...>,
+                   typename Role<Ws>::type... xs) const {
+    (fill<Is>(St, xs), ...);
+    using L = Layout<typename Converted<typename ForGradient<Ws>::type>::type...>;
+    request(out, St, std::make_index_sequence<L::first(sizeof...(Ws))>(),
+            xs...);
+  }
+  template <std::size_t I, typename S, typename X>
+  static void fill(S &St, const X &x) {
+    using G = typename ForGradient<std::tuple_element_t<I, std::tuple<Ws...>>>::type;
+    if constexpr (IsIndirect<typename Converted<G>::type>::value) {
+      std::get<I>(St).value = x;
+      std::get<I>(St).shadow = X{};
+    }
+  }
+  template <typename S, std::size_t... Ks>
+  void request(Adjoints *out, S &St, std::index_sequence<Ks...>,
+               typename Role<Ws>::type... xs) const {
+    using Order = AdjointsInOrder<typename ForGradient<Ws>::type...>;
+    using Returned = typename ActivePack<
+        Pack<>, typename Converted<typename ForGradient<Ws>::type>::type...>::type;
+    using Req = Request<true, std::conditional_t<std::is_same_v<Returned, Pack<>>,
+                                                 void, Returned>,
+                        F, typename Converted<typename ForGradient<Ws>::type>::type...>;
+    using Given = StoredGiven<
+        typename Converted<typename ForGradient<Ws>::type>::type...>;
+    // (No lambda here: its captures would make addresses of constant
+    // memory look active at -O0.)
+    if constexpr (std::is_same_v<Returned, Pack<>>) {
+      Req::run(*f, std::index_sequence_for<Ws...>(),
+               Passed<typename Converted<
+                   typename ForGradient<Ws>::type>::type...>(),
+               Given::template at<Ks>(St, xs...)...);
+      auto T = Order::make(std::tuple<>(), St);
+      *out = packOf(
+          T, std::make_index_sequence<std::tuple_size_v<decltype(T)>>());
+    } else {
+      auto T = Order::make(
+          Req::run(*f, std::index_sequence_for<Ws...>(),
+                   Passed<typename Converted<
+                       typename ForGradient<Ws>::type>::type...>(),
+                   Given::template at<Ks>(St, xs...)...)
+              .tuple(),
+          St);
+      *out = packOf(
+          T, std::make_index_sequence<std::tuple_size_v<decltype(T)>>());
+    }
   }
 };
 
 } // namespace detail
 
 /// The Hessian of \p f (a function, lambda or functor with a floating-point
-/// result) at the values of the adcc::Dual arguments, times the direction
-/// their tangents form: a std::tuple with one entry per Dual argument, in
-/// order. adcc::Const arguments are held constant. Forward mode over
+/// result) at the values of the adcc::Dual arguments (floating-point values
+/// or std::arrays of them), times the direction their tangents form: a
+/// std::tuple with one entry per Dual argument, in order. adcc::Const arguments are held constant. Forward mode over
 /// reverse mode (gradient), in one pass.
 template <typename F, typename... Ws> auto hvp(const F &f, Ws... args) {
   static_assert(((std::is_same_v<Ws, Dual<typename detail::Role<Ws>::type>> ||
@@ -608,9 +697,11 @@ template <typename F, typename... Ws> auto hvp(const F &f, Ws... args) {
                 "adcc::hvp: wrap each argument in adcc::Dual(value, "
                 "direction) or adcc::Const");
   static_assert(((detail::IsConst<Ws>::value ||
-                  std::is_floating_point_v<typename detail::Role<Ws>::type>) &&
+                  std::is_floating_point_v<typename detail::Role<Ws>::type> ||
+                  detail::IsFloatArray<typename detail::Role<Ws>::type>::value) &&
                  ...),
-                "adcc::hvp: the Dual arguments must be floating-point values");
+                "adcc::hvp: the Dual arguments must be floating-point values "
+                "or std::arrays of them");
   static_assert(!(detail::IsConst<Ws>::value && ...),
                 "adcc::hvp: at least one argument must be adcc::Dual");
   static_assert(std::is_floating_point_v<detail::ResultOf<F, Ws...>>,
@@ -633,9 +724,6 @@ template <typename T> struct ForForward<Const<T>> {
   using type = Const<T>;
 };
 
-template <typename R> struct IsFloatArray : std::false_type {};
-template <typename T, std::size_t M>
-struct IsFloatArray<std::array<T, M>> : std::is_floating_point<T> {};
 
 /// How many columns of the Jacobian a wrapped argument has: one for an
 /// Active floating-point value, K for an Active std::array of K of them.

@@ -9,7 +9,8 @@
 // data, with Const pointers, complex values and a std::vector (at -O0 the closures
 // of the nested requests must be seen to hold no derivative); forward mode
 // over the gradient of a lambda whose capture the outer mode differentiates;
-// Active and Dual structs of more than 16 bytes and std::array results.
+// Active and Dual structs of more than 16 bytes and std::array results;
+// jacobian and hvp with respect to std::arrays.
 #include "check.h"
 #include <adcc.hpp>
 #include <cmath>
@@ -275,6 +276,42 @@ int main() {
                             adcc::Dual(xa, std::array<double, 3>{0, 0, 1}));
     CHECK_CLOSE(dp[0], 0, 1e-12);
     CHECK_CLOSE(dp[2], 2 * xa[2] * 0.3, 1e-12);
+    // hvp with respect to a std::array and a scalar, a captured constant
+    // and a Const pointer: against the analytic Hessian and against central
+    // differences of gradients along the direction
+    {
+      double kk = 3.0;
+      const double w1[1] = {2.0};
+      auto g = [kk](std::array<double, 2> y, const double *ww, double t) {
+        return kk * y[0] * y[0] * y[1] * t + ww[0] * y[1] * y[1] + t * t * y[0];
+      };
+      std::array<double, 2> y{0.5, -1.5}, vy{1.0, 2.0};
+      double t0 = 0.7, vt = -0.5;
+      auto [hy, ht] = adcc::hvp(g, adcc::Dual(y, vy), adcc::Const(&w1[0]),
+                                adcc::Dual(t0, vt));
+      double H[3][3] = {{2 * kk * y[1] * t0, 2 * kk * y[0] * t0,
+                         2 * kk * y[0] * y[1] + 2 * t0},
+                        {2 * kk * y[0] * t0, 2 * w1[0], kk * y[0] * y[0]},
+                        {2 * kk * y[0] * y[1] + 2 * t0, kk * y[0] * y[0],
+                         2 * y[0]}};
+      double d[3] = {vy[0], vy[1], vt}, want[3] = {0, 0, 0};
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+          want[i] += H[i][j] * d[j];
+      CHECK_CLOSE(hy[0], want[0], 1e-12);
+      CHECK_CLOSE(hy[1], want[1], 1e-12);
+      CHECK_CLOSE(ht, want[2], 1e-12);
+      auto at = [&](double e) {
+        std::array<double, 2> ye{y[0] + e * vy[0], y[1] + e * vy[1]};
+        return adcc::gradient(g, adcc::Active(ye), adcc::Const(&w1[0]),
+                              adcc::Active(t0 + e * vt));
+      };
+      auto [gyp, gtp] = at(h);
+      auto [gym, gtm] = at(-h);
+      CHECK_CLOSE(hy[0], (gyp[0] - gym[0]) / (2 * h), 1e-6);
+      CHECK_CLOSE(hy[1], (gyp[1] - gym[1]) / (2 * h), 1e-6);
+      CHECK_CLOSE(ht, (gtp - gtm) / (2 * h), 1e-6);
+    }
     // forward over a gradient with respect to an Active std::array
     CHECK_CLOSE(slope_of_array(0.7), 0.49 + std::sin(0.5), 1e-12);
     CHECK_CLOSE(adcc::forward(slope_of_array, adcc::Dual(0.7, 1.0)), 1.4,
