@@ -632,18 +632,23 @@ template <typename F, typename... Ws> struct GradientOf {
   }
 
 private:
+  /// What the inner request is given for argument W.
+  template <typename W>
+  using Conv = typename Converted<typename ForGradient<W>::type>::type;
+
   template <typename S, std::size_t... Is>
   void withStorage(Adjoints *out, S &St, std::index_sequence<Is...>,
                    typename Role<Ws>::type... xs) const {
     (fill<Is>(St, xs), ...);
-    using L = Layout<typename Converted<typename ForGradient<Ws>::type>::type...>;
-    request(out, St, std::make_index_sequence<L::first(sizeof...(Ws))>(),
+    request(out, St,
+            std::make_index_sequence<Layout<Conv<Ws>...>::first(
+                sizeof...(Ws))>(),
             xs...);
   }
   template <std::size_t I, typename S, typename X>
   static void fill(S &St, const X &x) {
-    using G = typename ForGradient<std::tuple_element_t<I, std::tuple<Ws...>>>::type;
-    if constexpr (IsIndirect<typename Converted<G>::type>::value) {
+    if constexpr (IsIndirect<
+                      Conv<std::tuple_element_t<I, std::tuple<Ws...>>>>::value) {
       std::get<I>(St).value = x;
       std::get<I>(St).shadow = X{};
     }
@@ -652,34 +657,27 @@ private:
   void request(Adjoints *out, S &St, std::index_sequence<Ks...>,
                typename Role<Ws>::type... xs) const {
     using Order = AdjointsInOrder<typename ForGradient<Ws>::type...>;
-    using Returned = typename ActivePack<
-        Pack<>, typename Converted<typename ForGradient<Ws>::type>::type...>::type;
-    using Req = Request<true, std::conditional_t<std::is_same_v<Returned, Pack<>>,
-                                                 void, Returned>,
-                        F, typename Converted<typename ForGradient<Ws>::type>::type...>;
-    using Given = StoredGiven<
-        typename Converted<typename ForGradient<Ws>::type>::type...>;
+    using Returned = typename ActivePack<Pack<>, Conv<Ws>...>::type;
+    constexpr bool NoneReturned = std::is_same_v<Returned, Pack<>>;
+    using Req = Request<true, std::conditional_t<NoneReturned, void, Returned>,
+                        F, Conv<Ws>...>;
+    using Given = StoredGiven<Conv<Ws>...>;
     // (No lambda here: its captures would make addresses of constant
     // memory look active at -O0.)
-    if constexpr (std::is_same_v<Returned, Pack<>>) {
-      Req::run(*f, std::index_sequence_for<Ws...>(),
-               Passed<typename Converted<
-                   typename ForGradient<Ws>::type>::type...>(),
+    if constexpr (NoneReturned) {
+      Req::run(*f, std::index_sequence_for<Ws...>(), Passed<Conv<Ws>...>(),
                Given::template at<Ks>(St, xs...)...);
-      auto T = Order::make(std::tuple<>(), St);
-      *out = packOf(
-          T, std::make_index_sequence<std::tuple_size_v<decltype(T)>>());
+      store(out, Order::make(std::tuple<>(), St));
     } else {
-      auto T = Order::make(
-          Req::run(*f, std::index_sequence_for<Ws...>(),
-                   Passed<typename Converted<
-                       typename ForGradient<Ws>::type>::type...>(),
-                   Given::template at<Ks>(St, xs...)...)
-              .tuple(),
-          St);
-      *out = packOf(
-          T, std::make_index_sequence<std::tuple_size_v<decltype(T)>>());
+      store(out, Order::make(Req::run(*f, std::index_sequence_for<Ws...>(),
+                                      Passed<Conv<Ws>...>(),
+                                      Given::template at<Ks>(St, xs...)...)
+                                 .tuple(),
+                             St));
     }
+  }
+  template <typename T> static void store(Adjoints *out, const T &Values) {
+    *out = packOf(Values, std::make_index_sequence<std::tuple_size_v<T>>());
   }
 };
 
@@ -688,8 +686,9 @@ private:
 /// The Hessian of \p f (a function, lambda or functor with a floating-point
 /// result) at the values of the adcc::Dual arguments (floating-point values
 /// or std::arrays of them), times the direction their tangents form: a
-/// std::tuple with one entry per Dual argument, in order. adcc::Const arguments are held constant. Forward mode over
-/// reverse mode (gradient), in one pass.
+/// std::tuple with one entry per Dual argument, in order. adcc::Const
+/// arguments are held constant. Forward mode over reverse mode (gradient),
+/// in one pass.
 template <typename F, typename... Ws> auto hvp(const F &f, Ws... args) {
   static_assert(((std::is_same_v<Ws, Dual<typename detail::Role<Ws>::type>> ||
                   detail::IsConst<Ws>::value) &&
