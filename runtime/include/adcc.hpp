@@ -25,9 +25,9 @@
  *
  *   auto [hx, hy] = adcc::hvp(f2, adcc::Dual(x, vx), adcc::Dual(y, vy));
  *
- * jacobian differentiates a
- * function returning a std::array with respect to its Active arguments
- * (forward mode, a pass per argument):
+ * jacobian differentiates a function returning a std::array with respect
+ * to its Active arguments (floating-point values or std::arrays of them;
+ * forward mode, a pass per column):
  *
  *   std::array<double, 2> polar(double r, double t);  // {r cos t, r sin t}
  *   auto J = adcc::jacobian(polar, adcc::Active(r), adcc::Active(t));
@@ -35,8 +35,7 @@
  *
  * Active and Dual values may be structs, std::arrays and complex values of
  * any size (they travel through pointers to copies); a forward result too.
- * Not yet:
- * jacobian and hvp with respect to pointer arguments.
+ * Not yet: jacobian and hvp with respect to pointer arguments.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef ADCC_HPP
