@@ -50,7 +50,7 @@ static double slope_in_x(double a) {
 }
 
 /// A struct too large for registers, by value: requests take it through a
-/// pointer (adcc.hpp's Indirect arguments).
+/// pointer (Indirect arguments, adcc_request.hpp).
 struct Frame {
   double origin[2];
   double angle;

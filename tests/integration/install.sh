@@ -4,7 +4,7 @@
 # Installs the adcc build tree with `cmake --install --prefix` into a scratch
 # prefix and checks:
 #   1. the install layout: bin/adcc, bin/adcc++, lib/adcc/include/{adcc.h,
-#      adcc_runtime.h}, lib/adcc/lib/libadcc_rt.a,
+#      adcc.hpp, adcc_request.hpp, adcc_runtime.h}, lib/adcc/lib/libadcc_rt.a,
 #      share/adcc/cmake/adcc-toolchain.cmake;
 #   2. the installed files do not refer to the build tree: no RPATH/RUNPATH
 #      into it, no build-tree path in the adcc binary, every shared library
@@ -58,7 +58,8 @@ run_logged "$work/install.log" cmake --install "$ADCC_BUILD_DIR" --prefix "$pref
 for f in bin/adcc bin/adcc++; do
   require_exe "$prefix/$f"
 done
-for f in lib/adcc/include/adcc.h lib/adcc/include/adcc_runtime.h \
+for f in lib/adcc/include/adcc.h lib/adcc/include/adcc.hpp \
+  lib/adcc/include/adcc_request.hpp lib/adcc/include/adcc_runtime.h \
   lib/adcc/lib/libadcc_rt.a share/adcc/cmake/adcc-toolchain.cmake; do
   [[ -s "$prefix/$f" ]] || fail "the install lacks $f"
 done
