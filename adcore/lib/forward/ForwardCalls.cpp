@@ -381,8 +381,11 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
   K.Primal = Callee;
   K.Width = Width;
   for (Use &U : Call.args())
-    K.Args.push_back(duplicatedArgument(U.get()) ? ArgActivity::Dup
-                                                 : ArgActivity::Const);
+    K.Args.push_back(
+        !duplicatedArgument(U.get()) ? ArgActivity::Const
+        : unneededCalleeArgument(U.get(), Callee, Call.getArgOperandNo(&U))
+            ? ArgActivity::DupNoNeed
+            : ArgActivity::Dup);
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   K.ReturnShadow = !RetTy->isVoidTy() && isAnalyzedActive(&Call) &&

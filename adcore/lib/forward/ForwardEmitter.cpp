@@ -111,6 +111,7 @@ bool ForwardEmitter::run() {
     VMap[&A] = P;
     if (Key.Args[A.getArgNo()] == ArgActivity::Const)
       continue;
+    noteUnneededResult(A, *P);
     SmallVector<Argument *, 4> Lanes;
     for (unsigned L = 0; L < Width; ++L) {
       Argument *S = &*DArg++;
@@ -144,6 +145,7 @@ bool ForwardEmitter::run() {
       CleanSlotClones.insert(Clone);
   }
   copyParameterAttributes(Primal, Derivative, Key);
+  collectUnneededWrites();
   // A shadow is one value at width 1, an array of the lanes' values above.
   B.SetInsertPoint(Derivative.getEntryBlock().getFirstNonPHIIt());
   for (auto &[P, Lanes] : ShadowArgs) {
@@ -198,6 +200,7 @@ bool ForwardEmitter::run() {
     return false;
   for (Instruction *I : Dead)
     I->eraseFromParent();
+  dropUnneededWrites();
   // (What is not a clone of the primal's code is derivative code.)
   if (Ctx.contractsDerivatives())
     contractDerivativeArithmetic(

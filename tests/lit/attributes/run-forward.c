@@ -9,7 +9,7 @@
 // RUN: %adcc -O3 %s -o %t/o3 -lm && %t/o3 | FileCheck %s
 // CHECK: sq 9 6
 // CHECK-NEXT: sumsq 6
-// CHECK-NEXT: poly 8 12
+// CHECK-NEXT: poly 12
 // CHECK-NEXT: batch 14 2 4 6 0
 // CHECK-NEXT: scale 10 2
 // CHECK-NEXT: const 6
@@ -62,8 +62,9 @@ int main(void) {
   printf("sumsq %g\n", d_sumsq(x, dx, 3));
 
   double px[1] = {2}, dpx[1] = {1}, y = 0, dy = 0;
+  /* (DualOnly: y's primal value is not wanted, and may stay unwritten.) */
   d_poly(px, dpx, &y, &dy);
-  printf("poly %g %g\n", y, dy);
+  printf("poly %g\n", dy);
 
   double e0[4] = {1, 0, 0, 0}, e1[4] = {0, 1, 0, 0}, e2[4] = {0, 0, 1, 0},
          e3[4] = {0, 0, 0, 1}, x4[4] = {1, 2, 3, 0};
