@@ -3,9 +3,9 @@
  * primal's stores there (when the function only writes through the
  * pointer), in the function and in the callees it hands the pointer to.
  * Every tangent must equal the closed form, central differences and the
- * enzyme_dup result; a function that reads its output back, and one that
- * walks it with a moving pointer, must stay right; enzyme_dup still
- * writes the primal values. */
+ * enzyme_dup result (and, at width 2, the width-1 results); a function
+ * that reads its output back, and one that walks it with a moving
+ * pointer, must stay right; enzyme_dup still writes the primal values. */
 #include "fwd_check.h"
 #include <string.h>
 
@@ -21,9 +21,8 @@ __attribute__((noinline)) static void put3(double *dst, double a, double b) {
 }
 
 /* All residuals: cleared first, then written by the callee. */
-__attribute__((noinline)) static void residuals(const double *x,
-                                                const double *y, double *err,
-                                                int n) {
+__attribute__((noinline)) static void
+residuals(const double *x, const double *y, double *err, int n) {
   memset(err, 0, 3 * (size_t)n * sizeof *err);
   for (int i = 0; i < n; ++i)
     put3(&err[3 * i], x[i], y[i]);
@@ -64,10 +63,10 @@ static void check_residuals(void) {
   memcpy(dy, DY, sizeof dy);
   for (int i = 0; i < 3 * N; ++i)
     err[i] = err_dup[i] = 7, derr[i] = derr_dup[i] = 7;
-  __enzyme_fwddiff_void((void *)residuals, enzyme_dup, X, dx, enzyme_dup, Y,
-                        dy, enzyme_dupnoneed, err, derr, enzyme_const, N);
-  __enzyme_fwddiff_void((void *)residuals, enzyme_dup, X, dx, enzyme_dup, Y,
-                        dy, enzyme_dup, err_dup, derr_dup, enzyme_const, N);
+  __enzyme_fwddiff_void((void *)residuals, enzyme_dup, X, dx, enzyme_dup, Y, dy,
+                        enzyme_dupnoneed, err, derr, enzyme_const, N);
+  __enzyme_fwddiff_void((void *)residuals, enzyme_dup, X, dx, enzyme_dup, Y, dy,
+                        enzyme_dup, err_dup, derr_dup, enzyme_const, N);
   for (int i = 0; i < N; ++i) {
     double a = X[i], b = Y[i], da = DX[i], db = DY[i];
     double exact[3] = {da * b + a * db, cos(a) * da + db,
@@ -80,6 +79,29 @@ static void check_residuals(void) {
       CHECK_CLOSE(err_dup[3 * i + c], primal[c], FWD_TOL_EXACT);
     }
   }
+}
+
+/* Width 2: each lane as its own width-1 call (lane 1 along (DY, DX)). */
+static void check_residuals_batch(void) {
+  double err[3 * N], d0[3 * N], d1[3 * N], w0[3 * N], w1[3 * N];
+  double dx0[N], dy0[N], dx1[N], dy1[N];
+  memcpy(dx0, DX, sizeof dx0);
+  memcpy(dy0, DY, sizeof dy0);
+  memcpy(dx1, DY, sizeof dx1);
+  memcpy(dy1, DX, sizeof dy1);
+  __enzyme_fwddiff_void((void *)residuals, enzyme_width, 2, enzyme_dup, X, dx0,
+                        dx1, enzyme_dup, Y, dy0, dy1, enzyme_dupnoneed, err, w0,
+                        w1, enzyme_const, N);
+  __enzyme_fwddiff_void((void *)residuals, enzyme_dup, X, dx0, enzyme_dup, Y,
+                        dy0, enzyme_dupnoneed, err, d0, enzyme_const, N);
+  __enzyme_fwddiff_void((void *)residuals, enzyme_dup, X, dx1, enzyme_dup, Y,
+                        dy1, enzyme_dupnoneed, err, d1, enzyme_const, N);
+  for (int i = 0; i < 3 * N; ++i) {
+    CHECK_CLOSE(w0[i], d0[i], FWD_TOL_EXACT);
+    CHECK_CLOSE(w1[i], d1[i], FWD_TOL_EXACT);
+  }
+  /* lane 1, point 0: d(a b) along (da, db) = (DY[0], DX[0]) */
+  CHECK_CLOSE(w1[0], DY[0] * Y[0] + X[0] * DX[0], FWD_TOL_EXACT);
 }
 
 static double readback_line(double t) {
@@ -113,6 +135,7 @@ static void check_walk(void) {
 
 int main(void) {
   check_residuals();
+  check_residuals_batch();
   check_readback();
   check_walk();
   return check_finish();
