@@ -6,33 +6,11 @@
  * enzyme_dup result (and, at width 2, the width-1 results); a function
  * that reads its output back, and one that walks it with a moving
  * pointer, must stay right; enzyme_dup still writes the primal values. */
+#include "dupnoneed_funcs.h"
 #include "fwd_check.h"
 #include <string.h>
 
 void __enzyme_fwddiff_void(void *, ...);
-
-#define N 5
-
-/* The three residuals of point (a, b), written through dst only. */
-__attribute__((noinline)) static void put3(double *dst, double a, double b) {
-  dst[0] = a * b;
-  dst[1] = sin(a) + b;
-  dst[2] = a * a * b;
-}
-
-/* All residuals: cleared first, then written by the callee. */
-__attribute__((noinline)) static void
-residuals(const double *x, const double *y, double *err, int n) {
-  memset(err, 0, 3 * (size_t)n * sizeof *err);
-  for (int i = 0; i < n; ++i)
-    put3(&err[3 * i], x[i], y[i]);
-}
-
-/* Reads back what it wrote: the primal values are needed inside. */
-__attribute__((noinline)) static void readback(const double *x, double *out) {
-  out[0] = sin(x[0]);
-  out[1] = out[0] * out[0] * x[1];
-}
 
 /* Writes through a moving pointer. */
 __attribute__((noinline)) static void walk(const double *x, double *out,
@@ -41,8 +19,6 @@ __attribute__((noinline)) static void walk(const double *x, double *out,
     *out++ = x[i] * x[i] * x[i];
 }
 
-static double X[N] = {0.3, -1.2, 0.7, 2.1, -0.4};
-static double Y[N] = {1.5, 0.2, -0.8, 0.9, 1.1};
 static double DX[N] = {1.0, 0.5, -2.0, 0.25, 1.5};
 static double DY[N] = {-0.5, 1.0, 0.75, 2.0, -1.0};
 

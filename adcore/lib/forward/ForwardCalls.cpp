@@ -383,7 +383,7 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
   for (Use &U : Call.args())
     K.Args.push_back(
         !duplicatedArgument(U.get()) ? ArgActivity::Const
-        : unneededCalleeArgument(U.get(), Callee, Call.getArgOperandNo(&U))
+        : Unneeded.calleeArgument(U.get(), Callee, Call.getArgOperandNo(&U))
             ? ArgActivity::DupNoNeed
             : ArgActivity::Dup);
   Type *RetTy = Call.getType();

@@ -111,7 +111,7 @@ bool ForwardEmitter::run() {
     VMap[&A] = P;
     if (Key.Args[A.getArgNo()] == ArgActivity::Const)
       continue;
-    noteUnneededResult(A, *P);
+    Unneeded.note(A, Key.Args[A.getArgNo()], *P);
     SmallVector<Argument *, 4> Lanes;
     for (unsigned L = 0; L < Width; ++L) {
       Argument *S = &*DArg++;
@@ -145,7 +145,7 @@ bool ForwardEmitter::run() {
       CleanSlotClones.insert(Clone);
   }
   copyParameterAttributes(Primal, Derivative, Key);
-  collectUnneededWrites();
+  Unneeded.collectWrites(Derivative);
   // A shadow is one value at width 1, an array of the lanes' values above.
   B.SetInsertPoint(Derivative.getEntryBlock().getFirstNonPHIIt());
   for (auto &[P, Lanes] : ShadowArgs) {
@@ -200,7 +200,7 @@ bool ForwardEmitter::run() {
     return false;
   for (Instruction *I : Dead)
     I->eraseFromParent();
-  dropUnneededWrites();
+  Unneeded.dropWrites();
   // (What is not a clone of the primal's code is derivative code.)
   if (Ctx.contractsDerivatives())
     contractDerivativeArithmetic(

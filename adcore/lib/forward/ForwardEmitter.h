@@ -15,6 +15,7 @@
 #ifndef ADCORE_FORWARD_FORWARDEMITTER_H
 #define ADCORE_FORWARD_FORWARDEMITTER_H
 
+#include "../UnneededResults.h"
 #include "adcore/ActivityAnalysis.h"
 #include "adcore/Derivative.h"
 #include "adcore/Synthesis.h"
@@ -143,23 +144,6 @@ private:
   void replaceCall(llvm::CallBase &Call, llvm::Value *Result,
                    const DerivativeKey &K);
 
-  // UnneededResults.cpp: the primal values a DupNoNeed argument's memory
-  // would receive, which nothing reads.
-  /// Records \p CloneArg when its primal \p PrimalArg is passed DupNoNeed
-  /// and the function only writes through it.
-  void noteUnneededResult(const llvm::Argument &PrimalArg,
-                          llvm::Argument &CloneArg);
-  /// Whether \p Ptr points into the memory of such an argument only.
-  bool pointsToUnneeded(const llvm::Value *Ptr) const;
-  /// Whether argument \p ArgNo of a call of \p Callee, \p Ptr, is such
-  /// memory and \p Callee only writes through that parameter.
-  bool unneededCalleeArgument(const llvm::Value *Ptr,
-                              const llvm::Function *Callee,
-                              unsigned ArgNo) const;
-  /// The primal's writes into that memory (before emission), erased after.
-  void collectUnneededWrites();
-  void dropUnneededWrites();
-
   SynthesisContext &Ctx;
   DerivativeKey Key;
   llvm::Function &Derivative;
@@ -172,10 +156,9 @@ private:
   /// Stack slots that never hold a derivative (and whose callees put none
   /// there): a callee gets them without a shadow.
   llvm::SmallPtrSet<const llvm::Value *, 8> CleanSlotClones;
-  /// Parameters of the clone whose primal values the caller does not want,
-  /// and the clone's writes of those values.
-  llvm::SmallPtrSet<const llvm::Value *, 4> UnneededArgs;
-  llvm::SmallVector<llvm::Instruction *, 8> UnneededWrites;
+  /// Parameters whose primal values the caller does not want (DupNoNeed
+  /// output arrays), and the primal's writes of those values.
+  UnneededResults Unneeded;
   /// The type analysis of the primal (computed when first needed), and the
   /// primal value of each clone.
   std::unique_ptr<TypeAnalysis> Types;

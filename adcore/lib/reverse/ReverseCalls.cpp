@@ -134,7 +134,10 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   for (Use &U : Call.args()) {
     Value *A = U.get();
     if (shadowOrNull(A) || isa<ConstantPointerNull>(A))
-      K.Args.push_back(ArgActivity::Dup);
+      K.Args.push_back(
+          Unneeded.calleeArgument(A, Callee, Call.getArgOperandNo(&U))
+              ? ArgActivity::DupNoNeed
+              : ArgActivity::Dup);
     else if (Active.contains(A) && A->getType()->isFPOrFPVectorTy())
       K.Args.push_back(ArgActivity::Active);
     else

@@ -184,6 +184,7 @@ bool ReverseEmitter::buildAugmented() {
     P->setName(A.getName());
     VMap[&A] = P;
     ArgActivity Act = Key.Args[A.getArgNo()];
+    Unneeded.note(A, Act, *P);
     if (hasShadow(Act))
       for (unsigned L = 0; L < Width; ++L) {
         Argument *S = &*DArg++;
@@ -198,6 +199,7 @@ bool ReverseEmitter::buildAugmented() {
                     Returns);
   prepareDerivativeFunction(Primal, Aug);
   copyParameterAttributes(Primal, Aug, Key);
+  Unneeded.collectWrites(Aug);
   for (const auto &[Orig, Clone] : VMap) {
     PrimalOf[Clone] = Orig;
     if (PrimalActivity.isActive(Orig))
@@ -730,6 +732,9 @@ bool ReverseEmitter::run() {
                        "internal error: the active value '" + Text +
                            "' has no shadow");
   }
+  // (Nothing reads the primal's values of a DupNoNeed output: the reverse
+  // sweep needs only its shadow.)
+  Unneeded.dropWrites();
   // (Verified with the whole module: SynthesisContext::verifyGenerated.)
   return true;
 }

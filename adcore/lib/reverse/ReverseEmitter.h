@@ -38,6 +38,7 @@
 #include "adcore/TypeAnalysis.h"
 
 #include "../PowerRule.h"
+#include "../UnneededResults.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -499,6 +500,10 @@ private:
     return LaneReallocs[Lane];
   }
   llvm::SmallVector<llvm::Instruction *, 8> Dead;
+  /// Parameters whose primal values the caller does not want (DupNoNeed
+  /// output arrays), and the augmented sweep's writes of those values,
+  /// erased once both sweeps are built.
+  UnneededResults Unneeded;
   bool augmentMirroredCall(llvm::CallBase &Call);
   /// Erases \p I, replaced and unused, and every fact recorded about it:
   /// an instruction created later may be allocated at its address.
