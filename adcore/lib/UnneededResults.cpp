@@ -51,13 +51,15 @@ bool UnneededResults::pointsInto(const Value *Ptr) const {
          all_of(Objects, [&](const Value *O) { return Args.contains(O); });
 }
 
-bool UnneededResults::calleeArgument(const Value *Ptr, const Function *Callee,
-                                     unsigned ArgNo) const {
+ArgActivity UnneededResults::calleeActivity(const Value *Ptr,
+                                            const Function *Callee,
+                                            unsigned ArgNo) const {
   // (A callee of another file is requested by its key there: only callees
   // defined here get the narrower request.)
-  return Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
-         ArgNo < Callee->arg_size() &&
-         onlyWrittenThrough(*Callee->getArg(ArgNo)) && pointsInto(Ptr);
+  bool NoNeed = Callee && !Callee->isDeclaration() && !Callee->isVarArg() &&
+                ArgNo < Callee->arg_size() &&
+                onlyWrittenThrough(*Callee->getArg(ArgNo)) && pointsInto(Ptr);
+  return NoNeed ? ArgActivity::DupNoNeed : ArgActivity::Dup;
 }
 
 void UnneededResults::collectWrites(Function &F) {

@@ -36,11 +36,12 @@ public:
             const llvm::Argument &Clone);
   /// Whether \p Ptr points into the memory of such parameters only.
   bool pointsInto(const llvm::Value *Ptr) const;
-  /// Whether \p Ptr, argument \p ArgNo of a call of \p Callee, is such
-  /// memory and \p Callee (defined in this module) only writes through that
-  /// parameter: the callee's derivative may take it DupNoNeed.
-  bool calleeArgument(const llvm::Value *Ptr, const llvm::Function *Callee,
-                      unsigned ArgNo) const;
+  /// The activity of \p Ptr, a duplicated argument \p ArgNo of a call of
+  /// \p Callee: DupNoNeed when it is such memory and \p Callee (defined in
+  /// this module) only writes through that parameter, Dup otherwise.
+  ArgActivity calleeActivity(const llvm::Value *Ptr,
+                             const llvm::Function *Callee,
+                             unsigned ArgNo) const;
   /// Records the stores and memory intrinsics of \p F (the primal's code,
   /// before any derivative code is added) into that memory.
   void collectWrites(llvm::Function &F);

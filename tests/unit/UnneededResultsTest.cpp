@@ -114,11 +114,13 @@ TEST_CASE("unneeded results: addresses through GEPs, phis and selects",
   CHECK_FALSE(U.pointsInto(P.named("mixed")));
   CHECK_FALSE(U.pointsInto(&P.arg(2)));
   // A defined callee's writeonly parameter only: @callee is a declaration.
-  CHECK_FALSE(U.calleeArgument(&P.arg(1), P.M->getFunction("callee"), 0));
-  CHECK_FALSE(U.calleeArgument(&P.arg(1), P.M->getFunction("reader"), 0));
-  CHECK_FALSE(U.calleeArgument(&P.arg(1), P.F, 2));
-  CHECK(U.calleeArgument(&P.arg(1), P.F, 1));
-  CHECK_FALSE(U.calleeArgument(&P.arg(2), P.F, 1));
+  CHECK(U.calleeActivity(&P.arg(1), P.M->getFunction("callee"), 0) ==
+        ArgActivity::Dup);
+  CHECK(U.calleeActivity(&P.arg(1), P.M->getFunction("reader"), 0) ==
+        ArgActivity::Dup);
+  CHECK(U.calleeActivity(&P.arg(1), P.F, 2) == ArgActivity::Dup);
+  CHECK(U.calleeActivity(&P.arg(1), P.F, 1) == ArgActivity::DupNoNeed);
+  CHECK(U.calleeActivity(&P.arg(2), P.F, 1) == ArgActivity::Dup);
 }
 
 TEST_CASE("unneeded results: the memset and plain stores are dropped, the "

@@ -382,10 +382,9 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
   K.Width = Width;
   for (Use &U : Call.args())
     K.Args.push_back(
-        !duplicatedArgument(U.get()) ? ArgActivity::Const
-        : Unneeded.calleeArgument(U.get(), Callee, Call.getArgOperandNo(&U))
-            ? ArgActivity::DupNoNeed
-            : ArgActivity::Dup);
+        duplicatedArgument(U.get())
+            ? Unneeded.calleeActivity(U.get(), Callee, Call.getArgOperandNo(&U))
+            : ArgActivity::Const);
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   K.ReturnShadow = !RetTy->isVoidTy() && isAnalyzedActive(&Call) &&

@@ -135,9 +135,7 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     Value *A = U.get();
     if (shadowOrNull(A) || isa<ConstantPointerNull>(A))
       K.Args.push_back(
-          Unneeded.calleeArgument(A, Callee, Call.getArgOperandNo(&U))
-              ? ArgActivity::DupNoNeed
-              : ArgActivity::Dup);
+          Unneeded.calleeActivity(A, Callee, Call.getArgOperandNo(&U)));
     else if (Active.contains(A) && A->getType()->isFPOrFPVectorTy())
       K.Args.push_back(ArgActivity::Active);
     else
