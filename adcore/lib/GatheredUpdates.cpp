@@ -38,11 +38,18 @@
 // elements at the ends. Otherwise the unchanged loop runs (and gets its
 // windows).
 //
+// In an outer loop, the rows (its iterations) may take over each other's
+// single updates of the rows before and after (GatheredRows.cpp): then
+// three more copies of the gathered loop, for the first, a middle and the
+// last row, add the pulled values around each element's own, and the
+// check before the outer loop picks them.
+//
 //===----------------------------------------------------------------------===//
 
 #include "adcore/ADPass.h"
 
 #include "CheapInstructions.h"
+#include "GatheredUpdates.h"
 #include "LoopUpdates.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -59,69 +66,23 @@
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
+#include <array>
 #include <optional>
+#include <tuple>
 
 using namespace llvm;
 
 namespace adcore {
 namespace {
 
+/// How many iterations back an addend may reach through carried phis.
+constexpr unsigned MaxCarriedDepth = 2;
+
 cl::opt<bool> EnableGather(
     "adcc-gathered-updates", cl::init(true), cl::Hidden,
     cl::desc("Gather a stencil reverse loop's additions per element, "
              "recomputing each addend at its iteration (tests compare the "
              "results with and without)"));
-
-/// Recomputed instructions beyond the loop's own that an element may cost.
-constexpr unsigned MaxExtraInstructions = 24;
-/// How many iterations back an addend may reach through carried phis.
-constexpr unsigned MaxCarriedDepth = 2;
-
-/// A header phi of the loop: at iteration S it holds Start + S * Step.
-struct Induction {
-  Value *Start;
-  int64_t Step;
-};
-
-/// A header phi that carries a value from the iteration before (the
-/// adjoint of a value the primal loop carried: a load of the next
-/// iteration's element, reused); \p Start in the first iteration.
-struct Carried {
-  Value *Start;
-  Value *Latch;
-};
-
-/// One addition into an element: \p U, of the iteration K before it.
-struct Contribution {
-  const Update *U;
-  int64_t K;
-};
-
-/// How a planned loop is gathered.
-struct Shape {
-  DenseMap<PHINode *, Induction> Inductions;
-  DenseMap<PHINode *, Carried> CarriedPhis;
-  /// The values of the last iteration used after the loop, and how many
-  /// iterations back they reach.
-  SmallVector<Instruction *, 2> LiveOuts;
-  unsigned LiveOutDepth = 0;
-  /// The stores outside the windows, in the body's order.
-  SmallVector<StoreInst *, 4> Stores;
-  /// Per window: its contributions, earlier iterations first.
-  SmallVector<SmallVector<Contribution, 4>, 2> Contributions;
-  const SCEV *Trips; ///< backedge-taken count
-  /// The offsets' range; KHi: the highest offset plus depth.
-  int64_t KMin = 0, KMax = 0, KHi = 0;
-
-  /// The elements before the loop's first, which lack a contribution or
-  /// would reach back before the first iteration, and those after its last,
-  /// which lack one.
-  int64_t lowEnds() const { return KHi - KMin; }
-  int64_t highEnds() const { return KMax - KMin; }
-  /// The offset of the element after which an iteration's other stores
-  /// come: the last that reads the iteration.
-  int64_t lag() const { return KHi; }
-};
 
 /// Cheap enough to compute once more per element: loads, the header phis
 /// (an induction variable's value, or a carried one's source), and
@@ -179,14 +140,6 @@ bool collectTree(Value *V, int64_t K, unsigned Back, BasicBlock *Body,
   return all_of(I->operands(), [&](Value *Op) {
     return collectTree(Op, K, Back, Body, S, Offsets, Depth);
   });
-}
-
-/// The index of the class of \p P that \p I belongs to, if any.
-std::optional<unsigned> classIndex(const Plan &P, const Instruction *I) {
-  for (auto [Index, C] : enumerate(P.Classes))
-    if (is_contained(C.Accesses, I))
-      return Index;
-  return std::nullopt;
 }
 
 /// Whether a stored-to class is only read where and before it is written:
@@ -317,7 +270,8 @@ std::optional<Shape> shapeLoop(Loop &L, const Plan &P, ScalarEvolution &SE) {
 /// Computes values of the loop body at other iterations, in new code.
 class Shifter {
 public:
-  Shifter(const Shape &S, BasicBlock *Body) : S(S), Body(Body) {}
+  Shifter(const Shape &S, BasicBlock *Body, const RowBytes *Bytes)
+      : S(S), Body(Body), Bytes(Bytes) {}
 
   /// \p V at iteration \p Iter (an i64), built at \p B.
   Value *at(Value *V, Value *Iter, IRBuilder<> &B) {
@@ -362,6 +316,36 @@ public:
     return R;
   }
 
+  /// \p V at iteration \p Iter of the row \p Dir (-1 or +1) outer
+  /// iterations away: its loads (Rows::Steps) moved by a row, its
+  /// inductions as in this row.
+  Value *row(Value *V, Value *Iter, int Dir, IRBuilder<> &B) {
+    auto *I = dyn_cast<Instruction>(V);
+    if (!I || I->getParent() != Body || isa<PHINode>(I))
+      return at(V, Iter, B);
+    auto [It, New] = RowMemo.try_emplace({I, Iter, Dir}, nullptr);
+    if (!New)
+      return It->second;
+    Instruction *C = I->clone();
+    if (auto *Load = dyn_cast<LoadInst>(C)) {
+      Load->setOperand(0, rowAddress(I, Iter, Dir, B));
+      Cloned.push_back({I, C});
+    } else {
+      for (Use &Op : C->operands())
+        Op.set(row(Op.get(), Iter, Dir, B));
+    }
+    B.Insert(C, I->getName());
+    RowMemo[{I, Iter, Dir}] = C;
+    return C;
+  }
+
+  /// The address of load or store \p I at iteration \p Iter, \p Dir rows
+  /// away.
+  Value *rowAddress(Instruction *I, Value *Iter, int Dir, IRBuilder<> &B) {
+    Value *Here = at(getLoadStorePointerOperand(I), Iter, B);
+    return B.CreateGEP(B.getInt8Ty(), Here, Bytes->lookup(I)[Dir > 0]);
+  }
+
   /// Iteration \p Iter - 1.
   Value *before(Value *Iter, IRBuilder<> &B) {
     auto [It, New] = Before.try_emplace(Iter, nullptr);
@@ -376,7 +360,9 @@ public:
 private:
   const Shape &S;
   BasicBlock *Body;
+  const RowBytes *Bytes;
   DenseMap<std::pair<Instruction *, Value *>, Value *> Memo;
+  DenseMap<std::tuple<Instruction *, Value *, int>, Value *> RowMemo;
   DenseMap<Value *, Value *> Before;
 };
 
@@ -402,14 +388,18 @@ private:
 /// Emits the code of a gathered loop.
 class Gatherer {
 public:
-  Gatherer(const Plan &P, const Shape &S, BasicBlock *Body)
-      : P(P), S(S), Shift(S, Body), Accesses(P.Classes.size()) {}
+  Gatherer(const Plan &P, const Shape &S, BasicBlock *Body,
+           const Rows *R = nullptr, RowPosition Pos = RowPosition::Only,
+           const RowBytes *Bytes = nullptr)
+      : P(P), S(S), R(R), Pos(Pos), Shift(S, Body, Bytes),
+        Accesses(P.Classes.size()) {}
 
   /// Completes the element of every window at \p It, with the
   /// contributions whose offsets \p Valid accepts.
   void elements(IRBuilder<> &B, ElementIterations &It,
                 function_ref<bool(int64_t)> Valid) {
-    for (auto [W, Cs] : zip(P.Windows, S.Contributions)) {
+    for (auto [Index, W] : enumerate(P.Windows)) {
+      const SmallVector<Contribution, 4> &Cs = S.Contributions[Index];
       SmallVector<Contribution, 4> Taken;
       for (const Contribution &C : Cs)
         if (Valid(C.K))
@@ -426,11 +416,20 @@ public:
       LoadInst *Load = B.CreateAlignedLoad(W.Ty, Address, A);
       Load->copyMetadata(*U0.Load);
       Value *Acc = Load;
-      for (const Contribution &C : Taken) {
-        Value *Addend = Shift.at(C.U->Addend, It.of(C.K), B);
-        B.setFastMathFlags(C.U->Add->getFastMathFlags());
-        Acc = B.CreateBinOp(C.U->Add->getOpcode(), Acc, Addend);
-      }
+      auto Add = [&](const Update &U, Value *Addend) {
+        B.setFastMathFlags(U.Add->getFastMathFlags());
+        Acc = B.CreateBinOp(U.Add->getOpcode(), Acc, Addend);
+      };
+      // The previous row's pushes came before this row's additions, the
+      // next row's after them.
+      SmallVector<const RowPull *, 2> Before = pulls(Index, true, Valid),
+                                      After = pulls(Index, false, Valid);
+      for (const RowPull *Pull : Before)
+        Add(Pull->Push, Shift.row(Pull->Push.Addend, It.of(Pull->K), -1, B));
+      for (const Contribution &C : Taken)
+        Add(*C.U, Shift.at(C.U->Addend, It.of(C.K), B));
+      for (const RowPull *Pull : After)
+        Add(Pull->Push, Shift.row(Pull->Push.Addend, It.of(Pull->K), +1, B));
       B.setFastMathFlags(FastMathFlags());
       StoreInst *Store = B.CreateAlignedStore(Acc, Address, A);
       Store->copyMetadata(*U0.Store);
@@ -443,15 +442,27 @@ public:
     return Shift.at(V, Iter, B);
   }
 
-  /// The loop's other stores, of iteration \p Iter.
+  /// The loop's other stores, of iteration \p Iter: in rows, the pushes no
+  /// other row pulls, the previous row's deferred stores, and in the last
+  /// row its own.
   void stores(IRBuilder<> &B, Value *Iter) {
     // Every value first: the iteration read its elements before it stored.
-    SmallVector<std::pair<Value *, Value *>, 4> Computed;
-    for (StoreInst *Store : S.Stores)
-      Computed.push_back({Shift.at(Store->getValueOperand(), Iter, B),
+    SmallVector<std::tuple<StoreInst *, Value *, Value *>, 4> Computed;
+    for (StoreInst *Store : S.Stores) {
+      if (const RowPull *Pull = R ? R->pullOf(Store) : nullptr) {
+        if (Pull->ToNext ? Pos != RowPosition::Last : Pos != RowPosition::First)
+          continue;
+      } else if (R) {
+        if (Pos != RowPosition::First)
+          Computed.push_back({Store, Store->getValueOperand(),
+                              Shift.rowAddress(Store, Iter, -1, B)});
+        if (Pos != RowPosition::Last)
+          continue;
+      }
+      Computed.push_back({Store, Shift.at(Store->getValueOperand(), Iter, B),
                           Shift.at(Store->getPointerOperand(), Iter, B)});
-    for (auto [Store, VA] : zip(S.Stores, Computed)) {
-      auto [V, Address] = VA;
+    }
+    for (auto [Store, V, Address] : Computed) {
       B.SetCurrentDebugLocation(Store->getDebugLoc());
       StoreInst *Copy = B.CreateAlignedStore(V, Address, Store->getAlign());
       Copy->copyMetadata(*Store);
@@ -468,6 +479,22 @@ public:
   }
 
 private:
+  /// The pulls into window \p Window's element that this row adds: from
+  /// the previous row (\p FromPrevious, its pushes to the next row) or the
+  /// next; earlier iterations first.
+  SmallVector<const RowPull *, 2> pulls(unsigned Window, bool FromPrevious,
+                                        function_ref<bool(int64_t)> Valid) {
+    SmallVector<const RowPull *, 2> Taken;
+    if (!R || Pos == (FromPrevious ? RowPosition::First : RowPosition::Last))
+      return Taken;
+    for (const RowPull &Pull : R->Pulls)
+      if (Pull.Window == Window && Pull.ToNext == FromPrevious && Valid(Pull.K))
+        Taken.push_back(&Pull);
+    llvm::stable_sort(
+        Taken, [](const RowPull *A, const RowPull *B) { return A->K > B->K; });
+    return Taken;
+  }
+
   /// (shapeLoop saw every access of the loop in a class.)
   unsigned classIndex(const Instruction *I) const {
     return *adcore::classIndex(P, I);
@@ -475,6 +502,8 @@ private:
 
   const Plan &P;
   const Shape &S;
+  const Rows *R;
+  RowPosition Pos;
   Shifter Shift;
   SmallVector<SmallVector<Instruction *, 4>, 8> Accesses;
 };
@@ -489,39 +518,26 @@ MDNode *gatheredLoopID(LLVMContext &Ctx, MDNode *Original) {
   return ID;
 }
 
-/// Replaces \p L by its gathered form, behind the checks it needs.
-void gatherLoop(Loop &L, const Plan &P, const Shape &S, ScalarEvolution &SE,
-                LoopInfo &LI, DominatorTree &DT) {
-  BasicBlock *Body = L.getHeader(), *Pre = L.getLoopPreheader(),
-             *Exit = L.getExitBlock();
-  MDNode *LoopID = L.getLoopID();
-  Function &F = *Body->getParent();
+/// The blocks of one gathered copy of the loop: \p First (entered with
+/// nothing done) to \p Last (which branches to the loop's exit).
+struct GatheredBlocks {
+  BasicBlock *First, *Last;
+};
+
+/// Emits a gathered copy of the loop with \p G, before \p Exit, in blocks
+/// named \p Name; \p LiveOut (when given) gets the values of the last
+/// iteration used after it.
+GatheredBlocks emitGathered(Gatherer &G, const Shape &S, Value *Trips,
+                            BasicBlock *Exit, MDNode *LoopID,
+                            const DebugLoc &LatchLoc, const Twine &Name,
+                            DenseMap<Value *, Value *> *LiveOut) {
+  Function &F = *Exit->getParent();
   LLVMContext &Ctx = F.getContext();
   const int64_t Low = S.lowEnds(), High = S.highEnds();
-  // (What the loop's last iteration leaves for the code after it goes
-  // through phis there, which the unchanged copy adds to.)
-  formLCSSA(L, DT, &LI, &SE);
+  BasicBlock *First = BasicBlock::Create(Ctx, Name + ".first", &F, Exit);
+  BasicBlock *Loop = BasicBlock::Create(Ctx, Name, &F, Exit);
+  BasicBlock *Last = BasicBlock::Create(Ctx, Name + ".last", &F, Exit);
 
-  // Enough iterations for every offset, and the ranges apart.
-  Instruction *At = Pre->getTerminator();
-  IRBuilder<> PB(At);
-  SCEVExpander Expander(SE, "adcc.gather");
-  Value *Trips = PB.CreateZExtOrTrunc(
-      Expander.expandCodeFor(S.Trips, nullptr, At->getIterator()),
-      PB.getInt64Ty());
-  Value *Check = PB.CreateICmpUGE(
-      Trips, PB.getInt64(std::max<int64_t>(Low, S.LiveOutDepth)),
-      "adcc.enough");
-  if (Value *Apart = checkDisjoint(P, L, SE))
-    Check = PB.CreateAnd(Check, Apart);
-  versionLoop(L, Check);
-
-  BasicBlock *First = BasicBlock::Create(Ctx, "adcc.gather.first", &F, Exit);
-  BasicBlock *Loop = BasicBlock::Create(Ctx, "adcc.gather", &F, Exit);
-  BasicBlock *Last = BasicBlock::Create(Ctx, "adcc.gather.last", &F, Exit);
-  Pre->getTerminator()->replaceSuccessorWith(Body, First);
-
-  Gatherer G(P, S, Body);
   // Iterations 0..N-1 (N = Trips + 1); elements KMin..N-1+KMax, of which
   // KHi..N-1+KMin get every contribution, with every iteration their
   // addends reach: the loop's. Element E (near iteration 0) and N + E (near
@@ -539,9 +555,9 @@ void gatherLoop(Loop &L, const Plan &P, const Shape &S, ScalarEvolution &SE,
   };
   // The values used after the loop, of its last iteration: before any
   // other store, as there (each iteration stores to its own elements).
-  DenseMap<Value *, Value *> LiveOut;
-  for (Instruction *I : S.LiveOuts)
-    LiveOut[I] = G.at(I, Trips, B);
+  if (LiveOut)
+    for (Instruction *I : S.LiveOuts)
+      (*LiveOut)[I] = G.at(I, Trips, B);
   for (int64_t J = 0; J < Low; ++J)
     LowEnd(S.KMin + J);
   B.CreateBr(Loop);
@@ -549,13 +565,13 @@ void gatherLoop(Loop &L, const Plan &P, const Shape &S, ScalarEvolution &SE,
   // The loop: an element, then the other stores of the iteration whose
   // elements are all done, KHi before.
   B.SetInsertPoint(Loop);
-  B.SetCurrentDebugLocation(Body->getTerminator()->getDebugLoc());
+  B.SetCurrentDebugLocation(LatchLoc);
   PHINode *M = B.CreatePHI(B.getInt64Ty(), 2, "adcc.m");
   M->addIncoming(B.getInt64(0), First);
   ElementIterations It(B, B.CreateAdd(M, B.getInt64(S.KHi), "adcc.t"));
   G.elements(B, It, [](int64_t) { return true; });
   G.stores(B, It.of(S.lag()));
-  B.SetCurrentDebugLocation(Body->getTerminator()->getDebugLoc());
+  B.SetCurrentDebugLocation(LatchLoc);
   Value *Next = B.CreateAdd(M, B.getInt64(1), "adcc.m.next", true, true);
   M->addIncoming(Next, Loop);
   BranchInst *Latch = B.CreateCondBr(B.CreateICmpEQ(Next, Count), Last, Loop);
@@ -568,14 +584,83 @@ void gatherLoop(Loop &L, const Plan &P, const Shape &S, ScalarEvolution &SE,
   for (int64_t J = 0; J < Low; ++J)
     G.stores(B, B.CreateAdd(Count, B.getInt64(J)));
   B.CreateBr(Exit);
+  return {First, Last};
+}
+
+/// Replaces \p L by its gathered form, behind the checks it needs; with
+/// \p R, also by the forms of the rows of the loop around it.
+void gatherLoop(Loop &L, const Plan &P, const Shape &S, const Rows *R,
+                ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT) {
+  BasicBlock *Body = L.getHeader(), *Pre = L.getLoopPreheader(),
+             *Exit = L.getExitBlock();
+  MDNode *LoopID = L.getLoopID();
+  const DebugLoc &LatchLoc = Body->getTerminator()->getDebugLoc();
+  // (What the loop's last iteration leaves for the code after it goes
+  // through phis there, which the unchanged copy adds to.)
+  formLCSSA(L, DT, &LI, &SE);
+
+  // Enough iterations for every offset, and the ranges apart.
+  Instruction *At = Pre->getTerminator();
+  IRBuilder<> PB(At);
+  SCEVExpander Expander(SE, "adcc.gather");
+  Value *Trips = PB.CreateZExtOrTrunc(
+      Expander.expandCodeFor(S.Trips, nullptr, At->getIterator()),
+      PB.getInt64Ty());
+  Value *Check = PB.CreateICmpUGE(
+      Trips, PB.getInt64(std::max<int64_t>(S.lowEnds(), S.LiveOutDepth)),
+      "adcc.enough");
+  if (Value *Apart = checkDisjoint(P, L, SE))
+    Check = PB.CreateAnd(Check, Apart);
+  std::optional<RowValues> RV;
+  if (R)
+    RV = expandRows(*R, S, L, SE);
+  versionLoop(L, Check);
+
+  Gatherer G(P, S, Body);
+  DenseMap<Value *, Value *> LiveOut;
+  GatheredBlocks One = emitGathered(G, S, Trips, Exit, LoopID, LatchLoc,
+                                    "adcc.gather", &LiveOut);
+  Pre->getTerminator()->replaceSuccessorWith(Body, One.First);
   for (PHINode &Phi : Exit->phis()) {
     Value *V = Phi.getIncomingValueForBlock(Body);
     if (Value *New = LiveOut.lookup(V))
       Phi.setIncomingValueForBlock(Body, New);
-    Phi.replaceIncomingBlockWith(Body, Last);
+    Phi.replaceIncomingBlockWith(Body, One.Last);
+  }
+  SmallVector<SmallVector<Instruction *, 4>, 8> Classes = G.classes();
+
+  if (RV) {
+    // In rows: the first, a middle or the last row's form, when the check
+    // before the outer loop passed; else the forms above, per row.
+    BasicBlock *Checks =
+        Pre->splitBasicBlock(Pre->getTerminator(), "adcc.gather.check");
+    LLVMContext &Ctx = Pre->getContext();
+    Function &F = *Pre->getParent();
+    BasicBlock *Which = BasicBlock::Create(Ctx, "adcc.rows", &F, Exit);
+    BasicBlock *NotFirst =
+        BasicBlock::Create(Ctx, "adcc.rows.notfirst", &F, Exit);
+    Pre->getTerminator()->eraseFromParent();
+    BranchInst::Create(Which, Checks, RV->Use, Pre);
+    BasicBlock *Entries[3];
+    const RowPosition Positions[3] = {RowPosition::First, RowPosition::Middle,
+                                      RowPosition::Last};
+    const char *Names[3] = {"adcc.firstrow", "adcc.row", "adcc.lastrow"};
+    for (auto [Entry, Pos, Name] : zip(Entries, Positions, Names)) {
+      Gatherer RG(P, S, Body, R, Pos, &RV->Bytes);
+      Entry = emitGathered(RG, S, Trips, Exit, LoopID, LatchLoc, Name, nullptr)
+                  .First;
+      for (auto [Into, From] : zip(Classes, RG.classes()))
+        append_range(Into, From);
+    }
+    IRBuilder<> B(Which);
+    B.CreateCondBr(B.CreateICmpEQ(RV->Iteration, B.getInt64(0)), Entries[0],
+                   NotFirst);
+    B.SetInsertPoint(NotFirst);
+    B.CreateCondBr(B.CreateICmpEQ(RV->Iteration, RV->LastIteration), Entries[2],
+                   Entries[1]);
   }
 
-  scopeAccesses(G.classes(), Pre);
+  scopeAccesses(Classes, Pre);
   Body->dropAllReferences();
   Body->eraseFromParent();
 }
@@ -604,6 +689,8 @@ bool gatherUpdates(Function &F, FunctionAnalysisManager &FAM) {
     }
     if (!Found)
       break;
+    auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
+    std::optional<Rows> R = planRows(*Found, *P, *S, SE, AA, DT, LI);
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     ORE.emit([&] {
       unsigned Elements = 0;
@@ -617,9 +704,13 @@ bool gatherUpdates(Function &F, FunctionAnalysisManager &FAM) {
                 "iterations"
              << " (the unchanged loop runs when it has fewer iterations "
                 "than the offsets span"
-             << (P->Disjoint.empty() ? ")" : " or the address ranges meet)");
+             << (P->Disjoint.empty() ? ")" : " or the address ranges meet)")
+             << (R ? "; in rows: each row adds what the rows before and "
+                     "after it would add into it (when the outer loop runs "
+                     "twice or more and the rows' memory is apart)"
+                   : "");
     });
-    gatherLoop(*Found, *P, *S, SE, LI, FAM.getResult<DominatorTreeAnalysis>(F));
+    gatherLoop(*Found, *P, *S, R ? &*R : nullptr, SE, LI, DT);
     FAM.invalidate(F, PreservedAnalyses::none());
     Changed = true;
   }

@@ -18,38 +18,6 @@ namespace {
 /// Marks the unchanged copy of a versioned loop in its loop metadata.
 constexpr const char *FallbackMark = "adcc.accumulation.fallback";
 
-/// `*P = *P + V` (or `*P - V`: InstCombine's form of adding a negated
-/// product) with nothing between the load and the store that writes
-/// memory, each value used once.
-std::optional<Update> matchUpdate(StoreInst &S, ScalarEvolution &SE,
-                                  const Loop &L) {
-  auto *Add = dyn_cast<BinaryOperator>(S.getValueOperand());
-  if (!S.isSimple() || !Add ||
-      (Add->getOpcode() != Instruction::FAdd &&
-       Add->getOpcode() != Instruction::FSub) ||
-      !Add->hasOneUse() || Add->getParent() != S.getParent())
-    return std::nullopt;
-  // (x - v: only with x the element.)
-  unsigned Sides = Add->getOpcode() == Instruction::FSub ? 1 : 2;
-  for (unsigned I = 0; I < Sides; ++I) {
-    auto *Load = dyn_cast<LoadInst>(Add->getOperand(I));
-    Value *Addend = Add->getOperand(1 - I);
-    if (!Load || Load == Addend || !Load->isSimple() || !Load->hasOneUse() ||
-        Load->getParent() != S.getParent() ||
-        Load->getPointerOperand() != S.getPointerOperand() ||
-        !Load->comesBefore(&S))
-      continue;
-    for (auto It = std::next(Load->getIterator()); &*It != &S; ++It)
-      if (It->mayWriteToMemory())
-        return std::nullopt;
-    auto *Address = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(S.getPointerOperand()));
-    if (!Address || Address->getLoop() != &L || !Address->isAffine())
-      return std::nullopt;
-    return Update{Load, Add, &S, Addend, Address};
-  }
-  return std::nullopt;
-}
-
 /// Groups \p Updates into windows: the same element type and step, at
 /// constant element distances, each offset once. Windows of one update
 /// carry nothing from one iteration to the next and are dropped.
@@ -261,6 +229,42 @@ MDNode *fallbackLoopID(LLVMContext &Ctx, MDNode *Original) {
 }
 
 } // namespace
+
+std::optional<Update> matchUpdate(StoreInst &S, ScalarEvolution &SE,
+                                  const Loop &L) {
+  auto *Add = dyn_cast<BinaryOperator>(S.getValueOperand());
+  if (!S.isSimple() || !Add ||
+      (Add->getOpcode() != Instruction::FAdd &&
+       Add->getOpcode() != Instruction::FSub) ||
+      !Add->hasOneUse() || Add->getParent() != S.getParent())
+    return std::nullopt;
+  // (x - v: only with x the element.)
+  unsigned Sides = Add->getOpcode() == Instruction::FSub ? 1 : 2;
+  for (unsigned I = 0; I < Sides; ++I) {
+    auto *Load = dyn_cast<LoadInst>(Add->getOperand(I));
+    Value *Addend = Add->getOperand(1 - I);
+    if (!Load || Load == Addend || !Load->isSimple() || !Load->hasOneUse() ||
+        Load->getParent() != S.getParent() ||
+        Load->getPointerOperand() != S.getPointerOperand() ||
+        !Load->comesBefore(&S))
+      continue;
+    for (auto It = std::next(Load->getIterator()); &*It != &S; ++It)
+      if (It->mayWriteToMemory())
+        return std::nullopt;
+    auto *Address = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(S.getPointerOperand()));
+    if (!Address || Address->getLoop() != &L || !Address->isAffine())
+      return std::nullopt;
+    return Update{Load, Add, &S, Addend, Address};
+  }
+  return std::nullopt;
+}
+
+std::optional<unsigned> classIndex(const Plan &P, const Instruction *I) {
+  for (auto [Index, C] : enumerate(P.Classes))
+    if (is_contained(C.Accesses, I))
+      return Index;
+  return std::nullopt;
+}
 
 std::optional<Plan> planLoop(Loop &L, ScalarEvolution &SE, AAResults &AA) {
   BasicBlock *Body = L.getHeader();

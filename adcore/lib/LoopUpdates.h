@@ -74,11 +74,20 @@ struct Plan {
   bool Scoped = true;
 };
 
+/// `*P = *P + V` (or `*P - V`: InstCombine's form of adding a negated
+/// product) stored by \p S, with nothing between the load and the store
+/// that writes memory, each value used once, at an address linear in \p L.
+std::optional<Update> matchUpdate(llvm::StoreInst &S, llvm::ScalarEvolution &SE,
+                                  const llvm::Loop &L);
+
 /// The plan for \p L (a loop of one block, with a preheader and an exit
 /// only it branches to) when it has a window whose elements no other access
 /// may meet, or can be checked not to.
 std::optional<Plan> planLoop(llvm::Loop &L, llvm::ScalarEvolution &SE,
                              llvm::AAResults &AA);
+
+/// The index of the class of \p P that \p I belongs to, if any.
+std::optional<unsigned> classIndex(const Plan &P, const llvm::Instruction *I);
 
 /// Whether \p L is the unchanged copy of a loop that versionLoop made.
 bool isFallback(const llvm::Loop &L);

@@ -1,7 +1,8 @@
 /* Reverse mode of stencil loops, whose reverse loops add into neighbouring
  * shadow elements (du[i-1], du[i], du[i+1] += ...): offsets -1..1, -2..2,
  * only +-2, a primal loop that walks down (its reverse walks up), a 2-D
- * five-point stencil (rows n apart), float, loops of one and two
+ * five-point stencil (rows n apart; on rows of 8, whose reverse rows pull
+ * the updates of their neighbours), float, loops of one and two
  * iterations, and pointers that may alias: separate arrays, and in and out
  * overlapping in one buffer (the shadows overlap the same way). From -O1 on
  * adcc gathers those contributions per element (or, where recomputing them
@@ -130,6 +131,36 @@ static void grid5_down(const double *restrict x, double *restrict u,
     for (int j = m - 2; j >= 1; j--) {
       long c = (long)i * m + j;
       u[c] = w[c] - 0.25 * (w[c - m] * w[c + 1] - w[c + m] + w[c - 1]);
+    }
+}
+
+/* The five-point stencil on n / 8 rows of 8, the pointers free to alias:
+ * the reverse loops' rows pull the updates of the rows before and after
+ * (GatheredUpdates.cpp's rows) when there are two rows of inner points or
+ * more (the first and the last row, and those between, take different
+ * forms) and the arrays are apart over the whole grid; else each row runs
+ * the gathered loop (one row; w some rows after u, each row's memory apart
+ * from the rows beside it) or the unchanged one (w a few elements after
+ * u). The reverse loops run only where the rows have inner points: the
+ * outer loops test that in every iteration. */
+static int grid_cols; /* 8, set at run time (a constant would unroll) */
+static void grid5_rows(const double *x, double *u, double *w, int n) {
+  const int m = grid_cols, r = n / m;
+  for (int i = 0; i < n; i++)
+    u[i] = w[i] = x[i];
+  for (int i = 1; i < r - 1; i++)
+    for (int j = 1; j < m - 1; j++) {
+      long c = (long)i * m + j;
+      double v = u[c];
+      w[c] = v + 0.2 * (u[c - m] + u[c + m] + u[c - 1] + u[c + 1] - 4 * v) -
+             0.01 * v * v * v;
+    }
+  for (int i = 1; i < r - 1; i++)
+    for (int j = 1; j < m - 1; j++) {
+      long c = (long)i * m + j;
+      double v = w[c];
+      u[c] = v + 0.3 * (w[c - m] - w[c + m]) + 0.1 * (w[c - 1] + w[c + 1]) -
+             0.02 * v * v;
     }
 }
 
@@ -270,6 +301,7 @@ static void check_float(int n) {
 
 int main(int argc, char **argv) {
   hex_output = argc > 1 && !strcmp(argv[1], "--hex");
+  grid_cols = 8 + (argc > 99);
   static const int sizes[] = {3, 4, 5, 6, 9, 40, 77};
   for (unsigned s = 0; s < sizeof sizes / sizeof *sizes; s++) {
     int n = sizes[s];
@@ -295,6 +327,14 @@ int main(int argc, char **argv) {
   CHECK_KERNEL(grid5_down, 16, 0);
   CHECK_KERNEL(grid5_down, 25, 0); /* 5 x 5: three inner points a row */
   CHECK_KERNEL(grid5_down, 49, 0);
+  CHECK_KERNEL(grid5_rows, 24, 0); /* one row of inner points */
+  CHECK_KERNEL(grid5_rows, 32, 0); /* two: the first and the last */
+  CHECK_KERNEL(grid5_rows, 40, 0); /* three: one between */
+  CHECK_KERNEL(grid5_rows, 72, 0);  /* apart, checked at run time */
+  CHECK_KERNEL(grid5_rows, 72, 16); /* w two rows after u */
+  CHECK_KERNEL(grid5_rows, 40, 16);
+  CHECK_KERNEL(grid5_rows, 72, 8); /* w a row after u */
+  CHECK_KERNEL(grid5_rows, 72, 3); /* w three elements after u */
   if (hex_output)
     return 0;
   return check_finish();
