@@ -594,7 +594,7 @@ void gatherLoop(Loop &L, const Plan &P, const Shape &S, const Rows *R,
   BasicBlock *Body = L.getHeader(), *Pre = L.getLoopPreheader(),
              *Exit = L.getExitBlock();
   MDNode *LoopID = L.getLoopID();
-  const DebugLoc &LatchLoc = Body->getTerminator()->getDebugLoc();
+  DebugLoc LatchLoc = Body->getTerminator()->getDebugLoc();
   // (What the loop's last iteration leaves for the code after it goes
   // through phis there, which the unchanged copy adds to.)
   formLCSSA(L, DT, &LI, &SE);
