@@ -26,7 +26,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/AliasAnalysis.h"
-#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/CommandLine.h"
@@ -106,14 +105,10 @@ bool awayFromClasses(Instruction &I, const Plan &P, ArrayRef<bool> Moved,
   }
   if (!isa<LoadInst, StoreInst>(I))
     return false;
-  auto Where = [](Instruction *X) {
-    return MemoryLocation::get(X).getWithNewSize(
-        LocationSize::beforeOrAfterPointer());
-  };
   for (auto [C, IsMoved] : zip(P.Classes, Moved))
     if (IsMoved)
       for (Instruction *X : C.Accesses)
-        if (!AA.isNoAlias(Where(&I), Where(X)))
+        if (!AA.isNoAlias(aroundPointer(&I), aroundPointer(X)))
           return false;
   return true;
 }
@@ -298,17 +293,11 @@ std::optional<Rows> planRows(Loop &L, const Plan &P, const Shape &S,
 
   // The other pairs of classes checked apart for one row: apart over the
   // whole nest (a row then never meets another's memory).
-  auto ClassOf = [&](const Range &Rg) -> std::optional<unsigned> {
-    for (auto [CI, C] : enumerate(P.Classes))
-      if (C.Covered && C.Covered->Lo == Rg.Lo && C.Covered->Hi == Rg.Hi)
-        return CI;
-    return std::nullopt;
-  };
-  for (auto &[A, B, ForWindow] : P.Disjoint) {
-    std::optional<unsigned> CA = ClassOf(A), CB = ClassOf(B);
-    if (CA && CB && Together.contains(*CA) && Together.contains(*CB) &&
-        Together.lookup(*CA) == Together.lookup(*CB))
+  for (const ClassPair &D : P.Disjoint) {
+    if (Together.contains(D.A) && Together.contains(D.B) &&
+        Together.lookup(D.A) == Together.lookup(D.B))
       continue;
+    const Range &A = *P.Classes[D.A].Covered, &B = *P.Classes[D.B].Covered;
     std::array<const SCEV *, 4> Ends{
         overNest(A.Lo, true, *O, R.OuterTrips, SE),
         overNest(A.Hi, false, *O, R.OuterTrips, SE),

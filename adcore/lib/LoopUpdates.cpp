@@ -145,13 +145,9 @@ bool overlapsAlways(const Range &A, const Range &B, ScalarEvolution &SE) {
 }
 
 bool apart(const AccessClass &A, const AccessClass &B, AAResults &AA) {
-  auto Where = [](Instruction *I) {
-    return MemoryLocation::get(I).getWithNewSize(
-        LocationSize::beforeOrAfterPointer());
-  };
   for (Instruction *X : A.Accesses)
     for (Instruction *Y : B.Accesses)
-      if (!AA.isNoAlias(Where(X), Where(Y)))
+      if (!AA.isNoAlias(aroundPointer(X), aroundPointer(Y)))
         return false;
   return true;
 }
@@ -230,6 +226,11 @@ MDNode *fallbackLoopID(LLVMContext &Ctx, MDNode *Original) {
 
 } // namespace
 
+MemoryLocation aroundPointer(const Instruction *I) {
+  return MemoryLocation::get(I).getWithNewSize(
+      LocationSize::beforeOrAfterPointer());
+}
+
 std::optional<Update> matchUpdate(StoreInst &S, ScalarEvolution &SE,
                                   const Loop &L) {
   auto *Add = dyn_cast<BinaryOperator>(S.getValueOperand());
@@ -302,7 +303,7 @@ std::optional<Plan> planLoop(Loop &L, ScalarEvolution &SE, AAResults &AA) {
         continue;
       if (A.Covered && B.Covered &&
           !overlapsAlways(*A.Covered, *B.Covered, SE)) {
-        P.Disjoint.push_back({*A.Covered, *B.Covered, HasWindow});
+        P.Disjoint.push_back({I, J, HasWindow});
         continue;
       }
       if (HasWindow)
@@ -310,12 +311,15 @@ std::optional<Plan> planLoop(Loop &L, ScalarEvolution &SE, AAResults &AA) {
       P.Scoped = false;
     }
   if (!P.Scoped) // (only the checks the windows need)
-    erase_if(P.Disjoint, [](auto &D) { return !std::get<2>(D); });
+    erase_if(P.Disjoint, [](const ClassPair &D) { return !D.ForWindow; });
   SCEVExpander Expander(SE, "adcc.window");
-  for (auto &[A, B, ForWindow] : P.Disjoint)
-    for (const SCEV *S : {A.Lo, A.Hi, B.Lo, B.Hi})
-      if (!Expander.isSafeToExpand(S))
-        return std::nullopt;
+  for (const ClassPair &D : P.Disjoint)
+    for (unsigned Class : {D.A, D.B}) {
+      const Range &R = *P.Classes[Class].Covered;
+      for (const SCEV *S : {R.Lo, R.Hi})
+        if (!Expander.isSafeToExpand(S))
+          return std::nullopt;
+    }
   return P;
 }
 
@@ -346,7 +350,8 @@ Value *checkDisjoint(const Plan &P, Loop &L, ScalarEvolution &SE) {
                ? B.CreatePtrToInt(V, DL.getIntPtrType(V->getType()))
                : V;
   };
-  for (auto &[A, R, ForWindow] : P.Disjoint) {
+  for (const ClassPair &D : P.Disjoint) {
+    const Range &A = *P.Classes[D.A].Covered, &R = *P.Classes[D.B].Covered;
     Value *ALo = Expand(A.Lo), *AHi = Expand(A.Hi);
     Value *RLo = Expand(R.Lo), *RHi = Expand(R.Hi);
     Value *Apart = B.CreateOr(B.CreateICmpULE(AHi, RLo),

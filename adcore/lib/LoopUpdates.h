@@ -16,12 +16,12 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MemoryLocation.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/IR/Instructions.h"
 
 #include <optional>
-#include <tuple>
 
 namespace adcore {
 
@@ -61,12 +61,19 @@ struct AccessClass {
   int WindowIndex = -1;
 };
 
+/// Two classes (indices into Plan::Classes) whose covered ranges the check
+/// before the loop compares; \p ForWindow: one of them is a window's.
+struct ClassPair {
+  unsigned A, B;
+  bool ForWindow;
+};
+
 /// What a rewrite of a loop's windows needs.
 struct Plan {
   llvm::SmallVector<Window, 2> Windows;
-  /// Ranges checked at run time; the ones for the windows are needed, the
-  /// others only for the scopes.
-  llvm::SmallVector<std::tuple<Range, Range, bool>, 4> Disjoint;
+  /// Classes checked apart at run time; the pairs with a window are
+  /// needed, the others only for the scopes.
+  llvm::SmallVector<ClassPair, 4> Disjoint;
   /// With every pair of classes apart (by alias analysis or the check), each
   /// class gets a scope of its own in the rewritten loop: the loop
   /// vectorizer then needs no checks of its own.
@@ -85,6 +92,10 @@ std::optional<Update> matchUpdate(llvm::StoreInst &S, llvm::ScalarEvolution &SE,
 /// may meet, or can be checked not to.
 std::optional<Plan> planLoop(llvm::Loop &L, llvm::ScalarEvolution &SE,
                              llvm::AAResults &AA);
+
+/// The memory load or store \p I may touch at any offset from its pointer
+/// (what the accesses of other iterations are asked about).
+llvm::MemoryLocation aroundPointer(const llvm::Instruction *I);
 
 /// The index of the class of \p P that \p I belongs to, if any.
 std::optional<unsigned> classIndex(const Plan &P, const llvm::Instruction *I);
