@@ -37,13 +37,6 @@
 using namespace llvm;
 
 namespace adcore {
-namespace {
-
-cl::opt<bool> EnableRows(
-    "adcc-gathered-rows", cl::init(true), cl::Hidden,
-    cl::desc("In a gathered loop nested in another, have each row add the "
-             "updates the rows before and after it pushed into it (tests "
-             "compare the results with and without)"));
 
 /// The bytes \p Address (of \p L's body) moves from one iteration of the
 /// loop \p O around \p L to the next (zero when it does not move), when
@@ -89,6 +82,14 @@ const SCEV *overNest(const SCEV *S, bool Low, const Loop &O,
   return Low ? SE.getUMinExpr(AR->getStart(), Last)
              : SE.getUMaxExpr(AR->getStart(), Last);
 }
+
+namespace {
+
+cl::opt<bool> EnableRows(
+    "adcc-gathered-rows", cl::init(true), cl::Hidden,
+    cl::desc("In a gathered loop nested in another, have each row add the "
+             "updates the rows before and after it pushed into it (tests "
+             "compare the results with and without)"));
 
 /// Whether an instruction of the outer loop (outside the gathered loop)
 /// stays away from the classes of \p P that the rows access at other

@@ -51,12 +51,14 @@
 #include "CheapInstructions.h"
 #include "GatheredUpdates.h"
 #include "LoopUpdates.h"
+#include "ZeroedRegions.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -77,6 +79,12 @@ namespace {
 
 /// How many iterations back an addend may reach through carried phis.
 constexpr unsigned MaxCarriedDepth = 2;
+
+cl::opt<bool> EnableKnownZero(
+    "adcc-known-zero-rows", cl::init(true), cl::Hidden,
+    cl::desc("Let the middle rows of a gathered 2-D stencil loop store their "
+             "sums without loading elements that a reverse nest before "
+             "zeroed (tests compare the results with and without)"));
 
 cl::opt<bool> EnableGather(
     "adcc-gathered-updates", cl::init(true), cl::Hidden,
@@ -390,14 +398,16 @@ class Gatherer {
 public:
   Gatherer(const Plan &P, const Shape &S, BasicBlock *Body,
            const Rows *R = nullptr, RowPosition Pos = RowPosition::Only,
-           const RowBytes *Bytes = nullptr)
+           const RowBytes *Bytes = nullptr, ArrayRef<bool> Zeroed = {})
       : P(P), S(S), R(R), Pos(Pos), Shift(S, Body, Bytes),
-        Accesses(P.Classes.size()) {}
+        Accesses(P.Classes.size()), Zeroed(Zeroed) {}
 
   /// Completes the element of every window at \p It, with the
-  /// contributions whose offsets \p Valid accepts.
+  /// contributions whose offsets \p Valid accepts; in the loop (\p
+  /// Interior), the elements of the windows known zero start from zero
+  /// instead of a load.
   void elements(IRBuilder<> &B, ElementIterations &It,
-                function_ref<bool(int64_t)> Valid) {
+                function_ref<bool(int64_t)> Valid, bool Interior = false) {
     for (auto [Index, W] : enumerate(P.Windows)) {
       const SmallVector<Contribution, 4> &Cs = S.Contributions[Index];
       SmallVector<Contribution, 4> Taken;
@@ -413,9 +423,13 @@ public:
       for (const Update &U : W.Updates)
         A = std::min({A, U.Load->getAlign(), U.Store->getAlign()});
       B.SetCurrentDebugLocation(U0.Store->getDebugLoc());
-      LoadInst *Load = B.CreateAlignedLoad(W.Ty, Address, A);
-      Load->copyMetadata(*U0.Load);
-      Value *Acc = Load;
+      LoadInst *Load = nullptr;
+      Value *Acc = Constant::getNullValue(W.Ty);
+      if (!Interior || Index >= Zeroed.size() || !Zeroed[Index]) {
+        Load = B.CreateAlignedLoad(W.Ty, Address, A);
+        Load->copyMetadata(*U0.Load);
+        Acc = Load;
+      }
       auto Add = [&](const Update &U, Value *Addend) {
         B.setFastMathFlags(U.Add->getFastMathFlags());
         Acc = B.CreateBinOp(U.Add->getOpcode(), Acc, Addend);
@@ -433,7 +447,9 @@ public:
       B.setFastMathFlags(FastMathFlags());
       StoreInst *Store = B.CreateAlignedStore(Acc, Address, A);
       Store->copyMetadata(*U0.Store);
-      Accesses[classIndex(U0.Store)].append({Load, Store});
+      if (Load)
+        Accesses[classIndex(U0.Store)].push_back(Load);
+      Accesses[classIndex(U0.Store)].push_back(Store);
     }
   }
 
@@ -506,6 +522,7 @@ private:
   RowPosition Pos;
   Shifter Shift;
   SmallVector<SmallVector<Instruction *, 4>, 8> Accesses;
+  ArrayRef<bool> Zeroed;
 };
 
 /// The loop ID of the gathered loop: \p Original's properties.
@@ -569,7 +586,8 @@ GatheredBlocks emitGathered(Gatherer &G, const Shape &S, Value *Trips,
   PHINode *M = B.CreatePHI(B.getInt64Ty(), 2, "adcc.m");
   M->addIncoming(B.getInt64(0), First);
   ElementIterations It(B, B.CreateAdd(M, B.getInt64(S.KHi), "adcc.t"));
-  G.elements(B, It, [](int64_t) { return true; });
+  G.elements(
+      B, It, [](int64_t) { return true; }, /*Interior=*/true);
   G.stores(B, It.of(S.lag()));
   B.SetCurrentDebugLocation(LatchLoc);
   Value *Next = B.CreateAdd(M, B.getInt64(1), "adcc.m.next", true, true);
@@ -590,7 +608,8 @@ GatheredBlocks emitGathered(Gatherer &G, const Shape &S, Value *Trips,
 /// Replaces \p L by its gathered form, behind the checks it needs; with
 /// \p R, also by the forms of the rows of the loop around it.
 void gatherLoop(Loop &L, const Plan &P, const Shape &S, const Rows *R,
-                ScalarEvolution &SE, LoopInfo &LI, DominatorTree &DT) {
+                Value *KnownZero, ArrayRef<bool> Zeroed, ScalarEvolution &SE,
+                LoopInfo &LI, DominatorTree &DT) {
   BasicBlock *Body = L.getHeader(), *Pre = L.getLoopPreheader(),
              *Exit = L.getExitBlock();
   MDNode *LoopID = L.getLoopID();
@@ -641,14 +660,19 @@ void gatherLoop(Loop &L, const Plan &P, const Shape &S, const Rows *R,
         BasicBlock::Create(Ctx, "adcc.rows.notfirst", &F, Exit);
     Pre->getTerminator()->eraseFromParent();
     BranchInst::Create(Which, Checks, RV->Use, Pre);
-    BasicBlock *Entries[3];
-    const RowPosition Positions[3] = {RowPosition::First, RowPosition::Middle,
-                                      RowPosition::Last};
-    const char *Names[3] = {"adcc.firstrow", "adcc.row", "adcc.lastrow"};
-    for (auto [Entry, Pos, Name] : zip(Entries, Positions, Names)) {
-      Gatherer RG(P, S, Body, R, Pos, &RV->Bytes);
-      Entry = emitGathered(RG, S, Trips, Exit, LoopID, LatchLoc, Name, nullptr)
-                  .First;
+    // (A middle row whose elements the nest before left zero: its sums
+    // are stored without loading those zeros.)
+    BasicBlock *Entries[4] = {};
+    const RowPosition Positions[4] = {RowPosition::First, RowPosition::Middle,
+                                      RowPosition::Last, RowPosition::Middle};
+    const char *Names[4] = {"adcc.firstrow", "adcc.row", "adcc.lastrow",
+                            "adcc.zeroedrow"};
+    for (unsigned K = 0; K < (KnownZero ? 4 : 3); ++K) {
+      Gatherer RG(P, S, Body, R, Positions[K], &RV->Bytes,
+                  K == 3 ? Zeroed : ArrayRef<bool>());
+      Entries[K] =
+          emitGathered(RG, S, Trips, Exit, LoopID, LatchLoc, Names[K], nullptr)
+              .First;
       for (auto [Into, From] : zip(Classes, RG.classes()))
         append_range(Into, From);
     }
@@ -656,13 +680,89 @@ void gatherLoop(Loop &L, const Plan &P, const Shape &S, const Rows *R,
     B.CreateCondBr(B.CreateICmpEQ(RV->Iteration, B.getInt64(0)), Entries[0],
                    NotFirst);
     B.SetInsertPoint(NotFirst);
+    BasicBlock *Middle = Entries[1];
+    if (KnownZero) {
+      Middle = BasicBlock::Create(Ctx, "adcc.rows.middle", &F, Exit);
+      BranchInst::Create(Entries[3], Entries[1], KnownZero, Middle);
+    }
     B.CreateCondBr(B.CreateICmpEQ(RV->Iteration, RV->LastIteration), Entries[2],
-                   Entries[1]);
+                   Middle);
   }
 
   scopeAccesses(Classes, Pre);
   Body->dropAllReferences();
   Body->eraseFromParent();
+}
+
+/// An i1 computed before the outer loop of \p R: whether the elements that
+/// the gathered loop's middle rows load (\p L's windows in \p Zeroed, set
+/// here) are all zero there, left so by a nest in \p Regions; null when no
+/// window's are known.
+Value *zeroedElements(Loop &L, const Plan &P, const Shape &S, const Rows &R,
+                      ArrayRef<ZeroedRegion> Regions, ScalarEvolution &SE,
+                      AAResults &AA, SmallVectorImpl<bool> &Zeroed) {
+  Zeroed.assign(P.Windows.size(), false);
+  if (!EnableKnownZero)
+    return nullptr;
+  BasicBlock *OPre = R.Outer->getLoopPreheader();
+  Instruction *At = OPre->getTerminator();
+  SCEVExpander Expander(SE, "adcc.zeroed");
+  IRBuilder<> B(At);
+  Value *All = nullptr;
+  for (auto [Index, W] : enumerate(P.Windows)) {
+    const Contribution &C0 = S.Contributions[Index].front();
+    Value *Pointer = C0.U->Store->getPointerOperand();
+    const Value *Object = getUnderlyingObject(Pointer);
+    const ZeroedRegion *Z = find_if(Regions, [&](const ZeroedRegion &Z) {
+      return Z.Object == Object && !R.Outer->contains(Z.After);
+    });
+    const SCEV *Addr = asInteger(SE.getSCEV(Pointer), SE);
+    auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
+    auto *Step = AR && AR->getLoop() == &L && AR->isAffine()
+                     ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
+                     : nullptr;
+    if (Z == Regions.end() || !Step)
+      continue;
+    // The loop's elements t, S.KHi <= t <= Trips + S.KMin, each at the
+    // address its first contribution's update had in iteration t - K.
+    Type *Ty = AR->getType();
+    const SCEV *First = SE.getConstant(Ty, S.KHi - C0.K, true);
+    const SCEV *Last = SE.getAddExpr(SE.getTruncateOrZeroExtend(S.Trips, Ty),
+                                     SE.getConstant(Ty, S.KMin - C0.K, true));
+    bool Up = Step->getAPInt().isStrictlyPositive();
+    uint64_t Size = L.getHeader()->getDataLayout().getTypeStoreSize(W.Ty);
+    const SCEV *Lowest =
+        overNest(AR->evaluateAtIteration(Up ? First : Last, SE), true, *R.Outer,
+                 R.OuterTrips, SE);
+    const SCEV *RowBytes = SE.getAddExpr(
+        SE.getMulExpr(
+            SE.getMinusSCEV(Last, First),
+            SE.getConstant(Ty, Step->getAPInt().abs().getZExtValue())),
+        SE.getConstant(Ty, Size));
+    const SCEV *Rows = SE.getAddExpr(
+        SE.getTruncateOrZeroExtend(R.OuterTrips, Ty), SE.getOne(Ty));
+    const SCEV *RowStep = outerStep(Addr, L, *R.Outer, SE);
+    if (!Lowest || !RowStep || !SE.isLoopInvariant(RowBytes, R.Outer))
+      continue;
+    const SCEV *Stride = SE.getSMaxExpr(RowStep, SE.getNegativeSCEV(RowStep));
+    const SCEV *Ends[4] = {Lowest, Rows, RowBytes, Stride};
+    if (!all_of(Ends, [&](const SCEV *X) {
+          return Expander.isSafeToExpandAt(X, At);
+        }))
+      continue;
+    Value *V[4];
+    for (auto [Out, X] : zip(V, Ends))
+      Out = B.CreateZExtOrTrunc(Expander.expandCodeFor(X, nullptr, At),
+                                B.getInt64Ty());
+    Value *Ok = zeroedAt(*Z, OPre, RowRegion{V[0], V[1], V[2], V[3]},
+                         aroundPointer(C0.U->Store), AA);
+    // (False where no path from the nest's end gets here.)
+    if (!Ok || (isa<Constant>(Ok) && cast<Constant>(Ok)->isZeroValue()))
+      continue;
+    Zeroed[Index] = true;
+    All = All ? B.CreateAnd(All, Ok) : Ok;
+  }
+  return All;
 }
 
 } // namespace
@@ -671,6 +771,18 @@ bool gatherUpdates(Function &F, FunctionAnalysisManager &FAM) {
   if (F.isDeclaration() || !EnableGather)
     return false;
   bool Changed = false;
+  // The regions reverse nests leave zero, found before any of them changes.
+  SmallVector<ZeroedRegion, 4> Regions;
+  if (EnableKnownZero) {
+    Regions = findZeroedRegions(F, FAM.getResult<LoopAnalysis>(F),
+                                FAM.getResult<ScalarEvolutionAnalysis>(F),
+                                FAM.getResult<DominatorTreeAnalysis>(F),
+                                FAM.getResult<AAManager>(F));
+    if (!Regions.empty()) {
+      FAM.invalidate(F, PreservedAnalyses::none());
+      Changed = true;
+    }
+  }
   // One loop at a time: each rewrite removes a loop and adds two.
   for (unsigned Round = 0; Round < 64; ++Round) {
     auto &LI = FAM.getResult<LoopAnalysis>(F);
@@ -691,6 +803,10 @@ bool gatherUpdates(Function &F, FunctionAnalysisManager &FAM) {
       break;
     auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
     std::optional<Rows> R = planRows(*Found, *P, *S, SE, AA, DT, LI);
+    SmallVector<bool, 2> Zeroed;
+    Value *KnownZero =
+        R ? zeroedElements(*Found, *P, *S, *R, Regions, SE, AA, Zeroed)
+          : nullptr;
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     ORE.emit([&] {
       unsigned Elements = 0;
@@ -708,12 +824,18 @@ bool gatherUpdates(Function &F, FunctionAnalysisManager &FAM) {
              << (R ? "; in rows: each row adds what the rows before and "
                      "after it would add into it (when the outer loop runs "
                      "twice or more and the rows' memory is apart)"
-                   : "");
+                   : "")
+             << (KnownZero ? "; a middle row stores its sums without loading "
+                             "the elements a nest before left zero (when "
+                             "nothing wrote them since)"
+                           : "");
     });
-    gatherLoop(*Found, *P, *S, R ? &*R : nullptr, SE, LI, DT);
+    gatherLoop(*Found, *P, *S, R ? &*R : nullptr, KnownZero, Zeroed, SE, LI,
+               DT);
     FAM.invalidate(F, PreservedAnalyses::none());
     Changed = true;
   }
+  dropUnusedRegions(Regions);
   return Changed;
 }
 

@@ -128,6 +128,20 @@ struct RowValues {
   RowBytes Bytes;
 };
 
+/// The bytes \p Address (of \p L's body) moves from one iteration of the
+/// loop \p O around \p L to the next (zero when it does not move), when
+/// that is the same in every iteration; else null.
+const llvm::SCEV *outerStep(const llvm::SCEV *Address, const llvm::Loop &L,
+                            const llvm::Loop &O, llvm::ScalarEvolution &SE);
+/// \p S (an address or offset) as an integer.
+const llvm::SCEV *asInteger(const llvm::SCEV *S, llvm::ScalarEvolution &SE);
+/// The lowest (\p Low) or highest value \p S (of the loop \p O's body)
+/// takes in any of \p O's iterations (\p OuterTrips + 1); null when S is
+/// neither invariant in \p O nor linear in its iterations.
+const llvm::SCEV *overNest(const llvm::SCEV *S, bool Low, const llvm::Loop &O,
+                           const llvm::SCEV *OuterTrips,
+                           llvm::ScalarEvolution &SE);
+
 /// How the rows of \p L (gathered as \p S says) in the loop around it take
 /// over each other's pushes, when they can; may give that loop a preheader.
 std::optional<Rows> planRows(llvm::Loop &L, const Plan &P, const Shape &S,

@@ -164,6 +164,60 @@ static void grid5_rows(const double *x, double *u, double *w, int n) {
     }
 }
 
+/* One half step of grid5: out = f(in) on the inner points of m x m. */
+static inline void half_step(const double *restrict in, double *restrict out,
+                             int m, int first_row) {
+  for (int i = first_row; i < m - 1; i++)
+    for (int j = 1; j < m - 1; j++) {
+      long c = (long)i * m + j;
+      double v = in[c];
+      out[c] = v +
+               0.2 * (in[c - m] + in[c + m] + in[c - 1] + in[c + 1] - 4 * v) -
+               0.01 * v * v * v;
+    }
+}
+
+/* Known-zero adjoints (ZeroedRegions.cpp). grid5 over three steps: the
+ * reverse of u = f(w) zeroes du's inner points, and the reverse of
+ * w = f(u) that follows adds into exactly those; dw's inner points are
+ * zero only from the second reversed step on (before, they hold the
+ * seed), the reverse of w = f(u) in the step after having zeroed them. */
+static void grid5_steps(const double *restrict x, double *restrict u,
+                        double *restrict w, int n) {
+  int m = grid_m(n);
+  for (int i = 0; i < n; i++)
+    u[i] = w[i] = x[i];
+  for (int s = 0; s < 3; s++) {
+    half_step(u, w, m, 1);
+    half_step(w, u, m, 1);
+  }
+}
+
+/* grid5 with an update of one element of w between the half steps: its
+ * adjoint adds into du[m + 1] after du was zeroed, so the reverse of the
+ * first half step must load that element again. */
+static void grid5_between(const double *restrict x, double *restrict u,
+                          double *restrict w, int n) {
+  int m = grid_m(n);
+  for (int i = 0; i < n; i++)
+    u[i] = w[i] = x[i];
+  half_step(u, w, m, 1);
+  w[m + 1] += 0.5 * u[m + 1] * u[m + 1];
+  half_step(w, u, m, 1);
+}
+
+/* grid5 whose second half step leaves out the first row of inner points:
+ * du's row 1 is not zeroed (it keeps its seed) while the reverse of the
+ * first half step adds into it. */
+static void grid5_fewer(const double *restrict x, double *restrict u,
+                        double *restrict w, int n) {
+  int m = grid_m(n);
+  for (int i = 0; i < n; i++)
+    u[i] = w[i] = x[i];
+  half_step(u, w, m, 1);
+  half_step(w, u, m, 2);
+}
+
 /* Contributions at offsets -2 and +2 that divide by the same
  * denominator: recomputing them per element would divide twice, so the
  * reverse loop keeps its additions in registers instead of gathering them. */
@@ -281,8 +335,8 @@ static void check_float(int n) {
     cw_w[i] = (float)rev_rand();
     dw[i] = (float)cw_w[i];
   }
-  __enzyme_autodiff_void((void *)smooth3f, enzyme_dup, x, dx, enzyme_dup, u,
-                         du, enzyme_dup, w, dw, enzyme_const, n);
+  __enzyme_autodiff_void((void *)smooth3f, enzyme_dup, x, dx, enzyme_dup, u, du,
+                         enzyme_dup, w, dw, enzyme_const, n);
   if (hex_output) {
     double g[MAXN];
     for (int i = 0; i < n; i++)
@@ -327,9 +381,16 @@ int main(int argc, char **argv) {
   CHECK_KERNEL(grid5_down, 16, 0);
   CHECK_KERNEL(grid5_down, 25, 0); /* 5 x 5: three inner points a row */
   CHECK_KERNEL(grid5_down, 49, 0);
-  CHECK_KERNEL(grid5_rows, 24, 0); /* one row of inner points */
-  CHECK_KERNEL(grid5_rows, 32, 0); /* two: the first and the last */
-  CHECK_KERNEL(grid5_rows, 40, 0); /* three: one between */
+  CHECK_KERNEL(grid5_steps, 16, 0); /* a first and a last row only */
+  CHECK_KERNEL(grid5_steps, 25, 0);
+  CHECK_KERNEL(grid5_steps, 64, 0);
+  CHECK_KERNEL(grid5_between, 25, 0);
+  CHECK_KERNEL(grid5_between, 64, 0);
+  CHECK_KERNEL(grid5_fewer, 36, 0);
+  CHECK_KERNEL(grid5_fewer, 64, 0);
+  CHECK_KERNEL(grid5_rows, 24, 0);  /* one row of inner points */
+  CHECK_KERNEL(grid5_rows, 32, 0);  /* two: the first and the last */
+  CHECK_KERNEL(grid5_rows, 40, 0);  /* three: one between */
   CHECK_KERNEL(grid5_rows, 72, 0);  /* apart, checked at run time */
   CHECK_KERNEL(grid5_rows, 72, 16); /* w two rows after u */
   CHECK_KERNEL(grid5_rows, 40, 16);

@@ -1,0 +1,273 @@
+//===- ZeroedRegions.cpp - Memory a reverse nest left zero ----------------===//
+//
+// See ZeroedRegions.h. A nest qualifies when its inner loop runs in every
+// iteration of the outer one and exits only at its latch, the outer loop
+// exits only at its latch, and a store of zero that every inner iteration
+// does walks consecutive elements (its step the element's size), rows a
+// fixed number of bytes apart. The nest's other stores that may meet that
+// memory are checked apart from the region where it ends (Valid).
+//
+// The flag of zeroedAt is built with SSAUpdater: true (Valid) at the end of
+// the block after the nest, false at the end of the entry block and of
+// every block holding an instruction that may write the memory asked
+// about, with the region's values carried along the same way.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ZeroedRegions.h"
+
+#include "GatheredUpdates.h"
+#include "LoopUpdates.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Local.h"
+#include "llvm/Transforms/Utils/SSAUpdater.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+
+#include <array>
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// Whether \p I may write the memory of \p Loc; the tape runtime's calls
+/// touch only the tape.
+bool mayWrite(Instruction &I, const MemoryLocation &Loc, AAResults &AA) {
+  if (!I.mayWriteToMemory() || isa<NoAliasScopeDeclInst>(I))
+    return false;
+  if (auto *Call = dyn_cast<CallBase>(&I))
+    if (Function *Callee = Call->getCalledFunction();
+        Callee && Callee->getName().starts_with("adcc_tape_"))
+      return false;
+  return isModSet(AA.getModRefInfo(&I, Loc));
+}
+
+/// The lowest and the highest byte (plus one) that \p Store (in \p I,
+/// nested in \p O) writes over the nest; nothing when that is not linear.
+std::optional<std::pair<const SCEV *, const SCEV *>>
+bytesOverNest(StoreInst &Store, Loop &I, Loop &O, const SCEV *ITrips,
+              const SCEV *OTrips, ScalarEvolution &SE) {
+  const SCEV *Addr = asInteger(SE.getSCEV(Store.getPointerOperand()), SE);
+  if (isa<SCEVCouldNotCompute>(Addr))
+    return std::nullopt;
+  Type *Ty = Addr->getType();
+  const SCEV *Size = SE.getConstant(
+      Ty, Store.getDataLayout()
+              .getTypeStoreSize(Store.getValueOperand()->getType())
+              .getFixedValue());
+  const SCEV *Lo = Addr, *Hi = Addr;
+  if (!SE.isLoopInvariant(Addr, &I)) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
+    auto *Step = AR && AR->getLoop() == &I && AR->isAffine()
+                     ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
+                     : nullptr;
+    if (!Step)
+      return std::nullopt;
+    const SCEV *Last =
+        AR->evaluateAtIteration(SE.getTruncateOrZeroExtend(ITrips, Ty), SE);
+    bool Up = !Step->getAPInt().isNegative();
+    Lo = Up ? AR->getStart() : Last;
+    Hi = Up ? Last : AR->getStart();
+  }
+  Lo = overNest(Lo, true, O, OTrips, SE);
+  Hi = overNest(SE.getAddExpr(Hi, Size), false, O, OTrips, SE);
+  if (!Lo || !Hi)
+    return std::nullopt;
+  return std::make_pair(Lo, Hi);
+}
+
+/// The region \p Zero (a store of zero in \p I, nested in \p O) covers,
+/// computed in a new block after the nest; nothing when it is not a
+/// region of rows or cannot be computed there.
+std::optional<ZeroedRegion> zeroedBy(StoreInst &Zero, Loop &I, Loop &O,
+                                     ScalarEvolution &SE, DominatorTree &DT,
+                                     LoopInfo &LI, AAResults &AA) {
+  const SCEV *ITrips = SE.getBackedgeTakenCount(&I);
+  const SCEV *OTrips = SE.getBackedgeTakenCount(&O);
+  const SCEV *Addr = asInteger(SE.getSCEV(Zero.getPointerOperand()), SE);
+  auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
+  auto *Step = AR && AR->getLoop() == &I && AR->isAffine()
+                   ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
+                   : nullptr;
+  uint64_t Size = Zero.getDataLayout()
+                      .getTypeStoreSize(Zero.getValueOperand()->getType())
+                      .getFixedValue();
+  if (!Step || Step->getAPInt().abs() != Size ||
+      OTrips->getType()->getScalarSizeInBits() > 64)
+    return std::nullopt;
+  Type *Ty = AR->getType();
+  std::optional<std::pair<const SCEV *, const SCEV *>> Span =
+      bytesOverNest(Zero, I, O, ITrips, OTrips, SE);
+  const SCEV *RowStep = outerStep(Addr, I, O, SE);
+  if (!Span || !RowStep || RowStep->isZero())
+    return std::nullopt;
+  const SCEV *Rows =
+      SE.getAddExpr(SE.getTruncateOrZeroExtend(OTrips, Ty), SE.getOne(Ty));
+  const SCEV *RowBytes = SE.getMulExpr(
+      SE.getAddExpr(SE.getTruncateOrZeroExtend(ITrips, Ty), SE.getOne(Ty)),
+      SE.getConstant(Ty, Size));
+  const SCEV *Stride = SE.getSMaxExpr(RowStep, SE.getNegativeSCEV(RowStep));
+
+  // The nest's other stores that may meet the zeroed memory.
+  MemoryLocation Loc = aroundPointer(&Zero);
+  SmallVector<std::pair<const SCEV *, const SCEV *>, 4> Others;
+  for (BasicBlock *BB : O.blocks())
+    for (Instruction &X : *BB) {
+      if (&X == &Zero || !mayWrite(X, Loc, AA))
+        continue;
+      auto *Store = dyn_cast<StoreInst>(&X);
+      std::optional<std::pair<const SCEV *, const SCEV *>> Bytes;
+      if (!Store || !I.contains(BB) ||
+          !(Bytes = bytesOverNest(*Store, I, O, ITrips, OTrips, SE)))
+        return std::nullopt;
+      Others.push_back(*Bytes);
+    }
+
+  BasicBlock *After = SplitEdge(O.getLoopLatch(), O.getUniqueExitBlock(), &DT,
+                                &LI, nullptr, "adcc.zeroed");
+  Instruction *At = After->getTerminator();
+  SCEVExpander Expander(SE, "adcc.zeroed");
+  SmallVector<const SCEV *, 8> All{Span->first, Rows, RowBytes, Stride};
+  for (auto &[Lo, Hi] : Others)
+    All.append({Lo, Hi});
+  if (!all_of(All,
+              [&](const SCEV *X) { return Expander.isSafeToExpandAt(X, At); }))
+    return ZeroedRegion{nullptr, After, nullptr, {}};
+  IRBuilder<> B(At);
+  auto Expand = [&](const SCEV *X) {
+    return B.CreateZExtOrTrunc(Expander.expandCodeFor(X, nullptr, At),
+                               B.getInt64Ty());
+  };
+  RowRegion Region{Expand(Span->first), Expand(Rows), Expand(RowBytes),
+                   Expand(Stride)};
+  // (The region ends where its last row does.)
+  Value *End = B.CreateAdd(
+      B.CreateAdd(
+          Region.Lowest,
+          B.CreateMul(B.CreateSub(Region.Rows, B.getInt64(1)), Region.Stride)),
+      Region.RowBytes);
+  Value *Valid = B.getTrue();
+  for (auto &[Lo, Hi] : Others)
+    Valid = B.CreateAnd(Valid,
+                        B.CreateOr(B.CreateICmpULE(Expand(Hi), Region.Lowest),
+                                   B.CreateICmpUGE(Expand(Lo), End)));
+  return ZeroedRegion{getUnderlyingObject(Zero.getPointerOperand()), After,
+                      Valid, Region};
+}
+
+} // namespace
+
+SmallVector<ZeroedRegion, 4> findZeroedRegions(Function &F, LoopInfo &LI,
+                                               ScalarEvolution &SE,
+                                               DominatorTree &DT,
+                                               AAResults &AA) {
+  SmallVector<ZeroedRegion, 4> Found;
+  SmallVector<std::pair<Loop *, StoreInst *>, 4> Candidates;
+  for (Loop *I : LI.getLoopsInPreorder()) {
+    Loop *O = I->getParentLoop();
+    if (!I->isInnermost() || !O || O->getSubLoops().size() != 1)
+      continue;
+    BasicBlock *ILatch = I->getLoopLatch(), *OLatch = O->getLoopLatch();
+    if (!ILatch || I->getExitingBlock() != ILatch || !OLatch ||
+        O->getExitingBlock() != OLatch || !O->getUniqueExitBlock() ||
+        !DT.dominates(I->getHeader(), OLatch))
+      continue;
+    const SCEV *ITrips = SE.getBackedgeTakenCount(I);
+    if (isa<SCEVCouldNotCompute>(ITrips) ||
+        isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(O)) ||
+        !SE.isLoopInvariant(ITrips, O))
+      continue;
+    for (BasicBlock *BB : I->blocks())
+      if (DT.dominates(BB, ILatch))
+        for (Instruction &X : *BB)
+          if (auto *Store = dyn_cast<StoreInst>(&X);
+              Store && Store->isSimple() &&
+              isa<Constant>(Store->getValueOperand()) &&
+              cast<Constant>(Store->getValueOperand())->isNullValue())
+            Candidates.push_back({I, Store});
+  }
+  // (One region per nest: its block after the nest is split off once.)
+  SmallPtrSet<Loop *, 4> Done;
+  for (auto [I, Store] : Candidates) {
+    if (!Done.insert(I).second)
+      continue;
+    std::optional<ZeroedRegion> Z =
+        zeroedBy(*Store, *I, *I->getParentLoop(), SE, DT, LI, AA);
+    if (Z)
+      Found.push_back(*Z);
+  }
+  return Found;
+}
+
+Value *zeroedAt(const ZeroedRegion &Z, BasicBlock *At, const RowRegion &Wanted,
+                const MemoryLocation &Memory, AAResults &AA) {
+  Function &F = *At->getParent();
+  if (!Z.Object || At == &F.getEntryBlock())
+    return nullptr;
+  std::array<Value *, 5> Set{Z.Valid, Z.Region.Lowest, Z.Region.Rows,
+                             Z.Region.RowBytes, Z.Region.Stride};
+  std::array<Value *, 5> Here = Set;
+  if (At != Z.After) {
+    SmallVector<BasicBlock *, 16> Clears{&F.getEntryBlock()};
+    for (BasicBlock &BB : F) {
+      if (&BB == Z.After ||
+          none_of(BB, [&](Instruction &I) { return mayWrite(I, Memory, AA); }))
+        continue;
+      if (&BB == At)
+        return nullptr;
+      Clears.push_back(&BB);
+    }
+    for (auto [Slot, Defined] : zip(Here, Set)) {
+      SSAUpdater Updater;
+      Updater.Initialize(Defined->getType(), "adcc.zeroed");
+      Constant *None = Constant::getNullValue(Defined->getType());
+      for (BasicBlock *BB : Clears)
+        Updater.AddAvailableValue(BB, None);
+      Updater.AddAvailableValue(Z.After, Defined);
+      Slot = Updater.GetValueInMiddleOfBlock(At);
+    }
+  }
+  auto [Flag, Lowest, Rows, RowBytes, Stride] = Here;
+  if (auto *C = dyn_cast<Constant>(Flag); C && C->isZeroValue())
+    return C;
+  // The wanted rows inside the zeroed ones: the same stride, and the
+  // first wanted row Q rows and R bytes after the zeroed region's first.
+  IRBuilder<> B(At->getTerminator());
+  Value *Zero = B.getInt64(0);
+  Value *Ok = B.CreateAnd(Flag, B.CreateICmpEQ(Stride, Wanted.Stride));
+  Ok = B.CreateAnd(Ok, B.CreateICmpNE(Stride, Zero));
+  Ok = B.CreateAnd(Ok, B.CreateICmpUGE(Wanted.Lowest, Lowest));
+  Value *Diff = B.CreateSub(Wanted.Lowest, Lowest);
+  Value *Divisor =
+      B.CreateSelect(B.CreateICmpEQ(Stride, Zero), B.getInt64(1), Stride);
+  Value *Q = B.CreateUDiv(Diff, Divisor), *R = B.CreateURem(Diff, Divisor);
+  Ok = B.CreateAnd(Ok, B.CreateICmpUGE(Rows, Wanted.Rows));
+  Ok = B.CreateAnd(Ok, B.CreateICmpULE(Q, B.CreateSub(Rows, Wanted.Rows)));
+  Ok = B.CreateAnd(Ok, B.CreateICmpUGE(RowBytes, Wanted.RowBytes));
+  Ok = B.CreateAnd(Ok,
+                   B.CreateICmpULE(R, B.CreateSub(RowBytes, Wanted.RowBytes)));
+  if (auto *I = dyn_cast<Instruction>(Ok))
+    I->setName("adcc.zeroed.inside");
+  return Ok;
+}
+
+void dropUnusedRegions(ArrayRef<ZeroedRegion> Regions) {
+  for (const ZeroedRegion &Z : Regions) {
+    SmallVector<WeakTrackingVH, 8> Values;
+    for (Instruction &I : *Z.After)
+      if (!I.isTerminator())
+        Values.push_back(&I);
+    for (WeakTrackingVH &V : llvm::reverse(Values))
+      if (auto *I = dyn_cast_or_null<Instruction>(V))
+        RecursivelyDeleteTriviallyDeadInstructions(I);
+    if (Z.After->size() == 1)
+      TryToSimplifyUncondBranchFromEmptyBlock(Z.After);
+  }
+}
+
+} // namespace adcore
