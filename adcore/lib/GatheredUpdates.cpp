@@ -640,13 +640,30 @@ void gatherLoop(Loop &L, const Plan &P, const Shape &S, const Rows *R,
   GatheredBlocks One = emitGathered(G, S, Trips, Exit, LoopID, LatchLoc,
                                     "adcc.gather", &LiveOut);
   Pre->getTerminator()->replaceSuccessorWith(Body, One.First);
+  SmallVector<std::pair<PHINode *, Value *>, 4> ExitValues;
   for (PHINode &Phi : Exit->phis()) {
     Value *V = Phi.getIncomingValueForBlock(Body);
+    ExitValues.push_back({&Phi, V});
     if (Value *New = LiveOut.lookup(V))
       Phi.setIncomingValueForBlock(Body, New);
     Phi.replaceIncomingBlockWith(Body, One.Last);
   }
   SmallVector<SmallVector<Instruction *, 4>, 8> Classes = G.classes();
+  if (KnownZero && !RV) {
+    // Without rows: a copy whose elements the loop before left zero.
+    Gatherer ZG(P, S, Body, nullptr, RowPosition::Only, nullptr, Zeroed);
+    DenseMap<Value *, Value *> ZLiveOut;
+    GatheredBlocks Z = emitGathered(ZG, S, Trips, Exit, LoopID, LatchLoc,
+                                    "adcc.zeroedgather", &ZLiveOut);
+    BasicBlock *Which = BasicBlock::Create(
+        Pre->getContext(), "adcc.gather.zeroed", Pre->getParent(), One.First);
+    BranchInst::Create(Z.First, One.First, KnownZero, Which);
+    Pre->getTerminator()->replaceSuccessorWith(One.First, Which);
+    for (auto [Phi, V] : ExitValues)
+      Phi->addIncoming(ZLiveOut.lookup(V) ? ZLiveOut.lookup(V) : V, Z.Last);
+    for (auto [Into, From] : zip(Classes, ZG.classes()))
+      append_range(Into, From);
+  }
 
   if (RV) {
     // In rows: the first, a middle or the last row's form, when the check
@@ -694,17 +711,18 @@ void gatherLoop(Loop &L, const Plan &P, const Shape &S, const Rows *R,
   Body->eraseFromParent();
 }
 
-/// An i1 computed before the outer loop of \p R: whether the elements that
-/// the gathered loop's middle rows load (\p L's windows in \p Zeroed, set
-/// here) are all zero there, left so by a nest in \p Regions; null when no
-/// window's are known.
-Value *zeroedElements(Loop &L, const Plan &P, const Shape &S, const Rows &R,
+/// An i1 computed before the outer loop of \p R (or before \p L without
+/// rows): whether the elements that the gathered loop loads (in its middle
+/// rows; of \p L's windows in \p Zeroed, set here) are all zero there,
+/// left so by a nest in \p Regions; null when no window's are known.
+Value *zeroedElements(Loop &L, const Plan &P, const Shape &S, const Rows *R,
                       ArrayRef<ZeroedRegion> Regions, ScalarEvolution &SE,
                       AAResults &AA, SmallVectorImpl<bool> &Zeroed) {
   Zeroed.assign(P.Windows.size(), false);
+  Loop *O = R ? R->Outer : nullptr;
   if (!EnableKnownZero)
     return nullptr;
-  BasicBlock *OPre = R.Outer->getLoopPreheader();
+  BasicBlock *OPre = (O ? O : &L)->getLoopPreheader();
   Instruction *At = OPre->getTerminator();
   SCEVExpander Expander(SE, "adcc.zeroed");
   IRBuilder<> B(At);
@@ -713,15 +731,12 @@ Value *zeroedElements(Loop &L, const Plan &P, const Shape &S, const Rows &R,
     const Contribution &C0 = S.Contributions[Index].front();
     Value *Pointer = C0.U->Store->getPointerOperand();
     const Value *Object = getUnderlyingObject(Pointer);
-    const ZeroedRegion *Z = find_if(Regions, [&](const ZeroedRegion &Z) {
-      return Z.Object == Object && !R.Outer->contains(Z.After);
-    });
     const SCEV *Addr = asInteger(SE.getSCEV(Pointer), SE);
     auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
     auto *Step = AR && AR->getLoop() == &L && AR->isAffine()
                      ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
                      : nullptr;
-    if (Z == Regions.end() || !Step)
+    if (!Step)
       continue;
     // The loop's elements t, S.KHi <= t <= Trips + S.KMin, each at the
     // address its first contribution's update had in iteration t - K.
@@ -731,18 +746,22 @@ Value *zeroedElements(Loop &L, const Plan &P, const Shape &S, const Rows &R,
                                      SE.getConstant(Ty, S.KMin - C0.K, true));
     bool Up = Step->getAPInt().isStrictlyPositive();
     uint64_t Size = L.getHeader()->getDataLayout().getTypeStoreSize(W.Ty);
-    const SCEV *Lowest =
-        overNest(AR->evaluateAtIteration(Up ? First : Last, SE), true, *R.Outer,
-                 R.OuterTrips, SE);
+    const SCEV *Lowest = AR->evaluateAtIteration(Up ? First : Last, SE);
     const SCEV *RowBytes = SE.getAddExpr(
         SE.getMulExpr(
             SE.getMinusSCEV(Last, First),
             SE.getConstant(Ty, Step->getAPInt().abs().getZExtValue())),
         SE.getConstant(Ty, Size));
-    const SCEV *Rows = SE.getAddExpr(
-        SE.getTruncateOrZeroExtend(R.OuterTrips, Ty), SE.getOne(Ty));
-    const SCEV *RowStep = outerStep(Addr, L, *R.Outer, SE);
-    if (!Lowest || !RowStep || !SE.isLoopInvariant(RowBytes, R.Outer))
+    const SCEV *Rows = SE.getOne(Ty), *RowStep = RowBytes;
+    if (O) {
+      Lowest = overNest(Lowest, true, *O, R->OuterTrips, SE);
+      Rows = SE.getAddExpr(SE.getTruncateOrZeroExtend(R->OuterTrips, Ty),
+                           SE.getOne(Ty));
+      RowStep = outerStep(Addr, L, *O, SE);
+      if (!SE.isLoopInvariant(RowBytes, O))
+        continue;
+    }
+    if (!Lowest || !RowStep)
       continue;
     const SCEV *Stride = SE.getSMaxExpr(RowStep, SE.getNegativeSCEV(RowStep));
     const SCEV *Ends[4] = {Lowest, Rows, RowBytes, Stride};
@@ -754,10 +773,22 @@ Value *zeroedElements(Loop &L, const Plan &P, const Shape &S, const Rows &R,
     for (auto [Out, X] : zip(V, Ends))
       Out = B.CreateZExtOrTrunc(Expander.expandCodeFor(X, nullptr, At),
                                 B.getInt64Ty());
-    Value *Ok = zeroedAt(*Z, OPre, RowRegion{V[0], V[1], V[2], V[3]},
-                         aroundPointer(C0.U->Store), AA);
-    // (False where no path from the nest's end gets here.)
-    if (!Ok || (isa<Constant>(Ok) && cast<Constant>(Ok)->isZeroValue()))
+    // (The first zeroing nest whose end some path from here leads back
+    // to.)
+    Value *Ok = nullptr;
+    for (const ZeroedRegion &Z : Regions) {
+      // (Not a loop's one row for the rows of a nest.)
+      auto *OneRow = dyn_cast<ConstantInt>(Z.Region.Rows);
+      if (Z.Object != Object || (O ? O : &L)->contains(Z.After) ||
+          (O && OneRow && OneRow->isOne()))
+        continue;
+      Ok = zeroedAt(Z, OPre, RowRegion{V[0], V[1], V[2], V[3]},
+                    aroundPointer(C0.U->Store), AA);
+      if (Ok && !(isa<Constant>(Ok) && cast<Constant>(Ok)->isZeroValue()))
+        break;
+      Ok = nullptr;
+    }
+    if (!Ok)
       continue;
     Zeroed[Index] = true;
     All = All ? B.CreateAnd(All, Ok) : Ok;
@@ -804,9 +835,8 @@ bool gatherUpdates(Function &F, FunctionAnalysisManager &FAM) {
     auto &DT = FAM.getResult<DominatorTreeAnalysis>(F);
     std::optional<Rows> R = planRows(*Found, *P, *S, SE, AA, DT, LI);
     SmallVector<bool, 2> Zeroed;
-    Value *KnownZero =
-        R ? zeroedElements(*Found, *P, *S, *R, Regions, SE, AA, Zeroed)
-          : nullptr;
+    Value *KnownZero = zeroedElements(*Found, *P, *S, R ? &*R : nullptr,
+                                      Regions, SE, AA, Zeroed);
     auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(F);
     ORE.emit([&] {
       unsigned Elements = 0;
@@ -825,10 +855,14 @@ bool gatherUpdates(Function &F, FunctionAnalysisManager &FAM) {
                      "after it would add into it (when the outer loop runs "
                      "twice or more and the rows' memory is apart)"
                    : "")
-             << (KnownZero ? "; a middle row stores its sums without loading "
-                             "the elements a nest before left zero (when "
-                             "nothing wrote them since)"
-                           : "");
+             << (KnownZero
+                     ? (R ? "; a middle row stores its sums without loading "
+                            "the elements a nest before left zero (when "
+                            "nothing wrote them since)"
+                          : "; it stores its sums without loading the "
+                            "elements a loop before left zero (when nothing "
+                            "wrote them since)")
+                     : "");
     });
     gatherLoop(*Found, *P, *S, R ? &*R : nullptr, KnownZero, Zeroed, SE, LI,
                DT);

@@ -35,6 +35,10 @@ using namespace llvm;
 namespace adcore {
 namespace {
 
+/// The most stores between a zeroing nest and the loop after it that are
+/// checked apart from the loop's elements (more clear the flag).
+constexpr unsigned MaxStoresBetween = 8;
+
 /// Whether \p I may write the memory of \p Loc; the tape runtime's calls
 /// touch only the tape.
 bool mayWrite(Instruction &I, const MemoryLocation &Loc, AAResults &AA) {
@@ -48,9 +52,10 @@ bool mayWrite(Instruction &I, const MemoryLocation &Loc, AAResults &AA) {
 }
 
 /// The lowest and the highest byte (plus one) that \p Store (in \p I,
-/// nested in \p O) writes over the nest; nothing when that is not linear.
+/// nested in \p O when there is one) writes over the nest; nothing when
+/// that is not linear.
 std::optional<std::pair<const SCEV *, const SCEV *>>
-bytesOverNest(StoreInst &Store, Loop &I, Loop &O, const SCEV *ITrips,
+bytesOverNest(StoreInst &Store, Loop &I, Loop *O, const SCEV *ITrips,
               const SCEV *OTrips, ScalarEvolution &SE) {
   const SCEV *Addr = asInteger(SE.getSCEV(Store.getPointerOperand()), SE);
   if (isa<SCEVCouldNotCompute>(Addr))
@@ -74,21 +79,25 @@ bytesOverNest(StoreInst &Store, Loop &I, Loop &O, const SCEV *ITrips,
     Lo = Up ? AR->getStart() : Last;
     Hi = Up ? Last : AR->getStart();
   }
-  Lo = overNest(Lo, true, O, OTrips, SE);
-  Hi = overNest(SE.getAddExpr(Hi, Size), false, O, OTrips, SE);
+  Hi = SE.getAddExpr(Hi, Size);
+  if (O) {
+    Lo = overNest(Lo, true, *O, OTrips, SE);
+    Hi = overNest(Hi, false, *O, OTrips, SE);
+  }
   if (!Lo || !Hi)
     return std::nullopt;
   return std::make_pair(Lo, Hi);
 }
 
-/// The region \p Zero (a store of zero in \p I, nested in \p O) covers,
-/// computed in a new block after the nest; nothing when it is not a
-/// region of rows or cannot be computed there.
-std::optional<ZeroedRegion> zeroedBy(StoreInst &Zero, Loop &I, Loop &O,
+/// The region \p Zero (a store of zero in \p I, nested in \p O, or
+/// alone: one row) covers, computed in a new block after the nest; nothing
+/// when it is not a region of rows or cannot be computed there.
+std::optional<ZeroedRegion> zeroedBy(StoreInst &Zero, Loop &I, Loop *O,
                                      ScalarEvolution &SE, DominatorTree &DT,
                                      LoopInfo &LI, AAResults &AA) {
   const SCEV *ITrips = SE.getBackedgeTakenCount(&I);
-  const SCEV *OTrips = SE.getBackedgeTakenCount(&O);
+  const SCEV *OTrips =
+      O ? SE.getBackedgeTakenCount(O) : SE.getZero(ITrips->getType());
   const SCEV *Addr = asInteger(SE.getSCEV(Zero.getPointerOperand()), SE);
   auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
   auto *Step = AR && AR->getLoop() == &I && AR->isAffine()
@@ -103,20 +112,21 @@ std::optional<ZeroedRegion> zeroedBy(StoreInst &Zero, Loop &I, Loop &O,
   Type *Ty = AR->getType();
   std::optional<std::pair<const SCEV *, const SCEV *>> Span =
       bytesOverNest(Zero, I, O, ITrips, OTrips, SE);
-  const SCEV *RowStep = outerStep(Addr, I, O, SE);
-  if (!Span || !RowStep || RowStep->isZero())
-    return std::nullopt;
   const SCEV *Rows =
       SE.getAddExpr(SE.getTruncateOrZeroExtend(OTrips, Ty), SE.getOne(Ty));
   const SCEV *RowBytes = SE.getMulExpr(
       SE.getAddExpr(SE.getTruncateOrZeroExtend(ITrips, Ty), SE.getOne(Ty)),
       SE.getConstant(Ty, Size));
+  // (One row: any stride past it.)
+  const SCEV *RowStep = O ? outerStep(Addr, I, *O, SE) : RowBytes;
+  if (!Span || !RowStep || RowStep->isZero())
+    return std::nullopt;
   const SCEV *Stride = SE.getSMaxExpr(RowStep, SE.getNegativeSCEV(RowStep));
 
   // The nest's other stores that may meet the zeroed memory.
   MemoryLocation Loc = aroundPointer(&Zero);
   SmallVector<std::pair<const SCEV *, const SCEV *>, 4> Others;
-  for (BasicBlock *BB : O.blocks())
+  for (BasicBlock *BB : (O ? O : &I)->blocks())
     for (Instruction &X : *BB) {
       if (&X == &Zero || !mayWrite(X, Loc, AA))
         continue;
@@ -128,8 +138,10 @@ std::optional<ZeroedRegion> zeroedBy(StoreInst &Zero, Loop &I, Loop &O,
       Others.push_back(*Bytes);
     }
 
-  BasicBlock *After = SplitEdge(O.getLoopLatch(), O.getUniqueExitBlock(), &DT,
-                                &LI, nullptr, "adcc.zeroed");
+  Loop &Outermost = O ? *O : I;
+  BasicBlock *After =
+      SplitEdge(Outermost.getLoopLatch(), Outermost.getUniqueExitBlock(), &DT,
+                &LI, nullptr, "adcc.zeroed");
   Instruction *At = After->getTerminator();
   SCEVExpander Expander(SE, "adcc.zeroed");
   SmallVector<const SCEV *, 8> All{Span->first, Rows, RowBytes, Stride};
@@ -167,21 +179,27 @@ SmallVector<ZeroedRegion, 4> findZeroedRegions(Function &F, LoopInfo &LI,
                                                DominatorTree &DT,
                                                AAResults &AA) {
   SmallVector<ZeroedRegion, 4> Found;
-  SmallVector<std::pair<Loop *, StoreInst *>, 4> Candidates;
+  SmallVector<std::tuple<Loop *, Loop *, StoreInst *>, 4> Candidates;
   for (Loop *I : LI.getLoopsInPreorder()) {
+    // A nest (the inner loop alone in the outer one), or a loop alone.
     Loop *O = I->getParentLoop();
-    if (!I->isInnermost() || !O || O->getSubLoops().size() != 1)
-      continue;
-    BasicBlock *ILatch = I->getLoopLatch(), *OLatch = O->getLoopLatch();
-    if (!ILatch || I->getExitingBlock() != ILatch || !OLatch ||
-        O->getExitingBlock() != OLatch || !O->getUniqueExitBlock() ||
-        !DT.dominates(I->getHeader(), OLatch))
+    if (O && O->getSubLoops().size() != 1)
+      O = nullptr;
+    BasicBlock *ILatch = I->getLoopLatch();
+    if (!I->isInnermost() || !ILatch || I->getExitingBlock() != ILatch ||
+        (!O && !I->getUniqueExitBlock()))
       continue;
     const SCEV *ITrips = SE.getBackedgeTakenCount(I);
-    if (isa<SCEVCouldNotCompute>(ITrips) ||
-        isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(O)) ||
-        !SE.isLoopInvariant(ITrips, O))
+    if (isa<SCEVCouldNotCompute>(ITrips))
       continue;
+    if (O) {
+      BasicBlock *OLatch = O->getLoopLatch();
+      if (!OLatch || O->getExitingBlock() != OLatch ||
+          !O->getUniqueExitBlock() || !DT.dominates(I->getHeader(), OLatch) ||
+          isa<SCEVCouldNotCompute>(SE.getBackedgeTakenCount(O)) ||
+          !SE.isLoopInvariant(ITrips, O))
+        continue;
+    }
     for (BasicBlock *BB : I->blocks())
       if (DT.dominates(BB, ILatch))
         for (Instruction &X : *BB)
@@ -189,15 +207,14 @@ SmallVector<ZeroedRegion, 4> findZeroedRegions(Function &F, LoopInfo &LI,
               Store && Store->isSimple() &&
               isa<Constant>(Store->getValueOperand()) &&
               cast<Constant>(Store->getValueOperand())->isNullValue())
-            Candidates.push_back({I, Store});
+            Candidates.push_back({I, O, Store});
   }
   // (One region per nest: its block after the nest is split off once.)
   SmallPtrSet<Loop *, 4> Done;
-  for (auto [I, Store] : Candidates) {
+  for (auto [I, O, Store] : Candidates) {
     if (!Done.insert(I).second)
       continue;
-    std::optional<ZeroedRegion> Z =
-        zeroedBy(*Store, *I, *I->getParentLoop(), SE, DT, LI, AA);
+    std::optional<ZeroedRegion> Z = zeroedBy(*Store, *I, O, SE, DT, LI, AA);
     if (Z)
       Found.push_back(*Z);
   }
@@ -212,11 +229,32 @@ Value *zeroedAt(const ZeroedRegion &Z, BasicBlock *At, const RowRegion &Wanted,
   std::array<Value *, 5> Set{Z.Valid, Z.Region.Lowest, Z.Region.Rows,
                              Z.Region.RowBytes, Z.Region.Stride};
   std::array<Value *, 5> Here = Set;
+  // The stores in the blocks every path into At passes last (each with one
+  // predecessor, after the nest's end): checked apart from the wanted rows
+  // below instead of clearing the flag. (Each path from At back to them
+  // runs the loop after At, which writes the memory.)
+  SmallPtrSet<BasicBlock *, 4> Chain;
+  for (BasicBlock *BB = At; BB && BB != Z.After && Chain.insert(BB).second;
+       BB = BB->getSinglePredecessor())
+    ;
+  SmallVector<StoreInst *, 4> Between;
   if (At != Z.After) {
     SmallVector<BasicBlock *, 16> Clears{&F.getEntryBlock()};
     for (BasicBlock &BB : F) {
-      if (&BB == Z.After ||
-          none_of(BB, [&](Instruction &I) { return mayWrite(I, Memory, AA); }))
+      if (&BB == Z.After)
+        continue;
+      bool Clear = false;
+      for (Instruction &I : BB) {
+        if (!mayWrite(I, Memory, AA))
+          continue;
+        auto *Store = dyn_cast<StoreInst>(&I);
+        if (Chain.contains(&BB) && Store && Store->isSimple() &&
+            Between.size() < MaxStoresBetween)
+          Between.push_back(Store);
+        else
+          Clear = true;
+      }
+      if (!Clear)
         continue;
       if (&BB == At)
         return nullptr;
@@ -239,7 +277,10 @@ Value *zeroedAt(const ZeroedRegion &Z, BasicBlock *At, const RowRegion &Wanted,
   // first wanted row Q rows and R bytes after the zeroed region's first.
   IRBuilder<> B(At->getTerminator());
   Value *Zero = B.getInt64(0);
-  Value *Ok = B.CreateAnd(Flag, B.CreateICmpEQ(Stride, Wanted.Stride));
+  // (One wanted row may lie in any zeroed row.)
+  Value *Ok =
+      B.CreateAnd(Flag, B.CreateOr(B.CreateICmpEQ(Wanted.Rows, B.getInt64(1)),
+                                   B.CreateICmpEQ(Stride, Wanted.Stride)));
   Ok = B.CreateAnd(Ok, B.CreateICmpNE(Stride, Zero));
   Ok = B.CreateAnd(Ok, B.CreateICmpUGE(Wanted.Lowest, Lowest));
   Value *Diff = B.CreateSub(Wanted.Lowest, Lowest);
@@ -251,6 +292,21 @@ Value *zeroedAt(const ZeroedRegion &Z, BasicBlock *At, const RowRegion &Wanted,
   Ok = B.CreateAnd(Ok, B.CreateICmpUGE(RowBytes, Wanted.RowBytes));
   Ok = B.CreateAnd(Ok,
                    B.CreateICmpULE(R, B.CreateSub(RowBytes, Wanted.RowBytes)));
+  Value *WantedEnd = B.CreateAdd(
+      B.CreateAdd(
+          Wanted.Lowest,
+          B.CreateMul(B.CreateSub(Wanted.Rows, B.getInt64(1)), Wanted.Stride)),
+      Wanted.RowBytes);
+  for (StoreInst *Store : Between) {
+    Value *Begin = B.CreatePtrToInt(Store->getPointerOperand(), B.getInt64Ty());
+    Value *End = B.CreateAdd(
+        Begin,
+        B.getInt64(Store->getDataLayout()
+                       .getTypeStoreSize(Store->getValueOperand()->getType())
+                       .getFixedValue()));
+    Ok = B.CreateAnd(Ok, B.CreateOr(B.CreateICmpULE(End, Wanted.Lowest),
+                                    B.CreateICmpUGE(Begin, WantedEnd)));
+  }
   if (auto *I = dyn_cast<Instruction>(Ok))
     I->setName("adcc.zeroed.inside");
   return Ok;
@@ -260,12 +316,15 @@ void dropUnusedRegions(ArrayRef<ZeroedRegion> Regions) {
   for (const ZeroedRegion &Z : Regions) {
     SmallVector<WeakTrackingVH, 8> Values;
     for (Instruction &I : *Z.After)
-      if (!I.isTerminator())
+      if (!I.isTerminator() && !isa<PHINode>(I))
         Values.push_back(&I);
     for (WeakTrackingVH &V : llvm::reverse(Values))
       if (auto *I = dyn_cast_or_null<Instruction>(V))
         RecursivelyDeleteTriviallyDeadInstructions(I);
-    if (Z.After->size() == 1)
+    // (Phis and the branch left: the exit's own phis, moved there.)
+    if (all_of(*Z.After, [](Instruction &I) {
+          return isa<PHINode>(I) || I.isTerminator();
+        }))
       TryToSimplifyUncondBranchFromEmptyBlock(Z.After);
   }
 }

@@ -7,11 +7,15 @@
 // elements (`du[c] += ...`). Where nothing wrote that memory in between, it
 // can store its sums without loading the zeros first.
 //
-// findZeroedRegions finds the nests that zero such a region and computes it
-// where they end; zeroedAt tells, at a point of the function, whether a
-// region is still zero there: a flag that the nest's end sets and every
-// instruction that may write the memory clears (phis where paths meet),
-// and the rows wanted inside the rows zeroed.
+// The same for 1-D stencils: a loop alone zeroing consecutive elements
+// leaves a region of one row.
+//
+// findZeroedRegions finds the nests (and loops) that zero such a region and
+// computes it where they end; zeroedAt tells, at a point of the function,
+// whether a region is still zero there: a flag that the nest's end sets and
+// every instruction that may write the memory clears (phis where paths
+// meet), the rows wanted inside the rows zeroed, and the plain stores on
+// the last straight stretch before that point apart from the wanted rows.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_ZEROEDREGIONS_H
@@ -34,7 +38,8 @@ struct RowRegion {
 
 /// A loop nest that stores zero into every byte of a region of rows each
 /// time it runs: an inner loop, run in every iteration of the outer one,
-/// zeroing consecutive elements in each of its iterations.
+/// zeroing consecutive elements in each of its iterations; or such a loop
+/// alone (one row).
 struct ZeroedRegion {
   /// The underlying object of the zeroed memory.
   llvm::Value *Object;
