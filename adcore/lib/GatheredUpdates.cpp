@@ -44,6 +44,12 @@
 // last row, add the pulled values around each element's own, and the
 // check before the outer loop picks them.
 //
+// Where a loop or nest before it zeroed the elements the loop adds into
+// (ZeroedRegions.cpp: the reverse of the other half step of a time step),
+// one more copy (of the middle row's form, in rows) starts each element's
+// sum from zero instead of loading it, picked by a check before the loop
+// (before the outer one, in rows).
+//
 //===----------------------------------------------------------------------===//
 
 #include "adcore/ADPass.h"
@@ -82,8 +88,8 @@ constexpr unsigned MaxCarriedDepth = 2;
 
 cl::opt<bool> EnableKnownZero(
     "adcc-known-zero-rows", cl::init(true), cl::Hidden,
-    cl::desc("Let the middle rows of a gathered 2-D stencil loop store their "
-             "sums without loading elements that a reverse nest before "
+    cl::desc("Let a gathered stencil loop (a 2-D one's middle rows) store "
+             "its sums without loading elements that a loop or nest before "
              "zeroed (tests compare the results with and without)"));
 
 cl::opt<bool> EnableGather(

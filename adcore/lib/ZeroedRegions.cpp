@@ -4,7 +4,8 @@
 // iteration of the outer one and exits only at its latch, the outer loop
 // exits only at its latch, and a store of zero that every inner iteration
 // does walks consecutive elements (its step the element's size), rows a
-// fixed number of bytes apart. The nest's other stores that may meet that
+// fixed number of bytes apart; a loop alone that exits only at its latch
+// zeroes a region of one row. The nest's other stores that may meet that
 // memory are checked apart from the region where it ends (Valid).
 //
 // The flag of zeroedAt is built with SSAUpdater: true (Valid) at the end of
