@@ -57,14 +57,12 @@
 #include "CheapInstructions.h"
 #include "GatheredUpdates.h"
 #include "LoopUpdates.h"
-#include "ZeroedRegions.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ScalarEvolution.h"
-#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -85,12 +83,6 @@ namespace {
 
 /// How many iterations back an addend may reach through carried phis.
 constexpr unsigned MaxCarriedDepth = 2;
-
-cl::opt<bool> EnableKnownZero(
-    "adcc-known-zero-rows", cl::init(true), cl::Hidden,
-    cl::desc("Let a gathered stencil loop (a 2-D one's middle rows) store "
-             "its sums without loading elements that a loop or nest before "
-             "zeroed (tests compare the results with and without)"));
 
 cl::opt<bool> EnableGather(
     "adcc-gathered-updates", cl::init(true), cl::Hidden,
@@ -717,91 +709,6 @@ void gatherLoop(Loop &L, const Plan &P, const Shape &S, const Rows *R,
   Body->eraseFromParent();
 }
 
-/// An i1 computed before the outer loop of \p R (or before \p L without
-/// rows): whether the elements that the gathered loop loads (in its middle
-/// rows; of \p L's windows in \p Zeroed, set here) are all zero there,
-/// left so by a nest in \p Regions; null when no window's are known.
-Value *zeroedElements(Loop &L, const Plan &P, const Shape &S, const Rows *R,
-                      ArrayRef<ZeroedRegion> Regions, ScalarEvolution &SE,
-                      AAResults &AA, SmallVectorImpl<bool> &Zeroed) {
-  Zeroed.assign(P.Windows.size(), false);
-  Loop *O = R ? R->Outer : nullptr;
-  if (!EnableKnownZero)
-    return nullptr;
-  BasicBlock *OPre = (O ? O : &L)->getLoopPreheader();
-  Instruction *At = OPre->getTerminator();
-  SCEVExpander Expander(SE, "adcc.zeroed");
-  IRBuilder<> B(At);
-  Value *All = nullptr;
-  for (auto [Index, W] : enumerate(P.Windows)) {
-    const Contribution &C0 = S.Contributions[Index].front();
-    Value *Pointer = C0.U->Store->getPointerOperand();
-    const Value *Object = getUnderlyingObject(Pointer);
-    const SCEV *Addr = asInteger(SE.getSCEV(Pointer), SE);
-    auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
-    auto *Step = AR && AR->getLoop() == &L && AR->isAffine()
-                     ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
-                     : nullptr;
-    if (!Step)
-      continue;
-    // The loop's elements t, S.KHi <= t <= Trips + S.KMin, each at the
-    // address its first contribution's update had in iteration t - K.
-    Type *Ty = AR->getType();
-    const SCEV *First = SE.getConstant(Ty, S.KHi - C0.K, true);
-    const SCEV *Last = SE.getAddExpr(SE.getTruncateOrZeroExtend(S.Trips, Ty),
-                                     SE.getConstant(Ty, S.KMin - C0.K, true));
-    bool Up = Step->getAPInt().isStrictlyPositive();
-    uint64_t Size = L.getHeader()->getDataLayout().getTypeStoreSize(W.Ty);
-    const SCEV *Lowest = AR->evaluateAtIteration(Up ? First : Last, SE);
-    const SCEV *RowBytes = SE.getAddExpr(
-        SE.getMulExpr(
-            SE.getMinusSCEV(Last, First),
-            SE.getConstant(Ty, Step->getAPInt().abs().getZExtValue())),
-        SE.getConstant(Ty, Size));
-    const SCEV *Rows = SE.getOne(Ty), *RowStep = RowBytes;
-    if (O) {
-      Lowest = overNest(Lowest, true, *O, R->OuterTrips, SE);
-      Rows = SE.getAddExpr(SE.getTruncateOrZeroExtend(R->OuterTrips, Ty),
-                           SE.getOne(Ty));
-      RowStep = outerStep(Addr, L, *O, SE);
-      if (!SE.isLoopInvariant(RowBytes, O))
-        continue;
-    }
-    if (!Lowest || !RowStep)
-      continue;
-    const SCEV *Stride = SE.getSMaxExpr(RowStep, SE.getNegativeSCEV(RowStep));
-    const SCEV *Ends[4] = {Lowest, Rows, RowBytes, Stride};
-    if (!all_of(Ends, [&](const SCEV *X) {
-          return Expander.isSafeToExpandAt(X, At);
-        }))
-      continue;
-    Value *V[4];
-    for (auto [Out, X] : zip(V, Ends))
-      Out = B.CreateZExtOrTrunc(Expander.expandCodeFor(X, nullptr, At),
-                                B.getInt64Ty());
-    // (The first zeroing nest whose end some path from here leads back
-    // to.)
-    Value *Ok = nullptr;
-    for (const ZeroedRegion &Z : Regions) {
-      // (Not a loop's one row for the rows of a nest.)
-      auto *OneRow = dyn_cast<ConstantInt>(Z.Region.Rows);
-      if (Z.Object != Object || (O ? O : &L)->contains(Z.After) ||
-          (O && OneRow && OneRow->isOne()))
-        continue;
-      Ok = zeroedAt(Z, OPre, RowRegion{V[0], V[1], V[2], V[3]},
-                    aroundPointer(C0.U->Store), AA);
-      if (Ok && !(isa<Constant>(Ok) && cast<Constant>(Ok)->isZeroValue()))
-        break;
-      Ok = nullptr;
-    }
-    if (!Ok)
-      continue;
-    Zeroed[Index] = true;
-    All = All ? B.CreateAnd(All, Ok) : Ok;
-  }
-  return All;
-}
-
 } // namespace
 
 bool gatherUpdates(Function &F, FunctionAnalysisManager &FAM) {
@@ -809,16 +716,13 @@ bool gatherUpdates(Function &F, FunctionAnalysisManager &FAM) {
     return false;
   bool Changed = false;
   // The regions reverse nests leave zero, found before any of them changes.
-  SmallVector<ZeroedRegion, 4> Regions;
-  if (EnableKnownZero) {
-    Regions = findZeroedRegions(F, FAM.getResult<LoopAnalysis>(F),
-                                FAM.getResult<ScalarEvolutionAnalysis>(F),
-                                FAM.getResult<DominatorTreeAnalysis>(F),
-                                FAM.getResult<AAManager>(F));
-    if (!Regions.empty()) {
-      FAM.invalidate(F, PreservedAnalyses::none());
-      Changed = true;
-    }
+  SmallVector<ZeroedRegion, 4> Regions = findZeroedRegions(
+      F, FAM.getResult<LoopAnalysis>(F),
+      FAM.getResult<ScalarEvolutionAnalysis>(F),
+      FAM.getResult<DominatorTreeAnalysis>(F), FAM.getResult<AAManager>(F));
+  if (!Regions.empty()) {
+    FAM.invalidate(F, PreservedAnalyses::none());
+    Changed = true;
   }
   // One loop at a time: each rewrite removes a loop and adds two.
   for (unsigned Round = 0; Round < 64; ++Round) {

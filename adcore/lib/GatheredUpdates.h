@@ -10,6 +10,7 @@
 #define ADCORE_GATHEREDUPDATES_H
 
 #include "LoopUpdates.h"
+#include "ZeroedRegions.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -152,6 +153,16 @@ std::optional<Rows> planRows(llvm::Loop &L, const Plan &P, const Shape &S,
 /// the rows before and after, and the outer iteration before \p L.
 RowValues expandRows(const Rows &R, const Shape &S, llvm::Loop &L,
                      llvm::ScalarEvolution &SE);
+
+/// An i1 computed before the outer loop of \p R (or before \p L without
+/// rows): whether the elements that the gathered loop loads (in its middle
+/// rows; of \p L's windows in \p Zeroed, set here) are all zero there,
+/// left so by a nest in \p Regions; null when no window's are known.
+/// (ZeroedRegions.cpp.)
+llvm::Value *zeroedElements(llvm::Loop &L, const Plan &P, const Shape &S,
+                            const Rows *R, llvm::ArrayRef<ZeroedRegion> Regions,
+                            llvm::ScalarEvolution &SE, llvm::AAResults &AA,
+                            llvm::SmallVectorImpl<bool> &Zeroed);
 
 } // namespace adcore
 

@@ -8,6 +8,9 @@
 // zeroes a region of one row. The nest's other stores that may meet that
 // memory are checked apart from the region where it ends (Valid).
 //
+// zeroedElements (declared in GatheredUpdates.h) asks zeroedAt about the
+// elements a gathered loop loads.
+//
 // The flag of zeroedAt is built with SSAUpdater: true (Valid) at the end of
 // the block after the nest, false at the end of the entry block and of
 // every block holding an instruction that may write the memory asked
@@ -24,6 +27,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/SSAUpdater.h"
@@ -35,6 +39,12 @@ using namespace llvm;
 
 namespace adcore {
 namespace {
+
+cl::opt<bool> EnableKnownZero(
+    "adcc-known-zero-rows", cl::init(true), cl::Hidden,
+    cl::desc("Let a gathered stencil loop (a 2-D one's middle rows) store "
+             "its sums without loading elements that a loop or nest before "
+             "zeroed (tests compare the results with and without)"));
 
 /// The most stores between a zeroing nest and the loop after it that are
 /// checked apart from the loop's elements (more clear the flag).
@@ -50,6 +60,14 @@ bool mayWrite(Instruction &I, const MemoryLocation &Loc, AAResults &AA) {
         Callee && Callee->getName().starts_with("adcc_tape_"))
       return false;
   return isModSet(AA.getModRefInfo(&I, Loc));
+}
+
+/// The byte after \p R's last row.
+Value *regionEnd(IRBuilder<> &B, const RowRegion &R) {
+  return B.CreateAdd(
+      B.CreateAdd(R.Lowest,
+                  B.CreateMul(B.CreateSub(R.Rows, B.getInt64(1)), R.Stride)),
+      R.RowBytes);
 }
 
 /// The lowest and the highest byte (plus one) that \p Store (in \p I,
@@ -158,12 +176,7 @@ std::optional<ZeroedRegion> zeroedBy(StoreInst &Zero, Loop &I, Loop *O,
   };
   RowRegion Region{Expand(Span->first), Expand(Rows), Expand(RowBytes),
                    Expand(Stride)};
-  // (The region ends where its last row does.)
-  Value *End = B.CreateAdd(
-      B.CreateAdd(
-          Region.Lowest,
-          B.CreateMul(B.CreateSub(Region.Rows, B.getInt64(1)), Region.Stride)),
-      Region.RowBytes);
+  Value *End = regionEnd(B, Region);
   Value *Valid = B.getTrue();
   for (auto &[Lo, Hi] : Others)
     Valid = B.CreateAnd(Valid,
@@ -173,6 +186,20 @@ std::optional<ZeroedRegion> zeroedBy(StoreInst &Zero, Loop &I, Loop *O,
                       Valid, Region};
 }
 
+/// The first store of zero that every iteration of \p I does (one region
+/// per nest: its block after the nest is split off once).
+StoreInst *firstZeroStore(Loop &I, DominatorTree &DT) {
+  for (BasicBlock *BB : I.blocks())
+    if (DT.dominates(BB, I.getLoopLatch()))
+      for (Instruction &X : *BB)
+        if (auto *Store = dyn_cast<StoreInst>(&X);
+            Store && Store->isSimple() &&
+            isa<Constant>(Store->getValueOperand()) &&
+            cast<Constant>(Store->getValueOperand())->isNullValue())
+          return Store;
+  return nullptr;
+}
+
 } // namespace
 
 SmallVector<ZeroedRegion, 4> findZeroedRegions(Function &F, LoopInfo &LI,
@@ -180,6 +207,8 @@ SmallVector<ZeroedRegion, 4> findZeroedRegions(Function &F, LoopInfo &LI,
                                                DominatorTree &DT,
                                                AAResults &AA) {
   SmallVector<ZeroedRegion, 4> Found;
+  if (!EnableKnownZero)
+    return Found;
   SmallVector<std::tuple<Loop *, Loop *, StoreInst *>, 4> Candidates;
   for (Loop *I : LI.getLoopsInPreorder()) {
     // A nest (the inner loop alone in the outer one), or a loop alone.
@@ -201,24 +230,13 @@ SmallVector<ZeroedRegion, 4> findZeroedRegions(Function &F, LoopInfo &LI,
           !SE.isLoopInvariant(ITrips, O))
         continue;
     }
-    for (BasicBlock *BB : I->blocks())
-      if (DT.dominates(BB, ILatch))
-        for (Instruction &X : *BB)
-          if (auto *Store = dyn_cast<StoreInst>(&X);
-              Store && Store->isSimple() &&
-              isa<Constant>(Store->getValueOperand()) &&
-              cast<Constant>(Store->getValueOperand())->isNullValue())
-            Candidates.push_back({I, O, Store});
+    if (StoreInst *Store = firstZeroStore(*I, DT))
+      Candidates.push_back({I, O, Store});
   }
-  // (One region per nest: its block after the nest is split off once.)
-  SmallPtrSet<Loop *, 4> Done;
-  for (auto [I, O, Store] : Candidates) {
-    if (!Done.insert(I).second)
-      continue;
-    std::optional<ZeroedRegion> Z = zeroedBy(*Store, *I, O, SE, DT, LI, AA);
-    if (Z)
+  // (After the walk over the loops: each split changes them.)
+  for (auto [I, O, Store] : Candidates)
+    if (std::optional<ZeroedRegion> Z = zeroedBy(*Store, *I, O, SE, DT, LI, AA))
       Found.push_back(*Z);
-  }
   return Found;
 }
 
@@ -293,11 +311,7 @@ Value *zeroedAt(const ZeroedRegion &Z, BasicBlock *At, const RowRegion &Wanted,
   Ok = B.CreateAnd(Ok, B.CreateICmpUGE(RowBytes, Wanted.RowBytes));
   Ok = B.CreateAnd(Ok,
                    B.CreateICmpULE(R, B.CreateSub(RowBytes, Wanted.RowBytes)));
-  Value *WantedEnd = B.CreateAdd(
-      B.CreateAdd(
-          Wanted.Lowest,
-          B.CreateMul(B.CreateSub(Wanted.Rows, B.getInt64(1)), Wanted.Stride)),
-      Wanted.RowBytes);
+  Value *WantedEnd = regionEnd(B, Wanted);
   for (StoreInst *Store : Between) {
     Value *Begin = B.CreatePtrToInt(Store->getPointerOperand(), B.getInt64Ty());
     Value *End = B.CreateAdd(
@@ -311,6 +325,87 @@ Value *zeroedAt(const ZeroedRegion &Z, BasicBlock *At, const RowRegion &Wanted,
   if (auto *I = dyn_cast<Instruction>(Ok))
     I->setName("adcc.zeroed.inside");
   return Ok;
+}
+
+Value *zeroedElements(Loop &L, const Plan &P, const Shape &S, const Rows *R,
+                      ArrayRef<ZeroedRegion> Regions, ScalarEvolution &SE,
+                      AAResults &AA, SmallVectorImpl<bool> &Zeroed) {
+  Zeroed.assign(P.Windows.size(), false);
+  Loop *O = R ? R->Outer : nullptr;
+  if (!EnableKnownZero)
+    return nullptr;
+  BasicBlock *OPre = (O ? O : &L)->getLoopPreheader();
+  Instruction *At = OPre->getTerminator();
+  SCEVExpander Expander(SE, "adcc.zeroed");
+  IRBuilder<> B(At);
+  Value *All = nullptr;
+  for (auto [Index, W] : enumerate(P.Windows)) {
+    const Contribution &C0 = S.Contributions[Index].front();
+    Value *Pointer = C0.U->Store->getPointerOperand();
+    const Value *Object = getUnderlyingObject(Pointer);
+    const SCEV *Addr = asInteger(SE.getSCEV(Pointer), SE);
+    auto *AR = dyn_cast<SCEVAddRecExpr>(Addr);
+    auto *Step = AR && AR->getLoop() == &L && AR->isAffine()
+                     ? dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE))
+                     : nullptr;
+    if (!Step)
+      continue;
+    // The loop's elements t, S.KHi <= t <= Trips + S.KMin, each at the
+    // address its first contribution's update had in iteration t - K.
+    Type *Ty = AR->getType();
+    const SCEV *First = SE.getConstant(Ty, S.KHi - C0.K, true);
+    const SCEV *Last = SE.getAddExpr(SE.getTruncateOrZeroExtend(S.Trips, Ty),
+                                     SE.getConstant(Ty, S.KMin - C0.K, true));
+    bool Up = Step->getAPInt().isStrictlyPositive();
+    uint64_t Size = L.getHeader()->getDataLayout().getTypeStoreSize(W.Ty);
+    const SCEV *Lowest = AR->evaluateAtIteration(Up ? First : Last, SE);
+    const SCEV *RowBytes = SE.getAddExpr(
+        SE.getMulExpr(
+            SE.getMinusSCEV(Last, First),
+            SE.getConstant(Ty, Step->getAPInt().abs().getZExtValue())),
+        SE.getConstant(Ty, Size));
+    const SCEV *Rows = SE.getOne(Ty), *RowStep = RowBytes;
+    if (O) {
+      Lowest = overNest(Lowest, true, *O, R->OuterTrips, SE);
+      Rows = SE.getAddExpr(SE.getTruncateOrZeroExtend(R->OuterTrips, Ty),
+                           SE.getOne(Ty));
+      RowStep = outerStep(Addr, L, *O, SE);
+      if (!SE.isLoopInvariant(RowBytes, O))
+        continue;
+    }
+    if (!Lowest || !RowStep)
+      continue;
+    const SCEV *Stride = SE.getSMaxExpr(RowStep, SE.getNegativeSCEV(RowStep));
+    const SCEV *Ends[4] = {Lowest, Rows, RowBytes, Stride};
+    if (!all_of(Ends, [&](const SCEV *X) {
+          return Expander.isSafeToExpandAt(X, At);
+        }))
+      continue;
+    Value *V[4];
+    for (auto [Out, X] : zip(V, Ends))
+      Out = B.CreateZExtOrTrunc(Expander.expandCodeFor(X, nullptr, At),
+                                B.getInt64Ty());
+    // (The first zeroing nest whose end some path from here leads back
+    // to.)
+    Value *Ok = nullptr;
+    for (const ZeroedRegion &Z : Regions) {
+      // (Not a loop's one row for the rows of a nest.)
+      auto *OneRow = dyn_cast<ConstantInt>(Z.Region.Rows);
+      if (Z.Object != Object || (O ? O : &L)->contains(Z.After) ||
+          (O && OneRow && OneRow->isOne()))
+        continue;
+      Ok = zeroedAt(Z, OPre, RowRegion{V[0], V[1], V[2], V[3]},
+                    aroundPointer(C0.U->Store), AA);
+      if (Ok && !(isa<Constant>(Ok) && cast<Constant>(Ok)->isZeroValue()))
+        break;
+      Ok = nullptr;
+    }
+    if (!Ok)
+      continue;
+    Zeroed[Index] = true;
+    All = All ? B.CreateAnd(All, Ok) : Ok;
+  }
+  return All;
 }
 
 void dropUnusedRegions(ArrayRef<ZeroedRegion> Regions) {
