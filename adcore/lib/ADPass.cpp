@@ -8,6 +8,7 @@
 #include "adcore/CustomRules.h"
 #include "adcore/DeclaredDerivatives.h"
 #include "adcore/EnzymeCalls.h"
+#include "adcore/EnzymeMarks.h"
 #include "adcore/ParamShapes.h"
 #include "adcore/RequestCollector.h"
 #include "adcore/Synthesis.h"
@@ -153,6 +154,8 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
 PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   if (!Opts.EnableAD)
     return PreservedAnalyses::all();
+  // (Done at the start of the pipeline already, unless the pass runs alone.)
+  readEnzymeAnnotations(M);
   CustomRules::restoreKeptLinkage(M);
 
   CollectedRequests Found = collectRequests(M);

@@ -2,6 +2,7 @@
 
 #include "adcore/CustomRules.h"
 #include "adcore/ADPass.h"
+#include "adcore/EnzymeMarks.h"
 
 #include "CallSites.h"
 
@@ -165,8 +166,10 @@ void CustomRules::collect(Module &M, bool &HadError) {
 namespace adcore {
 
 PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
-  return CustomRules::keepRegisteredOutOfLine(M) ? PreservedAnalyses::none()
-                                                 : PreservedAnalyses::all();
+  // (Enzyme's attributes and annotations become registrations first.)
+  bool Changed = readEnzymeAnnotations(M);
+  Changed |= CustomRules::keepRegisteredOutOfLine(M);
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace adcore

@@ -73,6 +73,16 @@ public:
     return true;
   }
 
+  bool VisitDecl(Decl *D) {
+    // (An instantiation's attributes are its pattern's, checked there.)
+    if (const auto *FD = dyn_cast<FunctionDecl>(D);
+        FD && FD->isTemplateInstantiation())
+      return true;
+    if (D->hasAttrs())
+      checkEnzymeAnnotations(Diags, *D);
+    return true;
+  }
+
   bool VisitVarDecl(VarDecl *V) {
     if (!V->getIdentifier() || !V->hasInit())
       return true;
@@ -197,6 +207,7 @@ void enableEnzymeChecks(CompilerInstance &CI) {
   std::vector<std::string> &Actions = CI.getFrontendOpts().AddPluginActions;
   if (!llvm::is_contained(Actions, ActionName))
     Actions.push_back(ActionName);
+  rejectUnknownEnzymeAttributes(CI);
 }
 
 } // namespace adcc::frontend

@@ -1,0 +1,81 @@
+//===- adcore/EnzymeMarks.h - Enzyme's attributes and annotations -*- C++ -*-//
+//
+// The marks Enzyme's users write on functions and globals, as clang
+// attributes or as annotations:
+//
+//   __attribute__((enzyme_inactive)) void log_value(double v);
+//   [[enzyme::function_like("log1p")]] double my_log1p(double x);
+//   __attribute__((annotate("enzyme_inactive"))) double counter;
+//
+// Each is one row of a table: where it may be written, the argument it
+// takes, and what it does to derivatives. The frontend checks the rows'
+// uses and turns the attributes into annotations (frontend/EnzymeAttributes);
+// at the start of the pipeline, readEnzymeAnnotations turns the annotations
+// into the registrations of adcore/CustomRules.h. A mark spelled `enzyme_*`
+// that has no row is an error: it may change derivatives under Enzyme.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_ENZYMEMARKS_H
+#define ADCORE_ENZYMEMARKS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace llvm {
+class Module;
+} // namespace llvm
+
+namespace adcore {
+
+enum class MarkEffect {
+  /// The function has no derivative, or the global holds none.
+  Inactive,
+  /// The function takes the derivative rule of the math function named by
+  /// the argument.
+  FunctionLike,
+  /// The function frees no memory (LLVM's `nofree`).
+  NoFree,
+  /// The global's shadow is the global named by the argument.
+  Shadow,
+  /// Guides how Enzyme builds a derivative (what it caches, recomputes or
+  /// analyses, how it accumulates); derivatives are the same without it.
+  Hint,
+};
+
+enum class MarkArgument { None, MathFunction, Global };
+
+struct EnzymeMark {
+  /// The attribute's name and the annotation's text (before any `=`).
+  const char *Name;
+  bool OnFunctions;
+  bool OnGlobals;
+  MarkArgument Argument;
+  MarkEffect Effect;
+  /// What it does in adcc, for messages and docs.
+  const char *Meaning;
+};
+
+/// The number of rows (the frontend registers one attribute a row).
+constexpr unsigned NumEnzymeMarks = 9;
+
+llvm::ArrayRef<EnzymeMark> enzymeMarks();
+
+/// The row of \p Name (`enzyme_inactive`, or an annotation's text
+/// `enzyme_function_like=log1p`, whose name ends at `=`), or null.
+const EnzymeMark *findEnzymeMark(llvm::StringRef Name);
+
+/// Whether \p Name is spelled as an Enzyme mark (`enzyme_...`,
+/// `enzyme::...`), known or not.
+bool isEnzymeMarkSpelling(llvm::StringRef Name);
+
+/// Turns the `enzyme_*` entries of `llvm.global.annotations` into the
+/// registrations CustomRules reads (`__enzyme_inactivefn...`,
+/// `__enzyme_inactive_global...`, `__enzyme_function_like...`) or into
+/// function attributes, and removes them from the annotations. An unknown
+/// or malformed mark is reported (at the annotation's file and line).
+/// Returns whether \p M changed.
+bool readEnzymeAnnotations(llvm::Module &M);
+
+} // namespace adcore
+
+#endif // ADCORE_ENZYMEMARKS_H
