@@ -156,6 +156,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all();
   // (Done at the start of the pipeline already, unless the pass runs alone.)
   readEnzymeAnnotations(M);
+  dropEnzymeTypeHints(M);
   CustomRules::restoreKeptLinkage(M);
 
   CollectedRequests Found = collectRequests(M);

@@ -168,6 +168,7 @@ namespace adcore {
 PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
   // (Enzyme's attributes and annotations become registrations first.)
   bool Changed = readEnzymeAnnotations(M);
+  Changed |= dropEnzymeTypeHints(M);
   Changed |= CustomRules::keepRegisteredOutOfLine(M);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

@@ -11,10 +11,12 @@
 
 #include "CallSites.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
@@ -154,7 +156,64 @@ bool apply(Module &M, const Annotation &A, const EnzymeMark &Mark) {
   return true;
 }
 
+constexpr const char *TypeHints[] = {"__enzyme_float", "__enzyme_double",
+                                     "__enzyme_integer", "__enzyme_pointer"};
+
+/// Enzyme's functions adcc does not implement, by name prefix, and what
+/// each does.
+struct UnsupportedRow {
+  const char *Prefix;
+  const char *What;
+};
+
+constexpr UnsupportedRow UnsupportedTable[] = {
+    {"__enzyme_error_estimate", "forward-mode floating-point error estimation"},
+    {"__enzyme_todense", "sparse derivatives"},
+    {"__enzyme_post_sparse_todense", "sparse derivatives"},
+    {"__enzyme_virtualreverse", "shadow virtual tables"},
+    {"__enzyme_truncate", "floating-point truncation"},
+    {"__enzyme_iter", "iterated derivatives"},
+    {"__enzyme_sample", "probabilistic programming"},
+    {"__enzyme_trace", "probabilistic programming"},
+    {"__enzyme_condition", "probabilistic programming"},
+    {"__enzyme_likelihood", "probabilistic programming"},
+    {"__enzyme_observe", "probabilistic programming"},
+    {"__enzyme_newtrace", "probabilistic programming"},
+    {"__enzyme_get_", "probabilistic programming"},
+    {"__enzyme_insert_", "probabilistic programming"},
+    {"__enzyme_has_", "probabilistic programming"},
+};
+
+bool isTypeHint(StringRef Name) {
+  return any_of(TypeHints, [&](const char *H) { return Name == H; });
+}
+
 } // namespace
+
+bool dropEnzymeTypeHints(Module &M) {
+  bool Changed = false;
+  for (const char *Name : TypeHints) {
+    Function *F = M.getFunction(Name);
+    if (!F || !F->isDeclaration())
+      continue;
+    for (User *U : make_early_inc_range(F->users()))
+      if (auto *Call = dyn_cast<CallBase>(U);
+          Call && Call->getCalledOperand() == F && Call->use_empty()) {
+        Call->eraseFromParent();
+        Changed = true;
+      }
+  }
+  return Changed;
+}
+
+std::string unsupportedEnzymeFunction(StringRef Name) {
+  if (!Name.starts_with("__enzyme_") || isTypeHint(Name))
+    return {};
+  for (const UnsupportedRow &Row : UnsupportedTable)
+    if (Name.starts_with(Row.Prefix))
+      return Row.What;
+  return "a function of Enzyme's that adcc does not know";
+}
 
 ArrayRef<EnzymeMark> enzymeMarks() { return MarkTable; }
 

@@ -1,6 +1,7 @@
 //===- RequestCollector.cpp - Find derivative requests -------------------===//
 
 #include "adcore/RequestCollector.h"
+#include "adcore/EnzymeMarks.h"
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
@@ -78,8 +79,17 @@ CollectedRequests collectRequests(Module &M) {
       if (!Callee || !Callee->isDeclaration())
         continue;
       if (std::optional<RequestKind> Kind =
-              classifyEntryPoint(Callee->getName()))
+              classifyEntryPoint(Callee->getName())) {
         collectFromCall(*Call, *Kind, Out);
+        continue;
+      }
+      // (Never linked into anything: a call to one would fail at link time
+      // or, worse, run a function the program defines by that name.)
+      std::string What = unsupportedEnzymeFunction(Callee->getName());
+      if (!What.empty())
+        Out.Errors.push_back({Call, ("'" + Callee->getName() + "' (" + What +
+                                     ") is not supported yet by adcc")
+                                        .str()});
     }
   }
   return Out;

@@ -21,6 +21,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
+
 namespace llvm {
 class Module;
 } // namespace llvm
@@ -75,6 +77,18 @@ bool isEnzymeMarkSpelling(llvm::StringRef Name);
 /// or malformed mark is reported (at the annotation's file and line).
 /// Returns whether \p M changed.
 bool readEnzymeAnnotations(llvm::Module &M);
+
+/// Enzyme's type hints `__enzyme_float(p, size)`, `__enzyme_double`,
+/// `__enzyme_integer`, `__enzyme_pointer`: what memory holds, for Enzyme's
+/// type analysis. adcc's reads the program itself; the calls (to functions
+/// no library defines) are removed. Returns whether \p M changed.
+bool dropEnzymeTypeHints(llvm::Module &M);
+
+/// What a call to \p Name, a function named `__enzyme_*` that is neither an
+/// entry point (EntryPoints.h) nor a type hint, asks of Enzyme ("forward-
+/// mode floating-point error estimation"); empty when \p Name is no such
+/// function. adcc reports such calls as not supported.
+std::string unsupportedEnzymeFunction(llvm::StringRef Name);
 
 } // namespace adcore
 

@@ -1,0 +1,33 @@
+// Calls of Enzyme's functions that adcc does not implement are errors at
+// the call, naming the function and what it does, never calls left for the
+// linker to miss (or to find in the program by that name).
+// RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
+double __enzyme_error_estimate(void *, ...);
+double __enzyme_todense(void *, ...);
+void *__enzyme_virtualreverse(void *);
+double __enzyme_truncate_op_func(void *, int, int);
+double __enzyme_sample(void *, ...);
+double __enzyme_unheard_of(void *, ...);
+void __enzyme_double(void *, unsigned long);
+
+double f(double x) { return x * x; }
+
+// CHECK-DAG: enzyme-functions.c:[[@LINE+1]]:29: error: '__enzyme_error_estimate' (forward-mode floating-point error estimation) is not supported yet by adcc
+double a(double x) { return __enzyme_error_estimate((void *)f, x, 0.0); }
+// CHECK-DAG: enzyme-functions.c:[[@LINE+1]]:29: error: '__enzyme_todense' (sparse derivatives) is not supported yet by adcc
+double b(double x) { return __enzyme_todense((void *)f, x); }
+// CHECK-DAG: enzyme-functions.c:[[@LINE+1]]:27: error: '__enzyme_virtualreverse' (shadow virtual tables) is not supported yet by adcc
+void *c(void *v) { return __enzyme_virtualreverse(v); }
+// CHECK-DAG: enzyme-functions.c:[[@LINE+1]]:29: error: '__enzyme_truncate_op_func' (floating-point truncation) is not supported yet by adcc
+double d(double x) { return __enzyme_truncate_op_func((void *)f, 64, 32); }
+// CHECK-DAG: enzyme-functions.c:[[@LINE+1]]:29: error: '__enzyme_sample' (probabilistic programming) is not supported yet by adcc
+double e(double x) { return __enzyme_sample((void *)f, x); }
+// CHECK-DAG: enzyme-functions.c:[[@LINE+1]]:29: error: '__enzyme_unheard_of' (a function of Enzyme's that adcc does not know) is not supported yet by adcc
+double g(double x) { return __enzyme_unheard_of((void *)f, x); }
+// Type hints are accepted (and removed).
+// CHECK-NOT: __enzyme_double
+double h(double *x) {
+  __enzyme_double(x, sizeof(double));
+  return *x;
+}
