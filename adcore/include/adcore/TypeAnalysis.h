@@ -135,6 +135,10 @@ private:
   llvm::DenseMap<const llvm::Value *, uint64_t> Strides;
 };
 
+/// True when an integer \p F returns holds the bits of a float or double
+/// (`memcpy(&u, &x, 8); return u;`): such a result carries a derivative.
+bool returnsFloatBits(llvm::Function &F);
+
 /// The fields of the aggregate a memcpy copies, by Clang's !tbaa.struct
 /// (empty without it, or when a field's type says nothing, such as bytes).
 MemoryLayout copiedFields(const llvm::MemTransferInst &MT);

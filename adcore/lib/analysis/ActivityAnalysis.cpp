@@ -1,6 +1,7 @@
 //===- ActivityAnalysis.cpp - Which values carry derivatives -------------===//
 
 #include "adcore/ActivityAnalysis.h"
+#include "adcore/TypeAnalysis.h"
 #include "adcore/CustomRules.h"
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
@@ -111,12 +112,34 @@ bool isMovedInteger(const Instruction &I, unsigned Depth = 4) {
             InsertElementInst, ShuffleVectorInst, TruncInst>(U) ||
         isLaneShift(*U))
       continue;
+    // Returned, or passed to a function of the module: the bits move on
+    // (`memcpy(&u, &x, 8); return u;`), and so does their derivative.
+    if (isa<ReturnInst>(U))
+      continue;
+    if (const auto *Call = dyn_cast<CallBase>(U);
+        Call && Call->getCalledFunction() &&
+        !Call->getCalledFunction()->isDeclaration() &&
+        Call->hasArgument(&I))
+      continue;
     return false;
   }
   return true;
 }
 
 bool returnsNewAllocation(const Function &F, unsigned Depth);
+
+/// True when \p U stores into \p Slot what a call returns, the bits of a
+/// float as an integer (`long u = bits_of(x);` at -O0): the slot then holds
+/// them, and their derivative, as a float's slot would.
+bool storesReturnedFloatBits(const User &U, const AllocaInst &Slot) {
+  const auto *S = dyn_cast<StoreInst>(&U);
+  if (!S || S->getPointerOperand() != &Slot ||
+      !S->getValueOperand()->getType()->isIntOrIntVectorTy())
+    return false;
+  const auto *Call = dyn_cast<CallBase>(S->getValueOperand());
+  Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee && returnsFloatBits(*Callee);
+}
 
 /// The pointer whose address the integer \p X is, offset or aligned by
 /// address arithmetic (\p Depth operations deep); null for anything else,
@@ -221,8 +244,9 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     return canCarryDerivative(AI->getAllocatedType()) ||
            AI->getAllocatedType()->isArrayTy() || AI->isArrayAllocation() ||
            AI->getAllocatedType()->isVectorTy() || // a SIMD register (__m128i)
-           any_of(AI->users(), [](const User *U) {
-             return isa<MemTransferInst>(U); // a buffer for copied bytes
+           any_of(AI->users(), [AI](const User *U) {
+             return isa<MemTransferInst>(U) || // a buffer for copied bytes
+                    storesReturnedFloatBits(*U, *AI);
            });
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     if (Rules &&

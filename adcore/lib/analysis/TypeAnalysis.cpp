@@ -643,4 +643,57 @@ bool copiesOnlyIntegers(const TypeAnalysis &Types,
   return OnlyIntegers(Copy.getRawDest()) || OnlyIntegers(Copy.getRawSource());
 }
 
+namespace {
+
+/// Whether \p T is made of integers only (an integer, a vector of them, or
+/// a struct or array of such): the types a float's bits travel in.
+bool isIntegerCarrier(const Type *T) {
+  if (T->isIntOrIntVectorTy())
+    return true;
+  if (const auto *ST = dyn_cast<StructType>(T))
+    return ST->getNumElements() > 0 && all_of(ST->elements(), isIntegerCarrier);
+  if (const auto *AT = dyn_cast<ArrayType>(T))
+    return isIntegerCarrier(AT->getElementType());
+  return false;
+}
+
+/// Whether the integer value \p V, or a member inserted into the aggregate
+/// \p V, holds a float's bits; for an aggregate loaded from memory, whether
+/// the memory holds floats there (`return b;` of a struct at -O0).
+bool holdsFloatBitsSomewhere(const TypeAnalysis &Types, const Value *V,
+                             const DataLayout &DL, unsigned Depth = 8) {
+  if (Types.isFloatBits(V))
+    return true;
+  if (Depth == 0)
+    return false;
+  if (const auto *IV = dyn_cast<InsertValueInst>(V))
+    return holdsFloatBitsSomewhere(Types, IV->getInsertedValueOperand(), DL,
+                                   Depth - 1) ||
+           holdsFloatBitsSomewhere(Types, IV->getAggregateOperand(), DL,
+                                   Depth - 1);
+  if (const auto *LI = dyn_cast<LoadInst>(V)) {
+    uint64_t Size = DL.getTypeStoreSize(LI->getType());
+    for (uint64_t Off = 0; Off + 4 <= Size && Off < 256; Off += 4) {
+      Kind K = Types.memoryKind(LI->getPointerOperand(), Off);
+      if (K == Kind::Float || K == Kind::Double)
+        return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+bool returnsFloatBits(Function &F) {
+  if (F.isDeclaration() || !isIntegerCarrier(F.getReturnType()))
+    return false;
+  TypeAnalysis Types(F);
+  const DataLayout &DL = F.getDataLayout();
+  for (BasicBlock &BB : F)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      if (holdsFloatBitsSomewhere(Types, Ret->getReturnValue(), DL))
+        return true;
+  return false;
+}
+
 } // namespace adcore

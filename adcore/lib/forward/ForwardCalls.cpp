@@ -387,8 +387,10 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
             : ArgActivity::Const);
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
+  // (An integer holding a float's bits carries its tangent's bits.)
   K.ReturnShadow = !RetTy->isVoidTy() && isAnalyzedActive(&Call) &&
-                   canCarryDerivative(RetTy);
+                   (canCarryDerivative(RetTy) ||
+                    (Callee && returnsFloatBits(*Callee)));
   return K;
 }
 
@@ -416,6 +418,9 @@ void ForwardEmitter::replaceCall(CallBase &Call, Value *Result,
     Shadow = B.CreateExtractValue(Result, 1);
   }
   Call.replaceAllUsesWith(Primal);
+  // (What the type analysis says of the call is said of its result.)
+  if (const Value *Original = PrimalOf.lookup(&Call))
+    PrimalOf.try_emplace(Primal, Original);
   if (Shadow)
     setTangent(Primal, Shadow);
 }

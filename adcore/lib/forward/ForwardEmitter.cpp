@@ -1,6 +1,8 @@
 //===- ForwardEmitter.cpp - Signature, cloning, traversal ----------------===//
 
 #include "ForwardEmitter.h"
+
+#include "llvm/Analysis/ValueTracking.h"
 #include "../CallSites.h"
 #include "../ContractArithmetic.h"
 #include "../MemoryScopes.h"
@@ -42,6 +44,41 @@ Kind ForwardEmitter::primalKind(const Value *V) {
 bool ForwardEmitter::holdsFloatBits(const Value *V) {
   Kind K = primalKind(V);
   return K == Kind::Float || K == Kind::Double;
+}
+
+bool ForwardEmitter::carriesFloatBits(const Value *V, unsigned Depth) {
+  const Value *P = PrimalOf.lookup(V);
+  return P && primalCarriesFloatBits(P, Depth);
+}
+
+bool ForwardEmitter::primalCarriesFloatBits(const Value *P, unsigned Depth) {
+  Kind K = types().kindOf(P);
+  if (K == Kind::Float || K == Kind::Double)
+    return true;
+  if (const auto *Call = dyn_cast<CallBase>(P))
+    if (Function *Callee = Call->getCalledFunction())
+      return returnsFloatBits(*Callee);
+  if (Depth == 0)
+    return false;
+  if (const auto *BC = dyn_cast<BitCastInst>(P))
+    return BC->getSrcTy()->isFPOrFPVectorTy() ||
+           primalCarriesFloatBits(BC->getOperand(0), Depth - 1);
+  // What a stack slot holds: whatever was stored into it (at -O0, `u` in
+  // `uint64_t u = bits_of(x); uint32_t hi = u >> 32;`).
+  if (const auto *LI = dyn_cast<LoadInst>(P)) {
+    const auto *Slot =
+        dyn_cast<AllocaInst>(getUnderlyingObject(LI->getPointerOperand()));
+    return Slot && any_of(Slot->users(), [&](const User *U) {
+             const auto *S = dyn_cast<StoreInst>(U);
+             return S && S->getPointerOperand() == Slot &&
+                    primalCarriesFloatBits(S->getValueOperand(), Depth - 1);
+           });
+  }
+  if (!isa<TruncInst, ZExtInst, ExtractValueInst, BinaryOperator>(P))
+    return false;
+  return any_of(cast<User>(P)->operands(), [&](const Use &Op) {
+    return primalCarriesFloatBits(Op.get(), Depth - 1);
+  });
 }
 
 Value *ForwardEmitter::zero(Type *PrimalTy) {

@@ -165,6 +165,11 @@ private:
   llvm::DenseMap<const llvm::Value *, const llvm::Value *> PrimalOf;
   /// What the type analysis says of the clone's value \p V.
   bool holdsFloatBits(const llvm::Value *V);
+  /// holdsFloatBits, or \p V is taken out of such bits (a shift, a
+  /// truncation, a member of a returned struct) or is what a function
+  /// returns as a float's bits (returnsFloatBits), \p Depth steps back.
+  bool carriesFloatBits(const llvm::Value *V, unsigned Depth = 6);
+  bool primalCarriesFloatBits(const llvm::Value *P, unsigned Depth);
   /// What the type analysis says of the clone's value \p V (Integer: never
   /// the bits of a float or a pointer).
   Kind primalKind(const llvm::Value *V);

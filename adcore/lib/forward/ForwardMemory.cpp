@@ -164,10 +164,17 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
     // reference std::max returns), or one too narrow to hold an address
     // (std::swap<int> at -O0): a number, whatever memory it came from.
     const DataLayout &DL = I.getModule()->getDataLayout();
-    if (V->getType()->isIntOrIntVectorTy() && !holdsFloatBits(V) &&
+    if (V->getType()->isIntOrIntVectorTy() && !carriesFloatBits(V) &&
         (V->getType()->getScalarSizeInBits() < DL.getPointerSizeInBits() ||
          !mayBecomePointer(I.getPointerOperand(), 4)))
       return true;
+    if (V->getType()->isIntOrIntVectorTy() && carriesFloatBits(V))
+      return unsupported(I, "the bits of a floating-point value with a "
+                            "derivative are stored as an integer into "
+                            "memory that holds no derivative (an integer "
+                            "variable or field, or a part of the bits); "
+                            "adcc cannot follow them there; keep the value "
+                            "in a floating-point variable");
     std::string Where = "memory that has no shadow";
     if (auto *G = dyn_cast<GlobalVariable>(
             getUnderlyingObject(I.getPointerOperand())))

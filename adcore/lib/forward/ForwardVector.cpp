@@ -61,7 +61,10 @@ bool ForwardEmitter::visitShuffleVectorInst(ShuffleVectorInst &I) {
 
 bool ForwardEmitter::visitExtractValueInst(ExtractValueInst &I) {
   Value *TA = tangentOrNull(I.getAggregateOperand());
-  if (!TA || !canCarryDerivative(I.getType()))
+  // (An integer member holding a float's bits carries its tangent's bits:
+  // a struct returned by value, `{uint64_t bits; int tag;}`.)
+  if (!TA || !(canCarryDerivative(I.getType()) ||
+               (isAnalyzedActive(&I) && carriesFloatBits(&I))))
     return true;
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
     return B.CreateExtractValue(lane(TA, L), I.getIndices());

@@ -122,6 +122,9 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     return unsupported(Call, "calls to the variadic function '" +
                                  Callee->getName() + "'");
 
+  if (!followsIntegerBits(Call, *Callee))
+    return false;
+
   // A user function: its augmented sweep replaces the call.
   DerivativeKey K;
   K.Primal = Callee;
@@ -181,6 +184,45 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   CallResult[New] = RetTy->isVoidTy() ? nullptr : Primal;
   Dead.push_back(&Call);
   Replaced = true;
+  return true;
+}
+
+/// The bits of a floating-point value passed to or returned from a function
+/// as an integer (`memcpy(&u, &x, 8); g(u)`) carry its derivative. Forward
+/// mode follows them; reverse mode has no integer adjoints yet, and a
+/// derivative dropped there would be a silent zero: an error instead.
+bool ReverseEmitter::followsIntegerBits(CallBase &Call, Function &Callee) {
+  std::unique_ptr<TypeAnalysis> CalleeTypes;
+  for (Use &U : Call.args()) {
+    Value *A = U.get();
+    unsigned No = Call.getArgOperandNo(&U);
+    if (!A->getType()->isIntOrIntVectorTy() || !Active.contains(A) ||
+        shadowOrNull(A) || No >= Callee.arg_size())
+      continue;
+    if (!CalleeTypes)
+      CalleeTypes = std::make_unique<TypeAnalysis>(Callee);
+    if (!Types->isFloatBits(PrimalOf.lookup(A)) &&
+        !CalleeTypes->isFloatBits(Callee.getArg(No)))
+      continue;
+    return unsupported(Call, "the bits of a floating-point value with a "
+                             "derivative are passed to '" +
+                                 Ctx.displayName(Callee) +
+                                 "' as an integer (argument " +
+                                 Twine(No + 1) +
+                                 "); reverse mode does not follow "
+                                 "derivatives through integers across calls "
+                                 "yet (forward mode does); pass the value as "
+                                 "a floating-point number");
+  }
+  if (!Call.getType()->isVoidTy() && !canCarryDerivative(Call.getType()) &&
+      Active.contains(&Call) && returnsFloatBits(Callee))
+    return unsupported(Call, "'" + Ctx.displayName(Callee) +
+                                 "' returns the bits of a floating-point value "
+                                 "with a derivative as an integer; reverse "
+                                 "mode does not follow derivatives through "
+                                 "integers across calls yet (forward mode "
+                                 "does); return the value as a "
+                                 "floating-point number");
   return true;
 }
 

@@ -93,6 +93,9 @@ public:
 private:
   // --- augmented sweep (ReverseEmitter.cpp) ---------------------------
   bool buildAugmented();
+  /// Reports a call that passes or returns a float's bits as an integer
+  /// carrying a derivative (reverse mode does not follow them yet).
+  bool followsIntegerBits(llvm::CallBase &Call, llvm::Function &Callee);
   bool dispatchIndirectCalls();
   bool checkIntrinsic(llvm::IntrinsicInst &II);
   bool emitCopyAdjoint(llvm::MemTransferInst &MT, llvm::Value *ShadowDest,
