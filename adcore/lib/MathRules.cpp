@@ -8,7 +8,8 @@
 //
 // At a non-smooth or singular point where a formula would give 0 * inf or
 // 0 / 0, the partial is defined as 0 (see zeroIf): a NaN there would poison
-// every derivative that merely passes through with a zero tangent.
+// every derivative that merely passes through with a zero tangent. fmin
+// and fmax select (MathCombine::Select) and break ties towards x.
 //
 //===----------------------------------------------------------------------===//
 
@@ -338,7 +339,8 @@ Value *minPicksX(IRBuilderBase &B, Args A) {
 Value *maxPicksX(IRBuilderBase &B, Args A) {
   return B.CreateOr(B.CreateFCmpOGE(A[0], A[1]), B.CreateFCmpUNO(A[1], A[1]));
 }
-// fmin, d/dx: [x is chosen]; d/dy: [y is chosen]. Ties go to x.
+// fmin, d/dx: [x is chosen]; d/dy: [y is chosen]. Ties go to x. The row
+// selects (MathCombine::Select): these are not multiplied by tangents.
 Value *dFminX(IRBuilderBase &B, Args A, Value *) {
   return indicator(B, minPicksX(B, A), A[0]);
 }
@@ -363,11 +365,12 @@ constexpr MathArgKind Int = MathArgKind::Int;
 constexpr MathArgKind ScalarInt = MathArgKind::ScalarInt;
 constexpr MathArgKind IntOut = MathArgKind::IntOut;
 constexpr MathArgKind Flt = MathArgKind::Float;
+constexpr MathCombine Select = MathCombine::Select;
 
 // clang-format off
 // Name, #args, partials, test domains, uses, intrinsic[, intrinsic only,
-// argument kinds]. Domains avoid poles and jumps; integer arguments are
-// sampled at integers.
+// argument kinds, combine]. Domains avoid poles and jumps; integer
+// arguments are sampled at integers.
 const MathRule Rules[] = {
   // Powers and roots
   {"sqrt",  1, {dSqrt},         {{0.1, 10}},            Res,       Intrinsic::sqrt},
@@ -417,8 +420,8 @@ const MathRule Rules[] = {
   // counterparts map to fmin and fmax too: see IntrinsicAliases)
   {"fabs",  1, {dFabs},         {{-3, 2.5}},            Arg,       Intrinsic::fabs},
   {"copysign", 2, {dCopysignX, dZero}, {{-3, 2.5}, {-2, 2.2}}, Arg, Intrinsic::copysign},
-  {"fmin",  2, {dFminX, dFminY}, {{-2, 2}, {-1.5, 2.5}}, Arg,      Intrinsic::minnum},
-  {"fmax",  2, {dFmaxX, dFmaxY}, {{-2, 2}, {-1.5, 2.5}}, Arg,      Intrinsic::maxnum},
+  {"fmin",  2, {dFminX, dFminY}, {{-2, 2}, {-1.5, 2.5}}, Arg,      Intrinsic::minnum, false, {Flt, Flt}, Select},
+  {"fmax",  2, {dFmaxX, dFmaxY}, {{-2, 2}, {-1.5, 2.5}}, Arg,      Intrinsic::maxnum, false, {Flt, Flt}, Select},
   // Rounding: piecewise constant, derivative 0 (also at the jumps)
   {"floor", 1, {dZero},         {{0.1, 0.4}},           UsesNothing, Intrinsic::floor},
   {"ceil",  1, {dZero},         {{0.1, 0.4}},           UsesNothing, Intrinsic::ceil},
