@@ -504,7 +504,10 @@ const SpotCheck SpotChecks[] = {
   {"cos",      0, {0},       0},
   {"atanh",    0, {0.5},     4.0 / 3},
   {"sqrt",     0, {4},       0.25},
+  {"sqrt",     0, {0},       0},      // convention at 0 (slope +inf)
+  {"sqrt",     0, {-0.0},    0},
   {"cbrt",     0, {-8},      1.0 / 12},
+  {"cbrt",     0, {0},       0},      // as sqrt
   {"exp",      0, {1},       2.718281828459045},
   {"log",      0, {4},       0.25},
   {"tan",      0, {0},       1},
@@ -513,10 +516,12 @@ const SpotCheck SpotChecks[] = {
   {"atan2",    0, {0, 0},    0},      // convention at the origin
   {"hypot",    0, {3, 4},    0.6},
   {"hypot",    1, {0, 0},    0},      // convention at the origin
+  {"hypot",    0, {0, 0},    0},
   {"pow",      0, {2, 3},    12},
   {"pow",      1, {2, 3},    8 * 0.6931471805599453},
   {"pow",      0, {0, 0},    0},      // y = 0: constant 1
   {"pow",      1, {0, 2},    0},      // x = 0: the limit from x > 0
+  {"pow",      0, {0, 0.5},  0},      // x = 0, 0 < y < 1: as sqrt
   {"pow",      0, {0, 1},    1},
   {"pow",      0, {0, 2},    0},
   {"pow",      0, {4, 0.5},  0.25},
@@ -530,7 +535,9 @@ const SpotCheck SpotChecks[] = {
   {"tgamma",   0, {1},       -EulerGamma},
   {"tgamma",   0, {2},       1 - EulerGamma},
   {"fabs",     0, {-2},      -1},
-  {"fabs",     0, {0},       0},      // convention at the kink
+  {"fabs",     0, {0},       1},      // the sign of the zero
+  {"fabs",     0, {-0.0},    -1},
+  {"copysign", 0, {-0.0, 3}, -1},
   {"copysign", 0, {-2, 3},   -1},
   {"copysign", 0, {2, -3},   -1},
   {"copysign", 1, {2, -3},   0},
@@ -595,8 +602,12 @@ const TermCheck TermChecks[] = {
   {"fmin", {1, 2},   {3, NAN},      3, INFINITY, 3, {INFINITY, 0}},
   {"fmin", {2, 2},   {3, INFINITY}, 3, 1,        3, {1, 0}},  // tie: x
   {"fmin", {1, NAN}, {3, NAN},      3, 1,        3, {1, 0}},  // fmin(x, NaN) = x
-  // Sum rows multiply.
-  {"sqrt", {4}, {2}, 1, 2, 0.5, {0.5}},
+  // Sum rows at their conventions.
+  {"sqrt", {0},      {0},           1, 0,        0, {0}},
+  {"sqrt", {0},      {1},           1, 1,        0, {0}},
+  {"sqrt", {4},      {2},           1, 2,        0.5, {0.5}},
+  {"fabs", {-0.0},   {2},           1, 3,        -2, {-3}},
+  {"fabs", {0},      {2},           1, 3,        2, {3}},
 };
 // clang-format on
 
