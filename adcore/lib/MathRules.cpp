@@ -8,7 +8,11 @@
 //
 // At a non-smooth or singular point where a formula would give 0 * inf or
 // 0 / 0, the partial is defined as 0 (see zeroIf): a NaN there would poison
-// every derivative that merely passes through with a zero tangent.
+// every derivative that merely passes through with a zero tangent. The
+// roots (sqrt, cbrt, pow with 0 < y < 1), whose slope at 0 is infinite,
+// have the partial 0 there too. fabs follows the sign of a zero; fmin and
+// fmax select (MathCombine::Select) and break ties towards x. The
+// conventions are listed in docs/rules.md, "Non-differentiable points".
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,19 +142,26 @@ Value *dOne(IRBuilderBase &, Args A, Value *) { return fp(A[0], 1); }
 
 // --- Powers and roots
 
-// sqrt: 1 / (2 r)
+// sqrt: 1 / (2 r), and 0 at x = 0 (r = 0), where the slope is +inf: a
+// zero tangent or adjoint gives 0 there, not 0 * inf (Enzyme's convention;
+// so |v| = sqrt(v . v) has the derivative 0 at v = 0 in both modes).
 Value *dSqrt(IRBuilderBase &B, Args, Value *R) {
-  return B.CreateFDiv(fp(R, 0.5), R);
+  return zeroIf(B, isZero(B, R), B.CreateFDiv(fp(R, 0.5), R));
 }
-// cbrt: 1 / (3 r^2); r, unlike x, gives +inf rather than 0/0 at x = 0.
+// cbrt: 1 / (3 r^2), and 0 at x = 0 as for sqrt.
 Value *dCbrt(IRBuilderBase &B, Args, Value *R) {
-  return B.CreateFDiv(fp(R, 1.0 / 3), sq(B, R));
+  return zeroIf(B, isZero(B, R), B.CreateFDiv(fp(R, 1.0 / 3), sq(B, R)));
 }
-// pow, d/dx: y x^(y-1), and 0 where y = 0 (there 0 * x^-1 is 0 * inf at 0).
+// pow, d/dx: y x^(y-1), and 0 where y = 0 (there 0 * x^-1 is 0 * inf at 0)
+// and where x = 0 with 0 < y < 1, a root's infinite slope as for sqrt.
 Value *dPowX(IRBuilderBase &B, Args A, Value *) {
-  Value *XPow = B.CreateBinaryIntrinsic(Intrinsic::pow, A[0],
-                                        B.CreateFSub(A[1], fp(A[1], 1)));
-  return zeroIf(B, isZero(B, A[1]), B.CreateFMul(A[1], XPow));
+  Value *X = A[0], *Y = A[1];
+  Value *XPow =
+      B.CreateBinaryIntrinsic(Intrinsic::pow, X, B.CreateFSub(Y, fp(Y, 1)));
+  Value *Root =
+      B.CreateAnd(B.CreateFCmpOGT(Y, fp(Y, 0)), B.CreateFCmpOLT(Y, fp(Y, 1)));
+  Value *Zero = B.CreateOr(isZero(B, Y), B.CreateAnd(isZero(B, X), Root));
+  return zeroIf(B, Zero, B.CreateFMul(Y, XPow));
 }
 // pow, d/dy: r ln x, and 0 where x <= 0: at x = 0 the limit from x > 0
 // for y > 0; for x < 0 pow is real only at integer y, where it has no
@@ -321,12 +332,11 @@ Value *dFmodY(IRBuilderBase &B, Args A, Value *) {
 
 // --- Sign, minimum and maximum
 
-// fabs: sign(x), and 0 at x = 0 (the kink; its symmetric difference).
-Value *dFabs(IRBuilderBase &B, Args A, Value *) {
-  return zeroIf(B, isZero(B, A[0]), signBit(B, A[0]));
-}
-// copysign(x, y) = |x| sign(y), d/dx: sign(x) sign(y), 0 at x = 0 as for
-// fabs. d/dy is 0 (dZero).
+// fabs: sign(x) = copysign(1, x), also at the kink: +1 at +0, -1 at -0
+// (the one-sided derivative on the zero's side).
+Value *dFabs(IRBuilderBase &B, Args A, Value *) { return signBit(B, A[0]); }
+// copysign(x, y) = |x| sign(y), d/dx: sign(x) sign(y), with the signs of
+// zeros as for fabs. d/dy is 0 (dZero).
 Value *dCopysignX(IRBuilderBase &B, Args A, Value *R) {
   return B.CreateFMul(dFabs(B, A, R), signBit(B, A[1]));
 }
@@ -338,7 +348,8 @@ Value *minPicksX(IRBuilderBase &B, Args A) {
 Value *maxPicksX(IRBuilderBase &B, Args A) {
   return B.CreateOr(B.CreateFCmpOGE(A[0], A[1]), B.CreateFCmpUNO(A[1], A[1]));
 }
-// fmin, d/dx: [x is chosen]; d/dy: [y is chosen]. Ties go to x.
+// fmin, d/dx: [x is chosen]; d/dy: [y is chosen]. Ties go to x. The row
+// selects (MathCombine::Select): these are not multiplied by tangents.
 Value *dFminX(IRBuilderBase &B, Args A, Value *) {
   return indicator(B, minPicksX(B, A), A[0]);
 }
@@ -363,11 +374,12 @@ constexpr MathArgKind Int = MathArgKind::Int;
 constexpr MathArgKind ScalarInt = MathArgKind::ScalarInt;
 constexpr MathArgKind IntOut = MathArgKind::IntOut;
 constexpr MathArgKind Flt = MathArgKind::Float;
+constexpr MathCombine Select = MathCombine::Select;
 
 // clang-format off
 // Name, #args, partials, test domains, uses, intrinsic[, intrinsic only,
-// argument kinds]. Domains avoid poles and jumps; integer arguments are
-// sampled at integers.
+// argument kinds, combine]. Domains avoid poles and jumps; integer
+// arguments are sampled at integers.
 const MathRule Rules[] = {
   // Powers and roots
   {"sqrt",  1, {dSqrt},         {{0.1, 10}},            Res,       Intrinsic::sqrt},
@@ -417,8 +429,8 @@ const MathRule Rules[] = {
   // counterparts map to fmin and fmax too: see IntrinsicAliases)
   {"fabs",  1, {dFabs},         {{-3, 2.5}},            Arg,       Intrinsic::fabs},
   {"copysign", 2, {dCopysignX, dZero}, {{-3, 2.5}, {-2, 2.2}}, Arg, Intrinsic::copysign},
-  {"fmin",  2, {dFminX, dFminY}, {{-2, 2}, {-1.5, 2.5}}, Arg,      Intrinsic::minnum},
-  {"fmax",  2, {dFmaxX, dFmaxY}, {{-2, 2}, {-1.5, 2.5}}, Arg,      Intrinsic::maxnum},
+  {"fmin",  2, {dFminX, dFminY}, {{-2, 2}, {-1.5, 2.5}}, Arg,      Intrinsic::minnum, false, {Flt, Flt}, Select},
+  {"fmax",  2, {dFmaxX, dFmaxY}, {{-2, 2}, {-1.5, 2.5}}, Arg,      Intrinsic::maxnum, false, {Flt, Flt}, Select},
   // Rounding: piecewise constant, derivative 0 (also at the jumps)
   {"floor", 1, {dZero},         {{0.1, 0.4}},           UsesNothing, Intrinsic::floor},
   {"ceil",  1, {dZero},         {{0.1, 0.4}},           UsesNothing, Intrinsic::ceil},

@@ -504,7 +504,10 @@ const SpotCheck SpotChecks[] = {
   {"cos",      0, {0},       0},
   {"atanh",    0, {0.5},     4.0 / 3},
   {"sqrt",     0, {4},       0.25},
+  {"sqrt",     0, {0},       0},      // convention at 0 (slope +inf)
+  {"sqrt",     0, {-0.0},    0},
   {"cbrt",     0, {-8},      1.0 / 12},
+  {"cbrt",     0, {0},       0},      // as sqrt
   {"exp",      0, {1},       2.718281828459045},
   {"log",      0, {4},       0.25},
   {"tan",      0, {0},       1},
@@ -513,10 +516,15 @@ const SpotCheck SpotChecks[] = {
   {"atan2",    0, {0, 0},    0},      // convention at the origin
   {"hypot",    0, {3, 4},    0.6},
   {"hypot",    1, {0, 0},    0},      // convention at the origin
+  {"hypot",    0, {0, 0},    0},
   {"pow",      0, {2, 3},    12},
   {"pow",      1, {2, 3},    8 * 0.6931471805599453},
   {"pow",      0, {0, 0},    0},      // y = 0: constant 1
   {"pow",      1, {0, 2},    0},      // x = 0: the limit from x > 0
+  {"pow",      0, {0, 0.5},  0},      // x = 0, 0 < y < 1: as sqrt
+  {"pow",      0, {0, 1},    1},
+  {"pow",      0, {0, 2},    0},
+  {"pow",      0, {4, 0.5},  0.25},
   {"powi",     0, {2, 3},    12},
   {"powi",     0, {0, 0},    0},
   {"ldexp",    0, {1.5, 3},  8},
@@ -527,7 +535,9 @@ const SpotCheck SpotChecks[] = {
   {"tgamma",   0, {1},       -EulerGamma},
   {"tgamma",   0, {2},       1 - EulerGamma},
   {"fabs",     0, {-2},      -1},
-  {"fabs",     0, {0},       0},      // convention at the kink
+  {"fabs",     0, {0},       1},      // the sign of the zero
+  {"fabs",     0, {-0.0},    -1},
+  {"copysign", 0, {-0.0, 3}, -1},
   {"copysign", 0, {-2, 3},   -1},
   {"copysign", 0, {2, -3},   -1},
   {"copysign", 1, {2, -3},   0},
@@ -537,7 +547,9 @@ const SpotCheck SpotChecks[] = {
   {"fmin",     0, {1, NAN},  1},      // fmin(x, NaN) = x
   {"fmax",     0, {2, 1},    1},
   {"fmax",     1, {2, 1},    0},
-  {"fmax",     0, {1, 1},    1},
+  {"fmax",     0, {1, 1},    1},      // ties to the first argument
+  {"fmax",     1, {1, 1},    0},
+  {"fmax",     1, {NAN, 1},  1},      // fmax(NaN, y) = y
   {"fmod",     1, {5.5, 2},  -2},
   {"fma",      2, {2, 3, 4}, 1},
   {"floor",    0, {2.5},     0},
@@ -560,6 +572,105 @@ TEST_CASE("math rules give known values at spot checks", "[mathrules]") {
       Row.function(CaseNo, S.ArgNo)(S.Args, Out);
       CHECK(Out[0] == Approx(S.Expected).epsilon(1e-14));
     }
+  }
+}
+
+namespace {
+
+/// A call's tangent and argument adjoints, by mathTangent and mathAdjoint:
+/// the tangent from the argument tangents T of the arguments in Active
+/// (bit k: argument k), the adjoints from the result adjoint Adj.
+struct TermCheck {
+  const char *Name;
+  double Args[2];
+  double T[2];
+  unsigned Active;
+  double Adj;
+  double Tangent;
+  double Adjoints[2];
+};
+
+// clang-format off
+const TermCheck TermChecks[] = {
+  // Select rows: the other argument's NaN or inf does not leak.
+  {"fmax", {2, 1},   {3, NAN},      3, INFINITY, 3, {INFINITY, 0}},
+  {"fmax", {1, 2},   {INFINITY, 5}, 3, NAN,      5, {0, NAN}},
+  {"fmax", {1, 1},   {3, NAN},      3, 1,        3, {1, 0}},  // tie: x
+  {"fmax", {NAN, 1}, {NAN, 5},      3, 2,        5, {0, 2}},  // fmax(NaN, y) = y
+  {"fmax", {1, 2},   {3, 0},        1, 1,        0, {0, 1}},  // y chosen, inactive
+  {"fmax", {2, 1},   {0, NAN},      2, 1,        0, {1, 0}},
+  {"fmin", {1, 2},   {3, NAN},      3, INFINITY, 3, {INFINITY, 0}},
+  {"fmin", {2, 2},   {3, INFINITY}, 3, 1,        3, {1, 0}},  // tie: x
+  {"fmin", {1, NAN}, {3, NAN},      3, 1,        3, {1, 0}},  // fmin(x, NaN) = x
+  // Sum rows at their conventions.
+  {"sqrt", {0},      {0},           1, 0,        0, {0}},
+  {"sqrt", {0},      {1},           1, 1,        0, {0}},
+  {"sqrt", {4},      {2},           1, 2,        0.5, {0.5}},
+  {"fabs", {-0.0},   {2},           1, 3,        -2, {-3}},
+  {"fabs", {0},      {2},           1, 3,        2, {3}},
+};
+// clang-format on
+
+bool sameValue(double Got, double Want) {
+  return (std::isnan(Got) && std::isnan(Want)) || Got == Want;
+}
+
+/// void f(const double *In, double *Out): In = {x, y, tx, ty, adj}, Out =
+/// {tangent, adjoint of x, adjoint of y}, for the double intrinsic of \p R.
+void buildTermFunction(Module &M, const MathRule &R, unsigned Active,
+                       StringRef Name) {
+  LLVMContext &Ctx = M.getContext();
+  Type *PtrTy = PointerType::getUnqual(Ctx);
+  Type *F64 = Type::getDoubleTy(Ctx);
+  auto *FnTy = FunctionType::get(Type::getVoidTy(Ctx), {PtrTy, PtrTy}, false);
+  Function *Fn = Function::Create(FnTy, GlobalValue::ExternalLinkage, Name, M);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Fn));
+  auto In = [&](unsigned I) {
+    return B.CreateLoad(F64, B.CreateConstGEP1_32(F64, Fn->getArg(0), I));
+  };
+  auto Store = [&](Value *V, unsigned I) {
+    B.CreateStore(V, B.CreateConstGEP1_32(F64, Fn->getArg(1), I));
+  };
+  std::vector<Value *> Args;
+  for (unsigned I = 0; I < R.NumArgs; ++I)
+    Args.push_back(In(I));
+  Value *Result = B.CreateIntrinsic(F64, R.Intrinsic, Args);
+  std::vector<Value *> Partials;
+  for (unsigned I = 0; I < R.NumArgs; ++I)
+    Partials.push_back(R.Partials[I](B, Args, Result));
+  std::vector<MathTerm> Terms;
+  for (unsigned I = 0; I < R.NumArgs; ++I)
+    if (Active & (1u << I))
+      Terms.push_back({Partials[I], In(2 + I)});
+  Store(mathTangent(B, R, Terms), 0);
+  Value *Adj = In(4);
+  for (unsigned I = 0; I < R.NumArgs; ++I)
+    Store(mathAdjoint(B, R, Partials[I], Adj), 1 + I);
+  B.CreateRetVoid();
+}
+
+} // namespace
+
+TEST_CASE("math calls combine partials by their rows", "[mathrules]") {
+  CHECK(rule("fmax").Combine == MathCombine::Select);
+  CHECK(rule("fmin").Combine == MathCombine::Select);
+  CHECK(rule("sqrt").Combine == MathCombine::Sum);
+  Jit J;
+  for (const TermCheck &C : TermChecks) {
+    const MathRule &R = rule(C.Name);
+    REQUIRE(R.Intrinsic);
+    std::unique_ptr<LLVMContext> Ctx;
+    std::unique_ptr<Module> M = J.newModule(Ctx);
+    std::string Name = J.uniqueName("terms");
+    buildTermFunction(*M, R, C.Active, Name);
+    J.add(std::move(M), std::move(Ctx));
+    double In[5] = {C.Args[0], C.Args[1], C.T[0], C.T[1], C.Adj}, Out[3] = {};
+    J.lookup(Name)(In, Out);
+    INFO(C.Name << " at (" << C.Args[0] << ", " << C.Args[1] << "), tangents ("
+                << C.T[0] << ", " << C.T[1] << "), adjoint " << C.Adj);
+    CHECK(sameValue(Out[0], C.Tangent));
+    for (unsigned I = 0; I < R.NumArgs; ++I)
+      CHECK(sameValue(Out[1 + I], C.Adjoints[I]));
   }
 }
 

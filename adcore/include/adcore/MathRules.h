@@ -5,7 +5,9 @@
 // derivative of the result with respect to each argument, as a builder of
 // IR; forward mode (tangent = sum of partial * argument tangent), reverse
 // mode (argument adjoint += partial * result adjoint), batch mode and "which
-// primal values the reverse pass needs" are all derived from the row.
+// primal values the reverse pass needs" are all derived from the row. A row
+// whose result is one of its arguments (fmin, fmax) selects the chosen
+// argument's tangent instead of summing (MathCombine, MathTerms.cpp).
 //
 // Adding a function is one row in MathRules.cpp and one row in the
 // finite-difference test table (tests/unit/MathRulesTest.cpp).
@@ -70,6 +72,21 @@ enum class MathArgKind : unsigned char {
              ///< {value, int} instead: the rule is about field 0
 };
 
+/// How the partials of a row meet the tangents of its arguments (forward
+/// mode) or the adjoint of its result (reverse mode).
+enum class MathCombine : unsigned char {
+  /// tangent = sum of partial * argument tangent; argument adjoint +=
+  /// partial * result adjoint.
+  Sum,
+  /// The result is one of the arguments (fmin, fmax): each partial is 1
+  /// where its argument is the chosen one and 0 elsewhere, and exactly one
+  /// argument is chosen. The tangent is the chosen argument's tangent,
+  /// selected rather than summed, so that the other's tangent, NaN or
+  /// infinite, does not leak through 0 * NaN; the result adjoint goes to
+  /// the chosen argument alone.
+  Select,
+};
+
 struct MathRule {
   /// Canonical double-precision libm name: "sin", "pow", "fma".
   const char *Name;
@@ -90,7 +107,28 @@ struct MathRule {
   bool IntrinsicOnly = false;
   /// Kind of each argument; Float unless said otherwise.
   MathArgKind ArgKinds[MaxMathArgs] = {};
+  MathCombine Combine = MathCombine::Sum;
 };
+
+/// A partial of a row and the tangent it multiplies (one lane of it).
+struct MathTerm {
+  llvm::Value *Partial;
+  llvm::Value *Tangent;
+};
+
+/// The tangent of the result of a call of \p Rule, from one term per
+/// argument that has a tangent (at least one): their sum of products, or
+/// for a Select row the tangent of the argument whose partial is not 0 (0
+/// when that argument has no term).
+llvm::Value *mathTangent(llvm::IRBuilderBase &B, const MathRule &Rule,
+                         llvm::ArrayRef<MathTerm> Terms);
+
+/// What the adjoint \p Adjoint of the result of a call of \p Rule adds to
+/// the adjoint of an argument whose partial is \p Partial: their product,
+/// or for a Select row \p Adjoint where the partial is not 0 and 0
+/// elsewhere.
+llvm::Value *mathAdjoint(llvm::IRBuilderBase &B, const MathRule &Rule,
+                         llvm::Value *Partial, llvm::Value *Adjoint);
 
 /// All rows, for tests and documentation.
 llvm::ArrayRef<MathRule> mathRules();

@@ -196,14 +196,14 @@ bool ForwardEmitter::emitMathCall(CallBase &Call, const MathRule &Rule) {
   if (InStruct)
     ValueTy = cast<StructType>(ValueTy)->getElementType(0);
   setTangent(&Call, forEachLane(Call.getType(), [&](unsigned L) -> Value * {
-    Value *Sum = nullptr;
-    for (auto &[Partial, T] : Terms) {
-      Value *Term = B.CreateFMul(Partial, lane(T, L));
-      Sum = Sum ? B.CreateFAdd(Sum, Term) : Term;
-    }
+    SmallVector<MathTerm, MaxMathArgs> LaneTerms;
+    for (auto &[Partial, T] : Terms)
+      LaneTerms.push_back({Partial, lane(T, L)});
+    Value *Tangent = mathTangent(B, Rule, LaneTerms);
     if (!InStruct)
-      return Sum;
-    return B.CreateInsertValue(Constant::getNullValue(Call.getType()), Sum, 0);
+      return Tangent;
+    return B.CreateInsertValue(Constant::getNullValue(Call.getType()), Tangent,
+                               0);
   }));
   return true;
 }

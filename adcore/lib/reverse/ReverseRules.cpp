@@ -681,7 +681,8 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       Value *A = Call->getArgOperand(K);
       if (!Rule->Partials[K] || !isActiveFloat(A))
         continue;
-      addAdjoint(A, RB.CreateFMul(D, Rule->Partials[K](RB, Args, Result)));
+      addAdjoint(
+          A, mathAdjoint(RB, *Rule, Rule->Partials[K](RB, Args, Result), D));
     }
     RB.clearFastMathFlags();
     return true;
