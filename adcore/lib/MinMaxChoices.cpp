@@ -12,9 +12,13 @@
 // transitively, the functions they call directly or may call through a
 // pointer), floating-point phis and selects decided by a floating-point
 // compare lose `nnan` and `nsz`, the flags that license the fold. They stay
-// selects, whose derivative follows their condition. Other functions keep
-// their flags; a function differentiated only at link time from another
-// file (CrossTU.h) keeps its own compile's form (docs/rules.md).
+// selects, whose derivative follows their condition. Calls of fmax and fmin
+// (llvm.maxnum, ...) that the program writes itself give a tie to their
+// first operand (MathRules.cpp); a constant first operand is put second
+// here, where InstCombine would put it from -O1 on, so that the tie is the
+// same at every level. Other functions keep their form; a function
+// differentiated only at link time from another file (CrossTU.h) keeps its
+// own compile's form (docs/rules.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +33,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -118,10 +123,46 @@ void clearMinMaxFlags(Instruction &I) {
   I.setHasNoSignedZeros(false);
 }
 
+/// Whether \p I is a call of llvm.maxnum, llvm.minimum, ... (fmax, fmin).
+bool isMinMaxIntrinsic(Instruction &I) {
+  auto *II = dyn_cast<IntrinsicInst>(&I);
+  if (!II)
+    return false;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::maxnum:
+  case Intrinsic::minnum:
+  case Intrinsic::maximum:
+  case Intrinsic::minimum:
+  case Intrinsic::maximumnum:
+  case Intrinsic::minimumnum:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Puts a constant first operand of a min/max intrinsic second, where
+/// InstCombine puts it from -O1 on: its derivative gives a tie to the first
+/// operand, and `fmax(5.0, x)` at x == 5 then has the same derivative at
+/// every level. (The intrinsics may return either of equal operands.)
+bool placeConstantSecond(Instruction &I) {
+  auto *Call = cast<CallBase>(&I);
+  Value *A = Call->getArgOperand(0), *B = Call->getArgOperand(1);
+  if (!isa<Constant>(A) || isa<Constant>(B))
+    return false;
+  Call->setArgOperand(0, B);
+  Call->setArgOperand(1, A);
+  return true;
+}
+
 bool keepChoicesIn(Function &F) {
   std::optional<DominatorTree> DT;
   bool Changed = false;
   for (Instruction &I : instructions(F)) {
+    if (isMinMaxIntrinsic(I)) {
+      Changed |= placeConstantSecond(I);
+      continue;
+    }
     if (!I.getType()->isFPOrFPVectorTy() || !hasMinMaxFlags(I))
       continue;
     bool Choice = false;

@@ -6,7 +6,9 @@
  * `(r >= v[i]) ? r : v[i]` the first; likewise for minima, macros, `if`
  * statements, a helper left as a call, float and double, reverse and
  * forward mode.  Each gradient is exactly the indicator of the chosen
- * element; each tangent is the chosen element's seed. */
+ * element; each tangent is the chosen element's seed.  Calls of fmax and
+ * fmin give a tie to their first operand, a constant operand counting as
+ * the second (docs/rules.md), at every level. */
 #include "rev_check.h"
 
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -83,6 +85,13 @@ static double helper_last(const double *v, int n) {
 }
 /* two scalars: on a tie MAX(x, y) is y */
 static double scalar_max(double x, double y) { return MAX(x, y) * 3; }
+
+/* calls of fmax and fmin: a tie goes to the first operand, a constant
+ * operand counts as the second */
+static double relu(double x) { return fmax(0.0, x) * 2; }
+static double clamp_hi(double x) { return fmin(5.0, x); }
+static double fmax_xy(double x, double y) { return fmax(x, y) * 3; }
+static float relu_f(float x) { return fmaxf(0.0f, x) * 2; }
 
 /* --- float (fmaxf and fminf written as ternaries) */
 static float fmaxf_t(float a, float b) { return a > b ? a : b; }
@@ -192,6 +201,21 @@ int main(void) {
     g = __enzyme_autodiff2((void *)scalar_max, 2.5, 2.0);
     CHECK_CLOSE(g.a, 3, 0);
     CHECK_CLOSE(g.b, 0, 0);
+  }
+  /* calls of fmax and fmin */
+  {
+    CHECK_CLOSE(__enzyme_autodiff((void *)relu, 0.0), 2, 0);
+    CHECK_CLOSE(__enzyme_fwddiff((void *)relu, 0.0, 1.0), 2, 0);
+    CHECK_CLOSE(__enzyme_autodiff((void *)relu, -1.0), 0, 0);
+    CHECK_CLOSE(__enzyme_autodiff((void *)clamp_hi, 5.0), 1, 0);
+    CHECK_CLOSE(__enzyme_fwddiff((void *)clamp_hi, 5.0, 1.0), 1, 0);
+    CHECK_CLOSE(__enzyme_autodiff((void *)clamp_hi, 6.0), 0, 0);
+    rev_two g = __enzyme_autodiff2((void *)fmax_xy, 2.0, 2.0);
+    CHECK_CLOSE(g.a, 3, 0);
+    CHECK_CLOSE(g.b, 0, 0);
+    CHECK_CLOSE(__enzyme_fwddiff((void *)fmax_xy, 2.0, 0.0, 2.0, 1.0), 0, 0);
+    CHECK_CLOSE(__enzyme_autodiff_f((void *)relu_f, 0.0f), 2, 0);
+    CHECK_CLOSE(__enzyme_fwddiff_f((void *)relu_f, 0.0f, 1.0f), 2, 0);
   }
   /* float */
   {

@@ -113,8 +113,10 @@ struct KeepRegisteredPass : public llvm::PassInfoMixin<KeepRegisteredPass> {
 /// floating-point compare) as choices in the functions the module's
 /// derivative requests reach, by clearing the `nnan` and `nsz` flags that
 /// let InstCombine turn them into llvm.maxnum/minnum, whose ties are not the
-/// program's (MinMaxChoices.cpp). Run at the start of the pipeline. Returns
-/// whether it changed any.
+/// program's, and puts a constant first operand of llvm.maxnum, ... second,
+/// as InstCombine does from -O1 on, so that a tie of fmax(c, x) has the same
+/// derivative at every level (MinMaxChoices.cpp). Run at the start of the
+/// pipeline. Returns whether it changed any.
 bool keepMinMaxChoices(llvm::Module &M);
 
 /// keepMinMaxChoices as a pass (pipeline start; adcc-opt's

@@ -1,8 +1,9 @@
 ; adcc-keep-min-max-choices (MinMaxChoices.cpp), at the start of the
 ; pipeline: in the functions a request reaches (the requested @pick and its
 ; callee @helper), floating-point phis and selects decided by a
-; floating-point compare lose nnan and nsz; other flags, other choices and
-; the functions no request reaches (@other) keep theirs.
+; floating-point compare lose nnan and nsz, and a constant first operand
+; of llvm.maxnum, ... is put second; other flags, other choices and the
+; functions no request reaches (@other) keep theirs.
 ; RUN: adcc-opt -passes=adcc-keep-min-max-choices %s -o - | FileCheck %s
 
 declare void @__enzyme_autodiff(ptr, ...)
@@ -39,6 +40,9 @@ join2:
 ; CHECK: select reassoc ninf arcp contract afn i1 %c, double %a, double %b
 ; CHECK: select reassoc ninf arcp contract afn i1 %n, double %a, double %b
 ; CHECK: select fast i1 %k, double %a, double %b
+; CHECK: call fast double @llvm.maxnum.f64(double %y, double 0.0
+; CHECK: call <2 x float> @llvm.minimum.v2f32(<2 x float> %v, <2 x float> splat
+; CHECK: call double @llvm.minnum.f64(double %a, double %b)
 define double @helper(double %a, double %b) {
   %c = fcmp fast olt double %a, %b
   %s = select fast i1 %c, double %a, double %b
@@ -48,13 +52,19 @@ define double @helper(double %a, double %b) {
   %u = select fast i1 %k, double %a, double %b
   %x = fadd fast double %s, %t
   %y = fadd fast double %x, %u
-  ret double %y
+  %m = call fast double @llvm.maxnum.f64(double 0.0, double %y)
+  %v = insertelement <2 x float> zeroinitializer, float 1.0, i64 0
+  %w = call <2 x float> @llvm.minimum.v2f32(<2 x float> splat (float 2.0), <2 x float> %v)
+  %o = call double @llvm.minnum.f64(double %a, double %b)
+  ret double %o
 }
 
 ; CHECK-LABEL: define double @other(
 ; CHECK: select fast i1 %c, double %a, double %b
+; CHECK: call double @llvm.maxnum.f64(double 0.0{{.*}}, double %s)
 define double @other(double %a, double %b) {
   %c = fcmp fast ogt double %a, %b
   %s = select fast i1 %c, double %a, double %b
-  ret double %s
+  %m = call double @llvm.maxnum.f64(double 0.0, double %s)
+  ret double %m
 }
