@@ -11,6 +11,8 @@
  * the second (docs/rules.md), at every level. */
 #include "rev_check.h"
 
+#include <adcc.h>
+
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
@@ -37,6 +39,15 @@ static double min_first(const double *v, int n) {
   double r = v[0];
   for (int i = 1; i < n; i++)
     r = (r <= v[i]) ? r : v[i];
+  return r;
+}
+/* the same, differentiated by a declared derivative */
+ADCC_FORWARD(d_max_last, Dual, Const, DualOnly)
+double max_last_declared(const double *v, int n);
+double max_last_declared(const double *v, int n) {
+  double r = v[0];
+  for (int i = 1; i < n; i++)
+    r = (r > v[i]) ? r : v[i];
   return r;
 }
 /* MAX(r, v[i]) keeps the last maximum, MAX(v[i], r) the first */
@@ -166,6 +177,8 @@ int main(void) {
     CHECK_REDUCE(if_first, v, 4, 1);
     CHECK_REDUCE(if_last, v, 4, 3);
     CHECK_REDUCE(helper_last, v, 4, 3);
+    double s[4] = {1, 2, 3, 4};
+    CHECK_CLOSE(d_max_last(v, s, 4), 4, 0);
   }
   /* long arrays (vectorizable reductions), ties far apart */
   {
@@ -194,10 +207,8 @@ int main(void) {
     rev_two g = __enzyme_autodiff2((void *)scalar_max, 2.0, 2.0);
     CHECK_CLOSE(g.a, 0, 0);
     CHECK_CLOSE(g.b, 3, 0);
-    CHECK_CLOSE(__enzyme_fwddiff((void *)scalar_max, 2.0, 1.0, 2.0, 0.0), 0,
-                0);
-    CHECK_CLOSE(__enzyme_fwddiff((void *)scalar_max, 2.0, 0.0, 2.0, 1.0), 3,
-                0);
+    CHECK_CLOSE(__enzyme_fwddiff((void *)scalar_max, 2.0, 1.0, 2.0, 0.0), 0, 0);
+    CHECK_CLOSE(__enzyme_fwddiff((void *)scalar_max, 2.0, 0.0, 2.0, 1.0), 3, 0);
     g = __enzyme_autodiff2((void *)scalar_max, 2.5, 2.0);
     CHECK_CLOSE(g.a, 3, 0);
     CHECK_CLOSE(g.b, 0, 0);
