@@ -14,11 +14,14 @@ void registerPrinterPasses(PassBuilder &PB);
 
 void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
   registerPrinterPasses(PB);
-  // Before the inliner: registered functions keep their calls.
+  // Before the inliner: registered functions keep their calls; before
+  // InstCombine: min/max choices keep their ties.
   PB.registerPipelineStartEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel) {
-        if (Opts.EnableAD)
-          MPM.addPass(KeepRegisteredPass());
+        if (!Opts.EnableAD)
+          return;
+        MPM.addPass(KeepRegisteredPass());
+        MPM.addPass(KeepMinMaxChoicesPass());
       });
   PB.registerOptimizerEarlyEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel Level,
@@ -29,6 +32,10 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
              ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "adcc") {
           MPM.addPass(ADPass(Opts, OptimizationLevel::O0));
+          return true;
+        }
+        if (Name == "adcc-keep-min-max-choices") {
+          MPM.addPass(KeepMinMaxChoicesPass());
           return true;
         }
         if (Name == "adcc-print-requests") {

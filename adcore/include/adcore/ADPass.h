@@ -109,6 +109,24 @@ struct KeepRegisteredPass : public llvm::PassInfoMixin<KeepRegisteredPass> {
   static bool isRequired() { return true; }
 };
 
+/// Keeps floating-point min/max choices (a phi or select decided by a
+/// floating-point compare) as choices in the functions the module's
+/// derivative requests reach, by clearing the `nnan` and `nsz` flags that
+/// let InstCombine turn them into llvm.maxnum/minnum, whose ties are not the
+/// program's, and puts a constant first operand of llvm.maxnum, ... second,
+/// as InstCombine does from -O1 on, so that a tie of fmax(c, x) has the same
+/// derivative at every level (MinMaxChoices.cpp). Run at the start of the
+/// pipeline. Returns whether it changed any.
+bool keepMinMaxChoices(llvm::Module &M);
+
+/// keepMinMaxChoices as a pass (pipeline start; adcc-opt's
+/// `-passes=adcc-keep-min-max-choices`).
+struct KeepMinMaxChoicesPass
+    : public llvm::PassInfoMixin<KeepMinMaxChoicesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 /// Turns the reverse loop of a stencil around where its addends are cheap
 /// to compute again: a new loop walks over the elements the loop adds into
 /// and adds each element's contributions, recomputed from their iterations,
