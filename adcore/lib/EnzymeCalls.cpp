@@ -153,6 +153,9 @@ private:
   Marker Sticky = Marker::None;
   /// enzyme_const_return or enzyme_noret: the result has no derivative.
   bool ConstantResult = false;
+  /// Reverse mode with enzyme_primal_return: the result is {primal,
+  /// adjoints...} (Enzyme's `ReverseWithPrimal`).
+  bool PrimalResult = false;
   Value *SRet = nullptr;
   DerivativeKey Key;
   SmallVector<Value *, 16> Args;
@@ -229,7 +232,11 @@ bool ForwardCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
     return true;
   }
   case Marker::PrimalReturn:
-    Key.ReturnPrimal = true;
+    // (The augmented sweep returns the primal anyway.)
+    if (Reverse)
+      PrimalResult = SplitKind == Split::None;
+    else
+      Key.ReturnPrimal = true;
     return true;
   case Marker::ConstReturn:
     Key.ReturnPrimal = true;
@@ -478,7 +485,7 @@ bool ForwardCallLowering::parsePair(Argument &Lo, Argument &Hi,
 bool ForwardCallLowering::emitCall() {
   // The two sweeps of a combined call run back to back: nothing can write
   // the argument memory in between.
-  Key.StableMemory = Reverse && SplitKind == Split::None;
+  Key.StableMemory = Reverse && SplitKind == Split::None && !PrimalResult;
   Function *D = Ctx.getOrCreate(Key);
   if (!D)
     return false;
@@ -495,6 +502,17 @@ bool ForwardCallLowering::emitCall() {
   // return (checked before any code is emitted). In reverse mode that is
   // the reverse sweep's result: the adjoints of the active arguments.
   Type *Got = RevD ? RevD->getReturnType() : D->getReturnType();
+  // The primal's result first, then the adjoints.
+  if (PrimalResult && !R.Primal->getReturnType()->isVoidTy()) {
+    SmallVector<Type *, 8> Fields{R.Primal->getReturnType()};
+    if (auto *ST = dyn_cast<StructType>(Got))
+      Fields.append(ST->element_begin(), ST->element_end());
+    else if (!Got->isVoidTy())
+      Fields.push_back(Got);
+    Got = StructType::get(Call.getContext(), Fields);
+  } else {
+    PrimalResult = false;
+  }
   Type *Want = SRet ? Call.getParamStructRetType(0) : Call.getType();
   bool Used = (SRet || !Call.use_empty()) && SplitKind != Split::Augment;
   const DataLayout &DL = Call.getModule()->getDataLayout();
@@ -518,10 +536,12 @@ bool ForwardCallLowering::emitCall() {
   Type *Ptr = B.getPtrTy();
   // A combined call runs both sweeps from one function made for them
   // (CombinedSweeps.cpp).
-  bool Combined = Reverse && SplitKind == Split::None;
+  bool Combined = Reverse && SplitKind == Split::None && !PrimalResult;
   CallBase *NewCall = nullptr;
   if (SplitKind != Split::Reverse && !Combined)
     NewCall = emitReplacementCall(B, Call, D, Args);
+  // (The augmented sweep's result: the primal's.)
+  Value *PrimalValue = PrimalResult ? NewCall : nullptr;
   if (SplitKind == Split::Augment) {
     // The handle names this augmented sweep's place on the thread's tape.
     Value *Handle = B.CreateCall(
@@ -597,10 +617,24 @@ bool ForwardCallLowering::emitCall() {
     }
   }
   Value *Result = NewCall;
+  if (PrimalValue) {
+    // {primal, adjoints...}
+    auto *ST = cast<StructType>(Got);
+    Value *Packed = B.CreateInsertValue(PoisonValue::get(ST), PrimalValue, 0);
+    Type *Adjoints = NewCall->getType();
+    if (auto *AST = dyn_cast<StructType>(Adjoints)) {
+      for (unsigned I = 0; I < AST->getNumElements(); ++I)
+        Packed = B.CreateInsertValue(Packed, B.CreateExtractValue(NewCall, I),
+                                     I + 1);
+    } else if (!Adjoints->isVoidTy()) {
+      Packed = B.CreateInsertValue(Packed, NewCall, 1);
+    }
+    Result = Packed;
+  }
   if (Coerce)
-    Result = reinterpretAs(B, NewCall, Want);
+    Result = reinterpretAs(B, Result, Want);
   if (Convert)
-    Result = B.CreateFPCast(NewCall, Want);
+    Result = B.CreateFPCast(Result, Want);
   if (SRet) {
     B.CreateStore(ZeroResult
                       ? static_cast<Value *>(Constant::getNullValue(Want))

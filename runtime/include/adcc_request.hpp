@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <utility>
 
-extern int enzyme_dup, enzyme_const, enzyme_out;
+extern int enzyme_dup, enzyme_const, enzyme_out, enzyme_primal_return;
 template <typename R> R __enzyme_autodiff(void *, ...);
 template <typename R> R __enzyme_fwddiff(void *, ...);
 
@@ -281,10 +281,9 @@ template <typename F, typename... Ws>
 using TrampolineOf =
     Trampoline<F, typename Varying<List<>, Ws...>::type, Ws...>;
 
-/// The request of \p f's derivative at the wrapped arguments \p Ws, from
-/// their given values \p vs: reverse mode (result \p R: the adjoints) or
-/// forward mode (the tangent).
-template <bool Reverse, typename R, typename F, typename... Ws> struct Request {
+template <bool Reverse, bool WithPrimal, typename R, typename F,
+          typename... Ws>
+struct RequestWith {
   template <std::size_t... Is, std::size_t... Ps, typename... Vs>
   [[gnu::always_inline]] static R run(const F &f, std::index_sequence<Is...>,
                                       std::index_sequence<Ps...>, Vs... vs) {
@@ -294,9 +293,17 @@ template <bool Reverse, typename R, typename F, typename... Ws> struct Request {
         &f,
         {Slot<Is, typename Param<Ws>::type>{
             held<Ws>(nth<L::first(Is)>(vs...))}...}};
-    if constexpr (Reverse)
+    if constexpr (Reverse && WithPrimal)
+      return __enzyme_autodiff<R>(reinterpret_cast<void *>(&Tr::call),
+                                  enzyme_primal_return, enzyme_const, &C,
+                                  nth<Ps>(vs...)...);
+    else if constexpr (Reverse)
       return __enzyme_autodiff<R>(reinterpret_cast<void *>(&Tr::call),
                                   enzyme_const, &C, nth<Ps>(vs...)...);
+    else if constexpr (WithPrimal)
+      return __enzyme_fwddiff<R>(reinterpret_cast<void *>(&Tr::call),
+                                 enzyme_primal_return, enzyme_const, &C,
+                                 nth<Ps>(vs...)...);
     else
       return __enzyme_fwddiff<R>(reinterpret_cast<void *>(&Tr::call),
                                  enzyme_const, &C, nth<Ps>(vs...)...);
@@ -315,6 +322,13 @@ template <bool Reverse, typename R, typename F, typename... Ws> struct Request {
         args...);
   }
 };
+
+/// The request of \p f's derivative at the wrapped arguments \p Ws, from
+/// their given values \p vs: reverse mode (result \p R: the adjoints) or
+/// forward mode (the tangent); \p WithPrimal: the primal's result first
+/// (enzyme_primal_return).
+template <bool Reverse, typename R, typename F, typename... Ws>
+struct Request : RequestWith<Reverse, false, R, F, Ws...> {};
 
 /// The adjoints of the Active arguments as adcc returns them: one value,
 /// or a struct of them in order (nested: the same layout).
@@ -461,6 +475,37 @@ auto gradientOf(const F &f, std::index_sequence<Is...>, Ws... args) {
             .tuple();
     return AdjointsInOrder<Ws...>::make(Returned, St);
   }
+}
+
+/// gradientOf with the primal's result: {result, std::tuple of the
+/// adjoints}, from one run of \p f.
+template <typename F, typename... Ws, std::size_t... Is>
+auto valueAndGradientOf(const F &f, std::index_sequence<Is...>, Ws... args) {
+  std::tuple<StorageOf<Ws>...> St;
+  using Result = ResultOf<F, Ws...>;
+  using Adjoints =
+      typename ActivePack<Pack<Result>, typename Converted<Ws>::type...>::type;
+  auto Returned =
+      RequestWith<true, true, Adjoints, F,
+                  typename Converted<Ws>::type...>::call(
+          f, convert(args, std::get<Is>(St))...)
+          .tuple();
+  Result Value = std::get<0>(Returned);
+  auto Rest = std::apply(
+      [](auto, auto... As) { return std::make_tuple(As...); }, Returned);
+  return std::make_pair(Value, AdjointsInOrder<Ws...>::make(Rest, St));
+}
+
+/// forwardOf with the primal's result: {result, tangent}.
+template <typename F, typename... Ws, std::size_t... Is>
+auto valueAndForwardOf(const F &f, std::index_sequence<Is...>, Ws... args) {
+  std::tuple<StorageOf<Ws>...> St;
+  using Result = ResultOf<F, Ws...>;
+  auto Both = RequestWith<false, true, Pack<Result, Result>, F,
+                          typename Converted<Ws>::type...>::call(
+                  f, convert(args, std::get<Is>(St))...)
+                  .tuple();
+  return std::make_pair(std::get<0>(Both), std::get<1>(Both));
 }
 
 template <typename F, typename... Ws, std::size_t... Is>

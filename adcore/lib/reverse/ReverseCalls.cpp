@@ -201,7 +201,8 @@ bool ReverseEmitter::followsIntegerBits(CallBase &Call, Function &Callee) {
       continue;
     if (!CalleeTypes)
       CalleeTypes = std::make_unique<TypeAnalysis>(Callee);
-    if (!Types->isFloatBits(PrimalOf.lookup(A)) &&
+    const Value *PA = PrimalOf.lookup(A);
+    if (!(PA && Types->isFloatBits(PA)) &&
         !CalleeTypes->isFloatBits(Callee.getArg(No)))
       continue;
     return unsupported(Call, "the bits of a floating-point value with a "
