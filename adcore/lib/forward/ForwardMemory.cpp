@@ -13,6 +13,7 @@
 #include "../CallSites.h"
 #include "../MemoryScopes.h"
 #include "ForwardEmitter.h"
+#include "../ShadowlessStores.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
@@ -157,7 +158,8 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
     const Value *Obj = getUnderlyingObject(I.getPointerOperand());
     if (!TV || Ctx.rules().isInactiveGlobal(Obj) || isExceptionObject(Obj))
       return true;
-    if (isa<PtrToIntInst>(V) || isa<BinaryOperator>(V))
+    if (isa<PtrToIntInst>(V) ||
+        (isa<BinaryOperator>(V) && V->getType()->isIntOrIntVectorTy()))
       return unsupported(I, AddressInIntegerError);
     // An integer copied into a local integer variable that never becomes
     // a pointer (`long m = std::max(a, b)` at -O0, read through the
@@ -175,13 +177,10 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
                             "variable or field, or a part of the bits); "
                             "adcc cannot follow them there; keep the value "
                             "in a floating-point variable");
-    std::string Where = "memory that has no shadow";
-    if (auto *G = dyn_cast<GlobalVariable>(
-            getUnderlyingObject(I.getPointerOperand())))
-      Where = ("the global '" + G->getName() + "'").str();
-    return unsupported(I, "a derivative is stored into " + Where +
-                              "; pass that memory as a duplicated argument "
-                              "or mark the global inactive");
+    return unsupported(I, shadowlessStoreMessage(
+                                  Ctx, *Key.Primal,
+                                  isa<GlobalValue>(Obj) ? Obj
+                                                        : PrimalOf.lookup(Obj)));
   }
   // A value without a derivative still overwrites the shadow with zero
   // (floats, pointers); integers that are not float or pointer bits leave

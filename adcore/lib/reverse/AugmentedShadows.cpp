@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReverseEmitter.h"
+#include "../ShadowlessStores.h"
 
 #include "../CallSites.h"
 #include "../MemoryScopes.h"
@@ -232,10 +233,10 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     bool Lost = !SP && Active.contains(V) &&
                 !Ctx.rules().isInactiveGlobal(Obj) && !isExceptionObject(Obj);
     if (Lost && canCarryDerivative(V->getType()))
-      return unsupported(I, "a value with a derivative is stored into memory "
-                            "that has no shadow (a global variable?); mark "
-                            "the global inactive (__enzyme_inactive_global) "
-                            "or pass the memory as a duplicated argument");
+      return unsupported(I, shadowlessStoreMessage(
+                                  Ctx, *Key.Primal,
+                                  isa<GlobalValue>(Obj) ? Obj
+                                                        : PrimalOf.lookup(Obj)));
     if (Lost && holdsActiveAddress(V, 4) &&
         mayBecomePointer(SI->getPointerOperand(), 4))
       return unsupported(I, AddressInIntegerError);

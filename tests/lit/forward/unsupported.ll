@@ -4,7 +4,7 @@
 ; RUN: not adcc-opt -passes=adcc %s -o /dev/null 2>&1 | FileCheck %s
 ; CHECK-DAG: t.c:3:7: in function fwddiffe_ext double (double, double): cannot differentiate 'ext' in forward mode: the external function 'mystery' has no body and no derivative rule
 ; CHECK-DAG: in function fwddiffe_asm double (double, double): cannot differentiate 'asm' in forward mode: inline assembly
-; CHECK-DAG: cannot differentiate 'global' in forward mode: a derivative is stored into the global 'G'
+; CHECK-DAG: cannot differentiate 'global' in forward mode: a value with a derivative is stored into the global variable 'G', which has no shadow
 ; CHECK-NOT: Stack dump
 
 @G = global double 0.0

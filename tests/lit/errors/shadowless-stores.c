@@ -1,0 +1,25 @@
+// A value with a derivative stored into memory without a shadow: the error
+// names that memory as the program knows it (the argument passed with
+// enzyme_const, the global variable) and the fix, in both modes, at -O0
+// (where the argument lives in a stack slot) as at -O2.
+// RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
+extern int enzyme_const, enzyme_dup;
+double __enzyme_autodiff(void *, ...);
+double __enzyme_fwddiff(void *, ...);
+
+double cache;
+// CHECK-DAG: shadowless-stores.c:[[@LINE+2]]:{{[0-9]+}}: error: cannot differentiate 'keep' in reverse mode: a value with a derivative is stored into the global variable 'cache', which has no shadow (shadows of globals are not supported yet); if its derivative is not wanted, mark it inactive
+// CHECK-DAG: shadowless-stores.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'keep' in forward mode: a value with a derivative is stored into the global variable 'cache'
+double keep(double x) { cache = x * x; return x; }
+double dkeep(double x) {
+  return __enzyme_autodiff((void *)keep, x) + __enzyme_fwddiff((void *)keep, x, 1.0);
+}
+
+// CHECK-DAG: shadowless-stores.c:[[@LINE+2]]:{{[0-9]+}}: error: cannot differentiate 'scale' in reverse mode: a value with a derivative is stored into memory that argument 1 of 'scale' points to, which has no shadow (it was passed with enzyme_const, or its caller passes memory without one); the derivative would be lost for what reads it later: pass that argument with enzyme_dup and a shadow buffer
+// CHECK-DAG: shadowless-stores.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'scale' in forward mode: a value with a derivative is stored into memory that argument 1 of 'scale' points to
+double scale(double *s, double *w) { s[0] = s[0] * w[0]; return s[0] * s[0]; }
+double dscale(double *s, double *w, double *dw) {
+  return __enzyme_autodiff((void *)scale, enzyme_const, s, enzyme_dup, w, dw) +
+         __enzyme_fwddiff((void *)scale, enzyme_const, s, enzyme_dup, w, dw);
+}
