@@ -229,6 +229,10 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       lowerSplitRequest(*R, Ctx);
       continue;
     }
+    if (R->Kind == RequestKind::Batch) {
+      lowerBatchRequest(*R, Ctx);
+      continue;
+    }
     Ctx.error(*R->Site, Twine(describe(R->Kind)) + " of '" +
                             R->Primal->getName() +
                             "' is not implemented yet in this version of adcc");

@@ -40,6 +40,10 @@ bool lowerReverseRequest(const Request &R, SynthesisContext &Ctx);
 /// augmented sweep); `__enzyme_augmentsize` is the size of the handle.
 bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx);
 
+/// `__enzyme_batch`: the primal on enzyme_width sets of arguments
+/// (BatchedPrimal.cpp).
+bool lowerBatchRequest(const Request &R, SynthesisContext &Ctx);
+
 } // namespace adcore
 
 #endif // ADCORE_ENZYMECALLS_H
