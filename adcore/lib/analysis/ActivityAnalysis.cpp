@@ -128,6 +128,35 @@ bool isMovedInteger(const Instruction &I, unsigned Depth = 4) {
 
 bool returnsNewAllocation(const Function &F, unsigned Depth);
 
+/// True when the integer \p I is read as a floating-point value again, up
+/// to \p Depth integer operations later (a bitcast to a float).
+bool becomesFloat(const Instruction &I, unsigned Depth) {
+  return any_of(I.users(), [&](const User *U) {
+    if (const auto *BC = dyn_cast<BitCastInst>(U))
+      return BC->getDestTy()->isFPOrFPVectorTy();
+    const auto *UI = dyn_cast<Instruction>(U);
+    return UI && Depth > 0 && UI->getType()->isIntOrIntVectorTy() &&
+           isa<BinaryOperator, TruncInst, ZExtInst, SExtInst, PHINode,
+               SelectInst>(UI) &&
+           becomesFloat(*UI, Depth - 1);
+  });
+}
+
+/// True when the integer \p V is (up to \p Depth integer operations away)
+/// the bits of a floating-point value: a bitcast of one (`0x5f3759df -
+/// (bits(x) >> 1)`).
+bool derivesFromFloatBits(const Value *V, unsigned Depth) {
+  if (const auto *BC = dyn_cast<BitCastInst>(V))
+    return BC->getSrcTy()->isFPOrFPVectorTy();
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth == 0 || !I->getType()->isIntOrIntVectorTy() ||
+      !isa<BinaryOperator, CastInst>(I))
+    return false;
+  return any_of(I->operands(), [&](const Use &Op) {
+    return derivesFromFloatBits(Op.get(), Depth - 1);
+  });
+}
+
 /// True when \p U stores into \p Slot what a call returns, the bits of a
 /// float as an integer (`long u = bits_of(x);` at -O0): the slot then holds
 /// them, and their derivative, as a float's slot would.
@@ -330,7 +359,13 @@ bool ActivityAnalysis::transfer(const Value &V) const {
       case Instruction::Xor: // (a sign flip on a float's bits)
         return anyOperandActive(*I, Active) && isMovedInteger(*I);
       default:
-        return anyOperandActive(*I, Active) && becomesPointer(*I, 4);
+        // (Other integer operations on a float's bits whose result is read
+        // as a float again: active, so that differentiating them is an
+        // error, not a derivative of zero. An exponent taken out as a
+        // number has none.)
+        return anyOperandActive(*I, Active) &&
+               (becomesPointer(*I, 4) ||
+                (derivesFromFloatBits(BO, 4) && becomesFloat(*BO, 4)));
       }
     }
     return false;

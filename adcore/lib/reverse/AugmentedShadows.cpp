@@ -52,6 +52,23 @@ bool ReverseEmitter::holdsActiveAddress(const Value *V, unsigned Depth) const {
 /// the activity analysis made of the integer. (A load stored straight back
 /// is IntegerCopies.cpp's case, and bits made from floats, such as a sign
 /// mask, the analysis decides.)
+/// True when the integer \p V is computed by integer operations (\p Depth
+/// deep) from bits loaded from memory that has a shadow: a float's bits
+/// changed as an integer (`0x5f3759df - (bits >> 1)` at -O0).
+bool ReverseEmitter::changesShadowedBits(Value *V, unsigned Depth) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth == 0 || !isa<BinaryOperator, CastInst>(I) ||
+      isa<FPToSIInst, FPToUIInst>(I))
+    return false;
+  return any_of(I->operands(), [&](const Use &Op) {
+    auto *LI = dyn_cast<LoadInst>(Op.get());
+    if (LI && LI->getType()->isIntOrIntVectorTy() &&
+        shadowOrNull(LI->getPointerOperand()))
+      return true;
+    return changesShadowedBits(Op.get(), Depth - 1);
+  });
+}
+
 bool ReverseEmitter::copiesShadowedBits(Value *V) {
   if (!isa<PHINode, SelectInst, ShuffleVectorInst, InsertElementInst,
            ExtractElementInst>(V))
@@ -194,6 +211,11 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                        (PV && Types->isFloatBits(PV));
       // (Constant bits, a sign mask at -O0: the memory's derivative is
       // zero. Not bits copied from memory with a shadow.)
+      if (FloatBits && !Active.contains(V) && changesShadowedBits(V, 4))
+        return unsupported(I, "an integer holds the bits of a floating-point "
+                              "value and is changed by integer operations; "
+                              "use floating-point operations (fabs, "
+                              "copysign, -x) instead");
       if (FloatBits && !Active.contains(V) && !copiesShadowedBits(V)) {
         tagMemoryClass(
             *AB.CreateAlignedStore(Constant::getNullValue(V->getType()), SP,

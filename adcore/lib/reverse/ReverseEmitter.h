@@ -108,6 +108,7 @@ private:
   /// (AugmentedShadows.cpp).
   bool holdsActiveAddress(const llvm::Value *V, unsigned Depth) const;
   bool copiesShadowedBits(llvm::Value *V);
+  bool changesShadowedBits(llvm::Value *V, unsigned Depth);
   /// Sets \p Replaced when the call was replaced by an augmented call.
   bool augmentCall(llvm::CallBase &Call, bool &Replaced);
   /// realloc: a shadow block for the new block (pointers moved by realloc
