@@ -3,6 +3,7 @@
 #include "adcore/InactiveFunctions.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstrTypes.h"
@@ -128,6 +129,39 @@ constexpr const char *InactivePrefixTable[] = {
     "_ZNSt8ios_base",
     "_ZNKSt5ctypeIcE",
     "_ZNSt6locale",
+    // wide output streams (std::wcout), the same functions for wchar_t
+    "_ZNSt13basic_ostreamIwSt11char_traitsIwEE",
+    "_ZStlsIwSt11char_traitsIwEE",
+    "_ZSt16__ostream_insertIwSt11char_traitsIwEE",
+    "_ZSt4endlIwSt11char_traitsIwEE",
+    "_ZSt5flushIwSt11char_traitsIwEE",
+    "_ZNSt9basic_iosIwSt11char_traitsIwEE",
+    "_ZNKSt9basic_iosIwSt11char_traitsIwEE",
+    "_ZNKSt5ctypeIwE",
+    // input streams (std::cin, std::istringstream, std::ifstream): what they
+    // read is a constant of the derivative. Reading a floating-point value
+    // (operator>>(double &)) also resets the derivative of the variable
+    // read into (InputValues.cpp).
+    "_ZNSi",
+    "_ZNSt13basic_istreamIwSt11char_traitsIwEE",
+    "_ZStrsIcSt11char_traitsIcE",
+    "_ZStrsIwSt11char_traitsIwE",
+    "_ZSt7getlineIcSt11char_traitsIcESaIcEE",
+    "_ZSt7getlineIwSt11char_traitsIwESaIwEE",
+    "_ZNSt7__cxx1119basic_istringstreamIcSt11char_traitsIcESaIcEE",
+    "_ZNKSt7__cxx1119basic_istringstreamIcSt11char_traitsIcESaIcEE",
+    "_ZNSt14basic_ifstreamIcSt11char_traitsIcEE",
+    "_ZNKSt14basic_ifstreamIcSt11char_traitsIcEE",
+    "_ZNSt14basic_ofstreamIcSt11char_traitsIcEE",
+    "_ZNKSt14basic_ofstreamIcSt11char_traitsIcEE",
+    "_ZNSt13basic_filebufIcSt11char_traitsIcEE",
+    "_ZNKSt13basic_filebufIcSt11char_traitsIcEE",
+    // stream buffers (sputn, sputc, sgetc, pubsync ... and their virtual
+    // functions when called directly)
+    "_ZNSt15basic_streambufIcSt11char_traitsIcEE",
+    "_ZNKSt15basic_streambufIcSt11char_traitsIcEE",
+    "_ZNSt15basic_streambufIwSt11char_traitsIwEE",
+    "_ZNKSt15basic_streambufIwSt11char_traitsIwEE",
     // the sanitizers' reports and checks (-fsanitize=undefined, address):
     // they read values, never change them
     "__ubsan_handle_",
@@ -158,6 +192,29 @@ constexpr const char *InactiveGlobalPrefixTable[] = {
     // -D_GLIBCXX_DEBUG: the one _Error_formatter (a static of
     // _Error_formatter::_S_at) that collects a failed check's parameters
     "_ZZN11__gnu_debug16_Error_formatter",
+};
+
+// Classes of the library whose objects hold no derivatives: streams,
+// stream buffers and locales, by the start of their IR type names. A local
+// object of one has no shadow, and calls of its virtual functions (a
+// stream buffer's overflow, xsputn, underflow) are no calls with
+// derivatives.
+constexpr const char *InactiveTypePrefixTable[] = {
+    "class.std::basic_streambuf",
+    "class.std::__cxx11::basic_stringbuf",
+    "class.std::basic_filebuf",
+    "class.std::basic_ios",
+    "class.std::basic_istream",
+    "class.std::basic_ostream",
+    "class.std::basic_iostream",
+    "class.std::__cxx11::basic_istringstream",
+    "class.std::__cxx11::basic_ostringstream",
+    "class.std::__cxx11::basic_stringstream",
+    "class.std::basic_ifstream",
+    "class.std::basic_ofstream",
+    "class.std::basic_fstream",
+    "class.std::locale",
+    "class.std::ios_base",
 };
 
 } // namespace
@@ -231,6 +288,17 @@ bool isKnownInactiveMemory(const Value *Obj) {
     return false;
   for (const char *Row : InactiveGlobalPrefixTable)
     if (GV->getName().starts_with(Row))
+      return true;
+  return false;
+}
+
+bool isKnownInactiveType(const Type *T) {
+  const auto *ST = dyn_cast<StructType>(T);
+  if (!ST || !ST->hasName())
+    return false;
+  StringRef Name = ST->getName();
+  for (const char *Row : InactiveTypePrefixTable)
+    if (Name.starts_with(Row))
       return true;
   return false;
 }

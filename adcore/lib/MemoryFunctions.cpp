@@ -20,6 +20,8 @@ constexpr MemoryFunctionRow MemoryFunctionTable[] = {
     {"calloc", MemoryFunctionKind::Calloc},
     {"realloc", MemoryFunctionKind::Realloc},
     {"aligned_alloc", MemoryFunctionKind::AlignedAlloc},
+    {"memalign", MemoryFunctionKind::AlignedAlloc},
+    {"valloc", MemoryFunctionKind::Malloc},
     {"free", MemoryFunctionKind::Free},
     {"_Znwm", MemoryFunctionKind::Malloc},
     {"_Znam", MemoryFunctionKind::Malloc},

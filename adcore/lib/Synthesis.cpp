@@ -223,6 +223,8 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= canonicalizeFloatShuffles(P);
     Changed |= rewriteKnownAsm(P);
     Changed |= rewriteFortifiedCalls(P);
+    Changed |= rewritePosixMemaligns(P);
+    Changed |= resetInputValues(P);
     Changed |= typeFloatCopies(P);
     if (Changed)
       removeDeadLocals(P);

@@ -71,6 +71,22 @@ static double decompositions(const double *p) {
          shifted.inverse().sum();
 }
 
+// A constant right-hand side built inside (VectorXd::LinSpaced), solved
+// with LLT, next to an LU determinant. (Before: refused at -O2 and -O3 in
+// reverse mode, "integer bits reinterpreted as a floating-point value carry
+// a derivative": the constant expression object, a local that holds no
+// derivative, went to its constructor as duplicated memory, whose bounds
+// the constructor reads as integer packets.)
+static double linspaced_solve(const double *p) {
+  Eigen::Map<const MatrixXd> m(p, 3, 3);
+  MatrixXd spd = m * m.transpose() + MatrixXd::Identity(3, 3);
+  VectorXd rhs = VectorXd::LinSpaced(3, 0.5, 1.5);
+  VectorXd a = spd.llt().solve(rhs);
+  MatrixXd shifted = m + 3 * MatrixXd::Identity(3, 3);
+  return a.squaredNorm() + shifted.partialPivLu().determinant() +
+         rhs.dot(m.col(1));
+}
+
 #ifdef __OPTIMIZE__
 // Eigen's vectorized exp (a polynomial, a rounding trick kept by an
 // optimization barrier, integer exponent bits). At -O0 it is an error: its
@@ -126,6 +142,7 @@ int main() {
   CHECK_GRAD_AND_DOT(springs, 6, 1.0);
   CHECK_GRAD_AND_DOT(gemm_energy, 48, 1.0);
   CHECK_GRAD_AND_DOT(decompositions, 9, 1.0);
+  CHECK_GRAD_AND_DOT(linspaced_solve, 9, 1.0);
 #ifdef __OPTIMIZE__
   CHECK_GRAD_AND_DOT(vectorized_exp, 9, 1.0);
 #else

@@ -14,6 +14,7 @@
 
 namespace llvm {
 class Function;
+class Type;
 class Value;
 } // namespace llvm
 
@@ -26,6 +27,11 @@ bool isKnownInactiveFunction(const llvm::Function &F);
 /// variable named in a table (by mangled-name prefix), or what a call to a
 /// known inactive function returns.
 bool isKnownInactiveMemory(const llvm::Value *Obj);
+
+/// True when \p T is a class of the C++ library whose objects never hold
+/// derivatives (streams, stream buffers, locales; by IR type name): a local
+/// variable of that type has no shadow.
+bool isKnownInactiveType(const llvm::Type *T);
 
 } // namespace adcore
 

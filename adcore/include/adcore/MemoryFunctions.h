@@ -2,8 +2,9 @@
 //
 // The C and C++ allocation functions whose derivatives allocate shadow
 // memory beside the primal memory: malloc, calloc, realloc, aligned_alloc,
-// posix_memalign aside, operator new / new[] (all overloads), and free /
-// operator delete / delete[].
+// memalign, valloc, operator new / new[] (all overloads), and free /
+// operator delete / delete[]. (posix_memalign is rewritten as aligned_alloc
+// before differentiation: AlignedBlocks.cpp.)
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_MEMORYFUNCTIONS_H
@@ -19,10 +20,10 @@ namespace adcore {
 
 enum class MemoryFunctionKind {
   None,
-  Malloc,       ///< ptr f(size) — uninitialized (malloc, new, new[])
+  Malloc,       ///< ptr f(size) — uninitialized (malloc, new, new[], valloc)
   Calloc,       ///< ptr calloc(n, size) — zeroed
   Realloc,      ///< ptr realloc(ptr, size)
-  AlignedAlloc, ///< ptr aligned_alloc(align, size)
+  AlignedAlloc, ///< ptr aligned_alloc(align, size), memalign
   Free,         ///< void f(ptr, ...) — free, delete, delete[]
   TapePush,     ///< ptr adcc_tape_push(tape, bytes, align): a new record
   TapePop,      ///< ptr adcc_tape_pop(tape, bytes, align): the last record

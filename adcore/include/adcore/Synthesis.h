@@ -74,6 +74,15 @@ bool canonicalizeFloatShuffles(llvm::Function &F);
 /// memmove / memset intrinsic (FortifiedCalls.cpp). Returns whether \p F
 /// changed.
 bool rewriteFortifiedCalls(llvm::Function &F);
+/// Rewrites posix_memalign(&p, align, size) as the checks it makes and a
+/// call of aligned_alloc whose block is stored into p (AlignedBlocks.cpp).
+/// Returns whether \p F changed.
+bool rewritePosixMemaligns(llvm::Function &F);
+/// After each call that reads a floating-point value from a C++ stream into
+/// a variable (`in >> x`), stores that value into it again as a constant,
+/// which resets its derivative (InputValues.cpp). Returns whether \p F
+/// changed.
+bool resetInputValues(llvm::Function &F);
 /// Rewrites the inline assembly adcc knows the meaning of (Eigen's packet
 /// min and max, its optimization barrier) as IR (KnownAsm.cpp). Returns
 /// whether \p F changed.

@@ -269,6 +269,10 @@ bool ActivityAnalysis::transfer(const Value &V) const {
 
   // (A byte buffer, `alloca(n)` or a variable-length array, may hold
   // anything, as a block from malloc may.)
+  // (A local stream or stream buffer of the C++ library holds none.)
+  if (auto *AI = dyn_cast<AllocaInst>(I);
+      AI && isKnownInactiveType(AI->getAllocatedType()))
+    return false;
   if (auto *AI = dyn_cast<AllocaInst>(I))
     return canCarryDerivative(AI->getAllocatedType()) ||
            AI->getAllocatedType()->isArrayTy() || AI->isArrayAllocation() ||

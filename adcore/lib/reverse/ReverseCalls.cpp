@@ -133,10 +133,15 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   // A null pointer is duplicated with a null shadow: a function that writes
   // through an optional output pointer only when it is not null (`if (aux)
   // *aux = v;`) then has the derivative of its store, whose shadow store
-  // runs where the primal's does.
+  // runs where the primal's does. A stack slot that never holds a
+  // derivative is constant memory to the callee (an Eigen expression
+  // object of constants: LinSpaced's bounds, whose bits the callee may
+  // read as integers).
   for (Use &U : Call.args()) {
     Value *A = U.get();
-    if (shadowOrNull(A) || isa<ConstantPointerNull>(A))
+    if (CleanSlotClones.contains(A))
+      K.Args.push_back(ArgActivity::Const);
+    else if (shadowOrNull(A) || isa<ConstantPointerNull>(A))
       K.Args.push_back(
           Unneeded.calleeActivity(A, Callee, Call.getArgOperandNo(&U)));
     else if (Active.contains(A) && A->getType()->isFPOrFPVectorTy())
@@ -161,6 +166,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   SmallVector<Value *, 16> Args;
   for (Use &U : Call.args()) {
     Args.push_back(U.get());
+    if (CleanSlotClones.contains(U.get()))
+      continue;
     if (shadowOrNull(U.get()))
       for (unsigned L = 0; L < Width; ++L)
         Args.push_back(LaneShadows[L].lookup(U.get()));

@@ -379,6 +379,9 @@ private:
   std::unique_ptr<TypeAnalysis> Types;
   llvm::DenseMap<const llvm::Value *, const llvm::Value *> PrimalOf;
   llvm::DenseSet<const llvm::Value *> Active;
+  /// Stack slots that never hold a derivative (and whose callees put none
+  /// there): a callee gets them as constant memory, as in forward mode.
+  llvm::SmallPtrSet<const llvm::Value *, 8> CleanSlotClones;
   /// The first active value shadowOrZero found without a shadow.
   llvm::Value *MissingShadow = nullptr;
 
