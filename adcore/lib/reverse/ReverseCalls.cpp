@@ -201,7 +201,10 @@ bool ReverseEmitter::followsIntegerBits(CallBase &Call, Function &Callee) {
       continue;
     if (!CalleeTypes)
       CalleeTypes = std::make_unique<TypeAnalysis>(Callee);
-    if (!Types->isFloatBits(PrimalOf.lookup(A)) &&
+    // (An integer returned by a call made here has no primal twin: such a
+    // call returning float bits is an error already, below.)
+    const Value *P = PrimalOf.lookup(A);
+    if (!(P && Types->isFloatBits(P)) &&
         !CalleeTypes->isFloatBits(Callee.getArg(No)))
       continue;
     return unsupported(Call, "the bits of a floating-point value with a "
