@@ -204,6 +204,11 @@ bool ReverseEmitter::buildAugmented() {
     PrimalOf[Clone] = Orig;
     if (PrimalActivity.isActive(Orig))
       Active.insert(Clone);
+    if (PrimalActivity.cleanStackPointer(Orig))
+      CleanSlotClones.insert(Clone);
+    if (auto *I = dyn_cast<Instruction>(Orig);
+        I && PrimalActivity.storesConstantPointer(*I, *Types))
+      ConstantPointerStores.insert(cast<Instruction>(Clone));
   }
   // The primal's own loads and stores touch primal memory only.
   for (BasicBlock &BB : Aug)
