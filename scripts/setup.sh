@@ -10,8 +10,10 @@ packages=(
   cmake ninja-build g++ ccache binutils
   llvm-22-dev libclang-cpp22-dev libclang-22-dev clang-22 lld-22
   libcli11-dev libspdlog-dev libfmt-dev
-  # tests: lit, FileCheck, not, split-file; Catch2 v2; csmith; Eigen 3
+  # tests: lit, FileCheck, not, split-file; Catch2 v2; csmith; Eigen 3;
+  # Boost (Odeint)
   llvm-22-tools python3 catch2 csmith libcsmith-dev make libeigen3-dev
+  libboost-dev
   # tests of --rtlib=compiler-rt and of CUDA links (clang-linker-wrapper)
   libclang-rt-22-dev clang-tools-22
   # benchmarks: bench/run draws its chart with gnuplot

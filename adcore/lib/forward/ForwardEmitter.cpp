@@ -180,6 +180,9 @@ bool ForwardEmitter::run() {
       ConstantLoads.insert(Clone);
     if (PrimalActivity.cleanStackPointer(Orig))
       CleanSlotClones.insert(Clone);
+    if (auto *I = dyn_cast<Instruction>(Orig);
+        I && PrimalActivity.storesConstantPointer(*I, types()))
+      ConstantPointerStores.insert(cast<Instruction>(Clone));
   }
   copyParameterAttributes(Primal, Derivative, Key);
   Unneeded.collectWrites(Derivative);

@@ -156,6 +156,9 @@ private:
   /// Stack slots that never hold a derivative (and whose callees put none
   /// there): a callee gets them without a shadow.
   llvm::SmallPtrSet<const llvm::Value *, 8> CleanSlotClones;
+  /// Stores of a pointer without a tangent (to constant data) into memory
+  /// that may hold derivatives: its shadow there would be null.
+  llvm::SmallPtrSet<const llvm::Instruction *, 4> ConstantPointerStores;
   /// Parameters whose primal values the caller does not want (DupNoNeed
   /// output arrays), and the primal's writes of those values.
   UnneededResults Unneeded;

@@ -187,6 +187,8 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
   // the shadow alone.
   if (!TV && !canCarryDerivative(V->getType()))
     return true;
+  if (ConstantPointerStores.contains(&I))
+    return unsupported(I, ConstantPointerStoreError);
   for (unsigned L = 0; L < Width; ++L) {
     Value *Shadow = TV ? lane(TV, L) : Constant::getNullValue(V->getType());
     StoreInst *S =

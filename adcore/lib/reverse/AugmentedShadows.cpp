@@ -262,6 +262,8 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (Lost && holdsActiveAddress(V, 4) &&
         mayBecomePointer(SI->getPointerOperand(), 4))
       return unsupported(I, AddressInIntegerError);
+    if (SP && ConstantPointerStores.contains(SI))
+      return unsupported(I, ConstantPointerStoreError);
     if (SP && (V->getType()->isPointerTy() || isPointerAggregate(V->getType())))
       tagMemoryClass(
           *AB.CreateAlignedStore(shadowOrZero(V), SP, SI->getAlign()),

@@ -133,15 +133,16 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   // A null pointer is duplicated with a null shadow: a function that writes
   // through an optional output pointer only when it is not null (`if (aux)
   // *aux = v;`) then has the derivative of its store, whose shadow store
-  // runs where the primal's does. A stack slot that never holds a
-  // derivative is constant memory to the callee (an Eigen expression
-  // object of constants: LinSpaced's bounds, whose bits the callee may
-  // read as integers).
+  // runs where the primal's does.
+  // A stack slot that never holds a derivative goes without a shadow: a
+  // closure holding a pointer to constant data, whose shadow holds null
+  // there, read by the callee (a lambda handed on by value at -O0).
+  auto Duplicated = [&](Value *A) {
+    return shadowOrNull(A) && !CleanSlotClones.contains(A);
+  };
   for (Use &U : Call.args()) {
     Value *A = U.get();
-    if (CleanSlotClones.contains(A))
-      K.Args.push_back(ArgActivity::Const);
-    else if (shadowOrNull(A) || isa<ConstantPointerNull>(A))
+    if (Duplicated(A) || isa<ConstantPointerNull>(A))
       K.Args.push_back(
           Unneeded.calleeActivity(A, Callee, Call.getArgOperandNo(&U)));
     else if (Active.contains(A) && A->getType()->isFPOrFPVectorTy())
@@ -166,9 +167,7 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   SmallVector<Value *, 16> Args;
   for (Use &U : Call.args()) {
     Args.push_back(U.get());
-    if (CleanSlotClones.contains(U.get()))
-      continue;
-    if (shadowOrNull(U.get()))
+    if (Duplicated(U.get()))
       for (unsigned L = 0; L < Width; ++L)
         Args.push_back(LaneShadows[L].lookup(U.get()));
     else if (isa<ConstantPointerNull>(U.get()))
@@ -208,8 +207,10 @@ bool ReverseEmitter::followsIntegerBits(CallBase &Call, Function &Callee) {
       continue;
     if (!CalleeTypes)
       CalleeTypes = std::make_unique<TypeAnalysis>(Callee);
-    const Value *PA = PrimalOf.lookup(A);
-    if (!(PA && Types->isFloatBits(PA)) &&
+    // (An integer returned by a call made here has no primal twin: such a
+    // call returning float bits is an error already, below.)
+    const Value *P = PrimalOf.lookup(A);
+    if (!(P && Types->isFloatBits(P)) &&
         !CalleeTypes->isFloatBits(Callee.getArg(No)))
       continue;
     return unsupported(Call, "the bits of a floating-point value with a "

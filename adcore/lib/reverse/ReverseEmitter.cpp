@@ -206,6 +206,9 @@ bool ReverseEmitter::buildAugmented() {
       Active.insert(Clone);
     if (PrimalActivity.cleanStackPointer(Orig))
       CleanSlotClones.insert(Clone);
+    if (auto *I = dyn_cast<Instruction>(Orig);
+        I && PrimalActivity.storesConstantPointer(*I, *Types))
+      ConstantPointerStores.insert(cast<Instruction>(Clone));
   }
   // The primal's own loads and stores touch primal memory only.
   for (BasicBlock &BB : Aug)

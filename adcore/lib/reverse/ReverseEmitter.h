@@ -380,8 +380,11 @@ private:
   llvm::DenseMap<const llvm::Value *, const llvm::Value *> PrimalOf;
   llvm::DenseSet<const llvm::Value *> Active;
   /// Stack slots that never hold a derivative (and whose callees put none
-  /// there): a callee gets them as constant memory, as in forward mode.
+  /// there): a callee gets them without a shadow (CleanSlots.cpp).
   llvm::SmallPtrSet<const llvm::Value *, 8> CleanSlotClones;
+  /// Stores of a pointer without a shadow (to constant data) into memory
+  /// that may hold derivatives: its shadow there would be null.
+  llvm::SmallPtrSet<const llvm::Instruction *, 4> ConstantPointerStores;
   /// The first active value shadowOrZero found without a shadow.
   llvm::Value *MissingShadow = nullptr;
 
