@@ -136,7 +136,9 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   // runs where the primal's does.
   for (Use &U : Call.args()) {
     Value *A = U.get();
-    if (shadowOrNull(A) || isa<ConstantPointerNull>(A))
+    if (CleanSlotClones.contains(A))
+      K.Args.push_back(ArgActivity::Const);
+    else if (shadowOrNull(A) || isa<ConstantPointerNull>(A))
       K.Args.push_back(
           Unneeded.calleeActivity(A, Callee, Call.getArgOperandNo(&U)));
     else if (Active.contains(A) && A->getType()->isFPOrFPVectorTy())
@@ -161,6 +163,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   SmallVector<Value *, 16> Args;
   for (Use &U : Call.args()) {
     Args.push_back(U.get());
+    if (!hasShadow(K.Args[Call.getArgOperandNo(&U)]))
+      continue;
     if (shadowOrNull(U.get()))
       for (unsigned L = 0; L < Width; ++L)
         Args.push_back(LaneShadows[L].lookup(U.get()));
@@ -201,7 +205,8 @@ bool ReverseEmitter::followsIntegerBits(CallBase &Call, Function &Callee) {
       continue;
     if (!CalleeTypes)
       CalleeTypes = std::make_unique<TypeAnalysis>(Callee);
-    if (!Types->isFloatBits(PrimalOf.lookup(A)) &&
+    const Value *PA = PrimalOf.lookup(A);
+    if ((!PA || !Types->isFloatBits(PA)) &&
         !CalleeTypes->isFloatBits(Callee.getArg(No)))
       continue;
     return unsupported(Call, "the bits of a floating-point value with a "

@@ -204,6 +204,8 @@ bool ReverseEmitter::buildAugmented() {
     PrimalOf[Clone] = Orig;
     if (PrimalActivity.isActive(Orig))
       Active.insert(Clone);
+    if (PrimalActivity.cleanStackPointer(Orig))
+      CleanSlotClones.insert(Clone);
   }
   // The primal's own loads and stores touch primal memory only.
   for (BasicBlock &BB : Aug)

@@ -378,6 +378,10 @@ private:
   std::unique_ptr<TypeAnalysis> Types;
   llvm::DenseMap<const llvm::Value *, const llvm::Value *> PrimalOf;
   llvm::DenseSet<const llvm::Value *> Active;
+  /// Pointers into local memory (stack slots, heap blocks allocated here)
+  /// that never holds a derivative: passed to a callee as constants (a
+  /// table of pointers into constant memory has null shadow pointers).
+  llvm::DenseSet<const llvm::Value *> CleanSlotClones;
   /// The first active value shadowOrZero found without a shadow.
   llvm::Value *MissingShadow = nullptr;
 
