@@ -91,6 +91,12 @@ void tagMemoryClass(Instruction &I, MemoryClass Class) {
                                     MDNode::get(C, Others)));
 }
 
+bool hasMemoryClass(const Instruction &I, MemoryClass Class) {
+  MDNode *Scopes = I.getMetadata(LLVMContext::MD_alias_scope);
+  return Scopes &&
+         is_contained(Scopes->operands(), scopeOf(I.getContext(), Class));
+}
+
 void tagLane(Instruction &I, unsigned Lane, unsigned Width) {
   if (!isa<LoadInst, StoreInst>(I) || Width < 2)
     return;

@@ -30,6 +30,8 @@ constexpr const char *ShadowBlockMetadata = "adcc.shadow.block";
 /// already has), unless it already has a class. Other instructions are left
 /// alone.
 void tagMemoryClass(llvm::Instruction &I, MemoryClass Class);
+/// Whether the load or store \p I is declared an access of \p Class.
+bool hasMemoryClass(const llvm::Instruction &I, MemoryClass Class);
 /// Declares the load or store \p I an access of lane \p Lane of a batched
 /// derivative of width \p Width (> 1): the lanes' shadows are separate
 /// memory, each lane noalias with the others (a second scope domain).

@@ -28,6 +28,7 @@
 
 namespace llvm {
 class AllocaInst;
+class Instruction;
 class CallBase;
 class Function;
 class BinaryOperator;
@@ -71,19 +72,25 @@ private:
   bool returnsActive(
       const llvm::Function &Callee, const llvm::CallBase &Call,
       llvm::function_ref<bool(const llvm::Value *)> ActiveOperand) const;
-  /// Stack memory: which allocas each pointer may point into, and which
-  /// allocas may hold derivatives (an active value was stored or copied
-  /// into them, or their address escaped).
+  /// Local memory: which allocas and heap blocks allocated here (malloc,
+  /// calloc, aligned_alloc, new) each pointer may point into, and which
+  /// may hold derivatives (an active value was stored or copied into them,
+  /// or their address escaped). A heap block's address kept in a local
+  /// variable (-O0) is followed through it (HeapRoots.cpp).
   void findStackPointers();
+  void addHeapRoots();
   bool updateDirtyAllocas();
 
   llvm::Function &F;
   const class CustomRules *Rules;
   llvm::DenseSet<const llvm::Value *> Active;
   llvm::DenseMap<const llvm::Value *,
-                 llvm::SmallVector<const llvm::AllocaInst *, 1>>
+                 llvm::SmallVector<const llvm::Instruction *, 1>>
       StackRoots;
-  llvm::DenseSet<const llvm::AllocaInst *> Dirty;
+  llvm::DenseSet<const llvm::Instruction *> Dirty;
+  /// Stores of a heap block's address into the local variable that holds
+  /// it: no escape.
+  llvm::DenseSet<const llvm::Value *> HolderStores;
   /// Pointers that may point into stack slots or into other memory (a phi
   /// or select of both, and what is derived from it).
   llvm::DenseSet<const llvm::Value *> Mixed;

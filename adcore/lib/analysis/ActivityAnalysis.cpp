@@ -397,6 +397,7 @@ void ActivityAnalysis::findStackPointers() {
           Work.push_back(U);
     }
   }
+  addHeapRoots();
   // A phi or select that also takes a pointer to other memory (an argument,
   // a global, a heap block) may point there: it is not stack-only.
   SmallVector<const Value *, 8> Work;
@@ -428,7 +429,7 @@ bool ActivityAnalysis::cleanStackPointer(const Value *Ptr) const {
   auto It = StackRoots.find(Ptr);
   return It != StackRoots.end() && !Mixed.contains(Ptr) &&
          none_of(It->second,
-                 [&](const AllocaInst *AI) { return Dirty.contains(AI); });
+                 [&](const Instruction *R) { return Dirty.contains(R); });
 }
 
 bool ActivityAnalysis::storesConstantPointer(const Instruction &I,
@@ -460,7 +461,7 @@ bool ActivityAnalysis::mayHoldDerivatives(const Value *Ptr) const {
   if (It == StackRoots.end())
     return true; // not (only) stack memory: anything may be there
   return any_of(It->second,
-                [&](const AllocaInst *AI) { return Dirty.contains(AI); });
+                [&](const Instruction *R) { return Dirty.contains(R); });
 }
 
 bool ActivityAnalysis::updateDirtyAllocas() {
@@ -469,8 +470,8 @@ bool ActivityAnalysis::updateDirtyAllocas() {
     auto It = StackRoots.find(Ptr);
     if (It == StackRoots.end())
       return;
-    for (const AllocaInst *AI : It->second)
-      Changed |= Dirty.insert(AI).second;
+    for (const Instruction *R : It->second)
+      Changed |= Dirty.insert(R).second;
   };
   // An object's own address stored into it (std::string's pointer to its
   // local buffer) neither escapes nor brings a derivative.
@@ -486,10 +487,14 @@ bool ActivityAnalysis::updateDirtyAllocas() {
       if (auto *S = dyn_cast<StoreInst>(U)) {
         if (SelfReference(*S))
           continue;
-        if (S->getValueOperand() == P)
-          MarkDirty(P); // the address escapes into memory
-        else if (Active.contains(S->getValueOperand()))
+        // (Not into the local variable that holds a heap block's address:
+        // HeapRoots.cpp.)
+        if (S->getValueOperand() == P) {
+          if (!HolderStores.contains(S))
+            MarkDirty(P); // the address escapes into memory
+        } else if (Active.contains(S->getValueOperand())) {
           MarkDirty(P);
+        }
         continue;
       }
       if (isa<LoadInst, GetElementPtrInst, BitCastInst, AddrSpaceCastInst,
@@ -512,7 +517,8 @@ bool ActivityAnalysis::updateDirtyAllocas() {
       // operator++: CleanSlots.cpp).
       if (auto *Call = dyn_cast<CallBase>(U))
         if (const Function *Callee = Call->getCalledFunction()) {
-          if (isKnownInactiveFunction(*Callee))
+          if (isKnownInactiveFunction(*Callee) ||
+              classifyMemoryFunction(*Callee) == MemoryFunctionKind::Free)
             continue;
           // (Not when it returns the slot's address to be used here:
           // stores through that would not be seen.)
@@ -593,7 +599,8 @@ void ActivityAnalysis::print(raw_ostream &OS) const {
       continue;
     OS << (Active.contains(&I) ? "  active " : "  const  ");
     I.print(OS);
-    if (isa<AllocaInst>(I) && !mayHoldDerivatives(&I))
+    if ((isa<AllocaInst>(I) || StackRoots.count(&I)) &&
+        !mayHoldDerivatives(&I))
       OS << "  ; holds no derivative";
     OS << "\n";
   }

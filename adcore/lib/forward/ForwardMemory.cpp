@@ -87,6 +87,31 @@ bool onlyCompared(const Instruction &I, unsigned Depth = 4) {
   });
 }
 
+/// The pointer read from a tape record that \p Ptr is an address in, or
+/// null (forward mode over a reverse sweep).
+LoadInst *recordedPointer(Value *Ptr) {
+  auto *LI = dyn_cast<LoadInst>(getUnderlyingObject(Ptr));
+  return LI && LI->getType()->isPointerTy() &&
+                 hasMemoryClass(*LI, MemoryClass::Tape)
+             ? LI
+             : nullptr;
+}
+
+/// A constant block of zeros of at least \p Bytes, aligned to \p Align.
+Constant *zeroBlock(Module &M, uint64_t Bytes, Align A) {
+  Bytes = std::max<uint64_t>(Bytes, 64);
+  std::string Name = ("adcc.zero.tangents." + Twine(Bytes)).str();
+  auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), Bytes);
+  auto *G = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name));
+  if (!G)
+    G = new GlobalVariable(M, Ty, /*isConstant=*/true,
+                           GlobalValue::PrivateLinkage,
+                           Constant::getNullValue(Ty), Name);
+  if (G->getAlign().valueOrOne() < A)
+    G->setAlignment(A);
+  return G;
+}
+
 } // namespace
 
 void ForwardEmitter::tagShadowAccess(const Instruction &Primal,
@@ -138,8 +163,27 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
   // nowhere: that of a reference to a constant int, `std::tuple<int &&>`.)
   if (I.getType()->isIntOrIntVectorTy() && primalKind(&I) == Kind::Integer)
     return true;
+  // Forward mode over a reverse sweep: a pointer the augmented sweep
+  // recorded has, in its shadow record, the tangent the outer derivative
+  // gave it: null for a pointer to memory without derivatives there (an
+  // enzyme_const argument of the outer request, such as the constant
+  // parameters of an objective whose Hessian-vector product is taken). The
+  // values read through it have no tangent: zeros, read from a constant
+  // block instead of address 0.
+  LoadInst *Recorded = recordedPointer(I.getPointerOperand());
+  Value *RecordedTangent = Recorded ? tangentOrNull(Recorded) : nullptr;
+  auto Address = [&](unsigned L) {
+    Value *A = lane(SP, L);
+    if (!RecordedTangent)
+      return A;
+    const DataLayout &DL = I.getModule()->getDataLayout();
+    Value *Zeros = zeroBlock(*I.getModule(), DL.getTypeStoreSize(I.getType()),
+                             I.getAlign());
+    return B.CreateSelect(B.CreateIsNull(lane(RecordedTangent, L)), Zeros, A,
+                          I.getName() + ".from");
+  };
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-    LoadInst *S = B.CreateAlignedLoad(I.getType(), lane(SP, L), I.getAlign(),
+    LoadInst *S = B.CreateAlignedLoad(I.getType(), Address(L), I.getAlign(),
                                       I.isVolatile(), I.getName() + ".tangent");
     S->setOrdering(I.getOrdering());
     S->setSyncScopeID(I.getSyncScopeID());

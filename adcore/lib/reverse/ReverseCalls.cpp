@@ -134,15 +134,15 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   // through an optional output pointer only when it is not null (`if (aux)
   // *aux = v;`) then has the derivative of its store, whose shadow store
   // runs where the primal's does.
-  // A stack slot that never holds a derivative goes without a shadow: a
-  // closure holding a pointer to constant data, whose shadow holds null
-  // there, read by the callee (a lambda handed on by value at -O0).
-  auto Duplicated = [&](Value *A) {
-    return shadowOrNull(A) && !CleanSlotClones.contains(A);
-  };
+  // Local memory that never holds a derivative (a stack slot, a heap
+  // block allocated here) goes as a constant: a closure holding a pointer
+  // to constant data, or a table of pointers into constant memory, whose
+  // shadows hold null there (a lambda handed on by value at -O0).
   for (Use &U : Call.args()) {
     Value *A = U.get();
-    if (Duplicated(A) || isa<ConstantPointerNull>(A))
+    if (CleanSlotClones.contains(A))
+      K.Args.push_back(ArgActivity::Const);
+    else if (shadowOrNull(A) || isa<ConstantPointerNull>(A))
       K.Args.push_back(
           Unneeded.calleeActivity(A, Callee, Call.getArgOperandNo(&U)));
     else if (Active.contains(A) && A->getType()->isFPOrFPVectorTy())
@@ -167,7 +167,9 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   SmallVector<Value *, 16> Args;
   for (Use &U : Call.args()) {
     Args.push_back(U.get());
-    if (Duplicated(U.get()))
+    if (!hasShadow(K.Args[Call.getArgOperandNo(&U)]))
+      continue;
+    if (shadowOrNull(U.get()))
       for (unsigned L = 0; L < Width; ++L)
         Args.push_back(LaneShadows[L].lookup(U.get()));
     else if (isa<ConstantPointerNull>(U.get()))

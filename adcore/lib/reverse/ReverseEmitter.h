@@ -379,9 +379,10 @@ private:
   std::unique_ptr<TypeAnalysis> Types;
   llvm::DenseMap<const llvm::Value *, const llvm::Value *> PrimalOf;
   llvm::DenseSet<const llvm::Value *> Active;
-  /// Stack slots that never hold a derivative (and whose callees put none
-  /// there): a callee gets them without a shadow (CleanSlots.cpp).
-  llvm::SmallPtrSet<const llvm::Value *, 8> CleanSlotClones;
+  /// Pointers into local memory (stack slots, heap blocks allocated here)
+  /// that never holds a derivative: passed to a callee as constants (a
+  /// table of pointers into constant memory has null shadow pointers).
+  llvm::DenseSet<const llvm::Value *> CleanSlotClones;
   /// Stores of a pointer without a shadow (to constant data) into memory
   /// that may hold derivatives: its shadow there would be null.
   llvm::SmallPtrSet<const llvm::Instruction *, 4> ConstantPointerStores;
