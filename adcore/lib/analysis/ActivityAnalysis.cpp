@@ -1,6 +1,7 @@
 //===- ActivityAnalysis.cpp - Which values carry derivatives -------------===//
 
 #include "adcore/ActivityAnalysis.h"
+#include "../MemoryScopes.h"
 #include "adcore/TypeAnalysis.h"
 #include "adcore/CustomRules.h"
 #include "adcore/InactiveFunctions.h"
@@ -436,6 +437,11 @@ bool ActivityAnalysis::storesConstantPointer(const Instruction &I,
                                              const TypeAnalysis &Types) const {
   const auto *SI = dyn_cast<StoreInst>(&I);
   if (!SI || !SI->getValueOperand()->getType()->isPointerTy())
+    return false;
+  // (A record on the tape, made by a reverse sweep differentiated again:
+  // forward mode reads zeros through a recorded pointer whose tangent is
+  // null.)
+  if (hasMemoryClass(*SI, MemoryClass::Tape))
     return false;
   const Value *V = SI->getValueOperand(), *Ptr = SI->getPointerOperand();
   // Only a pointer known to point to floating-point data: one to an
