@@ -121,14 +121,9 @@ template <typename R> struct IsFloatArray : std::false_type {};
 template <typename T, std::size_t M>
 struct IsFloatArray<std::array<T, M>> : std::is_floating_point<T> {};
 
-template <typename T> Pack<T> packOf(T A) { return Pack<T>{A}; }
-template <typename T, typename U, typename... Ts>
-Pack<T, U, Ts...> packOf(T A, U B, Ts... Rest) {
-  return Pack<T, U, Ts...>{A, packOf(B, Rest...)};
-}
 template <typename... Ts, std::size_t... Is>
 Pack<Ts...> packOf(const std::tuple<Ts...> &T, std::index_sequence<Is...>) {
-  return packOf(std::get<Is>(T)...);
+  return Pack<Ts...>(std::get<Is>(T)...);
 }
 
 /// Given value \p K of the converted arguments \p Cs for the values \p xs:

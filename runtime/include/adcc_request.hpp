@@ -331,19 +331,29 @@ template <bool Reverse, typename R, typename F, typename... Ws>
 struct Request : RequestWith<Reverse, false, R, F, Ws...> {};
 
 /// The adjoints of the Active arguments as adcc returns them: one value,
-/// or a struct of them in order (nested: the same layout).
-template <typename... Ts> struct Pack;
-template <> struct Pack<> {};
-template <typename T> struct Pack<T> {
-  T first;
-  std::tuple<T> tuple() const { return std::tuple<T>(first); }
+/// or a struct of them in order, laid out flat as C lays out a struct
+/// (each value a base of its own, in order: `{float, float, double}` has
+/// the double at byte 8, where a nested `{float, {float, {double}}}` would
+/// put it at 16).
+template <std::size_t I, typename T> struct PackSlot {
+  T value;
 };
-template <typename T, typename U, typename... Ts> struct Pack<T, U, Ts...> {
-  T first;
-  Pack<U, Ts...> rest;
-  std::tuple<T, U, Ts...> tuple() const {
-    return std::tuple_cat(std::tuple<T>(first), rest.tuple());
+template <typename Seq, typename... Ts> struct PackBase;
+template <> struct PackBase<std::index_sequence<>> {
+  std::tuple<> tuple() const { return {}; }
+};
+template <std::size_t... Is, typename... Ts>
+struct PackBase<std::index_sequence<Is...>, Ts...> : PackSlot<Is, Ts>... {
+  PackBase() = default;
+  PackBase(Ts... vs) : PackSlot<Is, Ts>{vs}... {}
+  std::tuple<Ts...> tuple() const {
+    return std::tuple<Ts...>(static_cast<const PackSlot<Is, Ts> &>(*this)
+                                 .value...);
   }
+};
+template <typename... Ts>
+struct Pack : PackBase<std::index_sequence_for<Ts...>, Ts...> {
+  using PackBase<std::index_sequence_for<Ts...>, Ts...>::PackBase;
 };
 
 template <typename Acc, typename... Ws> struct ActivePack;

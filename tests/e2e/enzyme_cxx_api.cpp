@@ -132,5 +132,18 @@ int main() {
   CHECK_CLOSE(enzyme::get<0>(enzyme::autodiff<enzyme::Forward>(
                   cube<double>, enzyme::Duplicated(2.0, 1.0))),
               12.0, 1e-15);
+  // Mixed float and double adjoints: laid out as C lays out their struct
+  // (a float pair, then the double at byte 8), through both interfaces.
+  auto mixed = [](float a, float b, double c) { return a * 2 + b * 3 + c * 5; };
+  auto [ma, mb, mc] = enzyme::get<0>(enzyme::autodiff<enzyme::Reverse>(
+      mixed, enzyme::Active(1.0f), enzyme::Active(1.0f), enzyme::Active(1.0)));
+  CHECK_CLOSE(ma, 2.0, 0);
+  CHECK_CLOSE(mb, 3.0, 0);
+  CHECK_CLOSE(mc, 5.0, 0);
+  auto [na, nb, nc] = adcc::gradient(mixed, adcc::Active(1.0f),
+                                     adcc::Active(1.0f), adcc::Active(1.0));
+  CHECK_CLOSE(na, 2.0, 0);
+  CHECK_CLOSE(nb, 3.0, 0);
+  CHECK_CLOSE(nc, 5.0, 0);
   return check_finish();
 }
