@@ -20,7 +20,6 @@
 #include "RequestValueTypes.h"
 
 #include "llvm/ADT/SetVector.h"
-#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 
@@ -28,15 +27,6 @@ using namespace llvm;
 
 namespace adcore {
 namespace {
-
-/// The `enzyme_*` marker \p V loads (or is the address of), or empty.
-StringRef markerName(Value *V) {
-  if (auto *LI = dyn_cast<LoadInst>(V))
-    V = LI->getPointerOperand();
-  auto *G = dyn_cast<GlobalVariable>(V->stripPointerCasts());
-  return G && G->getName().starts_with("enzyme_") ? G->getName()
-                                                  : StringRef();
-}
 
 class BatchLowering {
 public:
@@ -78,17 +68,10 @@ private:
 };
 
 Value *BatchLowering::convert(Value *V, Type *To, unsigned ParamNo) {
-  Type *From = V->getType();
-  if (From == To)
-    return V;
-  if (From->isFloatingPointTy() && To->isFloatingPointTy())
-    return B.CreateFPCast(V, To);
-  if (From->isIntegerTy() && To->isIntegerTy())
-    return B.CreateSExtOrTrunc(V, To);
-  if (From->isPointerTy() && To->isPointerTy())
-    return B.CreateAddrSpaceCast(V, To);
-  error("argument " + Twine(ParamNo + 1) + " has type " + typeName(From) +
-        ", but the function expects " + typeName(To));
+  if (Value *C = convertArgument(B, V, To))
+    return C;
+  error("argument " + Twine(ParamNo + 1) + " has type " +
+        typeName(V->getType()) + ", but the function expects " + typeName(To));
   return nullptr;
 }
 

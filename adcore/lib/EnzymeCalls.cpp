@@ -4,6 +4,7 @@
 #include "adcore/ParamShapes.h"
 
 #include "CallSites.h"
+#include "RequestMarkers.h"
 #include "RequestValueTypes.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -20,62 +21,6 @@ using namespace llvm;
 
 namespace adcore {
 namespace {
-
-enum class Marker {
-  None,
-  Dup,
-  DupNoNeed,
-  Const,
-  DupV,
-  Out,
-  Width,
-  PrimalReturn,
-  ConstReturn,
-  NoRet,
-  Interleave,
-  Allocated,
-  Tape,
-  NoFree,
-  RuntimeActivity,
-  Unknown
-};
-
-struct MarkerRow {
-  const char *Name;
-  Marker Kind;
-};
-
-constexpr MarkerRow MarkerTable[] = {
-    {"enzyme_dup", Marker::Dup},
-    {"enzyme_dupnoneed", Marker::DupNoNeed},
-    {"enzyme_const", Marker::Const},
-    {"enzyme_dupv", Marker::DupV},
-    {"enzyme_out", Marker::Out},
-    {"enzyme_width", Marker::Width},
-    {"enzyme_primal_return", Marker::PrimalReturn},
-    {"enzyme_const_return", Marker::ConstReturn},
-    {"enzyme_noret", Marker::NoRet},
-    {"enzyme_interleave", Marker::Interleave},
-    {"enzyme_allocated", Marker::Allocated},
-    {"enzyme_tape", Marker::Tape},
-    {"enzyme_nofree", Marker::NoFree},
-    {"enzyme_runtime_activity", Marker::RuntimeActivity},
-};
-
-/// The marker an argument is, if any: a load of (or the address of) a
-/// global named `enzyme_...`.
-Marker markerOf(Value *V, StringRef &Name) {
-  if (auto *LI = dyn_cast<LoadInst>(V))
-    V = LI->getPointerOperand();
-  auto *GV = dyn_cast<GlobalVariable>(V->stripPointerCasts());
-  if (!GV || !GV->getName().starts_with("enzyme_"))
-    return Marker::None;
-  Name = GV->getName();
-  for (const MarkerRow &Row : MarkerTable)
-    if (Name == Row.Name)
-      return Row.Kind;
-  return Marker::Unknown;
-}
 
 /// Parses and lowers one request call.
 class ForwardCallLowering {
@@ -202,19 +147,10 @@ void ForwardCallLowering::findInterleave() {
 }
 
 Value *ForwardCallLowering::convert(Value *V, Type *To, const Twine &What) {
-  Type *From = V->getType();
-  if (From == To)
-    return V;
-  if (From->isFloatingPointTy() && To->isFloatingPointTy())
-    return B.CreateFPCast(V, To);
-  if (From->isIntegerTy() && To->isIntegerTy())
-    return B.CreateSExtOrTrunc(V, To);
-  if (From->isPointerTy() && To->isPointerTy())
-    return B.CreateAddrSpaceCast(V, To);
-  if (From->isIntegerTy() && To->isPointerTy())
-    return B.CreateIntToPtr(V, To);
-  error(What + " of '" + R.Primal->getName() + "' has type " + typeName(From) +
-        ", but the function expects " + typeName(To));
+  if (Value *C = convertArgument(B, V, To))
+    return C;
+  error(What + " of '" + R.Primal->getName() + "' has type " +
+        typeName(V->getType()) + ", but the function expects " + typeName(To));
   return nullptr;
 }
 

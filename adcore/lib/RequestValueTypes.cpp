@@ -3,6 +3,8 @@
 #include "RequestValueTypes.h"
 
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -37,6 +39,29 @@ Value *reinterpretAs(IRBuilder<> &B, Value *V, Type *To) {
   AllocaInst *Tmp = Entry.CreateAlloca(To);
   B.CreateStore(V, Tmp);
   return B.CreateLoad(To, Tmp);
+}
+
+StringRef markerName(Value *V) {
+  if (auto *LI = dyn_cast<LoadInst>(V))
+    V = LI->getPointerOperand();
+  auto *GV = dyn_cast<GlobalVariable>(V->stripPointerCasts());
+  return GV && GV->getName().starts_with("enzyme_") ? GV->getName()
+                                                    : StringRef();
+}
+
+Value *convertArgument(IRBuilder<> &B, Value *V, Type *To) {
+  Type *From = V->getType();
+  if (From == To)
+    return V;
+  if (From->isFloatingPointTy() && To->isFloatingPointTy())
+    return B.CreateFPCast(V, To);
+  if (From->isIntegerTy() && To->isIntegerTy())
+    return B.CreateSExtOrTrunc(V, To);
+  if (From->isPointerTy() && To->isPointerTy())
+    return B.CreateAddrSpaceCast(V, To);
+  if (From->isIntegerTy() && To->isPointerTy())
+    return B.CreateIntToPtr(V, To);
+  return nullptr;
 }
 
 bool sameScalars(Type *A, Type *B) {

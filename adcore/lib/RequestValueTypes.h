@@ -29,6 +29,14 @@ bool sameScalars(llvm::Type *A, llvm::Type *B);
 /// entry block of \p B's function.
 llvm::Value *reinterpretAs(llvm::IRBuilder<> &B, llvm::Value *V,
                            llvm::Type *To);
+/// The `enzyme_*` marker global the request argument \p V loads (or is
+/// the address of), or empty.
+llvm::StringRef markerName(llvm::Value *V);
+/// \p V as the parameter type \p To, undoing C's promotions of a
+/// variadic call (float to double, narrow integers to int) and passing an
+/// address given as an integer; null when no such conversion exists.
+llvm::Value *convertArgument(llvm::IRBuilder<> &B, llvm::Value *V,
+                             llvm::Type *To);
 /// \p T in words a C programmer reads (messages speak of the source, and
 /// IR types such as `ptr` or `x86_fp80` would not).
 std::string typeName(llvm::Type *T);

@@ -32,7 +32,7 @@ class Instruction;
 class CallBase;
 class Function;
 class BinaryOperator;
-class Instruction;
+class User;
 class Value;
 class raw_ostream;
 } // namespace llvm
@@ -79,6 +79,15 @@ private:
   /// variable (-O0) is followed through it (HeapRoots.cpp).
   void findStackPointers();
   void addHeapRoots();
+  /// Records \p Root as where the pointers derived from it (GEPs, casts,
+  /// phis, selects) point; \p More may follow other users (pushing onto
+  /// the work list).
+  using FollowUser = llvm::function_ref<void(
+      const llvm::User &, llvm::SmallVectorImpl<const llvm::Value *> &)>;
+  void addRoot(const llvm::Instruction &Root, FollowUser More);
+  /// returnsFloatBits (TypeAnalysis.h) of \p Callee, once per function:
+  /// asked in every round of the fixed point.
+  bool returnsFloatBitsMemo(llvm::Function &Callee) const;
   bool updateDirtyAllocas();
 
   llvm::Function &F;
@@ -94,6 +103,7 @@ private:
   /// Pointers that may point into stack slots or into other memory (a phi
   /// or select of both, and what is derived from it).
   llvm::DenseSet<const llvm::Value *> Mixed;
+  mutable llvm::DenseMap<const llvm::Function *, bool> FloatBitsResults;
   mutable llvm::DenseMap<std::pair<const llvm::Function *, uint64_t>, bool>
       ReturnActivity;
 };

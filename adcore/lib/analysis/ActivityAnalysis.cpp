@@ -158,17 +158,15 @@ bool derivesFromFloatBits(const Value *V, unsigned Depth) {
   });
 }
 
-/// True when \p U stores into \p Slot what a call returns, the bits of a
-/// float as an integer (`long u = bits_of(x);` at -O0): the slot then holds
-/// them, and their derivative, as a float's slot would.
-bool storesReturnedFloatBits(const User &U, const AllocaInst &Slot) {
+/// The function whose integer result \p U stores into \p Slot (`long u =
+/// bits_of(x);` at -O0), or null.
+Function *storedResultOf(const User &U, const AllocaInst &Slot) {
   const auto *S = dyn_cast<StoreInst>(&U);
   if (!S || S->getPointerOperand() != &Slot ||
       !S->getValueOperand()->getType()->isIntOrIntVectorTy())
-    return false;
+    return nullptr;
   const auto *Call = dyn_cast<CallBase>(S->getValueOperand());
-  Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-  return Callee && returnsFloatBits(*Callee);
+  return Call ? Call->getCalledFunction() : nullptr;
 }
 
 /// The pointer whose address the integer \p X is, offset or aligned by
@@ -278,9 +276,13 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     return canCarryDerivative(AI->getAllocatedType()) ||
            AI->getAllocatedType()->isArrayTy() || AI->isArrayAllocation() ||
            AI->getAllocatedType()->isVectorTy() || // a SIMD register (__m128i)
-           any_of(AI->users(), [AI](const User *U) {
-             return isa<MemTransferInst>(U) || // a buffer for copied bytes
-                    storesReturnedFloatBits(*U, *AI);
+           any_of(AI->users(), [&](const User *U) {
+             if (isa<MemTransferInst>(U)) // a buffer for copied bytes
+               return true;
+             // A slot that receives the bits of a float a call returns
+             // holds them, and their derivative, as a float's slot would.
+             Function *Callee = storedResultOf(*U, *AI);
+             return Callee && returnsFloatBitsMemo(*Callee);
            });
   if (auto *LI = dyn_cast<LoadInst>(I)) {
     if (Rules &&
@@ -380,24 +382,35 @@ bool ActivityAnalysis::transfer(const Value &V) const {
   return anyOperandActive(*I, Active);
 }
 
-void ActivityAnalysis::findStackPointers() {
-  for (Instruction &I : instructions(F)) {
-    auto *AI = dyn_cast<AllocaInst>(&I);
-    if (!AI)
+bool ActivityAnalysis::returnsFloatBitsMemo(Function &Callee) const {
+  auto [It, New] = FloatBitsResults.try_emplace(&Callee, false);
+  if (New)
+    It->second = returnsFloatBits(Callee);
+  return It->second;
+}
+
+void ActivityAnalysis::addRoot(const Instruction &Root, FollowUser More) {
+  SmallVector<const Value *, 8> Work{&Root};
+  DenseSet<const Value *> Seen;
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    if (!Seen.insert(P).second)
       continue;
-    SmallVector<const Value *, 8> Work{AI};
-    DenseSet<const Value *> Seen;
-    while (!Work.empty()) {
-      const Value *P = Work.pop_back_val();
-      if (!Seen.insert(P).second)
-        continue;
-      StackRoots[P].push_back(AI);
-      for (const User *U : P->users())
-        if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
-                SelectInst>(U))
-          Work.push_back(U);
+    StackRoots[P].push_back(&Root);
+    for (const User *U : P->users()) {
+      if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
+              SelectInst>(U))
+        Work.push_back(U);
+      else if (More)
+        More(*U, Work);
     }
   }
+}
+
+void ActivityAnalysis::findStackPointers() {
+  for (Instruction &I : instructions(F))
+    if (isa<AllocaInst>(I))
+      addRoot(I, nullptr);
   addHeapRoots();
   // A phi or select that also takes a pointer to other memory (an argument,
   // a global, a heap block) may point there: it is not stack-only.

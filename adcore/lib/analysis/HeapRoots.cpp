@@ -77,29 +77,17 @@ void ActivityAnalysis::addHeapRoots() {
     auto *Block = dyn_cast<CallBase>(&I);
     if (!Block || !isFreshHeapBlock(*Block))
       continue;
-    SmallVector<const Value *, 8> Work{Block};
-    DenseSet<const Value *> Seen;
-    while (!Work.empty()) {
-      const Value *P = Work.pop_back_val();
-      if (!Seen.insert(P).second)
-        continue;
-      StackRoots[P].push_back(Block);
-      for (const User *U : P->users()) {
-        if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
-                SelectInst>(U)) {
-          Work.push_back(U);
-          continue;
-        }
-        const auto *S = dyn_cast<StoreInst>(U);
-        const AllocaInst *Slot = S ? holderSlot(*S, *Block) : nullptr;
-        if (!Slot)
-          continue;
-        HolderStores.insert(S);
-        for (const User *SU : Slot->users())
-          if (isa<LoadInst>(SU))
-            Work.push_back(SU);
-      }
-    }
+    // (Also through the local variable that holds the block's address.)
+    addRoot(*Block, [&](const User &U, SmallVectorImpl<const Value *> &Work) {
+      const auto *S = dyn_cast<StoreInst>(&U);
+      const AllocaInst *Slot = S ? holderSlot(*S, *Block) : nullptr;
+      if (!Slot)
+        return;
+      HolderStores.insert(S);
+      for (const User *SU : Slot->users())
+        if (isa<LoadInst>(SU))
+          Work.push_back(SU);
+    });
   }
 }
 
