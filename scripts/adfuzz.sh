@@ -48,6 +48,9 @@ Options:
   --cc PATH            adcc compiler (default: \$ADCC, else
                        $SOURCE_DIR/build/bin/adcc)
   --python PATH        python3 for the generator (default: python3)
+  --gen-version V      the generator version whose programs to test
+                       (default: the newest; older ones keep the programs
+                       that regression seeds were chosen from)
   -j, --jobs J         seeds processed in parallel (default 1, at most nproc)
   --levels "L ..."     optimization levels (default "-O0 -O2")
   --extra-flags "..."  extra compiler flags
@@ -70,6 +73,7 @@ die() {
 # ---------------------------------------------------------------------------
 adcc=${ADCC:-$SOURCE_DIR/build/bin/adcc}
 python=python3
+gen_version=""
 seeds=""
 count=100
 start=1
@@ -93,6 +97,7 @@ while [[ $# -gt 0 ]]; do
     --start) need_arg "$@"; start=$2; shift 2 ;;
     --cc|--adcc) need_arg "$@"; adcc=$2; shift 2 ;;
     --python) need_arg "$@"; python=$2; shift 2 ;;
+    --gen-version) need_arg "$@"; gen_version=$2; shift 2 ;;
     -j|--jobs) need_arg "$@"; jobs=$2; shift 2 ;;
     --levels) need_arg "$@"; levels=$2; shift 2 ;;
     --extra-flags) need_arg "$@"; extra_flags=$2; shift 2 ;;
@@ -199,7 +204,8 @@ keep_case() {
     printf '#!/usr/bin/env bash\n'
     printf '# adfuzz seed %s: %s\n' "$seed" "$reason"
     printf '# Regenerate the program (already saved as prog.c):\n#   '
-    printf '%q ' python3 tools/adfuzz/gen.py --seed "$seed" -o prog.c
+    printf '%q ' python3 tools/adfuzz/gen.py --seed "$seed" \
+      ${gen_version:+--version "$gen_version"} -o prog.c
     # shellcheck disable=SC2016  # $0 is expanded when repro.sh runs
     printf '\nset -u\ncd "$(dirname "$0")"\nADCC=${ADCC:-%q}\n' "$adcc"
     for lvl in "${level_list[@]}"; do
@@ -227,7 +233,8 @@ run_seed() {
   mkdir -p "$dir"
   cd "$dir" || return 0
 
-  if ! "$python" "$GEN" --seed "$seed" -o prog.c >gen.log 2>&1; then
+  if ! "$python" "$GEN" --seed "$seed" ${gen_version:+--version "$gen_version"} \
+      -o prog.c >gen.log 2>&1; then
     verdict "$seed" "$dir" FAIL "generator failed: $(first_line gen.log)"
     return 0
   fi

@@ -49,6 +49,28 @@ static double punned(double x) {
   b.u = a.u;
   return b.d * 2;
 }
+/* a union's integer member kept in an integer variable (a stack slot of its
+   own at -O0) and put back */
+static double punned_var(double x) {
+  union {
+    double d;
+    uint64_t u;
+  } a;
+  a.d = x * x;
+  uint64_t k = a.u;
+  a.u = k;
+  return a.d * 2;
+}
+/* an array copied through an integer array, element by element */
+static double int_array(double x) {
+  double v[3] = {x, x * x, 1.0}, w[3];
+  uint64_t ib[3];
+  for (int i = 0; i < 3; i++)
+    memcpy(&ib[i], &v[i], sizeof(double));
+  for (int i = 0; i < 3; i++)
+    memcpy(&w[i], &ib[i], sizeof(double));
+  return w[1] * 2 + w[2];
+}
 /* integer heap memory */
 static double heap(double x) {
   uint64_t *m = malloc(2 * sizeof *m);
@@ -83,6 +105,10 @@ int main(void) {
     CHECK_CLOSE(__enzyme_fwddiff((void *)out_param, x, 1.0), want, 1e-15);
     CHECK_CLOSE(__enzyme_autodiff((void *)punned, x), want, 1e-15);
     CHECK_CLOSE(__enzyme_autodiff((void *)out_param, x), want, 1e-15);
+    CHECK_CLOSE(__enzyme_fwddiff((void *)punned_var, x, 1.0), want, 1e-15);
+    CHECK_CLOSE(__enzyme_autodiff((void *)punned_var, x), want, 1e-15);
+    CHECK_CLOSE(__enzyme_fwddiff((void *)int_array, x, 1.0), want, 1e-15);
+    CHECK_CLOSE(__enzyme_autodiff((void *)int_array, x), want, 1e-15);
     CHECK_CLOSE(calls(x), 2 * x * x, 1e-15);
   }
   return check_finish();

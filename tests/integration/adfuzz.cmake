@@ -4,7 +4,7 @@
 # -O0 and -O2, and the two builds must agree. The seeds below all passed when
 # they were chosen; --fail-on-unsupported keeps a seed that becomes
 # "not supported yet" from silently shrinking the test. Failing cases are kept
-# in ./adfuzz-failures of this build directory, each with a repro.sh.
+# in ./<test name>-failures of this build directory, each with a repro.sh.
 # Changing the generator (GENERATOR_VERSION in gen.py) changes the programs:
 # re-check the seeds then.
 # Regressions found by campaigns: 1190 and 1215 (a loop whose entering block
@@ -17,20 +17,36 @@
 # 5234: not supported in reverse mode until FloatCopies.cpp).
 set(ADCC_ADFUZZ_SEEDS
   "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 27 29 30 112 1190 1215 5234 11114")
+# Generator version 5 adds what Enzyme users' code does and the team's
+# idioms did not: a double's bits through integers (memcpy, a union, an
+# integer array), maxima and minima with ties at the test point, tables of
+# pointers mixing constant and duplicated rows (on the heap, or filled by a
+# function that is not inlined), __restrict__ helpers, a constant global
+# table, an integer call counter, and Hessians by forward over reverse mode.
+# Seed 1 first failed at -O0: a union's integer member copied into an
+# integer variable lost its derivative.
+set(ADCC_ADFUZZ_SEEDS_V5 "1 6 8 14 27 29 35 46 56 59 70 80")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
 else()
   set(ADCC_ADFUZZ_PYTHON python3)
 endif()
-add_test(NAME adfuzz-fixed
-  COMMAND bash "${PROJECT_SOURCE_DIR}/scripts/adfuzz.sh"
-    --cc "${ADCC_EXE}" --python "${ADCC_ADFUZZ_PYTHON}"
-    --seeds "${ADCC_ADFUZZ_SEEDS}" --jobs 2 --fail-on-unsupported -q
-    --keep "${CMAKE_CURRENT_BINARY_DIR}/adfuzz-failures"
-  WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+# adcc_adfuzz_test(NAME VERSION SEEDS): the seeds' programs of that
+# generator version, at -O0 and -O2.
+function(adcc_adfuzz_test name version seeds)
+  add_test(NAME ${name}
+    COMMAND bash "${PROJECT_SOURCE_DIR}/scripts/adfuzz.sh"
+      --cc "${ADCC_EXE}" --python "${ADCC_ADFUZZ_PYTHON}"
+      --gen-version ${version} --seeds "${seeds}" --jobs 2
+      --fail-on-unsupported -q
+      --keep "${CMAKE_CURRENT_BINARY_DIR}/${name}-failures"
+    WORKING_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}")
+endfunction()
+adcc_adfuzz_test(adfuzz-fixed 4 "${ADCC_ADFUZZ_SEEDS}")
+adcc_adfuzz_test(adfuzz-fixed-v5 5 "${ADCC_ADFUZZ_SEEDS_V5}")
 # The script compiles two seeds at a time; let ctest -j account for that.
-set_tests_properties(adfuzz-fixed PROPERTIES
+set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 PROPERTIES
   PROCESSORS 2
   TIMEOUT 300
   LABELS "adfuzz;differential")

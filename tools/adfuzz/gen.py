@@ -48,7 +48,11 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 4
+GENERATOR_VERSION = 5
+# The versions gen.py can still write (--version): a seed's program of an
+# older version is the same as that version wrote, so the regression seeds
+# chosen for it keep their meaning.
+OLDEST_VERSION = 4
 
 NMAX = 5          # the int argument n is in [1, NMAX]
 ABOUND = 20.0     # arrays read by helpers never exceed this
@@ -115,9 +119,10 @@ class Ctx:
 
 
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, version=GENERATOR_VERSION):
         self.rng = random.Random(seed)
         self.seed = seed
+        self.version = version
         self.counter = 0
         self.out = []           # lines of the program
         self.scalar_helpers = []  # (name, ret bound)
@@ -130,6 +135,11 @@ class Gen:
         self.used = set()         # helpers called from f
         self.nx = 0               # length of x, once f is generated
         self.xcap = 1.5
+        # version 5
+        self.restrict_helpers = []  # names: void g(double *restrict v,
+                                    #   const double *restrict w, int m, double c)
+        self.tied = []            # (i, j): x[j] == x[i] at the test point
+        self.fill_helper = None   # a noinline function filling a table
 
     # -- randomness (only random() so that sequences are version-stable) --
     def rand(self):
@@ -723,6 +733,9 @@ class Gen:
     def stmt(self, sc, lines, ind, ctx, budget):
         nested_ok = ctx.depth < 3 and budget > 1
         for _ in range(10):
+            if self.version >= 5 and self.chance(0.12) and \
+                    self.v5_stmt(sc, lines, ind, ctx):
+                return
             k = self.rand()
             if k < 0.2:
                 ok = self.decl_scalar(sc, lines, ind, ctx)
@@ -751,6 +764,235 @@ class Gen:
             if ok:
                 return
 
+    # -- version 5: constructs of code that nobody on the team wrote -------
+    def v5_stmt(self, sc, lines, ind, ctx):
+        k = self.randint(0, 4)
+        if k == 0:
+            return self.float_bits(sc, lines, ind, ctx)
+        if k == 1:
+            return ctx.loops < 2 and self.max_scan(sc, lines, ind, ctx)
+        if k == 2:
+            return ctx.loops == 0 and ctx.depth == 0 and \
+                self.pointer_table(sc, lines, ind, ctx)
+        if k == 3:
+            return self.call_restrict_helper(sc, lines, ind, ctx)
+        return self.const_table_read(sc, lines, ind, ctx)
+
+    def float_bits(self, sc, lines, ind, ctx):
+        """A double's bits through integers: memcpy into an unsigned long
+        long and back, a union, or a whole array copied through an integer
+        array (element by element or at once)."""
+        k = self.randint(0, 2)
+        self.features.add("float-bits")
+        arrs = sc.all("arrays")
+        if k < 2 or not arrs or ctx.loops > 0:
+            src = self.squash(self.expr(sc, 2), 5.0)
+            name, b = self.fresh("v"), self.fresh("b")
+            self.emit(lines, ind, "double %s;" % name)
+            if k == 0 or not arrs:
+                self.emit(lines, ind, "{")
+                self.emit(lines, ind + 1, "double %s_d = %s;" % (b, src.code))
+                self.emit(lines, ind + 1, "unsigned long long %s;" % b)
+                self.emit(lines, ind + 1, "memcpy(&%s, &%s_d, sizeof %s);"
+                          % (b, b, b))
+                self.emit(lines, ind + 1, "memcpy(&%s, &%s, sizeof %s);"
+                          % (name, b, name))
+                self.emit(lines, ind, "}")
+            else:
+                self.emit(lines, ind, "{")
+                self.emit(lines, ind + 1,
+                          "union { double d; unsigned long long u; } %s;" % b)
+                self.emit(lines, ind + 1, "%s.d = %s;" % (b, src.code))
+                self.emit(lines, ind + 1, "unsigned long long %s_u = %s.u;"
+                          % (b, b))
+                self.emit(lines, ind + 1, "%s.u = %s_u;" % (b, b))
+                self.emit(lines, ind + 1, "%s = %s.d;" % (name, b))
+                self.emit(lines, ind, "}")
+            sc.scalars.append((name, 5.0, True))
+            return True
+        a = self.choice(arrs)
+        ib, dst, j = self.fresh("ib"), self.fresh("a"), self.fresh("j")
+        self.emit(lines, ind, "unsigned long long %s[%d];" % (ib, a.length))
+        self.emit(lines, ind, "double %s[%d];" % (dst, a.length))
+        if self.chance(0.5):
+            self.emit(lines, ind, "memcpy(%s, %s, sizeof %s);" % (ib, a.name, ib))
+            self.emit(lines, ind, "memcpy(%s, %s, sizeof %s);" % (dst, ib, dst))
+        else:
+            self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++)"
+                      % (j, j, a.length, j))
+            self.emit(lines, ind + 1, "memcpy(&%s[%s], &%s[%s], sizeof(double));"
+                      % (ib, j, a.name, j))
+            self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++)"
+                      % (j, j, a.length, j))
+            self.emit(lines, ind + 1, "memcpy(&%s[%s], &%s[%s], sizeof(double));"
+                      % (dst, j, ib, j))
+        sc.arrays.append(Arr(dst, a.length, a.cap, True))
+        return True
+
+    def max_scan(self, sc, lines, ind, ctx):
+        """The maximum or minimum of an array (x when in scope, whose test
+        point may hold equal values: ties), written as a select, fmax/fmin
+        or an if, of the same function of every element."""
+        arrs = sc.all("arrays")
+        xs = [a for a in arrs if a.name == "x"]
+        if not arrs:
+            return False
+        a = xs[0] if xs and self.chance(0.7) else self.choice(arrs)
+        m, k = self.fresh("m"), self.fresh("k")
+        el = E("%s[%s]" % (a.name, k), a.cap)
+        if self.chance(0.4):
+            el = self.squash(self.unary_of(el), SQUASH_AT)
+        biggest = self.chance(0.5)
+        gt = ">" if biggest else "<"
+        form = self.randint(0, 4)
+        start = self.randint(0, a.length - 1)
+        first = el.code.replace("%s[%s]" % (a.name, k),
+                                "%s[%d]" % (a.name, start))
+        self.emit(lines, ind, "double %s = %s;" % (m, first))
+        self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++) {"
+                  % (k, k, a.length, k))
+        t = self.fresh("t")
+        self.emit(lines, ind + 1, "double %s = %s;" % (t, el.code))
+        if form == 0:
+            self.emit(lines, ind + 1, "%s = (%s %s %s) ? %s : %s;"
+                      % (m, m, gt, t, m, t))
+        elif form == 1:
+            self.emit(lines, ind + 1, "%s = (%s %s= %s) ? %s : %s;"
+                      % (m, t, gt, m, t, m))
+        elif form == 2:
+            self.emit(lines, ind + 1, "%s = %s(%s, %s);"
+                      % (m, "fmax" if biggest else "fmin", m, t))
+        elif form == 3:
+            self.emit(lines, ind + 1, "if (%s %s %s)" % (t, gt, m))
+            self.emit(lines, ind + 2, "%s = %s;" % (m, t))
+        else:
+            self.emit(lines, ind + 1, "%s = %s %s %s ? %s : %s;"
+                      % (m, t, gt, m, t, m))
+        self.emit(lines, ind, "}")
+        sc.scalars.append((m, el.bound, True))
+        self.features.add("max-scan")
+        return True
+
+    def pointer_table(self, sc, lines, ind, ctx):
+        """A table of pointers into the arrays in scope and into the
+        constant global table adfz_K (constant and duplicated pointers
+        mixed), on the stack or the heap, filled inline or by a function
+        that is not inlined; read (and written, when every row is writable)
+        through the table afterwards."""
+        arrs = sc.all("arrays")
+        if not arrs:
+            return False
+        konst = Arr("adfz_K", 8, 1.0, False)
+        rows = [self.choice(arrs + [konst]) for _ in range(self.randint(2, 4))]
+        writable = all(r.writable for r in rows) and self.chance(0.5)
+        ty = "double *" if writable else "const double *"
+        name = self.fresh("pt")
+        nrows = len(rows)
+        if self.chance(0.3):
+            self.emit(lines, ind, "%s*%s = (%s*)malloc(%d * sizeof *%s);"
+                      % (ty, name, ty, nrows, name))
+            self.heap_live.append(name)
+            self.features.add("heap-table")
+        else:
+            self.emit(lines, ind, "%s%s[%d];" % (ty, name, nrows))
+        if self.chance(0.3):
+            fill = self.fill_helper_for(nrows, writable)
+            self.emit(lines, ind, "%s(%s, %s);" % (
+                fill, name, ", ".join(r.name for r in rows)))
+            self.features.add("table-fill-call")
+        else:
+            for i, r in enumerate(rows):
+                self.emit(lines, ind, "%s[%d] = %s;" % (name, i, r.name))
+        minlen = min(r.length for r in rows)
+        acc, r = self.fresh("v"), self.fresh("r")
+        off = self.randint(0, 3)
+        c = self.uniform(0.3, 1.2)
+        self.emit(lines, ind, "double %s = 0;" % acc)
+        self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++)" % (r, r, nrows, r))
+        self.emit(lines, ind + 1, "%s += %s * %s[%s][(%s + %d) %% %d];"
+                  % (acc, lit(c), name, r, r, off, minlen))
+        bound = c * sum(x.cap for x in rows)
+        e = self.squash(E(acc, bound), 5.0)
+        if e.code != acc:
+            self.emit(lines, ind, "%s = %s;" % (acc, e.code))
+        sc.scalars.append((acc, 5.0, True))
+        for i, row in enumerate(rows):
+            sc.arrays.append(Arr("%s[%d]" % (name, i), row.length, row.cap,
+                                 writable, row.root))
+        self.features.add("pointer-table")
+        return True
+
+    def fill_helper_for(self, nrows, writable):
+        """void fillN(T **t, T *p0, ..): stores its pointers into the table,
+        not inlined (T is double or const double)."""
+        key = (nrows, writable)
+        if self.fill_helper is None:
+            self.fill_helper = {}
+        if key in self.fill_helper:
+            return self.fill_helper[key]
+        name = self.fresh("fill")
+        ty = "double *" if writable else "const double *"
+        params = ", ".join("%sp%d" % (ty, i) for i in range(nrows))
+        self.out.append("__attribute__((noinline)) static void %s(%s*t, %s) {"
+                        % (name, ty, params))
+        for i in range(nrows):
+            self.out.append("  t[%d] = p%d;" % (i, i))
+        self.out.append("}")
+        self.out.append("")
+        self.fill_helper[key] = name
+        return name
+
+    def call_restrict_helper(self, sc, lines, ind, ctx):
+        if not self.restrict_helpers:
+            return False
+        arrs = sc.all("arrays")
+        dsts = [a for a in arrs if a.writable and a.cap >= 2.0]
+        if not dsts:
+            return False
+        a = self.choice(dsts)
+        srcs = [b for b in arrs if b.root is not a.root]
+        if self.chance(0.3) or not srcs:
+            srcs.append(Arr("adfz_K", 8, 1.0, False))
+        b = self.choice(srcs)
+        name = self.choice(self.restrict_helpers)
+        self.used.add(name)
+        e = self.squash(self.expr(sc, 2), HELPER_ARG)
+        self.emit(lines, ind, "%s(%s, %s, %d, %s);" % (
+            name, a.name, b.name, self.randint(1, min(a.length, b.length)),
+            e.code))
+        self.features.add("restrict")
+        return True
+
+    def const_table_read(self, sc, lines, ind, ctx):
+        """A value read from the constant global table adfz_K at an index
+        computed from ints, scaling an expression."""
+        name = self.fresh("v")
+        e = self.squash(self.expr(sc, 2), 5.0)
+        self.emit(lines, ind, "double %s = adfz_K[%s] * %s;"
+                  % (name, self.int_expr(sc, 8), e.code))
+        sc.scalars.append((name, 5.0, True))
+        self.features.add("const-global")
+        return True
+
+    def gen_restrict_helper(self):
+        """void g(double *restrict v, const double *restrict w, int m,
+        double c): v[i] becomes a function of v[i], w[i] and c."""
+        name = self.fresh("g")
+        sc = Scope()
+        sc.scalars = [("c", HELPER_ARG, False), ("t", ABOUND, False),
+                      ("u", ABOUND, False)]
+        e = self.squash(self.expr(sc, 3), 2.0)
+        self.out.append("%svoid %s(double *__restrict__ v, const double "
+                        "*__restrict__ w, int m, double c) {"
+                        % (self.attr(), name))
+        self.out.append("  for (int i = 0; i < m; i++) {")
+        self.out.append("    double t = v[i], u = w[i];")
+        self.out.append("    v[i] = %s;" % e.code)
+        self.out.append("  }")
+        self.out.append("}")
+        self.out.append("")
+        self.restrict_helpers.append(name)
+
     # -- helper functions --------------------------------------------------
     def attr(self):
         return self.choice(["static ", "static ", "static inline ",
@@ -763,6 +1005,10 @@ class Gen:
         self.heap_live = []
         lines = []
         self.block(sc, lines, 1, Ctx(1, False, 0), 3)
+        if self.version >= 5 and self.chance(0.4):
+            # a call counter: an integer global, inactive without a mark
+            self.emit(lines, 1, "adfz_calls++;")
+            self.features.add("int-global")
         cap = self.choice([1.0, 2.0, 5.0])
         e = self.squash(self.expr(sc, 3), cap)
         self.emit(lines, 1, "return %s;" % e.code)
@@ -939,6 +1185,15 @@ class Gen:
             self.gen_reduce_helper()
         if self.chance(0.4):
             self.gen_rec_helper()
+        konst = []
+        if self.version >= 5:
+            konst = [self.uniform(-1, 1) for _ in range(8)]
+            if self.chance(0.5):
+                self.gen_restrict_helper()
+            if nx >= 2 and self.chance(0.4):
+                i = self.randint(0, nx - 2)
+                self.tied.append((i, self.randint(i + 1, nx - 1)))
+                self.features.add("ties")
 
         sc = Scope()
         xcap = 20.0 if inplace_x else 1.5
@@ -971,6 +1226,9 @@ class Gen:
                         terms.append(e)
         if self.array_helpers and not self.used & set(self.array_helpers):
             self.call_array_helper(sc, lines, 1, top)
+        if self.restrict_helpers and \
+                not self.used & set(self.restrict_helpers):
+            self.call_restrict_helper(sc, lines, 1, top)
         for (name, cap, _) in sc.scalars:
             terms.append(E(name, cap))
         for i in range(nx):
@@ -1016,23 +1274,34 @@ class Gen:
         body.append("}")
 
         x0 = [self.uniform(-1, 1) for _ in range(nx)]
+        tie_of = [-1] * nx
+        for (i, j) in self.tied:
+            x0[j] = x0[i]
+            tie_of[j] = i
         w = [self.choice([-1, 1]) * self.uniform(0.5, 1.5) for _ in range(nout)]
         s0 = self.uniform(-1, 1)
         # (Drawn last: the program is the same as in version 3.)
         noneed = self.chance(0.5)
         if noneed:
             self.features.add("dupnoneed")
+        hvp = self.version >= 5 and self.chance(0.3)
+        if hvp:
+            self.features.add("hvp")
+        globals_v5 = ""
+        if self.version >= 5:
+            globals_v5 = GLOBALS_V5.format(k=", ".join(lit(v) for v in konst))
 
         head = HEADER_TEMPLATE.format(
-            seed=self.seed, version=GENERATOR_VERSION,
+            seed=self.seed, version=self.version,
             features=" ".join(sorted(self.features)) or "-")
         params = PARAMS_TEMPLATE.format(
             nx=nx, nout=nout, ni=ni, ret=int(ret), s_active=int(s_active),
             noneed=int(noneed),
             out_mark="enzyme_dupnoneed" if noneed else "enzyme_dup",
             x0=", ".join(repr(v) for v in x0), w=", ".join(repr(v) for v in w),
-            s0=repr(s0))
-        return "\n".join([head, params] + self.out + body) + "\n" + MAIN_TEMPLATE
+            s0=repr(s0), hvp=int(hvp), tie_of=", ".join(str(t) for t in tie_of))
+        return "\n".join([head, params + globals_v5] + self.out + body) + \
+            "\n" + MAIN_TEMPLATE
 
 
 # a function pointer parameter may point to any scalar helper
@@ -1078,6 +1347,17 @@ PARAMS_TEMPLATE = """\
 static const double X0[NX] = {{{x0}}};
 static const double W[NOUT] = {{{w}}};
 static const double S0 = {s0};
+/* second derivatives: forward mode over the reverse-mode gradient */
+#define HVP {hvp}
+/* ties: x[i] starts equal to x[TIE_OF[i]] (>= 0), which it follows when the
+ * test point moves; such inputs are not differenced (a kink) */
+static const int TIE_OF[NX] = {{{tie_of}}};
+"""
+
+GLOBALS_V5 = """\
+/* a constant table (inactive) and a call counter (an integer global) */
+static const double adfz_K[8] = {{{k}}};
+static int adfz_calls;
 """
 
 MAIN_TEMPLATE = r"""
@@ -1168,13 +1448,106 @@ static int smooth_at(const double *v) {
   return 1;
 }
 
+/* does input i start equal to another one (a tie: not differenced)? */
+static int tied(int i) {
+  if (i >= NX)
+    return 0;
+  for (int k = 0; k < NX; k++)
+    if (TIE_OF[k] >= 0 && (k == i || TIE_OF[k] == i))
+      return 1;
+  return 0;
+}
+
+#if HVP
+/* The reverse-mode gradient of L at v (x, then s if active): differentiated
+ * again by forward mode below. */
+static void grad_L(const double *v, double *g) {
+  double xb[NX], dx[NX], ob[NOUT], dob[NOUT], s;
+  split(v, xb, &s);
+  for (int i = 0; i < NX; i++)
+    dx[i] = 0;
+  for (int j = 0; j < NOUT; j++) {
+    ob[j] = 0;
+    dob[j] = W[j];
+  }
+#if S_ACTIVE
+  g[NX] = __enzyme_autodiff((void *)f, enzyme_dup, xb, dx, enzyme_out, s,
+                            enzyme_const, NI, enzyme_dup, ob, dob);
+#else
+  __enzyme_autodiff((void *)f, enzyme_dup, xb, dx, enzyme_const, s,
+                    enzyme_const, NI, enzyme_dup, ob, dob);
+#endif
+  for (int i = 0; i < NX; i++)
+    g[i] = dx[i];
+}
+
+/* Hessian columns by forward mode over reverse mode (one call per input),
+ * against central differences of the gradient (where no branch flips and
+ * the quotients at two steps agree) and against each other (symmetry). */
+static void check_hessian(const double *v) {
+  double H[NIN + 1][NIN + 1];
+  for (int i = 0; i < NIN; i++) {
+    double vb[NIN + 1], dv[NIN + 1], g[NIN + 1], dg[NIN + 1];
+    memcpy(vb, v, sizeof vb);
+    for (int k = 0; k < NIN; k++) {
+      dv[k] = k == i;
+      g[k] = dg[k] = 0;
+    }
+    __enzyme_fwddiff((void *)grad_L, enzyme_dup, vb, dv, enzyme_dup, g, dg);
+    for (int k = 0; k < NIN; k++)
+      H[i][k] = dg[k];
+  }
+  double x[NX], s;
+  split(v, x, &s);
+  unsigned long t0 = trace_at(x, s);
+  int compared = 0;
+  for (int i = 0; i < NIN; i++) {
+    for (int k = 0; k < i; k++)
+      if (!close_to(H[i][k], H[k][i], 1e-8, 1))
+        mismatch("hessian symmetry", i * 10 + k, H[i][k], H[k][i]);
+    if (tied(i))
+      continue;
+    double q[2][NIN + 1], h0 = 1e-5 * (fabs(v[i]) > 1 ? fabs(v[i]) : 1);
+    int flips = 0;
+    for (int r = 0; r < 2; r++) {
+      double h = r ? h0 / 4 : h0, w[NIN + 1], gp[NIN + 1], gm[NIN + 1];
+      volatile double tp = v[i] + h, tm = v[i] - h;
+      memcpy(w, v, sizeof w);
+      w[i] = tp;
+      split(w, x, &s);
+      flips |= trace_at(x, s) != t0;
+      grad_L(w, gp);
+      w[i] = tm;
+      split(w, x, &s);
+      flips |= trace_at(x, s) != t0;
+      grad_L(w, gm);
+      for (int k = 0; k < NIN; k++)
+        q[r][k] = (gp[k] - gm[k]) / (tp - tm);
+    }
+    if (flips)
+      continue;
+    for (int k = 0; k < NIN; k++) {
+      /* a quotient that changes between the two steps is not converged */
+      if (!close_to(q[0][k], q[1][k], 1e-5, 1))
+        continue;
+      compared++;
+      if (!close_to(H[i][k], q[0][k], 1e-4, 1))
+        mismatch("forward-over-reverse vs finite-difference hessian",
+                 i * 10 + k, H[i][k], q[0][k]);
+    }
+  }
+  printf("hessian: %d entries compared with finite differences\n", compared);
+}
+#endif
+
 int main(void) {
   double v[NIN + 1];
   /* the test point: X0 (and S0), moved until no branch flips nearby */
   int attempt, smooth = 0;
   for (attempt = 0; attempt < 16 && !smooth; attempt++) {
     for (int i = 0; i < NX; i++)
-      v[i] = X0[i] + (attempt ? 0.37 * sin(3.1 * attempt + 1.7 * i) : 0);
+      v[i] = TIE_OF[i] >= 0 ? v[TIE_OF[i]]
+                            : X0[i] + (attempt ? 0.37 * sin(3.1 * attempt + 1.7 * i) : 0);
     if (S_ACTIVE)
       v[NX] = S0 + (attempt ? 0.29 * cos(2.3 * attempt) : 0);
     smooth = smooth_at(v);
@@ -1284,7 +1657,7 @@ int main(void) {
       mismatch("forward vs reverse grad", i, gfwd[i], grev[i]);
     unsigned long t0 = trace_at(x, s);
     if (tr[0][0] != t0 || tr[0][1] != t0 || tr[1][0] != t0 ||
-        tr[1][1] != t0) {
+        tr[1][1] != t0 || tied(i)) {
       fd_skipped++;
       continue;
     }
@@ -1307,8 +1680,11 @@ int main(void) {
     }
   }
   if (fd_skipped)
-    printf("finite differences skipped for %d input(s): a branch flips\n",
-           fd_skipped);
+    printf("finite differences skipped for %d input(s): a branch flips "
+           "or a tie\n", fd_skipped);
+#if HVP
+  check_hessian(v);
+#endif
   if (fd_unstable)
     printf("finite differences not converged for %d value(s): not compared\n",
            fd_unstable);
@@ -1327,10 +1703,16 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, required=True,
                     help="the seed; the same seed gives the same program")
     ap.add_argument("-o", "--output", help="write here instead of stdout")
+    ap.add_argument("--version", type=int, default=GENERATOR_VERSION,
+                    help="the generator version whose program to write "
+                    "(%d..%d)" % (OLDEST_VERSION, GENERATOR_VERSION))
     args = ap.parse_args(argv)
     if args.seed < 0:
         ap.error("--seed must be non-negative")
-    text = Gen(args.seed).program()
+    if not OLDEST_VERSION <= args.version <= GENERATOR_VERSION:
+        ap.error("--version must be in %d..%d" % (OLDEST_VERSION,
+                                                  GENERATOR_VERSION))
+    text = Gen(args.seed, args.version).program()
     if args.output:
         with open(args.output, "w") as fh:
             fh.write(text)

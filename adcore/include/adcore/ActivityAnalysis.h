@@ -33,6 +33,7 @@ class CallBase;
 class Function;
 class BinaryOperator;
 class User;
+class StoreInst;
 class Value;
 class raw_ostream;
 } // namespace llvm
@@ -88,6 +89,9 @@ private:
   /// returnsFloatBits (TypeAnalysis.h) of \p Callee, once per function:
   /// asked in every round of the fixed point.
   bool returnsFloatBitsMemo(llvm::Function &Callee) const;
+  /// True when \p SI stores the whole bits of a float with a derivative as
+  /// an integer (loaded from memory with derivatives, or bitcast).
+  bool receivesWholeFloatBits(const llvm::StoreInst &SI) const;
   bool updateDirtyAllocas();
 
   llvm::Function &F;

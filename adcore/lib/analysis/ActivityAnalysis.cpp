@@ -260,6 +260,18 @@ bool anyOperandActive(const User &U, const DenseSet<const Value *> &Active) {
 
 } // namespace
 
+bool ActivityAnalysis::receivesWholeFloatBits(const StoreInst &SI) const {
+  const Value *V = SI.getValueOperand();
+  auto *IT = dyn_cast<IntegerType>(V->getType());
+  if (!IT || (IT->getBitWidth() != 32 && IT->getBitWidth() != 64) ||
+      !Active.contains(V))
+    return false;
+  if (const auto *BC = dyn_cast<BitCastInst>(V))
+    return BC->getSrcTy()->isFloatingPointTy();
+  const auto *LI = dyn_cast<LoadInst>(V);
+  return LI && !addressBase(LI, 4);
+}
+
 bool ActivityAnalysis::transfer(const Value &V) const {
   const auto *I = dyn_cast<Instruction>(&V);
   if (!I || I->hasMetadata(NoDerivativeMetadata))
@@ -278,6 +290,15 @@ bool ActivityAnalysis::transfer(const Value &V) const {
            AI->getAllocatedType()->isVectorTy() || // a SIMD register (__m128i)
            any_of(AI->users(), [&](const User *U) {
              if (isa<MemTransferInst>(U)) // a buffer for copied bytes
+               return true;
+             // An integer slot that receives the whole bits of a float,
+             // read from memory with derivatives (a union's integer member
+             // copied into a variable at -O0), holds them and their
+             // derivative. (Not an address, nor a part of the bits: those
+             // stay errors where they are stored.)
+             if (const auto *SI = dyn_cast<StoreInst>(U);
+                 SI && SI->getPointerOperand() == AI &&
+                 receivesWholeFloatBits(*SI))
                return true;
              // A slot that receives the bits of a float a call returns
              // holds them, and their derivative, as a float's slot would.
