@@ -5,14 +5,17 @@
 // false and v[i] is chosen. With -ffast-math the ternary's phi carries
 // `nnan nsz`, SimplifyCFG turns it into a select with those flags, and
 // InstCombine turns the select into `llvm.maxnum(r, v[i])`, whose tie is no
-// longer the program's: the derivative would go to the first maximum.
+// longer the program's: the derivative would go to the first maximum. (It
+// also folds a minimum of a minimum, `(m < a) ? m : a` with `m = (a < b) ?
+// a : b`, into the inner one when the compare has `nnan`.)
 //
 // At the start of the pipeline, in the functions the module's derivative
 // requests reach (requested and declared-derivative primals and,
 // transitively, the functions they call directly or may call through a
 // pointer), floating-point phis and selects decided by a floating-point
-// compare lose `nnan` and `nsz`, the flags that license the fold. They stay
-// selects, whose derivative follows their condition. Calls of fmax and fmin
+// compare lose `nnan` and `nsz`, the flags that license the fold, and so do
+// the compares that decide them. They stay selects, whose derivative follows
+// their condition. Calls of fmax and fmin
 // (llvm.maxnum, ...) that the program writes itself give a tie to their
 // first operand (MathRules.cpp); a constant first operand is put second
 // here, where InstCombine would put it from -O1 on, so that the tie is the
@@ -103,14 +106,16 @@ bool comesFromFloatCompare(Value *Cond, unsigned Depth = 0) {
   });
 }
 
-/// Whether the phi \p PN chooses by a branch on a floating-point compare:
-/// its block's immediate dominator ends in one.
-bool choosesByFloatCompare(PHINode &PN, DominatorTree &DT) {
+/// The condition of the branch on a floating-point compare by which the
+/// phi \p PN chooses (its block's immediate dominator ends in one), or null.
+Value *floatCompareChoosing(PHINode &PN, DominatorTree &DT) {
   DomTreeNode *Node = DT.getNode(PN.getParent());
   if (!Node || !Node->getIDom())
-    return false;
+    return nullptr;
   auto *Br = dyn_cast<BranchInst>(Node->getIDom()->getBlock()->getTerminator());
-  return Br && Br->isConditional() && comesFromFloatCompare(Br->getCondition());
+  return Br && Br->isConditional() && comesFromFloatCompare(Br->getCondition())
+             ? Br->getCondition()
+             : nullptr;
 }
 
 /// Whether \p I has a flag that lets InstCombine fold it into a min or max.
@@ -121,6 +126,25 @@ bool hasMinMaxFlags(Instruction &I) {
 void clearMinMaxFlags(Instruction &I) {
   I.setHasNoNaNs(false);
   I.setHasNoSignedZeros(false);
+}
+
+/// Clears the flags of the floating-point compares \p Cond is computed
+/// from (as comesFromFloatCompare walks it). InstCombine reads a choice's
+/// min/max pattern with the compare's flags too: with `nnan` on the compare
+/// it folds `(m < t) ? m : t` of `m = (a < b) ? a : b` and `t = a`, a
+/// minimum of a minimum, into the inner choice, whose tie is no longer
+/// the program's.
+void clearCompareFlags(Value *Cond, unsigned Depth = 0) {
+  auto *I = dyn_cast<Instruction>(Cond);
+  if (!I || Depth > 3)
+    return;
+  if (isa<FCmpInst>(I)) {
+    clearMinMaxFlags(*I);
+    return;
+  }
+  if (I->isBitwiseLogicOp() || isa<CastInst, ICmpInst, SelectInst, PHINode>(I))
+    for (Value *Op : I->operands())
+      clearCompareFlags(Op, Depth + 1);
 }
 
 /// Whether \p I is a call of llvm.maxnum, llvm.minimum, ... (fmax, fmin).
@@ -165,16 +189,18 @@ bool keepChoicesIn(Function &F) {
     }
     if (!I.getType()->isFPOrFPVectorTy() || !hasMinMaxFlags(I))
       continue;
-    bool Choice = false;
+    Value *Cond = nullptr;
     if (auto *Sel = dyn_cast<SelectInst>(&I)) {
-      Choice = comesFromFloatCompare(Sel->getCondition());
+      if (comesFromFloatCompare(Sel->getCondition()))
+        Cond = Sel->getCondition();
     } else if (auto *PN = dyn_cast<PHINode>(&I)) {
       if (!DT)
         DT.emplace(F);
-      Choice = choosesByFloatCompare(*PN, *DT);
+      Cond = floatCompareChoosing(*PN, *DT);
     }
-    if (Choice) {
+    if (Cond) {
       clearMinMaxFlags(I);
+      clearCompareFlags(Cond);
       Changed = true;
     }
   }

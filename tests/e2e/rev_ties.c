@@ -41,6 +41,18 @@ static double min_first(const double *v, int n) {
     r = (r <= v[i]) ? r : v[i];
   return r;
 }
+/* a minimum started from the last element, which is compared again: with
+ * -ffast-math InstCombine folded the second choice, a minimum of a minimum,
+ * into the first (adfuzz v5 seed 187), and the tie went to v[0] */
+static double seeded_min2(const double *v, int n) {
+  (void)n;
+  double r = v[1];
+  for (int i = 0; i < 2; i++) {
+    double t = v[i];
+    r = (r < t) ? r : t;
+  }
+  return r;
+}
 /* the same, differentiated by a declared derivative */
 ADCC_FORWARD(d_max_last, Dual, Const, DualOnly)
 double max_last_declared(const double *v, int n);
@@ -195,6 +207,13 @@ int main(void) {
     CHECK_REDUCE(min_last, v, N, 37);
     CHECK_REDUCE(min_first, v, N, 0);
     CHECK_REDUCE(macro_min_last, v, N, 37);
+  }
+  /* a minimum of a minimum */
+  {
+    double v[2] = {0.25, 0.25};
+    CHECK_REDUCE(seeded_min2, v, 2, 1);
+    v[0] = 0.125;
+    CHECK_REDUCE(seeded_min2, v, 2, 0);
   }
   /* three equal minima */
   {

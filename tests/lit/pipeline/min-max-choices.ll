@@ -1,7 +1,10 @@
 ; adcc-keep-min-max-choices (MinMaxChoices.cpp), at the start of the
 ; pipeline: in the functions a request reaches (the requested @pick and its
 ; callee @helper), floating-point phis and selects decided by a
-; floating-point compare lose nnan and nsz, and a constant first operand
+; floating-point compare lose nnan and nsz, and so do those compares
+; (InstCombine reads a choice's min/max pattern with the compare's flags
+; too: a minimum of a minimum was folded into the inner one with -ffast-math,
+; changing which operand a tie goes to), and a constant first operand
 ; of llvm.maxnum, ... is put second; other flags, other choices and the
 ; functions no request reaches (@other) keep theirs.
 ; RUN: adcc-opt -passes=adcc-keep-min-max-choices %s -o - | FileCheck %s
@@ -14,6 +17,7 @@ define void @request(double %a, double %b) {
 }
 
 ; CHECK-LABEL: define double @pick(
+; CHECK: fcmp reassoc ninf arcp contract afn ogt double %a, %b
 ; CHECK: phi reassoc ninf arcp contract afn double
 ; CHECK: phi fast double
 define double @pick(double %a, double %b) {
@@ -37,6 +41,7 @@ join2:
 }
 
 ; CHECK-LABEL: define double @helper(
+; CHECK: fcmp reassoc ninf arcp contract afn olt double %a, %b
 ; CHECK: select reassoc ninf arcp contract afn i1 %c, double %a, double %b
 ; CHECK: select reassoc ninf arcp contract afn i1 %n, double %a, double %b
 ; CHECK: select fast i1 %k, double %a, double %b
@@ -60,6 +65,7 @@ define double @helper(double %a, double %b) {
 }
 
 ; CHECK-LABEL: define double @other(
+; CHECK: fcmp fast ogt double %a, %b
 ; CHECK: select fast i1 %c, double %a, double %b
 ; CHECK: call double @llvm.maxnum.f64(double 0.0{{.*}}, double %s)
 define double @other(double %a, double %b) {
