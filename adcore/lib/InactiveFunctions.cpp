@@ -69,11 +69,15 @@ constexpr const char *InactiveFunctionTable[] = {
     "srand48",
     // comparisons and sizes
     "memcmp",
+    "bcmp", // memcmp compared only for equality (LLVM's form of it)
     "strcmp",
     "strncmp",
     "strlen",
     "getenv",
     "malloc_usable_size",
+    // hashes of keys (std::hash<std::string>, std::unordered_map)
+    "_ZSt11_Hash_bytesPKvmm",
+    "_ZSt15_Fnv_hash_bytesPKvmm",
     // adcc's own run-time reports
     "adcc_unknown_derivative",
     "adcc_split_check",
