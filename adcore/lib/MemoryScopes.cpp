@@ -1,6 +1,7 @@
 //===- MemoryScopes.cpp - Alias scopes of generated code -----------------===//
 
 #include "MemoryScopes.h"
+#include "TapeLevels.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -36,12 +37,13 @@ bool isTapeRuntimeCall(const Value *V) {
   const Function *F = Call ? Call->getCalledFunction() : nullptr;
   return F && !Call->getMetadata(ShadowBlockMetadata) &&
          (F->getName() == "adcc_tape_push" || F->getName() == "adcc_tape_pop" ||
-          F->getName() == "adcc_tape_thread");
+          isTapeThreadCall(Call));
 }
 
 /// Whether \p Ptr points into the tape: every object it may be based on is
 /// a record from the runtime (push, pop) or a tape field that the inline
-/// fast paths read (the top of the tape, from adcc_tape_thread's struct).
+/// fast paths read (the top of the tape, from adcc_tape_thread's struct, at
+/// any level).
 bool intoTape(const Value *Ptr) {
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Ptr, Objects);
@@ -51,11 +53,7 @@ bool intoTape(const Value *Ptr) {
     if (isTapeRuntimeCall(Obj))
       continue;
     auto *Field = dyn_cast<LoadInst>(Obj);
-    auto *Struct = Field ? dyn_cast<CallBase>(
-                               getUnderlyingObject(Field->getPointerOperand()))
-                         : nullptr;
-    if (Struct && Struct->getCalledFunction() &&
-        Struct->getCalledFunction()->getName() == "adcc_tape_thread")
+    if (Field && isTapeThreadCall(getUnderlyingObject(Field->getPointerOperand())))
       continue;
     return false;
   }

@@ -55,10 +55,23 @@ bool ReverseEmitter::augmentMirroredCall(CallBase &Call) {
 /// allocations get shadow blocks; a registered gradient's augmented
 /// function, or the callee's own augmented sweep, replaces the call.
 bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
+  // (Every record of a reverse sweep differentiated again gets a shadow
+  // block, whose address its pop finds next to it on the tape.)
+  Function *Direct = Call.getCalledFunction();
+  MemoryFunctionKind DK =
+      Direct ? classifyMemoryFunction(*Direct) : MemoryFunctionKind::None;
+  if (DK == MemoryFunctionKind::TapePush || DK == MemoryFunctionKind::TapePop)
+    return augmentTapeRecord(Call, unsigned(DK));
   bool Involved =
       Active.contains(&Call) || any_of(Call.args(), [&](const Use &U) {
         return Active.contains(U.get()) || shadowOrNull(U.get());
       });
+  // A callee that pushes or pops records (a reverse sweep, or code that
+  // runs one) is differentiated even without derivatives to follow: its
+  // records' shadows must be pushed and popped as the others are.
+  if (!Involved && Direct && Key.TapeLevel > 0 && !Direct->isDeclaration() &&
+      Ctx.tapeLevelFor(*Direct) > 0)
+    Involved = true;
   if (!Involved)
     return true;
   if (Call.isInlineAsm())
@@ -109,6 +122,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     Lane = 0;
     return true;
   }
+  if (MK == MemoryFunctionKind::AdjointCopy)
+    return augmentAdjointCopy(Call);
   if (MK != MemoryFunctionKind::None)
     return unsupported(Call, "'" + Callee->getName() +
                                  "' is not supported yet in reverse mode");
@@ -130,6 +145,7 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   K.Primal = Callee;
   K.Mode = DerivativeMode::Augmented;
   K.Width = Width;
+  K.TapeLevel = Key.TapeLevel;
   // A null pointer is duplicated with a null shadow: a function that writes
   // through an optional output pointer only when it is not null (`if (aux)
   // *aux = v;`) then has the derivative of its store, whose shadow store

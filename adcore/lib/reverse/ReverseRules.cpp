@@ -173,6 +173,8 @@ bool ReverseEmitter::neededValues(Instruction &I,
     }
     if (ShadowMallocs.contains(Call))
       Need(shadows().lookup(Call));
+    if (AdjointCopies.contains(Call))
+      adjointCopyNeeds(*Call, Out);
     if (auto It = reallocSites().find(Call); It != reallocSites().end()) {
       Need(shadows().lookup(Call));
       if (It->second.OldShadow) {
@@ -606,6 +608,10 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       return true;
     if (reallocSites().count(Call)) {
       emitReallocAdjoint(*Call, Popped);
+      return true;
+    }
+    if (AdjointCopies.contains(Call)) {
+      emitAdjointCopyAdjoint(*Call, Popped);
       return true;
     }
     if (ShadowMallocs.contains(Call)) {
