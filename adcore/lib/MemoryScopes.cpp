@@ -8,6 +8,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -114,6 +115,20 @@ void tagLane(Instruction &I, unsigned Lane, unsigned Width) {
   I.setMetadata(LLVMContext::MD_noalias,
                 MDNode::concatenate(I.getMetadata(LLVMContext::MD_noalias),
                                     MDNode::get(C, Others)));
+}
+
+Constant *zeroBlock(Module &M, uint64_t Bytes, Align A) {
+  Bytes = std::max<uint64_t>(Bytes, 64);
+  std::string Name = ("adcc.zero.tangents." + Twine(Bytes)).str();
+  auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), Bytes);
+  auto *G = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name));
+  if (!G)
+    G = new GlobalVariable(M, Ty, /*isConstant=*/true,
+                           GlobalValue::PrivateLinkage,
+                           Constant::getNullValue(Ty), Name);
+  if (G->getAlign().valueOrOne() < A)
+    G->setAlignment(A);
+  return G;
 }
 
 void tagTapeAccesses(Function &F) {

@@ -15,6 +15,13 @@
 //            a shadow heap block is. Values read back from records are
 //            recorded on this derivative's own tape (one level up:
 //            TapeLevels.h), never read again by the reverse sweep.
+//  null      A pointer without derivatives (an enzyme_const argument of
+//            the outer request) recorded by the inner sweep has a null
+//            shadow in the shadow record. The adjoints of what is read or
+//            written through it go nowhere: accesses based on a pointer
+//            read from a record check its shadow, and read zeros or write
+//            to a stack slot when it is null (as forward mode over a
+//            reverse sweep does).
 //  copies    adcc_adjoint_copy_*(dst, src, ...) adds dst's elements into
 //            src's and clears dst's: its adjoint sets the shadow of dst's
 //            elements to the shadow of src's.
@@ -22,10 +29,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "../CallSites.h"
+#include "../MemoryScopes.h"
 #include "ReverseEmitter.h"
 
 #include "adcore/MemoryFunctions.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -59,6 +68,38 @@ bool ReverseEmitter::augmentTapeRecord(CallBase &Call, unsigned K) {
       "adcc_tape_pop_shadow", FunctionType::get(Ptr, {Ptr}, false));
   shadows()[&Call] = AB.CreateCall(PopShadow, {Tape}, "record.shadow");
   return true;
+}
+
+LoadInst *ReverseEmitter::recordedBase(Value *Ptr) {
+  if (Key.TapeLevel == 0)
+    return nullptr;
+  auto *LI = dyn_cast<LoadInst>(getUnderlyingObject(Ptr));
+  return LI && LI->getType()->isPointerTy() &&
+                 hasMemoryClass(*LI, MemoryClass::Tape) && shadowOrNull(LI)
+             ? LI
+             : nullptr;
+}
+
+Value *ReverseEmitter::guardRecorded(IRBuilder<> &B, Value *Ptr, Value *SP,
+                                     Value *BaseShadow, uint64_t Bytes,
+                                     bool Read, Value *&IsNull) {
+  IsNull = nullptr;
+  if (!BaseShadow || !recordedBase(Ptr))
+    return SP;
+  Function &F = *B.GetInsertBlock()->getParent();
+  Value *Sink;
+  if (Read) {
+    Sink = zeroBlock(*F.getParent(), Bytes, Align(16));
+  } else {
+    IRBuilder<> EB(&F.getEntryBlock(), F.getEntryBlock().begin());
+    AllocaInst *Slot = EB.CreateAlloca(
+        ArrayType::get(EB.getInt8Ty(), std::max<uint64_t>(Bytes, 1)), nullptr,
+        "no.derivative");
+    Slot->setAlignment(Align(16));
+    Sink = Slot;
+  }
+  IsNull = B.CreateIsNull(BaseShadow);
+  return B.CreateSelect(IsNull, Sink, SP);
 }
 
 bool ReverseEmitter::augmentAdjointCopy(CallBase &Call) {

@@ -122,6 +122,19 @@ private:
   /// A tape push or pop (MemoryFunctionKind \p K) of a reverse sweep
   /// differentiated again: its record's shadow block (NestedRecords.cpp).
   bool augmentTapeRecord(llvm::CallBase &Call, unsigned K);
+  /// The pointer read from a tape record that \p Ptr is an address in
+  /// (getUnderlyingObject), when it has a shadow; null otherwise
+  /// (NestedRecords.cpp).
+  llvm::LoadInst *recordedBase(llvm::Value *Ptr);
+  /// \p SP, the shadow address of an access of \p Bytes bytes through
+  /// \p Ptr, or where \p Ptr is based on a recorded pointer whose shadow
+  /// (\p BaseShadow, in \p B's function) is null, a place without
+  /// derivatives: constant zeros to read (\p Read), a stack slot to write
+  /// to. Sets \p IsNull to that condition (null when \p Ptr is based on no
+  /// recorded pointer: \p SP is returned).
+  llvm::Value *guardRecorded(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                             llvm::Value *SP, llvm::Value *BaseShadow,
+                             uint64_t Bytes, bool Read, llvm::Value *&IsNull);
   /// adcc_adjoint_copy_* of a reverse sweep differentiated again.
   bool augmentAdjointCopy(llvm::CallBase &Call);
   void adjointCopyNeeds(llvm::CallBase &Call,
