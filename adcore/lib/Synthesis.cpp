@@ -160,20 +160,10 @@ SynthesisContext::getOrCreateNested(const DerivativeKey &Key) {
   if (Key.Mode == DerivativeMode::Forward)
     return std::nullopt;
   Function &F = *Key.Primal;
-  if (defers(F)) {
-    if (Key.TapeLevel == 0)
-      return std::nullopt;
-    // (Made at link time, where the level of the caller is not known.)
-    if (RequestSite)
-      error(*RequestSite,
-            "cannot differentiate " + describe(*RequestSite->getFunction()) +
-                " in reverse mode: '" + displayName(F) +
-                "', defined in another file, is called by code that is "
-                "itself differentiated in reverse mode again (reverse over "
-                "reverse); define it in this file");
-    HadError = true;
-    return nullptr;
-  }
+  // (Made at link time from its own body: ReverseEmitter::augmentCall
+  // rejects the derivatives of other files differentiated again.)
+  if (defers(F))
+    return std::nullopt;
   unsigned Need = tapeLevelFor(F);
   if (Need <= Key.TapeLevel)
     return std::nullopt;

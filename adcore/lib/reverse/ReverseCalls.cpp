@@ -11,11 +11,13 @@
 #include "../CallSites.h"
 #include "ReverseEmitter.h"
 
+#include "adcore/CrossTU.h"
 #include "adcore/CustomRules.h"
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
 #include "adcore/MirroredFunctions.h"
 
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
@@ -133,12 +135,37 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   if (Callee->isDeclaration() && !Ctx.defers(*Callee))
     return unsupported(
         Call, missingBodyMessage(*Callee, "__enzyme_register_gradient_"));
+  // (Not those sweeps themselves, differentiated again.)
+  if (Callee->isDeclaration())
+    if (auto Deferred = parseCrossTUSymbol(Callee->getName()))
+      return unsupported(Call, "'" + demangle(Deferred->Primal) +
+                                   "', defined in another file, is called "
+                                   "by code that is itself differentiated "
+                                   "in reverse mode again (reverse over "
+                                   "reverse); define it in this file");
   if (Callee->isVarArg())
     return unsupported(Call, "calls to the variadic function '" +
                                  Callee->getName() + "'");
 
   if (!followsIntegerBits(Call, *Callee))
     return false;
+  // The augmented sweep returns the shadows of a pointer result and of a
+  // struct of pointers only: not those of the pointers of a struct that
+  // also holds floating-point values ({result, void *tape}, what a
+  // registered augmented function returns, differentiated again).
+  Type *Ret = Call.getType();
+  if (Ret->isAggregateType() && containsFloat(Ret) &&
+      any_of(Call.users(), [&](const User *U) {
+        const auto *EV = dyn_cast<ExtractValueInst>(U);
+        return EV && EV->getType()->isPointerTy() && Active.contains(EV);
+      }))
+    return unsupported(Call, "'" + Ctx.displayName(*Callee) +
+                                 "' returns a struct of floating-point values "
+                                 "and pointers, and the pointers' derivatives "
+                                 "are not supported yet in reverse mode; "
+                                 "return the pointer alone (a void function "
+                                 "whose augmented function returns its "
+                                 "tape), or pass the struct through memory");
 
   // A user function: its augmented sweep replaces the call.
   DerivativeKey K;
