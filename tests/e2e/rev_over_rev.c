@@ -10,7 +10,11 @@
  *      <grad f, v>;
  *  (b) the gradient of g(x) = |grad f(x)|^2 for an f with loops over
  *      n = 5, 12 and 20 elements (records in loops), against central
- *      differences of g and the closed form 2 H grad f. */
+ *      differences of g and the closed form 2 H grad f;
+ *  (c) split mode inside and outside (__enzyme_augmentfwd and
+ *      __enzyme_reverse), and third derivatives: reverse over reverse over
+ *      reverse (the outermost derivative on the tape of level 2) and
+ *      forward over reverse over reverse. */
 #include "rev_check.h"
 
 /* (a) ---------------------------------------------------------------- */
@@ -182,6 +186,39 @@ static void check_gradient_norm(int n) {
   printf("n = %d: d/dx0 |grad|^2 = %.12f\n", n, dx[0]);
 }
 
+/* (c) ---------------------------------------------------------------- */
+
+void *__enzyme_augmentfwd(void *, ...);
+double __enzyme_reverse(void *, ...);
+
+static double cubic(double x, double y) { return x * x * x * y + sin(x * y); }
+
+/* the inner gradient in split mode */
+static double cubic_x(double x, double y) {
+  void *tape = __enzyme_augmentfwd((void *)cubic, x, enzyme_const, y);
+  return __enzyme_reverse((void *)cubic, x, enzyme_const, y, 1.0, tape);
+}
+
+static double cubic_xx(double x, double y) {
+  return __enzyme_autodiff((void *)cubic_x, x, enzyme_const, y);
+}
+
+static void check_split_and_third(double x, double y) {
+  double s = sin(x * y), c = cos(x * y);
+  CHECK_CLOSE(cubic_x(x, y), 3 * x * x * y + y * c, REV_TOL_EXACT);
+  double want2 = 6 * x * y - y * y * s, want3 = 6 * y - y * y * y * c;
+  CHECK_CLOSE(cubic_xx(x, y), want2, REV_TOL_EXACT);
+  /* the outer derivative in split mode too */
+  void *tape = __enzyme_augmentfwd((void *)cubic_x, x, enzyme_const, y);
+  CHECK_CLOSE(__enzyme_reverse((void *)cubic_x, x, enzyme_const, y, 1.0, tape),
+              want2, REV_TOL_EXACT);
+  double d3 = __enzyme_autodiff((void *)cubic_xx, x, enzyme_const, y);
+  CHECK_CLOSE(d3, want3, REV_TOL_EXACT);
+  CHECK_CLOSE(__enzyme_fwddiff((void *)cubic_xx, x, 1.0, enzyme_const, y), d3,
+              REV_TOL_EXACT);
+  printf("third derivative at (%.2f, %.2f): %.12f\n", x, y, d3);
+}
+
 int main(void) {
   check_hessian(0.7, 1.3, -0.4);
   check_hessian(-1.1, 0.25, 0.8);
@@ -189,5 +226,7 @@ int main(void) {
   check_gradient_norm(5);
   check_gradient_norm(12);
   check_gradient_norm(20);
+  check_split_and_third(0.7, 1.3);
+  check_split_and_third(-0.4, 2.1);
   return check_finish();
 }
