@@ -14,7 +14,11 @@
  *  (c) split mode inside and outside (__enzyme_augmentfwd and
  *      __enzyme_reverse), and third derivatives: reverse over reverse over
  *      reverse (the outermost derivative on the tape of level 2) and
- *      forward over reverse over reverse. */
+ *      forward over reverse over reverse;
+ *  (d) copies in the inner function (memcpy of doubles and of structs
+ *      with an int field): the inner reverse sweep's adjoint copies
+ *      (adcc_adjoint_copy_f64 and its strided form) differentiated. */
+#include <string.h>
 #include "rev_check.h"
 
 /* (a) ---------------------------------------------------------------- */
@@ -219,6 +223,55 @@ static void check_split_and_third(double x, double y) {
   printf("third derivative at (%.2f, %.2f): %.12f\n", x, y, d3);
 }
 
+/* (d) ---------------------------------------------------------------- */
+
+enum { NC = 4 };
+typedef struct {
+  int tag;
+  double v;
+} item;
+
+static double copies(const double *x) {
+  double y[NC];
+  item it[NC], jt[NC];
+  memcpy(y, x, sizeof y);
+  for (int i = 0; i < NC; ++i) {
+    it[i].tag = i;
+    it[i].v = y[i] * y[i];
+  }
+  memcpy(jt, it, sizeof it);
+  double s = 0;
+  for (int i = 0; i < NC; ++i)
+    s += jt[i].v * y[(i + 1) % NC] + sin(y[i]);
+  return s;
+}
+
+static double copies_c[NC];
+static double copies_grad_dot(const double *x) {
+  double g[NC] = {0};
+  __enzyme_autodiff_void((void *)copies, enzyme_dup, x, g);
+  double s = 0;
+  for (int i = 0; i < NC; ++i)
+    s += copies_c[i] * g[i];
+  return s;
+}
+
+static void check_copies(void) {
+  double x[NC], dx[NC] = {0}, want[NC] = {0};
+  for (int i = 0; i < NC; ++i) {
+    x[i] = rev_rand();
+    copies_c[i] = rev_rand();
+  }
+  __enzyme_autodiff_void((void *)copies_grad_dot, enzyme_dup, x, dx);
+  /* H c in closed form: s = sum x_i^2 x_{i+1} + sin x_i */
+  for (int i = 0; i < NC; ++i) {
+    int j = (i + 1) % NC;
+    want[i] += (2 * x[j] - sin(x[i])) * copies_c[i] + 2 * x[i] * copies_c[j];
+    want[j] += 2 * x[i] * copies_c[i];
+  }
+  CHECK_GRAD_TOL(copies_grad_dot, x, NC, dx, want, 1e-5);
+}
+
 int main(void) {
   check_hessian(0.7, 1.3, -0.4);
   check_hessian(-1.1, 0.25, 0.8);
@@ -228,5 +281,6 @@ int main(void) {
   check_gradient_norm(20);
   check_split_and_third(0.7, 1.3);
   check_split_and_third(-0.4, 2.1);
+  check_copies();
   return check_finish();
 }
