@@ -59,6 +59,8 @@ Function *SynthesisContext::getOrCreateCombined(Function &Aug, Function &Rev) {
   StringRef Name = Aug.getName();
   Name.consume_front("augmented_");
   W = Function::Create(FT, GlobalValue::InternalLinkage, "gradient_" + Name, M);
+  if (const Function *Primal = GeneratedFrom.lookup(&Aug))
+    GeneratedFrom[W] = Primal;
   LLVMContext &C = M.getContext();
   W->setAttributes(
       AttributeList::get(C, AttributeList::FunctionIndex,

@@ -478,11 +478,23 @@ bool ForwardCallLowering::emitCall() {
     NewCall = emitReplacementCall(B, Call, D, Args);
   // (The augmented sweep's result: the primal's.)
   Value *PrimalValue = PrimalResult ? NewCall : nullptr;
+  // The tape level the sweeps record on (TapeLevels.h): above 0 for code
+  // that itself runs reverse sweeps.
+  unsigned Level = Reverse && !Ctx.defers(*R.Primal)
+                       ? Ctx.tapeLevelFor(*R.Primal)
+                       : 0;
   if (SplitKind == Split::Augment) {
     // The handle names this augmented sweep's place on the thread's tape.
-    Value *Handle = B.CreateCall(
-        M.getOrInsertFunction("adcc_split_mark", FunctionType::get(Ptr, false)),
-        {}, "tape");
+    Value *Handle =
+        Level == 0
+            ? B.CreateCall(M.getOrInsertFunction("adcc_split_mark",
+                                                 FunctionType::get(Ptr, false)),
+                           {}, "tape")
+            : B.CreateCall(
+                  M.getOrInsertFunction(
+                      "adcc_split_mark_level",
+                      FunctionType::get(Ptr, {B.getInt32Ty()}, false)),
+                  {B.getInt32(Level)}, "tape");
     // A caller-allocated tape buffer (enzyme_allocated, enzyme_tape) holds
     // the handle.
     if (TapeArg && TapeArg->getType()->isPointerTy())
@@ -524,10 +536,17 @@ bool ForwardCallLowering::emitCall() {
     SmallVector<Value *, 1> Seed;
     if (SplitKind == Split::Reverse) {
       // The reverse sweep of the most recent augmented sweep: checked.
-      B.CreateCall(
-          M.getOrInsertFunction("adcc_split_check",
-                                FunctionType::get(B.getVoidTy(), {Ptr}, false)),
-          {TapeArg});
+      if (Level == 0)
+        B.CreateCall(M.getOrInsertFunction(
+                         "adcc_split_check",
+                         FunctionType::get(B.getVoidTy(), {Ptr}, false)),
+                     {TapeArg});
+      else
+        B.CreateCall(M.getOrInsertFunction(
+                         "adcc_split_check_level",
+                         FunctionType::get(B.getVoidTy(),
+                                           {Ptr, B.getInt32Ty()}, false)),
+                     {TapeArg, B.getInt32(Level)});
       if (RevD->arg_size() == 1)
         Seed.push_back(SeedArg
                            ? SeedArg

@@ -39,6 +39,8 @@ constexpr MemoryFunctionRow MemoryFunctionTable[] = {
     {"_ZdaPvmSt11align_val_t", MemoryFunctionKind::Free},
     {"adcc_tape_push", MemoryFunctionKind::TapePush},
     {"adcc_tape_pop", MemoryFunctionKind::TapePop},
+    {"adcc_tape_push_shadow", MemoryFunctionKind::TapePush},
+    {"adcc_tape_pop_shadow", MemoryFunctionKind::TapePop},
     {"adcc_adjoint_copy_f64", MemoryFunctionKind::AdjointCopy},
     {"adcc_adjoint_copy_f32", MemoryFunctionKind::AdjointCopy},
     {"adcc_adjoint_copy_strided_f64", MemoryFunctionKind::AdjointCopy},

@@ -1,12 +1,14 @@
 //===- MemoryScopes.cpp - Alias scopes of generated code -----------------===//
 
 #include "MemoryScopes.h"
+#include "TapeLevels.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -36,12 +38,13 @@ bool isTapeRuntimeCall(const Value *V) {
   const Function *F = Call ? Call->getCalledFunction() : nullptr;
   return F && !Call->getMetadata(ShadowBlockMetadata) &&
          (F->getName() == "adcc_tape_push" || F->getName() == "adcc_tape_pop" ||
-          F->getName() == "adcc_tape_thread");
+          isTapeThreadCall(Call));
 }
 
 /// Whether \p Ptr points into the tape: every object it may be based on is
 /// a record from the runtime (push, pop) or a tape field that the inline
-/// fast paths read (the top of the tape, from adcc_tape_thread's struct).
+/// fast paths read (the top of the tape, from adcc_tape_thread's struct, at
+/// any level).
 bool intoTape(const Value *Ptr) {
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Ptr, Objects);
@@ -51,11 +54,7 @@ bool intoTape(const Value *Ptr) {
     if (isTapeRuntimeCall(Obj))
       continue;
     auto *Field = dyn_cast<LoadInst>(Obj);
-    auto *Struct = Field ? dyn_cast<CallBase>(
-                               getUnderlyingObject(Field->getPointerOperand()))
-                         : nullptr;
-    if (Struct && Struct->getCalledFunction() &&
-        Struct->getCalledFunction()->getName() == "adcc_tape_thread")
+    if (Field && isTapeThreadCall(getUnderlyingObject(Field->getPointerOperand())))
       continue;
     return false;
   }
@@ -116,6 +115,20 @@ void tagLane(Instruction &I, unsigned Lane, unsigned Width) {
   I.setMetadata(LLVMContext::MD_noalias,
                 MDNode::concatenate(I.getMetadata(LLVMContext::MD_noalias),
                                     MDNode::get(C, Others)));
+}
+
+Constant *zeroBlock(Module &M, uint64_t Bytes, Align A) {
+  Bytes = std::max<uint64_t>(Bytes, 64);
+  std::string Name = ("adcc.zero.tangents." + Twine(Bytes)).str();
+  auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), Bytes);
+  auto *G = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name));
+  if (!G)
+    G = new GlobalVariable(M, Ty, /*isConstant=*/true,
+                           GlobalValue::PrivateLinkage,
+                           Constant::getNullValue(Ty), Name);
+  if (G->getAlign().valueOrOne() < A)
+    G->setAlignment(A);
+  return G;
 }
 
 void tagTapeAccesses(Function &F) {

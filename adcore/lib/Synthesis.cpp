@@ -2,6 +2,7 @@
 
 #include "adcore/Synthesis.h"
 #include "adcore/CrossTU.h"
+#include "TapeLevels.h"
 #include "forward/ForwardEmitter.h"
 #include "reverse/ReverseEmitter.h"
 
@@ -118,6 +119,22 @@ std::string SynthesisContext::displayName(const Function &F) const {
   return demangle((Named ? Named : &F)->getName());
 }
 
+std::string SynthesisContext::describe(const Function &F) const {
+  if (const Function *Primal = GeneratedFrom.lookup(&F))
+    return "the derivative of " + describe(*Primal);
+  return "'" + displayName(F) + "'";
+}
+
+SynthesisContext::SynthesisContext(Module &M, bool PrintTapePlans)
+    : M(M), PrintTapePlans(PrintTapePlans),
+      Levels(std::make_unique<TapeLevelFinder>()) {}
+
+SynthesisContext::~SynthesisContext() = default;
+
+unsigned SynthesisContext::tapeLevelFor(Function &F) {
+  return Levels->levelFor(F);
+}
+
 bool SynthesisContext::defers(const Function &F) const {
   return DeferLevel && F.isDeclaration() && !F.isIntrinsic();
 }
@@ -136,6 +153,44 @@ Function *SynthesisContext::declareDeferred(const DerivativeKey &Key,
     if (Known->getFunctionType() == FT)
       return Known;
   return Function::Create(FT, GlobalValue::ExternalLinkage, Name, M);
+}
+
+std::optional<Function *>
+SynthesisContext::getOrCreateNested(const DerivativeKey &Key) {
+  if (Key.Mode == DerivativeMode::Forward)
+    return std::nullopt;
+  Function &F = *Key.Primal;
+  // (Made at link time from its own body: ReverseEmitter::augmentCall
+  // rejects the derivatives of other files differentiated again.)
+  if (defers(F))
+    return std::nullopt;
+  unsigned Need = tapeLevelFor(F);
+  if (Need <= Key.TapeLevel)
+    return std::nullopt;
+  if (Need >= TapeLevels) {
+    if (RequestSite)
+      error(*RequestSite, "derivatives of '" + displayName(F) + "' nest " +
+                              Twine(Need + 1) +
+                              " reverse-mode levels deep; adcc supports " +
+                              Twine(TapeLevels));
+    HadError = true;
+    return nullptr;
+  }
+  DerivativeKey Raised = Key;
+  Raised.TapeLevel = Need;
+  Function *D = getOrCreate(Raised);
+  if (!D)
+    return D;
+  // (Both sweeps answer for the key as asked: its users look the other
+  // one up.)
+  for (DerivativeMode Mode :
+       {DerivativeMode::Augmented, DerivativeMode::Reverse}) {
+    DerivativeKey From = Key, To = Raised;
+    From.Mode = To.Mode = Mode;
+    if (Function *Made = Cache.lookup(To))
+      Cache.insert(From, Made);
+  }
+  return D;
 }
 
 std::optional<Function *>
@@ -184,6 +239,8 @@ SynthesisContext::getOrCreateThroughRule(const DerivativeKey &Key) {
 Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   if (Function *Known = Cache.lookup(Key))
     return Known;
+  if (std::optional<Function *> D = getOrCreateNested(Key))
+    return *D;
   if (std::optional<Function *> D = getOrCreateThroughRule(Key))
     return *D;
   if (defers(*Key.Primal)) {
@@ -238,6 +295,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
           .str();
   Function *D = Function::Create(derivativeType(Key),
                                  GlobalValue::InternalLinkage, Name, M);
+  GeneratedFrom[D] = &Primal;
   // Registered before its body is emitted, so that recursion finds it.
   Cache.insert(Key, D);
   ForwardEmitter Emitter(*this, Key, *D);
@@ -308,6 +366,7 @@ Function *SynthesisContext::getOrCreateReverse(const DerivativeKey &Key) {
   Function *Rev =
       Function::Create(derivativeType(RevKey), GlobalValue::InternalLinkage,
                        "diffe_" + Primal.getName(), M);
+  GeneratedFrom[Aug] = GeneratedFrom[Rev] = &Primal;
   // Registered before their bodies are emitted, so that recursion finds
   // them.
   Cache.insert(AugKey, Aug);

@@ -65,6 +65,16 @@ ADCC_RT_API void adcc_tape_destroy(adcc_tape *tape);
    the thread exits. */
 ADCC_RT_API adcc_tape *adcc_tape_thread(void);
 
+/* Tapes of nested derivatives: the gradient of code that itself computes
+   gradients (reverse over reverse) keeps its records apart from those of
+   the sweeps it differentiates, on the calling thread's tape of the next
+   nesting level. Level 0 is adcc_tape_thread(); levels 1 to
+   ADCC_TAPE_LEVELS - 1 are created on first use and destroyed when the
+   thread exits. A higher level is reported through the error handler (the
+   result is then NULL). */
+#define ADCC_TAPE_LEVELS 8
+ADCC_RT_API adcc_tape *adcc_tape_thread_level(unsigned level);
+
 /*--- Records ----------------------------------------------------------------*/
 
 /* Reserves a record of `bytes` bytes aligned to `align` (a power of two up
@@ -101,6 +111,16 @@ ADCC_RT_API int64_t adcc_tape_pop_i64(adcc_tape *tape);
 ADCC_RT_API int32_t adcc_tape_pop_i32(adcc_tape *tape);
 ADCC_RT_API int8_t adcc_tape_pop_i8(adcc_tape *tape);
 ADCC_RT_API void *adcc_tape_pop_ptr(adcc_tape *tape);
+
+/* Shadow records (reverse over reverse): a zeroed heap block of `bytes`
+   bytes aligned to `align` (at least that of a pointer), the shadow of the
+   record just pushed on `tape`; its address is pushed on `tape` after that
+   record. adcc_tape_pop_shadow pops it back, before the record itself is
+   popped. The block is released with free(). A failure is reported through
+   the error handler (the result is then NULL). */
+ADCC_RT_API void *adcc_tape_push_shadow(adcc_tape *tape, size_t bytes,
+                                        size_t align);
+ADCC_RT_API void *adcc_tape_pop_shadow(adcc_tape *tape);
 
 /*--- Release ----------------------------------------------------------------*/
 
@@ -252,6 +272,11 @@ ADCC_RT_API void adcc_adjoint_copy_strided_f64(double *dst, double *src,
 ADCC_RT_API void adcc_adjoint_copy_strided_f32(float *dst, float *src,
                                                uint64_t count, uint64_t stride);
 ADCC_RT_API void adcc_split_check(const void *handle);
+/* The same for a split derivative of nesting level `level` (one that
+   differentiates code which itself runs reverse sweeps): the position on
+   adcc_tape_thread_level(level). */
+ADCC_RT_API void *adcc_split_mark_level(unsigned level);
+ADCC_RT_API void adcc_split_check_level(const void *handle, unsigned level);
 
 #ifdef __cplusplus
 } /* extern "C" */

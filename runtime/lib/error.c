@@ -55,13 +55,17 @@ void adcc_unknown_derivative(const void *function) {
    caller-allocated tape buffer holding it (enzyme_allocated/enzyme_tape). */
 #define ADCC_HANDLE_TAG ((uintptr_t)1 << (sizeof(uintptr_t) * 8 - 1))
 
-void *adcc_split_mark(void) {
-  adcc_tape_mark m = adcc_tape_get_mark(adcc_tape_thread());
+void *adcc_split_mark(void) { return adcc_split_mark_level(0); }
+
+void *adcc_split_mark_level(unsigned level) {
+  adcc_tape_mark m = adcc_tape_get_mark(adcc_tape_thread_level(level));
   return (void *)(ADCC_HANDLE_TAG | (uintptr_t)m.position);
 }
 
-void adcc_split_check(const void *handle) {
-  adcc_tape_mark m = adcc_tape_get_mark(adcc_tape_thread());
+void adcc_split_check(const void *handle) { adcc_split_check_level(handle, 0); }
+
+void adcc_split_check_level(const void *handle, unsigned level) {
+  adcc_tape_mark m = adcc_tape_get_mark(adcc_tape_thread_level(level));
   uintptr_t h = (uintptr_t)handle;
   if (handle && !(h & ADCC_HANDLE_TAG))
     memcpy(&h, handle, sizeof h); /* a tape buffer holding the handle */

@@ -4,6 +4,11 @@
  * a pthread key, whose destructor runs when the thread exits, frees the tape
  * (C11 thread-locals have no destructors).
  *
+ * A derivative of code that itself runs derivatives (reverse over reverse)
+ * keeps its records on a tape of its own nesting level, apart from the
+ * records of the sweeps it differentiates: adcc_tape_thread_level(k) is the
+ * thread's tape of level k, level 0 being adcc_tape_thread()'s.
+ *
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 200809L
@@ -45,4 +50,52 @@ adcc_tape *adcc_tape_thread(void) {
   if (ADCC_LIKELY(t))
     return t;
   return create_thread_tape();
+}
+
+static _Thread_local adcc_tape *level_tapes[ADCC_TAPE_LEVELS];
+static pthread_key_t levels_key;
+static pthread_once_t levels_once = PTHREAD_ONCE_INIT;
+static int have_levels_key;
+
+static void destroy_level_tapes(void *unused) {
+  (void)unused;
+  for (unsigned k = 1; k < ADCC_TAPE_LEVELS; ++k) {
+    adcc_tape *t = level_tapes[k];
+    level_tapes[k] = NULL;
+    adcc_tape_destroy(t);
+  }
+}
+
+static void make_levels_key(void) {
+  have_levels_key =
+      pthread_key_create(&levels_key, destroy_level_tapes) == 0;
+}
+
+static ADCC_NOINLINE adcc_tape *create_level_tape(unsigned level) {
+  if (level >= ADCC_TAPE_LEVELS) {
+    adcc_rt_report("tape level %u requested; derivatives nest at most %u "
+                   "deep",
+                   level, ADCC_TAPE_LEVELS - 1);
+    return NULL;
+  }
+  pthread_once(&levels_once, make_levels_key);
+  adcc_tape *t = adcc_tape_create();
+  if (!t)
+    return NULL;
+  /* (The key's value only has to be non-null for its destructor to run.) */
+  if (have_levels_key)
+    pthread_setspecific(levels_key, level_tapes);
+  level_tapes[level] = t;
+  return t;
+}
+
+adcc_tape *adcc_tape_thread_level(unsigned level) {
+  if (level == 0)
+    return adcc_tape_thread();
+  if (ADCC_LIKELY(level < ADCC_TAPE_LEVELS)) {
+    adcc_tape *t = level_tapes[level];
+    if (ADCC_LIKELY(t))
+      return t;
+  }
+  return create_level_tape(level);
 }

@@ -69,10 +69,16 @@ struct DerivativeKey {
   /// __enzyme_autodiff call, or a callee whose caller guarantees it), so
   /// the reverse sweep may read that memory again instead of recording it.
   bool StableMemory = false;
+  /// Reverse mode: the nesting level of the tape the sweeps record on
+  /// (adcc_tape_thread_level): above every level the code they
+  /// differentiate uses, so that differentiating a reverse sweep (reverse
+  /// over reverse) never interleaves its records with those of the sweep.
+  /// Callees get their caller's level (TapeLevels.h).
+  unsigned TapeLevel = 0;
 
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
-                    StableMemory);
+                    StableMemory, TapeLevel);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

@@ -25,8 +25,12 @@ enum class MemoryFunctionKind {
   Realloc,      ///< ptr realloc(ptr, size)
   AlignedAlloc, ///< ptr aligned_alloc(align, size), memalign
   Free,         ///< void f(ptr, ...) — free, delete, delete[]
-  TapePush,     ///< ptr adcc_tape_push(tape, bytes, align): a new record
-  TapePop,      ///< ptr adcc_tape_pop(tape, bytes, align): the last record
+  TapePush,     ///< ptr adcc_tape_push(tape, bytes, align): a new record;
+                ///< adcc_tape_push_shadow(tape, bytes, align): a record's
+                ///< shadow block, its address pushed after the record
+  TapePop,      ///< ptr adcc_tape_pop(tape, bytes, align): the last record;
+                ///< adcc_tape_pop_shadow(tape): the shadow block of the
+                ///< record about to be popped
   AdjointCopy,  ///< void adcc_adjoint_copy_f64/f32(dst, src, bytes): the
                 ///< adjoint of a copy (src += dst, dst = 0, element-wise);
                 ///< _strided_f64/f32(dst, src, count, stride): one field

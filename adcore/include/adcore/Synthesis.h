@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -150,10 +151,12 @@ struct CombinedSweeps {
   llvm::Function *Rev;
 };
 
+class TapeLevelFinder;
+
 class SynthesisContext {
 public:
-  explicit SynthesisContext(llvm::Module &M, bool PrintTapePlans = false)
-      : M(M), PrintTapePlans(PrintTapePlans) {}
+  explicit SynthesisContext(llvm::Module &M, bool PrintTapePlans = false);
+  ~SynthesisContext();
   bool printTapePlans() const { return PrintTapePlans; }
   /// Whether derivative arithmetic is contracted into multiply-adds
   /// (Options::ContractDerivatives).
@@ -188,6 +191,26 @@ public:
   /// The name of \p F in messages: demangled, and the registered function
   /// for the function getOrCreateThroughRule made to call it.
   std::string displayName(const llvm::Function &F) const;
+  /// \p F in messages, quoted: `'f'`, or for a derivative adcc made (a
+  /// reverse sweep differentiated again) `the derivative of 'f'`, never
+  /// its internal name.
+  std::string describe(const llvm::Function &F) const;
+  /// Where an error found at \p I, while differentiating \p Primal, is
+  /// reported: at \p I, or at the request being lowered when \p Primal is
+  /// a derivative adcc made (its code is adcc's, not the user's: the
+  /// user's request of the derivative of a derivative is the place).
+  const llvm::Instruction &placeOf(const llvm::Instruction &I,
+                                   const llvm::Function &Primal) const {
+    return RequestSite && isGenerated(Primal) ? *RequestSite : I;
+  }
+  /// One above the highest tape level code that \p F may run uses; 0
+  /// when it uses no tape (TapeLevels.h).
+  unsigned tapeLevelFor(llvm::Function &F);
+  /// Whether adcc made \p F (a derivative, or the function running both
+  /// sweeps of a gradient).
+  bool isGenerated(const llvm::Function &F) const {
+    return GeneratedFrom.count(&F);
+  }
   bool hadError() const { return HadError; }
 
   llvm::Module &module() { return M; }
@@ -212,6 +235,11 @@ public:
 
 private:
   llvm::Function *getOrCreateReverse(const DerivativeKey &Key);
+  /// A reverse derivative of code that itself runs reverse sweeps: made
+  /// on the tape level it needs (TapeLevels.h), and answering for \p Key
+  /// too. Nothing when \p Key's level is enough; null after a reported
+  /// error.
+  std::optional<llvm::Function *> getOrCreateNested(const DerivativeKey &Key);
   /// A request of a function that has a registered derivative for its
   /// mode, or is inactive: the derivative of a function that calls it,
   /// which uses the rule (or the mark) as any call in differentiated code
@@ -238,6 +266,10 @@ private:
   llvm::DenseMap<llvm::Function *, llvm::Function *> RuleCallers;
   llvm::DenseMap<const llvm::Function *, llvm::Function *> RuleCallerOf;
   const llvm::Instruction *RequestSite = nullptr;
+  /// The primal of each function adcc made.
+  llvm::DenseMap<const llvm::Function *, const llvm::Function *> GeneratedFrom;
+  /// The tape levels of reverse derivatives (TapeLevels.h).
+  std::unique_ptr<TapeLevelFinder> Levels;
   bool HadError = false;
   /// The optimization level of derivatives made at link time, when they
   /// are (deferMissingBodies).

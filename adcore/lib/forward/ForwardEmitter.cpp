@@ -111,8 +111,9 @@ Value *ForwardEmitter::forEachLane(Type *PrimalTy,
 }
 
 bool ForwardEmitter::unsupported(Instruction &I, const Twine &What) {
-  Ctx.error(I, "cannot differentiate '" + Ctx.displayName(*Key.Primal) +
-                   "' in forward mode: " + What);
+  Ctx.error(Ctx.placeOf(I, *Key.Primal),
+            "cannot differentiate " + Ctx.describe(*Key.Primal) +
+                " in forward mode: " + What);
   return false;
 }
 

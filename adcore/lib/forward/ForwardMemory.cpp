@@ -97,21 +97,6 @@ LoadInst *recordedPointer(Value *Ptr) {
              : nullptr;
 }
 
-/// A constant block of zeros of at least \p Bytes, aligned to \p Align.
-Constant *zeroBlock(Module &M, uint64_t Bytes, Align A) {
-  Bytes = std::max<uint64_t>(Bytes, 64);
-  std::string Name = ("adcc.zero.tangents." + Twine(Bytes)).str();
-  auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), Bytes);
-  auto *G = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name));
-  if (!G)
-    G = new GlobalVariable(M, Ty, /*isConstant=*/true,
-                           GlobalValue::PrivateLinkage,
-                           Constant::getNullValue(Ty), Name);
-  if (G->getAlign().valueOrOne() < A)
-    G->setAlignment(A);
-  return G;
-}
-
 } // namespace
 
 void ForwardEmitter::tagShadowAccess(const Instruction &Primal,

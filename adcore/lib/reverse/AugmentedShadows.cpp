@@ -17,6 +17,7 @@
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -192,6 +193,13 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
         (LI->getType()->isPointerTy() || isPointerAggregate(LI->getType()) ||
          PointerBits) &&
         Active.contains(LI)) {
+      // (Zeros through a recorded pointer without derivatives.)
+      Value *IsNull;
+      if (LoadInst *Base = recordedBase(LI->getPointerOperand()))
+        SP = guardRecorded(
+            AB, LI->getPointerOperand(), SP, shadowOrNull(Base),
+            Aug.getParent()->getDataLayout().getTypeStoreSize(LI->getType()),
+            true, IsNull);
       LoadInst *S = AB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign(),
                                          LI->getName() + ".shadow");
       tagMemoryClass(*S, MemoryClass::Shadow);
@@ -264,10 +272,18 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       return unsupported(I, AddressInIntegerError);
     if (SP && ConstantPointerStores.contains(SI))
       return unsupported(I, ConstantPointerStoreError);
-    if (SP && (V->getType()->isPointerTy() || isPointerAggregate(V->getType())))
+    if (SP &&
+        (V->getType()->isPointerTy() || isPointerAggregate(V->getType()))) {
+      Value *IsNull;
+      if (LoadInst *Base = recordedBase(SI->getPointerOperand()))
+        SP = guardRecorded(
+            AB, SI->getPointerOperand(), SP, shadowOrNull(Base),
+            Aug.getParent()->getDataLayout().getTypeStoreSize(V->getType()),
+            false, IsNull);
       tagMemoryClass(
           *AB.CreateAlignedStore(shadowOrZero(V), SP, SI->getAlign()),
           MemoryClass::Shadow);
+    }
   } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
     Value *SD = shadowOrNull(MT->getRawDest());
     Value *SS = shadowOrNull(MT->getRawSource());

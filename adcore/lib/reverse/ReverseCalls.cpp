@@ -11,11 +11,13 @@
 #include "../CallSites.h"
 #include "ReverseEmitter.h"
 
+#include "adcore/CrossTU.h"
 #include "adcore/CustomRules.h"
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
 #include "adcore/MirroredFunctions.h"
 
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
@@ -55,10 +57,23 @@ bool ReverseEmitter::augmentMirroredCall(CallBase &Call) {
 /// allocations get shadow blocks; a registered gradient's augmented
 /// function, or the callee's own augmented sweep, replaces the call.
 bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
+  // (Every record of a reverse sweep differentiated again gets a shadow
+  // block, whose address its pop finds next to it on the tape.)
+  Function *Direct = Call.getCalledFunction();
+  MemoryFunctionKind DK =
+      Direct ? classifyMemoryFunction(*Direct) : MemoryFunctionKind::None;
+  if (DK == MemoryFunctionKind::TapePush || DK == MemoryFunctionKind::TapePop)
+    return augmentTapeRecord(Call, unsigned(DK));
   bool Involved =
       Active.contains(&Call) || any_of(Call.args(), [&](const Use &U) {
         return Active.contains(U.get()) || shadowOrNull(U.get());
       });
+  // A callee that pushes or pops records (a reverse sweep, or code that
+  // runs one) is differentiated even without derivatives to follow: its
+  // records' shadows must be pushed and popped as the others are.
+  if (!Involved && Direct && Key.TapeLevel > 0 && !Direct->isDeclaration() &&
+      Ctx.tapeLevelFor(*Direct) > 0)
+    Involved = true;
   if (!Involved)
     return true;
   if (Call.isInlineAsm())
@@ -109,6 +124,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     Lane = 0;
     return true;
   }
+  if (MK == MemoryFunctionKind::AdjointCopy)
+    return augmentAdjointCopy(Call);
   if (MK != MemoryFunctionKind::None)
     return unsupported(Call, "'" + Callee->getName() +
                                  "' is not supported yet in reverse mode");
@@ -118,18 +135,44 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   if (Callee->isDeclaration() && !Ctx.defers(*Callee))
     return unsupported(
         Call, missingBodyMessage(*Callee, "__enzyme_register_gradient_"));
+  // (Not those sweeps themselves, differentiated again.)
+  if (Callee->isDeclaration())
+    if (auto Deferred = parseCrossTUSymbol(Callee->getName()))
+      return unsupported(Call, "'" + demangle(Deferred->Primal) +
+                                   "', defined in another file, is called "
+                                   "by code that is itself differentiated "
+                                   "in reverse mode again (reverse over "
+                                   "reverse); define it in this file");
   if (Callee->isVarArg())
     return unsupported(Call, "calls to the variadic function '" +
                                  Callee->getName() + "'");
 
   if (!followsIntegerBits(Call, *Callee))
     return false;
+  // The augmented sweep returns the shadows of a pointer result and of a
+  // struct of pointers only: not those of the pointers of a struct that
+  // also holds floating-point values ({result, void *tape}, what a
+  // registered augmented function returns, differentiated again).
+  Type *Ret = Call.getType();
+  if (Ret->isAggregateType() && containsFloat(Ret) &&
+      any_of(Call.users(), [&](const User *U) {
+        const auto *EV = dyn_cast<ExtractValueInst>(U);
+        return EV && EV->getType()->isPointerTy() && Active.contains(EV);
+      }))
+    return unsupported(Call, "'" + Ctx.displayName(*Callee) +
+                                 "' returns a struct of floating-point values "
+                                 "and pointers, and the pointers' derivatives "
+                                 "are not supported yet in reverse mode; "
+                                 "return the pointer alone (a void function "
+                                 "whose augmented function returns its "
+                                 "tape), or pass the struct through memory");
 
   // A user function: its augmented sweep replaces the call.
   DerivativeKey K;
   K.Primal = Callee;
   K.Mode = DerivativeMode::Augmented;
   K.Width = Width;
+  K.TapeLevel = Key.TapeLevel;
   // A null pointer is duplicated with a null shadow: a function that writes
   // through an optional output pointer only when it is not null (`if (aux)
   // *aux = v;`) then has the derivative of its store, whose shadow store

@@ -4,6 +4,7 @@
 
 #include "../CallSites.h"
 #include "../MemoryScopes.h"
+#include "../TapeLevels.h"
 
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MathRules.h"
@@ -34,21 +35,6 @@ namespace {
 FunctionCallee tapeFunction(Module &M, StringRef Name, Type *Ret,
                             ArrayRef<Type *> Params) {
   return M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
-}
-
-/// adcc_tape_thread(): the calling thread's tape, created on first use.
-/// Declared to read memory the program cannot see (and to write none), so
-/// that calls whose result goes unused are deleted and repeated ones merged
-/// (the sweeps of a combined gradient, once inlined together).
-FunctionCallee tapeThreadFunction(Module &M) {
-  FunctionCallee F = tapeFunction(M, "adcc_tape_thread",
-                                  PointerType::getUnqual(M.getContext()), {});
-  if (auto *Fn = dyn_cast<Function>(F.getCallee())) {
-    Fn->setMemoryEffects(MemoryEffects::inaccessibleMemOnly(ModRefInfo::Ref));
-    Fn->setDoesNotThrow();
-    Fn->setWillReturn();
-  }
-  return F;
 }
 
 } // namespace
@@ -121,14 +107,15 @@ ReverseEmitter::ReverseEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,
       LaneReallocs(Key.Width), LaneSlots(Key.Width) {}
 
 bool ReverseEmitter::unsupported(Instruction &I, const Twine &What) {
-  Ctx.error(I, "cannot differentiate '" + Ctx.displayName(*Key.Primal) +
-                   "' in reverse mode: " + What);
+  Ctx.error(Ctx.placeOf(I, *Key.Primal),
+            "cannot differentiate " + Ctx.describe(*Key.Primal) +
+                " in reverse mode: " + What);
   return false;
 }
 
 Value *ReverseEmitter::tapeIn(Function &F) {
   IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
-  return B.CreateCall(tapeThreadFunction(*F.getParent()), {}, "tape");
+  return createTapeThreadCall(B, Key.TapeLevel);
 }
 
 Value *ReverseEmitter::shadowOrNull(Value *V) {
@@ -210,10 +197,15 @@ bool ReverseEmitter::buildAugmented() {
         I && PrimalActivity.storesConstantPointer(*I, *Types))
       ConstantPointerStores.insert(cast<Instruction>(Clone));
   }
-  // The primal's own loads and stores touch primal memory only.
+  // The primal's own loads and stores touch primal memory only. (A
+  // reverse sweep differentiated again: its records' pushes and pops are
+  // no longer the pair the combined gradient it belongs to may keep in
+  // its frame.)
   for (BasicBlock &BB : Aug)
-    for (Instruction &I : BB)
+    for (Instruction &I : BB) {
       tagMemoryClass(I, MemoryClass::Primal);
+      I.setMetadata(EndRecordsMetadata, nullptr);
+    }
   for (auto &[P, L, S] : ShadowArgs)
     LaneShadows[L][P] = S;
 
@@ -656,7 +648,7 @@ bool ReverseEmitter::buildReverse() {
   LLVMContext &C = Rev.getContext();
   RevEntry = BasicBlock::Create(C, "entry", &Rev);
   RB.SetInsertPoint(RevEntry);
-  RevTape = RB.CreateCall(tapeThreadFunction(*Rev.getParent()), {}, "tape");
+  RevTape = createTapeThreadCall(RB, Key.TapeLevel);
   readEndRecords();
   for (BasicBlock &BB : Aug)
     RevBlock[&BB] = BasicBlock::Create(C, "rev." + BB.getName(), &Rev);

@@ -24,6 +24,7 @@
 //   ReverseCalls.cpp    calls: callees' augmented sweeps, allocations,
 //                       indirect calls, registered gradients
 //   ReverseRealloc.cpp  realloc: shadow blocks, adjoints of the moved bytes
+//   NestedRecords.cpp   tape records of a reverse sweep differentiated again
 //   TapePlan.cpp        the tape plan remark and listing
 //   (and Recompute, InvariantRecords, InvariantTrips, LoopArrays,
 //   CoalescedRecords, IntegerCopies: what keeps the tape small)
@@ -118,6 +119,28 @@ private:
   /// shadow block; the new one is freed.
   void emitReallocAdjoint(llvm::CallBase &Call,
                           llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
+  /// A tape push or pop (MemoryFunctionKind \p K) of a reverse sweep
+  /// differentiated again: its record's shadow block (NestedRecords.cpp).
+  bool augmentTapeRecord(llvm::CallBase &Call, unsigned K);
+  /// The pointer read from a tape record that \p Ptr is an address in
+  /// (getUnderlyingObject), when it has a shadow; null otherwise
+  /// (NestedRecords.cpp).
+  llvm::LoadInst *recordedBase(llvm::Value *Ptr);
+  /// \p SP, the shadow address of an access of \p Bytes bytes through
+  /// \p Ptr, or where \p Ptr is based on a recorded pointer whose shadow
+  /// (\p BaseShadow, in \p B's function) is null, a place without
+  /// derivatives: constant zeros to read (\p Read), a stack slot to write
+  /// to. Sets \p IsNull to that condition (null when \p Ptr is based on no
+  /// recorded pointer: \p SP is returned).
+  llvm::Value *guardRecorded(llvm::IRBuilder<> &B, llvm::Value *Ptr,
+                             llvm::Value *SP, llvm::Value *BaseShadow,
+                             uint64_t Bytes, bool Read, llvm::Value *&IsNull);
+  /// adcc_adjoint_copy_* of a reverse sweep differentiated again.
+  bool augmentAdjointCopy(llvm::CallBase &Call);
+  void adjointCopyNeeds(llvm::CallBase &Call,
+                        llvm::SmallVectorImpl<llvm::Value *> &Out);
+  void emitAdjointCopyAdjoint(llvm::CallBase &Call,
+                              llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
   bool augmentCustomGradient(llvm::CallBase &Call,
                              const struct CustomGradient &G);
   bool emitCustomAdjoint(llvm::CallBase &AugCall,
@@ -496,8 +519,11 @@ private:
   bool HadRuleError = false;
   /// Shadow stack blocks: alloca -> bytes, freed at the alloca's reverse.
   llvm::DenseMap<llvm::Instruction *, uint64_t> ShadowAllocas;
-  /// Shadow heap blocks: allocation call -> pushed shadow pointer.
+  /// Shadow heap blocks: allocation call -> pushed shadow pointer. (Also
+  /// the shadow blocks of tape records: NestedRecords.cpp.)
   llvm::DenseSet<llvm::Instruction *> ShadowMallocs;
+  /// adcc_adjoint_copy_* calls whose destination has a shadow.
+  llvm::DenseSet<llvm::Instruction *> AdjointCopies;
   /// Shadow blocks of realloc calls; where the moved bytes are doubles or
   /// floats (Data), the old shadow block and how many bytes realloc moved,
   /// for the adjoints to go back (otherwise null: only the block to free).

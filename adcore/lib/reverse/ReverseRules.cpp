@@ -76,10 +76,18 @@ bool ReverseEmitter::neededValues(Instruction &I,
       Need(Sel->getCondition());
     return true;
   }
+  // (Through a pointer read from a tape record, its shadow too: null for
+  // a pointer without derivatives. NestedRecords.cpp)
+  auto NeedBase = [&](Value *Ptr) {
+    if (LoadInst *Base = recordedBase(Ptr))
+      Need(shadowOrNull(Base));
+  };
   if (auto *LI = dyn_cast<LoadInst>(&I)) {
     if (isActiveFloat(LI) || FloatView.count(LI))
-      if (Value *SP = shadowOrNull(LI->getPointerOperand()))
+      if (Value *SP = shadowOrNull(LI->getPointerOperand())) {
         Need(SP);
+        NeedBase(LI->getPointerOperand());
+      }
     return true;
   }
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
@@ -87,8 +95,10 @@ bool ReverseEmitter::neededValues(Instruction &I,
     Type *T = SI->getValueOperand()->getType();
     if (SP &&
         (T->isFPOrFPVectorTy() || FloatView.count(SI->getValueOperand()) ||
-         (T->isAggregateType() && canCarryDerivative(T))))
+         (T->isAggregateType() && canCarryDerivative(T)))) {
       Need(SP);
+      NeedBase(SI->getPointerOperand());
+    }
     return true;
   }
   if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
@@ -173,6 +183,8 @@ bool ReverseEmitter::neededValues(Instruction &I,
     }
     if (ShadowMallocs.contains(Call))
       Need(shadows().lookup(Call));
+    if (AdjointCopies.contains(Call))
+      adjointCopyNeeds(*Call, Out);
     if (auto It = reallocSites().find(Call); It != reallocSites().end()) {
       Need(shadows().lookup(Call));
       if (It->second.OldShadow) {
@@ -492,7 +504,12 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     auto It = Popped.find(Shadow);
     if (It == Popped.end())
       return true; // memory without shadow: constant
-    Value *SP = It->second;
+    Value *SP = It->second, *IsNull;
+    const DataLayout &DL = Rev.getParent()->getDataLayout();
+    if (LoadInst *Base = recordedBase(LI->getPointerOperand()))
+      SP = guardRecorded(RB, LI->getPointerOperand(), SP,
+                         Popped.lookup(shadowOrNull(Base)),
+                         DL.getTypeStoreSize(LI->getType()), false, IsNull);
     LoadInst *Old = RB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign());
     tagMemoryClass(*Old, MemoryClass::Shadow);
     tagMemoryClass(*RB.CreateAlignedStore(sum(Old, D), SP, LI->getAlign()),
@@ -509,12 +526,22 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       storeAdjointOfView(*SI, SP);
       return true;
     }
+    Value *IsNull = nullptr;
+    if (LoadInst *Base = recordedBase(SI->getPointerOperand()))
+      SP = guardRecorded(
+          RB, SI->getPointerOperand(), SP, Popped.lookup(shadowOrNull(Base)),
+          Rev.getParent()->getDataLayout().getTypeStoreSize(V->getType()),
+          false, IsNull);
     LoadInst *Old = RB.CreateAlignedLoad(V->getType(), SP, SI->getAlign());
     tagMemoryClass(*Old, MemoryClass::Shadow);
     tagMemoryClass(*RB.CreateAlignedStore(Constant::getNullValue(V->getType()),
                                           SP, SI->getAlign()),
                    MemoryClass::Shadow);
-    addAdjoint(V, Old);
+    // (Memory without derivatives gives none back.)
+    addAdjoint(V, IsNull ? RB.CreateSelect(IsNull,
+                                           Constant::getNullValue(V->getType()),
+                                           Old)
+                         : static_cast<Value *>(Old));
     return true;
   }
   if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
@@ -606,6 +633,10 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       return true;
     if (reallocSites().count(Call)) {
       emitReallocAdjoint(*Call, Popped);
+      return true;
+    }
+    if (AdjointCopies.contains(Call)) {
+      emitAdjointCopyAdjoint(*Call, Popped);
       return true;
     }
     if (ShadowMallocs.contains(Call)) {

@@ -148,7 +148,7 @@ void ReverseEmitter::reportTapePlan() {
 
   std::string Summary;
   raw_string_ostream SS(Summary);
-  SS << "reverse mode of '" << demangle(Key.Primal->getName()) << "': tape "
+  SS << "reverse mode of " << Ctx.describe(*Key.Primal) << ": tape "
      << Plan.CallBytes << " bytes per call";
   if (Plan.LoopBytes)
     SS << " + " << Plan.LoopBytes << " bytes per loop iteration";

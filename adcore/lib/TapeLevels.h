@@ -1,0 +1,58 @@
+//===- TapeLevels.h - Tapes of nested reverse derivatives -------*- C++ -*-===//
+//
+// A reverse sweep differentiated again (reverse over reverse: the gradient
+// of a function that itself calls __enzyme_autodiff) runs the inner sweeps'
+// pushes and pops on the thread's tape, one function pushing what another
+// pops. The outer derivative's own records must not go between them, or the
+// inner reverse sweep would pop them: they go on the thread's tape of the
+// next nesting level (adcc_tape_thread_level in the runtime). Level 0 is
+// adcc_tape_thread(); code that gets a tape of level k, directly or in a
+// function it may call, is differentiated on level k + 1, and so are all
+// the callees that derivative differentiates (a callee's own records then
+// never go between the caller's inner pushes and pops either).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_TAPELEVELS_H
+#define ADCORE_TAPELEVELS_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace adcore {
+
+/// The runtime's tape levels (ADCC_TAPE_LEVELS in adcc_runtime.h).
+constexpr unsigned TapeLevels = 8;
+
+/// The thread's tape of \p Level: a call of adcc_tape_thread() (level 0) or
+/// adcc_tape_thread_level(Level), at \p B's position.
+llvm::CallInst *createTapeThreadCall(llvm::IRBuilder<> &B, unsigned Level);
+
+/// Whether \p V is a call of adcc_tape_thread or adcc_tape_thread_level.
+bool isTapeThreadCall(const llvm::Value *V);
+
+/// The level of the tape \p V is (a call createTapeThreadCall makes), or
+/// -1 for anything else.
+int tapeLevelOf(const llvm::Value *V);
+
+/// The lowest level a reverse derivative of functions may record on: one
+/// above every tape level the code they may run uses (0 when it uses
+/// none). Remembers what it read of each function: call it only once the
+/// requests in the code it reaches are lowered.
+class TapeLevelFinder {
+public:
+  unsigned levelFor(llvm::Function &F);
+
+private:
+  struct Facts {
+    int Own = -1; ///< highest tape level F's own code gets (-1: none)
+    llvm::SmallVector<llvm::Function *, 8> Callees;
+  };
+  const Facts &factsOf(llvm::Function &F);
+  llvm::DenseMap<const llvm::Function *, Facts> Known;
+  llvm::DenseMap<const llvm::Function *, unsigned> Levels;
+};
+
+} // namespace adcore
+
+#endif // ADCORE_TAPELEVELS_H
