@@ -85,6 +85,13 @@ private:
   bool readPair(Argument &Lo, Argument &Hi, bool Shadow, const Twine &What,
                 Value *&OutLo, Value *&OutHi);
   bool emitCall();
+  /// __enzyme_augmentfwd's result: {tape, result, shadow}, each field where
+  /// it exists, without the tape when it goes into a caller's buffer
+  /// (enzyme_tape).
+  bool emitAugmentResult(Function &D, CallBase *AugCall);
+  /// Global markers after the parameters (enzyme_allocated, enzyme_tape,
+  /// ...), which Enzyme accepts anywhere in the call.
+  bool parseTrailingMarkers();
 
   const Request &R;
   SynthesisContext &Ctx;
@@ -101,6 +108,8 @@ private:
   /// Reverse mode with enzyme_primal_return: the result is {primal,
   /// adjoints...} (Enzyme's `ReverseWithPrimal`).
   bool PrimalResult = false;
+  /// enzyme_noret: the augmented sweep's result is not returned.
+  bool NoReturn = false;
   Value *SRet = nullptr;
   DerivativeKey Key;
   SmallVector<Value *, 16> Args;
@@ -180,16 +189,27 @@ bool ForwardCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
     ConstantResult = true;
     return true;
   case Marker::NoRet:
-    Key.ReturnPrimal = false;
-    Key.ReturnShadow = false;
-    ConstantResult = true;
+    // As in Enzyme: __enzyme_augmentfwd returns neither the result nor its
+    // shadow; elsewhere the result's derivative is still returned (forward)
+    // or seeded (reverse).
+    NoReturn = true;
     return true;
   case Marker::Interleave:
     return error("enzyme_interleave may appear only once in a call");
-  case Marker::Allocated:
-    // Enzyme's caller-allocated tape: adcc's tape lives in the runtime, so
-    // the size and the buffer are not needed.
-    return next("the size after enzyme_allocated") != nullptr;
+  case Marker::Allocated: {
+    // Enzyme's caller-allocated tape: adcc's records live on the runtime's
+    // tape, and the buffer holds the handle to them.
+    Value *Size = next("the size after enzyme_allocated");
+    if (!Size)
+      return false;
+    unsigned Need = Call.getModule()->getDataLayout().getPointerSize();
+    auto *C = dyn_cast<ConstantInt>(Size);
+    if (C && C->getValue().ult(Need))
+      return error("the tape buffer of enzyme_allocated has " +
+                   Twine(C->getZExtValue()) + " bytes; adcc needs " +
+                   Twine(Need) + " (what __enzyme_augmentsize returns)");
+    return true;
+  }
   case Marker::Tape:
     TapeArg = next("the tape after enzyme_tape");
     return TapeArg != nullptr;
@@ -478,48 +498,8 @@ bool ForwardCallLowering::emitCall() {
     NewCall = emitReplacementCall(B, Call, D, Args);
   // (The augmented sweep's result: the primal's.)
   Value *PrimalValue = PrimalResult ? NewCall : nullptr;
-  if (SplitKind == Split::Augment) {
-    // The handle names this augmented sweep's place on the thread's tape.
-    Value *Handle = B.CreateCall(
-        M.getOrInsertFunction("adcc_split_mark", FunctionType::get(Ptr, false)),
-        {}, "tape");
-    // A caller-allocated tape buffer (enzyme_allocated, enzyme_tape) holds
-    // the handle.
-    if (TapeArg && TapeArg->getType()->isPointerTy())
-      B.CreateStore(Handle, TapeArg);
-    // What the entry point is declared to return (a large struct through
-    // the hidden pointer).
-    Type *AugWant = SRet ? Call.getParamStructRetType(0) : Call.getType();
-    if (AugWant->isVoidTy() || (!SRet && Call.use_empty()))
-      return true; // nothing to return
-    Value *Out = Handle;
-    if (AugWant != Ptr) {
-      // {tape, result}; the result of a pointer (or of a struct of
-      // pointers) comes with its shadow: {tape, result, shadow}, flat or
-      // nested.
-      Type *Res = D->getReturnType();
-      auto *Pair = Res->isVoidTy()
-                       ? nullptr
-                       : StructType::get(Call.getContext(), {Ptr, Res});
-      if (!Pair || !sameScalars(Pair, AugWant) ||
-          DL.getTypeAllocSize(Pair) != DL.getTypeAllocSize(AugWant))
-        return error("__enzyme_augmentfwd returns the tape (void *), or "
-                     "{void *tape, result} (for a pointer result {void "
-                     "*tape, result, shadow}); it is declared to return " +
-                     typeName(AugWant) + ", but '" + R.Primal->getName() +
-                     "' gives " +
-                     (Pair ? typeName(Pair) : std::string("no result")));
-      Out = B.CreateInsertValue(
-          B.CreateInsertValue(PoisonValue::get(Pair), Handle, 0), NewCall, 1);
-      if (Pair != AugWant && !SRet)
-        Out = reinterpretAs(B, Out, AugWant);
-    }
-    if (SRet)
-      B.CreateStore(Out, SRet);
-    else
-      Call.replaceAllUsesWith(Out);
-    return true;
-  }
+  if (SplitKind == Split::Augment)
+    return emitAugmentResult(*D, NewCall);
   if (RevD) {
     SmallVector<Value *, 1> Seed;
     if (SplitKind == Split::Reverse) {
@@ -580,6 +560,76 @@ bool ForwardCallLowering::emitCall() {
     Call.replaceAllUsesWith(ZeroResult ? Constant::getNullValue(Call.getType())
                                        : Result);
   }
+  return true;
+}
+
+bool ForwardCallLowering::parseTrailingMarkers() {
+  StringRef Name;
+  for (Marker M; (M = peekMarker(Name)) != Marker::None;) {
+    if (isActivity(M))
+      return error("marker '" + Name + "' after the last argument of '" +
+                   R.Primal->getName() + "'");
+    consumeMarker();
+    if (M == Marker::Width)
+      return error("enzyme_width must come before the arguments");
+    if (!parseGlobalMarker(M, Name))
+      return false;
+  }
+  return true;
+}
+
+bool ForwardCallLowering::emitAugmentResult(Function &D, CallBase *AugCall) {
+  Module &M = *Call.getModule();
+  Type *Ptr = B.getPtrTy();
+  const DataLayout &DL = M.getDataLayout();
+  // The handle names this augmented sweep's place on the thread's tape.
+  Value *Handle = B.CreateCall(
+      M.getOrInsertFunction("adcc_split_mark", FunctionType::get(Ptr, false)),
+      {}, "tape");
+  // A caller's tape buffer (enzyme_tape) holds the handle, and the result
+  // has no tape field then (as Enzyme returns it).
+  bool InBuffer = TapeArg && TapeArg->getType()->isPointerTy();
+  if (InBuffer)
+    B.CreateStore(Handle, TapeArg);
+  // What the entry point is declared to return (a large struct through the
+  // hidden pointer).
+  Type *Want = SRet ? Call.getParamStructRetType(0) : Call.getType();
+  if (Want->isVoidTy() || (!SRet && Call.use_empty()))
+    return true; // nothing to return
+  if (!InBuffer && Want == Ptr) {
+    Call.replaceAllUsesWith(Handle); // the tape alone
+    return true;
+  }
+  // The primal's result, with the shadow of a pointer result (or of a
+  // struct of pointers): {result, shadow}, flat or nested.
+  Type *Res = NoReturn ? B.getVoidTy() : D.getReturnType();
+  SmallVector<Type *, 2> Fields;
+  if (!InBuffer)
+    Fields.push_back(Ptr);
+  if (!Res->isVoidTy())
+    Fields.push_back(Res);
+  Type *Got = Fields.empty()      ? nullptr
+              : Fields.size() == 1 ? Fields[0]
+                                   : StructType::get(Call.getContext(), Fields);
+  if (!Got || !sameScalars(Got, Want) ||
+      DL.getTypeAllocSize(Got) != DL.getTypeAllocSize(Want))
+    return error(
+        "__enzyme_augmentfwd returns {void *tape, result, shadow}, each "
+        "field where it exists (the tape alone for a void function; no "
+        "shadow for a floating-point result or with enzyme_const_return; no "
+        "tape with enzyme_tape); it is declared to return " +
+        typeName(Want) + ", but '" + R.Primal->getName() + "' gives " +
+        (Got ? typeName(Got) : std::string("nothing")));
+  Value *Out = InBuffer ? AugCall : Handle;
+  if (Fields.size() == 2)
+    Out = B.CreateInsertValue(
+        B.CreateInsertValue(PoisonValue::get(Got), Handle, 0), AugCall, 1);
+  if (Got != Want && !SRet)
+    Out = reinterpretAs(B, Out, Want);
+  if (SRet)
+    B.CreateStore(Out, SRet);
+  else
+    Call.replaceAllUsesWith(Out);
   return true;
 }
 
@@ -648,23 +698,19 @@ bool ForwardCallLowering::run() {
     Next = ShadowNext;
     PrimalEnd = Call.arg_size();
     ShadowNext = 0;
-    StringRef Name;
-    for (Marker M; (M = peekMarker(Name)) != Marker::None;) {
-      consumeMarker();
-      if (M == Marker::Width)
-        return error("enzyme_width must come before the arguments");
-      if (!parseGlobalMarker(M, Name))
-        return false;
-    }
   }
+  if (!parseTrailingMarkers())
+    return false;
   if (SplitKind == Split::Reverse) {
     Type *RetTy = F.getReturnType();
-    if (RetTy->isFPOrFPVectorTy()) {
+    if (RetTy->isFPOrFPVectorTy() && !ConstantResult) {
       SeedArg = next("the adjoint of the result");
-      if (!SeedArg || !(SeedArg = convert(SeedArg, RetTy, "the adjoint")))
+      if (!SeedArg || !(SeedArg = convert(SeedArg, RetTy, "the adjoint")) ||
+          !parseTrailingMarkers())
         return false;
     }
-    if (!TapeArg && !(TapeArg = next("the tape from __enzyme_augmentfwd")))
+    if (!TapeArg && (!(TapeArg = next("the tape from __enzyme_augmentfwd")) ||
+                     !parseTrailingMarkers()))
       return false;
     if (!TapeArg->getType()->isPointerTy())
       return error("the tape given to __enzyme_reverse must be the pointer "
@@ -728,7 +774,8 @@ bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx) {
                       "integer");
       return false;
     }
-    Call.replaceAllUsesWith(ConstantInt::get(Call.getType(), sizeof(void *)));
+    Call.replaceAllUsesWith(ConstantInt::get(
+        Call.getType(), Call.getModule()->getDataLayout().getPointerSize()));
     Call.eraseFromParent();
     return true;
   }
