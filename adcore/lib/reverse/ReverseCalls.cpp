@@ -82,21 +82,25 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     return augmentCustomGradient(Call, *G);
   }
   MemoryFunctionKind MK = classifyMemoryFunction(*Callee);
-  if (MK == MemoryFunctionKind::Free)
+  if (isDeallocation(MK))
     return true; // the primal block is freed now, its shadow at the reverse
                  // of its allocation
   if (MK == MemoryFunctionKind::Malloc || MK == MemoryFunctionKind::Calloc ||
-      MK == MemoryFunctionKind::AlignedAlloc) {
+      MK == MemoryFunctionKind::AlignedAlloc ||
+      MK == MemoryFunctionKind::AllocationLike) {
     positionAfterCall(AB, Call);
+    // (A registered allocator is called again, as Enzyme does.)
+    unsigned SizeArg = MK == MemoryFunctionKind::Malloc         ? 0
+                       : MK == MemoryFunctionKind::AllocationLike
+                           ? allocationSizeArg(*Callee)
+                           : 1;
     for (unsigned L = 0; L < Width; ++L) {
       CallInst *S = AB.CreateCall(
           Call.getFunctionType(), Call.getCalledOperand(),
           SmallVector<Value *, 3>(Call.args()), Call.getName() + ".shadow");
       if (MK != MemoryFunctionKind::Calloc)
-        AB.CreateMemSet(
-            S, AB.getInt8(0),
-            Call.getArgOperand(MK == MemoryFunctionKind::Malloc ? 0 : 1),
-            MaybeAlign());
+        AB.CreateMemSet(S, AB.getInt8(0), Call.getArgOperand(SizeArg),
+                        MaybeAlign());
       LaneShadows[L][&Call] = S;
     }
     ShadowMallocs.insert(&Call);

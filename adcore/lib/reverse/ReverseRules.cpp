@@ -171,8 +171,16 @@ bool ReverseEmitter::neededValues(Instruction &I,
         Need(Call);
       return true;
     }
-    if (ShadowMallocs.contains(Call))
+    if (ShadowMallocs.contains(Call)) {
       Need(shadows().lookup(Call));
+      // (A registered deallocator may take the allocator's arguments.)
+      if (classifyMemoryFunction(*Callee) == MemoryFunctionKind::AllocationLike)
+        for (Value *A : deallocationOf(*Call, nullptr, [](Value *V) {
+                          return V;
+                        }).Args)
+          if (A)
+            Need(A);
+    }
     if (auto It = reallocSites().find(Call); It != reallocSites().end()) {
       Need(shadows().lookup(Call));
       if (It->second.OldShadow) {
@@ -611,6 +619,12 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     if (ShadowMallocs.contains(Call)) {
       // The shadow block dies at the reverse of its allocation.
       Value *S = Val(shadows().lookup(Call));
+      if (classifyMemoryFunction(*Callee) ==
+          MemoryFunctionKind::AllocationLike) {
+        Deallocation D = deallocationOf(*Call, S, Val);
+        RB.CreateCall(D.Callee, D.Args);
+        return true;
+      }
       FunctionCallee Free = Rev.getParent()->getOrInsertFunction(
           "free", FunctionType::get(RB.getVoidTy(), {RB.getPtrTy()}, false));
       if (Callee->getName().starts_with("_Zn"))
