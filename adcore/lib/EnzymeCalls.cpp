@@ -92,6 +92,9 @@ private:
   /// Global markers after the parameters (enzyme_allocated, enzyme_tape,
   /// ...), which Enzyme accepts anywhere in the call.
   bool parseTrailingMarkers();
+  /// __enzyme_reverse's adjoint of a floating-point result of type \p T:
+  /// one value per lane (W values at width W), into SeedArg.
+  bool parseSeeds(Type *T);
 
   const Request &R;
   SynthesisContext &Ctx;
@@ -578,6 +581,27 @@ bool ForwardCallLowering::parseTrailingMarkers() {
   return true;
 }
 
+bool ForwardCallLowering::parseSeeds(Type *T) {
+  SmallVector<Value *, 8> Seeds;
+  for (unsigned L = 0; L < Key.Width; ++L) {
+    std::string What = "the adjoint of the result";
+    if (Key.Width > 1)
+      What += " in lane " + std::to_string(L);
+    Value *S = next(What);
+    if (!S || !(S = convert(S, T, What)))
+      return false;
+    Seeds.push_back(S);
+  }
+  SeedArg = Seeds[0];
+  if (Key.Width > 1) {
+    Value *Lanes = PoisonValue::get(ArrayType::get(T, Key.Width));
+    for (unsigned L = 0; L < Key.Width; ++L)
+      Lanes = B.CreateInsertValue(Lanes, Seeds[L], L);
+    SeedArg = Lanes;
+  }
+  return parseTrailingMarkers();
+}
+
 bool ForwardCallLowering::emitAugmentResult(Function &D, CallBase *AugCall) {
   Module &M = *Call.getModule();
   Type *Ptr = B.getPtrTy();
@@ -666,10 +690,6 @@ bool ForwardCallLowering::run() {
     if (!parseGlobalMarker(M, Name))
       return false;
   }
-  if (Reverse && Key.Width != 1 && SplitKind != Split::None)
-    return error("enzyme_width (batched gradients) is not supported in split "
-                 "mode (__enzyme_augmentfwd, __enzyme_reverse); use "
-                 "__enzyme_autodiff");
   if (auto Groups = groupParameters(F)) {
     // Source parameters the ABI passes as two IR ones, or none.
     for (unsigned I = 0; I < Groups->size(); ++I) {
@@ -703,12 +723,8 @@ bool ForwardCallLowering::run() {
     return false;
   if (SplitKind == Split::Reverse) {
     Type *RetTy = F.getReturnType();
-    if (RetTy->isFPOrFPVectorTy() && !ConstantResult) {
-      SeedArg = next("the adjoint of the result");
-      if (!SeedArg || !(SeedArg = convert(SeedArg, RetTy, "the adjoint")) ||
-          !parseTrailingMarkers())
-        return false;
-    }
+    if (RetTy->isFPOrFPVectorTy() && !ConstantResult && !parseSeeds(RetTy))
+      return false;
     if (!TapeArg && (!(TapeArg = next("the tape from __enzyme_augmentfwd")) ||
                      !parseTrailingMarkers()))
       return false;
