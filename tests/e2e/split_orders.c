@@ -10,22 +10,15 @@
  * in split and in combined mode. Each gradient is checked against its
  * closed form, central differences and __enzyme_autodiff of the same
  * function. */
-#include "rev_check.h"
+#include "split_check.h"
 
 #include <stdlib.h>
 
 extern int enzyme_allocated, enzyme_tape, enzyme_const_return, enzyme_noret;
-void *__enzyme_augmentfwd(void *, ...);
 double __enzyme_reverse(void *, ...);
-void __enzyme_reverse_v(void *, ...);
 unsigned long __enzyme_augmentsize(void *, ...);
 void __enzyme_augmentfwd_v(void *, ...);
 double __enzyme_augmentfwd_r(void *, ...);
-typedef struct {
-  void *tape;
-  double r;
-} tape_result;
-tape_result __enzyme_augmentfwd_tr(void *, ...);
 typedef struct {
   double *r, *s;
 } result_shadow;

@@ -6,20 +6,13 @@
  * enzyme_dupnoneed and one seeded shadow per lane); a pointer result
  * returned with its W shadows. Checked against width-1 __enzyme_autodiff,
  * closed forms and central differences. */
-#include "rev_check.h"
+#include "split_check.h"
 
 extern int enzyme_width, enzyme_const, enzyme_dupnoneed;
-void *__enzyme_augmentfwd(void *, ...);
 typedef struct {
   double d[2];
 } two;
 two __enzyme_reverse2(void *, ...);
-void __enzyme_reverse_v(void *, ...);
-typedef struct {
-  void *tape;
-  double r;
-} tape_result;
-tape_result __enzyme_augmentfwd_tr(void *, ...);
 typedef struct {
   void *tape;
   double *r, *s0, *s1;
