@@ -469,6 +469,9 @@ bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
       return false;
     Derivatives.push_back(D);
   }
+  // (Before the call: at width > 1 the lanes of the tangents are taken
+  // out, which must precede the blocks made below.)
+  B.SetInsertPoint(&Call);
   SmallVector<Value *, 16> Args = calleeArgs(Call);
   Value *Target = Call.getCalledOperand();
 
