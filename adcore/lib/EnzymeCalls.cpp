@@ -6,6 +6,7 @@
 #include "CallSites.h"
 #include "RequestMarkers.h"
 #include "RequestValueTypes.h"
+#include "SplitResults.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Demangle/Demangle.h"
@@ -85,10 +86,6 @@ private:
   bool readPair(Argument &Lo, Argument &Hi, bool Shadow, const Twine &What,
                 Value *&OutLo, Value *&OutHi);
   bool emitCall();
-  /// __enzyme_augmentfwd's result: {tape, result, shadow}, each field where
-  /// it exists, without the tape when it goes into a caller's buffer
-  /// (enzyme_tape).
-  bool emitAugmentResult(Function &D, CallBase *AugCall);
   /// Global markers after the parameters (enzyme_allocated, enzyme_tape,
   /// ...), which Enzyme accepts anywhere in the call.
   bool parseTrailingMarkers();
@@ -205,7 +202,7 @@ bool ForwardCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
     Value *Size = next("the size after enzyme_allocated");
     if (!Size)
       return false;
-    unsigned Need = Call.getModule()->getDataLayout().getPointerSize();
+    unsigned Need = tapeHandleSize(*Call.getModule());
     auto *C = dyn_cast<ConstantInt>(Size);
     if (C && C->getValue().ult(Need))
       return error("the tape buffer of enzyme_allocated has " +
@@ -501,8 +498,17 @@ bool ForwardCallLowering::emitCall() {
     NewCall = emitReplacementCall(B, Call, D, Args);
   // (The augmented sweep's result: the primal's.)
   Value *PrimalValue = PrimalResult ? NewCall : nullptr;
-  if (SplitKind == Split::Augment)
-    return emitAugmentResult(*D, NewCall);
+  if (SplitKind == Split::Augment) {
+    // (SplitResults.cpp)
+    Value *Buffer =
+        TapeArg && TapeArg->getType()->isPointerTy() ? TapeArg : nullptr;
+    Value *Result = NoReturn || NewCall->getType()->isVoidTy() ? nullptr
+                                                               : NewCall;
+    std::string Message;
+    return emitAugmentResult(B, Call, SRet, Result, Buffer,
+                             R.Primal->getName(), Message) ||
+           error(Message);
+  }
   if (RevD) {
     SmallVector<Value *, 1> Seed;
     if (SplitKind == Split::Reverse) {
@@ -600,61 +606,6 @@ bool ForwardCallLowering::parseSeeds(Type *T) {
     SeedArg = Lanes;
   }
   return parseTrailingMarkers();
-}
-
-bool ForwardCallLowering::emitAugmentResult(Function &D, CallBase *AugCall) {
-  Module &M = *Call.getModule();
-  Type *Ptr = B.getPtrTy();
-  const DataLayout &DL = M.getDataLayout();
-  // The handle names this augmented sweep's place on the thread's tape.
-  Value *Handle = B.CreateCall(
-      M.getOrInsertFunction("adcc_split_mark", FunctionType::get(Ptr, false)),
-      {}, "tape");
-  // A caller's tape buffer (enzyme_tape) holds the handle, and the result
-  // has no tape field then (as Enzyme returns it).
-  bool InBuffer = TapeArg && TapeArg->getType()->isPointerTy();
-  if (InBuffer)
-    B.CreateStore(Handle, TapeArg);
-  // What the entry point is declared to return (a large struct through the
-  // hidden pointer).
-  Type *Want = SRet ? Call.getParamStructRetType(0) : Call.getType();
-  if (Want->isVoidTy() || (!SRet && Call.use_empty()))
-    return true; // nothing to return
-  if (!InBuffer && Want == Ptr) {
-    Call.replaceAllUsesWith(Handle); // the tape alone
-    return true;
-  }
-  // The primal's result, with the shadow of a pointer result (or of a
-  // struct of pointers): {result, shadow}, flat or nested.
-  Type *Res = NoReturn ? B.getVoidTy() : D.getReturnType();
-  SmallVector<Type *, 2> Fields;
-  if (!InBuffer)
-    Fields.push_back(Ptr);
-  if (!Res->isVoidTy())
-    Fields.push_back(Res);
-  Type *Got = Fields.empty()      ? nullptr
-              : Fields.size() == 1 ? Fields[0]
-                                   : StructType::get(Call.getContext(), Fields);
-  if (!Got || !sameScalars(Got, Want) ||
-      DL.getTypeAllocSize(Got) != DL.getTypeAllocSize(Want))
-    return error(
-        "__enzyme_augmentfwd returns {void *tape, result, shadow}, each "
-        "field where it exists (the tape alone for a void function; no "
-        "shadow for a floating-point result or with enzyme_const_return; no "
-        "tape with enzyme_tape); it is declared to return " +
-        typeName(Want) + ", but '" + R.Primal->getName() + "' gives " +
-        (Got ? typeName(Got) : std::string("nothing")));
-  Value *Out = InBuffer ? AugCall : Handle;
-  if (Fields.size() == 2)
-    Out = B.CreateInsertValue(
-        B.CreateInsertValue(PoisonValue::get(Got), Handle, 0), AugCall, 1);
-  if (Got != Want && !SRet)
-    Out = reinterpretAs(B, Out, Want);
-  if (SRet)
-    B.CreateStore(Out, SRet);
-  else
-    Call.replaceAllUsesWith(Out);
-  return true;
 }
 
 bool ForwardCallLowering::run() {
@@ -790,8 +741,8 @@ bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx) {
                       "integer");
       return false;
     }
-    Call.replaceAllUsesWith(ConstantInt::get(
-        Call.getType(), Call.getModule()->getDataLayout().getPointerSize()));
+    Call.replaceAllUsesWith(
+        ConstantInt::get(Call.getType(), tapeHandleSize(*Call.getModule())));
     Call.eraseFromParent();
     return true;
   }
