@@ -157,6 +157,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   // (Done at the start of the pipeline already, unless the pass runs alone.)
   readEnzymeAnnotations(M);
   dropEnzymeTypeHints(M);
+  replaceShadowTables(M);
   CustomRules::restoreKeptLinkage(M);
 
   CollectedRequests Found = collectRequests(M);

@@ -232,6 +232,7 @@ PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
   // (Enzyme's attributes and annotations become registrations first.)
   bool Changed = readEnzymeAnnotations(M);
   Changed |= dropEnzymeTypeHints(M);
+  Changed |= replaceShadowTables(M);
   Changed |= CustomRules::keepRegisteredOutOfLine(M);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
