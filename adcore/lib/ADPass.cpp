@@ -157,6 +157,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   // (Done at the start of the pipeline already, unless the pass runs alone.)
   readEnzymeAnnotations(M);
   dropEnzymeTypeHints(M);
+  replaceShadowTables(M);
   CustomRules::restoreKeptLinkage(M);
 
   CollectedRequests Found = collectRequests(M);
@@ -233,9 +234,14 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       lowerBatchRequest(*R, Ctx);
       continue;
     }
-    Ctx.error(*R->Site, Twine(describe(R->Kind)) + " of '" +
-                            R->Primal->getName() +
-                            "' is not implemented yet in this version of adcc");
+    // (Only __enzyme_fwdsplit is left: docs/forward-mode.md says what it
+    // needs.)
+    Ctx.error(*R->Site,
+              Twine(describe(R->Kind)) + " of '" + R->Primal->getName() +
+                  "' is not implemented yet in this version of adcc (the "
+                  "tangents from the records of __enzyme_augmentfwd); use "
+                  "__enzyme_fwddiff, which runs the primal with the "
+                  "tangents");
   }
   Ctx.verifyGenerated();
   for (Function *F : EntryPoints)

@@ -3,6 +3,7 @@
 #include "adcore/CustomRules.h"
 #include "adcore/ADPass.h"
 #include "adcore/EnzymeMarks.h"
+#include "adcore/MemoryFunctions.h"
 
 #include "CallSites.h"
 
@@ -62,7 +63,67 @@ constexpr KeptRow KeptTable[] = {
     {"__enzyme_register_gradient", 1},
     {"__enzyme_inactivefn", 0},
     {"__enzyme_function_like", 1},
+    {"__enzyme_allocation_like", 0},
 };
+
+/// The integer a registration element holds: `(void *)2` or 0.
+std::optional<uint64_t> integerOf(Constant *C) {
+  if (isa<ConstantPointerNull>(C))
+    return 0;
+  if (auto *CE = dyn_cast<ConstantExpr>(C);
+      CE && CE->getOpcode() == Instruction::IntToPtr)
+    C = CE->getOperand(0);
+  if (auto *CI = dyn_cast<ConstantInt>(C))
+    return CI->getZExtValue();
+  return std::nullopt;
+}
+
+/// __enzyme_allocation_like = {(void *)alloc, (void *)size_index,
+/// (void *)"free args", (void *)free}: alloc's calls allocate a block of
+/// the size its argument size_index gives, freed by free called with the
+/// arguments the string lists (alloc's argument numbers, -1 the block).
+void collectAllocationLike(GlobalVariable &G, ArrayRef<Constant *> E,
+                           bool &HadError) {
+  const char *Shape = "expected {(void *)allocator, (void *)size_argument, "
+                      "(void *)\"deallocator arguments\", (void *)deallocator}";
+  Function *Alloc = E.size() == 4 ? functionOf(E[0]) : nullptr;
+  Function *Free = E.size() == 4 ? functionOf(E[3]) : nullptr;
+  std::optional<uint64_t> SizeArg = E.size() == 4 ? integerOf(E[1]) : std::nullopt;
+  SmallVector<int, 4> FreeArgs;
+  if (!Alloc || !Free || !SizeArg ||
+      !parseDeallocationArgs(constantString(E[2]), FreeArgs)) {
+    report(G, Shape, HadError);
+    return;
+  }
+  FunctionType *AT = Alloc->getFunctionType(), *FT = Free->getFunctionType();
+  if (!AT->getReturnType()->isPointerTy() || *SizeArg >= AT->getNumParams() ||
+      !AT->getParamType(*SizeArg)->isIntegerTy()) {
+    report(G,
+           "the allocator '" + Alloc->getName() +
+               "' must return a pointer and take the size (an integer) as "
+               "its argument " +
+               Twine(*SizeArg),
+           HadError);
+    return;
+  }
+  bool Match = FT->getNumParams() == FreeArgs.size();
+  for (unsigned I = 0; Match && I < FreeArgs.size(); ++I) {
+    int N = FreeArgs[I];
+    Match = N < 0 ? FT->getParamType(I)->isPointerTy()
+                  : unsigned(N) < AT->getNumParams() &&
+                        FT->getParamType(I) == AT->getParamType(N);
+  }
+  if (!Match) {
+    report(G,
+           "the deallocator '" + Free->getName() + "' must take " +
+               Twine(unsigned(FreeArgs.size())) +
+               " arguments: the block (-1) and the allocator's arguments "
+               "that the string names, of the same types",
+           HadError);
+    return;
+  }
+  markAllocationLike(*Alloc, unsigned(*SizeArg), FreeArgs, *Free);
+}
 
 } // namespace
 
@@ -151,6 +212,8 @@ void CustomRules::collect(Module &M, bool &HadError) {
         else
           report(G, "expected addresses of global variables", HadError);
       }
+    } else if (Name.starts_with("__enzyme_allocation_like")) {
+      collectAllocationLike(G, E, HadError);
     } else if (Name.starts_with("__enzyme_function_like")) {
       if (E.size() != 2 || !functionOf(E[0]) || constantString(E[1]).empty()) {
         report(G, "expected {(void *)function, (void *)\"name\"}", HadError);
@@ -169,6 +232,7 @@ PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
   // (Enzyme's attributes and annotations become registrations first.)
   bool Changed = readEnzymeAnnotations(M);
   Changed |= dropEnzymeTypeHints(M);
+  Changed |= replaceShadowTables(M);
   Changed |= CustomRules::keepRegisteredOutOfLine(M);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }

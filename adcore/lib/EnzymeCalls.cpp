@@ -6,6 +6,7 @@
 #include "CallSites.h"
 #include "RequestMarkers.h"
 #include "RequestValueTypes.h"
+#include "SplitResults.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Demangle/Demangle.h"
@@ -85,6 +86,12 @@ private:
   bool readPair(Argument &Lo, Argument &Hi, bool Shadow, const Twine &What,
                 Value *&OutLo, Value *&OutHi);
   bool emitCall();
+  /// Global markers after the parameters (enzyme_allocated, enzyme_tape,
+  /// ...), which Enzyme accepts anywhere in the call.
+  bool parseTrailingMarkers();
+  /// __enzyme_reverse's adjoint of a floating-point result of type \p T:
+  /// one value per lane (W values at width W), into SeedArg.
+  bool parseSeeds(Type *T);
 
   const Request &R;
   SynthesisContext &Ctx;
@@ -101,6 +108,8 @@ private:
   /// Reverse mode with enzyme_primal_return: the result is {primal,
   /// adjoints...} (Enzyme's `ReverseWithPrimal`).
   bool PrimalResult = false;
+  /// enzyme_noret: the augmented sweep's result is not returned.
+  bool NoReturn = false;
   Value *SRet = nullptr;
   DerivativeKey Key;
   SmallVector<Value *, 16> Args;
@@ -180,16 +189,27 @@ bool ForwardCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
     ConstantResult = true;
     return true;
   case Marker::NoRet:
-    Key.ReturnPrimal = false;
-    Key.ReturnShadow = false;
-    ConstantResult = true;
+    // As in Enzyme: __enzyme_augmentfwd returns neither the result nor its
+    // shadow; elsewhere the result's derivative is still returned (forward)
+    // or seeded (reverse).
+    NoReturn = true;
     return true;
   case Marker::Interleave:
     return error("enzyme_interleave may appear only once in a call");
-  case Marker::Allocated:
-    // Enzyme's caller-allocated tape: adcc's tape lives in the runtime, so
-    // the size and the buffer are not needed.
-    return next("the size after enzyme_allocated") != nullptr;
+  case Marker::Allocated: {
+    // Enzyme's caller-allocated tape: adcc's records live on the runtime's
+    // tape, and the buffer holds the handle to them.
+    Value *Size = next("the size after enzyme_allocated");
+    if (!Size)
+      return false;
+    unsigned Need = tapeHandleSize(*Call.getModule());
+    auto *C = dyn_cast<ConstantInt>(Size);
+    if (C && C->getValue().ult(Need))
+      return error("the tape buffer of enzyme_allocated has " +
+                   Twine(C->getZExtValue()) + " bytes; adcc needs " +
+                   Twine(Need) + " (what __enzyme_augmentsize returns)");
+    return true;
+  }
   case Marker::Tape:
     TapeArg = next("the tape after enzyme_tape");
     return TapeArg != nullptr;
@@ -495,42 +515,15 @@ bool ForwardCallLowering::emitCall() {
                       "adcc_split_mark_level",
                       FunctionType::get(Ptr, {B.getInt32Ty()}, false)),
                   {B.getInt32(Level)}, "tape");
-    // A caller-allocated tape buffer (enzyme_allocated, enzyme_tape) holds
-    // the handle.
-    if (TapeArg && TapeArg->getType()->isPointerTy())
-      B.CreateStore(Handle, TapeArg);
-    // What the entry point is declared to return (a large struct through
-    // the hidden pointer).
-    Type *AugWant = SRet ? Call.getParamStructRetType(0) : Call.getType();
-    if (AugWant->isVoidTy() || (!SRet && Call.use_empty()))
-      return true; // nothing to return
-    Value *Out = Handle;
-    if (AugWant != Ptr) {
-      // {tape, result}; the result of a pointer (or of a struct of
-      // pointers) comes with its shadow: {tape, result, shadow}, flat or
-      // nested.
-      Type *Res = D->getReturnType();
-      auto *Pair = Res->isVoidTy()
-                       ? nullptr
-                       : StructType::get(Call.getContext(), {Ptr, Res});
-      if (!Pair || !sameScalars(Pair, AugWant) ||
-          DL.getTypeAllocSize(Pair) != DL.getTypeAllocSize(AugWant))
-        return error("__enzyme_augmentfwd returns the tape (void *), or "
-                     "{void *tape, result} (for a pointer result {void "
-                     "*tape, result, shadow}); it is declared to return " +
-                     typeName(AugWant) + ", but '" + R.Primal->getName() +
-                     "' gives " +
-                     (Pair ? typeName(Pair) : std::string("no result")));
-      Out = B.CreateInsertValue(
-          B.CreateInsertValue(PoisonValue::get(Pair), Handle, 0), NewCall, 1);
-      if (Pair != AugWant && !SRet)
-        Out = reinterpretAs(B, Out, AugWant);
-    }
-    if (SRet)
-      B.CreateStore(Out, SRet);
-    else
-      Call.replaceAllUsesWith(Out);
-    return true;
+    // (SplitResults.cpp)
+    Value *Buffer =
+        TapeArg && TapeArg->getType()->isPointerTy() ? TapeArg : nullptr;
+    Value *Result = NoReturn || NewCall->getType()->isVoidTy() ? nullptr
+                                                               : NewCall;
+    std::string Message;
+    return emitAugmentResult(B, Call, SRet, Handle, Result, Buffer,
+                             R.Primal->getName(), Message) ||
+           error(Message);
   }
   if (RevD) {
     SmallVector<Value *, 1> Seed;
@@ -602,6 +595,42 @@ bool ForwardCallLowering::emitCall() {
   return true;
 }
 
+bool ForwardCallLowering::parseTrailingMarkers() {
+  StringRef Name;
+  for (Marker M; (M = peekMarker(Name)) != Marker::None;) {
+    if (isActivity(M))
+      return error("marker '" + Name + "' after the last argument of '" +
+                   R.Primal->getName() + "'");
+    consumeMarker();
+    if (M == Marker::Width)
+      return error("enzyme_width must come before the arguments");
+    if (!parseGlobalMarker(M, Name))
+      return false;
+  }
+  return true;
+}
+
+bool ForwardCallLowering::parseSeeds(Type *T) {
+  SmallVector<Value *, 8> Seeds;
+  for (unsigned L = 0; L < Key.Width; ++L) {
+    std::string What = "the adjoint of the result";
+    if (Key.Width > 1)
+      What += " in lane " + std::to_string(L);
+    Value *S = next(What);
+    if (!S || !(S = convert(S, T, What)))
+      return false;
+    Seeds.push_back(S);
+  }
+  SeedArg = Seeds[0];
+  if (Key.Width > 1) {
+    Value *Lanes = PoisonValue::get(ArrayType::get(T, Key.Width));
+    for (unsigned L = 0; L < Key.Width; ++L)
+      Lanes = B.CreateInsertValue(Lanes, Seeds[L], L);
+    SeedArg = Lanes;
+  }
+  return parseTrailingMarkers();
+}
+
 bool ForwardCallLowering::run() {
   // A large struct result is returned through a hidden first argument.
   if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet)) {
@@ -635,10 +664,6 @@ bool ForwardCallLowering::run() {
     if (!parseGlobalMarker(M, Name))
       return false;
   }
-  if (Reverse && Key.Width != 1 && SplitKind != Split::None)
-    return error("enzyme_width (batched gradients) is not supported in split "
-                 "mode (__enzyme_augmentfwd, __enzyme_reverse); use "
-                 "__enzyme_autodiff");
   if (auto Groups = groupParameters(F)) {
     // Source parameters the ABI passes as two IR ones, or none.
     for (unsigned I = 0; I < Groups->size(); ++I) {
@@ -667,23 +692,15 @@ bool ForwardCallLowering::run() {
     Next = ShadowNext;
     PrimalEnd = Call.arg_size();
     ShadowNext = 0;
-    StringRef Name;
-    for (Marker M; (M = peekMarker(Name)) != Marker::None;) {
-      consumeMarker();
-      if (M == Marker::Width)
-        return error("enzyme_width must come before the arguments");
-      if (!parseGlobalMarker(M, Name))
-        return false;
-    }
   }
+  if (!parseTrailingMarkers())
+    return false;
   if (SplitKind == Split::Reverse) {
     Type *RetTy = F.getReturnType();
-    if (RetTy->isFPOrFPVectorTy()) {
-      SeedArg = next("the adjoint of the result");
-      if (!SeedArg || !(SeedArg = convert(SeedArg, RetTy, "the adjoint")))
-        return false;
-    }
-    if (!TapeArg && !(TapeArg = next("the tape from __enzyme_augmentfwd")))
+    if (RetTy->isFPOrFPVectorTy() && !ConstantResult && !parseSeeds(RetTy))
+      return false;
+    if (!TapeArg && (!(TapeArg = next("the tape from __enzyme_augmentfwd")) ||
+                     !parseTrailingMarkers()))
       return false;
     if (!TapeArg->getType()->isPointerTy())
       return error("the tape given to __enzyme_reverse must be the pointer "
@@ -747,7 +764,8 @@ bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx) {
                       "integer");
       return false;
     }
-    Call.replaceAllUsesWith(ConstantInt::get(Call.getType(), sizeof(void *)));
+    Call.replaceAllUsesWith(
+        ConstantInt::get(Call.getType(), tapeHandleSize(*Call.getModule())));
     Call.eraseFromParent();
     return true;
   }

@@ -2,7 +2,11 @@
 
 #include "adcore/MemoryFunctions.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Metadata.h"
 
 using namespace llvm;
 
@@ -47,9 +51,76 @@ constexpr MemoryFunctionRow MemoryFunctionTable[] = {
     {"adcc_adjoint_copy_strided_f32", MemoryFunctionKind::AdjointCopy},
 };
 
+/// The marks of a registered allocator and of its deallocator (function
+/// attributes, and the deallocator as metadata of the allocator).
+constexpr StringRef AllocAttr = "adcc-allocation-like";
+constexpr StringRef FreeArgsAttr = "adcc-deallocation-args";
+constexpr StringRef FreeAttr = "adcc-deallocation-like";
+constexpr StringRef FreeMD = "adcc.deallocator";
+
+unsigned intAttribute(const Function &F, StringRef Name) {
+  unsigned N = 0;
+  (void)F.getFnAttribute(Name).getValueAsString().getAsInteger(10, N);
+  return N;
+}
+
 } // namespace
 
+bool parseDeallocationArgs(StringRef Spec, SmallVectorImpl<int> &Args) {
+  SmallVector<StringRef, 4> Parts;
+  Spec.split(Parts, ',');
+  unsigned Blocks = 0;
+  for (StringRef P : Parts) {
+    int N;
+    if (P.trim().getAsInteger(10, N) || N < -1)
+      return false;
+    Blocks += N == -1;
+    Args.push_back(N);
+  }
+  return Blocks == 1;
+}
+
+void markAllocationLike(Function &Alloc, unsigned SizeArg,
+                        ArrayRef<int> FreeArgs, Function &Free) {
+  Alloc.addFnAttr(AllocAttr, utostr(SizeArg));
+  SmallVector<std::string, 4> Parts;
+  for (int N : FreeArgs)
+    Parts.push_back(itostr(N));
+  Alloc.addFnAttr(FreeArgsAttr, join(Parts, ","));
+  Alloc.setMetadata(FreeMD, MDNode::get(Alloc.getContext(),
+                                        {ValueAsMetadata::get(&Free)}));
+  unsigned Block = find(FreeArgs, -1) - FreeArgs.begin();
+  Free.addFnAttr(FreeAttr, utostr(Block));
+}
+
+unsigned allocationSizeArg(const Function &F) {
+  return intAttribute(F, AllocAttr);
+}
+
+unsigned freedPointerArg(const Function &F) {
+  return F.hasFnAttribute(FreeAttr) ? intAttribute(F, FreeAttr) : 0;
+}
+
+Deallocation deallocationOf(const CallBase &Alloc, Value *Block,
+                            function_ref<Value *(Value *)> Map) {
+  Deallocation D;
+  const Function &F = *Alloc.getCalledFunction();
+  if (MDNode *MD = F.getMetadata(FreeMD))
+    D.Callee = dyn_cast<Function>(
+        cast<ValueAsMetadata>(MD->getOperand(0))->getValue());
+  SmallVector<int, 4> Args;
+  parseDeallocationArgs(F.getFnAttribute(FreeArgsAttr).getValueAsString(),
+                        Args);
+  for (int N : Args)
+    D.Args.push_back(N < 0 ? Block : Map(Alloc.getArgOperand(N)));
+  return D;
+}
+
 MemoryFunctionKind classifyMemoryFunction(const Function &F) {
+  if (F.hasFnAttribute(AllocAttr))
+    return MemoryFunctionKind::AllocationLike;
+  if (F.hasFnAttribute(FreeAttr))
+    return MemoryFunctionKind::DeallocationLike;
   if (!F.isDeclaration())
     return MemoryFunctionKind::None;
   StringRef Name = F.getName();

@@ -6,6 +6,7 @@
 #include "NamedDecls.h"
 
 #include "adcore/EntryPoints.h"
+#include "adcore/MemoryFunctions.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -89,13 +90,17 @@ public:
     StringRef Name = V->getName();
     if (!Name.starts_with("__enzyme_"))
       return true;
-    for (const char *Prefix :
-         {"__enzyme_register_splitderivative", "__enzyme_allocation_like"}) {
-      if (!Name.starts_with(Prefix))
-        continue;
-      unsigned ID = Diags.getCustomDiagID(DiagnosticsEngine::Error,
-                                          "%0 is not supported yet by adcc");
-      Diags.Report(V->getLocation(), ID) << Prefix;
+    if (Name.starts_with("__enzyme_register_splitderivative")) {
+      unsigned ID = Diags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "%0 is not supported yet by adcc (it registers a rule of split "
+          "forward mode, __enzyme_fwdsplit, which adcc does not implement)");
+      Diags.Report(V->getLocation(), ID)
+          << "__enzyme_register_splitderivative";
+      return true;
+    }
+    if (Name.starts_with("__enzyme_allocation_like")) {
+      checkAllocationLike(*V);
       return true;
     }
     if (Name.starts_with("__enzyme_inactivefn") ||
@@ -139,6 +144,83 @@ private:
           << V.getName() << (I + 1)
           << (IsName ? "a string naming a math function"
                      : "the address of a function");
+    }
+  }
+
+  /// `{(void *)alloc, (void *)size_index, (void *)"free args", (void
+  /// *)free}`: two functions, an integer, and a string of integers (the
+  /// allocator's argument numbers, -1 for the block).
+  void checkAllocationLike(const VarDecl &V) {
+    const auto *List =
+        dyn_cast<InitListExpr>(V.getInit()->IgnoreParenImpCasts());
+    if (!List || List->getNumInits() != 4) {
+      unsigned ID = Diags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "malformed registration '%0': expected {(void *)allocator, (void "
+          "*)size_argument, (void *)\"deallocator arguments\", (void "
+          "*)deallocator} (4 elements)");
+      Diags.Report(V.getLocation(), ID) << V.getName();
+      return;
+    }
+    auto Bad = [&](unsigned I, const char *What) {
+      unsigned ID = Diags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "malformed registration '%0': element %1 must be %2");
+      Diags.Report(List->getInit(I)->getBeginLoc(), ID)
+          << V.getName() << (I + 1) << What;
+    };
+    for (unsigned I : {0u, 3u})
+      if (!namedBy<FunctionDecl>(List->getInit(I)))
+        Bad(I, "the address of a function");
+    const Expr *Size = List->getInit(1)->IgnoreParenCasts();
+    if (Size->isValueDependent() || !Size->isIntegerConstantExpr(Ctx))
+      Bad(1, "the number of the allocator's size argument");
+    const auto *Str = dyn_cast<StringLiteral>(addressed(List->getInit(2)));
+    llvm::SmallVector<int, 4> Args;
+    if (!Str || !Str->isOrdinary() ||
+        !adcore::parseDeallocationArgs(Str->getString(), Args)) {
+      Bad(2, "a string listing the deallocator's arguments: the "
+             "allocator's argument numbers and -1 for the block, once "
+             "(\"-1\", \"2,-1\")");
+      return;
+    }
+    const auto *Alloc = namedBy<FunctionDecl>(List->getInit(0));
+    const auto *Free = namedBy<FunctionDecl>(List->getInit(3));
+    std::optional<llvm::APSInt> SizeArg = Size->getIntegerConstantExpr(Ctx);
+    if (!Alloc || !Free || !SizeArg)
+      return;
+    unsigned N = Alloc->getNumParams();
+    if (!Alloc->getReturnType()->isPointerType() || SizeArg->isNegative() ||
+        SizeArg->getZExtValue() >= N ||
+        !Alloc->getParamDecl(SizeArg->getZExtValue())
+             ->getType()
+             ->isIntegerType()) {
+      unsigned ID = Diags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "malformed registration '%0': the allocator '%1' must return a "
+          "pointer and take the size (an integer) as its argument %2");
+      Diags.Report(List->getInit(0)->getBeginLoc(), ID)
+          << V.getName() << Alloc->getName() << toString(*SizeArg, 10);
+      return;
+    }
+    auto Fits = [&](QualType Param, int From) {
+      if (From < 0 || unsigned(From) >= N)
+        return From < 0 && Param->isPointerType();
+      QualType Arg = Alloc->getParamDecl(From)->getType();
+      return (Param->isPointerType() && Arg->isPointerType()) ||
+             Ctx.hasSameUnqualifiedType(Param, Arg);
+    };
+    bool Match = Free->getNumParams() == Args.size();
+    for (unsigned I = 0; Match && I < Args.size(); ++I)
+      Match = Fits(Free->getParamDecl(I)->getType(), Args[I]);
+    if (!Match) {
+      unsigned ID = Diags.getCustomDiagID(
+          DiagnosticsEngine::Error,
+          "malformed registration '%0': the deallocator '%1' must take %2 "
+          "arguments: the block (-1) and the allocator's arguments that the "
+          "string names, of the same types");
+      Diags.Report(List->getInit(3)->getBeginLoc(), ID)
+          << V.getName() << Free->getName() << unsigned(Args.size());
     }
   }
 

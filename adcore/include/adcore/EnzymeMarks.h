@@ -84,6 +84,16 @@ bool readEnzymeAnnotations(llvm::Module &M);
 /// no library defines) are removed. Returns whether \p M changed.
 bool dropEnzymeTypeHints(llvm::Module &M);
 
+/// Enzyme's `__enzyme_virtualreverse(table)` gives a shadow object the
+/// virtual table (or function pointer) whose entries are derivatives,
+/// which Enzyme reads at virtual calls in differentiated code. adcc's
+/// derivatives dispatch on the primal object's table and never read a
+/// shadow's, so the call is replaced by its argument: the shadow object
+/// keeps a valid table of the same class (ShadowTables.cpp). Calls of
+/// another shape (not one pointer in, the same out) are left, and reported
+/// as not supported. Returns whether \p M changed.
+bool replaceShadowTables(llvm::Module &M);
+
 /// What a call to \p Name, a function named `__enzyme_*` that is neither an
 /// entry point (EntryPoints.h) nor a type hint, asks of Enzyme ("forward-
 /// mode floating-point error estimation"); empty when \p Name is no such

@@ -4,16 +4,22 @@
 // memory beside the primal memory: malloc, calloc, realloc, aligned_alloc,
 // memalign, valloc, operator new / new[] (all overloads), and free /
 // operator delete / delete[]. (posix_memalign is rewritten as aligned_alloc
-// before differentiation: AlignedBlocks.cpp.)
+// before differentiation: AlignedBlocks.cpp.) The program's own allocators,
+// registered with Enzyme's __enzyme_allocation_like, are marked by
+// markAllocationLike (CustomRules.cpp) and classified here as well.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_MEMORYFUNCTIONS_H
 #define ADCORE_MEMORYFUNCTIONS_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace llvm {
+class CallBase;
 class Function;
+class Value;
 } // namespace llvm
 
 namespace adcore {
@@ -25,6 +31,10 @@ enum class MemoryFunctionKind {
   Realloc,      ///< ptr realloc(ptr, size)
   AlignedAlloc, ///< ptr aligned_alloc(align, size), memalign
   Free,         ///< void f(ptr, ...) — free, delete, delete[]
+  AllocationLike,   ///< a registered allocator: ptr f(...), the size one of
+                    ///< its arguments (allocationSizeArg), uninitialized
+  DeallocationLike, ///< its deallocator: void g(...), the block one of its
+                    ///< arguments (freedPointerArg)
   TapePush,     ///< ptr adcc_tape_push(tape, bytes, align): a new record;
                 ///< adcc_tape_push_shadow(tape, bytes, align): a record's
                 ///< shadow block, its address pushed after the record
@@ -42,10 +52,44 @@ MemoryFunctionKind classifyMemoryFunction(const llvm::Function &F);
 inline bool isAllocationFunction(const llvm::Function &F) {
   MemoryFunctionKind K = classifyMemoryFunction(F);
   return K != MemoryFunctionKind::None && K != MemoryFunctionKind::Free &&
+         K != MemoryFunctionKind::DeallocationLike &&
          K != MemoryFunctionKind::AdjointCopy;
   // (Tape records count as allocations: forward mode over a reverse
   // sweep gives each record a shadow record.)
 }
+
+/// Whether \p K frees the block its freedPointerArg points to.
+inline bool isDeallocation(MemoryFunctionKind K) {
+  return K == MemoryFunctionKind::Free ||
+         K == MemoryFunctionKind::DeallocationLike;
+}
+
+/// The arguments of a registered deallocator, in Enzyme's spelling: "2,-1"
+/// calls it with the allocator's argument 2, then the block (-1). False if
+/// \p Spec is not a list of integers from -1 up with exactly one -1.
+bool parseDeallocationArgs(llvm::StringRef Spec,
+                           llvm::SmallVectorImpl<int> &Args);
+
+/// Marks \p Alloc as an allocator whose argument \p SizeArg is the size
+/// in bytes, freed by calling \p Free with \p FreeArgs (as parsed above).
+void markAllocationLike(llvm::Function &Alloc, unsigned SizeArg,
+                        llvm::ArrayRef<int> FreeArgs, llvm::Function &Free);
+
+/// The size argument of an AllocationLike function.
+unsigned allocationSizeArg(const llvm::Function &F);
+/// The argument that holds the block: 0 for free and delete, the position
+/// of the block for a DeallocationLike function.
+unsigned freedPointerArg(const llvm::Function &F);
+/// The deallocator call that frees \p Block allocated by \p Alloc (an
+/// AllocationLike call): the registered deallocator and its arguments, the
+/// allocator's ones mapped by \p Map (to where the call is emitted).
+struct Deallocation {
+  llvm::Function *Callee = nullptr;
+  llvm::SmallVector<llvm::Value *, 4> Args;
+};
+Deallocation
+deallocationOf(const llvm::CallBase &Alloc, llvm::Value *Block,
+               llvm::function_ref<llvm::Value *(llvm::Value *)> Map);
 
 } // namespace adcore
 

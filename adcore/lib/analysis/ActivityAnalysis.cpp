@@ -558,7 +558,7 @@ bool ActivityAnalysis::updateDirtyAllocas() {
       if (auto *Call = dyn_cast<CallBase>(U))
         if (const Function *Callee = Call->getCalledFunction()) {
           if (isKnownInactiveFunction(*Callee) ||
-              classifyMemoryFunction(*Callee) == MemoryFunctionKind::Free)
+              isDeallocation(classifyMemoryFunction(*Callee)))
             continue;
           // (Not when it returns the slot's address to be used here:
           // stores through that would not be seen.)

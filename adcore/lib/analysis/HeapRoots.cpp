@@ -36,6 +36,7 @@ bool isFreshHeapBlock(const CallBase &Call) {
   case MemoryFunctionKind::Malloc:
   case MemoryFunctionKind::Calloc:
   case MemoryFunctionKind::AlignedAlloc:
+  case MemoryFunctionKind::AllocationLike:
     return true;
   default:
     return false;

@@ -335,13 +335,16 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
     }
     return true;
   }
-  if (Kind == MemoryFunctionKind::Free) {
-    Value *S = tangentOrNull(Call.getArgOperand(0));
+  if (isDeallocation(Kind)) {
+    // The shadow block is freed with the same call (a registered
+    // deallocator's other arguments as the program passes them).
+    unsigned Block = freedPointerArg(*Call.getCalledFunction());
+    Value *S = tangentOrNull(Call.getArgOperand(Block));
     if (!S)
       return true;
     for (unsigned L = 0; L < Width; ++L) {
       SmallVector<Value *, 3> Args(Call.args());
-      Args[0] = lane(S, L);
+      Args[Block] = lane(S, L);
       B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(), Args);
     }
     return true;
@@ -363,6 +366,11 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
       B.CreateMemSet(S, B.getInt8(0), Call.getArgOperand(0), MaybeAlign());
     else if (Kind == MemoryFunctionKind::AlignedAlloc)
       B.CreateMemSet(S, B.getInt8(0), Call.getArgOperand(1), MaybeAlign());
+    else if (Kind == MemoryFunctionKind::AllocationLike)
+      B.CreateMemSet(S, B.getInt8(0),
+                     Call.getArgOperand(
+                         allocationSizeArg(*Call.getCalledFunction())),
+                     MaybeAlign());
     return S;
   }));
   return true;
@@ -461,6 +469,9 @@ bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
       return false;
     Derivatives.push_back(D);
   }
+  // (Before the call: at width > 1 the lanes of the tangents are taken
+  // out, which must precede the blocks made below.)
+  B.SetInsertPoint(&Call);
   SmallVector<Value *, 16> Args = calleeArgs(Call);
   Value *Target = Call.getCalledOperand();
 

@@ -196,8 +196,12 @@ bool ReverseEmitter::writesObject(const Value *Obj) {
       MemoryFunctionKind K = classifyMemoryFunction(*Callee);
       if (K == MemoryFunctionKind::Free)
         return MayWrite(Call->getArgOperand(0));
+      // (A registered allocator or deallocator is the program's code, which
+      // may write what it likes: as any call.)
       if (K != MemoryFunctionKind::None && K != MemoryFunctionKind::Realloc &&
-          K != MemoryFunctionKind::AdjointCopy)
+          K != MemoryFunctionKind::AdjointCopy &&
+          K != MemoryFunctionKind::AllocationLike &&
+          K != MemoryFunctionKind::DeallocationLike)
         return false;
     }
     if (Call->onlyReadsMemory())

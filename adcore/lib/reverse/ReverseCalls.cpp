@@ -97,21 +97,25 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     return augmentCustomGradient(Call, *G);
   }
   MemoryFunctionKind MK = classifyMemoryFunction(*Callee);
-  if (MK == MemoryFunctionKind::Free)
+  if (isDeallocation(MK))
     return true; // the primal block is freed now, its shadow at the reverse
                  // of its allocation
   if (MK == MemoryFunctionKind::Malloc || MK == MemoryFunctionKind::Calloc ||
-      MK == MemoryFunctionKind::AlignedAlloc) {
+      MK == MemoryFunctionKind::AlignedAlloc ||
+      MK == MemoryFunctionKind::AllocationLike) {
     positionAfterCall(AB, Call);
+    // (A registered allocator is called again, as Enzyme does.)
+    unsigned SizeArg = MK == MemoryFunctionKind::Malloc         ? 0
+                       : MK == MemoryFunctionKind::AllocationLike
+                           ? allocationSizeArg(*Callee)
+                           : 1;
     for (unsigned L = 0; L < Width; ++L) {
       CallInst *S = AB.CreateCall(
           Call.getFunctionType(), Call.getCalledOperand(),
           SmallVector<Value *, 3>(Call.args()), Call.getName() + ".shadow");
       if (MK != MemoryFunctionKind::Calloc)
-        AB.CreateMemSet(
-            S, AB.getInt8(0),
-            Call.getArgOperand(MK == MemoryFunctionKind::Malloc ? 0 : 1),
-            MaybeAlign());
+        AB.CreateMemSet(S, AB.getInt8(0), Call.getArgOperand(SizeArg),
+                        MaybeAlign());
       LaneShadows[L][&Call] = S;
     }
     ShadowMallocs.insert(&Call);
@@ -375,10 +379,10 @@ bool ReverseEmitter::dispatchIndirectCalls() {
 
 /// A registered gradient (__enzyme_register_gradient_f = {f, aug, rev}):
 /// aug takes f's parameters, each pointer followed by its shadow, and
-/// returns f's result, or {result, void *tape}, or (for a void f) a tape
-/// pointer; rev takes the same parameters, then the adjoint of a
-/// floating-point result, then the tape, and returns the adjoints of f's
-/// floating-point parameters (one value, or a struct of them in order).
+/// returns what augmentedShape() reads; rev takes the same parameters, then
+/// the adjoint of a floating-point result, then the tape, and returns the
+/// adjoints of f's floating-point parameters (one value, or a struct of
+/// them in order).
 bool ReverseEmitter::augmentCustomGradient(CallBase &Call,
                                            const CustomGradient &G) {
   SmallVector<Value *, 16> Args;
@@ -388,36 +392,56 @@ bool ReverseEmitter::augmentCustomGradient(CallBase &Call,
       Args.push_back(shadowOrZero(U.get()));
   }
   Type *RetTy = Call.getType();
-  Type *Ptr = AB.getPtrTy();
   FunctionType *AT = G.Augmented->getFunctionType();
-  bool ArgsMatch = AT->getNumParams() == Args.size();
+  // A struct of more than 16 bytes ({tape, result, shadow} of pointers)
+  // comes back through a hidden first parameter.
+  Type *SRetTy = G.Augmented->getParamStructRetType(0);
+  Type *Got = SRetTy ? SRetTy : AT->getReturnType();
+  unsigned Hidden = SRetTy ? 1 : 0;
+  bool ArgsMatch = AT->getNumParams() == Args.size() + Hidden;
   for (unsigned I = 0; ArgsMatch && I < Args.size(); ++I)
-    ArgsMatch = AT->getParamType(I) == Args[I]->getType();
-  Type *ART = AT->getReturnType();
-  bool WithTape =
-      RetTy->isVoidTy() ? ART == Ptr : ART == StructType::get(RetTy, Ptr);
-  if (!ArgsMatch || (!WithTape && ART != RetTy))
+    ArgsMatch = AT->getParamType(I + Hidden) == Args[I]->getType();
+  AugmentedFields Fields;
+  if (!ArgsMatch || !augmentedShape(Got, RetTy, Fields))
     return unsupported(Call, "the registered augmented function '" +
                                  G.Augmented->getName() +
                                  "' does not have the expected signature "
                                  "(each pointer parameter followed by its "
-                                 "shadow; returning the result, or {result, "
-                                 "void *tape})");
+                                 "shadow; returning the result, {void *tape, "
+                                 "result}, {void *tape, result, shadow} or "
+                                 "{result, shadow})");
+  AllocaInst *Slot = nullptr;
+  if (SRetTy) {
+    IRBuilder<> EB(&*AB.GetInsertBlock()->getParent()->getEntryBlock().begin());
+    Slot = EB.CreateAlloca(SRetTy, nullptr, "aug.result");
+    Args.insert(Args.begin(), Slot);
+  }
   CallBase *New = emitReplacementCall(AB, Call, G.Augmented, Args);
+  Value *Result = New;
+  if (Slot) {
+    New->addParamAttr(
+        0, Attribute::getWithStructRetType(New->getContext(), SRetTy));
+    Result = AB.CreateLoad(SRetTy, Slot);
+    Args.erase(Args.begin());
+  }
+  auto Field = [&](int I) -> Value * {
+    if (I < 0)
+      return nullptr;
+    return Got->isStructTy() ? AB.CreateExtractValue(Result, I) : Result;
+  };
   CustomSite Site;
   Site.Rule = &G;
-  Value *Primal = nullptr;
-  if (WithTape) {
-    Site.Tape = RetTy->isVoidTy() ? New : AB.CreateExtractValue(New, 1);
-    if (!RetTy->isVoidTy())
-      Primal = AB.CreateExtractValue(New, 0);
-  } else if (!RetTy->isVoidTy()) {
-    Primal = New;
-  }
+  Site.Tape = Field(Fields.Tape);
+  Value *Primal = Field(Fields.Result);
   if (Primal) {
     Call.replaceAllUsesWith(Primal);
     if (Active.contains(&Call) && RetTy->isFPOrFPVectorTy())
       Active.insert(Primal);
+    // The shadow of a pointer result: adjoints of what the caller reads
+    // through it land where the rule's reverse function reads them.
+    if (Value *Shadow = Field(Fields.Shadow);
+        Shadow && (RetTy->isPointerTy() || isPointerAggregate(RetTy)))
+      shadows()[Primal] = Shadow;
   }
   Site.Result = Primal;
   Site.RevArgs.assign(Args.begin(), Args.end());
@@ -427,6 +451,45 @@ bool ReverseEmitter::augmentCustomGradient(CallBase &Call,
   record(*New, Keep);
   CustomSites[New] = Site;
   Dead.push_back(&Call);
+  return true;
+}
+
+/// Where a registered augmented function that returns \p Got puts the
+/// tape, the result of f (of type \p Ret) and its shadow, as Enzyme reads
+/// them: Ret alone; {tape, Ret, Ret}; {Ret, Ret} (result and shadow);
+/// {tape, Ret}; adcc's {Ret, void *tape}; for a void f, a void * tape or
+/// nothing.
+bool ReverseEmitter::augmentedShape(Type *Got, Type *Ret,
+                                    AugmentedFields &Fields) {
+  Type *Ptr = AB.getPtrTy();
+  Fields = AugmentedFields();
+  if (Ret->isVoidTy()) {
+    if (Got == Ptr)
+      Fields.Tape = 0; // (the whole value)
+    return Got->isVoidTy() || Got == Ptr;
+  }
+  if (Got == Ret) {
+    Fields.Result = 0;
+    return true;
+  }
+  auto *ST = dyn_cast<StructType>(Got);
+  if (!ST)
+    return false;
+  ArrayRef<Type *> E = ST->elements();
+  if (E.size() == 3 && E[0] == Ptr && E[1] == Ret && E[2] == Ret) {
+    Fields = {0, 1, 2};
+    return true;
+  }
+  if (E.size() != 2)
+    return false;
+  if (E[0] == Ret && E[1] == Ret)
+    Fields = {-1, 0, 1};
+  else if (E[0] == Ptr && E[1] == Ret)
+    Fields = {0, 1, -1};
+  else if (E[0] == Ret && E[1] == Ptr)
+    Fields = {1, 0, -1};
+  else
+    return false;
   return true;
 }
 

@@ -143,6 +143,13 @@ private:
                               llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
   bool augmentCustomGradient(llvm::CallBase &Call,
                              const struct CustomGradient &G);
+  /// The fields of a registered augmented function's result (-1: absent;
+  /// a field of a non-struct result is the whole value).
+  struct AugmentedFields {
+    int Tape = -1, Result = -1, Shadow = -1;
+  };
+  bool augmentedShape(llvm::Type *Got, llvm::Type *Ret,
+                      AugmentedFields &Fields);
   bool emitCustomAdjoint(llvm::CallBase &AugCall,
                          llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
   /// The math rule of \p Callee, built in or by __enzyme_function_like.

@@ -181,8 +181,16 @@ bool ReverseEmitter::neededValues(Instruction &I,
         Need(Call);
       return true;
     }
-    if (ShadowMallocs.contains(Call))
+    if (ShadowMallocs.contains(Call)) {
       Need(shadows().lookup(Call));
+      // (A registered deallocator may take the allocator's arguments.)
+      if (classifyMemoryFunction(*Callee) == MemoryFunctionKind::AllocationLike)
+        for (Value *A : deallocationOf(*Call, nullptr, [](Value *V) {
+                          return V;
+                        }).Args)
+          if (A)
+            Need(A);
+    }
     if (AdjointCopies.contains(Call))
       adjointCopyNeeds(*Call, Out);
     if (auto It = reallocSites().find(Call); It != reallocSites().end()) {
@@ -642,6 +650,12 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     if (ShadowMallocs.contains(Call)) {
       // The shadow block dies at the reverse of its allocation.
       Value *S = Val(shadows().lookup(Call));
+      if (classifyMemoryFunction(*Callee) ==
+          MemoryFunctionKind::AllocationLike) {
+        Deallocation D = deallocationOf(*Call, S, Val);
+        RB.CreateCall(D.Callee, D.Args);
+        return true;
+      }
       FunctionCallee Free = Rev.getParent()->getOrInsertFunction(
           "free", FunctionType::get(RB.getVoidTy(), {RB.getPtrTy()}, false));
       if (Callee->getName().starts_with("_Zn"))

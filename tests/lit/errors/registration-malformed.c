@@ -33,7 +33,14 @@ void *__enzyme_inactivefn_b = (void *)1;
 void *__enzyme_inactive_global_c[] = {(void *)&counter, (void *)h};
 
 // Not supported yet.
-// CHECK: registration-malformed.c:[[@LINE+1]]:7: error: __enzyme_register_splitderivative is not supported yet by adcc
+// CHECK: registration-malformed.c:[[@LINE+1]]:7: error: __enzyme_register_splitderivative is not supported yet by adcc (it registers a rule of split forward mode, __enzyme_fwdsplit, which adcc does not implement)
 void *__enzyme_register_splitderivative_g[] = {(void *)g, (void *)g, (void *)g};
-// CHECK: registration-malformed.c:[[@LINE+1]]:7: error: __enzyme_allocation_like is not supported yet by adcc
-void *__enzyme_allocation_like[4] = {(void *)g, (void *)0, (void *)"-1", (void *)h};
+
+// Allocators: {allocator, size argument, "deallocator arguments",
+// deallocator}.
+// CHECK: registration-malformed.c:[[@LINE+1]]:7: error: malformed registration '__enzyme_allocation_like_a': expected {(void *)allocator, (void *)size_argument, (void *)"deallocator arguments", (void *)deallocator} (4 elements)
+void *__enzyme_allocation_like_a[3] = {(void *)g, (void *)0, (void *)h};
+// CHECK: registration-malformed.c:[[@LINE+3]]:39: error: malformed registration '__enzyme_allocation_like_b': element 1 must be the address of a function
+// CHECK: registration-malformed.c:[[@LINE+2]]:42: error: malformed registration '__enzyme_allocation_like_b': element 2 must be the number of the allocator's size argument
+// CHECK: registration-malformed.c:[[@LINE+1]]:60: error: malformed registration '__enzyme_allocation_like_b': element 3 must be a string listing the deallocator's arguments: the allocator's argument numbers and -1 for the block, once ("-1", "2,-1")
+void *__enzyme_allocation_like_b[] = {0, (void *)&counter, (void *)"1,2", (void *)h};

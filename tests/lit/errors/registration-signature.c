@@ -23,7 +23,7 @@ double p_rev(double x, double d) { return 2 * x * d; }
 void *__enzyme_register_gradient_p[] = {(void *)p, (void *)p_aug, (void *)p_rev};
 
 double g(double x) {
-  // CHECK: registration-signature.c:[[@LINE+1]]:10: error: cannot differentiate 'g' in reverse mode: the registered augmented function 'p_aug' does not have the expected signature (each pointer parameter followed by its shadow; returning the result, or {result, void *tape})
+  // CHECK: registration-signature.c:[[@LINE+1]]:10: error: cannot differentiate 'g' in reverse mode: the registered augmented function 'p_aug' does not have the expected signature (each pointer parameter followed by its shadow; returning the result, {void *tape, result}, {void *tape, result, shadow} or {result, shadow})
   return p(x) * 3;
 }
 double dg(double x) { return __enzyme_autodiff((void *)g, x); }

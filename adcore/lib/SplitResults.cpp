@@ -1,0 +1,71 @@
+//===- SplitResults.cpp - What split mode's entry points return ----------===//
+
+#include "SplitResults.h"
+#include "RequestValueTypes.h"
+
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+unsigned tapeHandleSize(const Module &M) {
+  return M.getDataLayout().getPointerSize();
+}
+
+bool emitAugmentResult(IRBuilder<> &B, CallBase &Call, Value *SRet,
+                       Value *Handle, Value *Result, Value *TapeBuffer,
+                       StringRef Primal, std::string &Error) {
+  Module &M = *Call.getModule();
+  Type *Ptr = B.getPtrTy();
+  const DataLayout &DL = M.getDataLayout();
+  // A caller's tape buffer holds the handle, and the result has no tape
+  // field then.
+  if (TapeBuffer)
+    B.CreateStore(Handle, TapeBuffer);
+  // What the entry point is declared to return (a large struct through the
+  // hidden pointer).
+  Type *Want = SRet ? Call.getParamStructRetType(0) : Call.getType();
+  if (Want->isVoidTy() || (!SRet && Call.use_empty()))
+    return true; // nothing to return
+  if (!TapeBuffer && Want == Ptr) {
+    Call.replaceAllUsesWith(Handle); // the tape alone
+    return true;
+  }
+  // The primal's result, with the shadow of a pointer result (or of a
+  // struct of pointers): {result, shadow}, flat or nested.
+  SmallVector<Type *, 2> Fields;
+  if (!TapeBuffer)
+    Fields.push_back(Ptr);
+  if (Result)
+    Fields.push_back(Result->getType());
+  Type *Got = Fields.empty()      ? nullptr
+              : Fields.size() == 1 ? Fields[0]
+                                   : StructType::get(Call.getContext(), Fields);
+  if (!Got || !sameScalars(Got, Want) ||
+      DL.getTypeAllocSize(Got) != DL.getTypeAllocSize(Want)) {
+    Error = "__enzyme_augmentfwd returns {void *tape, result, shadow}, each "
+            "field where it exists (the tape alone for a void function; no "
+            "shadow for a floating-point result or with "
+            "enzyme_const_return; no tape with enzyme_tape); it is declared "
+            "to return " +
+            typeName(Want) + ", but '" + Primal.str() + "' gives " +
+            (Got ? typeName(Got) : std::string("nothing"));
+    return false;
+  }
+  Value *Out = TapeBuffer ? Result : Handle;
+  if (Fields.size() == 2)
+    Out = B.CreateInsertValue(
+        B.CreateInsertValue(PoisonValue::get(Got), Handle, 0), Result, 1);
+  if (Got != Want && !SRet)
+    Out = reinterpretAs(B, Out, Want);
+  if (SRet)
+    B.CreateStore(Out, SRet);
+  else
+    Call.replaceAllUsesWith(Out);
+  return true;
+}
+
+} // namespace adcore
