@@ -10,6 +10,7 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -157,6 +158,7 @@ bool ForwardEmitter::run() {
     }
     ShadowArgs.push_back({P, Lanes});
   }
+  expandShadowedGlobalUses(Primal, Ctx.rules());
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
 
   SmallVector<ReturnInst *, 4> ClonedReturns;
@@ -197,6 +199,13 @@ bool ForwardEmitter::run() {
     for (unsigned L = 0; L < Width; ++L)
       Pack = B.CreateInsertValue(Pack, Lanes[L], L);
     Tangents[P] = Pack;
+  }
+  // A global's tangent lives in its shadow global.
+  for (GlobalVariable *G : PrimalActivity.shadowedGlobals()) {
+    ActiveClones.insert(G);
+    Tangents[G] = forEachLane(G->getType(), [&](unsigned L) {
+      return shadowGlobal(*G, L, Ctx.rules());
+    });
   }
 
   SmallVector<PHINode *, 16> Phis;

@@ -19,6 +19,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -192,6 +193,7 @@ bool ReverseEmitter::buildAugmented() {
         ShadowArgs.push_back({P, L, S});
       }
   }
+  expandShadowedGlobalUses(Primal, Ctx.rules());
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
   Types = std::make_unique<TypeAnalysis>(Primal);
   SmallVector<ReturnInst *, 4> Returns;
@@ -216,6 +218,12 @@ bool ReverseEmitter::buildAugmented() {
       tagMemoryClass(I, MemoryClass::Primal);
   for (auto &[P, L, S] : ShadowArgs)
     LaneShadows[L][P] = S;
+  // Adjoints of what is read from a global accumulate in its shadow global.
+  for (GlobalVariable *G : PrimalActivity.shadowedGlobals()) {
+    Active.insert(G);
+    for (unsigned L = 0; L < Width; ++L)
+      LaneShadows[L][G] = shadowGlobal(*G, L, Ctx.rules());
+  }
 
   // One return block, so that the reverse sweep has one place to start.
   if (Returns.size() > 1) {
