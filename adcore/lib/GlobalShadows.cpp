@@ -6,12 +6,14 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
 
@@ -71,7 +73,8 @@ bool hasShadowGlobal(const GlobalVariable &G, const CustomRules *Rules) {
       G.isDeclaration() || G.hasAvailableExternallyLinkage() ||
       isBookkeeping(G))
     return false;
-  if (Rules ? Rules->isInactiveGlobal(&G) : isKnownInactiveMemory(&G))
+  if (Rules ? Rules->isInactiveGlobal(&G) || !Rules->writtenGlobal(&G)
+            : isKnownInactiveMemory(&G))
     return false;
   bool Float = false;
   return holdsNumbersOnly(G.getValueType(), Float) && Float;
@@ -146,6 +149,33 @@ bool expandShadowedGlobalUses(Function &F, const CustomRules &Rules) {
   return convertUsersOfConstantsToInstructions(Exprs, &F,
                                                /*RemoveDeadConstants=*/false,
                                                /*IncludeSelf=*/true);
+}
+
+void collectWrittenGlobals(ArrayRef<const Function *> Differentiated,
+                           DenseSet<const GlobalVariable *> &Written) {
+  auto Note = [&](const Value *P) {
+    if (const auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(P)))
+      Written.insert(G);
+  };
+  for (const Function *F : Differentiated)
+    for (const Instruction &I : instructions(*F)) {
+      if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+        if (!isa<Constant>(SI->getValueOperand()))
+          Note(SI->getPointerOperand());
+        if (SI->getValueOperand()->getType()->isPointerTy())
+          Note(SI->getValueOperand()); // (its address escapes)
+      } else if (const auto *MT = dyn_cast<MemTransferInst>(&I)) {
+        Note(MT->getRawDest());
+      } else if (isa<AtomicRMWInst, AtomicCmpXchgInst>(I)) {
+        Note(I.getOperand(0)); // (the address)
+      } else if (const auto *Call = dyn_cast<CallBase>(&I);
+                 Call && !isa<MemIntrinsic, DbgInfoIntrinsic>(Call) &&
+                 !Call->isLifetimeStartOrEnd()) {
+        for (const Use &Arg : Call->args())
+          if (Arg->getType()->isPointerTy())
+            Note(Arg.get());
+      }
+    }
 }
 
 bool GlobalUsers::usesDirectly(const Function &F) {

@@ -4,8 +4,8 @@
  * with Enzyme's attribute); a global array written by one function and
  * read by another that takes no argument; derivatives against reverse
  * mode and central differences. An int call counter needs no mark.
- * (A forward call leaves tangents in the shadows: a reverse call after it
- * needs them zeroed, as it needs any shadow buffer it accumulates into.) */
+ * (A forward call leaves tangents in the shadows adcc made; a reverse call
+ * after it starts from zero there all the same.) */
 #include "check.h"
 
 extern double __enzyme_autodiff(void *, ...);
@@ -68,15 +68,12 @@ int main(void) {
     CHECK_CLOSE(t, central(f, x), 1e-6);
     __enzyme_fwddiff((void *)f, x, 0.5);
     CHECK_CLOSE(state_shadow, 2 * x * 0.5, 1e-14); /* d state */
-    state_shadow = 0;
     CHECK_CLOSE(t, __enzyme_autodiff((void *)f, x), 1e-14);
 
     double tg = __enzyme_fwddiff((void *)g, x, 1.0);
     CHECK_CLOSE(tg, 60 * x, 1e-13);
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 4; ++i)
       CHECK_CLOSE(buf_shadow[i], i + 1, 1e-14); /* d buf[i] */
-      buf_shadow[i] = 0;
-    }
     CHECK_CLOSE(tg, __enzyme_autodiff((void *)g, x), 1e-13);
 
     /* d/dx, and the tangent of acc */

@@ -1,13 +1,16 @@
 /* Reverse mode through global variables: a global written and read back
  * within the differentiated code (state), a global array filled by one
  * function and summed by another that takes no argument, a struct of
- * doubles and ints, and parameters kept in globals whose adjoints the
- * program reads from their shadows after the call: the shadow `w_shadow`
- * that adcc defines (declared here), and shadows named with Enzyme's
- * attribute and annotation. An int call counter needs no mark. */
+ * doubles and ints; the shadow of state that adcc defines, `state_shadow`
+ * (declared here), is zero after the call. Parameters kept in globals
+ * have their adjoints in the shadows named with Enzyme's attribute and
+ * annotation; one without (c) is a constant. An int call counter needs no
+ * mark. A forward call before a reverse one leaves tangents in the
+ * shadows adcc made: the reverse call starts from zero there. */
 #include "check.h"
 
 extern double __enzyme_autodiff(void *, ...);
+extern double __enzyme_fwddiff(void *, ...);
 extern int enzyme_const, enzyme_dup, enzyme_out;
 
 double state;
@@ -54,16 +57,18 @@ static double h(double x, double t) {
   return p.pos + p.vel * t;
 }
 
-/* Parameters: w (its shadow is w_shadow), k (named d_k), m (named d_m by
- * the annotation). */
-double w[3] = {0.5, -1.5, 2.0};
-extern double w_shadow[3];
+/* Parameters only read by the differentiated code: their adjoints need
+ * named shadows (w's and k's named with the attribute, m's with the
+ * annotation). A parameter without one (c) is a constant. */
+double d_w[3];
+__attribute__((enzyme_shadow(d_w))) double w[3] = {0.5, -1.5, 2.0};
+double c = 4.0;
 double d_k;
 __attribute__((enzyme_shadow(d_k))) double k = 2.0;
 double d_m;
 __attribute__((annotate("enzyme_shadow", &d_m))) double m = 0.25;
 static double poly(double x) {
-  return k * (w[0] + w[1] * x + w[2] * x * x) + m * x * x * x;
+  return k * (w[0] + w[1] * x + w[2] * x * x) + m * x * x * x + c * x;
 }
 
 static double central(double (*fn)(double), double x) {
@@ -76,8 +81,9 @@ static double h_x(double x) { return h(x, h_at_t); }
 int main(void) {
   for (double x = -1.5; x <= 2.0; x += 0.5) {
     int before = counter;
+    __enzyme_fwddiff((void *)f, x, 1.0); /* leaves 2x in state_shadow */
     double d = __enzyme_autodiff((void *)f, x);
-    CHECK_TRUE(counter == before + 1);
+    CHECK_TRUE(counter == before + 2);
     CHECK_CLOSE(state, x * x, 0); /* the primal ran */
     CHECK_CLOSE(state_shadow, 0, 0); /* the store's adjoint took it */
     CHECK_CLOSE(d, 6 * x, 1e-14);
@@ -95,14 +101,14 @@ int main(void) {
 
   /* Adjoints of parameters accumulate into their shadows. */
   double x = 1.25;
-  w_shadow[0] = w_shadow[1] = w_shadow[2] = 0;
+  d_w[0] = d_w[1] = d_w[2] = 0;
   d_k = d_m = 0;
   double dx = __enzyme_autodiff((void *)poly, x);
-  CHECK_CLOSE(dx, k * (w[1] + 2 * w[2] * x) + 3 * m * x * x, 1e-14);
+  CHECK_CLOSE(dx, k * (w[1] + 2 * w[2] * x) + 3 * m * x * x + c, 1e-14);
   CHECK_CLOSE(dx, central(poly, x), 1e-6);
-  CHECK_CLOSE(w_shadow[0], k, 1e-14);
-  CHECK_CLOSE(w_shadow[1], k * x, 1e-14);
-  CHECK_CLOSE(w_shadow[2], k * x * x, 1e-14);
+  CHECK_CLOSE(d_w[0], k, 1e-14);
+  CHECK_CLOSE(d_w[1], k * x, 1e-14);
+  CHECK_CLOSE(d_w[2], k * x * x, 1e-14);
   CHECK_CLOSE(d_k, w[0] + w[1] * x + w[2] * x * x, 1e-14);
   CHECK_CLOSE(d_m, x * x * x, 1e-14);
   /* each against a central difference in the parameter */
@@ -119,7 +125,7 @@ int main(void) {
   w[1] = w1 - e;
   down = poly(x);
   w[1] = w1;
-  CHECK_CLOSE(w_shadow[1], (up - down) / (2 * e), 1e-6);
+  CHECK_CLOSE(d_w[1], (up - down) / (2 * e), 1e-6);
   /* A second call adds to them (zero them between calls). */
   __enzyme_autodiff((void *)poly, x);
   CHECK_CLOSE(d_m, 2 * x * x * x, 1e-14);

@@ -71,6 +71,15 @@ public:
   llvm::GlobalVariable *namedShadow(const llvm::GlobalVariable *G) const {
     return NamedShadows.lookup(G);
   }
+  /// Whether the differentiated code may write \p G (collectWrittenGlobals
+  /// in GlobalShadows.h; every global until setWrittenGlobals).
+  bool writtenGlobal(const llvm::GlobalVariable *G) const {
+    return !WrittenKnown || Written.contains(G);
+  }
+  void setWrittenGlobals(llvm::DenseSet<const llvm::GlobalVariable *> W) {
+    Written = std::move(W);
+    WrittenKnown = true;
+  }
   /// The math function \p F behaves like ("log"), or empty.
   std::string functionLike(const llvm::Function *F) const {
     auto It = Like.find(F);
@@ -97,6 +106,8 @@ private:
   llvm::DenseMap<const llvm::Function *, std::string> Like;
   llvm::DenseMap<const llvm::GlobalVariable *, llvm::GlobalVariable *>
       NamedShadows;
+  llvm::DenseSet<const llvm::GlobalVariable *> Written;
+  bool WrittenKnown = false;
 };
 
 } // namespace adcore

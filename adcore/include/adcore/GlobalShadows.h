@@ -7,19 +7,31 @@
 // global's tangent, in reverse mode the adjoints of what was read from the
 // global accumulate there (and a store's adjoint takes it and zeroes it).
 //
-// A global gets one when it is defined in the module, writable, not
-// thread-local, holds floating-point data and no pointers, and is not
-// marked inactive; or when the program names its shadow
-// (`__attribute__((enzyme_shadow(d_g)))`, a registration
-// `void *__enzyme_shadow_global_g[2] = {&g, &d_g};`). A declaration
-// `extern double g_shadow;` in the module is the shadow global itself: the
-// AD pass defines it, and the program reads it.
+// A global gets one when the code being differentiated writes it (stores
+// a value that is not a constant, copies into it, or hands its address
+// on), and it is defined in the module, not thread-local, holds
+// floating-point data and no pointers, and is not marked inactive; or
+// whenever the program names its shadow (`__attribute__((enzyme_shadow(
+// d_g)))`, a registration `void *__enzyme_shadow_global_g[2] = {&g,
+// &d_g};`). A global only read by the differentiated code (a parameter
+// set elsewhere) is a constant to it unless its shadow is named: then the
+// adjoints of its reads accumulate there. A declaration `extern double
+// g_shadow;` in the module is the shadow global itself: the AD pass
+// defines it, and the program reads it.
+//
+// A shadow the program did not name is adcc's: a store into the global
+// in a reverse derivative's forward sweep zeroes it, so that what an
+// earlier call left there (a forward derivative's tangent) is no adjoint.
+// A named shadow is the program's, as a duplicated argument's shadow is:
+// it seeds it, reads it, and zeroes it between calls.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_GLOBALSHADOWS_H
 #define ADCORE_GLOBALSHADOWS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <string>
 
@@ -53,6 +65,13 @@ llvm::GlobalVariable *shadowGlobal(llvm::GlobalVariable &G, unsigned Lane,
 /// (`getelementptr (@g, 8)`) into instructions, whose shadows the emitters
 /// compute as for any address. Returns whether \p F changed.
 bool expandShadowedGlobalUses(llvm::Function &F, const CustomRules &Rules);
+
+/// The globals that the functions \p Differentiated (those the requests
+/// reach) may write: stores of values that are not constants, copies into
+/// them, their addresses handed to calls or stored.
+void collectWrittenGlobals(
+    llvm::ArrayRef<const llvm::Function *> Differentiated,
+    llvm::DenseSet<const llvm::GlobalVariable *> &Written);
 
 /// Which functions read or write shadowed globals, themselves or through
 /// the functions they call: a call of one is differentiated even when
