@@ -13,6 +13,7 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
@@ -21,6 +22,9 @@ using namespace llvm;
 
 namespace adcore {
 namespace {
+
+/// Marks the shadow globals derivatives use.
+constexpr const char *ShadowGlobalMetadata = "adcc.shadow.global";
 
 /// True when \p T holds no pointer (floating-point numbers, integers, and
 /// arrays, vectors and structs of them); sets \p Float when it holds a
@@ -73,8 +77,12 @@ bool hasShadowGlobal(const GlobalVariable &G, const CustomRules *Rules) {
       G.isDeclaration() || G.hasAvailableExternallyLinkage() ||
       isBookkeeping(G))
     return false;
-  if (Rules ? Rules->isInactiveGlobal(&G) || !Rules->writtenGlobal(&G)
-            : isKnownInactiveMemory(&G))
+  // (A shadow global is written by derivatives: differentiated again, as
+  // in forward over reverse, it has a shadow of its own.)
+  bool Written = !Rules || Rules->writtenGlobal(&G) ||
+                 G.hasMetadata(ShadowGlobalMetadata);
+  if (!Written ||
+      (Rules ? Rules->isInactiveGlobal(&G) : isKnownInactiveMemory(&G)))
     return false;
   bool Float = false;
   return holdsNumbersOnly(G.getValueType(), Float) && Float;
@@ -95,7 +103,8 @@ std::string whyNoShadowGlobal(const GlobalVariable &G) {
   if (!holdsNumbersOnly(G.getValueType(), Float))
     return "it holds pointers, whose shadows adcc cannot know (they may "
            "be set outside any derivative); " + Fix;
-  return "it gets no shadow; " + Fix;
+  return "adcc found no write of it in the differentiated code, where its "
+         "shadow would be made; " + Fix;
 }
 
 GlobalVariable *shadowGlobal(GlobalVariable &G, unsigned Lane,
@@ -103,15 +112,19 @@ GlobalVariable *shadowGlobal(GlobalVariable &G, unsigned Lane,
   Module &M = *G.getParent();
   Type *Ty = G.getValueType();
   GlobalVariable *Named = Rules.namedShadow(&G);
-  if (Named && Lane == 0)
+  if (Named && Lane == 0) {
+    Named->setMetadata(ShadowGlobalMetadata, MDNode::get(G.getContext(), {}));
     return Named;
+  }
   std::string Name = (Named ? Named->getName() : G.getName()).str() +
                      (Named ? "" : "_shadow");
   if (Lane > 0)
     Name += (".lane" + Twine(Lane)).str();
   auto *Old = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name));
-  if (Old && !Old->isDeclaration() && Old->getValueType() == Ty)
+  if (Old && !Old->isDeclaration() && Old->getValueType() == Ty) {
+    Old->setMetadata(ShadowGlobalMetadata, MDNode::get(G.getContext(), {}));
     return Old;
+  }
   // (A declaration the program reads is the shadow; one of another type,
   // `extern double g_shadow[];`, is replaced.)
   GlobalValue::LinkageTypes Linkage =
@@ -122,6 +135,7 @@ GlobalVariable *shadowGlobal(GlobalVariable &G, unsigned Lane,
                                Constant::getNullValue(Ty), "", &G,
                                G.getThreadLocalMode(), G.getAddressSpace());
   S->setAlignment(G.getAlign());
+  S->setMetadata(ShadowGlobalMetadata, MDNode::get(G.getContext(), {}));
   if (Lane == 0 && !G.hasLocalLinkage()) {
     S->setVisibility(G.getVisibility());
     S->setDLLStorageClass(G.getDLLStorageClass());
@@ -134,6 +148,24 @@ GlobalVariable *shadowGlobal(GlobalVariable &G, unsigned Lane,
     S->setName(Name);
   }
   return S;
+}
+
+const Instruction *reusedShadowGlobal(const GlobalVariable &G,
+                                      const Function &F,
+                                      const CustomRules &Rules) {
+  const GlobalVariable *S = Rules.namedShadow(&G);
+  if (!S)
+    S = dyn_cast_or_null<GlobalVariable>(
+        G.getParent()->getNamedValue((G.getName() + "_shadow").str()));
+  if (!S || !S->hasMetadata(ShadowGlobalMetadata))
+    return nullptr;
+  auto UsedIn = [&](const GlobalVariable &V) -> const Instruction * {
+    for (const Instruction &I : instructions(F))
+      if (is_contained(I.operand_values(), &V))
+        return &I;
+    return nullptr;
+  };
+  return UsedIn(*S) ? UsedIn(G) : nullptr;
 }
 
 bool expandShadowedGlobalUses(Function &F, const CustomRules &Rules) {

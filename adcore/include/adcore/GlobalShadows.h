@@ -38,6 +38,7 @@
 namespace llvm {
 class Function;
 class GlobalVariable;
+class Instruction;
 class Module;
 class Type;
 } // namespace llvm
@@ -60,6 +61,14 @@ std::string whyNoShadowGlobal(const llvm::GlobalVariable &G);
 /// global. (Lanes after the first get globals of their own.)
 llvm::GlobalVariable *shadowGlobal(llvm::GlobalVariable &G, unsigned Lane,
                                    const CustomRules &Rules);
+
+/// Where \p F, a derivative differentiated again (forward over reverse),
+/// uses \p G when it also uses G's shadow global: the outer derivative's
+/// shadow of G would be the same global (not supported yet). Null when it
+/// does not.
+const llvm::Instruction *reusedShadowGlobal(const llvm::GlobalVariable &G,
+                                            const llvm::Function &F,
+                                            const CustomRules &Rules);
 
 /// Turns the constant expressions \p F uses to address shadowed globals
 /// (`getelementptr (@g, 8)`) into instructions, whose shadows the emitters
