@@ -9,6 +9,7 @@
 #include "adcore/DeclaredDerivatives.h"
 #include "adcore/EnzymeCalls.h"
 #include "adcore/EnzymeMarks.h"
+#include "adcore/GlobalShadows.h"
 #include "adcore/ParamShapes.h"
 #include "adcore/RequestCollector.h"
 #include "adcore/Synthesis.h"
@@ -208,6 +209,17 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
         if (auto *I = dyn_cast<Instruction>(U))
           J.Sites.insert(I->getFunction());
     Jobs.push_back(std::move(J));
+  }
+  // (Which globals the differentiated code writes: those get shadows.)
+  {
+    SmallPtrSet<const Function *, 16> Reached;
+    for (const Job &J : Jobs)
+      for (const Function *F : reachableFrom(*J.Primal))
+        Reached.insert(F);
+    SmallVector<const Function *, 16> List(Reached.begin(), Reached.end());
+    DenseSet<const GlobalVariable *> Written;
+    collectWrittenGlobals(List, Written);
+    Ctx.rules().setWrittenGlobals(std::move(Written));
   }
   for (const Job *J : nestingOrder(Jobs, Ctx)) {
     TimeTraceScope Scope("adcc: synthesize", J->Primal->getName());

@@ -214,6 +214,18 @@ void CustomRules::collect(Module &M, bool &HadError) {
       }
     } else if (Name.starts_with("__enzyme_allocation_like")) {
       collectAllocationLike(G, E, HadError);
+    } else if (Name.starts_with("__enzyme_shadow_global")) {
+      auto *Of = E.size() == 2
+                     ? dyn_cast<GlobalVariable>(E[0]->stripPointerCasts())
+                     : nullptr;
+      auto *Shadow = Of ? dyn_cast<GlobalVariable>(E[1]->stripPointerCasts())
+                        : nullptr;
+      if (!Shadow || Shadow == Of) {
+        report(G, "expected {(void *)&global, (void *)&its_shadow}",
+               HadError);
+        continue;
+      }
+      NamedShadows[Of] = Shadow;
     } else if (Name.starts_with("__enzyme_function_like")) {
       if (E.size() != 2 || !functionOf(E[0]) || constantString(E[1]).empty()) {
         report(G, "expected {(void *)function, (void *)\"name\"}", HadError);

@@ -144,12 +144,19 @@ bool apply(Module &M, const Annotation &A, const EnzymeMark &Mark) {
   case E::NoFree:
     F->addFnAttr(Attribute::NoFree);
     return true;
-  case E::Shadow:
-    report(M, A,
-           "'enzyme_shadow' (a global's shadow named by another global) is "
-           "not supported yet by adcc; pass the global's memory to the "
-           "derivative as a duplicated argument instead");
-    return false;
+  case E::Shadow: {
+    auto *Shadow = A.Args.size() == 1 ? dyn_cast<GlobalVariable>(
+                                            A.Args.front()->stripPointerCasts())
+                                      : nullptr;
+    if (!Shadow || Shadow == G) {
+      report(M, A,
+             "'enzyme_shadow' needs the address of the global variable that "
+             "holds the shadow: annotate(\"enzyme_shadow\", &d_g)");
+      return false;
+    }
+    defineRegistration(M, "__enzyme_shadow_global", {A.Target, Shadow});
+    return true;
+  }
   case E::Hint:
     return true;
   }

@@ -2,6 +2,7 @@
 
 #include "ShadowlessStores.h"
 
+#include "adcore/GlobalShadows.h"
 #include "adcore/Synthesis.h"
 
 #include "llvm/ADT/Twine.h"
@@ -56,10 +57,7 @@ std::string shadowlessStoreMessage(const SynthesisContext &Ctx,
         .str();
   if (const auto *G = dyn_cast_or_null<GlobalVariable>(PrimalObj))
     return (Stored + "the global variable '" + G->getName() +
-            "', which has no shadow (shadows of globals are not supported "
-            "yet); if its derivative is not wanted, mark it inactive "
-            "(__attribute__((enzyme_inactive)) or __enzyme_inactive_global), "
-            "or pass the memory as a duplicated argument instead")
+            "', which has no shadow: " + whyNoShadowGlobal(*G))
         .str();
   return Stored + "memory that has no shadow; pass that memory to the "
                   "derivative as a duplicated argument (enzyme_dup)";

@@ -26,6 +26,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/Basic/DiagnosticSema.h"
 #include "clang/Basic/ParsedAttrInfo.h"
+#include "clang/Sema/Lookup.h"
 #include "clang/Sema/ParsedAttr.h"
 #include "clang/Sema/Sema.h"
 
@@ -83,11 +84,44 @@ bool checkMathFunction(DiagnosticsEngine &Diags, SourceLocation Loc,
   return false;
 }
 
-void reportShadowUnsupported(DiagnosticsEngine &Diags, SourceLocation Loc) {
-  report(Diags, Loc,
-         "'enzyme_shadow' (a global's shadow named by another global) is not "
-         "supported yet by adcc; pass the global's memory to the derivative "
-         "as a duplicated argument instead");
+/// The global variable an `enzyme_shadow(d_g)` names (`d_g` or `&d_g`):
+/// reports and returns null when it names none, or one of another type.
+VarDecl *namedShadow(Sema &S, const ParsedAttr &AL, const VarDecl &Of) {
+  DiagnosticsEngine &Diags = S.getDiagnostics();
+  VarDecl *Shadow = nullptr;
+  SourceLocation At = AL.getLoc();
+  if (AL.getNumArgs() == 1 && AL.isArgIdent(0)) {
+    // (Clang hands a plugin attribute's lone name over unresolved.)
+    IdentifierLoc *Id = AL.getArgAsIdent(0);
+    At = Id->getLoc();
+    Shadow = dyn_cast_or_null<VarDecl>(S.LookupSingleName(
+        S.getCurScope(), Id->getIdentifierInfo(), At,
+        Sema::LookupOrdinaryName));
+  } else if (AL.getNumArgs() == 1) {
+    const Expr *E = AL.getArgAsExpr(0)->IgnoreParenImpCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E);
+        U && U->getOpcode() == UO_AddrOf)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+    At = E->getBeginLoc();
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      Shadow = const_cast<VarDecl *>(dyn_cast<VarDecl>(Ref->getDecl()));
+  }
+  if (!Shadow || !Shadow->hasGlobalStorage() || Shadow->isStaticLocal()) {
+    report(Diags, At,
+           "'enzyme_shadow' needs the global variable that holds the "
+           "shadow, declared before: enzyme_shadow(d_" +
+               Of.getName() + ")");
+    return nullptr;
+  }
+  if (Shadow == &Of ||
+      !S.getASTContext().hasSameType(Shadow->getType(), Of.getType())) {
+    report(Diags, At,
+           "the shadow '" + Shadow->getName() + "' of '" + Of.getName() +
+               "' must be another global variable of the same type ('" +
+               Of.getType().getAsString() + "')");
+    return nullptr;
+  }
+  return Shadow;
 }
 
 /// `(void *)&V`, as a registration would write it.
@@ -102,26 +136,49 @@ Expr *addressOf(ASTContext &C, VarDecl &V, SourceLocation Loc) {
                                   VK_PRValue, FPOptionsOverride());
 }
 
-/// `static void *__enzyme_inactive_global_adcc_<name>N = (void *)&V;`,
-/// handed to code generation.
-void registerInactiveGlobal(Sema &S, VarDecl &V, SourceLocation Loc) {
+/// `static void *<Prefix>_adcc_<name>N = Init;` (of type \p Ty), handed
+/// to code generation: how a mark on a global reaches the AD engine, also
+/// for a global only declared here, of which Clang writes no annotation.
+void registerGlobal(Sema &S, VarDecl &V, SourceLocation Loc, StringRef Prefix,
+                    QualType Ty, Expr *Init) {
   ASTContext &C = S.getASTContext();
   TranslationUnitDecl *TU = C.getTranslationUnitDecl();
-  std::string Base = "__enzyme_inactive_global_adcc_" + V.getName().str();
+  std::string Base = (Prefix + "_adcc_" + V.getName()).str();
   std::string Name = Base;
   for (unsigned N = 1; !TU->lookup(&C.Idents.get(Name)).empty(); ++N)
     Name = Base + "_" + std::to_string(N);
   IdentifierInfo &Id = C.Idents.get(Name);
-  auto *Reg = VarDecl::Create(C, TU, Loc, Loc, &Id, C.VoidPtrTy,
-                              C.getTrivialTypeSourceInfo(C.VoidPtrTy, Loc),
-                              SC_Static);
-  S.MarkVariableReferenced(Loc, &V);
-  Reg->setInit(addressOf(C, V, Loc));
+  auto *Reg = VarDecl::Create(C, TU, Loc, Loc, &Id, Ty,
+                              C.getTrivialTypeSourceInfo(Ty, Loc), SC_Static);
+  Reg->setInit(Init);
   Reg->setImplicit();
   Reg->addAttr(UsedAttr::CreateImplicit(C));
   Reg->addAttr(AsmLabelAttr::CreateImplicit(C, Name));
   TU->addDecl(Reg);
   S.Consumer.HandleTopLevelDecl(DeclGroupRef(Reg));
+}
+
+/// `static void *__enzyme_inactive_global_adcc_<name>N = (void *)&V;`.
+void registerInactiveGlobal(Sema &S, VarDecl &V, SourceLocation Loc) {
+  ASTContext &C = S.getASTContext();
+  S.MarkVariableReferenced(Loc, &V);
+  registerGlobal(S, V, Loc, "__enzyme_inactive_global", C.VoidPtrTy,
+                 addressOf(C, V, Loc));
+}
+
+/// `static void *__enzyme_shadow_global_adcc_<name>N[2] = {(void *)&V,
+/// (void *)&Shadow};`.
+void registerShadowGlobal(Sema &S, VarDecl &V, VarDecl &Shadow,
+                          SourceLocation Loc) {
+  ASTContext &C = S.getASTContext();
+  S.MarkVariableReferenced(Loc, &V);
+  S.MarkVariableReferenced(Loc, &Shadow);
+  Expr *Elements[] = {addressOf(C, V, Loc), addressOf(C, Shadow, Loc)};
+  auto *Init = new (C) InitListExpr(C, Loc, Elements, Loc);
+  QualType Ty = C.getConstantArrayType(C.VoidPtrTy, llvm::APInt(32, 2),
+                                       nullptr, ArraySizeModifier::Normal, 0);
+  Init->setType(Ty);
+  registerGlobal(S, V, Loc, "__enzyme_shadow_global", Ty, Init);
 }
 
 /// One attribute of Enzyme's, by its row in adcore's table.
@@ -176,8 +233,12 @@ public:
       Text += "=" + Name->getString().str();
     }
     if (Mark.Effect == MarkEffect::Shadow) {
-      reportShadowUnsupported(Diags, AL.getLoc());
-      return AttributeNotApplied;
+      auto *V = cast<VarDecl>(D);
+      VarDecl *Shadow = namedShadow(S, AL, *V);
+      if (!Shadow)
+        return AttributeNotApplied;
+      registerShadowGlobal(S, *V, *Shadow, AL.getLoc());
+      return AttributeApplied;
     }
     D->addAttr(AnnotateAttr::CreateImplicit(C, Text, nullptr, 0, AL.getRange()));
     // A global only declared here: Clang writes no annotation for it.
@@ -249,8 +310,10 @@ void checkEnzymeAnnotations(DiagnosticsEngine &Diags, const Decl &D) {
           Name = S->getString();
       checkMathFunction(Diags, Loc, Name);
     }
-    if (Mark->Effect == MarkEffect::Shadow)
-      reportShadowUnsupported(Diags, Loc);
+    if (Mark->Effect == MarkEffect::Shadow && A->args_size() != 1)
+      report(Diags, Loc,
+             "'enzyme_shadow' needs the address of the global variable that "
+             "holds the shadow: annotate(\"enzyme_shadow\", &d_g)");
   }
 }
 

@@ -19,6 +19,7 @@
 #define ADCORE_ACTIVITYANALYSIS_H
 
 #include "adcore/Derivative.h"
+#include "adcore/GlobalShadows.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -31,6 +32,7 @@ class AllocaInst;
 class Instruction;
 class CallBase;
 class Function;
+class GlobalVariable;
 class BinaryOperator;
 class User;
 class StoreInst;
@@ -49,6 +51,10 @@ public:
 
   /// True when \p V carries a derivative (a tangent or a shadow).
   bool isActive(const llvm::Value *V) const { return Active.contains(V); }
+  /// The globals with shadows (GlobalShadows.h) the function uses.
+  llvm::ArrayRef<llvm::GlobalVariable *> shadowedGlobals() const {
+    return ShadowedGlobals;
+  }
 
   /// True when the memory \p Ptr points to may hold derivatives (false
   /// for a stack slot that only ever holds constants).
@@ -96,6 +102,9 @@ private:
 
   llvm::Function &F;
   const class CustomRules *Rules;
+  llvm::SmallVector<llvm::GlobalVariable *, 4> ShadowedGlobals;
+  /// Which callees read or write shadowed globals.
+  mutable GlobalUsers Users;
   llvm::DenseSet<const llvm::Value *> Active;
   llvm::DenseMap<const llvm::Value *,
                  llvm::SmallVector<const llvm::Instruction *, 1>>

@@ -8,6 +8,7 @@
 //   void *__enzyme_inactivefn_log[] = {(void *)log_message};
 //   void *__enzyme_inactive_global_counter = (void *)&counter;
 //   void *__enzyme_function_like[2] = {(void *)my_log, (void *)"log"};
+//   void *__enzyme_shadow_global_g[2] = {(void *)&g, (void *)&d_g};
 // (any suffix after the prefix; scalar or array initializers). The
 // conventions of f_fwd, f_aug and f_rev are in docs/custom-derivatives.md.
 // Malformed registrations are reported at the registering global.
@@ -65,6 +66,20 @@ public:
   bool isInactiveGlobal(const llvm::Value *G) const {
     return InactiveGlobals.contains(G) || isKnownInactiveMemory(G);
   }
+  /// The global the program named as \p G's shadow (enzyme_shadow), or
+  /// null.
+  llvm::GlobalVariable *namedShadow(const llvm::GlobalVariable *G) const {
+    return NamedShadows.lookup(G);
+  }
+  /// Whether the differentiated code may write \p G (collectWrittenGlobals
+  /// in GlobalShadows.h; every global until setWrittenGlobals).
+  bool writtenGlobal(const llvm::GlobalVariable *G) const {
+    return !WrittenKnown || Written.contains(G);
+  }
+  void setWrittenGlobals(llvm::DenseSet<const llvm::GlobalVariable *> W) {
+    Written = std::move(W);
+    WrittenKnown = true;
+  }
   /// The math function \p F behaves like ("log"), or empty.
   std::string functionLike(const llvm::Function *F) const {
     auto It = Like.find(F);
@@ -89,6 +104,10 @@ private:
   llvm::DenseSet<const llvm::Function *> InactiveFunctions;
   llvm::DenseSet<const llvm::Value *> InactiveGlobals;
   llvm::DenseMap<const llvm::Function *, std::string> Like;
+  llvm::DenseMap<const llvm::GlobalVariable *, llvm::GlobalVariable *>
+      NamedShadows;
+  llvm::DenseSet<const llvm::GlobalVariable *> Written;
+  bool WrittenKnown = false;
 };
 
 } // namespace adcore

@@ -10,6 +10,7 @@
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -343,9 +344,12 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     auto ActiveOperand = [&](const Value *Op) {
       return Active.contains(Op) && !cleanStackPointer(Op);
     };
+    // (A function that reads or writes a global with a shadow has a
+    // derivative whatever its arguments.)
     if (!any_of(Call->operands(),
                 [&](const Use &Op) { return ActiveOperand(Op.get()); }))
-      return false;
+      return Call->getCalledFunction() &&
+             Users.touchesShadowedGlobals(*Call->getCalledFunction());
     // A pointer a defined function returns: active only if the function
     // returns an active one for these arguments (a pointer read from
     // constant memory by a function that also takes an active argument is
@@ -608,10 +612,16 @@ bool ActivityAnalysis::returnsActive(
 
 ActivityAnalysis::ActivityAnalysis(Function &F, ArrayRef<ArgActivity> Args,
                                    const CustomRules *Rules)
-    : F(F), Rules(Rules) {
+    : F(F), Rules(Rules), Users(Rules) {
   for (Argument &A : F.args())
     if (A.getArgNo() < Args.size() && Args[A.getArgNo()] != ArgActivity::Const)
       Active.insert(&A);
+  // Globals with shadows are shadowed pointers, as Dup arguments are.
+  for (Instruction &I : instructions(F))
+    for (Use &Op : I.operands())
+      if (auto *G = dyn_cast<GlobalVariable>(Op.get());
+          G && hasShadowGlobal(*G, Rules) && Active.insert(G).second)
+        ShadowedGlobals.push_back(G);
   findStackPointers();
   // Activity and dirtiness only grow, so iterating to a fixed point
   // terminates.

@@ -10,6 +10,7 @@
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -158,6 +159,7 @@ bool ForwardEmitter::run() {
     }
     ShadowArgs.push_back({P, Lanes});
   }
+  expandShadowedGlobalUses(Primal, Ctx.rules());
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
 
   SmallVector<ReturnInst *, 4> ClonedReturns;
@@ -198,6 +200,20 @@ bool ForwardEmitter::run() {
     for (unsigned L = 0; L < Width; ++L)
       Pack = B.CreateInsertValue(Pack, Lanes[L], L);
     Tangents[P] = Pack;
+  }
+  // A global's tangent lives in its shadow global.
+  for (GlobalVariable *G : PrimalActivity.shadowedGlobals())
+    if (const Instruction *At = reusedShadowGlobal(*G, Primal, Ctx.rules()))
+      return unsupported(*const_cast<Instruction *>(At), "a global variable whose shadow global the derivative being "
+                "differentiated already uses ('" + G->getName() +
+                "_shadow') is differentiated again; higher derivatives "
+                "through global variables are not supported yet: pass the "
+                "global's memory as a duplicated argument instead");
+  for (GlobalVariable *G : PrimalActivity.shadowedGlobals()) {
+    ActiveClones.insert(G);
+    Tangents[G] = forEachLane(G->getType(), [&](unsigned L) {
+      return shadowGlobal(*G, L, Ctx.rules());
+    });
   }
 
   SmallVector<PHINode *, 16> Phis;

@@ -16,6 +16,7 @@
 #include "../MemoryScopes.h"
 
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
@@ -270,6 +271,17 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (Lost && holdsActiveAddress(V, 4) &&
         mayBecomePointer(SI->getPointerOperand(), 4))
       return unsupported(I, AddressInIntegerError);
+    // A shadow global adcc made (GlobalShadows.h) starts the reverse sweep
+    // at zero after the global's last store: what an earlier call left
+    // there (a forward derivative's tangent) is no adjoint.
+    Type *VT = V->getType();
+    auto *G = dyn_cast<GlobalVariable>(Obj);
+    if (SP && G && !Ctx.rules().namedShadow(G) &&
+        (VT->isFPOrFPVectorTy() || FloatView.count(V) ||
+         (VT->isAggregateType() && canCarryDerivative(VT))))
+      tagMemoryClass(*AB.CreateAlignedStore(Constant::getNullValue(VT), SP,
+                                            SI->getAlign()),
+                     MemoryClass::Shadow);
     if (SP && ConstantPointerStores.contains(SI))
       return unsupported(I, ConstantPointerStoreError);
     if (SP &&

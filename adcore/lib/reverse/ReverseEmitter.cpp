@@ -20,6 +20,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -179,6 +180,7 @@ bool ReverseEmitter::buildAugmented() {
         ShadowArgs.push_back({P, L, S});
       }
   }
+  expandShadowedGlobalUses(Primal, Ctx.rules());
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
   Types = std::make_unique<TypeAnalysis>(Primal);
   SmallVector<ReturnInst *, 4> Returns;
@@ -208,6 +210,19 @@ bool ReverseEmitter::buildAugmented() {
     }
   for (auto &[P, L, S] : ShadowArgs)
     LaneShadows[L][P] = S;
+  // Adjoints of what is read from a global accumulate in its shadow global.
+  for (GlobalVariable *G : PrimalActivity.shadowedGlobals())
+    if (const Instruction *At = reusedShadowGlobal(*G, Primal, Ctx.rules()))
+      return unsupported(*const_cast<Instruction *>(At), "a global variable whose shadow global the derivative being "
+                "differentiated already uses ('" + G->getName() +
+                "_shadow') is differentiated again; higher derivatives "
+                "through global variables are not supported yet: pass the "
+                "global's memory as a duplicated argument instead");
+  for (GlobalVariable *G : PrimalActivity.shadowedGlobals()) {
+    Active.insert(G);
+    for (unsigned L = 0; L < Width; ++L)
+      LaneShadows[L][G] = shadowGlobal(*G, L, Ctx.rules());
+  }
 
   // One return block, so that the reverse sweep has one place to start.
   if (Returns.size() > 1) {

@@ -104,10 +104,13 @@ bool ReverseEmitter::neededValues(Instruction &I,
   if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
     Value *SD = shadowOrNull(MT->getRawDest());
     Value *SS = shadowOrNull(MT->getRawSource());
-    if (!SD || !SS)
+    // (A copy from memory without derivatives into a shadow global clears
+    // the global's adjoints.)
+    if (!SD || (!SS && !isa<Constant>(SD)))
       return true;
     Need(SD);
-    Need(SS);
+    if (SS)
+      Need(SS);
     Need(MT->getLength());
     return true;
   }
@@ -315,6 +318,14 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
 bool ReverseEmitter::emitAdjoint(Instruction &I,
                                  DenseMap<Value *, Value *> &Popped) {
   auto Val = [&](Value *V) { return revValue(V, Popped); };
+  // The reverse sweep's shadow address of \p P, or null where the memory
+  // has no shadow. (A shadow global's address needs no record.)
+  auto ShadowAt = [&](Value *P) -> Value * {
+    Value *S = shadowOrNull(P);
+    if (auto *C = dyn_cast_or_null<Constant>(S))
+      return C->isNullValue() ? nullptr : C;
+    return S ? Popped.lookup(S) : nullptr;
+  };
 
   if (CustomSites.count(&I))
     return emitCustomAdjoint(cast<CallBase>(I), Popped);
@@ -490,9 +501,8 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
   }
   if (auto *LI = dyn_cast<LoadInst>(&I)) {
     if (FloatView.count(LI)) {
-      auto It = Popped.find(shadowOrNull(LI->getPointerOperand()));
-      if (It != Popped.end())
-        loadAdjointOfView(*LI, It->second);
+      if (Value *SP = ShadowAt(LI->getPointerOperand()))
+        loadAdjointOfView(*LI, SP);
       return true;
     }
     if (!isActiveFloat(LI))
@@ -509,10 +519,10 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
                             "integer?); compute the address with pointer "
                             "arithmetic, or pass the memory as a "
                             "duplicated argument");
-    auto It = Popped.find(Shadow);
-    if (It == Popped.end())
+    Value *SP = ShadowAt(LI->getPointerOperand());
+    if (!SP)
       return true; // memory without shadow: constant
-    Value *SP = It->second, *IsNull;
+    Value *IsNull;
     const DataLayout &DL = Rev.getParent()->getDataLayout();
     if (LoadInst *Base = recordedBase(LI->getPointerOperand()))
       SP = guardRecorded(RB, LI->getPointerOperand(), SP,
@@ -526,10 +536,9 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
   }
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *V = SI->getValueOperand();
-    auto It = Popped.find(shadowOrNull(SI->getPointerOperand()));
-    if (It == Popped.end())
+    Value *SP = ShadowAt(SI->getPointerOperand());
+    if (!SP)
       return true;
-    Value *SP = It->second;
     if (FloatView.count(V)) {
       storeAdjointOfView(*SI, SP);
       return true;
@@ -553,17 +562,22 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     return true;
   }
   if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
-    Value *SD = shadowOrNull(MT->getRawDest());
-    if (!SD || !Popped.count(SD))
+    Value *SD = ShadowAt(MT->getRawDest());
+    if (!SD)
       return true;
-    return emitCopyAdjoint(*MT, Popped[SD],
-                           Val(shadowOrNull(MT->getRawSource())),
-                           Val(MT->getLength()));
+    Value *SS = ShadowAt(MT->getRawSource());
+    if (!SS) {
+      // (Copied from memory without derivatives: what the copy overwrote
+      // had its adjoints cleared.)
+      RB.CreateMemSet(SD, RB.getInt8(0), Val(MT->getLength()),
+                      MT->getDestAlign());
+      return true;
+    }
+    return emitCopyAdjoint(*MT, SD, SS, Val(MT->getLength()));
   }
   if (auto *MS = dyn_cast<MemSetInst>(&I)) {
-    Value *SD = shadowOrNull(MS->getRawDest());
-    if (SD && Popped.count(SD))
-      RB.CreateMemSet(Popped[SD], RB.getInt8(0), Val(MS->getLength()),
+    if (Value *SD = ShadowAt(MS->getRawDest()))
+      RB.CreateMemSet(SD, RB.getInt8(0), Val(MS->getLength()),
                       MS->getDestAlign());
     return true;
   }

@@ -26,9 +26,11 @@ struct __attribute__((enzyme_inactive)) S { int a; };
 __attribute__((enzyme_nocache)) double v;
 // CHECK: enzyme-attributes.c:[[@LINE+1]]:3: error: 'enzyme::inactive' attribute takes no arguments
 [[enzyme::inactive(3)]] double c(double x) { return x; }
-double d_shadowed;
-// CHECK: enzyme-attributes.c:[[@LINE+1]]:16: error: 'enzyme_shadow' (a global's shadow named by another global) is not supported yet by adcc
-__attribute__((enzyme_shadow(d_shadowed))) double shadowed;
+// CHECK: enzyme-attributes.c:[[@LINE+1]]:30: error: 'enzyme_shadow' needs the global variable that holds the shadow, declared before: enzyme_shadow(d_shadowed)
+__attribute__((enzyme_shadow(d_nosuch))) double shadowed;
+float d_single;
+// CHECK: enzyme-attributes.c:[[@LINE+1]]:30: error: the shadow 'd_single' of 'shadowed2' must be another global variable of the same type ('double')
+__attribute__((enzyme_shadow(d_single))) double shadowed2;
 // CHECK-NOT: error:
 // A local variable is no global.
 double loc(double x) {
@@ -45,6 +47,8 @@ __attribute__((annotate("enzyme_shadow"))) double h2(double x) { return x; }
 __attribute__((annotate("enzyme_function_like=nosuch"))) double h3(double x) {
   return x;
 }
+// ANN: enzyme-attributes.c:[[@LINE+1]]:16: error: 'enzyme_shadow' needs the address of the global variable that holds the shadow: annotate("enzyme_shadow", &d_g)
+__attribute__((annotate("enzyme_shadow"))) double unnamed_shadow;
 // ANN: enzyme-attributes.c:[[@LINE+1]]:16: error: 'enzyme_nofree' only applies to functions
 __attribute__((annotate("enzyme_nofree"))) double t;
 // Other annotations are the program's own.

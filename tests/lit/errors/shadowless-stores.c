@@ -1,6 +1,6 @@
 // A value with a derivative stored into memory without a shadow: the error
 // names that memory as the program knows it (the argument passed with
-// enzyme_const, the global variable) and the fix, in both modes, at -O0
+// enzyme_const, a global variable that gets no shadow) and the fix, in both modes, at -O0
 // (where the argument lives in a stack slot) as at -O2.
 // RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
@@ -8,12 +8,23 @@ extern int enzyme_const, enzyme_dup;
 double __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
 
-double cache;
-// CHECK-DAG: shadowless-stores.c:[[@LINE+2]]:{{[0-9]+}}: error: cannot differentiate 'keep' in reverse mode: a value with a derivative is stored into the global variable 'cache', which has no shadow (shadows of globals are not supported yet); if its derivative is not wanted, mark it inactive
+// A global defined in another file: its shadow would be defined there.
+extern double cache;
+// CHECK-DAG: shadowless-stores.c:[[@LINE+2]]:{{[0-9]+}}: error: cannot differentiate 'keep' in reverse mode: a value with a derivative is stored into the global variable 'cache', which has no shadow: it is defined in another file, where its shadow would be defined; name its shadow with __attribute__((enzyme_shadow(...)))
 // CHECK-DAG: shadowless-stores.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'keep' in forward mode: a value with a derivative is stored into the global variable 'cache'
 double keep(double x) { cache = x * x; return x; }
 double dkeep(double x) {
   return __enzyme_autodiff((void *)keep, x) + __enzyme_fwddiff((void *)keep, x, 1.0);
+}
+
+// A global that holds a pointer: its shadow pointer cannot be known.
+double *where;
+// CHECK-DAG: shadowless-stores.c:[[@LINE+2]]:{{[0-9]+}}: error: cannot differentiate 'remember' in reverse mode: a value with a derivative is stored into the global variable 'where', which has no shadow: it holds pointers
+// CHECK-DAG: shadowless-stores.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'remember' in forward mode: a value with a derivative is stored into the global variable 'where'
+double remember(double *p) { where = p; return *p; }
+double dremember(double *p, double *dp) {
+  return __enzyme_autodiff((void *)remember, p, dp) +
+         __enzyme_fwddiff((void *)remember, p, dp);
 }
 
 // CHECK-DAG: shadowless-stores.c:[[@LINE+2]]:{{[0-9]+}}: error: cannot differentiate 'scale' in reverse mode: a value with a derivative is stored into memory that argument 1 of 'scale' points to, which has no shadow (it was passed with enzyme_const, or its caller passes memory without one); the derivative would be lost for what reads it later: pass that argument with enzyme_dup and a shadow buffer
