@@ -69,10 +69,15 @@ struct DerivativeKey {
   /// __enzyme_autodiff call, or a callee whose caller guarantees it), so
   /// the reverse sweep may read that memory again instead of recording it.
   bool StableMemory = false;
+  /// Bit i: the shadow of pointer argument i may be null while the pointer
+  /// is not, or memory reached through it may hold such shadows (a pointer
+  /// to constant data kept beside derivatives: NullableShadows.h). Accesses
+  /// through them are guarded.
+  uint64_t NullableShadows = 0;
 
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
-                    StableMemory);
+                    StableMemory, NullableShadows);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

@@ -6,10 +6,12 @@
 #include "../CallSites.h"
 #include "../ContractArithmetic.h"
 #include "../MemoryScopes.h"
+#include "adcore/NullableShadows.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -158,6 +160,16 @@ bool ForwardEmitter::run() {
     ShadowArgs.push_back({P, Lanes});
   }
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
+  // (Forward mode over a reverse sweep: a pointer the augmented sweep
+  // recorded has, in its shadow record, the tangent the outer derivative
+  // gave it, null for a pointer to memory without derivatives there.)
+  SmallVector<const Value *, 4> Recorded;
+  for (Instruction &I : instructions(Primal))
+    if (isa<LoadInst>(I) && I.getType()->isPointerTy() &&
+        hasMemoryClass(I, MemoryClass::Tape))
+      Recorded.push_back(&I);
+  NullableShadows Nullables(Primal, PrimalActivity, Key.NullableShadows,
+                            Recorded);
 
   SmallVector<ReturnInst *, 4> ClonedReturns;
   CloneFunctionInto(&Derivative, &Primal, VMap,
@@ -180,9 +192,11 @@ bool ForwardEmitter::run() {
       ConstantLoads.insert(Clone);
     if (PrimalActivity.cleanStackPointer(Orig))
       CleanSlotClones.insert(Clone);
-    if (auto *I = dyn_cast<Instruction>(Orig);
-        I && PrimalActivity.storesConstantPointer(*I, types()))
-      ConstantPointerStores.insert(cast<Instruction>(Clone));
+    if (Nullables.mayBeNull(Orig))
+      NullableClones.insert(Clone);
+    if (auto *Call = dyn_cast<CallBase>(Orig))
+      if (uint64_t Bits = Nullables.calleeBits(*Call))
+        CalleeNullableBits[Clone] = Bits;
   }
   copyParameterAttributes(Primal, Derivative, Key);
   Unneeded.collectWrites(Derivative);

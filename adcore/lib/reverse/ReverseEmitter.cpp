@@ -8,6 +8,7 @@
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
+#include "adcore/NullableShadows.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
@@ -193,6 +194,7 @@ bool ReverseEmitter::buildAugmented() {
       }
   }
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
+  NullableShadows Nullables(Primal, PrimalActivity, Key.NullableShadows);
   Types = std::make_unique<TypeAnalysis>(Primal);
   SmallVector<ReturnInst *, 4> Returns;
   CloneFunctionInto(&Aug, &Primal, VMap, CloneFunctionChangeType::GlobalChanges,
@@ -206,9 +208,11 @@ bool ReverseEmitter::buildAugmented() {
       Active.insert(Clone);
     if (PrimalActivity.cleanStackPointer(Orig))
       CleanSlotClones.insert(Clone);
-    if (auto *I = dyn_cast<Instruction>(Orig);
-        I && PrimalActivity.storesConstantPointer(*I, *Types))
-      ConstantPointerStores.insert(cast<Instruction>(Clone));
+    if (Nullables.mayBeNull(Orig))
+      NullableClones.insert(Clone);
+    if (auto *Call = dyn_cast<CallBase>(Orig))
+      if (uint64_t Bits = Nullables.calleeBits(*Call))
+        CalleeNullableBits[Clone] = Bits;
   }
   // The primal's own loads and stores touch primal memory only.
   for (BasicBlock &BB : Aug)

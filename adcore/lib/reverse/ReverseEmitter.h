@@ -383,9 +383,15 @@ private:
   /// that never holds a derivative: passed to a callee as constants (a
   /// table of pointers into constant memory has null shadow pointers).
   llvm::DenseSet<const llvm::Value *> CleanSlotClones;
-  /// Stores of a pointer without a shadow (to constant data) into memory
-  /// that may hold derivatives: its shadow there would be null.
-  llvm::SmallPtrSet<const llvm::Instruction *, 4> ConstantPointerStores;
+  /// Pointers whose shadow may be null at run time while they are not (a
+  /// pointer to constant data read back from memory with derivatives:
+  /// NullableShadows.h); accesses through them are guarded
+  /// (NullShadowGuards.h). Per call, its callee's key bits.
+  llvm::DenseSet<const llvm::Value *> NullableClones;
+  llvm::DenseMap<const llvm::Value *, uint64_t> CalleeNullableBits;
+  bool nullable(const llvm::Value *V) const {
+    return NullableClones.contains(V);
+  }
   /// The first active value shadowOrZero found without a shadow.
   llvm::Value *MissingShadow = nullptr;
 

@@ -18,6 +18,7 @@
 
 #include "../CallSites.h"
 #include "../MemoryScopes.h"
+#include "../NullShadowGuards.h"
 #include "ReverseEmitter.h"
 
 #include "adcore/MathRules.h"
@@ -470,6 +471,8 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
   }
   if (auto *LI = dyn_cast<LoadInst>(&I)) {
     if (FloatView.count(LI)) {
+      if (nullable(LI->getPointerOperand()))
+        return unsupported(I, NullableViewError);
       auto It = Popped.find(shadowOrNull(LI->getPointerOperand()));
       if (It != Popped.end())
         loadAdjointOfView(*LI, It->second);
@@ -492,10 +495,15 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     auto It = Popped.find(Shadow);
     if (It == Popped.end())
       return true; // memory without shadow: constant
-    Value *SP = It->second;
+    Value *SP = It->second, *To = SP;
+    // (Through a shadow that may be null: the adjoint is dropped.)
+    if (nullable(LI->getPointerOperand())) {
+      SP = guardedReadAddress(RB, It->second, LI->getType(), LI->getAlign());
+      To = guardedWriteAddress(RB, It->second, LI->getType(), LI->getAlign());
+    }
     LoadInst *Old = RB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign());
     tagMemoryClass(*Old, MemoryClass::Shadow);
-    tagMemoryClass(*RB.CreateAlignedStore(sum(Old, D), SP, LI->getAlign()),
+    tagMemoryClass(*RB.CreateAlignedStore(sum(Old, D), To, LI->getAlign()),
                    MemoryClass::Shadow);
     return true;
   }
@@ -504,15 +512,23 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     auto It = Popped.find(shadowOrNull(SI->getPointerOperand()));
     if (It == Popped.end())
       return true;
-    Value *SP = It->second;
+    Value *SP = It->second, *To = SP;
+    bool Guarded = nullable(SI->getPointerOperand());
     if (FloatView.count(V)) {
+      if (Guarded)
+        return unsupported(I, NullableViewError);
       storeAdjointOfView(*SI, SP);
       return true;
+    }
+    // (Through a shadow that may be null: no adjoint.)
+    if (Guarded) {
+      SP = guardedReadAddress(RB, It->second, V->getType(), SI->getAlign());
+      To = guardedWriteAddress(RB, It->second, V->getType(), SI->getAlign());
     }
     LoadInst *Old = RB.CreateAlignedLoad(V->getType(), SP, SI->getAlign());
     tagMemoryClass(*Old, MemoryClass::Shadow);
     tagMemoryClass(*RB.CreateAlignedStore(Constant::getNullValue(V->getType()),
-                                          SP, SI->getAlign()),
+                                          To, SI->getAlign()),
                    MemoryClass::Shadow);
     addAdjoint(V, Old);
     return true;
@@ -521,13 +537,23 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Value *SD = shadowOrNull(MT->getRawDest());
     if (!SD || !Popped.count(SD))
       return true;
+    if (nullable(MT->getRawDest()) || nullable(MT->getRawSource()))
+      return unsupported(I, "derivatives are copied through a pointer read "
+                            "back from memory that may also hold pointers "
+                            "to constant data (enzyme_const), whose shadow "
+                            "may be null; this is not supported yet in "
+                            "reverse mode; copy the values one by one, or "
+                            "pass the constant data as a duplicated "
+                            "argument (enzyme_dup with a zero shadow)");
     return emitCopyAdjoint(*MT, Popped[SD],
                            Val(shadowOrNull(MT->getRawSource())),
                            Val(MT->getLength()));
   }
   if (auto *MS = dyn_cast<MemSetInst>(&I)) {
     Value *SD = shadowOrNull(MS->getRawDest());
-    if (SD && Popped.count(SD))
+    if (SD && Popped.count(SD) && nullable(MS->getRawDest()))
+      guardedShadowClear(RB, Popped[SD], Val(MS->getLength()));
+    else if (SD && Popped.count(SD))
       RB.CreateMemSet(Popped[SD], RB.getInt8(0), Val(MS->getLength()),
                       MS->getDestAlign());
     return true;
