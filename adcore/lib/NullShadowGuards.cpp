@@ -82,6 +82,54 @@ Function *helper(Module &M, bool Copy) {
 
 } // namespace
 
+FunctionCallee guardedAdjointCopy(Module &M, StringRef Name, bool Strided) {
+  std::string Wrapper = (Name + ".guarded").str();
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  auto *FTy = Strided ? FunctionType::get(Type::getVoidTy(C),
+                                          {Ptr, Ptr, I64, I64}, false)
+                      : FunctionType::get(Type::getVoidTy(C),
+                                          {Ptr, Ptr, I64}, false);
+  if (Function *F = M.getFunction(Wrapper))
+    return {FTy, F};
+  auto *F =
+      Function::Create(FTy, GlobalValue::PrivateLinkage, Wrapper, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  // The runtime's strided copy takes a null source (it clears dst).
+  StringRef StridedName = Name.ends_with("f32")
+                              ? "adcc_adjoint_copy_strided_f32"
+                              : "adcc_adjoint_copy_strided_f64";
+  uint64_t Size = Name.ends_with("f32") ? 4 : 8;
+  FunctionCallee Inner = M.getOrInsertFunction(Name, FTy);
+  FunctionCallee Clear = M.getOrInsertFunction(
+      StridedName,
+      FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I64, I64}, false));
+  auto *Entry = BasicBlock::Create(C, "entry", F);
+  auto *Work = BasicBlock::Create(C, "work", F);
+  auto *Drop = BasicBlock::Create(C, "drop", F);
+  auto *Copy = BasicBlock::Create(C, "copy", F);
+  auto *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  Value *Dst = F->getArg(0), *Src = F->getArg(1);
+  B.CreateCondBr(B.CreateIsNull(Dst), Done, Work);
+  B.SetInsertPoint(Work);
+  B.CreateCondBr(B.CreateIsNull(Src), Drop, Copy);
+  B.SetInsertPoint(Drop);
+  if (Strided)
+    B.CreateCall(Clear, {Dst, Src, F->getArg(2), F->getArg(3)});
+  else
+    B.CreateCall(Clear, {Dst, Src, B.CreateUDiv(F->getArg(2), B.getInt64(Size)),
+                         B.getInt64(Size)});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Copy);
+  SmallVector<Value *, 4> Args(llvm::make_pointer_range(F->args()));
+  B.CreateCall(Inner, Args);
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return {FTy, F};
+}
+
 Constant *zeroBlock(Module &M, uint64_t Bytes, Align A) {
   return sizedBlock(M, "adcc.zero.tangents.", Bytes, A, /*Sink=*/false);
 }

@@ -52,6 +52,12 @@ void guardedShadowCopy(llvm::IRBuilder<> &B, llvm::Value *Dst,
 /// Zeroes \p Len bytes of shadow at \p Dst, unless it is null.
 void guardedShadowClear(llvm::IRBuilder<> &B, llvm::Value *Dst,
                         llvm::Value *Len);
+/// A wrapper of the runtime's adjoint copy \p Name (adcc_adjoint_copy_f64,
+/// ..._strided_f64: `(dst, src, bytes)` or `(dst, src, count, stride)`)
+/// whose shadows may be null: nothing when dst is null; with a null src,
+/// dst's adjoints are cleared and dropped.
+llvm::FunctionCallee guardedAdjointCopy(llvm::Module &M, llvm::StringRef Name,
+                                        bool Strided);
 
 } // namespace adcore
 

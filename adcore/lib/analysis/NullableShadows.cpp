@@ -4,7 +4,9 @@
 // whose shadow may be null, and the memory that may hold such shadows.
 //  - a pointer without a shadow (not a constant: constants have shadows
 //    of their own) stored into memory leaves a null shadow there; so does
-//    a pointer whose shadow may be null;
+//    a pointer whose shadow may be null; memory that receives the address
+//    of such memory reaches null shadows too (what is loaded from it is
+//    treated alike: its shadow, or memory reached through it);
 //  - a call given such a pointer, or memory that may hold null shadows,
 //    may store them into any memory it may write through its arguments;
 //  - a pointer loaded from memory that may hold null shadows, or through
@@ -119,7 +121,11 @@ bool NullableShadows::update(const Value &V) {
     return Add(LI->getType()->isPointerTy() && Activity.isActive(LI) &&
                mayHoldNull(LI->getPointerOperand()));
   if (const auto *SI = dyn_cast<StoreInst>(I)) {
-    if (leavesNull(SI->getValueOperand()) &&
+    // (Also the address of memory that may hold null shadows: a stepper
+    // holding a reference to a closure that holds a constant pointer.)
+    const Value *V = SI->getValueOperand();
+    if ((leavesNull(V) || (V->getType()->isPointerTy() &&
+                           Activity.isActive(V) && mayHoldNull(V))) &&
         Activity.isActive(SI->getPointerOperand()))
       return taint(SI->getPointerOperand());
     return false;

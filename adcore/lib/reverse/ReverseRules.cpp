@@ -237,13 +237,26 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
                            "copy the values one by one");
   Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
   Module &M = *Rev.getParent();
+  // (Shadows that may be null: NullShadowGuards.h.)
+  bool Guarded = nullable(MT.getRawDest()) || nullable(MT.getRawSource());
+  auto Runtime = [&](StringRef Name, bool Strided) {
+    if (Guarded)
+      return guardedAdjointCopy(M, Name, Strided);
+    return Strided ? M.getOrInsertFunction(Name, RB.getVoidTy(), Ptr, Ptr, I64,
+                                           I64)
+                   : M.getOrInsertFunction(Name, RB.getVoidTy(), Ptr, Ptr, I64);
+  };
+  auto At = [&](Value *P, int64_t Offset) {
+    if (Guarded)
+      return nullKeepingGEP(RB, RB.getInt8Ty(), P, RB.getInt64(Offset),
+                            P->getName(), GEPNoWrapFlags::none());
+    return RB.CreateConstGEP1_64(RB.getInt8Ty(), P, Offset);
+  };
   auto Copy = [&](Kind K, Value *D, Value *S, Value *Bytes) {
     const char *Name =
         K == Kind::Double ? "adcc_adjoint_copy_f64" : "adcc_adjoint_copy_f32";
-    RB.CreateCall(
-        M.getOrInsertFunction(
-            Name, FunctionType::get(RB.getVoidTy(), {Ptr, Ptr, I64}, false)),
-        {D, S, RB.CreateZExtOrTrunc(Bytes, I64)});
+    RB.CreateCall(Runtime(Name, /*Strided=*/false),
+                  {D, S, RB.CreateZExtOrTrunc(Bytes, I64)});
   };
   Kind First = L.begin()->second;
   bool Uniform =
@@ -267,12 +280,11 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     for (auto [Offset, K] : L) {
       if (!isFloatMemory(K) || uint64_t(Offset) + floatBytes(K) > Stride)
         continue;
-      RB.CreateCall(M.getOrInsertFunction(K == Kind::Double
-                                              ? "adcc_adjoint_copy_strided_f64"
-                                              : "adcc_adjoint_copy_strided_f32",
-                                          RB.getVoidTy(), Ptr, Ptr, I64, I64),
-                    {RB.CreateConstGEP1_64(RB.getInt8Ty(), SD, Offset),
-                     RB.CreateConstGEP1_64(RB.getInt8Ty(), SS, Offset), Count,
+      RB.CreateCall(Runtime(K == Kind::Double
+                                ? "adcc_adjoint_copy_strided_f64"
+                                : "adcc_adjoint_copy_strided_f32",
+                            /*Strided=*/true),
+                    {At(SD, Offset), At(SS, Offset), Count,
                      RB.getInt64(Stride)});
     }
     return true;
@@ -287,8 +299,7 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     uint64_t Size = floatBytes(K);
     if (!isFloatMemory(K) || Offset < 0 || uint64_t(Offset) + Size > Bytes)
       continue;
-    Copy(K, RB.CreateConstGEP1_64(RB.getInt8Ty(), SD, Offset),
-         RB.CreateConstGEP1_64(RB.getInt8Ty(), SS, Offset), RB.getInt64(Size));
+    Copy(K, At(SD, Offset), At(SS, Offset), RB.getInt64(Size));
   }
   return true;
 }
@@ -537,14 +548,6 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Value *SD = shadowOrNull(MT->getRawDest());
     if (!SD || !Popped.count(SD))
       return true;
-    if (nullable(MT->getRawDest()) || nullable(MT->getRawSource()))
-      return unsupported(I, "derivatives are copied through a pointer read "
-                            "back from memory that may also hold pointers "
-                            "to constant data (enzyme_const), whose shadow "
-                            "may be null; this is not supported yet in "
-                            "reverse mode; copy the values one by one, or "
-                            "pass the constant data as a duplicated "
-                            "argument (enzyme_dup with a zero shadow)");
     return emitCopyAdjoint(*MT, Popped[SD],
                            Val(shadowOrNull(MT->getRawSource())),
                            Val(MT->getLength()));
