@@ -178,8 +178,9 @@ std::string crossTUSymbol(const CrossTURequest &R) {
      << unsigned(R.Key.ReturnPrimal) << unsigned(R.Key.ReturnShadow)
      << unsigned(R.Key.StableMemory);
   // (Arguments whose shadows may be null: NullableShadows.h.)
-  if (R.Key.NullableShadows)
-    OS << 'n' << utohexstr(R.Key.NullableShadows);
+  if (R.Key.NullableShadows || R.Key.NullReaching)
+    OS << 'n' << utohexstr(R.Key.NullableShadows) << 'r'
+       << utohexstr(R.Key.NullReaching);
   OS << '.';
   for (ArgActivity A : R.Key.Args)
     OS << letterOf(A);
@@ -216,10 +217,12 @@ std::optional<CrossTURequest> parseCrossTUSymbol(StringRef Name) {
   if (Parts[0].drop_front().getAsInteger(10, R.Key.Width) || R.Key.Width == 0)
     return std::nullopt;
   StringRef Nullable = Parts[1].drop_front(3);
-  if (!Nullable.empty() &&
-      (!Nullable.consume_front("n") ||
-       Nullable.getAsInteger(16, R.Key.NullableShadows)))
-    return std::nullopt;
+  if (!Nullable.empty()) {
+    auto [N, Reach] = Nullable.split('r');
+    if (!N.consume_front("n") || N.getAsInteger(16, R.Key.NullableShadows) ||
+        Reach.getAsInteger(16, R.Key.NullReaching))
+      return std::nullopt;
+  }
   for (char C : Parts[1].take_front(3))
     if (C != '0' && C != '1')
       return std::nullopt;

@@ -70,14 +70,14 @@ struct DerivativeKey {
   /// the reverse sweep may read that memory again instead of recording it.
   bool StableMemory = false;
   /// Bit i: the shadow of pointer argument i may be null while the pointer
-  /// is not, or memory reached through it may hold such shadows (a pointer
-  /// to constant data kept beside derivatives: NullableShadows.h). Accesses
-  /// through them are guarded.
-  uint64_t NullableShadows = 0;
+  /// is not (a pointer to constant data kept beside derivatives:
+  /// NullableShadows.h); accesses through it are guarded. NullReaching: bit
+  /// i, memory reached through argument i may hold such shadows.
+  uint64_t NullableShadows = 0, NullReaching = 0;
 
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
-                    StableMemory, NullableShadows);
+                    StableMemory, NullableShadows, NullReaching);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

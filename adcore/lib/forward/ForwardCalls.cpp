@@ -386,9 +386,12 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
             ? Unneeded.calleeActivity(U.get(), Callee, Call.getArgOperandNo(&U))
             : ArgActivity::Const);
   // (Pointer arguments whose tangents may be null: guarded in the callee.)
+  NullableBits Bits = CalleeNullableBits.lookup(&Call);
   for (unsigned No = 0; No < K.Args.size() && No < 64; ++No)
-    if (hasShadow(K.Args[No]))
-      K.NullableShadows |= CalleeNullableBits.lookup(&Call) & uint64_t(1) << No;
+    if (hasShadow(K.Args[No])) {
+      K.NullableShadows |= Bits.Nullable & uint64_t(1) << No;
+      K.NullReaching |= Bits.Reaching & uint64_t(1) << No;
+    }
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   // (An integer holding a float's bits carries its tangent's bits.)

@@ -168,8 +168,8 @@ bool ForwardEmitter::run() {
     if (isa<LoadInst>(I) && I.getType()->isPointerTy() &&
         hasMemoryClass(I, MemoryClass::Tape))
       Recorded.push_back(&I);
-  NullableShadows Nullables(Primal, PrimalActivity, Key.NullableShadows,
-                            Recorded);
+  NullableShadows Nullables(Primal, PrimalActivity, types(),
+                            {Key.NullableShadows, Key.NullReaching}, Recorded);
 
   SmallVector<ReturnInst *, 4> ClonedReturns;
   CloneFunctionInto(&Derivative, &Primal, VMap,
@@ -195,8 +195,7 @@ bool ForwardEmitter::run() {
     if (Nullables.mayBeNull(Orig))
       NullableClones.insert(Clone);
     if (auto *Call = dyn_cast<CallBase>(Orig))
-      if (uint64_t Bits = Nullables.calleeBits(*Call))
-        CalleeNullableBits[Clone] = Bits;
+      CalleeNullableBits[Clone] = Nullables.calleeBits(*Call);
   }
   copyParameterAttributes(Primal, Derivative, Key);
   Unneeded.collectWrites(Derivative);

@@ -18,6 +18,7 @@
 #include "../UnneededResults.h"
 #include "adcore/ActivityAnalysis.h"
 #include "adcore/Derivative.h"
+#include "adcore/NullableShadows.h"
 #include "adcore/Synthesis.h"
 #include "adcore/TypeAnalysis.h"
 
@@ -161,7 +162,7 @@ private:
   /// pointer read from a tape record: NullableShadows.h); accesses through
   /// them are guarded (NullShadowGuards.h). Per call, its callee's key bits.
   llvm::DenseSet<const llvm::Value *> NullableClones;
-  llvm::DenseMap<const llvm::Value *, uint64_t> CalleeNullableBits;
+  llvm::DenseMap<const llvm::Value *, NullableBits> CalleeNullableBits;
   bool nullable(const llvm::Value *V) const {
     return NullableClones.contains(V);
   }

@@ -151,9 +151,12 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
       K.Args.push_back(ArgActivity::Const);
   }
   // (Pointer arguments whose shadows may be null: guarded in the callee.)
+  NullableBits Bits = CalleeNullableBits.lookup(&Call);
   for (unsigned No = 0; No < K.Args.size() && No < 64; ++No)
-    if (hasShadow(K.Args[No]))
-      K.NullableShadows |= CalleeNullableBits.lookup(&Call) & uint64_t(1) << No;
+    if (hasShadow(K.Args[No])) {
+      K.NullableShadows |= Bits.Nullable & uint64_t(1) << No;
+      K.NullReaching |= Bits.Reaching & uint64_t(1) << No;
+    }
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   K.ReturnShadow = Active.contains(&Call) && canCarryDerivative(RetTy);

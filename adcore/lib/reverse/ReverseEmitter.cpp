@@ -194,8 +194,9 @@ bool ReverseEmitter::buildAugmented() {
       }
   }
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
-  NullableShadows Nullables(Primal, PrimalActivity, Key.NullableShadows);
   Types = std::make_unique<TypeAnalysis>(Primal);
+  NullableShadows Nullables(Primal, PrimalActivity, *Types,
+                            {Key.NullableShadows, Key.NullReaching});
   SmallVector<ReturnInst *, 4> Returns;
   CloneFunctionInto(&Aug, &Primal, VMap, CloneFunctionChangeType::GlobalChanges,
                     Returns);
@@ -211,8 +212,7 @@ bool ReverseEmitter::buildAugmented() {
     if (Nullables.mayBeNull(Orig))
       NullableClones.insert(Clone);
     if (auto *Call = dyn_cast<CallBase>(Orig))
-      if (uint64_t Bits = Nullables.calleeBits(*Call))
-        CalleeNullableBits[Clone] = Bits;
+      CalleeNullableBits[Clone] = Nullables.calleeBits(*Call);
   }
   // The primal's own loads and stores touch primal memory only.
   for (BasicBlock &BB : Aug)

@@ -34,6 +34,7 @@
 
 #include "adcore/ActivityAnalysis.h"
 #include "adcore/Derivative.h"
+#include "adcore/NullableShadows.h"
 #include "adcore/Synthesis.h"
 #include "adcore/TypeAnalysis.h"
 
@@ -388,7 +389,7 @@ private:
   /// NullableShadows.h); accesses through them are guarded
   /// (NullShadowGuards.h). Per call, its callee's key bits.
   llvm::DenseSet<const llvm::Value *> NullableClones;
-  llvm::DenseMap<const llvm::Value *, uint64_t> CalleeNullableBits;
+  llvm::DenseMap<const llvm::Value *, NullableBits> CalleeNullableBits;
   bool nullable(const llvm::Value *V) const {
     return NullableClones.contains(V);
   }
