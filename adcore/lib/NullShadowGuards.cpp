@@ -18,8 +18,8 @@ namespace {
 
 /// A block of at least \p Bytes bytes aligned to \p A, named \p Prefix and
 /// its size: constant zeros, or (\p Sink) a block written and never read.
-GlobalVariable *sizedBlock(Module &M, StringRef Prefix, uint64_t Bytes,
-                           Align A, bool Sink) {
+GlobalVariable *sizedBlock(Module &M, StringRef Prefix, uint64_t Bytes, Align A,
+                           bool Sink) {
   Bytes = std::max<uint64_t>(Bytes, 64);
   std::string Name = (Prefix + Twine(Bytes)).str();
   auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), Bytes);
@@ -34,8 +34,7 @@ GlobalVariable *sizedBlock(Module &M, StringRef Prefix, uint64_t Bytes,
 }
 
 uint64_t storeBytes(IRBuilder<> &B, Type *Ty) {
-  return B.GetInsertBlock()->getModule()->getDataLayout().getTypeStoreSize(
-      Ty);
+  return B.GetInsertBlock()->getModule()->getDataLayout().getTypeStoreSize(Ty);
 }
 
 /// The helper `void name(ptr dst, ptr src, i64 len)` (\p Copy) or
@@ -50,9 +49,9 @@ Function *helper(Module &M, bool Copy) {
   if (Copy)
     Params.push_back(Ptr);
   Params.push_back(I64);
-  auto *F = Function::Create(
-      FunctionType::get(Type::getVoidTy(C), Params, false),
-      GlobalValue::PrivateLinkage, Name, M);
+  auto *F =
+      Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
+                       GlobalValue::PrivateLinkage, Name, M);
   F->addFnAttr(Attribute::NoUnwind);
   Argument *Dst = F->getArg(0), *Len = F->getArg(Copy ? 2 : 1);
   Argument *Src = Copy ? F->getArg(1) : nullptr;
@@ -86,14 +85,13 @@ FunctionCallee guardedAdjointCopy(Module &M, StringRef Name, bool Strided) {
   std::string Wrapper = (Name + ".guarded").str();
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
-  auto *FTy = Strided ? FunctionType::get(Type::getVoidTy(C),
-                                          {Ptr, Ptr, I64, I64}, false)
-                      : FunctionType::get(Type::getVoidTy(C),
-                                          {Ptr, Ptr, I64}, false);
+  auto *FTy =
+      Strided
+          ? FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I64, I64}, false)
+          : FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I64}, false);
   if (Function *F = M.getFunction(Wrapper))
     return {FTy, F};
-  auto *F =
-      Function::Create(FTy, GlobalValue::PrivateLinkage, Wrapper, M);
+  auto *F = Function::Create(FTy, GlobalValue::PrivateLinkage, Wrapper, M);
   F->addFnAttr(Attribute::NoUnwind);
   // The runtime's strided copy takes a null source (it clears dst).
   StringRef StridedName = Name.ends_with("f32")

@@ -1,4 +1,4 @@
-//===- NullShadowGuards.h - Accesses through shadows that may be null -*- C++ -*-===//
+//===- NullShadowGuards.h - Accesses through null shadows -----*- C++ -*-===//
 //
 // Where a shadow pointer may be null at run time while its primal is not
 // (adcore/NullableShadows.h: a pointer to constant data read back from
@@ -43,12 +43,13 @@ llvm::Value *guardedWriteAddress(llvm::IRBuilder<> &B, llvm::Value *Addr,
                                  llvm::Type *Ty, llvm::Align A);
 /// A GEP on a shadow \p Base that may be null: null when Base is.
 llvm::Value *nullKeepingGEP(llvm::IRBuilder<> &B, llvm::Type *SourceTy,
-                            llvm::Value *Base, llvm::ArrayRef<llvm::Value *> Idx,
+                            llvm::Value *Base,
+                            llvm::ArrayRef<llvm::Value *> Idx,
                             const llvm::Twine &Name, llvm::GEPNoWrapFlags NW);
 /// Copies \p Len bytes of shadow from \p Src to \p Dst, either of which may
 /// be null: nothing when Dst is, zeros when Src is.
-void guardedShadowCopy(llvm::IRBuilder<> &B, llvm::Value *Dst,
-                       llvm::Value *Src, llvm::Value *Len);
+void guardedShadowCopy(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *Src,
+                       llvm::Value *Len);
 /// Zeroes \p Len bytes of shadow at \p Dst, unless it is null.
 void guardedShadowClear(llvm::IRBuilder<> &B, llvm::Value *Dst,
                         llvm::Value *Len);

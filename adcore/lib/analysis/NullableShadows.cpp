@@ -25,10 +25,10 @@
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/Support/ModRef.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/ModRef.h"
 
 using namespace llvm;
 
@@ -206,8 +206,7 @@ bool NullableShadows::update(const Value &V) {
     return false;
   }
   if (const auto *MT = dyn_cast<MemTransferInst>(I)) {
-    if (Activity.isActive(MT->getRawDest()) &&
-        mayHoldNull(MT->getRawSource()))
+    if (Activity.isActive(MT->getRawDest()) && mayHoldNull(MT->getRawSource()))
       return taint(MT->getRawDest());
     return false;
   }

@@ -2,11 +2,11 @@
 
 #include "ForwardEmitter.h"
 
-#include "llvm/Analysis/ValueTracking.h"
 #include "../CallSites.h"
 #include "../ContractArithmetic.h"
 #include "../MemoryScopes.h"
 #include "adcore/NullableShadows.h"
+#include "llvm/Analysis/ValueTracking.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Demangle/Demangle.h"

@@ -13,8 +13,8 @@
 #include "../CallSites.h"
 #include "../MemoryScopes.h"
 #include "../NullShadowGuards.h"
-#include "ForwardEmitter.h"
 #include "../ShadowlessStores.h"
+#include "ForwardEmitter.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
@@ -203,10 +203,10 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
   for (unsigned L = 0; L < Width; ++L) {
     Value *Shadow = TV ? lane(TV, L) : Constant::getNullValue(V->getType());
     // (Through a tangent that may be null: into a sink.)
-    Value *To = nullable(I.getPointerOperand())
-                    ? guardedWriteAddress(B, lane(SP, L), V->getType(),
-                                          I.getAlign())
-                    : lane(SP, L);
+    Value *To =
+        nullable(I.getPointerOperand())
+            ? guardedWriteAddress(B, lane(SP, L), V->getType(), I.getAlign())
+            : lane(SP, L);
     StoreInst *S =
         B.CreateAlignedStore(Shadow, To, I.getAlign(), I.isVolatile());
     S->setOrdering(I.getOrdering());
@@ -282,7 +282,7 @@ bool ForwardEmitter::visitMemSetInst(MemSetInst &I) {
       guardedShadowClear(B, lane(SD, L), I.getLength());
     else
       B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(), I.getDestAlign(),
-                   I.isVolatile());
+                     I.isVolatile());
   return true;
 }
 

@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ReverseEmitter.h"
 #include "../NullShadowGuards.h"
 #include "../ShadowlessStores.h"
+#include "ReverseEmitter.h"
 
 #include "../CallSites.h"
 #include "../MemoryScopes.h"

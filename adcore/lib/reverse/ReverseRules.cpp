@@ -242,9 +242,9 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
   auto Runtime = [&](StringRef Name, bool Strided) {
     if (Guarded)
       return guardedAdjointCopy(M, Name, Strided);
-    return Strided ? M.getOrInsertFunction(Name, RB.getVoidTy(), Ptr, Ptr, I64,
-                                           I64)
-                   : M.getOrInsertFunction(Name, RB.getVoidTy(), Ptr, Ptr, I64);
+    return Strided
+               ? M.getOrInsertFunction(Name, RB.getVoidTy(), Ptr, Ptr, I64, I64)
+               : M.getOrInsertFunction(Name, RB.getVoidTy(), Ptr, Ptr, I64);
   };
   auto At = [&](Value *P, int64_t Offset) {
     if (Guarded)
@@ -280,12 +280,11 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     for (auto [Offset, K] : L) {
       if (!isFloatMemory(K) || uint64_t(Offset) + floatBytes(K) > Stride)
         continue;
-      RB.CreateCall(Runtime(K == Kind::Double
-                                ? "adcc_adjoint_copy_strided_f64"
-                                : "adcc_adjoint_copy_strided_f32",
-                            /*Strided=*/true),
-                    {At(SD, Offset), At(SS, Offset), Count,
-                     RB.getInt64(Stride)});
+      RB.CreateCall(
+          Runtime(K == Kind::Double ? "adcc_adjoint_copy_strided_f64"
+                                    : "adcc_adjoint_copy_strided_f32",
+                  /*Strided=*/true),
+          {At(SD, Offset), At(SS, Offset), Count, RB.getInt64(Stride)});
     }
     return true;
   }
