@@ -17,6 +17,7 @@
 #include "adcore/Synthesis.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
@@ -175,7 +176,12 @@ std::string crossTUSymbol(const CrossTURequest &R) {
   raw_string_ostream OS(Out);
   OS << CrossTUPrefix << modeLetter(R) << R.Key.Width << '.'
      << unsigned(R.Key.ReturnPrimal) << unsigned(R.Key.ReturnShadow)
-     << unsigned(R.Key.StableMemory) << '.';
+     << unsigned(R.Key.StableMemory);
+  // (Arguments whose shadows may be null: NullableShadows.h.)
+  if (R.Key.NullableShadows || R.Key.NullReaching)
+    OS << 'n' << utohexstr(R.Key.NullableShadows) << 'r'
+       << utohexstr(R.Key.NullReaching);
+  OS << '.';
   for (ArgActivity A : R.Key.Args)
     OS << letterOf(A);
   OS << ".O" << R.OptLevel << '.' << R.Primal;
@@ -187,7 +193,7 @@ std::optional<CrossTURequest> parseCrossTUSymbol(StringRef Name) {
     return std::nullopt;
   SmallVector<StringRef, 5> Parts;
   Name.split(Parts, '.', /*MaxSplit=*/4);
-  if (Parts.size() != 5 || Parts[0].size() < 2 || Parts[1].size() != 3 ||
+  if (Parts.size() != 5 || Parts[0].size() < 2 || Parts[1].size() < 3 ||
       !Parts[3].starts_with("O") || Parts[4].empty())
     return std::nullopt;
   CrossTURequest R;
@@ -210,7 +216,14 @@ std::optional<CrossTURequest> parseCrossTUSymbol(StringRef Name) {
   }
   if (Parts[0].drop_front().getAsInteger(10, R.Key.Width) || R.Key.Width == 0)
     return std::nullopt;
-  for (char C : Parts[1])
+  StringRef Nullable = Parts[1].drop_front(3);
+  if (!Nullable.empty()) {
+    auto [N, Reach] = Nullable.split('r');
+    if (!N.consume_front("n") || N.getAsInteger(16, R.Key.NullableShadows) ||
+        Reach.getAsInteger(16, R.Key.NullReaching))
+      return std::nullopt;
+  }
+  for (char C : Parts[1].take_front(3))
     if (C != '0' && C != '1')
       return std::nullopt;
   R.Key.ReturnPrimal = Parts[1][0] == '1';

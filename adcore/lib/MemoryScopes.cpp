@@ -117,20 +117,6 @@ void tagLane(Instruction &I, unsigned Lane, unsigned Width) {
                                     MDNode::get(C, Others)));
 }
 
-Constant *zeroBlock(Module &M, uint64_t Bytes, Align A) {
-  Bytes = std::max<uint64_t>(Bytes, 64);
-  std::string Name = ("adcc.zero.tangents." + Twine(Bytes)).str();
-  auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), Bytes);
-  auto *G = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name));
-  if (!G)
-    G = new GlobalVariable(M, Ty, /*isConstant=*/true,
-                           GlobalValue::PrivateLinkage,
-                           Constant::getNullValue(Ty), Name);
-  if (G->getAlign().valueOrOne() < A)
-    G->setAlignment(A);
-  return G;
-}
-
 void tagTapeAccesses(Function &F) {
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {

@@ -37,10 +37,6 @@ bool hasMemoryClass(const llvm::Instruction &I, MemoryClass Class);
 /// derivative of width \p Width (> 1): the lanes' shadows are separate
 /// memory, each lane noalias with the others (a second scope domain).
 void tagLane(llvm::Instruction &I, unsigned Lane, unsigned Width);
-/// A constant block of zeros of at least \p Bytes, aligned to \p A: what
-/// is read through a shadow pointer that is null (a pointer without
-/// derivatives recorded by a reverse sweep differentiated again).
-llvm::Constant *zeroBlock(llvm::Module &M, uint64_t Bytes, llvm::Align A);
 /// Tags every load and store of \p F (generated code, before optimization)
 /// whose address is in the tape: records and the runtime's tape fields.
 void tagTapeAccesses(llvm::Function &F);

@@ -3,8 +3,9 @@
 // modes: runge_kutta4 with integrate_const (a functor holding a pointer to
 // its parameters, a lambda capturing them by reference and one capturing
 // them by value, the state and the parameters in separate duplicated
-// arrays), and controlled runge_kutta_dopri5 / runge_kutta_cash_karp54
-// steppers with integrate_adaptive. Each gradient is checked against
+// arrays, and the parameters enzyme_const: the lambda `[p]` holds a
+// constant pointer beside the state), and controlled runge_kutta_dopri5 /
+// runge_kutta_cash_karp54 steppers with integrate_adaptive. Each gradient is checked against
 // central differences and, along a random direction, forward mode.
 // (At -O0 the reverse sweep of a closure handed on by value crashed
 // inside odeint's stages: adcore/lib/reverse/ReverseCalls.cpp.) Without
@@ -117,6 +118,20 @@ int main() {
                                enzyme_dup, in + 2, v + 2),
               REV_TOL_DOT);
   printf("separate: d/dx0 = %.12f\n", g[0]);
+
+  // The parameters constant: the lambda `[p]` holds a pointer to constant
+  // data beside the state in the stepper's stages, whose shadow there is
+  // null (a crash at -O0 before issue 33's guards). The gradient in the
+  // state is the same.
+  double gc[2] = {0}, vc[2] = {v[0], v[1]};
+  __enzyme_autodiff((void *)separate, enzyme_dup, in, gc, enzyme_const,
+                    in + 2);
+  for (int i = 0; i < 2; ++i)
+    CHECK_CLOSE(gc[i], g[i], REV_TOL_EXACT);
+  CHECK_CLOSE(gc[0] * vc[0] + gc[1] * vc[1],
+              __enzyme_fwddiff((void *)separate, enzyme_dup, in, vc,
+                               enzyme_const, in + 2),
+              REV_TOL_DOT);
   return check_finish();
 }
 #else

@@ -96,4 +96,18 @@ TEST_CASE("link-time derivative names round-trip", "[crosstu]") {
   CHECK(Back->Primal == "energy");
   CHECK_FALSE(parseCrossTUSymbol("energy"));
   CHECK_FALSE(parseCrossTUSymbol("__adcc_xtu.x1.000.d.O2.f"));
+  CHECK(Back->Key.NullableShadows == 0);
+  CHECK(Back->Key.NullReaching == 0);
+
+  // Arguments whose shadows may be null, or reach memory that may hold
+  // null shadows (NullableShadows.h), are part of the name.
+  R.Key.NullableShadows = 0x2;
+  R.Key.NullReaching = 0x13;
+  std::string Guarded = crossTUSymbol(R);
+  CHECK(Guarded != Name);
+  auto GuardedBack = parseCrossTUSymbol(Guarded);
+  REQUIRE(GuardedBack);
+  CHECK(GuardedBack->Key.NullableShadows == 0x2);
+  CHECK(GuardedBack->Key.NullReaching == 0x13);
+  CHECK(GuardedBack->Primal == "energy");
 }

@@ -61,12 +61,6 @@ public:
   bool mayHoldDerivatives(const llvm::Value *Ptr) const;
   /// Whether \p Ptr points only into stack slots that hold no derivative.
   bool cleanStackPointer(const llvm::Value *Ptr) const;
-  /// Whether \p I stores a pointer without a derivative to floating-point
-  /// data (as \p Types sees it) into memory that may hold derivatives: its
-  /// shadow there is null, and the pointer read back from there is taken
-  /// as active.
-  bool storesConstantPointer(const llvm::Instruction &I,
-                             const class TypeAnalysis &Types) const;
 
   /// Prints every argument and instruction of the function as
   /// `active` or `const`, one per line.

@@ -75,10 +75,15 @@ struct DerivativeKey {
   /// over reverse) never interleaves its records with those of the sweep.
   /// Callees get their caller's level (TapeLevels.h).
   unsigned TapeLevel = 0;
+  /// Bit i: the shadow of pointer argument i may be null while the pointer
+  /// is not (a pointer to constant data kept beside derivatives:
+  /// NullableShadows.h); accesses through it are guarded. NullReaching: bit
+  /// i, memory reached through argument i may hold such shadows.
+  uint64_t NullableShadows = 0, NullReaching = 0;
 
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
-                    StableMemory, TapeLevel);
+                    StableMemory, TapeLevel, NullableShadows, NullReaching);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

@@ -61,18 +61,6 @@ constexpr const char *AddressInIntegerError =
     "(`(uintptr_t)p`), whose derivative would be lost; compute the address "
     "with pointer arithmetic";
 
-/// The error for a pointer to constant data (an enzyme_const argument, or
-/// memory reached only through one) stored into memory that also holds
-/// derivatives (a closure or struct shared with active data), where its
-/// shadow would be null (both modes).
-constexpr const char *ConstantPointerStoreError =
-    "a pointer to data without derivatives (an enzyme_const argument, or "
-    "memory reached through one) is stored into memory that also holds "
-    "derivatives (a closure or struct shared with active data); read back "
-    "from there it would be taken as active, with no shadow to read or "
-    "accumulate into; pass that data as a duplicated argument (enzyme_dup "
-    "with a zero shadow)";
-
 /// True when \p BB may run more than once per call (it is in a cycle, or
 /// too far from its successors to tell).
 bool inCycle(const llvm::BasicBlock &BB);

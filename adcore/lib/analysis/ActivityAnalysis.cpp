@@ -471,33 +471,6 @@ bool ActivityAnalysis::cleanStackPointer(const Value *Ptr) const {
                  [&](const Instruction *R) { return Dirty.contains(R); });
 }
 
-bool ActivityAnalysis::storesConstantPointer(const Instruction &I,
-                                             const TypeAnalysis &Types) const {
-  const auto *SI = dyn_cast<StoreInst>(&I);
-  if (!SI || !SI->getValueOperand()->getType()->isPointerTy())
-    return false;
-  // (A record on the tape, made by a reverse sweep differentiated again:
-  // forward mode reads zeros through a recorded pointer whose tangent is
-  // null.)
-  if (hasMemoryClass(*SI, MemoryClass::Tape))
-    return false;
-  const Value *V = SI->getValueOperand(), *Ptr = SI->getPointerOperand();
-  // Only a pointer known to point to floating-point data: one to an
-  // object handed on as a constant (a closure's constant std::vector given
-  // to a request differentiated again, a reference in a std::tuple) is
-  // never read through its shadow for a derivative. (At -O0 the type of
-  // what a pointer only stored points to is often unknown here.)
-  Kind K = Types.memoryKind(V);
-  if (K != Kind::Double && K != Kind::Float)
-    return false;
-  // (A constant address, null or a global's, has a shadow of its own; an
-  // address computed from active memory, such as a vector's end, gets
-  // that memory's shadow.)
-  const Value *Base = getUnderlyingObject(V);
-  return !isa<Constant>(Base) && !isActive(V) && !isActive(Base) &&
-         isActive(Ptr) && mayHoldDerivatives(Ptr);
-}
-
 bool ActivityAnalysis::mayHoldDerivatives(const Value *Ptr) const {
   if (Mixed.contains(Ptr))
     return true;

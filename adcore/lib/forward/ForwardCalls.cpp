@@ -393,6 +393,13 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
         duplicatedArgument(U.get())
             ? Unneeded.calleeActivity(U.get(), Callee, Call.getArgOperandNo(&U))
             : ArgActivity::Const);
+  // (Pointer arguments whose tangents may be null: guarded in the callee.)
+  NullableBits Bits = CalleeNullableBits.lookup(&Call);
+  for (unsigned No = 0; No < K.Args.size() && No < 64; ++No)
+    if (hasShadow(K.Args[No])) {
+      K.NullableShadows |= Bits.Nullable & uint64_t(1) << No;
+      K.NullReaching |= Bits.Reaching & uint64_t(1) << No;
+    }
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   // (An integer holding a float's bits carries its tangent's bits.)
@@ -431,6 +438,8 @@ void ForwardEmitter::replaceCall(CallBase &Call, Value *Result,
     PrimalOf.try_emplace(Primal, Original);
   if (Shadow)
     setTangent(Primal, Shadow);
+  if (nullable(&Call))
+    NullableClones.insert(Primal);
 }
 
 bool ForwardEmitter::emitUserCall(CallBase &Call, Function &Callee) {

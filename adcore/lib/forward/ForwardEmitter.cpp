@@ -2,15 +2,17 @@
 
 #include "ForwardEmitter.h"
 
-#include "llvm/Analysis/ValueTracking.h"
 #include "../CallSites.h"
 #include "../ContractArithmetic.h"
 #include "../MemoryScopes.h"
+#include "adcore/NullableShadows.h"
+#include "llvm/Analysis/ValueTracking.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -161,6 +163,16 @@ bool ForwardEmitter::run() {
   }
   expandShadowedGlobalUses(Primal, Ctx.rules());
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
+  // (Forward mode over a reverse sweep: a pointer the augmented sweep
+  // recorded has, in its shadow record, the tangent the outer derivative
+  // gave it, null for a pointer to memory without derivatives there.)
+  SmallVector<const Value *, 4> Recorded;
+  for (Instruction &I : instructions(Primal))
+    if (isa<LoadInst>(I) && I.getType()->isPointerTy() &&
+        hasMemoryClass(I, MemoryClass::Tape))
+      Recorded.push_back(&I);
+  NullableShadows Nullables(Primal, PrimalActivity, types(),
+                            {Key.NullableShadows, Key.NullReaching}, Recorded);
 
   SmallVector<ReturnInst *, 4> ClonedReturns;
   CloneFunctionInto(&Derivative, &Primal, VMap,
@@ -183,9 +195,10 @@ bool ForwardEmitter::run() {
       ConstantLoads.insert(Clone);
     if (PrimalActivity.cleanStackPointer(Orig))
       CleanSlotClones.insert(Clone);
-    if (auto *I = dyn_cast<Instruction>(Orig);
-        I && PrimalActivity.storesConstantPointer(*I, types()))
-      ConstantPointerStores.insert(cast<Instruction>(Clone));
+    if (Nullables.mayBeNull(Orig))
+      NullableClones.insert(Clone);
+    if (auto *Call = dyn_cast<CallBase>(Orig))
+      CalleeNullableBits[Clone] = Nullables.calleeBits(*Call);
   }
   copyParameterAttributes(Primal, Derivative, Key);
   Unneeded.collectWrites(Derivative);

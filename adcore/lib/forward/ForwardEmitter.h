@@ -18,6 +18,7 @@
 #include "../UnneededResults.h"
 #include "adcore/ActivityAnalysis.h"
 #include "adcore/Derivative.h"
+#include "adcore/NullableShadows.h"
 #include "adcore/Synthesis.h"
 #include "adcore/TypeAnalysis.h"
 
@@ -156,9 +157,15 @@ private:
   /// Stack slots that never hold a derivative (and whose callees put none
   /// there): a callee gets them without a shadow.
   llvm::SmallPtrSet<const llvm::Value *, 8> CleanSlotClones;
-  /// Stores of a pointer without a tangent (to constant data) into memory
-  /// that may hold derivatives: its shadow there would be null.
-  llvm::SmallPtrSet<const llvm::Instruction *, 4> ConstantPointerStores;
+  /// Pointers whose tangent may be null at run time while they are not (a
+  /// pointer to constant data read back from memory with derivatives, a
+  /// pointer read from a tape record: NullableShadows.h); accesses through
+  /// them are guarded (NullShadowGuards.h). Per call, its callee's key bits.
+  llvm::DenseSet<const llvm::Value *> NullableClones;
+  llvm::DenseMap<const llvm::Value *, NullableBits> CalleeNullableBits;
+  bool nullable(const llvm::Value *V) const {
+    return NullableClones.contains(V);
+  }
   /// Parameters whose primal values the caller does not want (DupNoNeed
   /// output arrays), and the primal's writes of those values.
   UnneededResults Unneeded;

@@ -12,8 +12,9 @@
 
 #include "../CallSites.h"
 #include "../MemoryScopes.h"
-#include "ForwardEmitter.h"
+#include "../NullShadowGuards.h"
 #include "../ShadowlessStores.h"
+#include "ForwardEmitter.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
@@ -87,16 +88,6 @@ bool onlyCompared(const Instruction &I, unsigned Depth = 4) {
   });
 }
 
-/// The pointer read from a tape record that \p Ptr is an address in, or
-/// null (forward mode over a reverse sweep).
-LoadInst *recordedPointer(Value *Ptr) {
-  auto *LI = dyn_cast<LoadInst>(getUnderlyingObject(Ptr));
-  return LI && LI->getType()->isPointerTy() &&
-                 hasMemoryClass(*LI, MemoryClass::Tape)
-             ? LI
-             : nullptr;
-}
-
 } // namespace
 
 void ForwardEmitter::tagShadowAccess(const Instruction &Primal,
@@ -148,24 +139,17 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
   // nowhere: that of a reference to a constant int, `std::tuple<int &&>`.)
   if (I.getType()->isIntOrIntVectorTy() && primalKind(&I) == Kind::Integer)
     return true;
-  // Forward mode over a reverse sweep: a pointer the augmented sweep
-  // recorded has, in its shadow record, the tangent the outer derivative
-  // gave it: null for a pointer to memory without derivatives there (an
-  // enzyme_const argument of the outer request, such as the constant
-  // parameters of an objective whose Hessian-vector product is taken). The
-  // values read through it have no tangent: zeros, read from a constant
-  // block instead of address 0.
-  LoadInst *Recorded = recordedPointer(I.getPointerOperand());
-  Value *RecordedTangent = Recorded ? tangentOrNull(Recorded) : nullptr;
+  // A pointer whose tangent may be null (one to constant data read back
+  // from memory with derivatives; in forward mode over a reverse sweep, one
+  // read from a tape record, whose tangent is null where the outer request
+  // passed it enzyme_const, as the constant parameters of an objective
+  // whose Hessian-vector product is taken): the values read through a null
+  // one have no tangent, zeros read from a constant block.
   auto Address = [&](unsigned L) {
     Value *A = lane(SP, L);
-    if (!RecordedTangent)
-      return A;
-    const DataLayout &DL = I.getModule()->getDataLayout();
-    Value *Zeros = zeroBlock(*I.getModule(), DL.getTypeStoreSize(I.getType()),
-                             I.getAlign());
-    return B.CreateSelect(B.CreateIsNull(lane(RecordedTangent, L)), Zeros, A,
-                          I.getName() + ".from");
+    return nullable(I.getPointerOperand())
+               ? guardedReadAddress(B, A, I.getType(), I.getAlign())
+               : A;
   };
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
     LoadInst *S = B.CreateAlignedLoad(I.getType(), Address(L), I.getAlign(),
@@ -216,12 +200,15 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
   // the shadow alone.
   if (!TV && !canCarryDerivative(V->getType()))
     return true;
-  if (ConstantPointerStores.contains(&I))
-    return unsupported(I, ConstantPointerStoreError);
   for (unsigned L = 0; L < Width; ++L) {
     Value *Shadow = TV ? lane(TV, L) : Constant::getNullValue(V->getType());
+    // (Through a tangent that may be null: into a sink.)
+    Value *To =
+        nullable(I.getPointerOperand())
+            ? guardedWriteAddress(B, lane(SP, L), V->getType(), I.getAlign())
+            : lane(SP, L);
     StoreInst *S =
-        B.CreateAlignedStore(Shadow, lane(SP, L), I.getAlign(), I.isVolatile());
+        B.CreateAlignedStore(Shadow, To, I.getAlign(), I.isVolatile());
     S->setOrdering(I.getOrdering());
     S->setSyncScopeID(I.getSyncScopeID());
     tagShadowAccess(I, *S, L);
@@ -234,7 +221,11 @@ bool ForwardEmitter::visitGetElementPtrInst(GetElementPtrInst &I) {
   if (!SP)
     return true;
   SmallVector<Value *, 4> Indices(I.indices());
+  bool KeepNull = nullable(I.getPointerOperand());
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
+    if (KeepNull)
+      return nullKeepingGEP(B, I.getSourceElementType(), lane(SP, L), Indices,
+                            I.getName() + ".shadow", I.getNoWrapFlags());
     return B.CreateGEP(I.getSourceElementType(), lane(SP, L), Indices,
                        I.getName() + ".shadow", I.getNoWrapFlags());
   }));
@@ -255,7 +246,16 @@ bool ForwardEmitter::visitMemTransferInst(MemTransferInst &I) {
     return unsupported(I, "derivatives are copied into memory that has no "
                           "shadow");
   }
+  bool Guarded = nullable(I.getRawDest()) || nullable(I.getRawSource());
   for (unsigned L = 0; L < Width; ++L) {
+    if (Guarded) {
+      // (Either tangent may be null: a null source copies zeros.)
+      if (SS)
+        guardedShadowCopy(B, lane(SD, L), lane(SS, L), I.getLength());
+      else
+        guardedShadowClear(B, lane(SD, L), I.getLength());
+      continue;
+    }
     if (!SS) {
       // Copying from memory without derivatives: the shadow becomes zero.
       B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(), I.getDestAlign(),
@@ -278,8 +278,11 @@ bool ForwardEmitter::visitMemSetInst(MemSetInst &I) {
     return true;
   // Whatever the bytes, memory set from a constant has a zero derivative.
   for (unsigned L = 0; L < Width; ++L)
-    B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(), I.getDestAlign(),
-                   I.isVolatile());
+    if (nullable(I.getRawDest()))
+      guardedShadowClear(B, lane(SD, L), I.getLength());
+    else
+      B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(), I.getDestAlign(),
+                     I.isVolatile());
   return true;
 }
 
@@ -295,6 +298,12 @@ bool ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &I) {
   if (!SP || (I.getOperation() != AtomicRMWInst::FAdd &&
               I.getOperation() != AtomicRMWInst::FSub))
     return unsupported(I, "this atomic read-modify-write on derivatives");
+  if (nullable(I.getPointerOperand()))
+    return unsupported(I, "an atomic update through a pointer read back "
+                          "from memory that may also hold pointers to "
+                          "constant data (enzyme_const), whose tangent may "
+                          "be null; pass the constant data as a duplicated "
+                          "argument (enzyme_dup with a zero shadow)");
   // The old value's tangent is the shadow's old value: what the same
   // operation on the shadow returns (adding -0.0 when the value added has
   // no tangent, which leaves the shadow as it is).

@@ -9,8 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ReverseEmitter.h"
+#include "../NullShadowGuards.h"
 #include "../ShadowlessStores.h"
+#include "ReverseEmitter.h"
 
 #include "../CallSites.h"
 #include "../MemoryScopes.h"
@@ -103,8 +104,12 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (Value *S = shadowOrNull(GEP->getPointerOperand())) {
       SmallVector<Value *, 4> Idx(GEP->indices());
       shadows()[GEP] =
-          AB.CreateGEP(GEP->getSourceElementType(), S, Idx,
-                       GEP->getName() + ".shadow", GEP->getNoWrapFlags());
+          nullable(GEP->getPointerOperand())
+              ? nullKeepingGEP(AB, GEP->getSourceElementType(), S, Idx,
+                               GEP->getName() + ".shadow",
+                               GEP->getNoWrapFlags())
+              : AB.CreateGEP(GEP->getSourceElementType(), S, Idx,
+                             GEP->getName() + ".shadow", GEP->getNoWrapFlags());
     }
   } else if (isa<BitCastInst, AddrSpaceCastInst>(I) &&
              I.getType()->isPointerTy()) {
@@ -194,13 +199,16 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
         (LI->getType()->isPointerTy() || isPointerAggregate(LI->getType()) ||
          PointerBits) &&
         Active.contains(LI)) {
-      // (Zeros through a recorded pointer without derivatives.)
+      // (Zeros through a recorded pointer without derivatives; through a
+      // shadow that may be null, a null shadow.)
       Value *IsNull;
       if (LoadInst *Base = recordedBase(LI->getPointerOperand()))
         SP = guardRecorded(
             AB, LI->getPointerOperand(), SP, shadowOrNull(Base),
             Aug.getParent()->getDataLayout().getTypeStoreSize(LI->getType()),
             true, IsNull);
+      else if (nullable(LI->getPointerOperand()))
+        SP = guardedReadAddress(AB, SP, LI->getType(), LI->getAlign());
       LoadInst *S = AB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign(),
                                          LI->getName() + ".shadow");
       tagMemoryClass(*S, MemoryClass::Shadow);
@@ -209,6 +217,9 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
   } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *SP = shadowOrNull(SI->getPointerOperand());
     Value *V = SI->getValueOperand();
+    // (Through a shadow that may be null: into a sink.)
+    if (SP && nullable(SI->getPointerOperand()))
+      SP = guardedWriteAddress(AB, SP, V->getType(), SI->getAlign());
     if (SP && V->getType()->isIntOrIntVectorTy() && !FloatView.count(V)) {
       Kind K = Types->memoryKind(PrimalOf.lookup(SI->getPointerOperand()));
       const Value *PV = PrimalOf.lookup(V);
@@ -282,8 +293,6 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       tagMemoryClass(*AB.CreateAlignedStore(Constant::getNullValue(VT), SP,
                                             SI->getAlign()),
                      MemoryClass::Shadow);
-    if (SP && ConstantPointerStores.contains(SI))
-      return unsupported(I, ConstantPointerStoreError);
     if (SP &&
         (V->getType()->isPointerTy() || isPointerAggregate(V->getType()))) {
       Value *IsNull;
@@ -308,7 +317,9 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (SD && SS && K != Kind::Double && K != Kind::Float &&
         !(PrimalCopy && copiesOnlyIntegers(*Types, *PrimalCopy))) {
       // Pointers (and bytes of unknown kind) carry their shadows along.
-      if (isa<MemMoveInst>(MT))
+      if (nullable(MT->getRawDest()) || nullable(MT->getRawSource()))
+        guardedShadowCopy(AB, SD, SS, MT->getLength());
+      else if (isa<MemMoveInst>(MT))
         AB.CreateMemMove(SD, MT->getDestAlign(), SS, MT->getSourceAlign(),
                          MT->getLength());
       else

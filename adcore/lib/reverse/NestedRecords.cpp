@@ -30,6 +30,7 @@
 
 #include "../CallSites.h"
 #include "../MemoryScopes.h"
+#include "../NullShadowGuards.h"
 #include "ReverseEmitter.h"
 
 #include "adcore/MemoryFunctions.h"

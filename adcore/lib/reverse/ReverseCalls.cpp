@@ -197,6 +197,13 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     else
       K.Args.push_back(ArgActivity::Const);
   }
+  // (Pointer arguments whose shadows may be null: guarded in the callee.)
+  NullableBits Bits = CalleeNullableBits.lookup(&Call);
+  for (unsigned No = 0; No < K.Args.size() && No < 64; ++No)
+    if (hasShadow(K.Args[No])) {
+      K.NullableShadows |= Bits.Nullable & uint64_t(1) << No;
+      K.NullReaching |= Bits.Reaching & uint64_t(1) << No;
+    }
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   K.ReturnShadow = Active.contains(&Call) && canCarryDerivative(RetTy);
@@ -226,6 +233,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   Value *Primal = New;
   if ((RetTy->isPointerTy() || isPointerAggregate(RetTy)) && K.ReturnShadow) {
     Primal = AB.CreateExtractValue(New, 0);
+    if (nullable(&Call))
+      NullableClones.insert(Primal);
     for (unsigned L = 0; L < Width; ++L)
       LaneShadows[L][Primal] = Width == 1 ? AB.CreateExtractValue(New, 1)
                                           : AB.CreateExtractValue(New, {1u, L});

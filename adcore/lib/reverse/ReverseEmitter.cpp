@@ -9,6 +9,7 @@
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
+#include "adcore/NullableShadows.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
@@ -183,6 +184,8 @@ bool ReverseEmitter::buildAugmented() {
   expandShadowedGlobalUses(Primal, Ctx.rules());
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
   Types = std::make_unique<TypeAnalysis>(Primal);
+  NullableShadows Nullables(Primal, PrimalActivity, *Types,
+                            {Key.NullableShadows, Key.NullReaching});
   SmallVector<ReturnInst *, 4> Returns;
   CloneFunctionInto(&Aug, &Primal, VMap, CloneFunctionChangeType::GlobalChanges,
                     Returns);
@@ -195,9 +198,10 @@ bool ReverseEmitter::buildAugmented() {
       Active.insert(Clone);
     if (PrimalActivity.cleanStackPointer(Orig))
       CleanSlotClones.insert(Clone);
-    if (auto *I = dyn_cast<Instruction>(Orig);
-        I && PrimalActivity.storesConstantPointer(*I, *Types))
-      ConstantPointerStores.insert(cast<Instruction>(Clone));
+    if (Nullables.mayBeNull(Orig))
+      NullableClones.insert(Clone);
+    if (auto *Call = dyn_cast<CallBase>(Orig))
+      CalleeNullableBits[Clone] = Nullables.calleeBits(*Call);
   }
   // The primal's own loads and stores touch primal memory only. (A
   // reverse sweep differentiated again: its records' pushes and pops are

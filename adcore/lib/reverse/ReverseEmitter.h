@@ -35,6 +35,7 @@
 
 #include "adcore/ActivityAnalysis.h"
 #include "adcore/Derivative.h"
+#include "adcore/NullableShadows.h"
 #include "adcore/Synthesis.h"
 #include "adcore/TypeAnalysis.h"
 
@@ -413,9 +414,15 @@ private:
   /// that never holds a derivative: passed to a callee as constants (a
   /// table of pointers into constant memory has null shadow pointers).
   llvm::DenseSet<const llvm::Value *> CleanSlotClones;
-  /// Stores of a pointer without a shadow (to constant data) into memory
-  /// that may hold derivatives: its shadow there would be null.
-  llvm::SmallPtrSet<const llvm::Instruction *, 4> ConstantPointerStores;
+  /// Pointers whose shadow may be null at run time while they are not (a
+  /// pointer to constant data read back from memory with derivatives:
+  /// NullableShadows.h); accesses through them are guarded
+  /// (NullShadowGuards.h). Per call, its callee's key bits.
+  llvm::DenseSet<const llvm::Value *> NullableClones;
+  llvm::DenseMap<const llvm::Value *, NullableBits> CalleeNullableBits;
+  bool nullable(const llvm::Value *V) const {
+    return NullableClones.contains(V);
+  }
   /// The first active value shadowOrZero found without a shadow.
   llvm::Value *MissingShadow = nullptr;
 

@@ -18,6 +18,7 @@
 
 #include "../CallSites.h"
 #include "../MemoryScopes.h"
+#include "../NullShadowGuards.h"
 #include "ReverseEmitter.h"
 
 #include "adcore/MathRules.h"
@@ -259,13 +260,26 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
                            "copy the values one by one");
   Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
   Module &M = *Rev.getParent();
+  // (Shadows that may be null: NullShadowGuards.h.)
+  bool Guarded = nullable(MT.getRawDest()) || nullable(MT.getRawSource());
+  auto Runtime = [&](StringRef Name, bool Strided) {
+    if (Guarded)
+      return guardedAdjointCopy(M, Name, Strided);
+    return Strided
+               ? M.getOrInsertFunction(Name, RB.getVoidTy(), Ptr, Ptr, I64, I64)
+               : M.getOrInsertFunction(Name, RB.getVoidTy(), Ptr, Ptr, I64);
+  };
+  auto At = [&](Value *P, int64_t Offset) {
+    if (Guarded)
+      return nullKeepingGEP(RB, RB.getInt8Ty(), P, RB.getInt64(Offset),
+                            P->getName(), GEPNoWrapFlags::none());
+    return RB.CreateConstGEP1_64(RB.getInt8Ty(), P, Offset);
+  };
   auto Copy = [&](Kind K, Value *D, Value *S, Value *Bytes) {
     const char *Name =
         K == Kind::Double ? "adcc_adjoint_copy_f64" : "adcc_adjoint_copy_f32";
-    RB.CreateCall(
-        M.getOrInsertFunction(
-            Name, FunctionType::get(RB.getVoidTy(), {Ptr, Ptr, I64}, false)),
-        {D, S, RB.CreateZExtOrTrunc(Bytes, I64)});
+    RB.CreateCall(Runtime(Name, /*Strided=*/false),
+                  {D, S, RB.CreateZExtOrTrunc(Bytes, I64)});
   };
   Kind First = L.begin()->second;
   bool Uniform =
@@ -289,13 +303,11 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     for (auto [Offset, K] : L) {
       if (!isFloatMemory(K) || uint64_t(Offset) + floatBytes(K) > Stride)
         continue;
-      RB.CreateCall(M.getOrInsertFunction(K == Kind::Double
-                                              ? "adcc_adjoint_copy_strided_f64"
-                                              : "adcc_adjoint_copy_strided_f32",
-                                          RB.getVoidTy(), Ptr, Ptr, I64, I64),
-                    {RB.CreateConstGEP1_64(RB.getInt8Ty(), SD, Offset),
-                     RB.CreateConstGEP1_64(RB.getInt8Ty(), SS, Offset), Count,
-                     RB.getInt64(Stride)});
+      RB.CreateCall(
+          Runtime(K == Kind::Double ? "adcc_adjoint_copy_strided_f64"
+                                    : "adcc_adjoint_copy_strided_f32",
+                  /*Strided=*/true),
+          {At(SD, Offset), At(SS, Offset), Count, RB.getInt64(Stride)});
     }
     return true;
   }
@@ -309,8 +321,7 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     uint64_t Size = floatBytes(K);
     if (!isFloatMemory(K) || Offset < 0 || uint64_t(Offset) + Size > Bytes)
       continue;
-    Copy(K, RB.CreateConstGEP1_64(RB.getInt8Ty(), SD, Offset),
-         RB.CreateConstGEP1_64(RB.getInt8Ty(), SS, Offset), RB.getInt64(Size));
+    Copy(K, At(SD, Offset), At(SS, Offset), RB.getInt64(Size));
   }
   return true;
 }
@@ -501,6 +512,8 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
   }
   if (auto *LI = dyn_cast<LoadInst>(&I)) {
     if (FloatView.count(LI)) {
+      if (nullable(LI->getPointerOperand()))
+        return unsupported(I, NullableViewError);
       if (Value *SP = ShadowAt(LI->getPointerOperand()))
         loadAdjointOfView(*LI, SP);
       return true;
@@ -522,15 +535,21 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Value *SP = ShadowAt(LI->getPointerOperand());
     if (!SP)
       return true; // memory without shadow: constant
-    Value *IsNull;
+    Value *To = SP, *IsNull;
     const DataLayout &DL = Rev.getParent()->getDataLayout();
-    if (LoadInst *Base = recordedBase(LI->getPointerOperand()))
+    if (LoadInst *Base = recordedBase(LI->getPointerOperand())) {
       SP = guardRecorded(RB, LI->getPointerOperand(), SP,
                          Popped.lookup(shadowOrNull(Base)),
                          DL.getTypeStoreSize(LI->getType()), false, IsNull);
+      To = SP;
+    } else if (nullable(LI->getPointerOperand())) {
+      // (Through a shadow that may be null: the adjoint is dropped.)
+      To = guardedWriteAddress(RB, SP, LI->getType(), LI->getAlign());
+      SP = guardedReadAddress(RB, SP, LI->getType(), LI->getAlign());
+    }
     LoadInst *Old = RB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign());
     tagMemoryClass(*Old, MemoryClass::Shadow);
-    tagMemoryClass(*RB.CreateAlignedStore(sum(Old, D), SP, LI->getAlign()),
+    tagMemoryClass(*RB.CreateAlignedStore(sum(Old, D), To, LI->getAlign()),
                    MemoryClass::Shadow);
     return true;
   }
@@ -539,20 +558,30 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Value *SP = ShadowAt(SI->getPointerOperand());
     if (!SP)
       return true;
+    Value *To = SP;
+    bool Guarded = nullable(SI->getPointerOperand());
     if (FloatView.count(V)) {
+      if (Guarded)
+        return unsupported(I, NullableViewError);
       storeAdjointOfView(*SI, SP);
       return true;
     }
     Value *IsNull = nullptr;
-    if (LoadInst *Base = recordedBase(SI->getPointerOperand()))
+    if (LoadInst *Base = recordedBase(SI->getPointerOperand())) {
       SP = guardRecorded(
           RB, SI->getPointerOperand(), SP, Popped.lookup(shadowOrNull(Base)),
           Rev.getParent()->getDataLayout().getTypeStoreSize(V->getType()),
           false, IsNull);
+      To = SP;
+    } else if (Guarded) {
+      // (Through a shadow that may be null: no adjoint.)
+      To = guardedWriteAddress(RB, SP, V->getType(), SI->getAlign());
+      SP = guardedReadAddress(RB, SP, V->getType(), SI->getAlign());
+    }
     LoadInst *Old = RB.CreateAlignedLoad(V->getType(), SP, SI->getAlign());
     tagMemoryClass(*Old, MemoryClass::Shadow);
     tagMemoryClass(*RB.CreateAlignedStore(Constant::getNullValue(V->getType()),
-                                          SP, SI->getAlign()),
+                                          To, SI->getAlign()),
                    MemoryClass::Shadow);
     // (Memory without derivatives gives none back.)
     addAdjoint(V, IsNull ? RB.CreateSelect(IsNull,
@@ -569,14 +598,20 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     if (!SS) {
       // (Copied from memory without derivatives: what the copy overwrote
       // had its adjoints cleared.)
-      RB.CreateMemSet(SD, RB.getInt8(0), Val(MT->getLength()),
-                      MT->getDestAlign());
+      if (nullable(MT->getRawDest()))
+        guardedShadowClear(RB, SD, Val(MT->getLength()));
+      else
+        RB.CreateMemSet(SD, RB.getInt8(0), Val(MT->getLength()),
+                        MT->getDestAlign());
       return true;
     }
     return emitCopyAdjoint(*MT, SD, SS, Val(MT->getLength()));
   }
   if (auto *MS = dyn_cast<MemSetInst>(&I)) {
-    if (Value *SD = ShadowAt(MS->getRawDest()))
+    Value *SD = ShadowAt(MS->getRawDest());
+    if (SD && nullable(MS->getRawDest()))
+      guardedShadowClear(RB, SD, Val(MS->getLength()));
+    else if (SD)
       RB.CreateMemSet(SD, RB.getInt8(0), Val(MS->getLength()),
                       MS->getDestAlign());
     return true;

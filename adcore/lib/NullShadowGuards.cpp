@@ -1,0 +1,171 @@
+//===- NullShadowGuards.cpp - Accesses through shadows that may be null ---===//
+//
+// See NullShadowGuards.h. Reads and writes are selects of their address
+// (no new blocks: the reverse sweep mirrors the augmented sweep's blocks);
+// copies and clears of a length known only at run time call small helper
+// functions, made once per module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NullShadowGuards.h"
+
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// A block of at least \p Bytes bytes aligned to \p A, named \p Prefix and
+/// its size: constant zeros, or (\p Sink) a block written and never read.
+GlobalVariable *sizedBlock(Module &M, StringRef Prefix, uint64_t Bytes, Align A,
+                           bool Sink) {
+  Bytes = std::max<uint64_t>(Bytes, 64);
+  std::string Name = (Prefix + Twine(Bytes)).str();
+  auto *Ty = ArrayType::get(Type::getInt8Ty(M.getContext()), Bytes);
+  auto *G = dyn_cast_or_null<GlobalVariable>(M.getNamedValue(Name));
+  if (!G)
+    G = new GlobalVariable(M, Ty, /*isConstant=*/!Sink,
+                           GlobalValue::PrivateLinkage,
+                           Constant::getNullValue(Ty), Name);
+  if (G->getAlign().valueOrOne() < A)
+    G->setAlignment(A);
+  return G;
+}
+
+uint64_t storeBytes(IRBuilder<> &B, Type *Ty) {
+  return B.GetInsertBlock()->getModule()->getDataLayout().getTypeStoreSize(Ty);
+}
+
+/// The helper `void name(ptr dst, ptr src, i64 len)` (\p Copy) or
+/// `void name(ptr dst, i64 len)`.
+Function *helper(Module &M, bool Copy) {
+  StringRef Name = Copy ? "adcc.shadow.copy" : "adcc.shadow.clear";
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  SmallVector<Type *, 3> Params{Ptr};
+  if (Copy)
+    Params.push_back(Ptr);
+  Params.push_back(I64);
+  auto *F =
+      Function::Create(FunctionType::get(Type::getVoidTy(C), Params, false),
+                       GlobalValue::PrivateLinkage, Name, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  Argument *Dst = F->getArg(0), *Len = F->getArg(Copy ? 2 : 1);
+  Argument *Src = Copy ? F->getArg(1) : nullptr;
+  auto *Entry = BasicBlock::Create(C, "entry", F);
+  auto *Work = BasicBlock::Create(C, "work", F);
+  auto *Zero = BasicBlock::Create(C, "zero", F);
+  auto *Move = BasicBlock::Create(C, "move", F);
+  auto *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  B.CreateCondBr(B.CreateIsNull(Dst), Done, Work);
+  B.SetInsertPoint(Work);
+  if (Copy)
+    B.CreateCondBr(B.CreateIsNull(Src), Zero, Move);
+  else
+    B.CreateBr(Zero);
+  B.SetInsertPoint(Zero);
+  B.CreateMemSet(Dst, B.getInt8(0), Len, MaybeAlign());
+  B.CreateBr(Done);
+  B.SetInsertPoint(Move);
+  if (Copy)
+    B.CreateMemMove(Dst, MaybeAlign(), Src, MaybeAlign(), Len);
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return F;
+}
+
+} // namespace
+
+FunctionCallee guardedAdjointCopy(Module &M, StringRef Name, bool Strided) {
+  std::string Wrapper = (Name + ".guarded").str();
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I64 = Type::getInt64Ty(C);
+  auto *FTy =
+      Strided
+          ? FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I64, I64}, false)
+          : FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I64}, false);
+  if (Function *F = M.getFunction(Wrapper))
+    return {FTy, F};
+  auto *F = Function::Create(FTy, GlobalValue::PrivateLinkage, Wrapper, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  // The runtime's strided copy takes a null source (it clears dst).
+  StringRef StridedName = Name.ends_with("f32")
+                              ? "adcc_adjoint_copy_strided_f32"
+                              : "adcc_adjoint_copy_strided_f64";
+  uint64_t Size = Name.ends_with("f32") ? 4 : 8;
+  FunctionCallee Inner = M.getOrInsertFunction(Name, FTy);
+  FunctionCallee Clear = M.getOrInsertFunction(
+      StridedName,
+      FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I64, I64}, false));
+  auto *Entry = BasicBlock::Create(C, "entry", F);
+  auto *Work = BasicBlock::Create(C, "work", F);
+  auto *Drop = BasicBlock::Create(C, "drop", F);
+  auto *Copy = BasicBlock::Create(C, "copy", F);
+  auto *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  Value *Dst = F->getArg(0), *Src = F->getArg(1);
+  B.CreateCondBr(B.CreateIsNull(Dst), Done, Work);
+  B.SetInsertPoint(Work);
+  B.CreateCondBr(B.CreateIsNull(Src), Drop, Copy);
+  B.SetInsertPoint(Drop);
+  if (Strided)
+    B.CreateCall(Clear, {Dst, Src, F->getArg(2), F->getArg(3)});
+  else
+    B.CreateCall(Clear, {Dst, Src, B.CreateUDiv(F->getArg(2), B.getInt64(Size)),
+                         B.getInt64(Size)});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Copy);
+  SmallVector<Value *, 4> Args(llvm::make_pointer_range(F->args()));
+  B.CreateCall(Inner, Args);
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return {FTy, F};
+}
+
+Constant *zeroBlock(Module &M, uint64_t Bytes, Align A) {
+  return sizedBlock(M, "adcc.zero.tangents.", Bytes, A, /*Sink=*/false);
+}
+
+Value *guardedReadAddress(IRBuilder<> &B, Value *Addr, Type *Ty, Align A) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateSelect(B.CreateIsNull(Addr),
+                        zeroBlock(M, storeBytes(B, Ty), A), Addr,
+                        Addr->getName() + ".or.zeros");
+}
+
+Value *guardedWriteAddress(IRBuilder<> &B, Value *Addr, Type *Ty, Align A) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateSelect(
+      B.CreateIsNull(Addr),
+      sizedBlock(M, "adcc.shadow.sink.", storeBytes(B, Ty), A, /*Sink=*/true),
+      Addr, Addr->getName() + ".or.sink");
+}
+
+Value *nullKeepingGEP(IRBuilder<> &B, Type *SourceTy, Value *Base,
+                      ArrayRef<Value *> Idx, const Twine &Name,
+                      GEPNoWrapFlags NW) {
+  Value *GEP = B.CreateGEP(SourceTy, Base, Idx, Name, NW);
+  return B.CreateSelect(B.CreateIsNull(Base),
+                        Constant::getNullValue(GEP->getType()), GEP,
+                        Name + ".or.null");
+}
+
+void guardedShadowCopy(IRBuilder<> &B, Value *Dst, Value *Src, Value *Len) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  B.CreateCall(helper(M, /*Copy=*/true),
+               {Dst, Src, B.CreateZExtOrTrunc(Len, B.getInt64Ty())});
+}
+
+void guardedShadowClear(IRBuilder<> &B, Value *Dst, Value *Len) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  B.CreateCall(helper(M, /*Copy=*/false),
+               {Dst, B.CreateZExtOrTrunc(Len, B.getInt64Ty())});
+}
+
+} // namespace adcore
