@@ -93,7 +93,51 @@ static double filled_f(const double *p, double *x, int n) {
   return s;
 }
 
+/* --- tables with a constant global table in them (adfuzz v5 seeds 50,
+ * 53: the global's address has no shadow; filled by a function that is
+ * not inlined, -O2 propagates the table into the filler's body, and the
+ * caller no longer passes it) ----------------------------------------- */
+static const double K[N] = {0.5, -1.25, 2.0, 0.75};
+
+static double ktable_f(const double *p, double *x, int n) {
+  (void)p;
+  const double *t[2];
+  t[0] = K;
+  t[1] = x;
+  double s = 0;
+  for (int k = 0; k < 2; ++k)
+    for (int i = 0; i < n; ++i)
+      s += t[k][i] * t[1 - k][i] * x[i];
+  return s;
+}
+
+__attribute__((noinline)) static void fill_k(const double **t,
+                                             const double *a,
+                                             const double *b) {
+  t[0] = a;
+  t[1] = b;
+}
+
+static double kfilled_f(const double *p, double *x, int n) {
+  (void)p;
+  const double *t[2];
+  fill_k(t, K, x);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += t[0][i] * t[1][i] * t[1][i];
+  return s;
+}
+
 /* closed forms of the gradients in x */
+static void ktable_grad(const double *x, double *g) {
+  /* s = 2 sum K x^2 */
+  for (int i = 0; i < N; ++i)
+    g[i] = 4 * K[i] * x[i];
+}
+static void kfilled_grad(const double *x, double *g) {
+  for (int i = 0; i < N; ++i)
+    g[i] = 2 * K[i] * x[i];
+}
 static void closure_grad(const double *x, double *g) {
   for (int i = 0; i < N; ++i)
     g[i] = 2 * pc[i] * x[i] + cos(x[i]);
@@ -117,6 +161,12 @@ static double closure_x(const double *x) {
 }
 static double wave_x(const double *x) { return wave_f(pc, (double *)x, N); }
 static double mixed_x(const double *x) { return mixed_f(pc, (double *)x, N); }
+static double ktable_x(const double *x) {
+  return ktable_f(pc, (double *)x, N);
+}
+static double kfilled_x(const double *x) {
+  return kfilled_f(pc, (double *)x, N);
+}
 static double filled_x(const double *x) {
   return filled_f(pc, (double *)x, N);
 }
@@ -185,6 +235,8 @@ int main(void) {
   CHECK_ONE("wave", wave_f, wave_x, wave_grad);
   CHECK_ONE("mixed", mixed_f, mixed_x, mixed_grad);
   CHECK_ONE("filled", filled_f, filled_x, filled_grad);
+  CHECK_ONE("constant table", ktable_f, ktable_x, ktable_grad);
+  CHECK_ONE("constant table filled", kfilled_f, kfilled_x, kfilled_grad);
   check_fwd_over_rev();
   return check_finish();
 }

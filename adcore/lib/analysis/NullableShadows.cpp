@@ -2,12 +2,14 @@
 //
 // A fixed point over the function (adcore/NullableShadows.h): pointers
 // whose shadow may be null, and the memory that may hold such shadows.
-//  - a pointer without a shadow (not a constant: constants have shadows
-//    of their own) stored into memory leaves a null shadow there; so does
+//  - a pointer without a shadow (not a function's address, its own
+//    shadow; the address of a global variable without a shadow is one)
+//    stored into memory leaves a null shadow there; so does
 //    a pointer whose shadow may be null; memory that receives the address
 //    of memory holding null shadows reaches them too;
-//  - a call given such a pointer, or one reaching such memory, may store
-//    them into any memory it may write through its arguments;
+//  - a call given such a pointer, or one reaching such memory, or one
+//    whose callee stores the address of a global variable, may store them
+//    into any memory it may write through its arguments;
 //  - a pointer loaded from memory that may hold null shadows, or through
 //    a pointer whose shadow may be null, may have a null shadow (and reach
 //    such memory); so may an address computed from one, a phi or select
@@ -46,6 +48,26 @@ bool isGuardBlock(const Value *V) {
 
 bool hasBit(uint64_t Bits, unsigned No) { return No < 64 && (Bits >> No & 1); }
 
+/// Whether \p V is an address in a global variable that holds data: not a
+/// C++ virtual table, VTT or type information (their shadows are never
+/// read: calls dispatch on the primal's table).
+bool isDataGlobalAddress(const Value *V) {
+  const auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(V));
+  if (!G)
+    return false;
+  StringRef Name = G->getName();
+  return !Name.starts_with("_ZTV") && !Name.starts_with("_ZTT") &&
+         !Name.starts_with("_ZTI") && !Name.starts_with("_ZTS");
+}
+
+/// Whether the pointer \p V, which carries no derivative, has a null
+/// shadow: not a constant (a function's address is its own shadow), but
+/// the address of a global variable without a shadow (a constant table,
+/// `const double *rows[] = {K, a}`) and anything computed at run time.
+bool nullShadowOf(const Value *V) {
+  return !isa<Constant>(V) || isDataGlobalAddress(V);
+}
+
 /// Whether \p Call may store a pointer (or the bits of one) into memory
 /// its arguments reach: a store of a pointer or of a 64-bit integer, a
 /// memory copy, in the callee or the functions it calls (\p Depth deep;
@@ -72,6 +94,31 @@ bool mayStorePointers(const CallBase &Call, unsigned Depth,
     }
     const auto *C = dyn_cast<CallBase>(&I);
     return C && mayStorePointers(*C, Depth - 1, Memo);
+  });
+  Memo[F] = Stores;
+  return Stores;
+}
+
+/// Whether \p Call may store the address of a global variable (which has
+/// no shadow unless it is one adcc gives a shadow: a constant table) into
+/// memory: in the callee or the functions it calls, \p Depth deep. (At
+/// -O2 a table filler given a constant table at every call has it
+/// propagated into its body: the caller no longer passes it.)
+bool mayStoreGlobalAddress(const CallBase &Call, unsigned Depth,
+                           DenseMap<const Function *, bool> &Memo) {
+  const Function *F = Call.getCalledFunction();
+  if (!F || F->isDeclaration() || Depth == 0)
+    return false;
+  auto [It, New] = Memo.try_emplace(F, false); // (recursion: no more)
+  if (!New)
+    return It->second;
+  bool Stores = any_of(instructions(*F), [&](const Instruction &I) {
+    if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+      const Value *V = SI->getValueOperand();
+      return V->getType()->isPointerTy() && isDataGlobalAddress(V);
+    }
+    const auto *C = dyn_cast<CallBase>(&I);
+    return C && mayStoreGlobalAddress(*C, Depth - 1, Memo);
   });
   Memo[F] = Stores;
   return Stores;
@@ -121,7 +168,7 @@ bool NullableShadows::leavesNull(const Value *V) const {
   if (Nullable.contains(V) || isGuardBlock(V))
     return true;
   if (!Activity.isActive(V))
-    return !isa<Constant>(V);
+    return nullShadowOf(V);
   return reaches(V);
 }
 
@@ -189,7 +236,7 @@ bool NullableShadows::update(const Value &V) {
       const Value *In = I->getOperand(K);
       MayBeNull |= In->getType()->isPointerTy() &&
                    (Nullable.contains(In) || isGuardBlock(In) ||
-                    (!Activity.isActive(In) && !isa<Constant>(In)));
+                    (!Activity.isActive(In) && nullShadowOf(In)));
       Reach |= Reaching.contains(In);
     }
     return Add(MayBeNull, Reach);
@@ -221,6 +268,8 @@ bool NullableShadows::update(const Value &V) {
            (U->getType()->isPointerTy() && Activity.isActive(U.get()) &&
             mayHoldNull(U.get()));
   });
+  // (Or one it finds itself: a constant table's address.)
+  Given = Given || mayStoreGlobalAddress(*Call, /*Depth=*/3, StoresGlobals);
   if (!Given)
     return false;
   bool Result = Call->getType()->isPointerTy() && Activity.isActive(Call);

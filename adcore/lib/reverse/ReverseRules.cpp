@@ -544,8 +544,9 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       To = SP;
     } else if (nullable(LI->getPointerOperand())) {
       // (Through a shadow that may be null: the adjoint is dropped.)
-      To = guardedWriteAddress(RB, SP, LI->getType(), LI->getAlign());
-      SP = guardedReadAddress(RB, SP, LI->getType(), LI->getAlign());
+      Value *Unguarded = SP;
+      SP = guardedReadAddress(RB, Unguarded, LI->getType(), LI->getAlign());
+      To = guardedWriteAddress(RB, Unguarded, LI->getType(), LI->getAlign());
     }
     LoadInst *Old = RB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign());
     tagMemoryClass(*Old, MemoryClass::Shadow);
@@ -575,8 +576,9 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       To = SP;
     } else if (Guarded) {
       // (Through a shadow that may be null: no adjoint.)
-      To = guardedWriteAddress(RB, SP, V->getType(), SI->getAlign());
-      SP = guardedReadAddress(RB, SP, V->getType(), SI->getAlign());
+      Value *Unguarded = SP;
+      SP = guardedReadAddress(RB, Unguarded, V->getType(), SI->getAlign());
+      To = guardedWriteAddress(RB, Unguarded, V->getType(), SI->getAlign());
     }
     LoadInst *Old = RB.CreateAlignedLoad(V->getType(), SP, SI->getAlign());
     tagMemoryClass(*Old, MemoryClass::Shadow);
