@@ -24,8 +24,10 @@ set(ADCC_ADFUZZ_SEEDS
 # function that is not inlined), __restrict__ helpers, a constant global
 # table, an integer call counter, and Hessians by forward over reverse mode.
 # Seed 1 first failed at -O0: a union's integer member copied into an
-# integer variable lost its derivative.
-set(ADCC_ADFUZZ_SEEDS_V5 "1 6 8 14 27 29 35 46 56 59 70 80")
+# integer variable lost its derivative; 50 and 53 crashed at run time (a
+# table of pointers holding a constant global table's address; in 53 filled
+# by a function that is not inlined).
+set(ADCC_ADFUZZ_SEEDS_V5 "1 6 8 14 27 29 35 46 50 53 56 59 70 80")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
