@@ -150,9 +150,11 @@ GlobalVariable *shadowGlobal(GlobalVariable &G, unsigned Lane,
   return S;
 }
 
-const Instruction *reusedShadowGlobal(const GlobalVariable &G,
-                                      const Function &F,
-                                      const CustomRules &Rules) {
+namespace {
+/// reusedShadowGlobal for one global.
+const Instruction *reusedShadowGlobalOf(const GlobalVariable &G,
+                                        const Function &F,
+                                        const CustomRules &Rules) {
   const GlobalVariable *S = Rules.namedShadow(&G);
   if (!S)
     S = dyn_cast_or_null<GlobalVariable>(
@@ -167,6 +169,26 @@ const Instruction *reusedShadowGlobal(const GlobalVariable &G,
   };
   return UsedIn(*S) ? UsedIn(G) : nullptr;
 }
+} // namespace
+
+const Instruction *reusedShadowGlobal(ArrayRef<GlobalVariable *> Globals,
+                                      const Function &F,
+                                      const CustomRules &Rules,
+                                      std::string &Message) {
+  for (const GlobalVariable *G : Globals)
+    if (const Instruction *At = reusedShadowGlobalOf(*G, F, Rules)) {
+      Message = ("a global variable whose shadow global the derivative "
+                 "being differentiated already uses ('" +
+                 G->getName() +
+                 "_shadow') is differentiated again; higher derivatives "
+                 "through global variables are not supported yet: pass the "
+                 "global's memory as a duplicated argument instead")
+                    .str();
+      return At;
+    }
+  return nullptr;
+}
+
 
 bool expandShadowedGlobalUses(Function &F, const CustomRules &Rules) {
   SmallPtrSet<Constant *, 8> Seen;

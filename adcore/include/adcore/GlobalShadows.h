@@ -63,12 +63,14 @@ llvm::GlobalVariable *shadowGlobal(llvm::GlobalVariable &G, unsigned Lane,
                                    const CustomRules &Rules);
 
 /// Where \p F, a derivative differentiated again (forward over reverse),
-/// uses \p G when it also uses G's shadow global: the outer derivative's
-/// shadow of G would be the same global (not supported yet). Null when it
-/// does not.
-const llvm::Instruction *reusedShadowGlobal(const llvm::GlobalVariable &G,
-                                            const llvm::Function &F,
-                                            const CustomRules &Rules);
+/// uses one of \p Globals when it also uses that global's shadow global:
+/// the outer derivative's shadow of it would be the same global (not
+/// supported yet); \p Message is the error to report there. Null when it
+/// uses none so.
+const llvm::Instruction *
+reusedShadowGlobal(llvm::ArrayRef<llvm::GlobalVariable *> Globals,
+                   const llvm::Function &F, const CustomRules &Rules,
+                   std::string &Message);
 
 /// Turns the constant expressions \p F uses to address shadowed globals
 /// (`getelementptr (@g, 8)`) into instructions, whose shadows the emitters

@@ -215,13 +215,10 @@ bool ReverseEmitter::buildAugmented() {
   for (auto &[P, L, S] : ShadowArgs)
     LaneShadows[L][P] = S;
   // Adjoints of what is read from a global accumulate in its shadow global.
-  for (GlobalVariable *G : PrimalActivity.shadowedGlobals())
-    if (const Instruction *At = reusedShadowGlobal(*G, Primal, Ctx.rules()))
-      return unsupported(*const_cast<Instruction *>(At), "a global variable whose shadow global the derivative being "
-                "differentiated already uses ('" + G->getName() +
-                "_shadow') is differentiated again; higher derivatives "
-                "through global variables are not supported yet: pass the "
-                "global's memory as a duplicated argument instead");
+  std::string Reused;
+  if (const Instruction *At = reusedShadowGlobal(
+          PrimalActivity.shadowedGlobals(), Primal, Ctx.rules(), Reused))
+    return unsupported(*const_cast<Instruction *>(At), Reused);
   for (GlobalVariable *G : PrimalActivity.shadowedGlobals()) {
     Active.insert(G);
     for (unsigned L = 0; L < Width; ++L)
