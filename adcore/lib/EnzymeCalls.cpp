@@ -6,6 +6,7 @@
 #include "CallSites.h"
 #include "RequestMarkers.h"
 #include "RequestValueTypes.h"
+#include "ScratchShadows.h"
 #include "SplitResults.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -17,6 +18,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -86,6 +88,10 @@ private:
   bool readPair(Argument &Lo, Argument &Hi, bool Shadow, const Twine &What,
                 Value *&OutLo, Value *&OutHi);
   bool emitCall();
+  /// Passes scratch shadows for the enzyme_const pointers whose memory the
+  /// function overwrites with values that have derivatives and reads back
+  /// (ScratchShadows.h); returns them, for release after the call.
+  SmallVector<Value *, 2> addScratchShadows();
   /// Global markers after the parameters (enzyme_allocated, enzyme_tape,
   /// ...), which Enzyme accepts anywhere in the call.
   bool parseTrailingMarkers();
@@ -114,6 +120,12 @@ private:
   DerivativeKey Key;
   SmallVector<Value *, 16> Args;
   SmallPtrSet<Instruction *, 8> MarkerLoads;
+  /// The pointer parameters passed enzyme_const: the parameter, and the
+  /// places of its value in Args and of its activity in Key.Args.
+  struct ConstantPointer {
+    unsigned ArgNo, ArgsIndex, KeyIndex;
+  };
+  SmallVector<ConstantPointer, 4> ConstantPointers;
   /// Split reverse mode: the tape handle and the adjoint of the result.
   Value *TapeArg = nullptr;
   Value *SeedArg = nullptr;
@@ -298,6 +310,9 @@ bool ForwardCallLowering::parseParameter(Argument &Param, unsigned SourceNo) {
     return false;
   Args.push_back(Primal);
   if (Activity == Marker::Const) {
+    if (T->isPointerTy())
+      ConstantPointers.push_back({Param.getArgNo(), unsigned(Args.size() - 1),
+                                  unsigned(Key.Args.size())});
     Key.Args.push_back(ArgActivity::Const);
     return true;
   }
@@ -436,6 +451,30 @@ bool ForwardCallLowering::parsePair(Argument &Lo, Argument &Hi,
   Half(Lo, PLo, SLo);
   Half(Hi, PHi, SHi);
   return true;
+}
+
+SmallVector<Value *, 2> ForwardCallLowering::addScratchShadows() {
+  SmallVector<Value *, 2> Shadows;
+  // Only where one call runs the whole derivative (not split mode, whose
+  // sweeps run apart), on the host (the runtime reserves the pages), and
+  // where the release can follow the call.
+  const Triple &TT = Call.getModule()->getTargetTriple();
+  if (SplitKind != Split::None || TT.isNVPTX() || TT.isAMDGPU() ||
+      !isa<CallInst>(Call) || Ctx.defers(*R.Primal) ||
+      R.Primal->isDeclaration())
+    return Shadows;
+  for (const ConstantPointer &P : reverse(ConstantPointers)) {
+    if (constantMemoryUse(*R.Primal, Key.Args, P.ArgNo, Ctx.rules()) !=
+        ConstantMemoryUse::ReadBack)
+      continue;
+    Key.Args[P.KeyIndex] = ArgActivity::Dup;
+    for (unsigned L = 0; L < Key.Width; ++L) {
+      Value *Shadow = beginScratchShadow(B, Args[P.ArgsIndex]);
+      Args.insert(Args.begin() + P.ArgsIndex + 1 + L, Shadow);
+      Shadows.push_back(Shadow);
+    }
+  }
+  return Shadows;
 }
 
 bool ForwardCallLowering::emitCall() {
@@ -720,8 +759,14 @@ bool ForwardCallLowering::run() {
                  "floating-point value, or write the results through a "
                  "pointer parameter (enzyme_dup) and seed its shadow; "
                  "enzyme_const_return if the result carries no derivative");
+  SmallVector<Value *, 2> Scratch = addScratchShadows();
   if (!emitCall())
     return false;
+  if (!Scratch.empty()) {
+    IRBuilder<> After(Call.getNextNode());
+    for (Value *Shadow : Scratch)
+      endScratchShadow(After, Shadow);
+  }
   Call.eraseFromParent();
   for (Instruction *I : MarkerLoads)
     if (I->use_empty())

@@ -81,6 +81,9 @@ constexpr const char *InactiveFunctionTable[] = {
     // adcc's own run-time reports
     "adcc_unknown_derivative",
     "adcc_split_check",
+    // scratch shadows of constant memory (ScratchShadows.h)
+    "adcc_scratch_shadow_begin",
+    "adcc_scratch_shadow_end",
     // OpenMP queries
     "omp_get_thread_num",
     "omp_get_num_threads",

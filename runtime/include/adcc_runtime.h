@@ -278,6 +278,14 @@ ADCC_RT_API void adcc_split_check(const void *handle);
 ADCC_RT_API void *adcc_split_mark_level(unsigned level);
 ADCC_RT_API void adcc_split_check_level(const void *handle, unsigned level);
 
+/* A shadow for memory passed enzyme_const that the differentiated function
+   overwrites with values that have derivatives and reads back: zero pages
+   reserved around `primal` (tens of GiB of address space either side,
+   backed only where touched); returns the shadow of `primal`. Released by
+   adcc_scratch_shadow_end when the derivative call returns. */
+ADCC_RT_API void *adcc_scratch_shadow_begin(const void *primal);
+ADCC_RT_API void adcc_scratch_shadow_end(void *shadow);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

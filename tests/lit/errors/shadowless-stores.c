@@ -27,10 +27,21 @@ double dremember(double *p, double *dp) {
          __enzyme_fwddiff((void *)remember, p, dp);
 }
 
-// CHECK-DAG: shadowless-stores.c:[[@LINE+2]]:{{[0-9]+}}: error: cannot differentiate 'scale' in reverse mode: a value with a derivative is stored into memory that argument 1 of 'scale' points to, which has no shadow (it was passed with enzyme_const, or its caller passes memory without one); the derivative would be lost for what reads it later: pass that argument with enzyme_dup and a shadow buffer
-// CHECK-DAG: shadowless-stores.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'scale' in forward mode: a value with a derivative is stored into memory that argument 1 of 'scale' points to
+// Memory passed enzyme_const that the call only writes a value with a
+// derivative into, leaving it for a later call (what is read back within
+// the call gets a scratch shadow: e2e const_memory_writes.c).
+// CHECK-DAG: shadowless-stores.c:[[@LINE+2]]:{{[0-9]+}}: error: cannot differentiate 'update' in reverse mode: a value with a derivative is stored into memory that argument 1 of 'update' points to, which has no shadow (it was passed with enzyme_const, or its caller passes memory without one); the derivative would be lost for what reads it later: pass that argument with enzyme_dup and a shadow buffer
+// CHECK-DAG: shadowless-stores.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'update' in forward mode: a value with a derivative is stored into memory that argument 1 of 'update' points to
+double update(double *state, double *w) { state[0] = w[0] * w[0]; return w[0]; }
+double dupdate(double *s, double *w, double *dw) {
+  return __enzyme_autodiff((void *)update, enzyme_const, s, enzyme_dup, w, dw) +
+         __enzyme_fwddiff((void *)update, enzyme_const, s, enzyme_dup, w, dw);
+}
+
+// Split mode: the two sweeps run apart, so no scratch shadow spans them.
+void *__enzyme_augmentfwd(void *, ...);
+// CHECK-DAG: shadowless-stores.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'scale' in reverse mode: a value with a derivative is stored into memory that argument 1 of 'scale' points to
 double scale(double *s, double *w) { s[0] = s[0] * w[0]; return s[0] * s[0]; }
-double dscale(double *s, double *w, double *dw) {
-  return __enzyme_autodiff((void *)scale, enzyme_const, s, enzyme_dup, w, dw) +
-         __enzyme_fwddiff((void *)scale, enzyme_const, s, enzyme_dup, w, dw);
+void *dscale(double *s, double *w, double *dw) {
+  return __enzyme_augmentfwd((void *)scale, enzyme_const, s, enzyme_dup, w, dw);
 }
