@@ -4,6 +4,7 @@
 #include "CallSites.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -63,6 +64,65 @@ int tapeLevelOf(const Value *V) {
       Name == "adcc_split_check_level" ? 1 : 0));
   // (A level computed at run time: the highest there is.)
   return Level ? int(Level->getZExtValue()) : int(TapeLevels - 1);
+}
+
+bool isSplitMark(const Function &F) {
+  return F.getName() == "adcc_split_mark" ||
+         F.getName() == "adcc_split_mark_level";
+}
+
+/// Follows the values holding the handle \p Start within its function.
+static bool handleReachesCheck(const Function &F, const Value &Start,
+                               unsigned Depth) {
+  SmallVector<const Value *, 16> Work{&Start};
+  SmallPtrSet<const Value *, 16> Seen;
+  // Memory the handle was stored into: what is loaded from it holds it.
+  SmallPtrSet<const Value *, 4> Holders;
+  auto FollowLoads = [&](const Value *Obj) {
+    if (!Holders.insert(Obj).second)
+      return;
+    for (const Instruction &I : instructions(F))
+      if (const auto *LI = dyn_cast<LoadInst>(&I);
+          LI && getUnderlyingObject(LI->getPointerOperand()) == Obj)
+        Work.push_back(LI);
+  };
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const User *U : V->users()) {
+      if (const auto *SI = dyn_cast<StoreInst>(U)) {
+        if (SI->getValueOperand() == V)
+          FollowLoads(getUnderlyingObject(SI->getPointerOperand()));
+        continue;
+      }
+      const auto *Call = dyn_cast<CallBase>(U);
+      if (!Call) {
+        Work.push_back(U);
+        continue;
+      }
+      const Function *Callee = Call->getCalledFunction();
+      if (!Callee)
+        continue;
+      if (Callee->getName().starts_with("adcc_split_check"))
+        return true;
+      if (Callee->isDeclaration() || Depth == 0)
+        continue;
+      for (const Use &Op : Call->args())
+        if (Op.get() == V && Op.getOperandNo() < Callee->arg_size() &&
+            !Callee->getArg(Op.getOperandNo())->use_empty() &&
+            handleReachesCheck(*Callee, *Callee->getArg(Op.getOperandNo()),
+                               Depth - 1))
+          return true;
+      // (What the call returns may be the handle, or hold it.)
+      Work.push_back(Call);
+    }
+  }
+  return false;
+}
+
+bool splitHandleChecked(const CallBase &Mark, unsigned Depth) {
+  return handleReachesCheck(*Mark.getFunction(), Mark, Depth);
 }
 
 const TapeLevelFinder::Facts &TapeLevelFinder::factsOf(Function &F) {

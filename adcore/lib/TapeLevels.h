@@ -35,6 +35,21 @@ bool isTapeThreadCall(const llvm::Value *V);
 /// -1 for anything else.
 int tapeLevelOf(const llvm::Value *V);
 
+/// Whether \p Mark, the handle of a split augmented sweep
+/// (adcc_split_mark or adcc_split_mark_level) in a function differentiated
+/// in reverse mode, reaches the check of its reverse sweep
+/// (adcc_split_check*) in that function or the functions it passes the
+/// handle to (\p Depth calls deep): followed through values computed from
+/// it and through memory it is stored into and read back from. If not, the
+/// reverse sweep runs outside the derivative, after it has popped or
+/// pushed records between the inner ones.
+bool splitHandleChecked(const llvm::CallBase &Mark, unsigned Depth);
+/// How many calls deep the handle is followed.
+constexpr unsigned SplitHandleDepth = 4;
+
+/// Whether \p F is adcc_split_mark or adcc_split_mark_level.
+bool isSplitMark(const llvm::Function &F);
+
 /// The lowest level a reverse derivative of functions may record on: one
 /// above every tape level the code they may run uses (0 when it uses
 /// none). Remembers what it read of each function: call it only once the

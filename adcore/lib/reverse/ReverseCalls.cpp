@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../CallSites.h"
+#include "../TapeLevels.h"
 #include "ReverseEmitter.h"
 
 #include "adcore/CrossTU.h"
@@ -64,6 +65,18 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
       Direct ? classifyMemoryFunction(*Direct) : MemoryFunctionKind::None;
   if (DK == MemoryFunctionKind::TapePush || DK == MemoryFunctionKind::TapePop)
     return augmentTapeRecord(Call, unsigned(DK));
+  // An inner split augmented sweep whose reverse sweep runs after this
+  // derivative returns would find this derivative's records, and leave its
+  // own shadows, between its records (TapeLevels.h).
+  if (Direct && isSplitMark(*Direct) &&
+      !splitHandleChecked(Call, SplitHandleDepth))
+    return unsupported(
+        Call, "the reverse sweep (__enzyme_reverse) of an "
+              "__enzyme_augmentfwd in '" +
+                  Ctx.displayName(*Key.Primal) +
+                  "' does not run within it, so not within its "
+                  "derivative; run both sweeps inside the differentiated "
+                  "function");
   bool Involved =
       Active.contains(&Call) || any_of(Call.args(), [&](const Use &U) {
         return Active.contains(U.get()) || shadowOrNull(U.get());

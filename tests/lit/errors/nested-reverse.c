@@ -6,6 +6,8 @@
 // RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=INTERNAL
+// RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // INTERNAL-NOT: augmented_
 // INTERNAL-NOT: diffe_
 // INTERNAL-NOT: gradient_
@@ -67,3 +69,17 @@ double second_elsewhere(double x) {
   return __enzyme_autodiff((void *)dg, x);
   // CHECK: nested-reverse.c:[[#@LINE-1]]:10: error: cannot differentiate the derivative of 'g' in reverse mode: 'elsewhere', defined in another file, is called by code that is itself differentiated in reverse mode again (reverse over reverse); define it in this file
 }
+
+// An inner split augmented sweep whose reverse sweep runs after the outer
+// derivative returns (its tape handle kept in a global): the records would
+// be read outside that derivative. Both sweeps inside work (e2e
+// rev_over_rev_dynamics.c, split_orders.c).
+void *__enzyme_augmentfwd(void *, ...);
+static double cube2(double x) { return x * x * x; }
+void *kept;
+double keep_tape(double x) {
+  kept = __enzyme_augmentfwd((void *)cube2, x);
+  // SPLIT: nested-reverse.c:[[#@LINE-1]]:10: error: cannot differentiate 'keep_tape' in reverse mode: the reverse sweep (__enzyme_reverse) of an __enzyme_augmentfwd in 'keep_tape' does not run within it, so not within its derivative; run both sweeps inside the differentiated function
+  return 2 * x;
+}
+double dkeep_tape(double x) { return __enzyme_autodiff((void *)keep_tape, x); }
