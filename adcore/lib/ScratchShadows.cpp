@@ -31,4 +31,6 @@ void endScratchShadow(IRBuilder<> &B, Value *Shadow) {
   B.CreateCall(End, {Shadow});
 }
 
+bool isScratchShadowBegin(const Function &F) { return F.getName() == BeginName; }
+
 } // namespace adcore

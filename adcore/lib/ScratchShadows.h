@@ -50,6 +50,17 @@ llvm::Value *beginScratchShadow(llvm::IRBuilder<> &B, llvm::Value *Primal);
 /// Emits at \p B the release of \p Shadow, made by beginScratchShadow.
 void endScratchShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow);
 
+/// Whether \p F is the runtime function beginScratchShadow calls. Code
+/// that makes a scratch shadow (a request inside a function) and is itself
+/// differentiated is an error (ScratchShadowNestedError): the outer
+/// derivative would need a shadow of the scratch shadow, which it has not.
+bool isScratchShadowBegin(const llvm::Function &F);
+constexpr const char *ScratchShadowNestedError =
+    "a request in this function passes memory enzyme_const that the "
+    "function it differentiates overwrites and reads back (a scratch "
+    "shadow), and this function is differentiated again; pass that memory "
+    "enzyme_dup with a zeroed shadow buffer";
+
 } // namespace adcore
 
 #endif // ADCORE_SCRATCHSHADOWS_H

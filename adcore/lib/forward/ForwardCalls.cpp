@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../CallSites.h"
+#include "../ScratchShadows.h"
 #include "ForwardEmitter.h"
 
 #include "adcore/InactiveFunctions.h"
@@ -25,6 +26,8 @@ namespace adcore {
 
 bool ForwardEmitter::visitCallBase(CallBase &Call) {
   Function *Direct = Call.getCalledFunction();
+  if (Direct && isScratchShadowBegin(*Direct))
+    return unsupported(Call, ScratchShadowNestedError);
   bool Involved =
       isAnalyzedActive(&Call) ||
       any_of(Call.args(), [&](const Use &U) { return isActive(U.get()); }) ||

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../CallSites.h"
+#include "../ScratchShadows.h"
 #include "../TapeLevels.h"
 #include "ReverseEmitter.h"
 
@@ -65,6 +66,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
       Direct ? classifyMemoryFunction(*Direct) : MemoryFunctionKind::None;
   if (DK == MemoryFunctionKind::TapePush || DK == MemoryFunctionKind::TapePop)
     return augmentTapeRecord(Call, unsigned(DK));
+  if (Direct && isScratchShadowBegin(*Direct))
+    return unsupported(Call, ScratchShadowNestedError);
   // An inner split augmented sweep whose reverse sweep runs after this
   // derivative returns would find this derivative's records, and leave its
   // own shadows, between its records (TapeLevels.h).

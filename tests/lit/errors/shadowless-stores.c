@@ -45,3 +45,21 @@ double scale(double *s, double *w) { s[0] = s[0] * w[0]; return s[0] * s[0]; }
 void *dscale(double *s, double *w, double *dw) {
   return __enzyme_augmentfwd((void *)scale, enzyme_const, s, enzyme_dup, w, dw);
 }
+
+// A request that makes a scratch shadow inside code differentiated again
+// (forward over reverse, reverse over reverse): the outer derivative has no
+// shadow of the scratch shadow. An error at the inner request, at every
+// level (at -O0 the derivative was silently wrong before this check).
+static double cube_in_place(double *s, double *w) {
+  s[0] = s[0] * w[0];
+  return s[0] * s[0] * w[0];
+}
+void inner_gradient(double *w, double *g) {
+  double s[1] = {1.5};
+  g[0] = 0;
+  __enzyme_autodiff((void *)cube_in_place, enzyme_const, s, enzyme_dup, w, g);
+  // CHECK-DAG: shadowless-stores.c:[[@LINE-1]]:3: error: cannot differentiate 'inner_gradient' in forward mode: a request in this function passes memory enzyme_const that the function it differentiates overwrites and reads back (a scratch shadow), and this function is differentiated again; pass that memory enzyme_dup with a zeroed shadow buffer
+}
+void hessian_vector(double *w, double *v, double *g, double *hv) {
+  __enzyme_fwddiff((void *)inner_gradient, enzyme_dup, w, v, enzyme_dup, g, hv);
+}
