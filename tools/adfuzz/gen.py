@@ -8,6 +8,8 @@ GENERATOR_VERSION below), that checks adcc's derivatives of a random function
 
     static double f(double *x, double s, int n, double *out)   (or void)
 
+(since version 6 sometimes with a fifth parameter double *st, a constant
+state passed enzyme_const that f overwrites and reads back)
 against each other and against central finite differences. The function
 mixes straight-line arithmetic with math functions on safe domains, loops
 with constant, int-argument and data-dependent trip counts, branches, local
@@ -48,7 +50,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 5
+GENERATOR_VERSION = 6
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -57,6 +59,7 @@ OLDEST_VERSION = 4
 NMAX = 5          # the int argument n is in [1, NMAX]
 ABOUND = 20.0     # arrays read by helpers never exceed this
 HELPER_ARG = 4.0  # scalar helper parameters are bounded by this
+STATE_CAP = 2.0   # the constant state's elements (version 6)
 SQUASH_AT = 20.0  # expressions whose bound exceeds this are squashed
 
 
@@ -140,6 +143,10 @@ class Gen:
                                     #   const double *restrict w, int m, double c)
         self.tied = []            # (i, j): x[j] == x[i] at the test point
         self.fill_helper = None   # a noinline function filling a table
+        # version 6
+        self.nst = 0              # length of st, a constant (enzyme_const)
+                                  # state f overwrites and reads back
+        self.st_helper = None     # a noinline function updating st in place
 
     # -- randomness (only random() so that sequences are version-stable) --
     def rand(self):
@@ -994,6 +1001,27 @@ class Gen:
         self.restrict_helpers.append(name)
 
     # -- helper functions --------------------------------------------------
+    # -- version 6: constant memory overwritten and read back ----------------
+    def gen_state_helper(self):
+        """A function that is not inlined updating the constant state in
+        place from what it holds and a parameter."""
+        name = self.fresh("st_step")
+        c = lit(STATE_CAP)
+        self.out.append("__attribute__((noinline)) static void %s("
+                        "double *p, double c) {" % name)
+        self.out.append("  for (int k = 0; k < NST; k++)")
+        self.out.append("    p[k] = %s * tanh((p[k] * c + sin(c + k)) / %s);"
+                        % (c, c))
+        self.out.append("}")
+        self.out.append("")
+        self.st_helper = name
+        self.features.add("state-helper")
+
+    def call_state_helper(self, sc, lines):
+        e = self.squash(self.expr(sc, 2), 2.0)
+        self.emit(lines, 1, "%s(st, %s);" % (self.st_helper, e.code))
+        self.used.add(self.st_helper)
+
     def attr(self):
         return self.choice(["static ", "static ", "static inline ",
                             "__attribute__((noinline)) static "])
@@ -1195,12 +1223,23 @@ class Gen:
                 self.tied.append((i, self.randint(i + 1, nx - 1)))
                 self.features.add("ties")
 
+        st0 = []
+        if self.version >= 6 and self.chance(0.4):
+            self.nst = self.randint(1, 3)
+            st0 = [self.uniform(-1, 1) for _ in range(self.nst)]
+            self.features.add("const-state")
+            if self.chance(0.5):
+                self.gen_state_helper()
+
         sc = Scope()
         xcap = 20.0 if inplace_x else 1.5
         self.nx, self.xcap = nx, xcap
         sc.arrays.append(Arr("x", nx, xcap, inplace_x))
         sc.scalars.append(("s", 1.5, False))
         sc.idx.append(("n", 1, NMAX + 1))
+        # the constant state's elements are read and written as scalars
+        for k in range(self.nst):
+            sc.scalars.append(("st[%d]" % k, STATE_CAP, True))
         self.heap_live = []
         lines = []
         if inplace_x:
@@ -1210,7 +1249,12 @@ class Gen:
             self.local_array(sc, lines, 1, top, self.chance(0.4))
         for _ in range(self.randint(1, 3)):
             self.decl_scalar(sc, lines, 1, top)
+        if self.st_helper and self.chance(0.5):
+            self.call_state_helper(sc, lines)
         self.block(sc, lines, 1, top, self.randint(5, 12))
+        if self.st_helper and (self.st_helper not in self.used or
+                               self.chance(0.5)):
+            self.call_state_helper(sc, lines)
         # helpers not called yet are called now, and every top-level value
         # reaches an output
         terms = []
@@ -1269,7 +1313,9 @@ class Gen:
 
         xdecl = "double *x" if inplace_x else "const double *x"
         rtype = "double" if ret else "void"
-        body = ["static %s f(%s, double s, int n, double *out) {" % (rtype, xdecl)]
+        stdecl = ", double *st" if self.nst else ""
+        body = ["static %s f(%s, double s, int n, double *out%s) {" % (
+            rtype, xdecl, stdecl)]
         body.extend(lines)
         body.append("}")
 
@@ -1290,6 +1336,14 @@ class Gen:
         globals_v5 = ""
         if self.version >= 5:
             globals_v5 = GLOBALS_V5.format(k=", ".join(lit(v) for v in konst))
+        main = MAIN_TEMPLATE
+        if self.version >= 6:
+            globals_v5 += STATE_V6.format(
+                nst=max(self.nst, 1), has_st=int(self.nst > 0),
+                st0=", ".join(repr(v) for v in st0) or "0")
+            for old, new in STATE_CALLS:
+                assert old in main
+                main = main.replace(old, new)
 
         head = HEADER_TEMPLATE.format(
             seed=self.seed, version=self.version,
@@ -1301,7 +1355,7 @@ class Gen:
             x0=", ".join(repr(v) for v in x0), w=", ".join(repr(v) for v in w),
             s0=repr(s0), hvp=int(hvp), tie_of=", ".join(str(t) for t in tie_of))
         return "\n".join([head, params + globals_v5] + self.out + body) + \
-            "\n" + MAIN_TEMPLATE
+            "\n" + main
 
 
 # a function pointer parameter may point to any scalar helper
@@ -1359,6 +1413,45 @@ GLOBALS_V5 = """\
 static const double adfz_K[8] = {{{k}}};
 static int adfz_calls;
 """
+
+# version 6: the constant state st (enzyme_const) that f overwrites with
+# values that have derivatives and reads back; every call of f starts from
+# ST0 (a fresh copy). The Hessian's inner gradient passes its own copy
+# enzyme_dup with a zeroed shadow (a scratch shadow inside code
+# differentiated again is an error).
+STATE_V6 = """\
+/* the constant state f overwrites and reads back (none if HAS_ST is 0) */
+#define HAS_ST {has_st}
+#define NST {nst}
+static const double ST0[NST] = {{{st0}}};
+#if HAS_ST
+static double adfz_st_buf[NST];
+static double *adfz_st_fresh(void) {{
+  memcpy(adfz_st_buf, ST0, sizeof adfz_st_buf);
+  return adfz_st_buf;
+}}
+#define ST_ARG , adfz_st_fresh()
+#define ST_CONST , enzyme_const, adfz_st_fresh()
+#define ST_LOCALS double st_l[NST], dst_l[NST]; \\
+  memcpy(st_l, ST0, sizeof st_l); memset(dst_l, 0, sizeof dst_l);
+#define ST_DUP , enzyme_dup, st_l, dst_l
+#else
+#define ST_ARG
+#define ST_CONST
+#define ST_LOCALS
+#define ST_DUP
+#endif
+"""
+
+# (old, new): the calls of f in MAIN_TEMPLATE, with the state (version 6)
+STATE_CALLS = [
+    ("f(xb, s, NI, ob);", "f(xb, s, NI, ob ST_ARG);"),
+    ("enzyme_dup, ob, dob);", "enzyme_dup, ob, dob ST_DUP);"),
+    ("OUT_MARK, ob, dob);", "OUT_MARK, ob, dob ST_CONST);"),
+    ("OUT_MARK, ob, dob));", "OUT_MARK, ob, dob ST_CONST));"),
+    ("  double xb[NX], dx[NX], ob[NOUT], dob[NOUT], s;\n",
+     "  double xb[NX], dx[NX], ob[NOUT], dob[NOUT], s;\n  ST_LOCALS\n"),
+]
 
 MAIN_TEMPLATE = r"""
 /* ---- checking harness (fixed; see tools/adfuzz/gen.py) ---- */
