@@ -17,6 +17,7 @@
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/Version.h"
 #include "clang/Driver/Compilation.h"
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/InputInfo.h"
@@ -80,10 +81,14 @@ CommandLine splitCommandLine(llvm::ArrayRef<const char *> Args) {
   return Out;
 }
 
+/// The first line of --version. Build systems read a compiler's version as
+/// the first version number there (Meson, scripts that parse "clang version
+/// X"), and adcc predefines clang's macros; so the line names the clang
+/// version first, as vendor builds of clang do ("Debian clang version ...",
+/// "Apple clang version ..."), and adcc's own version after it.
 void printVersion(llvm::raw_ostream &OS, const std::string &ExePath) {
-  OS << "adcc version " << ADCC_VERSION_STRING << " (clang version "
-     << ADCC_LLVM_VERSION_STRING << ", LLVM " << ADCC_LLVM_VERSION_STRING
-     << ")\n"
+  OS << "adcc clang version " << CLANG_VERSION_STRING << " (adcc version "
+     << ADCC_VERSION_STRING << ")\n"
      << "Target: " << llvm::sys::getDefaultTargetTriple() << "\n"
      << "Thread model: posix\n"
      << "InstalledDir: " << llvm::sys::path::parent_path(ExePath) << "\n";

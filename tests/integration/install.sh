@@ -142,7 +142,7 @@ mkdir -p "$out"
 cd "$out"
 "$prefix/bin/adcc" --version >version.txt
 head -n 1 version.txt
-grep -q '^adcc version .*clang version 22' version.txt
+grep -q '^adcc clang version 22.* (adcc version [0-9.]*)$' version.txt
 # C: compile and link in one call, then as two steps.
 "$prefix/bin/adcc" -O2 -o tape-c "$programs/tape.c"
 ./tape-c
