@@ -7,6 +7,7 @@ adcc_script_test(make-example make-example.sh)
 adcc_script_test(cmake-example cmake-example.sh)
 adcc_script_test(ccache ccache.sh)
 adcc_script_test(install install.sh)
+adcc_script_test(cmake-binutils cmake-binutils.sh)
 adcc_script_test(compiler-detection compiler-detection.sh)
 adcc_script_test(meson meson.sh)
 
@@ -15,6 +16,7 @@ set(ADCC_BUILDSYSTEM_TESTS
   cmake-example
   ccache
   install
+  cmake-binutils
   compiler-detection
   meson)
 # The scripts run builds of their own (make -j8, several CMake configures),

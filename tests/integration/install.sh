@@ -3,7 +3,8 @@
 #
 # Installs the adcc build tree with `cmake --install --prefix` into a scratch
 # prefix and checks:
-#   1. the install layout: bin/adcc, bin/adcc++, lib/adcc/include/{adcc.h,
+#   1. the install layout: bin/adcc, bin/adcc++, links to LLVM 22's tools
+#      (bin/llvm-ar ...), lib/adcc/include/{adcc.h,
 #      adcc.hpp, adcc_request.hpp, adcc_runtime.h}, lib/adcc/lib/libadcc_rt.a,
 #      share/adcc/cmake/adcc-toolchain.cmake;
 #   2. the installed files do not refer to the build tree: no RPATH/RUNPATH
@@ -69,6 +70,15 @@ case "$(realpath "$prefix/bin/adcc++")" in
   "$(realpath "$prefix")"/*) pass "bin/adcc++ resolves inside the prefix" ;;
   *) fail "bin/adcc++ resolves outside the prefix: $(realpath "$prefix/bin/adcc++")" ;;
 esac
+# Links to LLVM 22's binary tools, where CMake looks for them (see
+# cmake-binutils.sh): each resolves to the tool adcc itself would run.
+for tool in llvm-ar llvm-ranlib llvm-nm ld.lld; do
+  [[ -L "$prefix/bin/$tool" ]] || fail "the install lacks the link bin/$tool"
+  [[ $(realpath "$prefix/bin/$tool") == \
+    $(realpath "$("$prefix/bin/adcc" -print-prog-name="$tool")") ]] ||
+    fail "bin/$tool resolves to $(realpath "$prefix/bin/$tool"), not LLVM 22's $tool"
+done
+pass "bin/llvm-ar, llvm-ranlib, llvm-nm and ld.lld are LLVM 22's"
 
 step "no references to the build or source tree"
 if readelf -d "$prefix/bin/adcc" | grep -E 'RPATH|RUNPATH' >"$work/rpath.txt"; then

@@ -9,7 +9,10 @@
 #      clang version adcc is built on (its __clang_major__ ... macros);
 #   2. configures with c_std gnu17, c17, c18 and c2x (each one Meson offers
 #      only to clang 6 or 9 and later) and cpp_std c++20, then builds and runs
-#      with the standard it asked for.
+#      with the standard it asked for;
+#   3. with -Db_lto=true and AR naming LLVM 22's llvm-ar (as
+#      docs/build-systems.md says), a static library of -flto objects is
+#      archived and linked.
 # Exits with 77 (reported by ctest as skipped) when meson is not installed.
 set -euo pipefail
 
@@ -39,6 +42,14 @@ foreach lang : ['c', 'cpp']
 endforeach
 executable('std_c', 'std.c')
 executable('std_cxx', 'std.cpp')
+square = static_library('square', 'square.c')
+executable('use_square', 'use_square.c', link_with: square)
+EOF
+printf 'double square(double x) { return x * x; }\n' >"$src/square.c"
+cat >"$src/use_square.c" <<'EOF'
+#include <stdio.h>
+double square(double);
+int main(void) { printf("%g\n", square(3.0)); return 0; }
 EOF
 printf '#include <stdio.h>\nint main(void) { printf("%%ld\\n", (long)__STDC_VERSION__); return 0; }\n' \
   >"$src/std.c"
@@ -82,3 +93,13 @@ for std in gnu17 c17 c18 c2x; do
   [[ $got == 202002 ]] || fail "cpp_std=c++20: __cplusplus is $got"
   pass "c_std=$std (__STDC_VERSION__ $(std_value "$std")) and cpp_std=c++20 build and run"
 done
+
+step "meson setup -Db_lto=true with AR=<LLVM 22's llvm-ar>"
+build=$work/build-lto
+run_logged "$work/setup-lto.log" env CC="$ADCC" CXX="$ADCCXX" \
+  AR="$("$ADCC" -print-prog-name=llvm-ar)" meson setup "$build" "$src" -Db_lto=true
+run_logged "$work/build-lto.log" ninja -C "$build" -v
+grep -q -- '-flto' "$work/build-lto.log" || fail "b_lto=true: nothing was compiled with -flto"
+got=$("$build/use_square")
+[[ $got == 9 ]] || fail "b_lto=true: the program prints '$got', expected 9"
+pass "b_lto=true: a static library of -flto objects is archived and linked"
