@@ -15,6 +15,12 @@ endfunction()
 # adcc++ is adcc in C++ mode, chosen from the program name as clang++ is.
 adcc_link_beside_adcc(adcc++ adcc)
 
+# Names that tools which watch a build for compiles (Bear, intercept-build)
+# recognize as clang's; adcc runs itself as these under such a tool
+# (driver/Interception.cpp).
+adcc_link_beside_adcc(adcc-clang adcc)
+adcc_link_beside_adcc(adcc-clang++ adcc)
+
 # The LLVM 22 binary tools, under the names that CMake's binutils search
 # (CMakeFindBinUtils) tries for a Clang compiler. CMake derives a prefix and a
 # version suffix from names like clang-22 (and so finds llvm-ar-22), but none

@@ -12,6 +12,7 @@
 #include "driver/AdccOptions.h"
 #include "driver/CC1.h"
 #include "driver/Config.h"
+#include "driver/Interception.h"
 #include "driver/LinkJob.h"
 #include "driver/Paths.h"
 
@@ -295,6 +296,10 @@ int run(int Argc, const char **Argv, void *MainAddr) {
   // A compile job started as a process (-fno-integrated-cc1).
   if (Args.size() > 1 && StringRef(Args[1]).starts_with("-cc1"))
     return runCompileJob(Args, ExePath);
+  // Under a build watcher (Bear), run as a name it recognizes; adcc's own
+  // link job is not a compile.
+  if (Args.size() < 2 || StringRef(Args[1]) != LinkJobArgument)
+    runAsRecognizedCompiler(Args, ExePath);
 
   llvm::BumpPtrAllocator Alloc;
   if (llvm::Error E = expandResponseFiles(Args, /*ClangCLMode=*/false, Alloc)) {

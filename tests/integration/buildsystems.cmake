@@ -10,6 +10,7 @@ adcc_script_test(install install.sh)
 adcc_script_test(cmake-binutils cmake-binutils.sh)
 adcc_script_test(compiler-detection compiler-detection.sh)
 adcc_script_test(meson meson.sh)
+adcc_script_test(bear bear.sh)
 
 set(ADCC_BUILDSYSTEM_TESTS
   make-example
@@ -18,7 +19,8 @@ set(ADCC_BUILDSYSTEM_TESTS
   install
   cmake-binutils
   compiler-detection
-  meson)
+  meson
+  bear)
 # The scripts run builds of their own (make -j8, several CMake configures),
 # so each occupies two processors; each takes seconds to a minute.
 set_tests_properties(${ADCC_BUILDSYSTEM_TESTS} PROPERTIES
@@ -27,4 +29,4 @@ set_tests_properties(${ADCC_BUILDSYSTEM_TESTS} PROPERTIES
   TIMEOUT 300)
 # Tests of a tool that may be missing exit with 77 when it is: ctest shows
 # them as skipped, with the reason in the output.
-set_tests_properties(meson PROPERTIES SKIP_RETURN_CODE 77)
+set_tests_properties(meson bear PROPERTIES SKIP_RETURN_CODE 77)
