@@ -12,11 +12,13 @@
 #include "driver/AdccOptions.h"
 #include "driver/CC1.h"
 #include "driver/Config.h"
+#include "driver/Interception.h"
 #include "driver/LinkJob.h"
 #include "driver/Paths.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/Version.h"
 #include "clang/Driver/Compilation.h"
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/InputInfo.h"
@@ -80,10 +82,14 @@ CommandLine splitCommandLine(llvm::ArrayRef<const char *> Args) {
   return Out;
 }
 
+/// The first line of --version. Build systems read a compiler's version as
+/// the first version number there (Meson, scripts that parse "clang version
+/// X"), and adcc predefines clang's macros; so the line names the clang
+/// version first, as vendor builds of clang do ("Debian clang version ...",
+/// "Apple clang version ..."), and adcc's own version after it.
 void printVersion(llvm::raw_ostream &OS, const std::string &ExePath) {
-  OS << "adcc version " << ADCC_VERSION_STRING << " (clang version "
-     << ADCC_LLVM_VERSION_STRING << ", LLVM " << ADCC_LLVM_VERSION_STRING
-     << ")\n"
+  OS << "adcc clang version " << CLANG_VERSION_STRING << " (adcc version "
+     << ADCC_VERSION_STRING << ")\n"
      << "Target: " << llvm::sys::getDefaultTargetTriple() << "\n"
      << "Thread model: posix\n"
      << "InstalledDir: " << llvm::sys::path::parent_path(ExePath) << "\n";
@@ -290,6 +296,10 @@ int run(int Argc, const char **Argv, void *MainAddr) {
   // A compile job started as a process (-fno-integrated-cc1).
   if (Args.size() > 1 && StringRef(Args[1]).starts_with("-cc1"))
     return runCompileJob(Args, ExePath);
+  // Under a build watcher (Bear), run as a name it recognizes; adcc's own
+  // link job is not a compile.
+  if (Args.size() < 2 || StringRef(Args[1]) != LinkJobArgument)
+    runAsRecognizedCompiler(Args, ExePath);
 
   llvm::BumpPtrAllocator Alloc;
   if (llvm::Error E = expandResponseFiles(Args, /*ClangCLMode=*/false, Alloc)) {

@@ -3,7 +3,8 @@
 #
 # Installs the adcc build tree with `cmake --install --prefix` into a scratch
 # prefix and checks:
-#   1. the install layout: bin/adcc, bin/adcc++, lib/adcc/include/{adcc.h,
+#   1. the install layout: bin/adcc, bin/adcc++, bin/adcc-clang(++), links to
+#      LLVM 22's tools (bin/llvm-ar ...), lib/adcc/include/{adcc.h,
 #      adcc.hpp, adcc_request.hpp, adcc_runtime.h}, lib/adcc/lib/libadcc_rt.a,
 #      share/adcc/cmake/adcc-toolchain.cmake;
 #   2. the installed files do not refer to the build tree: no RPATH/RUNPATH
@@ -55,7 +56,7 @@ refers_to_tree() {
 
 step "cmake --install $ADCC_BUILD_DIR --prefix $prefix"
 run_logged "$work/install.log" cmake --install "$ADCC_BUILD_DIR" --prefix "$prefix"
-for f in bin/adcc bin/adcc++; do
+for f in bin/adcc bin/adcc++ bin/adcc-clang bin/adcc-clang++; do
   require_exe "$prefix/$f"
 done
 for f in lib/adcc/include/adcc.h lib/adcc/include/adcc.hpp \
@@ -64,11 +65,23 @@ for f in lib/adcc/include/adcc.h lib/adcc/include/adcc.hpp \
   [[ -s "$prefix/$f" ]] || fail "the install lacks $f"
 done
 pass "install layout is complete"
-# adcc++ may be a symbolic link to adcc; it must stay inside the prefix.
-case "$(realpath "$prefix/bin/adcc++")" in
-  "$(realpath "$prefix")"/*) pass "bin/adcc++ resolves inside the prefix" ;;
-  *) fail "bin/adcc++ resolves outside the prefix: $(realpath "$prefix/bin/adcc++")" ;;
-esac
+# adcc++ (and adcc-clang, adcc-clang++ for build watchers, see bear.sh) may
+# be symbolic links to adcc; they must stay inside the prefix.
+for f in adcc++ adcc-clang adcc-clang++; do
+  case "$(realpath "$prefix/bin/$f")" in
+    "$(realpath "$prefix")"/*) pass "bin/$f resolves inside the prefix" ;;
+    *) fail "bin/$f resolves outside the prefix: $(realpath "$prefix/bin/$f")" ;;
+  esac
+done
+# Links to LLVM 22's binary tools, where CMake looks for them (see
+# cmake-binutils.sh): each resolves to the tool adcc itself would run.
+for tool in llvm-ar llvm-ranlib llvm-nm ld.lld; do
+  [[ -L "$prefix/bin/$tool" ]] || fail "the install lacks the link bin/$tool"
+  [[ $(realpath "$prefix/bin/$tool") == \
+    $(realpath "$("$prefix/bin/adcc" -print-prog-name="$tool")") ]] ||
+    fail "bin/$tool resolves to $(realpath "$prefix/bin/$tool"), not LLVM 22's $tool"
+done
+pass "bin/llvm-ar, llvm-ranlib, llvm-nm and ld.lld are LLVM 22's"
 
 step "no references to the build or source tree"
 if readelf -d "$prefix/bin/adcc" | grep -E 'RPATH|RUNPATH' >"$work/rpath.txt"; then
@@ -142,7 +155,7 @@ mkdir -p "$out"
 cd "$out"
 "$prefix/bin/adcc" --version >version.txt
 head -n 1 version.txt
-grep -q '^adcc version .*clang version 22' version.txt
+grep -q '^adcc clang version 22.* (adcc version [0-9.]*)$' version.txt
 # C: compile and link in one call, then as two steps.
 "$prefix/bin/adcc" -O2 -o tape-c "$programs/tape.c"
 ./tape-c
