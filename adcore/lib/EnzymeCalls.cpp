@@ -467,13 +467,14 @@ bool ForwardCallLowering::emitRecording() {
   Module &M = *Call.getModule();
   Type *Ptr = B.getPtrTy();
   std::string Tag = forwardSplitTag(K);
-  Ctx.noteSplitTag(*R.Primal, Tag, Call, /*Records=*/true);
   Value *Records = B.CreateCall(
       M.getOrInsertFunction("adcc_fwdsplit_new",
                             FunctionType::get(Ptr, {Ptr}, false)),
       {B.CreateGlobalString(Tag, "adcc.fwdsplit.tag")}, "tape");
   Primals.push_back(Records);
   CallBase *NewCall = emitReplacementCall(B, Call, Rec, Primals);
+  // (At the call that stays: the request's is erased.)
+  Ctx.noteSplitTag(*R.Primal, Tag, *NewCall, /*Records=*/true);
   Value *Buffer =
       TapeArg && TapeArg->getType()->isPointerTy() ? TapeArg : nullptr;
   Value *Result =
@@ -514,7 +515,6 @@ bool ForwardCallLowering::emitForwardSplit() {
   Module &M = *Call.getModule();
   Type *Ptr = B.getPtrTy();
   std::string Tag = forwardSplitTag(K);
-  Ctx.noteSplitTag(*R.Primal, Tag, Call, /*Records=*/false);
   // The records checked against the sweep's tag, and read from the start.
   Value *Records = B.CreateCall(
       M.getOrInsertFunction("adcc_fwdsplit_begin",
@@ -522,6 +522,7 @@ bool ForwardCallLowering::emitForwardSplit() {
       {TapeArg, B.CreateGlobalString(Tag, "adcc.fwdsplit.tag")}, "records");
   Args.push_back(Records);
   CallBase *NewCall = emitReplacementCall(B, Call, D, Args);
+  Ctx.noteSplitTag(*R.Primal, Tag, *NewCall, /*Records=*/false);
   B.CreateCall(M.getOrInsertFunction(
                    "adcc_fwdsplit_end",
                    FunctionType::get(B.getVoidTy(), {Ptr, B.getInt32Ty()},

@@ -227,7 +227,7 @@ public:
   llvm::Function *splitRecorder(const DerivativeKey &Key) const;
   /// Split forward mode's requests: a recording (__enzyme_augmentfwd) or a
   /// tangent sweep (__enzyme_fwdsplit) of \p Primal with records tagged
-  /// \p Tag, at \p Site. checkSplitTags reports each tangent sweep whose
+  /// \p Tag, at \p Site (the call that replaced it). checkSplitTags reports each tangent sweep whose
   /// tag no recording of its function in this file has.
   void noteSplitTag(const llvm::Function &Primal, std::string Tag,
                     const llvm::Instruction &Site, bool Records) {

@@ -15,17 +15,17 @@ three __enzyme_fwdsplit_three(void *, ...);
 double sq(double x) { return x * x; }
 
 double missing(double x) {
-  // CHECK: forward-split.c:[[@LINE+1]]:10: error: too few arguments to __enzyme_fwdsplit for 'sq': missing the tape from __enzyme_augmentfwd
+  // CHECK-DAG: forward-split.c:[[@LINE+1]]:10: error: too few arguments to __enzyme_fwdsplit for 'sq': missing the tape from __enzyme_augmentfwd
   return __enzyme_fwdsplit((void *)sq, x, 1.0);
 }
 
 double not_a_pointer(double x) {
-  // CHECK: forward-split.c:[[@LINE+1]]:10: error: the tape given to __enzyme_fwdsplit must be the pointer that __enzyme_augmentfwd returned
+  // CHECK-DAG: forward-split.c:[[@LINE+1]]:10: error: the tape given to __enzyme_fwdsplit must be the pointer that __enzyme_augmentfwd returned
   return __enzyme_fwdsplit((void *)sq, x, 1.0, 2.0);
 }
 
 three too_large(double x, void *tape) {
-  // CHECK: forward-split.c:[[@LINE+1]]:10: error: __enzyme_fwdsplit is declared to return {double, double, double}, but the derivative of 'sq' returns double
+  // CHECK-DAG: forward-split.c:[[@LINE+1]]:10: error: __enzyme_fwdsplit is declared to return struct three, but the derivative of 'sq' returns double
   return __enzyme_fwdsplit_three((void *)sq, x, 1.0, tape);
 }
 
@@ -34,7 +34,7 @@ double dot(const double *a, const double *b) { return a[0] * b[0]; }
 double differ(double *a, double *da, double *b, double *db) {
   void *tape =
       __enzyme_augmentfwd((void *)dot, enzyme_dup, a, da, enzyme_const, b);
-  // CHECK: forward-split.c:[[@LINE+1]]:10: error: __enzyme_fwdsplit of 'dot' reads records of 'dot:dd:1' (function:activities:width), but the __enzyme_augmentfwd calls of it in this file record 'dot:dc:1'
+  // CHECK-DAG: forward-split.c:[[@LINE+1]]:10: error: __enzyme_fwdsplit of 'dot' reads records of 'dot:dd:1' (function:activities:width), but the __enzyme_augmentfwd calls of it in this file record 'dot:dc:1'
   return __enzyme_fwdsplit((void *)dot, enzyme_dup, a, da, enzyme_dup, b, db,
                            tape);
 }
@@ -43,14 +43,14 @@ double differ(double *a, double *da, double *b, double *db) {
 double cube(double x) { return x * x * x; }
 double both(double x) {
   void *tape = __enzyme_augmentfwd((void *)cube, x);
-  // CHECK: forward-split.c:[[@LINE+1]]:3: error: __enzyme_reverse of 'cube' in a file that also asks __enzyme_fwdsplit of it
+  // CHECK-DAG: forward-split.c:[[@LINE+1]]:3: error: __enzyme_reverse of 'cube' in a file that also asks __enzyme_fwdsplit of it
   __enzyme_reverse((void *)cube, x, 1.0, tape);
   return __enzyme_fwdsplit((void *)cube, x, 1.0, tape);
 }
 
 // A call through a function pointer inside.
 __attribute__((noinline)) double apply(double (*fn)(double), double x) {
-  // CHECK: forward-split.c:[[@LINE+1]]:10: error: cannot differentiate 'apply' in forward mode: split forward mode does not support calls through function pointers yet
+  // CHECK-DAG: forward-split.c:[[@LINE+1]]:10: error: cannot differentiate 'apply' in forward mode: split forward mode does not support calls through function pointers yet
   return fn(x);
 }
 double through(double x, void *tape) {
@@ -64,7 +64,7 @@ double k_split(double x, double dx, void *tape) { return dx; }
 void *__enzyme_register_splitderivative_k[] = {(void *)k, (void *)k_aug,
                                                (void *)k_split};
 double uses_k(double x) {
-  // CHECK: forward-split.c:[[@LINE+1]]:10: error: cannot differentiate 'uses_k' in forward mode: the augmented function 'k_aug' of a registered split derivative must take the function's parameters and return {void *tape, result} (the tape alone for a void function)
+  // CHECK-DAG: forward-split.c:[[@LINE+1]]:10: error: cannot differentiate 'uses_k' in forward mode: the augmented function 'k_aug' of a registered split derivative must take the function's parameters and return {void *tape, result} (the tape alone for a void function)
   return k(x) * 2;
 }
 double ruled(double x, void *tape) {

@@ -14,5 +14,5 @@ double __enzyme_autodiff(void *, ...);
 double __enzyme_fwdsplit(void *, ...);
 double grad(double x) { return __enzyme_autodiff((void *)cube, x); }
 #ifdef SPLIT
-double split(double x) { return __enzyme_fwdsplit((void *)cube, x, 1.0, 0); }
+double split(double x) { return __enzyme_fwdsplit((void *)cube, x, 1.0, (void *)0); }
 #endif
