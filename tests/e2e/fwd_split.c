@@ -6,7 +6,9 @@
  * pointers, a constant integer), a result, a loop, a branch, calls of
  * other functions, memory the function writes, the tape in a caller's
  * buffer (enzyme_allocated, enzyme_tape, __enzyme_augmentsize), one tape
- * read twice (enzyme_nofree), enzyme_primal_return, and a registered split
+ * read twice (enzyme_nofree), two directions at once (enzyme_width),
+ * enzyme_primal_return, a tape of the wrong kind (reported by the
+ * runtime), and a registered split
  * derivative (__enzyme_register_splitderivative) called inside the
  * differentiated function. Each tangent is checked against its closed
  * form, central differences and __enzyme_fwddiff. */
@@ -198,6 +200,26 @@ static void test_registered(void) {
   CHECK_CLOSE(d, __enzyme_fwddiff((void *)uses_cube, x, 1.0), FWD_TOL_EXACT);
 }
 
+/* --- two directions at once (enzyme_width) -------------------------- *
+ * ratio's tangents along e0 and e1 from one recorded run */
+typedef struct {
+  double d[2];
+} two;
+two __enzyme_fwdsplit_2(void *, ...);
+extern int enzyme_width;
+
+static void test_width(void) {
+  double x[2] = {R0[0], R0[1]}, e0[2] = {1, 0}, e1[2] = {0, 1};
+  void *tape = __enzyme_augmentfwd((void *)ratio, enzyme_width, 2, enzyme_dup,
+                                   x, e0, e1);
+  x[0] = -3; /* changed before the tangents */
+  two t = __enzyme_fwdsplit_2((void *)ratio, enzyme_width, 2, enzyme_dup, x,
+                              e0, e1, tape);
+  double a = R0[0], b = R0[1], q = 1 + a * a;
+  CHECK_TANGENT(t.d[0], exp(b) * (1 - a * a) / (q * q), ratio_line0, 0.0);
+  CHECK_TANGENT(t.d[1], a * exp(b) / q, ratio_line1, 0.0);
+}
+
 /* --- a tape of the wrong kind: the runtime stops the program ----------- *
  * (caught here by an error handler that jumps back) */
 static jmp_buf caught;
@@ -234,6 +256,7 @@ int main(void) {
   test_memory();
   test_tape_buffer();
   test_registered();
+  test_width();
   test_wrong_tape();
   return check_finish();
 }
