@@ -896,15 +896,8 @@ bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx) {
 }
 
 bool lowerForwardSplitRequest(const Request &R, SynthesisContext &Ctx) {
-  // (Both sweeps are made from the function's body.)
-  if (R.Primal->isDeclaration() &&
-      !Ctx.rules().splitDerivative(R.Primal) &&
-      !Ctx.rules().forwardDerivative(R.Primal)) {
-    Ctx.error(*R.Site, "split forward mode needs the body of '" +
-                           R.Primal->getName() +
-                           "' in this translation unit");
-    return false;
-  }
+  // (Both sweeps are made from the function's body: getOrCreate reports a
+  // function without one.)
   ForwardCallLowering Lowering(R, Ctx);
   Lowering.SplitKind = ForwardCallLowering::Split::Forward;
   Ctx.setRequestSite(R.Site);

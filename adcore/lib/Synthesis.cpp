@@ -413,7 +413,11 @@ Function *SynthesisContext::getOrCreateSplit(const DerivativeKey &Key) {
     return Key.Mode == DerivativeMode::Forward ? Known : Cache.lookup(RecKey);
   Function &Primal = *Key.Primal;
   if (Primal.isDeclaration()) {
-    // (Reported where the call or the request is lowered.)
+    // (Callees are checked where they are called.)
+    if (RequestSite)
+      error(*RequestSite, "split forward mode needs the body of '" +
+                              displayName(Primal) +
+                              "' in this translation unit");
     HadError = true;
     return nullptr;
   }

@@ -70,3 +70,12 @@ double uses_k(double x) {
 double ruled(double x, void *tape) {
   return __enzyme_fwdsplit((void *)uses_k, x, 1.0, tape);
 }
+
+// A function of another file.
+double elsewhere(double x);
+double other_file(double x) {
+  // CHECK-DAG: forward-split.c:[[@LINE+1]]:16: error: split forward mode needs the body of 'elsewhere' in this translation unit
+  void *tape = __enzyme_augmentfwd((void *)elsewhere, x);
+  // CHECK-DAG: forward-split.c:[[@LINE+1]]:10: error: split forward mode needs the body of 'elsewhere' in this translation unit
+  return __enzyme_fwdsplit((void *)elsewhere, x, 1.0, tape);
+}
