@@ -4,14 +4,14 @@
  * may have changed in between, the primal's writes are not repeated).
  * Arguments of each kind (a floating-point value, duplicated and constant
  * pointers, a constant integer), a result, a loop, a branch, calls of
- * other functions, memory the function writes, the tape in a caller's
- * buffer (enzyme_allocated, enzyme_tape, __enzyme_augmentsize), one tape
- * read twice (enzyme_nofree), two directions at once (enzyme_width),
- * enzyme_primal_return, a tape of the wrong kind (reported by the
- * runtime), and a registered split
- * derivative (__enzyme_register_splitderivative) called inside the
- * differentiated function. Each tangent is checked against its closed
- * form, central differences and __enzyme_fwddiff. */
+ * other functions (recursion too), memory the function writes, the tape in
+ * a caller's buffer (enzyme_allocated, enzyme_tape, __enzyme_augmentsize),
+ * one tape read twice (enzyme_nofree), two directions at once
+ * (enzyme_width), enzyme_primal_return, a tape of the wrong kind (reported
+ * by the runtime), and a registered split derivative
+ * (__enzyme_register_splitderivative) called inside the differentiated
+ * function. Each tangent is checked against its closed form, central
+ * differences and __enzyme_fwddiff. */
 #include "fwd_check.h"
 
 #include <adcc_runtime.h>
@@ -200,6 +200,30 @@ static void test_registered(void) {
   CHECK_CLOSE(d, __enzyme_fwddiff((void *)uses_cube, x, 1.0), FWD_TOL_EXACT);
 }
 
+/* --- recursion: each level's tangent sweep reads its own records ------ *
+ * nest(x, 0) = x, nest(x, k) = sin(nest(x, k - 1)) x */
+static double nest(double x, int k) {
+  return k == 0 ? x : sin(nest(x, k - 1)) * x;
+}
+static double nest5(double x) { return nest(x, 5); }
+static double nest_d(double x, int k) {
+  double f = x, d = 1;
+  for (int i = 0; i < k; ++i) {
+    d = cos(f) * d * x + sin(f);
+    f = sin(f) * x;
+  }
+  return d;
+}
+
+static void test_recursion(void) {
+  double x = 0.8;
+  void *tape = __enzyme_augmentfwd((void *)nest, x, enzyme_const, 5);
+  double d = __enzyme_fwdsplit((void *)nest, x, 1.0, enzyme_const, 5, tape);
+  CHECK_TANGENT(d, nest_d(x, 5), nest5, x);
+  CHECK_CLOSE(d, __enzyme_fwddiff((void *)nest, x, 1.0, enzyme_const, 5),
+              FWD_TOL_EXACT);
+}
+
 /* --- two directions at once (enzyme_width) -------------------------- *
  * ratio's tangents along e0 and e1 from one recorded run */
 typedef struct {
@@ -256,6 +280,7 @@ int main(void) {
   test_memory();
   test_tape_buffer();
   test_registered();
+  test_recursion();
   test_width();
   test_wrong_tape();
   return check_finish();

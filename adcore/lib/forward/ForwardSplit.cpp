@@ -200,9 +200,16 @@ bool ForwardEmitter::finishSplit() {
 
 bool ForwardEmitter::makeRecorder(ArrayRef<const Instruction *> Recorded) {
   Function &Primal = *Key.Primal;
+  // (Made with the tangent sweep, and the callees' with theirs: missing
+  // only by an adcc bug.)
+  auto Missing = [&](Instruction &At) {
+    Ctx.error(At, "internal error: the recording sweep of split forward mode "
+                  "is missing; please report this adcc bug");
+    return false;
+  };
   Function *Rec = Ctx.splitRecorder(Key);
   if (!Rec)
-    return false;
+    return Missing(*Primal.getEntryBlock().begin());
   ValueToValueMapTy VMap;
   for (Argument &A : Primal.args()) {
     Argument *R = Rec->getArg(A.getArgNo());
@@ -229,7 +236,7 @@ bool ForwardEmitter::makeRecorder(ArrayRef<const Instruction *> Recorded) {
     auto *C = cast<CallBase>(Clone(O));
     Function *CalleeRec = Ctx.splitRecorder(K);
     if (!CalleeRec)
-      return false;
+      return Missing(*C);
     SmallVector<Value *, 8> Args(C->args());
     Args.push_back(RecordsArg);
     RB.SetInsertPoint(C);
