@@ -1,12 +1,14 @@
 // Split forward mode from C++: a function template over a small vector
 // class (member functions, a lambda called inside, a loop), a result and
-// an output array written through a reference, and a class's static
-// member function; __enzyme_augmentfwd records, __enzyme_fwdsplit gives
-// the tangents later (after the program changed the inputs), checked
-// against closed forms, central differences and __enzyme_fwddiff.
+// an output array written through a reference, a class's static member
+// function, and a std::vector built inside (calls that may throw: invokes
+// at -O0); __enzyme_augmentfwd records, __enzyme_fwdsplit gives the
+// tangents later (after the program changed the inputs), checked against
+// closed forms, central differences and __enzyme_fwddiff.
 #include "fwd_check.h"
 
 #include <cstring>
+#include <vector>
 
 extern "C" {
 extern int enzyme_nofree;
@@ -75,6 +77,30 @@ struct Spring {
   }
 };
 
+// A std::vector built inside (calls that may throw: invokes at -O0).
+double sines(const double *x, int n) {
+  std::vector<double> t(n);
+  for (int i = 0; i < n; ++i)
+    t[i] = std::sin(x[i]) * (i + 1);
+  double s = 0;
+  for (double v : t)
+    s += v * v;
+  return s;
+}
+const double SX[3] = {0.1, 0.7, -0.4}, SD[3] = {1.0, -0.5, 2.0};
+double sines_line(double t) {
+  double x[3];
+  for (int i = 0; i < 3; ++i)
+    x[i] = SX[i] + t * SD[i];
+  return sines(x, 3);
+}
+double sines_tangent() {
+  double t = 0;
+  for (int i = 0; i < 3; ++i)
+    t += 2 * (i + 1) * (i + 1) * std::sin(SX[i]) * std::cos(SX[i]) * SD[i];
+  return t;
+}
+
 } // namespace
 
 int main() {
@@ -112,5 +138,16 @@ int main() {
   CHECK_CLOSE(dout[0], 2.0 * 1.5 * 1 + 0.5 * 1.5 * 1.5 * 0.5, FWD_TOL_EXACT);
   CHECK_CLOSE(dout[1], 2.0 * 1 + 1.5 * 0.5, FWD_TOL_EXACT);
   CHECK_TRUE(x == -7);
+
+  // --- a std::vector inside ---
+  double sx[3], sd[3];
+  std::memcpy(sx, SX, sizeof sx);
+  std::memcpy(sd, SD, sizeof sd);
+  void *tape3 = __enzyme_augmentfwd((void *)sines, enzyme_dup, sx, sd,
+                                    enzyme_const, 3);
+  sx[1] = 9;
+  double ts = __enzyme_fwdsplit((void *)sines, enzyme_dup, sx, sd,
+                                enzyme_const, 3, tape3);
+  CHECK_TANGENT(ts, sines_tangent(), sines_line, 0.0);
   return check_finish();
 }

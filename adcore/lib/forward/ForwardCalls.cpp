@@ -467,12 +467,6 @@ bool ForwardEmitter::emitUserCall(CallBase &Call, Function &Callee) {
   if (Callee.isVarArg())
     return unsupported(Call, "calls to the variadic function '" +
                                  Callee.getName() + "'");
-  if (Key.Split && isa<InvokeInst>(Call))
-    return unsupported(Call, "split forward mode does not support calls "
-                             "that may throw; declare '" +
-                                 Ctx.displayName(Callee) +
-                                 "' noexcept (or compile with "
-                                 "-fno-exceptions)");
   if (Key.Split && Callee.isDeclaration())
     return unsupported(Call, "split forward mode needs the body of '" +
                                  Ctx.displayName(Callee) +

@@ -16,7 +16,9 @@
 // (both follow the primal's control flow). A call whose callee has a
 // tangent sweep calls the callee's recording sweep at the same place; a
 // registered split derivative's augmented function records its tape and
-// result there.
+// result there. A call that may throw (an invoke) has its value recorded
+// and read on the edge to its normal destination; the tangent sweep
+// branches there (the primal did not throw, or there would be no tape).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +51,25 @@ Value *recordPlace(IRBuilder<> &B, StringRef Fn, Value *Records, Type *T) {
 void writeRecord(IRBuilder<> &B, Value *Records, Value *V) {
   Value *At = recordPlace(B, "adcc_fwdsplit_write", Records, V->getType());
   tagMemoryClass(*B.CreateAlignedStore(V, At, Align(1)), MemoryClass::Tape);
+}
+
+/// A block of its own on the edge from \p I to its normal destination, in
+/// which its value is recorded or read.
+BasicBlock *normalEdge(InvokeInst &I) {
+  BasicBlock *From = I.getParent(), *To = I.getNormalDest();
+  BasicBlock *Edge = BasicBlock::Create(I.getContext(), To->getName() + ".edge",
+                                        From->getParent(), To);
+  BranchInst::Create(To, Edge)->setDebugLoc(I.getDebugLoc());
+  I.setNormalDest(Edge);
+  To->replacePhiUsesWith(From, Edge);
+  return Edge;
+}
+
+/// Replaces the invoke \p I by a branch to its normal destination.
+void branchToNormal(InvokeInst &I) {
+  I.getUnwindDest()->removePredecessor(I.getParent());
+  BranchInst::Create(I.getNormalDest(), I.getIterator())
+      ->setDebugLoc(I.getDebugLoc());
 }
 
 /// Whether the primal's instruction \p I, copied into the tangent sweep,
@@ -147,16 +168,24 @@ bool ForwardEmitter::finishSplit() {
   // read from the records, the others go.
   SmallVector<Instruction *, 32> Writes;
   SmallPtrSet<Instruction *, 32> Reads;
+  // (PrimalOf also maps what replaced a primal's call, for the type
+  // analysis: a call of a derivative, a record. Those stay.)
+  auto IsCopy = [&](const Instruction &I) {
+    const auto *O = dyn_cast_or_null<Instruction>(PrimalOf.lookup(&I));
+    if (!O || O->getOpcode() != I.getOpcode())
+      return false;
+    const auto *Call = dyn_cast<CallBase>(&I);
+    return !Call ||
+           Call->getCalledFunction() == cast<CallBase>(O)->getCalledFunction();
+  };
   for (BasicBlock &BB : Derivative)
     for (Instruction &I : BB) {
-      if (!PrimalOf.count(&I) || isa<PHINode>(I) || !hasEffects(I))
+      if (!IsCopy(I) || isa<PHINode>(I) || !hasEffects(I))
         continue;
-      if (isa<InvokeInst, CallBrInst>(I))
-        return unsupported(I, "split forward mode does not support calls "
-                              "that may throw in the function; declare the "
-                              "callee noexcept (or compile with "
-                              "-fno-exceptions)");
-      if (I.isTerminator())
+      if (isa<CallBrInst>(I))
+        return unsupported(I, "split forward mode does not support 'asm "
+                              "goto'");
+      if (I.isTerminator() && !isa<InvokeInst>(I))
         continue;
       if (I.getType()->isVoidTy())
         Writes.push_back(&I);
@@ -166,6 +195,8 @@ bool ForwardEmitter::finishSplit() {
   auto Erase = [&](Instruction &I) {
     PrimalOf.erase(&I);
     Reads.erase(&I);
+    if (auto *Invoke = dyn_cast<InvokeInst>(&I))
+      branchToNormal(*Invoke);
     I.eraseFromParent();
   };
   for (Instruction *I : Writes)
@@ -175,7 +206,8 @@ bool ForwardEmitter::finishSplit() {
     Changed = false;
     for (BasicBlock &BB : Derivative)
       for (Instruction &I : make_early_inc_range(reverse(BB))) {
-        if (!I.use_empty() || I.isTerminator() || !PrimalOf.count(&I) ||
+        if (!I.use_empty() || (I.isTerminator() && !Reads.contains(&I)) ||
+            !IsCopy(I) ||
             (!Reads.contains(&I) && !isInstructionTriviallyDead(&I)))
           continue;
         Erase(I);
@@ -188,7 +220,8 @@ bool ForwardEmitter::finishSplit() {
       if (!Reads.contains(&I))
         continue;
       Recorded.push_back(cast<Instruction>(PrimalOf.lookup(&I)));
-      B.SetInsertPoint(&I);
+      auto *Invoke = dyn_cast<InvokeInst>(&I);
+      B.SetInsertPoint(Invoke ? normalEdge(*Invoke)->getTerminator() : &I);
       B.SetCurrentDebugLocation(I.getDebugLoc());
       Value *V = readRecord(I.getType());
       I.replaceAllUsesWith(V);
@@ -228,7 +261,9 @@ bool ForwardEmitter::makeRecorder(ArrayRef<const Instruction *> Recorded) {
   };
   for (const Instruction *O : Recorded) {
     Instruction *C = Clone(O);
-    RB.SetInsertPoint(C->getNextNode());
+    auto *Invoke = dyn_cast<InvokeInst>(C);
+    RB.SetInsertPoint(Invoke ? normalEdge(*Invoke)->getTerminator()
+                             : C->getNextNode());
     writeRecord(RB, RecordsArg, C);
   }
   // Calls whose callees' tangent sweeps read records of their own.
@@ -240,8 +275,7 @@ bool ForwardEmitter::makeRecorder(ArrayRef<const Instruction *> Recorded) {
     SmallVector<Value *, 8> Args(C->args());
     Args.push_back(RecordsArg);
     RB.SetInsertPoint(C);
-    CallInst *N = RB.CreateCall(CalleeRec, Args);
-    N->setDebugLoc(C->getDebugLoc());
+    CallBase *N = emitReplacementCall(RB, *C, CalleeRec, Args);
     C->replaceAllUsesWith(N);
     C->eraseFromParent();
   }
