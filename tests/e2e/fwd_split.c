@@ -4,14 +4,14 @@
  * may have changed in between, the primal's writes are not repeated).
  * Arguments of each kind (a floating-point value, duplicated and constant
  * pointers, a constant integer), a result, a loop, a branch, calls of
- * other functions (recursion too), memory the function writes, the tape in
- * a caller's buffer (enzyme_allocated, enzyme_tape, __enzyme_augmentsize),
- * one tape read twice (enzyme_nofree), two directions at once
- * (enzyme_width), enzyme_primal_return, a tape of the wrong kind (reported
- * by the runtime), and a registered split derivative
- * (__enzyme_register_splitderivative) called inside the differentiated
- * function. Each tangent is checked against its closed form, central
- * differences and __enzyme_fwddiff. */
+ * other functions (recursion, through function pointers), memory the
+ * function writes, the tape in a caller's buffer (enzyme_allocated,
+ * enzyme_tape, __enzyme_augmentsize), one tape read twice (enzyme_nofree),
+ * two directions at once (enzyme_width), enzyme_primal_return,
+ * enzyme_dupnoneed, a tape of the wrong kind (reported by the runtime),
+ * and a registered split derivative (__enzyme_register_splitderivative)
+ * called inside the differentiated function. Each tangent is checked
+ * against its closed form, central differences and __enzyme_fwddiff. */
 #include "fwd_check.h"
 
 #include <adcc_runtime.h>
@@ -225,6 +225,42 @@ static void test_recursion(void) {
               FWD_TOL_EXACT);
 }
 
+/* --- calls through a function pointer: each target's sweeps ---------- */
+static double twice_sin(double x) { return 2 * sin(x); }
+static double cube_plain(double x) { return x * x * x; }
+static double apply_sum(double (*fn)(double), const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += fn(x[i]);
+  return s;
+}
+static double PX[3] = {0.2, -0.5, 1.1}, PD[3] = {1.0, 2.0, -1.0};
+static double apply_line(double t) {
+  double x[3];
+  for (int i = 0; i < 3; ++i)
+    x[i] = PX[i] + t * PD[i];
+  return apply_sum(twice_sin, x, 3) + apply_sum(cube_plain, x, 3);
+}
+
+static void test_function_pointers(void) {
+  double x[3], dx[3];
+  memcpy(x, PX, sizeof x);
+  memcpy(dx, PD, sizeof dx);
+  void *t1 = __enzyme_augmentfwd((void *)apply_sum, enzyme_const, twice_sin,
+                                 enzyme_dup, x, dx, enzyme_const, 3);
+  void *t2 = __enzyme_augmentfwd((void *)apply_sum, enzyme_const, cube_plain,
+                                 enzyme_dup, x, dx, enzyme_const, 3);
+  x[0] = 7;
+  double d = __enzyme_fwdsplit((void *)apply_sum, enzyme_const, twice_sin,
+                               enzyme_dup, x, dx, enzyme_const, 3, t1);
+  d += __enzyme_fwdsplit((void *)apply_sum, enzyme_const, cube_plain,
+                         enzyme_dup, x, dx, enzyme_const, 3, t2);
+  double exact = 0;
+  for (int i = 0; i < 3; ++i)
+    exact += (2 * cos(PX[i]) + 3 * PX[i] * PX[i]) * PD[i];
+  CHECK_TANGENT(d, exact, apply_line, 0.0);
+}
+
 /* --- two directions at once (enzyme_width) -------------------------- *
  * ratio's tangents along e0 and e1 from one recorded run */
 typedef struct {
@@ -282,6 +318,7 @@ int main(void) {
   test_tape_buffer();
   test_registered();
   test_recursion();
+  test_function_pointers();
   test_width();
   test_wrong_tape();
   return check_finish();

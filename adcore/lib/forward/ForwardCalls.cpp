@@ -42,10 +42,10 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
     return emitIntrinsicCall(*II);
 
   Function *Callee = Call.getCalledFunction();
-  if (!Callee && Key.Split)
+  if (!Callee && Key.Split && isa<InvokeInst>(Call))
     return unsupported(Call, "split forward mode does not support calls "
-                             "through function pointers yet; use "
-                             "__enzyme_fwddiff");
+                             "through function pointers that may throw; "
+                             "declare the function type noexcept");
   if (!Callee)
     return emitIndirectCall(Call);
   const CustomRules &Rules = Ctx.rules();
@@ -497,6 +497,9 @@ bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
                              "function pointer");
 
   DerivativeKey K = calleeKey(Call, nullptr);
+  // (The recording sweep dispatches the same way: ForwardSplit.cpp.)
+  if (Key.Split)
+    SplitCallees[cast<Instruction>(PrimalOf.lookup(&Call))] = K;
   SmallVector<Function *, 8> Derivatives;
   for (Function *F : Targets) {
     K.Primal = F;

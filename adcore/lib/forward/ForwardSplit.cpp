@@ -65,6 +65,55 @@ BasicBlock *normalEdge(InvokeInst &I) {
   return Edge;
 }
 
+/// A call through a function pointer in the recording sweep: dispatches
+/// on the pointer to the recording sweep of each function it may call,
+/// made with the tangent sweeps the tangent sweep dispatches to (\p K
+/// without its primal); the call's result is theirs.
+void dispatchRecorders(CallInst &C, DerivativeKey K, SynthesisContext &Ctx,
+                       Value *Records) {
+  Module &M = *C.getModule();
+  LLVMContext &Cx = M.getContext();
+  SmallVector<Value *, 8> Args(C.args());
+  Args.push_back(Records);
+  Value *Target = C.getCalledOperand();
+  BasicBlock *Head = C.getParent();
+  BasicBlock *Tail =
+      Head->splitBasicBlock(C.getIterator(), Head->getName() + ".record.join");
+  Head->getTerminator()->eraseFromParent();
+  IRBuilder<> B(Tail, Tail->begin());
+  B.SetCurrentDebugLocation(C.getDebugLoc());
+  PHINode *Result = C.getType()->isVoidTy()
+                        ? nullptr
+                        : B.CreatePHI(C.getType(), 4, "record.indirect");
+  BasicBlock *Test = Head;
+  for (Function *F : possibleCallTargets(M, C.getFunctionType())) {
+    K.Primal = F;
+    Function *Rec = Ctx.splitRecorder(K);
+    if (!Rec)
+      continue; // (not a target the tangent sweep dispatches to)
+    BasicBlock *Case = BasicBlock::Create(Cx, "record.case", Head->getParent(),
+                                          Tail);
+    BasicBlock *Next = BasicBlock::Create(Cx, "record.next",
+                                          Head->getParent(), Tail);
+    B.SetInsertPoint(Test);
+    B.CreateCondBr(B.CreateICmpEQ(Target, F), Case, Next);
+    B.SetInsertPoint(Case);
+    Value *Sub = B.CreateCall(Rec, Args);
+    if (Result)
+      Result->addIncoming(Sub, Case);
+    B.CreateBr(Tail);
+    Test = Next;
+  }
+  B.SetInsertPoint(Test);
+  B.CreateCall(M.getOrInsertFunction("adcc_unknown_derivative",
+                                     Type::getVoidTy(Cx), B.getPtrTy()),
+               {Target});
+  B.CreateUnreachable();
+  if (Result)
+    C.replaceAllUsesWith(Result);
+  C.eraseFromParent();
+}
+
 /// Replaces the invoke \p I by a branch to its normal destination.
 void branchToNormal(InvokeInst &I) {
   I.getUnwindDest()->removePredecessor(I.getParent());
@@ -269,6 +318,12 @@ bool ForwardEmitter::makeRecorder(ArrayRef<const Instruction *> Recorded) {
   // Calls whose callees' tangent sweeps read records of their own.
   for (auto &[O, K] : SplitCallees) {
     auto *C = cast<CallBase>(Clone(O));
+    if (!C->getCalledFunction()) {
+      // (Each target's sweeps were made by the tangent sweep's dispatch;
+      // an invoke was refused there.)
+      dispatchRecorders(*cast<CallInst>(C), K, Ctx, RecordsArg);
+      continue;
+    }
     Function *CalleeRec = Ctx.splitRecorder(K);
     if (!CalleeRec)
       return Missing(*C);

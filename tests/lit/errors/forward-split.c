@@ -48,15 +48,6 @@ double both(double x) {
   return __enzyme_fwdsplit((void *)cube, x, 1.0, tape);
 }
 
-// A call through a function pointer inside.
-__attribute__((noinline)) double apply(double (*fn)(double), double x) {
-  // CHECK-DAG: forward-split.c:[[@LINE+1]]:10: error: cannot differentiate 'apply' in forward mode: split forward mode does not support calls through function pointers yet
-  return fn(x);
-}
-double through(double x, void *tape) {
-  return __enzyme_fwdsplit((void *)apply, enzyme_const, sq, x, 1.0, tape);
-}
-
 // A registered split derivative whose augmented function returns no tape.
 double k(double x) { return x; }
 double k_aug(double x) { return x; }
