@@ -221,6 +221,20 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
     collectWrittenGlobals(List, Written);
     Ctx.rules().setWrittenGlobals(std::move(Written));
   }
+  // (Split forward mode records what __enzyme_fwdsplit reads; a reverse
+  // sweep cannot read those records.)
+  for (const Request &R : Found.Requests)
+    if (R.Kind == RequestKind::ForwardSplit)
+      Ctx.noteForwardSplit(*R.Primal);
+  for (const Request &R : Found.Requests)
+    if (R.Kind == RequestKind::SplitReverse &&
+        Ctx.recordsForwardSplit(*R.Primal))
+      Ctx.error(*R.Site,
+                "__enzyme_reverse of '" + R.Primal->getName() +
+                    "' in a file that also asks __enzyme_fwdsplit of it: "
+                    "adcc's __enzyme_augmentfwd records for one of them "
+                    "(split forward mode here); request the two in "
+                    "separate files");
   for (const Job *J : nestingOrder(Jobs, Ctx)) {
     TimeTraceScope Scope("adcc: synthesize", J->Primal->getName());
     if (J->D) {
@@ -246,15 +260,9 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       lowerBatchRequest(*R, Ctx);
       continue;
     }
-    // (Only __enzyme_fwdsplit is left: docs/forward-mode.md says what it
-    // needs.)
-    Ctx.error(*R->Site,
-              Twine(describe(R->Kind)) + " of '" + R->Primal->getName() +
-                  "' is not implemented yet in this version of adcc (the "
-                  "tangents from the records of __enzyme_augmentfwd); use "
-                  "__enzyme_fwddiff, which runs the primal with the "
-                  "tangents");
+    lowerForwardSplitRequest(*R, Ctx);
   }
+  Ctx.checkSplitTags();
   Ctx.verifyGenerated();
   for (Function *F : EntryPoints)
     if (F && F->use_empty())

@@ -61,6 +61,7 @@ struct KeptRow {
 constexpr KeptRow KeptTable[] = {
     {"__enzyme_register_derivative", 1},
     {"__enzyme_register_gradient", 1},
+    {"__enzyme_register_splitderivative", 1},
     {"__enzyme_inactivefn", 0},
     {"__enzyme_function_like", 1},
     {"__enzyme_allocation_like", 0},
@@ -184,19 +185,23 @@ void CustomRules::collect(Module &M, bool &HadError) {
         continue;
       }
       Forward[functionOf(E[0])] = functionOf(E[1]);
-    } else if (Name.starts_with("__enzyme_register_gradient")) {
+    } else if (Name.starts_with("__enzyme_register_gradient") ||
+               Name.starts_with("__enzyme_register_splitderivative")) {
+      bool Split = Name.starts_with("__enzyme_register_splitderivative");
       if (E.size() != 3 || !functionOf(E[0]) || !functionOf(E[1]) ||
           !functionOf(E[2])) {
         report(G,
-               "expected {(void *)function, (void *)augmented, "
-               "(void *)reverse}",
+               Split ? "expected {(void *)function, (void *)augmented, "
+                       "(void *)forward_split}"
+                     : "expected {(void *)function, (void *)augmented, "
+                       "(void *)reverse}",
                HadError);
         continue;
       }
-      Gradients[functionOf(E[0])] = {functionOf(E[1]), functionOf(E[2])};
-    } else if (Name.starts_with("__enzyme_register_splitderivative")) {
-      report(G, "split forward derivatives are not supported yet by adcc",
-             HadError);
+      if (Split)
+        Splits[functionOf(E[0])] = {functionOf(E[1]), functionOf(E[2])};
+      else
+        Gradients[functionOf(E[0])] = {functionOf(E[1]), functionOf(E[2])};
     } else if (Name.starts_with("__enzyme_inactivefn")) {
       for (Constant *C : E) {
         if (Function *F = functionOf(C))

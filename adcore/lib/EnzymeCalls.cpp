@@ -30,9 +30,13 @@ class ForwardCallLowering {
 public:
   /// Reverse mode (__enzyme_autodiff) instead of forward mode.
   bool Reverse = false;
-  /// Split reverse mode: only the augmented sweep (__enzyme_augmentfwd) or
-  /// only the reverse sweep (__enzyme_reverse).
-  enum class Split { None, Augment, Reverse } SplitKind = Split::None;
+  /// Split mode: only the augmented sweep (__enzyme_augmentfwd), only the
+  /// reverse sweep (__enzyme_reverse), or split forward mode's tangent
+  /// sweep (__enzyme_fwdsplit).
+  enum class Split { None, Augment, Reverse, Forward } SplitKind = Split::None;
+  /// __enzyme_augmentfwd of a function whose tangents __enzyme_fwdsplit
+  /// computes in this file: split forward mode's recording sweep.
+  bool Recording = false;
 
 public:
   ForwardCallLowering(const Request &R, SynthesisContext &Ctx)
@@ -92,6 +96,10 @@ private:
   /// function overwrites with values that have derivatives and reads back
   /// (ScratchShadows.h); returns them, for release after the call.
   SmallVector<Value *, 2> addScratchShadows();
+  /// Split forward mode's sweeps (ForwardSplit.cpp): the recording one
+  /// (__enzyme_augmentfwd) and the tangent one (__enzyme_fwdsplit).
+  bool emitRecording();
+  bool emitForwardSplit();
   /// Global markers after the parameters (enzyme_allocated, enzyme_tape,
   /// ...), which Enzyme accepts anywhere in the call.
   bool parseTrailingMarkers();
@@ -129,6 +137,9 @@ private:
   /// Split reverse mode: the tape handle and the adjoint of the result.
   Value *TapeArg = nullptr;
   Value *SeedArg = nullptr;
+  /// enzyme_nofree: split forward mode's records stay for another
+  /// __enzyme_fwdsplit.
+  bool KeepRecords = false;
 };
 
 Value *ForwardCallLowering::next(const Twine &What) {
@@ -226,6 +237,7 @@ bool ForwardCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
     TapeArg = next("the tape after enzyme_tape");
     return TapeArg != nullptr;
   case Marker::NoFree:
+    KeepRecords = true;
     return true;
   case Marker::Out:
     return error("enzyme_out (an active output) is only valid in reverse "
@@ -477,7 +489,105 @@ SmallVector<Value *, 2> ForwardCallLowering::addScratchShadows() {
   return Shadows;
 }
 
+bool ForwardCallLowering::emitRecording() {
+  DerivativeKey K = forwardSplitKey(Key);
+  if (!Ctx.getOrCreate(K))
+    return false;
+  Function *Rec = Ctx.splitRecorder(K);
+  if (!Rec)
+    return false;
+  // The recording sweep takes the primal's arguments only.
+  SmallVector<Value *, 16> Primals;
+  for (unsigned I = 0, A = 0; A < Key.Args.size(); ++A) {
+    Primals.push_back(Args[I++]);
+    if (hasShadow(Key.Args[A]))
+      I += Key.Width;
+  }
+  Module &M = *Call.getModule();
+  Type *Ptr = B.getPtrTy();
+  std::string Tag = forwardSplitTag(K);
+  Value *Records = B.CreateCall(
+      M.getOrInsertFunction("adcc_fwdsplit_new",
+                            FunctionType::get(Ptr, {Ptr}, false)),
+      {B.CreateGlobalString(Tag, "adcc.fwdsplit.tag")}, "tape");
+  Primals.push_back(Records);
+  CallBase *NewCall = emitReplacementCall(B, Call, Rec, Primals);
+  // (At the call that stays: the request's is erased.)
+  Ctx.noteSplitTag(*R.Primal, Tag, *NewCall, /*Records=*/true);
+  Value *Buffer =
+      TapeArg && TapeArg->getType()->isPointerTy() ? TapeArg : nullptr;
+  Value *Result =
+      NoReturn || NewCall->getType()->isVoidTy() ? nullptr : NewCall;
+  std::string Message;
+  return emitAugmentResult(B, Call, SRet, Records, Result, Buffer,
+                           R.Primal->getName(), Message) ||
+         error(Message);
+}
+
+bool ForwardCallLowering::emitForwardSplit() {
+  DerivativeKey K = forwardSplitKey(Key);
+  Function *D = Ctx.getOrCreate(K);
+  if (!D)
+    return false;
+  // What the call returns, as in forward mode: the tangent, {primal,
+  // tangent} with enzyme_primal_return, the primal alone with
+  // enzyme_const_return; the sweep returns {primal, tangent}.
+  Type *RetTy = R.Primal->getReturnType();
+  bool WantPrimal = !RetTy->isVoidTy() && Key.ReturnPrimal;
+  bool WantTangent = !RetTy->isVoidTy() && Key.ReturnShadow;
+  Type *Got = WantPrimal && WantTangent ? D->getReturnType()
+              : WantPrimal              ? RetTy
+              : WantTangent             ? shadowType(RetTy, Key.Width)
+                                        : B.getVoidTy();
+  Type *Want = SRet ? Call.getParamStructRetType(0) : Call.getType();
+  bool Used = (SRet || !Call.use_empty()) && !Want->isVoidTy();
+  const DataLayout &DL = Call.getModule()->getDataLayout();
+  bool Convert = Used && Got != Want && Got->isFloatingPointTy() &&
+                 Want->isFloatingPointTy();
+  if (Used && Got != Want && !Convert &&
+      (Got->isVoidTy() || !sameScalars(Got, Want) ||
+       DL.getTypeStoreSize(Got) > DL.getTypeAllocSize(Want)))
+    return error("__enzyme_fwdsplit is declared to return " + typeName(Want) +
+                 ", but the derivative of '" + R.Primal->getName() +
+                 "' returns " + (Got->isVoidTy() ? "nothing" : typeName(Got)));
+
+  Module &M = *Call.getModule();
+  Type *Ptr = B.getPtrTy();
+  std::string Tag = forwardSplitTag(K);
+  // The records checked against the sweep's tag, and read from the start.
+  Value *Records = B.CreateCall(
+      M.getOrInsertFunction("adcc_fwdsplit_begin",
+                            FunctionType::get(Ptr, {Ptr, Ptr}, false)),
+      {TapeArg, B.CreateGlobalString(Tag, "adcc.fwdsplit.tag")}, "records");
+  Args.push_back(Records);
+  CallBase *NewCall = emitReplacementCall(B, Call, D, Args);
+  Ctx.noteSplitTag(*R.Primal, Tag, *NewCall, /*Records=*/false);
+  B.CreateCall(M.getOrInsertFunction(
+                   "adcc_fwdsplit_end",
+                   FunctionType::get(B.getVoidTy(), {Ptr, B.getInt32Ty()},
+                                     false)),
+               {Records, B.getInt32(KeepRecords)});
+  if (!Used)
+    return true;
+  Value *Result = NewCall;
+  if (WantPrimal != WantTangent)
+    Result = B.CreateExtractValue(NewCall, WantPrimal ? 0 : 1);
+  if (Convert)
+    Result = B.CreateFPCast(Result, Want);
+  else if (Got != Want)
+    Result = reinterpretAs(B, Result, Want);
+  if (SRet)
+    B.CreateStore(Result, SRet);
+  else
+    Call.replaceAllUsesWith(Result);
+  return true;
+}
+
 bool ForwardCallLowering::emitCall() {
+  if (SplitKind == Split::Forward)
+    return emitForwardSplit();
+  if (SplitKind == Split::Augment && Recording)
+    return emitRecording();
   // The two sweeps of a combined call run back to back: nothing can write
   // the argument memory in between.
   Key.StableMemory = Reverse && SplitKind == Split::None && !PrimalResult;
@@ -734,16 +844,17 @@ bool ForwardCallLowering::run() {
   }
   if (!parseTrailingMarkers())
     return false;
-  if (SplitKind == Split::Reverse) {
+  if (SplitKind == Split::Reverse || SplitKind == Split::Forward) {
     Type *RetTy = F.getReturnType();
-    if (RetTy->isFPOrFPVectorTy() && !ConstantResult && !parseSeeds(RetTy))
+    if (SplitKind == Split::Reverse && RetTy->isFPOrFPVectorTy() &&
+        !ConstantResult && !parseSeeds(RetTy))
       return false;
     if (!TapeArg && (!(TapeArg = next("the tape from __enzyme_augmentfwd")) ||
                      !parseTrailingMarkers()))
       return false;
     if (!TapeArg->getType()->isPointerTy())
-      return error("the tape given to __enzyme_reverse must be the pointer "
-                   "that __enzyme_augmentfwd returned");
+      return error("the tape given to " + entryPointName(R.Kind) +
+                   " must be the pointer that __enzyme_augmentfwd returned");
   }
   if (Next < Call.arg_size())
     return error("too many arguments to " + entryPointName(R.Kind) + " for '" +
@@ -821,6 +932,19 @@ bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx) {
   Lowering.SplitKind = R.Kind == RequestKind::AugmentedForward
                            ? ForwardCallLowering::Split::Augment
                            : ForwardCallLowering::Split::Reverse;
+  Lowering.Recording = R.Kind == RequestKind::AugmentedForward &&
+                       Ctx.recordsForwardSplit(*R.Primal);
+  Ctx.setRequestSite(R.Site);
+  bool Done = Lowering.run();
+  Ctx.setRequestSite(nullptr);
+  return Done;
+}
+
+bool lowerForwardSplitRequest(const Request &R, SynthesisContext &Ctx) {
+  // (Both sweeps are made from the function's body: getOrCreate reports a
+  // function without one.)
+  ForwardCallLowering Lowering(R, Ctx);
+  Lowering.SplitKind = ForwardCallLowering::Split::Forward;
   Ctx.setRequestSite(R.Site);
   bool Done = Lowering.run();
   Ctx.setRequestSite(nullptr);

@@ -4,6 +4,7 @@
 #include "RequestValueTypes.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Module.h"
 
@@ -13,6 +14,26 @@ namespace adcore {
 
 unsigned tapeHandleSize(const Module &M) {
   return M.getDataLayout().getPointerSize();
+}
+
+DerivativeKey forwardSplitKey(const DerivativeKey &Parsed) {
+  DerivativeKey K = Parsed;
+  K.Mode = DerivativeMode::Forward;
+  K.Split = true;
+  K.StableMemory = false;
+  for (ArgActivity &A : K.Args)
+    if (A != ArgActivity::Const)
+      A = ArgActivity::Dup;
+  bool Void = K.Primal->getReturnType()->isVoidTy();
+  K.ReturnPrimal = K.ReturnShadow = !Void;
+  return K;
+}
+
+std::string forwardSplitTag(const DerivativeKey &Key) {
+  std::string Tag = Key.Primal->getName().str() + ":";
+  for (ArgActivity A : Key.Args)
+    Tag += A == ArgActivity::Const ? 'c' : 'd';
+  return Tag + ":" + std::to_string(Key.Width);
 }
 
 bool emitAugmentResult(IRBuilder<> &B, CallBase &Call, Value *SRet,

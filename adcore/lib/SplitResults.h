@@ -4,11 +4,14 @@
 // shadow}, each field where it exists, or the tape alone; the tape goes
 // into the caller's buffer instead with enzyme_tape. __enzyme_augmentsize
 // is the size of that tape: adcc's records stay on the runtime's tape and
-// the caller keeps a handle.
+// the caller keeps a handle. Split forward mode's records are the
+// runtime's too (adcc_fwdsplit_new): the handle is their address.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_SPLITRESULTS_H
 #define ADCORE_SPLITRESULTS_H
+
+#include "adcore/Derivative.h"
 
 #include "llvm/IR/IRBuilder.h"
 
@@ -30,6 +33,19 @@ bool emitAugmentResult(llvm::IRBuilder<> &B, llvm::CallBase &Call,
 
 /// The size of a tape handle: what __enzyme_augmentsize returns.
 unsigned tapeHandleSize(const llvm::Module &M);
+
+/// Split forward mode: the key of the tangent sweep (and of its recording
+/// sweep) that a request with the parsed key \p Parsed uses. Both calls
+/// must name the same sweeps, so the key is made the same from
+/// __enzyme_augmentfwd's arguments (a floating-point one active) and
+/// __enzyme_fwdsplit's (with its tangent): a floating-point or duplicated
+/// argument has a tangent, and the sweep returns {primal, tangent} of a
+/// result whatever the call wants of it.
+DerivativeKey forwardSplitKey(const DerivativeKey &Parsed);
+
+/// The tag of the records of \p Key's sweeps: "function:activities:width"
+/// (c constant, d with a tangent), which the runtime compares.
+std::string forwardSplitTag(const DerivativeKey &Key);
 
 } // namespace adcore
 

@@ -75,6 +75,13 @@ FunctionType *derivativeType(const DerivativeKey &Key) {
   if (Key.Mode == DerivativeMode::Reverse)
     return reverseSweepType(Key);
   FunctionType *FT = Key.Primal->getFunctionType();
+  Type *Records = PointerType::getUnqual(FT->getContext());
+  if (Key.Split && Key.Mode == DerivativeMode::Augmented) {
+    // The recording sweep: the primal's parameters and the records.
+    SmallVector<Type *, 16> Params(FT->params());
+    Params.push_back(Records);
+    return FunctionType::get(FT->getReturnType(), Params, false);
+  }
   SmallVector<Type *, 16> Params;
   for (unsigned I = 0; I < FT->getNumParams(); ++I) {
     Type *T = FT->getParamType(I);
@@ -101,6 +108,8 @@ FunctionType *derivativeType(const DerivativeKey &Key) {
     Result = Ret;
   else if (Shadow)
     Result = shadowType(Ret, Key.Width);
+  if (Key.Split)
+    Params.push_back(Records);
   return FunctionType::get(Result, Params, /*isVarArg=*/false);
 }
 
@@ -196,7 +205,8 @@ SynthesisContext::getOrCreateNested(const DerivativeKey &Key) {
 std::optional<Function *>
 SynthesisContext::getOrCreateThroughRule(const DerivativeKey &Key) {
   Function &F = *Key.Primal;
-  if (!Rules.coversDerivative(&F, Key.Mode == DerivativeMode::Forward))
+  if (!Rules.coversDerivative(&F, Key.Mode == DerivativeMode::Forward) &&
+      !(Key.Split && Rules.splitDerivative(&F)))
     return std::nullopt;
   Function *&Caller = RuleCallers[&F];
   if (!Caller) {
@@ -243,7 +253,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     return *D;
   if (std::optional<Function *> D = getOrCreateThroughRule(Key))
     return *D;
-  if (defers(*Key.Primal)) {
+  if (defers(*Key.Primal) && !Key.Split) {
     // Made at link time: an augmented and a reverse sweep as two functions
     // (their pair, when combined, as one: see getOrCreateCombined).
     if (Key.Mode == DerivativeMode::Forward) {
@@ -286,6 +296,8 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     if (Changed)
       removeDeadLocals(P);
   }
+  if (Key.Split)
+    return getOrCreateSplit(Key);
   if (Key.Mode != DerivativeMode::Forward)
     return getOrCreateReverse(Key);
   Function &Primal = *Key.Primal;
@@ -385,6 +397,80 @@ Function *SynthesisContext::getOrCreateReverse(const DerivativeKey &Key) {
     F->setLinkage(GlobalValue::ExternalLinkage);
   }
   return nullptr;
+}
+
+Function *SynthesisContext::splitRecorder(const DerivativeKey &Key) const {
+  DerivativeKey RecKey = Key;
+  RecKey.Mode = DerivativeMode::Augmented;
+  return Cache.lookup(RecKey);
+}
+
+Function *SynthesisContext::getOrCreateSplit(const DerivativeKey &Key) {
+  DerivativeKey TanKey = Key, RecKey = Key;
+  TanKey.Mode = DerivativeMode::Forward;
+  RecKey.Mode = DerivativeMode::Augmented;
+  if (Function *Known = Cache.lookup(TanKey))
+    return Key.Mode == DerivativeMode::Forward ? Known : Cache.lookup(RecKey);
+  Function &Primal = *Key.Primal;
+  if (Primal.isDeclaration()) {
+    // (Callees are checked where they are called.)
+    if (RequestSite)
+      error(*RequestSite, "split forward mode needs the body of '" +
+                              displayName(Primal) +
+                              "' in this translation unit");
+    HadError = true;
+    return nullptr;
+  }
+  std::string Width = Key.Width > 1 ? std::to_string(Key.Width) : "";
+  Function *Tan =
+      Function::Create(derivativeType(TanKey), GlobalValue::InternalLinkage,
+                       "fwdsplit" + Width + "_" + Primal.getName(), M);
+  Function *Rec =
+      Function::Create(derivativeType(RecKey), GlobalValue::InternalLinkage,
+                       "fwdsplit_record_" + Primal.getName(), M);
+  GeneratedFrom[Tan] = GeneratedFrom[Rec] = &Primal;
+  // Registered before their bodies are made, so that recursion finds them.
+  Cache.insert(TanKey, Tan);
+  Cache.insert(RecKey, Rec);
+  ForwardEmitter Emitter(*this, TanKey, *Tan);
+  if (Emitter.run())
+    return Key.Mode == DerivativeMode::Forward ? Tan : Rec;
+  HadError = true;
+  for (Function *F : {Tan, Rec}) {
+    F->deleteBody();
+    F->setLinkage(GlobalValue::ExternalLinkage);
+  }
+  return nullptr;
+}
+
+void SynthesisContext::checkSplitTags() {
+  for (const SplitTag &Use : SplitTags) {
+    if (Use.Records)
+      continue;
+    bool Recorded = false, Others = false;
+    std::string Seen;
+    for (const SplitTag &R : SplitTags) {
+      if (!R.Records || R.Primal != Use.Primal)
+        continue;
+      Recorded |= R.Tag == Use.Tag;
+      Others = true;
+      Seen = R.Tag;
+    }
+    // (Without any recording here, the tape comes from elsewhere: checked
+    // when it is read.)
+    if (Recorded || !Others)
+      continue;
+    error(*Use.Site,
+          "__enzyme_fwdsplit of '" + displayName(*Use.Primal) +
+              "' reads records of '" + Use.Tag +
+              "' (function:activities:width), but the __enzyme_augmentfwd "
+              "calls of it in this file record '" +
+              Seen +
+              "'; give both calls the same activities (a floating-point "
+              "argument of __enzyme_augmentfwd is the one that "
+              "__enzyme_fwdsplit passes with its tangent) and the same "
+              "enzyme_width");
+  }
 }
 
 } // namespace adcore

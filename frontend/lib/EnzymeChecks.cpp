@@ -35,6 +35,8 @@ constexpr RegistrationRow RegistrationTable[] = {
      "{(void *)function, (void *)derivative}"},
     {"__enzyme_register_gradient", 3,
      "{(void *)function, (void *)augmented, (void *)reverse}"},
+    {"__enzyme_register_splitderivative", 3,
+     "{(void *)function, (void *)augmented, (void *)forward_split}"},
     {"__enzyme_function_like", 2, "{(void *)function, (void *)\"name\"}"},
 };
 
@@ -90,15 +92,6 @@ public:
     StringRef Name = V->getName();
     if (!Name.starts_with("__enzyme_"))
       return true;
-    if (Name.starts_with("__enzyme_register_splitderivative")) {
-      unsigned ID = Diags.getCustomDiagID(
-          DiagnosticsEngine::Error,
-          "%0 is not supported yet by adcc (it registers a rule of split "
-          "forward mode, __enzyme_fwdsplit, which adcc does not implement)");
-      Diags.Report(V->getLocation(), ID)
-          << "__enzyme_register_splitderivative";
-      return true;
-    }
     if (Name.starts_with("__enzyme_allocation_like")) {
       checkAllocationLike(*V);
       return true;

@@ -286,6 +286,19 @@ ADCC_RT_API void adcc_split_check_level(const void *handle, unsigned level);
 ADCC_RT_API void *adcc_scratch_shadow_begin(const void *primal);
 ADCC_RT_API void adcc_scratch_shadow_end(void *shadow);
 
+/* Split forward mode (__enzyme_augmentfwd / __enzyme_fwdsplit): the
+   records of an augmented sweep, read back in the order they were written.
+   new makes them (tagged "function:activities:width"); write and read give
+   the place of the next record of `bytes` bytes; begin checks that a
+   tangent sweep was given records of its own kind and rewinds them; end
+   checks that it read them all and frees them unless `keep` is set
+   (enzyme_nofree). */
+ADCC_RT_API void *adcc_fwdsplit_new(const char *tag);
+ADCC_RT_API void *adcc_fwdsplit_write(void *records, uint64_t bytes);
+ADCC_RT_API void *adcc_fwdsplit_read(void *records, uint64_t bytes);
+ADCC_RT_API void *adcc_fwdsplit_begin(void *handle, const char *tag);
+ADCC_RT_API void adcc_fwdsplit_end(void *records, int keep);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

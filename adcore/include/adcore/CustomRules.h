@@ -5,6 +5,8 @@
 //   void *__enzyme_register_derivative_f[] = {(void *)f, (void *)f_fwd};
 //   void *__enzyme_register_gradient_f[] = {(void *)f, (void *)f_aug,
 //                                           (void *)f_rev};
+//   void *__enzyme_register_splitderivative_f[] = {(void *)f, (void *)f_aug,
+//                                                  (void *)f_fwdsplit};
 //   void *__enzyme_inactivefn_log[] = {(void *)log_message};
 //   void *__enzyme_inactive_global_counter = (void *)&counter;
 //   void *__enzyme_function_like[2] = {(void *)my_log, (void *)"log"};
@@ -38,6 +40,13 @@ struct CustomGradient {
   llvm::Function *Reverse = nullptr;
 };
 
+/// A split forward derivative: the augmented function records (returns a
+/// tape), the split one computes tangents from it.
+struct CustomSplitDerivative {
+  llvm::Function *Augmented = nullptr;
+  llvm::Function *Split = nullptr;
+};
+
 class CustomRules {
 public:
   /// Reads the registrations of \p M. Each malformed one is reported and
@@ -50,6 +59,11 @@ public:
   const CustomGradient *gradient(const llvm::Function *F) const {
     auto It = Gradients.find(F);
     return It == Gradients.end() ? nullptr : &It->second;
+  }
+  /// The rule of split forward mode for \p F, or null.
+  const CustomSplitDerivative *splitDerivative(const llvm::Function *F) const {
+    auto It = Splits.find(F);
+    return It == Splits.end() ? nullptr : &It->second;
   }
   bool isInactive(const llvm::Function *F) const {
     return InactiveFunctions.contains(F);
@@ -101,6 +115,7 @@ public:
 private:
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Forward;
   llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;
+  llvm::DenseMap<const llvm::Function *, CustomSplitDerivative> Splits;
   llvm::DenseSet<const llvm::Function *> InactiveFunctions;
   llvm::DenseSet<const llvm::Value *> InactiveGlobals;
   llvm::DenseMap<const llvm::Function *, std::string> Like;

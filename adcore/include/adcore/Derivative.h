@@ -80,10 +80,18 @@ struct DerivativeKey {
   /// NullableShadows.h); accesses through it are guarded. NullReaching: bit
   /// i, memory reached through argument i may hold such shadows.
   uint64_t NullableShadows = 0, NullReaching = 0;
+  /// Split forward mode (__enzyme_fwdsplit): with Mode Forward, the tangent
+  /// sweep, which reads the primal values it needs from the records of an
+  /// augmented sweep (one more parameter, last: the records) instead of
+  /// computing them; with Mode Augmented, that recording sweep (the
+  /// primal's parameters and the records; returns the primal's result).
+  /// Both are made together (ForwardSplit.cpp).
+  bool Split = false;
 
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
-                    StableMemory, TapeLevel, NullableShadows, NullReaching);
+                    StableMemory, TapeLevel, NullableShadows, NullReaching,
+                    Split);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

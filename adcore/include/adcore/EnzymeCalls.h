@@ -40,6 +40,13 @@ bool lowerReverseRequest(const Request &R, SynthesisContext &Ctx);
 /// augmented sweep); `__enzyme_augmentsize` is the size of the handle.
 bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx);
 
+/// Split forward mode: `__enzyme_fwdsplit` takes __enzyme_fwddiff's
+/// arguments, then the tape of an `__enzyme_augmentfwd` of the same
+/// function, and runs the tangent sweep on the primal values that call
+/// recorded; `__enzyme_augmentfwd` of a function with such requests in the
+/// file (lowerSplitRequest) runs the recording sweep (ForwardSplit.cpp).
+bool lowerForwardSplitRequest(const Request &R, SynthesisContext &Ctx);
+
 /// `__enzyme_batch`: the primal on enzyme_width sets of arguments
 /// (BatchedPrimal.cpp).
 bool lowerBatchRequest(const Request &R, SynthesisContext &Ctx);

@@ -20,6 +20,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace llvm {
@@ -221,8 +222,29 @@ public:
     return CombinedFunctions;
   }
 
+  /// Split forward mode: the recording sweep made with the tangent sweep
+  /// of \p Key (a Forward key with Split), once that is made; else null.
+  llvm::Function *splitRecorder(const DerivativeKey &Key) const;
+  /// Split forward mode's requests: a recording (__enzyme_augmentfwd) or a
+  /// tangent sweep (__enzyme_fwdsplit) of \p Primal with records tagged
+  /// \p Tag, at \p Site (the call that replaced it). checkSplitTags reports each tangent sweep whose
+  /// tag no recording of its function in this file has.
+  void noteSplitTag(const llvm::Function &Primal, std::string Tag,
+                    const llvm::Instruction &Site, bool Records) {
+    SplitTags.push_back({&Primal, std::move(Tag), &Site, Records});
+  }
+  void checkSplitTags();
+  /// Functions that __enzyme_fwdsplit requests in this file: their
+  /// __enzyme_augmentfwd calls record for split forward mode.
+  void noteForwardSplit(const llvm::Function &F) { ForwardSplits.insert(&F); }
+  bool recordsForwardSplit(const llvm::Function &F) const {
+    return ForwardSplits.contains(&F);
+  }
+
 private:
   llvm::Function *getOrCreateReverse(const DerivativeKey &Key);
+  /// The tangent sweep of split forward mode and its recording sweep.
+  llvm::Function *getOrCreateSplit(const DerivativeKey &Key);
   /// A reverse derivative of code that itself runs reverse sweeps: made
   /// on the tape level it needs (TapeLevels.h), and answering for \p Key
   /// too. Nothing when \p Key's level is enough; null after a reported
@@ -262,6 +284,14 @@ private:
   /// The optimization level of derivatives made at link time, when they
   /// are (deferMissingBodies).
   std::optional<unsigned> DeferLevel;
+  struct SplitTag {
+    const llvm::Function *Primal;
+    std::string Tag;
+    const llvm::Instruction *Site;
+    bool Records;
+  };
+  std::vector<SplitTag> SplitTags;
+  llvm::SmallPtrSet<const llvm::Function *, 4> ForwardSplits;
 };
 
 /// True for types whose values have a floating-point adjoint: floats,

@@ -37,15 +37,26 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
   if (Call.isInlineAsm())
     return unsupported(Call, "inline assembly cannot be differentiated; move "
                              "it into a function with a custom derivative");
+  if (Key.Split && Direct && Direct->hasFnAttribute(UsesTapeAttribute))
+    return unsupported(Call, "split forward mode of code that itself runs "
+                             "reverse sweeps is not supported; use "
+                             "__enzyme_fwddiff");
   if (auto *II = dyn_cast<IntrinsicInst>(&Call))
     return emitIntrinsicCall(*II);
 
   Function *Callee = Call.getCalledFunction();
+  if (!Callee && Key.Split && isa<InvokeInst>(Call))
+    return unsupported(Call, "split forward mode does not support calls "
+                             "through function pointers that may throw; "
+                             "declare the function type noexcept");
   if (!Callee)
     return emitIndirectCall(Call);
   const CustomRules &Rules = Ctx.rules();
   if (Rules.isInactive(Callee))
     return true;
+  if (const CustomSplitDerivative *Split = Rules.splitDerivative(Callee);
+      Split && Key.Split)
+    return emitCustomSplit(Call, *Split);
   if (Function *Custom = Rules.forwardDerivative(Callee))
     return emitCustomForward(Call, *Custom);
   if (const MathRule *Rule = findMathRule(*Callee))
@@ -102,6 +113,13 @@ bool ForwardEmitter::emitCustomForward(CallBase &Call, Function &Custom) {
                                  "followed by its tangent; returning the "
                                  "tangent or {primal, tangent})");
   SmallVector<Value *, 16> Copy(Args);
+  if (RetTy->isVoidTy() && Key.Split)
+    return unsupported(Call, "the registered derivative '" + Custom.getName() +
+                                 "' of a function without a result does the "
+                                 "primal's work too, which split forward "
+                                 "mode must not repeat; register a split "
+                                 "derivative (__enzyme_register_"
+                                 "splitderivative_)");
   CallBase *D = emitReplacementCall(B, Call, &Custom, Copy);
   if (RetTy->isVoidTy()) {
     // The registered derivative does the primal's work too.
@@ -391,6 +409,7 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
   DerivativeKey K;
   K.Primal = Callee;
   K.Width = Width;
+  K.Split = Key.Split;
   for (Use &U : Call.args())
     K.Args.push_back(
         duplicatedArgument(U.get())
@@ -422,6 +441,8 @@ SmallVector<Value *, 16> ForwardEmitter::calleeArgs(CallBase &Call) {
     for (unsigned L = 0; L < Width; ++L)
       Args.push_back(lane(T, L));
   }
+  if (Records)
+    Args.push_back(Records);
   return Args;
 }
 
@@ -449,10 +470,16 @@ bool ForwardEmitter::emitUserCall(CallBase &Call, Function &Callee) {
   if (Callee.isVarArg())
     return unsupported(Call, "calls to the variadic function '" +
                                  Callee.getName() + "'");
+  if (Key.Split && Callee.isDeclaration())
+    return unsupported(Call, "split forward mode needs the body of '" +
+                                 Ctx.displayName(Callee) +
+                                 "' in this translation unit");
   DerivativeKey K = calleeKey(Call, &Callee);
   Function *D = Ctx.getOrCreate(K);
   if (!D)
     return false;
+  if (Key.Split)
+    SplitCallees[cast<Instruction>(PrimalOf.lookup(&Call))] = K;
   SmallVector<Value *, 16> Args = calleeArgs(Call);
   CallBase *NewCall = emitReplacementCall(B, Call, D, Args);
   replaceCall(Call, NewCall, K);
@@ -473,6 +500,9 @@ bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
                              "function pointer");
 
   DerivativeKey K = calleeKey(Call, nullptr);
+  // (The recording sweep dispatches the same way: ForwardSplit.cpp.)
+  if (Key.Split)
+    SplitCallees[cast<Instruction>(PrimalOf.lookup(&Call))] = K;
   SmallVector<Function *, 8> Derivatives;
   for (Function *F : Targets) {
     K.Primal = F;

@@ -161,6 +161,10 @@ bool ForwardEmitter::run() {
     }
     ShadowArgs.push_back({P, Lanes});
   }
+  if (Key.Split) {
+    Records = &*DArg;
+    Records->setName("records");
+  }
   expandShadowedGlobalUses(Primal, Ctx.rules());
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
   // (Forward mode over a reverse sweep: a pointer the augmented sweep
@@ -268,6 +272,8 @@ bool ForwardEmitter::run() {
   for (Instruction *I : Dead)
     I->eraseFromParent();
   Unneeded.dropWrites();
+  if (Key.Split && !finishSplit())
+    return false;
   // (What is not a clone of the primal's code is derivative code.)
   if (Ctx.contractsDerivatives())
     contractDerivativeArithmetic(

@@ -10,6 +10,8 @@
 //   ForwardMemory.cpp   alloca, load, store, GEP, mem intrinsics, heap
 //   ForwardCalls.cpp    calls: math rules, intrinsics, user functions
 //   ForwardVector.cpp   vector and aggregate operations, reductions
+//   ForwardSplit.cpp    split forward mode: records instead of the primal's
+//                       memory, and the sweep that writes them
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_FORWARD_FORWARDEMITTER_H
@@ -144,6 +146,25 @@ private:
   /// result for key \p K) and records the shadow part as its tangent.
   void replaceCall(llvm::CallBase &Call, llvm::Value *Result,
                    const DerivativeKey &K);
+
+  // ForwardSplit.cpp: split forward mode (Key.Split).
+  /// The next record, of type \p T, read where B is.
+  llvm::Value *readRecord(llvm::Type *T);
+  /// A call of a function with a registered split derivative: its tape
+  /// and result are read from the records.
+  bool emitCustomSplit(llvm::CallBase &Call,
+                       const CustomSplitDerivative &Rule);
+  /// Once the tangents are emitted: the primal's code reads records
+  /// instead of memory and writes nothing; then the recording sweep.
+  bool finishSplit();
+  /// The recording sweep, writing the primal's values \p Recorded.
+  bool makeRecorder(llvm::ArrayRef<const llvm::Instruction *> Recorded);
+  /// Split mode: the records (the tangent sweep's last parameter); the
+  /// primal's calls whose callees' tangent sweeps read records of their
+  /// own, with their keys; those of registered split derivatives.
+  llvm::Value *Records = nullptr;
+  llvm::DenseMap<const llvm::Instruction *, DerivativeKey> SplitCallees;
+  llvm::SmallVector<const llvm::CallBase *, 4> SplitRuleCalls;
 
   SynthesisContext &Ctx;
   DerivativeKey Key;

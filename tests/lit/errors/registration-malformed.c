@@ -1,6 +1,5 @@
 // Malformed registrations are errors at their source location: the wrong
-// number of elements, an element that is not what the registration needs,
-// and registrations adcc does not support yet.
+// number of elements, an element that is not what the registration needs.
 // RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
 double __enzyme_fwddiff(void *, ...);
 double g(double x) { return x; }
@@ -32,9 +31,8 @@ void *__enzyme_inactivefn_b = (void *)1;
 // CHECK: registration-malformed.c:[[@LINE+1]]:57: error: malformed registration '__enzyme_inactive_global_c': element 2 must be the address of a global variable
 void *__enzyme_inactive_global_c[] = {(void *)&counter, (void *)h};
 
-// Not supported yet.
-// CHECK: registration-malformed.c:[[@LINE+1]]:7: error: __enzyme_register_splitderivative is not supported yet by adcc (it registers a rule of split forward mode, __enzyme_fwdsplit, which adcc does not implement)
-void *__enzyme_register_splitderivative_g[] = {(void *)g, (void *)g, (void *)g};
+// CHECK: registration-malformed.c:[[@LINE+1]]:7: error: malformed registration '__enzyme_register_splitderivative_g': expected {(void *)function, (void *)augmented, (void *)forward_split} (3 elements)
+void *__enzyme_register_splitderivative_g[] = {(void *)g, (void *)g};
 
 // Allocators: {allocator, size argument, "deallocator arguments",
 // deallocator}.
