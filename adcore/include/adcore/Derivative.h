@@ -80,10 +80,15 @@ struct DerivativeKey {
   /// NullableShadows.h); accesses through it are guarded. NullReaching: bit
   /// i, memory reached through argument i may hold such shadows.
   uint64_t NullableShadows = 0, NullReaching = 0;
+  /// Forward mode only: the tangents are Enzyme's floating-point error
+  /// estimates (__enzyme_error_estimate, ForwardError.cpp) instead of
+  /// derivatives.
+  bool ErrorEstimate = false;
 
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
-                    StableMemory, TapeLevel, NullableShadows, NullReaching);
+                    StableMemory, TapeLevel, NullableShadows, NullReaching,
+                    ErrorEstimate);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };
