@@ -7,6 +7,7 @@
 
 #include "adcore/DenseViews.h"
 
+#include "MemoryScopes.h"
 #include "adcore/Synthesis.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -202,20 +203,25 @@ bool ViewLowering::lower() {
         Made.push_back(B.CreateCall(Store, Args));
         Dead.push_back(S);
       } else if (isa<StoreInst>(I)) {
-        // (adcc's stores have no location: a record of a reverse sweep.)
-        bool Record = !I.getDebugLoc();
+        // (A reverse sweep's tape: the shadows of the pointer variables at
+        // -O0, the shadow records of forward mode over reverse mode.)
+        bool Record = hasMemoryClass(I, MemoryClass::Tape) ||
+                      hasMemoryClass(I, MemoryClass::Shadow);
         return error(I, "is stored into memory here" +
-                            Twine(Record ? " (at -O0, a reverse-mode "
-                                           "derivative records the shadows "
-                                           "of the pointer variables on its "
-                                           "tape)"
+                            Twine(Record ? " (a reverse-mode derivative "
+                                           "records it on its tape: the "
+                                           "shadows of the pointer variables "
+                                           "at -O0, the shadow records of "
+                                           "forward mode over reverse mode)"
                                          : "") +
                             ", where adcc cannot follow it to turn its "
                             "accesses into calls of '" +
                             Load->getName() + "' and '" + Store->getName() +
                             "'" +
-                            (Record ? "; compile with -O1 or above, or pass "
-                                      "the view to __enzyme_fwddiff"
+                            (Record ? "; pass the view to __enzyme_fwddiff "
+                                      "of a function without reverse-mode "
+                                      "requests, or to __enzyme_autodiff at "
+                                      "-O1 or above"
                                     : ""));
       } else {
         std::string What = isa<CallBase>(I)
