@@ -445,6 +445,12 @@ bool ForwardCallLowering::emitCall() {
   if (Key.ErrorEstimate && Key.Width != 1)
     return error("__enzyme_error_estimate has no batched form: enzyme_width "
                  "must be 1");
+  // (Another file's function would get its forward derivative at link
+  // time.)
+  if (Key.ErrorEstimate && R.Primal->isDeclaration() &&
+      !Ctx.rules().isInactive(R.Primal))
+    return error("no error estimation rule for '" + R.Primal->getName() +
+                 "', whose body is not in this translation unit");
   // (A registered rule gives tangents, not error estimates.)
   if (Key.ErrorEstimate && Ctx.rules().forwardDerivative(R.Primal))
     return error("'" + R.Primal->getName() +

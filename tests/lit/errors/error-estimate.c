@@ -33,3 +33,8 @@ double c(double x) {
 double square(double x) { return x * x; }
 // CHECK-DAG: error-estimate.c:[[@LINE+1]]:29: error: __enzyme_error_estimate has no batched form: enzyme_width must be 1
 double d(double x) { return __enzyme_error_estimate((void *)square, enzyme_width, 2, x, 1.0, 2.0); }
+
+// (Its derivative would be made at link time: a forward derivative.)
+double elsewhere(double);
+// CHECK-DAG: error-estimate.c:[[@LINE+1]]:29: error: no error estimation rule for 'elsewhere', whose body is not in this translation unit
+double e(double x) { return __enzyme_error_estimate((void *)elsewhere, x, 0.0); }
