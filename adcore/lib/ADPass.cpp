@@ -6,6 +6,7 @@
 #include "MemoryScopes.h"
 #include "adcore/CrossTU.h"
 #include "adcore/CustomRules.h"
+#include "adcore/DenseViews.h"
 #include "adcore/DeclaredDerivatives.h"
 #include "adcore/EnzymeCalls.h"
 #include "adcore/EnzymeMarks.h"
@@ -176,8 +177,12 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   bool BadRegistration = false;
   Ctx.rules().collect(M, BadRegistration);
   std::vector<DeclaredDerivative> Declared = collectDeclaredDerivatives(M, Ctx);
+  bool HasViews = any_of(M, [](const Function &F) {
+    return F.isDeclaration() && isDenseViewFunction(F.getName()) &&
+           !F.use_empty();
+  });
   if (Found.Requests.empty() && Found.Errors.empty() && Declared.empty() &&
-      !Ctx.hadError()) {
+      !HasViews && !Ctx.hadError()) {
     if (!Opts.EmbedIR)
       return PreservedAnalyses::all();
     embedModuleIR(M, Opts.ContractDerivatives);
@@ -242,7 +247,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       continue;
     }
     const Request *R = J->R;
-    if (R->Kind == RequestKind::Forward) {
+    if (R->Kind == RequestKind::Forward ||
+        R->Kind == RequestKind::ErrorEstimate) {
       lowerForwardRequest(*R, Ctx);
       continue;
     }
@@ -269,6 +275,9 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       F->eraseFromParent();
   if (!Ctx.hadError())
     finishGenerated(Ctx, Level);
+  // (Dense views passed to derivatives: where those are inlined.)
+  if (HasViews && !Ctx.hadError())
+    lowerDenseViews(M, Ctx);
   // (With the debug locations: errors found at link time point at their
   // source line.)
   if (Opts.EmbedIR && !Ctx.hadError())

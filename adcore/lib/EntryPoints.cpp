@@ -27,6 +27,8 @@ constexpr EntryPointRow EntryPointTable[] = {
     {RequestKind::Forward, "__enzyme_fwddiff", "forward mode"},
     {RequestKind::Reverse, "__enzyme_autodiff", "reverse mode"},
     {RequestKind::Batch, "__enzyme_batch", "batched primal"},
+    {RequestKind::ErrorEstimate, "__enzyme_error_estimate",
+     "forward-mode error estimation"},
 };
 
 const EntryPointRow &rowFor(RequestKind Kind) {

@@ -591,6 +591,21 @@ bool ForwardCallLowering::emitCall() {
   // The two sweeps of a combined call run back to back: nothing can write
   // the argument memory in between.
   Key.StableMemory = Reverse && SplitKind == Split::None && !PrimalResult;
+  if (Key.ErrorEstimate && Key.Width != 1)
+    return error("__enzyme_error_estimate has no batched form: enzyme_width "
+                 "must be 1");
+  // (Another file's function would get its forward derivative at link
+  // time.)
+  if (Key.ErrorEstimate && R.Primal->isDeclaration() &&
+      !Ctx.rules().isInactive(R.Primal))
+    return error("no error estimation rule for '" + R.Primal->getName() +
+                 "', whose body is not in this translation unit");
+  // (A registered rule gives tangents, not error estimates.)
+  if (Key.ErrorEstimate && Ctx.rules().forwardDerivative(R.Primal))
+    return error("'" + R.Primal->getName() +
+                 "' has a registered derivative, which gives no error "
+                 "estimate; estimate the errors of a function that calls it "
+                 "without the registration");
   Function *D = Ctx.getOrCreate(Key);
   if (!D)
     return false;
@@ -795,6 +810,7 @@ bool ForwardCallLowering::run() {
                  "through a pointer argument (enzyme_dup) instead");
   Key.Primal = &F;
   Key.Mode = Reverse ? DerivativeMode::Augmented : DerivativeMode::Forward;
+  Key.ErrorEstimate = R.Kind == RequestKind::ErrorEstimate;
   Key.ReturnShadow = !F.getReturnType()->isVoidTy();
   if (Reverse) {
     // An active result: a floating-point one, and in split mode a pointer
@@ -891,7 +907,9 @@ bool hasBody(const Request &R, SynthesisContext &Ctx) {
   if (!R.Primal->isDeclaration() || Ctx.defers(*R.Primal))
     return true;
   // (A registered rule or mark is enough.)
-  if (Ctx.rules().coversDerivative(R.Primal, R.Kind == RequestKind::Forward))
+  if (Ctx.rules().coversDerivative(R.Primal,
+                                   R.Kind == RequestKind::Forward ||
+                                       R.Kind == RequestKind::ErrorEstimate))
     return true;
   Ctx.error(*R.Site, "cannot differentiate '" + R.Primal->getName() +
                          "': its body is not available in this translation "

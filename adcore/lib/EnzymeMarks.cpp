@@ -174,9 +174,6 @@ struct UnsupportedRow {
 };
 
 constexpr UnsupportedRow UnsupportedTable[] = {
-    {"__enzyme_error_estimate", "forward-mode floating-point error estimation"},
-    {"__enzyme_todense", "sparse derivatives"},
-    {"__enzyme_post_sparse_todense", "sparse derivatives"},
     {"__enzyme_virtualreverse",
      "a shadow virtual table, which takes and returns one pointer"},
     {"__enzyme_truncate", "floating-point truncation"},

@@ -1,6 +1,8 @@
 //===- RequestCollector.cpp - Find derivative requests -------------------===//
 
 #include "adcore/RequestCollector.h"
+
+#include "adcore/DenseViews.h"
 #include "adcore/EnzymeMarks.h"
 
 #include "llvm/IR/Function.h"
@@ -83,6 +85,9 @@ CollectedRequests collectRequests(Module &M) {
         collectFromCall(*Call, *Kind, Out);
         continue;
       }
+      // (Lowered after the derivatives are made: DenseViews.h.)
+      if (isDenseViewFunction(Callee->getName()))
+        continue;
       // (Never linked into anything: a call to one would fail at link time
       // or, worse, run a function the program defines by that name.)
       std::string What = unsupportedEnzymeFunction(Callee->getName());

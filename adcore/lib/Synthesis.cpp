@@ -302,7 +302,8 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     return getOrCreateReverse(Key);
   Function &Primal = *Key.Primal;
   std::string Name =
-      ("fwddiffe" + (Key.Width > 1 ? Twine(Key.Width) : Twine("")) + "_" +
+      ((Key.ErrorEstimate ? "fwderror" : "fwddiffe") +
+       (Key.Width > 1 ? Twine(Key.Width) : Twine("")) + "_" +
        Primal.getName())
           .str();
   Function *D = Function::Create(derivativeType(Key),

@@ -48,6 +48,8 @@ TEST_CASE("entry points are matched by substring, longest first",
   CHECK(classifyEntryPoint("__enzyme_augmentsize") == RequestKind::AugmentSize);
   CHECK(classifyEntryPoint("__enzyme_reverse") == RequestKind::SplitReverse);
   CHECK(classifyEntryPoint("__enzyme_batch") == RequestKind::Batch);
+  CHECK(classifyEntryPoint("__enzyme_error_estimate") ==
+        RequestKind::ErrorEstimate);
   CHECK_FALSE(classifyEntryPoint("enzyme_dup"));
   CHECK_FALSE(classifyEntryPoint("autodiff"));
   CHECK_FALSE(classifyEntryPoint("printf"));
@@ -57,7 +59,8 @@ TEST_CASE("every request kind has a name and a description", "[requests]") {
   for (RequestKind K :
        {RequestKind::Forward, RequestKind::ForwardSplit, RequestKind::Reverse,
         RequestKind::AugmentedForward, RequestKind::SplitReverse,
-        RequestKind::AugmentSize, RequestKind::Batch}) {
+        RequestKind::AugmentSize, RequestKind::Batch,
+        RequestKind::ErrorEstimate}) {
     // The name of a kind classifies back to the same kind.
     CHECK(classifyEntryPoint(entryPointName(K)) == K);
     CHECK_FALSE(describe(K).empty());

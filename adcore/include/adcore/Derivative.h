@@ -87,11 +87,15 @@ struct DerivativeKey {
   /// primal's parameters and the records; returns the primal's result).
   /// Both are made together (ForwardSplit.cpp).
   bool Split = false;
+  /// Forward mode only: the tangents are Enzyme's floating-point error
+  /// estimates (__enzyme_error_estimate, ForwardError.cpp) instead of
+  /// derivatives.
+  bool ErrorEstimate = false;
 
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
                     StableMemory, TapeLevel, NullableShadows, NullReaching,
-                    Split);
+                    Split, ErrorEstimate);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

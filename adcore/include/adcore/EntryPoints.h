@@ -23,6 +23,8 @@ enum class RequestKind {
   SplitReverse,     ///< __enzyme_reverse: reverse sweep from a tape.
   AugmentSize,      ///< __enzyme_augmentsize: tape size of a split pair.
   Batch,            ///< __enzyme_batch: the primal on N inputs at once.
+  ErrorEstimate,    ///< __enzyme_error_estimate: forward mode propagating
+                    ///< floating-point error estimates.
 };
 
 /// The user-facing spelling of \p Kind, e.g. "forward mode".

@@ -86,6 +86,8 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
     return true;
   }
 
+  if (Key.ErrorEstimate)
+    return emitErrorOperation(I);
   B.setFastMathFlags(I.getFastMathFlags());
   Value *T = nullptr;
   switch (I.getOpcode()) {
@@ -165,6 +167,8 @@ bool ForwardEmitter::visitUnaryOperator(UnaryOperator &I) {
     return true;
   if (I.getOpcode() != Instruction::FNeg)
     return unsupported(I, Twine("the operation '") + I.getOpcodeName() + "'");
+  if (Key.ErrorEstimate)
+    return emitErrorOperation(I);
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
     return B.CreateFNeg(lane(TA, L));
   }));

@@ -57,8 +57,13 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
   if (const CustomSplitDerivative *Split = Rules.splitDerivative(Callee);
       Split && Key.Split)
     return emitCustomSplit(Call, *Split);
-  if (Function *Custom = Rules.forwardDerivative(Callee))
+  if (Function *Custom = Rules.forwardDerivative(Callee)) {
+    if (Key.ErrorEstimate)
+      return unsupported(Call, "the registered derivative of '" +
+                                   Callee->getName() +
+                                   "' gives tangents, not error estimates");
     return emitCustomForward(Call, *Custom);
+  }
   if (const MathRule *Rule = findMathRule(*Callee))
     return emitMathCall(Call, *Rule);
   std::string Like = Rules.functionLike(Callee);
@@ -78,6 +83,11 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
     return emitMirroredCall(Call);
   if (Function *Body = complexRuntimeBody(*Callee))
     return emitUserCall(Call, *Body);
+  if (Key.ErrorEstimate && Callee->isDeclaration())
+    return unsupported(Call, "no error estimation rule for '" +
+                                 Callee->getName() +
+                                 "', whose body is not in this translation "
+                                 "unit");
   // (A function of another file: its derivative is made at link time.)
   if (Callee->isDeclaration() && !Ctx.defers(*Callee))
     return unsupported(
@@ -171,6 +181,8 @@ bool ForwardEmitter::emitMirroredCall(CallBase &Call) {
 }
 
 bool ForwardEmitter::emitMathCall(CallBase &Call, const MathRule &Rule) {
+  if (Key.ErrorEstimate)
+    return emitErrorMathCall(Call, Rule);
   SmallVector<Value *, MaxMathArgs> Args(Call.args());
   if (isa<FPMathOperator>(Call))
     B.setFastMathFlags(Call.getFastMathFlags());
@@ -251,6 +263,14 @@ bool ForwardEmitter::emitIntrinsicCall(IntrinsicInst &II) {
   case Intrinsic::is_fpclass:
   case Intrinsic::fake_use:
     return true;
+  default:
+    break;
+  }
+  if (Key.ErrorEstimate)
+    return unsupported(II, "the intrinsic '" +
+                               II.getCalledFunction()->getName() +
+                               "' has no error estimation rule in adcc");
+  switch (II.getIntrinsicID()) {
   case Intrinsic::modf:
   case Intrinsic::sincos: {
     // modf(x) = {frac, int}  ->  {t(x), 0};
@@ -410,6 +430,7 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
   K.Primal = Callee;
   K.Width = Width;
   K.Split = Key.Split;
+  K.ErrorEstimate = Key.ErrorEstimate;
   for (Use &U : Call.args())
     K.Args.push_back(
         duplicatedArgument(U.get())

@@ -116,7 +116,9 @@ Value *ForwardEmitter::forEachLane(Type *PrimalTy,
 bool ForwardEmitter::unsupported(Instruction &I, const Twine &What) {
   Ctx.error(Ctx.placeOf(I, *Key.Primal),
             "cannot differentiate " + Ctx.describe(*Key.Primal) +
-                " in forward mode: " + What);
+                (Key.ErrorEstimate ? " in forward-mode error estimation: "
+                                   : " in forward mode: ") +
+                What);
   return false;
 }
 

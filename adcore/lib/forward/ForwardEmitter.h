@@ -12,6 +12,7 @@
 //   ForwardVector.cpp   vector and aggregate operations, reductions
 //   ForwardSplit.cpp    split forward mode: records instead of the primal's
 //                       memory, and the sweep that writes them
+//   ForwardError.cpp    error estimation rules (__enzyme_error_estimate)
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_FORWARD_FORWARDEMITTER_H
@@ -127,6 +128,21 @@ private:
 
   bool emitPhis(llvm::ArrayRef<llvm::PHINode *> Phis);
   bool emitReturns();
+
+  // ForwardError.cpp: with Key.ErrorEstimate, the tangent of a
+  // floating-point operation or math call is its error estimate.
+  bool emitErrorOperation(llvm::Instruction &I);
+  bool emitErrorMathCall(llvm::CallBase &Call, const struct MathRule &Rule);
+  /// Sets \p I's tangent to the estimate made of its result \p Result, its
+  /// arguments \p Args and the partial of each (null: no contribution);
+  /// \p SelectRule: the result is the argument whose partial is not 0.
+  void setErrorEstimate(llvm::Instruction &I, llvm::Value *Result,
+                        llvm::ArrayRef<llvm::Value *> Args,
+                        llvm::ArrayRef<llvm::Value *> Partials,
+                        const struct MathRule *SelectRule);
+  /// Calls the program's enzymeLogError(value, error, ...) after \p I, as
+  /// Enzyme does, when the module has such a function.
+  bool logError(llvm::Instruction &I, llvm::Value *Error);
 
   // ForwardCalls.cpp helpers.
   bool emitMathCall(llvm::CallBase &Call, const struct MathRule &Rule);

@@ -298,6 +298,9 @@ bool ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &I) {
   if (!SP || (I.getOperation() != AtomicRMWInst::FAdd &&
               I.getOperation() != AtomicRMWInst::FSub))
     return unsupported(I, "this atomic read-modify-write on derivatives");
+  if (Key.ErrorEstimate)
+    return unsupported(I, "an atomic floating-point update has no error "
+                          "estimation rule in adcc");
   if (nullable(I.getPointerOperand()))
     return unsupported(I, "an atomic update through a pointer read back "
                           "from memory that may also hold pointers to "

@@ -3,8 +3,6 @@
 // linker to miss (or to find in the program by that name).
 // RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
-double __enzyme_error_estimate(void *, ...);
-double __enzyme_todense(void *, ...);
 void *__enzyme_virtualreverse(void *, int);
 double __enzyme_truncate_op_func(void *, int, int);
 double __enzyme_sample(void *, ...);
@@ -13,10 +11,6 @@ void __enzyme_double(void *, unsigned long);
 
 double f(double x) { return x * x; }
 
-// CHECK-DAG: enzyme-functions.c:[[@LINE+1]]:29: error: '__enzyme_error_estimate' (forward-mode floating-point error estimation) is not supported yet by adcc
-double a(double x) { return __enzyme_error_estimate((void *)f, x, 0.0); }
-// CHECK-DAG: enzyme-functions.c:[[@LINE+1]]:29: error: '__enzyme_todense' (sparse derivatives) is not supported yet by adcc
-double b(double x) { return __enzyme_todense((void *)f, x); }
 // (A shadow table: one pointer in, the same out; e2e virtual_shadow.cpp.)
 // CHECK-DAG: enzyme-functions.c:[[@LINE+1]]:27: error: '__enzyme_virtualreverse' (a shadow virtual table, which takes and returns one pointer) is not supported yet by adcc
 void *c(void *v) { return __enzyme_virtualreverse(v, 1); }
