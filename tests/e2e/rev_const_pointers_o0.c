@@ -128,7 +128,36 @@ static double kfilled_f(const double *p, double *x, int n) {
   return s;
 }
 
+/* --- a table filled by a function that is not inlined with a pointer it
+ * did not get: one an inactive function returns, one read from a global
+ * (a crash at every level before) ------------------------------------- */
+static double weights[N] = {1.5, -0.5, 2.5, 0.25};
+static const double *weights_at;
+__attribute__((noinline)) static double *lookup(int k) { return weights + k; }
+void *__enzyme_inactivefn[] = {(void *)lookup};
+
+__attribute__((noinline)) static void fill_found(const double **t,
+                                                 const double *x) {
+  t[0] = lookup(0);
+  t[1] = x;
+  t[2] = weights_at;
+}
+
+static double found_f(const double *p, double *x, int n) {
+  (void)p;
+  const double *t[3];
+  fill_found(t, x);
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += t[0][i] * t[1][i] * t[1][i] + t[2][i] * t[1][i];
+  return s;
+}
+
 /* closed forms of the gradients in x */
+static void found_grad(const double *x, double *g) {
+  for (int i = 0; i < N; ++i)
+    g[i] = 2 * weights[i] * x[i] + weights[i];
+}
 static void ktable_grad(const double *x, double *g) {
   /* s = 2 sum K x^2 */
   for (int i = 0; i < N; ++i)
@@ -166,6 +195,9 @@ static double ktable_x(const double *x) {
 }
 static double kfilled_x(const double *x) {
   return kfilled_f(pc, (double *)x, N);
+}
+static double found_x(const double *x) {
+  return found_f(pc, (double *)x, N);
 }
 static double filled_x(const double *x) {
   return filled_f(pc, (double *)x, N);
@@ -237,6 +269,8 @@ int main(void) {
   CHECK_ONE("filled", filled_f, filled_x, filled_grad);
   CHECK_ONE("constant table", ktable_f, ktable_x, ktable_grad);
   CHECK_ONE("constant table filled", kfilled_f, kfilled_x, kfilled_grad);
+  weights_at = weights;
+  CHECK_ONE("found pointers", found_f, found_x, found_grad);
   check_fwd_over_rev();
   return check_finish();
 }

@@ -49,6 +49,9 @@ public:
   ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<ArgActivity> Args,
                    const class CustomRules *Rules = nullptr);
 
+  /// The program's inactive functions and globals (null: none).
+  const class CustomRules *rules() const { return Rules; }
+
   /// True when \p V carries a derivative (a tangent or a shadow).
   bool isActive(const llvm::Value *V) const { return Active.contains(V); }
   /// The globals with shadows (GlobalShadows.h) the function uses.

@@ -87,8 +87,8 @@ private:
   llvm::DenseSet<const llvm::Value *> Tainted;
   /// Per callee, whether it may store pointers (memoized).
   llvm::DenseMap<const llvm::Function *, bool> StoresPointers;
-  /// Memo of mayStoreGlobalAddress.
-  llvm::DenseMap<const llvm::Function *, bool> StoresGlobals;
+  /// Memo of mayStoreFoundPointer.
+  llvm::DenseMap<const llvm::Function *, bool> StoresFound;
   /// A null shadow may have been stored into memory that is not a local
   /// object or an argument: any memory may hold one.
   bool AnyTainted = false;

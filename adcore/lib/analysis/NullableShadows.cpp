@@ -23,6 +23,9 @@
 
 #include "adcore/NullableShadows.h"
 #include "adcore/ActivityAnalysis.h"
+#include "adcore/CustomRules.h"
+#include "adcore/InactiveFunctions.h"
+#include "adcore/MemoryFunctions.h"
 #include "adcore/TypeAnalysis.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
@@ -99,13 +102,39 @@ bool mayStorePointers(const CallBase &Call, unsigned Depth,
   return Stores;
 }
 
-/// Whether \p Call may store the address of a global variable (which has
-/// no shadow unless it is one adcc gives a shadow: a constant table) into
+/// Whether the pointer \p V, stored by a callee, may be one it found itself
+/// rather than one it was given, whose shadow may then be null: the
+/// address of a global variable without a shadow (a constant table), a
+/// pointer read from a global, one rebuilt from an integer, or one returned
+/// by a function adcc does not differentiate (a declaration, an inactive
+/// function: by \p Rules too), other than an allocation.
+bool foundPointer(const Value *V, const CustomRules *Rules) {
+  if (isDataGlobalAddress(V))
+    return true;
+  const Value *O = getUnderlyingObject(V);
+  if (isa<IntToPtrInst>(O))
+    return true;
+  if (const auto *LI = dyn_cast<LoadInst>(O))
+    return isa<GlobalVariable>(getUnderlyingObject(LI->getPointerOperand()));
+  const auto *C = dyn_cast<CallBase>(O);
+  if (!C || isa<IntrinsicInst>(C))
+    return false;
+  const Function *F = C->getCalledFunction();
+  if (!F)
+    return false;
+  if (classifyMemoryFunction(*F) != MemoryFunctionKind::None)
+    return false;
+  return F->isDeclaration() || isKnownInactiveFunction(*F) ||
+         (Rules && Rules->isInactive(F));
+}
+
+/// Whether \p Call may store a pointer it found itself (foundPointer) into
 /// memory: in the callee or the functions it calls, \p Depth deep. (At
 /// -O2 a table filler given a constant table at every call has it
 /// propagated into its body: the caller no longer passes it.)
-bool mayStoreGlobalAddress(const CallBase &Call, unsigned Depth,
-                           DenseMap<const Function *, bool> &Memo) {
+bool mayStoreFoundPointer(const CallBase &Call, unsigned Depth,
+                          const CustomRules *Rules,
+                          DenseMap<const Function *, bool> &Memo) {
   const Function *F = Call.getCalledFunction();
   if (!F || F->isDeclaration() || Depth == 0)
     return false;
@@ -115,10 +144,10 @@ bool mayStoreGlobalAddress(const CallBase &Call, unsigned Depth,
   bool Stores = any_of(instructions(*F), [&](const Instruction &I) {
     if (const auto *SI = dyn_cast<StoreInst>(&I)) {
       const Value *V = SI->getValueOperand();
-      return V->getType()->isPointerTy() && isDataGlobalAddress(V);
+      return V->getType()->isPointerTy() && foundPointer(V, Rules);
     }
     const auto *C = dyn_cast<CallBase>(&I);
-    return C && mayStoreGlobalAddress(*C, Depth - 1, Memo);
+    return C && mayStoreFoundPointer(*C, Depth - 1, Rules, Memo);
   });
   Memo[F] = Stores;
   return Stores;
@@ -268,8 +297,10 @@ bool NullableShadows::update(const Value &V) {
            (U->getType()->isPointerTy() && Activity.isActive(U.get()) &&
             mayHoldNull(U.get()));
   });
-  // (Or one it finds itself: a constant table's address.)
-  Given = Given || mayStoreGlobalAddress(*Call, /*Depth=*/3, StoresGlobals);
+  // (Or one it finds itself: a constant table's address, a pointer an
+  // inactive function returns.)
+  Given = Given || mayStoreFoundPointer(*Call, /*Depth=*/3, Activity.rules(),
+                                        StoresFound);
   if (!Given)
     return false;
   bool Result = Call->getType()->isPointerTy() && Activity.isActive(Call);
