@@ -385,11 +385,12 @@ std::unique_ptr<Module> linkIR(LinkInputs &In, LLVMContext &C) {
     auto Frames = adcore::embeddedModules(Buffer->getBuffer());
     if (!Frames) {
       errs() << "adcc: error: cannot read the IR that '" << Path
-             << "' carries: not written by this version of adcc\n";
+             << "' carries: " << toString(Frames.takeError())
+             << "; rebuild it with this version of adcc\n";
       return nullptr;
     }
     std::vector<BitcodeModule> Modules;
-    for (StringRef Frame : *Frames) {
+    for (const std::string &Frame : *Frames) {
       Expected<std::vector<BitcodeModule>> List =
           getBitcodeModuleList(MemoryBufferRef(Frame, Path));
       if (!List) {
