@@ -93,9 +93,14 @@ void embedModuleIR(Module &M, const Options &Opts) {
   std::unique_ptr<Module> Carried = carriedModule(M, Opts.PathPrefixes);
   if (!Carried)
     return;
+  // (Without the symbol table of LTO: the link step reads the objects'
+  // own symbol tables.)
   SmallVector<char, 0> Bitcode;
-  raw_svector_ostream OS(Bitcode);
-  WriteBitcodeToFile(*Carried, OS);
+  {
+    BitcodeWriter Writer(Bitcode);
+    Writer.writeModule(*Carried);
+    Writer.writeStrtab();
+  }
   std::string Frame = packBitcode(StringRef(Bitcode.data(), Bitcode.size()));
   LLVMContext &C = M.getContext();
   Constant *Data = ConstantDataArray::get(
