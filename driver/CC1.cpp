@@ -99,6 +99,19 @@ bool writeTimeTrace(CompilerInstance &Clang) {
   return true;
 }
 
+/// The path prefix maps of a compile, in the order clang applies them:
+/// -fdebug-prefix-map's (-ffile-prefix-map adds to it), the last given
+/// first, as clang's debug info applies them; then -fmacro-prefix-map's
+/// (longest prefix first), as __FILE__ applies them.
+adcore::PathPrefixMap pathPrefixes(const CompilerInstance &Clang) {
+  adcore::PathPrefixMap Map;
+  for (const auto &Entry : llvm::reverse(Clang.getCodeGenOpts().DebugPrefixMap))
+    Map.push_back(Entry);
+  for (const auto &Entry : Clang.getLangOpts().MacroPrefixMap)
+    Map.push_back(Entry);
+  return Map;
+}
+
 /// `-cc1as` is implemented by clang's executable, not by its libraries.
 int runAssemblerJob(llvm::SmallVectorImpl<const char *> &Argv) {
   llvm::SmallString<256> Clang(llvmToolsDir());
@@ -183,6 +196,8 @@ int runCompileJob(llvm::SmallVectorImpl<const char *> &Argv,
       Opts.Engine.CrossTU && Target.getArch() == llvm::Triple::x86_64 &&
       Target.isOSBinFormatELF() &&
       Clang->getFrontendOpts().ProgramAction == clang::frontend::EmitObj;
+  // (The same object in any directory: the maps apply to the IR too.)
+  Opts.Engine.PathPrefixes = pathPrefixes(*Clang);
   frontend::installHooks(*Clang, Opts.Engine);
   // -ftime-report: the frontend and the passes time themselves in the
   // compiler instance's timer group (clang's cc1 creates it the same way).

@@ -146,35 +146,30 @@ size_t runtimeInsertionPoint(const Command &Link) {
   return Point;
 }
 
-/// A host link job: the linker runs through adcc (`adcc -adcc-link-job ld
-/// ...`), which first makes the derivatives that the objects request of
-/// functions defined in other files. It prints as the linker's own command
+/// A host link job: adcc's link step (runLinkJob, in this process) first
+/// makes the derivatives that the objects request of functions defined in
+/// other files, then runs the linker. It prints as the linker's own command
 /// (-v, -###): build systems read that line (CMake takes the implicit link
 /// directories and libraries from it).
 class AdccLinkCommand : public Command {
 public:
-  AdccLinkCommand(const Command &Link, const std::string &Adcc)
-      : Command(Link), Adcc(Adcc) {}
+  explicit AdccLinkCommand(const Command &Link) : Command(Link) {}
 
   int Execute(llvm::ArrayRef<std::optional<StringRef>> Redirects,
-              std::string *ErrMsg, bool *ExecutionFailed) const override {
-    llvm::SmallVector<StringRef, 128> Argv = {Adcc, LinkJobArgument,
-                                              getExecutable()};
-    for (const char *A : getArguments())
-      Argv.push_back(A);
-    return llvm::sys::ExecuteAndWait(
-        Adcc, Argv, /*Env=*/std::nullopt, Redirects, /*SecondsToWait=*/0,
-        /*MemoryLimit=*/0, ErrMsg, ExecutionFailed);
+              std::string * /*ErrMsg*/,
+              bool * /*ExecutionFailed*/) const override {
+    llvm::SmallVector<const char *, 128> Argv = {getExecutable()};
+    llvm::append_range(Argv, getArguments());
+    // (Its errors are reported as it finds them: a failed link is status 1
+    // for the driver, as a linker's.)
+    return runLinkJob(Argv, adcore::Options(), Redirects);
   }
-
-private:
-  std::string Adcc;
 };
 
 /// Adds adcc's arguments to compile jobs, and the runtime to host link jobs.
 void adjustJobs(Compilation &C, const AdccOptions &Opts,
                 llvm::ArrayRef<const char *> ClangArgs,
-                const std::string &ResourceDir, const std::string &ExePath) {
+                const std::string &ResourceDir) {
   std::vector<std::string> JobArgs = compileJobArguments(Opts);
   bool WantRuntime =
       Opts.LinkRuntime &&
@@ -204,7 +199,7 @@ void adjustJobs(Compilation &C, const AdccOptions &Opts,
                   C.getArgs().MakeArgString(Runtime));
     Job.replaceArguments(Args);
     if (LinkThroughAdcc)
-      Owned = std::make_unique<AdccLinkCommand>(Job, ExePath);
+      Owned = std::make_unique<AdccLinkCommand>(Job);
   }
 }
 
@@ -261,8 +256,7 @@ int runDriver(CommandLine &CL, const AdccOptions &Opts,
     DiagClient->finish();
     return 1;
   }
-  adjustJobs(*C, Opts, Args, adccResourceDir(ExePath, Opts.ResourceDir),
-             ExePath);
+  adjustJobs(*C, Opts, Args, adccResourceDir(ExePath, Opts.ResourceDir));
 
   llvm::SmallVector<std::pair<int, const Command *>, 4> Failing;
   int Res = TheDriver.ExecuteCompilation(*C, Failing);

@@ -1,6 +1,6 @@
 //===- LinkJob.cpp - Linking with derivatives made at link time ----------===//
 //
-// adcc runs the linker through itself (`adcc -adcc-link-job LINKER ARGS`).
+// adcc runs the linker through this step, in the driver's process.
 // When the objects to link (and the members of archives that the link
 // uses) call derivatives that none of them defines (names made by
 // adcore::crossTUSymbol: requests of functions defined in another file),
@@ -385,11 +385,12 @@ std::unique_ptr<Module> linkIR(LinkInputs &In, LLVMContext &C) {
     auto Frames = adcore::embeddedModules(Buffer->getBuffer());
     if (!Frames) {
       errs() << "adcc: error: cannot read the IR that '" << Path
-             << "' carries: not written by this version of adcc\n";
+             << "' carries: " << toString(Frames.takeError())
+             << "; rebuild it with this version of adcc\n";
       return nullptr;
     }
     std::vector<BitcodeModule> Modules;
-    for (StringRef Frame : *Frames) {
+    for (const std::string &Frame : *Frames) {
       Expected<std::vector<BitcodeModule>> List =
           getBitcodeModuleList(MemoryBufferRef(Frame, Path));
       if (!List) {
@@ -538,7 +539,8 @@ std::optional<std::string> makeDerivatives(LinkInputs &In,
 
 } // namespace
 
-int runLinkJob(ArrayRef<const char *> Linker, const adcore::Options &Opts) {
+int runLinkJob(ArrayRef<const char *> Linker, const adcore::Options &Opts,
+               ArrayRef<std::optional<StringRef>> Redirects) {
   if (Linker.empty()) {
     errs() << "adcc: error: -adcc-link-job needs the linker's command line\n";
     return 1;
@@ -569,7 +571,7 @@ int runLinkJob(ArrayRef<const char *> Linker, const adcore::Options &Opts) {
   }
   std::string ErrMsg;
   int Status =
-      sys::ExecuteAndWait(Args[0], Args, std::nullopt, {}, 0, 0, &ErrMsg);
+      sys::ExecuteAndWait(Args[0], Args, std::nullopt, Redirects, 0, 0, &ErrMsg);
   if (Extra)
     sys::fs::remove(*Extra);
   if (Status < 0) {

@@ -185,7 +185,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       !HasViews && !Ctx.hadError()) {
     if (!Opts.EmbedIR)
       return PreservedAnalyses::all();
-    embedModuleIR(M, Opts.ContractDerivatives);
+    embedModuleIR(M, Opts);
     return PreservedAnalyses::none();
   }
   if (Opts.CrossTU)
@@ -281,7 +281,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   // (With the debug locations: errors found at link time point at their
   // source line.)
   if (Opts.EmbedIR && !Ctx.hadError())
-    embedModuleIR(M, Opts.ContractDerivatives);
+    embedModuleIR(M, Opts);
   if (Opts.StripLocations)
     StripDebugInfo(M);
   return PreservedAnalyses::none();

@@ -19,17 +19,13 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/OptimizationLevel.h"
-#include "llvm/Support/Endian.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
@@ -239,70 +235,6 @@ std::optional<CrossTURequest> parseCrossTUSymbol(StringRef Name) {
     return std::nullopt;
   R.Primal = Parts[4].str();
   return R;
-}
-
-namespace {
-
-/// A frame of EmbeddedIRSection: this tag, the bitcode's length (64 bits,
-/// little-endian), the bitcode, zeros up to a multiple of FrameAlign.
-constexpr StringLiteral FrameTag = "ADCC.IR1";
-constexpr size_t FrameAlign = 8, FrameHeader = 16;
-
-} // namespace
-
-std::optional<SmallVector<StringRef, 2>> embeddedModules(StringRef Section) {
-  SmallVector<StringRef, 2> Modules;
-  while (!Section.empty()) {
-    // (Padding a linker put between two objects' sections.)
-    if (Section.size() >= FrameAlign &&
-        Section.take_front(FrameAlign).find_first_not_of('\0') ==
-            StringRef::npos) {
-      Section = Section.drop_front(FrameAlign);
-      continue;
-    }
-    if (Section.size() < FrameHeader || !Section.starts_with(FrameTag))
-      return std::nullopt;
-    uint64_t Length = support::endian::read64le(Section.data() + 8);
-    Section = Section.drop_front(FrameHeader);
-    if (Length > Section.size())
-      return std::nullopt;
-    Modules.push_back(Section.take_front(Length));
-    Section = Section.drop_front(
-        std::min<uint64_t>(alignTo(Length, FrameAlign), Section.size()));
-  }
-  return Modules;
-}
-
-std::string frameBitcode(StringRef Bitcode) {
-  std::string Frame(FrameTag);
-  char Length[8];
-  support::endian::write64le(Length, Bitcode.size());
-  Frame.append(Length, sizeof(Length));
-  Frame += Bitcode;
-  Frame.resize(alignTo(Frame.size(), FrameAlign), '\0');
-  return Frame;
-}
-
-void embedModuleIR(Module &M, bool ContractDerivatives) {
-  if (!M.getModuleFlag(ContractFlag))
-    M.addModuleFlag(Module::Min, ContractFlag, ContractDerivatives ? 1 : 0);
-  SmallVector<char, 0> Bitcode;
-  raw_svector_ostream OS(Bitcode);
-  WriteBitcodeToFile(M, OS);
-  std::string Buffer = frameBitcode(StringRef(Bitcode.data(), Bitcode.size()));
-  LLVMContext &C = M.getContext();
-  Constant *Data = ConstantDataArray::get(
-      C, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Buffer.data()),
-                           Buffer.size()));
-  auto *GV = new GlobalVariable(M, Data->getType(), /*isConstant=*/true,
-                                GlobalValue::PrivateLinkage, Data,
-                                "__adcc_embedded_ir");
-  GV->setSection(EmbeddedIRSection);
-  // Frames are read from the section one after another.
-  GV->setAlignment(Align(FrameAlign));
-  // SHF_EXCLUDE: the linker leaves the section out of what it writes.
-  GV->setMetadata(LLVMContext::MD_exclude, MDNode::get(C, {}));
-  appendToCompilerUsed(M, {GV});
 }
 
 bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,

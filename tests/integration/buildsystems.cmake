@@ -1,5 +1,6 @@
 # Build-system integration: adcc as a drop-in compiler for Make, CMake and
-# ccache, and an installed adcc that works without the build tree. Each test
+# ccache, an installed adcc that works without the build tree, and objects
+# that do not depend on the build directory. Each test
 # is a script of its own (see the header comment of each for what it checks);
 # buildsys-common.sh holds their shared helpers. Included by
 # tests/integration/CMakeLists.txt, which defines adcc_script_test().
@@ -11,6 +12,7 @@ adcc_script_test(cmake-binutils cmake-binutils.sh)
 adcc_script_test(compiler-detection compiler-detection.sh)
 adcc_script_test(meson meson.sh)
 adcc_script_test(bear bear.sh)
+adcc_script_test(reproducible reproducible.sh)
 
 set(ADCC_BUILDSYSTEM_TESTS
   make-example
@@ -20,7 +22,8 @@ set(ADCC_BUILDSYSTEM_TESTS
   cmake-binutils
   compiler-detection
   meson
-  bear)
+  bear
+  reproducible)
 # The scripts run builds of their own (make -j8, several CMake configures),
 # so each occupies two processors; each takes seconds to a minute.
 set_tests_properties(${ADCC_BUILDSYSTEM_TESTS} PROPERTIES

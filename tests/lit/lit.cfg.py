@@ -52,5 +52,9 @@ else:
     lit_config.note("CUDA toolkit not found at %s: CUDA tests are skipped "
                     "(reported as UNSUPPORTED)" % config.cuda_path)
 
+# Tests that watch which programs adcc starts.
+if shutil.which("strace"):
+    config.available_features.add("strace")
+
 if shutil.which("llvm-readelf", path=config.llvm_tools_dir):
     config.available_features.add("llvm-readelf")

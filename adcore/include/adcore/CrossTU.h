@@ -5,7 +5,8 @@
 // another is made when the program is linked by adcc:
 //
 //  * Every object file adcc writes carries its module's IR, as it was when
-//    the AD pass ran, in the section ".adcc.ir" (dropped by the linker).
+//    the AD pass ran, in the section ".adcc.ir" (dropped by the linker;
+//    EmbeddedIR.h).
 //  * A request whose function has no body becomes a call to an external
 //    function whose name encodes the derivative (crossTUSymbol): mode,
 //    width, the activity of each argument, what it returns, the
@@ -20,6 +21,7 @@
 #define ADCORE_CROSSTU_H
 
 #include "adcore/Derivative.h"
+#include "adcore/EmbeddedIR.h"
 #include "adcore/Options.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -36,8 +38,6 @@ namespace adcore {
 
 /// Prefix of the names of derivatives made at link time.
 inline constexpr llvm::StringLiteral CrossTUPrefix = "__adcc_xtu.";
-/// The section that holds a module's IR in adcc's object files.
-inline constexpr llvm::StringLiteral EmbeddedIRSection = ".adcc.ir";
 
 /// What a cross-translation-unit derivative is: its key (without the
 /// primal, which is named), and whether it is the combined gradient (an
@@ -58,26 +58,6 @@ std::optional<CrossTURequest> parseCrossTUSymbol(llvm::StringRef Name);
 
 /// The pipeline level of a request's -O level (0-3; above 3 is 3).
 llvm::OptimizationLevel crossTULevel(unsigned OptLevel);
-
-/// Adds \p M's IR, as it is now, to \p M as the contents of
-/// EmbeddedIRSection: one frame (a header with a tag and the length, the
-/// bitcode, zeros up to a multiple of 8 bytes). A relocatable link (`ld
-/// -r`) concatenates the sections of its objects. The IR records whether
-/// derivatives made from it contract their arithmetic (\p
-/// ContractDerivatives, Options::ContractDerivatives) in the module flag
-/// ContractFlag; a program linked from objects that disagree gets
-/// uncontracted derivatives (the flag's smallest value).
-void embedModuleIR(llvm::Module &M, bool ContractDerivatives);
-/// The module flag embedModuleIR records the contraction mode in.
-constexpr const char *ContractFlag = "adcc.contract";
-
-/// \p Bitcode as one frame of EmbeddedIRSection.
-std::string frameBitcode(llvm::StringRef Bitcode);
-
-/// The bitcode of each frame of an EmbeddedIRSection's contents (several
-/// after a relocatable link), in order; none when \p Section is malformed.
-std::optional<llvm::SmallVector<llvm::StringRef, 2>>
-embeddedModules(llvm::StringRef Section);
 
 /// Link time: defines each of \p Symbols (names made by crossTUSymbol) in
 /// \p M, the IR of every object of the program linked into one module, and

@@ -11,8 +11,15 @@
 #include "adcore/ParamShapes.h"
 
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace adcore {
+
+/// Path prefixes and what replaces them, the first that matches a path
+/// applying (EmbeddedIR.h: remapPath).
+using PathPrefixMap = std::vector<std::pair<std::string, std::string>>;
 
 struct Options {
   /// Run the AD pass at all. When off, marks are left in the IR untouched
@@ -33,6 +40,12 @@ struct Options {
   /// Add the module's IR to the object file (set by the driver when it
   /// writes an object file with CrossTU on).
   bool EmbedIR = false;
+  /// What replaces the prefixes of the paths in the embedded IR (its
+  /// source file name): the driver gives -fdebug-prefix-map's and
+  /// -fmacro-prefix-map's (-ffile-prefix-map sets both), as clang applies
+  /// them to the other paths of an object, so that an object is the same
+  /// when compiled in another directory.
+  PathPrefixMap PathPrefixes;
   /// Contract products into the additions of derivative code
   /// (`llvm.fmuladd`, ContractArithmetic.h): set by the driver where the
   /// translation unit's floating-point contraction is on (clang's default)
