@@ -16,8 +16,8 @@ packages=(
   libboost-dev
   # tests of --rtlib=compiler-rt and of CUDA links (clang-linker-wrapper)
   libclang-rt-22-dev clang-tools-22
-  # build-system tests (tests/integration/meson.sh, bear.sh)
-  meson bear
+  # build-system tests (tests/integration/meson.sh, bear.sh, autoconf.sh)
+  meson bear autoconf
   # benchmarks: bench/run draws its chart with gnuplot
   gnuplot-nox
 )

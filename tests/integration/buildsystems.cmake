@@ -12,6 +12,7 @@ adcc_script_test(cmake-binutils cmake-binutils.sh)
 adcc_script_test(compiler-detection compiler-detection.sh)
 adcc_script_test(meson meson.sh)
 adcc_script_test(bear bear.sh)
+adcc_script_test(autoconf autoconf.sh)
 adcc_script_test(reproducible reproducible.sh)
 
 set(ADCC_BUILDSYSTEM_TESTS
@@ -23,6 +24,7 @@ set(ADCC_BUILDSYSTEM_TESTS
   compiler-detection
   meson
   bear
+  autoconf
   reproducible)
 # The scripts run builds of their own (make -j8, several CMake configures),
 # so each occupies two processors; each takes seconds to a minute.
@@ -32,4 +34,4 @@ set_tests_properties(${ADCC_BUILDSYSTEM_TESTS} PROPERTIES
   TIMEOUT 300)
 # Tests of a tool that may be missing exit with 77 when it is: ctest shows
 # them as skipped, with the reason in the output.
-set_tests_properties(meson bear PROPERTIES SKIP_RETURN_CODE 77)
+set_tests_properties(meson bear autoconf PROPERTIES SKIP_RETURN_CODE 77)
