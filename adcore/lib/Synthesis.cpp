@@ -314,12 +314,18 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   ForwardEmitter Emitter(*this, Key, *D);
   if (Emitter.run())
     return D;
+  return discardGenerated({D});
+}
+
+Function *SynthesisContext::discardGenerated(ArrayRef<Function *> Made) {
   // The error is reported; leave the module valid for the passes that
-  // still run: the derivative becomes a body-less external declaration
+  // still run: the derivatives become body-less external declarations
   // (no object file is written after an error).
   HadError = true;
-  D->deleteBody();
-  D->setLinkage(GlobalValue::ExternalLinkage);
+  for (Function *F : Made) {
+    F->deleteBody();
+    F->setLinkage(GlobalValue::ExternalLinkage);
+  }
   return nullptr;
 }
 
@@ -392,12 +398,7 @@ Function *SynthesisContext::getOrCreateReverse(const DerivativeKey &Key) {
   Rev->addFnAttr(UsesTapeAttribute);
   if (OK)
     return Key.Mode == DerivativeMode::Augmented ? Aug : Rev;
-  HadError = true;
-  for (Function *F : {Aug, Rev}) {
-    F->deleteBody();
-    F->setLinkage(GlobalValue::ExternalLinkage);
-  }
-  return nullptr;
+  return discardGenerated({Aug, Rev});
 }
 
 Function *SynthesisContext::splitRecorder(const DerivativeKey &Key) const {
@@ -436,12 +437,7 @@ Function *SynthesisContext::getOrCreateSplit(const DerivativeKey &Key) {
   ForwardEmitter Emitter(*this, TanKey, *Tan);
   if (Emitter.run())
     return Key.Mode == DerivativeMode::Forward ? Tan : Rec;
-  HadError = true;
-  for (Function *F : {Tan, Rec}) {
-    F->deleteBody();
-    F->setLinkage(GlobalValue::ExternalLinkage);
-  }
-  return nullptr;
+  return discardGenerated({Tan, Rec});
 }
 
 void SynthesisContext::checkSplitTags() {

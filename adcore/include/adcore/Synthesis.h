@@ -245,6 +245,9 @@ private:
   llvm::Function *getOrCreateReverse(const DerivativeKey &Key);
   /// The tangent sweep of split forward mode and its recording sweep.
   llvm::Function *getOrCreateSplit(const DerivativeKey &Key);
+  /// After an error in the derivatives \p Made: records the error and
+  /// leaves them body-less declarations; returns null.
+  llvm::Function *discardGenerated(llvm::ArrayRef<llvm::Function *> Made);
   /// A reverse derivative of code that itself runs reverse sweeps: made
   /// on the tape level it needs (TapeLevels.h), and answering for \p Key
   /// too. Nothing when \p Key's level is enough; null after a reported
