@@ -30,10 +30,22 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
   PB.registerPipelineParsingCallback(
       [Opts](StringRef Name, ModulePassManager &MPM,
              ArrayRef<PassBuilder::PipelineElement>) {
+        // "adcc" runs the pass as at -O0; "adcc<O2>" as at that level (the
+        // derivatives optimized and inlined as in a compile at -O2).
         if (Name == "adcc") {
           MPM.addPass(ADPass(Opts, OptimizationLevel::O0));
           return true;
         }
+        const std::pair<StringRef, OptimizationLevel> Levels[] = {
+            {"adcc<O0>", OptimizationLevel::O0},
+            {"adcc<O1>", OptimizationLevel::O1},
+            {"adcc<O2>", OptimizationLevel::O2},
+            {"adcc<O3>", OptimizationLevel::O3}};
+        for (const auto &[Spelling, Level] : Levels)
+          if (Name == Spelling) {
+            MPM.addPass(ADPass(Opts, Level));
+            return true;
+          }
         if (Name == "adcc-keep-min-max-choices") {
           MPM.addPass(KeepMinMaxChoicesPass());
           return true;

@@ -87,6 +87,21 @@ static double linspaced_solve(const double *p) {
          rhs.dot(m.col(1));
 }
 
+// Fixed-size decompositions (Matrix3d): Eigen's LU peels scalar steps until
+// a column's address is a multiple of 16 and then divides and updates it
+// with aligned packets. (Before: a crash at -O1 and above, an aligned
+// vector load from the shadow of a local matrix, which lives on the tape
+// with 8-byte alignment: adcore/lib/ShadowAlignment.h.)
+static double fixed_decompositions(const double *p) {
+  Matrix3d a = Eigen::Map<const Matrix3d>(p) + 3 * Matrix3d::Identity();
+  Vector3d b(1.0, 2.0, 3.0);
+  Vector3d s = a.partialPivLu().solve(b);
+  Matrix3d spd = a.transpose() * a + Matrix3d::Identity();
+  Matrix3d l = spd.llt().matrixL();
+  return s.squaredNorm() + a.inverse().sum() + a.determinant() +
+         l.diagonal().array().log().sum();
+}
+
 #ifdef __OPTIMIZE__
 // Eigen's vectorized exp (a polynomial, a rounding trick kept by an
 // optimization barrier, integer exponent bits). At -O0 it is an error: its
@@ -143,6 +158,7 @@ int main() {
   CHECK_GRAD_AND_DOT(gemm_energy, 48, 1.0);
   CHECK_GRAD_AND_DOT(decompositions, 9, 1.0);
   CHECK_GRAD_AND_DOT(linspaced_solve, 9, 1.0);
+  CHECK_GRAD_AND_DOT(fixed_decompositions, 9, 1.0);
 #ifdef __OPTIMIZE__
   CHECK_GRAD_AND_DOT(vectorized_exp, 9, 1.0);
 #else

@@ -13,6 +13,7 @@
 #include "../CallSites.h"
 #include "../MemoryScopes.h"
 #include "../NullShadowGuards.h"
+#include "../ShadowAlignment.h"
 #include "../ShadowlessStores.h"
 #include "ForwardEmitter.h"
 
@@ -145,14 +146,16 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
   // passed it enzyme_const, as the constant parameters of an objective
   // whose Hessian-vector product is taken): the values read through a null
   // one have no tangent, zeros read from a constant block.
+  const Align ShadowA =
+      shadowAlign(I.getModule()->getDataLayout(), I.getType(), I.getAlign());
   auto Address = [&](unsigned L) {
     Value *A = lane(SP, L);
     return nullable(I.getPointerOperand())
-               ? guardedReadAddress(B, A, I.getType(), I.getAlign())
+               ? guardedReadAddress(B, A, I.getType(), ShadowA)
                : A;
   };
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
-    LoadInst *S = B.CreateAlignedLoad(I.getType(), Address(L), I.getAlign(),
+    LoadInst *S = B.CreateAlignedLoad(I.getType(), Address(L), ShadowA,
                                       I.isVolatile(), I.getName() + ".tangent");
     S->setOrdering(I.getOrdering());
     S->setSyncScopeID(I.getSyncScopeID());
@@ -200,15 +203,15 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
   // the shadow alone.
   if (!TV && !canCarryDerivative(V->getType()))
     return true;
+  const Align ShadowA =
+      shadowAlign(I.getModule()->getDataLayout(), V->getType(), I.getAlign());
   for (unsigned L = 0; L < Width; ++L) {
     Value *Shadow = TV ? lane(TV, L) : Constant::getNullValue(V->getType());
     // (Through a tangent that may be null: into a sink.)
-    Value *To =
-        nullable(I.getPointerOperand())
-            ? guardedWriteAddress(B, lane(SP, L), V->getType(), I.getAlign())
-            : lane(SP, L);
-    StoreInst *S =
-        B.CreateAlignedStore(Shadow, To, I.getAlign(), I.isVolatile());
+    Value *To = nullable(I.getPointerOperand())
+                    ? guardedWriteAddress(B, lane(SP, L), V->getType(), ShadowA)
+                    : lane(SP, L);
+    StoreInst *S = B.CreateAlignedStore(Shadow, To, ShadowA, I.isVolatile());
     S->setOrdering(I.getOrdering());
     S->setSyncScopeID(I.getSyncScopeID());
     tagShadowAccess(I, *S, L);
@@ -258,16 +261,18 @@ bool ForwardEmitter::visitMemTransferInst(MemTransferInst &I) {
     }
     if (!SS) {
       // Copying from memory without derivatives: the shadow becomes zero.
-      B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(), I.getDestAlign(),
-                     I.isVolatile());
+      B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(),
+                     shadowAlign(I.getDestAlign()), I.isVolatile());
       continue;
     }
     if (isa<MemMoveInst>(I))
-      B.CreateMemMove(lane(SD, L), I.getDestAlign(), lane(SS, L),
-                      I.getSourceAlign(), I.getLength(), I.isVolatile());
+      B.CreateMemMove(lane(SD, L), shadowAlign(I.getDestAlign()), lane(SS, L),
+                      shadowAlign(I.getSourceAlign()), I.getLength(),
+                      I.isVolatile());
     else
-      B.CreateMemCpy(lane(SD, L), I.getDestAlign(), lane(SS, L),
-                     I.getSourceAlign(), I.getLength(), I.isVolatile());
+      B.CreateMemCpy(lane(SD, L), shadowAlign(I.getDestAlign()), lane(SS, L),
+                     shadowAlign(I.getSourceAlign()), I.getLength(),
+                     I.isVolatile());
   }
   return true;
 }
@@ -281,8 +286,8 @@ bool ForwardEmitter::visitMemSetInst(MemSetInst &I) {
     if (nullable(I.getRawDest()))
       guardedShadowClear(B, lane(SD, L), I.getLength());
     else
-      B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(), I.getDestAlign(),
-                     I.isVolatile());
+      B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(),
+                     shadowAlign(I.getDestAlign()), I.isVolatile());
   return true;
 }
 

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../NullShadowGuards.h"
+#include "../ShadowAlignment.h"
 #include "../ShadowlessStores.h"
 #include "ReverseEmitter.h"
 
@@ -100,6 +101,7 @@ bool ReverseEmitter::copiesShadowedBits(Value *V) {
 }
 
 bool ReverseEmitter::augmentShadow(Instruction &I) {
+  const DataLayout &DL = Aug.getParent()->getDataLayout();
   if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
     if (Value *S = shadowOrNull(GEP->getPointerOperand())) {
       SmallVector<Value *, 4> Idx(GEP->indices());
@@ -202,14 +204,13 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       // (Zeros through a recorded pointer without derivatives; through a
       // shadow that may be null, a null shadow.)
       Value *IsNull;
+      const Align LoadA = shadowAlign(DL, LI->getType(), LI->getAlign());
       if (LoadInst *Base = recordedBase(LI->getPointerOperand()))
-        SP = guardRecorded(
-            AB, LI->getPointerOperand(), SP, shadowOrNull(Base),
-            Aug.getParent()->getDataLayout().getTypeStoreSize(LI->getType()),
-            true, IsNull);
+        SP = guardRecorded(AB, LI->getPointerOperand(), SP, shadowOrNull(Base),
+                           DL.getTypeStoreSize(LI->getType()), true, IsNull);
       else if (nullable(LI->getPointerOperand()))
-        SP = guardedReadAddress(AB, SP, LI->getType(), LI->getAlign());
-      LoadInst *S = AB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign(),
+        SP = guardedReadAddress(AB, SP, LI->getType(), LoadA);
+      LoadInst *S = AB.CreateAlignedLoad(LI->getType(), SP, LoadA,
                                          LI->getName() + ".shadow");
       tagMemoryClass(*S, MemoryClass::Shadow);
       shadows()[LI] = S;
@@ -217,9 +218,10 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
   } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *SP = shadowOrNull(SI->getPointerOperand());
     Value *V = SI->getValueOperand();
+    const Align StoreA = shadowAlign(DL, V->getType(), SI->getAlign());
     // (Through a shadow that may be null: into a sink.)
     if (SP && nullable(SI->getPointerOperand()))
-      SP = guardedWriteAddress(AB, SP, V->getType(), SI->getAlign());
+      SP = guardedWriteAddress(AB, SP, V->getType(), StoreA);
     if (SP && V->getType()->isIntOrIntVectorTy() && !FloatView.count(V)) {
       Kind K = Types->memoryKind(PrimalOf.lookup(SI->getPointerOperand()));
       const Value *PV = PrimalOf.lookup(V);
@@ -237,10 +239,9 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                               "use floating-point operations (fabs, "
                               "copysign, -x) instead");
       if (FloatBits && !Active.contains(V) && !copiesShadowedBits(V)) {
-        tagMemoryClass(
-            *AB.CreateAlignedStore(Constant::getNullValue(V->getType()), SP,
-                                   SI->getAlign()),
-            MemoryClass::Shadow);
+        tagMemoryClass(*AB.CreateAlignedStore(
+                           Constant::getNullValue(V->getType()), SP, StoreA),
+                       MemoryClass::Shadow);
         return true;
       }
       if (FloatBits)
@@ -259,11 +260,11 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
         tagMemoryClass(*AB.CreateAlignedStore(
                            AB.CreatePtrToInt(shadowOrZero(P2I->getOperand(0)),
                                              V->getType()),
-                           SP, SI->getAlign()),
+                           SP, StoreA),
                        MemoryClass::Shadow);
       } else if (Value *Shadow = shadows().lookup(V)) {
         // A pointer read as an integer and stored again: its shadow too.
-        tagMemoryClass(*AB.CreateAlignedStore(Shadow, SP, SI->getAlign()),
+        tagMemoryClass(*AB.CreateAlignedStore(Shadow, SP, StoreA),
                        MemoryClass::Shadow);
       } else if (holdsActiveAddress(V, 4)) {
         return unsupported(I, "the address of memory with derivatives is "
@@ -290,20 +291,17 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (SP && G && !Ctx.rules().namedShadow(G) &&
         (VT->isFPOrFPVectorTy() || FloatView.count(V) ||
          (VT->isAggregateType() && canCarryDerivative(VT))))
-      tagMemoryClass(*AB.CreateAlignedStore(Constant::getNullValue(VT), SP,
-                                            SI->getAlign()),
-                     MemoryClass::Shadow);
+      tagMemoryClass(
+          *AB.CreateAlignedStore(Constant::getNullValue(VT), SP, StoreA),
+          MemoryClass::Shadow);
     if (SP &&
         (V->getType()->isPointerTy() || isPointerAggregate(V->getType()))) {
       Value *IsNull;
       if (LoadInst *Base = recordedBase(SI->getPointerOperand()))
-        SP = guardRecorded(
-            AB, SI->getPointerOperand(), SP, shadowOrNull(Base),
-            Aug.getParent()->getDataLayout().getTypeStoreSize(V->getType()),
-            false, IsNull);
-      tagMemoryClass(
-          *AB.CreateAlignedStore(shadowOrZero(V), SP, SI->getAlign()),
-          MemoryClass::Shadow);
+        SP = guardRecorded(AB, SI->getPointerOperand(), SP, shadowOrNull(Base),
+                           DL.getTypeStoreSize(V->getType()), false, IsNull);
+      tagMemoryClass(*AB.CreateAlignedStore(shadowOrZero(V), SP, StoreA),
+                     MemoryClass::Shadow);
     }
   } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
     Value *SD = shadowOrNull(MT->getRawDest());
@@ -320,11 +318,11 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       if (nullable(MT->getRawDest()) || nullable(MT->getRawSource()))
         guardedShadowCopy(AB, SD, SS, MT->getLength());
       else if (isa<MemMoveInst>(MT))
-        AB.CreateMemMove(SD, MT->getDestAlign(), SS, MT->getSourceAlign(),
-                         MT->getLength());
+        AB.CreateMemMove(SD, shadowAlign(MT->getDestAlign()), SS,
+                         shadowAlign(MT->getSourceAlign()), MT->getLength());
       else
-        AB.CreateMemCpy(SD, MT->getDestAlign(), SS, MT->getSourceAlign(),
-                        MT->getLength());
+        AB.CreateMemCpy(SD, shadowAlign(MT->getDestAlign()), SS,
+                        shadowAlign(MT->getSourceAlign()), MT->getLength());
     }
   }
   return true;

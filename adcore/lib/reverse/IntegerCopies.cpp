@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../ShadowAlignment.h"
 #include "ReverseEmitter.h"
 
 #include "llvm/IR/DataLayout.h"
@@ -146,8 +147,10 @@ void ReverseEmitter::loadAdjointOfView(LoadInst &LI, Value *ShadowPtr) {
   Value *Slot = viewSlot(&LI);
   Value *D = RB.CreateLoad(T, Slot);
   RB.CreateStore(ConstantFP::getNegativeZero(T), Slot);
-  Value *Old = RB.CreateAlignedLoad(T, ShadowPtr, LI.getAlign());
-  RB.CreateAlignedStore(RB.CreateFAdd(Old, D), ShadowPtr, LI.getAlign());
+  const Align A =
+      shadowAlign(Rev.getParent()->getDataLayout(), T, LI.getAlign());
+  Value *Old = RB.CreateAlignedLoad(T, ShadowPtr, A);
+  RB.CreateAlignedStore(RB.CreateFAdd(Old, D), ShadowPtr, A);
 }
 
 void ReverseEmitter::castAdjointToView(Value *V, Value *D) {
@@ -175,8 +178,10 @@ void ReverseEmitter::elementAdjointToView(BitCastInst &Cast, Value *D) {
 void ReverseEmitter::storeAdjointOfView(StoreInst &SI, Value *ShadowPtr) {
   Value *V = SI.getValueOperand();
   Type *T = FloatView.lookup(V);
-  Value *Moved = RB.CreateAlignedLoad(T, ShadowPtr, SI.getAlign());
-  RB.CreateAlignedStore(Constant::getNullValue(T), ShadowPtr, SI.getAlign());
+  const Align A =
+      shadowAlign(Rev.getParent()->getDataLayout(), T, SI.getAlign());
+  Value *Moved = RB.CreateAlignedLoad(T, ShadowPtr, A);
+  RB.CreateAlignedStore(Constant::getNullValue(T), ShadowPtr, A);
   Value *Slot = viewSlot(V);
   RB.CreateStore(RB.CreateFAdd(RB.CreateLoad(T, Slot), Moved), Slot);
 }

@@ -19,6 +19,7 @@
 #include "../CallSites.h"
 #include "../MemoryScopes.h"
 #include "../NullShadowGuards.h"
+#include "../ShadowAlignment.h"
 #include "ReverseEmitter.h"
 
 #include "adcore/MathRules.h"
@@ -537,6 +538,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       return true; // memory without shadow: constant
     Value *To = SP, *IsNull;
     const DataLayout &DL = Rev.getParent()->getDataLayout();
+    const Align ShadowA = shadowAlign(DL, LI->getType(), LI->getAlign());
     if (LoadInst *Base = recordedBase(LI->getPointerOperand())) {
       SP = guardRecorded(RB, LI->getPointerOperand(), SP,
                          Popped.lookup(shadowOrNull(Base)),
@@ -545,12 +547,12 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     } else if (nullable(LI->getPointerOperand())) {
       // (Through a shadow that may be null: the adjoint is dropped.)
       Value *Unguarded = SP;
-      SP = guardedReadAddress(RB, Unguarded, LI->getType(), LI->getAlign());
-      To = guardedWriteAddress(RB, Unguarded, LI->getType(), LI->getAlign());
+      SP = guardedReadAddress(RB, Unguarded, LI->getType(), ShadowA);
+      To = guardedWriteAddress(RB, Unguarded, LI->getType(), ShadowA);
     }
-    LoadInst *Old = RB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign());
+    LoadInst *Old = RB.CreateAlignedLoad(LI->getType(), SP, ShadowA);
     tagMemoryClass(*Old, MemoryClass::Shadow);
-    tagMemoryClass(*RB.CreateAlignedStore(sum(Old, D), To, LI->getAlign()),
+    tagMemoryClass(*RB.CreateAlignedStore(sum(Old, D), To, ShadowA),
                    MemoryClass::Shadow);
     return true;
   }
@@ -568,6 +570,8 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       return true;
     }
     Value *IsNull = nullptr;
+    const Align ShadowA = shadowAlign(Rev.getParent()->getDataLayout(),
+                                      V->getType(), SI->getAlign());
     if (LoadInst *Base = recordedBase(SI->getPointerOperand())) {
       SP = guardRecorded(
           RB, SI->getPointerOperand(), SP, Popped.lookup(shadowOrNull(Base)),
@@ -577,13 +581,13 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     } else if (Guarded) {
       // (Through a shadow that may be null: no adjoint.)
       Value *Unguarded = SP;
-      SP = guardedReadAddress(RB, Unguarded, V->getType(), SI->getAlign());
-      To = guardedWriteAddress(RB, Unguarded, V->getType(), SI->getAlign());
+      SP = guardedReadAddress(RB, Unguarded, V->getType(), ShadowA);
+      To = guardedWriteAddress(RB, Unguarded, V->getType(), ShadowA);
     }
-    LoadInst *Old = RB.CreateAlignedLoad(V->getType(), SP, SI->getAlign());
+    LoadInst *Old = RB.CreateAlignedLoad(V->getType(), SP, ShadowA);
     tagMemoryClass(*Old, MemoryClass::Shadow);
     tagMemoryClass(*RB.CreateAlignedStore(Constant::getNullValue(V->getType()),
-                                          To, SI->getAlign()),
+                                          To, ShadowA),
                    MemoryClass::Shadow);
     // (Memory without derivatives gives none back.)
     addAdjoint(V, IsNull ? RB.CreateSelect(IsNull,
@@ -604,7 +608,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
         guardedShadowClear(RB, SD, Val(MT->getLength()));
       else
         RB.CreateMemSet(SD, RB.getInt8(0), Val(MT->getLength()),
-                        MT->getDestAlign());
+                        shadowAlign(MT->getDestAlign()));
       return true;
     }
     return emitCopyAdjoint(*MT, SD, SS, Val(MT->getLength()));
@@ -615,7 +619,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       guardedShadowClear(RB, SD, Val(MS->getLength()));
     else if (SD)
       RB.CreateMemSet(SD, RB.getInt8(0), Val(MS->getLength()),
-                      MS->getDestAlign());
+                      shadowAlign(MS->getDestAlign()));
     return true;
   }
   if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
