@@ -190,6 +190,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   }
   if (Opts.CrossTU)
     Ctx.deferMissingBodies(Level.getSpeedupLevel());
+  // (Tables of libm functions called through pointers: MathPointers.cpp.)
+  wrapMathFunctionPointers(M);
 
   for (const MalformedRequest &E : Found.Errors)
     Ctx.error(*E.Site, E.Message);

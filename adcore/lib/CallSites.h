@@ -78,6 +78,12 @@ bool isExceptionObject(const llvm::Value *Obj);
 /// formula (ComplexRuntime.cpp). Null for other functions.
 llvm::Function *complexRuntimeBody(llvm::Function &Callee);
 
+/// Replaces each address of a libm function with a rule by the address of
+/// an internal wrapper calling it, so that calls
+/// through function pointers reach a function with a body
+/// (MathPointers.cpp). True when something changed.
+bool wrapMathFunctionPointers(llvm::Module &M);
+
 /// The error message for a call of \p Callee, which has no body and no
 /// rule: what it is and what the user can do. \p Registration is the
 /// prefix of the registration that would give it a derivative in this mode

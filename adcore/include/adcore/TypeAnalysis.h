@@ -127,6 +127,9 @@ private:
   /// Seeds pointer arguments from the stack variables that every caller in
   /// the module passes (CallerTypes.cpp).
   void seedFromCallers();
+  /// Seeds pointers passed to functions of the module with what those
+  /// read and write through them (CalleeTypes.cpp).
+  void seedFromCallees();
 
   llvm::Function &F;
   llvm::DenseMap<const llvm::Value *, Kind> Kinds;

@@ -119,6 +119,11 @@ Kind kindOfTBAA(const Instruction &I) {
 }
 
 MemoryLayout copiedFields(const MemTransferInst &MT) {
+  // A copy that stands for a loop of loads and stores of one type (the
+  // optimizer's loop idiom, `for (...) u[i] = u0[i]` at -O1) keeps their
+  // access tag: every element is of that kind.
+  if (Kind K = kindOfTBAA(MT); K != Kind::Unknown)
+    return {{0, K}, {-1, K}};
   // !{offset, size, access tag, ...}: what Clang records of the fields of
   // an aggregate it copies.
   MemoryLayout L;
@@ -373,6 +378,18 @@ bool TypeAnalysis::visit(Instruction &I) {
         MemoryLayout Copy = It->second;
         Changed |= joinLayout(&I, Copy, 0, -1);
       }
+      // And back: each pointer the phi may be points to what is read and
+      // written through the phi (buffers swapped in a time loop, `t = u;
+      // u = v; v = t;`, written before the loop through one name only).
+      if (In->getType()->isPointerTy() && !isa<Constant>(In)) {
+        if (uint64_t S = elementSize(&I))
+          Changed |= joinStride(In, S);
+        auto Own = Layouts.find(&I);
+        if (Own != Layouts.end()) {
+          MemoryLayout Copy = Own->second;
+          Changed |= joinLayout(In, Copy, 0, -1);
+        }
+      }
     }
     return Changed;
   }
@@ -550,6 +567,7 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
     }
   }
   seedFromCallers();
+  seedFromCallees();
   for (Argument &A : F.args())
     join(&A, kindOfType(A.getType()));
   // What the C++ parameter types say (SourceTypes.cpp).

@@ -1,0 +1,132 @@
+//===- CalleeTypes.cpp - Types of pointer arguments from their callees ---===//
+//
+// A buffer a function fills with memcpy and hands to a helper that works on
+// it (`memcpy(u, u0, n * 8); heat_from(u, v, steps);`, every helper at -O0)
+// is typed by nothing in the function itself: the loads and stores that
+// say "doubles" are in the helper. A pointer passed to a function of the
+// module is therefore seeded with what that function reads and writes
+// through the parameter: the types of its loads and stores at constant
+// offsets from it (or at any element, through a variable index), followed
+// through local slots it is stored into and loaded from (every variable at
+// -O0), phis, selects and the helper's own calls, up to 3 calls deep. An
+// offset read or written as two different kinds says nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adcore/TypeAnalysis.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+
+#include <set>
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+constexpr unsigned MaxCallDepth = 3;
+constexpr int64_t AnyElement = -1;
+
+Kind accessKind(Type *T) {
+  if (T->isDoubleTy())
+    return Kind::Double;
+  if (T->isFloatTy())
+    return Kind::Float;
+  if (T->isPointerTy())
+    return Kind::Pointer;
+  return Kind::Unknown;
+}
+
+class CalleeAccesses {
+public:
+  /// What is read and written through \p V, the address \p Offset bytes
+  /// past the parameter (AnyElement: some element of it).
+  void follow(const Value *V, int64_t Offset, unsigned Depth) {
+    if (!Visited.insert({V, Offset}).second || Visited.size() > 512)
+      return;
+    const DataLayout &DL = DataLayoutOf(V);
+    for (const Use &U : V->uses()) {
+      const User *Usr = U.getUser();
+      if (auto *LI = dyn_cast<LoadInst>(Usr)) {
+        note(Offset, accessKind(LI->getType()));
+      } else if (auto *SI = dyn_cast<StoreInst>(Usr)) {
+        if (SI->getPointerOperand() == V)
+          note(Offset, accessKind(SI->getValueOperand()->getType()));
+        else if (auto *Slot = dyn_cast<AllocaInst>(SI->getPointerOperand()))
+          // (Stored into a local variable and loaded back: -O0.)
+          for (const User *SU : Slot->users())
+            if (auto *Back = dyn_cast<LoadInst>(SU);
+                Back && Back->getType()->isPointerTy())
+              follow(Back, Offset, Depth);
+      } else if (auto *GEP = dyn_cast<GEPOperator>(Usr)) {
+        APInt C(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+        bool Constant =
+            Offset != AnyElement && GEP->accumulateConstantOffset(DL, C);
+        follow(GEP, Constant ? Offset + C.getSExtValue() : AnyElement, Depth);
+      } else if (isa<PHINode>(Usr) || isa<SelectInst>(Usr) ||
+                 isa<BitCastInst>(Usr)) {
+        follow(Usr, Offset, Depth);
+      } else if (auto *Call = dyn_cast<CallBase>(Usr)) {
+        const Function *Callee = Call->getCalledFunction();
+        if (Depth == 0 || !Callee || Callee->isDeclaration() ||
+            !Call->isArgOperand(&U) ||
+            Callee->arg_size() <= Call->getArgOperandNo(&U) ||
+            Callee->isVarArg())
+          continue;
+        follow(Callee->getArg(Call->getArgOperandNo(&U)), Offset, Depth - 1);
+      }
+    }
+  }
+
+  /// Offsets read or written as one kind only.
+  MemoryLayout Layout;
+
+private:
+  static const DataLayout &DataLayoutOf(const Value *V) {
+    if (auto *A = dyn_cast<Argument>(V))
+      return A->getParent()->getDataLayout();
+    return cast<Instruction>(V)->getModule()->getDataLayout();
+  }
+
+  void note(int64_t Offset, Kind K) {
+    if (K == Kind::Unknown || Mixed.count(Offset))
+      return;
+    auto [It, New] = Layout.try_emplace(Offset, K);
+    if (!New && It->second != K) {
+      Layout.erase(It);
+      Mixed.insert(Offset);
+    }
+  }
+
+  DenseSet<std::pair<const Value *, int64_t>> Visited;
+  std::set<int64_t> Mixed;
+};
+
+} // namespace
+
+void TypeAnalysis::seedFromCallees() {
+  for (Instruction &I : instructions(F)) {
+    auto *Call = dyn_cast<CallBase>(&I);
+    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee || Callee->isDeclaration() || Callee->isVarArg() ||
+        Callee == &F)
+      continue;
+    for (unsigned ArgNo = 0; ArgNo < Call->arg_size(); ++ArgNo) {
+      const Value *Arg = Call->getArgOperand(ArgNo);
+      if (!Arg->getType()->isPointerTy() || ArgNo >= Callee->arg_size() ||
+          isa<Constant>(Arg))
+        continue;
+      CalleeAccesses Accesses;
+      Accesses.follow(Callee->getArg(ArgNo), 0, MaxCallDepth - 1);
+      for (auto [Offset, K] : Accesses.Layout)
+        joinMemory(Arg, Offset, K);
+    }
+  }
+}
+
+} // namespace adcore
