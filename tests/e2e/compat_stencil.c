@@ -73,8 +73,6 @@ static double vla(const double *x) {
 
 static double statics(const double *x) {
   static double cache[N];
-  static int calls = 0;
-  calls++;
   for (int i = 0; i < N; ++i)
     cache[i] = x[i] * 2;
   double r = 0;

@@ -9,7 +9,9 @@
 // offsets from it (or at any element, through a variable index), followed
 // through local slots it is stored into and loaded from (every variable at
 // -O0), phis, selects and the helper's own calls, up to 3 calls deep. An
-// offset read or written as two different kinds says nothing.
+// offset read or written as two different kinds says nothing, and only
+// floating-point data of one type is seeded (a struct's mix of fields is
+// left to its declared type).
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,7 +125,15 @@ void TypeAnalysis::seedFromCallees() {
         continue;
       CalleeAccesses Accesses;
       Accesses.follow(Callee->getArg(ArgNo), 0, MaxCallDepth - 1);
-      for (auto [Offset, K] : Accesses.Layout)
+      // Only floating-point data of one type (a buffer of doubles): a
+      // struct's mix of fields is what its declared type says, more
+      // precisely than offsets seen through callees.
+      const MemoryLayout &L = Accesses.Layout;
+      Kind First = L.empty() ? Kind::Unknown : L.begin()->second;
+      if ((First != Kind::Double && First != Kind::Float) ||
+          any_of(L, [&](const auto &E) { return E.second != First; }))
+        continue;
+      for (auto [Offset, K] : L)
         joinMemory(Arg, Offset, K);
     }
   }
