@@ -1,0 +1,412 @@
+/*===- adcc/kernels_launch.hpp - CPU launches and their derivatives -*- C++ -*-===*
+ *
+ * adcc::launch(adcc::cpu, ...) stores the kernel's arguments in two tuples
+ * and calls adcc_kernel_launch, one function for every kernel, whose
+ * derivatives are custom rules (docs/custom-derivatives.md):
+ *
+ *   forward   the tangent kernel: each item runs the forward derivative of
+ *             its body (__enzyme_fwddiff), arguments Duplicated.
+ *   reverse   the augmented function copies the arguments and their
+ *             shadows into a launch tape and runs the augmented kernel
+ *             (__enzyme_augmentfwd per item; the item's handle in its slot
+ *             of the launch tape); the reverse function runs the reverse
+ *             kernel (__enzyme_reverse per item, with its slot), adds the
+ *             adjoints of the scalar arguments into the caller's shadow
+ *             tuple and frees the launch tape.
+ *
+ * The per-item derivatives are requested here, for each kernel and
+ * argument types, when adcc compiles the launch. Group barriers and group-
+ * local memory have rules of their own: a barrier's reverse is a barrier;
+ * group-local memory has shadow group-local memory.
+ *
+ * Not part of the API: include <adcc/kernels.hpp>.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef ADCC_KERNELS_LAUNCH_HPP
+#define ADCC_KERNELS_LAUNCH_HPP
+
+#include <cstring>
+#include <vector>
+
+#ifdef __ADCC__
+extern int enzyme_dup, enzyme_const;
+template <typename R> R __enzyme_fwddiff(void *, ...);
+template <typename R> R __enzyme_augmentfwd(void *, ...);
+template <typename R> R __enzyme_reverse(void *, ...);
+#endif
+
+namespace adcc {
+namespace detail {
+
+/// What a launch needs of one kernel and its argument types.
+struct KernelDesc {
+  void (*Primal)(const index *, void *, const void *);
+  void (*Tangent)(const index *, void *, void *, const void *);
+  void *(*Augmented)(const index *, void *, void *, const void *);
+  void (*Reverse)(const index *, void *, void *, const void *, void *);
+  std::size_t ActivesBytes, ConstsBytes;
+  /// Zeroes the floating-point arguments of a shadow tuple.
+  void (*ClearScalars)(void *);
+  /// Adds the floating-point arguments of the second tuple into the first.
+  void (*AddScalars)(void *, const void *);
+};
+
+template <typename T> void clearScalar(T &V) {
+  if constexpr (std::is_floating_point_v<T>)
+    V = T(0);
+}
+template <typename T> void addScalar(T &Into, const T &From) {
+  if constexpr (std::is_floating_point_v<T>)
+    Into += From;
+}
+
+template <typename K, typename... Ws> struct KernelFns {
+  using Args = KernelArgs<K, Ws...>;
+  using A = typename Args::Actives;
+  using C = typename Args::Consts;
+
+  static void primal(const index *Ix, void *Av, const void *Cv) {
+    Args::item(Ix, static_cast<A *>(Av), static_cast<const C *>(Cv));
+  }
+  static void clearScalars(void *Dv) {
+    std::apply([](auto &...V) { (clearScalar(V), ...); }, *static_cast<A *>(Dv));
+  }
+  static void addScalars(void *Into, const void *From) {
+    addAll(*static_cast<A *>(Into), *static_cast<const A *>(From),
+           std::make_index_sequence<std::tuple_size_v<A>>());
+  }
+  template <std::size_t... Is>
+  static void addAll(A &Into, const A &From, std::index_sequence<Is...>) {
+    (addScalar(std::get<Is>(Into), std::get<Is>(From)), ...);
+  }
+
+#ifdef __ADCC__
+  static void tangent(const index *Ix, void *Av, void *Dv, const void *Cv) {
+    index Shadow = *Ix;
+    __enzyme_fwddiff<void>(reinterpret_cast<void *>(&Args::item), enzyme_dup,
+                           Ix, &Shadow, enzyme_dup, static_cast<A *>(Av),
+                           static_cast<A *>(Dv), enzyme_const,
+                           static_cast<const C *>(Cv));
+  }
+  static void *augmented(const index *Ix, void *Av, void *Dv, const void *Cv) {
+    index Shadow = *Ix;
+    return __enzyme_augmentfwd<void *>(
+        reinterpret_cast<void *>(&Args::item), enzyme_dup, Ix, &Shadow,
+        enzyme_dup,
+        static_cast<A *>(Av), static_cast<A *>(Dv), enzyme_const,
+        static_cast<const C *>(Cv));
+  }
+  static void reverse(const index *Ix, void *Av, void *Dv, const void *Cv,
+                      void *Tape) {
+    index Shadow = *Ix;
+    __enzyme_reverse<void>(reinterpret_cast<void *>(&Args::item), enzyme_dup,
+                           Ix, &Shadow, enzyme_dup, static_cast<A *>(Av),
+                           static_cast<A *>(Dv), enzyme_const,
+                           static_cast<const C *>(Cv), Tape);
+  }
+  static constexpr KernelDesc Desc = {
+      &primal,      &tangent,      &augmented,   &reverse,
+      sizeof(A),    sizeof(C),     &clearScalars, &addScalars};
+#else
+  static constexpr KernelDesc Desc = {
+      &primal,   nullptr,   nullptr,       nullptr,
+      sizeof(A), sizeof(C), &clearScalars, &addScalars};
+#endif
+};
+
+enum class LaunchMode { Primal, Tangent, Augmented, Reverse };
+
+/// What the augmented launch leaves for the reverse one: copies of the
+/// arguments and their shadows, one tape slot per work-item, and the groups
+/// each worker ran.
+struct LaunchTape {
+  std::vector<unsigned char> Actives, Shadows, Consts;
+  std::vector<void *> Slots;
+  std::vector<std::vector<std::size_t>> GroupsOf;
+};
+
+/// One launch in progress.
+struct Launch {
+  const KernelDesc *D;
+  LaunchMode Mode;
+  std::size_t Groups[3], Items[3];
+  void *Actives, *Shadows;
+  const void *Consts;
+  LaunchTape *Tape;
+  /// The group that a worker runs now, and its worker.
+  struct Running {
+    const Launch *L;
+    std::size_t Group;
+    WorkerState *W;
+  };
+
+  std::size_t groupCount() const { return Groups[0] * Groups[1] * Groups[2]; }
+  std::size_t itemCount() const { return Items[0] * Items[1] * Items[2]; }
+
+  static void runItem(void *Ctx, std::size_t Item) {
+    const Running &R = *static_cast<const Running *>(Ctx);
+    const Launch &L = *R.L;
+    index Ix;
+    std::size_t G = R.Group;
+    for (int Dim = 0; Dim < 3; ++Dim) {
+      Ix.Local[Dim] = Item % L.Items[Dim];
+      Item /= L.Items[Dim];
+      Ix.Group[Dim] = G % L.Groups[Dim];
+      G /= L.Groups[Dim];
+      Ix.LocalRange[Dim] = L.Items[Dim];
+      Ix.GroupRange[Dim] = L.Groups[Dim];
+    }
+    Ix.LocalOffset = 0;
+    Ix.Backend = R.W;
+    switch (L.Mode) {
+    case LaunchMode::Primal:
+      L.D->Primal(&Ix, L.Actives, L.Consts);
+      break;
+    case LaunchMode::Tangent:
+      L.D->Tangent(&Ix, L.Actives, L.Shadows, L.Consts);
+      break;
+    case LaunchMode::Augmented:
+      L.Tape->Slots[Ix.global_linear_id()] =
+          L.D->Augmented(&Ix, L.Actives, L.Shadows, L.Consts);
+      break;
+    case LaunchMode::Reverse:
+      L.D->Reverse(&Ix, L.Actives, L.Shadows, L.Consts,
+                   L.Tape->Slots[Ix.global_linear_id()]);
+      break;
+    }
+  }
+
+  void runGroupOn(std::size_t Worker, std::size_t Group) const {
+    WorkerState &W = WorkerPool::get().state(Worker);
+    W.reserve(itemCount());
+    if (Mode != LaunchMode::Primal)
+      W.clearShadow();
+    Running R{this, Group, &W};
+    runGroup(W, itemCount(), Mode == LaunchMode::Reverse, &runItem, &R);
+  }
+
+  void run() const {
+    WorkerPool &P = WorkerPool::get();
+    if (Mode == LaunchMode::Augmented)
+      Tape->GroupsOf.assign(P.size(), {});
+    std::atomic<std::size_t> Next{0};
+    std::mutex OneGroup;
+    P.run([&](std::size_t Worker) {
+      if (Mode == LaunchMode::Reverse) {
+        // On the worker that ran the group forward, last group first, one
+        // group of the launch at a time.
+        std::vector<std::size_t> &Mine = Tape->GroupsOf[Worker];
+        for (auto It = Mine.rbegin(); It != Mine.rend(); ++It) {
+          std::lock_guard<std::mutex> Lock(OneGroup);
+          runGroupOn(Worker, *It);
+        }
+        return;
+      }
+      for (;;) {
+        std::size_t G = Next.fetch_add(1);
+        if (G >= groupCount())
+          return;
+        if (Mode == LaunchMode::Augmented)
+          Tape->GroupsOf[Worker].push_back(G);
+        runGroupOn(Worker, G);
+      }
+    });
+  }
+};
+
+/// Checks a launch's shape and fills \p L's group and item counts.
+inline void shapeLaunch(Launch &L, const std::size_t *Global,
+                        const std::size_t *Local) {
+  for (int D = 0; D < 3; ++D) {
+    if (Local[D] == 0 || Global[D] % Local[D] != 0)
+      kernelError("the global range must be a non-zero multiple of the "
+                  "work-group size in each dimension");
+    L.Groups[D] = Global[D] / Local[D];
+    L.Items[D] = Local[D];
+  }
+  if (L.itemCount() > 1024)
+    kernelError("a work-group has at most 1024 items");
+}
+
+inline Launch makeLaunch(std::uintptr_t Desc, const std::size_t *Global,
+                         const std::size_t *Local, LaunchMode M) {
+  Launch L{};
+  L.D = reinterpret_cast<const KernelDesc *>(Desc);
+  L.Mode = M;
+  shapeLaunch(L, Global, Local);
+  return L;
+}
+
+inline WorkerState &workerOf(const void *Ix) {
+  return *static_cast<WorkerState *>(
+      static_cast<const index *>(Ix)->Backend);
+}
+
+/// The next \p Bytes of group-local memory of the item \p Ix: its offset.
+inline std::size_t takeLocal(const void *Ix, std::size_t Bytes) {
+  const index &I = *static_cast<const index *>(Ix);
+  std::size_t Offset = I.LocalOffset;
+  std::size_t End = Offset + ((Bytes + 63) & ~std::size_t(63));
+  if (End > WorkerState::LocalBytes)
+    kernelError("a work-group asks for more than 1 MiB of group-local "
+                "memory");
+  I.LocalOffset = End;
+  WorkerState &W = workerOf(Ix);
+  if (End > W.ShadowUsed)
+    W.ShadowUsed = End;
+  return Offset;
+}
+
+} // namespace detail
+} // namespace adcc
+
+// The functions that derivatives of kernels see, with their rules. (C
+// names: one function each for every kernel; the rules are registered once
+// per translation unit.)
+extern "C" {
+
+inline void adcc_kernel_barrier(const void *) { adcc::detail::groupBarrier(); }
+inline void *adcc_kernel_local(const void *Ix, std::size_t Bytes) {
+  return adcc::detail::workerOf(Ix).Local + adcc::detail::takeLocal(Ix, Bytes);
+}
+
+inline void adcc_kernel_launch(std::uintptr_t Desc, std::size_t G0,
+                               std::size_t G1, std::size_t G2, std::size_t L0,
+                               std::size_t L1, std::size_t L2, void *Actives,
+                               std::uintptr_t Consts) {
+  const std::size_t G[3] = {G0, G1, G2}, L[3] = {L0, L1, L2};
+  adcc::detail::Launch Run = adcc::detail::makeLaunch(
+      Desc, G, L, adcc::detail::LaunchMode::Primal);
+  Run.Actives = Actives;
+  Run.Consts = reinterpret_cast<const void *>(Consts);
+  Run.run();
+}
+
+#ifdef __ADCC__
+struct adcc_kernel_local_pair {
+  void *primal, *shadow;
+};
+
+ADCC_FORWARD_RULE(adcc_kernel_barrier)
+inline void adcc_kernel_barrier_fwd(const void *, const void *) {
+  adcc::detail::groupBarrier();
+}
+inline void adcc_kernel_barrier_aug(const void *, const void *) {
+  adcc::detail::groupBarrier();
+}
+/// The reverse of a barrier: a barrier (between the reverse of what
+/// follows it and the reverse of what precedes it).
+ADCC_REVERSE_RULE(adcc_kernel_barrier, adcc_kernel_barrier_aug)
+inline void adcc_kernel_barrier_rev(const void *, const void *) {
+  adcc::detail::groupBarrier();
+}
+
+inline adcc_kernel_local_pair
+adcc_kernel_local_aug(const void *Ix, const void *, std::size_t Bytes) {
+  adcc::detail::WorkerState &W = adcc::detail::workerOf(Ix);
+  std::size_t Offset = adcc::detail::takeLocal(Ix, Bytes);
+  return {W.Local + Offset, W.LocalShadow + Offset};
+}
+ADCC_FORWARD_RULE(adcc_kernel_local)
+inline adcc_kernel_local_pair
+adcc_kernel_local_fwd(const void *Ix, const void *DIx, std::size_t Bytes) {
+  return adcc_kernel_local_aug(Ix, DIx, Bytes);
+}
+ADCC_REVERSE_RULE(adcc_kernel_local, adcc_kernel_local_aug)
+inline void adcc_kernel_local_rev(const void *, const void *, std::size_t) {}
+
+ADCC_FORWARD_RULE(adcc_kernel_launch)
+inline void adcc_kernel_launch_fwd(std::uintptr_t Desc, std::size_t G0,
+                                   std::size_t G1, std::size_t G2,
+                                   std::size_t L0, std::size_t L1,
+                                   std::size_t L2, void *Actives,
+                                   void *Shadows, std::uintptr_t Consts) {
+  const std::size_t G[3] = {G0, G1, G2}, L[3] = {L0, L1, L2};
+  adcc::detail::Launch Run = adcc::detail::makeLaunch(
+      Desc, G, L, adcc::detail::LaunchMode::Tangent);
+  Run.Actives = Actives;
+  Run.Shadows = Shadows;
+  Run.Consts = reinterpret_cast<const void *>(Consts);
+  Run.run();
+}
+
+inline void *adcc_kernel_launch_aug(std::uintptr_t Desc, std::size_t G0,
+                                    std::size_t G1, std::size_t G2,
+                                    std::size_t L0, std::size_t L1,
+                                    std::size_t L2, void *Actives,
+                                    void *Shadows, std::uintptr_t Consts) {
+  const std::size_t G[3] = {G0, G1, G2}, L[3] = {L0, L1, L2};
+  adcc::detail::Launch Run = adcc::detail::makeLaunch(
+      Desc, G, L, adcc::detail::LaunchMode::Augmented);
+  // The arguments as they are now: the caller may change its own copies
+  // before the reverse launch.
+  auto *T = new adcc::detail::LaunchTape();
+  const adcc::detail::KernelDesc &D = *Run.D;
+  auto *Av = static_cast<unsigned char *>(Actives);
+  auto *Sv = static_cast<unsigned char *>(Shadows);
+  auto *Cv = reinterpret_cast<const unsigned char *>(Consts);
+  T->Actives.assign(Av, Av + D.ActivesBytes);
+  T->Shadows.assign(Sv, Sv + D.ActivesBytes);
+  T->Consts.assign(Cv, Cv + D.ConstsBytes);
+  T->Slots.assign(Run.groupCount() * Run.itemCount(), nullptr);
+  Run.Actives = T->Actives.data();
+  Run.Shadows = T->Shadows.data();
+  Run.Consts = T->Consts.data();
+  Run.Tape = T;
+  Run.run();
+  return T;
+}
+
+ADCC_REVERSE_RULE(adcc_kernel_launch, adcc_kernel_launch_aug)
+inline void adcc_kernel_launch_rev(std::uintptr_t Desc, std::size_t G0,
+                                   std::size_t G1, std::size_t G2,
+                                   std::size_t L0, std::size_t L1,
+                                   std::size_t L2, void *, void *Shadows,
+                                   std::uintptr_t, void *Tape) {
+  const std::size_t G[3] = {G0, G1, G2}, L[3] = {L0, L1, L2};
+  adcc::detail::Launch Run = adcc::detail::makeLaunch(
+      Desc, G, L, adcc::detail::LaunchMode::Reverse);
+  auto *T = static_cast<adcc::detail::LaunchTape *>(Tape);
+  // The scalar arguments' adjoints: summed over the items in the copy,
+  // then added into the caller's shadows.
+  Run.D->ClearScalars(T->Shadows.data());
+  Run.Actives = T->Actives.data();
+  Run.Shadows = T->Shadows.data();
+  Run.Consts = T->Consts.data();
+  Run.Tape = T;
+  Run.run();
+  Run.D->AddScalars(Shadows, T->Shadows.data());
+  delete T;
+}
+#endif // __ADCC__
+
+} // extern "C"
+
+namespace adcc {
+
+template <typename T>
+inline T *index::local_memory(std::size_t N) const {
+  return static_cast<T *>(adcc_kernel_local(this, N * sizeof(T)));
+}
+inline void index::barrier() const {
+  adcc_kernel_barrier(this);
+}
+
+/// Runs \p Kernel(ix, args...) for every item of \p Global, in work-groups
+/// of \p Local items, on host threads. Returns when every item has ended.
+template <typename K, typename... Ws>
+void launch(cpu_backend, const K &Kernel, range Global, range Local,
+            Ws... Args) {
+  detail::checkKernel<K, Ws...>();
+  using Fns = detail::KernelFns<K, Ws...>;
+  typename Fns::A Actives = Fns::Args::actives(Args...);
+  typename Fns::C Consts = Fns::Args::consts(Kernel, Args...);
+  adcc_kernel_launch(reinterpret_cast<std::uintptr_t>(&Fns::Desc),
+                     Global.n[0], Global.n[1], Global.n[2], Local.n[0],
+                     Local.n[1], Local.n[2], &Actives,
+                     reinterpret_cast<std::uintptr_t>(&Consts));
+}
+
+} // namespace adcc
+
+#endif // ADCC_KERNELS_LAUNCH_HPP
