@@ -188,7 +188,46 @@ template <typename K, typename... Ws> void checkKernel() {
 } // namespace adcc
 
 #ifdef ADCC_KERNELS_HOST
+extern "C" void adcc_kernel_barrier(const void *Ix);
+extern "C" void *adcc_kernel_local(const void *Ix, std::size_t Bytes);
+#endif
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+/// A block's dynamic shared memory: its group-local memory.
+extern __shared__ unsigned char adcc_kernel_shared[];
+#endif
+
+namespace adcc {
+
+ADCC_KERNEL_FN inline void index::barrier() const {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  __syncthreads();
+#else
+  adcc_kernel_barrier(this);
+#endif
+}
+
+template <typename T>
+ADCC_KERNEL_FN inline T *index::local_memory(std::size_t N) const {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  std::size_t Offset = LocalOffset;
+  LocalOffset += (N * sizeof(T) + 63) & ~std::size_t(63);
+  return reinterpret_cast<T *>(adcc_kernel_shared + Offset);
+#else
+  return static_cast<T *>(adcc_kernel_local(this, N * sizeof(T)));
+#endif
+}
+
+} // namespace adcc
+
+#ifdef ADCC_KERNELS_HOST
 #include <adcc/kernels_launch.hpp>
+#else
+namespace adcc {
+// (Host code that a device compilation parses, never emits: the host
+// compilation has the definition.)
+template <typename K, typename... Ws>
+void launch(cpu_backend, const K &, range, range, Ws...) {}
+} // namespace adcc
 #endif
 #if defined(__CUDA__) || defined(__HIP__)
 #include <adcc/kernels_gpu.hpp>

@@ -384,14 +384,6 @@ inline void adcc_kernel_launch_rev(std::uintptr_t Desc, std::size_t G0,
 
 namespace adcc {
 
-template <typename T>
-inline T *index::local_memory(std::size_t N) const {
-  return static_cast<T *>(adcc_kernel_local(this, N * sizeof(T)));
-}
-inline void index::barrier() const {
-  adcc_kernel_barrier(this);
-}
-
 /// Runs \p Kernel(ix, args...) for every item of \p Global, in work-groups
 /// of \p Local items, on host threads. Returns when every item has ended.
 template <typename K, typename... Ws>
