@@ -80,7 +80,7 @@ template <typename K, typename... Ws> struct KernelFns {
     (addScalar(std::get<Is>(Into), std::get<Is>(From)), ...);
   }
 
-#ifdef __ADCC__
+#if defined(__ADCC__) && !defined(ADCC_KERNELS_NO_DERIVATIVES)
   static void tangent(const index *Ix, void *Av, void *Dv, const void *Cv) {
     index Shadow = *Ix;
     __enzyme_fwddiff<void>(reinterpret_cast<void *>(&Args::item), enzyme_dup,
@@ -108,6 +108,8 @@ template <typename K, typename... Ws> struct KernelFns {
       &primal,      &tangent,      &augmented,   &reverse,
       sizeof(A),    sizeof(C),     &clearScalars, &addScalars};
 #else
+  // (ADCC_KERNELS_NO_DERIVATIVES: no derivative kernels are made; a
+  // derivative of a launch stops with a message.)
   static constexpr KernelDesc Desc = {
       &primal,   nullptr,   nullptr,       nullptr,
       sizeof(A), sizeof(C), &clearScalars, &addScalars};
@@ -232,6 +234,9 @@ inline Launch makeLaunch(std::uintptr_t Desc, const std::size_t *Global,
                          const std::size_t *Local, LaunchMode M) {
   Launch L{};
   L.D = reinterpret_cast<const KernelDesc *>(Desc);
+  if (M != LaunchMode::Primal && !L.D->Tangent)
+    kernelError("a derivative of a launch compiled with "
+                "ADCC_KERNELS_NO_DERIVATIVES");
   L.Mode = M;
   shapeLaunch(L, Global, Local);
   return L;
@@ -390,6 +395,12 @@ template <typename K, typename... Ws>
 void launch(cpu_backend, const K &Kernel, range Global, range Local,
             Ws... Args) {
   detail::checkKernel<K, Ws...>();
+  static_assert(((std::is_arithmetic_v<Ws> || std::is_pointer_v<Ws> ||
+                  detail::IsConst<Ws>::value) &&
+                 ...),
+                "adcc::launch: a kernel argument with a derivative is a "
+                "number or a pointer; pass a struct by pointer, or as "
+                "adcc::Const(value) when it carries no derivative");
   using Fns = detail::KernelFns<K, Ws...>;
   typename Fns::A Actives = Fns::Args::actives(Args...);
   typename Fns::C Consts = Fns::Args::consts(Kernel, Args...);
