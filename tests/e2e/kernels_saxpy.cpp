@@ -2,7 +2,9 @@
 // (saxpy with a nonlinear term) in one and two dimensions, differentiated
 // through the host function that launches it: gradient against analytic
 // values and central differences, forward against reverse; a kernel
-// argument given as adcc::Const; two launches in a row.
+// argument given as adcc::Const; two launches in a row; the same
+// derivatives through __enzyme_autodiff / __enzyme_fwddiff and the
+// ADCC_REVERSE / ADCC_FORWARD attributes.
 #include "kernels_check.h"
 
 #include <adcc/kernels.hpp>
@@ -13,6 +15,9 @@ namespace {
 constexpr int N = 48;
 
 // y[i] = a * x[i] + sin(y[i]) * x[i], then the loss sum(w[i] * y[i]^2).
+ADCC_REVERSE(d_saxpyLoss, Active, Duplicated, Duplicated, Const, Active)
+ADCC_FORWARD(t_saxpyLoss, Dual, Dual, Dual, Const, DualOnly)
+double saxpyLoss(double A, const double *X, double *Y, const double *W);
 double saxpyLoss(double A, const double *X, double *Y, const double *W) {
   auto Kernel = [](const adcc::index &Ix, double A, const double *X, double *Y) {
     std::size_t I = Ix.global_id();
@@ -84,6 +89,32 @@ void checkSaxpy() {
                            adcc::Dual(Ys.data(), TY.data()),
                            adcc::Const<const double *>(W.data()));
   CHECK_CLOSE(T, DA * VA + dot(DX, VX) + dot(DY, VY), 1e-10);
+
+  // The Enzyme-compatible calls and the attributes give the same numbers.
+  std::vector<double> Y2 = Y0, DX2(N, 0.0), DY2(N, 0.0);
+  double DA2 = __enzyme_autodiff<double>(
+      reinterpret_cast<void *>(saxpyLoss), A, enzyme_dup, X.data(), DX2.data(),
+      enzyme_dup, Y2.data(), DY2.data(), enzyme_const, W.data());
+  CHECK_CLOSE(DA2, DA, 1e-14);
+  std::vector<double> Y3 = Y0, DX3(N, 0.0), DY3(N, 0.0);
+  auto R3 = d_saxpyLoss(A, X.data(), DX3.data(), Y3.data(), DY3.data(),
+                        W.data(), 1.0);
+  CHECK_CLOSE(R3.d_A, DA, 1e-14);
+  for (int I = 0; I < N; ++I) {
+    CHECK_CLOSE(DX2[I], DX[I], 1e-14);
+    CHECK_CLOSE(DY2[I], DY[I], 1e-14);
+    CHECK_CLOSE(DX3[I], DX[I], 1e-14);
+    CHECK_CLOSE(DY3[I], DY[I], 1e-14);
+  }
+  std::vector<double> Y4 = Y0, TX4 = VX, TY4 = VY;
+  double T4 = __enzyme_fwddiff<double>(
+      reinterpret_cast<void *>(saxpyLoss), A, VA, enzyme_dup, X.data(),
+      TX4.data(), enzyme_dup, Y4.data(), TY4.data(), enzyme_const, W.data());
+  CHECK_CLOSE(T4, T, 1e-14);
+  std::vector<double> Y5 = Y0, TY5 = VY;
+  double T5 = t_saxpyLoss(A, VA, X.data(), VX.data(), Y5.data(), TY5.data(),
+                          W.data());
+  CHECK_CLOSE(T5, T, 1e-14);
 }
 
 void checkTwice() {

@@ -193,7 +193,7 @@ extern "C" void *adcc_kernel_local(const void *Ix, std::size_t Bytes);
 #endif
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 /// A block's dynamic shared memory: its group-local memory.
-extern __shared__ unsigned char adcc_kernel_shared[];
+extern __shared__ __attribute__((aligned(16))) unsigned char adcc_kernel_shared[];
 #endif
 
 namespace adcc {
