@@ -22,7 +22,7 @@
  * carry no derivative.
  *
  * Backends: adcc::cpu (host threads; always), adcc::cuda (compiled with
- * -x cuda).
+ * -x cuda), adcc::hip (compiled with -x hip).
  *
  *===----------------------------------------------------------------------===*/
 #ifndef ADCC_KERNELS_HPP
@@ -41,7 +41,8 @@
 #include <utility>
 
 #if defined(__CUDA__) || defined(__HIP__)
-#define ADCC_KERNEL_FN __host__ __device__
+// (Spelled as attributes: HIP code compiled with -nogpuinc has no macros.)
+#define ADCC_KERNEL_FN __attribute__((host, device))
 #else
 #define ADCC_KERNEL_FN
 #endif
@@ -193,13 +194,19 @@ extern "C" void *adcc_kernel_local(const void *Ix, std::size_t Bytes);
 #endif
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 /// A block's dynamic shared memory: its group-local memory.
-extern __shared__ __attribute__((aligned(16))) unsigned char adcc_kernel_shared[];
+extern __attribute__((shared, aligned(16))) unsigned char
+    adcc_kernel_shared[];
 #endif
 
 namespace adcc {
 
 ADCC_KERNEL_FN inline void index::barrier() const {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#if defined(__HIP_DEVICE_COMPILE__)
+  // (__syncthreads() as HIP's headers define it.)
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
+  __builtin_amdgcn_s_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");
+#elif defined(__CUDA_ARCH__)
   __syncthreads();
 #else
   adcc_kernel_barrier(this);

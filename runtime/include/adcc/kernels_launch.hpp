@@ -232,6 +232,9 @@ inline void shapeLaunch(Launch &L, const std::size_t *Global,
 
 inline Launch makeLaunch(std::uintptr_t Desc, const std::size_t *Global,
                          const std::size_t *Local, LaunchMode M) {
+  if (CurrentFiber)
+    kernelError("a kernel cannot launch kernels (adcc::launch called by a "
+                "work-item)");
   Launch L{};
   L.D = reinterpret_cast<const KernelDesc *>(Desc);
   if (M != LaunchMode::Primal && !L.D->Tangent)

@@ -15,13 +15,13 @@
 // RUN: FileCheck %s --check-prefix=HOST < %t/host.ll
 // RUN: %adcc++ -std=c++17 -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 -c %s -o %t/k.o -Wno-unknown-cuda-version
 // PTX: .extern .shared .align 16 .b8 adcc_kernel_shared[]
-// PTX: .visible .entry {{.*}}cudaTrampoline
+// PTX: .visible .entry {{.*}}gpuTrampoline
 // PTX: bar.sync 0
 // PTX-NOT: adcc_kernel_barrier
 // PTX-NOT: adcc_kernel_local
 // HOST: call {{.*}}@adcc_kernel_launch_aug(
-// HOST: call {{.*}}@adcc_kernel_launch_cuda_aug(
-// HOST: call {{.*}}@adcc_kernel_launch_cuda_rev(
+// HOST: call {{.*}}@adcc_kernel_launch_gpu_aug(
+// HOST: call {{.*}}@adcc_kernel_launch_gpu_rev(
 // HOST: call {{.*}}@adcc_kernel_launch_rev(
 #include <adcc/kernels.hpp>
 
