@@ -23,24 +23,7 @@
 // HOST: call {{.*}}@adcc_kernel_launch_gpu_aug(
 // HOST: call {{.*}}@adcc_kernel_launch_gpu_rev(
 // HOST: call {{.*}}@adcc_kernel_launch_rev(
-#include <adcc/kernels.hpp>
-
-constexpr int WG = 64;
-
-struct Stencil {
-  __host__ __device__ void operator()(const adcc::index &Ix, const double *X,
-                                      double *Y, int N) const {
-    std::size_t G = Ix.global_id(), L = Ix.local_id();
-    double *Tile = Ix.local_memory<double>(WG + 2);
-    Tile[L + 1] = X[G];
-    if (L == 0)
-      Tile[0] = X[(G + N - 1) % N];
-    if (L == WG - 1)
-      Tile[WG + 1] = X[(G + 1) % N];
-    Ix.barrier();
-    Y[G] = Tile[L] * Tile[L + 1] + Tile[L + 2];
-  }
-};
+#include "Inputs/kernels-stencil.h"
 
 double loss(const double *X, double *Y, double *Z, int N) {
   adcc::launch(adcc::cpu, Stencil{}, adcc::range(N), adcc::range(WG), X, Y,
