@@ -2,7 +2,9 @@
 // (saxpy with a nonlinear term) in one and two dimensions, differentiated
 // through the host function that launches it: gradient against analytic
 // values and central differences, forward against reverse; a kernel
-// argument given as adcc::Const; two launches in a row; the same
+// argument given as adcc::Const; a pointer argument that carries no
+// derivative in the host function (its data is constant there) passed to
+// the kernel as it is; two launches in a row; the same
 // derivatives through __enzyme_autodiff / __enzyme_fwddiff and the
 // ADCC_REVERSE / ADCC_FORWARD attributes.
 #include "kernels_check.h"
@@ -46,6 +48,45 @@ double twiceLoss(const double *X, double *Z, double C) {
   for (int I = 0; I < N; ++I)
     S += Z[I] * (1 + 0.01 * I);
   return S;
+}
+
+// w is constant in the gradient below (adcc::Const in the host call), but
+// the kernel gets it unwrapped: its shadow in the derivative kernels reads
+// as zeros and takes no adjoints, w stays as it is.
+double weightedLoss(const double *X, const double *W, double *Y) {
+  auto Kernel = [](const adcc::index &Ix, const double *X, const double *W,
+                   double *Y) {
+    std::size_t I = Ix.global_id();
+    Y[I] = X[I] * W[I] * W[I];
+  };
+  adcc::launch(adcc::cpu, Kernel, adcc::range(N), adcc::range(8), X, W, Y);
+  double S = 0;
+  for (int I = 0; I < N; ++I)
+    S += Y[I] * Y[I];
+  return S;
+}
+
+void checkInactivePointer() {
+  std::vector<double> X(N), W(N), Y(N, 0.0), DX(N, 0.0), DY(N, 0.0);
+  for (int I = 0; I < N; ++I) {
+    X[I] = 0.1 * I - 1;
+    W[I] = 1 + 0.05 * I;
+  }
+  const std::vector<double> W0 = W;
+  adcc::gradient(weightedLoss, adcc::Duplicated<const double>(X.data(), DX.data()),
+                 adcc::Const<const double *>(W.data()),
+                 adcc::Duplicated(Y.data(), DY.data()));
+  for (int I = 0; I < N; ++I) {
+    CHECK_CLOSE(DX[I], 2 * X[I] * std::pow(W[I], 4), 1e-13);
+    CHECK_TRUE(W[I] == W0[I]);
+  }
+  std::vector<double> V = direction(N), TY(N, 0.0);
+  double T = adcc::forward(weightedLoss, adcc::Dual<const double *>(X.data(), V.data()),
+                           adcc::Const<const double *>(W.data()),
+                           adcc::Dual(Y.data(), TY.data()));
+  CHECK_CLOSE(T, dot(DX, V), 1e-12);
+  for (int I = 0; I < N; ++I)
+    CHECK_TRUE(W[I] == W0[I]);
 }
 
 void checkSaxpy() {
@@ -145,5 +186,6 @@ void checkTwice() {
 int main() {
   checkSaxpy();
   checkTwice();
+  checkInactivePointer();
   return check_finish();
 }

@@ -49,7 +49,50 @@ struct KernelDesc {
   void (*ClearScalars)(void *);
   /// Adds the floating-point arguments of the second tuple into the first.
   void (*AddScalars)(void *, const void *);
+  /// Gives the pointer arguments without a shadow (null in the shadow
+  /// tuple, the second) the inactive shadow; true if one got it.
+  bool (*FillShadows)(const void *, void *);
 };
+
+/// Where a pointer argument whose pointer carries no derivative in the
+/// host function (its shadow there is null) points in a derivative
+/// kernel: the middle of a large reserved region that reads as zeros
+/// (tangents) and receives adjoints nothing reads. Zeroed again after each
+/// derivative launch that used it (the pages are given back).
+struct InactiveShadow {
+  static constexpr std::size_t Bytes = std::size_t(1) << 36;
+  unsigned char *Base = nullptr;
+
+  static InactiveShadow &get() {
+    static InactiveShadow S;
+    return S;
+  }
+  void *middle() {
+    if (!Base) {
+      void *P = mmap(nullptr, Bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (P == MAP_FAILED)
+        kernelError("cannot reserve the shadow of kernel arguments that "
+                    "carry no derivative");
+      Base = static_cast<unsigned char *>(P);
+    }
+    return Base + Bytes / 2;
+  }
+  void clear() {
+    if (Base)
+      madvise(Base, Bytes, MADV_DONTNEED);
+  }
+};
+
+template <typename T> bool fillShadow(const T &Primal, T &Shadow) {
+  if constexpr (std::is_pointer_v<T>) {
+    if (Shadow || !Primal)
+      return false;
+    Shadow = reinterpret_cast<T>(InactiveShadow::get().middle());
+    return true;
+  }
+  return false;
+}
 
 template <typename T> void clearScalar(T &V) {
   if constexpr (std::is_floating_point_v<T>)
@@ -79,6 +122,15 @@ template <typename K, typename... Ws> struct KernelFns {
   static void addAll(A &Into, const A &From, std::index_sequence<Is...>) {
     (addScalar(std::get<Is>(Into), std::get<Is>(From)), ...);
   }
+  static bool fillShadows(const void *Av, void *Dv) {
+    return fillAll(*static_cast<const A *>(Av), *static_cast<A *>(Dv),
+                   std::make_index_sequence<std::tuple_size_v<A>>());
+  }
+  template <std::size_t... Is>
+  static bool fillAll(const A &Primal, A &Shadow, std::index_sequence<Is...>) {
+    return (fillShadow(std::get<Is>(Primal), std::get<Is>(Shadow)) | ... |
+            false);
+  }
 
 #if defined(__ADCC__) && !defined(ADCC_KERNELS_NO_DERIVATIVES)
   static void tangent(const index *Ix, void *Av, void *Dv, const void *Cv) {
@@ -106,13 +158,15 @@ template <typename K, typename... Ws> struct KernelFns {
   }
   static constexpr KernelDesc Desc = {
       &primal,      &tangent,      &augmented,   &reverse,
-      sizeof(A),    sizeof(C),     &clearScalars, &addScalars};
+      sizeof(A),    sizeof(C),     &clearScalars, &addScalars,
+      &fillShadows};
 #else
   // (ADCC_KERNELS_NO_DERIVATIVES: no derivative kernels are made; a
   // derivative of a launch stops with a message.)
   static constexpr KernelDesc Desc = {
       &primal,   nullptr,   nullptr,       nullptr,
-      sizeof(A), sizeof(C), &clearScalars, &addScalars};
+      sizeof(A), sizeof(C), &clearScalars, &addScalars,
+      &fillShadows};
 #endif
 };
 
@@ -124,6 +178,8 @@ enum class LaunchMode { Primal, Tangent, Augmented, Reverse };
 struct LaunchTape {
   std::vector<unsigned char> Actives, Shadows, Consts;
   std::vector<void *> Slots;
+  /// Whether a pointer argument got the inactive shadow.
+  bool InactiveShadows = false;
   std::vector<std::vector<std::size_t>> GroupsOf;
 };
 
@@ -332,10 +388,18 @@ inline void adcc_kernel_launch_fwd(std::uintptr_t Desc, std::size_t G0,
   const std::size_t G[3] = {G0, G1, G2}, L[3] = {L0, L1, L2};
   adcc::detail::Launch Run = adcc::detail::makeLaunch(
       Desc, G, L, adcc::detail::LaunchMode::Tangent);
+  // (A copy of the shadows: the pointers without one get the inactive
+  // shadow there.)
+  std::vector<unsigned char> Filled(static_cast<unsigned char *>(Shadows),
+                                    static_cast<unsigned char *>(Shadows) +
+                                        Run.D->ActivesBytes);
+  bool Inactive = Run.D->FillShadows(Actives, Filled.data());
   Run.Actives = Actives;
-  Run.Shadows = Shadows;
+  Run.Shadows = Filled.data();
   Run.Consts = reinterpret_cast<const void *>(Consts);
   Run.run();
+  if (Inactive)
+    adcc::detail::InactiveShadow::get().clear();
 }
 
 inline void *adcc_kernel_launch_aug(std::uintptr_t Desc, std::size_t G0,
@@ -356,6 +420,7 @@ inline void *adcc_kernel_launch_aug(std::uintptr_t Desc, std::size_t G0,
   T->Actives.assign(Av, Av + D.ActivesBytes);
   T->Shadows.assign(Sv, Sv + D.ActivesBytes);
   T->Consts.assign(Cv, Cv + D.ConstsBytes);
+  T->InactiveShadows = D.FillShadows(T->Actives.data(), T->Shadows.data());
   T->Slots.assign(Run.groupCount() * Run.itemCount(), nullptr);
   Run.Actives = T->Actives.data();
   Run.Shadows = T->Shadows.data();
@@ -384,6 +449,8 @@ inline void adcc_kernel_launch_rev(std::uintptr_t Desc, std::size_t G0,
   Run.Tape = T;
   Run.run();
   Run.D->AddScalars(Shadows, T->Shadows.data());
+  if (T->InactiveShadows)
+    adcc::detail::InactiveShadow::get().clear();
   delete T;
 }
 #endif // __ADCC__
