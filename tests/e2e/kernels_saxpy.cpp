@@ -6,11 +6,15 @@
 // derivative in the host function (its data is constant there) passed to
 // the kernel as it is; two launches in a row; the same
 // derivatives through __enzyme_autodiff / __enzyme_fwddiff and the
-// ADCC_REVERSE / ADCC_FORWARD attributes.
+// ADCC_REVERSE / ADCC_FORWARD attributes; split mode (__enzyme_augmentfwd,
+// then __enzyme_reverse after the caller changed the input).
 #include "kernels_check.h"
 
 #include <adcc/kernels.hpp>
 #include <cmath>
+
+template <typename R> R __enzyme_augmentfwd(void *, ...);
+template <typename R> R __enzyme_reverse(void *, ...);
 
 namespace {
 
@@ -87,6 +91,35 @@ void checkInactivePointer() {
   CHECK_CLOSE(T, dot(DX, V), 1e-12);
   for (int I = 0; I < N; ++I)
     CHECK_TRUE(W[I] == W0[I]);
+}
+
+// y[i] = x[i]^2, in split mode.
+void squares(const double *X, double *Y) {
+  auto Kernel = [](const adcc::index &Ix, const double *X, double *Y) {
+    std::size_t I = Ix.global_id();
+    Y[I] = X[I] * X[I];
+  };
+  adcc::launch(adcc::cpu, Kernel, adcc::range(N), adcc::range(4), X, Y);
+}
+
+void checkSplit() {
+  std::vector<double> X(N), Y(N, 0.0), DX(N, 0.0), DY(N, 0.0);
+  for (int I = 0; I < N; ++I)
+    X[I] = 0.5 + 0.1 * I;
+  const std::vector<double> X0 = X;
+  void *Tape = __enzyme_augmentfwd<void *>(
+      reinterpret_cast<void *>(squares), enzyme_dup, X.data(), DX.data(),
+      enzyme_dup, Y.data(), DY.data());
+  for (int I = 0; I < N; ++I) {
+    CHECK_CLOSE(Y[I], X0[I] * X0[I], 1e-15);
+    DY[I] = 1.0 + I;
+    X[I] = -7; // the reverse sweep uses what the augmented one recorded
+  }
+  __enzyme_reverse<void>(reinterpret_cast<void *>(squares), enzyme_dup,
+                         X.data(), DX.data(), enzyme_dup, Y.data(), DY.data(),
+                         Tape);
+  for (int I = 0; I < N; ++I)
+    CHECK_CLOSE(DX[I], 2 * X0[I] * (1.0 + I), 1e-14);
 }
 
 void checkSaxpy() {
@@ -187,5 +220,6 @@ int main() {
   checkSaxpy();
   checkTwice();
   checkInactivePointer();
+  checkSplit();
   return check_finish();
 }
