@@ -12,6 +12,8 @@
 // Kernels: stencil (tiled 2-D, group-local memory and barriers), reduction
 // (barrier tree in group-local memory, a scalar Active argument), nbody
 // (forces through group-local tiles of bodies), matmul (16 x 16 tiles).
+// The pointer arguments are given with their sizes (adcc::sized), so that
+// the reverse kernels run their work-groups in parallel.
 // Exit status 0, 1 when a derivative was wrong, 2 for usage errors.
 #include <adcc/kernels.hpp>
 
@@ -54,8 +56,9 @@ double stencilLoss(const double *U, double *Out, int N) {
     double L = P[-1] + P[1] + P[-H] + P[H] - 4 * P[0];
     Out[At(X, Y)] = P[0] + 0.1 * L + 0.05 * P[0] * P[0] * P[0];
   };
-  adcc::launch(adcc::cpu, Kernel, adcc::range(N, N), adcc::range(ST, ST), U,
-               Out, adcc::Const(N));
+  std::size_t M = std::size_t(N) * N;
+  adcc::launch(adcc::cpu, Kernel, adcc::range(N, N), adcc::range(ST, ST),
+               adcc::sized(U, M), adcc::sized(Out, M), adcc::Const(N));
   double S = 0;
   for (int I = 0; I < N * N; ++I)
     S += Out[I] * Out[I];
@@ -78,8 +81,8 @@ double reductionLoss(double A, const double *X, double *Partial, int N) {
     if (L == 0)
       Partial[Ix.group_id()] = Sums[0];
   };
-  adcc::launch(adcc::cpu, Kernel, adcc::range(N), adcc::range(RW), A, X,
-               Partial);
+  adcc::launch(adcc::cpu, Kernel, adcc::range(N), adcc::range(RW), A,
+               adcc::sized(X, N), adcc::sized(Partial, N / RW));
   double S = 0;
   for (int G = 0; G < N / RW; ++G)
     S += std::log(Partial[G]);
@@ -115,7 +118,8 @@ double nbodyLoss(const double *P, double *Acc, int N) {
     Acc[3 * I + 1] = AY;
     Acc[3 * I + 2] = AZ;
   };
-  adcc::launch(adcc::cpu, Kernel, adcc::range(N), adcc::range(NB), P, Acc,
+  adcc::launch(adcc::cpu, Kernel, adcc::range(N), adcc::range(NB),
+               adcc::sized(P, 3 * N), adcc::sized(Acc, 3 * N),
                adcc::Const(N));
   double S = 0;
   for (int I = 0; I < 3 * N; ++I)
@@ -144,8 +148,10 @@ double matmulLoss(const double *A, const double *B, double *C, int N) {
     }
     C[Row * N + Col] = S;
   };
-  adcc::launch(adcc::cpu, Kernel, adcc::range(N, N), adcc::range(MT, MT), A,
-               B, C, adcc::Const(N));
+  std::size_t M = std::size_t(N) * N;
+  adcc::launch(adcc::cpu, Kernel, adcc::range(N, N), adcc::range(MT, MT),
+               adcc::sized(A, M), adcc::sized(B, M), adcc::sized(C, M),
+               adcc::Const(N));
   double S = 0;
   for (int I = 0; I < N * N; ++I)
     S += C[I] * C[I];

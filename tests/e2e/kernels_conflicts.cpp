@@ -1,7 +1,8 @@
 // Kernel launches (<adcc/kernels.hpp>, CPU backend): work-items of
 // different groups read the same inputs (a gather with a wide stencil and
 // one value every item reads), so that their adjoint updates of shared
-// memory meet; run on 4 worker threads. Gradient against analytic values
+// memory meet; run on 4 worker threads, with the reverse kernel one group
+// at a time and, with the pointers given as adcc::sized, in parallel. Gradient against analytic values
 // and central differences, forward against reverse.
 #include "kernels_check.h"
 
@@ -14,19 +15,34 @@ namespace {
 constexpr int N = 64;
 constexpr int R = 5; // each item reads 2R+1 neighbours and X[0]
 
-double gatherLoss(const double *X, double *Y) {
-  auto Kernel = [](const adcc::index &Ix, const double *X, double *Y) {
+struct Gather {
+  void operator()(const adcc::index &Ix, const double *X, double *Y) const {
     int I = int(Ix.global_id());
     double S = 0;
     for (int K = -R; K <= R; ++K)
       S += (1.0 + 0.1 * K) * X[(I + K + N) % N] * X[(I + K + N) % N];
     Y[I] = S * std::exp(0.1 * X[0]);
-  };
-  adcc::launch(adcc::cpu, Kernel, adcc::range(N), adcc::range(4), X, Y);
+  }
+};
+
+double lossOf(const double *Y) {
   double L = 0;
   for (int I = 0; I < N; ++I)
     L += Y[I] * (1 + 0.05 * I);
   return L;
+}
+
+double gatherLoss(const double *X, double *Y) {
+  adcc::launch(adcc::cpu, Gather{}, adcc::range(N), adcc::range(4), X, Y);
+  return lossOf(Y);
+}
+
+// The same with the pointers sized: the reverse kernel runs the groups in
+// parallel, each worker on its own copy of the shadows.
+double gatherLossSized(const double *X, double *Y) {
+  adcc::launch(adcc::cpu, Gather{}, adcc::range(N), adcc::range(4),
+               adcc::sized(X, N), adcc::sized(Y, N));
+  return lossOf(Y);
 }
 
 // The analytic gradient: with s_i = sum_k c_k x_{i+k}^2, e = exp(0.1 x_0),
@@ -65,6 +81,15 @@ int main() {
     std::vector<double> Want = analytic(X);
     for (int I = 0; I < N; ++I)
       CHECK_CLOSE(DX[I], Want[I], 1e-12);
+  }
+  for (int Repeat = 0; Repeat < 3; ++Repeat) {
+    std::vector<double> DXs(N, 0.0), Ys(N, 0.0), DYs(N, 0.0);
+    adcc::gradient(gatherLossSized,
+                   adcc::Duplicated<const double>(X.data(), DXs.data()),
+                   adcc::Duplicated(Ys.data(), DYs.data()));
+    std::vector<double> Want = analytic(X);
+    for (int I = 0; I < N; ++I)
+      CHECK_CLOSE(DXs[I], Want[I], 1e-12);
   }
   checkCentral(
       [&](const std::vector<double> &Xs) {

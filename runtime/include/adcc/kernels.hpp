@@ -34,6 +34,7 @@
 
 #include <adcc.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <tuple>
@@ -111,15 +112,39 @@ struct cpu_backend {};
 /// Host threads (the number of processors, or ADCC_KERNEL_THREADS).
 inline constexpr cpu_backend cpu{};
 
+/// A pointer argument with the number of values the kernel may reach
+/// through it (from the pointer on); the kernel receives the pointer. The
+/// CPU backend's reverse kernel gives each worker a copy of its shadow and
+/// runs the work-groups in parallel when every pointer argument with a
+/// derivative is sized.
+template <typename T> struct Sized {
+  T *value;
+  std::size_t size;
+};
+template <typename T> Sized<T> sized(T *Pointer, std::size_t Size) {
+  static_assert(std::is_arithmetic_v<std::remove_const_t<T>>,
+                "adcc::sized: a pointer to numbers");
+  return {Pointer, Size};
+}
+
 namespace detail {
 
 template <typename W> struct Unwrap {
   using type = W;
   ADCC_KERNEL_FN static W get(const W &V) { return V; }
+  static std::size_t bytes(const W &) { return 0; }
 };
 template <typename T> struct Unwrap<Const<T>> {
   using type = T;
   ADCC_KERNEL_FN static T get(const Const<T> &V) { return V.value; }
+  static std::size_t bytes(const Const<T> &) { return 0; }
+};
+template <typename W> struct IsSized : std::false_type {};
+template <typename T> struct IsSized<Sized<T>> : std::true_type {};
+template <typename T> struct Unwrap<Sized<T>> {
+  using type = T *;
+  ADCC_KERNEL_FN static T *get(const Sized<T> &V) { return V.value; }
+  static std::size_t bytes(const Sized<T> &V) { return V.size * sizeof(T); }
 };
 
 /// The kernel's arguments in two tuples: Actives (with derivatives) and
@@ -132,8 +157,13 @@ template <typename K, typename... Ws> struct KernelArgs {
                                   std::tuple<>>;
   using Actives = decltype(std::tuple_cat(std::declval<Keep<false, Ws>>()...,
                                           std::tuple<>()));
+  static constexpr std::size_t ActiveCount = std::tuple_size_v<Actives>;
+  /// Last in Consts: the bytes each active argument may reach (0: not
+  /// known).
+  using Extents = std::array<std::size_t, ActiveCount>;
   using Consts = decltype(std::tuple_cat(std::declval<std::tuple<K>>(),
-                                         std::declval<Keep<true, Ws>>()...));
+                                         std::declval<Keep<true, Ws>>()...,
+                                         std::declval<std::tuple<Extents>>()));
 
   /// Argument I's place in its tuple.
   static constexpr std::size_t slot(std::size_t I) {
@@ -152,7 +182,11 @@ template <typename K, typename... Ws> struct KernelArgs {
     return std::tuple_cat(keep<false>(V)..., std::tuple<>());
   }
   static Consts consts(const K &F, const Ws &...V) {
-    return std::tuple_cat(std::tuple<K>(F), keep<true>(V)...);
+    Extents E{};
+    [[maybe_unused]] std::size_t J = 0;
+    ((IsConst<Ws>::value ? void() : void(E[J++] = Unwrap<Ws>::bytes(V))), ...);
+    return std::tuple_cat(std::tuple<K>(F), keep<true>(V)...,
+                          std::tuple<Extents>(E));
   }
 
   template <std::size_t I>

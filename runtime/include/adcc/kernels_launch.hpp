@@ -52,6 +52,18 @@ struct KernelDesc {
   /// Gives the pointer arguments without a shadow (null in the shadow
   /// tuple, the second) the inactive shadow; true if one got it.
   bool (*FillShadows)(const void *, void *);
+  /// The bytes each active argument may reach (adcc::sized; 0: unknown).
+  const std::size_t *(*Extents)(const void *);
+  std::size_t ActiveCount;
+  /// Whether active argument J is a pointer to other than numbers.
+  bool (*OpaquePointer)(std::size_t);
+  /// Active argument J of a tuple: its address if it is a pointer to
+  /// floating-point values (one whose shadow takes adjoints), else null.
+  void **(*FloatPointer)(void *, std::size_t);
+  /// Adds the changes Priv - Orig of the J-th argument's shadow values
+  /// (Bytes of them) into Real.
+  void (*MergeShadow)(std::size_t, void *, const void *, const void *,
+                      std::size_t);
 };
 
 /// Where a pointer argument whose pointer carries no derivative in the
@@ -122,6 +134,74 @@ template <typename K, typename... Ws> struct KernelFns {
   static void addAll(A &Into, const A &From, std::index_sequence<Is...>) {
     (addScalar(std::get<Is>(Into), std::get<Is>(From)), ...);
   }
+  static const std::size_t *extents(const void *Cv) {
+    const C &Consts = *static_cast<const C *>(Cv);
+    return std::get<std::tuple_size_v<C> - 1>(Consts).data();
+  }
+  template <typename T> static constexpr bool isFloatPointer() {
+    return std::is_pointer_v<T> &&
+           std::is_floating_point_v<std::remove_pointer_t<T>>;
+  }
+  template <std::size_t... Is>
+  static bool opaqueAt(std::size_t J, std::index_sequence<Is...>) {
+    bool Opaque = false;
+    ((Is == J ? void(Opaque = isOpaquePointer<std::tuple_element_t<Is, A>>())
+              : void()),
+     ...);
+    return Opaque;
+  }
+  template <typename T> static constexpr bool isOpaquePointer() {
+    return std::is_pointer_v<T> &&
+           !std::is_arithmetic_v<std::remove_pointer_t<T>>;
+  }
+  static bool opaquePointer(std::size_t J) {
+    return opaqueAt(J, std::make_index_sequence<std::tuple_size_v<A>>());
+  }
+  static void **floatPointer(void *Tuple, std::size_t J) {
+    return floatPointerAt(*static_cast<A *>(Tuple), J,
+                          std::make_index_sequence<std::tuple_size_v<A>>());
+  }
+  template <typename T> static void **floatPointerOf(T &Field) {
+    if constexpr (isFloatPointer<T>())
+      return reinterpret_cast<void **>(
+          const_cast<std::remove_const_t<std::remove_pointer_t<T>> **>(
+              &Field));
+    else
+      return nullptr;
+  }
+  template <std::size_t... Is>
+  static void **floatPointerAt(A &Tuple, std::size_t J,
+                               std::index_sequence<Is...>) {
+    void **Found = nullptr;
+    ((Is == J ? void(Found = floatPointerOf(std::get<Is>(Tuple))) : void()),
+     ...);
+    return Found;
+  }
+  template <typename T>
+  static void mergeOne(void *Real, const void *Orig, const void *Priv,
+                       std::size_t Bytes) {
+    if constexpr (isFloatPointer<T>()) {
+      using E = std::remove_const_t<std::remove_pointer_t<T>>;
+      E *R = static_cast<E *>(Real);
+      const E *O = static_cast<const E *>(Orig);
+      const E *P = static_cast<const E *>(Priv);
+      for (std::size_t I = 0; I < Bytes / sizeof(E); ++I)
+        R[I] += P[I] - O[I];
+    }
+  }
+  template <std::size_t... Is>
+  static void mergeAt(std::size_t J, void *Real, const void *Orig,
+                      const void *Priv, std::size_t Bytes,
+                      std::index_sequence<Is...>) {
+    ((Is == J ? mergeOne<std::tuple_element_t<Is, A>>(Real, Orig, Priv, Bytes)
+              : void()),
+     ...);
+  }
+  static void mergeShadow(std::size_t J, void *Real, const void *Orig,
+                          const void *Priv, std::size_t Bytes) {
+    mergeAt(J, Real, Orig, Priv, Bytes,
+            std::make_index_sequence<std::tuple_size_v<A>>());
+  }
   static bool fillShadows(const void *Av, void *Dv) {
     return fillAll(*static_cast<const A *>(Av), *static_cast<A *>(Dv),
                    std::make_index_sequence<std::tuple_size_v<A>>());
@@ -159,14 +239,16 @@ template <typename K, typename... Ws> struct KernelFns {
   static constexpr KernelDesc Desc = {
       &primal,      &tangent,      &augmented,   &reverse,
       sizeof(A),    sizeof(C),     &clearScalars, &addScalars,
-      &fillShadows};
+      &fillShadows, &extents,      std::tuple_size_v<A>, &opaquePointer,
+      &floatPointer, &mergeShadow};
 #else
   // (ADCC_KERNELS_NO_DERIVATIVES: no derivative kernels are made; a
   // derivative of a launch stops with a message.)
   static constexpr KernelDesc Desc = {
       &primal,   nullptr,   nullptr,       nullptr,
       sizeof(A), sizeof(C), &clearScalars, &addScalars,
-      &fillShadows};
+      &fillShadows, &extents, std::tuple_size_v<A>, &opaquePointer,
+      &floatPointer, &mergeShadow};
 #endif
 };
 
@@ -180,6 +262,11 @@ struct LaunchTape {
   std::vector<void *> Slots;
   /// Whether a pointer argument got the inactive shadow.
   bool InactiveShadows = false;
+  /// A reverse kernel in parallel (planParallelReverse): the privatized
+  /// arguments, each worker's shadow tuple and copies of their shadows.
+  std::vector<std::size_t> Privatized;
+  std::vector<std::vector<unsigned char>> WorkerTuples;
+  std::vector<std::vector<std::vector<unsigned char>>> Copies;
   std::vector<std::vector<std::size_t>> GroupsOf;
 };
 
@@ -191,11 +278,15 @@ struct Launch {
   void *Actives, *Shadows;
   const void *Consts;
   LaunchTape *Tape;
-  /// The group that a worker runs now, and its worker.
+  /// A reverse launch in parallel: each worker's own shadow tuple (else
+  /// null: one shadow tuple, one group at a time).
+  std::vector<unsigned char> *WorkerShadows = nullptr;
+  /// The group that a worker runs now, its worker, and its shadows.
   struct Running {
     const Launch *L;
     std::size_t Group;
     WorkerState *W;
+    void *Shadows;
   };
 
   std::size_t groupCount() const { return Groups[0] * Groups[1] * Groups[2]; }
@@ -221,14 +312,14 @@ struct Launch {
       L.D->Primal(&Ix, L.Actives, L.Consts);
       break;
     case LaunchMode::Tangent:
-      L.D->Tangent(&Ix, L.Actives, L.Shadows, L.Consts);
+      L.D->Tangent(&Ix, L.Actives, R.Shadows, L.Consts);
       break;
     case LaunchMode::Augmented:
       L.Tape->Slots[Ix.global_linear_id()] =
-          L.D->Augmented(&Ix, L.Actives, L.Shadows, L.Consts);
+          L.D->Augmented(&Ix, L.Actives, R.Shadows, L.Consts);
       break;
     case LaunchMode::Reverse:
-      L.D->Reverse(&Ix, L.Actives, L.Shadows, L.Consts,
+      L.D->Reverse(&Ix, L.Actives, R.Shadows, L.Consts,
                    L.Tape->Slots[Ix.global_linear_id()]);
       break;
     }
@@ -239,7 +330,9 @@ struct Launch {
     W.reserve(itemCount());
     if (Mode != LaunchMode::Primal)
       W.clearShadow();
-    Running R{this, Group, &W};
+    void *Shadows =
+        WorkerShadows ? WorkerShadows[Worker].data() : this->Shadows;
+    Running R{this, Group, &W, Shadows};
     runGroup(W, itemCount(), Mode == LaunchMode::Reverse, &runItem, &R);
   }
 
@@ -255,6 +348,10 @@ struct Launch {
         // group of the launch at a time.
         std::vector<std::size_t> &Mine = Tape->GroupsOf[Worker];
         for (auto It = Mine.rbegin(); It != Mine.rend(); ++It) {
+          if (WorkerShadows) {
+            runGroupOn(Worker, *It);
+            continue;
+          }
           std::lock_guard<std::mutex> Lock(OneGroup);
           runGroupOn(Worker, *It);
         }
@@ -271,6 +368,75 @@ struct Launch {
     });
   }
 };
+
+/// Plans a reverse kernel in parallel, when every pointer argument whose
+/// shadow takes adjoints is sized (adcc::sized) and there are several
+/// workers: each worker gets a shadow tuple of its own, whose sized
+/// pointers point to copies of their shadow values. The augmented kernel
+/// runs with these tuples already (its items record the shadow pointers
+/// they read). Returns false, planning nothing, otherwise.
+inline bool planParallelReverse(const Launch &L, LaunchTape &T) {
+  const KernelDesc &D = *L.D;
+  const std::size_t Workers = WorkerPool::get().size();
+  const std::size_t *Extents = D.Extents(L.Consts);
+  std::vector<std::size_t> Privatized;
+  for (std::size_t J = 0; J < D.ActiveCount; ++J) {
+    if (D.OpaquePointer(J))
+      return false; // (a struct's shadow: not merged value by value)
+    void **Field = D.FloatPointer(T.Shadows.data(), J);
+    if (!Field || !*Field || *Field == InactiveShadow::get().middle())
+      continue;
+    if (!Extents[J])
+      return false;
+    Privatized.push_back(J);
+  }
+  if (Workers < 2 || Privatized.empty())
+    return false;
+  T.Privatized = Privatized;
+  T.WorkerTuples.assign(Workers, T.Shadows);
+  T.Copies.assign(Workers, {});
+  for (std::size_t W = 0; W < Workers; ++W)
+    for (std::size_t J : Privatized) {
+      T.Copies[W].emplace_back(Extents[J]);
+      *D.FloatPointer(T.WorkerTuples[W].data(), J) = T.Copies[W].back().data();
+    }
+  return true;
+}
+
+/// The reverse kernel as planned above: each worker's copies start from
+/// the shadow values as they are now (the seeds the caller has set since
+/// the augmented kernel), its scalar adjoints from zero; afterwards the
+/// changes each worker made are added into the real shadows, its scalar
+/// adjoints into the caller's shadow tuple \p Caller. (Exact for kernels
+/// whose primal has no races: an adjoint that one worker zeroes, no other
+/// touches.)
+inline void runParallelReverse(Launch &L, LaunchTape &T, void *Caller) {
+  const KernelDesc &D = *L.D;
+  const std::size_t *Extents = D.Extents(L.Consts);
+  std::vector<std::vector<unsigned char>> Originals;
+  for (std::size_t J : T.Privatized) {
+    auto *Real = static_cast<unsigned char *>(
+        *D.FloatPointer(T.Shadows.data(), J));
+    Originals.emplace_back(Real, Real + Extents[J]);
+  }
+  for (std::size_t W = 0; W < T.WorkerTuples.size(); ++W) {
+    D.ClearScalars(T.WorkerTuples[W].data());
+    for (std::size_t K = 0; K < T.Privatized.size(); ++K)
+      std::memcpy(T.Copies[W][K].data(), Originals[K].data(),
+                  Originals[K].size());
+  }
+  L.WorkerShadows = T.WorkerTuples.data();
+  L.run();
+  for (std::size_t K = 0; K < T.Privatized.size(); ++K) {
+    std::size_t J = T.Privatized[K];
+    void *Real = *D.FloatPointer(T.Shadows.data(), J);
+    for (std::size_t W = 0; W < T.WorkerTuples.size(); ++W)
+      D.MergeShadow(J, Real, Originals[K].data(), T.Copies[W][K].data(),
+                    Extents[J]);
+  }
+  for (std::size_t W = 0; W < T.WorkerTuples.size(); ++W)
+    D.AddScalars(Caller, T.WorkerTuples[W].data());
+}
 
 /// Checks a launch's shape and fills \p L's group and item counts.
 inline void shapeLaunch(Launch &L, const std::size_t *Global,
@@ -426,6 +592,8 @@ inline void *adcc_kernel_launch_aug(std::uintptr_t Desc, std::size_t G0,
   Run.Shadows = T->Shadows.data();
   Run.Consts = T->Consts.data();
   Run.Tape = T;
+  if (adcc::detail::planParallelReverse(Run, *T))
+    Run.WorkerShadows = T->WorkerTuples.data();
   Run.run();
   return T;
 }
@@ -447,8 +615,12 @@ inline void adcc_kernel_launch_rev(std::uintptr_t Desc, std::size_t G0,
   Run.Shadows = T->Shadows.data();
   Run.Consts = T->Consts.data();
   Run.Tape = T;
-  Run.run();
-  Run.D->AddScalars(Shadows, T->Shadows.data());
+  if (!T->WorkerTuples.empty()) {
+    adcc::detail::runParallelReverse(Run, *T, Shadows);
+  } else {
+    Run.run();
+    Run.D->AddScalars(Shadows, T->Shadows.data());
+  }
   if (T->InactiveShadows)
     adcc::detail::InactiveShadow::get().clear();
   delete T;
@@ -466,7 +638,7 @@ void launch(cpu_backend, const K &Kernel, range Global, range Local,
             Ws... Args) {
   detail::checkKernel<K, Ws...>();
   static_assert(((std::is_arithmetic_v<Ws> || std::is_pointer_v<Ws> ||
-                  detail::IsConst<Ws>::value) &&
+                  detail::IsConst<Ws>::value || detail::IsSized<Ws>::value) &&
                  ...),
                 "adcc::launch: a kernel argument with a derivative is a "
                 "number or a pointer; pass a struct by pointer, or as "
