@@ -19,7 +19,8 @@
  * mode launches the tangent kernel, reverse mode an augmented kernel that
  * keeps one tape slot per work-item, then the reverse kernel
  * (docs/gpu.md, "Kernel launches"). Arguments wrapped in adcc::Const(v)
- * carry no derivative.
+ * carry no derivative; pointers given as adcc::sized(p, n) let the CPU
+ * backend's reverse kernel run its work-groups in parallel.
  *
  * Backends: adcc::cpu (host threads; always), adcc::cuda (compiled with
  * -x cuda), adcc::hip (compiled with -x hip).
