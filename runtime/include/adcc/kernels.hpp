@@ -262,7 +262,7 @@ ADCC_KERNEL_FN inline T *index::local_memory(std::size_t N) const {
 } // namespace adcc
 
 #ifdef ADCC_KERNELS_HOST
-#include <adcc/kernels_launch.hpp>
+#include <adcc/kernels_rules.hpp>
 #else
 namespace adcc {
 // (Host code that a device compilation parses, never emits: the host
