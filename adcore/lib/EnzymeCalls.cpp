@@ -725,7 +725,9 @@ bool ForwardCallLowering::emitCall() {
       NewCall = emitReplacementCall(B, Call, Ctx.getOrCreateCombined(*D, *RevD),
                                     Args);
     } else {
-      NewCall = B.CreateCall(RevD, Seed);
+      // (An invoke of __enzyme_reverse, in a function that runs
+      // destructors when a call throws, stays an invoke.)
+      NewCall = emitReplacementCall(B, Call, RevD, Seed);
     }
   }
   Value *Result = NewCall;
