@@ -179,17 +179,9 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   bool BadRegistration = false;
   Ctx.rules().collect(M, BadRegistration);
   std::vector<DeclaredDerivative> Declared = collectDeclaredDerivatives(M, Ctx);
-  {
-    // (Checkpointed loops in differentiated code request their steps'
-    // derivatives.)
-    SmallPtrSet<const Function *, 16> Differentiated;
-    for (const Request &R : Found.Requests)
-      Differentiated.insert_range(reachableFrom(*R.Primal));
-    for (const DeclaredDerivative &D : Declared)
-      Differentiated.insert_range(reachableFrom(*D.Key.Primal));
-    if (lowerCheckpointedCalls(M, Differentiated, Ctx))
-      Found = collectRequests(M);
-  }
+  // (Checkpointed loops in differentiated code request their steps'
+  // derivatives.)
+  lowerCheckpointedCalls(M, Found, Declared, Ctx);
   bool HasViews = any_of(M, [](const Function &F) {
     return F.isDeclaration() && isDenseViewFunction(F.getName()) &&
            !F.use_empty();

@@ -55,15 +55,15 @@ struct CheckpointRow {
 };
 
 constexpr CheckpointRow Rows[] = {
-    {"adcc_checkpointed_steps", "steps", 7, -1, 6, 1, 3,
+    {"adcc_checkpointed_steps", "steps", 8, -1, 7, 1, 3,
      "adcc_steps_tangent", "v0 v1 d1 v3 d3", "adcc_steps_record",
-     "v0 v1 d1 v2 v3 d3 v4 v5", "adcc_steps_reverse", "d1 d3"},
-    {"adcc_checkpointed_while", "while", 6, 1, 5, 0, 2,
+     "v0 v1 d1 v2 v3 d3 v4 v5 v6", "adcc_steps_reverse", "d1 d3"},
+    {"adcc_checkpointed_while", "while", 7, 1, 6, 0, 2,
      "adcc_while_tangent", "v0 d0 v2 d2", "adcc_while_record",
-     "v0 d0 v1 v2 d2 v3", "adcc_steps_reverse", "d0 d2"},
-    {"adcc_fixed_point", "fixed_point", 6, -1, -1, 0, 2,
-     "adcc_fixed_point_tangent", "v0 d0 v1 v2 d2 v3 v4",
-     "adcc_fixed_point_record", "v0 v1 v2 v3 v4", "adcc_fixed_point_reverse",
+     "v0 d0 v1 v2 d2 v3 v4", "adcc_steps_reverse", "d0 d2"},
+    {"adcc_fixed_point", "fixed_point", 7, -1, -1, 0, 2,
+     "adcc_fixed_point_tangent", "v0 d0 v1 v2 d2 v4 v5",
+     "adcc_fixed_point_record", "v0 v1 v2 v3 v4 v5", "adcc_fixed_point_reverse",
      "d0 d2"},
 };
 
@@ -81,8 +81,9 @@ enum Variant { FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst };
 
 class Lowering {
 public:
-  Lowering(Module &M, SynthesisContext &Ctx)
-      : M(M), Ctx(Ctx), B(M.getContext()), Ptr(B.getPtrTy()) {}
+  Lowering(Module &M, SynthesisContext &Ctx, bool Forward, bool Reverse)
+      : M(M), Ctx(Ctx), B(M.getContext()), Ptr(B.getPtrTy()),
+        Forward(Forward), Reverse(Reverse) {}
 
   /// Lowers \p Call; false after reporting an error at it.
   bool lower(CallBase &Call, const CheckpointRow &Row);
@@ -104,6 +105,9 @@ private:
   SynthesisContext &Ctx;
   IRBuilder<> B;
   PointerType *Ptr;
+  /// The modes the module's checkpointed calls are differentiated in (only
+  /// those derivatives of the steps are requested).
+  bool Forward, Reverse;
   std::map<std::tuple<const CheckpointRow *, Function *, Function *>,
            Function *>
       Made;
@@ -200,8 +204,11 @@ Constant *Lowering::makeTable(Function *Step, Function *Cond) {
   SmallVector<Constant *, 8> Fns{Step};
   Fns.push_back(Cond ? static_cast<Constant *>(Cond)
                      : ConstantPointerNull::get(Ptr));
-  for (Variant V : {FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst})
-    Fns.push_back(makeStepDerivative(Step, V));
+  for (Variant V : {FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst}) {
+    bool Needed = V == FwdDup || V == FwdConst ? Forward : Reverse;
+    Fns.push_back(Needed ? static_cast<Constant *>(makeStepDerivative(Step, V))
+                         : ConstantPointerNull::get(Ptr));
+  }
   auto *T = ArrayType::get(Ptr, Fns.size());
   auto *G = new GlobalVariable(M, T, /*isConstant=*/true,
                                GlobalValue::InternalLinkage,
@@ -305,11 +312,11 @@ Function *Lowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
   IB.CreateRetVoid();
 
   Constant *Table = makeTable(Step, Cond);
-  Function *Fwd = makeRule(Loop, Row, Table, 'f');
-  Function *Aug = makeRule(Loop, Row, Table, 'a');
-  Function *Rev = makeRule(Loop, Row, Table, 'r');
-  Ctx.rules().addForwardDerivative(Loop, Fwd);
-  Ctx.rules().addGradient(Loop, {Aug, Rev});
+  if (Forward)
+    Ctx.rules().addForwardDerivative(Loop, makeRule(Loop, Row, Table, 'f'));
+  if (Reverse)
+    Ctx.rules().addGradient(Loop, {makeRule(Loop, Row, Table, 'a'),
+                                   makeRule(Loop, Row, Table, 'r')});
   return Loop;
 }
 
@@ -379,24 +386,75 @@ bool Lowering::lower(CallBase &Call, const CheckpointRow &Row) {
 
 } // namespace
 
-bool lowerCheckpointedCalls(
-    Module &M, const SmallPtrSetImpl<const Function *> &Differentiated,
-    SynthesisContext &Ctx) {
+std::string nestedCheckpointMessage(const Function &Callee) {
+  StringRef Name = Callee.getName();
+  for (const CheckpointRow &Row : Rows)
+    if (Name == Row.Tangent || Name == Row.Record || Name == Row.Reverse)
+      return (Twine("a derivative of the derivative of ") + Row.Name +
+              " (forward or reverse mode over a gradient or tangent through "
+              "the loop) is not supported yet; differentiate the loop "
+              "written without it")
+          .str();
+  return "";
+}
+
+namespace {
+
+/// The functions that derivatives are made of, by mode.
+struct DifferentiatedCode {
+  SmallPtrSet<const Function *, 16> Forward, Reverse;
+};
+
+bool isForwardKind(RequestKind Kind) {
+  return Kind == RequestKind::Forward || Kind == RequestKind::ForwardSplit ||
+         Kind == RequestKind::ErrorEstimate || Kind == RequestKind::Batch;
+}
+
+/// One round: the calls in \p Code; whether requests were added.
+bool lowerRound(Module &M, const DifferentiatedCode &Code,
+                SynthesisContext &Ctx) {
   SmallVector<std::pair<CallBase *, const CheckpointRow *>, 4> Calls;
+  bool Forward = false, Reverse = false;
   for (Function &F : M) {
-    if (!Differentiated.contains(&F))
+    bool InForward = Code.Forward.contains(&F);
+    bool InReverse = Code.Reverse.contains(&F);
+    if (!InForward && !InReverse)
       continue;
     for (Instruction &I : instructions(F))
       if (auto *Call = dyn_cast<CallBase>(&I))
-        if (const CheckpointRow *Row = rowFor(Call->getCalledFunction()))
+        if (const CheckpointRow *Row = rowFor(Call->getCalledFunction())) {
           Calls.push_back({Call, Row});
+          Forward |= InForward;
+          Reverse |= InReverse;
+        }
   }
   if (Calls.empty())
     return false;
-  Lowering L(M, Ctx);
+  Lowering L(M, Ctx, Forward, Reverse);
   for (auto [Call, Row] : Calls)
     L.lower(*Call, *Row);
   return L.addedRequests();
+}
+
+} // namespace
+
+void lowerCheckpointedCalls(Module &M, CollectedRequests &Found,
+                            ArrayRef<DeclaredDerivative> Declared,
+                            SynthesisContext &Ctx) {
+  DifferentiatedCode Code;
+  for (const DeclaredDerivative &D : Declared)
+    (D.Mode == "forward" ? Code.Forward : Code.Reverse)
+        .insert_range(reachableFrom(*D.Key.Primal));
+  // (Each round lowers the calls it finds; a step's own calls are found in
+  // the next, through the requests of its derivatives.)
+  for (unsigned Round = 0; Round < 8; ++Round) {
+    for (const Request &R : Found.Requests)
+      (isForwardKind(R.Kind) ? Code.Forward : Code.Reverse)
+          .insert_range(reachableFrom(*R.Primal));
+    if (!lowerRound(M, Code, Ctx))
+      return;
+    Found = collectRequests(M);
+  }
 }
 
 } // namespace adcore

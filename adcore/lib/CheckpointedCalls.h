@@ -10,7 +10,12 @@
 #ifndef ADCORE_CHECKPOINTEDCALLS_H
 #define ADCORE_CHECKPOINTEDCALLS_H
 
+#include "adcore/DeclaredDerivatives.h"
+#include "adcore/RequestCollector.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
+
+#include <string>
 
 namespace llvm {
 class Function;
@@ -26,14 +31,21 @@ class SynthesisContext;
 llvm::SmallPtrSet<const llvm::Function *, 16>
 reachableFrom(llvm::Function &F);
 
-/// Lowers the checkpointed calls in \p Differentiated (the functions that
-/// derivatives are made of) and registers the derivatives of what they
-/// become; malformed calls are errors at the call. Returns whether it added
-/// derivative requests (the module's requests are then collected again).
-bool lowerCheckpointedCalls(
-    llvm::Module &M,
-    const llvm::SmallPtrSetImpl<const llvm::Function *> &Differentiated,
-    SynthesisContext &Ctx);
+/// Lowers the checkpointed calls in the code that \p Found's requests and
+/// \p Declared derivatives differentiate, requests the step functions'
+/// derivatives of the modes they need, and registers the derivatives of
+/// what the calls become; then does the same for calls in those steps
+/// (nested checkpointed loops), and so on. \p Found is collected again
+/// when requests were added. Malformed calls are errors at the call.
+void lowerCheckpointedCalls(llvm::Module &M, CollectedRequests &Found,
+                            llvm::ArrayRef<DeclaredDerivative> Declared,
+                            SynthesisContext &Ctx);
+
+/// For a call of \p Callee in code being differentiated: when it is one of
+/// the runtime calls that a checkpointed loop's derivatives make (a
+/// derivative of a derivative through the loop), the message of the error
+/// that says this is not supported; otherwise empty.
+std::string nestedCheckpointMessage(const llvm::Function &Callee);
 
 } // namespace adcore
 

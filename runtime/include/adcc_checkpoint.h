@@ -6,13 +6,14 @@
  *
  *   void step(double *state, const double *params);   (any pointee types)
  *   adcc_checkpointed_steps((void *)step, n, state, sizeof state, params,
- *                           ADCC_REVOLVE, 8);
+ *                           sizeof *params, ADCC_REVOLVE, 8);
  *
  * runs `step(state, params)` n times. A gradient through the call records
  * one step at a time: it keeps at most `snapshots` copies of the state
  * (snapshots) and runs steps again from them in its reverse sweep, as the
- * schedule says. `params` is memory the steps only read: it is not copied,
- * and must keep its contents until the reverse sweep has run.
+ * schedule says. `params` is memory the steps only read: the gradient
+ * copies its params_bytes bytes once (not in the snapshots), and what they
+ * point to must keep its contents until the reverse sweep has run.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef ADCC_CHECKPOINT_H
@@ -22,6 +23,9 @@
 
 #ifdef __cplusplus
 extern "C" {
+#define ADCC_CKPT_NOTHROW noexcept
+#else
+#define ADCC_CKPT_NOTHROW
 #endif
 
 /* Schedules of adcc_checkpointed_steps. */
@@ -36,12 +40,15 @@ enum {
 
 /* Runs step(state, params) n times (n >= 0). step is a function
    `void (T *state, P *params)`; state is state_bytes bytes, all that one
-   step passes to the next; snapshots >= 1 (a constant below 1 is an error
-   at compile time, a value below 1 at run time is reported through the
-   error handler). */
+   step passes to the next; params is params_bytes bytes that the steps
+   only read (0: not copied, then they must stay unchanged until the
+   reverse sweep); snapshots >= 1 (a constant below 1 is an error at
+   compile time, a value below 1 at run time is reported through the error
+   handler). */
 ADCC_RT_API void adcc_checkpointed_steps(void *step, long n, void *state,
                                          size_t state_bytes, void *params,
-                                         int schedule, long snapshots);
+                                         size_t params_bytes, int schedule,
+                                         long snapshots) ADCC_CKPT_NOTHROW;
 
 /* Runs `while (cond(state, params)) step(state, params);`, with cond a
    function `int (const T *state, const P *params)`, and returns nothing;
@@ -51,19 +58,22 @@ ADCC_RT_API void adcc_checkpointed_steps(void *step, long n, void *state,
    intervals between them with the binomial schedule. */
 ADCC_RT_API void adcc_checkpointed_while(void *step, void *cond, void *state,
                                          size_t state_bytes, void *params,
-                                         long snapshots);
+                                         size_t params_bytes,
+                                         long snapshots) ADCC_CKPT_NOTHROW;
 
 /* Iterates state = g(state, params) until no value of the state changes by
    more than `tolerance` (max norm), at most max_iterations times; g is
-   `void (double *state, P *params)` updating `count` doubles in place. Not
+   `void (double *state, P *params)` updating `count` doubles in place;
+   params as for adcc_checkpointed_steps. Not
    converging is reported through the error handler. A gradient records
    only the converged state: its reverse sweep solves the adjoint fixed
    point  xb = ybar + xb * dg/dx  by iteration (same tolerance and limit;
    not converging is reported) and adds  xb * dg/dp  to the shadow of
    params. The adjoint of the initial guess is zero. */
 ADCC_RT_API void adcc_fixed_point(void *g, double *state, size_t count,
-                                  void *params, double tolerance,
-                                  long max_iterations);
+                                  void *params, size_t params_bytes,
+                                  double tolerance,
+                                  long max_iterations) ADCC_CKPT_NOTHROW;
 
 /*--- Statistics -------------------------------------------------------------*/
 
@@ -113,12 +123,12 @@ ADCC_RT_API void adcc_while_tangent(const adcc_step_fns *fns, void *state,
 ADCC_RT_API void *adcc_steps_record(const adcc_step_fns *fns, long n,
                                     void *state, void *d_state,
                                     size_t state_bytes, void *params,
-                                    void *d_params, int schedule,
-                                    long snapshots);
+                                    void *d_params, size_t params_bytes,
+                                    int schedule, long snapshots);
 ADCC_RT_API void *adcc_while_record(const adcc_step_fns *fns, void *state,
                                     void *d_state, size_t state_bytes,
                                     void *params, void *d_params,
-                                    long snapshots);
+                                    size_t params_bytes, long snapshots);
 ADCC_RT_API void adcc_steps_reverse(void *handle, void *d_state,
                                     void *d_params);
 ADCC_RT_API void adcc_fixed_point_tangent(const adcc_step_fns *fns,
@@ -128,7 +138,8 @@ ADCC_RT_API void adcc_fixed_point_tangent(const adcc_step_fns *fns,
                                          long max_iterations);
 ADCC_RT_API void *adcc_fixed_point_record(const adcc_step_fns *fns,
                                           double *state, size_t count,
-                                          void *params, double tolerance,
+                                          void *params, size_t params_bytes,
+                                          double tolerance,
                                           long max_iterations);
 ADCC_RT_API void adcc_fixed_point_reverse(void *handle, double *d_state,
                                           void *d_params);

@@ -39,6 +39,23 @@ void adcc_checkpoint_reset_stats(void) {
   memset(&stats, 0, sizeof stats);
 }
 
+void *adcc_rt_keep_params(void *params, size_t bytes) {
+  if (!params || !bytes)
+    return params;
+  void *kept = malloc(bytes);
+  if (!kept) {
+    adcc_rt_report("out of memory for a copy of %zu bytes of parameters",
+                   bytes);
+    return NULL;
+  }
+  return memcpy(kept, params, bytes);
+}
+
+void adcc_rt_release_params(void *kept, void *params) {
+  if (kept != params)
+    free(kept);
+}
+
 /*--- Binomial schedule ------------------------------------------------------*/
 
 /* C(s + r, s), saturated at SIZE_MAX. */
@@ -86,7 +103,9 @@ static long revolve_split(long n, long s) {
 
 struct adcc_rt_steps {
   const adcc_step_fns *fns;
-  void *params, *d_params, *d_state;
+  /* params: what the steps read (a copy, or the program's own when
+     user_params gave no size). */
+  void *params, *user_params, *d_params, *d_state;
   size_t bytes;
   long n, snapshots;
   int schedule;
@@ -207,16 +226,20 @@ static void interval(adcc_rt_steps *c, long a, long b, long k) {
 
 static adcc_rt_steps *steps_new(const adcc_step_fns *fns, void *d_state,
                                 size_t bytes, void *params, void *d_params,
-                                int schedule, long snapshots) {
+                                size_t params_bytes, int schedule,
+                                long snapshots) {
   adcc_rt_steps *c = calloc(1, sizeof *c);
-  if (!c) {
+  void *kept = c ? adcc_rt_keep_params(params, params_bytes) : NULL;
+  if (!c || (params && !kept)) {
+    free(c);
     adcc_rt_report("out of memory for a checkpointed loop's state");
     return NULL;
   }
   c->fns = fns;
   c->d_state = d_state;
   c->bytes = bytes;
-  c->params = params;
+  c->params = kept;
+  c->user_params = params;
   c->d_params = d_params;
   c->schedule = schedule;
   c->snapshots = snapshots;
@@ -242,6 +265,7 @@ static void steps_free(adcc_rt_steps *c) {
   free(c->at);
   free(c->work);
   free(c->tapes);
+  adcc_rt_release_params(c->params, c->user_params);
   free(c);
 }
 
@@ -256,9 +280,11 @@ static int valid_budget(const char *call, long snapshots) {
 /*--- The primal calls ---------------------------------------------------------*/
 
 void adcc_checkpointed_steps(void *step, long n, void *state,
-                             size_t state_bytes, void *params, int schedule,
+                             size_t state_bytes, void *params,
+                             size_t params_bytes, int schedule,
                              long snapshots) {
   (void)state_bytes;
+  (void)params_bytes;
   (void)schedule;
   if (!valid_budget("adcc_checkpointed_steps", snapshots))
     return;
@@ -268,8 +294,9 @@ void adcc_checkpointed_steps(void *step, long n, void *state,
 
 void adcc_checkpointed_while(void *step, void *cond, void *state,
                              size_t state_bytes, void *params,
-                             long snapshots) {
+                             size_t params_bytes, long snapshots) {
   (void)state_bytes;
+  (void)params_bytes;
   if (!valid_budget("adcc_checkpointed_while", snapshots))
     return;
   while (((cond_fn)cond)(state, params))
@@ -342,7 +369,8 @@ static void *record_interval(adcc_rt_steps *c, void *state) {
 
 void *adcc_steps_record(const adcc_step_fns *fns, long n, void *state,
                         void *d_state, size_t state_bytes, void *params,
-                        void *d_params, int schedule, long snapshots) {
+                        void *d_params, size_t params_bytes, int schedule,
+                        long snapshots) {
   if (!valid_budget("adcc_checkpointed_steps", snapshots))
     return NULL;
   if (schedule != ADCC_REVOLVE && schedule != ADCC_INTERVAL) {
@@ -350,7 +378,7 @@ void *adcc_steps_record(const adcc_step_fns *fns, long n, void *state,
     return NULL;
   }
   adcc_rt_steps *c = steps_new(fns, d_state, state_bytes, params, d_params,
-                               schedule, snapshots);
+                               params_bytes, schedule, snapshots);
   if (!c)
     return NULL;
   c->n = n < 0 ? 0 : n;
@@ -389,11 +417,11 @@ static void *record_online(adcc_rt_steps *c, void *state) {
 
 void *adcc_while_record(const adcc_step_fns *fns, void *state, void *d_state,
                         size_t state_bytes, void *params, void *d_params,
-                        long snapshots) {
+                        size_t params_bytes, long snapshots) {
   if (!valid_budget("adcc_checkpointed_while", snapshots))
     return NULL;
   adcc_rt_steps *c = steps_new(fns, d_state, state_bytes, params, d_params,
-                               ADCC_ONLINE, snapshots);
+                               params_bytes, ADCC_ONLINE, snapshots);
   return c ? record_online(c, state) : NULL;
 }
 

@@ -72,7 +72,9 @@ static int iterate(step_fn g, double *state, double *before, size_t count,
 }
 
 void adcc_fixed_point(void *g, double *state, size_t count, void *params,
-                      double tolerance, long max_iterations) {
+                      size_t params_bytes, double tolerance,
+                      long max_iterations) {
+  (void)params_bytes;
   if (!check_arguments(tolerance, max_iterations))
     return;
   double *before = malloc(count * sizeof *before + 1);
@@ -90,7 +92,7 @@ void adcc_fixed_point_tangent(const adcc_step_fns *fns, double *state,
                               void *d_params, double tolerance,
                               long max_iterations) {
   if (!d_state) {
-    adcc_fixed_point(fns->step, state, count, params, tolerance,
+    adcc_fixed_point(fns->step, state, count, params, 0, tolerance,
                      max_iterations);
     return;
   }
@@ -125,7 +127,7 @@ void adcc_fixed_point_tangent(const adcc_step_fns *fns, double *state,
 /* What the forward sweep keeps: x* and how to iterate. */
 typedef struct fixed_point_record {
   const adcc_step_fns *fns;
-  void *params;
+  void *params, *user_params; /* (as in checkpoint.c) */
   size_t count;
   double tolerance;
   long max_iterations;
@@ -133,17 +135,20 @@ typedef struct fixed_point_record {
 } fixed_point_record;
 
 void *adcc_fixed_point_record(const adcc_step_fns *fns, double *state,
-                              size_t count, void *params, double tolerance,
-                              long max_iterations) {
+                              size_t count, void *params, size_t params_bytes,
+                              double tolerance, long max_iterations) {
   if (!check_arguments(tolerance, max_iterations))
     return NULL;
   fixed_point_record *r = malloc(sizeof *r + 4 * count * sizeof(double));
-  if (!r) {
+  void *kept = r ? adcc_rt_keep_params(params, params_bytes) : NULL;
+  if (!r || (params && !kept)) {
+    free(r);
     adcc_rt_report("adcc_fixed_point: out of memory");
     return NULL;
   }
   r->fns = fns;
-  r->params = params;
+  r->params = kept;
+  r->user_params = params;
   r->count = count;
   r->tolerance = tolerance;
   r->max_iterations = max_iterations;
@@ -196,5 +201,6 @@ void adcc_fixed_point_reverse(void *handle, double *d_state, void *d_params) {
   if (d_params)
     pull_back(r, work, xb, d_params);
   memset(d_state, 0, n * sizeof *d_state);
+  adcc_rt_release_params(r->params, r->user_params);
   free(r);
 }

@@ -29,7 +29,7 @@ static double solved(const double *x0, const double *p, double tol,
                      long limit) {
   double x[3];
   memcpy(x, x0, sizeof x);
-  adcc_fixed_point((void *)g, x, 3, (void *)p, tol, limit);
+  adcc_fixed_point((void *)g, x, 3, (void *)p, 3 * sizeof *p, tol, limit);
   return objective(x);
 }
 
@@ -91,7 +91,7 @@ int main(void) {
      iteration needs more than 2 iterations: a run-time error. */
   double star[3];
   memcpy(star, x0, sizeof star);
-  adcc_fixed_point((void *)g, star, 3, (void *)p, 1e-15, 500);
+  adcc_fixed_point((void *)g, star, 3, (void *)p, 0, 1e-15, 500);
   adcc_set_error_handler(keep);
   double ds[3] = {0}, dq[3] = {0};
   __enzyme_autodiff((void *)solved, enzyme_dup, star, ds, enzyme_dup, p, dq,

@@ -73,8 +73,8 @@ static double checkpointed(const double *y0, const params *p, long n,
                            int schedule, long snapshots) {
   double y[N];
   memcpy(y, y0, sizeof y);
-  adcc_checkpointed_steps((void *)step, n, y, sizeof y, (void *)p, schedule,
-                          snapshots);
+  adcc_checkpointed_steps((void *)step, n, y, sizeof y, (void *)p, sizeof *p,
+                          schedule, snapshots);
   return energy(y);
 }
 
@@ -90,7 +90,7 @@ static double online(const double *y0, const params *p, long snapshots) {
   double y[N];
   memcpy(y, y0, sizeof y);
   adcc_checkpointed_while((void *)step, (void *)running, y, sizeof y,
-                          (void *)p, snapshots);
+                          (void *)p, sizeof *p, snapshots);
   return energy(y);
 }
 

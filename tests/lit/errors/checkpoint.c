@@ -19,27 +19,27 @@ static void counting(double *y, const double *p) {
 }
 
 double unknown(double *y, const double *p, void *fn) {
-  adcc_checkpointed_steps(fn, 10, y, sizeof *y, (void *)p, ADCC_REVOLVE, 2);
+  adcc_checkpointed_steps(fn, 10, y, sizeof *y, (void *)p, 0, ADCC_REVOLVE, 2);
   return y[0];
 }
 // CHECK: checkpoint.c:[[#@LINE-3]]:3: error: the step function of adcc_checkpointed_steps must name a function known at compile time
 
 double shape(double *y, const double *p) {
-  adcc_checkpointed_steps((void *)bad_shape, 10, y, sizeof *y, (void *)p,
+  adcc_checkpointed_steps((void *)bad_shape, 10, y, sizeof *y, (void *)p, 0,
                           ADCC_REVOLVE, 2);
   return y[0];
 }
 // CHECK: checkpoint.c:[[#@LINE-4]]:3: error: the step function 'bad_shape' of adcc_checkpointed_steps must be a function void (T *state, P *params)
 
 double budget(double *y, const double *p) {
-  adcc_checkpointed_steps((void *)step, 10, y, sizeof *y, (void *)p,
+  adcc_checkpointed_steps((void *)step, 10, y, sizeof *y, (void *)p, 0,
                           ADCC_INTERVAL, 0);
   return y[0];
 }
 // CHECK: checkpoint.c:[[#@LINE-4]]:3: error: the number of snapshots of adcc_checkpointed_steps must be at least 1 (got 0)
 
 double global(double *y, const double *p) {
-  adcc_checkpointed_steps((void *)counting, 10, y, sizeof *y, (void *)p,
+  adcc_checkpointed_steps((void *)counting, 10, y, sizeof *y, (void *)p, 0,
                           ADCC_REVOLVE, 2);
   return y[0];
 }
@@ -48,14 +48,14 @@ double global(double *y, const double *p) {
 static int never(const double *y, const double *p) { return 0; }
 double online(double *y, const double *p) {
   adcc_checkpointed_while((void *)step, (void *)never, y, sizeof *y,
-                          (void *)p, -1);
+                          (void *)p, 0, -1);
   return y[0];
 }
 // CHECK: checkpoint.c:[[#@LINE-4]]:3: error: the number of snapshots of adcc_checkpointed_while must be at least 1 (got -1)
 
 /* Not differentiated: no error. */
 double primal(double *y, const double *p, void *fn) {
-  adcc_checkpointed_steps(fn, 10, y, sizeof *y, (void *)p, ADCC_REVOLVE, 0);
+  adcc_checkpointed_steps(fn, 10, y, sizeof *y, (void *)p, 0, ADCC_REVOLVE, 0);
   return y[0];
 }
 // CHECK-NOT: error:
