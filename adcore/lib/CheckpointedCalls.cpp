@@ -99,6 +99,7 @@ private:
   Function *makeRule(Function *Loop, const CheckpointRow &Row,
                      Constant *Table, char Kind);
   Function *internal(FunctionType *T, const Twine &Name);
+  Function *intCondition(Function *Cond);
   Value *marker(IRBuilder<> &IB, StringRef Name);
 
   Module &M;
@@ -125,6 +126,24 @@ Function *Lowering::internal(FunctionType *T, const Twine &Name) {
   Function *F = Function::Create(T, GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::NoInline);
   F->addFnAttr(Attribute::NoUnwind);
+  return F;
+}
+
+/// \p Cond, or for one that returns a `bool` (or another integer than
+/// `int`), a function returning its result as the `int` the runtime reads
+/// (only the low bits of a `bool` result are defined).
+Function *Lowering::intCondition(Function *Cond) {
+  Type *Int = B.getInt32Ty();
+  if (Cond->getReturnType() == Int)
+    return Cond;
+  std::string Name = ("__adcc_cond." + Cond->getName()).str();
+  if (Function *Known = M.getFunction(Name))
+    return Known;
+  Function *F = internal(FunctionType::get(Int, {Ptr, Ptr}, false), Name);
+  IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
+  Value *R = IB.CreateCall(Cond, {F->getArg(0), F->getArg(1)});
+  IB.CreateRet(IB.CreateZExt(
+      IB.CreateICmpNE(R, Constant::getNullValue(R->getType())), Int));
   return F;
 }
 
@@ -348,6 +367,8 @@ bool Lowering::lower(CallBase &Call, const CheckpointRow &Row) {
                    : stepFunction(Call, Row.Cond, "condition", Row, true);
   if (!Step || (Row.Cond >= 0 && !Cond))
     return false;
+  if (Cond)
+    Cond = intCondition(Cond);
   if (Row.Snapshots >= 0)
     if (auto *S = dyn_cast<ConstantInt>(Call.getArgOperand(Row.Snapshots));
         S && S->getSExtValue() < 1) {
