@@ -26,6 +26,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -67,6 +68,28 @@ constexpr CheckpointRow Rows[] = {
      "d0 d2"},
 };
 
+/// Functions whose effects a program sees when they run again (output,
+/// input, clocks, random numbers): matched by the start of their names.
+constexpr const char *ReplayVisible[] = {
+    "printf",  "fprintf", "vprintf", "vfprintf", "puts",     "fputs",
+    "putchar", "fputc",   "putc",    "fwrite",   "write",    "scanf",
+    "fscanf",  "fread",   "read",    "getchar",  "fgets",    "rand",
+    "random",  "drand48", "time",    "clock",    "_ZStlsI",  "_ZNSolsE",
+    "_ZNSo5write", "_ZNSirsE", "_ZStrsI",
+};
+
+bool replayVisible(const Function &F) {
+  StringRef Name = F.getName();
+  for (const char *Prefix : ReplayVisible)
+    if (Name == Prefix || (Name.starts_with(Prefix) && Name.starts_with("_Z")))
+      return true;
+  return false;
+}
+
+/// Marks the functions made for call sites (whose own call of the public
+/// function is the primal, never lowered again).
+constexpr StringRef LoopAttr = "adcc-checkpoint-loop";
+
 const CheckpointRow *rowFor(const Function *Callee) {
   if (!Callee)
     return nullptr;
@@ -100,6 +123,8 @@ private:
                      Constant *Table, char Kind);
   Function *internal(FunctionType *T, const Twine &Name);
   Function *intCondition(Function *Cond);
+  void warnReplayed(CallBase &Call, const CheckpointRow &Row,
+                    const SmallPtrSetImpl<const Function *> &Reach);
   Value *marker(IRBuilder<> &IB, StringRef Name);
 
   Module &M;
@@ -127,6 +152,33 @@ Function *Lowering::internal(FunctionType *T, const Twine &Name) {
   F->addFnAttr(Attribute::NoInline);
   F->addFnAttr(Attribute::NoUnwind);
   return F;
+}
+
+/// A warning at \p Call for each call in the steps (\p Reach) that the
+/// gradient runs again, visibly, when it recomputes steps: output, input,
+/// clocks, random numbers, and functions marked inactive (whose writes the
+/// snapshots do not hold).
+void Lowering::warnReplayed(CallBase &Call, const CheckpointRow &Row,
+                            const SmallPtrSetImpl<const Function *> &Reach) {
+  SmallPtrSet<const Function *, 4> Named;
+  for (const Function *F : Reach)
+    for (const Instruction &I : instructions(*F)) {
+      auto *C = dyn_cast<CallBase>(&I);
+      const Function *Callee = C ? C->getCalledFunction() : nullptr;
+      if (!Callee || Named.contains(Callee))
+        continue;
+      bool Marked = Ctx.rules().isInactive(Callee);
+      if (!Marked && !replayVisible(*Callee))
+        continue;
+      Named.insert(Callee);
+      Function &Caller = *Call.getFunction();
+      Caller.getContext().diagnose(DiagnosticInfoUnsupported(
+          Caller,
+          Twine("the steps of ") + Row.Name + " call '" + Callee->getName() +
+              "'" + (Marked ? ", marked inactive," : "") +
+              " which the gradient runs again when it recomputes steps",
+          Call.getDebugLoc(), DS_Warning));
+    }
 }
 
 /// \p Cond, or for one that returns a `bool` (or another integer than
@@ -321,6 +373,7 @@ Function *Lowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
   if (Cond)
     Name += "." + Cond->getName().str();
   Loop = internal(FunctionType::get(B.getVoidTy(), Params, false), Name);
+  Loop->addFnAttr(LoopAttr);
   IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", Loop));
   SmallVector<Value *, 8> Args{Step};
   if (Cond)
@@ -384,7 +437,7 @@ bool Lowering::lower(CallBase &Call, const CheckpointRow &Row) {
   DenseSet<const GlobalVariable *> Written;
   collectWrittenGlobals(List, Written);
   for (const GlobalVariable *G : Written)
-    if (!Ctx.rules().isInactiveGlobal(G)) {
+    if (!G->isConstant() && !Ctx.rules().isInactiveGlobal(G)) {
       Ctx.error(Call, Twine("the step function '") + Step->getName() +
                           "' of " + Row.Name + " writes the global variable '" +
                           G->getName() +
@@ -393,6 +446,7 @@ bool Lowering::lower(CallBase &Call, const CheckpointRow &Row) {
                           "globals)");
       return false;
     }
+  warnReplayed(Call, Row, Reach);
   Function *Loop = makeLoop(Call, Row, Step, Cond);
   SmallVector<Value *, 8> Args;
   for (unsigned I = 1; I < Call.arg_size(); ++I)
@@ -439,7 +493,7 @@ bool lowerRound(Module &M, const DifferentiatedCode &Code,
   for (Function &F : M) {
     bool InForward = Code.Forward.contains(&F);
     bool InReverse = Code.Reverse.contains(&F);
-    if (!InForward && !InReverse)
+    if ((!InForward && !InReverse) || F.hasFnAttribute(LoopAttr))
       continue;
     for (Instruction &I : instructions(F))
       if (auto *Call = dyn_cast<CallBase>(&I))
