@@ -516,6 +516,12 @@ bool lowerRound(Module &M, const DifferentiatedCode &Code,
 void lowerCheckpointedCalls(Module &M, CollectedRequests &Found,
                             ArrayRef<DeclaredDerivative> Declared,
                             SynthesisContext &Ctx) {
+  // (Most modules call none of them: nothing to walk.)
+  if (none_of(Rows, [&](const CheckpointRow &Row) {
+        Function *F = M.getFunction(Row.Name);
+        return F && !F->use_empty();
+      }))
+    return;
   DifferentiatedCode Code;
   for (const DeclaredDerivative &D : Declared)
     (D.Mode == "forward" ? Code.Forward : Code.Reverse)
