@@ -7,7 +7,8 @@
  * Columns: primal and gradient time (median of samples), their ratio, the
  * peak of the thread's tape, the peak of the snapshots, measured step
  * advances next to Griewank's optimum t(n, s), and the largest relative
- * difference from the taped gradient. A benchmark, not a test.
+ * difference from the taped gradient; then a fixed point solved by
+ * adcc_fixed_point against its iterations taped. A benchmark, not a test.
  *
  *   checkpoint_bench [--quick] [--samples N]
  */
@@ -210,6 +211,86 @@ static int bench(const loop_t *l) {
   return bad;
 }
 
+/*--- A fixed point ------------------------------------------------------------*/
+
+/* x = g(x, p) on 256 values: a contraction coupling neighbours. */
+typedef struct {
+  double a, b;
+} fp_params;
+
+static void fp_step(double *x, const fp_params *p) {
+  double next[HEAT_N];
+  for (int i = 0; i < HEAT_N; i++) {
+    double l = i ? x[i - 1] : 0, r = i + 1 < HEAT_N ? x[i + 1] : 0;
+    next[i] = p->a * tanh(l + r) + p->b * cos(0.1 * i);
+  }
+  memcpy(x, next, sizeof next);
+}
+
+static double fp_loss(double *x, const fp_params *p, long iterations) {
+  if (iterations)
+    for (long i = 0; i < iterations; i++)
+      fp_step(x, p);
+  else
+    adcc_fixed_point((void *)fp_step, x, HEAT_N, (void *)p, sizeof *p, 1e-12,
+                     1000);
+  double e = 0;
+  for (int i = 0; i < HEAT_N; i++)
+    e += x[i] * x[i];
+  return e;
+}
+
+static void fixed_point_bench(void) {
+  fp_params p = {0.3, 1.0}, dp;
+  double *x = alloc(HEAT_N), *dx = alloc(HEAT_N), t[32];
+  double ref[2];
+  /* iterations the primal takes: the taped loop runs as many */
+  adcc_checkpoint_reset_stats();
+  fp_loss(x, &p, 0);
+  adcc_checkpoint_stats cs;
+  adcc_checkpoint_get_stats(&cs);
+  long iterations = (long)cs.advances;
+  static const char *const names[] = {"primal solve", "taped loop",
+                                      "adcc_fixed_point"};
+  printf("\nfixed point (256 values, tolerance 1e-12, %ld iterations)\n",
+         iterations);
+  printf("%-18s %11s %7s %12s %9s\n", "", "ms", "ratio", "tape peak",
+         "rel diff");
+  double primal = 0;
+  for (int k = 0; k < 3; k++) {
+    size_t peak = 0;
+    double g[2] = {0, 0};
+    for (int i = 0; i < samples; i++) {
+      memset(x, 0, HEAT_N * sizeof *x);
+      memset(dx, 0, HEAT_N * sizeof *dx);
+      memset(&dp, 0, sizeof dp);
+      adcc_tape *tape = adcc_tape_thread();
+      adcc_tape_reset_peak(tape);
+      double a = now();
+      if (k == 0)
+        fp_loss(x, &p, 0);
+      else
+        __enzyme_autodiff((void *)fp_loss, enzyme_dup, x, dx, enzyme_dup, &p,
+                          &dp, enzyme_const, k == 1 ? iterations : 0L);
+      t[i] = now() - a;
+      adcc_tape_stats ts;
+      adcc_tape_get_stats(tape, &ts);
+      peak = ts.peak_bytes;
+      g[0] = dp.a;
+      g[1] = dp.b;
+    }
+    double m = median(t, samples);
+    if (k == 0)
+      primal = m;
+    if (k == 1)
+      memcpy(ref, g, sizeof ref);
+    printf("%-18s %11.3f %7.2f %8.1f KiB %9.1e\n", names[k], m * 1e3,
+           m / primal, peak / 1024.0, k ? rel_err(g, ref, 2, 0) : 0.0);
+  }
+  release(x);
+  release(dx);
+}
+
 int main(int argc, char **argv) {
   int quick = 0;
   for (int i = 1; i < argc; i++) {
@@ -231,6 +312,7 @@ int main(int argc, char **argv) {
   int bad = 0;
   for (unsigned i = 0; i < sizeof loops / sizeof *loops; i++)
     bad |= bench(&loops[i]);
+  fixed_point_bench();
   if (bad)
     printf("\nFAIL: a checkpointed gradient differs from the taped one\n");
   return bad;
