@@ -1,9 +1,9 @@
 //===- CheckpointedCalls.cpp - Checkpointed loops and fixed points -------===//
 //
 // A call `adcc_checkpointed_steps((void *)step, n, state, bytes, params,
-// schedule, snapshots)` in differentiated code becomes a call of
-// `__adcc_steps.step(n, state, bytes, params, schedule, snapshots)`, which
-// runs the same call. That function gets registered derivatives (as
+// params_bytes, schedule, snapshots)` in differentiated code becomes a call
+// of a function named `adcc_checkpointed_steps(step)` taking the same
+// arguments but the step, which runs the same call. That function gets registered derivatives (as
 // __enzyme_register_derivative_ / __enzyme_register_gradient_ would give):
 // its forward derivative, augmented and reverse functions call the
 // runtime's schedules (runtime/lib/checkpoint.c, fixed_point.c) with a
@@ -320,8 +320,11 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
     Ret = Floats[0];
   else if (Kind == 'r' && !Floats.empty())
     Ret = StructType::get(M.getContext(), Floats);
+  const char *Role = Kind == 'f'   ? ".tangent"
+                     : Kind == 'a' ? ".record"
+                                   : ".reverse";
   Function *F = internal(FunctionType::get(Ret, Params, false),
-                         Loop->getName() + "." + Twine(Kind));
+                         Loop->getName() + Role);
   IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
   const char *Callee = Kind == 'f'   ? Row.Tangent
                        : Kind == 'a' ? Row.Record
@@ -368,10 +371,11 @@ Function *Lowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
   for (unsigned I = 1; I < Call.arg_size(); ++I)
     if ((int)I != Row.Cond)
       Params.push_back(Call.getArgOperand(I)->getType());
-  std::string Name = std::string("__adcc_") + Row.Short + "." +
-                     Step->getName().str();
+  // (Named as the user wrote the call: messages about it quote the name.)
+  std::string Name = std::string(Row.Name) + "(" + Step->getName().str();
   if (Cond)
-    Name += "." + Cond->getName().str();
+    Name += ", " + Cond->getName().str();
+  Name += ")";
   Loop = internal(FunctionType::get(B.getVoidTy(), Params, false), Name);
   Loop->addFnAttr(LoopAttr);
   IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", Loop));
