@@ -3,6 +3,7 @@
 #include "adcore/ADPass.h"
 
 #include "CallSites.h"
+#include "CheckpointedCalls.h"
 #include "MemoryScopes.h"
 #include "adcore/CrossTU.h"
 #include "adcore/CustomRules.h"
@@ -26,7 +27,6 @@
 using namespace llvm;
 
 namespace adcore {
-namespace {
 
 /// The functions \p F may run: itself and, transitively, its callees; for a
 /// call through a pointer, every function the derivatives consider it may
@@ -56,6 +56,8 @@ SmallPtrSet<const Function *, 16> reachableFrom(Function &F) {
   }
   return Seen;
 }
+
+namespace {
 
 /// One thing to synthesize: an Enzyme-style request or a derivative declared
 /// with an attribute.
@@ -177,6 +179,9 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   bool BadRegistration = false;
   Ctx.rules().collect(M, BadRegistration);
   std::vector<DeclaredDerivative> Declared = collectDeclaredDerivatives(M, Ctx);
+  // (Checkpointed loops in differentiated code request their steps'
+  // derivatives.)
+  lowerCheckpointedCalls(M, Found, Declared, Ctx);
   bool HasViews = any_of(M, [](const Function &F) {
     return F.isDeclaration() && isDenseViewFunction(F.getName()) &&
            !F.use_empty();

@@ -17,6 +17,7 @@
 #define ADCC_VERSION_PATCH 0
 
 #include "adcc_runtime.h"
+#include "adcc_checkpoint.h"
 
 /*===- Marking functions for differentiation ------------------------------===*
  *

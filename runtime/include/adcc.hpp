@@ -345,6 +345,73 @@ template <typename F, typename... Ws> auto jacobian(const F &f, Ws... args) {
   return J;
 }
 
+/// Checkpointed loops and fixed points (<adcc_checkpoint.h>,
+/// docs/checkpointing.md) over a state object and a parameter object (a
+/// struct or std::array each; the gradient copies the parameters once). The
+/// step is a function known at compile time, given as a template argument:
+///
+///   void rk4(State *y, const Params *p);
+///   adcc::checkpointed_steps<rk4>(n, y, p, adcc::revolve(8));
+///   adcc::checkpointed_while<rk4, running>(y, p, 8);
+///   adcc::fixed_point<g>(x.data(), x.size(), p, 1e-12, 100);
+struct Checkpoints {
+  int schedule;
+  long snapshots;
+};
+/// The binomial schedule with \p snapshots copies of the state.
+constexpr Checkpoints revolve(long snapshots) {
+  return {ADCC_REVOLVE, snapshots};
+}
+/// A copy of the state every ceil(n / snapshots) steps.
+constexpr Checkpoints interval(long snapshots) {
+  return {ADCC_INTERVAL, snapshots};
+}
+
+template <auto Step, typename S, typename P>
+void checkpointed_steps(long n, S &state, const P &params, Checkpoints c) {
+  static_assert(std::is_invocable_v<decltype(Step), S *, const P *>,
+                "the step must be a function void (S *state, const P *params)");
+  adcc_checkpointed_steps(reinterpret_cast<void *>(Step), n, &state,
+                          sizeof(S), const_cast<P *>(&params), sizeof(P),
+                          c.schedule, c.snapshots);
+}
+
+namespace detail {
+/// The condition as the `int` function the runtime calls.
+template <auto Cond, typename S, typename P>
+int checkpointCondition(const void *state, const void *params) {
+  return Cond(static_cast<const S *>(state), static_cast<const P *>(params))
+             ? 1
+             : 0;
+}
+} // namespace detail
+
+template <auto Step, auto Cond, typename S, typename P>
+void checkpointed_while(S &state, const P &params, long snapshots) {
+  static_assert(std::is_invocable_v<decltype(Step), S *, const P *>,
+                "the step must be a function void (S *state, const P *params)");
+  static_assert(std::is_invocable_r_v<bool, decltype(Cond), const S *,
+                                      const P *>,
+                "the condition must be a function int (const S *state, "
+                "const P *params)");
+  adcc_checkpointed_while(
+      reinterpret_cast<void *>(Step),
+      reinterpret_cast<void *>(&detail::checkpointCondition<Cond, S, P>),
+      &state, sizeof(S),
+                          const_cast<P *>(&params), sizeof(P), snapshots);
+}
+
+template <auto G, typename P>
+void fixed_point(double *state, std::size_t count, const P &params,
+                 double tolerance, long max_iterations) {
+  static_assert(std::is_invocable_v<decltype(G), double *, const P *>,
+                "the iteration must be a function void (double *state, "
+                "const P *params)");
+  adcc_fixed_point(reinterpret_cast<void *>(G), state, count,
+                   const_cast<P *>(&params), sizeof(P), tolerance,
+                   max_iterations);
+}
+
 } // namespace adcc
 
 #endif // ADCC_HPP

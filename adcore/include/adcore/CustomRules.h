@@ -65,6 +65,14 @@ public:
     auto It = Splits.find(F);
     return It == Splits.end() ? nullptr : &It->second;
   }
+  /// Registers derivatives the engine makes itself (CheckpointedCalls.h),
+  /// as the program's registrations would.
+  void addForwardDerivative(const llvm::Function *F, llvm::Function *Fwd) {
+    Forward[F] = Fwd;
+  }
+  void addGradient(const llvm::Function *F, CustomGradient G) {
+    Gradients[F] = G;
+  }
   bool isInactive(const llvm::Function *F) const {
     return InactiveFunctions.contains(F);
   }

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../CallSites.h"
+#include "../CheckpointedCalls.h"
 #include "../ScratchShadows.h"
 #include "ForwardEmitter.h"
 
@@ -88,6 +89,8 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
                                  Callee->getName() +
                                  "', whose body is not in this translation "
                                  "unit");
+  if (std::string Nested = nestedCheckpointMessage(*Callee); !Nested.empty())
+    return unsupported(Call, Nested);
   // (A function of another file: its derivative is made at link time.)
   if (Callee->isDeclaration() && !Ctx.defers(*Callee))
     return unsupported(

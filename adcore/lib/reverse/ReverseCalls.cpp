@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../CallSites.h"
+#include "../CheckpointedCalls.h"
 #include "../ScratchShadows.h"
 #include "../TapeLevels.h"
 #include "ReverseEmitter.h"
@@ -151,6 +152,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
                                  "' is not supported yet in reverse mode");
   if (Function *Body = complexRuntimeBody(*Callee))
     Callee = Body;
+  if (std::string Nested = nestedCheckpointMessage(*Callee); !Nested.empty())
+    return unsupported(Call, Nested);
   // (A function of another file: its sweeps are made at link time.)
   if (Callee->isDeclaration() && !Ctx.defers(*Callee))
     return unsupported(

@@ -1,0 +1,545 @@
+//===- CheckpointedCalls.cpp - Checkpointed loops and fixed points -------===//
+//
+// A call `adcc_checkpointed_steps((void *)step, n, state, bytes, params,
+// params_bytes, schedule, snapshots)` in differentiated code becomes a call
+// of a function named `adcc_checkpointed_steps(step)` taking the same
+// arguments but the step, which runs the same call. That function gets registered derivatives (as
+// __enzyme_register_derivative_ / __enzyme_register_gradient_ would give):
+// its forward derivative, augmented and reverse functions call the
+// runtime's schedules (runtime/lib/checkpoint.c, fixed_point.c) with a
+// table of the step's derivatives, which are requested here as a program
+// would request them:
+//
+//   void fwd(s, ds, p, dp)   { __enzyme_fwddiff(step, dup s, ds, dup p, dp); }
+//   void *aug(s, ds, p, dp)  { return __enzyme_augmentfwd(step, ...); }
+//   void rev(s, ds, p, dp, t){ __enzyme_reverse(step, ..., t); }
+//
+// and the same with `enzyme_const p` (params without a shadow).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CheckpointedCalls.h"
+
+#include "adcore/CustomRules.h"
+#include "adcore/GlobalShadows.h"
+#include "adcore/Synthesis.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
+
+#include <map>
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// One public call. Arguments are numbered as the call has them; the
+/// function made for a call site (the *loop function*) takes them without
+/// the step and condition functions, and its derivatives interleave
+/// shadows. The runtime calls' argument lists are written over the loop
+/// function's parameters: `vK` the value of parameter K, `dK` its shadow.
+struct CheckpointRow {
+  const char *Name;
+  const char *Short; // (in names of what is made)
+  unsigned NumArgs;
+  int Cond;      // the condition function's argument, or -1
+  int Snapshots; // the snapshot budget's argument, or -1
+  unsigned State, Params; // (loop function parameters)
+  const char *Tangent, *TangentArgs;
+  const char *Record, *RecordArgs;
+  const char *Reverse, *ReverseArgs;
+};
+
+constexpr CheckpointRow Rows[] = {
+    {"adcc_checkpointed_steps", "steps", 8, -1, 7, 1, 3,
+     "adcc_steps_tangent", "v0 v1 d1 v3 d3", "adcc_steps_record",
+     "v0 v1 d1 v2 v3 d3 v4 v5 v6", "adcc_steps_reverse", "d1 d3"},
+    {"adcc_checkpointed_while", "while", 7, 1, 6, 0, 2,
+     "adcc_while_tangent", "v0 d0 v2 d2", "adcc_while_record",
+     "v0 d0 v1 v2 d2 v3 v4", "adcc_steps_reverse", "d0 d2"},
+    {"adcc_fixed_point", "fixed_point", 7, -1, -1, 0, 2,
+     "adcc_fixed_point_tangent", "v0 d0 v1 v2 d2 v4 v5",
+     "adcc_fixed_point_record", "v0 v1 v2 v3 v4 v5", "adcc_fixed_point_reverse",
+     "d0 d2"},
+};
+
+/// Functions whose effects a program sees when they run again (output,
+/// input, clocks, random numbers): matched by the start of their names.
+constexpr const char *ReplayVisible[] = {
+    "printf",  "fprintf", "vprintf", "vfprintf", "puts",     "fputs",
+    "putchar", "fputc",   "putc",    "fwrite",   "write",    "scanf",
+    "fscanf",  "fread",   "read",    "getchar",  "fgets",    "rand",
+    "random",  "drand48", "time",    "clock",    "_ZStlsI",  "_ZNSolsE",
+    "_ZNSo5write", "_ZNSirsE", "_ZStrsI",
+};
+
+bool replayVisible(const Function &F) {
+  StringRef Name = F.getName();
+  for (const char *Prefix : ReplayVisible)
+    if (Name == Prefix || (Name.starts_with(Prefix) && Name.starts_with("_Z")))
+      return true;
+  return false;
+}
+
+/// Marks the functions made for call sites (whose own call of the public
+/// function is the primal, never lowered again).
+constexpr StringRef LoopAttr = "adcc-checkpoint-loop";
+
+const CheckpointRow *rowFor(const Function *Callee) {
+  if (!Callee)
+    return nullptr;
+  for (const CheckpointRow &Row : Rows)
+    if (Callee->getName() == Row.Name)
+      return &Row;
+  return nullptr;
+}
+
+/// The step's derivatives that one kind of variant calls.
+enum Variant { FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst };
+
+class Lowering {
+public:
+  Lowering(Module &M, SynthesisContext &Ctx, bool Forward, bool Reverse)
+      : M(M), Ctx(Ctx), B(M.getContext()), Ptr(B.getPtrTy()),
+        Forward(Forward), Reverse(Reverse) {}
+
+  /// Lowers \p Call; false after reporting an error at it.
+  bool lower(CallBase &Call, const CheckpointRow &Row);
+  bool addedRequests() const { return !Made.empty(); }
+
+private:
+  Function *stepFunction(CallBase &Call, unsigned Arg, const char *Role,
+                         const CheckpointRow &Row, bool Condition);
+  Function *makeLoop(CallBase &Call, const CheckpointRow &Row, Function *Step,
+                     Function *Cond);
+  Constant *makeTable(Function *Step, Function *Cond);
+  Function *makeStepDerivative(Function *Step, Variant V);
+  Function *makeRule(Function *Loop, const CheckpointRow &Row,
+                     Constant *Table, char Kind);
+  Function *internal(FunctionType *T, const Twine &Name);
+  Function *intCondition(Function *Cond);
+  void warnReplayed(CallBase &Call, const CheckpointRow &Row,
+                    const SmallPtrSetImpl<const Function *> &Reach);
+  Value *marker(IRBuilder<> &IB, StringRef Name);
+
+  Module &M;
+  SynthesisContext &Ctx;
+  IRBuilder<> B;
+  PointerType *Ptr;
+  /// The modes the module's checkpointed calls are differentiated in (only
+  /// those derivatives of the steps are requested).
+  bool Forward, Reverse;
+  std::map<std::tuple<const CheckpointRow *, Function *, Function *>,
+           Function *>
+      Made;
+  std::map<std::pair<Function *, Function *>, Constant *> Tables;
+  /// The call being lowered (errors in the step's derivatives point there).
+  DebugLoc CurrentLoc;
+};
+
+/// The call's argument that is loop function parameter \p K.
+unsigned callArgument(const CheckpointRow &Row, unsigned K) {
+  return K + 1 + (Row.Cond >= 0 ? 1 : 0);
+}
+
+Function *Lowering::internal(FunctionType *T, const Twine &Name) {
+  Function *F = Function::Create(T, GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr(Attribute::NoInline);
+  F->addFnAttr(Attribute::NoUnwind);
+  return F;
+}
+
+/// A warning at \p Call for each call in the steps (\p Reach) that the
+/// gradient runs again, visibly, when it recomputes steps: output, input,
+/// clocks, random numbers, and functions marked inactive (whose writes the
+/// snapshots do not hold).
+void Lowering::warnReplayed(CallBase &Call, const CheckpointRow &Row,
+                            const SmallPtrSetImpl<const Function *> &Reach) {
+  SmallPtrSet<const Function *, 4> Named;
+  for (const Function *F : Reach)
+    for (const Instruction &I : instructions(*F)) {
+      auto *C = dyn_cast<CallBase>(&I);
+      const Function *Callee = C ? C->getCalledFunction() : nullptr;
+      if (!Callee || Named.contains(Callee))
+        continue;
+      bool Marked = Ctx.rules().isInactive(Callee);
+      if (!Marked && !replayVisible(*Callee))
+        continue;
+      Named.insert(Callee);
+      Function &Caller = *Call.getFunction();
+      Caller.getContext().diagnose(DiagnosticInfoUnsupported(
+          Caller,
+          Twine("the steps of ") + Row.Name + " call '" + Callee->getName() +
+              "'" + (Marked ? ", marked inactive," : "") +
+              " which the gradient runs again when it recomputes steps",
+          Call.getDebugLoc(), DS_Warning));
+    }
+}
+
+/// \p Cond, or for one that returns a `bool` (or another integer than
+/// `int`), a function returning its result as the `int` the runtime reads
+/// (only the low bits of a `bool` result are defined).
+Function *Lowering::intCondition(Function *Cond) {
+  Type *Int = B.getInt32Ty();
+  if (Cond->getReturnType() == Int)
+    return Cond;
+  std::string Name = ("__adcc_cond." + Cond->getName()).str();
+  if (Function *Known = M.getFunction(Name))
+    return Known;
+  Function *F = internal(FunctionType::get(Int, {Ptr, Ptr}, false), Name);
+  IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
+  Value *R = IB.CreateCall(Cond, {F->getArg(0), F->getArg(1)});
+  IB.CreateRet(IB.CreateZExt(
+      IB.CreateICmpNE(R, Constant::getNullValue(R->getType())), Int));
+  return F;
+}
+
+Value *Lowering::marker(IRBuilder<> &IB, StringRef Name) {
+  Constant *G = M.getOrInsertGlobal(Name, IB.getInt32Ty());
+  return IB.CreateLoad(IB.getInt32Ty(), G);
+}
+
+Function *Lowering::stepFunction(CallBase &Call, unsigned Arg,
+                                 const char *Role, const CheckpointRow &Row,
+                                 bool Condition) {
+  auto *F = dyn_cast<Function>(Call.getArgOperand(Arg)->stripPointerCasts());
+  if (!F) {
+    Ctx.error(Call, Twine("the ") + Role + " of " + Row.Name +
+                        " must name a function known at compile time");
+    return nullptr;
+  }
+  FunctionType *T = F->getFunctionType();
+  bool Shape = T->getNumParams() == 2 && !T->isVarArg() &&
+               T->getParamType(0)->isPointerTy() &&
+               T->getParamType(1)->isPointerTy() &&
+               (Condition ? T->getReturnType()->isIntegerTy()
+                          : T->getReturnType()->isVoidTy());
+  if (!Shape) {
+    Ctx.error(Call, Twine("the ") + Role + " '" + F->getName() + "' of " +
+                        Row.Name + " must be a function " +
+                        (Condition ? "int (const T *state, const P *params)"
+                                   : "void (T *state, P *params)"));
+    return nullptr;
+  }
+  return F;
+}
+
+Function *Lowering::makeStepDerivative(Function *Step, Variant V) {
+  static const char *const Names[] = {"fwd", "fwd_const", "aug",
+                                      "aug_const", "rev", "rev_const"};
+  bool Dup = V == FwdDup || V == AugDup || V == RevDup;
+  bool Aug = V == AugDup || V == AugConst;
+  bool Rev = V == RevDup || V == RevConst;
+  SmallVector<Type *, 5> Params(Dup ? 4 : 3, Ptr);
+  if (Rev)
+    Params.push_back(Ptr);
+  Type *Ret = Aug ? static_cast<Type *>(Ptr) : B.getVoidTy();
+  Function *F = internal(FunctionType::get(Ret, Params, false),
+                         "__adcc_step_" + Twine(Names[V]) + "." +
+                             Step->getName());
+  IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
+  const char *Entry = Aug   ? "__enzyme_augmentfwd.adcc.checkpoint"
+                      : Rev ? "__enzyme_reverse.adcc.checkpoint"
+                            : "__enzyme_fwddiff.adcc.checkpoint";
+  FunctionCallee Callee =
+      M.getOrInsertFunction(Entry, FunctionType::get(Ret, {Ptr}, true));
+  SmallVector<Value *, 10> Args{Step, marker(IB, "enzyme_dup"), F->getArg(0),
+                                F->getArg(1)};
+  if (Dup)
+    append_range(Args, ArrayRef<Value *>{marker(IB, "enzyme_dup"),
+                                         F->getArg(2), F->getArg(3)});
+  else
+    append_range(Args,
+                 ArrayRef<Value *>{marker(IB, "enzyme_const"), F->getArg(2)});
+  if (Rev)
+    Args.push_back(F->getArg(F->arg_size() - 1));
+  CallInst *Request = IB.CreateCall(Callee, Args);
+  // (Errors in the step's derivatives point at the call it came from.)
+  Request->setDebugLoc(CurrentLoc);
+  if (Aug)
+    IB.CreateRet(Request);
+  else
+    IB.CreateRetVoid();
+  return F;
+}
+
+Constant *Lowering::makeTable(Function *Step, Function *Cond) {
+  Constant *&Known = Tables[{Step, Cond}];
+  if (Known)
+    return Known;
+  SmallVector<Constant *, 8> Fns{Step};
+  Fns.push_back(Cond ? static_cast<Constant *>(Cond)
+                     : ConstantPointerNull::get(Ptr));
+  for (Variant V : {FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst}) {
+    bool Needed = V == FwdDup || V == FwdConst ? Forward : Reverse;
+    Fns.push_back(Needed ? static_cast<Constant *>(makeStepDerivative(Step, V))
+                         : ConstantPointerNull::get(Ptr));
+  }
+  auto *T = ArrayType::get(Ptr, Fns.size());
+  auto *G = new GlobalVariable(M, T, /*isConstant=*/true,
+                               GlobalValue::InternalLinkage,
+                               ConstantArray::get(T, Fns),
+                               "__adcc_step_table." + Step->getName());
+  Known = G;
+  return G;
+}
+
+/// The loop function's forward derivative ('f'), augmented ('a') or reverse
+/// ('r') function: the runtime call of \p Row with the table.
+Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
+                             Constant *Table, char Kind) {
+  // Where each loop parameter's value and shadow are among the rule's.
+  SmallVector<Type *, 12> Params;
+  SmallVector<int, 8> ValueAt, ShadowAt;
+  for (Argument &A : Loop->args()) {
+    ValueAt.push_back(Params.size());
+    Params.push_back(A.getType());
+    bool Shadowed = A.getType()->isPointerTy() ||
+                    (Kind == 'f' && A.getType()->isFloatingPointTy());
+    ShadowAt.push_back(Shadowed ? Params.size() : -1);
+    if (Shadowed)
+      Params.push_back(A.getType());
+  }
+  if (Kind == 'r')
+    Params.push_back(Ptr);
+  // The reverse function returns the adjoints of floating-point
+  // parameters (a tolerance): zero.
+  SmallVector<Type *, 2> Floats;
+  for (Argument &A : Loop->args())
+    if (A.getType()->isFloatingPointTy())
+      Floats.push_back(A.getType());
+  Type *Ret = B.getVoidTy();
+  if (Kind == 'a')
+    Ret = Ptr;
+  else if (Kind == 'r' && Floats.size() == 1)
+    Ret = Floats[0];
+  else if (Kind == 'r' && !Floats.empty())
+    Ret = StructType::get(M.getContext(), Floats);
+  const char *Role = Kind == 'f'   ? ".tangent"
+                     : Kind == 'a' ? ".record"
+                                   : ".reverse";
+  Function *F = internal(FunctionType::get(Ret, Params, false),
+                         Loop->getName() + Role);
+  IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
+  const char *Callee = Kind == 'f'   ? Row.Tangent
+                       : Kind == 'a' ? Row.Record
+                                     : Row.Reverse;
+  const char *Spec = Kind == 'f'   ? Row.TangentArgs
+                     : Kind == 'a' ? Row.RecordArgs
+                                   : Row.ReverseArgs;
+  SmallVector<Value *, 10> Args;
+  if (Kind == 'r')
+    Args.push_back(F->getArg(F->arg_size() - 1));
+  else
+    Args.push_back(Table);
+  SmallVector<StringRef, 8> Words;
+  StringRef(Spec).split(Words, ' ');
+  for (StringRef W : Words) {
+    unsigned K = 0;
+    W.drop_front().getAsInteger(10, K);
+    int At = W[0] == 'v' ? ValueAt[K] : ShadowAt[K];
+    Args.push_back(F->getArg(At));
+  }
+  SmallVector<Type *, 10> Types;
+  for (Value *A : Args)
+    Types.push_back(A->getType());
+  FunctionCallee Run = M.getOrInsertFunction(
+      Callee, FunctionType::get(Kind == 'a' ? static_cast<Type *>(Ptr)
+                                            : B.getVoidTy(),
+                                Types, false));
+  CallInst *Call = IB.CreateCall(Run, Args);
+  if (Kind == 'a')
+    IB.CreateRet(Call);
+  else if (Ret->isVoidTy())
+    IB.CreateRetVoid();
+  else
+    IB.CreateRet(Constant::getNullValue(Ret));
+  return F;
+}
+
+Function *Lowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
+                             Function *Step, Function *Cond) {
+  Function *&Loop = Made[{&Row, Step, Cond}];
+  if (Loop)
+    return Loop;
+  SmallVector<Type *, 8> Params;
+  for (unsigned I = 1; I < Call.arg_size(); ++I)
+    if ((int)I != Row.Cond)
+      Params.push_back(Call.getArgOperand(I)->getType());
+  // (Named as the user wrote the call: messages about it quote the name.)
+  std::string Name = std::string(Row.Name) + "(" + Step->getName().str();
+  if (Cond)
+    Name += ", " + Cond->getName().str();
+  Name += ")";
+  Loop = internal(FunctionType::get(B.getVoidTy(), Params, false), Name);
+  Loop->addFnAttr(LoopAttr);
+  IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", Loop));
+  SmallVector<Value *, 8> Args{Step};
+  if (Cond)
+    Args.push_back(Cond);
+  for (Argument &A : Loop->args())
+    Args.push_back(&A);
+  IB.CreateCall(Call.getFunctionType(), Call.getCalledOperand(), Args);
+  IB.CreateRetVoid();
+
+  Constant *Table = makeTable(Step, Cond);
+  if (Forward)
+    Ctx.rules().addForwardDerivative(Loop, makeRule(Loop, Row, Table, 'f'));
+  if (Reverse)
+    Ctx.rules().addGradient(Loop, {makeRule(Loop, Row, Table, 'a'),
+                                   makeRule(Loop, Row, Table, 'r')});
+  return Loop;
+}
+
+bool Lowering::lower(CallBase &Call, const CheckpointRow &Row) {
+  CurrentLoc = Call.getDebugLoc();
+  if (isa<InvokeInst>(Call)) {
+    Ctx.error(Call, Twine(Row.Name) + " where an exception may be caught "
+                                      "is not supported yet");
+    return false;
+  }
+  if (Call.arg_size() != Row.NumArgs ||
+      !Call.getArgOperand(callArgument(Row, Row.State))
+           ->getType()
+           ->isPointerTy() ||
+      !Call.getArgOperand(callArgument(Row, Row.Params))
+           ->getType()
+           ->isPointerTy()) {
+    Ctx.error(Call, Twine("the call of ") + Row.Name +
+                        " does not match its declaration in "
+                        "<adcc_checkpoint.h>");
+    return false;
+  }
+  Function *Step = stepFunction(Call, 0, Row.Cond < 0 && Row.Snapshots < 0
+                                              ? "iteration function"
+                                              : "step function",
+                                Row, false);
+  Function *Cond =
+      Row.Cond < 0 ? nullptr
+                   : stepFunction(Call, Row.Cond, "condition", Row, true);
+  if (!Step || (Row.Cond >= 0 && !Cond))
+    return false;
+  if (Cond)
+    Cond = intCondition(Cond);
+  if (Row.Snapshots >= 0)
+    if (auto *S = dyn_cast<ConstantInt>(Call.getArgOperand(Row.Snapshots));
+        S && S->getSExtValue() < 1) {
+      Ctx.error(Call, Twine("the number of snapshots of ") + Row.Name +
+                          " must be at least 1 (got " +
+                          Twine(S->getSExtValue()) + ")");
+      return false;
+    }
+  // A snapshot holds the state argument only: a global that the steps
+  // write and later steps read would not be restored.
+  auto Reach = reachableFrom(*Step);
+  SmallVector<const Function *, 16> List(Reach.begin(), Reach.end());
+  DenseSet<const GlobalVariable *> Written;
+  collectWrittenGlobals(List, Written);
+  for (const GlobalVariable *G : Written)
+    if (!G->isConstant() && !Ctx.rules().isInactiveGlobal(G)) {
+      Ctx.error(Call, Twine("the step function '") + Step->getName() +
+                          "' of " + Row.Name + " writes the global variable '" +
+                          G->getName() +
+                          "': checkpointed steps keep what they pass on in "
+                          "the state argument (not supported yet for "
+                          "globals)");
+      return false;
+    }
+  warnReplayed(Call, Row, Reach);
+  Function *Loop = makeLoop(Call, Row, Step, Cond);
+  SmallVector<Value *, 8> Args;
+  for (unsigned I = 1; I < Call.arg_size(); ++I)
+    if ((int)I != Row.Cond)
+      Args.push_back(Call.getArgOperand(I));
+  IRBuilder<> IB(&Call);
+  CallInst *New = IB.CreateCall(Loop, Args);
+  New->setDebugLoc(Call.getDebugLoc());
+  Call.eraseFromParent();
+  return true;
+}
+
+} // namespace
+
+std::string nestedCheckpointMessage(const Function &Callee) {
+  StringRef Name = Callee.getName();
+  for (const CheckpointRow &Row : Rows)
+    if (Name == Row.Tangent || Name == Row.Record || Name == Row.Reverse)
+      return (Twine("a derivative of the derivative of ") + Row.Name +
+              " (forward or reverse mode over a gradient or tangent through "
+              "the loop) is not supported yet; differentiate the loop "
+              "written without it")
+          .str();
+  return "";
+}
+
+namespace {
+
+/// The functions that derivatives are made of, by mode.
+struct DifferentiatedCode {
+  SmallPtrSet<const Function *, 16> Forward, Reverse;
+};
+
+bool isForwardKind(RequestKind Kind) {
+  return Kind == RequestKind::Forward || Kind == RequestKind::ForwardSplit ||
+         Kind == RequestKind::ErrorEstimate || Kind == RequestKind::Batch;
+}
+
+/// One round: the calls in \p Code; whether requests were added.
+bool lowerRound(Module &M, const DifferentiatedCode &Code,
+                SynthesisContext &Ctx) {
+  SmallVector<std::pair<CallBase *, const CheckpointRow *>, 4> Calls;
+  bool Forward = false, Reverse = false;
+  for (Function &F : M) {
+    bool InForward = Code.Forward.contains(&F);
+    bool InReverse = Code.Reverse.contains(&F);
+    if ((!InForward && !InReverse) || F.hasFnAttribute(LoopAttr))
+      continue;
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (const CheckpointRow *Row = rowFor(Call->getCalledFunction())) {
+          Calls.push_back({Call, Row});
+          Forward |= InForward;
+          Reverse |= InReverse;
+        }
+  }
+  if (Calls.empty())
+    return false;
+  Lowering L(M, Ctx, Forward, Reverse);
+  for (auto [Call, Row] : Calls)
+    L.lower(*Call, *Row);
+  return L.addedRequests();
+}
+
+} // namespace
+
+void lowerCheckpointedCalls(Module &M, CollectedRequests &Found,
+                            ArrayRef<DeclaredDerivative> Declared,
+                            SynthesisContext &Ctx) {
+  // (Most modules call none of them: nothing to walk.)
+  if (none_of(Rows, [&](const CheckpointRow &Row) {
+        Function *F = M.getFunction(Row.Name);
+        return F && !F->use_empty();
+      }))
+    return;
+  DifferentiatedCode Code;
+  for (const DeclaredDerivative &D : Declared)
+    (D.Mode == "forward" ? Code.Forward : Code.Reverse)
+        .insert_range(reachableFrom(*D.Key.Primal));
+  // (Each round lowers the calls it finds; a step's own calls are found in
+  // the next, through the requests of its derivatives.)
+  for (unsigned Round = 0; Round < 8; ++Round) {
+    for (const Request &R : Found.Requests)
+      (isForwardKind(R.Kind) ? Code.Forward : Code.Reverse)
+          .insert_range(reachableFrom(*R.Primal));
+    if (!lowerRound(M, Code, Ctx))
+      return;
+    Found = collectRequests(M);
+  }
+}
+
+} // namespace adcore

@@ -1,0 +1,38 @@
+// Not yet through a checkpointed loop (docs/checkpointing.md): forward over
+// reverse (a Hessian-vector product), reverse over reverse and batched
+// gradients are errors, never wrong numbers.
+// RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
+#include <adcc.h>
+
+extern int enzyme_dup, enzyme_width;
+extern double __enzyme_autodiff(void *, ...);
+extern double __enzyme_fwddiff(void *, ...);
+
+static void step(double *y, const double *p) { y[0] = y[0] * y[0] * p[0]; }
+
+static double f(const double *y0, const double *p) {
+  double y[1] = {y0[0]};
+  adcc_checkpointed_steps((void *)step, 20, y, sizeof y, (void *)p, sizeof *p,
+                          ADCC_REVOLVE, 3);
+  return y[0];
+}
+// CHECK-DAG: checkpoint-nested.c:[[#@LINE-4]]:3: error: cannot differentiate 'f' in reverse mode: the registered gradient of 'adcc_checkpointed_steps(step)' has no batched (width > 1) form
+
+static double grad(const double *y0, const double *p) {
+  double dy[1] = {0}, dp[1] = {0};
+  __enzyme_autodiff((void *)f, enzyme_dup, y0, dy, enzyme_dup, p, dp);
+  return dp[0];
+}
+
+double hvp(const double *y0, const double *p, double *ty, double *tp) {
+  return __enzyme_fwddiff((void *)grad, enzyme_dup, y0, ty, enzyme_dup, p,
+                          tp);
+}
+// CHECK-DAG: checkpoint-nested.c:[[#@LINE-3]]:10: error: cannot differentiate 'adcc_checkpointed_steps(step).record' in forward mode: a derivative of the derivative of adcc_checkpointed_steps (forward or reverse mode over a gradient or tangent through the loop) is not supported yet; differentiate the loop written without it
+
+void batched(const double *y0, double *d0, double *d1, const double *p,
+             double *q0, double *q1) {
+  __enzyme_autodiff((void *)f, enzyme_width, 2, enzyme_dup, y0, d0, d1,
+                    enzyme_dup, p, q0, q1);
+}
