@@ -2,8 +2,8 @@
 
 #include "adcore/ADPass.h"
 
-#include "CallSites.h"
-#include "MemoryScopes.h"
+#include "support/CallSites.h"
+#include "support/MemoryScopes.h"
 #include "adcore/CrossTU.h"
 #include "adcore/CustomRules.h"
 #include "adcore/DenseViews.h"

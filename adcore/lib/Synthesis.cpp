@@ -2,7 +2,7 @@
 
 #include "adcore/Synthesis.h"
 #include "adcore/CrossTU.h"
-#include "TapeLevels.h"
+#include "support/TapeLevels.h"
 #include "forward/ForwardEmitter.h"
 #include "reverse/ReverseEmitter.h"
 

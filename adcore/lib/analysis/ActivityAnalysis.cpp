@@ -1,7 +1,7 @@
 //===- ActivityAnalysis.cpp - Which values carry derivatives -------------===//
 
 #include "adcore/ActivityAnalysis.h"
-#include "../MemoryScopes.h"
+#include "support/MemoryScopes.h"
 #include "adcore/TypeAnalysis.h"
 #include "adcore/CustomRules.h"
 #include "adcore/InactiveFunctions.h"

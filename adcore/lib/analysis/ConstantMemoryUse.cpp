@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../ScratchShadows.h"
+#include "support/ScratchShadows.h"
 
 #include "adcore/ActivityAnalysis.h"
 #include "adcore/CustomRules.h"

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../CallSites.h"
-#include "../ScratchShadows.h"
+#include "support/CallSites.h"
+#include "support/ScratchShadows.h"
 #include "ForwardEmitter.h"
 
 #include "adcore/InactiveFunctions.h"

@@ -2,9 +2,9 @@
 
 #include "ForwardEmitter.h"
 
-#include "../CallSites.h"
-#include "../ContractArithmetic.h"
-#include "../MemoryScopes.h"
+#include "support/CallSites.h"
+#include "support/ContractArithmetic.h"
+#include "support/MemoryScopes.h"
 #include "adcore/NullableShadows.h"
 #include "llvm/Analysis/ValueTracking.h"
 

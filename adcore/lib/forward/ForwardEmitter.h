@@ -18,7 +18,7 @@
 #ifndef ADCORE_FORWARD_FORWARDEMITTER_H
 #define ADCORE_FORWARD_FORWARDEMITTER_H
 
-#include "../UnneededResults.h"
+#include "support/UnneededResults.h"
 #include "adcore/ActivityAnalysis.h"
 #include "adcore/Derivative.h"
 #include "adcore/NullableShadows.h"

@@ -10,10 +10,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../CallSites.h"
-#include "../MemoryScopes.h"
-#include "../NullShadowGuards.h"
-#include "../ShadowlessStores.h"
+#include "support/CallSites.h"
+#include "support/MemoryScopes.h"
+#include "support/NullShadowGuards.h"
+#include "support/ShadowlessStores.h"
 #include "ForwardEmitter.h"
 
 #include "llvm/Analysis/ValueTracking.h"

@@ -9,12 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../NullShadowGuards.h"
-#include "../ShadowlessStores.h"
+#include "support/NullShadowGuards.h"
+#include "support/ShadowlessStores.h"
 #include "ReverseEmitter.h"
 
-#include "../CallSites.h"
-#include "../MemoryScopes.h"
+#include "support/CallSites.h"
+#include "support/MemoryScopes.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/GlobalVariable.h"

@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../CallSites.h"
-#include "../ScratchShadows.h"
-#include "../TapeLevels.h"
+#include "support/CallSites.h"
+#include "support/ScratchShadows.h"
+#include "support/TapeLevels.h"
 #include "ReverseEmitter.h"
 
 #include "adcore/CrossTU.h"

@@ -2,9 +2,9 @@
 
 #include "ReverseEmitter.h"
 
-#include "../CallSites.h"
-#include "../MemoryScopes.h"
-#include "../TapeLevels.h"
+#include "support/CallSites.h"
+#include "support/MemoryScopes.h"
+#include "support/TapeLevels.h"
 
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MathRules.h"

@@ -39,8 +39,8 @@
 #include "adcore/Synthesis.h"
 #include "adcore/TypeAnalysis.h"
 
-#include "../PowerRule.h"
-#include "../UnneededResults.h"
+#include "rules/PowerRule.h"
+#include "support/UnneededResults.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"

@@ -9,7 +9,7 @@
 #include "adcore/EnzymeMarks.h"
 #include "adcore/MathRules.h"
 
-#include "CallSites.h"
+#include "support/CallSites.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

@@ -3,10 +3,10 @@
 #include "adcore/EnzymeCalls.h"
 #include "adcore/ParamShapes.h"
 
-#include "CallSites.h"
+#include "support/CallSites.h"
 #include "RequestMarkers.h"
 #include "RequestValueTypes.h"
-#include "ScratchShadows.h"
+#include "support/ScratchShadows.h"
 #include "SplitResults.h"
 
 #include "llvm/ADT/SmallPtrSet.h"

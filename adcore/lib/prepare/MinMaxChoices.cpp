@@ -28,7 +28,7 @@
 #include "adcore/ADPass.h"
 #include "adcore/RequestCollector.h"
 
-#include "CallSites.h"
+#include "support/CallSites.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Constants.h"

@@ -11,7 +11,7 @@
 #include "adcore/ADPass.h"
 #include "adcore/Synthesis.h"
 
-#include "ContractArithmetic.h"
+#include "support/ContractArithmetic.h"
 
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"

@@ -7,7 +7,7 @@
 
 #include "adcore/DenseViews.h"
 
-#include "MemoryScopes.h"
+#include "support/MemoryScopes.h"
 #include "adcore/Synthesis.h"
 
 #include "llvm/ADT/PostOrderIterator.h"

@@ -4,7 +4,7 @@
 #include "adcore/ParamShapes.h"
 #include "adcore/Synthesis.h"
 
-#include "CallSites.h"
+#include "support/CallSites.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"

@@ -2,7 +2,7 @@
 
 #include "adcore/ParamShapes.h"
 
-#include "CallSites.h"
+#include "support/CallSites.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/Attributes.h"

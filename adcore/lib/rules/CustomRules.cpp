@@ -5,7 +5,7 @@
 #include "adcore/EnzymeMarks.h"
 #include "adcore/MemoryFunctions.h"
 
-#include "CallSites.h"
+#include "support/CallSites.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"

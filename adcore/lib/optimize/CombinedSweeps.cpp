@@ -23,7 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CallSites.h"
+#include "support/CallSites.h"
 #include "adcore/ADPass.h"
 #include "adcore/ActivityAnalysis.h"
 #include "adcore/CrossTU.h"

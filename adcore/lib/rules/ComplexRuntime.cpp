@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CallSites.h"
+#include "support/CallSites.h"
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Module.h"

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CallSites.h"
+#include "support/CallSites.h"
 
 #include "adcore/MathRules.h"
 

@@ -54,7 +54,7 @@
 
 #include "adcore/ADPass.h"
 
-#include "CheapInstructions.h"
+#include "support/CheapInstructions.h"
 #include "GatheredUpdates.h"
 #include "LoopUpdates.h"
 

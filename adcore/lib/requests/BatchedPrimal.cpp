@@ -16,7 +16,7 @@
 
 #include "adcore/EnzymeCalls.h"
 
-#include "CallSites.h"
+#include "support/CallSites.h"
 #include "RequestValueTypes.h"
 
 #include "llvm/ADT/SetVector.h"
