@@ -1,19 +1,19 @@
 //===- ADPass.cpp - The module pass that differentiates ------------------===//
 
-#include "adcore/ADPass.h"
+#include "ADPass.h"
 
 #include "support/CallSites.h"
 #include "support/MemoryScopes.h"
 #include "adcore/CrossTU.h"
-#include "adcore/CustomRules.h"
-#include "adcore/DenseViews.h"
-#include "adcore/DeclaredDerivatives.h"
-#include "adcore/EnzymeCalls.h"
+#include "rules/CustomRules.h"
+#include "requests/DenseViews.h"
+#include "requests/DeclaredDerivatives.h"
+#include "requests/EnzymeCalls.h"
 #include "adcore/EnzymeMarks.h"
-#include "adcore/GlobalShadows.h"
+#include "support/GlobalShadows.h"
 #include "adcore/ParamShapes.h"
 #include "adcore/RequestCollector.h"
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"

@@ -13,8 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "adcore/CrossTU.h"
-#include "adcore/ADPass.h"
-#include "adcore/Synthesis.h"
+#include "ADPass.h"
+#include "Synthesis.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,6 +1,6 @@
 //===- Synthesis.cpp - Generating derivative functions -------------------===//
 
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 #include "adcore/CrossTU.h"
 #include "support/TapeLevels.h"
 #include "forward/ForwardEmitter.h"

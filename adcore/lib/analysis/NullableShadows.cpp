@@ -21,12 +21,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/NullableShadows.h"
-#include "adcore/ActivityAnalysis.h"
-#include "adcore/CustomRules.h"
-#include "adcore/InactiveFunctions.h"
+#include "NullableShadows.h"
+#include "ActivityAnalysis.h"
+#include "rules/CustomRules.h"
+#include "rules/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
-#include "adcore/TypeAnalysis.h"
+#include "TypeAnalysis.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"

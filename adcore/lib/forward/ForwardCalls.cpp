@@ -12,10 +12,10 @@
 #include "support/ScratchShadows.h"
 #include "ForwardEmitter.h"
 
-#include "adcore/InactiveFunctions.h"
+#include "rules/InactiveFunctions.h"
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
-#include "adcore/MirroredFunctions.h"
+#include "rules/MirroredFunctions.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicInst.h"

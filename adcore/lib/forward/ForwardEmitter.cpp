@@ -5,7 +5,7 @@
 #include "support/CallSites.h"
 #include "support/ContractArithmetic.h"
 #include "support/MemoryScopes.h"
-#include "adcore/NullableShadows.h"
+#include "analysis/NullableShadows.h"
 #include "llvm/Analysis/ValueTracking.h"
 
 #include "llvm/ADT/PostOrderIterator.h"

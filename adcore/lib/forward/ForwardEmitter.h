@@ -19,11 +19,11 @@
 #define ADCORE_FORWARD_FORWARDEMITTER_H
 
 #include "support/UnneededResults.h"
-#include "adcore/ActivityAnalysis.h"
+#include "analysis/ActivityAnalysis.h"
 #include "adcore/Derivative.h"
-#include "adcore/NullableShadows.h"
-#include "adcore/Synthesis.h"
-#include "adcore/TypeAnalysis.h"
+#include "analysis/NullableShadows.h"
+#include "Synthesis.h"
+#include "analysis/TypeAnalysis.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"

@@ -27,7 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/ADPass.h"
+#include "ADPass.h"
 
 #include "LoopUpdates.h"
 

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/ADPass.h"
+#include "ADPass.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/ConstantFold.h"

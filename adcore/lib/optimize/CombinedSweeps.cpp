@@ -24,10 +24,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "support/CallSites.h"
-#include "adcore/ADPass.h"
-#include "adcore/ActivityAnalysis.h"
+#include "ADPass.h"
+#include "analysis/ActivityAnalysis.h"
 #include "adcore/CrossTU.h"
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/IR/Dominators.h"

@@ -52,7 +52,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/ADPass.h"
+#include "ADPass.h"
 
 #include "support/CheapInstructions.h"
 #include "GatheredUpdates.h"

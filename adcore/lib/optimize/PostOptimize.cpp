@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/ADPass.h"
-#include "adcore/Synthesis.h"
+#include "ADPass.h"
+#include "Synthesis.h"
 
 #include "support/ContractArithmetic.h"
 

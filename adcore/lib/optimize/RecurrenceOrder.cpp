@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/ADPass.h"
+#include "ADPass.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 #include "PrimalRewrites.h"
 

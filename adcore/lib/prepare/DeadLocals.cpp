@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Instructions.h"

@@ -26,7 +26,7 @@
 
 #include "PrimalRewrites.h"
 
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/SmallVector.h"

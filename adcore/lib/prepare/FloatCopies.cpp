@@ -21,8 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/Synthesis.h"
-#include "adcore/TypeAnalysis.h"
+#include "Synthesis.h"
+#include "analysis/TypeAnalysis.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/ConstantFolding.h"

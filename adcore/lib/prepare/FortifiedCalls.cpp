@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 #include "PrimalRewrites.h"
 

@@ -13,7 +13,7 @@
 
 #include "support/CallSites.h"
 
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 #include "PrimalRewrites.h"
 

@@ -24,7 +24,7 @@
 
 #include "PrimalRewrites.h"
 
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

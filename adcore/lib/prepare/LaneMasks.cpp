@@ -28,7 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 #include "PrimalRewrites.h"
 

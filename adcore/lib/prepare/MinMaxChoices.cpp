@@ -25,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/ADPass.h"
+#include "ADPass.h"
 #include "adcore/RequestCollector.h"
 
 #include "support/CallSites.h"

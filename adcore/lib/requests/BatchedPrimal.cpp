@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/EnzymeCalls.h"
+#include "EnzymeCalls.h"
 
 #include "support/CallSites.h"
 #include "RequestValueTypes.h"

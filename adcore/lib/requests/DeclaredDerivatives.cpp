@@ -1,8 +1,8 @@
 //===- DeclaredDerivatives.cpp - Derivatives from attributes -------------===//
 
-#include "adcore/DeclaredDerivatives.h"
+#include "DeclaredDerivatives.h"
 #include "adcore/ParamShapes.h"
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 #include "support/CallSites.h"
 

@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/DenseViews.h"
+#include "DenseViews.h"
 
 #include "support/MemoryScopes.h"
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"

@@ -1,6 +1,6 @@
 //===- EnzymeCalls.cpp - Lowering Enzyme-style requests ------------------===//
 
-#include "adcore/EnzymeCalls.h"
+#include "EnzymeCalls.h"
 #include "adcore/ParamShapes.h"
 
 #include "support/CallSites.h"

@@ -2,7 +2,7 @@
 
 #include "adcore/RequestCollector.h"
 
-#include "adcore/DenseViews.h"
+#include "DenseViews.h"
 #include "adcore/EnzymeMarks.h"
 
 #include "llvm/IR/Function.h"

@@ -14,10 +14,10 @@
 #include "ReverseEmitter.h"
 
 #include "adcore/CrossTU.h"
-#include "adcore/CustomRules.h"
-#include "adcore/InactiveFunctions.h"
+#include "rules/CustomRules.h"
+#include "rules/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
-#include "adcore/MirroredFunctions.h"
+#include "rules/MirroredFunctions.h"
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/IntrinsicInst.h"

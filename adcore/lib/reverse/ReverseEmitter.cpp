@@ -6,10 +6,10 @@
 #include "support/MemoryScopes.h"
 #include "support/TapeLevels.h"
 
-#include "adcore/InactiveFunctions.h"
+#include "rules/InactiveFunctions.h"
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
-#include "adcore/NullableShadows.h"
+#include "analysis/NullableShadows.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"

@@ -1,7 +1,7 @@
 //===- CustomRules.cpp - User-registered rules and marks -----------------===//
 
-#include "adcore/CustomRules.h"
-#include "adcore/ADPass.h"
+#include "CustomRules.h"
+#include "ADPass.h"
 #include "adcore/EnzymeMarks.h"
 #include "adcore/MemoryFunctions.h"
 

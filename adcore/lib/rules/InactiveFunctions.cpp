@@ -1,6 +1,6 @@
 //===- InactiveFunctions.cpp - Functions without derivatives -------------===//
 
-#include "adcore/InactiveFunctions.h"
+#include "InactiveFunctions.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/DerivedTypes.h"

@@ -1,6 +1,6 @@
 //===- MirroredFunctions.cpp - Functions repeated on shadows -------------===//
 
-#include "adcore/MirroredFunctions.h"
+#include "MirroredFunctions.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"

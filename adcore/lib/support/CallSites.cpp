@@ -1,9 +1,9 @@
 //===- CallSites.cpp - Replacing calls and invokes -----------------------===//
 
 #include "CallSites.h"
-#include "adcore/ActivityAnalysis.h"
+#include "analysis/ActivityAnalysis.h"
 
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"

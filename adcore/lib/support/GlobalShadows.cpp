@@ -1,7 +1,7 @@
 //===- GlobalShadows.cpp - Shadows of global variables -------------------===//
 
-#include "adcore/GlobalShadows.h"
-#include "adcore/CustomRules.h"
+#include "GlobalShadows.h"
+#include "rules/CustomRules.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"

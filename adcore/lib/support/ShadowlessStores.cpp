@@ -2,8 +2,8 @@
 
 #include "ShadowlessStores.h"
 
-#include "adcore/GlobalShadows.h"
-#include "adcore/Synthesis.h"
+#include "GlobalShadows.h"
+#include "Synthesis.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/IR/Argument.h"

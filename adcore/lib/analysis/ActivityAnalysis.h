@@ -19,7 +19,7 @@
 #define ADCORE_ACTIVITYANALYSIS_H
 
 #include "adcore/Derivative.h"
-#include "adcore/GlobalShadows.h"
+#include "support/GlobalShadows.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"

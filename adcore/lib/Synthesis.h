@@ -9,7 +9,7 @@
 #ifndef ADCORE_SYNTHESIS_H
 #define ADCORE_SYNTHESIS_H
 
-#include "adcore/CustomRules.h"
+#include "rules/CustomRules.h"
 #include "adcore/Derivative.h"
 
 #include "llvm/ADT/ArrayRef.h"

@@ -19,7 +19,7 @@
 #ifndef ADCORE_CUSTOMRULES_H
 #define ADCORE_CUSTOMRULES_H
 
-#include "adcore/InactiveFunctions.h"
+#include "InactiveFunctions.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"

@@ -17,7 +17,7 @@
 #define ADCORE_ENZYMECALLS_H
 
 #include "adcore/Request.h"
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 namespace adcore {
 
