@@ -14,6 +14,7 @@
 #include "adcore/ParamShapes.h"
 #include "adcore/RequestCollector.h"
 #include "Synthesis.h"
+#include "optimize/Optimize.h"
 
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"

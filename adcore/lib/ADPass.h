@@ -13,15 +13,10 @@
 
 #include "adcore/Options.h"
 
-#include "llvm/ADT/SmallPtrSet.h"
-#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/OptimizationLevel.h"
 
 namespace adcore {
-
-class SynthesisContext;
-struct CombinedSweeps;
 
 class ADPass : public llvm::PassInfoMixin<ADPass> {
 public:
@@ -45,131 +40,6 @@ class SynthesisContext;
 /// inlined into their callers, simplified there again; the generated
 /// functions with local linkage left without a caller are removed.
 void finishGenerated(SynthesisContext &Ctx, llvm::OptimizationLevel Level);
-
-/// Runs the function simplification pipeline of \p Level on \p Functions
-/// (the generated derivatives, or with \p Derivatives false the functions
-/// they were inlined into): they were created after the module's own
-/// simplification ran. Derivatives' loops also get
-/// keepAccumulationsInRegisters, and with \p Contract their adjoint sums
-/// are contracted (ContractArithmetic.h).
-void optimizeGenerated(llvm::ArrayRef<llvm::Function *> Functions,
-                       llvm::OptimizationLevel Level, bool Derivatives,
-                       bool Contract = false);
-
-/// Inlines \p Call (of a generated function) as the inliner would: only
-/// into a caller compiled for the same target and processor features, and
-/// merging the callee's function attributes that describe its code into
-/// the caller's (the vector width its intrinsics need:
-/// "min-legal-vector-width" of AVX-512 code). Returns whether it did.
-bool inlineGeneratedCall(llvm::CallBase &Call);
-
-/// Inlines calls of the generated \p Functions that are worth it: a
-/// derivative called once, or a small one; never a recursive one. The
-/// functions that received code are added to \p Touched.
-void inlineGenerated(llvm::ArrayRef<llvm::Function *> Functions,
-                     llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
-
-/// Replaces each phi of an aggregate (the `[N x double]` tangent of a
-/// batched derivative) by one phi per scalar element, so that loops carrying
-/// them are within reach of the loop vectorizer. Returns whether \p F
-/// changed.
-bool splitAggregatePhis(llvm::Function &F);
-
-/// splitAggregatePhis as a pass (adcc-opt's
-/// `-passes=adcc-split-aggregate-phis`).
-struct SplitAggregatePhisPass
-    : public llvm::PassInfoMixin<SplitAggregatePhisPass> {
-  llvm::PreservedAnalyses run(llvm::Function &F,
-                              llvm::FunctionAnalysisManager &) {
-    return splitAggregatePhis(F) ? llvm::PreservedAnalyses::none()
-                                 : llvm::PreservedAnalyses::all();
-  }
-};
-
-/// Moves the computation of values carried around a loop (the incoming value
-/// of a header phi) above the phi's first user where only arithmetic has to
-/// move, so that the loop vectorizer recognizes the recurrence. The reverse
-/// loops of stencils need it. Returns whether \p F changed.
-bool orderRecurrenceUpdates(llvm::Function &F);
-
-/// Keeps the adjoint contributions that a loop adds into neighbouring
-/// elements of one array (the reverse loop of a stencil) in registers until
-/// their element is complete, which then is loaded and stored once; the
-/// additions and their order stay the same. Loops whose other accesses may
-/// touch those elements are versioned by a check of the address ranges.
-/// Returns whether \p F changed.
-bool keepAccumulationsInRegisters(llvm::Function &F,
-                                  llvm::FunctionAnalysisManager &FAM);
-
-/// Marks the functions that `__enzyme_register_*`, `__enzyme_inactivefn*`
-/// and `__enzyme_function_like` name `noinline`, at the start of the
-/// pipeline (CustomRules::keepRegisteredOutOfLine).
-struct KeepRegisteredPass : public llvm::PassInfoMixin<KeepRegisteredPass> {
-  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
-};
-
-/// Keeps floating-point min/max choices (a phi or select decided by a
-/// floating-point compare) as choices in the functions the module's
-/// derivative requests reach, by clearing the `nnan` and `nsz` flags that
-/// let InstCombine turn them into llvm.maxnum/minnum, whose ties are not the
-/// program's, and puts a constant first operand of llvm.maxnum, ... second,
-/// as InstCombine does from -O1 on, so that a tie of fmax(c, x) has the same
-/// derivative at every level (MinMaxChoices.cpp). Run at the start of the
-/// pipeline. Returns whether it changed any.
-bool keepMinMaxChoices(llvm::Module &M);
-
-/// keepMinMaxChoices as a pass (pipeline start; adcc-opt's
-/// `-passes=adcc-keep-min-max-choices`).
-struct KeepMinMaxChoicesPass
-    : public llvm::PassInfoMixin<KeepMinMaxChoicesPass> {
-  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
-};
-
-/// Turns the reverse loop of a stencil around where its addends are cheap
-/// to compute again: a new loop walks over the elements the loop adds into
-/// and adds each element's contributions, recomputed from their iterations,
-/// in the original order (GatheredUpdates.cpp). Loops with fewer iterations
-/// than the offsets span, or whose arrays meet, run unchanged. Returns
-/// whether \p F changed.
-bool gatherUpdates(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
-
-/// gatherUpdates as a pass (adcc-opt's `-passes=adcc-gathered-updates`).
-struct GatheredUpdatesPass : public llvm::PassInfoMixin<GatheredUpdatesPass> {
-  llvm::PreservedAnalyses run(llvm::Function &F,
-                              llvm::FunctionAnalysisManager &FAM) {
-    return gatherUpdates(F, FAM) ? llvm::PreservedAnalyses::none()
-                                 : llvm::PreservedAnalyses::all();
-  }
-};
-
-/// keepAccumulationsInRegisters as a pass (adcc-opt's
-/// `-passes=adcc-accumulation-windows`).
-struct AccumulationWindowsPass
-    : public llvm::PassInfoMixin<AccumulationWindowsPass> {
-  llvm::PreservedAnalyses run(llvm::Function &F,
-                              llvm::FunctionAnalysisManager &FAM) {
-    return keepAccumulationsInRegisters(F, FAM)
-               ? llvm::PreservedAnalyses::none()
-               : llvm::PreservedAnalyses::all();
-  }
-};
-
-/// Replaces the tape pushes and pops of \p F (generated code) by inline
-/// fast paths that call the runtime only at the end of a chunk; with \p
-/// KeepEndRecords, not those of end records (EndRecordsMetadata), which
-/// inlineCombinedSweeps may put in a stack slot.
-void expandTapeOperations(llvm::Function &F, bool KeepEndRecords = false);
-
-/// Inlines each combined gradient's augmented and reverse sweeps into the
-/// function that runs them back to back, where they are its only calls,
-/// and keeps their end records in its frame (CombinedSweeps.cpp). Adds the
-/// functions changed to \p Touched.
-void inlineCombinedSweeps(const SynthesisContext &Ctx,
-                          llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
-/// True when \p S's sweeps are called by S.Caller only (and once each).
-bool callsCombinedAlone(const CombinedSweeps &S);
 
 } // namespace adcore
 

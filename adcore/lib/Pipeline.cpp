@@ -2,6 +2,8 @@
 
 #include "adcore/Pipeline.h"
 #include "ADPass.h"
+#include "optimize/Optimize.h"
+#include "prepare/Prepare.h"
 #include "rules/CustomRules.h"
 
 #include "llvm/Passes/PassBuilder.h"

@@ -3,6 +3,7 @@
 #include "Synthesis.h"
 #include "adcore/CrossTU.h"
 #include "support/TapeLevels.h"
+#include "prepare/Prepare.h"
 #include "forward/ForwardEmitter.h"
 #include "reverse/ReverseEmitter.h"
 

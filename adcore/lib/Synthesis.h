@@ -10,6 +10,7 @@
 #define ADCORE_SYNTHESIS_H
 
 #include "rules/CustomRules.h"
+#include "support/IRMarks.h"
 #include "adcore/Derivative.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -25,7 +26,6 @@
 
 namespace llvm {
 class BasicBlock;
-class BitCastInst;
 class Function;
 class FunctionType;
 class Instruction;
@@ -34,103 +34,9 @@ class Module;
 
 namespace adcore {
 
-/// Function attribute of generated functions that push or pop tape records.
-constexpr const char *UsesTapeAttribute = "adcc-uses-tape";
-/// Metadata on a reverse sweep's load of a tape record that holds an
-/// integer (a loop count, a block id), never the bits of a float.
-constexpr const char *IntegerRecordMetadata = "adcc.integer";
-/// Metadata on an instruction of a rewritten primal whose result carries no
-/// derivative, whatever its operands (the bits of a float in a branch
-/// taken only for inputs where the function is constant: ExponentBits.cpp).
-constexpr const char *NoDerivativeMetadata = "adcc.no.derivative";
-/// Metadata on the push of an augmented sweep's end records (the values it
-/// records once, at its return) and on the pop of its reverse sweep that
-/// reads them back: one node per augmented sweep, naming it. Groups of
-/// records pushed outside loops are tagged the same way, with one node per
-/// group, {sweep, group number}: each such push and pop runs at most once
-/// per call, so a combined gradient can keep the group in its frame.
-constexpr const char *EndRecordsMetadata = "adcc.end.records";
-/// Metadata on the additions of a reverse sweep that sum an adjoint: the
-/// arithmetic contractDerivativeArithmetic may fuse once the derivatives
-/// are simplified (ContractArithmetic.h).
-constexpr const char *AdjointSumMetadata = "adcc.adjoint.sum";
-
-/// The error for an address of memory with derivatives kept in an integer
-/// variable that becomes a pointer again (both modes, at -O0).
-constexpr const char *AddressInIntegerError =
-    "the address of memory with derivatives is kept in an integer variable "
-    "(`(uintptr_t)p`), whose derivative would be lost; compute the address "
-    "with pointer arithmetic";
-
 /// True when \p BB may run more than once per call (it is in a cycle, or
 /// too far from its successors to tell).
 bool inCycle(const llvm::BasicBlock &BB);
-
-/// Rewrites shuffles of integers that only move whole floating-point
-/// values (Eigen's packet broadcasts) as shuffles of those values, and the
-/// integer loads they read as floating-point loads (FloatShuffles.cpp).
-/// Returns whether \p F changed.
-bool canonicalizeFloatShuffles(llvm::Function &F);
-/// Rewrites the checked copies of _FORTIFY_SOURCE (__memcpy_chk,
-/// __memmove_chk, __memset_chk) as their check and the llvm.memcpy /
-/// memmove / memset intrinsic (FortifiedCalls.cpp). Returns whether \p F
-/// changed.
-bool rewriteFortifiedCalls(llvm::Function &F);
-/// Rewrites posix_memalign(&p, align, size) as the checks it makes and a
-/// call of aligned_alloc whose block is stored into p (AlignedBlocks.cpp).
-/// Returns whether \p F changed.
-bool rewritePosixMemaligns(llvm::Function &F);
-/// After each call that reads a floating-point value from a C++ stream into
-/// a variable (`in >> x`), stores that value into it again as a constant,
-/// which resets its derivative (InputValues.cpp). Returns whether \p F
-/// changed.
-bool resetInputValues(llvm::Function &F);
-/// Rewrites the inline assembly adcc knows the meaning of (Eigen's packet
-/// min and max, its optimization barrier) as IR (KnownAsm.cpp). Returns
-/// whether \p F changed.
-bool rewriteKnownAsm(llvm::Function &F);
-/// Rewrites sign-bit masks on the bits of floating-point values (Eigen's
-/// pabs and pnegate at -O0) as fabs, fneg and copysign (SignMasks.cpp),
-/// and a new exponent set in them (rewriteExponentBits). Returns whether
-/// \p F changed.
-bool rewriteSignMasks(llvm::Function &F);
-/// Rewrites and/or of two floats' bits, one of them a lane mask known only
-/// at run time (Eigen's pand, pandnot and por at -O0), as selects with the
-/// same bits (LaneMasks.cpp). Returns whether \p F changed.
-bool rewriteLaneMasks(llvm::Function &F);
-/// Rewrites \p Cast when it casts to floats a new exponent set in the bits
-/// of floats (the mantissa of Eigen's pfrexp) as llvm.frexp and ldexp
-/// (ExponentBits.cpp). Returns whether it did.
-bool rewriteExponentBits(llvm::BitCastInst &Cast);
-/// What the error for an intrinsic without a derivative adds after "the
-/// intrinsic 'X' is not supported yet": advice for the intrinsics users
-/// meet through a library (X86Intrinsics.cpp), else nothing.
-llvm::StringRef unsupportedIntrinsicAdvice(const llvm::Function &Callee);
-/// Removes the local variables of \p F that are only written, with their
-/// writes (DeadLocals.cpp): what the rewrites above leave unread at -O0.
-/// Returns whether \p F changed.
-bool removeDeadLocals(llvm::Function &F);
-/// Rewrites whole floats taken out of a vector of them as an integer (the
-/// halves of an AVX packet) as shuffles of the floats (FloatShuffles.cpp).
-/// Returns whether \p F changed.
-bool rewriteFloatBitSlices(llvm::Function &F);
-/// Retypes integer copies of doubles and floats (loads whose TBAA names the
-/// floating-point type) carried through phis and selects to their stores
-/// as copies of that floating-point type (FloatCopies.cpp). Returns whether
-/// \p F changed.
-bool typeFloatCopies(llvm::Function &F);
-/// Rewrites integer loads whose bits become floats through and/or/xor (a
-/// mask on the bits of doubles loaded as integers) as loads of the floats
-/// and a cast of their bits (BitLoads.cpp). Returns whether \p F changed.
-bool loadFloatBitsAsFloats(llvm::Function &F);
-/// Rewrites a bitcast to floats of an integer select as a select of
-/// bitcasts (FloatSelects.cpp). Returns whether \p F changed.
-bool sinkFloatCastsIntoSelects(llvm::Function &F);
-/// Rewrites x86 SIMD intrinsics (rounding with a constant mode, blendv,
-/// min/max, addsub, horizontal sums, constant permutes) as the
-/// target-independent IR that computes the same bits (X86Intrinsics.cpp).
-/// Returns whether \p F changed.
-bool rewriteX86Intrinsics(llvm::Function &F);
 
 /// A function that runs an augmented sweep and then its reverse sweep, back
 /// to back: the combined gradient of a request (CombinedSweeps.cpp).

@@ -11,6 +11,7 @@
 #include "support/CallSites.h"
 #include "support/ScratchShadows.h"
 #include "ForwardEmitter.h"
+#include "prepare/Prepare.h"
 
 #include "rules/InactiveFunctions.h"
 #include "adcore/MathRules.h"

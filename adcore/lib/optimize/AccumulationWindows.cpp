@@ -27,7 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ADPass.h"
+#include "Optimize.h"
 
 #include "LoopUpdates.h"
 

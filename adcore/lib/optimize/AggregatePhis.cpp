@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ADPass.h"
+#include "Optimize.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/ConstantFold.h"

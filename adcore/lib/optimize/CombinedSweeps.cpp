@@ -24,7 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "support/CallSites.h"
-#include "ADPass.h"
+#include "Optimize.h"
 #include "analysis/ActivityAnalysis.h"
 #include "adcore/CrossTU.h"
 #include "Synthesis.h"

@@ -52,7 +52,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ADPass.h"
+#include "Optimize.h"
 
 #include "support/CheapInstructions.h"
 #include "GatheredUpdates.h"

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ADPass.h"
+#include "Optimize.h"
 #include "Synthesis.h"
 
 #include "support/ContractArithmetic.h"

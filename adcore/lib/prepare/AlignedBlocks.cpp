@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Synthesis.h"
+#include "Prepare.h"
 
 #include "PrimalRewrites.h"
 

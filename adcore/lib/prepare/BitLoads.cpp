@@ -23,7 +23,7 @@
 
 #include "PrimalRewrites.h"
 
-#include "Synthesis.h"
+#include "Prepare.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Synthesis.h"
+#include "Prepare.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Instructions.h"

@@ -26,7 +26,8 @@
 
 #include "PrimalRewrites.h"
 
-#include "Synthesis.h"
+#include "Prepare.h"
+#include "support/IRMarks.h"
 
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/SmallVector.h"

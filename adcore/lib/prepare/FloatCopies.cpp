@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Synthesis.h"
+#include "Prepare.h"
 #include "analysis/TypeAnalysis.h"
 
 #include "llvm/ADT/SetVector.h"

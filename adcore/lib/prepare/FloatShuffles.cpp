@@ -33,7 +33,7 @@
 
 #include "PrimalRewrites.h"
 
-#include "Synthesis.h"
+#include "Prepare.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"

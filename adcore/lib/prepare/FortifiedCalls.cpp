@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Synthesis.h"
+#include "Prepare.h"
 
 #include "PrimalRewrites.h"
 

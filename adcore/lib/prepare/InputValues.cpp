@@ -13,7 +13,8 @@
 
 #include "support/CallSites.h"
 
-#include "Synthesis.h"
+#include "Prepare.h"
+#include "support/IRMarks.h"
 
 #include "PrimalRewrites.h"
 

@@ -24,7 +24,8 @@
 
 #include "PrimalRewrites.h"
 
-#include "Synthesis.h"
+#include "Prepare.h"
+#include "support/IRMarks.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

@@ -28,7 +28,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Synthesis.h"
+#include "Prepare.h"
+#include "support/IRMarks.h"
 
 #include "PrimalRewrites.h"
 

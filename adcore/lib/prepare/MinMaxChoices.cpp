@@ -25,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ADPass.h"
+#include "Prepare.h"
 #include "adcore/RequestCollector.h"
 
 #include "support/CallSites.h"

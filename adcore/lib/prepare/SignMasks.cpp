@@ -25,7 +25,7 @@
 
 #include "PrimalRewrites.h"
 
-#include "Synthesis.h"
+#include "Prepare.h"
 
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/SmallVector.h"

@@ -5,6 +5,7 @@
 #include "support/CallSites.h"
 #include "support/MemoryScopes.h"
 #include "support/TapeLevels.h"
+#include "prepare/Prepare.h"
 
 #include "rules/InactiveFunctions.h"
 #include "adcore/MathRules.h"

@@ -1,7 +1,6 @@
 //===- CustomRules.cpp - User-registered rules and marks -----------------===//
 
 #include "CustomRules.h"
-#include "ADPass.h"
 #include "adcore/EnzymeMarks.h"
 #include "adcore/MemoryFunctions.h"
 
