@@ -10,7 +10,7 @@
 #include "requests/DeclaredDerivatives.h"
 #include "requests/EnzymeCalls.h"
 #include "adcore/EnzymeMarks.h"
-#include "support/GlobalShadows.h"
+#include "analysis/GlobalShadows.h"
 #include "adcore/ParamShapes.h"
 #include "adcore/RequestCollector.h"
 #include "Synthesis.h"

@@ -19,7 +19,7 @@
 #define ADCORE_ACTIVITYANALYSIS_H
 
 #include "adcore/Derivative.h"
-#include "support/GlobalShadows.h"
+#include "GlobalShadows.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"

@@ -13,7 +13,7 @@
 #include "support/CallSites.h"
 #include "support/MemoryScopes.h"
 #include "support/NullShadowGuards.h"
-#include "support/ShadowlessStores.h"
+#include "analysis/ShadowlessStores.h"
 #include "ForwardEmitter.h"
 
 #include "llvm/Analysis/ValueTracking.h"

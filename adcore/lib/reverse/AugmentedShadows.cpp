@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "support/NullShadowGuards.h"
-#include "support/ShadowlessStores.h"
+#include "analysis/ShadowlessStores.h"
 #include "ReverseEmitter.h"
 
 #include "support/CallSites.h"
