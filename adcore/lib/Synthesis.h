@@ -216,6 +216,14 @@ bool containsFloat(llvm::Type *T);
 /// The type of a derivative function for \p Key (see Derivative.h).
 llvm::FunctionType *derivativeType(const DerivativeKey &Key);
 
+/// Copies what stays true of each primal parameter to the derivative's
+/// parameters of \p Key's convention: noalias, nonnull, alignment and
+/// dereferenceable bytes, to the primal parameter and to its shadows (the
+/// shadows of distinct noalias pointers are distinct memory too), which
+/// lets the optimizer vectorize derivative loops without alias checks.
+void copyParameterAttributes(const llvm::Function &Primal, llvm::Function &D,
+                             const DerivativeKey &Key);
+
 } // namespace adcore
 
 #endif // ADCORE_SYNTHESIS_H

@@ -59,28 +59,6 @@ void prepareDerivativeFunction(const Function &Primal, Function &D) {
   D.setDSOLocal(true);
 }
 
-void copyParameterAttributes(const Function &Primal, Function &D,
-                             const DerivativeKey &Key) {
-  unsigned Pos = 0;
-  for (const Argument &A : Primal.args()) {
-    ArgActivity Act = Key.Args[A.getArgNo()];
-    unsigned Copies = 1;
-    if (hasShadow(Act))
-      Copies += Key.Width;
-    if (Act == ArgActivity::Const && A.getType()->isPointerTy() &&
-        Pos < D.arg_size()) {
-      bool Returns = false;
-      if (keepsPointeeClean(Primal, A.getArgNo(), CleanCallDepth, Returns) &&
-          !Returns)
-        D.addParamAttr(
-            Pos, Attribute::get(D.getContext(), KeepsPointeeCleanAttribute));
-    }
-    for (unsigned C = 0; C < Copies; ++C, ++Pos)
-      if (A.getType()->isPointerTy() && Pos < D.arg_size())
-        copyPointerFacts(Primal, A.getArgNo(), D, Pos);
-  }
-}
-
 void copyPointerFacts(const Function &From, unsigned FromArg, Function &To,
                       unsigned ToArg) {
   for (Attribute::AttrKind Kind :

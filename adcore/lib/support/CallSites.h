@@ -32,14 +32,6 @@ llvm::CallBase *emitReplacementCall(llvm::IRBuilder<> &B, llvm::CallBase &Old,
 /// which clang puts on everything at -O0); makes it internal.
 void prepareDerivativeFunction(const llvm::Function &Primal, llvm::Function &D);
 
-/// Copies what stays true of each primal parameter to the derivative's
-/// parameters of \p Key's convention: noalias, nonnull, alignment and
-/// dereferenceable bytes, to the primal parameter and to its shadows (the
-/// shadows of distinct noalias pointers are distinct memory too), which
-/// lets the optimizer vectorize derivative loops without alias checks.
-void copyParameterAttributes(const llvm::Function &Primal, llvm::Function &D,
-                             const DerivativeKey &Key);
-
 /// Copies those attributes of \p From's parameter \p FromArg to \p To's
 /// parameter \p ToArg.
 void copyPointerFacts(const llvm::Function &From, unsigned FromArg,
