@@ -154,6 +154,15 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
       F->eraseFromParent();
 }
 
+PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
+  // (Enzyme's attributes and annotations become registrations first.)
+  bool Changed = readEnzymeAnnotations(M);
+  Changed |= dropEnzymeTypeHints(M);
+  Changed |= replaceShadowTables(M);
+  Changed |= CustomRules::keepRegisteredOutOfLine(M);
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
 PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   if (!Opts.EnableAD)
     return PreservedAnalyses::all();

@@ -41,6 +41,14 @@ class SynthesisContext;
 /// functions with local linkage left without a caller are removed.
 void finishGenerated(SynthesisContext &Ctx, llvm::OptimizationLevel Level);
 
+/// Marks the functions that `__enzyme_register_*`, `__enzyme_inactivefn*`
+/// and `__enzyme_function_like` name `noinline`, at the start of the
+/// pipeline (CustomRules::keepRegisteredOutOfLine).
+struct KeepRegisteredPass : public llvm::PassInfoMixin<KeepRegisteredPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 } // namespace adcore
 
 #endif // ADCORE_ADPASS_H

@@ -1,11 +1,11 @@
 //===- CustomRules.cpp - User-registered rules and marks -----------------===//
 
 #include "CustomRules.h"
-#include "adcore/EnzymeMarks.h"
 #include "adcore/MemoryFunctions.h"
 
 #include "support/CallSites.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -238,19 +238,6 @@ void CustomRules::collect(Module &M, bool &HadError) {
       Like[functionOf(E[0])] = constantString(E[1]).str();
     }
   }
-}
-
-} // namespace adcore
-
-namespace adcore {
-
-PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
-  // (Enzyme's attributes and annotations become registrations first.)
-  bool Changed = readEnzymeAnnotations(M);
-  Changed |= dropEnzymeTypeHints(M);
-  Changed |= replaceShadowTables(M);
-  Changed |= CustomRules::keepRegisteredOutOfLine(M);
-  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace adcore

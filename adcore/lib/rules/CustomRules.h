@@ -23,7 +23,6 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/IR/PassManager.h"
 
 #include <string>
 
@@ -124,14 +123,6 @@ private:
       NamedShadows;
   llvm::DenseSet<const llvm::GlobalVariable *> Written;
   bool WrittenKnown = false;
-};
-
-/// Marks the functions that `__enzyme_register_*`, `__enzyme_inactivefn*`
-/// and `__enzyme_function_like` name `noinline`, at the start of the
-/// pipeline (CustomRules::keepRegisteredOutOfLine).
-struct KeepRegisteredPass : public llvm::PassInfoMixin<KeepRegisteredPass> {
-  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
 };
 
 } // namespace adcore

@@ -1,9 +1,7 @@
 //===- CallSites.cpp - Replacing calls and invokes -----------------------===//
 
 #include "CallSites.h"
-#include "analysis/ActivityAnalysis.h"
-
-#include "Synthesis.h"
+#include "IRMarks.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
