@@ -1,4 +1,4 @@
-//===- adcore/ADPass.h - The module pass that differentiates --*- C++ -*-===//
+//===- ADPass.h - The module pass that differentiates -----------*- C++ -*-===//
 //
 // ADPass runs once per module, after early simplification and before
 // vectorization: it collects the module's derivative requests, synthesizes

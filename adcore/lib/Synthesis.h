@@ -1,4 +1,4 @@
-//===- adcore/Synthesis.h - Generating derivative functions ---*- C++ -*-===//
+//===- Synthesis.h - Generating derivative functions ------------*- C++ -*-===//
 //
 // The entry point of the emitters: derivative functions are created on
 // demand, memoized by key, and generated recursively for the functions they

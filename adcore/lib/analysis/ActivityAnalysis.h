@@ -1,4 +1,4 @@
-//===- adcore/ActivityAnalysis.h - Which values carry derivatives -*- C++ -*-//
+//===- ActivityAnalysis.h - Which values carry derivatives ------*- C++ -*-===//
 //
 // For a function and the activity of its arguments, decides which values
 // carry a derivative:

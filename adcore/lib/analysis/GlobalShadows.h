@@ -1,4 +1,4 @@
-//===- adcore/GlobalShadows.h - Shadows of global variables -----*- C++ -*-===//
+//===- analysis/GlobalShadows.h - Shadows of global variables ---*- C++ -*-===//
 //
 // A global variable that holds floating-point data gets a shadow global of
 // the same type, as Enzyme does: zero-initialized, named `<name>_shadow`,

@@ -1,6 +1,6 @@
 //===- NullableShadows.cpp - Shadows that may be null at run time --------===//
 //
-// A fixed point over the function (adcore/NullableShadows.h): pointers
+// A fixed point over the function (analysis/NullableShadows.h): pointers
 // whose shadow may be null, and the memory that may hold such shadows.
 //  - a pointer without a shadow (not a function's address, its own
 //    shadow; the address of a global variable without a shadow is one)

@@ -1,4 +1,4 @@
-//===- adcore/NullableShadows.h - Shadows that may be null -----*- C++ -*-===//
+//===- analysis/NullableShadows.h - Shadows that may be null ----*- C++ -*-===//
 //
 // A pointer without a derivative (to constant data: an enzyme_const
 // argument, memory reached only through one) has no shadow; stored into

@@ -1,4 +1,4 @@
-//===- adcore/TypeAnalysis.h - What values and memory hold ----*- C++ -*-===//
+//===- analysis/TypeAnalysis.h - What values and memory hold ----*- C++ -*-===//
 //
 // LLVM IR types say little about memory (every pointer is `ptr`) and not
 // always what an integer is (SROA turns a memcpy of doubles into i64 loads

@@ -1,4 +1,4 @@
-//===- adcore/DeclaredDerivatives.h - Derivatives from attributes -*- C++ -*-//
+//===- DeclaredDerivatives.h - Derivatives from attributes ------*- C++ -*-===//
 //
 // The annotation attributes of <adcc.h> (ADCC_FORWARD, ...) reach the IR as
 // entries of `llvm.global.annotations` on the primal's definition, with the

@@ -1,6 +1,6 @@
 //===- DenseViews.cpp - Enzyme's __enzyme_todense -----------------------===//
 //
-// See adcore/DenseViews.h. A view's value is the null pointer: the address
+// See requests/DenseViews.h. A view's value is the null pointer: the address
 // of an access through it, as an integer, is its byte offset in the view.
 //
 //===----------------------------------------------------------------------===//

@@ -1,4 +1,4 @@
-//===- adcore/DenseViews.h - Enzyme's __enzyme_todense ----------*- C++ -*-===//
+//===- requests/DenseViews.h - Enzyme's __enzyme_todense --------*- C++ -*-===//
 //
 // A dense view is a pointer that Enzyme's users make with
 //

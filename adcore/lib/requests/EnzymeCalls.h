@@ -1,4 +1,4 @@
-//===- adcore/EnzymeCalls.h - Lowering Enzyme-style requests --*- C++ -*-===//
+//===- requests/EnzymeCalls.h - Lowering Enzyme-style requests --*- C++ -*-===//
 //
 // A call such as
 //   __enzyme_fwddiff((void *)f, enzyme_dup, x, dx, enzyme_const, n)

@@ -1,4 +1,4 @@
-//===- adcore/CustomRules.h - User-registered rules and marks --*- C++ -*-===//
+//===- rules/CustomRules.h - User-registered rules and marks ----*- C++ -*-===//
 //
 // Programs register derivatives and activity facts with globals, as with
 // Enzyme:

@@ -1,4 +1,4 @@
-//===- adcore/InactiveFunctions.h - Functions without derivatives -*- C++ -*-//
+//===- rules/InactiveFunctions.h - Functions without derivatives ---*- C++ -*-//
 //
 // Library functions that never carry derivatives, whatever their arguments:
 // output (printf), process control (exit, abort), timing, string and memory

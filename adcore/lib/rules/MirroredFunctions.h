@@ -1,4 +1,4 @@
-//===- adcore/MirroredFunctions.h - Functions repeated on shadows -*- C++ -*-//
+//===- rules/MirroredFunctions.h - Functions repeated on shadows ---*- C++ -*-//
 //
 // Library functions that only link and walk pointer structures (the nodes
 // of std::map's red-black tree, of std::list): no floating-point data goes

@@ -1,7 +1,7 @@
 //===- NullShadowGuards.h - Accesses through null shadows -----*- C++ -*-===//
 //
 // Where a shadow pointer may be null at run time while its primal is not
-// (adcore/NullableShadows.h: a pointer to constant data read back from
+// (analysis/NullableShadows.h: a pointer to constant data read back from
 // memory that holds derivatives), both modes guard what they do through it:
 // an address computed from it stays null (a select, not address 0 plus an
 // offset); a read through a null shadow reads zeros (a constant block); a
