@@ -1,20 +1,22 @@
 //===- ADPass.cpp - The module pass that differentiates ------------------===//
 
-#include "adcore/ADPass.h"
+#include "ADPass.h"
 
-#include "CallSites.h"
 #include "CheckpointedCalls.h"
-#include "MemoryScopes.h"
+#include "support/CallSites.h"
+#include "support/MemoryScopes.h"
 #include "adcore/CrossTU.h"
-#include "adcore/CustomRules.h"
-#include "adcore/DenseViews.h"
-#include "adcore/DeclaredDerivatives.h"
-#include "adcore/EnzymeCalls.h"
+#include "rules/CustomRules.h"
+#include "requests/DenseViews.h"
+#include "requests/DeclaredDerivatives.h"
+#include "requests/EnzymeCalls.h"
 #include "adcore/EnzymeMarks.h"
-#include "adcore/GlobalShadows.h"
+#include "analysis/GlobalShadows.h"
 #include "adcore/ParamShapes.h"
 #include "adcore/RequestCollector.h"
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
+#include "optimize/Optimize.h"
+#include "prepare/Prepare.h"
 
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -153,6 +155,15 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
   for (Function *F : Generated)
     if (F->hasLocalLinkage() && F->use_empty())
       F->eraseFromParent();
+}
+
+PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
+  // (Enzyme's attributes and annotations become registrations first.)
+  bool Changed = readEnzymeAnnotations(M);
+  Changed |= dropEnzymeTypeHints(M);
+  Changed |= replaceShadowTables(M);
+  Changed |= CustomRules::keepRegisteredOutOfLine(M);
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {

@@ -3,7 +3,8 @@
 // A call `adcc_checkpointed_steps((void *)step, n, state, bytes, params,
 // params_bytes, schedule, snapshots)` in differentiated code becomes a call
 // of a function named `adcc_checkpointed_steps(step)` taking the same
-// arguments but the step, which runs the same call. That function gets registered derivatives (as
+// arguments but the step, which runs the same call. That function gets
+// registered derivatives (as
 // __enzyme_register_derivative_ / __enzyme_register_gradient_ would give):
 // its forward derivative, augmented and reverse functions call the
 // runtime's schedules (runtime/lib/checkpoint.c, fixed_point.c) with a
@@ -19,10 +20,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckpointedCalls.h"
+#include "rules/CheckpointRuntime.h"
 
-#include "adcore/CustomRules.h"
-#include "adcore/GlobalShadows.h"
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
+#include "analysis/GlobalShadows.h"
+#include "rules/CustomRules.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
@@ -38,43 +40,13 @@ using namespace llvm;
 namespace adcore {
 namespace {
 
-/// One public call. Arguments are numbered as the call has them; the
-/// function made for a call site (the *loop function*) takes them without
-/// the step and condition functions, and its derivatives interleave
-/// shadows. The runtime calls' argument lists are written over the loop
-/// function's parameters: `vK` the value of parameter K, `dK` its shadow.
-struct CheckpointRow {
-  const char *Name;
-  const char *Short; // (in names of what is made)
-  unsigned NumArgs;
-  int Cond;      // the condition function's argument, or -1
-  int Snapshots; // the snapshot budget's argument, or -1
-  unsigned State, Params; // (loop function parameters)
-  const char *Tangent, *TangentArgs;
-  const char *Record, *RecordArgs;
-  const char *Reverse, *ReverseArgs;
-};
-
-constexpr CheckpointRow Rows[] = {
-    {"adcc_checkpointed_steps", "steps", 8, -1, 7, 1, 3,
-     "adcc_steps_tangent", "v0 v1 d1 v3 d3", "adcc_steps_record",
-     "v0 v1 d1 v2 v3 d3 v4 v5 v6", "adcc_steps_reverse", "d1 d3"},
-    {"adcc_checkpointed_while", "while", 7, 1, 6, 0, 2,
-     "adcc_while_tangent", "v0 d0 v2 d2", "adcc_while_record",
-     "v0 d0 v1 v2 d2 v3 v4", "adcc_steps_reverse", "d0 d2"},
-    {"adcc_fixed_point", "fixed_point", 7, -1, -1, 0, 2,
-     "adcc_fixed_point_tangent", "v0 d0 v1 v2 d2 v4 v5",
-     "adcc_fixed_point_record", "v0 v1 v2 v3 v4 v5", "adcc_fixed_point_reverse",
-     "d0 d2"},
-};
-
 /// Functions whose effects a program sees when they run again (output,
 /// input, clocks, random numbers): matched by the start of their names.
 constexpr const char *ReplayVisible[] = {
-    "printf",  "fprintf", "vprintf", "vfprintf", "puts",     "fputs",
-    "putchar", "fputc",   "putc",    "fwrite",   "write",    "scanf",
-    "fscanf",  "fread",   "read",    "getchar",  "fgets",    "rand",
-    "random",  "drand48", "time",    "clock",    "_ZStlsI",  "_ZNSolsE",
+    "printf",      "fprintf",  "vprintf", "vfprintf", "puts",    "fputs",
+    "putchar",     "fputc",    "putc",    "fwrite",   "write",   "scanf",
+    "fscanf",      "fread",    "read",    "getchar",  "fgets",   "rand",
+    "random",      "drand48",  "time",    "clock",    "_ZStlsI", "_ZNSolsE",
     "_ZNSo5write", "_ZNSirsE", "_ZStrsI",
 };
 
@@ -93,7 +65,7 @@ constexpr StringRef LoopAttr = "adcc-checkpoint-loop";
 const CheckpointRow *rowFor(const Function *Callee) {
   if (!Callee)
     return nullptr;
-  for (const CheckpointRow &Row : Rows)
+  for (const CheckpointRow &Row : CheckpointRows)
     if (Callee->getName() == Row.Name)
       return &Row;
   return nullptr;
@@ -105,8 +77,8 @@ enum Variant { FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst };
 class Lowering {
 public:
   Lowering(Module &M, SynthesisContext &Ctx, bool Forward, bool Reverse)
-      : M(M), Ctx(Ctx), B(M.getContext()), Ptr(B.getPtrTy()),
-        Forward(Forward), Reverse(Reverse) {}
+      : M(M), Ctx(Ctx), B(M.getContext()), Ptr(B.getPtrTy()), Forward(Forward),
+        Reverse(Reverse) {}
 
   /// Lowers \p Call; false after reporting an error at it.
   bool lower(CallBase &Call, const CheckpointRow &Row);
@@ -119,8 +91,8 @@ private:
                      Function *Cond);
   Constant *makeTable(Function *Step, Function *Cond);
   Function *makeStepDerivative(Function *Step, Variant V);
-  Function *makeRule(Function *Loop, const CheckpointRow &Row,
-                     Constant *Table, char Kind);
+  Function *makeRule(Function *Loop, const CheckpointRow &Row, Constant *Table,
+                     char Kind);
   Function *internal(FunctionType *T, const Twine &Name);
   Function *intCondition(Function *Cond);
   void warnReplayed(CallBase &Call, const CheckpointRow &Row,
@@ -204,9 +176,8 @@ Value *Lowering::marker(IRBuilder<> &IB, StringRef Name) {
   return IB.CreateLoad(IB.getInt32Ty(), G);
 }
 
-Function *Lowering::stepFunction(CallBase &Call, unsigned Arg,
-                                 const char *Role, const CheckpointRow &Row,
-                                 bool Condition) {
+Function *Lowering::stepFunction(CallBase &Call, unsigned Arg, const char *Role,
+                                 const CheckpointRow &Row, bool Condition) {
   auto *F = dyn_cast<Function>(Call.getArgOperand(Arg)->stripPointerCasts());
   if (!F) {
     Ctx.error(Call, Twine("the ") + Role + " of " + Row.Name +
@@ -230,8 +201,8 @@ Function *Lowering::stepFunction(CallBase &Call, unsigned Arg,
 }
 
 Function *Lowering::makeStepDerivative(Function *Step, Variant V) {
-  static const char *const Names[] = {"fwd", "fwd_const", "aug",
-                                      "aug_const", "rev", "rev_const"};
+  static const char *const Names[] = {"fwd",       "fwd_const", "aug",
+                                      "aug_const", "rev",       "rev_const"};
   bool Dup = V == FwdDup || V == AugDup || V == RevDup;
   bool Aug = V == AugDup || V == AugConst;
   bool Rev = V == RevDup || V == RevConst;
@@ -239,9 +210,9 @@ Function *Lowering::makeStepDerivative(Function *Step, Variant V) {
   if (Rev)
     Params.push_back(Ptr);
   Type *Ret = Aug ? static_cast<Type *>(Ptr) : B.getVoidTy();
-  Function *F = internal(FunctionType::get(Ret, Params, false),
-                         "__adcc_step_" + Twine(Names[V]) + "." +
-                             Step->getName());
+  Function *F =
+      internal(FunctionType::get(Ret, Params, false),
+               "__adcc_step_" + Twine(Names[V]) + "." + Step->getName());
   IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
   const char *Entry = Aug   ? "__enzyme_augmentfwd.adcc.checkpoint"
                       : Rev ? "__enzyme_reverse.adcc.checkpoint"
@@ -251,8 +222,8 @@ Function *Lowering::makeStepDerivative(Function *Step, Variant V) {
   SmallVector<Value *, 10> Args{Step, marker(IB, "enzyme_dup"), F->getArg(0),
                                 F->getArg(1)};
   if (Dup)
-    append_range(Args, ArrayRef<Value *>{marker(IB, "enzyme_dup"),
-                                         F->getArg(2), F->getArg(3)});
+    append_range(Args, ArrayRef<Value *>{marker(IB, "enzyme_dup"), F->getArg(2),
+                                         F->getArg(3)});
   else
     append_range(Args,
                  ArrayRef<Value *>{marker(IB, "enzyme_const"), F->getArg(2)});
@@ -281,10 +252,9 @@ Constant *Lowering::makeTable(Function *Step, Function *Cond) {
                          : ConstantPointerNull::get(Ptr));
   }
   auto *T = ArrayType::get(Ptr, Fns.size());
-  auto *G = new GlobalVariable(M, T, /*isConstant=*/true,
-                               GlobalValue::InternalLinkage,
-                               ConstantArray::get(T, Fns),
-                               "__adcc_step_table." + Step->getName());
+  auto *G = new GlobalVariable(
+      M, T, /*isConstant=*/true, GlobalValue::InternalLinkage,
+      ConstantArray::get(T, Fns), "__adcc_step_table." + Step->getName());
   Known = G;
   return G;
 }
@@ -323,8 +293,8 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
   const char *Role = Kind == 'f'   ? ".tangent"
                      : Kind == 'a' ? ".record"
                                    : ".reverse";
-  Function *F = internal(FunctionType::get(Ret, Params, false),
-                         Loop->getName() + Role);
+  Function *F =
+      internal(FunctionType::get(Ret, Params, false), Loop->getName() + Role);
   IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
   const char *Callee = Kind == 'f'   ? Row.Tangent
                        : Kind == 'a' ? Row.Record
@@ -349,9 +319,9 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
   for (Value *A : Args)
     Types.push_back(A->getType());
   FunctionCallee Run = M.getOrInsertFunction(
-      Callee, FunctionType::get(Kind == 'a' ? static_cast<Type *>(Ptr)
-                                            : B.getVoidTy(),
-                                Types, false));
+      Callee,
+      FunctionType::get(Kind == 'a' ? static_cast<Type *>(Ptr) : B.getVoidTy(),
+                        Types, false));
   CallInst *Call = IB.CreateCall(Run, Args);
   if (Kind == 'a')
     IB.CreateRet(Call);
@@ -415,13 +385,14 @@ bool Lowering::lower(CallBase &Call, const CheckpointRow &Row) {
                         "<adcc_checkpoint.h>");
     return false;
   }
-  Function *Step = stepFunction(Call, 0, Row.Cond < 0 && Row.Snapshots < 0
-                                              ? "iteration function"
-                                              : "step function",
-                                Row, false);
-  Function *Cond =
-      Row.Cond < 0 ? nullptr
-                   : stepFunction(Call, Row.Cond, "condition", Row, true);
+  Function *Step =
+      stepFunction(Call, 0,
+                   Row.Cond < 0 && Row.Snapshots < 0 ? "iteration function"
+                                                     : "step function",
+                   Row, false);
+  Function *Cond = Row.Cond < 0
+                       ? nullptr
+                       : stepFunction(Call, Row.Cond, "condition", Row, true);
   if (!Step || (Row.Cond >= 0 && !Cond))
     return false;
   if (Cond)
@@ -442,8 +413,8 @@ bool Lowering::lower(CallBase &Call, const CheckpointRow &Row) {
   collectWrittenGlobals(List, Written);
   for (const GlobalVariable *G : Written)
     if (!G->isConstant() && !Ctx.rules().isInactiveGlobal(G)) {
-      Ctx.error(Call, Twine("the step function '") + Step->getName() +
-                          "' of " + Row.Name + " writes the global variable '" +
+      Ctx.error(Call, Twine("the step function '") + Step->getName() + "' of " +
+                          Row.Name + " writes the global variable '" +
                           G->getName() +
                           "': checkpointed steps keep what they pass on in "
                           "the state argument (not supported yet for "
@@ -464,18 +435,6 @@ bool Lowering::lower(CallBase &Call, const CheckpointRow &Row) {
 }
 
 } // namespace
-
-std::string nestedCheckpointMessage(const Function &Callee) {
-  StringRef Name = Callee.getName();
-  for (const CheckpointRow &Row : Rows)
-    if (Name == Row.Tangent || Name == Row.Record || Name == Row.Reverse)
-      return (Twine("a derivative of the derivative of ") + Row.Name +
-              " (forward or reverse mode over a gradient or tangent through "
-              "the loop) is not supported yet; differentiate the loop "
-              "written without it")
-          .str();
-  return "";
-}
 
 namespace {
 
@@ -521,7 +480,7 @@ void lowerCheckpointedCalls(Module &M, CollectedRequests &Found,
                             ArrayRef<DeclaredDerivative> Declared,
                             SynthesisContext &Ctx) {
   // (Most modules call none of them: nothing to walk.)
-  if (none_of(Rows, [&](const CheckpointRow &Row) {
+  if (none_of(CheckpointRows, [&](const CheckpointRow &Row) {
         Function *F = M.getFunction(Row.Name);
         return F && !F->use_empty();
       }))

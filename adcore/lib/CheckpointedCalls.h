@@ -10,7 +10,7 @@
 #ifndef ADCORE_CHECKPOINTEDCALLS_H
 #define ADCORE_CHECKPOINTEDCALLS_H
 
-#include "adcore/DeclaredDerivatives.h"
+#include "requests/DeclaredDerivatives.h"
 #include "adcore/RequestCollector.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -41,11 +41,6 @@ void lowerCheckpointedCalls(llvm::Module &M, CollectedRequests &Found,
                             llvm::ArrayRef<DeclaredDerivative> Declared,
                             SynthesisContext &Ctx);
 
-/// For a call of \p Callee in code being differentiated: when it is one of
-/// the runtime calls that a checkpointed loop's derivatives make (a
-/// derivative of a derivative through the loop), the message of the error
-/// that says this is not supported; otherwise empty.
-std::string nestedCheckpointMessage(const llvm::Function &Callee);
 
 } // namespace adcore
 

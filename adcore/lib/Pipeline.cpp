@@ -1,8 +1,10 @@
 //===- Pipeline.cpp - Where adcore joins the pipeline --------------------===//
 
 #include "adcore/Pipeline.h"
-#include "adcore/ADPass.h"
-#include "adcore/CustomRules.h"
+#include "ADPass.h"
+#include "optimize/Optimize.h"
+#include "prepare/Prepare.h"
+#include "rules/CustomRules.h"
 
 #include "llvm/Passes/PassBuilder.h"
 

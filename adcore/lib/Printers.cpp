@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/ActivityAnalysis.h"
+#include "analysis/ActivityAnalysis.h"
 #include "adcore/Pipeline.h"
-#include "adcore/TypeAnalysis.h"
+#include "analysis/TypeAnalysis.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"

@@ -1,8 +1,11 @@
 //===- Synthesis.cpp - Generating derivative functions -------------------===//
 
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 #include "adcore/CrossTU.h"
-#include "TapeLevels.h"
+#include "support/CallSites.h"
+#include "support/TapeLevels.h"
+#include "prepare/Prepare.h"
+#include "analysis/ActivityAnalysis.h"
 #include "forward/ForwardEmitter.h"
 #include "reverse/ReverseEmitter.h"
 
@@ -111,6 +114,28 @@ FunctionType *derivativeType(const DerivativeKey &Key) {
   if (Key.Split)
     Params.push_back(Records);
   return FunctionType::get(Result, Params, /*isVarArg=*/false);
+}
+
+void copyParameterAttributes(const Function &Primal, Function &D,
+                             const DerivativeKey &Key) {
+  unsigned Pos = 0;
+  for (const Argument &A : Primal.args()) {
+    ArgActivity Act = Key.Args[A.getArgNo()];
+    unsigned Copies = 1;
+    if (hasShadow(Act))
+      Copies += Key.Width;
+    if (Act == ArgActivity::Const && A.getType()->isPointerTy() &&
+        Pos < D.arg_size()) {
+      bool Returns = false;
+      if (keepsPointeeClean(Primal, A.getArgNo(), CleanCallDepth, Returns) &&
+          !Returns)
+        D.addParamAttr(
+            Pos, Attribute::get(D.getContext(), KeepsPointeeCleanAttribute));
+    }
+    for (unsigned C = 0; C < Copies; ++C, ++Pos)
+      if (A.getType()->isPointerTy() && Pos < D.arg_size())
+        copyPointerFacts(Primal, A.getArgNo(), D, Pos);
+  }
 }
 
 void SynthesisContext::error(const Instruction &Where, const Twine &Message) {

@@ -384,6 +384,16 @@ static inline int ab_write_json(const char *path, const char *bench,
 
 /* ---- Driver for scalar objectives with a gradient (GMM, LSTM) ------------ */
 
+/* The size label of a run: --name, else ab_size_label() of \p path. */
+static inline void ab_bench_size(const ab_opts *o, const char *path,
+                                 const char *bench, const char *prefix,
+                                 char *buf, size_t len) {
+  if (o->name)
+    snprintf(buf, len, "%s", o->name);
+  else
+    ab_size_label(path, bench, prefix, buf, len);
+}
+
 /* A program fills this in and calls ab_run_gradient_bench().  The active
  * inputs must lie in ONE flat array `params` (the objective's arrays point
  * into it), the AD gradient in `grad` (the shadows point into it), the
@@ -409,6 +419,21 @@ typedef struct {
    * their rounding spoils the differences.  Returns a description. */
   const char *(*fd_reduce)(void *ctx, int reduce);
 } ab_grad_bench;
+
+/* What GMM and LSTM set alike: the benchmark's name, its size label
+ * (ab_bench_size, files named <prefix>...), and its arrays and context; the
+ * program adds its functions and finite-difference coordinates. */
+static inline void ab_grad_bench_init(ab_grad_bench *b, const ab_opts *o,
+                                      const char *bench, const char *prefix,
+                                      long n, double *params, double *grad,
+                                      double *hand, double *dir, void *ctx) {
+  memset(b, 0, sizeof *b);
+  b->bench = bench;
+  ab_bench_size(o, o->data, bench, prefix, b->size, sizeof b->size);
+  b->n = n;
+  b->params = params, b->grad = grad, b->hand = hand, b->dir = dir;
+  b->ctx = ctx;
+}
 
 #define AB_TOL_PRIMAL 1e-9 /* |E - expected| / max(1, |expected|)      */
 #define AB_TOL_HAND 1e-8   /* rho, AD vs hand (or relative 1e-9)       */

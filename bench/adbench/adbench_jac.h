@@ -163,4 +163,30 @@ static inline int ab_jac_report(const ab_opts *o, const char *bench,
                        (int)(sizeof vals / sizeof vals[0]), o, verified);
 }
 
+/* The end of ba.c's and hand.c's main, after verification: unless it
+ * failed (said here) or --verify-only, times fns (objective, reverse
+ * Jacobian, forward Jacobian, and a fourth variant whose time goes to
+ * *fourth: r->jac_hand or r->jac_batch) and the tape of \p tape_fn, then
+ * reports. Returns the exit status. */
+static inline int ab_jac_finish(const ab_opts *o, const char *bench,
+                                const char *size, ab_jac_result *r,
+                                int verified, const ab_fn fns[4],
+                                double *fourth, ab_fn tape_fn, void *ctx) {
+  if (!verified)
+    fprintf(stderr,
+            "WRONG GRADIENT: %s %s: verification failed, nothing "
+            "timed\n",
+            bench, size);
+  if (verified && !o->verify_only) {
+    enum { P, G, F, X, NV };
+    int on[NV] = {1, 1, 1, 1};
+    double t[NV];
+    r->tape = ab_tape_bytes(tape_fn, ctx);
+    ab_time_variants(fns, on, NV, ctx, o->samples, o->min_time, t);
+    r->primal = t[P], r->jac_rev = t[G], r->jac_fwd = t[F], *fourth = t[X];
+  }
+  int rc = ab_jac_report(o, bench, size, r, verified);
+  return rc ? rc : !verified;
+}
+
 #endif /* ADCC_BENCH_ADBENCH_JAC_H */

@@ -482,31 +482,15 @@ int main(int argc, char **argv) {
   if (rc >= 0)
     return rc;
   char size[128];
-  if (o.name)
-    snprintf(size, sizeof size, "%s", o.name);
-  else
-    ab_size_label(o.data, "ba", "", size, sizeof size);
+  ab_bench_size(&o, o.data, "ba", "", size, sizeof size);
   ba_t b;
   memset(&b, 0, sizeof b);
   ba_read(&b, o.data);
   ab_jac_result r = {ab_nan(), ab_nan(), ab_nan(), ab_nan(),
                      ab_nan(), NBLK,     ab_nan(), ab_nan()};
   int verified = ba_verify(&b, &o, &r.objective);
-  if (!verified)
-    fprintf(stderr,
-            "WRONG GRADIENT: ba %s: verification failed, nothing "
-            "timed\n",
-            size);
-  if (verified && !o.verify_only) {
-    enum { P, G, F, H, NV };
-    ab_fn fns[NV] = {ba_objective, ba_jacobian_reverse, ba_jacobian_forward,
-                     ba_jacobian_hand};
-    int on[NV] = {1, 1, 1, 1};
-    double t[NV];
-    r.tape = ab_tape_bytes(ba_one_block, &b);
-    ab_time_variants(fns, on, NV, &b, o.samples, o.min_time, t);
-    r.primal = t[P], r.jac_rev = t[G], r.jac_fwd = t[F], r.jac_hand = t[H];
-  }
-  rc = ab_jac_report(&o, "ba", size, &r, verified);
-  return rc ? rc : !verified;
+  const ab_fn fns[4] = {ba_objective, ba_jacobian_reverse,
+                        ba_jacobian_forward, ba_jacobian_hand};
+  return ab_jac_finish(&o, "ba", size, &r, verified, fns, &r.jac_hand,
+                       ba_one_block, &b);
 }

@@ -342,15 +342,8 @@ int main(int argc, char **argv) {
     return rc;
 
   ab_grad_bench b;
-  memset(&b, 0, sizeof b);
-  b.bench = "gmm";
-  if (o.name)
-    snprintf(b.size, sizeof b.size, "%s", o.name);
-  else
-    ab_size_label(o.data, "gmm", "gmm_", b.size, sizeof b.size);
-  b.n = g.nparams;
-  b.params = g.params, b.grad = g.grad, b.hand = g.hand, b.dir = g.dir;
-  b.ctx = &g;
+  ab_grad_bench_init(&b, &o, "gmm", "gmm_", g.nparams, g.params, g.grad,
+                     g.hand, g.dir, &g);
   b.primal = gmm_primal, b.ad_grad = gmm_ad_gradient;
   b.ad_fwd = gmm_ad_forward, b.hand_grad = gmm_hand;
   if (g.n > GMM_FD_POINTS)

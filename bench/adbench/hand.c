@@ -610,10 +610,8 @@ int main(int argc, char **argv) {
   read_hand(&h, o.data);
   const char *bench = h.d.complicated ? "ht-complicated" : "ht-simple";
   char size[128];
-  if (o.name)
-    snprintf(size, sizeof size, "%s", o.name);
-  else
-    ab_size_label(slash ? slash + 1 : o.data, "hand", "", size, sizeof size);
+  ab_bench_size(&o, slash ? slash + 1 : o.data, "hand", "", size,
+                sizeof size);
   printf("hand: %s, N=%d, Jacobian %ld x %d, model %s (%d bones, %d "
          "vertices)\n",
          bench, h.d.N, h.nrows, h.ncols, dir, h.d.m.nb, h.d.m.nv);
@@ -621,21 +619,8 @@ int main(int argc, char **argv) {
   ab_jac_result r = {ab_nan(), ab_nan(), ab_nan(), ab_nan(),
                      ab_nan(), h.ncols,  ab_nan(), ab_nan()};
   int verified = hand_verify(&h, &o, &r.objective);
-  if (!verified)
-    fprintf(stderr,
-            "WRONG GRADIENT: %s %s: verification failed, nothing "
-            "timed\n",
-            bench, size);
-  if (verified && !o.verify_only) {
-    enum { P, G, F, B, NV };
-    ab_fn fns[NV] = {hand_primal, hand_jacobian_reverse, hand_jacobian_forward,
-                     hand_jacobian_batched};
-    int on[NV] = {1, 1, 1, 1};
-    double t[NV];
-    r.tape = ab_tape_bytes(hand_one_point, &h);
-    ab_time_variants(fns, on, NV, &h, o.samples, o.min_time, t);
-    r.primal = t[P], r.jac_rev = t[G], r.jac_fwd = t[F], r.jac_batch = t[B];
-  }
-  rc = ab_jac_report(&o, bench, size, &r, verified);
-  return rc ? rc : !verified;
+  const ab_fn fns[4] = {hand_primal, hand_jacobian_reverse,
+                        hand_jacobian_forward, hand_jacobian_batched};
+  return ab_jac_finish(&o, bench, size, &r, verified, fns, &r.jac_batch,
+                       hand_one_point, &h);
 }

@@ -286,15 +286,8 @@ int main(int argc, char **argv) {
     return rc;
 
   ab_grad_bench bb;
-  memset(&bb, 0, sizeof bb);
-  bb.bench = "lstm";
-  if (o.name)
-    snprintf(bb.size, sizeof bb.size, "%s", o.name);
-  else
-    ab_size_label(o.data, "lstm", "lstm_", bb.size, sizeof bb.size);
-  bb.n = m.nparams;
-  bb.params = m.params, bb.grad = m.grad, bb.hand = m.hand, bb.dir = m.dir;
-  bb.ctx = &m;
+  ab_grad_bench_init(&bb, &o, "lstm", "lstm_", m.nparams, m.params, m.grad,
+                     m.hand, m.dir, &m);
   bb.primal = lstm_primal, bb.ad_grad = lstm_ad_gradient;
   bb.ad_fwd = lstm_ad_forward, bb.hand_grad = lstm_hand;
   /* Finite differences: each weight and bias block of layer 0, a weight of

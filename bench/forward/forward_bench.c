@@ -365,94 +365,9 @@ static void free_bench(bench_t *b) {
   ((b)->primal = f##_primal, (b)->fwd1 = f##_fwd1, (b)->fwd4 = f##_fwd4,       \
    (b)->fwd8 = f##_fwd8, (b)->hand = f##_hand)
 
-/* The benchmark table: kernel name and two sizes (n, steps). */
-typedef struct {
-  const char *name;
-  int n[2], steps[2];
-} spec_t;
-
-static const spec_t specs[] = {
-    {"dot", {4096, 262144}, {0, 0}},
-    {"sumsq", {4096, 262144}, {0, 0}},
-    {"rosenbrock", {4096, 262144}, {0, 0}},
-    {"logsumexp", {4096, 65536}, {0, 0}},
-    {"matvec", {64, 1024}, {0, 0}},
-    {"matmul", {32, 128}, {0, 0}},
-    {"heat1d", {1024, 65536}, {50, 5}},
-    {"stencil2d", {64, 512}, {10, 2}},
-    {"rk4", {0, 0}, {1000, 100000}},
-};
-#define NSPECS ((int)(sizeof specs / sizeof specs[0]))
-
-static void setup(bench_t *b, const spec_t *s, int which) {
-  memset(b, 0, sizeof *b);
-  b->name = s->name;
-  int n = b->n = s->n[which], steps = b->steps = s->steps[which];
-  const char *nm = s->name;
-  if (!strcmp(nm, "dot")) {
-    add_arr(b, ROLE_IN, n, -1, 1);
-    add_arr(b, ROLE_IN, n, -1, 1);
-    b->has_ret = 1;
-    SET_FNS(b, dot);
-    snprintf(b->size, sizeof b->size, "n=%d", n);
-  } else if (!strcmp(nm, "sumsq")) {
-    add_arr(b, ROLE_IN, n, -1, 1);
-    b->has_ret = 1;
-    SET_FNS(b, sumsq);
-    snprintf(b->size, sizeof b->size, "n=%d", n);
-  } else if (!strcmp(nm, "rosenbrock")) {
-    add_arr(b, ROLE_IN, n, -1.5, 1.5);
-    b->has_ret = 1;
-    SET_FNS(b, rosenbrock);
-    snprintf(b->size, sizeof b->size, "n=%d", n);
-  } else if (!strcmp(nm, "logsumexp")) {
-    add_arr(b, ROLE_IN, n, -5, 5);
-    b->has_ret = 1;
-    SET_FNS(b, logsumexp);
-    snprintf(b->size, sizeof b->size, "n=%d", n);
-  } else if (!strcmp(nm, "matvec")) {
-    b->c = alloc((long)n * n);
-    for (long i = 0; i < (long)n * n; i++)
-      b->c[i] = urand(-1, 1);
-    add_arr(b, ROLE_IN, n, -1, 1);
-    add_arr(b, ROLE_OUT, n, 0, 0);
-    SET_FNS(b, matvec);
-    snprintf(b->size, sizeof b->size, "%dx%d", n, n);
-  } else if (!strcmp(nm, "matmul")) {
-    b->c = alloc((long)n * n);
-    for (long i = 0; i < (long)n * n; i++)
-      b->c[i] = urand(-1, 1);
-    add_arr(b, ROLE_IN, (long)n * n, -1, 1);
-    add_arr(b, ROLE_OUT, (long)n * n, 0, 0);
-    SET_FNS(b, matmul);
-    snprintf(b->size, sizeof b->size, "%dx%d", n, n);
-  } else if (!strcmp(nm, "heat1d")) {
-    add_arr(b, ROLE_IN, n, 0, 1);
-    add_arr(b, ROLE_OUT, n, 0, 0);
-    add_arr(b, ROLE_TMP, n, 0, 0);
-    SET_FNS(b, heat1d);
-    snprintf(b->size, sizeof b->size, "n=%d,steps=%d", n, 2 * steps);
-  } else if (!strcmp(nm, "stencil2d")) {
-    add_arr(b, ROLE_IN, (long)n * n, 0, 1);
-    add_arr(b, ROLE_OUT, (long)n * n, 0, 0);
-    add_arr(b, ROLE_TMP, (long)n * n, 0, 0);
-    SET_FNS(b, stencil2d);
-    snprintf(b->size, sizeof b->size, "%dx%d,steps=%d", n, n, 2 * steps);
-  } else if (!strcmp(nm, "rk4")) {
-    /* rate constants around (10, 1, 2), state (E, S, ES, P) */
-    arr_t *k = add_arr(b, ROLE_IN, 3, 0, 0);
-    double k0[3] = {10.0, 1.0, 2.0}, y0[4] = {1.0, 2.0, 0.1, 0.0};
-    for (int i = 0; i < 3; i++)
-      k->v[i] = k->orig[i] = k0[i] * urand(0.9, 1.1);
-    arr_t *y = add_arr(b, ROLE_IN, 4, 0, 0);
-    for (int i = 0; i < 4; i++)
-      y->v[i] = y->orig[i] = y0[i] * urand(0.9, 1.1);
-    add_arr(b, ROLE_OUT, 4, 0, 0);
-    b->h = 5.0 / steps; /* integrate to t = 5 whatever the step count */
-    SET_FNS(b, rk4);
-    snprintf(b->size, sizeof b->size, "steps=%d", steps);
-  }
-}
+/* The size table and each kernel's arrays (bench/common/instances.h). */
+#define BENCH_LOGSUMEXP_LARGE 65536
+#include "../common/instances.h"
 
 /* ---- Verification -------------------------------------------------------- */
 
@@ -580,26 +495,10 @@ static void verify(bench_t *b, int ok[4]) {
   release(fd), release(fp), release(fm);
 }
 
-/* ---- Timing ------------------------------------------------------------- */
+/* ---- Options and timing (bench/common/harness.h) ------------------------ */
 
-static volatile double sink;
-
-static double time_reps(bench_t *b, runfn f, long reps) {
-  double acc = 0, t0 = now();
-  for (long r = 0; r < reps; r++)
-    acc += f(b, 0);
-  double t = now() - t0;
-  sink += acc;
-  return t;
-}
-
-/* Repetitions for one sample to take at least min_time seconds. */
-static long calibrate(bench_t *b, runfn f, double min_time) {
-  long reps = 1;
-  for (double t; (t = time_reps(b, f, reps)) < min_time;)
-    reps = next_reps(reps, t, min_time);
-  return reps;
-}
+#define BENCH_CALL(f, b) (f)((b), 0)
+#include "../common/harness.h"
 
 /* ---- Main --------------------------------------------------------------- */
 
@@ -628,51 +527,22 @@ static void usage(FILE *f) {
 }
 
 int main(int argc, char **argv) {
-  int quick = 0, samples = 7, verify_only = 0;
-  double min_time = 0.05;
-  const char *json = NULL, *only = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--quick"))
-      quick = 1;
-    else if (!strcmp(argv[i], "--json") && i + 1 < argc)
-      json = argv[++i];
-    else if (!strcmp(argv[i], "--min-time") && i + 1 < argc)
-      min_time = atof(argv[++i]);
-    else if (!strcmp(argv[i], "--samples") && i + 1 < argc)
-      samples = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--only") && i + 1 < argc)
-      only = argv[++i];
-    else if (!strcmp(argv[i], "--verbose"))
-      verbose = 1;
-    else if (!strcmp(argv[i], "--verify-only"))
-      verify_only = verbose = 1;
-    else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-      usage(stdout);
-      return 0;
-    } else {
-      usage(stderr);
-      return 2;
-    }
+  bench_options_t o;
+  int status = parse_options(argc, argv, &o, usage);
+  if (status >= 0)
+    return status;
+  if (o.quick) {
+    o.samples = 5;
+    o.min_time = o.min_time < 0.02 ? o.min_time : 0.02;
   }
-  if (quick) {
-    samples = 5;
-    min_time = min_time < 0.02 ? min_time : 0.02;
-  }
-  if (samples < 1 || samples > 1000 || !(min_time > 0)) {
-    usage(stderr);
-    return 2;
-  }
+  if ((status = check_options(&o, "forward_bench", usage)) >= 0)
+    return status;
+  verbose = o.verbose;
 
   result_t res[2 * NSPECS];
-  int nres = 0, failed = 0, matched = 0;
-  for (int s = 0; s < NSPECS; s++)
-    matched += selected(only, specs[s].name);
-  if (!matched) {
-    fprintf(stderr, "forward_bench: no kernel named in --only '%s'\n", only);
-    return 2;
-  }
+  int nres = 0, failed = 0;
 
-  if (!verify_only) {
+  if (!o.verify_only) {
     printf("%-10s %-18s %10s %10s %10s %10s %10s %7s %7s %7s %7s %7s\n",
            "kernel", "size", "primal", "fwd w1", "fwd w4", "fwd w8", "hand",
            "w1/pr", "w8/pr", "4xw1/w4", "8xw1/w8", "w1/hand");
@@ -683,18 +553,18 @@ int main(int argc, char **argv) {
   }
 
   for (int s = 0; s < NSPECS; s++) {
-    if (!selected(only, specs[s].name))
+    if (!selected(o.only, specs[s].name))
       continue;
-    for (int which = 0; which < (quick ? 1 : 2); which++) {
+    for (int which = 0; which < (o.quick ? 1 : 2); which++) {
       bench_t b;
-      setup(&b, &specs[s], which);
+      setup_instance(&b, &specs[s], which);
       result_t *r = &res[nres++];
       snprintf(r->name, sizeof r->name, "%s", b.name);
       snprintf(r->size, sizeof r->size, "%s", b.size);
       verify(&b, r->ok);
       for (int v = 0; v < 4; v++)
         failed |= !r->ok[v];
-      if (verify_only) {
+      if (o.verify_only) {
         nres--;
         free_bench(&b);
         continue;
@@ -702,32 +572,10 @@ int main(int argc, char **argv) {
 
       runfn fns[NVAR] = {b.primal, b.fwd1, b.fwd4, b.fwd8, b.hand};
       int on[NVAR] = {1, r->ok[0], r->ok[1], r->ok[2], r->ok[3]};
-      long reps[NVAR];
-      double *t[NVAR];
-      for (int v = 0; v < NVAR; v++) {
-        t[v] = alloc(samples);
-        r->t[v] = nan_value();
-        if (on[v])
-          reps[v] = calibrate(&b, fns[v], min_time);
-      }
-      /* Interleaved: one sample of every variant per round, so that a
-       * change in machine load affects all of them alike. */
-      for (int i = 0; i < samples; i++)
-        for (int v = 0; v < NVAR; v++)
-          if (on[v])
-            t[v][i] = time_reps(&b, fns[v], reps[v]) / (double)reps[v];
-      for (int v = 0; v < NVAR; v++) {
-        if (on[v])
-          r->t[v] = median(t[v], samples);
-        release(t[v]);
-      }
+      time_variants(&b, fns, on, NVAR, &o, r->t);
       double *T = r->t;
       char cell[NVAR][16];
-      for (int v = 0; v < NVAR; v++)
-        if (on[v])
-          snprintf(cell[v], sizeof cell[v], "%10.2f", T[v] * 1e6);
-        else
-          snprintf(cell[v], sizeof cell[v], "%10s", "WRONG");
+      time_cells(T, on, NVAR, cell);
       printf("%-10s %-18s %s %s %s %s %s %7.2f %7.2f %7.2f %7.2f %7.2f\n",
              r->name, r->size, cell[0], cell[1], cell[2], cell[3], cell[4],
              T[V_FWD1] / T[V_PRIMAL], T[V_FWD8] / T[V_PRIMAL],
@@ -738,10 +586,10 @@ int main(int argc, char **argv) {
     }
   }
 
-  if (json) {
-    FILE *f = fopen(json, "w");
+  if (o.json) {
+    FILE *f = fopen(o.json, "w");
     if (!f) {
-      fprintf(stderr, "forward_bench: cannot write %s\n", json);
+      fprintf(stderr, "forward_bench: cannot write %s\n", o.json);
       return 2;
     }
     fprintf(f, "[\n");
@@ -762,7 +610,7 @@ int main(int argc, char **argv) {
       json_num(f, "forward_vs_hand", T[V_FWD1] / T[V_HAND], 0);
       fprintf(f, "\"verified\": %s, \"samples\": %d, \"min_sample_s\": %g}%s\n",
               r->ok[0] && r->ok[1] && r->ok[2] && r->ok[3] ? "true" : "false",
-              samples, min_time, i + 1 < nres ? "," : "");
+              o.samples, o.min_time, i + 1 < nres ? "," : "");
     }
     fprintf(f, "]\n");
     fclose(f);

@@ -1,7 +1,7 @@
 //===- RuleAttributes.cpp - Custom derivatives and marks as attributes ---===//
 //
 // The attribute spelling of what Enzyme-style programs register with
-// globals (adcore/CustomRules.h):
+// globals (adcore/lib/rules/CustomRules.h):
 //
 //   ADCC_FORWARD_RULE(f)        on f's forward derivative
 //   ADCC_REVERSE_RULE(f, f_aug) on f's reverse function, naming f and its
@@ -45,7 +45,7 @@ using Syntax = AttributeCommonInfo::Syntax;
 /// One attribute: the registration it becomes, how many functions it
 /// names, and a correct use for messages.
 struct RuleRow {
-  /// The registration's prefix (adcore/CustomRules.h).
+  /// The registration's prefix (adcore/lib/rules/CustomRules.h).
   const char *Prefix;
   /// Functions the attribute names (the primal, the augmented function).
   unsigned Named;

@@ -231,8 +231,9 @@ private:
 /*===--------------------------------------------------------------------===*
  * Special functions used by derivative code
  *
- * Derivative rules of math functions (adcore/lib/MathRules.cpp) call these
- * where libm has no function of its own. They are pure: no errno, no state.
+ * Derivative rules of math functions (adcore/lib/rules/MathRules.cpp) call
+ * these where libm has no function of its own. They are pure: no errno, no
+ * state.
  *===--------------------------------------------------------------------===*/
 
 #ifdef __cplusplus

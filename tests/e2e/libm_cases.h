@@ -1,61 +1,18 @@
 /* The double-precision libm cases shared by fwd_libm.c and rev_libm.c: a
- * reference digamma, a wrapper per function, the table of unary functions
- * with their closed-form derivatives and test points, and the wrappers of
- * the two-argument functions. */
+ * wrapper per function of the table of unary functions (libm_table.h, with
+ * their closed-form derivatives and test points), and the wrappers of the
+ * two-argument functions. What both tests check of them is in
+ * libm_checks.inc. */
 #ifndef ADCC_E2E_LIBM_CASES_H
 #define ADCC_E2E_LIBM_CASES_H
 
 #include <math.h>
 
-/* digamma for the derivatives of tgamma and lgamma: reflection for x < 0.5,
- * recurrence up to x >= 10, then the asymptotic series. */
-static double digamma(double x) {
-  if (x < 0.5)
-    return digamma(1 - x) - M_PI / tan(M_PI * x);
-  double r = 0;
-  while (x < 10) {
-    r -= 1 / x;
-    x += 1;
-  }
-  double i2 = 1 / (x * x);
-  return r + log(x) - 0.5 / x -
-         i2 * (1.0 / 12 - i2 * (1.0 / 120 - i2 * (1.0 / 252 - i2 * (1.0 / 240 - i2 / 132))));
-}
-
-static double sgn(double x) { return x < 0 ? -1 : 1; }
+#include "libm_table.h"
 
 /* name, closed-form derivative in x, three points */
-#define UNARY(X)                                                               \
-  X(sqrt, 0.5 / sqrt(x), 0.3, 1.0, 6.25)                                       \
-  X(exp, exp(x), -0.7, 0.4, 2.3)                                               \
-  X(exp2, exp2(x) * M_LN2, -0.7, 0.4, 2.3)                                     \
-  X(expm1, exp(x), -0.7, 1e-3, 2.3)                                            \
-  X(log, 1 / x, 0.3, 1.0, 7.5)                                                 \
-  X(log2, 1 / (x * M_LN2), 0.3, 1.0, 7.5)                                      \
-  X(log10, 1 / (x * M_LN10), 0.3, 1.0, 7.5)                                    \
-  X(log1p, 1 / (1 + x), -0.7, 1e-3, 2.3)                                       \
-  X(sin, cos(x), -0.7, 0.4, 2.3)                                               \
-  X(cos, -sin(x), -0.7, 0.4, 2.3)                                              \
-  X(tan, 1 / (cos(x) * cos(x)), -0.7, 0.4, 2.3)                                \
-  X(asin, 1 / sqrt(1 - x * x), -0.7, 0.4, 0.9)                                 \
-  X(acos, -1 / sqrt(1 - x * x), -0.7, 0.4, 0.9)                                \
-  X(atan, 1 / (1 + x * x), -0.7, 0.4, 2.3)                                     \
-  X(sinh, cosh(x), -0.7, 0.4, 2.3)                                             \
-  X(cosh, sinh(x), -0.7, 0.4, 2.3)                                             \
-  X(tanh, 1 / (cosh(x) * cosh(x)), -0.7, 0.4, 2.3)                             \
-  X(asinh, 1 / sqrt(x * x + 1), -0.7, 0.4, 2.3)                                \
-  X(acosh, 1 / sqrt(x * x - 1), 1.3, 2.3, 7.0)                                 \
-  X(atanh, 1 / (1 - x * x), -0.7, 0.4, 0.9)                                    \
-  X(erf, 2 / sqrt(M_PI) * exp(-x * x), -0.7, 0.4, 2.3)                         \
-  X(erfc, -2 / sqrt(M_PI) * exp(-x * x), -0.7, 0.4, 2.3)                       \
-  X(tgamma, tgamma(x) * digamma(x), -0.5, 0.7, 3.3)                            \
-  X(lgamma, digamma(x), 0.7, 3.3, 10.5)                                        \
-  X(cbrt, 1 / (3 * cbrt(x) * cbrt(x)), -0.7, 0.4, 8.0)                         \
-  X(fabs, sgn(x), -0.7, 0.4, 2.3)                                              \
-  X(floor, 0.0, -0.7, 0.4, 2.3)                                                \
-  X(ceil, 0.0, -0.7, 0.4, 2.3)                                                 \
-  X(round, 0.0, -0.7, 0.4, 2.3)                                                \
-  X(trunc, 0.0, -0.7, 0.4, 2.3)
+#define LIBM_DOUBLE_ROW(X, name, deriv, a, b, c) X(name, deriv, a, b, c)
+#define UNARY(X) LIBM_UNARY(LIBM_DOUBLE_ROW, X)
 
 #define WRAP1(name, deriv, a, b, c)                                            \
   static double w_##name(double x) { return name(x); }                         \

@@ -1,58 +1,18 @@
 /* The single-precision libm cases shared by fwd_libm_float.c and
- * rev_libm_float.c: a reference digamma (in double), a wrapper per float
- * function, the table of unary functions with their closed-form
- * derivatives and test points, and the check of one unary function. */
+ * rev_libm_float.c: a wrapper per float function of the table of unary
+ * functions (libm_table.h, with their closed-form derivatives in double
+ * and test points), the two-argument wrappers, and the check of one unary
+ * function. What both tests check of them is in libm_checks_float.inc. */
 #ifndef ADCC_E2E_LIBM_CASES_FLOAT_H
 #define ADCC_E2E_LIBM_CASES_FLOAT_H
 
 #include <math.h>
 
-static double digamma(double x) {
-  if (x < 0.5)
-    return digamma(1 - x) - M_PI / tan(M_PI * x);
-  double r = 0;
-  while (x < 10) {
-    r -= 1 / x;
-    x += 1;
-  }
-  double i2 = 1 / (x * x);
-  return r + log(x) - 0.5 / x -
-         i2 * (1.0 / 12 - i2 * (1.0 / 120 - i2 * (1.0 / 252 - i2 * (1.0 / 240 - i2 / 132))));
-}
-static double sgn(double x) { return x < 0 ? -1 : 1; }
+#include "libm_table.h"
 
 /* float function, closed-form derivative in double x, three points */
-#define UNARY(X)                                                               \
-  X(sqrtf, 0.5 / sqrt(x), 0.3, 1.0, 6.25)                                      \
-  X(expf, exp(x), -0.7, 0.4, 2.3)                                              \
-  X(exp2f, exp2(x) * M_LN2, -0.7, 0.4, 2.3)                                    \
-  X(expm1f, exp(x), -0.7, 1e-3, 2.3)                                           \
-  X(logf, 1 / x, 0.3, 1.0, 7.5)                                                \
-  X(log2f, 1 / (x * M_LN2), 0.3, 1.0, 7.5)                                     \
-  X(log10f, 1 / (x * M_LN10), 0.3, 1.0, 7.5)                                   \
-  X(log1pf, 1 / (1 + x), -0.7, 1e-3, 2.3)                                      \
-  X(sinf, cos(x), -0.7, 0.4, 2.3)                                              \
-  X(cosf, -sin(x), -0.7, 0.4, 2.3)                                             \
-  X(tanf, 1 / (cos(x) * cos(x)), -0.7, 0.4, 2.3)                               \
-  X(asinf, 1 / sqrt(1 - x * x), -0.7, 0.4, 0.9)                                \
-  X(acosf, -1 / sqrt(1 - x * x), -0.7, 0.4, 0.9)                               \
-  X(atanf, 1 / (1 + x * x), -0.7, 0.4, 2.3)                                    \
-  X(sinhf, cosh(x), -0.7, 0.4, 2.3)                                            \
-  X(coshf, sinh(x), -0.7, 0.4, 2.3)                                            \
-  X(tanhf, 1 / (cosh(x) * cosh(x)), -0.7, 0.4, 2.3)                            \
-  X(asinhf, 1 / sqrt(x * x + 1), -0.7, 0.4, 2.3)                               \
-  X(acoshf, 1 / sqrt(x * x - 1), 1.3, 2.3, 7.0)                                \
-  X(atanhf, 1 / (1 - x * x), -0.7, 0.4, 0.9)                                   \
-  X(erff, 2 / sqrt(M_PI) * exp(-x * x), -0.7, 0.4, 2.3)                        \
-  X(erfcf, -2 / sqrt(M_PI) * exp(-x * x), -0.7, 0.4, 2.3)                      \
-  X(tgammaf, tgamma(x) * digamma(x), -0.5, 0.7, 3.3)                           \
-  X(lgammaf, digamma(x), 0.7, 3.3, 10.5)                                       \
-  X(cbrtf, 1 / (3 * cbrt(x) * cbrt(x)), -0.7, 0.4, 8.0)                        \
-  X(fabsf, sgn(x), -0.7, 0.4, 2.3)                                             \
-  X(floorf, 0.0, -0.7, 0.4, 2.3)                                               \
-  X(ceilf, 0.0, -0.7, 0.4, 2.3)                                                \
-  X(roundf, 0.0, -0.7, 0.4, 2.3)                                               \
-  X(truncf, 0.0, -0.7, 0.4, 2.3)
+#define LIBM_FLOAT_ROW(X, name, deriv, a, b, c) X(name##f, deriv, a, b, c)
+#define UNARY(X) LIBM_UNARY(LIBM_FLOAT_ROW, X)
 
 #define WRAP1(name, deriv, a, b, c)                                            \
   static float w_##name(float x) { return name(x); }                           \

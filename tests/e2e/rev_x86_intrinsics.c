@@ -153,7 +153,7 @@ static double mantissa_log(const double *x) {
  * mantissa of |x|, so log|x| for negative x too. (InstCombine makes this
  * mask from mantissa_log's where x * x cannot be negative: -ffast-math.
  * Here only integer operations use the packet, which InstCombine then
- * loads as <2 x i64>: adcore/lib/BitLoads.cpp.) */
+ * loads as <2 x i64>: adcore/lib/prepare/BitLoads.cpp.) */
 static double mantissa_log_abs(const double *x) {
   double s = 0;
   for (int i = 0; i < 4; i += 2) {

@@ -1,6 +1,6 @@
 //===- UnneededResultsTest.cpp - DupNoNeed outputs' primal writes --------===//
 
-#include "../../adcore/lib/UnneededResults.h"
+#include "../../adcore/lib/support/UnneededResults.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/Instructions.h"

@@ -11,8 +11,9 @@
 // takes, and what it does to derivatives. The frontend checks the rows'
 // uses and turns the attributes into annotations (frontend/EnzymeAttributes);
 // at the start of the pipeline, readEnzymeAnnotations turns the annotations
-// into the registrations of adcore/CustomRules.h. A mark spelled `enzyme_*`
-// that has no row is an error: it may change derivatives under Enzyme.
+// into the registrations of adcore/lib/rules/CustomRules.h. A mark spelled
+// `enzyme_*` that has no row is an error: it may change derivatives under
+// Enzyme.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_ENZYMEMARKS_H

@@ -1,12 +1,12 @@
 //===- ActivityAnalysis.cpp - Which values carry derivatives -------------===//
 
-#include "adcore/ActivityAnalysis.h"
-#include "../MemoryScopes.h"
-#include "adcore/TypeAnalysis.h"
-#include "adcore/CustomRules.h"
-#include "adcore/InactiveFunctions.h"
+#include "ActivityAnalysis.h"
+#include "support/MemoryScopes.h"
+#include "TypeAnalysis.h"
+#include "rules/CustomRules.h"
+#include "rules/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
-#include "adcore/Synthesis.h"
+#include "Synthesis.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/TypeAnalysis.h"
+#include "analysis/TypeAnalysis.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/DataLayout.h"

@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/TypeAnalysis.h"
+#include "TypeAnalysis.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"

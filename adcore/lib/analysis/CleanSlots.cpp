@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/ActivityAnalysis.h"
-#include "adcore/InactiveFunctions.h"
+#include "ActivityAnalysis.h"
+#include "rules/InactiveFunctions.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"

@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../ScratchShadows.h"
+#include "support/ScratchShadows.h"
 
-#include "adcore/ActivityAnalysis.h"
-#include "adcore/CustomRules.h"
-#include "adcore/InactiveFunctions.h"
+#include "ActivityAnalysis.h"
+#include "rules/CustomRules.h"
+#include "rules/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
 
 #include "llvm/ADT/SmallPtrSet.h"

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/ActivityAnalysis.h"
+#include "ActivityAnalysis.h"
 #include "adcore/MemoryFunctions.h"
 
 #include "llvm/IR/InstIterator.h"

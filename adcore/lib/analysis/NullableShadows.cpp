@@ -1,6 +1,6 @@
 //===- NullableShadows.cpp - Shadows that may be null at run time --------===//
 //
-// A fixed point over the function (adcore/NullableShadows.h): pointers
+// A fixed point over the function (analysis/NullableShadows.h): pointers
 // whose shadow may be null, and the memory that may hold such shadows.
 //  - a pointer without a shadow (not a function's address, its own
 //    shadow; the address of a global variable without a shadow is one)
@@ -21,12 +21,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "adcore/NullableShadows.h"
-#include "adcore/ActivityAnalysis.h"
-#include "adcore/CustomRules.h"
-#include "adcore/InactiveFunctions.h"
+#include "NullableShadows.h"
+#include "ActivityAnalysis.h"
+#include "rules/CustomRules.h"
+#include "rules/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
-#include "adcore/TypeAnalysis.h"
+#include "TypeAnalysis.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"

@@ -10,7 +10,7 @@
 #ifndef ADCORE_ANALYSIS_SOURCETYPES_H
 #define ADCORE_ANALYSIS_SOURCETYPES_H
 
-#include "adcore/TypeAnalysis.h"
+#include "TypeAnalysis.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"

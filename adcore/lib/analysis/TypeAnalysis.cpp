@@ -1,6 +1,6 @@
 //===- TypeAnalysis.cpp - What values and memory hold --------------------===//
 
-#include "adcore/TypeAnalysis.h"
+#include "TypeAnalysis.h"
 #include "adcore/MemoryFunctions.h"
 
 #include "SourceTypes.h"

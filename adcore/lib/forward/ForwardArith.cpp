@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../PowerRule.h"
+#include "rules/PowerRule.h"
 #include "ForwardEmitter.h"
 
 #include "llvm/IR/Intrinsics.h"

@@ -8,15 +8,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../CallSites.h"
-#include "../CheckpointedCalls.h"
-#include "../ScratchShadows.h"
+#include "rules/CheckpointRuntime.h"
+#include "support/CallSites.h"
+#include "support/ScratchShadows.h"
 #include "ForwardEmitter.h"
+#include "prepare/Prepare.h"
 
-#include "adcore/InactiveFunctions.h"
+#include "rules/InactiveFunctions.h"
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
-#include "adcore/MirroredFunctions.h"
+#include "rules/MirroredFunctions.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicInst.h"

@@ -2,10 +2,10 @@
 
 #include "ForwardEmitter.h"
 
-#include "../CallSites.h"
-#include "../ContractArithmetic.h"
-#include "../MemoryScopes.h"
-#include "adcore/NullableShadows.h"
+#include "support/CallSites.h"
+#include "support/ContractArithmetic.h"
+#include "support/MemoryScopes.h"
+#include "analysis/NullableShadows.h"
 #include "llvm/Analysis/ValueTracking.h"
 
 #include "llvm/ADT/PostOrderIterator.h"

@@ -18,12 +18,12 @@
 #ifndef ADCORE_FORWARD_FORWARDEMITTER_H
 #define ADCORE_FORWARD_FORWARDEMITTER_H
 
-#include "../UnneededResults.h"
-#include "adcore/ActivityAnalysis.h"
+#include "support/UnneededResults.h"
+#include "analysis/ActivityAnalysis.h"
 #include "adcore/Derivative.h"
-#include "adcore/NullableShadows.h"
-#include "adcore/Synthesis.h"
-#include "adcore/TypeAnalysis.h"
+#include "analysis/NullableShadows.h"
+#include "Synthesis.h"
+#include "analysis/TypeAnalysis.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"

@@ -10,11 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../CallSites.h"
-#include "../MemoryScopes.h"
-#include "../NullShadowGuards.h"
-#include "../ShadowAlignment.h"
-#include "../ShadowlessStores.h"
+#include "analysis/ShadowlessStores.h"
+#include "support/CallSites.h"
+#include "support/MemoryScopes.h"
+#include "support/NullShadowGuards.h"
+#include "support/ShadowAlignment.h"
 #include "ForwardEmitter.h"
 
 #include "llvm/Analysis/ValueTracking.h"

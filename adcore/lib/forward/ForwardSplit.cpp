@@ -24,8 +24,8 @@
 
 #include "ForwardEmitter.h"
 
-#include "../CallSites.h"
-#include "../MemoryScopes.h"
+#include "support/CallSites.h"
+#include "support/MemoryScopes.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"

@@ -9,13 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../NullShadowGuards.h"
-#include "../ShadowAlignment.h"
-#include "../ShadowlessStores.h"
+#include "analysis/ShadowlessStores.h"
+#include "support/NullShadowGuards.h"
+#include "support/ShadowAlignment.h"
 #include "ReverseEmitter.h"
 
-#include "../CallSites.h"
-#include "../MemoryScopes.h"
+#include "support/CallSites.h"
+#include "support/MemoryScopes.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/GlobalVariable.h"

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../ShadowAlignment.h"
+#include "support/ShadowAlignment.h"
 #include "ReverseEmitter.h"
 
 #include "llvm/IR/DataLayout.h"

@@ -28,9 +28,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../CallSites.h"
-#include "../MemoryScopes.h"
-#include "../NullShadowGuards.h"
+#include "support/CallSites.h"
+#include "support/MemoryScopes.h"
+#include "support/NullShadowGuards.h"
 #include "ReverseEmitter.h"
 
 #include "adcore/MemoryFunctions.h"

@@ -32,9 +32,9 @@
 
 #include "ReverseEmitter.h"
 
-#include "../CheapInstructions.h"
+#include "support/CheapInstructions.h"
 
-#include "../MemoryScopes.h"
+#include "support/MemoryScopes.h"
 
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"

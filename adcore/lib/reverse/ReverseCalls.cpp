@@ -8,17 +8,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../CallSites.h"
-#include "../CheckpointedCalls.h"
-#include "../ScratchShadows.h"
-#include "../TapeLevels.h"
+#include "rules/CheckpointRuntime.h"
+#include "support/CallSites.h"
+#include "support/ScratchShadows.h"
+#include "support/TapeLevels.h"
 #include "ReverseEmitter.h"
 
 #include "adcore/CrossTU.h"
-#include "adcore/CustomRules.h"
-#include "adcore/InactiveFunctions.h"
+#include "rules/CustomRules.h"
+#include "rules/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
-#include "adcore/MirroredFunctions.h"
+#include "rules/MirroredFunctions.h"
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/IntrinsicInst.h"

@@ -2,14 +2,15 @@
 
 #include "ReverseEmitter.h"
 
-#include "../CallSites.h"
-#include "../MemoryScopes.h"
-#include "../TapeLevels.h"
+#include "support/CallSites.h"
+#include "support/MemoryScopes.h"
+#include "support/TapeLevels.h"
+#include "prepare/Prepare.h"
 
-#include "adcore/InactiveFunctions.h"
+#include "rules/InactiveFunctions.h"
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
-#include "adcore/NullableShadows.h"
+#include "analysis/NullableShadows.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"

@@ -33,14 +33,14 @@
 #ifndef ADCORE_REVERSE_REVERSEEMITTER_H
 #define ADCORE_REVERSE_REVERSEEMITTER_H
 
-#include "adcore/ActivityAnalysis.h"
+#include "analysis/ActivityAnalysis.h"
 #include "adcore/Derivative.h"
-#include "adcore/NullableShadows.h"
-#include "adcore/Synthesis.h"
-#include "adcore/TypeAnalysis.h"
+#include "analysis/NullableShadows.h"
+#include "Synthesis.h"
+#include "analysis/TypeAnalysis.h"
 
-#include "../PowerRule.h"
-#include "../UnneededResults.h"
+#include "rules/PowerRule.h"
+#include "support/UnneededResults.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"

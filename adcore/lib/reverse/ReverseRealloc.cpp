@@ -25,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../CallSites.h"
+#include "support/CallSites.h"
 #include "ReverseEmitter.h"
 
 #include "llvm/IR/DataLayout.h"

@@ -16,10 +16,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../CallSites.h"
-#include "../MemoryScopes.h"
-#include "../NullShadowGuards.h"
-#include "../ShadowAlignment.h"
+#include "support/CallSites.h"
+#include "support/MemoryScopes.h"
+#include "support/NullShadowGuards.h"
+#include "support/ShadowAlignment.h"
 #include "ReverseEmitter.h"
 
 #include "adcore/MathRules.h"

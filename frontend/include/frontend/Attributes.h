@@ -30,7 +30,7 @@ void enableDerivativeAttributes(clang::CompilerInstance &CI);
 
 /// Enables the custom-derivative attributes (RuleAttributes.cpp):
 /// ADCC_FORWARD_RULE(f), ADCC_REVERSE_RULE(f, f_aug) and ADCC_INACTIVE,
-/// which become the registrations of adcore/CustomRules.h.
+/// which become the registrations of adcore/lib/rules/CustomRules.h.
 void enableRuleAttributes();
 
 } // namespace adcc::frontend

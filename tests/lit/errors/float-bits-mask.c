@@ -25,7 +25,7 @@ static double truncated(const double *x) {
 // The same on a packet whose doubles are only used for their bits: at -O2
 // InstCombine loads them as integers (<2 x i64>), and the derivative was
 // silently zero in both modes until such loads were read as loads of
-// doubles again (adcore/lib/BitLoads.cpp).
+// doubles again (adcore/lib/prepare/BitLoads.cpp).
 #include <emmintrin.h>
 static double packet_truncated(const double *x) {
   __m128d a = _mm_loadu_pd(x);

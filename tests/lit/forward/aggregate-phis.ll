@@ -1,5 +1,5 @@
-; splitAggregatePhis (adcore/lib/AggregatePhis.cpp): the tangent of a phi at
-; width N is a phi of [N x double]; it becomes one phi per lane, fed by
+; splitAggregatePhis (adcore/lib/optimize/AggregatePhis.cpp): the tangent of a
+; phi at width N is a phi of [N x double]; it becomes one phi per lane, fed by
 ; extractvalue at the end of each incoming block, and the aggregate is built
 ; again after the phis.
 ; RUN: adcc-opt -passes=adcc-split-aggregate-phis %s -o - | FileCheck %s

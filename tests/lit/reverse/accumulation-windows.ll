@@ -1,5 +1,5 @@
 ; keepAccumulationsInRegisters on hand-written reverse loops
-; (adcore/lib/AccumulationWindows.cpp).
+; (adcore/lib/optimize/AccumulationWindows.cpp).
 ; RUN: adcc-opt -passes=adcc-accumulation-windows %s -o - | FileCheck %s
 
 ; Walking down, adding into du[t+1], du[t], du[t-1]: du[t+1] is complete

@@ -3,7 +3,7 @@
 ; a double there. Integer loads joined by phis and selects and only stored,
 ; where the TBAA of the loads and stores and casts from or to double say
 ; double and nothing else, are retyped as doubles before differentiation
-; (adcore/lib/FloatCopies.cpp; adfuzz seeds 112 and 5234 found it).
+; (adcore/lib/prepare/FloatCopies.cpp; adfuzz seeds 112 and 5234 found it).
 ; RUN: adcc-opt -passes=adcc %s -o - | FileCheck %s
 
 ; CHECK-LABEL: define double @f(

@@ -1,15 +1,15 @@
-; Rows of a gathered loop (adcore/lib/GatheredUpdates.cpp, planRows): where
-; a gathered reverse loop runs once per iteration of a loop around it, and
-; its single updates of the rows before and after (a 2-D stencil's
-; dx[c - m] and dx[c + m]) add values the rows could compute themselves,
-; each row adds those into its own elements instead: first what the row
-; before pushed, last what the row after would push, loading dx once per
-; element. The first and the last row keep the push no row pulls; the
-; zeroing of the adjoint the pulls read waits a row (the last row zeroes
-; its own too). A check before the outer loop (two rows or more, rows
-; apart) picks these forms; else each row runs the gathered loop (or the
-; unchanged one) as before. The numbers: tests/e2e/rev_stencil_windows.c
-; (grid5, grid5_down, grid5_rows) and gathered-updates.test.
+; Rows of a gathered loop (adcore/lib/optimize/GatheredUpdates.cpp, planRows):
+; where a gathered reverse loop runs once per iteration of a loop around it,
+; and its single updates of the rows before and after (a 2-D stencil's
+; dx[c - m] and dx[c + m]) add values the rows could compute themselves, each
+; row adds those into its own elements instead: first what the row before
+; pushed, last what the row after would push, loading dx once per element. The
+; first and the last row keep the push no row pulls; the zeroing of the adjoint
+; the pulls read waits a row (the last row zeroes its own too). A check before
+; the outer loop (two rows or more, rows apart) picks these forms; else each
+; row runs the gathered loop (or the unchanged one) as before. The numbers:
+; tests/e2e/rev_stencil_windows.c (grid5, grid5_down, grid5_rows) and
+; gathered-updates.test.
 ;
 ; RUN: adcc-opt -passes=adcc-gathered-updates %s -o - | FileCheck %s
 ; RUN: adcc-opt -passes=adcc-gathered-updates -adcc-gathered-rows=false %s \

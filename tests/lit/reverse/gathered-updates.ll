@@ -1,11 +1,11 @@
-; The gathered form of stencil reverse loops (adcore/lib/GatheredUpdates.cpp):
-; a loop over the elements, each loading and storing its element once and
-; adding the contributions of the iterations that reach it, recomputed from
-; those iterations, earliest first; the elements at the ends before and
-; after it; the loop's other stores KHi elements later; the unchanged loop
-; when there are too few iterations or the arrays meet. The numbers:
-; tests/e2e/rev_stencil_windows.c, and gathered-updates.test (with and
-; without the rewrite).
+; The gathered form of stencil reverse loops
+; (adcore/lib/optimize/GatheredUpdates.cpp): a loop over the elements, each
+; loading and storing its element once and adding the contributions of the
+; iterations that reach it, recomputed from those iterations, earliest first;
+; the elements at the ends before and after it; the loop's other stores KHi
+; elements later; the unchanged loop when there are too few iterations or the
+; arrays meet. The numbers: tests/e2e/rev_stencil_windows.c, and
+; gathered-updates.test (with and without the rewrite).
 ;
 ; RUN: adcc-opt -passes=adcc-gathered-updates %s -o - | FileCheck %s
 

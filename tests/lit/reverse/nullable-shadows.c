@@ -1,13 +1,13 @@
-// A pointer to constant data (an enzyme_const argument) stored into
-// memory that also holds derivatives (a struct shared with the active
-// state, as Boost.Odeint's stages hold the system and the state) has a
-// null shadow there; read back, its shadow may be null at run time while
-// it is not. Accesses through such a shadow are guarded: the adjoint added
-// through a null shadow goes to a sink block nothing reads, the value read
-// through it comes from a block of zeros (adcore/NullableShadows.h). Before
-// (issue 33), the reverse sweep added adjoints at address 0 (a segfault)
-// and forward mode read tangents there; both were then an error at the
-// store from -O1, and at -O0 a crash. Numbers: e2e rev_const_pointers_o0.c.
+// A pointer to constant data (an enzyme_const argument) stored into memory
+// that also holds derivatives (a struct shared with the active state, as
+// Boost.Odeint's stages hold the system and the state) has a null shadow
+// there; read back, its shadow may be null at run time while it is not.
+// Accesses through such a shadow are guarded: the adjoint added through a null
+// shadow goes to a sink block nothing reads, the value read through it comes
+// from a block of zeros (adcore/lib/analysis/NullableShadows.h). Before (issue
+// 33), the reverse sweep added adjoints at address 0 (a segfault) and forward
+// mode read tangents there; both were then an error at the store from -O1, and
+// at -O0 a crash. Numbers: e2e rev_const_pointers_o0.c.
 // RUN: %adcc -O1 -S -emit-llvm %s -o - | FileCheck %s
 // RUN: %adcc -O2 -S -emit-llvm %s -o - | FileCheck %s
 // RUN: %adcc -O0 -c %s -o /dev/null

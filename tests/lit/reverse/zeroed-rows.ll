@@ -1,5 +1,5 @@
-; Known-zero adjoints (adcore/lib/ZeroedRegions.cpp): a nest that stores
-; zero into every element of a region of rows (zero.outer/zero.loop: dx's
+; Known-zero adjoints (adcore/lib/optimize/ZeroedRegions.cpp): a nest that
+; stores zero into every element of a region of rows (zero.outer/zero.loop: dx's
 ; inner points) leaves that memory zero where it ends; a gathered loop in
 ; rows after it (GatheredRows.cpp) that adds into those elements gets a
 ; fourth copy of its middle row's loop, which stores its sums without

@@ -1,0 +1,155 @@
+//===- ActivityAnalysis.h - Which values carry derivatives ------*- C++ -*-===//
+//
+// For a function and the activity of its arguments, decides which values
+// carry a derivative:
+//  - a *shadowed* pointer points to memory that has shadow memory: derived
+//    from a Dup argument, a stack or heap allocation of the function, or
+//    loaded from shadowed memory;
+//  - a *varied* value depends on a Dup argument, directly or through
+//    shadowed memory: a load from shadowed memory is varied, except from a
+//    stack slot into which only constant values were ever stored (what -O0
+//    code does with every constant parameter).
+// Everything else is constant: its derivative is zero and no code is
+// emitted for it. The analysis is a fixed point over the def-use graph, so
+// loops and phis are handled; it is conservative (may call a value varied
+// that is not), never the other way round.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_ACTIVITYANALYSIS_H
+#define ADCORE_ACTIVITYANALYSIS_H
+
+#include "adcore/Derivative.h"
+#include "GlobalShadows.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace llvm {
+class AllocaInst;
+class Instruction;
+class CallBase;
+class Function;
+class GlobalVariable;
+class BinaryOperator;
+class User;
+class StoreInst;
+class Value;
+class raw_ostream;
+} // namespace llvm
+
+namespace adcore {
+
+class ActivityAnalysis {
+public:
+  /// \p Rules (optional) adds the program's inactive functions and
+  /// globals to the built-in ones.
+  ActivityAnalysis(llvm::Function &F, llvm::ArrayRef<ArgActivity> Args,
+                   const class CustomRules *Rules = nullptr);
+
+  /// The program's inactive functions and globals (null: none).
+  const class CustomRules *rules() const { return Rules; }
+
+  /// True when \p V carries a derivative (a tangent or a shadow).
+  bool isActive(const llvm::Value *V) const { return Active.contains(V); }
+  /// The globals with shadows (GlobalShadows.h) the function uses.
+  llvm::ArrayRef<llvm::GlobalVariable *> shadowedGlobals() const {
+    return ShadowedGlobals;
+  }
+
+  /// True when the memory \p Ptr points to may hold derivatives (false
+  /// for a stack slot that only ever holds constants).
+  bool mayHoldDerivatives(const llvm::Value *Ptr) const;
+  /// Whether \p Ptr points only into stack slots that hold no derivative.
+  bool cleanStackPointer(const llvm::Value *Ptr) const;
+
+  /// Prints every argument and instruction of the function as
+  /// `active` or `const`, one per line.
+  void print(llvm::raw_ostream &OS) const;
+
+private:
+  bool transfer(const llvm::Value &V) const;
+  /// Whether \p Callee returns an active value when called as \p Call,
+  /// whose active arguments \p ActiveOperand tells (memoized).
+  bool returnsActive(
+      const llvm::Function &Callee, const llvm::CallBase &Call,
+      llvm::function_ref<bool(const llvm::Value *)> ActiveOperand) const;
+  /// Local memory: which allocas and heap blocks allocated here (malloc,
+  /// calloc, aligned_alloc, new) each pointer may point into, and which
+  /// may hold derivatives (an active value was stored or copied into them,
+  /// or their address escaped). A heap block's address kept in a local
+  /// variable (-O0) is followed through it (HeapRoots.cpp).
+  void findStackPointers();
+  void addHeapRoots();
+  /// Records \p Root as where the pointers derived from it (GEPs, casts,
+  /// phis, selects) point; \p More may follow other users (pushing onto
+  /// the work list).
+  using FollowUser = llvm::function_ref<void(
+      const llvm::User &, llvm::SmallVectorImpl<const llvm::Value *> &)>;
+  void addRoot(const llvm::Instruction &Root, FollowUser More);
+  /// returnsFloatBits (TypeAnalysis.h) of \p Callee, once per function:
+  /// asked in every round of the fixed point.
+  bool returnsFloatBitsMemo(llvm::Function &Callee) const;
+  /// True when \p SI stores the whole bits of a float with a derivative as
+  /// an integer (loaded from memory with derivatives, or bitcast).
+  bool receivesWholeFloatBits(const llvm::StoreInst &SI) const;
+  bool updateDirtyAllocas();
+
+  llvm::Function &F;
+  const class CustomRules *Rules;
+  llvm::SmallVector<llvm::GlobalVariable *, 4> ShadowedGlobals;
+  /// Which callees read or write shadowed globals.
+  mutable GlobalUsers Users;
+  llvm::DenseSet<const llvm::Value *> Active;
+  llvm::DenseMap<const llvm::Value *,
+                 llvm::SmallVector<const llvm::Instruction *, 1>>
+      StackRoots;
+  llvm::DenseSet<const llvm::Instruction *> Dirty;
+  /// Stores of a heap block's address into the local variable that holds
+  /// it: no escape.
+  llvm::DenseSet<const llvm::Value *> HolderStores;
+  /// Pointers that may point into stack slots or into other memory (a phi
+  /// or select of both, and what is derived from it).
+  llvm::DenseSet<const llvm::Value *> Mixed;
+  mutable llvm::DenseMap<const llvm::Function *, bool> FloatBitsResults;
+  mutable llvm::DenseMap<std::pair<const llvm::Function *, uint64_t>, bool>
+      ReturnActivity;
+};
+
+/// True for types that can carry a derivative: floating point, pointers,
+/// and vectors, arrays and structs containing them.
+bool canCarryDerivative(const llvm::Type *T);
+
+/// Whether \p F stores through its pointer argument \p ArgNo only what it
+/// read through it, constants and integer arguments, and passes it on only to
+/// functions that do the same (\p Depth calls deep) or have no
+/// derivatives: a stack slot given to it (an iterator given to operator++)
+/// receives no derivative (CleanSlots.cpp). \p ReturnsAddress: whether
+/// it may return that pointer (or one into the same memory).
+bool keepsPointeeClean(const llvm::Function &F, unsigned ArgNo, unsigned Depth,
+                       bool &ReturnsAddress);
+
+/// A parameter with this attribute (a derivative's constant pointer
+/// parameter whose primal keeps the pointee clean, returning no pointer into
+/// it) keeps it clean by construction: what the derivative adds, records on
+/// the tape and tangents or adjoints in shadows, goes elsewhere.
+constexpr const char *KeepsPointeeCleanAttribute = "adcc-keeps-pointee-clean";
+
+/// How many calls deep keepsPointeeClean looks from an analysis.
+constexpr unsigned CleanCallDepth = 3;
+
+/// The integer operations that offset or align an address, whose shadow is
+/// the same operation on the shadow (add, sub, and, or).
+bool isAddressArithmetic(const llvm::BinaryOperator &BO);
+
+/// True when an integer stored at \p Slot may be turned back into a
+/// pointer: a load of the stack variable feeds an inttoptr, through
+/// integer arithmetic and copies into other variables (\p Depth steps).
+/// Memory other than a stack variable may be read anywhere: true.
+bool mayBecomePointer(const llvm::Value *Slot, unsigned Depth);
+
+} // namespace adcore
+
+#endif // ADCORE_ACTIVITYANALYSIS_H

@@ -1,0 +1,165 @@
+//===- analysis/TypeAnalysis.h - What values and memory hold ----*- C++ -*-===//
+//
+// LLVM IR types say little about memory (every pointer is `ptr`) and not
+// always what an integer is (SROA turns a memcpy of doubles into i64 loads
+// and stores). The type analysis infers, for each value, its underlying
+// kind — integer, pointer, float, double — and, for each pointer, the kind
+// of what it points to at each byte offset. It starts from what the
+// frontend wrote into the IR (the types of loads and stores, TBAA access
+// tags such as "double" or "any pointer") and propagates through GEPs,
+// phis, selects, casts and memcpy to a fixed point.
+//
+// Derivative code needs it where the IR type does not decide: an integer
+// that carries a double's bits must carry its derivative too, and a memcpy
+// must know which bytes are floating-point numbers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_TYPEANALYSIS_H
+#define ADCORE_TYPEANALYSIS_H
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <cstdint>
+#include <map>
+
+namespace llvm {
+class AllocaInst;
+class Function;
+class GEPOperator;
+class Instruction;
+class MemTransferInst;
+class StructType;
+class Type;
+class Value;
+class raw_ostream;
+} // namespace llvm
+
+namespace adcore {
+
+/// The lattice of underlying kinds: Unknown below everything, Conflict
+/// (e.g. a union read as int and as double) above.
+enum class Kind : unsigned char {
+  Unknown,
+  Integer,
+  Pointer,
+  Float,
+  Double,
+  Conflict
+};
+
+llvm::StringRef kindName(Kind K);
+
+/// Kind of each byte offset of the memory a pointer points to. Offset -1
+/// stands for "every element" of an array indexed by a variable.
+using MemoryLayout = std::map<int64_t, Kind>;
+
+class TypeAnalysis {
+public:
+  explicit TypeAnalysis(llvm::Function &F);
+
+  /// The underlying kind of the (scalar) value \p V.
+  Kind kindOf(const llvm::Value *V) const;
+  /// What \p Ptr points to at byte \p Offset.
+  Kind memoryKind(const llvm::Value *Ptr, int64_t Offset = 0) const;
+  /// True when the integer \p V holds the bits of a float or double.
+  bool isFloatBits(const llvm::Value *V) const {
+    Kind K = kindOf(V);
+    return K == Kind::Float || K == Kind::Double;
+  }
+
+  /// What \p Ptr points to, offset by offset (empty when unknown).
+  const MemoryLayout &layout(const llvm::Value *Ptr) const;
+
+  /// The size of the elements of the array of structs \p Ptr points into,
+  /// where a GEP over a declared struct type says it (0: unknown). A copy
+  /// of such an array whose length is not a constant needs it to find the
+  /// floating-point fields of each element.
+  uint64_t elementSize(const llvm::Value *Ptr) const {
+    auto It = Strides.find(Ptr);
+    return It == Strides.end() || It->second == ConflictingSizes ? 0
+                                                                 : It->second;
+  }
+
+  /// Prints every value with a known kind, and every pointer's layout.
+  void print(llvm::raw_ostream &OS) const;
+
+private:
+  bool join(const llvm::Value *V, Kind K);
+  /// \p Ptr points to elements of \p Size bytes (or to an offset into one
+  /// that is a multiple of the size).
+  bool joinStride(const llvm::Value *Ptr, uint64_t Size);
+  /// Strides[A] joined into B and back.
+  bool joinStrides(const llvm::Value *A, const llvm::Value *B);
+  bool joinMemory(const llvm::Value *Ptr, int64_t Offset, Kind K);
+  bool joinLayout(const llvm::Value *Ptr, const MemoryLayout &L, int64_t Shift,
+                  int64_t Limit);
+  bool visit(llvm::Instruction &I);
+  /// What \p A points to is what \p B points to, and back (a copy of
+  /// \p Limit bytes, or -1 for all).
+  bool joinBothWays(const llvm::Value *A, const llvm::Value *B, int64_t Limit);
+  /// What the source type of a stack variable says its bytes hold, for
+  /// the memory \p Ptr points to (the variable itself, or a pointer that
+  /// callers pass it as).
+  void seedFromAllocatedType(const llvm::Value *Ptr,
+                             const llvm::AllocaInst &AI);
+  /// What the declared type \p T of an object says its bytes hold, for
+  /// the memory \p Ptr points to (\p WithFields: also the fields of a
+  /// struct, not only the elements of an array of floats).
+  void seedFromDeclaredType(const llvm::Value *Ptr, llvm::Type *T,
+                            bool WithFields = true);
+  /// What the source type of a GEP over a struct says its base points to.
+  void seedFromStructGEP(const llvm::GEPOperator &GEP);
+  /// \p Ptr points to elements of the struct \p ST, with its declared
+  /// fields. Returns whether anything changed.
+  bool seedStructElements(const llvm::Value *Ptr, llvm::StructType *ST);
+  /// What the pointer \p Ptr, loaded or stored by \p I, points to when
+  /// I's TBAA type is a pointer to a struct ("p1 _ZTS5point", "p1 point"):
+  /// elements of that struct, with its declared fields. Returns whether
+  /// anything changed.
+  bool seedFromPointeeStruct(const llvm::Value *Ptr,
+                             const llvm::Instruction &I);
+  /// Per pointee name of pointer TBAA, its IR struct type (or null: none,
+  /// or not known uniquely).
+  llvm::DenseMap<llvm::StringRef, llvm::StructType *> TBAAStructs;
+  /// Parameters that are std::vector<double> or dynamic-size Eigen objects
+  /// (SourceTypes.h): the kind of the elements their pointers point to.
+  llvm::DenseMap<const llvm::Value *, Kind> VectorElements;
+  /// Seeds pointer arguments from the stack variables that every caller in
+  /// the module passes (CallerTypes.cpp).
+  void seedFromCallers();
+  /// Seeds pointers passed to functions of the module with what those
+  /// read and write through them (CalleeTypes.cpp).
+  void seedFromCallees();
+
+  llvm::Function &F;
+  llvm::DenseMap<const llvm::Value *, Kind> Kinds;
+  llvm::DenseMap<const llvm::Value *, MemoryLayout> Layouts;
+  static constexpr uint64_t ConflictingSizes = ~uint64_t(0);
+  llvm::DenseMap<const llvm::Value *, uint64_t> Strides;
+};
+
+/// True when an integer \p F returns holds the bits of a float or double
+/// (`memcpy(&u, &x, 8); return u;`): such a result carries a derivative.
+bool returnsFloatBits(llvm::Function &F);
+
+/// The fields of the aggregate a memcpy copies, by Clang's !tbaa.struct
+/// (empty without it, or when a field's type says nothing, such as bytes).
+MemoryLayout copiedFields(const llvm::MemTransferInst &MT);
+
+/// The kind the TBAA access tag of the load or store \p I names (Clang's
+/// scalar type names; Unknown without a tag and for "omnipotent char").
+Kind kindOfTBAA(const llvm::Instruction &I);
+
+/// The kind of a first-class IR type (floats, pointers; integers are
+/// Unknown: an integer type alone does not say what the bits are).
+Kind kindOfType(const llvm::Type *T);
+
+/// True when the type analysis knows integers in the bytes the primal copy
+/// \p Copy moves, at its destination or its source, and nothing else (no
+/// pointer, no float): the copy carries no derivatives and no shadows.
+bool copiesOnlyIntegers(const TypeAnalysis &Types,
+                        const llvm::MemTransferInst &Copy);
+
+} // namespace adcore
+
+#endif // ADCORE_TYPEANALYSIS_H

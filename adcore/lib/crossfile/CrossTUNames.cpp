@@ -1,0 +1,145 @@
+//===- CrossTUNames.cpp - Names of derivatives made at link time ----------===//
+//
+// See adcore/CrossTU.h. The name of a derivative made at link time is
+//
+//   __adcc_xtu.<mode><width>.<flags>.<activities>.O<level>.<function>
+//
+// mode: f forward, a augmented sweep, r reverse sweep, g both sweeps run
+// back to back (a combined gradient); flags: three digits, whether it
+// returns the primal result, the result's shadow, and whether the memory
+// is stable between the sweeps; activities: one letter per argument (c
+// const, d duplicated, n duplicated without the primal, a active).
+//
+//===----------------------------------------------------------------------===//
+
+#include "adcore/CrossTU.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Passes/OptimizationLevel.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+struct ActivityLetter {
+  ArgActivity Activity;
+  char Letter;
+};
+
+const ActivityLetter ActivityLetters[] = {
+    {ArgActivity::Const, 'c'},
+    {ArgActivity::Dup, 'd'},
+    {ArgActivity::DupNoNeed, 'n'},
+    {ArgActivity::Active, 'a'},
+};
+
+char letterOf(ArgActivity A) {
+  for (const ActivityLetter &L : ActivityLetters)
+    if (L.Activity == A)
+      return L.Letter;
+  llvm_unreachable("an activity without a letter");
+}
+
+std::optional<ArgActivity> activityOf(char C) {
+  for (const ActivityLetter &L : ActivityLetters)
+    if (L.Letter == C)
+      return L.Activity;
+  return std::nullopt;
+}
+
+char modeLetter(const CrossTURequest &R) {
+  if (R.Combined)
+    return 'g';
+  switch (R.Key.Mode) {
+  case DerivativeMode::Forward:
+    return 'f';
+  case DerivativeMode::Augmented:
+    return 'a';
+  case DerivativeMode::Reverse:
+    return 'r';
+  }
+  llvm_unreachable("unknown derivative mode");
+}
+
+} // namespace
+
+OptimizationLevel crossTULevel(unsigned OptLevel) {
+  const OptimizationLevel Levels[] = {
+      OptimizationLevel::O0, OptimizationLevel::O1, OptimizationLevel::O2,
+      OptimizationLevel::O3};
+  return Levels[std::min(OptLevel, 3u)];
+}
+
+std::string crossTUSymbol(const CrossTURequest &R) {
+  std::string Out;
+  raw_string_ostream OS(Out);
+  OS << CrossTUPrefix << modeLetter(R) << R.Key.Width << '.'
+     << unsigned(R.Key.ReturnPrimal) << unsigned(R.Key.ReturnShadow)
+     << unsigned(R.Key.StableMemory);
+  // (Arguments whose shadows may be null: NullableShadows.h.)
+  if (R.Key.NullableShadows || R.Key.NullReaching)
+    OS << 'n' << utohexstr(R.Key.NullableShadows) << 'r'
+       << utohexstr(R.Key.NullReaching);
+  OS << '.';
+  for (ArgActivity A : R.Key.Args)
+    OS << letterOf(A);
+  OS << ".O" << R.OptLevel << '.' << R.Primal;
+  return Out;
+}
+
+std::optional<CrossTURequest> parseCrossTUSymbol(StringRef Name) {
+  if (!Name.consume_front(CrossTUPrefix))
+    return std::nullopt;
+  SmallVector<StringRef, 5> Parts;
+  Name.split(Parts, '.', /*MaxSplit=*/4);
+  if (Parts.size() != 5 || Parts[0].size() < 2 || Parts[1].size() < 3 ||
+      !Parts[3].starts_with("O") || Parts[4].empty())
+    return std::nullopt;
+  CrossTURequest R;
+  switch (Parts[0][0]) {
+  case 'f':
+    R.Key.Mode = DerivativeMode::Forward;
+    break;
+  case 'a':
+    R.Key.Mode = DerivativeMode::Augmented;
+    break;
+  case 'r':
+    R.Key.Mode = DerivativeMode::Reverse;
+    break;
+  case 'g':
+    R.Key.Mode = DerivativeMode::Augmented;
+    R.Combined = true;
+    break;
+  default:
+    return std::nullopt;
+  }
+  if (Parts[0].drop_front().getAsInteger(10, R.Key.Width) || R.Key.Width == 0)
+    return std::nullopt;
+  StringRef Nullable = Parts[1].drop_front(3);
+  if (!Nullable.empty()) {
+    auto [N, Reach] = Nullable.split('r');
+    if (!N.consume_front("n") || N.getAsInteger(16, R.Key.NullableShadows) ||
+        Reach.getAsInteger(16, R.Key.NullReaching))
+      return std::nullopt;
+  }
+  for (char C : Parts[1].take_front(3))
+    if (C != '0' && C != '1')
+      return std::nullopt;
+  R.Key.ReturnPrimal = Parts[1][0] == '1';
+  R.Key.ReturnShadow = Parts[1][1] == '1';
+  R.Key.StableMemory = Parts[1][2] == '1';
+  for (char C : Parts[2]) {
+    std::optional<ArgActivity> A = activityOf(C);
+    if (!A)
+      return std::nullopt;
+    R.Key.Args.push_back(*A);
+  }
+  if (Parts[3].drop_front().getAsInteger(10, R.OptLevel))
+    return std::nullopt;
+  R.Primal = Parts[4].str();
+  return R;
+}
+
+} // namespace adcore

@@ -1,0 +1,179 @@
+//===- CombinedSweeps.cpp - Augmented and reverse sweep in one frame ------===//
+//
+// A combined gradient (`__enzyme_autodiff`, ADCC_REVERSE) runs the
+// augmented sweep and then its reverse sweep, back to back. Both are called
+// from one function made for the pair, `gradient_<f>`, where they are
+// inlined (each has that one caller). What the augmented sweep records
+// outside loops is then read back by the code that follows in the same
+// frame and need not go through the thread's tape: each such push and its
+// pop become one stack slot, which SROA turns into registers. These are
+// the end records (arguments, addresses, values computed outside loops,
+// recorded once at the return), the groups of records made in blocks
+// outside loops (a branch's values), and the trip counts recorded at loop
+// exits outside loops: each is pushed at most once per call, and popped
+// only after it was pushed. The code between the two runs whatever else
+// the sweeps record and reads it all back, so the pops that remain still
+// return what their pushes did.
+//
+// Such pushes and pops are tagged with EndRecordsMetadata ({sweep} for
+// the end records, {sweep, number} for the others); they are left as calls
+// (not expanded into the inline fast path) in sweeps that such a function
+// calls, so that they can be found here. A pair that is not inlined keeps
+// the runtime's calls.
+//
+//===----------------------------------------------------------------------===//
+
+#include "support/CallSites.h"
+#include "Optimize.h"
+#include "analysis/ActivityAnalysis.h"
+#include "adcore/CrossTU.h"
+#include "Synthesis.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+Function *SynthesisContext::getOrCreateCombined(Function &Aug, Function &Rev) {
+  Function *&W = CombinedOf[&Aug];
+  if (W)
+    return W;
+  SmallVector<Type *, 16> Params(Aug.getFunctionType()->params());
+  append_range(Params, Rev.getFunctionType()->params());
+  auto *FT = FunctionType::get(Rev.getReturnType(), Params, false);
+  if (auto Deferred = parseCrossTUSymbol(Aug.getName())) {
+    // Both sweeps are made at link time: so is the function that runs
+    // them (where they are inlined, as here).
+    Deferred->Combined = true;
+    W = cast<Function>(
+        M.getOrInsertFunction(crossTUSymbol(*Deferred), FT).getCallee());
+    return W;
+  }
+  StringRef Name = Aug.getName();
+  Name.consume_front("augmented_");
+  W = Function::Create(FT, GlobalValue::InternalLinkage, "gradient_" + Name, M);
+  if (const Function *Primal = GeneratedFrom.lookup(&Aug))
+    GeneratedFrom[W] = Primal;
+  LLVMContext &C = M.getContext();
+  W->setAttributes(
+      AttributeList::get(C, AttributeList::FunctionIndex,
+                         AttrBuilder(C, Aug.getAttributes().getFnAttrs())));
+  // What the augmented sweep's parameters promise (noalias shadows of
+  // restrict pointers, alignment) holds for the same arguments here, once
+  // the sweeps are inlined into W (and, as alias scopes of that call, for
+  // the accesses the inliner traces to them where W is inlined).
+  for (unsigned I = 0; I < Aug.arg_size(); ++I) {
+    copyPointerFacts(Aug, I, *W, I);
+    if (Aug.getArg(I)->hasAttribute(KeepsPointeeCleanAttribute))
+      W->addParamAttr(I, Attribute::get(C, KeepsPointeeCleanAttribute));
+  }
+  IRBuilder<> B(BasicBlock::Create(C, "", W));
+  SmallVector<Value *, 16> AugArgs, RevArgs;
+  for (Argument &A : W->args())
+    (A.getArgNo() < Aug.arg_size() ? AugArgs : RevArgs).push_back(&A);
+  B.CreateCall(&Aug, AugArgs);
+  CallInst *Adjoints = B.CreateCall(&Rev, RevArgs);
+  if (Adjoints->getType()->isVoidTy())
+    B.CreateRetVoid();
+  else
+    B.CreateRet(Adjoints);
+  noteCombined(*W, Aug, Rev);
+  CombinedFunctions.push_back(W);
+  return W;
+}
+
+namespace {
+
+/// The tagged pushes and pops of one augmented sweep's records.
+struct TaggedPair {
+  SmallVector<CallInst *, 1> Pushes, Pops;
+};
+
+/// Puts records of \p Aug, inlined into \p Caller together with its
+/// reverse sweep, in stack slots of \p Caller: the end records, whose push
+/// dominates their pop, and the groups pushed outside loops, which stay
+/// outside cycles here. Each push and pop runs at most once per call; the
+/// pop only after its push (the reverse sweep takes the way back through
+/// the blocks the augmented sweep went through).
+void keepRecordsInFrame(Function &Caller, Function &Aug) {
+  MapVector<MDNode *, TaggedPair> Tagged;
+  for (Instruction &I : instructions(Caller)) {
+    auto *Call = dyn_cast<CallInst>(&I);
+    MDNode *Tag = Call ? Call->getMetadata(EndRecordsMetadata) : nullptr;
+    if (!Tag || Tag->getNumOperands() < 1)
+      continue;
+    auto *Sweep = dyn_cast<ValueAsMetadata>(Tag->getOperand(0));
+    Function *Fn = Call->getCalledFunction();
+    if (!Sweep || Sweep->getValue() != &Aug || !Fn)
+      continue;
+    if (Fn->getName() == "adcc_tape_push")
+      Tagged[Tag].Pushes.push_back(Call);
+    else if (Fn->getName() == "adcc_tape_pop")
+      Tagged[Tag].Pops.push_back(Call);
+  }
+  std::optional<DominatorTree> DT;
+  for (auto &[Tag, Pair] : Tagged) {
+    if (Pair.Pushes.size() != 1 || Pair.Pops.size() != 1)
+      continue;
+    CallInst *Push = Pair.Pushes.front(), *Pop = Pair.Pops.front();
+    if (Push->getArgOperand(1) != Pop->getArgOperand(1) ||
+        !isa<ConstantInt>(Push->getArgOperand(1)))
+      continue;
+    if (Tag->getNumOperands() == 1) { // the end records
+      if (!DT)
+        DT.emplace(Caller);
+      if (!DT->dominates(Push, Pop))
+        continue;
+    } else if (inCycle(*Push->getParent()) || inCycle(*Pop->getParent())) {
+      continue;
+    }
+    IRBuilder<> B(&*Caller.getEntryBlock().getFirstInsertionPt());
+    AllocaInst *Slot = B.CreateAlloca(
+        B.getInt8Ty(), Push->getArgOperand(1),
+        Tag->getNumOperands() == 1 ? "end.records" : "frame.records");
+    Slot->setAlignment(
+        Align(cast<ConstantInt>(Push->getArgOperand(2))->getZExtValue()));
+    Push->replaceAllUsesWith(Slot);
+    Pop->replaceAllUsesWith(Slot);
+    Push->eraseFromParent();
+    Pop->eraseFromParent();
+  }
+}
+
+} // namespace
+
+bool callsCombinedAlone(const CombinedSweeps &S) {
+  auto OnlyFromCaller = [&](Function *F) {
+    return !F->isDeclaration() && F->hasOneUse() &&
+           all_of(F->users(), [&](User *U) {
+             auto *Call = dyn_cast<CallInst>(U);
+             return Call && Call->getCalledFunction() == F &&
+                    Call->getFunction() == S.Caller;
+           });
+  };
+  return OnlyFromCaller(S.Aug) && OnlyFromCaller(S.Rev);
+}
+
+void inlineCombinedSweeps(const SynthesisContext &Ctx,
+                          SmallPtrSetImpl<Function *> &Touched) {
+  for (const CombinedSweeps &S : Ctx.combined()) {
+    if (!callsCombinedAlone(S))
+      continue;
+    auto *AugCall = cast<CallInst>(*S.Aug->user_begin());
+    auto *RevCall = cast<CallInst>(*S.Rev->user_begin());
+    if (!inlineGeneratedCall(*AugCall))
+      continue;
+    Touched.insert(S.Caller);
+    if (inlineGeneratedCall(*RevCall))
+      keepRecordsInFrame(*S.Caller, *S.Aug);
+  }
+}
+
+} // namespace adcore

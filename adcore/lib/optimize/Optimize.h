@@ -1,0 +1,124 @@
+//===- optimize/Optimize.h - Rewrites of generated derivatives --*- C++ -*-===//
+//
+// The optimize stage: what runs on the derivatives once they are generated
+// (ADPass.cpp's finishGenerated, and the passes Pipeline.cpp registers):
+// simplification, inlining, and the loop rewrites that make reverse loops
+// fast.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_OPTIMIZE_OPTIMIZE_H
+#define ADCORE_OPTIMIZE_OPTIMIZE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/OptimizationLevel.h"
+
+namespace adcore {
+
+class SynthesisContext;
+struct CombinedSweeps;
+
+/// Runs the function simplification pipeline of \p Level on \p Functions
+/// (the generated derivatives, or with \p Derivatives false the functions
+/// they were inlined into): they were created after the module's own
+/// simplification ran. Derivatives' loops also get
+/// keepAccumulationsInRegisters, and with \p Contract their adjoint sums
+/// are contracted (ContractArithmetic.h).
+void optimizeGenerated(llvm::ArrayRef<llvm::Function *> Functions,
+                       llvm::OptimizationLevel Level, bool Derivatives,
+                       bool Contract = false);
+
+/// Inlines \p Call (of a generated function) as the inliner would: only
+/// into a caller compiled for the same target and processor features, and
+/// merging the callee's function attributes that describe its code into
+/// the caller's (the vector width its intrinsics need:
+/// "min-legal-vector-width" of AVX-512 code). Returns whether it did.
+bool inlineGeneratedCall(llvm::CallBase &Call);
+
+/// Inlines calls of the generated \p Functions that are worth it: a
+/// derivative called once, or a small one; never a recursive one. The
+/// functions that received code are added to \p Touched.
+void inlineGenerated(llvm::ArrayRef<llvm::Function *> Functions,
+                     llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
+
+/// Replaces each phi of an aggregate (the `[N x double]` tangent of a
+/// batched derivative) by one phi per scalar element, so that loops carrying
+/// them are within reach of the loop vectorizer. Returns whether \p F
+/// changed.
+bool splitAggregatePhis(llvm::Function &F);
+
+/// splitAggregatePhis as a pass (adcc-opt's
+/// `-passes=adcc-split-aggregate-phis`).
+struct SplitAggregatePhisPass
+    : public llvm::PassInfoMixin<SplitAggregatePhisPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &) {
+    return splitAggregatePhis(F) ? llvm::PreservedAnalyses::none()
+                                 : llvm::PreservedAnalyses::all();
+  }
+};
+
+/// Moves the computation of values carried around a loop (the incoming value
+/// of a header phi) above the phi's first user where only arithmetic has to
+/// move, so that the loop vectorizer recognizes the recurrence. The reverse
+/// loops of stencils need it. Returns whether \p F changed.
+bool orderRecurrenceUpdates(llvm::Function &F);
+
+/// Keeps the adjoint contributions that a loop adds into neighbouring
+/// elements of one array (the reverse loop of a stencil) in registers until
+/// their element is complete, which then is loaded and stored once; the
+/// additions and their order stay the same. Loops whose other accesses may
+/// touch those elements are versioned by a check of the address ranges.
+/// Returns whether \p F changed.
+bool keepAccumulationsInRegisters(llvm::Function &F,
+                                  llvm::FunctionAnalysisManager &FAM);
+
+/// Turns the reverse loop of a stencil around where its addends are cheap
+/// to compute again: a new loop walks over the elements the loop adds into
+/// and adds each element's contributions, recomputed from their iterations,
+/// in the original order (GatheredUpdates.cpp). Loops with fewer iterations
+/// than the offsets span, or whose arrays meet, run unchanged. Returns
+/// whether \p F changed.
+bool gatherUpdates(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+
+/// gatherUpdates as a pass (adcc-opt's `-passes=adcc-gathered-updates`).
+struct GatheredUpdatesPass : public llvm::PassInfoMixin<GatheredUpdatesPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM) {
+    return gatherUpdates(F, FAM) ? llvm::PreservedAnalyses::none()
+                                 : llvm::PreservedAnalyses::all();
+  }
+};
+
+/// keepAccumulationsInRegisters as a pass (adcc-opt's
+/// `-passes=adcc-accumulation-windows`).
+struct AccumulationWindowsPass
+    : public llvm::PassInfoMixin<AccumulationWindowsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM) {
+    return keepAccumulationsInRegisters(F, FAM)
+               ? llvm::PreservedAnalyses::none()
+               : llvm::PreservedAnalyses::all();
+  }
+};
+
+/// Replaces the tape pushes and pops of \p F (generated code) by inline
+/// fast paths that call the runtime only at the end of a chunk; with \p
+/// KeepEndRecords, not those of end records (EndRecordsMetadata), which
+/// inlineCombinedSweeps may put in a stack slot.
+void expandTapeOperations(llvm::Function &F, bool KeepEndRecords = false);
+
+/// Inlines each combined gradient's augmented and reverse sweeps into the
+/// function that runs them back to back, where they are its only calls,
+/// and keeps their end records in its frame (CombinedSweeps.cpp). Adds the
+/// functions changed to \p Touched.
+void inlineCombinedSweeps(const SynthesisContext &Ctx,
+                          llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
+/// True when \p S's sweeps are called by S.Caller only (and once each).
+bool callsCombinedAlone(const CombinedSweeps &S);
+
+} // namespace adcore
+
+#endif // ADCORE_OPTIMIZE_OPTIMIZE_H

@@ -1,0 +1,260 @@
+//===- PostOptimize.cpp - Optimizing generated derivatives ---------------===//
+//
+// The derivatives are created at the optimizer-early extension point, after
+// the module's simplification pipeline ran on the primal code. They get the
+// same function simplification (SROA, EarlyCSE, InstCombine, GVN, ...)
+// here, before the rest of the optimizer (vectorization, ...) runs on the
+// whole module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Optimize.h"
+#include "Synthesis.h"
+
+#include "support/ContractArithmetic.h"
+
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/Attributes.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Passes/StandardInstrumentations.h"
+#include "llvm/Support/TimeProfiler.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace adcore {
+
+void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
+                       bool Derivatives, bool Contract) {
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  // (-ftime-trace: each pass run on generated code shows in the trace.)
+  PassInstrumentationCallbacks PIC;
+  TimeProfilingPassesHandler TimeProfiling;
+  if (timeTraceProfilerEnabled())
+    TimeProfiling.registerCallbacks(PIC);
+  PassBuilder PB(/*TM=*/nullptr, PipelineTuningOptions(), std::nullopt, &PIC);
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+
+  FunctionPassManager FPM =
+      PB.buildFunctionSimplificationPipeline(Level, ThinOrFullLTOPhase::None);
+  for (Function *F : Functions)
+    if (!F->isDeclaration()) {
+      splitAggregatePhis(*F);
+      FPM.run(*F, FAM);
+      if (orderRecurrenceUpdates(*F))
+        FAM.invalidate(*F, PreservedAnalyses::none());
+      // (Only in the derivatives themselves: the callers they are inlined
+      // into hold the user's own loops too.)
+      if (Derivatives && gatherUpdates(*F, FAM))
+        FAM.invalidate(*F, PreservedAnalyses::none());
+      if (Derivatives && keepAccumulationsInRegisters(*F, FAM))
+        FAM.invalidate(*F, PreservedAnalyses::none());
+      // (Products recomputed in a reverse sweep that only an adjoint sum
+      // uses are the derivative's.)
+      if (Contract &&
+          contractDerivativeArithmetic(*F, [](const Instruction &I) {
+            return I.getOpcode() == Instruction::FMul ||
+                   I.hasMetadata(AdjointSumMetadata);
+          }))
+        FAM.invalidate(*F, PreservedAnalyses::none());
+      if (Derivatives)
+        for (BasicBlock &BB : *F)
+          for (Instruction &I : BB)
+            I.setMetadata(AdjointSumMetadata, nullptr);
+    }
+}
+
+/// True when every processor feature \p Callee's code may use ("+avx512f"
+/// in its "target-features") is one \p Caller's code may use too.
+static bool hasFeaturesOf(const Function &Caller, const Function &Callee) {
+  SmallVector<StringRef, 32> Need, Have;
+  Callee.getFnAttribute("target-features").getValueAsString().split(Need, ',');
+  Caller.getFnAttribute("target-features").getValueAsString().split(Have, ',');
+  return all_of(Need, [&](StringRef F) {
+    return !F.starts_with("+") || is_contained(Have, F);
+  });
+}
+
+bool inlineGeneratedCall(CallBase &Call) {
+  Function *Caller = Call.getFunction();
+  Function *Callee = Call.getCalledFunction();
+  // Code for other instructions (a function with
+  // `__attribute__((target("avx512f")))`) stays in a function of its own.
+  if (!Callee || !hasFeaturesOf(*Caller, *Callee))
+    return false;
+  InlineFunctionInfo Info;
+  if (!InlineFunction(Call, Info).isSuccess())
+    return false;
+  AttributeFuncs::mergeAttributesForInlining(*Caller, *Callee);
+  return true;
+}
+
+void inlineGenerated(ArrayRef<Function *> Functions,
+                     SmallPtrSetImpl<Function *> &Touched) {
+  constexpr unsigned SmallFunction = 200; // instructions
+  for (Function *F : Functions) {
+    if (F->isDeclaration())
+      continue;
+    unsigned Size = F->getInstructionCount();
+    SmallVector<CallBase *, 4> Sites;
+    bool Recursive = false;
+    for (User *U : F->users()) {
+      auto *Call = dyn_cast<CallBase>(U);
+      if (!Call || Call->getCalledFunction() != F)
+        continue;
+      if (Call->getFunction() == F)
+        Recursive = true;
+      Sites.push_back(Call);
+    }
+    if (Recursive || Sites.empty() ||
+        (Sites.size() > 1 && Size > SmallFunction))
+      continue;
+    for (CallBase *Call : Sites) {
+      Function *Caller = Call->getFunction();
+      if (inlineGeneratedCall(*Call))
+        Touched.insert(Caller);
+    }
+  }
+}
+
+} // namespace adcore
+
+//===----------------------------------------------------------------------===//
+// Inline tape fast paths
+//===----------------------------------------------------------------------===//
+//
+// A record costs a call into the runtime; most pushes and pops only move the
+// tape's top within its current chunk. The generated code does that itself
+// and calls the runtime only at the end of a chunk. It relies on the first
+// fields of the runtime's `struct adcc_tape` (runtime/lib/tape_internal.h):
+// top, limit, base, peak_top — each a pointer, in that order.
+
+namespace adcore {
+namespace {
+
+constexpr unsigned TopField = 0, LimitField = 1, BaseField = 2, PeakField = 3;
+
+Value *field(IRBuilder<> &B, Value *Tape, unsigned Index) {
+  return B.CreateConstGEP1_64(B.getPtrTy(), Tape, Index);
+}
+
+/// Record size in the runtime: a multiple of its 8-byte granule. Sizes
+/// known only at run time (arrays sized by a trip count) are rounded by the
+/// generated code; a size so large that rounding wraps around takes the
+/// runtime's path, which reports it.
+struct InlineSize {
+  Value *Need;
+  Value *Fits; ///< in addition to the space check (null: nothing more)
+};
+
+std::optional<InlineSize> inlineSize(IRBuilder<> &B, CallInst &Call) {
+  auto *Align = dyn_cast<ConstantInt>(Call.getArgOperand(2));
+  if (!Align || Align->getZExtValue() > 8)
+    return std::nullopt;
+  Value *Bytes = Call.getArgOperand(1);
+  if (auto *C = dyn_cast<ConstantInt>(Bytes)) {
+    if (C->isZero())
+      return std::nullopt;
+    return InlineSize{B.getInt64((C->getZExtValue() + 7) / 8 * 8), nullptr};
+  }
+  Value *Need = B.CreateAnd(B.CreateAdd(Bytes, B.getInt64(7)), B.getInt64(-8));
+  return InlineSize{Need, B.CreateICmpUGE(Need, Bytes)};
+}
+
+void expandPush(CallInst &Call) {
+  IRBuilder<> B(&Call);
+  std::optional<InlineSize> Size = inlineSize(B, Call);
+  if (!Size)
+    return;
+  Value *Need = Size->Need;
+  Value *Tape = Call.getArgOperand(0);
+  Value *TopPtr = field(B, Tape, TopField);
+  Value *Top = B.CreateLoad(B.getPtrTy(), TopPtr);
+  Value *Limit = B.CreateLoad(B.getPtrTy(), field(B, Tape, LimitField));
+  Value *Avail = B.CreateSub(B.CreatePtrToInt(Limit, B.getInt64Ty()),
+                             B.CreatePtrToInt(Top, B.getInt64Ty()));
+  Value *Fits = B.CreateICmpUGE(Avail, Need);
+  if (Size->Fits)
+    Fits = B.CreateAnd(Fits, Size->Fits);
+  Instruction *Then, *Else;
+  SplitBlockAndInsertIfThenElse(Fits, &Call, &Then, &Else);
+  B.SetInsertPoint(Then);
+  B.CreateStore(B.CreateGEP(B.getInt8Ty(), Top, Need), TopPtr);
+  Call.moveBefore(Else->getIterator());
+  B.SetInsertPoint(Call.getParent()->getSingleSuccessor()->getFirstNonPHIIt());
+  PHINode *P = B.CreatePHI(B.getPtrTy(), 2);
+  Call.replaceAllUsesWith(P);
+  P->addIncoming(Top, Then->getParent());
+  P->addIncoming(&Call, Call.getParent());
+}
+
+void expandPop(CallInst &Call) {
+  IRBuilder<> B(&Call);
+  std::optional<InlineSize> Size = inlineSize(B, Call);
+  if (!Size)
+    return;
+  Value *Need = Size->Need;
+  Value *Tape = Call.getArgOperand(0);
+  Value *TopPtr = field(B, Tape, TopField);
+  Value *Top = B.CreateLoad(B.getPtrTy(), TopPtr);
+  Value *Base = B.CreateLoad(B.getPtrTy(), field(B, Tape, BaseField));
+  Value *Used = B.CreateSub(B.CreatePtrToInt(Top, B.getInt64Ty()),
+                            B.CreatePtrToInt(Base, B.getInt64Ty()));
+  Value *Fits = B.CreateICmpUGE(Used, Need);
+  if (Size->Fits)
+    Fits = B.CreateAnd(Fits, Size->Fits);
+  Instruction *Then, *Else;
+  SplitBlockAndInsertIfThenElse(Fits, &Call, &Then, &Else);
+  B.SetInsertPoint(Then);
+  // The runtime's peak statistics follow the highest top a pop saw.
+  Value *PeakPtr = field(B, Tape, PeakField);
+  Value *Peak = B.CreateLoad(B.getPtrTy(), PeakPtr);
+  Value *Higher = B.CreateICmpUGT(B.CreatePtrToInt(Top, B.getInt64Ty()),
+                                  B.CreatePtrToInt(Peak, B.getInt64Ty()));
+  B.CreateStore(B.CreateSelect(Higher, Top, Peak), PeakPtr);
+  Value *Record = B.CreateGEP(B.getInt8Ty(), Top, B.CreateNeg(Need));
+  B.CreateStore(Record, TopPtr);
+  Call.moveBefore(Else->getIterator());
+  B.SetInsertPoint(Call.getParent()->getSingleSuccessor()->getFirstNonPHIIt());
+  PHINode *P = B.CreatePHI(B.getPtrTy(), 2);
+  Call.replaceAllUsesWith(P);
+  P->addIncoming(Record, Then->getParent());
+  P->addIncoming(&Call, Call.getParent());
+}
+
+} // namespace
+
+void expandTapeOperations(Function &F, bool KeepEndRecords) {
+  SmallVector<std::pair<CallInst *, bool>, 32> Calls;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        if (Function *Callee = Call->getCalledFunction()) {
+          if (KeepEndRecords && Call->getMetadata(EndRecordsMetadata))
+            continue;
+          if (Callee->getName() == "adcc_tape_push")
+            Calls.push_back({Call, true});
+          else if (Callee->getName() == "adcc_tape_pop")
+            Calls.push_back({Call, false});
+        }
+  for (auto [Call, IsPush] : Calls) {
+    // (What stays a call is the slow path: no longer the tagged record.)
+    Call->setMetadata(EndRecordsMetadata, nullptr);
+    IsPush ? expandPush(*Call) : expandPop(*Call);
+  }
+}
+
+} // namespace adcore

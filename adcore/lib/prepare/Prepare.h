@@ -1,0 +1,116 @@
+//===- prepare/Prepare.h - Rewrites of the primal ---------------*- C++ -*-===//
+//
+// The prepare stage: rewrites of a primal function, before it is
+// differentiated, into IR whose derivative adcc knows (SIMD idioms on the
+// bits of floats, known inline assembly, fortified calls, ...). Synthesis.cpp
+// runs them on each function it differentiates; keepMinMaxChoices runs at
+// the start of the pipeline.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_PREPARE_PREPARE_H
+#define ADCORE_PREPARE_PREPARE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/PassManager.h"
+
+namespace llvm {
+class BitCastInst;
+class Function;
+class Module;
+} // namespace llvm
+
+namespace adcore {
+
+/// Rewrites shuffles of integers that only move whole floating-point
+/// values (Eigen's packet broadcasts) as shuffles of those values, and the
+/// integer loads they read as floating-point loads (FloatShuffles.cpp).
+/// Returns whether \p F changed.
+bool canonicalizeFloatShuffles(llvm::Function &F);
+/// Rewrites the checked copies of _FORTIFY_SOURCE (__memcpy_chk,
+/// __memmove_chk, __memset_chk) as their check and the llvm.memcpy /
+/// memmove / memset intrinsic (FortifiedCalls.cpp). Returns whether \p F
+/// changed.
+bool rewriteFortifiedCalls(llvm::Function &F);
+/// Rewrites posix_memalign(&p, align, size) as the checks it makes and a
+/// call of aligned_alloc whose block is stored into p (AlignedBlocks.cpp).
+/// Returns whether \p F changed.
+bool rewritePosixMemaligns(llvm::Function &F);
+/// After each call that reads a floating-point value from a C++ stream into
+/// a variable (`in >> x`), stores that value into it again as a constant,
+/// which resets its derivative (InputValues.cpp). Returns whether \p F
+/// changed.
+bool resetInputValues(llvm::Function &F);
+/// Rewrites the inline assembly adcc knows the meaning of (Eigen's packet
+/// min and max, its optimization barrier) as IR (KnownAsm.cpp). Returns
+/// whether \p F changed.
+bool rewriteKnownAsm(llvm::Function &F);
+/// Rewrites sign-bit masks on the bits of floating-point values (Eigen's
+/// pabs and pnegate at -O0) as fabs, fneg and copysign (SignMasks.cpp),
+/// and a new exponent set in them (rewriteExponentBits). Returns whether
+/// \p F changed.
+bool rewriteSignMasks(llvm::Function &F);
+/// Rewrites and/or of two floats' bits, one of them a lane mask known only
+/// at run time (Eigen's pand, pandnot and por at -O0), as selects with the
+/// same bits (LaneMasks.cpp). Returns whether \p F changed.
+bool rewriteLaneMasks(llvm::Function &F);
+/// Rewrites \p Cast when it casts to floats a new exponent set in the bits
+/// of floats (the mantissa of Eigen's pfrexp) as llvm.frexp and ldexp
+/// (ExponentBits.cpp). Returns whether it did.
+bool rewriteExponentBits(llvm::BitCastInst &Cast);
+/// What the error for an intrinsic without a derivative adds after "the
+/// intrinsic 'X' is not supported yet": advice for the intrinsics users
+/// meet through a library (X86Intrinsics.cpp), else nothing.
+llvm::StringRef unsupportedIntrinsicAdvice(const llvm::Function &Callee);
+/// Removes the local variables of \p F that are only written, with their
+/// writes (DeadLocals.cpp): what the rewrites above leave unread at -O0.
+/// Returns whether \p F changed.
+bool removeDeadLocals(llvm::Function &F);
+/// Rewrites whole floats taken out of a vector of them as an integer (the
+/// halves of an AVX packet) as shuffles of the floats (FloatShuffles.cpp).
+/// Returns whether \p F changed.
+bool rewriteFloatBitSlices(llvm::Function &F);
+/// Retypes integer copies of doubles and floats (loads whose TBAA names the
+/// floating-point type) carried through phis and selects to their stores
+/// as copies of that floating-point type (FloatCopies.cpp). Returns whether
+/// \p F changed.
+bool typeFloatCopies(llvm::Function &F);
+/// Rewrites integer loads whose bits become floats through and/or/xor (a
+/// mask on the bits of doubles loaded as integers) as loads of the floats
+/// and a cast of their bits (BitLoads.cpp). Returns whether \p F changed.
+bool loadFloatBitsAsFloats(llvm::Function &F);
+/// Rewrites a bitcast to floats of an integer select as a select of
+/// bitcasts (FloatSelects.cpp). Returns whether \p F changed.
+bool sinkFloatCastsIntoSelects(llvm::Function &F);
+/// Rewrites x86 SIMD intrinsics (rounding with a constant mode, blendv,
+/// min/max, addsub, horizontal sums, constant permutes) as the
+/// target-independent IR that computes the same bits (X86Intrinsics.cpp).
+/// Returns whether \p F changed.
+bool rewriteX86Intrinsics(llvm::Function &F);
+
+/// Keeps floating-point min/max choices (a phi or select decided by a
+/// floating-point compare) as choices in the functions the module's
+/// derivative requests reach, by clearing the `nnan` and `nsz` flags that
+/// let InstCombine turn them into llvm.maxnum/minnum, whose ties are not the
+/// program's, and puts a constant first operand of llvm.maxnum, ... second,
+/// as InstCombine does from -O1 on, so that a tie of fmax(c, x) has the same
+/// derivative at every level (MinMaxChoices.cpp). Run at the start of the
+/// pipeline. Returns whether it changed any.
+bool keepMinMaxChoices(llvm::Module &M);
+
+/// Replaces each address of a libm function with a rule by the address of
+/// an internal wrapper calling it, so that calls through function pointers
+/// reach a function with a body (MathPointers.cpp). True when something
+/// changed.
+bool wrapMathFunctionPointers(llvm::Module &M);
+
+/// keepMinMaxChoices as a pass (pipeline start; adcc-opt's
+/// `-passes=adcc-keep-min-max-choices`).
+struct KeepMinMaxChoicesPass
+    : public llvm::PassInfoMixin<KeepMinMaxChoicesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+} // namespace adcore
+
+#endif // ADCORE_PREPARE_PREPARE_H

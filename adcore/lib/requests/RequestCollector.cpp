@@ -1,0 +1,103 @@
+//===- RequestCollector.cpp - Find derivative requests -------------------===//
+
+#include "adcore/RequestCollector.h"
+
+#include "DenseViews.h"
+#include "adcore/EnzymeMarks.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// The function a request's first argument names, looking through casts and
+/// aliases; null when it is not a function.
+Function *requestedFunction(Value *Arg, unsigned Depth = 0) {
+  Value *Stripped = Arg->stripPointerCasts();
+  if (auto *GA = dyn_cast<GlobalAlias>(Stripped))
+    Stripped = GA->getAliasee()->stripPointerCasts();
+  if (auto *F = dyn_cast<Function>(Stripped))
+    return F;
+  // At -O0 `+lambda` is a call of the lambda's conversion function, which
+  // returns the address of a fixed function.
+  auto *Call = dyn_cast<CallBase>(Stripped);
+  Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (!Callee || Callee->isDeclaration() || Depth > 2)
+    return nullptr;
+  Function *Only = nullptr;
+  for (BasicBlock &BB : *Callee)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator())) {
+      Function *F = Ret->getReturnValue()
+                        ? requestedFunction(Ret->getReturnValue(), Depth + 1)
+                        : nullptr;
+      if (!F || (Only && Only != F))
+        return nullptr;
+      Only = F;
+    }
+  return Only;
+}
+
+void collectFromCall(CallBase &Call, RequestKind Kind, CollectedRequests &Out) {
+  StringRef Entry = entryPointName(Kind);
+  // A large struct result comes back through a hidden first argument.
+  unsigned First =
+      Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet) ? 1 : 0;
+  if (Call.arg_size() <= First) {
+    Out.Errors.push_back(
+        {&Call, (Entry + " needs the function to differentiate as its first "
+                         "argument")
+                    .str()});
+    return;
+  }
+  Function *Primal = requestedFunction(Call.getArgOperand(First));
+  if (!Primal) {
+    Out.Errors.push_back({&Call, ("the first argument of " + Entry +
+                                  " must name a function known at compile time")
+                                     .str()});
+    return;
+  }
+  Request R;
+  R.Kind = Kind;
+  R.Primal = Primal;
+  R.Site = &Call;
+  Out.Requests.push_back(R);
+}
+
+} // namespace
+
+CollectedRequests collectRequests(Module &M) {
+  CollectedRequests Out;
+  for (Function &F : M) {
+    for (Instruction &I : instructions(F)) {
+      auto *Call = dyn_cast<CallBase>(&I);
+      if (!Call)
+        continue;
+      Function *Callee = Call->getCalledFunction();
+      if (!Callee || !Callee->isDeclaration())
+        continue;
+      if (std::optional<RequestKind> Kind =
+              classifyEntryPoint(Callee->getName())) {
+        collectFromCall(*Call, *Kind, Out);
+        continue;
+      }
+      // (Lowered after the derivatives are made: DenseViews.h.)
+      if (isDenseViewFunction(Callee->getName()))
+        continue;
+      // (Never linked into anything: a call to one would fail at link time
+      // or, worse, run a function the program defines by that name.)
+      std::string What = unsupportedEnzymeFunction(Callee->getName());
+      if (!What.empty())
+        Out.Errors.push_back({Call, ("'" + Callee->getName() + "' (" + What +
+                                     ") is not supported yet by adcc")
+                                        .str()});
+    }
+  }
+  return Out;
+}
+
+} // namespace adcore

@@ -1,0 +1,24 @@
+//===- CheckpointRuntime.cpp - The calls of checkpointed loops -----------===//
+
+#include "rules/CheckpointRuntime.h"
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/IR/Function.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+std::string nestedCheckpointMessage(const Function &Callee) {
+  StringRef Name = Callee.getName();
+  for (const CheckpointRow &Row : CheckpointRows)
+    if (Name == Row.Tangent || Name == Row.Record || Name == Row.Reverse)
+      return (Twine("a derivative of the derivative of ") + Row.Name +
+              " (forward or reverse mode over a gradient or tangent through "
+              "the loop) is not supported yet; differentiate the loop "
+              "written without it")
+          .str();
+  return "";
+}
+
+} // namespace adcore

@@ -1,0 +1,138 @@
+//===- rules/CustomRules.h - User-registered rules and marks ----*- C++ -*-===//
+//
+// Programs register derivatives and activity facts with globals, as with
+// Enzyme:
+//   void *__enzyme_register_derivative_f[] = {(void *)f, (void *)f_fwd};
+//   void *__enzyme_register_gradient_f[] = {(void *)f, (void *)f_aug,
+//                                           (void *)f_rev};
+//   void *__enzyme_register_splitderivative_f[] = {(void *)f, (void *)f_aug,
+//                                                  (void *)f_fwdsplit};
+//   void *__enzyme_inactivefn_log[] = {(void *)log_message};
+//   void *__enzyme_inactive_global_counter = (void *)&counter;
+//   void *__enzyme_function_like[2] = {(void *)my_log, (void *)"log"};
+//   void *__enzyme_shadow_global_g[2] = {(void *)&g, (void *)&d_g};
+// (any suffix after the prefix; scalar or array initializers). The
+// conventions of f_fwd, f_aug and f_rev are in docs/custom-derivatives.md.
+// Malformed registrations are reported at the registering global.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_CUSTOMRULES_H
+#define ADCORE_CUSTOMRULES_H
+
+#include "InactiveFunctions.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <string>
+
+namespace llvm {
+class Function;
+class GlobalVariable;
+class Module;
+class Value;
+} // namespace llvm
+
+namespace adcore {
+
+struct CustomGradient {
+  llvm::Function *Augmented = nullptr;
+  llvm::Function *Reverse = nullptr;
+};
+
+/// A split forward derivative: the augmented function records (returns a
+/// tape), the split one computes tangents from it.
+struct CustomSplitDerivative {
+  llvm::Function *Augmented = nullptr;
+  llvm::Function *Split = nullptr;
+};
+
+class CustomRules {
+public:
+  /// Reads the registrations of \p M. Each malformed one is reported and
+  /// skipped; \p HadError is set then.
+  void collect(llvm::Module &M, bool &HadError);
+
+  llvm::Function *forwardDerivative(const llvm::Function *F) const {
+    return Forward.lookup(F);
+  }
+  const CustomGradient *gradient(const llvm::Function *F) const {
+    auto It = Gradients.find(F);
+    return It == Gradients.end() ? nullptr : &It->second;
+  }
+  /// The rule of split forward mode for \p F, or null.
+  const CustomSplitDerivative *splitDerivative(const llvm::Function *F) const {
+    auto It = Splits.find(F);
+    return It == Splits.end() ? nullptr : &It->second;
+  }
+  /// Registers derivatives the engine makes itself (CheckpointedCalls.h),
+  /// as the program's registrations would.
+  void addForwardDerivative(const llvm::Function *F, llvm::Function *Fwd) {
+    Forward[F] = Fwd;
+  }
+  void addGradient(const llvm::Function *F, CustomGradient G) {
+    Gradients[F] = G;
+  }
+  bool isInactive(const llvm::Function *F) const {
+    return InactiveFunctions.contains(F);
+  }
+  /// Whether a derivative of \p F in forward (\p InForwardMode) or reverse
+  /// mode comes from the program's rule for it, or is zero (an inactive
+  /// function): F's body is then not needed.
+  bool coversDerivative(const llvm::Function *F, bool InForwardMode) const {
+    return isInactive(F) ||
+           (InForwardMode ? Forward.count(F) : Gradients.count(F));
+  }
+  /// Marked by __enzyme_inactive_global, or the library's memory known to
+  /// hold no derivatives (isKnownInactiveMemory).
+  bool isInactiveGlobal(const llvm::Value *G) const {
+    return InactiveGlobals.contains(G) || isKnownInactiveMemory(G);
+  }
+  /// The global the program named as \p G's shadow (enzyme_shadow), or
+  /// null.
+  llvm::GlobalVariable *namedShadow(const llvm::GlobalVariable *G) const {
+    return NamedShadows.lookup(G);
+  }
+  /// Whether the differentiated code may write \p G (collectWrittenGlobals
+  /// in GlobalShadows.h; every global until setWrittenGlobals).
+  bool writtenGlobal(const llvm::GlobalVariable *G) const {
+    return !WrittenKnown || Written.contains(G);
+  }
+  void setWrittenGlobals(llvm::DenseSet<const llvm::GlobalVariable *> W) {
+    Written = std::move(W);
+    WrittenKnown = true;
+  }
+  /// The math function \p F behaves like ("log"), or empty.
+  std::string functionLike(const llvm::Function *F) const {
+    auto It = Like.find(F);
+    return It == Like.end() ? std::string() : It->second;
+  }
+
+  /// Keeps the functions that registrations name out of line and opaque
+  /// until the AD pass: the AD pass runs after the inliner and the
+  /// interprocedural passes, and a registered function inlined into its
+  /// callers, or whose result they replaced by what its body computes,
+  /// would lose its rule or its mark. They become `noinline`, and their
+  /// linkage replaceable (weak) until restoreKeptLinkage. Run at the start
+  /// of the pipeline. Returns whether it changed any.
+  static bool keepRegisteredOutOfLine(llvm::Module &M);
+  /// Gives the functions keepRegisteredOutOfLine made weak their linkage
+  /// back (the AD pass's first step).
+  static void restoreKeptLinkage(llvm::Module &M);
+
+private:
+  llvm::DenseMap<const llvm::Function *, llvm::Function *> Forward;
+  llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;
+  llvm::DenseMap<const llvm::Function *, CustomSplitDerivative> Splits;
+  llvm::DenseSet<const llvm::Function *> InactiveFunctions;
+  llvm::DenseSet<const llvm::Value *> InactiveGlobals;
+  llvm::DenseMap<const llvm::Function *, std::string> Like;
+  llvm::DenseMap<const llvm::GlobalVariable *, llvm::GlobalVariable *>
+      NamedShadows;
+  llvm::DenseSet<const llvm::GlobalVariable *> Written;
+  bool WrittenKnown = false;
+};
+
+} // namespace adcore
+
+#endif // ADCORE_CUSTOMRULES_H

@@ -1,0 +1,82 @@
+//===- CallSites.h - Replacing calls and invokes (private) -----*- C++ -*-===//
+//
+// Calls that may throw are `invoke` terminators in C++ code. Replacing one
+// by a call to a derivative needs another invoke with the same normal and
+// unwind destinations, and the code that uses its result goes to the start
+// of the normal path.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_CALLSITES_H
+#define ADCORE_CALLSITES_H
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstrTypes.h"
+
+#include "adcore/Derivative.h"
+
+namespace adcore {
+
+/// Emits a call of \p Callee with \p Args that takes the place of \p Old:
+/// a call at \p B's position (which the caller keeps next to \p Old, after
+/// the code computing \p Args), or an invoke with \p Old's destinations in
+/// front of it. \p Old must then be erased by the caller. On return \p B is
+/// where code using the new call's result goes.
+llvm::CallBase *emitReplacementCall(llvm::IRBuilder<> &B, llvm::CallBase &Old,
+                                    llvm::FunctionCallee Callee,
+                                    llvm::ArrayRef<llvm::Value *> Args,
+                                    const llvm::Twine &Name = "");
+
+/// Gives the generated function \p D the primal's function attributes that
+/// stay true (target features, frame pointer, ...), less those it breaks
+/// (it writes shadow memory) or that keep it from being optimized (optnone,
+/// which clang puts on everything at -O0); makes it internal.
+void prepareDerivativeFunction(const llvm::Function &Primal, llvm::Function &D);
+
+/// Copies those attributes of \p From's parameter \p FromArg to \p To's
+/// parameter \p ToArg.
+void copyPointerFacts(const llvm::Function &From, unsigned FromArg,
+                      llvm::Function &To, unsigned ToArg);
+
+/// The C string a constant points to (a private global's initializer), or
+/// empty.
+llvm::StringRef constantString(llvm::Constant *C);
+
+/// Defined, address-taken functions of \p M with type \p FT: the possible
+/// targets of a call through a function pointer of that type.
+llvm::SmallVector<llvm::Function *, 8>
+possibleCallTargets(llvm::Module &M, llvm::FunctionType *FT);
+
+/// Positions \p B where code that uses \p Call's result goes: after a call,
+/// or at the start of an invoke's normal path (given a block of its own).
+void positionAfterCall(llvm::IRBuilder<> &B, llvm::CallBase &Call);
+
+/// The call that computes the partial derivative of the math call \p Call
+/// (rule \p RuleName: sin, cos, sinh, cosh) on the same operand in the
+/// same block, cos x for sin x, if \p Usable accepts it; minus its value
+/// when \p Negate. With \p Move, one after \p Call is moved to just
+/// after it when nothing in between touches memory (MathCompanions.cpp);
+/// without, one after it is returned as is. Null when there is none.
+llvm::CallInst *
+companionCall(llvm::CallBase &Call, llvm::StringRef RuleName, bool &Negate,
+              llvm::function_ref<bool(const llvm::CallInst &)> Usable,
+              bool Move = true);
+
+/// Whether \p Obj (an underlying object) is a C++ exception object
+/// (__cxa_allocate_exception): the value thrown carries no derivative.
+bool isExceptionObject(const llvm::Value *Obj);
+
+/// An internal, differentiable body for \p Callee when it is a complex
+/// helper without one (__muldc3, __divsc3, cabs, carg, ...): the textbook
+/// formula (ComplexRuntime.cpp). Null for other functions.
+llvm::Function *complexRuntimeBody(llvm::Function &Callee);
+
+/// The error message for a call of \p Callee, which has no body and no
+/// rule: what it is and what the user can do. \p Registration is the
+/// prefix of the registration that would give it a derivative in this mode
+/// (`__enzyme_register_derivative_` or `__enzyme_register_gradient_`).
+std::string missingBodyMessage(const llvm::Function &Callee,
+                               llvm::StringRef Registration);
+
+} // namespace adcore
+
+#endif // ADCORE_CALLSITES_H

@@ -1,0 +1,44 @@
+//===- support/IRMarks.h - Names adcc gives IR it marks ---------*- C++ -*-===//
+//
+// The function attribute and the metadata kinds that adcc puts on the code
+// it rewrites and generates, read again by later stages, and the one error
+// message both emitters give for an address kept in an integer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_SUPPORT_IRMARKS_H
+#define ADCORE_SUPPORT_IRMARKS_H
+
+
+namespace adcore {
+
+/// Function attribute of generated functions that push or pop tape records.
+constexpr const char *UsesTapeAttribute = "adcc-uses-tape";
+/// Metadata on a reverse sweep's load of a tape record that holds an
+/// integer (a loop count, a block id), never the bits of a float.
+constexpr const char *IntegerRecordMetadata = "adcc.integer";
+/// Metadata on an instruction of a rewritten primal whose result carries no
+/// derivative, whatever its operands (the bits of a float in a branch
+/// taken only for inputs where the function is constant: ExponentBits.cpp).
+constexpr const char *NoDerivativeMetadata = "adcc.no.derivative";
+/// Metadata on the push of an augmented sweep's end records (the values it
+/// records once, at its return) and on the pop of its reverse sweep that
+/// reads them back: one node per augmented sweep, naming it. Groups of
+/// records pushed outside loops are tagged the same way, with one node per
+/// group, {sweep, group number}: each such push and pop runs at most once
+/// per call, so a combined gradient can keep the group in its frame.
+constexpr const char *EndRecordsMetadata = "adcc.end.records";
+/// Metadata on the additions of a reverse sweep that sum an adjoint: the
+/// arithmetic contractDerivativeArithmetic may fuse once the derivatives
+/// are simplified (ContractArithmetic.h).
+constexpr const char *AdjointSumMetadata = "adcc.adjoint.sum";
+
+/// The error for an address of memory with derivatives kept in an integer
+/// variable that becomes a pointer again (both modes, at -O0).
+constexpr const char *AddressInIntegerError =
+    "the address of memory with derivatives is kept in an integer variable "
+    "(`(uintptr_t)p`), whose derivative would be lost; compute the address "
+    "with pointer arithmetic";
+
+} // namespace adcore
+
+#endif // ADCORE_SUPPORT_IRMARKS_H

@@ -1,0 +1,65 @@
+//===- NullShadowGuards.h - Accesses through null shadows -----*- C++ -*-===//
+//
+// Where a shadow pointer may be null at run time while its primal is not
+// (analysis/NullableShadows.h: a pointer to constant data read back from
+// memory that holds derivatives), both modes guard what they do through it:
+// an address computed from it stays null (a select, not address 0 plus an
+// offset); a read through a null shadow reads zeros (a constant block); a
+// write goes to a sink block nothing reads; copies and clears of shadow
+// memory skip a null destination and copy zeros from a null source. So an
+// adjoint added there is dropped and a tangent read there is zero: the
+// derivative of what is read through a constant pointer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_NULLSHADOWGUARDS_H
+#define ADCORE_NULLSHADOWGUARDS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/IR/GEPNoWrapFlags.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace adcore {
+
+/// The error for floating-point data copied as an integer through such a
+/// pointer in reverse mode.
+constexpr const char *NullableViewError =
+    "a floating-point value is copied as an integer through a pointer read "
+    "back from memory that may also hold pointers to constant data "
+    "(enzyme_const), whose shadow may be null; this is not supported yet in "
+    "reverse mode; copy it as a floating-point value, or pass the constant "
+    "data as a duplicated argument (enzyme_dup with a zero shadow)";
+
+/// A constant block of zeros of at least \p Bytes, aligned to \p A.
+llvm::Constant *zeroBlock(llvm::Module &M, uint64_t Bytes, llvm::Align A);
+
+/// \p Addr, or a block of zeros when it is null: where to read a value of
+/// type \p Ty through a shadow that may be null.
+llvm::Value *guardedReadAddress(llvm::IRBuilder<> &B, llvm::Value *Addr,
+                                llvm::Type *Ty, llvm::Align A);
+/// \p Addr, or a sink block nothing reads when it is null: where to write a
+/// value of type \p Ty through a shadow that may be null.
+llvm::Value *guardedWriteAddress(llvm::IRBuilder<> &B, llvm::Value *Addr,
+                                 llvm::Type *Ty, llvm::Align A);
+/// A GEP on a shadow \p Base that may be null: null when Base is.
+llvm::Value *nullKeepingGEP(llvm::IRBuilder<> &B, llvm::Type *SourceTy,
+                            llvm::Value *Base,
+                            llvm::ArrayRef<llvm::Value *> Idx,
+                            const llvm::Twine &Name, llvm::GEPNoWrapFlags NW);
+/// Copies \p Len bytes of shadow from \p Src to \p Dst, either of which may
+/// be null: nothing when Dst is, zeros when Src is.
+void guardedShadowCopy(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *Src,
+                       llvm::Value *Len);
+/// Zeroes \p Len bytes of shadow at \p Dst, unless it is null.
+void guardedShadowClear(llvm::IRBuilder<> &B, llvm::Value *Dst,
+                        llvm::Value *Len);
+/// A wrapper of the runtime's adjoint copy \p Name (adcc_adjoint_copy_f64,
+/// ..._strided_f64: `(dst, src, bytes)` or `(dst, src, count, stride)`)
+/// whose shadows may be null: nothing when dst is null; with a null src,
+/// dst's adjoints are cleared and dropped.
+llvm::FunctionCallee guardedAdjointCopy(llvm::Module &M, llvm::StringRef Name,
+                                        bool Strided);
+
+} // namespace adcore
+
+#endif // ADCORE_NULLSHADOWGUARDS_H
