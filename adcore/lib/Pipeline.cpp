@@ -3,6 +3,7 @@
 #include "adcore/Pipeline.h"
 #include "adcore/ADPass.h"
 #include "adcore/CustomRules.h"
+#include "adcore/DeviceCode.h"
 
 #include "llvm/Passes/PassBuilder.h"
 
@@ -22,6 +23,7 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
           return;
         MPM.addPass(KeepRegisteredPass());
         MPM.addPass(KeepMinMaxChoicesPass());
+        MPM.addPass(KeepDeviceMathPass());
       });
   PB.registerOptimizerEarlyEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel Level,

@@ -34,6 +34,9 @@ public:
   static bool isRequired() { return true; }
 
 private:
+  /// The pass without the device libraries' part (DeviceCode.h).
+  llvm::PreservedAnalyses differentiate(llvm::Module &M);
+
   Options Opts;
   llvm::OptimizationLevel Level;
 };
