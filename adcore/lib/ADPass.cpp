@@ -261,6 +261,15 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
                     "separate files");
   for (const Job *J : nestingOrder(Jobs, Ctx)) {
     TimeTraceScope Scope("adcc: synthesize", J->Primal->getName());
+    if (isDeviceModule(M)) {
+      bool Reverse = J->D ? J->D->Key.Mode != DerivativeMode::Forward
+                          : J->R->Kind != RequestKind::Forward &&
+                                J->R->Kind != RequestKind::ErrorEstimate &&
+                                J->R->Kind != RequestKind::ForwardSplit &&
+                                J->R->Kind != RequestKind::Batch;
+      if (!checkDeviceCode(*J->Primal, Reverse, Ctx))
+        continue;
+    }
     if (J->D) {
       defineDeclaredDerivative(*J->D, Ctx);
       continue;

@@ -83,6 +83,17 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote);
 /// host runtime (an adcc bug: every user-reachable case is reported before).
 void verifyNoRuntimeCalls(SynthesisContext &Ctx);
 
+/// Whether \p F is a barrier of a thread block (__syncthreads(),
+/// __syncwarp(), AMDGPU's s_barrier): kept as it is in forward mode.
+bool isDeviceBarrier(const llvm::Function &F);
+
+/// Reports what \p Primal and the functions it calls hold that cannot be
+/// differentiated in device code (DeviceChecks.cpp): inline assembly,
+/// dynamic parallelism, grid synchronization, and with \p Reverse
+/// barriers. Returns false after an error.
+bool checkDeviceCode(const llvm::Function &Primal, bool Reverse,
+                     SynthesisContext &Ctx);
+
 /// Whether the adjoint update at \p Ptr (the primal address) needs an
 /// atomic add in device code: false for private memory (a stack slot,
 /// AMDGPU's and NVPTX's local address space) and for an address indexed by

@@ -6,6 +6,7 @@
 #include "../MemoryScopes.h"
 #include "../TapeLevels.h"
 
+#include "adcore/DeviceCode.h"
 #include "adcore/InactiveFunctions.h"
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
@@ -106,7 +107,8 @@ ReverseEmitter::ReverseEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,
                                Function &Aug, Function &Rev)
     : Ctx(Ctx), Key(Key), Aug(Aug), Rev(Rev), AB(Aug.getContext()),
       RB(Rev.getContext()), Width(Key.Width), LaneShadows(Key.Width),
-      LaneReallocs(Key.Width), LaneSlots(Key.Width) {}
+      LaneReallocs(Key.Width), LaneSlots(Key.Width),
+      DeviceCode(isDeviceModule(*Rev.getParent())) {}
 
 bool ReverseEmitter::unsupported(Instruction &I, const Twine &What) {
   Ctx.error(Ctx.placeOf(I, *Key.Primal),
@@ -734,6 +736,7 @@ bool ReverseEmitter::run() {
     reportTapePlan();
     if (!buildReverse())
       return false;
+    reportDeviceUpdates();
   }
   if (MissingShadow) {
     auto *I = dyn_cast<Instruction>(MissingShadow);

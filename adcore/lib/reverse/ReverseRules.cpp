@@ -548,6 +548,8 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       SP = guardedReadAddress(RB, Unguarded, LI->getType(), LI->getAlign());
       To = guardedWriteAddress(RB, Unguarded, LI->getType(), LI->getAlign());
     }
+    if (DeviceCode && addAtomically(*LI, To, D))
+      return true;
     LoadInst *Old = RB.CreateAlignedLoad(LI->getType(), SP, LI->getAlign());
     tagMemoryClass(*Old, MemoryClass::Shadow);
     tagMemoryClass(*RB.CreateAlignedStore(sum(Old, D), To, LI->getAlign()),
