@@ -19,7 +19,10 @@
 #include "adcore/Synthesis.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 
@@ -27,6 +30,8 @@ using namespace llvm;
 
 namespace adcore {
 namespace {
+
+constexpr unsigned SharedAddressSpace = 3; // NVPTX shared, AMDGPU LDS
 
 /// A call adcc cannot differentiate in device code, by the start of the
 /// callee's name, and what it is.
@@ -61,7 +66,33 @@ const DeviceCallRow *deviceCallRow(const Function &F) {
   return nullptr;
 }
 
+/// A `__shared__` array \p V refers to, through constant expressions.
+const GlobalVariable *sharedArrayIn(const Value *V, unsigned Depth = 3) {
+  if (auto *G = dyn_cast<GlobalVariable>(V))
+    return isSharedArray(*G) ? G : nullptr;
+  auto *CE = dyn_cast<ConstantExpr>(V);
+  if (!CE || Depth == 0)
+    return nullptr;
+  for (const Use &Op : CE->operands())
+    if (const GlobalVariable *G = sharedArrayIn(Op.get(), Depth - 1))
+      return G;
+  return nullptr;
+}
+
+/// The first `__shared__` array an operand of \p I names, or null.
+const GlobalVariable *sharedOperand(const Instruction &I) {
+  for (const Use &Op : I.operands())
+    if (const GlobalVariable *G = sharedArrayIn(Op.get()))
+      return G;
+  return nullptr;
+}
+
 } // namespace
+
+bool isSharedArray(const GlobalVariable &G) {
+  return G.getAddressSpace() == SharedAddressSpace &&
+         isDeviceModule(*G.getParent());
+}
 
 bool isDeviceBarrier(const Function &F) {
   const DeviceCallRow *Row = deviceCallRow(F);
@@ -80,6 +111,16 @@ bool checkDeviceCode(const Function &Primal, bool Reverse,
         (F != &Primal && findMathRule(*F)))
       continue;
     for (const Instruction &I : instructions(*F)) {
+      if (const GlobalVariable *G = Reverse ? sharedOperand(I) : nullptr) {
+        Ctx.error(I, "cannot differentiate " + Ctx.describe(Primal) +
+                         " in device code: the __shared__ array '" +
+                         G->getName() +
+                         "' in reverse mode is not supported yet (its "
+                         "shadow would need zeroing by the whole block); "
+                         "pass shared memory and a zeroed shadow as a "
+                         "duplicated argument, or use forward mode");
+        return false;
+      }
       auto *Call = dyn_cast<CallBase>(&I);
       if (!Call)
         continue;

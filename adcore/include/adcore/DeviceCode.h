@@ -29,6 +29,7 @@
 
 namespace llvm {
 class Function;
+class GlobalVariable;
 class Instruction;
 class Module;
 class Value;
@@ -82,6 +83,11 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote);
 /// The internal error for generated device code that still calls adcc's
 /// host runtime (an adcc bug: every user-reachable case is reported before).
 void verifyNoRuntimeCalls(SynthesisContext &Ctx);
+
+/// Whether \p G is a `__shared__` array of device code (address space 3
+/// of an NVPTX or AMDGPU module): its shadow is another shared array, in
+/// forward mode (DeviceChecks.cpp refuses it in reverse mode).
+bool isSharedArray(const llvm::GlobalVariable &G);
 
 /// Whether \p F is a barrier of a thread block (__syncthreads(),
 /// __syncwarp(), AMDGPU's s_barrier): kept as it is in forward mode.
