@@ -6,11 +6,15 @@
 //   inline assembly       `asm("...")` (PTX or AMDGPU instructions)
 //   dynamic parallelism   a kernel launch from device code
 //   grid synchronization  cooperative groups' grid.sync()
-//   barriers (reverse)    __syncthreads(), AMDGPU's s_barrier: the reverse
-//                         sweep would need them mirrored (not yet)
+//   __shared__ arrays     in reverse mode, where their shadows would need
+//                         zeroing by the whole block
 //
-// In forward mode a barrier stays where it is: the tangents of shared
-// memory are written beside its values, before the same barrier.
+// Barriers of a block (__syncthreads(), __syncwarp(), AMDGPU's s_barrier
+// and the fences around it) are no error: in forward mode a barrier stays
+// where it is (the tangents of shared memory are written beside its
+// values, before the same barrier); in reverse mode the reverse sweep runs
+// a mirror of it at the mirrored place (reverse/DeviceUpdates.cpp), so
+// that adjoints other threads added before it are complete after it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +42,8 @@ constexpr unsigned SharedAddressSpace = 3; // NVPTX shared, AMDGPU LDS
 struct DeviceCallRow {
   const char *Prefix;
   const char *What;
-  bool ReverseOnly;
+  /// A barrier: mirrored in the reverse sweep, not an error.
+  bool Barrier;
 };
 
 constexpr DeviceCallRow DeviceCallTable[] = {
@@ -46,17 +51,17 @@ constexpr DeviceCallRow DeviceCallTable[] = {
                          "code)", false},
     {"cudaGetParameterBuffer", "dynamic parallelism (a kernel launch in "
                                "device code)", false},
+    {"__cudaCDP", "dynamic parallelism (a kernel launch in device code)",
+     false},
     {"cudaCGSynchronizeGrid", "grid-wide synchronization (grid.sync())",
      false},
     {"cudaCGSynchronize", "grid-wide synchronization (grid.sync())", false},
     {"__ockl_grid_sync", "grid-wide synchronization (grid.sync())", false},
     {"__ockl_multi_grid_sync", "grid-wide synchronization (grid.sync())",
      false},
-    {"llvm.nvvm.barrier", "a barrier (__syncthreads()) in reverse mode",
-     true},
-    {"llvm.nvvm.bar.", "a barrier (__syncwarp()) in reverse mode", true},
-    {"llvm.amdgcn.s.barrier", "a barrier (__syncthreads()) in reverse mode",
-     true},
+    {"llvm.nvvm.barrier", "__syncthreads()", true},
+    {"llvm.nvvm.bar.", "__syncwarp()", true},
+    {"llvm.amdgcn.s.barrier", "__syncthreads()", true},
 };
 
 const DeviceCallRow *deviceCallRow(const Function &F) {
@@ -96,7 +101,7 @@ bool isSharedArray(const GlobalVariable &G) {
 
 bool isDeviceBarrier(const Function &F) {
   const DeviceCallRow *Row = deviceCallRow(F);
-  return Row && Row->ReverseOnly;
+  return Row && Row->Barrier;
 }
 
 bool checkDeviceCode(const Function &Primal, bool Reverse,
@@ -131,18 +136,14 @@ bool checkDeviceCode(const Function &Primal, bool Reverse,
         What = "inline assembly";
       } else if (const Function *Callee = Call->getCalledFunction()) {
         const DeviceCallRow *Row = deviceCallRow(*Callee);
-        if (Row && (Reverse || !Row->ReverseOnly))
+        if (Row && !Row->Barrier)
           What = Row->What;
       }
       if (What.empty())
         continue;
       Ctx.error(I, "cannot differentiate " + Ctx.describe(Primal) +
                        " in device code: " + What +
-                       " is not supported" +
-                       (StringRef(What).contains("barrier")
-                            ? " yet (its mirror in the reverse sweep is "
-                              "not implemented); use forward mode"
-                            : ""));
+                       " is not supported");
       return false;
     }
   }

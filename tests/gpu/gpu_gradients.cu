@@ -10,6 +10,8 @@
 
 extern __device__ double __enzyme_fwddiff(void *, ...);
 extern __device__ void __enzyme_autodiff(void *, ...);
+// (The same entry point, matched by its prefix, for a scalar's adjoint.)
+extern __device__ double __enzyme_autodiff_scalar(void *, ...);
 
 __global__ void tangents(const double *x, double *t, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -22,6 +24,24 @@ __global__ void gradients(const double *c, double *dc, const double *x,
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     __enzyme_autodiff((void *)energy, c, dc, x + i, dx + i);
+}
+
+// Each thread's result reads its neighbour's square through shared memory:
+// out_t = x_{t+1}^2 x_t. The reverse sweep mirrors the barrier, so that
+// thread t reads the adjoint of s[t] after thread t - 1 added into it:
+// dx_t = d(sum of all out)/dx_t = x_{t+1}^2 + 2 x_t x_{t-1}.
+__device__ double exchange(double *s, double x) {
+  s[threadIdx.x] = x * x;
+  __syncthreads();
+  return s[(threadIdx.x + 1) % 32] * x;
+}
+
+__global__ void exchanges(const double *x, double *dx) {
+  __shared__ double s[32], ds[32];
+  ds[threadIdx.x] = 0;
+  __syncthreads();
+  dx[threadIdx.x] =
+      __enzyme_autodiff_scalar((void *)exchange, s, ds, x[threadIdx.x]);
 }
 
 static int failures = 0;
@@ -64,6 +84,19 @@ int main() {
   cudaMemcpy(t.data(), dT, n * sizeof(double), cudaMemcpyDeviceToHost);
   cudaMemcpy(dx.data(), dDX, n * sizeof(double), cudaMemcpyDeviceToHost);
   cudaMemcpy(dc, dDC, sizeof dc, cudaMemcpyDeviceToHost);
+  double *dEX;
+  cudaMalloc(&dEX, 32 * sizeof(double));
+  exchanges<<<1, 32>>>(dX, dEX);
+  std::vector<double> ex(32);
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    puts("FAIL: kernel launch");
+    return 1;
+  }
+  cudaMemcpy(ex.data(), dEX, 32 * sizeof(double), cudaMemcpyDeviceToHost);
+  for (int t = 0; t < 32; ++t) {
+    double next = x[(t + 1) % 32], prev = x[(t + 31) % 32];
+    close("exchange", t, ex[t], next * next + 2 * x[t] * prev);
+  }
   double want_c[3] = {0, 0, 0};
   for (int i = 0; i < n; ++i) {
     close("tangent", i, t[i], point_derivative(x[i]));

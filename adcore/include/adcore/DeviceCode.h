@@ -90,13 +90,14 @@ void verifyNoRuntimeCalls(SynthesisContext &Ctx);
 bool isSharedArray(const llvm::GlobalVariable &G);
 
 /// Whether \p F is a barrier of a thread block (__syncthreads(),
-/// __syncwarp(), AMDGPU's s_barrier): kept as it is in forward mode.
+/// __syncwarp(), AMDGPU's s_barrier): kept as it is in forward mode,
+/// mirrored in the reverse sweep.
 bool isDeviceBarrier(const llvm::Function &F);
 
 /// Reports what \p Primal and the functions it calls hold that cannot be
 /// differentiated in device code (DeviceChecks.cpp): inline assembly,
 /// dynamic parallelism, grid synchronization, and with \p Reverse
-/// barriers. Returns false after an error.
+/// `__shared__` arrays. Returns false after an error.
 bool checkDeviceCode(const llvm::Function &Primal, bool Reverse,
                      SynthesisContext &Ctx);
 

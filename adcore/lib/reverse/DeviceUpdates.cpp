@@ -5,6 +5,13 @@
 // (needsAtomicUpdate, DeviceMemory.cpp says which); a vector is added lane
 // by lane. The remark (-Rpass=adcc) counts the updates of each kind.
 //
+// A barrier of the primal runs again at the mirrored place of the reverse
+// sweep: the adjoints that other threads add into shared memory after the
+// code the barrier ordered (in the reverse sweep: before the mirror) are
+// complete when this thread reads them. A fence beside it is mirrored
+// with release and acquire exchanged (AMDGPU's __syncthreads() is a
+// release fence, s_barrier, an acquire fence).
+//
 //===----------------------------------------------------------------------===//
 
 #include "ReverseEmitter.h"
@@ -41,6 +48,32 @@ bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D) {
                        RB.CreateConstInBoundsGEP1_32(Elt, To, L),
                        RB.CreateExtractElement(D, L), EltAlign,
                        AtomicOrdering::Monotonic);
+  return true;
+}
+
+bool ReverseEmitter::mirrorsBarrier(Instruction &I,
+                                    DenseMap<Value *, Value *> &Popped) {
+  if (auto *Fence = dyn_cast<FenceInst>(&I)) {
+    if (Lane != 0)
+      return true;
+    AtomicOrdering O = Fence->getOrdering();
+    if (O == AtomicOrdering::Release)
+      O = AtomicOrdering::Acquire;
+    else if (O == AtomicOrdering::Acquire)
+      O = AtomicOrdering::Release;
+    RB.CreateFence(O, Fence->getSyncScopeID());
+    return true;
+  }
+  auto *Call = dyn_cast<CallBase>(&I);
+  Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (!Callee || !isDeviceBarrier(*Callee))
+    return false;
+  if (Lane != 0)
+    return true;
+  SmallVector<Value *, 2> Args;
+  for (Value *A : Call->args())
+    Args.push_back(revValue(A, Popped));
+  RB.CreateCall(Callee, Args);
   return true;
 }
 

@@ -402,6 +402,11 @@ private:
   /// an atomic add where other threads may update it (DeviceCode.h), and
   /// counts the update for reportDeviceUpdates. Returns whether it added.
   bool addAtomically(llvm::LoadInst &LI, llvm::Value *To, llvm::Value *D);
+  /// Device code: runs a barrier \p I of the primal (or a fence beside
+  /// it) in the reverse sweep, once for all lanes. Returns whether \p I was
+  /// one.
+  bool mirrorsBarrier(llvm::Instruction &I,
+                      llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
   /// The remark of device code: which adjoint updates are atomic and why.
   void reportDeviceUpdates();
 

@@ -338,6 +338,8 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     return S ? Popped.lookup(S) : nullptr;
   };
 
+  if (DeviceCode && mirrorsBarrier(I, Popped))
+    return true;
   if (CustomSites.count(&I))
     return emitCustomAdjoint(cast<CallBase>(I), Popped);
   if (Bypassed.contains(&I))

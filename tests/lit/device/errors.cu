@@ -11,22 +11,14 @@ __device__ double asmf(double x) {
   return r;
 }
 
-__device__ double exchange(double *s, double x) {
-  s[threadIdx.x] = x * x;
-  // CHECK: errors.cu:[[@LINE+1]]:3: error: cannot differentiate 'exchange(double*, double)' in device code: a barrier (__syncthreads()) in reverse mode is not supported yet
-  __syncthreads();
-  return s[(threadIdx.x + 1) % 32];
-}
-
 __global__ void k1(double *x) { x[0] = __enzyme_autodiff((void *)asmf, x[1]); }
 
-__global__ void k2(double *x, double *dx) {
-  __shared__ double s[32], ds[32];
-  dx[0] = __enzyme_autodiff((void *)exchange, s, ds, x[1]);
+__device__ void launch();
+__device__ double nested(double x) {
+  // (At the launch inside CUDA's header, cudaLaunchDevice, inlined here.)
+  // CHECK: error: cannot differentiate 'nested(double)' in device code: dynamic parallelism (a kernel launch in device code) is not supported
+  cudaLaunchDevice((void *)launch, nullptr, dim3(1), dim3(1), 0, 0);
+  return x * x;
 }
 
-// Forward mode keeps the barrier: no error.
-__global__ void k3(double *x, double *dx) {
-  __shared__ double s[32], ds[32];
-  dx[0] = __enzyme_fwddiff((void *)exchange, s, ds, x[1], 1.0);
-}
+__global__ void k2(double *x) { x[0] = __enzyme_autodiff((void *)nested, x[1]); }
