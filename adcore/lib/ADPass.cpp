@@ -10,6 +10,7 @@
 #include "requests/DenseViews.h"
 #include "requests/DeclaredDerivatives.h"
 #include "requests/EnzymeCalls.h"
+#include "device/DeviceCode.h"
 #include "adcore/EnzymeMarks.h"
 #include "analysis/GlobalShadows.h"
 #include "adcore/ParamShapes.h"
@@ -112,9 +113,13 @@ std::vector<const Job *> nestingOrder(ArrayRef<Job> Jobs,
 } // namespace
 
 void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
-  if (Level == OptimizationLevel::O0)
-    return;
   Module &M = Ctx.module();
+  // (Device code keeps its tape in the frame of the combined gradient: the
+  // sweeps are inlined there at every level, -O0 included.)
+  bool Device = isDeviceModule(M);
+  bool O0 = Level == OptimizationLevel::O0;
+  if (O0 && !Device)
+    return;
   // The sweeps of a combined gradient are inlined into the function that
   // runs them, which keeps their end records in its frame: those stay
   // calls to find there.
@@ -123,11 +128,12 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
     if (callsCombinedAlone(S))
       KeepEndRecords.insert({S.Aug, S.Rev});
   for (Function *F : Ctx.cache().functions())
-    if (!F->isDeclaration() && F->hasFnAttribute(UsesTapeAttribute)) {
+    if (!Device && !F->isDeclaration() &&
+        F->hasFnAttribute(UsesTapeAttribute)) {
       expandTapeOperations(*F, KeepEndRecords.contains(F));
       tagTapeAccesses(*F);
     }
-  {
+  if (!O0) {
     TimeTraceScope Scope("adcc: optimize derivatives");
     optimizeGenerated(Ctx.cache().functions(), Level, /*Derivatives=*/true,
                       Ctx.contractsDerivatives());
@@ -142,6 +148,8 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
                                         Ctx.cache().functions().end());
   append_range(Generated, Ctx.combinedFunctions());
   inlineGenerated(Generated, Touched);
+  if (Device)
+    placeDeviceTapes(Ctx, /*Promote=*/O0);
   // (in module order; not the derivatives now inlined everywhere, which
   // are removed below)
   SmallVector<Function *, 8> Changed;
@@ -149,7 +157,8 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
     if (Touched.contains(&F) && !(F.hasLocalLinkage() && F.use_empty()))
       Changed.push_back(&F);
   TimeTraceScope Scope("adcc: optimize callers");
-  optimizeGenerated(Changed, Level, /*Derivatives=*/false);
+  if (!O0)
+    optimizeGenerated(Changed, Level, /*Derivatives=*/false);
   // What was inlined everywhere is dead: the rest of the pipeline need
   // not optimize it.
   for (Function *F : Generated)
@@ -169,6 +178,16 @@ PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
 PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   if (!Opts.EnableAD)
     return PreservedAnalyses::all();
+  PreservedAnalyses PA = differentiate(M);
+  if (!isDeviceModule(M))
+    return PA;
+  // (The device libraries' functions kept as calls for the AD pass, and
+  // those its partials call.)
+  finishDeviceMath(M, Opts.DeviceLibraries);
+  return PreservedAnalyses::none();
+}
+
+PreservedAnalyses ADPass::differentiate(Module &M) {
   // (Done at the start of the pipeline already, unless the pass runs alone.)
   readEnzymeAnnotations(M);
   dropEnzymeTypeHints(M);
@@ -260,6 +279,15 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
                     "separate files");
   for (const Job *J : nestingOrder(Jobs, Ctx)) {
     TimeTraceScope Scope("adcc: synthesize", J->Primal->getName());
+    if (isDeviceModule(M)) {
+      bool Reverse = J->D ? J->D->Key.Mode != DerivativeMode::Forward
+                          : J->R->Kind != RequestKind::Forward &&
+                                J->R->Kind != RequestKind::ErrorEstimate &&
+                                J->R->Kind != RequestKind::ForwardSplit &&
+                                J->R->Kind != RequestKind::Batch;
+      if (!checkDeviceCode(*J->Primal, Reverse, Ctx))
+        continue;
+    }
     if (J->D) {
       defineDeclaredDerivative(*J->D, Ctx);
       continue;
@@ -293,6 +321,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
       F->eraseFromParent();
   if (!Ctx.hadError())
     finishGenerated(Ctx, Level);
+  if (isDeviceModule(M) && !Ctx.hadError())
+    verifyNoRuntimeCalls(Ctx);
   // (Dense views passed to derivatives: where those are inlined.)
   if (HasViews && !Ctx.hadError())
     lowerDenseViews(M, Ctx);

@@ -29,6 +29,9 @@ public:
   static bool isRequired() { return true; }
 
 private:
+  /// The pass without the device libraries' part (device/DeviceCode.h).
+  llvm::PreservedAnalyses differentiate(llvm::Module &M);
+
   Options Opts;
   llvm::OptimizationLevel Level;
 };

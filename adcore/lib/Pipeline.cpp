@@ -5,6 +5,7 @@
 #include "optimize/Optimize.h"
 #include "prepare/Prepare.h"
 #include "rules/CustomRules.h"
+#include "device/DeviceCode.h"
 
 #include "llvm/Passes/PassBuilder.h"
 
@@ -24,6 +25,7 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
           return;
         MPM.addPass(KeepRegisteredPass());
         MPM.addPass(KeepMinMaxChoicesPass());
+        MPM.addPass(KeepDeviceMathPass());
       });
   PB.registerOptimizerEarlyEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel Level,

@@ -60,6 +60,10 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
         !CodeGen.OptimizationRemarkAnalysis.hasValidPattern() &&
         CodeGen.OptRecordFile.empty();
   }
+  // (The device libraries, for the functions that derivatives call.)
+  for (const clang::CodeGenOptions::BitcodeFileToLink &F :
+       CodeGen.LinkBitcodeFiles)
+    Engine.DeviceLibraries.push_back(F.Filename);
   // Parameters that are not one IR parameter each, as the frontend sees
   // them (frontend/ParamShapes.h); filled while parsing.
   auto Shapes = std::make_shared<adcore::ParamShapeTable>();

@@ -55,6 +55,10 @@ struct Options {
   /// derivative attributes name map onto IR parameters (ParamShapes.h),
   /// filled by the frontend while it parses, read when the AD pass starts.
   std::shared_ptr<const ParamShapeTable> ParamShapes;
+  /// The device libraries (bitcode files: libdevice, ocml) that clang links
+  /// into a device module, linked again after the AD pass for the library
+  /// functions that derivatives call (DeviceCode.h).
+  std::vector<std::string> DeviceLibraries;
 };
 
 } // namespace adcore

@@ -2,6 +2,7 @@
 
 #include "GlobalShadows.h"
 #include "rules/CustomRules.h"
+#include "device/DeviceCode.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -73,7 +74,10 @@ GlobalVariable *shadowedIn(Constant *C, const CustomRules *Rules,
 bool hasShadowGlobal(const GlobalVariable &G, const CustomRules *Rules) {
   if (Rules && Rules->namedShadow(&G))
     return true;
-  if (G.isConstant() || G.isThreadLocal() || G.getAddressSpace() != 0 ||
+  // (Device code: a `__shared__` array's shadow is another one.)
+  bool Shared = isSharedArray(G);
+  if (G.isConstant() || G.isThreadLocal() ||
+      (G.getAddressSpace() != 0 && !Shared) ||
       G.isDeclaration() || G.hasAvailableExternallyLinkage() ||
       isBookkeeping(G))
     return false;
@@ -131,8 +135,12 @@ GlobalVariable *shadowGlobal(GlobalVariable &G, unsigned Lane,
       Lane > 0 ? GlobalValue::InternalLinkage
       : Old    ? GlobalValue::ExternalLinkage
                : G.getLinkage();
-  auto *S = new GlobalVariable(M, Ty, /*isConstant=*/false, Linkage,
-                               Constant::getNullValue(Ty), "", &G,
+  // (Shared memory has no initial value: a thread writes a tangent where
+  // it writes the value, before any thread reads it.)
+  Constant *Init = isSharedArray(G) ? UndefValue::get(Ty)
+                                    : Constant::getNullValue(Ty);
+  auto *S = new GlobalVariable(M, Ty, /*isConstant=*/false, Linkage, Init, "",
+                               &G,
                                G.getThreadLocalMode(), G.getAddressSpace());
   S->setAlignment(G.getAlign());
   S->setMetadata(ShadowGlobalMetadata, MDNode::get(G.getContext(), {}));

@@ -15,6 +15,7 @@
 #include "prepare/Prepare.h"
 
 #include "rules/InactiveFunctions.h"
+#include "device/DeviceCode.h"
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
 #include "rules/MirroredFunctions.h"
@@ -248,8 +249,10 @@ bool ForwardEmitter::emitMathCall(CallBase &Call, const MathRule &Rule) {
 bool ForwardEmitter::emitIntrinsicCall(IntrinsicInst &II) {
   if (const MathRule *Rule = findMathRule(*II.getCalledFunction()))
     return emitMathCall(II, *Rule);
-  // Integers only (llvm.smin of two sizes): no tangent.
-  if (isKnownInactiveFunction(*II.getCalledFunction()))
+  // Integers only (llvm.smin of two sizes): no tangent. A barrier of a
+  // thread block stays: tangents are written beside the values it orders.
+  if (isKnownInactiveFunction(*II.getCalledFunction()) ||
+      isDeviceBarrier(*II.getCalledFunction()))
     return true;
   switch (II.getIntrinsicID()) {
   case Intrinsic::lifetime_start:

@@ -140,8 +140,13 @@ void keepRecordsInFrame(Function &Caller, Function &Aug) {
         Tag->getNumOperands() == 1 ? "end.records" : "frame.records");
     Slot->setAlignment(
         Align(cast<ConstantInt>(Push->getArgOperand(2))->getZExtValue()));
-    Push->replaceAllUsesWith(Slot);
-    Pop->replaceAllUsesWith(Slot);
+    // (AMDGPU's stack slots are in the private address space: the records
+    // are addressed through the generic one, as the runtime's were.)
+    Value *At = Slot;
+    if (Slot->getType() != Push->getType())
+      At = B.CreateAddrSpaceCast(Slot, Push->getType());
+    Push->replaceAllUsesWith(At);
+    Pop->replaceAllUsesWith(At);
     Push->eraseFromParent();
     Pop->eraseFromParent();
   }

@@ -8,6 +8,7 @@
 #include "prepare/Prepare.h"
 
 #include "rules/InactiveFunctions.h"
+#include "device/DeviceCode.h"
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
 #include "analysis/NullableShadows.h"
@@ -107,7 +108,8 @@ ReverseEmitter::ReverseEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,
                                Function &Aug, Function &Rev)
     : Ctx(Ctx), Key(Key), Aug(Aug), Rev(Rev), AB(Aug.getContext()),
       RB(Rev.getContext()), Width(Key.Width), LaneShadows(Key.Width),
-      LaneReallocs(Key.Width), LaneSlots(Key.Width) {}
+      LaneReallocs(Key.Width), LaneSlots(Key.Width),
+      DeviceCode(isDeviceModule(*Rev.getParent())) {}
 
 bool ReverseEmitter::unsupported(Instruction &I, const Twine &What) {
   Ctx.error(Ctx.placeOf(I, *Key.Primal),
@@ -735,6 +737,7 @@ bool ReverseEmitter::run() {
     reportTapePlan();
     if (!buildReverse())
       return false;
+    reportDeviceUpdates();
   }
   if (MissingShadow) {
     auto *I = dyn_cast<Instruction>(MissingShadow);

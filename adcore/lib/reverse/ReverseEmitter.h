@@ -48,8 +48,10 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
 
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 
 namespace llvm {
 class AssumptionCache;
@@ -396,6 +398,17 @@ private:
     unsigned ValueRecords = 0, PathRecords = 0, LoopCounts = 0;
   };
   void reportTapePlan();
+  /// Device code: adds \p D into the shadow \p To of \p LI's location with
+  /// an atomic add where other threads may update it (DeviceCode.h), and
+  /// counts the update for reportDeviceUpdates. Returns whether it added.
+  bool addAtomically(llvm::LoadInst &LI, llvm::Value *To, llvm::Value *D);
+  /// Device code: runs a barrier \p I of the primal (or a fence beside
+  /// it) in the reverse sweep, once for all lanes. Returns whether \p I was
+  /// one.
+  bool mirrorsBarrier(llvm::Instruction &I,
+                      llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
+  /// The remark of device code: which adjoint updates are atomic and why.
+  void reportDeviceUpdates();
 
   SynthesisContext &Ctx;
   DerivativeKey Key;
@@ -425,6 +438,10 @@ private:
   }
   /// The first active value shadowOrZero found without a shadow.
   llvm::Value *MissingShadow = nullptr;
+  /// Device code (NVPTX, AMDGPU): adjoint updates of memory other threads
+  /// may touch are atomic; how many were, and were not, by reason.
+  bool DeviceCode = false;
+  std::map<std::string, unsigned> AtomicUpdates, PlainUpdates;
 
   /// Batched reverse mode (width > 1) carries one adjoint per lane: each
   /// lane has its own shadows, adjoint slots and realloc sites, and the

@@ -339,6 +339,8 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     return S ? Popped.lookup(S) : nullptr;
   };
 
+  if (DeviceCode && mirrorsBarrier(I, Popped))
+    return true;
   if (CustomSites.count(&I))
     return emitCustomAdjoint(cast<CallBase>(I), Popped);
   if (Bypassed.contains(&I))
@@ -550,6 +552,8 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       SP = guardedReadAddress(RB, Unguarded, LI->getType(), ShadowA);
       To = guardedWriteAddress(RB, Unguarded, LI->getType(), ShadowA);
     }
+    if (DeviceCode && addAtomically(*LI, To, D))
+      return true;
     LoadInst *Old = RB.CreateAlignedLoad(LI->getType(), SP, ShadowA);
     tagMemoryClass(*Old, MemoryClass::Shadow);
     tagMemoryClass(*RB.CreateAlignedStore(sum(Old, D), To, ShadowA),

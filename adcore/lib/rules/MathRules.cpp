@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adcore/MathRules.h"
+#include "rules/DeviceMath.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -560,6 +561,8 @@ const MathRule *findMathRule(StringRef Name) {
 }
 
 const MathRule *findMathRule(const Function &Callee) {
+  if (const MathRule *R = findDeviceMathRule(Callee))
+    return R;
   if (Callee.isIntrinsic())
     return findIntrinsicRule(Callee);
   return findLibmRule(Callee);

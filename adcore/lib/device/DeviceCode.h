@@ -1,0 +1,102 @@
+//===- DeviceCode.h - Differentiating GPU device code ---*- C++ -*-===//
+//
+// What differs when the module is NVPTX or AMDGPU device code:
+//
+// - Math. The device libraries' functions (`__nv_sin` of libdevice,
+//   `__ocml_sin_f64` of ROCm's ocml) are the rows of libm's functions, and
+//   the target's math intrinsics (`llvm.nvvm.sqrt.rn.d`, `llvm.amdgcn.rsq`)
+//   have rows of their own (DeviceMath.cpp). The device libraries are
+//   linked into the module before optimization and marked always_inline:
+//   those with a row are kept as calls until derivatives are made, then
+//   inlined; the functions the partials call (`__nv_cos` for sin's) are
+//   linked in afterwards (DeviceLibraries.cpp).
+// - The tape. Device code cannot call adcc's host runtime: what a combined
+//   gradient records lives in a buffer in its own frame, sized at compile
+//   time; a tape whose size is not known then is an error (DeviceTape.cpp),
+//   and a final check turns any remaining call of the runtime into an
+//   internal error.
+// - Adjoint updates of memory that several threads may touch are atomic
+//   adds (DeviceMemory.cpp).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_DEVICE_DEVICECODE_H
+#define ADCORE_DEVICE_DEVICECODE_H
+
+#include "rules/DeviceMath.h"
+
+#include "llvm/IR/PassManager.h"
+
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Function;
+class GlobalVariable;
+class Instruction;
+class Module;
+class Value;
+} // namespace llvm
+
+namespace adcore {
+
+struct MathRule;
+class SynthesisContext;
+
+/// Marks the device-library functions that have a rule `noinline` (they
+/// arrive `alwaysinline`), so that the AD pass sees their calls. Returns
+/// whether it changed any.
+bool keepDeviceMathOutOfLine(llvm::Module &M);
+
+/// keepDeviceMathOutOfLine as a pass (pipeline start).
+struct KeepDeviceMathPass : public llvm::PassInfoMixin<KeepDeviceMathPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// After the AD pass: links the device libraries \p Libraries (bitcode
+/// files) for the functions the derivatives call that the module only
+/// declares (`__nv_cos`), then inlines the device-library functions
+/// kept out of line and those linked here. \p M must be a device module.
+void finishDeviceMath(llvm::Module &M,
+                      const std::vector<std::string> &Libraries);
+
+/// Moves what the combined gradients of a device module record into a
+/// buffer in their own frame, once the sweeps are inlined into their
+/// combined function (finishGenerated): replaces each tape push and pop
+/// by a bump of an offset into a stack buffer whose size is the most that
+/// the sweeps can record (constant record sizes, loops with a constant
+/// bound on their trips). Reports "tape of unknown size in device code"
+/// at the record otherwise. With \p Promote (-O0), the frame's locals are
+/// promoted to registers first, so that loops' trip counts are seen.
+void placeDeviceTapes(SynthesisContext &Ctx, bool Promote);
+
+/// The internal error for generated device code that still calls adcc's
+/// host runtime (an adcc bug: every user-reachable case is reported before).
+void verifyNoRuntimeCalls(SynthesisContext &Ctx);
+
+/// Whether \p G is a `__shared__` array of device code (address space 3
+/// of an NVPTX or AMDGPU module): its shadow is another shared array, in
+/// forward mode (DeviceChecks.cpp refuses it in reverse mode).
+bool isSharedArray(const llvm::GlobalVariable &G);
+
+/// Whether \p F is a barrier of a thread block (__syncthreads(),
+/// __syncwarp(), AMDGPU's s_barrier): kept as it is in forward mode,
+/// mirrored in the reverse sweep.
+bool isDeviceBarrier(const llvm::Function &F);
+
+/// Reports what \p Primal and the functions it calls hold that cannot be
+/// differentiated in device code (DeviceChecks.cpp): inline assembly,
+/// dynamic parallelism, grid synchronization, and with \p Reverse
+/// `__shared__` arrays. Returns false after an error.
+bool checkDeviceCode(const llvm::Function &Primal, bool Reverse,
+                     SynthesisContext &Ctx);
+
+/// Whether the adjoint update at \p Ptr (the primal address) needs an
+/// atomic add in device code: false for private memory (a stack slot,
+/// AMDGPU's and NVPTX's local address space) and for an address indexed by
+/// the global thread id; true elsewhere. \p Why says which.
+bool needsAtomicUpdate(const llvm::Value *Ptr, const char *&Why);
+
+} // namespace adcore
+
+#endif // ADCORE_DEVICE_DEVICECODE_H

@@ -1,0 +1,118 @@
+//===- DeviceMemory.cpp - Which adjoint updates of device code are atomic -===//
+//
+// The reverse of a load `v = *p` adds v's adjoint into the shadow of *p.
+// On a GPU, several threads may run that update on one location at once
+// (every thread of a kernel reading the same coefficient): then it is an
+// atomic add (`atomicrmw fadd`), as Enzyme's GPU gradients do. It stays a
+// plain load and store where the location belongs to one thread:
+//
+//   private memory       a stack slot, or an address in the private/local
+//                        address space (5 on NVPTX and AMDGPU)
+//   global thread id     p = base + (blockIdx.x * blockDim.x + threadIdx.x)
+//                        (AMDGPU: workgroup id * group size + workitem id)
+//   thread's shared slot p = shared_base + threadIdx.x, in shared memory
+//                        (address space 3), which each block has its own of
+//
+// The primal's address decides (the shadow has the same shape).
+//
+//===----------------------------------------------------------------------===//
+
+#include "device/DeviceCode.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/IR/PatternMatch.h"
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace adcore {
+namespace {
+
+constexpr unsigned PrivateAddressSpace = 5; // NVPTX local, AMDGPU private
+constexpr unsigned SharedAddressSpace = 3;  // NVPTX shared, AMDGPU LDS
+
+const Value *stripIntCasts(const Value *V) {
+  while (isa<SExtInst, ZExtInst, TruncInst>(V))
+    V = cast<Instruction>(V)->getOperand(0);
+  return V;
+}
+
+bool isIntrinsic(const Value *V, std::initializer_list<Intrinsic::ID> IDs) {
+  auto *II = dyn_cast<IntrinsicInst>(stripIntCasts(V));
+  return II && is_contained(IDs, II->getIntrinsicID());
+}
+
+/// threadIdx.x, AMDGPU's workitem id x.
+bool isThreadInBlock(const Value *V) {
+  return isIntrinsic(V, {Intrinsic::nvvm_read_ptx_sreg_tid_x,
+                         Intrinsic::amdgcn_workitem_id_x});
+}
+
+/// blockIdx.x * blockDim.x (NVPTX); workgroup id x times the group size
+/// read from the dispatch packet or the implicit arguments (AMDGPU).
+bool isBlockOffset(const Value *V) {
+  const Value *A, *B;
+  if (!match(stripIntCasts(V), m_Mul(m_Value(A), m_Value(B))))
+    return false;
+  for (int Swap = 0; Swap < 2; ++Swap, std::swap(A, B)) {
+    if (isIntrinsic(A, {Intrinsic::nvvm_read_ptx_sreg_ctaid_x}) &&
+        isIntrinsic(B, {Intrinsic::nvvm_read_ptx_sreg_ntid_x}))
+      return true;
+    if (isIntrinsic(A, {Intrinsic::amdgcn_workgroup_id_x}) &&
+        isa<LoadInst>(stripIntCasts(B)))
+      return true;
+  }
+  return false;
+}
+
+/// The global linear thread id in x: block offset + thread in block.
+bool isGlobalThreadId(const Value *V) {
+  const Value *A, *B;
+  if (!match(stripIntCasts(V), m_Add(m_Value(A), m_Value(B))))
+    return false;
+  return (isBlockOffset(A) && isThreadInBlock(B)) ||
+         (isBlockOffset(B) && isThreadInBlock(A));
+}
+
+/// Whether \p Ptr is an element of an array indexed by \p IsIndex (one
+/// index, the last, of a GEP whose other indices are constants).
+bool isIndexedBy(const Value *Ptr, bool (*IsIndex)(const Value *)) {
+  auto *GEP = dyn_cast<GEPOperator>(Ptr);
+  if (!GEP || GEP->getNumIndices() == 0)
+    return false;
+  for (unsigned I = 1; I < GEP->getNumOperands() - 1; ++I)
+    if (!isa<ConstantInt>(GEP->getOperand(I)))
+      return false;
+  return IsIndex(GEP->getOperand(GEP->getNumOperands() - 1));
+}
+
+} // namespace
+
+bool needsAtomicUpdate(const Value *Ptr, const char *&Why) {
+  // (Through a cast to the generic address space: the cast's operand
+  // says which memory it is.)
+  Ptr = Ptr->stripPointerCasts();
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  const Value *Obj = getUnderlyingObject(Ptr);
+  if (AS == PrivateAddressSpace || isa<AllocaInst>(Obj)) {
+    Why = "private memory";
+    return false;
+  }
+  if (isIndexedBy(Ptr, isGlobalThreadId)) {
+    Why = "indexed by the global thread id";
+    return false;
+  }
+  if (AS == SharedAddressSpace && isIndexedBy(Ptr, isThreadInBlock)) {
+    Why = "shared memory indexed by the thread's index in its block";
+    return false;
+  }
+  Why = "memory other threads may update";
+  return true;
+}
+
+} // namespace adcore

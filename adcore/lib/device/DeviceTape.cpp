@@ -1,0 +1,298 @@
+//===- DeviceTape.cpp - The tape of device code, in the thread's frame ----===//
+//
+// A GPU thread cannot call adcc's host runtime. Its records go into a
+// buffer in the frame of the function that runs both sweeps (the combined
+// gradient, where the sweeps and the derivatives they call were inlined):
+//
+//   push(size):  p = buf + top;  top += round16(size)
+//   pop(size):   top -= round16(size);  p = buf + top
+//
+// The pushes and pops keep their order (a stack), so the bump of one
+// offset is the runtime's tape without chunks. Rounding every record to 16
+// bytes keeps each one aligned as the runtime's would be. The buffer's
+// size is the most the pushes can take: each push's size (a constant, or
+// the largest value scalar evolution allows: a loop's array of records)
+// times the most trips of the loops around it. With constant offsets (no
+// loops), SROA turns the buffer into registers.
+//
+// Where a bound is not known (a loop of data-dependent trip count around a
+// record, recursion, split mode, whose tape outlives the call), the
+// request is an error: a per-thread slice of a buffer passed by the launch
+// is the later design (docs/status.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "device/DeviceCode.h"
+#include "Synthesis.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+constexpr uint64_t RecordAlign = 16;
+/// The most a thread's tape may take: CUDA's limit of local memory per
+/// thread (512 KiB); AMDGPU's private segment is smaller still in practice.
+constexpr uint64_t MaxThreadTape = 512 * 1024;
+
+bool isTapeCall(const CallInst &Call, StringRef Name) {
+  const Function *F = Call.getCalledFunction();
+  return F && F->getName() == Name;
+}
+
+/// The runtime functions of the tape itself.
+bool isTapeFunction(StringRef Name) {
+  return Name.starts_with("adcc_tape_") || Name.starts_with("adcc_split_");
+}
+
+uint64_t roundUp(uint64_t N) { return (N + RecordAlign - 1) & ~(RecordAlign - 1); }
+
+/// The allocas of \p F's entry block that mem2reg can promote, promoted:
+/// at -O0 the loop counters are in memory, where scalar evolution cannot
+/// see the loops' trip counts.
+/// AMDGPU's stack slots are private (address space 5), used at -O0
+/// through one cast to the generic address space: loads and stores through
+/// the cast then use the slot itself.
+void dropGenericCast(AllocaInst &AI) {
+  if (!AI.hasOneUse())
+    return;
+  auto *Cast = dyn_cast<AddrSpaceCastInst>(AI.user_back());
+  if (!Cast || !all_of(Cast->users(), [&](User *U) {
+        auto *SI = dyn_cast<StoreInst>(U);
+        return (isa<LoadInst>(U) && !cast<LoadInst>(U)->isVolatile()) ||
+               (SI && SI->getPointerOperand() == Cast && !SI->isVolatile());
+      }))
+    return;
+  for (User *U : make_early_inc_range(Cast->users())) {
+    if (auto *LI = dyn_cast<LoadInst>(U))
+      LI->setOperand(LI->getPointerOperandIndex(), &AI);
+    else
+      cast<StoreInst>(U)->setOperand(1, &AI);
+  }
+  Cast->eraseFromParent();
+}
+
+void promoteLocals(Function &F, DominatorTree &DT, AssumptionCache &AC) {
+  SmallVector<AllocaInst *, 16> Allocas;
+  for (Instruction &I : F.getEntryBlock())
+    if (auto *AI = dyn_cast<AllocaInst>(&I)) {
+      dropGenericCast(*AI);
+      if (isAllocaPromotable(AI))
+        Allocas.push_back(AI);
+    }
+  if (!Allocas.empty())
+    PromoteMemToReg(Allocas, DT, &AC);
+}
+
+/// The tape of one function: its pushes and pops and the bytes they need.
+struct FrameTape {
+  SmallVector<CallInst *, 8> Pushes, Pops, Threads;
+  uint64_t Bytes = 0;
+  /// The first push whose bound is unknown.
+  CallInst *Unbounded = nullptr;
+};
+
+/// The most bytes \p Push can take in one call of its function.
+std::optional<uint64_t> pushBound(CallInst &Push, LoopInfo &LI,
+                                  ScalarEvolution &SE) {
+  Value *Size = Push.getArgOperand(1);
+  uint64_t Bytes;
+  if (auto *C = dyn_cast<ConstantInt>(Size)) {
+    Bytes = C->getZExtValue();
+  } else {
+    if (!SE.isSCEVable(Size->getType()))
+      return std::nullopt;
+    APInt Max = SE.getUnsignedRangeMax(SE.getSCEV(Size));
+    if (Max.getActiveBits() > 32)
+      return std::nullopt;
+    Bytes = Max.getZExtValue();
+  }
+  Bytes = roundUp(Bytes);
+  for (Loop *L = LI.getLoopFor(Push.getParent()); L; L = L->getParentLoop()) {
+    unsigned Trips = SE.getSmallConstantMaxTripCount(L);
+    if (Trips == 0)
+      return std::nullopt;
+    Bytes *= Trips;
+    if (Bytes > MaxThreadTape)
+      return std::nullopt;
+  }
+  return Bytes;
+}
+
+FrameTape collectTape(Function &F, bool Promote) {
+  FrameTape T;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I)) {
+      if (isTapeCall(*Call, "adcc_tape_push"))
+        T.Pushes.push_back(Call);
+      else if (isTapeCall(*Call, "adcc_tape_pop"))
+        T.Pops.push_back(Call);
+      else if (isTapeCall(*Call, "adcc_tape_thread"))
+        T.Threads.push_back(Call);
+    }
+  if (T.Pushes.empty() && T.Pops.empty())
+    return T;
+  DominatorTree DT(F);
+  AssumptionCache AC(F);
+  if (Promote) {
+    promoteLocals(F, DT, AC);
+    DT.recalculate(F);
+  }
+  LoopInfo LI(DT);
+  TargetLibraryInfoImpl TLII(F.getParent()->getTargetTriple());
+  TargetLibraryInfo TLI(TLII);
+  ScalarEvolution SE(F, TLI, AC, DT, LI);
+  for (CallInst *Push : T.Pushes) {
+    std::optional<uint64_t> B = pushBound(*Push, LI, SE);
+    if (!B || T.Bytes + *B > MaxThreadTape) {
+      T.Unbounded = Push;
+      return T;
+    }
+    T.Bytes += *B;
+  }
+  return T;
+}
+
+/// Replaces \p T's pushes and pops by bumps of an offset into a buffer of
+/// \p F's frame.
+void placeInFrame(Function &F, FrameTape &T) {
+  const DataLayout &DL = F.getParent()->getDataLayout();
+  IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
+  Type *I64 = EB.getInt64Ty();
+  AllocaInst *Buf = EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), T.Bytes),
+                                    DL.getAllocaAddrSpace(), nullptr,
+                                    "device.tape");
+  Buf->setAlignment(Align(RecordAlign));
+  AllocaInst *Top =
+      EB.CreateAlloca(I64, DL.getAllocaAddrSpace(), nullptr, "device.tape.top");
+  EB.CreateStore(EB.getInt64(0), Top);
+  auto Rounded = [&](IRBuilder<> &B, Value *Size) {
+    Size = B.CreateZExtOrTrunc(Size, I64);
+    return B.CreateAnd(B.CreateAdd(Size, B.getInt64(RecordAlign - 1)),
+                       B.getInt64(~(RecordAlign - 1)));
+  };
+  auto Replace = [&](CallInst *Call, bool IsPush) {
+    IRBuilder<> B(Call);
+    Value *Old = B.CreateLoad(I64, Top);
+    Value *Step = Rounded(B, Call->getArgOperand(1));
+    Value *New = IsPush ? B.CreateAdd(Old, Step) : B.CreateSub(Old, Step);
+    B.CreateStore(New, Top);
+    Value *At = B.CreateInBoundsGEP(B.getInt8Ty(), Buf, IsPush ? Old : New);
+    if (At->getType() != Call->getType())
+      At = B.CreateAddrSpaceCast(At, Call->getType());
+    Call->replaceAllUsesWith(At);
+    Call->eraseFromParent();
+  };
+  for (CallInst *Push : T.Pushes)
+    Replace(Push, true);
+  for (CallInst *Pop : T.Pops)
+    Replace(Pop, false);
+  for (CallInst *Thread : T.Threads)
+    if (Thread->use_empty())
+      Thread->eraseFromParent();
+}
+
+/// A call of adcc's runtime in \p F, or null.
+CallInst *runtimeCall(Function &F) {
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      if (Function *Callee = Call->getCalledFunction();
+          Callee && Callee->isDeclaration() &&
+          Callee->getName().starts_with("adcc_"))
+        return Call;
+  return nullptr;
+}
+
+/// Runtime functions that stand for a feature device code lacks (rather
+/// than a bug of adcc), and what to say.
+struct MissingDeviceFeature {
+  const char *Prefix;
+  const char *What;
+};
+
+constexpr MissingDeviceFeature MissingDeviceFeatures[] = {
+    {"adcc_digamma", "the derivative of lgamma or tgamma (digamma)"},
+    {"adcc_adjoint_copy", "the adjoint of a copy of floating-point memory "
+                          "(memcpy or memmove)"},
+};
+
+} // namespace
+
+void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
+  Module &M = Ctx.module();
+  // (Not the sweeps inlined everywhere, which are removed afterwards.)
+  auto Dead = [](const Function &F) {
+    return F.isDeclaration() || (F.hasLocalLinkage() && F.use_empty());
+  };
+  SmallPtrSet<const Function *, 4> Reported;
+  for (Function &F : M) {
+    if (Dead(F))
+      continue;
+    FrameTape T = collectTape(F, Promote);
+    if (T.Unbounded) {
+      Reported.insert(&F);
+      Ctx.error(*T.Unbounded,
+                "tape of unknown size in device code: what the reverse sweep "
+                "needs is recorded in a loop whose trip count is not known "
+                "at compile time (or in a recursive function or split "
+                "mode); give the loop a constant bound");
+      continue;
+    }
+    if (!T.Pushes.empty() || !T.Pops.empty())
+      placeInFrame(F, T);
+  }
+  // What still uses the tape cannot keep it in a frame: the sweeps run
+  // apart (split mode, recursion).
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallInst>(&I);
+          Call && !Dead(F) && !Reported.contains(&F))
+        if (Function *Callee = Call->getCalledFunction();
+            Callee && Callee->isDeclaration() &&
+            isTapeFunction(Callee->getName()) &&
+            !isTapeCall(*Call, "adcc_tape_thread")) {
+          Ctx.error(*Call, "tape of unknown size in device code: the two "
+                           "sweeps do not run in one function here (split "
+                           "mode, recursion, or a derivative called from "
+                           "several places); use __enzyme_autodiff of a "
+                           "non-recursive function");
+          return;
+        }
+}
+
+void verifyNoRuntimeCalls(SynthesisContext &Ctx) {
+  for (Function &F : Ctx.module()) {
+    if (F.hasLocalLinkage() && F.use_empty())
+      continue;
+    CallInst *Call = runtimeCall(F);
+    if (!Call)
+      continue;
+    StringRef Name = Call->getCalledFunction()->getName();
+    for (const MissingDeviceFeature &Row : MissingDeviceFeatures)
+      if (Name.starts_with(Row.Prefix)) {
+        Ctx.error(*Call, Twine(Row.What) +
+                             " is not supported yet in device code: it "
+                             "calls adcc's host runtime ('" +
+                             Name + "')");
+        return;
+      }
+    Ctx.error(*Call, "internal error: generated device code calls adcc's "
+                     "host runtime ('" +
+                         Name + "'); please report this adcc bug");
+    return;
+  }
+}
+
+} // namespace adcore

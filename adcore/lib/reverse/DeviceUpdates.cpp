@@ -1,0 +1,111 @@
+//===- DeviceUpdates.cpp - Atomic adjoint updates of device code ----------===//
+//
+// In device code, the adjoint of a load is added into its shadow with
+// `atomicrmw fadd` where other threads may update the same location
+// (needsAtomicUpdate, DeviceMemory.cpp says which); a vector is added lane
+// by lane. The remark (-Rpass=adcc) counts the updates of each kind.
+//
+// A barrier of the primal runs again at the mirrored place of the reverse
+// sweep: the adjoints that other threads add into shared memory after the
+// code the barrier ordered (in the reverse sweep: before the mirror) are
+// complete when this thread reads them. A fence beside it is mirrored
+// with release and acquire exchanged (AMDGPU's __syncthreads() is a
+// release fence, s_barrier, an acquire fence).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReverseEmitter.h"
+
+#include "device/DeviceCode.h"
+
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D) {
+  const char *Why = "";
+  if (!needsAtomicUpdate(LI.getPointerOperand(), Why)) {
+    ++PlainUpdates[Why];
+    return false;
+  }
+  ++AtomicUpdates[Why];
+  auto *VecTy = dyn_cast<FixedVectorType>(D->getType());
+  if (!VecTy) {
+    RB.CreateAtomicRMW(AtomicRMWInst::FAdd, To, D, LI.getAlign(),
+                       AtomicOrdering::Monotonic);
+    return true;
+  }
+  Type *Elt = VecTy->getElementType();
+  Align EltAlign = commonAlignment(
+      LI.getAlign(), Rev.getParent()->getDataLayout().getTypeStoreSize(Elt));
+  for (unsigned L = 0; L < VecTy->getNumElements(); ++L)
+    RB.CreateAtomicRMW(AtomicRMWInst::FAdd,
+                       RB.CreateConstInBoundsGEP1_32(Elt, To, L),
+                       RB.CreateExtractElement(D, L), EltAlign,
+                       AtomicOrdering::Monotonic);
+  return true;
+}
+
+bool ReverseEmitter::mirrorsBarrier(Instruction &I,
+                                    DenseMap<Value *, Value *> &Popped) {
+  if (auto *Fence = dyn_cast<FenceInst>(&I)) {
+    if (Lane != 0)
+      return true;
+    AtomicOrdering O = Fence->getOrdering();
+    if (O == AtomicOrdering::Release)
+      O = AtomicOrdering::Acquire;
+    else if (O == AtomicOrdering::Acquire)
+      O = AtomicOrdering::Release;
+    RB.CreateFence(O, Fence->getSyncScopeID());
+    return true;
+  }
+  auto *Call = dyn_cast<CallBase>(&I);
+  Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (!Callee || !isDeviceBarrier(*Callee))
+    return false;
+  if (Lane != 0)
+    return true;
+  SmallVector<Value *, 2> Args;
+  for (Value *A : Call->args())
+    Args.push_back(revValue(A, Popped));
+  RB.CreateCall(Callee, Args);
+  return true;
+}
+
+void ReverseEmitter::reportDeviceUpdates() {
+  if (!DeviceCode || (AtomicUpdates.empty() && PlainUpdates.empty()))
+    return;
+  std::string Summary;
+  raw_string_ostream SS(Summary);
+  // "3 atomic adds (memory other threads may update: 3)"
+  auto List = [&](const std::map<std::string, unsigned> &Counts,
+                  StringRef Kind) {
+    unsigned Total = 0;
+    for (auto &[Why, N] : Counts)
+      Total += N;
+    SS << Total << " " << Kind;
+    const char *Sep = " (";
+    for (auto &[Why, N] : Counts) {
+      SS << Sep << Why << ": " << N;
+      Sep = ", ";
+    }
+    if (!Counts.empty())
+      SS << ")";
+  };
+  SS << "reverse mode of " << Ctx.describe(*Key.Primal)
+     << " in device code: adjoint updates of memory: ";
+  List(AtomicUpdates, "atomic adds");
+  SS << ", ";
+  List(PlainUpdates, "plain");
+  OptimizationRemarkEmitter ORE(Key.Primal);
+  ORE.emit(OptimizationRemark("adcc", "DeviceUpdates", Key.Primal) << Summary);
+  if (Ctx.printTapePlans())
+    errs() << "adcc: " << Summary << "\n";
+}
+
+} // namespace adcore
