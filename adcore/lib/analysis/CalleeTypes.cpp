@@ -34,16 +34,6 @@ namespace {
 constexpr unsigned MaxCallDepth = 3;
 constexpr int64_t AnyElement = -1;
 
-Kind accessKind(Type *T) {
-  if (T->isDoubleTy())
-    return Kind::Double;
-  if (T->isFloatTy())
-    return Kind::Float;
-  if (T->isPointerTy())
-    return Kind::Pointer;
-  return Kind::Unknown;
-}
-
 class CalleeAccesses {
 public:
   /// What is read and written through \p V, the address \p Offset bytes
@@ -55,10 +45,10 @@ public:
     for (const Use &U : V->uses()) {
       const User *Usr = U.getUser();
       if (auto *LI = dyn_cast<LoadInst>(Usr)) {
-        note(Offset, accessKind(LI->getType()));
+        note(Offset, kindOfType(LI->getType()));
       } else if (auto *SI = dyn_cast<StoreInst>(Usr)) {
         if (SI->getPointerOperand() == V)
-          note(Offset, accessKind(SI->getValueOperand()->getType()));
+          note(Offset, kindOfType(SI->getValueOperand()->getType()));
         else if (auto *Slot = dyn_cast<AllocaInst>(SI->getPointerOperand()))
           // (Stored into a local variable and loaded back: -O0.)
           for (const User *SU : Slot->users())
