@@ -10,7 +10,12 @@
  * difference from the taped gradient; then a fixed point solved by
  * adcc_fixed_point against its iterations taped. A benchmark, not a test.
  *
- *   checkpoint_bench [--quick] [--samples N]
+ *   checkpoint_bench [--quick] [--samples N] [--json FILE]
+ *
+ * With --json, the rows also go to FILE as a JSON array of records
+ * (benchmark, size, primal_s, gradient_s, gradient_ratio, tape_peak_bytes,
+ * snapshot_bytes_peak, advances, optimal_advances, verified), which
+ * bench/run puts into its report.
  */
 #include "../common/kernels.h" /* (mm_rhs; the other kernels unused) */
 #include "../common/measure.h"
@@ -23,7 +28,8 @@
 extern int enzyme_dup, enzyme_const;
 extern void __enzyme_autodiff(void *, ...);
 
-/*--- The steps ---------------------------------------------------------------*/
+/*--- The steps
+ * ---------------------------------------------------------------*/
 
 typedef struct {
   double k[3], h;
@@ -86,10 +92,12 @@ static double heat_loss(double *u, const heat_params *p, long n, int schedule,
   return e;
 }
 
-/*--- Measuring ---------------------------------------------------------------*/
+/*--- Measuring
+ * ---------------------------------------------------------------*/
 
 typedef struct {
   const char *name;
+  const char *key; /* (the benchmark's name in JSON records) */
   long steps;
   int values, params;
   double (*loss)(double *, const void *, long, int, long);
@@ -127,17 +135,39 @@ typedef struct {
 } variant_t;
 
 static const variant_t variants[] = {
-    {ADCC_REVOLVE, 0},      {ADCC_INTERVAL, 100}, {ADCC_INTERVAL, 1000},
-    {ADCC_REVOLVE, 5},      {ADCC_REVOLVE, 10},   {ADCC_REVOLVE, 50},
+    {ADCC_REVOLVE, 0},   {ADCC_INTERVAL, 100}, {ADCC_INTERVAL, 1000},
+    {ADCC_REVOLVE, 5},   {ADCC_REVOLVE, 10},   {ADCC_REVOLVE, 50},
     {ADCC_REVOLVE, 200},
 };
 
 static int samples = 5;
 
-static double time_it(void (*run)(const loop_t *, const variant_t *, double *,
-                                  double *),
-                      const loop_t *l, const variant_t *v, double *y,
-                      double *g) {
+/* --json FILE: the records, one object per row; first: no comma yet */
+static FILE *json;
+static int json_first = 1;
+
+static void json_record(const char *bench, const char *size, double primal,
+                        double grad, double taped, size_t tape_peak,
+                        size_t snapshot_peak, size_t advances, long optimal,
+                        int verified) {
+  if (!json)
+    return;
+  fprintf(json,
+          "%s\n  {\"benchmark\": \"%s\", \"size\": \"%s\", "
+          "\"primal_s\": %.9g, \"gradient_s\": %.9g, "
+          "\"gradient_ratio\": %.6g, \"taped_gradient_s\": %.9g, "
+          "\"tape_peak_bytes\": %zu, "
+          "\"snapshot_bytes_peak\": %zu, \"advances\": %zu, "
+          "\"optimal_advances\": %ld, \"verified\": %s}",
+          json_first ? "" : ",", bench, size, primal, grad, grad / primal,
+          taped, tape_peak, snapshot_peak, advances, optimal,
+          verified ? "true" : "false");
+  json_first = 0;
+}
+
+static double
+time_it(void (*run)(const loop_t *, const variant_t *, double *, double *),
+        const loop_t *l, const variant_t *v, double *y, double *g) {
   double t[32];
   for (int i = 0; i < samples; i++) {
     double a = now();
@@ -176,9 +206,8 @@ static const char *label(const variant_t *v, char *buf, size_t size) {
 static int bench(const loop_t *l) {
   int len = l->values + l->params, bad = 0;
   double *y = alloc(l->values), *g = alloc(len), *ref = alloc(len);
-  double primal = time_it(run_primal, l, variants, y, g);
-  printf("\n%s, %ld steps (primal %.3f ms)\n", l->name, l->steps,
-         primal * 1e3);
+  double primal = time_it(run_primal, l, variants, y, g), taped = 0;
+  printf("\n%s, %ld steps (primal %.3f ms)\n", l->name, l->steps, primal * 1e3);
   printf("%-16s %11s %7s %12s %12s %12s %12s %9s\n", "schedule", "grad ms",
          "ratio", "tape peak", "snapshots", "advances", "t(n,s)", "rel diff");
   for (unsigned i = 0; i < sizeof variants / sizeof *variants; i++) {
@@ -202,8 +231,22 @@ static int bench(const loop_t *l) {
                adcc_revolve_advances(l->steps, v->snapshots));
     printf("%-16s %11.3f %7.2f %9.1f KiB %8.1f KiB %12zu %12s %9.1e\n",
            label(v, buf, sizeof buf), t * 1e3, t / primal,
-           ts.peak_bytes / 1024.0, cs.snapshot_bytes_peak / 1024.0,
-           cs.advances, theory, diff);
+           ts.peak_bytes / 1024.0, cs.snapshot_bytes_peak / 1024.0, cs.advances,
+           theory, diff);
+    /* (the taped row is the reference the others are checked against) */
+    if (!v->snapshots) {
+      taped = t;
+      continue;
+    }
+    char size[64];
+    snprintf(size, sizeof size, "%ld steps, %s", l->steps,
+             label(v, buf, sizeof buf));
+    json_record(l->key, size, primal, t, taped, ts.peak_bytes,
+                cs.snapshot_bytes_peak, cs.advances,
+                v->schedule == ADCC_REVOLVE
+                    ? (long)adcc_revolve_advances(l->steps, v->snapshots)
+                    : -1,
+                diff < 1e-9);
   }
   release(y);
   release(g);
@@ -211,7 +254,8 @@ static int bench(const loop_t *l) {
   return bad;
 }
 
-/*--- A fixed point ------------------------------------------------------------*/
+/*--- A fixed point
+ * ------------------------------------------------------------*/
 
 /* x = g(x, p) on 256 values: a contraction coupling neighbours. */
 typedef struct {
@@ -256,7 +300,7 @@ static void fixed_point_bench(void) {
          iterations);
   printf("%-18s %11s %7s %12s %9s\n", "", "ms", "ratio", "tape peak",
          "rel diff");
-  double primal = 0;
+  double primal = 0, taped = 0;
   for (int k = 0; k < 3; k++) {
     size_t peak = 0;
     double g[2] = {0, 0};
@@ -286,6 +330,11 @@ static void fixed_point_bench(void) {
       memcpy(ref, g, sizeof ref);
     printf("%-18s %11.3f %7.2f %8.1f KiB %9.1e\n", names[k], m * 1e3,
            m / primal, peak / 1024.0, k ? rel_err(g, ref, 2, 0) : 0.0);
+    if (k == 1)
+      taped = m;
+    if (k == 2)
+      json_record("checkpoint_fixed_point", "256 values", primal, m, taped,
+                  peak, 0, 0, -1, rel_err(g, ref, 2, 0) < 1e-9);
   }
   release(x);
   release(dx);
@@ -298,21 +347,39 @@ int main(int argc, char **argv) {
       quick = 1;
     else if (!strcmp(argv[i], "--samples") && i + 1 < argc)
       samples = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--json") && i + 1 < argc) {
+      json = fopen(argv[++i], "w");
+      if (!json) {
+        perror(argv[i]);
+        return 2;
+      }
+      fputs("[", json);
+    } else {
+      fprintf(
+          stderr,
+          "usage: checkpoint_bench [--quick] [--samples N] [--json FILE]\n");
+      return 2;
+    }
   }
   if (samples < 1 || samples > 32)
     samples = 5;
   loop_t loops[] = {
-      {"rk4 (Michaelis-Menten, 4 values)", quick ? 10000 : 100000, 4, 4,
+      {"rk4 (Michaelis-Menten, 4 values)", "checkpoint_rk4",
+       quick ? 10000 : 100000, 4, 4,
        (double (*)(double *, const void *, long, int, long))mm_loss, mm_init,
        mm_grad},
-      {"heat 1-D (256 points)", quick ? 1000 : 10000, HEAT_N, 2,
-       (double (*)(double *, const void *, long, int, long))heat_loss,
+      {"heat 1-D (256 points)", "checkpoint_heat", quick ? 1000 : 10000, HEAT_N,
+       2, (double (*)(double *, const void *, long, int, long))heat_loss,
        heat_init, heat_grad},
   };
   int bad = 0;
   for (unsigned i = 0; i < sizeof loops / sizeof *loops; i++)
     bad |= bench(&loops[i]);
   fixed_point_bench();
+  if (json) {
+    fputs("\n]\n", json);
+    fclose(json);
+  }
   if (bad)
     printf("\nFAIL: a checkpointed gradient differs from the taped one\n");
   return bad;
