@@ -8,10 +8,11 @@
 // through the parameter: the types of its loads and stores at constant
 // offsets from it (or at any element, through a variable index), followed
 // through local slots it is stored into and loaded from (every variable at
-// -O0), phis, selects and the helper's own calls, up to 3 calls deep. An
+// -O0), phis, selects and the helper's own calls, up to 3 calls deep; a
+// variable index counts only over floating-point elements (`u[i]`). An
 // offset read or written as two different kinds says nothing, and only
-// floating-point data of one type is seeded (a struct's mix of fields is
-// left to its declared type).
+// an indexed array of floating-point data of one type is seeded (a
+// struct's mix of fields is left to its declared type).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,14 @@ namespace {
 constexpr unsigned MaxCallDepth = 3;
 constexpr int64_t AnyElement = -1;
 
+/// The kind of a load or store of \p T: integers of 16 bits or more count
+/// (a struct's integer field next to its doubles), bytes do not.
+Kind accessKind(Type *T) {
+  if (T->isIntegerTy() && T->getIntegerBitWidth() >= 16)
+    return Kind::Integer;
+  return kindOfType(T);
+}
+
 class CalleeAccesses {
 public:
   /// What is read and written through \p V, the address \p Offset bytes
@@ -45,10 +54,10 @@ public:
     for (const Use &U : V->uses()) {
       const User *Usr = U.getUser();
       if (auto *LI = dyn_cast<LoadInst>(Usr)) {
-        note(Offset, kindOfType(LI->getType()));
+        note(Offset, accessKind(LI->getType()));
       } else if (auto *SI = dyn_cast<StoreInst>(Usr)) {
         if (SI->getPointerOperand() == V)
-          note(Offset, kindOfType(SI->getValueOperand()->getType()));
+          note(Offset, accessKind(SI->getValueOperand()->getType()));
         else if (auto *Slot = dyn_cast<AllocaInst>(SI->getPointerOperand()))
           // (Stored into a local variable and loaded back: -O0.)
           for (const User *SU : Slot->users())
@@ -57,9 +66,16 @@ public:
               follow(Back, Offset, Depth);
       } else if (auto *GEP = dyn_cast<GEPOperator>(Usr)) {
         APInt C(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
-        bool Constant =
-            Offset != AnyElement && GEP->accumulateConstantOffset(DL, C);
-        follow(GEP, Constant ? Offset + C.getSExtValue() : AnyElement, Depth);
+        if (GEP->accumulateConstantOffset(DL, C))
+          follow(GEP,
+                 Offset == AnyElement ? AnyElement : Offset + C.getSExtValue(),
+                 Depth);
+        // A variable index over floating-point elements (`u[i]`): some
+        // element of an array of them. Not over bytes or structs (fields
+        // of an array of structs, whose other fields are not seen).
+        else if (GEP->getNumIndices() == 1 &&
+                 GEP->getSourceElementType()->isFloatingPointTy())
+          follow(GEP, AnyElement, Depth);
       } else if (isa<PHINode>(Usr) || isa<SelectInst>(Usr) ||
                  isa<BitCastInst>(Usr)) {
         follow(Usr, Offset, Depth);
@@ -99,6 +115,22 @@ private:
   std::set<int64_t> Mixed;
 };
 
+/// Whether \p L reads as an array of scalars of \p Size bytes: indexed
+/// (AnyElement), or its constant offsets are every element from the first
+/// on (a loop over 8 doubles unrolled), not one field of each element of an
+/// array of structs (0, 24, 48: what std::sort's comparator reads).
+bool isArrayOfScalars(const MemoryLayout &L, int64_t Size) {
+  if (L.count(AnyElement))
+    return true;
+  int64_t Next = 0;
+  for (auto [Offset, K] : L) {
+    if (Offset != Next)
+      return false;
+    Next += Size;
+  }
+  return Next > Size;
+}
+
 } // namespace
 
 void TypeAnalysis::seedFromCallees() {
@@ -115,12 +147,15 @@ void TypeAnalysis::seedFromCallees() {
         continue;
       CalleeAccesses Accesses;
       Accesses.follow(Callee->getArg(ArgNo), 0, MaxCallDepth - 1);
-      // Only floating-point data of one type (a buffer of doubles): a
-      // struct's mix of fields is what its declared type says, more
-      // precisely than offsets seen through callees.
+      // Only an array of floating-point data of one type, indexed (a
+      // buffer of doubles): a struct's mix of fields is what its declared
+      // type says, more precisely than the fields a callee happens to read
+      // (std::sort's comparator reads one double of each element and
+      // moves the rest as bytes).
       const MemoryLayout &L = Accesses.Layout;
       Kind First = L.empty() ? Kind::Unknown : L.begin()->second;
       if ((First != Kind::Double && First != Kind::Float) ||
+          !isArrayOfScalars(L, First == Kind::Double ? 8 : 4) ||
           any_of(L, [&](const auto &E) { return E.second != First; }))
         continue;
       for (auto [Offset, K] : L)
