@@ -33,6 +33,8 @@ set(ADCC_ADFUZZ_SEEDS_V5 "1 6 8 14 27 29 35 46 50 53 56 59 70 80")
 # 14, 17, 21: their inner gradient passes its own copy enzyme_dup) and
 # pointer tables (39, 51); 9 writes the state without the helper.
 set(ADCC_ADFUZZ_SEEDS_V6 "6 9 11 14 17 21 39 51")
+# (version 7: seeds with an aligned-peel sum, docs/testing.md)
+set(ADCC_ADFUZZ_SEEDS_V7 "6 9 17 23 35")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -53,8 +55,10 @@ endfunction()
 adcc_adfuzz_test(adfuzz-fixed 4 "${ADCC_ADFUZZ_SEEDS}")
 adcc_adfuzz_test(adfuzz-fixed-v5 5 "${ADCC_ADFUZZ_SEEDS_V5}")
 adcc_adfuzz_test(adfuzz-fixed-v6 6 "${ADCC_ADFUZZ_SEEDS_V6}")
+adcc_adfuzz_test(adfuzz-fixed-v7 7 "${ADCC_ADFUZZ_SEEDS_V7}")
 # The script compiles two seeds at a time; let ctest -j account for that.
-set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 PROPERTIES
+set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
+  PROPERTIES
   PROCESSORS 2
   TIMEOUT 300
   LABELS "adfuzz;differential")
