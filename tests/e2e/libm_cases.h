@@ -30,6 +30,8 @@ static double w_copysign(double x, double y) { return copysign(x, y); }
 static double w_fma(double x, double y, double z) { return fma(x, y, z); }
 static double w_powi(double x, int n) { return __builtin_powi(x, n); }
 static double w_ldexp(double x, int n) { return ldexp(x, n); }
+static double w_scalbn(double x, int n) { return scalbn(x, n); }
+static double w_scalbln(double x, int n) { return scalbln(x, (long)n); }
 static double w_frexp(double x) {
   int e;
   double m = frexp(x, &e);
@@ -67,6 +69,8 @@ static double w_fma_dx(double t) { return w_fma(t, g_b, g_c); }
 static int g_n;
 static double w_powi_line(double t) { return w_powi(t, g_n); }
 static double w_ldexp_line(double t) { return w_ldexp(t, g_n); }
+static double w_scalbn_line(double t) { return w_scalbn(t, g_n); }
+static double w_scalbln_line(double t) { return w_scalbln(t, g_n); }
 
 
 #endif

@@ -28,6 +28,7 @@ static float w_fmodf(float x, float y) { return fmodf(x, y); }
 static float w_copysignf(float x, float y) { return copysignf(x, y); }
 static float w_fmaf(float x, float y, float z) { return fmaf(x, y, z); }
 static float w_ldexpf(float x, int n) { return ldexpf(x, n); }
+static float w_scalbnf(float x, int n) { return scalbnf(x, n); }
 static float w_powif(float x, int n) { return __builtin_powif(x, n); }
 static float w_frexpf(float x) {
   int e;
@@ -52,6 +53,7 @@ LINE2(w_fmodf)
 LINE2(w_copysignf)
 static int g_n;
 static float w_ldexpf_line(float t) { return w_ldexpf(t, g_n); }
+static float w_scalbnf_line(float t) { return w_scalbnf(t, g_n); }
 static float w_powif_line(float t) { return w_powif(t, g_n); }
 
 #define CHECK_TANGENT_F(got, exact, g, t)                                      \

@@ -64,6 +64,8 @@ const Reference References[] = {
   {"log10",     [](const double *A) { return std::log10(A[0]); }},
   {"log1p",     [](const double *A) { return std::log1p(A[0]); }},
   {"ldexp",     [](const double *A) { return std::ldexp(A[0], int(A[1])); }},
+  {"scalbn",    [](const double *A) { return std::scalbn(A[0], int(A[1])); }},
+  {"scalbln",   [](const double *A) { return std::scalbln(A[0], long(A[1])); }},
   {"frexp",     [](const double *A) { int E; return std::frexp(A[0], &E); }},
   {"sin",       [](const double *A) { return std::sin(A[0]); }},
   {"cos",       [](const double *A) { return std::cos(A[0]); }},
@@ -220,6 +222,8 @@ private:
     Value *Ptr =
         B.CreateConstGEP1_32(B.getDoubleTy(), In, Lane * MaxMathArgs + ArgNo);
     Value *V = B.CreateLoad(B.getDoubleTy(), Ptr);
+    if (Kind == MathArgKind::Long)
+      return B.CreateFPToSI(V, B.getInt64Ty());
     if (Kind != MathArgKind::Float)
       return B.CreateFPToSI(V, B.getInt32Ty());
     return B.CreateFPTrunc(V, ElemTy);
@@ -528,6 +532,8 @@ const SpotCheck SpotChecks[] = {
   {"powi",     0, {2, 3},    12},
   {"powi",     0, {0, 0},    0},
   {"ldexp",    0, {1.5, 3},  8},
+  {"scalbn",   0, {1.5, -2}, 0.25},
+  {"scalbln",  0, {1.5, 4},  16},
   {"frexp",    0, {3, 0},    0.25},   // 3 = 0.75 * 2^2
   {"erf",      0, {0},       1.1283791670955126},
   {"lgamma",   0, {1},       -EulerGamma},
@@ -839,7 +845,8 @@ TEST_CASE("every function of the design has a row", "[mathrules]") {
         "atan",  "atan2", "sinh",     "cosh",   "tanh",   "asinh", "acosh",
         "atanh", "erf",   "erfc",     "tgamma", "lgamma", "cbrt",  "hypot",
         "fma",   "fabs",  "copysign", "fmin",   "fmax",   "floor", "ceil",
-        "round", "trunc", "fmod",     "ldexp",  "frexp"}) {
+        "round", "trunc", "fmod",     "ldexp",  "frexp",
+        "scalbn", "scalbln"}) {
     INFO(Name);
     const MathRule *R = findMathRule(Name);
     REQUIRE(R);

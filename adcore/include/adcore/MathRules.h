@@ -67,6 +67,7 @@ enum class MathArgKind : unsigned char {
   Float,     ///< the call's floating-point type (scalar or vector)
   Int,       ///< C `int`; one per lane in a vector call (ldexp's exponent)
   ScalarInt, ///< C `int`; one for all lanes of a vector call (powi's)
+  Long,      ///< C `long` (64 bits on adcc's targets); per lane (scalbln's)
   IntOut,    ///< `int *` written by the libm form (frexp's exponent); the
              ///< intrinsic form has no such argument and returns
              ///< {value, int} instead: the rule is about field 0

@@ -374,6 +374,7 @@ constexpr unsigned Res = UsesResult;
 constexpr MathArgKind Int = MathArgKind::Int;
 constexpr MathArgKind ScalarInt = MathArgKind::ScalarInt;
 constexpr MathArgKind IntOut = MathArgKind::IntOut;
+constexpr MathArgKind Long = MathArgKind::Long;
 constexpr MathArgKind Flt = MathArgKind::Float;
 constexpr MathCombine Select = MathCombine::Select;
 
@@ -398,6 +399,8 @@ const MathRule Rules[] = {
   {"log10", 1, {dLog10},        {{0.1, 10}},            Arg,       Intrinsic::log10},
   {"log1p", 1, {dLog1p},        {{-0.9, 5}},            Arg,       0},
   {"ldexp", 2, {dLdexp, nullptr}, {{-3, 3}, {-4, 4}},   Arg,       Intrinsic::ldexp, false, {Flt, Int}},
+  {"scalbn", 2, {dLdexp, nullptr}, {{-3, 3}, {-4, 4}},  Arg,       0, false, {Flt, Int}},
+  {"scalbln", 2, {dLdexp, nullptr}, {{-3, 3}, {-4, 4}}, Arg,       0, false, {Flt, Long}},
   {"frexp", 2, {dFrexp, nullptr}, {{2.2, 3.8}, {0, 0}}, Arg | Res, Intrinsic::frexp, false, {Flt, IntOut}},
   // Trigonometric functions
   {"sin",   1, {dSin},          {{-3, 3}},              Arg,       Intrinsic::sin},
@@ -587,6 +590,9 @@ FunctionType *mathRuleLibmType(const MathRule &Rule, Type *FPTy) {
     case MathArgKind::Int:
     case MathArgKind::ScalarInt:
       Params.push_back(Type::getInt32Ty(Ctx)); // C int on adcc's targets
+      break;
+    case MathArgKind::Long:
+      Params.push_back(Type::getInt64Ty(Ctx)); // C long on adcc's targets
       break;
     case MathArgKind::IntOut:
       Params.push_back(PointerType::getUnqual(Ctx));
