@@ -138,12 +138,14 @@ llvm::ArrayRef<MathRule> mathRules();
 /// (`sin`, `sinf`), or an LLVM intrinsic (`llvm.sin.f64`,
 /// `llvm.sin.v4f32`). Null otherwise. A libm name matches only with external
 /// linkage and the expected type (mathRuleLibmType), so a user's `int
-/// sin(int)` is not misread; an intrinsic only on float, double or a fixed
-/// vector of them. `long double` (`sinl`, `llvm.sin.f80`) and half types are
-/// not supported: null.
+/// sin(int)` is not misread; an intrinsic only on float, double, a fixed
+/// vector of them, or a scalar long double (`llvm.sin.f80`,
+/// `llvm.sin.f128`). `sinl` matches with the target's long double. Half
+/// types are not supported: null.
 const MathRule *findMathRule(const llvm::Function &Callee);
 
-/// The rule named \p Name (canonical or float variant: "sin", "sinf").
+/// The rule named \p Name (canonical, float or long double variant: "sin",
+/// "sinf", "sinl").
 const MathRule *findMathRule(llvm::StringRef Name);
 
 /// Whether argument \p ArgNo of \p Rule carries a derivative: false for an
@@ -151,8 +153,9 @@ const MathRule *findMathRule(llvm::StringRef Name);
 bool isDifferentiableArg(const MathRule &Rule, unsigned ArgNo);
 
 /// The type findMathRule expects of the libm spelling of \p Rule whose
-/// floating-point type is \p FPTy (double: "sin", float: "sinf"). Null when
-/// the row has no libm spelling or \p FPTy is neither float nor double.
+/// floating-point type is \p FPTy (double: "sin", float: "sinf", long
+/// double: "sinl"). Null when the row has no libm spelling or \p FPTy is not
+/// float, double, x86_fp80 or fp128.
 llvm::FunctionType *mathRuleLibmType(const MathRule &Rule, llvm::Type *FPTy);
 
 /// Every name findMathRule accepts for \p Rule: the libm names (double, then

@@ -511,10 +511,14 @@ const IntrinsicAlias IntrinsicAliases[] = {
     {Intrinsic::maximumnum, "fmax"},
 };
 
-/// float or double, alone or in a fixed-width vector.
+/// float or double, alone or in a fixed-width vector, or a scalar long
+/// double (x86's 80-bit or a 128-bit IEEE format): the partials are written
+/// for any floating-point type.
 bool isSupportedFPType(Type *Ty) {
   if (auto *VecTy = dyn_cast<FixedVectorType>(Ty))
     Ty = VecTy->getElementType();
+  else if (Ty->isX86_FP80Ty() || Ty->isFP128Ty())
+    return true;
   return Ty->isFloatTy() || Ty->isDoubleTy();
 }
 
@@ -540,7 +544,11 @@ const MathRule *findLibmRule(const Function &Callee) {
   if (!R || R->IntrinsicOnly)
     return nullptr;
   LLVMContext &Ctx = Callee.getContext();
-  Type *FPTy = Name == R->Name ? Type::getDoubleTy(Ctx) : Type::getFloatTy(Ctx);
+  // sinl: long double, whatever the target makes of it (x86_fp80 on x86-64,
+  // double on NVPTX).
+  Type *FPTy = Name == R->Name ? Type::getDoubleTy(Ctx)
+               : Name.back() == 'f' ? Type::getFloatTy(Ctx)
+                                    : Callee.getReturnType();
   if (Callee.getFunctionType() != mathRuleLibmType(*R, FPTy))
     return nullptr;
   return R;
@@ -555,9 +563,9 @@ const MathRule *findMathRule(StringRef Name) {
     StringRef Canonical(R.Name);
     if (Name == Canonical)
       return &R;
-    // The float variant: "sinf".
+    // The float and long double variants: "sinf", "sinl".
     if (!R.IntrinsicOnly && Name.size() == Canonical.size() + 1 &&
-        Name.starts_with(Canonical) && Name.back() == 'f')
+        Name.starts_with(Canonical) && (Name.back() == 'f' || Name.back() == 'l'))
       return &R;
   }
   return nullptr;
@@ -578,7 +586,7 @@ bool isDifferentiableArg(const MathRule &Rule, unsigned ArgNo) {
 }
 
 FunctionType *mathRuleLibmType(const MathRule &Rule, Type *FPTy) {
-  if (Rule.IntrinsicOnly || !(FPTy->isFloatTy() || FPTy->isDoubleTy()))
+  if (Rule.IntrinsicOnly || FPTy->isVectorTy() || !isSupportedFPType(FPTy))
     return nullptr;
   LLVMContext &Ctx = FPTy->getContext();
   SmallVector<Type *, MaxMathArgs> Params;
