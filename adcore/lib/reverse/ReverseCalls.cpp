@@ -20,7 +20,10 @@
 #include "adcore/MemoryFunctions.h"
 #include "rules/MirroredFunctions.h"
 
+#include "adcore/MathRules.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
@@ -405,6 +408,44 @@ bool ReverseEmitter::dispatchIndirectCalls() {
   return true;
 }
 
+/// Whether running \p F once more changes nothing outside its own frame:
+/// it writes only its allocas, and calls only functions that write no
+/// memory (or math functions). A declaration counts when it is known not to
+/// write memory.
+static bool writesOnlyItsFrame(const Function &F) {
+  if (F.onlyReadsMemory())
+    return true;
+  if (F.isDeclaration())
+    return false;
+  auto IsLocal = [](const Value *Ptr) {
+    return isa<AllocaInst>(getUnderlyingObject(Ptr));
+  };
+  for (const Instruction &I : instructions(F)) {
+    if (!I.mayWriteToMemory() && !I.mayThrow())
+      continue;
+    if (auto *S = dyn_cast<StoreInst>(&I)) {
+      if (!S->isVolatile() && IsLocal(S->getPointerOperand()))
+        continue;
+      return false;
+    }
+    if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
+      if (!MI->isVolatile() && IsLocal(MI->getDest()))
+        continue;
+      return false;
+    }
+    if (auto *II = dyn_cast<IntrinsicInst>(&I))
+      if (II->isAssumeLikeIntrinsic() || II->isLifetimeStartOrEnd())
+        continue;
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      if (const Function *Callee = CB->getCalledFunction())
+        if (!CB->mayThrow() &&
+            (Callee->onlyReadsMemory() || findMathRule(*Callee)))
+          continue;
+    return false;
+  }
+  return true;
+}
+
 /// A registered gradient (__enzyme_register_gradient_f = {f, aug, rev}):
 /// aug takes f's parameters, each pointer followed by its shadow, and
 /// returns what augmentedShape() reads; rev takes the same parameters, then
@@ -461,7 +502,27 @@ bool ReverseEmitter::augmentCustomGradient(CallBase &Call,
   Site.Rule = &G;
   Site.Tape = Field(Fields.Tape);
   Value *Primal = Field(Fields.Result);
-  if (Primal) {
+  if (!Primal && !RetTy->isVoidTy()) {
+    // Enzyme's form for a result that is not a pointer: the augmented
+    // function returns its tape alone, or nothing. Where the result is
+    // used, f runs again for it, if that cannot be seen from outside.
+    Function *F = Call.getCalledFunction();
+    if (Call.use_empty()) {
+      Primal = PoisonValue::get(RetTy); // (its adjoint is zero)
+    } else if (F && writesOnlyItsFrame(*F)) {
+      SmallVector<Value *, 8> PrimalArgs(Call.args());
+      Primal = AB.CreateCall(F, PrimalArgs);
+    } else {
+      return unsupported(
+          Call, "the registered augmented function '" +
+                    G.Augmented->getName() + "' does not return the result "
+                    "of '" + (F ? F->getName() : StringRef("the call")) +
+                    "', which is used here, and that function may write "
+                    "memory, so it cannot run again for its result; return "
+                    "{void *tape, result} (or the result alone)");
+    }
+  }
+  if (Primal && !isa<PoisonValue>(Primal)) {
     Call.replaceAllUsesWith(Primal);
     if (Active.contains(&Call) && RetTy->isFPOrFPVectorTy())
       Active.insert(Primal);
@@ -485,20 +546,24 @@ bool ReverseEmitter::augmentCustomGradient(CallBase &Call,
 /// Where a registered augmented function that returns \p Got puts the
 /// tape, the result of f (of type \p Ret) and its shadow, as Enzyme reads
 /// them: Ret alone; {tape, Ret, Ret}; {Ret, Ret} (result and shadow);
-/// {tape, Ret}; adcc's {Ret, void *tape}; for a void f, a void * tape or
-/// nothing.
+/// {tape, Ret}; adcc's {Ret, void *tape}; for a void f, and for an f whose
+/// result holds no pointer, a void * tape or nothing.
 bool ReverseEmitter::augmentedShape(Type *Got, Type *Ret,
                                     AugmentedFields &Fields) {
   Type *Ptr = AB.getPtrTy();
   Fields = AugmentedFields();
-  if (Ret->isVoidTy()) {
-    if (Got == Ptr)
-      Fields.Tape = 0; // (the whole value)
-    return Got->isVoidTy() || Got == Ptr;
-  }
-  if (Got == Ret) {
+  if (Got == Ret && !Ret->isVoidTy()) {
     Fields.Result = 0;
     return true;
+  }
+  if (Ret->isVoidTy() ||
+      (!Ret->isPointerTy() && !isPointerAggregate(Ret))) {
+    if (Got == Ptr)
+      Fields.Tape = 0; // (the whole value)
+    if (Got->isVoidTy() || Got == Ptr)
+      return true;
+    if (Ret->isVoidTy())
+      return false;
   }
   auto *ST = dyn_cast<StructType>(Got);
   if (!ST)

@@ -48,3 +48,18 @@ double dm(double x) {
   // CHECK: registration-signature.c:[[@LINE+1]]:10: error: cannot differentiate 'm' in forward mode: the registered derivative 'm_fwd' does not have the expected signature
   return __enzyme_fwddiff((void *)m, x, 1.0, 2.0, 0.0);
 }
+
+// Reverse mode: an augmented function that returns nothing (Enzyme's form
+// for a result that is not a pointer) of a function that writes memory,
+// whose result is used: adcc cannot run it again for the result.
+double calls;
+__attribute__((noinline)) double w(double x) { calls += 1; return x * x; }
+void w_aug(double x) {}
+double w_rev(double x, double d) { return 2 * x * d; }
+void *__enzyme_register_gradient_w[] = {(void *)w, (void *)w_aug, (void *)w_rev};
+
+double u(double x) {
+  // CHECK: registration-signature.c:[[@LINE+1]]:10: error: cannot differentiate 'u' in reverse mode: the registered augmented function 'w_aug' does not return the result of 'w', which is used here, and that function may write memory, so it cannot run again for its result; return {void *tape, result} (or the result alone)
+  return w(x) * 3;
+}
+double du(double x) { return __enzyme_autodiff((void *)u, x); }
