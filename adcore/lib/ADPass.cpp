@@ -225,8 +225,9 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   }
   if (Opts.CrossTU)
     Ctx.deferMissingBodies(Level.getSpeedupLevel());
-  // (Tables of libm functions called through pointers: MathPointers.cpp.)
-  wrapMathFunctionPointers(M);
+  // (Tables of libm and allocation functions called through pointers:
+  // LibraryPointers.cpp.)
+  wrapLibraryFunctionPointers(M);
 
   for (const MalformedRequest &E : Found.Errors)
     Ctx.error(*E.Site, E.Message);

@@ -1,6 +1,7 @@
 //===- ActivityAnalysis.cpp - Which values carry derivatives -------------===//
 
 #include "ActivityAnalysis.h"
+#include "support/CallSites.h"
 #include "support/MemoryScopes.h"
 #include "TypeAnalysis.h"
 #include "rules/CustomRules.h"
@@ -203,8 +204,20 @@ bool onlyNewAllocations(const Value *V, unsigned Steps, unsigned Callees,
   if (const auto *Call = dyn_cast<CallBase>(V)) {
     const Function *Callee = Call->getCalledFunction();
     Any = true;
-    return Callee && (isAllocationFunction(*Callee) ||
-                      returnsNewAllocation(*Callee, Callees));
+    auto Allocates = [&](const Function &T) {
+      return isAllocationFunction(T) || returnsNewAllocation(T, Callees);
+    };
+    if (Callee)
+      return Allocates(*Callee);
+    // Through a pointer: every function it may reach allocates (an
+    // allocator kept in a struct).
+    if (Call->isInlineAsm())
+      return false;
+    SmallVector<Function *, 8> Targets =
+        possibleCallTargets(*const_cast<Module *>(Call->getModule()),
+                            Call->getFunctionType());
+    return !Targets.empty() &&
+           all_of(Targets, [&](const Function *T) { return Allocates(*T); });
   }
   auto Each = [&](const Value *In) {
     return onlyNewAllocations(In, Steps - 1, Callees, Any);
@@ -339,6 +352,18 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     }
     if (isa<DbgInfoIntrinsic>(I))
       return false;
+    // A call through a pointer that may reach an allocator (a struct that
+    // keeps `malloc`: LibraryPointers.cpp wraps it) returns a block that
+    // gets a shadow, as the direct call would.
+    if (!Call->getCalledFunction() && !Call->isInlineAsm() &&
+        Call->getType()->isPointerTy() &&
+        any_of(possibleCallTargets(*const_cast<Module *>(F.getParent()),
+                                   Call->getFunctionType()),
+               [](const Function *T) {
+                 return isAllocationFunction(*T) ||
+                        returnsNewAllocation(*T, 4);
+               }))
+      return true;
     // (A stack slot that holds no derivative brings none: `*it` of an
     // iterator into a constant's std::vector.)
     auto ActiveOperand = [&](const Value *Op) {

@@ -97,11 +97,12 @@ bool rewriteX86Intrinsics(llvm::Function &F);
 /// pipeline. Returns whether it changed any.
 bool keepMinMaxChoices(llvm::Module &M);
 
-/// Replaces each address of a libm function with a rule by the address of
-/// an internal wrapper calling it, so that calls through function pointers
-/// reach a function with a body (MathPointers.cpp). True when something
-/// changed.
-bool wrapMathFunctionPointers(llvm::Module &M);
+/// Replaces each address of a libm function with a rule, and of an
+/// allocation or deallocation function (malloc, calloc, realloc, free,
+/// aligned_alloc), by the address of an internal wrapper calling it, so that
+/// calls through function pointers reach a function with a body
+/// (LibraryPointers.cpp). True when something changed.
+bool wrapLibraryFunctionPointers(llvm::Module &M);
 
 /// keepMinMaxChoices as a pass (pipeline start; adcc-opt's
 /// `-passes=adcc-keep-min-max-choices`).

@@ -1,19 +1,22 @@
-//===- MathPointers.cpp - libm functions called through pointers ---------===//
+//===- LibraryPointers.cpp - library functions called through pointers ---===//
 //
 // A call through a function pointer is differentiated by comparing the
 // pointer with each function of the module it may point to and calling
 // that function's derivative (emitIndirectCall). A table of libm functions
-// (`double (*table[])(double) = {sin, cos, exp}`) holds addresses of
+// (`double (*table[])(double) = {sin, cos, exp}`), or an allocator kept in
+// a struct (`{.alloc = malloc, .release = free}`), holds addresses of
 // declarations, which have no body to differentiate but a rule. Each such
 // address becomes the address of an internal wrapper that calls the
-// function: the wrapper has a body, the call in it has the rule, and the
-// program calls the same function as before.
+// function: the wrapper has a body, the call in it has the rule (or is the
+// allocation whose block gets a shadow), and the program calls the same
+// function as before.
 //
 //===----------------------------------------------------------------------===//
 
 #include "prepare/Prepare.h"
 
 #include "adcore/MathRules.h"
+#include "adcore/MemoryFunctions.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -44,16 +47,35 @@ Function *wrapperOf(Function &F) {
     Args.push_back(&A);
   CallInst *Call = B.CreateCall(&F, Args);
   Call->setAttributes(F.getAttributes());
-  B.CreateRet(Call);
+  if (Call->getType()->isVoidTy())
+    B.CreateRetVoid(); // (free)
+  else
+    B.CreateRet(Call);
   return W;
+}
+
+/// The C library's allocation and deallocation functions (not adcc's tape
+/// functions, nor a program's registered allocators, which have bodies).
+bool isLibraryMemoryFunction(const Function &F) {
+  switch (classifyMemoryFunction(F)) {
+  case MemoryFunctionKind::Malloc:
+  case MemoryFunctionKind::Calloc:
+  case MemoryFunctionKind::Realloc:
+  case MemoryFunctionKind::AlignedAlloc:
+  case MemoryFunctionKind::Free:
+    return true;
+  default:
+    return false;
+  }
 }
 
 } // namespace
 
-bool wrapMathFunctionPointers(Module &M) {
+bool wrapLibraryFunctionPointers(Module &M) {
   SmallVector<Function *, 4> Taken;
   for (Function &F : M)
-    if (F.isDeclaration() && !F.isIntrinsic() && findMathRule(F) &&
+    if (F.isDeclaration() && !F.isIntrinsic() &&
+        (findMathRule(F) || isLibraryMemoryFunction(F)) &&
         any_of(F.uses(), takesAddress))
       Taken.push_back(&F);
   for (Function *F : Taken) {
