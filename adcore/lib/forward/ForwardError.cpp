@@ -27,6 +27,9 @@
 #include "ForwardEmitter.h"
 
 #include "adcore/MathRules.h"
+#include "rules/InactiveFunctions.h"
+
+#include "llvm/Analysis/ValueTracking.h"
 
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -87,6 +90,61 @@ Value *unitInLastPlace(IRBuilderBase &B, Value *X) {
   Value *Neighbour =
       B.CreateBitCast(B.CreateXor(Bits, ConstantInt::get(IntTy, 1)), Ty);
   return B.CreateUnaryIntrinsic(Intrinsic::fabs, B.CreateFSub(X, Neighbour));
+}
+
+/// Whether the value \p V can reach the function's outputs: a return, memory
+/// that is not a local slot read back (a store anywhere else counts), a call
+/// that may use it (not one of the functions known to carry no derivative,
+/// such as printf). Through local slots (-O0) and arithmetic; \p Budget
+/// bounds the walk (when it runs out, the value counts as reaching).
+bool reachesOutputs(const Value *V, SmallPtrSetImpl<const Value *> &Seen,
+                    unsigned &Budget) {
+  if (!Seen.insert(V).second)
+    return false;
+  if (Budget == 0)
+    return true;
+  --Budget;
+  for (const User *U : V->users()) {
+    if (isa<ReturnInst>(U))
+      return true;
+    if (const auto *S = dyn_cast<StoreInst>(U)) {
+      if (S->getValueOperand() != V)
+        continue;
+      const auto *Slot = dyn_cast<AllocaInst>(
+          getUnderlyingObject(S->getPointerOperand()));
+      bool LocalSlot =
+          Slot && all_of(Slot->users(), [](const User *SU) {
+            if (const auto *II = dyn_cast<IntrinsicInst>(SU))
+              return II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II);
+            return isa<LoadInst, StoreInst>(SU);
+          });
+      if (!LocalSlot)
+        return true;
+      for (const User *SU : Slot->users())
+        if (isa<LoadInst>(SU) && reachesOutputs(SU, Seen, Budget))
+          return true;
+      continue;
+    }
+    if (const auto *Call = dyn_cast<CallBase>(U)) {
+      const Function *Callee = Call->getCalledFunction();
+      if (Callee && isKnownInactiveFunction(*Callee))
+        continue;
+      if (Callee && findMathRule(*Callee)) {
+        if (reachesOutputs(Call, Seen, Budget))
+          return true;
+        continue;
+      }
+      if (isa<DbgInfoIntrinsic>(Call))
+        continue;
+      return true;
+    }
+    // Comparisons and conversions to integers carry no error.
+    if (isa<CmpInst, FPToSIInst, FPToUIInst, BranchInst, SwitchInst>(U))
+      continue;
+    if (reachesOutputs(U, Seen, Budget))
+      return true;
+  }
+  return false;
 }
 
 } // namespace
@@ -177,6 +235,12 @@ bool ForwardEmitter::logError(Instruction &I, Value *Error) {
   auto *Primal = dyn_cast_or_null<Instruction>(PrimalOf.lookup(&I));
   if (!Primal)
     Primal = &I;
+  // As Enzyme: only values that can reach the outputs (not one only
+  // printed).
+  SmallPtrSet<const Value *, 16> Seen;
+  unsigned Budget = 256;
+  if (!reachesOutputs(Primal, Seen, Budget))
+    return true;
   auto IndexOf = [](auto &List, const auto *Item) {
     unsigned N = 0;
     for (const auto &E : List) {
