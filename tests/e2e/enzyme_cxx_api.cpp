@@ -2,13 +2,15 @@
 // use it: enzyme::autodiff in every mode with Active, Duplicated (pointers,
 // references, values in forward mode), DuplicatedNoNeed and Const
 // arguments, functions, lambdas, functors and templates, results through
-// enzyme::get and structured bindings. Checked against analytic values and
+// enzyme::get and structured bindings, results that C++ returns through
+// memory (std::vector). Checked against analytic values and
 // forward against reverse, at every level.
 #include "check.h"
 
 #include <enzyme/enzyme>
 
 #include <cmath>
+#include <vector>
 
 namespace {
 
@@ -39,6 +41,16 @@ struct Spring {
 };
 
 template <typename T> T cube(T x) { return x * x * x; }
+
+// A result that C++ returns through memory (a std::vector): forward mode
+// gives the tangent as another vector.
+std::vector<double> stress(const std::vector<double> &strain, double k) {
+  std::vector<double> s(strain.size() + 1);
+  for (std::size_t i = 0; i < strain.size(); ++i)
+    s[i] = k * std::sin(strain[i]) * strain[i];
+  s.back() = strain[0] * strain[1];
+  return s;
+}
 
 } // namespace
 
@@ -145,5 +157,38 @@ int main() {
   CHECK_CLOSE(na, 2.0, 0);
   CHECK_CLOSE(nb, 3.0, 0);
   CHECK_CLOSE(nc, 5.0, 0);
+  // Results through memory: DuplicatedNoNeed (the tangent vector),
+  // Duplicated (value, tangent), ForwardWithPrimal (tangent, value).
+  {
+    std::vector<double> e{0.3, -0.8}, de{1.0, 0.5};
+    auto want = [&](std::size_t i) {
+      if (i == 2)
+        return de[0] * e[1] + e[0] * de[1];
+      return 2.5 * (std::cos(e[i]) * e[i] + std::sin(e[i])) * de[i];
+    };
+    auto [dt] = enzyme::autodiff<enzyme::Forward,
+                                 enzyme::DuplicatedNoNeed<std::vector<double>>>(
+        stress, enzyme::Duplicated<const std::vector<double> &>(e, de),
+        enzyme::Const<double>(2.5));
+    CHECK_TRUE(dt.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i)
+      CHECK_CLOSE(dt[i], want(i), 1e-15);
+    auto [v, t] =
+        enzyme::autodiff<enzyme::Forward,
+                         enzyme::Duplicated<std::vector<double>>>(
+            stress, enzyme::Duplicated<const std::vector<double> &>(e, de),
+            enzyme::Const<double>(2.5));
+    auto [t2, v2] = enzyme::autodiff<enzyme::ForwardWithPrimal,
+                                     enzyme::Duplicated<std::vector<double>>>(
+        stress, enzyme::Duplicated<const std::vector<double> &>(e, de),
+        enzyme::Const<double>(2.5));
+    std::vector<double> s = stress(e, 2.5);
+    for (std::size_t i = 0; i < 3; ++i) {
+      CHECK_CLOSE(v[i], s[i], 0);
+      CHECK_CLOSE(v2[i], s[i], 0);
+      CHECK_CLOSE(t[i], want(i), 1e-15);
+      CHECK_CLOSE(t2[i], want(i), 1e-15);
+    }
+  }
   return check_finish();
 }
