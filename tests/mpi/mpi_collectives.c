@@ -69,6 +69,33 @@ double gathers(double *x, int n) {
   return y;
 }
 
+/* Ties: every rank holds the same values; the maximum's derivative goes to
+ * the lowest rank (MPI_MAXLOC's choice), the minimum's too. */
+double ties(double *x, int n) {
+  double mx[N], mn[N];
+  MPI_Allreduce(x, mx, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(x, mn, n, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  double y = 0;
+  for (int i = 0; i < n; ++i)
+    y += mx[i] + 2 * mn[i];
+  return y;
+}
+
+static void check_ties(int rank, int size) {
+  double x[N], dx[N] = {0}, dir[N];
+  for (int i = 0; i < N; ++i) {
+    x[i] = 1.5 + i;
+    dir[i] = 1 + rank;
+  }
+  __enzyme_autodiff((void *)ties, enzyme_dup, x, dx, enzyme_const, N);
+  double t = __enzyme_fwddiff((void *)ties, enzyme_dup, x, dir, enzyme_const,
+                              N);
+  /* J = sum over ranks of (max + 2 min): d/dx_0 = 3 P on rank 0, else 0 */
+  for (int i = 0; i < N; ++i)
+    mpi_expect_close("ties", i, dx[i], rank == 0 ? 3.0 * size : 0, 1e-14);
+  mpi_expect_close("ties tangent", -1, t, 3.0 * N, 1e-14);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -95,5 +122,6 @@ int main(int argc, char **argv) {
   t = __enzyme_fwddiff((void *)gathers, enzyme_dup, x, dir, enzyme_const, N);
   /* (float: a looser finite-difference check) */
   mpi_check_with("gathers", gathers, x, N, grad2, dir, t, 1e-3, 1e-3);
+  check_ties(rank, size);
   return mpi_check_finish();
 }
