@@ -110,26 +110,29 @@ compiled_remotely() {
     fail "not compiled by the server: $(tail -n 5 "$1")"
 }
 
+# build_and_run WHAT COMPILER... : compiles the three files with COMPILER
+# (each by the server), links them with adcc and runs the program.
+build_and_run() {
+  local what=$1
+  shift
+  rm -f ./*.o prog
+  for f in model cross main; do
+    run_logged "$f.log" "$@" -c "$f.c" -o "$f.o"
+    compiled_remotely "$f.log"
+  done
+  run_logged link.log "$ADCC" model.o cross.o main.o -o prog -lm
+  [[ $(./prog) == ok ]] || fail "the gradients of the program built $what"
+}
+
 step "distcc \$ADCC -c: preprocessed here, compiled by the server"
-for f in model cross main; do
-  run_logged "$f.log" distcc "$ADCC" -O2 -c "$f.c" -o "$f.o"
-  compiled_remotely "$f.log"
-done
-run_logged link.log "$ADCC" model.o cross.o main.o -o prog -lm
-[[ $(./prog) == ok ]] || fail "the gradients of the program built under distcc"
+build_and_run "under distcc" distcc "$ADCC" -O2
 pass "derivatives requested in the file and across files (link time) are right"
 
 step "masquerade: adcc a link to distcc, first on PATH"
 mkdir masq
 ln -s "$(command -v distcc)" masq/adcc
-rm -f ./*.o prog
-for f in model cross main; do
-  PATH="$work/masq:$(dirname "$ADCC"):$PATH" run_logged "m$f.log" \
-    adcc -O0 -c "$f.c" -o "$f.o"
-  compiled_remotely "m$f.log"
-done
-run_logged link2.log "$ADCC" model.o cross.o main.o -o prog -lm
-[[ $(./prog) == ok ]] || fail "the gradients of the program built by the masquerade"
+PATH="$work/masq:$(dirname "$ADCC"):$PATH" build_and_run "by the masquerade" \
+  adcc -O0
 pass "the masquerade way compiles on the server, gradients right at -O0"
 
 step "an AD error found on the server names the source line"
