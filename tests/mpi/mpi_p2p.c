@@ -1,9 +1,10 @@
 /* Derivatives through MPI point-to-point messages: blocking MPI_Send and
  * MPI_Recv (a wildcard source among them), MPI_Isend/MPI_Irecv completed by
- * MPI_Waitall and by separate MPI_Wait calls, and integer messages (no
- * derivative) beside them; forward and reverse mode on every rank, checked
- * against central differences of the whole program and against each
- * other (mpi_check.h). Run with 2 or more ranks. */
+ * MPI_Waitall and by separate MPI_Wait calls, integer messages (no
+ * derivative) beside them, a chain whose ends talk to MPI_PROC_NULL
+ * (non-blocking and MPI_Sendrecv); forward and reverse mode on every rank,
+ * checked against central differences of the whole program and against
+ * each other (mpi_check.h). Run with 2 or more ranks. */
 #include "mpi_check.h"
 
 enum { N = 4 };
@@ -77,6 +78,32 @@ double halo_nonblocking(double *x, int n) {
   return y;
 }
 
+/* A chain, not a ring: the ends talk to MPI_PROC_NULL (nothing arrives,
+ * nothing goes), blocking and non-blocking. */
+double chain(double *x, int n) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int up = rank > 0 ? rank - 1 : MPI_PROC_NULL;
+  int down = rank + 1 < size ? rank + 1 : MPI_PROC_NULL;
+  double from_up[N] = {0}, from_down[N] = {0};
+  MPI_Request req[4];
+  MPI_Irecv(from_up, n, MPI_DOUBLE, up, 4, MPI_COMM_WORLD, &req[0]);
+  MPI_Irecv(from_down, n, MPI_DOUBLE, down, 5, MPI_COMM_WORLD, &req[1]);
+  MPI_Isend(x, n, MPI_DOUBLE, down, 4, MPI_COMM_WORLD, &req[2]);
+  MPI_Isend(x, n, MPI_DOUBLE, up, 5, MPI_COMM_WORLD, &req[3]);
+  MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+  double sq[N], back[N] = {0};
+  for (int i = 0; i < n; ++i)
+    sq[i] = x[i] * from_up[i] + from_down[i] * from_down[i];
+  MPI_Sendrecv(sq, n, MPI_DOUBLE, down, 6, back, n, MPI_DOUBLE, up, 6,
+               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  double y = 0;
+  for (int i = 0; i < n; ++i)
+    y += sq[i] + back[i] * x[i];
+  return y;
+}
+
 static void direction(double *dir) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -103,5 +130,9 @@ int main(int argc, char **argv) {
   t = __enzyme_fwddiff((void *)halo_nonblocking, enzyme_dup, x, dir,
                        enzyme_const, N);
   mpi_check("halo_nonblocking", halo_nonblocking, x, N, grad2, dir, t);
+  double grad3[N] = {0};
+  __enzyme_autodiff((void *)chain, enzyme_dup, x, grad3, enzyme_const, N);
+  t = __enzyme_fwddiff((void *)chain, enzyme_dup, x, dir, enzyme_const, N);
+  mpi_check("chain", chain, x, N, grad3, dir, t);
   return mpi_check_finish();
 }

@@ -121,3 +121,28 @@ int adcc_mpi_waitall_fwd(int n, MPI_Request *requests, MPI_Status *statuses) {
   free(p);
   return rc;
 }
+
+int adcc_mpi_sendrecv_fwd(const void *send, const void *dsend, int scount,
+                          MPI_Datatype stype, int dest, int stag, void *recv,
+                          void *drecv, int rcount, MPI_Datatype rtype,
+                          int source, int rtag, MPI_Comm comm,
+                          MPI_Status *status) {
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(stype, "MPI_Sendrecv", comm);
+  if (adcc_mpi_kind_of(rtype, "MPI_Sendrecv", comm) != kind)
+    adcc_mpi_fail(comm, "MPI_Sendrecv",
+                  "one of the send and receive datatypes carries "
+                  "derivatives and the other does not");
+  if (kind == ADCC_MPI_INACTIVE)
+    return MPI_Sendrecv(send, scount, stype, dest, stag, recv, rcount, rtype,
+                        source, rtag, comm, status);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  void *packed = pack(kind, send, dsend, scount);
+  void *in = adcc_mpi_temp(kind, NULL, 2 * (size_t)rcount);
+  int rc = MPI_Sendrecv(packed, 2 * scount, stype, dest, stag, in, 2 * rcount,
+                        rtype, source, rtag, comm, st);
+  unpack(kind, in, recv, drecv, rtype, st);
+  free(packed);
+  free(in);
+  return rc;
+}

@@ -38,6 +38,18 @@ struct received {
   int count, source, tag;
 };
 
+/* The tape of a blocking receive whose status is \p st. */
+static struct received *record(MPI_Status *st, MPI_Datatype type,
+                               MPI_Comm comm) {
+  struct received *r = malloc(sizeof(*r));
+  if (!r)
+    adcc_mpi_fail(comm, "MPI_Recv/MPI_Sendrecv", "out of memory");
+  MPI_Get_count(st, type, &r->count);
+  r->source = st->MPI_SOURCE;
+  r->tag = r->source == MPI_PROC_NULL ? 0 : st->MPI_TAG;
+  return r;
+}
+
 int adcc_mpi_recv_aug(void *buf, int count, MPI_Datatype type, int source,
                       int tag, MPI_Comm comm, MPI_Status *status,
                       void **tape) {
@@ -45,16 +57,7 @@ int adcc_mpi_recv_aug(void *buf, int count, MPI_Datatype type, int source,
   MPI_Status own;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
   int rc = MPI_Recv(buf, count, type, source, tag, comm, st);
-  *tape = NULL;
-  if (kind == ADCC_MPI_INACTIVE)
-    return rc;
-  struct received *r = malloc(sizeof(*r));
-  if (!r)
-    adcc_mpi_fail(comm, "MPI_Recv", "out of memory");
-  MPI_Get_count(st, type, &r->count);
-  r->source = st->MPI_SOURCE;
-  r->tag = st->MPI_TAG;
-  *tape = r;
+  *tape = kind == ADCC_MPI_INACTIVE ? NULL : record(st, type, comm);
   return rc;
 }
 
@@ -63,11 +66,52 @@ void adcc_mpi_recv_rev(void *dbuf, MPI_Datatype type, MPI_Comm comm,
   struct received *r = tape;
   if (!r)
     return;
+  if (r->source == MPI_PROC_NULL) { /* (nothing came: no adjoint to send) */
+    free(r);
+    return;
+  }
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Recv", comm);
   void *t = adcc_mpi_temp(kind, dbuf, (size_t)r->count);
   MPI_Send(t, r->count, type, r->source, r->tag, comm);
   adcc_mpi_zero(kind, dbuf, (size_t)r->count);
   free(t);
+  free(r);
+}
+
+int adcc_mpi_sendrecv_aug(const void *send, int scount, MPI_Datatype stype,
+                          int dest, int stag, void *recv, int rcount,
+                          MPI_Datatype rtype, int source, int rtag,
+                          MPI_Comm comm, MPI_Status *status, void **tape) {
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(stype, "MPI_Sendrecv", comm);
+  if (adcc_mpi_kind_of(rtype, "MPI_Sendrecv", comm) != kind)
+    adcc_mpi_fail(comm, "MPI_Sendrecv",
+                  "one of the send and receive datatypes carries "
+                  "derivatives and the other does not");
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  int rc = MPI_Sendrecv(send, scount, stype, dest, stag, recv, rcount, rtype,
+                        source, rtag, comm, st);
+  *tape = kind == ADCC_MPI_INACTIVE ? NULL : record(st, rtype, comm);
+  return rc;
+}
+
+/* The adjoint exchange: the receive buffer's adjoint back to the actual
+ * source, the send buffer's adjoint from the destination. */
+void adcc_mpi_sendrecv_rev(void *dsend, int scount, MPI_Datatype stype,
+                           int dest, int stag, void *drecv,
+                           MPI_Datatype rtype, MPI_Comm comm, void *tape) {
+  struct received *r = tape;
+  if (!r)
+    return;
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(stype, "MPI_Sendrecv", comm);
+  void *out = adcc_mpi_temp(kind, drecv, (size_t)r->count);
+  void *in = adcc_mpi_temp(kind, NULL, (size_t)scount);
+  MPI_Sendrecv(out, r->count, rtype, r->source, r->tag, in, scount, stype,
+               dest, stag, comm, MPI_STATUS_IGNORE);
+  adcc_mpi_add(kind, dsend, in, (size_t)scount);
+  adcc_mpi_zero(kind, drecv, (size_t)r->count);
+  free(out);
+  free(in);
   free(r);
 }
 
@@ -141,6 +185,11 @@ static void post(struct adcc_mpi_pending *p) {
   if (!p)
     return;
   size_t n = (size_t)p->count;
+  if (p->peer == MPI_PROC_NULL) { /* (no message: no adjoint) */
+    p->count = 0;
+    p->temp = adcc_mpi_temp(p->kind, NULL, 0);
+    return;
+  }
   if (p->receive) {
     p->temp = adcc_mpi_temp(p->kind, p->dbuf, n);
     adcc_mpi_zero(p->kind, p->dbuf, n);
