@@ -33,42 +33,38 @@ typedef struct {
   int up, down;  /* neighbour ranks, or MPI_PROC_NULL at the edges */
 } heat_grid;
 
-/* One explicit step on the strip u (rows x nx); halo rows from the
- * neighbours, zero beyond the grid's edges. */
+/* One explicit step: u and next hold rows + 2 rows of nx, the first and
+ * last the halo rows, filled from the neighbours (zero beyond the grid's
+ * edges, where the neighbour is MPI_PROC_NULL). */
 static void heat_step(double *u, double *next, const heat_grid *g) {
   int nx = g->nx, rows = g->rows;
-  double *top = malloc(sizeof(double) * (size_t)nx);
-  double *bottom = malloc(sizeof(double) * (size_t)nx);
-  for (int j = 0; j < nx; ++j)
-    top[j] = bottom[j] = 0;
   MPI_Request req[4];
-  MPI_Irecv(top, nx, MPI_DOUBLE, g->up, 1, MPI_COMM_WORLD, &req[0]);
-  MPI_Irecv(bottom, nx, MPI_DOUBLE, g->down, 2, MPI_COMM_WORLD, &req[1]);
-  MPI_Isend(&u[(size_t)(rows - 1) * nx], nx, MPI_DOUBLE, g->down, 1,
+  MPI_Irecv(u, nx, MPI_DOUBLE, g->up, 1, MPI_COMM_WORLD, &req[0]);
+  MPI_Irecv(&u[(size_t)(rows + 1) * nx], nx, MPI_DOUBLE, g->down, 2,
+            MPI_COMM_WORLD, &req[1]);
+  MPI_Isend(&u[(size_t)rows * nx], nx, MPI_DOUBLE, g->down, 1,
             MPI_COMM_WORLD, &req[2]);
-  MPI_Isend(u, nx, MPI_DOUBLE, g->up, 2, MPI_COMM_WORLD, &req[3]);
+  MPI_Isend(&u[nx], nx, MPI_DOUBLE, g->up, 2, MPI_COMM_WORLD, &req[3]);
   MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
-  for (int i = 0; i < rows; ++i)
+  for (int i = 1; i <= rows; ++i)
     for (int j = 0; j < nx; ++j) {
-      double c = u[(size_t)i * nx + j];
-      double n = i ? u[(size_t)(i - 1) * nx + j] : top[j];
-      double s = i + 1 < rows ? u[(size_t)(i + 1) * nx + j] : bottom[j];
-      double w = j ? u[(size_t)i * nx + j - 1] : 0;
-      double e = j + 1 < nx ? u[(size_t)i * nx + j + 1] : 0;
-      next[(size_t)i * nx + j] =
-          c + g->nu * (n + s + w + e - 4 * c) - g->r * c * c * c;
+      size_t k = (size_t)i * nx + j;
+      double c = u[k];
+      double w = j ? u[k - 1] : 0, e = j + 1 < nx ? u[k + 1] : 0;
+      next[k] =
+          c + g->nu * (u[k - nx] + u[k + nx] + w + e - 4 * c) -
+          g->r * c * c * c;
     }
-  free(top);
-  free(bottom);
 }
 
 /* This rank's part of the loss: the sum of squares of the field after
- * g->steps steps from u0 (the loss is the sum over the ranks). */
+ * g->steps steps from u0 (rows x nx; the loss is the sum over the
+ * ranks). */
 double heat_loss(const double *u0, const heat_grid *g) {
-  size_t len = (size_t)g->rows * g->nx;
-  double *u = malloc(sizeof(double) * len);
-  double *next = malloc(sizeof(double) * len);
-  memcpy(u, u0, sizeof(double) * len);
+  size_t nx = (size_t)g->nx, len = (size_t)g->rows * nx;
+  double *u = calloc(len + 2 * nx, sizeof(double));
+  double *next = calloc(len + 2 * nx, sizeof(double));
+  memcpy(u + nx, u0, sizeof(double) * len);
   for (int t = 0; t < g->steps; ++t) {
     heat_step(u, next, g);
     double *swap = u;
@@ -76,7 +72,7 @@ double heat_loss(const double *u0, const heat_grid *g) {
     next = swap;
   }
   double s = 0;
-  for (size_t k = 0; k < len; ++k)
+  for (size_t k = nx; k < len + nx; ++k)
     s += u[k] * u[k];
   free(u);
   free(next);
