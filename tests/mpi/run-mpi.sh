@@ -3,7 +3,9 @@
 # mpicc) at one optimization level and runs it under mpirun with each
 # number of ranks given; requires exit status 0 and a last line "ok".
 #   run-mpi.sh SOURCE LEVEL NP...      (ADCC from the environment)
-# Without mpicc or mpirun the test is skipped (77) with a message.
+# A SOURCE with a companion SOURCE_lib.c is compiled with it, each with -c,
+# and linked. Without mpicc or mpirun the test is skipped (77) with a
+# message.
 set -euo pipefail
 src=$1
 level=$2
@@ -18,8 +20,20 @@ name=$(basename "${src%.*}")
 out="$PWD/${name}${level}"
 extra=()
 [[ $level == -O0 ]] && extra+=(-g)
-echo "+ OMPI_CC=$ADCC mpicc $level ${extra[*]} $src -o $out -lm"
-OMPI_CC=${ADCC:?} mpicc "$level" "${extra[@]}" -Wall -Werror "$src" -o "$out" -lm
+export OMPI_CC=${ADCC:?}
+lib=${src%.c}_lib.c
+if [[ -f $lib ]]; then
+  # (Two files compiled apart, then linked: derivatives made at link time.)
+  for f in "$src" "$lib"; do
+    echo "+ OMPI_CC=$ADCC mpicc $level ${extra[*]} -c $f"
+    mpicc "$level" "${extra[@]}" -Wall -Werror -c "$f" \
+      -o "$out.$(basename "${f%.c}").o"
+  done
+  mpicc "$out.$name.o" "$out.$(basename "${lib%.c}").o" -o "$out" -lm
+else
+  echo "+ OMPI_CC=$ADCC mpicc $level ${extra[*]} $src -o $out -lm"
+  mpicc "$level" "${extra[@]}" -Wall -Werror "$src" -o "$out" -lm
+fi
 # (Under root OpenMPI wants to be told; --oversubscribe: more ranks than
 # cores.)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
