@@ -3,6 +3,7 @@
 # mpicc) at one optimization level and runs it under mpirun with each
 # number of ranks given; requires exit status 0 and a last line "ok".
 #   run-mpi.sh SOURCE LEVEL NP...      (ADCC from the environment)
+# With MPI_EXPECT_ERROR set, each run must fail and print that text.
 # A SOURCE with a companion SOURCE_lib.c is compiled with it, each with -c,
 # and linked. Without mpicc or mpirun the test is skipped (77) with a
 # message.
@@ -44,6 +45,18 @@ for np in "$@"; do
   output=$(timeout 60 mpirun --oversubscribe -np "$np" "$out" 2>&1) ||
     status=$?
   echo "$output"
+  if [[ -n ${MPI_EXPECT_ERROR:-} ]]; then
+    # (A program that must stop with this message.)
+    [[ $status != 0 ]] || {
+      echo "FAIL: $name at $level with $np ranks did not fail" >&2
+      exit 1
+    }
+    grep -qF "$MPI_EXPECT_ERROR" <<<"$output" || {
+      echo "FAIL: $name did not print: $MPI_EXPECT_ERROR" >&2
+      exit 1
+    }
+    continue
+  fi
   [[ $status == 0 ]] || {
     echo "FAIL: $name at $level with $np ranks exited with status $status" >&2
     exit 1
