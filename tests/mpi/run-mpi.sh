@@ -39,6 +39,9 @@ fi
 # cores.)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
+# (Containers often forbid the cross-memory attach of OpenMPI's shared
+# memory transport; copy through the shared segment instead.)
+export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 for np in "$@"; do
   echo "+ mpirun -np $np $out"
   status=0
