@@ -27,10 +27,10 @@ extern int enzyme_dup, enzyme_const;
 extern void __enzyme_autodiff(void *, ...);
 
 typedef struct {
-  int nx, rows;  /* columns; rows of this rank's strip */
+  int nx, rows; /* columns; rows of this rank's strip */
   int steps;
-  double nu, r;  /* diffusion number, reaction rate */
-  int up, down;  /* neighbour ranks, or MPI_PROC_NULL at the edges */
+  double nu, r; /* diffusion number, reaction rate */
+  int up, down; /* neighbour ranks, or MPI_PROC_NULL at the edges */
 } heat_grid;
 
 /* One explicit step: u and next hold rows + 2 rows of nx, the first and
@@ -42,8 +42,8 @@ static void heat_step(double *u, double *next, const heat_grid *g) {
   MPI_Irecv(u, nx, MPI_DOUBLE, g->up, 1, MPI_COMM_WORLD, &req[0]);
   MPI_Irecv(&u[(size_t)(rows + 1) * nx], nx, MPI_DOUBLE, g->down, 2,
             MPI_COMM_WORLD, &req[1]);
-  MPI_Isend(&u[(size_t)rows * nx], nx, MPI_DOUBLE, g->down, 1,
-            MPI_COMM_WORLD, &req[2]);
+  MPI_Isend(&u[(size_t)rows * nx], nx, MPI_DOUBLE, g->down, 1, MPI_COMM_WORLD,
+            &req[2]);
   MPI_Isend(&u[nx], nx, MPI_DOUBLE, g->up, 2, MPI_COMM_WORLD, &req[3]);
   MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
   for (int i = 1; i <= rows; ++i)
@@ -51,9 +51,8 @@ static void heat_step(double *u, double *next, const heat_grid *g) {
       size_t k = (size_t)i * nx + j;
       double c = u[k];
       double w = j ? u[k - 1] : 0, e = j + 1 < nx ? u[k + 1] : 0;
-      next[k] =
-          c + g->nu * (u[k - nx] + u[k + nx] + w + e - 4 * c) -
-          g->r * c * c * c;
+      next[k] = c + g->nu * (u[k - nx] + u[k + nx] + w + e - 4 * c) -
+                g->r * c * c * c;
     }
 }
 
@@ -114,7 +113,7 @@ int main(int argc, char **argv) {
   if (samples < 1)
     samples = 1;
   int ny = quick ? 64 : 256, nx = ny;
-  heat_grid g = {nx, 0, quick ? 20 : 50, 0.2, 0.05, MPI_PROC_NULL,
+  heat_grid g = {nx,           0, quick ? 20 : 50, 0.2, 0.05, MPI_PROC_NULL,
                  MPI_PROC_NULL};
   int first = (int)((long)ny * rank / size);
   g.rows = (int)((long)ny * (rank + 1) / size) - first;
@@ -172,8 +171,9 @@ int main(int argc, char **argv) {
            "heat2d_mpi", nx, ny, g.steps, size, primal, gradient,
            gradient / primal, verified ? "verified" : "WRONG", err);
     if (json) {
-      fprintf(json, "[{\"benchmark\": \"heat2d_mpi\", \"size\": \"%dx%d, "
-                    "%d steps\", \"ranks\": %d, ",
+      fprintf(json,
+              "[{\"benchmark\": \"heat2d_mpi\", \"size\": \"%dx%d, "
+              "%d steps\", \"ranks\": %d, ",
               nx, ny, g.steps, size);
       json_num(json, "primal_s", primal, 0);
       json_num(json, "gradient_s", gradient, 0);

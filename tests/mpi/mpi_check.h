@@ -17,20 +17,20 @@
 
 static int mpi_check_failures = 0;
 
-static double mpi_sum(double v) {
+static inline double mpi_sum(double v) {
   double s;
   MPI_Allreduce(&v, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
   return s;
 }
 
-static void mpi_expect_close(const char *what, int i, double got, double want,
-                             double tol) {
+static inline void mpi_expect_close(const char *what, int i, double got,
+                                    double want, double tol) {
   double scale = fabs(want) > 1 ? fabs(want) : 1;
   if (!(fabs(got - want) <= tol * scale)) {
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    printf("FAIL rank %d: %s[%d] = %.17g, expected %.17g\n", rank, what, i,
-           got, want);
+    printf("FAIL rank %d: %s[%d] = %.17g, expected %.17g\n", rank, what, i, got,
+           want);
     ++mpi_check_failures;
   }
 }
@@ -38,10 +38,10 @@ static void mpi_expect_close(const char *what, int i, double got, double want,
 /* \p grad: this rank's reverse-mode gradient; \p tangent_out: this rank's
  * forward-mode tangent along \p dir; central differences of step \p h
  * within \p tol (relative). */
-static void mpi_check_with(const char *name, double (*f)(double *, int),
-                           double *x, int n, const double *grad,
-                           const double *dir, double tangent_out, double h,
-                           double tol) {
+static inline void mpi_check_with(const char *name, double (*f)(double *, int),
+                                  double *x, int n, const double *grad,
+                                  const double *dir, double tangent_out,
+                                  double h, double tol) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -67,14 +67,14 @@ static void mpi_check_with(const char *name, double (*f)(double *, int),
                    tol * 1e-4 > 1e-10 ? tol * 1e-4 : 1e-10);
 }
 
-static void mpi_check(const char *name, double (*f)(double *, int), double *x,
-                      int n, const double *grad, const double *dir,
-                      double tangent_out) {
+static inline void mpi_check(const char *name, double (*f)(double *, int),
+                             double *x, int n, const double *grad,
+                             const double *dir, double tangent_out) {
   mpi_check_with(name, f, x, n, grad, dir, tangent_out, 1e-6, 1e-6);
 }
 
 /* Every rank's failures; rank 0 prints "ok" last. */
-static int mpi_check_finish(void) {
+static inline int mpi_check_finish(void) {
   int failures = 0;
   MPI_Allreduce(&mpi_check_failures, &failures, 1, MPI_INT, MPI_SUM,
                 MPI_COMM_WORLD);

@@ -55,8 +55,7 @@ double gathers(double *x, int n) {
   if (rank == root)
     for (int i = 0; i < n * size; ++i)
       spread[i] = all[i] * all[(i + 1) % (n * size)];
-  MPI_Scatter(spread, n, MPI_DOUBLE, mine, n, MPI_DOUBLE, root,
-              MPI_COMM_WORLD);
+  MPI_Scatter(spread, n, MPI_DOUBLE, mine, n, MPI_DOUBLE, root, MPI_COMM_WORLD);
   float f[N], fall[N * MAXP];
   for (int i = 0; i < n; ++i)
     f[i] = (float)(x[i] * mine[i]);
@@ -88,8 +87,8 @@ static void check_ties(int rank, int size) {
     dir[i] = 1 + rank;
   }
   __enzyme_autodiff((void *)ties, enzyme_dup, x, dx, enzyme_const, N);
-  double t = __enzyme_fwddiff((void *)ties, enzyme_dup, x, dir, enzyme_const,
-                              N);
+  double t =
+      __enzyme_fwddiff((void *)ties, enzyme_dup, x, dir, enzyme_const, N);
   /* J = sum over ranks of (max + 2 min): d/dx_0 = 3 P on rank 0, else 0 */
   for (int i = 0; i < N; ++i)
     mpi_expect_close("ties", i, dx[i], rank == 0 ? 3.0 * size : 0, 1e-14);
@@ -113,10 +112,9 @@ int main(int argc, char **argv) {
     x[i] = 0.3 + 0.2 * i + 0.37 * rank * (i % 2 ? 1 : -1);
     dir[i] = 0.5 - 0.1 * i + 0.07 * rank;
   }
-  __enzyme_autodiff((void *)reductions, enzyme_dup, x, grad, enzyme_const,
-                    N);
-  double t = __enzyme_fwddiff((void *)reductions, enzyme_dup, x, dir,
-                              enzyme_const, N);
+  __enzyme_autodiff((void *)reductions, enzyme_dup, x, grad, enzyme_const, N);
+  double t =
+      __enzyme_fwddiff((void *)reductions, enzyme_dup, x, dir, enzyme_const, N);
   mpi_check("reductions", reductions, x, N, grad, dir, t);
   __enzyme_autodiff((void *)gathers, enzyme_dup, x, grad2, enzyme_const, N);
   t = __enzyme_fwddiff((void *)gathers, enzyme_dup, x, dir, enzyme_const, N);

@@ -21,8 +21,8 @@ int main(int argc, char **argv) {
     dir[i] = 1 - 0.25 * i + 0.1 * rank;
   }
   __enzyme_autodiff((void *)energy, enzyme_dup, x, dx, enzyme_const, N);
-  double t = __enzyme_fwddiff((void *)energy, enzyme_dup, x, dir,
-                              enzyme_const, N);
+  double t =
+      __enzyme_fwddiff((void *)energy, enzyme_dup, x, dir, enzyme_const, N);
   mpi_check("energy", energy, x, N, dx, dir, t);
   return mpi_check_finish();
 }

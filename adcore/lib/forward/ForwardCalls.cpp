@@ -34,6 +34,10 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
     return unsupported(Call, ScratchShadowNestedError);
   if (std::string Mpi = mpiCallError(Call); !Mpi.empty())
     return unsupported(Call, Mpi);
+  if (Key.Split && Direct && isMpiRuleFunction(*Direct))
+    return unsupported(Call, "split forward mode of MPI calls is not "
+                             "supported (the tangent sweep would send the "
+                             "messages again); use __enzyme_fwddiff");
   // (An MPI message carries its tangent on every rank, active or not here,
   // so that the ranks post the same messages.)
   bool Involved =

@@ -56,44 +56,44 @@ constexpr MpiRow MpiRows[] = {
     {"MPI_Irecv", 7, "adcc_mpi_irecv_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
      "adcc_mpi_irecv_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
      "adcc_mpi_irecv_rev", "t", 2, -1, -1},
-    {"MPI_Wait", 2, "adcc_mpi_wait_fwd", "v0 v1", "adcc_mpi_wait_aug",
-     "v0 v1", true, "adcc_mpi_wait_rev", "t", -1, -1, -1},
+    {"MPI_Wait", 2, "adcc_mpi_wait_fwd", "v0 v1", "adcc_mpi_wait_aug", "v0 v1",
+     true, "adcc_mpi_wait_rev", "t", -1, -1, -1},
     {"MPI_Waitall", 3, "adcc_mpi_waitall_fwd", "v0 v1 v2",
-     "adcc_mpi_waitall_aug", "v0 v1 v2", true, "adcc_mpi_waitall_rev", "t",
-     -1, -1, -1},
+     "adcc_mpi_waitall_aug", "v0 v1 v2", true, "adcc_mpi_waitall_rev", "t", -1,
+     -1, -1},
     {"MPI_Bcast", 5, "adcc_mpi_bcast_fwd", "v0 d0 v1 v2 v3 v4",
      "adcc_mpi_bcast_aug", "v0 v1 v2 v3 v4", false, "adcc_mpi_bcast_rev",
      "d0 v1 v2 v3 v4", 2, -1, -1},
     {"MPI_Reduce", 7, "adcc_mpi_reduce_fwd", "v0 d0 v1 d1 v2 v3 v4 v5 v6",
-     "adcc_mpi_reduce_aug", "v0 v1 v2 v3 v4 v5 v6", true,
-     "adcc_mpi_reduce_rev", "v0 d0 d1 v2 v3 v5 v6 t", 3, -1, 4},
+     "adcc_mpi_reduce_aug", "v0 v1 v2 v3 v4 v5 v6", true, "adcc_mpi_reduce_rev",
+     "v0 d0 d1 v2 v3 v5 v6 t", 3, -1, 4},
     {"MPI_Allreduce", 6, "adcc_mpi_allreduce_fwd", "v0 d0 v1 d1 v2 v3 v4 v5",
      "adcc_mpi_allreduce_aug", "v0 v1 v2 v3 v4 v5", true,
      "adcc_mpi_allreduce_rev", "v0 d0 d1 v2 v3 v5 t", 3, -1, 4},
     {"MPI_Gather", 8, "adcc_mpi_gather_fwd", "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7",
      "adcc_mpi_gather_aug", "v0 v1 v2 v3 v4 v5 v6 v7", false,
      "adcc_mpi_gather_rev", "d0 v1 v2 d3 v4 v5 v6 v7", 2, 5, -1},
-    {"MPI_Scatter", 8, "adcc_mpi_scatter_fwd",
-     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", "adcc_mpi_scatter_aug",
-     "v0 v1 v2 v3 v4 v5 v6 v7", false, "adcc_mpi_scatter_rev",
-     "d0 v1 v2 d3 v4 v5 v6 v7", 2, 5, -1},
-    {"MPI_Allgather", 7, "adcc_mpi_allgather_fwd",
-     "v0 d0 v1 v2 v3 d3 v4 v5 v6", "adcc_mpi_allgather_aug",
-     "v0 v1 v2 v3 v4 v5 v6", false, "adcc_mpi_allgather_rev",
-     "d0 v1 v2 d3 v4 v5 v6", 2, 5, -1},
+    {"MPI_Scatter", 8, "adcc_mpi_scatter_fwd", "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7",
+     "adcc_mpi_scatter_aug", "v0 v1 v2 v3 v4 v5 v6 v7", false,
+     "adcc_mpi_scatter_rev", "d0 v1 v2 d3 v4 v5 v6 v7", 2, 5, -1},
+    {"MPI_Allgather", 7, "adcc_mpi_allgather_fwd", "v0 d0 v1 v2 v3 d3 v4 v5 v6",
+     "adcc_mpi_allgather_aug", "v0 v1 v2 v3 v4 v5 v6", false,
+     "adcc_mpi_allgather_rev", "d0 v1 v2 d3 v4 v5 v6", 2, 5, -1},
     {"MPI_Barrier", 1, "adcc_mpi_barrier", "v0", "adcc_mpi_barrier", "v0",
      false, "adcc_mpi_barrier_rev", "v0", -1, -1, -1},
 };
 
 /// MPI calls without derivatives: they compute no floating-point data.
 constexpr const char *InactiveMpiCalls[] = {
-    "MPI_Comm_rank", "MPI_Comm_size", "MPI_Wtime", "MPI_Wtick",
-    "MPI_Initialized", "MPI_Finalized", "MPI_Abort", "MPI_Get_processor_name",
-    "MPI_Get_count", "MPI_Get_elements", "MPI_Type_size", "MPI_Error_string",
-    "MPI_Comm_group", "MPI_Group_rank", "MPI_Group_size", "MPI_Cart_coords",
-    "MPI_Cart_rank", "MPI_Cart_shift", "MPI_Cart_get", "MPI_Cartdim_get",
-    "MPI_Dims_create", "MPI_Topo_test", "MPI_Comm_compare",
-    "MPI_Query_thread", "MPI_Is_thread_main",
+    "MPI_Comm_rank",      "MPI_Comm_size",          "MPI_Wtime",
+    "MPI_Wtick",          "MPI_Initialized",        "MPI_Finalized",
+    "MPI_Abort",          "MPI_Get_processor_name", "MPI_Get_count",
+    "MPI_Get_elements",   "MPI_Type_size",          "MPI_Error_string",
+    "MPI_Comm_group",     "MPI_Group_rank",         "MPI_Group_size",
+    "MPI_Cart_coords",    "MPI_Cart_rank",          "MPI_Cart_shift",
+    "MPI_Cart_get",       "MPI_Cartdim_get",        "MPI_Dims_create",
+    "MPI_Topo_test",      "MPI_Comm_compare",       "MPI_Query_thread",
+    "MPI_Is_thread_main",
 };
 
 /// Refused in differentiated code, with what they are: a name, or the
@@ -123,11 +123,12 @@ constexpr RefusedMpi RefusedMpiCalls[] = {
 /// ompi_mpi_<name> and ompi_mpi_op_<name>.
 constexpr const char *ActiveTypes[] = {"double", "float"};
 constexpr const char *InactiveTypes[] = {
-    "char",     "signed_char", "unsigned_char", "byte",     "short",
-    "unsigned_short", "int",   "unsigned",      "long",     "unsigned_long",
-    "long_long_int",  "unsigned_long_long",     "int8_t",   "int16_t",
-    "int32_t",  "int64_t",     "uint8_t",       "uint16_t", "uint32_t",
-    "uint64_t", "c_bool",      "wchar",         "aint",     "offset",
+    "char",    "signed_char",    "unsigned_char", "byte",
+    "short",   "unsigned_short", "int",           "unsigned",
+    "long",    "unsigned_long",  "long_long_int", "unsigned_long_long",
+    "int8_t",  "int16_t",        "int32_t",       "int64_t",
+    "uint8_t", "uint16_t",       "uint32_t",      "uint64_t",
+    "c_bool",  "wchar",          "aint",          "offset",
     "count"};
 constexpr const char *RuleOps[] = {"sum", "min", "max"};
 
@@ -215,8 +216,7 @@ Function *mpiForwardRule(const Function &F) {
     return W;
   IRBuilder<> B(BasicBlock::Create(C, "entry", W));
   SmallVector<Value *, 16> Args = specArgs(F, *W, Row->ForwardArgs, nullptr);
-  Value *RC =
-      B.CreateCall(runtimeFunction(M, Row->Forward, I32, Args), Args);
+  Value *RC = B.CreateCall(runtimeFunction(M, Row->Forward, I32, Args), Args);
   Value *Pair = B.CreateInsertValue(
       ConstantAggregateZero::get(W->getReturnType()), RC, 0);
   B.CreateRet(Pair);
@@ -239,9 +239,9 @@ bool mpiGradientRule(const Function &F, Function *&Augmented,
   SmallVector<Type *, 16> RevParams(Params);
   if (Row->Tape)
     RevParams.push_back(Ptr);
-  Reverse = makeWrapper(M, ("adcc.mpi.rev." + F.getName()).str(),
-                        FunctionType::get(Type::getVoidTy(C), RevParams,
-                                          false));
+  Reverse =
+      makeWrapper(M, ("adcc.mpi.rev." + F.getName()).str(),
+                  FunctionType::get(Type::getVoidTy(C), RevParams, false));
   if (Augmented->empty()) {
     IRBuilder<> B(BasicBlock::Create(C, "entry", Augmented));
     Value *Slot = Row->Tape ? B.CreateAlloca(Ptr, nullptr, "tape") : nullptr;
@@ -261,11 +261,12 @@ bool mpiGradientRule(const Function &F, Function *&Augmented,
   }
   if (Reverse->empty()) {
     IRBuilder<> B(BasicBlock::Create(C, "entry", Reverse));
-    Value *Tape = Row->Tape ? Reverse->getArg(Reverse->arg_size() - 1) : nullptr;
+    Value *Tape =
+        Row->Tape ? Reverse->getArg(Reverse->arg_size() - 1) : nullptr;
     SmallVector<Value *, 16> Args =
         specArgs(F, *Reverse, Row->ReverseArgs, Tape);
-    B.CreateCall(
-        runtimeFunction(M, Row->Reverse, Type::getVoidTy(C), Args), Args);
+    B.CreateCall(runtimeFunction(M, Row->Reverse, Type::getVoidTy(C), Args),
+                 Args);
     B.CreateRetVoid();
   }
   return true;

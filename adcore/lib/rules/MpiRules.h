@@ -1,4 +1,5 @@
-//===- rules/MpiRules.h - Derivatives of MPI calls ---------------*- C++ -*-===//
+//===- rules/MpiRules.h - Derivatives of MPI calls ---------------*- C++
+//-*-===//
 //
 // What adcc knows of MPI calls in differentiated code (docs/parallel.md#mpi):
 // the point-to-point and collective calls that have derivative rules, given

@@ -95,9 +95,9 @@ static unsigned char *winners(enum adcc_mpi_kind kind, enum adcc_mpi_op op,
 }
 
 /* The forward mode of MPI_Reduce (\p all: MPI_Allreduce). */
-static int reduce_fwd(int all, const void *send, const void *dsend,
-                      void *recv, void *drecv, int count, MPI_Datatype type,
-                      MPI_Op op, int root, MPI_Comm comm) {
+static int reduce_fwd(int all, const void *send, const void *dsend, void *recv,
+                      void *drecv, int count, MPI_Datatype type, MPI_Op op,
+                      int root, MPI_Comm comm) {
   const char *call = all ? "MPI_Allreduce" : "MPI_Reduce";
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, call, comm);
   enum adcc_mpi_op how =
@@ -136,8 +136,8 @@ int adcc_mpi_reduce_fwd(const void *send, const void *dsend, void *recv,
 }
 
 int adcc_mpi_allreduce_fwd(const void *send, const void *dsend, void *recv,
-                           void *drecv, int count, MPI_Datatype type,
-                           MPI_Op op, MPI_Comm comm) {
+                           void *drecv, int count, MPI_Datatype type, MPI_Op op,
+                           MPI_Comm comm) {
   return reduce_fwd(1, send, dsend, recv, drecv, count, type, op, 0, comm);
 }
 
@@ -211,9 +211,8 @@ void adcc_mpi_allreduce_rev(const void *send, void *dsend, void *drecv,
 /*--- gather, scatter, allgather ------------------------------------------*/
 
 int adcc_mpi_gather_fwd(const void *send, const void *dsend, int scount,
-                        MPI_Datatype stype, void *recv, void *drecv,
-                        int rcount, MPI_Datatype rtype, int root,
-                        MPI_Comm comm) {
+                        MPI_Datatype stype, void *recv, void *drecv, int rcount,
+                        MPI_Datatype rtype, int root, MPI_Comm comm) {
   refuse_in_place(send, recv, "MPI_Gather", comm);
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(stype, "MPI_Gather", comm);
   int rc = MPI_Gather(send, scount, stype, recv, rcount, rtype, root, comm);
@@ -286,8 +285,8 @@ int adcc_mpi_scatter_aug(const void *send, int scount, MPI_Datatype stype,
 }
 
 void adcc_mpi_scatter_rev(void *dsend, int scount, MPI_Datatype stype,
-                          void *drecv, int rcount, MPI_Datatype rtype,
-                          int root, MPI_Comm comm) {
+                          void *drecv, int rcount, MPI_Datatype rtype, int root,
+                          MPI_Comm comm) {
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(rtype, "MPI_Scatter", comm);
   if (kind == ADCC_MPI_INACTIVE)
     return;

@@ -22,12 +22,14 @@ enum adcc_mpi_kind adcc_mpi_kind_of(MPI_Datatype type, const char *call,
   if (type == MPI_FLOAT)
     return ADCC_MPI_FLOAT;
   MPI_Datatype known[] = {
-      MPI_CHAR,   MPI_SIGNED_CHAR,   MPI_UNSIGNED_CHAR,  MPI_BYTE,
-      MPI_SHORT,  MPI_UNSIGNED_SHORT, MPI_INT,           MPI_UNSIGNED,
-      MPI_LONG,   MPI_UNSIGNED_LONG, MPI_LONG_LONG,      MPI_UNSIGNED_LONG_LONG,
-      MPI_INT8_T, MPI_INT16_T,       MPI_INT32_T,        MPI_INT64_T,
-      MPI_UINT8_T, MPI_UINT16_T,     MPI_UINT32_T,       MPI_UINT64_T,
-      MPI_C_BOOL, MPI_WCHAR,         MPI_AINT,           MPI_OFFSET,
+      MPI_CHAR,          MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR,
+      MPI_BYTE,          MPI_SHORT,       MPI_UNSIGNED_SHORT,
+      MPI_INT,           MPI_UNSIGNED,    MPI_LONG,
+      MPI_UNSIGNED_LONG, MPI_LONG_LONG,   MPI_UNSIGNED_LONG_LONG,
+      MPI_INT8_T,        MPI_INT16_T,     MPI_INT32_T,
+      MPI_INT64_T,       MPI_UINT8_T,     MPI_UINT16_T,
+      MPI_UINT32_T,      MPI_UINT64_T,    MPI_C_BOOL,
+      MPI_WCHAR,         MPI_AINT,        MPI_OFFSET,
       MPI_COUNT,
   };
   for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); ++i)
@@ -40,7 +42,7 @@ enum adcc_mpi_kind adcc_mpi_kind_of(MPI_Datatype type, const char *call,
 }
 
 size_t adcc_mpi_size_of(enum adcc_mpi_kind kind) {
-  return kind == ADCC_MPI_DOUBLE ? sizeof(double)
+  return kind == ADCC_MPI_DOUBLE  ? sizeof(double)
          : kind == ADCC_MPI_FLOAT ? sizeof(float)
                                   : 0;
 }
@@ -147,9 +149,8 @@ void adcc_mpi_select(enum adcc_mpi_kind kind, void *dst, const void *src,
     }
 }
 
-void adcc_mpi_add_selected(enum adcc_mpi_kind kind, void *dst,
-                           const void *src, const unsigned char *won,
-                           size_t n) {
+void adcc_mpi_add_selected(enum adcc_mpi_kind kind, void *dst, const void *src,
+                           const unsigned char *won, size_t n) {
   for (size_t i = 0; dst && src && i < n; ++i)
     if (won[i]) {
       if (kind == ADCC_MPI_DOUBLE)

@@ -60,8 +60,7 @@ void adcc_mpi_winners(enum adcc_mpi_kind kind, enum adcc_mpi_op op,
 void adcc_mpi_select(enum adcc_mpi_kind kind, void *dst, const void *src,
                      const unsigned char *won, size_t n);
 /* dst[i] += won[i] ? src[i] : 0. */
-void adcc_mpi_add_selected(enum adcc_mpi_kind kind, void *dst,
-                           const void *src, const unsigned char *won,
-                           size_t n);
+void adcc_mpi_add_selected(enum adcc_mpi_kind kind, void *dst, const void *src,
+                           const unsigned char *won, size_t n);
 
 #endif

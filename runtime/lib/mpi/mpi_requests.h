@@ -7,7 +7,7 @@
 /* One MPI_Isend or MPI_Irecv of differentiated code, from the call to its
  * wait (forward mode) or to the reverse of the call (reverse mode). */
 struct adcc_mpi_pending {
-  MPI_Request *request; /* the program's request variable */
+  MPI_Request *request;   /* the program's request variable */
   unsigned long sequence; /* posting order on this rank */
   int receive;
   enum adcc_mpi_kind kind;

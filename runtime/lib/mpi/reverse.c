@@ -51,8 +51,7 @@ static struct received *record(MPI_Status *st, MPI_Datatype type,
 }
 
 int adcc_mpi_recv_aug(void *buf, int count, MPI_Datatype type, int source,
-                      int tag, MPI_Comm comm, MPI_Status *status,
-                      void **tape) {
+                      int tag, MPI_Comm comm, MPI_Status *status, void **tape) {
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Recv", comm);
   MPI_Status own;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
@@ -98,16 +97,16 @@ int adcc_mpi_sendrecv_aug(const void *send, int scount, MPI_Datatype stype,
 /* The adjoint exchange: the receive buffer's adjoint back to the actual
  * source, the send buffer's adjoint from the destination. */
 void adcc_mpi_sendrecv_rev(void *dsend, int scount, MPI_Datatype stype,
-                           int dest, int stag, void *drecv,
-                           MPI_Datatype rtype, MPI_Comm comm, void *tape) {
+                           int dest, int stag, void *drecv, MPI_Datatype rtype,
+                           MPI_Comm comm, void *tape) {
   struct received *r = tape;
   if (!r)
     return;
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(stype, "MPI_Sendrecv", comm);
   void *out = adcc_mpi_temp(kind, drecv, (size_t)r->count);
   void *in = adcc_mpi_temp(kind, NULL, (size_t)scount);
-  MPI_Sendrecv(out, r->count, rtype, r->source, r->tag, in, scount, stype,
-               dest, stag, comm, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(out, r->count, rtype, r->source, r->tag, in, scount, stype, dest,
+               stag, comm, MPI_STATUS_IGNORE);
   adcc_mpi_add(kind, dsend, in, (size_t)scount);
   adcc_mpi_zero(kind, drecv, (size_t)r->count);
   free(out);
@@ -116,8 +115,8 @@ void adcc_mpi_sendrecv_rev(void *dsend, int scount, MPI_Datatype stype,
 }
 
 static int start(int receive, const char *call, void *buf, void *dbuf,
-                 int count, MPI_Datatype type, int peer, int tag,
-                 MPI_Comm comm, MPI_Request *request, void **tape) {
+                 int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                 MPI_Request *request, void **tape) {
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, call, comm);
   int rc = receive ? MPI_Irecv(buf, count, type, peer, tag, comm, request)
                    : MPI_Isend(buf, count, type, peer, tag, comm, request);
@@ -145,8 +144,8 @@ int adcc_mpi_isend_aug(const void *buf, void *dbuf, int count,
 }
 
 int adcc_mpi_irecv_aug(void *buf, void *dbuf, int count, MPI_Datatype type,
-                       int source, int tag, MPI_Comm comm,
-                       MPI_Request *request, void **tape) {
+                       int source, int tag, MPI_Comm comm, MPI_Request *request,
+                       void **tape) {
   return start(1, "MPI_Irecv", buf, dbuf, count, type, source, tag, comm,
                request, tape);
 }
@@ -198,8 +197,7 @@ static void post(struct adcc_mpi_pending *p) {
     return;
   }
   p->temp = adcc_mpi_temp(p->kind, NULL, n);
-  MPI_Irecv(p->temp, p->count, p->type, p->peer, p->tag, p->comm,
-            &p->reverse);
+  MPI_Irecv(p->temp, p->count, p->type, p->peer, p->tag, p->comm, &p->reverse);
 }
 
 int adcc_mpi_wait_aug(MPI_Request *request, MPI_Status *status, void **tape) {

@@ -11,6 +11,7 @@
 // RUN: %expect-exit 1 %adcc -O0 -c -DDATATYPE %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DATATYPE
 // RUN: %expect-exit 1 %adcc -O2 -c -DDATATYPE -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DATATYPE
 // RUN: %expect-exit 1 %adcc -O0 -c -DPROD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROD
+// RUN: %expect-exit 1 %adcc -O2 -c -DSPLIT %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // An integer reduction by MPI_PROD beside them carries no derivative: fine.
 // RUN: %adcc -O2 -c -DINTPROD %s -o /dev/null
 typedef struct ompi_communicator_t *MPI_Comm;
@@ -95,6 +96,21 @@ double f(double *x) {
   int n = (int)x[1], m;
   MPI_Allreduce(&n, &m, 1, MPI_INT, MPI_PROD, MPI_COMM_WORLD);
   return x[0] * m;
+}
+#endif
+
+#ifdef SPLIT
+double f(double *x) {
+  double y;
+  MPI_Allreduce(x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return y * x[0];
+}
+// SPLIT: mpi-refused.c:[[#@LINE-3]]:3: error: cannot differentiate 'f' in forward mode: split forward mode of MPI calls is not supported
+void *__enzyme_augmentfwd(void *, ...);
+double __enzyme_fwdsplit(void *, ...);
+double h(double *x, double *dx) {
+  void *tape = __enzyme_augmentfwd((void *)f, x, dx);
+  return __enzyme_fwdsplit((void *)f, x, dx, tape);
 }
 #endif
 
