@@ -2,9 +2,10 @@
  * MPI_Recv (a wildcard source among them), MPI_Isend/MPI_Irecv completed by
  * MPI_Waitall and by separate MPI_Wait calls, integer messages (no
  * derivative) beside them, a chain whose ends talk to MPI_PROC_NULL
- * (non-blocking and MPI_Sendrecv); forward and reverse mode on every rank,
- * checked against central differences of the whole program and against
- * each other (mpi_check.h). Run with 2 or more ranks. */
+ * (non-blocking and MPI_Sendrecv), two messages of one tag whose waits
+ * run in opposite orders on the two sides; forward and reverse mode on
+ * every rank, checked against central differences of the whole program
+ * and against each other (mpi_check.h). Run with 2 or more ranks. */
 #include "mpi_check.h"
 
 enum { N = 4 };
@@ -104,6 +105,27 @@ double chain(double *x, int n) {
   return y;
 }
 
+/* Two messages of one source, destination and tag whose receives complete
+ * in the other order than their sends (separate waits): the adjoint
+ * messages must still pair as the primal's did. */
+double crossed_waits(double *x, int n) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  double a[2] = {x[0] * x[1], sin(x[2])}, b[2];
+  MPI_Request s1, s2, q1, q2;
+  MPI_Irecv(&b[0], 1, MPI_DOUBLE, left, 9, MPI_COMM_WORLD, &q1);
+  MPI_Irecv(&b[1], 1, MPI_DOUBLE, left, 9, MPI_COMM_WORLD, &q2);
+  MPI_Isend(&a[0], 1, MPI_DOUBLE, right, 9, MPI_COMM_WORLD, &s1);
+  MPI_Isend(&a[1], 1, MPI_DOUBLE, right, 9, MPI_COMM_WORLD, &s2);
+  MPI_Wait(&s1, MPI_STATUS_IGNORE);
+  MPI_Wait(&s2, MPI_STATUS_IGNORE);
+  MPI_Wait(&q2, MPI_STATUS_IGNORE);
+  MPI_Wait(&q1, MPI_STATUS_IGNORE);
+  return b[0] * x[3] + 3 * b[1] * b[1] + (n > 4 ? x[4] : 0);
+}
+
 static void direction(double *dir) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -134,5 +156,11 @@ int main(int argc, char **argv) {
   __enzyme_autodiff((void *)chain, enzyme_dup, x, grad3, enzyme_const, N);
   t = __enzyme_fwddiff((void *)chain, enzyme_dup, x, dir, enzyme_const, N);
   mpi_check("chain", chain, x, N, grad3, dir, t);
+  double grad4[N] = {0};
+  __enzyme_autodiff((void *)crossed_waits, enzyme_dup, x, grad4, enzyme_const,
+                    N);
+  t = __enzyme_fwddiff((void *)crossed_waits, enzyme_dup, x, dir, enzyme_const,
+                       N);
+  mpi_check("crossed_waits", crossed_waits, x, N, grad4, dir, t);
   return mpi_check_finish();
 }

@@ -66,7 +66,7 @@ int adcc_mpi_isend_fwd(const void *buf, const void *dbuf, int count,
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Isend", comm);
   if (kind == ADCC_MPI_INACTIVE)
     return MPI_Isend(buf, count, type, dest, tag, comm, request);
-  struct adcc_mpi_pending *p = adcc_mpi_start(request);
+  struct adcc_mpi_pending *p = adcc_mpi_start(request, 0);
   p->kind = kind;
   p->temp = pack(kind, buf, dbuf, count);
   return MPI_Isend(p->temp, 2 * count, type, dest, tag, comm, request);
@@ -78,7 +78,7 @@ int adcc_mpi_irecv_fwd(void *buf, void *dbuf, int count, MPI_Datatype type,
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Irecv", comm);
   if (kind == ADCC_MPI_INACTIVE)
     return MPI_Irecv(buf, count, type, source, tag, comm, request);
-  struct adcc_mpi_pending *p = adcc_mpi_start(request);
+  struct adcc_mpi_pending *p = adcc_mpi_start(request, 0);
   p->receive = 1;
   p->kind = kind;
   p->buf = buf;

@@ -18,10 +18,21 @@ struct adcc_mpi_pending {
   MPI_Comm comm;
   void *temp;          /* forward: the packed buffer; reverse: the adjoint's */
   MPI_Request reverse; /* reverse: the adjoint message */
+  int ready;           /* reverse: its wait was reversed */
+  int posted;          /* reverse: the adjoint message is posted */
 };
 
-/* A new record for the request variable \p request. */
-struct adcc_mpi_pending *adcc_mpi_start(MPI_Request *request);
+/* A new record for the request variable \p request; \p reverse: of an
+ * augmented sweep, whose adjoint message adcc_mpi_ready posts. */
+struct adcc_mpi_pending *adcc_mpi_start(MPI_Request *request, int reverse);
+/* The reverse of the wait of \p p: posts the adjoint messages, by \p post,
+ * in the reverse of the order the program started the requests (every
+ * rank does, so that adjoint messages of one source, destination and tag
+ * match as the primal's did, whatever order the waits ran in): p's and
+ * those of earlier requests whose waits were reversed, down to the first
+ * whose wait was not. */
+void adcc_mpi_ready(struct adcc_mpi_pending *p,
+                    void (*post)(struct adcc_mpi_pending *));
 /* The record of \p request, removed from the table; null when the request
  * was not started by differentiated code or carries no derivative. */
 struct adcc_mpi_pending *adcc_mpi_take(MPI_Request *request);

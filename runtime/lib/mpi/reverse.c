@@ -6,8 +6,8 @@
  * a send of the receive buffer's shadow to the actual source, which is then
  * zeroed (the buffer was overwritten). Non-blocking messages: the reverse
  * of the wait posts the adjoint message (non-blocking), the reverse of the
- * MPI_Isend or MPI_Irecv completes it; a wait of several requests posts
- * them in the reverse of the order the program posted them.
+ * MPI_Isend or MPI_Irecv completes it. Adjoint messages are posted in the
+ * reverse of the order the program started the requests (requests.c).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -123,7 +123,7 @@ static int start(int receive, const char *call, void *buf, void *dbuf,
   *tape = NULL;
   if (kind == ADCC_MPI_INACTIVE)
     return rc;
-  struct adcc_mpi_pending *p = adcc_mpi_start(request);
+  struct adcc_mpi_pending *p = adcc_mpi_start(request, 1);
   p->receive = receive;
   p->kind = kind;
   p->dbuf = dbuf;
@@ -156,10 +156,14 @@ static void complete(void *tape) {
   struct adcc_mpi_pending *p = tape;
   if (!p)
     return;
-  if (p->reverse == MPI_REQUEST_NULL && !p->temp)
+  if (!p->ready)
     adcc_mpi_fail(p->comm, p->receive ? "MPI_Irecv" : "MPI_Isend",
                   "the request was not completed by MPI_Wait or MPI_Waitall "
                   "in differentiated code");
+  if (!p->posted)
+    adcc_mpi_fail(p->comm, p->receive ? "MPI_Irecv" : "MPI_Isend",
+                  "a request started after this one was not completed by "
+                  "MPI_Wait or MPI_Waitall in differentiated code");
   MPI_Wait(&p->reverse, MPI_STATUS_IGNORE);
   if (!p->receive)
     adcc_mpi_add(p->kind, p->dbuf, p->temp, (size_t)p->count);
@@ -181,9 +185,8 @@ static void received(struct adcc_mpi_pending *p, MPI_Status *status) {
 
 /* The reverse of a wait: posts the adjoint message of \p p. */
 static void post(struct adcc_mpi_pending *p) {
-  if (!p)
-    return;
   size_t n = (size_t)p->count;
+  p->posted = 1;
   if (p->peer == MPI_PROC_NULL) { /* (no message: no adjoint) */
     p->count = 0;
     p->temp = adcc_mpi_temp(p->kind, NULL, 0);
@@ -210,7 +213,10 @@ int adcc_mpi_wait_aug(MPI_Request *request, MPI_Status *status, void **tape) {
   return rc;
 }
 
-void adcc_mpi_wait_rev(void *tape) { post(tape); }
+void adcc_mpi_wait_rev(void *tape) {
+  if (tape)
+    adcc_mpi_ready(tape, post);
+}
 
 struct waited {
   int n;
@@ -238,17 +244,10 @@ int adcc_mpi_waitall_aug(int n, MPI_Request *requests, MPI_Status *statuses,
   return rc;
 }
 
-static int later_first(const void *a, const void *b) {
-  const struct adcc_mpi_pending *x = *(struct adcc_mpi_pending *const *)a;
-  const struct adcc_mpi_pending *y = *(struct adcc_mpi_pending *const *)b;
-  unsigned long sx = x ? x->sequence : 0, sy = y ? y->sequence : 0;
-  return sx < sy ? 1 : sx > sy ? -1 : 0;
-}
-
 void adcc_mpi_waitall_rev(void *tape) {
   struct waited *w = tape;
-  qsort(w->p, (size_t)w->n, sizeof(w->p[0]), later_first);
   for (int i = 0; i < w->n; ++i)
-    post(w->p[i]);
+    if (w->p[i])
+      adcc_mpi_ready(w->p[i], post);
   free(w);
 }
