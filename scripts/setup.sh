@@ -18,6 +18,8 @@ packages=(
   libclang-rt-22-dev clang-tools-22
   # build-system tests (tests/integration/meson.sh, bear.sh, autoconf.sh)
   meson bear autoconf
+  # MPI derivatives (tests/mpi) and builds under distcc (tests/integration)
+  libopenmpi-dev openmpi-bin distcc
   # benchmarks: bench/run draws its chart with gnuplot
   gnuplot-nox
 )

@@ -35,3 +35,7 @@ set_tests_properties(${ADCC_BUILDSYSTEM_TESTS} PROPERTIES
 # Tests of a tool that may be missing exit with 77 when it is: ctest shows
 # them as skipped, with the reason in the output.
 set_tests_properties(meson bear autoconf PROPERTIES SKIP_RETURN_CODE 77)
+# adcc under distcc: a private distccd on loopback compiles what adcc
+# preprocessed here (distcc.sh; skipped where distcc is not installed).
+adcc_script_test(distcc distcc.sh)
+set_tests_properties(distcc PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)

@@ -19,6 +19,7 @@
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
 #include "rules/MirroredFunctions.h"
+#include "rules/MpiRules.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -31,10 +32,19 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
   Function *Direct = Call.getCalledFunction();
   if (Direct && isScratchShadowBegin(*Direct))
     return unsupported(Call, ScratchShadowNestedError);
+  if (std::string Mpi = mpiCallError(Call); !Mpi.empty())
+    return unsupported(Call, Mpi);
+  if (Key.Split && Direct && isMpiRuleFunction(*Direct))
+    return unsupported(Call, "split forward mode of MPI calls is not "
+                             "supported (the tangent sweep would send the "
+                             "messages again); use __enzyme_fwddiff");
+  // (An MPI message carries its tangent on every rank, active or not here,
+  // so that the ranks post the same messages.)
   bool Involved =
       isAnalyzedActive(&Call) ||
       any_of(Call.args(), [&](const Use &U) { return isActive(U.get()); }) ||
-      (Direct && Direct->hasFnAttribute(UsesTapeAttribute));
+      (Direct && (Direct->hasFnAttribute(UsesTapeAttribute) ||
+                  isMpiRuleFunction(*Direct)));
   if (!Involved)
     return true;
   if (Call.isInlineAsm())

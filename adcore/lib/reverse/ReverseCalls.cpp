@@ -19,6 +19,7 @@
 #include "rules/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
 #include "rules/MirroredFunctions.h"
+#include "rules/MpiRules.h"
 
 #include "adcore/MathRules.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -84,8 +85,13 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
                   "' does not run within it, so not within its "
                   "derivative; run both sweeps inside the differentiated "
                   "function");
+  if (std::string Mpi = mpiCallError(Call); !Mpi.empty())
+    return unsupported(Call, Mpi);
+  // (An MPI call's adjoint runs on every rank, active or not here, so that
+  // the ranks post the same messages.)
   bool Involved =
-      Active.contains(&Call) || any_of(Call.args(), [&](const Use &U) {
+      Active.contains(&Call) || (Direct && isMpiRuleFunction(*Direct)) ||
+      any_of(Call.args(), [&](const Use &U) {
         return Active.contains(U.get()) || shadowOrNull(U.get());
       });
   // A callee that pushes or pops records (a reverse sweep, or code that

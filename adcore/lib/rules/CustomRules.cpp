@@ -1,6 +1,7 @@
 //===- CustomRules.cpp - User-registered rules and marks -----------------===//
 
 #include "CustomRules.h"
+#include "MpiRules.h"
 #include "adcore/MemoryFunctions.h"
 
 #include "support/CallSites.h"
@@ -170,6 +171,23 @@ void CustomRules::restoreKeptLinkage(Module &M) {
       F.setLinkage(GlobalValue::LinkageTypes(Linkage));
     F.removeFnAttr(KeptLinkageAttr);
   }
+}
+
+Function *CustomRules::forwardDerivative(const Function *F) const {
+  if (Function *Fn = Forward.lookup(F))
+    return Fn;
+  return F ? mpiForwardRule(*F) : nullptr;
+}
+
+const CustomGradient *CustomRules::gradient(const Function *F) const {
+  if (auto It = Gradients.find(F); It != Gradients.end())
+    return &It->second;
+  if (auto It = MpiGradients.find(F); It != MpiGradients.end())
+    return &It->second;
+  CustomGradient G;
+  if (!F || !mpiGradientRule(*F, G.Augmented, G.Reverse))
+    return nullptr;
+  return &(MpiGradients[F] = G);
 }
 
 void CustomRules::collect(Module &M, bool &HadError) {

@@ -53,13 +53,9 @@ public:
   /// skipped; \p HadError is set then.
   void collect(llvm::Module &M, bool &HadError);
 
-  llvm::Function *forwardDerivative(const llvm::Function *F) const {
-    return Forward.lookup(F);
-  }
-  const CustomGradient *gradient(const llvm::Function *F) const {
-    auto It = Gradients.find(F);
-    return It == Gradients.end() ? nullptr : &It->second;
-  }
+  /// The program's rule, or adcc's own for an MPI call (MpiRules.h).
+  llvm::Function *forwardDerivative(const llvm::Function *F) const;
+  const CustomGradient *gradient(const llvm::Function *F) const;
   /// The rule of split forward mode for \p F, or null.
   const CustomSplitDerivative *splitDerivative(const llvm::Function *F) const {
     auto It = Splits.find(F);
@@ -81,7 +77,8 @@ public:
   /// function): F's body is then not needed.
   bool coversDerivative(const llvm::Function *F, bool InForwardMode) const {
     return isInactive(F) ||
-           (InForwardMode ? Forward.count(F) : Gradients.count(F));
+           (InForwardMode ? forwardDerivative(F) != nullptr
+                          : gradient(F) != nullptr);
   }
   /// Marked by __enzyme_inactive_global, or the library's memory known to
   /// hold no derivatives (isKnownInactiveMemory).
@@ -123,6 +120,8 @@ public:
 private:
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Forward;
   llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;
+  /// The rules of MPI calls, made when first asked for.
+  mutable llvm::DenseMap<const llvm::Function *, CustomGradient> MpiGradients;
   llvm::DenseMap<const llvm::Function *, CustomSplitDerivative> Splits;
   llvm::DenseSet<const llvm::Function *> InactiveFunctions;
   llvm::DenseSet<const llvm::Value *> InactiveGlobals;

@@ -1,6 +1,7 @@
 //===- InactiveFunctions.cpp - Functions without derivatives -------------===//
 
 #include "InactiveFunctions.h"
+#include "MpiRules.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -282,7 +283,7 @@ bool isKnownInactiveFunction(const Function &F) {
   for (const char *Row : InactiveFunctionTable)
     if (Name == Row)
       return true;
-  return false;
+  return isInactiveMpiFunction(F);
 }
 
 bool isKnownInactiveMemory(const Value *Obj) {

@@ -1,0 +1,345 @@
+//===- MpiRules.cpp - Derivatives of MPI calls ---------------------------===//
+//
+// One row per MPI call with a derivative rule: the runtime functions that do
+// its forward derivative, its augmented call and its reverse, and their
+// arguments, written over the call's parameters: `vK` the value of
+// parameter K, `dK` its shadow (a tangent or adjoint buffer, null where the
+// buffer carries none), `t` the tape (the augmented function's record). The
+// functions the emitters call are small internal wrappers made from a row
+// with the conventions of registered rules (CustomRules.h): the forward
+// derivative returns {result, 0}; the augmented function {tape, result} or
+// the result; the reverse function takes the augmented function's
+// parameters, then the tape. The handles (datatypes, communicators,
+// operators) pass through with the types the program's <mpi.h> gives them,
+// which the runtime was compiled against (docs/parallel.md#mpi).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MpiRules.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+struct MpiRow {
+  const char *Name;
+  unsigned NumArgs;
+  const char *Forward, *ForwardArgs;
+  const char *Augmented, *AugmentedArgs;
+  bool Tape; // (the augmented runtime function's last parameter: void **)
+  const char *Reverse, *ReverseArgs;
+  int TypeArg, TypeArg2, OpArg; // (checked at compile time; -1: none)
+};
+
+constexpr MpiRow MpiRows[] = {
+    {"MPI_Send", 6, "adcc_mpi_send_fwd", "v0 d0 v1 v2 v3 v4 v5",
+     "adcc_mpi_send_aug", "v0 v1 v2 v3 v4 v5", false, "adcc_mpi_send_rev",
+     "d0 v1 v2 v3 v4 v5", 2, -1, -1},
+    {"MPI_Recv", 7, "adcc_mpi_recv_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
+     "adcc_mpi_recv_aug", "v0 v1 v2 v3 v4 v5 v6", true, "adcc_mpi_recv_rev",
+     "d0 v2 v5 t", 2, -1, -1},
+    {"MPI_Sendrecv", 12, "adcc_mpi_sendrecv_fwd",
+     "v0 d0 v1 v2 v3 v4 v5 d5 v6 v7 v8 v9 v10 v11", "adcc_mpi_sendrecv_aug",
+     "v0 v1 v2 v3 v4 v5 v6 v7 v8 v9 v10 v11", true, "adcc_mpi_sendrecv_rev",
+     "d0 v1 v2 v3 v4 d5 v7 v10 t", 2, 7, -1},
+    {"MPI_Isend", 7, "adcc_mpi_isend_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
+     "adcc_mpi_isend_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
+     "adcc_mpi_isend_rev", "t", 2, -1, -1},
+    {"MPI_Irecv", 7, "adcc_mpi_irecv_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
+     "adcc_mpi_irecv_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
+     "adcc_mpi_irecv_rev", "t", 2, -1, -1},
+    {"MPI_Wait", 2, "adcc_mpi_wait_fwd", "v0 v1", "adcc_mpi_wait_aug", "v0 v1",
+     true, "adcc_mpi_wait_rev", "t", -1, -1, -1},
+    {"MPI_Waitall", 3, "adcc_mpi_waitall_fwd", "v0 v1 v2",
+     "adcc_mpi_waitall_aug", "v0 v1 v2", true, "adcc_mpi_waitall_rev", "t", -1,
+     -1, -1},
+    {"MPI_Bcast", 5, "adcc_mpi_bcast_fwd", "v0 d0 v1 v2 v3 v4",
+     "adcc_mpi_bcast_aug", "v0 v1 v2 v3 v4", false, "adcc_mpi_bcast_rev",
+     "d0 v1 v2 v3 v4", 2, -1, -1},
+    {"MPI_Reduce", 7, "adcc_mpi_reduce_fwd", "v0 d0 v1 d1 v2 v3 v4 v5 v6",
+     "adcc_mpi_reduce_aug", "v0 v1 v2 v3 v4 v5 v6", true, "adcc_mpi_reduce_rev",
+     "v0 d0 d1 v2 v3 v5 v6 t", 3, -1, 4},
+    {"MPI_Allreduce", 6, "adcc_mpi_allreduce_fwd", "v0 d0 v1 d1 v2 v3 v4 v5",
+     "adcc_mpi_allreduce_aug", "v0 v1 v2 v3 v4 v5", true,
+     "adcc_mpi_allreduce_rev", "v0 d0 d1 v2 v3 v5 t", 3, -1, 4},
+    {"MPI_Gather", 8, "adcc_mpi_gather_fwd", "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7",
+     "adcc_mpi_gather_aug", "v0 v1 v2 v3 v4 v5 v6 v7", false,
+     "adcc_mpi_gather_rev", "d0 v1 v2 d3 v4 v5 v6 v7", 2, 5, -1},
+    {"MPI_Scatter", 8, "adcc_mpi_scatter_fwd", "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7",
+     "adcc_mpi_scatter_aug", "v0 v1 v2 v3 v4 v5 v6 v7", false,
+     "adcc_mpi_scatter_rev", "d0 v1 v2 d3 v4 v5 v6 v7", 2, 5, -1},
+    {"MPI_Allgather", 7, "adcc_mpi_allgather_fwd", "v0 d0 v1 v2 v3 d3 v4 v5 v6",
+     "adcc_mpi_allgather_aug", "v0 v1 v2 v3 v4 v5 v6", false,
+     "adcc_mpi_allgather_rev", "d0 v1 v2 d3 v4 v5 v6", 2, 5, -1},
+    {"MPI_Barrier", 1, "adcc_mpi_barrier", "v0", "adcc_mpi_barrier", "v0",
+     false, "adcc_mpi_barrier_rev", "v0", -1, -1, -1},
+};
+
+/// MPI calls without derivatives: they compute no floating-point data.
+constexpr const char *InactiveMpiCalls[] = {
+    "MPI_Comm_rank",      "MPI_Comm_size",          "MPI_Wtime",
+    "MPI_Wtick",          "MPI_Initialized",        "MPI_Finalized",
+    "MPI_Abort",          "MPI_Get_processor_name", "MPI_Get_count",
+    "MPI_Get_elements",   "MPI_Type_size",          "MPI_Error_string",
+    "MPI_Comm_group",     "MPI_Group_rank",         "MPI_Group_size",
+    "MPI_Cart_coords",    "MPI_Cart_rank",          "MPI_Cart_shift",
+    "MPI_Cart_get",       "MPI_Cartdim_get",        "MPI_Dims_create",
+    "MPI_Topo_test",      "MPI_Comm_compare",       "MPI_Query_thread",
+    "MPI_Is_thread_main",
+};
+
+/// Refused in differentiated code, with what they are: a name, or the
+/// start of names (`MPI_Win_`).
+struct RefusedMpi {
+  const char *Name;
+  bool Prefix;
+  const char *What;
+};
+constexpr RefusedMpi RefusedMpiCalls[] = {
+    {"MPI_Win_", true, "one-sided communication (MPI windows)"},
+    {"MPI_Put", false, "one-sided communication"},
+    {"MPI_Rput", false, "one-sided communication"},
+    {"MPI_Get", false, "one-sided communication"},
+    {"MPI_Rget", false, "one-sided communication"},
+    {"MPI_Accumulate", false, "one-sided communication"},
+    {"MPI_Raccumulate", false, "one-sided communication"},
+    {"MPI_Get_accumulate", false, "one-sided communication"},
+    {"MPI_Rget_accumulate", false, "one-sided communication"},
+    {"MPI_Fetch_and_op", false, "one-sided communication"},
+    {"MPI_Compare_and_swap", false, "one-sided communication"},
+    {"MPI_Comm_spawn", true, "spawning processes"},
+    {"MPI_Op_create", false, "a user-defined reduction operator"},
+};
+
+/// OpenMPI's predefined datatypes and operators are globals named
+/// ompi_mpi_<name> and ompi_mpi_op_<name>.
+constexpr const char *ActiveTypes[] = {"double", "float"};
+constexpr const char *InactiveTypes[] = {
+    "char",    "signed_char",    "unsigned_char", "byte",
+    "short",   "unsigned_short", "int",           "unsigned",
+    "long",    "unsigned_long",  "long_long_int", "unsigned_long_long",
+    "int8_t",  "int16_t",        "int32_t",       "int64_t",
+    "uint8_t", "uint16_t",       "uint32_t",      "uint64_t",
+    "c_bool",  "wchar",          "aint",          "offset",
+    "count"};
+constexpr const char *RuleOps[] = {"sum", "min", "max"};
+
+const MpiRow *findRow(StringRef Name) {
+  for (const MpiRow &Row : MpiRows)
+    if (Name == Row.Name)
+      return &Row;
+  return nullptr;
+}
+
+const MpiRow *rowFor(const Function &F) {
+  const MpiRow *Row = findRow(F.getName());
+  if (!Row || !F.isDeclaration() || F.arg_size() != Row->NumArgs ||
+      F.isVarArg() || !F.getReturnType()->isIntegerTy(32))
+    return nullptr;
+  return Row;
+}
+
+/// The wrapper's parameters: each of F's, a pointer followed by its shadow.
+SmallVector<Type *, 16> interleaved(const Function &F) {
+  SmallVector<Type *, 16> Types;
+  for (const Argument &A : F.args()) {
+    Types.push_back(A.getType());
+    if (A.getType()->isPointerTy())
+      Types.push_back(A.getType());
+  }
+  return Types;
+}
+
+/// The arguments \p Spec names, from a wrapper \p W of F's parameters.
+SmallVector<Value *, 16> specArgs(const Function &F, Function &W,
+                                  StringRef Spec, Value *Tape) {
+  SmallVector<unsigned, 16> At; // (parameter K's value in W)
+  unsigned Next = 0;
+  for (const Argument &A : F.args()) {
+    At.push_back(Next);
+    Next += A.getType()->isPointerTy() ? 2 : 1;
+  }
+  SmallVector<StringRef, 12> Tokens;
+  Spec.split(Tokens, ' ', -1, false);
+  SmallVector<Value *, 16> Args;
+  for (StringRef T : Tokens) {
+    if (T == "t") {
+      Args.push_back(Tape);
+      continue;
+    }
+    unsigned K = 0;
+    T.drop_front().getAsInteger(10, K);
+    Args.push_back(W.getArg(At[K] + (T.front() == 'd' ? 1 : 0)));
+  }
+  return Args;
+}
+
+Function *makeWrapper(Module &M, StringRef Name, FunctionType *FT) {
+  if (Function *Old = M.getFunction(Name))
+    return Old;
+  Function *W = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
+  W->addFnAttr(Attribute::NoUnwind);
+  return W;
+}
+
+FunctionCallee runtimeFunction(Module &M, StringRef Name, Type *Ret,
+                               ArrayRef<Value *> Args) {
+  SmallVector<Type *, 16> Types;
+  for (Value *A : Args)
+    Types.push_back(A->getType());
+  return M.getOrInsertFunction(Name, FunctionType::get(Ret, Types, false));
+}
+
+} // namespace
+
+bool isMpiRuleFunction(const Function &F) { return rowFor(F) != nullptr; }
+
+Function *mpiForwardRule(const Function &F) {
+  const MpiRow *Row = rowFor(F);
+  if (!Row)
+    return nullptr;
+  Module &M = *const_cast<Module *>(F.getParent());
+  LLVMContext &C = M.getContext();
+  Type *I32 = Type::getInt32Ty(C);
+  Function *W = makeWrapper(
+      M, ("adcc.mpi.fwd." + F.getName()).str(),
+      FunctionType::get(StructType::get(I32, I32), interleaved(F), false));
+  if (!W->empty())
+    return W;
+  IRBuilder<> B(BasicBlock::Create(C, "entry", W));
+  SmallVector<Value *, 16> Args = specArgs(F, *W, Row->ForwardArgs, nullptr);
+  Value *RC = B.CreateCall(runtimeFunction(M, Row->Forward, I32, Args), Args);
+  Value *Pair = B.CreateInsertValue(
+      ConstantAggregateZero::get(W->getReturnType()), RC, 0);
+  B.CreateRet(Pair);
+  return W;
+}
+
+bool mpiGradientRule(const Function &F, Function *&Augmented,
+                     Function *&Reverse) {
+  const MpiRow *Row = rowFor(F);
+  if (!Row)
+    return false;
+  Module &M = *const_cast<Module *>(F.getParent());
+  LLVMContext &C = M.getContext();
+  Type *I32 = Type::getInt32Ty(C);
+  Type *Ptr = PointerType::get(C, 0);
+  SmallVector<Type *, 16> Params = interleaved(F);
+  Type *AugRet = Row->Tape ? StructType::get(Ptr, I32) : I32;
+  Augmented = makeWrapper(M, ("adcc.mpi.aug." + F.getName()).str(),
+                          FunctionType::get(AugRet, Params, false));
+  SmallVector<Type *, 16> RevParams(Params);
+  if (Row->Tape)
+    RevParams.push_back(Ptr);
+  Reverse =
+      makeWrapper(M, ("adcc.mpi.rev." + F.getName()).str(),
+                  FunctionType::get(Type::getVoidTy(C), RevParams, false));
+  if (Augmented->empty()) {
+    IRBuilder<> B(BasicBlock::Create(C, "entry", Augmented));
+    Value *Slot = Row->Tape ? B.CreateAlloca(Ptr, nullptr, "tape") : nullptr;
+    SmallVector<Value *, 16> Args =
+        specArgs(F, *Augmented, Row->AugmentedArgs, nullptr);
+    if (Slot)
+      Args.push_back(Slot);
+    Value *RC =
+        B.CreateCall(runtimeFunction(M, Row->Augmented, I32, Args), Args);
+    if (!Slot) {
+      B.CreateRet(RC);
+    } else {
+      Value *Pair = B.CreateInsertValue(PoisonValue::get(AugRet),
+                                        B.CreateLoad(Ptr, Slot), 0);
+      B.CreateRet(B.CreateInsertValue(Pair, RC, 1));
+    }
+  }
+  if (Reverse->empty()) {
+    IRBuilder<> B(BasicBlock::Create(C, "entry", Reverse));
+    Value *Tape =
+        Row->Tape ? Reverse->getArg(Reverse->arg_size() - 1) : nullptr;
+    SmallVector<Value *, 16> Args =
+        specArgs(F, *Reverse, Row->ReverseArgs, Tape);
+    B.CreateCall(runtimeFunction(M, Row->Reverse, Type::getVoidTy(C), Args),
+                 Args);
+    B.CreateRetVoid();
+  }
+  return true;
+}
+
+bool isInactiveMpiFunction(const Function &F) {
+  if (!F.isDeclaration())
+    return false;
+  StringRef Name = F.getName();
+  for (const char *Row : InactiveMpiCalls)
+    if (Name == Row)
+      return true;
+  return false;
+}
+
+namespace {
+
+/// The predefined handle \p V names (`double` for ompi_mpi_double), or
+/// empty when it is not a constant predefined one.
+StringRef predefinedName(const Value *V, StringRef Prefix) {
+  const auto *G = dyn_cast<GlobalValue>(V->stripPointerCasts());
+  if (!G || !G->getName().starts_with(Prefix))
+    return StringRef();
+  return G->getName().drop_front(Prefix.size());
+}
+
+bool listed(ArrayRef<const char *> List, StringRef Name) {
+  return any_of(List, [&](const char *Row) { return Name == Row; });
+}
+
+std::string upper(StringRef Name) { return Name.upper(); }
+
+} // namespace
+
+std::string mpiCallError(const CallBase &Call) {
+  const Function *F = Call.getCalledFunction();
+  if (!F || !F->isDeclaration())
+    return std::string();
+  StringRef Name = F->getName();
+  for (const RefusedMpi &Row : RefusedMpiCalls)
+    if (Row.Prefix ? Name.starts_with(Row.Name) : Name == Row.Name)
+      return "'" + Name.str() + "' (" + Row.What +
+             ") cannot be differentiated; adcc differentiates MPI "
+             "point-to-point messages and collectives "
+             "(docs/parallel.md#mpi): move the call out of the "
+             "differentiated code";
+  const MpiRow *Row = rowFor(*F);
+  if (!Row)
+    return std::string();
+  bool Active = false;
+  for (int No : {Row->TypeArg, Row->TypeArg2}) {
+    if (No < 0)
+      continue;
+    StringRef Type = predefinedName(Call.getArgOperand(No), "ompi_mpi_");
+    if (Type.empty())
+      continue; // (a handle known at run time: the runtime checks it)
+    if (listed(ActiveTypes, Type)) {
+      Active = true;
+      continue;
+    }
+    if (!listed(InactiveTypes, Type))
+      return "the datatype MPI_" + upper(Type) + " of '" + Name.str() +
+             "' has no derivative rule: MPI_DOUBLE and MPI_FLOAT carry "
+             "derivatives, integer types none (docs/parallel.md#mpi)";
+  }
+  if (!Active || Row->OpArg < 0)
+    return std::string();
+  StringRef Op = predefinedName(Call.getArgOperand(Row->OpArg), "ompi_mpi_op_");
+  if (!Op.empty() && !listed(RuleOps, Op))
+    return "the reduction operator MPI_" + upper(Op) + " of '" + Name.str() +
+           "' has no derivative rule: MPI_SUM, MPI_MIN and MPI_MAX have "
+           "(docs/parallel.md#mpi)";
+  return std::string();
+}
+
+} // namespace adcore

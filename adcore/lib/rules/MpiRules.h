@@ -1,0 +1,49 @@
+//===- rules/MpiRules.h - Derivatives of MPI calls ---------------*- C++
+//-*-===//
+//
+// What adcc knows of MPI calls in differentiated code (docs/parallel.md#mpi):
+// the point-to-point and collective calls that have derivative rules, given
+// to the emitters as the rules a program registers would be (a forward
+// derivative, an augmented and a reverse function; CustomRules.h), whose
+// work is done by C functions of the runtime (runtime/lib/mpi/); the calls
+// that carry no derivative (MPI_Comm_rank, MPI_Wtime, ...); and those that
+// are refused with an error (one-sided communication, MPI_Comm_spawn,
+// MPI_Op_create, datatypes and operators without a rule).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_RULES_MPIRULES_H
+#define ADCORE_RULES_MPIRULES_H
+
+#include <string>
+
+namespace llvm {
+class CallBase;
+class Function;
+} // namespace llvm
+
+namespace adcore {
+
+/// Whether \p F is an MPI call with a derivative rule (MPI_Send, ...).
+bool isMpiRuleFunction(const llvm::Function &F);
+
+/// The forward derivative of the MPI call \p F, made in F's module the first
+/// time (null when F has no rule or not the expected parameters).
+llvm::Function *mpiForwardRule(const llvm::Function &F);
+
+/// The augmented and reverse functions of the MPI call \p F; false when it
+/// has no rule.
+bool mpiGradientRule(const llvm::Function &F, llvm::Function *&Augmented,
+                     llvm::Function *&Reverse);
+
+/// MPI calls that carry no derivative (ranks, sizes, timers, ...).
+bool isInactiveMpiFunction(const llvm::Function &F);
+
+/// For a call in differentiated code: the message of the error when it is
+/// an MPI call adcc refuses there (one-sided communication, process
+/// spawning, user-defined operators, a predefined datatype or operator
+/// without a rule); otherwise empty.
+std::string mpiCallError(const llvm::CallBase &Call);
+
+} // namespace adcore
+
+#endif // ADCORE_RULES_MPIRULES_H

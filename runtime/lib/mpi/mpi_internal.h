@@ -1,0 +1,66 @@
+/*===- mpi_internal.h - Shared pieces of the MPI derivative rules -------===*
+ *
+ * The derivatives of MPI calls (docs/parallel.md#mpi) are C functions of
+ * the runtime that adcc's generated code calls in place of the calls
+ * (adcore/lib/rules/MpiRules.cpp lists which). A buffer's datatype decides
+ * whether it carries derivatives: MPI_DOUBLE and MPI_FLOAT do, integer
+ * types do not (the call then runs as in the primal), anything else stops
+ * the program with a message naming the call.
+ *
+ * Shadows (tangents in forward mode, adjoints in reverse mode) may be null
+ * where the buffer holds no derivative on this rank: zeros are sent, and
+ * what arrives is dropped, so that every rank posts the same messages.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef ADCC_RUNTIME_MPI_INTERNAL_H
+#define ADCC_RUNTIME_MPI_INTERNAL_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* How a datatype's buffers carry derivatives. */
+enum adcc_mpi_kind {
+  ADCC_MPI_INACTIVE, /* integers, bytes: no derivative */
+  ADCC_MPI_DOUBLE,
+  ADCC_MPI_FLOAT,
+};
+
+/* The kind of \p type; stops the program (naming \p call) for a datatype
+ * that has no derivative rule (derived types, long double, pairs). */
+enum adcc_mpi_kind adcc_mpi_kind_of(MPI_Datatype type, const char *call,
+                                    MPI_Comm comm);
+size_t adcc_mpi_size_of(enum adcc_mpi_kind kind);
+
+/* Prints "adcc runtime: error: <call>: <message>" and aborts the job. */
+_Noreturn void adcc_mpi_fail(MPI_Comm comm, const char *call,
+                             const char *message);
+
+/* Element-wise helpers over \p n elements of \p kind; a null \p dst or
+ * \p src stands for a buffer of zeros (nothing to add, nothing to copy). */
+void adcc_mpi_add(enum adcc_mpi_kind kind, void *dst, const void *src,
+                  size_t n);
+void adcc_mpi_zero(enum adcc_mpi_kind kind, void *dst, size_t n);
+void adcc_mpi_copy(enum adcc_mpi_kind kind, void *dst, const void *src,
+                   size_t n);
+/* n elements of zeros, or a copy of src (freed with free). */
+void *adcc_mpi_temp(enum adcc_mpi_kind kind, const void *src, size_t n);
+
+/* Which reduction a derivative rule follows: MPI_SUM, or a choice of one
+ * rank's value (MPI_MIN, MPI_MAX); anything else stops the program. */
+enum adcc_mpi_op { ADCC_MPI_SUM, ADCC_MPI_MIN, ADCC_MPI_MAX };
+enum adcc_mpi_op adcc_mpi_op_of(MPI_Op op, const char *call, MPI_Comm comm);
+
+/* For a minimum or maximum over the ranks of \p n values of \p send: 1 in
+ * won[i] where this rank holds the extremum of element i (the lowest such
+ * rank on ties, as MPI_MINLOC and MPI_MAXLOC choose), 0 elsewhere. */
+void adcc_mpi_winners(enum adcc_mpi_kind kind, enum adcc_mpi_op op,
+                      const void *send, int n, MPI_Comm comm,
+                      unsigned char *won);
+/* dst[i] = won[i] ? src[i] : 0 (src null: zeros). */
+void adcc_mpi_select(enum adcc_mpi_kind kind, void *dst, const void *src,
+                     const unsigned char *won, size_t n);
+/* dst[i] += won[i] ? src[i] : 0. */
+void adcc_mpi_add_selected(enum adcc_mpi_kind kind, void *dst, const void *src,
+                           const unsigned char *won, size_t n);
+
+#endif

@@ -1,0 +1,253 @@
+/*===- reverse.c - Adjoints of MPI point-to-point messages --------------===*
+ *
+ * The augmented sweep runs the program's message; the reverse sweep sends
+ * the adjoint back the other way: the adjoint of a send is a receive whose
+ * values are added into the send buffer's shadow, the adjoint of a receive
+ * a send of the receive buffer's shadow to the actual source, which is then
+ * zeroed (the buffer was overwritten). Non-blocking messages: the reverse
+ * of the wait posts the adjoint message (non-blocking), the reverse of the
+ * MPI_Isend or MPI_Irecv completes it. Adjoint messages are posted in the
+ * reverse of the order the program started the requests (requests.c).
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "mpi_requests.h"
+
+#include <stdlib.h>
+
+int adcc_mpi_send_aug(const void *buf, int count, MPI_Datatype type, int dest,
+                      int tag, MPI_Comm comm) {
+  adcc_mpi_kind_of(type, "MPI_Send", comm);
+  return MPI_Send(buf, count, type, dest, tag, comm);
+}
+
+void adcc_mpi_send_rev(void *dbuf, int count, MPI_Datatype type, int dest,
+                       int tag, MPI_Comm comm) {
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Send", comm);
+  if (kind == ADCC_MPI_INACTIVE)
+    return;
+  void *t = adcc_mpi_temp(kind, NULL, (size_t)count);
+  MPI_Recv(t, count, type, dest, tag, comm, MPI_STATUS_IGNORE);
+  adcc_mpi_add(kind, dbuf, t, (size_t)count);
+  free(t);
+}
+
+/* What the reverse of a blocking receive needs: how many elements came
+ * from where. */
+struct received {
+  int count, source, tag;
+};
+
+/* The tape of a blocking receive whose status is \p st. */
+static struct received *record(MPI_Status *st, MPI_Datatype type,
+                               MPI_Comm comm) {
+  struct received *r = malloc(sizeof(*r));
+  if (!r)
+    adcc_mpi_fail(comm, "MPI_Recv/MPI_Sendrecv", "out of memory");
+  MPI_Get_count(st, type, &r->count);
+  r->source = st->MPI_SOURCE;
+  r->tag = r->source == MPI_PROC_NULL ? 0 : st->MPI_TAG;
+  return r;
+}
+
+int adcc_mpi_recv_aug(void *buf, int count, MPI_Datatype type, int source,
+                      int tag, MPI_Comm comm, MPI_Status *status, void **tape) {
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Recv", comm);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  int rc = MPI_Recv(buf, count, type, source, tag, comm, st);
+  *tape = kind == ADCC_MPI_INACTIVE ? NULL : record(st, type, comm);
+  return rc;
+}
+
+void adcc_mpi_recv_rev(void *dbuf, MPI_Datatype type, MPI_Comm comm,
+                       void *tape) {
+  struct received *r = tape;
+  if (!r)
+    return;
+  if (r->source == MPI_PROC_NULL) { /* (nothing came: no adjoint to send) */
+    free(r);
+    return;
+  }
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Recv", comm);
+  void *t = adcc_mpi_temp(kind, dbuf, (size_t)r->count);
+  MPI_Send(t, r->count, type, r->source, r->tag, comm);
+  adcc_mpi_zero(kind, dbuf, (size_t)r->count);
+  free(t);
+  free(r);
+}
+
+int adcc_mpi_sendrecv_aug(const void *send, int scount, MPI_Datatype stype,
+                          int dest, int stag, void *recv, int rcount,
+                          MPI_Datatype rtype, int source, int rtag,
+                          MPI_Comm comm, MPI_Status *status, void **tape) {
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(stype, "MPI_Sendrecv", comm);
+  if (adcc_mpi_kind_of(rtype, "MPI_Sendrecv", comm) != kind)
+    adcc_mpi_fail(comm, "MPI_Sendrecv",
+                  "one of the send and receive datatypes carries "
+                  "derivatives and the other does not");
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  int rc = MPI_Sendrecv(send, scount, stype, dest, stag, recv, rcount, rtype,
+                        source, rtag, comm, st);
+  *tape = kind == ADCC_MPI_INACTIVE ? NULL : record(st, rtype, comm);
+  return rc;
+}
+
+/* The adjoint exchange: the receive buffer's adjoint back to the actual
+ * source, the send buffer's adjoint from the destination. */
+void adcc_mpi_sendrecv_rev(void *dsend, int scount, MPI_Datatype stype,
+                           int dest, int stag, void *drecv, MPI_Datatype rtype,
+                           MPI_Comm comm, void *tape) {
+  struct received *r = tape;
+  if (!r)
+    return;
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(stype, "MPI_Sendrecv", comm);
+  void *out = adcc_mpi_temp(kind, drecv, (size_t)r->count);
+  void *in = adcc_mpi_temp(kind, NULL, (size_t)scount);
+  MPI_Sendrecv(out, r->count, rtype, r->source, r->tag, in, scount, stype, dest,
+               stag, comm, MPI_STATUS_IGNORE);
+  adcc_mpi_add(kind, dsend, in, (size_t)scount);
+  adcc_mpi_zero(kind, drecv, (size_t)r->count);
+  free(out);
+  free(in);
+  free(r);
+}
+
+static int start(int receive, const char *call, void *buf, void *dbuf,
+                 int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
+                 MPI_Request *request, void **tape) {
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, call, comm);
+  int rc = receive ? MPI_Irecv(buf, count, type, peer, tag, comm, request)
+                   : MPI_Isend(buf, count, type, peer, tag, comm, request);
+  *tape = NULL;
+  if (kind == ADCC_MPI_INACTIVE)
+    return rc;
+  struct adcc_mpi_pending *p = adcc_mpi_start(request, 1);
+  p->receive = receive;
+  p->kind = kind;
+  p->dbuf = dbuf;
+  p->count = count;
+  p->type = type;
+  p->peer = peer;
+  p->tag = tag;
+  p->comm = comm;
+  *tape = p;
+  return rc;
+}
+
+int adcc_mpi_isend_aug(const void *buf, void *dbuf, int count,
+                       MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                       MPI_Request *request, void **tape) {
+  return start(0, "MPI_Isend", (void *)buf, dbuf, count, type, dest, tag, comm,
+               request, tape);
+}
+
+int adcc_mpi_irecv_aug(void *buf, void *dbuf, int count, MPI_Datatype type,
+                       int source, int tag, MPI_Comm comm, MPI_Request *request,
+                       void **tape) {
+  return start(1, "MPI_Irecv", buf, dbuf, count, type, source, tag, comm,
+               request, tape);
+}
+
+/* The reverse of an MPI_Isend or MPI_Irecv: the adjoint message that the
+ * reverse of its wait posted completes. */
+static void complete(void *tape) {
+  struct adcc_mpi_pending *p = tape;
+  if (!p)
+    return;
+  if (!p->ready)
+    adcc_mpi_fail(p->comm, p->receive ? "MPI_Irecv" : "MPI_Isend",
+                  "the request was not completed by MPI_Wait or MPI_Waitall "
+                  "in differentiated code");
+  if (!p->posted)
+    adcc_mpi_fail(p->comm, p->receive ? "MPI_Irecv" : "MPI_Isend",
+                  "a request started after this one was not completed by "
+                  "MPI_Wait or MPI_Waitall in differentiated code");
+  MPI_Wait(&p->reverse, MPI_STATUS_IGNORE);
+  if (!p->receive)
+    adcc_mpi_add(p->kind, p->dbuf, p->temp, (size_t)p->count);
+  free(p->temp);
+  free(p);
+}
+
+void adcc_mpi_isend_rev(void *tape) { complete(tape); }
+void adcc_mpi_irecv_rev(void *tape) { complete(tape); }
+
+/* A receive's wait: the actual source, tag and count. */
+static void received(struct adcc_mpi_pending *p, MPI_Status *status) {
+  if (!p || !p->receive)
+    return;
+  p->peer = status->MPI_SOURCE;
+  p->tag = status->MPI_TAG;
+  MPI_Get_count(status, p->type, &p->count);
+}
+
+/* The reverse of a wait: posts the adjoint message of \p p. */
+static void post(struct adcc_mpi_pending *p) {
+  size_t n = (size_t)p->count;
+  p->posted = 1;
+  if (p->peer == MPI_PROC_NULL) { /* (no message: no adjoint) */
+    p->count = 0;
+    p->temp = adcc_mpi_temp(p->kind, NULL, 0);
+    return;
+  }
+  if (p->receive) {
+    p->temp = adcc_mpi_temp(p->kind, p->dbuf, n);
+    adcc_mpi_zero(p->kind, p->dbuf, n);
+    MPI_Isend(p->temp, p->count, p->type, p->peer, p->tag, p->comm,
+              &p->reverse);
+    return;
+  }
+  p->temp = adcc_mpi_temp(p->kind, NULL, n);
+  MPI_Irecv(p->temp, p->count, p->type, p->peer, p->tag, p->comm, &p->reverse);
+}
+
+int adcc_mpi_wait_aug(MPI_Request *request, MPI_Status *status, void **tape) {
+  struct adcc_mpi_pending *p = adcc_mpi_take(request);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  int rc = MPI_Wait(request, st);
+  received(p, st);
+  *tape = p;
+  return rc;
+}
+
+void adcc_mpi_wait_rev(void *tape) {
+  if (tape)
+    adcc_mpi_ready(tape, post);
+}
+
+struct waited {
+  int n;
+  struct adcc_mpi_pending *p[];
+};
+
+int adcc_mpi_waitall_aug(int n, MPI_Request *requests, MPI_Status *statuses,
+                         void **tape) {
+  struct waited *w =
+      calloc(1, sizeof(*w) + (size_t)(n > 0 ? n : 0) * sizeof(w->p[0]));
+  MPI_Status *sts = statuses == MPI_STATUSES_IGNORE
+                        ? calloc((size_t)(n ? n : 1), sizeof(MPI_Status))
+                        : statuses;
+  if (!w || !sts)
+    adcc_mpi_fail(MPI_COMM_WORLD, "MPI_Waitall", "out of memory");
+  w->n = n;
+  for (int i = 0; i < n; ++i)
+    w->p[i] = adcc_mpi_take(&requests[i]);
+  int rc = MPI_Waitall(n, requests, sts);
+  for (int i = 0; i < n; ++i)
+    received(w->p[i], &sts[i]);
+  if (sts != statuses)
+    free(sts);
+  *tape = w;
+  return rc;
+}
+
+void adcc_mpi_waitall_rev(void *tape) {
+  struct waited *w = tape;
+  for (int i = 0; i < w->n; ++i)
+    if (w->p[i])
+      adcc_mpi_ready(w->p[i], post);
+  free(w);
+}
