@@ -216,6 +216,9 @@ bool ForwardEmitter::run() {
       tagMemoryClass(I, MemoryClass::Primal);
 
   // Activity of the clone: the primal's, through the value map.
+  if (Width > 1)
+    for (const BasicBlock *BB : vectorLaneBlocks(Primal))
+      VectorLaneBlocks.insert(cast<BasicBlock>(VMap[BB]));
   for (const auto &[Orig, Clone] : VMap) {
     PrimalOf[Clone] = Orig;
     if (PrimalActivity.isActive(Orig))
