@@ -1,4 +1,4 @@
-; Width 4: the tangent of arithmetic outside the loops the loop vectorizer
+; Width 4: the tangent of arithmetic and math functions outside the loops the loop vectorizer
 ; may take is computed in one <4 x double> vector (the lanes packed from
 ; their array, splats of the primal operands); inside an innermost loop
 ; whose floating-point phis are reductions, the lanes stay scalars, which
@@ -101,6 +101,9 @@ exit:
 
 ; CHECK-LABEL: define internal [4 x double] @fwddiffe4_calls(
 ; CHECK:      %e = call double @exp(double %v)
+; The partial times the tangent, one vector multiplication:
+; CHECK:      [[SE:%.*]] = shufflevector <4 x double> {{.*}}, <4 x i32> zeroinitializer
+; CHECK:      fmul <4 x double> [[SE]],
 ; CHECK:      fadd reassoc nsz <4 x double>
 ; CHECK:      ret [4 x double]
 
