@@ -3,13 +3,13 @@
  * For each kernel and size it measures, in one process:
  *   - the primal;
  *   - one forward-mode derivative (width 1: value and one tangent);
- *   - batched forward mode with enzyme_width 4 and 8 (4 or 8 tangents per
- *     call);
+ *   - batched forward mode with enzyme_width 2, 4 and 8 (2, 4 or 8 tangents
+ *     per call);
  *   - a hand-written tangent (width 1), as a reference for what the
  *     derivative could cost.
  * Every variant is verified before it is timed, for 8 directions, against
  * central finite differences and exactly against a reference (width 1: the
- * hand-written tangent; widths 4 and 8: width 1).  A wrong derivative is
+ * hand-written tangent; widths 2, 4 and 8: width 1).  A wrong derivative is
  * reported as WRONG, is not timed, and makes the program exit with 1.
  *
  * Only the Enzyme C API is used (__enzyme_fwddiff* with enzyme_dup,
@@ -38,16 +38,19 @@
 /* ---- The Enzyme-compatible API ----------------------------------------- */
 
 extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_width;
+typedef struct { double d[2]; } vec2;
 typedef struct { double d[4]; } vec4;
 typedef struct { double d[8]; } vec8;
 double __enzyme_fwddiff(void *, ...);   /* width 1, scalar result   */
+vec2 __enzyme_fwddiff_w2(void *, ...);  /* width 2, scalar result   */
 vec4 __enzyme_fwddiff_w4(void *, ...);  /* width 4, scalar result   */
 vec8 __enzyme_fwddiff_w8(void *, ...);  /* width 8, scalar result   */
 void __enzyme_fwddiff_void(void *, ...); /* results through pointers */
 
 #define NOINLINE __attribute__((noinline))
 #define MAXDIR 8
-/* The 4 or 8 shadows of one duplicated argument. */
+/* The 2, 4 or 8 shadows of one duplicated argument. */
+#define SH2(a) (a)[0], (a)[1]
 #define SH4(a) (a)[0], (a)[1], (a)[2], (a)[3]
 #define SH8(a) (a)[0], (a)[1], (a)[2], (a)[3], (a)[4], (a)[5], (a)[6], (a)[7]
 
@@ -83,8 +86,9 @@ struct bench {
   arr_t a[4];
   int has_ret;      /* scalar result: ret / dret[] instead of an output array */
   double ret, dret[MAXDIR];
-  /* fwd1, hand: direction k; fwd4: directions k..k+3; fwd8: all 8 */
-  runfn primal, fwd1, fwd4, fwd8, hand;
+  /* fwd1, hand: direction k; fwd2, fwd4: directions k..k+1, k..k+3;
+   * fwd8: all 8 */
+  runfn primal, fwd1, fwd2, fwd4, fwd8, hand;
 };
 
 /* Every kernel gets the same five wrappers.  They are noinline so that the
@@ -94,6 +98,14 @@ struct bench {
 #define A0 b->a[0]
 #define A1 b->a[1]
 #define A2 b->a[2]
+
+/* The batched wrappers of a kernel are one macro instantiated for W = 2, 4
+ * and 8: directions k..k+W-1 (the timing calls them with k = 0). OUTW(t):
+ * the W tangent outputs t[0..W-1] of a void wrapper. */
+#define OUT2(t) (t), (t) + 1
+#define OUT4(t) OUT2(t), (t) + 2, (t) + 3
+#define OUT8(t) OUT4(t), (t) + 4, (t) + 5, (t) + 6, (t) + 7
+#define EACH_WIDTH(M) M(2) M(4) M(8)
 
 /* dot: x, y active */
 static NOINLINE double dot_primal(bench_t *b, int k) {
@@ -109,21 +121,14 @@ static NOINLINE double dot_hand(bench_t *b, int k) {
   return b->dret[k] = dot_tan(A0.v, A0.d[k], A1.v, A1.d[k], b->n);
 }
 #ifndef FWD_BENCH_NO_STRUCT_RETURN
-static NOINLINE double dot_fwd4(bench_t *b, int k) {
-  vec4 r = __enzyme_fwddiff_w4((void *)dot, enzyme_width, 4, enzyme_dup, A0.v,
-                               SH4(A0.d + k), enzyme_dup, A1.v, SH4(A1.d + k),
-                               enzyme_const, b->n);
-  memcpy(b->dret + k, r.d, sizeof r.d);
-  return r.d[0];
-}
-static NOINLINE double dot_fwd8(bench_t *b, int k) {
-  (void)k;
-  vec8 r = __enzyme_fwddiff_w8((void *)dot, enzyme_width, 8, enzyme_dup, A0.v,
-                               SH8(A0.d), enzyme_dup, A1.v, SH8(A1.d),
-                               enzyme_const, b->n);
-  memcpy(b->dret, r.d, sizeof r.d);
-  return r.d[0];
-}
+#define DOT_BATCH(W)                                                           \
+  static NOINLINE double dot_fwd##W(bench_t *b, int k) {                       \
+    vec##W r = __enzyme_fwddiff_w##W((void *)dot, enzyme_width, W, enzyme_dup, \
+                                     A0.v, SH##W(A0.d + k), enzyme_dup, A1.v,  \
+                                     SH##W(A1.d + k), enzyme_const, b->n);     \
+    memcpy(b->dret + k, r.d, sizeof r.d);                                      \
+    return r.d[0];                                                             \
+  }
 #else
 /* The fallback: a void wrapper whose result is duplicated but not needed
  * (enzyme_dupnoneed), so that, as with the struct return, only the tangents
@@ -131,60 +136,40 @@ static NOINLINE double dot_fwd8(bench_t *b, int k) {
 static void dot_out(const double *x, const double *y, int n, double *r) {
   *r = dot(x, y, n);
 }
-static NOINLINE double dot_fwd4(bench_t *b, int k) {
-  double r, *t = b->dret + k;
-  __enzyme_fwddiff_void((void *)dot_out, enzyme_width, 4, enzyme_dup, A0.v,
-                        SH4(A0.d + k), enzyme_dup, A1.v, SH4(A1.d + k),
-                        enzyme_const, b->n, enzyme_dupnoneed, &r, t, t + 1,
-                        t + 2, t + 3);
-  return t[0];
-}
-static NOINLINE double dot_fwd8(bench_t *b, int k) {
-  double r, *t = b->dret;
-  (void)k;
-  __enzyme_fwddiff_void((void *)dot_out, enzyme_width, 8, enzyme_dup, A0.v,
-                        SH8(A0.d), enzyme_dup, A1.v, SH8(A1.d), enzyme_const,
-                        b->n, enzyme_dupnoneed, &r, t, t + 1, t + 2, t + 3,
-                        t + 4, t + 5, t + 6, t + 7);
-  return t[0];
-}
+#define DOT_BATCH(W)                                                           \
+  static NOINLINE double dot_fwd##W(bench_t *b, int k) {                       \
+    double r, *t = b->dret + k;                                                \
+    __enzyme_fwddiff_void((void *)dot_out, enzyme_width, W, enzyme_dup, A0.v,  \
+                          SH##W(A0.d + k), enzyme_dup, A1.v, SH##W(A1.d + k),  \
+                          enzyme_const, b->n, enzyme_dupnoneed, &r, OUT##W(t)); \
+    return t[0];                                                               \
+  }
 #endif
+EACH_WIDTH(DOT_BATCH)
 
 /* Kernels f(const double *x, int n) -> double with x active: sumsq,
  * rosenbrock, logsumexp. */
 #ifndef FWD_BENCH_NO_STRUCT_RETURN
-#define SCALAR_BATCH(f)                                                        \
-  static NOINLINE double f##_fwd4(bench_t *b, int k) {                         \
-    vec4 r = __enzyme_fwddiff_w4((void *)f, enzyme_width, 4, enzyme_dup,       \
-                                 A0.v, SH4(A0.d + k), enzyme_const, b->n);     \
+#define SCALAR_BATCH(f, W)                                                     \
+  static NOINLINE double f##_fwd##W(bench_t *b, int k) {                       \
+    vec##W r = __enzyme_fwddiff_w##W((void *)f, enzyme_width, W, enzyme_dup,   \
+                                     A0.v, SH##W(A0.d + k), enzyme_const,      \
+                                     b->n);                                    \
     memcpy(b->dret + k, r.d, sizeof r.d);                                      \
     return r.d[0];                                                             \
-  }                                                                            \
-  static NOINLINE double f##_fwd8(bench_t *b, int k) {                         \
-    (void)k;                                                                   \
-    vec8 r = __enzyme_fwddiff_w8((void *)f, enzyme_width, 8, enzyme_dup,       \
-                                 A0.v, SH8(A0.d), enzyme_const, b->n);         \
-    memcpy(b->dret, r.d, sizeof r.d);                                          \
-    return r.d[0];                                                             \
   }
+#define SCALAR_OUT(f)
 #else
-#define SCALAR_BATCH(f)                                                        \
-  static void f##_out(const double *x, int n, double *r) { *r = f(x, n); }     \
-  static NOINLINE double f##_fwd4(bench_t *b, int k) {                         \
+#define SCALAR_BATCH(f, W)                                                     \
+  static NOINLINE double f##_fwd##W(bench_t *b, int k) {                       \
     double r, *t = b->dret + k;                                                \
-    __enzyme_fwddiff_void((void *)f##_out, enzyme_width, 4, enzyme_dup, A0.v,  \
-                          SH4(A0.d + k), enzyme_const, b->n, enzyme_dupnoneed, \
-                          &r, t, t + 1, t + 2, t + 3);                         \
-    return t[0];                                                               \
-  }                                                                            \
-  static NOINLINE double f##_fwd8(bench_t *b, int k) {                         \
-    double r, *t = b->dret;                                                    \
-    (void)k;                                                                   \
-    __enzyme_fwddiff_void((void *)f##_out, enzyme_width, 8, enzyme_dup, A0.v,  \
-                          SH8(A0.d), enzyme_const, b->n, enzyme_dupnoneed, &r, \
-                          t, t + 1, t + 2, t + 3, t + 4, t + 5, t + 6, t + 7); \
+    __enzyme_fwddiff_void((void *)f##_out, enzyme_width, W, enzyme_dup, A0.v,  \
+                          SH##W(A0.d + k), enzyme_const, b->n,                 \
+                          enzyme_dupnoneed, &r, OUT##W(t));                    \
     return t[0];                                                               \
   }
+#define SCALAR_OUT(f)                                                          \
+  static void f##_out(const double *x, int n, double *r) { *r = f(x, n); }
 #endif
 #define SCALAR_KERNEL(f)                                                       \
   static NOINLINE double f##_primal(bench_t *b, int k) {                       \
@@ -198,7 +183,8 @@ static NOINLINE double dot_fwd8(bench_t *b, int k) {
   static NOINLINE double f##_hand(bench_t *b, int k) {                         \
     return b->dret[k] = f##_tan(A0.v, A0.d[k], b->n);                          \
   }                                                                            \
-  SCALAR_BATCH(f)
+  SCALAR_OUT(f)                                                                \
+  SCALAR_BATCH(f, 2) SCALAR_BATCH(f, 4) SCALAR_BATCH(f, 8)
 SCALAR_KERNEL(sumsq)
 SCALAR_KERNEL(rosenbrock)
 SCALAR_KERNEL(logsumexp)
@@ -214,19 +200,14 @@ static NOINLINE double matvec_fwd1(bench_t *b, int k) {
                         A0.d[k], enzyme_dup, A1.v, A1.d[k], enzyme_const, b->n);
   return A1.d[k][0];
 }
-static NOINLINE double matvec_fwd4(bench_t *b, int k) {
-  __enzyme_fwddiff_void((void *)matvec, enzyme_width, 4, enzyme_const, b->c,
-                        enzyme_dup, A0.v, SH4(A0.d + k), enzyme_dup, A1.v,
-                        SH4(A1.d + k), enzyme_const, b->n);
-  return A1.d[k][0];
-}
-static NOINLINE double matvec_fwd8(bench_t *b, int k) {
-  (void)k;
-  __enzyme_fwddiff_void((void *)matvec, enzyme_width, 8, enzyme_const, b->c,
-                        enzyme_dup, A0.v, SH8(A0.d), enzyme_dup, A1.v,
-                        SH8(A1.d), enzyme_const, b->n);
-  return A1.d[0][0];
-}
+#define MATVEC_BATCH(W)                                                        \
+  static NOINLINE double matvec_fwd##W(bench_t *b, int k) {                    \
+    __enzyme_fwddiff_void((void *)matvec, enzyme_width, W, enzyme_const, b->c, \
+                          enzyme_dup, A0.v, SH##W(A0.d + k), enzyme_dup, A1.v, \
+                          SH##W(A1.d + k), enzyme_const, b->n);                \
+    return A1.d[k][0];                                                         \
+  }
+EACH_WIDTH(MATVEC_BATCH)
 static NOINLINE double matvec_hand(bench_t *b, int k) {
   matvec_tan(b->c, A0.v, A0.d[k], A1.v, A1.d[k], b->n);
   return A1.d[k][0];
@@ -244,25 +225,28 @@ static NOINLINE double matmul_fwd1(bench_t *b, int k) {
                         enzyme_const, b->n);
   return A1.d[k][0];
 }
-static NOINLINE double matmul_fwd4(bench_t *b, int k) {
-  __enzyme_fwddiff_void((void *)matmul, enzyme_width, 4, enzyme_dup, A0.v,
-                        SH4(A0.d + k), enzyme_const, b->c, enzyme_dup, A1.v,
-                        SH4(A1.d + k), enzyme_const, b->n);
-  return A1.d[k][0];
-}
-static NOINLINE double matmul_fwd8(bench_t *b, int k) {
-  (void)k;
-  __enzyme_fwddiff_void((void *)matmul, enzyme_width, 8, enzyme_dup, A0.v,
-                        SH8(A0.d), enzyme_const, b->c, enzyme_dup, A1.v,
-                        SH8(A1.d), enzyme_const, b->n);
-  return A1.d[0][0];
-}
+#define MATMUL_BATCH(W)                                                        \
+  static NOINLINE double matmul_fwd##W(bench_t *b, int k) {                    \
+    __enzyme_fwddiff_void((void *)matmul, enzyme_width, W, enzyme_dup, A0.v,   \
+                          SH##W(A0.d + k), enzyme_const, b->c, enzyme_dup,     \
+                          A1.v, SH##W(A1.d + k), enzyme_const, b->n);          \
+    return A1.d[k][0];                                                         \
+  }
+EACH_WIDTH(MATMUL_BATCH)
 static NOINLINE double matmul_hand(bench_t *b, int k) {
   matmul_tan(A0.v, A0.d[k], b->c, A1.v, A1.d[k], b->n);
   return A1.d[k][0];
 }
 
 /* Stencils: a[0] = u0 (in), a[1] = u (out), a[2] = w (work) */
+#define STENCIL_BATCH(f, W)                                                    \
+  static NOINLINE double f##_fwd##W(bench_t *b, int k) {                       \
+    __enzyme_fwddiff_void((void *)f, enzyme_width, W, enzyme_dup, A0.v,        \
+                          SH##W(A0.d + k), enzyme_dup, A1.v, SH##W(A1.d + k),  \
+                          enzyme_dup, A2.v, SH##W(A2.d + k), enzyme_const,     \
+                          b->n, enzyme_const, b->steps);                       \
+    return A1.d[k][1];                                                         \
+  }
 #define STENCIL_KERNEL(f)                                                      \
   static NOINLINE double f##_primal(bench_t *b, int k) {                       \
     (void)k;                                                                   \
@@ -275,21 +259,7 @@ static NOINLINE double matmul_hand(bench_t *b, int k) {
                           enzyme_const, b->n, enzyme_const, b->steps);         \
     return A1.d[k][1];                                                         \
   }                                                                            \
-  static NOINLINE double f##_fwd4(bench_t *b, int k) {                         \
-    __enzyme_fwddiff_void((void *)f, enzyme_width, 4, enzyme_dup, A0.v,        \
-                          SH4(A0.d + k), enzyme_dup, A1.v, SH4(A1.d + k),      \
-                          enzyme_dup, A2.v, SH4(A2.d + k), enzyme_const, b->n, \
-                          enzyme_const, b->steps);                             \
-    return A1.d[k][1];                                                         \
-  }                                                                            \
-  static NOINLINE double f##_fwd8(bench_t *b, int k) {                         \
-    (void)k;                                                                   \
-    __enzyme_fwddiff_void((void *)f, enzyme_width, 8, enzyme_dup, A0.v,        \
-                          SH8(A0.d), enzyme_dup, A1.v, SH8(A1.d), enzyme_dup,  \
-                          A2.v, SH8(A2.d), enzyme_const, b->n, enzyme_const,   \
-                          b->steps);                                           \
-    return A1.d[0][1];                                                         \
-  }                                                                            \
+  STENCIL_BATCH(f, 2) STENCIL_BATCH(f, 4) STENCIL_BATCH(f, 8)                  \
   static NOINLINE double f##_hand(bench_t *b, int k) {                         \
     f##_tan(A0.v, A0.d[k], A1.v, A1.d[k], A2.v, A2.d[k], b->n, b->steps);      \
     return A1.d[k][1];                                                         \
@@ -309,21 +279,15 @@ static NOINLINE double rk4_fwd1(bench_t *b, int k) {
                         b->steps, enzyme_const, b->h);
   return A2.d[k][3];
 }
-static NOINLINE double rk4_fwd4(bench_t *b, int k) {
-  __enzyme_fwddiff_void((void *)rk4, enzyme_width, 4, enzyme_dup, A0.v,
-                        SH4(A0.d + k), enzyme_dup, A1.v, SH4(A1.d + k),
-                        enzyme_dup, A2.v, SH4(A2.d + k), enzyme_const,
-                        b->steps, enzyme_const, b->h);
-  return A2.d[k][3];
-}
-static NOINLINE double rk4_fwd8(bench_t *b, int k) {
-  (void)k;
-  __enzyme_fwddiff_void((void *)rk4, enzyme_width, 8, enzyme_dup, A0.v,
-                        SH8(A0.d), enzyme_dup, A1.v, SH8(A1.d), enzyme_dup,
-                        A2.v, SH8(A2.d), enzyme_const, b->steps, enzyme_const,
-                        b->h);
-  return A2.d[0][3];
-}
+#define RK4_BATCH(W)                                                           \
+  static NOINLINE double rk4_fwd##W(bench_t *b, int k) {                       \
+    __enzyme_fwddiff_void((void *)rk4, enzyme_width, W, enzyme_dup, A0.v,      \
+                          SH##W(A0.d + k), enzyme_dup, A1.v, SH##W(A1.d + k),  \
+                          enzyme_dup, A2.v, SH##W(A2.d + k), enzyme_const,     \
+                          b->steps, enzyme_const, b->h);                       \
+    return A2.d[k][3];                                                         \
+  }
+EACH_WIDTH(RK4_BATCH)
 static NOINLINE double rk4_hand(bench_t *b, int k) {
   rk4_tan(A0.v, A0.d[k], A1.v, A1.d[k], A2.v, A2.d[k], b->steps, b->h);
   return A2.d[k][3];
@@ -362,8 +326,8 @@ static void free_bench(bench_t *b) {
 }
 
 #define SET_FNS(b, f)                                                          \
-  ((b)->primal = f##_primal, (b)->fwd1 = f##_fwd1, (b)->fwd4 = f##_fwd4,       \
-   (b)->fwd8 = f##_fwd8, (b)->hand = f##_hand)
+  ((b)->primal = f##_primal, (b)->fwd1 = f##_fwd1, (b)->fwd2 = f##_fwd2,       \
+   (b)->fwd4 = f##_fwd4, (b)->fwd8 = f##_fwd8, (b)->hand = f##_hand)
 
 /* The size table and each kernel's arrays (bench/common/instances.h). */
 #define BENCH_LOGSUMEXP_LARGE 65536
@@ -420,8 +384,12 @@ static void perturb(bench_t *b, int k, double t) {
 
 static int verbose = 0;
 
-/* Runs variant v (0: width 1, 1: width 4, 2: width 8, 3: hand tangent)
- * for all directions and stores the tangents in dst[k * len ...]. */
+/* The variants verify() checks. */
+#define NCHECK 5
+
+/* Runs variant v (0: width 1, 1: width 4, 2: width 8, 3: hand tangent,
+ * 4: width 2) for all directions and stores the tangents in
+ * dst[k * len ...]. */
 static void run_variant(bench_t *b, int v, double *dst, long len) {
   poison(b);
   if (v == 0 || v == 3)
@@ -430,6 +398,9 @@ static void run_variant(bench_t *b, int v, double *dst, long len) {
   else if (v == 1) {
     b->fwd4(b, 0);
     b->fwd4(b, 4);
+  } else if (v == 4) {
+    for (int k = 0; k < MAXDIR; k += 2)
+      b->fwd2(b, k);
   } else
     b->fwd8(b, 0);
   for (int k = 0; k < MAXDIR; k++)
@@ -446,13 +417,13 @@ static double max_err(const double *got, const double *want, long len) {
   return e;
 }
 
-/* Sets ok[v] for v = 0..3 (width 1, width 4, width 8, hand tangent): each
- * is checked against central differences; the hand tangent, once it passes
- * that, is the exact reference for width 1, and width 1 (or else the hand
- * tangent) is the reference for widths 4 and 8. */
-static void verify(bench_t *b, int ok[4]) {
+/* Sets ok[v] for v = 0..4 (width 1, width 4, width 8, hand tangent,
+ * width 2): each is checked against central differences; the hand tangent,
+ * once it passes that, is the exact reference for width 1, and width 1 (or
+ * else the hand tangent) is the reference for widths 2, 4 and 8. */
+static void verify(bench_t *b, int ok[NCHECK]) {
   long len = out_len(b);
-  double *fd = alloc(len * MAXDIR), *got[4], *fp = alloc(len),
+  double *fd = alloc(len * MAXDIR), *got[NCHECK], *fp = alloc(len),
          *fm = alloc(len);
   const double eps = 1e-5;
   for (int k = 0; k < MAXDIR; k++) {
@@ -468,10 +439,10 @@ static void verify(bench_t *b, int ok[4]) {
   perturb(b, 0, 0.0);
   b->primal(b, 0);
 
-  static const char *what[4] = {"width 1", "width 4", "width 8",
-                                "hand tangent"};
-  static const int order[4] = {3, 0, 1, 2};
-  for (int i = 0; i < 4; i++) {
+  static const char *what[NCHECK] = {"width 1", "width 4", "width 8",
+                                     "hand tangent", "width 2"};
+  static const int order[NCHECK] = {3, 0, 4, 1, 2};
+  for (int i = 0; i < NCHECK; i++) {
     int v = order[i];
     got[v] = alloc(len * MAXDIR);
     run_variant(b, v, got[v], len);
@@ -490,7 +461,7 @@ static void verify(bench_t *b, int ok[4]) {
       fprintf(stderr, "%s\n", ok[v] ? "" : "  <-- wrong");
     }
   }
-  for (int v = 0; v < 4; v++)
+  for (int v = 0; v < NCHECK; v++)
     release(got[v]);
   release(fd), release(fp), release(fm);
 }
@@ -502,11 +473,11 @@ static void verify(bench_t *b, int ok[4]) {
 
 /* ---- Main --------------------------------------------------------------- */
 
-enum { V_PRIMAL, V_FWD1, V_FWD4, V_FWD8, V_HAND, NVAR };
+enum { V_PRIMAL, V_FWD1, V_FWD2, V_FWD4, V_FWD8, V_HAND, NVAR };
 
 typedef struct {
   char name[24], size[48];
-  int ok[4];
+  int ok[NCHECK];
   double t[NVAR]; /* median seconds per call; NaN if not measured */
 } result_t;
 
@@ -543,12 +514,15 @@ int main(int argc, char **argv) {
   int nres = 0, failed = 0;
 
   if (!o.verify_only) {
-    printf("%-10s %-18s %10s %10s %10s %10s %10s %7s %7s %7s %7s %7s\n",
-           "kernel", "size", "primal", "fwd w1", "fwd w4", "fwd w8", "hand",
-           "w1/pr", "w8/pr", "4xw1/w4", "8xw1/w8", "w1/hand");
-    printf("%-10s %-18s %10s %10s %10s %10s %10s %7s %7s %7s %7s %7s\n", "",
-           "", "[us]", "[us]", "[us]", "[us]", "[us]", "<=2", "<=4", "", "",
-           "");
+    printf("%-10s %-18s %10s %10s %10s %10s %10s %10s %7s %7s %7s %7s %7s "
+           "%7s\n",
+           "kernel", "size", "primal", "fwd w1", "fwd w2", "fwd w4", "fwd w8",
+           "hand", "w1/pr", "w8/pr", "2xw1/w2", "4xw1/w4", "8xw1/w8",
+           "w1/hand");
+    printf("%-10s %-18s %10s %10s %10s %10s %10s %10s %7s %7s %7s %7s %7s "
+           "%7s\n",
+           "", "", "[us]", "[us]", "[us]", "[us]", "[us]", "[us]", "<=2", "<=4",
+           "", "", "", "");
     fflush(stdout);
   }
 
@@ -562,7 +536,7 @@ int main(int argc, char **argv) {
       snprintf(r->name, sizeof r->name, "%s", b.name);
       snprintf(r->size, sizeof r->size, "%s", b.size);
       verify(&b, r->ok);
-      for (int v = 0; v < 4; v++)
+      for (int v = 0; v < NCHECK; v++)
         failed |= !r->ok[v];
       if (o.verify_only) {
         nres--;
@@ -570,17 +544,19 @@ int main(int argc, char **argv) {
         continue;
       }
 
-      runfn fns[NVAR] = {b.primal, b.fwd1, b.fwd4, b.fwd8, b.hand};
-      int on[NVAR] = {1, r->ok[0], r->ok[1], r->ok[2], r->ok[3]};
+      runfn fns[NVAR] = {b.primal, b.fwd1, b.fwd2, b.fwd4, b.fwd8, b.hand};
+      int on[NVAR] = {1, r->ok[0], r->ok[4], r->ok[1], r->ok[2], r->ok[3]};
       time_variants(&b, fns, on, NVAR, &o, r->t);
       double *T = r->t;
       char cell[NVAR][16];
       time_cells(T, on, NVAR, cell);
-      printf("%-10s %-18s %s %s %s %s %s %7.2f %7.2f %7.2f %7.2f %7.2f\n",
-             r->name, r->size, cell[0], cell[1], cell[2], cell[3], cell[4],
+      printf("%-10s %-18s %s %s %s %s %s %s %7.2f %7.2f %7.2f %7.2f %7.2f "
+             "%7.2f\n",
+             r->name, r->size, cell[V_PRIMAL], cell[V_FWD1], cell[V_FWD2],
+             cell[V_FWD4], cell[V_FWD8], cell[V_HAND],
              T[V_FWD1] / T[V_PRIMAL], T[V_FWD8] / T[V_PRIMAL],
-             4 * T[V_FWD1] / T[V_FWD4], 8 * T[V_FWD1] / T[V_FWD8],
-             T[V_FWD1] / T[V_HAND]);
+             2 * T[V_FWD1] / T[V_FWD2], 4 * T[V_FWD1] / T[V_FWD4],
+             8 * T[V_FWD1] / T[V_FWD8], T[V_FWD1] / T[V_HAND]);
       fflush(stdout);
       free_bench(&b);
     }
@@ -601,6 +577,8 @@ int main(int argc, char **argv) {
       json_num(f, "primal_s", T[V_PRIMAL], 0);
       json_num(f, "forward_s", T[V_FWD1], 0);
       json_num(f, "forward_ratio", T[V_FWD1] / T[V_PRIMAL], 0);
+      json_num(f, "width2_s", T[V_FWD2], 0);
+      json_num(f, "width2_speedup", 2 * T[V_FWD1] / T[V_FWD2], 0);
       json_num(f, "width4_s", T[V_FWD4], 0);
       json_num(f, "width4_speedup", 4 * T[V_FWD1] / T[V_FWD4], 0);
       json_num(f, "width8_s", T[V_FWD8], 0);
@@ -609,7 +587,9 @@ int main(int argc, char **argv) {
       json_num(f, "hand_s", T[V_HAND], 0);
       json_num(f, "forward_vs_hand", T[V_FWD1] / T[V_HAND], 0);
       fprintf(f, "\"verified\": %s, \"samples\": %d, \"min_sample_s\": %g}%s\n",
-              r->ok[0] && r->ok[1] && r->ok[2] && r->ok[3] ? "true" : "false",
+              r->ok[0] && r->ok[1] && r->ok[2] && r->ok[3] && r->ok[4]
+                  ? "true"
+                  : "false",
               o.samples, o.min_time, i + 1 < nres ? "," : "");
     }
     fprintf(f, "]\n");

@@ -21,6 +21,13 @@ using namespace llvm;
 
 namespace adcore {
 
+Value *ForwardEmitter::powerScale(const PowerRule &Power) {
+  if (Power.Factor == 1.0)
+    return Power.Other;
+  return B.CreateFMul(Power.Other,
+                      ConstantFP::get(Power.Other->getType(), Power.Factor));
+}
+
 std::optional<Value *> ForwardEmitter::powerRuleTangent(Value *A, Value *Bv) {
   std::optional<PowerRule> Power = powerRule(A, Bv);
   if (!Power)
@@ -29,11 +36,7 @@ std::optional<Value *> ForwardEmitter::powerRuleTangent(Value *A, Value *Bv) {
   if (!TX)
     return std::nullopt;
   // d(A * B) = Factor * Other * dx, the first product shared by the lanes.
-  Value *Scaled =
-      Power->Factor == 1.0
-          ? Power->Other
-          : B.CreateFMul(Power->Other,
-                         ConstantFP::get(A->getType(), Power->Factor));
+  Value *Scaled = powerScale(*Power);
   return forEachLane(A->getType(), [&](unsigned L) -> Value * {
     return B.CreateFMul(Scaled, lane(TX, L));
   });
@@ -90,6 +93,13 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
     return emitErrorOperation(I);
   B.setFastMathFlags(I.getFastMathFlags());
   Value *T = nullptr;
+  if (Width > 1 && I.getType()->isFloatingPointTy() &&
+      VectorLaneBlocks.contains(I.getParent()))
+    if ((T = vectorTangent(I, TA, TB))) {
+      B.clearFastMathFlags();
+      setTangent(&I, T);
+      return true;
+    }
   switch (I.getOpcode()) {
   case Instruction::FAdd:
     T = forEachLane(I.getType(), [&](unsigned L) -> Value * {

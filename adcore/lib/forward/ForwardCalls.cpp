@@ -238,6 +238,19 @@ bool ForwardEmitter::emitMathCall(CallBase &Call, const MathRule &Rule) {
   if (Terms.empty())
     return true;
 
+  // Width N outside vectorizable loops: the partials times the tangents in
+  // <N x T> vectors (ForwardLanes.cpp); a choice (fmin) stays a select of
+  // each lane on one condition.
+  if (Width > 1 && Call.getType()->isFloatingPointTy() &&
+      Rule.Combine != MathCombine::Select &&
+      VectorLaneBlocks.contains(Call.getParent())) {
+    SmallVector<MathTerm, MaxMathArgs> VectorTerms;
+    for (auto &[Partial, T] : Terms)
+      VectorTerms.push_back(
+          {B.CreateVectorSplat(Width, Partial), packLanes(T)});
+    setTangent(&Call, unpackLanes(mathTangent(B, Rule, VectorTerms)));
+    return true;
+  }
   // A struct result (llvm.frexp) carries the derivative in its first field.
   Type *ValueTy = Call.getType();
   bool InStruct = ValueTy->isStructTy();

@@ -13,6 +13,7 @@
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -132,6 +133,29 @@ bool ForwardEmitter::visitInstruction(Instruction &I) {
                             "' is not supported yet");
 }
 
+/// A tangent is a sum of contributions in no particular order, and the sign
+/// of a zero tangent means nothing (as an adjoint in reverse mode): the
+/// sums of the derivative code get `reassoc nsz`. A tangent summed over a
+/// loop (`s += x[i] * y[i]`) is then a reduction the vectorizer takes,
+/// where the primal's own sum, in the order the program wrote it, is not.
+static void
+looseTangentSums(Function &F,
+                 function_ref<bool(const Instruction &)> IsDerivativeCode) {
+  for (Instruction &I : instructions(F)) {
+    if (!isa<FPMathOperator>(I) || !IsDerivativeCode(I))
+      continue;
+    auto *II = dyn_cast<IntrinsicInst>(&I);
+    bool Sum = I.getOpcode() == Instruction::FAdd ||
+               I.getOpcode() == Instruction::FSub ||
+               (II && (II->getIntrinsicID() == Intrinsic::fmuladd ||
+                       II->getIntrinsicID() == Intrinsic::vector_reduce_fadd));
+    if (!Sum)
+      continue;
+    I.setHasAllowReassoc(true);
+    I.setHasNoSignedZeros(true);
+  }
+}
+
 bool ForwardEmitter::run() {
   Function &Primal = *Key.Primal;
   if (Primal.isDeclaration())
@@ -192,6 +216,9 @@ bool ForwardEmitter::run() {
       tagMemoryClass(I, MemoryClass::Primal);
 
   // Activity of the clone: the primal's, through the value map.
+  if (Width > 1)
+    for (const BasicBlock *BB : vectorLaneBlocks(Primal))
+      VectorLaneBlocks.insert(cast<BasicBlock>(VMap[BB]));
   for (const auto &[Orig, Clone] : VMap) {
     PrimalOf[Clone] = Orig;
     if (PrimalActivity.isActive(Orig))
@@ -277,9 +304,13 @@ bool ForwardEmitter::run() {
   if (Key.Split && !finishSplit())
     return false;
   // (What is not a clone of the primal's code is derivative code.)
+  auto IsDerivativeCode = [&](const Instruction &I) {
+    return !PrimalOf.count(&I);
+  };
+  if (!Key.ErrorEstimate)
+    looseTangentSums(Derivative, IsDerivativeCode);
   if (Ctx.contractsDerivatives())
-    contractDerivativeArithmetic(
-        Derivative, [&](const Instruction &I) { return !PrimalOf.count(&I); });
+    contractDerivativeArithmetic(Derivative, IsDerivativeCode);
   // (Verified with the whole module: SynthesisContext::verifyGenerated.)
   return true;
 }

@@ -10,6 +10,7 @@
 //   ForwardMemory.cpp   alloca, load, store, GEP, mem intrinsics, heap
 //   ForwardCalls.cpp    calls: math rules, intrinsics, user functions
 //   ForwardVector.cpp   vector and aggregate operations, reductions
+//   ForwardLanes.cpp    batched tangents of arithmetic in <N x T> vectors
 //   ForwardSplit.cpp    split forward mode: records instead of the primal's
 //                       memory, and the sweep that writes them
 //   ForwardError.cpp    error estimation rules (__enzyme_error_estimate)
@@ -34,6 +35,12 @@
 #include <optional>
 
 namespace adcore {
+
+/// The blocks of \p F outside the loops the loop vectorizer may take: there
+/// a batched tangent of arithmetic is computed in one <N x T> vector
+/// (ForwardLanes.cpp).
+llvm::SmallVector<const llvm::BasicBlock *, 16>
+vectorLaneBlocks(llvm::Function &F);
 
 class ForwardEmitter : public llvm::InstVisitor<ForwardEmitter, bool> {
 public:
@@ -122,6 +129,17 @@ private:
   /// constant times one factor times dx, when both factors are powers of the
   /// same x.
   std::optional<llvm::Value *> powerRuleTangent(llvm::Value *A, llvm::Value *B);
+  /// Factor * Other of a power rule: what multiplies dx.
+  llvm::Value *powerScale(const struct PowerRule &Power);
+
+  /// Width N > 1: the N lanes of a floating-point shadow as one vector, and
+  /// back.
+  llvm::Value *packLanes(llvm::Value *Shadow);
+  llvm::Value *unpackLanes(llvm::Value *Vec);
+  /// The tangent of a floating-point \p I at width N > 1, computed in one
+  /// <N x T> vector (null: an operation computed lane by lane).
+  llvm::Value *vectorTangent(llvm::BinaryOperator &I, llvm::Value *TA,
+                             llvm::Value *TB);
 
   /// Reports a user error at \p I; returns false.
   bool unsupported(llvm::Instruction &I, const llvm::Twine &What);
@@ -199,6 +217,9 @@ private:
   /// pointer read from a tape record: NullableShadows.h); accesses through
   /// them are guarded (NullShadowGuards.h). Per call, its callee's key bits.
   llvm::DenseSet<const llvm::Value *> NullableClones;
+  /// Width N > 1: the blocks of the clone whose floating-point tangents are
+  /// computed in <N x T> vectors.
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 16> VectorLaneBlocks;
   llvm::DenseMap<const llvm::Value *, NullableBits> CalleeNullableBits;
   bool nullable(const llvm::Value *V) const {
     return NullableClones.contains(V);

@@ -1,4 +1,5 @@
-; Tangent rules of floating-point arithmetic.
+; Tangent rules of floating-point arithmetic. The sums of tangent code are
+; sums in no particular order (reassoc nsz); the primal's keep their flags.
 ; RUN: adcc-opt -passes=adcc %s -o - | FileCheck %s
 
 declare double @__enzyme_fwddiff(ptr, ...)
@@ -19,17 +20,17 @@ define double @request(double %a, double %b) {
 
 ; CHECK-LABEL: define internal double @fwddiffe_arith(double %a, double %a.shadow, double %b, double %b.shadow)
 ; CHECK:      %s = fadd double %a, %b
-; CHECK-NEXT: [[TS:%.*]] = fadd double %a.shadow, %b.shadow
+; CHECK-NEXT: [[TS:%.*]] = fadd reassoc nsz double %a.shadow, %b.shadow
 ; CHECK-NEXT: %d = fsub double %s, %b
-; CHECK-NEXT: [[TD:%.*]] = fsub double [[TS]], %b.shadow
+; CHECK-NEXT: [[TD:%.*]] = fsub reassoc nsz double [[TS]], %b.shadow
 ; CHECK-NEXT: %m = fmul double %d, %b
 ; CHECK-NEXT: [[X:%.*]] = fmul double [[TD]], %b
 ; CHECK-NEXT: [[Y:%.*]] = fmul double %d, %b.shadow
-; CHECK-NEXT: [[TM:%.*]] = fadd double [[X]], [[Y]]
+; CHECK-NEXT: [[TM:%.*]] = fadd reassoc nsz double [[X]], [[Y]]
 ; CHECK-NEXT: %q = fdiv double %m, %a
 ; CHECK-NEXT: [[R:%.*]] = fdiv double 1.000000e+00, %a
 ; CHECK-NEXT: [[QT:%.*]] = fmul double %q, %a.shadow
-; CHECK-NEXT: [[NUM:%.*]] = fsub double [[TM]], [[QT]]
+; CHECK-NEXT: [[NUM:%.*]] = fsub reassoc nsz double [[TM]], [[QT]]
 ; CHECK-NEXT: [[TQ:%.*]] = fmul double [[NUM]], [[R]]
 ; CHECK-NEXT: %n = fneg double %q
 ; CHECK-NEXT: [[TN:%.*]] = fneg double [[TQ]]
@@ -59,7 +60,7 @@ define double @request_squares(double %x, double %c) {
 ; CHECK:      %f = call double @llvm.fmuladd.f64(double %nx, double %x, double %sq)
 ; CHECK-NEXT: [[TWONX:%.*]] = fmul double %nx, 2.000000e+00
 ; CHECK-NEXT: [[S:%.*]] = fmul double [[TWONX]], %x.shadow
-; CHECK-NEXT: [[TF:%.*]] = fadd double [[S]], [[TSQ]]
+; CHECK-NEXT: [[TF:%.*]] = fadd reassoc nsz double [[S]], [[TSQ]]
 ; CHECK-NEXT: ret double [[TF]]
 
 ; A cubic with a coefficient, 0.01 x (-x) x as instcombine leaves it: the

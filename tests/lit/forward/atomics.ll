@@ -31,4 +31,4 @@ define double @request(ptr %b, ptr %db, double %x) {
 ; CHECK-NEXT: %r = fmul double %prev, %x
 ; CHECK-NEXT: [[A:%.*]] = fmul double [[DPREV]], %x
 ; CHECK-NEXT: [[B:%.*]] = fmul double %prev, %x.shadow
-; CHECK-NEXT: fadd double [[A]], [[B]]
+; CHECK-NEXT: fadd reassoc nsz double [[A]], [[B]]

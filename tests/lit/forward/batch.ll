@@ -1,5 +1,5 @@
-; Width 2: each duplicated argument has two shadow parameters; inside, the
-; tangents are computed lane by lane.
+; Width 2: each duplicated argument has two shadow parameters; a shadow is
+; an array of the two lanes (batch-lanes.ll: how its arithmetic is done).
 ; RUN: adcc-opt -passes=adcc %s -o - | FileCheck %s
 
 @enzyme_width = external global i32

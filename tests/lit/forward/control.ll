@@ -30,6 +30,6 @@ define double @request(double %x) {
 ; CHECK:      %acc.next = fmul double %acc, %x
 ; CHECK-NEXT: [[A:%.*]] = fmul double %acc.tangent, %x
 ; CHECK-NEXT: [[B:%.*]] = fmul double %acc, %x.shadow
-; CHECK-NEXT: [[NEXT]] = fadd double [[A]], [[B]]
+; CHECK-NEXT: [[NEXT]] = fadd reassoc nsz double [[A]], [[B]]
 ; CHECK:      exit:
 ; CHECK-NEXT: ret double [[NEXT]]

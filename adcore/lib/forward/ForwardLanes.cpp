@@ -1,0 +1,132 @@
+//===- ForwardLanes.cpp - Batched tangents in SIMD lanes -----------------===//
+//
+// At width N a shadow of a floating-point scalar is an [N x T] array, one
+// element per direction (the lanes). Where the loop vectorizer cannot take
+// the code (straight-line code, outer loops, innermost loops with a
+// recurrence that is not a reduction or with calls), a tangent of
+// arithmetic is computed in one <N x T> vector: t(a) + t(b) is one vector
+// addition, t(a) b + a t(b) two multiplications by splats and an addition,
+// where lane by lane they would be N of each (the SLP vectorizer finds
+// few of them again: the lanes read and write memory of their own).
+// Inside a loop the vectorizer can take, the lanes stay scalars: it then
+// computes VF iterations of each lane at once, and vector operations in the
+// loop would keep it from doing so (a batched stencil was 1.5-2x slower).
+// The array stays the shadow's type (of phis, loads, stores, calls); the
+// vector and the array convert into each other, conversions InstCombine
+// removes between two vector operations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ForwardEmitter.h"
+#include "rules/PowerRule.h"
+
+#include "llvm/Analysis/IVDescriptors.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// Whether the loop vectorizer may take \p L: innermost, its
+/// floating-point phis reductions or values of earlier iterations (u[i - 1]
+/// kept from the iteration before), no calls but intrinsics.
+bool mayVectorize(Loop &L, DominatorTree &DT) {
+  if (!L.isInnermost())
+    return false;
+  for (PHINode &Phi : L.getHeader()->phis()) {
+    if (!Phi.getType()->isFloatingPointTy())
+      continue;
+    RecurrenceDescriptor Reduction;
+    if (!RecurrenceDescriptor::isReductionPHI(&Phi, &L, Reduction) &&
+        !RecurrenceDescriptor::isFixedOrderRecurrence(&Phi, &L, &DT))
+      return false;
+  }
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (isa<CallBase>(I) && !isa<IntrinsicInst>(I))
+        return false;
+  return true;
+}
+
+} // namespace
+
+SmallVector<const BasicBlock *, 16> vectorLaneBlocks(Function &F) {
+  DominatorTree DT(F);
+  LoopInfo LI(DT);
+  SmallVector<const BasicBlock *, 16> Blocks;
+  for (BasicBlock &BB : F) {
+    Loop *L = LI.getLoopFor(&BB);
+    if (!L || !mayVectorize(*L, DT))
+      Blocks.push_back(&BB);
+  }
+  return Blocks;
+}
+
+Value *ForwardEmitter::packLanes(Value *Shadow) {
+  Type *T = cast<ArrayType>(Shadow->getType())->getElementType();
+  Value *V = PoisonValue::get(FixedVectorType::get(T, Width));
+  for (unsigned L = 0; L < Width; ++L)
+    V = B.CreateInsertElement(V, B.CreateExtractValue(Shadow, L), L);
+  return V;
+}
+
+Value *ForwardEmitter::unpackLanes(Value *Vec) {
+  Type *T = cast<VectorType>(Vec->getType())->getElementType();
+  Value *R = PoisonValue::get(ArrayType::get(T, Width));
+  for (unsigned L = 0; L < Width; ++L)
+    R = B.CreateInsertValue(R, B.CreateExtractElement(Vec, L), L);
+  return R;
+}
+
+Value *ForwardEmitter::vectorTangent(BinaryOperator &I, Value *TA, Value *TB) {
+  Value *A = I.getOperand(0), *Bv = I.getOperand(1);
+  // (A sum with one tangent is that tangent, as it is.)
+  bool Sum = I.getOpcode() == Instruction::FAdd ||
+             I.getOpcode() == Instruction::FSub;
+  if (Sum && !TB)
+    return TA;
+  if (I.getOpcode() == Instruction::FAdd && !TA)
+    return TB;
+  Value *VA = TA ? packLanes(TA) : nullptr, *VB = TB ? packLanes(TB) : nullptr;
+  auto Splat = [&](Value *V) { return B.CreateVectorSplat(Width, V); };
+  Value *T = nullptr;
+  switch (I.getOpcode()) {
+  case Instruction::FAdd:
+    T = B.CreateFAdd(VA, VB);
+    break;
+  case Instruction::FSub:
+    T = VA ? B.CreateFSub(VA, VB) : B.CreateFNeg(VB);
+    break;
+  case Instruction::FMul: {
+    if (std::optional<PowerRule> Power = powerRule(A, Bv))
+      if (Value *TX = tangentOrNull(Power->X)) {
+        T = B.CreateFMul(Splat(powerScale(*Power)), packLanes(TX));
+        break;
+      }
+    Value *X = VA ? B.CreateFMul(VA, Splat(Bv)) : nullptr;
+    Value *Y = VB ? B.CreateFMul(Splat(A), VB) : nullptr;
+    T = X && Y ? B.CreateFAdd(X, Y) : X ? X : Y;
+    break;
+  }
+  case Instruction::FDiv: {
+    Value *R = isa<Constant>(Bv)
+                   ? nullptr
+                   : B.CreateFDiv(ConstantFP::get(Bv->getType(), 1.0), Bv);
+    Value *N = VA;
+    if (VB) {
+      Value *Q = B.CreateFMul(Splat(&I), VB);
+      N = VA ? B.CreateFSub(VA, Q) : B.CreateFNeg(Q);
+    }
+    T = R ? B.CreateFMul(N, Splat(R)) : B.CreateFDiv(N, Splat(Bv));
+    break;
+  }
+  default:
+    return nullptr;
+  }
+  return unpackLanes(T);
+}
+
+} // namespace adcore
