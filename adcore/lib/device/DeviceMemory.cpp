@@ -13,6 +13,10 @@
 //   thread's shared slot p = shared_base + threadIdx.x, in shared memory
 //                        (address space 3), which each block has its own of
 //
+// and only where every access of the function to that array is at the same
+// kind of element: a stencil that also reads x[i + 1] makes x's updates
+// atomic, since the thread next door adds into x[i] too.
+//
 // The primal's address decides (the shadow has the same shape).
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +24,7 @@
 #include "device/DeviceCode.h"
 
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
@@ -91,6 +96,78 @@ bool isIndexedBy(const Value *Ptr, bool (*IsIndex)(const Value *)) {
   return IsIndex(GEP->getOperand(GEP->getNumOperands() - 1));
 }
 
+/// What names the array an address points into: its underlying object,
+/// or, for a pointer loaded from memory (at -O0 each access loads the
+/// kernel's argument from its stack slot again), the place it was loaded
+/// from.
+const Value *arrayOf(const Value *Ptr) {
+  const Value *Obj = getUnderlyingObject(Ptr);
+  if (const auto *LI = dyn_cast<LoadInst>(Obj))
+    return LI->getPointerOperand()->stripPointerCasts();
+  return Obj;
+}
+
+/// The pointers \p I accesses memory through (null for a call: anything).
+bool accessedPointers(const Instruction &I,
+                      SmallVectorImpl<const Value *> &Ptrs) {
+  if (const auto *LI = dyn_cast<LoadInst>(&I))
+    Ptrs.push_back(LI->getPointerOperand());
+  else if (const auto *SI = dyn_cast<StoreInst>(&I))
+    Ptrs.push_back(SI->getPointerOperand());
+  else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    Ptrs.push_back(RMW->getPointerOperand());
+  else if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+    Ptrs.push_back(CX->getPointerOperand());
+  else if (const auto *Call = dyn_cast<CallBase>(&I)) {
+    if (const auto *II = dyn_cast<IntrinsicInst>(Call);
+        II && (II->isAssumeLikeIntrinsic() || II->isLifetimeStartOrEnd()))
+      return true;
+    for (const Use &A : Call->args())
+      if (A->getType()->isPointerTy())
+        Ptrs.push_back(A.get());
+    return Ptrs.empty();
+  }
+  return true;
+}
+
+/// Whether every access of the function to the array \p Ptr points into
+/// is, like \p Ptr, at the element the index \p IsIndex picks: then only
+/// this thread touches that element. A neighbour read elsewhere (`x[i+1]`
+/// of a stencil), another index, or the array passed to a call makes the
+/// update atomic, since another thread may add into the same element.
+bool onlyThreadsElement(const Value *Ptr, bool (*IsIndex)(const Value *)) {
+  const auto *I = dyn_cast<Instruction>(Ptr);
+  const Function *F = I ? I->getFunction() : nullptr;
+  if (!F)
+    return false;
+  const Value *Array = arrayOf(Ptr);
+  // The same element of the array: a GEP of the same element type straight
+  // off the array's base (not off `x + 1`), at the thread's index.
+  auto AtThreadsElement = [&](const Value *P) {
+    const auto *GEP = dyn_cast<GEPOperator>(P);
+    const auto *Mine = dyn_cast<GEPOperator>(Ptr);
+    if (!GEP || !Mine || !isIndexedBy(P, IsIndex) ||
+        GEP->getSourceElementType() != Mine->getSourceElementType())
+      return false;
+    const Value *Base = GEP->getPointerOperand()->stripPointerCasts();
+    return getUnderlyingObject(Base) == Base;
+  };
+  if (!AtThreadsElement(Ptr))
+    return false;
+  for (const Instruction &Other : instructions(*F)) {
+    SmallVector<const Value *, 4> Ptrs;
+    bool Known = accessedPointers(Other, Ptrs);
+    for (const Value *P : Ptrs) {
+      P = P->stripPointerCasts();
+      if (arrayOf(P) != Array)
+        continue;
+      if (!Known || !AtThreadsElement(P))
+        return false;
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 bool needsAtomicUpdate(const Value *Ptr, const char *&Why) {
@@ -103,11 +180,13 @@ bool needsAtomicUpdate(const Value *Ptr, const char *&Why) {
     Why = "private memory";
     return false;
   }
-  if (isIndexedBy(Ptr, isGlobalThreadId)) {
+  if (isIndexedBy(Ptr, isGlobalThreadId) &&
+      onlyThreadsElement(Ptr, isGlobalThreadId)) {
     Why = "indexed by the global thread id";
     return false;
   }
-  if (AS == SharedAddressSpace && isIndexedBy(Ptr, isThreadInBlock)) {
+  if (AS == SharedAddressSpace && isIndexedBy(Ptr, isThreadInBlock) &&
+      onlyThreadsElement(Ptr, isThreadInBlock)) {
     Why = "shared memory indexed by the thread's index in its block";
     return false;
   }
