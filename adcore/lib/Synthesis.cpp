@@ -5,6 +5,7 @@
 #include "support/CallSites.h"
 #include "support/TapeLevels.h"
 #include "prepare/Prepare.h"
+#include "rules/OpenMPRuntime.h"
 #include "analysis/ActivityAnalysis.h"
 #include "forward/ForwardEmitter.h"
 #include "reverse/ReverseEmitter.h"
@@ -318,8 +319,13 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= rewritePosixMemaligns(P);
     Changed |= resetInputValues(P);
     Changed |= typeFloatCopies(P);
+    Changed |= rewriteOpenMPReductions(P);
     if (Changed)
       removeDeadLocals(P);
+  }
+  if (const CallBase *Construct = findUnsupportedOpenMPCall(*Key.Primal)) {
+    reportOpenMPConstruct(*Construct, Key);
+    return nullptr;
   }
   if (Key.Split)
     return getOrCreateSplit(Key);
@@ -340,6 +346,23 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   if (Emitter.run())
     return D;
   return discardGenerated({D});
+}
+
+void SynthesisContext::reportOpenMPConstruct(const CallBase &Call,
+                                             const DerivativeKey &Key) {
+  const Function &Callee = *Call.getCalledFunction();
+  StringRef Construct = unsupportedOpenMPConstruct(Callee);
+  if (Construct.empty())
+    Construct = "this form of the reduction clause";
+  error(placeOf(Call, *Key.Primal),
+        "cannot differentiate " + describe(*Key.Primal) +
+            (Key.Mode == DerivativeMode::Forward ? " in forward mode"
+                                                 : " in reverse mode") +
+            ": " + Construct + " (" + Callee.getName() +
+            ") is not supported in differentiated code yet; differentiate "
+            "a function without it, or give the function that uses it a "
+            "custom derivative (docs/parallel.md)");
+  HadError = true;
 }
 
 Function *SynthesisContext::discardGenerated(ArrayRef<Function *> Made) {

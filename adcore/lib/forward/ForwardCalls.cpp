@@ -19,6 +19,7 @@
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
 #include "rules/MirroredFunctions.h"
+#include "rules/OpenMPRuntime.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -93,6 +94,8 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
                                  "unit");
   if (std::string Nested = nestedCheckpointMessage(*Callee); !Nested.empty())
     return unsupported(Call, Nested);
+  if (classifyOpenMPCall(*Callee) == OpenMPCall::Fork)
+    return emitForkCall(Call);
   // (A function of another file: its derivative is made at link time.)
   if (Callee->isDeclaration() && !Ctx.defers(*Callee))
     return unsupported(

@@ -341,6 +341,10 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
 
   if (DeviceCode && mirrorsBarrier(I, Popped))
     return true;
+  if (Key.Parallel && !DeviceCode && mirrorsOpenMPSync(I))
+    return true;
+  if (ForkSites.count(&I))
+    return emitForkAdjoint(cast<CallBase>(I), Popped);
   if (CustomSites.count(&I))
     return emitCustomAdjoint(cast<CallBase>(I), Popped);
   if (Bypassed.contains(&I))
@@ -552,7 +556,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       SP = guardedReadAddress(RB, Unguarded, LI->getType(), ShadowA);
       To = guardedWriteAddress(RB, Unguarded, LI->getType(), ShadowA);
     }
-    if (DeviceCode && addAtomically(*LI, To, D))
+    if ((DeviceCode || Key.Parallel) && addAtomically(*LI, To, D))
       return true;
     LoadInst *Old = RB.CreateAlignedLoad(LI->getType(), SP, ShadowA);
     tagMemoryClass(*Old, MemoryClass::Shadow);
