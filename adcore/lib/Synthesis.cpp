@@ -157,7 +157,12 @@ std::string SynthesisContext::displayName(const Function &F) const {
 std::string SynthesisContext::describe(const Function &F) const {
   if (const Function *Primal = GeneratedFrom.lookup(&F))
     return "the derivative of " + describe(*Primal);
-  return "'" + displayName(F) + "'";
+  // (Clang's outlined body of an OpenMP region: `f.omp_outlined.1`, at -O0
+  // with -g `f.omp_outlined_debug__`.)
+  std::string Name = displayName(F);
+  if (size_t At = Name.find(".omp_outlined"); At != std::string::npos)
+    return "the OpenMP region in '" + Name.substr(0, At) + "'";
+  return "'" + Name + "'";
 }
 
 SynthesisContext::SynthesisContext(Module &M, bool PrintTapePlans)
@@ -358,10 +363,11 @@ void SynthesisContext::reportOpenMPConstruct(const CallBase &Call,
         "cannot differentiate " + describe(*Key.Primal) +
             (Key.Mode == DerivativeMode::Forward ? " in forward mode"
                                                  : " in reverse mode") +
-            ": " + Construct + " (" + Callee.getName() +
+            ": " + Construct + " (" + demangle(Callee.getName()) +
             ") is not supported in differentiated code yet; differentiate "
             "a function without it, or give the function that uses it a "
-            "custom derivative (docs/parallel.md)");
+            "custom derivative; OpenMP parallel loops and adcc::launch are "
+            "differentiated (docs/parallel.md)");
   HadError = true;
 }
 

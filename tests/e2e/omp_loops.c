@@ -3,7 +3,8 @@
  * against the gradients (dot-product test), each with teams of 1, 2 and 4
  * threads. Static and dynamic schedules, a sum reduction, shared arrays,
  * private and firstprivate variables, a nested call, reads of a
- * neighbour's element (adjoint updates that other iterations share). */
+ * neighbour's element (adjoint updates that other iterations share), a
+ * barrier, single and critical blocks, omp atomic. */
 #include "check.h"
 
 #include <omp.h>
@@ -64,6 +65,30 @@ double phases(const double *x, double *tmp, int n) {
   return total;
 }
 
+/* omp atomic updates of a shared sum, from gathered elements. */
+double atomics(const double *x, double *y, int n) {
+  double s = 0;
+  (void)y;
+#pragma omp parallel for schedule(guided)
+  for (int i = 0; i < n; ++i) {
+    double v = x[i] * x[(7 * i) % n];
+#pragma omp atomic
+    s += v;
+#pragma omp atomic
+    s -= 0.25 * v * v;
+  }
+  return s;
+}
+
+/* Constant data (enzyme_const, no shadow) shared by the region. */
+double weighted(const double *x, const double *c, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += c[i] * x[i] * x[i];
+  return s;
+}
+
 typedef double (*objective)(const double *, double *, int);
 typedef void (*gradient)(const double *, double *, double *, double *);
 typedef double (*tangent)(const double *, const double *, double *,
@@ -88,6 +113,7 @@ static double sum_squares2(const double *x, double *unused, int n) {
 DERIVATIVES(sum_squares2)
 DERIVATIVES(neighbours)
 DERIVATIVES(phases)
+DERIVATIVES(atomics)
 #define CHECK_GRADIENT(f) check_gradient(f, gradient_##f, tangent_##f, #f)
 
 static void check_gradient(objective f, gradient grad, tangent tan,
@@ -136,8 +162,22 @@ int main(void) {
   __enzyme_autodiff((void *)sum_squares, enzyme_dup, x, dx, enzyme_const, N);
   for (int i = 0; i < N; ++i)
     CHECK_CLOSE(dx[i], 2 * x[i], 1e-12);
+  /* analytic: d/dx sum c x^2 = 2 c x, c constant */
+  double c[N];
+  for (int i = 0; i < N; ++i)
+    c[i] = 1.0 + 0.5 * i;
+  for (int threads = 1; threads <= 4; threads *= 2) {
+    omp_set_num_threads(threads);
+    for (int i = 0; i < N; ++i)
+      dx[i] = 0;
+    __enzyme_autodiff((void *)weighted, enzyme_dup, x, dx, enzyme_const, c,
+                      enzyme_const, N);
+    for (int i = 0; i < N; ++i)
+      CHECK_CLOSE(dx[i], 2 * c[i] * x[i], 1e-12);
+  }
   CHECK_GRADIENT(sum_squares2);
   CHECK_GRADIENT(neighbours);
   CHECK_GRADIENT(phases);
+  CHECK_GRADIENT(atomics);
   return check_finish();
 }

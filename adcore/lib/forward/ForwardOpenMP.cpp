@@ -52,6 +52,13 @@ bool ForwardEmitter::emitForkCall(CallBase &Call) {
     for (unsigned L = 0; L < Width; ++L)
       Args.push_back(lane(T, L));
   }
+  // (Shared pointers whose tangents may be null: guarded in the region.)
+  NullableBits Bits = CalleeNullableBits.lookup(&Call);
+  for (unsigned No = 2; No < K.Args.size() && No < 64; ++No)
+    if (hasShadow(K.Args[No])) {
+      K.NullableShadows |= forkedParamBits(Bits.Nullable) & uint64_t(1) << No;
+      K.NullReaching |= forkedParamBits(Bits.Reaching) & uint64_t(1) << No;
+    }
   Function *D = Ctx.getOrCreate(K);
   if (!D)
     return false;

@@ -99,8 +99,12 @@ void ReverseEmitter::reportDeviceUpdates() {
     if (!Counts.empty())
       SS << ")";
   };
-  SS << "reverse mode of " << Ctx.describe(*Key.Primal)
-     << (DeviceCode ? " in device code" : " in an OpenMP parallel region")
+  std::string Who = Ctx.describe(*Key.Primal);
+  SS << "reverse mode of " << Who
+     << (DeviceCode ? " in device code"
+         : StringRef(Who).starts_with("the OpenMP region")
+             ? ""
+             : " (run by the threads of an OpenMP region)")
      << ": adjoint updates of memory: ";
   List(AtomicUpdates, "atomic adds");
   SS << ", ";

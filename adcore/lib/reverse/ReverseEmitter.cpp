@@ -728,6 +728,8 @@ bool ReverseEmitter::run() {
   if (Key.Primal->isVarArg())
     return unsupported(*Key.Primal->getEntryBlock().begin(),
                        "variadic functions cannot be differentiated");
+  if (Key.Parallel && !checkCriticalSections())
+    return false;
   if (!buildAugmented())
     return false;
   if (!AugReturn) {

@@ -423,6 +423,13 @@ private:
   /// again at its mirror; a critical section's end is entered there and
   /// its start left. Returns whether \p I was one of them.
   bool mirrorsOpenMPSync(llvm::Instruction &I);
+  /// `atomicrmw fadd p, v` (omp atomic): v's adjoint is the adjoint of *p,
+  /// read from its shadow \p SP (null: memory without derivatives).
+  bool emitAtomicAdjoint(llvm::AtomicRMWInst &RMW, llvm::Value *SP);
+  /// In a parallel region: a critical section whose adjoints depend on
+  /// the order the threads ran it in (anything but sums into shared
+  /// memory) is an error: the reverse region runs them in another order.
+  bool checkCriticalSections();
   /// In a parallel region: whether the adjoint update of what \p LI reads
   /// must be atomic (analysis/ParallelMemory.h), and why.
   bool needsAtomicParallelUpdate(llvm::LoadInst &LI, const char *&Why);

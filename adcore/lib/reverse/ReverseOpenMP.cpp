@@ -34,6 +34,12 @@
 #include "rules/OpenMPRuntime.h"
 #include "support/CallSites.h"
 
+#include "support/MemoryScopes.h"
+#include "support/NullShadowGuards.h"
+#include "support/ShadowAlignment.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -117,6 +123,13 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
       K.Args.push_back(ArgActivity::Const);
     }
   }
+  // (Shared pointers whose shadows may be null: guarded in the region.)
+  NullableBits Bits = CalleeNullableBits.lookup(&Call);
+  for (unsigned No = 2; No < K.Args.size() && No < 64; ++No)
+    if (hasShadow(K.Args[No])) {
+      K.NullableShadows |= forkedParamBits(Bits.Nullable) & uint64_t(1) << No;
+      K.NullReaching |= forkedParamBits(Bits.Reaching) & uint64_t(1) << No;
+    }
   Function *AugRegion = Ctx.getOrCreate(K);
   if (!AugRegion)
     return false;
@@ -224,6 +237,115 @@ bool ReverseEmitter::mirrorsOpenMPSync(Instruction &I) {
                                 : "__kmpc_end_critical",
                             RB.getVoidTy(), {Ptr, I32, Ptr}),
                 {Loc, Tid, Lock});
+  return true;
+}
+
+bool ReverseEmitter::emitAtomicAdjoint(AtomicRMWInst &RMW, Value *SP) {
+  Value *V = RMW.getValOperand();
+  if (!V->getType()->isFPOrFPVectorTy() || !SP)
+    return true;
+  AtomicRMWInst::BinOp Op = RMW.getOperation();
+  if (Op != AtomicRMWInst::FAdd && Op != AtomicRMWInst::FSub)
+    return unsupported(RMW, "an atomic update of a floating-point value "
+                            "other than += and -= (omp atomic with another "
+                            "operator)");
+  if (!RMW.use_empty() && isActiveFloat(&RMW))
+    return unsupported(RMW, "the value an atomic update reads (omp atomic "
+                            "capture, or a compare-and-swap loop) carries a "
+                            "derivative");
+  if (!isActiveFloat(V))
+    return true;
+  // (*p += v: the adjoint of *p, which the reverse sweep only reads here,
+  // flows to v.)
+  const Align A = shadowAlign(Rev.getParent()->getDataLayout(), V->getType(),
+                              RMW.getAlign());
+  if (nullable(RMW.getPointerOperand()))
+    SP = guardedReadAddress(RB, SP, V->getType(), A);
+  LoadInst *D = RB.CreateAlignedLoad(V->getType(), SP, A);
+  tagMemoryClass(*D, MemoryClass::Shadow);
+  addAdjoint(V, Op == AtomicRMWInst::FSub ? RB.CreateFNeg(D)
+                                          : static_cast<Value *>(D));
+  return true;
+}
+
+namespace {
+
+/// The same address: one value, or two loads of one pointer variable
+/// (-O0).
+bool samePlace(const Value *A, const Value *B) {
+  if (A == B)
+    return true;
+  const auto *LA = dyn_cast<LoadInst>(A), *LB = dyn_cast<LoadInst>(B);
+  return LA && LB && LA->getPointerOperand() == LB->getPointerOperand() &&
+         isa<AllocaInst>(LA->getPointerOperand());
+}
+
+/// Whether \p SI, in a critical section, adds to the value it overwrites:
+/// `*p = *p + v` or `*p = *p - v`, *p read in the section, v not computed
+/// from it.
+bool accumulates(const StoreInst &SI) {
+  auto *Op = dyn_cast<BinaryOperator>(SI.getValueOperand());
+  if (!Op || (Op->getOpcode() != Instruction::FAdd &&
+              Op->getOpcode() != Instruction::FSub))
+    return false;
+  for (unsigned K = 0; K < 2; ++K) {
+    if (K == 1 && Op->getOpcode() == Instruction::FSub)
+      break;
+    auto *Old = dyn_cast<LoadInst>(Op->getOperand(K));
+    if (Old && samePlace(Old->getPointerOperand(), SI.getPointerOperand()) &&
+        Old->hasOneUse() && Op->getOperand(1 - K) != Old)
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+bool ReverseEmitter::checkCriticalSections() {
+  for (BasicBlock &BB : *Key.Primal)
+    for (Instruction &I : BB) {
+      auto *Call = dyn_cast<CallBase>(&I);
+      Function *F = Call ? Call->getCalledFunction() : nullptr;
+      if (!F || classifyOpenMPCall(*F) != OpenMPCall::Critical)
+        continue;
+      // The section: what runs after I and before the end on its lock.
+      SmallVector<Instruction *, 8> Work = {I.getNextNode()};
+      SmallPtrSet<Instruction *, 32> Seen;
+      while (!Work.empty()) {
+        Instruction *J = Work.pop_back_val();
+        if (!J || !Seen.insert(J).second)
+          continue;
+        auto *Inner = dyn_cast<CallBase>(J);
+        Function *G = Inner ? Inner->getCalledFunction() : nullptr;
+        if (G && classifyOpenMPCall(*G) == OpenMPCall::EndCritical &&
+            Inner->getArgOperand(2) == Call->getArgOperand(2))
+          continue;
+        auto *SI = dyn_cast<StoreInst>(J);
+        bool Shared =
+            SI && !isa<AllocaInst>(getUnderlyingObject(SI->getPointerOperand()));
+        if (Shared && SI->getValueOperand()->getType()->isFPOrFPVectorTy() &&
+            !accumulates(*SI))
+          return unsupported(*SI,
+                             "a critical section (or a reduction other than "
+                             "+ and -) whose update of shared memory is not "
+                             "a sum: the reverse of a parallel region runs "
+                             "its threads' sections in another order; use "
+                             "reduction(+:...) or `x += ...` in the section");
+        if (Inner && !isa<IntrinsicInst>(Inner) &&
+            (!G || (!G->isDeclaration() && !G->onlyReadsMemory())))
+          return unsupported(*Inner, "a call of a function that may write "
+                                     "memory in a critical section of an "
+                                     "OpenMP parallel region (the reverse "
+                                     "region runs the sections in another "
+                                     "order); inline it, or make it return "
+                                     "the value to add");
+        if (J->isTerminator())
+          for (BasicBlock *S : successors(J->getParent()))
+            Work.push_back(&S->front());
+        else
+          Work.push_back(J->getNextNode());
+      }
+    }
   return true;
 }
 

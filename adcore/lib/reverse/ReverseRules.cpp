@@ -92,6 +92,11 @@ bool ReverseEmitter::neededValues(Instruction &I,
       }
     return true;
   }
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    if (Value *SP = shadowOrNull(RMW->getPointerOperand()))
+      Need(SP);
+    return true;
+  }
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *SP = shadowOrNull(SI->getPointerOperand());
     Type *T = SI->getValueOperand()->getType();
@@ -345,6 +350,8 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     return true;
   if (ForkSites.count(&I))
     return emitForkAdjoint(cast<CallBase>(I), Popped);
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return emitAtomicAdjoint(*RMW, ShadowAt(RMW->getPointerOperand()));
   if (CustomSites.count(&I))
     return emitCustomAdjoint(cast<CallBase>(I), Popped);
   if (Bypassed.contains(&I))

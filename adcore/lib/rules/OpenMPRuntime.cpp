@@ -97,6 +97,14 @@ constexpr OpenMPRow OpenMPTable[] = {
     {"__tgt_target", true, OpenMPCall::Unsupported, "omp target"},
     {"__kmpc_", true, OpenMPCall::Unsupported,
      "an OpenMP construct adcc does not know"},
+    // threads started without OpenMP (their creation and join are not
+    // mirrored: docs/parallel.md)
+    {"pthread_create", false, OpenMPCall::Unsupported,
+     "a thread started inside differentiated code"},
+    {"thrd_create", false, OpenMPCall::Unsupported,
+     "a thread started inside differentiated code"},
+    {"_ZNSt6thread15_M_start_thread", true, OpenMPCall::Unsupported,
+     "a std::thread started inside differentiated code"},
 };
 
 const OpenMPRow *rowOf(const Function &F) {
@@ -104,7 +112,7 @@ const OpenMPRow *rowOf(const Function &F) {
     return nullptr;
   StringRef Name = F.getName();
   if (!Name.starts_with("__kmpc_") && !Name.starts_with("omp_") &&
-      !Name.starts_with("__tgt_"))
+      !Name.starts_with("__tgt_") && !Name.contains("thr"))
     return nullptr;
   for (const OpenMPRow &Row : OpenMPTable)
     if (Row.Prefix ? Name.starts_with(Row.Name) : Name == Row.Name)

@@ -26,6 +26,8 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
+
 namespace llvm {
 class CallBase;
 class Function;
@@ -66,6 +68,13 @@ llvm::Function *forkedFunction(const llvm::CallBase &Fork);
 /// The first argument of a __kmpc_fork_call that is passed on to the
 /// outlined function (after loc, argc and the outlined function).
 constexpr unsigned ForkSharedArgs = 3;
+
+/// Bits by argument of a __kmpc_fork_call (bit i: argument i) as bits by
+/// parameter of the outlined function (whose first two parameters, the
+/// thread ids, get none).
+inline uint64_t forkedParamBits(uint64_t CallBits) {
+  return (CallBits >> (ForkSharedArgs - 2)) & ~uint64_t(3);
+}
 
 } // namespace adcore
 
