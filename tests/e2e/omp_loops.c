@@ -4,7 +4,8 @@
  * threads. Static and dynamic schedules, a sum reduction, shared arrays,
  * private and firstprivate variables, a nested call, reads of a
  * neighbour's element (adjoint updates that other iterations share), a
- * barrier, single and critical blocks, omp atomic. */
+ * barrier, single and critical blocks, omp atomic, a time loop of regions
+ * with num_threads and lastprivate, constant data shared by a region. */
 #include "check.h"
 
 #include <omp.h>
@@ -80,6 +81,34 @@ double atomics(const double *x, double *y, int n) {
   return s;
 }
 
+static double smooth(const double *v, int i, int n) {
+  return 0.25 * v[i > 0 ? i - 1 : i] + 0.5 * v[i] +
+         0.25 * v[i < n - 1 ? i + 1 : i];
+}
+
+/* A time loop of regions with other team sizes than the caller's
+ * (num_threads), a callee that reads neighbours through a pointer, and a
+ * lastprivate value read after the loop. */
+double steps(const double *x, double *y, int n) {
+  double u[N], last = 0;
+  for (int i = 0; i < n; ++i)
+    u[i] = x[i];
+  for (int t = 0; t < 3; ++t) {
+#pragma omp parallel for num_threads(3) lastprivate(last)
+    for (int i = 0; i < n; ++i) {
+      y[i] = smooth(u, i, n) + 0.1 * sin(u[i]);
+      last = y[i];
+    }
+#pragma omp parallel for num_threads(2)
+    for (int i = 0; i < n; ++i)
+      u[i] = y[i] * (1.0 + 0.01 * t);
+  }
+  double s = last;
+  for (int i = 0; i < n; ++i)
+    s += u[i] * u[i];
+  return s;
+}
+
 /* Constant data (enzyme_const, no shadow) shared by the region. */
 double weighted(const double *x, const double *c, int n) {
   double s = 0;
@@ -114,6 +143,7 @@ DERIVATIVES(sum_squares2)
 DERIVATIVES(neighbours)
 DERIVATIVES(phases)
 DERIVATIVES(atomics)
+DERIVATIVES(steps)
 #define CHECK_GRADIENT(f) check_gradient(f, gradient_##f, tangent_##f, #f)
 
 static void check_gradient(objective f, gradient grad, tangent tan,
@@ -179,5 +209,6 @@ int main(void) {
   CHECK_GRADIENT(neighbours);
   CHECK_GRADIENT(phases);
   CHECK_GRADIENT(atomics);
+  CHECK_GRADIENT(steps);
   return check_finish();
 }

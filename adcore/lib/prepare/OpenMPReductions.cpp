@@ -108,15 +108,24 @@ bool rewriteOpenMPReductions(Function &F) {
 }
 
 const CallBase *findUnsupportedOpenMPCall(const Function &F) {
+  // (The most specific construct: a task's depend clause rather than the
+  // task, which is allocated first.)
+  const CallBase *First = nullptr;
   for (const BasicBlock &BB : F)
-    for (const Instruction &I : BB)
-      if (const auto *Call = dyn_cast<CallBase>(&I))
-        if (const Function *Callee = Call->getCalledFunction())
-          if (!unsupportedOpenMPConstruct(*Callee).empty() ||
-              classifyOpenMPCall(*Callee) == OpenMPCall::Reduce ||
-              classifyOpenMPCall(*Callee) == OpenMPCall::EndReduce)
-            return Call;
-  return nullptr;
+    for (const Instruction &I : BB) {
+      const auto *Call = dyn_cast<CallBase>(&I);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee)
+        continue;
+      StringRef Construct = unsupportedOpenMPConstruct(*Callee);
+      if (Construct.contains("depend"))
+        return Call;
+      if (!First && (!Construct.empty() ||
+                     classifyOpenMPCall(*Callee) == OpenMPCall::Reduce ||
+                     classifyOpenMPCall(*Callee) == OpenMPCall::EndReduce))
+        First = Call;
+    }
+  return First;
 }
 
 } // namespace adcore

@@ -18,8 +18,23 @@ double tasks(const double *x, int n) {
   }
   return s;
 }
-// CHECK: openmp.c:[[#@LINE-5]]:1: error: cannot differentiate the OpenMP region in 'tasks' in reverse mode: omp task (__kmpc_omp_task_alloc) is not supported in differentiated code yet
-// FWD: openmp.c:[[#@LINE-6]]:1: error: cannot differentiate the OpenMP region in 'tasks' in forward mode: omp task (__kmpc_omp_task_alloc) is not supported in differentiated code yet
+// CHECK: openmp.c:[[#@LINE-5]]:1: error: cannot differentiate the OpenMP region in 'tasks' in reverse mode: the depend clause of omp task (__kmpc_omp_task_with_deps) is not supported in differentiated code yet
+// FWD: openmp.c:[[#@LINE-6]]:1: error: cannot differentiate the OpenMP region in 'tasks' in forward mode: the depend clause of omp task (__kmpc_omp_task_with_deps) is not supported in differentiated code yet
+
+double plain_tasks(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel
+#pragma omp single
+  for (int i = 0; i < n; ++i) {
+#pragma omp task shared(s)
+    {
+#pragma omp atomic
+      s += x[i];
+    }
+  }
+  return s;
+}
+// CHECK: openmp.c:[[#@LINE-8]]:1: error: cannot differentiate the OpenMP region in 'plain_tasks' in reverse mode: omp task (__kmpc_omp_task_alloc) is not supported in differentiated code yet
 
 double ordered(const double *x, int n) {
   double s = 0;
@@ -54,6 +69,7 @@ double scaled(const double *x, double a, int n) {
 
 void gradients(const double *x, double *dx, double a, int n) {
   __enzyme_autodiff((void *)tasks, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)plain_tasks, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)ordered, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)product, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)scaled, x, dx, a, enzyme_const, n);
