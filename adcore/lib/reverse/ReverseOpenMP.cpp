@@ -242,19 +242,23 @@ bool ReverseEmitter::mirrorsOpenMPSync(Instruction &I) {
 
 bool ReverseEmitter::emitAtomicAdjoint(AtomicRMWInst &RMW, Value *SP) {
   Value *V = RMW.getValOperand();
-  if (!V->getType()->isFPOrFPVectorTy() || !SP)
+  bool ReadsOld = !RMW.use_empty() && isActiveFloat(&RMW);
+  if (!V->getType()->isFPOrFPVectorTy() ||
+      (!isActiveFloat(V) && !ReadsOld && !SP))
     return true;
   AtomicRMWInst::BinOp Op = RMW.getOperation();
   if (Op != AtomicRMWInst::FAdd && Op != AtomicRMWInst::FSub)
     return unsupported(RMW, "an atomic update of a floating-point value "
-                            "other than += and -= (omp atomic with another "
-                            "operator)");
-  if (!RMW.use_empty() && isActiveFloat(&RMW))
+                            "with a derivative other than += and -= (omp "
+                            "atomic with another operator)");
+  if (!isActiveFloat(V) && !ReadsOld)
+    return true;
+  if (ReadsOld)
     return unsupported(RMW, "the value an atomic update reads (omp atomic "
                             "capture, or a compare-and-swap loop) carries a "
                             "derivative");
-  if (!isActiveFloat(V))
-    return true;
+  if (!SP)
+    return true; // (memory without derivatives)
   // (*p += v: the adjoint of *p, which the reverse sweep only reads here,
   // flows to v.)
   const Align A = shadowAlign(Rev.getParent()->getDataLayout(), V->getType(),

@@ -93,8 +93,9 @@ bool ReverseEmitter::neededValues(Instruction &I,
     return true;
   }
   if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
-    if (Value *SP = shadowOrNull(RMW->getPointerOperand()))
-      Need(SP);
+    if (RMW->getValOperand()->getType()->isFPOrFPVectorTy())
+      if (Value *SP = shadowOrNull(RMW->getPointerOperand()))
+        Need(SP);
     return true;
   }
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
