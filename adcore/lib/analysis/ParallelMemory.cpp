@@ -39,6 +39,20 @@ const Value *lowerBoundOf(const CallBase &Call) {
   return nullptr;
 }
 
+/// The object \p Ptr points into, named by where its base pointer was read
+/// from when it was read from memory: two reads of one pointer variable
+/// (before each loop of a region) name one array.
+const Value *objectOf(const Value *Ptr) {
+  const Value *Obj = getUnderlyingObject(Ptr);
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    const auto *Base = dyn_cast<LoadInst>(Obj);
+    if (!Base)
+      break;
+    Obj = getUnderlyingObject(Base->getPointerOperand());
+  }
+  return Obj;
+}
+
 bool isFloatLoad(const Instruction &I) {
   const auto *LI = dyn_cast<LoadInst>(&I);
   return LI && LI->getType()->isFPOrFPVectorTy();
@@ -88,7 +102,7 @@ ParallelMemory::ParallelMemory(Function &Region) {
       if (isFloatLoad(I)) {
         const Value *Ptr = cast<LoadInst>(I).getPointerOperand();
         if (!iterationBase(Ptr))
-          Shared.insert(getUnderlyingObject(Ptr));
+          Shared.insert(objectOf(Ptr));
         continue;
       }
       const auto *Call = dyn_cast<CallBase>(&I);
@@ -102,20 +116,25 @@ ParallelMemory::ParallelMemory(Function &Region) {
         continue;
       for (const Use &U : Call->args())
         if (U->getType()->isPointerTy())
-          Shared.insert(getUnderlyingObject(U.get()));
+          Shared.insert(objectOf(U.get()));
     }
   // (An object read as the iteration's element through two different
-  // bases, b and b + 1, is read at two elements by one iteration.)
-  DenseMap<const Value *, const Value *> BaseOf;
+  // bases, b and b + 1, is read at two elements by one iteration; one read
+  // by two loops, at iterations that other threads may run at once.)
+  DenseMap<const Value *, std::pair<const Value *, const Value *>> BaseOf;
   for (const BasicBlock &BB : Region)
     for (const Instruction &I : BB)
-      if (isFloatLoad(I))
-        if (const Value *Base =
-                iterationBase(cast<LoadInst>(I).getPointerOperand())) {
-          auto [It, New] = BaseOf.try_emplace(getUnderlyingObject(Base), Base);
-          if (!New && It->second != Base)
+      if (isFloatLoad(I)) {
+        const Value *Ptr = cast<LoadInst>(I).getPointerOperand();
+        if (const Value *Base = iterationBase(Ptr)) {
+          const Value *Index = cast<GEPOperator>(Ptr)->getOperand(1);
+          std::pair<const Value *, const Value *> Form = {
+              Base, stripIntCasts(Index)};
+          auto [It, New] = BaseOf.try_emplace(objectOf(Base), Form);
+          if (!New && It->second != Form)
             Shared.insert(It->first);
         }
+      }
 }
 
 const Value *ParallelMemory::iterationBase(const Value *Ptr) const {
@@ -141,7 +160,7 @@ bool ParallelMemory::needsAtomicUpdate(const LoadInst &Load,
     Why = "private memory";
     return false;
   }
-  if (iterationBase(Ptr) && !Shared.contains(Obj)) {
+  if (iterationBase(Ptr) && !Shared.contains(objectOf(Ptr))) {
     Why = "the iteration's own element of an array";
     return false;
   }

@@ -15,9 +15,9 @@
 //                         __kmpc_dispatch_next_* wrote, one step per
 //                         iteration) and b does not change in the loop, when
 //                         no other load of the region reads the object b
-//                         points into at another address and no call gets
-//                         a pointer into it: every iteration updates its own
-//                         element only
+//                         points into at another address (nor in another
+//                         loop) and no call gets a pointer into it: every
+//                         iteration updates its own element only
 //
 // Objects reached through different pointers are taken to be different
 // arrays (docs/parallel.md says so).
