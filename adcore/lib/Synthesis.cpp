@@ -12,6 +12,7 @@
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
@@ -359,16 +360,28 @@ void SynthesisContext::reportOpenMPConstruct(const CallBase &Call,
   StringRef Construct = unsupportedOpenMPConstruct(Callee);
   if (Construct.empty())
     Construct = "this form of the reduction clause";
-  error(placeOf(Call, *Key.Primal),
-        "cannot differentiate " + describe(*Key.Primal) +
-            (Key.Mode == DerivativeMode::Forward ? " in forward mode"
-                                                 : " in reverse mode") +
-            ": " + Construct + " (" + demangle(Callee.getName()) +
-            ") is not supported in differentiated code yet; differentiate "
-            "a function without it, or give the function that uses it a "
-            "custom derivative; OpenMP parallel loops and adcc::launch are "
-            "differentiated (docs/parallel.md)");
+  // (A thread started by library code inlined into the function, such as
+  // std::thread's constructor: at the line of the function that runs it.)
+  const Instruction &At = placeOf(Call, *Key.Primal);
+  DebugLoc Loc = At.getDebugLoc();
+  if (const DILocation *Outer = Loc ? Loc->getInlinedAt() : nullptr) {
+    while (Outer->getInlinedAt())
+      Outer = Outer->getInlinedAt();
+    if (Outer->getFilename() != Loc->getFilename())
+      Loc = DebugLoc(Outer);
+  }
   HadError = true;
+  At.getContext().diagnose(DiagnosticInfoUnsupported(
+      *At.getFunction(),
+      "cannot differentiate " + describe(*Key.Primal) +
+          (Key.Mode == DerivativeMode::Forward ? " in forward mode"
+                                               : " in reverse mode") +
+          ": " + Construct + " (" + demangle(Callee.getName()) +
+          ") is not supported in differentiated code yet; differentiate a "
+          "function without it, or give the function that uses it a custom "
+          "derivative; OpenMP parallel loops and adcc::launch are "
+          "differentiated (docs/parallel.md)",
+      Loc, DS_Error));
 }
 
 Function *SynthesisContext::discardGenerated(ArrayRef<Function *> Made) {
