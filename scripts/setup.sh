@@ -16,6 +16,8 @@ packages=(
   libboost-dev
   # tests of --rtlib=compiler-rt and of CUDA links (clang-linker-wrapper)
   libclang-rt-22-dev clang-tools-22
+  # OpenMP in differentiated code (tests/e2e/omp_loops.c, -fopenmp)
+  libomp-22-dev
   # build-system tests (tests/integration/meson.sh, bear.sh, autoconf.sh)
   meson bear autoconf
   # MPI derivatives (tests/mpi) and builds under distcc (tests/integration)

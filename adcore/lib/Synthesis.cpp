@@ -5,12 +5,14 @@
 #include "support/CallSites.h"
 #include "support/TapeLevels.h"
 #include "prepare/Prepare.h"
+#include "rules/OpenMPRuntime.h"
 #include "analysis/ActivityAnalysis.h"
 #include "forward/ForwardEmitter.h"
 #include "reverse/ReverseEmitter.h"
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
@@ -156,7 +158,12 @@ std::string SynthesisContext::displayName(const Function &F) const {
 std::string SynthesisContext::describe(const Function &F) const {
   if (const Function *Primal = GeneratedFrom.lookup(&F))
     return "the derivative of " + describe(*Primal);
-  return "'" + displayName(F) + "'";
+  // (Clang's outlined body of an OpenMP region: `f.omp_outlined.1`, at -O0
+  // with -g `f.omp_outlined_debug__`.)
+  std::string Name = displayName(F);
+  if (size_t At = Name.find(".omp_outlined"); At != std::string::npos)
+    return "the OpenMP region in '" + Name.substr(0, At) + "'";
+  return "'" + Name + "'";
 }
 
 SynthesisContext::SynthesisContext(Module &M, bool PrintTapePlans)
@@ -318,8 +325,13 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= rewritePosixMemaligns(P);
     Changed |= resetInputValues(P);
     Changed |= typeFloatCopies(P);
+    Changed |= rewriteOpenMPReductions(P);
     if (Changed)
       removeDeadLocals(P);
+  }
+  if (const CallBase *Construct = findUnsupportedOpenMPCall(*Key.Primal)) {
+    reportOpenMPConstruct(*Construct, Key);
+    return nullptr;
   }
   if (Key.Split)
     return getOrCreateSplit(Key);
@@ -340,6 +352,36 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   if (Emitter.run())
     return D;
   return discardGenerated({D});
+}
+
+void SynthesisContext::reportOpenMPConstruct(const CallBase &Call,
+                                             const DerivativeKey &Key) {
+  const Function &Callee = *Call.getCalledFunction();
+  StringRef Construct = unsupportedOpenMPConstruct(Callee);
+  if (Construct.empty())
+    Construct = "this form of the reduction clause";
+  // (A thread started by library code inlined into the function, such as
+  // std::thread's constructor: at the line of the function that runs it.)
+  const Instruction &At = placeOf(Call, *Key.Primal);
+  DebugLoc Loc = At.getDebugLoc();
+  if (const DILocation *Outer = Loc ? Loc->getInlinedAt() : nullptr) {
+    while (Outer->getInlinedAt())
+      Outer = Outer->getInlinedAt();
+    if (Outer->getFilename() != Loc->getFilename())
+      Loc = DebugLoc(Outer);
+  }
+  HadError = true;
+  At.getContext().diagnose(DiagnosticInfoUnsupported(
+      *At.getFunction(),
+      "cannot differentiate " + describe(*Key.Primal) +
+          (Key.Mode == DerivativeMode::Forward ? " in forward mode"
+                                               : " in reverse mode") +
+          ": " + Construct + " (" + demangle(Callee.getName()) +
+          ") is not supported in differentiated code yet; differentiate a "
+          "function without it, or give the function that uses it a custom "
+          "derivative; OpenMP parallel loops and adcc::launch are "
+          "differentiated (docs/parallel.md)",
+      Loc, DS_Error));
 }
 
 Function *SynthesisContext::discardGenerated(ArrayRef<Function *> Made) {

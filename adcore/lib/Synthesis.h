@@ -26,6 +26,7 @@
 
 namespace llvm {
 class BasicBlock;
+class CallBase;
 class Function;
 class FunctionType;
 class Instruction;
@@ -154,6 +155,10 @@ private:
   /// After an error in the derivatives \p Made: records the error and
   /// leaves them body-less declarations; returns null.
   llvm::Function *discardGenerated(llvm::ArrayRef<llvm::Function *> Made);
+  /// Reports \p Call, an OpenMP construct derivatives do not follow, met
+  /// while making the derivative of \p Key.
+  void reportOpenMPConstruct(const llvm::CallBase &Call,
+                             const DerivativeKey &Key);
   /// A reverse derivative of code that itself runs reverse sweeps: made
   /// on the tape level it needs (TapeLevels.h), and answering for \p Key
   /// too. Nothing when \p Key's level is enough; null after a reported

@@ -300,6 +300,28 @@ ADCC_RT_API void *adcc_fwdsplit_read(void *records, uint64_t bytes);
 ADCC_RT_API void *adcc_fwdsplit_begin(void *handle, const char *tag);
 ADCC_RT_API void adcc_fwdsplit_end(void *records, int keep);
 
+/* Parallel regions (OpenMP) in reverse mode: the augmented region's threads
+   record on their own tapes, and thread t of the reverse region, which runs
+   with as many threads, must pop from the tape that thread t of the
+   augmented region pushed to. A region handle remembers those tapes:
+   new makes one (before the augmented region); enter, called by each of
+   its threads with its thread number and the team's size, notes the
+   calling thread's tape of `level`; threads gives the team's size (for the
+   reverse region); resume, called by each thread of the reverse region,
+   checks the team's size and makes the noted tape the calling thread's
+   tape of `level` for the reverse sweep, returning what leave needs to
+   give the thread its own tape back; free releases the handle. A reverse
+   region of another size, or a thread whose tape was not noted, is
+   reported through the error handler. */
+ADCC_RT_API void *adcc_parallel_new(void);
+ADCC_RT_API void adcc_parallel_enter(void *region, int thread, int threads,
+                                     unsigned level);
+ADCC_RT_API int adcc_parallel_threads(const void *region);
+ADCC_RT_API void *adcc_parallel_resume(void *region, int thread,
+                                       int threads, unsigned level);
+ADCC_RT_API void adcc_parallel_leave(void *saved, unsigned level);
+ADCC_RT_API void adcc_parallel_free(void *region);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

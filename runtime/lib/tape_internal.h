@@ -136,4 +136,9 @@ void adcc_rt_count_tape(int delta);
    error handler. */
 void adcc_rt_report(const char *format, ...) ADCC_PRINTF(1, 2);
 
+/* Makes `tape` the calling thread's tape of `level` and returns the one it
+   had (NULL if none was made yet); parallel.c lends a thread the tape that
+   another thread recorded on. */
+adcc_tape *adcc_rt_exchange_thread_tape(unsigned level, adcc_tape *tape);
+
 #endif /* ADCC_RUNTIME_TAPE_INTERNAL_H */

@@ -99,3 +99,18 @@ adcc_tape *adcc_tape_thread_level(unsigned level) {
   }
   return create_level_tape(level);
 }
+
+adcc_tape *adcc_rt_exchange_thread_tape(unsigned level, adcc_tape *tape) {
+  adcc_tape **slot =
+      level == 0 ? &thread_tape
+                 : (level < ADCC_TAPE_LEVELS ? &level_tapes[level] : NULL);
+  if (!slot) {
+    adcc_rt_report("tape level %u requested; derivatives nest at most %u "
+                   "deep",
+                   level, ADCC_TAPE_LEVELS - 1);
+    return NULL;
+  }
+  adcc_tape *old = *slot;
+  *slot = tape;
+  return old;
+}

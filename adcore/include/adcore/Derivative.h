@@ -91,11 +91,17 @@ struct DerivativeKey {
   /// estimates (__enzyme_error_estimate, ForwardError.cpp) instead of
   /// derivatives.
   bool ErrorEstimate = false;
+  /// Reverse mode: the code runs on several threads at once, the body of
+  /// an OpenMP parallel region or a function it calls
+  /// (reverse/ReverseOpenMP.cpp): adjoint updates of memory other threads
+  /// may update are atomic, and barriers and critical sections are
+  /// mirrored in the reverse sweep. Callees get their caller's.
+  bool Parallel = false;
 
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
                     StableMemory, TapeLevel, NullableShadows, NullReaching,
-                    Split, ErrorEstimate);
+                    Split, ErrorEstimate, Parallel);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

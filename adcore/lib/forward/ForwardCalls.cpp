@@ -20,6 +20,7 @@
 #include "adcore/MemoryFunctions.h"
 #include "rules/MirroredFunctions.h"
 #include "rules/MpiRules.h"
+#include "rules/OpenMPRuntime.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -103,6 +104,8 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
                                  "unit");
   if (std::string Nested = nestedCheckpointMessage(*Callee); !Nested.empty())
     return unsupported(Call, Nested);
+  if (classifyOpenMPCall(*Callee) == OpenMPCall::Fork)
+    return emitForkCall(Call);
   // (A function of another file: its derivative is made at link time.)
   if (Callee->isDeclaration() && !Ctx.defers(*Callee))
     return unsupported(

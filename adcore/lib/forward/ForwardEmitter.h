@@ -172,6 +172,9 @@ private:
   bool emitMirroredCall(llvm::CallBase &Call);
   bool emitUserCall(llvm::CallBase &Call, llvm::Function &Callee);
   bool emitIndirectCall(llvm::CallBase &Call);
+  /// An OpenMP parallel region: a fork of its tangent region
+  /// (ForwardOpenMP.cpp).
+  bool emitForkCall(llvm::CallBase &Call);
   /// The derivative key for \p Call's arguments calling \p Callee.
   DerivativeKey calleeKey(llvm::CallBase &Call, llvm::Function *Callee);
   /// \p Call's arguments, each followed by its shadow when active.

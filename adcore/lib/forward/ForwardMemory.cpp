@@ -306,22 +306,28 @@ bool ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &I) {
   if (Key.ErrorEstimate)
     return unsupported(I, "an atomic floating-point update has no error "
                           "estimation rule in adcc");
-  if (nullable(I.getPointerOperand()))
+  // The old value's tangent is the shadow's old value: what the same
+  // operation on the shadow returns (adding -0.0 when the value added has
+  // no tangent, which leaves the shadow as it is).
+  bool Wanted = isAnalyzedActive(&I) && !I.use_empty();
+  // (Through a shadow that may be null, an update nobody reads back goes
+  // to a sink then.)
+  bool Guarded = nullable(I.getPointerOperand());
+  if (Guarded && Wanted)
     return unsupported(I, "an atomic update through a pointer read back "
                           "from memory that may also hold pointers to "
                           "constant data (enzyme_const), whose tangent may "
                           "be null; pass the constant data as a duplicated "
                           "argument (enzyme_dup with a zero shadow)");
-  // The old value's tangent is the shadow's old value: what the same
-  // operation on the shadow returns (adding -0.0 when the value added has
-  // no tangent, which leaves the shadow as it is).
-  bool Wanted = isAnalyzedActive(&I) && !I.use_empty();
   if (!TV && !Wanted)
     return true;
   Value *Old = forEachLane(I.getType(), [&](unsigned L) -> Value * {
     Value *D = TV ? lane(TV, L) : ConstantFP::getNegativeZero(I.getType());
+    Value *To = Guarded ? guardedWriteAddress(B, lane(SP, L), I.getType(),
+                                              I.getAlign())
+                        : lane(SP, L);
     return B.CreateAtomicRMW(TV ? I.getOperation() : AtomicRMWInst::FAdd,
-                             lane(SP, L), D, I.getAlign(), I.getOrdering(),
+                             To, D, I.getAlign(), I.getOrdering(),
                              I.getSyncScopeID());
   });
   if (Wanted)

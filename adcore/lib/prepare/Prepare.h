@@ -15,6 +15,7 @@
 
 namespace llvm {
 class BitCastInst;
+class CallBase;
 class Function;
 class Module;
 } // namespace llvm
@@ -78,6 +79,14 @@ bool typeFloatCopies(llvm::Function &F);
 /// mask on the bits of doubles loaded as integers) as loads of the floats
 /// and a cast of their bits (BitLoads.cpp). Returns whether \p F changed.
 bool loadFloatBitsAsFloats(llvm::Function &F);
+/// Rewrites the reductions of an OpenMP region (__kmpc_reduce and
+/// __kmpc_reduce_nowait, whose method the runtime chooses) as critical
+/// sections, one of the runtime's own methods (OpenMPReductions.cpp).
+/// Returns whether \p F changed.
+bool rewriteOpenMPReductions(llvm::Function &F);
+/// The first call in \p F of an OpenMP construct that derivatives do not
+/// follow (omp task, ordered, ...: rules/OpenMPRuntime.h), or null.
+const llvm::CallBase *findUnsupportedOpenMPCall(const llvm::Function &F);
 /// Rewrites a bitcast to floats of an integer select as a select of
 /// bitcasts (FloatSelects.cpp). Returns whether \p F changed.
 bool sinkFloatCastsIntoSelects(llvm::Function &F);

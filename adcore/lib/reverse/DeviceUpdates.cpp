@@ -29,7 +29,8 @@ namespace adcore {
 
 bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D) {
   const char *Why = "";
-  if (!needsAtomicUpdate(LI.getPointerOperand(), Why)) {
+  if (DeviceCode ? !needsAtomicUpdate(LI.getPointerOperand(), Why)
+                 : !needsAtomicParallelUpdate(LI, Why)) {
     ++PlainUpdates[Why];
     return false;
   }
@@ -78,7 +79,8 @@ bool ReverseEmitter::mirrorsBarrier(Instruction &I,
 }
 
 void ReverseEmitter::reportDeviceUpdates() {
-  if (!DeviceCode || (AtomicUpdates.empty() && PlainUpdates.empty()))
+  if (!(DeviceCode || Key.Parallel) ||
+      (AtomicUpdates.empty() && PlainUpdates.empty()))
     return;
   std::string Summary;
   raw_string_ostream SS(Summary);
@@ -97,8 +99,13 @@ void ReverseEmitter::reportDeviceUpdates() {
     if (!Counts.empty())
       SS << ")";
   };
-  SS << "reverse mode of " << Ctx.describe(*Key.Primal)
-     << " in device code: adjoint updates of memory: ";
+  std::string Who = Ctx.describe(*Key.Primal);
+  SS << "reverse mode of " << Who
+     << (DeviceCode ? " in device code"
+         : StringRef(Who).starts_with("the OpenMP region")
+             ? ""
+             : " (run by the threads of an OpenMP region)")
+     << ": adjoint updates of memory: ";
   List(AtomicUpdates, "atomic adds");
   SS << ", ";
   List(PlainUpdates, "plain");

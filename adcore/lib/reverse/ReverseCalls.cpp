@@ -20,6 +20,7 @@
 #include "adcore/MemoryFunctions.h"
 #include "rules/MirroredFunctions.h"
 #include "rules/MpiRules.h"
+#include "rules/OpenMPRuntime.h"
 
 #include "adcore/MathRules.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -163,6 +164,13 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     Callee = Body;
   if (std::string Nested = nestedCheckpointMessage(*Callee); !Nested.empty())
     return unsupported(Call, Nested);
+  if (classifyOpenMPCall(*Callee) == OpenMPCall::Fork)
+    return augmentForkCall(Call, Replaced);
+  if (Key.Parallel && Callee->isDeclaration() && Ctx.defers(*Callee))
+    return unsupported(Call, "'" + Ctx.displayName(*Callee) +
+                                 "', defined in another file, is called in "
+                                 "an OpenMP parallel region; define it in "
+                                 "this file");
   // (A function of another file: its sweeps are made at link time.)
   if (Callee->isDeclaration() && !Ctx.defers(*Callee))
     return unsupported(
@@ -205,6 +213,7 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   K.Mode = DerivativeMode::Augmented;
   K.Width = Width;
   K.TapeLevel = Key.TapeLevel;
+  K.Parallel = Key.Parallel;
   // A null pointer is duplicated with a null shadow: a function that writes
   // through an optional output pointer only when it is not null (`if (aux)
   // *aux = v;`) then has the derivative of its store, whose shadow store

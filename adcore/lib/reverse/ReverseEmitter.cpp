@@ -579,7 +579,8 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
     // have adjoints; what the augmented sweep added (shadows, records,
     // unpacking of results) has none.
     if (isa<PHINode>(I) ||
-        (!PrimalOf.count(I) && !CallKeys.count(I) && !CustomSites.count(I)))
+        (!PrimalOf.count(I) && !CallKeys.count(I) && !CustomSites.count(I) &&
+         !ForkSites.count(I)))
       continue;
     RB.SetCurrentDebugLocation(I->getDebugLoc());
     DenseMap<Value *, Value *> Popped;
@@ -727,6 +728,8 @@ bool ReverseEmitter::run() {
   if (Key.Primal->isVarArg())
     return unsupported(*Key.Primal->getEntryBlock().begin(),
                        "variadic functions cannot be differentiated");
+  if (Key.Parallel && !checkCriticalSections())
+    return false;
   if (!buildAugmented())
     return false;
   if (!AugReturn) {

@@ -36,6 +36,7 @@
 #include "analysis/ActivityAnalysis.h"
 #include "adcore/Derivative.h"
 #include "analysis/NullableShadows.h"
+#include "analysis/ParallelMemory.h"
 #include "Synthesis.h"
 #include "analysis/TypeAnalysis.h"
 
@@ -409,6 +410,36 @@ private:
                       llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
   /// The remark of device code: which adjoint updates are atomic and why.
   void reportDeviceUpdates();
+
+  // --- OpenMP parallel regions (ReverseOpenMP.cpp) ----------------------
+  /// __kmpc_fork_call: a fork of the region's augmented sweep, whose
+  /// threads' tapes a region handle notes (recorded for the reverse).
+  bool augmentForkCall(llvm::CallBase &Call, bool &Replaced);
+  /// The reverse of that fork: a fork of the region's reverse sweep on as
+  /// many threads.
+  bool emitForkAdjoint(llvm::CallBase &AugCall,
+                       llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
+  /// In a parallel region (Key.Parallel): a barrier of the primal runs
+  /// again at its mirror; a critical section's end is entered there and
+  /// its start left. Returns whether \p I was one of them.
+  bool mirrorsOpenMPSync(llvm::Instruction &I);
+  /// `atomicrmw fadd p, v` (omp atomic): v's adjoint is the adjoint of *p,
+  /// read from its shadow \p SP (null: memory without derivatives).
+  bool emitAtomicAdjoint(llvm::AtomicRMWInst &RMW, llvm::Value *SP);
+  /// In a parallel region: a critical section whose adjoints depend on
+  /// the order the threads ran it in (anything but sums into shared
+  /// memory) is an error: the reverse region runs them in another order.
+  bool checkCriticalSections();
+  /// In a parallel region: whether the adjoint update of what \p LI reads
+  /// must be atomic (analysis/ParallelMemory.h), and why.
+  bool needsAtomicParallelUpdate(llvm::LoadInst &LI, const char *&Why);
+  struct ForkSite {
+    llvm::Value *Region = nullptr;      ///< the handle, in the augmented sweep
+    llvm::Function *Reverse = nullptr;  ///< the reverse region's outlined fn
+    llvm::Value *Loc = nullptr;         ///< the fork's source location
+  };
+  llvm::DenseMap<llvm::Instruction *, ForkSite> ForkSites;
+  std::unique_ptr<ParallelMemory> SharedMemory;
 
   SynthesisContext &Ctx;
   DerivativeKey Key;

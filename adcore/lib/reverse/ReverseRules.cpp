@@ -92,6 +92,12 @@ bool ReverseEmitter::neededValues(Instruction &I,
       }
     return true;
   }
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+    if (RMW->getValOperand()->getType()->isFPOrFPVectorTy())
+      if (Value *SP = shadowOrNull(RMW->getPointerOperand()))
+        Need(SP);
+    return true;
+  }
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *SP = shadowOrNull(SI->getPointerOperand());
     Type *T = SI->getValueOperand()->getType();
@@ -341,6 +347,12 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
 
   if (DeviceCode && mirrorsBarrier(I, Popped))
     return true;
+  if (Key.Parallel && !DeviceCode && mirrorsOpenMPSync(I))
+    return true;
+  if (ForkSites.count(&I))
+    return emitForkAdjoint(cast<CallBase>(I), Popped);
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+    return emitAtomicAdjoint(*RMW, ShadowAt(RMW->getPointerOperand()));
   if (CustomSites.count(&I))
     return emitCustomAdjoint(cast<CallBase>(I), Popped);
   if (Bypassed.contains(&I))
@@ -552,7 +564,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       SP = guardedReadAddress(RB, Unguarded, LI->getType(), ShadowA);
       To = guardedWriteAddress(RB, Unguarded, LI->getType(), ShadowA);
     }
-    if (DeviceCode && addAtomically(*LI, To, D))
+    if ((DeviceCode || Key.Parallel) && addAtomically(*LI, To, D))
       return true;
     LoadInst *Old = RB.CreateAlignedLoad(LI->getType(), SP, ShadowA);
     tagMemoryClass(*Old, MemoryClass::Shadow);

@@ -2,6 +2,7 @@
 
 #include "InactiveFunctions.h"
 #include "MpiRules.h"
+#include "OpenMPRuntime.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -85,10 +86,6 @@ constexpr const char *InactiveFunctionTable[] = {
     // scratch shadows of constant memory (ScratchShadows.h)
     "adcc_scratch_shadow_begin",
     "adcc_scratch_shadow_end",
-    // OpenMP queries
-    "omp_get_thread_num",
-    "omp_get_num_threads",
-    "omp_get_max_threads",
 };
 
 // Functions by the start of their names: C++ library functions that only
@@ -280,6 +277,9 @@ bool isKnownInactiveFunction(const Function &F) {
       return true;
   if (!F.isDeclaration())
     return false;
+  // (OpenMP scheduling, thread ids, barriers, critical sections.)
+  if (isKeptOpenMPCall(F))
+    return true;
   for (const char *Row : InactiveFunctionTable)
     if (Name == Row)
       return true;

@@ -1,0 +1,171 @@
+//===- ParallelMemory.cpp - Shared memory of a parallel region -----------===//
+
+#include "ParallelMemory.h"
+
+#include "rules/OpenMPRuntime.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/IR/PatternMatch.h"
+
+using namespace llvm;
+using namespace llvm::PatternMatch;
+
+namespace adcore {
+namespace {
+
+const Value *stripIntCasts(const Value *V) {
+  while (isa<SExtInst, ZExtInst, TruncInst>(V))
+    V = cast<Instruction>(V)->getOperand(0);
+  return V;
+}
+
+/// The lower bound a scheduling call writes: __kmpc_for_static_init_*(loc,
+/// gtid, schedule, last, lower, upper, stride, incr, chunk) and
+/// __kmpc_dispatch_next_*(loc, gtid, last, lower, upper, stride).
+const Value *lowerBoundOf(const CallBase &Call) {
+  const Function *F = Call.getCalledFunction();
+  if (!F || classifyOpenMPCall(*F) != OpenMPCall::Inactive)
+    return nullptr;
+  StringRef Name = F->getName();
+  if (Name.starts_with("__kmpc_for_static_init_") && Call.arg_size() == 9)
+    return Call.getArgOperand(4);
+  if (Name.starts_with("__kmpc_dispatch_next_") && Call.arg_size() == 6)
+    return Call.getArgOperand(3);
+  return nullptr;
+}
+
+/// The object \p Ptr points into, named by where its base pointer was read
+/// from when it was read from memory: two reads of one pointer variable
+/// (before each loop of a region) name one array.
+const Value *objectOf(const Value *Ptr) {
+  const Value *Obj = getUnderlyingObject(Ptr);
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    const auto *Base = dyn_cast<LoadInst>(Obj);
+    if (!Base)
+      break;
+    Obj = getUnderlyingObject(Base->getPointerOperand());
+  }
+  return Obj;
+}
+
+bool isFloatLoad(const Instruction &I) {
+  const auto *LI = dyn_cast<LoadInst>(&I);
+  return LI && LI->getType()->isFPOrFPVectorTy();
+}
+
+} // namespace
+
+ParallelMemory::~ParallelMemory() = default;
+
+ParallelMemory::ParallelMemory(Function &Region) {
+  SmallPtrSet<const Value *, 4> Bounds;
+  for (const BasicBlock &BB : Region)
+    for (const Instruction &I : BB)
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (const Value *LB = lowerBoundOf(*Call))
+          Bounds.insert(LB);
+  DT = std::make_unique<DominatorTree>(Region);
+  LoopInfo LI(*DT);
+  // i = phi [lower bound, preheader], [i + step, latch]
+  for (const BasicBlock &BB : Region) {
+    const Loop *L = LI.getLoopFor(&BB);
+    if (!L || L->getHeader() != &BB)
+      continue;
+    for (const PHINode &Phi : BB.phis()) {
+      if (Phi.getNumIncomingValues() != 2 || !Phi.getType()->isIntegerTy())
+        continue;
+      const Value *Start = nullptr;
+      bool Steps = false;
+      for (unsigned K = 0; K < 2; ++K) {
+        const Value *In = Phi.getIncomingValue(K);
+        const APInt *Step;
+        if (L->contains(Phi.getIncomingBlock(K)))
+          Steps = match(In, m_Add(m_Specific(&Phi), m_APInt(Step))) &&
+                  !Step->isZero();
+        else
+          Start = stripIntCasts(In);
+      }
+      const auto *Load = dyn_cast_or_null<LoadInst>(Start);
+      if (Steps && Load && Bounds.contains(Load->getPointerOperand()))
+        Inductions.insert(&Phi);
+    }
+  }
+  // What some access reads at another address than the iteration's own
+  // element, or a call may read.
+  for (const BasicBlock &BB : Region)
+    for (const Instruction &I : BB) {
+      if (isFloatLoad(I)) {
+        const Value *Ptr = cast<LoadInst>(I).getPointerOperand();
+        if (!iterationBase(Ptr))
+          Shared.insert(objectOf(Ptr));
+        continue;
+      }
+      const auto *Call = dyn_cast<CallBase>(&I);
+      if (!Call || isa<DbgInfoIntrinsic>(Call))
+        continue;
+      if (const Function *F = Call->getCalledFunction();
+          F && classifyOpenMPCall(*F) != OpenMPCall::None)
+        continue;
+      if (const auto *II = dyn_cast<IntrinsicInst>(Call);
+          II && II->isLifetimeStartOrEnd())
+        continue;
+      for (const Use &U : Call->args())
+        if (U->getType()->isPointerTy())
+          Shared.insert(objectOf(U.get()));
+    }
+  // (An object read as the iteration's element through two different
+  // bases, b and b + 1, is read at two elements by one iteration; one read
+  // by two loops, at iterations that other threads may run at once.)
+  DenseMap<const Value *, std::pair<const Value *, const Value *>> BaseOf;
+  for (const BasicBlock &BB : Region)
+    for (const Instruction &I : BB)
+      if (isFloatLoad(I)) {
+        const Value *Ptr = cast<LoadInst>(I).getPointerOperand();
+        if (const Value *Base = iterationBase(Ptr)) {
+          const Value *Index = cast<GEPOperator>(Ptr)->getOperand(1);
+          std::pair<const Value *, const Value *> Form = {
+              Base, stripIntCasts(Index)};
+          auto [It, New] = BaseOf.try_emplace(objectOf(Base), Form);
+          if (!New && It->second != Form)
+            Shared.insert(It->first);
+        }
+      }
+}
+
+const Value *ParallelMemory::iterationBase(const Value *Ptr) const {
+  const auto *GEP = dyn_cast<GEPOperator>(Ptr);
+  if (!GEP || GEP->getNumIndices() != 1)
+    return nullptr;
+  const auto *Phi = dyn_cast<PHINode>(stripIntCasts(GEP->getOperand(1)));
+  if (!Phi || !Inductions.contains(Phi))
+    return nullptr;
+  // b is invariant in the loop: defined outside it.
+  const Value *Base = GEP->getPointerOperand();
+  if (const auto *BI = dyn_cast<Instruction>(Base))
+    if (!DT->properlyDominates(BI->getParent(), Phi->getParent()))
+      return nullptr;
+  return Base;
+}
+
+bool ParallelMemory::needsAtomicUpdate(const LoadInst &Load,
+                                       const char *&Why) const {
+  const Value *Ptr = Load.getPointerOperand();
+  const Value *Obj = getUnderlyingObject(Ptr);
+  if (isa<AllocaInst>(Obj)) {
+    Why = "private memory";
+    return false;
+  }
+  if (iterationBase(Ptr) && !Shared.contains(objectOf(Ptr))) {
+    Why = "the iteration's own element of an array";
+    return false;
+  }
+  Why = "memory other threads may update";
+  return true;
+}
+
+} // namespace adcore

@@ -1,0 +1,72 @@
+//===- ForwardOpenMP.cpp - OpenMP parallel regions in forward mode --------===//
+//
+//   __kmpc_fork_call(loc, n, outlined, a1, ..., an)
+//     ->  __kmpc_fork_call(loc, n', fwddiffe_outlined, a1, t(a1), ...)
+//
+// The region's body (the outlined function) is differentiated like any
+// callee, with the shared variables that have derivatives duplicated: each
+// thread computes the tangents of what it computes, and writes them where
+// it writes its values, so the tangent region races where the primal races
+// and nowhere else. Worksharing, barriers and critical sections stay as
+// they are (rules/OpenMPRuntime.h); reductions are critical sections
+// (prepare/OpenMPReductions.cpp), in which the tangent of the reduced
+// variable is updated with its value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ForwardEmitter.h"
+
+#include "rules/OpenMPRuntime.h"
+#include "support/CallSites.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+bool ForwardEmitter::emitForkCall(CallBase &Call) {
+  Function *Outlined = forkedFunction(Call);
+  if (!Outlined)
+    return unsupported(Call, "an OpenMP parallel region whose body adcc "
+                             "cannot find (__kmpc_fork_call of a function "
+                             "pointer or of a function without a body)");
+  if (Key.Split)
+    return unsupported(Call, "split forward mode of an OpenMP parallel "
+                             "region is not supported; use __enzyme_fwddiff");
+  DerivativeKey K;
+  K.Primal = Outlined;
+  K.Width = Width;
+  K.ErrorEstimate = Key.ErrorEstimate;
+  // (The thread ids first: constants.)
+  K.Args.append(2, ArgActivity::Const);
+  SmallVector<Value *, 16> Args(Call.args().begin(),
+                                Call.args().begin() + ForkSharedArgs);
+  for (unsigned I = ForkSharedArgs; I < Call.arg_size(); ++I) {
+    Value *A = Call.getArgOperand(I);
+    Args.push_back(A);
+    if (!duplicatedArgument(A)) {
+      K.Args.push_back(ArgActivity::Const);
+      continue;
+    }
+    K.Args.push_back(ArgActivity::Dup);
+    Value *T = tangent(A);
+    for (unsigned L = 0; L < Width; ++L)
+      Args.push_back(lane(T, L));
+  }
+  // (Shared pointers whose tangents may be null: guarded in the region.)
+  NullableBits Bits = CalleeNullableBits.lookup(&Call);
+  for (unsigned No = 2; No < K.Args.size() && No < 64; ++No)
+    if (hasShadow(K.Args[No])) {
+      K.NullableShadows |= forkedParamBits(Bits.Nullable) & uint64_t(1) << No;
+      K.NullReaching |= forkedParamBits(Bits.Reaching) & uint64_t(1) << No;
+    }
+  Function *D = Ctx.getOrCreate(K);
+  if (!D)
+    return false;
+  Args[1] = ConstantInt::get(Args[1]->getType(), Args.size() - ForkSharedArgs);
+  Args[2] = D;
+  emitReplacementCall(B, Call, Call.getCalledFunction(), Args);
+  Dead.push_back(&Call);
+  return true;
+}
+
+} // namespace adcore

@@ -1,0 +1,368 @@
+//===- ReverseOpenMP.cpp - OpenMP parallel regions in reverse mode --------===//
+//
+// The reverse of a parallel region is a parallel region:
+//
+//   augmented sweep   R = adcc_parallel_new()
+//                     __kmpc_fork_call(loc, n', aug.omp, R, a1, s(a1), ...)
+//                       aug.omp: adcc_parallel_enter(R, thread, threads)
+//                                augmented_outlined(a1, s(a1), ...)
+//                     (R recorded)
+//   reverse sweep     __kmpc_push_num_threads(threads of R)
+//                     __kmpc_fork_call(loc, 1, rev.omp, R)
+//                       rev.omp: adcc_parallel_resume(R, thread, threads)
+//                                diffe_outlined()
+//                                adcc_parallel_leave
+//                     adcc_parallel_free(R)
+//
+// Each thread of the augmented region records on its own tape, and thread
+// t of the reverse region (as many threads) replays the tape thread t
+// recorded (the runtime lends it that tape if another system thread has
+// number t this time: runtime/lib/parallel.c). A static schedule gives
+// thread t the same iterations again; a dynamic one's chunks are on that
+// tape. The region's body is differentiated with DerivativeKey::Parallel:
+// its adjoint updates of shared memory are atomic where other threads may
+// update the same place (analysis/ParallelMemory.h), a barrier runs again
+// at its mirror, and the adjoints of a critical section (and so of a
+// reduction: prepare/OpenMPReductions.cpp) run inside the same critical
+// section.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ReverseEmitter.h"
+
+#include "analysis/ParallelMemory.h"
+#include "rules/OpenMPRuntime.h"
+#include "support/CallSites.h"
+
+#include "support/MemoryScopes.h"
+#include "support/NullShadowGuards.h"
+#include "support/ShadowAlignment.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+FunctionCallee runtimeCall(Module &M, StringRef Name, Type *Ret,
+                           ArrayRef<Type *> Params) {
+  return M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
+}
+
+/// The thread's number in its team and the team's size.
+std::pair<Value *, Value *> threadAndTeam(IRBuilder<> &B) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *I32 = B.getInt32Ty();
+  return {B.CreateCall(runtimeCall(M, "omp_get_thread_num", I32, {})),
+          B.CreateCall(runtimeCall(M, "omp_get_num_threads", I32, {}))};
+}
+
+/// An outlined function for __kmpc_fork_call: (global tid, bound tid,
+/// region, \p Rest...), running \p Body.
+Function *makeOutlined(Module &M, const Twine &Name, ArrayRef<Type *> Rest,
+                       function_ref<void(IRBuilder<> &, Function &)> Body) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  SmallVector<Type *, 16> Params = {Ptr, Ptr, Ptr};
+  Params.append(Rest.begin(), Rest.end());
+  Function *F = Function::Create(
+      FunctionType::get(Type::getVoidTy(C), Params, false),
+      GlobalValue::InternalLinkage, Name, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> B(BasicBlock::Create(C, "entry", F));
+  Body(B, *F);
+  B.CreateRetVoid();
+  return F;
+}
+
+} // namespace
+
+bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
+  Function *Outlined = forkedFunction(Call);
+  if (!Outlined)
+    return unsupported(Call, "an OpenMP parallel region whose body adcc "
+                             "cannot find (__kmpc_fork_call of a function "
+                             "pointer or of a function without a body)");
+  if (Width > 1)
+    return unsupported(Call, "batched reverse mode (width > 1) of an OpenMP "
+                             "parallel region is not supported yet");
+  if (isa<InvokeInst>(Call))
+    return unsupported(Call, "an OpenMP parallel region that may throw");
+  DerivativeKey K;
+  K.Primal = Outlined;
+  K.Mode = DerivativeMode::Augmented;
+  K.TapeLevel = Key.TapeLevel;
+  K.Parallel = true;
+  K.Args.append(2, ArgActivity::Const);
+  Module &M = *Aug.getParent();
+  Type *Ptr = AB.getPtrTy();
+  SmallVector<Value *, 16> Shared;
+  for (unsigned I = ForkSharedArgs; I < Call.arg_size(); ++I) {
+    Value *A = Call.getArgOperand(I);
+    Shared.push_back(A);
+    if (CleanSlotClones.contains(A)) {
+      K.Args.push_back(ArgActivity::Const);
+    } else if (Value *S = shadowOrNull(A)) {
+      K.Args.push_back(ArgActivity::Dup);
+      Shared.push_back(S);
+    } else if (isa<ConstantPointerNull>(A)) {
+      K.Args.push_back(ArgActivity::Dup);
+      Shared.push_back(A);
+    } else if (Active.contains(A)) {
+      return unsupported(Call, "a value with a derivative is passed by value "
+                               "into an OpenMP parallel region (a "
+                               "firstprivate variable, or a captured scalar, "
+                               "argument " +
+                                   Twine(I - ForkSharedArgs + 1) +
+                                   " of the region); make it shared, or "
+                                   "pass it through memory");
+    } else {
+      K.Args.push_back(ArgActivity::Const);
+    }
+  }
+  // (Shared pointers whose shadows may be null: guarded in the region.)
+  NullableBits Bits = CalleeNullableBits.lookup(&Call);
+  for (unsigned No = 2; No < K.Args.size() && No < 64; ++No)
+    if (hasShadow(K.Args[No])) {
+      K.NullableShadows |= forkedParamBits(Bits.Nullable) & uint64_t(1) << No;
+      K.NullReaching |= forkedParamBits(Bits.Reaching) & uint64_t(1) << No;
+    }
+  Function *AugRegion = Ctx.getOrCreate(K);
+  if (!AugRegion)
+    return false;
+  DerivativeKey RK = K;
+  RK.Mode = DerivativeMode::Reverse;
+  Function *RevRegion = Ctx.cache().lookup(RK);
+  if (!RevRegion || !RevRegion->getFunctionType()->getReturnType()->isVoidTy() ||
+      RevRegion->arg_size() != 0)
+    return unsupported(Call, "internal error: the reverse sweep of an OpenMP "
+                             "parallel region has an unexpected form");
+  Type *I32 = AB.getInt32Ty();
+  Constant *Level = AB.getInt32(Key.TapeLevel);
+  SmallVector<Type *, 16> Rest;
+  for (Value *V : Shared)
+    Rest.push_back(V->getType());
+  Function *AugOutlined = makeOutlined(
+      M, AugRegion->getName() + ".omp", Rest,
+      [&](IRBuilder<> &B, Function &F) {
+        auto [Thread, Team] = threadAndTeam(B);
+        B.CreateCall(runtimeCall(M, "adcc_parallel_enter", B.getVoidTy(),
+                                 {Ptr, I32, I32, I32}),
+                     {F.getArg(2), Thread, Team, Level});
+        SmallVector<Value *, 16> Args = {F.getArg(0), F.getArg(1)};
+        for (unsigned I = 3; I < F.arg_size(); ++I)
+          Args.push_back(F.getArg(I));
+        B.CreateCall(AugRegion, Args);
+      });
+  Function *RevOutlined =
+      makeOutlined(M, RevRegion->getName() + ".omp", {},
+                   [&](IRBuilder<> &B, Function &F) {
+                     auto [Thread, Team] = threadAndTeam(B);
+                     Value *Saved = B.CreateCall(
+                         runtimeCall(M, "adcc_parallel_resume", Ptr,
+                                     {Ptr, I32, I32, I32}),
+                         {F.getArg(2), Thread, Team, Level});
+                     B.CreateCall(RevRegion, {});
+                     B.CreateCall(runtimeCall(M, "adcc_parallel_leave",
+                                              B.getVoidTy(), {Ptr, I32}),
+                                  {Saved, Level});
+                   });
+  Value *Region =
+      AB.CreateCall(runtimeCall(M, "adcc_parallel_new", Ptr, {}), {}, "region");
+  SmallVector<Value *, 16> Args = {Call.getArgOperand(0),
+                                   AB.getInt32(Shared.size() + 1), AugOutlined,
+                                   Region};
+  Args.append(Shared.begin(), Shared.end());
+  CallBase *New = emitReplacementCall(AB, Call, Call.getCalledFunction(), Args);
+  ForkSites[New] = {Region, RevOutlined, Call.getArgOperand(0)};
+  record(*New, {Region});
+  Dead.push_back(&Call);
+  Replaced = true;
+  return true;
+}
+
+bool ReverseEmitter::emitForkAdjoint(CallBase &AugCall,
+                                     DenseMap<Value *, Value *> &Popped) {
+  const ForkSite &Site = ForkSites[&AugCall];
+  Module &M = *Rev.getParent();
+  Type *Ptr = RB.getPtrTy(), *I32 = RB.getInt32Ty();
+  Value *Region = revValue(Site.Region, Popped);
+  // As many threads as the augmented region had: thread t replays the
+  // tape thread t recorded.
+  Value *Team = RB.CreateCall(
+      runtimeCall(M, "adcc_parallel_threads", I32, {Ptr}), {Region});
+  Value *Tid = RB.CreateCall(
+      runtimeCall(M, "__kmpc_global_thread_num", I32, {Ptr}), {Site.Loc});
+  RB.CreateCall(runtimeCall(M, "__kmpc_push_num_threads", RB.getVoidTy(),
+                            {Ptr, I32, I32}),
+                {Site.Loc, Tid, Team});
+  auto *Fork = cast<Function>(AugCall.getCalledOperand());
+  RB.CreateCall(Fork, {Site.Loc, RB.getInt32(1), Site.Reverse, Region});
+  RB.CreateCall(
+      runtimeCall(M, "adcc_parallel_free", RB.getVoidTy(), {Ptr}), {Region});
+  return true;
+}
+
+bool ReverseEmitter::mirrorsOpenMPSync(Instruction &I) {
+  auto *Call = dyn_cast<CallBase>(&I);
+  Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (!Callee)
+    return false;
+  OpenMPCall Kind = classifyOpenMPCall(*Callee);
+  if (Kind != OpenMPCall::Barrier && Kind != OpenMPCall::Critical &&
+      Kind != OpenMPCall::EndCritical)
+    return false;
+  if (Lane != 0)
+    return true;
+  Module &M = *Rev.getParent();
+  Type *Ptr = RB.getPtrTy(), *I32 = RB.getInt32Ty();
+  // (The thread's id in the reverse region, not a record of the primal's.)
+  Value *Loc = Call->getArgOperand(0);
+  Value *Tid = RB.CreateCall(
+      runtimeCall(M, "__kmpc_global_thread_num", I32, {Ptr}), {Loc});
+  if (Kind == OpenMPCall::Barrier) {
+    RB.CreateCall(
+        runtimeCall(M, "__kmpc_barrier", RB.getVoidTy(), {Ptr, I32}),
+        {Loc, Tid});
+    return true;
+  }
+  // The reverse of a section's end enters it; of its start, leaves it.
+  Value *Lock = Call->getArgOperand(2);
+  RB.CreateCall(runtimeCall(M,
+                            Kind == OpenMPCall::EndCritical
+                                ? "__kmpc_critical"
+                                : "__kmpc_end_critical",
+                            RB.getVoidTy(), {Ptr, I32, Ptr}),
+                {Loc, Tid, Lock});
+  return true;
+}
+
+bool ReverseEmitter::emitAtomicAdjoint(AtomicRMWInst &RMW, Value *SP) {
+  Value *V = RMW.getValOperand();
+  bool ReadsOld = !RMW.use_empty() && isActiveFloat(&RMW);
+  if (!V->getType()->isFPOrFPVectorTy() ||
+      (!isActiveFloat(V) && !ReadsOld && !SP))
+    return true;
+  AtomicRMWInst::BinOp Op = RMW.getOperation();
+  if (Op != AtomicRMWInst::FAdd && Op != AtomicRMWInst::FSub)
+    return unsupported(RMW, "an atomic update of a floating-point value "
+                            "with a derivative other than += and -= (omp "
+                            "atomic with another operator)");
+  if (!isActiveFloat(V) && !ReadsOld)
+    return true;
+  if (ReadsOld)
+    return unsupported(RMW, "the value an atomic update reads (omp atomic "
+                            "capture, or a compare-and-swap loop) carries a "
+                            "derivative");
+  if (!SP)
+    return true; // (memory without derivatives)
+  // (*p += v: the adjoint of *p, which the reverse sweep only reads here,
+  // flows to v.)
+  const Align A = shadowAlign(Rev.getParent()->getDataLayout(), V->getType(),
+                              RMW.getAlign());
+  if (nullable(RMW.getPointerOperand()))
+    SP = guardedReadAddress(RB, SP, V->getType(), A);
+  LoadInst *D = RB.CreateAlignedLoad(V->getType(), SP, A);
+  tagMemoryClass(*D, MemoryClass::Shadow);
+  addAdjoint(V, Op == AtomicRMWInst::FSub ? RB.CreateFNeg(D)
+                                          : static_cast<Value *>(D));
+  return true;
+}
+
+namespace {
+
+/// The same address: one value, or two loads of one pointer variable
+/// (-O0).
+bool samePlace(const Value *A, const Value *B) {
+  if (A == B)
+    return true;
+  const auto *LA = dyn_cast<LoadInst>(A), *LB = dyn_cast<LoadInst>(B);
+  return LA && LB && LA->getPointerOperand() == LB->getPointerOperand() &&
+         isa<AllocaInst>(LA->getPointerOperand());
+}
+
+/// Whether \p SI, in a critical section, adds to the value it overwrites:
+/// `*p = *p + v` or `*p = *p - v`, *p read in the section, v not computed
+/// from it.
+bool accumulates(const StoreInst &SI) {
+  auto *Op = dyn_cast<BinaryOperator>(SI.getValueOperand());
+  if (!Op || (Op->getOpcode() != Instruction::FAdd &&
+              Op->getOpcode() != Instruction::FSub))
+    return false;
+  for (unsigned K = 0; K < 2; ++K) {
+    if (K == 1 && Op->getOpcode() == Instruction::FSub)
+      break;
+    auto *Old = dyn_cast<LoadInst>(Op->getOperand(K));
+    if (Old && samePlace(Old->getPointerOperand(), SI.getPointerOperand()) &&
+        Old->hasOneUse() && Op->getOperand(1 - K) != Old)
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+bool ReverseEmitter::checkCriticalSections() {
+  for (BasicBlock &BB : *Key.Primal)
+    for (Instruction &I : BB) {
+      auto *Call = dyn_cast<CallBase>(&I);
+      Function *F = Call ? Call->getCalledFunction() : nullptr;
+      if (!F || classifyOpenMPCall(*F) != OpenMPCall::Critical)
+        continue;
+      // The section: what runs after I and before the end on its lock.
+      SmallVector<Instruction *, 8> Work = {I.getNextNode()};
+      SmallPtrSet<Instruction *, 32> Seen;
+      while (!Work.empty()) {
+        Instruction *J = Work.pop_back_val();
+        if (!J || !Seen.insert(J).second)
+          continue;
+        auto *Inner = dyn_cast<CallBase>(J);
+        Function *G = Inner ? Inner->getCalledFunction() : nullptr;
+        if (G && classifyOpenMPCall(*G) == OpenMPCall::EndCritical &&
+            Inner->getArgOperand(2) == Call->getArgOperand(2))
+          continue;
+        auto *SI = dyn_cast<StoreInst>(J);
+        bool Shared =
+            SI && !isa<AllocaInst>(getUnderlyingObject(SI->getPointerOperand()));
+        if (Shared && SI->getValueOperand()->getType()->isFPOrFPVectorTy() &&
+            !accumulates(*SI))
+          return unsupported(*SI,
+                             "a critical section (or a reduction other than "
+                             "+ and -) whose update of shared memory is not "
+                             "a sum: the reverse of a parallel region runs "
+                             "its threads' sections in another order; use "
+                             "reduction(+:...) or `x += ...` in the section");
+        if (Inner && !isa<IntrinsicInst>(Inner) &&
+            (!G || (!G->isDeclaration() && !G->onlyReadsMemory())))
+          return unsupported(*Inner, "a call of a function that may write "
+                                     "memory in a critical section of an "
+                                     "OpenMP parallel region (the reverse "
+                                     "region runs the sections in another "
+                                     "order); inline it, or make it return "
+                                     "the value to add");
+        if (J->isTerminator())
+          for (BasicBlock *S : successors(J->getParent()))
+            Work.push_back(&S->front());
+        else
+          Work.push_back(J->getNextNode());
+      }
+    }
+  return true;
+}
+
+bool ReverseEmitter::needsAtomicParallelUpdate(LoadInst &LI,
+                                               const char *&Why) {
+  const auto *Primal = dyn_cast_or_null<LoadInst>(PrimalOf.lookup(&LI));
+  if (!Primal) {
+    Why = "memory other threads may update";
+    return true;
+  }
+  if (!SharedMemory)
+    SharedMemory = std::make_unique<ParallelMemory>(*Key.Primal);
+  return SharedMemory->needsAtomicUpdate(*Primal, Why);
+}
+
+} // namespace adcore

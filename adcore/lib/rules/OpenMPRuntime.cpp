@@ -1,0 +1,158 @@
+//===- OpenMPRuntime.cpp - What adcc knows of libomp's entry points ------===//
+
+#include "OpenMPRuntime.h"
+
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+struct OpenMPRow {
+  const char *Name; ///< the entry point, or the start of its name when
+                    ///< Prefix (the _4, _4u, _8, _8u variants)
+  bool Prefix;
+  OpenMPCall Kind;
+  const char *Construct; ///< Unsupported rows: the construct's name
+};
+
+// One row per entry point (or family of entry points) of libomp that Clang
+// 22 emits on the host.
+constexpr OpenMPRow OpenMPTable[] = {
+    {"__kmpc_fork_call", false, OpenMPCall::Fork, ""},
+    // scheduling of worksharing loops and sections, thread ids, queries
+    {"__kmpc_for_static_init_", true, OpenMPCall::Inactive, ""},
+    {"__kmpc_for_static_fini", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_dispatch_init_", true, OpenMPCall::Inactive, ""},
+    {"__kmpc_dispatch_next_", true, OpenMPCall::Inactive, ""},
+    {"__kmpc_dispatch_fini_", true, OpenMPCall::Inactive, ""},
+    {"__kmpc_dispatch_deinit", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_global_thread_num", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_push_num_threads", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_push_proc_bind", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_serialized_parallel", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_end_serialized_parallel", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_flush", false, OpenMPCall::Inactive, ""},
+    // a single or master (masked) block: one thread runs it, and runs its
+    // reverse too (the branch taken is recorded on that thread's tape)
+    {"__kmpc_single", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_end_single", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_master", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_end_master", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_masked", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_end_masked", false, OpenMPCall::Inactive, ""},
+    {"omp_get_", true, OpenMPCall::Inactive, ""},
+    {"omp_in_parallel", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_barrier", false, OpenMPCall::Barrier, ""},
+    {"__kmpc_critical", false, OpenMPCall::Critical, ""},
+    {"__kmpc_critical_with_hint", false, OpenMPCall::Critical, ""},
+    {"__kmpc_end_critical", false, OpenMPCall::EndCritical, ""},
+    {"__kmpc_reduce", false, OpenMPCall::Reduce, ""},
+    {"__kmpc_reduce_nowait", false, OpenMPCall::Reduce, ""},
+    {"__kmpc_end_reduce", false, OpenMPCall::EndReduce, ""},
+    {"__kmpc_end_reduce_nowait", false, OpenMPCall::EndReduce, ""},
+    // what derivatives do not follow yet
+    {"__kmpc_omp_task_with_deps", false, OpenMPCall::Unsupported,
+     "the depend clause of omp task"},
+    {"__kmpc_omp_wait_deps", false, OpenMPCall::Unsupported,
+     "the depend clause of omp task"},
+    {"__kmpc_omp_taskwait_deps", true, OpenMPCall::Unsupported,
+     "the depend clause of omp taskwait"},
+    {"__kmpc_omp_task_alloc", false, OpenMPCall::Unsupported, "omp task"},
+    {"__kmpc_omp_target_task_alloc", false, OpenMPCall::Unsupported,
+     "omp task"},
+    {"__kmpc_omp_task", false, OpenMPCall::Unsupported, "omp task"},
+    {"__kmpc_omp_task_begin_if0", false, OpenMPCall::Unsupported,
+     "omp task"},
+    {"__kmpc_omp_taskwait", false, OpenMPCall::Unsupported, "omp taskwait"},
+    {"__kmpc_omp_taskyield", false, OpenMPCall::Unsupported,
+     "omp taskyield"},
+    {"__kmpc_taskgroup", false, OpenMPCall::Unsupported, "omp taskgroup"},
+    {"__kmpc_taskloop", true, OpenMPCall::Unsupported, "omp taskloop"},
+    {"__kmpc_task_reduction", true, OpenMPCall::Unsupported,
+     "task reductions"},
+    {"__kmpc_taskred", true, OpenMPCall::Unsupported, "task reductions"},
+    {"__kmpc_ordered", false, OpenMPCall::Unsupported, "omp ordered"},
+    {"__kmpc_end_ordered", false, OpenMPCall::Unsupported, "omp ordered"},
+    {"__kmpc_doacross_", true, OpenMPCall::Unsupported,
+     "omp ordered with depend (doacross loops)"},
+    {"__kmpc_fork_teams", false, OpenMPCall::Unsupported, "omp teams"},
+    {"__kmpc_push_num_teams", true, OpenMPCall::Unsupported, "omp teams"},
+    {"__kmpc_distribute_static_init_", true, OpenMPCall::Unsupported,
+     "omp distribute"},
+    {"__kmpc_copyprivate", false, OpenMPCall::Unsupported,
+     "the copyprivate clause"},
+    {"__kmpc_threadprivate_cached", false, OpenMPCall::Unsupported,
+     "threadprivate variables"},
+    {"__kmpc_cancel", true, OpenMPCall::Unsupported, "omp cancel"},
+    {"__kmpc_cancellationpoint", false, OpenMPCall::Unsupported,
+     "omp cancellation point"},
+    {"__kmpc_scope", false, OpenMPCall::Unsupported, "omp scope"},
+    {"__kmpc_alloc", false, OpenMPCall::Unsupported,
+     "OpenMP memory allocators (omp allocate)"},
+    {"__kmpc_aligned_alloc", false, OpenMPCall::Unsupported,
+     "OpenMP memory allocators (omp allocate)"},
+    {"__tgt_target", true, OpenMPCall::Unsupported, "omp target"},
+    {"__kmpc_", true, OpenMPCall::Unsupported,
+     "an OpenMP construct adcc does not know"},
+    // threads started without OpenMP (their creation and join are not
+    // mirrored: docs/parallel.md)
+    {"pthread_create", false, OpenMPCall::Unsupported,
+     "a thread started inside differentiated code"},
+    {"thrd_create", false, OpenMPCall::Unsupported,
+     "a thread started inside differentiated code"},
+    {"_ZNSt6thread15_M_start_thread", true, OpenMPCall::Unsupported,
+     "a std::thread started inside differentiated code"},
+};
+
+const OpenMPRow *rowOf(const Function &F) {
+  if (!F.isDeclaration())
+    return nullptr;
+  StringRef Name = F.getName();
+  if (!Name.starts_with("__kmpc_") && !Name.starts_with("omp_") &&
+      !Name.starts_with("__tgt_") && !Name.contains("thr"))
+    return nullptr;
+  for (const OpenMPRow &Row : OpenMPTable)
+    if (Row.Prefix ? Name.starts_with(Row.Name) : Name == Row.Name)
+      return &Row;
+  return nullptr;
+}
+
+} // namespace
+
+OpenMPCall classifyOpenMPCall(const Function &F) {
+  const OpenMPRow *Row = rowOf(F);
+  return Row ? Row->Kind : OpenMPCall::None;
+}
+
+StringRef unsupportedOpenMPConstruct(const Function &F) {
+  const OpenMPRow *Row = rowOf(F);
+  return Row && Row->Kind == OpenMPCall::Unsupported ? Row->Construct : "";
+}
+
+bool isKeptOpenMPCall(const Function &F) {
+  switch (classifyOpenMPCall(F)) {
+  case OpenMPCall::Inactive:
+  case OpenMPCall::Barrier:
+  case OpenMPCall::Critical:
+  case OpenMPCall::EndCritical:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Function *forkedFunction(const CallBase &Fork) {
+  if (Fork.arg_size() < ForkSharedArgs)
+    return nullptr;
+  auto *Outlined =
+      dyn_cast<Function>(Fork.getArgOperand(2)->stripPointerCasts());
+  if (!Outlined || Outlined->isDeclaration() || Outlined->isVarArg() ||
+      Outlined->arg_size() != Fork.arg_size() - ForkSharedArgs + 2)
+    return nullptr;
+  return Outlined;
+}
+
+} // namespace adcore

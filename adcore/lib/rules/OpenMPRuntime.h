@@ -1,0 +1,81 @@
+//===- rules/OpenMPRuntime.h - What adcc knows of libomp's entry points -*- C++ -*-===//
+//
+// Clang lowers OpenMP directives into calls of the OpenMP runtime (libomp's
+// __kmpc_* functions): a parallel region is an outlined function started
+// on every thread of a team by __kmpc_fork_call(loc, argc, outlined,
+// shared...); a worksharing loop asks __kmpc_for_static_init_* or
+// __kmpc_dispatch_next_* for its bounds; critical sections, barriers,
+// single and master blocks, reductions and tasks have entry points of
+// their own. One row per entry point says what a derivative does with it:
+//
+//   Fork          the region: differentiated through its outlined function
+//                 (forward: a fork of the tangent region; reverse: a fork
+//                 of the augmented region, later one of the reverse region)
+//   Inactive      scheduling and queries, kept as they are
+//   Barrier       kept; the reverse sweep runs a barrier at its mirror
+//   Critical,     kept; the reverse sweep runs the adjoints of the section
+//   EndCritical   inside the same critical section (entered at the mirror
+//                 of its end, left at the mirror of its start)
+//   Reduce,       rewritten before differentiation as a critical section
+//   EndReduce     (prepare/OpenMPReductions.cpp)
+//   Unsupported   a located error naming the construct
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_RULES_OPENMPRUNTIME_H
+#define ADCORE_RULES_OPENMPRUNTIME_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace llvm {
+class CallBase;
+class Function;
+} // namespace llvm
+
+namespace adcore {
+
+enum class OpenMPCall : unsigned char {
+  None, ///< not an entry point of the OpenMP runtime
+  Fork,
+  Inactive,
+  Barrier,
+  Critical,
+  EndCritical,
+  Reduce,
+  EndReduce,
+  Unsupported
+};
+
+/// What \p F is, by its name (a declaration of the OpenMP runtime).
+OpenMPCall classifyOpenMPCall(const llvm::Function &F);
+
+/// The OpenMP construct an Unsupported entry point implements ("omp task",
+/// "the depend clause of omp task", ...), or an empty string.
+llvm::StringRef unsupportedOpenMPConstruct(const llvm::Function &F);
+
+/// Whether a call of \p F is kept as it is by a derivative (Inactive,
+/// Barrier, Critical and EndCritical: the reverse sweep mirrors the last
+/// three itself).
+bool isKeptOpenMPCall(const llvm::Function &F);
+
+/// The outlined function a __kmpc_fork_call starts, or null when the call
+/// is not a fork of a known function (through a pointer, or with fewer
+/// arguments than the outlined function's parameters after the two thread
+/// ids).
+llvm::Function *forkedFunction(const llvm::CallBase &Fork);
+
+/// The first argument of a __kmpc_fork_call that is passed on to the
+/// outlined function (after loc, argc and the outlined function).
+constexpr unsigned ForkSharedArgs = 3;
+
+/// Bits by argument of a __kmpc_fork_call (bit i: argument i) as bits by
+/// parameter of the outlined function (whose first two parameters, the
+/// thread ids, get none).
+inline uint64_t forkedParamBits(uint64_t CallBits) {
+  return (CallBits >> (ForkSharedArgs - 2)) & ~uint64_t(3);
+}
+
+} // namespace adcore
+
+#endif // ADCORE_RULES_OPENMPRUNTIME_H

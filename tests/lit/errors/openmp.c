@@ -1,0 +1,81 @@
+// OpenMP constructs that derivatives do not follow are errors at the
+// construct, naming it; so are the forms of supported constructs that
+// reverse mode cannot reverse (docs/parallel.md). Both modes, -O0 and -O2.
+// RUN: %expect-exit 1 %adcc -fopenmp -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %adcc -fopenmp -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %adcc -fopenmp -O2 -c -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FWD
+double __enzyme_autodiff(void *, ...);
+double __enzyme_fwddiff(void *, ...);
+extern int enzyme_const;
+
+double tasks(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel
+#pragma omp single
+  for (int i = 0; i < n; ++i) {
+#pragma omp task depend(inout : s)
+    s += x[i] * x[i];
+  }
+  return s;
+}
+// CHECK: openmp.c:[[#@LINE-5]]:1: error: cannot differentiate the OpenMP region in 'tasks' in reverse mode: the depend clause of omp task (__kmpc_omp_task_with_deps) is not supported in differentiated code yet
+// FWD: openmp.c:[[#@LINE-6]]:1: error: cannot differentiate the OpenMP region in 'tasks' in forward mode: the depend clause of omp task (__kmpc_omp_task_with_deps) is not supported in differentiated code yet
+
+double plain_tasks(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel
+#pragma omp single
+  for (int i = 0; i < n; ++i) {
+#pragma omp task shared(s)
+    {
+#pragma omp atomic
+      s += x[i];
+    }
+  }
+  return s;
+}
+// CHECK: openmp.c:[[#@LINE-8]]:1: error: cannot differentiate the OpenMP region in 'plain_tasks' in reverse mode: omp task (__kmpc_omp_task_alloc) is not supported in differentiated code yet
+
+double ordered(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel for ordered
+  for (int i = 0; i < n; ++i) {
+#pragma omp ordered
+    s = s * 0.5 + x[i];
+  }
+  return s;
+}
+// CHECK: openmp.c:[[#@LINE-5]]:1: error: cannot differentiate the OpenMP region in 'ordered' in reverse mode: omp ordered (__kmpc_ordered) is not supported in differentiated code yet
+
+#ifndef FORWARD
+double product(const double *x, int n) {
+  double p = 1;
+#pragma omp parallel for reduction(* : p)
+  for (int i = 0; i < n; ++i)
+    p *= x[i];
+  return p;
+}
+// CHECK: openmp.c:[[#@LINE-5]]:36: error: cannot differentiate the OpenMP region in 'product' in reverse mode: a critical section (or a reduction other than + and -) whose update of shared memory is not a sum
+
+double scaled(const double *x, double a, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s) firstprivate(a)
+  for (int i = 0; i < n; ++i)
+    s += a * x[i];
+  return s;
+}
+// (At -O0 the value is stored into a slot without a shadow first.)
+// CHECK: openmp.c:[[#@LINE-6]]:1: error: cannot differentiate 'scaled' in reverse mode: {{a value with a derivative is passed by value into an OpenMP parallel region \(a firstprivate variable, or a captured scalar, argument 3 of the region\)|a value with a derivative is stored into memory that has no shadow}}
+
+void gradients(const double *x, double *dx, double a, int n) {
+  __enzyme_autodiff((void *)tasks, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)plain_tasks, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)ordered, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)product, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)scaled, x, dx, a, enzyme_const, n);
+}
+#else
+void tangents(const double *x, const double *dx, int n) {
+  __enzyme_fwddiff((void *)tasks, x, dx, enzyme_const, n);
+}
+#endif

@@ -1,0 +1,48 @@
+// Which adjoint updates of an OpenMP region's reverse sweep are atomic
+// (docs/parallel.md): the thread's stack and the iteration's own element
+// of an array are plain; an element other iterations read (a neighbour),
+// an array read by two loops of one region, and memory every iteration
+// reads are atomic. The remark (-Rpass=adcc) counts them.
+// RUN: %adcc -fopenmp -O2 -c %s -o /dev/null -Rpass=adcc 2>&1 | FileCheck %s
+double __enzyme_autodiff(void *, ...);
+extern int enzyme_dup, enzyme_const;
+
+double own_elements(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += x[i] * x[i];
+  return s;
+}
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'own_elements': adjoint updates of memory: 1 atomic adds (memory other threads may update: 1), 2 plain (private memory: 1, the iteration's own element of an array: 1)
+
+double neighbour(const double *x, double *y, int n) {
+#pragma omp parallel for
+  for (int i = 0; i < n - 1; ++i)
+    y[i] = x[i] * x[i + 1];
+  return y[0];
+}
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'neighbour': adjoint updates of memory: 2 atomic adds (memory other threads may update: 2), 0 plain
+
+double two_loops(const double *x, double *y, double *z, int n) {
+#pragma omp parallel
+  {
+#pragma omp for nowait schedule(dynamic)
+    for (int i = 0; i < n; ++i)
+      y[i] = x[i] * x[i];
+#pragma omp for nowait schedule(dynamic)
+    for (int i = 0; i < n; ++i)
+      z[i] = 2 * x[i];
+  }
+  return y[0] + z[0];
+}
+// CHECK: openmp-updates.c:[[#@LINE-11]]:1: remark: reverse mode of the OpenMP region in 'two_loops': adjoint updates of memory: 2 atomic adds (memory other threads may update: 2), 0 plain
+
+void gradients(const double *x, double *dx, double *y, double *dy, double *z,
+               double *dz, int n) {
+  __enzyme_autodiff((void *)own_elements, enzyme_dup, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)neighbour, enzyme_dup, x, dx, enzyme_dup, y, dy,
+                    enzyme_const, n);
+  __enzyme_autodiff((void *)two_loops, enzyme_dup, x, dx, enzyme_dup, y, dy,
+                    enzyme_dup, z, dz, enzyme_const, n);
+}
