@@ -33,6 +33,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
@@ -366,7 +367,7 @@ Function *Outliner::makeStep(Function *Iteration, CallInst &Repl) {
   Function *Step = Function::Create(
       FunctionType::get(Type::getVoidTy(F.getContext()), {Ptr, Ptr}, false),
       GlobalValue::InternalLinkage,
-      "loop(" + F.getName() + ":" + Twine(Line) + ")", M);
+      "loop(" + demangle(F.getName()) + ":" + Twine(Line) + ")", M);
   Step->addFnAttr(Attribute::NoUnwind);
   if (F.hasFnAttribute(Attribute::OptimizeNone)) {
     Step->addFnAttr(Attribute::OptimizeNone);
@@ -399,7 +400,7 @@ Function *Outliner::makeCond() {
   Type *Int = Type::getInt32Ty(F.getContext());
   Function *C = Function::Create(
       FunctionType::get(Int, {Ptr, Ptr}, false), GlobalValue::InternalLinkage,
-      "loop.running(" + F.getName() + ":" + Twine(Line) + ")", M);
+      "loop.running(" + demangle(F.getName()) + ":" + Twine(Line) + ")", M);
   C->addFnAttr(Attribute::NoUnwind);
   IRBuilder<> B(BasicBlock::Create(F.getContext(), "", C));
   B.CreateRet(B.CreateLoad(
@@ -419,9 +420,9 @@ bool Outliner::outline() {
                  Twine(Writes.Unbounded->getDebugLoc()
                            ? Writes.Unbounded->getDebugLoc().getLine()
                            : 0) +
-                 "), which a snapshot cannot hold; keep the state in local "
-                 "variables and arrays, or call adcc_checkpointed_steps "
-                 "with its size");
+                 "); a snapshot holds the local variables and arrays the "
+                 "loop writes (for other memory, call adcc_checkpointed_steps "
+                 "with the state's size)");
   // The snapshot budget and the count, before the loop.
   IRBuilder<> B(Pre->getTerminator());
   B.SetCurrentDebugLocation(Loc);

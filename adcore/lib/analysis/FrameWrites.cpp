@@ -16,6 +16,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Demangle/Demangle.h"
 
 #include <set>
 #include <vector>
@@ -84,7 +85,36 @@ private:
     if (auto *Load = dyn_cast<LoadInst>(U); Load && &In != &F)
       if (auto *Slot = spillSlot(Load->getPointerOperand()))
         return storedOrigin(*Slot, In, Args);
+    if (auto *C = dyn_cast<CallBase>(U))
+      if (Function *Callee = C->getCalledFunction();
+          Callee && !Callee->isDeclaration())
+        return returnedOrigin(*C, *Callee, In, Args);
     return {Origin::Unknown, U};
+  }
+
+  /// The origin of what \p Callee returns to \p C (a reference that an
+  /// accessor returns: the same for every return, or unknown).
+  Origin returnedOrigin(const CallBase &C, const Function &Callee,
+                        const Function &In, ArrayRef<Origin> Args) const {
+    if (ReturnDepth > 16)
+      return {Origin::Unknown, &C};
+    ++ReturnDepth;
+    SmallVector<Origin, 8> Actual;
+    for (const Use &U : C.args())
+      Actual.push_back(U->getType()->isPointerTy()
+                           ? originOf(U.get(), In, Args)
+                           : Origin{Origin::Own, nullptr});
+    std::optional<Origin> Common;
+    for (const BasicBlock &BB : Callee)
+      if (auto *R = dyn_cast<ReturnInst>(BB.getTerminator());
+          R && R->getReturnValue()) {
+        Origin O = originOf(R->getReturnValue(), Callee, Actual);
+        if (Common && (Common->K != O.K || Common->Object != O.Object))
+          O = {Origin::Unknown, &C};
+        Common = O;
+      }
+    --ReturnDepth;
+    return Common ? *Common : Origin{Origin::Unknown, &C};
   }
 
   /// \p P, when it is an alloca that is only loaded from and stored to
@@ -144,7 +174,7 @@ private:
     case Origin::Unknown:
       fail(Site, "writes memory through a pointer that is not a local "
                  "variable or array of '" +
-                     F.getName() + "' (its extent is unknown)");
+                     demangle(F.getName()) + "', whose extent is unknown");
       return;
     }
   }
@@ -159,8 +189,8 @@ private:
       return;
     Function *Callee = C.getCalledFunction();
     if (!Callee) {
-      fail(Site, "calls a function through a pointer (what it writes is "
-                 "unknown)");
+      fail(Site, "calls a function through a pointer, whose writes are "
+                 "unknown");
       return;
     }
     if (isInert(*Callee) || Callee->onlyReadsMemory())
@@ -202,7 +232,7 @@ private:
           originOf(S->getValueOperand(), In, Args).K == Origin::Frame &&
           !(&In != &F && spillSlot(S->getPointerOperand())))
         fail(Site, "keeps the address of a local variable of '" +
-                       F.getName() + "' in memory");
+                       demangle(F.getName()) + "' in memory");
       write(S->getPointerOperand(), In, Args, Site);
     } else if (auto *A = dyn_cast<AtomicRMWInst>(&I)) {
       write(A->getPointerOperand(), In, Args, Site);
@@ -213,12 +243,13 @@ private:
     } else if (isa<PtrToIntInst>(I) &&
                originOf(I.getOperand(0), In, Args).K == Origin::Frame) {
       fail(Site, "converts the address of a local variable of '" +
-                     F.getName() + "' to an integer");
+                     demangle(F.getName()) + "' to an integer");
     }
   }
 
   Function &F;
   FrameWrites &W;
+  mutable unsigned ReturnDepth = 0;
   SmallPtrSet<const Value *, 32> InRegion;
   std::set<std::vector<const void *>> Seen;
 
