@@ -3,7 +3,8 @@
  * before a counted `for`, and before a `while` whose count is known only
  * at its end (the online schedule). The loop's body is inline code over
  * local variables and a local array (the state adcc finds) that calls a
- * function and reads a table it never writes (not in the snapshots).
+ * function (which allocates scratch memory) and reads a table it never
+ * writes (not in the snapshots).
  * Gradients equal those of the same loop taped whole, for several counts
  * and budgets (1 snapshot, more snapshots than steps); central
  * differences and forward mode agree; the primal is the plain loop's. */
@@ -11,6 +12,7 @@
 
 #include <adcc.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 extern int enzyme_dup, enzyme_const;
@@ -23,11 +25,16 @@ typedef struct {
 
 enum { N = 4, TABLE = 64 };
 
+/* (Scratch from the heap, kept in a local pointer: the callee's own.) */
 static void rhs(const double *y, double *dy, const params *p) {
+  double *scratch = malloc(2 * sizeof(double));
+  scratch[0] = sin(y[0]);
+  scratch[1] = y[0] * y[1];
   dy[0] = y[1];
-  dy[1] = -p->omega * p->omega * sin(y[0]) - p->damping * y[1];
+  dy[1] = -p->omega * p->omega * scratch[0] - p->damping * y[1];
   dy[2] = y[3];
-  dy[3] = -0.1 * y[2] + 0.1 * y[0] * y[1];
+  dy[3] = -0.1 * y[2] + 0.1 * scratch[1];
+  free(scratch);
 }
 
 static void fill(double *table) {

@@ -126,6 +126,8 @@ private:
     for (const User *U : A->users()) {
       if (isa<LoadInst>(U))
         continue;
+      if (auto *I = dyn_cast<IntrinsicInst>(U); I && I->isLifetimeStartOrEnd())
+        continue;
       auto *S = dyn_cast<StoreInst>(U);
       if (!S || S->getValueOperand() == A)
         return nullptr;
