@@ -88,8 +88,10 @@ private:
   Function *stepFunction(CallBase &Call, unsigned Arg, const char *Role,
                          const CheckpointRow &Row, bool Condition);
   Function *makeLoop(CallBase &Call, const CheckpointRow &Row, Function *Step,
-                     Function *Cond);
-  Constant *makeTable(Function *Step, Function *Cond);
+                     Function *Cond, ArrayRef<GlobalVariable *> Globals);
+  Constant *makeTable(Function *Step, Function *Cond,
+                      ArrayRef<GlobalVariable *> Globals);
+  Constant *globalRegions(Function *Step, ArrayRef<GlobalVariable *> Globals);
   Function *makeStepDerivative(Function *Step, Variant V);
   Function *makeRule(Function *Loop, const CheckpointRow &Row, Constant *Table,
                      char Kind);
@@ -239,11 +241,37 @@ Function *Lowering::makeStepDerivative(Function *Step, Variant V) {
   return F;
 }
 
-Constant *Lowering::makeTable(Function *Step, Function *Cond) {
+/// The table of the global variables the steps write (adcc_global_region
+/// rows: address, shadow global, bytes), or null for none.
+Constant *Lowering::globalRegions(Function *Step,
+                                  ArrayRef<GlobalVariable *> Globals) {
+  if (Globals.empty())
+    return ConstantPointerNull::get(Ptr);
+  const DataLayout &DL = M.getDataLayout();
+  auto *Row = StructType::get(Ptr, Ptr, B.getInt64Ty());
+  SmallVector<Constant *, 4> Rows;
+  for (GlobalVariable *G : Globals) {
+    Constant *Shadow = hasShadowGlobal(*G, &Ctx.rules())
+                           ? static_cast<Constant *>(
+                                 shadowGlobal(*G, 0, Ctx.rules()))
+                           : ConstantPointerNull::get(Ptr);
+    Rows.push_back(ConstantStruct::get(
+        Row, {G, Shadow, B.getInt64(DL.getTypeAllocSize(G->getValueType()))}));
+  }
+  auto *T = ArrayType::get(Row, Rows.size());
+  return new GlobalVariable(M, T, /*isConstant=*/true,
+                            GlobalValue::InternalLinkage,
+                            ConstantArray::get(T, Rows),
+                            "__adcc_step_globals." + Step->getName());
+}
+
+/// The step's adcc_step_fns (<adcc_checkpoint.h>).
+Constant *Lowering::makeTable(Function *Step, Function *Cond,
+                              ArrayRef<GlobalVariable *> Globals) {
   Constant *&Known = Tables[{Step, Cond}];
   if (Known)
     return Known;
-  SmallVector<Constant *, 8> Fns{Step};
+  SmallVector<Constant *, 10> Fns{Step};
   Fns.push_back(Cond ? static_cast<Constant *>(Cond)
                      : ConstantPointerNull::get(Ptr));
   for (Variant V : {FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst}) {
@@ -251,10 +279,14 @@ Constant *Lowering::makeTable(Function *Step, Function *Cond) {
     Fns.push_back(Needed ? static_cast<Constant *>(makeStepDerivative(Step, V))
                          : ConstantPointerNull::get(Ptr));
   }
-  auto *T = ArrayType::get(Ptr, Fns.size());
+  Fns.push_back(globalRegions(Step, Globals));
+  Fns.push_back(B.getInt64(Globals.size()));
+  SmallVector<Type *, 10> Fields(Fns.size() - 1, Ptr);
+  Fields.push_back(B.getInt64Ty());
+  auto *T = StructType::get(M.getContext(), Fields);
   auto *G = new GlobalVariable(
       M, T, /*isConstant=*/true, GlobalValue::InternalLinkage,
-      ConstantArray::get(T, Fns), "__adcc_step_table." + Step->getName());
+      ConstantStruct::get(T, Fns), "__adcc_step_table." + Step->getName());
   Known = G;
   return G;
 }
@@ -333,7 +365,8 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
 }
 
 Function *Lowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
-                             Function *Step, Function *Cond) {
+                             Function *Step, Function *Cond,
+                             ArrayRef<GlobalVariable *> Globals) {
   Function *&Loop = Made[{&Row, Step, Cond}];
   if (Loop)
     return Loop;
@@ -357,7 +390,7 @@ Function *Lowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
   IB.CreateCall(Call.getFunctionType(), Call.getCalledOperand(), Args);
   IB.CreateRetVoid();
 
-  Constant *Table = makeTable(Step, Cond);
+  Constant *Table = makeTable(Step, Cond, Globals);
   if (Forward)
     Ctx.rules().addForwardDerivative(Loop, makeRule(Loop, Row, Table, 'f'));
   if (Reverse)
@@ -405,24 +438,35 @@ bool Lowering::lower(CallBase &Call, const CheckpointRow &Row) {
                           Twine(S->getSExtValue()) + ")");
       return false;
     }
-  // A snapshot holds the state argument only: a global that the steps
-  // write and later steps read would not be restored.
+  // The globals the steps write: the snapshots hold them next to the
+  // state (a fixed point's iterations pass on only its state).
   auto Reach = reachableFrom(*Step);
   SmallVector<const Function *, 16> List(Reach.begin(), Reach.end());
   DenseSet<const GlobalVariable *> Written;
   collectWrittenGlobals(List, Written);
+  SmallVector<GlobalVariable *, 4> Globals;
   for (const GlobalVariable *G : Written)
-    if (!G->isConstant() && !Ctx.rules().isInactiveGlobal(G)) {
-      Ctx.error(Call, Twine("the step function '") + Step->getName() + "' of " +
+    if (!G->isConstant() && !Ctx.rules().isInactiveGlobal(G))
+      Globals.push_back(const_cast<GlobalVariable *>(G));
+  // (In the module's order: the same table in every build.)
+  sort(Globals, [&](GlobalVariable *A, GlobalVariable *B) {
+    return A->getName() < B->getName();
+  });
+  for (GlobalVariable *G : Globals)
+    if (Row.Snapshots < 0 || !G->getValueType()->isSized()) {
+      Ctx.error(Call, Twine("the ") +
+                          (Row.Snapshots < 0 ? "iteration" : "step") +
+                          " function '" + Step->getName() + "' of " +
                           Row.Name + " writes the global variable '" +
-                          G->getName() +
-                          "': checkpointed steps keep what they pass on in "
-                          "the state argument (not supported yet for "
-                          "globals)");
+                          G->getName() + "'" +
+                          (Row.Snapshots < 0
+                               ? ": a fixed point's iterations pass on only "
+                                 "its state"
+                               : ", whose size is unknown"));
       return false;
     }
   warnReplayed(Call, Row, Reach);
-  Function *Loop = makeLoop(Call, Row, Step, Cond);
+  Function *Loop = makeLoop(Call, Row, Step, Cond, Globals);
   SmallVector<Value *, 8> Args;
   for (unsigned I = 1; I < Call.arg_size(); ++I)
     if ((int)I != Row.Cond)

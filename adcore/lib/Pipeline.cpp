@@ -2,6 +2,7 @@
 
 #include "adcore/Pipeline.h"
 #include "ADPass.h"
+#include "CheckpointedLoops.h"
 #include "optimize/Optimize.h"
 #include "prepare/Prepare.h"
 #include "rules/CustomRules.h"
@@ -23,6 +24,7 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
       [Opts](ModulePassManager &MPM, OptimizationLevel) {
         if (!Opts.EnableAD)
           return;
+        MPM.addPass(CheckpointedLoopsPass());
         MPM.addPass(KeepRegisteredPass());
         MPM.addPass(KeepMinMaxChoicesPass());
         MPM.addPass(KeepDeviceMathPass());
@@ -50,6 +52,10 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
             MPM.addPass(ADPass(Opts, Level));
             return true;
           }
+        if (Name == "adcc-checkpointed-loops") {
+          MPM.addPass(CheckpointedLoopsPass());
+          return true;
+        }
         if (Name == "adcc-keep-min-max-choices") {
           MPM.addPass(KeepMinMaxChoicesPass());
           return true;

@@ -75,6 +75,7 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
 
   enableDerivativeAttributes(CI);
   enableRuleAttributes();
+  enableCheckpointAttribute();
   enableEnzymeChecks(CI);
 }
 

@@ -66,4 +66,19 @@
   __attribute__((__adcc_reverse_rule__(primal, augmented)))
 #define ADCC_INACTIVE __attribute__((__adcc_inactive__))
 
+/*===- Checkpointed loops -------------------------------------------------===*
+ *
+ * Written before a `for` or `while` time loop in a function that is
+ * differentiated:
+ *
+ *   ADCC_CHECKPOINT(8) for (int t = 0; t < steps; ++t) step(y, &p);
+ *   ADCC_CHECKPOINT(8, ADCC_INTERVAL) for (...) ...
+ *
+ * the gradient keeps at most 8 copies (snapshots) of what the loop writes
+ * and runs iterations again from them (docs/checkpointing.md). The same
+ * attribute without the macro: [[adcc::checkpoint(8)]] (C++11, C23).
+ *
+ *===----------------------------------------------------------------------===*/
+#define ADCC_CHECKPOINT(...) __attribute__((__adcc_checkpoint__(__VA_ARGS__)))
+
 #endif /* ADCC_H */

@@ -99,10 +99,22 @@ ADCC_RT_API size_t adcc_revolve_advances(long n, long snapshots);
 
 /*--- Called by derivative code that adcc generates ---------------------------*/
 
+/* A global variable that the steps write: the snapshots hold its bytes
+   next to the state's. shadow: its shadow global (floating-point data),
+   or null; a step recorded again during the reverse sweep keeps the
+   adjoints there (a recording zeroes the shadows of the globals it
+   writes). */
+typedef struct adcc_global_region {
+  void *address;
+  void *shadow;
+  size_t bytes;
+} adcc_global_region;
+
 /* The derivatives of one step function, made by adcc for each call site:
    fwd: (state, d_state, params, d_params); aug: the same, returning the
    split-mode tape; rev: the same and the tape. The _const forms have no
-   d_params (params without a shadow). */
+   d_params (params without a shadow). globals: the global variables the
+   steps write (global_count of them). */
 typedef struct adcc_step_fns {
   void *step;
   void *cond;
@@ -112,6 +124,8 @@ typedef struct adcc_step_fns {
   void *aug_const;
   void *rev;
   void *rev_const;
+  const adcc_global_region *globals;
+  size_t global_count;
 } adcc_step_fns;
 
 ADCC_RT_API void adcc_steps_tangent(const adcc_step_fns *fns, long n,

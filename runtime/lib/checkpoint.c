@@ -106,7 +106,9 @@ struct adcc_rt_steps {
   /* params: what the steps read (a copy, or the program's own when
      user_params gave no size). */
   void *params, *user_params, *d_params, *d_state;
-  size_t bytes;
+  /* bytes: the state's; a snapshot holds them and then global_bytes of
+     the global variables the steps write (slot_bytes in all). */
+  size_t bytes, global_bytes, slot_bytes;
   long n, snapshots;
   int schedule;
   /* The snapshots: slot k holds the state before step at[k]. */
@@ -115,6 +117,10 @@ struct adcc_rt_steps {
   long used;
   /* The working copy of the state of the reverse sweep. */
   unsigned char *work;
+  /* The reverse sweep has started; the globals' adjoints while a step is
+     recorded again. */
+  int reversing;
+  unsigned char *adjoints;
   /* Recorded steps awaiting reversal: their tapes (an interval). */
   void **tapes;
   long live;
@@ -127,17 +133,31 @@ struct adcc_rt_steps {
 static void note_snapshots(adcc_rt_steps *c) {
   if ((size_t)c->used > stats.snapshots_peak)
     stats.snapshots_peak = (size_t)c->used;
-  if ((size_t)c->used * c->bytes > stats.snapshot_bytes_peak)
-    stats.snapshot_bytes_peak = (size_t)c->used * c->bytes;
+  if ((size_t)c->used * c->slot_bytes > stats.snapshot_bytes_peak)
+    stats.snapshot_bytes_peak = (size_t)c->used * c->slot_bytes;
 }
 
 static void *slot(adcc_rt_steps *c, long k) {
-  return c->slots + (size_t)k * c->bytes;
+  return c->slots + (size_t)k * c->slot_bytes;
+}
+
+/* The written globals' bytes to `to` (to_globals) or from `from`. */
+static void copy_globals(const adcc_rt_steps *c, unsigned char *buffer,
+                         int to_globals) {
+  for (size_t i = 0; i < c->fns->global_count; ++i) {
+    const adcc_global_region *g = &c->fns->globals[i];
+    if (to_globals)
+      memcpy(g->address, buffer, g->bytes);
+    else
+      memcpy(buffer, g->address, g->bytes);
+    buffer += g->bytes;
+  }
 }
 
 static long take_snapshot(adcc_rt_steps *c, const void *state, long step) {
   long k = c->used++;
   memcpy(slot(c, k), state, c->bytes);
+  copy_globals(c, (unsigned char *)slot(c, k) + c->bytes, 0);
   c->at[k] = step;
   note_snapshots(c);
   return k;
@@ -150,14 +170,33 @@ static void advance(adcc_rt_steps *c, void *state, long count) {
   stats.advances += (size_t)count;
 }
 
+/* The shadows of the written globals to `buffer` or back. */
+static void copy_shadows(const adcc_rt_steps *c, unsigned char *buffer,
+                         int to_shadows) {
+  for (size_t i = 0; i < c->fns->global_count; ++i) {
+    const adcc_global_region *g = &c->fns->globals[i];
+    if (!g->shadow)
+      continue;
+    if (to_shadows)
+      memcpy(g->shadow, buffer, g->bytes);
+    else
+      memcpy(buffer, g->shadow, g->bytes);
+    buffer += g->bytes;
+  }
+}
+
 static void *record(adcc_rt_steps *c, void *state) {
   void *tape;
+  if (c->reversing)
+    copy_shadows(c, c->adjoints, 0);
   if (c->d_params)
     tape = ((void *(*)(void *, void *, void *, void *))c->fns->aug)(
         state, c->d_state, c->params, c->d_params);
   else
     tape = ((void *(*)(void *, void *, void *))c->fns->aug_const)(
         state, c->d_state, c->params);
+  if (c->reversing)
+    copy_shadows(c, c->adjoints, 1);
   ++stats.recorded;
   ++c->live;
   if ((size_t)c->live > stats.recorded_live_peak)
@@ -184,6 +223,7 @@ static void record_reverse(adcc_rt_steps *c) {
 
 static void restore(adcc_rt_steps *c, long k) {
   memcpy(c->work, slot(c, k), c->bytes);
+  copy_globals(c, (unsigned char *)slot(c, k) + c->bytes, 1);
 }
 
 /* Reverses steps [a, b) given the state before step a in slot k, with s
@@ -238,6 +278,9 @@ static adcc_rt_steps *steps_new(const adcc_step_fns *fns, void *d_state,
   c->fns = fns;
   c->d_state = d_state;
   c->bytes = bytes;
+  for (size_t i = 0; i < fns->global_count; ++i)
+    c->global_bytes += fns->globals[i].bytes;
+  c->slot_bytes = bytes + c->global_bytes;
   c->params = kept;
   c->user_params = params;
   c->d_params = d_params;
@@ -247,11 +290,14 @@ static adcc_rt_steps *steps_new(const adcc_step_fns *fns, void *d_state,
 }
 
 static int steps_reserve(adcc_rt_steps *c, long slots, long tapes) {
-  c->slots = malloc((size_t)slots * c->bytes + 1);
+  c->slots = malloc((size_t)slots * c->slot_bytes + 1);
   c->at = malloc((size_t)slots * sizeof *c->at);
-  c->work = malloc(c->bytes + 1);
+  /* (The work state, then room for the globals' values while the reverse
+     sweep runs steps again.) */
+  c->work = malloc(c->bytes + c->global_bytes + 1);
   c->tapes = tapes ? malloc((size_t)tapes * sizeof *c->tapes) : NULL;
-  if (c->slots && c->at && c->work && (c->tapes || !tapes))
+  c->adjoints = malloc(c->global_bytes + 1);
+  if (c->slots && c->at && c->work && c->adjoints && (c->tapes || !tapes))
     return 1;
   adcc_rt_report("out of memory for %ld snapshots of %zu bytes", slots,
                  c->bytes);
@@ -265,6 +311,7 @@ static void steps_free(adcc_rt_steps *c) {
   free(c->at);
   free(c->work);
   free(c->tapes);
+  free(c->adjoints);
   adcc_rt_release_params(c->params, c->user_params);
   free(c);
 }
@@ -400,7 +447,7 @@ static void *record_online(adcc_rt_steps *c, void *state) {
     if (i % every == 0 && c->used == s) {
       long kept = 0;
       for (long k = 0; k < c->used; k += 2, ++kept) {
-        memmove(slot(c, kept), slot(c, k), c->bytes);
+        memmove(slot(c, kept), slot(c, k), c->slot_bytes);
         c->at[kept] = c->at[k];
       }
       c->used = kept;
@@ -467,12 +514,18 @@ void adcc_steps_reverse(void *handle, void *d_state, void *d_params) {
   c->d_state = d_state;
   c->d_params = d_params;
   if (c->n > 0 && c->work && c->tapes) {
+    /* The steps run again write the globals: the program's values are
+       kept meanwhile. */
+    unsigned char *kept = (unsigned char *)c->work + c->bytes;
+    copy_globals(c, kept, 0);
+    c->reversing = 1;
     if (c->schedule == ADCC_REVOLVE)
       reverse_revolve(c);
     else if (c->schedule == ADCC_INTERVAL)
       reverse_interval(c);
     else
       reverse_online(c);
+    copy_globals(c, kept, 1);
   }
   steps_free(c);
 }

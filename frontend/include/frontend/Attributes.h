@@ -33,6 +33,11 @@ void enableDerivativeAttributes(clang::CompilerInstance &CI);
 /// which become the registrations of adcore/lib/rules/CustomRules.h.
 void enableRuleAttributes();
 
+/// Enables the checkpointed-loop annotation (CheckpointAttribute.cpp):
+/// ADCC_CHECKPOINT(snapshots[, schedule]) and [[adcc::checkpoint(...)]] on
+/// a `for` or `while` loop.
+void enableCheckpointAttribute();
+
 } // namespace adcc::frontend
 
 #endif // ADCC_FRONTEND_ATTRIBUTES_H

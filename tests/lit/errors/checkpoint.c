@@ -1,7 +1,8 @@
 // Checkpointed loops (docs/checkpointing.md): a step function that is not
 // known at compile time or has the wrong shape, a constant snapshot budget
-// below 1, and a step that writes a global (a snapshot holds the state
-// argument only) are errors at the call in differentiated code. The same
+// below 1, and a fixed point's iteration that writes a global (only its
+// state passes from one iteration to the next) are errors at the call in
+// differentiated code. The same
 // calls in code that is not differentiated are left alone.
 // RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
@@ -39,11 +40,10 @@ double budget(double *y, const double *p) {
 // CHECK: checkpoint.c:[[#@LINE-4]]:3: error: the number of snapshots of adcc_checkpointed_steps must be at least 1 (got 0)
 
 double global(double *y, const double *p) {
-  adcc_checkpointed_steps((void *)counting, 10, y, sizeof *y, (void *)p, 0,
-                          ADCC_REVOLVE, 2);
+  adcc_fixed_point((void *)counting, y, 1, (void *)p, 0, 1e-12, 100);
   return y[0];
 }
-// CHECK: checkpoint.c:[[#@LINE-4]]:3: error: the step function 'counting' of adcc_checkpointed_steps writes the global variable 'counter': checkpointed steps keep what they pass on in the state argument (not supported yet for globals)
+// CHECK: checkpoint.c:[[#@LINE-3]]:3: error: the iteration function 'counting' of adcc_fixed_point writes the global variable 'counter': a fixed point's iterations pass on only its state
 
 static int never(const double *y, const double *p) { return 0; }
 double online(double *y, const double *p) {

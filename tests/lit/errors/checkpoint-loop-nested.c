@@ -1,0 +1,37 @@
+// Not yet through a loop marked ADCC_CHECKPOINT either (as through the
+// calls, checkpoint-nested.c): a batched gradient is an error at the
+// annotation, forward over reverse (a Hessian-vector product) an error at
+// the request that differentiates the gradient; never wrong numbers.
+// RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
+#include <adcc.h>
+
+extern int enzyme_dup, enzyme_const, enzyme_width;
+extern double __enzyme_autodiff(void *, ...);
+extern void __enzyme_fwddiff(void *, ...);
+
+static double f(const double *x, int n) {
+  double y[2] = {x[0], x[1]};
+  ADCC_CHECKPOINT(2) for (int i = 0; i < n; ++i) {
+    double t = y[0];
+    y[0] = y[0] * y[1];
+    y[1] = t + 0.5 * y[1];
+  }
+  return y[0] * y[1];
+}
+// CHECK-DAG: checkpoint-loop-nested.c:[[#@LINE-7]]:3: error: cannot differentiate 'f' in reverse mode: the registered gradient of 'adcc_checkpointed_steps(loop(f:[[#@LINE-7]]))' has no batched (width > 1) form
+
+static void grad(const double *x, double *dx, int n) {
+  __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, n);
+}
+
+void hvp(const double *x, const double *v, double *dx, double *hv, int n) {
+  __enzyme_fwddiff((void *)grad, enzyme_dup, x, v, enzyme_dup, dx, hv,
+                   enzyme_const, n);
+}
+// CHECK-DAG: checkpoint-loop-nested.c:[[#@LINE-3]]:3: error: cannot differentiate 'adcc_checkpointed_steps(loop(f:15)).record' in forward mode: a derivative of the derivative of adcc_checkpointed_steps (forward or reverse mode over a gradient or tangent through the loop) is not supported yet
+
+void batched(const double *x, double *d0, double *d1, int n) {
+  __enzyme_autodiff((void *)f, enzyme_width, 2, enzyme_dup, x, d0, d1,
+                    enzyme_const, n);
+}
