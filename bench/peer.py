@@ -50,15 +50,17 @@ def peer_name(args):
 
 
 def cxx_for(cmd):
-    """clang-N's C++ driver with the same flags, or None."""
+    """The C++ driver beside a C compiler (clang-N's clang++-N, adcc's
+    adcc++, gcc's g++) with the same flags, or None."""
     words = shlex.split(cmd)
     if not words:
         return None
     folder, base = os.path.split(words[0])
-    m = re.fullmatch(r"clang(-\d+)?", base)
+    m = re.fullmatch(r"(clang|adcc|gcc)(-\d+)?", base)
     if not m:
         return None
-    return shlex.join([os.path.join(folder, "clang++" + (m.group(1) or ""))]
+    cxx = {"clang": "clang++", "adcc": "adcc++", "gcc": "g++"}[m.group(1)]
+    return shlex.join([os.path.join(folder, cxx + (m.group(2) or ""))]
                       + words[1:])
 
 
