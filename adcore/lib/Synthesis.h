@@ -35,9 +35,20 @@ class Module;
 
 namespace adcore {
 
-/// True when \p BB may run more than once per call (it is in a cycle, or
-/// too far from its successors to tell).
-bool inCycle(const llvm::BasicBlock &BB);
+/// The blocks of a function that may run more than once per call: those in
+/// a cycle of its control-flow graph (its strongly connected components of
+/// more than one block, and blocks that branch to themselves). Exact, where
+/// a reachability query gives up on large functions.
+class CycleBlocks {
+public:
+  explicit CycleBlocks(const llvm::Function &F);
+  bool contains(const llvm::BasicBlock &BB) const {
+    return Blocks.contains(&BB);
+  }
+
+private:
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 16> Blocks;
+};
 
 /// A function that runs an augmented sweep and then its reverse sweep, back
 /// to back: the combined gradient of a request (CombinedSweeps.cpp).

@@ -11,7 +11,11 @@
 #      them, and verified = true (the gradient and tangent were checked);
 #   3. the markdown table has a row for dot, and the chart is a PNG when
 #      gnuplot is installed;
-#   4. an unknown benchmark name in --only is a usage error (status 2).
+#   4. an unknown benchmark name in --only is a usage error (status 2);
+#   5. --compare with a second compiler (adcc again, under another name)
+#      gives every record that compiler's times and the ratios, and the
+#      markdown its side-by-side table; a plugin that does not exist makes
+#      the report say the second compiler was not measured.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -31,8 +35,11 @@ grep -q -- '--quick' "$work/help.txt" || fail "--help does not list --quick"
 pass "help"
 
 step "bench/run --quick --only dot"
+# (With a second compiler whose plugin does not exist: the report says it
+# was not measured, and nothing else changes.)
 if ! "$run" --quick --only dot --samples 1 --min-time 0.001 \
     --cc "$ADCC" --clang "$CLANG" --out "$work/r.json" \
+    --compare "$ADCC -fplugin=$work/NoSuchPlugin.so" \
     --keep "$work/build" >"$work/run.log" 2>&1; then
   tail -n 30 "$work/run.log" >&2
   fail "bench/run exited with an error"
@@ -63,6 +70,9 @@ pass "JSON records"
 
 grep -qF "| \`dot\` |" "$work/r.md" || fail "no dot row in the markdown table"
 pass "markdown table"
+grep -qF "was not measured: no plugin at NoSuchPlugin.so" "$work/r.md" ||
+  fail "the report does not say that the second compiler was not measured"
+pass "no plugin"
 if command -v gnuplot >/dev/null 2>&1; then
   [[ $(head -c 4 "$work/r.png" | od -An -c | tr -d ' ') == 211PNG ]] ||
     fail "the chart is not a PNG file"
@@ -78,3 +88,30 @@ rc=$?
 set -e
 [[ $rc -eq 2 ]] || fail "--only nosuchbench: exit status $rc, expected 2"
 pass "usage error"
+
+step "bench/run --compare"
+if ! "$run" --quick --only dot --samples 1 --min-time 0.001 \
+    --cc "$ADCC" --clang "$CLANG" --out "$work/c.json" \
+    --compare "$ADCC" --compare-name "second adcc" \
+    --keep "$work/build-compare" >"$work/compare.log" 2>&1; then
+  tail -n 30 "$work/compare.log" >&2
+  fail "bench/run --compare exited with an error"
+fi
+python3 - "$work/c.json" <<'PY' || fail "--compare: JSON not as expected"
+import json, sys
+recs = json.load(open(sys.argv[1]))
+assert recs, "no records"
+for r in recs:
+    assert r["peer"] == "second adcc", r.get("peer")
+    for k in ("peer_primal_s", "peer_gradient_s", "peer_forward_s",
+              "gradient_vs_peer", "forward_vs_peer"):
+        assert isinstance(r[k], (int, float)) and r[k] > 0, f"{k} = {r[k]}"
+    assert abs(r["gradient_vs_peer"] - r["gradient_s"] /
+               r["peer_gradient_s"]) < 1e-9 * r["gradient_vs_peer"]
+print(f"{len(recs)} record(s) compared")
+PY
+grep -qF "### Side by side with second adcc" "$work/c.md" ||
+  fail "no side-by-side table in the markdown report"
+grep -qF "| \`dot\` |" "$work/c.md" || fail "no dot row"
+pass "side by side"
+

@@ -26,6 +26,7 @@
 #include "support/CallSites.h"
 #include "Optimize.h"
 #include "analysis/ActivityAnalysis.h"
+#include "rules/DeviceMath.h"
 #include "adcore/CrossTU.h"
 #include "Synthesis.h"
 
@@ -119,21 +120,47 @@ void keepRecordsInFrame(Function &Caller, Function &Aug) {
       Tagged[Tag].Pops.push_back(Call);
   }
   std::optional<DominatorTree> DT;
-  for (auto &[Tag, Pair] : Tagged) {
+  std::optional<CycleBlocks> Cycles;
+  // (A tagged push or pop kept on the tape still gets the inline fast path
+  // its sweep left out.)
+  SmallVector<CallInst *, 8> OnTape;
+  // (The frame stays small: a large record, such as the array of a long
+  // loop of constant trip count, or the shadow of a large local array,
+  // stays on the tape, which grows without bounding the stack.)
+  // (Device code has no tape on the host's runtime: everything tagged
+  // goes to the frame, or stays a call that placeDeviceTapes places.)
+  bool Device = isDeviceModule(*Caller.getParent());
+  uint64_t MaxRecord = Device ? UINT64_MAX : 2048;
+  uint64_t MaxFrame = Device ? UINT64_MAX : 8192;
+  uint64_t FrameBytes = 0;
+  auto InFrame = [&](MDNode *Tag, const TaggedPair &Pair) {
     if (Pair.Pushes.size() != 1 || Pair.Pops.size() != 1)
-      continue;
+      return false;
     CallInst *Push = Pair.Pushes.front(), *Pop = Pair.Pops.front();
-    if (Push->getArgOperand(1) != Pop->getArgOperand(1) ||
-        !isa<ConstantInt>(Push->getArgOperand(1)))
-      continue;
+    auto *Bytes = dyn_cast<ConstantInt>(Push->getArgOperand(1));
+    if (Push->getArgOperand(1) != Pop->getArgOperand(1) || !Bytes ||
+        Push->getArgOperand(2) != Pop->getArgOperand(2) ||
+        Bytes->getZExtValue() > MaxRecord ||
+        Bytes->getZExtValue() > MaxFrame - FrameBytes)
+      return false;
     if (Tag->getNumOperands() == 1) { // the end records
       if (!DT)
         DT.emplace(Caller);
-      if (!DT->dominates(Push, Pop))
-        continue;
-    } else if (inCycle(*Push->getParent()) || inCycle(*Pop->getParent())) {
+      return DT->dominates(Push, Pop);
+    }
+    if (!Cycles)
+      Cycles.emplace(Caller);
+    return !Cycles->contains(*Push->getParent()) &&
+           !Cycles->contains(*Pop->getParent());
+  };
+  for (auto &[Tag, Pair] : Tagged) {
+    if (!InFrame(Tag, Pair)) {
+      append_range(OnTape, Pair.Pushes);
+      append_range(OnTape, Pair.Pops);
       continue;
     }
+    CallInst *Push = Pair.Pushes.front(), *Pop = Pair.Pops.front();
+    FrameBytes += cast<ConstantInt>(Push->getArgOperand(1))->getZExtValue();
     IRBuilder<> B(&*Caller.getEntryBlock().getFirstInsertionPt());
     AllocaInst *Slot = B.CreateAlloca(
         B.getInt8Ty(), Push->getArgOperand(1),
@@ -150,6 +177,8 @@ void keepRecordsInFrame(Function &Caller, Function &Aug) {
     Push->eraseFromParent();
     Pop->eraseFromParent();
   }
+  if (!Device)
+    expandTapeCalls(OnTape);
 }
 
 } // namespace

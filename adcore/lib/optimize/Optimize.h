@@ -109,6 +109,9 @@ struct AccumulationWindowsPass
 /// KeepEndRecords, not those of end records (EndRecordsMetadata), which
 /// inlineCombinedSweeps may put in a stack slot.
 void expandTapeOperations(llvm::Function &F, bool KeepEndRecords = false);
+/// Expands the given pushes and pops (calls of adcc_tape_push and
+/// adcc_tape_pop) as expandTapeOperations does.
+void expandTapeCalls(llvm::ArrayRef<llvm::CallInst *> Calls);
 
 /// Inlines each combined gradient's augmented and reverse sweeps into the
 /// function that runs them back to back, where they are its only calls,

@@ -237,24 +237,31 @@ void expandPop(CallInst &Call) {
 
 } // namespace
 
+void expandTapeCalls(ArrayRef<CallInst *> Calls) {
+  for (CallInst *Call : Calls) {
+    // (What stays a call is the slow path: no longer the tagged record.)
+    Call->setMetadata(EndRecordsMetadata, nullptr);
+    StringRef Name = Call->getCalledFunction()->getName();
+    if (Name == "adcc_tape_push")
+      expandPush(*Call);
+    else if (Name == "adcc_tape_pop")
+      expandPop(*Call);
+  }
+}
+
 void expandTapeOperations(Function &F, bool KeepEndRecords) {
-  SmallVector<std::pair<CallInst *, bool>, 32> Calls;
+  SmallVector<CallInst *, 32> Calls;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB)
       if (auto *Call = dyn_cast<CallInst>(&I))
         if (Function *Callee = Call->getCalledFunction()) {
           if (KeepEndRecords && Call->getMetadata(EndRecordsMetadata))
             continue;
-          if (Callee->getName() == "adcc_tape_push")
-            Calls.push_back({Call, true});
-          else if (Callee->getName() == "adcc_tape_pop")
-            Calls.push_back({Call, false});
+          if (Callee->getName() == "adcc_tape_push" ||
+              Callee->getName() == "adcc_tape_pop")
+            Calls.push_back(Call);
         }
-  for (auto [Call, IsPush] : Calls) {
-    // (What stays a call is the slow path: no longer the tagged record.)
-    Call->setMetadata(EndRecordsMetadata, nullptr);
-    IsPush ? expandPush(*Call) : expandPop(*Call);
-  }
+  expandTapeCalls(Calls);
 }
 
 } // namespace adcore

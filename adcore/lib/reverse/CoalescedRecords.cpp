@@ -14,7 +14,8 @@
 
 #include "adcore/MathRules.h"
 
-#include "llvm/Analysis/CFG.h"
+#include "llvm/ADT/SCCIterator.h"
+#include "llvm/IR/CFG.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -23,10 +24,10 @@ using namespace llvm;
 
 namespace adcore {
 
-bool inCycle(const BasicBlock &BB) {
-  return any_of(successors(&BB), [&](const BasicBlock *S) {
-    return isPotentiallyReachable(S, &BB);
-  });
+CycleBlocks::CycleBlocks(const Function &F) {
+  for (auto It = scc_begin(&F); !It.isAtEnd(); ++It)
+    if (It.hasCycle())
+      Blocks.insert_range(*It);
 }
 
 bool ReverseEmitter::separatesRecords(Instruction &I,
@@ -96,8 +97,9 @@ void ReverseEmitter::coalesceRecords() {
     }
     Run.clear();
   };
+  CycleBlocks Cycles(Aug);
   for (BasicBlock &BB : Aug) {
-    OutsideLoops = !inCycle(BB);
+    OutsideLoops = !Cycles.contains(BB);
     for (Instruction &I : BB) {
       if (separatesRecords(I, Pushes))
         Flush();

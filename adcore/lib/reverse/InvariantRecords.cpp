@@ -53,6 +53,7 @@ void ReverseEmitter::emitExitRecords() {
   // Each exit block records, in one tape record, the trip counts of the
   // counted loops it leaves (innermost first; not those known before the
   // loop nest or rebuilt: InvariantTrips.cpp), then their exit values.
+  CycleBlocks Cycles(Aug);
   for (auto &[Mid, Headers] : ExitCounts) {
     SmallVector<Value *, 8> Values;
     for (BasicBlock *H : Headers)
@@ -68,7 +69,7 @@ void ReverseEmitter::emitExitRecords() {
       }
     }
     AB.SetInsertPoint(Mid->getTerminator());
-    MDNode *Tag = inCycle(*Mid) ? nullptr : frameTag();
+    MDNode *Tag = Cycles.contains(*Mid) ? nullptr : frameTag();
     ExitBytes[Mid] = pushTogether(AB, Values, Tag);
     ExitTags[Mid] = ExitBytes[Mid] ? Tag : nullptr;
   }

@@ -98,8 +98,16 @@ void ReverseEmitter::planLoopArrays() {
                           {AugTape, B.CreateMul(A.Length, B.getInt64(A.Stride)),
                            B.getInt64(RecordGranule)},
                           "iters.records");
+    // (Of constant length and outside loops, it runs once per call: a
+    // combined gradient may keep it in its frame.)
+    if (isa<ConstantInt>(A.Length) && !AugLoops->getLoopFor(CL.Entering) &&
+        !DeviceCode) {
+      A.Tag = frameTag();
+      cast<CallInst>(A.Base)->setMetadata(EndRecordsMetadata, A.Tag);
+    }
     InvariantRecords[H].insert(A.Base);
-    if (Invariant == InvariantTrips.end() && !Rebuilt)
+    if (Invariant == InvariantTrips.end() && !Rebuilt &&
+        !isa<Constant>(A.Length))
       InvariantRecords[H].insert(A.Length);
 
     for (Instruction *I : Insts) {
@@ -153,7 +161,12 @@ void ReverseEmitter::releaseLoopArray(BasicBlock *Header) {
     return;
   const LoopArray &A = It->second;
   Value *Length;
-  if (auto Inv = InvariantTrips.find(Header); Inv != InvariantTrips.end()) {
+  if (isa<Constant>(A.Length)) {
+    // (A constant length: the pop's size is the push's, as the frame slot
+    // of a combined gradient needs.)
+    Length = A.Length;
+  } else if (auto Inv = InvariantTrips.find(Header);
+             Inv != InvariantTrips.end()) {
     auto [Outer, Count] = Inv->second;
     Length =
         RB.CreateAdd(RB.CreateLoad(RB.getInt64Ty(), hoistSlot(Outer, Count)),
@@ -169,7 +182,8 @@ void ReverseEmitter::releaseLoopArray(BasicBlock *Header) {
   }
   RB.CreateCall(tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
                 {RevTape, RB.CreateMul(Length, RB.getInt64(A.Stride)),
-                 RB.getInt64(RecordGranule)});
+                 RB.getInt64(RecordGranule)})
+      ->setMetadata(EndRecordsMetadata, A.Tag);
 }
 
 } // namespace adcore

@@ -401,6 +401,16 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
     Value *Bytes =
         AB.CreateMul(AB.CreateZExtOrTrunc(AI->getArraySize(), AB.getInt64Ty()),
                      AB.getInt64(EltBytes));
+    auto *Count = dyn_cast<ConstantInt>(AI->getArraySize());
+    // (A fixed-size slot of the entry block runs once per call: its block
+    // may live in a combined gradient's frame, CombinedSweeps.cpp.)
+    // (Not in device code, whose tape is placed apart: DeviceTape.cpp.)
+    MDNode *Tag = Count && Width == 1 && !DeviceCode &&
+                          AI->getParent()->isEntryBlock()
+                      ? frameTag()
+                      : nullptr;
+    if (Tag)
+      ShadowBlockTags[AI] = Tag;
     // (One block per lane, released in the reverse order.)
     for (unsigned L = 0; L < Width; ++L) {
       CallInst *Block =
@@ -409,10 +419,10 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
                         AI->getName() + ".shadow");
       Block->setMetadata(ShadowBlockMetadata,
                          MDNode::get(Aug.getContext(), {}));
+      Block->setMetadata(EndRecordsMetadata, Tag);
       AB.CreateMemSet(Block, AB.getInt8(0), Bytes, AI->getAlign());
       LaneShadows[L][AI] = Block;
     }
-    auto *Count = dyn_cast<ConstantInt>(AI->getArraySize());
     ShadowAllocas[AI] = Count ? EltBytes * Count->getZExtValue() : 0;
     if (!Count)
       record(I, {AI->getArraySize()});

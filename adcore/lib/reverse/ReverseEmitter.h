@@ -529,6 +529,9 @@ private:
   struct LoopArray {
     llvm::Value *Base = nullptr, *Length = nullptr;
     uint64_t Stride = 0;
+    /// The frame tag of its push and pop: an array of constant length
+    /// pushed outside loops, which a combined gradient keeps in its frame.
+    llvm::MDNode *Tag = nullptr;
   };
   llvm::MapVector<llvm::BasicBlock *, LoopArray> LoopArrays;
   struct ArrayRecord {
@@ -581,6 +584,9 @@ private:
   bool HadRuleError = false;
   /// Shadow stack blocks: alloca -> bytes, freed at the alloca's reverse.
   llvm::DenseMap<llvm::Instruction *, uint64_t> ShadowAllocas;
+  /// The frame tags of the shadow blocks of fixed-size stack slots of the
+  /// entry block: a combined gradient keeps them in its frame.
+  llvm::DenseMap<llvm::Instruction *, llvm::MDNode *> ShadowBlockTags;
   /// Shadow heap blocks: allocation call -> pushed shadow pointer. (Also
   /// the shadow blocks of tape records: NestedRecords.cpp.)
   llvm::DenseSet<llvm::Instruction *> ShadowMallocs;

@@ -416,9 +416,11 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
             RB.CreateZExtOrTrunc(Val(AI->getArraySize()), RB.getInt64Ty()),
             RB.getInt64(Aug.getParent()->getDataLayout().getTypeAllocSize(
                 AI->getAllocatedType())));
-      RB.CreateCall(tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
-                    {RevTape, Bytes, RB.getInt64(AI->getAlign().value())})
-          ->setMetadata(ShadowBlockMetadata, MDNode::get(Rev.getContext(), {}));
+      CallInst *Pop =
+          RB.CreateCall(tapeRecordFunction(*Rev.getParent(), "adcc_tape_pop"),
+                        {RevTape, Bytes, RB.getInt64(AI->getAlign().value())});
+      Pop->setMetadata(ShadowBlockMetadata, MDNode::get(Rev.getContext(), {}));
+      Pop->setMetadata(EndRecordsMetadata, ShadowBlockTags.lookup(AI));
     }
     return true;
   }

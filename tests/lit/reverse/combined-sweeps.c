@@ -77,3 +77,55 @@ double norm(const double *x) {
 // ATTR-NOT: @adcc_tape_
 // ATTR: ret double
 #endif
+
+// Loops of a constant trip count keep their per-iteration records in an
+// array of constant length, and stack arrays get shadow blocks of constant
+// size: a combined gradient keeps both in its frame too, as it does with
+// the records of blocks outside loops however many blocks the function
+// has (which blocks are in cycles is computed exactly). Nothing of the
+// tape is left here either.
+// RUN: %adcc -O2 -fno-unroll-loops -ffast-math -S -emit-llvm -DFIXED_LOOPS \
+// RUN:   %s -o - | FileCheck %s --check-prefix=FIXED
+#ifdef FIXED_LOOPS
+extern int enzyme_dupnoneed;
+static void turn(const double *r, const double *x, double *o) {
+  double t2 = 0;
+  for (int i = 0; i < 3; i++)
+    t2 += r[i] * r[i];
+  if (t2 != 0) {
+    double t = sqrt(t2), c = cos(t), s = sin(t);
+    double w[3], wx[3], d = 0;
+    for (int i = 0; i < 3; i++)
+      w[i] = r[i] / t;
+    wx[0] = w[1] * x[2] - w[2] * x[1];
+    wx[1] = w[2] * x[0] - w[0] * x[2];
+    wx[2] = w[0] * x[1] - w[1] * x[0];
+    for (int i = 0; i < 3; i++)
+      d += w[i] * x[i];
+    for (int i = 0; i < 3; i++)
+      o[i] = x[i] * c + wx[i] * s + w[i] * (1 - c) * d;
+  } else {
+    for (int i = 0; i < 3; i++)
+      o[i] = x[i] + r[(i + 1) % 3] * x[(i + 2) % 3];
+  }
+}
+__attribute__((noinline)) static void reproject(const double *cam,
+                                                const double *X, double *err) {
+  double Xo[3], Xc[3];
+  for (int i = 0; i < 3; i++)
+    Xo[i] = X[i] - cam[3 + i];
+  turn(cam, Xo, Xc);
+  double p0 = Xc[0] / Xc[2], p1 = Xc[1] / Xc[2];
+  double L = 1 + cam[7] * (p0 * p0 + p1 * p1);
+  err[0] = cam[6] * L * p0;
+  err[1] = cam[6] * L * p1;
+}
+// FIXED-LABEL: define {{.*}}void @site3(
+// FIXED-NOT: @adcc_tape_
+// FIXED: ret void
+void site3(const double *cam, double *dcam, const double *X, double *dX,
+           double *err, double *derr) {
+  __enzyme_autodiff((void *)reproject, enzyme_dup, cam, dcam, enzyme_dup, X,
+                    dX, enzyme_dupnoneed, err, derr);
+}
+#endif
