@@ -42,6 +42,17 @@ struct Spring {
 
 template <typename T> T cube(T x) { return x * x * x; }
 
+// A functor whose operator() is not const, overloaded on the argument's
+// type (Enzyme's C++ interface takes it as the program gives it).
+struct Scaled {
+  int calls = 0;
+  double operator()(double x) {
+    ++calls;
+    return 10 * x * x;
+  }
+  float operator()(float x) { return 2 * x; }
+};
+
 // A result that C++ returns through memory (a std::vector): forward mode
 // gives the tangent as another vector.
 std::vector<double> stress(const std::vector<double> &strain, double k) {
@@ -157,6 +168,20 @@ int main() {
   CHECK_CLOSE(na, 2.0, 0);
   CHECK_CLOSE(nb, 3.0, 0);
   CHECK_CLOSE(nc, 5.0, 0);
+  // A non-const functor: the overload of the argument's type is called.
+  {
+    Scaled sc;
+    auto [dd] = enzyme::get<0>(
+        enzyme::autodiff<enzyme::Reverse>(sc, enzyme::Active(1.5)));
+    CHECK_CLOSE(dd, 30.0, 1e-15);
+    auto [df] = enzyme::get<0>(
+        enzyme::autodiff<enzyme::Reverse>(sc, enzyme::Active(1.5f)));
+    CHECK_CLOSE(df, 2.0, 0);
+    CHECK_CLOSE(enzyme::get<0>(enzyme::autodiff<enzyme::Forward>(
+                    sc, enzyme::Duplicated(1.5, 1.0))),
+                30.0, 1e-15);
+    CHECK_TRUE(sc.calls >= 2);
+  }
   // Results through memory: DuplicatedNoNeed (the tangent vector),
   // Duplicated (value, tangent), ForwardWithPrimal (tangent, value).
   {
