@@ -147,7 +147,7 @@ namespace {
 
 constexpr unsigned TopField = 0, LimitField = 1, BaseField = 2, PeakField = 3;
 
-Value *field(IRBuilder<> &B, Value *Tape, unsigned Index) {
+Value *field(IRBuilderBase &B, Value *Tape, unsigned Index) {
   return B.CreateConstGEP1_64(B.getPtrTy(), Tape, Index);
 }
 
@@ -174,6 +174,28 @@ std::optional<InlineSize> inlineSize(IRBuilder<> &B, CallInst &Call) {
   return InlineSize{Need, B.CreateICmpUGE(Need, Bytes)};
 }
 
+/// Replaces \p Call by a branch on whether \p Room bytes hold the record
+/// (and the size check of \p Size): there, what \p Fast builds (the
+/// record's address); else the call itself, the slow path. A phi of the two
+/// takes the call's uses.
+void expandWithFastPath(CallInst &Call, const InlineSize &Size, Value *Room,
+                        function_ref<Value *(IRBuilderBase &)> Fast) {
+  IRBuilder<> B(&Call);
+  Value *Fits = B.CreateICmpUGE(Room, Size.Need);
+  if (Size.Fits)
+    Fits = B.CreateAnd(Fits, Size.Fits);
+  Instruction *Then, *Else;
+  SplitBlockAndInsertIfThenElse(Fits, &Call, &Then, &Else);
+  B.SetInsertPoint(Then);
+  Value *Record = Fast(B);
+  Call.moveBefore(Else->getIterator());
+  B.SetInsertPoint(Call.getParent()->getSingleSuccessor()->getFirstNonPHIIt());
+  PHINode *P = B.CreatePHI(B.getPtrTy(), 2);
+  Call.replaceAllUsesWith(P);
+  P->addIncoming(Record, Then->getParent());
+  P->addIncoming(&Call, Call.getParent());
+}
+
 void expandPush(CallInst &Call) {
   IRBuilder<> B(&Call);
   std::optional<InlineSize> Size = inlineSize(B, Call);
@@ -186,19 +208,10 @@ void expandPush(CallInst &Call) {
   Value *Limit = B.CreateLoad(B.getPtrTy(), field(B, Tape, LimitField));
   Value *Avail = B.CreateSub(B.CreatePtrToInt(Limit, B.getInt64Ty()),
                              B.CreatePtrToInt(Top, B.getInt64Ty()));
-  Value *Fits = B.CreateICmpUGE(Avail, Need);
-  if (Size->Fits)
-    Fits = B.CreateAnd(Fits, Size->Fits);
-  Instruction *Then, *Else;
-  SplitBlockAndInsertIfThenElse(Fits, &Call, &Then, &Else);
-  B.SetInsertPoint(Then);
-  B.CreateStore(B.CreateGEP(B.getInt8Ty(), Top, Need), TopPtr);
-  Call.moveBefore(Else->getIterator());
-  B.SetInsertPoint(Call.getParent()->getSingleSuccessor()->getFirstNonPHIIt());
-  PHINode *P = B.CreatePHI(B.getPtrTy(), 2);
-  Call.replaceAllUsesWith(P);
-  P->addIncoming(Top, Then->getParent());
-  P->addIncoming(&Call, Call.getParent());
+  expandWithFastPath(Call, *Size, Avail, [&](IRBuilderBase &B) {
+    B.CreateStore(B.CreateGEP(B.getInt8Ty(), Top, Need), TopPtr);
+    return Top;
+  });
 }
 
 void expandPop(CallInst &Call) {
@@ -213,26 +226,17 @@ void expandPop(CallInst &Call) {
   Value *Base = B.CreateLoad(B.getPtrTy(), field(B, Tape, BaseField));
   Value *Used = B.CreateSub(B.CreatePtrToInt(Top, B.getInt64Ty()),
                             B.CreatePtrToInt(Base, B.getInt64Ty()));
-  Value *Fits = B.CreateICmpUGE(Used, Need);
-  if (Size->Fits)
-    Fits = B.CreateAnd(Fits, Size->Fits);
-  Instruction *Then, *Else;
-  SplitBlockAndInsertIfThenElse(Fits, &Call, &Then, &Else);
-  B.SetInsertPoint(Then);
-  // The runtime's peak statistics follow the highest top a pop saw.
-  Value *PeakPtr = field(B, Tape, PeakField);
-  Value *Peak = B.CreateLoad(B.getPtrTy(), PeakPtr);
-  Value *Higher = B.CreateICmpUGT(B.CreatePtrToInt(Top, B.getInt64Ty()),
-                                  B.CreatePtrToInt(Peak, B.getInt64Ty()));
-  B.CreateStore(B.CreateSelect(Higher, Top, Peak), PeakPtr);
-  Value *Record = B.CreateGEP(B.getInt8Ty(), Top, B.CreateNeg(Need));
-  B.CreateStore(Record, TopPtr);
-  Call.moveBefore(Else->getIterator());
-  B.SetInsertPoint(Call.getParent()->getSingleSuccessor()->getFirstNonPHIIt());
-  PHINode *P = B.CreatePHI(B.getPtrTy(), 2);
-  Call.replaceAllUsesWith(P);
-  P->addIncoming(Record, Then->getParent());
-  P->addIncoming(&Call, Call.getParent());
+  expandWithFastPath(Call, *Size, Used, [&](IRBuilderBase &B) {
+    // The runtime's peak statistics follow the highest top a pop saw.
+    Value *PeakPtr = field(B, Tape, PeakField);
+    Value *Peak = B.CreateLoad(B.getPtrTy(), PeakPtr);
+    Value *Higher = B.CreateICmpUGT(B.CreatePtrToInt(Top, B.getInt64Ty()),
+                                    B.CreatePtrToInt(Peak, B.getInt64Ty()));
+    B.CreateStore(B.CreateSelect(Higher, Top, Peak), PeakPtr);
+    Value *Record = B.CreateGEP(B.getInt8Ty(), Top, B.CreateNeg(Need));
+    B.CreateStore(Record, TopPtr);
+    return Record;
+  });
 }
 
 } // namespace

@@ -22,10 +22,8 @@
 #include "rules/MpiRules.h"
 #include "rules/OpenMPRuntime.h"
 
-#include "adcore/MathRules.h"
-#include "llvm/Analysis/ValueTracking.h"
+#include "analysis/FrameWrites.h"
 #include "llvm/Demangle/Demangle.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
@@ -423,42 +421,20 @@ bool ReverseEmitter::dispatchIndirectCalls() {
   return true;
 }
 
-/// Whether running \p F once more changes nothing outside its own frame:
-/// it writes only its allocas, and calls only functions that write no
-/// memory (or math functions). A declaration counts when it is known not to
-/// write memory.
-static bool writesOnlyItsFrame(const Function &F) {
+/// Whether running \p F once more changes nothing outside its own frame
+/// (FrameWrites: what its blocks and the functions they call write is its
+/// frame, or memory they allocate). A declaration counts when it is known
+/// not to write memory.
+static bool writesOnlyItsFrame(Function &F) {
   if (F.onlyReadsMemory())
     return true;
   if (F.isDeclaration())
     return false;
-  auto IsLocal = [](const Value *Ptr) {
-    return isa<AllocaInst>(getUnderlyingObject(Ptr));
-  };
-  for (const Instruction &I : instructions(F)) {
-    if (!I.mayWriteToMemory() && !I.mayThrow())
-      continue;
-    if (auto *S = dyn_cast<StoreInst>(&I)) {
-      if (!S->isVolatile() && IsLocal(S->getPointerOperand()))
-        continue;
-      return false;
-    }
-    if (auto *MI = dyn_cast<MemIntrinsic>(&I)) {
-      if (!MI->isVolatile() && IsLocal(MI->getDest()))
-        continue;
-      return false;
-    }
-    if (auto *II = dyn_cast<IntrinsicInst>(&I))
-      if (II->isAssumeLikeIntrinsic() || II->isLifetimeStartOrEnd())
-        continue;
-    if (auto *CB = dyn_cast<CallBase>(&I))
-      if (const Function *Callee = CB->getCalledFunction())
-        if (!CB->mayThrow() &&
-            (Callee->onlyReadsMemory() || findMathRule(*Callee)))
-          continue;
-    return false;
-  }
-  return true;
+  SmallVector<BasicBlock *, 16> Blocks;
+  for (BasicBlock &BB : F)
+    Blocks.push_back(&BB);
+  FrameWrites W = findFrameWrites(F, Blocks);
+  return !W.Unbounded && W.Globals.empty();
 }
 
 /// A registered gradient (__enzyme_register_gradient_f = {f, aug, rev}):
