@@ -10,6 +10,7 @@
 #include "requests/DenseViews.h"
 #include "requests/DeclaredDerivatives.h"
 #include "requests/EnzymeCalls.h"
+#include "requests/FunctionParameters.h"
 #include "device/DeviceCode.h"
 #include "adcore/EnzymeMarks.h"
 #include "analysis/GlobalShadows.h"
@@ -169,6 +170,7 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
 PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
   // (Enzyme's attributes and annotations become registrations first.)
   bool Changed = readEnzymeAnnotations(M);
+  Changed |= specializeFunctionParameters(M);
   Changed |= dropEnzymeTypeHints(M);
   Changed |= replaceShadowTables(M);
   Changed |= CustomRules::keepRegisteredOutOfLine(M);
@@ -190,6 +192,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
 PreservedAnalyses ADPass::differentiate(Module &M) {
   // (Done at the start of the pipeline already, unless the pass runs alone.)
   readEnzymeAnnotations(M);
+  specializeFunctionParameters(M);
   dropEnzymeTypeHints(M);
   replaceShadowTables(M);
   CustomRules::restoreKeptLinkage(M);

@@ -3,6 +3,7 @@
 #include "adcore/RequestCollector.h"
 
 #include "DenseViews.h"
+#include "FunctionParameters.h"
 #include "adcore/EnzymeMarks.h"
 
 #include "llvm/IR/Function.h"
@@ -18,7 +19,7 @@ namespace {
 /// The function a request's first argument names, looking through casts and
 /// aliases; null when it is not a function.
 Function *requestedFunction(Value *Arg, unsigned Depth = 0) {
-  Value *Stripped = Arg->stripPointerCasts();
+  Value *Stripped = lookThroughFunctionLocal(Arg);
   if (auto *GA = dyn_cast<GlobalAlias>(Stripped))
     Stripped = GA->getAliasee()->stripPointerCasts();
   if (auto *F = dyn_cast<Function>(Stripped))
@@ -56,9 +57,18 @@ void collectFromCall(CallBase &Call, RequestKind Kind, CollectedRequests &Out) {
   }
   Function *Primal = requestedFunction(Call.getArgOperand(First));
   if (!Primal) {
-    Out.Errors.push_back({&Call, ("the first argument of " + Entry +
-                                  " must name a function known at compile time")
-                                     .str()});
+    std::string Message = ("the first argument of " + Entry +
+                           " must name a function known at compile time")
+                              .str();
+    // (A helper's parameter: FunctionParameters.h copies the helper for the
+    // functions its callers pass, unless it must stay as it is.)
+    if (auto *A = dyn_cast<Argument>(lookThroughFunctionLocal(
+            Call.getArgOperand(First))))
+      Message += "; it is a parameter of '" +
+                 A->getParent()->getName().str() +
+                 "', which adcc copies for each function its callers pass "
+                 "only where it is static or inline and called directly";
+    Out.Errors.push_back({&Call, Message});
     return;
   }
   Request R;
