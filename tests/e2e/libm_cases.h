@@ -26,6 +26,8 @@ static double w_hypot(double x, double y) { return hypot(x, y); }
 static double w_fmin(double x, double y) { return fmin(x, y); }
 static double w_fmax(double x, double y) { return fmax(x, y); }
 static double w_fmod(double x, double y) { return fmod(x, y); }
+static double w_remainder(double x, double y) { return remainder(x, y); }
+static double w_fdim(double x, double y) { return fdim(x, y); }
 static double w_copysign(double x, double y) { return copysign(x, y); }
 static double w_fma(double x, double y, double z) { return fma(x, y, z); }
 static double w_powi(double x, int n) { return __builtin_powi(x, n); }
@@ -62,6 +64,8 @@ LINE2(w_hypot)
 LINE2(w_fmin)
 LINE2(w_fmax)
 LINE2(w_fmod)
+LINE2(w_remainder)
+LINE2(w_fdim)
 LINE2(w_copysign)
 static double g_c;
 static double w_fma_dz(double t) { return w_fma(g_a, g_b, t); }

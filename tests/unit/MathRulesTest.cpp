@@ -87,6 +87,10 @@ const Reference References[] = {
   {"fma",       [](const double *A) { return std::fma(A[0], A[1], A[2]); }},
   {"fmuladd",   [](const double *A) { return A[0] * A[1] + A[2]; }},
   {"fmod",      [](const double *A) { return std::fmod(A[0], A[1]); }},
+  {"remainder", [](const double *A) { return std::remainder(A[0], A[1]); }},
+  {"fdim",      [](const double *A) { return std::fdim(A[0], A[1]); }},
+  {"nextafter", [](const double *A) { return std::nextafter(A[0], A[1]); }},
+  {"logb",      [](const double *A) { return std::logb(A[0]); }},
   {"arithmetic.fence", [](const double *A) { return A[0]; }},
   {"fabs",      [](const double *A) { return std::fabs(A[0]); }},
   {"copysign",  [](const double *A) { return std::copysign(A[0], A[1]); }},
@@ -557,6 +561,12 @@ const SpotCheck SpotChecks[] = {
   {"fmax",     1, {1, 1},    0},
   {"fmax",     1, {NAN, 1},  1},      // fmax(NaN, y) = y
   {"fmod",     1, {5.5, 2},  -2},
+  {"remainder", 1, {5.5, 2}, -3},     // 5.5 / 2 = 2.75: n = 3
+  {"remainder", 1, {5, 2},   -2},     // a tie: n is the even 2
+  {"fdim",     0, {3, 1},    1},
+  {"fdim",     1, {3, 1},    -1},
+  {"fdim",     0, {1, 3},    0},
+  {"fdim",     1, {1, 3},    0},
   {"fma",      2, {2, 3, 4}, 1},
   {"floor",    0, {2.5},     0},
 };
@@ -847,7 +857,7 @@ TEST_CASE("every function of the design has a row", "[mathrules]") {
         "atanh", "erf",   "erfc",     "tgamma", "lgamma", "cbrt",  "hypot",
         "fma",   "fabs",  "copysign", "fmin",   "fmax",   "floor", "ceil",
         "round", "trunc", "fmod",     "ldexp",  "frexp",
-        "scalbn", "scalbln"}) {
+        "scalbn", "scalbln", "remainder", "fdim", "nextafter", "logb"}) {
     INFO(Name);
     const MathRule *R = findMathRule(Name);
     REQUIRE(R);

@@ -115,7 +115,9 @@ TEST_CASE("a request without a known function is an error", "[requests]") {
   REQUIRE(Found.Errors.size() == 2);
   CHECK(Found.Errors[0].Message ==
         "the first argument of __enzyme_autodiff must name a function known "
-        "at compile time");
+        "at compile time; it is a parameter of 'use', which adcc copies for "
+        "each function its callers pass only where it is static or inline "
+        "and called directly");
   CHECK(Found.Errors[1].Message ==
         "__enzyme_fwddiff needs the function to differentiate as its first "
         "argument");

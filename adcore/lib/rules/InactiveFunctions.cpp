@@ -69,6 +69,11 @@ constexpr const char *InactiveFunctionTable[] = {
     "srandom",
     "drand48",
     "srand48",
+    // math functions with integer results: rounding to an integer, the
+    // exponent (the C library's spellings for float, double, long double)
+    "lround", "lroundf", "lroundl", "llround", "llroundf", "llroundl",
+    "lrint", "lrintf", "lrintl", "llrint", "llrintf", "llrintl",
+    "ilogb", "ilogbf", "ilogbl",
     // comparisons and sizes
     "memcmp",
     "bcmp", // memcmp compared only for equality (LLVM's form of it)

@@ -331,6 +331,19 @@ Value *dFmodY(IRBuilderBase &B, Args A, Value *) {
   return B.CreateFNeg(call(B, Intrinsic::trunc, B.CreateFDiv(A[0], A[1])));
 }
 
+// remainder(x, y) = x - n y with n the integer nearest x / y (ties to
+// even): d/dy = -n, piecewise constant like fmod's. d/dx is 1 (dOne).
+Value *dRemainderY(IRBuilderBase &B, Args A, Value *) {
+  return B.CreateFNeg(call(B, Intrinsic::roundeven, B.CreateFDiv(A[0], A[1])));
+}
+// fdim(x, y) = x - y where x > y, else +0: d/dx = [x > y], d/dy = -[x > y].
+Value *dFdimX(IRBuilderBase &B, Args A, Value *) {
+  return indicator(B, B.CreateFCmpOGT(A[0], A[1]), A[0]);
+}
+Value *dFdimY(IRBuilderBase &B, Args A, Value *R) {
+  return B.CreateFNeg(dFdimX(B, A, R));
+}
+
 // --- Sign, minimum and maximum
 
 // fabs: sign(x) = copysign(1, x), also at the kink: +1 at +0, -1 at -0
@@ -426,6 +439,11 @@ const MathRule Rules[] = {
   {"fma",   3, {dFmaX, dFmaY, dOne}, {{-3, 3}, {-3, 3}, {-3, 3}}, Arg, Intrinsic::fma},
   {"fmuladd", 3, {dFmaX, dFmaY, dOne}, {{-3, 3}, {-3, 3}, {-3, 3}}, Arg, Intrinsic::fmuladd, true},
   {"fmod",  2, {dOne, dFmodY},  {{5.2, 5.8}, {2.1, 2.4}}, Arg,     0},
+  {"remainder", 2, {dOne, dRemainderY}, {{5.2, 5.5}, {2.3, 2.4}}, Arg, 0},
+  {"fdim",  2, {dFdimX, dFdimY}, {{2, 3}, {-1, 1}},     Arg,       0},
+  // The neighbouring representable number: x moved by one unit in the last
+  // place, with x's slope
+  {"nextafter", 2, {dOne, dZero}, {{1, 2}, {3, 4}},     UsesNothing, 0},
   // A fence against reassociation (also Eigen's optimization barrier, see
   // KnownAsm.cpp): the value passes through
   {"arithmetic.fence", 1, {dOne}, {{-3, 3}},            UsesNothing, Intrinsic::arithmetic_fence, true},
@@ -443,6 +461,8 @@ const MathRule Rules[] = {
   {"rint",  1, {dZero},         {{0.1, 0.4}},           UsesNothing, Intrinsic::rint},
   {"nearbyint", 1, {dZero},     {{0.1, 0.4}},           UsesNothing, Intrinsic::nearbyint},
   {"roundeven", 1, {dZero},     {{0.1, 0.4}},           UsesNothing, Intrinsic::roundeven},
+  // The exponent as a floating-point value (ilogb's, an integer, is inactive)
+  {"logb",  1, {dZero},         {{2.1, 3.9}},           UsesNothing, 0},
 };
 // clang-format on
 
