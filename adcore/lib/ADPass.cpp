@@ -14,6 +14,7 @@
 #include "device/DeviceCode.h"
 #include "adcore/EnzymeMarks.h"
 #include "analysis/GlobalShadows.h"
+#include "analysis/IndirectTargets.h"
 #include "adcore/ParamShapes.h"
 #include "adcore/RequestCollector.h"
 #include "Synthesis.h"
@@ -256,6 +257,15 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
           J.Sites.insert(I->getFunction());
     Jobs.push_back(std::move(J));
   }
+  // (Functions whose address only reaches helpers that call it, none of
+  // them differentiated, are no target of a derivative's call through a
+  // pointer: IndirectTargets.h.)
+  {
+    SmallVector<Function *, 8> Roots;
+    for (const Job &J : Jobs)
+      Roots.push_back(J.Primal);
+    markUncalledAddresses(M, Roots);
+  }
   // (Which globals the differentiated code writes: those get shadows.)
   {
     SmallPtrSet<const Function *, 16> Reached;
@@ -318,6 +328,7 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
     }
     lowerForwardSplitRequest(*R, Ctx);
   }
+  clearUncalledAddresses(M);
   Ctx.checkSplitTags();
   Ctx.verifyGenerated();
   for (Function *F : EntryPoints)

@@ -5,11 +5,17 @@
 // function's floating-point and pointer parameters are duplicated and its
 // integer parameters constant (the defaults of Enzyme-style requests).
 // `-passes=adcc-print-types` prints what the type analysis infers.
+// `-passes=adcc-print-indirect-targets` prints, for every address-taken
+// function, whether the derivatives of the module's requests may call it
+// through a pointer.
 //
 //===----------------------------------------------------------------------===//
 
 #include "analysis/ActivityAnalysis.h"
 #include "adcore/Pipeline.h"
+#include "adcore/RequestCollector.h"
+#include "analysis/IndirectTargets.h"
+#include "support/IRMarks.h"
 #include "analysis/TypeAnalysis.h"
 
 #include "llvm/IR/Module.h"
@@ -47,6 +53,25 @@ struct PrintTypesPass : PassInfoMixin<PrintTypesPass> {
   static bool isRequired() { return true; }
 };
 
+struct PrintIndirectTargetsPass : PassInfoMixin<PrintIndirectTargetsPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    SmallVector<Function *, 8> Roots;
+    for (const Request &R : collectRequests(M).Requests)
+      Roots.push_back(R.Primal);
+    markUncalledAddresses(M, Roots);
+    for (Function &F : M)
+      if (!F.isDeclaration() && F.hasAddressTaken())
+        outs() << F.getName() << ": "
+               << (F.hasFnAttribute(NotCalledThroughPointers)
+                       ? "not called through pointers"
+                       : "may be called through pointers")
+               << "\n";
+    clearUncalledAddresses(M);
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 } // namespace
 
 void registerPrinterPasses(PassBuilder &PB) {
@@ -55,6 +80,10 @@ void registerPrinterPasses(PassBuilder &PB) {
          ArrayRef<PassBuilder::PipelineElement>) {
         if (Name == "adcc-print-activity") {
           MPM.addPass(PrintActivityPass());
+          return true;
+        }
+        if (Name == "adcc-print-indirect-targets") {
+          MPM.addPass(PrintIndirectTargetsPass());
           return true;
         }
         if (Name == "adcc-print-types") {

@@ -80,7 +80,8 @@ SmallVector<Function *, 8> possibleCallTargets(Module &M, FunctionType *FT) {
   SmallVector<Function *, 8> Targets;
   for (Function &F : M)
     if (!F.isDeclaration() && !F.isIntrinsic() && F.getFunctionType() == FT &&
-        F.hasAddressTaken() && !F.hasFnAttribute(UsesTapeAttribute))
+        F.hasAddressTaken() && !F.hasFnAttribute(UsesTapeAttribute) &&
+        !F.hasFnAttribute(NotCalledThroughPointers))
       Targets.push_back(&F);
   return Targets;
 }

@@ -13,6 +13,10 @@ namespace adcore {
 
 /// Function attribute of generated functions that push or pop tape records.
 constexpr const char *UsesTapeAttribute = "adcc-uses-tape";
+/// Function attribute, during the AD pass, of an address-taken function
+/// that no differentiated code can call through a pointer
+/// (analysis/IndirectTargets.h): no candidate of such calls.
+constexpr const char *NotCalledThroughPointers = "adcc-not-called-through-pointers";
 /// Metadata on a reverse sweep's load of a tape record that holds an
 /// integer (a loop count, a block id), never the bits of a float.
 constexpr const char *IntegerRecordMetadata = "adcc.integer";
