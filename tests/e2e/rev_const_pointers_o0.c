@@ -130,33 +130,40 @@ static double kfilled_f(const double *p, double *x, int n) {
 
 /* --- a table filled by a function that is not inlined with a pointer it
  * did not get: one an inactive function returns, one read from a global
- * (a crash at every level before) ------------------------------------- */
+ * (a crash at every level before), one a differentiated getter returns - */
 static double weights[N] = {1.5, -0.5, 2.5, 0.25};
 static const double *weights_at;
 __attribute__((noinline)) static double *lookup(int k) { return weights + k; }
 void *__enzyme_inactivefn[] = {(void *)lookup};
+
+/* a getter with a body, differentiated, returning a constant table's
+ * address (a crash at -O0 before: its result was not taken for a pointer
+ * found by the callee) */
+static const double G[N] = {0.5, 1.5, -1.0, 2.0};
+__attribute__((noinline)) static const double *getter(int k) { return G + k; }
 
 __attribute__((noinline)) static void fill_found(const double **t,
                                                  const double *x) {
   t[0] = lookup(0);
   t[1] = x;
   t[2] = weights_at;
+  t[3] = getter(0);
 }
 
 static double found_f(const double *p, double *x, int n) {
   (void)p;
-  const double *t[3];
+  const double *t[4];
   fill_found(t, x);
   double s = 0;
   for (int i = 0; i < n; ++i)
-    s += t[0][i] * t[1][i] * t[1][i] + t[2][i] * t[1][i];
+    s += t[0][i] * t[1][i] * t[1][i] + t[2][i] * t[1][i] + t[3][i] * t[1][i];
   return s;
 }
 
 /* closed forms of the gradients in x */
 static void found_grad(const double *x, double *g) {
   for (int i = 0; i < N; ++i)
-    g[i] = 2 * weights[i] * x[i] + weights[i];
+    g[i] = 2 * weights[i] * x[i] + weights[i] + G[i];
 }
 static void ktable_grad(const double *x, double *g) {
   /* s = 2 sum K x^2 */
@@ -222,6 +229,44 @@ static double filled_x(const double *x) {
     printf("%s: d/dx0 = %.12f\n", what, g_[0]);                               \
   } while (0)
 
+/* --- the getter's pointer stored by a callee into a struct the caller
+ * passes enzyme_dup (its shadow gets null there; a crash at -O0 before) -- */
+struct holder {
+  const double *coef;
+  double *work;
+};
+__attribute__((noinline)) static void setup_holder(struct holder *h) {
+  h->coef = getter(1);
+}
+static double holder_f(double *x, struct holder *h, int n) {
+  setup_holder(h);
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    h->work[i] = x[i] * x[i];
+    s += h->coef[i] * h->work[i];
+  }
+  return s;
+}
+static void check_holder(void) {
+  double x[N - 1], g[N - 1] = {0}, v[N - 1], work[N - 1], dwork[N - 1] = {0};
+  for (int i = 0; i < N - 1; ++i) {
+    x[i] = rev_rand();
+    v[i] = rev_rand();
+  }
+  struct holder h = {0, work}, dh = {0, dwork};
+  __enzyme_autodiff((void *)holder_f, enzyme_dup, x, g, enzyme_dup, &h, &dh,
+                    enzyme_const, N - 1);
+  double dir = 0;
+  for (int i = 0; i < N - 1; ++i) {
+    CHECK_CLOSE(g[i], 2 * G[i + 1] * x[i], REV_TOL_EXACT);
+    dir += g[i] * v[i];
+  }
+  struct holder th = {0, work}, dth = {0, dwork};
+  double tan = __enzyme_fwddiff((void *)holder_f, enzyme_dup, x, v, enzyme_dup,
+                                &th, &dth, enzyme_const, N - 1);
+  CHECK_CLOSE(tan, dir, REV_TOL_DOT);
+}
+
 /* --- forward over reverse, the gradient buffer constant outside ---------- */
 static double hf(const double *__restrict__ x, const double *__restrict__ p,
                  int n) {
@@ -271,6 +316,7 @@ int main(void) {
   CHECK_ONE("constant table filled", kfilled_f, kfilled_x, kfilled_grad);
   weights_at = weights;
   CHECK_ONE("found pointers", found_f, found_x, found_grad);
+  check_holder();
   check_fwd_over_rev();
   return check_finish();
 }

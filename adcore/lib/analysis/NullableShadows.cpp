@@ -107,8 +107,11 @@ bool mayStorePointers(const CallBase &Call, unsigned Depth,
 /// address of a global variable without a shadow (a constant table), a
 /// pointer read from a global, one rebuilt from an integer, or one returned
 /// by a function adcc does not differentiate (a declaration, an inactive
-/// function: by \p Rules too), other than an allocation.
-bool foundPointer(const Value *V, const CustomRules *Rules) {
+/// function: by \p Rules too), other than an allocation, or by a function
+/// with a body that may return such a pointer (\p Depth calls deep: a
+/// getter of a constant table).
+bool foundPointer(const Value *V, const CustomRules *Rules,
+                  unsigned Depth = 3) {
   if (isDataGlobalAddress(V))
     return true;
   const Value *O = getUnderlyingObject(V);
@@ -124,8 +127,15 @@ bool foundPointer(const Value *V, const CustomRules *Rules) {
     return false;
   if (classifyMemoryFunction(*F) != MemoryFunctionKind::None)
     return false;
-  return F->isDeclaration() || isKnownInactiveFunction(*F) ||
-         (Rules && Rules->isInactive(F));
+  if (F->isDeclaration() || isKnownInactiveFunction(*F) ||
+      (Rules && Rules->isInactive(F)))
+    return true;
+  return Depth > 0 && any_of(instructions(*F), [&](const Instruction &I) {
+           const auto *Ret = dyn_cast<ReturnInst>(&I);
+           const Value *R = Ret ? Ret->getReturnValue() : nullptr;
+           return R && R->getType()->isPointerTy() &&
+                  foundPointer(R, Rules, Depth - 1);
+         });
 }
 
 /// Whether \p Call may store a pointer it found itself (foundPointer) into
