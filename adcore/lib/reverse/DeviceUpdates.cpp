@@ -29,10 +29,22 @@ namespace adcore {
 
 bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D) {
   const char *Why = "";
-  if (DeviceCode ? !needsAtomicUpdate(LI.getPointerOperand(), Why)
-                 : !needsAtomicParallelUpdate(LI, Why)) {
+  const Value *Object = nullptr;
+  ParallelUpdate How =
+      DeviceCode ? (needsAtomicUpdate(LI.getPointerOperand(), Why)
+                        ? ParallelUpdate::Atomic
+                        : ParallelUpdate::Plain)
+                 : parallelUpdateOf(LI, Why, Object);
+  if (How == ParallelUpdate::Plain) {
     ++PlainUpdates[Why];
     return false;
+  }
+  if (How == ParallelUpdate::PerThread) {
+    if (addPerThread(To, D, Object)) {
+      ++PerThreadUpdates[Why];
+      return true;
+    }
+    Why = "memory other threads may update";
   }
   ++AtomicUpdates[Why];
   auto *VecTy = dyn_cast<FixedVectorType>(D->getType());
@@ -80,7 +92,8 @@ bool ReverseEmitter::mirrorsBarrier(Instruction &I,
 
 void ReverseEmitter::reportDeviceUpdates() {
   if (!(DeviceCode || Key.Parallel) ||
-      (AtomicUpdates.empty() && PlainUpdates.empty()))
+      (AtomicUpdates.empty() && PlainUpdates.empty() &&
+       PerThreadUpdates.empty()))
     return;
   std::string Summary;
   raw_string_ostream SS(Summary);
@@ -109,6 +122,10 @@ void ReverseEmitter::reportDeviceUpdates() {
   List(AtomicUpdates, "atomic adds");
   SS << ", ";
   List(PlainUpdates, "plain");
+  if (!PerThreadUpdates.empty()) {
+    SS << ", ";
+    List(PerThreadUpdates, "into per-thread copies");
+  }
   OptimizationRemarkEmitter ORE(Key.Primal);
   ORE.emit(OptimizationRemark("adcc", "DeviceUpdates", Key.Primal) << Summary);
   if (Ctx.printTapePlans())
