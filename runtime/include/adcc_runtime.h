@@ -322,6 +322,26 @@ ADCC_RT_API void *adcc_parallel_resume(void *region, int thread,
 ADCC_RT_API void adcc_parallel_leave(void *saved, unsigned level);
 ADCC_RT_API void adcc_parallel_free(void *region);
 
+/* Per-thread adjoints of an OpenMP region's reverse sweep
+   (docs/parallel.md): memory that the region only reads, at places that
+   do not depend on the iteration, gets its adjoints in a private copy of
+   its shadow, a window [lo, lo + count * element) that grows as addresses
+   arrive; the generated code adds into `copy` itself when an address is
+   inside, and calls add (which grows the window, or adds atomically into
+   the shadow where the window would grow past 1 MiB) otherwise; add_up,
+   when the thread leaves the reverse region, adds the copy into the
+   shadow (atomically) and frees it. The generated code zeroes the struct
+   and sets `element` (4: float, 8: double). */
+typedef struct adcc_thread_adjoints {
+  char *lo;
+  uint64_t count;
+  char *copy;
+  uint64_t element;
+} adcc_thread_adjoints;
+ADCC_RT_API void adcc_thread_adjoints_add(adcc_thread_adjoints *w, char *to,
+                                          const void *value, uint64_t bytes);
+ADCC_RT_API void adcc_thread_adjoints_add_up(adcc_thread_adjoints *w);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

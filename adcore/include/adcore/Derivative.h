@@ -97,11 +97,15 @@ struct DerivativeKey {
   /// may update are atomic, and barriers and critical sections are
   /// mirrored in the reverse sweep. Callees get their caller's.
   bool Parallel = false;
+  /// With Parallel, bit i: pointer argument i points into memory private
+  /// to the calling thread (its stack), so adjoint updates through it need
+  /// no atomics.
+  uint64_t PrivateArgs = 0;
 
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
                     StableMemory, TapeLevel, NullableShadows, NullReaching,
-                    Split, ErrorEstimate, Parallel);
+                    Split, ErrorEstimate, Parallel, PrivateArgs);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

@@ -62,7 +62,9 @@ bool isFloatLoad(const Instruction &I) {
 
 ParallelMemory::~ParallelMemory() = default;
 
-ParallelMemory::ParallelMemory(Function &Region) {
+ParallelMemory::ParallelMemory(Function &Region, bool PerThread,
+                               uint64_t PrivateArgs)
+    : PrivateArgs(PrivateArgs) {
   SmallPtrSet<const Value *, 4> Bounds;
   for (const BasicBlock &BB : Region)
     for (const Instruction &I : BB)
@@ -135,6 +137,121 @@ ParallelMemory::ParallelMemory(Function &Region) {
             Shared.insert(It->first);
         }
       }
+  if (PerThread)
+    findPerThreadObjects(Region, Bounds);
+}
+
+namespace {
+
+bool isThreadNumber(const CallBase &Call) {
+  const Function *F = Call.getCalledFunction();
+  return F && F->getName() == "omp_get_thread_num";
+}
+
+/// The stack slot \p Ptr points into, or null.
+const AllocaInst *slotOf(const Value *Ptr) {
+  return dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
+}
+
+/// The float or double elements of a load of \p T, or null.
+Type *elementOf(Type *T) {
+  Type *E = T->getScalarType();
+  return E->isFloatTy() || E->isDoubleTy() ? E : nullptr;
+}
+
+} // namespace
+
+void ParallelMemory::findPerThreadObjects(
+    Function &Region, const SmallPtrSetImpl<const Value *> &Bounds) {
+  // What depends on the iteration: the lower bounds the scheduling calls
+  // write, the thread's number, and what is computed from them, through
+  // values and through stack slots (-O0 keeps the loop's variable in one).
+  DenseMap<const AllocaInst *, SmallVector<const LoadInst *, 4>> LoadsOf;
+  for (const BasicBlock &BB : Region)
+    for (const Instruction &I : BB)
+      if (const auto *LI = dyn_cast<LoadInst>(&I))
+        if (const AllocaInst *Slot = slotOf(LI->getPointerOperand()))
+          LoadsOf[Slot].push_back(LI);
+  SmallPtrSet<const AllocaInst *, 8> Slots;
+  SmallVector<const Value *, 32> Work;
+  auto Mark = [&](const Value *V) {
+    if (IterationValues.insert(V).second)
+      Work.push_back(V);
+  };
+  auto MarkSlot = [&](const AllocaInst *Slot) {
+    if (Slot && Slots.insert(Slot).second)
+      for (const LoadInst *LI : LoadsOf.lookup(Slot))
+        Mark(LI);
+  };
+  for (const Value *B : Bounds)
+    MarkSlot(slotOf(B));
+  for (const BasicBlock &BB : Region)
+    for (const Instruction &I : BB)
+      if (const auto *Call = dyn_cast<CallBase>(&I); Call && isThreadNumber(*Call))
+        Mark(Call);
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      const auto *I = dyn_cast<Instruction>(U);
+      if (!I || I->getFunction() != &Region)
+        continue;
+      if (const auto *SI = dyn_cast<StoreInst>(I)) {
+        if (SI->getValueOperand() == V)
+          MarkSlot(slotOf(SI->getPointerOperand()));
+        continue;
+      }
+      if (!I->getType()->isVoidTy())
+        Mark(I);
+    }
+  }
+  // Which objects are read at places that do not depend on the iteration,
+  // and which the region writes or reads with several element types.
+  SmallPtrSet<const Value *, 8> Invariant, Excluded;
+  DenseMap<const Value *, Type *> ElementOf;
+  for (const BasicBlock &BB : Region)
+    for (const Instruction &I : BB) {
+      if (isFloatLoad(I)) {
+        const Value *Ptr = cast<LoadInst>(I).getPointerOperand();
+        if (slotOf(Ptr))
+          continue;
+        const Value *Obj = objectOf(Ptr);
+        Type *E = elementOf(I.getType());
+        auto [It, New] = ElementOf.try_emplace(Obj, E);
+        if (!E || It->second != E)
+          Excluded.insert(Obj);
+        if (!IterationValues.contains(Ptr))
+          Invariant.insert(Obj);
+        continue;
+      }
+      if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+        if (SI->getValueOperand()->getType()->isFPOrFPVectorTy())
+          Excluded.insert(objectOf(SI->getPointerOperand()));
+        continue;
+      }
+      if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+        Excluded.insert(objectOf(RMW->getPointerOperand()));
+        continue;
+      }
+      if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
+        Excluded.insert(objectOf(CX->getPointerOperand()));
+        continue;
+      }
+      const auto *Call = dyn_cast<CallBase>(&I);
+      if (!Call || isa<DbgInfoIntrinsic>(Call))
+        continue;
+      if (const auto *II = dyn_cast<IntrinsicInst>(Call);
+          II && II->isLifetimeStartOrEnd())
+        continue;
+      if (const Function *F = Call->getCalledFunction();
+          F && classifyOpenMPCall(*F) != OpenMPCall::None)
+        continue;
+      for (const Use &U : Call->args())
+        if (U->getType()->isPointerTy())
+          Excluded.insert(objectOf(U.get()));
+    }
+  for (const Value *Obj : Invariant)
+    if (!Excluded.contains(Obj))
+      PerThreadObjects.insert(Obj);
 }
 
 const Value *ParallelMemory::iterationBase(const Value *Ptr) const {
@@ -152,20 +269,47 @@ const Value *ParallelMemory::iterationBase(const Value *Ptr) const {
   return Base;
 }
 
-bool ParallelMemory::needsAtomicUpdate(const LoadInst &Load,
-                                       const char *&Why) const {
-  const Value *Ptr = Load.getPointerOperand();
+bool ParallelMemory::isPrivate(const Value *Ptr) const {
+  if (slotOf(Ptr))
+    return true;
   const Value *Obj = getUnderlyingObject(Ptr);
-  if (isa<AllocaInst>(Obj)) {
+  // (-O0: the argument's value, read from the slot that holds it.)
+  if (const auto *Held = dyn_cast<LoadInst>(Obj))
+    if (const AllocaInst *Slot = slotOf(Held->getPointerOperand())) {
+      const StoreInst *Only = nullptr;
+      for (const User *U : Slot->users())
+        if (const auto *SI = dyn_cast<StoreInst>(U)) {
+          if (Only || SI->getPointerOperand() != Slot)
+            return false;
+          Only = SI;
+        }
+      if (Only)
+        Obj = getUnderlyingObject(Only->getValueOperand());
+    }
+  const auto *Arg = dyn_cast<Argument>(Obj);
+  return Arg && Arg->getArgNo() < 64 && (PrivateArgs >> Arg->getArgNo() & 1);
+}
+
+ParallelUpdate ParallelMemory::updateOf(const LoadInst &Load,
+                                        const char *&Why,
+                                        const Value *&Object) const {
+  const Value *Ptr = Load.getPointerOperand();
+  if (isPrivate(Ptr)) {
     Why = "private memory";
-    return false;
+    return ParallelUpdate::Plain;
   }
   if (iterationBase(Ptr) && !Shared.contains(objectOf(Ptr))) {
     Why = "the iteration's own element of an array";
-    return false;
+    return ParallelUpdate::Plain;
+  }
+  if (PerThreadObjects.contains(objectOf(Ptr))) {
+    Why = "memory the region only reads, at places that do not depend on "
+          "the iteration";
+    Object = objectOf(Ptr);
+    return ParallelUpdate::PerThread;
   }
   Why = "memory other threads may update";
-  return true;
+  return ParallelUpdate::Atomic;
 }
 
 } // namespace adcore

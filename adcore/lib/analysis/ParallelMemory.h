@@ -19,6 +19,27 @@
 //                         loop) and no call gets a pointer into it: every
 //                         iteration updates its own element only
 //
+// A third way is taken for memory that many iterations read at the same
+// places (a model's parameters, read by every data point): per-thread
+// accumulation. The region's reverse sweep adds such adjoints into a
+// private copy of the shadow that each thread keeps (a window of it, grown
+// as addresses arrive: runtime/lib/thread_adjoints.c) and adds the copy
+// into the shadow once, when the thread leaves the reverse region. It is
+// chosen for an object that
+//
+//   - some float load of the region reads at an address that does not
+//     depend on the iteration (on the worksharing loop's induction
+//     variable or the thread's number, followed through values and
+//     through stack slots, so also at -O0), and
+//   - the region never writes (no float store, no atomic, no call that
+//     gets a pointer into it): nothing in the reverse region reads its
+//     shadow, so adding into the shadow late gives the same sums, and
+//   - every float load of it reads one element type (float or double).
+//
+// Only the outlined region itself keeps copies (a callee's loads stay
+// atomic): its reverse sweep runs once per thread, and the copies are
+// added when it ends.
+//
 // Objects reached through different pointers are taken to be different
 // arrays (docs/parallel.md says so).
 //
@@ -40,25 +61,53 @@ class Value;
 
 namespace adcore {
 
+/// How the reverse sweep adds an adjoint into the shadow of what a load
+/// read.
+enum class ParallelUpdate {
+  Plain,    ///< a load and a store: no other thread updates the place
+  Atomic,   ///< atomicrmw fadd
+  PerThread ///< into the thread's private copy, added at the region's end
+};
+
 class ParallelMemory {
 public:
-  /// \p Region: the primal function that runs on several threads.
-  explicit ParallelMemory(llvm::Function &Region);
+  /// \p Region: the primal function that runs on several threads;
+  /// \p PerThread: whether per-thread copies may be chosen (the outlined
+  /// region itself); \p PrivateArgs: bit i, argument i points into the
+  /// calling thread's stack (DerivativeKey::PrivateArgs).
+  ParallelMemory(llvm::Function &Region, bool PerThread,
+                 uint64_t PrivateArgs);
   ~ParallelMemory();
-  /// Whether the adjoint update of what \p Load (an instruction of the
-  /// region) reads must be atomic; \p Why says why, or why not.
-  bool needsAtomicUpdate(const llvm::LoadInst &Load, const char *&Why) const;
+  /// How the adjoint of what \p Load (an instruction of the region) reads
+  /// is added; \p Why says why. For PerThread, \p Object names the copy
+  /// (one per object).
+  ParallelUpdate updateOf(const llvm::LoadInst &Load, const char *&Why,
+                          const llvm::Value *&Object) const;
 
 private:
   /// The element \p Ptr addresses when it is b + i (i a worksharing
   /// loop's induction variable, b invariant in that loop): b, else null.
   const llvm::Value *iterationBase(const llvm::Value *Ptr) const;
+  /// Finds the values that depend on the iteration (IterationValues) and
+  /// the objects whose adjoints are kept per thread (PerThreadObjects).
+  void findPerThreadObjects(llvm::Function &Region,
+                            const llvm::SmallPtrSetImpl<const llvm::Value *>
+                                &Bounds);
 
+  /// Whether \p Ptr points into the thread's stack: a stack slot, or an
+  /// argument of PrivateArgs (also through the slot that holds it, -O0).
+  bool isPrivate(const llvm::Value *Ptr) const;
+
+  uint64_t PrivateArgs;
   /// Induction variables of worksharing loops.
   llvm::SmallPtrSet<const llvm::PHINode *, 4> Inductions;
   /// Underlying objects that some load reads at an address other than the
   /// iteration's own element, or that a call gets a pointer into.
   llvm::SmallPtrSet<const llvm::Value *, 8> Shared;
+  /// Values computed from the iteration's number or the thread's.
+  llvm::SmallPtrSet<const llvm::Value *, 32> IterationValues;
+  /// Objects whose adjoints each thread accumulates in a private copy.
+  llvm::SmallPtrSet<const llvm::Value *, 8> PerThreadObjects;
   std::unique_ptr<llvm::DominatorTree> DT;
 };
 

@@ -26,29 +26,71 @@
 using namespace llvm;
 
 namespace adcore {
+namespace {
+
+/// The shadow address \p To guards, when it is `null ? sink : address`
+/// (guardedWriteAddress, NullShadowGuards.h); else null.
+Value *unguardedAddress(Value *To) {
+  auto *Sel = dyn_cast<SelectInst>(To);
+  auto *Sink = Sel ? dyn_cast<GlobalVariable>(Sel->getTrueValue()) : nullptr;
+  if (!Sink || !Sink->getName().starts_with("adcc.shadow.sink."))
+    return nullptr;
+  return Sel->getFalseValue();
+}
+
+} // namespace
 
 bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D) {
   const char *Why = "";
-  if (DeviceCode ? !needsAtomicUpdate(LI.getPointerOperand(), Why)
-                 : !needsAtomicParallelUpdate(LI, Why)) {
+  const Value *Object = nullptr;
+  ParallelUpdate How =
+      DeviceCode ? (needsAtomicUpdate(LI.getPointerOperand(), Why)
+                        ? ParallelUpdate::Atomic
+                        : ParallelUpdate::Plain)
+                 : parallelUpdateOf(LI, Why, Object);
+  if (How == ParallelUpdate::Plain) {
     ++PlainUpdates[Why];
     return false;
   }
+  if (How == ParallelUpdate::PerThread) {
+    if (addPerThread(To, D, Object)) {
+      ++PerThreadUpdates[Why];
+      return true;
+    }
+    Why = "memory other threads may update";
+  }
   ++AtomicUpdates[Why];
+  // (Through a shadow that may be null, the guarded address is the sink,
+  // one global for every thread: where the shadow is null, nothing is
+  // added, instead of atomic adds that all threads make on one line.)
+  BasicBlock *After = nullptr;
+  if (Value *Unguarded = DeviceCode ? nullptr : unguardedAddress(To)) {
+    LLVMContext &C = Rev.getContext();
+    Function *F = RB.GetInsertBlock()->getParent();
+    BasicBlock *Add = BasicBlock::Create(C, "atomic.adjoint", F);
+    After = BasicBlock::Create(C, "atomic.adjoint.end", F);
+    RB.CreateCondBr(RB.CreateIsNull(Unguarded), After, Add);
+    RB.SetInsertPoint(Add);
+    To = Unguarded;
+  }
   auto *VecTy = dyn_cast<FixedVectorType>(D->getType());
   if (!VecTy) {
     RB.CreateAtomicRMW(AtomicRMWInst::FAdd, To, D, LI.getAlign(),
                        AtomicOrdering::Monotonic);
-    return true;
+  } else {
+    Type *Elt = VecTy->getElementType();
+    Align EltAlign = commonAlignment(
+        LI.getAlign(), Rev.getParent()->getDataLayout().getTypeStoreSize(Elt));
+    for (unsigned L = 0; L < VecTy->getNumElements(); ++L)
+      RB.CreateAtomicRMW(AtomicRMWInst::FAdd,
+                         RB.CreateConstInBoundsGEP1_32(Elt, To, L),
+                         RB.CreateExtractElement(D, L), EltAlign,
+                         AtomicOrdering::Monotonic);
   }
-  Type *Elt = VecTy->getElementType();
-  Align EltAlign = commonAlignment(
-      LI.getAlign(), Rev.getParent()->getDataLayout().getTypeStoreSize(Elt));
-  for (unsigned L = 0; L < VecTy->getNumElements(); ++L)
-    RB.CreateAtomicRMW(AtomicRMWInst::FAdd,
-                       RB.CreateConstInBoundsGEP1_32(Elt, To, L),
-                       RB.CreateExtractElement(D, L), EltAlign,
-                       AtomicOrdering::Monotonic);
+  if (After) {
+    RB.CreateBr(After);
+    RB.SetInsertPoint(After);
+  }
   return true;
 }
 
@@ -80,7 +122,8 @@ bool ReverseEmitter::mirrorsBarrier(Instruction &I,
 
 void ReverseEmitter::reportDeviceUpdates() {
   if (!(DeviceCode || Key.Parallel) ||
-      (AtomicUpdates.empty() && PlainUpdates.empty()))
+      (AtomicUpdates.empty() && PlainUpdates.empty() &&
+       PerThreadUpdates.empty()))
     return;
   std::string Summary;
   raw_string_ostream SS(Summary);
@@ -109,6 +152,10 @@ void ReverseEmitter::reportDeviceUpdates() {
   List(AtomicUpdates, "atomic adds");
   SS << ", ";
   List(PlainUpdates, "plain");
+  if (!PerThreadUpdates.empty()) {
+    SS << ", ";
+    List(PerThreadUpdates, "into per-thread copies");
+  }
   OptimizationRemarkEmitter ORE(Key.Primal);
   ORE.emit(OptimizationRemark("adcc", "DeviceUpdates", Key.Primal) << Summary);
   if (Ctx.printTapePlans())

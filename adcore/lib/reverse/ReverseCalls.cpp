@@ -239,6 +239,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
       K.NullableShadows |= Bits.Nullable & uint64_t(1) << No;
       K.NullReaching |= Bits.Reaching & uint64_t(1) << No;
     }
+  if (Key.Parallel)
+    K.PrivateArgs = threadPrivateArgs(Call);
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   K.ReturnShadow = Active.contains(&Call) && canCarryDerivative(RetTy);

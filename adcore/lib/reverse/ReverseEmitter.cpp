@@ -750,6 +750,7 @@ bool ReverseEmitter::run() {
     reportTapePlan();
     if (!buildReverse())
       return false;
+    addUpThreadAdjoints();
     reportDeviceUpdates();
   }
   if (MissingShadow) {

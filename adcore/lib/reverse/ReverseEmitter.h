@@ -430,9 +430,29 @@ private:
   /// the order the threads ran it in (anything but sums into shared
   /// memory) is an error: the reverse region runs them in another order.
   bool checkCriticalSections();
-  /// In a parallel region: whether the adjoint update of what \p LI reads
-  /// must be atomic (analysis/ParallelMemory.h), and why.
-  bool needsAtomicParallelUpdate(llvm::LoadInst &LI, const char *&Why);
+  /// In a parallel region: how the adjoint of what \p LI reads is added
+  /// (analysis/ParallelMemory.h), and why; \p Object names the per-thread
+  /// copy.
+  ParallelUpdate parallelUpdateOf(llvm::LoadInst &LI, const char *&Why,
+                                  const llvm::Value *&Object);
+  /// In a parallel region: the bits of \p Call's pointer arguments that
+  /// point into the calling thread's stack (DerivativeKey::PrivateArgs).
+  uint64_t threadPrivateArgs(const llvm::CallBase &Call) const;
+
+  // --- Per-thread adjoints of an OpenMP region (ThreadAdjoints.cpp) -----
+  /// Adds \p D into the thread's private copy of the shadow of \p Object
+  /// at \p To (the shadow address). Returns false where the value's type
+  /// has no copy (then the caller adds atomically).
+  bool addPerThread(llvm::Value *To, llvm::Value *D,
+                    const llvm::Value *Object);
+  /// At the end of the reverse sweep: adds the copies into the shadows.
+  void addUpThreadAdjoints();
+  /// The copy of \p Object's shadow (a runtime window in the reverse
+  /// sweep's frame), made on first use.
+  llvm::AllocaInst *threadAdjoints(const llvm::Value *Object,
+                                   uint64_t ElementBytes);
+  llvm::MapVector<const llvm::Value *, llvm::AllocaInst *> ThreadWindows;
+  llvm::DenseMap<llvm::Type *, llvm::AllocaInst *> ThreadAdjointValues;
   struct ForkSite {
     llvm::Value *Region = nullptr;      ///< the handle, in the augmented sweep
     llvm::Function *Reverse = nullptr;  ///< the reverse region's outlined fn
@@ -472,7 +492,8 @@ private:
   /// Device code (NVPTX, AMDGPU): adjoint updates of memory other threads
   /// may touch are atomic; how many were, and were not, by reason.
   bool DeviceCode = false;
-  std::map<std::string, unsigned> AtomicUpdates, PlainUpdates;
+  std::map<std::string, unsigned> AtomicUpdates, PlainUpdates,
+      PerThreadUpdates;
 
   /// Batched reverse mode (width > 1) carries one adjoint per lane: each
   /// lane has its own shadows, adjoint slots and realloc sites, and the

@@ -353,16 +353,51 @@ bool ReverseEmitter::checkCriticalSections() {
   return true;
 }
 
-bool ReverseEmitter::needsAtomicParallelUpdate(LoadInst &LI,
-                                               const char *&Why) {
+namespace {
+
+/// Whether \p F is the outlined body of an OpenMP region (a fork starts
+/// it), not a function such a body calls.
+bool isForkedRegion(const Function &F) {
+  for (const User *U : F.users())
+    if (const auto *Call = dyn_cast<CallBase>(U);
+        Call && forkedFunction(*Call) == &F)
+      return true;
+  return false;
+}
+
+} // namespace
+
+ParallelUpdate ReverseEmitter::parallelUpdateOf(LoadInst &LI,
+                                                const char *&Why,
+                                                const Value *&Object) {
   const auto *Primal = dyn_cast_or_null<LoadInst>(PrimalOf.lookup(&LI));
   if (!Primal) {
     Why = "memory other threads may update";
-    return true;
+    return ParallelUpdate::Atomic;
   }
+  // (Per-thread copies in the region's own reverse sweep, which each
+  // thread runs once: its end adds them in.)
   if (!SharedMemory)
-    SharedMemory = std::make_unique<ParallelMemory>(*Key.Primal);
-  return SharedMemory->needsAtomicUpdate(*Primal, Why);
+    SharedMemory = std::make_unique<ParallelMemory>(
+        *Key.Primal, Width == 1 && isForkedRegion(*Key.Primal),
+        Key.PrivateArgs);
+  return SharedMemory->updateOf(*Primal, Why, Object);
+}
+
+uint64_t ReverseEmitter::threadPrivateArgs(const CallBase &Call) const {
+  uint64_t Bits = 0;
+  for (unsigned No = 0; No < Call.arg_size() && No < 64; ++No) {
+    const Value *A = Call.getArgOperand(No);
+    if (!A->getType()->isPointerTy())
+      continue;
+    const Value *Obj = getUnderlyingObject(A);
+    bool Private = isa<AllocaInst>(Obj);
+    if (const auto *Arg = dyn_cast_or_null<Argument>(PrimalOf.lookup(Obj)))
+      Private = Arg->getArgNo() < 64 && (Key.PrivateArgs >> Arg->getArgNo() & 1);
+    if (Private)
+      Bits |= uint64_t(1) << No;
+  }
+  return Bits;
 }
 
 } // namespace adcore

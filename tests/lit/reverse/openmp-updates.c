@@ -1,8 +1,10 @@
 // Which adjoint updates of an OpenMP region's reverse sweep are atomic
 // (docs/parallel.md): the thread's stack and the iteration's own element
 // of an array are plain; an element other iterations read (a neighbour),
-// an array read by two loops of one region, and memory every iteration
-// reads are atomic. The remark (-Rpass=adcc) counts them.
+// an array read by two loops of one region, and memory the region writes
+// are atomic; memory the region only reads at places that do not depend
+// on the iteration goes into per-thread copies. The remark (-Rpass=adcc)
+// counts them.
 // RUN: %adcc -fopenmp -O2 -c %s -o /dev/null -Rpass=adcc 2>&1 | FileCheck %s
 double __enzyme_autodiff(void *, ...);
 extern int enzyme_dup, enzyme_const;
@@ -38,6 +40,28 @@ double two_loops(const double *x, double *y, double *z, int n) {
 }
 // CHECK: openmp-updates.c:[[#@LINE-11]]:1: remark: reverse mode of the OpenMP region in 'two_loops': adjoint updates of memory: 2 atomic adds (memory other threads may update: 2), 0 plain
 
+double parameters(const double *p, const double *x, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += p[0] * x[i] + p[1] * x[i] * x[i];
+  return s;
+}
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'parameters': adjoint updates of memory: 1 atomic adds (memory other threads may update: 1), 2 plain (private memory: 1, the iteration's own element of an array: 1), 2 into per-thread copies (memory the region only reads, at places that do not depend on the iteration: 2)
+
+double written(double *p, const double *x, int n) {
+#pragma omp parallel
+  {
+#pragma omp single
+    p[1] = p[0] * p[0];
+#pragma omp for
+    for (int i = 0; i < n; ++i)
+      p[2 + i] = p[1] * x[i];
+  }
+  return p[2];
+}
+// CHECK: openmp-updates.c:[[#@LINE-10]]:1: remark: reverse mode of the OpenMP region in 'written': adjoint updates of memory: 2 atomic adds (memory other threads may update: 2), 1 plain (the iteration's own element of an array: 1)
+
 void gradients(const double *x, double *dx, double *y, double *dy, double *z,
                double *dz, int n) {
   __enzyme_autodiff((void *)own_elements, enzyme_dup, x, dx, enzyme_const, n);
@@ -45,4 +69,8 @@ void gradients(const double *x, double *dx, double *y, double *dy, double *z,
                     enzyme_const, n);
   __enzyme_autodiff((void *)two_loops, enzyme_dup, x, dx, enzyme_dup, y, dy,
                     enzyme_dup, z, dz, enzyme_const, n);
+  __enzyme_autodiff((void *)parameters, enzyme_dup, y, dy, enzyme_dup, x, dx,
+                    enzyme_const, n);
+  __enzyme_autodiff((void *)written, enzyme_dup, y, dy, enzyme_dup, x, dx,
+                    enzyme_const, n);
 }
