@@ -196,11 +196,11 @@ bool ForwardEmitter::run() {
   // (Forward mode over a reverse sweep: a pointer the augmented sweep
   // recorded has, in its shadow record, the tangent the outer derivative
   // gave it, null for a pointer to memory without derivatives there.)
+  // (Unless the key says the tangent is never null: ForwardRecords.cpp.)
   SmallVector<const Value *, 4> Recorded;
-  for (Instruction &I : instructions(Primal))
-    if (isa<LoadInst>(I) && I.getType()->isPointerTy() &&
-        hasMemoryClass(I, MemoryClass::Tape))
-      Recorded.push_back(&I);
+  for (auto [No, LI] : enumerate(recordedPointerLoads(Primal)))
+    if (No >= 64 || !(Key.NonNullRecords >> No & 1))
+      Recorded.push_back(LI);
   NullableShadows Nullables(Primal, PrimalActivity, types(),
                             {Key.NullableShadows, Key.NullReaching}, Recorded);
 
