@@ -85,8 +85,11 @@ struct DerivativeKey {
   /// pointer whose shadow record holds a tangent that is never null (the
   /// caller's augmented sweep recorded a pointer argument it gives a
   /// shadow: forward/ForwardRecords.cpp); accesses through it are not
-  /// guarded. Other recorded pointers may have null tangents.
-  uint64_t NonNullRecords = 0;
+  /// guarded. NullRecords: bit i, that load's tangent is always null (the
+  /// augmented sweep recorded an argument it gets without a shadow): what
+  /// is read through it has no tangent. Other recorded pointers may have
+  /// null tangents.
+  uint64_t NonNullRecords = 0, NullRecords = 0;
   /// Split forward mode (__enzyme_fwdsplit): with Mode Forward, the tangent
   /// sweep, which reads the primal values it needs from the records of an
   /// augmented sweep (one more parameter, last: the records) instead of
@@ -108,7 +111,7 @@ struct DerivativeKey {
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
                     StableMemory, TapeLevel, NullableShadows, NullReaching,
-                    NonNullRecords, Split, ErrorEstimate, Parallel);
+                    NonNullRecords, NullRecords, Split, ErrorEstimate, Parallel);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

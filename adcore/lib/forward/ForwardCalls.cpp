@@ -479,7 +479,7 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
   // (A reverse sweep reading pointers the caller's augmented sweep
   // recorded with tangents that are never null.)
   if (Callee && !Callee->isDeclaration() && Width == 1)
-    K.NonNullRecords = nonNullRecords(Call, *Callee);
+    recordTangents(Call, *Callee, K);
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   // (An integer holding a float's bits carries its tangent's bits.)

@@ -182,10 +182,11 @@ private:
   /// An OpenMP parallel region: a fork of its tangent region
   /// (ForwardOpenMP.cpp).
   bool emitForkCall(llvm::CallBase &Call);
-  /// ForwardRecords.cpp: the callee's DerivativeKey::NonNullRecords, for
-  /// \p Call of \p Callee (a reverse sweep whose augmented sweep this
-  /// function also calls).
-  uint64_t nonNullRecords(llvm::CallBase &Call, llvm::Function &Callee);
+  /// ForwardRecords.cpp: the callee's DerivativeKey::NonNullRecords and
+  /// NullRecords in \p K, for \p Call of \p Callee (a reverse sweep whose
+  /// augmented sweep this function also calls).
+  void recordTangents(llvm::CallBase &Call, llvm::Function &Callee,
+                      DerivativeKey &K);
   /// The derivative key for \p Call's arguments calling \p Callee.
   DerivativeKey calleeKey(llvm::CallBase &Call, llvm::Function *Callee);
   /// \p Call's arguments, each followed by its shadow when active.
@@ -231,6 +232,9 @@ private:
   /// pointer read from a tape record: NullableShadows.h); accesses through
   /// them are guarded (NullShadowGuards.h). Per call, its callee's key bits.
   llvm::DenseSet<const llvm::Value *> NullableClones;
+  /// Loads of pointers from tape records whose tangent is always null
+  /// (DerivativeKey::NullRecords).
+  llvm::SmallPtrSet<const llvm::Value *, 4> NullRecordClones;
   /// Width N > 1: the blocks of the clone whose floating-point tangents are
   /// computed in <N x T> vectors.
   llvm::SmallPtrSet<const llvm::BasicBlock *, 16> VectorLaneBlocks;

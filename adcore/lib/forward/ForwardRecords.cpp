@@ -15,11 +15,15 @@
 // passes A a tangent for it that cannot be null: a duplicated argument of
 // its own, an allocation's shadow. Then every shadow record D reads holds
 // that tangent, and D's key says so (DerivativeKey::NonNullRecords): its
-// forward mode does not guard accesses through it.
+// forward mode does not guard accesses through it. Where the caller passes
+// A no tangent for it at all (a constant parameter of the objective, which
+// the reverse sweep reads again), the shadow record always holds null, and
+// D's key says that (NullRecords): what D reads through the pointer has no
+// tangent, which the optimizer then sees (the guards fold away).
 //
 // The conditions keep the pairing of pushes and pops certain: A is called
 // only from this function (and the derivative being made of it), every
-// call of A passes a tangent that cannot be null for that argument, a call
+// call of A passes the same kind of tangent for that argument, a call
 // of A dominates the call of D, the push is A's only one with the record's
 // tag (EndRecordsMetadata: one tag per augmented sweep and group) and each
 // pointer stored at that offset of it is the argument or an address
@@ -128,11 +132,12 @@ SmallVector<const LoadInst *, 8> recordedPointerLoads(const Function &F) {
   return Loads;
 }
 
-uint64_t ForwardEmitter::nonNullRecords(CallBase &Call, Function &Callee) {
+void ForwardEmitter::recordTangents(CallBase &Call, Function &Callee,
+                                    DerivativeKey &K) {
   SmallVector<const LoadInst *, 8> Loads = recordedPointerLoads(Callee);
   const auto *Site = dyn_cast_or_null<CallBase>(PrimalOf.lookup(&Call));
   if (Loads.empty() || !Site)
-    return 0;
+    return;
   Function &F = *const_cast<Function *>(Site->getFunction());
   // (The clone of each of F's calls: its operands carry the tangents.)
   DenseMap<const Value *, CallBase *> CloneOf;
@@ -141,7 +146,6 @@ uint64_t ForwardEmitter::nonNullRecords(CallBase &Call, Function &Callee) {
       CloneOf[Orig] = const_cast<CallBase *>(cast<CallBase>(Clone));
   std::optional<DominatorTree> DT;
   const DataLayout &DL = F.getDataLayout();
-  uint64_t Bits = 0;
   for (unsigned No = 0; No < Loads.size() && No < 64; ++No) {
     int64_t Offset = 0;
     const CallInst *Pop = taggedRecord(Loads[No]->getPointerOperand(),
@@ -157,29 +161,35 @@ uint64_t ForwardEmitter::nonNullRecords(CallBase &Call, Function &Callee) {
       continue;
     if (!DT)
       DT.emplace(F);
-    bool Dominates = false, AllNonNull = true;
+    bool Dominates = false, AllNonNull = true, AllNull = true;
     for (const User *U : A->users()) {
       const auto *C = dyn_cast<CallBase>(U);
       if (!C || C->getCalledOperand() != A) {
-        AllNonNull = false;
+        AllNonNull = AllNull = false;
         break;
       }
       if (C->getFunction() == &Derivative)
         continue; // (this function's clones of F's calls)
       CallBase *Clone = CloneOf.lookup(C);
       if (C->getFunction() != &F || !Clone) {
-        AllNonNull = false;
+        AllNonNull = AllNull = false;
         break;
       }
+      // (No tangent: fwd(A) stores null into the shadow record.)
       Value *Given = Clone->getArgOperand(Arg->getArgNo());
-      AllNonNull &= duplicatedArgument(Given) && !nullable(Given) &&
+      bool Shadowed = duplicatedArgument(Given);
+      AllNonNull &= Shadowed && !nullable(Given) &&
                     !isa<ConstantPointerNull>(Given);
+      AllNull &= !Shadowed;
       Dominates |= DT->dominates(C, Site);
     }
-    if (AllNonNull && Dominates)
-      Bits |= uint64_t(1) << No;
+    if (!Dominates)
+      continue;
+    if (AllNonNull)
+      K.NonNullRecords |= uint64_t(1) << No;
+    else if (AllNull)
+      K.NullRecords |= uint64_t(1) << No;
   }
-  return Bits;
 }
 
 } // namespace adcore
