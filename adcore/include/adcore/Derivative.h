@@ -80,6 +80,16 @@ struct DerivativeKey {
   /// NullableShadows.h); accesses through it are guarded. NullReaching: bit
   /// i, memory reached through argument i may hold such shadows.
   uint64_t NullableShadows = 0, NullReaching = 0;
+  /// Forward mode over a reverse sweep: bit i, the i-th load of a pointer
+  /// from a tape record in the primal (in instruction order) reads a
+  /// pointer whose shadow record holds a tangent that is never null (the
+  /// caller's augmented sweep recorded a pointer argument it gives a
+  /// shadow: forward/ForwardRecords.cpp); accesses through it are not
+  /// guarded. NullRecords: bit i, that load's tangent is always null (the
+  /// augmented sweep recorded an argument it gets without a shadow): what
+  /// is read through it has no tangent. Other recorded pointers may have
+  /// null tangents.
+  uint64_t NonNullRecords = 0, NullRecords = 0;
   /// Split forward mode (__enzyme_fwdsplit): with Mode Forward, the tangent
   /// sweep, which reads the primal values it needs from the records of an
   /// augmented sweep (one more parameter, last: the records) instead of
@@ -105,7 +115,8 @@ struct DerivativeKey {
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
                     StableMemory, TapeLevel, NullableShadows, NullReaching,
-                    Split, ErrorEstimate, Parallel, PrivateArgs);
+                    NonNullRecords, NullRecords, Split, ErrorEstimate, Parallel,
+                    PrivateArgs);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

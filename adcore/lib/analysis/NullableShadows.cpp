@@ -163,6 +163,17 @@ bool mayStoreFoundPointer(const CallBase &Call, unsigned Depth,
   return Stores;
 }
 
+/// Whether \p Call pushes or pops a tape record (forward mode over a
+/// reverse sweep gives each a shadow record: ForwardCalls.cpp).
+bool isTapeRecordCall(const CallBase &Call) {
+  const Function *F = Call.getCalledFunction();
+  if (!F)
+    return false;
+  MemoryFunctionKind Kind = classifyMemoryFunction(*F);
+  return Kind == MemoryFunctionKind::TapePush ||
+         Kind == MemoryFunctionKind::TapePop;
+}
+
 } // namespace
 
 NullableShadows::NullableShadows(const Function &F,
@@ -298,6 +309,10 @@ bool NullableShadows::update(const Value &V) {
   }
   const auto *Call = dyn_cast<CallBase>(I);
   if (!Call || isa<IntrinsicInst>(Call))
+    return false;
+  // (A tape record's shadow is the shadow record pushed or popped beside
+  // it: never null.)
+  if (isTapeRecordCall(*Call))
     return false;
   // (A callee given a pointer without a shadow, or one reaching null
   // shadows, may store it into memory it writes through its other

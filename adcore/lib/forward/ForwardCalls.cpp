@@ -476,6 +476,10 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
       K.NullableShadows |= Bits.Nullable & uint64_t(1) << No;
       K.NullReaching |= Bits.Reaching & uint64_t(1) << No;
     }
+  // (A reverse sweep reading pointers the caller's augmented sweep
+  // recorded with tangents that are never null.)
+  if (Callee && !Callee->isDeclaration() && Width == 1)
+    recordTangents(Call, *Callee, K);
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   // (An integer holding a float's bits carries its tangent's bits.)

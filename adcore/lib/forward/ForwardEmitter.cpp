@@ -196,11 +196,16 @@ bool ForwardEmitter::run() {
   // (Forward mode over a reverse sweep: a pointer the augmented sweep
   // recorded has, in its shadow record, the tangent the outer derivative
   // gave it, null for a pointer to memory without derivatives there.)
+  // (Unless the key says the tangent is never null, or always:
+  // ForwardRecords.cpp.)
   SmallVector<const Value *, 4> Recorded;
-  for (Instruction &I : instructions(Primal))
-    if (isa<LoadInst>(I) && I.getType()->isPointerTy() &&
-        hasMemoryClass(I, MemoryClass::Tape))
-      Recorded.push_back(&I);
+  SmallPtrSet<const Value *, 4> NullRecords;
+  for (auto [No, LI] : enumerate(recordedPointerLoads(Primal))) {
+    if (No >= 64 || !(Key.NonNullRecords >> No & 1))
+      Recorded.push_back(LI);
+    if (No < 64 && (Key.NullRecords >> No & 1))
+      NullRecords.insert(LI);
+  }
   NullableShadows Nullables(Primal, PrimalActivity, types(),
                             {Key.NullableShadows, Key.NullReaching}, Recorded);
 
@@ -230,6 +235,8 @@ bool ForwardEmitter::run() {
       CleanSlotClones.insert(Clone);
     if (Nullables.mayBeNull(Orig))
       NullableClones.insert(Clone);
+    if (NullRecords.contains(Orig))
+      NullRecordClones.insert(Clone);
     if (auto *Call = dyn_cast<CallBase>(Orig))
       CalleeNullableBits[Clone] = Nullables.calleeBits(*Call);
   }

@@ -13,6 +13,8 @@
 //   ForwardLanes.cpp    batched tangents of arithmetic in <N x T> vectors
 //   ForwardSplit.cpp    split forward mode: records instead of the primal's
 //                       memory, and the sweep that writes them
+//   ForwardRecords.cpp  forward mode over a reverse sweep: which recorded
+//                       pointers have tangents that are never null
 //   ForwardError.cpp    error estimation rules (__enzyme_error_estimate)
 //
 //===----------------------------------------------------------------------===//
@@ -41,6 +43,11 @@ namespace adcore {
 /// (ForwardLanes.cpp).
 llvm::SmallVector<const llvm::BasicBlock *, 16>
 vectorLaneBlocks(llvm::Function &F);
+
+/// The loads of pointers from tape records in \p F, in instruction order
+/// (forward mode over a reverse sweep: ForwardRecords.cpp).
+llvm::SmallVector<const llvm::LoadInst *, 8>
+recordedPointerLoads(const llvm::Function &F);
 
 class ForwardEmitter : public llvm::InstVisitor<ForwardEmitter, bool> {
 public:
@@ -175,6 +182,11 @@ private:
   /// An OpenMP parallel region: a fork of its tangent region
   /// (ForwardOpenMP.cpp).
   bool emitForkCall(llvm::CallBase &Call);
+  /// ForwardRecords.cpp: the callee's DerivativeKey::NonNullRecords and
+  /// NullRecords in \p K, for \p Call of \p Callee (a reverse sweep whose
+  /// augmented sweep this function also calls).
+  void recordTangents(llvm::CallBase &Call, llvm::Function &Callee,
+                      DerivativeKey &K);
   /// The derivative key for \p Call's arguments calling \p Callee.
   DerivativeKey calleeKey(llvm::CallBase &Call, llvm::Function *Callee);
   /// \p Call's arguments, each followed by its shadow when active.
@@ -220,6 +232,9 @@ private:
   /// pointer read from a tape record: NullableShadows.h); accesses through
   /// them are guarded (NullShadowGuards.h). Per call, its callee's key bits.
   llvm::DenseSet<const llvm::Value *> NullableClones;
+  /// Loads of pointers from tape records whose tangent is always null
+  /// (DerivativeKey::NullRecords).
+  llvm::SmallPtrSet<const llvm::Value *, 4> NullRecordClones;
   /// Width N > 1: the blocks of the clone whose floating-point tangents are
   /// computed in <N x T> vectors.
   llvm::SmallPtrSet<const llvm::BasicBlock *, 16> VectorLaneBlocks;

@@ -124,6 +124,12 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
   Value *SP = tangentOrNull(I.getPointerOperand());
   if (!SP)
     return true;
+  // (A recorded pointer whose shadow record always holds null: what is
+  // read through it has no tangent, as the guards then say at once.)
+  if (NullRecordClones.contains(&I)) {
+    setTangent(&I, Constant::getNullValue(I.getType()));
+    return true;
+  }
   if (!isAnalyzedActive(&I)) {
     // An integer holding a float's bits that is then changed by integer
     // operations (sign-bit tricks): its derivative cannot be known.
