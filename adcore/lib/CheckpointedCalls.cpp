@@ -15,7 +15,17 @@
 //   void *aug(s, ds, p, dp)  { return __enzyme_augmentfwd(step, ...); }
 //   void rev(s, ds, p, dp, t){ __enzyme_reverse(step, ..., t); }
 //
-// and the same with `enzyme_const p` (params without a shadow).
+// and the same with `enzyme_const p` (params without a shadow). Where a
+// gradient through the call is itself differentiated in forward mode
+// (forward over reverse: Hessian-vector products), the augmented and
+// reverse functions get registered forward derivatives too, which call the
+// runtime's schedules with tangents and the forward derivatives of `aug`
+// and `rev`:
+//
+//   void aug_t(s, ts, ds, tds, p, tp, dp, tdp, void **tape)
+//       { __enzyme_fwddiff(aug_out, dup s ts, ..., dup tape t_tape); }
+//   void rev_t(s, ts, ds, tds, p, tp, dp, tdp, t)
+//       { __enzyme_fwddiff(rev, dup s ts, ..., const t); }
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,14 +81,27 @@ const CheckpointRow *rowFor(const Function *Callee) {
   return nullptr;
 }
 
-/// The step's derivatives that one kind of variant calls.
-enum Variant { FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst };
+/// The step's derivatives that one kind of variant calls (the last four:
+/// forward mode over AugDup, AugConst, RevDup, RevConst).
+enum Variant {
+  FwdDup,
+  FwdConst,
+  AugDup,
+  AugConst,
+  RevDup,
+  RevConst,
+  AugDupTangent,
+  AugConstTangent,
+  RevDupTangent,
+  RevConstTangent
+};
 
 class Lowering {
 public:
-  Lowering(Module &M, SynthesisContext &Ctx, bool Forward, bool Reverse)
+  Lowering(Module &M, SynthesisContext &Ctx, bool Forward, bool Reverse,
+           bool OverReverse)
       : M(M), Ctx(Ctx), B(M.getContext()), Ptr(B.getPtrTy()), Forward(Forward),
-        Reverse(Reverse) {}
+        Reverse(Reverse), OverReverse(OverReverse) {}
 
   /// Lowers \p Call; false after reporting an error at it.
   bool lower(CallBase &Call, const CheckpointRow &Row);
@@ -93,6 +116,13 @@ private:
                       ArrayRef<GlobalVariable *> Globals);
   Constant *globalRegions(Function *Step, ArrayRef<GlobalVariable *> Globals);
   Function *makeStepDerivative(Function *Step, Variant V);
+  Function *makeStepTangent(Variant V, Function *Inner);
+  Function *makeRuleTangent(Function *Rule, const CheckpointRow &Row,
+                            Constant *Table, char Kind);
+  bool overReverse(const CheckpointRow &Row,
+                   ArrayRef<GlobalVariable *> Globals) const {
+    return OverReverse && Reverse && Row.RecordTangent && Globals.empty();
+  }
   Function *makeRule(Function *Loop, const CheckpointRow &Row, Constant *Table,
                      char Kind);
   Function *internal(FunctionType *T, const Twine &Name);
@@ -106,12 +136,15 @@ private:
   IRBuilder<> B;
   PointerType *Ptr;
   /// The modes the module's checkpointed calls are differentiated in (only
-  /// those derivatives of the steps are requested).
-  bool Forward, Reverse;
+  /// those derivatives of the steps are requested); OverReverse: forward
+  /// mode over their gradients.
+  bool Forward, Reverse, OverReverse;
   std::map<std::tuple<const CheckpointRow *, Function *, Function *>,
            Function *>
       Made;
   std::map<std::pair<Function *, Function *>, Constant *> Tables;
+  /// The step derivatives made, by step and variant.
+  std::map<std::pair<Function *, Variant>, Function *> StepDerivatives;
   /// The call being lowered (errors in the step's derivatives point there).
   DebugLoc CurrentLoc;
 };
@@ -203,6 +236,14 @@ Function *Lowering::stepFunction(CallBase &Call, unsigned Arg, const char *Role,
 }
 
 Function *Lowering::makeStepDerivative(Function *Step, Variant V) {
+  Function *&Known = StepDerivatives[{Step, V}];
+  if (Known)
+    return Known;
+  if (V >= AugDupTangent) {
+    // (Forward mode over the matching split-mode derivative.)
+    Variant Inner = Variant(V - AugDupTangent + AugDup);
+    return Known = makeStepTangent(V, makeStepDerivative(Step, Inner));
+  }
   static const char *const Names[] = {"fwd",       "fwd_const", "aug",
                                       "aug_const", "rev",       "rev_const"};
   bool Dup = V == FwdDup || V == AugDup || V == RevDup;
@@ -238,6 +279,50 @@ Function *Lowering::makeStepDerivative(Function *Step, Variant V) {
     IB.CreateRet(Request);
   else
     IB.CreateRetVoid();
+  return Known = F;
+}
+
+/// Forward mode over \p Inner, the step's augmented (AugDup, AugConst) or
+/// reverse (RevDup, RevConst) function: each of its pointer parameters
+/// followed by its tangent; the augmented one stores the tape through its
+/// last parameter, the reverse one takes it last.
+Function *Lowering::makeStepTangent(Variant V, Function *Inner) {
+  bool Aug = V == AugDupTangent || V == AugConstTangent;
+  unsigned Pointers = Inner->arg_size() - (Aug ? 0 : 1);
+  // The augmented function made to store its tape (forward mode reads
+  // no pointer result).
+  Function *Primal = Inner;
+  if (Aug) {
+    SmallVector<Type *, 5> Params(Pointers + 1, Ptr);
+    Primal = internal(FunctionType::get(B.getVoidTy(), Params, false),
+                      Inner->getName() + ".out");
+    IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", Primal));
+    SmallVector<Value *, 4> Args;
+    for (unsigned I = 0; I < Pointers; ++I)
+      Args.push_back(Primal->getArg(I));
+    IB.CreateStore(IB.CreateCall(Inner, Args), Primal->getArg(Pointers));
+    IB.CreateRetVoid();
+  }
+  SmallVector<Type *, 10> Params(2 * Pointers + 1, Ptr);
+  Function *F = internal(FunctionType::get(B.getVoidTy(), Params, false),
+                         Inner->getName() + ".tangent");
+  IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
+  SmallVector<Value *, 16> Args{Primal};
+  for (unsigned I = 0; I < Pointers; ++I)
+    append_range(Args, ArrayRef<Value *>{marker(IB, "enzyme_dup"),
+                                         F->getArg(2 * I),
+                                         F->getArg(2 * I + 1)});
+  Value *Tape = F->getArg(2 * Pointers);
+  if (Aug)
+    append_range(Args, ArrayRef<Value *>{marker(IB, "enzyme_dup"), Tape,
+                                         IB.CreateAlloca(Ptr)});
+  else
+    append_range(Args, ArrayRef<Value *>{marker(IB, "enzyme_const"), Tape});
+  FunctionCallee Callee =
+      M.getOrInsertFunction("__enzyme_fwddiff.adcc.checkpoint",
+                            FunctionType::get(B.getVoidTy(), {Ptr}, true));
+  IB.CreateCall(Callee, Args)->setDebugLoc(CurrentLoc);
+  IB.CreateRetVoid();
   return F;
 }
 
@@ -271,17 +356,24 @@ Constant *Lowering::makeTable(Function *Step, Function *Cond,
   Constant *&Known = Tables[{Step, Cond}];
   if (Known)
     return Known;
-  SmallVector<Constant *, 10> Fns{Step};
+  SmallVector<Constant *, 14> Fns{Step};
   Fns.push_back(Cond ? static_cast<Constant *>(Cond)
                      : ConstantPointerNull::get(Ptr));
-  for (Variant V : {FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst}) {
-    bool Needed = V == FwdDup || V == FwdConst ? Forward : Reverse;
+  // (Forward over reverse advances with FwdDup.)
+  bool Tangents = OverReverse && Globals.empty();
+  for (Variant V : {FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst,
+                    AugDupTangent, AugConstTangent, RevDupTangent,
+                    RevConstTangent}) {
+    bool Needed = V == FwdDup     ? Forward || Tangents
+                  : V == FwdConst ? Forward
+                  : V <= RevConst ? Reverse
+                                  : Tangents;
     Fns.push_back(Needed ? static_cast<Constant *>(makeStepDerivative(Step, V))
                          : ConstantPointerNull::get(Ptr));
   }
   Fns.push_back(globalRegions(Step, Globals));
   Fns.push_back(B.getInt64(Globals.size()));
-  SmallVector<Type *, 10> Fields(Fns.size() - 1, Ptr);
+  SmallVector<Type *, 14> Fields(Fns.size() - 1, Ptr);
   Fields.push_back(B.getInt64Ty());
   auto *T = StructType::get(M.getContext(), Fields);
   auto *G = new GlobalVariable(
@@ -364,6 +456,56 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
   return F;
 }
 
+/// The forward derivative of \p Rule, the loop function's augmented ('a')
+/// or reverse ('r') function, for forward mode over the gradient: Rule's
+/// parameters, each pointer followed by its tangent; the augmented one
+/// returns {tape, null}.
+Function *Lowering::makeRuleTangent(Function *Rule, const CheckpointRow &Row,
+                                    Constant *Table, char Kind) {
+  SmallVector<Type *, 24> Params;
+  SmallVector<int, 12> ValueAt, TangentAt;
+  for (Argument &A : Rule->args()) {
+    ValueAt.push_back(Params.size());
+    Params.push_back(A.getType());
+    bool Tangent = A.getType()->isPointerTy();
+    TangentAt.push_back(Tangent ? Params.size() : -1);
+    if (Tangent)
+      Params.push_back(A.getType());
+  }
+  Type *Ret = Kind == 'a' ? static_cast<Type *>(StructType::get(Ptr, Ptr))
+                          : B.getVoidTy();
+  Function *F = internal(FunctionType::get(Ret, Params, false),
+                         Rule->getName() + ".tangent");
+  IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
+  SmallVector<Value *, 16> Args;
+  if (Kind == 'a')
+    Args.push_back(Table);
+  SmallVector<StringRef, 16> Words;
+  StringRef(Kind == 'a' ? Row.RecordTangentArgs : Row.ReverseTangentArgs)
+      .split(Words, ' ');
+  for (StringRef W : Words) {
+    unsigned K = 0;
+    W.drop_front().getAsInteger(10, K);
+    Args.push_back(F->getArg(W[0] == 'v' ? ValueAt[K] : TangentAt[K]));
+  }
+  SmallVector<Type *, 16> Types;
+  for (Value *A : Args)
+    Types.push_back(A->getType());
+  FunctionCallee Run = M.getOrInsertFunction(
+      Kind == 'a' ? Row.RecordTangent : Row.ReverseTangent,
+      FunctionType::get(Kind == 'a' ? static_cast<Type *>(Ptr) : B.getVoidTy(),
+                        Types, false));
+  CallInst *Call = IB.CreateCall(Run, Args);
+  if (Kind == 'a')
+    // (The tape handle has no tangent.)
+    IB.CreateRet(IB.CreateInsertValue(
+        IB.CreateInsertValue(PoisonValue::get(Ret), Call, 0),
+        ConstantPointerNull::get(Ptr), 1));
+  else
+    IB.CreateRetVoid();
+  return F;
+}
+
 Function *Lowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
                              Function *Step, Function *Cond,
                              ArrayRef<GlobalVariable *> Globals) {
@@ -393,9 +535,17 @@ Function *Lowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
   Constant *Table = makeTable(Step, Cond, Globals);
   if (Forward)
     Ctx.rules().addForwardDerivative(Loop, makeRule(Loop, Row, Table, 'f'));
-  if (Reverse)
-    Ctx.rules().addGradient(Loop, {makeRule(Loop, Row, Table, 'a'),
-                                   makeRule(Loop, Row, Table, 'r')});
+  if (Reverse) {
+    Function *Aug = makeRule(Loop, Row, Table, 'a');
+    Function *Rev = makeRule(Loop, Row, Table, 'r');
+    Ctx.rules().addGradient(Loop, {Aug, Rev});
+    if (overReverse(Row, Globals)) {
+      Ctx.rules().addForwardDerivative(Aug,
+                                       makeRuleTangent(Aug, Row, Table, 'a'));
+      Ctx.rules().addForwardDerivative(Rev,
+                                       makeRuleTangent(Rev, Row, Table, 'r'));
+    }
+  }
   return Loop;
 }
 
@@ -485,7 +635,16 @@ namespace {
 /// The functions that derivatives are made of, by mode.
 struct DifferentiatedCode {
   SmallPtrSet<const Function *, 16> Forward, Reverse;
+  /// Code whose gradient forward mode differentiates (forward over
+  /// reverse).
+  SmallPtrSet<const Function *, 16> OverReverse;
 };
+
+bool isReverseKind(RequestKind Kind) {
+  return Kind == RequestKind::Reverse ||
+         Kind == RequestKind::AugmentedForward ||
+         Kind == RequestKind::SplitReverse;
+}
 
 bool isForwardKind(RequestKind Kind) {
   return Kind == RequestKind::Forward || Kind == RequestKind::ForwardSplit ||
@@ -496,7 +655,7 @@ bool isForwardKind(RequestKind Kind) {
 bool lowerRound(Module &M, const DifferentiatedCode &Code,
                 SynthesisContext &Ctx) {
   SmallVector<std::pair<CallBase *, const CheckpointRow *>, 4> Calls;
-  bool Forward = false, Reverse = false;
+  bool Forward = false, Reverse = false, OverReverse = false;
   for (Function &F : M) {
     bool InForward = Code.Forward.contains(&F);
     bool InReverse = Code.Reverse.contains(&F);
@@ -508,11 +667,12 @@ bool lowerRound(Module &M, const DifferentiatedCode &Code,
           Calls.push_back({Call, Row});
           Forward |= InForward;
           Reverse |= InReverse;
+          OverReverse |= Code.OverReverse.contains(&F);
         }
   }
   if (Calls.empty())
     return false;
-  Lowering L(M, Ctx, Forward, Reverse);
+  Lowering L(M, Ctx, Forward, Reverse, OverReverse);
   for (auto [Call, Row] : Calls)
     L.lower(*Call, *Row);
   return L.addedRequests();
@@ -539,6 +699,11 @@ void lowerCheckpointedCalls(Module &M, CollectedRequests &Found,
     for (const Request &R : Found.Requests)
       (isForwardKind(R.Kind) ? Code.Forward : Code.Reverse)
           .insert_range(reachableFrom(*R.Primal));
+    // (A gradient requested in code that forward mode differentiates.)
+    for (const Request &R : Found.Requests)
+      if (isReverseKind(R.Kind) && R.Site &&
+          Code.Forward.contains(R.Site->getFunction()))
+        Code.OverReverse.insert_range(reachableFrom(*R.Primal));
     if (!lowerRound(M, Code, Ctx))
       return;
     Found = collectRequests(M);

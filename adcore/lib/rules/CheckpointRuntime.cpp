@@ -12,7 +12,9 @@ namespace adcore {
 std::string nestedCheckpointMessage(const Function &Callee) {
   StringRef Name = Callee.getName();
   for (const CheckpointRow &Row : CheckpointRows)
-    if (Name == Row.Tangent || Name == Row.Record || Name == Row.Reverse)
+    if (Name == Row.Tangent || Name == Row.Record || Name == Row.Reverse ||
+        (Row.RecordTangent && Name == Row.RecordTangent) ||
+        (Row.ReverseTangent && Name == Row.ReverseTangent))
       return (Twine("a derivative of the derivative of ") + Row.Name +
               " (forward or reverse mode over a gradient or tangent through "
               "the loop) is not supported yet; differentiate the loop "
