@@ -16,9 +16,14 @@ std::string nestedCheckpointMessage(const Function &Callee) {
         (Row.RecordTangent && Name == Row.RecordTangent) ||
         (Row.ReverseTangent && Name == Row.ReverseTangent))
       return (Twine("a derivative of the derivative of ") + Row.Name +
-              " (forward or reverse mode over a gradient or tangent through "
-              "the loop) is not supported yet; differentiate the loop "
-              "written without it")
+              (Row.RecordTangent
+                   ? " other than forward mode over its gradient (reverse "
+                     "mode over a gradient or tangent through the loop, "
+                     "forward mode over a tangent, a third derivative)"
+                   : " (forward or reverse mode over a gradient or tangent "
+                     "through the loop)") +
+              " is not supported yet; differentiate the loop written "
+              "without it")
           .str();
   return "";
 }

@@ -1,7 +1,8 @@
 // Not yet through a loop marked ADCC_CHECKPOINT either (as through the
 // calls, checkpoint-nested.c): a batched gradient is an error at the
-// annotation, forward over reverse (a Hessian-vector product) an error at
-// the request that differentiates the gradient; never wrong numbers.
+// annotation, reverse over reverse an error at the request that
+// differentiates the gradient; never wrong numbers. (Forward over reverse
+// works: e2e checkpoint_hvp.c.)
 // RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
 #include <adcc.h>
@@ -29,9 +30,16 @@ void hvp(const double *x, const double *v, double *dx, double *hv, int n) {
   __enzyme_fwddiff((void *)grad, enzyme_dup, x, v, enzyme_dup, dx, hv,
                    enzyme_const, n);
 }
-// CHECK-DAG: checkpoint-loop-nested.c:[[#@LINE-3]]:3: error: cannot differentiate 'adcc_checkpointed_steps(loop(f:15)).record' in forward mode: a derivative of the derivative of adcc_checkpointed_steps (forward or reverse mode over a gradient or tangent through the loop) is not supported yet
+
+void hessian_row(const double *x, double *dx, double *w, double *hw, int n) {
+  __enzyme_autodiff((void *)grad, enzyme_dup, x, hw, enzyme_dup, dx, w,
+                    enzyme_const, n);
+}
+// CHECK-DAG: checkpoint-loop-nested.c:[[#@LINE-3]]:3: error: cannot differentiate 'adcc_checkpointed_steps(loop(f:16)).record' in reverse mode: a derivative of the derivative of adcc_checkpointed_steps other than forward mode over its gradient
 
 void batched(const double *x, double *d0, double *d1, int n) {
   __enzyme_autodiff((void *)f, enzyme_width, 2, enzyme_dup, x, d0, d1,
                     enzyme_const, n);
 }
+// (The Hessian-vector product above is not among the errors.)
+// CHECK: 2 errors generated.
