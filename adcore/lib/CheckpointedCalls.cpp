@@ -34,6 +34,7 @@
 
 #include "Synthesis.h"
 #include "analysis/GlobalShadows.h"
+#include "requests/RequestMarkers.h"
 #include "rules/CustomRules.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -44,6 +45,7 @@
 #include "llvm/IR/Module.h"
 
 #include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -99,9 +101,9 @@ enum Variant {
 class Lowering {
 public:
   Lowering(Module &M, SynthesisContext &Ctx, bool Forward, bool Reverse,
-           bool OverReverse)
+           bool OverReverse, ArrayRef<unsigned> Widths)
       : M(M), Ctx(Ctx), B(M.getContext()), Ptr(B.getPtrTy()), Forward(Forward),
-        Reverse(Reverse), OverReverse(OverReverse) {}
+        Reverse(Reverse), OverReverse(OverReverse), Widths(Widths) {}
 
   /// Lowers \p Call; false after reporting an error at it.
   bool lower(CallBase &Call, const CheckpointRow &Row);
@@ -124,7 +126,9 @@ private:
     return OverReverse && Reverse && Row.RecordTangent && Globals.empty();
   }
   Function *makeRule(Function *Loop, const CheckpointRow &Row, Constant *Table,
-                     char Kind);
+                     char Kind, unsigned Width = 1);
+  Constant *makeBatchedTable(Function *Step, Function *Cond, unsigned Width);
+  Function *makeBatchedStep(Function *Step, Variant V, unsigned Width);
   Function *internal(FunctionType *T, const Twine &Name);
   Function *intCondition(Function *Cond);
   void warnReplayed(CallBase &Call, const CheckpointRow &Row,
@@ -139,6 +143,8 @@ private:
   /// those derivatives of the steps are requested); OverReverse: forward
   /// mode over their gradients.
   bool Forward, Reverse, OverReverse;
+  /// The widths (> 1) of batched gradients through the calls.
+  SmallVector<unsigned, 2> Widths;
   std::map<std::tuple<const CheckpointRow *, Function *, Function *>,
            Function *>
       Made;
@@ -383,11 +389,86 @@ Constant *Lowering::makeTable(Function *Step, Function *Cond,
   return G;
 }
 
+/// A batched (\p Width lanes) split-mode derivative of the step, AugDup to
+/// RevConst, taking each shadow as an array of its lanes' (the runtime
+/// passes them through as single pointers):
+///
+///   void *aug(s, ds[W], p, dp[W])
+///       { return __enzyme_augmentfwd(step, enzyme_width, W,
+///                                    dup s ds[0] ... ds[W-1], ...); }
+Function *Lowering::makeBatchedStep(Function *Step, Variant V,
+                                    unsigned Width) {
+  static const char *const Names[] = {"aug", "aug_const", "rev", "rev_const"};
+  bool Dup = V == AugDup || V == RevDup;
+  bool Aug = V == AugDup || V == AugConst;
+  SmallVector<Type *, 5> Params(Dup ? 4 : 3, Ptr);
+  if (!Aug)
+    Params.push_back(Ptr);
+  Type *Ret = Aug ? static_cast<Type *>(Ptr) : B.getVoidTy();
+  Function *F = internal(FunctionType::get(Ret, Params, false),
+                         "__adcc_step_" + Twine(Names[V - AugDup]) + ".w" +
+                             Twine(Width) + "." + Step->getName());
+  IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
+  auto Lanes = [&](Value *Array, SmallVectorImpl<Value *> &Args) {
+    for (unsigned L = 0; L < Width; ++L)
+      Args.push_back(IB.CreateLoad(
+          Ptr, IB.CreateConstGEP1_32(Ptr, Array, L)));
+  };
+  SmallVector<Value *, 16> Args{Step, marker(IB, "enzyme_width"),
+                                IB.getInt32(Width), marker(IB, "enzyme_dup"),
+                                F->getArg(0)};
+  Lanes(F->getArg(1), Args);
+  if (Dup) {
+    append_range(Args, ArrayRef<Value *>{marker(IB, "enzyme_dup"),
+                                         F->getArg(2)});
+    Lanes(F->getArg(3), Args);
+  } else {
+    append_range(Args,
+                 ArrayRef<Value *>{marker(IB, "enzyme_const"), F->getArg(2)});
+  }
+  if (!Aug)
+    Args.push_back(F->getArg(F->arg_size() - 1));
+  FunctionCallee Callee = M.getOrInsertFunction(
+      Aug ? "__enzyme_augmentfwd.adcc.checkpoint"
+          : "__enzyme_reverse.adcc.checkpoint",
+      FunctionType::get(Ret, {Ptr}, true));
+  CallInst *Request = IB.CreateCall(Callee, Args);
+  Request->setDebugLoc(CurrentLoc);
+  if (Aug)
+    IB.CreateRet(Request);
+  else
+    IB.CreateRetVoid();
+  return F;
+}
+
+/// The step's adcc_step_fns for a batched gradient: its batched split-mode
+/// derivatives (no globals: those are refused).
+Constant *Lowering::makeBatchedTable(Function *Step, Function *Cond,
+                                     unsigned Width) {
+  SmallVector<Constant *, 14> Fns{Step};
+  Fns.push_back(Cond ? static_cast<Constant *>(Cond)
+                     : ConstantPointerNull::get(Ptr));
+  Fns.append(2, ConstantPointerNull::get(Ptr));
+  for (Variant V : {AugDup, AugConst, RevDup, RevConst})
+    Fns.push_back(makeBatchedStep(Step, V, Width));
+  Fns.append(5, ConstantPointerNull::get(Ptr));
+  Fns.push_back(B.getInt64(0));
+  SmallVector<Type *, 14> Fields(Fns.size() - 1, Ptr);
+  Fields.push_back(B.getInt64Ty());
+  auto *T = StructType::get(M.getContext(), Fields);
+  return new GlobalVariable(M, T, /*isConstant=*/true,
+                            GlobalValue::InternalLinkage,
+                            ConstantStruct::get(T, Fns),
+                            "__adcc_step_table.w" + Twine(Width) + "." +
+                                Step->getName());
+}
+
 /// The loop function's forward derivative ('f'), augmented ('a') or reverse
 /// ('r') function: the runtime call of \p Row with the table.
 Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
-                             Constant *Table, char Kind) {
-  // Where each loop parameter's value and shadow are among the rule's.
+                             Constant *Table, char Kind, unsigned Width) {
+  // Where each loop parameter's value and shadow are among the rule's (a
+  // batched one's: \p Width shadows).
   SmallVector<Type *, 12> Params;
   SmallVector<int, 8> ValueAt, ShadowAt;
   for (Argument &A : Loop->args()) {
@@ -397,7 +478,7 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
                     (Kind == 'f' && A.getType()->isFloatingPointTy());
     ShadowAt.push_back(Shadowed ? Params.size() : -1);
     if (Shadowed)
-      Params.push_back(A.getType());
+      Params.append(Width, A.getType());
   }
   if (Kind == 'r')
     Params.push_back(Ptr);
@@ -417,9 +498,31 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
   const char *Role = Kind == 'f'   ? ".tangent"
                      : Kind == 'a' ? ".record"
                                    : ".reverse";
-  Function *F =
-      internal(FunctionType::get(Ret, Params, false), Loop->getName() + Role);
+  Function *F = internal(FunctionType::get(Ret, Params, false),
+                         Loop->getName() + Role +
+                             (Width > 1 ? ".w" + Twine(Width) : Twine()));
   IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
+  // A batched rule hands the runtime each shadow as an array of its lanes'
+  // (the batched step derivatives read them); the parameters' as null
+  // when they have none.
+  SmallVector<Value *, 8> ShadowOf(ShadowAt.size(), nullptr);
+  for (unsigned K = 0; K < ShadowAt.size(); ++K) {
+    if (ShadowAt[K] < 0)
+      continue;
+    ShadowOf[K] = F->getArg(ShadowAt[K]);
+    if (Width == 1)
+      continue;
+    Value *Lanes = IB.CreateAlloca(ArrayType::get(Ptr, Width));
+    for (unsigned L = 0; L < Width; ++L)
+      IB.CreateStore(F->getArg(ShadowAt[K] + L),
+                     IB.CreateConstGEP2_32(ArrayType::get(Ptr, Width), Lanes,
+                                           0, L));
+    ShadowOf[K] =
+        K == Row.Params
+            ? IB.CreateSelect(IB.CreateIsNull(F->getArg(ShadowAt[K])),
+                              ConstantPointerNull::get(Ptr), Lanes)
+            : Lanes;
+  }
   const char *Callee = Kind == 'f'   ? Row.Tangent
                        : Kind == 'a' ? Row.Record
                                      : Row.Reverse;
@@ -436,8 +539,7 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
   for (StringRef W : Words) {
     unsigned K = 0;
     W.drop_front().getAsInteger(10, K);
-    int At = W[0] == 'v' ? ValueAt[K] : ShadowAt[K];
-    Args.push_back(F->getArg(At));
+    Args.push_back(W[0] == 'v' ? F->getArg(ValueAt[K]) : ShadowOf[K]);
   }
   SmallVector<Type *, 10> Types;
   for (Value *A : Args)
@@ -545,6 +647,16 @@ Function *Lowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
       Ctx.rules().addForwardDerivative(Rev,
                                        makeRuleTangent(Rev, Row, Table, 'r'));
     }
+    // (Batched gradients: not of a fixed point, whose rules return the
+    // tolerance's adjoint, nor through globals, whose shadows have lanes.)
+    if (Row.RecordTangent && Globals.empty())
+      for (unsigned W : Widths) {
+        Constant *Lanes = makeBatchedTable(Step, Cond, W);
+        Ctx.rules().addBatchedGradient(
+            Loop, W,
+            {makeRule(Loop, Row, Lanes, 'a', W),
+             makeRule(Loop, Row, Lanes, 'r', W)});
+      }
   }
   return Loop;
 }
@@ -638,7 +750,22 @@ struct DifferentiatedCode {
   /// Code whose gradient forward mode differentiates (forward over
   /// reverse).
   SmallPtrSet<const Function *, 16> OverReverse;
+  /// The widths (> 1) of the batched gradients of code.
+  std::map<const Function *, std::set<unsigned>> Widths;
 };
+
+/// The width of \p R's derivative (`enzyme_width, W` among its
+/// arguments), or 1.
+unsigned requestWidth(const Request &R) {
+  for (unsigned I = 0; R.Site && I + 1 < R.Site->arg_size(); ++I) {
+    StringRef Name;
+    auto *W = dyn_cast<ConstantInt>(R.Site->getArgOperand(I + 1));
+    if (markerOf(R.Site->getArgOperand(I), Name) == Marker::Width && W &&
+        W->getValue().ule(64))
+      return unsigned(W->getZExtValue());
+  }
+  return 1;
+}
 
 bool isReverseKind(RequestKind Kind) {
   return Kind == RequestKind::Reverse ||
@@ -656,6 +783,7 @@ bool lowerRound(Module &M, const DifferentiatedCode &Code,
                 SynthesisContext &Ctx) {
   SmallVector<std::pair<CallBase *, const CheckpointRow *>, 4> Calls;
   bool Forward = false, Reverse = false, OverReverse = false;
+  std::set<unsigned> Widths;
   for (Function &F : M) {
     bool InForward = Code.Forward.contains(&F);
     bool InReverse = Code.Reverse.contains(&F);
@@ -668,11 +796,14 @@ bool lowerRound(Module &M, const DifferentiatedCode &Code,
           Forward |= InForward;
           Reverse |= InReverse;
           OverReverse |= Code.OverReverse.contains(&F);
+          if (auto It = Code.Widths.find(&F); It != Code.Widths.end())
+            Widths.insert(It->second.begin(), It->second.end());
         }
   }
   if (Calls.empty())
     return false;
-  Lowering L(M, Ctx, Forward, Reverse, OverReverse);
+  SmallVector<unsigned, 2> WidthList(Widths.begin(), Widths.end());
+  Lowering L(M, Ctx, Forward, Reverse, OverReverse, WidthList);
   for (auto [Call, Row] : Calls)
     L.lower(*Call, *Row);
   return L.addedRequests();
@@ -699,6 +830,10 @@ void lowerCheckpointedCalls(Module &M, CollectedRequests &Found,
     for (const Request &R : Found.Requests)
       (isForwardKind(R.Kind) ? Code.Forward : Code.Reverse)
           .insert_range(reachableFrom(*R.Primal));
+    for (const Request &R : Found.Requests)
+      if (unsigned W = requestWidth(R); isReverseKind(R.Kind) && W > 1)
+        for (const Function *F : reachableFrom(*R.Primal))
+          Code.Widths[F].insert(W);
     // (A gradient requested in code that forward mode differentiates.)
     for (const Request &R : Found.Requests)
       if (isReverseKind(R.Kind) && R.Site &&

@@ -69,6 +69,18 @@ public:
   void addGradient(const llvm::Function *F, CustomGradient G) {
     Gradients[F] = G;
   }
+  /// A gradient of \p F for batched reverse mode of width \p Width: each
+  /// pointer parameter followed by its Width shadows (registered by the
+  /// engine only: CheckpointedCalls.h), or null.
+  const CustomGradient *batchedGradient(const llvm::Function *F,
+                                        unsigned Width) const {
+    auto It = BatchedGradients.find({F, Width});
+    return It == BatchedGradients.end() ? nullptr : &It->second;
+  }
+  void addBatchedGradient(const llvm::Function *F, unsigned Width,
+                          CustomGradient G) {
+    BatchedGradients[{F, Width}] = G;
+  }
   bool isInactive(const llvm::Function *F) const {
     return InactiveFunctions.contains(F);
   }
@@ -120,6 +132,8 @@ public:
 private:
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Forward;
   llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;
+  llvm::DenseMap<std::pair<const llvm::Function *, unsigned>, CustomGradient>
+      BatchedGradients;
   /// The rules of MPI calls, made when first asked for.
   mutable llvm::DenseMap<const llvm::Function *, CustomGradient> MpiGradients;
   llvm::DenseMap<const llvm::Function *, CustomSplitDerivative> Splits;

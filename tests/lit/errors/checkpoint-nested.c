@@ -1,8 +1,8 @@
 // What does not compose yet with a checkpointed loop (docs/checkpointing.md):
-// reverse over reverse through the loop, forward over reverse through a
-// fixed point, batched gradients; errors, never wrong numbers. (Forward
-// over reverse through adcc_checkpointed_steps works: e2e
-// checkpoint_hvp.c.)
+// reverse over reverse through the loop, forward over reverse and batched
+// gradients through a fixed point; errors, never wrong numbers. (Forward
+// over reverse and batched gradients through adcc_checkpointed_steps work:
+// e2e checkpoint_hvp.c, checkpoint_batched.c.)
 // RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
 #include <adcc.h>
@@ -19,7 +19,6 @@ static double f(const double *y0, const double *p) {
                           ADCC_REVOLVE, 3);
   return y[0];
 }
-// CHECK-DAG: checkpoint-nested.c:[[#@LINE-4]]:3: error: cannot differentiate 'f' in reverse mode: the registered gradient of 'adcc_checkpointed_steps(step)' has no batched (width > 1) form
 
 static double grad(const double *y0, const double *p) {
   double dy[1] = {0}, dp[1] = {0};
@@ -52,6 +51,11 @@ static double solved(const double *y) {
   adcc_fixed_point((void *)relax, z, 1, (void *)y, sizeof *y, 1e-15, 200);
   return z[0];
 }
+// CHECK-DAG: checkpoint-nested.c:[[#@LINE-3]]:3: error: cannot differentiate 'solved' in reverse mode: the registered gradient of 'adcc_fixed_point(relax)' has no batched (width > 1) form
+
+void solved_batched(const double *y, double *d0, double *d1) {
+  __enzyme_autodiff((void *)solved, enzyme_width, 2, enzyme_dup, y, d0, d1);
+}
 
 static double solved_grad(const double *y) {
   double dy[1] = {0};
@@ -63,5 +67,6 @@ double solved_hvp(const double *y, const double *v) {
   return __enzyme_fwddiff((void *)solved_grad, enzyme_dup, y, v);
 }
 // CHECK-DAG: checkpoint-nested.c:[[#@LINE-2]]:10: error: cannot differentiate 'adcc_fixed_point(relax).record' in forward mode: a derivative of the derivative of adcc_fixed_point (forward or reverse mode over a gradient or tangent through the loop) is not supported yet; differentiate the loop written without it
-// (The Hessian-vector products above are not among the errors.)
+// (The Hessian-vector product and the batched gradient through
+// adcc_checkpointed_steps are not among the errors.)
 // CHECK: 3 errors generated.
