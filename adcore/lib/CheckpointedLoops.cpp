@@ -428,12 +428,12 @@ Value *allocatedBytes(IRBuilder<> &B, CallBase &Alloc) {
   return Arg(Name == "aligned_alloc" ? 1 : 0);
 }
 
-/// The floating-point type of the elements of the heap block that \p Var
-/// points to, as the function accesses them (loads and stores through it
-/// and through element addresses computed from it), or null when it
-/// accesses none or several.
-Type *elementType(AllocaInst &Var) {
-  Type *Found = nullptr;
+/// The floating-point type of the elements that \p P points to, as its
+/// users access them (loads and stores through it and through element
+/// addresses computed from it, through local copies of it and in the
+/// functions it is passed to, \p Depth deep), into \p Found; false when
+/// they access several.
+bool noteElementType(Value *P, Type *&Found, unsigned Depth) {
   auto Note = [&](Type *T) {
     if (!T->isFloatingPointTy())
       return true;
@@ -442,25 +442,44 @@ Type *elementType(AllocaInst &Var) {
     Found = T;
     return true;
   };
-  for (User *U : Var.users()) {
-    auto *L = dyn_cast<LoadInst>(U);
-    if (!L)
-      continue;
-    for (User *V : L->users()) {
-      if (auto *G = dyn_cast<GetElementPtrInst>(V);
-          G && G->getPointerOperand() == L) {
-        if (!Note(G->getSourceElementType()))
-          return nullptr;
-        for (User *W : G->users())
-          if ((isa<LoadInst>(W) && !Note(W->getType())) ||
-              (isa<StoreInst>(W) &&
-               !Note(cast<StoreInst>(W)->getValueOperand()->getType())))
-            return nullptr;
-      }
-      if (isa<LoadInst>(V) && !Note(V->getType()))
-        return nullptr;
+  for (Use &U : P->uses()) {
+    User *V = U.getUser();
+    bool OK = true;
+    if (auto *G = dyn_cast<GetElementPtrInst>(V)) {
+      OK = G->getPointerOperand() != P ||
+           (Note(G->getSourceElementType()) &&
+            noteElementType(G, Found, Depth));
+    } else if (isa<LoadInst>(V)) {
+      OK = Note(V->getType());
+    } else if (auto *S = dyn_cast<StoreInst>(V)) {
+      if (S->getPointerOperand() == P)
+        OK = Note(S->getValueOperand()->getType());
+      else if (auto *Slot = dyn_cast<AllocaInst>(S->getPointerOperand());
+               Slot && Depth > 0)
+        // (A local copy of the pointer, as Clang keeps an argument.)
+        for (User *W : Slot->users())
+          if (OK && isa<LoadInst>(W))
+            OK = noteElementType(W, Found, Depth - 1);
+    } else if (auto *C = dyn_cast<CallBase>(V)) {
+      Function *Callee = C->getCalledFunction();
+      if (Callee && !Callee->isDeclaration() && Depth > 0 &&
+          C->isArgOperand(&U) && U.getOperandNo() < Callee->arg_size())
+        OK = noteElementType(Callee->getArg(U.getOperandNo()), Found,
+                             Depth - 1);
     }
+    if (!OK)
+      return false;
   }
+  return true;
+}
+
+/// The floating-point type of the elements of the heap block that \p Var
+/// points to, or null when the program accesses none or several.
+Type *elementType(AllocaInst &Var) {
+  Type *Found = nullptr;
+  for (User *U : Var.users())
+    if (isa<LoadInst>(U) && !noteElementType(U, Found, 4))
+      return nullptr;
   return Found;
 }
 
