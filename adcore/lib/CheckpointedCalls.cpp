@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CheckpointedCalls.h"
+#include "CheckpointLowering.h"
 #include "rules/CheckpointRuntime.h"
 
 #include "Synthesis.h"
@@ -83,96 +84,20 @@ const CheckpointRow *rowFor(const Function *Callee) {
   return nullptr;
 }
 
-/// The step's derivatives that one kind of variant calls (the last four:
-/// forward mode over AugDup, AugConst, RevDup, RevConst).
-enum Variant {
-  FwdDup,
-  FwdConst,
-  AugDup,
-  AugConst,
-  RevDup,
-  RevConst,
-  AugDupTangent,
-  AugConstTangent,
-  RevDupTangent,
-  RevConstTangent
-};
-
-class Lowering {
-public:
-  Lowering(Module &M, SynthesisContext &Ctx, bool Forward, bool Reverse,
-           bool OverReverse, ArrayRef<unsigned> Widths)
-      : M(M), Ctx(Ctx), B(M.getContext()), Ptr(B.getPtrTy()), Forward(Forward),
-        Reverse(Reverse), OverReverse(OverReverse), Widths(Widths) {}
-
-  /// Lowers \p Call; false after reporting an error at it.
-  bool lower(CallBase &Call, const CheckpointRow &Row);
-  bool addedRequests() const { return !Made.empty(); }
-
-private:
-  Function *stepFunction(CallBase &Call, unsigned Arg, const char *Role,
-                         const CheckpointRow &Row, bool Condition);
-  Function *makeLoop(CallBase &Call, const CheckpointRow &Row, Function *Step,
-                     Function *Cond, ArrayRef<GlobalVariable *> Globals);
-  Constant *makeTable(Function *Step, Function *Cond,
-                      ArrayRef<GlobalVariable *> Globals);
-  Constant *globalRegions(Function *Step, ArrayRef<GlobalVariable *> Globals);
-  Function *makeStepDerivative(Function *Step, Variant V);
-  Function *makeStepTangent(Variant V, Function *Inner);
-  Function *makeRuleTangent(Function *Rule, const CheckpointRow &Row,
-                            Constant *Table, char Kind);
-  bool overReverse(const CheckpointRow &Row,
-                   ArrayRef<GlobalVariable *> Globals) const {
-    return OverReverse && Reverse && Row.RecordTangent && Globals.empty();
-  }
-  Function *makeRule(Function *Loop, const CheckpointRow &Row, Constant *Table,
-                     char Kind, unsigned Width = 1);
-  Constant *makeBatchedTable(Function *Step, Function *Cond, unsigned Width);
-  Function *makeBatchedStep(Function *Step, Variant V, unsigned Width);
-  Function *internal(FunctionType *T, const Twine &Name);
-  Function *intCondition(Function *Cond);
-  void warnReplayed(CallBase &Call, const CheckpointRow &Row,
-                    const SmallPtrSetImpl<const Function *> &Reach);
-  Value *marker(IRBuilder<> &IB, StringRef Name);
-
-  Module &M;
-  SynthesisContext &Ctx;
-  IRBuilder<> B;
-  PointerType *Ptr;
-  /// The modes the module's checkpointed calls are differentiated in (only
-  /// those derivatives of the steps are requested); OverReverse: forward
-  /// mode over their gradients.
-  bool Forward, Reverse, OverReverse;
-  /// The widths (> 1) of batched gradients through the calls.
-  SmallVector<unsigned, 2> Widths;
-  std::map<std::tuple<const CheckpointRow *, Function *, Function *>,
-           Function *>
-      Made;
-  std::map<std::pair<Function *, Function *>, Constant *> Tables;
-  /// The step derivatives made, by step and variant.
-  std::map<std::pair<Function *, Variant>, Function *> StepDerivatives;
-  /// The call being lowered (errors in the step's derivatives point there).
-  DebugLoc CurrentLoc;
-};
-
 /// The call's argument that is loop function parameter \p K.
 unsigned callArgument(const CheckpointRow &Row, unsigned K) {
   return K + 1 + (Row.Cond >= 0 ? 1 : 0);
 }
 
-Function *Lowering::internal(FunctionType *T, const Twine &Name) {
-  Function *F = Function::Create(T, GlobalValue::InternalLinkage, Name, M);
-  F->addFnAttr(Attribute::NoInline);
-  F->addFnAttr(Attribute::NoUnwind);
-  return F;
-}
+} // namespace
 
 /// A warning at \p Call for each call in the steps (\p Reach) that the
 /// gradient runs again, visibly, when it recomputes steps: output, input,
 /// clocks, random numbers, and functions marked inactive (whose writes the
 /// snapshots do not hold).
-void Lowering::warnReplayed(CallBase &Call, const CheckpointRow &Row,
-                            const SmallPtrSetImpl<const Function *> &Reach) {
+void CheckpointLowering::warnReplayed(
+    CallBase &Call, const CheckpointRow &Row,
+    const SmallPtrSetImpl<const Function *> &Reach) {
   SmallPtrSet<const Function *, 4> Named;
   for (const Function *F : Reach)
     for (const Instruction &I : instructions(*F)) {
@@ -197,7 +122,7 @@ void Lowering::warnReplayed(CallBase &Call, const CheckpointRow &Row,
 /// \p Cond, or for one that returns a `bool` (or another integer than
 /// `int`), a function returning its result as the `int` the runtime reads
 /// (only the low bits of a `bool` result are defined).
-Function *Lowering::intCondition(Function *Cond) {
+Function *CheckpointLowering::intCondition(Function *Cond) {
   Type *Int = B.getInt32Ty();
   if (Cond->getReturnType() == Int)
     return Cond;
@@ -212,13 +137,10 @@ Function *Lowering::intCondition(Function *Cond) {
   return F;
 }
 
-Value *Lowering::marker(IRBuilder<> &IB, StringRef Name) {
-  Constant *G = M.getOrInsertGlobal(Name, IB.getInt32Ty());
-  return IB.CreateLoad(IB.getInt32Ty(), G);
-}
-
-Function *Lowering::stepFunction(CallBase &Call, unsigned Arg, const char *Role,
-                                 const CheckpointRow &Row, bool Condition) {
+Function *CheckpointLowering::stepFunction(CallBase &Call, unsigned Arg,
+                                           const char *Role,
+                                           const CheckpointRow &Row,
+                                           bool Condition) {
   auto *F = dyn_cast<Function>(Call.getArgOperand(Arg)->stripPointerCasts());
   if (!F) {
     Ctx.error(Call, Twine("the ") + Role + " of " + Row.Name +
@@ -241,232 +163,11 @@ Function *Lowering::stepFunction(CallBase &Call, unsigned Arg, const char *Role,
   return F;
 }
 
-Function *Lowering::makeStepDerivative(Function *Step, Variant V) {
-  Function *&Known = StepDerivatives[{Step, V}];
-  if (Known)
-    return Known;
-  if (V >= AugDupTangent) {
-    // (Forward mode over the matching split-mode derivative.)
-    Variant Inner = Variant(V - AugDupTangent + AugDup);
-    return Known = makeStepTangent(V, makeStepDerivative(Step, Inner));
-  }
-  static const char *const Names[] = {"fwd",       "fwd_const", "aug",
-                                      "aug_const", "rev",       "rev_const"};
-  bool Dup = V == FwdDup || V == AugDup || V == RevDup;
-  bool Aug = V == AugDup || V == AugConst;
-  bool Rev = V == RevDup || V == RevConst;
-  SmallVector<Type *, 5> Params(Dup ? 4 : 3, Ptr);
-  if (Rev)
-    Params.push_back(Ptr);
-  Type *Ret = Aug ? static_cast<Type *>(Ptr) : B.getVoidTy();
-  Function *F =
-      internal(FunctionType::get(Ret, Params, false),
-               "__adcc_step_" + Twine(Names[V]) + "." + Step->getName());
-  IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
-  const char *Entry = Aug   ? "__enzyme_augmentfwd.adcc.checkpoint"
-                      : Rev ? "__enzyme_reverse.adcc.checkpoint"
-                            : "__enzyme_fwddiff.adcc.checkpoint";
-  FunctionCallee Callee =
-      M.getOrInsertFunction(Entry, FunctionType::get(Ret, {Ptr}, true));
-  SmallVector<Value *, 10> Args{Step, marker(IB, "enzyme_dup"), F->getArg(0),
-                                F->getArg(1)};
-  if (Dup)
-    append_range(Args, ArrayRef<Value *>{marker(IB, "enzyme_dup"), F->getArg(2),
-                                         F->getArg(3)});
-  else
-    append_range(Args,
-                 ArrayRef<Value *>{marker(IB, "enzyme_const"), F->getArg(2)});
-  if (Rev)
-    Args.push_back(F->getArg(F->arg_size() - 1));
-  CallInst *Request = IB.CreateCall(Callee, Args);
-  // (Errors in the step's derivatives point at the call it came from.)
-  Request->setDebugLoc(CurrentLoc);
-  if (Aug)
-    IB.CreateRet(Request);
-  else
-    IB.CreateRetVoid();
-  return Known = F;
-}
-
-/// Forward mode over \p Inner, the step's augmented (AugDup, AugConst) or
-/// reverse (RevDup, RevConst) function: each of its pointer parameters
-/// followed by its tangent; the augmented one stores the tape through its
-/// last parameter, the reverse one takes it last.
-Function *Lowering::makeStepTangent(Variant V, Function *Inner) {
-  bool Aug = V == AugDupTangent || V == AugConstTangent;
-  unsigned Pointers = Inner->arg_size() - (Aug ? 0 : 1);
-  // The augmented function made to store its tape (forward mode reads
-  // no pointer result).
-  Function *Primal = Inner;
-  if (Aug) {
-    SmallVector<Type *, 5> Params(Pointers + 1, Ptr);
-    Primal = internal(FunctionType::get(B.getVoidTy(), Params, false),
-                      Inner->getName() + ".out");
-    IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", Primal));
-    SmallVector<Value *, 4> Args;
-    for (unsigned I = 0; I < Pointers; ++I)
-      Args.push_back(Primal->getArg(I));
-    IB.CreateStore(IB.CreateCall(Inner, Args), Primal->getArg(Pointers));
-    IB.CreateRetVoid();
-  }
-  SmallVector<Type *, 10> Params(2 * Pointers + 1, Ptr);
-  Function *F = internal(FunctionType::get(B.getVoidTy(), Params, false),
-                         Inner->getName() + ".tangent");
-  IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
-  SmallVector<Value *, 16> Args{Primal};
-  for (unsigned I = 0; I < Pointers; ++I)
-    append_range(Args, ArrayRef<Value *>{marker(IB, "enzyme_dup"),
-                                         F->getArg(2 * I),
-                                         F->getArg(2 * I + 1)});
-  Value *Tape = F->getArg(2 * Pointers);
-  if (Aug)
-    append_range(Args, ArrayRef<Value *>{marker(IB, "enzyme_dup"), Tape,
-                                         IB.CreateAlloca(Ptr)});
-  else
-    append_range(Args, ArrayRef<Value *>{marker(IB, "enzyme_const"), Tape});
-  FunctionCallee Callee =
-      M.getOrInsertFunction("__enzyme_fwddiff.adcc.checkpoint",
-                            FunctionType::get(B.getVoidTy(), {Ptr}, true));
-  IB.CreateCall(Callee, Args)->setDebugLoc(CurrentLoc);
-  IB.CreateRetVoid();
-  return F;
-}
-
-/// The table of the global variables the steps write (adcc_global_region
-/// rows: address, shadow global, bytes), or null for none.
-Constant *Lowering::globalRegions(Function *Step,
-                                  ArrayRef<GlobalVariable *> Globals) {
-  if (Globals.empty())
-    return ConstantPointerNull::get(Ptr);
-  const DataLayout &DL = M.getDataLayout();
-  auto *Row = StructType::get(Ptr, Ptr, B.getInt64Ty());
-  SmallVector<Constant *, 4> Rows;
-  for (GlobalVariable *G : Globals) {
-    Constant *Shadow = hasShadowGlobal(*G, &Ctx.rules())
-                           ? static_cast<Constant *>(
-                                 shadowGlobal(*G, 0, Ctx.rules()))
-                           : ConstantPointerNull::get(Ptr);
-    Rows.push_back(ConstantStruct::get(
-        Row, {G, Shadow, B.getInt64(DL.getTypeAllocSize(G->getValueType()))}));
-  }
-  auto *T = ArrayType::get(Row, Rows.size());
-  return new GlobalVariable(M, T, /*isConstant=*/true,
-                            GlobalValue::InternalLinkage,
-                            ConstantArray::get(T, Rows),
-                            "__adcc_step_globals." + Step->getName());
-}
-
-/// The step's adcc_step_fns (<adcc_checkpoint.h>).
-Constant *Lowering::makeTable(Function *Step, Function *Cond,
-                              ArrayRef<GlobalVariable *> Globals) {
-  Constant *&Known = Tables[{Step, Cond}];
-  if (Known)
-    return Known;
-  SmallVector<Constant *, 14> Fns{Step};
-  Fns.push_back(Cond ? static_cast<Constant *>(Cond)
-                     : ConstantPointerNull::get(Ptr));
-  // (Forward over reverse advances with FwdDup.)
-  bool Tangents = OverReverse && Globals.empty();
-  for (Variant V : {FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst,
-                    AugDupTangent, AugConstTangent, RevDupTangent,
-                    RevConstTangent}) {
-    bool Needed = V == FwdDup     ? Forward || Tangents
-                  : V == FwdConst ? Forward
-                  : V <= RevConst ? Reverse
-                                  : Tangents;
-    Fns.push_back(Needed ? static_cast<Constant *>(makeStepDerivative(Step, V))
-                         : ConstantPointerNull::get(Ptr));
-  }
-  Fns.push_back(globalRegions(Step, Globals));
-  Fns.push_back(B.getInt64(Globals.size()));
-  SmallVector<Type *, 14> Fields(Fns.size() - 1, Ptr);
-  Fields.push_back(B.getInt64Ty());
-  auto *T = StructType::get(M.getContext(), Fields);
-  auto *G = new GlobalVariable(
-      M, T, /*isConstant=*/true, GlobalValue::InternalLinkage,
-      ConstantStruct::get(T, Fns), "__adcc_step_table." + Step->getName());
-  Known = G;
-  return G;
-}
-
-/// A batched (\p Width lanes) split-mode derivative of the step, AugDup to
-/// RevConst, taking each shadow as an array of its lanes' (the runtime
-/// passes them through as single pointers):
-///
-///   void *aug(s, ds[W], p, dp[W])
-///       { return __enzyme_augmentfwd(step, enzyme_width, W,
-///                                    dup s ds[0] ... ds[W-1], ...); }
-Function *Lowering::makeBatchedStep(Function *Step, Variant V,
-                                    unsigned Width) {
-  static const char *const Names[] = {"aug", "aug_const", "rev", "rev_const"};
-  bool Dup = V == AugDup || V == RevDup;
-  bool Aug = V == AugDup || V == AugConst;
-  SmallVector<Type *, 5> Params(Dup ? 4 : 3, Ptr);
-  if (!Aug)
-    Params.push_back(Ptr);
-  Type *Ret = Aug ? static_cast<Type *>(Ptr) : B.getVoidTy();
-  Function *F = internal(FunctionType::get(Ret, Params, false),
-                         "__adcc_step_" + Twine(Names[V - AugDup]) + ".w" +
-                             Twine(Width) + "." + Step->getName());
-  IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
-  auto Lanes = [&](Value *Array, SmallVectorImpl<Value *> &Args) {
-    for (unsigned L = 0; L < Width; ++L)
-      Args.push_back(IB.CreateLoad(
-          Ptr, IB.CreateConstGEP1_32(Ptr, Array, L)));
-  };
-  SmallVector<Value *, 16> Args{Step, marker(IB, "enzyme_width"),
-                                IB.getInt32(Width), marker(IB, "enzyme_dup"),
-                                F->getArg(0)};
-  Lanes(F->getArg(1), Args);
-  if (Dup) {
-    append_range(Args, ArrayRef<Value *>{marker(IB, "enzyme_dup"),
-                                         F->getArg(2)});
-    Lanes(F->getArg(3), Args);
-  } else {
-    append_range(Args,
-                 ArrayRef<Value *>{marker(IB, "enzyme_const"), F->getArg(2)});
-  }
-  if (!Aug)
-    Args.push_back(F->getArg(F->arg_size() - 1));
-  FunctionCallee Callee = M.getOrInsertFunction(
-      Aug ? "__enzyme_augmentfwd.adcc.checkpoint"
-          : "__enzyme_reverse.adcc.checkpoint",
-      FunctionType::get(Ret, {Ptr}, true));
-  CallInst *Request = IB.CreateCall(Callee, Args);
-  Request->setDebugLoc(CurrentLoc);
-  if (Aug)
-    IB.CreateRet(Request);
-  else
-    IB.CreateRetVoid();
-  return F;
-}
-
-/// The step's adcc_step_fns for a batched gradient: its batched split-mode
-/// derivatives (no globals: those are refused).
-Constant *Lowering::makeBatchedTable(Function *Step, Function *Cond,
-                                     unsigned Width) {
-  SmallVector<Constant *, 14> Fns{Step};
-  Fns.push_back(Cond ? static_cast<Constant *>(Cond)
-                     : ConstantPointerNull::get(Ptr));
-  Fns.append(2, ConstantPointerNull::get(Ptr));
-  for (Variant V : {AugDup, AugConst, RevDup, RevConst})
-    Fns.push_back(makeBatchedStep(Step, V, Width));
-  Fns.append(5, ConstantPointerNull::get(Ptr));
-  Fns.push_back(B.getInt64(0));
-  SmallVector<Type *, 14> Fields(Fns.size() - 1, Ptr);
-  Fields.push_back(B.getInt64Ty());
-  auto *T = StructType::get(M.getContext(), Fields);
-  return new GlobalVariable(M, T, /*isConstant=*/true,
-                            GlobalValue::InternalLinkage,
-                            ConstantStruct::get(T, Fns),
-                            "__adcc_step_table.w" + Twine(Width) + "." +
-                                Step->getName());
-}
-
 /// The loop function's forward derivative ('f'), augmented ('a') or reverse
 /// ('r') function: the runtime call of \p Row with the table.
-Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
-                             Constant *Table, char Kind, unsigned Width) {
+Function *CheckpointLowering::makeRule(Function *Loop, const CheckpointRow &Row,
+                                       Constant *Table, char Kind,
+                                       unsigned Width) {
   // Where each loop parameter's value and shadow are among the rule's (a
   // batched one's: \p Width shadows).
   SmallVector<Type *, 12> Params;
@@ -514,14 +215,13 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
       continue;
     Value *Lanes = IB.CreateAlloca(ArrayType::get(Ptr, Width));
     for (unsigned L = 0; L < Width; ++L)
-      IB.CreateStore(F->getArg(ShadowAt[K] + L),
-                     IB.CreateConstGEP2_32(ArrayType::get(Ptr, Width), Lanes,
-                                           0, L));
-    ShadowOf[K] =
-        K == Row.Params
-            ? IB.CreateSelect(IB.CreateIsNull(F->getArg(ShadowAt[K])),
-                              ConstantPointerNull::get(Ptr), Lanes)
-            : Lanes;
+      IB.CreateStore(
+          F->getArg(ShadowAt[K] + L),
+          IB.CreateConstGEP2_32(ArrayType::get(Ptr, Width), Lanes, 0, L));
+    ShadowOf[K] = K == Row.Params
+                      ? IB.CreateSelect(IB.CreateIsNull(F->getArg(ShadowAt[K])),
+                                        ConstantPointerNull::get(Ptr), Lanes)
+                      : Lanes;
   }
   const char *Callee = Kind == 'f'   ? Row.Tangent
                        : Kind == 'a' ? Row.Record
@@ -562,8 +262,9 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
 /// or reverse ('r') function, for forward mode over the gradient: Rule's
 /// parameters, each pointer followed by its tangent; the augmented one
 /// returns {tape, null}.
-Function *Lowering::makeRuleTangent(Function *Rule, const CheckpointRow &Row,
-                                    Constant *Table, char Kind) {
+Function *CheckpointLowering::makeRuleTangent(Function *Rule,
+                                              const CheckpointRow &Row,
+                                              Constant *Table, char Kind) {
   SmallVector<Type *, 24> Params;
   SmallVector<int, 12> ValueAt, TangentAt;
   for (Argument &A : Rule->args()) {
@@ -608,9 +309,9 @@ Function *Lowering::makeRuleTangent(Function *Rule, const CheckpointRow &Row,
   return F;
 }
 
-Function *Lowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
-                             Function *Step, Function *Cond,
-                             ArrayRef<GlobalVariable *> Globals) {
+Function *CheckpointLowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
+                                       Function *Step, Function *Cond,
+                                       ArrayRef<GlobalVariable *> Globals) {
   Function *&Loop = Made[{&Row, Step, Cond}];
   if (Loop)
     return Loop;
@@ -652,16 +353,15 @@ Function *Lowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
     if (Row.RecordTangent && Globals.empty())
       for (unsigned W : Widths) {
         Constant *Lanes = makeBatchedTable(Step, Cond, W);
-        Ctx.rules().addBatchedGradient(
-            Loop, W,
-            {makeRule(Loop, Row, Lanes, 'a', W),
-             makeRule(Loop, Row, Lanes, 'r', W)});
+        Ctx.rules().addBatchedGradient(Loop, W,
+                                       {makeRule(Loop, Row, Lanes, 'a', W),
+                                        makeRule(Loop, Row, Lanes, 'r', W)});
       }
   }
   return Loop;
 }
 
-bool Lowering::lower(CallBase &Call, const CheckpointRow &Row) {
+bool CheckpointLowering::lower(CallBase &Call, const CheckpointRow &Row) {
   CurrentLoc = Call.getDebugLoc();
   if (isa<InvokeInst>(Call)) {
     Ctx.error(Call, Twine(Row.Name) + " where an exception may be caught "
@@ -740,8 +440,6 @@ bool Lowering::lower(CallBase &Call, const CheckpointRow &Row) {
   return true;
 }
 
-} // namespace
-
 namespace {
 
 /// The functions that derivatives are made of, by mode.
@@ -803,7 +501,7 @@ bool lowerRound(Module &M, const DifferentiatedCode &Code,
   if (Calls.empty())
     return false;
   SmallVector<unsigned, 2> WidthList(Widths.begin(), Widths.end());
-  Lowering L(M, Ctx, Forward, Reverse, OverReverse, WidthList);
+  CheckpointLowering L(M, Ctx, Forward, Reverse, OverReverse, WidthList);
   for (auto [Call, Row] : Calls)
     L.lower(*Call, *Row);
   return L.addedRequests();

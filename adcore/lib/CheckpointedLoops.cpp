@@ -33,6 +33,7 @@
 
 #include "CheckpointedLoops.h"
 
+#include "CheckpointedHeap.h"
 #include "analysis/FrameWrites.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -416,132 +417,15 @@ Function *Outliner::makeStep(Function *Iteration, CallInst &Repl) {
   return Step;
 }
 
-/// The bytes \p Alloc allocates.
-Value *allocatedBytes(IRBuilder<> &B, CallBase &Alloc) {
-  StringRef Name = Alloc.getCalledFunction()->getName();
-  Type *I64 = B.getInt64Ty();
-  auto Arg = [&](unsigned I) {
-    return B.CreateZExtOrTrunc(Alloc.getArgOperand(I), I64);
-  };
-  if (Name == "calloc")
-    return B.CreateMul(Arg(0), Arg(1));
-  return Arg(Name == "aligned_alloc" ? 1 : 0);
-}
-
-/// The floating-point type of the elements that \p P points to, as its
-/// users access them (loads and stores through it and through element
-/// addresses computed from it, through local copies of it and in the
-/// functions it is passed to, \p Depth deep), into \p Found; false when
-/// they access several.
-bool noteElementType(Value *P, Type *&Found, unsigned Depth) {
-  auto Note = [&](Type *T) {
-    if (!T->isFloatingPointTy())
-      return true;
-    if (Found && Found != T)
-      return false;
-    Found = T;
-    return true;
-  };
-  for (Use &U : P->uses()) {
-    User *V = U.getUser();
-    bool OK = true;
-    if (auto *G = dyn_cast<GetElementPtrInst>(V)) {
-      OK = G->getPointerOperand() != P ||
-           (Note(G->getSourceElementType()) &&
-            noteElementType(G, Found, Depth));
-    } else if (isa<LoadInst>(V)) {
-      OK = Note(V->getType());
-    } else if (auto *S = dyn_cast<StoreInst>(V)) {
-      if (S->getPointerOperand() == P)
-        OK = Note(S->getValueOperand()->getType());
-      else if (auto *Slot = dyn_cast<AllocaInst>(S->getPointerOperand());
-               Slot && Depth > 0)
-        // (A local copy of the pointer, as Clang keeps an argument.)
-        for (User *W : Slot->users())
-          if (OK && isa<LoadInst>(W))
-            OK = noteElementType(W, Found, Depth - 1);
-    } else if (auto *C = dyn_cast<CallBase>(V)) {
-      Function *Callee = C->getCalledFunction();
-      if (Callee && !Callee->isDeclaration() && Depth > 0 &&
-          C->isArgOperand(&U) && U.getOperandNo() < Callee->arg_size())
-        OK = noteElementType(Callee->getArg(U.getOperandNo()), Found,
-                             Depth - 1);
-    }
-    if (!OK)
-      return false;
-  }
-  return true;
-}
-
-/// The floating-point type of the elements of the heap block that \p Var
-/// points to, or null when the program accesses none or several.
-Type *elementType(AllocaInst &Var) {
-  Type *Found = nullptr;
-  for (User *U : Var.users())
-    if (isa<LoadInst>(U) && !noteElementType(U, Found, 4))
-      return nullptr;
-  return Found;
-}
-
-/// `void copy(T *dst, const T *src, i64 count)`, a loop of typed loads and
-/// stores, kept as one (optnone): the derivatives read its type.
-Function *copyFunction(Module &M, Type *T) {
-  std::string Name = "__adcc_copy_heap.";
-  raw_string_ostream(Name) << *T;
-  if (Function *Known = M.getFunction(Name))
-    return Known;
-  LLVMContext &Ctx = M.getContext();
-  auto *Ptr = PointerType::getUnqual(Ctx);
-  Type *I64 = Type::getInt64Ty(Ctx);
-  Function *F = Function::Create(
-      FunctionType::get(Type::getVoidTy(Ctx), {Ptr, Ptr, I64}, false),
-      GlobalValue::InternalLinkage, Name, M);
-  F->addFnAttr(Attribute::NoInline);
-  F->addFnAttr(Attribute::OptimizeNone);
-  F->addFnAttr(Attribute::NoUnwind);
-  BasicBlock *Entry = BasicBlock::Create(Ctx, "", F);
-  BasicBlock *Loop = BasicBlock::Create(Ctx, "loop", F);
-  BasicBlock *Done = BasicBlock::Create(Ctx, "done", F);
-  IRBuilder<> B(Entry);
-  B.CreateCondBr(B.CreateICmpEQ(F->getArg(2), B.getInt64(0)), Done, Loop);
-  B.SetInsertPoint(Loop);
-  PHINode *I = B.CreatePHI(I64, 2);
-  I->addIncoming(B.getInt64(0), Entry);
-  B.CreateStore(B.CreateLoad(T, B.CreateInBoundsGEP(T, F->getArg(1), I)),
-                B.CreateInBoundsGEP(T, F->getArg(0), I));
-  Value *Next = B.CreateAdd(I, B.getInt64(1));
-  I->addIncoming(Next, Loop);
-  B.CreateCondBr(B.CreateICmpEQ(Next, F->getArg(2)), Done, Loop);
-  B.SetInsertPoint(Done);
-  B.CreateRetVoid();
-  return F;
-}
-
-/// Copies the heap block \p Var points to (\p Bytes bytes): typed when
-/// its elements are floating-point values, whose derivatives the copy
-/// carries.
-void copyHeap(IRBuilder<> &B, AllocaInst &Var, Value *Dst, Value *Src,
-              Value *Bytes) {
-  Module &M = *B.GetInsertBlock()->getModule();
-  Type *T = elementType(Var);
-  if (!T) {
-    B.CreateMemCpy(Dst, Align(1), Src, Align(1), Bytes);
-    return;
-  }
-  uint64_t Size = M.getDataLayout().getTypeAllocSize(T);
-  B.CreateCall(copyFunction(M, T),
-               {Dst, Src, B.CreateUDiv(Bytes, B.getInt64(Size))});
-}
-
 /// The heap blocks the loop writes: their offsets get parameter slots;
 /// false after an error.
 bool Outliner::placeHeapBlocks() {
   for (auto &[Var, Alloc] : Writes.HeapBlocks) {
     if (!DT->dominates(Alloc, Pre->getTerminator()))
-      return error("writes a heap block whose allocation (line " +
-                   Twine(Alloc->getDebugLoc() ? Alloc->getDebugLoc().getLine()
-                                              : 0) +
-                   ") does not come before the loop");
+      return error(
+          "writes a heap block whose allocation (line " +
+          Twine(Alloc->getDebugLoc() ? Alloc->getDebugLoc().getLine() : 0) +
+          ") does not come before the loop");
     HeapOffsetAt[Var] = place(ParamBytes, ParamAlign, 8, Align(8));
   }
   return true;
@@ -563,8 +447,8 @@ Value *Outliner::heapState(IRBuilder<> &B) {
   for (auto &[Var, Off, Bytes] : Blocks) {
     B.CreateStore(Off, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), ParamBlock,
                                                     HeapOffsetAt.lookup(Var)));
-    copyHeap(B, *Var, B.CreateInBoundsGEP(B.getInt8Ty(), StateBlock, Off),
-             B.CreateLoad(Ptr, Var), Bytes);
+    copyHeapBlock(B, *Var, B.CreateInBoundsGEP(B.getInt8Ty(), StateBlock, Off),
+                  B.CreateLoad(Ptr, Var), Bytes);
   }
   return Size;
 }
@@ -699,8 +583,8 @@ bool Outliner::outline() {
   // Before the loop: the blocks filled; the call; the state copied back.
   IRBuilder<> EB(&*Entry.getFirstInsertionPt());
   if (HeapOffsetAt.empty()) {
-    AllocaInst *A = EB.CreateAlloca(
-        ArrayType::get(EB.getInt8Ty(), StateBytes), nullptr, "adcc.state");
+    AllocaInst *A = EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), StateBytes),
+                                    nullptr, "adcc.state");
     A->setAlignment(StateAlign);
     StateBlock = A;
   }
@@ -720,8 +604,8 @@ bool Outliner::outline() {
       copyTyped(B, A->getAllocatedType(), SlotPtr(S), A);
   for (auto &[V, At] : ValueSlots)
     B.CreateStore(V, SlotPtr({false, At}));
-  Value *Size = HeapOffsetAt.empty() ? ConstantInt::get(I64, StateBytes)
-                                     : heapState(B);
+  Value *Size =
+      HeapOffsetAt.empty() ? ConstantInt::get(I64, StateBytes) : heapState(B);
   for (auto &[A, S] : AllocaSlots)
     if (S.InState)
       copyTyped(B, A->getAllocatedType(), SlotPtr(S), A);
@@ -753,9 +637,9 @@ bool Outliner::outline() {
   for (auto &[Var, At] : HeapOffsetAt) {
     Value *Off = B.CreateLoad(
         I64, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), ParamBlock, At));
-    copyHeap(B, *Var, B.CreateLoad(Ptr, Var),
-             B.CreateInBoundsGEP(B.getInt8Ty(), StateBlock, Off),
-             allocatedBytes(B, *Writes.HeapBlocks.lookup(Var)));
+    copyHeapBlock(B, *Var, B.CreateLoad(Ptr, Var),
+                  B.CreateInBoundsGEP(B.getInt8Ty(), StateBlock, Off),
+                  allocatedBytes(B, *Writes.HeapBlocks.lookup(Var)));
   }
   if (!HeapOffsetAt.empty())
     B.CreateCall(M.getOrInsertFunction("free", B.getVoidTy(), Ptr),

@@ -157,11 +157,12 @@ ADCC_RT_API void adcc_steps_reverse(void *handle, void *d_state,
    product through the loop): each pointer followed by its tangent, null
    for none (then zeros; the parameters' need params_bytes). The snapshots
    hold the state's tangents next to its values. */
-ADCC_RT_API void *adcc_steps_record_tangent(
-    const adcc_step_fns *fns, long n, void *state, void *t_state,
-    void *d_state, void *t_d_state, size_t state_bytes, void *params,
-    void *t_params, void *d_params, void *t_d_params, size_t params_bytes,
-    int schedule, long snapshots);
+ADCC_RT_API void *
+adcc_steps_record_tangent(const adcc_step_fns *fns, long n, void *state,
+                          void *t_state, void *d_state, void *t_d_state,
+                          size_t state_bytes, void *params, void *t_params,
+                          void *d_params, void *t_d_params, size_t params_bytes,
+                          int schedule, long snapshots);
 ADCC_RT_API void *adcc_while_record_tangent(
     const adcc_step_fns *fns, void *state, void *t_state, void *d_state,
     void *t_d_state, size_t state_bytes, void *params, void *t_params,

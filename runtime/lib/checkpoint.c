@@ -33,17 +33,15 @@ typedef void (*fwd_const_fn)(void *state, void *d_state, void *params);
 typedef void (*aug_tangent_fn)(void *state, void *t_state, void *d_state,
                                void *t_d_state, void *params, void *t_params,
                                void *d_params, void *t_d_params, void **tape);
-typedef void (*aug_const_tangent_fn)(void *state, void *t_state,
-                                     void *d_state, void *t_d_state,
-                                     void *params, void *t_params,
-                                     void **tape);
+typedef void (*aug_const_tangent_fn)(void *state, void *t_state, void *d_state,
+                                     void *t_d_state, void *params,
+                                     void *t_params, void **tape);
 typedef void (*rev_tangent_fn)(void *state, void *t_state, void *d_state,
                                void *t_d_state, void *params, void *t_params,
                                void *d_params, void *t_d_params, void *tape);
-typedef void (*rev_const_tangent_fn)(void *state, void *t_state,
-                                     void *d_state, void *t_d_state,
-                                     void *params, void *t_params,
-                                     void *tape);
+typedef void (*rev_const_tangent_fn)(void *state, void *t_state, void *d_state,
+                                     void *t_d_state, void *params,
+                                     void *t_params, void *tape);
 
 /* A state the steps run on: its values and, in forward over reverse, their
    tangents (t; NULL otherwise). */
@@ -211,9 +209,9 @@ static void advance(adcc_rt_steps *c, state_ref state, long count) {
 static void *record_tangent(adcc_rt_steps *c, state_ref state) {
   void *tape = NULL;
   if (c->d_params)
-    ((aug_tangent_fn)c->fns->aug_tangent)(
-        state.v, state.t, c->d_state, c->t_d_state, c->params, c->t_params,
-        c->d_params, c->t_d_params, &tape);
+    ((aug_tangent_fn)c->fns->aug_tangent)(state.v, state.t, c->d_state,
+                                          c->t_d_state, c->params, c->t_params,
+                                          c->d_params, c->t_d_params, &tape);
   else
     ((aug_const_tangent_fn)c->fns->aug_const_tangent)(
         state.v, state.t, c->d_state, c->t_d_state, c->params, c->t_params,
@@ -259,9 +257,9 @@ static void *record(adcc_rt_steps *c, state_ref state) {
 
 static void reverse(adcc_rt_steps *c, state_ref state, void *tape) {
   if (c->tangent && c->d_params)
-    ((rev_tangent_fn)c->fns->rev_tangent)(
-        state.v, state.t, c->d_state, c->t_d_state, c->params, c->t_params,
-        c->d_params, c->t_d_params, tape);
+    ((rev_tangent_fn)c->fns->rev_tangent)(state.v, state.t, c->d_state,
+                                          c->t_d_state, c->params, c->t_params,
+                                          c->d_params, c->t_d_params, tape);
   else if (c->tangent)
     ((rev_const_tangent_fn)c->fns->rev_const_tangent)(
         state.v, state.t, c->d_state, c->t_d_state, c->params, c->t_params,
@@ -574,17 +572,17 @@ static adcc_rt_steps *with_tangents(adcc_rt_steps *c, state_ref *state,
   return NULL;
 }
 
-void *adcc_steps_record_tangent(const adcc_step_fns *fns, long n,
-                                void *state, void *t_state, void *d_state,
-                                void *t_d_state, size_t state_bytes,
-                                void *params, void *t_params, void *d_params,
+void *adcc_steps_record_tangent(const adcc_step_fns *fns, long n, void *state,
+                                void *t_state, void *d_state, void *t_d_state,
+                                size_t state_bytes, void *params,
+                                void *t_params, void *d_params,
                                 void *t_d_params, size_t params_bytes,
                                 int schedule, long snapshots) {
   state_ref s = {state, t_state};
-  adcc_rt_steps *c = with_tangents(
-      steps_begin(fns, d_state, state_bytes, params, d_params, params_bytes,
-                  schedule, snapshots),
-      &s, t_params, t_d_state, t_d_params, params_bytes);
+  adcc_rt_steps *c =
+      with_tangents(steps_begin(fns, d_state, state_bytes, params, d_params,
+                                params_bytes, schedule, snapshots),
+                    &s, t_params, t_d_state, t_d_params, params_bytes);
   return c ? steps_run(c, n, s) : NULL;
 }
 
@@ -627,18 +625,18 @@ void *adcc_while_record(const adcc_step_fns *fns, void *state, void *d_state,
 }
 
 void *adcc_while_record_tangent(const adcc_step_fns *fns, void *state,
-                                void *t_state, void *d_state,
-                                void *t_d_state, size_t state_bytes,
-                                void *params, void *t_params, void *d_params,
+                                void *t_state, void *d_state, void *t_d_state,
+                                size_t state_bytes, void *params,
+                                void *t_params, void *d_params,
                                 void *t_d_params, size_t params_bytes,
                                 long snapshots) {
   if (!valid_budget("adcc_checkpointed_while", snapshots))
     return NULL;
   state_ref s = {state, t_state};
-  adcc_rt_steps *c = with_tangents(
-      steps_new(fns, d_state, state_bytes, params, d_params, params_bytes,
-                ADCC_ONLINE, snapshots),
-      &s, t_params, t_d_state, t_d_params, params_bytes);
+  adcc_rt_steps *c =
+      with_tangents(steps_new(fns, d_state, state_bytes, params, d_params,
+                              params_bytes, ADCC_ONLINE, snapshots),
+                    &s, t_params, t_d_state, t_d_params, params_bytes);
   return c ? record_online(c, s) : NULL;
 }
 

@@ -61,8 +61,8 @@ static void online(const double *y0, const double *p, double *out, long n,
                    long s) {
   (void)n;
   double y[N] = {y0[0], y0[1], 0};
-  adcc_checkpointed_while((void *)step, (void *)running, y, sizeof y,
-                          (void *)p, N * sizeof(double), s);
+  adcc_checkpointed_while((void *)step, (void *)running, y, sizeof y, (void *)p,
+                          N * sizeof(double), s);
   outputs(y, out);
 }
 
@@ -115,13 +115,13 @@ DERIVATIVES(marked)
 
 typedef void (*jac_fn)(const double *, const double *, long, long, double *,
                        double *);
-typedef void (*jacc_fn)(const double *, const double *, long, long,
-                        double *);
+typedef void (*jacc_fn)(const double *, const double *, long, long, double *);
 
 static const double Y0[2] = {0.3, 0.7};
 
-static void check(const char *name, void (*f)(const double *, const double *,
-                                              double *, long, long),
+static void check(const char *name,
+                  void (*f)(const double *, const double *, double *, long,
+                            long),
                   jac_fn jac, jacc_fn jacc, jac_fn split, long n, long s) {
   double p[N] = {1.3, 0.4, (double)n};
   double dy[W * 2] = {0}, dp[W * N] = {0}, wy[W * 2] = {0}, wp[W * N] = {0};

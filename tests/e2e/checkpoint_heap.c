@@ -37,8 +37,7 @@ static void start(double *y, const double *y0, int m) {
     y[k] += y0[k];
 }
 
-static double taped(const double *y0, const double *p, int m, long n,
-                    long s) {
+static double taped(const double *y0, const double *p, int m, long n, long s) {
   (void)s;
   double *y = malloc(m * sizeof *y), cost = 0;
   for (int k = 0; k < m; ++k)
@@ -75,8 +74,7 @@ static double interval(const double *y0, const double *p, int m, long n,
   return finish(y, m, cost);
 }
 
-static double online(const double *y0, const double *p, int m, long n,
-                     long s) {
+static double online(const double *y0, const double *p, int m, long n, long s) {
   double *y = malloc(m * sizeof *y), cost = 0;
   for (int k = 0; k < m; ++k)
     y[k] = 0;

@@ -53,8 +53,8 @@ static double interval(const double *y0, const double *p, long n, long s) {
 static double online(const double *y0, const double *p, long n, long s) {
   (void)n;
   double y[N] = {y0[0], y0[1], 0};
-  adcc_checkpointed_while((void *)step, (void *)running, y, sizeof y,
-                          (void *)p, N * sizeof(double), s);
+  adcc_checkpointed_while((void *)step, (void *)running, y, sizeof y, (void *)p,
+                          N * sizeof(double), s);
   return loss(y);
 }
 
@@ -84,8 +84,7 @@ static double nested(const double *y0, const double *p, long n, long s) {
   return loss(y);
 }
 
-static double nested_taped(const double *y0, const double *p, long n,
-                           long s) {
+static double nested_taped(const double *y0, const double *p, long n, long s) {
   (void)s;
   double y[N] = {y0[0], y0[1], 0};
   for (long i = 0; i < n; ++i)
@@ -109,7 +108,8 @@ static double nested_taped(const double *y0, const double *p, long n,
                       enzyme_const, n, enzyme_const, s);                       \
   }                                                                            \
   static void hvp_##F(const double *y0, const double *vy, const double *p,     \
-                      const double *vp, long n, long s, double *g, double *h) { \
+                      const double *vp, long n, long s, double *g,             \
+                      double *h) {                                             \
     double dy[2] = {0}, hy[2] = {0}, dp[N] = {0}, hp[N] = {0};                 \
     __enzyme_fwddiff((void *)grad_##F, enzyme_dup, y0, vy, enzyme_dup, dy, hy, \
                      enzyme_dup, p, vp, enzyme_dup, dp, hp, enzyme_const, n,   \
