@@ -480,8 +480,9 @@ bool Outliner::outline() {
                            ? Writes.Unbounded->getDebugLoc().getLine()
                            : 0) +
                  "); a snapshot holds the local variables and arrays the "
-                 "loop writes (for other memory, call adcc_checkpointed_steps "
-                 "with the state's size)");
+                 "loop writes, and the heap blocks their pointers hold (for "
+                 "other memory, call adcc_checkpointed_steps with the "
+                 "state's size)");
   // The snapshot budget and the count, before the loop.
   IRBuilder<> B(Pre->getTerminator());
   B.SetCurrentDebugLocation(Loc);

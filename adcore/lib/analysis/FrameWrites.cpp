@@ -205,7 +205,9 @@ private:
     case Origin::Unknown:
       fail(Site, "writes memory through a pointer that is not a local "
                  "variable or array of '" +
-                     demangle(F.getName()) + "', whose extent is unknown");
+                     demangle(F.getName()) +
+                     "' nor a heap block a local pointer variable holds, "
+                     "whose extent is unknown");
       return;
     }
   }
@@ -299,12 +301,6 @@ FrameWrites findFrameWrites(Function &F, ArrayRef<BasicBlock *> Blocks) {
   Walker Walk(F, W);
   Walk.noteRegion(Blocks);
   Walk.walkRegion(Blocks);
-  // (A heap block's pointer variable that the region writes is not one.)
-  for (auto &[Slot, Alloc] : W.HeapBlocks)
-    if (auto It = W.Allocas.find(Slot); It != W.Allocas.end() && !W.Unbounded) {
-      W.Unbounded = It->second.front();
-      W.Why = "changes the pointer to a heap block it writes";
-    }
   return W;
 }
 
