@@ -13,6 +13,8 @@
 extern int enzyme_dup, enzyme_const;
 extern double __enzyme_autodiff(void *, ...);
 extern void __enzyme_fwddiff(void *, ...);
+extern void *__enzyme_augmentfwd(void *, ...);
+extern void __enzyme_reverse(void *, ...);
 
 enum { N = 3 }; /* state: y0, y1 and a step counter; params: 3 values */
 
@@ -144,6 +146,36 @@ DERIVATIVES(marked)
 DERIVATIVES(nested)
 DERIVATIVES(nested_taped)
 
+/* The gradient in split mode, differentiated in forward mode. */
+#define SPLIT(F)                                                               \
+  static void out_##F(const double *y0, const double *p, double *out, long n,  \
+                      long s) {                                                \
+    *out = F(y0, p, n, s);                                                     \
+  }                                                                            \
+  static void split_##F(const double *y0, double *dy, const double *p,         \
+                        long n, long s) {                                      \
+    double out, dout = 0;                                                      \
+    void *tape = __enzyme_augmentfwd((void *)out_##F, enzyme_dup, y0, dy,      \
+                                     enzyme_const, p, enzyme_dup, &out, &dout, \
+                                     enzyme_const, n, enzyme_const, s);        \
+    dout = 1;                                                                  \
+    __enzyme_reverse((void *)out_##F, enzyme_dup, y0, dy, enzyme_const, p,     \
+                     enzyme_dup, &out, &dout, enzyme_const, n, enzyme_const,   \
+                     s, tape);                                                 \
+  }                                                                            \
+  static void hvps_##F(const double *vy, const double *p, long n, long s,      \
+                       double *h) {                                            \
+    double dy[2] = {0};                                                        \
+    __enzyme_fwddiff((void *)split_##F, enzyme_dup, Y0, vy, enzyme_dup, dy, h, \
+                     enzyme_const, p, enzyme_const, n, enzyme_const, s);       \
+  }
+
+static const double Y0[2] = {0.3, 0.7}, VY[2] = {0.5, -0.2};
+
+SPLIT(taped)
+SPLIT(revolve)
+SPLIT(interval)
+
 typedef void (*grad_fn)(const double *, double *, const double *, double *,
                         long, long);
 typedef void (*hvp_fn)(const double *, const double *, const double *,
@@ -151,7 +183,6 @@ typedef void (*hvp_fn)(const double *, const double *, const double *,
 typedef void (*hvpc_fn)(const double *, const double *, const double *, long,
                         long, double *);
 
-static const double Y0[2] = {0.3, 0.7}, VY[2] = {0.5, -0.2};
 static const double VP[N] = {0.1, 0.3, 0};
 
 /* The objective's gradient, and its HVP, against the taped loop's, with
@@ -212,6 +243,17 @@ int main(void) {
       CHECK_ALL(online, taped, n, s);
       CHECK_ALL(marked, taped, n, s);
     }
+  /* Forward over a gradient in split mode. */
+  for (long n = 1; n <= 9; n += 4) {
+    double p[N] = {1.3, 0.4, (double)n}, h[2] = {0}, w[2] = {0}, i[2] = {0};
+    hvps_taped(VY, p, n, 2, w);
+    hvps_revolve(VY, p, n, 2, h);
+    hvps_interval(VY, p, n, 2, i);
+    for (int k = 0; k < 2; ++k) {
+      CHECK_CLOSE(h[k], w[k], 1e-11);
+      CHECK_CLOSE(i[k], w[k], 1e-11);
+    }
+  }
   CHECK_ALL(nested, nested_taped, 6, 2);
   CHECK_ALL(nested, nested_taped, 3, 1);
   /* Revolve records one step at a time, with tangents too. */
