@@ -152,8 +152,8 @@ DERIVATIVES(nested_taped)
                       long s) {                                                \
     *out = F(y0, p, n, s);                                                     \
   }                                                                            \
-  static void split_##F(const double *y0, double *dy, const double *p,         \
-                        long n, long s) {                                      \
+  static void split_##F(const double *y0, double *dy, const double *p, long n, \
+                        long s) {                                              \
     double out, dout = 0;                                                      \
     void *tape = __enzyme_augmentfwd((void *)out_##F, enzyme_dup, y0, dy,      \
                                      enzyme_const, p, enzyme_dup, &out, &dout, \
