@@ -121,16 +121,20 @@ void lowerCheckpointedLoops(Module &M, ArrayRef<DeclaredDerivative> Roots,
                             SynthesisContext &Ctx) {
   CollectedRequests Found = collectRequests(M);
   lowerCheckpointedCalls(M, Found, Roots, Ctx);
-  auto IsSplit = [](const Request &R) {
-    return R.Kind == RequestKind::AugmentedForward ||
-           R.Kind == RequestKind::SplitReverse;
-  };
+  // (Only those: the objects' own requests were made when they were
+  // compiled.)
+  SmallVector<const Request *, 8> Steps;
   for (const Request &R : Found.Requests)
-    if (IsSplit(R))
-      lowerSplitRequest(R, Ctx);
-  for (const Request &R : Found.Requests)
-    if (R.Kind == RequestKind::Forward)
-      lowerForwardRequest(R, Ctx);
+    if (Function *Entry = R.Site->getCalledFunction();
+        Entry && Entry->getName().ends_with(".adcc.checkpoint"))
+      Steps.push_back(&R);
+  for (const Request *R : Steps)
+    if (R->Kind == RequestKind::AugmentedForward ||
+        R->Kind == RequestKind::SplitReverse)
+      lowerSplitRequest(*R, Ctx);
+  for (const Request *R : Steps)
+    if (R->Kind == RequestKind::Forward)
+      lowerForwardRequest(*R, Ctx);
 }
 
 } // namespace
