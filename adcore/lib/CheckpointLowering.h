@@ -46,9 +46,11 @@ class CheckpointLowering {
 public:
   CheckpointLowering(llvm::Module &M, SynthesisContext &Ctx, bool Forward,
                      bool Reverse, bool OverReverse,
-                     llvm::ArrayRef<unsigned> Widths)
+                     llvm::ArrayRef<unsigned> Widths,
+                     llvm::ArrayRef<unsigned> ForwardWidths)
       : M(M), Ctx(Ctx), B(M.getContext()), Ptr(B.getPtrTy()), Forward(Forward),
-        Reverse(Reverse), OverReverse(OverReverse), Widths(Widths) {}
+        Reverse(Reverse), OverReverse(OverReverse), Widths(Widths),
+        ForwardWidths(ForwardWidths) {}
 
   /// Lowers \p Call; false after reporting an error at it.
   bool lower(llvm::CallBase &Call, const CheckpointRow &Row);
@@ -80,7 +82,7 @@ private:
   llvm::Constant *makeTable(llvm::Function *Step, llvm::Function *Cond,
                             llvm::ArrayRef<llvm::GlobalVariable *> Globals);
   llvm::Constant *makeBatchedTable(llvm::Function *Step, llvm::Function *Cond,
-                                   unsigned Width);
+                                   unsigned Width, bool Forward);
   llvm::Constant *globalRegions(llvm::Function *Step,
                                 llvm::ArrayRef<llvm::GlobalVariable *> Globals);
   llvm::Function *makeStepDerivative(llvm::Function *Step, StepVariant V);
@@ -102,6 +104,8 @@ private:
   bool Forward, Reverse, OverReverse;
   /// The widths (> 1) of batched gradients through the calls.
   llvm::SmallVector<unsigned, 2> Widths;
+  /// The widths (> 1) of batched forward derivatives through the calls.
+  llvm::SmallVector<unsigned, 2> ForwardWidths;
   std::map<
       std::tuple<const CheckpointRow *, llvm::Function *, llvm::Function *>,
       llvm::Function *>

@@ -338,6 +338,12 @@ Function *CheckpointLowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
   Constant *Table = makeTable(Step, Cond, Globals);
   if (Forward)
     Ctx.rules().addForwardDerivative(Loop, makeRule(Loop, Row, Table, 'f'));
+  // (Batched forward derivatives: as batched gradients, below.)
+  if (Forward && Row.RecordTangent && Globals.empty())
+    for (unsigned W : ForwardWidths)
+      Ctx.rules().addBatchedForwardDerivative(
+          Loop, W,
+          makeRule(Loop, Row, makeBatchedTable(Step, Cond, W, true), 'f', W));
   if (Reverse) {
     Function *Aug = makeRule(Loop, Row, Table, 'a');
     Function *Rev = makeRule(Loop, Row, Table, 'r');
@@ -352,7 +358,7 @@ Function *CheckpointLowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
     // tolerance's adjoint, nor through globals, whose shadows have lanes.)
     if (Row.RecordTangent && Globals.empty())
       for (unsigned W : Widths) {
-        Constant *Lanes = makeBatchedTable(Step, Cond, W);
+        Constant *Lanes = makeBatchedTable(Step, Cond, W, false);
         Ctx.rules().addBatchedGradient(Loop, W,
                                        {makeRule(Loop, Row, Lanes, 'a', W),
                                         makeRule(Loop, Row, Lanes, 'r', W)});
@@ -449,7 +455,7 @@ struct DifferentiatedCode {
   /// reverse).
   SmallPtrSet<const Function *, 16> OverReverse;
   /// The widths (> 1) of the batched gradients of code.
-  std::map<const Function *, std::set<unsigned>> Widths;
+  std::map<const Function *, std::set<unsigned>> Widths, ForwardWidths;
 };
 
 /// The width of \p R's derivative (`enzyme_width, W` among its
@@ -481,7 +487,7 @@ bool lowerRound(Module &M, const DifferentiatedCode &Code,
                 SynthesisContext &Ctx) {
   SmallVector<std::pair<CallBase *, const CheckpointRow *>, 4> Calls;
   bool Forward = false, Reverse = false, OverReverse = false;
-  std::set<unsigned> Widths;
+  std::set<unsigned> Widths, ForwardWidths;
   for (Function &F : M) {
     bool InForward = Code.Forward.contains(&F);
     bool InReverse = Code.Reverse.contains(&F);
@@ -496,12 +502,18 @@ bool lowerRound(Module &M, const DifferentiatedCode &Code,
           OverReverse |= Code.OverReverse.contains(&F);
           if (auto It = Code.Widths.find(&F); It != Code.Widths.end())
             Widths.insert(It->second.begin(), It->second.end());
+          if (auto It = Code.ForwardWidths.find(&F);
+              It != Code.ForwardWidths.end())
+            ForwardWidths.insert(It->second.begin(), It->second.end());
         }
   }
   if (Calls.empty())
     return false;
   SmallVector<unsigned, 2> WidthList(Widths.begin(), Widths.end());
-  CheckpointLowering L(M, Ctx, Forward, Reverse, OverReverse, WidthList);
+  SmallVector<unsigned, 2> ForwardList(ForwardWidths.begin(),
+                                       ForwardWidths.end());
+  CheckpointLowering L(M, Ctx, Forward, Reverse, OverReverse, WidthList,
+                       ForwardList);
   for (auto [Call, Row] : Calls)
     L.lower(*Call, *Row);
   return L.addedRequests();
@@ -529,9 +541,10 @@ void lowerCheckpointedCalls(Module &M, CollectedRequests &Found,
       (isForwardKind(R.Kind) ? Code.Forward : Code.Reverse)
           .insert_range(reachableFrom(*R.Primal));
     for (const Request &R : Found.Requests)
-      if (unsigned W = requestWidth(R); isReverseKind(R.Kind) && W > 1)
+      if (unsigned W = requestWidth(R); W > 1 && R.Kind != RequestKind::Batch)
         for (const Function *F : reachableFrom(*R.Primal))
-          Code.Widths[F].insert(W);
+          (isReverseKind(R.Kind) ? Code.Widths : Code.ForwardWidths)[F].insert(
+              W);
     // (A gradient requested in code that forward mode differentiates.)
     for (const Request &R : Found.Requests)
       if (isReverseKind(R.Kind) && R.Site &&

@@ -20,6 +20,10 @@ using namespace llvm;
 
 namespace adcore {
 
+/// The names of FwdDup to RevConst (in the names of what is made).
+static const char *const StepNames[] = {"fwd",       "fwd_const", "aug",
+                                        "aug_const", "rev",       "rev_const"};
+
 Function *CheckpointLowering::internal(FunctionType *T, const Twine &Name) {
   Function *F = Function::Create(T, GlobalValue::InternalLinkage, Name, M);
   F->addFnAttr(Attribute::NoInline);
@@ -42,8 +46,6 @@ Function *CheckpointLowering::makeStepDerivative(Function *Step,
     StepVariant Inner = StepVariant(V - AugDupTangent + AugDup);
     return Known = makeStepTangent(V, makeStepDerivative(Step, Inner));
   }
-  static const char *const Names[] = {"fwd",       "fwd_const", "aug",
-                                      "aug_const", "rev",       "rev_const"};
   bool Dup = V == FwdDup || V == AugDup || V == RevDup;
   bool Aug = V == AugDup || V == AugConst;
   bool Rev = V == RevDup || V == RevConst;
@@ -53,7 +55,7 @@ Function *CheckpointLowering::makeStepDerivative(Function *Step,
   Type *Ret = Aug ? static_cast<Type *>(Ptr) : B.getVoidTy();
   Function *F =
       internal(FunctionType::get(Ret, Params, false),
-               "__adcc_step_" + Twine(Names[V]) + "." + Step->getName());
+               "__adcc_step_" + Twine(StepNames[V]) + "." + Step->getName());
   IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
   const char *Entry = Aug   ? "__enzyme_augmentfwd.adcc.checkpoint"
                       : Rev ? "__enzyme_reverse.adcc.checkpoint"
@@ -185,24 +187,24 @@ Constant *CheckpointLowering::makeTable(Function *Step, Function *Cond,
   return G;
 }
 
-/// A batched (\p Width lanes) split-mode derivative of the step, AugDup to
-/// RevConst, taking each shadow as an array of its lanes' (the runtime
-/// passes them through as single pointers):
+/// A batched (\p Width lanes) forward or split-mode derivative of the
+/// step, FwdDup to RevConst, taking each shadow as an array of its lanes'
+/// (the runtime passes them through as single pointers):
 ///
 ///   void *aug(s, ds[W], p, dp[W])
 ///       { return __enzyme_augmentfwd(step, enzyme_width, W,
 ///                                    dup s ds[0] ... ds[W-1], ...); }
 Function *CheckpointLowering::makeBatchedStep(Function *Step, StepVariant V,
                                               unsigned Width) {
-  static const char *const Names[] = {"aug", "aug_const", "rev", "rev_const"};
-  bool Dup = V == AugDup || V == RevDup;
+  bool Dup = V == FwdDup || V == AugDup || V == RevDup;
   bool Aug = V == AugDup || V == AugConst;
+  bool Rev = V == RevDup || V == RevConst;
   SmallVector<Type *, 5> Params(Dup ? 4 : 3, Ptr);
-  if (!Aug)
+  if (Rev)
     Params.push_back(Ptr);
   Type *Ret = Aug ? static_cast<Type *>(Ptr) : B.getVoidTy();
   Function *F = internal(FunctionType::get(Ret, Params, false),
-                         "__adcc_step_" + Twine(Names[V - AugDup]) + ".w" +
+                         "__adcc_step_" + Twine(StepNames[V]) + ".w" +
                              Twine(Width) + "." + Step->getName());
   IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
   auto Lanes = [&](Value *Array, SmallVectorImpl<Value *> &Args) {
@@ -221,11 +223,12 @@ Function *CheckpointLowering::makeBatchedStep(Function *Step, StepVariant V,
     append_range(Args,
                  ArrayRef<Value *>{marker(IB, "enzyme_const"), F->getArg(2)});
   }
-  if (!Aug)
+  if (Rev)
     Args.push_back(F->getArg(F->arg_size() - 1));
   emitRequest(IB,
-              Aug ? "__enzyme_augmentfwd.adcc.checkpoint"
-                  : "__enzyme_reverse.adcc.checkpoint",
+              Aug   ? "__enzyme_augmentfwd.adcc.checkpoint"
+              : Rev ? "__enzyme_reverse.adcc.checkpoint"
+                    : "__enzyme_fwddiff.adcc.checkpoint",
               Args);
   return F;
 }
@@ -233,13 +236,14 @@ Function *CheckpointLowering::makeBatchedStep(Function *Step, StepVariant V,
 /// The step's adcc_step_fns for a batched gradient: its batched split-mode
 /// derivatives (no globals: those are refused).
 Constant *CheckpointLowering::makeBatchedTable(Function *Step, Function *Cond,
-                                               unsigned Width) {
+                                               unsigned Width, bool Forward) {
   SmallVector<Constant *, 14> Fns{Step};
   Fns.push_back(Cond ? static_cast<Constant *>(Cond)
                      : ConstantPointerNull::get(Ptr));
-  Fns.append(2, ConstantPointerNull::get(Ptr));
-  for (StepVariant V : {AugDup, AugConst, RevDup, RevConst})
-    Fns.push_back(makeBatchedStep(Step, V, Width));
+  for (StepVariant V : {FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst})
+    Fns.push_back((V <= FwdConst) == Forward
+                      ? static_cast<Constant *>(makeBatchedStep(Step, V, Width))
+                      : ConstantPointerNull::get(Ptr));
   Fns.append(5, ConstantPointerNull::get(Ptr));
   Fns.push_back(B.getInt64(0));
   SmallVector<Type *, 14> Fields(Fns.size() - 1, Ptr);
@@ -248,7 +252,8 @@ Constant *CheckpointLowering::makeBatchedTable(Function *Step, Function *Cond,
   return new GlobalVariable(
       M, T, /*isConstant=*/true, GlobalValue::InternalLinkage,
       ConstantStruct::get(T, Fns),
-      "__adcc_step_table.w" + Twine(Width) + "." + Step->getName());
+      "__adcc_step_table." + Twine(Forward ? "fwd." : "") + "w" + Twine(Width) +
+          "." + Step->getName());
 }
 
 } // namespace adcore

@@ -3,7 +3,9 @@
  * adcc_checkpointed_steps (revolve, interval), adcc_checkpointed_while
  * (online) and a loop marked ADCC_CHECKPOINT, with the parameters
  * duplicated and constant, in combined and split mode; each against the
- * same loop taped whole (to rounding) and against central differences. */
+ * same loop taped whole (to rounding) and against central differences.
+ * Batched forward mode (W tangents at once) through the call and the
+ * annotation against the taped loop's. */
 #include "check.h"
 
 #include <adcc.h>
@@ -12,6 +14,7 @@ extern int enzyme_dup, enzyme_const, enzyme_width;
 extern void __enzyme_autodiff(void *, ...);
 extern void *__enzyme_augmentfwd(void *, ...);
 extern void __enzyme_reverse(void *, ...);
+extern void __enzyme_fwddiff(void *, ...);
 
 enum { N = 3, W = 3 }; /* state: y0, y1, a step counter; 3 lanes */
 
@@ -159,6 +162,27 @@ static void check(const char *name,
 
 #define CHECK_ALL(F, n, s) check(#F, F, jac_##F, jacc_##F, split_##F, n, s)
 
+/* Batched forward mode: W tangents of the outputs at once, through the
+   call (params duplicated) and the annotation (params constant). */
+#define TANGENTS(F)                                                            \
+  static void tan_##F(const double *p, long n, long s, double *t) {            \
+    double out[3], ty[W][2] = {{1, 0}, {0, 1}, {0.5, -0.5}};                   \
+    double tp[W][N] = {{0.1, 0, 0}, {0, 0.2, 0}, {0.3, 0.1, 0}};               \
+    __enzyme_fwddiff((void *)F, enzyme_width, W, enzyme_dup, Y0, ty[0], ty[1], \
+                     ty[2], enzyme_dup, p, tp[0], tp[1], tp[2], enzyme_dup,    \
+                     out, t, t + 3, t + 6, enzyme_const, n, enzyme_const, s);  \
+  }                                                                            \
+  static void tanc_##F(const double *p, long n, long s, double *t) {           \
+    double out[3], ty[W][2] = {{1, 0}, {0, 1}, {0.5, -0.5}};                   \
+    __enzyme_fwddiff((void *)F, enzyme_width, W, enzyme_dup, Y0, ty[0], ty[1], \
+                     ty[2], enzyme_const, p, enzyme_dup, out, t, t + 3, t + 6, \
+                     enzyme_const, n, enzyme_const, s);                        \
+  }
+
+TANGENTS(taped)
+TANGENTS(revolve)
+TANGENTS(marked)
+
 int main(void) {
   static const long Steps[] = {1, 2, 5, 17};
   static const long Budgets[] = {1, 3, 100};
@@ -170,6 +194,17 @@ int main(void) {
       CHECK_ALL(online, n, s);
       CHECK_ALL(marked, n, s);
     }
+  for (long n = 1; n <= 17; n += 8) {
+    double p[N] = {1.3, 0.4, (double)n}, t[3 * W], w[3 * W], c[3 * W];
+    tan_taped(p, n, 3, w);
+    tan_revolve(p, n, 3, t);
+    for (int i = 0; i < 3 * W; ++i)
+      CHECK_CLOSE(t[i], w[i], 1e-12);
+    tanc_taped(p, n, 3, w);
+    tanc_marked(p, n, 3, c);
+    for (int i = 0; i < 3 * W; ++i)
+      CHECK_CLOSE(c[i], w[i], 1e-12);
+  }
   /* Revolve records one step at a time for all lanes. */
   double p[N] = {1.3, 0.4, 40}, dy[W * 2] = {0}, dp[W * N] = {0};
   adcc_checkpoint_reset_stats();

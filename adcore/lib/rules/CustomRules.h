@@ -81,6 +81,18 @@ public:
                           CustomGradient G) {
     BatchedGradients[{F, Width}] = G;
   }
+  /// A forward derivative of \p F for batched forward mode of width
+  /// \p Width: each floating-point or pointer parameter followed by its
+  /// Width tangents, doing F's work (registered by the engine only), or
+  /// null.
+  llvm::Function *batchedForwardDerivative(const llvm::Function *F,
+                                           unsigned Width) const {
+    return BatchedForward.lookup({F, Width});
+  }
+  void addBatchedForwardDerivative(const llvm::Function *F, unsigned Width,
+                                   llvm::Function *Fwd) {
+    BatchedForward[{F, Width}] = Fwd;
+  }
   bool isInactive(const llvm::Function *F) const {
     return InactiveFunctions.contains(F);
   }
@@ -134,6 +146,8 @@ private:
   llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;
   llvm::DenseMap<std::pair<const llvm::Function *, unsigned>, CustomGradient>
       BatchedGradients;
+  llvm::DenseMap<std::pair<const llvm::Function *, unsigned>, llvm::Function *>
+      BatchedForward;
   /// The rules of MPI calls, made when first asked for.
   mutable llvm::DenseMap<const llvm::Function *, CustomGradient> MpiGradients;
   llvm::DenseMap<const llvm::Function *, CustomSplitDerivative> Splits;
