@@ -198,12 +198,18 @@ int main(void) {
     double p[N] = {1.3, 0.4, (double)n}, t[3 * W], w[3 * W], c[3 * W];
     tan_taped(p, n, 3, w);
     tan_revolve(p, n, 3, t);
-    for (int i = 0; i < 3 * W; ++i)
+    tan_marked(p, n, 3, c);
+    for (int i = 0; i < 3 * W; ++i) {
       CHECK_CLOSE(t[i], w[i], 1e-12);
-    tanc_taped(p, n, 3, w);
-    tanc_marked(p, n, 3, c);
-    for (int i = 0; i < 3 * W; ++i)
       CHECK_CLOSE(c[i], w[i], 1e-12);
+    }
+    tanc_taped(p, n, 3, w);
+    tanc_revolve(p, n, 3, t);
+    tanc_marked(p, n, 3, c);
+    for (int i = 0; i < 3 * W; ++i) {
+      CHECK_CLOSE(t[i], w[i], 1e-12);
+      CHECK_CLOSE(c[i], w[i], 1e-12);
+    }
   }
   /* Revolve records one step at a time for all lanes. */
   double p[N] = {1.3, 0.4, 40}, dy[W * 2] = {0}, dp[W * N] = {0};
