@@ -15,15 +15,27 @@
 //   void *aug(s, ds, p, dp)  { return __enzyme_augmentfwd(step, ...); }
 //   void rev(s, ds, p, dp, t){ __enzyme_reverse(step, ..., t); }
 //
-// and the same with `enzyme_const p` (params without a shadow).
+// and the same with `enzyme_const p` (params without a shadow). Where a
+// gradient through the call is itself differentiated in forward mode
+// (forward over reverse: Hessian-vector products), the augmented and
+// reverse functions get registered forward derivatives too, which call the
+// runtime's schedules with tangents and the forward derivatives of `aug`
+// and `rev`:
+//
+//   void aug_t(s, ts, ds, tds, p, tp, dp, tdp, void **tape)
+//       { __enzyme_fwddiff(aug_out, dup s ts, ..., dup tape t_tape); }
+//   void rev_t(s, ts, ds, tds, p, tp, dp, tdp, t)
+//       { __enzyme_fwddiff(rev, dup s ts, ..., const t); }
 //
 //===----------------------------------------------------------------------===//
 
 #include "CheckpointedCalls.h"
+#include "CheckpointLowering.h"
 #include "rules/CheckpointRuntime.h"
 
 #include "Synthesis.h"
 #include "analysis/GlobalShadows.h"
+#include "requests/RequestMarkers.h"
 #include "rules/CustomRules.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -34,6 +46,7 @@
 #include "llvm/IR/Module.h"
 
 #include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -71,69 +84,20 @@ const CheckpointRow *rowFor(const Function *Callee) {
   return nullptr;
 }
 
-/// The step's derivatives that one kind of variant calls.
-enum Variant { FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst };
-
-class Lowering {
-public:
-  Lowering(Module &M, SynthesisContext &Ctx, bool Forward, bool Reverse)
-      : M(M), Ctx(Ctx), B(M.getContext()), Ptr(B.getPtrTy()), Forward(Forward),
-        Reverse(Reverse) {}
-
-  /// Lowers \p Call; false after reporting an error at it.
-  bool lower(CallBase &Call, const CheckpointRow &Row);
-  bool addedRequests() const { return !Made.empty(); }
-
-private:
-  Function *stepFunction(CallBase &Call, unsigned Arg, const char *Role,
-                         const CheckpointRow &Row, bool Condition);
-  Function *makeLoop(CallBase &Call, const CheckpointRow &Row, Function *Step,
-                     Function *Cond, ArrayRef<GlobalVariable *> Globals);
-  Constant *makeTable(Function *Step, Function *Cond,
-                      ArrayRef<GlobalVariable *> Globals);
-  Constant *globalRegions(Function *Step, ArrayRef<GlobalVariable *> Globals);
-  Function *makeStepDerivative(Function *Step, Variant V);
-  Function *makeRule(Function *Loop, const CheckpointRow &Row, Constant *Table,
-                     char Kind);
-  Function *internal(FunctionType *T, const Twine &Name);
-  Function *intCondition(Function *Cond);
-  void warnReplayed(CallBase &Call, const CheckpointRow &Row,
-                    const SmallPtrSetImpl<const Function *> &Reach);
-  Value *marker(IRBuilder<> &IB, StringRef Name);
-
-  Module &M;
-  SynthesisContext &Ctx;
-  IRBuilder<> B;
-  PointerType *Ptr;
-  /// The modes the module's checkpointed calls are differentiated in (only
-  /// those derivatives of the steps are requested).
-  bool Forward, Reverse;
-  std::map<std::tuple<const CheckpointRow *, Function *, Function *>,
-           Function *>
-      Made;
-  std::map<std::pair<Function *, Function *>, Constant *> Tables;
-  /// The call being lowered (errors in the step's derivatives point there).
-  DebugLoc CurrentLoc;
-};
-
 /// The call's argument that is loop function parameter \p K.
 unsigned callArgument(const CheckpointRow &Row, unsigned K) {
   return K + 1 + (Row.Cond >= 0 ? 1 : 0);
 }
 
-Function *Lowering::internal(FunctionType *T, const Twine &Name) {
-  Function *F = Function::Create(T, GlobalValue::InternalLinkage, Name, M);
-  F->addFnAttr(Attribute::NoInline);
-  F->addFnAttr(Attribute::NoUnwind);
-  return F;
-}
+} // namespace
 
 /// A warning at \p Call for each call in the steps (\p Reach) that the
 /// gradient runs again, visibly, when it recomputes steps: output, input,
 /// clocks, random numbers, and functions marked inactive (whose writes the
 /// snapshots do not hold).
-void Lowering::warnReplayed(CallBase &Call, const CheckpointRow &Row,
-                            const SmallPtrSetImpl<const Function *> &Reach) {
+void CheckpointLowering::warnReplayed(
+    CallBase &Call, const CheckpointRow &Row,
+    const SmallPtrSetImpl<const Function *> &Reach) {
   SmallPtrSet<const Function *, 4> Named;
   for (const Function *F : Reach)
     for (const Instruction &I : instructions(*F)) {
@@ -158,7 +122,7 @@ void Lowering::warnReplayed(CallBase &Call, const CheckpointRow &Row,
 /// \p Cond, or for one that returns a `bool` (or another integer than
 /// `int`), a function returning its result as the `int` the runtime reads
 /// (only the low bits of a `bool` result are defined).
-Function *Lowering::intCondition(Function *Cond) {
+Function *CheckpointLowering::intCondition(Function *Cond) {
   Type *Int = B.getInt32Ty();
   if (Cond->getReturnType() == Int)
     return Cond;
@@ -173,13 +137,10 @@ Function *Lowering::intCondition(Function *Cond) {
   return F;
 }
 
-Value *Lowering::marker(IRBuilder<> &IB, StringRef Name) {
-  Constant *G = M.getOrInsertGlobal(Name, IB.getInt32Ty());
-  return IB.CreateLoad(IB.getInt32Ty(), G);
-}
-
-Function *Lowering::stepFunction(CallBase &Call, unsigned Arg, const char *Role,
-                                 const CheckpointRow &Row, bool Condition) {
+Function *CheckpointLowering::stepFunction(CallBase &Call, unsigned Arg,
+                                           const char *Role,
+                                           const CheckpointRow &Row,
+                                           bool Condition) {
   auto *F = dyn_cast<Function>(Call.getArgOperand(Arg)->stripPointerCasts());
   if (!F) {
     Ctx.error(Call, Twine("the ") + Role + " of " + Row.Name +
@@ -202,100 +163,13 @@ Function *Lowering::stepFunction(CallBase &Call, unsigned Arg, const char *Role,
   return F;
 }
 
-Function *Lowering::makeStepDerivative(Function *Step, Variant V) {
-  static const char *const Names[] = {"fwd",       "fwd_const", "aug",
-                                      "aug_const", "rev",       "rev_const"};
-  bool Dup = V == FwdDup || V == AugDup || V == RevDup;
-  bool Aug = V == AugDup || V == AugConst;
-  bool Rev = V == RevDup || V == RevConst;
-  SmallVector<Type *, 5> Params(Dup ? 4 : 3, Ptr);
-  if (Rev)
-    Params.push_back(Ptr);
-  Type *Ret = Aug ? static_cast<Type *>(Ptr) : B.getVoidTy();
-  Function *F =
-      internal(FunctionType::get(Ret, Params, false),
-               "__adcc_step_" + Twine(Names[V]) + "." + Step->getName());
-  IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
-  const char *Entry = Aug   ? "__enzyme_augmentfwd.adcc.checkpoint"
-                      : Rev ? "__enzyme_reverse.adcc.checkpoint"
-                            : "__enzyme_fwddiff.adcc.checkpoint";
-  FunctionCallee Callee =
-      M.getOrInsertFunction(Entry, FunctionType::get(Ret, {Ptr}, true));
-  SmallVector<Value *, 10> Args{Step, marker(IB, "enzyme_dup"), F->getArg(0),
-                                F->getArg(1)};
-  if (Dup)
-    append_range(Args, ArrayRef<Value *>{marker(IB, "enzyme_dup"), F->getArg(2),
-                                         F->getArg(3)});
-  else
-    append_range(Args,
-                 ArrayRef<Value *>{marker(IB, "enzyme_const"), F->getArg(2)});
-  if (Rev)
-    Args.push_back(F->getArg(F->arg_size() - 1));
-  CallInst *Request = IB.CreateCall(Callee, Args);
-  // (Errors in the step's derivatives point at the call it came from.)
-  Request->setDebugLoc(CurrentLoc);
-  if (Aug)
-    IB.CreateRet(Request);
-  else
-    IB.CreateRetVoid();
-  return F;
-}
-
-/// The table of the global variables the steps write (adcc_global_region
-/// rows: address, shadow global, bytes), or null for none.
-Constant *Lowering::globalRegions(Function *Step,
-                                  ArrayRef<GlobalVariable *> Globals) {
-  if (Globals.empty())
-    return ConstantPointerNull::get(Ptr);
-  const DataLayout &DL = M.getDataLayout();
-  auto *Row = StructType::get(Ptr, Ptr, B.getInt64Ty());
-  SmallVector<Constant *, 4> Rows;
-  for (GlobalVariable *G : Globals) {
-    Constant *Shadow = hasShadowGlobal(*G, &Ctx.rules())
-                           ? static_cast<Constant *>(
-                                 shadowGlobal(*G, 0, Ctx.rules()))
-                           : ConstantPointerNull::get(Ptr);
-    Rows.push_back(ConstantStruct::get(
-        Row, {G, Shadow, B.getInt64(DL.getTypeAllocSize(G->getValueType()))}));
-  }
-  auto *T = ArrayType::get(Row, Rows.size());
-  return new GlobalVariable(M, T, /*isConstant=*/true,
-                            GlobalValue::InternalLinkage,
-                            ConstantArray::get(T, Rows),
-                            "__adcc_step_globals." + Step->getName());
-}
-
-/// The step's adcc_step_fns (<adcc_checkpoint.h>).
-Constant *Lowering::makeTable(Function *Step, Function *Cond,
-                              ArrayRef<GlobalVariable *> Globals) {
-  Constant *&Known = Tables[{Step, Cond}];
-  if (Known)
-    return Known;
-  SmallVector<Constant *, 10> Fns{Step};
-  Fns.push_back(Cond ? static_cast<Constant *>(Cond)
-                     : ConstantPointerNull::get(Ptr));
-  for (Variant V : {FwdDup, FwdConst, AugDup, AugConst, RevDup, RevConst}) {
-    bool Needed = V == FwdDup || V == FwdConst ? Forward : Reverse;
-    Fns.push_back(Needed ? static_cast<Constant *>(makeStepDerivative(Step, V))
-                         : ConstantPointerNull::get(Ptr));
-  }
-  Fns.push_back(globalRegions(Step, Globals));
-  Fns.push_back(B.getInt64(Globals.size()));
-  SmallVector<Type *, 10> Fields(Fns.size() - 1, Ptr);
-  Fields.push_back(B.getInt64Ty());
-  auto *T = StructType::get(M.getContext(), Fields);
-  auto *G = new GlobalVariable(
-      M, T, /*isConstant=*/true, GlobalValue::InternalLinkage,
-      ConstantStruct::get(T, Fns), "__adcc_step_table." + Step->getName());
-  Known = G;
-  return G;
-}
-
 /// The loop function's forward derivative ('f'), augmented ('a') or reverse
 /// ('r') function: the runtime call of \p Row with the table.
-Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
-                             Constant *Table, char Kind) {
-  // Where each loop parameter's value and shadow are among the rule's.
+Function *CheckpointLowering::makeRule(Function *Loop, const CheckpointRow &Row,
+                                       Constant *Table, char Kind,
+                                       unsigned Width) {
+  // Where each loop parameter's value and shadow are among the rule's (a
+  // batched one's: \p Width shadows).
   SmallVector<Type *, 12> Params;
   SmallVector<int, 8> ValueAt, ShadowAt;
   for (Argument &A : Loop->args()) {
@@ -305,7 +179,7 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
                     (Kind == 'f' && A.getType()->isFloatingPointTy());
     ShadowAt.push_back(Shadowed ? Params.size() : -1);
     if (Shadowed)
-      Params.push_back(A.getType());
+      Params.append(Width, A.getType());
   }
   if (Kind == 'r')
     Params.push_back(Ptr);
@@ -325,9 +199,30 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
   const char *Role = Kind == 'f'   ? ".tangent"
                      : Kind == 'a' ? ".record"
                                    : ".reverse";
-  Function *F =
-      internal(FunctionType::get(Ret, Params, false), Loop->getName() + Role);
+  Function *F = internal(FunctionType::get(Ret, Params, false),
+                         Loop->getName() + Role +
+                             (Width > 1 ? ".w" + Twine(Width) : Twine()));
   IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
+  // A batched rule hands the runtime each shadow as an array of its lanes'
+  // (the batched step derivatives read them); the parameters' as null
+  // when they have none.
+  SmallVector<Value *, 8> ShadowOf(ShadowAt.size(), nullptr);
+  for (unsigned K = 0; K < ShadowAt.size(); ++K) {
+    if (ShadowAt[K] < 0)
+      continue;
+    ShadowOf[K] = F->getArg(ShadowAt[K]);
+    if (Width == 1)
+      continue;
+    Value *Lanes = IB.CreateAlloca(ArrayType::get(Ptr, Width));
+    for (unsigned L = 0; L < Width; ++L)
+      IB.CreateStore(
+          F->getArg(ShadowAt[K] + L),
+          IB.CreateConstGEP2_32(ArrayType::get(Ptr, Width), Lanes, 0, L));
+    ShadowOf[K] = K == Row.Params
+                      ? IB.CreateSelect(IB.CreateIsNull(F->getArg(ShadowAt[K])),
+                                        ConstantPointerNull::get(Ptr), Lanes)
+                      : Lanes;
+  }
   const char *Callee = Kind == 'f'   ? Row.Tangent
                        : Kind == 'a' ? Row.Record
                                      : Row.Reverse;
@@ -344,8 +239,7 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
   for (StringRef W : Words) {
     unsigned K = 0;
     W.drop_front().getAsInteger(10, K);
-    int At = W[0] == 'v' ? ValueAt[K] : ShadowAt[K];
-    Args.push_back(F->getArg(At));
+    Args.push_back(W[0] == 'v' ? F->getArg(ValueAt[K]) : ShadowOf[K]);
   }
   SmallVector<Type *, 10> Types;
   for (Value *A : Args)
@@ -364,9 +258,60 @@ Function *Lowering::makeRule(Function *Loop, const CheckpointRow &Row,
   return F;
 }
 
-Function *Lowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
-                             Function *Step, Function *Cond,
-                             ArrayRef<GlobalVariable *> Globals) {
+/// The forward derivative of \p Rule, the loop function's augmented ('a')
+/// or reverse ('r') function, for forward mode over the gradient: Rule's
+/// parameters, each pointer followed by its tangent; the augmented one
+/// returns {tape, null}.
+Function *CheckpointLowering::makeRuleTangent(Function *Rule,
+                                              const CheckpointRow &Row,
+                                              Constant *Table, char Kind) {
+  SmallVector<Type *, 24> Params;
+  SmallVector<int, 12> ValueAt, TangentAt;
+  for (Argument &A : Rule->args()) {
+    ValueAt.push_back(Params.size());
+    Params.push_back(A.getType());
+    bool Tangent = A.getType()->isPointerTy();
+    TangentAt.push_back(Tangent ? Params.size() : -1);
+    if (Tangent)
+      Params.push_back(A.getType());
+  }
+  Type *Ret = Kind == 'a' ? static_cast<Type *>(StructType::get(Ptr, Ptr))
+                          : B.getVoidTy();
+  Function *F = internal(FunctionType::get(Ret, Params, false),
+                         Rule->getName() + ".tangent");
+  IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
+  SmallVector<Value *, 16> Args;
+  if (Kind == 'a')
+    Args.push_back(Table);
+  SmallVector<StringRef, 16> Words;
+  StringRef(Kind == 'a' ? Row.RecordTangentArgs : Row.ReverseTangentArgs)
+      .split(Words, ' ');
+  for (StringRef W : Words) {
+    unsigned K = 0;
+    W.drop_front().getAsInteger(10, K);
+    Args.push_back(F->getArg(W[0] == 'v' ? ValueAt[K] : TangentAt[K]));
+  }
+  SmallVector<Type *, 16> Types;
+  for (Value *A : Args)
+    Types.push_back(A->getType());
+  FunctionCallee Run = M.getOrInsertFunction(
+      Kind == 'a' ? Row.RecordTangent : Row.ReverseTangent,
+      FunctionType::get(Kind == 'a' ? static_cast<Type *>(Ptr) : B.getVoidTy(),
+                        Types, false));
+  CallInst *Call = IB.CreateCall(Run, Args);
+  if (Kind == 'a')
+    // (The tape handle has no tangent.)
+    IB.CreateRet(IB.CreateInsertValue(
+        IB.CreateInsertValue(PoisonValue::get(Ret), Call, 0),
+        ConstantPointerNull::get(Ptr), 1));
+  else
+    IB.CreateRetVoid();
+  return F;
+}
+
+Function *CheckpointLowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
+                                       Function *Step, Function *Cond,
+                                       ArrayRef<GlobalVariable *> Globals) {
   Function *&Loop = Made[{&Row, Step, Cond}];
   if (Loop)
     return Loop;
@@ -393,13 +338,36 @@ Function *Lowering::makeLoop(CallBase &Call, const CheckpointRow &Row,
   Constant *Table = makeTable(Step, Cond, Globals);
   if (Forward)
     Ctx.rules().addForwardDerivative(Loop, makeRule(Loop, Row, Table, 'f'));
-  if (Reverse)
-    Ctx.rules().addGradient(Loop, {makeRule(Loop, Row, Table, 'a'),
-                                   makeRule(Loop, Row, Table, 'r')});
+  // (Batched forward derivatives: as batched gradients, below.)
+  if (Forward && Row.RecordTangent && Globals.empty())
+    for (unsigned W : ForwardWidths)
+      Ctx.rules().addBatchedForwardDerivative(
+          Loop, W,
+          makeRule(Loop, Row, makeBatchedTable(Step, Cond, W, true), 'f', W));
+  if (Reverse) {
+    Function *Aug = makeRule(Loop, Row, Table, 'a');
+    Function *Rev = makeRule(Loop, Row, Table, 'r');
+    Ctx.rules().addGradient(Loop, {Aug, Rev});
+    if (overReverse(Row, Globals)) {
+      Ctx.rules().addForwardDerivative(Aug,
+                                       makeRuleTangent(Aug, Row, Table, 'a'));
+      Ctx.rules().addForwardDerivative(Rev,
+                                       makeRuleTangent(Rev, Row, Table, 'r'));
+    }
+    // (Batched gradients: not of a fixed point, whose rules return the
+    // tolerance's adjoint, nor through globals, whose shadows have lanes.)
+    if (Row.RecordTangent && Globals.empty())
+      for (unsigned W : Widths) {
+        Constant *Lanes = makeBatchedTable(Step, Cond, W, false);
+        Ctx.rules().addBatchedGradient(Loop, W,
+                                       {makeRule(Loop, Row, Lanes, 'a', W),
+                                        makeRule(Loop, Row, Lanes, 'r', W)});
+      }
+  }
   return Loop;
 }
 
-bool Lowering::lower(CallBase &Call, const CheckpointRow &Row) {
+bool CheckpointLowering::lower(CallBase &Call, const CheckpointRow &Row) {
   CurrentLoc = Call.getDebugLoc();
   if (isa<InvokeInst>(Call)) {
     Ctx.error(Call, Twine(Row.Name) + " where an exception may be caught "
@@ -478,14 +446,36 @@ bool Lowering::lower(CallBase &Call, const CheckpointRow &Row) {
   return true;
 }
 
-} // namespace
-
 namespace {
 
 /// The functions that derivatives are made of, by mode.
 struct DifferentiatedCode {
   SmallPtrSet<const Function *, 16> Forward, Reverse;
+  /// Code whose gradient forward mode differentiates (forward over
+  /// reverse).
+  SmallPtrSet<const Function *, 16> OverReverse;
+  /// The widths (> 1) of the batched gradients of code.
+  std::map<const Function *, std::set<unsigned>> Widths, ForwardWidths;
 };
+
+/// The width of \p R's derivative (`enzyme_width, W` among its
+/// arguments), or 1.
+unsigned requestWidth(const Request &R) {
+  for (unsigned I = 0; R.Site && I + 1 < R.Site->arg_size(); ++I) {
+    StringRef Name;
+    auto *W = dyn_cast<ConstantInt>(R.Site->getArgOperand(I + 1));
+    if (markerOf(R.Site->getArgOperand(I), Name) == Marker::Width && W &&
+        W->getValue().ule(64))
+      return unsigned(W->getZExtValue());
+  }
+  return 1;
+}
+
+bool isReverseKind(RequestKind Kind) {
+  return Kind == RequestKind::Reverse ||
+         Kind == RequestKind::AugmentedForward ||
+         Kind == RequestKind::SplitReverse;
+}
 
 bool isForwardKind(RequestKind Kind) {
   return Kind == RequestKind::Forward || Kind == RequestKind::ForwardSplit ||
@@ -496,7 +486,8 @@ bool isForwardKind(RequestKind Kind) {
 bool lowerRound(Module &M, const DifferentiatedCode &Code,
                 SynthesisContext &Ctx) {
   SmallVector<std::pair<CallBase *, const CheckpointRow *>, 4> Calls;
-  bool Forward = false, Reverse = false;
+  bool Forward = false, Reverse = false, OverReverse = false;
+  std::set<unsigned> Widths, ForwardWidths;
   for (Function &F : M) {
     bool InForward = Code.Forward.contains(&F);
     bool InReverse = Code.Reverse.contains(&F);
@@ -508,11 +499,21 @@ bool lowerRound(Module &M, const DifferentiatedCode &Code,
           Calls.push_back({Call, Row});
           Forward |= InForward;
           Reverse |= InReverse;
+          OverReverse |= Code.OverReverse.contains(&F);
+          if (auto It = Code.Widths.find(&F); It != Code.Widths.end())
+            Widths.insert(It->second.begin(), It->second.end());
+          if (auto It = Code.ForwardWidths.find(&F);
+              It != Code.ForwardWidths.end())
+            ForwardWidths.insert(It->second.begin(), It->second.end());
         }
   }
   if (Calls.empty())
     return false;
-  Lowering L(M, Ctx, Forward, Reverse);
+  SmallVector<unsigned, 2> WidthList(Widths.begin(), Widths.end());
+  SmallVector<unsigned, 2> ForwardList(ForwardWidths.begin(),
+                                       ForwardWidths.end());
+  CheckpointLowering L(M, Ctx, Forward, Reverse, OverReverse, WidthList,
+                       ForwardList);
   for (auto [Call, Row] : Calls)
     L.lower(*Call, *Row);
   return L.addedRequests();
@@ -539,6 +540,16 @@ void lowerCheckpointedCalls(Module &M, CollectedRequests &Found,
     for (const Request &R : Found.Requests)
       (isForwardKind(R.Kind) ? Code.Forward : Code.Reverse)
           .insert_range(reachableFrom(*R.Primal));
+    for (const Request &R : Found.Requests)
+      if (unsigned W = requestWidth(R); W > 1 && R.Kind != RequestKind::Batch)
+        for (const Function *F : reachableFrom(*R.Primal))
+          (isReverseKind(R.Kind) ? Code.Widths : Code.ForwardWidths)[F].insert(
+              W);
+    // (A gradient requested in code that forward mode differentiates.)
+    for (const Request &R : Found.Requests)
+      if (isReverseKind(R.Kind) && R.Site &&
+          Code.Forward.contains(R.Site->getFunction()))
+        Code.OverReverse.insert_range(reachableFrom(*R.Primal));
     if (!lowerRound(M, Code, Ctx))
       return;
     Found = collectRequests(M);

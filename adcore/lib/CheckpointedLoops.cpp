@@ -18,7 +18,12 @@
 // found by analysis/FrameWrites.h, and the `running` flag), copied in
 // before the call and back after it, which the snapshots hold; and the
 // *parameters* (the allocas it only reads, copied, and the values it
-// uses), which the runtime copies once. A counted loop (`for (i = a; i <
+// uses), which the runtime copies once. A heap block that a local pointer
+// variable holds (allocated before the loop, the variable unchanged by
+// it) and that the loop writes is copied into the state too, after the
+// allocas (the state is then allocated on the heap, its size known at run
+// time): the step's pointer variable points to the copy in the state it is
+// given. A counted loop (`for (i = a; i <
 // b; ++i)`, i written only by the increment and b unchanged by the loop)
 // gets its count before the call and the revolve (or interval) schedule;
 // any other loop the online schedule (adcc_checkpointed_while, whose
@@ -28,6 +33,7 @@
 
 #include "CheckpointedLoops.h"
 
+#include "CheckpointedHeap.h"
 #include "analysis/FrameWrites.h"
 
 #include "llvm/ADT/SetVector.h"
@@ -110,6 +116,8 @@ private:
   AllocaInst *frameAlloca(Value *V);
   uint64_t place(uint64_t &Size, Align &Max, uint64_t Bytes, Align A);
   Function *makeStep(Function *Iteration, CallInst &Repl);
+  bool placeHeapBlocks();
+  Value *heapState(IRBuilder<> &B);
   Function *makeCond();
 
   Function &F;
@@ -136,7 +144,11 @@ private:
   Align StateAlign, ParamAlign;
   AllocaInst *Running = nullptr;
   uint64_t RunningAt = 0;
-  AllocaInst *StateBlock = nullptr, *ParamBlock = nullptr;
+  Value *StateBlock = nullptr;
+  AllocaInst *ParamBlock = nullptr;
+  /// The heap blocks the loop writes, by the pointer variable that holds
+  /// each: where the parameters hold the offset of its copy in the state.
+  MapVector<AllocaInst *, uint64_t> HeapOffsetAt;
 };
 
 /// The loop's parts; false after an error.
@@ -378,6 +390,17 @@ Function *Outliner::makeStep(Function *Iteration, CallInst &Repl) {
   for (Value *V : Repl.args()) {
     APInt Off(DL.getIndexTypeSizeInBits(V->getType()), 0);
     Value *Base = V->stripAndAccumulateConstantOffsets(DL, Off, true);
+    if (AllocaInst *A = frameAlloca(Base); A && HeapOffsetAt.count(A)) {
+      // (The pointer variable of a heap block: its copy in this state.)
+      Value *Off = B.CreateLoad(
+          I64, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Step->getArg(1),
+                                            HeapOffsetAt.lookup(A)));
+      AllocaInst *Var = B.CreateAlloca(Ptr);
+      B.CreateStore(B.CreateInBoundsGEP(B.getInt8Ty(), Step->getArg(0), Off),
+                    Var);
+      Args.push_back(Var);
+      continue;
+    }
     if (AllocaInst *A = frameAlloca(Base); A && AllocaSlots.count(A)) {
       Slot S = AllocaSlots.lookup(A);
       Args.push_back(B.CreateConstInBoundsGEP1_64(
@@ -392,6 +415,42 @@ Function *Outliner::makeStep(Function *Iteration, CallInst &Repl) {
   B.CreateCall(Iteration, Args);
   B.CreateRetVoid();
   return Step;
+}
+
+/// The heap blocks the loop writes: their offsets get parameter slots;
+/// false after an error.
+bool Outliner::placeHeapBlocks() {
+  for (auto &[Var, Alloc] : Writes.HeapBlocks) {
+    if (!DT->dominates(Alloc, Pre->getTerminator()))
+      return error(
+          "writes a heap block whose allocation (line " +
+          Twine(Alloc->getDebugLoc() ? Alloc->getDebugLoc().getLine() : 0) +
+          ") does not come before the loop");
+    HeapOffsetAt[Var] = place(ParamBytes, ParamAlign, 8, Align(8));
+  }
+  return true;
+}
+
+/// The state block with the heap blocks' copies after the allocas, on the
+/// heap, filled, and their offsets in the parameters; its size.
+Value *Outliner::heapState(IRBuilder<> &B) {
+  Value *Size = B.getInt64(alignTo(StateBytes, 16));
+  SmallVector<std::tuple<AllocaInst *, Value *, Value *>, 2> Blocks;
+  for (auto &[Var, Alloc] : Writes.HeapBlocks) {
+    Value *Bytes = allocatedBytes(B, *Alloc);
+    Blocks.push_back({Var, Size, Bytes});
+    Size = B.CreateAnd(B.CreateAdd(B.CreateAdd(Size, Bytes), B.getInt64(15)),
+                       B.getInt64(~uint64_t(15)));
+  }
+  FunctionCallee Malloc = M.getOrInsertFunction("malloc", Ptr, I64);
+  StateBlock = B.CreateCall(Malloc, {Size}, "adcc.state");
+  for (auto &[Var, Off, Bytes] : Blocks) {
+    B.CreateStore(Off, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), ParamBlock,
+                                                    HeapOffsetAt.lookup(Var)));
+    copyHeapBlock(B, *Var, B.CreateInBoundsGEP(B.getInt8Ty(), StateBlock, Off),
+                  B.CreateLoad(Ptr, Var), Bytes);
+  }
+  return Size;
 }
 
 /// `int cond(state, params)`: the `running` flag of the state.
@@ -421,8 +480,9 @@ bool Outliner::outline() {
                            ? Writes.Unbounded->getDebugLoc().getLine()
                            : 0) +
                  "); a snapshot holds the local variables and arrays the "
-                 "loop writes (for other memory, call adcc_checkpointed_steps "
-                 "with the state's size)");
+                 "loop writes, and the heap blocks their pointers hold (for "
+                 "other memory, call adcc_checkpointed_steps with the "
+                 "state's size)");
   // The snapshot budget and the count, before the loop.
   IRBuilder<> B(Pre->getTerminator());
   B.SetCurrentDebugLocation(Loc);
@@ -438,6 +498,8 @@ bool Outliner::outline() {
                  "the loop runs: a counted 'for (i = a; i < b; ++i)' with "
                  "i and b unchanged by the body; leave the schedule out for "
                  "the online schedule");
+  if (!placeHeapBlocks())
+    return false;
   Mark.replaceAllUsesWith(Mark.getArgOperand(0));
   Mark.eraseFromParent();
   MarkErased = true;
@@ -521,9 +583,12 @@ bool Outliner::outline() {
 
   // Before the loop: the blocks filled; the call; the state copied back.
   IRBuilder<> EB(&*Entry.getFirstInsertionPt());
-  StateBlock = EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), StateBytes),
-                               nullptr, "adcc.state");
-  StateBlock->setAlignment(StateAlign);
+  if (HeapOffsetAt.empty()) {
+    AllocaInst *A = EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), StateBytes),
+                                    nullptr, "adcc.state");
+    A->setAlignment(StateAlign);
+    StateBlock = A;
+  }
   if (ParamBytes) {
     ParamBlock = EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), ParamBytes),
                                  nullptr, "adcc.params");
@@ -536,14 +601,19 @@ bool Outliner::outline() {
         B.getInt8Ty(), S.InState ? StateBlock : ParamBlock, S.Offset);
   };
   for (auto &[A, S] : AllocaSlots)
-    copyTyped(B, A->getAllocatedType(), SlotPtr(S), A);
+    if (!S.InState)
+      copyTyped(B, A->getAllocatedType(), SlotPtr(S), A);
   for (auto &[V, At] : ValueSlots)
     B.CreateStore(V, SlotPtr({false, At}));
+  Value *Size =
+      HeapOffsetAt.empty() ? ConstantInt::get(I64, StateBytes) : heapState(B);
+  for (auto &[A, S] : AllocaSlots)
+    if (S.InState)
+      copyTyped(B, A->getAllocatedType(), SlotPtr(S), A);
   Function *Step = makeStep(Iteration, Repl);
   Value *Params = ParamBlock ? static_cast<Value *>(ParamBlock)
                              : ConstantPointerNull::get(Ptr);
-  Value *Args[] = {ConstantInt::get(I64, StateBytes), Params,
-                   ConstantInt::get(I64, ParamBytes)};
+  Value *Args[] = {Size, Params, ConstantInt::get(I64, ParamBytes)};
   CallInst *Run;
   if (Count) {
     FunctionCallee Steps = M.getOrInsertFunction(
@@ -565,6 +635,16 @@ bool Outliner::outline() {
   for (auto &[A, S] : AllocaSlots)
     if (S.InState && A != Running)
       copyTyped(B, A->getAllocatedType(), A, SlotPtr(S));
+  for (auto &[Var, At] : HeapOffsetAt) {
+    Value *Off = B.CreateLoad(
+        I64, B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), ParamBlock, At));
+    copyHeapBlock(B, *Var, B.CreateLoad(Ptr, Var),
+                  B.CreateInBoundsGEP(B.getInt8Ty(), StateBlock, Off),
+                  allocatedBytes(B, *Writes.HeapBlocks.lookup(Var)));
+  }
+  if (!HeapOffsetAt.empty())
+    B.CreateCall(M.getOrInsertFunction("free", B.getVoidTy(), Ptr),
+                 {StateBlock});
   Instruction *OldBr = B.GetInsertBlock()->getTerminator();
   BranchInst::Create(Exit, OldBr->getIterator());
   OldBr->eraseFromParent();

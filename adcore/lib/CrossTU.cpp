@@ -7,7 +7,9 @@
 
 #include "adcore/CrossTU.h"
 #include "ADPass.h"
+#include "CheckpointedCalls.h"
 #include "Synthesis.h"
+#include "requests/EnzymeCalls.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -111,6 +113,30 @@ void keepOnlyWhatIsMissing(Module &M, const SmallPtrSetImpl<Function *> &Made) {
     }
 }
 
+/// Lowers the checkpointed loops in what \p Roots differentiate
+/// (CheckpointedCalls.h) and makes the derivatives of their steps that this
+/// requests: the split-mode ones first, which the forward derivatives over
+/// them (forward over reverse) call.
+void lowerCheckpointedLoops(Module &M, ArrayRef<DeclaredDerivative> Roots,
+                            SynthesisContext &Ctx) {
+  CollectedRequests Found = collectRequests(M);
+  lowerCheckpointedCalls(M, Found, Roots, Ctx);
+  // (Only those: the objects' own requests were made when they were
+  // compiled.)
+  SmallVector<const Request *, 8> Steps;
+  for (const Request &R : Found.Requests)
+    if (Function *Entry = R.Site->getCalledFunction();
+        Entry && Entry->getName().ends_with(".adcc.checkpoint"))
+      Steps.push_back(&R);
+  for (const Request *R : Steps)
+    if (R->Kind == RequestKind::AugmentedForward ||
+        R->Kind == RequestKind::SplitReverse)
+      lowerSplitRequest(*R, Ctx);
+  for (const Request *R : Steps)
+    if (R->Kind == RequestKind::Forward)
+      lowerForwardRequest(*R, Ctx);
+}
+
 } // namespace
 
 bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
@@ -128,6 +154,21 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
   SmallVector<std::pair<Function *, std::string>, 8> Made;
   StringSet<> Missing;
   bool OK = true;
+  // The derivatives asked for, by primal and mode (the roots of the code
+  // whose checkpointed loops are lowered first).
+  std::vector<DeclaredDerivative> Roots;
+  for (const std::string &Symbol : Symbols) {
+    std::optional<CrossTURequest> R = parseCrossTUSymbol(Symbol);
+    Function *P = R ? M.getFunction(R->Primal) : nullptr;
+    if (!P || P->isDeclaration())
+      continue;
+    DeclaredDerivative D;
+    D.Key = R->Key;
+    D.Key.Primal = P;
+    D.Mode = R->Key.Mode == DerivativeMode::Forward ? "forward" : "reverse";
+    Roots.push_back(std::move(D));
+  }
+  lowerCheckpointedLoops(M, Roots, Ctx);
   for (const std::string &Symbol : Symbols) {
     std::optional<CrossTURequest> R = parseCrossTUSymbol(Symbol);
     if (!R)

@@ -113,8 +113,12 @@ typedef struct adcc_global_region {
 /* The derivatives of one step function, made by adcc for each call site:
    fwd: (state, d_state, params, d_params); aug: the same, returning the
    split-mode tape; rev: the same and the tape. The _const forms have no
-   d_params (params without a shadow). globals: the global variables the
-   steps write (global_count of them). */
+   d_params (params without a shadow). The _tangent forms, for forward mode
+   over the gradient (forward over reverse; null where not needed), are
+   the forward derivatives of aug and rev: each of state, d_state, params,
+   d_params followed by its tangent, then where aug_tangent stores the
+   tape, or rev_tangent's tape. globals: the global variables the steps
+   write (global_count of them). */
 typedef struct adcc_step_fns {
   void *step;
   void *cond;
@@ -124,6 +128,10 @@ typedef struct adcc_step_fns {
   void *aug_const;
   void *rev;
   void *rev_const;
+  void *aug_tangent;
+  void *aug_const_tangent;
+  void *rev_tangent;
+  void *rev_const_tangent;
   const adcc_global_region *globals;
   size_t global_count;
 } adcc_step_fns;
@@ -145,6 +153,23 @@ ADCC_RT_API void *adcc_while_record(const adcc_step_fns *fns, void *state,
                                     size_t params_bytes, long snapshots);
 ADCC_RT_API void adcc_steps_reverse(void *handle, void *d_state,
                                     void *d_params);
+/* Forward mode over the two above (forward over reverse: a Hessian-vector
+   product through the loop): each pointer followed by its tangent, null
+   for none (then zeros; the parameters' need params_bytes). The snapshots
+   hold the state's tangents next to its values. */
+ADCC_RT_API void *
+adcc_steps_record_tangent(const adcc_step_fns *fns, long n, void *state,
+                          void *t_state, void *d_state, void *t_d_state,
+                          size_t state_bytes, void *params, void *t_params,
+                          void *d_params, void *t_d_params, size_t params_bytes,
+                          int schedule, long snapshots);
+ADCC_RT_API void *adcc_while_record_tangent(
+    const adcc_step_fns *fns, void *state, void *t_state, void *d_state,
+    void *t_d_state, size_t state_bytes, void *params, void *t_params,
+    void *d_params, void *t_d_params, size_t params_bytes, long snapshots);
+ADCC_RT_API void adcc_steps_reverse_tangent(void *handle, void *d_state,
+                                            void *t_d_state, void *d_params,
+                                            void *t_d_params);
 ADCC_RT_API void adcc_fixed_point_tangent(const adcc_step_fns *fns,
                                          double *state, double *d_state,
                                          size_t count, void *params,

@@ -28,6 +28,26 @@ typedef int (*cond_fn)(void *state, void *params);
 typedef void (*fwd_fn)(void *state, void *d_state, void *params,
                        void *d_params);
 typedef void (*fwd_const_fn)(void *state, void *d_state, void *params);
+/* (Forward over reverse: the step's recording and reverse sweeps with
+   tangents, adcc_step_fns' *_tangent.) */
+typedef void (*aug_tangent_fn)(void *state, void *t_state, void *d_state,
+                               void *t_d_state, void *params, void *t_params,
+                               void *d_params, void *t_d_params, void **tape);
+typedef void (*aug_const_tangent_fn)(void *state, void *t_state, void *d_state,
+                                     void *t_d_state, void *params,
+                                     void *t_params, void **tape);
+typedef void (*rev_tangent_fn)(void *state, void *t_state, void *d_state,
+                               void *t_d_state, void *params, void *t_params,
+                               void *d_params, void *t_d_params, void *tape);
+typedef void (*rev_const_tangent_fn)(void *state, void *t_state, void *d_state,
+                                     void *t_d_state, void *params,
+                                     void *t_params, void *tape);
+
+/* A state the steps run on: its values and, in forward over reverse, their
+   tangents (t; NULL otherwise). */
+typedef struct state_ref {
+  void *v, *t;
+} state_ref;
 
 static _Thread_local adcc_checkpoint_stats stats;
 
@@ -106,9 +126,10 @@ struct adcc_rt_steps {
   /* params: what the steps read (a copy, or the program's own when
      user_params gave no size). */
   void *params, *user_params, *d_params, *d_state;
-  /* bytes: the state's; a snapshot holds them and then global_bytes of
-     the global variables the steps write (slot_bytes in all). */
-  size_t bytes, global_bytes, slot_bytes;
+  /* bytes: the state's; a snapshot holds them (copies times: with their
+     tangents in forward over reverse) and then global_bytes of the global
+     variables the steps write (slot_bytes in all). */
+  size_t bytes, copies, global_bytes, slot_bytes;
   long n, snapshots;
   int schedule;
   /* The snapshots: slot k holds the state before step at[k]. */
@@ -128,6 +149,13 @@ struct adcc_rt_steps {
      with spine_snapshots snapshots, the last of them already recorded
      (ADCC_REVOLVE), or the steps recorded at the end (ADCC_INTERVAL). */
   long spine_from, spine_snapshots;
+  /* Forward over reverse (adcc_steps_record_tangent): the steps run with
+     tangents, those of the parameters (a copy, as params), of the state's
+     and the parameters' shadows. zeros: blocks standing for tangents the
+     caller has none of. */
+  int tangent;
+  void *t_params, *t_user_params, *t_d_state, *t_d_params;
+  void *zeros[4];
 };
 
 static void note_snapshots(adcc_rt_steps *c) {
@@ -154,20 +182,41 @@ static void copy_globals(const adcc_rt_steps *c, unsigned char *buffer,
   }
 }
 
-static long take_snapshot(adcc_rt_steps *c, const void *state, long step) {
+static long take_snapshot(adcc_rt_steps *c, state_ref state, long step) {
   long k = c->used++;
-  memcpy(slot(c, k), state, c->bytes);
-  copy_globals(c, (unsigned char *)slot(c, k) + c->bytes, 0);
+  unsigned char *to = slot(c, k);
+  memcpy(to, state.v, c->bytes);
+  if (c->tangent)
+    memcpy(to + c->bytes, state.t, c->bytes);
+  copy_globals(c, to + c->copies * c->bytes, 0);
   c->at[k] = step;
   note_snapshots(c);
   return k;
 }
 
-static void advance(adcc_rt_steps *c, void *state, long count) {
+static void advance(adcc_rt_steps *c, state_ref state, long count) {
   step_fn step = (step_fn)c->fns->step;
+  fwd_fn fwd = (fwd_fn)c->fns->fwd;
   for (long i = 0; i < count; ++i)
-    step(state, c->params);
+    if (c->tangent)
+      fwd(state.v, state.t, c->params, c->t_params);
+    else
+      step(state.v, c->params);
   stats.advances += (size_t)count;
+}
+
+/* The step's recording sweep with tangents (forward over reverse). */
+static void *record_tangent(adcc_rt_steps *c, state_ref state) {
+  void *tape = NULL;
+  if (c->d_params)
+    ((aug_tangent_fn)c->fns->aug_tangent)(state.v, state.t, c->d_state,
+                                          c->t_d_state, c->params, c->t_params,
+                                          c->d_params, c->t_d_params, &tape);
+  else
+    ((aug_const_tangent_fn)c->fns->aug_const_tangent)(
+        state.v, state.t, c->d_state, c->t_d_state, c->params, c->t_params,
+        &tape);
+  return tape;
 }
 
 /* The shadows of the written globals to `buffer` or back. */
@@ -185,16 +234,18 @@ static void copy_shadows(const adcc_rt_steps *c, unsigned char *buffer,
   }
 }
 
-static void *record(adcc_rt_steps *c, void *state) {
+static void *record(adcc_rt_steps *c, state_ref state) {
   void *tape;
   if (c->reversing)
     copy_shadows(c, c->adjoints, 0);
-  if (c->d_params)
+  if (c->tangent)
+    tape = record_tangent(c, state);
+  else if (c->d_params)
     tape = ((void *(*)(void *, void *, void *, void *))c->fns->aug)(
-        state, c->d_state, c->params, c->d_params);
+        state.v, c->d_state, c->params, c->d_params);
   else
     tape = ((void *(*)(void *, void *, void *))c->fns->aug_const)(
-        state, c->d_state, c->params);
+        state.v, c->d_state, c->params);
   if (c->reversing)
     copy_shadows(c, c->adjoints, 1);
   ++stats.recorded;
@@ -204,26 +255,40 @@ static void *record(adcc_rt_steps *c, void *state) {
   return tape;
 }
 
-static void reverse(adcc_rt_steps *c, void *state, void *tape) {
-  if (c->d_params)
+static void reverse(adcc_rt_steps *c, state_ref state, void *tape) {
+  if (c->tangent && c->d_params)
+    ((rev_tangent_fn)c->fns->rev_tangent)(state.v, state.t, c->d_state,
+                                          c->t_d_state, c->params, c->t_params,
+                                          c->d_params, c->t_d_params, tape);
+  else if (c->tangent)
+    ((rev_const_tangent_fn)c->fns->rev_const_tangent)(
+        state.v, state.t, c->d_state, c->t_d_state, c->params, c->t_params,
+        tape);
+  else if (c->d_params)
     ((void (*)(void *, void *, void *, void *, void *))c->fns->rev)(
-        state, c->d_state, c->params, c->d_params, tape);
+        state.v, c->d_state, c->params, c->d_params, tape);
   else
     ((void (*)(void *, void *, void *, void *))c->fns->rev_const)(
-        state, c->d_state, c->params, tape);
+        state.v, c->d_state, c->params, tape);
   ++stats.reversed;
   --c->live;
 }
 
+/* The working copy of the reverse sweep (its tangents after it). */
+static state_ref work(const adcc_rt_steps *c) {
+  state_ref w = {c->work, c->tangent ? c->work + c->bytes : NULL};
+  return w;
+}
+
 /* Records and reverses the step that starts from the state in c->work. */
 static void record_reverse(adcc_rt_steps *c) {
-  void *tape = record(c, c->work);
-  reverse(c, c->work, tape);
+  void *tape = record(c, work(c));
+  reverse(c, work(c), tape);
 }
 
 static void restore(adcc_rt_steps *c, long k) {
-  memcpy(c->work, slot(c, k), c->bytes);
-  copy_globals(c, (unsigned char *)slot(c, k) + c->bytes, 1);
+  memcpy(c->work, slot(c, k), c->copies * c->bytes);
+  copy_globals(c, (unsigned char *)slot(c, k) + c->copies * c->bytes, 1);
 }
 
 /* Reverses steps [a, b) given the state before step a in slot k, with s
@@ -237,15 +302,15 @@ static void revolve(adcc_rt_steps *c, long a, long b, long s, long k) {
   if (s == 1) {
     for (long i = b - 1; i >= a; --i) {
       restore(c, k);
-      advance(c, c->work, i - a);
+      advance(c, work(c), i - a);
       record_reverse(c);
     }
     return;
   }
   long j = revolve_split(b - a, s);
   restore(c, k);
-  advance(c, c->work, j);
-  long m = take_snapshot(c, c->work, a + j);
+  advance(c, work(c), j);
+  long m = take_snapshot(c, work(c), a + j);
   revolve(c, a + j, b, s - 1, m);
   --c->used;
   revolve(c, a, a + j, s, k);
@@ -255,11 +320,11 @@ static void revolve(adcc_rt_steps *c, long a, long b, long s, long k) {
 static void interval(adcc_rt_steps *c, long a, long b, long k) {
   restore(c, k);
   for (long i = a; i < b; ++i)
-    c->tapes[i - a] = record(c, c->work);
+    c->tapes[i - a] = record(c, work(c));
   /* (The work state now holds step b's; the reverse sweeps read only
      their records.) */
   for (long i = b - 1; i >= a; --i)
-    reverse(c, c->work, c->tapes[i - a]);
+    reverse(c, work(c), c->tapes[i - a]);
 }
 
 /*--- Allocation ---------------------------------------------------------------*/
@@ -278,6 +343,7 @@ static adcc_rt_steps *steps_new(const adcc_step_fns *fns, void *d_state,
   c->fns = fns;
   c->d_state = d_state;
   c->bytes = bytes;
+  c->copies = 1;
   for (size_t i = 0; i < fns->global_count; ++i)
     c->global_bytes += fns->globals[i].bytes;
   c->slot_bytes = bytes + c->global_bytes;
@@ -289,12 +355,54 @@ static adcc_rt_steps *steps_new(const adcc_step_fns *fns, void *d_state,
   return c;
 }
 
+/* `given`, or (stored in c->zeros[which] and returned) a zeroed block of
+   `bytes` standing for a tangent the caller has none of; NULL after
+   reporting. */
+static void *tangent_or_zeros(adcc_rt_steps *c, void *given, int which,
+                              size_t bytes, const char *what) {
+  if (given)
+    return given;
+  if (!c->zeros[which] && !bytes) {
+    adcc_rt_report("adcc_checkpointed_steps: forward over reverse needs the "
+                   "size of the %s, which have no tangent here (pass "
+                   "params_bytes)",
+                   what);
+    return NULL;
+  }
+  if (!c->zeros[which])
+    c->zeros[which] = calloc(1, bytes);
+  if (!c->zeros[which])
+    adcc_rt_report("out of memory for %zu bytes of tangents", bytes);
+  return c->zeros[which];
+}
+
+/* Makes c the forward-over-reverse sweeps' (c->tangent): a snapshot holds
+   the state's tangents after its values; the tangents of the parameters
+   are copied as the parameters are. 0 after reporting. */
+static int steps_tangents(adcc_rt_steps *c, void *t_params, void *t_d_state,
+                          void *t_d_params, size_t params_bytes) {
+  c->tangent = 1;
+  c->copies = 2;
+  c->slot_bytes = 2 * c->bytes + c->global_bytes;
+  c->t_d_state = tangent_or_zeros(c, t_d_state, 1, c->bytes, "state");
+  if (c->user_params) {
+    void *t = tangent_or_zeros(c, t_params, 2, params_bytes, "parameters");
+    c->t_params = t ? adcc_rt_keep_params(t, params_bytes) : NULL;
+    c->t_user_params = t;
+  }
+  if (c->d_params)
+    c->t_d_params =
+        tangent_or_zeros(c, t_d_params, 3, params_bytes, "parameters");
+  return c->t_d_state && (c->t_params || !c->user_params) &&
+         (c->t_d_params || !c->d_params);
+}
+
 static int steps_reserve(adcc_rt_steps *c, long slots, long tapes) {
   c->slots = malloc((size_t)slots * c->slot_bytes + 1);
   c->at = malloc((size_t)slots * sizeof *c->at);
-  /* (The work state, then room for the globals' values while the reverse
-     sweep runs steps again.) */
-  c->work = malloc(c->bytes + c->global_bytes + 1);
+  /* (The work state and its tangents, then room for the globals' values
+     while the reverse sweep runs steps again.) */
+  c->work = malloc(c->copies * c->bytes + c->global_bytes + 1);
   c->tapes = tapes ? malloc((size_t)tapes * sizeof *c->tapes) : NULL;
   c->adjoints = malloc(c->global_bytes + 1);
   if (c->slots && c->at && c->work && c->adjoints && (c->tapes || !tapes))
@@ -313,6 +421,10 @@ static void steps_free(adcc_rt_steps *c) {
   free(c->tapes);
   free(c->adjoints);
   adcc_rt_release_params(c->params, c->user_params);
+  if (c->t_params)
+    adcc_rt_release_params(c->t_params, c->t_user_params);
+  for (int i = 0; i < 4; ++i)
+    free(c->zeros[i]);
   free(c);
 }
 
@@ -376,7 +488,7 @@ void adcc_while_tangent(const adcc_step_fns *fns, void *state, void *d_state,
 
 /*--- Recording: the forward sweep -------------------------------------------*/
 
-static void *record_revolve(adcc_rt_steps *c, void *state) {
+static void *record_revolve(adcc_rt_steps *c, state_ref state) {
   long n = c->n, s = c->snapshots;
   if (!steps_reserve(c, s, 1))
     return c;
@@ -397,7 +509,7 @@ static void *record_revolve(adcc_rt_steps *c, void *state) {
   return c;
 }
 
-static void *record_interval(adcc_rt_steps *c, void *state) {
+static void *record_interval(adcc_rt_steps *c, state_ref state) {
   long n = c->n, s = c->snapshots;
   long every = (n + s - 1) / s;
   long count = (n + every - 1) / every;
@@ -414,36 +526,75 @@ static void *record_interval(adcc_rt_steps *c, void *state) {
   return c;
 }
 
-void *adcc_steps_record(const adcc_step_fns *fns, long n, void *state,
-                        void *d_state, size_t state_bytes, void *params,
-                        void *d_params, size_t params_bytes, int schedule,
-                        long snapshots) {
+static adcc_rt_steps *steps_begin(const adcc_step_fns *fns, void *d_state,
+                                  size_t state_bytes, void *params,
+                                  void *d_params, size_t params_bytes,
+                                  int schedule, long snapshots) {
   if (!valid_budget("adcc_checkpointed_steps", snapshots))
     return NULL;
   if (schedule != ADCC_REVOLVE && schedule != ADCC_INTERVAL) {
     adcc_rt_report("adcc_checkpointed_steps: unknown schedule %d", schedule);
     return NULL;
   }
-  adcc_rt_steps *c = steps_new(fns, d_state, state_bytes, params, d_params,
-                               params_bytes, schedule, snapshots);
-  if (!c)
-    return NULL;
+  return steps_new(fns, d_state, state_bytes, params, d_params, params_bytes,
+                   schedule, snapshots);
+}
+
+static void *steps_run(adcc_rt_steps *c, long n, state_ref state) {
   c->n = n < 0 ? 0 : n;
   if (c->n == 0)
     return c;
-  return schedule == ADCC_REVOLVE ? record_revolve(c, state)
-                                  : record_interval(c, state);
+  return c->schedule == ADCC_REVOLVE ? record_revolve(c, state)
+                                     : record_interval(c, state);
+}
+
+void *adcc_steps_record(const adcc_step_fns *fns, long n, void *state,
+                        void *d_state, size_t state_bytes, void *params,
+                        void *d_params, size_t params_bytes, int schedule,
+                        long snapshots) {
+  adcc_rt_steps *c = steps_begin(fns, d_state, state_bytes, params, d_params,
+                                 params_bytes, schedule, snapshots);
+  state_ref s = {state, NULL};
+  return c ? steps_run(c, n, s) : NULL;
+}
+
+/* c in forward over reverse, and the state with its tangents (zeros where
+   the caller has none); NULL after reporting. */
+static adcc_rt_steps *with_tangents(adcc_rt_steps *c, state_ref *state,
+                                    void *t_params, void *t_d_state,
+                                    void *t_d_params, size_t params_bytes) {
+  if (!c)
+    return NULL;
+  if (steps_tangents(c, t_params, t_d_state, t_d_params, params_bytes) &&
+      (state->t = tangent_or_zeros(c, state->t, 0, c->bytes, "state")))
+    return c;
+  steps_free(c);
+  return NULL;
+}
+
+void *adcc_steps_record_tangent(const adcc_step_fns *fns, long n, void *state,
+                                void *t_state, void *d_state, void *t_d_state,
+                                size_t state_bytes, void *params,
+                                void *t_params, void *d_params,
+                                void *t_d_params, size_t params_bytes,
+                                int schedule, long snapshots) {
+  state_ref s = {state, t_state};
+  adcc_rt_steps *c =
+      with_tangents(steps_begin(fns, d_state, state_bytes, params, d_params,
+                                params_bytes, schedule, snapshots),
+                    &s, t_params, t_d_state, t_d_params, params_bytes);
+  return c ? steps_run(c, n, s) : NULL;
 }
 
 /* The online schedule: the count is known at the end. Snapshots are taken
    every `every` steps; when all are used, every other one is dropped and
    the interval doubles. */
-static void *record_online(adcc_rt_steps *c, void *state) {
+static void *record_online(adcc_rt_steps *c, state_ref state) {
   long s = c->snapshots, every = 1, i = 0;
   if (!steps_reserve(c, s, 1))
     return c;
   cond_fn cond = (cond_fn)c->fns->cond;
-  while (cond(state, c->params)) {
+  while (cond(state.v, c->params)) {
     if (i % every == 0 && c->used == s) {
       long kept = 0;
       for (long k = 0; k < c->used; k += 2, ++kept) {
@@ -469,14 +620,31 @@ void *adcc_while_record(const adcc_step_fns *fns, void *state, void *d_state,
     return NULL;
   adcc_rt_steps *c = steps_new(fns, d_state, state_bytes, params, d_params,
                                params_bytes, ADCC_ONLINE, snapshots);
-  return c ? record_online(c, state) : NULL;
+  state_ref s = {state, NULL};
+  return c ? record_online(c, s) : NULL;
+}
+
+void *adcc_while_record_tangent(const adcc_step_fns *fns, void *state,
+                                void *t_state, void *d_state, void *t_d_state,
+                                size_t state_bytes, void *params,
+                                void *t_params, void *d_params,
+                                void *t_d_params, size_t params_bytes,
+                                long snapshots) {
+  if (!valid_budget("adcc_checkpointed_while", snapshots))
+    return NULL;
+  state_ref s = {state, t_state};
+  adcc_rt_steps *c =
+      with_tangents(steps_new(fns, d_state, state_bytes, params, d_params,
+                              params_bytes, ADCC_ONLINE, snapshots),
+                    &s, t_params, t_d_state, t_d_params, params_bytes);
+  return c ? record_online(c, s) : NULL;
 }
 
 /*--- Reversal: the reverse sweep -------------------------------------------*/
 
 static void reverse_revolve(adcc_rt_steps *c) {
   /* The last step, recorded by the forward sweep. */
-  reverse(c, c->work, c->tapes[0]);
+  reverse(c, work(c), c->tapes[0]);
   long a = c->spine_from, k = c->used - 1;
   if (c->n - 1 > a) /* (s == 1 at the end of the spine) */
     revolve(c, a, c->n - 1, 1, k);
@@ -490,7 +658,7 @@ static void reverse_revolve(adcc_rt_steps *c) {
 
 static void reverse_interval(adcc_rt_steps *c) {
   for (long i = c->n - 1; i >= c->spine_from; --i)
-    reverse(c, c->work, c->tapes[i - c->spine_from]);
+    reverse(c, work(c), c->tapes[i - c->spine_from]);
   for (long k = c->used - 1; k >= 0; --k)
     interval(c, c->at[k], k + 1 < c->used ? c->at[k + 1] : c->spine_from, k);
   c->used = 0;
@@ -506,17 +674,11 @@ static void reverse_online(adcc_rt_steps *c) {
   }
 }
 
-void adcc_steps_reverse(void *handle, void *d_state, void *d_params) {
-  adcc_rt_steps *c = handle;
-  if (!c)
-    return;
-  /* (The same shadows as the forward sweep's, passed again.) */
-  c->d_state = d_state;
-  c->d_params = d_params;
+static void steps_reverse(adcc_rt_steps *c) {
   if (c->n > 0 && c->work && c->tapes) {
     /* The steps run again write the globals: the program's values are
        kept meanwhile. */
-    unsigned char *kept = (unsigned char *)c->work + c->bytes;
+    unsigned char *kept = (unsigned char *)c->work + c->copies * c->bytes;
     copy_globals(c, kept, 0);
     c->reversing = 1;
     if (c->schedule == ADCC_REVOLVE)
@@ -528,4 +690,29 @@ void adcc_steps_reverse(void *handle, void *d_state, void *d_params) {
     copy_globals(c, kept, 1);
   }
   steps_free(c);
+}
+
+void adcc_steps_reverse(void *handle, void *d_state, void *d_params) {
+  adcc_rt_steps *c = handle;
+  if (!c)
+    return;
+  /* (The same shadows as the forward sweep's, passed again.) */
+  c->d_state = d_state;
+  c->d_params = d_params;
+  steps_reverse(c);
+}
+
+void adcc_steps_reverse_tangent(void *handle, void *d_state, void *t_d_state,
+                                void *d_params, void *t_d_params) {
+  adcc_rt_steps *c = handle;
+  if (!c)
+    return;
+  c->d_state = d_state;
+  c->d_params = d_params;
+  /* (Null tangents: the zeros the forward sweep stood in with.) */
+  if (t_d_state)
+    c->t_d_state = t_d_state;
+  if (t_d_params)
+    c->t_d_params = t_d_params;
+  steps_reverse(c);
 }

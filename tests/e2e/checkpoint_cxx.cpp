@@ -1,7 +1,8 @@
 // Checkpointed loops through <adcc.hpp> (docs/checkpointing.md):
 // adcc::checkpointed_steps, adcc::checkpointed_while and adcc::fixed_point
 // over std::array states and a parameter struct, differentiated with
-// adcc::gradient; each against the loop taped whole.
+// adcc::gradient, and Hessian-vector products through the loops with
+// adcc::hvp; each against the loop taped whole.
 #include "check.h"
 
 #include <adcc.hpp>
@@ -61,8 +62,22 @@ static double solved_taped(const double *y0, const Params *p) {
   return x[0] + 2 * x[1];
 }
 
-template <typename F>
-static void grad(F f, double *dy, Params *dp) {
+/* The objectives in two scalars, for adcc::hvp. */
+static const Params HvpParams = {2.0, 0.3, 0.02, 1.0};
+static double revolve2(double a, double b) {
+  const double y0[2] = {a, b};
+  return revolve(y0, &HvpParams);
+}
+static double online2(double a, double b) {
+  const double y0[2] = {a, b};
+  return online(y0, &HvpParams);
+}
+static double taped2(double a, double b) {
+  const double y0[2] = {a, b};
+  return taped(y0, &HvpParams);
+}
+
+template <typename F> static void grad(F f, double *dy, Params *dp) {
   static const double y0[2] = {0.3, 0.1};
   static const Params p = {2.0, 0.3, 0.02, 1.0};
   adcc::gradient(f, adcc::Duplicated(y0, dy), adcc::Duplicated(&p, dp));
@@ -89,5 +104,16 @@ int main() {
   grad(solved_taped, ty, &tp);
   CHECK_CLOSE(sp.a, tp.a, 1e-11);
   CHECK_CLOSE(sp.b, tp.b, 1e-11);
+  auto [wa, wb] =
+      adcc::hvp(taped2, adcc::Dual(0.3, 1.0), adcc::Dual(0.1, -0.5));
+  auto [ra, rb] =
+      adcc::hvp(revolve2, adcc::Dual(0.3, 1.0), adcc::Dual(0.1, -0.5));
+  auto [oa, ob] =
+      adcc::hvp(online2, adcc::Dual(0.3, 1.0), adcc::Dual(0.1, -0.5));
+  CHECK_CLOSE(ra, wa, 1e-11);
+  CHECK_CLOSE(rb, wb, 1e-11);
+  CHECK_CLOSE(oa, wa, 1e-11);
+  CHECK_CLOSE(ob, wb, 1e-11);
+  CHECK_TRUE(wa != 0 && wb != 0);
   return check_finish();
 }

@@ -3,8 +3,9 @@
 // Each pointer that an instruction writes through is traced to its
 // underlying object, across calls: an argument of a callee stands for what
 // the caller passed. The *origin* of a pointer is one of F's static
-// allocas, a global variable, memory of the callee's own (its frame, heap
-// it allocated, constants), or unknown.
+// allocas, a global variable, a heap block a local pointer variable of F
+// holds, memory of the callee's own (its frame, heap it allocated,
+// constants), or unknown.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,7 +28,7 @@ namespace adcore {
 namespace {
 
 struct Origin {
-  enum Kind { Own, Frame, Global, Unknown } K = Own;
+  enum Kind { Own, Frame, Global, Heap, Unknown } K = Own;
   const Value *Object = nullptr;
 };
 
@@ -82,6 +83,10 @@ private:
       return {Origin::Own, U};
     if (isAllocation(U) && (&In != &F || InRegion.contains(U)))
       return {Origin::Own, U};
+    if (auto *Load = dyn_cast<LoadInst>(U); Load && &In == &F)
+      if (auto *Slot = spillSlot(Load->getPointerOperand());
+          Slot && Slot->isStaticAlloca() && heapBlockOf(*Slot))
+        return {Origin::Heap, Slot};
     if (auto *Load = dyn_cast<LoadInst>(U); Load && &In != &F)
       if (auto *Slot = spillSlot(Load->getPointerOperand()))
         return storedOrigin(*Slot, In, Args);
@@ -135,6 +140,25 @@ private:
     return A;
   }
 
+  /// The block a local pointer variable \p Slot of F holds, when it is
+  /// stored once, outside the region, with what an allocation returned
+  /// (malloc, calloc, aligned_alloc, new[]; not realloc, which moves it).
+  CallBase *heapBlockOf(const AllocaInst &Slot) const {
+    const StoreInst *Only = nullptr;
+    for (const User *U : Slot.users())
+      if (auto *S = dyn_cast<StoreInst>(U)) {
+        if (Only || InRegion.contains(S))
+          return nullptr;
+        Only = S;
+      }
+    auto *C = Only ? dyn_cast<CallBase>(Only->getValueOperand()) : nullptr;
+    const Function *Callee = C ? C->getCalledFunction() : nullptr;
+    if (!C || !isAllocation(C) || Callee->getName() == "realloc" ||
+        InRegion.contains(C))
+      return nullptr;
+    return const_cast<CallBase *>(C);
+  }
+
   /// The origin of what is stored into \p Slot: the same for every store,
   /// or unknown.
   Origin storedOrigin(const AllocaInst &Slot, const Function &In,
@@ -173,10 +197,17 @@ private:
       W.Globals.insert(
           const_cast<GlobalVariable *>(cast<GlobalVariable>(O.Object)));
       return;
+    case Origin::Heap: {
+      auto *Slot = const_cast<AllocaInst *>(cast<AllocaInst>(O.Object));
+      W.HeapBlocks[Slot] = heapBlockOf(*Slot);
+      return;
+    }
     case Origin::Unknown:
       fail(Site, "writes memory through a pointer that is not a local "
                  "variable or array of '" +
-                     demangle(F.getName()) + "', whose extent is unknown");
+                     demangle(F.getName()) +
+                     "' nor a heap block a local pointer variable holds, "
+                     "whose extent is unknown");
       return;
     }
   }

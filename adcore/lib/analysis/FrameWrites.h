@@ -3,9 +3,12 @@
 // For a region of a function F (the blocks of a loop), which memory its
 // instructions and the functions they call may write: the allocas of F's
 // frame (with the instructions of the region that write each), global
-// variables, or memory the analysis cannot bound (reached through a pointer
-// loaded from memory, an argument of F, a call through a pointer), which
-// is reported with the instruction of the region responsible. Memory a
+// variables, heap blocks that a local pointer variable of F holds (the one
+// block malloc/calloc/new[] returned outside the region, the variable
+// unchanged by the region), or memory the analysis cannot bound (reached
+// through another pointer loaded from memory, an argument of F, a call
+// through a pointer), which is reported with the instruction of the region
+// responsible. Memory a
 // callee allocates (its frame, the heap it allocates) is its own. Used by
 // the outlining of checkpointed loops (CheckpointedLoops.cpp): the
 // snapshots hold the frame memory the loop writes.
@@ -16,6 +19,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -24,6 +28,7 @@
 namespace llvm {
 class AllocaInst;
 class BasicBlock;
+class CallBase;
 class Function;
 class GlobalVariable;
 class Instruction;
@@ -38,6 +43,9 @@ struct FrameWrites {
   llvm::DenseMap<llvm::AllocaInst *, llvm::SmallVector<llvm::Instruction *, 2>>
       Allocas;
   llvm::SmallPtrSet<llvm::GlobalVariable *, 4> Globals;
+  /// The heap blocks the region writes: the local pointer variable (the
+  /// alloca) that holds each, with the allocation call.
+  llvm::MapVector<llvm::AllocaInst *, llvm::CallBase *> HeapBlocks;
   /// Set when the region writes memory that cannot be bounded, or keeps
   /// the address of F's frame memory in memory: the instruction of the
   /// region responsible and why.

@@ -117,15 +117,23 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
 /// f's parameters, each floating-point or pointer one followed by its
 /// tangent/shadow, and returns the tangent of f's result, or {primal,
 /// tangent}. With a tangent-only result the primal call stays.
-bool ForwardEmitter::emitCustomForward(CallBase &Call, Function &Custom) {
-  if (Width != 1)
-    return unsupported(Call, "the registered derivative '" + Custom.getName() +
+bool ForwardEmitter::emitCustomForward(CallBase &Call, Function &Registered) {
+  Function *Batched = Width == 1 ? &Registered
+                                 : Ctx.rules().batchedForwardDerivative(
+                                       Call.getCalledFunction(), Width);
+  if (!Batched || (Width > 1 && !Call.getType()->isVoidTy()))
+    return unsupported(Call, "the registered derivative '" +
+                                 Registered.getName() +
                                  "' has no batched (width > 1) form");
+  Function &Custom = *Batched;
+  // (A batched one, which the engine registers, takes each lane's.)
   SmallVector<Value *, 16> Args;
   for (Use &U : Call.args()) {
     Args.push_back(U.get());
     if (canCarryDerivative(U.get()->getType()))
-      Args.push_back(tangent(U.get()));
+      for (unsigned L = 0; L < Width; ++L)
+        Args.push_back(Width == 1 ? tangent(U.get())
+                                  : lane(tangent(U.get()), L));
   }
   FunctionType *FT = Custom.getFunctionType();
   bool Match = FT->getNumParams() == Args.size();

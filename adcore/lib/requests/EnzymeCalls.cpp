@@ -823,6 +823,16 @@ bool ForwardCallLowering::run() {
                        (SplitKind != Split::None &&
                         (Ret->isPointerTy() || isPointerAggregate(Ret)));
   }
+  // The derivatives of a checkpointed loop's step (CheckpointedCalls.cpp):
+  // its state and parameter blocks may hold pointers to constant data
+  // (enzyme_const where the loop runs: a loop marked ADCC_CHECKPOINT
+  // keeps the pointers it reads in its parameter block), whose shadows
+  // there are null; accesses through them are guarded.
+  if (Function *Entry = Call.getCalledFunction();
+      Entry && Entry->getName().ends_with(".adcc.checkpoint"))
+    for (Argument &A : F.args())
+      if (A.getType()->isPointerTy() && A.getArgNo() < 64)
+        Key.NullReaching |= uint64_t(1) << A.getArgNo();
   findInterleave();
   // Global markers may precede the first parameter.
   StringRef Name;

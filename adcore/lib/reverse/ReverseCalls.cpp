@@ -114,7 +114,7 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   if (isShadowMirroredFunction(*Callee))
     return augmentMirroredCall(Call);
   if (const CustomGradient *G = Ctx.rules().gradient(Callee)) {
-    if (Width > 1)
+    if (Width > 1 && !(G = Ctx.rules().batchedGradient(Callee, Width)))
       return unsupported(Call, "the registered gradient of '" +
                                    Callee->getName() +
                                    "' has no batched (width > 1) form");
@@ -444,14 +444,17 @@ static bool writesOnlyItsFrame(Function &F) {
 /// returns what augmentedShape() reads; rev takes the same parameters, then
 /// the adjoint of a floating-point result, then the tape, and returns the
 /// adjoints of f's floating-point parameters (one value, or a struct of
-/// them in order).
+/// them in order). A batched one (width > 1, CustomRules::batchedGradient)
+/// takes each lane's shadow, and is reversed once for all lanes.
 bool ReverseEmitter::augmentCustomGradient(CallBase &Call,
                                            const CustomGradient &G) {
   SmallVector<Value *, 16> Args;
   for (Use &U : Call.args()) {
     Args.push_back(U.get());
     if (U.get()->getType()->isPointerTy())
-      Args.push_back(shadowOrZero(U.get()));
+      for (Lane = 0; Lane < Width; ++Lane)
+        Args.push_back(shadowOrZero(U.get()));
+    Lane = 0;
   }
   Type *RetTy = Call.getType();
   FunctionType *AT = G.Augmented->getFunctionType();

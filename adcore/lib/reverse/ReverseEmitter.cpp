@@ -613,9 +613,9 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
       Carried[I] = Popped.lookup(I);
     // Lane by lane, the last first: what the lanes popped themselves
     // (shadow stack blocks) was pushed lane by lane. A callee's reverse
-    // sweep takes every lane at once.
+    // sweep (a batched registered one's too) takes every lane at once.
     for (unsigned L = Width; L-- > 0;) {
-      if (CallKeys.count(I) && L + 1 != Width)
+      if ((CallKeys.count(I) || CustomSites.count(I)) && L + 1 != Width)
         continue;
       Lane = L;
       if (!emitAdjoint(*I, Popped))

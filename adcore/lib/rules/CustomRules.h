@@ -69,6 +69,30 @@ public:
   void addGradient(const llvm::Function *F, CustomGradient G) {
     Gradients[F] = G;
   }
+  /// A gradient of \p F for batched reverse mode of width \p Width: each
+  /// pointer parameter followed by its Width shadows (registered by the
+  /// engine only: CheckpointedCalls.h), or null.
+  const CustomGradient *batchedGradient(const llvm::Function *F,
+                                        unsigned Width) const {
+    auto It = BatchedGradients.find({F, Width});
+    return It == BatchedGradients.end() ? nullptr : &It->second;
+  }
+  void addBatchedGradient(const llvm::Function *F, unsigned Width,
+                          CustomGradient G) {
+    BatchedGradients[{F, Width}] = G;
+  }
+  /// A forward derivative of \p F for batched forward mode of width
+  /// \p Width: each floating-point or pointer parameter followed by its
+  /// Width tangents, doing F's work (registered by the engine only), or
+  /// null.
+  llvm::Function *batchedForwardDerivative(const llvm::Function *F,
+                                           unsigned Width) const {
+    return BatchedForward.lookup({F, Width});
+  }
+  void addBatchedForwardDerivative(const llvm::Function *F, unsigned Width,
+                                   llvm::Function *Fwd) {
+    BatchedForward[{F, Width}] = Fwd;
+  }
   bool isInactive(const llvm::Function *F) const {
     return InactiveFunctions.contains(F);
   }
@@ -120,6 +144,10 @@ public:
 private:
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Forward;
   llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;
+  llvm::DenseMap<std::pair<const llvm::Function *, unsigned>, CustomGradient>
+      BatchedGradients;
+  llvm::DenseMap<std::pair<const llvm::Function *, unsigned>, llvm::Function *>
+      BatchedForward;
   /// The rules of MPI calls, made when first asked for.
   mutable llvm::DenseMap<const llvm::Function *, CustomGradient> MpiGradients;
   llvm::DenseMap<const llvm::Function *, CustomSplitDerivative> Splits;
