@@ -15,6 +15,7 @@
 #include "ReverseEmitter.h"
 
 #include "adcore/CrossTU.h"
+#include "rules/BlasRules.h"
 #include "rules/CustomRules.h"
 #include "rules/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
@@ -164,6 +165,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     return unsupported(Call, Nested);
   if (classifyOpenMPCall(*Callee) == OpenMPCall::Fork)
     return augmentForkCall(Call, Replaced);
+  if (std::string Blas = blasCallError(*Callee); !Blas.empty())
+    return unsupported(Call, Blas);
   if (Key.Parallel && Callee->isDeclaration() && Ctx.defers(*Callee))
     return unsupported(Call, "'" + Ctx.displayName(*Callee) +
                                  "', defined in another file, is called in "

@@ -1,6 +1,7 @@
 //===- CustomRules.cpp - User-registered rules and marks -----------------===//
 
 #include "CustomRules.h"
+#include "BlasRules.h"
 #include "MpiRules.h"
 #include "adcore/MemoryFunctions.h"
 
@@ -176,7 +177,11 @@ void CustomRules::restoreKeptLinkage(Module &M) {
 Function *CustomRules::forwardDerivative(const Function *F) const {
   if (Function *Fn = Forward.lookup(F))
     return Fn;
-  return F ? mpiForwardRule(*F) : nullptr;
+  if (!F)
+    return nullptr;
+  if (Function *Mpi = mpiForwardRule(*F))
+    return Mpi;
+  return blasForwardRule(*F);
 }
 
 const CustomGradient *CustomRules::gradient(const Function *F) const {
@@ -185,7 +190,8 @@ const CustomGradient *CustomRules::gradient(const Function *F) const {
   if (auto It = MpiGradients.find(F); It != MpiGradients.end())
     return &It->second;
   CustomGradient G;
-  if (!F || !mpiGradientRule(*F, G.Augmented, G.Reverse))
+  if (!F || (!mpiGradientRule(*F, G.Augmented, G.Reverse) &&
+             !blasGradientRule(*F, G.Augmented, G.Reverse)))
     return nullptr;
   return &(MpiGradients[F] = G);
 }

@@ -53,7 +53,8 @@ public:
   /// skipped; \p HadError is set then.
   void collect(llvm::Module &M, bool &HadError);
 
-  /// The program's rule, or adcc's own for an MPI call (MpiRules.h).
+  /// The program's rule, or adcc's own for an MPI or a BLAS call
+  /// (MpiRules.h, BlasRules.h).
   llvm::Function *forwardDerivative(const llvm::Function *F) const;
   const CustomGradient *gradient(const llvm::Function *F) const;
   /// The rule of split forward mode for \p F, or null.
@@ -120,7 +121,7 @@ public:
 private:
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Forward;
   llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;
-  /// The rules of MPI calls, made when first asked for.
+  /// The rules of MPI and BLAS calls, made when first asked for.
   mutable llvm::DenseMap<const llvm::Function *, CustomGradient> MpiGradients;
   llvm::DenseMap<const llvm::Function *, CustomSplitDerivative> Splits;
   llvm::DenseSet<const llvm::Function *> InactiveFunctions;

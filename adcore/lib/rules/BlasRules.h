@@ -1,0 +1,49 @@
+//===- rules/BlasRules.h - Derivatives of BLAS calls ------------*- C++ -*-===//
+//
+// What adcc knows of BLAS calls in differentiated code (docs/rules.md#blas):
+// the routines that have derivative rules (dot, axpy, scal, copy, nrm2,
+// asum, gemv, ger, gemm in double and float, spelled as CBLAS's cblas_d*
+// and as Fortran's d*_), given to the emitters as the rules a program
+// registers would be (a forward derivative, an augmented and a reverse
+// function; CustomRules.h), whose work is done by C functions of the
+// runtime (runtime/lib/blas/) around the program's own call; the routines
+// that carry no derivative (i?amax); and the BLAS, LAPACK and cuBLAS
+// routines without a rule, which are refused with an error naming them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_RULES_BLASRULES_H
+#define ADCORE_RULES_BLASRULES_H
+
+#include <string>
+
+namespace llvm {
+class Function;
+} // namespace llvm
+
+namespace adcore {
+
+/// Whether \p F is a BLAS routine with a derivative rule (a declaration of
+/// the expected type).
+bool isBlasRuleFunction(const llvm::Function &F);
+
+/// The forward derivative of the BLAS routine \p F, made in F's module the
+/// first time (null when F has no rule).
+llvm::Function *blasForwardRule(const llvm::Function &F);
+
+/// The augmented and reverse functions of the BLAS routine \p F; false
+/// when it has no rule.
+bool blasGradientRule(const llvm::Function &F, llvm::Function *&Augmented,
+                      llvm::Function *&Reverse);
+
+/// BLAS routines that carry no derivative (the index of a maximum).
+bool isInactiveBlasFunction(const llvm::Function &F);
+
+/// For a declaration called with derivatives in differentiated code: the
+/// message of the error when it is a BLAS, LAPACK or cuBLAS routine
+/// without a rule (or a rule's routine declared with another type);
+/// otherwise empty.
+std::string blasCallError(const llvm::Function &F);
+
+} // namespace adcore
+
+#endif // ADCORE_RULES_BLASRULES_H

@@ -1,0 +1,32 @@
+/*===- blas_common.c - Layouts, transposes and tapes of BLAS rules ------===*/
+
+#include "blas_internal.h"
+
+#include "../tape_internal.h"
+
+#include <stdlib.h>
+
+/* CBLAS's enumerators (cblas.h). */
+enum { RowMajor = 101, NoTrans = 111 };
+
+int adcc_blas_row_major(const int *layout) {
+  return layout && *layout == RowMajor;
+}
+
+char adcc_blas_trans(const int *layout, const void *trans) {
+  if (layout)
+    return *(const int *)trans == NoTrans ? 'N' : 'T';
+  char c = *(const char *)trans;
+  return c == 'N' || c == 'n' ? 'N' : 'T';
+}
+
+void *adcc_blas_alloc(size_t bytes, const char *call) {
+  void *p = malloc(bytes ? bytes : 1);
+  if (!p)
+    adcc_rt_report("out of memory recording the operands of %s for its "
+                   "reverse (%zu bytes)",
+                   call, bytes);
+  if (!p)
+    abort(); /* (a handler that returns) */
+  return p;
+}

@@ -1,0 +1,201 @@
+/* Derivatives through CBLAS calls (docs/rules.md#blas), written as
+ * programs for Enzyme call them: each objective copies its parameters into
+ * operands with leading dimensions and increments larger than needed
+ * (negative ones too), calls one routine in double, and sums a nonlinear
+ * function of every output element, padding included. Gradients by
+ * __enzyme_autodiff against central differences and, along a random
+ * direction, against __enzyme_fwddiff; constant operands (enzyme_const)
+ * and operands the program overwrites after the call. Linked with -lblas
+ * (Debian's reference BLAS exports the CBLAS spelling too). */
+#include "rev_check.h"
+
+#include <cblas.h>
+
+enum { M = 3, N = 2, K = 4, LD = 5, BUF = 20 };
+
+/* sum of w_i v_i + v_i^2 / 2: every output gets a different adjoint */
+static double reduce(const double *v, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i)
+    s += (0.3 + 0.1 * i) * v[i] + 0.5 * v[i] * v[i];
+  return s;
+}
+
+static void load(double *to, const double *p, int n) {
+  for (int i = 0; i < n; ++i)
+    to[i] = p[i];
+}
+
+/*--- level 1 ---------------------------------------------------------------*/
+
+static double obj_dot(const double *p) {
+  double x[8], y[8];
+  load(x, p, 8);
+  load(y, p + 8, 8);
+  double r = cblas_ddot(3, x, 2, y, -2);
+  /* (the program overwrites both operands afterwards) */
+  x[0] = 2 * r;
+  y[4] = r * r;
+  return r * r + 0.1 * r + x[0] + y[4];
+}
+
+static double obj_axpy(const double *p) {
+  double x[8], y[8];
+  load(x, p, 8);
+  load(y, p + 8, 8);
+  cblas_daxpy(3, p[16], x, -2, y, 3);
+  return reduce(y, 8);
+}
+
+static double obj_scal(const double *p) {
+  double x[8];
+  load(x, p, 8);
+  cblas_dscal(4, p[8], x, 2);
+  return reduce(x, 8);
+}
+
+static double obj_copy(const double *p) {
+  double x[8], y[8];
+  load(x, p, 8);
+  load(y, p + 8, 8);
+  cblas_dcopy(3, x, 2, y, -3);
+  return reduce(y, 8) + reduce(x, 8);
+}
+
+static double obj_nrm2(const double *p) {
+  double x[8];
+  load(x, p, 8);
+  double r = cblas_dnrm2(4, x, -2);
+  return r * r * r + sin(r);
+}
+
+static double obj_asum(const double *p) {
+  double x[8];
+  load(x, p, 8);
+  double r = cblas_dasum(3, x, 3);
+  return r * r + 0.5 * r;
+}
+
+/*--- level 2: gemv (A M x N stored with LD), ger ---------------------------*/
+
+#define GEMV_OBJ(name, layout, trans)                                          \
+  static double name(const double *p) {                                      \
+    double A[BUF], x[8], y[8];                                                 \
+    load(A, p, BUF);                                                           \
+    load(x, p + BUF, 8);                                                       \
+    load(y, p + BUF + 8, 8);                                                   \
+    cblas_dgemv(layout, trans, M, N, p[BUF + 16], A, LD, x, -2, p[BUF + 17],   \
+                y, 2);                                                         \
+    return reduce(y, 8);                                                       \
+  }
+GEMV_OBJ(gemv_cn, CblasColMajor, CblasNoTrans)
+GEMV_OBJ(gemv_ct, CblasColMajor, CblasTrans)
+GEMV_OBJ(gemv_rn, CblasRowMajor, CblasNoTrans)
+GEMV_OBJ(gemv_rt, CblasRowMajor, CblasConjTrans)
+
+#define GER_OBJ(name, layout)                                                  \
+  static double name(const double *p) {                                      \
+    double A[BUF], x[8], y[8];                                                 \
+    load(A, p, BUF);                                                           \
+    load(x, p + BUF, 8);                                                       \
+    load(y, p + BUF + 8, 8);                                                   \
+    cblas_dger(layout, M, N, p[BUF + 16], x, 2, y, -3, A, LD);                 \
+    return reduce(A, BUF);                                                     \
+  }
+GER_OBJ(ger_c, CblasColMajor)
+GER_OBJ(ger_r, CblasRowMajor)
+
+/*--- level 3: gemm (C M x N, op(A) M x K, op(B) K x N, all with LD) --------*/
+
+#define GEMM_OBJ(name, layout, ta, tb)                                         \
+  static double name(const double *p) {                                      \
+    double A[BUF], B[BUF], C[BUF];                                             \
+    load(A, p, BUF);                                                           \
+    load(B, p + BUF, BUF);                                                     \
+    load(C, p + 2 * BUF, BUF);                                                 \
+    cblas_dgemm(layout, ta, tb, M, N, K, p[3 * BUF], A, LD, B, LD,             \
+                p[3 * BUF + 1], C, LD);                                        \
+    double later = reduce(A, BUF);                                             \
+    A[0] = C[1]; /* (A overwritten after the call) */                          \
+    return reduce(C, BUF) + 0.1 * later + A[0];                                \
+  }
+GEMM_OBJ(gemm_cnn, CblasColMajor, CblasNoTrans, CblasNoTrans)
+GEMM_OBJ(gemm_cnt, CblasColMajor, CblasNoTrans, CblasTrans)
+GEMM_OBJ(gemm_ctn, CblasColMajor, CblasTrans, CblasNoTrans)
+GEMM_OBJ(gemm_ctt, CblasColMajor, CblasTrans, CblasTrans)
+GEMM_OBJ(gemm_rnn, CblasRowMajor, CblasNoTrans, CblasNoTrans)
+GEMM_OBJ(gemm_rnt, CblasRowMajor, CblasNoTrans, CblasTrans)
+GEMM_OBJ(gemm_rtn, CblasRowMajor, CblasTrans, CblasNoTrans)
+GEMM_OBJ(gemm_rtt, CblasRowMajor, CblasTrans, CblasTrans)
+
+/*--- constant operands -----------------------------------------------------*/
+
+/* B constant, beta 0 (C is not read: its adjoint is 0) */
+static double gemm_const(const double *p, const double *B) {
+  double A[BUF], C[BUF];
+  load(A, p, BUF);
+  for (int i = 0; i < BUF; ++i)
+    C[i] = 0;
+  cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, M, N, K, p[BUF], A, LD,
+              B, LD, 0.0, C, LD);
+  return reduce(C, BUF);
+}
+
+static double const_B[BUF];
+static double gemm_const_fd(const double *p) { return gemm_const(p, const_B); }
+
+static void check_const(void) {
+  double p[BUF + 1], g[BUF + 1] = {0}, v[BUF + 1];
+  for (int i = 0; i < BUF; ++i)
+    const_B[i] = rev_rand();
+  for (int i = 0; i <= BUF; ++i)
+    p[i] = rev_rand();
+  __enzyme_autodiff((void *)gemm_const, enzyme_dup, p, g, enzyme_const,
+                    const_B);
+  CHECK_GRAD(gemm_const_fd, p, BUF + 1, g, NULL);
+  double dir = rev_dir(g, v, BUF + 1);
+  CHECK_CLOSE(dir,
+              __enzyme_fwddiff((void *)gemm_const, enzyme_dup, p, v,
+                               enzyme_const, const_B),
+              REV_TOL_DOT);
+}
+
+/* a dot product with a scalar result returned to the caller's adjoint */
+static double scaled_dot(double a, const double *x, const double *y) {
+  return a * cblas_ddot(4, x, 1, y, 1);
+}
+
+static void check_out(void) {
+  double x[4] = {1, 2, 3, 4}, y[4] = {0.5, -1, 2, 0.25}, dx[4] = {0};
+  double da = __enzyme_autodiff((void *)scaled_dot, 1.5, x, dx, enzyme_const,
+                                y);
+  CHECK_CLOSE(da, 0.5 - 2 + 6 + 1, 1e-12);
+  for (int i = 0; i < 4; ++i)
+    CHECK_CLOSE(dx[i], 1.5 * y[i], 1e-12);
+}
+
+int main(void) {
+  CHECK_GRAD_AND_DOT(obj_dot, 16, 1.0);
+  CHECK_GRAD_AND_DOT(obj_axpy, 17, 1.0);
+  CHECK_GRAD_AND_DOT(obj_scal, 9, 1.0);
+  CHECK_GRAD_AND_DOT(obj_copy, 16, 1.0);
+  CHECK_GRAD_AND_DOT(obj_nrm2, 8, 1.0);
+  CHECK_GRAD_AND_DOT(obj_asum, 8, 1.0);
+  CHECK_GRAD_AND_DOT(gemv_cn, BUF + 18, 1.0);
+  CHECK_GRAD_AND_DOT(gemv_ct, BUF + 18, 1.0);
+  CHECK_GRAD_AND_DOT(gemv_rn, BUF + 18, 1.0);
+  CHECK_GRAD_AND_DOT(gemv_rt, BUF + 18, 1.0);
+  CHECK_GRAD_AND_DOT(ger_c, BUF + 17, 1.0);
+  CHECK_GRAD_AND_DOT(ger_r, BUF + 17, 1.0);
+  CHECK_GRAD_AND_DOT(gemm_cnn, 3 * BUF + 2, 1.0);
+  CHECK_GRAD_AND_DOT(gemm_cnt, 3 * BUF + 2, 1.0);
+  CHECK_GRAD_AND_DOT(gemm_ctn, 3 * BUF + 2, 1.0);
+  CHECK_GRAD_AND_DOT(gemm_ctt, 3 * BUF + 2, 1.0);
+  CHECK_GRAD_AND_DOT(gemm_rnn, 3 * BUF + 2, 1.0);
+  CHECK_GRAD_AND_DOT(gemm_rnt, 3 * BUF + 2, 1.0);
+  CHECK_GRAD_AND_DOT(gemm_rtn, 3 * BUF + 2, 1.0);
+  CHECK_GRAD_AND_DOT(gemm_rtt, 3 * BUF + 2, 1.0);
+  check_const();
+  check_out();
+  return check_finish();
+}
