@@ -49,10 +49,8 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
                   isMpiRuleFunction(*Direct)));
   if (!Involved)
     return true;
-  if (Key.Split && Direct && isBlasRuleFunction(*Direct))
-    return unsupported(Call, "split forward mode of BLAS calls ('" +
-                                 Direct->getName() +
-                                 "') is not supported; use __enzyme_fwddiff");
+  if (Direct && isBlasRuleFunction(*Direct) && (Key.Split || Width != 1))
+    return unsupported(Call, blasModeError(*Direct, Key.Split));
   if (Call.isInlineAsm())
     return unsupported(Call, "inline assembly cannot be differentiated; move "
                              "it into a function with a custom derivative");

@@ -115,6 +115,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   if (isShadowMirroredFunction(*Callee))
     return augmentMirroredCall(Call);
   if (const CustomGradient *G = Ctx.rules().gradient(Callee)) {
+    if (Width > 1 && isBlasRuleFunction(*Callee))
+      return unsupported(Call, blasModeError(*Callee, /*Split=*/false));
     if (Width > 1)
       return unsupported(Call, "the registered gradient of '" +
                                    Callee->getName() +

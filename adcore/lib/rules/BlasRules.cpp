@@ -352,6 +352,16 @@ bool listed(ArrayRef<const char *> List, StringRef Name) {
 
 } // namespace
 
+std::string blasModeError(const Function &F, bool Split) {
+  if (Split)
+    return "split forward mode of BLAS calls ('" + F.getName().str() +
+           "') is not supported (the tangent sweep would run the routine "
+           "again); use __enzyme_fwddiff";
+  return "batched derivatives (enzyme_width) of BLAS calls ('" +
+         F.getName().str() + "') are not supported; compute the directions "
+         "one at a time";
+}
+
 bool isInactiveBlasFunction(const Function &F) {
   bool Lapacke = false;
   return F.isDeclaration() &&

@@ -35,6 +35,10 @@ llvm::Function *blasForwardRule(const llvm::Function &F);
 bool blasGradientRule(const llvm::Function &F, llvm::Function *&Augmented,
                       llvm::Function *&Reverse);
 
+/// The error for a call of the BLAS routine \p F (with a rule) in split
+/// forward mode (\p Split) or in a batched derivative (enzyme_width).
+std::string blasModeError(const llvm::Function &F, bool Split);
+
 /// BLAS routines that carry no derivative (the index of a maximum).
 bool isInactiveBlasFunction(const llvm::Function &F);
 
