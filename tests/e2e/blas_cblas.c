@@ -160,6 +160,52 @@ static void check_const(void) {
               REV_TOL_DOT);
 }
 
+/*--- operands the reverse reads again --------------------------------------*/
+
+/* Restrict arguments the function never writes: the reverse reads them
+ * where the caller keeps them (no copies), with their own leading
+ * dimensions and increments, also where a row-major call trades A and B,
+ * x and y. */
+static double stable_ops(const double *restrict A, const double *restrict B,
+                         const double *restrict x, const double *restrict y) {
+  double C[BUF], W[BUF], z[8];
+  for (int i = 0; i < BUF; ++i) {
+    C[i] = 0.1 * i;
+    W[i] = 0.05 * i - 0.3;
+  }
+  for (int i = 0; i < 8; ++i)
+    z[i] = 0.2 * i;
+  cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, M, N, K, 1.3, A, LD, B,
+              LD, 0.7, C, LD);
+  cblas_dgemv(CblasColMajor, CblasTrans, M, N, 0.9, A, LD, x, -2, 0.4, z, 1);
+  cblas_dger(CblasRowMajor, M, N, 1.1, x, 2, y, -1, W, LD);
+  double d = cblas_ddot(3, x, -2, y, 3);
+  double r = cblas_dnrm2(3, y, 2) + cblas_dasum(3, x, 1);
+  cblas_daxpy(3, 0.6, y, -2, z, 1);
+  return reduce(C, BUF) + reduce(z, 8) + reduce(W, BUF) + d * d + r * r;
+}
+
+static double stable_fd(const double *p) {
+  return stable_ops(p, p + BUF, p + 2 * BUF, p + 2 * BUF + 8);
+}
+
+static void check_stable(void) {
+  enum { NP = 2 * BUF + 16 };
+  double p[NP], g[NP] = {0}, v[NP];
+  for (int i = 0; i < NP; ++i)
+    p[i] = rev_rand();
+  __enzyme_autodiff((void *)stable_ops, enzyme_dup, p, g, enzyme_dup, p + BUF,
+                    g + BUF, enzyme_dup, p + 2 * BUF, g + 2 * BUF, enzyme_dup,
+                    p + 2 * BUF + 8, g + 2 * BUF + 8);
+  CHECK_GRAD(stable_fd, p, NP, g, NULL);
+  double dir = rev_dir(g, v, NP);
+  CHECK_CLOSE(__enzyme_fwddiff((void *)stable_ops, enzyme_dup, p, v,
+                               enzyme_dup, p + BUF, v + BUF, enzyme_dup,
+                               p + 2 * BUF, v + 2 * BUF, enzyme_dup,
+                               p + 2 * BUF + 8, v + 2 * BUF + 8),
+              dir, REV_TOL_DOT);
+}
+
 /* a dot product with a scalar result returned to the caller's adjoint */
 static double scaled_dot(double a, const double *x, const double *y) {
   return a * cblas_ddot(4, x, 1, y, 1);
@@ -196,6 +242,7 @@ int main(void) {
   CHECK_GRAD_AND_DOT(gemm_rtn, 3 * BUF + 2, 1.0);
   CHECK_GRAD_AND_DOT(gemm_rtt, 3 * BUF + 2, 1.0);
   check_const();
+  check_stable();
   check_out();
   return check_finish();
 }

@@ -114,6 +114,19 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     return true;
   if (isShadowMirroredFunction(*Callee))
     return augmentMirroredCall(Call);
+  // (A BLAS call's reverse reads the arrays it only reads again where
+  // nothing writes them before it, instead of copies.)
+  if (unsigned ReadOnly = blasReadOnlyArrays(*Callee);
+      ReadOnly && Width == 1 && Key.StableMemory) {
+    unsigned Stable = 0;
+    for (unsigned K = 0; K < Call.arg_size(); ++K)
+      if ((ReadOnly >> K & 1) && stableArgumentMemory(Call.getArgOperand(K)))
+        Stable |= 1u << K;
+    if (const CustomGradient *G = Ctx.rules().blasGradient(Callee, Stable)) {
+      Replaced = true;
+      return augmentCustomGradient(Call, *G);
+    }
+  }
   if (const CustomGradient *G = Ctx.rules().gradient(Callee)) {
     if (Width > 1 && isBlasRuleFunction(*Callee))
       return unsupported(Call, blasModeError(*Callee, /*Split=*/false));

@@ -38,7 +38,7 @@ namespace {
 
 /// An operation with a rule, and its parameters as CBLAS spells them: o the
 /// layout, c a transpose, i an integer, r a floating-point scalar, v an
-/// array. The Fortran spelling has no layout, takes every argument by
+/// array the call reads, w the array it writes. The Fortran spelling has no layout, takes every argument by
 /// pointer, and may declare the hidden lengths of its character arguments
 /// last (kind h).
 struct BlasOp {
@@ -49,14 +49,14 @@ struct BlasOp {
 
 constexpr BlasOp BlasOps[] = {
     {"dot", "ivivi", true},
-    {"axpy", "irvivi", false},
-    {"scal", "irvi", false},
-    {"copy", "ivivi", false},
+    {"axpy", "irviwi", false},
+    {"scal", "irwi", false},
+    {"copy", "iviwi", false},
     {"nrm2", "ivi", true},
     {"asum", "ivi", true},
-    {"gemv", "ociirvivirvi", false},
-    {"ger", "oiirvivivi", false},
-    {"gemm", "occiiirvivirvi", false},
+    {"gemv", "ociirvivirwi", false},
+    {"ger", "oiirviviwi", false},
+    {"gemm", "occiiirvivirwi", false},
 };
 
 /// The routine a declaration is: its operation, spelling and element type,
@@ -68,6 +68,7 @@ struct Routine {
   std::string Kinds;
 
   bool hasLayout() const { return StringRef(Op->Params).contains('o'); }
+  static bool isArray(char Kind) { return Kind == 'v' || Kind == 'w'; }
   std::string runtimeName(StringRef Part) const {
     return ("adcc_blas_" + Twine(Letter) + Op->Name + "_" + Part).str();
   }
@@ -117,7 +118,7 @@ std::optional<Routine> routineFor(const Function &F) {
     Type *T = F.getArg(I)->getType();
     char K = Kinds[I];
     bool Fits = K == 'h'                    ? T->isIntegerTy()
-                : R->Fortran || K == 'v'    ? T->isPointerTy()
+                : R->Fortran || Routine::isArray(K) ? T->isPointerTy()
                 : K == 'r'                  ? T == Elt
                                             : T->isIntegerTy();
     if (!Fits)
@@ -154,7 +155,7 @@ Value *byPointer(IRBuilder<> &B, Value *V) {
 
 /// The runtime's arguments for a forward or augmented call: the layout (a
 /// Fortran call: null), then each of F's arguments by pointer, those of
-/// kinds r and v followed by \p Shadow(K).
+/// kinds r, v and w followed by \p Shadow(K).
 SmallVector<Value *, 32>
 runtimeArgs(IRBuilder<> &B, const Routine &R, Function &W,
             ArrayRef<unsigned> At,
@@ -167,7 +168,7 @@ runtimeArgs(IRBuilder<> &B, const Routine &R, Function &W,
     if (Kind == 'h')
       continue;
     Args.push_back(byPointer(B, W.getArg(At[K])));
-    if (Kind == 'r' || Kind == 'v')
+    if (Kind == 'r' || Routine::isArray(Kind))
       Args.push_back(Shadow(K));
   }
   return Args;
@@ -228,11 +229,33 @@ Function *blasForwardRule(const Function &F) {
   return W;
 }
 
+unsigned blasReadOnlyArrays(const Function &F) {
+  std::optional<Routine> R = routineFor(F);
+  unsigned Mask = 0;
+  for (unsigned K = 0; R && K < R->Kinds.size(); ++K)
+    if (R->Kinds[K] == 'v')
+      Mask |= 1u << K;
+  return Mask;
+}
+
+int blasWrittenArray(const Function &F) {
+  std::optional<Routine> R = routineFor(F);
+  size_t At = R ? R->Kinds.find('w') : std::string::npos;
+  return At == std::string::npos ? -1 : int(At);
+}
+
 bool blasGradientRule(const Function &F, Function *&Augmented,
-                      Function *&Reverse) {
+                      Function *&Reverse, unsigned Stable) {
   std::optional<Routine> R = routineFor(F);
   if (!R)
     return false;
+  // (The runtime's mask: bit i for the i-th array parameter.)
+  unsigned ArrayMask = 0, Array = 0;
+  for (unsigned K = 0; K < R->Kinds.size(); ++K)
+    if (Routine::isArray(R->Kinds[K]))
+      ArrayMask |= (R->Kinds[K] == 'v' && (Stable >> K & 1) ? 1u : 0u)
+                   << Array++;
+  std::string Tag = ArrayMask ? "." + std::to_string(ArrayMask) : "";
   Module &M = *const_cast<Module *>(F.getParent());
   LLVMContext &C = M.getContext();
   Type *Elt = R->element(C);
@@ -240,7 +263,7 @@ bool blasGradientRule(const Function &F, Function *&Augmented,
   SmallVector<unsigned, 16> At;
   SmallVector<Type *, 32> Params = wrapperParams(F, /*Forward=*/false, At);
   Type *AugRet = R->Op->Returns ? StructType::get(Ptr, Elt) : Ptr;
-  Augmented = makeRuleWrapper(M, ("adcc.blas.aug." + F.getName()).str(),
+  Augmented = makeRuleWrapper(M, "adcc.blas.aug" + Tag + "." + F.getName().str(),
                           FunctionType::get(AugRet, Params, false));
   SmallVector<Type *, 32> RevParams(Params);
   if (R->Op->Returns)
@@ -252,7 +275,7 @@ bool blasGradientRule(const Function &F, Function *&Augmented,
   Type *RevRet = Scalars == 0   ? Type::getVoidTy(C)
                  : Scalars == 1 ? Elt
                                 : StructType::get(C, ScalarTypes);
-  Reverse = makeRuleWrapper(M, ("adcc.blas.rev." + F.getName()).str(),
+  Reverse = makeRuleWrapper(M, "adcc.blas.rev" + Tag + "." + F.getName().str(),
                         FunctionType::get(RevRet, RevParams, false));
   if (Augmented->empty()) {
     Function &W = *Augmented;
@@ -264,6 +287,7 @@ bool blasGradientRule(const Function &F, Function *&Augmented,
             return byPointer(B, W.getArg(At[K]));
           return W.getArg(At[K] + 1);
         });
+    Args.push_back(B.getInt32(ArrayMask));
     Value *Tape = callRuntime(B, *R, "aug", Ptr, Args);
     Value *Primal = callPrimal(B, F, W, At);
     if (!R->Op->Returns) {
@@ -279,9 +303,9 @@ bool blasGradientRule(const Function &F, Function *&Augmented,
     SmallVector<Value *, 8> Args, Slots;
     for (unsigned K = 0; K < R->Kinds.size(); ++K) {
       char Kind = R->Kinds[K];
-      if (Kind != 'r' && Kind != 'v')
+      if (Kind != 'r' && !Routine::isArray(Kind))
         continue;
-      if (Kind == 'v' || R->Fortran) {
+      if (Routine::isArray(Kind) || R->Fortran) {
         Args.push_back(W.getArg(At[K] + 1));
         continue;
       }

@@ -31,9 +31,20 @@ bool isBlasRuleFunction(const llvm::Function &F);
 llvm::Function *blasForwardRule(const llvm::Function &F);
 
 /// The augmented and reverse functions of the BLAS routine \p F; false
-/// when it has no rule.
+/// when it has no rule. \p Stable: the parameters (bit K for parameter K)
+/// among blasReadOnlyArrays(F) whose memory nothing writes between the
+/// augmented and the reverse sweep: the reverse reads them again instead
+/// of a copy.
 bool blasGradientRule(const llvm::Function &F, llvm::Function *&Augmented,
-                      llvm::Function *&Reverse);
+                      llvm::Function *&Reverse, unsigned Stable = 0);
+
+/// The parameters of the BLAS routine \p F (bit K for parameter K) that
+/// are arrays it only reads; 0 when F has no rule.
+unsigned blasReadOnlyArrays(const llvm::Function &F);
+
+/// The parameter of the BLAS routine \p F that is the array it writes, or
+/// -1 (dot, nrm2, asum, or no rule).
+int blasWrittenArray(const llvm::Function &F);
 
 /// The error for a call of the BLAS routine \p F (with a rule) in split
 /// forward mode (\p Split) or in a batched derivative (enzyme_width).

@@ -196,6 +196,19 @@ const CustomGradient *CustomRules::gradient(const Function *F) const {
   return &(MpiGradients[F] = G);
 }
 
+const CustomGradient *CustomRules::blasGradient(const Function *F,
+                                                unsigned Stable) const {
+  if (Gradients.contains(F))
+    return nullptr; // (the program's own rule comes first)
+  auto [It, New] = BlasGradients.try_emplace({F, Stable});
+  if (New &&
+      !blasGradientRule(*F, It->second.Augmented, It->second.Reverse, Stable)) {
+    BlasGradients.erase(It);
+    return nullptr;
+  }
+  return &It->second;
+}
+
 void CustomRules::collect(Module &M, bool &HadError) {
   for (GlobalVariable &G : M.globals()) {
     StringRef Name = G.getName();

@@ -57,6 +57,11 @@ public:
   /// (MpiRules.h, BlasRules.h).
   llvm::Function *forwardDerivative(const llvm::Function *F) const;
   const CustomGradient *gradient(const llvm::Function *F) const;
+  /// adcc's rule for the BLAS routine \p F whose reverse reads the arrays
+  /// \p Stable (BlasRules.h: blasGradientRule) again instead of copies;
+  /// null when the program registers a gradient of F itself.
+  const CustomGradient *blasGradient(const llvm::Function *F,
+                                     unsigned Stable) const;
   /// The rule of split forward mode for \p F, or null.
   const CustomSplitDerivative *splitDerivative(const llvm::Function *F) const {
     auto It = Splits.find(F);
@@ -123,6 +128,9 @@ private:
   llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;
   /// The rules of MPI and BLAS calls, made when first asked for.
   mutable llvm::DenseMap<const llvm::Function *, CustomGradient> MpiGradients;
+  mutable llvm::DenseMap<std::pair<const llvm::Function *, unsigned>,
+                         CustomGradient>
+      BlasGradients;
   llvm::DenseMap<const llvm::Function *, CustomSplitDerivative> Splits;
   llvm::DenseSet<const llvm::Function *> InactiveFunctions;
   llvm::DenseSet<const llvm::Value *> InactiveGlobals;

@@ -20,24 +20,28 @@ R P(dot_fwd)(const int *n, const R *x, const R *dx, const int *incx,
 }
 
 void *P(dot_aug)(const int *n, const R *x, const R *dx, const int *incx,
-                 const R *y, const R *dy, const int *incy) {
-  Tape *t = P(tape_new)(NULL, (size_t)(dy ? *n : 0) + (dx ? *n : 0), PREFIX "dot");
+                 const R *y, const R *dy, const int *incy, int stable) {
+  int keepx = dy != NULL, keepy = dx != NULL;
+  Tape *t = P(tape_new)(NULL,
+                        (size_t)(keepx && !(stable & 1) ? *n : 0) +
+                            (keepy && !(stable & 2) ? *n : 0),
+                        PREFIX "dot");
   t->n = *n;
   t->incx = *incx;
   t->incy = *incy;
-  if (dy)
-    t->a = P(vpack)(*n, x, *incx, P(tape_take)(t, *n));
-  if (dx)
-    t->b = P(vpack)(*n, y, *incy, P(tape_take)(t, *n));
+  if (keepx)
+    t->a = P(keep_vec)(t, *n, x, *incx, stable & 1, &t->ald);
+  if (keepy)
+    t->b = P(keep_vec)(t, *n, y, *incy, stable & 2, &t->bld);
   return t;
 }
 
 void P(dot_rev)(R *dx, R *dy, R rb, void *tape) {
   Tape *t = tape;
   if (dx)
-    P(vaxpy)(t->n, rb, t->b, 1, dx, t->incx);
+    P(vaxpy)(t->n, rb, t->b, t->bld, dx, t->incx);
   if (dy)
-    P(vaxpy)(t->n, rb, t->a, 1, dy, t->incy);
+    P(vaxpy)(t->n, rb, t->a, t->ald, dy, t->incy);
   free(t);
 }
 
@@ -58,16 +62,17 @@ void P(axpy_fwd)(const int *n, const R *a, const R *da, const R *x,
 
 void *P(axpy_aug)(const int *n, const R *a, const R *da, const R *x,
                   const R *dx, const int *incx, const R *y, R *dy,
-                  const int *incy) {
+                  const int *incy, int stable) {
   (void)dx, (void)y;
   int keep = dy && da;
-  Tape *t = P(tape_new)(NULL, keep ? (size_t)*n : 0, PREFIX "axpy");
+  Tape *t = P(tape_new)(NULL, keep && !(stable & 1) ? (size_t)*n : 0,
+                        PREFIX "axpy");
   t->n = *n;
   t->incx = *incx;
   t->incy = *incy;
   t->alpha = *a;
   if (keep)
-    t->a = P(vpack)(*n, x, *incx, P(tape_take)(t, *n));
+    t->a = P(keep_vec)(t, *n, x, *incx, stable & 1, &t->ald);
   return t;
 }
 
@@ -75,7 +80,7 @@ void P(axpy_rev)(R *da, R *dx, R *dy, void *tape) {
   Tape *t = tape;
   if (dy) {
     if (da)
-      *da += P(vdot)(t->n, t->a, 1, dy, t->incy);
+      *da += P(vdot)(t->n, t->a, t->ald, dy, t->incy);
     if (dx)
       P(vaxpy)(t->n, t->alpha, dy, t->incy, dx, t->incx);
   }
@@ -95,7 +100,8 @@ void P(scal_fwd)(const int *n, const R *a, const R *da, const R *x, R *dx,
 }
 
 void *P(scal_aug)(const int *n, const R *a, const R *da, const R *x,
-                  const R *dx, const int *incx) {
+                  const R *dx, const int *incx, int stable) {
+  (void)stable; /* (x is the call's output: always copied) */
   int keep = dx && da && *incx > 0;
   Tape *t = P(tape_new)(NULL, keep ? (size_t)*n : 0, PREFIX "scal");
   t->n = *n;
@@ -130,8 +136,8 @@ void P(copy_fwd)(const int *n, const R *x, const R *dx, const int *incx,
 }
 
 void *P(copy_aug)(const int *n, const R *x, const R *dx, const int *incx,
-                  const R *y, R *dy, const int *incy) {
-  (void)x, (void)dx, (void)y, (void)dy;
+                  const R *y, R *dy, const int *incy, int stable) {
+  (void)x, (void)dx, (void)y, (void)dy, (void)stable;
   Tape *t = P(tape_new)(NULL, 0, PREFIX "copy");
   t->n = *n;
   t->incx = *incx;
@@ -163,21 +169,23 @@ R P(nrm2_fwd)(const int *n, const R *x, const R *dx, const int *incx) {
   return r == 0 ? 0 : (R)(P(vdot)(*n, x, *incx, dx, *incx) / r);
 }
 
-void *P(nrm2_aug)(const int *n, const R *x, const R *dx, const int *incx) {
-  Tape *t = P(tape_new)(NULL, dx ? (size_t)*n : 0, PREFIX "nrm2");
+void *P(nrm2_aug)(const int *n, const R *x, const R *dx, const int *incx,
+                  int stable) {
+  Tape *t = P(tape_new)(NULL, dx && !(stable & 1) ? (size_t)*n : 0,
+                        PREFIX "nrm2");
   t->n = *n;
   t->incx = *incx;
   if (dx)
-    t->a = P(vpack)(*n, x, *incx, P(tape_take)(t, *n));
+    t->a = P(keep_vec)(t, *n, x, *incx, stable & 1, &t->ald);
   return t;
 }
 
 void P(nrm2_rev)(R *dx, R rb, void *tape) {
   Tape *t = tape;
   if (dx) {
-    double r = P(norm)(t->n, t->a, 1);
+    double r = P(norm)(t->n, t->a, t->ald);
     if (r != 0)
-      P(vaxpy)(t->n, (R)(rb / r), t->a, 1, dx, t->incx);
+      P(vaxpy)(t->n, (R)(rb / r), t->a, t->ald, dx, t->incx);
   }
   free(t);
 }
@@ -197,13 +205,15 @@ R P(asum_fwd)(const int *n, const R *x, const R *dx, const int *incx) {
   return (R)s;
 }
 
-void *P(asum_aug)(const int *n, const R *x, const R *dx, const int *incx) {
+void *P(asum_aug)(const int *n, const R *x, const R *dx, const int *incx,
+                  int stable) {
   int keep = dx && *incx > 0;
-  Tape *t = P(tape_new)(NULL, keep ? (size_t)*n : 0, PREFIX "asum");
+  Tape *t = P(tape_new)(NULL, keep && !(stable & 1) ? (size_t)*n : 0,
+                        PREFIX "asum");
   t->n = *n;
   t->incx = *incx;
   if (keep)
-    t->a = P(vpack)(*n, x, *incx, P(tape_take)(t, *n));
+    t->a = P(keep_vec)(t, *n, x, *incx, stable & 1, &t->ald);
   return t;
 }
 
@@ -212,6 +222,6 @@ void P(asum_rev)(R *dx, R rb, void *tape) {
   if (dx && t->incx > 0)
     for (int i = 0; i < t->n; ++i)
       dx[adcc_blas_at(t->n, t->incx, i)] +=
-          (R)copysign(1.0, (double)t->a[i]) * rb;
+          (R)copysign(1.0, (double)t->a[adcc_blas_at(t->n, t->ald, i)]) * rb;
   free(t);
 }

@@ -79,20 +79,21 @@ void P(gemv_fwd)(GEMV_PARAMS) {
     P(vaxpy)(leny, *dbeta, y, h.incy, dy, h.incy);
 }
 
-void *P(gemv_aug)(GEMV_PARAMS) {
+void *P(gemv_aug)(GEMV_PARAMS, int stable) {
   Tape h = P(gemv_read)(layout, trans, m, n, alpha, lda, incx, beta, incy);
   int lenx = h.ta == 'N' ? h.n : h.m, leny = h.ta == 'N' ? h.m : h.n;
   int keepA = dy && (dx || dalpha), keepx = dy && (dA || dalpha);
-  int keepy = dy && dbeta && h.beta != 0;
-  size_t size = (keepA ? (size_t)h.m * h.n : 0) + (keepx ? (size_t)lenx : 0) +
+  int keepy = dy && dbeta && h.beta != 0; /* (y: the output, copied) */
+  size_t size = (keepA && !(stable & 1) ? (size_t)h.m * h.n : 0) +
+                (keepx && !(stable & 2) ? (size_t)lenx : 0) +
                 (keepy ? (size_t)leny : 0);
   Tape *t = P(tape_new)(&h, size, PREFIX "gemv");
   if (keepA)
-    t->a = P(mpack)(h.m, h.n, A, h.lda, P(tape_take)(t, (size_t)h.m * h.n));
+    t->a = P(keep_mat)(t, h.m, h.n, A, h.lda, stable & 1, &t->ald);
   if (keepx)
-    t->b = P(vpack)(lenx, x, h.incx, P(tape_take)(t, lenx));
+    t->b = P(keep_vec)(t, lenx, x, h.incx, stable & 2, &t->bld);
   if (keepy)
-    t->c = P(vpack)(leny, y, h.incy, P(tape_take)(t, leny));
+    t->c = P(keep_vec)(t, leny, y, h.incy, 0, &t->cld);
   return t;
 }
 
@@ -102,19 +103,19 @@ void P(gemv_rev)(R *dalpha, R *dA, R *dx, R *dbeta, R *dy, void *tape) {
     free(t);
     return;
   }
-  int leny = t->ta == 'N' ? t->m : t->n, lda = P(imax1)(t->m);
+  int leny = t->ta == 'N' ? t->m : t->n;
   if (dA) {
     if (t->ta == 'N')
-      P(ger)(t->m, t->n, t->alpha, dy, t->incy, t->b, 1, dA, t->lda);
+      P(ger)(t->m, t->n, t->alpha, dy, t->incy, t->b, t->bld, dA, t->lda);
     else
-      P(ger)(t->m, t->n, t->alpha, t->b, 1, dy, t->incy, dA, t->lda);
+      P(ger)(t->m, t->n, t->alpha, t->b, t->bld, dy, t->incy, dA, t->lda);
   }
   if (dx)
-    P(gemv)(adcc_blas_flip(t->ta), t->m, t->n, t->alpha, t->a, lda, dy,
+    P(gemv)(adcc_blas_flip(t->ta), t->m, t->n, t->alpha, t->a, t->ald, dy,
             t->incy, 1, dx, t->incx);
   if (dalpha) {
     R *ax = adcc_blas_alloc((size_t)leny * sizeof(R), PREFIX "gemv");
-    P(gemv)(t->ta, t->m, t->n, 1, t->a, lda, t->b, 1, 0, ax, 1);
+    P(gemv)(t->ta, t->m, t->n, 1, t->a, t->ald, t->b, t->bld, 0, ax, 1);
     *dalpha += P(vdot)(leny, ax, 1, dy, t->incy);
     free(ax);
   }
@@ -170,17 +171,20 @@ void P(ger_fwd)(GER_PARAMS) {
     P(ger)(h.m, h.n, *dalpha, x, h.incx, y, h.incy, dA, h.lda);
 }
 
-void *P(ger_aug)(GER_PARAMS) {
+void *P(ger_aug)(GER_PARAMS, int stable) {
   (void)A;
   Tape h = P(ger_read)(layout, m, n, alpha, incx, incy, lda);
-  GER_SWAP(adcc_blas_row_major(layout), x, dx, y, dy)
+  GER_SWAP(h.row, x, dx, y, dy)
+  int stablex = stable & (h.row ? 2 : 1), stabley = stable & (h.row ? 1 : 2);
   int keepx = dA && (dy || dalpha), keepy = dA && (dx || dalpha);
-  Tape *t = P(tape_new)(
-      &h, (keepx ? (size_t)h.m : 0) + (keepy ? (size_t)h.n : 0), PREFIX "ger");
+  Tape *t = P(tape_new)(&h,
+                        (keepx && !stablex ? (size_t)h.m : 0) +
+                            (keepy && !stabley ? (size_t)h.n : 0),
+                        PREFIX "ger");
   if (keepx)
-    t->a = P(vpack)(h.m, x, h.incx, P(tape_take)(t, h.m));
+    t->a = P(keep_vec)(t, h.m, x, h.incx, stablex, &t->ald);
   if (keepy)
-    t->b = P(vpack)(h.n, y, h.incy, P(tape_take)(t, h.n));
+    t->b = P(keep_vec)(t, h.n, y, h.incy, stabley, &t->bld);
   return t;
 }
 
@@ -192,13 +196,16 @@ void P(ger_rev)(R *dalpha, R *dx, R *dy, R *dA, void *tape) {
   }
   if (dA) {
     if (dx)
-      P(gemv)('N', t->m, t->n, t->alpha, dA, t->lda, t->b, 1, 1, dx, t->incx);
+      P(gemv)('N', t->m, t->n, t->alpha, dA, t->lda, t->b, t->bld, 1, dx,
+              t->incx);
     if (dy)
-      P(gemv)('T', t->m, t->n, t->alpha, dA, t->lda, t->a, 1, 1, dy, t->incy);
+      P(gemv)('T', t->m, t->n, t->alpha, dA, t->lda, t->a, t->ald, 1, dy,
+              t->incy);
     if (dalpha) {
-      R *ay = adcc_blas_alloc((size_t)P(imax1)(t->m) * sizeof(R), PREFIX "ger");
-      P(gemv)('N', t->m, t->n, 1, dA, t->lda, t->b, 1, 0, ay, 1);
-      *dalpha += P(vdot)(t->m, t->a, 1, ay, 1);
+      R *ay = adcc_blas_alloc((size_t)P(imax1)(t->m) * sizeof(R),
+                              PREFIX "ger");
+      P(gemv)('N', t->m, t->n, 1, dA, t->lda, t->b, t->bld, 0, ay, 1);
+      *dalpha += P(vdot)(t->m, t->a, t->ald, ay, 1);
       free(ay);
     }
   }
@@ -271,27 +278,29 @@ void P(gemm_fwd)(GEMM_PARAMS) {
     P(maxpy)(h.m, h.n, *dbeta, C, h.ldc, dC, h.ldc);
 }
 
-void *P(gemm_aug)(GEMM_PARAMS) {
+void *P(gemm_aug)(GEMM_PARAMS, int stable) {
   Tape h = P(gemm_read)(layout, transa, transb, m, n, k, alpha, lda, ldb,
                         beta, ldc);
   GEMM_SWAP(h.row, A, dA, B, dB)
+  int stableA = stable & (h.row ? 2 : 1), stableB = stable & (h.row ? 1 : 2);
   size_t sizeA = (size_t)P(rows_a)(&h) * P(cols_a)(&h);
   size_t sizeB = (size_t)P(rows_b)(&h) * P(cols_b)(&h);
   size_t sizeC = (size_t)h.m * h.n;
   int keepA = dC && (dB || dalpha), keepB = dC && (dA || dalpha);
-  int keepC = dC && dbeta && h.beta != 0;
+  int keepC = dC && dbeta && h.beta != 0; /* (C: the output, copied) */
   Tape *t = P(tape_new)(&h,
-                        (keepA ? sizeA : 0) + (keepB ? sizeB : 0) +
+                        (keepA && !stableA ? sizeA : 0) +
+                            (keepB && !stableB ? sizeB : 0) +
                             (keepC ? sizeC : 0),
                         PREFIX "gemm");
   if (keepA)
-    t->a = P(mpack)(P(rows_a)(&h), P(cols_a)(&h), A, h.lda,
-                    P(tape_take)(t, sizeA));
+    t->a = P(keep_mat)(t, P(rows_a)(&h), P(cols_a)(&h), A, h.lda, stableA,
+                       &t->ald);
   if (keepB)
-    t->b = P(mpack)(P(rows_b)(&h), P(cols_b)(&h), B, h.ldb,
-                    P(tape_take)(t, sizeB));
+    t->b = P(keep_mat)(t, P(rows_b)(&h), P(cols_b)(&h), B, h.ldb, stableB,
+                       &t->bld);
   if (keepC)
-    t->c = P(mpack)(h.m, h.n, C, h.ldc, P(tape_take)(t, sizeC));
+    t->c = P(keep_mat)(t, h.m, h.n, C, h.ldc, 0, &t->cld);
   return t;
 }
 
@@ -305,7 +314,7 @@ void P(gemm_rev)(R *dalpha, R *dA, R *dB, R *dbeta, R *dC, void *tape) {
     R *d = dA;
     dA = dB, dB = d;
   }
-  int lda = P(imax1)(P(rows_a)(t)), ldb = P(imax1)(P(rows_b)(t));
+  int lda = t->ald, ldb = t->bld;
   if (dA) {
     if (t->ta == 'N') /* A += alpha Cb op(B)^T */
       P(gemm)('N', adcc_blas_flip(t->tb), t->m, t->k, t->n, t->alpha, dC,
@@ -332,7 +341,7 @@ void P(gemm_rev)(R *dalpha, R *dA, R *dB, R *dbeta, R *dC, void *tape) {
     free(ab);
   }
   if (dbeta && t->c)
-    *dbeta += P(mdot)(t->m, t->n, t->c, P(imax1)(t->m), dC, t->ldc);
+    *dbeta += P(mdot)(t->m, t->n, t->c, t->cld, dC, t->ldc);
   P(mscale)(t->m, t->n, t->beta, dC, t->ldc);
   free(t);
 }

@@ -11,7 +11,10 @@
  * the adjoints of the inputs (the shadows of the floating-point arguments,
  * in order, then the result's adjoint, then the tape) and frees the tape.
  * All run before the program's own call of the routine, which
- * generated code makes right after P(op_fwd) and P(op_aug).
+ * generated code makes right after P(op_fwd) and P(op_aug). P(op_aug)
+ * takes last a mask of the arrays (bit i: the i-th array argument) that
+ * nothing writes before the reverse runs (adcc's reverse emitter knows):
+ * those are read again by the reverse instead of copied.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -43,6 +46,7 @@ typedef struct {
   char ta, tb;
   R alpha, beta;
   R *a, *b, *c;
+  int ald, bld, cld; /* their leading dimensions or increments */
   R *next; /* (the free part of the block) */
 } Tape;
 
@@ -64,6 +68,24 @@ static R *P(tape_take)(Tape *t, size_t elements) {
 }
 
 #include "blas_vectors.h"
+
+/* What the reverse reads of a vector: itself when \p stable (nothing
+ * writes it before the reverse), else a contiguous copy; *inc gets the
+ * increment to read it with. */
+static R *P(keep_vec)(Tape *t, int n, const R *x, int incx, int stable,
+                      int *inc) {
+  *inc = stable ? incx : 1;
+  return stable ? (R *)x : P(vpack)(n, x, incx, P(tape_take)(t, n));
+}
+
+/* The same for a rows x cols matrix with leading dimension ld. */
+static R *P(keep_mat)(Tape *t, int rows, int cols, const R *a, int ld,
+                      int stable, int *ld_kept) {
+  *ld_kept = stable ? ld : P(imax1)(rows);
+  return stable ? (R *)a
+                : P(mpack)(rows, cols, a, ld,
+                           P(tape_take)(t, (size_t)rows * cols));
+}
 
 #include "blas_level1.h"
 
