@@ -26,6 +26,13 @@ static void load(double *to, const double *p, int n) {
     to[i] = p[i];
 }
 
+/* A matrix and two vectors: p = [A (BUF) | x (8) | y (8)] */
+static void load_axy(double *A, double *x, double *y, const double *p) {
+  load(A, p, BUF);
+  load(x, p + BUF, 8);
+  load(y, p + BUF + 8, 8);
+}
+
 /*--- level 1 ---------------------------------------------------------------*/
 
 static double obj_dot(const double *p) {
@@ -81,9 +88,7 @@ static double obj_asum(const double *p) {
 #define GEMV_OBJ(name, layout, trans)                                          \
   static double name(const double *p) {                                      \
     double A[BUF], x[8], y[8];                                                 \
-    load(A, p, BUF);                                                           \
-    load(x, p + BUF, 8);                                                       \
-    load(y, p + BUF + 8, 8);                                                   \
+    load_axy(A, x, y, p);                                                      \
     cblas_dgemv(layout, trans, M, N, p[BUF + 16], A, LD, x, -2, p[BUF + 17],   \
                 y, 2);                                                         \
     return reduce(y, 8);                                                       \
@@ -93,12 +98,24 @@ GEMV_OBJ(gemv_ct, CblasColMajor, CblasTrans)
 GEMV_OBJ(gemv_rn, CblasRowMajor, CblasNoTrans)
 GEMV_OBJ(gemv_rt, CblasRowMajor, CblasConjTrans)
 
+/* symv: the other triangle of A holds values the call must not read */
+#define SYMV_OBJ(name, layout, uplo)                                           \
+  static double name(const double *p) {                                      \
+    double A[BUF], x[8], y[8];                                                 \
+    load_axy(A, x, y, p);                                                      \
+    cblas_dsymv(layout, uplo, K, p[BUF + 16], A, LD, x, 2, p[BUF + 17], y,     \
+                -2);                                                           \
+    return reduce(y, 8);                                                       \
+  }
+SYMV_OBJ(symv_cu, CblasColMajor, CblasUpper)
+SYMV_OBJ(symv_cl, CblasColMajor, CblasLower)
+SYMV_OBJ(symv_ru, CblasRowMajor, CblasUpper)
+SYMV_OBJ(symv_rl, CblasRowMajor, CblasLower)
+
 #define GER_OBJ(name, layout)                                                  \
   static double name(const double *p) {                                      \
     double A[BUF], x[8], y[8];                                                 \
-    load(A, p, BUF);                                                           \
-    load(x, p + BUF, 8);                                                       \
-    load(y, p + BUF + 8, 8);                                                   \
+    load_axy(A, x, y, p);                                                      \
     cblas_dger(layout, M, N, p[BUF + 16], x, 2, y, -3, A, LD);                 \
     return reduce(A, BUF);                                                     \
   }
@@ -178,6 +195,7 @@ static double stable_ops(const double *restrict A, const double *restrict B,
   cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, M, N, K, 1.3, A, LD, B,
               LD, 0.7, C, LD);
   cblas_dgemv(CblasColMajor, CblasTrans, M, N, 0.9, A, LD, x, -2, 0.4, z, 1);
+  cblas_dsymv(CblasRowMajor, CblasLower, M, 0.8, B, LD, y, 1, 1.2, z, -1);
   cblas_dger(CblasRowMajor, M, N, 1.1, x, 2, y, -1, W, LD);
   double d = cblas_ddot(3, x, -2, y, 3);
   double r = cblas_dnrm2(3, y, 2) + cblas_dasum(3, x, 1);
@@ -231,6 +249,10 @@ int main(void) {
   CHECK_GRAD_AND_DOT(gemv_ct, BUF + 18, 1.0);
   CHECK_GRAD_AND_DOT(gemv_rn, BUF + 18, 1.0);
   CHECK_GRAD_AND_DOT(gemv_rt, BUF + 18, 1.0);
+  CHECK_GRAD_AND_DOT(symv_cu, BUF + 18, 1.0);
+  CHECK_GRAD_AND_DOT(symv_cl, BUF + 18, 1.0);
+  CHECK_GRAD_AND_DOT(symv_ru, BUF + 18, 1.0);
+  CHECK_GRAD_AND_DOT(symv_rl, BUF + 18, 1.0);
   CHECK_GRAD_AND_DOT(ger_c, BUF + 17, 1.0);
   CHECK_GRAD_AND_DOT(ger_r, BUF + 17, 1.0);
   CHECK_GRAD_AND_DOT(gemm_cnn, 3 * BUF + 2, 1.0);

@@ -21,6 +21,9 @@
   void P##gemv_(const char *t, const int *m, const int *n, const T *alpha,     \
                 const T *a, const int *lda, const T *x, const int *incx,       \
                 const T *beta, T *y, const int *incy);                         \
+  void P##symv_(const char *uplo, const int *n, const T *alpha, const T *a,   \
+                const int *lda, const T *x, const int *incx, const T *beta,    \
+                T *y, const int *incy);                                        \
   void P##ger_(const int *m, const int *n, const T *alpha, const T *x,         \
                const int *incx, const T *y, const int *incy, T *a,             \
                const int *lda);
@@ -73,6 +76,8 @@ enum { BUF = 20 };
     P##gemv_("N", &m, &n, &alpha, A, &ld, x, &minus2, &beta, y, &one);         \
     P##gemv_("T", &m, &n, &beta, A, &ld, y, &one, &alpha, x, &minus2);         \
     P##ger_(&m, &n, &alpha, y, &one, x, &minus2, A, &ld);                      \
+    P##symv_("u", &n, &alpha, A, &ld, x, &minus2, &beta, y + 2, &one);         \
+    P##symv_("L", &m, &beta, A + 1, &ld, y, &one, &alpha, x, &minus2);         \
     return P##reduce(A, BUF) + P##reduce(x, 8) + P##reduce(y, 8);              \
   }                                                                            \
   static double P##level3(const double *p) {                                   \

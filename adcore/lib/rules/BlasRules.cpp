@@ -37,7 +37,7 @@ namespace adcore {
 namespace {
 
 /// An operation with a rule, and its parameters as CBLAS spells them: o the
-/// layout, c a transpose, i an integer, r a floating-point scalar, v an
+/// layout, c a transpose or triangle, i an integer, r a floating-point scalar, v an
 /// array the call reads, w the array it writes. The Fortran spelling has no layout, takes every argument by
 /// pointer, and may declare the hidden lengths of its character arguments
 /// last (kind h).
@@ -55,6 +55,7 @@ constexpr BlasOp BlasOps[] = {
     {"nrm2", "ivi", true},
     {"asum", "ivi", true},
     {"gemv", "ociirvivirwi", false},
+    {"symv", "ocirvivirwi", false},
     {"ger", "oiirviviwi", false},
     {"gemm", "occiiirvivirwi", false},
 };
@@ -397,8 +398,8 @@ std::string blasCallError(const Function &F) {
     return std::string();
   StringRef Name = F.getName();
   std::string Rules = "adcc differentiates the BLAS routines dot, axpy, "
-                      "scal, copy, nrm2, asum, gemv, ger and gemm of double "
-                      "and float, spelled cblas_d<op> or d<op>_ "
+                      "scal, copy, nrm2, asum, gemv, symv, ger and gemm of "
+                      "double and float, spelled cblas_d<op> or d<op>_ "
                       "(docs/rules.md#blas)";
   std::string Fix = "; register a derivative for it "
                     "(docs/custom-derivatives.md) or move the call out of "

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 /* CBLAS's enumerators (cblas.h). */
-enum { RowMajor = 101, NoTrans = 111 };
+enum { RowMajor = 101, NoTrans = 111, Upper = 121 };
 
 int adcc_blas_row_major(const int *layout) {
   return layout && *layout == RowMajor;
@@ -18,6 +18,12 @@ char adcc_blas_trans(const int *layout, const void *trans) {
     return *(const int *)trans == NoTrans ? 'N' : 'T';
   char c = *(const char *)trans;
   return c == 'N' || c == 'n' ? 'N' : 'T';
+}
+
+char adcc_blas_uplo(const int *layout, const void *uplo) {
+  int upper = layout ? *(const int *)uplo == Upper
+                     : *(const char *)uplo == 'U' || *(const char *)uplo == 'u';
+  return upper != adcc_blas_row_major(layout) ? 'U' : 'L';
 }
 
 void *adcc_blas_alloc(size_t bytes, const char *call) {

@@ -30,6 +30,10 @@ int adcc_blas_row_major(const int *layout);
  * matrices is the transpose). */
 char adcc_blas_trans(const int *layout, const void *trans);
 
+/* 'U' or 'L' for a triangle argument (CblasUpper, CblasLower; 'U', 'L').
+ * A row-major call's upper triangle is the column-major lower one. */
+char adcc_blas_uplo(const int *layout, const void *uplo);
+
 /* The other of 'N' and 'T'. */
 static inline char adcc_blas_flip(char t) { return t == 'N' ? 'T' : 'N'; }
 

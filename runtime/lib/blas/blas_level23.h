@@ -345,3 +345,99 @@ void P(gemm_rev)(R *dalpha, R *dA, R *dB, R *dbeta, R *dC, void *tape) {
   P(mscale)(t->m, t->n, t->beta, dC, t->ldc);
   free(t);
 }
+
+/*--- symv: y = alpha S x + beta y, S symmetric from one triangle of A ----===*/
+/* y' = alpha S(A') x + alpha S x' + alpha' S x + beta y' + beta' y;
+ * the stored triangle's adjoint: A_ij += alpha (yb_i x_j + yb_j x_i) off
+ * the diagonal, A_ii += alpha yb_i x_i; xb += alpha S yb,
+ * alphab += yb . S x, betab += yb . y, yb = beta yb.
+ * In the tape: n, ta (the triangle), lda, incx, incy, alpha, beta; a = A,
+ * b = x, c = y. A row-major call is the column-major one on the other
+ * triangle (S is its own transpose). */
+
+static void P(symv)(char uplo, int n, R alpha, const R *a, int lda,
+                    const R *x, int incx, R beta, R *y, int incy) {
+  F(symv)(&uplo, &n, &alpha, a, &lda, x, &incx, &beta, y, &incy, 1);
+}
+
+static Tape P(symv_read)(const int *layout, const void *uplo, const int *n,
+                         const R *alpha, const int *lda, const int *incx,
+                         const R *beta, const int *incy) {
+  /* (Read as a column-major gemv of an n x n matrix, then the triangle.) */
+  Tape h = P(gemv_read)(NULL, "N", n, n, alpha, lda, incx, beta, incy);
+  h.ta = adcc_blas_uplo(layout, uplo);
+  return h;
+}
+
+#define SYMV_PARAMS                                                            \
+  const int *layout, const void *uplo, const int *n, const R *alpha,           \
+      const R *dalpha, const R *A, const R *dA, const int *lda, const R *x,    \
+      const R *dx, const int *incx, const R *beta, const R *dbeta,             \
+      const R *y, R *dy, const int *incy
+
+void P(symv_fwd)(SYMV_PARAMS) {
+  if (!dy)
+    return;
+  Tape h = P(symv_read)(layout, uplo, n, alpha, lda, incx, beta, incy);
+  R b = h.beta;
+  const R *terms[3][2] = {{dA, x}, {A, dx}, {A, x}};
+  R coef[3] = {h.alpha, h.alpha, dalpha ? *dalpha : 0};
+  for (int i = 0; i < 3; ++i) {
+    if (!terms[i][0] || !terms[i][1] || coef[i] == 0)
+      continue;
+    P(symv)(h.ta, h.n, coef[i], terms[i][0], h.lda, terms[i][1], h.incx, b, dy,
+            h.incy);
+    b = 1;
+  }
+  P(vscale)(h.n, b, dy, h.incy);
+  if (dbeta && *dbeta != 0 && h.beta != 0)
+    P(vaxpy)(h.n, *dbeta, y, h.incy, dy, h.incy);
+}
+
+void *P(symv_aug)(SYMV_PARAMS, int stable) {
+  Tape h = P(symv_read)(layout, uplo, n, alpha, lda, incx, beta, incy);
+  int keepA = dy && (dx || dalpha), keepx = dy && (dA || dalpha);
+  int keepy = dy && dbeta && h.beta != 0; /* (y: the output, copied) */
+  size_t size = (keepA && !(stable & 1) ? (size_t)h.n * h.n : 0) +
+                (keepx && !(stable & 2) ? (size_t)h.n : 0) +
+                (keepy ? (size_t)h.n : 0);
+  Tape *t = P(tape_new)(&h, size, PREFIX "symv");
+  if (keepA)
+    t->a = P(keep_mat)(t, h.n, h.n, A, h.lda, stable & 1, &t->ald);
+  if (keepx)
+    t->b = P(keep_vec)(t, h.n, x, h.incx, stable & 2, &t->bld);
+  if (keepy)
+    t->c = P(keep_vec)(t, h.n, y, h.incy, 0, &t->cld);
+  return t;
+}
+
+void P(symv_rev)(R *dalpha, R *dA, R *dx, R *dbeta, R *dy, void *tape) {
+  Tape *t = tape;
+  int n = t->n;
+  if (!dy) {
+    free(t);
+    return;
+  }
+  if (dA)
+    for (int j = 0; j < n; ++j)
+      for (int i = t->ta == 'U' ? 0 : j; i < (t->ta == 'U' ? j + 1 : n); ++i) {
+        R ybi = dy[adcc_blas_at(n, t->incy, i)];
+        R ybj = dy[adcc_blas_at(n, t->incy, j)];
+        R xi = t->b[adcc_blas_at(n, t->bld, i)];
+        R xj = t->b[adcc_blas_at(n, t->bld, j)];
+        dA[(size_t)j * t->lda + i] +=
+            t->alpha * (i == j ? ybi * xi : ybi * xj + ybj * xi);
+      }
+  if (dx)
+    P(symv)(t->ta, n, t->alpha, t->a, t->ald, dy, t->incy, 1, dx, t->incx);
+  if (dalpha) {
+    R *ax = adcc_blas_alloc((size_t)P(imax1)(n) * sizeof(R), PREFIX "symv");
+    P(symv)(t->ta, n, 1, t->a, t->ald, t->b, t->bld, 0, ax, 1);
+    *dalpha += P(vdot)(n, ax, 1, dy, t->incy);
+    free(ax);
+  }
+  if (dbeta && t->c)
+    *dbeta += P(vdot)(n, t->c, t->cld, dy, t->incy);
+  P(vscale)(n, t->beta, dy, t->incy);
+  free(t);
+}

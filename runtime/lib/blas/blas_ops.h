@@ -32,6 +32,9 @@ void F(gemm)(const char *transa, const char *transb, const int *m,
              const int *n, const int *k, const R *alpha, const R *a,
              const int *lda, const R *b, const int *ldb, const R *beta, R *c,
              const int *ldc, size_t transa_len, size_t transb_len);
+void F(symv)(const char *uplo, const int *n, const R *alpha, const R *a,
+             const int *lda, const R *x, const int *incx, const R *beta, R *y,
+             const int *incy, size_t uplo_len);
 void F(ger)(const int *m, const int *n, const R *alpha, const R *x,
             const int *incx, const R *y, const int *incy, R *a,
             const int *lda);
@@ -43,7 +46,7 @@ void F(ger)(const int *m, const int *n, const R *alpha, const R *x,
 typedef struct {
   int m, n, k, lda, ldb, ldc, incx, incy;
   int row; /* a row-major CBLAS call (A and B, x and y traded places) */
-  char ta, tb;
+  char ta, tb; /* (symv: ta is the triangle, 'U' or 'L') */
   R alpha, beta;
   R *a, *b, *c;
   int ald, bld, cld; /* their leading dimensions or increments */

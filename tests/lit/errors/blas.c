@@ -45,7 +45,7 @@ double f(double *a) {
   double r = 0;
 #ifdef LAPACK
   int n = 2, ipiv[2], info;
-  // LAPACK: :[[@LINE+1]]:3: error: cannot differentiate 'f' in {{forward|reverse}} mode: 'dgetrf_' (LAPACK) has no derivative rule: adcc differentiates the BLAS routines dot, axpy, scal, copy, nrm2, asum, gemv, ger and gemm
+  // LAPACK: :[[@LINE+1]]:3: error: cannot differentiate 'f' in {{forward|reverse}} mode: 'dgetrf_' (LAPACK) has no derivative rule: adcc differentiates the BLAS routines dot, axpy, scal, copy, nrm2, asum, gemv, symv, ger and gemm
   dgetrf_(&n, &n, a, &n, ipiv, &info);
 #endif
 #ifdef POTRF
