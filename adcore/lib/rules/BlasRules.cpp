@@ -394,9 +394,17 @@ bool isInactiveBlasFunction(const Function &F) {
 }
 
 std::string blasCallError(const Function &F) {
+  StringRef Name = F.getName();
+  // (The rules' wrappers, reached when a derivative that calls BLAS is
+  // differentiated again.)
+  if (Name.starts_with("adcc.blas."))
+    return "second derivatives through BLAS calls (the derivative of '" +
+           Name.rsplit('.').second.str() +
+           "' differentiated again, as forward over reverse mode does) are "
+           "not supported yet; compute the second derivative of that "
+           "operation written as loops";
   if (!F.isDeclaration())
     return std::string();
-  StringRef Name = F.getName();
   std::string Rules = "adcc differentiates the BLAS routines dot, axpy, "
                       "scal, copy, nrm2, asum, gemv, symv, ger and gemm of "
                       "double and float, spelled cblas_d<op> or d<op>_ "

@@ -13,6 +13,7 @@
 // RUN: %expect-exit 1 %adcc -O2 -c -DBATCH %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BATCH
 // RUN: %expect-exit 1 %adcc -O0 -c -DBATCH -DREVERSE_BATCH %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BATCH
 // RUN: %expect-exit 1 %adcc -O2 -c -DSPLIT %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
+// RUN: %expect-exit 1 %adcc -O2 -c -DHESSIAN %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=HESSIAN
 // RUN: %expect-exit 1 %adcc -O2 -c -DWRONGTYPE %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=WRONGTYPE
 // The index of a maximum carries no derivative: fine.
 // RUN: %adcc -O2 -c -DAMAX %s -o /dev/null
@@ -68,7 +69,7 @@ double f(double *a) {
   // CUBLAS: :[[@LINE+1]]:3: error: {{.*}}'cublasDdot_v2' (cuBLAS) has no derivative rule
   cublasDdot_v2(0, 2, a, 1, a, 1, &r);
 #endif
-#if defined(BATCH) || defined(SPLIT)
+#if defined(BATCH) || defined(SPLIT) || defined(HESSIAN)
   // BATCH: :[[@LINE+2]]:7: error: {{.*}}batched derivatives (enzyme_width) of BLAS calls ('cblas_ddot') are not supported
   // SPLIT: :[[@LINE+1]]:7: error: {{.*}}split forward mode of BLAS calls ('cblas_ddot') is not supported
   r = cblas_ddot(2, a, 1, a, 1);
@@ -83,7 +84,15 @@ double f(double *a) {
   return r * a[1];
 }
 
-#if defined(BATCH) && defined(REVERSE_BATCH)
+#if defined(HESSIAN)
+static void grad(double *a, double *d) { __enzyme_autodiff_void((void *)f, a, d); }
+double g(double *a, double *d, double *v, double *hv) {
+  // HESSIAN: :[[@LINE+3]]:10: error: cannot differentiate the derivative of 'f' in forward mode: second derivatives through BLAS calls (the derivative of 'cblas_ddot' differentiated again, as forward over reverse mode does) are not supported yet
+  // HESSIAN-NOT: adcc.blas
+  // HESSIAN-NOT: no object file
+  return __enzyme_fwddiff((void *)grad, a, v, d, hv);
+}
+#elif defined(BATCH) && defined(REVERSE_BATCH)
 void g(double *a, double *d1, double *d2) {
   __enzyme_autodiff_void((void *)f, enzyme_width, 2, a, d1, d2);
 }
