@@ -145,6 +145,21 @@ GEMM_OBJ(gemm_rnt, CblasRowMajor, CblasNoTrans, CblasTrans)
 GEMM_OBJ(gemm_rtn, CblasRowMajor, CblasTrans, CblasNoTrans)
 GEMM_OBJ(gemm_rtt, CblasRowMajor, CblasTrans, CblasTrans)
 
+/* syrk: C (M x M) on one triangle; op(A) M x K */
+#define SYRK_OBJ(name, layout, uplo, trans)                                    \
+  static double name(const double *p) {                                      \
+    double A[BUF], C[BUF];                                                     \
+    load(A, p, BUF);                                                           \
+    load(C, p + BUF, BUF);                                                     \
+    cblas_dsyrk(layout, uplo, trans, M, K, p[2 * BUF], A, LD, p[2 * BUF + 1],  \
+                C, LD);                                                        \
+    return reduce(C, BUF);                                                     \
+  }
+SYRK_OBJ(syrk_cun, CblasColMajor, CblasUpper, CblasNoTrans)
+SYRK_OBJ(syrk_clt, CblasColMajor, CblasLower, CblasTrans)
+SYRK_OBJ(syrk_rut, CblasRowMajor, CblasUpper, CblasTrans)
+SYRK_OBJ(syrk_rln, CblasRowMajor, CblasLower, CblasNoTrans)
+
 /*--- constant operands -----------------------------------------------------*/
 
 /* B constant, beta 0 (C is not read: its adjoint is 0) */
@@ -263,6 +278,10 @@ int main(void) {
   CHECK_GRAD_AND_DOT(gemm_rnt, 3 * BUF + 2, 1.0);
   CHECK_GRAD_AND_DOT(gemm_rtn, 3 * BUF + 2, 1.0);
   CHECK_GRAD_AND_DOT(gemm_rtt, 3 * BUF + 2, 1.0);
+  CHECK_GRAD_AND_DOT(syrk_cun, 2 * BUF + 2, 1.0);
+  CHECK_GRAD_AND_DOT(syrk_clt, 2 * BUF + 2, 1.0);
+  CHECK_GRAD_AND_DOT(syrk_rut, 2 * BUF + 2, 1.0);
+  CHECK_GRAD_AND_DOT(syrk_rln, 2 * BUF + 2, 1.0);
   check_const();
   check_stable();
   check_out();

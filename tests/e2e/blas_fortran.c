@@ -24,6 +24,9 @@
   void P##symv_(const char *uplo, const int *n, const T *alpha, const T *a,   \
                 const int *lda, const T *x, const int *incx, const T *beta,    \
                 T *y, const int *incy);                                        \
+  void P##syrk_(const char *uplo, const char *t, const int *n, const int *k,  \
+                const T *alpha, const T *a, const int *lda, const T *beta,     \
+                T *c, const int *ldc);                                         \
   void P##ger_(const int *m, const int *n, const T *alpha, const T *x,         \
                const int *incx, const T *y, const int *incy, T *a,             \
                const int *lda);
@@ -90,6 +93,8 @@ enum { BUF = 20 };
              &ld GEMM_LENGTHS);                                                \
     P##gemm_("n", "t", &k, &m, &n, &beta, B, &ld, C, &ld, &alpha, A,           \
              &ld GEMM_LENGTHS);                                                \
+    P##syrk_("L", "T", &n, &k, &alpha, B, &ld, &beta, C, &ld);                 \
+    P##syrk_("u", "n", &m, &n, &beta, C + 1, &ld, &alpha, A, &ld);             \
     return P##reduce(A, BUF) + P##reduce(C, BUF);                              \
   }
 #define COMMA_LENGTHS , 1, 1

@@ -58,6 +58,7 @@ constexpr BlasOp BlasOps[] = {
     {"symv", "ocirvivirwi", false},
     {"ger", "oiirviviwi", false},
     {"gemm", "occiiirvivirwi", false},
+    {"syrk", "occiirvirwi", false},
 };
 
 /// The routine a declaration is: its operation, spelling and element type,
@@ -406,7 +407,7 @@ std::string blasCallError(const Function &F) {
   if (!F.isDeclaration())
     return std::string();
   std::string Rules = "adcc differentiates the BLAS routines dot, axpy, "
-                      "scal, copy, nrm2, asum, gemv, symv, ger and gemm of "
+                      "scal, copy, nrm2, asum, gemv, symv, ger, gemm and syrk of "
                       "double and float, spelled cblas_d<op> or d<op>_ "
                       "(docs/rules.md#blas)";
   std::string Fix = "; register a derivative for it "

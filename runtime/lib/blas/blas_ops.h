@@ -35,6 +35,13 @@ void F(gemm)(const char *transa, const char *transb, const int *m,
 void F(symv)(const char *uplo, const int *n, const R *alpha, const R *a,
              const int *lda, const R *x, const int *incx, const R *beta, R *y,
              const int *incy, size_t uplo_len);
+void F(syrk)(const char *uplo, const char *trans, const int *n, const int *k,
+             const R *alpha, const R *a, const int *lda, const R *beta, R *c,
+             const int *ldc, size_t uplo_len, size_t trans_len);
+void F(syr2k)(const char *uplo, const char *trans, const int *n, const int *k,
+              const R *alpha, const R *a, const int *lda, const R *b,
+              const int *ldb, const R *beta, R *c, const int *ldc,
+              size_t uplo_len, size_t trans_len);
 void F(ger)(const int *m, const int *n, const R *alpha, const R *x,
             const int *incx, const R *y, const int *incy, R *a,
             const int *lda);
@@ -46,7 +53,7 @@ void F(ger)(const int *m, const int *n, const R *alpha, const R *x,
 typedef struct {
   int m, n, k, lda, ldb, ldc, incx, incy;
   int row; /* a row-major CBLAS call (A and B, x and y traded places) */
-  char ta, tb; /* (symv: ta is the triangle, 'U' or 'L') */
+  char ta, tb; /* (symv: ta is the triangle, 'U' or 'L'; syrk: tb) */
   R alpha, beta;
   R *a, *b, *c;
   int ald, bld, cld; /* their leading dimensions or increments */
@@ -93,3 +100,5 @@ static R *P(keep_mat)(Tape *t, int rows, int cols, const R *a, int ld,
 #include "blas_level1.h"
 
 #include "blas_level23.h"
+
+#include "blas_syrk.h"
