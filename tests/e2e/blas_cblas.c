@@ -160,6 +160,23 @@ SYRK_OBJ(syrk_clt, CblasColMajor, CblasLower, CblasTrans)
 SYRK_OBJ(syrk_rut, CblasRowMajor, CblasUpper, CblasTrans)
 SYRK_OBJ(syrk_rln, CblasRowMajor, CblasLower, CblasNoTrans)
 
+/* trsv: x = op(T)^-1 x, T one triangle of A (M x M), its diagonal moved
+ * away from 0 (or unit, then unread) */
+#define TRSV_OBJ(name, layout, uplo, trans, diag)                              \
+  static double name(const double *p) {                                      \
+    double A[BUF], x[8];                                                       \
+    load(A, p, BUF);                                                           \
+    load(x, p + BUF, 8);                                                       \
+    for (int i = 0; i < M; ++i)                                                \
+      A[i * LD + i] += 3;                                                      \
+    cblas_dtrsv(layout, uplo, trans, diag, M, A, LD, x, -2);                   \
+    return reduce(x, 8);                                                       \
+  }
+TRSV_OBJ(trsv_cun, CblasColMajor, CblasUpper, CblasNoTrans, CblasNonUnit)
+TRSV_OBJ(trsv_clt, CblasColMajor, CblasLower, CblasTrans, CblasUnit)
+TRSV_OBJ(trsv_rut, CblasRowMajor, CblasUpper, CblasTrans, CblasNonUnit)
+TRSV_OBJ(trsv_rln, CblasRowMajor, CblasLower, CblasNoTrans, CblasUnit)
+
 /*--- constant operands -----------------------------------------------------*/
 
 /* B constant, beta 0 (C is not read: its adjoint is 0) */
@@ -282,6 +299,10 @@ int main(void) {
   CHECK_GRAD_AND_DOT(syrk_clt, 2 * BUF + 2, 1.0);
   CHECK_GRAD_AND_DOT(syrk_rut, 2 * BUF + 2, 1.0);
   CHECK_GRAD_AND_DOT(syrk_rln, 2 * BUF + 2, 1.0);
+  CHECK_GRAD_AND_DOT(trsv_cun, BUF + 8, 1.0);
+  CHECK_GRAD_AND_DOT(trsv_clt, BUF + 8, 1.0);
+  CHECK_GRAD_AND_DOT(trsv_rut, BUF + 8, 1.0);
+  CHECK_GRAD_AND_DOT(trsv_rln, BUF + 8, 1.0);
   check_const();
   check_stable();
   check_out();

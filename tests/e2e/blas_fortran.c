@@ -27,6 +27,9 @@
   void P##syrk_(const char *uplo, const char *t, const int *n, const int *k,  \
                 const T *alpha, const T *a, const int *lda, const T *beta,     \
                 T *c, const int *ldc);                                         \
+  void P##trsv_(const char *uplo, const char *t, const char *diag,            \
+                const int *n, const T *a, const int *lda, T *x,                \
+                const int *incx);                                              \
   void P##ger_(const int *m, const int *n, const T *alpha, const T *x,         \
                const int *incx, const T *y, const int *incy, T *a,             \
                const int *lda);
@@ -81,6 +84,10 @@ enum { BUF = 20 };
     P##ger_(&m, &n, &alpha, y, &one, x, &minus2, A, &ld);                      \
     P##symv_("u", &n, &alpha, A, &ld, x, &minus2, &beta, y + 2, &one);         \
     P##symv_("L", &m, &beta, A + 1, &ld, y, &one, &alpha, x, &minus2);         \
+    for (int i = 0; i < m; ++i)                                                \
+      A[i * ld + i] += 3;                                                      \
+    P##trsv_("U", "t", "n", &m, A, &ld, y, &one);                              \
+    P##trsv_("l", "N", "u", &m, A + 5, &ld, x, &minus2);                       \
     return P##reduce(A, BUF) + P##reduce(x, 8) + P##reduce(y, 8);              \
   }                                                                            \
   static double P##level3(const double *p) {                                   \

@@ -37,7 +37,7 @@ namespace adcore {
 namespace {
 
 /// An operation with a rule, and its parameters as CBLAS spells them: o the
-/// layout, c a transpose or triangle, i an integer, r a floating-point scalar, v an
+/// layout, c a transpose, triangle or diagonal, i an integer, r a floating-point scalar, v an
 /// array the call reads, w the array it writes. The Fortran spelling has no layout, takes every argument by
 /// pointer, and may declare the hidden lengths of its character arguments
 /// last (kind h).
@@ -59,6 +59,7 @@ constexpr BlasOp BlasOps[] = {
     {"ger", "oiirviviwi", false},
     {"gemm", "occiiirvivirwi", false},
     {"syrk", "occiirvirwi", false},
+    {"trsv", "occciviwi", false},
 };
 
 /// The routine a declaration is: its operation, spelling and element type,
@@ -407,7 +408,8 @@ std::string blasCallError(const Function &F) {
   if (!F.isDeclaration())
     return std::string();
   std::string Rules = "adcc differentiates the BLAS routines dot, axpy, "
-                      "scal, copy, nrm2, asum, gemv, symv, ger, gemm and syrk of "
+                      "scal, copy, nrm2, asum, gemv, symv, trsv, ger, gemm and syrk "
+                      "of "
                       "double and float, spelled cblas_d<op> or d<op>_ "
                       "(docs/rules.md#blas)";
   std::string Fix = "; register a derivative for it "

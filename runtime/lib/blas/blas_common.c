@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 /* CBLAS's enumerators (cblas.h). */
-enum { RowMajor = 101, NoTrans = 111, Upper = 121 };
+enum { RowMajor = 101, NoTrans = 111, Upper = 121, Unit = 132 };
 
 int adcc_blas_row_major(const int *layout) {
   return layout && *layout == RowMajor;
@@ -24,6 +24,13 @@ char adcc_blas_uplo(const int *layout, const void *uplo) {
   int upper = layout ? *(const int *)uplo == Upper
                      : *(const char *)uplo == 'U' || *(const char *)uplo == 'u';
   return upper != adcc_blas_row_major(layout) ? 'U' : 'L';
+}
+
+char adcc_blas_diag(const int *layout, const void *diag) {
+  if (layout)
+    return *(const int *)diag == Unit ? 'U' : 'N';
+  char c = *(const char *)diag;
+  return c == 'U' || c == 'u' ? 'U' : 'N';
 }
 
 void *adcc_blas_alloc(size_t bytes, const char *call) {

@@ -34,6 +34,9 @@ char adcc_blas_trans(const int *layout, const void *trans);
  * A row-major call's upper triangle is the column-major lower one. */
 char adcc_blas_uplo(const int *layout, const void *uplo);
 
+/* 'U' (a unit diagonal: CblasUnit, 'U') or 'N' for a diagonal argument. */
+char adcc_blas_diag(const int *layout, const void *diag);
+
 /* The other of 'N' and 'T'. */
 static inline char adcc_blas_flip(char t) { return t == 'N' ? 'T' : 'N'; }
 

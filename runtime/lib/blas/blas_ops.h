@@ -42,6 +42,12 @@ void F(syr2k)(const char *uplo, const char *trans, const int *n, const int *k,
               const R *alpha, const R *a, const int *lda, const R *b,
               const int *ldb, const R *beta, R *c, const int *ldc,
               size_t uplo_len, size_t trans_len);
+void F(trsv)(const char *uplo, const char *trans, const char *diag,
+             const int *n, const R *a, const int *lda, R *x, const int *incx,
+             size_t uplo_len, size_t trans_len, size_t diag_len);
+void F(trmv)(const char *uplo, const char *trans, const char *diag,
+             const int *n, const R *a, const int *lda, R *x, const int *incx,
+             size_t uplo_len, size_t trans_len, size_t diag_len);
 void F(ger)(const int *m, const int *n, const R *alpha, const R *x,
             const int *incx, const R *y, const int *incy, R *a,
             const int *lda);
@@ -54,6 +60,7 @@ typedef struct {
   int m, n, k, lda, ldb, ldc, incx, incy;
   int row; /* a row-major CBLAS call (A and B, x and y traded places) */
   char ta, tb; /* (symv: ta is the triangle, 'U' or 'L'; syrk: tb) */
+  char diag;   /* (trsv: 'U' for a unit diagonal, else 'N') */
   R alpha, beta;
   R *a, *b, *c;
   int ald, bld, cld; /* their leading dimensions or increments */
@@ -102,3 +109,5 @@ static R *P(keep_mat)(Tape *t, int rows, int cols, const R *a, int ld,
 #include "blas_level23.h"
 
 #include "blas_syrk.h"
+
+#include "blas_trsv.h"

@@ -27,14 +27,14 @@ typedef struct {
 two __enzyme_fwddiff2(void *, ...);
 void *__enzyme_augmentfwd(void *, ...);
 
-enum { ColMajor = 102, NoTrans = 111, Upper = 121, NonUnit = 131 };
+enum { ColMajor = 102, NoTrans = 111, Upper = 121, NonUnit = 131, Left = 141 };
 void dgetrf_(const int *m, const int *n, double *a, const int *lda,
              int *ipiv, int *info);
 void LAPACKE_dpotrf(int layout, char uplo, int n, double *a, int lda);
 void cblas_zgemm(int, int, int, int, int, int, const void *, const void *,
                  int, const void *, int, const void *, void *, int);
-void cblas_dtrsv(int, int, int, int, int, const double *, int, double *,
-                 int);
+void cblas_dtrsm(int, int, int, int, int, int, int, double,
+                 const double *, int, double *, int);
 int cublasDdot_v2(void *handle, int n, const double *x, int incx,
                   const double *y, int incy, double *result);
 double cblas_ddot(int n, const double *x, int incx, const double *y,
@@ -46,7 +46,7 @@ double f(double *a) {
   double r = 0;
 #ifdef LAPACK
   int n = 2, ipiv[2], info;
-  // LAPACK: :[[@LINE+1]]:3: error: cannot differentiate 'f' in {{forward|reverse}} mode: 'dgetrf_' (LAPACK) has no derivative rule: adcc differentiates the BLAS routines dot, axpy, scal, copy, nrm2, asum, gemv, symv, ger, gemm and syrk
+  // LAPACK: :[[@LINE+1]]:3: error: cannot differentiate 'f' in {{forward|reverse}} mode: 'dgetrf_' (LAPACK) has no derivative rule: adcc differentiates the BLAS routines dot, axpy, scal, copy, nrm2, asum, gemv, symv, trsv, ger, gemm and syrk
   dgetrf_(&n, &n, a, &n, ipiv, &info);
 #endif
 #ifdef POTRF
@@ -62,8 +62,8 @@ double f(double *a) {
 #ifdef NORULE
   double c[4] = {0};
   c[1] = a[1];
-  // NORULE: :[[@LINE+1]]:3: error: cannot differentiate 'f' in forward mode: 'cblas_dtrsv' (BLAS) has no derivative rule
-  cblas_dtrsv(ColMajor, Upper, NoTrans, NonUnit, 2, a, 2, c, 1);
+  // NORULE: :[[@LINE+1]]:3: error: cannot differentiate 'f' in forward mode: 'cblas_dtrsm' (BLAS) has no derivative rule
+  cblas_dtrsm(ColMajor, Left, Upper, NoTrans, NonUnit, 2, 1, 1.0, a, 2, c, 2);
   r = c[0];
 #endif
 #ifdef CUBLAS
