@@ -37,10 +37,10 @@ namespace adcore {
 namespace {
 
 /// An operation with a rule, and its parameters as CBLAS spells them: o the
-/// layout, c a transpose, triangle or diagonal, i an integer, r a floating-point scalar, v an
-/// array the call reads, w the array it writes. The Fortran spelling has no layout, takes every argument by
-/// pointer, and may declare the hidden lengths of its character arguments
-/// last (kind h).
+/// layout, c a transpose, triangle or diagonal, i an integer, r a
+/// floating-point scalar, v an array the call reads, w the array it writes. The
+/// Fortran spelling has no layout, takes every argument by pointer, and may
+/// declare the hidden lengths of its character arguments last (kind h).
 struct BlasOp {
   const char *Name;
   const char *Params;
@@ -48,18 +48,12 @@ struct BlasOp {
 };
 
 constexpr BlasOp BlasOps[] = {
-    {"dot", "ivivi", true},
-    {"axpy", "irviwi", false},
-    {"scal", "irwi", false},
-    {"copy", "iviwi", false},
-    {"nrm2", "ivi", true},
-    {"asum", "ivi", true},
-    {"gemv", "ociirvivirwi", false},
-    {"symv", "ocirvivirwi", false},
-    {"ger", "oiirviviwi", false},
-    {"gemm", "occiiirvivirwi", false},
-    {"syrk", "occiirvirwi", false},
-    {"trsv", "occciviwi", false},
+    {"dot", "ivivi", true},          {"axpy", "irviwi", false},
+    {"scal", "irwi", false},         {"copy", "iviwi", false},
+    {"nrm2", "ivi", true},           {"asum", "ivi", true},
+    {"gemv", "ociirvivirwi", false}, {"symv", "ocirvivirwi", false},
+    {"ger", "oiirviviwi", false},    {"gemm", "occiiirvivirwi", false},
+    {"syrk", "occiirvirwi", false},  {"trsv", "occciviwi", false},
 };
 
 /// The routine a declaration is: its operation, spelling and element type,
@@ -120,10 +114,10 @@ std::optional<Routine> routineFor(const Function &F) {
   for (size_t I = 0; I < N; ++I) {
     Type *T = F.getArg(I)->getType();
     char K = Kinds[I];
-    bool Fits = K == 'h'                    ? T->isIntegerTy()
+    bool Fits = K == 'h'                            ? T->isIntegerTy()
                 : R->Fortran || Routine::isArray(K) ? T->isPointerTy()
-                : K == 'r'                  ? T == Elt
-                                            : T->isIntegerTy();
+                : K == 'r'                          ? T == Elt
+                                                    : T->isIntegerTy();
     if (!Fits)
       return std::nullopt;
   }
@@ -159,10 +153,9 @@ Value *byPointer(IRBuilder<> &B, Value *V) {
 /// The runtime's arguments for a forward or augmented call: the layout (a
 /// Fortran call: null), then each of F's arguments by pointer, those of
 /// kinds r, v and w followed by \p Shadow(K).
-SmallVector<Value *, 32>
-runtimeArgs(IRBuilder<> &B, const Routine &R, Function &W,
-            ArrayRef<unsigned> At,
-            function_ref<Value *(unsigned K)> Shadow) {
+SmallVector<Value *, 32> runtimeArgs(IRBuilder<> &B, const Routine &R,
+                                     Function &W, ArrayRef<unsigned> At,
+                                     function_ref<Value *(unsigned K)> Shadow) {
   SmallVector<Value *, 32> Args;
   if (R.Fortran && R.hasLayout())
     Args.push_back(ConstantPointerNull::get(B.getPtrTy()));
@@ -180,8 +173,7 @@ runtimeArgs(IRBuilder<> &B, const Routine &R, Function &W,
 CallInst *callRuntime(IRBuilder<> &B, const Routine &R, StringRef Part,
                       Type *Ret, ArrayRef<Value *> Args) {
   Module &M = *B.GetInsertBlock()->getModule();
-  return B.CreateCall(runtimeFunction(M, R.runtimeName(Part), Ret, Args),
-                      Args);
+  return B.CreateCall(runtimeFunction(M, R.runtimeName(Part), Ret, Args), Args);
 }
 
 /// The program's own call of \p F, with the wrapper's values.
@@ -193,12 +185,9 @@ Value *callPrimal(IRBuilder<> &B, const Function &F, Function &W,
   return B.CreateCall(const_cast<Function *>(&F), Args);
 }
 
-
 } // namespace
 
-bool isBlasRuleFunction(const Function &F) {
-  return routineFor(F).has_value();
-}
+bool isBlasRuleFunction(const Function &F) { return routineFor(F).has_value(); }
 
 Function *blasForwardRule(const Function &F) {
   std::optional<Routine> R = routineFor(F);
@@ -211,15 +200,14 @@ Function *blasForwardRule(const Function &F) {
   SmallVector<Type *, 32> Params = wrapperParams(F, /*Forward=*/true, At);
   Type *Ret = R->Op->Returns ? StructType::get(Elt, Elt) : Type::getVoidTy(C);
   Function *W = makeRuleWrapper(M, ("adcc.blas.fwd." + F.getName()).str(),
-                            FunctionType::get(Ret, Params, false));
+                                FunctionType::get(Ret, Params, false));
   if (!W->empty())
     return W;
   IRBuilder<> B(BasicBlock::Create(C, "entry", W));
   // (CBLAS's scalars: their tangents, by pointer.)
-  SmallVector<Value *, 32> Args =
-      runtimeArgs(B, *R, *W, At, [&](unsigned K) {
-        return byPointer(B, W->getArg(At[K] + 1));
-      });
+  SmallVector<Value *, 32> Args = runtimeArgs(B, *R, *W, At, [&](unsigned K) {
+    return byPointer(B, W->getArg(At[K] + 1));
+  });
   Value *Tangent = callRuntime(B, *R, "fwd",
                                R->Op->Returns ? Elt : Type::getVoidTy(C), Args);
   Value *Primal = callPrimal(B, F, *W, At);
@@ -266,8 +254,9 @@ bool blasGradientRule(const Function &F, Function *&Augmented,
   SmallVector<unsigned, 16> At;
   SmallVector<Type *, 32> Params = wrapperParams(F, /*Forward=*/false, At);
   Type *AugRet = R->Op->Returns ? StructType::get(Ptr, Elt) : Ptr;
-  Augmented = makeRuleWrapper(M, "adcc.blas.aug" + Tag + "." + F.getName().str(),
-                          FunctionType::get(AugRet, Params, false));
+  Augmented =
+      makeRuleWrapper(M, "adcc.blas.aug" + Tag + "." + F.getName().str(),
+                      FunctionType::get(AugRet, Params, false));
   SmallVector<Type *, 32> RevParams(Params);
   if (R->Op->Returns)
     RevParams.push_back(Elt);
@@ -279,7 +268,7 @@ bool blasGradientRule(const Function &F, Function *&Augmented,
                  : Scalars == 1 ? Elt
                                 : StructType::get(C, ScalarTypes);
   Reverse = makeRuleWrapper(M, "adcc.blas.rev" + Tag + "." + F.getName().str(),
-                        FunctionType::get(RevRet, RevParams, false));
+                            FunctionType::get(RevRet, RevParams, false));
   if (Augmented->empty()) {
     Function &W = *Augmented;
     IRBuilder<> B(BasicBlock::Create(C, "entry", &W));
@@ -340,12 +329,12 @@ namespace {
 /// The operations of BLAS (without their type letter) and of LAPACK that
 /// programs call, for the error naming a routine without a rule.
 constexpr const char *BlasNames[] = {
-    "dot",  "dotu",  "dotc",  "axpy",  "scal",  "copy",  "swap",  "nrm2",
-    "asum", "rot",   "rotg",  "rotm",  "rotmg", "gemv",  "gbmv",  "symv",
-    "sbmv", "spmv",  "hemv",  "hbmv",  "hpmv",  "trmv",  "tbmv",  "tpmv",
-    "trsv", "tbsv",  "tpsv",  "ger",   "geru",  "gerc",  "syr",   "syr2",
-    "spr",  "spr2",  "her",   "her2",  "hpr",   "hpr2",  "gemm",  "symm",
-    "hemm", "syrk",  "syr2k", "herk",  "her2k", "trmm",  "trsm",  "sdot",
+    "dot",   "dotu",  "dotc",  "axpy",  "scal",  "copy", "swap", "nrm2",
+    "asum",  "rot",   "rotg",  "rotm",  "rotmg", "gemv", "gbmv", "symv",
+    "sbmv",  "spmv",  "hemv",  "hbmv",  "hpmv",  "trmv", "tbmv", "tpmv",
+    "trsv",  "tbsv",  "tpsv",  "ger",   "geru",  "gerc", "syr",  "syr2",
+    "spr",   "spr2",  "her",   "her2",  "hpr",   "hpr2", "gemm", "symm",
+    "hemm",  "syrk",  "syr2k", "herk",  "her2k", "trmm", "trsm", "sdot",
     "znrm2", "zasum", "cnrm2", "casum", "dscal", "sscal"};
 constexpr const char *LapackNames[] = {
     "getrf", "getrs", "getri", "gesv",  "potrf", "potrs", "potri", "posv",
@@ -385,7 +374,8 @@ std::string blasModeError(const Function &F, bool Split) {
            "') is not supported (the tangent sweep would run the routine "
            "again); use __enzyme_fwddiff";
   return "batched derivatives (enzyme_width) of BLAS calls ('" +
-         F.getName().str() + "') are not supported; compute the directions "
+         F.getName().str() +
+         "') are not supported; compute the directions "
          "one at a time";
 }
 
@@ -407,11 +397,12 @@ std::string blasCallError(const Function &F) {
            "operation written as loops";
   if (!F.isDeclaration())
     return std::string();
-  std::string Rules = "adcc differentiates the BLAS routines dot, axpy, "
-                      "scal, copy, nrm2, asum, gemv, symv, trsv, ger, gemm and syrk "
-                      "of "
-                      "double and float, spelled cblas_d<op> or d<op>_ "
-                      "(docs/rules.md#blas)";
+  std::string Rules =
+      "adcc differentiates the BLAS routines dot, axpy, "
+      "scal, copy, nrm2, asum, gemv, symv, trsv, ger, gemm and syrk "
+      "of "
+      "double and float, spelled cblas_d<op> or d<op>_ "
+      "(docs/rules.md#blas)";
   std::string Fix = "; register a derivative for it "
                     "(docs/custom-derivatives.md) or move the call out of "
                     "the differentiated code";
@@ -434,8 +425,8 @@ std::string blasCallError(const Function &F) {
     What = Op[0] == 'c' || Op[0] == 'z' ? "complex BLAS" : "BLAS";
   if (What.empty())
     return std::string();
-  return "'" + Name.str() + "' (" + What + ") has no derivative rule: " +
-         Rules + Fix;
+  return "'" + Name.str() + "' (" + What +
+         ") has no derivative rule: " + Rules + Fix;
 }
 
 } // namespace adcore

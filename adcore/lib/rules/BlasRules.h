@@ -2,9 +2,9 @@
 //
 // What adcc knows of BLAS calls in differentiated code (docs/rules.md#blas):
 // the routines that have derivative rules (dot, axpy, scal, copy, nrm2,
-// asum, gemv, symv, trsv, ger, gemm, syrk in double and float, spelled as CBLAS's cblas_d*
-// and as Fortran's d*_), given to the emitters as the rules a program
-// registers would be (a forward derivative, an augmented and a reverse
+// asum, gemv, symv, trsv, ger, gemm, syrk in double and float, spelled as
+// CBLAS's cblas_d* and as Fortran's d*_), given to the emitters as the rules a
+// program registers would be (a forward derivative, an augmented and a reverse
 // function; CustomRules.h), whose work is done by C functions of the
 // runtime (runtime/lib/blas/) around the program's own call; the routines
 // that carry no derivative (i?amax); and the BLAS, LAPACK and cuBLAS

@@ -1,4 +1,4 @@
-//===- rules/RuleWrappers.h - Rules made as functions of a module -*- C++ -*-===//
+//===- rules/RuleWrappers.h - Rules made as module functions ---*- C++ -*-===//
 //
 // adcc's own rules for library calls (MPI, BLAS) are small internal
 // functions made in the module that calls the library, with the
