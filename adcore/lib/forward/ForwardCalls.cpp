@@ -49,7 +49,8 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
                   isMpiRuleFunction(*Direct)));
   if (!Involved)
     return true;
-  if (Direct && isBlasRuleFunction(*Direct) && (Key.Split || Width != 1))
+  if (Direct && isBlasRuleFunction(*Direct) &&
+      (Key.Split ? !Ctx.rules().splitDerivative(Direct) : Width != 1))
     return unsupported(Call, blasModeError(*Direct, Key.Split));
   if (Call.isInlineAsm())
     return unsupported(Call, "inline assembly cannot be differentiated; move "

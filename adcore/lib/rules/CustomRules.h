@@ -24,6 +24,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <map>
 #include <string>
 
 namespace llvm {
@@ -126,10 +127,12 @@ public:
 private:
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Forward;
   llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;
-  /// The rules of MPI and BLAS calls, made when first asked for.
-  mutable llvm::DenseMap<const llvm::Function *, CustomGradient> MpiGradients;
-  mutable llvm::DenseMap<std::pair<const llvm::Function *, unsigned>,
-                         CustomGradient>
+  /// The rules of MPI and BLAS calls, made when first asked for (in maps
+  /// whose elements stay where they are: the emitters keep pointers to
+  /// them).
+  mutable std::map<const llvm::Function *, CustomGradient> MpiGradients;
+  mutable std::map<std::pair<const llvm::Function *, unsigned>,
+                   CustomGradient>
       BlasGradients;
   llvm::DenseMap<const llvm::Function *, CustomSplitDerivative> Splits;
   llvm::DenseSet<const llvm::Function *> InactiveFunctions;
