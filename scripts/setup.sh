@@ -22,6 +22,8 @@ packages=(
   meson bear autoconf
   # MPI derivatives (tests/mpi) and builds under distcc (tests/integration)
   libopenmpi-dev openmpi-bin distcc
+  # BLAS derivatives (tests/e2e/blas_*.c link -lblas; LAPACK's refusals)
+  libblas-dev liblapack-dev
   # benchmarks: bench/run draws its chart with gnuplot
   gnuplot-nox
 )

@@ -17,12 +17,14 @@ case "$src" in
 esac
 extra=()
 [[ $level == -O0 ]] && extra+=(-g)
-# E2E_CFLAGS: flags a test needs (the include directory of a library).
+# E2E_CFLAGS: flags a test needs (the include directory of a library);
+# E2E_LIBS: libraries it links (-lblas), after the source.
 read -ra cflags <<<"${E2E_CFLAGS:-}"
 extra+=("${cflags[@]}")
+read -ra libs <<<"${E2E_LIBS:-}"
 
-echo "+ $cc $level ${extra[*]} $src -o $out -lm"
-"$cc" "$level" "${extra[@]}" -Wall -Werror "$src" -o "$out" -lm
+echo "+ $cc $level ${extra[*]} $src -o $out -lm ${libs[*]}"
+"$cc" "$level" "${extra[@]}" -Wall -Werror "$src" -o "$out" -lm "${libs[@]}"
 echo "+ $out"
 status=0
 output=$("$out") || status=$?

@@ -19,6 +19,7 @@
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
 #include "rules/MirroredFunctions.h"
+#include "rules/BlasRules.h"
 #include "rules/MpiRules.h"
 #include "rules/OpenMPRuntime.h"
 
@@ -48,6 +49,9 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
                   isMpiRuleFunction(*Direct)));
   if (!Involved)
     return true;
+  if (Direct && isBlasRuleFunction(*Direct) &&
+      (Key.Split ? !Ctx.rules().splitDerivative(Direct) : Width != 1))
+    return unsupported(Call, blasModeError(*Direct, Key.Split));
   if (Call.isInlineAsm())
     return unsupported(Call, "inline assembly cannot be differentiated; move "
                              "it into a function with a custom derivative");
@@ -106,6 +110,8 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
     return unsupported(Call, Nested);
   if (classifyOpenMPCall(*Callee) == OpenMPCall::Fork)
     return emitForkCall(Call);
+  if (std::string Blas = blasCallError(*Callee); !Blas.empty())
+    return unsupported(Call, Blas);
   // (A function of another file: its derivative is made at link time.)
   if (Callee->isDeclaration() && !Ctx.defers(*Callee))
     return unsupported(

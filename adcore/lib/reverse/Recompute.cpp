@@ -32,6 +32,7 @@
 
 #include "ReverseEmitter.h"
 
+#include "rules/BlasRules.h"
 #include "support/CheapInstructions.h"
 
 #include "support/MemoryScopes.h"
@@ -206,6 +207,11 @@ bool ReverseEmitter::writesObject(const Value *Obj) {
     }
     if (Call->onlyReadsMemory())
       return false;
+    // A BLAS routine with a rule writes its output array alone.
+    if (Callee && isBlasRuleFunction(*Callee)) {
+      int Out = blasWrittenArray(*Callee);
+      return Out >= 0 && MayWrite(Call->getArgOperand(Out));
+    }
     // A callee that writes only through its pointer arguments.
     return !Call->onlyAccessesArgMemory() ||
            any_of(Call->args(), [&](const Use &U) {

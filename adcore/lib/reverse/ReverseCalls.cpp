@@ -15,6 +15,7 @@
 #include "ReverseEmitter.h"
 
 #include "adcore/CrossTU.h"
+#include "rules/BlasRules.h"
 #include "rules/CustomRules.h"
 #include "rules/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
@@ -113,7 +114,22 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     return true;
   if (isShadowMirroredFunction(*Callee))
     return augmentMirroredCall(Call);
+  // (A BLAS call's reverse reads the arrays it only reads again where
+  // nothing writes them before it, instead of copies.)
+  if (unsigned ReadOnly = blasReadOnlyArrays(*Callee);
+      ReadOnly && Width == 1 && Key.StableMemory) {
+    unsigned Stable = 0;
+    for (unsigned K = 0; K < Call.arg_size(); ++K)
+      if ((ReadOnly >> K & 1) && stableArgumentMemory(Call.getArgOperand(K)))
+        Stable |= 1u << K;
+    if (const CustomGradient *G = Ctx.rules().blasGradient(Callee, Stable)) {
+      Replaced = true;
+      return augmentCustomGradient(Call, *G);
+    }
+  }
   if (const CustomGradient *G = Ctx.rules().gradient(Callee)) {
+    if (Width > 1 && isBlasRuleFunction(*Callee))
+      return unsupported(Call, blasModeError(*Callee, /*Split=*/false));
     if (Width > 1 && !(G = Ctx.rules().batchedGradient(Callee, Width)))
       return unsupported(Call, "the registered gradient of '" +
                                    Callee->getName() +
@@ -164,6 +180,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     return unsupported(Call, Nested);
   if (classifyOpenMPCall(*Callee) == OpenMPCall::Fork)
     return augmentForkCall(Call, Replaced);
+  if (std::string Blas = blasCallError(*Callee); !Blas.empty())
+    return unsupported(Call, Blas);
   if (Key.Parallel && Callee->isDeclaration() && Ctx.defers(*Callee))
     return unsupported(Call, "'" + Ctx.displayName(*Callee) +
                                  "', defined in another file, is called in "

@@ -1,6 +1,7 @@
 //===- CustomRules.cpp - User-registered rules and marks -----------------===//
 
 #include "CustomRules.h"
+#include "BlasRules.h"
 #include "MpiRules.h"
 #include "adcore/MemoryFunctions.h"
 
@@ -176,7 +177,11 @@ void CustomRules::restoreKeptLinkage(Module &M) {
 Function *CustomRules::forwardDerivative(const Function *F) const {
   if (Function *Fn = Forward.lookup(F))
     return Fn;
-  return F ? mpiForwardRule(*F) : nullptr;
+  if (!F)
+    return nullptr;
+  if (Function *Mpi = mpiForwardRule(*F))
+    return Mpi;
+  return blasForwardRule(*F);
 }
 
 const CustomGradient *CustomRules::gradient(const Function *F) const {
@@ -185,9 +190,23 @@ const CustomGradient *CustomRules::gradient(const Function *F) const {
   if (auto It = MpiGradients.find(F); It != MpiGradients.end())
     return &It->second;
   CustomGradient G;
-  if (!F || !mpiGradientRule(*F, G.Augmented, G.Reverse))
+  if (!F || (!mpiGradientRule(*F, G.Augmented, G.Reverse) &&
+             !blasGradientRule(*F, G.Augmented, G.Reverse)))
     return nullptr;
   return &(MpiGradients[F] = G);
+}
+
+const CustomGradient *CustomRules::blasGradient(const Function *F,
+                                                unsigned Stable) const {
+  if (Gradients.contains(F))
+    return nullptr; // (the program's own rule comes first)
+  auto [It, New] = BlasGradients.try_emplace({F, Stable});
+  if (New &&
+      !blasGradientRule(*F, It->second.Augmented, It->second.Reverse, Stable)) {
+    BlasGradients.erase(It);
+    return nullptr;
+  }
+  return &It->second;
 }
 
 void CustomRules::collect(Module &M, bool &HadError) {

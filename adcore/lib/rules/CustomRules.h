@@ -24,6 +24,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <map>
 #include <string>
 
 namespace llvm {
@@ -53,9 +54,15 @@ public:
   /// skipped; \p HadError is set then.
   void collect(llvm::Module &M, bool &HadError);
 
-  /// The program's rule, or adcc's own for an MPI call (MpiRules.h).
+  /// The program's rule, or adcc's own for an MPI or a BLAS call
+  /// (MpiRules.h, BlasRules.h).
   llvm::Function *forwardDerivative(const llvm::Function *F) const;
   const CustomGradient *gradient(const llvm::Function *F) const;
+  /// adcc's rule for the BLAS routine \p F whose reverse reads the arrays
+  /// \p Stable (BlasRules.h: blasGradientRule) again instead of copies;
+  /// null when the program registers a gradient of F itself.
+  const CustomGradient *blasGradient(const llvm::Function *F,
+                                     unsigned Stable) const;
   /// The rule of split forward mode for \p F, or null.
   const CustomSplitDerivative *splitDerivative(const llvm::Function *F) const {
     auto It = Splits.find(F);
@@ -144,12 +151,17 @@ public:
 private:
   llvm::DenseMap<const llvm::Function *, llvm::Function *> Forward;
   llvm::DenseMap<const llvm::Function *, CustomGradient> Gradients;
-  llvm::DenseMap<std::pair<const llvm::Function *, unsigned>, CustomGradient>
-      BatchedGradients;
   llvm::DenseMap<std::pair<const llvm::Function *, unsigned>, llvm::Function *>
       BatchedForward;
-  /// The rules of MPI calls, made when first asked for.
-  mutable llvm::DenseMap<const llvm::Function *, CustomGradient> MpiGradients;
+  /// The batched gradients, and the rules of MPI and BLAS calls made when
+  /// first asked for (in maps whose elements stay where they are: the
+  /// emitters keep pointers to them).
+  std::map<std::pair<const llvm::Function *, unsigned>, CustomGradient>
+      BatchedGradients;
+  mutable std::map<const llvm::Function *, CustomGradient> MpiGradients;
+  mutable std::map<std::pair<const llvm::Function *, unsigned>,
+                   CustomGradient>
+      BlasGradients;
   llvm::DenseMap<const llvm::Function *, CustomSplitDerivative> Splits;
   llvm::DenseSet<const llvm::Function *> InactiveFunctions;
   llvm::DenseSet<const llvm::Value *> InactiveGlobals;

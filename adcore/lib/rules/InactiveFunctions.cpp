@@ -1,6 +1,7 @@
 //===- InactiveFunctions.cpp - Functions without derivatives -------------===//
 
 #include "InactiveFunctions.h"
+#include "BlasRules.h"
 #include "MpiRules.h"
 #include "OpenMPRuntime.h"
 
@@ -288,7 +289,7 @@ bool isKnownInactiveFunction(const Function &F) {
   for (const char *Row : InactiveFunctionTable)
     if (Name == Row)
       return true;
-  return isInactiveMpiFunction(F);
+  return isInactiveMpiFunction(F) || isInactiveBlasFunction(F);
 }
 
 bool isKnownInactiveMemory(const Value *Obj) {

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MpiRules.h"
+#include "RuleWrappers.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -182,22 +183,6 @@ SmallVector<Value *, 16> specArgs(const Function &F, Function &W,
   return Args;
 }
 
-Function *makeWrapper(Module &M, StringRef Name, FunctionType *FT) {
-  if (Function *Old = M.getFunction(Name))
-    return Old;
-  Function *W = Function::Create(FT, GlobalValue::InternalLinkage, Name, M);
-  W->addFnAttr(Attribute::NoUnwind);
-  return W;
-}
-
-FunctionCallee runtimeFunction(Module &M, StringRef Name, Type *Ret,
-                               ArrayRef<Value *> Args) {
-  SmallVector<Type *, 16> Types;
-  for (Value *A : Args)
-    Types.push_back(A->getType());
-  return M.getOrInsertFunction(Name, FunctionType::get(Ret, Types, false));
-}
-
 } // namespace
 
 bool isMpiRuleFunction(const Function &F) { return rowFor(F) != nullptr; }
@@ -209,7 +194,7 @@ Function *mpiForwardRule(const Function &F) {
   Module &M = *const_cast<Module *>(F.getParent());
   LLVMContext &C = M.getContext();
   Type *I32 = Type::getInt32Ty(C);
-  Function *W = makeWrapper(
+  Function *W = makeRuleWrapper(
       M, ("adcc.mpi.fwd." + F.getName()).str(),
       FunctionType::get(StructType::get(I32, I32), interleaved(F), false));
   if (!W->empty())
@@ -234,13 +219,13 @@ bool mpiGradientRule(const Function &F, Function *&Augmented,
   Type *Ptr = PointerType::get(C, 0);
   SmallVector<Type *, 16> Params = interleaved(F);
   Type *AugRet = Row->Tape ? StructType::get(Ptr, I32) : I32;
-  Augmented = makeWrapper(M, ("adcc.mpi.aug." + F.getName()).str(),
+  Augmented = makeRuleWrapper(M, ("adcc.mpi.aug." + F.getName()).str(),
                           FunctionType::get(AugRet, Params, false));
   SmallVector<Type *, 16> RevParams(Params);
   if (Row->Tape)
     RevParams.push_back(Ptr);
   Reverse =
-      makeWrapper(M, ("adcc.mpi.rev." + F.getName()).str(),
+      makeRuleWrapper(M, ("adcc.mpi.rev." + F.getName()).str(),
                   FunctionType::get(Type::getVoidTy(C), RevParams, false));
   if (Augmented->empty()) {
     IRBuilder<> B(BasicBlock::Create(C, "entry", Augmented));
