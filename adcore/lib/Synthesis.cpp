@@ -63,8 +63,10 @@ static FunctionType *reverseSweepType(const DerivativeKey &Key) {
   LLVMContext &C = FT->getContext();
   SmallVector<Type *, 2> Params;
   Type *Ret = FT->getReturnType();
-  // (Width > 1: one seed and one adjoint per lane, in arrays.)
-  if (Key.ReturnShadow && hasFloatAdjoint(Ret))
+  // (Width > 1: one seed and one adjoint per lane, in arrays. A struct
+  // that mixes floating-point and other fields, std::optional<double>'s
+  // {double, i8}, is seeded whole: its other fields' adjoints are ignored.)
+  if (Key.ReturnShadow && containsFloat(Ret))
     Params.push_back(shadowType(Ret, Key.Width));
   SmallVector<Type *, 8> Adjoints;
   for (unsigned I = 0; I < FT->getNumParams(); ++I)
