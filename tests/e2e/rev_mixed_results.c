@@ -69,11 +69,10 @@ int main(void) {
     __enzyme_autodiff((void *)mixed, x, g);
     double u = x[0] + x[1], w = x[1] * x[2];
     double a = x[0] * x[3], b = exp(0.25 * x[3]) - x[0];
-    double want[4] = {
-        2 * u * x[1] + 3 * (x[3] * b - a),
-        2 * u * x[1] + u * u + 4 * cos(w) * x[2],
-        1 + 4 * cos(w) * x[1],
-        3 * (x[0] * b + a * 0.25 * exp(0.25 * x[3]))};
+    double want[4] = {2 * u * x[1] + 3 * (x[3] * b - a),
+                      2 * u * x[1] + u * u + 4 * cos(w) * x[2],
+                      1 + 4 * cos(w) * x[1],
+                      3 * (x[0] * b + a * 0.25 * exp(0.25 * x[3]))};
     for (int i = 0; i < 4; ++i)
       CHECK_CLOSE(g[i], want[i], REV_TOL_EXACT);
   }
