@@ -341,6 +341,8 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   // (Dense views passed to derivatives: where those are inlined.)
   if (HasViews && !Ctx.hadError())
     lowerDenseViews(M, Ctx);
+  // (The simplified copies of -O0 code that the derivatives do not call.)
+  Ctx.eraseUnusedCopies();
   // (With the debug locations: errors found at link time point at their
   // source line.)
   if (Opts.EmbedIR && !Ctx.hadError())

@@ -5,6 +5,7 @@
 #include "support/CallSites.h"
 #include "support/TapeLevels.h"
 #include "prepare/Prepare.h"
+#include "prepare/SimplifiedCopies.h"
 #include "rules/OpenMPRuntime.h"
 #include "analysis/ActivityAnalysis.h"
 #include "forward/ForwardEmitter.h"
@@ -63,8 +64,10 @@ static FunctionType *reverseSweepType(const DerivativeKey &Key) {
   LLVMContext &C = FT->getContext();
   SmallVector<Type *, 2> Params;
   Type *Ret = FT->getReturnType();
-  // (Width > 1: one seed and one adjoint per lane, in arrays.)
-  if (Key.ReturnShadow && hasFloatAdjoint(Ret))
+  // (Width > 1: one seed and one adjoint per lane, in arrays. A struct
+  // that mixes floating-point and other fields, std::optional<double>'s
+  // {double, i8}, is seeded whole: its other fields' adjoints are ignored.)
+  if (Key.ReturnShadow && containsFloat(Ret))
     Params.push_back(shadowType(Ret, Key.Width));
   SmallVector<Type *, 8> Adjoints;
   for (unsigned I = 0; I < FT->getNumParams(); ++I)
@@ -151,9 +154,18 @@ void SynthesisContext::error(const Instruction &Where, const Twine &Message) {
 }
 
 std::string SynthesisContext::displayName(const Function &F) const {
+  if (const Function *Program = Copies->originalOf(F))
+    return displayName(*Program);
   const Function *Named = RuleCallerOf.lookup(&F);
   return demangle((Named ? Named : &F)->getName());
 }
+
+StringRef SynthesisContext::primalName(const Function &F) const {
+  const Function *Program = Copies->originalOf(F);
+  return (Program ? Program : &F)->getName();
+}
+
+void SynthesisContext::eraseUnusedCopies() { Copies->eraseUnused(); }
 
 std::string SynthesisContext::describe(const Function &F) const {
   if (const Function *Primal = GeneratedFrom.lookup(&F))
@@ -168,7 +180,9 @@ std::string SynthesisContext::describe(const Function &F) const {
 
 SynthesisContext::SynthesisContext(Module &M, bool PrintTapePlans)
     : M(M), PrintTapePlans(PrintTapePlans),
-      Levels(std::make_unique<TapeLevelFinder>()) {}
+      Levels(std::make_unique<TapeLevelFinder>()),
+      Copies(std::make_unique<SimplifiedCopies>(
+          Rules, [this](const Function &F) { return isGenerated(F); })) {}
 
 SynthesisContext::~SynthesisContext() = default;
 
@@ -264,17 +278,34 @@ SynthesisContext::getOrCreateThroughRule(const DerivativeKey &Key) {
   DerivativeKey Via = Key;
   Via.Primal = Caller;
   Function *D = getOrCreate(Via);
-  if (!D)
-    return D;
   // The caller's derivatives answer for the primal's.
+  if (D)
+    answerFor(Key, Via);
+  return D;
+}
+
+void SynthesisContext::answerFor(const DerivativeKey &From,
+                                 const DerivativeKey &To) {
   for (DerivativeMode Mode :
        {DerivativeMode::Forward, DerivativeMode::Augmented,
         DerivativeMode::Reverse}) {
-    DerivativeKey From = Key, To = Via;
-    From.Mode = To.Mode = Mode;
-    if (Function *Made = Cache.lookup(To))
-      Cache.insert(From, Made);
+    DerivativeKey F = From, T = To;
+    F.Mode = T.Mode = Mode;
+    if (Function *Made = Cache.lookup(T))
+      Cache.insert(F, Made);
   }
+}
+
+std::optional<Function *>
+SynthesisContext::getOrCreateFromCopy(const DerivativeKey &Key) {
+  Function *Copy = Copies->rescuingCopyOf(*Key.Primal);
+  if (!Copy)
+    return std::nullopt;
+  DerivativeKey Via = Key;
+  Via.Primal = Copy;
+  Function *D = getOrCreate(Via);
+  if (D)
+    answerFor(Key, Via);
   return D;
 }
 
@@ -302,6 +333,8 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Cache.insert(RevKey, Rev);
     return Key.Mode == DerivativeMode::Augmented ? Aug : Rev;
   }
+  if (std::optional<Function *> D = getOrCreateFromCopy(Key))
+    return *D;
   // SIMD idioms read as floating-point IR, before any analysis of the
   // primal. (x86 intrinsics first: a constant permute of integers becomes
   // a shuffle that the shuffles' rewrite may read as one of floats. Floats
@@ -341,7 +374,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   std::string Name =
       ((Key.ErrorEstimate ? "fwderror" : "fwddiffe") +
        (Key.Width > 1 ? Twine(Key.Width) : Twine("")) + "_" +
-       Primal.getName())
+       primalName(Primal))
           .str();
   Function *D = Function::Create(derivativeType(Key),
                                  GlobalValue::InternalLinkage, Name, M);
@@ -448,10 +481,10 @@ Function *SynthesisContext::getOrCreateReverse(const DerivativeKey &Key) {
   Function &Primal = *Key.Primal;
   Function *Aug =
       Function::Create(derivativeType(AugKey), GlobalValue::InternalLinkage,
-                       "augmented_" + Primal.getName(), M);
+                       "augmented_" + primalName(Primal), M);
   Function *Rev =
       Function::Create(derivativeType(RevKey), GlobalValue::InternalLinkage,
-                       "diffe_" + Primal.getName(), M);
+                       "diffe_" + primalName(Primal), M);
   GeneratedFrom[Aug] = GeneratedFrom[Rev] = &Primal;
   // Registered before their bodies are emitted, so that recursion finds
   // them.
@@ -493,10 +526,10 @@ Function *SynthesisContext::getOrCreateSplit(const DerivativeKey &Key) {
   std::string Width = Key.Width > 1 ? std::to_string(Key.Width) : "";
   Function *Tan =
       Function::Create(derivativeType(TanKey), GlobalValue::InternalLinkage,
-                       "fwdsplit" + Width + "_" + Primal.getName(), M);
+                       "fwdsplit" + Width + "_" + primalName(Primal), M);
   Function *Rec =
       Function::Create(derivativeType(RecKey), GlobalValue::InternalLinkage,
-                       "fwdsplit_record_" + Primal.getName(), M);
+                       "fwdsplit_record_" + primalName(Primal), M);
   GeneratedFrom[Tan] = GeneratedFrom[Rec] = &Primal;
   // Registered before their bodies are made, so that recursion finds them.
   Cache.insert(TanKey, Tan);

@@ -59,6 +59,7 @@ struct CombinedSweeps {
 };
 
 class TapeLevelFinder;
+class SimplifiedCopies;
 
 class SynthesisContext {
 public:
@@ -95,9 +96,17 @@ public:
   void error(const llvm::Instruction &Where, const llvm::Twine &Message);
   /// The request call being lowered (null after it).
   void setRequestSite(const llvm::Instruction *Site) { RequestSite = Site; }
-  /// The name of \p F in messages: demangled, and the registered function
-  /// for the function getOrCreateThroughRule made to call it.
+  /// The name of \p F in messages: demangled, the registered function for
+  /// the function getOrCreateThroughRule made to call it, and the
+  /// program's function for its simplified copy (SimplifiedCopies.h).
   std::string displayName(const llvm::Function &F) const;
+  /// The name derivatives of \p F are named after: its own, or for a
+  /// simplified copy the program's function's (`diffe_f`, never
+  /// `diffe_f.simplified`).
+  llvm::StringRef primalName(const llvm::Function &F) const;
+  /// Removes the simplified copies nothing calls once the derivatives are
+  /// made.
+  void eraseUnusedCopies();
   /// \p F in messages, quoted: `'f'`, or for a derivative adcc made (a
   /// reverse sweep differentiated again) `the derivative of 'f'`, never
   /// its internal name.
@@ -182,6 +191,14 @@ private:
   /// primal has no rule for its mode; null after a reported error.
   std::optional<llvm::Function *>
   getOrCreateThroughRule(const DerivativeKey &Key);
+  /// A request of a function compiled `optnone` (at -O0): the derivative of
+  /// its simplified copy (SimplifiedCopies.h), answering for \p Key too.
+  /// Nothing when the function is differentiated as it is; null after a
+  /// reported error.
+  std::optional<llvm::Function *>
+  getOrCreateFromCopy(const DerivativeKey &Key);
+  /// Makes the derivatives of \p To, in each mode made, answer for \p From.
+  void answerFor(const DerivativeKey &From, const DerivativeKey &To);
   /// The external declaration of a derivative made at link time.
   llvm::Function *declareDeferred(const DerivativeKey &Key, bool Combined);
 
@@ -205,6 +222,8 @@ private:
   llvm::DenseMap<const llvm::Function *, const llvm::Function *> GeneratedFrom;
   /// The tape levels of reverse derivatives (TapeLevels.h).
   std::unique_ptr<TapeLevelFinder> Levels;
+  /// The simplified copies of functions compiled at -O0.
+  std::unique_ptr<SimplifiedCopies> Copies;
   bool HadError = false;
   /// The optimization level of derivatives made at link time, when they
   /// are (deferMissingBodies).

@@ -1,10 +1,11 @@
-// std::function in reverse mode (-O1 and up): a lambda chosen at run time,
+// std::function in reverse mode, at every level: a lambda chosen at run time,
 // stored in std::function and called through it. Its manager copies the
 // lambda's captured double out of std::function's untyped 16-byte storage
 // as an i64 whose TBAA says double (IntegerCopies.cpp); that copy was an
 // error ("a floating-point value is copied as an integer") while this test
-// was not registered. At -O0 std::function stays an error: std::swap of
-// the storage is typed only by a copy in another function (status.md).
+// was not registered. At -O0 std::swap of the storage is typed only by
+// the callers it is inlined into: differentiated from simplified copies
+// (docs/reverse-mode.md, "Code compiled at -O0").
 #include "rev_check.h"
 
 #include <cmath>

@@ -115,7 +115,9 @@ std::string sourceTypeOfTBAAName(StringRef Name) {
 SignatureSeeds seedsFromSignature(const Function &F) {
   SignatureSeeds Seeds;
   // The demangler keeps pointers into the name: it must outlive D's use.
-  std::string Mangled = F.getName().str();
+  // (Without a clone's suffix: the simplified copy of a function compiled
+  // at -O0 is `<name>.simplified`, SimplifiedCopies.h.)
+  std::string Mangled = F.getName().split('.').first.str();
   ItaniumPartialDemangler D;
   if (D.partialDemangle(Mangled.c_str()) || !D.isFunction())
     return Seeds;

@@ -17,9 +17,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "adcore/EmbeddedIR.h"
+#include "support/AnalysisManagers.h"
 
-#include "llvm/Analysis/CGSCCPassManager.h"
-#include "llvm/Analysis/LoopAnalysisManager.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfo.h"
@@ -39,17 +38,9 @@ namespace {
 /// Removes from \p M what no function or variable other files can refer
 /// to reaches.
 void dropUnreachable(Module &M) {
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
   PassBuilder PB;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  GlobalDCEPass().run(M, MAM);
+  AnalysisManagers AM(PB);
+  GlobalDCEPass().run(M, AM.MAM);
 }
 
 /// Whether \p M defines anything (a function or a variable of its own,

@@ -1,0 +1,291 @@
+//===- SimplifiedCopies.cpp - -O0 code differentiated simplified ---------===//
+//
+// See SimplifiedCopies.h. The copy is close to what -O1 would have made of
+// the function before adcc runs: its callees inlined where LLVM's inliner
+// would (its cost estimate and the threshold of -O1 and -O2), then the
+// scalar simplifications that type what -O0 left in memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SimplifiedCopies.h"
+#include "Synthesis.h"
+
+#include "analysis/SourceTypes.h"
+#include "analysis/TypeAnalysis.h"
+#include "device/DeviceCode.h"
+#include "rules/CustomRules.h"
+#include "support/AnalysisManagers.h"
+
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/InlineCost.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+namespace {
+
+/// The inline threshold of LLVM's -O1 and -O2 (InlineParams).
+constexpr int InlineThreshold = 225;
+
+/// Whether \p F carries an attribute of adcc or Enzyme (a checkpointed
+/// loop's step, an allocation-like function, a kept registration, Enzyme's
+/// marks): such a function means something as a call.
+bool hasMarkAttribute(const Function &F) {
+  for (const Attribute &A : F.getAttributes().getFnAttrs())
+    if (A.isStringAttribute() && (A.getKindAsString().starts_with("adcc") ||
+                                  A.getKindAsString().starts_with("enzyme")))
+      return true;
+  return false;
+}
+
+/// Whether the C++ parameter types in \p F's name say what some of its
+/// pointers point to (`double const*`: std::copy's memmove of a vector's
+/// elements). Inlined, that would be lost.
+bool hasSignatureSeeds(const Function &F) {
+  SignatureSeeds Seeds = seedsFromSignature(F);
+  return !Seeds.Pointees.empty() || !Seeds.Structs.empty() ||
+         !Seeds.Containers.empty();
+}
+
+/// Whether what \p F does can be typed only where it is called: it copies
+/// bytes (a memcpy of an object passed by pointer: std::function's
+/// manager, unique_ptr's move constructor) of which nothing in \p F says
+/// the type, or returns a struct holding both floating-point values and
+/// pointers (valarray's expression closures), whose pointers a reverse
+/// sweep cannot return with their shadows.
+bool needsItsCallers(const Function &F) {
+  if (auto *Ret = dyn_cast<StructType>(F.getReturnType());
+      Ret && containsFloat(Ret) &&
+      any_of(Ret->elements(), [](Type *E) { return E->isPointerTy(); }))
+    return true;
+  std::unique_ptr<TypeAnalysis> Types;
+  for (const Instruction &I : instructions(F)) {
+    const auto *Copy = dyn_cast<MemTransferInst>(&I);
+    if (!Copy)
+      continue;
+    auto *Len = dyn_cast<ConstantInt>(Copy->getLength());
+    // (Fewer bytes than a float hold none.)
+    if (Len && Len->getZExtValue() < 4)
+      continue;
+    if (!Types)
+      Types = std::make_unique<TypeAnalysis>(const_cast<Function &>(F));
+    // (As the emitters read a copy: what either side is known to hold
+    // within the bytes copied, no byte of two kinds.)
+    MemoryLayout L = Types->layout(Copy->getRawDest());
+    for (auto [Offset, K] : Types->layout(Copy->getRawSource()))
+      L.emplace(Offset, K);
+    if (Len)
+      for (auto It = L.begin(); It != L.end();)
+        It = It->first >= 0 && uint64_t(It->first) >= Len->getZExtValue()
+                 ? L.erase(It)
+                 : std::next(It);
+    if (L.empty() ||
+        any_of(L, [](const auto &E) { return E.second == Kind::Conflict; }))
+      return true;
+  }
+  return false;
+}
+
+} // namespace
+
+struct SimplifiedCopies::Passes {
+  PassBuilder PB;
+  AnalysisManagers AM{PB};
+  FunctionAnalysisManager &FAM = AM.FAM;
+  FunctionPassManager FPM;
+
+  Passes() {
+    // (Locals into values first; EarlyCSE then folds what the inlined
+    // helpers passed through memory, SimplifyCFG the blocks left empty, and
+    // SROA again what that exposed. No InstCombine: SimplifiedCopies.h.)
+    FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+    FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+    FPM.addPass(SimplifyCFGPass());
+    FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+  }
+};
+
+SimplifiedCopies::SimplifiedCopies(
+    const CustomRules &Rules, std::function<bool(const Function &)> IsGenerated)
+    : Rules(Rules), IsGenerated(std::move(IsGenerated)) {}
+
+SimplifiedCopies::~SimplifiedCopies() = default;
+
+bool SimplifiedCopies::mayCopy(const Function &F) const {
+  return !F.isDeclaration() && F.hasOptNone() && !F.isVarArg() &&
+         !IsGenerated(F) && !Original.count(&F) && !hasMarkAttribute(F) &&
+         !isDeviceModule(*F.getParent());
+}
+
+bool SimplifiedCopies::mayInline(const Function &Callee) const {
+  if (Rules.isInactive(&Callee) || Rules.forwardDerivative(&Callee) ||
+      Rules.gradient(&Callee) || Rules.splitDerivative(&Callee) ||
+      !Rules.functionLike(&Callee).empty())
+    return false;
+  // C functions stay calls: their copies are simplified each, and C has no
+  // library helpers in headers to inline (nor a way to tell -O0's
+  // noinline from the program's: a function kept apart on purpose, as
+  // around Enzyme's inactive globals).
+  if (!Callee.getName().starts_with("_Z"))
+    return false;
+  // (libstdc++'s debug mode checks iterators in functions that carry no
+  // derivative: kept as calls.)
+  if (Callee.getName().contains("__gnu_debug"))
+    return false;
+  // (An OpenMP region's body stays the function the runtime calls.)
+  if (Callee.getName().contains(".omp_outlined"))
+    return false;
+  // Nor one that asks for derivatives or runs the tape (a nested gradient,
+  // lowered already into a call of a derivative).
+  for (const Instruction &I : instructions(Callee)) {
+    const auto *Call = dyn_cast<CallBase>(&I);
+    const Function *Target = Call ? Call->getCalledFunction() : nullptr;
+    if (Target &&
+        (IsGenerated(*Target) || Target->getName().starts_with("__enzyme") ||
+         Target->getName().starts_with("adcc_")))
+      return false;
+  }
+  return true;
+}
+
+void SimplifiedCopies::inlineSmallCallees(Function &Copy, const Function &F) {
+  SmallVector<CallBase *, 16> Calls;
+  for (Instruction &I : instructions(Copy))
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      if (Function *Callee = Call->getCalledFunction())
+        // (`[[clang::noinline]]` at the call; the callee's own noinline is
+        // -O0's.)
+        if (Callee != &F && !Callee->isDeclaration() &&
+            !Call->getAttributes().hasFnAttr(Attribute::NoInline) &&
+            Call->getFunctionType() == Callee->getFunctionType())
+          Calls.push_back(Call);
+  FunctionAnalysisManager &FAM = P->FAM;
+  auto GetAC = [&](Function &G) -> AssumptionCache & {
+    return FAM.getResult<AssumptionAnalysis>(G);
+  };
+  for (CallBase *Call : Calls) {
+    Function *Callee = Call->getCalledFunction();
+    if (!mayInline(*Callee))
+      continue;
+    // (Bottom-up, as LLVM's inliner: the callee's copy has its own small
+    // callees inlined and is simplified; the cost is that of the copy.)
+    Function *Simple = copyOf(*Callee);
+    if (!Simple)
+      continue;
+    // (What the program's function needs where it is: CallerTypes.cpp
+    // types some copies from the callers it has in the module, which the
+    // copy has not.)
+    bool Rescue = Rescues.contains(Simple) || needsCallers(*Callee);
+    if (!Rescue && hasSignatureSeeds(*Callee))
+      continue;
+    Call->setCalledFunction(Simple);
+    // (Estimated as the program's function: a copy is internal and called
+    // once, for which the estimate would give the bonus of the last call
+    // of a static function whatever its size.)
+    Simple->setLinkage(GlobalValue::LinkOnceODRLinkage);
+    std::optional<int> Cost = getInliningCostEstimate(
+        *Call, FAM.getResult<TargetIRAnalysis>(*Simple), GetAC);
+    Simple->setLinkage(GlobalValue::InternalLinkage);
+    InlineFunctionInfo Info(GetAC);
+    if (!Cost || *Cost > InlineThreshold ||
+        !InlineFunction(*Call, Info).isSuccess()) {
+      Call->setCalledFunction(Callee);
+      continue;
+    }
+    AttributeFuncs::mergeAttributesForInlining(Copy, *Simple);
+    if (Rescue)
+      Rescues.insert(&Copy);
+  }
+  FAM.invalidate(Copy, PreservedAnalyses::none());
+}
+
+bool SimplifiedCopies::needsCallers(const Function &F) {
+  auto [It, New] = NeedsCallers.try_emplace(&F, false);
+  if (New)
+    It->second = needsItsCallers(F);
+  return It->second;
+}
+
+bool SimplifiedCopies::mayNeedRescue(const Function &F) {
+  auto [It, New] = MayNeedRescue.try_emplace(&F, false);
+  if (!New)
+    return It->second; // (false while it is being scanned: recursion)
+  bool Needs = false;
+  for (const Instruction &I : instructions(F)) {
+    const auto *Call = dyn_cast<CallBase>(&I);
+    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee || Callee == &F || !mayCopy(*Callee) || !mayInline(*Callee))
+      continue;
+    if (needsCallers(*Callee) || mayNeedRescue(*Callee)) {
+      Needs = true;
+      break;
+    }
+  }
+  MayNeedRescue[&F] = Needs;
+  return Needs;
+}
+
+Function *SimplifiedCopies::rescuingCopyOf(Function &F) {
+  if (!mayCopy(F) || !mayNeedRescue(F))
+    return nullptr;
+  Function *Copy = copyOf(F);
+  return Copy && Rescues.contains(Copy) ? Copy : nullptr;
+}
+
+Function *SimplifiedCopies::copyOf(Function &F) {
+  if (auto It = Copies.find(&F); It != Copies.end())
+    return It->second;
+  if (InProgress.contains(&F) || !mayCopy(F))
+    return nullptr;
+  InProgress.insert(&F);
+  // (The passes are set up for the first copy: most modules need none.)
+  if (!P)
+    P = std::make_unique<Passes>();
+  ValueToValueMapTy Map;
+  Function *Copy = CloneFunction(&F, Map);
+  Copy->setName(F.getName() + ".simplified");
+  Copy->setLinkage(GlobalValue::InternalLinkage);
+  Copy->setVisibility(GlobalValue::DefaultVisibility);
+  Copy->setComdat(nullptr);
+  Copy->setDSOLocal(true);
+  Copy->removeFnAttr(Attribute::OptimizeNone);
+  Copy->removeFnAttr(Attribute::NoInline);
+  Original[Copy] = &F;
+  Made.push_back(Copy);
+  inlineSmallCallees(*Copy, F);
+  P->FPM.run(*Copy, P->FAM);
+  InProgress.erase(&F);
+  Copies[&F] = Copy;
+  // (The analyses are kept for one copy and the copies made for it: the
+  // module changes between two.)
+  if (InProgress.empty())
+    P->FAM.clear();
+  return Copy;
+}
+
+void SimplifiedCopies::eraseUnused() {
+  // (Last made first: a copy inlined into a later one is unused once that
+  // one is gone.)
+  for (Function *Copy : reverse(Made))
+    if (Copy->use_empty())
+      Copy->eraseFromParent();
+  Made.clear();
+  Copies.clear();
+  Original.clear();
+  Rescues.clear();
+  MayNeedRescue.clear();
+  NeedsCallers.clear();
+}
+
+} // namespace adcore
