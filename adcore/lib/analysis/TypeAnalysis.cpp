@@ -3,6 +3,7 @@
 #include "TypeAnalysis.h"
 #include "adcore/MemoryFunctions.h"
 
+#include "PackedFloatResults.h"
 #include "SourceTypes.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -711,6 +712,83 @@ bool returnsFloatBits(Function &F) {
     if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
       if (holdsFloatBitsSomewhere(Types, Ret->getReturnValue(), DL))
         return true;
+  return false;
+}
+
+std::string floatBitsInIntegerFieldsError(StringRef Callee) {
+  return ("'" + Callee +
+          "' returns a floating-point value packed into an integer field of "
+          "its result (a float next to an int in one 8-byte word, as the "
+          "calling convention passes `struct {int n; float f; ...}`); adcc "
+          "does not follow derivatives through it; return the value in a "
+          "field of its own, or make the function inline")
+      .str();
+}
+
+namespace {
+
+/// Whether the integer \p V holds a float's bits, also shifted and
+/// combined with other bits (`zext(bitcast f) << 32 | n`: a float and an
+/// int packed into one word).
+bool packsFloatBits(const TypeAnalysis &Types, const Value *V,
+                    const DataLayout &DL, unsigned Depth = 6) {
+  if (holdsFloatBitsSomewhere(Types, V, DL))
+    return true;
+  if (const auto *BC = dyn_cast<BitCastInst>(V))
+    return BC->getSrcTy()->isFPOrFPVectorTy();
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth == 0 ||
+      !(isa<CastInst>(I) || I->getOpcode() == Instruction::Or ||
+        I->getOpcode() == Instruction::Xor ||
+        I->getOpcode() == Instruction::And ||
+        I->getOpcode() == Instruction::Shl ||
+        I->getOpcode() == Instruction::LShr ||
+        I->getOpcode() == Instruction::Add))
+    return false;
+  return any_of(I->operands(), [&](const Value *Op) {
+    return Op->getType()->isIntOrIntVectorTy() &&
+           packsFloatBits(Types, Op, DL, Depth - 1);
+  });
+}
+
+} // namespace
+
+bool returnsFloatBitsInIntegerFields(Function &F) {
+  auto *ST = dyn_cast<StructType>(F.getReturnType());
+  if (F.isDeclaration() || !ST || ST->isOpaque() || isIntegerCarrier(ST))
+    return false;
+  const DataLayout &DL = F.getDataLayout();
+  const StructLayout *SL = DL.getStructLayout(ST);
+  TypeAnalysis Types(F);
+  // The value of field I of the returned \p V: inserted, or loaded with the
+  // whole struct from memory (the return slot at -O0).
+  auto FieldHoldsFloat = [&](const Value *V, unsigned I) {
+    for (unsigned Depth = 0; Depth < 16; ++Depth) {
+      const auto *IV = dyn_cast<InsertValueInst>(V);
+      if (!IV)
+        break;
+      if (IV->getNumIndices() >= 1 && IV->getIndices()[0] == I)
+        return packsFloatBits(Types, IV->getInsertedValueOperand(), DL);
+      V = IV->getAggregateOperand();
+    }
+    const auto *LI = dyn_cast<LoadInst>(V);
+    if (!LI)
+      return false;
+    uint64_t Begin = SL->getElementOffset(I);
+    uint64_t End = Begin + DL.getTypeStoreSize(ST->getElementType(I));
+    for (uint64_t Off = Begin; Off + 4 <= End; Off += 4) {
+      Kind K = Types.memoryKind(LI->getPointerOperand(), Off);
+      if (K == Kind::Float || K == Kind::Double)
+        return true;
+    }
+    return false;
+  };
+  for (BasicBlock &BB : F)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      for (unsigned I = 0; I < ST->getNumElements(); ++I)
+        if (isIntegerCarrier(ST->getElementType(I)) &&
+            FieldHoldsFloat(Ret->getReturnValue(), I))
+          return true;
   return false;
 }
 

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rules/CheckpointRuntime.h"
+#include "analysis/PackedFloatResults.h"
 #include "support/CallSites.h"
 #include "support/ScratchShadows.h"
 #include "ForwardEmitter.h"
@@ -546,6 +547,10 @@ bool ForwardEmitter::emitUserCall(CallBase &Call, Function &Callee) {
     return unsupported(Call, "split forward mode needs the body of '" +
                                  Ctx.displayName(Callee) +
                                  "' in this translation unit");
+  if (isa<StructType>(Call.getType()) && isAnalyzedActive(&Call) &&
+      returnsFloatBitsInIntegerFields(Callee))
+    return unsupported(Call, floatBitsInIntegerFieldsError(Ctx.displayName(
+                                 Callee)));
   DerivativeKey K = calleeKey(Call, &Callee);
   Function *D = Ctx.getOrCreate(K);
   if (!D)

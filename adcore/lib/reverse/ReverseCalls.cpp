@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rules/CheckpointRuntime.h"
+#include "analysis/PackedFloatResults.h"
 #include "support/CallSites.h"
 #include "support/ScratchShadows.h"
 #include "support/TapeLevels.h"
@@ -336,6 +337,10 @@ bool ReverseEmitter::followsIntegerBits(CallBase &Call, Function &Callee) {
                                  "yet (forward mode does); pass the value as "
                                  "a floating-point number");
   }
+  if (isa<StructType>(Call.getType()) && Active.contains(&Call) &&
+      returnsFloatBitsInIntegerFields(Callee))
+    return unsupported(Call, floatBitsInIntegerFieldsError(Ctx.displayName(
+                                 Callee)));
   if (!Call.getType()->isVoidTy() && !canCarryDerivative(Call.getType()) &&
       Active.contains(&Call) && returnsFloatBits(Callee))
     return unsupported(Call, "'" + Ctx.displayName(Callee) +
