@@ -15,6 +15,7 @@
 #include "device/DeviceCode.h"
 #include "rules/CustomRules.h"
 #include "support/AnalysisManagers.h"
+#include "support/IRMarks.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/InlineCost.h"
@@ -40,11 +41,14 @@ constexpr int InlineThreshold = 225;
 
 /// Whether \p F carries an attribute of adcc or Enzyme (a checkpointed
 /// loop's step, an allocation-like function, a kept registration, Enzyme's
-/// marks): such a function means something as a call.
+/// marks): such a function means something as a call. (Not the pass's own
+/// note that no call through a pointer reaches it: IndirectTargets.h.)
 bool hasMarkAttribute(const Function &F) {
   for (const Attribute &A : F.getAttributes().getFnAttrs())
-    if (A.isStringAttribute() && (A.getKindAsString().starts_with("adcc") ||
-                                  A.getKindAsString().starts_with("enzyme")))
+    if (A.isStringAttribute() &&
+        A.getKindAsString() != NotCalledThroughPointers &&
+        (A.getKindAsString().starts_with("adcc") ||
+         A.getKindAsString().starts_with("enzyme")))
       return true;
   return false;
 }
