@@ -36,6 +36,34 @@ Value *CheckpointLowering::marker(IRBuilder<> &IB, StringRef Name) {
   return IB.CreateLoad(IB.getInt32Ty(), G);
 }
 
+namespace {
+
+/// What a derivative of the step of variant FwdDup to RevConst takes and
+/// asks for: (state, shadow, params[, shadow][, tape]) -> tape or void.
+struct StepShape {
+  bool Dup, Aug, Rev;
+  const char *Entry;
+  FunctionType *type(PointerType *Ptr) const {
+    SmallVector<Type *, 5> Params(Dup ? 4 : 3, Ptr);
+    if (Rev)
+      Params.push_back(Ptr);
+    Type *Ret = Aug ? static_cast<Type *>(Ptr)
+                    : Type::getVoidTy(Ptr->getContext());
+    return FunctionType::get(Ret, Params, false);
+  }
+};
+
+StepShape stepShape(StepVariant V) {
+  bool Aug = V == AugDup || V == AugConst;
+  bool Rev = V == RevDup || V == RevConst;
+  return {V == FwdDup || V == AugDup || V == RevDup, Aug, Rev,
+          Aug   ? "__enzyme_augmentfwd.adcc.checkpoint"
+          : Rev ? "__enzyme_reverse.adcc.checkpoint"
+                : "__enzyme_fwddiff.adcc.checkpoint"};
+}
+
+} // namespace
+
 Function *CheckpointLowering::makeStepDerivative(Function *Step,
                                                  StepVariant V) {
   Function *&Known = StepDerivatives[{Step, V}];
@@ -46,20 +74,12 @@ Function *CheckpointLowering::makeStepDerivative(Function *Step,
     StepVariant Inner = StepVariant(V - AugDupTangent + AugDup);
     return Known = makeStepTangent(V, makeStepDerivative(Step, Inner));
   }
-  bool Dup = V == FwdDup || V == AugDup || V == RevDup;
-  bool Aug = V == AugDup || V == AugConst;
-  bool Rev = V == RevDup || V == RevConst;
-  SmallVector<Type *, 5> Params(Dup ? 4 : 3, Ptr);
-  if (Rev)
-    Params.push_back(Ptr);
-  Type *Ret = Aug ? static_cast<Type *>(Ptr) : B.getVoidTy();
+  StepShape S = stepShape(V);
   Function *F =
-      internal(FunctionType::get(Ret, Params, false),
+      internal(S.type(Ptr),
                "__adcc_step_" + Twine(StepNames[V]) + "." + Step->getName());
   IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
-  const char *Entry = Aug   ? "__enzyme_augmentfwd.adcc.checkpoint"
-                      : Rev ? "__enzyme_reverse.adcc.checkpoint"
-                            : "__enzyme_fwddiff.adcc.checkpoint";
+  bool Dup = S.Dup, Rev = S.Rev;
   SmallVector<Value *, 10> Args{Step, marker(IB, "enzyme_dup"), F->getArg(0),
                                 F->getArg(1)};
   if (Dup)
@@ -70,7 +90,7 @@ Function *CheckpointLowering::makeStepDerivative(Function *Step,
                  ArrayRef<Value *>{marker(IB, "enzyme_const"), F->getArg(2)});
   if (Rev)
     Args.push_back(F->getArg(F->arg_size() - 1));
-  emitRequest(IB, Entry, Args);
+  emitRequest(IB, S.Entry, Args);
   return Known = F;
 }
 
@@ -196,14 +216,9 @@ Constant *CheckpointLowering::makeTable(Function *Step, Function *Cond,
 ///                                    dup s ds[0] ... ds[W-1], ...); }
 Function *CheckpointLowering::makeBatchedStep(Function *Step, StepVariant V,
                                               unsigned Width) {
-  bool Dup = V == FwdDup || V == AugDup || V == RevDup;
-  bool Aug = V == AugDup || V == AugConst;
-  bool Rev = V == RevDup || V == RevConst;
-  SmallVector<Type *, 5> Params(Dup ? 4 : 3, Ptr);
-  if (Rev)
-    Params.push_back(Ptr);
-  Type *Ret = Aug ? static_cast<Type *>(Ptr) : B.getVoidTy();
-  Function *F = internal(FunctionType::get(Ret, Params, false),
+  StepShape S = stepShape(V);
+  bool Dup = S.Dup, Rev = S.Rev;
+  Function *F = internal(S.type(Ptr),
                          "__adcc_step_" + Twine(StepNames[V]) + ".w" +
                              Twine(Width) + "." + Step->getName());
   IRBuilder<> IB(BasicBlock::Create(M.getContext(), "", F));
@@ -225,11 +240,7 @@ Function *CheckpointLowering::makeBatchedStep(Function *Step, StepVariant V,
   }
   if (Rev)
     Args.push_back(F->getArg(F->arg_size() - 1));
-  emitRequest(IB,
-              Aug   ? "__enzyme_augmentfwd.adcc.checkpoint"
-              : Rev ? "__enzyme_reverse.adcc.checkpoint"
-                    : "__enzyme_fwddiff.adcc.checkpoint",
-              Args);
+  emitRequest(IB, S.Entry, Args);
   return F;
 }
 
