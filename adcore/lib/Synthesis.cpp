@@ -356,6 +356,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= rewriteKnownAsm(P);
     Changed |= rewriteFortifiedCalls(P);
     Changed |= rewritePosixMemaligns(P);
+    Changed |= rewriteSortCalls(P);
     Changed |= resetInputValues(P);
     Changed |= typeFloatCopies(P);
     Changed |= rewriteOpenMPReductions(P);

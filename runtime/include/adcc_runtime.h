@@ -247,6 +247,22 @@ extern "C" {
 ADCC_RT_API double adcc_digamma(double x);
 ADCC_RT_API float adcc_digammaf(float x);
 
+/* The order qsort (and glibc's qsort_r, whose comparator takes a third
+   argument) puts the n elements of size bytes at base in: a new array
+   perm of n indices, base[perm[0]] first, by a stable merge sort with the
+   comparator; base is not changed. Differentiated code sorts by moving
+   the elements in this order (docs/rules.md#sorting) and gives perm back
+   with adcc_sort_release. NULL when n is 0; stops the program with a
+   message when memory runs out. */
+ADCC_RT_API long long *adcc_sort_permutation(const void *base, size_t n,
+                                             size_t size,
+                                             int (*cmp)(const void *,
+                                                        const void *));
+ADCC_RT_API long long *adcc_sort_permutation_r(
+    const void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *, void *), void *arg);
+ADCC_RT_API void adcc_sort_release(long long *perm);
+
 /* Called by derivative code when a call through a function pointer (or a
    virtual call) reaches a function whose derivative this program does not
    contain (for example a function defined in another translation unit).
@@ -272,6 +288,12 @@ ADCC_RT_API void adcc_adjoint_copy_strided_f64(double *dst, double *src,
                                                uint64_t count, uint64_t stride);
 ADCC_RT_API void adcc_adjoint_copy_strided_f32(float *dst, float *src,
                                                uint64_t count, uint64_t stride);
+/* The shadow of one pointer field of a copy of `count` structs of `stride`
+   bytes (structs that mix numbers and pointers) in the augmented sweep:
+   the pointers' shadows move with the pointers, forward, in the order that
+   is right for overlapping ranges; a null src clears them. */
+ADCC_RT_API void adcc_shadow_copy_strided_ptr(void **dst, void **src,
+                                              uint64_t count, uint64_t stride);
 ADCC_RT_API void adcc_split_check(const void *handle);
 /* The same for a split derivative of nesting level `level` (one that
    differentiates code which itself runs reverse sweeps): the position on

@@ -104,3 +104,13 @@ ADCC_ADJOINT_COPY(adcc_adjoint_copy_f32, float, adcc_f32x4)
 
 ADCC_ADJOINT_COPY_STRIDED(adcc_adjoint_copy_strided_f64, double)
 ADCC_ADJOINT_COPY_STRIDED(adcc_adjoint_copy_strided_f32, float)
+
+void adcc_shadow_copy_strided_ptr(void **dst, void **src, uint64_t count,
+                                  uint64_t stride) {
+  char *d = (char *)dst, *s = (char *)src;
+  int from_end = src && dst > src;
+  for (uint64_t k = 0; k < count; ++k) {
+    uint64_t i = from_end ? count - 1 - k : k;
+    *(void **)(d + i * stride) = s ? *(void **)(s + i * stride) : NULL;
+  }
+}

@@ -146,6 +146,21 @@ bool returnsFloatBits(llvm::Function &F);
 /// (empty without it, or when a field's type says nothing, such as bytes).
 MemoryLayout copiedFields(const llvm::MemTransferInst &MT);
 
+/// What the bytes the copy \p MT moves hold: copiedFields(MT), else what
+/// \p Types says of the memory at \p Dest and \p Source (the copy's
+/// pointers in the analysed function), limited to the copied bytes when
+/// the length is a constant (the memory may be part of a larger object
+/// whose other fields are used otherwise). Offset -1: every element.
+MemoryLayout copyLayout(const TypeAnalysis &Types,
+                        const llvm::MemTransferInst &MT,
+                        const llvm::Value *Dest, const llvm::Value *Source);
+
+/// The size of the structs of an array that a copy from \p Source to
+/// \p Dest moves, where the type analysis knows it for both pointers that
+/// it knows it for; 0 when unknown or different.
+uint64_t copyStride(const TypeAnalysis &Types, const llvm::Value *Dest,
+                    const llvm::Value *Source);
+
 /// The kind the TBAA access tag of the load or store \p I names (Clang's
 /// scalar type names; Unknown without a tag and for "omnipotent char").
 Kind kindOfTBAA(const llvm::Instruction &I);

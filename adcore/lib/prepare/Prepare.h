@@ -36,6 +36,10 @@ bool rewriteFortifiedCalls(llvm::Function &F);
 /// call of aligned_alloc whose block is stored into p (AlignedBlocks.cpp).
 /// Returns whether \p F changed.
 bool rewritePosixMemaligns(llvm::Function &F);
+/// Rewrites qsort and glibc's qsort_r as the order the runtime computes
+/// and element copies in that order, which the engine differentiates
+/// (SortCalls.cpp). Returns whether \p F changed.
+bool rewriteSortCalls(llvm::Function &F);
 /// After each call that reads a floating-point value from a C++ stream into
 /// a variable (`in >> x`), stores that value into it again as a constant,
 /// which resets its derivative (InputValues.cpp). Returns whether \p F

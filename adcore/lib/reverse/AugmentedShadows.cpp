@@ -26,6 +26,75 @@ using namespace llvm;
 
 namespace adcore {
 
+std::optional<bool> ReverseEmitter::copyPointerFields(MemTransferInst &MT,
+                                                      const MemTransferInst &Primal,
+                                                      Value *SD, Value *SS) {
+  const Value *PD = Primal.getRawDest(), *PS = Primal.getRawSource();
+  MemoryLayout L = copyLayout(*Types, Primal, PD, PS);
+  auto IsFloat = [](Kind K) { return K == Kind::Double || K == Kind::Float; };
+  bool AnyFloat = any_of(L, [&](const auto &E) { return IsFloat(E.second); });
+  bool AnyPointer =
+      any_of(L, [](const auto &E) { return E.second == Kind::Pointer; });
+  if (!AnyFloat || !AnyPointer)
+    return std::nullopt;
+  Module &M = *MT.getModule();
+  Type *I64 = AB.getInt64Ty();
+  bool Guarded = nullable(MT.getRawDest()) || nullable(MT.getRawSource());
+  auto At = [&](Value *P, int64_t Offset) {
+    if (Guarded)
+      return nullKeepingGEP(AB, AB.getInt8Ty(), P, AB.getInt64(Offset),
+                            P->getName(), GEPNoWrapFlags::none());
+    return AB.CreateConstGEP1_64(AB.getInt8Ty(), P, Offset);
+  };
+  unsigned PtrBytes = M.getDataLayout().getPointerSize();
+  auto *ConstLen = dyn_cast<ConstantInt>(MT.getLength());
+  uint64_t Stride = copyStride(*Types, PD, PS);
+  auto CopyField = [&](int64_t Offset) {
+    Value *D = At(SD, Offset), *S = At(SS, Offset);
+    if (Guarded)
+      guardedShadowCopy(AB, D, S, AB.getInt64(PtrBytes));
+    else
+      AB.CreateMemCpy(D, Align(1), S, Align(1), PtrBytes);
+  };
+  // (A few structs: field by field.)
+  constexpr uint64_t MaxUnrolled = 64;
+  if (Stride && !L.count(-1) && ConstLen &&
+      ConstLen->getZExtValue() > Stride &&
+      ConstLen->getZExtValue() / Stride <= MaxUnrolled) {
+    for (uint64_t E = 0; E < ConstLen->getZExtValue() / Stride; ++E)
+      for (auto [Offset, K] : L)
+        if (K == Kind::Pointer && uint64_t(Offset) + PtrBytes <= Stride)
+          CopyField(int64_t(E * Stride) + Offset);
+    return true;
+  }
+  if (Stride && !L.count(-1) &&
+      (!ConstLen || ConstLen->getZExtValue() > Stride)) {
+    // An array of such structs: one strided copy per pointer field.
+    StringRef Name = "adcc_shadow_copy_strided_ptr";
+    FunctionCallee Copy =
+        Guarded ? guardedAdjointCopy(M, Name, /*Strided=*/true)
+                : M.getOrInsertFunction(Name, AB.getVoidTy(), AB.getPtrTy(),
+                                        AB.getPtrTy(), I64, I64);
+    Value *Count = AB.CreateUDiv(AB.CreateZExtOrTrunc(MT.getLength(), I64),
+                                 AB.getInt64(Stride), "elements");
+    for (auto [Offset, K] : L)
+      if (K == Kind::Pointer && uint64_t(Offset) + PtrBytes <= Stride)
+        AB.CreateCall(Copy, {At(SD, Offset), At(SS, Offset), Count,
+                             AB.getInt64(Stride)});
+    return true;
+  }
+  if (!ConstLen || L.count(-1))
+    return unsupported(MT, "a copy of an array of structs that mix "
+                           "floating-point fields and pointers, whose element "
+                           "size is unknown, is not supported in reverse "
+                           "mode; copy the elements one by one");
+  for (auto [Offset, K] : L)
+    if (K == Kind::Pointer &&
+        uint64_t(Offset) + PtrBytes <= ConstLen->getZExtValue())
+      CopyField(Offset);
+  return true;
+}
+
 /// True when the integer \p V is the address of a pointer with a
 /// derivative, possibly offset or masked (`(uintptr_t)p + 8`), within
 /// \p Depth operations. (Not a difference of two addresses: a number.)
@@ -312,6 +381,14 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // (Integers have no shadow to copy; the source's may not exist: an
     // Eigen nullary expression, a struct of two longs, is not active.)
     auto *PrimalCopy = dyn_cast_or_null<MemTransferInst>(PrimalOf.lookup(MT));
+    // Floating-point fields next to pointers (a struct of a number and a
+    // pointer, copied whole at -O0): the pointers' shadows only. The
+    // floating-point shadows hold adjoints, which move in the reverse
+    // sweep; copied now, an adjoint the caller's shadow already holds
+    // would be counted twice.
+    if (SD && SS && PrimalCopy)
+      if (std::optional<bool> Done = copyPointerFields(*MT, *PrimalCopy, SD, SS))
+        return *Done;
     if (SD && SS && K != Kind::Double && K != Kind::Float &&
         !(PrimalCopy && copiesOnlyIntegers(*Types, *PrimalCopy))) {
       // Pointers (and bytes of unknown kind) carry their shadows along.

@@ -109,6 +109,13 @@ private:
   /// The shadow of \p I in lane Lane (pointers), and the shadow memory's
   /// upkeep (pointers stored, copied). (AugmentedShadows.cpp)
   bool augmentShadow(llvm::Instruction &I);
+  /// For a copy (\p MT, of \p Primal) of floating-point fields next to
+  /// pointers: copies the pointers' shadows from \p SS to \p SD and returns
+  /// true, or reports why it cannot and returns false; nullopt when the
+  /// copied bytes are not such a mix. (AugmentedShadows.cpp)
+  std::optional<bool> copyPointerFields(llvm::MemTransferInst &MT,
+                                        const llvm::MemTransferInst &Primal,
+                                        llvm::Value *SD, llvm::Value *SS);
   /// True when the integer \p V holds the address of an active pointer
   /// (AugmentedShadows.cpp).
   bool holdsActiveAddress(const llvm::Value *V, unsigned Depth) const;

@@ -227,22 +227,11 @@ static uint64_t floatBytes(Kind K) { return K == Kind::Double ? 8 : 4; }
 bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
                                      Value *Len) {
   // What Clang says of the fields of a copied aggregate first; else what
-  // the type analysis says of the memory.
-  MemoryLayout L = copiedFields(MT);
-  if (L.empty()) {
-    L = Types->layout(PrimalOf.lookup(MT.getRawDest()));
-    for (auto [Offset, K] : Types->layout(PrimalOf.lookup(MT.getRawSource())))
-      L.emplace(Offset, K);
-    // Only the bytes copied: the memory may be part of a larger object
-    // whose other fields the callers use otherwise (Eigen's Map copied
-    // out of an expression that holds it at -O0). (Offset -1 stands for
-    // every element of an array.)
-    if (auto *CL = dyn_cast<ConstantInt>(Len))
-      for (auto It = L.begin(); It != L.end();)
-        It = It->first >= 0 && uint64_t(It->first) >= CL->getZExtValue()
-                 ? L.erase(It)
-                 : std::next(It);
-  }
+  // the type analysis says of the memory, in the bytes copied (Eigen's Map
+  // copied out of an expression that holds it at -O0).
+  const Value *PD = PrimalOf.lookup(MT.getRawDest()),
+              *PS = PrimalOf.lookup(MT.getRawSource());
+  MemoryLayout L = copyLayout(*Types, MT, PD, PS);
   bool AnyFloat = false, AllFloat = !L.empty();
   for (auto [Offset, K] : L) {
     AnyFloat |= isFloatMemory(K);
@@ -298,11 +287,7 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
   auto *ConstLen = dyn_cast<ConstantInt>(Len);
   // An array of such structs, whose element size a declared struct type
   // gives: one strided call per floating-point field.
-  uint64_t Dest = Types->elementSize(PrimalOf.lookup(MT.getRawDest()));
-  uint64_t Source = Types->elementSize(PrimalOf.lookup(MT.getRawSource()));
-  uint64_t Stride = Dest ? Dest : Source;
-  if (Source && Source != Stride)
-    Stride = 0;
+  uint64_t Stride = copyStride(*Types, PD, PS);
   if (Stride && !L.count(-1) &&
       (!ConstLen || ConstLen->getZExtValue() > Stride)) {
     Value *Count = RB.CreateUDiv(RB.CreateZExtOrTrunc(Len, I64),

@@ -89,6 +89,10 @@ constexpr const char *InactiveFunctionTable[] = {
     // adcc's own run-time reports
     "adcc_unknown_derivative",
     "adcc_split_check",
+    // the order of a sort (prepare/SortCalls.cpp), and giving it back
+    "adcc_sort_permutation",
+    "adcc_sort_permutation_r",
+    "adcc_sort_release",
     // scratch shadows of constant memory (ScratchShadows.h)
     "adcc_scratch_shadow_begin",
     "adcc_scratch_shadow_end",

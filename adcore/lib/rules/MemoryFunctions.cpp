@@ -49,6 +49,9 @@ constexpr MemoryFunctionRow MemoryFunctionTable[] = {
     {"adcc_adjoint_copy_f32", MemoryFunctionKind::AdjointCopy},
     {"adcc_adjoint_copy_strided_f64", MemoryFunctionKind::AdjointCopy},
     {"adcc_adjoint_copy_strided_f32", MemoryFunctionKind::AdjointCopy},
+    // (Linear in the memory it copies as the others: forward mode over a
+    // reverse sweep does the same on the tangents.)
+    {"adcc_shadow_copy_strided_ptr", MemoryFunctionKind::AdjointCopy},
 };
 
 /// The marks of a registered allocator and of its deallocator (function
