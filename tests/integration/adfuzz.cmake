@@ -35,6 +35,9 @@ set(ADCC_ADFUZZ_SEEDS_V5 "1 6 8 14 27 29 35 46 50 53 56 59 70 80")
 set(ADCC_ADFUZZ_SEEDS_V6 "6 9 11 14 17 21 39 51")
 # (version 7: seeds with an aligned-peel sum, docs/testing.md)
 set(ADCC_ADFUZZ_SEEDS_V7 "6 9 17 23 35")
+# (version 8: structs with pointers copied whole, 4 27 29 crashed before the
+# fix; 1 2 5: gradients accumulated into shadows that hold values)
+set(ADCC_ADFUZZ_SEEDS_V8 "1 2 5 4 27 29")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -56,8 +59,10 @@ adcc_adfuzz_test(adfuzz-fixed 4 "${ADCC_ADFUZZ_SEEDS}")
 adcc_adfuzz_test(adfuzz-fixed-v5 5 "${ADCC_ADFUZZ_SEEDS_V5}")
 adcc_adfuzz_test(adfuzz-fixed-v6 6 "${ADCC_ADFUZZ_SEEDS_V6}")
 adcc_adfuzz_test(adfuzz-fixed-v7 7 "${ADCC_ADFUZZ_SEEDS_V7}")
+adcc_adfuzz_test(adfuzz-fixed-v8 8 "${ADCC_ADFUZZ_SEEDS_V8}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
+  adfuzz-fixed-v8
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

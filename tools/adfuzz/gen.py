@@ -50,7 +50,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 7
+GENERATOR_VERSION = 8
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -773,8 +773,13 @@ class Gen:
 
     # -- version 5: constructs of code that nobody on the team wrote -------
     def v5_stmt(self, sc, lines, ind, ctx):
-        # (version 7 adds a case; the earlier versions draw as they did)
-        k = self.randint(0, 5 if self.version >= 7 else 4)
+        # (versions 7 and 8 add a case each; the earlier versions draw as
+        # they did)
+        k = self.randint(0, 6 if self.version >= 8 else
+                         5 if self.version >= 7 else 4)
+        if k == 6:
+            return ctx.loops == 0 and ctx.depth == 0 and \
+                self.pointer_struct_copy(sc, lines, ind, ctx)
         if k == 5:
             return self.aligned_peel(sc, lines, ind, ctx)
         if k == 0:
@@ -787,6 +792,56 @@ class Gen:
         if k == 3:
             return self.call_restrict_helper(sc, lines, ind, ctx)
         return self.const_table_read(sc, lines, ind, ctx)
+
+    def pointer_struct_copy(self, sc, lines, ind, ctx):
+        """(version 8) An array of structs that mix a double, an int and a
+        pointer into an array in scope (the pointer first or last), filled,
+        copied whole (memcpy, assignment, or memcpy then an overlapping
+        memmove), then read through the copied pointers: the pointers'
+        shadows must move with them, the doubles' adjoints back."""
+        arrs = sc.all("arrays")
+        if not arrs:
+            return False
+        a = self.choice(arrs)
+        st = self.choice(["adfz_pr", "adfz_rp"])
+        length = self.randint(2, 6)
+        src, dst, out = self.fresh("s"), self.fresh("t"), self.fresh("a")
+        j = self.fresh("j")
+        self.emit(lines, ind, "struct %s %s[%d], %s[%d];"
+                  % (st, src, length, dst, length))
+        self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++) {"
+                  % (j, j, length, j))
+        body = Scope(sc)
+        body.idx.append((j, 0, length))
+        ev = self.squash(self.expr(body, 2), 5.0)
+        self.emit(lines, ind + 1, "%s[%s].v = %s;" % (src, j, ev.code))
+        if st == "adfz_pr":
+            self.emit(lines, ind + 1, "%s[%s].k = %s + 1;" % (src, j, j))
+        self.emit(lines, ind + 1, "%s[%s].p = &%s[(%s * %d + %d) %% %d];"
+                  % (src, j, a.name, j, self.randint(1, 3),
+                     self.randint(0, a.length - 1), a.length))
+        self.emit(lines, ind, "}")
+        how = self.choice(["memcpy", "assign", "memmove-up"])
+        if how == "assign":
+            self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++)"
+                      % (j, j, length, j))
+            self.emit(lines, ind + 1, "%s[%s] = %s[%s];" % (dst, j, src, j))
+        else:
+            self.emit(lines, ind, "memcpy(%s, %s, sizeof %s);"
+                      % (dst, src, src))
+        if how == "memmove-up":
+            self.emit(lines, ind, "memmove(%s + 1, %s, %d * sizeof %s[0]);"
+                      % (dst, dst, length - 1, dst))
+        self.emit(lines, ind, "double %s[%d];" % (out, length))
+        self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++)"
+                  % (j, j, length, j))
+        k = " / %s[%s].k" % (dst, j) if st == "adfz_pr" else ""
+        e = self.squash(E("%s[%s].v * *%s[%s].p%s" % (dst, j, dst, j, k),
+                          5.0 * a.cap, False), 10.0)
+        self.emit(lines, ind + 1, "%s[%s] = %s;" % (out, j, e.code))
+        sc.arrays.append(Arr(out, length, 10.0, True))
+        self.features.add("pointer-struct-copy")
+        return True
 
     def aligned_peel(self, sc, lines, ind, ctx):
         """(version 7) A sum over an array read as SIMD code that aligns its
@@ -1381,6 +1436,17 @@ class Gen:
         if self.version >= 7:
             globals_v5 += ("typedef double adfz_v2 "
                            "__attribute__((vector_size(16)));\n")
+        if self.version >= 8:
+            globals_v5 += GLOBALS_V8
+            # The reverse-mode gradient accumulates into a shadow that
+            # already holds values (gradients summed over calls), where
+            # x is not also an output (written in place), whose shadow's
+            # entry values would be seeds.
+            if not inplace_x:
+                for old, new in ACCUMULATE_CALLS:
+                    assert old in main
+                    main = main.replace(old, new)
+                self.features.add("accumulate")
         if self.version >= 6:
             globals_v5 += STATE_V6.format(
                 nst=max(self.nst, 1), has_st=int(self.nst > 0),
@@ -1488,6 +1554,40 @@ static double *adfz_st_fresh(void) {{
 """
 
 # (old, new): the calls of f in MAIN_TEMPLATE, with the state (version 6)
+# (version 8) structs whose copies carry pointers' shadows
+GLOBALS_V8 = """\
+struct adfz_pr {
+  double v;
+  int k;
+  const double *p;
+};
+struct adfz_rp {
+  const double *p;
+  double v;
+};
+#define ADFZ_ACC(i) (0.25 * (i) + 0.5)
+"""
+
+# (version 8) the reverse-mode gradient starts from ADFZ_ACC in dx
+ACCUMULATE_CALLS = [
+    ("""    for (int i = 0; i < NX; i++)
+      dx[i] = 0;
+    for (int j = 0; j < NOUT; j++) {
+      ob[j] = 0;
+      dob[j] = W[j];
+    }
+#if S_ACTIVE
+    double ds""", """    for (int i = 0; i < NX; i++)
+      dx[i] = ADFZ_ACC(i);
+    for (int j = 0; j < NOUT; j++) {
+      ob[j] = 0;
+      dob[j] = W[j];
+    }
+#if S_ACTIVE
+    double ds"""),
+    ("""      grev[i] = dx[i];""", """      grev[i] = dx[i] - ADFZ_ACC(i);"""),
+]
+
 STATE_CALLS = [
     ("f(xb, s, NI, ob);", "f(xb, s, NI, ob ST_ARG);"),
     ("enzyme_dup, ob, dob);", "enzyme_dup, ob, dob ST_DUP);"),
