@@ -342,6 +342,8 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
   for (Function &F : M) {
     if (Dead(F))
       continue;
+    FrameTape T = collectTape(F, Promote);
+    // (After collectTape, whose promotion of locals may replace the slot.)
     SlotMarks S = slotMarks(F);
     if (S.Conflict) {
       Reported.insert(&F);
@@ -349,7 +351,6 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
                              "in one function record in one tape slot");
       continue;
     }
-    FrameTape T = collectTape(F, Promote);
     if (T.Unbounded) {
       Reported.insert(&F);
       Ctx.error(*T.Unbounded,

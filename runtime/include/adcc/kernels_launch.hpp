@@ -98,15 +98,6 @@ template <typename T> bool fillShadow(const T &Primal, T &Shadow) {
   return false;
 }
 
-template <typename T> void clearScalar(T &V) {
-  if constexpr (std::is_floating_point_v<T>)
-    V = T(0);
-}
-template <typename T> void addScalar(T &Into, const T &From) {
-  if constexpr (std::is_floating_point_v<T>)
-    Into += From;
-}
-
 template <typename K, typename... Ws> struct KernelFns {
   using Args = KernelArgs<K, Ws...>;
   using A = typename Args::Actives;
