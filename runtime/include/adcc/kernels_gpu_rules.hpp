@@ -37,7 +37,8 @@
 #if defined(ADCC_GPU_DERIVATIVES) &&                                           \
     (defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__))
 #define ADCC_GPU_DEVICE_DERIVATIVES 1
-extern __attribute__((device)) int enzyme_dup, enzyme_const, enzyme_tape;
+// (Defined here, so that no extern variable is left in the PTX at -O0.)
+__attribute__((device)) inline int enzyme_dup, enzyme_const, enzyme_tape;
 extern "C" {
 __attribute__((device)) void __enzyme_fwddiff(void *, ...);
 __attribute__((device)) void __enzyme_augmentfwd(void *, ...);
