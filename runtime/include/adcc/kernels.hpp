@@ -130,6 +130,17 @@ template <typename T> Sized<T> sized(T *Pointer, std::size_t Size) {
 
 namespace detail {
 
+/// Zeroes a floating-point argument (of a shadow tuple); else nothing.
+template <typename T> void clearScalar(T &V) {
+  if constexpr (std::is_floating_point_v<T>)
+    V = T(0);
+}
+/// Adds a floating-point argument into another; else nothing.
+template <typename T> void addScalar(T &Into, const T &From) {
+  if constexpr (std::is_floating_point_v<T>)
+    Into += From;
+}
+
 template <typename W> struct Unwrap {
   using type = W;
   ADCC_KERNEL_FN static W get(const W &V) { return V; }
@@ -202,23 +213,28 @@ template <typename K, typename... Ws> struct KernelArgs {
                                   std::index_sequence<Is...>) {
     std::get<0>(C)(Ix, arg<Is>(A, C)...);
   }
+  /// Zeroes the floating-point arguments of a tuple of shadows.
+  static void clearScalars(void *Dv) {
+    std::apply([](auto &...V) { (clearScalar(V), ...); },
+               *static_cast<Actives *>(Dv));
+  }
+  /// Adds the floating-point arguments of tuple \p From into \p Into's.
+  static void addScalars(void *Into, const void *From) {
+    addAll(*static_cast<Actives *>(Into), *static_cast<const Actives *>(From),
+           std::make_index_sequence<ActiveCount>());
+  }
+  template <std::size_t... Is>
+  static void addAll(Actives &Into, const Actives &From,
+                     std::index_sequence<Is...>) {
+    (addScalar(std::get<Is>(Into), std::get<Is>(From)), ...);
+  }
+
   /// One work-item of the kernel (what the derivatives are made of).
   ADCC_KERNEL_FN static void item(const index *Ix, Actives *A,
                                   const Consts *C) {
     call(*Ix, *A, *C, std::index_sequence_for<Ws...>());
   }
 };
-
-/// Zeroes a floating-point argument (of a shadow tuple); else nothing.
-template <typename T> void clearScalar(T &V) {
-  if constexpr (std::is_floating_point_v<T>)
-    V = T(0);
-}
-/// Adds a floating-point argument into another; else nothing.
-template <typename T> void addScalar(T &Into, const T &From) {
-  if constexpr (std::is_floating_point_v<T>)
-    Into += From;
-}
 
 template <typename K, typename... Ws> void checkKernel() {
   static_assert(!std::is_pointer_v<K> && !std::is_function_v<K>,

@@ -195,18 +195,6 @@ template <typename K, typename... Ws> struct GpuFns : GpuPrimal<K, Ws...> {
   static dim3 dims(const std::size_t *N) {
     return dim3(unsigned(N[0]), unsigned(N[1]), unsigned(N[2]));
   }
-  static void clearScalars(void *Dv) {
-    std::apply([](auto &...V) { (clearScalar(V), ...); },
-               *static_cast<A *>(Dv));
-  }
-  template <std::size_t... Is>
-  static void addAll(A &Into, const A &From, std::index_sequence<Is...>) {
-    (addScalar(std::get<Is>(Into), std::get<Is>(From)), ...);
-  }
-  static void addScalars(void *Into, const void *From) {
-    addAll(*static_cast<A *>(Into), *static_cast<const A *>(From),
-           std::make_index_sequence<std::tuple_size_v<A>>());
-  }
   template <std::size_t... Is>
   static bool missingAll(const A &P, const A &S, std::index_sequence<Is...>) {
     return (missingShadow(std::get<Is>(P), std::get<Is>(S)) || ... || false);
@@ -264,13 +252,15 @@ template <typename K, typename... Ws> struct GpuFns : GpuPrimal<K, Ws...> {
   }
   static constexpr GpuDesc Desc = {
       &GpuPrimal<K, Ws...>::run, &tangent, &slotBytes, &augmented, &reverse,
-      sizeof(A), sizeof(C), &clearScalars, &addScalars, &missingShadows};
+      sizeof(A), sizeof(C), &Args::clearScalars, &Args::addScalars,
+      &missingShadows};
 #else
   // (No derivative kernels: a derivative of the launch stops with a
   // message.)
   static constexpr GpuDesc Desc = {
       &GpuPrimal<K, Ws...>::run, nullptr, nullptr, nullptr, nullptr,
-      sizeof(A), sizeof(C), &clearScalars, &addScalars, &missingShadows};
+      sizeof(A), sizeof(C), &Args::clearScalars, &Args::addScalars,
+      &missingShadows};
 #endif
 };
 

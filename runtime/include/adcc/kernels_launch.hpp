@@ -106,17 +106,6 @@ template <typename K, typename... Ws> struct KernelFns {
   static void primal(const index *Ix, void *Av, const void *Cv) {
     Args::item(Ix, static_cast<A *>(Av), static_cast<const C *>(Cv));
   }
-  static void clearScalars(void *Dv) {
-    std::apply([](auto &...V) { (clearScalar(V), ...); }, *static_cast<A *>(Dv));
-  }
-  static void addScalars(void *Into, const void *From) {
-    addAll(*static_cast<A *>(Into), *static_cast<const A *>(From),
-           std::make_index_sequence<std::tuple_size_v<A>>());
-  }
-  template <std::size_t... Is>
-  static void addAll(A &Into, const A &From, std::index_sequence<Is...>) {
-    (addScalar(std::get<Is>(Into), std::get<Is>(From)), ...);
-  }
   static const std::size_t *extents(const void *Cv) {
     const C &Consts = *static_cast<const C *>(Cv);
     return std::get<std::tuple_size_v<C> - 1>(Consts).data();
@@ -219,19 +208,37 @@ template <typename K, typename... Ws> struct KernelFns {
                            static_cast<A *>(Dv), enzyme_const,
                            static_cast<const C *>(Cv), Tape);
   }
-  static constexpr KernelDesc Desc = {
-      &primal,      &tangent,      &augmented,   &reverse,
-      sizeof(A),    sizeof(C),     &clearScalars, &addScalars,
-      &fillShadows, &extents,      std::tuple_size_v<A>, &opaquePointer,
-      &floatPointer, &mergeShadow};
+  static constexpr KernelDesc Desc = {&primal,
+                                       &tangent,
+                                       &augmented,
+                                       &reverse,
+                                       sizeof(A),
+                                       sizeof(C),
+                                       &Args::clearScalars,
+                                       &Args::addScalars,
+                                       &fillShadows,
+                                       &extents,
+                                       std::tuple_size_v<A>,
+                                       &opaquePointer,
+                                       &floatPointer,
+                                       &mergeShadow};
 #else
   // (ADCC_KERNELS_NO_DERIVATIVES: no derivative kernels are made; a
   // derivative of a launch stops with a message.)
-  static constexpr KernelDesc Desc = {
-      &primal,   nullptr,   nullptr,       nullptr,
-      sizeof(A), sizeof(C), &clearScalars, &addScalars,
-      &fillShadows, &extents, std::tuple_size_v<A>, &opaquePointer,
-      &floatPointer, &mergeShadow};
+  static constexpr KernelDesc Desc = {&primal,
+                                       nullptr,
+                                       nullptr,
+                                       nullptr,
+                                       sizeof(A),
+                                       sizeof(C),
+                                       &Args::clearScalars,
+                                       &Args::addScalars,
+                                       &fillShadows,
+                                       &extents,
+                                       std::tuple_size_v<A>,
+                                       &opaquePointer,
+                                       &floatPointer,
+                                       &mergeShadow};
 #endif
 };
 
