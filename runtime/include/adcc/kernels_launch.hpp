@@ -208,37 +208,17 @@ template <typename K, typename... Ws> struct KernelFns {
                            static_cast<A *>(Dv), enzyme_const,
                            static_cast<const C *>(Cv), Tape);
   }
-  static constexpr KernelDesc Desc = {&primal,
-                                       &tangent,
-                                       &augmented,
-                                       &reverse,
-                                       sizeof(A),
-                                       sizeof(C),
-                                       &Args::clearScalars,
-                                       &Args::addScalars,
-                                       &fillShadows,
-                                       &extents,
-                                       std::tuple_size_v<A>,
-                                       &opaquePointer,
-                                       &floatPointer,
-                                       &mergeShadow};
+  static constexpr KernelDesc Desc = {
+      &primal, &tangent, &augmented, &reverse, sizeof(A), sizeof(C),
+      &Args::clearScalars, &Args::addScalars, &fillShadows, &extents,
+      std::tuple_size_v<A>, &opaquePointer, &floatPointer, &mergeShadow};
 #else
   // (ADCC_KERNELS_NO_DERIVATIVES: no derivative kernels are made; a
   // derivative of a launch stops with a message.)
-  static constexpr KernelDesc Desc = {&primal,
-                                       nullptr,
-                                       nullptr,
-                                       nullptr,
-                                       sizeof(A),
-                                       sizeof(C),
-                                       &Args::clearScalars,
-                                       &Args::addScalars,
-                                       &fillShadows,
-                                       &extents,
-                                       std::tuple_size_v<A>,
-                                       &opaquePointer,
-                                       &floatPointer,
-                                       &mergeShadow};
+  static constexpr KernelDesc Desc = {
+      &primal, nullptr, nullptr, nullptr, sizeof(A), sizeof(C),
+      &Args::clearScalars, &Args::addScalars, &fillShadows, &extents,
+      std::tuple_size_v<A>, &opaquePointer, &floatPointer, &mergeShadow};
 #endif
 };
 
