@@ -6,6 +6,7 @@
 #include "support/TapeLevels.h"
 #include "prepare/Prepare.h"
 #include "prepare/SimplifiedCopies.h"
+#include "rules/GpuLaunches.h"
 #include "rules/OpenMPRuntime.h"
 #include "analysis/ActivityAnalysis.h"
 #include "forward/ForwardEmitter.h"
@@ -367,6 +368,10 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     reportOpenMPConstruct(*Construct, Key);
     return nullptr;
   }
+  if (const CallBase *Launch = findGpuLaunch(*Key.Primal)) {
+    reportGpuLaunch(*Launch, Key);
+    return nullptr;
+  }
   if (Key.Split)
     return getOrCreateSplit(Key);
   if (Key.Mode != DerivativeMode::Forward)
@@ -415,6 +420,37 @@ void SynthesisContext::reportOpenMPConstruct(const CallBase &Call,
           "function without it, or give the function that uses it a custom "
           "derivative; OpenMP parallel loops and adcc::launch are "
           "differentiated (docs/parallel.md)",
+      Loc, DS_Error));
+}
+
+void SynthesisContext::reportGpuLaunch(const CallBase &Call,
+                                       const DerivativeKey &Key) {
+  const Function &Callee = *Call.getCalledFunction();
+  // (At the launch in the user's code: the line that calls the stub, or
+  // that the stub was inlined into.)
+  const Instruction &At = placeOf(Call, *Key.Primal);
+  DebugLoc Loc = At.getDebugLoc();
+  if (const DILocation *Outer = Loc ? Loc->getInlinedAt() : nullptr) {
+    while (Outer->getInlinedAt())
+      Outer = Outer->getInlinedAt();
+    Loc = DebugLoc(Outer);
+  }
+  // (The kernel of a stub: its name without the prefix.)
+  std::string Launched = demangle(Callee.getName());
+  if (size_t Pos = Launched.find("__device_stub__"); Pos != std::string::npos)
+    Launched.erase(Pos, strlen("__device_stub__"));
+  HadError = true;
+  At.getContext().diagnose(DiagnosticInfoUnsupported(
+      *At.getFunction(),
+      "cannot differentiate " + describe(*Key.Primal) +
+          (Key.Mode == DerivativeMode::Forward ? " in forward mode"
+                                               : " in reverse mode") +
+          ": a " + gpuLaunchKind(Callee) + " of '" + Launched +
+          "' in differentiated code is not differentiated (its derivative "
+          "would leave out the kernel); launch the kernel with "
+          "adcc::launch(adcc::cuda or adcc::hip, kernel, range, workgroup, "
+          "args...) of <adcc/kernels.hpp>, whose launches are "
+          "differentiated (docs/gpu.md)",
       Loc, DS_Error));
 }
 

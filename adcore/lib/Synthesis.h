@@ -179,6 +179,9 @@ private:
   /// while making the derivative of \p Key.
   void reportOpenMPConstruct(const llvm::CallBase &Call,
                              const DerivativeKey &Key);
+  /// Reports \p Call, a GPU kernel launch of host code (rules/GpuLaunches.h)
+  /// met while making the derivative of \p Key.
+  void reportGpuLaunch(const llvm::CallBase &Call, const DerivativeKey &Key);
   /// A reverse derivative of code that itself runs reverse sweeps: made
   /// on the tape level it needs (TapeLevels.h), and answering for \p Key
   /// too. Nothing when \p Key's level is enough; null after a reported

@@ -104,6 +104,16 @@ Expr *addressOf(Sema &S, FunctionDecl &FD, SourceLocation Loc) {
 void registerRule(Sema &S, const RuleRow &Row, FunctionDecl &Rule,
                   llvm::ArrayRef<FunctionDecl *> Named, SourceLocation Loc) {
   ASTContext &C = S.getASTContext();
+  // CUDA and HIP: a rule of a device function is registered in the device
+  // compilation (by a __device__ variable), one of a host function in the
+  // host's. (By the function it is the rule of, declared before it: the
+  // rule's own attributes may follow this one.)
+  const LangOptions &LO = C.getLangOpts();
+  const FunctionDecl &Primal = Named.empty() ? Rule : *Named.front();
+  bool Device = Primal.hasAttr<CUDADeviceAttr>();
+  bool Host = Primal.hasAttr<CUDAHostAttr>() || !Device;
+  if ((LO.CUDA || LO.HIP) && (LO.CUDAIsDevice ? !Device : !Host))
+    return;
   llvm::SmallVector<Expr *, 3> Elements;
   for (FunctionDecl *F : Named)
     Elements.push_back(addressOf(S, *F, Loc));
@@ -128,6 +138,8 @@ void registerRule(Sema &S, const RuleRow &Row, FunctionDecl &Rule,
   Var->setInit(Init);
   Var->setImplicit();
   Var->addAttr(UsedAttr::CreateImplicit(C));
+  if ((LO.CUDA || LO.HIP) && LO.CUDAIsDevice)
+    Var->addAttr(CUDADeviceAttr::CreateImplicit(C));
   // Its IR name as written (C++ would mangle a static variable's).
   Var->addAttr(AsmLabelAttr::CreateImplicit(C, Name));
   C.getTranslationUnitDecl()->addDecl(Var);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the GPU numerical tests: each .cu file here is compiled by adcc++
+# Runs the GPU numerical tests: each .cu file here (and
+# tests/e2e/kernels_cuda.cu) is compiled by adcc++
 # for the GPU of this machine (host and device code, linked with the CUDA
 # runtime) and run. Without a GPU (nvidia-smi missing or failing) or
 # without the CUDA toolkit, prints why and exits 77 (skipped).
@@ -20,12 +21,14 @@ arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | t
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
-for src in "$here"/*.cu; do
+# (and the kernel launches' test: the derivatives of launches on
+# adcc::cuda against adcc::cpu)
+for src in "$here"/*.cu "$here"/../e2e/kernels_cuda.cu; do
   name=$(basename "${src%.cu}")
   for level in -O0 -O2; do
     echo "+ $adccxx -x cuda --cuda-gpu-arch=$arch $level $src"
     "$adccxx" -x cuda --cuda-path="$cuda" --cuda-gpu-arch="$arch" $level \
-      -Wno-unknown-cuda-version "$src" -o "$work/$name$level" \
+      -std=c++17 -Wno-unknown-cuda-version "$src" -o "$work/$name$level" \
       -L"$cuda/lib64" -lcudart -Wl,-rpath,"$cuda/lib64"
     if "$work/$name$level"; then
       echo "PASS: $name $level"

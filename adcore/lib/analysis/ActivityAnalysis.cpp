@@ -381,6 +381,11 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     // constant: taken as active, it got a null shadow that its users
     // dereferenced).
     const Function *Callee = Call->getCalledFunction();
+    // (One with a registered derivative: its rule gives the result's
+    // shadow, whatever its body returns.)
+    if (Callee && Rules &&
+        (Rules->forwardDerivative(Callee) || Rules->gradient(Callee)))
+      return true;
     if (Callee && Call->getType()->isPointerTy() && !Callee->isDeclaration() &&
         !Callee->isVarArg() && Callee != &F &&
         Call->arg_size() == Callee->arg_size() && Call->arg_size() <= 64)

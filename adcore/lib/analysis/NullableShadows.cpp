@@ -44,7 +44,7 @@ namespace {
 /// of a null shadow (NullShadowGuards.h): a reverse sweep differentiated
 /// again has no tangent for them.
 bool isGuardBlock(const Value *V) {
-  const auto *G = dyn_cast<GlobalVariable>(V);
+  const auto *G = dyn_cast<GlobalVariable>(V->stripPointerCasts());
   return G && (G->getName().starts_with("adcc.shadow.sink.") ||
                G->getName().starts_with("adcc.zero.tangents."));
 }

@@ -106,14 +106,16 @@ bool isDeviceBarrier(const Function &F) {
 
 bool checkDeviceCode(const Function &Primal, bool Reverse,
                      SynthesisContext &Ctx) {
-  // (Direct calls, not into a device library's function with a rule: its
-  // body, which may hold inline assembly, is not differentiated.)
+  // (Direct calls, not into a device library's function with a rule nor
+  // into one with a registered derivative: its body, which may hold inline
+  // assembly or name a __shared__ array, is not differentiated.)
   SmallPtrSet<const Function *, 16> Seen;
   SmallVector<const Function *, 16> Work{&Primal};
   while (!Work.empty()) {
     const Function *F = Work.pop_back_val();
     if (!Seen.insert(F).second || F->isDeclaration() ||
-        (F != &Primal && findMathRule(*F)))
+        (F != &Primal && (findMathRule(*F) ||
+                          Ctx.rules().coversDerivative(F, !Reverse))))
       continue;
     for (const Instruction &I : instructions(*F)) {
       if (const GlobalVariable *G = Reverse ? sharedOperand(I) : nullptr) {

@@ -24,6 +24,7 @@
 
 #include "rules/DeviceMath.h"
 
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/PassManager.h"
 
 #include <string>
@@ -69,6 +70,22 @@ void finishDeviceMath(llvm::Module &M,
 /// at the record otherwise. With \p Promote (-O0), the frame's locals are
 /// promoted to registers first, so that loops' trip counts are seen.
 void placeDeviceTapes(SynthesisContext &Ctx, bool Promote);
+
+/// Split mode in device code (__enzyme_augmentfwd with enzyme_tape, then
+/// __enzyme_reverse with the same pointer): the caller gives each thread a
+/// tape slot in memory that outlives the call, at least
+/// __enzyme_augmentsize bytes (DeviceSlots.cpp). Emits, at \p B, the mark
+/// that the sweep of \p Primal called there (augmented if \p Augment,
+/// else reverse) records in \p Slot; placeDeviceTapes then puts the
+/// records of the function holding it in the slot.
+void emitDeviceTapeSlot(llvm::IRBuilder<> &B, llvm::Value *Slot,
+                        llvm::Function &Primal, bool Augment);
+
+/// __enzyme_augmentsize of \p Primal in device code: the bytes of a tape
+/// slot (its records at most, as placeDeviceTapes finds them), as a value
+/// of type \p Ty.
+llvm::Value *emitDeviceTapeSize(llvm::IRBuilder<> &B, llvm::Function &Primal,
+                                llvm::Type *Ty);
 
 /// The internal error for generated device code that still calls adcc's
 /// host runtime (an adcc bug: every user-reachable case is reported before).

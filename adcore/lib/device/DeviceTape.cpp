@@ -16,9 +16,24 @@
 // loops), SROA turns the buffer into registers.
 //
 // Where a bound is not known (a loop of data-dependent trip count around a
-// record, recursion, split mode, whose tape outlives the call), the
-// request is an error: a per-thread slice of a buffer passed by the launch
-// is the later design (docs/status.md).
+// record, recursion), the request is an error.
+//
+// Split mode, whose tape outlives the call, records in a slot the caller
+// gives (__enzyme_augmentfwd(..., enzyme_tape, slot), then
+// __enzyme_reverse(..., slot)): the function the sweep is inlined into
+// holds a mark of the slot (emitDeviceTapeSlot), and its pushes and pops
+// bump the offset kept in the slot's first 8 bytes, the records following
+// from byte 16:
+//
+//   augmented sweep:  top = 0 (at the mark); push: p = slot + 16 + top;
+//                     top += round16(size)
+//   reverse sweep:    pop: top -= round16(size); p = slot + 16 + top
+//
+// The slot's size is 16 plus the most the pushes can take, bounded as
+// above; __enzyme_augmentsize of the function is that number (the largest
+// over the functions of the module that record a sweep of it in a slot).
+// This is what a kernel launch's augmented kernel gives each work-item:
+// one slot per global linear index of a buffer the launch allocates.
 //
 //===----------------------------------------------------------------------===//
 
@@ -204,6 +219,91 @@ void placeInFrame(Function &F, FrameTape &T) {
       Thread->eraseFromParent();
 }
 
+constexpr const char *SlotMark = "adcc_device_tape_slot";
+constexpr const char *SizeMark = "adcc_device_tape_size";
+constexpr uint64_t SlotHeader = 16;
+
+/// The slot marks of \p F, or an error at the second mark of another slot.
+struct SlotMarks {
+  SmallVector<CallInst *, 2> Marks;
+  Value *Slot = nullptr;
+  CallInst *Conflict = nullptr;
+};
+
+SlotMarks slotMarks(Function &F) {
+  SlotMarks S;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I); Call && isTapeCall(*Call, SlotMark)) {
+      S.Marks.push_back(Call);
+      Value *Slot = Call->getArgOperand(0);
+      if (S.Slot && S.Slot != Slot && !S.Conflict)
+        S.Conflict = Call;
+      S.Slot = Slot;
+    }
+  return S;
+}
+
+/// Replaces \p T's pushes and pops by bumps of the offset kept in the slot
+/// of \p S (the header above); the augmented sweeps' marks start it at 0.
+void placeInSlot(Function &F, FrameTape &T, SlotMarks &S) {
+  Type *I64 = Type::getInt64Ty(F.getContext());
+  Value *Slot = S.Slot;
+  for (CallInst *Mark : S.Marks) {
+    if (cast<ConstantInt>(Mark->getArgOperand(2))->isOne())
+      IRBuilder<>(Mark).CreateStore(ConstantInt::get(I64, 0), Slot);
+    Mark->eraseFromParent();
+  }
+  auto Replace = [&](CallInst *Call, bool IsPush) {
+    IRBuilder<> B(Call);
+    Value *Size = B.CreateZExtOrTrunc(Call->getArgOperand(1), I64);
+    Value *Step = B.CreateAnd(B.CreateAdd(Size, B.getInt64(RecordAlign - 1)),
+                              B.getInt64(~(RecordAlign - 1)));
+    Value *Old = B.CreateLoad(I64, Slot, "slot.top");
+    Value *New = IsPush ? B.CreateAdd(Old, Step) : B.CreateSub(Old, Step);
+    B.CreateStore(New, Slot);
+    Value *Records = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot,
+                                                   SlotHeader);
+    Value *At =
+        B.CreateInBoundsGEP(B.getInt8Ty(), Records, IsPush ? Old : New);
+    if (At->getType() != Call->getType())
+      At = B.CreateAddrSpaceCast(At, Call->getType());
+    Call->replaceAllUsesWith(At);
+    Call->eraseFromParent();
+  };
+  for (CallInst *Push : T.Pushes)
+    Replace(Push, true);
+  for (CallInst *Pop : T.Pops)
+    Replace(Pop, false);
+  for (CallInst *Thread : T.Threads)
+    if (Thread->use_empty())
+      Thread->eraseFromParent();
+}
+
+/// Replaces each __enzyme_augmentsize mark by the slot bytes of its
+/// function in \p Bytes.
+void resolveSlotSizes(SynthesisContext &Ctx,
+                      const DenseMap<const Value *, uint64_t> &Bytes) {
+  SmallVector<CallInst *, 4> Sizes;
+  for (Function &F : Ctx.module())
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallInst>(&I); Call && isTapeCall(*Call, SizeMark))
+        Sizes.push_back(Call);
+  for (CallInst *Call : Sizes) {
+    const Value *Primal = Call->getArgOperand(0);
+    auto It = Bytes.find(Primal);
+    if (It == Bytes.end()) {
+      Ctx.error(*Call, "__enzyme_augmentsize of '" + Primal->getName() +
+                           "' in device code: no __enzyme_augmentfwd of it "
+                           "with enzyme_tape in this module gives the size "
+                           "of its tape");
+      Call->replaceAllUsesWith(ConstantInt::get(Call->getType(), 0));
+    } else {
+      Call->replaceAllUsesWith(ConstantInt::get(Call->getType(), It->second));
+    }
+    Call->eraseFromParent();
+  }
+}
+
 /// A call of adcc's runtime in \p F, or null.
 CallInst *runtimeCall(Function &F) {
   for (Instruction &I : instructions(F))
@@ -237,22 +337,40 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
     return F.isDeclaration() || (F.hasLocalLinkage() && F.use_empty());
   };
   SmallPtrSet<const Function *, 4> Reported;
+  // The slot bytes of each function whose sweeps record in a slot.
+  DenseMap<const Value *, uint64_t> SlotBytes;
   for (Function &F : M) {
     if (Dead(F))
       continue;
     FrameTape T = collectTape(F, Promote);
+    // (After collectTape, whose promotion of locals may replace the slot.)
+    SlotMarks S = slotMarks(F);
+    if (S.Conflict) {
+      Reported.insert(&F);
+      Ctx.error(*S.Conflict, "split mode in device code: the sweeps called "
+                             "in one function record in one tape slot");
+      continue;
+    }
     if (T.Unbounded) {
       Reported.insert(&F);
       Ctx.error(*T.Unbounded,
                 "tape of unknown size in device code: what the reverse sweep "
                 "needs is recorded in a loop whose trip count is not known "
-                "at compile time (or in a recursive function or split "
-                "mode); give the loop a constant bound");
+                "at compile time (or in a recursive function); give the loop "
+                "a constant bound");
       continue;
     }
-    if (!T.Pushes.empty() || !T.Pops.empty())
+    if (S.Slot) {
+      for (CallInst *Mark : S.Marks) {
+        uint64_t &B = SlotBytes[Mark->getArgOperand(1)];
+        B = std::max(B, SlotHeader + T.Bytes);
+      }
+      placeInSlot(F, T, S);
+    } else if (!T.Pushes.empty() || !T.Pops.empty()) {
       placeInFrame(F, T);
+    }
   }
+  resolveSlotSizes(Ctx, SlotBytes);
   // What still uses the tape cannot keep it in a frame: the sweeps run
   // apart (split mode, recursion).
   for (Function &F : M)
@@ -265,9 +383,10 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
             !isTapeCall(*Call, "adcc_tape_thread")) {
           Ctx.error(*Call, "tape of unknown size in device code: the two "
                            "sweeps do not run in one function here (split "
-                           "mode, recursion, or a derivative called from "
-                           "several places); use __enzyme_autodiff of a "
-                           "non-recursive function");
+                           "mode without a tape slot, recursion, or a "
+                           "derivative called from several places); use "
+                           "__enzyme_autodiff of a non-recursive function, "
+                           "or give split mode a slot (enzyme_tape)");
           return;
         }
 }
@@ -293,6 +412,25 @@ void verifyNoRuntimeCalls(SynthesisContext &Ctx) {
                          Name + "'); please report this adcc bug");
     return;
   }
+}
+
+
+void emitDeviceTapeSlot(IRBuilder<> &B, Value *Slot, Function &Primal,
+                        bool Augment) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *Ptr = B.getPtrTy();
+  FunctionCallee Mark = M.getOrInsertFunction(
+      SlotMark, FunctionType::get(B.getVoidTy(),
+                                  {Slot->getType(), Ptr, B.getInt1Ty()},
+                                  false));
+  B.CreateCall(Mark, {Slot, &Primal, B.getInt1(Augment)});
+}
+
+Value *emitDeviceTapeSize(IRBuilder<> &B, Function &Primal, Type *Ty) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  FunctionCallee Mark = M.getOrInsertFunction(
+      SizeMark, FunctionType::get(B.getInt64Ty(), {B.getPtrTy()}, false));
+  return B.CreateZExtOrTrunc(B.CreateCall(Mark, {&Primal}), Ty);
 }
 
 } // namespace adcore

@@ -147,8 +147,10 @@ bool ForwardEmitter::emitCustomForward(CallBase &Call, Function &Registered) {
   for (unsigned I = 0; Match && I < Args.size(); ++I)
     Match = FT->getParamType(I) == Args[I]->getType();
   Type *RetTy = Call.getType();
-  bool Pair = !RetTy->isVoidTy() &&
-              FT->getReturnType() == StructType::get(RetTy, RetTy);
+  // (A named struct of the two, as device targets return a C struct.)
+  auto *PairTy = dyn_cast<StructType>(FT->getReturnType());
+  bool Pair = !RetTy->isVoidTy() && PairTy &&
+              PairTy->isLayoutIdentical(StructType::get(RetTy, RetTy));
   if (!Match || (!Pair && FT->getReturnType() != RetTy))
     return unsupported(Call, "the registered derivative '" + Custom.getName() +
                                  "' does not have the expected signature "

@@ -8,6 +8,7 @@
 #include "RequestValueTypes.h"
 #include "support/ScratchShadows.h"
 #include "SplitResults.h"
+#include "device/DeviceCode.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Demangle/Demangle.h"
@@ -658,6 +659,14 @@ bool ForwardCallLowering::emitCall() {
   // (CombinedSweeps.cpp).
   bool Combined = Reverse && SplitKind == Split::None && !PrimalResult;
   CallBase *NewCall = nullptr;
+  // Split mode in device code records in the caller's slot (enzyme_tape):
+  // there is no runtime tape to mark (DeviceTape.cpp).
+  bool DeviceSlot = (SplitKind == Split::Augment ||
+                     SplitKind == Split::Reverse) &&
+                    isDeviceModule(M) && TapeArg &&
+                    TapeArg->getType()->isPointerTy();
+  if (DeviceSlot)
+    emitDeviceTapeSlot(B, TapeArg, *R.Primal, SplitKind == Split::Augment);
   if (SplitKind != Split::Reverse && !Combined)
     NewCall = emitReplacementCall(B, Call, D, Args);
   // (The augmented sweep's result: the primal's.)
@@ -667,6 +676,15 @@ bool ForwardCallLowering::emitCall() {
   unsigned Level = Reverse && !Ctx.defers(*R.Primal)
                        ? Ctx.tapeLevelFor(*R.Primal)
                        : 0;
+  if (SplitKind == Split::Augment && DeviceSlot) {
+    // (The handle: the slot, which holds the records.)
+    Value *Result = NoReturn || NewCall->getType()->isVoidTy() ? nullptr
+                                                               : NewCall;
+    std::string Message;
+    return emitAugmentResult(B, Call, SRet, TapeArg, Result, nullptr,
+                             R.Primal->getName(), Message) ||
+           error(Message);
+  }
   if (SplitKind == Split::Augment) {
     // The handle names this augmented sweep's place on the thread's tape.
     Value *Handle =
@@ -693,7 +711,9 @@ bool ForwardCallLowering::emitCall() {
     SmallVector<Value *, 1> Seed;
     if (SplitKind == Split::Reverse) {
       // The reverse sweep of the most recent augmented sweep: checked.
-      if (Level == 0)
+      if (DeviceSlot)
+        ;
+      else if (Level == 0)
         B.CreateCall(M.getOrInsertFunction(
                          "adcc_split_check",
                          FunctionType::get(B.getVoidTy(), {Ptr}, false)),
@@ -950,8 +970,13 @@ bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx) {
                       "integer");
       return false;
     }
+    // (In device code: the bytes of a tape slot, DeviceTape.cpp.)
+    IRBuilder<> B(&Call);
     Call.replaceAllUsesWith(
-        ConstantInt::get(Call.getType(), tapeHandleSize(*Call.getModule())));
+        isDeviceModule(*Call.getModule()) && R.Primal
+            ? emitDeviceTapeSize(B, *R.Primal, Call.getType())
+            : ConstantInt::get(Call.getType(),
+                               tapeHandleSize(*Call.getModule())));
     Call.eraseFromParent();
     return true;
   }

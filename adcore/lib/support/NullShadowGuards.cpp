@@ -134,17 +134,20 @@ Constant *zeroBlock(Module &M, uint64_t Bytes, Align A) {
 
 Value *guardedReadAddress(IRBuilder<> &B, Value *Addr, Type *Ty, Align A) {
   Module &M = *B.GetInsertBlock()->getModule();
-  return B.CreateSelect(B.CreateIsNull(Addr),
-                        zeroBlock(M, storeBytes(B, Ty), A), Addr,
+  // (Cast to the address's space: AMDGPU's globals are in their own.)
+  Constant *Zeros = ConstantExpr::getPointerBitCastOrAddrSpaceCast(
+      zeroBlock(M, storeBytes(B, Ty), A), Addr->getType());
+  return B.CreateSelect(B.CreateIsNull(Addr), Zeros, Addr,
                         Addr->getName() + ".or.zeros");
 }
 
 Value *guardedWriteAddress(IRBuilder<> &B, Value *Addr, Type *Ty, Align A) {
   Module &M = *B.GetInsertBlock()->getModule();
-  return B.CreateSelect(
-      B.CreateIsNull(Addr),
+  Constant *Sink = ConstantExpr::getPointerBitCastOrAddrSpaceCast(
       sizedBlock(M, "adcc.shadow.sink.", storeBytes(B, Ty), A, /*Sink=*/true),
-      Addr, Addr->getName() + ".or.sink");
+      Addr->getType());
+  return B.CreateSelect(B.CreateIsNull(Addr), Sink, Addr,
+                        Addr->getName() + ".or.sink");
 }
 
 Value *nullKeepingGEP(IRBuilder<> &B, Type *SourceTy, Value *Base,

@@ -130,6 +130,17 @@ template <typename T> Sized<T> sized(T *Pointer, std::size_t Size) {
 
 namespace detail {
 
+/// Zeroes a floating-point argument (of a shadow tuple); else nothing.
+template <typename T> void clearScalar(T &V) {
+  if constexpr (std::is_floating_point_v<T>)
+    V = T(0);
+}
+/// Adds a floating-point argument into another; else nothing.
+template <typename T> void addScalar(T &Into, const T &From) {
+  if constexpr (std::is_floating_point_v<T>)
+    Into += From;
+}
+
 template <typename W> struct Unwrap {
   using type = W;
   ADCC_KERNEL_FN static W get(const W &V) { return V; }
@@ -202,6 +213,22 @@ template <typename K, typename... Ws> struct KernelArgs {
                                   std::index_sequence<Is...>) {
     std::get<0>(C)(Ix, arg<Is>(A, C)...);
   }
+  /// Zeroes the floating-point arguments of a tuple of shadows.
+  static void clearScalars(void *Dv) {
+    std::apply([](auto &...V) { (clearScalar(V), ...); },
+               *static_cast<Actives *>(Dv));
+  }
+  /// Adds the floating-point arguments of tuple \p From into \p Into's.
+  static void addScalars(void *Into, const void *From) {
+    addAll(*static_cast<Actives *>(Into), *static_cast<const Actives *>(From),
+           std::make_index_sequence<ActiveCount>());
+  }
+  template <std::size_t... Is>
+  static void addAll(Actives &Into, const Actives &From,
+                     std::index_sequence<Is...>) {
+    (addScalar(std::get<Is>(Into), std::get<Is>(From)), ...);
+  }
+
   /// One work-item of the kernel (what the derivatives are made of).
   ADCC_KERNEL_FN static void item(const index *Ix, Actives *A,
                                   const Consts *C) {
@@ -248,12 +275,36 @@ ADCC_KERNEL_FN inline void index::barrier() const {
 #endif
 }
 
+} // namespace adcc
+
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+/// The next \p Bytes of the block's group-local memory for the item \p Ix
+/// (in the derivative kernels, its rules give the shadow too:
+/// kernels_gpu_rules.hpp).
+// (Internal: AMDGPU code objects are shared objects, where a call of a
+// preemptible symbol needs a relocation their linker refuses.)
+extern "C" {
+static __attribute__((device)) inline void *
+adcc_kernel_local_gpu(const void *Ix, std::size_t Bytes) {
+  const adcc::index &I = *static_cast<const adcc::index *>(Ix);
+  std::size_t Offset = I.LocalOffset;
+  I.LocalOffset += (Bytes + 63) & ~std::size_t(63);
+  return adcc_kernel_shared + Offset;
+}
+}
+#endif
+
+namespace adcc {
+
 template <typename T>
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+// (Inlined at every level: the kernel's body then calls the function whose
+// rules give the shadow.)
+__attribute__((always_inline))
+#endif
 ADCC_KERNEL_FN inline T *index::local_memory(std::size_t N) const {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-  std::size_t Offset = LocalOffset;
-  LocalOffset += (N * sizeof(T) + 63) & ~std::size_t(63);
-  return reinterpret_cast<T *>(adcc_kernel_shared + Offset);
+  return static_cast<T *>(adcc_kernel_local_gpu(this, N * sizeof(T)));
 #else
   return static_cast<T *>(adcc_kernel_local(this, N * sizeof(T)));
 #endif

@@ -52,6 +52,12 @@ hipError_t hipLaunchKernel(const void *Kernel, dim3 Grid, dim3 Block,
                            void **Args, std::size_t Shared,
                            hipStream_t Stream);
 hipError_t hipGetLastError(void);
+enum hipMemcpyKind { hipMemcpyDeviceToHost = 2 };
+hipError_t hipMalloc(void **Pointer, std::size_t Bytes);
+hipError_t hipFree(void *Pointer);
+hipError_t hipMemset(void *Pointer, int Value, std::size_t Bytes);
+hipError_t hipMemcpy(void *To, const void *From, std::size_t Bytes,
+                     hipMemcpyKind Kind);
 hipError_t hipDeviceSynchronize(void);
 const char *hipGetErrorString(hipError_t);
 }
@@ -73,11 +79,20 @@ using gpu_backend = cuda_backend;
 #endif
 /// The dynamic shared memory each block of a GPU launch gets.
 inline constexpr std::size_t gpu_local_bytes = 48 * 1024;
+/// The group-local memory a block of a derivative of a GPU launch may use:
+/// as much again follows it for its shadow (CUDA: 48 KiB, 96 KiB in all;
+/// HIP: 32 KiB, 64 KiB in all, the LDS of a workgroup).
+#if defined(__HIP__)
+inline constexpr std::size_t gpu_derivative_local_bytes = 32 * 1024;
+#else
+inline constexpr std::size_t gpu_derivative_local_bytes = 48 * 1024;
+#endif
 
 namespace detail {
 
-template <typename K, typename... Ws>
-__attribute__((global)) void gpuTrampoline(K Kernel, Ws... Args) {
+#if defined(__HIP_DEVICE_COMPILE__) || defined(__CUDA_ARCH__)
+/// The index context of the calling GPU thread.
+__attribute__((device)) inline index gpuIndex() {
 #if defined(__HIP_DEVICE_COMPILE__)
   const unsigned L[3] = {__builtin_amdgcn_workitem_id_x(),
                          __builtin_amdgcn_workitem_id_y(),
@@ -91,13 +106,12 @@ __attribute__((global)) void gpuTrampoline(K Kernel, Ws... Args) {
   const unsigned GR[3] = {__builtin_amdgcn_grid_size_x() / LR[0],
                           __builtin_amdgcn_grid_size_y() / LR[1],
                           __builtin_amdgcn_grid_size_z() / LR[2]};
-#elif defined(__CUDA_ARCH__)
+#else
   const unsigned L[3] = {threadIdx.x, threadIdx.y, threadIdx.z};
   const unsigned G[3] = {blockIdx.x, blockIdx.y, blockIdx.z};
   const unsigned LR[3] = {blockDim.x, blockDim.y, blockDim.z};
   const unsigned GR[3] = {gridDim.x, gridDim.y, gridDim.z};
 #endif
-#if defined(__HIP_DEVICE_COMPILE__) || defined(__CUDA_ARCH__)
   index Ix;
   for (int D = 0; D < 3; ++D) {
     Ix.Local[D] = L[D];
@@ -107,7 +121,18 @@ __attribute__((global)) void gpuTrampoline(K Kernel, Ws... Args) {
   }
   Ix.LocalOffset = 0;
   Ix.Backend = nullptr;
-  Kernel(Ix, Unwrap<Ws>::get(Args)...);
+  return Ix;
+}
+#endif
+
+/// The primal kernel: every thread runs the kernel's body once.
+template <typename K, typename... Ws>
+__attribute__((global)) void
+gpuTrampoline(typename KernelArgs<K, Ws...>::Actives A,
+              typename KernelArgs<K, Ws...>::Consts C) {
+#if defined(__HIP_DEVICE_COMPILE__) || defined(__CUDA_ARCH__)
+  index Ix = gpuIndex();
+  KernelArgs<K, Ws...>::item(&Ix, &A, &C);
 #endif
 }
 
@@ -117,102 +142,102 @@ __attribute__((global)) void gpuTrampoline(K Kernel, Ws... Args) {
   std::_Exit(1);
 }
 
-/// Launches the trampoline for the arguments in \p Tuple.
-template <typename K, typename... Ws> struct GpuLaunch {
-  using Tuple = std::tuple<K, Ws...>;
-  static void run(const std::size_t *Grid, const std::size_t *Block,
-                  void *Args) {
-    std::apply(
-        [&](const K &Kernel, const Ws &...As) {
-          gpuTrampoline<K, Ws...>
-              <<<dim3(unsigned(Grid[0]), unsigned(Grid[1]), unsigned(Grid[2])),
-                 dim3(unsigned(Block[0]), unsigned(Block[1]),
-                      unsigned(Block[2])),
-                 gpu_local_bytes>>>(Kernel, As...);
-        },
-        *static_cast<Tuple *>(Args));
 #if defined(__HIP__)
-    hipError_t E = hipGetLastError();
-    if (E == 0)
-      E = hipDeviceSynchronize();
-    if (E != 0)
-      gpuLaunchError(hipGetErrorString(E));
+using gpuError = hipError_t;
+inline const char *gpuErrorString(gpuError E) { return hipGetErrorString(E); }
 #else
-    cudaError_t E = cudaGetLastError();
-    if (E == cudaSuccess)
-      E = cudaDeviceSynchronize();
-    if (E != cudaSuccess)
-      gpuLaunchError(cudaGetErrorString(E));
+using gpuError = cudaError_t;
+inline const char *gpuErrorString(gpuError E) { return cudaGetErrorString(E); }
 #endif
+
+/// Stops the program with the runtime's message when \p E is an error.
+inline void gpuCheck(gpuError E, const char *What) {
+  if (E == gpuError(0))
+    return;
+  char Message[512];
+  std::snprintf(Message, sizeof Message, "%s: %s", What, gpuErrorString(E));
+  gpuLaunchError(Message);
+}
+
+/// Waits for the kernel just launched; stops on an error of the runtime.
+inline void gpuFinish() {
+#if defined(__HIP__)
+  gpuCheck(hipGetLastError(), "the launch failed");
+  gpuCheck(hipDeviceSynchronize(), "the kernel failed");
+#else
+  gpuCheck(cudaGetLastError(), "the launch failed");
+  gpuCheck(cudaDeviceSynchronize(), "the kernel failed");
+#endif
+}
+
+/// What a GPU launch needs of one kernel and its argument types: the host
+/// functions that launch each of its kernels (kernels_gpu_rules.hpp has
+/// the derivative ones).
+struct GpuDesc {
+  void (*Primal)(const std::size_t *, const std::size_t *, void *,
+                 const void *);
+  /// Tangent kernel (Actives, Shadows, Consts); null without derivatives.
+  void (*Tangent)(const std::size_t *, const std::size_t *, void *, void *,
+                  const void *);
+  /// The bytes of one work-item's tape slot (a query kernel, once).
+  std::size_t (*SlotBytes)();
+  /// Augmented kernel (Actives, Shadows, Consts, slots, slot bytes).
+  void (*Augmented)(const std::size_t *, const std::size_t *, void *, void *,
+                    const void *, void *, std::size_t);
+  /// Reverse kernel (..., the device tuple the scalar adjoints are added
+  /// into).
+  void (*Reverse)(const std::size_t *, const std::size_t *, void *, void *,
+                  const void *, void *, std::size_t, void *);
+  std::size_t ActivesBytes, ConstsBytes;
+  void (*ClearScalars)(void *);
+  void (*AddScalars)(void *, const void *);
+  /// Whether a pointer argument has a primal but no shadow.
+  bool (*MissingShadow)(const void *, const void *);
+};
+
+template <typename K, typename... Ws> struct GpuPrimal {
+  using Args = KernelArgs<K, Ws...>;
+  using A = typename Args::Actives;
+  using C = typename Args::Consts;
+  static void run(const std::size_t *Grid, const std::size_t *Block, void *Av,
+                  const void *Cv) {
+    gpuTrampoline<K, Ws...>
+        <<<dim3(unsigned(Grid[0]), unsigned(Grid[1]), unsigned(Grid[2])),
+           dim3(unsigned(Block[0]), unsigned(Block[1]), unsigned(Block[2])),
+           gpu_local_bytes>>>(*static_cast<A *>(Av),
+                              *static_cast<const C *>(Cv));
+    gpuFinish();
   }
 };
 
 } // namespace detail
 } // namespace adcc
 
-/// Every GPU launch goes through this function, so that a derivative of a
-/// host function that launches one stops with a message instead of giving
-/// derivatives without the kernel's part.
-extern "C" inline void adcc_kernel_launch_gpu(std::uintptr_t Run,
-                                              const std::size_t *Grid,
-                                              const std::size_t *Block,
-                                              void *Args) {
-  reinterpret_cast<void (*)(const std::size_t *, const std::size_t *, void *)>(
-      Run)(Grid, Block, Args);
-}
-
-#ifdef __ADCC__
-extern "C" {
-[[noreturn]] inline void adcc_kernel_gpu_no_derivative() {
-  adcc::detail::gpuLaunchError(
-      "differentiating a launch on adcc::cuda or adcc::hip is not supported "
-      "yet (launch on adcc::cpu in differentiated code)");
-}
-ADCC_FORWARD_RULE(adcc_kernel_launch_gpu)
-inline void adcc_kernel_launch_gpu_fwd(std::uintptr_t, const std::size_t *,
-                                       const std::size_t *, const std::size_t *,
-                                       const std::size_t *, void *, void *) {
-  adcc_kernel_gpu_no_derivative();
-}
-inline void *adcc_kernel_launch_gpu_aug(std::uintptr_t, const std::size_t *,
-                                        const std::size_t *,
-                                        const std::size_t *,
-                                        const std::size_t *, void *, void *) {
-  adcc_kernel_gpu_no_derivative();
-}
-ADCC_REVERSE_RULE(adcc_kernel_launch_gpu, adcc_kernel_launch_gpu_aug)
-inline void adcc_kernel_launch_gpu_rev(std::uintptr_t, const std::size_t *,
-                                       const std::size_t *, const std::size_t *,
-                                       const std::size_t *, void *, void *,
-                                       void *) {
-  adcc_kernel_gpu_no_derivative();
-}
-}
-#endif
+#include <adcc/kernels_gpu_rules.hpp>
 
 namespace adcc {
 
 /// Runs \p Kernel(ix, args...) for every item of \p Global, in blocks of \p
-/// Local threads, on the current GPU; returns when it has ended.
-/// (Differentiating a host function that launches on a GPU backend is not
-/// supported yet: the derivative stops with a message. Launch on adcc::cpu
-/// there.)
+/// Local threads, on the current GPU; returns when it has ended. A host
+/// function that launches this way is differentiable: pointer arguments
+/// with a derivative need shadows in device memory (docs/gpu.md).
 template <typename K, typename... Ws>
 void launch(gpu_backend, const K &Kernel, range Global, range Local,
             Ws... Args) {
   detail::checkKernel<K, Ws...>();
-  std::size_t Grid[3], Block[3];
-  for (int D = 0; D < 3; ++D) {
-    if (Local.n[D] == 0 || Global.n[D] % Local.n[D] != 0)
-      detail::gpuLaunchError("the global range must be a non-zero multiple "
-                             "of the work-group size in each dimension");
-    Grid[D] = Global.n[D] / Local.n[D];
-    Block[D] = Local.n[D];
-  }
-  using L = detail::GpuLaunch<K, Ws...>;
-  typename L::Tuple Packed(Kernel, Args...);
-  adcc_kernel_launch_gpu(reinterpret_cast<std::uintptr_t>(&L::run), Grid,
-                         Block, &Packed);
+  static_assert(((std::is_arithmetic_v<Ws> || std::is_pointer_v<Ws> ||
+                  detail::IsConst<Ws>::value || detail::IsSized<Ws>::value) &&
+                 ...),
+                "adcc::launch: a kernel argument with a derivative is a "
+                "number or a pointer; pass a struct by pointer, or as "
+                "adcc::Const(value) when it carries no derivative");
+  using Fns = detail::GpuFns<K, Ws...>;
+  typename Fns::A Actives = Fns::Args::actives(Args...);
+  typename Fns::C Consts = Fns::Args::consts(Kernel, Args...);
+  adcc_kernel_launch_gpu(reinterpret_cast<std::uintptr_t>(&Fns::Desc),
+                         Global.n[0], Global.n[1], Global.n[2], Local.n[0],
+                         Local.n[1], Local.n[2], &Actives,
+                         reinterpret_cast<std::uintptr_t>(&Consts));
 }
 
 } // namespace adcc

@@ -98,15 +98,6 @@ template <typename T> bool fillShadow(const T &Primal, T &Shadow) {
   return false;
 }
 
-template <typename T> void clearScalar(T &V) {
-  if constexpr (std::is_floating_point_v<T>)
-    V = T(0);
-}
-template <typename T> void addScalar(T &Into, const T &From) {
-  if constexpr (std::is_floating_point_v<T>)
-    Into += From;
-}
-
 template <typename K, typename... Ws> struct KernelFns {
   using Args = KernelArgs<K, Ws...>;
   using A = typename Args::Actives;
@@ -114,17 +105,6 @@ template <typename K, typename... Ws> struct KernelFns {
 
   static void primal(const index *Ix, void *Av, const void *Cv) {
     Args::item(Ix, static_cast<A *>(Av), static_cast<const C *>(Cv));
-  }
-  static void clearScalars(void *Dv) {
-    std::apply([](auto &...V) { (clearScalar(V), ...); }, *static_cast<A *>(Dv));
-  }
-  static void addScalars(void *Into, const void *From) {
-    addAll(*static_cast<A *>(Into), *static_cast<const A *>(From),
-           std::make_index_sequence<std::tuple_size_v<A>>());
-  }
-  template <std::size_t... Is>
-  static void addAll(A &Into, const A &From, std::index_sequence<Is...>) {
-    (addScalar(std::get<Is>(Into), std::get<Is>(From)), ...);
   }
   static const std::size_t *extents(const void *Cv) {
     const C &Consts = *static_cast<const C *>(Cv);
@@ -229,18 +209,16 @@ template <typename K, typename... Ws> struct KernelFns {
                            static_cast<const C *>(Cv), Tape);
   }
   static constexpr KernelDesc Desc = {
-      &primal,      &tangent,      &augmented,   &reverse,
-      sizeof(A),    sizeof(C),     &clearScalars, &addScalars,
-      &fillShadows, &extents,      std::tuple_size_v<A>, &opaquePointer,
-      &floatPointer, &mergeShadow};
+      &primal, &tangent, &augmented, &reverse, sizeof(A), sizeof(C),
+      &Args::clearScalars, &Args::addScalars, &fillShadows, &extents,
+      std::tuple_size_v<A>, &opaquePointer, &floatPointer, &mergeShadow};
 #else
   // (ADCC_KERNELS_NO_DERIVATIVES: no derivative kernels are made; a
   // derivative of a launch stops with a message.)
   static constexpr KernelDesc Desc = {
-      &primal,   nullptr,   nullptr,       nullptr,
-      sizeof(A), sizeof(C), &clearScalars, &addScalars,
-      &fillShadows, &extents, std::tuple_size_v<A>, &opaquePointer,
-      &floatPointer, &mergeShadow};
+      &primal, nullptr, nullptr, nullptr, sizeof(A), sizeof(C),
+      &Args::clearScalars, &Args::addScalars, &fillShadows, &extents,
+      std::tuple_size_v<A>, &opaquePointer, &floatPointer, &mergeShadow};
 #endif
 };
 

@@ -1,0 +1,412 @@
+/*===- adcc/kernels_gpu_rules.hpp - Derivatives of GPU launches -*- C++ -*-===*
+ *
+ * The launch of adcc::cuda and adcc::hip (adcc_kernel_launch_gpu) and its
+ * derivative rules (docs/custom-derivatives.md), the GPU form of
+ * kernels_rules.hpp:
+ *
+ * - forward: the tangent kernel, over the same range; each thread runs
+ *   the forward derivative of its work-item's body (__enzyme_fwddiff).
+ * - reverse: the augmented kernel where the primal launch was; each
+ *   thread runs its forward sweep (__enzyme_augmentfwd with enzyme_tape)
+ *   and records in its own slot of a device buffer allocated for the
+ *   launch: one slot per global linear index, of the bytes
+ *   __enzyme_augmentsize gives (the size the compiler found for the
+ *   item's tape; a query kernel asks it once per kernel). At the reverse
+ *   point, the reverse kernel: each thread runs its reverse sweep
+ *   (__enzyme_reverse) from its slot; the buffer is freed. Adjoint updates
+ *   of memory other threads may touch are atomic adds (device code's rule);
+ *   a scalar argument's adjoint is the sum of the threads' adjoints, atomic
+ *   adds into one device copy that is copied back.
+ * - group-local memory: the block's dynamic shared memory holds the
+ *   primal's (gpu_derivative_local_bytes) and after it the shadow, zeroed
+ *   by the block before each derivative kernel's body runs.
+ *
+ * Not part of the API: include <adcc/kernels.hpp>.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef ADCC_KERNELS_GPU_RULES_HPP
+#define ADCC_KERNELS_GPU_RULES_HPP
+
+#include <cstring>
+#include <vector>
+
+#if defined(__ADCC__) && !defined(ADCC_KERNELS_NO_DERIVATIVES)
+#define ADCC_GPU_DERIVATIVES 1
+#endif
+
+#if defined(ADCC_GPU_DERIVATIVES) &&                                           \
+    (defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__))
+#define ADCC_GPU_DEVICE_DERIVATIVES 1
+// (Defined here, so that no extern variable is left in the PTX at -O0.)
+__attribute__((device)) inline int enzyme_dup, enzyme_const, enzyme_tape;
+extern "C" {
+__attribute__((device)) void __enzyme_fwddiff(void *, ...);
+__attribute__((device)) void __enzyme_augmentfwd(void *, ...);
+__attribute__((device)) void __enzyme_reverse(void *, ...);
+__attribute__((device)) std::size_t __enzyme_augmentsize(void *, ...);
+
+/// Group-local memory of a derivative kernel, with its shadow after it
+/// (the rules below); the primal is index::local_memory's.
+struct adcc_kernel_gpu_local_pair {
+  void *primal, *shadow;
+};
+ADCC_FORWARD_RULE(adcc_kernel_local_gpu)
+static __attribute__((device)) inline adcc_kernel_gpu_local_pair
+adcc_kernel_local_gpu_fwd(const void *Ix, const void *, std::size_t Bytes) {
+  auto *P = static_cast<unsigned char *>(adcc_kernel_local_gpu(Ix, Bytes));
+  return {P, P + adcc::gpu_derivative_local_bytes};
+}
+static __attribute__((device)) inline adcc_kernel_gpu_local_pair
+adcc_kernel_local_gpu_aug(const void *Ix, const void *DIx, std::size_t Bytes) {
+  return adcc_kernel_local_gpu_fwd(Ix, DIx, Bytes);
+}
+ADCC_REVERSE_RULE(adcc_kernel_local_gpu, adcc_kernel_local_gpu_aug)
+static __attribute__((device)) inline void
+adcc_kernel_local_gpu_rev(const void *, const void *, std::size_t) {}
+}
+#endif
+
+namespace adcc {
+namespace detail {
+
+#ifdef ADCC_GPU_DEVICE_DERIVATIVES
+/// Zeroes the shadow of the block's group-local memory, then waits for the
+/// block.
+__attribute__((device)) inline void gpuClearLocalShadow(const index &Ix) {
+  auto *S = reinterpret_cast<unsigned long long *>(
+      adcc_kernel_shared + gpu_derivative_local_bytes);
+  const std::size_t N = Ix.local_range(0) * Ix.local_range(1) *
+                        Ix.local_range(2);
+  for (std::size_t I = Ix.local_linear_id();
+       I < gpu_derivative_local_bytes / sizeof(*S); I += N)
+    S[I] = 0;
+  Ix.barrier();
+}
+
+template <typename T>
+__attribute__((device)) void gpuAtomicAdd(T &Into, const T &V) {
+  if constexpr (std::is_floating_point_v<T>)
+    __atomic_fetch_add(&Into, V, __ATOMIC_RELAXED);
+}
+template <typename A, std::size_t... Is>
+__attribute__((device)) void gpuAddScalars(A &Into, const A &From,
+                                           std::index_sequence<Is...>) {
+  (gpuAtomicAdd(std::get<Is>(Into), std::get<Is>(From)), ...);
+}
+#endif
+
+template <typename K, typename... Ws>
+__attribute__((global)) void
+gpuTangentKernel(typename KernelArgs<K, Ws...>::Actives A,
+                 typename KernelArgs<K, Ws...>::Actives D,
+                 typename KernelArgs<K, Ws...>::Consts C) {
+#ifdef ADCC_GPU_DEVICE_DERIVATIVES
+  index Ix = gpuIndex(), Shadow = Ix;
+  gpuClearLocalShadow(Ix);
+  __enzyme_fwddiff(reinterpret_cast<void *>(&KernelArgs<K, Ws...>::item),
+                   enzyme_dup, &Ix, &Shadow, enzyme_dup, &A, &D, enzyme_const,
+                   &C);
+#endif
+}
+
+template <typename K, typename... Ws>
+__attribute__((global)) void gpuSlotBytesKernel(std::size_t *Bytes) {
+#ifdef ADCC_GPU_DEVICE_DERIVATIVES
+  *Bytes = __enzyme_augmentsize(
+      reinterpret_cast<void *>(&KernelArgs<K, Ws...>::item), enzyme_dup,
+      enzyme_dup, enzyme_const);
+#endif
+}
+
+template <typename K, typename... Ws>
+__attribute__((global)) void
+gpuAugmentedKernel(typename KernelArgs<K, Ws...>::Actives A,
+                   typename KernelArgs<K, Ws...>::Actives D,
+                   typename KernelArgs<K, Ws...>::Consts C,
+                   unsigned char *Slots, std::size_t SlotBytes) {
+#ifdef ADCC_GPU_DEVICE_DERIVATIVES
+  index Ix = gpuIndex(), Shadow = Ix;
+  gpuClearLocalShadow(Ix);
+  unsigned char *Slot = Slots + Ix.global_linear_id() * SlotBytes;
+  __enzyme_augmentfwd(reinterpret_cast<void *>(&KernelArgs<K, Ws...>::item),
+                      enzyme_dup, &Ix, &Shadow, enzyme_dup, &A, &D,
+                      enzyme_const, &C, enzyme_tape, Slot);
+#endif
+}
+
+template <typename K, typename... Ws>
+__attribute__((global)) void
+gpuReverseKernel(typename KernelArgs<K, Ws...>::Actives A,
+                 typename KernelArgs<K, Ws...>::Actives D,
+                 typename KernelArgs<K, Ws...>::Consts C, unsigned char *Slots,
+                 std::size_t SlotBytes,
+                 typename KernelArgs<K, Ws...>::Actives *Sums) {
+#ifdef ADCC_GPU_DEVICE_DERIVATIVES
+  using Args = KernelArgs<K, Ws...>;
+  index Ix = gpuIndex(), Shadow = Ix;
+  gpuClearLocalShadow(Ix);
+  unsigned char *Slot = Slots + Ix.global_linear_id() * SlotBytes;
+  __enzyme_reverse(reinterpret_cast<void *>(&Args::item), enzyme_dup, &Ix,
+                   &Shadow, enzyme_dup, &A, &D, enzyme_const, &C, Slot);
+  // (The scalar arguments' adjoints of this thread: D's were zero.)
+  gpuAddScalars(*Sums, D,
+                std::make_index_sequence<std::tuple_size_v<
+                    typename Args::Actives>>());
+#endif
+}
+
+#if defined(__HIP__)
+inline gpuError gpuMalloc(void **P, std::size_t N) { return hipMalloc(P, N); }
+inline gpuError gpuFree(void *P) { return hipFree(P); }
+inline gpuError gpuZero(void *P, std::size_t N) { return hipMemset(P, 0, N); }
+inline gpuError gpuToHost(void *To, const void *From, std::size_t N) {
+  return hipMemcpy(To, From, N, hipMemcpyDeviceToHost);
+}
+template <typename F> void gpuAllowLocal(F *, std::size_t) {}
+#else
+inline gpuError gpuMalloc(void **P, std::size_t N) { return cudaMalloc(P, N); }
+inline gpuError gpuFree(void *P) { return cudaFree(P); }
+inline gpuError gpuZero(void *P, std::size_t N) { return cudaMemset(P, 0, N); }
+inline gpuError gpuToHost(void *To, const void *From, std::size_t N) {
+  return cudaMemcpy(To, From, N, cudaMemcpyDeviceToHost);
+}
+/// Lets \p Kernel's blocks have \p Bytes of dynamic shared memory.
+template <typename F> void gpuAllowLocal(F *Kernel, std::size_t Bytes) {
+  gpuCheck(cudaFuncSetAttribute(reinterpret_cast<const void *>(Kernel),
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                int(Bytes)),
+           "the shared memory of a derivative kernel");
+}
+#endif
+
+template <typename T> bool missingShadow(const T &Primal, const T &Shadow) {
+  if constexpr (std::is_pointer_v<T>)
+    return Primal && !Shadow;
+  return false;
+}
+
+/// The host functions that launch a kernel's primal and derivative kernels.
+template <typename K, typename... Ws> struct GpuFns : GpuPrimal<K, Ws...> {
+  using Args = KernelArgs<K, Ws...>;
+  using A = typename Args::Actives;
+  using C = typename Args::Consts;
+  static constexpr std::size_t LocalBytes = 2 * gpu_derivative_local_bytes;
+
+  static dim3 dims(const std::size_t *N) {
+    return dim3(unsigned(N[0]), unsigned(N[1]), unsigned(N[2]));
+  }
+  template <std::size_t... Is>
+  static bool missingAll(const A &P, const A &S, std::index_sequence<Is...>) {
+    return (missingShadow(std::get<Is>(P), std::get<Is>(S)) || ... || false);
+  }
+  static bool missingShadows(const void *Av, const void *Dv) {
+    return missingAll(*static_cast<const A *>(Av), *static_cast<const A *>(Dv),
+                      std::make_index_sequence<std::tuple_size_v<A>>());
+  }
+
+#ifdef ADCC_GPU_DERIVATIVES
+  static void tangent(const std::size_t *Grid, const std::size_t *Block,
+                      void *Av, void *Dv, const void *Cv) {
+    gpuAllowLocal(&gpuTangentKernel<K, Ws...>, LocalBytes);
+    gpuTangentKernel<K, Ws...><<<dims(Grid), dims(Block), LocalBytes>>>(
+        *static_cast<A *>(Av), *static_cast<A *>(Dv),
+        *static_cast<const C *>(Cv));
+    gpuFinish();
+  }
+  static std::size_t querySlotBytes() {
+    void *Bytes = nullptr;
+    gpuCheck(gpuMalloc(&Bytes, sizeof(std::size_t)),
+             "the query of a tape slot's size");
+    gpuSlotBytesKernel<K, Ws...>
+        <<<1, 1>>>(static_cast<std::size_t *>(Bytes));
+    gpuFinish();
+    std::size_t Host = 0;
+    gpuCheck(gpuToHost(&Host, Bytes, sizeof Host),
+             "the query of a tape slot's size");
+    gpuCheck(gpuFree(Bytes), "the query of a tape slot's size");
+    return Host;
+  }
+  static std::size_t slotBytes() {
+    static const std::size_t Bytes = querySlotBytes();
+    return Bytes;
+  }
+  static void augmented(const std::size_t *Grid, const std::size_t *Block,
+                        void *Av, void *Dv, const void *Cv, void *Slots,
+                        std::size_t SlotBytes) {
+    gpuAllowLocal(&gpuAugmentedKernel<K, Ws...>, LocalBytes);
+    gpuAugmentedKernel<K, Ws...><<<dims(Grid), dims(Block), LocalBytes>>>(
+        *static_cast<A *>(Av), *static_cast<A *>(Dv),
+        *static_cast<const C *>(Cv), static_cast<unsigned char *>(Slots),
+        SlotBytes);
+    gpuFinish();
+  }
+  static void reverse(const std::size_t *Grid, const std::size_t *Block,
+                      void *Av, void *Dv, const void *Cv, void *Slots,
+                      std::size_t SlotBytes, void *Sums) {
+    gpuAllowLocal(&gpuReverseKernel<K, Ws...>, LocalBytes);
+    gpuReverseKernel<K, Ws...><<<dims(Grid), dims(Block), LocalBytes>>>(
+        *static_cast<A *>(Av), *static_cast<A *>(Dv),
+        *static_cast<const C *>(Cv), static_cast<unsigned char *>(Slots),
+        SlotBytes, static_cast<A *>(Sums));
+    gpuFinish();
+  }
+  static constexpr GpuDesc Desc = {
+      &GpuPrimal<K, Ws...>::run, &tangent, &slotBytes, &augmented, &reverse,
+      sizeof(A), sizeof(C), &Args::clearScalars, &Args::addScalars,
+      &missingShadows};
+#else
+  // (No derivative kernels: a derivative of the launch stops with a
+  // message.)
+  static constexpr GpuDesc Desc = {
+      &GpuPrimal<K, Ws...>::run, nullptr, nullptr, nullptr, nullptr,
+      sizeof(A), sizeof(C), &Args::clearScalars, &Args::addScalars,
+      &missingShadows};
+#endif
+};
+
+/// The grid and block of a launch of \p Global items in groups of \p Local.
+inline void gpuShape(const std::size_t *Global, const std::size_t *Local,
+                     std::size_t *Grid, std::size_t *Block) {
+  for (int D = 0; D < 3; ++D) {
+    if (Local[D] == 0 || Global[D] % Local[D] != 0)
+      gpuLaunchError("the global range must be a non-zero multiple of the "
+                     "work-group size in each dimension");
+    Grid[D] = Global[D] / Local[D];
+    Block[D] = Local[D];
+  }
+}
+
+/// What the augmented launch leaves for the reverse one: copies of the
+/// arguments and their shadows, and the device buffer of tape slots.
+struct GpuLaunchTape {
+  std::vector<unsigned char> Actives, Shadows, Consts;
+  void *Slots = nullptr;
+  std::size_t SlotBytes = 0;
+};
+
+} // namespace detail
+} // namespace adcc
+
+// The launch every GPU backend's launch calls, with its rules.
+extern "C" {
+
+inline void adcc_kernel_launch_gpu(std::uintptr_t Desc, std::size_t G0,
+                                   std::size_t G1, std::size_t G2,
+                                   std::size_t L0, std::size_t L1,
+                                   std::size_t L2, void *Actives,
+                                   std::uintptr_t Consts) {
+  const std::size_t G[3] = {G0, G1, G2}, L[3] = {L0, L1, L2};
+  std::size_t Grid[3], Block[3];
+  adcc::detail::gpuShape(G, L, Grid, Block);
+  reinterpret_cast<const adcc::detail::GpuDesc *>(Desc)->Primal(
+      Grid, Block, Actives, reinterpret_cast<const void *>(Consts));
+}
+
+#ifdef __ADCC__
+/// The descriptor of a derivative launch, checked.
+inline const adcc::detail::GpuDesc &adcc_kernel_gpu_desc(std::uintptr_t Desc) {
+  const auto &D = *reinterpret_cast<const adcc::detail::GpuDesc *>(Desc);
+  if (!D.Tangent)
+    adcc::detail::gpuLaunchError("a derivative of a launch compiled with "
+                                 "ADCC_KERNELS_NO_DERIVATIVES");
+  return D;
+}
+inline void adcc_kernel_gpu_check_shadows(const adcc::detail::GpuDesc &D,
+                                          const void *Actives,
+                                          const void *Shadows) {
+  if (D.MissingShadow(Actives, Shadows))
+    adcc::detail::gpuLaunchError(
+        "a pointer argument of a differentiated launch on a GPU backend has "
+        "no shadow (it carries no derivative in the host function): pass it "
+        "as adcc::Const(pointer), or give it a shadow in device memory");
+}
+
+ADCC_FORWARD_RULE(adcc_kernel_launch_gpu)
+inline void adcc_kernel_launch_gpu_fwd(std::uintptr_t Desc, std::size_t G0,
+                                       std::size_t G1, std::size_t G2,
+                                       std::size_t L0, std::size_t L1,
+                                       std::size_t L2, void *Actives,
+                                       void *Shadows, std::uintptr_t Consts) {
+  const std::size_t G[3] = {G0, G1, G2}, L[3] = {L0, L1, L2};
+  std::size_t Grid[3], Block[3];
+  adcc::detail::gpuShape(G, L, Grid, Block);
+  const adcc::detail::GpuDesc &D = adcc_kernel_gpu_desc(Desc);
+  adcc_kernel_gpu_check_shadows(D, Actives, Shadows);
+  D.Tangent(Grid, Block, Actives, Shadows,
+            reinterpret_cast<const void *>(Consts));
+}
+
+inline void *adcc_kernel_launch_gpu_aug(std::uintptr_t Desc, std::size_t G0,
+                                        std::size_t G1, std::size_t G2,
+                                        std::size_t L0, std::size_t L1,
+                                        std::size_t L2, void *Actives,
+                                        void *Shadows, std::uintptr_t Consts) {
+  const std::size_t G[3] = {G0, G1, G2}, L[3] = {L0, L1, L2};
+  std::size_t Grid[3], Block[3];
+  adcc::detail::gpuShape(G, L, Grid, Block);
+  const adcc::detail::GpuDesc &D = adcc_kernel_gpu_desc(Desc);
+  adcc_kernel_gpu_check_shadows(D, Actives, Shadows);
+  // The arguments as they are now (the caller may change its own before
+  // the reverse launch), and one tape slot per work-item.
+  auto *T = new adcc::detail::GpuLaunchTape();
+  auto *Av = static_cast<unsigned char *>(Actives);
+  auto *Sv = static_cast<unsigned char *>(Shadows);
+  auto *Cv = reinterpret_cast<const unsigned char *>(Consts);
+  T->Actives.assign(Av, Av + D.ActivesBytes);
+  T->Shadows.assign(Sv, Sv + D.ActivesBytes);
+  T->Consts.assign(Cv, Cv + D.ConstsBytes);
+  T->SlotBytes = D.SlotBytes();
+  const std::size_t Items = G0 * G1 * G2;
+  if (T->SlotBytes && Items > std::size_t(-1) / T->SlotBytes)
+    adcc::detail::gpuLaunchError("the tape of the augmented kernel is larger "
+                                 "than the address space");
+  const std::size_t Bytes = Items * T->SlotBytes;
+  if (adcc::detail::gpuMalloc(&T->Slots, Bytes ? Bytes : 1) !=
+      adcc::detail::gpuError(0)) {
+    char Message[256];
+    std::snprintf(Message, sizeof Message,
+                  "the tape of the augmented kernel does not fit in device "
+                  "memory: %zu bytes (%zu work-items x %zu bytes per item)",
+                  Bytes, Items, T->SlotBytes);
+    adcc::detail::gpuLaunchError(Message);
+  }
+  D.Augmented(Grid, Block, T->Actives.data(), T->Shadows.data(),
+              T->Consts.data(), T->Slots, T->SlotBytes);
+  return T;
+}
+
+ADCC_REVERSE_RULE(adcc_kernel_launch_gpu, adcc_kernel_launch_gpu_aug)
+inline void adcc_kernel_launch_gpu_rev(std::uintptr_t Desc, std::size_t G0,
+                                       std::size_t G1, std::size_t G2,
+                                       std::size_t L0, std::size_t L1,
+                                       std::size_t L2, void *, void *Shadows,
+                                       std::uintptr_t, void *Tape) {
+  const std::size_t G[3] = {G0, G1, G2}, L[3] = {L0, L1, L2};
+  std::size_t Grid[3], Block[3];
+  adcc::detail::gpuShape(G, L, Grid, Block);
+  const adcc::detail::GpuDesc &D = adcc_kernel_gpu_desc(Desc);
+  auto *T = static_cast<adcc::detail::GpuLaunchTape *>(Tape);
+  // The scalar arguments' adjoints: summed by the threads into a device
+  // copy of the tuple, then added into the caller's shadows.
+  D.ClearScalars(T->Shadows.data());
+  void *Sums = nullptr;
+  adcc::detail::gpuCheck(adcc::detail::gpuMalloc(&Sums, D.ActivesBytes),
+                         "the adjoints of the scalar arguments");
+  adcc::detail::gpuCheck(adcc::detail::gpuZero(Sums, D.ActivesBytes),
+                         "the adjoints of the scalar arguments");
+  D.Reverse(Grid, Block, T->Actives.data(), T->Shadows.data(),
+            T->Consts.data(), T->Slots, T->SlotBytes, Sums);
+  std::vector<unsigned char> Host(D.ActivesBytes);
+  adcc::detail::gpuCheck(
+      adcc::detail::gpuToHost(Host.data(), Sums, D.ActivesBytes),
+      "the adjoints of the scalar arguments");
+  D.AddScalars(Shadows, Host.data());
+  adcc::detail::gpuCheck(adcc::detail::gpuFree(Sums), "freeing a tape");
+  adcc::detail::gpuCheck(adcc::detail::gpuFree(T->Slots), "freeing a tape");
+  delete T;
+}
+#endif // __ADCC__
+
+} // extern "C"
+
+#endif // ADCC_KERNELS_GPU_RULES_HPP
