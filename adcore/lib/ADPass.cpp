@@ -293,15 +293,8 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
                     "separate files");
   for (const Job *J : nestingOrder(Jobs, Ctx)) {
     TimeTraceScope Scope("adcc: synthesize", J->Primal->getName());
-    if (isDeviceModule(M)) {
-      bool Reverse = J->D ? J->D->Key.Mode != DerivativeMode::Forward
-                          : J->R->Kind != RequestKind::Forward &&
-                                J->R->Kind != RequestKind::ErrorEstimate &&
-                                J->R->Kind != RequestKind::ForwardSplit &&
-                                J->R->Kind != RequestKind::Batch;
-      if (!checkDeviceCode(*J->Primal, Reverse, Ctx))
-        continue;
-    }
+    if (isDeviceModule(M) && !checkDeviceCode(*J->Primal, Ctx))
+      continue;
     if (J->D) {
       defineDeclaredDerivative(*J->D, Ctx);
       continue;
@@ -331,6 +324,8 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   clearUncalledAddresses(M);
   Ctx.checkSplitTags();
   Ctx.verifyGenerated();
+  if (isDeviceModule(M) && !Ctx.hadError())
+    zeroSharedShadows(Ctx);
   for (Function *F : EntryPoints)
     if (F && F->use_empty())
       F->eraseFromParent();

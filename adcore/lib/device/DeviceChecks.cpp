@@ -6,8 +6,6 @@
 //   inline assembly       `asm("...")` (PTX or AMDGPU instructions)
 //   dynamic parallelism   a kernel launch from device code
 //   grid synchronization  cooperative groups' grid.sync()
-//   __shared__ arrays     in reverse mode, where their shadows would need
-//                         zeroing by the whole block
 //
 // Barriers of a block (__syncthreads(), __syncwarp(), AMDGPU's s_barrier
 // and the fences around it) are no error: in forward mode a barrier stays
@@ -71,27 +69,6 @@ const DeviceCallRow *deviceCallRow(const Function &F) {
   return nullptr;
 }
 
-/// A `__shared__` array \p V refers to, through constant expressions.
-const GlobalVariable *sharedArrayIn(const Value *V, unsigned Depth = 3) {
-  if (auto *G = dyn_cast<GlobalVariable>(V))
-    return isSharedArray(*G) ? G : nullptr;
-  auto *CE = dyn_cast<ConstantExpr>(V);
-  if (!CE || Depth == 0)
-    return nullptr;
-  for (const Use &Op : CE->operands())
-    if (const GlobalVariable *G = sharedArrayIn(Op.get(), Depth - 1))
-      return G;
-  return nullptr;
-}
-
-/// The first `__shared__` array an operand of \p I names, or null.
-const GlobalVariable *sharedOperand(const Instruction &I) {
-  for (const Use &Op : I.operands())
-    if (const GlobalVariable *G = sharedArrayIn(Op.get()))
-      return G;
-  return nullptr;
-}
-
 } // namespace
 
 bool isSharedArray(const GlobalVariable &G) {
@@ -104,8 +81,7 @@ bool isDeviceBarrier(const Function &F) {
   return Row && Row->Barrier;
 }
 
-bool checkDeviceCode(const Function &Primal, bool Reverse,
-                     SynthesisContext &Ctx) {
+bool checkDeviceCode(const Function &Primal, SynthesisContext &Ctx) {
   // (Direct calls, not into a device library's function with a rule: its
   // body, which may hold inline assembly, is not differentiated.)
   SmallPtrSet<const Function *, 16> Seen;
@@ -116,16 +92,6 @@ bool checkDeviceCode(const Function &Primal, bool Reverse,
         (F != &Primal && findMathRule(*F)))
       continue;
     for (const Instruction &I : instructions(*F)) {
-      if (const GlobalVariable *G = Reverse ? sharedOperand(I) : nullptr) {
-        Ctx.error(I, "cannot differentiate " + Ctx.describe(Primal) +
-                         " in device code: the __shared__ array '" +
-                         G->getName() +
-                         "' in reverse mode is not supported yet (its "
-                         "shadow would need zeroing by the whole block); "
-                         "pass shared memory and a zeroed shadow as a "
-                         "duplicated argument, or use forward mode");
-        return false;
-      }
       auto *Call = dyn_cast<CallBase>(&I);
       if (!Call)
         continue;
