@@ -11,7 +11,8 @@
 #define WARP_FUNCTIONS(X)                                                      \
   X(down_tree, double, D) X(butterfly, double, D) X(up_scan, double, D)        \
   X(up_kept, double, D) X(segments, double, D) X(broadcast, double, D)         \
-  X(gather, double, D) X(float_xor, float, F) X(shared_ring, double, D)
+  X(gather, double, D) X(float_xor, float, F) X(shared_ring, double, D)        \
+  X(log_gamma, double, D) X(gamma, double, D)
 
 #ifdef __CUDACC__
 extern __device__ double __enzyme_fwddiff(void *, ...);
@@ -93,6 +94,17 @@ __device__ double shared_ring(double x) {
   ring[threadIdx.x] = r;
   __syncthreads();
   return ring[(threadIdx.x + 31) % 32] + r;
+}
+
+// lgamma and tgamma in reverse mode: their derivatives' digamma is the
+// module's own in device code. Arguments below 0 (reflection), between
+// 0 and 10 (recurrence) and above 10 (the asymptotic series).
+__device__ double log_gamma(double x) {
+  return lgamma(x + 2.3) * x + lgamma(-0.6 - 0.3 * x) + lgamma(12 + x);
+}
+
+__device__ double gamma(double x) {
+  return tgamma(1.2 + x) + tgamma(-0.6 - 0.3 * x) * x;
 }
 
 #define FWD_D __enzyme_fwddiff

@@ -223,7 +223,6 @@ struct MissingDeviceFeature {
 };
 
 constexpr MissingDeviceFeature MissingDeviceFeatures[] = {
-    {"adcc_digamma", "the derivative of lgamma or tgamma (digamma)"},
     {"adcc_adjoint_copy", "the adjoint of a copy of floating-point memory "
                           "(memcpy or memmove)"},
 };

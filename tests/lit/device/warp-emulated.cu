@@ -1,4 +1,5 @@
-// Derivatives of warp shuffles and of a __shared__ array in reverse mode,
+// Derivatives of warp shuffles, of a __shared__ array in reverse mode and
+// of lgamma and tgamma (the device's digamma) in reverse mode,
 // checked numerically without a GPU: the device IR that adcc makes
 // (-O0 and -O2) of tests/gpu/warp_functions.h is rewritten for the host
 // (Inputs/warp_host_ir.py) and run on a host model of one warp
@@ -29,6 +30,8 @@
 // CHECK: gather: ok
 // CHECK: float_xor: ok
 // CHECK: shared_ring: ok
+// CHECK: log_gamma: ok
+// CHECK: gamma: ok
 // CHECK: all ok
 
 #include "warp_functions.h"

@@ -2,8 +2,10 @@
 """Rewrites NVPTX device IR (adcc++ --cuda-device-only -S -emit-llvm) into
 host IR for the warp emulation of warp_emulation.h: the target becomes the
 host's, and each NVVM intrinsic the kernels use (thread indices, lane id,
-shuffles, the block barrier) becomes a call of the emulation's C functions.
-Any other NVVM intrinsic is an error: the emulation would not be faithful.
+shuffles, the block barrier) becomes a call of the emulation's C functions;
+libdevice's arithmetic intrinsics (fma.rn.d, d2i.hi, ...) become LLVM's
+operations. Any other NVVM intrinsic is an error: the emulation would not
+be faithful.
 
   warp_host_ir.py DEVICE.ll HOST-TRIPLE > HOST.ll
 """
@@ -16,8 +18,54 @@ SREGS = {"tid.x": 0, "tid.y": 1, "tid.z": 2, "ntid.x": 3, "ntid.y": 4,
 MODES = {"idx": 0, "up": 1, "down": 2, "bfly": 3}
 
 
+# The arithmetic of libdevice (its functions are inlined in the kernels):
+# name -> (result type, parameter types, body over %a, %b, %c).
+ARITHMETIC = {
+    "nvvm.add.rn.d": ("double", ["double"] * 2, "%r = fadd double %a, %b"),
+    "nvvm.mul.rn.d": ("double", ["double"] * 2, "%r = fmul double %a, %b"),
+    "nvvm.fma.rn.d": ("double", ["double"] * 3,
+                      "%r = call double @llvm.fma.f64(double %a, double %b, "
+                      "double %c)"),
+    "nvvm.fabs.f64": ("double", ["double"],
+                      "%r = call double @llvm.fabs.f64(double %a)"),
+    "nvvm.fabs.f32": ("float", ["float"],
+                      "%r = call float @llvm.fabs.f32(float %a)"),
+    "nvvm.fabs.ftz.f32": ("float", ["float"],
+                          "%r = call float @llvm.fabs.f32(float %a)"),
+    "nvvm.floor.d": ("double", ["double"],
+                     "%r = call double @llvm.floor.f64(double %a)"),
+    "nvvm.trunc.d": ("double", ["double"],
+                     "%r = call double @llvm.trunc.f64(double %a)"),
+    # (cvt.rni: to the nearest integer, ties to even)
+    "nvvm.round.d": ("double", ["double"],
+                     "%r = call double @llvm.rint.f64(double %a)"),
+    "nvvm.d2i.rn": ("i32", ["double"],
+                    "%n = call double @llvm.rint.f64(double %a)\n"
+                    "  %r = fptosi double %n to i32"),
+    # (an approximation that libdevice refines: the exact one serves)
+    "nvvm.rcp.approx.ftz.d": ("double", ["double"],
+                              "%r = fdiv double 1.0, %a"),
+    "nvvm.d2i.hi": ("i32", ["double"],
+                    "%i = bitcast double %a to i64\n"
+                    "  %h = lshr i64 %i, 32\n  %r = trunc i64 %h to i32"),
+    "nvvm.d2i.lo": ("i32", ["double"],
+                    "%i = bitcast double %a to i64\n"
+                    "  %r = trunc i64 %i to i32"),
+    "nvvm.lohi.i2d": ("double", ["i32", "i32"],
+                      "%l = zext i32 %a to i64\n  %h = zext i32 %b to i64\n"
+                      "  %s = shl i64 %h, 32\n  %i = or i64 %s, %l\n"
+                      "  %r = bitcast i64 %i to double"),
+}
+
+
 def definition(name):
     """The host definition of the NVVM intrinsic `name` (without `llvm.`)."""
+    if name in ARITHMETIC:
+        ret, params, body = ARITHMETIC[name]
+        args = ", ".join("%s %%%s" % (t, "abc"[i]) for i, t in
+                         enumerate(params))
+        return ("define internal %s @emu.%s(%s) {\n  %s\n  ret %s %%r\n}\n"
+                % (ret, name, args, body, ret))
     m = re.fullmatch(r"nvvm\.read\.ptx\.sreg\.(.+)", name)
     if m and m.group(1) in SREGS:
         return ("define internal i32 @emu.%s() {\n"
