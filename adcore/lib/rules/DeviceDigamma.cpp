@@ -78,25 +78,24 @@ void buildDigamma(Function &F) {
   Value *Acc0 = B.CreateSelect(Neg, Cot, K(0));
   Value *X0 = B.CreateSelect(Neg, B.CreateFSub(K(1), X), X);
   B.CreateCondBr(B.CreateFCmpOLT(X0, K(10)), Loop, Series);
+  // {x, acc} where control reaches from Entry and Loop.
+  Value *XN = nullptr, *AccN = nullptr;
+  auto Merge = [&](BasicBlock *At) {
+    B.SetInsertPoint(At);
+    PHINode *XP = B.CreatePHI(D, 2, "x"), *AccP = B.CreatePHI(D, 2, "acc");
+    XP->addIncoming(X0, Entry);
+    AccP->addIncoming(Acc0, Entry);
+    return std::pair{XP, AccP};
+  };
   // The recurrence up to 10.
-  B.SetInsertPoint(Loop);
-  PHINode *XL = B.CreatePHI(D, 2, "x");
-  PHINode *AccL = B.CreatePHI(D, 2, "acc");
-  XL->addIncoming(X0, Entry);
-  AccL->addIncoming(Acc0, Entry);
-  Value *AccN = B.CreateFSub(AccL, B.CreateFDiv(K(1), XL));
-  Value *XN = B.CreateFAdd(XL, K(1));
-  XL->addIncoming(XN, Loop);
-  AccL->addIncoming(AccN, Loop);
+  auto [XL, AccL] = Merge(Loop);
+  AccN = B.CreateFSub(AccL, B.CreateFDiv(K(1), XL));
+  XN = B.CreateFAdd(XL, K(1));
   B.CreateCondBr(B.CreateFCmpOLT(XN, K(10)), Loop, Series);
   // The series at x >= 10 (or NaN).
-  B.SetInsertPoint(Series);
-  PHINode *XS = B.CreatePHI(D, 2, "x");
-  PHINode *AccS = B.CreatePHI(D, 2, "acc");
-  XS->addIncoming(X0, Entry);
-  XS->addIncoming(XN, Loop);
-  AccS->addIncoming(Acc0, Entry);
-  AccS->addIncoming(AccN, Loop);
+  auto [XS, AccS] = Merge(Series);
+  for (auto [P, V] : {std::pair{XL, XN}, {AccL, AccN}, {XS, XN}, {AccS, AccN}})
+    P->addIncoming(V, Loop);
   Value *T = B.CreateFDiv(K(1), B.CreateFMul(XS, XS));
   Value *Sum = K(0);
   for (int I = 6; I >= 0; --I)
