@@ -171,6 +171,8 @@ void zeroCooperatively(GlobalVariable &Shadow, Instruction *At, Value *Linear,
 } // namespace
 
 bool isSharedShadow(const GlobalVariable &G) {
+  // (The mark analysis/GlobalShadows.cpp puts on the shadow globals it
+  // makes; that stage comes after this one.)
   return isSharedArray(G) && G.hasMetadata("adcc.shadow.global");
 }
 
