@@ -28,6 +28,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
@@ -183,13 +184,16 @@ bool checkDeviceCode(const Function &Primal, SynthesisContext &Ctx) {
       if (const Function *Callee = Call->getCalledFunction())
         Work.push_back(Callee);
       std::string What;
+      // (A shuffle of a header's function inlined here: reported where the
+      // program's file called it, not in the header.)
+      bool AtCallSite = false;
       if (Call->isInlineAsm()) {
         What = "inline assembly";
       } else if (const Function *Callee = Call->getCalledFunction()) {
         const DeviceCallRow *Row = deviceCallRow(*Callee);
         if (Row && !Row->Barrier)
           What = Row->What;
-        else if (shufflesFloatBits(*Call))
+        else if ((AtCallSite = shufflesFloatBits(*Call)))
           What = "a warp shuffle of the bits of a floating-point value (as "
                  "integers, which carry no derivative; in CUDA, shuffle the "
                  "float or double itself with __shfl_sync, __shfl_up_sync, "
@@ -197,9 +201,17 @@ bool checkDeviceCode(const Function &Primal, SynthesisContext &Ctx) {
       }
       if (What.empty())
         continue;
-      Ctx.error(I, "cannot differentiate " + Ctx.describe(Primal) +
-                       " in device code: " + What +
-                       " is not supported");
+      auto &At = const_cast<Instruction &>(I);
+      DebugLoc Own = At.getDebugLoc();
+      const DISubprogram *Home = Primal.getSubprogram();
+      if (const DILocation *L = Own.get(); L && AtCallSite && Home) {
+        while (L->getInlinedAt() && L->getFilename() != Home->getFilename())
+          L = L->getInlinedAt();
+        At.setDebugLoc(DebugLoc(L));
+      }
+      Ctx.error(At, "cannot differentiate " + Ctx.describe(Primal) +
+                        " in device code: " + What + " is not supported");
+      At.setDebugLoc(Own);
       return false;
     }
   }

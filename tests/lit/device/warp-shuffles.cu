@@ -55,7 +55,6 @@
 // PTX-NOT: atom.
 // PTX: shfl.sync.up.b32
 //
-// BITS: error: cannot differentiate 'bits(double)' in device code: a warp shuffle of the bits of a floating-point value
 // RAW: error: cannot differentiate 'raw(float)' in reverse mode: the intrinsic 'llvm.nvvm.shfl.sync.down.f32' is not supported yet in reverse mode
 extern __device__ double __enzyme_fwddiff(void *, ...);
 extern __device__ double __enzyme_autodiff(void *, ...);
@@ -96,6 +95,8 @@ __global__ void broadcasts(const double *x, double *g) {
 #ifdef BITS
 __device__ double bits(double x) {
   long long b = __double_as_longlong(x * x);
+  // (At the program's line, not in CUDA's header.)
+  // BITS: warp-shuffles.cu:[[@LINE+1]]:7: error: cannot differentiate 'bits(double)' in device code: a warp shuffle of the bits of a floating-point value
   b = __shfl_down_sync(0xffffffffu, b, 1);
   return __longlong_as_double(b) * x;
 }
