@@ -331,6 +331,8 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   clearUncalledAddresses(M);
   Ctx.checkSplitTags();
   Ctx.verifyGenerated();
+  if (isDeviceModule(M) && !Ctx.hadError())
+    zeroSharedShadows(Ctx);
   for (Function *F : EntryPoints)
     if (F && F->use_empty())
       F->eraseFromParent();

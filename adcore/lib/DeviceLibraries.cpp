@@ -18,6 +18,7 @@
 #include "optimize/Optimize.h"
 #include "device/DeviceCode.h"
 #include "adcore/MathRules.h"
+#include "rules/WarpShuffles.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Attributes.h"
@@ -144,8 +145,10 @@ bool keepDeviceMathOutOfLine(Module &M) {
     return false;
   bool Changed = false;
   for (Function &F : M) {
-    if (F.isDeclaration() || !isLibraryFunction(F.getName()) ||
-        !findDeviceMathRule(F))
+    // (CUDA's warp shuffles of floats and doubles have rules too.)
+    if (F.isDeclaration() ||
+        !((isLibraryFunction(F.getName()) && findDeviceMathRule(F)) ||
+          isWarpShuffle(F)))
       continue;
     F.addFnAttr(KeptDeviceMathAttr);
     F.removeFnAttr(Attribute::AlwaysInline);
@@ -164,15 +167,7 @@ void finishDeviceMath(Module &M, const std::vector<std::string> &Libraries) {
   SmallVector<std::string, 4> Needed = callLibraryForIntrinsics(M);
   if (!Needed.empty())
     linkLibraries(M, Libraries);
-  for (Function &F : M) {
-    bool Kept = F.hasFnAttribute(KeptDeviceMathAttr);
-    if (!Kept && !is_contained(Needed, F.getName().str()))
-      continue;
-    if (F.isDeclaration())
-      continue;
-    F.removeFnAttr(KeptDeviceMathAttr);
-    F.removeFnAttr(Attribute::NoInline);
-    F.addFnAttr(Attribute::AlwaysInline);
+  auto InlineCalls = [](Function &F) {
     SmallVector<CallBase *, 8> Sites;
     for (User *U : F.users())
       if (auto *Call = dyn_cast<CallBase>(U); Call &&
@@ -180,6 +175,28 @@ void finishDeviceMath(Module &M, const std::vector<std::string> &Libraries) {
         Sites.push_back(Call);
     for (CallBase *Call : Sites)
       inlineGeneratedCall(*Call);
+  };
+  // The warp shuffles' rules first: they call the shuffles kept below.
+  for (Function &F : make_early_inc_range(M))
+    if (isWarpShuffleRule(F) && !F.isDeclaration()) {
+      InlineCalls(F);
+      if (F.use_empty())
+        F.eraseFromParent();
+    }
+  for (Function &F : M) {
+    bool Kept = F.hasFnAttribute(KeptDeviceMathAttr);
+    if (!Kept && !is_contained(Needed, F.getName().str()))
+      continue;
+    if (F.isDeclaration())
+      continue;
+    F.removeFnAttr(KeptDeviceMathAttr);
+    // (A function of the program at -O0, a CUDA header's shuffle, stays
+    // optnone, which needs noinline; its calls are inlined below still.)
+    if (!F.hasFnAttribute(Attribute::OptimizeNone)) {
+      F.removeFnAttr(Attribute::NoInline);
+      F.addFnAttr(Attribute::AlwaysInline);
+    }
+    InlineCalls(F);
   }
 }
 

@@ -35,6 +35,14 @@ config.substitutions.append(("%expect-exit", '"%s" "%s"' % (
 config.substitutions.append(("%close-values", '"%s" "%s"' % (
     sys.executable,
     os.path.join(config.test_source_root, "Inputs", "close_values.py"))))
+config.substitutions.append(("%python", '"%s"' % sys.executable))
+# The host's target triple (device IR rewritten for a host emulation).
+import subprocess
+config.substitutions.append(("%host-triple", subprocess.run(
+    [os.path.join(config.llvm_tools_dir, "clang"), "-print-target-triple"],
+    capture_output=True, text=True).stdout.strip()))
+config.substitutions.append(("%clang\\+\\+", os.path.join(
+    config.llvm_tools_dir, "clang++")))
 config.substitutions.append(("%adcc-opt", tool("adcc-opt")))
 config.substitutions.append(("%adcc\\+\\+", tool("adcc++")))
 config.substitutions.append(("%adcc", tool("adcc")))

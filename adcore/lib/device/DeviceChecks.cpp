@@ -6,8 +6,10 @@
 //   inline assembly       `asm("...")` (PTX or AMDGPU instructions)
 //   dynamic parallelism   a kernel launch from device code
 //   grid synchronization  cooperative groups' grid.sync()
-//   __shared__ arrays     in reverse mode, where their shadows would need
-//                         zeroing by the whole block
+//   float bits shuffled   a cross-lane operation (NVVM shuffle, AMDGPU
+//                         ds_bpermute, DPP, readlane) of integers made of
+//                         a float's bits (CUDA's shuffles of floats and
+//                         doubles have rules: rules/WarpShuffles.cpp)
 //
 // Barriers of a block (__syncthreads(), __syncwarp(), AMDGPU's s_barrier
 // and the fences around it) are no error: in forward mode a barrier stays
@@ -19,16 +21,20 @@
 //===----------------------------------------------------------------------===//
 
 #include "device/DeviceCode.h"
+#include "rules/WarpShuffles.h"
 #include "adcore/MathRules.h"
 #include "Synthesis.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
 
@@ -71,25 +77,81 @@ const DeviceCallRow *deviceCallRow(const Function &F) {
   return nullptr;
 }
 
-/// A `__shared__` array \p V refers to, through constant expressions.
-const GlobalVariable *sharedArrayIn(const Value *V, unsigned Depth = 3) {
-  if (auto *G = dyn_cast<GlobalVariable>(V))
-    return isSharedArray(*G) ? G : nullptr;
-  auto *CE = dyn_cast<ConstantExpr>(V);
-  if (!CE || Depth == 0)
-    return nullptr;
-  for (const Use &Op : CE->operands())
-    if (const GlobalVariable *G = sharedArrayIn(Op.get(), Depth - 1))
-      return G;
-  return nullptr;
+bool fromFloatBits(const Value *V, unsigned Depth = 16);
+
+/// Whether what is stored into the stack slot \p Slot (at -O0, where a bit
+/// cast goes through memory) may be made of a float's bits.
+bool slotHoldsFloatBits(const Value *Slot, unsigned Depth) {
+  SmallVector<const Value *, 8> Work{Slot};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    if (!Seen.insert(P).second)
+      continue;
+    for (const User *U : P->users()) {
+      if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst>(U))
+        Work.push_back(U);
+      else if (const auto *SI = dyn_cast<StoreInst>(U);
+               SI && SI->getPointerOperand() == P &&
+               fromFloatBits(SI->getValueOperand(), Depth - 1))
+        return true;
+      else if (const auto *MT = dyn_cast<MemTransferInst>(U);
+               MT && MT->getRawDest() == P)
+        if (const auto *From =
+                dyn_cast<AllocaInst>(getUnderlyingObject(MT->getRawSource()));
+            From && slotHoldsFloatBits(From, Depth - 1))
+          return true;
+    }
+  }
+  return false;
 }
 
-/// The first `__shared__` array an operand of \p I names, or null.
-const GlobalVariable *sharedOperand(const Instruction &I) {
-  for (const Use &Op : I.operands())
-    if (const GlobalVariable *G = sharedArrayIn(Op.get()))
-      return G;
-  return nullptr;
+/// Whether \p V is made of the bits of a floating-point value (through
+/// casts, shifts, masks, and stack slots).
+bool fromFloatBits(const Value *V, unsigned Depth) {
+  if (V->getType()->isFPOrFPVectorTy())
+    return true;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth == 0)
+    return false;
+  if (const auto *LI = dyn_cast<LoadInst>(I)) {
+    const auto *Slot =
+        dyn_cast<AllocaInst>(getUnderlyingObject(LI->getPointerOperand()));
+    return Slot && slotHoldsFloatBits(Slot, Depth);
+  }
+  if (!(isa<CastInst>(I) || isa<ExtractElementInst>(I) ||
+        (isa<BinaryOperator>(I) &&
+         is_contained({Instruction::LShr, Instruction::AShr, Instruction::Shl,
+                       Instruction::And, Instruction::Or},
+                      I->getOpcode()))))
+    return false;
+  return any_of(I->operands(), [&](const Use &Op) {
+    return fromFloatBits(Op.get(), Depth - 1);
+  });
+}
+
+/// The cross-lane operations of the targets, by the start of their
+/// names: their integers carry no derivative.
+constexpr const char *CrossLanePrefixes[] = {
+    "llvm.nvvm.shfl.",         "llvm.amdgcn.ds.bpermute",
+    "llvm.amdgcn.ds.permute",  "llvm.amdgcn.ds.swizzle",
+    "llvm.amdgcn.mov.dpp",     "llvm.amdgcn.update.dpp",
+    "llvm.amdgcn.readlane",    "llvm.amdgcn.readfirstlane",
+    "llvm.amdgcn.writelane",   "llvm.amdgcn.permlane",
+};
+
+/// A cross-lane operation (a warp shuffle) of integers made of a float's
+/// bits: a double shuffled as two halves by the program itself, or by
+/// HIP's header.
+bool shufflesFloatBits(const CallBase &Call) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || none_of(CrossLanePrefixes, [&](const char *Prefix) {
+        return Callee->getName().starts_with(Prefix);
+      }))
+    return false;
+  return any_of(Call.args(), [](const Use &A) {
+    return A->getType()->isIntOrIntVectorTy() && fromFloatBits(A.get());
+  });
 }
 
 } // namespace
@@ -106,46 +168,53 @@ bool isDeviceBarrier(const Function &F) {
 
 bool checkDeviceCode(const Function &Primal, bool Reverse,
                      SynthesisContext &Ctx) {
-  // (Direct calls, not into a device library's function with a rule nor
-  // into one with a registered derivative: its body, which may hold inline
-  // assembly or name a __shared__ array, is not differentiated.)
+  // (Direct calls, not into a device library's function or a warp shuffle
+  // with a rule, nor into one with a registered derivative: its body, which
+  // may hold inline assembly or shuffle a double's halves, is not
+  // differentiated.)
   SmallPtrSet<const Function *, 16> Seen;
   SmallVector<const Function *, 16> Work{&Primal};
   while (!Work.empty()) {
     const Function *F = Work.pop_back_val();
     if (!Seen.insert(F).second || F->isDeclaration() ||
-        (F != &Primal && (findMathRule(*F) ||
+        (F != &Primal && (findMathRule(*F) || isWarpShuffle(*F) ||
                           Ctx.rules().coversDerivative(F, !Reverse))))
       continue;
     for (const Instruction &I : instructions(*F)) {
-      if (const GlobalVariable *G = Reverse ? sharedOperand(I) : nullptr) {
-        Ctx.error(I, "cannot differentiate " + Ctx.describe(Primal) +
-                         " in device code: the __shared__ array '" +
-                         G->getName() +
-                         "' in reverse mode is not supported yet (its "
-                         "shadow would need zeroing by the whole block); "
-                         "pass shared memory and a zeroed shadow as a "
-                         "duplicated argument, or use forward mode");
-        return false;
-      }
       auto *Call = dyn_cast<CallBase>(&I);
       if (!Call)
         continue;
       if (const Function *Callee = Call->getCalledFunction())
         Work.push_back(Callee);
       std::string What;
+      // (A shuffle of a header's function inlined here: reported where the
+      // program's file called it, not in the header.)
+      bool AtCallSite = false;
       if (Call->isInlineAsm()) {
         What = "inline assembly";
       } else if (const Function *Callee = Call->getCalledFunction()) {
         const DeviceCallRow *Row = deviceCallRow(*Callee);
         if (Row && !Row->Barrier)
           What = Row->What;
+        else if ((AtCallSite = shufflesFloatBits(*Call)))
+          What = "a warp shuffle of the bits of a floating-point value (as "
+                 "integers, which carry no derivative; in CUDA, shuffle the "
+                 "float or double itself with __shfl_sync, __shfl_up_sync, "
+                 "__shfl_down_sync or __shfl_xor_sync)";
       }
       if (What.empty())
         continue;
-      Ctx.error(I, "cannot differentiate " + Ctx.describe(Primal) +
-                       " in device code: " + What +
-                       " is not supported");
+      auto &At = const_cast<Instruction &>(I);
+      DebugLoc Own = At.getDebugLoc();
+      const DISubprogram *Home = Primal.getSubprogram();
+      if (const DILocation *L = Own.get(); L && AtCallSite && Home) {
+        while (L->getInlinedAt() && L->getFilename() != Home->getFilename())
+          L = L->getInlinedAt();
+        At.setDebugLoc(DebugLoc(L));
+      }
+      Ctx.error(At, "cannot differentiate " + Ctx.describe(Primal) +
+                        " in device code: " + What + " is not supported");
+      At.setDebugLoc(Own);
       return false;
     }
   }

@@ -92,9 +92,18 @@ llvm::Value *emitDeviceTapeSize(llvm::IRBuilder<> &B, llvm::Function &Primal,
 void verifyNoRuntimeCalls(SynthesisContext &Ctx);
 
 /// Whether \p G is a `__shared__` array of device code (address space 3
-/// of an NVPTX or AMDGPU module): its shadow is another shared array, in
-/// forward mode (DeviceChecks.cpp refuses it in reverse mode).
+/// of an NVPTX or AMDGPU module): its shadow is another shared array.
 bool isSharedArray(const llvm::GlobalVariable &G);
+
+/// Whether \p G is the shadow of a `__shared__` array (a shadow global,
+/// GlobalShadows.cpp, in shared memory).
+bool isSharedShadow(const llvm::GlobalVariable &G);
+
+/// Before the sweeps of each gradient of device code whose sweeps use
+/// shadow `__shared__` arrays, the threads of the block zero those arrays
+/// together, then meet at a barrier; another barrier follows the reverse
+/// sweep (SharedShadows.cpp).
+void zeroSharedShadows(SynthesisContext &Ctx);
 
 /// Whether \p F is a barrier of a thread block (__syncthreads(),
 /// __syncwarp(), AMDGPU's s_barrier): kept as it is in forward mode,
@@ -103,8 +112,9 @@ bool isDeviceBarrier(const llvm::Function &F);
 
 /// Reports what \p Primal and the functions it calls hold that cannot be
 /// differentiated in device code (DeviceChecks.cpp): inline assembly,
-/// dynamic parallelism, grid synchronization, and with \p Reverse
-/// `__shared__` arrays. Returns false after an error.
+/// dynamic parallelism, grid synchronization; the callees with a
+/// registered derivative for the mode (\p Reverse or forward) are not
+/// looked into. Returns false after an error.
 bool checkDeviceCode(const llvm::Function &Primal, bool Reverse,
                      SynthesisContext &Ctx);
 

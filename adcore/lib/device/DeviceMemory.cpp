@@ -185,7 +185,11 @@ bool needsAtomicUpdate(const Value *Ptr, const char *&Why) {
     Why = "indexed by the global thread id";
     return false;
   }
-  if (AS == SharedAddressSpace && isIndexedBy(Ptr, isThreadInBlock) &&
+  // (A `__shared__` array is used through its cast to the generic address
+  // space: the array itself says which memory it is.)
+  bool Shared = AS == SharedAddressSpace ||
+                Obj->getType()->getPointerAddressSpace() == SharedAddressSpace;
+  if (Shared && isIndexedBy(Ptr, isThreadInBlock) &&
       onlyThreadsElement(Ptr, isThreadInBlock)) {
     Why = "shared memory indexed by the thread's index in its block";
     return false;

@@ -49,6 +49,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
@@ -78,12 +79,19 @@ uint64_t roundUp(uint64_t N) { return (N + RecordAlign - 1) & ~(RecordAlign - 1)
 /// at -O0 the loop counters are in memory, where scalar evolution cannot
 /// see the loops' trip counts.
 /// AMDGPU's stack slots are private (address space 5), used at -O0
-/// through one cast to the generic address space: loads and stores through
-/// the cast then use the slot itself.
+/// through one cast to the generic address space (and lifetime markers):
+/// loads and stores through the cast then use the slot itself.
 void dropGenericCast(AllocaInst &AI) {
-  if (!AI.hasOneUse())
-    return;
-  auto *Cast = dyn_cast<AddrSpaceCastInst>(AI.user_back());
+  // (Beside the cast, the slot's lifetime markers, which promotion drops.)
+  AddrSpaceCastInst *Cast = nullptr;
+  for (User *U : AI.users()) {
+    if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+      continue;
+    auto *C = dyn_cast<AddrSpaceCastInst>(U);
+    if (!C || Cast)
+      return;
+    Cast = C;
+  }
   if (!Cast || !all_of(Cast->users(), [&](User *U) {
         auto *SI = dyn_cast<StoreInst>(U);
         return (isa<LoadInst>(U) && !cast<LoadInst>(U)->isVolatile()) ||
@@ -323,7 +331,6 @@ struct MissingDeviceFeature {
 };
 
 constexpr MissingDeviceFeature MissingDeviceFeatures[] = {
-    {"adcc_digamma", "the derivative of lgamma or tgamma (digamma)"},
     {"adcc_adjoint_copy", "the adjoint of a copy of floating-point memory "
                           "(memcpy or memmove)"},
 };

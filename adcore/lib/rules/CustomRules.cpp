@@ -3,6 +3,7 @@
 #include "CustomRules.h"
 #include "BlasRules.h"
 #include "MpiRules.h"
+#include "WarpShuffles.h"
 #include "adcore/MemoryFunctions.h"
 
 #include "support/CallSites.h"
@@ -181,6 +182,8 @@ Function *CustomRules::forwardDerivative(const Function *F) const {
     return nullptr;
   if (Function *Mpi = mpiForwardRule(*F))
     return Mpi;
+  if (Function *Shuffle = warpShuffleForwardRule(*F))
+    return Shuffle;
   return blasForwardRule(*F);
 }
 
@@ -191,6 +194,7 @@ const CustomGradient *CustomRules::gradient(const Function *F) const {
     return &It->second;
   CustomGradient G;
   if (!F || (!mpiGradientRule(*F, G.Augmented, G.Reverse) &&
+             !warpShuffleGradientRule(*F, G.Augmented, G.Reverse) &&
              !blasGradientRule(*F, G.Augmented, G.Reverse)))
     return nullptr;
   return &(MpiGradients[F] = G);

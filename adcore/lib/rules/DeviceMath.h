@@ -12,7 +12,9 @@
 
 namespace llvm {
 class Function;
+class FunctionCallee;
 class Module;
+class Type;
 } // namespace llvm
 
 namespace adcore {
@@ -26,6 +28,12 @@ bool isDeviceModule(const llvm::Module &M);
 /// or a target math intrinsic (`llvm.nvvm.fabs.f64`, `llvm.amdgcn.sqrt`),
 /// in a device module; null otherwise.
 const MathRule *findDeviceMathRule(const llvm::Function &Callee);
+
+/// The digamma function of \p Ty (double or float) for the derivatives of
+/// lgamma and tgamma in the device module \p M: an internal function made
+/// there the first time (DeviceDigamma.cpp), as device code cannot call
+/// the host runtime's adcc_digamma.
+llvm::FunctionCallee deviceDigamma(llvm::Module &M, llvm::Type *Ty);
 
 /// The rows that only device intrinsics use (rounding-mode arithmetic,
 /// approximate reciprocals, AMDGPU's sin and cos of turns), for tests.

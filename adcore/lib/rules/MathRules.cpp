@@ -115,13 +115,16 @@ FunctionCallee pureRuntimeFunction(Module &M, StringRef Name, Type *Ty) {
 }
 
 /// psi(x) = d/dx ln Gamma(x), from the adcc runtime (libm has none):
-/// adcc_digamma for double, adcc_digammaf for float. Vectors are scalarized.
+/// adcc_digamma for double, adcc_digammaf for float; in device code, a
+/// function of the module (DeviceDigamma.cpp). Vectors are scalarized.
 Value *digamma(IRBuilderBase &B, Value *X) {
   Type *Ty = X->getType();
   Type *ElemTy = Ty->getScalarType();
   StringRef Name = ElemTy->isFloatTy() ? "adcc_digammaf" : "adcc_digamma";
   Module &M = *B.GetInsertBlock()->getModule();
-  FunctionCallee Fn = pureRuntimeFunction(M, Name, ElemTy);
+  // (Device code cannot call the runtime: its module gets its own.)
+  FunctionCallee Fn = isDeviceModule(M) ? deviceDigamma(M, ElemTy)
+                                        : pureRuntimeFunction(M, Name, ElemTy);
   auto *VecTy = dyn_cast<FixedVectorType>(Ty);
   if (!VecTy)
     return B.CreateCall(Fn, X);

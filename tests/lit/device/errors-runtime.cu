@@ -1,11 +1,16 @@
-// A derivative that needs adcc's host runtime (digamma, for lgamma's) is a
-// located error in device code, never a call of the runtime.
+// A derivative that would need adcc's host runtime is a located error in
+// device code, never a call of the runtime: the adjoint of a copy of
+// floating-point memory of unknown length.
 // REQUIRES: cuda
 // RUN: %expect-exit 1 %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-device-only -O2 -S %s -o /dev/null -Wno-unknown-cuda-version 2>&1 | FileCheck %s
-// (At lgamma's call of libdevice in CUDA's header, inlined here.)
-// CHECK: error: the derivative of lgamma or tgamma (digamma) is not supported yet in device code: it calls adcc's host runtime ('adcc_digamma')
-extern __device__ double __enzyme_autodiff(void *, ...);
+// CHECK: error: the adjoint of a copy of floating-point memory (memcpy or memmove) is not supported yet in device code: it calls adcc's host runtime ('adcc_adjoint_copy
+extern __device__ void __enzyme_autodiff(void *, ...);
 
-__device__ double f(double x) { return lgamma(x); }
+__device__ void f(double *a, const double *b, int n) {
+  memcpy(a, b, n * sizeof(double));
+  a[0] *= a[1];
+}
 
-__global__ void k(double *x) { x[0] = __enzyme_autodiff((void *)f, x[1]); }
+__global__ void k(double *a, double *da, double *b, double *db, int n) {
+  __enzyme_autodiff((void *)f, a, da, b, db, n);
+}

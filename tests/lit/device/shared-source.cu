@@ -16,6 +16,20 @@
 // RUN: FileCheck %s < %t/o2.ptx
 // RUN: FileCheck %s < %t/o0.ptx
 // RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-device-only -O2 -S -emit-llvm %S/../../gpu/gpu_gradients.cu -o - -Wno-unknown-cuda-version | FileCheck %s --check-prefix=BARRIER
+// The other GPU numerical test, gpu_warps.cu (warp shuffles, a
+// __shared__ array in reverse mode, lgamma/tgamma), whose numbers
+// warp-emulated.cu checks on a host model of a warp: accepted by ptxas,
+// no runtime function (adcc_tape_push, ...; the module's own digamma is
+// adcc_$_device_$_digamma in PTX).
+// RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O0 -S %S/../../gpu/gpu_warps.cu -o %t/w0.ptx -Wno-unknown-cuda-version
+// RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-device-only -O2 -S %S/../../gpu/gpu_warps.cu -o %t/w2.ptx -Wno-unknown-cuda-version
+// RUN: %ptxas -arch=sm_80 %t/w0.ptx -o %t/w0.cubin 2>&1 | count 0
+// RUN: %ptxas -arch=sm_90 %t/w2.ptx -o %t/w2.cubin 2>&1 | count 0
+// RUN: FileCheck %s --check-prefix=WARPS < %t/w0.ptx
+// RUN: FileCheck %s --check-prefix=WARPS < %t/w2.ptx
+// WARPS-NOT: adcc_{{[a-z]}}
+// WARPS: shfl.sync
+// WARPS-NOT: adcc_{{[a-z]}}
 // REMARK: reverse mode of 'energy(double const*, double const*)' in device code: adjoint updates of memory: 4 atomic adds (memory other threads may update: 4)
 // CHECK-NOT: adcc_
 // CHECK: atom{{(.global)?}}.add.f64

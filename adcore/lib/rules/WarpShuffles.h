@@ -1,0 +1,46 @@
+//===- rules/WarpShuffles.h - Derivatives of warp shuffles ------*- C++ -*-===//
+//
+// CUDA's warp shuffles of floating-point values (`__shfl_sync`,
+// `__shfl_up_sync`, `__shfl_down_sync`, `__shfl_xor_sync` of a float or a
+// double: the functions of clang's CUDA header, which shuffle a double as
+// two 32-bit halves) have rules, given to the emitters as registered rules
+// are (CustomRules.h). A shuffle is linear in the value:
+//
+//   forward:  the tangent is shuffled the same way;
+//   reverse:  the adjoint of the result goes back to the lane the value
+//             came from.
+//
+// The functions are kept out of line until derivatives are made, then
+// inlined (DeviceLibraries.cpp), as the device math functions are.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_RULES_WARPSHUFFLES_H
+#define ADCORE_RULES_WARPSHUFFLES_H
+
+namespace llvm {
+class Function;
+} // namespace llvm
+
+namespace adcore {
+
+/// Whether \p F is one of the CUDA header's shuffles of a float or a
+/// double in an NVPTX module.
+bool isWarpShuffle(const llvm::Function &F);
+
+/// Whether \p F is one of the functions the rules below make (inlined
+/// into their callers after the AD pass, with the shuffles they call).
+bool isWarpShuffleRule(const llvm::Function &F);
+
+/// The forward derivative of the shuffle \p F (made in F's module the
+/// first time), or null when F is none.
+llvm::Function *warpShuffleForwardRule(const llvm::Function &F);
+
+/// The augmented and reverse functions of the shuffle \p F; false when F is
+/// none.
+bool warpShuffleGradientRule(const llvm::Function &F,
+                             llvm::Function *&Augmented,
+                             llvm::Function *&Reverse);
+
+} // namespace adcore
+
+#endif // ADCORE_RULES_WARPSHUFFLES_H

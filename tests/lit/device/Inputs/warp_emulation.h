@@ -1,0 +1,105 @@
+// A host model of one block of 32 threads (one warp) for device code
+// rewritten by warp_host_ir.py: each lane is a host thread; a shuffle is
+// PTX's shfl.sync (modes, segments, clamps, the predicate), exchanged
+// through a slot per lane between two barriers; __syncthreads() is a
+// barrier of the 32 threads. Every lane must be in every shuffle's mask.
+#ifndef ADCC_TESTS_WARP_EMULATION_H
+#define ADCC_TESTS_WARP_EMULATION_H
+
+#include <barrier>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <thread>
+#include <vector>
+
+namespace warp_emulation {
+inline std::barrier<> *Block;
+inline uint32_t Slots[32];
+inline thread_local unsigned Lane;
+
+/// 32 lanes that live for the whole program and run one launch at a time.
+class Lanes {
+public:
+  Lanes() {
+    for (unsigned L = 0; L < 32; ++L)
+      Threads.emplace_back([this, L] {
+        Lane = L;
+        for (;;) {
+          Start.arrive_and_wait();
+          if (Quit)
+            return;
+          (*Body)();
+          Done.arrive_and_wait();
+        }
+      });
+  }
+  ~Lanes() {
+    Quit = true;
+    Start.arrive_and_wait();
+    for (std::thread &T : Threads)
+      T.join();
+  }
+  void run(const std::function<void()> &B) {
+    Body = &B;
+    Start.arrive_and_wait();
+    Done.arrive_and_wait();
+  }
+
+private:
+  std::barrier<> Start{33}, Done{33};
+  const std::function<void()> *Body = nullptr;
+  bool Quit = false;
+  std::vector<std::thread> Threads;
+};
+
+/// Runs \p Body on 32 lanes, as a launch <<<1, 32>>> would.
+inline void launch(const std::function<void()> &Body) {
+  static std::barrier<> B(32);
+  static Lanes Warp;
+  Block = &B;
+  Warp.run(Body);
+}
+} // namespace warp_emulation
+
+extern "C" {
+uint32_t emu_sreg(uint32_t Which) {
+  // tid, ntid, ctaid, nctaid (x, y, z), laneid: one block of 32.
+  static const uint32_t Fixed[] = {0, 0, 0, 32, 1, 1, 0, 0, 0, 1, 1, 1, 0};
+  return Which == 0 || Which == 12 ? warp_emulation::Lane : Fixed[Which];
+}
+
+void emu_barrier() { warp_emulation::Block->arrive_and_wait(); }
+
+/// PTX's shfl.sync: mode 0 idx, 1 up, 2 down, 3 bfly. The value read, and
+/// in bit 32 whether it came from another lane.
+uint64_t emu_shfl(uint32_t Mode, uint32_t Mask, uint32_t V, uint32_t B,
+                  uint32_t C) {
+  using namespace warp_emulation;
+  if (!(Mask >> Lane & 1)) {
+    std::fprintf(stderr, "emulation: lane %u not in the mask\n", Lane);
+    std::abort();
+  }
+  int L = int(Lane), BVal = int(B & 31), CVal = int(C & 31);
+  int SegMask = int((C >> 8) & 31);
+  int MaxLane = (L & SegMask) | (CVal & ~SegMask), MinLane = L & SegMask;
+  int J = 0;
+  bool P = false;
+  switch (Mode) {
+  case 1: J = L - BVal; P = J >= MaxLane; break;
+  case 2: J = L + BVal; P = J <= MaxLane; break;
+  case 3: J = L ^ BVal; P = J <= MaxLane; break;
+  default: J = MinLane | (BVal & ~SegMask); P = J <= MaxLane; break;
+  }
+  if (!P)
+    J = L;
+  Slots[L] = V;
+  Block->arrive_and_wait();
+  uint32_t R = Mask >> J & 1 ? Slots[J] : 0xdeadbeefu; // (undefined)
+  Block->arrive_and_wait();
+  return R | uint64_t(P) << 32;
+}
+}
+
+#endif // ADCC_TESTS_WARP_EMULATION_H

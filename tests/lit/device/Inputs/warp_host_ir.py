@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Rewrites NVPTX device IR (adcc++ --cuda-device-only -S -emit-llvm) into
+host IR for the warp emulation of warp_emulation.h: the target becomes the
+host's, and each NVVM intrinsic the kernels use (thread indices, lane id,
+shuffles, the block barrier) becomes a call of the emulation's C functions;
+libdevice's arithmetic intrinsics (fma.rn.d, d2i.hi, ...) become LLVM's
+operations. Any other NVVM intrinsic is an error: the emulation would not
+be faithful.
+
+  warp_host_ir.py DEVICE.ll HOST-TRIPLE > HOST.ll
+"""
+import re
+import sys
+
+SREGS = {"tid.x": 0, "tid.y": 1, "tid.z": 2, "ntid.x": 3, "ntid.y": 4,
+         "ntid.z": 5, "ctaid.x": 6, "ctaid.y": 7, "ctaid.z": 8,
+         "nctaid.x": 9, "nctaid.y": 10, "nctaid.z": 11, "laneid": 12}
+MODES = {"idx": 0, "up": 1, "down": 2, "bfly": 3}
+
+
+# The arithmetic of libdevice (its functions are inlined in the kernels):
+# name -> (result type, parameter types, body over %a, %b, %c).
+ARITHMETIC = {
+    "nvvm.add.rn.d": ("double", ["double"] * 2, "%r = fadd double %a, %b"),
+    "nvvm.mul.rn.d": ("double", ["double"] * 2, "%r = fmul double %a, %b"),
+    "nvvm.fma.rn.d": ("double", ["double"] * 3,
+                      "%r = call double @llvm.fma.f64(double %a, double %b, "
+                      "double %c)"),
+    "nvvm.fabs.f64": ("double", ["double"],
+                      "%r = call double @llvm.fabs.f64(double %a)"),
+    "nvvm.fabs.f32": ("float", ["float"],
+                      "%r = call float @llvm.fabs.f32(float %a)"),
+    "nvvm.fabs.ftz.f32": ("float", ["float"],
+                          "%r = call float @llvm.fabs.f32(float %a)"),
+    "nvvm.floor.d": ("double", ["double"],
+                     "%r = call double @llvm.floor.f64(double %a)"),
+    "nvvm.trunc.d": ("double", ["double"],
+                     "%r = call double @llvm.trunc.f64(double %a)"),
+    # (cvt.rni: to the nearest integer, ties to even)
+    "nvvm.round.d": ("double", ["double"],
+                     "%r = call double @llvm.rint.f64(double %a)"),
+    "nvvm.d2i.rn": ("i32", ["double"],
+                    "%n = call double @llvm.rint.f64(double %a)\n"
+                    "  %r = fptosi double %n to i32"),
+    # (an approximation that libdevice refines: the exact one serves)
+    "nvvm.rcp.approx.ftz.d": ("double", ["double"],
+                              "%r = fdiv double 1.0, %a"),
+    "nvvm.d2i.hi": ("i32", ["double"],
+                    "%i = bitcast double %a to i64\n"
+                    "  %h = lshr i64 %i, 32\n  %r = trunc i64 %h to i32"),
+    "nvvm.d2i.lo": ("i32", ["double"],
+                    "%i = bitcast double %a to i64\n"
+                    "  %r = trunc i64 %i to i32"),
+    "nvvm.lohi.i2d": ("double", ["i32", "i32"],
+                      "%l = zext i32 %a to i64\n  %h = zext i32 %b to i64\n"
+                      "  %s = shl i64 %h, 32\n  %i = or i64 %s, %l\n"
+                      "  %r = bitcast i64 %i to double"),
+}
+
+
+def definition(name):
+    """The host definition of the NVVM intrinsic `name` (without `llvm.`)."""
+    if name in ARITHMETIC:
+        ret, params, body = ARITHMETIC[name]
+        args = ", ".join("%s %%%s" % (t, "abc"[i]) for i, t in
+                         enumerate(params))
+        return ("define internal %s @emu.%s(%s) {\n  %s\n  ret %s %%r\n}\n"
+                % (ret, name, args, body, ret))
+    m = re.fullmatch(r"nvvm\.read\.ptx\.sreg\.(.+)", name)
+    if m and m.group(1) in SREGS:
+        return ("define internal i32 @emu.%s() {\n"
+                "  %%r = call i32 @emu_sreg(i32 %d)\n  ret i32 %%r\n}\n"
+                % (name, SREGS[m.group(1)]))
+    if re.fullmatch(r"nvvm\.barrier\.cta\.sync\.aligned\.all|nvvm\.barrier0",
+                    name):
+        args = "(i32 %id)" if "cta" in name else "()"
+        return ("define internal void @emu.%s%s {\n"
+                "  call void @emu_barrier()\n  ret void\n}\n" % (name, args))
+    m = re.fullmatch(r"nvvm\.shfl\.sync\.(idx|up|down|bfly)\.(i32|f32)(p?)",
+                     name)
+    if not m:
+        sys.exit("warp_host_ir.py: no emulation of llvm.%s" % name)
+    mode, ty, pred = MODES[m.group(1)], m.group(2), m.group(3) == "p"
+    t = "i32" if ty == "i32" else "float"
+    body = ["define internal %s @emu.%s(i32 %%m, %s %%v, i32 %%b, i32 %%c) {"
+            % ("{ %s, i1 }" % t if pred else t, name, t)]
+    bits = "%v"
+    if t == "float":
+        body.append("  %bits = bitcast float %v to i32")
+        bits = "%bits"
+    body += ["  %%r = call i64 @emu_shfl(i32 %d, i32 %%m, i32 %s, i32 %%b, "
+             "i32 %%c)" % (mode, bits),
+             "  %lo = trunc i64 %r to i32"]
+    value = "%lo"
+    if t == "float":
+        body.append("  %f = bitcast i32 %lo to float")
+        value = "%f"
+    if not pred:
+        body += ["  ret %s %s" % (t, value), "}"]
+        return "\n".join(body) + "\n"
+    body += ["  %hi = lshr i64 %r, 32",
+             "  %p = trunc i64 %hi to i1",
+             "  %%a = insertvalue { %s, i1 } poison, %s %s, 0" % (t, t, value),
+             "  %%s = insertvalue { %s, i1 } %%a, i1 %%p, 1" % t,
+             "  ret { %s, i1 } %%s" % t, "}"]
+    return "\n".join(body) + "\n"
+
+
+def main():
+    text = open(sys.argv[1]).read()
+    triple = sys.argv[2]
+    used = sorted(set(re.findall(r"@llvm\.(nvvm\.[A-Za-z0-9_.]+)", text)))
+    out = []
+    for line in text.splitlines():
+        if line.startswith("target datalayout"):
+            continue
+        if line.startswith("target triple"):
+            line = 'target triple = "%s"' % triple
+        elif line.startswith("declare") and "@llvm.nvvm." in line:
+            continue
+        elif line.startswith("attributes #"):
+            line = re.sub(r'"target-(cpu|features)"="[^"]*"', "", line)
+        line = line.replace("ptx_kernel ", "")
+        line = re.sub(r"@llvm\.(nvvm\.[A-Za-z0-9_.]+)", r"@emu.\1", line)
+        out.append(line)
+    out += [definition(name) for name in used]
+    out += ["declare i32 @emu_sreg(i32)",
+            "declare void @emu_barrier()",
+            "declare i64 @emu_shfl(i32, i32, i32, i32, i32)"]
+    print("\n".join(out))
+
+
+main()
