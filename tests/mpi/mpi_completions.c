@@ -2,7 +2,8 @@
  * requests, and through the in-place forms of the gathering collectives:
  * MPI_Test polled until it completes a receive (and a send), MPI_Waitany
  * completing a halo exchange one request at a time, MPI_Waitsome looping
- * until all are done, then MPI_Gather and MPI_Scatter with MPI_IN_PLACE at
+ * until all are done, MPI_Testany, MPI_Testsome and MPI_Testall polled
+ * likewise, then MPI_Gather and MPI_Scatter with MPI_IN_PLACE at
  * the root and MPI_Allgather with MPI_IN_PLACE on every rank; forward and
  * reverse mode on every rank, checked against central differences of the
  * whole program and against each other (mpi_check.h). Run with 2 or more
@@ -99,6 +100,47 @@ double halo_waitsome(double *x, int n) {
   return y;
 }
 
+/* The same exchange polled: MPI_Testany for the first two requests to
+ * complete, MPI_Testsome for the rest (statuses kept), and a second
+ * exchange polled by MPI_Testall. */
+double halo_tests(double *x, int n) {
+  int left, right;
+  neighbours(&left, &right);
+  double a[N], from_left[N], from_right[N];
+  for (int i = 0; i < n; ++i)
+    a[i] = x[i] * x[i] - 0.5 * x[(i + 1) % n];
+  MPI_Request req[4];
+  MPI_Irecv(from_left, n, MPI_DOUBLE, left, 41, MPI_COMM_WORLD, &req[0]);
+  MPI_Isend(a, n, MPI_DOUBLE, right, 41, MPI_COMM_WORLD, &req[1]);
+  MPI_Irecv(from_right, n, MPI_DOUBLE, right, 42, MPI_COMM_WORLD, &req[2]);
+  MPI_Isend(a, n, MPI_DOUBLE, left, 42, MPI_COMM_WORLD, &req[3]);
+  for (int done = 0; done < 2;) {
+    int which, flag;
+    MPI_Status st;
+    MPI_Testany(4, req, &which, &flag, &st);
+    done += flag && which != MPI_UNDEFINED;
+  }
+  for (;;) {
+    int count, which[4];
+    MPI_Status sts[4];
+    MPI_Testsome(4, req, &count, which, sts);
+    if (count == MPI_UNDEFINED)
+      break;
+  }
+  double b[N], back[N];
+  for (int i = 0; i < n; ++i)
+    b[i] = from_left[i] * from_right[i] + a[i];
+  MPI_Request more[2];
+  MPI_Irecv(back, n, MPI_DOUBLE, right, 43, MPI_COMM_WORLD, &more[0]);
+  MPI_Isend(b, n, MPI_DOUBLE, left, 43, MPI_COMM_WORLD, &more[1]);
+  for (int flag = 0; !flag;)
+    MPI_Testall(2, more, &flag, MPI_STATUSES_IGNORE);
+  double y = 0;
+  for (int i = 0; i < n; ++i)
+    y += back[i] * x[(i + 2) % n] + b[i];
+  return y;
+}
+
 /* MPI_Gather and MPI_Scatter with MPI_IN_PLACE at the root (1): the root's
  * own block is already in place in the gathered (scattered) buffer. */
 double gather_scatter_in_place(double *x, int n) {
@@ -177,6 +219,7 @@ int main(int argc, char **argv) {
   check("ring_test", ring_test, x);
   check("halo_waitany", halo_waitany, x);
   check("halo_waitsome", halo_waitsome, x);
+  check("halo_tests", halo_tests, x);
   check("gather_scatter_in_place", gather_scatter_in_place, x);
   check("allgather_in_place", allgather_in_place, x);
   return mpi_check_finish();
