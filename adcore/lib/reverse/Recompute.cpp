@@ -33,6 +33,7 @@
 #include "ReverseEmitter.h"
 
 #include "rules/BlasRules.h"
+#include "rules/MpiRules.h"
 #include "support/CheapInstructions.h"
 
 #include "support/MemoryScopes.h"
@@ -146,8 +147,7 @@ bool matchInduction(PHINode &Phi, BasicBlock *Entering, BasicBlock *Latch,
 }
 
 /// Memory this function allocated: its stack slots and heap blocks.
-bool isLocalObject(const Value *Ptr) {
-  const Value *Obj = getUnderlyingObject(Ptr);
+bool isLocalObject(const Value *Obj) {
   if (isa<AllocaInst>(Obj))
     return true;
   auto *Call = dyn_cast<CallBase>(Obj);
@@ -167,13 +167,18 @@ bool ReverseEmitter::writesObject(const Value *Obj) {
   // argument and Ptr is based on another argument.
   auto *ObjArg = dyn_cast<Argument>(Obj);
   bool NoAlias = ObjArg && ObjArg->hasNoAliasAttr();
+  // (The objects are followed through phis and selects: buffers swapped
+  // between the steps of a time loop are still the function's own.)
   auto MayWrite = [&](const Value *Ptr) {
-    if (isLocalObject(Ptr))
-      return false;
-    const Value *Base = getUnderlyingObject(Ptr);
-    if (Base == Obj)
-      return true;
-    return !(NoAlias && isa<Argument>(Base));
+    SmallVector<const Value *, 4> Bases;
+    getUnderlyingObjects(Ptr, Bases);
+    return any_of(Bases, [&](const Value *Base) {
+      if (isLocalObject(Base) || isa<ConstantPointerNull>(Base))
+        return false;
+      if (Base == Obj)
+        return true;
+      return !(NoAlias && isa<Argument>(Base));
+    });
   };
   auto Writes = [&](const Instruction &I) {
     if (!I.mayWriteToMemory())
@@ -207,6 +212,12 @@ bool ReverseEmitter::writesObject(const Value *Obj) {
     }
     if (Call->onlyReadsMemory())
       return false;
+    // An MPI call writes its receive buffer, request and status alone.
+    SmallVector<unsigned, 4> Written;
+    if (Callee && mpiWrittenArguments(*Callee, Written))
+      return any_of(Written, [&](unsigned K) {
+        return MayWrite(Call->getArgOperand(K));
+      });
     // A BLAS routine with a rule writes its output array alone.
     if (Callee && isBlasRuleFunction(*Callee)) {
       int Out = blasWrittenArray(*Callee);

@@ -38,63 +38,104 @@ struct MpiRow {
   bool Tape; // (the augmented runtime function's last parameter: void **)
   const char *Reverse, *ReverseArgs;
   int TypeArg, TypeArg2, OpArg; // (checked at compile time; -1: none)
+  /// The parameters whose memory the call writes (receive buffers,
+  /// requests, statuses), as "K K ...": the rest it only reads.
+  const char *Writes;
 };
 
 constexpr MpiRow MpiRows[] = {
     {"MPI_Send", 6, "adcc_mpi_send_fwd", "v0 d0 v1 v2 v3 v4 v5",
      "adcc_mpi_send_aug", "v0 v1 v2 v3 v4 v5", false, "adcc_mpi_send_rev",
-     "d0 v1 v2 v3 v4 v5", 2, -1, -1},
+     "d0 v1 v2 v3 v4 v5", 2, -1, -1, ""},
     {"MPI_Recv", 7, "adcc_mpi_recv_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
      "adcc_mpi_recv_aug", "v0 v1 v2 v3 v4 v5 v6", true, "adcc_mpi_recv_rev",
-     "d0 v2 v5 t", 2, -1, -1},
+     "d0 v2 v5 t", 2, -1, -1, "0 6"},
     {"MPI_Sendrecv", 12, "adcc_mpi_sendrecv_fwd",
      "v0 d0 v1 v2 v3 v4 v5 d5 v6 v7 v8 v9 v10 v11", "adcc_mpi_sendrecv_aug",
      "v0 v1 v2 v3 v4 v5 v6 v7 v8 v9 v10 v11", true, "adcc_mpi_sendrecv_rev",
-     "d0 v1 v2 v3 v4 d5 v7 v10 t", 2, 7, -1},
+     "d0 v1 v2 v3 v4 d5 v7 v10 t", 2, 7, -1, "5 11"},
     {"MPI_Isend", 7, "adcc_mpi_isend_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
      "adcc_mpi_isend_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
-     "adcc_mpi_isend_rev", "t", 2, -1, -1},
+     "adcc_mpi_isend_rev", "t", 2, -1, -1, "6"},
     {"MPI_Irecv", 7, "adcc_mpi_irecv_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
      "adcc_mpi_irecv_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
-     "adcc_mpi_irecv_rev", "t", 2, -1, -1},
+     "adcc_mpi_irecv_rev", "t", 2, -1, -1, "0 6"},
     {"MPI_Wait", 2, "adcc_mpi_wait_fwd", "v0 v1", "adcc_mpi_wait_aug", "v0 v1",
-     true, "adcc_mpi_wait_rev", "t", -1, -1, -1},
+     true, "adcc_mpi_wait_rev", "t", -1, -1, -1, "0 1"},
     {"MPI_Waitall", 3, "adcc_mpi_waitall_fwd", "v0 v1 v2",
      "adcc_mpi_waitall_aug", "v0 v1 v2", true, "adcc_mpi_waitall_rev", "t", -1,
-     -1, -1},
+     -1, -1, "1 2"},
+    {"MPI_Test", 3, "adcc_mpi_test_fwd", "v0 v1 v2", "adcc_mpi_test_aug",
+     "v0 v1 v2", true, "adcc_mpi_completed_rev", "t", -1, -1, -1, "0 1 2"},
+    {"MPI_Waitany", 4, "adcc_mpi_waitany_fwd", "v0 v1 v2 v3",
+     "adcc_mpi_waitany_aug", "v0 v1 v2 v3", true, "adcc_mpi_completed_rev",
+     "t", -1, -1, -1, "1 2 3"},
+    {"MPI_Waitsome", 5, "adcc_mpi_waitsome_fwd", "v0 v1 v2 v3 v4",
+     "adcc_mpi_waitsome_aug", "v0 v1 v2 v3 v4", true, "adcc_mpi_waitall_rev",
+     "t", -1, -1, -1, "1 2 3 4"},
+    {"MPI_Testany", 5, "adcc_mpi_testany_fwd", "v0 v1 v2 v3 v4",
+     "adcc_mpi_testany_aug", "v0 v1 v2 v3 v4", true, "adcc_mpi_completed_rev",
+     "t", -1, -1, -1, "1 2 3 4"},
+    {"MPI_Testall", 4, "adcc_mpi_testall_fwd", "v0 v1 v2 v3",
+     "adcc_mpi_testall_aug", "v0 v1 v2 v3", true, "adcc_mpi_waitall_rev", "t",
+     -1, -1, -1, "1 2 3"},
+    {"MPI_Testsome", 5, "adcc_mpi_testsome_fwd", "v0 v1 v2 v3 v4",
+     "adcc_mpi_testsome_aug", "v0 v1 v2 v3 v4", true, "adcc_mpi_waitall_rev",
+     "t", -1, -1, -1, "1 2 3 4"},
     {"MPI_Bcast", 5, "adcc_mpi_bcast_fwd", "v0 d0 v1 v2 v3 v4",
      "adcc_mpi_bcast_aug", "v0 v1 v2 v3 v4", false, "adcc_mpi_bcast_rev",
-     "d0 v1 v2 v3 v4", 2, -1, -1},
+     "d0 v1 v2 v3 v4", 2, -1, -1, "0"},
     {"MPI_Reduce", 7, "adcc_mpi_reduce_fwd", "v0 d0 v1 d1 v2 v3 v4 v5 v6",
      "adcc_mpi_reduce_aug", "v0 v1 v2 v3 v4 v5 v6", true, "adcc_mpi_reduce_rev",
-     "v0 d0 d1 v2 v3 v5 v6 t", 3, -1, 4},
+     "v0 d0 d1 v2 v3 v5 v6 t", 3, -1, 4, "1"},
     {"MPI_Allreduce", 6, "adcc_mpi_allreduce_fwd", "v0 d0 v1 d1 v2 v3 v4 v5",
      "adcc_mpi_allreduce_aug", "v0 v1 v2 v3 v4 v5", true,
-     "adcc_mpi_allreduce_rev", "v0 d0 d1 v2 v3 v5 t", 3, -1, 4},
+     "adcc_mpi_allreduce_rev", "v0 d0 d1 v2 v3 v5 t", 3, -1, 4, "1"},
     {"MPI_Gather", 8, "adcc_mpi_gather_fwd", "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7",
      "adcc_mpi_gather_aug", "v0 v1 v2 v3 v4 v5 v6 v7", false,
-     "adcc_mpi_gather_rev", "d0 v1 v2 d3 v4 v5 v6 v7", 2, 5, -1},
+     "adcc_mpi_gather_rev", "v0 d0 v1 v2 d3 v4 v5 v6 v7", 2, 5, -1, "3"},
     {"MPI_Scatter", 8, "adcc_mpi_scatter_fwd", "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7",
      "adcc_mpi_scatter_aug", "v0 v1 v2 v3 v4 v5 v6 v7", false,
-     "adcc_mpi_scatter_rev", "d0 v1 v2 d3 v4 v5 v6 v7", 2, 5, -1},
+     "adcc_mpi_scatter_rev", "d0 v1 v2 v3 d3 v4 v5 v6 v7", 2, 5, -1, "3"},
     {"MPI_Allgather", 7, "adcc_mpi_allgather_fwd", "v0 d0 v1 v2 v3 d3 v4 v5 v6",
      "adcc_mpi_allgather_aug", "v0 v1 v2 v3 v4 v5 v6", false,
-     "adcc_mpi_allgather_rev", "d0 v1 v2 d3 v4 v5 v6", 2, 5, -1},
+     "adcc_mpi_allgather_rev", "v0 d0 v1 v2 d3 v4 v5 v6", 2, 5, -1, "3"},
     {"MPI_Barrier", 1, "adcc_mpi_barrier", "v0", "adcc_mpi_barrier", "v0",
-     false, "adcc_mpi_barrier_rev", "v0", -1, -1, -1},
+     false, "adcc_mpi_barrier_rev", "v0", -1, -1, -1, ""},
 };
 
 /// MPI calls without derivatives: they compute no floating-point data.
-constexpr const char *InactiveMpiCalls[] = {
-    "MPI_Comm_rank",      "MPI_Comm_size",          "MPI_Wtime",
-    "MPI_Wtick",          "MPI_Initialized",        "MPI_Finalized",
-    "MPI_Abort",          "MPI_Get_processor_name", "MPI_Get_count",
-    "MPI_Get_elements",   "MPI_Type_size",          "MPI_Error_string",
-    "MPI_Comm_group",     "MPI_Group_rank",         "MPI_Group_size",
-    "MPI_Cart_coords",    "MPI_Cart_rank",          "MPI_Cart_shift",
-    "MPI_Cart_get",       "MPI_Cartdim_get",        "MPI_Dims_create",
-    "MPI_Topo_test",      "MPI_Comm_compare",       "MPI_Query_thread",
-    "MPI_Is_thread_main",
+/// Writes: the parameters whose memory they write, as in MpiRow.
+struct InactiveMpi {
+  const char *Name;
+  const char *Writes;
+};
+constexpr InactiveMpi InactiveMpiCalls[] = {
+    {"MPI_Comm_rank", "1"},
+    {"MPI_Comm_size", "1"},
+    {"MPI_Wtime", ""},
+    {"MPI_Wtick", ""},
+    {"MPI_Initialized", "0"},
+    {"MPI_Finalized", "0"},
+    {"MPI_Abort", ""},
+    {"MPI_Get_processor_name", "0 1"},
+    {"MPI_Get_count", "2"},
+    {"MPI_Get_elements", "2"},
+    {"MPI_Type_size", "1"},
+    {"MPI_Error_string", "1 2"},
+    {"MPI_Comm_group", "1"},
+    {"MPI_Group_rank", "1"},
+    {"MPI_Group_size", "1"},
+    {"MPI_Cart_coords", "3"},
+    {"MPI_Cart_rank", "2"},
+    {"MPI_Cart_shift", "3 4"},
+    {"MPI_Cart_get", "2 3 4"},
+    {"MPI_Cartdim_get", "1"},
+    {"MPI_Dims_create", "2"},
+    {"MPI_Topo_test", "1"},
+    {"MPI_Comm_compare", "2"},
+    {"MPI_Query_thread", "0"},
+    {"MPI_Is_thread_main", "0"},
 };
 
 /// Refused in differentiated code, with what they are: a name, or the
@@ -135,6 +176,13 @@ constexpr const char *RuleOps[] = {"sum", "min", "max"};
 
 const MpiRow *findRow(StringRef Name) {
   for (const MpiRow &Row : MpiRows)
+    if (Name == Row.Name)
+      return &Row;
+  return nullptr;
+}
+
+const InactiveMpi *findInactive(StringRef Name) {
+  for (const InactiveMpi &Row : InactiveMpiCalls)
     if (Name == Row.Name)
       return &Row;
   return nullptr;
@@ -260,11 +308,30 @@ bool mpiGradientRule(const Function &F, Function *&Augmented,
 bool isInactiveMpiFunction(const Function &F) {
   if (!F.isDeclaration())
     return false;
-  StringRef Name = F.getName();
-  for (const char *Row : InactiveMpiCalls)
-    if (Name == Row)
-      return true;
-  return false;
+  return findInactive(F.getName()) != nullptr;
+}
+
+bool mpiWrittenArguments(const Function &F,
+                         SmallVectorImpl<unsigned> &Written) {
+  if (!F.isDeclaration())
+    return false;
+  const char *Writes = nullptr;
+  if (const MpiRow *Row = rowFor(F))
+    Writes = Row->Writes;
+  else if (const InactiveMpi *Row = findInactive(F.getName()))
+    Writes = Row->Writes;
+  if (!Writes)
+    return false;
+  SmallVector<StringRef, 4> Tokens;
+  StringRef(Writes).split(Tokens, ' ', -1, false);
+  for (StringRef T : Tokens) {
+    unsigned K = 0;
+    if (T.getAsInteger(10, K) || K >= F.arg_size() ||
+        !F.getArg(K)->getType()->isPointerTy())
+      return false; // (not the declaration <mpi.h> gives: unknown)
+    Written.push_back(K);
+  }
+  return true;
 }
 
 namespace {
@@ -283,6 +350,15 @@ bool listed(ArrayRef<const char *> List, StringRef Name) {
 }
 
 std::string upper(StringRef Name) { return Name.upper(); }
+
+/// Whether \p V is MPI_IN_PLACE (OpenMPI's `(void *)1`).
+bool isInPlace(const Value *V) {
+  const auto *CE = dyn_cast<ConstantExpr>(V);
+  if (!CE || CE->getOpcode() != Instruction::IntToPtr)
+    return false;
+  const auto *One = dyn_cast<ConstantInt>(CE->getOperand(0));
+  return One && One->isOne();
+}
 
 } // namespace
 
@@ -308,6 +384,11 @@ std::string mpiCallError(const CallBase &Call) {
     StringRef Type = predefinedName(Call.getArgOperand(No), "ompi_mpi_");
     if (Type.empty())
       continue; // (a handle known at run time: the runtime checks it)
+    // (MPI ignores the datatype of the other side of an in-place call.)
+    if (Type == "datatype_null" && any_of(Call.args(), [](const Use &U) {
+          return isInPlace(U.get());
+        }))
+      continue;
     if (listed(ActiveTypes, Type)) {
       Active = true;
       continue;

@@ -14,6 +14,8 @@
 #ifndef ADCORE_RULES_MPIRULES_H
 #define ADCORE_RULES_MPIRULES_H
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <string>
 
 namespace llvm {
@@ -37,6 +39,13 @@ bool mpiGradientRule(const llvm::Function &F, llvm::Function *&Augmented,
 
 /// MPI calls that carry no derivative (ranks, sizes, timers, ...).
 bool isInactiveMpiFunction(const llvm::Function &F);
+
+/// For a known MPI call \p F (one with a rule or an inactive one): the
+/// parameters whose memory it writes (receive buffers, requests, statuses,
+/// the integers of queries; an MPI_Irecv its buffer, which its wait fills),
+/// in \p Written; it reads the others only. False for other functions.
+bool mpiWrittenArguments(const llvm::Function &F,
+                         llvm::SmallVectorImpl<unsigned> &Written);
 
 /// For a call in differentiated code: the message of the error when it is
 /// an MPI call adcc refuses there (one-sided communication, process

@@ -10,36 +10,16 @@
  *   reduce/allreduce(min, max): as for sum, the adjoint going to the rank
  *                          that held the extremum (the lowest rank on ties,
  *                          MPI_MINLOC/MPI_MAXLOC's choice), 0 to the others
- *   gather <-> scatter,  allgather <-> reduce_scatter(sum)
+ *   gather, scatter, allgather: gathers.c
  *   barrier              <-> barrier
  * Adjoints of a result buffer are zeroed once sent back (it was
- * overwritten). MPI_IN_PLACE is supported by MPI_Reduce and MPI_Allreduce.
+ * overwritten). MPI_IN_PLACE is supported.
  *
  *===----------------------------------------------------------------------===*/
 
 #include "mpi_internal.h"
 
 #include <stdlib.h>
-
-static int rank_of(MPI_Comm comm) {
-  int r;
-  MPI_Comm_rank(comm, &r);
-  return r;
-}
-
-static int size_of(MPI_Comm comm) {
-  int s;
-  MPI_Comm_size(comm, &s);
-  return s;
-}
-
-static void refuse_in_place(const void *send, const void *recv,
-                            const char *call, MPI_Comm comm) {
-  if (send == MPI_IN_PLACE || recv == MPI_IN_PLACE)
-    adcc_mpi_fail(comm, call,
-                  "MPI_IN_PLACE is not supported here (it is in MPI_Reduce "
-                  "and MPI_Allreduce)");
-}
 
 /*--- broadcast -----------------------------------------------------------*/
 
@@ -67,7 +47,7 @@ void adcc_mpi_bcast_rev(void *dbuf, int count, MPI_Datatype type, int root,
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Bcast", comm);
   if (kind == ADCC_MPI_INACTIVE)
     return;
-  int is_root = rank_of(comm) == root;
+  int is_root = adcc_mpi_rank(comm) == root;
   void *t = adcc_mpi_temp(kind, dbuf, (size_t)count);
   void *sum = is_root ? adcc_mpi_temp(kind, NULL, (size_t)count) : NULL;
   MPI_Reduce(t, sum, count, type, MPI_SUM, root, comm);
@@ -105,7 +85,7 @@ static int reduce_fwd(int all, const void *send, const void *dsend, void *recv,
   int in_place = send == MPI_IN_PLACE;
   const void *values = in_place ? recv : send;
   const void *tangents = in_place ? drecv : dsend;
-  int gets = all || rank_of(comm) == root;
+  int gets = all || adcc_mpi_rank(comm) == root;
   unsigned char *won = kind == ADCC_MPI_INACTIVE
                            ? NULL
                            : winners(kind, how, values, count, comm);
@@ -179,7 +159,7 @@ static void reduce_rev(int all, const void *send, void *dsend, void *drecv,
   if (kind == ADCC_MPI_INACTIVE)
     return;
   unsigned char *won = tape;
-  int has = all || rank_of(comm) == root;
+  int has = all || adcc_mpi_rank(comm) == root;
   void *t = adcc_mpi_temp(kind, has ? drecv : NULL, (size_t)count);
   if (all)
     MPI_Allreduce(MPI_IN_PLACE, t, count, type, MPI_SUM, comm);
@@ -206,142 +186,6 @@ void adcc_mpi_allreduce_rev(const void *send, void *dsend, void *drecv,
                             int count, MPI_Datatype type, MPI_Comm comm,
                             void *tape) {
   reduce_rev(1, send, dsend, drecv, count, type, 0, comm, tape);
-}
-
-/*--- gather, scatter, allgather ------------------------------------------*/
-
-int adcc_mpi_gather_fwd(const void *send, const void *dsend, int scount,
-                        MPI_Datatype stype, void *recv, void *drecv, int rcount,
-                        MPI_Datatype rtype, int root, MPI_Comm comm) {
-  refuse_in_place(send, recv, "MPI_Gather", comm);
-  enum adcc_mpi_kind kind = adcc_mpi_kind_of(stype, "MPI_Gather", comm);
-  int rc = MPI_Gather(send, scount, stype, recv, rcount, rtype, root, comm);
-  if (kind == ADCC_MPI_INACTIVE)
-    return rc;
-  int is_root = rank_of(comm) == root;
-  size_t all = (size_t)rcount * (size_t)size_of(comm);
-  void *t = adcc_mpi_temp(kind, dsend, (size_t)scount);
-  void *out = is_root ? adcc_mpi_temp(kind, NULL, all) : NULL;
-  MPI_Gather(t, scount, stype, out, rcount, rtype, root, comm);
-  if (is_root)
-    adcc_mpi_copy(kind, drecv, out, all);
-  free(t);
-  free(out);
-  return rc;
-}
-
-int adcc_mpi_gather_aug(const void *send, int scount, MPI_Datatype stype,
-                        void *recv, int rcount, MPI_Datatype rtype, int root,
-                        MPI_Comm comm) {
-  refuse_in_place(send, recv, "MPI_Gather", comm);
-  adcc_mpi_kind_of(stype, "MPI_Gather", comm);
-  return MPI_Gather(send, scount, stype, recv, rcount, rtype, root, comm);
-}
-
-void adcc_mpi_gather_rev(void *dsend, int scount, MPI_Datatype stype,
-                         void *drecv, int rcount, MPI_Datatype rtype, int root,
-                         MPI_Comm comm) {
-  enum adcc_mpi_kind kind = adcc_mpi_kind_of(stype, "MPI_Gather", comm);
-  if (kind == ADCC_MPI_INACTIVE)
-    return;
-  int is_root = rank_of(comm) == root;
-  size_t all = (size_t)rcount * (size_t)size_of(comm);
-  void *in = is_root ? adcc_mpi_temp(kind, drecv, all) : NULL;
-  void *t = adcc_mpi_temp(kind, NULL, (size_t)scount);
-  MPI_Scatter(in, rcount, rtype, t, scount, stype, root, comm);
-  adcc_mpi_add(kind, dsend, t, (size_t)scount);
-  if (is_root)
-    adcc_mpi_zero(kind, drecv, all);
-  free(in);
-  free(t);
-}
-
-int adcc_mpi_scatter_fwd(const void *send, const void *dsend, int scount,
-                         MPI_Datatype stype, void *recv, void *drecv,
-                         int rcount, MPI_Datatype rtype, int root,
-                         MPI_Comm comm) {
-  refuse_in_place(send, recv, "MPI_Scatter", comm);
-  enum adcc_mpi_kind kind = adcc_mpi_kind_of(rtype, "MPI_Scatter", comm);
-  int rc = MPI_Scatter(send, scount, stype, recv, rcount, rtype, root, comm);
-  if (kind == ADCC_MPI_INACTIVE)
-    return rc;
-  int is_root = rank_of(comm) == root;
-  size_t all = (size_t)scount * (size_t)size_of(comm);
-  void *in = is_root ? adcc_mpi_temp(kind, dsend, all) : NULL;
-  void *t = adcc_mpi_temp(kind, NULL, (size_t)rcount);
-  MPI_Scatter(in, scount, stype, t, rcount, rtype, root, comm);
-  adcc_mpi_copy(kind, drecv, t, (size_t)rcount);
-  free(in);
-  free(t);
-  return rc;
-}
-
-int adcc_mpi_scatter_aug(const void *send, int scount, MPI_Datatype stype,
-                         void *recv, int rcount, MPI_Datatype rtype, int root,
-                         MPI_Comm comm) {
-  refuse_in_place(send, recv, "MPI_Scatter", comm);
-  adcc_mpi_kind_of(rtype, "MPI_Scatter", comm);
-  return MPI_Scatter(send, scount, stype, recv, rcount, rtype, root, comm);
-}
-
-void adcc_mpi_scatter_rev(void *dsend, int scount, MPI_Datatype stype,
-                          void *drecv, int rcount, MPI_Datatype rtype, int root,
-                          MPI_Comm comm) {
-  enum adcc_mpi_kind kind = adcc_mpi_kind_of(rtype, "MPI_Scatter", comm);
-  if (kind == ADCC_MPI_INACTIVE)
-    return;
-  int is_root = rank_of(comm) == root;
-  size_t all = (size_t)scount * (size_t)size_of(comm);
-  void *t = adcc_mpi_temp(kind, drecv, (size_t)rcount);
-  void *out = is_root ? adcc_mpi_temp(kind, NULL, all) : NULL;
-  MPI_Gather(t, rcount, rtype, out, scount, stype, root, comm);
-  if (is_root)
-    adcc_mpi_add(kind, dsend, out, all);
-  adcc_mpi_zero(kind, drecv, (size_t)rcount);
-  free(t);
-  free(out);
-}
-
-int adcc_mpi_allgather_fwd(const void *send, const void *dsend, int scount,
-                           MPI_Datatype stype, void *recv, void *drecv,
-                           int rcount, MPI_Datatype rtype, MPI_Comm comm) {
-  refuse_in_place(send, recv, "MPI_Allgather", comm);
-  enum adcc_mpi_kind kind = adcc_mpi_kind_of(stype, "MPI_Allgather", comm);
-  int rc = MPI_Allgather(send, scount, stype, recv, rcount, rtype, comm);
-  if (kind == ADCC_MPI_INACTIVE)
-    return rc;
-  size_t all = (size_t)rcount * (size_t)size_of(comm);
-  void *t = adcc_mpi_temp(kind, dsend, (size_t)scount);
-  void *out = adcc_mpi_temp(kind, NULL, all);
-  MPI_Allgather(t, scount, stype, out, rcount, rtype, comm);
-  adcc_mpi_copy(kind, drecv, out, all);
-  free(t);
-  free(out);
-  return rc;
-}
-
-int adcc_mpi_allgather_aug(const void *send, int scount, MPI_Datatype stype,
-                           void *recv, int rcount, MPI_Datatype rtype,
-                           MPI_Comm comm) {
-  refuse_in_place(send, recv, "MPI_Allgather", comm);
-  adcc_mpi_kind_of(stype, "MPI_Allgather", comm);
-  return MPI_Allgather(send, scount, stype, recv, rcount, rtype, comm);
-}
-
-void adcc_mpi_allgather_rev(void *dsend, int scount, MPI_Datatype stype,
-                            void *drecv, int rcount, MPI_Datatype rtype,
-                            MPI_Comm comm) {
-  enum adcc_mpi_kind kind = adcc_mpi_kind_of(stype, "MPI_Allgather", comm);
-  if (kind == ADCC_MPI_INACTIVE)
-    return;
-  size_t all = (size_t)rcount * (size_t)size_of(comm);
-  void *in = adcc_mpi_temp(kind, drecv, all);
-  void *t = adcc_mpi_temp(kind, NULL, (size_t)scount);
-  MPI_Reduce_scatter_block(in, t, rcount, rtype, MPI_SUM, comm);
-  adcc_mpi_add(kind, dsend, t, (size_t)scount);
-  adcc_mpi_zero(kind, drecv, all);
-  free(in);
-  free(t);
 }
 
 /*--- barrier -------------------------------------------------------------*/

@@ -15,6 +15,18 @@ _Noreturn void adcc_mpi_fail(MPI_Comm comm, const char *call,
   abort();
 }
 
+int adcc_mpi_rank(MPI_Comm comm) {
+  int r;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+
+int adcc_mpi_size(MPI_Comm comm) {
+  int s;
+  MPI_Comm_size(comm, &s);
+  return s;
+}
+
 enum adcc_mpi_kind adcc_mpi_kind_of(MPI_Datatype type, const char *call,
                                     MPI_Comm comm) {
   if (type == MPI_DOUBLE)

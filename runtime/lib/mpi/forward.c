@@ -88,7 +88,7 @@ int adcc_mpi_irecv_fwd(void *buf, void *dbuf, int count, MPI_Datatype type,
   return MPI_Irecv(p->temp, 2 * count, type, source, tag, comm, request);
 }
 
-static void finish(struct adcc_mpi_pending *p, MPI_Status *status) {
+void adcc_mpi_finish(struct adcc_mpi_pending *p, MPI_Status *status) {
   if (p->receive)
     unpack(p->kind, p->temp, p->buf, p->dbuf, p->type, status);
   free(p->temp);
@@ -101,7 +101,7 @@ int adcc_mpi_wait_fwd(MPI_Request *request, MPI_Status *status) {
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
   int rc = MPI_Wait(request, st);
   if (p)
-    finish(p, st);
+    adcc_mpi_finish(p, st);
   return rc;
 }
 
@@ -115,7 +115,7 @@ int adcc_mpi_waitall_fwd(int n, MPI_Request *requests, MPI_Status *statuses) {
   int rc = MPI_Waitall(n, requests, sts);
   for (int i = 0; i < n; ++i)
     if (p[i])
-      finish(p[i], &sts[i]);
+      adcc_mpi_finish(p[i], &sts[i]);
   if (sts != statuses)
     free(sts);
   free(p);

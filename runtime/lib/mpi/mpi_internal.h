@@ -31,6 +31,10 @@ enum adcc_mpi_kind adcc_mpi_kind_of(MPI_Datatype type, const char *call,
                                     MPI_Comm comm);
 size_t adcc_mpi_size_of(enum adcc_mpi_kind kind);
 
+/* This rank's number in \p comm, and the number of ranks. */
+int adcc_mpi_rank(MPI_Comm comm);
+int adcc_mpi_size(MPI_Comm comm);
+
 /* Prints "adcc runtime: error: <call>: <message>" and aborts the job. */
 _Noreturn void adcc_mpi_fail(MPI_Comm comm, const char *call,
                              const char *message);

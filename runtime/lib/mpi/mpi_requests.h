@@ -37,4 +37,25 @@ void adcc_mpi_ready(struct adcc_mpi_pending *p,
  * was not started by differentiated code or carries no derivative. */
 struct adcc_mpi_pending *adcc_mpi_take(MPI_Request *request);
 
+/* Forward mode: a completed request's tangents arrive (a receive's packed
+ * buffer is split into the buffer and its shadow); frees \p p. */
+void adcc_mpi_finish(struct adcc_mpi_pending *p, MPI_Status *status);
+/* Reverse mode: a completed request (\p p may be null) notes a receive's
+ * actual source, tag and count. */
+void adcc_mpi_received(struct adcc_mpi_pending *p, MPI_Status *status);
+/* Reverse mode: the reverse of a wait posts the adjoint message of \p p. */
+void adcc_mpi_post(struct adcc_mpi_pending *p);
+
+/* The tape of a call that completes several requests: their records (null
+ * where a request carries no derivative); adcc_mpi_waitall_rev reverses
+ * it. */
+struct adcc_mpi_waited {
+  int n;
+  struct adcc_mpi_pending *p[];
+};
+struct adcc_mpi_waited *adcc_mpi_waited_new(int n, const char *call);
+void adcc_mpi_waitall_rev(void *tape);
+/* The reverse of a call that completed one request (its record, or null). */
+void adcc_mpi_completed_rev(void *tape);
+
 #endif

@@ -174,8 +174,7 @@ static void complete(void *tape) {
 void adcc_mpi_isend_rev(void *tape) { complete(tape); }
 void adcc_mpi_irecv_rev(void *tape) { complete(tape); }
 
-/* A receive's wait: the actual source, tag and count. */
-static void received(struct adcc_mpi_pending *p, MPI_Status *status) {
+void adcc_mpi_received(struct adcc_mpi_pending *p, MPI_Status *status) {
   if (!p || !p->receive)
     return;
   p->peer = status->MPI_SOURCE;
@@ -183,8 +182,7 @@ static void received(struct adcc_mpi_pending *p, MPI_Status *status) {
   MPI_Get_count(status, p->type, &p->count);
 }
 
-/* The reverse of a wait: posts the adjoint message of \p p. */
-static void post(struct adcc_mpi_pending *p) {
+void adcc_mpi_post(struct adcc_mpi_pending *p) {
   size_t n = (size_t)p->count;
   p->posted = 1;
   if (p->peer == MPI_PROC_NULL) { /* (no message: no adjoint) */
@@ -208,46 +206,46 @@ int adcc_mpi_wait_aug(MPI_Request *request, MPI_Status *status, void **tape) {
   MPI_Status own;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
   int rc = MPI_Wait(request, st);
-  received(p, st);
+  adcc_mpi_received(p, st);
   *tape = p;
   return rc;
 }
 
-void adcc_mpi_wait_rev(void *tape) {
-  if (tape)
-    adcc_mpi_ready(tape, post);
-}
-
-struct waited {
-  int n;
-  struct adcc_mpi_pending *p[];
-};
+void adcc_mpi_wait_rev(void *tape) { adcc_mpi_completed_rev(tape); }
 
 int adcc_mpi_waitall_aug(int n, MPI_Request *requests, MPI_Status *statuses,
                          void **tape) {
-  struct waited *w =
-      calloc(1, sizeof(*w) + (size_t)(n > 0 ? n : 0) * sizeof(w->p[0]));
+  struct adcc_mpi_waited *w = adcc_mpi_waited_new(n, "MPI_Waitall");
   MPI_Status *sts = statuses == MPI_STATUSES_IGNORE
                         ? calloc((size_t)(n ? n : 1), sizeof(MPI_Status))
                         : statuses;
-  if (!w || !sts)
+  if (!sts)
     adcc_mpi_fail(MPI_COMM_WORLD, "MPI_Waitall", "out of memory");
   w->n = n;
   for (int i = 0; i < n; ++i)
     w->p[i] = adcc_mpi_take(&requests[i]);
   int rc = MPI_Waitall(n, requests, sts);
   for (int i = 0; i < n; ++i)
-    received(w->p[i], &sts[i]);
+    adcc_mpi_received(w->p[i], &sts[i]);
   if (sts != statuses)
     free(sts);
   *tape = w;
   return rc;
 }
 
+struct adcc_mpi_waited *adcc_mpi_waited_new(int n, const char *call) {
+  struct adcc_mpi_waited *w =
+      calloc(1, sizeof(*w) + (size_t)(n > 0 ? n : 0) * sizeof(w->p[0]));
+  if (!w)
+    adcc_mpi_fail(MPI_COMM_WORLD, call, "out of memory");
+  w->n = n;
+  return w;
+}
+
 void adcc_mpi_waitall_rev(void *tape) {
-  struct waited *w = tape;
+  struct adcc_mpi_waited *w = tape;
   for (int i = 0; i < w->n; ++i)
     if (w->p[i])
-      adcc_mpi_ready(w->p[i], post);
+      adcc_mpi_ready(w->p[i], adcc_mpi_post);
   free(w);
 }

@@ -14,6 +14,12 @@
 // RUN: %expect-exit 1 %adcc -O2 -c -DSPLIT %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // An integer reduction by MPI_PROD beside them carries no derivative: fine.
 // RUN: %adcc -O2 -c -DINTPROD %s -o /dev/null
+// MPI_DATATYPE_NULL on the ignored side of an in-place call is no datatype
+// without a rule (MPI ignores it): fine, in both modes.
+// RUN: %adcc -O0 -c -DINPLACE %s -o /dev/null
+// RUN: %adcc -O2 -c -DINPLACE -DFORWARD %s -o /dev/null
+// ... but not beside a send buffer that is not MPI_IN_PLACE.
+// RUN: %expect-exit 1 %adcc -O0 -c -DNULLTYPE %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NULLTYPE
 typedef struct ompi_communicator_t *MPI_Comm;
 typedef struct ompi_datatype_t *MPI_Datatype;
 typedef struct ompi_op_t *MPI_Op;
@@ -22,13 +28,15 @@ typedef struct ompi_info_t *MPI_Info;
 typedef long MPI_Aint;
 extern struct ompi_predefined_t ompi_mpi_comm_world, ompi_mpi_double,
     ompi_mpi_long_double, ompi_mpi_int, ompi_mpi_op_sum, ompi_mpi_op_prod,
-    ompi_mpi_info_null;
+    ompi_mpi_info_null, ompi_mpi_datatype_null;
 #define MPI_COMM_WORLD ((MPI_Comm)&ompi_mpi_comm_world)
 #define MPI_DOUBLE ((MPI_Datatype)&ompi_mpi_double)
 #define MPI_LONG_DOUBLE ((MPI_Datatype)&ompi_mpi_long_double)
 #define MPI_INT ((MPI_Datatype)&ompi_mpi_int)
 #define MPI_SUM ((MPI_Op)&ompi_mpi_op_sum)
 #define MPI_PROD ((MPI_Op)&ompi_mpi_op_prod)
+#define MPI_DATATYPE_NULL ((MPI_Datatype)&ompi_mpi_datatype_null)
+#define MPI_IN_PLACE ((void *)1)
 int MPI_Win_create(void *, MPI_Aint, int, MPI_Info, MPI_Comm, MPI_Win *);
 int MPI_Put(const void *, int, MPI_Datatype, int, MPI_Aint, int,
             MPI_Datatype, MPI_Win);
@@ -37,6 +45,8 @@ int MPI_Comm_spawn(const char *, char **, int, MPI_Info, int, MPI_Comm,
 typedef void MPI_User_function(void *, void *, int *, MPI_Datatype *);
 int MPI_Op_create(MPI_User_function *, int, MPI_Op *);
 int MPI_Allreduce(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
+int MPI_Allgather(const void *, int, MPI_Datatype, void *, int, MPI_Datatype,
+                  MPI_Comm);
 
 double __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
@@ -97,6 +107,24 @@ double f(double *x) {
   MPI_Allreduce(&n, &m, 1, MPI_INT, MPI_PROD, MPI_COMM_WORLD);
   return x[0] * m;
 }
+#endif
+
+#ifdef INPLACE
+double f(double *x) {
+  double all[4] = {x[0], x[1], x[0] * x[1], 0};
+  MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, 2, MPI_DOUBLE,
+                MPI_COMM_WORLD);
+  return all[0] * all[3];
+}
+#endif
+
+#ifdef NULLTYPE
+double f(double *x) {
+  double all[4];
+  MPI_Allgather(x, 2, MPI_DATATYPE_NULL, all, 2, MPI_DOUBLE, MPI_COMM_WORLD);
+  return all[0] * all[3];
+}
+// NULLTYPE: mpi-refused.c:[[#@LINE-3]]:3: error: cannot differentiate 'f' in reverse mode: the datatype MPI_DATATYPE_NULL of 'MPI_Allgather' has no derivative rule
 #endif
 
 #ifdef SPLIT
