@@ -149,8 +149,10 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
   SmallVector<Function *, 16> Generated(Ctx.cache().functions().begin(),
                                         Ctx.cache().functions().end());
   append_range(Generated, Ctx.combinedFunctions());
+  // (Device code: the tapes placed in the callers' frames below need the
+  // callers simplified again.)
   SmallPtrSet<Function *, 16> Simplified;
-  if (!O0)
+  if (!O0 && !Device)
     Simplified.insert(Ctx.cache().functions().begin(),
                       Ctx.cache().functions().end());
   inlineGenerated(Generated, Simplified, Touched);
