@@ -149,7 +149,13 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
   SmallVector<Function *, 16> Generated(Ctx.cache().functions().begin(),
                                         Ctx.cache().functions().end());
   append_range(Generated, Ctx.combinedFunctions());
-  inlineGenerated(Generated, Touched);
+  // (Device code: the tapes placed in the callers' frames below need the
+  // callers simplified again.)
+  SmallPtrSet<Function *, 16> Simplified;
+  if (!O0 && !Device)
+    Simplified.insert(Ctx.cache().functions().begin(),
+                      Ctx.cache().functions().end());
+  inlineGenerated(Generated, Simplified, Touched);
   if (Device)
     placeDeviceTapes(Ctx, /*Promote=*/O0);
   // (in module order; not the derivatives now inlined everywhere, which

@@ -3,10 +3,11 @@
 // Every object file adcc writes carries the IR of its module, for the
 // derivatives made at link time of the functions it defines (CrossTU.h), in
 // the section ".adcc.ir" (SHF_EXCLUDE: the linker leaves it out of what it
-// writes). What is carried (CarriedIR.cpp) is a copy of the module as it
-// was when the AD pass ran, reduced to what a derivative made at link time
-// can use, with the paths of the build machine mapped as clang maps them
-// elsewhere; how it is stored (EmbeddedIRFrames.cpp) is one frame per
+// writes). What is carried (CarriedIR.cpp) is the module as it was when the
+// AD pass ran, reduced to what a derivative made at link time can use (a
+// reduced copy; the module itself when there is nothing to reduce), with
+// the paths of the build machine mapped as clang maps them elsewhere; how
+// it is stored (EmbeddedIRFrames.cpp) is one frame per
 // module, compressed.
 //
 //===----------------------------------------------------------------------===//

@@ -55,6 +55,54 @@ bool definesAnything(const Module &M) {
   return !M.alias_empty() || !M.ifunc_empty();
 }
 
+/// Whether \p M is already what carriedModule would make of it but for its
+/// names: no debug information beyond the source locations adcc keeps on
+/// its own (no compile unit that asks for any: a compile without -g), and
+/// nothing GlobalDCE would drop (every definition that may go when unused
+/// has uses; unused declarations, which it would drop too, cost nothing).
+/// Then the module itself is written, not a copy of it: copying the whole
+/// module took 2-3 % of a compile's time. (A group of local functions that
+/// only call each other is carried then; the link step links it unused.)
+bool carriedAsIs(const Module &M) {
+  for (const DICompileUnit *CU : M.debug_compile_units())
+    if (CU->getEmissionKind() != DICompileUnit::NoDebug)
+      return false;
+  auto Droppable = [](const GlobalValue &GV) {
+    return !GV.isDeclaration() && GV.isDiscardableIfUnused() &&
+           GV.use_empty();
+  };
+  return none_of(M, Droppable) && none_of(M.globals(), Droppable) &&
+         none_of(M.aliases(), Droppable) && none_of(M.ifuncs(), Droppable);
+}
+
+SmallVector<char, 0> writeBitcode(const Module &M) {
+  // (Without the symbol table of LTO: the link step reads the objects'
+  // own symbol tables.)
+  SmallVector<char, 0> Bitcode;
+  BitcodeWriter Writer(Bitcode);
+  Writer.writeModule(M);
+  Writer.writeStrtab();
+  return Bitcode;
+}
+
+/// The bitcode of carriedModule(\p M, \p Map); empty when it would hold no
+/// definition.
+SmallVector<char, 0> carriedBitcode(Module &M, const PathPrefixMap &Map) {
+  if (!carriedAsIs(M)) {
+    std::unique_ptr<Module> Carried = carriedModule(M, Map);
+    return Carried ? writeBitcode(*Carried) : SmallVector<char, 0>();
+  }
+  if (!definesAnything(M))
+    return {};
+  std::string Source = M.getSourceFileName(), Id = M.getModuleIdentifier();
+  M.setSourceFileName(remapPath(Source, Map));
+  M.setModuleIdentifier(remapPath(Id, Map));
+  SmallVector<char, 0> Bitcode = writeBitcode(M);
+  M.setSourceFileName(Source);
+  M.setModuleIdentifier(Id);
+  return Bitcode;
+}
+
 } // namespace
 
 std::string remapPath(StringRef Path, const PathPrefixMap &Map) {
@@ -81,17 +129,9 @@ void embedModuleIR(Module &M, const Options &Opts) {
   if (!M.getModuleFlag(ContractFlag))
     M.addModuleFlag(Module::Min, ContractFlag,
                     Opts.ContractDerivatives ? 1 : 0);
-  std::unique_ptr<Module> Carried = carriedModule(M, Opts.PathPrefixes);
-  if (!Carried)
+  SmallVector<char, 0> Bitcode = carriedBitcode(M, Opts.PathPrefixes);
+  if (Bitcode.empty())
     return;
-  // (Without the symbol table of LTO: the link step reads the objects'
-  // own symbol tables.)
-  SmallVector<char, 0> Bitcode;
-  {
-    BitcodeWriter Writer(Bitcode);
-    Writer.writeModule(*Carried);
-    Writer.writeStrtab();
-  }
   std::string Frame = packBitcode(StringRef(Bitcode.data(), Bitcode.size()));
   LLVMContext &C = M.getContext();
   Constant *Data = ConstantDataArray::get(

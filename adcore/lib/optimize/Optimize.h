@@ -39,8 +39,13 @@ bool inlineGeneratedCall(llvm::CallBase &Call);
 
 /// Inlines calls of the generated \p Functions that are worth it: a
 /// derivative called once, or a small one; never a recursive one. The
-/// functions that received code are added to \p Touched.
+/// functions that received code worth simplifying again are added to \p
+/// Touched: not a caller that only received the body of one of \p
+/// Simplified (simplified, and nothing inlined into it since) through a call
+/// whose arguments are neither constants nor addresses in its frame; the
+/// rest of the pipeline optimizes that caller as it is.
 void inlineGenerated(llvm::ArrayRef<llvm::Function *> Functions,
+                     const llvm::SmallPtrSetImpl<llvm::Function *> &Simplified,
                      llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
 
 /// Replaces each phi of an aggregate (the `[N x double]` tangent of a

@@ -15,11 +15,13 @@
 
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/StandardInstrumentations.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TimeProfiler.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -29,6 +31,14 @@
 using namespace llvm;
 
 namespace adcore {
+
+// (Off: every caller a derivative is inlined into is simplified again, as
+// before; for comparing the code both ways.)
+static cl::opt<bool> SkipSimplified(
+    "adcc-skip-simplified-callers", cl::Hidden, cl::init(true),
+    cl::desc("do not simplify again a caller whose only new code is an "
+             "already simplified derivative called without constant or "
+             "frame arguments"));
 
 void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
                        bool Derivatives, bool Contract) {
@@ -102,7 +112,38 @@ bool inlineGeneratedCall(CallBase &Call) {
   return true;
 }
 
+/// Whether \p V, an argument of a call, tells the callee's code something
+/// the callee could not know on its own: a constant (a size, a null
+/// shadow, a global), or the address of the caller's frame (the seeds of
+/// a tangent in a local array), looking through the aggregates that carry
+/// a batched call's shadows.
+static bool knownAtCallSite(const Value *V) {
+  if (isa<Constant>(V))
+    return true;
+  if (auto *IV = dyn_cast<InsertValueInst>(V))
+    return knownAtCallSite(IV->getAggregateOperand()) ||
+           knownAtCallSite(IV->getInsertedValueOperand());
+  if (!V->getType()->isPointerTy())
+    return false;
+  const Value *Object = getUnderlyingObject(V);
+  return isa<AllocaInst>(Object) || isa<Constant>(Object);
+}
+
+/// Whether inlining \p Call of \p Callee gives its caller code worth
+/// simplifying again: a callee not simplified since it was made or since
+/// something was inlined into it, or arguments it can fold.
+static bool simplifiesAfterInlining(const CallBase &Call,
+                                    const Function &Callee,
+                                    const SmallPtrSetImpl<Function *> &Simplified,
+                                    const SmallPtrSetImpl<Function *> &Touched) {
+  if (!Simplified.contains(&Callee) || Touched.contains(&Callee))
+    return true;
+  return any_of(Call.args(),
+                [](const Use &Arg) { return knownAtCallSite(Arg.get()); });
+}
+
 void inlineGenerated(ArrayRef<Function *> Functions,
+                     const SmallPtrSetImpl<Function *> &Simplified,
                      SmallPtrSetImpl<Function *> &Touched) {
   constexpr unsigned SmallFunction = 200; // instructions
   for (Function *F : Functions) {
@@ -124,7 +165,10 @@ void inlineGenerated(ArrayRef<Function *> Functions,
       continue;
     for (CallBase *Call : Sites) {
       Function *Caller = Call->getFunction();
-      if (inlineGeneratedCall(*Call))
+      bool Simplify =
+          !SkipSimplified ||
+          simplifiesAfterInlining(*Call, *F, Simplified, Touched);
+      if (inlineGeneratedCall(*Call) && Simplify)
         Touched.insert(Caller);
     }
   }
