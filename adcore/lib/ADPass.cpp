@@ -338,7 +338,12 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
     finishGenerated(Ctx, Level);
   if (isDeviceModule(M) && !Ctx.hadError())
     verifyNoRuntimeCalls(Ctx);
-  // (Dense views passed to derivatives: where those are inlined.)
+  // (Dense views passed to derivatives: where those are inlined. Requests
+  // make views too, of the constant addresses of enzyme_dupnoneed.)
+  HasViews = any_of(M, [](const Function &F) {
+    return F.isDeclaration() && isDenseViewFunction(F.getName()) &&
+           !F.use_empty();
+  });
   if (HasViews && !Ctx.hadError())
     lowerDenseViews(M, Ctx);
   // (The simplified copies of -O0 code that the derivatives do not call.)
