@@ -13,6 +13,7 @@
 
 #include "DenseViews.h"
 
+#include "support/IRMarks.h"
 #include "support/MemoryScopes.h"
 #include "support/TapeLevels.h"
 #include "Synthesis.h"
@@ -28,6 +29,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
@@ -42,10 +44,12 @@ constexpr const char *NoPrimalMemoryName = "adcc.no.primal.memory";
 /// passed down a recursion would need more.
 constexpr unsigned MaxRounds = 64;
 
-/// The tags of views recorded on tapes or chosen by selects and phis are the top bytes FirstTag..LastTag; a view's
+/// The tags of views recorded on tapes or chosen by selects and phis are
+/// the top bytes FirstTag..LastTag (NoMemoryTag: the views without memory,
+/// which all behave alike); a view's
 /// address is the middle of its tag's range, so that offsets of either sign
 /// keep the tag.
-constexpr uint64_t FirstTag = 0x10, LastTag = 0x6f;
+constexpr uint64_t NoMemoryTag = 0x10, FirstTag = 0x11, LastTag = 0x6f;
 constexpr unsigned TagShift = 56;
 
 uint64_t viewBase(uint64_t Tag) {
@@ -133,9 +137,11 @@ SetVector<Value *> dynamicPointers(Function &F, ArrayRef<Value *> Roots) {
   return addressesFrom(All);
 }
 
-/// Whether \p Fn, or a function it calls, reads pointers back from records.
+/// Whether \p Fn, a derivative that uses the tape, or one it calls, reads
+/// pointers back from records.
 bool readsRecords(Function &Fn, SmallPtrSetImpl<Function *> &Seen) {
-  if (Fn.isDeclaration() || !Seen.insert(&Fn).second)
+  if (Fn.isDeclaration() || !Fn.hasFnAttribute(UsesTapeAttribute) ||
+      !Seen.insert(&Fn).second)
     return false;
   for (Instruction &I : instructions(Fn)) {
     if (readsRecordedPointer(I))
@@ -183,15 +189,24 @@ private:
   /// records, or that receives such a pointer; null when there is none.
   CallBase *dynamicReader();
   bool inlineCall(CallBase &Call, bool &Failed);
+  /// Fills Reached: the blocks after the view's call (its own block where
+  /// it is in a cycle).
+  void reachedBlocks();
   /// Turns each access through a pointer that may be the view at run time
   /// into a choice, by the pointer's tag, between the access and the view's.
   bool dispatchDynamic();
   bool checkDynamicUses(const SetVector<Value *> &Dynamic);
   /// Makes the access \p I (a load or a store through the view, at byte
-  /// \p Offset) at \p B: a call of the view's function. \p Loaded is what
-  /// a load reads. False after an error.
+  /// \p Offset) at \p B: a call of the view's function with \p ExtraArgs
+  /// (the view's other arguments). \p Loaded is what a load reads. False
+  /// after an error.
   bool emitAccess(IRBuilder<> &B, Instruction &I, Value *Offset,
-                  Value *&Loaded);
+                  ArrayRef<Value *> ExtraArgs, Value *&Loaded);
+  /// The view's argument \p K where \p At may access the view: itself where
+  /// it is computed on every path to \p At, else (a record read back after
+  /// the loop that made the view) a copy kept in the frame; null after an
+  /// error.
+  Value *extraAt(unsigned K, Instruction &At, const DominatorTree &DT);
   /// What the accesses become, for messages.
   std::string accesses() const {
     if (!Load)
@@ -206,6 +221,11 @@ private:
   CallBase &View;
   Function &F;
   uint64_t Tag;
+  /// The blocks the view's call reaches (where it may be accessed).
+  SmallPtrSet<BasicBlock *, 32> Reached;
+  /// The view's block and its instructions after the view's call.
+  BasicBlock *ViewBlock = nullptr;
+  SmallPtrSet<Instruction *, 16> ViewBlockTail;
   SynthesisContext &Ctx;
   Function *Load = nullptr, *Store = nullptr;
   /// The view's arguments after the two functions (kept: the view is
@@ -213,6 +233,8 @@ private:
   SmallVector<Value *, 4> Extra;
   /// The calls the accesses became.
   SmallVector<CallInst *, 16> Made;
+  /// The frame's copies of the view's arguments (extraAt).
+  DenseMap<Value *, AllocaInst *> ExtraSlots;
   /// The selects and phis of the view's addresses and others.
   SmallVector<Instruction *, 4> Mixed;
   /// Whether the view has a tag (isDynamic).
@@ -352,6 +374,8 @@ bool ViewLowering::lower() {
                            " other such views made in the same function, "
                            "more than adcc can tell apart");
   uint64_t Base = Dynamic ? viewBase(Tag) : 0;
+  if (Dynamic)
+    reachedBlocks();
   Address[&View] = ConstantExpr::getIntToPtr(
       ConstantInt::get(Int64, Base), View.getType());
   SmallVector<Instruction *, 16> Dead;
@@ -403,7 +427,8 @@ bool ViewLowering::lower() {
                  (isa<StoreInst>(I) &&
                   !Derived.contains(cast<StoreInst>(I).getValueOperand()))) {
         Value *Loaded;
-        if (!emitAccess(B, I, Offset(getLoadStorePointerOperand(&I)), Loaded))
+        if (!emitAccess(B, I, Offset(getLoadStorePointerOperand(&I)), Extra,
+                        Loaded))
           return false;
         if (Loaded)
           I.replaceAllUsesWith(Loaded);
@@ -456,8 +481,43 @@ bool ViewLowering::lower() {
   return true;
 }
 
+void ViewLowering::reachedBlocks() {
+  ViewBlock = View.getParent();
+  for (Instruction *I = View.getNextNode(); I; I = I->getNextNode())
+    ViewBlockTail.insert(I);
+  SmallVector<BasicBlock *, 16> Work(successors(View.getParent()));
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (Reached.insert(BB).second)
+      append_range(Work, successors(BB));
+  }
+}
+
+Value *ViewLowering::extraAt(unsigned K, Instruction &At,
+                             const DominatorTree &DT) {
+  auto *Def = dyn_cast<Instruction>(Extra[K]);
+  if (!Def || DT.dominates(Def, &At))
+    return Extra[K];
+  AllocaInst *&Slot = ExtraSlots[Def];
+  if (!Slot) {
+    if (Def->isTerminator()) {
+      error(At, "may be accessed here, where its argument " + Twine(K + 3) +
+                    " is not computed (make the view where its arguments "
+                    "are available)");
+      return nullptr;
+    }
+    IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+    Slot = B.CreateAlloca(Def->getType(), nullptr, "view.argument");
+    B.SetInsertPoint(isa<PHINode>(Def) ? Def->getParent()->getFirstNonPHIIt()
+                                       : std::next(Def->getIterator()));
+    B.CreateStore(Def, Slot);
+  }
+  IRBuilder<> B(&At);
+  return B.CreateLoad(Def->getType(), Slot);
+}
+
 bool ViewLowering::emitAccess(IRBuilder<> &B, Instruction &I, Value *Offset,
-                              Value *&Loaded) {
+                              ArrayRef<Value *> ExtraArgs, Value *&Loaded) {
   auto *S = dyn_cast<StoreInst>(&I);
   Loaded = nullptr;
   if (!Load) {
@@ -470,7 +530,7 @@ bool ViewLowering::emitAccess(IRBuilder<> &B, Instruction &I, Value *Offset,
   if (S)
     Args.push_back(S->getValueOperand());
   Args.push_back(Offset);
-  append_range(Args, Extra);
+  append_range(Args, ExtraArgs);
   Function *Fn = S ? Store : Load;
   if (!checkCallback(I, *Fn, Args, S ? B.getVoidTy() : I.getType()))
     return false;
@@ -512,12 +572,20 @@ bool ViewLowering::dispatchDynamic() {
   if (!checkDynamicUses(Dynamic))
     return false;
   // The accesses through those pointers that may be the view's (of the
-  // callbacks' types: others cannot be accesses of the view).
-  SmallVector<Instruction *, 16> Accesses;
+  // callbacks' types: others cannot be accesses of the view), with the
+  // view's arguments where each is.
+  SmallVector<std::pair<Instruction *, SmallVector<Value *, 4>>, 16> Accesses;
   DominatorTree DT(F);
   for (Instruction &I : instructions(F)) {
     Value *Ptr = getLoadStorePointerOperand(&I);
-    if (!Ptr || !Dynamic.contains(Ptr))
+    // (The views without memory share their tag: one choice for all.)
+    if (!Ptr || !Dynamic.contains(Ptr) ||
+        (Tag == NoMemoryTag && I.getMetadata(NoMemoryChoiceMetadata)))
+      continue;
+    // (Before the view is made, in the view's block: not the view.)
+    bool After = Reached.contains(I.getParent()) ||
+                 (I.getParent() == ViewBlock && ViewBlockTail.contains(&I));
+    if (!After)
       continue;
     auto *S = dyn_cast<StoreInst>(&I);
     SmallVector<Value *, 4> Args;
@@ -530,17 +598,19 @@ bool ViewLowering::dispatchDynamic() {
                                S ? Type::getVoidTy(F.getContext())
                                  : I.getType()))
       continue;
-    for (Value *A : Extra)
-      if (auto *Def = dyn_cast<Instruction>(A);
-          Def && !DT.dominates(Def, &I))
-        return error(I, "may be accessed here, where the view's arguments "
-                        "are not computed (make the view where its "
-                        "arguments are available)");
-    Accesses.push_back(&I);
+    SmallVector<Value *, 4> ExtraHere;
+    for (unsigned K = 0; K < Extra.size(); ++K) {
+      ExtraHere.push_back(extraAt(K, I, DT));
+      if (!ExtraHere.back())
+        return false;
+    }
+    Accesses.push_back({&I, std::move(ExtraHere)});
+    if (Tag == NoMemoryTag)
+      I.setMetadata(NoMemoryChoiceMetadata, MDNode::get(F.getContext(), {}));
   }
   LLVMContext &C = F.getContext();
   IRBuilder<> B(C);
-  for (Instruction *I : Accesses) {
+  for (auto &[I, ExtraHere] : Accesses) {
     B.SetInsertPoint(I);
     B.SetCurrentDebugLocation(I->getDebugLoc());
     Value *Bits = B.CreatePtrToInt(getLoadStorePointerOperand(I), B.getInt64Ty());
@@ -553,7 +623,7 @@ bool ViewLowering::dispatchDynamic() {
     B.SetInsertPoint(ThenTerm);
     Value *Loaded;
     if (!emitAccess(B, *I, B.CreateSub(Bits, B.getInt64(viewBase(Tag))),
-                    Loaded))
+                    ExtraHere, Loaded))
       return false;
     if (!Loaded)
       continue;
@@ -594,6 +664,15 @@ bool isDenseViewFunction(StringRef Name) {
 }
 
 bool isConstantAddress(const Value *V) {
+  // (Also a choice between such addresses, where the optimizer has merged
+  // two requests.)
+  if (auto *Sel = dyn_cast<SelectInst>(V))
+    return isConstantAddress(Sel->getTrueValue()) &&
+           isConstantAddress(Sel->getFalseValue());
+  if (auto *Phi = dyn_cast<PHINode>(V))
+    return all_of(Phi->incoming_values(), [](const Use &In) {
+      return isa<Constant>(In.get()) && isConstantAddress(In.get());
+    });
   if (isa<ConstantPointerNull>(V))
     return true;
   auto *CE = dyn_cast<ConstantExpr>(V);
@@ -608,25 +687,48 @@ Value *makeNoPrimalMemory(IRBuilder<> &B) {
   return B.CreateCall(Fn);
 }
 
-bool lowerDenseViews(Module &M, SynthesisContext &Ctx) {
-  // (__enzyme_post_sparse_todense after __enzyme_todense, as Enzyme does.)
-  bool Ok = true;
-  // (Each view that needs a tag gets its function's next one.)
-  DenseMap<Function *, uint64_t> NextTag;
-  for (bool Post : {false, true}) {
-    SmallVector<CallBase *, 4> Views;
+/// The calls that make views in \p M: __enzyme_todense's before
+/// __enzyme_post_sparse_todense's, as Enzyme lowers them.
+static SmallVector<CallBase *, 8> viewsOf(Module &M) {
+  SmallVector<CallBase *, 8> Views;
+  for (bool Post : {false, true})
     for (Function &Fn : M)
       if (Fn.isDeclaration() && isDenseViewFunction(Fn.getName()) &&
           Fn.getName().contains("__enzyme_post_sparse_todense") == Post)
-        for (User *U : Fn.users())
+        for (User *U : make_early_inc_range(Fn.users()))
           if (auto *Call = dyn_cast<CallBase>(U);
-              Call && Call->getCalledOperand() == &Fn)
+              Call && Call->getCalledOperand() == &Fn) {
+            // (Making a view throws nothing: a C++ invoke is a call.)
+            if (auto *Invoke = dyn_cast<InvokeInst>(Call))
+              Call = changeToCall(Invoke);
             Views.push_back(Call);
+          }
+  return Views;
+}
+
+bool lowerDenseViews(Module &M, SynthesisContext &Ctx) {
+  bool Ok = true;
+  // (Each view that needs a tag gets its function's next one; the views
+  // without memory share one.)
+  DenseMap<Function *, uint64_t> NextTag;
+  // (Inlining a derivative into a view's function may copy other views:
+  // those are lowered in the next round.)
+  for (unsigned Round = 0; Ok; ++Round) {
+    SmallVector<CallBase *, 8> Views = viewsOf(M);
+    if (Views.empty())
+      break;
+    if (Round == MaxRounds) {
+      Ctx.error(*Views.front(), "this dense view is copied by inlining more "
+                                "than " +
+                                    Twine(MaxRounds) + " times (a recursion?)");
+      return false;
+    }
     for (CallBase *View : Views) {
       auto [It, New] = NextTag.try_emplace(View->getFunction(), FirstTag);
-      ViewLowering Lowering(*View, It->second, Ctx);
+      bool NoMemory = View->getCalledFunction()->getName() == NoPrimalMemoryName;
+      ViewLowering Lowering(*View, NoMemory ? NoMemoryTag : It->second, Ctx);
       Ok &= Lowering.run();
-      if (Lowering.tagged())
+      if (Lowering.tagged() && !NoMemory)
         ++It->second;
     }
   }
