@@ -334,6 +334,8 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   for (Function *F : EntryPoints)
     if (F && F->use_empty())
       F->eraseFromParent();
+  // (Enzyme's __enzyme_iter(n, step) is n where no derivative advanced it.)
+  lowerEnzymeIterations(M);
   if (!Ctx.hadError())
     finishGenerated(Ctx, Level);
   if (isDeviceModule(M) && !Ctx.hadError())
