@@ -222,10 +222,13 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   });
   if (Found.Requests.empty() && Found.Errors.empty() && Declared.empty() &&
       !HasViews && !Ctx.hadError()) {
-    if (!Opts.EmbedIR)
-      return PreservedAnalyses::all();
-    embedModuleIR(M, Opts);
-    return PreservedAnalyses::none();
+    // (The IR carried for derivatives made at link time keeps Enzyme's
+    // __enzyme_iter calls; the program's code has their first argument.)
+    if (Opts.EmbedIR)
+      embedModuleIR(M, Opts);
+    bool Lowered = lowerEnzymeIterations(M);
+    return Opts.EmbedIR || Lowered ? PreservedAnalyses::none()
+                                   : PreservedAnalyses::all();
   }
   if (Opts.CrossTU)
     Ctx.deferMissingBodies(Level.getSpeedupLevel());
