@@ -228,10 +228,13 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   });
   if (Found.Requests.empty() && Found.Errors.empty() && Declared.empty() &&
       !HasViews && !Ctx.hadError()) {
-    if (!Opts.EmbedIR)
-      return PreservedAnalyses::all();
-    embedModuleIR(M, Opts);
-    return PreservedAnalyses::none();
+    // (The IR carried for derivatives made at link time keeps Enzyme's
+    // __enzyme_iter calls; the program's code has their first argument.)
+    if (Opts.EmbedIR)
+      embedModuleIR(M, Opts);
+    bool Lowered = lowerEnzymeIterations(M);
+    return Opts.EmbedIR || Lowered ? PreservedAnalyses::none()
+                                   : PreservedAnalyses::all();
   }
   if (Opts.CrossTU)
     Ctx.deferMissingBodies(Level.getSpeedupLevel());
@@ -342,11 +345,18 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   for (Function *F : EntryPoints)
     if (F && F->use_empty())
       F->eraseFromParent();
+  // (Enzyme's __enzyme_iter(n, step) is n where no derivative advanced it.)
+  lowerEnzymeIterations(M);
   if (!Ctx.hadError())
     finishGenerated(Ctx, Level);
   if (isDeviceModule(M) && !Ctx.hadError())
     verifyNoRuntimeCalls(Ctx);
-  // (Dense views passed to derivatives: where those are inlined.)
+  // (Dense views passed to derivatives: where those are inlined. Requests
+  // make views too, of the constant addresses of enzyme_dupnoneed.)
+  HasViews = any_of(M, [](const Function &F) {
+    return F.isDeclaration() && isDenseViewFunction(F.getName()) &&
+           !F.use_empty();
+  });
   if (HasViews && !Ctx.hadError())
     lowerDenseViews(M, Ctx);
   // (The simplified copies of -O0 code that the derivatives do not call.)

@@ -4,6 +4,7 @@
 #include "adcore/CrossTU.h"
 #include "support/CallSites.h"
 #include "support/TapeLevels.h"
+#include "adcore/EnzymeMarks.h"
 #include "prepare/Prepare.h"
 #include "prepare/SimplifiedCopies.h"
 #include "rules/GpuLaunches.h"
@@ -388,8 +389,10 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   // Registered before its body is emitted, so that recursion finds it.
   Cache.insert(Key, D);
   ForwardEmitter Emitter(*this, Key, *D);
-  if (Emitter.run())
+  if (Emitter.run()) {
+    advanceEnzymeIterations(*D);
     return D;
+  }
   return discardGenerated({D});
 }
 
@@ -533,8 +536,11 @@ Function *SynthesisContext::getOrCreateReverse(const DerivativeKey &Key) {
   // every call (Hessian-vector products), arguments or not.
   Aug->addFnAttr(UsesTapeAttribute);
   Rev->addFnAttr(UsesTapeAttribute);
-  if (OK)
+  if (OK) {
+    advanceEnzymeIterations(*Aug);
+    advanceEnzymeIterations(*Rev);
     return Key.Mode == DerivativeMode::Augmented ? Aug : Rev;
+  }
   return discardGenerated({Aug, Rev});
 }
 
@@ -572,8 +578,11 @@ Function *SynthesisContext::getOrCreateSplit(const DerivativeKey &Key) {
   Cache.insert(TanKey, Tan);
   Cache.insert(RecKey, Rec);
   ForwardEmitter Emitter(*this, TanKey, *Tan);
-  if (Emitter.run())
+  if (Emitter.run()) {
+    advanceEnzymeIterations(*Tan);
+    advanceEnzymeIterations(*Rec);
     return Key.Mode == DerivativeMode::Forward ? Tan : Rec;
+  }
   return discardGenerated({Tan, Rec});
 }
 

@@ -1,7 +1,8 @@
 /* What __enzyme_augmentfwd returns, in each shape Enzyme returns it: the
  * fields {tape, result, shadow}, each where it exists — the tape alone for
  * a void function (and with enzyme_noret), {tape, result} for a
- * floating-point result (or with enzyme_const_return), {tape, result,
+ * floating-point result (or with enzyme_const_return; also declared
+ * {result, tape}), {tape, result,
  * shadow} for a pointer result, and without the tape when enzyme_allocated
  * / enzyme_tape give a buffer for it (markers before the arguments or
  * after them, __enzyme_augmentsize for the buffer's size). Registered
@@ -32,6 +33,12 @@ typedef struct {
   void *tape;
   double *r;
 } tape_pointer;
+/* {result, tape}: the order some of Enzyme's programs declare */
+typedef struct {
+  double r;
+  void *tape;
+} result_tape;
+result_tape __enzyme_augmentfwd_rt(void *, ...);
 tape_pointer __enzyme_augmentfwd_tp(void *, ...);
 
 /* y = [x0 + x1^2, -x1] in place */
@@ -106,13 +113,19 @@ int main(void) {
   __enzyme_autodiff((void *)cubic, p, ref);
   rev_check_grad(__FILE__, __LINE__, "autodiff", cubic_fd, p, 2, ref, exact,
                  REV_TOL_FD);
-  { /* floating-point result: {tape, result}, seed 2 */
-    double dp[2] = {0};
+  { /* floating-point result: {tape, result}, seed 2; the same declared
+       {result, tape} (reverse sweeps in the reverse order) */
+    double dp[2] = {0}, dq[2] = {0};
     tape_result a = __enzyme_augmentfwd_tr((void *)cubic, p, dp);
+    result_tape b = __enzyme_augmentfwd_rt((void *)cubic, p, dq);
     CHECK_CLOSE(a.r, 4.5, REV_TOL_EXACT);
+    CHECK_CLOSE(b.r, 4.5, REV_TOL_EXACT);
+    __enzyme_reverse((void *)cubic, p, dq, 2.0, b.tape);
     __enzyme_reverse((void *)cubic, p, dp, 2.0, a.tape);
-    CHECK_CLOSE(dp[0], 2 * ref[0], REV_TOL_EXACT);
-    CHECK_CLOSE(dp[1], 2 * ref[1], REV_TOL_EXACT);
+    for (int k = 0; k < 2; ++k) {
+      CHECK_CLOSE(dp[k], 2 * ref[k], REV_TOL_EXACT);
+      CHECK_CLOSE(dq[k], 2 * ref[k], REV_TOL_EXACT);
+    }
   }
   { /* enzyme_const_return: {tape, result}, no seed */
     double dp[2] = {0};

@@ -25,6 +25,7 @@
 #include <string>
 
 namespace llvm {
+class Function;
 class Module;
 } // namespace llvm
 
@@ -84,6 +85,17 @@ bool readEnzymeAnnotations(llvm::Module &M);
 /// type analysis. adcc's reads the program itself; the calls (to functions
 /// no library defines) are removed. Returns whether \p M changed.
 bool dropEnzymeTypeHints(llvm::Module &M);
+
+/// Enzyme's `__enzyme_iter(n, step)`: n in the program, n + step in each
+/// derivative made of the function that calls it, once more per level of
+/// nesting (a series with more terms for higher derivatives). Called on
+/// \p D, a derivative just made from a copy of its primal's code: its
+/// calls become `__enzyme_iter(n + step, step)`. Returns whether \p D
+/// changed.
+bool advanceEnzymeIterations(llvm::Function &D);
+/// Replaces every remaining call `__enzyme_iter(n, step)` of \p M by n.
+/// Returns whether \p M changed.
+bool lowerEnzymeIterations(llvm::Module &M);
 
 /// Enzyme's `__enzyme_virtualreverse(table)` gives a shadow object the
 /// virtual table (or function pointer) whose entries are derivatives,

@@ -12,6 +12,11 @@
 // of its sparse storage (a one-hot seed; triplets of a sparse Jacobian).
 // __enzyme_post_sparse_todense is the same.
 //
+// An enzyme_dupnoneed argument whose value is a constant address (Enzyme's
+// users write `enzyme_dupnoneed, (double *)0x1, d_out`: the caller wants
+// only the shadow) has no primal memory: it is passed as a view with no
+// functions, whose loads read zero and whose stores are dropped.
+//
 // The views are lowered after the derivatives are made: the calls that
 // receive a view (the derivatives, the program's functions) are inlined
 // into the function that makes it, its local variables holding it promoted
@@ -24,6 +29,7 @@
 #define ADCORE_DENSEVIEWS_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/IRBuilder.h"
 
 namespace llvm {
 class Module;
@@ -36,6 +42,14 @@ class SynthesisContext;
 /// Whether \p Name makes a dense view (__enzyme_todense,
 /// __enzyme_post_sparse_todense, with any suffix).
 bool isDenseViewFunction(llvm::StringRef Name);
+
+/// Whether \p V, an argument's value, is a constant address that points to
+/// no object (null, or an integer made a pointer).
+bool isConstantAddress(const llvm::Value *V);
+
+/// A view without functions, at \p B: the primal of an enzyme_dupnoneed
+/// argument that has no memory.
+llvm::Value *makeNoPrimalMemory(llvm::IRBuilder<> &B);
 
 /// Lowers the dense views of \p M. False after a reported error.
 bool lowerDenseViews(llvm::Module &M, SynthesisContext &Ctx);

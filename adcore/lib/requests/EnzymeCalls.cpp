@@ -2,6 +2,7 @@
 
 #include "EnzymeCalls.h"
 #include "adcore/ParamShapes.h"
+#include "DenseViews.h"
 
 #include "support/CallSites.h"
 #include "RequestMarkers.h"
@@ -321,6 +322,8 @@ bool ForwardCallLowering::parseParameter(Argument &Param, unsigned SourceNo) {
   Value *Primal = next("the value of " + Which);
   if (!Primal || !(Primal = convert(Primal, T, Which)))
     return false;
+  if (Activity == Marker::DupNoNeed && isConstantAddress(Primal))
+    Primal = makeNoPrimalMemory(B);
   Args.push_back(Primal);
   if (Activity == Marker::Const) {
     if (T->isPointerTy())

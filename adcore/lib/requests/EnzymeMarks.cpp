@@ -16,6 +16,8 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -177,7 +179,6 @@ constexpr UnsupportedRow UnsupportedTable[] = {
     {"__enzyme_virtualreverse",
      "a shadow virtual table, which takes and returns one pointer"},
     {"__enzyme_truncate", "floating-point truncation"},
-    {"__enzyme_iter", "iterated derivatives"},
     {"__enzyme_sample", "probabilistic programming"},
     {"__enzyme_trace", "probabilistic programming"},
     {"__enzyme_condition", "probabilistic programming"},
@@ -194,6 +195,43 @@ bool isTypeHint(StringRef Name) {
 }
 
 } // namespace
+
+/// Whether \p Call calls `__enzyme_iter` with two integers of its result's
+/// type.
+static bool isIterationCall(const CallBase &Call) {
+  const Function *F = Call.getCalledFunction();
+  return F && F->getName() == "__enzyme_iter" && Call.arg_size() == 2 &&
+         Call.getType()->isIntegerTy() &&
+         Call.getArgOperand(0)->getType() == Call.getType() &&
+         Call.getArgOperand(1)->getType() == Call.getType();
+}
+
+bool advanceEnzymeIterations(Function &D) {
+  bool Changed = false;
+  for (Instruction &I : instructions(D))
+    if (auto *Call = dyn_cast<CallBase>(&I); Call && isIterationCall(*Call)) {
+      IRBuilder<> B(Call);
+      Call->setArgOperand(0, B.CreateAdd(Call->getArgOperand(0),
+                                         Call->getArgOperand(1)));
+      Changed = true;
+    }
+  return Changed;
+}
+
+bool lowerEnzymeIterations(Module &M) {
+  Function *F = M.getFunction("__enzyme_iter");
+  if (!F || !F->isDeclaration())
+    return false;
+  bool Changed = false;
+  for (User *U : make_early_inc_range(F->users()))
+    if (auto *Call = dyn_cast<CallBase>(U);
+        Call && Call->getCalledOperand() == F && isIterationCall(*Call)) {
+      Call->replaceAllUsesWith(Call->getArgOperand(0));
+      Call->eraseFromParent();
+      Changed = true;
+    }
+  return Changed;
+}
 
 bool dropEnzymeTypeHints(Module &M) {
   bool Changed = false;
@@ -212,7 +250,8 @@ bool dropEnzymeTypeHints(Module &M) {
 }
 
 std::string unsupportedEnzymeFunction(StringRef Name) {
-  if (!Name.starts_with("__enzyme_") || isTypeHint(Name))
+  if (!Name.starts_with("__enzyme_") || isTypeHint(Name) ||
+      Name == "__enzyme_iter")
     return {};
   for (const UnsupportedRow &Row : UnsupportedTable)
     if (Name.starts_with(Row.Prefix))

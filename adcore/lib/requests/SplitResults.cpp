@@ -36,6 +36,15 @@ std::string forwardSplitTag(const DerivativeKey &Key) {
   return Tag + ":" + std::to_string(Key.Width);
 }
 
+/// Whether values of \p T hold no pointer (it cannot be taken for a tape).
+static bool holdsNoPointer(Type *T) {
+  if (auto *ST = dyn_cast<StructType>(T))
+    return all_of(ST->elements(), holdsNoPointer);
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return holdsNoPointer(AT->getElementType());
+  return !T->isPtrOrPtrVectorTy();
+}
+
 bool emitAugmentResult(IRBuilder<> &B, CallBase &Call, Value *SRet,
                        Value *Handle, Value *Result, Value *TapeBuffer,
                        StringRef Primal, std::string &Error) {
@@ -62,15 +71,29 @@ bool emitAugmentResult(IRBuilder<> &B, CallBase &Call, Value *SRet,
     Fields.push_back(Ptr);
   if (Result)
     Fields.push_back(Result->getType());
+  auto Fits = [&](Type *Got) {
+    return Got && sameScalars(Got, Want) &&
+           DL.getTypeAllocSize(Got) == DL.getTypeAllocSize(Want);
+  };
+  // (Programs also declare {result, void *tape}: that order is taken where
+  // the result holds no pointer, so that the fields cannot be confused.)
+  bool TapeLast = false;
+  if (Fields.size() == 2 && holdsNoPointer(Fields[1]) &&
+      !Fits(StructType::get(Call.getContext(), Fields))) {
+    std::swap(Fields[0], Fields[1]);
+    TapeLast = Fits(StructType::get(Call.getContext(), Fields));
+    if (!TapeLast)
+      std::swap(Fields[0], Fields[1]);
+  }
   Type *Got = Fields.empty()      ? nullptr
               : Fields.size() == 1 ? Fields[0]
                                    : StructType::get(Call.getContext(), Fields);
-  if (!Got || !sameScalars(Got, Want) ||
-      DL.getTypeAllocSize(Got) != DL.getTypeAllocSize(Want)) {
+  if (!Fits(Got)) {
     Error = "__enzyme_augmentfwd returns {void *tape, result, shadow}, each "
             "field where it exists (the tape alone for a void function; no "
             "shadow for a floating-point result or with "
-            "enzyme_const_return; no tape with enzyme_tape); it is declared "
+            "enzyme_const_return; no tape with enzyme_tape; {result, void "
+            "*tape} also, for a result without pointers); it is declared "
             "to return " +
             typeName(Want) + ", but '" + Primal.str() + "' gives " +
             (Got ? typeName(Got) : std::string("nothing"));
@@ -79,7 +102,8 @@ bool emitAugmentResult(IRBuilder<> &B, CallBase &Call, Value *SRet,
   Value *Out = TapeBuffer ? Result : Handle;
   if (Fields.size() == 2)
     Out = B.CreateInsertValue(
-        B.CreateInsertValue(PoisonValue::get(Got), Handle, 0), Result, 1);
+        B.CreateInsertValue(PoisonValue::get(Got), Handle, TapeLast ? 1 : 0),
+        Result, TapeLast ? 0 : 1);
   if (Got != Want && !SRet)
     Out = reinterpretAs(B, Out, Want);
   if (SRet)

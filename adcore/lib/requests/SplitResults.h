@@ -2,7 +2,9 @@
 //
 // __enzyme_augmentfwd returns, as Enzyme does, {void *tape, result,
 // shadow}, each field where it exists, or the tape alone; the tape goes
-// into the caller's buffer instead with enzyme_tape. __enzyme_augmentsize
+// into the caller's buffer instead with enzyme_tape. A result declared
+// {result, void *tape} (as some of Enzyme's programs do) gets that order
+// when the result holds no pointer. __enzyme_augmentsize
 // is the size of that tape: adcc's records stay on the runtime's tape and
 // the caller keeps a handle. Split forward mode's records are the
 // runtime's too (adcc_fwdsplit_new): the handle is their address.

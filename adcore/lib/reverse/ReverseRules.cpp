@@ -224,6 +224,31 @@ static uint64_t floatBytes(Kind K) { return K == Kind::Double ? 8 : 4; }
 /// analysis says which bytes are doubles or floats: a homogeneous copy is
 /// one runtime call over the whole range; a struct with other fields
 /// ({int, double}) gets one call per floating-point field.
+
+
+/// Replaces the entry of \p L at offset -1 (a kind at every offset) by
+/// entries at the offsets of an element of \p Stride bytes that no other
+/// entry overlaps, when that kind is floating-point.
+static void spreadOverElement(MemoryLayout &L, uint64_t Stride) {
+  Kind K = L.at(-1);
+  if (!isFloatMemory(K))
+    return;
+  L.erase(-1);
+  MemoryLayout Spread;
+  uint64_t Size = floatBytes(K);
+  for (uint64_t Offset = 0; Offset + Size <= Stride; Offset += Size) {
+    bool Covered = any_of(L, [&](const auto &E) {
+      uint64_t Start = uint64_t(E.first);
+      uint64_t End = Start + (isFloatMemory(E.second) ? floatBytes(E.second)
+                                                      : 1);
+      return Start < Offset + Size && Offset < End;
+    });
+    if (!Covered)
+      Spread.emplace(int64_t(Offset), K);
+  }
+  L.insert(Spread.begin(), Spread.end());
+}
+
 bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
                                      Value *Len) {
   // What Clang says of the fields of a copied aggregate first; else what
@@ -288,6 +313,11 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
   // An array of such structs, whose element size a declared struct type
   // gives: one strided call per floating-point field.
   uint64_t Stride = copyStride(*Types, PD, PS);
+  // (Fields at every offset of an element, an array inside the struct
+  // read at a variable index: the offsets of the element that no other
+  // field covers.)
+  if (Stride && L.count(-1))
+    spreadOverElement(L, Stride);
   if (Stride && !L.count(-1) &&
       (!ConstLen || ConstLen->getZExtValue() > Stride)) {
     Value *Count = RB.CreateUDiv(RB.CreateZExtOrTrunc(Len, I64),

@@ -31,6 +31,10 @@ constexpr const char *NoDerivativeMetadata = "adcc.no.derivative";
 /// group, {sweep, group number}: each such push and pop runs at most once
 /// per call, so a combined gradient can keep the group in its frame.
 constexpr const char *EndRecordsMetadata = "adcc.end.records";
+/// Metadata on a load or store through a pointer that may be a dense view
+/// without memory (requests/DenseViews.h) once it asks for that view's tag:
+/// all such views share the tag, so the access asks once.
+constexpr const char *NoMemoryChoiceMetadata = "adcc.no.memory.choice";
 /// Metadata on the additions of a reverse sweep that sum an adjoint: the
 /// arithmetic contractDerivativeArithmetic may fuse once the derivatives
 /// are simplified (ContractArithmetic.h).
