@@ -142,29 +142,6 @@ MemoryLayout copiedFields(const MemTransferInst &MT) {
   return L;
 }
 
-MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
-                        const Value *Dest, const Value *Source) {
-  MemoryLayout L = copiedFields(MT);
-  if (!L.empty())
-    return L;
-  L = Types.layout(Dest);
-  for (auto [Offset, K] : Types.layout(Source))
-    L.emplace(Offset, K);
-  if (auto *CL = dyn_cast<ConstantInt>(MT.getLength()))
-    for (auto It = L.begin(); It != L.end();)
-      It = It->first >= 0 && uint64_t(It->first) >= CL->getZExtValue()
-               ? L.erase(It)
-               : std::next(It);
-  return L;
-}
-
-uint64_t copyStride(const TypeAnalysis &Types, const Value *Dest,
-                    const Value *Source) {
-  uint64_t D = Types.elementSize(Dest), S = Types.elementSize(Source);
-  uint64_t Stride = D ? D : S;
-  return S && S != Stride ? 0 : Stride;
-}
-
 Kind TypeAnalysis::kindOf(const Value *V) const {
   auto It = Kinds.find(V);
   Kind K = It == Kinds.end() ? Kind::Unknown : It->second;
@@ -663,26 +640,6 @@ void TypeAnalysis::print(raw_ostream &OS) const {
   for (const Instruction &I : instructions(F))
     if (!I.getType()->isVoidTy())
       Line(I);
-}
-
-bool copiesOnlyIntegers(const TypeAnalysis &Types,
-                        const MemTransferInst &Copy) {
-  auto *Len = dyn_cast<ConstantInt>(Copy.getLength());
-  if (!Len)
-    return false;
-  int64_t End = int64_t(Len->getZExtValue());
-  auto OnlyIntegers = [&](const Value *Ptr) {
-    bool Any = false;
-    for (auto [Offset, K] : Types.layout(Ptr)) {
-      if (Offset >= End)
-        continue;
-      if (K != Kind::Integer)
-        return false;
-      Any = true;
-    }
-    return Any;
-  };
-  return OnlyIntegers(Copy.getRawDest()) || OnlyIntegers(Copy.getRawSource());
 }
 
 namespace {
