@@ -188,6 +188,36 @@ FrameTape collectTape(Function &F, bool Promote) {
   return T;
 }
 
+/// Replaces \p T's pushes and pops by bumps of the 64-bit offset at \p Top
+/// into the records that \p Records gives (at the call), each record
+/// rounded up to RecordAlign, and drops the unused thread-tape queries.
+void bumpOffsets(FrameTape &T, Value *Top,
+                 function_ref<Value *(IRBuilder<> &)> Records) {
+  auto Replace = [&](CallInst *Call, bool IsPush) {
+    IRBuilder<> B(Call);
+    Type *I64 = B.getInt64Ty();
+    Value *Size = B.CreateZExtOrTrunc(Call->getArgOperand(1), I64);
+    Value *Step = B.CreateAnd(B.CreateAdd(Size, B.getInt64(RecordAlign - 1)),
+                              B.getInt64(~(RecordAlign - 1)));
+    Value *Old = B.CreateLoad(I64, Top, "tape.top");
+    Value *New = IsPush ? B.CreateAdd(Old, Step) : B.CreateSub(Old, Step);
+    B.CreateStore(New, Top);
+    Value *At =
+        B.CreateInBoundsGEP(B.getInt8Ty(), Records(B), IsPush ? Old : New);
+    if (At->getType() != Call->getType())
+      At = B.CreateAddrSpaceCast(At, Call->getType());
+    Call->replaceAllUsesWith(At);
+    Call->eraseFromParent();
+  };
+  for (CallInst *Push : T.Pushes)
+    Replace(Push, true);
+  for (CallInst *Pop : T.Pops)
+    Replace(Pop, false);
+  for (CallInst *Thread : T.Threads)
+    if (Thread->use_empty())
+      Thread->eraseFromParent();
+}
+
 /// Replaces \p T's pushes and pops by bumps of an offset into a buffer of
 /// \p F's frame.
 void placeInFrame(Function &F, FrameTape &T) {
@@ -201,30 +231,7 @@ void placeInFrame(Function &F, FrameTape &T) {
   AllocaInst *Top =
       EB.CreateAlloca(I64, DL.getAllocaAddrSpace(), nullptr, "device.tape.top");
   EB.CreateStore(EB.getInt64(0), Top);
-  auto Rounded = [&](IRBuilder<> &B, Value *Size) {
-    Size = B.CreateZExtOrTrunc(Size, I64);
-    return B.CreateAnd(B.CreateAdd(Size, B.getInt64(RecordAlign - 1)),
-                       B.getInt64(~(RecordAlign - 1)));
-  };
-  auto Replace = [&](CallInst *Call, bool IsPush) {
-    IRBuilder<> B(Call);
-    Value *Old = B.CreateLoad(I64, Top);
-    Value *Step = Rounded(B, Call->getArgOperand(1));
-    Value *New = IsPush ? B.CreateAdd(Old, Step) : B.CreateSub(Old, Step);
-    B.CreateStore(New, Top);
-    Value *At = B.CreateInBoundsGEP(B.getInt8Ty(), Buf, IsPush ? Old : New);
-    if (At->getType() != Call->getType())
-      At = B.CreateAddrSpaceCast(At, Call->getType());
-    Call->replaceAllUsesWith(At);
-    Call->eraseFromParent();
-  };
-  for (CallInst *Push : T.Pushes)
-    Replace(Push, true);
-  for (CallInst *Pop : T.Pops)
-    Replace(Pop, false);
-  for (CallInst *Thread : T.Threads)
-    if (Thread->use_empty())
-      Thread->eraseFromParent();
+  bumpOffsets(T, Top, [&](IRBuilder<> &) { return Buf; });
 }
 
 constexpr const char *SlotMark = "adcc_device_tape_slot";
@@ -261,30 +268,9 @@ void placeInSlot(Function &F, FrameTape &T, SlotMarks &S) {
       IRBuilder<>(Mark).CreateStore(ConstantInt::get(I64, 0), Slot);
     Mark->eraseFromParent();
   }
-  auto Replace = [&](CallInst *Call, bool IsPush) {
-    IRBuilder<> B(Call);
-    Value *Size = B.CreateZExtOrTrunc(Call->getArgOperand(1), I64);
-    Value *Step = B.CreateAnd(B.CreateAdd(Size, B.getInt64(RecordAlign - 1)),
-                              B.getInt64(~(RecordAlign - 1)));
-    Value *Old = B.CreateLoad(I64, Slot, "slot.top");
-    Value *New = IsPush ? B.CreateAdd(Old, Step) : B.CreateSub(Old, Step);
-    B.CreateStore(New, Slot);
-    Value *Records = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot,
-                                                   SlotHeader);
-    Value *At =
-        B.CreateInBoundsGEP(B.getInt8Ty(), Records, IsPush ? Old : New);
-    if (At->getType() != Call->getType())
-      At = B.CreateAddrSpaceCast(At, Call->getType());
-    Call->replaceAllUsesWith(At);
-    Call->eraseFromParent();
-  };
-  for (CallInst *Push : T.Pushes)
-    Replace(Push, true);
-  for (CallInst *Pop : T.Pops)
-    Replace(Pop, false);
-  for (CallInst *Thread : T.Threads)
-    if (Thread->use_empty())
-      Thread->eraseFromParent();
+  bumpOffsets(T, Slot, [&](IRBuilder<> &B) {
+    return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, SlotHeader);
+  });
 }
 
 /// Replaces each __enzyme_augmentsize mark by the slot bytes of its
