@@ -359,6 +359,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= rewriteFortifiedCalls(P);
     Changed |= rewritePosixMemaligns(P);
     Changed |= rewriteSortCalls(P);
+    Changed |= rewriteVariadicCalls(P);
     Changed |= resetInputValues(P);
     Changed |= typeFloatCopies(P);
     Changed |= rewriteOpenMPReductions(P);

@@ -40,6 +40,11 @@ bool rewritePosixMemaligns(llvm::Function &F);
 /// and element copies in that order, which the engine differentiates
 /// (SortCalls.cpp). Returns whether \p F changed.
 bool rewriteSortCalls(llvm::Function &F);
+/// Makes each call of a variadic function that passes only its fixed
+/// arguments, into a body that never reads the others, a call of an
+/// internal copy declared without `...` (VariadicCalls.cpp). Returns
+/// whether \p F changed.
+bool rewriteVariadicCalls(llvm::Function &F);
 /// After each call that reads a floating-point value from a C++ stream into
 /// a variable (`in >> x`), stores that value into it again as a constant,
 /// which resets its derivative (InputValues.cpp). Returns whether \p F
