@@ -41,10 +41,7 @@ std::optional<bool> ReverseEmitter::copyPointerFields(MemTransferInst &MT,
   Type *I64 = AB.getInt64Ty();
   bool Guarded = nullable(MT.getRawDest()) || nullable(MT.getRawSource());
   auto At = [&](Value *P, int64_t Offset) {
-    if (Guarded)
-      return nullKeepingGEP(AB, AB.getInt8Ty(), P, AB.getInt64(Offset),
-                            P->getName(), GEPNoWrapFlags::none());
-    return AB.CreateConstGEP1_64(AB.getInt8Ty(), P, Offset);
+    return shadowByteOffset(AB, P, Offset, Guarded);
   };
   unsigned PtrBytes = M.getDataLayout().getPointerSize();
   auto *ConstLen = dyn_cast<ConstantInt>(MT.getLength());

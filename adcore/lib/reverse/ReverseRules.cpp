@@ -291,10 +291,7 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
                : M.getOrInsertFunction(Name, RB.getVoidTy(), Ptr, Ptr, I64);
   };
   auto At = [&](Value *P, int64_t Offset) {
-    if (Guarded)
-      return nullKeepingGEP(RB, RB.getInt8Ty(), P, RB.getInt64(Offset),
-                            P->getName(), GEPNoWrapFlags::none());
-    return RB.CreateConstGEP1_64(RB.getInt8Ty(), P, Offset);
+    return shadowByteOffset(RB, P, Offset, Guarded);
   };
   auto Copy = [&](Kind K, Value *D, Value *S, Value *Bytes) {
     const char *Name =

@@ -159,6 +159,14 @@ Value *nullKeepingGEP(IRBuilder<> &B, Type *SourceTy, Value *Base,
                         Name + ".or.null");
 }
 
+Value *shadowByteOffset(IRBuilder<> &B, Value *Base, int64_t Offset,
+                        bool Guarded) {
+  if (Guarded)
+    return nullKeepingGEP(B, B.getInt8Ty(), Base, B.getInt64(Offset),
+                          Base->getName(), GEPNoWrapFlags::none());
+  return B.CreateConstGEP1_64(B.getInt8Ty(), Base, Offset);
+}
+
 void guardedShadowCopy(IRBuilder<> &B, Value *Dst, Value *Src, Value *Len) {
   Module &M = *B.GetInsertBlock()->getModule();
   B.CreateCall(helper(M, /*Copy=*/true),

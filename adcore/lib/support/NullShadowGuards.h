@@ -46,6 +46,10 @@ llvm::Value *nullKeepingGEP(llvm::IRBuilder<> &B, llvm::Type *SourceTy,
                             llvm::Value *Base,
                             llvm::ArrayRef<llvm::Value *> Idx,
                             const llvm::Twine &Name, llvm::GEPNoWrapFlags NW);
+/// \p Offset bytes past the shadow \p Base: null when \p Guarded (Base may
+/// be null) and Base is null.
+llvm::Value *shadowByteOffset(llvm::IRBuilder<> &B, llvm::Value *Base,
+                              int64_t Offset, bool Guarded);
 /// Copies \p Len bytes of shadow from \p Src to \p Dst, either of which may
 /// be null: nothing when Dst is, zeros when Src is.
 void guardedShadowCopy(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *Src,
