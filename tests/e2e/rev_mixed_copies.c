@@ -10,7 +10,12 @@
  * - one: {double, int, pointer} assigned whole;
  * - accumulate: {pointer, double} copied out of an argument whose shadow
  *   already holds an adjoint (gradients accumulated over calls);
- * - few / many: arrays of 4 and 100 such structs copied in one memcpy.
+ * - few / many: arrays of 4 and 100 such structs copied in one memcpy,
+ *   then shifted within the array by overlapping memmoves (up and down):
+ *   the pointers' shadows were copied field by field in ascending order,
+ *   so a shift up read fields it had already overwritten (every shifted
+ *   element pointed at the first element's shadow: wrong gradients at
+ *   every -O level, forward mode right).
  */
 #include "rev_check.h"
 
@@ -54,10 +59,16 @@ static double copies(const double *x, int n) {
     a[i].id = i;
     a[i].value = &x[(i + 1) % 3];
   }
-  if (n == FEW)
+  if (n == FEW) {
     memcpy(b, a, FEW * sizeof(struct record));
-  else
+    /* Shifted up in place (overlapping): b = a0 a0 a1 a2. */
+    memmove(b + 1, b, (FEW - 1) * sizeof(struct record));
+  } else {
     memcpy(b, a, sizeof a);
+    /* Shifted down, then up by a run-time count (the strided copies). */
+    memmove(b, b + 1, (MANY - 1) * sizeof(struct record));
+    memmove(b + 2, b, (size_t)(n - 2) * sizeof(struct record));
+  }
   double s = 0;
   for (int i = 0; i < n; ++i)
     s += b[i].key * *b[i].value * (1 + 0.1 * b[i].id);

@@ -50,7 +50,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 8
+GENERATOR_VERSION = 9
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -817,9 +817,11 @@ class Gen:
         self.emit(lines, ind + 1, "%s[%s].v = %s;" % (src, j, ev.code))
         if st == "adfz_pr":
             self.emit(lines, ind + 1, "%s[%s].k = %s + 1;" % (src, j, j))
+        mul, off = self.randint(1, 3), self.randint(0, a.length - 1)
+        if self.version >= 9:
+            mul = 1  # (version 9) neighbours point at different elements
         self.emit(lines, ind + 1, "%s[%s].p = &%s[(%s * %d + %d) %% %d];"
-                  % (src, j, a.name, j, self.randint(1, 3),
-                     self.randint(0, a.length - 1), a.length))
+                  % (src, j, a.name, j, mul, off, a.length))
         self.emit(lines, ind, "}")
         how = self.choice(["memcpy", "assign", "memmove-up"])
         if how == "assign":
@@ -832,6 +834,11 @@ class Gen:
         if how == "memmove-up":
             self.emit(lines, ind, "memmove(%s + 1, %s, %d * sizeof %s[0]);"
                       % (dst, dst, length - 1, dst))
+            if self.version >= 9 and length > 2:
+                # (version 9) and back down by one, so that both
+                # directions of an overlapping copy are taken
+                self.emit(lines, ind, "memmove(%s, %s + 1, %d * sizeof %s[0]);"
+                          % (dst, dst, length - 2, dst))
         self.emit(lines, ind, "double %s[%d];" % (out, length))
         self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++)"
                   % (j, j, length, j))
@@ -839,6 +846,19 @@ class Gen:
         e = self.squash(E("%s[%s].v * *%s[%s].p%s" % (dst, j, dst, j, k),
                           5.0 * a.cap, False), 10.0)
         self.emit(lines, ind + 1, "%s[%s] = %s;" % (out, j, e.code))
+        if self.version >= 9:
+            # (version 9) every element reaches every other (half itself,
+            # half the mean), whichever of them the program reads later: a
+            # pointer shadow copied to the wrong element shows
+            m = self.fresh("m")
+            self.emit(lines, ind, "double %s = 0;" % m)
+            self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++)"
+                      % (j, j, length, j))
+            self.emit(lines, ind + 1, "%s += %s[%s];" % (m, out, j))
+            self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++)"
+                      % (j, j, length, j))
+            self.emit(lines, ind + 1, "%s[%s] = 0.5 * %s[%s] + %s * %s;"
+                      % (out, j, out, j, lit(0.5 / length), m))
         sc.arrays.append(Arr(out, length, 10.0, True))
         self.features.add("pointer-struct-copy")
         return True

@@ -46,22 +46,45 @@ std::optional<bool> ReverseEmitter::copyPointerFields(MemTransferInst &MT,
   unsigned PtrBytes = M.getDataLayout().getPointerSize();
   auto *ConstLen = dyn_cast<ConstantInt>(MT.getLength());
   uint64_t Stride = copyStride(*Types, PD, PS);
-  auto CopyField = [&](int64_t Offset) {
-    Value *D = At(SD, Offset), *S = At(SS, Offset);
+  auto CopyBytes = [&](Value *D, Value *S) {
     if (Guarded)
       guardedShadowCopy(AB, D, S, AB.getInt64(PtrBytes));
     else
       AB.CreateMemCpy(D, Align(1), S, Align(1), PtrBytes);
+  };
+  // The pointer fields at \p Offsets, copied one by one. The ranges of a
+  // memmove may overlap (`memmove(a + 1, a, ...)` shifting an array of
+  // structs): every source field is read into a buffer before the first
+  // destination field is written, else a field copied early is read again
+  // as the source of a later one.
+  auto CopyFields = [&](ArrayRef<int64_t> Offsets) {
+    if (!isa<MemMoveInst>(Primal)) {
+      for (int64_t Offset : Offsets)
+        CopyBytes(At(SD, Offset), At(SS, Offset));
+      return;
+    }
+    Function &F = *AB.GetInsertBlock()->getParent();
+    IRBuilder<> EntryB(&F.getEntryBlock(), F.getEntryBlock().begin());
+    Value *Staged = EntryB.CreateAlloca(
+        ArrayType::get(AB.getPtrTy(), Offsets.size()), nullptr, "moved.shadows");
+    for (auto [I, Offset] : enumerate(Offsets))
+      CopyBytes(AB.CreateConstGEP1_64(AB.getPtrTy(), Staged, I),
+                At(SS, Offset));
+    for (auto [I, Offset] : enumerate(Offsets))
+      CopyBytes(At(SD, Offset),
+                AB.CreateConstGEP1_64(AB.getPtrTy(), Staged, I));
   };
   // (A few structs: field by field.)
   constexpr uint64_t MaxUnrolled = 64;
   if (Stride && !L.count(-1) && ConstLen &&
       ConstLen->getZExtValue() > Stride &&
       ConstLen->getZExtValue() / Stride <= MaxUnrolled) {
+    SmallVector<int64_t, 16> Offsets;
     for (uint64_t E = 0; E < ConstLen->getZExtValue() / Stride; ++E)
       for (auto [Offset, K] : L)
         if (K == Kind::Pointer && uint64_t(Offset) + PtrBytes <= Stride)
-          CopyField(int64_t(E * Stride) + Offset);
+          Offsets.push_back(int64_t(E * Stride) + Offset);
+    CopyFields(Offsets);
     return true;
   }
   if (Stride && !L.count(-1) &&
@@ -85,10 +108,12 @@ std::optional<bool> ReverseEmitter::copyPointerFields(MemTransferInst &MT,
                            "floating-point fields and pointers, whose element "
                            "size is unknown, is not supported in reverse "
                            "mode; copy the elements one by one");
+  SmallVector<int64_t, 4> Offsets;
   for (auto [Offset, K] : L)
     if (K == Kind::Pointer &&
         uint64_t(Offset) + PtrBytes <= ConstLen->getZExtValue())
-      CopyField(Offset);
+      Offsets.push_back(Offset);
+  CopyFields(Offsets);
   return true;
 }
 
