@@ -147,9 +147,23 @@ void copyParameterAttributes(const Function &Primal, Function &D,
 
 void SynthesisContext::error(const Instruction &Where, const Twine &Message) {
   HadError = true;
+  // (Code the compiler made, such as an OpenMP region's bookkeeping, is at
+  // line 0: the nearest instruction of the block with a line, else the
+  // request.)
+  auto HasLine = [](const Instruction *I) {
+    return I && I->getDebugLoc() && I->getDebugLoc().getLine() != 0;
+  };
   const Instruction *At = &Where;
-  if (!Where.getDebugLoc() && RequestSite && RequestSite->getDebugLoc())
-    At = RequestSite;
+  for (const Instruction *P = Where.getPrevNode(); !HasLine(At) && P;
+       P = P->getPrevNode())
+    if (HasLine(P))
+      At = P;
+  for (const Instruction *N = Where.getNextNode(); !HasLine(At) && N;
+       N = N->getNextNode())
+    if (HasLine(N))
+      At = N;
+  if (!HasLine(At))
+    At = HasLine(RequestSite) ? RequestSite : &Where;
   const Function &F = *At->getFunction();
   F.getContext().diagnose(
       DiagnosticInfoUnsupported(F, Message, At->getDebugLoc(), DS_Error));
@@ -174,10 +188,12 @@ std::string SynthesisContext::describe(const Function &F) const {
     return "the derivative of " + describe(*Primal);
   // (Clang's outlined body of an OpenMP region: `f.omp_outlined.1`, at -O0
   // with -g `f.omp_outlined_debug__`.)
-  std::string Name = displayName(F);
-  if (size_t At = Name.find(".omp_outlined"); At != std::string::npos)
-    return "the OpenMP region in '" + Name.substr(0, At) + "'";
-  return "'" + Name + "'";
+  // (Cut before demangling: a C++ name demangles with the suffix in
+  // parentheses after its parameters.)
+  StringRef Raw = primalName(F);
+  if (size_t At = Raw.find(".omp_outlined"); At != StringRef::npos)
+    return "the OpenMP region in '" + demangle(Raw.take_front(At)) + "'";
+  return "'" + displayName(F) + "'";
 }
 
 SynthesisContext::SynthesisContext(Module &M, bool PrintTapePlans)
@@ -363,6 +379,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= resetInputValues(P);
     Changed |= typeFloatCopies(P);
     Changed |= rewriteOpenMPReductions(P);
+    Changed |= passFloatFirstprivatesByReference(P);
     if (Changed)
       removeDeadLocals(P);
   }

@@ -44,6 +44,17 @@ bool ForwardEmitter::emitForkCall(CallBase &Call) {
     Value *A = Call.getArgOperand(I);
     Args.push_back(A);
     if (!duplicatedArgument(A)) {
+      // (The bits of a float with a tangent in a wider integer, whose
+      // tangent the region would not get.)
+      if (const Value *Float = floatBitsThroughCasts(A);
+          Float && isActive(Float))
+        return unsupported(Call, "a value with a derivative is passed by "
+                                 "value into an OpenMP parallel region (a "
+                                 "firstprivate variable, or a captured "
+                                 "scalar, argument " +
+                                     Twine(I - ForkSharedArgs + 1) +
+                                     " of the region); make it shared, or "
+                                     "pass it through memory");
       K.Args.push_back(ArgActivity::Const);
       continue;
     }

@@ -93,6 +93,12 @@ bool loadFloatBitsAsFloats(llvm::Function &F);
 /// sections, one of the runtime's own methods (OpenMPReductions.cpp).
 /// Returns whether \p F changed.
 bool rewriteOpenMPReductions(llvm::Function &F);
+/// Passes the floating-point values that \p F passes by value into OpenMP
+/// parallel regions (firstprivate scalars, captured copies) by reference,
+/// loaded at the outlined function's entry, so that their derivatives come
+/// out of the region (OpenMPFirstprivates.cpp). Returns whether \p F
+/// changed.
+bool passFloatFirstprivatesByReference(llvm::Function &F);
 /// The first call in \p F of an OpenMP construct that derivatives do not
 /// follow (omp task, ordered, ...: rules/OpenMPRuntime.h), or null.
 const llvm::CallBase *findUnsupportedOpenMPCall(const llvm::Function &F);

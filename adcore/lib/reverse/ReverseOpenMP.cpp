@@ -111,7 +111,8 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
     } else if (isa<ConstantPointerNull>(A)) {
       K.Args.push_back(ArgActivity::Dup);
       Shared.push_back(A);
-    } else if (Active.contains(A)) {
+    } else if (const Value *Float = floatBitsThroughCasts(A);
+               Active.contains(A) || (Float && Active.contains(Float))) {
       return unsupported(Call, "a value with a derivative is passed by value "
                                "into an OpenMP parallel region (a "
                                "firstprivate variable, or a captured scalar, "

@@ -4,6 +4,7 @@
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
 
 using namespace llvm;
 
@@ -153,6 +154,17 @@ Function *forkedFunction(const CallBase &Fork) {
       Outlined->arg_size() != Fork.arg_size() - ForkSharedArgs + 2)
     return nullptr;
   return Outlined;
+}
+
+const Value *floatBitsThroughCasts(const Value *V) {
+  for (unsigned Depth = 0; Depth < 4; ++Depth) {
+    if (!isa<BitCastInst, ZExtInst, SExtInst, TruncInst>(V))
+      return nullptr;
+    V = cast<CastInst>(V)->getOperand(0);
+    if (V->getType()->isFPOrFPVectorTy())
+      return V;
+  }
+  return nullptr;
 }
 
 } // namespace adcore

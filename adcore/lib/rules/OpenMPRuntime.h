@@ -31,6 +31,7 @@
 namespace llvm {
 class CallBase;
 class Function;
+class Value;
 } // namespace llvm
 
 namespace adcore {
@@ -64,6 +65,11 @@ bool isKeptOpenMPCall(const llvm::Function &F);
 /// arguments than the outlined function's parameters after the two thread
 /// ids).
 llvm::Function *forkedFunction(const llvm::CallBase &Fork);
+
+/// The floating-point value whose bits the integer \p V holds through
+/// casts (`zext (bitcast float to i32) to i64`: a float firstprivate passed
+/// by value into a region), or null.
+const llvm::Value *floatBitsThroughCasts(const llvm::Value *V);
 
 /// The first argument of a __kmpc_fork_call that is passed on to the
 /// outlined function (after loc, argc and the outlined function).

@@ -57,22 +57,11 @@ double product(const double *x, int n) {
 }
 // CHECK: openmp.c:[[#@LINE-5]]:36: error: cannot differentiate the OpenMP region in 'product' in reverse mode: a critical section (or a reduction other than + and -) whose update of shared memory is not a sum
 
-double scaled(const double *x, double a, int n) {
-  double s = 0;
-#pragma omp parallel for reduction(+ : s) firstprivate(a)
-  for (int i = 0; i < n; ++i)
-    s += a * x[i];
-  return s;
-}
-// (At -O0 the value is stored into a slot without a shadow first.)
-// CHECK: openmp.c:[[#@LINE-6]]:1: error: cannot differentiate 'scaled' in reverse mode: {{a value with a derivative is passed by value into an OpenMP parallel region \(a firstprivate variable, or a captured scalar, argument 3 of the region\)|a value with a derivative is stored into memory that has no shadow}}
-
 void gradients(const double *x, double *dx, double a, int n) {
   __enzyme_autodiff((void *)tasks, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)plain_tasks, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)ordered, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)product, x, dx, enzyme_const, n);
-  __enzyme_autodiff((void *)scaled, x, dx, a, enzyme_const, n);
 }
 #else
 void tangents(const double *x, const double *dx, int n) {
