@@ -364,7 +364,10 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   // which the shuffles' rewrite turns into float loads.)
   if (Canonical.insert(Key.Primal).second) {
     Function &P = *Key.Primal;
-    bool Changed = rewriteX86Intrinsics(P);
+    // (Values passed into OpenMP regions by value first: the rewrites of
+    // float bits below then see the casts it leaves in the caller.)
+    bool Changed = passFloatFirstprivatesByReference(P);
+    Changed |= rewriteX86Intrinsics(P);
     Changed |= loadFloatBitsAsFloats(P);
     Changed |= sinkFloatCastsIntoSelects(P);
     Changed |= rewriteFloatBitSlices(P);
@@ -379,7 +382,6 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= resetInputValues(P);
     Changed |= typeFloatCopies(P);
     Changed |= rewriteOpenMPReductions(P);
-    Changed |= passFloatFirstprivatesByReference(P);
     if (Changed)
       removeDeadLocals(P);
   }

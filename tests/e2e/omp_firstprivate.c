@@ -13,7 +13,9 @@
  * - floored: `if (e[i] < emin) e[i] = emin` with a firstprivate floor
  *            (at -O2 a select of the integer bits, in SIMD lanes too);
  * - single:  a float firstprivate (32 bits in a 64-bit argument) next to
- *            two doubles and an int;
+ *            two doubles, an int, and a double the region never reads
+ *            (at -O2 an integer load of its bits, which forward mode
+ *            refused);
  * - courant: a region (not a loop) that starts each thread's minimum
  *            from a captured value, keeps it per thread and reduces after
  *            the region, as LULESH's time constraints do. */
@@ -50,7 +52,8 @@ double single(const double *x, double *y, int n) {
   float f = (float)(1.0 + 0.5 * x[2]);
   double a = x[3], b = exp(x[4]);
   int k = 3;
-#pragma omp parallel for firstprivate(f, a, b, k)
+  double unused = x[6]; /* firstprivate, never read in the region */
+#pragma omp parallel for firstprivate(f, a, b, k, unused)
   for (int i = 0; i < n; ++i)
     y[i] = f * x[i] + a * cos(b * x[i]) + k;
   double s = 0;

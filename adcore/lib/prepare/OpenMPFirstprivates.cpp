@@ -109,17 +109,32 @@ Type *floatBitsType(Argument &P) {
   return Found;
 }
 
+/// Whether the region never reads the value of its parameter \p P: no
+/// uses, or (-O0) only stores into local variables nothing loads.
+bool neverRead(Argument &P) {
+  return all_of(P.users(), [&](User *U) {
+    auto *Store = dyn_cast<StoreInst>(U);
+    auto *Local =
+        Store ? dyn_cast<AllocaInst>(Store->getPointerOperand()) : nullptr;
+    return Local && Store->getValueOperand() == &P &&
+           all_of(Local->users(), [](User *LU) {
+             return isa<StoreInst>(LU) || LU->isDroppable();
+           });
+  });
+}
+
 /// The floating-point value whose bits the by-value argument \p A of
-/// \p Fork holds: the value cast (-O1 and above) or stored into the local
-/// variable \p A was just loaded from (-O0); else \p A itself.
-Value *floatValueOf(CallBase &Fork, Value *A, Type *FloatTy) {
+/// \p Fork holds where it is known: the value cast (-O1 and above) or
+/// stored into the local variable \p A was just loaded from (-O0); else
+/// null.
+Value *knownFloatValueOf(CallBase &Fork, Value *A, Type *FloatTy) {
   if (const Value *Float = floatBitsThroughCasts(A);
       Float && Float->getType() == FloatTy)
     return const_cast<Value *>(Float);
   auto *Load = dyn_cast<LoadInst>(A);
   auto *Local = Load ? dyn_cast<AllocaInst>(Load->getPointerOperand()) : nullptr;
   if (!Local || Load->getParent() != Fork.getParent())
-    return A;
+    return nullptr;
   for (auto It = Load->getReverseIterator(); It != Load->getParent()->rend();
        ++It) {
     auto *Store = dyn_cast<StoreInst>(&*It);
@@ -127,11 +142,24 @@ Value *floatValueOf(CallBase &Fork, Value *A, Type *FloatTy) {
     if (Store && Store->getPointerOperand() == Local)
       return Store->getValueOperand()->getType() == FloatTy
                  ? Store->getValueOperand()
-                 : A;
+                 : nullptr;
     if (It->mayWriteToMemory())
-      return A;
+      return nullptr;
   }
-  return A;
+  return nullptr;
+}
+
+/// The by-value argument \p A of \p Fork as the floating-point value it
+/// holds: known (above), or its bits cast where they are as wide (a field
+/// loaded as an integer at -O2); else \p A itself.
+Value *floatValueOf(CallBase &Fork, Value *A, Type *FloatTy) {
+  if (Value *Float = knownFloatValueOf(Fork, A, FloatTy))
+    return Float;
+  if (A->getType()->getPrimitiveSizeInBits() !=
+      FloatTy->getPrimitiveSizeInBits())
+    return A;
+  IRBuilder<> B(&Fork);
+  return B.CreateBitCast(A, FloatTy, A->getName() + ".float");
 }
 
 /// A new local variable that holds the by-value argument \p A of \p Fork
@@ -243,16 +271,30 @@ bool passByReference(CallBase &Fork) {
   if (Outlined->arg_size() != Shared + 2)
     return false;
   SmallVector<Type *, 8> FloatTys(Shared, nullptr);
-  bool Any = false;
+  bool Any = false, Changed = false;
   for (unsigned I = 0; I < Shared; ++I) {
     Value *A = Fork.getArgOperand(ForkSharedArgs + I);
     if (A->getType()->isPointerTy())
       continue;
+    // (A value the region never reads, `firstprivate(ss4o3)` in a loop
+    // that does not use it: zero, so that no integer copy of a float's bits
+    // is left to the derivatives.)
+    if (neverRead(*Outlined->getArg(I + 2))) {
+      if (!isa<Constant>(A)) {
+        Fork.setArgOperand(ForkSharedArgs + I,
+                           Constant::getNullValue(A->getType()));
+        if (auto *Dead = dyn_cast<Instruction>(A);
+            Dead && Dead->use_empty() && !Dead->mayHaveSideEffects())
+          Dead->eraseFromParent();
+        Changed = true;
+      }
+      continue;
+    }
     FloatTys[I] = floatBitsType(*Outlined->getArg(I + 2));
     Any |= FloatTys[I] != nullptr;
   }
   if (!Any)
-    return false;
+    return Changed;
 
   Function *New = byReferenceCopy(*Outlined, FloatTys);
   // The call: the addresses of the values.
@@ -260,7 +302,8 @@ bool passByReference(CallBase &Fork) {
     if (FloatTys[I]) {
       Value *A = Fork.getArgOperand(ForkSharedArgs + I);
       Fork.setArgOperand(ForkSharedArgs + I, slotFor(Fork, A, FloatTys[I]));
-      if (auto *Dead = dyn_cast<Instruction>(A); Dead && Dead->use_empty())
+      if (auto *Dead = dyn_cast<Instruction>(A);
+          Dead && Dead->use_empty() && !Dead->mayHaveSideEffects())
         Dead->eraseFromParent();
     }
   Fork.setArgOperand(2, New);
