@@ -127,8 +127,13 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
   // calls to find there.
   SmallPtrSet<Function *, 8> KeepEndRecords;
   for (const CombinedSweeps &S : Ctx.combined())
-    if (callsCombinedAlone(S))
+    if (callsCombinedAlone(S)) {
       KeepEndRecords.insert({S.Aug, S.Rev});
+      SmallVector<std::pair<Function *, Function *>, 4> Callees;
+      calleeSweepsInFrame(S, Callees);
+      for (auto [Aug, Rev] : Callees)
+        KeepEndRecords.insert({Aug, Rev});
+    }
   for (Function *F : Ctx.cache().functions())
     if (!Device && !F->isDeclaration() &&
         F->hasFnAttribute(UsesTapeAttribute)) {

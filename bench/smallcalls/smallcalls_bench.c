@@ -16,11 +16,17 @@
  *                with small fixed-size arrays and 3-iteration loops,
  *                called in a loop over the observations; its Jacobian by
  *                reverse mode is two gradient calls per observation, one
- *                per residual (as ADBench's BA computes it).
+ *                per residual (as ADBench's BA computes it);
+ *   ba-callees   the same residual written as ADBench's C sources write
+ *                it: restrict pointers, the rotation in a function of its
+ *                own that is not inlined (there, an external function
+ *                the inliner leaves as a call; here noinline, for both
+ *                compilers alike), so that each derivative call runs the
+ *                rotation's derivative sweeps as a callee's.
  *
  * For each it times, per call (medians of interleaved samples): the
  * primal; the gradient (__enzyme_autodiff, with the zeroing of the shadow
- * arrays such a call needs; ba-residual: both rows of the Jacobian); one
+ * arrays such a call needs; the BA rows: both rows of the Jacobian); one
  * tangent (__enzyme_fwddiff, one direction); small-expr also a
  * hand-written gradient. Every derivative is verified before it is timed:
  * against central finite differences, forward mode against reverse mode
@@ -89,8 +95,10 @@ static double sqnorm3(const double *v) {
   return s;
 }
 
-static void rodrigues_rotate(const double *rot, const double *X,
-                             double *out) {
+/* (Inlined into both residuals: ba-callees' rotation is a call of its
+ * own function, not of this shared one.) */
+static inline __attribute__((always_inline)) void
+rodrigues_rotate(const double *rot, const double *X, double *out) {
   double t2 = sqnorm3(rot);
   if (t2 != 0) {
     double theta = sqrt(t2), c = cos(theta), s = sin(theta);
@@ -118,18 +126,33 @@ static void radial_distort(const double *rad, double *proj) {
   proj[1] *= L;
 }
 
-static void ba_residual(const double *cam, const double *X, const double *w,
-                        const double *feat, double *err) {
-  double Xo[3], Xc[3], proj[2];
-  for (int i = 0; i < 3; i++)
-    Xo[i] = X[i] - cam[CENTER + i];
-  rodrigues_rotate(&cam[ROT], Xo, Xc);
-  proj[0] = Xc[0] / Xc[2];
-  proj[1] = Xc[1] / Xc[2];
-  radial_distort(&cam[RAD], proj);
-  for (int i = 0; i < 2; i++)
-    err[i] = w[0] * (cam[FOCAL] * proj[i] + cam[X0 + i] - feat[i]);
+/* The residual NAME, its pointers declared with QUAL, rotating by ROTATE. */
+#define BA_RESIDUAL(NAME, QUAL, ROTATE)                                        \
+  static void NAME(const double *QUAL cam, const double *QUAL X,               \
+                   const double *QUAL w, const double *QUAL feat,              \
+                   double *QUAL err) {                                         \
+    double Xo[3], Xc[3], proj[2];                                              \
+    for (int i = 0; i < 3; i++)                                                \
+      Xo[i] = X[i] - cam[CENTER + i];                                          \
+    ROTATE(&cam[ROT], Xo, Xc);                                                 \
+    proj[0] = Xc[0] / Xc[2];                                                   \
+    proj[1] = Xc[1] / Xc[2];                                                   \
+    radial_distort(&cam[RAD], proj);                                           \
+    for (int i = 0; i < 2; i++)                                                \
+      err[i] = w[0] * (cam[FOCAL] * proj[i] + cam[X0 + i] - feat[i]);          \
+  }
+
+BA_RESIDUAL(ba_residual, , rodrigues_rotate)
+
+/* The same residual in ADBench's style: restrict pointers, the rotation a
+ * call. */
+NOINLINE static void rotate_restrict(const double *restrict rot,
+                                     const double *restrict X,
+                                     double *restrict out) {
+  rodrigues_rotate(rot, X, out);
 }
+
+BA_RESIDUAL(ba_residual_callee, restrict, rotate_restrict)
 
 /* ---- Derivative calls (each a separate call site, not inlined) ---------- */
 
@@ -176,34 +199,37 @@ NOINLINE static double tangent_loop(const double *x, const double *v) {
   return __enzyme_fwddiff((void *)small_loop, enzyme_dup, x, v);
 }
 
-NOINLINE static void primal_ba(const double *cam, const double *X,
-                               const double *w, const double *feat,
-                               double *err) {
-  ba_residual(cam, X, w, feat, err);
-}
+/* The primal, the gradient of row `row` of one observation's Jacobian (of
+ * err[row]) and one tangent of a BA residual F, as functions NAME_F. */
+#define BA_CALLS(F, PRIMAL, GRAD, TANGENT)                                     \
+  NOINLINE static void PRIMAL(const double *cam, const double *X,              \
+                              const double *w, const double *feat,             \
+                              double *err) {                                   \
+    F(cam, X, w, feat, err);                                                   \
+  }                                                                            \
+  NOINLINE static void GRAD(const double *cam, double *dcam, const double *X,  \
+                            double *dX, const double *w, double *dw,           \
+                            const double *feat, double *err, int row) {        \
+    double derr[2] = {row == 0, row == 1};                                     \
+    memset(dcam, 0, CAM * sizeof *dcam);                                       \
+    dX[0] = dX[1] = dX[2] = 0;                                                 \
+    dw[0] = 0;                                                                 \
+    __enzyme_autodiff((void *)F, enzyme_dup, cam, dcam, enzyme_dup, X, dX,     \
+                      enzyme_dup, w, dw, enzyme_const, feat, enzyme_dupnoneed, \
+                      err, derr);                                              \
+  }                                                                            \
+  NOINLINE static void TANGENT(const double *cam, const double *dcam,          \
+                               const double *X, const double *dX,              \
+                               const double *w, const double *dw,              \
+                               const double *feat, double *err,                \
+                               double *derr) {                                 \
+    __enzyme_fwddiff((void *)F, enzyme_dup, cam, dcam, enzyme_dup, X, dX,      \
+                     enzyme_dup, w, dw, enzyme_const, feat, enzyme_dup, err,   \
+                     derr);                                                    \
+  }
 
-/* Row `row` of one observation's Jacobian: the gradient of err[row]. */
-NOINLINE static void grad_ba(const double *cam, double *dcam, const double *X,
-                             double *dX, const double *w, double *dw,
-                             const double *feat, double *err, int row) {
-  double derr[2] = {row == 0, row == 1};
-  memset(dcam, 0, CAM * sizeof *dcam);
-  dX[0] = dX[1] = dX[2] = 0;
-  dw[0] = 0;
-  __enzyme_autodiff((void *)ba_residual, enzyme_dup, cam, dcam, enzyme_dup,
-                    X, dX, enzyme_dup, w, dw, enzyme_const, feat,
-                    enzyme_dupnoneed, err, derr);
-}
-
-NOINLINE static void tangent_ba(const double *cam, const double *dcam,
-                                const double *X, const double *dX,
-                                const double *w, const double *dw,
-                                const double *feat, double *err,
-                                double *derr) {
-  __enzyme_fwddiff((void *)ba_residual, enzyme_dup, cam, dcam, enzyme_dup, X,
-                   dX, enzyme_dup, w, dw, enzyme_const, feat, enzyme_dup, err,
-                   derr);
-}
+BA_CALLS(ba_residual, primal_ba, grad_ba, tangent_ba)
+BA_CALLS(ba_residual_callee, primal_bac, grad_bac, tangent_bac)
 
 /* ---- Instances ----------------------------------------------------------- */
 
@@ -214,7 +240,9 @@ typedef struct {
   const char *name;
   int nin; /* inputs of one call */
   double *x, *dx, *v;
-  /* ba-residual */
+  /* ba-residual, ba-callees */
+  int ba; /* 1: ba-residual, 2: ba-callees (direct calls: the plain
+             row's code stays what it was without the other row) */
   double *cams, *points, *weights, *feats, *err, *derr;
   int *cam_of, *point_of;
 } bench_t;
@@ -223,7 +251,7 @@ static volatile double sink;
 
 static double run_variant(bench_t *b, int var) {
   double acc = 0;
-  if (!strcmp(b->name, "ba-residual")) {
+  if (b->ba) {
     double *J = b->dx; /* scratch: 2 rows of CAM + 3 + 1 */
     for (int o = 0; o < NPTS; o++) {
       const double *cam = &b->cams[CAM * b->cam_of[o]];
@@ -231,17 +259,27 @@ static double run_variant(bench_t *b, int var) {
       const double *w = &b->weights[o], *feat = &b->feats[2 * o];
       double *err = &b->err[2 * o];
       if (var == V_PRIMAL) {
-        primal_ba(cam, X, w, feat, err);
+        if (b->ba == 2)
+          primal_bac(cam, X, w, feat, err);
+        else
+          primal_ba(cam, X, w, feat, err);
         acc += err[0];
       } else if (var == V_GRAD) {
         for (int row = 0; row < 2; row++)
-          grad_ba(cam, J + 15 * row, X, J + 15 * row + CAM, w,
-                  J + 15 * row + CAM + 3, feat, err, row);
+          if (b->ba == 2)
+            grad_bac(cam, J + 15 * row, X, J + 15 * row + CAM, w,
+                     J + 15 * row + CAM + 3, feat, err, row);
+          else
+            grad_ba(cam, J + 15 * row, X, J + 15 * row + CAM, w,
+                    J + 15 * row + CAM + 3, feat, err, row);
         acc += J[0] + J[15];
       } else {
         /* one direction: the first camera parameter */
         double dcam[CAM] = {1}, dX[3] = {0}, dw = 0, derr[2];
-        tangent_ba(cam, dcam, X, dX, w, &dw, feat, err, derr);
+        if (b->ba == 2)
+          tangent_bac(cam, dcam, X, dX, w, &dw, feat, err, derr);
+        else
+          tangent_ba(cam, dcam, X, dX, w, &dw, feat, err, derr);
         acc += derr[0];
       }
     }
@@ -271,7 +309,10 @@ static double run_variant(bench_t *b, int var) {
 }
 
 static void setup(bench_t *b) {
-  if (!strcmp(b->name, "ba-residual")) {
+  b->ba = !strcmp(b->name, "ba-residual")  ? 1
+          : !strcmp(b->name, "ba-callees") ? 2
+                                           : 0;
+  if (b->ba) {
     b->nin = CAM + 3 + 1;
     b->cams = alloc(CAM * NCAMS);
     b->points = alloc(3 * NPOINTS);
@@ -321,7 +362,7 @@ static void setup(bench_t *b) {
 /* ---- Verification -------------------------------------------------------- */
 
 /* One scalar function of the call's inputs u[0..nin) and its derivatives,
- * for point or observation p (ba-residual: residual `row`). */
+ * for point or observation p (the BA rows: residual `row`). */
 static void ba_split(bench_t *b, int p, const double *u, double *cam,
                      double *X, double *w) {
   memcpy(cam, u, CAM * sizeof *cam);
@@ -332,7 +373,7 @@ static void ba_split(bench_t *b, int p, const double *u, double *cam,
 }
 
 static void inputs_of(bench_t *b, int p, double *u) {
-  if (!strcmp(b->name, "ba-residual")) {
+  if (b->ba) {
     memcpy(u, &b->cams[CAM * b->cam_of[p]], CAM * sizeof *u);
     memcpy(u + CAM, &b->points[3 * b->point_of[p]], 3 * sizeof *u);
     u[CAM + 3] = b->weights[p];
@@ -342,10 +383,13 @@ static void inputs_of(bench_t *b, int p, double *u) {
 }
 
 static double value_at(bench_t *b, int p, int row, const double *u) {
-  if (!strcmp(b->name, "ba-residual")) {
+  if (b->ba) {
     double cam[CAM], X[3], w[1], err[2];
     ba_split(b, p, u, cam, X, w);
-    ba_residual(cam, X, w, &b->feats[2 * p], err);
+    if (b->ba == 2)
+      ba_residual_callee(cam, X, w, &b->feats[2 * p], err);
+    else
+      ba_residual(cam, X, w, &b->feats[2 * p], err);
     return err[row];
   }
   return !strcmp(b->name, "small-expr") ? small_expr(u) : small_loop(u);
@@ -353,10 +397,13 @@ static double value_at(bench_t *b, int p, int row, const double *u) {
 
 static void gradient_at(bench_t *b, int p, int row, const double *u,
                         double *g) {
-  if (!strcmp(b->name, "ba-residual")) {
+  if (b->ba) {
     double cam[CAM], X[3], w[1], err[2];
     ba_split(b, p, u, cam, X, w);
-    grad_ba(cam, g, X, g + CAM, w, g + CAM + 3, &b->feats[2 * p], err, row);
+    if (b->ba == 2)
+      grad_bac(cam, g, X, g + CAM, w, g + CAM + 3, &b->feats[2 * p], err, row);
+    else
+      grad_ba(cam, g, X, g + CAM, w, g + CAM + 3, &b->feats[2 * p], err, row);
     return;
   }
   !strcmp(b->name, "small-expr") ? grad_expr(u, g) : grad_loop(u, g);
@@ -364,23 +411,26 @@ static void gradient_at(bench_t *b, int p, int row, const double *u,
 
 static double tangent_at(bench_t *b, int p, int row, const double *u,
                          const double *du) {
-  if (!strcmp(b->name, "ba-residual")) {
+  if (b->ba) {
     double cam[CAM], X[3], w[1], dcam[CAM], dX[3], dw[1], err[2], derr[2];
     ba_split(b, p, u, cam, X, w);
     ba_split(b, p, du, dcam, dX, dw);
-    tangent_ba(cam, dcam, X, dX, w, dw, &b->feats[2 * p], err, derr);
+    if (b->ba == 2)
+      tangent_bac(cam, dcam, X, dX, w, dw, &b->feats[2 * p], err, derr);
+    else
+      tangent_ba(cam, dcam, X, dX, w, dw, &b->feats[2 * p], err, derr);
     return derr[row];
   }
   return !strcmp(b->name, "small-expr") ? tangent_expr(u, du)
                                         : tangent_loop(u, du);
 }
 
-/* Checks points 0, 1, 2 (both residuals of ba-residual): the gradient
+/* Checks points 0, 1, 2 (both residuals of the BA rows): the gradient
  * against central differences (relative 1e-6 of the largest entry), every
  * unit tangent against the gradient's entry (1e-10), and the hand-written
  * gradient (1e-10). */
 static int verify(bench_t *b, int verbose, int *hand_ok) {
-  int ok = 1, rows = !strcmp(b->name, "ba-residual") ? 2 : 1;
+  int ok = 1, rows = b->ba ? 2 : 1;
   *hand_ok = !strcmp(b->name, "small-expr");
   double u[16], g[16], fd[16], tg[16], e[16];
   for (int p = 0; p < 3; p++)
@@ -437,7 +487,7 @@ static void usage(FILE *f) {
              "[--samples N]\n"
              "                        [--only NAME[,NAME...]] [--verbose] "
              "[--verify-only]\n"
-             "  benchmarks: small-expr small-loop ba-residual\n");
+             "  benchmarks: small-expr small-loop ba-residual ba-callees\n");
 }
 
 static double time_reps(bench_t *b, int var, long reps) {
@@ -481,9 +531,9 @@ int main(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
-  static const char *const names[] = {"small-expr", "small-loop",
-                                      "ba-residual"};
-  enum { NB = 3 };
+  static const char *const names[] = {"small-expr", "small-loop", "ba-residual",
+                                      "ba-callees"};
+  enum { NB = 4 };
   bench_t benches[NB];
   double T[NB][NVAR];
   int verified[NB], ran[NB], hand[NB], status = 0;
@@ -532,7 +582,7 @@ int main(int argc, char **argv) {
     if (on[V_HAND])
       snprintf(hand_ns, sizeof hand_ns, "%12.1f", T[k][V_HAND] * 1e9);
     printf("%-12s %-22s %12.1f %12.1f %12.1f %s %9.2f\n", b->name,
-           k == 2 ? "512 observations" : "512 points", T[k][V_PRIMAL] * 1e9,
+           k >= 2 ? "512 observations" : "512 points", T[k][V_PRIMAL] * 1e9,
            T[k][V_GRAD] * 1e9, T[k][V_FWD] * 1e9, hand_ns,
            T[k][V_GRAD] / T[k][V_PRIMAL]);
   }

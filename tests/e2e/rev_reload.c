@@ -3,7 +3,8 @@
  * below would give a wrong gradient if a value were read again after being
  * overwritten: a callee reading memory its caller overwrites afterwards, a
  * function writing through a second pointer that aliases the first (same
- * array passed twice), restrict arguments (where reading again is valid),
+ * array passed twice), restrict arguments (where reading again is valid,
+ * also when the function or its callees write globals),
  * an in-place update of the input, and split mode where the caller changes
  * the input between the two sweeps.  Closed forms, central differences and
  * forward mode. */
@@ -68,6 +69,24 @@ static double restrict_case(const double *x) {
   return s;
 }
 
+/* restrict input read in a loop that also writes a global, directly and
+ * in a callee (as lgamma writes signgam): neither can reach x, which is
+ * read again */
+int rev_reload_calls;
+double rev_reload_last;
+static __attribute__((noinline)) double counted(double v) {
+  ++rev_reload_calls;
+  return v * v;
+}
+static double global_writes(const double *restrict x) {
+  double s = 0;
+  for (int i = 0; i < rev_reload_n; ++i) {
+    s += sin(x[i]) * x[(i + 2) % N] + counted(x[i]);
+    rev_reload_last = s;
+  }
+  return s;
+}
+
 /* in-place recurrence on the input */
 static double in_place(double *x) {
   for (int i = 1; i < rev_reload_n; ++i)
@@ -122,6 +141,7 @@ int main(void) {
   check_case(aliased, aliased_copy);
   check_case(restrict_case, restrict_case);
   check_case(in_place, in_place_copy);
+  check_case(global_writes, global_writes);
   split_case();
   return check_finish();
 }

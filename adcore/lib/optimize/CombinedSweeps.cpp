@@ -21,6 +21,13 @@
 // calls, so that they can be found here. A pair that is not inlined keeps
 // the runtime's calls.
 //
+// The sweeps of a callee that the pair's sweeps call once each (the
+// augmented one from the augmented sweep, the reverse one from the reverse
+// sweep; a callee the primal does not inline) are inlined with them, and
+// so on for their callees: their records go to the same frame by the same
+// rules (the callee's calls run at most once per call of the pair where
+// they are outside cycles; its reverse sweep mirrors its augmented one).
+//
 //===----------------------------------------------------------------------===//
 
 #include "support/CallSites.h"
@@ -103,7 +110,7 @@ struct TaggedPair {
 /// outside cycles here. Each push and pop runs at most once per call; the
 /// pop only after its push (the reverse sweep takes the way back through
 /// the blocks the augmented sweep went through).
-void keepRecordsInFrame(Function &Caller, Function &Aug) {
+void keepRecordsInFrame(Function &Caller, Function &Aug, uint64_t &FrameBytes) {
   MapVector<MDNode *, TaggedPair> Tagged;
   for (Instruction &I : instructions(Caller)) {
     auto *Call = dyn_cast<CallInst>(&I);
@@ -132,7 +139,6 @@ void keepRecordsInFrame(Function &Caller, Function &Aug) {
   bool Device = isDeviceModule(*Caller.getParent());
   uint64_t MaxRecord = Device ? UINT64_MAX : 2048;
   uint64_t MaxFrame = Device ? UINT64_MAX : 8192;
-  uint64_t FrameBytes = 0;
   auto InFrame = [&](MDNode *Tag, const TaggedPair &Pair) {
     if (Pair.Pushes.size() != 1 || Pair.Pops.size() != 1)
       return false;
@@ -154,7 +160,7 @@ void keepRecordsInFrame(Function &Caller, Function &Aug) {
            !Cycles->contains(*Pop->getParent());
   };
   for (auto &[Tag, Pair] : Tagged) {
-    if (!InFrame(Tag, Pair)) {
+    if (FrameBytes > MaxFrame || !InFrame(Tag, Pair)) {
       append_range(OnTape, Pair.Pushes);
       append_range(OnTape, Pair.Pops);
       continue;
@@ -195,18 +201,81 @@ bool callsCombinedAlone(const CombinedSweeps &S) {
   return OnlyFromCaller(S.Aug) && OnlyFromCaller(S.Rev);
 }
 
+/// The one call of \p F from \p Caller; null when F has other uses than
+/// calls from functions that are dead (sweeps already inlined).
+static CallInst *onlyCallFrom(Function &F, const Function &Caller) {
+  if (F.isDeclaration())
+    return nullptr;
+  CallInst *Found = nullptr;
+  for (User *U : F.users()) {
+    auto *Call = dyn_cast<CallInst>(U);
+    if (!Call || Call->getCalledFunction() != &F)
+      return nullptr;
+    const Function *In = Call->getFunction();
+    if (In != &Caller && In->hasLocalLinkage() && In->use_empty())
+      continue;
+    if (In != &Caller || Found)
+      return nullptr;
+    Found = Call;
+  }
+  return Found;
+}
+
+void calleeSweepsInFrame(
+    const CombinedSweeps &S,
+    SmallVectorImpl<std::pair<Function *, Function *>> &Pairs) {
+  SmallVector<std::pair<Function *, Function *>, 4> Work = {{S.Aug, S.Rev}};
+  while (!Work.empty()) {
+    auto [Aug, Rev] = Work.pop_back_val();
+    for (Instruction &I : instructions(*Rev)) {
+      auto *Call = dyn_cast<CallInst>(&I);
+      Function *CalleeRev = Call ? Call->getCalledFunction() : nullptr;
+      if (!CalleeRev || !onlyCallFrom(*CalleeRev, *Rev))
+        continue;
+      // (The callee's reverse sweep names its augmented sweep in the tags
+      // of the records it pops.)
+      Function *CalleeAug = nullptr;
+      for (Instruction &J : instructions(*CalleeRev))
+        if (MDNode *Tag = J.getMetadata(EndRecordsMetadata))
+          if (auto *Sweep = dyn_cast<ValueAsMetadata>(Tag->getOperand(0))) {
+            CalleeAug = dyn_cast<Function>(Sweep->getValue());
+            break;
+          }
+      if (!CalleeAug || CalleeAug == Aug || !onlyCallFrom(*CalleeAug, *Aug))
+        continue;
+      Pairs.push_back({CalleeAug, CalleeRev});
+      Work.push_back({CalleeAug, CalleeRev});
+    }
+  }
+}
+
 void inlineCombinedSweeps(const SynthesisContext &Ctx,
                           SmallPtrSetImpl<Function *> &Touched) {
   for (const CombinedSweeps &S : Ctx.combined()) {
     if (!callsCombinedAlone(S))
       continue;
+    // The callees' sweeps called once from these sweeps are inlined with
+    // them: what they record outside loops lives in the same frame.
+    SmallVector<std::pair<Function *, Function *>, 4> Callees;
+    calleeSweepsInFrame(S, Callees);
     auto *AugCall = cast<CallInst>(*S.Aug->user_begin());
     auto *RevCall = cast<CallInst>(*S.Rev->user_begin());
     if (!inlineGeneratedCall(*AugCall))
       continue;
     Touched.insert(S.Caller);
-    if (inlineGeneratedCall(*RevCall))
-      keepRecordsInFrame(*S.Caller, *S.Aug);
+    if (!inlineGeneratedCall(*RevCall))
+      continue;
+    uint64_t FrameBytes = 0;
+    keepRecordsInFrame(*S.Caller, *S.Aug, FrameBytes);
+    for (auto [Aug, Rev] : Callees) {
+      CallInst *CalleeAug = onlyCallFrom(*Aug, *S.Caller);
+      CallInst *CalleeRev = onlyCallFrom(*Rev, *S.Caller);
+      // (Where one is not inlined, the records of the pair stay on the
+      // tape: the calls tagged for the frame are the runtime's calls.)
+      if (CalleeAug && CalleeRev && inlineGeneratedCall(*CalleeAug) &&
+          inlineGeneratedCall(*CalleeRev))
+        keepRecordsInFrame(*S.Caller, *Aug, FrameBytes);
+    }
   }
 }
 

@@ -126,6 +126,14 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
                           llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
 /// True when \p S's sweeps are called by S.Caller only (and once each).
 bool callsCombinedAlone(const CombinedSweeps &S);
+/// The sweeps of the callees of \p S's sweeps that are inlined with them
+/// and keep their records in the same frame: an augmented sweep called
+/// once, from S.Aug (or from such a callee's), whose reverse sweep is
+/// called once, from S.Rev (or the callee's reverse sweep); callers first.
+void calleeSweepsInFrame(
+    const CombinedSweeps &S,
+    llvm::SmallVectorImpl<std::pair<llvm::Function *, llvm::Function *>>
+        &Pairs);
 
 } // namespace adcore
 

@@ -156,7 +156,12 @@ void inlineGenerated(ArrayRef<Function *> Functions,
       auto *Call = dyn_cast<CallBase>(U);
       if (!Call || Call->getCalledFunction() != F)
         continue;
-      if (Call->getFunction() == F)
+      // (The sweeps of a combined gradient, inlined into the function that
+      // runs them, are dead: the calls they still make are not sites.)
+      const Function *Caller = Call->getFunction();
+      if (Caller != F && Caller->hasLocalLinkage() && Caller->use_empty())
+        continue;
+      if (Caller == F)
         Recursive = true;
       Sites.push_back(Call);
     }

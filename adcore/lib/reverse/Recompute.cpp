@@ -22,7 +22,8 @@
 //                  says its callers write none of it (StableMemory), and
 //                  the function itself writes only its own stack and heap
 //                  blocks or, for a noalias (restrict) argument, memory of
-//                  other arguments.
+//                  other arguments; a noalias argument the function only
+//                  reads (readonly) is never written while it runs.
 //  end records     The leaves of those rebuilt values (arguments, and
 //                  values computed once per call outside any loop) are
 //                  recorded once, at the return of the augmented sweep, and
@@ -167,6 +168,14 @@ bool ReverseEmitter::writesObject(const Value *Obj) {
   // argument and Ptr is based on another argument.
   auto *ObjArg = dyn_cast<Argument>(Obj);
   bool NoAlias = ObjArg && ObjArg->hasNoAliasAttr();
+  // A noalias argument the function only reads (readonly, as LLVM infers
+  // it from the body and the callees): while the function runs, nothing
+  // writes that memory, whatever its callees write elsewhere (a callee
+  // calling lgamma, which writes signgam, is assumed to write anything).
+  if (NoAlias && ObjArg->onlyReadsMemory()) {
+    WritesObject[Obj] = false;
+    return false;
+  }
   // (The objects are followed through phis and selects: buffers swapped
   // between the steps of a time loop are still the function's own.)
   auto MayWrite = [&](const Value *Ptr) {
