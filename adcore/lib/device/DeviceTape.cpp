@@ -234,6 +234,12 @@ void placeInFrame(Function &F, FrameTape &T) {
   bumpOffsets(T, Top, [&](IRBuilder<> &) { return Buf; });
 }
 
+constexpr const char *SeparateSweeps =
+    "tape of unknown size in device code: the two sweeps do not run in one "
+    "function here (split mode without a tape slot, recursion, or a "
+    "derivative called from several places); use __enzyme_autodiff of a "
+    "non-recursive function, or give split mode a slot (enzyme_tape)";
+
 constexpr const char *SlotMark = "adcc_device_tape_slot";
 constexpr const char *SizeMark = "adcc_device_tape_size";
 constexpr uint64_t SlotHeader = 16;
@@ -359,7 +365,14 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
         B = std::max(B, SlotHeader + T.Bytes);
       }
       placeInSlot(F, T, S);
-    } else if (!T.Pushes.empty() || !T.Pops.empty()) {
+    } else if (T.Pushes.empty() != T.Pops.empty()) {
+      // (One sweep without the other: its records would die with the
+      // frame before the other sweep reads them.)
+      Reported.insert(&F);
+      CallInst *At = T.Pushes.empty() ? T.Pops.front() : T.Pushes.front();
+      Ctx.error(*At, SeparateSweeps);
+      continue;
+    } else if (!T.Pushes.empty()) {
       placeInFrame(F, T);
     }
   }
@@ -374,12 +387,7 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
             Callee && Callee->isDeclaration() &&
             isTapeFunction(Callee->getName()) &&
             !isTapeCall(*Call, "adcc_tape_thread")) {
-          Ctx.error(*Call, "tape of unknown size in device code: the two "
-                           "sweeps do not run in one function here (split "
-                           "mode without a tape slot, recursion, or a "
-                           "derivative called from several places); use "
-                           "__enzyme_autodiff of a non-recursive function, "
-                           "or give split mode a slot (enzyme_tape)");
+          Ctx.error(*Call, SeparateSweeps);
           return;
         }
 }

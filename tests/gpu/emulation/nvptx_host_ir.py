@@ -7,7 +7,17 @@ libdevice's arithmetic intrinsics (fma.rn.d, d2i.hi, ...) become LLVM's
 operations. Any other NVVM intrinsic is an error: the emulation would not
 be faithful.
 
-  warp_host_ir.py DEVICE.ll HOST-TRIPLE > HOST.ll
+  nvptx_host_ir.py DEVICE.ll HOST-TRIPLE > HOST.ll
+  nvptx_host_ir.py --grid DEVICE.ll HOST-TRIPLE > HOST.ll
+
+With --grid (whole CUDA programs, grid_emulation.cpp): every definition of
+the device module becomes internal (the host object of the same source has
+functions of the same names, compiled for the host; what the module only
+declares, as the block's dynamic shared memory `adcc_kernel_shared`, the
+emulation defines), and each kernel gets an entry that takes the launch's argument array
+(cudaLaunchKernel's `void **`), listed in `emu_kernels` with the address of
+the host's launch stub of the same kernel, by which cudaLaunchKernel finds
+it.
 """
 import re
 import sys
@@ -79,7 +89,7 @@ def definition(name):
     m = re.fullmatch(r"nvvm\.shfl\.sync\.(idx|up|down|bfly)\.(i32|f32)(p?)",
                      name)
     if not m:
-        sys.exit("warp_host_ir.py: no emulation of llvm.%s" % name)
+        sys.exit("nvptx_host_ir.py: no emulation of llvm.%s" % name)
     mode, ty, pred = MODES[m.group(1)], m.group(2), m.group(3) == "p"
     t = "i32" if ty == "i32" else "float"
     body = ["define internal %s @emu.%s(i32 %%m, %s %%v, i32 %%b, i32 %%c) {"
@@ -106,9 +116,103 @@ def definition(name):
     return "\n".join(body) + "\n"
 
 
+def split_params(text):
+    """The parameters of a definition's list, split at top-level commas."""
+    params, depth, quoted, cur = [], 0, False, ""
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "({[<":
+            depth += 1
+        elif not quoted and ch in ")}]>":
+            depth -= 1
+        if ch == "," and depth == 0 and not quoted:
+            params.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        params.append(cur.strip())
+    return params
+
+
+def stub_name(kernel):
+    """The host launch stub of a kernel: clang names it `__device_stub__`
+    followed by the kernel's (unqualified) name, in the same mangling."""
+    m = re.match(r"(_Z(?:N(?:\d+[A-Za-z_]\w*?)*?)?)(\d+)", kernel)
+    if not m:
+        return "__device_stub__" + kernel
+    # Walk the nested name: the last <length><identifier> before the
+    # template arguments or the parameters is the kernel's own name.
+    i, prefix = 2, "_Z"
+    if kernel[i] == "N":
+        i += 1
+    parts = []
+    while i < len(kernel) and kernel[i].isdigit():
+        j = i
+        while kernel[j].isdigit():
+            j += 1
+        n = int(kernel[i:j])
+        parts.append((i, j, n))
+        i = j + n
+    if not parts:
+        return "__device_stub__" + kernel
+    start, digits_end, n = parts[-1]
+    ident = kernel[digits_end:digits_end + n]
+    return (kernel[:start] + str(n + 15) + "__device_stub__" + ident +
+            kernel[digits_end + n:])
+
+
+def grid_entries(text):
+    """Entries for the kernels (ptx_kernel definitions) of `text`."""
+    out, table = [], []
+    for m in re.finditer(r"^define [^@]*ptx_kernel void @([\w.$]+)\((.*)\)"
+                         r"[^(]*\{$", text, re.M):
+        name, params = m.group(1), split_params(m.group(2))
+        body, args = [], []
+        for k, p in enumerate(params):
+            ty = p.split()[0]
+            body.append("  %%p%d = getelementptr ptr, ptr %%args, i64 %d"
+                        % (k, k))
+            body.append("  %%a%d = load ptr, ptr %%p%d" % (k, k))
+            byval = re.search(r"byval\((%[^)]*|\w+)\)( align \d+)?", p)
+            if byval:
+                args.append("ptr %s %%a%d" % (byval.group(0), k))
+            else:
+                body.append("  %%v%d = load %s, ptr %%a%d" % (k, ty, k))
+                args.append("%s %%v%d" % (ty, k))
+        entry = "emu.entry.%d" % len(table)
+        stub = stub_name(name)
+        out.append("define internal void @%s(ptr %%args) {\n%s\n"
+                   "  call void @%s(%s)\n  ret void\n}\n"
+                   % (entry, "\n".join(body), name, ", ".join(args)))
+        out.append("declare extern_weak void @%s()" % stub)
+        table.append("{ ptr, ptr } { ptr @%s, ptr @%s }" % (stub, entry))
+    out.append("@emu_kernels = constant [%d x { ptr, ptr }] [%s]"
+               % (len(table) + 1, ", ".join(table + ["{ ptr, ptr } zeroinitializer"])))
+    return out
+
+
+def internalize(line):
+    """A definition or global of the device module, made internal."""
+    m = re.match(r"(define|@[\w.$\"]+ =) ((?:(?:linkonce_odr|weak_odr|"
+                 r"linkonce|weak|available_externally|dso_local|"
+                 r"hidden|protected|local_unnamed_addr|unnamed_addr) )*)(.*)",
+                 line)
+    if not m or m.group(3).startswith(("internal", "private", "external",
+                                       "extern_weak",
+                                       "appending")):
+        return line
+    keep = [w for w in m.group(2).split() if w.endswith("unnamed_addr")]
+    rest = re.sub(r",? comdat(\([^)]*\))?", "", m.group(3))
+    return " ".join([m.group(1), "internal"] + keep + [rest])
+
+
 def main():
-    text = open(sys.argv[1]).read()
-    triple = sys.argv[2]
+    grid = sys.argv[1] == "--grid"
+    args = sys.argv[2:] if grid else sys.argv[1:]
+    text = open(args[0]).read()
+    triple = args[1]
     used = sorted(set(re.findall(r"@llvm\.(nvvm\.[A-Za-z0-9_.]+)", text)))
     out = []
     for line in text.splitlines():
@@ -120,6 +224,10 @@ def main():
             continue
         elif line.startswith("attributes #"):
             line = re.sub(r'"target-(cpu|features)"="[^"]*"', "", line)
+        elif grid and re.match(r"\$.* = comdat", line):
+            continue
+        elif grid:
+            line = internalize(line)
         line = line.replace("ptx_kernel ", "")
         line = re.sub(r"@llvm\.(nvvm\.[A-Za-z0-9_.]+)", r"@emu.\1", line)
         out.append(line)
@@ -127,6 +235,8 @@ def main():
     out += ["declare i32 @emu_sreg(i32)",
             "declare void @emu_barrier()",
             "declare i64 @emu_shfl(i32, i32, i32, i32, i32)"]
+    if grid:
+        out += grid_entries(text)
     print("\n".join(out))
 
 
