@@ -183,9 +183,10 @@ struct GpuDesc {
   std::size_t (*SlotBytes)();
   /// Augmented and reverse kernels (Actives, Shadows, Consts in device
   /// memory, where they stay from one kernel to the other; slots, slot
-  /// bytes).
+  /// bytes; the augmented kernel's last: the device word that gets the most
+  /// bytes an item recorded past its slot).
   void (*Augmented)(const std::size_t *, const std::size_t *, void *, void *,
-                    const void *, void *, std::size_t);
+                    const void *, void *, std::size_t, void *);
   void (*Reverse)(const std::size_t *, const std::size_t *, void *, void *,
                   const void *, void *, std::size_t);
   std::size_t ActivesBytes, ConstsBytes;

@@ -43,6 +43,13 @@
 #define ADCC_GPU_DEVICE_DERIVATIVES 1
 // (Defined here, so that no extern variable is left in the PTX at -O0.)
 __attribute__((device)) inline int enzyme_dup, enzyme_const, enzyme_tape;
+#ifndef ADCC_DEVICE_TAPE_BYTES
+#define ADCC_DEVICE_TAPE_BYTES 8192
+#endif
+/// The bytes a work-item's tape slot keeps for records of unknown size (a
+/// loop of run-time trip count in the kernel's body; docs/gpu.md).
+extern "C" __attribute__((device, used)) inline const unsigned long long
+    adcc_device_tape_bytes = ADCC_DEVICE_TAPE_BYTES;
 extern "C" {
 __attribute__((device)) void __enzyme_fwddiff(void *, ...);
 __attribute__((device)) void __enzyme_augmentfwd(void *, ...);
@@ -117,7 +124,8 @@ __attribute__((global)) void
 gpuAugmentedKernel(typename KernelArgs<K, Ws...>::Actives *A,
                    typename KernelArgs<K, Ws...>::Actives *D,
                    const typename KernelArgs<K, Ws...>::Consts *C,
-                   unsigned char *Slots, std::size_t SlotBytes) {
+                   unsigned char *Slots, std::size_t SlotBytes,
+                   unsigned long long *Need) {
 #ifdef ADCC_GPU_DEVICE_DERIVATIVES
   index Ix = gpuIndex(), Shadow = Ix;
   gpuClearLocalShadow(Ix);
@@ -125,6 +133,11 @@ gpuAugmentedKernel(typename KernelArgs<K, Ws...>::Actives *A,
   __enzyme_augmentfwd(reinterpret_cast<void *>(&KernelArgs<K, Ws...>::item),
                       enzyme_dup, &Ix, &Shadow, enzyme_dup, A, D,
                       enzyme_const, C, enzyme_tape, Slot);
+  // (The slot's offset: the bytes the item recorded, past the slot's end
+  // where its records were of unknown size and the slot too small.)
+  const unsigned long long Top = *reinterpret_cast<unsigned long long *>(Slot);
+  if (Top > SlotBytes - 16)
+    __atomic_fetch_max(Need, Top, __ATOMIC_RELAXED);
 #endif
 }
 
@@ -226,11 +239,12 @@ template <typename K, typename... Ws> struct GpuFns : GpuPrimal<K, Ws...> {
   }
   static void augmented(const std::size_t *Grid, const std::size_t *Block,
                         void *Av, void *Dv, const void *Cv, void *Slots,
-                        std::size_t SlotBytes) {
+                        std::size_t SlotBytes, void *Need) {
     gpuAllowLocal(&gpuAugmentedKernel<K, Ws...>, LocalBytes);
     gpuAugmentedKernel<K, Ws...><<<dims(Grid), dims(Block), LocalBytes>>>(
         static_cast<A *>(Av), static_cast<A *>(Dv), static_cast<const C *>(Cv),
-        static_cast<unsigned char *>(Slots), SlotBytes);
+        static_cast<unsigned char *>(Slots), SlotBytes,
+        static_cast<unsigned long long *>(Need));
     gpuFinish();
   }
   static void reverse(const std::size_t *Grid, const std::size_t *Block,
@@ -270,12 +284,13 @@ inline void gpuShape(const std::size_t *Global, const std::size_t *Local,
 
 /// What the augmented launch leaves for the reverse one: the device copy
 /// of the arguments, their shadows and the constants (at Args, Args +
-/// ShadowsAt, Args + ConstsAt), the host's copy of the shadows, and the
+/// ShadowsAt, Args + ConstsAt; at Args + NeedAt the most bytes an item's
+/// records took past its slot), the host's copy of the shadows, and the
 /// device buffer of tape slots.
 struct GpuLaunchTape {
   std::vector<unsigned char> Shadows;
   unsigned char *Args = nullptr;
-  std::size_t ShadowsAt = 0, ConstsAt = 0;
+  std::size_t ShadowsAt = 0, ConstsAt = 0, NeedAt = 0;
   void *Slots = nullptr;
   std::size_t SlotBytes = 0;
 };
@@ -320,6 +335,26 @@ inline void adcc_kernel_gpu_check_shadows(const adcc::detail::GpuDesc &D,
         "as adcc::Const(pointer), or give it a shadow in device memory");
 }
 
+/// Stops the program when an item's records did not fit in its slot (a
+/// loop of run-time trip count in the kernel's body): the reverse kernel
+/// would read garbage.
+inline void adcc_kernel_gpu_check_slots(const adcc::detail::GpuLaunchTape &T) {
+  unsigned long long Need = 0;
+  adcc::detail::gpuCheck(
+      adcc::detail::gpuToHost(&Need, T.Args + T.NeedAt, sizeof Need),
+      "the tape of the augmented kernel");
+  if (!Need)
+    return;
+  char Message[512];
+  std::snprintf(Message, sizeof Message,
+                "the tape of a work-item of the augmented kernel takes %llu "
+                "bytes, more than the %zu bytes of its slot (records of a "
+                "loop whose trip count is known only at run time); compile "
+                "with -DADCC_DEVICE_TAPE_BYTES=%llu or more",
+                Need, T.SlotBytes - 16, Need);
+  adcc::detail::gpuLaunchError(Message);
+}
+
 ADCC_FORWARD_RULE(adcc_kernel_launch_gpu)
 inline void adcc_kernel_launch_gpu_fwd(std::uintptr_t Desc, std::size_t G0,
                                        std::size_t G1, std::size_t G2,
@@ -353,11 +388,16 @@ inline void *adcc_kernel_launch_gpu_aug(std::uintptr_t Desc, std::size_t G0,
   T->Shadows.assign(Sv, Sv + D.ActivesBytes);
   T->ShadowsAt = gpuAligned(D.ActivesBytes);
   T->ConstsAt = 2 * T->ShadowsAt;
+  T->NeedAt = T->ConstsAt + gpuAligned(D.ConstsBytes);
   void *Args = nullptr;
+  const unsigned long long Need = 0;
   adcc::detail::gpuCheck(
-      adcc::detail::gpuMalloc(&Args, T->ConstsAt + D.ConstsBytes + 1),
+      adcc::detail::gpuMalloc(&Args, T->NeedAt + sizeof Need),
       "the arguments of the augmented kernel");
   T->Args = static_cast<unsigned char *>(Args);
+  adcc::detail::gpuCheck(
+      adcc::detail::gpuToDevice(T->Args + T->NeedAt, &Need, sizeof Need),
+      "the arguments of the augmented kernel");
   adcc::detail::gpuCheck(
       adcc::detail::gpuToDevice(T->Args, Actives, D.ActivesBytes),
       "the arguments of the augmented kernel");
@@ -386,7 +426,9 @@ inline void *adcc_kernel_launch_gpu_aug(std::uintptr_t Desc, std::size_t G0,
     adcc::detail::gpuLaunchError(Message);
   }
   D.Augmented(Grid, Block, T->Args, T->Args + T->ShadowsAt,
-              T->Args + T->ConstsAt, T->Slots, T->SlotBytes);
+              T->Args + T->ConstsAt, T->Slots, T->SlotBytes,
+              T->Args + T->NeedAt);
+  adcc_kernel_gpu_check_slots(*T);
   return T;
 }
 
