@@ -20,8 +20,6 @@ constexpr int M = 256, WG = 64;
 
 /// y_i = sum_{k < n_i} prod_{j <= k} (1 + x_i exp(-j (1 + x_{i+1}^2) / 20) / 2),
 /// n_i = Base + i % 5: a product whose factors the reverse sweep needs.
-/// (exp, not sin: libdevice's sin has inline assembly, which the grid
-/// emulation cannot run.)
 struct Series {
   __host__ __device__ void operator()(const adcc::index &Ix, int Base,
                                       const double *X, double *Y) const {

@@ -87,6 +87,23 @@ uint64_t emu_shfl(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t) {
   std::abort();
 }
 
+/// What NVVM's reflection pass answers in code compiled for sm_80 without
+/// flush-to-zero: libdevice's functions ask it where the pass did not run
+/// (-O0).
+int __nvvm_reflect(const char *Name) {
+  if (!std::strcmp(Name, "__CUDA_ARCH"))
+    return 800;
+  return !std::strcmp(Name, "__CUDA_PREC_SQRT");
+}
+
+void emu_asm(uint32_t Which) {
+  std::fprintf(stderr, "grid emulation: the device code ran inline PTX "
+                       "assembly (#%u; libdevice's sin and cos use it for "
+                       "large arguments), which the host cannot run\n",
+               Which);
+  std::abort();
+}
+
 int cudaGetDeviceCount(int *N) {
   *N = 1;
   return 0;

@@ -14,7 +14,8 @@ With --grid (whole CUDA programs, grid_emulation.cpp): every definition of
 the device module becomes internal (the host object of the same source has
 functions of the same names, compiled for the host; what the module only
 declares, as the block's dynamic shared memory `adcc_kernel_shared`, the
-emulation defines), and each kernel gets an entry that takes the launch's argument array
+emulation defines; a call of inline PTX assembly, a call that stops the
+emulation with a message if it runs), and each kernel gets an entry that takes the launch's argument array
 (cudaLaunchKernel's `void **`), listed in `emu_kernels` with the address of
 the host's launch stub of the same kernel, by which cudaLaunchKernel finds
 it.
@@ -36,6 +37,10 @@ ARITHMETIC = {
     "nvvm.fma.rn.d": ("double", ["double"] * 3,
                       "%r = call double @llvm.fma.f64(double %a, double %b, "
                       "double %c)"),
+    "nvvm.sqrt.rn.d": ("double", ["double"],
+                       "%r = call double @llvm.sqrt.f64(double %a)"),
+    "nvvm.div.rn.d": ("double", ["double"] * 2, "%r = fdiv double %a, %b"),
+    "nvvm.rcp.rn.d": ("double", ["double"], "%r = fdiv double 1.0, %a"),
     "nvvm.fabs.f64": ("double", ["double"],
                       "%r = call double @llvm.fabs.f64(double %a)"),
     "nvvm.fabs.f32": ("float", ["float"],
@@ -193,6 +198,28 @@ def grid_entries(text):
     return out
 
 
+ASM_CALL = re.compile(r'^(\s*(?:%[\w.]+ = )?)(?:tail |notail )?call (.*?) asm '
+                      r'(?:sideeffect )?(?:alignstack )?"(?:[^"\\]|\\.)*", '
+                      r'"(?:[^"\\]|\\.)*"\((.*)\)( #\d+)?(, !srcloc !\d+)?\s*$')
+
+
+def replace_asm(line, asms):
+    """A call of inline PTX assembly (libdevice's sin and cos reduce large
+    arguments with it) becomes a call of a function that stops the
+    emulation with a message if it runs: the code around it is kept."""
+    m = ASM_CALL.match(line)
+    if not m:
+        return line
+    ret, args = m.group(2), m.group(3)
+    n = len(asms)
+    params = ", ".join(a.split()[0] for a in split_params(args))
+    value = "ret void" if ret == "void" else "ret %s poison" % ret
+    asms.append("define internal %s @emu.asm.%d(%s) {\n"
+                "  call void @emu_asm(i32 %d)\n  %s\n}\n"
+                % (ret, n, params, n, value))
+    return "%scall %s @emu.asm.%d(%s)" % (m.group(1), ret, n, args)
+
+
 def internalize(line):
     """A definition or global of the device module, made internal."""
     m = re.match(r"(define|@[\w.$\"]+ =) ((?:(?:linkonce_odr|weak_odr|"
@@ -214,11 +241,11 @@ def main():
     text = open(args[0]).read()
     triple = args[1]
     used = sorted(set(re.findall(r"@llvm\.(nvvm\.[A-Za-z0-9_.]+)", text)))
-    if re.search(r"= (tail )?call [^@]* asm ", text):
-        # (libdevice's sin and cos reduce large arguments so.)
+    if not grid and re.search(r"call [^@]* asm ", text):
         sys.exit("nvptx_host_ir.py: the device code holds inline PTX "
                  "assembly, which the host cannot run")
     out = []
+    asms = []
     for line in text.splitlines():
         if line.startswith("target datalayout"):
             continue
@@ -232,6 +259,8 @@ def main():
             continue
         elif grid:
             line = internalize(line)
+        if grid:
+            line = replace_asm(line, asms)
         line = line.replace("ptx_kernel ", "")
         line = re.sub(r"@llvm\.(nvvm\.[A-Za-z0-9_.]+)", r"@emu.\1", line)
         out.append(line)
@@ -240,6 +269,7 @@ def main():
             "declare void @emu_barrier()",
             "declare i64 @emu_shfl(i32, i32, i32, i32, i32)"]
     if grid:
+        out += asms + ["declare void @emu_asm(i32)"]
         out += grid_entries(text)
     print("\n".join(out))
 
