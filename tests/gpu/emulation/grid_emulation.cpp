@@ -96,6 +96,10 @@ int __nvvm_reflect(const char *Name) {
   return !std::strcmp(Name, "__CUDA_PREC_SQRT");
 }
 
+/// Between the load and the store of an atomic add made plain
+/// (nvptx_host_ir.py --plain-atomics).
+void emu_yield() { std::this_thread::yield(); }
+
 void emu_asm(uint32_t Which) {
   std::fprintf(stderr, "grid emulation: the device code ran inline PTX "
                        "assembly (#%u; libdevice's sin and cos use it for "

@@ -8,7 +8,7 @@ operations. Any other NVVM intrinsic is an error: the emulation would not
 be faithful.
 
   nvptx_host_ir.py DEVICE.ll HOST-TRIPLE > HOST.ll
-  nvptx_host_ir.py --grid DEVICE.ll HOST-TRIPLE > HOST.ll
+  nvptx_host_ir.py --grid [--plain-atomics] DEVICE.ll HOST-TRIPLE > HOST.ll
 
 With --grid (whole CUDA programs, grid_emulation.cpp): every definition of
 the device module becomes internal (the host object of the same source has
@@ -19,6 +19,10 @@ emulation with a message if it runs), and each kernel gets an entry that takes t
 (cudaLaunchKernel's `void **`), listed in `emu_kernels` with the address of
 the host's launch stub of the same kernel, by which cudaLaunchKernel finds
 it.
+
+--plain-atomics makes every atomic add of floating-point numbers a plain
+load, add and store: a program whose threads add into one location must
+then fail on the emulation (lost additions), which checks the check.
 """
 import re
 import sys
@@ -235,9 +239,33 @@ def internalize(line):
     return " ".join([m.group(1), "internal"] + keep + [rest])
 
 
+ATOMIC_ADD = re.compile(r"^(\s*)(%[\w.]+) = atomicrmw (?:volatile )?fadd "
+                        r"(ptr(?: addrspace\(\d+\))?) (%[\w.]+), "
+                        r"(double|float) (%[\w.]+|[-\w.+]+) .*$")
+
+
+def plain_add(line):
+    """An atomic add made a plain load, add and store (--plain-atomics: a
+    check that the emulation notices the additions such code loses), with
+    a yield of the host thread between them, so that the threads that
+    meet there interleave."""
+    m = ATOMIC_ADD.match(line)
+    if not m:
+        return line
+    pad, res, ptr, at, ty, val = m.groups()
+    name = "%plain." + res[1:]
+    return ("%s%s = load %s, %s %s\n%scall void @emu_yield()\n"
+            "%s%s = fadd %s %s, %s\n%sstore %s %s, %s %s"
+            % (pad, res, ty, ptr, at, pad, pad, name, ty, res, val, pad, ty,
+               name, ptr, at))
+
+
 def main():
-    grid = sys.argv[1] == "--grid"
-    args = sys.argv[2:] if grid else sys.argv[1:]
+    args = sys.argv[1:]
+    plain = "--plain-atomics" in args
+    args = [a for a in args if a != "--plain-atomics"]
+    grid = args[0] == "--grid"
+    args = args[1:] if grid else args
     text = open(args[0]).read()
     triple = args[1]
     used = sorted(set(re.findall(r"@llvm\.(nvvm\.[A-Za-z0-9_.]+)", text)))
@@ -261,6 +289,8 @@ def main():
             line = internalize(line)
         if grid:
             line = replace_asm(line, asms)
+        if plain:
+            line = plain_add(line)
         line = line.replace("ptx_kernel ", "")
         line = re.sub(r"@llvm\.(nvvm\.[A-Za-z0-9_.]+)", r"@emu.\1", line)
         out.append(line)
@@ -268,6 +298,8 @@ def main():
     out += ["declare i32 @emu_sreg(i32)",
             "declare void @emu_barrier()",
             "declare i64 @emu_shfl(i32, i32, i32, i32, i32)"]
+    if plain:
+        out.append("declare void @emu_yield()")
     if grid:
         out += asms + ["declare void @emu_asm(i32)"]
         out += grid_entries(text)

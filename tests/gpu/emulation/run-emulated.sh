@@ -30,7 +30,9 @@ flags=(-std=c++17 -Wno-unknown-cuda-version -x cuda --cuda-path="$cuda"
 echo "+ $cxx $level ${flags[*]} --cuda-device-only -S -emit-llvm $src"
 "$cxx" "$level" "${flags[@]}" --cuda-device-only -S -emit-llvm "$src" \
   -o "$out/device.ll"
-python3 "$here/nvptx_host_ir.py" --grid "$out/device.ll" \
+# (EMULATE_PLAIN_ATOMICS=1: atomic adds made plain, a check of the check.)
+python3 "$here/nvptx_host_ir.py" --grid \
+  ${EMULATE_PLAIN_ATOMICS:+--plain-atomics} "$out/device.ll" \
   "$("$cxx" -print-target-triple)" >"$out/device-host.ll"
 "${CLANG:-$cxx}" -O0 -Wno-override-module -c "$out/device-host.ll" \
   -o "$out/device-host.o"
