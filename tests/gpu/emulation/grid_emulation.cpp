@@ -8,7 +8,8 @@
 //   are host threads that run at the same time, so that the atomic adds of
 //   the device code are real atomic operations between threads, and a
 //   plain update where several threads meet can lose an addition as on a
-//   GPU. __syncthreads() is a barrier of the block's threads.
+//   GPU. __syncthreads() is a barrier of the block's threads; a warp
+//   shuffle (PTX's shfl.sync, ptx_shuffle.h) a barrier of its warp's 32.
 // - The block's dynamic shared memory (`adcc_kernel_shared`) is one buffer
 //   (one block at a time), filled with NaNs before each block, as memory
 //   that cudaMalloc returns is: code that reads what it has not written
@@ -17,12 +18,16 @@
 //   cudaMemcpy a copy; the device is device 0 of one.
 //
 // Not a CUDA runtime: what a program calls that is not here fails to link.
+#include "ptx_shuffle.h"
+
+#include <algorithm>
 #include <barrier>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <thread>
 #include <vector>
 
@@ -46,6 +51,9 @@ Dim3 Grid, Block, PushedGrid, PushedBlock;
 std::size_t PushedShared;
 thread_local unsigned Tid[3], Ctaid[3];
 std::barrier<> *BlockBarrier;
+/// The barriers of the block's warps, the values its lanes shuffle.
+std::deque<std::barrier<>> *WarpBarriers;
+uint32_t WarpSlots[1024];
 int LastError;
 
 /// Memory as cudaMalloc leaves it: NaNs (all ones) rather than zeros.
@@ -81,10 +89,19 @@ uint32_t emu_sreg(uint32_t Which) {
 
 void emu_barrier() { BlockBarrier->arrive_and_wait(); }
 
-uint64_t emu_shfl(uint32_t, uint32_t, uint32_t, uint32_t, uint32_t) {
-  std::fprintf(stderr, "grid emulation: warp shuffles are not emulated "
-                       "(tests/lit/device/warp-emulated.cu has them)\n");
-  std::abort();
+/// PTX's shfl.sync (ptx_shuffle.h) among the lanes of the thread's warp.
+uint64_t emu_shfl(uint32_t Mode, uint32_t Mask, uint32_t V, uint32_t B,
+                  uint32_t C) {
+  const unsigned T = Tid[0] + Block.x * (Tid[1] + Block.y * Tid[2]);
+  if (Block.x * Block.y * Block.z % 32) {
+    std::fprintf(stderr, "grid emulation: warp shuffles need blocks of "
+                         "whole warps (a multiple of 32 threads)\n");
+    std::abort();
+  }
+  return ptxShuffle(
+      T % 32, &WarpSlots[T / 32 * 32],
+      [&] { (*WarpBarriers)[T / 32].arrive_and_wait(); }, Mode, Mask, V, B,
+      C);
 }
 
 /// What NVVM's reflection pass answers in code compiled for sm_80 without
@@ -180,6 +197,10 @@ int cudaLaunchKernel(const void *Stub, Dim3 G, Dim3 B, void **Args,
   Block = B;
   std::barrier<> Barrier(Threads);
   BlockBarrier = &Barrier;
+  std::deque<std::barrier<>> Warps;
+  for (unsigned W = 0; W < Threads; W += 32)
+    Warps.emplace_back(std::min(32u, Threads - W));
+  WarpBarriers = &Warps;
   auto Thread = [&](unsigned T) {
     Tid[0] = T % B.x;
     Tid[1] = T / B.x % B.y;
