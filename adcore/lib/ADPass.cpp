@@ -160,7 +160,7 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
   if (!O0 && !Device)
     Simplified.insert(Ctx.cache().functions().begin(),
                       Ctx.cache().functions().end());
-  inlineGenerated(Generated, Simplified, Touched);
+  inlineGenerated(Generated, Simplified, Touched, /*Always=*/Device);
   if (Device)
     placeDeviceTapes(Ctx, /*Promote=*/O0);
   // (in module order; not the derivatives now inlined everywhere, which

@@ -11,7 +11,10 @@
 //                       [--min-time S] [--only NAME[,NAME...]]
 // Kernels: stencil (tiled 2-D, group-local memory and barriers), reduction
 // (barrier tree in group-local memory, a scalar Active argument), nbody
-// (forces through group-local tiles of bodies), matmul (16 x 16 tiles).
+// (forces through group-local tiles of bodies), matmul (16 x 16 tiles),
+// hydro (a LULESH-style step: element pressures and corner forces from
+// gathered nodes, nodal forces gathered through the connectivity, a time
+// step).
 // The pointer arguments are given with their sizes (adcc::sized), so that
 // the reverse kernels run their work-groups in parallel.
 // Exit status 0, 1 when a derivative was wrong, 2 for usage errors.
@@ -23,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -158,6 +162,101 @@ double matmulLoss(const double *A, const double *B, double *C, int N) {
   return S;
 }
 
+// A Lagrangian hydrodynamics step on an N x N mesh of quadrilaterals, in
+// the style of LULESH: element pressures and corner forces from the
+// element's nodes (gathered through the connectivity), then each node sums
+// the corner forces of its elements (gathered through the node-to-corner
+// list: the scatter done as a gather, no two items writing one place) and
+// takes a time step. Inputs: the node coordinates, then the element
+// energies; the loss weighs the nodes' displacements.
+constexpr int HW = 64;          // hydro work-group
+constexpr double HydroDt = 0.01; // time step
+
+/// The connectivity of an N x N quad mesh on (N + 1)^2 nodes: the nodes of
+/// each element (4 per element, counter-clockwise), and for each node the
+/// element corners it is (4 per node, 8 e + 2 k of the corner forces, -1
+/// where the node has fewer elements).
+struct HydroMesh {
+  std::vector<int> Nodes, Corners;
+  explicit HydroMesh(int N) : Nodes(4 * N * N), Corners(4 * (N + 1) * (N + 1), -1) {
+    for (int J = 0; J < N; ++J)
+      for (int I = 0; I < N; ++I) {
+        const int E = J * N + I;
+        const int At[4] = {J * (N + 1) + I, J * (N + 1) + I + 1,
+                           (J + 1) * (N + 1) + I + 1, (J + 1) * (N + 1) + I};
+        for (int K = 0; K < 4; ++K) {
+          Nodes[4 * E + K] = At[K];
+          int *C = &Corners[4 * At[K]];
+          while (*C >= 0)
+            ++C;
+          *C = 8 * E + 2 * K;
+        }
+      }
+  }
+};
+
+double hydroLoss(const double *X, const double *Energy, double *Force,
+                 double *Next, const HydroMesh *Mesh, int N) {
+  const int Elements = N * N, Nodes = (N + 1) * (N + 1);
+  // Element pressure p = (gamma - 1) e / area; corner k's force is
+  // p d(area)/d(x_k) (half the normal of the opposite diagonal).
+  auto ElementKernel = [](const adcc::index &Ix, const double *X,
+                          const double *Energy, double *Force,
+                          const int *Conn) {
+    const std::size_t E = Ix.global_id();
+    double PX[4], PY[4];
+    for (int K = 0; K < 4; ++K) {
+      PX[K] = X[2 * Conn[4 * E + K]];
+      PY[K] = X[2 * Conn[4 * E + K] + 1];
+    }
+    double Area = 0;
+    for (int K = 0; K < 4; ++K)
+      Area += 0.5 * (PX[K] * PY[(K + 1) % 4] - PX[(K + 1) % 4] * PY[K]);
+    const double P = 0.4 * Energy[E] / Area;
+    for (int K = 0; K < 4; ++K) {
+      Force[8 * E + 2 * K] = 0.5 * P * (PY[(K + 1) % 4] - PY[(K + 3) % 4]);
+      Force[8 * E + 2 * K + 1] =
+          0.5 * P * (PX[(K + 3) % 4] - PX[(K + 1) % 4]);
+    }
+  };
+  auto NodeKernel = [](const adcc::index &Ix, const double *X,
+                       const double *Force, double *Next, const int *Corners,
+                       int Nodes) {
+    const std::size_t I = Ix.global_id();
+    if (I >= std::size_t(Nodes))
+      return;
+    double FX = 0, FY = 0;
+    for (int K = 0; K < 4; ++K)
+      if (int C = Corners[4 * I + K]; C >= 0) {
+        FX += Force[C];
+        FY += Force[C + 1];
+      }
+    // (at rest before the step, unit nodal mass)
+    Next[2 * I] = X[2 * I] + HydroDt * HydroDt * FX;
+    Next[2 * I + 1] = X[2 * I + 1] + HydroDt * HydroDt * FY;
+  };
+  adcc::launch(adcc::cpu, ElementKernel, adcc::range(Elements),
+               adcc::range(HW), adcc::sized(X, 2 * Nodes),
+               adcc::sized(Energy, Elements), adcc::sized(Force, 8 * Elements),
+               adcc::Const(static_cast<const int *>(Mesh->Nodes.data())));
+  const int Padded = (Nodes + HW - 1) / HW * HW;
+  adcc::launch(adcc::cpu, NodeKernel, adcc::range(Padded), adcc::range(HW),
+               adcc::sized(X, 2 * Nodes),
+               adcc::sized(static_cast<const double *>(Force), 8 * Elements),
+               adcc::sized(Next, 2 * Nodes),
+               adcc::Const(static_cast<const int *>(Mesh->Corners.data())),
+               adcc::Const(Nodes));
+  // (The weighed squares of the displacements: of the coordinates
+  // themselves, the loss would be of order N^4, and a central difference
+  // would lose its digits.)
+  double S = 0;
+  for (int I = 0; I < 2 * Nodes; ++I) {
+    const double D = (Next[I] - X[I]) / (HydroDt * HydroDt);
+    S += D * D * (1 + 0.01 * (I % 5));
+  }
+  return S;
+}
+
 // ---- one benchmark -----------------------------------------------------
 
 /// A benchmark: its inputs x (all active), and three ways to run it.
@@ -172,6 +271,9 @@ struct Case {
   /// The tangent along V.
   double (*Forward)(Case &, const Vec &V);
   Vec Work, DWork;
+  /// hydro: its mesh and corner forces (with their shadow).
+  std::shared_ptr<HydroMesh> Mesh;
+  Vec Force, DForce;
 };
 
 double stencilPrimal(Case &C, const Vec &X) {
@@ -251,6 +353,36 @@ double matmulForward(Case &C, const Vec &V) {
                        adcc::Const(C.N));
 }
 
+// (x holds the node coordinates, then the element energies.)
+double hydroPrimal(Case &C, const Vec &X) {
+  return hydroLoss(X.data(), X.data() + C.Work.size(), C.Force.data(),
+                   C.Work.data(), C.Mesh.get(), C.N);
+}
+double hydroGradient(Case &C, Vec &G) {
+  std::fill(G.begin(), G.end(), 0.0);
+  std::fill(C.DWork.begin(), C.DWork.end(), 0.0);
+  std::fill(C.DForce.begin(), C.DForce.end(), 0.0);
+  const std::size_t M = C.Work.size();
+  adcc::gradient(hydroLoss,
+                 adcc::Duplicated<const double>(C.X.data(), G.data()),
+                 adcc::Duplicated<const double>(C.X.data() + M, G.data() + M),
+                 adcc::Duplicated(C.Force.data(), C.DForce.data()),
+                 adcc::Duplicated(C.Work.data(), C.DWork.data()),
+                 adcc::Const(static_cast<const HydroMesh *>(C.Mesh.get())),
+                 adcc::Const(C.N));
+  return 0;
+}
+double hydroForward(Case &C, const Vec &V) {
+  const std::size_t M = C.Work.size();
+  return adcc::forward(
+      hydroLoss, adcc::Dual<const double *>(C.X.data(), V.data()),
+      adcc::Dual<const double *>(C.X.data() + M, V.data() + M),
+      adcc::Dual(C.Force.data(), C.DForce.data()),
+      adcc::Dual(C.Work.data(), C.DWork.data()),
+      adcc::Const(static_cast<const HydroMesh *>(C.Mesh.get())),
+      adcc::Const(C.N));
+}
+
 Case makeCase(const std::string &Name, int N) {
   Case C{};
   C.N = N;
@@ -268,6 +400,14 @@ Case makeCase(const std::string &Name, int N) {
     C = {"nbody", N, "n=" + std::to_string(N), {}, nbodyPrimal, nbodyGradient,
          nbodyForward, {}, {}};
     Inputs = Work = 3 * std::size_t(N);
+  } else if (Name == "hydro") {
+    C = {"hydro", N, std::to_string(N) + "x" + std::to_string(N), {},
+         hydroPrimal, hydroGradient, hydroForward, {}, {}};
+    Work = 2 * std::size_t(N + 1) * (N + 1);
+    Inputs = Work + std::size_t(N) * N;
+    C.Mesh = std::make_shared<HydroMesh>(N);
+    C.Force.assign(8 * std::size_t(N) * N, 0.0);
+    C.DForce.assign(C.Force.size(), 0.0);
   } else {
     C = {"matmul", N, std::to_string(N) + "x" + std::to_string(N), {},
          matmulPrimal, matmulGradient, matmulForward, {}, {}};
@@ -278,6 +418,11 @@ Case makeCase(const std::string &Name, int N) {
   for (std::size_t I = 0; I < Inputs; ++I)
     C.X[I] = 0.5 * std::sin(0.7 * double(I) + 0.3) +
              (Name == "nbody" ? double(I % 17) * 0.2 : 0.0);
+  if (Name == "hydro") // (a mesh of unit squares, slightly moved; e > 0)
+    for (std::size_t I = 0; I < Inputs; ++I)
+      C.X[I] = I < Work ? double(I % 2 ? I / 2 / (N + 1) : I / 2 % (N + 1)) +
+                              0.05 * std::sin(0.7 * double(I))
+                        : 1 + 0.5 * std::sin(0.3 * double(I));
   if (Name == "reduction")
     C.X[0] = 0.8;
   C.Work.assign(Work, 0.0);
@@ -382,7 +527,8 @@ int main(int Argc, char **Argv) {
                         {"reduction", 1 << 16, true},
                         {"reduction", 1 << 20, false},
                         {"nbody", 1024, true},     {"nbody", 4096, false},
-                        {"matmul", 64, true},      {"matmul", 256, false}};
+                        {"matmul", 64, true},      {"matmul", 256, false},
+                        {"hydro", 64, true},       {"hydro", 256, false}};
   std::printf("launches_bench: CPU backend, %zu worker threads\n",
               adcc::detail::WorkerPool::get().size());
   std::printf("%-10s %-12s %12s %12s %9s %12s %9s  %s\n", "kernel", "size",

@@ -9,6 +9,7 @@
 // the CPU launches alone are checked by kernels_stencil.cpp and
 // kernels_reduction.cpp.
 #include "check.h"
+#include "cuda_device.h"
 
 #include <adcc/kernels.hpp>
 
@@ -102,13 +103,7 @@ Grad derivatives(double S, const double *U, const double *V, double *Out,
 }
 
 int main() {
-  int Devices = 0;
-  cudaError_t E = cudaGetDeviceCount(&Devices);
-  if (E != cudaSuccess || Devices == 0) {
-    printf("skipped: no CUDA device (%s)\n",
-           E != cudaSuccess ? cudaGetErrorString(E) : "none found");
-    return 77;
-  }
+  requireCudaDevice();
   double *U, *Gpu, *Cpu;
   cudaMallocManaged(&U, M * sizeof(double));
   cudaMallocManaged(&Gpu, M * sizeof(double));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the GPU numerical tests: each .cu file here (and
-# tests/e2e/kernels_cuda.cu) is compiled by adcc++
+# tests/e2e/kernels_cuda.cu, kernels_cuda_loops.cu) is compiled by adcc++
 # for the GPU of this machine (host and device code, linked with the CUDA
 # runtime) and run. Without a GPU (nvidia-smi missing or failing) or
 # without the CUDA toolkit, prints why and exits 77 (skipped).
@@ -23,7 +23,8 @@ trap 'rm -rf "$work"' EXIT
 status=0
 # (and the kernel launches' test: the derivatives of launches on
 # adcc::cuda against adcc::cpu)
-for src in "$here"/*.cu "$here"/../e2e/kernels_cuda.cu; do
+for src in "$here"/*.cu "$here"/../e2e/kernels_cuda.cu \
+  "$here"/../e2e/kernels_cuda_loops.cu; do
   name=$(basename "${src%.cu}")
   for level in -O0 -O2; do
     echo "+ $adccxx -x cuda --cuda-gpu-arch=$arch $level $src"

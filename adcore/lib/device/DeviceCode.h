@@ -43,6 +43,10 @@ namespace adcore {
 struct MathRule;
 class SynthesisContext;
 
+/// The most a GPU thread's tape may take: CUDA's limit of local memory per
+/// thread (512 KiB); AMDGPU's private segment is smaller still in practice.
+constexpr uint64_t MaxThreadTape = 512 * 1024;
+
 /// Marks the device-library functions that have a rule `noinline` (they
 /// arrive `alwaysinline`), so that the AD pass sees their calls. Returns
 /// whether it changed any.

@@ -16,7 +16,8 @@
 // loops), SROA turns the buffer into registers.
 //
 // Where a bound is not known (a loop of data-dependent trip count around a
-// record, recursion), the request is an error.
+// record, recursion), a combined gradient is an error: its frame has a size
+// fixed at compile time.
 //
 // Split mode, whose tape outlives the call, records in a slot the caller
 // gives (__enzyme_augmentfwd(..., enzyme_tape, slot), then
@@ -34,6 +35,23 @@
 // over the functions of the module that record a sweep of it in a slot).
 // This is what a kernel launch's augmented kernel gives each work-item:
 // one slot per global linear index of a buffer the launch allocates.
+//
+// A slot's records of unknown size (a loop of run-time trip count around a
+// record whose own size is bounded): the slot gets a fixed capacity, the
+// bounded records plus a reserve (the module's `adcc_device_tape_bytes`,
+// else DefaultReserve; at least the largest record), and every push of the
+// function checks the slot's end:
+//
+//   push:  top += round16(size); p = top <= capacity ? slot + 16 + old
+//                                                     : slot + 16
+//
+// Past the end the offset keeps counting (the bytes the thread needed) and
+// the records go to the slot's start, so that nothing is written beyond the
+// slot; the records are then garbage, which the caller learns from the
+// offset: after the augmented sweep, an offset above the capacity
+// (__enzyme_augmentsize - 16) says that the slot was too small and by how
+// much. The kernel launches' augmented kernels report it, and the launch
+// stops with a message instead of running the reverse kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,9 +77,6 @@ namespace adcore {
 namespace {
 
 constexpr uint64_t RecordAlign = 16;
-/// The most a thread's tape may take: CUDA's limit of local memory per
-/// thread (512 KiB); AMDGPU's private segment is smaller still in practice.
-constexpr uint64_t MaxThreadTape = 512 * 1024;
 
 bool isTapeCall(const CallInst &Call, StringRef Name) {
   const Function *F = Call.getCalledFunction();
@@ -119,30 +134,43 @@ void promoteLocals(Function &F, DominatorTree &DT, AssumptionCache &AC) {
     PromoteMemToReg(Allocas, DT, &AC);
 }
 
+/// The reserve of a slot whose records' size is unknown at compile time,
+/// unless the module defines `adcc_device_tape_bytes`.
+constexpr uint64_t DefaultReserve = 8192;
+
 /// The tape of one function: its pushes and pops and the bytes they need.
 struct FrameTape {
   SmallVector<CallInst *, 8> Pushes, Pops, Threads;
+  /// The bytes of the pushes whose bound is known.
   uint64_t Bytes = 0;
-  /// The first push whose bound is unknown.
+  /// The first push whose trips are unknown (the record's own size is
+  /// bounded: a slot can take it), the largest such record.
   CallInst *Unbounded = nullptr;
+  uint64_t LargestUnbounded = 0;
+  /// The first push whose record's own size is unknown.
+  CallInst *UnknownRecord = nullptr;
 };
+
+/// The most bytes one record of \p Push takes.
+std::optional<uint64_t> recordBound(CallInst &Push, ScalarEvolution &SE) {
+  Value *Size = Push.getArgOperand(1);
+  if (auto *C = dyn_cast<ConstantInt>(Size))
+    return roundUp(C->getZExtValue());
+  if (!SE.isSCEVable(Size->getType()))
+    return std::nullopt;
+  APInt Max = SE.getUnsignedRangeMax(SE.getSCEV(Size));
+  if (Max.getActiveBits() > 32 || roundUp(Max.getZExtValue()) > MaxThreadTape)
+    return std::nullopt;
+  return roundUp(Max.getZExtValue());
+}
 
 /// The most bytes \p Push can take in one call of its function.
 std::optional<uint64_t> pushBound(CallInst &Push, LoopInfo &LI,
                                   ScalarEvolution &SE) {
-  Value *Size = Push.getArgOperand(1);
-  uint64_t Bytes;
-  if (auto *C = dyn_cast<ConstantInt>(Size)) {
-    Bytes = C->getZExtValue();
-  } else {
-    if (!SE.isSCEVable(Size->getType()))
-      return std::nullopt;
-    APInt Max = SE.getUnsignedRangeMax(SE.getSCEV(Size));
-    if (Max.getActiveBits() > 32)
-      return std::nullopt;
-    Bytes = Max.getZExtValue();
-  }
-  Bytes = roundUp(Bytes);
+  std::optional<uint64_t> Record = recordBound(Push, SE);
+  if (!Record)
+    return std::nullopt;
+  uint64_t Bytes = *Record;
   for (Loop *L = LI.getLoopFor(Push.getParent()); L; L = L->getParentLoop()) {
     unsigned Trips = SE.getSmallConstantMaxTripCount(L);
     if (Trips == 0)
@@ -179,11 +207,18 @@ FrameTape collectTape(Function &F, bool Promote) {
   ScalarEvolution SE(F, TLI, AC, DT, LI);
   for (CallInst *Push : T.Pushes) {
     std::optional<uint64_t> B = pushBound(*Push, LI, SE);
-    if (!B || T.Bytes + *B > MaxThreadTape) {
-      T.Unbounded = Push;
+    if (B && T.Bytes + *B <= MaxThreadTape) {
+      T.Bytes += *B;
+      continue;
+    }
+    std::optional<uint64_t> Record = recordBound(*Push, SE);
+    if (!Record) {
+      T.UnknownRecord = Push;
       return T;
     }
-    T.Bytes += *B;
+    if (!T.Unbounded)
+      T.Unbounded = Push;
+    T.LargestUnbounded = std::max(T.LargestUnbounded, *Record);
   }
   return T;
 }
@@ -191,8 +226,10 @@ FrameTape collectTape(Function &F, bool Promote) {
 /// Replaces \p T's pushes and pops by bumps of the 64-bit offset at \p Top
 /// into the records that \p Records gives (at the call), each record
 /// rounded up to RecordAlign, and drops the unused thread-tape queries.
+/// With a \p Capacity, a push that ends past it gets the records' start.
 void bumpOffsets(FrameTape &T, Value *Top,
-                 function_ref<Value *(IRBuilder<> &)> Records) {
+                 function_ref<Value *(IRBuilder<> &)> Records,
+                 std::optional<uint64_t> Capacity = std::nullopt) {
   auto Replace = [&](CallInst *Call, bool IsPush) {
     IRBuilder<> B(Call);
     Type *I64 = B.getInt64Ty();
@@ -202,8 +239,11 @@ void bumpOffsets(FrameTape &T, Value *Top,
     Value *Old = B.CreateLoad(I64, Top, "tape.top");
     Value *New = IsPush ? B.CreateAdd(Old, Step) : B.CreateSub(Old, Step);
     B.CreateStore(New, Top);
-    Value *At =
-        B.CreateInBoundsGEP(B.getInt8Ty(), Records(B), IsPush ? Old : New);
+    Value *Offset = IsPush ? Old : New;
+    if (IsPush && Capacity)
+      Offset = B.CreateSelect(B.CreateICmpULE(New, B.getInt64(*Capacity)),
+                              Old, B.getInt64(0), "tape.in.slot");
+    Value *At = B.CreateInBoundsGEP(B.getInt8Ty(), Records(B), Offset);
     if (At->getType() != Call->getType())
       At = B.CreateAddrSpaceCast(At, Call->getType());
     Call->replaceAllUsesWith(At);
@@ -234,6 +274,12 @@ void placeInFrame(Function &F, FrameTape &T) {
   bumpOffsets(T, Top, [&](IRBuilder<> &) { return Buf; });
 }
 
+constexpr const char *SeparateSweeps =
+    "tape of unknown size in device code: the two sweeps do not run in one "
+    "function here (split mode without a tape slot, recursion, or a "
+    "derivative called from several places); use __enzyme_autodiff of a "
+    "non-recursive function, or give split mode a slot (enzyme_tape)";
+
 constexpr const char *SlotMark = "adcc_device_tape_slot";
 constexpr const char *SizeMark = "adcc_device_tape_size";
 constexpr uint64_t SlotHeader = 16;
@@ -260,7 +306,9 @@ SlotMarks slotMarks(Function &F) {
 
 /// Replaces \p T's pushes and pops by bumps of the offset kept in the slot
 /// of \p S (the header above); the augmented sweeps' marks start it at 0.
-void placeInSlot(Function &F, FrameTape &T, SlotMarks &S) {
+/// Records of unknown size get \p Capacity bytes, checked at each push.
+void placeInSlot(Function &F, FrameTape &T, SlotMarks &S,
+                 std::optional<uint64_t> Capacity) {
   Type *I64 = Type::getInt64Ty(F.getContext());
   Value *Slot = S.Slot;
   for (CallInst *Mark : S.Marks) {
@@ -268,9 +316,22 @@ void placeInSlot(Function &F, FrameTape &T, SlotMarks &S) {
       IRBuilder<>(Mark).CreateStore(ConstantInt::get(I64, 0), Slot);
     Mark->eraseFromParent();
   }
-  bumpOffsets(T, Slot, [&](IRBuilder<> &B) {
-    return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, SlotHeader);
-  });
+  bumpOffsets(
+      T, Slot,
+      [&](IRBuilder<> &B) {
+        return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Slot, SlotHeader);
+      },
+      Capacity);
+}
+
+/// The bytes a slot keeps for records of unknown size: the module's
+/// `adcc_device_tape_bytes` (a constant integer), else DefaultReserve.
+uint64_t slotReserve(const Module &M) {
+  if (const GlobalVariable *G = M.getNamedGlobal("adcc_device_tape_bytes"))
+    if (auto *C = dyn_cast_or_null<ConstantInt>(
+            G->hasInitializer() ? G->getInitializer() : nullptr))
+      return std::min<uint64_t>(C->getZExtValue(), MaxThreadTape);
+  return DefaultReserve;
 }
 
 /// Replaces each __enzyme_augmentsize mark by the slot bytes of its
@@ -344,22 +405,34 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
                              "in one function record in one tape slot");
       continue;
     }
-    if (T.Unbounded) {
+    if (T.UnknownRecord || (T.Unbounded && !S.Slot)) {
       Reported.insert(&F);
-      Ctx.error(*T.Unbounded,
+      Ctx.error(T.UnknownRecord ? *T.UnknownRecord : *T.Unbounded,
                 "tape of unknown size in device code: what the reverse sweep "
                 "needs is recorded in a loop whose trip count is not known "
                 "at compile time (or in a recursive function); give the loop "
-                "a constant bound");
+                "a constant bound, or launch the kernel with adcc::launch "
+                "(or split mode with a tape slot), whose slots take records "
+                "of unknown size");
       continue;
     }
     if (S.Slot) {
+      std::optional<uint64_t> Capacity;
+      if (T.Unbounded)
+        Capacity = T.Bytes + std::max(T.LargestUnbounded, slotReserve(M));
       for (CallInst *Mark : S.Marks) {
         uint64_t &B = SlotBytes[Mark->getArgOperand(1)];
-        B = std::max(B, SlotHeader + T.Bytes);
+        B = std::max(B, SlotHeader + Capacity.value_or(T.Bytes));
       }
-      placeInSlot(F, T, S);
-    } else if (!T.Pushes.empty() || !T.Pops.empty()) {
+      placeInSlot(F, T, S, Capacity);
+    } else if (T.Pushes.empty() != T.Pops.empty()) {
+      // (One sweep without the other: its records would die with the
+      // frame before the other sweep reads them.)
+      Reported.insert(&F);
+      CallInst *At = T.Pushes.empty() ? T.Pops.front() : T.Pushes.front();
+      Ctx.error(*At, SeparateSweeps);
+      continue;
+    } else if (!T.Pushes.empty()) {
       placeInFrame(F, T);
     }
   }
@@ -374,12 +447,7 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
             Callee && Callee->isDeclaration() &&
             isTapeFunction(Callee->getName()) &&
             !isTapeCall(*Call, "adcc_tape_thread")) {
-          Ctx.error(*Call, "tape of unknown size in device code: the two "
-                           "sweeps do not run in one function here (split "
-                           "mode without a tape slot, recursion, or a "
-                           "derivative called from several places); use "
-                           "__enzyme_autodiff of a non-recursive function, "
-                           "or give split mode a slot (enzyme_tape)");
+          Ctx.error(*Call, SeparateSweeps);
           return;
         }
 }

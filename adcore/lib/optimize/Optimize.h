@@ -43,10 +43,13 @@ bool inlineGeneratedCall(llvm::CallBase &Call);
 /// Touched: not a caller that only received the body of one of \p
 /// Simplified (simplified, and nothing inlined into it since) through a call
 /// whose arguments are neither constants nor addresses in its frame; the
-/// rest of the pipeline optimizes that caller as it is.
+/// rest of the pipeline optimizes that caller as it is. With \p Always
+/// (device code, whose sweeps must reach the function that holds their
+/// tape), every call of a non-recursive one is inlined, whatever its size.
 void inlineGenerated(llvm::ArrayRef<llvm::Function *> Functions,
                      const llvm::SmallPtrSetImpl<llvm::Function *> &Simplified,
-                     llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
+                     llvm::SmallPtrSetImpl<llvm::Function *> &Touched,
+                     bool Always = false);
 
 /// Replaces each phi of an aggregate (the `[N x double]` tangent of a
 /// batched derivative) by one phi per scalar element, so that loops carrying

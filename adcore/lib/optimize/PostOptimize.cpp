@@ -144,7 +144,7 @@ static bool simplifiesAfterInlining(const CallBase &Call,
 
 void inlineGenerated(ArrayRef<Function *> Functions,
                      const SmallPtrSetImpl<Function *> &Simplified,
-                     SmallPtrSetImpl<Function *> &Touched) {
+                     SmallPtrSetImpl<Function *> &Touched, bool Always) {
   constexpr unsigned SmallFunction = 200; // instructions
   for (Function *F : Functions) {
     if (F->isDeclaration())
@@ -166,7 +166,7 @@ void inlineGenerated(ArrayRef<Function *> Functions,
       Sites.push_back(Call);
     }
     if (Recursive || Sites.empty() ||
-        (Sites.size() > 1 && Size > SmallFunction))
+        (!Always && Sites.size() > 1 && Size > SmallFunction))
       continue;
     for (CallBase *Call : Sites) {
       Function *Caller = Call->getFunction();

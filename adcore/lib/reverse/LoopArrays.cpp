@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReverseEmitter.h"
+#include "device/DeviceCode.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -35,6 +36,19 @@ bool fitsGranule(const DataLayout &DL, Type *T) {
 }
 
 } // namespace
+
+bool ReverseEmitter::deviceArrayFits(ScalarEvolution &SE, const Loop &L,
+                                     ArrayRef<Instruction *> Insts) {
+  SmallPtrSet<Value *, 8> Values;
+  for (Instruction *I : Insts)
+    Values.insert(Recorded[I].begin(), Recorded[I].end());
+  auto *Max = dyn_cast<SCEVConstant>(SE.getConstantMaxBackedgeTakenCount(&L));
+  if (!Max || Max->getAPInt().getActiveBits() > 32)
+    return false;
+  return (Max->getAPInt().getZExtValue() + 1) * Values.size() *
+             RecordGranule <=
+         MaxThreadTape;
+}
 
 void ReverseEmitter::planLoopArrays() {
   Module &M = *Aug.getParent();
@@ -68,6 +82,11 @@ void ReverseEmitter::planLoopArrays() {
     Instruction *At = CL.Entering->getTerminator();
     if (isa<SCEVCouldNotCompute>(Taken) || !SE.isLoopInvariant(Taken, L) ||
         !Expander.isSafeToExpandAt(Taken, At))
+      continue;
+    // (Device code, whose tape has a bound: a loop whose array could pass
+    // a thread's tape keeps one record per iteration, each of known size,
+    // which a tape slot checks one by one; DeviceTape.cpp.)
+    if (DeviceCode && !deviceArrayFits(SE, *L, Insts))
       continue;
     const SCEV *Trips =
         SE.getAddExpr(SE.getTruncateOrZeroExtend(Taken, I64), SE.getOne(I64));

@@ -61,6 +61,7 @@ class ScalarEvolution;
 class TargetLibraryInfo;
 class TargetLibraryInfoImpl;
 class IntrinsicInst;
+class Loop;
 class LoopInfo;
 class MemTransferInst;
 } // namespace llvm
@@ -335,6 +336,10 @@ private:
   /// Moves the per-iteration records of counted loops whose trip count is
   /// known on entry into one tape block per run of the loop.
   void planLoopArrays();
+  /// Whether the array of \p L's records (those of \p Insts) fits a GPU
+  /// thread's tape at \p L's most trips.
+  bool deviceArrayFits(llvm::ScalarEvolution &SE, const llvm::Loop &L,
+                       llvm::ArrayRef<llvm::Instruction *> Insts);
   /// Moves each array's push after everything else its loop's entering
   /// block records (an exit block of a previous loop records its exit
   /// values there), so that it is the last record before the loop.

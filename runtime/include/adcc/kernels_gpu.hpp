@@ -52,7 +52,7 @@ hipError_t hipLaunchKernel(const void *Kernel, dim3 Grid, dim3 Block,
                            void **Args, std::size_t Shared,
                            hipStream_t Stream);
 hipError_t hipGetLastError(void);
-enum hipMemcpyKind { hipMemcpyDeviceToHost = 2 };
+enum hipMemcpyKind { hipMemcpyHostToDevice = 1, hipMemcpyDeviceToHost = 2 };
 hipError_t hipMalloc(void **Pointer, std::size_t Bytes);
 hipError_t hipFree(void *Pointer);
 hipError_t hipMemset(void *Pointer, int Value, std::size_t Bytes);
@@ -181,13 +181,14 @@ struct GpuDesc {
                   const void *);
   /// The bytes of one work-item's tape slot (a query kernel, once).
   std::size_t (*SlotBytes)();
-  /// Augmented kernel (Actives, Shadows, Consts, slots, slot bytes).
+  /// Augmented and reverse kernels (Actives, Shadows, Consts in device
+  /// memory, where they stay from one kernel to the other; slots, slot
+  /// bytes; the augmented kernel's last: the device word that gets the most
+  /// bytes an item recorded past its slot).
   void (*Augmented)(const std::size_t *, const std::size_t *, void *, void *,
-                    const void *, void *, std::size_t);
-  /// Reverse kernel (..., the device tuple the scalar adjoints are added
-  /// into).
+                    const void *, void *, std::size_t, void *);
   void (*Reverse)(const std::size_t *, const std::size_t *, void *, void *,
-                  const void *, void *, std::size_t, void *);
+                  const void *, void *, std::size_t);
   std::size_t ActivesBytes, ConstsBytes;
   void (*ClearScalars)(void *);
   void (*AddScalars)(void *, const void *);

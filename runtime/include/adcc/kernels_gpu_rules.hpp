@@ -14,9 +14,13 @@
  *   item's tape; a query kernel asks it once per kernel). At the reverse
  *   point, the reverse kernel: each thread runs its reverse sweep
  *   (__enzyme_reverse) from its slot; the buffer is freed. Adjoint updates
- *   of memory other threads may touch are atomic adds (device code's rule);
- *   a scalar argument's adjoint is the sum of the threads' adjoints, atomic
- *   adds into one device copy that is copied back.
+ *   of memory other threads may touch are atomic adds (device code's rule).
+ *   Both kernels take the argument tuples (values, shadows, constants) by
+ *   pointer, in one device copy made at the augmented launch: what a
+ *   thread records may point into them (the shadow of a scalar argument),
+ *   so they must be the same memory in both kernels, not copies in each
+ *   kernel's frame. A scalar argument's adjoint is then the sum of the
+ *   threads' atomic adds into the shadow tuple's copy, copied back.
  * - group-local memory: the block's dynamic shared memory holds the
  *   primal's (gpu_derivative_local_bytes) and after it the shadow, zeroed
  *   by the block before each derivative kernel's body runs.
@@ -39,6 +43,13 @@
 #define ADCC_GPU_DEVICE_DERIVATIVES 1
 // (Defined here, so that no extern variable is left in the PTX at -O0.)
 __attribute__((device)) inline int enzyme_dup, enzyme_const, enzyme_tape;
+#ifndef ADCC_DEVICE_TAPE_BYTES
+#define ADCC_DEVICE_TAPE_BYTES 8192
+#endif
+/// The bytes a work-item's tape slot keeps for records of unknown size (a
+/// loop of run-time trip count in the kernel's body; docs/gpu.md).
+extern "C" __attribute__((device, used)) inline const unsigned long long
+    adcc_device_tape_bytes = ADCC_DEVICE_TAPE_BYTES;
 extern "C" {
 __attribute__((device)) void __enzyme_fwddiff(void *, ...);
 __attribute__((device)) void __enzyme_augmentfwd(void *, ...);
@@ -83,16 +94,6 @@ __attribute__((device)) inline void gpuClearLocalShadow(const index &Ix) {
   Ix.barrier();
 }
 
-template <typename T>
-__attribute__((device)) void gpuAtomicAdd(T &Into, const T &V) {
-  if constexpr (std::is_floating_point_v<T>)
-    __atomic_fetch_add(&Into, V, __ATOMIC_RELAXED);
-}
-template <typename A, std::size_t... Is>
-__attribute__((device)) void gpuAddScalars(A &Into, const A &From,
-                                           std::index_sequence<Is...>) {
-  (gpuAtomicAdd(std::get<Is>(Into), std::get<Is>(From)), ...);
-}
 #endif
 
 template <typename K, typename... Ws>
@@ -120,55 +121,61 @@ __attribute__((global)) void gpuSlotBytesKernel(std::size_t *Bytes) {
 
 template <typename K, typename... Ws>
 __attribute__((global)) void
-gpuAugmentedKernel(typename KernelArgs<K, Ws...>::Actives A,
-                   typename KernelArgs<K, Ws...>::Actives D,
-                   typename KernelArgs<K, Ws...>::Consts C,
-                   unsigned char *Slots, std::size_t SlotBytes) {
+gpuAugmentedKernel(typename KernelArgs<K, Ws...>::Actives *A,
+                   typename KernelArgs<K, Ws...>::Actives *D,
+                   const typename KernelArgs<K, Ws...>::Consts *C,
+                   unsigned char *Slots, std::size_t SlotBytes,
+                   unsigned long long *Need) {
 #ifdef ADCC_GPU_DEVICE_DERIVATIVES
   index Ix = gpuIndex(), Shadow = Ix;
   gpuClearLocalShadow(Ix);
   unsigned char *Slot = Slots + Ix.global_linear_id() * SlotBytes;
   __enzyme_augmentfwd(reinterpret_cast<void *>(&KernelArgs<K, Ws...>::item),
-                      enzyme_dup, &Ix, &Shadow, enzyme_dup, &A, &D,
-                      enzyme_const, &C, enzyme_tape, Slot);
+                      enzyme_dup, &Ix, &Shadow, enzyme_dup, A, D,
+                      enzyme_const, C, enzyme_tape, Slot);
+  // (The slot's offset: the bytes the item recorded, past the slot's end
+  // where its records were of unknown size and the slot too small.)
+  const unsigned long long Top = *reinterpret_cast<unsigned long long *>(Slot);
+  if (Top > SlotBytes - 16)
+    __atomic_fetch_max(Need, Top, __ATOMIC_RELAXED);
 #endif
 }
 
 template <typename K, typename... Ws>
 __attribute__((global)) void
-gpuReverseKernel(typename KernelArgs<K, Ws...>::Actives A,
-                 typename KernelArgs<K, Ws...>::Actives D,
-                 typename KernelArgs<K, Ws...>::Consts C, unsigned char *Slots,
-                 std::size_t SlotBytes,
-                 typename KernelArgs<K, Ws...>::Actives *Sums) {
+gpuReverseKernel(typename KernelArgs<K, Ws...>::Actives *A,
+                 typename KernelArgs<K, Ws...>::Actives *D,
+                 const typename KernelArgs<K, Ws...>::Consts *C,
+                 unsigned char *Slots, std::size_t SlotBytes) {
 #ifdef ADCC_GPU_DEVICE_DERIVATIVES
-  using Args = KernelArgs<K, Ws...>;
   index Ix = gpuIndex(), Shadow = Ix;
   gpuClearLocalShadow(Ix);
   unsigned char *Slot = Slots + Ix.global_linear_id() * SlotBytes;
-  __enzyme_reverse(reinterpret_cast<void *>(&Args::item), enzyme_dup, &Ix,
-                   &Shadow, enzyme_dup, &A, &D, enzyme_const, &C, Slot);
-  // (The scalar arguments' adjoints of this thread: D's were zero.)
-  gpuAddScalars(*Sums, D,
-                std::make_index_sequence<std::tuple_size_v<
-                    typename Args::Actives>>());
+  // (The scalar arguments' adjoints: atomic adds into *D, zeroed before.)
+  __enzyme_reverse(reinterpret_cast<void *>(&KernelArgs<K, Ws...>::item),
+                   enzyme_dup, &Ix, &Shadow, enzyme_dup, A, D, enzyme_const, C,
+                   Slot);
 #endif
 }
 
 #if defined(__HIP__)
 inline gpuError gpuMalloc(void **P, std::size_t N) { return hipMalloc(P, N); }
 inline gpuError gpuFree(void *P) { return hipFree(P); }
-inline gpuError gpuZero(void *P, std::size_t N) { return hipMemset(P, 0, N); }
 inline gpuError gpuToHost(void *To, const void *From, std::size_t N) {
   return hipMemcpy(To, From, N, hipMemcpyDeviceToHost);
+}
+inline gpuError gpuToDevice(void *To, const void *From, std::size_t N) {
+  return hipMemcpy(To, From, N, hipMemcpyHostToDevice);
 }
 template <typename F> void gpuAllowLocal(F *, std::size_t) {}
 #else
 inline gpuError gpuMalloc(void **P, std::size_t N) { return cudaMalloc(P, N); }
 inline gpuError gpuFree(void *P) { return cudaFree(P); }
-inline gpuError gpuZero(void *P, std::size_t N) { return cudaMemset(P, 0, N); }
 inline gpuError gpuToHost(void *To, const void *From, std::size_t N) {
   return cudaMemcpy(To, From, N, cudaMemcpyDeviceToHost);
+}
+inline gpuError gpuToDevice(void *To, const void *From, std::size_t N) {
+  return cudaMemcpy(To, From, N, cudaMemcpyHostToDevice);
 }
 /// Lets \p Kernel's blocks have \p Bytes of dynamic shared memory.
 template <typename F> void gpuAllowLocal(F *Kernel, std::size_t Bytes) {
@@ -232,22 +239,21 @@ template <typename K, typename... Ws> struct GpuFns : GpuPrimal<K, Ws...> {
   }
   static void augmented(const std::size_t *Grid, const std::size_t *Block,
                         void *Av, void *Dv, const void *Cv, void *Slots,
-                        std::size_t SlotBytes) {
+                        std::size_t SlotBytes, void *Need) {
     gpuAllowLocal(&gpuAugmentedKernel<K, Ws...>, LocalBytes);
     gpuAugmentedKernel<K, Ws...><<<dims(Grid), dims(Block), LocalBytes>>>(
-        *static_cast<A *>(Av), *static_cast<A *>(Dv),
-        *static_cast<const C *>(Cv), static_cast<unsigned char *>(Slots),
-        SlotBytes);
+        static_cast<A *>(Av), static_cast<A *>(Dv), static_cast<const C *>(Cv),
+        static_cast<unsigned char *>(Slots), SlotBytes,
+        static_cast<unsigned long long *>(Need));
     gpuFinish();
   }
   static void reverse(const std::size_t *Grid, const std::size_t *Block,
                       void *Av, void *Dv, const void *Cv, void *Slots,
-                      std::size_t SlotBytes, void *Sums) {
+                      std::size_t SlotBytes) {
     gpuAllowLocal(&gpuReverseKernel<K, Ws...>, LocalBytes);
     gpuReverseKernel<K, Ws...><<<dims(Grid), dims(Block), LocalBytes>>>(
-        *static_cast<A *>(Av), *static_cast<A *>(Dv),
-        *static_cast<const C *>(Cv), static_cast<unsigned char *>(Slots),
-        SlotBytes, static_cast<A *>(Sums));
+        static_cast<A *>(Av), static_cast<A *>(Dv), static_cast<const C *>(Cv),
+        static_cast<unsigned char *>(Slots), SlotBytes);
     gpuFinish();
   }
   static constexpr GpuDesc Desc = {
@@ -276,13 +282,21 @@ inline void gpuShape(const std::size_t *Global, const std::size_t *Local,
   }
 }
 
-/// What the augmented launch leaves for the reverse one: copies of the
-/// arguments and their shadows, and the device buffer of tape slots.
+/// What the augmented launch leaves for the reverse one: the device copy
+/// of the arguments, their shadows and the constants (at Args, Args +
+/// ShadowsAt, Args + ConstsAt; at Args + NeedAt the most bytes an item's
+/// records took past its slot), the host's copy of the shadows, and the
+/// device buffer of tape slots.
 struct GpuLaunchTape {
-  std::vector<unsigned char> Actives, Shadows, Consts;
+  std::vector<unsigned char> Shadows;
+  unsigned char *Args = nullptr;
+  std::size_t ShadowsAt = 0, ConstsAt = 0, NeedAt = 0;
   void *Slots = nullptr;
   std::size_t SlotBytes = 0;
 };
+
+/// \p N rounded up to a multiple of 16 bytes.
+constexpr std::size_t gpuAligned(std::size_t N) { return (N + 15) / 16 * 16; }
 
 } // namespace detail
 } // namespace adcc
@@ -321,6 +335,26 @@ inline void adcc_kernel_gpu_check_shadows(const adcc::detail::GpuDesc &D,
         "as adcc::Const(pointer), or give it a shadow in device memory");
 }
 
+/// Stops the program when an item's records did not fit in its slot (a
+/// loop of run-time trip count in the kernel's body): the reverse kernel
+/// would read garbage.
+inline void adcc_kernel_gpu_check_slots(const adcc::detail::GpuLaunchTape &T) {
+  unsigned long long Need = 0;
+  adcc::detail::gpuCheck(
+      adcc::detail::gpuToHost(&Need, T.Args + T.NeedAt, sizeof Need),
+      "the tape of the augmented kernel");
+  if (!Need)
+    return;
+  char Message[512];
+  std::snprintf(Message, sizeof Message,
+                "the tape of a work-item of the augmented kernel takes %llu "
+                "bytes, more than the %zu bytes of its slot (records of a "
+                "loop whose trip count is known only at run time); compile "
+                "with -DADCC_DEVICE_TAPE_BYTES=%llu or more",
+                Need, T.SlotBytes - 16, Need);
+  adcc::detail::gpuLaunchError(Message);
+}
+
 ADCC_FORWARD_RULE(adcc_kernel_launch_gpu)
 inline void adcc_kernel_launch_gpu_fwd(std::uintptr_t Desc, std::size_t G0,
                                        std::size_t G1, std::size_t G2,
@@ -347,14 +381,35 @@ inline void *adcc_kernel_launch_gpu_aug(std::uintptr_t Desc, std::size_t G0,
   const adcc::detail::GpuDesc &D = adcc_kernel_gpu_desc(Desc);
   adcc_kernel_gpu_check_shadows(D, Actives, Shadows);
   // The arguments as they are now (the caller may change its own before
-  // the reverse launch), and one tape slot per work-item.
+  // the reverse launch), in device memory, and one tape slot per work-item.
+  using adcc::detail::gpuAligned;
   auto *T = new adcc::detail::GpuLaunchTape();
-  auto *Av = static_cast<unsigned char *>(Actives);
   auto *Sv = static_cast<unsigned char *>(Shadows);
-  auto *Cv = reinterpret_cast<const unsigned char *>(Consts);
-  T->Actives.assign(Av, Av + D.ActivesBytes);
   T->Shadows.assign(Sv, Sv + D.ActivesBytes);
-  T->Consts.assign(Cv, Cv + D.ConstsBytes);
+  T->ShadowsAt = gpuAligned(D.ActivesBytes);
+  T->ConstsAt = 2 * T->ShadowsAt;
+  T->NeedAt = T->ConstsAt + gpuAligned(D.ConstsBytes);
+  void *Args = nullptr;
+  const unsigned long long Need = 0;
+  adcc::detail::gpuCheck(
+      adcc::detail::gpuMalloc(&Args, T->NeedAt + sizeof Need),
+      "the arguments of the augmented kernel");
+  T->Args = static_cast<unsigned char *>(Args);
+  adcc::detail::gpuCheck(
+      adcc::detail::gpuToDevice(T->Args + T->NeedAt, &Need, sizeof Need),
+      "the arguments of the augmented kernel");
+  adcc::detail::gpuCheck(
+      adcc::detail::gpuToDevice(T->Args, Actives, D.ActivesBytes),
+      "the arguments of the augmented kernel");
+  adcc::detail::gpuCheck(
+      adcc::detail::gpuToDevice(T->Args + T->ShadowsAt, Shadows,
+                                D.ActivesBytes),
+      "the arguments of the augmented kernel");
+  adcc::detail::gpuCheck(
+      adcc::detail::gpuToDevice(T->Args + T->ConstsAt,
+                                reinterpret_cast<const void *>(Consts),
+                                D.ConstsBytes),
+      "the arguments of the augmented kernel");
   T->SlotBytes = D.SlotBytes();
   const std::size_t Items = G0 * G1 * G2;
   if (T->SlotBytes && Items > std::size_t(-1) / T->SlotBytes)
@@ -370,8 +425,10 @@ inline void *adcc_kernel_launch_gpu_aug(std::uintptr_t Desc, std::size_t G0,
                   Bytes, Items, T->SlotBytes);
     adcc::detail::gpuLaunchError(Message);
   }
-  D.Augmented(Grid, Block, T->Actives.data(), T->Shadows.data(),
-              T->Consts.data(), T->Slots, T->SlotBytes);
+  D.Augmented(Grid, Block, T->Args, T->Args + T->ShadowsAt,
+              T->Args + T->ConstsAt, T->Slots, T->SlotBytes,
+              T->Args + T->NeedAt);
+  adcc_kernel_gpu_check_slots(*T);
   return T;
 }
 
@@ -386,22 +443,23 @@ inline void adcc_kernel_launch_gpu_rev(std::uintptr_t Desc, std::size_t G0,
   adcc::detail::gpuShape(G, L, Grid, Block);
   const adcc::detail::GpuDesc &D = adcc_kernel_gpu_desc(Desc);
   auto *T = static_cast<adcc::detail::GpuLaunchTape *>(Tape);
-  // The scalar arguments' adjoints: summed by the threads into a device
-  // copy of the tuple, then added into the caller's shadows.
+  // The scalar arguments' adjoints: the threads add theirs into the device
+  // copy of the shadows, zeroed first, which is then added into the
+  // caller's.
+  unsigned char *DeviceShadows = T->Args + T->ShadowsAt;
   D.ClearScalars(T->Shadows.data());
-  void *Sums = nullptr;
-  adcc::detail::gpuCheck(adcc::detail::gpuMalloc(&Sums, D.ActivesBytes),
+  adcc::detail::gpuCheck(adcc::detail::gpuToDevice(DeviceShadows,
+                                                   T->Shadows.data(),
+                                                   D.ActivesBytes),
                          "the adjoints of the scalar arguments");
-  adcc::detail::gpuCheck(adcc::detail::gpuZero(Sums, D.ActivesBytes),
+  D.Reverse(Grid, Block, T->Args, DeviceShadows, T->Args + T->ConstsAt,
+            T->Slots, T->SlotBytes);
+  adcc::detail::gpuCheck(adcc::detail::gpuToHost(T->Shadows.data(),
+                                                 DeviceShadows,
+                                                 D.ActivesBytes),
                          "the adjoints of the scalar arguments");
-  D.Reverse(Grid, Block, T->Actives.data(), T->Shadows.data(),
-            T->Consts.data(), T->Slots, T->SlotBytes, Sums);
-  std::vector<unsigned char> Host(D.ActivesBytes);
-  adcc::detail::gpuCheck(
-      adcc::detail::gpuToHost(Host.data(), Sums, D.ActivesBytes),
-      "the adjoints of the scalar arguments");
-  D.AddScalars(Shadows, Host.data());
-  adcc::detail::gpuCheck(adcc::detail::gpuFree(Sums), "freeing a tape");
+  D.AddScalars(Shadows, T->Shadows.data());
+  adcc::detail::gpuCheck(adcc::detail::gpuFree(T->Args), "freeing a tape");
   adcc::detail::gpuCheck(adcc::detail::gpuFree(T->Slots), "freeing a tape");
   delete T;
 }

@@ -2,9 +2,9 @@
 // of lgamma and tgamma (the device's digamma) in reverse mode,
 // checked numerically without a GPU: the device IR that adcc makes
 // (-O0 and -O2) of tests/gpu/warp_functions.h is rewritten for the host
-// (Inputs/warp_host_ir.py) and run on a host model of one warp
-// (Inputs/warp_emulation.h: 32 threads, PTX's shuffle semantics,
-// __syncthreads() a barrier). For each function, with y_l = f(x_l) on
+// (tests/gpu/emulation/nvptx_host_ir.py) and run on a host model of one
+// warp (tests/gpu/emulation/warp_emulation.h: 32 threads, PTX's shuffle
+// semantics, __syncthreads() a barrier). For each function, with y_l = f(x_l) on
 // lane l and L = sum_l y_l: the gradient kernel's dL/dx_j against central
 // differences of the value kernel, and against the tangent kernel
 // (tests/gpu/warp_check.h). On a GPU: tests/gpu/gpu_warps.cu.
@@ -12,12 +12,12 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O0 -S -emit-llvm -I%S/../../gpu %s -o %t/o0.ll -Wno-unknown-cuda-version
 // RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-device-only -O2 -S -emit-llvm -I%S/../../gpu %s -o %t/o2.ll -Wno-unknown-cuda-version
-// RUN: %python %S/Inputs/warp_host_ir.py %t/o0.ll %host-triple > %t/h0.ll
-// RUN: %python %S/Inputs/warp_host_ir.py %t/o2.ll %host-triple > %t/h2.ll
+// RUN: %python %S/../../gpu/emulation/nvptx_host_ir.py %t/o0.ll %host-triple > %t/h0.ll
+// RUN: %python %S/../../gpu/emulation/nvptx_host_ir.py %t/o2.ll %host-triple > %t/h2.ll
 // RUN: %clang -O0 -c %t/h0.ll -o %t/h0.o
 // RUN: %clang -O0 -c %t/h2.ll -o %t/h2.o
-// RUN: %clang++ -std=c++20 -O1 -DHOST_HARNESS -I%S/Inputs -I%S/../../gpu -x c++ %s -x none %t/h0.o -o %t/run0 -lpthread
-// RUN: %clang++ -std=c++20 -O1 -DHOST_HARNESS -I%S/Inputs -I%S/../../gpu -x c++ %s -x none %t/h2.o -o %t/run2 -lpthread
+// RUN: %clang++ -std=c++20 -O1 -DHOST_HARNESS -I%S/../../gpu/emulation -I%S/../../gpu -x c++ %s -x none %t/h0.o -o %t/run0 -lpthread
+// RUN: %clang++ -std=c++20 -O1 -DHOST_HARNESS -I%S/../../gpu/emulation -I%S/../../gpu -x c++ %s -x none %t/h2.o -o %t/run2 -lpthread
 // RUN: %t/run0 | FileCheck %s
 // RUN: %t/run2 | FileCheck %s
 // CHECK-NOT: FAIL

@@ -1,15 +1,16 @@
 // A host model of one block of 32 threads (one warp) for device code
-// rewritten by warp_host_ir.py: each lane is a host thread; a shuffle is
-// PTX's shfl.sync (modes, segments, clamps, the predicate), exchanged
-// through a slot per lane between two barriers; __syncthreads() is a
-// barrier of the 32 threads. Every lane must be in every shuffle's mask.
+// rewritten by nvptx_host_ir.py: each lane is a host thread; a shuffle is
+// PTX's shfl.sync (ptx_shuffle.h: modes, segments, clamps, the
+// predicate), exchanged through a slot per lane between two barriers;
+// __syncthreads() is a barrier of the 32 threads. Every lane must be in
+// every shuffle's mask.
 #ifndef ADCC_TESTS_WARP_EMULATION_H
 #define ADCC_TESTS_WARP_EMULATION_H
 
+#include "ptx_shuffle.h"
+
 #include <barrier>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -72,33 +73,12 @@ uint32_t emu_sreg(uint32_t Which) {
 
 void emu_barrier() { warp_emulation::Block->arrive_and_wait(); }
 
-/// PTX's shfl.sync: mode 0 idx, 1 up, 2 down, 3 bfly. The value read, and
-/// in bit 32 whether it came from another lane.
+/// PTX's shfl.sync (ptx_shuffle.h) among the 32 lanes.
 uint64_t emu_shfl(uint32_t Mode, uint32_t Mask, uint32_t V, uint32_t B,
                   uint32_t C) {
   using namespace warp_emulation;
-  if (!(Mask >> Lane & 1)) {
-    std::fprintf(stderr, "emulation: lane %u not in the mask\n", Lane);
-    std::abort();
-  }
-  int L = int(Lane), BVal = int(B & 31), CVal = int(C & 31);
-  int SegMask = int((C >> 8) & 31);
-  int MaxLane = (L & SegMask) | (CVal & ~SegMask), MinLane = L & SegMask;
-  int J = 0;
-  bool P = false;
-  switch (Mode) {
-  case 1: J = L - BVal; P = J >= MaxLane; break;
-  case 2: J = L + BVal; P = J <= MaxLane; break;
-  case 3: J = L ^ BVal; P = J <= MaxLane; break;
-  default: J = MinLane | (BVal & ~SegMask); P = J <= MaxLane; break;
-  }
-  if (!P)
-    J = L;
-  Slots[L] = V;
-  Block->arrive_and_wait();
-  uint32_t R = Mask >> J & 1 ? Slots[J] : 0xdeadbeefu; // (undefined)
-  Block->arrive_and_wait();
-  return R | uint64_t(P) << 32;
+  return ptxShuffle(
+      Lane, Slots, [] { Block->arrive_and_wait(); }, Mode, Mask, V, B, C);
 }
 }
 

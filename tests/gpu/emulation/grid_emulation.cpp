@@ -1,0 +1,228 @@
+// A host model of a CUDA GPU for whole programs whose device code was
+// rewritten for the host by nvptx_host_ir.py --grid: the few functions of
+// the CUDA runtime that <adcc/kernels.hpp> and the tests call, and a
+// launch that runs a kernel's device code (the code adcc made for the GPU:
+// tape slots, atomic adjoint updates, mirrored barriers) over the grid.
+//
+// - A launch runs the blocks one after the other; the threads of a block
+//   are host threads that run at the same time, so that the atomic adds of
+//   the device code are real atomic operations between threads, and a
+//   plain update where several threads meet can lose an addition as on a
+//   GPU. __syncthreads() is a barrier of the block's threads; a warp
+//   shuffle (PTX's shfl.sync, ptx_shuffle.h) a barrier of its warp's 32.
+// - The block's dynamic shared memory (`adcc_kernel_shared`) is one buffer
+//   (one block at a time), filled with NaNs before each block, as memory
+//   that cudaMalloc returns is: code that reads what it has not written
+//   gets NaNs, not zeros.
+// - Device memory is host memory (cudaMalloc and cudaMallocManaged alike),
+//   cudaMemcpy a copy; the device is device 0 of one.
+//
+// Not a CUDA runtime: what a program calls that is not here fails to link.
+#include "ptx_shuffle.h"
+
+#include <algorithm>
+#include <barrier>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct Dim3 {
+  unsigned x, y, z;
+};
+
+/// The kernels of the device code: the host's launch stub, the entry that
+/// takes cudaLaunchKernel's argument array (nvptx_host_ir.py makes them).
+struct KernelEntry {
+  const void *Stub;
+  void (*Entry)(void **);
+};
+
+constexpr std::size_t SharedBytes = 256 * 1024;
+constexpr int LaunchFailed = 719; // cudaErrorLaunchFailure
+
+Dim3 Grid, Block, PushedGrid, PushedBlock;
+std::size_t PushedShared;
+thread_local unsigned Tid[3], Ctaid[3];
+std::barrier<> *BlockBarrier;
+/// The barriers of the block's warps, the values its lanes shuffle.
+std::deque<std::barrier<>> *WarpBarriers;
+uint32_t WarpSlots[1024];
+int LastError;
+
+/// Memory as cudaMalloc leaves it: NaNs (all ones) rather than zeros.
+void poison(void *P, std::size_t N) { std::memset(P, 0xff, N); }
+
+void *allocate(std::size_t Bytes) {
+  void *P = std::aligned_alloc(256, (Bytes + 255) / 256 * 256 + 256);
+  if (P)
+    poison(P, Bytes);
+  return P;
+}
+
+} // namespace
+
+extern "C" {
+alignas(16) unsigned char adcc_kernel_shared[SharedBytes];
+extern const KernelEntry emu_kernels[];
+
+uint32_t emu_sreg(uint32_t Which) {
+  switch (Which) {
+  case 0: case 1: case 2: return Tid[Which];
+  case 3: return Block.x;
+  case 4: return Block.y;
+  case 5: return Block.z;
+  case 6: case 7: case 8: return Ctaid[Which - 6];
+  case 9: return Grid.x;
+  case 10: return Grid.y;
+  case 11: return Grid.z;
+  default:
+    return (Tid[0] + Block.x * (Tid[1] + Block.y * Tid[2])) % 32; // laneid
+  }
+}
+
+void emu_barrier() { BlockBarrier->arrive_and_wait(); }
+
+/// PTX's shfl.sync (ptx_shuffle.h) among the lanes of the thread's warp.
+uint64_t emu_shfl(uint32_t Mode, uint32_t Mask, uint32_t V, uint32_t B,
+                  uint32_t C) {
+  const unsigned T = Tid[0] + Block.x * (Tid[1] + Block.y * Tid[2]);
+  if (Block.x * Block.y * Block.z % 32) {
+    std::fprintf(stderr, "grid emulation: warp shuffles need blocks of "
+                         "whole warps (a multiple of 32 threads)\n");
+    std::abort();
+  }
+  return ptxShuffle(
+      T % 32, &WarpSlots[T / 32 * 32],
+      [&] { (*WarpBarriers)[T / 32].arrive_and_wait(); }, Mode, Mask, V, B,
+      C);
+}
+
+/// What NVVM's reflection pass answers in code compiled for sm_80 without
+/// flush-to-zero: libdevice's functions ask it where the pass did not run
+/// (-O0).
+int __nvvm_reflect(const char *Name) {
+  if (!std::strcmp(Name, "__CUDA_ARCH"))
+    return 800;
+  return !std::strcmp(Name, "__CUDA_PREC_SQRT");
+}
+
+/// Between the load and the store of an atomic add made plain
+/// (nvptx_host_ir.py --plain-atomics).
+void emu_yield() { std::this_thread::yield(); }
+
+void emu_asm(uint32_t Which) {
+  std::fprintf(stderr, "grid emulation: the device code ran inline PTX "
+                       "assembly (#%u; libdevice's sin and cos use it for "
+                       "large arguments), which the host cannot run\n",
+               Which);
+  std::abort();
+}
+
+int cudaGetDeviceCount(int *N) {
+  *N = 1;
+  return 0;
+}
+const char *cudaGetErrorString(int E) {
+  return E ? "a kernel of the grid emulation failed" : "no error";
+}
+int cudaGetLastError() {
+  int E = LastError;
+  LastError = 0;
+  return E;
+}
+int cudaDeviceSynchronize() { return 0; }
+int cudaMalloc(void **P, std::size_t Bytes) {
+  *P = allocate(Bytes);
+  return *P ? 0 : 2; // cudaErrorMemoryAllocation
+}
+int cudaMallocManaged(void **P, std::size_t Bytes, unsigned) {
+  return cudaMalloc(P, Bytes);
+}
+int cudaFree(void *P) {
+  std::free(P);
+  return 0;
+}
+int cudaMemset(void *P, int V, std::size_t N) {
+  std::memset(P, V, N);
+  return 0;
+}
+int cudaMemcpy(void *To, const void *From, std::size_t N, int) {
+  std::memcpy(To, From, N);
+  return 0;
+}
+int cudaFuncSetAttribute(const void *, int, int Value) {
+  return std::size_t(Value) <= SharedBytes ? 0 : 1;
+}
+
+unsigned __cudaPushCallConfiguration(Dim3 G, Dim3 B, std::size_t Shared,
+                                     void *) {
+  PushedGrid = G;
+  PushedBlock = B;
+  PushedShared = Shared;
+  return 0;
+}
+unsigned __cudaPopCallConfiguration(Dim3 *G, Dim3 *B, std::size_t *Shared,
+                                    void **Stream) {
+  *G = PushedGrid;
+  *B = PushedBlock;
+  *Shared = PushedShared;
+  *Stream = nullptr;
+  return 0;
+}
+
+/// Runs the kernel whose launch stub is \p Stub over \p G blocks of \p B
+/// threads; returns when all have ended.
+int cudaLaunchKernel(const void *Stub, Dim3 G, Dim3 B, void **Args,
+                     std::size_t Shared, void *) {
+  const KernelEntry *K = emu_kernels;
+  while (K->Stub && K->Stub != Stub)
+    ++K;
+  const unsigned Threads = B.x * B.y * B.z;
+  if (!K->Stub || Threads == 0 || Threads > 1024 || Shared > SharedBytes ||
+      G.x * G.y * G.z == 0) {
+    std::fprintf(stderr, "grid emulation: %s\n",
+                 K->Stub ? "a launch beyond the limits of a block"
+                         : "a kernel that the device code does not have");
+    LastError = LaunchFailed;
+    return LastError;
+  }
+  Grid = G;
+  Block = B;
+  std::barrier<> Barrier(Threads);
+  BlockBarrier = &Barrier;
+  std::deque<std::barrier<>> Warps;
+  for (unsigned W = 0; W < Threads; W += 32)
+    Warps.emplace_back(std::min(32u, Threads - W));
+  WarpBarriers = &Warps;
+  auto Thread = [&](unsigned T) {
+    Tid[0] = T % B.x;
+    Tid[1] = T / B.x % B.y;
+    Tid[2] = T / (B.x * B.y);
+    for (unsigned Z = 0; Z < G.z; ++Z)
+      for (unsigned Y = 0; Y < G.y; ++Y)
+        for (unsigned X = 0; X < G.x; ++X) {
+          Ctaid[0] = X;
+          Ctaid[1] = Y;
+          Ctaid[2] = Z;
+          if (T == 0)
+            poison(adcc_kernel_shared, SharedBytes);
+          Barrier.arrive_and_wait(); // (the shared memory is ready)
+          K->Entry(Args);
+          Barrier.arrive_and_wait(); // (the block has ended)
+        }
+  };
+  std::vector<std::thread> Pool;
+  for (unsigned T = 0; T < Threads; ++T)
+    Pool.emplace_back(Thread, T);
+  for (std::thread &T : Pool)
+    T.join();
+  return 0;
+}
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs a CUDA program on the grid emulation, without a GPU: its device code
+# as adcc makes it for the GPU (sm_80, at LEVEL: tape slots, atomic adjoint
+# updates, mirrored barriers) rewritten for the host (nvptx_host_ir.py
+# --grid), its host code compiled by adcc++ --cuda-host-only, linked with
+# the emulated CUDA runtime (grid_emulation.cpp), then run. The program's
+# last line must end in "ok". Skipped (exit 77, with the reason) without
+# the CUDA toolkit (its headers and libdevice) or python3.
+#   run-emulated.sh SOURCE LEVEL [COMPILER-FLAGS...]
+#   (ADCCXX, and CLANG for the rewritten IR, from the environment)
+set -euo pipefail
+src=$1
+level=$2
+shift 2
+here=$(cd "$(dirname "$0")" && pwd)
+cuda=${CUDA_PATH:-/usr/local/cuda}
+if [[ ! -e $cuda/include/cuda_runtime.h ]]; then
+  echo "skipped: no CUDA toolkit at $cuda"
+  exit 77
+fi
+if ! command -v python3 >/dev/null; then
+  echo "skipped: no python3"
+  exit 77
+fi
+out="$PWD/$(basename "${src%.*}")-emulated${level}"
+mkdir -p "$out"
+cxx=${ADCCXX:?}
+flags=(-std=c++17 -Wno-unknown-cuda-version -x cuda --cuda-path="$cuda"
+       --cuda-gpu-arch=sm_80 "$@")
+echo "+ $cxx $level ${flags[*]} --cuda-device-only -S -emit-llvm $src"
+"$cxx" "$level" "${flags[@]}" --cuda-device-only -S -emit-llvm "$src" \
+  -o "$out/device.ll"
+# (EMULATE_PLAIN_ATOMICS=1: atomic adds made plain, a check of the check.)
+python3 "$here/nvptx_host_ir.py" --grid \
+  ${EMULATE_PLAIN_ATOMICS:+--plain-atomics} "$out/device.ll" \
+  "$("$cxx" -print-target-triple)" >"$out/device-host.ll"
+"${CLANG:-$cxx}" -O0 -Wno-override-module -c "$out/device-host.ll" \
+  -o "$out/device-host.o"
+"$cxx" "$level" "${flags[@]}" --cuda-host-only -c "$src" -o "$out/host.o"
+"$cxx" -std=c++20 -O1 -c "$here/grid_emulation.cpp" -o "$out/emulation.o"
+"$cxx" "$out/host.o" "$out/device-host.o" "$out/emulation.o" \
+  -o "$out/run" -lpthread -lm
+status=0
+output=$("$out/run") || status=$?
+echo "$output"
+[[ $status == 0 && $(tail -n 1 <<<"$output") == *ok ]] || {
+  echo "FAIL: $src on the grid emulation at $level (status $status)" >&2
+  exit 1
+}
