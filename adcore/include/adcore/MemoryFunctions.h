@@ -20,6 +20,7 @@
 namespace llvm {
 class CallBase;
 class Function;
+class Module;
 class Value;
 } // namespace llvm
 
@@ -55,6 +56,8 @@ MemoryFunctionKind classifyMemoryFunction(const llvm::Function &F);
 /// freed by `adcc_shadow_free`, which keeps large blocks for later calls),
 /// declared in F's module; null for other functions.
 llvm::FunctionCallee shadowBlockAllocator(const llvm::Function &F);
+/// Its deallocator, `void adcc_shadow_free(void *)`, declared in \p M.
+llvm::FunctionCallee shadowBlockDeallocator(llvm::Module &M);
 
 inline bool isAllocationFunction(const llvm::Function &F) {
   MemoryFunctionKind K = classifyMemoryFunction(F);

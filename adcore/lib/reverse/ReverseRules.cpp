@@ -744,9 +744,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       FunctionCallee Free = Rev.getParent()->getOrInsertFunction(
           "free", FunctionType::get(RB.getVoidTy(), {RB.getPtrTy()}, false));
       if (shadowBlockAllocator(*Callee))
-        Free = Rev.getParent()->getOrInsertFunction(
-            "adcc_shadow_free",
-            FunctionType::get(RB.getVoidTy(), {RB.getPtrTy()}, false));
+        Free = shadowBlockDeallocator(*Rev.getParent());
       else if (Callee->getName().starts_with("_Zn"))
         Free = Rev.getParent()->getOrInsertFunction(
             Callee->getName().starts_with("_Znw") ? "_ZdlPv" : "_ZdaPv",

@@ -148,9 +148,32 @@ FunctionCallee shadowBlockAllocator(const Function &F) {
   Type *Size = F.getArg(0)->getType();
   FunctionCallee Alloc = M.getOrInsertFunction(
       "adcc_shadow_alloc", FunctionType::get(F.getReturnType(), {Size}, false));
-  if (auto *Fn = dyn_cast<Function>(Alloc.getCallee()))
+  // (An allocator of zeroed blocks to LLVM, as calloc is: loads of a
+  // fresh shadow fold to zero, stores of zero into it go away.)
+  if (auto *Fn = dyn_cast<Function>(Alloc.getCallee());
+      Fn && !Fn->hasFnAttribute(Attribute::AllocKind)) {
+    LLVMContext &C = M.getContext();
     Fn->addRetAttr(Attribute::NoAlias);
+    Fn->addFnAttr(Attribute::getWithAllocKind(
+        C, AllocFnKind::Alloc | AllocFnKind::Zeroed));
+    Fn->addFnAttr(Attribute::getWithAllocSizeArgs(C, 0, std::nullopt));
+    Fn->addFnAttr("alloc-family", "adcc_shadow");
+  }
   return Alloc;
+}
+
+FunctionCallee shadowBlockDeallocator(Module &M) {
+  LLVMContext &C = M.getContext();
+  FunctionCallee Free = M.getOrInsertFunction(
+      "adcc_shadow_free",
+      FunctionType::get(Type::getVoidTy(C), {PointerType::get(C, 0)}, false));
+  if (auto *Fn = dyn_cast<Function>(Free.getCallee());
+      Fn && !Fn->hasFnAttribute(Attribute::AllocKind)) {
+    Fn->addFnAttr(Attribute::getWithAllocKind(C, AllocFnKind::Free));
+    Fn->addFnAttr("alloc-family", "adcc_shadow");
+    Fn->addParamAttr(0, Attribute::AllocatedPointer);
+  }
+  return Free;
 }
 
 } // namespace adcore
