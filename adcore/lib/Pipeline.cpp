@@ -32,6 +32,15 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
   PB.registerOptimizerEarlyEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel Level,
              ThinOrFullLTOPhase) { MPM.addPass(ADPass(Opts, Level)); });
+  // After the vectorizers: packed adjoint updates that stall the next
+  // iteration's (OverlappingUpdates.cpp).
+  PB.registerOptimizerLastEPCallback(
+      [Opts](ModulePassManager &MPM, OptimizationLevel Level,
+             ThinOrFullLTOPhase) {
+        if (Opts.EnableAD && Level != OptimizationLevel::O0)
+          MPM.addPass(createModuleToFunctionPassAdaptor(
+              OverlappingUpdatesPass()));
+      });
 
   PB.registerPipelineParsingCallback(
       [Opts](StringRef Name, ModulePassManager &MPM,
@@ -77,6 +86,10 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
         }
         if (Name == "adcc-accumulation-windows") {
           FPM.addPass(AccumulationWindowsPass());
+          return true;
+        }
+        if (Name == "adcc-split-overlapping-updates") {
+          FPM.addPass(OverlappingUpdatesPass());
           return true;
         }
         if (Name == "adcc-split-aggregate-phis") {

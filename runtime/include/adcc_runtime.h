@@ -307,6 +307,12 @@ ADCC_RT_API void adcc_split_check_level(const void *handle, unsigned level);
    backed only where touched); returns the shadow of `primal`. Released by
    adcc_scratch_shadow_end when the derivative call returns. */
 ADCC_RT_API void *adcc_scratch_shadow_begin(const void *primal);
+/* Reverse mode's shadows of malloc and calloc blocks: bytes of zeros, and
+   their release at the reverse of the allocation, which keeps large blocks
+   for later calls (docs/runtime.md#shadows-of-heap-blocks). Plain malloc
+   blocks: free() accepts them, and adcc_shadow_free any malloc block. */
+ADCC_RT_API void *adcc_shadow_alloc(size_t bytes);
+ADCC_RT_API void adcc_shadow_free(void *block);
 ADCC_RT_API void adcc_scratch_shadow_end(void *shadow);
 
 /* Split forward mode (__enzyme_augmentfwd / __enzyme_fwdsplit): the

@@ -73,6 +73,21 @@ static inline void mpi_check(const char *name, double (*f)(double *, int),
   mpi_check_with(name, f, x, n, grad, dir, tangent_out, 1e-6, 1e-6);
 }
 
+/* MPI_Init; this rank's number, or -1 (after MPI_Finalize) when the program
+ * does not run with 2 to \p max_ranks ranks. */
+static inline int mpi_check_init(int *argc, char ***argv, int max_ranks) {
+  MPI_Init(argc, argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size >= 2 && size <= max_ranks)
+    return rank;
+  if (rank == 0)
+    printf("run with 2 to %d ranks\n", max_ranks);
+  MPI_Finalize();
+  return -1;
+}
+
 /* Every rank's failures; rank 0 prints "ok" last. */
 static inline int mpi_check_finish(void) {
   int failures = 0;

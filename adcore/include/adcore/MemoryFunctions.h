@@ -15,10 +15,12 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/DerivedTypes.h"
 
 namespace llvm {
 class CallBase;
 class Function;
+class Module;
 class Value;
 } // namespace llvm
 
@@ -48,6 +50,14 @@ enum class MemoryFunctionKind {
 };
 
 MemoryFunctionKind classifyMemoryFunction(const llvm::Function &F);
+
+/// For `malloc` and `calloc`: the runtime's allocator of reverse mode's
+/// shadows of their blocks, `void *adcc_shadow_alloc(size_t bytes)` (zeroed;
+/// freed by `adcc_shadow_free`, which keeps large blocks for later calls),
+/// declared in F's module; null for other functions.
+llvm::FunctionCallee shadowBlockAllocator(const llvm::Function &F);
+/// Its deallocator, `void adcc_shadow_free(void *)`, declared in \p M.
+llvm::FunctionCallee shadowBlockDeallocator(llvm::Module &M);
 
 inline bool isAllocationFunction(const llvm::Function &F) {
   MemoryFunctionKind K = classifyMemoryFunction(F);

@@ -15,6 +15,11 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/OptimizationLevel.h"
 
+namespace llvm {
+class LoopInfo;
+class ScalarEvolution;
+} // namespace llvm
+
 namespace adcore {
 
 class SynthesisContext;
@@ -66,6 +71,22 @@ struct SplitAggregatePhisPass
     return splitAggregatePhis(F) ? llvm::PreservedAnalyses::none()
                                  : llvm::PreservedAnalyses::all();
   }
+};
+
+/// Splits the packed read-modify-writes of shadow memory that the SLP
+/// vectorizer made in a loop (`du[k-1..k] += {a, b}`) back into one per
+/// element where the next iteration's overlaps them in part: a store that
+/// the next load covers only in part cannot be forwarded to it
+/// (OverlappingUpdates.cpp). Returns whether \p F changed.
+bool splitOverlappingUpdates(llvm::Function &F, llvm::LoopInfo &LI,
+                             llvm::ScalarEvolution &SE);
+
+/// splitOverlappingUpdates as a pass, after the vectorizers (Pipeline.cpp;
+/// adcc-opt's `-passes=adcc-split-overlapping-updates`).
+struct OverlappingUpdatesPass
+    : public llvm::PassInfoMixin<OverlappingUpdatesPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
 };
 
 /// Moves the computation of values carried around a loop (the incoming value

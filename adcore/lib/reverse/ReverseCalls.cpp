@@ -152,6 +152,15 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
                            ? allocationSizeArg(*Callee)
                            : 1;
     for (unsigned L = 0; L < Width; ++L) {
+      if (FunctionCallee Alloc = shadowBlockAllocator(*Callee)) {
+        // (The runtime keeps large shadow blocks for later calls.)
+        Value *Bytes = Call.getArgOperand(0);
+        if (MK == MemoryFunctionKind::Calloc)
+          Bytes = AB.CreateMul(Bytes, Call.getArgOperand(1));
+        LaneShadows[L][&Call] =
+            AB.CreateCall(Alloc, {Bytes}, Call.getName() + ".shadow");
+        continue;
+      }
       CallInst *S = AB.CreateCall(
           Call.getFunctionType(), Call.getCalledOperand(),
           SmallVector<Value *, 3>(Call.args()), Call.getName() + ".shadow");

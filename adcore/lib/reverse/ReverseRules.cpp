@@ -743,7 +743,9 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       }
       FunctionCallee Free = Rev.getParent()->getOrInsertFunction(
           "free", FunctionType::get(RB.getVoidTy(), {RB.getPtrTy()}, false));
-      if (Callee->getName().starts_with("_Zn"))
+      if (shadowBlockAllocator(*Callee))
+        Free = shadowBlockDeallocator(*Rev.getParent());
+      else if (Callee->getName().starts_with("_Zn"))
         Free = Rev.getParent()->getOrInsertFunction(
             Callee->getName().starts_with("_Znw") ? "_ZdlPv" : "_ZdaPv",
             FunctionType::get(RB.getVoidTy(), {RB.getPtrTy()}, false));

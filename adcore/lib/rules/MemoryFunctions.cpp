@@ -7,6 +7,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -41,6 +42,10 @@ constexpr MemoryFunctionRow MemoryFunctionTable[] = {
     {"_ZdaPvSt11align_val_t", MemoryFunctionKind::Free},
     {"_ZdlPvmSt11align_val_t", MemoryFunctionKind::Free},
     {"_ZdaPvmSt11align_val_t", MemoryFunctionKind::Free},
+    // (Reverse mode's shadows of heap blocks, differentiated again: plain
+    // malloc blocks of zeros.)
+    {"adcc_shadow_alloc", MemoryFunctionKind::Malloc},
+    {"adcc_shadow_free", MemoryFunctionKind::Free},
     {"adcc_tape_push", MemoryFunctionKind::TapePush},
     {"adcc_tape_pop", MemoryFunctionKind::TapePop},
     {"adcc_tape_push_shadow", MemoryFunctionKind::TapePush},
@@ -131,6 +136,44 @@ MemoryFunctionKind classifyMemoryFunction(const Function &F) {
     if (Name == Row.Name)
       return Row.Kind;
   return MemoryFunctionKind::None;
+}
+
+FunctionCallee shadowBlockAllocator(const Function &F) {
+  if (!F.isDeclaration() ||
+      (F.getName() != "malloc" && F.getName() != "calloc") ||
+      !F.getReturnType()->isPointerTy() || F.arg_size() == 0 ||
+      !F.getArg(0)->getType()->isIntegerTy())
+    return FunctionCallee();
+  Module &M = *const_cast<Module *>(F.getParent());
+  Type *Size = F.getArg(0)->getType();
+  FunctionCallee Alloc = M.getOrInsertFunction(
+      "adcc_shadow_alloc", FunctionType::get(F.getReturnType(), {Size}, false));
+  // (An allocator of zeroed blocks to LLVM, as calloc is: loads of a
+  // fresh shadow fold to zero, stores of zero into it go away.)
+  if (auto *Fn = dyn_cast<Function>(Alloc.getCallee());
+      Fn && !Fn->hasFnAttribute(Attribute::AllocKind)) {
+    LLVMContext &C = M.getContext();
+    Fn->addRetAttr(Attribute::NoAlias);
+    Fn->addFnAttr(Attribute::getWithAllocKind(
+        C, AllocFnKind::Alloc | AllocFnKind::Zeroed));
+    Fn->addFnAttr(Attribute::getWithAllocSizeArgs(C, 0, std::nullopt));
+    Fn->addFnAttr("alloc-family", "adcc_shadow");
+  }
+  return Alloc;
+}
+
+FunctionCallee shadowBlockDeallocator(Module &M) {
+  LLVMContext &C = M.getContext();
+  FunctionCallee Free = M.getOrInsertFunction(
+      "adcc_shadow_free",
+      FunctionType::get(Type::getVoidTy(C), {PointerType::get(C, 0)}, false));
+  if (auto *Fn = dyn_cast<Function>(Free.getCallee());
+      Fn && !Fn->hasFnAttribute(Attribute::AllocKind)) {
+    Fn->addFnAttr(Attribute::getWithAllocKind(C, AllocFnKind::Free));
+    Fn->addFnAttr("alloc-family", "adcc_shadow");
+    Fn->addParamAttr(0, Attribute::AllocatedPointer);
+  }
+  return Free;
 }
 
 } // namespace adcore

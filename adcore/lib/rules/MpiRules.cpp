@@ -41,6 +41,8 @@ struct MpiRow {
   /// The parameters whose memory the call writes (receive buffers,
   /// requests, statuses), as "K K ...": the rest it only reads.
   const char *Writes;
+  /// Only MPI_SUM has a rule (the nonblocking reductions).
+  bool SumOnly = false;
 };
 
 constexpr MpiRow MpiRows[] = {
@@ -102,6 +104,37 @@ constexpr MpiRow MpiRows[] = {
      "adcc_mpi_allgather_rev", "v0 d0 v1 v2 d3 v4 v5 v6", 2, 5, -1, "3"},
     {"MPI_Barrier", 1, "adcc_mpi_barrier", "v0", "adcc_mpi_barrier", "v0",
      false, "adcc_mpi_barrier_rev", "v0", -1, -1, -1, ""},
+    {"MPI_Sendrecv_replace", 9, "adcc_mpi_sendrecv_replace_fwd",
+     "v0 d0 v1 v2 v3 v4 v5 v6 v7 v8", "adcc_mpi_sendrecv_replace_aug",
+     "v0 v1 v2 v3 v4 v5 v6 v7 v8", true, "adcc_mpi_sendrecv_replace_rev",
+     "d0 v1 v2 v3 v4 v7 t", 2, -1, -1, "0 8"},
+    // Persistent requests (runtime/lib/mpi/persistent.c).
+    {"MPI_Send_init", 7, "adcc_mpi_send_init_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
+     "adcc_mpi_send_init_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
+     "adcc_mpi_persistent_rev", "t", 2, -1, -1, "6"},
+    {"MPI_Recv_init", 7, "adcc_mpi_recv_init_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
+     "adcc_mpi_recv_init_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
+     "adcc_mpi_persistent_rev", "t", 2, -1, -1, "0 6"},
+    {"MPI_Start", 1, "adcc_mpi_start_fwd", "v0", "adcc_mpi_start_aug", "v0",
+     true, "adcc_mpi_start_rev", "t", -1, -1, -1, "0"},
+    {"MPI_Startall", 2, "adcc_mpi_startall_fwd", "v0 v1",
+     "adcc_mpi_startall_aug", "v0 v1", true, "adcc_mpi_startall_rev", "t", -1,
+     -1, -1, "1"},
+    {"MPI_Request_free", 1, "adcc_mpi_request_free", "v0",
+     "adcc_mpi_request_free", "v0", false, "adcc_mpi_request_free_rev", "", -1,
+     -1, -1, "0"},
+    // Nonblocking collectives (runtime/lib/mpi/icollectives.c).
+    {"MPI_Ibcast", 6, "adcc_mpi_ibcast_fwd", "v0 d0 v1 v2 v3 v4 v5",
+     "adcc_mpi_ibcast_aug", "v0 d0 v1 v2 v3 v4 v5", true,
+     "adcc_mpi_icollective_rev", "t", 2, -1, -1, "0 5"},
+    {"MPI_Ireduce", 8, "adcc_mpi_ireduce_fwd",
+     "v0 d0 v1 d1 v2 v3 v4 v5 v6 v7", "adcc_mpi_ireduce_aug",
+     "v0 d0 v1 d1 v2 v3 v4 v5 v6 v7", true, "adcc_mpi_icollective_rev", "t", 3,
+     -1, 4, "1 7", true},
+    {"MPI_Iallreduce", 7, "adcc_mpi_iallreduce_fwd",
+     "v0 d0 v1 d1 v2 v3 v4 v5 v6", "adcc_mpi_iallreduce_aug",
+     "v0 d0 v1 d1 v2 v3 v4 v5 v6", true, "adcc_mpi_icollective_rev", "t", 3,
+     -1, 4, "1 6", true},
 };
 
 /// MPI calls without derivatives: they compute no floating-point data.
@@ -401,6 +434,11 @@ std::string mpiCallError(const CallBase &Call) {
   if (!Active || Row->OpArg < 0)
     return std::string();
   StringRef Op = predefinedName(Call.getArgOperand(Row->OpArg), "ompi_mpi_op_");
+  if (!Op.empty() && Row->SumOnly && Op != "sum")
+    return "the reduction operator MPI_" + upper(Op) + " of '" + Name.str() +
+           "' has no derivative rule: MPI_SUM has (MPI_MIN and MPI_MAX have "
+           "for the blocking MPI_Reduce and MPI_Allreduce; "
+           "docs/parallel.md#mpi)";
   if (!Op.empty() && !listed(RuleOps, Op))
     return "the reduction operator MPI_" + upper(Op) + " of '" + Name.str() +
            "' has no derivative rule: MPI_SUM, MPI_MIN and MPI_MAX have "

@@ -27,6 +27,17 @@ int adcc_mpi_size(MPI_Comm comm) {
   return s;
 }
 
+int adcc_mpi_adjoint_tag(int tag, MPI_Comm comm) {
+  int *ub = NULL, flag = 0;
+  MPI_Comm_get_attr(comm, MPI_TAG_UB, &ub, &flag);
+  int offset = (flag && ub ? *ub : 32767) / 2 + 1;
+  if (tag >= offset)
+    adcc_mpi_fail(comm, "a message's reverse",
+                  "its tag is above MPI_TAG_UB / 2: the adjoint messages of "
+                  "reverse mode use the tags above");
+  return tag + offset;
+}
+
 enum adcc_mpi_kind adcc_mpi_kind_of(MPI_Datatype type, const char *call,
                                     MPI_Comm comm) {
   if (type == MPI_DOUBLE)

@@ -12,9 +12,8 @@
 
 #include <stdlib.h>
 
-/* [buf | dbuf] of n elements each (a null dbuf: zeros). */
-static void *pack(enum adcc_mpi_kind kind, const void *buf, const void *dbuf,
-                  int n) {
+void *adcc_mpi_pack(enum adcc_mpi_kind kind, const void *buf,
+                    const void *dbuf, int n) {
   size_t size = adcc_mpi_size_of(kind);
   char *packed = adcc_mpi_temp(kind, NULL, 2 * (size_t)n);
   adcc_mpi_copy(kind, packed, buf, (size_t)n);
@@ -29,10 +28,16 @@ static void unpack(enum adcc_mpi_kind kind, const char *packed, void *buf,
   int got = 0;
   MPI_Get_count(status, type, &got);
   int n = got / 2;
-  adcc_mpi_copy(kind, buf, packed, (size_t)n);
-  adcc_mpi_copy(kind, dbuf, packed + adcc_mpi_size_of(kind) * (size_t)n,
-                (size_t)n);
+  adcc_mpi_split(kind, packed, buf, dbuf, n);
   MPI_Status_set_elements(status, type, n);
+}
+
+void adcc_mpi_split(enum adcc_mpi_kind kind, const void *packed, void *buf,
+                    void *dbuf, int n) {
+  adcc_mpi_copy(kind, buf, packed, (size_t)n);
+  adcc_mpi_copy(kind, dbuf,
+                (const char *)packed + adcc_mpi_size_of(kind) * (size_t)n,
+                (size_t)n);
 }
 
 int adcc_mpi_send_fwd(const void *buf, const void *dbuf, int count,
@@ -40,7 +45,7 @@ int adcc_mpi_send_fwd(const void *buf, const void *dbuf, int count,
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Send", comm);
   if (kind == ADCC_MPI_INACTIVE)
     return MPI_Send(buf, count, type, dest, tag, comm);
-  void *packed = pack(kind, buf, dbuf, count);
+  void *packed = adcc_mpi_pack(kind, buf, dbuf, count);
   int rc = MPI_Send(packed, 2 * count, type, dest, tag, comm);
   free(packed);
   return rc;
@@ -68,7 +73,7 @@ int adcc_mpi_isend_fwd(const void *buf, const void *dbuf, int count,
     return MPI_Isend(buf, count, type, dest, tag, comm, request);
   struct adcc_mpi_pending *p = adcc_mpi_start(request, 0);
   p->kind = kind;
-  p->temp = pack(kind, buf, dbuf, count);
+  p->temp = adcc_mpi_pack(kind, buf, dbuf, count);
   return MPI_Isend(p->temp, 2 * count, type, dest, tag, comm, request);
 }
 
@@ -89,9 +94,15 @@ int adcc_mpi_irecv_fwd(void *buf, void *dbuf, int count, MPI_Datatype type,
 }
 
 void adcc_mpi_finish(struct adcc_mpi_pending *p, MPI_Status *status) {
-  if (p->receive)
+  if (p->started != ADCC_MPI_P2P) {
+    if (p->gets)
+      adcc_mpi_split(p->kind, p->temp, p->buf, p->dbuf, p->count);
+  } else if (p->receive) {
     unpack(p->kind, p->temp, p->buf, p->dbuf, p->type, status);
-  free(p->temp);
+  }
+  free(p->sent);
+  if (!p->keep_temp)
+    free(p->temp);
   free(p);
 }
 
@@ -137,12 +148,31 @@ int adcc_mpi_sendrecv_fwd(const void *send, const void *dsend, int scount,
                         source, rtag, comm, status);
   MPI_Status own;
   MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
-  void *packed = pack(kind, send, dsend, scount);
+  void *packed = adcc_mpi_pack(kind, send, dsend, scount);
   void *in = adcc_mpi_temp(kind, NULL, 2 * (size_t)rcount);
   int rc = MPI_Sendrecv(packed, 2 * scount, stype, dest, stag, in, 2 * rcount,
                         rtype, source, rtag, comm, st);
   unpack(kind, in, recv, drecv, rtype, st);
   free(packed);
   free(in);
+  return rc;
+}
+
+int adcc_mpi_sendrecv_replace_fwd(void *buf, void *dbuf, int count,
+                                  MPI_Datatype type, int dest, int stag,
+                                  int source, int rtag, MPI_Comm comm,
+                                  MPI_Status *status) {
+  enum adcc_mpi_kind kind =
+      adcc_mpi_kind_of(type, "MPI_Sendrecv_replace", comm);
+  if (kind == ADCC_MPI_INACTIVE)
+    return MPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag,
+                                comm, status);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  void *packed = adcc_mpi_pack(kind, buf, dbuf, count);
+  int rc = MPI_Sendrecv_replace(packed, 2 * count, type, dest, stag, source,
+                                rtag, comm, st);
+  unpack(kind, packed, buf, dbuf, type, st);
+  free(packed);
   return rc;
 }

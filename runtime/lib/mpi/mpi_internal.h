@@ -35,6 +35,13 @@ size_t adcc_mpi_size_of(enum adcc_mpi_kind kind);
 int adcc_mpi_rank(MPI_Comm comm);
 int adcc_mpi_size(MPI_Comm comm);
 
+/* The tag of the adjoint message of a message tagged \p tag: tag +
+ * MPI_TAG_UB / 2 + 1, so that a receive of the primal with MPI_ANY_SOURCE
+ * and a tag, still waiting on one rank, cannot match an adjoint message
+ * that a neighbour already in its reverse sweep sends it; stops the
+ * program for tags above MPI_TAG_UB / 2. */
+int adcc_mpi_adjoint_tag(int tag, MPI_Comm comm);
+
 /* Prints "adcc runtime: error: <call>: <message>" and aborts the job. */
 _Noreturn void adcc_mpi_fail(MPI_Comm comm, const char *call,
                              const char *message);
@@ -66,5 +73,17 @@ void adcc_mpi_select(enum adcc_mpi_kind kind, void *dst, const void *src,
 /* dst[i] += won[i] ? src[i] : 0. */
 void adcc_mpi_add_selected(enum adcc_mpi_kind kind, void *dst, const void *src,
                            const unsigned char *won, size_t n);
+
+/* The reverses of the blocking collectives (collectives.c), which those of
+ * the nonblocking ones run too; \p tape: the winners of a minimum or
+ * maximum, null for a sum. */
+void adcc_mpi_bcast_rev(void *dbuf, int count, MPI_Datatype type, int root,
+                        MPI_Comm comm);
+void adcc_mpi_reduce_rev(const void *send, void *dsend, void *drecv, int count,
+                         MPI_Datatype type, int root, MPI_Comm comm,
+                         void *tape);
+void adcc_mpi_allreduce_rev(const void *send, void *dsend, void *drecv,
+                            int count, MPI_Datatype type, MPI_Comm comm,
+                            void *tape);
 
 #endif

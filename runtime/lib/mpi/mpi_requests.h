@@ -4,11 +4,22 @@
 
 #include "mpi_internal.h"
 
-/* One MPI_Isend or MPI_Irecv of differentiated code, from the call to its
+/* Which call started a request of differentiated code. */
+enum adcc_mpi_started {
+  ADCC_MPI_P2P,        /* MPI_Isend, MPI_Irecv, MPI_Start of their kind */
+  ADCC_MPI_IBCAST,     /* the nonblocking collectives (icollectives.c) */
+  ADCC_MPI_IREDUCE,
+  ADCC_MPI_IALLREDUCE,
+};
+
+/* One MPI_Isend, MPI_Irecv, MPI_Start (of a persistent request) or
+ * nonblocking collective of differentiated code, from the call to its
  * wait (forward mode) or to the reverse of the call (reverse mode). */
 struct adcc_mpi_pending {
   MPI_Request *request;   /* the program's request variable */
   unsigned long sequence; /* posting order on this rank */
+  const char *call;       /* (for messages) */
+  enum adcc_mpi_started started;
   int receive;
   enum adcc_mpi_kind kind;
   void *buf, *dbuf; /* the program's buffer and its shadow (may be null) */
@@ -20,6 +31,13 @@ struct adcc_mpi_pending {
   MPI_Request reverse; /* reverse: the adjoint message */
   int ready;           /* reverse: its wait was reversed */
   int posted;          /* reverse: the adjoint message is posted */
+  int keep_temp;       /* temp belongs to a persistent request */
+  /* Collectives: forward, the packed input (freed at the wait) and whether
+   * this rank gets the result; reverse, the send buffer (MPI_IN_PLACE
+   * too) and its shadow. */
+  void *sent;
+  const void *send;
+  int gets, root;
 };
 
 /* A new record for the request variable \p request; \p reverse: of an
@@ -37,6 +55,13 @@ void adcc_mpi_ready(struct adcc_mpi_pending *p,
  * was not started by differentiated code or carries no derivative. */
 struct adcc_mpi_pending *adcc_mpi_take(MPI_Request *request);
 
+/* [buf | dbuf] of n elements each (a null dbuf: zeros), freed with free;
+ * and the reverse: n values, then n tangents, split into buf and dbuf. */
+void *adcc_mpi_pack(enum adcc_mpi_kind kind, const void *buf,
+                    const void *dbuf, int n);
+void adcc_mpi_split(enum adcc_mpi_kind kind, const void *packed, void *buf,
+                    void *dbuf, int n);
+
 /* Forward mode: a completed request's tangents arrive (a receive's packed
  * buffer is split into the buffer and its shadow); frees \p p. */
 void adcc_mpi_finish(struct adcc_mpi_pending *p, MPI_Status *status);
@@ -45,6 +70,9 @@ void adcc_mpi_finish(struct adcc_mpi_pending *p, MPI_Status *status);
 void adcc_mpi_received(struct adcc_mpi_pending *p, MPI_Status *status);
 /* Reverse mode: the reverse of a wait posts the adjoint message of \p p. */
 void adcc_mpi_post(struct adcc_mpi_pending *p);
+/* Reverse mode: the reverse of the call that started a point-to-point
+ * request (\p tape: its record, or null) completes its adjoint message. */
+void adcc_mpi_complete(void *tape);
 
 /* The tape of a call that completes several requests: their records (null
  * where a request carries no derivative); adcc_mpi_waitall_rev reverses

@@ -7,7 +7,8 @@
  * zeroed (the buffer was overwritten). Non-blocking messages: the reverse
  * of the wait posts the adjoint message (non-blocking), the reverse of the
  * MPI_Isend or MPI_Irecv completes it. Adjoint messages are posted in the
- * reverse of the order the program started the requests (requests.c).
+ * reverse of the order the program started the requests (requests.c), with
+ * tags of their own (adcc_mpi_adjoint_tag).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -27,7 +28,8 @@ void adcc_mpi_send_rev(void *dbuf, int count, MPI_Datatype type, int dest,
   if (kind == ADCC_MPI_INACTIVE)
     return;
   void *t = adcc_mpi_temp(kind, NULL, (size_t)count);
-  MPI_Recv(t, count, type, dest, tag, comm, MPI_STATUS_IGNORE);
+  MPI_Recv(t, count, type, dest, adcc_mpi_adjoint_tag(tag, comm), comm,
+           MPI_STATUS_IGNORE);
   adcc_mpi_add(kind, dbuf, t, (size_t)count);
   free(t);
 }
@@ -71,7 +73,8 @@ void adcc_mpi_recv_rev(void *dbuf, MPI_Datatype type, MPI_Comm comm,
   }
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Recv", comm);
   void *t = adcc_mpi_temp(kind, dbuf, (size_t)r->count);
-  MPI_Send(t, r->count, type, r->source, r->tag, comm);
+  MPI_Send(t, r->count, type, r->source, adcc_mpi_adjoint_tag(r->tag, comm),
+           comm);
   adcc_mpi_zero(kind, dbuf, (size_t)r->count);
   free(t);
   free(r);
@@ -105,10 +108,48 @@ void adcc_mpi_sendrecv_rev(void *dsend, int scount, MPI_Datatype stype,
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(stype, "MPI_Sendrecv", comm);
   void *out = adcc_mpi_temp(kind, drecv, (size_t)r->count);
   void *in = adcc_mpi_temp(kind, NULL, (size_t)scount);
-  MPI_Sendrecv(out, r->count, rtype, r->source, r->tag, in, scount, stype, dest,
-               stag, comm, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(out, r->count, rtype, r->source,
+               adcc_mpi_adjoint_tag(r->tag, comm), in, scount, stype, dest,
+               adcc_mpi_adjoint_tag(stag, comm), comm, MPI_STATUS_IGNORE);
   adcc_mpi_add(kind, dsend, in, (size_t)scount);
   adcc_mpi_zero(kind, drecv, (size_t)r->count);
+  free(out);
+  free(in);
+  free(r);
+}
+
+/* The reverse of MPI_Sendrecv_replace: the received values' adjoint goes
+ * back to their actual source, and the sent values' adjoint, from the
+ * destination, replaces it. */
+int adcc_mpi_sendrecv_replace_aug(void *buf, int count, MPI_Datatype type,
+                                  int dest, int stag, int source, int rtag,
+                                  MPI_Comm comm, MPI_Status *status,
+                                  void **tape) {
+  enum adcc_mpi_kind kind =
+      adcc_mpi_kind_of(type, "MPI_Sendrecv_replace", comm);
+  MPI_Status own;
+  MPI_Status *st = status == MPI_STATUS_IGNORE ? &own : status;
+  int rc = MPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag,
+                                comm, st);
+  *tape = kind == ADCC_MPI_INACTIVE ? NULL : record(st, type, comm);
+  return rc;
+}
+
+void adcc_mpi_sendrecv_replace_rev(void *dbuf, int count, MPI_Datatype type,
+                                   int dest, int stag, MPI_Comm comm,
+                                   void *tape) {
+  struct received *r = tape;
+  if (!r)
+    return;
+  enum adcc_mpi_kind kind =
+      adcc_mpi_kind_of(type, "MPI_Sendrecv_replace", comm);
+  void *out = adcc_mpi_temp(kind, dbuf, (size_t)r->count);
+  void *in = adcc_mpi_temp(kind, NULL, (size_t)count);
+  MPI_Sendrecv(out, r->count, type, r->source,
+               adcc_mpi_adjoint_tag(r->tag, comm), in, count, type, dest,
+               adcc_mpi_adjoint_tag(stag, comm), comm, MPI_STATUS_IGNORE);
+  adcc_mpi_zero(kind, dbuf, (size_t)r->count);
+  adcc_mpi_add(kind, dbuf, in, (size_t)count);
   free(out);
   free(in);
   free(r);
@@ -124,6 +165,7 @@ static int start(int receive, const char *call, void *buf, void *dbuf,
   if (kind == ADCC_MPI_INACTIVE)
     return rc;
   struct adcc_mpi_pending *p = adcc_mpi_start(request, 1);
+  p->call = call;
   p->receive = receive;
   p->kind = kind;
   p->dbuf = dbuf;
@@ -150,18 +192,18 @@ int adcc_mpi_irecv_aug(void *buf, void *dbuf, int count, MPI_Datatype type,
                request, tape);
 }
 
-/* The reverse of an MPI_Isend or MPI_Irecv: the adjoint message that the
- * reverse of its wait posted completes. */
-static void complete(void *tape) {
+/* The reverse of an MPI_Isend, MPI_Irecv or MPI_Start: the adjoint message
+ * that the reverse of its wait posted completes. */
+void adcc_mpi_complete(void *tape) {
   struct adcc_mpi_pending *p = tape;
   if (!p)
     return;
   if (!p->ready)
-    adcc_mpi_fail(p->comm, p->receive ? "MPI_Irecv" : "MPI_Isend",
+    adcc_mpi_fail(p->comm, p->call,
                   "the request was not completed by MPI_Wait or MPI_Waitall "
                   "in differentiated code");
   if (!p->posted)
-    adcc_mpi_fail(p->comm, p->receive ? "MPI_Irecv" : "MPI_Isend",
+    adcc_mpi_fail(p->comm, p->call,
                   "a request started after this one was not completed by "
                   "MPI_Wait or MPI_Waitall in differentiated code");
   MPI_Wait(&p->reverse, MPI_STATUS_IGNORE);
@@ -171,8 +213,8 @@ static void complete(void *tape) {
   free(p);
 }
 
-void adcc_mpi_isend_rev(void *tape) { complete(tape); }
-void adcc_mpi_irecv_rev(void *tape) { complete(tape); }
+void adcc_mpi_isend_rev(void *tape) { adcc_mpi_complete(tape); }
+void adcc_mpi_irecv_rev(void *tape) { adcc_mpi_complete(tape); }
 
 void adcc_mpi_received(struct adcc_mpi_pending *p, MPI_Status *status) {
   if (!p || !p->receive)
@@ -193,12 +235,13 @@ void adcc_mpi_post(struct adcc_mpi_pending *p) {
   if (p->receive) {
     p->temp = adcc_mpi_temp(p->kind, p->dbuf, n);
     adcc_mpi_zero(p->kind, p->dbuf, n);
-    MPI_Isend(p->temp, p->count, p->type, p->peer, p->tag, p->comm,
-              &p->reverse);
+    MPI_Isend(p->temp, p->count, p->type, p->peer,
+              adcc_mpi_adjoint_tag(p->tag, p->comm), p->comm, &p->reverse);
     return;
   }
   p->temp = adcc_mpi_temp(p->kind, NULL, n);
-  MPI_Irecv(p->temp, p->count, p->type, p->peer, p->tag, p->comm, &p->reverse);
+  MPI_Irecv(p->temp, p->count, p->type, p->peer,
+            adcc_mpi_adjoint_tag(p->tag, p->comm), p->comm, &p->reverse);
 }
 
 int adcc_mpi_wait_aug(MPI_Request *request, MPI_Status *status, void **tape) {

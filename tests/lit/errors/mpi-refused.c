@@ -11,6 +11,11 @@
 // RUN: %expect-exit 1 %adcc -O0 -c -DDATATYPE %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DATATYPE
 // RUN: %expect-exit 1 %adcc -O2 -c -DDATATYPE -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DATATYPE
 // RUN: %expect-exit 1 %adcc -O0 -c -DPROD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROD
+// Nonblocking reductions have a rule for MPI_SUM only; a nonblocking
+// collective without a rule is a call nothing defines, named at its line.
+// RUN: %expect-exit 1 %adcc -O0 -c -DIMAX %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=IMAX
+// RUN: %expect-exit 1 %adcc -O2 -c -DIMAX -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=IMAX
+// RUN: %expect-exit 1 %adcc -O2 -DIGATHER %s -o %t.igather 2>&1 | FileCheck %s --check-prefix=IGATHER
 // RUN: %expect-exit 1 %adcc -O2 -c -DSPLIT %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // An integer reduction by MPI_PROD beside them carries no derivative: fine.
 // RUN: %adcc -O2 -c -DINTPROD %s -o /dev/null
@@ -26,15 +31,18 @@ typedef struct ompi_op_t *MPI_Op;
 typedef struct ompi_win_t *MPI_Win;
 typedef struct ompi_info_t *MPI_Info;
 typedef long MPI_Aint;
+typedef struct ompi_request_t *MPI_Request;
+typedef struct ompi_status_public_t MPI_Status;
 extern struct ompi_predefined_t ompi_mpi_comm_world, ompi_mpi_double,
     ompi_mpi_long_double, ompi_mpi_int, ompi_mpi_op_sum, ompi_mpi_op_prod,
-    ompi_mpi_info_null, ompi_mpi_datatype_null;
+    ompi_mpi_op_max, ompi_mpi_info_null, ompi_mpi_datatype_null;
 #define MPI_COMM_WORLD ((MPI_Comm)&ompi_mpi_comm_world)
 #define MPI_DOUBLE ((MPI_Datatype)&ompi_mpi_double)
 #define MPI_LONG_DOUBLE ((MPI_Datatype)&ompi_mpi_long_double)
 #define MPI_INT ((MPI_Datatype)&ompi_mpi_int)
 #define MPI_SUM ((MPI_Op)&ompi_mpi_op_sum)
 #define MPI_PROD ((MPI_Op)&ompi_mpi_op_prod)
+#define MPI_MAX ((MPI_Op)&ompi_mpi_op_max)
 #define MPI_DATATYPE_NULL ((MPI_Datatype)&ompi_mpi_datatype_null)
 #define MPI_IN_PLACE ((void *)1)
 int MPI_Win_create(void *, MPI_Aint, int, MPI_Info, MPI_Comm, MPI_Win *);
@@ -47,6 +55,11 @@ int MPI_Op_create(MPI_User_function *, int, MPI_Op *);
 int MPI_Allreduce(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 int MPI_Allgather(const void *, int, MPI_Datatype, void *, int, MPI_Datatype,
                   MPI_Comm);
+int MPI_Iallreduce(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
+                   MPI_Request *);
+int MPI_Igather(const void *, int, MPI_Datatype, void *, int, MPI_Datatype,
+                int, MPI_Comm, MPI_Request *);
+int MPI_Wait(MPI_Request *, MPI_Status *);
 
 double __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
@@ -125,6 +138,28 @@ double f(double *x) {
   return all[0] * all[3];
 }
 // NULLTYPE: mpi-refused.c:[[#@LINE-3]]:3: error: cannot differentiate 'f' in reverse mode: the datatype MPI_DATATYPE_NULL of 'MPI_Allgather' has no derivative rule
+#endif
+
+#ifdef IMAX
+double f(double *x) {
+  double y;
+  MPI_Request r;
+  MPI_Iallreduce(x, &y, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &r);
+  MPI_Wait(&r, (MPI_Status *)0);
+  return y * x[0];
+}
+// IMAX: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'f' in {{forward|reverse}} mode: the reduction operator MPI_MAX of 'MPI_Iallreduce' has no derivative rule: MPI_SUM has
+#endif
+
+#ifdef IGATHER
+double f(double *x) {
+  double all[4];
+  MPI_Request r;
+  MPI_Igather(x, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD, &r);
+  MPI_Wait(&r, (MPI_Status *)0);
+  return all[0] * all[3];
+}
+// IGATHER: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'MPI_Igather': no object file linked by adcc defines it
 #endif
 
 #ifdef SPLIT
