@@ -228,7 +228,10 @@ void SimplifiedCopies::inlineSmallCallees(Function &Copy, const Function &F) {
     // types some copies from the callers it has in the module, which the
     // copy has not.)
     bool Rescue = Rescues.contains(Simple) || needsCallers(*Callee);
-    if (!Rescue && hasSignatureSeeds(*Callee))
+    // (Where F's own copies need typing, the callees that say what its
+    // pointers are inlined too: an iterator's constructor from a
+    // `particle *const &` then leaves the address of the element itself.)
+    if (!Rescue && !needsCallers(F) && hasSignatureSeeds(*Callee))
       continue;
     Call->setCalledFunction(Simple);
     // (Estimated as the program's function: a copy is internal and called
@@ -262,7 +265,10 @@ bool SimplifiedCopies::mayNeedRescue(const Function &F) {
   auto [It, New] = MayNeedRescue.try_emplace(&F, false);
   if (!New)
     return It->second; // (false while it is being scanned: recursion)
-  bool Needs = keepsFloatBitsInIntegers(F);
+  // (F itself: its locals hold a float's bits as integers, or it copies
+  // bytes it cannot type, which its callees inlined may type: the
+  // iterators of std::sort's heap, whose operator* gives the address.)
+  bool Needs = keepsFloatBitsInIntegers(F) || needsCallers(F);
   for (const Instruction &I : instructions(F)) {
     if (Needs)
       break;
@@ -308,7 +314,16 @@ Function *SimplifiedCopies::copyOf(Function &F) {
   Made.push_back(Copy);
   inlineSmallCallees(*Copy, F);
   P->FPM.run(*Copy, P->FAM);
-  if (keepsFloatBitsInIntegers(F))
+  // (Copies F cannot type: the calls its inlined callees kept (an
+  // iterator's constructor inside its operator+) inlined too, twice more
+  // at most.)
+  for (unsigned Round = 0;
+       Round < 2 && needsCallers(F) && needsItsCallers(*Copy); ++Round) {
+    inlineSmallCallees(*Copy, F);
+    P->FPM.run(*Copy, P->FAM);
+  }
+  if (keepsFloatBitsInIntegers(F) ||
+      (needsCallers(F) && !needsItsCallers(*Copy)))
     Rescues.insert(Copy);
   InProgress.erase(&F);
   Copies[&F] = Copy;

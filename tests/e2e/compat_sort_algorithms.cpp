@@ -1,0 +1,146 @@
+// std::sort, std::stable_sort, std::partial_sort and std::nth_element of
+// structs that mix doubles and ints (a std::vector and a C array),
+// differentiated in reverse and forward mode at every level, -O0 included:
+// there the heaps and insertion steps of libstdc++ move whole elements
+// through iterators whose operator* gives the address, which adcc types
+// after inlining the iterators' small functions into a simplified copy
+// (prepare/SimplifiedCopies.cpp). The derivative follows the permutation
+// the algorithm chose: gradients against analytic values (ranks counted
+// here by hand) and central differences, forward against reverse.
+// Registered at -O0, and at -O1 and -O2 without std::stable_sort
+// (-DWITHOUT_STABLE_SORT): at -O1 and -O2 its reverse-mode gradient is
+// wrong when the comparator reads only the int field and the merge through
+// the temporary buffer runs (docs/status.md, Known bugs); at -O3
+// std::partial_sort is an error (docs/status.md, Known limits).
+// (libstdc++ 12's stable_sort calls its own deprecated get_temporary_buffer.)
+#pragma clang diagnostic ignored "-Wdeprecated-declarations"
+
+#include "check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+extern int enzyme_dup, enzyme_const;
+extern "C" void __enzyme_autodiff(void *, ...);
+extern "C" double __enzyme_fwddiff(void *, ...);
+
+namespace {
+
+constexpr int N = 9;
+
+struct item {
+  double key;
+  int id;
+  double val;
+};
+
+item make(const double *x, int i) {
+  return {std::sin(3 * x[i] + i), i, x[i] * x[i] * (i + 1)};
+}
+bool byKey(const item &a, const item &b) { return a.key < b.key; }
+
+double sorted(const double *x) {
+  std::vector<item> v;
+  for (int i = 0; i < N; ++i)
+    v.push_back(make(x, i));
+  std::sort(v.begin(), v.end(), byKey);
+  double s = 0;
+  for (int j = 0; j < N; ++j)
+    s += (j + 1) * v[j].val;
+  return s;
+}
+
+#ifndef WITHOUT_STABLE_SORT
+// (ties of the int field: the stable order is the original one)
+double stable(const double *x) {
+  item a[N];
+  for (int i = 0; i < N; ++i)
+    a[i] = make(x, i);
+  std::stable_sort(a, a + N,
+                   [](const item &p, const item &q) { return p.id % 3 < q.id % 3; });
+  double s = 0;
+  for (int j = 0; j < N; ++j)
+    s += (j + 1) * a[j].val;
+  return s;
+}
+#endif
+
+double partial(const double *x) {
+  std::vector<item> v;
+  for (int i = 0; i < N; ++i)
+    v.push_back(make(x, i));
+  std::partial_sort(v.begin(), v.begin() + 4, v.end(), byKey);
+  double s = 0;
+  for (int j = 0; j < 4; ++j)
+    s += (j + 1) * v[j].val;
+  return s;
+}
+
+double nth(const double *x) {
+  item a[N];
+  for (int i = 0; i < N; ++i)
+    a[i] = make(x, i);
+  std::nth_element(a, a + 3, a + N, byKey);
+  double s = 5 * a[3].val;
+  for (int j = 0; j < 3; ++j)
+    s += a[j].val;
+  return s;
+}
+
+// The weight of element i at its rank r, by hand.
+double weightSorted(int r) { return r + 1; }
+double weightPartial(int r) { return r < 4 ? r + 1 : 0; }
+double weightNth(int r) { return r == 3 ? 5 : r < 3 ? 1 : 0; }
+
+void analytic(const double *x, double (*weight)(int), bool stableById,
+              double *g) {
+  for (int i = 0; i < N; ++i) {
+    int r = 0;
+    for (int k = 0; k < N; ++k) {
+      if (stableById)
+        r += k % 3 < i % 3 || (k % 3 == i % 3 && k < i);
+      else
+        r += make(x, k).key < make(x, i).key;
+    }
+    g[i] = weight(r) * 2 * x[i] * (i + 1);
+  }
+}
+
+void check(double (*f)(const double *), double (*weight)(int),
+           bool stableById, const double *x) {
+  double g[N] = {}, want[N];
+  __enzyme_autodiff((void *)f, enzyme_dup, x, g);
+  analytic(x, weight, stableById, want);
+  double xs[N];
+  for (int i = 0; i < N; ++i) {
+    CHECK_CLOSE(g[i], want[i], 1e-12);
+    double h = 1e-6;
+    std::copy(x, x + N, xs);
+    xs[i] = x[i] + h;
+    double up = f(xs);
+    xs[i] = x[i] - h;
+    double down = f(xs);
+    CHECK_CLOSE((up - down) / (2 * h), g[i], 1e-6);
+    double t[N] = {};
+    t[i] = 1;
+    CHECK_CLOSE(__enzyme_fwddiff((void *)f, enzyme_dup, x, t), g[i], 1e-12);
+  }
+}
+
+} // namespace
+
+int main() {
+  const double points[2][N] = {
+      {0.3, -0.7, 1.1, 0.25, -1.3, 0.9, 0.05, -0.45, 0.6},
+      {1.2, 0.4, -0.2, -0.9, 0.7, -1.6, 0.35, 1.45, -0.05}};
+  for (const double *x : points) {
+    check(sorted, weightSorted, false, x);
+#ifndef WITHOUT_STABLE_SORT
+    check(stable, weightSorted, true, x);
+#endif
+    check(partial, weightPartial, false, x);
+    check(nth, weightNth, false, x);
+  }
+  return check_finish();
+}
