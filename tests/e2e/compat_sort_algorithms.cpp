@@ -7,11 +7,11 @@
 // (prepare/SimplifiedCopies.cpp). The derivative follows the permutation
 // the algorithm chose: gradients against analytic values (ranks counted
 // here by hand) and central differences, forward against reverse.
-// Registered at -O0, and at -O1 and -O2 without std::stable_sort
-// (-DWITHOUT_STABLE_SORT): at -O1 and -O2 its reverse-mode gradient is
-// wrong when the comparator reads only the int field and the merge through
-// the temporary buffer runs (docs/status.md, Known bugs); at -O3
-// std::partial_sort is an error (docs/status.md, Known limits).
+// Registered at -O0, and at -O1 and -O2 without the std::stable_sort by
+// the int field (-DWITHOUT_STABLE_SORT): from -O1 on, a reverse-mode
+// gradient through a sort whose comparator reads only an int field is
+// wrong (docs/status.md, Known bugs); at -O3 std::partial_sort is an
+// error (docs/status.md, Not yet implemented).
 // (libstdc++ 12's stable_sort calls its own deprecated get_temporary_buffer.)
 #pragma clang diagnostic ignored "-Wdeprecated-declarations"
 
