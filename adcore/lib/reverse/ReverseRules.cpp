@@ -300,8 +300,13 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
                   {D, S, RB.CreateZExtOrTrunc(Bytes, I64)});
   };
   Kind First = L.begin()->second;
-  bool Uniform =
-      AllFloat && all_of(L, [&](const auto &E) { return E.second == First; });
+  // (One call for the whole copy only where the floats lie on its grid:
+  // a struct's tail that SROA keeps apart, `{int; pad; double}` copied
+  // from byte 4, has its double at offset 4, not 0.)
+  bool Uniform = AllFloat && all_of(L, [&](const auto &E) {
+    return E.second == First &&
+           (E.first == -1 || E.first % int64_t(floatBytes(First)) == 0);
+  });
   if (Uniform) {
     Copy(First, SD, SS, Len);
     return true;
