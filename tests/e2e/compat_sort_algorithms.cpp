@@ -11,9 +11,12 @@
 // sort by id) were wrong in reverse mode from -O1 on: SROA keeps the tail
 // of the saved element, `{int; pad; double}` from byte 4, in a 12-byte
 // buffer, and its copies' adjoints were moved as if the double began at
-// byte 0 of the copy (reverse/ReverseRules.cpp). At -O3 std::partial_sort
-// is an error (docs/status.md, Not yet implemented): registered at -O0,
-// -O1 and -O2.
+// byte 0 of the copy (reverse/ReverseRules.cpp). From -O1 on,
+// std::stable_sort by an int field is an error (its merge buffer's copies
+// are known only by the ints the comparator reads: lit
+// errors/stable-sort-int-key.cpp), and at -O3 std::partial_sort is one
+// (docs/status.md, Not yet implemented): registered at -O0, and at -O1 and
+// -O2 without that stable_sort (-DWITHOUT_STABLE_SORT).
 // (libstdc++ 12's stable_sort calls its own deprecated get_temporary_buffer.)
 #pragma clang diagnostic ignored "-Wdeprecated-declarations"
 
@@ -53,6 +56,7 @@ double sorted(const double *x) {
   return s;
 }
 
+#ifndef WITHOUT_STABLE_SORT
 // (ties of the int field: the stable order is the original one)
 double stable(const double *x) {
   item a[N];
@@ -65,6 +69,7 @@ double stable(const double *x) {
     s += (j + 1) * a[j].val;
   return s;
 }
+#endif
 
 // (by id, largest first, moving whole structs)
 double insertion(const double *x) {
@@ -159,7 +164,9 @@ int main() {
       {1.2, 0.4, -0.2, -0.9, 0.7, -1.6, 0.35, 1.45, -0.05}};
   for (const double *x : points) {
     check(sorted, weightSorted, ById::No, x);
+#ifndef WITHOUT_STABLE_SORT
     check(stable, weightSorted, ById::Stable, x);
+#endif
     check(insertion, weightSorted, ById::Descending, x);
     check(partial, weightPartial, ById::No, x);
     check(nth, weightNth, ById::No, x);
