@@ -4,8 +4,9 @@
 // whole elements as bytes and its comparator reads one double of each: a
 // type analysis that took the comparator's reads for the layout of the
 // array saw "doubles at 0, 24, 48, ..." and refused the moves at -O1 and
-// -O2 as copies of structs of unknown element size.) -O0: see
-// docs/status.md (std::sort's heap of such structs is refused there).
+// -O2 as copies of structs of unknown element size. At -O0 std::sort's
+// heap moves elements through its iterators' operator*, typed once those
+// small functions are inlined into a simplified copy of the heap's.)
 #include "rev_check.h"
 
 #include <algorithm>

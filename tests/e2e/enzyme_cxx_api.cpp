@@ -215,5 +215,29 @@ int main() {
       CHECK_CLOSE(t2[i], want(i), 1e-15);
     }
   }
+  // A pointer given for a reference parameter (enzyme::Duplicated<T *>
+  // for a `const T &`), as Enzyme accepts: the object it points to.
+  {
+    auto energy = [](const std::vector<double> &u, const double &w) {
+      double s = 0;
+      for (double v : u)
+        s += w * v * v * v;
+      return s;
+    };
+    std::vector<double> u{0.5, -1.5, 2.0}, du{1.0, 0.25, -0.5};
+    double w = 1.5, fwd = 0;
+    for (std::size_t i = 0; i < 3; ++i)
+      fwd += 3 * w * u[i] * u[i] * du[i];
+    auto [t] = enzyme::autodiff<enzyme::Forward>(
+        energy, enzyme::Duplicated<std::vector<double> *>(&u, &du),
+        enzyme::Const<double *>(&w));
+    CHECK_CLOSE(t, fwd, 1e-14);
+    std::vector<double> gu(3, 0.0);
+    enzyme::autodiff<enzyme::Reverse>(
+        energy, enzyme::Duplicated<std::vector<double> *>(&u, &gu),
+        enzyme::Const<double *>(&w));
+    for (std::size_t i = 0; i < 3; ++i)
+      CHECK_CLOSE(gu[i], 3 * w * u[i] * u[i], 1e-14);
+  }
   return check_finish();
 }

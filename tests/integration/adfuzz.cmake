@@ -38,9 +38,12 @@ set(ADCC_ADFUZZ_SEEDS_V7 "6 9 17 23 35")
 # (version 8: structs with pointers copied whole, 4 27 29 crashed before the
 # fix; 1 2 5: gradients accumulated into shadows that hold values)
 set(ADCC_ADFUZZ_SEEDS_V8 "1 2 5 4 27 29")
-# Version 9: seeds 4 and 27 shift structs holding pointers up and down with
-# overlapping memmoves (wrong gradients before the fix of that session).
-set(ADCC_ADFUZZ_SEEDS_V9 "4 27 1 2 5")
+# (version 9: heap arrays of structs of a run-time count copied whole: 4
+# element by element, 18 memcpy, 88 memmove, 29 element by element)
+set(ADCC_ADFUZZ_SEEDS_V9 "4 18 29 88")
+# (version 10: structs holding pointers shifted up and down by overlapping
+# memmoves, the elements mixed: what the ascending shadow copy got wrong)
+set(ADCC_ADFUZZ_SEEDS_V10 "7 23 138 1 2")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -64,9 +67,10 @@ adcc_adfuzz_test(adfuzz-fixed-v6 6 "${ADCC_ADFUZZ_SEEDS_V6}")
 adcc_adfuzz_test(adfuzz-fixed-v7 7 "${ADCC_ADFUZZ_SEEDS_V7}")
 adcc_adfuzz_test(adfuzz-fixed-v8 8 "${ADCC_ADFUZZ_SEEDS_V8}")
 adcc_adfuzz_test(adfuzz-fixed-v9 9 "${ADCC_ADFUZZ_SEEDS_V9}")
+adcc_adfuzz_test(adfuzz-fixed-v10 10 "${ADCC_ADFUZZ_SEEDS_V10}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
-  adfuzz-fixed-v8 adfuzz-fixed-v9
+  adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

@@ -50,7 +50,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 9
+GENERATOR_VERSION = 10
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -775,8 +775,12 @@ class Gen:
     def v5_stmt(self, sc, lines, ind, ctx):
         # (versions 7 and 8 add a case each; the earlier versions draw as
         # they did)
-        k = self.randint(0, 6 if self.version >= 8 else
+        k = self.randint(0, 7 if self.version >= 9 else
+                         6 if self.version >= 8 else
                          5 if self.version >= 7 else 4)
+        if k == 7:
+            return ctx.loops == 0 and ctx.depth == 0 and \
+                self.runtime_struct_array(sc, lines, ind, ctx)
         if k == 6:
             return ctx.loops == 0 and ctx.depth == 0 and \
                 self.pointer_struct_copy(sc, lines, ind, ctx)
@@ -792,6 +796,50 @@ class Gen:
         if k == 3:
             return self.call_restrict_helper(sc, lines, ind, ctx)
         return self.const_table_read(sc, lines, ind, ctx)
+
+    def runtime_struct_array(self, sc, lines, ind, ctx):
+        """(version 9) A heap array of structs that mix doubles and an int,
+        of a count known at run time only (from n), filled, copied whole
+        (one memcpy or memmove of count * sizeof, or element by element)
+        and read back: the copy's layout repeats an element the analysis
+        knows from the struct, over a length it does not."""
+        m, q, r = self.fresh("m"), self.fresh("q"), self.fresh("r")
+        out, j = self.fresh("a"), self.fresh("j")
+        self.emit(lines, ind, "int %s = n %% 3 + 2;" % m)
+        self.emit(lines, ind,
+                  "struct adfz_pt *%s = malloc(%s * sizeof *%s), "
+                  "*%s = malloc(%s * sizeof *%s);" % (q, m, q, r, m, r))
+        self.emit(lines, ind, "for (int %s = 0; %s < %s; %s++) {"
+                  % (j, j, m, j))
+        body = Scope(sc)
+        body.idx.append((j, 0, 4))
+        ev = self.squash(self.expr(body, 2), 5.0)
+        ew = self.squash(self.expr(body, 2), 5.0)
+        self.emit(lines, ind + 1, "%s[%s].v = %s;" % (q, j, ev.code))
+        self.emit(lines, ind + 1, "%s[%s].k = %s + 1;" % (q, j, j))
+        self.emit(lines, ind + 1, "%s[%s].w = %s;" % (q, j, ew.code))
+        self.emit(lines, ind, "}")
+        how = self.choice(["memcpy", "memmove", "assign"])
+        if how == "assign":
+            self.emit(lines, ind, "for (int %s = 0; %s < %s; %s++)"
+                      % (j, j, m, j))
+            self.emit(lines, ind + 1, "%s[%s] = %s[%s];" % (r, j, q, j))
+        else:
+            self.emit(lines, ind, "%s(%s, %s, %s * sizeof *%s);"
+                      % (how, r, q, m, q))
+        length = self.randint(2, 5)
+        self.emit(lines, ind, "double %s[%d];" % (out, length))
+        self.emit(lines, ind, "for (int %s = 0; %s < %d; %s++)"
+                  % (j, j, length, j))
+        el = "%s[%s %% %s]" % (r, j, m)
+        e = self.squash(E("%s.v * %s.w / %s.k" % (el, el, el), 25.0, False),
+                        10.0)
+        self.emit(lines, ind + 1, "%s[%s] = %s;" % (out, j, e.code))
+        self.emit(lines, ind, "free(%s);" % q)
+        self.emit(lines, ind, "free(%s);" % r)
+        sc.arrays.append(Arr(out, length, 10.0, True))
+        self.features.add("runtime-struct-array")
+        return True
 
     def pointer_struct_copy(self, sc, lines, ind, ctx):
         """(version 8) An array of structs that mix a double, an int and a
@@ -818,8 +866,8 @@ class Gen:
         if st == "adfz_pr":
             self.emit(lines, ind + 1, "%s[%s].k = %s + 1;" % (src, j, j))
         mul, off = self.randint(1, 3), self.randint(0, a.length - 1)
-        if self.version >= 9:
-            mul = 1  # (version 9) neighbours point at different elements
+        if self.version >= 10:
+            mul = 1  # (version 10) neighbours point at different elements
         self.emit(lines, ind + 1, "%s[%s].p = &%s[(%s * %d + %d) %% %d];"
                   % (src, j, a.name, j, mul, off, a.length))
         self.emit(lines, ind, "}")
@@ -834,8 +882,8 @@ class Gen:
         if how == "memmove-up":
             self.emit(lines, ind, "memmove(%s + 1, %s, %d * sizeof %s[0]);"
                       % (dst, dst, length - 1, dst))
-            if self.version >= 9 and length > 2:
-                # (version 9) and back down by one, so that both
+            if self.version >= 10 and length > 2:
+                # (version 10) and back down by one, so that both
                 # directions of an overlapping copy are taken
                 self.emit(lines, ind, "memmove(%s, %s + 1, %d * sizeof %s[0]);"
                           % (dst, dst, length - 2, dst))
@@ -846,8 +894,8 @@ class Gen:
         e = self.squash(E("%s[%s].v * *%s[%s].p%s" % (dst, j, dst, j, k),
                           5.0 * a.cap, False), 10.0)
         self.emit(lines, ind + 1, "%s[%s] = %s;" % (out, j, e.code))
-        if self.version >= 9:
-            # (version 9) every element reaches every other (half itself,
+        if self.version >= 10:
+            # (version 10) every element reaches every other (half itself,
             # half the mean), whichever of them the program reads later: a
             # pointer shadow copied to the wrong element shows
             m = self.fresh("m")

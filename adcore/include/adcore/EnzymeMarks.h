@@ -107,7 +107,8 @@ bool lowerEnzymeIterations(llvm::Module &M);
 /// as not supported. Returns whether \p M changed.
 bool replaceShadowTables(llvm::Module &M);
 
-/// What a call to \p Name, a function named `__enzyme_*` that is neither an
+/// What a call to \p Name, a function named `__enzyme_*` (in C, or in C++
+/// without `extern "C"`: mangled) that is neither an
 /// entry point (EntryPoints.h) nor a type hint, asks of Enzyme ("forward-
 /// mode floating-point error estimation"); empty when \p Name is no such
 /// function. adcc reports such calls as not supported.

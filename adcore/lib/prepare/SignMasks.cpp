@@ -21,6 +21,14 @@
 // store of the integer result (InstCombine's at -O1) stores the
 // floating-point result instead.
 //
+// Scalar code does the same on one double's bits (`memcpy(&u, &x, 8);
+// u &= ~(1ull << 63);`, or a union), which InstCombine reads as fabs from
+// -O1 on but -O0 leaves as integer operations once its locals are values;
+// these are rewritten alike, and so are sign operations on the result of
+// one (-fabs as an and then a xor) and copysign written on bits,
+// `(bits(a) & ~sign) | (bits(b) & sign)`. Other integer operations on
+// the bits stay errors.
+//
 //===----------------------------------------------------------------------===//
 
 #include "PrimalRewrites.h"
@@ -83,8 +91,16 @@ Value *floatBitsOf(Value *V, Type *T) {
 std::optional<SmallVector<APInt, 4>> laneBits(Value *V, unsigned Bits,
                                               const DataLayout &DL) {
   auto *C = evaluateConstant(V, 24);
-  if (!C || !C->getType()->isVectorTy() ||
-      C->getType()->getPrimitiveSizeInBits() % Bits)
+  if (!C || C->getType()->getPrimitiveSizeInBits() % Bits)
+    return std::nullopt;
+  // (A scalar: the bits of one double or float, as -O0 leaves
+  // `memcpy(&u, &x, 8); u &= ~(1ull << 63);` once its locals are values.)
+  if (auto *CI = dyn_cast<ConstantInt>(C)) {
+    if (CI->getBitWidth() != Bits)
+      return std::nullopt;
+    return SmallVector<APInt, 4>{CI->getValue()};
+  }
+  if (!C->getType()->isVectorTy())
     return std::nullopt;
   unsigned Lanes = C->getType()->getPrimitiveSizeInBits() / Bits;
   auto *IntTy =
@@ -143,13 +159,72 @@ Value *emit(IRBuilder<> &B, SignOp Op, Value *A) {
   return nullptr;
 }
 
+Value *signMaskValue(BinaryOperator &BO, Type *T, Instruction &Before,
+                     unsigned Depth);
+
+/// The floating-point value of type \p T, emitted before \p Before, whose
+/// bits \p V is: a cast or a load of it (floatBitsOf), or a sign operation
+/// on the bits of one, \p Depth deep; else null.
+Value *floatOfBits(Value *V, Type *T, Instruction &Before, unsigned Depth) {
+  if (Value *F = floatBitsOf(V, T))
+    return F;
+  auto *BO = dyn_cast<BinaryOperator>(V);
+  return BO && Depth ? signMaskValue(*BO, T, Before, Depth - 1) : nullptr;
+}
+
+/// The value \p V masks when it is an `and` with \p Mask in every lane
+/// of \p Bits bits; else null.
+Value *maskedBy(Value *V, MaskIs Mask, unsigned Bits) {
+  auto *And = dyn_cast<BinaryOperator>(V);
+  if (!And || And->getOpcode() != Instruction::And)
+    return nullptr;
+  APInt Sign = APInt::getSignMask(Bits);
+  APInt Want = Mask == MaskIs::SignOnly ? Sign : ~Sign;
+  for (unsigned K = 0; K < 2; ++K)
+    if (auto M = laneBits(And->getOperand(1 - K), Bits, And->getDataLayout());
+        M && all_of(*M, [&](const APInt &L) { return L == Want; }))
+      return And->getOperand(K);
+  return nullptr;
+}
+
+/// copysign(a, b) written on bits, `(bits(a) & ~sign) | (bits(b) & sign)`
+/// (either order), emitted before \p Before; else null.
+Value *copySignValue(BinaryOperator &Or, Type *T, Instruction &Before,
+                     unsigned Depth) {
+  unsigned Bits = T->getScalarSizeInBits();
+  for (unsigned K = 0; K < 2; ++K) {
+    Value *Magnitude = maskedBy(Or.getOperand(K), MaskIs::AllButSign, Bits);
+    Value *SignSource =
+        maskedBy(Or.getOperand(1 - K), MaskIs::SignOnly, Bits);
+    if (!Magnitude || !SignSource)
+      continue;
+    Value *A = floatOfBits(Magnitude, T, Before, Depth);
+    Value *S = A ? floatOfBits(SignSource, T, Before, Depth) : nullptr;
+    if (!S) {
+      if (auto *I = dyn_cast_or_null<Instruction>(A))
+        RecursivelyDeleteTriviallyDeadInstructions(I);
+      return nullptr;
+    }
+    IRBuilder<> B(&Before);
+    B.SetCurrentDebugLocation(Before.getDebugLoc());
+    return B.CreateBinaryIntrinsic(Intrinsic::copysign, A, S);
+  }
+  return nullptr;
+}
+
 /// The floating-point operation of type \p T, emitted before \p Before,
 /// that gives the bits \p BO computes when it is a sign-mask operation on
-/// the bits of a value of type \p T; else null.
-Value *signMaskValue(BinaryOperator &BO, Type *T, Instruction &Before) {
+/// the bits of a value of type \p T (itself such an operation, up to
+/// \p Depth deep: a negated absolute value written as two), or
+/// copysign written on bits; else null.
+Value *signMaskValue(BinaryOperator &BO, Type *T, Instruction &Before,
+                     unsigned Depth) {
   if (!T->isFPOrFPVectorTy())
     return nullptr;
   unsigned Bits = T->getScalarSizeInBits();
+  if (BO.getOpcode() == Instruction::Or)
+    if (Value *R = copySignValue(BO, T, Before, Depth))
+      return R;
   for (unsigned K = 0; K < 2; ++K) {
     auto M = laneBits(BO.getOperand(1 - K), Bits, BO.getDataLayout());
     SmallVector<bool, 4> Changed;
@@ -160,7 +235,7 @@ Value *signMaskValue(BinaryOperator &BO, Type *T, Instruction &Before) {
     auto *VT = dyn_cast<FixedVectorType>(T);
     if (Row && Some && (!VT || VT->getNumElements() != Changed.size()))
       return nullptr;
-    Value *A = Row ? floatBitsOf(BO.getOperand(K), T) : nullptr;
+    Value *A = Row ? floatOfBits(BO.getOperand(K), T, Before, Depth) : nullptr;
     if (!A)
       continue;
     IRBuilder<> B(&Before);
@@ -177,11 +252,15 @@ Value *signMaskValue(BinaryOperator &BO, Type *T, Instruction &Before) {
   return nullptr;
 }
 
+/// How many sign operations on bits one rewrite follows.
+constexpr unsigned SignOpDepth = 4;
+
 /// Rewrites \p Cast, a bitcast to floating-point of a sign-mask operation
 /// on the bits of a value of its type; returns whether it did.
 bool rewriteSignMask(BitCastInst &Cast) {
   auto *BO = dyn_cast<BinaryOperator>(Cast.getOperand(0));
-  Value *R = BO ? signMaskValue(*BO, Cast.getType(), Cast) : nullptr;
+  Value *R =
+      BO ? signMaskValue(*BO, Cast.getType(), Cast, SignOpDepth) : nullptr;
   if (!R)
     return false;
   replaceRewritten(Cast, R);
@@ -207,7 +286,7 @@ bool rewriteSignMaskStore(StoreInst &SI) {
     return false;
   Type *T =
       FixedVectorType::get(Elt, cast<FixedVectorType>(IntTy)->getNumElements());
-  Value *R = signMaskValue(*BO, T, SI);
+  Value *R = signMaskValue(*BO, T, SI, SignOpDepth);
   if (!R)
     return false;
   SI.setOperand(0, R);

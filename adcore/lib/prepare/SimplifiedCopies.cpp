@@ -101,6 +101,43 @@ bool needsItsCallers(const Function &F) {
   return false;
 }
 
+/// The kind of values \p T holds as a whole: 1 floating-point, 2 integer,
+/// 0 neither (or a mix).
+unsigned scalarKind(Type *T) {
+  T = T->getScalarType();
+  return T->isFloatingPointTy() ? 1 : T->isIntegerTy() ? 2 : 0;
+}
+
+/// Whether \p F keeps the bits of a floating-point value in an integer
+/// local variable (`memcpy(&u, &x, 8)` into a `uint64_t`, a union written
+/// as a double and read as an integer): a local accessed both as floats
+/// and as integers. At -O0 those bits travel through memory, which the
+/// derivatives cannot follow; SROA makes them casts, whose sign operations
+/// (fabs, negation, copysign on bits: SignMasks.cpp) are read as what they
+/// compute.
+bool keepsFloatBitsInIntegers(const Function &F) {
+  for (const Instruction &I : instructions(F)) {
+    const auto *A = dyn_cast<AllocaInst>(&I);
+    if (!A)
+      continue;
+    unsigned Kinds = scalarKind(A->getAllocatedType());
+    for (const User *U : A->users()) {
+      if (const auto *LI = dyn_cast<LoadInst>(U))
+        Kinds |= scalarKind(LI->getType());
+      else if (const auto *SI = dyn_cast<StoreInst>(U);
+               SI && SI->getPointerOperand() == A)
+        Kinds |= scalarKind(SI->getValueOperand()->getType());
+      else if (const auto *Copy = dyn_cast<MemTransferInst>(U))
+        for (const Value *Side : {Copy->getRawDest(), Copy->getRawSource()})
+          if (const auto *Other = dyn_cast<AllocaInst>(Side))
+            Kinds |= scalarKind(Other->getAllocatedType());
+    }
+    if (Kinds == 3)
+      return true;
+  }
+  return false;
+}
+
 } // namespace
 
 struct SimplifiedCopies::Passes {
@@ -191,7 +228,10 @@ void SimplifiedCopies::inlineSmallCallees(Function &Copy, const Function &F) {
     // types some copies from the callers it has in the module, which the
     // copy has not.)
     bool Rescue = Rescues.contains(Simple) || needsCallers(*Callee);
-    if (!Rescue && hasSignatureSeeds(*Callee))
+    // (Where F's own copies need typing, the callees that say what its
+    // pointers are inlined too: an iterator's constructor from a
+    // `particle *const &` then leaves the address of the element itself.)
+    if (!Rescue && !needsCallers(F) && hasSignatureSeeds(*Callee))
       continue;
     Call->setCalledFunction(Simple);
     // (Estimated as the program's function: a copy is internal and called
@@ -225,8 +265,13 @@ bool SimplifiedCopies::mayNeedRescue(const Function &F) {
   auto [It, New] = MayNeedRescue.try_emplace(&F, false);
   if (!New)
     return It->second; // (false while it is being scanned: recursion)
-  bool Needs = false;
+  // (F itself: its locals hold a float's bits as integers, or it copies
+  // bytes it cannot type, which its callees inlined may type: the
+  // iterators of std::sort's heap, whose operator* gives the address.)
+  bool Needs = keepsFloatBitsInIntegers(F) || needsCallers(F);
   for (const Instruction &I : instructions(F)) {
+    if (Needs)
+      break;
     const auto *Call = dyn_cast<CallBase>(&I);
     const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
     if (!Callee || Callee == &F || !mayCopy(*Callee) || !mayInline(*Callee))
@@ -269,6 +314,17 @@ Function *SimplifiedCopies::copyOf(Function &F) {
   Made.push_back(Copy);
   inlineSmallCallees(*Copy, F);
   P->FPM.run(*Copy, P->FAM);
+  // (Copies F cannot type: the calls its inlined callees kept (an
+  // iterator's constructor inside its operator+) inlined too, twice more
+  // at most.)
+  for (unsigned Round = 0;
+       Round < 2 && needsCallers(F) && needsItsCallers(*Copy); ++Round) {
+    inlineSmallCallees(*Copy, F);
+    P->FPM.run(*Copy, P->FAM);
+  }
+  if (keepsFloatBitsInIntegers(F) ||
+      (needsCallers(F) && !needsItsCallers(*Copy)))
+    Rescues.insert(Copy);
   InProgress.erase(&F);
   Copies[&F] = Copy;
   // (The analyses are kept for one copy and the copies made for it: the

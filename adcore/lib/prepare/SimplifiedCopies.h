@@ -16,7 +16,14 @@
 // (`__gnu_debug`) stay calls too. The copy is differentiated
 // instead of the function when it *rescues* it: when a callee inlined into
 // it (or into a callee inlined into it) could be typed only where it is
-// called (needsItsCallers in the .cpp). Every other function is
+// called (needsItsCallers in the .cpp), or when the function itself
+// copies bytes it cannot type and its copy, with its small callees inlined
+// (those whose parameter types type its pointers too, up to three rounds:
+// an iterator's constructor inside its operator+), can (std::sort's heap
+// moving elements through its iterators' operator*), or keeps a float's
+// bits in an integer local (`memcpy(&u, &x, 8)`, a union), which SROA
+// makes casts whose sign operations SignMasks.cpp reads. Every other
+// function is
 // differentiated as Clang compiled it, as before. The program's own
 // functions stay as Clang compiled them: that is the code the user runs and
 // debugs.

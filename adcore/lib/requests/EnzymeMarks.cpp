@@ -249,7 +249,20 @@ bool dropEnzymeTypeHints(Module &M) {
   return Changed;
 }
 
+/// The identifier of \p Name when it is a C++ function of the global
+/// namespace, `_Z<length><identifier><parameter types>` (Enzyme's functions
+/// declared without `extern "C"`); else \p Name.
+static StringRef identifierOf(StringRef Name) {
+  StringRef Rest = Name;
+  unsigned Length = 0;
+  if (!Rest.consume_front("_Z") || Rest.consumeInteger(10, Length) ||
+      Length == 0 || Length > Rest.size())
+    return Name;
+  return Rest.take_front(Length);
+}
+
 std::string unsupportedEnzymeFunction(StringRef Name) {
+  Name = identifierOf(Name);
   if (!Name.starts_with("__enzyme_") || isTypeHint(Name) ||
       Name == "__enzyme_iter")
     return {};

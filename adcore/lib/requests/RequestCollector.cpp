@@ -6,6 +6,7 @@
 #include "FunctionParameters.h"
 #include "adcore/EnzymeMarks.h"
 
+#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -102,9 +103,9 @@ CollectedRequests collectRequests(Module &M) {
       // or, worse, run a function the program defines by that name.)
       std::string What = unsupportedEnzymeFunction(Callee->getName());
       if (!What.empty())
-        Out.Errors.push_back({Call, ("'" + Callee->getName() + "' (" + What +
-                                     ") is not supported yet by adcc")
-                                        .str()});
+        Out.Errors.push_back({Call, "'" + demangle(Callee->getName()) +
+                                        "' (" + What +
+                                        ") is not supported yet by adcc"});
     }
   }
   return Out;

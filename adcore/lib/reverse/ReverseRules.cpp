@@ -267,8 +267,12 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
   if (auto *CL = dyn_cast<ConstantInt>(Len); CL && CL->getZExtValue() < 4)
     return true;
   if (!AnyFloat) {
-    if (!L.empty())
-      return true; // pointers and integers: their shadows were copied
+    // Pointers and integers: their shadows were copied. (Not a copy of a
+    // run-time length whose elements are known only in part: the int
+    // fields a comparator reads of std::stable_sort's buffer, whose
+    // doubles nothing in the function reads.)
+    if (!L.empty() && (isa<ConstantInt>(Len) || L.count(-1)))
+      return true;
     return unsupported(MT, "a memory copy whose contents cannot be typed; "
                            "copy the values one by one");
   }
@@ -300,8 +304,13 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
                   {D, S, RB.CreateZExtOrTrunc(Bytes, I64)});
   };
   Kind First = L.begin()->second;
-  bool Uniform =
-      AllFloat && all_of(L, [&](const auto &E) { return E.second == First; });
+  // (One call for the whole copy only where the floats lie on its grid:
+  // a struct's tail that SROA keeps apart, `{int; pad; double}` copied
+  // from byte 4, has its double at offset 4, not 0.)
+  bool Uniform = AllFloat && all_of(L, [&](const auto &E) {
+    return E.second == First &&
+           (E.first == -1 || E.first % int64_t(floatBytes(First)) == 0);
+  });
   if (Uniform) {
     Copy(First, SD, SS, Len);
     return true;
