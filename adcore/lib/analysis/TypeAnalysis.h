@@ -169,6 +169,11 @@ Kind kindOfTBAA(const llvm::Instruction &I);
 /// Unknown: an integer type alone does not say what the bits are).
 Kind kindOfType(const llvm::Type *T);
 
+/// True when \p Ptr points into a local or global variable whose declared
+/// type holds floating-point numbers (a double, a struct or an array with
+/// one).
+bool declaredWithFloats(const llvm::Value *Ptr);
+
 /// True when the type analysis knows integers in the bytes the primal copy
 /// \p Copy moves, at its destination or its source, and nothing else (no
 /// pointer, no float): the copy carries no derivatives and no shadows.
