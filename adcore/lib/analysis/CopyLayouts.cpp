@@ -145,6 +145,86 @@ bool declaredWithFloats(const Value *Ptr) {
   return false;
 }
 
+/// The floating-point scalar of the declared type \p T that holds the byte
+/// at \p Offset, and in \p Start the offset where it begins; null where
+/// that byte is not part of one.
+static Type *floatHolding(Type *T, uint64_t Offset, uint64_t &Start,
+                          const DataLayout &DL) {
+  if (T->isFloatingPointTy()) {
+    Start = 0;
+    return T;
+  }
+  uint64_t Base = 0;
+  Type *F = nullptr;
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    if (Offset >= SL->getSizeInBytes())
+      return nullptr;
+    unsigned I = SL->getElementContainingOffset(Offset);
+    Base = SL->getElementOffset(I);
+    F = floatHolding(ST->getElementType(I), Offset - Base, Start, DL);
+  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+    uint64_t Size = DL.getTypeAllocSize(AT->getElementType());
+    if (!Size || Offset >= Size * AT->getNumElements())
+      return nullptr;
+    Base = Offset / Size * Size;
+    F = floatHolding(AT->getElementType(), Offset - Base, Start, DL);
+  }
+  Start += Base;
+  return F;
+}
+
+/// The one pointer stored into the stack slot \p P is loaded from (a
+/// pointer variable at -O0, `unsigned char *b = (unsigned char *)&y`), or
+/// null.
+static const Value *slotValue(const Value *P) {
+  auto *LI = dyn_cast<LoadInst>(P);
+  auto *Slot = LI ? dyn_cast<AllocaInst>(LI->getPointerOperand()) : nullptr;
+  if (!Slot)
+    return nullptr;
+  const Value *Stored = nullptr;
+  for (const User *U : Slot->users()) {
+    if (auto *St = dyn_cast<StoreInst>(U)) {
+      if (St->getPointerOperand() != Slot || Stored)
+        return nullptr;
+      Stored = St->getValueOperand();
+    } else if (!isa<LoadInst>(U) && !isa<IntrinsicInst>(U)) {
+      return nullptr;
+    }
+  }
+  return Stored;
+}
+
+bool storesIntoPartOfFloat(const StoreInst &SI) {
+  Type *VT = SI.getValueOperand()->getType();
+  if (!VT->isIntegerTy())
+    return false;
+  const DataLayout &DL = SI.getModule()->getDataLayout();
+  APInt Offset(DL.getIndexTypeSizeInBits(SI.getPointerOperandType()), 0);
+  const Value *Base = SI.getPointerOperand();
+  for (unsigned Depth = 0; Base && Depth < 4; ++Depth) {
+    Base = Base->stripAndAccumulateConstantOffsets(DL, Offset,
+                                                   /*AllowNonInbounds=*/true);
+    if (isa<AllocaInst>(Base) || isa<GlobalVariable>(Base))
+      break;
+    Base = slotValue(Base);
+  }
+  if (!Base)
+    return false;
+  Type *T = nullptr;
+  if (auto *AI = dyn_cast<AllocaInst>(Base))
+    T = AI->getAllocatedType();
+  else if (auto *GV = dyn_cast<GlobalVariable>(Base))
+    T = GV->getValueType();
+  if (!T || Offset.isNegative())
+    return false;
+  uint64_t Start = 0;
+  Type *F = floatHolding(T, Offset.getZExtValue(), Start, DL);
+  // (Not the padding after an x86 long double's 10 bytes.)
+  return F && Offset.getZExtValue() - Start < DL.getTypeStoreSize(F) &&
+         DL.getTypeStoreSize(VT) < DL.getTypeStoreSize(F);
+}
+
 bool copiesOnlyIntegers(const TypeAnalysis &Types,
                         const MemTransferInst &Copy) {
   auto *Len = dyn_cast<ConstantInt>(Copy.getLength());
