@@ -5,18 +5,84 @@
 // move with them) or integers (nothing) the type analysis says of the
 // memory at either end, and Clang's !tbaa.struct of the copied aggregate.
 // The reverse sweep's adjoint copy and the augmented sweep's shadow copy
-// read it the same way (TypeAnalysis.h).
+// read it the same way (TypeAnalysis.h). Where the analysis finds two
+// kinds in the copied bytes, a copy of exactly one scalar variable is
+// typed by that variable.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TypeAnalysis.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
 namespace adcore {
+
+/// True when the integer variable \p Var is only read and written as an
+/// integer, besides one copy (the primal of the copy asked about, which
+/// may be a clone): no float is stored into it nor read out of its bits,
+/// and no other copy moves its bytes.
+static bool usedAsInteger(const Value *Var) {
+  auto FromFloatBits = [](const Value *V) {
+    auto *BC = dyn_cast<BitCastInst>(V);
+    return BC && BC->getSrcTy()->isFPOrFPVectorTy();
+  };
+  unsigned Copies = 0;
+  for (const User *U : Var->users()) {
+    if (isa<MemTransferInst>(U) && ++Copies == 1)
+      continue;
+    if (auto *LI = dyn_cast<LoadInst>(U)) {
+      if (!LI->getType()->isIntegerTy() ||
+          any_of(LI->users(), [](const User *R) {
+            return isa<BitCastInst>(R) && R->getType()->isFPOrFPVectorTy();
+          }))
+        return false;
+      continue;
+    }
+    if (auto *SI = dyn_cast<StoreInst>(U)) {
+      if (SI->getPointerOperand() != Var ||
+          !SI->getValueOperand()->getType()->isIntegerTy() ||
+          FromFloatBits(SI->getValueOperand()))
+        return false;
+      continue;
+    }
+    if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd())
+      continue;
+    return false;
+  }
+  return true;
+}
+
+/// The kind of the variable (a local or a global of a scalar type) that
+/// \p Ptr is the address of, when the copy \p MT moves exactly its bytes:
+/// a floating-point variable's number, or an integer variable used only
+/// as an integer; Unknown otherwise.
+static Kind variableKind(const Value *Ptr, const MemTransferInst &MT) {
+  auto *Len = dyn_cast<ConstantInt>(MT.getLength());
+  if (!Ptr || !Len)
+    return Kind::Unknown;
+  Ptr = Ptr->stripPointerCasts();
+  Type *T = nullptr;
+  if (auto *AI = dyn_cast<AllocaInst>(Ptr); AI && !AI->isArrayAllocation())
+    T = AI->getAllocatedType();
+  else if (auto *GV = dyn_cast<GlobalVariable>(Ptr))
+    T = GV->getValueType();
+  if (!T || MT.getModule()->getDataLayout().getTypeStoreSize(T) !=
+                Len->getZExtValue())
+    return Kind::Unknown;
+  if (T->isIntegerTy())
+    return usedAsInteger(Ptr) ? Kind::Integer : Kind::Unknown;
+  Kind K = T->isFloatingPointTy() ? kindOfType(T) : Kind::Unknown;
+  return K == Kind::Double || K == Kind::Float ? K : Kind::Unknown;
+}
 
 MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
                         const Value *Dest, const Value *Source) {
@@ -31,6 +97,23 @@ MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
       It = It->first >= 0 && uint64_t(It->first) >= CL->getZExtValue()
                ? L.erase(It)
                : std::next(It);
+  // Doubles and integers serialized into one byte buffer (`memcpy(buf +
+  // off, &t, sizeof t)`, read back the same way): the analysis finds both
+  // kinds at the buffer's variable offsets and gives the copies, and the
+  // variables at their ends, a conflict. The bytes of one variable copied
+  // whole are that variable's: a floating-point number, or an integer
+  // where the variable is only used as one. (Variables of two kinds at the
+  // two ends, bits moved between a double and an integer: no answer.)
+  bool Untyped = L.empty() || any_of(L, [](const auto &E) {
+                   return E.second == Kind::Conflict;
+                 });
+  if (!Untyped)
+    return L;
+  Kind D = variableKind(Dest, MT), S = variableKind(Source, MT);
+  if (D != Kind::Unknown && S != Kind::Unknown && D != S)
+    return L;
+  if (Kind K = D != Kind::Unknown ? D : S; K != Kind::Unknown)
+    return MemoryLayout{{0, K}};
   return L;
 }
 
@@ -39,6 +122,107 @@ uint64_t copyStride(const TypeAnalysis &Types, const Value *Dest,
   uint64_t D = Types.elementSize(Dest), S = Types.elementSize(Source);
   uint64_t Stride = D ? D : S;
   return S && S != Stride ? 0 : Stride;
+}
+
+static bool holdsFloats(const Type *T) {
+  if (T->isFPOrFPVectorTy())
+    return true;
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return holdsFloats(AT->getElementType());
+  if (auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(), [](const Type *E) { return holdsFloats(E); });
+  return false;
+}
+
+bool declaredWithFloats(const Value *Ptr) {
+  if (!Ptr || !Ptr->getType()->isPointerTy())
+    return false;
+  const Value *Base = getUnderlyingObject(Ptr);
+  if (auto *AI = dyn_cast<AllocaInst>(Base))
+    return holdsFloats(AI->getAllocatedType());
+  if (auto *GV = dyn_cast<GlobalVariable>(Base))
+    return holdsFloats(GV->getValueType());
+  return false;
+}
+
+/// The floating-point scalar of the declared type \p T that holds the byte
+/// at \p Offset, and in \p Start the offset where it begins; null where
+/// that byte is not part of one.
+static Type *floatHolding(Type *T, uint64_t Offset, uint64_t &Start,
+                          const DataLayout &DL) {
+  if (T->isFloatingPointTy()) {
+    Start = 0;
+    return T;
+  }
+  uint64_t Base = 0;
+  Type *F = nullptr;
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    if (Offset >= SL->getSizeInBytes())
+      return nullptr;
+    unsigned I = SL->getElementContainingOffset(Offset);
+    Base = SL->getElementOffset(I);
+    F = floatHolding(ST->getElementType(I), Offset - Base, Start, DL);
+  } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+    uint64_t Size = DL.getTypeAllocSize(AT->getElementType());
+    if (!Size || Offset >= Size * AT->getNumElements())
+      return nullptr;
+    Base = Offset / Size * Size;
+    F = floatHolding(AT->getElementType(), Offset - Base, Start, DL);
+  }
+  Start += Base;
+  return F;
+}
+
+/// The one pointer stored into the stack slot \p P is loaded from (a
+/// pointer variable at -O0, `unsigned char *b = (unsigned char *)&y`), or
+/// null.
+static const Value *slotValue(const Value *P) {
+  auto *LI = dyn_cast<LoadInst>(P);
+  auto *Slot = LI ? dyn_cast<AllocaInst>(LI->getPointerOperand()) : nullptr;
+  if (!Slot)
+    return nullptr;
+  const Value *Stored = nullptr;
+  for (const User *U : Slot->users()) {
+    if (auto *St = dyn_cast<StoreInst>(U)) {
+      if (St->getPointerOperand() != Slot || Stored)
+        return nullptr;
+      Stored = St->getValueOperand();
+    } else if (!isa<LoadInst>(U) && !isa<IntrinsicInst>(U)) {
+      return nullptr;
+    }
+  }
+  return Stored;
+}
+
+bool storesIntoPartOfFloat(const StoreInst &SI) {
+  Type *VT = SI.getValueOperand()->getType();
+  if (!VT->isIntegerTy())
+    return false;
+  const DataLayout &DL = SI.getModule()->getDataLayout();
+  APInt Offset(DL.getIndexTypeSizeInBits(SI.getPointerOperandType()), 0);
+  const Value *Base = SI.getPointerOperand();
+  for (unsigned Depth = 0; Base && Depth < 4; ++Depth) {
+    Base = Base->stripAndAccumulateConstantOffsets(DL, Offset,
+                                                   /*AllowNonInbounds=*/true);
+    if (isa<AllocaInst>(Base) || isa<GlobalVariable>(Base))
+      break;
+    Base = slotValue(Base);
+  }
+  if (!Base)
+    return false;
+  Type *T = nullptr;
+  if (auto *AI = dyn_cast<AllocaInst>(Base))
+    T = AI->getAllocatedType();
+  else if (auto *GV = dyn_cast<GlobalVariable>(Base))
+    T = GV->getValueType();
+  if (!T || Offset.isNegative())
+    return false;
+  uint64_t Start = 0;
+  Type *F = floatHolding(T, Offset.getZExtValue(), Start, DL);
+  // (Not the padding after an x86 long double's 10 bytes.)
+  return F && Offset.getZExtValue() - Start < DL.getTypeStoreSize(F) &&
+         DL.getTypeStoreSize(VT) < DL.getTypeStoreSize(F);
 }
 
 bool copiesOnlyIntegers(const TypeAnalysis &Types,

@@ -28,6 +28,7 @@ class Function;
 class GEPOperator;
 class Instruction;
 class MemTransferInst;
+class StoreInst;
 class StructType;
 class Type;
 class Value;
@@ -168,6 +169,25 @@ Kind kindOfTBAA(const llvm::Instruction &I);
 /// The kind of a first-class IR type (floats, pointers; integers are
 /// Unknown: an integer type alone does not say what the bits are).
 Kind kindOfType(const llvm::Type *T);
+
+/// True when \p Ptr points into a local or global variable whose declared
+/// type holds floating-point numbers (a double, a struct or an array with
+/// one).
+bool declaredWithFloats(const llvm::Value *Ptr);
+
+/// True when \p SI stores an integer over a part of a floating-point
+/// variable or field, by the declared type of the local or global it
+/// writes (fdlibm's SET_HIGH_WORD through a union, a byte of a double
+/// changed through a `char *`): what it does to the number's derivative is
+/// not known.
+bool storesIntoPartOfFloat(const llvm::StoreInst &SI);
+
+/// The error for such a store into memory with derivatives.
+inline constexpr const char *PartOfFloatStoreError =
+    "an integer is stored over a part of a floating-point value with a "
+    "derivative (its high word or a byte, through a union or a char "
+    "pointer); adcc cannot follow the derivative through the bits; use "
+    "floating-point operations (fabs, copysign, -x, ldexp) instead";
 
 /// True when the type analysis knows integers in the bytes the primal copy
 /// \p Copy moves, at its destination or its source, and nothing else (no

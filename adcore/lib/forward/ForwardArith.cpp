@@ -67,6 +67,10 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
                                 Twine(I.getOpcodeName()) +
                                 "'; use floating-point operations (fabs, "
                                 "copysign, -x) instead");
+    // Flags (a bool negated, Eigen's `!m_reverse` in an object copied as
+    // bytes) and other integers narrower than any float hold no address.
+    if (I.getType()->getScalarSizeInBits() < 16)
+      return true;
     // The distance between two pointers (`end - begin`) is a number, the
     // same between their shadows.
     if (TA && TB && I.getOpcode() == Instruction::Sub)

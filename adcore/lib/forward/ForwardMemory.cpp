@@ -204,6 +204,9 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
                                   isa<GlobalValue>(Obj) ? Obj
                                                         : PrimalOf.lookup(Obj)));
   }
+  if (auto *PS = dyn_cast_or_null<StoreInst>(PrimalOf.lookup(&I));
+      PS && storesIntoPartOfFloat(*PS))
+    return unsupported(I, PartOfFloatStoreError);
   // A value without a derivative still overwrites the shadow with zero
   // (floats, pointers); integers that are not float or pointer bits leave
   // the shadow alone.

@@ -313,6 +313,9 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // (Through a shadow that may be null: into a sink.)
     if (SP && nullable(SI->getPointerOperand()))
       SP = guardedWriteAddress(AB, SP, V->getType(), StoreA);
+    if (auto *PS = dyn_cast_or_null<StoreInst>(PrimalOf.lookup(SI));
+        SP && PS && storesIntoPartOfFloat(*PS))
+      return unsupported(*SI, PartOfFloatStoreError);
     if (SP && V->getType()->isIntOrIntVectorTy() && !FloatView.count(V)) {
       Kind K = Types->memoryKind(PrimalOf.lookup(SI->getPointerOperand()));
       const Value *PV = PrimalOf.lookup(V);

@@ -266,6 +266,18 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
   // as a comparator object is one byte).
   if (auto *CL = dyn_cast<ConstantInt>(Len); CL && CL->getZExtValue() < 4)
     return true;
+  // Bytes read as two different kinds, next to floating-point data or in
+  // a variable declared with floating-point numbers in it: which of them
+  // are floating-point is not known, and skipping them would lose their
+  // adjoints without a word. (Conflicts alone elsewhere: a std::function's
+  // storage, pointers and integers.)
+  bool AnyConflict =
+      any_of(L, [](const auto &E) { return E.second == Kind::Conflict; });
+  if (AnyConflict &&
+      (AnyFloat || declaredWithFloats(PD) || declaredWithFloats(PS)))
+    return unsupported(MT, "a memory copy whose contents cannot be typed "
+                           "(some bytes are used as two different types); "
+                           "copy the values one by one");
   if (!AnyFloat) {
     // Pointers and integers: their shadows were copied. (Not a copy of a
     // run-time length whose elements are known only in part: the int
@@ -276,13 +288,6 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     return unsupported(MT, "a memory copy whose contents cannot be typed; "
                            "copy the values one by one");
   }
-  // Floating-point data next to bytes read as two different kinds: which
-  // of them are floating-point is not known, and skipping them would lose
-  // their adjoints.
-  if (any_of(L, [](const auto &E) { return E.second == Kind::Conflict; }))
-    return unsupported(MT, "a memory copy whose contents cannot be typed "
-                           "(some bytes are used as two different types); "
-                           "copy the values one by one");
   Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
   Module &M = *Rev.getParent();
   // (Shadows that may be null: NullShadowGuards.h.)

@@ -190,11 +190,21 @@ constexpr const char *InactivePrefixTable[] = {
     "_ZSt24__throw_out_of_range_fmt",
     "_ZSt24__throw_invalid_argument",
     "_ZSt21__throw_runtime_error",
+    "_ZSt20__throw_domain_error",
+    "_ZSt19__throw_range_error",
+    "_ZSt22__throw_overflow_error",
+    "_ZSt23__throw_underflow_error",
+    // (every class of <stdexcept>: Boost.Math's and uBLAS's error policies
+    // build a std::domain_error or std::overflow_error on their error paths)
     "_ZNSt13runtime_error",
     "_ZNSt11logic_error",
+    "_ZNSt12domain_error",
     "_ZNSt12length_error",
     "_ZNSt12out_of_range",
     "_ZNSt16invalid_argument",
+    "_ZNSt11range_error",
+    "_ZNSt14overflow_error",
+    "_ZNSt15underflow_error",
     // -D_GLIBCXX_DEBUG's report of a misuse (__gnu_debug::_Error_formatter):
     // it collects the parameters of the message (iterators' and
     // containers' addresses, names, integers) and prints it
