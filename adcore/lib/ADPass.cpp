@@ -130,7 +130,8 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
     if (callsCombinedAlone(S)) {
       KeepEndRecords.insert({S.Aug, S.Rev});
       SmallVector<std::pair<Function *, Function *>, 4> Callees;
-      calleeSweepsInFrame(S, Callees);
+      if (!Device)
+        calleeSweepsInFrame(S, Callees);
       for (auto [Aug, Rev] : Callees)
         KeepEndRecords.insert({Aug, Rev});
     }

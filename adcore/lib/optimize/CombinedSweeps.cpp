@@ -255,9 +255,12 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
     if (!callsCombinedAlone(S))
       continue;
     // The callees' sweeps called once from these sweeps are inlined with
-    // them: what they record outside loops lives in the same frame.
+    // them: what they record outside loops lives in the same frame. (Not
+    // in device code, whose sweeps are all inlined and whose tape the
+    // device pass places: DeviceTape.cpp.)
     SmallVector<std::pair<Function *, Function *>, 4> Callees;
-    calleeSweepsInFrame(S, Callees);
+    if (!isDeviceModule(*S.Caller->getParent()))
+      calleeSweepsInFrame(S, Callees);
     auto *AugCall = cast<CallInst>(*S.Aug->user_begin());
     auto *RevCall = cast<CallInst>(*S.Rev->user_begin());
     if (!inlineGeneratedCall(*AugCall))

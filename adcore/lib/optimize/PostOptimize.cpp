@@ -157,9 +157,13 @@ void inlineGenerated(ArrayRef<Function *> Functions,
       if (!Call || Call->getCalledFunction() != F)
         continue;
       // (The sweeps of a combined gradient, inlined into the function that
-      // runs them, are dead: the calls they still make are not sites.)
+      // runs them, are dead: the calls they still make are not sites. Not
+      // in device code, where every site is inlined: an internal function
+      // without users there may still be one whose records the device
+      // tape needs in one frame, lit targets/kernels-cuda.cu at -O0.)
       const Function *Caller = Call->getFunction();
-      if (Caller != F && Caller->hasLocalLinkage() && Caller->use_empty())
+      if (!Always && Caller != F && Caller->hasLocalLinkage() &&
+          Caller->use_empty())
         continue;
       if (Caller == F)
         Recursive = true;
