@@ -1,0 +1,171 @@
+//===- CopyAdjoints.cpp - The adjoint of a memory copy --------------------===//
+//
+// memcpy / memmove in the reverse sweep: the adjoints of the copied
+// floating-point bytes go back to the source and the destination's are
+// cleared, by the runtime's copies (adjoint.c), whole, per field, or per
+// field of an array of structs with a stride; where the bytes cannot be
+// typed, a located error. (The pointers' shadows moved in the augmented
+// sweep: AugmentedShadows.cpp, copyPointerFields.)
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/TypeAnalysis.h"
+#include "support/NullShadowGuards.h"
+#include "ReverseEmitter.h"
+
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+bool isFloatMemory(Kind K) { return K == Kind::Double || K == Kind::Float; }
+
+} // namespace
+
+/// The bytes of a float or double.
+static uint64_t floatBytes(Kind K) { return K == Kind::Double ? 8 : 4; }
+
+/// The adjoint of a copy: the adjoints of the copied floating-point
+/// elements go back to the source, the destination's are cleared. The type
+/// analysis says which bytes are doubles or floats: a homogeneous copy is
+/// one runtime call over the whole range; a struct with other fields
+/// ({int, double}) gets one call per floating-point field.
+
+
+/// Replaces the entry of \p L at offset -1 (a kind at every offset) by
+/// entries at the offsets of an element of \p Stride bytes that no other
+/// entry overlaps, when that kind is floating-point.
+static void spreadOverElement(MemoryLayout &L, uint64_t Stride) {
+  Kind K = L.at(-1);
+  if (!isFloatMemory(K))
+    return;
+  L.erase(-1);
+  MemoryLayout Spread;
+  uint64_t Size = floatBytes(K);
+  for (uint64_t Offset = 0; Offset + Size <= Stride; Offset += Size) {
+    bool Covered = any_of(L, [&](const auto &E) {
+      uint64_t Start = uint64_t(E.first);
+      uint64_t End = Start + (isFloatMemory(E.second) ? floatBytes(E.second)
+                                                      : 1);
+      return Start < Offset + Size && Offset < End;
+    });
+    if (!Covered)
+      Spread.emplace(int64_t(Offset), K);
+  }
+  L.insert(Spread.begin(), Spread.end());
+}
+
+bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
+                                     Value *Len) {
+  // What Clang says of the fields of a copied aggregate first; else what
+  // the type analysis says of the memory, in the bytes copied (Eigen's Map
+  // copied out of an expression that holds it at -O0).
+  const Value *PD = PrimalOf.lookup(MT.getRawDest()),
+              *PS = PrimalOf.lookup(MT.getRawSource());
+  MemoryLayout L = copyLayout(*Types, MT, PD, PS);
+  bool AnyFloat = false, AllFloat = !L.empty();
+  for (auto [Offset, K] : L) {
+    AnyFloat |= isFloatMemory(K);
+    AllFloat &= isFloatMemory(K);
+  }
+  // Fewer bytes than a float: no floating-point data (an empty struct such
+  // as a comparator object is one byte).
+  if (auto *CL = dyn_cast<ConstantInt>(Len); CL && CL->getZExtValue() < 4)
+    return true;
+  // Bytes read as two different kinds, next to floating-point data or in
+  // a variable declared with floating-point numbers in it: which of them
+  // are floating-point is not known, and skipping them would lose their
+  // adjoints without a word. (Conflicts alone elsewhere: a std::function's
+  // storage, pointers and integers.)
+  bool AnyConflict =
+      any_of(L, [](const auto &E) { return E.second == Kind::Conflict; });
+  if (AnyConflict &&
+      (AnyFloat || declaredWithFloats(PD) || declaredWithFloats(PS)))
+    return unsupported(MT, "a memory copy whose contents cannot be typed "
+                           "(some bytes are used as two different types); "
+                           "copy the values one by one");
+  if (!AnyFloat) {
+    // Pointers and integers: their shadows were copied. (Not a copy of a
+    // run-time length whose elements are known only in part: the int
+    // fields a comparator reads of std::stable_sort's buffer, whose
+    // doubles nothing in the function reads.)
+    if (!L.empty() && (isa<ConstantInt>(Len) || L.count(-1)))
+      return true;
+    return unsupported(MT, "a memory copy whose contents cannot be typed; "
+                           "copy the values one by one");
+  }
+  Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
+  Module &M = *Rev.getParent();
+  // (Shadows that may be null: NullShadowGuards.h.)
+  bool Guarded = nullable(MT.getRawDest()) || nullable(MT.getRawSource());
+  auto Runtime = [&](StringRef Name, bool Strided) {
+    if (Guarded)
+      return guardedAdjointCopy(M, Name, Strided);
+    return Strided
+               ? M.getOrInsertFunction(Name, RB.getVoidTy(), Ptr, Ptr, I64, I64)
+               : M.getOrInsertFunction(Name, RB.getVoidTy(), Ptr, Ptr, I64);
+  };
+  auto At = [&](Value *P, int64_t Offset) {
+    return shadowByteOffset(RB, P, Offset, Guarded);
+  };
+  auto Copy = [&](Kind K, Value *D, Value *S, Value *Bytes) {
+    const char *Name =
+        K == Kind::Double ? "adcc_adjoint_copy_f64" : "adcc_adjoint_copy_f32";
+    RB.CreateCall(Runtime(Name, /*Strided=*/false),
+                  {D, S, RB.CreateZExtOrTrunc(Bytes, I64)});
+  };
+  Kind First = L.begin()->second;
+  // (One call for the whole copy only where the floats lie on its grid:
+  // a struct's tail that SROA keeps apart, `{int; pad; double}` copied
+  // from byte 4, has its double at offset 4, not 0.)
+  bool Uniform = AllFloat && all_of(L, [&](const auto &E) {
+    return E.second == First &&
+           (E.first == -1 || E.first % int64_t(floatBytes(First)) == 0);
+  });
+  if (Uniform) {
+    Copy(First, SD, SS, Len);
+    return true;
+  }
+  auto *ConstLen = dyn_cast<ConstantInt>(Len);
+  // An array of such structs, whose element size a declared struct type
+  // gives: one strided call per floating-point field.
+  uint64_t Stride = copyStride(*Types, PD, PS);
+  // (Fields at every offset of an element, an array inside the struct
+  // read at a variable index: the offsets of the element that no other
+  // field covers.)
+  if (Stride && L.count(-1))
+    spreadOverElement(L, Stride);
+  if (Stride && !L.count(-1) &&
+      (!ConstLen || ConstLen->getZExtValue() > Stride)) {
+    Value *Count = RB.CreateUDiv(RB.CreateZExtOrTrunc(Len, I64),
+                                 RB.getInt64(Stride), "elements");
+    for (auto [Offset, K] : L) {
+      if (!isFloatMemory(K) || uint64_t(Offset) + floatBytes(K) > Stride)
+        continue;
+      RB.CreateCall(
+          Runtime(K == Kind::Double ? "adcc_adjoint_copy_strided_f64"
+                                    : "adcc_adjoint_copy_strided_f32",
+                  /*Strided=*/true),
+          {At(SD, Offset), At(SS, Offset), Count, RB.getInt64(Stride)});
+    }
+    return true;
+  }
+  if (!ConstLen || L.count(-1))
+    return unsupported(MT, "a copy of an array of structs that mix "
+                           "floating-point and other fields, whose element "
+                           "size is unknown, is not supported in reverse "
+                           "mode; copy the elements one by one");
+  uint64_t Bytes = ConstLen->getZExtValue();
+  for (auto [Offset, K] : L) {
+    uint64_t Size = floatBytes(K);
+    if (!isFloatMemory(K) || Offset < 0 || uint64_t(Offset) + Size > Bytes)
+      continue;
+    Copy(K, At(SD, Offset), At(SS, Offset), RB.getInt64(Size));
+  }
+  return true;
+}
+
+} // namespace adcore
