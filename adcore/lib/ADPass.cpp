@@ -130,8 +130,7 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
     if (callsCombinedAlone(S)) {
       KeepEndRecords.insert({S.Aug, S.Rev});
       SmallVector<std::pair<Function *, Function *>, 4> Callees;
-      if (!Device)
-        calleeSweepsInFrame(S, Callees);
+      calleeSweepsInFrame(S, Callees);
       for (auto [Aug, Rev] : Callees)
         KeepEndRecords.insert({Aug, Rev});
     }

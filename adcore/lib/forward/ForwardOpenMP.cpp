@@ -48,13 +48,8 @@ bool ForwardEmitter::emitForkCall(CallBase &Call) {
       // tangent the region would not get.)
       if (const Value *Float = floatBitsThroughCasts(A);
           Float && isActive(Float))
-        return unsupported(Call, "a value with a derivative is passed by "
-                                 "value into an OpenMP parallel region (a "
-                                 "firstprivate variable, or a captured "
-                                 "scalar, argument " +
-                                     Twine(I - ForkSharedArgs + 1) +
-                                     " of the region); make it shared, or "
-                                     "pass it through memory");
+        return unsupported(Call,
+                           byValueIntoRegionError(I - ForkSharedArgs + 1));
       K.Args.push_back(ArgActivity::Const);
       continue;
     }

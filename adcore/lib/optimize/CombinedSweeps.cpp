@@ -224,6 +224,10 @@ static CallInst *onlyCallFrom(Function &F, const Function &Caller) {
 void calleeSweepsInFrame(
     const CombinedSweeps &S,
     SmallVectorImpl<std::pair<Function *, Function *>> &Pairs) {
+  // (Not in device code, whose sweeps are all inlined and whose tape the
+  // device pass places: DeviceTape.cpp.)
+  if (isDeviceModule(*S.Aug->getParent()))
+    return;
   SmallVector<std::pair<Function *, Function *>, 4> Work = {{S.Aug, S.Rev}};
   while (!Work.empty()) {
     auto [Aug, Rev] = Work.pop_back_val();
@@ -255,12 +259,9 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
     if (!callsCombinedAlone(S))
       continue;
     // The callees' sweeps called once from these sweeps are inlined with
-    // them: what they record outside loops lives in the same frame. (Not
-    // in device code, whose sweeps are all inlined and whose tape the
-    // device pass places: DeviceTape.cpp.)
+    // them: what they record outside loops lives in the same frame.
     SmallVector<std::pair<Function *, Function *>, 4> Callees;
-    if (!isDeviceModule(*S.Caller->getParent()))
-      calleeSweepsInFrame(S, Callees);
+    calleeSweepsInFrame(S, Callees);
     auto *AugCall = cast<CallInst>(*S.Aug->user_begin());
     auto *RevCall = cast<CallInst>(*S.Rev->user_begin());
     if (!inlineGeneratedCall(*AugCall))

@@ -154,6 +154,7 @@ bool callsCombinedAlone(const CombinedSweeps &S);
 /// and keep their records in the same frame: an augmented sweep called
 /// once, from S.Aug (or from such a callee's), whose reverse sweep is
 /// called once, from S.Rev (or the callee's reverse sweep); callers first.
+/// None in device code.
 void calleeSweepsInFrame(
     const CombinedSweeps &S,
     llvm::SmallVectorImpl<std::pair<llvm::Function *, llvm::Function *>>

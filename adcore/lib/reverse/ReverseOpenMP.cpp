@@ -113,13 +113,8 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
       Shared.push_back(A);
     } else if (const Value *Float = floatBitsThroughCasts(A);
                Active.contains(A) || (Float && Active.contains(Float))) {
-      return unsupported(Call, "a value with a derivative is passed by value "
-                               "into an OpenMP parallel region (a "
-                               "firstprivate variable, or a captured scalar, "
-                               "argument " +
-                                   Twine(I - ForkSharedArgs + 1) +
-                                   " of the region); make it shared, or "
-                                   "pass it through memory");
+      return unsupported(Call,
+                         byValueIntoRegionError(I - ForkSharedArgs + 1));
     } else {
       K.Args.push_back(ArgActivity::Const);
     }

@@ -167,4 +167,12 @@ const Value *floatBitsThroughCasts(const Value *V) {
   return nullptr;
 }
 
+std::string byValueIntoRegionError(unsigned ArgNo) {
+  return "a value with a derivative is passed by value into an OpenMP "
+         "parallel region (a firstprivate variable, or a captured scalar, "
+         "argument " +
+         std::to_string(ArgNo) +
+         " of the region); make it shared, or pass it through memory";
+}
+
 } // namespace adcore

@@ -27,6 +27,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <string>
 
 namespace llvm {
 class CallBase;
@@ -70,6 +71,11 @@ llvm::Function *forkedFunction(const llvm::CallBase &Fork);
 /// casts (`zext (bitcast float to i32) to i64`: a float firstprivate passed
 /// by value into a region), or null.
 const llvm::Value *floatBitsThroughCasts(const llvm::Value *V);
+
+/// The error for a value with a derivative that a region receives by value
+/// as its argument \p ArgNo (1-based, after the thread ids), where it
+/// could not be passed by reference (prepare/OpenMPFirstprivates.cpp).
+std::string byValueIntoRegionError(unsigned ArgNo);
 
 /// The first argument of a __kmpc_fork_call that is passed on to the
 /// outlined function (after loc, argc and the outlined function).

@@ -270,17 +270,22 @@ template <typename K, typename... Ws> struct GpuFns : GpuPrimal<K, Ws...> {
 #endif
 };
 
-/// The grid and block of a launch of \p Global items in groups of \p Local.
-inline void gpuShape(const std::size_t *Global, const std::size_t *Local,
-                     std::size_t *Grid, std::size_t *Block) {
-  for (int D = 0; D < 3; ++D) {
-    if (Local[D] == 0 || Global[D] % Local[D] != 0)
-      gpuLaunchError("the global range must be a non-zero multiple of the "
-                     "work-group size in each dimension");
-    Grid[D] = Global[D] / Local[D];
-    Block[D] = Local[D];
+/// The grid and block of a launch of (G0, G1, G2) items in groups of
+/// (L0, L1, L2).
+struct GpuShape {
+  std::size_t Grid[3], Block[3];
+  GpuShape(std::size_t G0, std::size_t G1, std::size_t G2, std::size_t L0,
+           std::size_t L1, std::size_t L2) {
+    const std::size_t Global[3] = {G0, G1, G2}, Local[3] = {L0, L1, L2};
+    for (int D = 0; D < 3; ++D) {
+      if (Local[D] == 0 || Global[D] % Local[D] != 0)
+        gpuLaunchError("the global range must be a non-zero multiple of the "
+                       "work-group size in each dimension");
+      Grid[D] = Global[D] / Local[D];
+      Block[D] = Local[D];
+    }
   }
-}
+};
 
 /// What the augmented launch leaves for the reverse one: the device copy
 /// of the arguments, their shadows and the constants (at Args, Args +
@@ -309,11 +314,9 @@ inline void adcc_kernel_launch_gpu(std::uintptr_t Desc, std::size_t G0,
                                    std::size_t L0, std::size_t L1,
                                    std::size_t L2, void *Actives,
                                    std::uintptr_t Consts) {
-  const std::size_t G[3] = {G0, G1, G2}, L[3] = {L0, L1, L2};
-  std::size_t Grid[3], Block[3];
-  adcc::detail::gpuShape(G, L, Grid, Block);
+  const adcc::detail::GpuShape S(G0, G1, G2, L0, L1, L2);
   reinterpret_cast<const adcc::detail::GpuDesc *>(Desc)->Primal(
-      Grid, Block, Actives, reinterpret_cast<const void *>(Consts));
+      S.Grid, S.Block, Actives, reinterpret_cast<const void *>(Consts));
 }
 
 #ifdef __ADCC__
@@ -361,12 +364,10 @@ inline void adcc_kernel_launch_gpu_fwd(std::uintptr_t Desc, std::size_t G0,
                                        std::size_t L0, std::size_t L1,
                                        std::size_t L2, void *Actives,
                                        void *Shadows, std::uintptr_t Consts) {
-  const std::size_t G[3] = {G0, G1, G2}, L[3] = {L0, L1, L2};
-  std::size_t Grid[3], Block[3];
-  adcc::detail::gpuShape(G, L, Grid, Block);
+  const adcc::detail::GpuShape S(G0, G1, G2, L0, L1, L2);
   const adcc::detail::GpuDesc &D = adcc_kernel_gpu_desc(Desc);
   adcc_kernel_gpu_check_shadows(D, Actives, Shadows);
-  D.Tangent(Grid, Block, Actives, Shadows,
+  D.Tangent(S.Grid, S.Block, Actives, Shadows,
             reinterpret_cast<const void *>(Consts));
 }
 
@@ -375,9 +376,7 @@ inline void *adcc_kernel_launch_gpu_aug(std::uintptr_t Desc, std::size_t G0,
                                         std::size_t L0, std::size_t L1,
                                         std::size_t L2, void *Actives,
                                         void *Shadows, std::uintptr_t Consts) {
-  const std::size_t G[3] = {G0, G1, G2}, L[3] = {L0, L1, L2};
-  std::size_t Grid[3], Block[3];
-  adcc::detail::gpuShape(G, L, Grid, Block);
+  const adcc::detail::GpuShape S(G0, G1, G2, L0, L1, L2);
   const adcc::detail::GpuDesc &D = adcc_kernel_gpu_desc(Desc);
   adcc_kernel_gpu_check_shadows(D, Actives, Shadows);
   // The arguments as they are now (the caller may change its own before
@@ -425,7 +424,7 @@ inline void *adcc_kernel_launch_gpu_aug(std::uintptr_t Desc, std::size_t G0,
                   Bytes, Items, T->SlotBytes);
     adcc::detail::gpuLaunchError(Message);
   }
-  D.Augmented(Grid, Block, T->Args, T->Args + T->ShadowsAt,
+  D.Augmented(S.Grid, S.Block, T->Args, T->Args + T->ShadowsAt,
               T->Args + T->ConstsAt, T->Slots, T->SlotBytes,
               T->Args + T->NeedAt);
   adcc_kernel_gpu_check_slots(*T);
@@ -438,9 +437,7 @@ inline void adcc_kernel_launch_gpu_rev(std::uintptr_t Desc, std::size_t G0,
                                        std::size_t L0, std::size_t L1,
                                        std::size_t L2, void *, void *Shadows,
                                        std::uintptr_t, void *Tape) {
-  const std::size_t G[3] = {G0, G1, G2}, L[3] = {L0, L1, L2};
-  std::size_t Grid[3], Block[3];
-  adcc::detail::gpuShape(G, L, Grid, Block);
+  const adcc::detail::GpuShape S(G0, G1, G2, L0, L1, L2);
   const adcc::detail::GpuDesc &D = adcc_kernel_gpu_desc(Desc);
   auto *T = static_cast<adcc::detail::GpuLaunchTape *>(Tape);
   // The scalar arguments' adjoints: the threads add theirs into the device
@@ -452,7 +449,7 @@ inline void adcc_kernel_launch_gpu_rev(std::uintptr_t Desc, std::size_t G0,
                                                    T->Shadows.data(),
                                                    D.ActivesBytes),
                          "the adjoints of the scalar arguments");
-  D.Reverse(Grid, Block, T->Args, DeviceShadows, T->Args + T->ConstsAt,
+  D.Reverse(S.Grid, S.Block, T->Args, DeviceShadows, T->Args + T->ConstsAt,
             T->Slots, T->SlotBytes);
   adcc::detail::gpuCheck(adcc::detail::gpuToHost(T->Shadows.data(),
                                                  DeviceShadows,
