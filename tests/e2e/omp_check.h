@@ -4,7 +4,7 @@
  * and 4 threads: the gradient against central differences of step h
  * (relative tolerance tol), the tangent along a fixed direction against the
  * gradient's dot product with it (tolerance tol / 1000). Define N before
- * including it. */
+ * including it. C and C++. */
 #ifndef ADCC_E2E_OMP_CHECK_H
 #define ADCC_E2E_OMP_CHECK_H
 
@@ -12,9 +12,15 @@
 
 #include <omp.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
 extern int enzyme_dup, enzyme_const;
 double __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
+#ifdef __cplusplus
+}
+#endif
 
 typedef double (*objective)(const double *, double *, int);
 typedef void (*gradient)(const double *, double *, double *, double *);

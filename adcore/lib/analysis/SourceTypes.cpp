@@ -112,12 +112,53 @@ std::string sourceTypeOfTBAAName(StringRef Name) {
   return StringRef(D).starts_with(Prefix) ? D.substr(Prefix.size()) : "";
 }
 
+/// Whether the parameter types \p Types, the last ones of \p F's arguments
+/// from \p Shift on, match the IR's: pointers and references where it has
+/// pointers, scalars where it has scalars of their kind. (They do not where
+/// the IR splits a parameter: a `std::complex<double>` passed as two
+/// doubles after a pointer shifts the pointers before it.)
+static bool fitsArguments(const Function &F, ArrayRef<StringRef> Types,
+                   unsigned Shift) {
+  for (auto [I, Text] : enumerate(Types)) {
+    Type *IR = F.getArg(I + Shift)->getType();
+    StringRef T = Text;
+    T.consume_back("const");
+    T = T.trim();
+    if (T.ends_with("*") || T.ends_with("&")) {
+      if (!IR->isPointerTy())
+        return false;
+    } else if (T == "double" || T == "float") {
+      if (!IR->isFloatingPointTy())
+        return false;
+    } else if (is_contained(IntegerTypeNames, T) || T == "bool" ||
+               T == "char") {
+      if (!IR->isIntegerTy())
+        return false;
+    }
+  }
+  return true;
+}
+
+/// True for a name whose suffix says the function is code taken out of the
+/// named one (an OpenMP region's body, `f.omp_outlined`; a cold part, an
+/// extracted region) rather than a clone with its parameters: the
+/// parameters are the captured variables, not the signature's.
+static bool isOutlinedPart(StringRef Suffix) {
+  for (StringRef Part : {"omp", "outlined", "cold", "extracted", "part."})
+    if (Suffix.contains(Part))
+      return true;
+  return false;
+}
+
 SignatureSeeds seedsFromSignature(const Function &F) {
   SignatureSeeds Seeds;
   // The demangler keeps pointers into the name: it must outlive D's use.
   // (Without a clone's suffix: the simplified copy of a function compiled
   // at -O0 is `<name>.simplified`, SimplifiedCopies.h.)
-  std::string Mangled = F.getName().split('.').first.str();
+  auto [Base, Suffix] = F.getName().split('.');
+  if (isOutlinedPart(Suffix))
+    return Seeds;
+  std::string Mangled = Base.str();
   ItaniumPartialDemangler D;
   if (D.partialDemangle(Mangled.c_str()) || !D.isFunction())
     return Seeds;
@@ -134,6 +175,8 @@ SignatureSeeds seedsFromSignature(const Function &F) {
   if (Types.size() > F.arg_size())
     return Seeds;
   unsigned Shift = F.arg_size() - Types.size();
+  if (!fitsArguments(F, Types, Shift))
+    return Seeds;
   for (unsigned I = 0; I < Types.size(); ++I) {
     unsigned ArgNo = I + Shift;
     StringRef T = Types[I];
