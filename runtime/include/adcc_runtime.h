@@ -370,6 +370,13 @@ ADCC_RT_API void adcc_thread_adjoints_add(adcc_thread_adjoints *w, char *to,
                                           const void *value, uint64_t bytes);
 ADCC_RT_API void adcc_thread_adjoints_add_up(adcc_thread_adjoints *w);
 
+/* Atomic adds of an adjoint into a float or double at an address that is
+   not a multiple of its size (a field of a packed struct): under a lock
+   chosen by the address. The generated code calls them only for such
+   addresses (aligned ones take an atomic instruction). */
+ADCC_RT_API void adcc_atomic_add_unaligned_f64(void *to, double v);
+ADCC_RT_API void adcc_atomic_add_unaligned_f32(void *to, float v);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -38,6 +38,48 @@ Value *unguardedAddress(Value *To) {
   return Sel->getFalseValue();
 }
 
+/// `*To += D` (a float or a double) atomically, at \p A, the alignment of
+/// the primal's load. An atomic operation needs its natural alignment: a
+/// field of a packed struct (miniBUDE's `Atom {float x, y, z; int type;}`)
+/// is loaded at align 1, and an atomic add at that alignment becomes a call
+/// of libatomic's `__atomic_compare_exchange`, which programs do not link.
+/// On the host, such an address takes the natural-alignment add where it is
+/// aligned (a run-time test) and the runtime's add under a lock where it is
+/// not; an address is always one or the other, so the two never meet. On a
+/// GPU a misaligned atomic faults: device code takes the natural alignment.
+void addAtomic(IRBuilder<> &B, Value *To, Value *D, Align A, bool Device) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *T = D->getType();
+  uint64_t Size = M.getDataLayout().getTypeStoreSize(T);
+  Align Natural(Size);
+  bool Known = T->isFloatTy() || T->isDoubleTy();
+  if (A >= Natural || Device || !Known) {
+    B.CreateAtomicRMW(AtomicRMWInst::FAdd, To, D,
+                      Known || Device ? std::max(A, Natural) : A,
+                      AtomicOrdering::Monotonic);
+    return;
+  }
+  LLVMContext &C = M.getContext();
+  Function *F = B.GetInsertBlock()->getParent();
+  BasicBlock *Aligned = BasicBlock::Create(C, "atomic.aligned", F);
+  BasicBlock *Unaligned = BasicBlock::Create(C, "atomic.unaligned", F);
+  BasicBlock *Join = BasicBlock::Create(C, "atomic.join", F);
+  Value *Low = B.CreateAnd(B.CreatePtrToInt(To, B.getInt64Ty()), Size - 1);
+  B.CreateCondBr(B.CreateICmpEQ(Low, B.getInt64(0)), Aligned, Unaligned);
+  B.SetInsertPoint(Aligned);
+  B.CreateAtomicRMW(AtomicRMWInst::FAdd, To, D, Natural,
+                    AtomicOrdering::Monotonic);
+  B.CreateBr(Join);
+  B.SetInsertPoint(Unaligned);
+  FunctionCallee Add = M.getOrInsertFunction(
+      T->isFloatTy() ? "adcc_atomic_add_unaligned_f32"
+                     : "adcc_atomic_add_unaligned_f64",
+      B.getVoidTy(), B.getPtrTy(), T);
+  B.CreateCall(Add, {To, D});
+  B.CreateBr(Join);
+  B.SetInsertPoint(Join);
+}
+
 } // namespace
 
 bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D) {
@@ -75,17 +117,14 @@ bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D) {
   }
   auto *VecTy = dyn_cast<FixedVectorType>(D->getType());
   if (!VecTy) {
-    RB.CreateAtomicRMW(AtomicRMWInst::FAdd, To, D, LI.getAlign(),
-                       AtomicOrdering::Monotonic);
+    addAtomic(RB, To, D, LI.getAlign(), DeviceCode);
   } else {
     Type *Elt = VecTy->getElementType();
     Align EltAlign = commonAlignment(
         LI.getAlign(), Rev.getParent()->getDataLayout().getTypeStoreSize(Elt));
     for (unsigned L = 0; L < VecTy->getNumElements(); ++L)
-      RB.CreateAtomicRMW(AtomicRMWInst::FAdd,
-                         RB.CreateConstInBoundsGEP1_32(Elt, To, L),
-                         RB.CreateExtractElement(D, L), EltAlign,
-                         AtomicOrdering::Monotonic);
+      addAtomic(RB, RB.CreateConstInBoundsGEP1_32(Elt, To, L),
+                RB.CreateExtractElement(D, L), EltAlign, DeviceCode);
   }
   if (After) {
     RB.CreateBr(After);
