@@ -426,10 +426,13 @@ unsigned optLevelOf(ArrayRef<std::string> Symbols) {
 }
 
 /// The variables of \p M that belong to one file (static) and may change.
+/// (Not adcc's own sinks, which nothing reads: the file's derivatives made
+/// when it was compiled may have left one that those made here use too.)
 std::vector<std::string> fileStatics(const Module &M) {
   std::vector<std::string> Names;
   for (const GlobalVariable &GV : M.globals())
-    if (GV.hasLocalLinkage() && !GV.isConstant())
+    if (GV.hasLocalLinkage() && !GV.isConstant() &&
+        !adcore::isScratchVariable(GV.getName()))
       Names.push_back(GV.getName().str());
   return Names;
 }

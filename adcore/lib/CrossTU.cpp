@@ -10,6 +10,7 @@
 #include "CheckpointedCalls.h"
 #include "Synthesis.h"
 #include "requests/EnzymeCalls.h"
+#include "support/NullShadowGuards.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -223,6 +224,10 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
   keepOnlyWhatIsMissing(M, Generated);
   finishGenerated(Ctx, crossTULevel(Level));
   return true;
+}
+
+bool isScratchVariable(StringRef Name) {
+  return Name.starts_with(ShadowSinkPrefix);
 }
 
 } // namespace adcore

@@ -67,6 +67,12 @@ llvm::OptimizationLevel crossTULevel(unsigned OptLevel);
 bool defineCrossTU(llvm::Module &M, llvm::ArrayRef<std::string> Symbols,
                    const Options &Opts);
 
+/// Whether \p Name is one of adcc's own private variables that hold nothing
+/// a program reads (the sinks that writes through null shadows go to): a
+/// derivative made at link time may use its own copy of one, unlike a
+/// static variable of the program.
+bool isScratchVariable(llvm::StringRef Name);
+
 } // namespace adcore
 
 #endif // ADCORE_CROSSTU_H

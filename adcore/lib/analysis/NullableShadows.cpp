@@ -25,6 +25,7 @@
 #include "ActivityAnalysis.h"
 #include "rules/CustomRules.h"
 #include "rules/InactiveFunctions.h"
+#include "support/NullShadowGuards.h"
 #include "adcore/MemoryFunctions.h"
 #include "TypeAnalysis.h"
 
@@ -45,7 +46,7 @@ namespace {
 /// again has no tangent for them.
 bool isGuardBlock(const Value *V) {
   const auto *G = dyn_cast<GlobalVariable>(V->stripPointerCasts());
-  return G && (G->getName().starts_with("adcc.shadow.sink.") ||
+  return G && (G->getName().starts_with(ShadowSinkPrefix) ||
                G->getName().starts_with("adcc.zero.tangents."));
 }
 

@@ -17,6 +17,7 @@
 #include "ReverseEmitter.h"
 
 #include "device/DeviceCode.h"
+#include "support/NullShadowGuards.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -33,7 +34,7 @@ namespace {
 Value *unguardedAddress(Value *To) {
   auto *Sel = dyn_cast<SelectInst>(To);
   auto *Sink = Sel ? dyn_cast<GlobalVariable>(Sel->getTrueValue()) : nullptr;
-  if (!Sink || !Sink->getName().starts_with("adcc.shadow.sink."))
+  if (!Sink || !Sink->getName().starts_with(ShadowSinkPrefix))
     return nullptr;
   return Sel->getFalseValue();
 }

@@ -144,7 +144,7 @@ Value *guardedReadAddress(IRBuilder<> &B, Value *Addr, Type *Ty, Align A) {
 Value *guardedWriteAddress(IRBuilder<> &B, Value *Addr, Type *Ty, Align A) {
   Module &M = *B.GetInsertBlock()->getModule();
   Constant *Sink = ConstantExpr::getPointerBitCastOrAddrSpaceCast(
-      sizedBlock(M, "adcc.shadow.sink.", storeBytes(B, Ty), A, /*Sink=*/true),
+      sizedBlock(M, ShadowSinkPrefix, storeBytes(B, Ty), A, /*Sink=*/true),
       Addr->getType());
   return B.CreateSelect(B.CreateIsNull(Addr), Sink, Addr,
                         Addr->getName() + ".or.sink");

@@ -37,6 +37,9 @@ llvm::Constant *zeroBlock(llvm::Module &M, uint64_t Bytes, llvm::Align A);
 /// type \p Ty through a shadow that may be null.
 llvm::Value *guardedReadAddress(llvm::IRBuilder<> &B, llvm::Value *Addr,
                                 llvm::Type *Ty, llvm::Align A);
+/// The prefix of the names of the sink blocks (below): private variables
+/// that writes through null shadows go to and nothing reads back.
+inline constexpr llvm::StringLiteral ShadowSinkPrefix = "adcc.shadow.sink.";
 /// \p Addr, or a sink block nothing reads when it is null: where to write a
 /// value of type \p Ty through a shadow that may be null.
 llvm::Value *guardedWriteAddress(llvm::IRBuilder<> &B, llvm::Value *Addr,
