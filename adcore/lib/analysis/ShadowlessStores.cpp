@@ -41,6 +41,15 @@ const Argument *argumentOf(const Value *Obj) {
   return Found;
 }
 
+/// The global variable \p Obj's address was loaded from (`double *buf;`
+/// written through as `buf[i]`), if it was.
+const GlobalVariable *globalHolding(const Value *Obj) {
+  const auto *LI = dyn_cast_or_null<LoadInst>(Obj);
+  return LI ? dyn_cast<GlobalVariable>(
+                  LI->getPointerOperand()->stripInBoundsConstantOffsets())
+            : nullptr;
+}
+
 } // namespace
 
 std::string shadowlessStoreMessage(const SynthesisContext &Ctx,
@@ -58,6 +67,16 @@ std::string shadowlessStoreMessage(const SynthesisContext &Ctx,
   if (const auto *G = dyn_cast_or_null<GlobalVariable>(PrimalObj))
     return (Stored + "the global variable '" + G->getName() +
             "', which has no shadow: " + whyNoShadowGlobal(*G))
+        .str();
+  if (const GlobalVariable *G = globalHolding(PrimalObj))
+    return (Stored + "memory that the global variable '" + G->getName() +
+            "' points to, which has no shadow (a global holding a pointer "
+            "gets none); name a shadow pointer for it with enzyme_shadow "
+            "(`double *d_" + G->getName() + "; __attribute__((enzyme_shadow(d_" +
+            G->getName() + "))) double *" + G->getName() +
+            ";`, the shadow pointing to a zeroed buffer of the same size), "
+            "or pass that memory to the function as an argument with "
+            "enzyme_dup")
         .str();
   return Stored + "memory that has no shadow; pass that memory to the "
                   "derivative as a duplicated argument (enzyme_dup)";

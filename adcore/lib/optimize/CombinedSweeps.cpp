@@ -106,8 +106,8 @@ struct TaggedPair {
 
 /// Puts records of \p Aug, inlined into \p Caller together with its
 /// reverse sweep, in stack slots of \p Caller: the end records, whose push
-/// dominates their pop, and the groups pushed outside loops, which stay
-/// outside cycles here. Each push and pop runs at most once per call; the
+/// dominates their pop, and the groups pushed outside loops, where both
+/// stay outside cycles here (a callee's sweeps called from a loop do not). Each push and pop runs at most once per call; the
 /// pop only after its push (the reverse sweep takes the way back through
 /// the blocks the augmented sweep went through).
 void keepRecordsInFrame(Function &Caller, Function &Aug, uint64_t &FrameBytes) {
@@ -149,15 +149,21 @@ void keepRecordsInFrame(Function &Caller, Function &Aug, uint64_t &FrameBytes) {
         Bytes->getZExtValue() > MaxRecord ||
         Bytes->getZExtValue() > MaxFrame - FrameBytes)
       return false;
+    // (Outside cycles: a callee's sweeps inlined here from a loop push
+    // their end records once per iteration, and one slot would give every
+    // iteration's reverse the last one's: a wrong derivative without a
+    // word, 2026-12-06, e2e rev_callee_loop_records.c.)
+    if (!Cycles)
+      Cycles.emplace(Caller);
+    if (Cycles->contains(*Push->getParent()) ||
+        Cycles->contains(*Pop->getParent()))
+      return false;
     if (Tag->getNumOperands() == 1) { // the end records
       if (!DT)
         DT.emplace(Caller);
       return DT->dominates(Push, Pop);
     }
-    if (!Cycles)
-      Cycles.emplace(Caller);
-    return !Cycles->contains(*Push->getParent()) &&
-           !Cycles->contains(*Pop->getParent());
+    return true;
   };
   for (auto &[Tag, Pair] : Tagged) {
     if (FrameBytes > MaxFrame || !InFrame(Tag, Pair)) {
