@@ -380,7 +380,16 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
                                   "left a differentiated call is not "
                                   "supported yet in reverse mode; catch it "
                                   "in the caller of the derivative");
+  // (omp atomic with another operator than + and -: Clang's
+  // compare-and-swap loop on the value's bits.)
+  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I);
+      CX && Active.contains(CX->getNewValOperand()))
+    return unsupported(I, "an atomic update of a floating-point value with "
+                          "a derivative other than += and -= (omp atomic "
+                          "with another operator: a compare-and-swap loop); "
+                          "use a critical section");
   if (auto *Call = dyn_cast<CallBase>(&I)) {
+    takeCriticalTicket(*Call);
     bool Replaced = false;
     if (!isa<IntrinsicInst>(Call) && !augmentCall(*Call, Replaced))
       return false;
@@ -738,8 +747,8 @@ bool ReverseEmitter::run() {
   if (Key.Primal->isVarArg())
     return unsupported(*Key.Primal->getEntryBlock().begin(),
                        "variadic functions cannot be differentiated");
-  if (Key.Parallel && !checkCriticalSections())
-    return false;
+  if (Key.Parallel)
+    planCriticalSections();
   if (!buildAugmented())
     return false;
   if (!AugReturn) {

@@ -48,20 +48,22 @@ double ordered(const double *x, int n) {
 // CHECK: openmp.c:[[#@LINE-5]]:1: error: cannot differentiate the OpenMP region in 'ordered' in reverse mode: omp ordered (__kmpc_ordered) is not supported in differentiated code yet
 
 #ifndef FORWARD
-double product(const double *x, int n) {
+double atomic_product(const double *x, int n) {
   double p = 1;
-#pragma omp parallel for reduction(* : p)
-  for (int i = 0; i < n; ++i)
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+#pragma omp atomic
     p *= x[i];
+  }
   return p;
 }
-// CHECK: openmp.c:[[#@LINE-5]]:36: error: cannot differentiate the OpenMP region in 'product' in reverse mode: a critical section (or a reduction other than + and -) whose update of shared memory is not a sum
+// CHECK: openmp.c:[[#@LINE-4]]:5: error: cannot differentiate the OpenMP region in 'atomic_product' in reverse mode: an atomic update of a floating-point value with a derivative other than += and -= (omp atomic with another operator: a compare-and-swap loop); use a critical section
 
 void gradients(const double *x, double *dx, double a, int n) {
   __enzyme_autodiff((void *)tasks, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)plain_tasks, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)ordered, x, dx, enzyme_const, n);
-  __enzyme_autodiff((void *)product, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)atomic_product, x, dx, enzyme_const, n);
 }
 #else
 void tangents(const double *x, const double *dx, int n) {
