@@ -4,8 +4,9 @@
  * reverse mode, with teams of 1, 2 and 4 threads (omp_check.h). max, min
  * and * reductions, a product with a zero factor, a critical section that
  * keeps a running maximum and its index, a product in a critical section
- * beside a sum, a loop of regions, and ties of a max reduction (the
- * adjoint goes to the element the primal kept). */
+ * beside a sum, a section in a function the region calls, a loop of
+ * regions, and ties of a max reduction (the adjoint goes to the element
+ * the primal kept). */
 enum { N = 29 };
 
 #include "omp_check.h"
@@ -102,6 +103,25 @@ double sections(const double *x, double *y, int n) {
   return p * s;
 }
 
+/* A critical section in a function the region calls (kept a call at
+ * every level): its own tickets, taken in the caller's region. */
+__attribute__((noinline)) static void keep_larger(double v, double *m) {
+#pragma omp critical(larger)
+  {
+    if (v > *m)
+      *m = v;
+  }
+}
+
+double callee_max(const double *x, double *y, int n) {
+  (void)y;
+  double m = -DBL_MAX;
+#pragma omp parallel for schedule(dynamic)
+  for (int i = 0; i < n; ++i)
+    keep_larger(x[i] * sin(x[(i + 2) % n] + i), &m);
+  return m * m + m;
+}
+
 /* A time loop of regions with a max reduction each */
 double steps(const double *x, double *y, int n) {
   for (int i = 0; i < n; ++i)
@@ -126,6 +146,7 @@ DERIVATIVES(product)
 DERIVATIVES(product_zero)
 DERIVATIVES(argmax)
 DERIVATIVES(sections)
+DERIVATIVES(callee_max)
 DERIVATIVES(steps)
 
 /* max of equal values: the whole adjoint goes to the element the primal
@@ -166,6 +187,7 @@ int main(void) {
   CHECK_GRADIENT(product_zero, 1e-6, 1e-6);
   CHECK_GRADIENT(argmax, 1e-6, 1e-6);
   CHECK_GRADIENT(sections, 1e-6, 1e-6);
+  CHECK_GRADIENT(callee_max, 1e-6, 1e-6);
   CHECK_GRADIENT(steps, 1e-6, 1e-6);
   check_ties();
   return check_finish();
