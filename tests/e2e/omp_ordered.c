@@ -5,7 +5,8 @@
  * and * reductions, a product with a zero factor, a critical section that
  * keeps a running maximum and its index, a product in a critical section
  * beside a sum, a section in a function the region calls, a loop of
- * regions, and ties of a max reduction (the adjoint goes to the element
+ * regions, a region inside a region (which the OpenMP runtime runs on
+ * one thread: the outer region's turns must survive it), and ties of a max reduction (the adjoint goes to the element
  * the primal kept). */
 enum { N = 29 };
 
@@ -140,6 +141,26 @@ double steps(const double *x, double *y, int n) {
   return total;
 }
 
+/* max reductions in regions nested in a sum reduction's region, and a
+ * product in a critical section of the outer region after each */
+double nested(const double *x, double *y, int n) {
+  (void)y;
+  double total = 0, prod = 1;
+#pragma omp parallel for reduction(+ : total) schedule(dynamic)
+  for (int k = 0; k < 4; ++k) {
+    double m = -DBL_MAX;
+#pragma omp parallel for reduction(max : m)
+    for (int i = 0; i < n; ++i) {
+      double v = x[i] * sin(x[(i + k) % n] + k) + 0.013 * i;
+      m = v > m ? v : m;
+    }
+#pragma omp critical(outer)
+    prod = prod * (1 + 0.1 * m);
+    total += m * (1 + k);
+  }
+  return total + prod;
+}
+
 DERIVATIVES(max_product)
 DERIVATIVES(min_and_max)
 DERIVATIVES(product)
@@ -148,6 +169,7 @@ DERIVATIVES(argmax)
 DERIVATIVES(sections)
 DERIVATIVES(callee_max)
 DERIVATIVES(steps)
+DERIVATIVES(nested)
 
 /* max of equal values: the whole adjoint goes to the element the primal
  * kept (one of the ties, whichever the threads' order made it). */
@@ -189,6 +211,7 @@ int main(void) {
   CHECK_GRADIENT(sections, 1e-6, 1e-6);
   CHECK_GRADIENT(callee_max, 1e-6, 1e-6);
   CHECK_GRADIENT(steps, 1e-6, 1e-6);
+  CHECK_GRADIENT(nested, 1e-6, 1e-6);
   check_ties();
   return check_finish();
 }
