@@ -34,6 +34,7 @@
 #include "ReverseEmitter.h"
 
 #include "rules/OpenMPRuntime.h"
+#include "rules/RuleWrappers.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -44,9 +45,11 @@ using namespace llvm;
 namespace adcore {
 namespace {
 
-FunctionCallee runtimeCall(Module &M, StringRef Name, Type *Ret,
-                           ArrayRef<Type *> Params) {
-  return M.getOrInsertFunction(Name, FunctionType::get(Ret, Params, false));
+/// A call of the runtime's function \p Name (returning \p Ret) at \p B.
+CallInst *callRuntime(IRBuilder<> &B, StringRef Name, Type *Ret,
+                      ArrayRef<Value *> Args, const Twine &ResultName = "") {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(runtimeFunction(M, Name, Ret, Args), Args, ResultName);
 }
 
 /// The same address: one value, or two loads of one pointer variable
@@ -131,11 +134,9 @@ void ReverseEmitter::takeCriticalTicket(CallBase &End) {
   if (!OrderedCriticals || !Key.Parallel || DeviceCode || !F ||
       classifyOpenMPCall(*F) != OpenMPCall::EndCritical)
     return;
-  Module &M = *Aug.getParent();
   IRBuilder<> B(&End);
-  Value *Ticket = B.CreateCall(
-      runtimeCall(M, "adcc_parallel_ticket", B.getInt64Ty(), {B.getInt32Ty()}),
-      {B.getInt32(Key.TapeLevel)}, "ticket");
+  Value *Ticket = callRuntime(B, "adcc_parallel_ticket", B.getInt64Ty(),
+                              {B.getInt32(Key.TapeLevel)}, "ticket");
   CriticalTickets[&End] = Ticket;
   record(End, {Ticket});
 }
@@ -152,39 +153,37 @@ bool ReverseEmitter::mirrorsOpenMPSync(Instruction &I,
     return false;
   if (Lane != 0)
     return true;
-  Module &M = *Rev.getParent();
-  Type *Ptr = RB.getPtrTy(), *I32 = RB.getInt32Ty(), *I64 = RB.getInt64Ty();
   Type *Void = RB.getVoidTy();
   // (The thread's id in the reverse region, not a record of the primal's.)
   Value *Loc = Call->getArgOperand(0);
-  Value *Tid = RB.CreateCall(
-      runtimeCall(M, "__kmpc_global_thread_num", I32, {Ptr}), {Loc});
+  Value *Tid =
+      callRuntime(RB, "__kmpc_global_thread_num", RB.getInt32Ty(), {Loc});
   if (Kind == OpenMPCall::Barrier) {
-    RB.CreateCall(runtimeCall(M, "__kmpc_barrier", Void, {Ptr, I32}),
-                  {Loc, Tid});
+    callRuntime(RB, "__kmpc_barrier", Void, {Loc, Tid});
     return true;
   }
   // The reverse of a section's end enters it (in its turn, where the
   // order matters); of its start, leaves it.
   Value *Lock = Call->getArgOperand(2);
   Value *Ticket = nullptr;
-  if (Value *T = CriticalTickets.lookup(Call))
+  if (Value *T = CriticalTickets.lookup(Call)) {
     Ticket = Popped.lookup(T);
+    // (Never unordered silently: the error is the derivative's.)
+    if (!Ticket) {
+      unsupported(I, "internal error: the ticket of an ordered critical "
+                     "section was not recorded");
+      return true;
+    }
+  }
   Constant *Level = RB.getInt32(Key.TapeLevel);
   if (Ticket)
-    RB.CreateCall(
-        runtimeCall(M, "adcc_parallel_wait_turn", Void, {I64, I32}),
-        {Ticket, Level});
-  RB.CreateCall(runtimeCall(M,
-                            Kind == OpenMPCall::EndCritical
-                                ? "__kmpc_critical"
-                                : "__kmpc_end_critical",
-                            Void, {Ptr, I32, Ptr}),
-                {Loc, Tid, Lock});
+    callRuntime(RB, "adcc_parallel_wait_turn", Void, {Ticket, Level});
+  callRuntime(RB,
+              Kind == OpenMPCall::EndCritical ? "__kmpc_critical"
+                                              : "__kmpc_end_critical",
+              Void, {Loc, Tid, Lock});
   if (Ticket)
-    RB.CreateCall(
-        runtimeCall(M, "adcc_parallel_pass_turn", Void, {I64, I32}),
-        {Ticket, Level});
+    callRuntime(RB, "adcc_parallel_pass_turn", Void, {Ticket, Level});
   return true;
 }
 
