@@ -1,6 +1,7 @@
 /* Derivatives through the nonblocking collectives MPI_Igather,
  * MPI_Iscatter and MPI_Iallgather (in place too, float data beside double)
- * and MPI_Ireduce/MPI_Iallreduce with MPI_MIN and MPI_MAX (in place too),
+ * and MPI_Ireduce/MPI_Iallreduce with MPI_MIN and MPI_MAX (in place too,
+ * floats too),
  * started together and waited for in different orders on even and odd
  * ranks; forward and reverse mode on every rank, checked against central
  * differences of the whole program and against each other (mpi_check.h),
@@ -137,6 +138,21 @@ double iminmax(double *x, int n) {
   return y;
 }
 
+/* Float data: MPI_Iallreduce with MPI_MAX of floats. */
+double fmaxes(double *x, int n) {
+  int rank = rank_of();
+  float v[N], hi[N];
+  for (int i = 0; i < n; ++i)
+    v[i] = (float)(sin(2.0 * x[i] + 1.3 * i * rank) + 0.1 * x[(i + 1) % n]);
+  MPI_Request req;
+  MPI_Iallreduce(v, hi, n, MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD, &req);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  double y = 0;
+  for (int i = 0; i < n; ++i)
+    y += hi[i] * x[i];
+  return y;
+}
+
 typedef double (*objective)(double *, int);
 
 static void check(const char *name, objective f, const double *x0) {
@@ -148,8 +164,9 @@ static void check(const char *name, objective f, const double *x0) {
   __enzyme_autodiff((void *)f, enzyme_dup, x, grad, enzyme_const, N);
   double t = __enzyme_fwddiff((void *)f, enzyme_dup, x, dir, enzyme_const, N);
   /* (float data: a step float resolves) */
-  double h = f == iscatter ? 1e-3 : 1e-6;
-  mpi_check_with(name, f, x, N, grad, dir, t, h, f == iscatter ? 1e-3 : 1e-6);
+  int floats = f == iscatter || f == fmaxes;
+  mpi_check_with(name, f, x, N, grad, dir, t, floats ? 1e-3 : 1e-6,
+                 floats ? 1e-3 : 1e-6);
 }
 
 /* The same value on every rank: MPI_Iallreduce(MPI_MAX) sends the whole
@@ -186,6 +203,7 @@ int main(int argc, char **argv) {
   check("iscatter", iscatter, x);
   check("iallgather", iallgather, x);
   check("iminmax", iminmax, x);
+  check("fmaxes", fmaxes, x);
   check_ties();
   return mpi_check_finish();
 }
