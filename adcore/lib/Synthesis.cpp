@@ -382,6 +382,8 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= resetInputValues(P);
     Changed |= typeFloatCopies(P);
     Changed |= rewriteOpenMPReductions(P);
+    if (Key.Parallel)
+      Changed |= rewriteOpenMPAtomics(P);
     if (Changed)
       removeDeadLocals(P);
   }

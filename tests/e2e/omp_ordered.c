@@ -6,7 +6,9 @@
  * keeps a running maximum and its index, a product in a critical section
  * beside a sum, a section in a function the region calls, a loop of
  * regions, a region inside a region (which the OpenMP runtime runs on
- * one thread: the outer region's turns must survive it), and ties of a max reduction (the adjoint goes to the element
+ * one thread: the outer region's turns must survive it), omp atomic with
+ * other operators than += (rewritten as critical sections: *=, /=, an
+ * atomic compare maximum, a capture), and ties of a max reduction (the adjoint goes to the element
  * the primal kept). */
 enum { N = 29 };
 
@@ -161,6 +163,47 @@ double nested(const double *x, double *y, int n) {
   return total + prod;
 }
 
+/* omp atomic *=, /= and an atomic compare maximum beside +=: one lock */
+double atomics(const double *x, double *y, int n) {
+  (void)y;
+  double p = 1, r = 2, q = 0, m = -DBL_MAX;
+#pragma omp parallel for schedule(dynamic, 2)
+  for (int i = 0; i < n; ++i) {
+    double v = 0.9 + 0.2 * sin(x[i] + i);
+#pragma omp atomic
+    p *= v;
+#pragma omp atomic
+    r /= 1 + 0.1 * x[i];
+#pragma omp atomic
+    q += x[i] * x[i];
+#pragma omp atomic compare
+    if (m < v) {
+      m = v;
+    }
+  }
+  return p * r + q + m;
+}
+
+/* omp atomic capture of the value before a += (one thread: the captured
+ * values depend on the order the threads ran in) */
+double captured(const double *x, double *y, int n) {
+  double s = 0;
+#pragma omp parallel for num_threads(1)
+  for (int i = 0; i < n; ++i) {
+    double old;
+#pragma omp atomic capture
+    {
+      old = s;
+      s += x[i] * x[i];
+    }
+    y[i] = old;
+  }
+  double t = 0;
+  for (int i = 0; i < n; ++i)
+    t += y[i] * x[i];
+  return t + s * s;
+}
+
 DERIVATIVES(max_product)
 DERIVATIVES(min_and_max)
 DERIVATIVES(product)
@@ -170,6 +213,8 @@ DERIVATIVES(sections)
 DERIVATIVES(callee_max)
 DERIVATIVES(steps)
 DERIVATIVES(nested)
+DERIVATIVES(atomics)
+DERIVATIVES(captured)
 
 /* max of equal values: the whole adjoint goes to the element the primal
  * kept (one of the ties, whichever the threads' order made it). */
@@ -212,6 +257,8 @@ int main(void) {
   CHECK_GRADIENT(callee_max, 1e-6, 1e-6);
   CHECK_GRADIENT(steps, 1e-6, 1e-6);
   CHECK_GRADIENT(nested, 1e-6, 1e-6);
+  CHECK_GRADIENT(atomics, 1e-6, 1e-6);
+  CHECK_GRADIENT(captured, 1e-6, 1e-6);
   check_ties();
   return check_finish();
 }

@@ -380,14 +380,14 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
                                   "left a differentiated call is not "
                                   "supported yet in reverse mode; catch it "
                                   "in the caller of the derivative");
-  // (omp atomic with another operator than + and -: Clang's
-  // compare-and-swap loop on the value's bits.)
+  // (A compare-and-swap loop on a value's bits that is not the form
+  // prepare/OpenMPAtomics.cpp rewrites, or outside a parallel region.)
   if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I);
       CX && Active.contains(CX->getNewValOperand()))
     return unsupported(I, "an atomic update of a floating-point value with "
-                          "a derivative other than += and -= (omp atomic "
-                          "with another operator: a compare-and-swap loop); "
-                          "use a critical section");
+                          "a derivative by a compare-and-swap loop adcc does "
+                          "not recognize (omp atomic in a parallel region "
+                          "is); use omp atomic or a critical section");
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     takeCriticalTicket(*Call);
     bool Replaced = false;
