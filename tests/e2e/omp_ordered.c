@@ -216,6 +216,34 @@ DERIVATIVES(nested)
 DERIVATIVES(atomics)
 DERIVATIVES(captured)
 
+/* omp atomic *= differentiated in forward mode only (nothing asks for its
+ * gradient first) */
+static double fwd_product(const double *x, int n) {
+  double p = 1;
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+#pragma omp atomic
+    p *= 0.8 + 0.1 * x[i];
+  }
+  return p;
+}
+
+static void check_forward_only(void) {
+  double x[N], v[N], xp[N], xm[N];
+  for (int i = 0; i < N; ++i) {
+    x[i] = 0.1 * i;
+    v[i] = cos(i);
+    xp[i] = x[i] + 1e-6 * v[i];
+    xm[i] = x[i] - 1e-6 * v[i];
+  }
+  for (int threads = 1; threads <= 4; threads *= 2) {
+    omp_set_num_threads(threads);
+    double t = __enzyme_fwddiff((void *)fwd_product, enzyme_dup, x, v,
+                                enzyme_const, N);
+    CHECK_CLOSE(t, (fwd_product(xp, N) - fwd_product(xm, N)) / 2e-6, 1e-6);
+  }
+}
+
 /* max of equal values: the whole adjoint goes to the element the primal
  * kept (one of the ties, whichever the threads' order made it). */
 static double tied_max(const double *x, int n) {
@@ -260,5 +288,6 @@ int main(void) {
   CHECK_GRADIENT(atomics, 1e-6, 1e-6);
   CHECK_GRADIENT(captured, 1e-6, 1e-6);
   check_ties();
+  check_forward_only();
   return check_finish();
 }

@@ -11,9 +11,10 @@
 //         br ok, exit, loop                          load of a slot at -O0)
 //
 // A derivative cannot follow an update that other threads may retry in
-// any order. Inside an OpenMP parallel region (before it is
-// differentiated, DerivativeKey::Parallel) the loop is rewritten as a
-// critical section on a lock of adcc's, in which the update runs once:
+// any order. In a program that starts OpenMP regions (and so links the
+// OpenMP runtime), before a function is differentiated, the loop is
+// rewritten as a critical section on a lock of adcc's, in which the
+// update runs once:
 //
 //   __kmpc_critical(null, gtid, .adcc.atomic.lock)
 //   f = load double, p;  n = f * v;  store n, p

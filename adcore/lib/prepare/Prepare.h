@@ -93,7 +93,7 @@ bool loadFloatBitsAsFloats(llvm::Function &F);
 /// sections, one of the runtime's own methods (OpenMPReductions.cpp).
 /// Returns whether \p F changed.
 bool rewriteOpenMPReductions(llvm::Function &F);
-/// In an OpenMP parallel region: rewrites the compare-and-swap loops of
+/// In a program with OpenMP regions: rewrites the compare-and-swap loops of
 /// floating-point atomic updates other than sums (omp atomic `*=`, ...)
 /// and then every floating-point atomicrmw of \p F as critical sections
 /// on one lock (OpenMPAtomics.cpp). Returns whether \p F changed.

@@ -250,20 +250,6 @@ bool ReverseEmitter::emitAtomicAdjoint(AtomicRMWInst &RMW, Value *SP) {
   return true;
 }
 
-namespace {
-
-/// Whether \p F is the outlined body of an OpenMP region (a fork starts
-/// it), not a function such a body calls.
-bool isForkedRegion(const Function &F) {
-  for (const User *U : F.users())
-    if (const auto *Call = dyn_cast<CallBase>(U);
-        Call && forkedFunction(*Call) == &F)
-      return true;
-  return false;
-}
-
-} // namespace
-
 ParallelUpdate ReverseEmitter::parallelUpdateOf(LoadInst &LI,
                                                 const char *&Why,
                                                 const Value *&Object) {
