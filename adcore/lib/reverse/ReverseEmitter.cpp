@@ -383,7 +383,8 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
   // (A compare-and-swap loop on a value's bits that is not the form
   // prepare/OpenMPAtomics.cpp rewrites, or outside a parallel region.)
   if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I);
-      CX && Active.contains(CX->getNewValOperand()))
+      CX && !CX->getNewValOperand()->getType()->isPointerTy() &&
+      Active.contains(CX->getNewValOperand()))
     return unsupported(I, "an atomic update of a floating-point value with "
                           "a derivative by a compare-and-swap loop adcc does "
                           "not recognize (omp atomic in a parallel region "
