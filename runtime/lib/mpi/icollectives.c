@@ -75,7 +75,7 @@ CHOOSE(min_float, float, LESS)
 CHOOSE(max_float, float, GREATER)
 
 /* The datatype and operator of \p kind's triples for \p how (made on
- * first use; MPI frees them at MPI_Finalize). */
+ * first use, kept until the program ends). */
 static void triples(enum adcc_mpi_kind kind, enum adcc_mpi_op how,
                     MPI_Datatype *type, MPI_Op *op) {
   int k = kind == ADCC_MPI_FLOAT;
