@@ -137,8 +137,7 @@ void *adcc_parallel_swap(void *region, unsigned level) {
 }
 
 long adcc_parallel_ticket(unsigned level) {
-  parallel_region *r =
-      level < ADCC_TAPE_LEVELS ? current_region[level] : NULL;
+  parallel_region *r = level < ADCC_TAPE_LEVELS ? current_region[level] : NULL;
   if (!r) {
     adcc_rt_report("an ordered critical section runs outside the "
                    "augmented sweep of a parallel region");
@@ -148,8 +147,7 @@ long adcc_parallel_ticket(unsigned level) {
 }
 
 void adcc_parallel_wait_turn(long ticket, unsigned level) {
-  parallel_region *r =
-      level < ADCC_TAPE_LEVELS ? current_region[level] : NULL;
+  parallel_region *r = level < ADCC_TAPE_LEVELS ? current_region[level] : NULL;
   if (!r)
     return;
   for (unsigned spins = 0;
@@ -160,8 +158,7 @@ void adcc_parallel_wait_turn(long ticket, unsigned level) {
 }
 
 void adcc_parallel_pass_turn(long ticket, unsigned level) {
-  parallel_region *r =
-      level < ADCC_TAPE_LEVELS ? current_region[level] : NULL;
+  parallel_region *r = level < ADCC_TAPE_LEVELS ? current_region[level] : NULL;
   if (r)
     atomic_store_explicit(&r->turn, ticket, memory_order_release);
 }

@@ -8,8 +8,8 @@
  * regions, a region inside a region (which the OpenMP runtime runs on
  * one thread: the outer region's turns must survive it), omp atomic with
  * other operators than += (rewritten as critical sections: *=, /=, an
- * atomic compare maximum, a capture), and ties of a max reduction (the adjoint goes to the element
- * the primal kept). */
+ * atomic compare maximum, a capture), and ties of a max reduction (the adjoint
+ * goes to the element the primal kept). */
 enum { N = 29 };
 
 #include "omp_check.h"

@@ -123,8 +123,8 @@ double iminmax(double *x, int n) {
   MPI_Request req[3];
   MPI_Iallreduce(v, hi, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &req[0]);
   MPI_Ireduce(w, lo, 2, MPI_DOUBLE, MPI_MIN, 1, MPI_COMM_WORLD, &req[1]);
-  MPI_Iallreduce(MPI_IN_PLACE, inplace, 2, MPI_DOUBLE, MPI_MIN,
-                 MPI_COMM_WORLD, &req[2]);
+  MPI_Iallreduce(MPI_IN_PLACE, inplace, 2, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD,
+                 &req[2]);
   if (rank % 2 == 0) {
     MPI_Waitall(3, req, MPI_STATUSES_IGNORE);
   } else {
@@ -187,8 +187,8 @@ static void check_ties(void) {
   /* d(sum over ranks of the max)/dx_0 on rank 0: size * 2 x_0 */
   mpi_expect_close("tied gradient", 0, grad[0], rank == 0 ? size_of() * 3.0 : 0,
                    0);
-  double t = __enzyme_fwddiff((void *)tied, enzyme_dup, x, dir, enzyme_const,
-                              N);
+  double t =
+      __enzyme_fwddiff((void *)tied, enzyme_dup, x, dir, enzyme_const, N);
   mpi_expect_close("tied tangent", 0, t, 3.0, 0);
 }
 

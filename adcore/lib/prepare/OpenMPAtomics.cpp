@@ -80,7 +80,8 @@ std::optional<SwapLoop> matchSwapLoop(AtomicCmpXchgInst &CX) {
   L.Swap = &CX;
   BasicBlock *Body = CX.getParent();
   L.Old = dyn_cast<PHINode>(CX.getCompareOperand());
-  if (!L.Old || L.Old->getParent() != Body || L.Old->getNumIncomingValues() != 2)
+  if (!L.Old || L.Old->getParent() != Body ||
+      L.Old->getNumIncomingValues() != 2)
     return std::nullopt;
   auto *Br = dyn_cast<BranchInst>(Body->getTerminator());
   if (!Br || !Br->isConditional() || Br->getSuccessor(1) != Body)
@@ -92,7 +93,8 @@ std::optional<SwapLoop> matchSwapLoop(AtomicCmpXchgInst &CX) {
     Value *In = L.Old->getIncomingValue(K);
     if (L.Old->getIncomingBlock(K) == Body) {
       auto *Got = dyn_cast<ExtractValueInst>(In);
-      if (!Got || Got->getAggregateOperand() != &CX || Got->getIndices()[0] != 0)
+      if (!Got || Got->getAggregateOperand() != &CX ||
+          Got->getIndices()[0] != 0)
         return std::nullopt;
     } else {
       L.Init = dyn_cast<LoadInst>(In);
@@ -131,15 +133,15 @@ void callLock(IRBuilder<> &B, bool Enter) {
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C), *I32 = Type::getInt32Ty(C);
   Value *Null = ConstantPointerNull::get(cast<PointerType>(Ptr));
-  Value *Tid = B.CreateCall(M.getOrInsertFunction(
-                                "__kmpc_global_thread_num",
-                                FunctionType::get(I32, {Ptr}, false)),
-                            {Null});
-  B.CreateCall(M.getOrInsertFunction(
-                   Enter ? "__kmpc_critical" : "__kmpc_end_critical",
-                   FunctionType::get(Type::getVoidTy(C), {Ptr, I32, Ptr},
-                                     false)),
-               {Null, Tid, atomicLock(M)});
+  Value *Tid =
+      B.CreateCall(M.getOrInsertFunction("__kmpc_global_thread_num",
+                                         FunctionType::get(I32, {Ptr}, false)),
+                   {Null});
+  B.CreateCall(
+      M.getOrInsertFunction(
+          Enter ? "__kmpc_critical" : "__kmpc_end_critical",
+          FunctionType::get(Type::getVoidTy(C), {Ptr, I32, Ptr}, false)),
+      {Null, Tid, atomicLock(M)});
 }
 
 void rewriteSwapLoop(const SwapLoop &L) {

@@ -56,7 +56,7 @@ static MPI_Datatype triple_types[2];
 static MPI_Op triple_ops[2][2];
 
 #define CHOOSE(name, T, better)                                                \
-  static void name(void *in, void *inout, int *len, MPI_Datatype *type) {     \
+  static void name(void *in, void *inout, int *len, MPI_Datatype *type) {      \
     (void)type;                                                                \
     const T *a = in;                                                           \
     T *b = inout;                                                              \
@@ -168,9 +168,9 @@ static int ireduce_fwd(int all, const void *send, const void *dsend,
     MPI_Op choose;
     triples(kind, how, &triple, &choose);
     p->unpack = unpack_triples;
-    p->sent = pack_triples(kind, in_place ? recv : send,
-                           in_place ? drecv : dsend, count,
-                           adcc_mpi_rank(comm));
+    p->sent =
+        pack_triples(kind, in_place ? recv : send, in_place ? drecv : dsend,
+                     count, adcc_mpi_rank(comm));
     p->temp = adcc_mpi_temp(kind, NULL, p->gets ? 3 * (size_t)count : 0);
     return all ? MPI_Iallreduce(p->sent, p->temp, count, triple, choose, comm,
                                 request)

@@ -26,9 +26,10 @@ static void *element(enum adcc_mpi_kind kind, const void *buf, size_t at) {
   return buf ? (char *)buf + adcc_mpi_size_of(kind) * at : NULL;
 }
 
-static struct adcc_mpi_pending *
-begin(enum adcc_mpi_started what, const char *call, MPI_Request *request,
-      enum adcc_mpi_kind kind, int root, MPI_Comm comm) {
+static struct adcc_mpi_pending *begin(enum adcc_mpi_started what,
+                                      const char *call, MPI_Request *request,
+                                      enum adcc_mpi_kind kind, int root,
+                                      MPI_Comm comm) {
   struct adcc_mpi_pending *p = adcc_mpi_start(request, 0);
   p->started = what;
   p->call = call;
@@ -62,10 +63,10 @@ static void unpack_blocks(struct adcc_mpi_pending *p) {
 /*--- forward mode --------------------------------------------------------*/
 
 /* MPI_Igather (\p all: MPI_Iallgather, root ignored). */
-static int igather_fwd(int all, const void *send, const void *dsend,
-                       int scount, MPI_Datatype stype, void *recv,
-                       void *drecv, int rcount, MPI_Datatype rtype, int root,
-                       MPI_Comm comm, MPI_Request *request) {
+static int igather_fwd(int all, const void *send, const void *dsend, int scount,
+                       MPI_Datatype stype, void *recv, void *drecv, int rcount,
+                       MPI_Datatype rtype, int root, MPI_Comm comm,
+                       MPI_Request *request) {
   const char *call = all ? "MPI_Iallgather" : "MPI_Igather";
   int rank = adcc_mpi_rank(comm);
   int gets = all || rank == root;
@@ -124,8 +125,8 @@ int adcc_mpi_iscatter_fwd(const void *send, const void *dsend, int scount,
   if (kind == ADCC_MPI_INACTIVE)
     return MPI_Iscatter(send, scount, stype, recv, rcount, rtype, root, comm,
                         request);
-  struct adcc_mpi_pending *p = begin(ADCC_MPI_ISCATTER, "MPI_Iscatter",
-                                     request, kind, root, comm);
+  struct adcc_mpi_pending *p =
+      begin(ADCC_MPI_ISCATTER, "MPI_Iscatter", request, kind, root, comm);
   /* (The wait splits temp, rcount packed elements, into buf and dbuf.) */
   p->buf = recv;
   p->dbuf = drecv;
@@ -205,11 +206,11 @@ int adcc_mpi_iallgather_aug(const void *send, void *dsend, int scount,
 
 void adcc_mpi_igathers_rev(struct adcc_mpi_pending *p) {
   if (p->started == ADCC_MPI_IGATHER)
-    adcc_mpi_gather_rev(p->send, p->sent, p->count, p->type, p->dbuf,
-                        p->count2, p->type2, p->root, p->comm);
+    adcc_mpi_gather_rev(p->send, p->sent, p->count, p->type, p->dbuf, p->count2,
+                        p->type2, p->root, p->comm);
   else if (p->started == ADCC_MPI_ISCATTER)
-    adcc_mpi_scatter_rev(p->sent, p->count, p->type, p->buf, p->dbuf,
-                         p->count2, p->type2, p->root, p->comm);
+    adcc_mpi_scatter_rev(p->sent, p->count, p->type, p->buf, p->dbuf, p->count2,
+                         p->type2, p->root, p->comm);
   else
     adcc_mpi_allgather_rev(p->send, p->sent, p->count, p->type, p->dbuf,
                            p->count2, p->type2, p->comm);

@@ -6,8 +6,8 @@
 
 /* Which call started a request of differentiated code. */
 enum adcc_mpi_started {
-  ADCC_MPI_P2P,        /* MPI_Isend, MPI_Irecv, MPI_Start of their kind */
-  ADCC_MPI_IBCAST,     /* the nonblocking collectives (icollectives.c) */
+  ADCC_MPI_P2P,    /* MPI_Isend, MPI_Irecv, MPI_Start of their kind */
+  ADCC_MPI_IBCAST, /* the nonblocking collectives (icollectives.c) */
   ADCC_MPI_IREDUCE,
   ADCC_MPI_IALLREDUCE,
   ADCC_MPI_IGATHER, /* igathers.c */
