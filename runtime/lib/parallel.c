@@ -128,6 +128,10 @@ void adcc_parallel_free(void *region) {
   free(r);
 }
 
+static parallel_region *current(unsigned level) {
+  return level < ADCC_TAPE_LEVELS ? current_region[level] : NULL;
+}
+
 void *adcc_parallel_swap(void *region, unsigned level) {
   if (level >= ADCC_TAPE_LEVELS)
     return NULL;
@@ -137,7 +141,7 @@ void *adcc_parallel_swap(void *region, unsigned level) {
 }
 
 long adcc_parallel_ticket(unsigned level) {
-  parallel_region *r = level < ADCC_TAPE_LEVELS ? current_region[level] : NULL;
+  parallel_region *r = current(level);
   if (!r) {
     adcc_rt_report("an ordered critical section runs outside the "
                    "augmented sweep of a parallel region");
@@ -147,7 +151,7 @@ long adcc_parallel_ticket(unsigned level) {
 }
 
 void adcc_parallel_wait_turn(long ticket, unsigned level) {
-  parallel_region *r = level < ADCC_TAPE_LEVELS ? current_region[level] : NULL;
+  parallel_region *r = current(level);
   if (!r)
     return;
   for (unsigned spins = 0;
@@ -158,7 +162,7 @@ void adcc_parallel_wait_turn(long ticket, unsigned level) {
 }
 
 void adcc_parallel_pass_turn(long ticket, unsigned level) {
-  parallel_region *r = level < ADCC_TAPE_LEVELS ? current_region[level] : NULL;
+  parallel_region *r = current(level);
   if (r)
     atomic_store_explicit(&r->turn, ticket, memory_order_release);
 }
