@@ -382,6 +382,10 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= resetInputValues(P);
     Changed |= typeFloatCopies(P);
     Changed |= rewriteOpenMPReductions(P);
+    // (Forward mode does not know which functions run in regions: in a
+    // program that starts regions, and so links libomp, every function.)
+    if (Key.Parallel || P.getParent()->getFunction("__kmpc_fork_call"))
+      Changed |= rewriteOpenMPAtomics(P);
     if (Changed)
       removeDeadLocals(P);
   }

@@ -349,6 +349,17 @@ ADCC_RT_API void *adcc_parallel_resume(void *region, int thread,
                                        int threads, unsigned level);
 ADCC_RT_API void adcc_parallel_leave(void *saved, unsigned level);
 ADCC_RT_API void adcc_parallel_free(void *region);
+/* Ordered critical sections (docs/parallel.md): swap makes `region` the
+   calling thread's current region of `level` and returns the previous one
+   (each thread of an augmented or reverse region sets it on entry and
+   gives the previous one back on exit); ticket, called inside a section
+   of the augmented region, returns the next number of the current
+   region's turn counter; wait_turn, in the reverse region, waits until
+   the counter is ticket + 1; pass_turn sets it to ticket. */
+ADCC_RT_API void *adcc_parallel_swap(void *region, unsigned level);
+ADCC_RT_API long adcc_parallel_ticket(unsigned level);
+ADCC_RT_API void adcc_parallel_wait_turn(long ticket, unsigned level);
+ADCC_RT_API void adcc_parallel_pass_turn(long ticket, unsigned level);
 
 /* Per-thread adjoints of an OpenMP region's reverse sweep
    (docs/parallel.md): memory that the region only reads, at places that

@@ -9,6 +9,17 @@
  * its own). The runtime does not depend on the OpenMP runtime: the
  * generated code passes thread numbers and team sizes in.
  *
+ * Critical sections whose reverse depends on the order the threads ran
+ * them in (a running maximum, a product) are replayed in the reverse of
+ * that order: in the augmented region each thread takes a ticket from the
+ * region's turn counter as it leaves such a section (inside it, so the
+ * tickets of one lock follow the order the threads held the lock), and
+ * records it; in the reverse region a thread waits until the counter is
+ * one past its ticket, enters the section and passes the turn on (the
+ * counter goes to its ticket). The tickets of one thread and of the
+ * segments between barriers are ordered as its program and the barriers
+ * are, so the reverse of the recorded order is always a possible order.
+ *
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 200809L
@@ -16,12 +27,15 @@
 #include "tape_internal.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 typedef struct parallel_region {
   pthread_mutex_t lock;
   int threads;          /* the augmented region's team size (0: not yet) */
   adcc_tape **tapes;    /* by thread number */
+  _Atomic long turn;    /* tickets of ordered critical sections taken */
 } parallel_region;
 
 /* What resume hands to leave: the tape the thread had. */
@@ -31,6 +45,8 @@ typedef struct parallel_saved {
 } parallel_saved;
 
 static _Thread_local parallel_saved saved_tapes[ADCC_TAPE_LEVELS];
+/* The region whose augmented or reverse sweep the thread runs, by level. */
+static _Thread_local parallel_region *current_region[ADCC_TAPE_LEVELS];
 
 void *adcc_parallel_new(void) {
   parallel_region *r = calloc(1, sizeof *r);
@@ -110,4 +126,43 @@ void adcc_parallel_free(void *region) {
   pthread_mutex_destroy(&r->lock);
   free(r->tapes);
   free(r);
+}
+
+static parallel_region *current(unsigned level) {
+  return level < ADCC_TAPE_LEVELS ? current_region[level] : NULL;
+}
+
+void *adcc_parallel_swap(void *region, unsigned level) {
+  if (level >= ADCC_TAPE_LEVELS)
+    return NULL;
+  parallel_region *previous = current_region[level];
+  current_region[level] = region;
+  return previous;
+}
+
+long adcc_parallel_ticket(unsigned level) {
+  parallel_region *r = current(level);
+  if (!r) {
+    adcc_rt_report("an ordered critical section runs outside the "
+                   "augmented sweep of a parallel region");
+    return 0;
+  }
+  return atomic_fetch_add_explicit(&r->turn, 1, memory_order_acq_rel);
+}
+
+void adcc_parallel_wait_turn(long ticket, unsigned level) {
+  parallel_region *r = current(level);
+  if (!r)
+    return;
+  for (unsigned spins = 0;
+       atomic_load_explicit(&r->turn, memory_order_acquire) != ticket + 1;
+       ++spins)
+    if (spins >= 64)
+      sched_yield();
+}
+
+void adcc_parallel_pass_turn(long ticket, unsigned level) {
+  parallel_region *r = current(level);
+  if (r)
+    atomic_store_explicit(&r->turn, ticket, memory_order_release);
 }

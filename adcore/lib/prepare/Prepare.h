@@ -93,6 +93,11 @@ bool loadFloatBitsAsFloats(llvm::Function &F);
 /// sections, one of the runtime's own methods (OpenMPReductions.cpp).
 /// Returns whether \p F changed.
 bool rewriteOpenMPReductions(llvm::Function &F);
+/// In a program with OpenMP regions: rewrites the compare-and-swap loops of
+/// floating-point atomic updates other than sums (omp atomic `*=`, ...)
+/// and then every floating-point atomicrmw of \p F as critical sections
+/// on one lock (OpenMPAtomics.cpp). Returns whether \p F changed.
+bool rewriteOpenMPAtomics(llvm::Function &F);
 /// Passes the floating-point values that \p F passes by value into OpenMP
 /// parallel regions (firstprivate scalars, captured copies) by reference,
 /// loaded at the outlined function's entry, so that their derivatives come

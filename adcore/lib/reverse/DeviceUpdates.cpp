@@ -196,6 +196,9 @@ void ReverseEmitter::reportDeviceUpdates() {
     SS << ", ";
     List(PerThreadUpdates, "into per-thread copies");
   }
+  if (OrderedCriticals)
+    SS << "; critical sections replayed in the reverse of the threads' order "
+          "(not all their updates are sums)";
   OptimizationRemarkEmitter ORE(Key.Primal);
   ORE.emit(OptimizationRemark("adcc", "DeviceUpdates", Key.Primal) << Summary);
   if (Ctx.printTapePlans())

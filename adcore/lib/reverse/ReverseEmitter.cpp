@@ -380,7 +380,17 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
                                   "left a differentiated call is not "
                                   "supported yet in reverse mode; catch it "
                                   "in the caller of the derivative");
+  // (A compare-and-swap loop on a value's bits that is not the form
+  // prepare/OpenMPAtomics.cpp rewrites, or outside a parallel region.)
+  if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I);
+      CX && !CX->getNewValOperand()->getType()->isPointerTy() &&
+      Active.contains(CX->getNewValOperand()))
+    return unsupported(I, "an atomic update of a floating-point value with "
+                          "a derivative by a compare-and-swap loop adcc does "
+                          "not recognize (omp atomic in a parallel region "
+                          "is); use omp atomic or a critical section");
   if (auto *Call = dyn_cast<CallBase>(&I)) {
+    takeCriticalTicket(*Call);
     bool Replaced = false;
     if (!isa<IntrinsicInst>(Call) && !augmentCall(*Call, Replaced))
       return false;
@@ -738,8 +748,8 @@ bool ReverseEmitter::run() {
   if (Key.Primal->isVarArg())
     return unsupported(*Key.Primal->getEntryBlock().begin(),
                        "variadic functions cannot be differentiated");
-  if (Key.Parallel && !checkCriticalSections())
-    return false;
+  if (Key.Parallel)
+    planCriticalSections();
   if (!buildAugmented())
     return false;
   if (!AugReturn) {

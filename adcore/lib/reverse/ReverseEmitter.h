@@ -431,17 +431,10 @@ private:
   /// many threads.
   bool emitForkAdjoint(llvm::CallBase &AugCall,
                        llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
-  /// In a parallel region (Key.Parallel): a barrier of the primal runs
-  /// again at its mirror; a critical section's end is entered there and
-  /// its start left. Returns whether \p I was one of them.
-  bool mirrorsOpenMPSync(llvm::Instruction &I);
   /// `atomicrmw fadd p, v` (omp atomic): v's adjoint is the adjoint of *p,
   /// read from its shadow \p SP (null: memory without derivatives).
   bool emitAtomicAdjoint(llvm::AtomicRMWInst &RMW, llvm::Value *SP);
-  /// In a parallel region: a critical section whose adjoints depend on
-  /// the order the threads ran it in (anything but sums into shared
-  /// memory) is an error: the reverse region runs them in another order.
-  bool checkCriticalSections();
+
   /// In a parallel region: how the adjoint of what \p LI reads is added
   /// (analysis/ParallelMemory.h), and why; \p Object names the per-thread
   /// copy.
@@ -450,6 +443,25 @@ private:
   /// In a parallel region: the bits of \p Call's pointer arguments that
   /// point into the calling thread's stack (DerivativeKey::PrivateArgs).
   uint64_t threadPrivateArgs(const llvm::CallBase &Call) const;
+
+  // --- OpenMP critical sections (CriticalSections.cpp) -----------------
+  /// In a parallel region: whether a critical section has adjoints that
+  /// depend on the order the threads ran it in (anything but sums into
+  /// shared memory): then every section of the function takes a ticket
+  /// (OrderedCriticals), and the reverse runs them in reverse order.
+  void planCriticalSections();
+  /// After the augmented sweep's clone \p End of a section's end, where
+  /// the sections are ordered: takes the thread's ticket and records it.
+  void takeCriticalTicket(llvm::CallBase &End);
+  /// In a parallel region (Key.Parallel): a barrier of the primal runs
+  /// again at its mirror; a critical section's end is entered there (in
+  /// its turn, \p Popped holding its ticket) and its start left. Returns
+  /// whether \p I was one of them.
+  bool mirrorsOpenMPSync(llvm::Instruction &I,
+                         llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
+  bool OrderedCriticals = false;
+  /// The ticket taken before each section's end (augmented sweep).
+  llvm::DenseMap<llvm::Instruction *, llvm::Value *> CriticalTickets;
 
   // --- Per-thread adjoints of an OpenMP region (ThreadAdjoints.cpp) -----
   /// Adds \p D into the thread's private copy of the shadow of \p Object

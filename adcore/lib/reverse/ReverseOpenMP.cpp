@@ -24,7 +24,8 @@
 // update the same place (analysis/ParallelMemory.h), a barrier runs again
 // at its mirror, and the adjoints of a critical section (and so of a
 // reduction: prepare/OpenMPReductions.cpp) run inside the same critical
-// section.
+// section, in the reverse of the threads' order where that matters
+// (CriticalSections.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -58,6 +59,17 @@ std::pair<Value *, Value *> threadAndTeam(IRBuilder<> &B) {
   Type *I32 = B.getInt32Ty();
   return {B.CreateCall(runtimeCall(M, "omp_get_thread_num", I32, {})),
           B.CreateCall(runtimeCall(M, "omp_get_num_threads", I32, {}))};
+}
+
+/// Makes \p Region the thread's current region (whose turn counter its
+/// ordered critical sections use: CriticalSections.cpp); returns the
+/// previous one, given back when the thread leaves the region.
+Value *swapRegion(IRBuilder<> &B, Value *Region, Constant *Level) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *Ptr = B.getPtrTy();
+  return B.CreateCall(
+      runtimeCall(M, "adcc_parallel_swap", Ptr, {Ptr, B.getInt32Ty()}),
+      {Region, Level});
 }
 
 /// An outlined function for __kmpc_fork_call: (global tid, bound tid,
@@ -148,10 +160,12 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
         B.CreateCall(runtimeCall(M, "adcc_parallel_enter", B.getVoidTy(),
                                  {Ptr, I32, I32, I32}),
                      {F.getArg(2), Thread, Team, Level});
+        Value *Outer = swapRegion(B, F.getArg(2), Level);
         SmallVector<Value *, 16> Args = {F.getArg(0), F.getArg(1)};
         for (unsigned I = 3; I < F.arg_size(); ++I)
           Args.push_back(F.getArg(I));
         B.CreateCall(AugRegion, Args);
+        swapRegion(B, Outer, Level);
       });
   Function *RevOutlined =
       makeOutlined(M, RevRegion->getName() + ".omp", {},
@@ -161,7 +175,9 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
                          runtimeCall(M, "adcc_parallel_resume", Ptr,
                                      {Ptr, I32, I32, I32}),
                          {F.getArg(2), Thread, Team, Level});
+                     Value *Outer = swapRegion(B, F.getArg(2), Level);
                      B.CreateCall(RevRegion, {});
+                     swapRegion(B, Outer, Level);
                      B.CreateCall(runtimeCall(M, "adcc_parallel_leave",
                                               B.getVoidTy(), {Ptr, I32}),
                                   {Saved, Level});
@@ -202,40 +218,6 @@ bool ReverseEmitter::emitForkAdjoint(CallBase &AugCall,
   return true;
 }
 
-bool ReverseEmitter::mirrorsOpenMPSync(Instruction &I) {
-  auto *Call = dyn_cast<CallBase>(&I);
-  Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-  if (!Callee)
-    return false;
-  OpenMPCall Kind = classifyOpenMPCall(*Callee);
-  if (Kind != OpenMPCall::Barrier && Kind != OpenMPCall::Critical &&
-      Kind != OpenMPCall::EndCritical)
-    return false;
-  if (Lane != 0)
-    return true;
-  Module &M = *Rev.getParent();
-  Type *Ptr = RB.getPtrTy(), *I32 = RB.getInt32Ty();
-  // (The thread's id in the reverse region, not a record of the primal's.)
-  Value *Loc = Call->getArgOperand(0);
-  Value *Tid = RB.CreateCall(
-      runtimeCall(M, "__kmpc_global_thread_num", I32, {Ptr}), {Loc});
-  if (Kind == OpenMPCall::Barrier) {
-    RB.CreateCall(
-        runtimeCall(M, "__kmpc_barrier", RB.getVoidTy(), {Ptr, I32}),
-        {Loc, Tid});
-    return true;
-  }
-  // The reverse of a section's end enters it; of its start, leaves it.
-  Value *Lock = Call->getArgOperand(2);
-  RB.CreateCall(runtimeCall(M,
-                            Kind == OpenMPCall::EndCritical
-                                ? "__kmpc_critical"
-                                : "__kmpc_end_critical",
-                            RB.getVoidTy(), {Ptr, I32, Ptr}),
-                {Loc, Tid, Lock});
-  return true;
-}
-
 bool ReverseEmitter::emitAtomicAdjoint(AtomicRMWInst &RMW, Value *SP) {
   Value *V = RMW.getValOperand();
   bool ReadsOld = !RMW.use_empty() && isActiveFloat(&RMW);
@@ -267,101 +249,6 @@ bool ReverseEmitter::emitAtomicAdjoint(AtomicRMWInst &RMW, Value *SP) {
                                           : static_cast<Value *>(D));
   return true;
 }
-
-namespace {
-
-/// The same address: one value, or two loads of one pointer variable
-/// (-O0).
-bool samePlace(const Value *A, const Value *B) {
-  if (A == B)
-    return true;
-  const auto *LA = dyn_cast<LoadInst>(A), *LB = dyn_cast<LoadInst>(B);
-  return LA && LB && LA->getPointerOperand() == LB->getPointerOperand() &&
-         isa<AllocaInst>(LA->getPointerOperand());
-}
-
-/// Whether \p SI, in a critical section, adds to the value it overwrites:
-/// `*p = *p + v` or `*p = *p - v`, *p read in the section, v not computed
-/// from it.
-bool accumulates(const StoreInst &SI) {
-  auto *Op = dyn_cast<BinaryOperator>(SI.getValueOperand());
-  if (!Op || (Op->getOpcode() != Instruction::FAdd &&
-              Op->getOpcode() != Instruction::FSub))
-    return false;
-  for (unsigned K = 0; K < 2; ++K) {
-    if (K == 1 && Op->getOpcode() == Instruction::FSub)
-      break;
-    auto *Old = dyn_cast<LoadInst>(Op->getOperand(K));
-    if (Old && samePlace(Old->getPointerOperand(), SI.getPointerOperand()) &&
-        Old->hasOneUse() && Op->getOperand(1 - K) != Old)
-      return true;
-  }
-  return false;
-}
-
-} // namespace
-
-bool ReverseEmitter::checkCriticalSections() {
-  for (BasicBlock &BB : *Key.Primal)
-    for (Instruction &I : BB) {
-      auto *Call = dyn_cast<CallBase>(&I);
-      Function *F = Call ? Call->getCalledFunction() : nullptr;
-      if (!F || classifyOpenMPCall(*F) != OpenMPCall::Critical)
-        continue;
-      // The section: what runs after I and before the end on its lock.
-      SmallVector<Instruction *, 8> Work = {I.getNextNode()};
-      SmallPtrSet<Instruction *, 32> Seen;
-      while (!Work.empty()) {
-        Instruction *J = Work.pop_back_val();
-        if (!J || !Seen.insert(J).second)
-          continue;
-        auto *Inner = dyn_cast<CallBase>(J);
-        Function *G = Inner ? Inner->getCalledFunction() : nullptr;
-        if (G && classifyOpenMPCall(*G) == OpenMPCall::EndCritical &&
-            Inner->getArgOperand(2) == Call->getArgOperand(2))
-          continue;
-        auto *SI = dyn_cast<StoreInst>(J);
-        bool Shared =
-            SI && !isa<AllocaInst>(getUnderlyingObject(SI->getPointerOperand()));
-        if (Shared && SI->getValueOperand()->getType()->isFPOrFPVectorTy() &&
-            !accumulates(*SI))
-          return unsupported(*SI,
-                             "a critical section (or a reduction other than "
-                             "+ and -) whose update of shared memory is not "
-                             "a sum: the reverse of a parallel region runs "
-                             "its threads' sections in another order; use "
-                             "reduction(+:...) or `x += ...` in the section");
-        if (Inner && !isa<IntrinsicInst>(Inner) &&
-            (!G || (!G->isDeclaration() && !G->onlyReadsMemory())))
-          return unsupported(*Inner, "a call of a function that may write "
-                                     "memory in a critical section of an "
-                                     "OpenMP parallel region (the reverse "
-                                     "region runs the sections in another "
-                                     "order); inline it, or make it return "
-                                     "the value to add");
-        if (J->isTerminator())
-          for (BasicBlock *S : successors(J->getParent()))
-            Work.push_back(&S->front());
-        else
-          Work.push_back(J->getNextNode());
-      }
-    }
-  return true;
-}
-
-namespace {
-
-/// Whether \p F is the outlined body of an OpenMP region (a fork starts
-/// it), not a function such a body calls.
-bool isForkedRegion(const Function &F) {
-  for (const User *U : F.users())
-    if (const auto *Call = dyn_cast<CallBase>(U);
-        Call && forkedFunction(*Call) == &F)
-      return true;
-  return false;
-}
-
-} // namespace
 
 ParallelUpdate ReverseEmitter::parallelUpdateOf(LoadInst &LI,
                                                 const char *&Why,

@@ -225,7 +225,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
 
   if (DeviceCode && mirrorsBarrier(I, Popped))
     return true;
-  if (Key.Parallel && !DeviceCode && mirrorsOpenMPSync(I))
+  if (Key.Parallel && !DeviceCode && mirrorsOpenMPSync(I, Popped))
     return true;
   if (ForkSites.count(&I))
     return emitForkAdjoint(cast<CallBase>(I), Popped);

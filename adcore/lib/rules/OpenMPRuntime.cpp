@@ -156,6 +156,14 @@ Function *forkedFunction(const CallBase &Fork) {
   return Outlined;
 }
 
+bool isForkedRegion(const Function &F) {
+  for (const User *U : F.users())
+    if (const auto *Call = dyn_cast<CallBase>(U);
+        Call && forkedFunction(*Call) == &F)
+      return true;
+  return false;
+}
+
 const Value *floatBitsThroughCasts(const Value *V) {
   for (unsigned Depth = 0; Depth < 4; ++Depth) {
     if (!isa<BitCastInst, ZExtInst, SExtInst, TruncInst>(V))

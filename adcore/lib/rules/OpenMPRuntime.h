@@ -67,6 +67,10 @@ bool isKeptOpenMPCall(const llvm::Function &F);
 /// ids).
 llvm::Function *forkedFunction(const llvm::CallBase &Fork);
 
+/// Whether \p F is the outlined body of an OpenMP region (a fork starts
+/// it), not a function such a body calls.
+bool isForkedRegion(const llvm::Function &F);
+
 /// The floating-point value whose bits the integer \p V holds through
 /// casts (`zext (bitcast float to i32) to i64`: a float firstprivate passed
 /// by value into a region), or null.

@@ -94,7 +94,9 @@ int adcc_mpi_irecv_fwd(void *buf, void *dbuf, int count, MPI_Datatype type,
 }
 
 void adcc_mpi_finish(struct adcc_mpi_pending *p, MPI_Status *status) {
-  if (p->started != ADCC_MPI_P2P) {
+  if (p->unpack) {
+    p->unpack(p);
+  } else if (p->started != ADCC_MPI_P2P) {
     if (p->gets)
       adcc_mpi_split(p->kind, p->temp, p->buf, p->dbuf, p->count);
   } else if (p->receive) {

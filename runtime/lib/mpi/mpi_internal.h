@@ -85,5 +85,16 @@ void adcc_mpi_reduce_rev(const void *send, void *dsend, void *drecv, int count,
 void adcc_mpi_allreduce_rev(const void *send, void *dsend, void *drecv,
                             int count, MPI_Datatype type, MPI_Comm comm,
                             void *tape);
+/* The reverses of the blocking gathers and scatters (gathers.c), which
+ * those of the nonblocking ones run too. */
+void adcc_mpi_gather_rev(const void *send, void *dsend, int scount,
+                         MPI_Datatype stype, void *drecv, int rcount,
+                         MPI_Datatype rtype, int root, MPI_Comm comm);
+void adcc_mpi_scatter_rev(void *dsend, int scount, MPI_Datatype stype,
+                          const void *recv, void *drecv, int rcount,
+                          MPI_Datatype rtype, int root, MPI_Comm comm);
+void adcc_mpi_allgather_rev(const void *send, void *dsend, int scount,
+                            MPI_Datatype stype, void *drecv, int rcount,
+                            MPI_Datatype rtype, MPI_Comm comm);
 
 #endif

@@ -6,10 +6,13 @@
 
 /* Which call started a request of differentiated code. */
 enum adcc_mpi_started {
-  ADCC_MPI_P2P,        /* MPI_Isend, MPI_Irecv, MPI_Start of their kind */
-  ADCC_MPI_IBCAST,     /* the nonblocking collectives (icollectives.c) */
+  ADCC_MPI_P2P,    /* MPI_Isend, MPI_Irecv, MPI_Start of their kind */
+  ADCC_MPI_IBCAST, /* the nonblocking collectives (icollectives.c) */
   ADCC_MPI_IREDUCE,
   ADCC_MPI_IALLREDUCE,
+  ADCC_MPI_IGATHER, /* igathers.c */
+  ADCC_MPI_ISCATTER,
+  ADCC_MPI_IALLGATHER,
 };
 
 /* One MPI_Isend, MPI_Irecv, MPI_Start (of a persistent request) or
@@ -38,6 +41,15 @@ struct adcc_mpi_pending {
   void *sent;
   const void *send;
   int gets, root;
+  /* Gathers and scatters: the receive side's count and datatype (count
+   * and type are the send side's); forward mode, how the wait unpacks
+   * temp into buf and dbuf (null: one packed block, when gets). */
+  int count2;
+  MPI_Datatype type2;
+  void (*unpack)(struct adcc_mpi_pending *);
+  /* Nonblocking MPI_MIN or MPI_MAX reductions: the operator; reverse
+   * mode, temp holds the values this rank sent. */
+  enum adcc_mpi_op choice;
 };
 
 /* A new record for the request variable \p request; \p reverse: of an
@@ -85,5 +97,9 @@ struct adcc_mpi_waited *adcc_mpi_waited_new(int n, const char *call);
 void adcc_mpi_waitall_rev(void *tape);
 /* The reverse of a call that completed one request (its record, or null). */
 void adcc_mpi_completed_rev(void *tape);
+
+/* The adjoint collective of a nonblocking gather or scatter (igathers.c),
+ * at the reverse of its start. */
+void adcc_mpi_igathers_rev(struct adcc_mpi_pending *p);
 
 #endif

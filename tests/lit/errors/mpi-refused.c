@@ -11,11 +11,12 @@
 // RUN: %expect-exit 1 %adcc -O0 -c -DDATATYPE %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DATATYPE
 // RUN: %expect-exit 1 %adcc -O2 -c -DDATATYPE -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DATATYPE
 // RUN: %expect-exit 1 %adcc -O0 -c -DPROD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROD
-// Nonblocking reductions have a rule for MPI_SUM only; a nonblocking
-// collective without a rule is a call nothing defines, named at its line.
-// RUN: %expect-exit 1 %adcc -O0 -c -DIMAX %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=IMAX
-// RUN: %expect-exit 1 %adcc -O2 -c -DIMAX -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=IMAX
-// RUN: %expect-exit 1 %adcc -O2 -DIGATHER %s -o %t.igather 2>&1 | FileCheck %s --check-prefix=IGATHER
+// Nonblocking reductions have rules for MPI_SUM, MPI_MIN and MPI_MAX, as
+// the blocking ones; a nonblocking collective without a rule is a call
+// nothing defines, named at its line.
+// RUN: %expect-exit 1 %adcc -O0 -c -DIPROD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=IPROD
+// RUN: %expect-exit 1 %adcc -O2 -c -DIPROD -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=IPROD
+// RUN: %expect-exit 1 %adcc -O2 -DIALLTOALL %s -o %t.ialltoall 2>&1 | FileCheck %s --check-prefix=IALLTOALL
 // RUN: %expect-exit 1 %adcc -O2 -c -DSPLIT %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // An integer reduction by MPI_PROD beside them carries no derivative: fine.
 // RUN: %adcc -O2 -c -DINTPROD %s -o /dev/null
@@ -57,8 +58,8 @@ int MPI_Allgather(const void *, int, MPI_Datatype, void *, int, MPI_Datatype,
                   MPI_Comm);
 int MPI_Iallreduce(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
                    MPI_Request *);
-int MPI_Igather(const void *, int, MPI_Datatype, void *, int, MPI_Datatype,
-                int, MPI_Comm, MPI_Request *);
+int MPI_Ialltoall(const void *, int, MPI_Datatype, void *, int, MPI_Datatype,
+                  MPI_Comm, MPI_Request *);
 int MPI_Wait(MPI_Request *, MPI_Status *);
 
 double __enzyme_autodiff(void *, ...);
@@ -140,26 +141,26 @@ double f(double *x) {
 // NULLTYPE: mpi-refused.c:[[#@LINE-3]]:3: error: cannot differentiate 'f' in reverse mode: the datatype MPI_DATATYPE_NULL of 'MPI_Allgather' has no derivative rule
 #endif
 
-#ifdef IMAX
+#ifdef IPROD
 double f(double *x) {
   double y;
   MPI_Request r;
-  MPI_Iallreduce(x, &y, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &r);
+  MPI_Iallreduce(x, &y, 1, MPI_DOUBLE, MPI_PROD, MPI_COMM_WORLD, &r);
   MPI_Wait(&r, (MPI_Status *)0);
   return y * x[0];
 }
-// IMAX: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'f' in {{forward|reverse}} mode: the reduction operator MPI_MAX of 'MPI_Iallreduce' has no derivative rule: MPI_SUM has
+// IPROD: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'f' in {{forward|reverse}} mode: the reduction operator MPI_PROD of 'MPI_Iallreduce' has no derivative rule: MPI_SUM, MPI_MIN and MPI_MAX have
 #endif
 
-#ifdef IGATHER
+#ifdef IALLTOALL
 double f(double *x) {
   double all[4];
   MPI_Request r;
-  MPI_Igather(x, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD, &r);
+  MPI_Ialltoall(x, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, MPI_COMM_WORLD, &r);
   MPI_Wait(&r, (MPI_Status *)0);
   return all[0] * all[3];
 }
-// IGATHER: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'MPI_Igather': no object file linked by adcc defines it
+// IALLTOALL: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'MPI_Ialltoall': no object file linked by adcc defines it
 #endif
 
 #ifdef SPLIT

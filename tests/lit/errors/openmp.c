@@ -4,6 +4,10 @@
 // RUN: %expect-exit 1 %adcc -fopenmp -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %expect-exit 1 %adcc -fopenmp -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %expect-exit 1 %adcc -fopenmp -O2 -c -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FWD
+// A compare-and-swap loop of C11 atomics, which -O0 leaves in a form that
+// is not omp atomic's (-O2 makes it that form, which works):
+// RUN: %expect-exit 1 %adcc -fopenmp -O0 -c -DCASLOOP %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CAS
+// RUN: %adcc -fopenmp -O2 -c -DCASLOOP %s -o /dev/null
 double __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
 extern int enzyme_const;
@@ -47,21 +51,27 @@ double ordered(const double *x, int n) {
 }
 // CHECK: openmp.c:[[#@LINE-5]]:1: error: cannot differentiate the OpenMP region in 'ordered' in reverse mode: omp ordered (__kmpc_ordered) is not supported in differentiated code yet
 
-#ifndef FORWARD
-double product(const double *x, int n) {
-  double p = 1;
-#pragma omp parallel for reduction(* : p)
-  for (int i = 0; i < n; ++i)
-    p *= x[i];
+#ifdef CASLOOP
+#include <stdatomic.h>
+double c11_product(const double *x, int n) {
+  _Atomic double p = 1;
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+    double old = atomic_load(&p);
+    while (!atomic_compare_exchange_weak(&p, &old, old * x[i]))
+      ;
+  }
   return p;
 }
-// CHECK: openmp.c:[[#@LINE-5]]:36: error: cannot differentiate the OpenMP region in 'product' in reverse mode: a critical section (or a reduction other than + and -) whose update of shared memory is not a sum
-
+// CAS: openmp.c:[[#@LINE-5]]:13: error: cannot differentiate the OpenMP region in 'c11_product' in reverse mode: an atomic update of a floating-point value with a derivative by a compare-and-swap loop adcc does not recognize (omp atomic in a parallel region is); use omp atomic or a critical section
+void c11_gradient(const double *x, double *dx, int n) {
+  __enzyme_autodiff((void *)c11_product, x, dx, enzyme_const, n);
+}
+#elif !defined(FORWARD)
 void gradients(const double *x, double *dx, double a, int n) {
   __enzyme_autodiff((void *)tasks, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)plain_tasks, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)ordered, x, dx, enzyme_const, n);
-  __enzyme_autodiff((void *)product, x, dx, enzyme_const, n);
 }
 #else
 void tangents(const double *x, const double *dx, int n) {

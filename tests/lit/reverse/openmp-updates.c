@@ -4,7 +4,8 @@
 // an array read by two loops of one region, and memory the region writes
 // are atomic; memory the region only reads at places that do not depend
 // on the iteration goes into per-thread copies. The remark (-Rpass=adcc)
-// counts them.
+// counts them, and says where critical sections (a reduction other than
+// a sum) are replayed in the reverse of the threads' order.
 // RUN: %adcc -fopenmp -O2 -c %s -o /dev/null -Rpass=adcc 2>&1 | FileCheck %s
 double __enzyme_autodiff(void *, ...);
 extern int enzyme_dup, enzyme_const;
@@ -16,7 +17,7 @@ double own_elements(const double *x, int n) {
     s += x[i] * x[i];
   return s;
 }
-// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'own_elements': adjoint updates of memory: 1 atomic adds (memory other threads may update: 1), 2 plain (private memory: 1, the iteration's own element of an array: 1)
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'own_elements': adjoint updates of memory: 1 atomic adds (memory other threads may update: 1), 2 plain (private memory: 1, the iteration's own element of an array: 1) [-Rpass=adcc]
 
 double neighbour(const double *x, double *y, int n) {
 #pragma omp parallel for
@@ -62,6 +63,15 @@ double written(double *p, const double *x, int n) {
 }
 // CHECK: openmp-updates.c:[[#@LINE-10]]:1: remark: reverse mode of the OpenMP region in 'written': adjoint updates of memory: 2 atomic adds (memory other threads may update: 2), 1 plain (the iteration's own element of an array: 1)
 
+double largest(const double *x, int n) {
+  double m = -1e300;
+#pragma omp parallel for reduction(max : m)
+  for (int i = 0; i < n; ++i)
+    m = x[i] * x[i] > m ? x[i] * x[i] : m;
+  return m;
+}
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'largest': adjoint updates of memory: {{.*}}; critical sections replayed in the reverse of the threads' order (not all their updates are sums)
+
 void gradients(const double *x, double *dx, double *y, double *dy, double *z,
                double *dz, int n) {
   __enzyme_autodiff((void *)own_elements, enzyme_dup, x, dx, enzyme_const, n);
@@ -73,4 +83,5 @@ void gradients(const double *x, double *dx, double *y, double *dy, double *z,
                     enzyme_const, n);
   __enzyme_autodiff((void *)written, enzyme_dup, y, dy, enzyme_dup, x, dx,
                     enzyme_const, n);
+  __enzyme_autodiff((void *)largest, enzyme_dup, x, dx, enzyme_const, n);
 }
