@@ -63,12 +63,15 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
@@ -213,8 +216,9 @@ FrameTape collectTape(Function &F, bool Promote) {
     }
     std::optional<uint64_t> Record = recordBound(*Push, SE);
     if (!Record) {
-      T.UnknownRecord = Push;
-      return T;
+      if (!T.UnknownRecord)
+        T.UnknownRecord = Push;
+      continue;
     }
     if (!T.Unbounded)
       T.Unbounded = Push;
@@ -223,13 +227,19 @@ FrameTape collectTape(Function &F, bool Promote) {
   return T;
 }
 
+/// What a push past the capacity of a buffer does, emitted at \p B (in a
+/// block of its own, which ends unreachable): \p Push is the record.
+using OverflowFn = function_ref<void(IRBuilder<> &B, CallInst &Push)>;
+
 /// Replaces \p T's pushes and pops by bumps of the 64-bit offset at \p Top
 /// into the records that \p Records gives (at the call), each record
 /// rounded up to RecordAlign, and drops the unused thread-tape queries.
-/// With a \p Capacity, a push that ends past it gets the records' start.
+/// With a \p Capacity, a push that ends past it gets the records' start,
+/// or, with \p Overflow, runs that instead.
 void bumpOffsets(FrameTape &T, Value *Top,
                  function_ref<Value *(IRBuilder<> &)> Records,
-                 std::optional<uint64_t> Capacity = std::nullopt) {
+                 std::optional<uint64_t> Capacity = std::nullopt,
+                 OverflowFn Overflow = nullptr) {
   auto Replace = [&](CallInst *Call, bool IsPush) {
     IRBuilder<> B(Call);
     Type *I64 = B.getInt64Ty();
@@ -240,9 +250,19 @@ void bumpOffsets(FrameTape &T, Value *Top,
     Value *New = IsPush ? B.CreateAdd(Old, Step) : B.CreateSub(Old, Step);
     B.CreateStore(New, Top);
     Value *Offset = IsPush ? Old : New;
-    if (IsPush && Capacity)
+    if (IsPush && Capacity && Overflow) {
+      Value *Past = B.CreateICmpUGT(New, B.getInt64(*Capacity), "tape.past");
+      Instruction *Then = SplitBlockAndInsertIfThen(
+          Past, Call->getIterator(), /*Unreachable=*/true,
+          MDBuilder(Call->getContext()).createUnlikelyBranchWeights());
+      IRBuilder<> TB(Then);
+      TB.SetCurrentDebugLocation(Call->getDebugLoc());
+      Overflow(TB, *Call);
+      B.SetInsertPoint(Call);
+    } else if (IsPush && Capacity) {
       Offset = B.CreateSelect(B.CreateICmpULE(New, B.getInt64(*Capacity)),
                               Old, B.getInt64(0), "tape.in.slot");
+    }
     Value *At = B.CreateInBoundsGEP(B.getInt8Ty(), Records(B), Offset);
     if (At->getType() != Call->getType())
       At = B.CreateAddrSpaceCast(At, Call->getType());
@@ -258,20 +278,102 @@ void bumpOffsets(FrameTape &T, Value *Top,
       Thread->eraseFromParent();
 }
 
+/// A constant C string of device module \p M (one global per text), as a
+/// generic pointer.
+Value *deviceString(IRBuilder<> &B, Module &M, StringRef Text) {
+  unsigned AS = M.getDataLayout().getDefaultGlobalsAddressSpace();
+  Constant *Init = ConstantDataArray::getString(M.getContext(), Text);
+  GlobalVariable *G = nullptr;
+  for (GlobalVariable &Old : M.globals())
+    if (Old.getName().starts_with("adcc.tape.overflow.text") &&
+        Old.hasInitializer() && Old.getInitializer() == Init)
+      G = &Old;
+  if (!G) {
+    G = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
+                           GlobalValue::PrivateLinkage, Init,
+                           "adcc.tape.overflow.text", nullptr,
+                           GlobalValue::NotThreadLocal, AS);
+    G->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+    G->setAlignment(Align(1));
+  }
+  return B.CreatePointerBitCastOrAddrSpaceCast(G, B.getPtrTy());
+}
+
+/// The assertion failure that prints a message in device code of \p M:
+/// CUDA's `__assertfail` (a system call of PTX), or HIP's `__assert_fail`
+/// where the module defines it (HIP's headers, on the device libraries'
+/// printf); null where there is none (AMDGPU without HIP's headers).
+FunctionCallee assertionFailure(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C);
+  Type *Void = Type::getVoidTy(C);
+  if (M.getTargetTriple().isNVPTX())
+    return M.getOrInsertFunction("__assertfail", Void, Ptr, Ptr, I32, Ptr,
+                                 Type::getInt64Ty(C));
+  Function *Hip = M.getFunction("__assert_fail");
+  if (Hip && !Hip->isDeclaration() &&
+      Hip->getFunctionType() ==
+          FunctionType::get(Void, {Ptr, Ptr, I32, Ptr}, false))
+    return Hip;
+  return FunctionCallee();
+}
+
+/// The overflow of a combined gradient's tape in its frame, at the record
+/// \p Push: the target's assertion failure (as assert() in CUDA or HIP:
+/// the record's file, line and function, the block and thread, then the
+/// kernel stops), then a trap, which is all AMDGPU has without HIP's
+/// headers (the kernel stops; with -g a debugger shows the record's line).
+void emitFrameOverflow(IRBuilder<> &B, CallInst &Push, uint64_t Capacity,
+                       uint64_t Reserve, StringRef Function) {
+  Module &M = *Push.getModule();
+  if (FunctionCallee Fail = assertionFailure(M)) {
+    StringRef File = "<unknown>", Name = Function;
+    unsigned Line = 0;
+    if (const DILocation *L = Push.getDebugLoc().get()) {
+      File = L->getFilename();
+      Line = L->getLine();
+      if (const DISubprogram *SP = L->getScope()->getSubprogram();
+          SP && !SP->getName().empty())
+        Name = SP->getName();
+    }
+    std::string Text =
+        ("adcc: the tape of a gradient in device code needs more than its " +
+         Twine(Capacity) +
+         " bytes per thread (records of a loop whose trip count is known at "
+         "run time); define adcc_device_tape_bytes larger than " +
+         Twine(Reserve))
+            .str();
+    SmallVector<Value *, 5> Args = {
+        deviceString(B, M, Text), deviceString(B, M, File), B.getInt32(Line),
+        deviceString(B, M, Name)};
+    if (Fail.getFunctionType()->getNumParams() == 5)
+      Args.push_back(B.getInt64(1)); // (CUDA's: the size of a char)
+    B.CreateCall(Fail, Args);
+  }
+  B.CreateIntrinsic(Intrinsic::trap, {});
+}
+
 /// Replaces \p T's pushes and pops by bumps of an offset into a buffer of
-/// \p F's frame.
-void placeInFrame(Function &F, FrameTape &T) {
+/// \p F's frame: T.Bytes, or, with records of unknown size, \p Capacity
+/// bytes, each push checked against it (emitFrameOverflow).
+void placeInFrame(Function &F, FrameTape &T,
+                  std::optional<uint64_t> Capacity = std::nullopt,
+                  uint64_t Reserve = 0, StringRef Name = "") {
   const DataLayout &DL = F.getParent()->getDataLayout();
   IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
   Type *I64 = EB.getInt64Ty();
-  AllocaInst *Buf = EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), T.Bytes),
-                                    DL.getAllocaAddrSpace(), nullptr,
-                                    "device.tape");
+  AllocaInst *Buf = EB.CreateAlloca(
+      ArrayType::get(EB.getInt8Ty(), Capacity.value_or(T.Bytes)),
+      DL.getAllocaAddrSpace(), nullptr, "device.tape");
   Buf->setAlignment(Align(RecordAlign));
   AllocaInst *Top =
       EB.CreateAlloca(I64, DL.getAllocaAddrSpace(), nullptr, "device.tape.top");
   EB.CreateStore(EB.getInt64(0), Top);
-  bumpOffsets(T, Top, [&](IRBuilder<> &) { return Buf; });
+  bumpOffsets(
+      T, Top, [&](IRBuilder<> &) { return Buf; }, Capacity,
+      [&](IRBuilder<> &B, CallInst &Push) {
+        emitFrameOverflow(B, Push, *Capacity, Reserve, Name);
+      });
 }
 
 constexpr const char *SeparateSweeps =
@@ -405,15 +507,13 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
                              "in one function record in one tape slot");
       continue;
     }
-    if (T.UnknownRecord || (T.Unbounded && !S.Slot)) {
+    if (T.UnknownRecord && S.Slot) {
       Reported.insert(&F);
-      Ctx.error(T.UnknownRecord ? *T.UnknownRecord : *T.Unbounded,
-                "tape of unknown size in device code: what the reverse sweep "
-                "needs is recorded in a loop whose trip count is not known "
-                "at compile time (or in a recursive function); give the loop "
-                "a constant bound, or launch the kernel with adcc::launch "
-                "(or split mode with a tape slot), whose slots take records "
-                "of unknown size");
+      Ctx.error(*T.UnknownRecord,
+                "tape of unknown size in device code: a record whose own "
+                "size is not known at compile time (a variable-length array) "
+                "does not fit a tape slot; use __enzyme_autodiff, whose tape "
+                "in the thread's frame takes it");
       continue;
     }
     if (S.Slot) {
@@ -432,6 +532,12 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
       CallInst *At = T.Pushes.empty() ? T.Pops.front() : T.Pushes.front();
       Ctx.error(*At, SeparateSweeps);
       continue;
+    } else if (T.Unbounded || T.UnknownRecord) {
+      // A combined gradient with records of unknown size: the bounded
+      // records plus the reserve, in its frame, each push checked.
+      uint64_t Reserve = slotReserve(M);
+      uint64_t Capacity = T.Bytes + std::max(T.LargestUnbounded, Reserve);
+      placeInFrame(F, T, Capacity, Reserve, Ctx.displayName(F));
     } else if (!T.Pushes.empty()) {
       placeInFrame(F, T);
     }

@@ -125,6 +125,21 @@ void emu_asm(uint32_t Which) {
   std::abort();
 }
 
+/// CUDA's assertion failure in device code (assert(), and the overflow of
+/// a gradient's tape in a thread's frame): CUDA's message, then the program
+/// stops (exit status 1), where a GPU stops the kernel and the launch fails
+/// with cudaErrorAssert; the block's other threads cannot be stopped alone.
+void __assertfail(const char *Message, const char *File, unsigned Line,
+                  const char *Function, std::size_t) {
+  std::fprintf(stderr,
+               "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion "
+               "`%s` failed.\n",
+               File, Line, Function, Ctaid[0], Ctaid[1], Ctaid[2], Tid[0],
+               Tid[1], Tid[2], Message);
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
 int cudaGetDeviceCount(int *N) {
   *N = 1;
   return 0;

@@ -1,19 +1,19 @@
-// A combined gradient whose reverse sweep needs records of a loop whose
-// trip count is not known at compile time: the tape in its frame has no
-// size, a located error at the record, in the loop (a kernel launch or
-// split mode with a tape slot takes it: split-slots-unknown.cu).
+// A combined gradient of a recursive function in device code: its sweeps
+// are separate functions, whose records cannot live in one frame; a
+// located error with exit status 1 at -O0 and -O2 (loops of run-time trip
+// count are taken: cuda-unknown-trips.cu).
 // REQUIRES: cuda
 // RUN: %expect-exit 1 %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-device-only -O2 -S %s -o /dev/null -Wno-unknown-cuda-version 2>&1 | FileCheck %s
-extern __device__ void __enzyme_autodiff(void *, ...);
+// RUN: %expect-exit 1 %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O0 -S %s -o /dev/null -Wno-unknown-cuda-version 2>&1 | FileCheck %s
+extern __device__ double __enzyme_autodiff_scalar(void *, ...);
 
-__device__ double prod(const double *x, int n) {
-  double s = 1;
-  for (int i = 0; i < n; ++i)
-    // CHECK: errors-tape.cu:[[@LINE+1]]:7: error: tape of unknown size in device code
-    s *= sin(x[i]);
-  return s;
+// CHECK: errors-tape.cu:{{1[0-9]}}:{{[0-9]+}}: error: tape of unknown size in device code: the two sweeps do not run in one function here (split mode without a tape slot, recursion
+__device__ double r(double x, int n) {
+  if (n <= 0)
+    return x;
+  return sin(r(x, n - 1)) * x;
 }
 
 __global__ void k(const double *x, double *dx, int n) {
-  __enzyme_autodiff((void *)prod, x, dx, n);
+  dx[0] = __enzyme_autodiff_scalar((void *)r, x[0], n);
 }
