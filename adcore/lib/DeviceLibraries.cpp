@@ -143,7 +143,8 @@ void linkLibraries(Module &M, const std::vector<std::string> &Libraries) {
 bool keepDeviceMathOutOfLine(Module &M) {
   if (!isDeviceModule(M))
     return false;
-  bool Changed = false;
+  // (Raw NVVM shuffles of floats take the header's rules, in a function.)
+  bool Changed = wrapRawShuffles(M);
   for (Function &F : M) {
     // (CUDA's warp shuffles of floats and doubles have rules too.)
     if (F.isDeclaration() ||
@@ -198,6 +199,11 @@ void finishDeviceMath(Module &M, const std::vector<std::string> &Libraries) {
     }
     InlineCalls(F);
   }
+  // (The holders of raw shuffles, inlined everywhere: the program never
+  // had them.)
+  for (Function &F : make_early_inc_range(M))
+    if (isRawShuffleHolder(F) && F.use_empty())
+      F.eraseFromParent();
 }
 
 } // namespace adcore

@@ -3,7 +3,8 @@
 // CUDA's warp shuffles of floating-point values (`__shfl_sync`,
 // `__shfl_up_sync`, `__shfl_down_sync`, `__shfl_xor_sync` of a float or a
 // double: the functions of clang's CUDA header, which shuffle a double as
-// two 32-bit halves) have rules, given to the emitters as registered rules
+// two 32-bit halves; the raw NVVM builtins of a float,
+// `__nvvm_shfl_sync_down_f32` and friends) have rules, given to the emitters as registered rules
 // are (CustomRules.h). A shuffle is linear in the value:
 //
 //   forward:  the tangent is shuffled the same way;
@@ -19,6 +20,7 @@
 
 namespace llvm {
 class Function;
+class Module;
 } // namespace llvm
 
 namespace adcore {
@@ -26,6 +28,16 @@ namespace adcore {
 /// Whether \p F is one of the CUDA header's shuffles of a float or a
 /// double in an NVPTX module.
 bool isWarpShuffle(const llvm::Function &F);
+
+/// Replaces each call of a raw NVVM shuffle of a float in NVPTX module
+/// \p M (`llvm.nvvm.shfl.sync.down.f32`, ...) by a call of a function
+/// that holds it (`adcc.nvvm.shfl.sync.down.f32`), a shuffle with
+/// the rules below; returns whether it changed any.
+bool wrapRawShuffles(llvm::Module &M);
+
+/// Whether \p F is such a holder of a raw intrinsic (removed once its calls
+/// are inlined after the AD pass).
+bool isRawShuffleHolder(const llvm::Function &F);
 
 /// Whether \p F is one of the functions the rules below make (inlined
 /// into their callers after the AD pass, with the shuffles they call).
