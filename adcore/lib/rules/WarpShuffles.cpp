@@ -230,7 +230,9 @@ Value *gatheredAdjoint(IRBuilder<> &B, Value *Mask, Value *SrcLane,
 
 } // namespace
 
-bool isWarpShuffle(const Function &F) { return rowFor(F) != nullptr; }
+bool isWarpShuffle(const Function &F) {
+  return rowFor(F) != nullptr || isHipShuffle(F);
+}
 
 bool wrapRawShuffles(Module &M) {
   if (!M.getTargetTriple().isNVPTX())
@@ -277,7 +279,7 @@ bool isWarpShuffleRule(const Function &F) {
 
 Function *warpShuffleForwardRule(const Function &F) {
   if (!rowFor(F))
-    return nullptr;
+    return hipShuffleForwardRule(F);
   // (mask, x, dx, b, width) -> the tangent: dx shuffled as x is.
   Type *T = F.getReturnType();
   Type *I32 = Type::getInt32Ty(F.getContext());
@@ -296,7 +298,7 @@ bool warpShuffleGradientRule(const Function &F, Function *&Augmented,
                              Function *&Reverse) {
   const ShuffleRow *Row = rowFor(F);
   if (!Row)
-    return false;
+    return hipShuffleGradientRule(F, Augmented, Reverse);
   Type *T = F.getReturnType();
   LLVMContext &Ctx = F.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
