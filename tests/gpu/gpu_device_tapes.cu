@@ -1,7 +1,8 @@
 // Combined gradients (__enzyme_autodiff in a kernel) of loops whose trip
-// count is known only at run time: each thread its own count. Their records
-// live in a reserve in the thread's frame (adcc_device_tape_bytes, here the
-// default 8192 bytes), each push checked against it. The gradients are
+// count is known only at run time, and of recursion: each thread its own
+// count or depth. Their records live in a reserve in the thread's frame
+// (adcc_device_tape_bytes, here the default 8192 bytes), each push checked
+// against it. The gradients are
 // checked against analytic derivatives, central differences on the host and
 // the device's forward mode; the coefficients' adjoints are summed over all
 // threads of four blocks by atomic adds.
@@ -43,20 +44,33 @@ __host__ __device__ double chain(double x, int n) {
   return y;
 }
 
-__global__ void tangents(const double *x, const int *n, double *t, int count) {
+// r_0 = x, r_k = sin(r_(k-1)) x + 0.1: recursion n deep. Its sweeps are
+// functions of their own, whose records go to a tape in the gradient's
+// frame, passed down the recursion.
+__host__ __device__ double nest(double x, int n) {
+  if (n <= 0)
+    return x;
+  return sin(nest(x, n - 1)) * x + 0.1;
+}
+
+__global__ void tangents(const double *x, const int *n, double *t,
+                         double *tnest, int count) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < count)
-    t[i] = __enzyme_fwddiff((void *)chain, x[i], 1.0, n[i]);
+  if (i >= count)
+    return;
+  t[i] = __enzyme_fwddiff((void *)chain, x[i], 1.0, n[i]);
+  tnest[i] = __enzyme_fwddiff((void *)nest, x[i], 1.0, n[i]);
 }
 
 __global__ void gradients(const double *c, double *dc, const double *x,
                           double *dx, const int *n, double *dchain,
-                          int count) {
+                          double *dnest, int count) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= count)
     return;
   __enzyme_autodiff((void *)horner, c, dc, x + i, dx + i, n[i]);
   dchain[i] = __enzyme_autodiff_scalar((void *)chain, x[i], n[i]);
+  dnest[i] = __enzyme_autodiff_scalar((void *)nest, x[i], n[i]);
 }
 
 static int failures = 0;
@@ -77,7 +91,8 @@ int main() {
     return 77;
   }
   const int count = 256, terms = 12;
-  std::vector<double> x(count), t(count), dx(count, 0.0), dchain(count);
+  std::vector<double> x(count), t(count), dx(count, 0.0), dchain(count),
+      tnest(count), dnest(count);
   std::vector<int> n(count);
   for (int i = 0; i < count; ++i) {
     x[i] = 0.3 + 0.7 * i / count;
@@ -87,12 +102,14 @@ int main() {
   double c[64], dc[64] = {};
   for (int k = 0; k < 64; ++k)
     c[k] = 0.5 - 0.07 * k;
-  double *dX, *dT, *dDX, *dC, *dDC, *dDChain;
+  double *dX, *dT, *dDX, *dC, *dDC, *dDChain, *dTNest, *dDNest;
   int *dN;
   cudaMalloc(&dX, count * sizeof(double));
   cudaMalloc(&dT, count * sizeof(double));
   cudaMalloc(&dDX, count * sizeof(double));
   cudaMalloc(&dDChain, count * sizeof(double));
+  cudaMalloc(&dTNest, count * sizeof(double));
+  cudaMalloc(&dDNest, count * sizeof(double));
   cudaMalloc(&dN, count * sizeof(int));
   cudaMalloc(&dC, sizeof c);
   cudaMalloc(&dDC, sizeof dc);
@@ -101,8 +118,8 @@ int main() {
   cudaMemcpy(dN, n.data(), count * sizeof(int), cudaMemcpyHostToDevice);
   cudaMemcpy(dC, c, sizeof c, cudaMemcpyHostToDevice);
   cudaMemcpy(dDC, dc, sizeof dc, cudaMemcpyHostToDevice);
-  tangents<<<count / 64, 64>>>(dX, dN, dT, count);
-  gradients<<<count / 64, 64>>>(dC, dDC, dX, dDX, dN, dDChain, count);
+  tangents<<<count / 64, 64>>>(dX, dN, dT, dTNest, count);
+  gradients<<<count / 64, 64>>>(dC, dDC, dX, dDX, dN, dDChain, dDNest, count);
   cudaError_t status = cudaDeviceSynchronize();
   if (status != cudaSuccess) {
     printf("FAIL: kernel launch: %s\n", cudaGetErrorString(status));
@@ -111,6 +128,10 @@ int main() {
   cudaMemcpy(t.data(), dT, count * sizeof(double), cudaMemcpyDeviceToHost);
   cudaMemcpy(dx.data(), dDX, count * sizeof(double), cudaMemcpyDeviceToHost);
   cudaMemcpy(dchain.data(), dDChain, count * sizeof(double),
+             cudaMemcpyDeviceToHost);
+  cudaMemcpy(tnest.data(), dTNest, count * sizeof(double),
+             cudaMemcpyDeviceToHost);
+  cudaMemcpy(dnest.data(), dDNest, count * sizeof(double),
              cudaMemcpyDeviceToHost);
   cudaMemcpy(dc, dDC, sizeof dc, cudaMemcpyDeviceToHost);
   double want_c[64] = {};
@@ -135,6 +156,16 @@ int main() {
     double h = 1e-6;
     double fd = (chain(x[i] + h, n[i]) - chain(x[i] - h, n[i])) / (2 * h);
     close("chain central difference", i, dchain[i], fd, 1e-6);
+    // nest: dr_k = cos(r_(k-1)) dr_(k-1) x + sin(r_(k-1)).
+    double r = x[i], dr = 1;
+    for (int k = 0; k < n[i]; ++k) {
+      dr = cos(r) * dr * x[i] + sin(r);
+      r = sin(r) * x[i] + 0.1;
+    }
+    close("nest reverse", i, dnest[i], dr, 1e-10);
+    close("nest forward", i, tnest[i], dnest[i], 1e-12);
+    fd = (nest(x[i] + h, n[i]) - nest(x[i] - h, n[i])) / (2 * h);
+    close("nest central difference", i, dnest[i], fd, 1e-6);
   }
   for (int k = 0; k < 64; ++k)
     close("horner dc", k, dc[k], want_c[k], 1e-11);

@@ -339,8 +339,8 @@ void emitFrameOverflow(IRBuilder<> &B, CallInst &Push, uint64_t Capacity,
     std::string Text =
         ("adcc: the tape of a gradient in device code needs more than its " +
          Twine(Capacity) +
-         " bytes per thread (records of a loop whose trip count is known at "
-         "run time); define adcc_device_tape_bytes larger than " +
+         " bytes per thread (records of a loop of run-time trip count or of "
+         "recursion); define adcc_device_tape_bytes larger than " +
          Twine(Reserve))
             .str();
     SmallVector<Value *, 5> Args = {
@@ -484,6 +484,117 @@ constexpr MissingDeviceFeature MissingDeviceFeatures[] = {
                           "(memcpy or memmove)"},
 };
 
+/// A function whose tape records are pushed or popped, not both: a sweep
+/// of a recursive function (its augmented sweep or its reverse sweep).
+struct ApartSweep {
+  Function *F;
+  FrameTape T;
+};
+
+/// \p F with a last parameter more, of type \p Param: a new function
+/// that takes \p F's name, attributes and body (\p F is left empty).
+Function *withStateParameter(Function &F, Type *Param) {
+  FunctionType *FT = F.getFunctionType();
+  SmallVector<Type *, 8> Params(FT->params());
+  Params.push_back(Param);
+  Function *NF = Function::Create(
+      FunctionType::get(FT->getReturnType(), Params, FT->isVarArg()),
+      F.getLinkage(), F.getAddressSpace(), "", F.getParent());
+  NF->takeName(&F);
+  NF->copyAttributesFrom(&F);
+  NF->copyMetadata(&F, 0);
+  F.clearMetadata();
+  NF->splice(NF->begin(), &F);
+  for (auto [Old, New] : zip(F.args(), NF->args())) {
+    Old.replaceAllUsesWith(&New);
+    New.takeName(&Old);
+  }
+  NF->getArg(Params.size() - 1)->setName("device.tape.state");
+  return NF;
+}
+
+/// The sweeps that run apart (\p Apart, the sweeps of recursive functions)
+/// share one tape, kept in the frame of each function that calls them
+/// without being one (the combined gradient, their root): a state of 16
+/// bytes (the offset of the top) and the records, as a slot's, passed to
+/// each sweep as a last parameter, every push checked against its
+/// capacity (the reserve). Returns false, after an error, where a sweep
+/// is used otherwise than called.
+bool shareApartTapes(SynthesisContext &Ctx, MutableArrayRef<ApartSweep> Apart) {
+  Module &M = Ctx.module();
+  SmallPtrSet<Function *, 8> Sweeps;
+  for (ApartSweep &A : Apart)
+    Sweeps.insert(A.F);
+  SmallPtrSet<Function *, 4> Roots;
+  for (ApartSweep &A : Apart)
+    for (User *U : A.F->users()) {
+      auto *Call = dyn_cast<CallInst>(U);
+      if (!Call || Call->getCalledFunction() != A.F) {
+        CallInst *At = A.T.Pushes.empty() ? A.T.Pops.front()
+                                           : A.T.Pushes.front();
+        Ctx.error(*At, SeparateSweeps);
+        return false;
+      }
+      if (!Sweeps.contains(Call->getFunction()))
+        Roots.insert(Call->getFunction());
+    }
+  uint64_t Reserve = slotReserve(M);
+  uint64_t Capacity = Reserve;
+  for (ApartSweep &A : Apart)
+    Capacity = std::max({Capacity, A.T.Bytes, A.T.LargestUnbounded});
+  // The roots' states.
+  Type *Ptr = PointerType::get(M.getContext(), 0);
+  const DataLayout &DL = M.getDataLayout();
+  DenseMap<Function *, Value *> State;
+  for (Function *Root : Roots) {
+    IRBuilder<> EB(&*Root->getEntryBlock().getFirstInsertionPt());
+    AllocaInst *Buf = EB.CreateAlloca(
+        ArrayType::get(EB.getInt8Ty(), SlotHeader + Capacity),
+        DL.getAllocaAddrSpace(), nullptr, "device.tape.shared");
+    Buf->setAlignment(Align(RecordAlign));
+    EB.CreateStore(EB.getInt64(0), Buf);
+    State[Root] = EB.CreateAddrSpaceCast(Buf, Ptr);
+  }
+  // The sweeps take the state; their calls pass it on.
+  DenseMap<Function *, Function *> New;
+  for (ApartSweep &A : Apart) {
+    Function *NF = withStateParameter(*A.F, Ptr);
+    New[A.F] = NF;
+    State[NF] = NF->getArg(NF->arg_size() - 1);
+  }
+  for (ApartSweep &A : Apart) {
+    for (User *U : make_early_inc_range(A.F->users())) {
+      auto *Call = cast<CallInst>(U);
+      SmallVector<Value *, 8> Args(Call->args());
+      Args.push_back(State.lookup(Call->getFunction()));
+      CallInst *NC = CallInst::Create(New[A.F], Args, "", Call->getIterator());
+      NC->takeName(Call);
+      NC->setCallingConv(Call->getCallingConv());
+      NC->setAttributes(Call->getAttributes());
+      NC->setDebugLoc(Call->getDebugLoc());
+      NC->setTailCallKind(CallInst::TCK_None);
+      Call->replaceAllUsesWith(NC);
+      Call->eraseFromParent();
+    }
+    A.F->eraseFromParent();
+    A.F = New[A.F];
+  }
+  for (ApartSweep &A : Apart) {
+    Value *St = State[A.F];
+    bumpOffsets(
+        A.T, St,
+        [&](IRBuilder<> &B) {
+          return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), St, SlotHeader);
+        },
+        Capacity,
+        [&](IRBuilder<> &B, CallInst &Push) {
+          emitFrameOverflow(B, Push, Capacity, Reserve,
+                            Ctx.displayName(*A.F));
+        });
+  }
+  return true;
+}
+
 } // namespace
 
 void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
@@ -495,6 +606,7 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
   SmallPtrSet<const Function *, 4> Reported;
   // The slot bytes of each function whose sweeps record in a slot.
   DenseMap<const Value *, uint64_t> SlotBytes;
+  SmallVector<ApartSweep, 4> Apart;
   for (Function &F : M) {
     if (Dead(F))
       continue;
@@ -527,10 +639,9 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
       placeInSlot(F, T, S, Capacity);
     } else if (T.Pushes.empty() != T.Pops.empty()) {
       // (One sweep without the other: its records would die with the
-      // frame before the other sweep reads them.)
-      Reported.insert(&F);
-      CallInst *At = T.Pushes.empty() ? T.Pops.front() : T.Pushes.front();
-      Ctx.error(*At, SeparateSweeps);
+      // frame before the other sweep reads them; they go to the frame of
+      // the function that calls both, below.)
+      Apart.push_back({&F, std::move(T)});
       continue;
     } else if (T.Unbounded || T.UnknownRecord) {
       // A combined gradient with records of unknown size: the bounded
@@ -543,6 +654,8 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
     }
   }
   resolveSlotSizes(Ctx, SlotBytes);
+  if (!Apart.empty() && !shareApartTapes(Ctx, Apart))
+    return;
   // What still uses the tape cannot keep it in a frame: the sweeps run
   // apart (split mode, recursion).
   for (Function &F : M)
