@@ -56,6 +56,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "device/DeviceCode.h"
+#include "device/DeviceTapeParts.h"
 #include "Synthesis.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -77,9 +78,8 @@
 using namespace llvm;
 
 namespace adcore {
+using namespace devtape;
 namespace {
-
-constexpr uint64_t RecordAlign = 16;
 
 bool isTapeCall(const CallInst &Call, StringRef Name) {
   const Function *F = Call.getCalledFunction();
@@ -141,18 +141,6 @@ void promoteLocals(Function &F, DominatorTree &DT, AssumptionCache &AC) {
 /// unless the module defines `adcc_device_tape_bytes`.
 constexpr uint64_t DefaultReserve = 8192;
 
-/// The tape of one function: its pushes and pops and the bytes they need.
-struct FrameTape {
-  SmallVector<CallInst *, 8> Pushes, Pops, Threads;
-  /// The bytes of the pushes whose bound is known.
-  uint64_t Bytes = 0;
-  /// The first push whose trips are unknown (the record's own size is
-  /// bounded: a slot can take it), the largest such record.
-  CallInst *Unbounded = nullptr;
-  uint64_t LargestUnbounded = 0;
-  /// The first push whose record's own size is unknown.
-  CallInst *UnknownRecord = nullptr;
-};
 
 /// The most bytes one record of \p Push takes.
 std::optional<uint64_t> recordBound(CallInst &Push, ScalarEvolution &SE) {
@@ -227,131 +215,7 @@ FrameTape collectTape(Function &F, bool Promote) {
   return T;
 }
 
-/// What a push past the capacity of a buffer does, emitted at \p B (in a
-/// block of its own, which ends unreachable): \p Push is the record.
-using OverflowFn = function_ref<void(IRBuilder<> &B, CallInst &Push)>;
 
-/// Replaces \p T's pushes and pops by bumps of the 64-bit offset at \p Top
-/// into the records that \p Records gives (at the call), each record
-/// rounded up to RecordAlign, and drops the unused thread-tape queries.
-/// With a \p Capacity, a push that ends past it gets the records' start,
-/// or, with \p Overflow, runs that instead.
-void bumpOffsets(FrameTape &T, Value *Top,
-                 function_ref<Value *(IRBuilder<> &)> Records,
-                 std::optional<uint64_t> Capacity = std::nullopt,
-                 OverflowFn Overflow = nullptr) {
-  auto Replace = [&](CallInst *Call, bool IsPush) {
-    IRBuilder<> B(Call);
-    Type *I64 = B.getInt64Ty();
-    Value *Size = B.CreateZExtOrTrunc(Call->getArgOperand(1), I64);
-    Value *Step = B.CreateAnd(B.CreateAdd(Size, B.getInt64(RecordAlign - 1)),
-                              B.getInt64(~(RecordAlign - 1)));
-    Value *Old = B.CreateLoad(I64, Top, "tape.top");
-    Value *New = IsPush ? B.CreateAdd(Old, Step) : B.CreateSub(Old, Step);
-    B.CreateStore(New, Top);
-    Value *Offset = IsPush ? Old : New;
-    if (IsPush && Capacity && Overflow) {
-      Value *Past = B.CreateICmpUGT(New, B.getInt64(*Capacity), "tape.past");
-      Instruction *Then = SplitBlockAndInsertIfThen(
-          Past, Call->getIterator(), /*Unreachable=*/true,
-          MDBuilder(Call->getContext()).createUnlikelyBranchWeights());
-      IRBuilder<> TB(Then);
-      TB.SetCurrentDebugLocation(Call->getDebugLoc());
-      Overflow(TB, *Call);
-      B.SetInsertPoint(Call);
-    } else if (IsPush && Capacity) {
-      Offset = B.CreateSelect(B.CreateICmpULE(New, B.getInt64(*Capacity)),
-                              Old, B.getInt64(0), "tape.in.slot");
-    }
-    Value *At = B.CreateInBoundsGEP(B.getInt8Ty(), Records(B), Offset);
-    if (At->getType() != Call->getType())
-      At = B.CreateAddrSpaceCast(At, Call->getType());
-    Call->replaceAllUsesWith(At);
-    Call->eraseFromParent();
-  };
-  for (CallInst *Push : T.Pushes)
-    Replace(Push, true);
-  for (CallInst *Pop : T.Pops)
-    Replace(Pop, false);
-  for (CallInst *Thread : T.Threads)
-    if (Thread->use_empty())
-      Thread->eraseFromParent();
-}
-
-/// A constant C string of device module \p M (one global per text), as a
-/// generic pointer.
-Value *deviceString(IRBuilder<> &B, Module &M, StringRef Text) {
-  unsigned AS = M.getDataLayout().getDefaultGlobalsAddressSpace();
-  Constant *Init = ConstantDataArray::getString(M.getContext(), Text);
-  GlobalVariable *G = nullptr;
-  for (GlobalVariable &Old : M.globals())
-    if (Old.getName().starts_with("adcc.tape.overflow.text") &&
-        Old.hasInitializer() && Old.getInitializer() == Init)
-      G = &Old;
-  if (!G) {
-    G = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
-                           GlobalValue::PrivateLinkage, Init,
-                           "adcc.tape.overflow.text", nullptr,
-                           GlobalValue::NotThreadLocal, AS);
-    G->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-    G->setAlignment(Align(1));
-  }
-  return B.CreatePointerBitCastOrAddrSpaceCast(G, B.getPtrTy());
-}
-
-/// The assertion failure that prints a message in device code of \p M:
-/// CUDA's `__assertfail` (a system call of PTX), or HIP's `__assert_fail`
-/// where the module defines it (HIP's headers, on the device libraries'
-/// printf); null where there is none (AMDGPU without HIP's headers).
-FunctionCallee assertionFailure(Module &M) {
-  LLVMContext &C = M.getContext();
-  Type *Ptr = PointerType::get(C, 0), *I32 = Type::getInt32Ty(C);
-  Type *Void = Type::getVoidTy(C);
-  if (M.getTargetTriple().isNVPTX())
-    return M.getOrInsertFunction("__assertfail", Void, Ptr, Ptr, I32, Ptr,
-                                 Type::getInt64Ty(C));
-  Function *Hip = M.getFunction("__assert_fail");
-  if (Hip && !Hip->isDeclaration() &&
-      Hip->getFunctionType() ==
-          FunctionType::get(Void, {Ptr, Ptr, I32, Ptr}, false))
-    return Hip;
-  return FunctionCallee();
-}
-
-/// The overflow of a combined gradient's tape in its frame, at the record
-/// \p Push: the target's assertion failure (as assert() in CUDA or HIP:
-/// the record's file, line and function, the block and thread, then the
-/// kernel stops), then a trap, which is all AMDGPU has without HIP's
-/// headers (the kernel stops; with -g a debugger shows the record's line).
-void emitFrameOverflow(IRBuilder<> &B, CallInst &Push, uint64_t Capacity,
-                       uint64_t Reserve, StringRef Function) {
-  Module &M = *Push.getModule();
-  if (FunctionCallee Fail = assertionFailure(M)) {
-    StringRef File = "<unknown>", Name = Function;
-    unsigned Line = 0;
-    if (const DILocation *L = Push.getDebugLoc().get()) {
-      File = L->getFilename();
-      Line = L->getLine();
-      if (const DISubprogram *SP = L->getScope()->getSubprogram();
-          SP && !SP->getName().empty())
-        Name = SP->getName();
-    }
-    std::string Text =
-        ("adcc: the tape of a gradient in device code needs more than its " +
-         Twine(Capacity) +
-         " bytes per thread (records of a loop of run-time trip count or of "
-         "recursion); define adcc_device_tape_bytes larger than " +
-         Twine(Reserve))
-            .str();
-    SmallVector<Value *, 5> Args = {
-        deviceString(B, M, Text), deviceString(B, M, File), B.getInt32(Line),
-        deviceString(B, M, Name)};
-    if (Fail.getFunctionType()->getNumParams() == 5)
-      Args.push_back(B.getInt64(1)); // (CUDA's: the size of a char)
-    B.CreateCall(Fail, Args);
-  }
-  B.CreateIntrinsic(Intrinsic::trap, {});
-}
 
 /// Replaces \p T's pushes and pops by bumps of an offset into a buffer of
 /// \p F's frame: T.Bytes, or, with records of unknown size, \p Capacity
@@ -376,15 +240,9 @@ void placeInFrame(Function &F, FrameTape &T,
       });
 }
 
-constexpr const char *SeparateSweeps =
-    "tape of unknown size in device code: the two sweeps do not run in one "
-    "function here (split mode without a tape slot, recursion, or a "
-    "derivative called from several places); use __enzyme_autodiff of a "
-    "non-recursive function, or give split mode a slot (enzyme_tape)";
 
 constexpr const char *SlotMark = "adcc_device_tape_slot";
 constexpr const char *SizeMark = "adcc_device_tape_size";
-constexpr uint64_t SlotHeader = 16;
 
 /// The slot marks of \p F, or an error at the second mark of another slot.
 struct SlotMarks {
@@ -426,15 +284,6 @@ void placeInSlot(Function &F, FrameTape &T, SlotMarks &S,
       Capacity);
 }
 
-/// The bytes a slot keeps for records of unknown size: the module's
-/// `adcc_device_tape_bytes` (a constant integer), else DefaultReserve.
-uint64_t slotReserve(const Module &M) {
-  if (const GlobalVariable *G = M.getNamedGlobal("adcc_device_tape_bytes"))
-    if (auto *C = dyn_cast_or_null<ConstantInt>(
-            G->hasInitializer() ? G->getInitializer() : nullptr))
-      return std::min<uint64_t>(C->getZExtValue(), MaxThreadTape);
-  return DefaultReserve;
-}
 
 /// Replaces each __enzyme_augmentsize mark by the slot bytes of its
 /// function in \p Bytes.
@@ -484,118 +333,66 @@ constexpr MissingDeviceFeature MissingDeviceFeatures[] = {
                           "(memcpy or memmove)"},
 };
 
-/// A function whose tape records are pushed or popped, not both: a sweep
-/// of a recursive function (its augmented sweep or its reverse sweep).
-struct ApartSweep {
-  Function *F;
-  FrameTape T;
-};
-
-/// \p F with a last parameter more, of type \p Param: a new function
-/// that takes \p F's name, attributes and body (\p F is left empty).
-Function *withStateParameter(Function &F, Type *Param) {
-  FunctionType *FT = F.getFunctionType();
-  SmallVector<Type *, 8> Params(FT->params());
-  Params.push_back(Param);
-  Function *NF = Function::Create(
-      FunctionType::get(FT->getReturnType(), Params, FT->isVarArg()),
-      F.getLinkage(), F.getAddressSpace(), "", F.getParent());
-  NF->takeName(&F);
-  NF->copyAttributesFrom(&F);
-  NF->copyMetadata(&F, 0);
-  F.clearMetadata();
-  NF->splice(NF->begin(), &F);
-  for (auto [Old, New] : zip(F.args(), NF->args())) {
-    Old.replaceAllUsesWith(&New);
-    New.takeName(&Old);
-  }
-  NF->getArg(Params.size() - 1)->setName("device.tape.state");
-  return NF;
-}
-
-/// The sweeps that run apart (\p Apart, the sweeps of recursive functions)
-/// share one tape, kept in the frame of each function that calls them
-/// without being one (the combined gradient, their root): a state of 16
-/// bytes (the offset of the top) and the records, as a slot's, passed to
-/// each sweep as a last parameter, every push checked against its
-/// capacity (the reserve). Returns false, after an error, where a sweep
-/// is used otherwise than called.
-bool shareApartTapes(SynthesisContext &Ctx, MutableArrayRef<ApartSweep> Apart) {
-  Module &M = Ctx.module();
-  SmallPtrSet<Function *, 8> Sweeps;
-  for (ApartSweep &A : Apart)
-    Sweeps.insert(A.F);
-  SmallPtrSet<Function *, 4> Roots;
-  for (ApartSweep &A : Apart)
-    for (User *U : A.F->users()) {
-      auto *Call = dyn_cast<CallInst>(U);
-      if (!Call || Call->getCalledFunction() != A.F) {
-        CallInst *At = A.T.Pushes.empty() ? A.T.Pops.front()
-                                           : A.T.Pushes.front();
-        Ctx.error(*At, SeparateSweeps);
-        return false;
-      }
-      if (!Sweeps.contains(Call->getFunction()))
-        Roots.insert(Call->getFunction());
-    }
-  uint64_t Reserve = slotReserve(M);
-  uint64_t Capacity = Reserve;
-  for (ApartSweep &A : Apart)
-    Capacity = std::max({Capacity, A.T.Bytes, A.T.LargestUnbounded});
-  // The roots' states.
-  Type *Ptr = PointerType::get(M.getContext(), 0);
-  const DataLayout &DL = M.getDataLayout();
-  DenseMap<Function *, Value *> State;
-  for (Function *Root : Roots) {
-    IRBuilder<> EB(&*Root->getEntryBlock().getFirstInsertionPt());
-    AllocaInst *Buf = EB.CreateAlloca(
-        ArrayType::get(EB.getInt8Ty(), SlotHeader + Capacity),
-        DL.getAllocaAddrSpace(), nullptr, "device.tape.shared");
-    Buf->setAlignment(Align(RecordAlign));
-    EB.CreateStore(EB.getInt64(0), Buf);
-    State[Root] = EB.CreateAddrSpaceCast(Buf, Ptr);
-  }
-  // The sweeps take the state; their calls pass it on.
-  DenseMap<Function *, Function *> New;
-  for (ApartSweep &A : Apart) {
-    Function *NF = withStateParameter(*A.F, Ptr);
-    New[A.F] = NF;
-    State[NF] = NF->getArg(NF->arg_size() - 1);
-  }
-  for (ApartSweep &A : Apart) {
-    for (User *U : make_early_inc_range(A.F->users())) {
-      auto *Call = cast<CallInst>(U);
-      SmallVector<Value *, 8> Args(Call->args());
-      Args.push_back(State.lookup(Call->getFunction()));
-      CallInst *NC = CallInst::Create(New[A.F], Args, "", Call->getIterator());
-      NC->takeName(Call);
-      NC->setCallingConv(Call->getCallingConv());
-      NC->setAttributes(Call->getAttributes());
-      NC->setDebugLoc(Call->getDebugLoc());
-      NC->setTailCallKind(CallInst::TCK_None);
-      Call->replaceAllUsesWith(NC);
-      Call->eraseFromParent();
-    }
-    A.F->eraseFromParent();
-    A.F = New[A.F];
-  }
-  for (ApartSweep &A : Apart) {
-    Value *St = State[A.F];
-    bumpOffsets(
-        A.T, St,
-        [&](IRBuilder<> &B) {
-          return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), St, SlotHeader);
-        },
-        Capacity,
-        [&](IRBuilder<> &B, CallInst &Push) {
-          emitFrameOverflow(B, Push, Capacity, Reserve,
-                            Ctx.displayName(*A.F));
-        });
-  }
-  return true;
-}
-
 } // namespace
+
+namespace devtape {
+
+const char *const SeparateSweeps =
+    "tape of unknown size in device code: the two sweeps do not run in one "
+    "function here (split mode without a tape slot, recursion, or a "
+    "derivative called from several places); use __enzyme_autodiff of a "
+    "non-recursive function, or give split mode a slot (enzyme_tape)";
+
+uint64_t slotReserve(const Module &M) {
+  if (const GlobalVariable *G = M.getNamedGlobal("adcc_device_tape_bytes"))
+    if (auto *C = dyn_cast_or_null<ConstantInt>(
+            G->hasInitializer() ? G->getInitializer() : nullptr))
+      return std::min<uint64_t>(C->getZExtValue(), MaxThreadTape);
+  return DefaultReserve;
+}
+
+void bumpOffsets(FrameTape &T, Value *Top,
+                 function_ref<Value *(IRBuilder<> &)> Records,
+                 std::optional<uint64_t> Capacity, OverflowFn Overflow) {
+  auto Replace = [&](CallInst *Call, bool IsPush) {
+    IRBuilder<> B(Call);
+    Type *I64 = B.getInt64Ty();
+    Value *Size = B.CreateZExtOrTrunc(Call->getArgOperand(1), I64);
+    Value *Step = B.CreateAnd(B.CreateAdd(Size, B.getInt64(RecordAlign - 1)),
+                              B.getInt64(~(RecordAlign - 1)));
+    Value *Old = B.CreateLoad(I64, Top, "tape.top");
+    Value *New = IsPush ? B.CreateAdd(Old, Step) : B.CreateSub(Old, Step);
+    B.CreateStore(New, Top);
+    Value *Offset = IsPush ? Old : New;
+    if (IsPush && Capacity && Overflow) {
+      Value *Past = B.CreateICmpUGT(New, B.getInt64(*Capacity), "tape.past");
+      Instruction *Then = SplitBlockAndInsertIfThen(
+          Past, Call->getIterator(), /*Unreachable=*/true,
+          MDBuilder(Call->getContext()).createUnlikelyBranchWeights());
+      IRBuilder<> TB(Then);
+      TB.SetCurrentDebugLocation(Call->getDebugLoc());
+      Overflow(TB, *Call);
+      B.SetInsertPoint(Call);
+    } else if (IsPush && Capacity) {
+      Offset = B.CreateSelect(B.CreateICmpULE(New, B.getInt64(*Capacity)),
+                              Old, B.getInt64(0), "tape.in.slot");
+    }
+    Value *At = B.CreateInBoundsGEP(B.getInt8Ty(), Records(B), Offset);
+    if (At->getType() != Call->getType())
+      At = B.CreateAddrSpaceCast(At, Call->getType());
+    Call->replaceAllUsesWith(At);
+    Call->eraseFromParent();
+  };
+  for (CallInst *Push : T.Pushes)
+    Replace(Push, true);
+  for (CallInst *Pop : T.Pops)
+    Replace(Pop, false);
+  for (CallInst *Thread : T.Threads)
+    if (Thread->use_empty())
+      Thread->eraseFromParent();
+}
+
+} // namespace devtape
 
 void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
   Module &M = Ctx.module();
