@@ -1,5 +1,6 @@
 // Functions of one AMDGPU wavefront (64 lanes) with HIP's shuffles (here
-// the stand-ins of hip_shuffles.h), and their value, tangent and gradient
+// the stand-ins of hip_shuffles.h), tapes of run-time size (a loop, a
+// recursion; rational, without the device libraries), and their value, tangent and gradient
 // kernels (extern "C", one work-group of 64): checked on a host model of a
 // wavefront (tests/lit/device/hip-warp-emulated.cpp) by warp_check.h.
 // For f here, with y_l = f(x_l) on lane l and L = sum_l y_l: F_values
@@ -11,7 +12,8 @@
 #define HIP_WARP_FUNCTIONS(X)                                                  \
   X(hip_down_tree, double, D) X(hip_butterfly, float, F)                       \
   X(hip_up_scan, double, D) X(hip_segments, double, D)                         \
-  X(hip_broadcast, double, D) X(hip_gather, double, D)
+  X(hip_broadcast, double, D) X(hip_gather, double, D)                        \
+  X(hip_run_time_loop, double, D) X(hip_recursion, double, D)
 
 #ifdef __HIP__
 #include "hip_shuffles.h"
@@ -73,6 +75,28 @@ __device__ double hip_gather(double x) {
   double v = __shfl(x * x * x, (int)hip_item() / 2);
   double w = __shfl(v, (int)(hip_item() * 7 + 3) % 64);
   return v * w + x;
+}
+
+// A loop whose trip count is known at run time (each lane its own): its
+// records go to the reserve in the work-item's private memory.
+__device__ double hip_run_time_loop(double x) {
+  int n = 1 + hip_item() % 13;
+  double s = x;
+  for (int k = 0; k < n; ++k)
+    s = 0.9 * s * x / (1 + s * s) + 0.2;
+  return s;
+}
+
+// Recursion, each lane to its own depth: the two sweeps share one tape in
+// the gradient's frame.
+__device__ double hip_nest(double x, int n) {
+  if (n <= 0)
+    return x;
+  double r = hip_nest(x, n - 1);
+  return r * x / (1 + r * r) + 0.1;
+}
+__device__ double hip_recursion(double x) {
+  return hip_nest(x, 2 + hip_item() % 9);
 }
 
 #define HIP_FWD_D __enzyme_fwddiff

@@ -2,7 +2,8 @@
 // without a GPU: the device IR that adcc makes (-O0 and -O2, gfx90a) of
 // tests/gpu/hip_warp_functions.h (HIP's __shfl, __shfl_up, __shfl_down,
 // __shfl_xor of doubles and a float, with widths; the stand-ins of
-// hip_shuffles.h) is rewritten for the host
+// hip_shuffles.h; and the tapes of a loop of run-time trip count and of a
+// recursion, in the work-item's private memory) is rewritten for the host
 // (tests/gpu/emulation/amdgcn_host_ir.py: address spaces dropped, the
 // AMDGPU intrinsics calls of a host model of one wavefront,
 // tests/gpu/emulation/wave_emulation.h: 64 lanes, ds_bpermute, readlane,
@@ -28,6 +29,8 @@
 // CHECK: hip_segments: ok
 // CHECK: hip_broadcast: ok
 // CHECK: hip_gather: ok
+// CHECK: hip_run_time_loop: ok
+// CHECK: hip_recursion: ok
 // CHECK: all ok
 
 #include "hip_warp_functions.h"
