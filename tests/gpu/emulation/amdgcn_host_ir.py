@@ -10,6 +10,17 @@ functions. Any other AMDGPU intrinsic is an error: the emulation would not
 be faithful.
 
   amdgcn_host_ir.py DEVICE.ll HOST-TRIPLE > HOST.ll
+  amdgcn_host_ir.py --grid DEVICE.ll HOST-TRIPLE > HOST.ll
+
+With --grid (whole HIP programs on grid_emulation.cpp, as nvptx_host_ir.py
+--grid for CUDA): the work-item and work-group ids and the implicit kernel
+arguments and the dispatch packet (group sizes, block counts, the grid's
+size) are the grid emulation's, every
+definition of the device module becomes internal, each kernel is renamed
+(its name is the host's kernel handle) and gets an entry that takes the
+launch's argument array, listed in `emu_kernels` with the address of the
+handle, by which hipLaunchKernel finds it. The cross-lane operations of
+the wavefront model are not in the grid emulation.
 """
 import re
 import sys
@@ -36,9 +47,29 @@ def bits_of(ty):
 TYPES = {"i32": "i32", "i64": "i64", "f32": "float", "f64": "double"}
 
 
-def definition(name):
+GRID = {
+    "amdgcn.workitem.id.x": ("i32", "", "%r = call i32 @emu_sreg(i32 0)"),
+    "amdgcn.workitem.id.y": ("i32", "", "%r = call i32 @emu_sreg(i32 1)"),
+    "amdgcn.workitem.id.z": ("i32", "", "%r = call i32 @emu_sreg(i32 2)"),
+    "amdgcn.workgroup.id.x": ("i32", "", "%r = call i32 @emu_sreg(i32 6)"),
+    "amdgcn.workgroup.id.y": ("i32", "", "%r = call i32 @emu_sreg(i32 7)"),
+    "amdgcn.workgroup.id.z": ("i32", "", "%r = call i32 @emu_sreg(i32 8)"),
+    "amdgcn.implicitarg.ptr": ("ptr", "", "%r = call ptr @emu_implicitarg()"),
+    "amdgcn.dispatch.ptr": ("ptr", "", "%r = call ptr @emu_dispatch()"),
+    "amdgcn.s.barrier": ("void", "", "call void @emu_barrier()"),
+}
+
+
+def definition(name, grid=False):
     """The host definition of the AMDGPU intrinsic `name` (without
     `llvm.`)."""
+    if grid:
+        if name not in GRID:
+            sys.exit("amdgcn_host_ir.py: no grid emulation of llvm.%s" % name)
+        ret, params, body = GRID[name]
+        end = "ret void" if ret == "void" else "ret %s %%r" % ret
+        return ("define internal %s @emu.%s(%s) {\n  %s\n  %s\n}\n"
+                % (ret, name, params, body, end))
     simple = {
         "amdgcn.workitem.id.x": ("i32", "", "%r = call i32 @emu_wave(i32 0)"),
         "amdgcn.workitem.id.y": ("i32", "", "%r = add i32 0, 0"),
@@ -75,9 +106,85 @@ def definition(name):
             "  ret %s %%x\n}\n" % (ty, name, ty, "\n  ".join(lines), ty))
 
 
+def split_params(text):
+    """The parameters of a definition's list, split at top-level commas."""
+    params, depth, quoted, cur = [], 0, False, ""
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "({[<":
+            depth += 1
+        elif not quoted and ch in ")}]>":
+            depth -= 1
+        if ch == "," and depth == 0 and not quoted:
+            params.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        params.append(cur.strip())
+    return params
+
+
+def internalize(line):
+    """A definition or global of the device module, made internal."""
+    m = re.match(r"(define|@[\w.$\"]+ =) ((?:(?:linkonce_odr|weak_odr|"
+                 r"linkonce|weak|available_externally|dso_local|"
+                 r"hidden|protected|local_unnamed_addr|unnamed_addr) )*)(.*)",
+                 line)
+    if not m or m.group(3).split(" ")[0] in ("internal", "private", "external",
+                                             "extern_weak", "appending"):
+        return line
+    keep = [w for w in m.group(2).split() if w.endswith("unnamed_addr")]
+    rest = re.sub(r",? comdat(\([^)]*\))?", "", m.group(3))
+    return " ".join([m.group(1), "internal"] + keep + [rest])
+
+
+KERNEL = re.compile(r"^define [^@]*amdgpu_kernel void @([\w.$]+)\((.*)\)"
+                    r"[^(]*\{$", re.M)
+
+
+def grid_entries(kernels):
+    """Entries for the kernels (name, parameters): each reads its
+    arguments from the launch's array and calls the renamed kernel."""
+    out, table = [], []
+    for name, params in kernels:
+        body, args = [], []
+        for k, p in enumerate(split_params(params)):
+            p = re.sub(r" addrspace\(\d+\)", "", p)
+            ty = p.split()[0]
+            body.append("  %%p%d = getelementptr ptr, ptr %%args, i64 %d"
+                        % (k, k))
+            body.append("  %%a%d = load ptr, ptr %%p%d" % (k, k))
+            byref = re.search(r"by(?:val|ref)\((%[^)]*|\w+)\)", p)
+            if byref:
+                args.append("ptr %%a%d" % k)
+            else:
+                body.append("  %%v%d = load %s, ptr %%a%d" % (k, ty, k))
+                args.append("%s %%v%d" % (ty, k))
+        entry = "emu.entry.%d" % len(table)
+        out.append("define internal void @%s(ptr %%args) {\n%s\n"
+                   "  call void @%s.kernel(%s)\n  ret void\n}\n"
+                   % (entry, "\n".join(body), name, ", ".join(args)))
+        out.append("@%s = extern_weak global i8" % name)
+        table.append("{ ptr, ptr } { ptr @%s, ptr @%s }" % (name, entry))
+    out.append("@emu_kernels = constant [%d x { ptr, ptr }] [%s]"
+               % (len(table) + 1,
+                  ", ".join(table + ["{ ptr, ptr } zeroinitializer"])))
+    return out
+
+
 def main():
-    text = open(sys.argv[1]).read()
-    triple = sys.argv[2]
+    args = sys.argv[1:]
+    grid = args[0] == "--grid"
+    args = args[1:] if grid else args
+    text = open(args[0]).read()
+    triple = args[1]
+    kernels = KERNEL.findall(text) if grid else []
+    for name, _ in kernels:
+        # (The kernel's name is the host's handle.)
+        text = re.sub(r"@%s\b(?![.\w])" % re.escape(name),
+                      "@%s.kernel" % name, text)
     used = sorted(set(re.findall(r"@llvm\.(amdgcn\.[A-Za-z0-9_.]+)", text)))
     if re.search(r"call [^@]* asm ", text):
         sys.exit("amdgcn_host_ir.py: the device code holds inline assembly, "
@@ -103,6 +210,13 @@ def main():
         line = re.sub(r"@llvm\.[\w.]+", lambda m: re.sub(
             r"\.p\d+(?=\.|$)", ".p0", m.group(0)), line)
         line = line.replace("amdgpu_kernel ", "")
+        if grid:
+            if re.match(r"\$.* = comdat", line):
+                continue
+            line = internalize(line)
+            if line.startswith("define") and ".kernel(" in line:
+                # (An aggregate argument: the entry passes its address.)
+                line = re.sub(r" (byref|byval)\((%[^)]*|\w+)\)", "", line)
         if line.startswith("declare"):
             name = re.search(r"@[\w.$]+", line).group(0)
             if name in declared:
@@ -110,12 +224,19 @@ def main():
             declared.add(name)
         line = re.sub(r"@llvm\.(amdgcn\.[A-Za-z0-9_.]+)", r"@emu.\1", line)
         out.append(line)
-    out += [definition(name) for name in used]
-    out += ["declare i32 @emu_wave(i32)",
-            "declare i32 @emu_mbcnt(i32, i32, i32)",
-            "declare i64 @emu_read_lane(i64, i32)",
-            "declare i64 @emu_ballot(i1)",
-            "declare void @emu_barrier()"]
+    out += [definition(name, grid) for name in used]
+    if grid:
+        out += ["declare i32 @emu_sreg(i32)",
+                "declare ptr @emu_implicitarg()",
+                "declare ptr @emu_dispatch()",
+                "declare void @emu_barrier()"]
+        out += grid_entries(kernels)
+    else:
+        out += ["declare i32 @emu_wave(i32)",
+                "declare i32 @emu_mbcnt(i32, i32, i32)",
+                "declare i64 @emu_read_lane(i64, i32)",
+                "declare i64 @emu_ballot(i1)",
+                "declare void @emu_barrier()"]
     print("\n".join(out))
 
 
