@@ -7,7 +7,8 @@
 // the tangent, against each other and against central differences. Skipped
 // (exit 77, with the reason) where no CUDA device is present; derivatives of
 // the CPU launches alone are checked by kernels_stencil.cpp and
-// kernels_reduction.cpp.
+// kernels_reduction.cpp. Compiled with -x hip the GPU backend is adcc::hip
+// (cuda_device.h): the grid emulation runs it so for AMDGPU.
 #include <adcc/kernels.hpp>
 
 #include "check.h"

@@ -7,6 +7,8 @@
 // with trip counts whose records do not fit in the slots stops with the
 // launch's message (exit status 1), before any reverse kernel runs.
 // Skipped (exit 77, with the reason) where no CUDA device is present.
+// Compiled with -x hip the GPU backend is adcc::hip (cuda_device.h): the
+// grid emulation runs it so for AMDGPU.
 #include <adcc/kernels.hpp>
 
 #include "check.h"

@@ -10,7 +10,7 @@ functions. Any other AMDGPU intrinsic is an error: the emulation would not
 be faithful.
 
   amdgcn_host_ir.py DEVICE.ll HOST-TRIPLE > HOST.ll
-  amdgcn_host_ir.py --grid DEVICE.ll HOST-TRIPLE > HOST.ll
+  amdgcn_host_ir.py --grid [--plain-atomics] DEVICE.ll HOST-TRIPLE > HOST.ll
 
 With --grid (whole HIP programs on grid_emulation.cpp, as nvptx_host_ir.py
 --grid for CUDA): the work-item and work-group ids and the implicit kernel
@@ -20,10 +20,13 @@ definition of the device module becomes internal, each kernel is renamed
 (its name is the host's kernel handle) and gets an entry that takes the
 launch's argument array, listed in `emu_kernels` with the address of the
 handle, by which hipLaunchKernel finds it. The cross-lane operations of
-the wavefront model are not in the grid emulation.
+the wavefront model are not in the grid emulation. --plain-atomics makes
+every atomic add a plain load, add and store, as nvptx_host_ir.py's does.
 """
 import re
 import sys
+
+from host_ir_common import internalize, plain_add, split_params
 
 
 def bits_of(ty):
@@ -106,40 +109,6 @@ def definition(name, grid=False):
             "  ret %s %%x\n}\n" % (ty, name, ty, "\n  ".join(lines), ty))
 
 
-def split_params(text):
-    """The parameters of a definition's list, split at top-level commas."""
-    params, depth, quoted, cur = [], 0, False, ""
-    for ch in text:
-        if ch == '"':
-            quoted = not quoted
-        elif not quoted and ch in "({[<":
-            depth += 1
-        elif not quoted and ch in ")}]>":
-            depth -= 1
-        if ch == "," and depth == 0 and not quoted:
-            params.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        params.append(cur.strip())
-    return params
-
-
-def internalize(line):
-    """A definition or global of the device module, made internal."""
-    m = re.match(r"(define|@[\w.$\"]+ =) ((?:(?:linkonce_odr|weak_odr|"
-                 r"linkonce|weak|available_externally|dso_local|"
-                 r"hidden|protected|local_unnamed_addr|unnamed_addr) )*)(.*)",
-                 line)
-    if not m or m.group(3).split(" ")[0] in ("internal", "private", "external",
-                                             "extern_weak", "appending"):
-        return line
-    keep = [w for w in m.group(2).split() if w.endswith("unnamed_addr")]
-    rest = re.sub(r",? comdat(\([^)]*\))?", "", m.group(3))
-    return " ".join([m.group(1), "internal"] + keep + [rest])
-
-
 KERNEL = re.compile(r"^define [^@]*amdgpu_kernel void @([\w.$]+)\((.*)\)"
                     r"[^(]*\{$", re.M)
 
@@ -176,6 +145,8 @@ def grid_entries(kernels):
 
 def main():
     args = sys.argv[1:]
+    plain = "--plain-atomics" in args
+    args = [a for a in args if a != "--plain-atomics"]
     grid = args[0] == "--grid"
     args = args[1:] if grid else args
     text = open(args[0]).read()
@@ -214,6 +185,8 @@ def main():
             if re.match(r"\$.* = comdat", line):
                 continue
             line = internalize(line)
+        if plain:
+            line = plain_add(line)
             if line.startswith("define") and ".kernel(" in line:
                 # (An aggregate argument: the entry passes its address.)
                 line = re.sub(r" (byref|byval)\((%[^)]*|\w+)\)", "", line)
@@ -229,6 +202,7 @@ def main():
         out += ["declare i32 @emu_sreg(i32)",
                 "declare ptr @emu_implicitarg()",
                 "declare ptr @emu_dispatch()",
+                "declare void @emu_yield()",
                 "declare void @emu_barrier()"]
         out += grid_entries(kernels)
     else:

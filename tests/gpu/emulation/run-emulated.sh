@@ -33,13 +33,13 @@ fi
 out="$PWD/$(basename "${src%.*}")${hip:+-hip}-emulated${level}"
 mkdir -p "$out"
 cxx=${ADCCXX:?}
+# (EMULATE_PLAIN_ATOMICS=1: atomic adds made plain, a check of the check.)
 if [[ -n $hip ]]; then
   flags=(-std=c++17 -x hip -nogpuinc -nogpulib --offload-arch=gfx90a "$@")
-  rewrite=(amdgcn_host_ir.py --grid)
+  rewrite=(amdgcn_host_ir.py --grid ${EMULATE_PLAIN_ATOMICS:+--plain-atomics})
 else
   flags=(-std=c++17 -Wno-unknown-cuda-version -x cuda --cuda-path="$cuda"
          --cuda-gpu-arch=sm_80 "$@")
-  # (EMULATE_PLAIN_ATOMICS=1: atomic adds made plain, a check of the check.)
   rewrite=(nvptx_host_ir.py --grid ${EMULATE_PLAIN_ATOMICS:+--plain-atomics})
 fi
 echo "+ $cxx $level ${flags[*]} --cuda-device-only -S -emit-llvm $src"
