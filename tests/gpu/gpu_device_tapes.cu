@@ -8,8 +8,9 @@
 // threads of four blocks by atomic adds.
 //
 // With -DTAPE_RESERVE=256 the reserve is 256 bytes and the longest loops
-// need more: the kernel stops at the record with CUDA's assertion message
-// (the record's file and line), which ctest gpu.emulated_device_tapes_overflow
+// and recursions need more: the kernel stops at the record with CUDA's
+// assertion message (the record's file and line; the first thread past
+// it, in any of the three), which ctest gpu.emulated_device_tapes_overflow
 // expects. Exits 77, saying why, without a GPU.
 #include <cmath>
 #include <cstdio>

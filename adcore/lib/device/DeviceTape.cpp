@@ -404,6 +404,8 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
   // The slot bytes of each function whose sweeps record in a slot.
   DenseMap<const Value *, uint64_t> SlotBytes;
   SmallVector<ApartSweep, 4> Apart;
+  // (The functions that run a sweep of split mode, with a slot.)
+  SmallPtrSet<const Function *, 4> SplitSweeps;
   for (Function &F : M) {
     if (Dead(F))
       continue;
@@ -426,6 +428,7 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
       continue;
     }
     if (S.Slot) {
+      SplitSweeps.insert(&F);
       std::optional<uint64_t> Capacity;
       if (T.Unbounded)
         Capacity = T.Bytes + std::max(T.LargestUnbounded, slotReserve(M));
@@ -451,7 +454,7 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
     }
   }
   resolveSlotSizes(Ctx, SlotBytes);
-  if (!Apart.empty() && !shareApartTapes(Ctx, Apart))
+  if (!Apart.empty() && !shareApartTapes(Ctx, Apart, SplitSweeps))
     return;
   // What still uses the tape cannot keep it in a frame: the sweeps run
   // apart (split mode, recursion).

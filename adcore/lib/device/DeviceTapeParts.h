@@ -10,6 +10,7 @@
 #define ADCORE_DEVICE_DEVICETAPEPARTS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/IRBuilder.h"
@@ -79,9 +80,12 @@ struct ApartSweep {
 };
 
 /// Gives the sweeps \p Apart one tape in the frame of each function that
-/// calls them without being one (FrameReserve.cpp); false after an error.
-bool shareApartTapes(SynthesisContext &Ctx,
-                     llvm::MutableArrayRef<ApartSweep> Apart);
+/// calls them without being one and runs both (FrameReserve.cpp); false
+/// after an error, where one is called otherwise, or from a function of
+/// \p SplitSweeps (split mode: its two halves run apart).
+bool shareApartTapes(
+    SynthesisContext &Ctx, llvm::MutableArrayRef<ApartSweep> Apart,
+    const llvm::SmallPtrSetImpl<const llvm::Function *> &SplitSweeps);
 
 } // namespace devtape
 } // namespace adcore

@@ -22,6 +22,7 @@
 #include "Synthesis.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -128,24 +129,40 @@ void emitFrameOverflow(IRBuilder<> &B, CallInst &Push, uint64_t Capacity,
   B.CreateIntrinsic(Intrinsic::trap, {});
 }
 
-bool shareApartTapes(SynthesisContext &Ctx, MutableArrayRef<ApartSweep> Apart) {
+bool shareApartTapes(SynthesisContext &Ctx, MutableArrayRef<ApartSweep> Apart,
+                     const SmallPtrSetImpl<const Function *> &SplitSweeps) {
   Module &M = Ctx.module();
   SmallPtrSet<Function *, 8> Sweeps;
   for (ApartSweep &A : Apart)
     Sweeps.insert(A.F);
-  SmallPtrSet<Function *, 4> Roots;
+  auto Refuse = [&](ApartSweep &A) {
+    CallInst *At = A.T.Pushes.empty() ? A.T.Pops.front() : A.T.Pushes.front();
+    Ctx.error(*At, SeparateSweeps);
+    return false;
+  };
+  // A root runs both sweeps in its frame: it calls a sweep that pushes and
+  // one that pops, and is no sweep of split mode (whose two halves run in
+  // different kernels, the records in a slot).
+  DenseMap<Function *, unsigned> Roots; // (bit 0: calls a push, 1: a pop)
   for (ApartSweep &A : Apart)
     for (User *U : A.F->users()) {
       auto *Call = dyn_cast<CallInst>(U);
-      if (!Call || Call->getCalledFunction() != A.F) {
-        CallInst *At = A.T.Pushes.empty() ? A.T.Pops.front()
-                                           : A.T.Pushes.front();
-        Ctx.error(*At, SeparateSweeps);
-        return false;
-      }
-      if (!Sweeps.contains(Call->getFunction()))
-        Roots.insert(Call->getFunction());
+      if (!Call || Call->getCalledFunction() != A.F)
+        return Refuse(A);
+      Function *Caller = Call->getFunction();
+      // (Not a sweep made before another and left unused.)
+      if (Sweeps.contains(Caller) ||
+          (Caller->hasLocalLinkage() && Caller->use_empty()))
+        continue;
+      if (SplitSweeps.contains(Caller))
+        return Refuse(A);
+      Roots[Caller] |= A.T.Pushes.empty() ? 2 : 1;
     }
+  for (ApartSweep &A : Apart)
+    for (User *U : A.F->users())
+      if (auto It = Roots.find(cast<CallInst>(U)->getFunction());
+          It != Roots.end() && It->second != 3)
+        return Refuse(A);
   uint64_t Reserve = slotReserve(M);
   uint64_t Capacity = Reserve;
   for (ApartSweep &A : Apart)
@@ -154,7 +171,7 @@ bool shareApartTapes(SynthesisContext &Ctx, MutableArrayRef<ApartSweep> Apart) {
   Type *Ptr = PointerType::get(M.getContext(), 0);
   const DataLayout &DL = M.getDataLayout();
   DenseMap<Function *, Value *> State;
-  for (Function *Root : Roots) {
+  for (auto &[Root, Calls] : Roots) {
     IRBuilder<> EB(&*Root->getEntryBlock().getFirstInsertionPt());
     AllocaInst *Buf = EB.CreateAlloca(
         ArrayType::get(EB.getInt8Ty(), SlotHeader + Capacity),
@@ -174,7 +191,9 @@ bool shareApartTapes(SynthesisContext &Ctx, MutableArrayRef<ApartSweep> Apart) {
     for (User *U : make_early_inc_range(A.F->users())) {
       auto *Call = cast<CallInst>(U);
       SmallVector<Value *, 8> Args(Call->args());
-      Args.push_back(State.lookup(Call->getFunction()));
+      // (A caller left unused passes no state: it never runs.)
+      Value *St = State.lookup(Call->getFunction());
+      Args.push_back(St ? St : ConstantPointerNull::get(cast<PointerType>(Ptr)));
       CallInst *NC = CallInst::Create(New[A.F], Args, "", Call->getIterator());
       NC->takeName(Call);
       NC->setCallingConv(Call->getCallingConv());
