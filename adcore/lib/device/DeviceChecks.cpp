@@ -9,8 +9,8 @@
 //   float bits shuffled   a cross-lane operation (NVVM shuffle, AMDGPU
 //                         ds_bpermute, DPP, readlane) of integers made of
 //                         a float's bits (CUDA's and HIP's shuffles of
-//                         floats and doubles have rules: rules/WarpShuffles.cpp,
-//                         rules/HipShuffles.cpp)
+//                         floats and doubles have rules:
+//                         rules/WarpShuffles.cpp, rules/HipShuffles.cpp)
 //
 // Barriers of a block (__syncthreads(), __syncwarp(), AMDGPU's s_barrier
 // and the fences around it) are no error: in forward mode a barrier stays

@@ -1,4 +1,4 @@
-//===- FrameReserve.cpp - Records of run-time count in a GPU thread's frame ===//
+//===- FrameReserve.cpp - Records of run-time count in a frame ------------===//
 //
 // A combined gradient in device code whose records have no bound known at
 // compile time (a loop of run-time trip count, recursion) keeps them in a
@@ -18,11 +18,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "device/DeviceTapeParts.h"
 #include "Synthesis.h"
+#include "device/DeviceTapeParts.h"
 
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -119,9 +119,9 @@ void emitFrameOverflow(IRBuilder<> &B, CallInst &Push, uint64_t Capacity,
          "recursion); define adcc_device_tape_bytes larger than " +
          Twine(Reserve))
             .str();
-    SmallVector<Value *, 5> Args = {
-        deviceString(B, M, Text), deviceString(B, M, File), B.getInt32(Line),
-        deviceString(B, M, Name)};
+    SmallVector<Value *, 5> Args = {deviceString(B, M, Text),
+                                    deviceString(B, M, File), B.getInt32(Line),
+                                    deviceString(B, M, Name)};
     if (Fail.getFunctionType()->getNumParams() == 5)
       Args.push_back(B.getInt64(1)); // (CUDA's: the size of a char)
     B.CreateCall(Fail, Args);
@@ -173,9 +173,9 @@ bool shareApartTapes(SynthesisContext &Ctx, MutableArrayRef<ApartSweep> Apart,
   DenseMap<Function *, Value *> State;
   for (auto &[Root, Calls] : Roots) {
     IRBuilder<> EB(&*Root->getEntryBlock().getFirstInsertionPt());
-    AllocaInst *Buf = EB.CreateAlloca(
-        ArrayType::get(EB.getInt8Ty(), SlotHeader + Capacity),
-        DL.getAllocaAddrSpace(), nullptr, "device.tape.shared");
+    AllocaInst *Buf =
+        EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), SlotHeader + Capacity),
+                        DL.getAllocaAddrSpace(), nullptr, "device.tape.shared");
     Buf->setAlignment(Align(RecordAlign));
     EB.CreateStore(EB.getInt64(0), Buf);
     State[Root] = EB.CreateAddrSpaceCast(Buf, Ptr);
@@ -193,7 +193,8 @@ bool shareApartTapes(SynthesisContext &Ctx, MutableArrayRef<ApartSweep> Apart,
       SmallVector<Value *, 8> Args(Call->args());
       // (A caller left unused passes no state: it never runs.)
       Value *St = State.lookup(Call->getFunction());
-      Args.push_back(St ? St : ConstantPointerNull::get(cast<PointerType>(Ptr)));
+      Args.push_back(St ? St
+                        : ConstantPointerNull::get(cast<PointerType>(Ptr)));
       CallInst *NC = CallInst::Create(New[A.F], Args, "", Call->getIterator());
       NC->takeName(Call);
       NC->setCallingConv(Call->getCallingConv());
@@ -215,8 +216,7 @@ bool shareApartTapes(SynthesisContext &Ctx, MutableArrayRef<ApartSweep> Apart,
         },
         Capacity,
         [&](IRBuilder<> &B, CallInst &Push) {
-          emitFrameOverflow(B, Push, Capacity, Reserve,
-                            Ctx.displayName(*A.F));
+          emitFrameOverflow(B, Push, Capacity, Reserve, Ctx.displayName(*A.F));
         });
   }
   return true;

@@ -80,8 +80,7 @@ bool isHipShuffle(const Function &F) {
   StringRef Name = F.getName();
   for (StringRef Prefix : HipShufflePrefixes)
     if (Name.starts_with(Prefix) &&
-        Name.drop_front(Prefix.size()).starts_with(T->isFloatTy() ? "f"
-                                                                  : "d"))
+        Name.drop_front(Prefix.size()).starts_with(T->isFloatTy() ? "f" : "d"))
       return true;
   return false;
 }
@@ -131,8 +130,8 @@ bool hipShuffleGradientRule(const Function &F, Function *&Augmented,
   // The lane this lane's value came from: its id, shuffled as the value.
   Value *Source = B.CreateFPToSI(
       B.CreateCall(Shuffle, {B.CreateSIToFP(Lane, T), Delta, Width}), I32);
-  Value *Active = B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {I64},
-                                    {B.getTrue()});
+  Value *Active =
+      B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {I64}, {B.getTrue()});
   Value *Lanes = B.CreateIntrinsic(I32, Intrinsic::amdgcn_wavefrontsize, {});
   BasicBlock *Loop = BasicBlock::Create(Ctx, "round", Reverse);
   BasicBlock *Done = BasicBlock::Create(Ctx, "gathered", Reverse);
@@ -145,8 +144,8 @@ bool hipShuffleGradientRule(const Function &F, Function *&Augmented,
   Value *Its = B.CreateIntrinsic(Intrinsic::amdgcn_readlane, {T}, {Adjoint, K});
   Value *ItsSource =
       B.CreateIntrinsic(Intrinsic::amdgcn_readlane, {I32}, {Source, K});
-  Value *Runs = B.CreateTrunc(B.CreateLShr(Active, B.CreateZExt(K, I64)),
-                              B.getInt1Ty());
+  Value *Runs =
+      B.CreateTrunc(B.CreateLShr(Active, B.CreateZExt(K, I64)), B.getInt1Ty());
   Value *Mine = B.CreateAnd(Runs, B.CreateICmpEQ(ItsSource, Lane));
   Value *Next =
       B.CreateFAdd(Sum, B.CreateSelect(Mine, Its, Constant::getNullValue(T)));
