@@ -32,6 +32,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/IPO/Internalize.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
@@ -143,7 +144,9 @@ void linkLibraries(Module &M, const std::vector<std::string> &Libraries) {
 bool keepDeviceMathOutOfLine(Module &M) {
   if (!isDeviceModule(M))
     return false;
-  bool Changed = false;
+  // (Raw NVVM shuffles of floats take the header's rules, in a function.)
+  bool Changed = wrapRawShuffles(M);
+  SmallVector<GlobalValue *, 4> Pinned;
   for (Function &F : M) {
     // (CUDA's warp shuffles of floats and doubles have rules too.)
     if (F.isDeclaration() ||
@@ -153,8 +156,15 @@ bool keepDeviceMathOutOfLine(Module &M) {
     F.addFnAttr(KeptDeviceMathAttr);
     F.removeFnAttr(Attribute::AlwaysInline);
     F.addFnAttr(Attribute::NoInline);
+    // (HIP's shuffles, which AMDGPU internalizes before optimizing: marked
+    // used, so that no pass drops their constant parameters, and with them
+    // the signature their rules know.)
+    if (isHipShuffle(F))
+      Pinned.push_back(&F);
     Changed = true;
   }
+  if (!Pinned.empty())
+    appendToCompilerUsed(M, Pinned);
   return Changed;
 }
 
@@ -198,6 +208,16 @@ void finishDeviceMath(Module &M, const std::vector<std::string> &Libraries) {
     }
     InlineCalls(F);
   }
+  // (The holders of raw shuffles, inlined everywhere: the program never
+  // had them.)
+  removeFromUsedLists(M, [](Constant *C) {
+    auto *F = dyn_cast<Function>(C);
+    return F && isHipShuffle(*F);
+  });
+  for (Function &F : make_early_inc_range(M))
+    if ((isRawShuffleHolder(F) || isHipShuffle(F)) && F.use_empty() &&
+        F.isDiscardableIfUnused())
+      F.eraseFromParent();
 }
 
 } // namespace adcore

@@ -7,10 +7,12 @@
 // with trip counts whose records do not fit in the slots stops with the
 // launch's message (exit status 1), before any reverse kernel runs.
 // Skipped (exit 77, with the reason) where no CUDA device is present.
+// Compiled with -x hip the GPU backend is adcc::hip (cuda_device.h): the
+// grid emulation runs it so for AMDGPU.
+#include <adcc/kernels.hpp>
+
 #include "check.h"
 #include "cuda_device.h"
-
-#include <adcc/kernels.hpp>
 
 #include <cstring>
 #include <string>
@@ -38,7 +40,7 @@ struct Series {
 /// The sum of the squares of the items' results, on the GPU or the CPU.
 template <bool Gpu> double loss(int Base, const double *X, double *Y) {
   if constexpr (Gpu)
-    adcc::launch(adcc::cuda, Series{}, adcc::range(M), adcc::range(WG),
+    adcc::launch(adcc_test::gpu, Series{}, adcc::range(M), adcc::range(WG),
                  adcc::Const(Base), X, Y);
   else
     adcc::launch(adcc::cpu, Series{}, adcc::range(M), adcc::range(WG),

@@ -1,6 +1,7 @@
 // The check of one function of warp_functions.h, wherever its kernels run:
-// Run(Kind, X, E, Out) runs one kernel over the 32 lanes (Kind 0: values
-// of X into Out; 1: tangents at X in the direction E; 2: gradients at X).
+// Run(Kind, X, E, Out) runs one kernel over the N lanes (32: a CUDA warp,
+// 64: an AMDGPU wavefront; Kind 0: values of X into Out; 1: tangents at X
+// in the direction E; 2: gradients at X).
 // The gradient dL/dx_j is compared with central differences of L and with
 // the sum over the lanes of the tangents in the direction e_j. Prints
 // "NAME: ok" or a FAIL line per wrong component; returns the failures.
@@ -10,16 +11,18 @@
 #include <cmath>
 #include <cstdio>
 
-template <class T, class Runner>
+template <class T, int N = 32, class Runner>
 int checkWarpFunction(const char *Name, Runner &&Run) {
   const double Tol = sizeof(T) == 8 ? 1e-7 : 2e-3;
   const T H = sizeof(T) == 8 ? T(1e-6) : T(1e-2);
-  T X[32], G[32];
-  for (int L = 0; L < 32; ++L)
-    X[L] = T(0.3 + 0.05 * L - 0.002 * L * L);
+  T X[N], G[N];
+  for (int L = 0; L < N; ++L) {
+    double U = 32.0 * L / N; // (the lane, scaled to a warp of 32)
+    X[L] = T(0.3 + 0.05 * U - 0.002 * U * U);
+  }
   Run(2, X, X, G);
   auto Total = [&](const T *At) {
-    T Y[32];
+    T Y[N];
     Run(0, At, At, Y);
     double S = 0;
     for (T V : Y)
@@ -27,9 +30,9 @@ int checkWarpFunction(const char *Name, Runner &&Run) {
     return S;
   };
   int Bad = 0;
-  for (int J = 0; J < 32; ++J) {
-    T Plus[32], Minus[32], E[32] = {}, Tan[32];
-    for (int L = 0; L < 32; ++L)
+  for (int J = 0; J < N; ++J) {
+    T Plus[N], Minus[N], E[N] = {}, Tan[N];
+    for (int L = 0; L < N; ++L)
       Plus[L] = Minus[L] = X[L];
     Plus[J] += H;
     Minus[J] -= H;

@@ -11,8 +11,8 @@
 #define WARP_FUNCTIONS(X)                                                      \
   X(down_tree, double, D) X(butterfly, double, D) X(up_scan, double, D)        \
   X(up_kept, double, D) X(segments, double, D) X(broadcast, double, D)         \
-  X(gather, double, D) X(float_xor, float, F) X(shared_ring, double, D)        \
-  X(log_gamma, double, D) X(gamma, double, D)
+  X(gather, double, D) X(float_xor, float, F) X(raw_float, float, F)          \
+  X(shared_ring, double, D) X(log_gamma, double, D) X(gamma, double, D)
 
 #ifdef __CUDACC__
 extern __device__ double __enzyme_fwddiff(void *, ...);
@@ -81,6 +81,16 @@ __device__ float float_xor(float x) {
   v += __shfl_xor_sync(full, v, 16);
   v += __shfl_down_sync(full, v * x, 1);
   return v;
+}
+
+// The raw NVVM builtins of a float, PTX's c operand given: down by 2 in
+// segments of 16 lanes (c = (32 - 16) << 8 | 31), up by 1 (c = 0), xor by
+// 4, and lane 3 of each segment of 8 lanes to all of it.
+__device__ float raw_float(float x) {
+  float v = __nvvm_shfl_sync_down_f32(full, x * x, 2, (16 << 8) | 31);
+  v += __nvvm_shfl_sync_up_f32(full, v * x, 1, 0);
+  v *= __nvvm_shfl_sync_bfly_f32(full, v, 4, 31);
+  return v + __nvvm_shfl_sync_idx_f32(full, x, 3, (24 << 8) | 31) * x;
 }
 
 // A __shared__ array named by the function, in reverse mode: its shadow

@@ -8,8 +8,9 @@
 //   grid synchronization  cooperative groups' grid.sync()
 //   float bits shuffled   a cross-lane operation (NVVM shuffle, AMDGPU
 //                         ds_bpermute, DPP, readlane) of integers made of
-//                         a float's bits (CUDA's shuffles of floats and
-//                         doubles have rules: rules/WarpShuffles.cpp)
+//                         a float's bits (CUDA's and HIP's shuffles of
+//                         floats and doubles have rules:
+//                         rules/WarpShuffles.cpp, rules/HipShuffles.cpp)
 //
 // Barriers of a block (__syncthreads(), __syncwarp(), AMDGPU's s_barrier
 // and the fences around it) are no error: in forward mode a barrier stays
@@ -198,9 +199,10 @@ bool checkDeviceCode(const Function &Primal, bool Reverse,
           What = Row->What;
         else if ((AtCallSite = shufflesFloatBits(*Call)))
           What = "a warp shuffle of the bits of a floating-point value (as "
-                 "integers, which carry no derivative; in CUDA, shuffle the "
-                 "float or double itself with __shfl_sync, __shfl_up_sync, "
-                 "__shfl_down_sync or __shfl_xor_sync)";
+                 "integers, which carry no derivative; shuffle the float or "
+                 "double itself: CUDA's __shfl_sync, __shfl_up_sync, "
+                 "__shfl_down_sync, __shfl_xor_sync, HIP's __shfl, "
+                 "__shfl_up, __shfl_down, __shfl_xor)";
       }
       if (What.empty())
         continue;

@@ -56,6 +56,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "device/DeviceCode.h"
+#include "device/DeviceTapeParts.h"
 #include "Synthesis.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -63,20 +64,22 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 
 using namespace llvm;
 
 namespace adcore {
+using namespace devtape;
 namespace {
-
-constexpr uint64_t RecordAlign = 16;
 
 bool isTapeCall(const CallInst &Call, StringRef Name) {
   const Function *F = Call.getCalledFunction();
@@ -138,18 +141,6 @@ void promoteLocals(Function &F, DominatorTree &DT, AssumptionCache &AC) {
 /// unless the module defines `adcc_device_tape_bytes`.
 constexpr uint64_t DefaultReserve = 8192;
 
-/// The tape of one function: its pushes and pops and the bytes they need.
-struct FrameTape {
-  SmallVector<CallInst *, 8> Pushes, Pops, Threads;
-  /// The bytes of the pushes whose bound is known.
-  uint64_t Bytes = 0;
-  /// The first push whose trips are unknown (the record's own size is
-  /// bounded: a slot can take it), the largest such record.
-  CallInst *Unbounded = nullptr;
-  uint64_t LargestUnbounded = 0;
-  /// The first push whose record's own size is unknown.
-  CallInst *UnknownRecord = nullptr;
-};
 
 /// The most bytes one record of \p Push takes.
 std::optional<uint64_t> recordBound(CallInst &Push, ScalarEvolution &SE) {
@@ -213,8 +204,9 @@ FrameTape collectTape(Function &F, bool Promote) {
     }
     std::optional<uint64_t> Record = recordBound(*Push, SE);
     if (!Record) {
-      T.UnknownRecord = Push;
-      return T;
+      if (!T.UnknownRecord)
+        T.UnknownRecord = Push;
+      continue;
     }
     if (!T.Unbounded)
       T.Unbounded = Push;
@@ -223,66 +215,34 @@ FrameTape collectTape(Function &F, bool Promote) {
   return T;
 }
 
-/// Replaces \p T's pushes and pops by bumps of the 64-bit offset at \p Top
-/// into the records that \p Records gives (at the call), each record
-/// rounded up to RecordAlign, and drops the unused thread-tape queries.
-/// With a \p Capacity, a push that ends past it gets the records' start.
-void bumpOffsets(FrameTape &T, Value *Top,
-                 function_ref<Value *(IRBuilder<> &)> Records,
-                 std::optional<uint64_t> Capacity = std::nullopt) {
-  auto Replace = [&](CallInst *Call, bool IsPush) {
-    IRBuilder<> B(Call);
-    Type *I64 = B.getInt64Ty();
-    Value *Size = B.CreateZExtOrTrunc(Call->getArgOperand(1), I64);
-    Value *Step = B.CreateAnd(B.CreateAdd(Size, B.getInt64(RecordAlign - 1)),
-                              B.getInt64(~(RecordAlign - 1)));
-    Value *Old = B.CreateLoad(I64, Top, "tape.top");
-    Value *New = IsPush ? B.CreateAdd(Old, Step) : B.CreateSub(Old, Step);
-    B.CreateStore(New, Top);
-    Value *Offset = IsPush ? Old : New;
-    if (IsPush && Capacity)
-      Offset = B.CreateSelect(B.CreateICmpULE(New, B.getInt64(*Capacity)),
-                              Old, B.getInt64(0), "tape.in.slot");
-    Value *At = B.CreateInBoundsGEP(B.getInt8Ty(), Records(B), Offset);
-    if (At->getType() != Call->getType())
-      At = B.CreateAddrSpaceCast(At, Call->getType());
-    Call->replaceAllUsesWith(At);
-    Call->eraseFromParent();
-  };
-  for (CallInst *Push : T.Pushes)
-    Replace(Push, true);
-  for (CallInst *Pop : T.Pops)
-    Replace(Pop, false);
-  for (CallInst *Thread : T.Threads)
-    if (Thread->use_empty())
-      Thread->eraseFromParent();
-}
+
 
 /// Replaces \p T's pushes and pops by bumps of an offset into a buffer of
-/// \p F's frame.
-void placeInFrame(Function &F, FrameTape &T) {
+/// \p F's frame: T.Bytes, or, with records of unknown size, \p Capacity
+/// bytes, each push checked against it (emitFrameOverflow).
+void placeInFrame(Function &F, FrameTape &T,
+                  std::optional<uint64_t> Capacity = std::nullopt,
+                  uint64_t Reserve = 0, StringRef Name = "") {
   const DataLayout &DL = F.getParent()->getDataLayout();
   IRBuilder<> EB(&*F.getEntryBlock().getFirstInsertionPt());
   Type *I64 = EB.getInt64Ty();
-  AllocaInst *Buf = EB.CreateAlloca(ArrayType::get(EB.getInt8Ty(), T.Bytes),
-                                    DL.getAllocaAddrSpace(), nullptr,
-                                    "device.tape");
+  AllocaInst *Buf = EB.CreateAlloca(
+      ArrayType::get(EB.getInt8Ty(), Capacity.value_or(T.Bytes)),
+      DL.getAllocaAddrSpace(), nullptr, "device.tape");
   Buf->setAlignment(Align(RecordAlign));
   AllocaInst *Top =
       EB.CreateAlloca(I64, DL.getAllocaAddrSpace(), nullptr, "device.tape.top");
   EB.CreateStore(EB.getInt64(0), Top);
-  bumpOffsets(T, Top, [&](IRBuilder<> &) { return Buf; });
+  bumpOffsets(
+      T, Top, [&](IRBuilder<> &) { return Buf; }, Capacity,
+      [&](IRBuilder<> &B, CallInst &Push) {
+        emitFrameOverflow(B, Push, *Capacity, Reserve, Name);
+      });
 }
 
-constexpr const char *SeparateSweeps =
-    "tape of unknown size in device code: the two sweeps do not run in one "
-    "function here (split mode without a tape slot, recursion, or a "
-    "derivative called from several places); use __enzyme_autodiff of a "
-    "non-recursive function, or give split mode a slot (enzyme_tape)";
 
 constexpr const char *SlotMark = "adcc_device_tape_slot";
 constexpr const char *SizeMark = "adcc_device_tape_size";
-constexpr uint64_t SlotHeader = 16;
 
 /// The slot marks of \p F, or an error at the second mark of another slot.
 struct SlotMarks {
@@ -324,15 +284,6 @@ void placeInSlot(Function &F, FrameTape &T, SlotMarks &S,
       Capacity);
 }
 
-/// The bytes a slot keeps for records of unknown size: the module's
-/// `adcc_device_tape_bytes` (a constant integer), else DefaultReserve.
-uint64_t slotReserve(const Module &M) {
-  if (const GlobalVariable *G = M.getNamedGlobal("adcc_device_tape_bytes"))
-    if (auto *C = dyn_cast_or_null<ConstantInt>(
-            G->hasInitializer() ? G->getInitializer() : nullptr))
-      return std::min<uint64_t>(C->getZExtValue(), MaxThreadTape);
-  return DefaultReserve;
-}
 
 /// Replaces each __enzyme_augmentsize mark by the slot bytes of its
 /// function in \p Bytes.
@@ -384,6 +335,65 @@ constexpr MissingDeviceFeature MissingDeviceFeatures[] = {
 
 } // namespace
 
+namespace devtape {
+
+const char *const SeparateSweeps =
+    "tape of unknown size in device code: the two sweeps do not run in one "
+    "function here (split mode without a tape slot, recursion, or a "
+    "derivative called from several places); use __enzyme_autodiff of a "
+    "non-recursive function, or give split mode a slot (enzyme_tape)";
+
+uint64_t slotReserve(const Module &M) {
+  if (const GlobalVariable *G = M.getNamedGlobal("adcc_device_tape_bytes"))
+    if (auto *C = dyn_cast_or_null<ConstantInt>(
+            G->hasInitializer() ? G->getInitializer() : nullptr))
+      return std::min<uint64_t>(C->getZExtValue(), MaxThreadTape);
+  return DefaultReserve;
+}
+
+void bumpOffsets(FrameTape &T, Value *Top,
+                 function_ref<Value *(IRBuilder<> &)> Records,
+                 std::optional<uint64_t> Capacity, OverflowFn Overflow) {
+  auto Replace = [&](CallInst *Call, bool IsPush) {
+    IRBuilder<> B(Call);
+    Type *I64 = B.getInt64Ty();
+    Value *Size = B.CreateZExtOrTrunc(Call->getArgOperand(1), I64);
+    Value *Step = B.CreateAnd(B.CreateAdd(Size, B.getInt64(RecordAlign - 1)),
+                              B.getInt64(~(RecordAlign - 1)));
+    Value *Old = B.CreateLoad(I64, Top, "tape.top");
+    Value *New = IsPush ? B.CreateAdd(Old, Step) : B.CreateSub(Old, Step);
+    B.CreateStore(New, Top);
+    Value *Offset = IsPush ? Old : New;
+    if (IsPush && Capacity && Overflow) {
+      Value *Past = B.CreateICmpUGT(New, B.getInt64(*Capacity), "tape.past");
+      Instruction *Then = SplitBlockAndInsertIfThen(
+          Past, Call->getIterator(), /*Unreachable=*/true,
+          MDBuilder(Call->getContext()).createUnlikelyBranchWeights());
+      IRBuilder<> TB(Then);
+      TB.SetCurrentDebugLocation(Call->getDebugLoc());
+      Overflow(TB, *Call);
+      B.SetInsertPoint(Call);
+    } else if (IsPush && Capacity) {
+      Offset = B.CreateSelect(B.CreateICmpULE(New, B.getInt64(*Capacity)),
+                              Old, B.getInt64(0), "tape.in.slot");
+    }
+    Value *At = B.CreateInBoundsGEP(B.getInt8Ty(), Records(B), Offset);
+    if (At->getType() != Call->getType())
+      At = B.CreateAddrSpaceCast(At, Call->getType());
+    Call->replaceAllUsesWith(At);
+    Call->eraseFromParent();
+  };
+  for (CallInst *Push : T.Pushes)
+    Replace(Push, true);
+  for (CallInst *Pop : T.Pops)
+    Replace(Pop, false);
+  for (CallInst *Thread : T.Threads)
+    if (Thread->use_empty())
+      Thread->eraseFromParent();
+}
+
+} // namespace devtape
+
 void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
   Module &M = Ctx.module();
   // (Not the sweeps inlined everywhere, which are removed afterwards.)
@@ -393,6 +403,9 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
   SmallPtrSet<const Function *, 4> Reported;
   // The slot bytes of each function whose sweeps record in a slot.
   DenseMap<const Value *, uint64_t> SlotBytes;
+  SmallVector<ApartSweep, 4> Apart;
+  // (The functions that run a sweep of split mode, with a slot.)
+  SmallPtrSet<const Function *, 4> SplitSweeps;
   for (Function &F : M) {
     if (Dead(F))
       continue;
@@ -405,18 +418,17 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
                              "in one function record in one tape slot");
       continue;
     }
-    if (T.UnknownRecord || (T.Unbounded && !S.Slot)) {
+    if (T.UnknownRecord && S.Slot) {
       Reported.insert(&F);
-      Ctx.error(T.UnknownRecord ? *T.UnknownRecord : *T.Unbounded,
-                "tape of unknown size in device code: what the reverse sweep "
-                "needs is recorded in a loop whose trip count is not known "
-                "at compile time (or in a recursive function); give the loop "
-                "a constant bound, or launch the kernel with adcc::launch "
-                "(or split mode with a tape slot), whose slots take records "
-                "of unknown size");
+      Ctx.error(*T.UnknownRecord,
+                "tape of unknown size in device code: a record whose own "
+                "size is not known at compile time (a variable-length array) "
+                "does not fit a tape slot; use __enzyme_autodiff, whose tape "
+                "in the thread's frame takes it");
       continue;
     }
     if (S.Slot) {
+      SplitSweeps.insert(&F);
       std::optional<uint64_t> Capacity;
       if (T.Unbounded)
         Capacity = T.Bytes + std::max(T.LargestUnbounded, slotReserve(M));
@@ -427,16 +439,23 @@ void placeDeviceTapes(SynthesisContext &Ctx, bool Promote) {
       placeInSlot(F, T, S, Capacity);
     } else if (T.Pushes.empty() != T.Pops.empty()) {
       // (One sweep without the other: its records would die with the
-      // frame before the other sweep reads them.)
-      Reported.insert(&F);
-      CallInst *At = T.Pushes.empty() ? T.Pops.front() : T.Pushes.front();
-      Ctx.error(*At, SeparateSweeps);
+      // frame before the other sweep reads them; they go to the frame of
+      // the function that calls both, below.)
+      Apart.push_back({&F, std::move(T)});
       continue;
+    } else if (T.Unbounded || T.UnknownRecord) {
+      // A combined gradient with records of unknown size: the bounded
+      // records plus the reserve, in its frame, each push checked.
+      uint64_t Reserve = slotReserve(M);
+      uint64_t Capacity = T.Bytes + std::max(T.LargestUnbounded, Reserve);
+      placeInFrame(F, T, Capacity, Reserve, Ctx.displayName(F));
     } else if (!T.Pushes.empty()) {
       placeInFrame(F, T);
     }
   }
   resolveSlotSizes(Ctx, SlotBytes);
+  if (!Apart.empty() && !shareApartTapes(Ctx, Apart, SplitSweeps))
+    return;
   // What still uses the tape cannot keep it in a frame: the sweeps run
   // apart (split mode, recursion).
   for (Function &F : M)

@@ -26,6 +26,12 @@
 // A double is shuffled as two 32-bit halves with one predicate, as the
 // header does.
 //
+// The raw NVVM intrinsics of a float (`__nvvm_shfl_sync_down_f32(mask, x,
+// b, c)`, PTX's `c` operand given by the program) take the same rules: at
+// the start of the pipeline each call becomes a call of a function that
+// holds the intrinsic (`adcc.nvvm.shfl.sync.down.f32`), kept
+// out of line and inlined after the AD pass as the header's shuffles are.
+//
 //===----------------------------------------------------------------------===//
 
 #include "WarpShuffles.h"
@@ -44,12 +50,18 @@ namespace {
 enum class Mode { Idx, Up, Down, Xor };
 
 /// A shuffle of the CUDA header, by the start of its mangled name (the
-/// parameter after the mask is the value: `f` or `d`).
+/// parameter after the mask is the value: `f` or `d`), or the function
+/// that holds a raw NVVM intrinsic of a float, by its name.
 struct ShuffleRow {
   const char *Prefix;
   Mode How;
   /// The low bits of PTX's `c` operand the header passes (the clamp).
   unsigned Clamp;
+  /// The last parameter is PTX's `c` itself (a raw intrinsic), not the
+  /// header's width.
+  bool RawC = false;
+  /// The raw intrinsic of a float that the function holds.
+  const char *Intrinsic = nullptr;
 };
 
 constexpr ShuffleRow ShuffleTable[] = {
@@ -57,6 +69,14 @@ constexpr ShuffleRow ShuffleTable[] = {
     {"_Z14__shfl_up_syncj", Mode::Up, 0},
     {"_Z16__shfl_down_syncj", Mode::Down, 0x1f},
     {"_Z15__shfl_xor_syncj", Mode::Xor, 0x1f},
+    {"adcc.nvvm.shfl.sync.idx.f32", Mode::Idx, 0, true,
+     "llvm.nvvm.shfl.sync.idx.f32"},
+    {"adcc.nvvm.shfl.sync.up.f32", Mode::Up, 0, true,
+     "llvm.nvvm.shfl.sync.up.f32"},
+    {"adcc.nvvm.shfl.sync.down.f32", Mode::Down, 0, true,
+     "llvm.nvvm.shfl.sync.down.f32"},
+    {"adcc.nvvm.shfl.sync.bfly.f32", Mode::Xor, 0, true,
+     "llvm.nvvm.shfl.sync.bfly.f32"},
 };
 
 const ShuffleRow *rowFor(const Function &F) {
@@ -71,11 +91,14 @@ const ShuffleRow *rowFor(const Function &F) {
     if (!FT->getParamType(I)->isIntegerTy(32))
       return nullptr;
   StringRef Name = F.getName();
-  for (const ShuffleRow &Row : ShuffleTable)
-    if (Name.starts_with(Row.Prefix) &&
-        Name.drop_front(StringRef(Row.Prefix).size())
-            .starts_with(T->isFloatTy() ? "f" : "d"))
+  for (const ShuffleRow &Row : ShuffleTable) {
+    StringRef Prefix(Row.Prefix);
+    if (Row.RawC ? Name == Prefix && T->isFloatTy()
+                 : Name.starts_with(Prefix) &&
+                       Name.drop_front(Prefix.size())
+                           .starts_with(T->isFloatTy() ? "f" : "d"))
       return &Row;
+  }
   return nullptr;
 }
 
@@ -129,8 +152,11 @@ Function *ruleFunction(const Function &F, StringRef Kind, FunctionType *FT) {
   return W;
 }
 
-/// PTX's `c` operand of the header's shuffle of width \p Width.
+/// PTX's `c` operand of the header's shuffle of width \p Width (a raw
+/// intrinsic's own).
 Value *clampOperand(IRBuilder<> &B, const ShuffleRow &Row, Value *Width) {
+  if (Row.RawC)
+    return Width;
   return B.CreateOr(B.CreateShl(B.CreateSub(B.getInt32(32), Width), 8),
                     B.getInt32(Row.Clamp));
 }
@@ -204,7 +230,48 @@ Value *gatheredAdjoint(IRBuilder<> &B, Value *Mask, Value *SrcLane,
 
 } // namespace
 
-bool isWarpShuffle(const Function &F) { return rowFor(F) != nullptr; }
+bool isWarpShuffle(const Function &F) {
+  return rowFor(F) != nullptr || isHipShuffle(F);
+}
+
+bool wrapRawShuffles(Module &M) {
+  if (!M.getTargetTriple().isNVPTX())
+    return false;
+  bool Changed = false;
+  for (const ShuffleRow &Row : ShuffleTable) {
+    Function *Raw = Row.RawC ? M.getFunction(Row.Intrinsic) : nullptr;
+    if (!Raw || Raw->use_empty())
+      continue;
+    Function *W = M.getFunction(Row.Prefix);
+    if (!W) {
+      // (Not internal: the optimizations before the AD pass would drop its
+      // parameters, constants at the call, and with them the rule's
+      // signature.)
+      W = Function::Create(Raw->getFunctionType(),
+                           GlobalValue::LinkOnceODRLinkage, Row.Prefix, M);
+      W->setVisibility(GlobalValue::HiddenVisibility);
+      W->addFnAttr(Attribute::Convergent);
+      W->addFnAttr(Attribute::NoUnwind);
+      IRBuilder<> B(BasicBlock::Create(M.getContext(), "entry", W));
+      SmallVector<Value *, 4> Args;
+      for (Argument &A : W->args())
+        Args.push_back(&A);
+      B.CreateRet(B.CreateCall(Raw, Args));
+    }
+    for (User *U : make_early_inc_range(Raw->users()))
+      if (auto *Call = dyn_cast<CallInst>(U);
+          Call && Call->getCalledFunction() == Raw && Call->getFunction() != W) {
+        Call->setCalledFunction(W);
+        Changed = true;
+      }
+  }
+  return Changed;
+}
+
+bool isRawShuffleHolder(const Function &F) {
+  const ShuffleRow *Row = rowFor(F);
+  return Row && Row->RawC;
+}
 
 bool isWarpShuffleRule(const Function &F) {
   return F.hasLocalLinkage() && F.getName().starts_with("adcc.warp.");
@@ -212,7 +279,7 @@ bool isWarpShuffleRule(const Function &F) {
 
 Function *warpShuffleForwardRule(const Function &F) {
   if (!rowFor(F))
-    return nullptr;
+    return hipShuffleForwardRule(F);
   // (mask, x, dx, b, width) -> the tangent: dx shuffled as x is.
   Type *T = F.getReturnType();
   Type *I32 = Type::getInt32Ty(F.getContext());
@@ -231,7 +298,7 @@ bool warpShuffleGradientRule(const Function &F, Function *&Augmented,
                              Function *&Reverse) {
   const ShuffleRow *Row = rowFor(F);
   if (!Row)
-    return false;
+    return hipShuffleGradientRule(F, Augmented, Reverse);
   Type *T = F.getReturnType();
   LLVMContext &Ctx = F.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);

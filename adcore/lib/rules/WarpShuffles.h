@@ -3,7 +3,9 @@
 // CUDA's warp shuffles of floating-point values (`__shfl_sync`,
 // `__shfl_up_sync`, `__shfl_down_sync`, `__shfl_xor_sync` of a float or a
 // double: the functions of clang's CUDA header, which shuffle a double as
-// two 32-bit halves) have rules, given to the emitters as registered rules
+// two 32-bit halves; the raw NVVM builtins of a float,
+// `__nvvm_shfl_sync_down_f32` and friends; HIP's `__shfl`, `__shfl_up`,
+// `__shfl_down`, `__shfl_xor` of a float or a double on AMDGPU) have rules, given to the emitters as registered rules
 // are (CustomRules.h). A shuffle is linear in the value:
 //
 //   forward:  the tangent is shuffled the same way;
@@ -19,13 +21,33 @@
 
 namespace llvm {
 class Function;
+class Module;
 } // namespace llvm
 
 namespace adcore {
 
 /// Whether \p F is one of the CUDA header's shuffles of a float or a
-/// double in an NVPTX module.
+/// double in an NVPTX module, or one of HIP's in an AMDGPU module.
 bool isWarpShuffle(const llvm::Function &F);
+
+/// HIP's shuffles of a float or a double (`__shfl`, `__shfl_up`,
+/// `__shfl_down`, `__shfl_xor` of its header) in an AMDGPU module, and
+/// their rules (HipShuffles.cpp); the functions below dispatch to them.
+bool isHipShuffle(const llvm::Function &F);
+llvm::Function *hipShuffleForwardRule(const llvm::Function &F);
+bool hipShuffleGradientRule(const llvm::Function &F,
+                            llvm::Function *&Augmented,
+                            llvm::Function *&Reverse);
+
+/// Replaces each call of a raw NVVM shuffle of a float in NVPTX module
+/// \p M (`llvm.nvvm.shfl.sync.down.f32`, ...) by a call of a function
+/// that holds it (`adcc.nvvm.shfl.sync.down.f32`), a shuffle with
+/// the rules below; returns whether it changed any.
+bool wrapRawShuffles(llvm::Module &M);
+
+/// Whether \p F is such a holder of a raw intrinsic (removed once its calls
+/// are inlined after the AD pass).
+bool isRawShuffleHolder(const llvm::Function &F);
 
 /// Whether \p F is one of the functions the rules below make (inlined
 /// into their callers after the AD pass, with the shuffles they call).

@@ -1,5 +1,7 @@
 // A host model of a CUDA GPU for whole programs whose device code was
-// rewritten for the host by nvptx_host_ir.py --grid: the few functions of
+// rewritten for the host by nvptx_host_ir.py --grid (or, for HIP programs
+// of AMDGPU code, amdgcn_host_ir.py --grid: the same model under HIP's
+// names, with AMDGPU's implicit kernel arguments): the few functions of
 // the CUDA runtime that <adcc/kernels.hpp> and the tests call, and a
 // launch that runs a kernel's device code (the code adcc made for the GPU:
 // tape slots, atomic adjoint updates, mirrored barriers) over the grid.
@@ -22,6 +24,7 @@
 
 #include <algorithm>
 #include <barrier>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -125,6 +128,21 @@ void emu_asm(uint32_t Which) {
   std::abort();
 }
 
+/// CUDA's assertion failure in device code (assert(), and the overflow of
+/// a gradient's tape in a thread's frame): CUDA's message, then the program
+/// stops (exit status 1), where a GPU stops the kernel and the launch fails
+/// with cudaErrorAssert; the block's other threads cannot be stopped alone.
+void __assertfail(const char *Message, const char *File, unsigned Line,
+                  const char *Function, std::size_t) {
+  std::fprintf(stderr,
+               "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion "
+               "`%s` failed.\n",
+               File, Line, Function, Ctaid[0], Ctaid[1], Ctaid[2], Tid[0],
+               Tid[1], Tid[2], Message);
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
 int cudaGetDeviceCount(int *N) {
   *N = 1;
   return 0;
@@ -225,4 +243,76 @@ int cudaLaunchKernel(const void *Stub, Dim3 G, Dim3 B, void **Args,
     T.join();
   return 0;
 }
+
+/// AMDGPU's implicit kernel arguments (code object version 5) as the
+/// device code reads them: the block counts (3 x u32 from byte 0), the
+/// group sizes (3 x u16 from byte 12), no partial groups.
+void *emu_implicitarg() {
+  alignas(8) thread_local unsigned char Args[256];
+  const uint32_t Counts[3] = {Grid.x, Grid.y, Grid.z};
+  const uint16_t Sizes[3] = {uint16_t(Block.x), uint16_t(Block.y),
+                             uint16_t(Block.z)};
+  std::memcpy(Args, Counts, sizeof Counts);
+  std::memcpy(Args + 12, Sizes, sizeof Sizes);
+  return Args;
+}
+
+/// The HSA dispatch packet of the launch as AMDGPU device code reads it
+/// (at -O0: the group sizes, 3 x u16 from byte 4; the grid's sizes in
+/// work-items, 3 x u32 from byte 12).
+void *emu_dispatch() {
+  alignas(8) thread_local unsigned char Packet[64];
+  const uint16_t Sizes[3] = {uint16_t(Block.x), uint16_t(Block.y),
+                             uint16_t(Block.z)};
+  const uint32_t Items[3] = {Grid.x * Block.x, Grid.y * Block.y,
+                             Grid.z * Block.z};
+  std::memcpy(Packet + 4, Sizes, sizeof Sizes);
+  std::memcpy(Packet + 12, Items, sizeof Items);
+  return Packet;
+}
+
+// HIP's names of the same runtime (a HIP program built without HIP's
+// headers, as <adcc/kernels.hpp> declares them). A launch finds the kernel
+// by its handle, the global that the host code names after the kernel
+// (amdgcn_host_ir.py --grid lists it in emu_kernels).
+int hipGetDeviceCount(int *N) { return cudaGetDeviceCount(N); }
+const char *hipGetErrorString(int E) { return cudaGetErrorString(E); }
+int hipGetLastError() { return cudaGetLastError(); }
+int hipDeviceSynchronize() { return 0; }
+int hipMalloc(void **P, std::size_t Bytes) { return cudaMalloc(P, Bytes); }
+int hipMallocManaged(void **P, std::size_t Bytes, unsigned) {
+  return cudaMalloc(P, Bytes);
+}
+int hipFree(void *P) { return cudaFree(P); }
+int hipMemset(void *P, int V, std::size_t N) { return cudaMemset(P, V, N); }
+int hipMemcpy(void *To, const void *From, std::size_t N, int Kind) {
+  return cudaMemcpy(To, From, N, Kind);
+}
+unsigned __hipPushCallConfiguration(Dim3 G, Dim3 B, std::size_t Shared,
+                                    void *Stream) {
+  return __cudaPushCallConfiguration(G, B, Shared, Stream);
+}
+unsigned __hipPopCallConfiguration(Dim3 *G, Dim3 *B, std::size_t *Shared,
+                                   void **Stream) {
+  return __cudaPopCallConfiguration(G, B, Shared, Stream);
+}
+int hipLaunchKernel(const void *Handle, Dim3 G, Dim3 B, void **Args,
+                    std::size_t Shared, void *Stream) {
+  return cudaLaunchKernel(Handle, G, B, Args, Shared, Stream);
+}
+/// The registration of the device code that HIP's host code makes: the
+/// emulation finds kernels by emu_kernels instead.
+void **__hipRegisterFatBinary(void *) { return nullptr; }
+void __hipRegisterFunction(void **, const void *, char *, const char *, int,
+                           void *, void *, void *, void *, int *) {}
+void __hipUnregisterFatBinary(void **) {}
+
+/// The device libraries' math that AMDGPU device code calls (ROCm's ocml,
+/// which adcc links for the partials), as libm's.
+double __ocml_exp_f64(double X) { return std::exp(X); }
+double __ocml_log_f64(double X) { return std::log(X); }
+double __ocml_sin_f64(double X) { return std::sin(X); }
+double __ocml_cos_f64(double X) { return std::cos(X); }
+double __ocml_sqrt_f64(double X) { return std::sqrt(X); }
+double __ocml_pow_f64(double X, double Y) { return std::pow(X, Y); }
 }

@@ -27,6 +27,8 @@ then fail on the emulation (lost additions), which checks the check.
 import re
 import sys
 
+from host_ir_common import internalize, plain_add, split_params
+
 SREGS = {"tid.x": 0, "tid.y": 1, "tid.z": 2, "ntid.x": 3, "ntid.y": 4,
          "ntid.z": 5, "ctaid.x": 6, "ctaid.y": 7, "ctaid.z": 8,
          "nctaid.x": 9, "nctaid.y": 10, "nctaid.z": 11, "laneid": 12}
@@ -125,26 +127,6 @@ def definition(name):
     return "\n".join(body) + "\n"
 
 
-def split_params(text):
-    """The parameters of a definition's list, split at top-level commas."""
-    params, depth, quoted, cur = [], 0, False, ""
-    for ch in text:
-        if ch == '"':
-            quoted = not quoted
-        elif not quoted and ch in "({[<":
-            depth += 1
-        elif not quoted and ch in ")}]>":
-            depth -= 1
-        if ch == "," and depth == 0 and not quoted:
-            params.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        params.append(cur.strip())
-    return params
-
-
 def stub_name(kernel):
     """The host launch stub of a kernel: clang names it `__device_stub__`
     followed by the kernel's (unqualified) name, in the same mangling."""
@@ -222,42 +204,6 @@ def replace_asm(line, asms):
                 "  call void @emu_asm(i32 %d)\n  %s\n}\n"
                 % (ret, n, params, n, value))
     return "%scall %s @emu.asm.%d(%s)" % (m.group(1), ret, n, args)
-
-
-def internalize(line):
-    """A definition or global of the device module, made internal."""
-    m = re.match(r"(define|@[\w.$\"]+ =) ((?:(?:linkonce_odr|weak_odr|"
-                 r"linkonce|weak|available_externally|dso_local|"
-                 r"hidden|protected|local_unnamed_addr|unnamed_addr) )*)(.*)",
-                 line)
-    if not m or m.group(3).startswith(("internal", "private", "external",
-                                       "extern_weak",
-                                       "appending")):
-        return line
-    keep = [w for w in m.group(2).split() if w.endswith("unnamed_addr")]
-    rest = re.sub(r",? comdat(\([^)]*\))?", "", m.group(3))
-    return " ".join([m.group(1), "internal"] + keep + [rest])
-
-
-ATOMIC_ADD = re.compile(r"^(\s*)(%[\w.]+) = atomicrmw (?:volatile )?fadd "
-                        r"(ptr(?: addrspace\(\d+\))?) (%[\w.]+), "
-                        r"(double|float) (%[\w.]+|[-\w.+]+) .*$")
-
-
-def plain_add(line):
-    """An atomic add made a plain load, add and store (--plain-atomics: a
-    check that the emulation notices the additions such code loses), with
-    a yield of the host thread between them, so that the threads that
-    meet there interleave."""
-    m = ATOMIC_ADD.match(line)
-    if not m:
-        return line
-    pad, res, ptr, at, ty, val = m.groups()
-    name = "%plain." + res[1:]
-    return ("%s%s = load %s, %s %s\n%scall void @emu_yield()\n"
-            "%s%s = fadd %s %s, %s\n%sstore %s %s, %s %s"
-            % (pad, res, ty, ptr, at, pad, pad, name, ty, res, val, pad, ty,
-               name, ptr, at))
 
 
 def main():

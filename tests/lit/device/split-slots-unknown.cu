@@ -4,8 +4,8 @@
 // checked against the slot's capacity (the records at the slot's start
 // past it, the offset still counting); __enzyme_augmentsize is 16 bytes
 // of header plus the capacity: the module's adcc_device_tape_bytes (here
-// 4096), else 8192. The combined gradient of the same function, whose tape
-// is in its frame, stays the error errors-tape.cu shows. No call of adcc's
+// 4096), else 8192. (The combined gradient of the same function keeps
+// them in a reserve in its frame: cuda-unknown-trips.cu.) No call of adcc's
 // runtime; PTX accepted by ptxas for sm_80 and sm_90 at -O0 and -O2.
 // tests/e2e/kernels_cuda_loops.cu runs such a kernel (a launch of
 // <adcc/kernels.hpp>) on the grid emulation.

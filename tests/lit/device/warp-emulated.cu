@@ -29,6 +29,7 @@
 // CHECK: broadcast: ok
 // CHECK: gather: ok
 // CHECK: float_xor: ok
+// CHECK: raw_float: ok
 // CHECK: shared_ring: ok
 // CHECK: log_gamma: ok
 // CHECK: gamma: ok

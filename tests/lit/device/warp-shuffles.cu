@@ -7,7 +7,8 @@
 // plus the lane's own adjoint where its shuffle kept its own value; an
 // idx shuffle gathers in 32 rounds. No atomic adds, no runtime call. (The
 // numbers: warp-emulated.cu.) A shuffle of a double's bits as integers is
-// a located error, as is the raw NVVM intrinsic of a float.
+// a located error. The raw NVVM builtins of a float take the same rules
+// (their c operand given), at -O0 and -O2.
 // REQUIRES: cuda
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-device-only -O2 -S -emit-llvm %s -o - -Wno-unknown-cuda-version | FileCheck %s --check-prefix=IR
@@ -18,7 +19,12 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t/o0.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t/o2.ptx
 // RUN: %expect-exit 1 %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-device-only -O2 -S %s -o /dev/null -Wno-unknown-cuda-version -DBITS 2>&1 | FileCheck %s --check-prefix=BITS
-// RUN: %expect-exit 1 %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-device-only -O2 -S %s -o /dev/null -Wno-unknown-cuda-version -DRAW 2>&1 | FileCheck %s --check-prefix=RAW
+// RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-device-only -O2 -S -emit-llvm %s -o - -Wno-unknown-cuda-version -DRAW | FileCheck %s --check-prefix=RAW
+// RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O0 -S -emit-llvm %s -o - -Wno-unknown-cuda-version -DRAW | FileCheck %s --check-prefix=RAW
+// RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O0 -S %s -o %t/raw0.ptx -Wno-unknown-cuda-version -DRAW
+// RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-device-only -O2 -S %s -o %t/raw2.ptx -Wno-unknown-cuda-version -DRAW
+// RUN: %ptxas -arch=sm_80 %t/raw0.ptx -o %t/raw0.cubin
+// RUN: %ptxas -arch=sm_90 %t/raw2.ptx -o %t/raw2.cubin
 //
 // The tangent goes down as the value does: two halves each.
 // IR-LABEL: define {{.*}} @_Z8tangentsPKdPd(
@@ -55,7 +61,16 @@
 // PTX-NOT: atom.
 // PTX: shfl.sync.up.b32
 //
-// RAW: error: cannot differentiate 'raw(float)' in reverse mode: the intrinsic 'llvm.nvvm.shfl.sync.down.f32' is not supported yet in reverse mode
+// Reverse of the raw down by 1 (c = 31): the predicate, the adjoint sent
+// up by 1 over the whole warp; the function that held the intrinsic for
+// the AD pass is gone.
+// RAW-NOT: define {{.*}}@adcc.nvvm.shfl
+// RAW-LABEL: define {{.*}} @_Z13raw_gradientsPKfPf(
+// RAW: call { i32, i1 } @llvm.nvvm.shfl.sync.down.i32p(i32 -1, i32 0, i32 1, i32 31)
+// RAW: call { float, i1 } @llvm.nvvm.shfl.sync.up.f32p(i32 -1, float %{{[0-9]+}}, i32 1, i32 0)
+// RAW-NOT: call {{.*}}@adcc
+// RAW: ret void
+// RAW-NOT: define {{.*}}@adcc.nvvm.shfl
 extern __device__ double __enzyme_fwddiff(void *, ...);
 extern __device__ double __enzyme_autodiff(void *, ...);
 extern __device__ float __enzyme_autodiff_f(void *, ...) asm("__enzyme_autodiff");
