@@ -44,6 +44,12 @@ namespace adcore {
 llvm::SmallVector<const llvm::BasicBlock *, 16>
 vectorLaneBlocks(llvm::Function &F);
 
+/// Width N > 1: the floating-point type T of the scalars \p AI's memory is
+/// only read and written as, when its shadow can hold the N lanes side by
+/// side, element by element (ForwardInterleaved.cpp); else null.
+llvm::Type *interleavedElementType(const llvm::AllocaInst &AI,
+                                   const llvm::DataLayout &DL);
+
 /// The loads of pointers from tape records in \p F, in instruction order
 /// (forward mode over a reverse sweep: ForwardRecords.cpp).
 llvm::SmallVector<const llvm::LoadInst *, 8>
@@ -147,6 +153,18 @@ private:
   /// <N x T> vector (null: an operation computed lane by lane).
   llvm::Value *vectorTangent(llvm::BinaryOperator &I, llvm::Value *TA,
                              llvm::Value *TB);
+  /// Shadows whose lanes lie side by side (ForwardInterleaved.cpp): the
+  /// shadow of alloca \p I of element type \p T; of a GEP of such a
+  /// pointer; a load and a store through one, all lanes at once.
+  llvm::Value *interleavedAlloca(llvm::AllocaInst &I, llvm::Type *T,
+                                 bool Zero);
+  llvm::Value *interleavedGEP(llvm::GetElementPtrInst &I, llvm::Value *SP,
+                              llvm::Type *T);
+  llvm::Value *interleavedLoad(llvm::LoadInst &I, llvm::Value *SP);
+  void interleavedStore(llvm::StoreInst &I, llvm::Value *SP, llvm::Value *TV);
+  void interleavedClear(llvm::MemSetInst &I, llvm::Value *SD);
+  void tagInterleavedAccess(const llvm::Instruction &Primal,
+                            llvm::Instruction &Shadow);
 
   /// Reports a user error at \p I; returns false.
   bool unsupported(llvm::Instruction &I, const llvm::Twine &What);
@@ -238,6 +256,9 @@ private:
   /// Width N > 1: the blocks of the clone whose floating-point tangents are
   /// computed in <N x T> vectors.
   llvm::SmallPtrSet<const llvm::BasicBlock *, 16> VectorLaneBlocks;
+  /// Width N > 1: the pointers of the clone whose shadows hold the lanes
+  /// side by side, with the element type.
+  llvm::DenseMap<const llvm::Value *, llvm::Type *> Interleaved;
   llvm::DenseMap<const llvm::Value *, NullableBits> CalleeNullableBits;
   bool nullable(const llvm::Value *V) const {
     return NullableClones.contains(V);
