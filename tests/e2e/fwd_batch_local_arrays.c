@@ -3,8 +3,9 @@
  * from an array, as the ADBench hand model's skeleton), zeroed angles, and
  * a sum over the posed points.  Those local arrays are only read and
  * written as doubles, so their shadows hold the lanes side by side
- * (forward-mode.md, "Performance"); an array that a callee receives keeps
- * one shadow per lane.  Every lane at widths 2, 3, 4 and 8 must equal the
+ * (forward-mode.md, "Performance"), also where callees of this file
+ * write and read them; an array a callee uses otherwise keeps one shadow
+ * per lane.  Every lane at widths 2, 3, 4 and 8 must equal the
  * width-1 tangent of its direction, and those central differences. */
 #include "fwd_check.h"
 #include <string.h>
@@ -34,6 +35,31 @@ __attribute__((noinline)) static double weigh(const double *v, int n) {
   double s = 0;
   for (int i = 0; i < n; ++i)
     s += v[i] * (1 + 0.1 * i);
+  return s;
+}
+
+/* The transforms written by one callee and read by another through
+ * indices read from memory (a vertex's bones), which passes them on to a
+ * third: the array's shadows go to the callees with their lanes side by
+ * side. */
+__attribute__((noinline)) static void fill(const double *th, int nb,
+                                           double *A) {
+  for (int b = 0; b < nb; ++b)
+    for (int i = 0; i < 12; ++i)
+      A[12 * b + i] = cos(th[b] + 0.1 * i) * th[(b + i) % nb];
+}
+__attribute__((noinline)) static double row(const double *Ab,
+                                            const double *x) {
+  return Ab[0] * x[0] + Ab[1] * x[1] + Ab[2] * x[2] + Ab[3];
+}
+__attribute__((noinline)) static double skin(const double *A,
+                                             const int *bones, int nw) {
+  static const double x[3] = {0.3, -0.2, 0.5};
+  double s = 0;
+  for (int k = 0; k < nw; ++k) {
+    const double *Ab = &A[12 * bones[k]];
+    s += row(Ab, x) * row(Ab + 4, x) + row(Ab + 8, x) / (2 + k);
+  }
   return s;
 }
 
@@ -70,7 +96,9 @@ static double pose(const double *th, const int *parent, int nb) {
   for (int b = 0; b < nb; ++b)
     for (int i = 0; i < 12; ++i)
       s += absT[b][i] * (i + 1) / (b + 2.0);
-  return sin(s) + weigh(tip, nb);
+  double A[12 * NB];
+  fill(th, nb, A);
+  return sin(s) + weigh(tip, nb) + skin(A, parent + 1, nb - 1);
 }
 
 static const int Parent[NB] = {-1, 0, 1, 2, 0, 4, 1};

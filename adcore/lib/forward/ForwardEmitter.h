@@ -47,8 +47,17 @@ vectorLaneBlocks(llvm::Function &F);
 /// Width N > 1: the floating-point type T of the scalars \p AI's memory is
 /// only read and written as, when its shadow can hold the N lanes side by
 /// side, element by element (ForwardInterleaved.cpp); else null.
-llvm::Type *interleavedElementType(const llvm::AllocaInst &AI,
-                                   const llvm::DataLayout &DL);
+/// \p PlainCall: whether a call is one whose callee's derivative is made
+/// here with the caller's key (ForwardEmitter::plainUserCall), which may
+/// take such shadows too. The same for a pointer \p Root (a parameter),
+/// through at most \p Depth calls.
+llvm::Type *
+interleavedElementType(const llvm::AllocaInst &AI, const llvm::DataLayout &DL,
+                       llvm::function_ref<bool(const llvm::CallBase &)> PlainCall);
+llvm::Type *
+interleavedElementType(const llvm::Value &Root, const llvm::DataLayout &DL,
+                       llvm::function_ref<bool(const llvm::CallBase &)> PlainCall,
+                       unsigned Depth);
 
 /// The loads of pointers from tape records in \p F, in instruction order
 /// (forward mode over a reverse sweep: ForwardRecords.cpp).
@@ -165,6 +174,10 @@ private:
   void interleavedClear(llvm::MemSetInst &I, llvm::Value *SD);
   void tagInterleavedAccess(const llvm::Instruction &Primal,
                             llvm::Instruction &Shadow);
+  /// Whether \p Call is differentiated by a derivative of its callee (a
+  /// function of this module) made with this key's mode (emitUserCall), no
+  /// rule.
+  bool plainUserCall(const llvm::CallBase &Call) const;
 
   /// Reports a user error at \p I; returns false.
   bool unsupported(llvm::Instruction &I, const llvm::Twine &What);
@@ -259,6 +272,9 @@ private:
   /// Width N > 1: the pointers of the clone whose shadows hold the lanes
   /// side by side, with the element type.
   llvm::DenseMap<const llvm::Value *, llvm::Type *> Interleaved;
+  /// Width N > 1: the <N x T> phis of floating-point phis in blocks whose
+  /// lanes are vectors (their tangents: the phis' lanes).
+  llvm::DenseMap<const llvm::PHINode *, llvm::PHINode *> VectorPhis;
   llvm::DenseMap<const llvm::Value *, NullableBits> CalleeNullableBits;
   bool nullable(const llvm::Value *V) const {
     return NullableClones.contains(V);

@@ -69,15 +69,17 @@ bool offsetInElements(const GEPOperator &GEP, const DataLayout &DL,
 
 } // namespace
 
-Type *interleavedElementType(const AllocaInst &AI, const DataLayout &DL) {
-  if (!InterleavedShadows || !AI.isStaticAlloca())
+Type *interleavedElementType(const Value &Root, const DataLayout &DL,
+                              function_ref<bool(const CallBase &)> PlainCall,
+                              unsigned Depth) {
+  if (!InterleavedShadows)
     return nullptr;
   Type *T = nullptr;
-  SmallVector<const Value *, 8> Work{&AI};
+  SmallVector<const Value *, 8> Work{&Root};
   SmallPtrSet<const Value *, 8> Seen;
   SmallVector<const MemSetInst *, 2> Sets;
   auto SameType = [&](Type *Ty) {
-    if (!Ty->isFloatingPointTy() || (T && T != Ty))
+    if (!Ty || !Ty->isFloatingPointTy() || (T && T != Ty))
       return false;
     T = Ty;
     return true;
@@ -106,8 +108,7 @@ Type *interleavedElementType(const AllocaInst &AI, const DataLayout &DL) {
       }
       // (Zeroing elements: all their lanes at once.)
       if (const auto *MS = dyn_cast<MemSetInst>(I)) {
-        if (MS->isVolatile() || U.getOperandNo() != 0 ||
-            !match(MS->getValue(), m_Zero()))
+        if (MS->isVolatile() || U.getOperandNo() != 0)
           return nullptr;
         Sets.push_back(MS);
         continue;
@@ -115,14 +116,25 @@ Type *interleavedElementType(const AllocaInst &AI, const DataLayout &DL) {
       if (const auto *II = dyn_cast<IntrinsicInst>(I))
         if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))
           continue;
-      return nullptr; // a call, a phi, an escape, a memory intrinsic ...
+      // A function of the module whose derivative is made here, whose
+      // parameter is used the same way: it gets the lanes side by side
+      // (DerivativeKey::InterleavedArgs).
+      if (const auto *Call = dyn_cast<CallBase>(I);
+          Call && Depth > 0 && Call->isArgOperand(&U) && PlainCall(*Call)) {
+        const Function *Callee = Call->getCalledFunction();
+        unsigned No = Call->getArgOperandNo(&U);
+        if (No < 64 &&
+            SameType(interleavedElementType(*Callee->getArg(No), DL,
+                                            PlainCall, Depth - 1)))
+          continue;
+      }
+      return nullptr; // an escape, a phi, another call ...
     }
   }
   if (!T)
     return nullptr;
   uint64_t Size = DL.getTypeStoreSize(T);
-  if (Size != DL.getTypeAllocSize(T) || !isPowerOf2_64(Size) ||
-      DL.getTypeAllocSize(AI.getAllocatedType()) % Size != 0)
+  if (Size != DL.getTypeAllocSize(T) || !isPowerOf2_64(Size))
     return nullptr;
   for (const MemSetInst *MS : Sets)
     if (!multipleOf(MS->getLength(),
@@ -133,6 +145,18 @@ Type *interleavedElementType(const AllocaInst &AI, const DataLayout &DL) {
     if (const auto *GEP = dyn_cast<GEPOperator>(P);
         GEP && !offsetInElements(*GEP, DL, Size))
       return nullptr;
+  return T;
+}
+
+Type *interleavedElementType(const AllocaInst &AI, const DataLayout &DL,
+                              function_ref<bool(const CallBase &)> PlainCall) {
+  if (!AI.isStaticAlloca())
+    return nullptr;
+  Type *T = interleavedElementType(AI, DL, PlainCall, /*Depth=*/4);
+  if (!T || DL.getTypeAllocSize(AI.getAllocatedType()) %
+                DL.getTypeStoreSize(T) !=
+            0)
+    return nullptr;
   return T;
 }
 

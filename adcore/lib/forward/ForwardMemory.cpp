@@ -110,7 +110,8 @@ bool ForwardEmitter::visitAllocaInst(AllocaInst &I) {
                   B.getInt64(DL.getTypeAllocSize(I.getAllocatedType())));
   bool Zero = !shadowFullyWritten(I);
   if (Width > 1 && !Key.Split)
-    if (Type *T = interleavedElementType(I, DL)) {
+    if (Type *T = interleavedElementType(
+            I, DL, [&](const CallBase &C) { return plainUserCall(C); })) {
       setTangent(&I, interleavedAlloca(I, T, Zero));
       return true;
     }

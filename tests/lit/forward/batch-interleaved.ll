@@ -1,8 +1,10 @@
 ; Width 4: a local array only read and written as doubles (and zeroed by a
 ; memset) gets one shadow with the four lanes of each element side by side:
 ; a GEP scales its offset by 4, a load or store of the array is one
-; <4 x double> load or store of the shadow. An array a callee receives, or
-; one also accessed as another type (a vector), keeps one shadow per lane.
+; <4 x double> load or store of the shadow. A callee of the module that
+; uses its parameter the same way gets the shadow so (its derivative's key
+; says so); an array a callee uses otherwise, or one also accessed as
+; another type (a vector), keeps one shadow per lane.
 ; RUN: adcc-opt -passes=adcc %s -o - | FileCheck %s
 
 @enzyme_width = external global i32
@@ -42,7 +44,7 @@ define double @local(double %x, i64 %i, i64 %j) {
 ; CHECK:      load <4 x double>, ptr {{.*}}, align 8
 ; CHECK:      ret [4 x double]
 
-; Passed to a callee: one shadow per lane.
+; Passed to a callee that reads it as doubles: side by side there too.
 define double @escapes(double %x) {
   %a = alloca [4 x double], align 16
   store double %x, ptr %a
@@ -51,6 +53,29 @@ define double @escapes(double %x) {
 }
 
 ; CHECK-LABEL: define internal [4 x double] @fwddiffe4_escapes(
+; CHECK:      alloca [128 x i8]
+; CHECK:      store <4 x double>
+; CHECK:      call { double, [4 x double] } @fwddiffe4_use(
+; CHECK:      ret [4 x double]
+; CHECK-LABEL: define internal { double, [4 x double] } @fwddiffe4_use(
+; CHECK:      load <4 x double>
+; CHECK:      ret { double, [4 x double] }
+
+; Passed to a callee that reads it as a vector of two: one shadow per lane.
+define double @escapes2(double %x) {
+  %a = alloca [4 x double], align 16
+  store double %x, ptr %a
+  %v = call double @use2(ptr %a)
+  ret double %v
+}
+
+define double @use2(ptr %p) noinline {
+  %v = load <2 x double>, ptr %p
+  %e = extractelement <2 x double> %v, i64 0
+  ret double %e
+}
+
+; CHECK-LABEL: define internal [4 x double] @fwddiffe4_escapes2(
 ; CHECK-COUNT-4: alloca [4 x double]
 ; CHECK-NOT:  store <4 x double>
 ; CHECK:      ret [4 x double]
@@ -79,6 +104,7 @@ define void @requests(double %x, i64 %i, i64 %j) {
   %c = load i32, ptr @enzyme_const
   %r1 = call [4 x double] (ptr, ...) @__enzyme_fwddiff(ptr @local, i32 %w, i32 4, double %x, double 1.0, double 2.0, double 3.0, double 4.0, i32 %c, i64 %i, i32 %c, i64 %j)
   %r2 = call [4 x double] (ptr, ...) @__enzyme_fwddiff(ptr @escapes, i32 %w, i32 4, double %x, double 1.0, double 2.0, double 3.0, double 4.0)
+  %r4 = call [4 x double] (ptr, ...) @__enzyme_fwddiff(ptr @escapes2, i32 %w, i32 4, double %x, double 1.0, double 2.0, double 3.0, double 4.0)
   %r3 = call [4 x double] (ptr, ...) @__enzyme_fwddiff(ptr @mixed, i32 %w, i32 4, double %x, double 1.0, double 2.0, double 3.0, double 4.0)
   ret void
 }
