@@ -11,6 +11,8 @@
 //   ForwardCalls.cpp    calls: math rules, intrinsics, user functions
 //   ForwardVector.cpp   vector and aggregate operations, reductions
 //   ForwardLanes.cpp    batched tangents of arithmetic in <N x T> vectors
+//   ForwardInterleaved.cpp  batched shadows of local arrays with the lanes
+//                       side by side
 //   ForwardSplit.cpp    split forward mode: records instead of the primal's
 //                       memory, and the sweep that writes them
 //   ForwardRecords.cpp  forward mode over a reverse sweep: which recorded
