@@ -67,6 +67,11 @@ bool affineAddress(Value *Ptr, Loop &L, ScalarEvolution &SE) {
 bool mayVectorize(Loop &L, DominatorTree &DT, ScalarEvolution &SE) {
   if (!L.isInnermost())
     return false;
+  // (The recurrence analyses need a preheader and one latch: a loop
+  // entered from several blocks, as at -O0 or after a `continue`, has
+  // none; they crashed on it.)
+  if (!L.getLoopPreheader() || !L.getLoopLatch())
+    return false;
   if (unsigned Trips = SE.getSmallConstantTripCount(&L);
       Trips && Trips < TinyTripCount)
     return false;
