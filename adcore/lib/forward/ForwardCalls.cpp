@@ -54,9 +54,12 @@ bool ForwardEmitter::plainUserCall(const CallBase &Call) const {
 bool ForwardEmitter::visitCallBase(CallBase &Call) {
   // (Shadows with the lanes side by side go only to derivatives made for
   // them: interleavedElementType asked plainUserCall.)
-  if (Width > 1 && !isa<IntrinsicInst>(Call) && any_of(Call.args(), [&](const Use &U) {
-        return Interleaved.contains(U.get());
-      }) && !plainUserCall(Call))
+  auto PassesInterleaved = [&] {
+    return any_of(Call.args(),
+                  [&](const Use &U) { return Interleaved.contains(U.get()); });
+  };
+  if (Width > 1 && !isa<IntrinsicInst>(Call) && PassesInterleaved() &&
+      !plainUserCall(Call))
     return unsupported(Call, "internal error: a shadow holding its lanes "
                              "side by side reaches a call without a "
                              "derivative made for it");

@@ -171,7 +171,8 @@ bool ForwardEmitter::run() {
   // where each shadow parameter is.
   ValueToValueMapTy VMap;
   SmallVector<std::pair<Argument *, SmallVector<Argument *, 4>>, 8> ShadowArgs;
-  SmallVector<Argument *, 4> InterleavedParams; // DerivativeKey::InterleavedArgs
+  // (Parameters whose lanes lie side by side: DerivativeKey::InterleavedArgs.)
+  SmallVector<Argument *, 4> InterleavedParams;
   auto DArg = Derivative.arg_begin();
   for (Argument &A : Primal.args()) {
     Argument *P = &*DArg++;

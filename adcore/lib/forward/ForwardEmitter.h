@@ -53,13 +53,13 @@ vectorLaneBlocks(llvm::Function &F);
 /// here with the caller's key (ForwardEmitter::plainUserCall), which may
 /// take such shadows too. The same for a pointer \p Root (a parameter),
 /// through at most \p Depth calls.
-llvm::Type *
-interleavedElementType(const llvm::AllocaInst &AI, const llvm::DataLayout &DL,
-                       llvm::function_ref<bool(const llvm::CallBase &)> PlainCall);
-llvm::Type *
-interleavedElementType(const llvm::Value &Root, const llvm::DataLayout &DL,
-                       llvm::function_ref<bool(const llvm::CallBase &)> PlainCall,
-                       unsigned Depth);
+using PlainCallFn = llvm::function_ref<bool(const llvm::CallBase &)>;
+llvm::Type *interleavedElementType(const llvm::AllocaInst &AI,
+                                   const llvm::DataLayout &DL,
+                                   PlainCallFn PlainCall);
+llvm::Type *interleavedElementType(const llvm::Value &Root,
+                                   const llvm::DataLayout &DL,
+                                   PlainCallFn PlainCall, unsigned Depth);
 
 /// The loads of pointers from tape records in \p F, in instruction order
 /// (forward mode over a reverse sweep: ForwardRecords.cpp).

@@ -20,17 +20,16 @@
 #include "ForwardEmitter.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Analysis/Utils/Local.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
-#include "llvm/IR/PatternMatch.h"
 #include "llvm/Support/CommandLine.h"
 
 using namespace llvm;
-using namespace llvm::PatternMatch;
 
 static cl::opt<bool>
     InterleavedShadows("adcc-interleaved-shadows", cl::init(true), cl::Hidden,
@@ -70,8 +69,7 @@ bool offsetInElements(const GEPOperator &GEP, const DataLayout &DL,
 } // namespace
 
 Type *interleavedElementType(const Value &Root, const DataLayout &DL,
-                              function_ref<bool(const CallBase &)> PlainCall,
-                              unsigned Depth) {
+                             PlainCallFn PlainCall, unsigned Depth) {
   if (!InterleavedShadows)
     return nullptr;
   Type *T = nullptr;
@@ -149,15 +147,12 @@ Type *interleavedElementType(const Value &Root, const DataLayout &DL,
 }
 
 Type *interleavedElementType(const AllocaInst &AI, const DataLayout &DL,
-                              function_ref<bool(const CallBase &)> PlainCall) {
+                             PlainCallFn PlainCall) {
   if (!AI.isStaticAlloca())
     return nullptr;
   Type *T = interleavedElementType(AI, DL, PlainCall, /*Depth=*/4);
-  if (!T || DL.getTypeAllocSize(AI.getAllocatedType()) %
-                DL.getTypeStoreSize(T) !=
-            0)
-    return nullptr;
-  return T;
+  uint64_t Bytes = DL.getTypeAllocSize(AI.getAllocatedType());
+  return T && Bytes % DL.getTypeStoreSize(T) == 0 ? T : nullptr;
 }
 
 Value *ForwardEmitter::interleavedAlloca(AllocaInst &I, Type *T, bool Zero) {
@@ -165,7 +160,9 @@ Value *ForwardEmitter::interleavedAlloca(AllocaInst &I, Type *T, bool Zero) {
   uint64_t Size = DL.getTypeStoreSize(T);
   uint64_t Bytes = DL.getTypeAllocSize(I.getAllocatedType()) *
                    cast<ConstantInt>(I.getArraySize())->getZExtValue() * Width;
-  Align A = std::max(I.getAlign(), Align(std::min<uint64_t>(Size * Width, 64)));
+  // (Aligned for the lanes' vectors where a power of 2 allows it.)
+  uint64_t Vector = llvm::bit_floor(std::min<uint64_t>(Size * Width, 64));
+  Align A = std::max(I.getAlign(), Align(Vector));
   AllocaInst *S = B.CreateAlloca(ArrayType::get(B.getInt8Ty(), Bytes),
                                  I.getAddressSpace(), nullptr,
                                  I.getName() + ".shadow");
@@ -182,8 +179,9 @@ Value *ForwardEmitter::interleavedGEP(GetElementPtrInst &I, Value *SP,
                                       Type *T) {
   const DataLayout &DL = I.getModule()->getDataLayout();
   Value *Offset = emitGEPOffset(&B, DL, &I, /*NoAssumptions=*/true);
-  Value *Scaled = B.CreateMul(Offset, ConstantInt::get(Offset->getType(), Width),
-                              "", /*HasNUW=*/false, /*HasNSW=*/true);
+  Value *Scaled =
+      B.CreateMul(Offset, ConstantInt::get(Offset->getType(), Width), "",
+                  /*HasNUW=*/false, /*HasNSW=*/true);
   Interleaved[&I] = T;
   return forEachLane(I.getType(), [&](unsigned L) {
     return B.CreateInBoundsGEP(B.getInt8Ty(), lane(SP, L), Scaled,
@@ -213,9 +211,10 @@ void ForwardEmitter::interleavedStore(StoreInst &I, Value *SP, Value *TV) {
 
 void ForwardEmitter::interleavedClear(MemSetInst &I, Value *SD) {
   Value *Length = I.getLength();
-  B.CreateMemSet(lane(SD, 0), B.getInt8(0),
-                 B.CreateMul(Length, ConstantInt::get(Length->getType(), Width)),
-                 MaybeAlign(), I.isVolatile());
+  Value *Bytes =
+      B.CreateMul(Length, ConstantInt::get(Length->getType(), Width));
+  B.CreateMemSet(lane(SD, 0), B.getInt8(0), Bytes, MaybeAlign(),
+                 I.isVolatile());
 }
 
 void ForwardEmitter::tagInterleavedAccess(const Instruction &Primal,
