@@ -18,7 +18,8 @@
  *              theta; complicated: 2 more, all u_i,a at once, valid since
  *              point i depends on its own u_i only); reported per direction;
  *   batched    the forward-mode Jacobian with 8 directions per call
- *              (enzyme_width 8), the last columns by width-1 calls.
+ *              (enzyme_width 8), the last 2 or 4 columns by one call of
+ *              that width.
  * No hand-written Jacobian.  Both are verified before anything is timed:
  * reverse against central differences of the objective, forward against
  * reverse, batched against forward, and, with --expect-jac, against the
@@ -285,7 +286,8 @@ static NOINLINE double hand_jacobian_forward(void *ctx) {
 
 /* Forward mode, 8 directions per call (enzyme_width 8): column k + l of
  * the Jacobian is lane l's tangent; the primal runs once per 8 columns. The
- * last columns (26 = 3 x 8 + 2, 28 = 3 x 8 + 4) take width-1 calls. */
+ * last columns (26 = 3 x 8 + 2, 28 = 3 x 8 + 4) take one call of width 2
+ * or 4 (width-1 calls for any other remainder). */
 #define HAND_BATCH 8
 static void hand_batch_lanes(hand_t *h, int k) {
   int off = h->ncols - NTHETA;
@@ -325,6 +327,36 @@ static NOINLINE double hand_jacobian_batched(void *ctx) {
                        enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r,
                        c + 4 * r, c + 5 * r, c + 6 * r, c + 7 * r);
     }
+  }
+  /* The last 2 columns (simple) or 4 (complicated) in one call of that
+   * width: the pose once, and their lanes in vectors too. */
+  int rest = h->ncols - k;
+  if (rest == 2 || rest == 4) {
+    hand_batch_lanes(h, k);
+    double *t = h->bt, *c = &h->J3[k * h->nrows], *u = h->bu;
+    long r = h->nrows, N2 = 2L * h->d.N;
+    if (rest == 2 && h->d.complicated)
+      __enzyme_fwddiff((void *)hand_objective_complicated, enzyme_width, 2,
+                       enzyme_dup, h->theta, t, t + NTHETA, enzyme_dup, h->u,
+                       u, u + N2, enzyme_const, &h->d, enzyme_dupnoneed,
+                       h->err, c, c + r);
+    else if (rest == 2)
+      __enzyme_fwddiff((void *)hand_objective_simple, enzyme_width, 2,
+                       enzyme_dup, h->theta, t, t + NTHETA, enzyme_const,
+                       &h->d, enzyme_dupnoneed, h->err, c, c + r);
+    else if (h->d.complicated)
+      __enzyme_fwddiff((void *)hand_objective_complicated, enzyme_width, 4,
+                       enzyme_dup, h->theta, t, t + NTHETA, t + 2 * NTHETA,
+                       t + 3 * NTHETA, enzyme_dup, h->u, u, u + N2,
+                       u + 2 * N2, u + 3 * N2, enzyme_const, &h->d,
+                       enzyme_dupnoneed, h->err, c, c + r, c + 2 * r,
+                       c + 3 * r);
+    else
+      __enzyme_fwddiff((void *)hand_objective_simple, enzyme_width, 4,
+                       enzyme_dup, h->theta, t, t + NTHETA, t + 2 * NTHETA,
+                       t + 3 * NTHETA, enzyme_const, &h->d, enzyme_dupnoneed,
+                       h->err, c, c + r, c + 2 * r, c + 3 * r);
+    k = h->ncols;
   }
   for (; k < h->ncols; k++) {
     hand_batch_lanes(h, k); /* lane 0: column k */

@@ -24,6 +24,9 @@ L = f(x, s, n, out) + sum_j w[j] * out[j] and compares
   * the gradient by forward mode (__enzyme_fwddiff, one call per input),
   * central finite differences of L, and of every out[j] and of the return
     value against the forward-mode Jacobian columns,
+  * (since version 11) the forward-mode columns by batched calls
+    (enzyme_width 2, two inputs per call, lane by lane against the width-1
+    columns),
   * the primal outputs computed inside the derivative calls against a plain
     call of f, unless (in half of the programs, drawn last so that the
     function is the one of version 3) out is passed enzyme_dupnoneed, whose
@@ -50,7 +53,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 10
+GENERATOR_VERSION = 11
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -1515,6 +1518,10 @@ class Gen:
                     assert old in main
                     main = main.replace(old, new)
                 self.features.add("accumulate")
+        if self.version >= 11:
+            globals_v5 += GLOBALS_V11
+            assert BATCHED_AT in main
+            main = main.replace(BATCHED_AT, BATCHED_V11 + BATCHED_AT)
         if self.version >= 6:
             globals_v5 += STATE_V6.format(
                 nst=max(self.nst, 1), has_st=int(self.nst > 0),
@@ -1664,6 +1671,61 @@ STATE_CALLS = [
     ("  double xb[NX], dx[NX], ob[NOUT], dob[NOUT], s;\n",
      "  double xb[NX], dx[NX], ob[NOUT], dob[NOUT], s;\n  ST_LOCALS\n"),
 ]
+
+# (version 11) batched forward mode: two directions per call, each lane
+# against the width-1 column (inserted before BATCHED_AT in MAIN_TEMPLATE)
+GLOBALS_V11 = """\
+extern int enzyme_width;
+#if HAS_RET
+typedef struct {
+  double d[2];
+} adfz_w2;
+adfz_w2 __enzyme_fwddiff_w2(void *, ...);
+#else
+void __enzyme_fwddiff_w2(void *, ...);
+#endif
+"""
+BATCHED_AT = "  /* central differences of L, of every out[j]"
+BATCHED_V11 = r"""  /* batched forward mode: inputs i and i + 1 in one width-2 call */
+  for (int i = 0; i + 1 < NIN; i += 2) {
+    double xb[NX], dx0[NX], dx1[NX], ob[NOUT], dob0[NOUT], dob1[NOUT];
+    double dret[2] = {0, 0};
+    memcpy(xb, x, sizeof xb);
+    for (int k = 0; k < NX; k++) {
+      dx0[k] = k == i;
+      dx1[k] = k == i + 1;
+    }
+    for (int j = 0; j < NOUT; j++)
+      ob[j] = dob0[j] = dob1[j] = 0;
+#if HAS_RET
+    adfz_w2 r =
+#endif
+#if S_ACTIVE
+    __enzyme_fwddiff_w2((void *)f, enzyme_width, 2, enzyme_dup, xb, dx0, dx1,
+                        enzyme_dup, s, (double)(i == NX),
+                        (double)(i + 1 == NX), enzyme_const, NI, OUT_MARK, ob,
+                        dob0, dob1 ST_CONST);
+#else
+    __enzyme_fwddiff_w2((void *)f, enzyme_width, 2, enzyme_dup, xb, dx0, dx1,
+                        enzyme_const, s, enzyme_const, NI, OUT_MARK, ob, dob0,
+                        dob1 ST_CONST);
+#endif
+#if HAS_RET
+    dret[0] = r.d[0];
+    dret[1] = r.d[1];
+#endif
+    for (int l = 0; l < 2; l++) {
+      const double *dob = l ? dob1 : dob0;
+      for (int j = 0; j <= NOUT; j++) {
+        double got = j < NOUT ? dob[j] : dret[l];
+        if (!close_to(got, jfwd[i + l][j], TOL_FWD_REV, 1e-300))
+          mismatch("batched forward lane vs width 1", (i + l) * (NOUT + 1) + j,
+                   got, jfwd[i + l][j]);
+      }
+    }
+  }
+
+"""
 
 MAIN_TEMPLATE = r"""
 /* ---- checking harness (fixed; see tools/adfuzz/gen.py) ---- */

@@ -111,12 +111,18 @@ struct DerivativeKey {
   /// to the calling thread (its stack), so adjoint updates through it need
   /// no atomics.
   uint64_t PrivateArgs = 0;
+  /// Forward mode, Width N > 1: bit i, the N shadows of pointer argument i
+  /// are one block holding the lanes of each element side by side (a local
+  /// array of the caller only read and written as scalars of one
+  /// floating-point type: forward/ForwardInterleaved.cpp); lane L's
+  /// pointer is lane 0's + L elements.
+  uint64_t InterleavedArgs = 0;
 
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
                     StableMemory, TapeLevel, NullableShadows, NullReaching,
                     NonNullRecords, NullRecords, Split, ErrorEstimate, Parallel,
-                    PrivateArgs);
+                    PrivateArgs, InterleavedArgs);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

@@ -31,7 +31,38 @@ using namespace llvm;
 
 namespace adcore {
 
+bool ForwardEmitter::plainUserCall(const CallBase &Call) const {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || Callee->isDeclaration() || Callee->isVarArg() ||
+      Callee->isIntrinsic() || Call.isInlineAsm() || Key.Split ||
+      Key.ErrorEstimate)
+    return false;
+  auto *F = const_cast<Function *>(Callee);
+  const CustomRules &Rules = Ctx.rules();
+  return !isScratchShadowBegin(*F) && !isMpiRuleFunction(*F) &&
+         !isBlasRuleFunction(*F) && !F->hasFnAttribute(UsesTapeAttribute) &&
+         !Rules.isInactive(F) && !Rules.splitDerivative(F) &&
+         !Rules.forwardDerivative(F) && !findMathRule(*F) &&
+         Rules.functionLike(F).empty() &&
+         classifyMemoryFunction(*F) == MemoryFunctionKind::None &&
+         !isKnownInactiveFunction(*F) && !isShadowMirroredFunction(*F) &&
+         !complexRuntimeBody(*F) && nestedCheckpointMessage(*F).empty() &&
+         classifyOpenMPCall(*F) != OpenMPCall::Fork &&
+         blasCallError(*F).empty();
+}
+
 bool ForwardEmitter::visitCallBase(CallBase &Call) {
+  // (Shadows with the lanes side by side go only to derivatives made for
+  // them: interleavedElementType asked plainUserCall.)
+  auto PassesInterleaved = [&] {
+    return any_of(Call.args(),
+                  [&](const Use &U) { return Interleaved.contains(U.get()); });
+  };
+  if (Width > 1 && !isa<IntrinsicInst>(Call) && PassesInterleaved() &&
+      !plainUserCall(Call))
+    return unsupported(Call, "internal error: a shadow holding its lanes "
+                             "side by side reaches a call without a "
+                             "derivative made for it");
   Function *Direct = Call.getCalledFunction();
   if (Direct && isScratchShadowBegin(*Direct))
     return unsupported(Call, ScratchShadowNestedError);
@@ -493,6 +524,10 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
       K.NullableShadows |= Bits.Nullable & uint64_t(1) << No;
       K.NullReaching |= Bits.Reaching & uint64_t(1) << No;
     }
+  // (Shadows with the lanes side by side: ForwardInterleaved.cpp.)
+  for (unsigned No = 0; No < K.Args.size() && No < 64; ++No)
+    if (hasShadow(K.Args[No]) && Interleaved.contains(Call.getArgOperand(No)))
+      K.InterleavedArgs |= uint64_t(1) << No;
   // (A reverse sweep reading pointers the caller's augmented sweep
   // recorded with tangents that are never null.)
   if (Callee && !Callee->isDeclaration() && Width == 1)

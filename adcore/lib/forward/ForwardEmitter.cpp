@@ -171,6 +171,8 @@ bool ForwardEmitter::run() {
   // where each shadow parameter is.
   ValueToValueMapTy VMap;
   SmallVector<std::pair<Argument *, SmallVector<Argument *, 4>>, 8> ShadowArgs;
+  // (Parameters whose lanes lie side by side: DerivativeKey::InterleavedArgs.)
+  SmallVector<Argument *, 4> InterleavedParams;
   auto DArg = Derivative.arg_begin();
   for (Argument &A : Primal.args()) {
     Argument *P = &*DArg++;
@@ -186,6 +188,8 @@ bool ForwardEmitter::run() {
       Lanes.push_back(S);
     }
     ShadowArgs.push_back({P, Lanes});
+    if (A.getArgNo() < 64 && (Key.InterleavedArgs >> A.getArgNo() & 1))
+      InterleavedParams.push_back(P);
   }
   if (Key.Split) {
     Records = &*DArg;
@@ -249,6 +253,23 @@ bool ForwardEmitter::run() {
       Tangents[P] = Lanes.front();
       continue;
     }
+    // (Lanes side by side, as the caller found its array and this
+    // parameter used: the same test on this clone.)
+    if (is_contained(InterleavedParams, P)) {
+      Type *T = interleavedElementType(
+          *P, Derivative.getParent()->getDataLayout(),
+          [&](const CallBase &C) { return plainUserCall(C); }, /*Depth=*/4);
+      if (!T) {
+        Ctx.error(Ctx.placeOf(Derivative.getEntryBlock().front(), *Key.Primal),
+                  "internal error: the shadows of parameter '" +
+                      P->getName() + "' of " +
+                      Ctx.describe(*Key.Primal) +
+                      " hold their lanes side by side, which this function "
+                      "does not allow");
+        return false;
+      }
+      Interleaved[P] = T;
+    }
     Value *Pack = PoisonValue::get(shadowType(P->getType(), Width));
     for (unsigned L = 0; L < Width; ++L)
       Pack = B.CreateInsertValue(Pack, Lanes[L], L);
@@ -276,10 +297,17 @@ bool ForwardEmitter::run() {
       if (auto *Phi = dyn_cast<PHINode>(I)) {
         if (ActiveClones.contains(Phi)) {
           B.SetInsertPoint(BB->getFirstNonPHIIt());
-          PHINode *TPhi = B.CreatePHI(shadowType(Phi->getType(), Width),
-                                      Phi->getNumIncomingValues(),
-                                      Phi->getName() + ".tangent");
-          Tangents[Phi] = TPhi;
+          // (Where the lanes are computed in vectors, a vector phi: an
+          // array's would be taken apart and packed again every iteration.)
+          bool Vector = Width > 1 && Phi->getType()->isFloatingPointTy() &&
+                        VectorLaneBlocks.contains(BB);
+          PHINode *TPhi = B.CreatePHI(
+              Vector ? FixedVectorType::get(Phi->getType(), Width)
+                     : shadowType(Phi->getType(), Width),
+              Phi->getNumIncomingValues(), Phi->getName() + ".tangent");
+          Tangents[Phi] = Vector ? unpackLanes(TPhi) : TPhi;
+          if (Vector)
+            VectorPhis[Phi] = TPhi;
           Phis.push_back(Phi);
         }
         continue;
@@ -324,11 +352,13 @@ bool ForwardEmitter::run() {
 
 bool ForwardEmitter::emitPhis(ArrayRef<PHINode *> Phis) {
   for (PHINode *Phi : Phis) {
-    auto *TPhi = cast<PHINode>(Tangents[Phi]);
+    PHINode *Vector = VectorPhis.lookup(Phi);
+    auto *TPhi = Vector ? Vector : cast<PHINode>(Tangents[Phi]);
     for (unsigned I = 0; I < Phi->getNumIncomingValues(); ++I) {
       BasicBlock *In = Phi->getIncomingBlock(I);
       B.SetInsertPoint(In->getTerminator());
-      TPhi->addIncoming(tangent(Phi->getIncomingValue(I)), In);
+      Value *T = tangent(Phi->getIncomingValue(I));
+      TPhi->addIncoming(Vector ? packLanes(T) : T, In);
     }
   }
   return true;

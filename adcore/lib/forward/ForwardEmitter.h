@@ -11,6 +11,8 @@
 //   ForwardCalls.cpp    calls: math rules, intrinsics, user functions
 //   ForwardVector.cpp   vector and aggregate operations, reductions
 //   ForwardLanes.cpp    batched tangents of arithmetic in <N x T> vectors
+//   ForwardInterleaved.cpp  batched shadows of local arrays with the lanes
+//                       side by side
 //   ForwardSplit.cpp    split forward mode: records instead of the primal's
 //                       memory, and the sweep that writes them
 //   ForwardRecords.cpp  forward mode over a reverse sweep: which recorded
@@ -43,6 +45,21 @@ namespace adcore {
 /// (ForwardLanes.cpp).
 llvm::SmallVector<const llvm::BasicBlock *, 16>
 vectorLaneBlocks(llvm::Function &F);
+
+/// Width N > 1: the floating-point type T of the scalars \p AI's memory is
+/// only read and written as, when its shadow can hold the N lanes side by
+/// side, element by element (ForwardInterleaved.cpp); else null.
+/// \p PlainCall: whether a call is one whose callee's derivative is made
+/// here with the caller's key (ForwardEmitter::plainUserCall), which may
+/// take such shadows too. The same for a pointer \p Root (a parameter),
+/// through at most \p Depth calls.
+using PlainCallFn = llvm::function_ref<bool(const llvm::CallBase &)>;
+llvm::Type *interleavedElementType(const llvm::AllocaInst &AI,
+                                   const llvm::DataLayout &DL,
+                                   PlainCallFn PlainCall);
+llvm::Type *interleavedElementType(const llvm::Value &Root,
+                                   const llvm::DataLayout &DL,
+                                   PlainCallFn PlainCall, unsigned Depth);
 
 /// The loads of pointers from tape records in \p F, in instruction order
 /// (forward mode over a reverse sweep: ForwardRecords.cpp).
@@ -147,6 +164,22 @@ private:
   /// <N x T> vector (null: an operation computed lane by lane).
   llvm::Value *vectorTangent(llvm::BinaryOperator &I, llvm::Value *TA,
                              llvm::Value *TB);
+  /// Shadows whose lanes lie side by side (ForwardInterleaved.cpp): the
+  /// shadow of alloca \p I of element type \p T; of a GEP of such a
+  /// pointer; a load and a store through one, all lanes at once.
+  llvm::Value *interleavedAlloca(llvm::AllocaInst &I, llvm::Type *T,
+                                 bool Zero);
+  llvm::Value *interleavedGEP(llvm::GetElementPtrInst &I, llvm::Value *SP,
+                              llvm::Type *T);
+  llvm::Value *interleavedLoad(llvm::LoadInst &I, llvm::Value *SP);
+  void interleavedStore(llvm::StoreInst &I, llvm::Value *SP, llvm::Value *TV);
+  void interleavedClear(llvm::MemSetInst &I, llvm::Value *SD);
+  void tagInterleavedAccess(const llvm::Instruction &Primal,
+                            llvm::Instruction &Shadow);
+  /// Whether \p Call is differentiated by a derivative of its callee (a
+  /// function of this module) made with this key's mode (emitUserCall), no
+  /// rule.
+  bool plainUserCall(const llvm::CallBase &Call) const;
 
   /// Reports a user error at \p I; returns false.
   bool unsupported(llvm::Instruction &I, const llvm::Twine &What);
@@ -238,6 +271,12 @@ private:
   /// Width N > 1: the blocks of the clone whose floating-point tangents are
   /// computed in <N x T> vectors.
   llvm::SmallPtrSet<const llvm::BasicBlock *, 16> VectorLaneBlocks;
+  /// Width N > 1: the pointers of the clone whose shadows hold the lanes
+  /// side by side, with the element type.
+  llvm::DenseMap<const llvm::Value *, llvm::Type *> Interleaved;
+  /// Width N > 1: the <N x T> phis of floating-point phis in blocks whose
+  /// lanes are vectors (their tangents: the phis' lanes).
+  llvm::DenseMap<const llvm::PHINode *, llvm::PHINode *> VectorPhis;
   llvm::DenseMap<const llvm::Value *, NullableBits> CalleeNullableBits;
   bool nullable(const llvm::Value *V) const {
     return NullableClones.contains(V);

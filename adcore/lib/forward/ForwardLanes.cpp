@@ -11,6 +11,12 @@
 // Inside a loop the vectorizer can take, the lanes stay scalars: it then
 // computes VF iterations of each lane at once, and vector operations in the
 // loop would keep it from doing so (a batched stencil was 1.5-2x slower).
+// It does not take loops of a few iterations known at compile time (a 4x4
+// matrix product's rows) nor loops that read or write floating-point memory
+// at addresses loaded in the loop (a skinning loop over the bones a vertex
+// names): there the lanes are vectors as in straight-line code (the batched
+// HT pose and skinning: their tangents were scalar lanes, 8 times the
+// primal's arithmetic).
 // The array stays the shadow's type (of phis, loads, stores, calls); the
 // vector and the array convert into each other, conversions InstCombine
 // removes between two vector operations.
@@ -20,21 +26,54 @@
 #include "ForwardEmitter.h"
 #include "rules/PowerRule.h"
 
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/IVDescriptors.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
 namespace adcore {
 namespace {
 
+/// Below this known trip count the loop vectorizer leaves a loop alone
+/// unless it needs no scalar iterations (LLVM's
+/// -vectorizer-min-trip-count); a loop of so few iterations gains little
+/// from it either way, and the lanes gain from vectors.
+constexpr unsigned TinyTripCount = 16;
+
+/// Whether a floating-point access of \p L through \p Ptr is at an address
+/// the vectorizer can compute for consecutive iterations: invariant in
+/// \p L or an affine function of its induction. An address computed from a
+/// value loaded in the loop (an index read from an array) needs a gather.
+bool affineAddress(Value *Ptr, Loop &L, ScalarEvolution &SE) {
+  const SCEV *S = SE.getSCEV(Ptr);
+  if (SE.isLoopInvariant(S, &L))
+    return true;
+  const auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+  return AR && AR->getLoop() == &L && AR->isAffine();
+}
+
 /// Whether the loop vectorizer may take \p L: innermost, its
 /// floating-point phis reductions or values of earlier iterations (u[i - 1]
-/// kept from the iteration before), no calls but intrinsics.
-bool mayVectorize(Loop &L, DominatorTree &DT) {
+/// kept from the iteration before), no calls but intrinsics, more than a
+/// few iterations, floating-point memory at affine addresses.
+bool mayVectorize(Loop &L, DominatorTree &DT, ScalarEvolution &SE) {
   if (!L.isInnermost())
+    return false;
+  // (The recurrence analyses need a preheader and one latch: a loop
+  // entered from several blocks, as at -O0 or after a `continue`, has
+  // none; they crashed on it.)
+  if (!L.getLoopPreheader() || !L.getLoopLatch())
+    return false;
+  if (unsigned Trips = SE.getSmallConstantTripCount(&L);
+      Trips && Trips < TinyTripCount)
     return false;
   for (PHINode &Phi : L.getHeader()->phis()) {
     if (!Phi.getType()->isFloatingPointTy())
@@ -45,9 +84,14 @@ bool mayVectorize(Loop &L, DominatorTree &DT) {
       return false;
   }
   for (BasicBlock *BB : L.blocks())
-    for (Instruction &I : *BB)
+    for (Instruction &I : *BB) {
       if (isa<CallBase>(I) && !isa<IntrinsicInst>(I))
         return false;
+      Value *Ptr = getLoadStorePointerOperand(&I);
+      if (Ptr && getLoadStoreType(&I)->isFPOrFPVectorTy() &&
+          !affineAddress(Ptr, L, SE))
+        return false;
+    }
   return true;
 }
 
@@ -56,10 +100,14 @@ bool mayVectorize(Loop &L, DominatorTree &DT) {
 SmallVector<const BasicBlock *, 16> vectorLaneBlocks(Function &F) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
+  AssumptionCache AC(F);
+  TargetLibraryInfoImpl TLII(F.getParent()->getTargetTriple());
+  TargetLibraryInfo TLI(TLII);
+  ScalarEvolution SE(F, TLI, AC, DT, LI);
   SmallVector<const BasicBlock *, 16> Blocks;
   for (BasicBlock &BB : F) {
     Loop *L = LI.getLoopFor(&BB);
-    if (!L || !mayVectorize(*L, DT))
+    if (!L || !mayVectorize(*L, DT, SE))
       Blocks.push_back(&BB);
   }
   return Blocks;

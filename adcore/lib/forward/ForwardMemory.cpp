@@ -109,6 +109,12 @@ bool ForwardEmitter::visitAllocaInst(AllocaInst &I) {
       B.CreateMul(B.CreateZExtOrTrunc(I.getArraySize(), B.getInt64Ty()),
                   B.getInt64(DL.getTypeAllocSize(I.getAllocatedType())));
   bool Zero = !shadowFullyWritten(I);
+  if (Width > 1 && !Key.Split)
+    if (Type *T = interleavedElementType(
+            I, DL, [&](const CallBase &C) { return plainUserCall(C); })) {
+      setTangent(&I, interleavedAlloca(I, T, Zero));
+      return true;
+    }
   setTangent(&I, forEachLane(I.getType(), [&](unsigned) {
     AllocaInst *S = B.CreateAlloca(I.getAllocatedType(), I.getAddressSpace(),
                                    I.getArraySize(), I.getName() + ".shadow");
@@ -152,6 +158,10 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
   // passed it enzyme_const, as the constant parameters of an objective
   // whose Hessian-vector product is taken): the values read through a null
   // one have no tangent, zeros read from a constant block.
+  if (Interleaved.contains(I.getPointerOperand())) {
+    setTangent(&I, interleavedLoad(I, SP));
+    return true;
+  }
   const Align ShadowA =
       shadowAlign(I.getModule()->getDataLayout(), I.getType(), I.getAlign());
   auto Address = [&](unsigned L) {
@@ -212,6 +222,10 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
   // the shadow alone.
   if (!TV && !canCarryDerivative(V->getType()))
     return true;
+  if (Interleaved.contains(I.getPointerOperand())) {
+    interleavedStore(I, SP, TV);
+    return true;
+  }
   const Align ShadowA =
       shadowAlign(I.getModule()->getDataLayout(), V->getType(), I.getAlign());
   for (unsigned L = 0; L < Width; ++L) {
@@ -232,6 +246,11 @@ bool ForwardEmitter::visitGetElementPtrInst(GetElementPtrInst &I) {
   Value *SP = tangentOrNull(I.getPointerOperand());
   if (!SP)
     return true;
+  if (auto It = Interleaved.find(I.getPointerOperand());
+      It != Interleaved.end()) {
+    setTangent(&I, interleavedGEP(I, SP, It->second));
+    return true;
+  }
   SmallVector<Value *, 4> Indices(I.indices());
   bool KeepNull = nullable(I.getPointerOperand());
   setTangent(&I, forEachLane(I.getType(), [&](unsigned L) {
@@ -291,6 +310,10 @@ bool ForwardEmitter::visitMemSetInst(MemSetInst &I) {
   if (!SD)
     return true;
   // Whatever the bytes, memory set from a constant has a zero derivative.
+  if (Interleaved.contains(I.getRawDest())) {
+    interleavedClear(I, SD);
+    return true;
+  }
   for (unsigned L = 0; L < Width; ++L)
     if (nullable(I.getRawDest()))
       guardedShadowClear(B, lane(SD, L), I.getLength());
