@@ -7,7 +7,9 @@
 #include "adcore/EnzymeMarks.h"
 #include "prepare/Prepare.h"
 #include "prepare/SimplifiedCopies.h"
+#include "rules/BlasRules.h"
 #include "rules/GpuLaunches.h"
+#include "rules/MpiRules.h"
 #include "rules/OpenMPRuntime.h"
 #include "analysis/ActivityAnalysis.h"
 #include "forward/ForwardEmitter.h"
@@ -379,6 +381,13 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= rewritePosixMemaligns(P);
     Changed |= rewriteSortCalls(P);
     Changed |= rewriteVariadicCalls(P);
+    Changed |= passFloatBitsAsFloats(P, [&](const Function &Callee) {
+      return Rules.coversDerivative(&Callee, true) ||
+             Rules.coversDerivative(&Callee, false) ||
+             Rules.splitDerivative(&Callee) ||
+             !Rules.functionLike(&Callee).empty() ||
+             isBlasRuleFunction(Callee) || isMpiRuleFunction(Callee);
+    });
     Changed |= resetInputValues(P);
     Changed |= typeFloatCopies(P);
     Changed |= rewriteOpenMPReductions(P);
