@@ -17,8 +17,15 @@ double dkeep(double x) {
   return __enzyme_autodiff((void *)keep, x) + __enzyme_fwddiff((void *)keep, x, 1.0);
 }
 
-// A global that holds a pointer: its shadow pointer cannot be known.
+// A global that holds a pointer: its shadow pointer cannot be known. An
+// error where differentiated code reads through it again (recall); a global
+// the differentiated code only writes needs no shadow (e2e
+// rev_write_only_globals.cpp).
 double *where;
+double recall(double *p) { return *where * *p; }
+double drecall(double *p, double *dp) {
+  return __enzyme_autodiff((void *)recall, p, dp);
+}
 // CHECK-DAG: shadowless-stores.c:[[@LINE+2]]:{{[0-9]+}}: error: cannot differentiate 'remember' in reverse mode: a value with a derivative is stored into the global variable 'where', which has no shadow: it holds pointers
 // CHECK-DAG: shadowless-stores.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'remember' in forward mode: a value with a derivative is stored into the global variable 'where'
 double remember(double *p) { where = p; return *p; }
