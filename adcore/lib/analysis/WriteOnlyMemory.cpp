@@ -82,6 +82,19 @@ bool freshBlock(const Value *V, unsigned Depth = 4) {
   return false;
 }
 
+/// Whether the integer \p V, read from the memory, stays a number (a
+/// length compared, counted, used as an index), not bits of a float
+/// carried elsewhere (cast, stored, passed on or returned).
+bool staysNumber(const Value *V, unsigned Depth = 4) {
+  return all_of(V->users(), [&](const User *U) {
+    if (isa<BitCastInst, StoreInst, CallBase, ReturnInst>(U))
+      return false;
+    if (isa<PHINode, SelectInst, CastInst>(U))
+      return Depth > 0 && staysNumber(U, Depth - 1);
+    return true;
+  });
+}
+
 /// The pointers into one global's memory, grown from the global through
 /// its uses, each with its depth: 0 for the global's own bytes, d + 1 for
 /// a block whose address was read from memory of depth d (-1: a local
@@ -102,6 +115,18 @@ public:
     // An address stored into memory of depth d is one of its blocks (depth
     // d + 1), or that memory holds addresses from elsewhere ("foreign": the
     // pointers a log records).
+    // A parameter is the memory's only where every call that the
+    // derivatives run passes the memory (a vector's method called for
+    // another vector too: not followed).
+    for (const Argument *A : Parameters)
+      for (const User *U : A->getParent()->users()) {
+        const auto *Site = dyn_cast<CallBase>(U);
+        if (!Site || Site->getCalledOperand() != A->getParent())
+          return false;
+        if (Reached.contains(Site->getFunction()) &&
+            !Pointers.contains(Site->getArgOperand(A->getArgNo())))
+          return false;
+      }
     for (const MemTransferInst *MT : CopiedOut)
       if (!Pointers.contains(MT->getRawDest()))
         return false;
@@ -176,7 +201,7 @@ private:
       });
     if (const auto *LI = dyn_cast<LoadInst>(&I)) {
       if (LI->getType()->isIntOrIntVectorTy())
-        return true; // (a length or a flag: no derivative)
+        return staysNumber(LI); // (a length or a flag: no derivative)
       if (!LI->getType()->isPointerTy())
         return false;
       add(LI, Depth + 1); // (a block the memory points to)
@@ -251,6 +276,7 @@ private:
         No >= Callee->arg_size() || !Reached.contains(Callee))
       return false;
     add(Callee->getArg(No), Depth);
+    Parameters.push_back(Callee->getArg(No));
     return true;
   }
 
@@ -296,6 +322,7 @@ private:
   SmallVector<const Value *, 16> Work;
   SmallVector<const StoreInst *, 8> Stores;
   SmallVector<const MemTransferInst *, 4> CopiedOut;
+  SmallVector<const Argument *, 8> Parameters;
   SmallVector<const Value *, 8> WrittenThrough;
   SmallDenseSet<int, 4> Foreign;
   bool Fails = false;

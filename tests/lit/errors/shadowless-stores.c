@@ -34,6 +34,24 @@ double dremember(double *p, double *dp) {
          __enzyme_fwddiff((void *)remember, p, dp);
 }
 
+// A global beside a pointer that one derivative writes and another reads
+// back as the bits of its double (a copy through an integer): not only
+// written, an error.
+struct Pair { double v; double *p; } pair;
+// CHECK-DAG: shadowless-stores.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'put' in reverse mode: a value with a derivative is stored into the global variable 'pair', which has no shadow: it holds pointers
+double put(double *x) { pair.v = x[0] * x[0]; pair.p = x; return x[0]; }
+double take(double *x) {
+  unsigned long u;
+  __builtin_memcpy(&u, &pair.v, 8);
+  double d;
+  __builtin_memcpy(&d, &u, 8);
+  return d * x[0];
+}
+double dput(double *x, double *dx) {
+  return __enzyme_autodiff((void *)put, x, dx) +
+         __enzyme_autodiff((void *)take, x, dx);
+}
+
 // Memory passed enzyme_const that the call only writes a value with a
 // derivative into, leaving it for a later call (what is read back within
 // the call gets a scratch shadow: e2e const_memory_writes.c).
