@@ -44,6 +44,9 @@ set(ADCC_ADFUZZ_SEEDS_V9 "4 18 29 88")
 # (version 10: structs holding pointers shifted up and down by overlapping
 # memmoves, the elements mixed: what the ascending shadow copy got wrong)
 set(ADCC_ADFUZZ_SEEDS_V10 "7 23 138 1 2")
+# (version 11: a double's bits passed to and returned from functions as
+# integers; reverse mode refused each of these before it followed them)
+set(ADCC_ADFUZZ_SEEDS_V11 "1 6 28 31 59")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -68,9 +71,10 @@ adcc_adfuzz_test(adfuzz-fixed-v7 7 "${ADCC_ADFUZZ_SEEDS_V7}")
 adcc_adfuzz_test(adfuzz-fixed-v8 8 "${ADCC_ADFUZZ_SEEDS_V8}")
 adcc_adfuzz_test(adfuzz-fixed-v9 9 "${ADCC_ADFUZZ_SEEDS_V9}")
 adcc_adfuzz_test(adfuzz-fixed-v10 10 "${ADCC_ADFUZZ_SEEDS_V10}")
+adcc_adfuzz_test(adfuzz-fixed-v11 11 "${ADCC_ADFUZZ_SEEDS_V11}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
-  adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10
+  adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

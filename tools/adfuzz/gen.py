@@ -50,7 +50,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 10
+GENERATOR_VERSION = 11
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -952,9 +952,31 @@ class Gen:
     def float_bits(self, sc, lines, ind, ctx):
         """A double's bits through integers: memcpy into an unsigned long
         long and back, a union, or a whole array copied through an integer
-        array (element by element or at once)."""
-        k = self.randint(0, 2)
+        array (element by element or at once); from version 11 also passed
+        to and returned from functions that are not inlined as integers."""
+        k = self.randint(0, 3 if self.version >= 11 else 2)
         self.features.add("float-bits")
+        if k == 3:
+            self.features.add("float-bits-calls")
+            src = self.squash(self.expr(sc, 2), 5.0)
+            c = self.squash(self.expr(sc, 1), 2.0)
+            name, b = self.fresh("v"), self.fresh("b")
+            self.emit(lines, ind, "double %s;" % name)
+            if self.chance(0.5):
+                self.emit(lines, ind, "%s = adfz_from_bits(adfz_to_bits(%s));"
+                          % (name, src.code))
+                sc.scalars.append((name, 5.0, True))
+            else:
+                self.emit(lines, ind, "{")
+                self.emit(lines, ind + 1, "double %s_d = %s;" % (b, src.code))
+                self.emit(lines, ind + 1, "unsigned long long %s;" % b)
+                self.emit(lines, ind + 1, "memcpy(&%s, &%s_d, sizeof %s);"
+                          % (b, b, b))
+                self.emit(lines, ind + 1, "%s = adfz_scale_bits(%s, %s);"
+                          % (name, b, c.code))
+                self.emit(lines, ind, "}")
+                sc.scalars.append((name, 10.0, True))
+            return True
         arrs = sc.all("arrays")
         if k < 2 or not arrs or ctx.loops > 0:
             src = self.squash(self.expr(sc, 2), 5.0)
@@ -1515,6 +1537,8 @@ class Gen:
                     assert old in main
                     main = main.replace(old, new)
                 self.features.add("accumulate")
+        if self.version >= 11:
+            globals_v5 += GLOBALS_V11
         if self.version >= 6:
             globals_v5 += STATE_V6.format(
                 nst=max(self.nst, 1), has_st=int(self.nst > 0),
@@ -1623,6 +1647,26 @@ static double *adfz_st_fresh(void) {{
 
 # (old, new): the calls of f in MAIN_TEMPLATE, with the state (version 6)
 # (version 8) structs whose copies carry pointers' shadows
+# version 11: a double's bits passed to and returned from functions as
+# integers (reverse mode follows them through a copy of each function that
+# takes the double itself).
+GLOBALS_V11 = """\
+__attribute__((noinline)) unsigned long long adfz_to_bits(double d) {
+  unsigned long long u;
+  memcpy(&u, &d, sizeof u);
+  return u;
+}
+__attribute__((noinline)) double adfz_from_bits(unsigned long long u) {
+  double d;
+  memcpy(&d, &u, sizeof d);
+  return d;
+}
+__attribute__((noinline)) double adfz_scale_bits(unsigned long long u,
+                                                 double c) {
+  return adfz_from_bits(u) * c;
+}
+"""
+
 GLOBALS_V8 = """\
 struct adfz_pr {
   double v;
