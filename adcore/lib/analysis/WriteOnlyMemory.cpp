@@ -95,6 +95,41 @@ bool staysNumber(const Value *V, unsigned Depth = 4) {
   });
 }
 
+/// Whether the stored integer \p V may be an address's bits: a pointer
+/// cast to an integer, or an integer copied from memory (how InstCombine
+/// copies a struct that holds pointers); not a number computed.
+bool mayBeAddressBits(const Value *V, unsigned Depth = 4) {
+  if (!V->getType()->isIntegerTy(64))
+    return false;
+  if (isa<PtrToIntInst>(V))
+    return true;
+  const auto *LI = dyn_cast<LoadInst>(V);
+  if (LI && Depth == 0)
+    return true;
+  if (Depth == 0)
+    return false;
+  if (LI) {
+    // (A local variable at -O0 holds what is stored into it.)
+    const auto *AI = dyn_cast<AllocaInst>(LI->getPointerOperand());
+    return !AI || any_of(AI->users(), [&](const User *U) {
+             const auto *SI = dyn_cast<StoreInst>(U);
+             if (!SI)
+               return !isa<LoadInst>(U) &&
+                      !cast<Instruction>(U)->isLifetimeStartOrEnd();
+             return SI->getValueOperand() == AI ||
+                    mayBeAddressBits(SI->getValueOperand(), Depth - 1);
+           });
+  }
+  if (const auto *Phi = dyn_cast<PHINode>(V))
+    return any_of(Phi->incoming_values(), [&](const Value *In) {
+      return mayBeAddressBits(In, Depth - 1);
+    });
+  if (const auto *Sel = dyn_cast<SelectInst>(V))
+    return mayBeAddressBits(Sel->getTrueValue(), Depth - 1) ||
+           mayBeAddressBits(Sel->getFalseValue(), Depth - 1);
+  return false;
+}
+
 /// The pointers into one global's memory, grown from the global through
 /// its uses, each with its depth: 0 for the global's own bytes, d + 1 for
 /// a block whose address was read from memory of depth d (-1: a local
@@ -135,6 +170,10 @@ public:
       if (It == Pointers.end())
         return false; // (the memory's address escapes)
       const Value *V = SI->getValueOperand();
+      if (mayBeAddressBits(V)) {
+        Foreign.insert(It->second);
+        continue;
+      }
       if (!holdsPointer(V->getType()))
         continue;
       auto VIt = Pointers.find(V);
