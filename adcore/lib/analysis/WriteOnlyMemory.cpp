@@ -1,4 +1,4 @@
-//===- analysis/WriteOnlyMemory.cpp - Memory derivatives never read -------===//
+//===- analysis/WriteOnlyMemory.cpp - Memory only written ---------------===//
 
 #include "WriteOnlyMemory.h"
 
@@ -112,13 +112,13 @@ bool mayBeAddressBits(const Value *V, unsigned Depth = 4) {
     // (A local variable at -O0 holds what is stored into it.)
     const auto *AI = dyn_cast<AllocaInst>(LI->getPointerOperand());
     return !AI || any_of(AI->users(), [&](const User *U) {
-             const auto *SI = dyn_cast<StoreInst>(U);
-             if (!SI)
-               return !isa<LoadInst>(U) &&
-                      !cast<Instruction>(U)->isLifetimeStartOrEnd();
-             return SI->getValueOperand() == AI ||
-                    mayBeAddressBits(SI->getValueOperand(), Depth - 1);
-           });
+      const auto *SI = dyn_cast<StoreInst>(U);
+      if (!SI)
+        return !isa<LoadInst>(U) &&
+               !cast<Instruction>(U)->isLifetimeStartOrEnd();
+      return SI->getValueOperand() == AI ||
+             mayBeAddressBits(SI->getValueOperand(), Depth - 1);
+    });
   }
   if (const auto *Phi = dyn_cast<PHINode>(V))
     return any_of(Phi->incoming_values(), [&](const Value *In) {
@@ -235,9 +235,8 @@ private:
       return true;
     // (An address as a number: a vector's size, its end minus its start.)
     if (isa<PtrToIntInst>(I))
-      return none_of(I.users(), [](const User *U) {
-        return isa<IntToPtrInst>(U);
-      });
+      return none_of(I.users(),
+                     [](const User *U) { return isa<IntToPtrInst>(U); });
     if (const auto *LI = dyn_cast<LoadInst>(&I)) {
       if (LI->getType()->isIntOrIntVectorTy())
         return staysNumber(LI); // (a length or a flag: no derivative)
@@ -253,8 +252,7 @@ private:
         // (A new block stored into the memory, a vector's grown buffer:
         // the memory's own, from its allocation on.)
         if (const Value *V = SI->getValueOperand();
-            V->getType()->isPointerTy() && !isa<Constant>(V) &&
-            freshBlock(V))
+            V->getType()->isPointerTy() && !isa<Constant>(V) && freshBlock(V))
           addFresh(V, Depth + 1);
         return true;
       }
@@ -379,12 +377,12 @@ collectWriteOnlyMemory(ArrayRef<const Function *> Reached,
     for (const BasicBlock &BB : *F)
       for (const Instruction &I : BB)
         for (const Value *Op : I.operands())
-          if (const auto *G = dyn_cast<GlobalVariable>(
-                  Op->stripPointerCastsAndAliases()))
+          if (const auto *G =
+                  dyn_cast<GlobalVariable>(Op->stripPointerCastsAndAliases()))
             Globals.insert(G);
           else if (const auto *CE = dyn_cast<ConstantExpr>(Op))
-            if (const auto *G = dyn_cast<GlobalVariable>(
-                    getUnderlyingObject(CE)))
+            if (const auto *G =
+                    dyn_cast<GlobalVariable>(getUnderlyingObject(CE)))
               Globals.insert(G);
   for (const GlobalVariable *G : Globals) {
     if (G->isConstant() || G->isDeclaration() || G->isThreadLocal() ||

@@ -1,4 +1,4 @@
-//===- analysis/WriteOnlyMemory.h - Memory derivatives never read -*- C++ -*-===//
+//===- analysis/WriteOnlyMemory.h - Memory only written ---------*- C++ -*-===//
 //
 // A global variable without a shadow (one that holds pointers: a log of
 // calls kept in a vector of records, `calls.push_back({x, y, n})`) may be

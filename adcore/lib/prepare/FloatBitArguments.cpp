@@ -99,11 +99,11 @@ bool returnsWholeFloatBits(Function &F, const TypeAnalysis &Types) {
 
 /// Removes the attributes of integers (signext, range, ...) that a value of
 /// the type \p T may not carry from \p AL at \p Index.
-AttributeList dropIncompatible(LLVMContext &C, AttributeList AL,
-                               unsigned Index, Type *T) {
+AttributeList dropIncompatible(LLVMContext &C, AttributeList AL, unsigned Index,
+                               Type *T) {
   AttributeSet AS = AL.getAttributes(Index);
-  return AL.removeAttributesAtIndex(
-      C, Index, AttributeFuncs::typeIncompatible(T, AS));
+  return AL.removeAttributesAtIndex(C, Index,
+                                    AttributeFuncs::typeIncompatible(T, AS));
 }
 
 /// Whether the local variable \p AI only moves the bits stored into it:
@@ -179,7 +179,8 @@ Function *retypedCopy(Function &F, const Retyping &R) {
       continue;
     }
     // (Placed at the entry once the body is there.)
-    Casts.push_back(new BitCastInst(&New, Old.getType(), Old.getName() + ".bits"));
+    Casts.push_back(
+        new BitCastInst(&New, Old.getType(), Old.getName() + ".bits"));
     VMap[&Old] = Casts.back();
   }
   SmallVector<ReturnInst *, 4> Returns;
@@ -207,8 +208,7 @@ Function *retypedCopy(Function &F, const Retyping &R) {
     Value *V = Ret->getReturnValue();
     IRBuilder<> B(Ret);
     Value *Float;
-    if (auto *BC = dyn_cast<BitCastInst>(V);
-        BC && BC->getSrcTy() == Result)
+    if (auto *BC = dyn_cast<BitCastInst>(V); BC && BC->getSrcTy() == Result)
       Float = BC->getOperand(0);
     else if (auto *LI = dyn_cast<LoadInst>(V); LI && LI->hasOneUse())
       // (A load of the result's variable at -O0: of the float instead.)
@@ -243,9 +243,9 @@ void callRetypedCopy(CallBase &Call, Function &Copy, const Retyping &R) {
       } else if (LI && LI->hasOneUse() && LI->isSimple()) {
         // (The bits loaded for the call alone: loaded as the float, as
         // InstCombine would, without the TBAA that named the integer.)
-        auto *Float = new LoadInst(FT, LI->getPointerOperand(),
-                                   LI->getName() + ".float", false,
-                                   LI->getAlign(), LI->getIterator());
+        auto *Float =
+            new LoadInst(FT, LI->getPointerOperand(), LI->getName() + ".float",
+                         false, LI->getAlign(), LI->getIterator());
         Float->setDebugLoc(LI->getDebugLoc());
         Loads.push_back(LI);
         A = Float;
@@ -337,9 +337,10 @@ bool passFloatBitsAsFloats(Function &F,
     if (floatOfWidth(Call->getType()) && !Call->use_empty()) {
       if (!CT)
         CT = std::make_unique<TypeAnalysis>(Callee);
-      R.Result = returnsWholeFloatBits(Callee, *CT) &&
-                 (!isa<InvokeInst>(Call) ||
-                  cast<InvokeInst>(Call)->getNormalDest()->getSinglePredecessor());
+      R.Result =
+          returnsWholeFloatBits(Callee, *CT) &&
+          (!isa<InvokeInst>(Call) ||
+           cast<InvokeInst>(Call)->getNormalDest()->getSinglePredecessor());
     }
     if (R.any())
       Rewrites.push_back({Call, std::move(R)});

@@ -52,7 +52,8 @@ bool rewriteVariadicCalls(llvm::Function &F);
 /// unless \p HasRule says a rule of the program or of adcc covers the
 /// callee (FloatBitArguments.cpp). Returns whether \p F changed.
 bool passFloatBitsAsFloats(
-    llvm::Function &F, llvm::function_ref<bool(const llvm::Function &)> HasRule);
+    llvm::Function &F,
+    llvm::function_ref<bool(const llvm::Function &)> HasRule);
 /// After each call that reads a floating-point value from a C++ stream into
 /// a variable (`in >> x`), stores that value into it again as a constant,
 /// which resets its derivative (InputValues.cpp). Returns whether \p F
