@@ -175,7 +175,12 @@ std::string SynthesisContext::displayName(const Function &F) const {
   if (const Function *Program = Copies->originalOf(F))
     return displayName(*Program);
   const Function *Named = RuleCallerOf.lookup(&F);
-  return demangle((Named ? Named : &F)->getName());
+  StringRef Raw = (Named ? Named : &F)->getName();
+  // (A copy taking float bits as floats, FloatBitArguments.cpp: the
+  // program's function. Cut before demangling, as below.)
+  if (size_t At = Raw.find(".floatbits."); At != StringRef::npos)
+    Raw = Raw.take_front(At);
+  return demangle(Raw);
 }
 
 StringRef SynthesisContext::primalName(const Function &F) const {

@@ -58,6 +58,18 @@ double passed_on(double x) {
   return scaled(u, x) + scaled(u, 2.0);
 }
 
+/* bits handed back unchanged by a function that does not know they are a
+   double's (only the caller's types say so) */
+__attribute__((noinline)) uint64_t same_bits(uint64_t u) { return u; }
+double identity(double x) {
+  double y = x * x * x, z;
+  uint64_t u;
+  memcpy(&u, &y, sizeof u);
+  u = same_bits(u);
+  memcpy(&z, &u, sizeof z);
+  return z;
+}
+
 /* a float's bits in a uint32_t */
 __attribute__((noinline)) uint32_t fbits_of(float x) {
   uint32_t u;
@@ -110,6 +122,7 @@ int main(void) {
     CHECK_BOTH(from_record, x, 2 * x);
     CHECK_BOTH(passed_on, x, cos(x) * x + sin(x) + 2 * cos(x));
     CHECK_BOTH(array_bits, x, 1 + 4 * x + 3 * exp(x));
+    CHECK_BOTH(identity, x, 3 * x * x);
     CHECK_CLOSE(from_record(x), x * x + 7, 1e-15);
     float f = (float)x;
     CHECK_CLOSE(__enzyme_autodiff_f((void *)float_trip, f), 3 * f * f, 1e-6);

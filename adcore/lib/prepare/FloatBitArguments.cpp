@@ -345,8 +345,22 @@ bool passFloatBitsAsFloats(Function &F,
     if (R.any())
       Rewrites.push_back({Call, std::move(R)});
   }
-  for (auto &[Call, R] : Rewrites)
-    callRetypedCopy(*Call, *retypedCopy(*Call->getCalledFunction(), R), R);
+  for (auto &[Call, R] : Rewrites) {
+    Function &Callee = *Call->getCalledFunction();
+    Function *Copy = retypedCopy(Callee, R);
+    // (A result that is the bits of a parameter now a float, `return u;`:
+    // the copy returns the float too.)
+    if (!R.Result && floatOfWidth(Call->getType()) && !Call->use_empty() &&
+        !isa<InvokeInst>(Call) &&
+        returnsWholeFloatBits(*Copy, TypeAnalysis(*Copy))) {
+      R.Result = true;
+      Function *Unused = Copy;
+      Copy = retypedCopy(Callee, R);
+      if (Unused->use_empty())
+        Unused->eraseFromParent();
+    }
+    callRetypedCopy(*Call, *Copy, R);
+  }
   return !Rewrites.empty();
 }
 
