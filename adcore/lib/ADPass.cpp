@@ -15,6 +15,7 @@
 #include "adcore/EnzymeMarks.h"
 #include "analysis/GlobalShadows.h"
 #include "analysis/IndirectTargets.h"
+#include "analysis/WriteOnlyMemory.h"
 #include "adcore/ParamShapes.h"
 #include "adcore/RequestCollector.h"
 #include "Synthesis.h"
@@ -290,6 +291,7 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
     DenseSet<const GlobalVariable *> Written;
     collectWrittenGlobals(List, Written);
     Ctx.rules().setWrittenGlobals(std::move(Written));
+    Ctx.rules().setWriteOnlyMemory(collectWriteOnlyMemory(List, Ctx.rules()));
   }
   // (Split forward mode records what __enzyme_fwdsplit reads; a reverse
   // sweep cannot read those records.)

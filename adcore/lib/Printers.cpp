@@ -7,14 +7,20 @@
 // `-passes=adcc-print-types` prints what the type analysis infers.
 // `-passes=adcc-print-indirect-targets` prints, for every address-taken
 // function, whether the derivatives of the module's requests may call it
-// through a pointer.
+// through a pointer. `-passes=adcc-print-write-only-memory` prints the
+// globals without a shadow that the derivatives of the module's requests
+// only write (WriteOnlyMemory.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "analysis/ActivityAnalysis.h"
 #include "adcore/Pipeline.h"
 #include "adcore/RequestCollector.h"
+#include "CheckpointedCalls.h"
+#include "analysis/GlobalShadows.h"
 #include "analysis/IndirectTargets.h"
+#include "analysis/WriteOnlyMemory.h"
+#include "rules/CustomRules.h"
 #include "support/IRMarks.h"
 #include "analysis/TypeAnalysis.h"
 
@@ -72,6 +78,28 @@ struct PrintIndirectTargetsPass : PassInfoMixin<PrintIndirectTargetsPass> {
   static bool isRequired() { return true; }
 };
 
+struct PrintWriteOnlyMemoryPass : PassInfoMixin<PrintWriteOnlyMemoryPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    CustomRules Rules;
+    bool HadError = false;
+    Rules.collect(M, HadError);
+    SmallPtrSet<const Function *, 16> Reached;
+    for (const Request &R : collectRequests(M).Requests)
+      for (const Function *F : reachableFrom(*R.Primal))
+        Reached.insert(F);
+    SmallVector<const Function *, 16> List(Reached.begin(), Reached.end());
+    DenseSet<const GlobalVariable *> Written;
+    collectWrittenGlobals(List, Written);
+    Rules.setWrittenGlobals(std::move(Written));
+    DenseSet<const Value *> WriteOnly = collectWriteOnlyMemory(List, Rules);
+    for (const GlobalVariable &G : M.globals())
+      if (WriteOnly.contains(&G))
+        outs() << G.getName() << ": only written\n";
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 } // namespace
 
 void registerPrinterPasses(PassBuilder &PB) {
@@ -84,6 +112,10 @@ void registerPrinterPasses(PassBuilder &PB) {
         }
         if (Name == "adcc-print-indirect-targets") {
           MPM.addPass(PrintIndirectTargetsPass());
+          return true;
+        }
+        if (Name == "adcc-print-write-only-memory") {
+          MPM.addPass(PrintWriteOnlyMemoryPass());
           return true;
         }
         if (Name == "adcc-print-types") {

@@ -7,7 +7,9 @@
 #include "adcore/EnzymeMarks.h"
 #include "prepare/Prepare.h"
 #include "prepare/SimplifiedCopies.h"
+#include "rules/BlasRules.h"
 #include "rules/GpuLaunches.h"
+#include "rules/MpiRules.h"
 #include "rules/OpenMPRuntime.h"
 #include "analysis/ActivityAnalysis.h"
 #include "forward/ForwardEmitter.h"
@@ -173,7 +175,12 @@ std::string SynthesisContext::displayName(const Function &F) const {
   if (const Function *Program = Copies->originalOf(F))
     return displayName(*Program);
   const Function *Named = RuleCallerOf.lookup(&F);
-  return demangle((Named ? Named : &F)->getName());
+  StringRef Raw = (Named ? Named : &F)->getName();
+  // (A copy taking float bits as floats, FloatBitArguments.cpp: the
+  // program's function. Cut before demangling, as below.)
+  if (size_t At = Raw.find(".floatbits."); At != StringRef::npos)
+    Raw = Raw.take_front(At);
+  return demangle(Raw);
 }
 
 StringRef SynthesisContext::primalName(const Function &F) const {
@@ -379,6 +386,13 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= rewritePosixMemaligns(P);
     Changed |= rewriteSortCalls(P);
     Changed |= rewriteVariadicCalls(P);
+    Changed |= passFloatBitsAsFloats(P, [&](const Function &Callee) {
+      return Rules.coversDerivative(&Callee, true) ||
+             Rules.coversDerivative(&Callee, false) ||
+             Rules.splitDerivative(&Callee) ||
+             !Rules.functionLike(&Callee).empty() ||
+             isBlasRuleFunction(Callee) || isMpiRuleFunction(Callee);
+    });
     Changed |= resetInputValues(P);
     Changed |= typeFloatCopies(P);
     Changed |= rewriteOpenMPReductions(P);

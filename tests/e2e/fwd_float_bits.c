@@ -2,9 +2,9 @@
  * returned and passed as an integer by functions the optimizer keeps apart,
  * through a union, integer heap memory and integer output parameters. Forward
  * mode follows the bits (the tangent travels as the bits of a double the
- * same way); reverse mode follows them within a function and through memory
- * (tests/lit/errors/float-bits-calls.c: across calls it is an error). Never
- * a zero derivative. */
+ * same way); reverse mode too (across calls: rev_float_bits_calls.c; what is
+ * left an error: tests/lit/errors/float-bits-calls.c). Never a zero
+ * derivative. */
 #include "check.h"
 
 #include <stdint.h>
@@ -103,6 +103,9 @@ int main(void) {
     CHECK_CLOSE(__enzyme_fwddiff((void *)punned, x, 1.0), want, 1e-15);
     CHECK_CLOSE(__enzyme_fwddiff((void *)heap, x, 1.0), want, 1e-15);
     CHECK_CLOSE(__enzyme_fwddiff((void *)out_param, x, 1.0), want, 1e-15);
+    CHECK_CLOSE(__enzyme_autodiff((void *)calls, x), want, 1e-15);
+    CHECK_CLOSE(__enzyme_autodiff((void *)inlined, x), want, 1e-15);
+    CHECK_CLOSE(__enzyme_autodiff((void *)heap, x), want, 1e-15);
     CHECK_CLOSE(__enzyme_autodiff((void *)punned, x), want, 1e-15);
     CHECK_CLOSE(__enzyme_autodiff((void *)out_param, x), want, 1e-15);
     CHECK_CLOSE(__enzyme_fwddiff((void *)punned_var, x, 1.0), want, 1e-15);

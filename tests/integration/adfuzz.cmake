@@ -47,10 +47,13 @@ set(ADCC_ADFUZZ_SEEDS_V9 "4 18 29 88")
 # records kept in one frame slot for all iterations of the loop calling
 # it, e2e rev_callee_loop_records.c)
 set(ADCC_ADFUZZ_SEEDS_V10 "7 23 138 1 2 98")
-# (version 11: batched forward mode, two inputs per width-2 call against
+# (version 11: a double's bits passed to and returned from functions as
+# integers; reverse mode refused each of these before it followed them)
+set(ADCC_ADFUZZ_SEEDS_V11 "1 6 28 31 59")
+# (version 12: batched forward mode, two inputs per width-2 call against
 # the width-1 columns; 1 6 8 14 15 crashed adcc in the lane analysis of a
-# loop without a preheader)
-set(ADCC_ADFUZZ_SEEDS_V11 "1 6 8 14 15")
+# loop without a preheader, as version 11 of the batched check)
+set(ADCC_ADFUZZ_SEEDS_V12 "1 6 8 14 15")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -76,9 +79,11 @@ adcc_adfuzz_test(adfuzz-fixed-v8 8 "${ADCC_ADFUZZ_SEEDS_V8}")
 adcc_adfuzz_test(adfuzz-fixed-v9 9 "${ADCC_ADFUZZ_SEEDS_V9}")
 adcc_adfuzz_test(adfuzz-fixed-v10 10 "${ADCC_ADFUZZ_SEEDS_V10}")
 adcc_adfuzz_test(adfuzz-fixed-v11 11 "${ADCC_ADFUZZ_SEEDS_V11}")
+adcc_adfuzz_test(adfuzz-fixed-v12 12 "${ADCC_ADFUZZ_SEEDS_V12}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
   adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11
+  adfuzz-fixed-v12
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

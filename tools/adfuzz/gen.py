@@ -24,7 +24,7 @@ L = f(x, s, n, out) + sum_j w[j] * out[j] and compares
   * the gradient by forward mode (__enzyme_fwddiff, one call per input),
   * central finite differences of L, and of every out[j] and of the return
     value against the forward-mode Jacobian columns,
-  * (since version 11) the forward-mode columns by batched calls
+  * (since version 12) the forward-mode columns by batched calls
     (enzyme_width 2, two inputs per call, lane by lane against the width-1
     columns),
   * the primal outputs computed inside the derivative calls against a plain
@@ -53,7 +53,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 11
+GENERATOR_VERSION = 12
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -955,9 +955,31 @@ class Gen:
     def float_bits(self, sc, lines, ind, ctx):
         """A double's bits through integers: memcpy into an unsigned long
         long and back, a union, or a whole array copied through an integer
-        array (element by element or at once)."""
-        k = self.randint(0, 2)
+        array (element by element or at once); from version 11 also passed
+        to and returned from functions that are not inlined as integers."""
+        k = self.randint(0, 3 if self.version >= 11 else 2)
         self.features.add("float-bits")
+        if k == 3:
+            self.features.add("float-bits-calls")
+            src = self.squash(self.expr(sc, 2), 5.0)
+            c = self.squash(self.expr(sc, 1), 2.0)
+            name, b = self.fresh("v"), self.fresh("b")
+            self.emit(lines, ind, "double %s;" % name)
+            if self.chance(0.5):
+                self.emit(lines, ind, "%s = adfz_from_bits(adfz_to_bits(%s));"
+                          % (name, src.code))
+                sc.scalars.append((name, 5.0, True))
+            else:
+                self.emit(lines, ind, "{")
+                self.emit(lines, ind + 1, "double %s_d = %s;" % (b, src.code))
+                self.emit(lines, ind + 1, "unsigned long long %s;" % b)
+                self.emit(lines, ind + 1, "memcpy(&%s, &%s_d, sizeof %s);"
+                          % (b, b, b))
+                self.emit(lines, ind + 1, "%s = adfz_scale_bits(%s, %s);"
+                          % (name, b, c.code))
+                self.emit(lines, ind, "}")
+                sc.scalars.append((name, 10.0, True))
+            return True
         arrs = sc.all("arrays")
         if k < 2 or not arrs or ctx.loops > 0:
             src = self.squash(self.expr(sc, 2), 5.0)
@@ -1520,8 +1542,10 @@ class Gen:
                 self.features.add("accumulate")
         if self.version >= 11:
             globals_v5 += GLOBALS_V11
+        if self.version >= 12:
+            globals_v5 += GLOBALS_V12
             assert BATCHED_AT in main
-            main = main.replace(BATCHED_AT, BATCHED_V11 + BATCHED_AT)
+            main = main.replace(BATCHED_AT, BATCHED_V12 + BATCHED_AT)
         if self.version >= 6:
             globals_v5 += STATE_V6.format(
                 nst=max(self.nst, 1), has_st=int(self.nst > 0),
@@ -1630,6 +1654,26 @@ static double *adfz_st_fresh(void) {{
 
 # (old, new): the calls of f in MAIN_TEMPLATE, with the state (version 6)
 # (version 8) structs whose copies carry pointers' shadows
+# version 11: a double's bits passed to and returned from functions as
+# integers (reverse mode follows them through a copy of each function that
+# takes the double itself).
+GLOBALS_V11 = """\
+__attribute__((noinline)) unsigned long long adfz_to_bits(double d) {
+  unsigned long long u;
+  memcpy(&u, &d, sizeof u);
+  return u;
+}
+__attribute__((noinline)) double adfz_from_bits(unsigned long long u) {
+  double d;
+  memcpy(&d, &u, sizeof d);
+  return d;
+}
+__attribute__((noinline)) double adfz_scale_bits(unsigned long long u,
+                                                 double c) {
+  return adfz_from_bits(u) * c;
+}
+"""
+
 GLOBALS_V8 = """\
 struct adfz_pr {
   double v;
@@ -1672,9 +1716,9 @@ STATE_CALLS = [
      "  double xb[NX], dx[NX], ob[NOUT], dob[NOUT], s;\n  ST_LOCALS\n"),
 ]
 
-# (version 11) batched forward mode: two directions per call, each lane
+# (version 12) batched forward mode: two directions per call, each lane
 # against the width-1 column (inserted before BATCHED_AT in MAIN_TEMPLATE)
-GLOBALS_V11 = """\
+GLOBALS_V12 = """\
 extern int enzyme_width;
 #if HAS_RET
 typedef struct {
@@ -1686,7 +1730,7 @@ void __enzyme_fwddiff_w2(void *, ...);
 #endif
 """
 BATCHED_AT = "  /* central differences of L, of every out[j]"
-BATCHED_V11 = r"""  /* batched forward mode: inputs i and i + 1 in one width-2 call */
+BATCHED_V12 = r"""  /* batched forward mode: inputs i and i + 1 in one width-2 call */
   for (int i = 0; i + 1 < NIN; i += 2) {
     double xb[NX], dx0[NX], dx1[NX], ob[NOUT], dob0[NOUT], dob1[NOUT];
     double dret[2] = {0, 0};

@@ -188,7 +188,10 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
   if (!SP) {
     // (An exception object: what is thrown carries no derivative.)
     const Value *Obj = getUnderlyingObject(I.getPointerOperand());
-    if (!TV || Ctx.rules().isInactiveGlobal(Obj) || isExceptionObject(Obj))
+    // (Or memory that no differentiated code reads derivatives back
+    // from: a global log of calls, WriteOnlyMemory.h.)
+    if (!TV || Ctx.rules().isInactiveGlobal(Obj) || isExceptionObject(Obj) ||
+        Ctx.rules().writeOnlyMemory(PrimalOf.lookup(I.getPointerOperand())))
       return true;
     if (isa<PtrToIntInst>(V) ||
         (isa<BinaryOperator>(V) && V->getType()->isIntOrIntVectorTy()))
@@ -272,7 +275,9 @@ bool ForwardEmitter::visitMemTransferInst(MemTransferInst &I) {
   if ((SD || SS) && PrimalCopy && copiesOnlyIntegers(types(), *PrimalCopy))
     return true;
   if (!SD) {
-    if (!SS)
+    // (Into memory that no differentiated code reads derivatives back
+    // from: WriteOnlyMemory.h.)
+    if (!SS || Ctx.rules().writeOnlyMemory(PrimalOf.lookup(I.getRawDest())))
       return true;
     return unsupported(I, "derivatives are copied into memory that has no "
                           "shadow");

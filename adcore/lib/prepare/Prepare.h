@@ -10,6 +10,7 @@
 #ifndef ADCORE_PREPARE_PREPARE_H
 #define ADCORE_PREPARE_PREPARE_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
 
@@ -45,6 +46,14 @@ bool rewriteSortCalls(llvm::Function &F);
 /// internal copy declared without `...` (VariadicCalls.cpp). Returns
 /// whether \p F changed.
 bool rewriteVariadicCalls(llvm::Function &F);
+/// Makes each call of a function defined in the module that passes it the
+/// bits of a float or double as an integer, or gets them back as its
+/// result, a call of an internal copy taking (returning) the float itself,
+/// unless \p HasRule says a rule of the program or of adcc covers the
+/// callee (FloatBitArguments.cpp). Returns whether \p F changed.
+bool passFloatBitsAsFloats(
+    llvm::Function &F,
+    llvm::function_ref<bool(const llvm::Function &)> HasRule);
 /// After each call that reads a floating-point value from a C++ stream into
 /// a variable (`in >> x`), stores that value into it again as a constant,
 /// which resets its derivative (InputValues.cpp). Returns whether \p F

@@ -367,8 +367,12 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       }
     }
     const Value *Obj = getUnderlyingObject(SI->getPointerOperand());
+    // (Memory that no differentiated code reads derivatives back from: a
+    // global log of calls, WriteOnlyMemory.h.)
     bool Lost = !SP && Active.contains(V) &&
-                !Ctx.rules().isInactiveGlobal(Obj) && !isExceptionObject(Obj);
+                !Ctx.rules().isInactiveGlobal(Obj) && !isExceptionObject(Obj) &&
+                !Ctx.rules().writeOnlyMemory(
+                    PrimalOf.lookup(SI->getPointerOperand()));
     if (Lost && canCarryDerivative(V->getType()))
       return unsupported(I, shadowlessStoreMessage(
                                   Ctx, *Key.Primal,

@@ -317,9 +317,12 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
 }
 
 /// The bits of a floating-point value passed to or returned from a function
-/// as an integer (`memcpy(&u, &x, 8); g(u)`) carry its derivative. Forward
-/// mode follows them; reverse mode has no integer adjoints yet, and a
-/// derivative dropped there would be a silent zero: an error instead.
+/// as an integer (`memcpy(&u, &x, 8); g(u)`) carry its derivative. The
+/// prepare stage makes such calls pass the float itself to a copy of the
+/// callee (prepare/FloatBitArguments.cpp); what is left (a callee that may
+/// be replaced at link time, one with a rule of its own, a part of the
+/// bits) has no integer adjoint, and a derivative dropped there would be a
+/// silent zero: an error instead.
 bool ReverseEmitter::followsIntegerBits(CallBase &Call, Function &Callee) {
   std::unique_ptr<TypeAnalysis> CalleeTypes;
   for (Use &U : Call.args()) {
@@ -341,10 +344,13 @@ bool ReverseEmitter::followsIntegerBits(CallBase &Call, Function &Callee) {
                                  Ctx.displayName(Callee) +
                                  "' as an integer (argument " +
                                  Twine(No + 1) +
-                                 "); reverse mode does not follow "
-                                 "derivatives through integers across calls "
-                                 "yet (forward mode does); pass the value as "
-                                 "a floating-point number");
+                                 "), and adcc cannot give '" +
+                                 Ctx.displayName(Callee) +
+                                 "' a copy that takes it as a floating-point "
+                                 "number (the function may be replaced at "
+                                 "link time, has a rule of its own, or reads "
+                                 "a part of the bits); pass the value as a "
+                                 "floating-point number");
   }
   if (isa<StructType>(Call.getType()) && Active.contains(&Call) &&
       returnsFloatBitsInIntegerFields(Callee))
@@ -354,11 +360,13 @@ bool ReverseEmitter::followsIntegerBits(CallBase &Call, Function &Callee) {
       Active.contains(&Call) && returnsFloatBits(Callee))
     return unsupported(Call, "'" + Ctx.displayName(Callee) +
                                  "' returns the bits of a floating-point value "
-                                 "with a derivative as an integer; reverse "
-                                 "mode does not follow derivatives through "
-                                 "integers across calls yet (forward mode "
-                                 "does); return the value as a "
-                                 "floating-point number");
+                                 "with a derivative as an integer, and adcc "
+                                 "cannot give it a copy that returns a "
+                                 "floating-point number (the function may be "
+                                 "replaced at link time, has a rule of its "
+                                 "own, or returns a part of the bits); "
+                                 "return the value as a floating-point "
+                                 "number");
   return true;
 }
 

@@ -130,6 +130,16 @@ public:
     Written = std::move(W);
     WrittenKnown = true;
   }
+  /// Whether \p Ptr, a pointer of a primal function, points into the
+  /// memory of a global without a shadow that the differentiated code
+  /// only writes (WriteOnlyMemory.h): values with derivatives stored there
+  /// flow nowhere.
+  bool writeOnlyMemory(const llvm::Value *Ptr) const {
+    return Ptr && WriteOnly.contains(Ptr);
+  }
+  void setWriteOnlyMemory(llvm::DenseSet<const llvm::Value *> W) {
+    WriteOnly = std::move(W);
+  }
   /// The math function \p F behaves like ("log"), or empty.
   std::string functionLike(const llvm::Function *F) const {
     auto It = Like.find(F);
@@ -170,6 +180,7 @@ private:
       NamedShadows;
   llvm::DenseSet<const llvm::GlobalVariable *> Written;
   bool WrittenKnown = false;
+  llvm::DenseSet<const llvm::Value *> WriteOnly;
 };
 
 } // namespace adcore

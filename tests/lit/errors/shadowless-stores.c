@@ -17,14 +17,39 @@ double dkeep(double x) {
   return __enzyme_autodiff((void *)keep, x) + __enzyme_fwddiff((void *)keep, x, 1.0);
 }
 
-// A global that holds a pointer: its shadow pointer cannot be known.
+// A global that holds a pointer: its shadow pointer cannot be known. An
+// error where differentiated code reads through it again (recall); a global
+// the differentiated code only writes needs no shadow (e2e
+// rev_write_only_globals.cpp).
 double *where;
+double recall(double *p) { return *where * *p; }
+double drecall(double *p, double *dp) {
+  return __enzyme_autodiff((void *)recall, p, dp);
+}
 // CHECK-DAG: shadowless-stores.c:[[@LINE+2]]:{{[0-9]+}}: error: cannot differentiate 'remember' in reverse mode: a value with a derivative is stored into the global variable 'where', which has no shadow: it holds pointers
 // CHECK-DAG: shadowless-stores.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'remember' in forward mode: a value with a derivative is stored into the global variable 'where'
 double remember(double *p) { where = p; return *p; }
 double dremember(double *p, double *dp) {
   return __enzyme_autodiff((void *)remember, p, dp) +
          __enzyme_fwddiff((void *)remember, p, dp);
+}
+
+// A global beside a pointer that one derivative writes and another reads
+// back as the bits of its double (a copy through an integer): not only
+// written, an error.
+struct Pair { double v; double *p; } pair;
+// CHECK-DAG: shadowless-stores.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'put' in reverse mode: a value with a derivative is stored into the global variable 'pair', which has no shadow: it holds pointers
+double put(double *x) { pair.v = x[0] * x[0]; pair.p = x; return x[0]; }
+double take(double *x) {
+  unsigned long u;
+  __builtin_memcpy(&u, &pair.v, 8);
+  double d;
+  __builtin_memcpy(&d, &u, 8);
+  return d * x[0];
+}
+double dput(double *x, double *dx) {
+  return __enzyme_autodiff((void *)put, x, dx) +
+         __enzyme_autodiff((void *)take, x, dx);
 }
 
 // Memory passed enzyme_const that the call only writes a value with a

@@ -1,0 +1,367 @@
+//===- FloatBitArguments.cpp - Float bits passed to functions as integers -===//
+//
+// C code that moves a double's bits through an integer (`memcpy(&u, &x, 8);
+// g(u)`, a hash or a union helper) passes them to a function as an
+// integer, or gets them back from one:
+//
+//   %u = load i64, ptr %res                     ; the bits of a double
+//   %d = call ptr @substore(i64 %u, i64 3)      ; substore copies them back
+//
+// Within one function the engine follows such bits (an integer copy of a
+// float has a floating-point view); across a call, an integer parameter has
+// no adjoint. Each such call of a function defined in the module calls an
+// internal copy instead whose parameter (or result) has the floating-point
+// type of those bits: the caller casts the bits to it, the copy casts them
+// back at its entry. The primal computes the same bits; the engine sees a
+// floating-point argument, and differentiates it like any other in every
+// mode. Where the copy only stores the bits or casts them to the float
+// (what -O0 and -O2 make of a memcpy), it stores or uses the float itself.
+//
+// Which integers hold float bits is the type analysis' answer, on the
+// caller's side (the argument) or the callee's (the parameter); only whole
+// floats count (an i64 that holds a double, an i32 that holds a float).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Prepare.h"
+
+#include "analysis/TypeAnalysis.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/AttributeMask.h"
+#include "llvm/IR/Attributes.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <memory>
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// The floating-point type whose bits fill the integer type \p T exactly
+/// (i64: double, i32: float), or null.
+Type *floatOfWidth(Type *T) {
+  if (T->isIntegerTy(64))
+    return Type::getDoubleTy(T->getContext());
+  if (T->isIntegerTy(32))
+    return Type::getFloatTy(T->getContext());
+  return nullptr;
+}
+
+/// Whether the kind \p K is that of the floating-point type \p FT.
+bool isKindOf(Kind K, const Type *FT) {
+  return FT && ((FT->isDoubleTy() && K == Kind::Double) ||
+                (FT->isFloatTy() && K == Kind::Float));
+}
+
+/// Which parameters, and whether the result, of a copy carry float bits as
+/// floats.
+struct Retyping {
+  SmallVector<bool, 8> Params;
+  bool Result = false;
+
+  bool any() const { return Result || is_contained(Params, true); }
+  std::string suffix() const {
+    std::string S = ".floatbits.";
+    for (bool P : Params)
+      S += P ? 'f' : '_';
+    if (Result)
+      S += 'r';
+    return S;
+  }
+};
+
+/// Whether \p F returns the bits of a whole float of its result's width in
+/// every return, as its type analysis \p Types sees them.
+bool returnsWholeFloatBits(Function &F, const TypeAnalysis &Types) {
+  Type *FT = floatOfWidth(F.getReturnType());
+  if (!FT)
+    return false;
+  bool Any = false;
+  for (BasicBlock &BB : F) {
+    auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+    if (!Ret)
+      continue;
+    Value *V = Ret->getReturnValue();
+    auto *LI = dyn_cast<LoadInst>(V);
+    if (!isKindOf(Types.kindOf(V), FT) &&
+        !(LI && isKindOf(Types.memoryKind(LI->getPointerOperand()), FT)))
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+
+/// Removes the attributes of integers (signext, range, ...) that a value of
+/// the type \p T may not carry from \p AL at \p Index.
+AttributeList dropIncompatible(LLVMContext &C, AttributeList AL, unsigned Index,
+                               Type *T) {
+  AttributeSet AS = AL.getAttributes(Index);
+  return AL.removeAttributesAtIndex(C, Index,
+                                    AttributeFuncs::typeIncompatible(T, AS));
+}
+
+/// Whether the local variable \p AI only moves the bits stored into it:
+/// it is copied whole, or read into values that are only stored, cast to
+/// floats or passed to calls. (Bits that integer operations take apart
+/// stay an integer store, which the engine refuses where it must.)
+bool onlyMovesBits(const AllocaInst &AI) {
+  for (const User *U : AI.users()) {
+    if (isa<StoreInst>(U) || isa<MemTransferInst>(U) ||
+        isa<LifetimeIntrinsic>(U))
+      continue;
+    const auto *LI = dyn_cast<LoadInst>(U);
+    if (!LI)
+      return false;
+    for (const User *V : LI->users())
+      if (!isa<StoreInst>(V) && !isa<CallBase>(V) &&
+          !(isa<BitCastInst>(V) && V->getType()->isFPOrFPVectorTy()))
+        return false;
+  }
+  return true;
+}
+
+/// Gives the casts of a float to integer bits, \p Bits, that the copy made
+/// at its entry (or the caller after its call) the float itself where
+/// they are stored or cast back to a float.
+void useFloatDirectly(CastInst *Bits) {
+  Value *Float = Bits->getOperand(0);
+  for (User *U : make_early_inc_range(Bits->users())) {
+    if (auto *BC = dyn_cast<BitCastInst>(U);
+        BC && BC->getType() == Float->getType()) {
+      BC->replaceAllUsesWith(Float);
+      BC->eraseFromParent();
+      continue;
+    }
+    auto *SI = dyn_cast<StoreInst>(U);
+    if (!SI || SI->getValueOperand() != Bits)
+      continue;
+    if (auto *AI = dyn_cast<AllocaInst>(SI->getPointerOperand());
+        AI && !onlyMovesBits(*AI))
+      continue;
+    // (Without the store's TBAA: it named the integer.)
+    auto *New = new StoreInst(Float, SI->getPointerOperand(), SI->isVolatile(),
+                              SI->getAlign(), SI->getIterator());
+    New->setDebugLoc(SI->getDebugLoc());
+    SI->eraseFromParent();
+  }
+  if (Bits->use_empty())
+    Bits->eraseFromParent();
+}
+
+/// The internal copy of \p F retyped as \p R says.
+Function *retypedCopy(Function &F, const Retyping &R) {
+  Module &M = *F.getParent();
+  std::string Name = (F.getName() + R.suffix()).str();
+  if (Function *Copy = M.getFunction(Name))
+    return Copy;
+  FunctionType *FT = F.getFunctionType();
+  SmallVector<Type *, 8> Params(FT->params());
+  for (unsigned I = 0; I < Params.size(); ++I)
+    if (R.Params[I])
+      Params[I] = floatOfWidth(Params[I]);
+  Type *Result =
+      R.Result ? floatOfWidth(FT->getReturnType()) : FT->getReturnType();
+  Function *Copy =
+      Function::Create(FunctionType::get(Result, Params, FT->isVarArg()),
+                       GlobalValue::InternalLinkage, Name, M);
+  ValueToValueMapTy VMap;
+  SmallVector<CastInst *, 4> Casts;
+  for (auto [Old, New] : zip(F.args(), Copy->args())) {
+    New.setName(Old.getName());
+    if (New.getType() == Old.getType()) {
+      VMap[&Old] = &New;
+      continue;
+    }
+    // (Placed at the entry once the body is there.)
+    Casts.push_back(
+        new BitCastInst(&New, Old.getType(), Old.getName() + ".bits"));
+    VMap[&Old] = Casts.back();
+  }
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(Copy, &F, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
+  Copy->setLinkage(GlobalValue::InternalLinkage);
+  LLVMContext &C = M.getContext();
+  AttributeList AL = Copy->getAttributes();
+  for (unsigned I = 0; I < Params.size(); ++I)
+    if (R.Params[I])
+      AL = dropIncompatible(C, AL, AttributeList::FirstArgIndex + I, Params[I]);
+  if (R.Result)
+    AL = dropIncompatible(C, AL, AttributeList::ReturnIndex, Result);
+  Copy->setAttributes(AL);
+  BasicBlock &Entry = Copy->getEntryBlock();
+  for (CastInst *Cast : Casts) {
+    Cast->insertBefore(Entry.getFirstInsertionPt());
+    useFloatDirectly(Cast);
+  }
+  if (!R.Result)
+    return Copy;
+  for (ReturnInst *Ret : Returns) {
+    if (!Ret->getParent())
+      continue;
+    Value *V = Ret->getReturnValue();
+    IRBuilder<> B(Ret);
+    Value *Float;
+    if (auto *BC = dyn_cast<BitCastInst>(V); BC && BC->getSrcTy() == Result)
+      Float = BC->getOperand(0);
+    else if (auto *LI = dyn_cast<LoadInst>(V); LI && LI->hasOneUse())
+      // (A load of the result's variable at -O0: of the float instead.)
+      Float = B.CreateAlignedLoad(Result, LI->getPointerOperand(),
+                                  LI->getAlign(), LI->isVolatile());
+    else
+      Float = B.CreateBitCast(V, Result);
+    ReturnInst::Create(C, Float, Ret->getIterator())
+        ->setDebugLoc(Ret->getDebugLoc());
+    Ret->eraseFromParent();
+    if (auto *LI = dyn_cast<LoadInst>(V); LI && LI->use_empty())
+      LI->eraseFromParent();
+  }
+  return Copy;
+}
+
+/// Makes \p Call call the copy of its callee that \p R describes.
+void callRetypedCopy(CallBase &Call, Function &Copy, const Retyping &R) {
+  IRBuilder<> B(&Call);
+  LLVMContext &C = Call.getContext();
+  SmallVector<Value *, 8> Args;
+  SmallVector<LoadInst *, 2> Loads; // of bits now loaded as floats
+  AttributeList AL = Call.getAttributes();
+  for (unsigned I = 0; I < Call.arg_size(); ++I) {
+    Value *A = Call.getArgOperand(I);
+    if (I < R.Params.size() && R.Params[I]) {
+      Type *FT = Copy.getArg(I)->getType();
+      auto *BC = dyn_cast<BitCastInst>(A);
+      auto *LI = dyn_cast<LoadInst>(A);
+      if (BC && BC->getSrcTy() == FT) {
+        A = BC->getOperand(0);
+      } else if (LI && LI->hasOneUse() && LI->isSimple()) {
+        // (The bits loaded for the call alone: loaded as the float, as
+        // InstCombine would, without the TBAA that named the integer.)
+        auto *Float =
+            new LoadInst(FT, LI->getPointerOperand(), LI->getName() + ".float",
+                         false, LI->getAlign(), LI->getIterator());
+        Float->setDebugLoc(LI->getDebugLoc());
+        Loads.push_back(LI);
+        A = Float;
+      } else {
+        A = B.CreateBitCast(A, FT);
+      }
+      AL = dropIncompatible(C, AL, AttributeList::FirstArgIndex + I, FT);
+    }
+    Args.push_back(A);
+  }
+  SmallVector<OperandBundleDef, 2> Bundles;
+  Call.getOperandBundlesAsDefs(Bundles);
+  CallBase *New;
+  if (auto *II = dyn_cast<InvokeInst>(&Call))
+    New = InvokeInst::Create(&Copy, II->getNormalDest(), II->getUnwindDest(),
+                             Args, Bundles, "", Call.getIterator());
+  else
+    New = CallInst::Create(&Copy, Args, Bundles, "", Call.getIterator());
+  if (R.Result)
+    AL = dropIncompatible(C, AL, AttributeList::ReturnIndex,
+                          Copy.getReturnType());
+  New->setAttributes(AL);
+  New->setCallingConv(Call.getCallingConv());
+  New->setDebugLoc(Call.getDebugLoc());
+  New->takeName(&Call);
+  if (R.Result) {
+    // The bits again, where the call's value was used.
+    BasicBlock::iterator At =
+        isa<InvokeInst>(New)
+            ? cast<InvokeInst>(New)->getNormalDest()->getFirstInsertionPt()
+            : std::next(New->getIterator());
+    auto *Bits = CastInst::Create(Instruction::BitCast, New, Call.getType(),
+                                  New->getName() + ".bits", At);
+    Call.replaceAllUsesWith(Bits);
+    useFloatDirectly(Bits);
+  } else {
+    Call.replaceAllUsesWith(New);
+  }
+  Call.eraseFromParent();
+  for (LoadInst *LI : Loads)
+    LI->eraseFromParent();
+}
+
+} // namespace
+
+bool passFloatBitsAsFloats(Function &F,
+                           function_ref<bool(const Function &)> HasRule) {
+  SmallVector<CallBase *, 8> Calls;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
+        Function *Callee = Call->getCalledFunction();
+        if (!Callee || Callee->isDeclaration() || Callee->isInterposable() ||
+            Callee->isVarArg() || Callee->isIntrinsic() ||
+            Call->isMustTailCall() || Call->hasOperandBundles() ||
+            Call->getFunctionType() != Callee->getFunctionType() ||
+            HasRule(*Callee))
+          continue;
+        if (floatOfWidth(Call->getType()) ||
+            any_of(Call->args(), [](const Use &U) {
+              return floatOfWidth(U->getType()) != nullptr;
+            }))
+          Calls.push_back(Call);
+      }
+  if (Calls.empty())
+    return false;
+  std::unique_ptr<TypeAnalysis> Types;
+  DenseMap<Function *, std::unique_ptr<TypeAnalysis>> CalleeTypes;
+  // (What to retype first, then the rewrites: they erase values the
+  // analyses know.)
+  SmallVector<std::pair<CallBase *, Retyping>, 8> Rewrites;
+  for (CallBase *Call : Calls) {
+    Function &Callee = *Call->getCalledFunction();
+    Retyping R;
+    R.Params.assign(Callee.arg_size(), false);
+    std::unique_ptr<TypeAnalysis> &CT = CalleeTypes[&Callee];
+    for (unsigned I = 0; I < Callee.arg_size(); ++I) {
+      Value *A = Call->getArgOperand(I);
+      Type *FT = floatOfWidth(A->getType());
+      if (!FT)
+        continue;
+      if (!Types)
+        Types = std::make_unique<TypeAnalysis>(F);
+      if (!CT)
+        CT = std::make_unique<TypeAnalysis>(Callee);
+      R.Params[I] = isKindOf(Types->kindOf(A), FT) ||
+                    isKindOf(CT->kindOf(Callee.getArg(I)), FT);
+    }
+    if (floatOfWidth(Call->getType()) && !Call->use_empty()) {
+      if (!CT)
+        CT = std::make_unique<TypeAnalysis>(Callee);
+      R.Result =
+          returnsWholeFloatBits(Callee, *CT) &&
+          (!isa<InvokeInst>(Call) ||
+           cast<InvokeInst>(Call)->getNormalDest()->getSinglePredecessor());
+    }
+    if (R.any())
+      Rewrites.push_back({Call, std::move(R)});
+  }
+  for (auto &[Call, R] : Rewrites) {
+    Function &Callee = *Call->getCalledFunction();
+    Function *Copy = retypedCopy(Callee, R);
+    // (A result that is the bits of a parameter now a float, `return u;`:
+    // the copy returns the float too.)
+    if (!R.Result && floatOfWidth(Call->getType()) && !Call->use_empty() &&
+        !isa<InvokeInst>(Call) &&
+        returnsWholeFloatBits(*Copy, TypeAnalysis(*Copy))) {
+      R.Result = true;
+      Function *Unused = Copy;
+      Copy = retypedCopy(Callee, R);
+      if (Unused->use_empty())
+        Unused->eraseFromParent();
+    }
+    callRetypedCopy(*Call, *Copy, R);
+  }
+  return !Rewrites.empty();
+}
+
+} // namespace adcore
