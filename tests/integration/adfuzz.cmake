@@ -54,6 +54,10 @@ set(ADCC_ADFUZZ_SEEDS_V11 "1 6 28 31 59")
 # the width-1 columns; 1 6 8 14 15 crashed adcc in the lane analysis of a
 # loop without a preheader, as version 11 of the batched check)
 set(ADCC_ADFUZZ_SEEDS_V12 "1 6 8 14 15")
+# (version 13: a noinline helper called in do-while loops; 42 72 88 144 got
+# wrong gradients at -O2 before the fix of 2026-12-06, the callee's records
+# kept in one frame slot for every iteration)
+set(ADCC_ADFUZZ_SEEDS_V13 "42 72 88 144 15 98")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -80,10 +84,11 @@ adcc_adfuzz_test(adfuzz-fixed-v9 9 "${ADCC_ADFUZZ_SEEDS_V9}")
 adcc_adfuzz_test(adfuzz-fixed-v10 10 "${ADCC_ADFUZZ_SEEDS_V10}")
 adcc_adfuzz_test(adfuzz-fixed-v11 11 "${ADCC_ADFUZZ_SEEDS_V11}")
 adcc_adfuzz_test(adfuzz-fixed-v12 12 "${ADCC_ADFUZZ_SEEDS_V12}")
+adcc_adfuzz_test(adfuzz-fixed-v13 13 "${ADCC_ADFUZZ_SEEDS_V13}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
   adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11
-  adfuzz-fixed-v12
+  adfuzz-fixed-v12 adfuzz-fixed-v13
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

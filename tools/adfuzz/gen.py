@@ -53,7 +53,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 12
+GENERATOR_VERSION = 13
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -150,6 +150,9 @@ class Gen:
         self.nst = 0              # length of st, a constant (enzyme_const)
                                   # state f overwrites and reads back
         self.st_helper = None     # a noinline function updating st in place
+        # version 13
+        self.loop_helper = None   # a noinline function called in do-while
+                                  # loops (made at its first call)
 
     # -- randomness (only random() so that sequences are version-stable) --
     def rand(self):
@@ -778,9 +781,12 @@ class Gen:
     def v5_stmt(self, sc, lines, ind, ctx):
         # (versions 7 and 8 add a case each; the earlier versions draw as
         # they did)
-        k = self.randint(0, 7 if self.version >= 9 else
+        k = self.randint(0, 8 if self.version >= 13 else
+                         7 if self.version >= 9 else
                          6 if self.version >= 8 else
                          5 if self.version >= 7 else 4)
+        if k == 8:
+            return ctx.loops < 2 and self.do_while_call(sc, lines, ind, ctx)
         if k == 7:
             return ctx.loops == 0 and ctx.depth == 0 and \
                 self.runtime_struct_array(sc, lines, ind, ctx)
@@ -799,6 +805,43 @@ class Gen:
         if k == 3:
             return self.call_restrict_helper(sc, lines, ind, ctx)
         return self.const_table_read(sc, lines, ind, ctx)
+
+    def do_while_call(self, sc, lines, ind, ctx):
+        """(version 13) A do-while loop (its body runs at least once) that
+        calls a function that is not inlined, updating one element of an
+        array from its old value, its neighbour and a parameter that
+        changes with the iteration: what the callee's sweeps record once
+        per call. Inlined into the combined gradient, those records were
+        kept in one frame slot for every iteration until 2026-12-06 (a
+        wrong gradient from -O1 on: e2e rev_callee_loop_records.c)."""
+        arrs = [a for a in sc.all("arrays")
+                if a.writable and a.cap >= 2.0 and a.length >= 2]
+        if not arrs:
+            return False
+        a = self.choice(arrs)
+        if self.loop_helper is None:
+            self.loop_helper = self.fresh("lp")
+            self.out.extend([
+                "__attribute__((noinline)) static void %s(double *v, int m, "
+                "int k, double c) {" % self.loop_helper,
+                "  double old = v[k % m];",
+                "  v[k % m] = 2.0 * tanh(sin(c * old) + 0.5 * c * "
+                "v[(k + 1) % m]);",
+                "}",
+                ""])
+        k = self.fresh("k")
+        trip = self.choice(["n % 3 + 1", "3", "n"])
+        body = Scope(sc)
+        body.idx.append((k, 0, NMAX))
+        e = self.squash(self.expr(body, 2), HELPER_ARG)
+        self.emit(lines, ind, "int %s = 0;" % k)
+        self.emit(lines, ind, "do {")
+        self.emit(lines, ind + 1, "%s(%s, %d, %s, %s);"
+                  % (self.loop_helper, a.name, a.length, k, e.code))
+        self.emit(lines, ind, "} while (++%s < %s);" % (k, trip))
+        self.used.add(self.loop_helper)
+        self.features.add("do-while-call")
+        return True
 
     def runtime_struct_array(self, sc, lines, ind, ctx):
         """(version 9) A heap array of structs that mix doubles and an int,
