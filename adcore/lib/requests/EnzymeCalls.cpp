@@ -365,7 +365,7 @@ bool ForwardCallLowering::parseParameter(Argument &Param, unsigned SourceNo) {
     // the primal's are not; reads through them give no derivative. Split
     // sweeps keep one key for both calls: not there.)
     if (T->isPointerTy() && SplitKind == Split::None && !Recording &&
-        Param.getArgNo() < 64 && shadowMayHoldNullPointers(S))
+        Param.getArgNo() < 64 && shadowMayHoldNullPointers(S, Call, Ctx))
       Key.NullReaching |= uint64_t(1) << Param.getArgNo();
   }
   return true;

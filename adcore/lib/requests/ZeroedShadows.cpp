@@ -18,12 +18,15 @@
 
 #include "adcore/MemoryFunctions.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
@@ -86,62 +89,143 @@ const Value *objectOf(const Value *V, unsigned Depth = 4) {
   return O;
 }
 
-/// Whether some instruction writes zeros or a null pointer into the object
-/// \p Object (through addresses computed from it, and pointer variables
-/// that hold one).
-bool zeroedByWrites(const Value *Object) {
-  SmallVector<const Value *, 8> Work{Object};
+/// The 8-byte slots of an object that the calling function zeroes, and
+/// those it fills with other values: a pointer field left null is a slot
+/// zeroed and never filled. (A C++ constructor nulls a std::vector's
+/// pointers before it stores the allocated ones: no null is left.)
+struct Slots {
+  DenseSet<int64_t> Zeroed, Filled;
+  /// Something wrote the object where its offset or contents are not known
+  /// (a call given its address, a store at a variable index).
+  bool Unknown = false;
+
+  void mark(DenseSet<int64_t> &Set, int64_t Offset, uint64_t Bytes) {
+    for (int64_t K = Offset / 8; K * 8 < Offset + int64_t(Bytes); ++K)
+      Set.insert(K);
+  }
+  bool leavesNull() const {
+    return !Unknown &&
+           any_of(Zeroed, [&](int64_t K) { return !Filled.contains(K); });
+  }
+};
+
+/// Scans the writes into the object \p Object (through constant offsets,
+/// and pointer variables that hold its address) other than by \p Request.
+void scanWrites(const Value *Object, const CallBase &Request,
+                const SynthesisContext &Ctx, Slots &Out) {
+  const DataLayout &DL = Request.getModule()->getDataLayout();
+  SmallVector<std::pair<const Value *, int64_t>, 8> Work{{Object, 0}};
   SmallPtrSet<const Value *, 16> Seen{Object};
-  while (!Work.empty()) {
-    const Value *P = Work.pop_back_val();
+  auto Push = [&](const Value *V, int64_t Offset) {
+    if (Seen.insert(V).second)
+      Work.push_back({V, Offset});
+  };
+  while (!Work.empty() && !Out.Unknown) {
+    auto [P, Offset] = Work.pop_back_val();
     for (const User *U : P->users()) {
-      if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
-              SelectInst>(U)) {
-        if (Seen.insert(U).second)
-          Work.push_back(U);
-        continue;
-      }
-      if (const auto *SI = dyn_cast<StoreInst>(U)) {
-        const auto *C = dyn_cast<Constant>(SI->getValueOperand());
-        if (SI->getPointerOperand() == P && C && mayBeNullPointer(C))
-          return true;
-        // (Kept in a pointer variable: what is loaded from it.)
-        if (SI->getValueOperand() == P &&
-            onlyStoredValue(SI->getPointerOperand()) == P)
+      if (const auto *GEP = dyn_cast<GEPOperator>(U)) {
+        APInt C(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+        if (GEP->getPointerOperand() != P ||
+            !GEP->accumulateConstantOffset(DL, C)) {
+          Out.Unknown = true;
+          break;
+        }
+        Push(GEP, Offset + C.getSExtValue());
+      } else if (isa<BitCastInst, AddrSpaceCastInst>(U)) {
+        Push(U, Offset);
+      } else if (const auto *SI = dyn_cast<StoreInst>(U)) {
+        const Value *V = SI->getValueOperand();
+        if (SI->getPointerOperand() == P) {
+          uint64_t Bytes = DL.getTypeStoreSize(V->getType());
+          const auto *C = dyn_cast<Constant>(V);
+          Out.mark(C && mayBeNullPointer(C) ? Out.Zeroed : Out.Filled, Offset,
+                   Bytes);
+        } else if (onlyStoredValue(SI->getPointerOperand()) == P) {
+          // (Kept in a pointer variable: what is loaded from it.)
           for (const User *L : SI->getPointerOperand()->users())
-            if (isa<LoadInst>(L) && Seen.insert(L).second)
-              Work.push_back(L);
-        continue;
+            if (isa<LoadInst>(L))
+              Push(L, Offset);
+        } else {
+          Out.Unknown = true; // the address escapes
+        }
+      } else if (const auto *MI = dyn_cast<MemIntrinsic>(U)) {
+        const auto *Len = dyn_cast<ConstantInt>(MI->getLength());
+        if (MI->getRawDest() != P)
+          continue; // read from
+        if (!Len) {
+          Out.Unknown = true;
+          break;
+        }
+        bool Zero = false;
+        if (const auto *MS = dyn_cast<MemSetInst>(MI)) {
+          const auto *V = dyn_cast<ConstantInt>(MS->getValue());
+          Zero = V && V->isZero();
+        } else if (const auto *MT = dyn_cast<MemTransferInst>(MI)) {
+          Zero = copiesNullPointer(MT->getRawSource());
+        }
+        Out.mark(Zero ? Out.Zeroed : Out.Filled, Offset, Len->getZExtValue());
+      } else if (const auto *Call = dyn_cast<CallBase>(U)) {
+        const auto *II = dyn_cast<IntrinsicInst>(Call);
+        const Function *F = Call->getCalledFunction();
+        // (Not free, nor another request or the derivative one became:
+        // they leave the shadow's pointers as they are, but for those the
+        // function stores.)
+        bool Ignored =
+            F && (classifyMemoryFunction(*F) == MemoryFunctionKind::Free ||
+                  F->getName().starts_with("__enzyme_") ||
+                  Ctx.isGenerated(*F));
+        if (Call != &Request && !Ignored &&
+            !(II && II->isLifetimeStartOrEnd()) && !Call->onlyReadsMemory())
+          Out.Unknown = true; // it may fill the object
+      } else if (isa<PHINode, SelectInst>(U)) {
+        Out.Unknown = true;
       }
-      if (const auto *MS = dyn_cast<MemSetInst>(U)) {
-        const auto *V = dyn_cast<ConstantInt>(MS->getValue());
-        if (MS->getRawDest() == P && V && V->isZero())
-          return true;
-        continue;
-      }
-      if (const auto *MT = dyn_cast<MemTransferInst>(U))
-        if (MT->getRawDest() == P && copiesNullPointer(MT->getRawSource()))
-          return true;
     }
   }
+}
+
+/// Whether a value of the declared type \p T may hold a pointer (not an
+/// array of doubles: `double dx[n] = {0}` needs no guard).
+bool holdsPointers(const Type *T) {
+  if (T->isPointerTy() || T->isIntegerTy(64))
+    return true;
+  if (const auto *AT = dyn_cast<ArrayType>(T))
+    return holdsPointers(AT->getElementType());
+  if (const auto *ST = dyn_cast<StructType>(T))
+    return any_of(ST->elements(), holdsPointers);
   return false;
 }
 
 } // namespace
 
-bool shadowMayHoldNullPointers(const Value *Shadow) {
+bool shadowMayHoldNullPointers(const Value *Shadow, const CallBase &Request,
+                               const SynthesisContext &Ctx) {
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Shadow, Objects);
-  return any_of(Objects, [](const Value *O) {
+  return any_of(Objects, [&](const Value *O) {
     O = objectOf(O);
+    // (A variable of a type without pointers holds none.)
+    if (const auto *AI = dyn_cast<AllocaInst>(O);
+        AI && !holdsPointers(AI->getAllocatedType()))
+      return false;
+    if (const auto *G = dyn_cast<GlobalVariable>(O);
+        G && !holdsPointers(G->getValueType()))
+      return false;
     if (const auto *G = dyn_cast<GlobalVariable>(O))
       if (G->hasInitializer() && mayBeNullPointer(G->getInitializer()))
         return true;
+    Slots S;
     if (const auto *Call = dyn_cast<CallBase>(O))
       if (const Function *F = Call->getCalledFunction();
-          F && classifyMemoryFunction(*F) == MemoryFunctionKind::Calloc)
-        return true;
-    return zeroedByWrites(O);
+          F && classifyMemoryFunction(*F) == MemoryFunctionKind::Calloc) {
+        const auto *N = dyn_cast<ConstantInt>(Call->getArgOperand(0));
+        const auto *Size = dyn_cast<ConstantInt>(Call->getArgOperand(1));
+        if (!N || !Size)
+          return true;
+        S.mark(S.Zeroed, 0, N->getZExtValue() * Size->getZExtValue());
+      }
+    scanWrites(O, Request, Ctx, S);
+    return S.leavesNull();
   });
 }
 
