@@ -3,8 +3,12 @@
 // HouseholderSequence::adjoint() negates its bool m_reverse in an object
 // copied as bytes, which forward mode refused ("an address kept in an
 // integer is changed by the integer operation 'xor'"); flags narrower than
-// 16 bits hold neither addresses nor a float's bits. At -O1 and up these
-// solves are refused in reverse mode (docs/status.md, Known bugs). Both
+// 16 bits hold neither addresses nor a float's bits. At -O2 and -O3 they
+// were refused in reverse mode until 2026-12-06: the copy of a Map out of
+// a product evaluator whose vector part is read at a variable index was
+// "doubles everywhere" to the type analysis; the evaluator's declared type
+// now says which bytes the copy moves (analysis/CopyLayouts.cpp). At -O1
+// forward mode refuses an address changed by 'xor' (docs/status.md). Both
 // modes, central differences (probe_check.h).
 #include "probe_check.h"
 

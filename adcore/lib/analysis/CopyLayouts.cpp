@@ -84,6 +84,78 @@ static Kind variableKind(const Value *Ptr, const MemTransferInst &MT) {
   return K == Kind::Double || K == Kind::Float ? K : Kind::Unknown;
 }
 
+/// The scalars of the declared type \p T at byte \p At and on, into \p Out
+/// (floating-point numbers, pointers, integers of 16 bits or more), for
+/// the bytes [Begin, End); false for a type that does not say (bytes, a
+/// vector, a type too large to list).
+static bool declaredScalars(const DataLayout &DL, Type *T, int64_t At,
+                            int64_t Begin, int64_t End, MemoryLayout &Out) {
+  int64_t Size = int64_t(DL.getTypeAllocSize(T));
+  if (At + Size <= Begin || At >= End)
+    return true;
+  if (Out.size() > 256)
+    return false;
+  if (T->isFloatTy() || T->isDoubleTy() || T->isPointerTy()) {
+    if (At < Begin || At + Size > End)
+      return false; // a scalar cut by the copy
+    Out[At - Begin] = kindOfType(T);
+    return true;
+  }
+  if (T->isIntegerTy()) {
+    if (T->getIntegerBitWidth() < 16)
+      return true; // a flag: nothing to move
+    if (At < Begin || At + Size > End)
+      return false;
+    Out[At - Begin] = Kind::Integer;
+    return true;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(T)) {
+    if (AT->getElementType()->isIntegerTy(8))
+      return AT->getNumElements() <= 8; // an empty member's padding, flags
+    int64_t E = int64_t(DL.getTypeAllocSize(AT->getElementType()));
+    for (uint64_t I = 0; I < AT->getNumElements(); ++I)
+      if (!declaredScalars(DL, AT->getElementType(), At + int64_t(I) * E,
+                           Begin, End, Out))
+        return false;
+    return true;
+  }
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned I = 0; I < ST->getNumElements(); ++I)
+      if (!declaredScalars(DL, ST->getElementType(I),
+                           At + int64_t(SL->getElementOffset(I)), Begin, End,
+                           Out))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+/// What the declared type of the variable \p Ptr points into says of the
+/// \p Len bytes from \p Ptr; empty where it does not say.
+static MemoryLayout declaredLayout(const Value *Ptr, uint64_t Len,
+                                   const DataLayout &DL) {
+  if (!Ptr)
+    return {};
+  APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  const Value *Base =
+      Ptr->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true);
+  Type *T = nullptr;
+  if (auto *AI = dyn_cast<AllocaInst>(Base); AI && !AI->isArrayAllocation())
+    T = AI->getAllocatedType();
+  else if (auto *GV = dyn_cast<GlobalVariable>(Base))
+    T = GV->getValueType();
+  if (!T || !isa<StructType>(T) || Offset.isNegative())
+    return {};
+  int64_t Begin = Offset.getSExtValue(), End = Begin + int64_t(Len);
+  if (End > int64_t(DL.getTypeAllocSize(T)))
+    return {};
+  MemoryLayout L;
+  if (!declaredScalars(DL, T, 0, Begin, End, L))
+    return {};
+  return L;
+}
+
 MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
                         const Value *Dest, const Value *Source) {
   MemoryLayout L = copiedFields(MT);
@@ -92,6 +164,26 @@ MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
   L = Types.layout(Dest);
   for (auto [Offset, K] : Types.layout(Source))
     L.emplace(Offset, K);
+  // (A copy of a few bytes out of a struct variable whose other part is an
+  // array read at a variable index, Eigen's product evaluator holding a
+  // vector beside a Map: the analysis says "doubles everywhere"; the
+  // variable's declared type says which bytes the copy moves.)
+  if (auto *CL = dyn_cast<ConstantInt>(MT.getLength()); CL && L.count(-1)) {
+    const DataLayout &DL = MT.getModule()->getDataLayout();
+    // (Where it names every floating-point number the analysis found at a
+    // fixed offset.)
+    auto Agrees = [&](const MemoryLayout &D) {
+      return all_of(L, [&](const auto &E) {
+        bool Float = E.second == Kind::Double || E.second == Kind::Float;
+        auto It = D.find(E.first);
+        return E.first < 0 || !Float || (It != D.end() && It->second == E.second);
+      });
+    };
+    for (const Value *P : {Dest, Source})
+      if (MemoryLayout D = declaredLayout(P, CL->getZExtValue(), DL);
+          !D.empty() && Agrees(D))
+        return D;
+  }
   if (auto *CL = dyn_cast<ConstantInt>(MT.getLength()))
     for (auto It = L.begin(); It != L.end();)
       It = It->first >= 0 && uint64_t(It->first) >= CL->getZExtValue()

@@ -264,6 +264,9 @@ bool isDeclaredIntegerField(const GEPOperator &GEP) {
 bool TypeAnalysis::visit(Instruction &I) {
   const DataLayout &DL = I.getModule()->getDataLayout();
   bool Changed = false;
+  // (Changed: the rest on the next round.)
+  if (isa<BinaryOperator, MemTransferInst>(I) && joinElementEvidence(I))
+    return true;
   if (auto *LI = dyn_cast<LoadInst>(&I)) {
     const Value *P = LI->getPointerOperand();
     Changed |= joinMemory(P, 0, kindOfTBAA(I));

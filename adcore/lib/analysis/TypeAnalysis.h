@@ -95,6 +95,10 @@ private:
   bool joinLayout(const llvm::Value *Ptr, const MemoryLayout &L, int64_t Shift,
                   int64_t Limit);
   bool visit(llvm::Instruction &I);
+  /// What a template instance says of array elements that no access names:
+  /// the fields of a copy tagged !tbaa.struct, the element size of an exact
+  /// division of a pointer difference (ElementEvidence.cpp).
+  bool joinElementEvidence(const llvm::Instruction &I);
   /// What \p A points to is what \p B points to, and back (a copy of
   /// \p Limit bytes, or -1 for all).
   bool joinBothWays(const llvm::Value *A, const llvm::Value *B, int64_t Limit);

@@ -12,6 +12,7 @@
 
 #include "analysis/ShadowlessStores.h"
 #include "support/CallSites.h"
+#include "support/IRMarks.h"
 #include "support/MemoryScopes.h"
 #include "support/NullShadowGuards.h"
 #include "support/ShadowAlignment.h"
@@ -138,9 +139,12 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
   }
   if (!isAnalyzedActive(&I)) {
     // An integer holding a float's bits that is then changed by integer
-    // operations (sign-bit tricks): its derivative cannot be known.
+    // operations (sign-bit tricks): its derivative cannot be known. (Not a
+    // reverse sweep's integer record, a branch taken, read from an array
+    // of records beside doubles that the type analysis sees as doubles.)
     if (I.getType()->isIntOrIntVectorTy() && holdsFloatBits(&I) &&
-        !ConstantLoads.contains(&I) && !onlyCompared(I))
+        !ConstantLoads.contains(&I) && !onlyCompared(I) &&
+        !I.hasMetadata(IntegerRecordMetadata))
       return unsupported(I, "an integer holds the bits of a floating-point "
                             "value and is changed by integer operations; "
                             "use floating-point operations (fabs, copysign, "

@@ -361,6 +361,12 @@ bool ForwardCallLowering::parseParameter(Argument &Param, unsigned SourceNo) {
         return false;
     }
     Args.push_back(S);
+    // (A shadow struct the caller zeroes: its pointers may be null where
+    // the primal's are not; reads through them give no derivative. Split
+    // sweeps keep one key for both calls: not there.)
+    if (T->isPointerTy() && SplitKind == Split::None && !Recording &&
+        Param.getArgNo() < 64 && shadowMayHoldNullPointers(S, Call, Ctx))
+      Key.NullReaching |= uint64_t(1) << Param.getArgNo();
   }
   return true;
 }

@@ -51,6 +51,15 @@ bool lowerForwardSplitRequest(const Request &R, SynthesisContext &Ctx);
 /// (BatchedPrimal.cpp).
 bool lowerBatchRequest(const Request &R, SynthesisContext &Ctx);
 
+/// Whether the shadow memory \p Shadow of a duplicated argument may hold
+/// null pointers where the primal's point at data: the calling function
+/// zeroes it (memset, a zero initializer, calloc) or stores a null pointer
+/// into it, and fills some of it with nothing else before \p Request
+/// (ZeroedShadows.cpp).
+bool shadowMayHoldNullPointers(const llvm::Value *Shadow,
+                               const llvm::CallBase &Request,
+                               const SynthesisContext &Ctx);
+
 } // namespace adcore
 
 #endif // ADCORE_ENZYMECALLS_H

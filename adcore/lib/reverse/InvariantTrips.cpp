@@ -50,7 +50,9 @@ void ReverseEmitter::planInvariantTrips() {
   if (Inner.empty())
     return;
   ScalarEvolution &SE = augmentedSCEV();
-  SCEVExpander Expander(SE, "adcc.trips");
+  // (Without LCSSA phis: one would replace a pointer used after the loop
+  // by a phi that has no shadow.)
+  SCEVExpander Expander(SE, "adcc.trips", /*PreserveLCSSA=*/false);
   Type *I64 = Type::getInt64Ty(Aug.getContext());
   for (Loop *L : Inner) {
     const SCEV *Taken = SE.getBackedgeTakenCount(L);
@@ -88,7 +90,9 @@ void ReverseEmitter::planRebuiltTrips(SetVector<Value *> &Ends) {
   if (!RebuildTrips)
     return;
   ScalarEvolution &SE = augmentedSCEV();
-  SCEVExpander Expander(SE, "adcc.trips");
+  // (Without LCSSA phis: one would replace a pointer used after the loop
+  // by a phi that has no shadow.)
+  SCEVExpander Expander(SE, "adcc.trips", /*PreserveLCSSA=*/false);
   Type *I64 = Type::getInt64Ty(Aug.getContext());
   for (auto &[H, CL] : CountedLoops) {
     Loop *L = AugLoops->getLoopFor(H);

@@ -73,7 +73,9 @@ void ReverseEmitter::planLoopArrays() {
     return;
 
   ScalarEvolution &SE = augmentedSCEV();
-  SCEVExpander Expander(SE, "adcc.trips");
+  // (Without LCSSA phis: one would replace a pointer used after the loop
+  // by a phi that has no shadow.)
+  SCEVExpander Expander(SE, "adcc.trips", /*PreserveLCSSA=*/false);
   Type *I64 = Type::getInt64Ty(Aug.getContext());
   for (auto &[H, Insts] : Users) {
     Loop *L = AugLoops->getLoopFor(H);
