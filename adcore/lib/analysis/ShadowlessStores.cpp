@@ -72,8 +72,9 @@ std::string shadowlessStoreMessage(const SynthesisContext &Ctx,
     return (Stored + "memory that the global variable '" + G->getName() +
             "' points to, which has no shadow (a global holding a pointer "
             "gets none); name a shadow pointer for it with enzyme_shadow "
-            "(`double *d_" + G->getName() + "; __attribute__((enzyme_shadow(d_" +
-            G->getName() + "))) double *" + G->getName() +
+            "(`double *d_" +
+            G->getName() + "; __attribute__((enzyme_shadow(d_" + G->getName() +
+            "))) double *" + G->getName() +
             ";`, the shadow pointing to a zeroed buffer of the same size), "
             "or pass that memory to the function as an argument with "
             "enzyme_dup")

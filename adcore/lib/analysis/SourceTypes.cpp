@@ -118,7 +118,7 @@ std::string sourceTypeOfTBAAName(StringRef Name) {
 /// the IR splits a parameter: a `std::complex<double>` passed as two
 /// doubles after a pointer shifts the pointers before it.)
 static bool fitsArguments(const Function &F, ArrayRef<StringRef> Types,
-                   unsigned Shift) {
+                          unsigned Shift) {
   for (auto [I, Text] : enumerate(Types)) {
     Type *IR = F.getArg(I + Shift)->getType();
     StringRef T = Text;

@@ -107,9 +107,10 @@ struct TaggedPair {
 /// Puts records of \p Aug, inlined into \p Caller together with its
 /// reverse sweep, in stack slots of \p Caller: the end records, whose push
 /// dominates their pop, and the groups pushed outside loops, where both
-/// stay outside cycles here (a callee's sweeps called from a loop do not). Each push and pop runs at most once per call; the
-/// pop only after its push (the reverse sweep takes the way back through
-/// the blocks the augmented sweep went through).
+/// stay outside cycles here (a callee's sweeps called from a loop do not).
+/// Each push and pop runs at most once per call; the pop only after its
+/// push (the reverse sweep takes the way back through the blocks the
+/// augmented sweep went through).
 void keepRecordsInFrame(Function &Caller, Function &Aug, uint64_t &FrameBytes) {
   MapVector<MDNode *, TaggedPair> Tagged;
   for (Instruction &I : instructions(Caller)) {
