@@ -16,6 +16,7 @@
 #include "prepare/Prepare.h"
 
 #include "rules/InactiveFunctions.h"
+#include "rules/WarpShuffles.h"
 #include "device/DeviceCode.h"
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
@@ -159,10 +160,20 @@ bool ForwardEmitter::emitCustomForward(CallBase &Call, Function &Registered) {
   Function *Batched = Width == 1 ? &Registered
                                  : Ctx.rules().batchedForwardDerivative(
                                        Call.getCalledFunction(), Width);
-  if (!Batched || (Width > 1 && !Call.getType()->isVoidTy()))
+  if (!Batched || (Width > 1 && !Call.getType()->isVoidTy())) {
+    // (A warp shuffle's rule is adcc's own function: the message names the
+    // shuffle the program calls, not the rule.)
+    if (const Function *Callee = Call.getCalledFunction();
+        Callee && isWarpShuffleRule(Registered))
+      return unsupported(Call, "the warp shuffle '" +
+                                   Ctx.displayName(*Callee) +
+                                   "' has no batched (width > 1) derivative "
+                                   "yet; differentiate it one direction at "
+                                   "a time (enzyme_width 1)");
     return unsupported(Call, "the registered derivative '" +
                                  Registered.getName() +
                                  "' has no batched (width > 1) form");
+  }
   Function &Custom = *Batched;
   // (A batched one, which the engine registers, takes each lane's.)
   SmallVector<Value *, 16> Args;
