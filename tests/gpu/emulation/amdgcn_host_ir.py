@@ -26,7 +26,8 @@ every atomic add a plain load, add and store, as nvptx_host_ir.py's does.
 import re
 import sys
 
-from host_ir_common import internalize, plain_add, split_params
+from host_ir_common import (internalize, plain_add, read_arguments,
+                            split_params)
 
 
 def bits_of(ty):
@@ -144,13 +145,7 @@ def grid_entries(kernels):
 
 
 def main():
-    args = sys.argv[1:]
-    plain = "--plain-atomics" in args
-    args = [a for a in args if a != "--plain-atomics"]
-    grid = args[0] == "--grid"
-    args = args[1:] if grid else args
-    text = open(args[0]).read()
-    triple = args[1]
+    plain, grid, text, triple = read_arguments(sys.argv[1:])
     kernels = KERNEL.findall(text) if grid else []
     for name, _ in kernels:
         # (The kernel's name is the host's handle.)

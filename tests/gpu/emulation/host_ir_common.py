@@ -3,6 +3,16 @@ module's definitions for the grid emulation, and --plain-atomics."""
 import re
 
 
+def read_arguments(args):
+    """[--plain-atomics] [--grid] MODULE TRIPLE: (plain, grid, the module's
+    text, the host's triple)."""
+    plain = "--plain-atomics" in args
+    args = [a for a in args if a != "--plain-atomics"]
+    grid = args[0] == "--grid"
+    args = args[1:] if grid else args
+    return plain, grid, open(args[0]).read(), args[1]
+
+
 def split_params(text):
     """The parameters of a definition's list, split at top-level commas."""
     params, depth, quoted, cur = [], 0, False, ""

@@ -27,7 +27,8 @@ then fail on the emulation (lost additions), which checks the check.
 import re
 import sys
 
-from host_ir_common import internalize, plain_add, split_params
+from host_ir_common import (internalize, plain_add, read_arguments,
+                            split_params)
 
 SREGS = {"tid.x": 0, "tid.y": 1, "tid.z": 2, "ntid.x": 3, "ntid.y": 4,
          "ntid.z": 5, "ctaid.x": 6, "ctaid.y": 7, "ctaid.z": 8,
@@ -207,13 +208,7 @@ def replace_asm(line, asms):
 
 
 def main():
-    args = sys.argv[1:]
-    plain = "--plain-atomics" in args
-    args = [a for a in args if a != "--plain-atomics"]
-    grid = args[0] == "--grid"
-    args = args[1:] if grid else args
-    text = open(args[0]).read()
-    triple = args[1]
+    plain, grid, text, triple = read_arguments(sys.argv[1:])
     used = sorted(set(re.findall(r"@llvm\.(nvvm\.[A-Za-z0-9_.]+)", text)))
     if not grid and re.search(r"call [^@]* asm ", text):
         sys.exit("nvptx_host_ir.py: the device code holds inline PTX "

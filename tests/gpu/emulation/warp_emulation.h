@@ -7,58 +7,24 @@
 #ifndef ADCC_TESTS_WARP_EMULATION_H
 #define ADCC_TESTS_WARP_EMULATION_H
 
+#include "lane_pool.h"
 #include "ptx_shuffle.h"
 
 #include <barrier>
 #include <cstdint>
 #include <functional>
-#include <thread>
-#include <vector>
 
 namespace warp_emulation {
 inline std::barrier<> *Block;
 inline uint32_t Slots[32];
 inline thread_local unsigned Lane;
 
-/// 32 lanes that live for the whole program and run one launch at a time.
-class Lanes {
-public:
-  Lanes() {
-    for (unsigned L = 0; L < 32; ++L)
-      Threads.emplace_back([this, L] {
-        Lane = L;
-        for (;;) {
-          Start.arrive_and_wait();
-          if (Quit)
-            return;
-          (*Body)();
-          Done.arrive_and_wait();
-        }
-      });
-  }
-  ~Lanes() {
-    Quit = true;
-    Start.arrive_and_wait();
-    for (std::thread &T : Threads)
-      T.join();
-  }
-  void run(const std::function<void()> &B) {
-    Body = &B;
-    Start.arrive_and_wait();
-    Done.arrive_and_wait();
-  }
-
-private:
-  std::barrier<> Start{33}, Done{33};
-  const std::function<void()> *Body = nullptr;
-  bool Quit = false;
-  std::vector<std::thread> Threads;
-};
+inline void enterLane(unsigned L) { Lane = L; }
 
 /// Runs \p Body on 32 lanes, as a launch <<<1, 32>>> would.
 inline void launch(const std::function<void()> &Body) {
   static std::barrier<> B(32);
-  static Lanes Warp;
+  static LanePool<32> Warp(enterLane);
   Block = &B;
   Warp.run(Body);
 }

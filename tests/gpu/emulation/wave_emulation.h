@@ -9,11 +9,11 @@
 #ifndef ADCC_TESTS_WAVE_EMULATION_H
 #define ADCC_TESTS_WAVE_EMULATION_H
 
+#include "lane_pool.h"
+
 #include <barrier>
 #include <cstdint>
 #include <functional>
-#include <thread>
-#include <vector>
 
 namespace wave_emulation {
 constexpr unsigned Size = 64;
@@ -21,45 +21,12 @@ inline std::barrier<> *Group;
 inline uint64_t Slots[Size];
 inline thread_local unsigned Lane;
 
-/// 64 lanes that live for the whole program and run one launch at a time.
-class Lanes {
-public:
-  Lanes() {
-    for (unsigned L = 0; L < Size; ++L)
-      Threads.emplace_back([this, L] {
-        Lane = L;
-        for (;;) {
-          Start.arrive_and_wait();
-          if (Quit)
-            return;
-          (*Body)();
-          Done.arrive_and_wait();
-        }
-      });
-  }
-  ~Lanes() {
-    Quit = true;
-    Start.arrive_and_wait();
-    for (std::thread &T : Threads)
-      T.join();
-  }
-  void run(const std::function<void()> &B) {
-    Body = &B;
-    Start.arrive_and_wait();
-    Done.arrive_and_wait();
-  }
-
-private:
-  std::barrier<> Start{Size + 1}, Done{Size + 1};
-  const std::function<void()> *Body = nullptr;
-  bool Quit = false;
-  std::vector<std::thread> Threads;
-};
+inline void enterLane(unsigned L) { Lane = L; }
 
 /// Runs \p Body on the 64 lanes, as a launch of one work-group would.
 inline void launch(const std::function<void()> &Body) {
   static std::barrier<> B(Size);
-  static Lanes Wave;
+  static LanePool<Size> Wave(enterLane);
   Group = &B;
   Wave.run(Body);
 }
