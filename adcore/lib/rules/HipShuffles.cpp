@@ -26,7 +26,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RuleWrappers.h"
 #include "WarpShuffles.h"
 
 #include "llvm/IR/Constants.h"
@@ -47,16 +46,6 @@ constexpr const char *HipShufflePrefixes[] = {
     "_Z11__shfl_down",
     "_Z10__shfl_xor",
 };
-
-/// A rule function named \p Kind for the shuffle \p F, convergent as
-/// shuffles are; without a body when new.
-Function *ruleFunction(const Function &F, StringRef Kind, FunctionType *FT) {
-  Module &M = *const_cast<Module *>(F.getParent());
-  Function *W =
-      makeRuleWrapper(M, ("adcc.warp." + Kind + "." + F.getName()).str(), FT);
-  W->addFnAttr(Attribute::Convergent);
-  return W;
-}
 
 /// The lane's id in its wavefront.
 Value *laneId(IRBuilder<> &B) {
@@ -92,7 +81,7 @@ Function *hipShuffleForwardRule(const Function &F) {
   Type *T = F.getReturnType();
   Type *I32 = Type::getInt32Ty(F.getContext());
   Function *W =
-      ruleFunction(F, "fwd", FunctionType::get(T, {T, T, I32, I32}, false));
+      shuffleRuleFunction(F, "fwd", FunctionType::get(T, {T, T, I32, I32}, false));
   if (!W->empty())
     return W;
   IRBuilder<> B(BasicBlock::Create(F.getContext(), "entry", W));
@@ -108,10 +97,10 @@ bool hipShuffleGradientRule(const Function &F, Function *&Augmented,
   Type *T = F.getReturnType();
   LLVMContext &Ctx = F.getContext();
   Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
-  Augmented = ruleFunction(F, "aug", F.getFunctionType());
+  Augmented = shuffleRuleFunction(F, "aug", F.getFunctionType());
   // (x, b, width, the adjoint of the result) -> the adjoint of x.
   Reverse =
-      ruleFunction(F, "rev", FunctionType::get(T, {T, I32, I32, T}, false));
+      shuffleRuleFunction(F, "rev", FunctionType::get(T, {T, I32, I32, T}, false));
   auto *Shuffle = const_cast<Function *>(&F);
   if (Augmented->empty()) {
     IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Augmented));

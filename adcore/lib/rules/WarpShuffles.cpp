@@ -142,16 +142,6 @@ std::pair<Value *, Value *> shuffle(IRBuilder<> &B, Mode How, Value *Mask,
   return {B.CreateBitCast(Joined, T), P};
 }
 
-/// A rule function named \p Kind for the shuffle \p F, convergent as
-/// shuffles are; null-bodied when new.
-Function *ruleFunction(const Function &F, StringRef Kind, FunctionType *FT) {
-  Module &M = *const_cast<Module *>(F.getParent());
-  Function *W =
-      makeRuleWrapper(M, ("adcc.warp." + Kind + "." + F.getName()).str(), FT);
-  W->addFnAttr(Attribute::Convergent);
-  return W;
-}
-
 /// PTX's `c` operand of the header's shuffle of width \p Width (a raw
 /// intrinsic's own).
 Value *clampOperand(IRBuilder<> &B, const ShuffleRow &Row, Value *Width) {
@@ -273,6 +263,15 @@ bool isRawShuffleHolder(const Function &F) {
   return Row && Row->RawC;
 }
 
+Function *shuffleRuleFunction(const Function &F, StringRef Kind,
+                              FunctionType *FT) {
+  Module &M = *const_cast<Module *>(F.getParent());
+  Function *W =
+      makeRuleWrapper(M, ("adcc.warp." + Kind + "." + F.getName()).str(), FT);
+  W->addFnAttr(Attribute::Convergent);
+  return W;
+}
+
 bool isWarpShuffleRule(const Function &F) {
   return F.hasLocalLinkage() && F.getName().starts_with("adcc.warp.");
 }
@@ -283,7 +282,7 @@ Function *warpShuffleForwardRule(const Function &F) {
   // (mask, x, dx, b, width) -> the tangent: dx shuffled as x is.
   Type *T = F.getReturnType();
   Type *I32 = Type::getInt32Ty(F.getContext());
-  Function *W = ruleFunction(
+  Function *W = shuffleRuleFunction(
       F, "fwd", FunctionType::get(T, {I32, T, T, I32, I32}, false));
   if (!W->empty())
     return W;
@@ -302,8 +301,8 @@ bool warpShuffleGradientRule(const Function &F, Function *&Augmented,
   Type *T = F.getReturnType();
   LLVMContext &Ctx = F.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
-  Augmented = ruleFunction(F, "aug", F.getFunctionType());
-  Reverse = ruleFunction(
+  Augmented = shuffleRuleFunction(F, "aug", F.getFunctionType());
+  Reverse = shuffleRuleFunction(
       F, "rev", FunctionType::get(T, {I32, T, I32, I32, T}, false));
   if (Augmented->empty()) {
     IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Augmented));

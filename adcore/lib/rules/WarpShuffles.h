@@ -19,8 +19,11 @@
 #ifndef ADCORE_RULES_WARPSHUFFLES_H
 #define ADCORE_RULES_WARPSHUFFLES_H
 
+#include "llvm/ADT/StringRef.h"
+
 namespace llvm {
 class Function;
+class FunctionType;
 class Module;
 } // namespace llvm
 
@@ -52,6 +55,13 @@ bool isRawShuffleHolder(const llvm::Function &F);
 /// Whether \p F is one of the functions the rules below make (inlined
 /// into their callers after the AD pass, with the shuffles they call).
 bool isWarpShuffleRule(const llvm::Function &F);
+
+/// A rule function named \p Kind (`fwd`, `aug`, `rev`) for the shuffle
+/// \p F, of type \p FT, convergent as shuffles are; without a body when
+/// new (WarpShuffles.cpp, HipShuffles.cpp fill it).
+llvm::Function *shuffleRuleFunction(const llvm::Function &F,
+                                    llvm::StringRef Kind,
+                                    llvm::FunctionType *FT);
 
 /// The forward derivative of the shuffle \p F (made in F's module the
 /// first time), or null when F is none.
