@@ -73,6 +73,29 @@ static inline void mpi_check(const char *name, double (*f)(double *, int),
   mpi_check_with(name, f, x, n, grad, dir, tangent_out, 1e-6, 1e-6);
 }
 
+void __enzyme_autodiff(void *, ...);
+double __enzyme_fwddiff(void *, ...);
+extern int enzyme_dup, enzyme_const;
+
+/* This rank's gradient of \p f at \p x0 (\p n <= 16 inputs) by reverse
+ * mode and its tangent along a fixed direction by forward mode, checked by
+ * mpi_check_with (steps \p h, tolerance \p tol). */
+static inline void mpi_check_derivatives(const char *name,
+                                         double (*f)(double *, int),
+                                         const double *x0, int n, double h,
+                                         double tol) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  double x[16], dir[16], grad[16] = {0};
+  for (int i = 0; i < n; ++i) {
+    x[i] = x0[i];
+    dir[i] = 0.3 + 0.1 * i - 0.05 * rank;
+  }
+  __enzyme_autodiff((void *)f, enzyme_dup, x, grad, enzyme_const, n);
+  double t = __enzyme_fwddiff((void *)f, enzyme_dup, x, dir, enzyme_const, n);
+  mpi_check_with(name, f, x, n, grad, dir, t, h, tol);
+}
+
 /* MPI_Init; this rank's number, or -1 (after MPI_Finalize) when the program
  * does not run with 2 to \p max_ranks ranks. */
 static inline int mpi_check_init(int *argc, char ***argv, int max_ranks) {

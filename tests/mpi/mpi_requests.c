@@ -183,20 +183,6 @@ double ireductions(double *x, int n) {
   return y;
 }
 
-typedef double (*objective)(double *, int);
-
-static void check(const char *name, objective f, const double *x0) {
-  double x[N], dir[N], grad[N] = {0};
-  for (int i = 0; i < N; ++i) {
-    x[i] = x0[i];
-    dir[i] = 0.3 + 0.1 * i - 0.05 * rank_of();
-  }
-  __enzyme_autodiff((void *)f, enzyme_dup, x, grad, enzyme_const, N);
-  double t = __enzyme_fwddiff((void *)f, enzyme_dup, x, dir, enzyme_const, N);
-  /* (float data: a step float resolves) */
-  double h = f == ibcast ? 1e-3 : 1e-6;
-  mpi_check_with(name, f, x, N, grad, dir, t, h, f == ibcast ? 1e-3 : 1e-6);
-}
 
 int main(int argc, char **argv) {
   int rank = mpi_check_init(&argc, &argv, MAXP);
@@ -205,10 +191,13 @@ int main(int argc, char **argv) {
   double x[N];
   for (int i = 0; i < N; ++i)
     x[i] = 0.2 + 0.15 * i + 0.1 * rank;
-  check("ring_replace", ring_replace, x);
-  check("persistent_halo", persistent_halo, x);
-  check("persistent_test", persistent_test, x);
-  check("ibcast", ibcast, x);
-  check("ireductions", ireductions, x);
+  mpi_check_derivatives("ring_replace", ring_replace, x, N, 1e-6, 1e-6);
+  mpi_check_derivatives("persistent_halo", persistent_halo, x, N, 1e-6,
+                        1e-6);
+  mpi_check_derivatives("persistent_test", persistent_test, x, N, 1e-6,
+                        1e-6);
+  /* (float data: a step float resolves) */
+  mpi_check_derivatives("ibcast", ibcast, x, N, 1e-3, 1e-3);
+  mpi_check_derivatives("ireductions", ireductions, x, N, 1e-6, 1e-6);
   return mpi_check_finish();
 }
