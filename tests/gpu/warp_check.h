@@ -56,4 +56,20 @@ int checkWarpFunction(const char *Name, Runner &&Run) {
   return Bad;
 }
 
+/// checkWarpFunction of the function family F (F##_values, F##_tangents,
+/// F##_gradients) of element type T, each run on N lanes by LAUNCH (a
+/// model's launch: warp_emulation::launch, wave_emulation::launch).
+#define CHECK_WARP_FUNCTION_ON(LAUNCH, N, F, T)                                \
+  checkWarpFunction<T, N>(                                                     \
+      #F, [](int Kind, const T *X, const T *Dir, T *Out) {                     \
+        LAUNCH([&] {                                                           \
+          if (Kind == 0)                                                       \
+            F##_values(X, Out);                                                \
+          else if (Kind == 1)                                                  \
+            F##_tangents(X, Dir, Out);                                         \
+          else                                                                 \
+            F##_gradients(X, Out);                                             \
+        });                                                                    \
+      })
+
 #endif // ADCC_TESTS_WARP_CHECK_H

@@ -48,17 +48,7 @@ HIP_WARP_FUNCTIONS(DECLARE)
 int main() {
   int Failures = 0;
 #define CHECK(F, T, E)                                                         \
-  Failures += checkWarpFunction<T, 64>(                                        \
-      #F, [](int Kind, const T *X, const T *Dir, T *Out) {                     \
-        wave_emulation::launch([&] {                                           \
-          if (Kind == 0)                                                       \
-            F##_values(X, Out);                                                \
-          else if (Kind == 1)                                                  \
-            F##_tangents(X, Dir, Out);                                         \
-          else                                                                 \
-            F##_gradients(X, Out);                                             \
-        });                                                                    \
-      });
+  Failures += CHECK_WARP_FUNCTION_ON(wave_emulation::launch, 64, F, T);
   HIP_WARP_FUNCTIONS(CHECK)
   if (Failures)
     return 1;

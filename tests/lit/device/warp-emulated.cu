@@ -50,17 +50,7 @@ WARP_FUNCTIONS(DECLARE)
 int main() {
   int Failures = 0;
 #define CHECK(F, T, E)                                                         \
-  Failures += checkWarpFunction<T>(                                            \
-      #F, [](int Kind, const T *X, const T *Dir, T *Out) {                     \
-        warp_emulation::launch([&] {                                           \
-          if (Kind == 0)                                                       \
-            F##_values(X, Out);                                                \
-          else if (Kind == 1)                                                  \
-            F##_tangents(X, Dir, Out);                                         \
-          else                                                                 \
-            F##_gradients(X, Out);                                             \
-        });                                                                    \
-      });
+  Failures += CHECK_WARP_FUNCTION_ON(warp_emulation::launch, 32, F, T);
   WARP_FUNCTIONS(CHECK)
   if (Failures)
     return 1;
