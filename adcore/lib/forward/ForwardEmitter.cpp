@@ -39,10 +39,10 @@ const TypeAnalysis &ForwardEmitter::types() {
 }
 
 Kind ForwardEmitter::primalKind(const Value *V) {
-  auto It = PrimalOf.find(V);
-  if (It == PrimalOf.end())
+  const Value *Primal = PrimalOf.lookup(V);
+  if (!Primal)
     return Kind::Unknown;
-  return types().kindOf(It->second);
+  return types().kindOf(Primal);
 }
 
 bool ForwardEmitter::holdsFloatBits(const Value *V) {
@@ -229,7 +229,8 @@ bool ForwardEmitter::run() {
     for (const BasicBlock *BB : vectorLaneBlocks(Primal))
       VectorLaneBlocks.insert(cast<BasicBlock>(VMap[BB]));
   for (const auto &[Orig, Clone] : VMap) {
-    PrimalOf[Clone] = Orig;
+    if (Clone)
+      PrimalOf[Clone] = Orig;
     if (PrimalActivity.isActive(Orig))
       ActiveClones.insert(Clone);
     else if (auto *LI = dyn_cast<LoadInst>(Orig);

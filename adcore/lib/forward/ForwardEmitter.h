@@ -23,6 +23,7 @@
 #ifndef ADCORE_FORWARD_FORWARDEMITTER_H
 #define ADCORE_FORWARD_FORWARDEMITTER_H
 
+#include "support/CloneOrigins.h"
 #include "support/UnneededResults.h"
 #include "analysis/ActivityAnalysis.h"
 #include "adcore/Derivative.h"
@@ -287,7 +288,7 @@ private:
   /// The type analysis of the primal (computed when first needed), and the
   /// primal value of each clone.
   std::unique_ptr<TypeAnalysis> Types;
-  llvm::DenseMap<const llvm::Value *, const llvm::Value *> PrimalOf;
+  CloneOrigins PrimalOf;
   /// What the type analysis says of the clone's value \p V.
   bool holdsFloatBits(const llvm::Value *V);
   /// holdsFloatBits, or \p V is taken out of such bits (a shift, a

@@ -139,11 +139,19 @@ void ForwardEmitter::recordTangents(CallBase &Call, Function &Callee,
   if (Loads.empty() || !Site)
     return;
   Function &F = *const_cast<Function *>(Site->getFunction());
-  // (The clone of each of F's calls: its operands carry the tangents.)
+  // (The clone of each of F's calls: its operands carry the tangents.
+  // Not a call that replaced it, a derivative's: its operands are others.)
   DenseMap<const Value *, CallBase *> CloneOf;
-  for (const auto &[Clone, Orig] : PrimalOf)
-    if (isa<CallBase>(Clone) && isa<CallBase>(Orig))
-      CloneOf[Orig] = const_cast<CallBase *>(cast<CallBase>(Clone));
+  auto CallsSame = [&](const CallBase &Clone, const CallBase &Orig) {
+    const Value *Callee = Clone.getCalledOperand();
+    return Callee == Orig.getCalledOperand() ||
+           PrimalOf.lookup(Callee) == Orig.getCalledOperand();
+  };
+  for (Instruction &I : instructions(Derivative))
+    if (auto *Clone = dyn_cast<CallBase>(&I))
+      if (const auto *Orig = dyn_cast_or_null<CallBase>(PrimalOf.lookup(Clone));
+          Orig && CallsSame(*Clone, *Orig))
+        CloneOf.try_emplace(Orig, Clone);
   std::optional<DominatorTree> DT;
   const DataLayout &DL = F.getDataLayout();
   for (unsigned No = 0; No < Loads.size() && No < 64; ++No) {

@@ -196,7 +196,8 @@ bool ReverseEmitter::buildAugmented() {
   copyParameterAttributes(Primal, Aug, Key);
   Unneeded.collectWrites(Aug);
   for (const auto &[Orig, Clone] : VMap) {
-    PrimalOf[Clone] = Orig;
+    if (Clone)
+      PrimalOf[Clone] = Orig;
     if (PrimalActivity.isActive(Orig))
       Active.insert(Clone);
     if (PrimalActivity.cleanStackPointer(Orig))

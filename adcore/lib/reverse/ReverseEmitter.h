@@ -41,6 +41,7 @@
 #include "analysis/TypeAnalysis.h"
 
 #include "rules/PowerRule.h"
+#include "support/CloneOrigins.h"
 #include "support/UnneededResults.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -496,7 +497,7 @@ private:
 
   std::unique_ptr<ActivityAnalysis> Activity;
   std::unique_ptr<TypeAnalysis> Types;
-  llvm::DenseMap<const llvm::Value *, const llvm::Value *> PrimalOf;
+  CloneOrigins PrimalOf;
   llvm::DenseSet<const llvm::Value *> Active;
   /// Pointers into local memory (stack slots, heap blocks allocated here)
   /// that never holds a derivative: passed to a callee as constants (a
