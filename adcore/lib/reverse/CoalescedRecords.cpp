@@ -87,7 +87,7 @@ void ReverseEmitter::coalesceRecords() {
         B.SetInsertPoint(M.Push);
         Value *Slot = B.CreateConstGEP1_64(B.getInt8Ty(), Base, Offset);
         M.Push->replaceAllUsesWith(Slot);
-        M.Push->eraseFromParent();
+        bury(M.Push);
         PushOf[{M.I, M.V}] = nullptr;
         GroupOf[{M.I, M.V}] = {Group, Offset};
         Offset += recordBytes(DL, M.V->getType());

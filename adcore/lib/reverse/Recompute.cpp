@@ -158,7 +158,10 @@ bool isLocalObject(const Value *Obj) {
 
 } // namespace
 
-ReverseEmitter::~ReverseEmitter() = default;
+ReverseEmitter::~ReverseEmitter() {
+  for (Instruction *I : Buried)
+    I->deleteValue();
+}
 
 bool ReverseEmitter::writesObject(const Value *Obj) {
   if (auto It = WritesObject.find(Obj); It != WritesObject.end())

@@ -158,11 +158,11 @@ void ReverseEmitter::eraseRecord(CallInst *Push) {
   for (User *U : make_early_inc_range(Push->users())) {
     auto *Store = cast<StoreInst>(U);
     auto *Widened = dyn_cast<ZExtInst>(Store->getValueOperand());
-    Store->eraseFromParent();
+    bury(Store);
     if (Widened && Widened->use_empty())
-      Widened->eraseFromParent();
+      bury(Widened);
   }
-  Push->eraseFromParent();
+  bury(Push);
 }
 
 bool ReverseEmitter::buildAugmented() {
@@ -325,7 +325,7 @@ bool ReverseEmitter::buildAugmented() {
                  : AB.CreateInsertValue(Pair, shadowOrZero(Ret), {1u, Lane});
     Lane = 0;
     ReturnInst *NewRet = AB.CreateRet(Pair);
-    AugReturn->eraseFromParent();
+    eraseReplaced(AugReturn);
     AugReturn = NewRet;
     PrimalReturn = Ret;
   }
@@ -509,10 +509,14 @@ void ReverseEmitter::eraseReplaced(Instruction *I) {
   ViewElement.erase(I);
   for (auto &Shadows : LaneShadows)
     Shadows.erase(I);
+  bury(I);
+}
+
+void ReverseEmitter::bury(Instruction *I) {
   if (I->getParent())
-    I->eraseFromParent();
-  else
-    I->deleteValue();
+    I->removeFromParent();
+  I->dropAllReferences();
+  Buried.push_back(I);
 }
 
 /// The empty sum: -0.0 for floating-point values, so that `0 + d` folds to

@@ -154,8 +154,10 @@ private:
                         llvm::SmallVectorImpl<llvm::Value *> &Out);
   void emitAdjointCopyAdjoint(llvm::CallBase &Call,
                               llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
+  /// \p LaneWise: see CustomSite.
   bool augmentCustomGradient(llvm::CallBase &Call,
-                             const struct CustomGradient &G);
+                             const struct CustomGradient &G,
+                             bool LaneWise = false);
   /// The fields of a registered augmented function's result (-1: absent;
   /// a field of a non-struct result is the whole value).
   struct AugmentedFields {
@@ -625,8 +627,14 @@ private:
     llvm::SmallVector<llvm::Value *, 8> RevArgs;
     llvm::Value *Result = nullptr;
     llvm::Value *Tape = nullptr;
+    /// Batched (width > 1) by the width-1 rule run once per direction (a
+    /// warp shuffle: linear in its value, no pointer arguments).
+    bool LaneWise = false;
   };
   llvm::DenseMap<llvm::Instruction *, CustomSite> CustomSites;
+  /// The reverse function's call of \p Site for the current lane.
+  bool emitCustomAdjointLane(llvm::CallBase &AugCall, CustomSite &Site,
+                             llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
   bool HadRuleError = false;
   /// Shadow stack blocks: alloca -> bytes, freed at the alloca's reverse.
   llvm::DenseMap<llvm::Instruction *, uint64_t> ShadowAllocas;
@@ -656,9 +664,16 @@ private:
   /// erased once both sweeps are built.
   UnneededResults Unneeded;
   bool augmentMirroredCall(llvm::CallBase &Call);
-  /// Erases \p I, replaced and unused, and every fact recorded about it:
-  /// an instruction created later may be allocated at its address.
+  /// Erases \p I, replaced and unused, and the facts recorded about it
+  /// (bury).
   void eraseReplaced(llvm::Instruction *I);
+  /// Takes \p I, unused, out of its function and drops its operands; it is
+  /// deleted with the emitter. (Maps keyed by instructions may keep it:
+  /// deleted now, an instruction created later could be allocated at its
+  /// address and inherit what they say of it, which made the compiler's
+  /// output depend on the allocator: tests/unit/CloneOriginsTest.cpp.)
+  void bury(llvm::Instruction *I);
+  llvm::SmallVector<llvm::Instruction *, 16> Buried;
   /// Math calls whose partial is another call's result (cos x for sin x;
   /// MathCompanions.cpp): the companion, and whether the partial is minus
   /// it. A companion after its call records its own value
