@@ -253,7 +253,7 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
 
   SmallPtrSet<Function *, 4> EntryPoints;
   for (const Request &R : Found.Requests)
-    EntryPoints.insert(R.Site->getCalledFunction());
+    EntryPoints.insert(dyn_cast<Function>(R.Site->getCalledOperand()));
   std::vector<Job> Jobs;
   for (const Request &R : Found.Requests) {
     Job J;
@@ -354,6 +354,7 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
       F->eraseFromParent();
   // (Enzyme's __enzyme_iter(n, step) is n where no derivative advanced it.)
   lowerEnzymeIterations(M);
+  dropUnusedMarkers(M);
   if (!Ctx.hadError())
     finishGenerated(Ctx, Level);
   if (isDeviceModule(M) && !Ctx.hadError())

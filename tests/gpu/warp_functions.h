@@ -3,7 +3,9 @@
 // checked on a host model of a warp (tests/lit/device/warp-emulated.cu)
 // and on a GPU (gpu_warps.cu), by warp_check.h. For f here, with
 // y_l = f(x_l) on lane l and L = sum_l y_l: F_values gives y,
-// F_tangents the tangents t_l in the direction dx, F_gradients dL/dx.
+// F_tangents the tangents t_l in the direction dx, F_gradients dL/dx,
+// F_tangents2 the tangents in two directions at once (enzyme_width 2),
+// F_gradients2 the gradients of sum_l s_l y_l and sum_l s2_l y_l at once.
 #ifndef ADCC_TESTS_WARP_FUNCTIONS_H
 #define ADCC_TESTS_WARP_FUNCTIONS_H
 
@@ -18,6 +20,18 @@
 extern __device__ double __enzyme_fwddiff(void *, ...);
 extern __device__ double __enzyme_autodiff(void *, ...);
 extern __device__ float __enzyme_fwddiff_f(void *, ...) asm("__enzyme_fwddiff");
+extern __device__ int enzyme_width;
+// Batched forward mode, two directions: the tangents come back together.
+struct TwoD {
+  double d[2];
+};
+struct TwoF {
+  float d[2];
+};
+extern __device__ TwoD __enzyme_fwddiff_2d(void *, ...) asm("__enzyme_fwddiff");
+extern __device__ TwoF __enzyme_fwddiff_2f(void *, ...) asm("__enzyme_fwddiff");
+extern __device__ int enzyme_dup;
+extern __device__ void __enzyme_autodiff_v(void *, ...) asm("__enzyme_autodiff");
 extern __device__ float __enzyme_autodiff_f(void *, ...) asm("__enzyme_autodiff");
 
 const unsigned full = 0xffffffffu;
@@ -121,6 +135,8 @@ __device__ double gamma(double x) {
 #define FWD_F __enzyme_fwddiff_f
 #define REV_D __enzyme_autodiff
 #define REV_F __enzyme_autodiff_f
+#define FWD2_D __enzyme_fwddiff_2d
+#define FWD2_F __enzyme_fwddiff_2f
 #define KERNELS(F, T, E)                                                       \
   extern "C" __global__ void F##_values(const T *x, T *y) {                    \
     y[threadIdx.x] = F(x[threadIdx.x]);                                        \
@@ -130,6 +146,23 @@ __device__ double gamma(double x) {
   }                                                                            \
   extern "C" __global__ void F##_gradients(const T *x, T *g) {                 \
     g[threadIdx.x] = REV_##E((void *)F, x[threadIdx.x]);                       \
+  }                                                                            \
+  extern "C" __global__ void F##_tangents2(const T *x, const T *dx,            \
+                                           const T *dx2, T *t, T *t2) {        \
+    auto R = FWD2_##E((void *)F, enzyme_width, 2, x[threadIdx.x],              \
+                      dx[threadIdx.x], dx2[threadIdx.x]);                      \
+    t[threadIdx.x] = R.d[0];                                                   \
+    t2[threadIdx.x] = R.d[1];                                                  \
+  }                                                                            \
+  __device__ void F##_store(const T *x, T *y) { *y = F(*x); }                  \
+  extern "C" __global__ void F##_gradients2(const T *x, const T *s,            \
+                                            const T *s2, T *g, T *g2) {        \
+    T xl = x[threadIdx.x], y, dx0 = 0, dx1 = 0;                                \
+    T dy0 = s[threadIdx.x], dy1 = s2[threadIdx.x];                             \
+    __enzyme_autodiff_v((void *)F##_store, enzyme_width, 2, enzyme_dup, &xl,   \
+                        &dx0, &dx1, enzyme_dup, &y, &dy0, &dy1);               \
+    g[threadIdx.x] = dx0;                                                      \
+    g2[threadIdx.x] = dx1;                                                     \
   }
 WARP_FUNCTIONS(KERNELS)
 

@@ -96,6 +96,11 @@ bool advanceEnzymeIterations(llvm::Function &D);
 /// Replaces every remaining call `__enzyme_iter(n, step)` of \p M by n.
 /// Returns whether \p M changed.
 bool lowerEnzymeIterations(llvm::Module &M);
+/// Removes the declarations of Enzyme's marker variables (`enzyme_dup`,
+/// `enzyme_width`, ...) that nothing uses once the requests are lowered.
+/// (In device code ptxas warns of an external variable that nothing
+/// defines.) Returns whether \p M changed.
+bool dropUnusedMarkers(llvm::Module &M);
 
 /// Enzyme's `__enzyme_virtualreverse(table)` gives a shadow object the
 /// virtual table (or function pointer) whose entries are derivatives,

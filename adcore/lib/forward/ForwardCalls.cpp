@@ -157,19 +157,27 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
 /// tangent/shadow, and returns the tangent of f's result, or {primal,
 /// tangent}. With a tangent-only result the primal call stays.
 bool ForwardEmitter::emitCustomForward(CallBase &Call, Function &Registered) {
+  // A warp shuffle is linear in its value: each direction's tangent is
+  // that direction's tangent shuffled the same way, by the width-1 rule.
+  // (Every lane of the warp runs the same calls in the same order, as
+  // convergent code must.)
+  if (Width > 1 && isWarpShuffleRule(Registered) &&
+      !Call.getType()->isVoidTy() && !isa<InvokeInst>(Call)) {
+    setTangent(&Call, forEachLane(Call.getType(), [&](unsigned L) -> Value * {
+                 SmallVector<Value *, 6> Args;
+                 for (Use &U : Call.args()) {
+                   Args.push_back(U.get());
+                   if (canCarryDerivative(U.get()->getType()))
+                     Args.push_back(lane(tangent(U.get()), L));
+                 }
+                 return B.CreateCall(&Registered, Args);
+               }));
+    return true;
+  }
   Function *Batched = Width == 1 ? &Registered
                                  : Ctx.rules().batchedForwardDerivative(
                                        Call.getCalledFunction(), Width);
   if (!Batched || (Width > 1 && !Call.getType()->isVoidTy())) {
-    // (A warp shuffle's rule is adcc's own function: the message names the
-    // shuffle the program calls, not the rule.)
-    if (const Function *Callee = Call.getCalledFunction();
-        Callee && isWarpShuffleRule(Registered))
-      return unsupported(Call, "the warp shuffle '" +
-                                   Ctx.displayName(*Callee) +
-                                   "' has no batched (width > 1) derivative "
-                                   "yet; differentiate it one direction at "
-                                   "a time (enzyme_width 1)");
     return unsupported(Call, "the registered derivative '" +
                                  Registered.getName() +
                                  "' has no batched (width > 1) form");

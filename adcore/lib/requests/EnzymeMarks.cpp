@@ -199,7 +199,7 @@ bool isTypeHint(StringRef Name) {
 /// Whether \p Call calls `__enzyme_iter` with two integers of its result's
 /// type.
 static bool isIterationCall(const CallBase &Call) {
-  const Function *F = Call.getCalledFunction();
+  const auto *F = dyn_cast<Function>(Call.getCalledOperand());
   return F && F->getName() == "__enzyme_iter" && Call.arg_size() == 2 &&
          Call.getType()->isIntegerTy() &&
          Call.getArgOperand(0)->getType() == Call.getType() &&
@@ -230,6 +230,20 @@ bool lowerEnzymeIterations(Module &M) {
       Call->eraseFromParent();
       Changed = true;
     }
+  return Changed;
+}
+
+bool dropUnusedMarkers(Module &M) {
+  bool Changed = false;
+  for (GlobalVariable &G : make_early_inc_range(M.globals())) {
+    if (!G.isDeclaration() || !G.getName().starts_with("enzyme_"))
+      continue;
+    G.removeDeadConstantUsers();
+    if (G.use_empty()) {
+      G.eraseFromParent();
+      Changed = true;
+    }
+  }
   return Changed;
 }
 

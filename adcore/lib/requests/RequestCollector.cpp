@@ -88,8 +88,25 @@ CollectedRequests collectRequests(Module &M) {
       auto *Call = dyn_cast<CallBase>(&I);
       if (!Call)
         continue;
-      Function *Callee = Call->getCalledFunction();
-      if (!Callee || !Callee->isDeclaration())
+      // (Not getCalledFunction(), which is null where the call's type is
+      // not the declaration's: `double __enzyme_autodiff();` in C, or a
+      // second declaration with another result type under the same asm
+      // label. Those requests were missed, the program failing to link.)
+      auto *Callee = dyn_cast<Function>(Call->getCalledOperand());
+      if (!Callee) {
+        // (Through a pointer variable: the variable would keep the entry
+        // point's address, which nothing defines.)
+        auto *Held = dyn_cast<Function>(
+            lookThroughFunctionLocal(Call->getCalledOperand()));
+        if (Held && Held->isDeclaration() &&
+            classifyEntryPoint(Held->getName()))
+          Out.Errors.push_back(
+              {Call, "'" + Held->getName().str() +
+                         "' is called through a function pointer; call it "
+                         "by its name (a cast of the name is fine)"});
+        continue;
+      }
+      if (!Callee->isDeclaration())
         continue;
       if (std::optional<RequestKind> Kind =
               classifyEntryPoint(Callee->getName())) {

@@ -23,6 +23,7 @@
 #include "rules/MirroredFunctions.h"
 #include "rules/MpiRules.h"
 #include "rules/OpenMPRuntime.h"
+#include "rules/WarpShuffles.h"
 
 #include "analysis/FrameWrites.h"
 #include "llvm/Demangle/Demangle.h"
@@ -131,12 +132,19 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   if (const CustomGradient *G = Ctx.rules().gradient(Callee)) {
     if (Width > 1 && isBlasRuleFunction(*Callee))
       return unsupported(Call, blasModeError(*Callee, /*Split=*/false));
-    if (Width > 1 && !(G = Ctx.rules().batchedGradient(Callee, Width)))
+    // (A warp shuffle is linear in its value and takes no pointers: the
+    // width-1 rule runs once per direction.)
+    bool LaneWise =
+        Width > 1 && isWarpShuffleRule(*G->Reverse) &&
+        none_of(Call.args(),
+                [](const Use &U) { return U->getType()->isPointerTy(); });
+    if (Width > 1 && !LaneWise &&
+        !(G = Ctx.rules().batchedGradient(Callee, Width)))
       return unsupported(Call, "the registered gradient of '" +
-                                   Callee->getName() +
+                                   Ctx.displayName(*Callee) +
                                    "' has no batched (width > 1) form");
     Replaced = true;
-    return augmentCustomGradient(Call, *G);
+    return augmentCustomGradient(Call, *G, LaneWise);
   }
   MemoryFunctionKind MK = classifyMemoryFunction(*Callee);
   if (isDeallocation(MK))
@@ -412,7 +420,7 @@ bool ReverseEmitter::dispatchIndirectCalls() {
       Invoke->getNormalDest()->replacePhiUsesWith(Head, Tail);
       Invoke->removeFromParent();
     } else {
-      Head->getTerminator()->eraseFromParent();
+      eraseReplaced(Head->getTerminator());
     }
     IRBuilder<> B(Tail, Tail->begin());
     bool HasResult = !Call->getType()->isVoidTy();
@@ -487,7 +495,8 @@ static bool writesOnlyItsFrame(Function &F) {
 /// them in order). A batched one (width > 1, CustomRules::batchedGradient)
 /// takes each lane's shadow, and is reversed once for all lanes.
 bool ReverseEmitter::augmentCustomGradient(CallBase &Call,
-                                           const CustomGradient &G) {
+                                           const CustomGradient &G,
+                                           bool LaneWise) {
   SmallVector<Value *, 16> Args;
   for (Use &U : Call.args()) {
     Args.push_back(U.get());
@@ -536,6 +545,7 @@ bool ReverseEmitter::augmentCustomGradient(CallBase &Call,
   };
   CustomSite Site;
   Site.Rule = &G;
+  Site.LaneWise = LaneWise;
   Site.Tape = Field(Fields.Tape);
   Value *Primal = Field(Fields.Result);
   if (!Primal && !RetTy->isVoidTy()) {
@@ -625,6 +635,20 @@ bool ReverseEmitter::augmentedShape(Type *Got, Type *Ret,
 bool ReverseEmitter::emitCustomAdjoint(CallBase &AugCall,
                                        DenseMap<Value *, Value *> &Popped) {
   CustomSite &Site = CustomSites[&AugCall];
+  if (Site.LaneWise) {
+    // (Called once, for the last lane: each lane's adjoints in turn.)
+    unsigned Last = Lane;
+    bool Done = true;
+    for (Lane = 0; Lane < Width && Done; ++Lane)
+      Done = emitCustomAdjointLane(AugCall, Site, Popped);
+    Lane = Last;
+    return Done;
+  }
+  return emitCustomAdjointLane(AugCall, Site, Popped);
+}
+
+bool ReverseEmitter::emitCustomAdjointLane(
+    CallBase &AugCall, CustomSite &Site, DenseMap<Value *, Value *> &Popped) {
   Function &RevFn = *Site.Rule->Reverse;
   SmallVector<Value *, 16> Args;
   for (Value *V : Site.RevArgs)

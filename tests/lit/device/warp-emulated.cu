@@ -6,7 +6,9 @@
 // warp (tests/gpu/emulation/warp_emulation.h: 32 threads, PTX's shuffle
 // semantics, __syncthreads() a barrier). For each function, with y_l = f(x_l) on
 // lane l and L = sum_l y_l: the gradient kernel's dL/dx_j against central
-// differences of the value kernel, and against the tangent kernel
+// differences of the value kernel, and against the tangent kernel; the
+// tangents of two directions at once (enzyme_width 2) against each alone,
+// and the gradients of two weighted sums at once against the tangents
 // (tests/gpu/warp_check.h). On a GPU: tests/gpu/gpu_warps.cu.
 // REQUIRES: cuda
 // RUN: rm -rf %t && mkdir -p %t
@@ -33,6 +35,30 @@
 // CHECK: shared_ring: ok
 // CHECK: log_gamma: ok
 // CHECK: gamma: ok
+// CHECK: down_tree: width 2 ok
+// CHECK: down_tree: reverse width 2 ok
+// CHECK: butterfly: width 2 ok
+// CHECK: butterfly: reverse width 2 ok
+// CHECK: up_scan: width 2 ok
+// CHECK: up_scan: reverse width 2 ok
+// CHECK: up_kept: width 2 ok
+// CHECK: up_kept: reverse width 2 ok
+// CHECK: segments: width 2 ok
+// CHECK: segments: reverse width 2 ok
+// CHECK: broadcast: width 2 ok
+// CHECK: broadcast: reverse width 2 ok
+// CHECK: gather: width 2 ok
+// CHECK: gather: reverse width 2 ok
+// CHECK: float_xor: width 2 ok
+// CHECK: float_xor: reverse width 2 ok
+// CHECK: raw_float: width 2 ok
+// CHECK: raw_float: reverse width 2 ok
+// CHECK: shared_ring: width 2 ok
+// CHECK: shared_ring: reverse width 2 ok
+// CHECK: log_gamma: width 2 ok
+// CHECK: log_gamma: reverse width 2 ok
+// CHECK: gamma: width 2 ok
+// CHECK: gamma: reverse width 2 ok
 // CHECK: all ok
 
 #include "warp_functions.h"
@@ -44,7 +70,9 @@
 #define DECLARE(F, T, E)                                                       \
   extern "C" void F##_values(const T *, T *);                                  \
   extern "C" void F##_tangents(const T *, const T *, T *);                     \
-  extern "C" void F##_gradients(const T *, T *);
+  extern "C" void F##_gradients(const T *, T *);                               \
+  extern "C" void F##_tangents2(const T *, const T *, const T *, T *, T *);    \
+  extern "C" void F##_gradients2(const T *, const T *, const T *, T *, T *);
 WARP_FUNCTIONS(DECLARE)
 
 int main() {
@@ -52,6 +80,10 @@ int main() {
 #define CHECK(F, T, E)                                                         \
   Failures += CHECK_WARP_FUNCTION_ON(warp_emulation::launch, 32, F, T);
   WARP_FUNCTIONS(CHECK)
+#define CHECK_BATCHED(F, T, E)                                                 \
+  Failures += CHECK_WARP_BATCHED_ON(warp_emulation::launch, 32, F, T);       \
+  Failures += CHECK_WARP_BATCHED_REVERSE_ON(warp_emulation::launch, 32, F, T);
+  WARP_FUNCTIONS(CHECK_BATCHED)
   if (Failures)
     return 1;
   std::puts("all ok");
