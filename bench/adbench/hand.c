@@ -10,11 +10,9 @@
  *   objective  the 3N residuals (the pose once, then every point);
  *   jacobian   the 3N x 26 Jacobian (3N x 28 in the complicated variant: two
  *              compressed columns d err / d u first) by reverse mode: per
- *              point, one __enzyme_autodiff call of width 3 (output
- *              adjoints the unit vectors) of the function computing that
- *              point's 3 residuals from theta (and u_i), which poses the
- *              hand again: every row depends on the whole pose, so a
- *              reverse-mode Jacobian sweeps the pose N times;
+ *              point, three __enzyme_autodiff calls (output adjoint e_c) of
+ *              the function computing that point's 3 residuals from theta
+ *              (and u_i), which poses the hand again;
  *   forward    the same Jacobian by forward mode: one __enzyme_fwddiff call
  *              of the whole objective per direction (26 unit tangents of
  *              theta; complicated: 2 more, all u_i,a at once, valid since
@@ -42,8 +40,7 @@
 
 /* ---- The Enzyme-compatible API ----------------------------------------- */
 
-extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_width,
-    enzyme_dupv;
+extern int enzyme_dup, enzyme_dupnoneed, enzyme_const, enzyme_width;
 void __enzyme_autodiff(void *, ...);
 void __enzyme_fwddiff(void *, ...);
 
@@ -237,25 +234,21 @@ static NOINLINE double hand_primal(void *ctx) {
   return h->err[0];
 }
 
-/* Reverse mode, rows 3i .. 3i + 2: the gradients of point i's three
- * residuals in one batched sweep (enzyme_width 3, output adjoints the unit
- * vectors), which poses the hand once for the three rows. */
+/* Reverse mode, row 3i + c: the gradient of err[3i + c] of point i. */
 static void hand_rows_reverse(hand_t *h, int i, double *J) {
-  double g[3][NTHETA + 2] = {{0}}, e[3];
-  double de[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-  if (h->d.complicated)
-    __enzyme_autodiff((void *)hand_point_complicated, enzyme_width, 3,
-                      enzyme_dupv, sizeof g[0], h->theta, g[0] + 2,
-                      enzyme_dupv, sizeof g[0], &h->u[2 * i], g[0],
-                      enzyme_const, &h->d, enzyme_const, i, enzyme_dupv,
-                      sizeof de[0], e, de[0]);
-  else
-    __enzyme_autodiff((void *)hand_point_simple, enzyme_width, 3, enzyme_dupv,
-                      sizeof g[0], h->theta, g[0], enzyme_const, &h->d,
-                      enzyme_const, i, enzyme_dupv, sizeof de[0], e, de[0]);
-  for (int c = 0; c < 3; c++)
+  for (int c = 0; c < 3; c++) {
+    double g[NTHETA + 2] = {0}, e[3], de[3] = {c == 0, c == 1, c == 2};
+    if (h->d.complicated)
+      __enzyme_autodiff((void *)hand_point_complicated, enzyme_dup, h->theta,
+                        g + 2, enzyme_dup, &h->u[2 * i], g, enzyme_const, &h->d,
+                        enzyme_const, i, enzyme_dupnoneed, e, de);
+    else
+      __enzyme_autodiff((void *)hand_point_simple, enzyme_dup, h->theta, g,
+                        enzyme_const, &h->d, enzyme_const, i, enzyme_dupnoneed,
+                        e, de);
     for (int k = 0; k < h->ncols; k++)
-      J[k * h->nrows + 3 * i + c] = g[c][k];
+      J[k * h->nrows + 3 * i + c] = g[k];
+  }
 }
 
 static NOINLINE double hand_jacobian_reverse(void *ctx) {
