@@ -57,6 +57,29 @@ void prepareDerivativeFunction(const Function &Primal, Function &D) {
   D.setDSOLocal(true);
 }
 
+void prepareReverseSweep(const Function &Primal, Function &Rev) {
+  static constexpr Attribute::AttrKind CompileOptions[] = {
+      Attribute::UWTable,           Attribute::StackProtect,
+      Attribute::StackProtectStrong, Attribute::StackProtectReq,
+      Attribute::OptimizeForSize,   Attribute::MinSize,
+      Attribute::NoRedZone,         Attribute::NoImplicitFloat,
+      Attribute::NullPointerIsValid, Attribute::SanitizeAddress,
+      Attribute::SanitizeThread,    Attribute::SanitizeMemory,
+      Attribute::SanitizeHWAddress, Attribute::ShadowCallStack,
+      Attribute::SpeculativeLoadHardening};
+  AttrBuilder Attrs(Rev.getContext());
+  for (const Attribute &A : Primal.getAttributes().getFnAttrs()) {
+    bool Keep = A.isStringAttribute()
+                    ? A.getKindAsString() != "alloc-family"
+                    : A.isEnumAttribute() || A.isIntAttribute()
+                          ? is_contained(CompileOptions, A.getKindAsEnum())
+                          : false;
+    if (Keep)
+      Attrs.addAttribute(A);
+  }
+  Rev.addFnAttrs(Attrs);
+}
+
 void copyPointerFacts(const Function &From, unsigned FromArg, Function &To,
                       unsigned ToArg) {
   for (Attribute::AttrKind Kind :
