@@ -69,13 +69,16 @@ void prepareReverseSweep(const Function &Primal, Function &Rev) {
       Attribute::SpeculativeLoadHardening};
   AttrBuilder Attrs(Rev.getContext());
   for (const Attribute &A : Primal.getAttributes().getFnAttrs()) {
-    bool Keep = A.isStringAttribute()
-                    ? A.getKindAsString() != "alloc-family"
-                    : A.isEnumAttribute() || A.isIntAttribute()
-                          ? is_contained(CompileOptions, A.getKindAsEnum())
-                          : false;
-    if (Keep)
+    if (A.isStringAttribute()) {
+      // (What AMDGPU's attributor found the primal does not use, such as
+      // "amdgpu-no-workitem-id-y", may not hold of its sweep.)
+      StringRef Kind = A.getKindAsString();
+      if (Kind != "alloc-family" && !Kind.starts_with("amdgpu-no-"))
+        Attrs.addAttribute(A);
+    } else if ((A.isEnumAttribute() || A.isIntAttribute()) &&
+               is_contained(CompileOptions, A.getKindAsEnum())) {
       Attrs.addAttribute(A);
+    }
   }
   Rev.addFnAttrs(Attrs);
 }
