@@ -34,8 +34,8 @@ bool pairSinesAndCosines(Function &F) {
       if (ID != Intrinsic::sin && ID != Intrinsic::cos)
         continue;
       Value *Angle = Call->getArgOperand(0);
-      Intrinsic::ID Other = ID == Intrinsic::sin ? Intrinsic::cos
-                                                 : Intrinsic::sin;
+      Intrinsic::ID Other =
+          ID == Intrinsic::sin ? Intrinsic::cos : Intrinsic::sin;
       auto It = First.find({Angle, Other});
       if (It == First.end()) {
         First.try_emplace({Angle, ID}, Call);

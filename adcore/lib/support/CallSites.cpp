@@ -59,13 +59,20 @@ void prepareDerivativeFunction(const Function &Primal, Function &D) {
 
 void prepareReverseSweep(const Function &Primal, Function &Rev) {
   static constexpr Attribute::AttrKind CompileOptions[] = {
-      Attribute::UWTable,           Attribute::StackProtect,
-      Attribute::StackProtectStrong, Attribute::StackProtectReq,
-      Attribute::OptimizeForSize,   Attribute::MinSize,
-      Attribute::NoRedZone,         Attribute::NoImplicitFloat,
-      Attribute::NullPointerIsValid, Attribute::SanitizeAddress,
-      Attribute::SanitizeThread,    Attribute::SanitizeMemory,
-      Attribute::SanitizeHWAddress, Attribute::ShadowCallStack,
+      Attribute::UWTable,
+      Attribute::StackProtect,
+      Attribute::StackProtectStrong,
+      Attribute::StackProtectReq,
+      Attribute::OptimizeForSize,
+      Attribute::MinSize,
+      Attribute::NoRedZone,
+      Attribute::NoImplicitFloat,
+      Attribute::NullPointerIsValid,
+      Attribute::SanitizeAddress,
+      Attribute::SanitizeThread,
+      Attribute::SanitizeMemory,
+      Attribute::SanitizeHWAddress,
+      Attribute::ShadowCallStack,
       Attribute::SpeculativeLoadHardening};
   AttrBuilder Attrs(Rev.getContext());
   for (const Attribute &A : Primal.getAttributes().getFnAttrs()) {
