@@ -68,6 +68,16 @@ bool splitAggregatePhis(llvm::Function &F);
 /// call of sincos (SinCosPairs.cpp). Returns whether \p F changed.
 bool pairSinesAndCosines(llvm::Function &F);
 
+/// pairSinesAndCosines as a pass (adcc-opt's `-passes=adcc-pair-sin-cos`).
+struct PairSinesAndCosinesPass
+    : public llvm::PassInfoMixin<PairSinesAndCosinesPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &) {
+    return pairSinesAndCosines(F) ? llvm::PreservedAnalyses::none()
+                                  : llvm::PreservedAnalyses::all();
+  }
+};
+
 /// splitAggregatePhis as a pass (adcc-opt's
 /// `-passes=adcc-split-aggregate-phis`).
 struct SplitAggregatePhisPass
