@@ -62,6 +62,22 @@ void inlineGenerated(llvm::ArrayRef<llvm::Function *> Functions,
 /// changed.
 bool splitAggregatePhis(llvm::Function &F);
 
+/// Moves each call of llvm.sin or llvm.cos next to the other function's
+/// call of the same angle earlier in its block (a primal's sin(x) and the
+/// cos(x) of its adjoint), where the code generator computes both by one
+/// call of sincos (SinCosPairs.cpp). Returns whether \p F changed.
+bool pairSinesAndCosines(llvm::Function &F);
+
+/// pairSinesAndCosines as a pass (adcc-opt's `-passes=adcc-pair-sin-cos`).
+struct PairSinesAndCosinesPass
+    : public llvm::PassInfoMixin<PairSinesAndCosinesPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &) {
+    return pairSinesAndCosines(F) ? llvm::PreservedAnalyses::none()
+                                  : llvm::PreservedAnalyses::all();
+  }
+};
+
 /// splitAggregatePhis as a pass (adcc-opt's
 /// `-passes=adcc-split-aggregate-phis`).
 struct SplitAggregatePhisPass

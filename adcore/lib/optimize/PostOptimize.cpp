@@ -64,6 +64,8 @@ void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
     if (!F->isDeclaration()) {
       splitAggregatePhis(*F);
       FPM.run(*F, FAM);
+      if (pairSinesAndCosines(*F))
+        FAM.invalidate(*F, PreservedAnalyses::none());
       if (orderRecurrenceUpdates(*F))
         FAM.invalidate(*F, PreservedAnalyses::none());
       // (Only in the derivatives themselves: the callers they are inlined

@@ -193,6 +193,7 @@ bool ReverseEmitter::buildAugmented() {
   CloneFunctionInto(&Aug, &Primal, VMap, CloneFunctionChangeType::GlobalChanges,
                     Returns);
   prepareDerivativeFunction(Primal, Aug);
+  prepareReverseSweep(Primal, Rev);
   copyParameterAttributes(Primal, Aug, Key);
   Unneeded.collectWrites(Aug);
   for (const auto &[Orig, Clone] : VMap) {

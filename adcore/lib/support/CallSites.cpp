@@ -57,6 +57,39 @@ void prepareDerivativeFunction(const Function &Primal, Function &D) {
   D.setDSOLocal(true);
 }
 
+void prepareReverseSweep(const Function &Primal, Function &Rev) {
+  static constexpr Attribute::AttrKind CompileOptions[] = {
+      Attribute::UWTable,
+      Attribute::StackProtect,
+      Attribute::StackProtectStrong,
+      Attribute::StackProtectReq,
+      Attribute::OptimizeForSize,
+      Attribute::MinSize,
+      Attribute::NoRedZone,
+      Attribute::NoImplicitFloat,
+      Attribute::NullPointerIsValid,
+      Attribute::SanitizeAddress,
+      Attribute::SanitizeThread,
+      Attribute::SanitizeMemory,
+      Attribute::SanitizeHWAddress,
+      Attribute::ShadowCallStack,
+      Attribute::SpeculativeLoadHardening};
+  AttrBuilder Attrs(Rev.getContext());
+  for (const Attribute &A : Primal.getAttributes().getFnAttrs()) {
+    if (A.isStringAttribute()) {
+      // (What AMDGPU's attributor found the primal does not use, such as
+      // "amdgpu-no-workitem-id-y", may not hold of its sweep.)
+      StringRef Kind = A.getKindAsString();
+      if (Kind != "alloc-family" && !Kind.starts_with("amdgpu-no-"))
+        Attrs.addAttribute(A);
+    } else if ((A.isEnumAttribute() || A.isIntAttribute()) &&
+               is_contained(CompileOptions, A.getKindAsEnum())) {
+      Attrs.addAttribute(A);
+    }
+  }
+  Rev.addFnAttrs(Attrs);
+}
+
 void copyPointerFacts(const Function &From, unsigned FromArg, Function &To,
                       unsigned ToArg) {
   for (Attribute::AttrKind Kind :

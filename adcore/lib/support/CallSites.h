@@ -32,6 +32,16 @@ llvm::CallBase *emitReplacementCall(llvm::IRBuilder<> &B, llvm::CallBase &Old,
 /// which clang puts on everything at -O0); makes it internal.
 void prepareDerivativeFunction(const llvm::Function &Primal, llvm::Function &D);
 
+/// Gives \p Rev, the reverse sweep of \p Primal, those of the primal's
+/// function attributes that the compile put on every function (target CPU
+/// and features, floating-point options, frame pointer, stack protection,
+/// unwind tables, size optimization), none of those that describe what
+/// the primal does (memory, no return, allocation). Without them the sweep
+/// was compiled for the default target and, once inlined, turned the
+/// caller's floating-point options off (the inliner keeps an option such as
+/// "no-nans-fp-math" only where caller and callee both have it).
+void prepareReverseSweep(const llvm::Function &Primal, llvm::Function &Rev);
+
 /// Copies those attributes of \p From's parameter \p FromArg to \p To's
 /// parameter \p ToArg.
 void copyPointerFacts(const llvm::Function &From, unsigned FromArg,
