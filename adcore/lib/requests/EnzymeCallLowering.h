@@ -135,6 +135,15 @@ private:
   /// enzyme_nofree: split forward mode's records stay for another
   /// __enzyme_fwdsplit.
   bool KeepRecords = false;
+  /// enzyme_runtime_activity: a duplicated pointer whose shadow is its
+  /// primal at run time is inactive. Each such shadow as given and as
+  /// passed (a scratch shadow where the two were equal), released after
+  /// the call.
+  bool RuntimeActivity = false;
+  struct ActivityShadow {
+    llvm::Value *Primal, *Given, *Passed;
+  };
+  llvm::SmallVector<ActivityShadow, 4> ActivityShadows;
 };
 
 } // namespace adcore

@@ -12,12 +12,14 @@
 #include "SplitResults.h"
 #include "adcore/EntryPoints.h"
 #include "adcore/ParamShapes.h"
+#include "support/ScratchShadows.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace llvm;
 
@@ -123,11 +125,19 @@ bool EnzymeCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
   case Marker::Out:
     return error("enzyme_out (an active output) is only valid in reverse "
                  "mode; forward mode uses enzyme_dup");
-  case Marker::RuntimeActivity:
-    return error("enzyme_runtime_activity is not supported by adcc: its "
-                 "derivatives are compiled for shadows that are separate "
-                 "memory from their primals; pass a separate shadow (or the "
-                 "argument with enzyme_const)");
+  case Marker::RuntimeActivity: {
+    // (The scratch shadow lives for one call, made on the host.)
+    const Triple &TT = Call.getModule()->getTargetTriple();
+    if (SplitKind != Split::None || !isa<CallInst>(Call) || TT.isNVPTX() ||
+        TT.isAMDGPU())
+      return error("enzyme_runtime_activity is supported only in a whole "
+                   "derivative call (__enzyme_autodiff, __enzyme_fwddiff) "
+                   "on the host, not in split mode, device code or a call "
+                   "that may throw; pass the inactive argument "
+                   "enzyme_const instead");
+    RuntimeActivity = true;
+    return true;
+  }
   case Marker::Unknown:
     return error("unknown Enzyme marker '" + Name + "'");
   default:
@@ -239,13 +249,20 @@ bool EnzymeCallLowering::parseParameter(Argument &Param, unsigned SourceNo) {
       if (!S || !(S = convert(S, T, "the shadow of " + Which)))
         return false;
     }
-    Args.push_back(S);
     // (A shadow struct the caller zeroes: its pointers may be null where
     // the primal's are not; reads through them give no derivative. Split
     // sweeps keep one key for both calls: not there.)
     if (T->isPointerTy() && SplitKind == Split::None && !Recording &&
         Param.getArgNo() < 64 && shadowMayHoldNullPointers(S, Call, Ctx))
       Key.NullReaching |= uint64_t(1) << Param.getArgNo();
+    // (enzyme_runtime_activity: the same pointer as primal and shadow
+    // means an inactive argument; it gets a scratch shadow, ScratchShadows.h.)
+    if (RuntimeActivity && T->isPointerTy()) {
+      Value *Passed = beginRuntimeActivityShadow(B, Primal, S);
+      ActivityShadows.push_back({Primal, S, Passed});
+      S = Passed;
+    }
+    Args.push_back(S);
   }
   return true;
 }

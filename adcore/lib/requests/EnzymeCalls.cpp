@@ -446,10 +446,12 @@ bool EnzymeCallLowering::run() {
   SmallVector<Value *, 2> Scratch = addScratchShadows();
   if (!emitCall())
     return false;
-  if (!Scratch.empty()) {
+  if (!Scratch.empty() || !ActivityShadows.empty()) {
     IRBuilder<> After(Call.getNextNode());
     for (Value *Shadow : Scratch)
       endScratchShadow(After, Shadow);
+    for (const ActivityShadow &S : reverse(ActivityShadows))
+      endRuntimeActivityShadow(After, S.Primal, S.Given, S.Passed);
   }
   Call.eraseFromParent();
   for (Instruction *I : MarkerLoads)
