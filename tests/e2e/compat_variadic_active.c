@@ -1,7 +1,8 @@
 /* Variadic functions whose variable arguments carry derivatives: each call
  * calls a specialization for its argument list (prepare/VariadicCalls.cpp):
  * doubles, ints and pointers (with their shadows) read by va_arg in a loop,
- * two call signatures of one function, a call in a loop. A logging helper
+ * two call signatures of one function, a call in a loop, a Hessian column
+ * by forward over reverse mode. A logging helper
  * that hands its va_list to vsnprintf, given only inactive values, and
  * printf still work. Reverse and forward mode against analytic values and
  * central differences. (A va_list passed on with active values stays an
@@ -15,6 +16,7 @@
 extern int enzyme_dup, enzyme_const;
 void __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
+void __enzyme_fwddiff_v(void *, ...);
 
 __attribute__((noinline)) static double sum(int n, ...) {
   va_list ap;
@@ -67,6 +69,23 @@ static void grad(const double *x, double *g) {
   g[2] = x1 * x1 + x0 * x0 + 1 + 2 * x2;
 }
 
+/* Cubes summed through va_arg: a Hessian column by forward over reverse. */
+static double cubes(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  double s = 0;
+  for (int i = 0; i < n; ++i) {
+    double v = va_arg(ap, double);
+    s += v * v * v;
+  }
+  va_end(ap);
+  return s;
+}
+static double q(const double *x) { return cubes(2, x[0], x[0] * x[1]); }
+static void q_grad(const double *x, double *dx) {
+  __enzyme_autodiff((void *)q, enzyme_dup, x, dx);
+}
+
 int main(void) {
   double x[3] = {0.7, -1.3, 2.1}, dx[3] = {0}, want[3];
   grad(x, want);
@@ -84,5 +103,13 @@ int main(void) {
     CHECK_CLOSE(dx[i], (f(xp) - f(xm)) / (2 * h), 1e-7);
   }
   CHECK_TRUE(strcmp(log_line, "step 1 of 3") == 0);
+
+  /* q = x0^3 + x0^3 x1^3: H e0 = (6 x0 + 6 x0 x1^3, 9 x0^2 x1^2). */
+  double y[2] = {0.7, 1.3}, v[2] = {1, 0}, dy[2] = {0}, hv[2] = {0};
+  __enzyme_fwddiff_v((void *)q_grad, enzyme_dup, y, v, enzyme_dup, dy, hv);
+  double y13 = y[1] * y[1] * y[1];
+  CHECK_CLOSE(hv[0], 6 * y[0] + 6 * y[0] * y13, 1e-12);
+  CHECK_CLOSE(hv[1], 9 * y[0] * y[0] * y[1] * y[1], 1e-12);
+  CHECK_CLOSE(dy[1], 3 * y[0] * y[0] * y[0] * y[1] * y[1], 1e-12);
   return check_finish();
 }
