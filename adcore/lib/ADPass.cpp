@@ -183,6 +183,7 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
 PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
   // (Enzyme's attributes and annotations become registrations first.)
   bool Changed = readEnzymeAnnotations(M);
+  Changed |= lowerTruncatedFunctions(M);
   Changed |= specializeFunctionParameters(M);
   Changed |= dropEnzymeTypeHints(M);
   Changed |= replaceShadowTables(M);
@@ -205,6 +206,7 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
 PreservedAnalyses ADPass::differentiate(Module &M) {
   // (Done at the start of the pipeline already, unless the pass runs alone.)
   readEnzymeAnnotations(M);
+  lowerTruncatedFunctions(M);
   specializeFunctionParameters(M);
   dropEnzymeTypeHints(M);
   replaceShadowTables(M);

@@ -314,6 +314,14 @@ ADCC_RT_API void *adcc_scratch_shadow_begin(const void *primal);
 ADCC_RT_API void *adcc_shadow_alloc(size_t bytes);
 ADCC_RT_API void adcc_shadow_free(void *block);
 ADCC_RT_API void adcc_scratch_shadow_end(void *shadow);
+/* enzyme_runtime_activity: a duplicated pointer argument whose shadow is
+   its primal is inactive. The shadow to pass: `shadow`, or where it equals
+   `primal`, a scratch shadow as above (zero, discarded after the call);
+   the end releases it where one was made. */
+ADCC_RT_API void *adcc_runtime_activity_begin(const void *primal,
+                                              void *shadow);
+ADCC_RT_API void adcc_runtime_activity_end(const void *primal, void *given,
+                                           void *passed);
 
 /* Split forward mode (__enzyme_augmentfwd / __enzyme_fwdsplit): the
    records of an augmented sweep, read back in the order they were written.

@@ -10,6 +10,11 @@
  * access keeps the access's alignment. Reservations are kept per thread, in
  * the order they are made; each is unmapped when its call returns.
  *
+ * With enzyme_runtime_activity, a duplicated pointer argument whose shadow
+ * is its primal is inactive (Enzyme's convention): it gets a scratch
+ * shadow instead, so the derivative neither reads its primal values as
+ * derivatives nor adds adjoints into them.
+ *
  *===----------------------------------------------------------------------===*/
 
 #include "tape_internal.h"
@@ -76,4 +81,13 @@ void adcc_scratch_shadow_end(void *shadow) {
   *at = r->next;
   munmap(r->base, r->bytes);
   free(r);
+}
+
+void *adcc_runtime_activity_begin(const void *primal, void *shadow) {
+  return shadow == primal ? adcc_scratch_shadow_begin(primal) : shadow;
+}
+
+void adcc_runtime_activity_end(const void *primal, void *given, void *passed) {
+  if (given == primal && passed)
+    adcc_scratch_shadow_end(passed);
 }

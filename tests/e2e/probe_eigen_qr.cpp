@@ -8,8 +8,10 @@
 // a product evaluator whose vector part is read at a variable index was
 // "doubles everywhere" to the type analysis; the evaluator's declared type
 // now says which bytes the copy moves (analysis/CopyLayouts.cpp). At -O1
-// forward mode refuses an address changed by 'xor' (docs/status.md). Both
-// modes, central differences (probe_check.h).
+// forward mode refused the reflector's aligned start, a number computed
+// from an address with 'xor', until 2026-12-06 (ForwardArith.cpp: one
+// that never becomes an address again has no derivative). Both modes,
+// central differences (probe_check.h).
 #include "probe_check.h"
 
 #include <Eigen/Dense>

@@ -45,11 +45,15 @@ set(ADCC_ADFUZZ_SEEDS_V9 "4 18 29 88")
 # memmoves, the elements mixed: what the ascending shadow copy got wrong;
 # 98: a wrong gradient at -O2/-O3 until 2026-12-06, a noinline helper's
 # records kept in one frame slot for all iterations of the loop calling
-# it, e2e rev_callee_loop_records.c)
-set(ADCC_ADFUZZ_SEEDS_V10 "7 23 138 1 2 98")
+# it, e2e rev_callee_loop_records.c; 306 and 331: Hessians by forward over
+# reverse, reported refused at -O3 and -O1 (float bits in the forward
+# derivative of the reverse sweep); they pass at -O0..-O3 since 2026-12-06)
+set(ADCC_ADFUZZ_SEEDS_V10 "7 23 138 1 2 98 306 331")
 # (version 11: a double's bits passed to and returned from functions as
-# integers; reverse mode refused each of these before it followed them)
-set(ADCC_ADFUZZ_SEEDS_V11 "1 6 28 31 59")
+# integers; reverse mode refused each of these before it followed them;
+# 248: a Hessian by forward over reverse of such a function, refused at -O0
+# like v10's 306 and 331)
+set(ADCC_ADFUZZ_SEEDS_V11 "1 6 28 31 59 248")
 # (version 12: batched forward mode, two inputs per width-2 call against
 # the width-1 columns; 1 6 8 14 15 crashed adcc in the lane analysis of a
 # loop without a preheader, as version 11 of the batched check)

@@ -119,6 +119,20 @@ bool replaceShadowTables(llvm::Module &M);
 /// function. adcc reports such calls as not supported.
 std::string unsupportedEnzymeFunction(llvm::StringRef Name);
 
+/// \p Name without C++ mangling: a function Enzyme's users declare in C++
+/// without `extern "C"` (`_Z17__enzyme_autodiffPvz`) has the name of its C
+/// declaration.
+llvm::StringRef enzymeIdentifier(llvm::StringRef Name);
+
+/// Enzyme's `__enzyme_truncate_op_func(f, from, to)` (and its four-argument
+/// form, `from, exponent bits, significand bits`): replaced by a copy of f
+/// whose floating-point operations on the `from` type are done in the
+/// narrower format, the functions it calls copied alike
+/// (TruncatedFunctions.cpp). Calls whose function or formats this cannot
+/// do are left, and reported as not supported. Returns whether \p M
+/// changed.
+bool lowerTruncatedFunctions(llvm::Module &M);
+
 } // namespace adcore
 
 #endif // ADCORE_ENZYMEMARKS_H

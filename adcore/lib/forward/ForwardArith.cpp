@@ -15,11 +15,62 @@
 #include "rules/PowerRule.h"
 #include "ForwardEmitter.h"
 
+#include "analysis/ActivityAnalysis.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Intrinsics.h"
 
 using namespace llvm;
 
 namespace adcore {
+
+namespace {
+
+/// How many values deep mayBecomeAddress follows an integer.
+constexpr unsigned AddressSteps = 16;
+
+/// Whether the integer \p V may be turned into a pointer: it reaches an
+/// inttoptr through integer operations, phis, selects and casts, or a
+/// stack slot whose loads may (mayBecomePointer), or goes where adcc does
+/// not follow it (a call, a return, other memory, \p Depth steps out).
+/// Comparisons, branches and the indices of address computations (GEPs)
+/// read it as a number.
+bool mayBecomeAddress(const Value *V, unsigned Depth) {
+  SmallVector<std::pair<const Value *, unsigned>, 16> Work = {{V, Depth}};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty()) {
+    auto [X, Left] = Work.pop_back_val();
+    if (!Seen.insert(X).second)
+      continue;
+    if (Left == 0)
+      return true;
+    for (const User *U : X->users()) {
+      if (isa<IntToPtrInst>(U))
+        return true;
+      if (isa<CmpInst, SwitchInst, BranchInst>(U))
+        continue;
+      if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
+        if (GEP->getPointerOperand() == X)
+          return true;
+        continue;
+      }
+      if (auto *S = dyn_cast<StoreInst>(U)) {
+        if (S->getValueOperand() == X &&
+            mayBecomePointer(S->getPointerOperand(), Left))
+          return true;
+        continue;
+      }
+      if (isa<BinaryOperator, PHINode, SelectInst, CastInst, FreezeInst>(U)) {
+        Work.push_back({U, Left - 1});
+        continue;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
 
 Value *ForwardEmitter::powerScale(const PowerRule &Power) {
   if (Power.Factor == 1.0)
@@ -77,6 +128,11 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
       return true;
     if (TA && TB)
       return unsupported(I, "integer arithmetic on two pointer shadows");
+    // (A number computed from an address, such as Eigen's count of
+    // elements before the first aligned one, `(start + step) % packet`
+    // made an xor, that never becomes an address again: no derivative.)
+    if (!isAddressArithmetic(I) && !mayBecomeAddress(&I, AddressSteps))
+      return true;
     if (!isAddressArithmetic(I))
       return unsupported(I, "an address kept in an integer is changed by "
                             "the integer operation '" +

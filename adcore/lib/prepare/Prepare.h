@@ -43,8 +43,10 @@ bool rewritePosixMemaligns(llvm::Function &F);
 bool rewriteSortCalls(llvm::Function &F);
 /// Makes each call of a variadic function that passes only its fixed
 /// arguments, into a body that never reads the others, a call of an
-/// internal copy declared without `...` (VariadicCalls.cpp). Returns
-/// whether \p F changed.
+/// internal copy declared without `...`, and each call passing variable
+/// arguments to a body that reads them (va_arg) a call of a specialization
+/// for its argument list, where one can be made (VariadicCalls.cpp).
+/// Returns whether \p F changed.
 bool rewriteVariadicCalls(llvm::Function &F);
 /// Makes each call of a function defined in the module that passes it the
 /// bits of a float or double as an integer, or gets them back as its

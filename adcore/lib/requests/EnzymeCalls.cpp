@@ -1,6 +1,7 @@
 //===- EnzymeCalls.cpp - Lowering Enzyme-style requests ------------------===//
 
 #include "EnzymeCalls.h"
+#include "EnzymeCallLowering.h"
 #include "adcore/ParamShapes.h"
 #include "DenseViews.h"
 
@@ -25,457 +26,8 @@
 using namespace llvm;
 
 namespace adcore {
-namespace {
 
-/// Parses and lowers one request call.
-class ForwardCallLowering {
-public:
-  /// Reverse mode (__enzyme_autodiff) instead of forward mode.
-  bool Reverse = false;
-  /// Split mode: only the augmented sweep (__enzyme_augmentfwd), only the
-  /// reverse sweep (__enzyme_reverse), or split forward mode's tangent
-  /// sweep (__enzyme_fwdsplit).
-  enum class Split { None, Augment, Reverse, Forward } SplitKind = Split::None;
-  /// __enzyme_augmentfwd of a function whose tangents __enzyme_fwdsplit
-  /// computes in this file: split forward mode's recording sweep.
-  bool Recording = false;
-
-public:
-  ForwardCallLowering(const Request &R, SynthesisContext &Ctx)
-      : R(R), Ctx(Ctx), Call(*R.Site), B(R.Site) {}
-
-  bool run();
-
-private:
-  bool error(const Twine &Message) {
-    Ctx.error(Call, Message);
-    return false;
-  }
-  /// The next argument, or null (after an error) when there is none.
-  Value *next(const Twine &What);
-  /// Steps over the marker at Next (its load is erased with the call).
-  /// The marker at argument Next (None past PrimalEnd or for a value),
-  /// not consumed.
-  Marker peekMarker(StringRef &Name) {
-    if (Next >= PrimalEnd)
-      return Marker::None;
-    return markerOf(Call.getArgOperand(Next), Name);
-  }
-  /// Whether \p M is the activity of the parameter that follows it.
-  bool isActivity(Marker M) const {
-    return M == Marker::Dup || M == Marker::DupNoNeed || M == Marker::Const ||
-           M == Marker::DupV || (M == Marker::Out && Reverse);
-  }
-  void consumeMarker() {
-    if (auto *LI = dyn_cast<LoadInst>(Call.getArgOperand(Next)))
-      MarkerLoads.insert(LI);
-    ++Next;
-  }
-  /// The next shadow: the next argument, or in the interleaved form the
-  /// next one after enzyme_interleave.
-  Value *nextShadow(const Twine &What);
-  /// Finds enzyme_interleave: the primals (with their activity markers)
-  /// come before it, their shadows after it, in the same order.
-  void findInterleave();
-  /// \p V converted to \p To as a C variadic call would have promoted it.
-  Value *convert(Value *V, Type *To, const Twine &What);
-  bool parseGlobalMarker(Marker M, StringRef Name);
-  /// The markers before a parameter's value: global ones, then at most
-  /// one activity (None if there is none).
-  bool parseMarkers(Marker &Activity);
-  bool parseParameter(Argument &Param, unsigned SourceNo);
-  /// A by-value aggregate that the ABI passes as the two IR parameters
-  /// \p Lo and \p Hi (ParamShapes.h): its value's halves come first, then
-  /// each shadow's.
-  bool parsePair(Argument &Lo, Argument &Hi, unsigned SourceNo);
-  /// The next value of shape 'p' (its shadow if \p Shadow) as the IR types
-  /// of \p Lo and \p Hi: two arguments, or one pointer to memory holding
-  /// it.
-  bool readPair(Argument &Lo, Argument &Hi, bool Shadow, const Twine &What,
-                Value *&OutLo, Value *&OutHi);
-  bool emitCall();
-  /// Passes scratch shadows for the enzyme_const pointers whose memory the
-  /// function overwrites with values that have derivatives and reads back
-  /// (ScratchShadows.h); returns them, for release after the call.
-  SmallVector<Value *, 2> addScratchShadows();
-  /// Split forward mode's sweeps (ForwardSplit.cpp): the recording one
-  /// (__enzyme_augmentfwd) and the tangent one (__enzyme_fwdsplit).
-  bool emitRecording();
-  bool emitForwardSplit();
-  /// Global markers after the parameters (enzyme_allocated, enzyme_tape,
-  /// ...), which Enzyme accepts anywhere in the call.
-  bool parseTrailingMarkers();
-  /// __enzyme_reverse's adjoint of a floating-point result of type \p T:
-  /// one value per lane (W values at width W), into SeedArg.
-  bool parseSeeds(Type *T);
-
-  const Request &R;
-  SynthesisContext &Ctx;
-  CallBase &Call;
-  IRBuilder<> B;
-  unsigned Next = 1;
-  /// The interleaved form: where the primals end (at enzyme_interleave),
-  /// the next shadow after it, and the activity marker in force (it holds
-  /// until the next one).
-  unsigned PrimalEnd = 0, ShadowNext = 0;
-  Marker Sticky = Marker::None;
-  /// enzyme_const_return or enzyme_noret: the result has no derivative.
-  bool ConstantResult = false;
-  /// Reverse mode with enzyme_primal_return: the result is {primal,
-  /// adjoints...} (Enzyme's `ReverseWithPrimal`).
-  bool PrimalResult = false;
-  /// enzyme_noret: the augmented sweep's result is not returned.
-  bool NoReturn = false;
-  Value *SRet = nullptr;
-  DerivativeKey Key;
-  SmallVector<Value *, 16> Args;
-  SmallPtrSet<Instruction *, 8> MarkerLoads;
-  /// The pointer parameters passed enzyme_const: the parameter, and the
-  /// places of its value in Args and of its activity in Key.Args.
-  struct ConstantPointer {
-    unsigned ArgNo, ArgsIndex, KeyIndex;
-  };
-  SmallVector<ConstantPointer, 4> ConstantPointers;
-  /// Split reverse mode: the tape handle and the adjoint of the result.
-  Value *TapeArg = nullptr;
-  Value *SeedArg = nullptr;
-  /// enzyme_nofree: split forward mode's records stay for another
-  /// __enzyme_fwdsplit.
-  bool KeepRecords = false;
-};
-
-Value *ForwardCallLowering::next(const Twine &What) {
-  if (Next >= PrimalEnd) {
-    error("too few arguments to " + entryPointName(R.Kind) + " for '" +
-          R.Primal->getName() + "': missing " + What +
-          (PrimalEnd < Call.arg_size() ? " before enzyme_interleave" : ""));
-    return nullptr;
-  }
-  return Call.getArgOperand(Next++);
-}
-
-Value *ForwardCallLowering::nextShadow(const Twine &What) {
-  if (!ShadowNext)
-    return next(What);
-  if (ShadowNext >= Call.arg_size()) {
-    error("too few arguments to " + entryPointName(R.Kind) + " for '" +
-          R.Primal->getName() + "': missing " + What +
-          " after enzyme_interleave");
-    return nullptr;
-  }
-  return Call.getArgOperand(ShadowNext++);
-}
-
-void ForwardCallLowering::findInterleave() {
-  PrimalEnd = Call.arg_size();
-  for (unsigned I = Next; I < Call.arg_size(); ++I) {
-    StringRef Name;
-    if (markerOf(Call.getArgOperand(I), Name) != Marker::Interleave)
-      continue;
-    if (auto *LI = dyn_cast<LoadInst>(Call.getArgOperand(I)))
-      MarkerLoads.insert(LI);
-    PrimalEnd = I;
-    ShadowNext = I + 1;
-    return;
-  }
-}
-
-Value *ForwardCallLowering::convert(Value *V, Type *To, const Twine &What) {
-  if (Value *C = convertArgument(B, V, To))
-    return C;
-  error(What + " of '" + R.Primal->getName() + "' has type " +
-        typeName(V->getType()) + ", but the function expects " + typeName(To));
-  return nullptr;
-}
-
-bool ForwardCallLowering::parseGlobalMarker(Marker M, StringRef Name) {
-  switch (M) {
-  case Marker::Width: {
-    Value *W = next("the width after enzyme_width");
-    if (!W)
-      return false;
-    auto *C = dyn_cast<ConstantInt>(W);
-    if (!C || C->isZero() || C->getValue().ugt(64))
-      return error("enzyme_width must be followed by a constant between 1 "
-                   "and 64");
-    Key.Width = unsigned(C->getZExtValue());
-    return true;
-  }
-  case Marker::PrimalReturn:
-    // (The augmented sweep returns the primal anyway.)
-    if (Reverse)
-      PrimalResult = SplitKind == Split::None;
-    else
-      Key.ReturnPrimal = true;
-    return true;
-  case Marker::ConstReturn:
-    Key.ReturnPrimal = true;
-    Key.ReturnShadow = false;
-    ConstantResult = true;
-    return true;
-  case Marker::NoRet:
-    // As in Enzyme: __enzyme_augmentfwd returns neither the result nor its
-    // shadow; elsewhere the result's derivative is still returned (forward)
-    // or seeded (reverse).
-    NoReturn = true;
-    return true;
-  case Marker::Interleave:
-    return error("enzyme_interleave may appear only once in a call");
-  case Marker::Allocated: {
-    // Enzyme's caller-allocated tape: adcc's records live on the runtime's
-    // tape, and the buffer holds the handle to them.
-    Value *Size = next("the size after enzyme_allocated");
-    if (!Size)
-      return false;
-    unsigned Need = tapeHandleSize(*Call.getModule());
-    auto *C = dyn_cast<ConstantInt>(Size);
-    if (C && C->getValue().ult(Need))
-      return error("the tape buffer of enzyme_allocated has " +
-                   Twine(C->getZExtValue()) + " bytes; adcc needs " +
-                   Twine(Need) + " (what __enzyme_augmentsize returns)");
-    return true;
-  }
-  case Marker::Tape:
-    TapeArg = next("the tape after enzyme_tape");
-    return TapeArg != nullptr;
-  case Marker::NoFree:
-    KeepRecords = true;
-    return true;
-  case Marker::Out:
-    return error("enzyme_out (an active output) is only valid in reverse "
-                 "mode; forward mode uses enzyme_dup");
-  case Marker::RuntimeActivity:
-    return error("enzyme_runtime_activity is not supported by adcc: its "
-                 "derivatives are compiled for shadows that are separate "
-                 "memory from their primals; pass a separate shadow (or the "
-                 "argument with enzyme_const)");
-  case Marker::Unknown:
-    return error("unknown Enzyme marker '" + Name + "'");
-  default:
-    return error("marker '" + Name + "' is not valid here");
-  }
-}
-
-bool ForwardCallLowering::parseMarkers(Marker &Activity) {
-  Activity = Marker::None;
-  StringRef Name;
-  for (Marker M; (M = peekMarker(Name)) != Marker::None;) {
-    consumeMarker();
-    if (isActivity(M)) {
-      Activity = M;
-      if (ShadowNext)
-        Sticky = M;
-      break;
-    }
-    if (!parseGlobalMarker(M, Name))
-      return false;
-  }
-  if (Activity == Marker::None)
-    Activity = Sticky;
-  return true;
-}
-
-bool ForwardCallLowering::parseParameter(Argument &Param, unsigned SourceNo) {
-  Type *T = Param.getType();
-  std::string Which = ("argument " + Twine(SourceNo + 1)).str();
-  Marker Activity;
-  if (!parseMarkers(Activity))
-    return false;
-
-  if (Activity == Marker::Out && !Reverse)
-    return error("enzyme_out (an active output) is only valid in reverse "
-                 "mode; forward mode uses enzyme_dup");
-  if (Activity == Marker::None) {
-    if (T->isIntegerTy())
-      Activity = Marker::Const;
-    else if (Reverse && T->isFPOrFPVectorTy())
-      Activity = Marker::Out;
-    else
-      Activity = Marker::Dup;
-  }
-  if (Reverse && Activity == Marker::Out && !T->isFPOrFPVectorTy())
-    return error(Which + " of '" + R.Primal->getName() + "' has type " +
-                 typeName(T) +
-                 "; enzyme_out is for floating-point values (use enzyme_dup "
-                 "for pointers)");
-  if (Reverse && (Activity == Marker::Dup || Activity == Marker::DupNoNeed) &&
-      !T->isPointerTy())
-    return error(Which + " of '" + R.Primal->getName() + "' has type " +
-                 typeName(T) +
-                 "; in reverse mode enzyme_dup is for pointers, a "
-                 "floating-point value is passed with enzyme_out");
-  if ((Activity == Marker::Dup || Activity == Marker::DupV) &&
-      !T->isFPOrFPVectorTy() && !T->isPointerTy() && !T->isAggregateType())
-    return error(Which + " of '" + R.Primal->getName() + "' has type " +
-                 typeName(T) +
-                 ", which carries no derivative; pass it with enzyme_const");
-
-  // enzyme_dupv, stride, primal, base: shadow k is at base + k * stride
-  // bytes (the shadows of a batch laid out in one array).
-  Value *Stride = nullptr;
-  if (Activity == Marker::DupV &&
-      !(Stride = next("the byte stride after enzyme_dupv")))
-    return false;
-  if (Stride && !Stride->getType()->isIntegerTy())
-    return error("enzyme_dupv must be followed by an integer byte stride");
-
-  Value *Primal = next("the value of " + Which);
-  if (!Primal || !(Primal = convert(Primal, T, Which)))
-    return false;
-  if (Activity == Marker::DupNoNeed && isConstantAddress(Primal))
-    Primal = makeNoPrimalMemory(B);
-  Args.push_back(Primal);
-  if (Activity == Marker::Const) {
-    if (T->isPointerTy())
-      ConstantPointers.push_back({Param.getArgNo(), unsigned(Args.size() - 1),
-                                  unsigned(Key.Args.size())});
-    Key.Args.push_back(ArgActivity::Const);
-    return true;
-  }
-  if (Activity == Marker::Out) {
-    Key.Args.push_back(ArgActivity::Active);
-    return true;
-  }
-  Key.Args.push_back(Activity == Marker::DupNoNeed ? ArgActivity::DupNoNeed
-                                                   : ArgActivity::Dup);
-  Value *Base = nullptr;
-  if (Stride) {
-    Base = nextShadow("the shadow array of " + Which);
-    if (!Base)
-      return false;
-    if (!Base->getType()->isPointerTy())
-      return error("the shadows of " + Which +
-                   " after enzyme_dupv must be "
-                   "given as a pointer to their array");
-    Stride = B.CreateSExtOrTrunc(Stride, B.getInt64Ty());
-  }
-  for (unsigned L = 0; L < Key.Width; ++L) {
-    Value *S;
-    if (Base) {
-      Value *Addr =
-          B.CreateGEP(B.getInt8Ty(), Base, B.CreateMul(Stride, B.getInt64(L)));
-      S = T->isPointerTy() ? Addr : B.CreateLoad(T, Addr);
-    } else {
-      S = nextShadow("the shadow of " + Which);
-      if (!S || !(S = convert(S, T, "the shadow of " + Which)))
-        return false;
-    }
-    Args.push_back(S);
-    // (A shadow struct the caller zeroes: its pointers may be null where
-    // the primal's are not; reads through them give no derivative. Split
-    // sweeps keep one key for both calls: not there.)
-    if (T->isPointerTy() && SplitKind == Split::None && !Recording &&
-        Param.getArgNo() < 64 && shadowMayHoldNullPointers(S, Call, Ctx))
-      Key.NullReaching |= uint64_t(1) << Param.getArgNo();
-  }
-  return true;
-}
-
-bool ForwardCallLowering::readPair(Argument &Lo, Argument &Hi, bool Shadow,
-                                   const Twine &What, Value *&OutLo,
-                                   Value *&OutHi) {
-  unsigned Index = Shadow && ShadowNext ? ShadowNext : Next;
-  auto Take = [&]() { return Shadow ? nextShadow(What) : next(What); };
-  if (pairArgumentCount(Call, Index) == 2) {
-    Value *A = Take();
-    Value *C = A ? Take() : nullptr;
-    if (!C)
-      return false;
-    OutLo = convert(A, Lo.getType(), What);
-    OutHi = OutLo ? convert(C, Hi.getType(), What) : nullptr;
-    return OutHi != nullptr;
-  }
-  // Passed in memory (registers ran out at the call): the halves are its
-  // eightbytes.
-  Value *Mem = Take();
-  if (!Mem)
-    return false;
-  if (!Mem->getType()->isPointerTy() ||
-      !Call.paramHasAttr(Index, Attribute::ByVal)) {
-    error(What + " of '" + R.Primal->getName() + "' has type " +
-          typeName(Mem->getType()) + ", but the function expects " +
-          typeName(Lo.getType()) + " and " + typeName(Hi.getType()));
-    return false;
-  }
-  OutLo = B.CreateLoad(Lo.getType(), Mem);
-  OutHi = B.CreateLoad(Hi.getType(),
-                       B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Mem, 8));
-  return true;
-}
-
-bool ForwardCallLowering::parsePair(Argument &Lo, Argument &Hi,
-                                    unsigned SourceNo) {
-  std::string Which = ("argument " + Twine(SourceNo + 1)).str();
-  Marker Activity;
-  if (!parseMarkers(Activity))
-    return false;
-  auto IsFloat = [](Argument &A) { return A.getType()->isFPOrFPVectorTy(); };
-  auto IsPointer = [](Argument &A) { return A.getType()->isPointerTy(); };
-  if (Activity == Marker::None) {
-    if (IsFloat(Lo) || IsFloat(Hi))
-      Activity = Reverse ? Marker::Out : Marker::Dup;
-    else if (IsPointer(Lo) || IsPointer(Hi))
-      Activity = Marker::Dup;
-    else
-      Activity = Marker::Const;
-  }
-  if (Activity == Marker::Out && !Reverse)
-    return error("enzyme_out (an active output) is only valid in reverse "
-                 "mode; forward mode uses enzyme_dup");
-  if (Activity == Marker::DupV)
-    return error("enzyme_dupv is not supported for " + Which + " of '" +
-                 R.Primal->getName() +
-                 "', a struct or complex value passed by value; pass its "
-                 "shadows one by one");
-  bool Shadowed = Activity == Marker::Dup || Activity == Marker::DupNoNeed;
-  if (Reverse && Shadowed && !IsPointer(Lo) && !IsPointer(Hi))
-    return error(Which + " of '" + R.Primal->getName() +
-                 "' is a struct or complex value passed by value; in reverse "
-                 "mode enzyme_dup is for pointers, a floating-point value is "
-                 "passed with enzyme_out");
-  if (Activity == Marker::Out && !IsFloat(Lo) && !IsFloat(Hi))
-    return error(Which + " of '" + R.Primal->getName() +
-                 "' holds no floating-point value; enzyme_out is for "
-                 "floating-point values");
-  if (Shadowed && !IsFloat(Lo) && !IsFloat(Hi) && !IsPointer(Lo) &&
-      !IsPointer(Hi))
-    return error(Which + " of '" + R.Primal->getName() +
-                 "' carries no derivative; pass it with enzyme_const");
-
-  Value *PLo, *PHi;
-  if (!readPair(Lo, Hi, /*Shadow=*/false, "the value of " + Which, PLo, PHi))
-    return false;
-  SmallVector<Value *, 8> SLo, SHi;
-  if (Shadowed)
-    for (unsigned L = 0; L < Key.Width; ++L) {
-      Value *A, *C;
-      if (!readPair(Lo, Hi, /*Shadow=*/true, "the shadow of " + Which, A, C))
-        return false;
-      SLo.push_back(A);
-      SHi.push_back(C);
-    }
-  // Each half on its own: a half that holds an integer has no derivative.
-  auto Half = [&](Argument &A, Value *Primal, ArrayRef<Value *> Shadows) {
-    Args.push_back(Primal);
-    bool Carries = IsFloat(A) || (Shadowed && IsPointer(A));
-    if (Activity == Marker::Const || !Carries) {
-      Key.Args.push_back(ArgActivity::Const);
-      return;
-    }
-    if (Activity == Marker::Out) {
-      Key.Args.push_back(ArgActivity::Active);
-      return;
-    }
-    Key.Args.push_back(Activity == Marker::DupNoNeed ? ArgActivity::DupNoNeed
-                                                     : ArgActivity::Dup);
-    Args.append(Shadows.begin(), Shadows.end());
-  };
-  Half(Lo, PLo, SLo);
-  Half(Hi, PHi, SHi);
-  return true;
-}
-
-SmallVector<Value *, 2> ForwardCallLowering::addScratchShadows() {
+SmallVector<Value *, 2> EnzymeCallLowering::addScratchShadows() {
   SmallVector<Value *, 2> Shadows;
   // Only where one call runs the whole derivative (not split mode, whose
   // sweeps run apart), on the host (the runtime reserves the pages), and
@@ -499,7 +51,7 @@ SmallVector<Value *, 2> ForwardCallLowering::addScratchShadows() {
   return Shadows;
 }
 
-bool ForwardCallLowering::emitRecording() {
+bool EnzymeCallLowering::emitRecording() {
   DerivativeKey K = forwardSplitKey(Key);
   if (!Ctx.getOrCreate(K))
     return false;
@@ -534,7 +86,7 @@ bool ForwardCallLowering::emitRecording() {
          error(Message);
 }
 
-bool ForwardCallLowering::emitForwardSplit() {
+bool EnzymeCallLowering::emitForwardSplit() {
   DerivativeKey K = forwardSplitKey(Key);
   Function *D = Ctx.getOrCreate(K);
   if (!D)
@@ -593,7 +145,7 @@ bool ForwardCallLowering::emitForwardSplit() {
   return true;
 }
 
-bool ForwardCallLowering::emitCall() {
+bool EnzymeCallLowering::emitCall() {
   if (SplitKind == Split::Forward)
     return emitForwardSplit();
   if (SplitKind == Split::Augment && Recording)
@@ -790,43 +342,7 @@ bool ForwardCallLowering::emitCall() {
   return true;
 }
 
-bool ForwardCallLowering::parseTrailingMarkers() {
-  StringRef Name;
-  for (Marker M; (M = peekMarker(Name)) != Marker::None;) {
-    if (isActivity(M))
-      return error("marker '" + Name + "' after the last argument of '" +
-                   R.Primal->getName() + "'");
-    consumeMarker();
-    if (M == Marker::Width)
-      return error("enzyme_width must come before the arguments");
-    if (!parseGlobalMarker(M, Name))
-      return false;
-  }
-  return true;
-}
-
-bool ForwardCallLowering::parseSeeds(Type *T) {
-  SmallVector<Value *, 8> Seeds;
-  for (unsigned L = 0; L < Key.Width; ++L) {
-    std::string What = "the adjoint of the result";
-    if (Key.Width > 1)
-      What += " in lane " + std::to_string(L);
-    Value *S = next(What);
-    if (!S || !(S = convert(S, T, What)))
-      return false;
-    Seeds.push_back(S);
-  }
-  SeedArg = Seeds[0];
-  if (Key.Width > 1) {
-    Value *Lanes = PoisonValue::get(ArrayType::get(T, Key.Width));
-    for (unsigned L = 0; L < Key.Width; ++L)
-      Lanes = B.CreateInsertValue(Lanes, Seeds[L], L);
-    SeedArg = Lanes;
-  }
-  return parseTrailingMarkers();
-}
-
-bool ForwardCallLowering::run() {
+bool EnzymeCallLowering::run() {
   // A large struct result is returned through a hidden first argument.
   if (Call.arg_size() > 0 && Call.paramHasAttr(0, Attribute::StructRet)) {
     SRet = Call.getArgOperand(0);
@@ -930,10 +446,12 @@ bool ForwardCallLowering::run() {
   SmallVector<Value *, 2> Scratch = addScratchShadows();
   if (!emitCall())
     return false;
-  if (!Scratch.empty()) {
+  if (!Scratch.empty() || !ActivityShadows.empty()) {
     IRBuilder<> After(Call.getNextNode());
     for (Value *Shadow : Scratch)
       endScratchShadow(After, Shadow);
+    for (const ActivityShadow &S : reverse(ActivityShadows))
+      endRuntimeActivityShadow(After, S.Primal, S.Given, S.Passed);
   }
   Call.eraseFromParent();
   for (Instruction *I : MarkerLoads)
@@ -941,6 +459,8 @@ bool ForwardCallLowering::run() {
       I->eraseFromParent();
   return true;
 }
+
+namespace {
 
 /// The function to differentiate must be defined in this translation unit,
 /// or in another one whose derivatives are made when adcc links them.
@@ -963,7 +483,7 @@ bool hasBody(const Request &R, SynthesisContext &Ctx) {
 bool lowerForwardRequest(const Request &R, SynthesisContext &Ctx) {
   if (!hasBody(R, Ctx))
     return false;
-  ForwardCallLowering Lowering(R, Ctx);
+  EnzymeCallLowering Lowering(R, Ctx);
   Ctx.setRequestSite(R.Site);
   bool Done = Lowering.run();
   Ctx.setRequestSite(nullptr);
@@ -991,11 +511,11 @@ bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx) {
   }
   if (!hasBody(R, Ctx))
     return false;
-  ForwardCallLowering Lowering(R, Ctx);
+  EnzymeCallLowering Lowering(R, Ctx);
   Lowering.Reverse = true;
   Lowering.SplitKind = R.Kind == RequestKind::AugmentedForward
-                           ? ForwardCallLowering::Split::Augment
-                           : ForwardCallLowering::Split::Reverse;
+                           ? EnzymeCallLowering::Split::Augment
+                           : EnzymeCallLowering::Split::Reverse;
   Lowering.Recording = R.Kind == RequestKind::AugmentedForward &&
                        Ctx.recordsForwardSplit(*R.Primal);
   Ctx.setRequestSite(R.Site);
@@ -1007,8 +527,8 @@ bool lowerSplitRequest(const Request &R, SynthesisContext &Ctx) {
 bool lowerForwardSplitRequest(const Request &R, SynthesisContext &Ctx) {
   // (Both sweeps are made from the function's body: getOrCreate reports a
   // function without one.)
-  ForwardCallLowering Lowering(R, Ctx);
-  Lowering.SplitKind = ForwardCallLowering::Split::Forward;
+  EnzymeCallLowering Lowering(R, Ctx);
+  Lowering.SplitKind = EnzymeCallLowering::Split::Forward;
   Ctx.setRequestSite(R.Site);
   bool Done = Lowering.run();
   Ctx.setRequestSite(nullptr);
@@ -1018,7 +538,7 @@ bool lowerForwardSplitRequest(const Request &R, SynthesisContext &Ctx) {
 bool lowerReverseRequest(const Request &R, SynthesisContext &Ctx) {
   if (!hasBody(R, Ctx))
     return false;
-  ForwardCallLowering Lowering(R, Ctx);
+  EnzymeCallLowering Lowering(R, Ctx);
   Lowering.Reverse = true;
   Ctx.setRequestSite(R.Site);
   bool Done = Lowering.run();

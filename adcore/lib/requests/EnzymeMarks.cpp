@@ -178,7 +178,17 @@ struct UnsupportedRow {
 constexpr UnsupportedRow UnsupportedTable[] = {
     {"__enzyme_virtualreverse",
      "a shadow virtual table, which takes and returns one pointer"},
-    {"__enzyme_truncate", "floating-point truncation"},
+    {"__enzyme_truncate_op_func",
+     "floating-point truncation of operations: done for a function named "
+     "at the call and constant widths, to float or half (64, 32 or 16 "
+     "bits; or 8/23, 5/10 exponent and significand bits), not to other "
+     "formats (which Enzyme emulates with MPFR)"},
+    {"__enzyme_truncate",
+     "floating-point truncation of memory (values stored in a narrower "
+     "format)"},
+    {"__enzyme_expand_mem_value",
+     "floating-point truncation of memory (values stored in a narrower "
+     "format)"},
     {"__enzyme_sample", "probabilistic programming"},
     {"__enzyme_trace", "probabilistic programming"},
     {"__enzyme_condition", "probabilistic programming"},
@@ -266,7 +276,7 @@ bool dropEnzymeTypeHints(Module &M) {
 /// The identifier of \p Name when it is a C++ function of the global
 /// namespace, `_Z<length><identifier><parameter types>` (Enzyme's functions
 /// declared without `extern "C"`); else \p Name.
-static StringRef identifierOf(StringRef Name) {
+StringRef enzymeIdentifier(StringRef Name) {
   StringRef Rest = Name;
   unsigned Length = 0;
   if (!Rest.consume_front("_Z") || Rest.consumeInteger(10, Length) ||
@@ -276,7 +286,7 @@ static StringRef identifierOf(StringRef Name) {
 }
 
 std::string unsupportedEnzymeFunction(StringRef Name) {
-  Name = identifierOf(Name);
+  Name = enzymeIdentifier(Name);
   if (!Name.starts_with("__enzyme_") || isTypeHint(Name) ||
       Name == "__enzyme_iter")
     return {};

@@ -96,6 +96,8 @@ constexpr const char *InactiveFunctionTable[] = {
     // scratch shadows of constant memory (ScratchShadows.h)
     "adcc_scratch_shadow_begin",
     "adcc_scratch_shadow_end",
+    "adcc_runtime_activity_begin",
+    "adcc_runtime_activity_end",
 };
 
 // Functions by the start of their names: C++ library functions that only

@@ -12,6 +12,8 @@ namespace {
 
 constexpr const char *BeginName = "adcc_scratch_shadow_begin";
 constexpr const char *EndName = "adcc_scratch_shadow_end";
+constexpr const char *ActivityBeginName = "adcc_runtime_activity_begin";
+constexpr const char *ActivityEndName = "adcc_runtime_activity_end";
 
 } // namespace
 
@@ -31,6 +33,27 @@ void endScratchShadow(IRBuilder<> &B, Value *Shadow) {
   B.CreateCall(End, {Shadow});
 }
 
-bool isScratchShadowBegin(const Function &F) { return F.getName() == BeginName; }
+Value *beginRuntimeActivityShadow(IRBuilder<> &B, Value *Primal,
+                                  Value *Shadow) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *Ptr = B.getPtrTy();
+  FunctionCallee Begin = M.getOrInsertFunction(
+      ActivityBeginName, FunctionType::get(Ptr, {Ptr, Ptr}, false));
+  return B.CreateCall(Begin, {Primal, Shadow}, "activity.shadow");
+}
+
+void endRuntimeActivityShadow(IRBuilder<> &B, Value *Primal, Value *Given,
+                              Value *Passed) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  Type *Ptr = B.getPtrTy();
+  FunctionCallee End = M.getOrInsertFunction(
+      ActivityEndName,
+      FunctionType::get(B.getVoidTy(), {Ptr, Ptr, Ptr}, false));
+  B.CreateCall(End, {Primal, Given, Passed});
+}
+
+bool isScratchShadowBegin(const Function &F) {
+  return F.getName() == BeginName || F.getName() == ActivityBeginName;
+}
 
 } // namespace adcore

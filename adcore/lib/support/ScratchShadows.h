@@ -50,7 +50,19 @@ llvm::Value *beginScratchShadow(llvm::IRBuilder<> &B, llvm::Value *Primal);
 /// Emits at \p B the release of \p Shadow, made by beginScratchShadow.
 void endScratchShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow);
 
-/// Whether \p F is the runtime function beginScratchShadow calls. Code
+/// enzyme_runtime_activity: emits at \p B the shadow to pass for the
+/// duplicated pointer \p Primal given \p Shadow: \p Shadow, or a scratch
+/// shadow where the two are equal at run time (the argument is inactive).
+llvm::Value *beginRuntimeActivityShadow(llvm::IRBuilder<> &B,
+                                        llvm::Value *Primal,
+                                        llvm::Value *Shadow);
+/// Emits at \p B the release of \p Passed (beginRuntimeActivityShadow's
+/// result) where it is a scratch shadow.
+void endRuntimeActivityShadow(llvm::IRBuilder<> &B, llvm::Value *Primal,
+                              llvm::Value *Given, llvm::Value *Passed);
+
+/// Whether \p F is the runtime function beginScratchShadow (or
+/// beginRuntimeActivityShadow) calls. Code
 /// that makes a scratch shadow (a request inside a function) and is itself
 /// differentiated is an error (ScratchShadowNestedError): the outer
 /// derivative would need a shadow of the scratch shadow, which it has not.

@@ -9,7 +9,8 @@ double __enzyme_unheard_of(void *, double);
 
 double f(double x) { return x * x; }
 
-// CHECK-DAG: enzyme-functions-cxx.cpp:[[@LINE+1]]:29: error: '__enzyme_truncate_op_func_2(...)' (floating-point truncation) is not supported yet by adcc
+// (Widths that are not constants.)
+// CHECK-DAG: enzyme-functions-cxx.cpp:[[@LINE+1]]:29: error: '__enzyme_truncate_op_func_2(...)' (floating-point truncation of operations: done for a function named at the call and constant widths, to float or half (64, 32 or 16 bits; or 8/23, 5/10 exponent and significand bits), not to other formats (which Enzyme emulates with MPFR)) is not supported yet by adcc
 double d(double x) { return __enzyme_truncate_op_func_2((void *)f, 64, 32, x); }
 // CHECK-DAG: enzyme-functions-cxx.cpp:[[@LINE+1]]:29: error: '__enzyme_unheard_of(void*, double)' (a function of Enzyme's that adcc does not know) is not supported yet by adcc
 double g(double x) { return __enzyme_unheard_of((void *)f, x); }

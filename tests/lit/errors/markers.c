@@ -34,10 +34,13 @@ double i(double *x) { return __enzyme_fwddiff((void *)g, enzyme_dupv, 1.5, x, x)
 // CHECK: markers.c:[[@LINE+1]]:29: error: argument 1 of 'g' has type double, but the function expects pointer
 double j(double x) { return __enzyme_fwddiff((void *)g, enzyme_const, x); }
 
-// Enzyme's run-time activity (a shadow that may be its primal) is not
-// supported: a clear error, not derivatives that assume separate memory.
+// Enzyme's run-time activity (a shadow that may be its primal) works in
+// whole derivative calls (e2e compat_runtime_activity.c); in split mode,
+// whose sweeps run apart, it is an error, not derivatives that assume
+// separate memory.
 extern int enzyme_runtime_activity;
-double runtime_activity(double x) {
-  // CHECK: markers.c:[[@LINE+1]]:10: error: enzyme_runtime_activity is not supported by adcc: its derivatives are compiled for shadows that are separate memory from their primals
-  return __enzyme_autodiff((void *)f, enzyme_runtime_activity, x, 1.0);
+void *__enzyme_augmentfwd(void *, ...);
+void *runtime_activity(double *x) {
+  // CHECK: markers.c:[[@LINE+1]]:10: error: enzyme_runtime_activity is supported only in a whole derivative call (__enzyme_autodiff, __enzyme_fwddiff) on the host, not in split mode, device code or a call that may throw; pass the inactive argument enzyme_const instead
+  return __enzyme_augmentfwd((void *)g, enzyme_runtime_activity, x, x);
 }
