@@ -48,8 +48,26 @@ double nested_direct(const double *x, double *y, int n) {
     e += y[k] * x[k];
   return e;
 }
+/* a maximum per outer iteration, by an inner reduction (its reverse
+ * replays the inner threads' critical sections in the reverse of their
+ * order, by the inner region's turn counter) */
+double nested_max(const double *x, double *y, int n) {
+#pragma omp parallel for
+  for (int k = 0; k < n; ++k) {
+    double m = -1e30;
+#pragma omp parallel for reduction(max : m) num_threads(2)
+    for (int i = 0; i < n; ++i)
+      m = fmax(m, sin(x[i] * (k + 1)));
+    y[k] = m;
+  }
+  double e = 0;
+  for (int k = 0; k < n; ++k)
+    e += y[k] * x[k];
+  return e;
+}
 DERIVATIVES(nested_call)
 DERIVATIVES(nested_direct)
+DERIVATIVES(nested_max)
 
 /* a function with one region, differentiated by each thread of the
  * program's region */
@@ -108,6 +126,7 @@ int main(void) {
     for (int rep = 0; rep < 3; ++rep) {
       CHECK_GRADIENT(nested_call, 1e-6, 1e-6);
       CHECK_GRADIENT(nested_direct, 1e-6, 1e-6);
+      CHECK_GRADIENT(nested_max, 1e-6, 1e-6);
     }
     CHECK_GRADIENT(with_region, 1e-6, 1e-6);
     omp_set_num_threads(4);
