@@ -42,6 +42,31 @@ double ssend_ring(double *x, int n) {
   return combine(x, in, n);
 }
 
+/* The same on a communicator the function makes (MPI_Comm_dup,
+ * MPI_Comm_split) and frees: those calls carry no derivative. */
+double ssend_own_comm(double *x, int n) {
+  MPI_Comm dup, all;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  MPI_Comm_split(dup, 0, 0, &all); /* (one colour, the same order) */
+  int rank, size;
+  MPI_Comm_rank(all, &rank);
+  MPI_Comm_size(all, &size);
+  int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  double out[N], in[N];
+  for (int i = 0; i < n; ++i)
+    out[i] = sin(x[i]) * x[(i + 1) % n];
+  if (rank % 2 == 0) {
+    MPI_Ssend(out, n, MPI_DOUBLE, right, 3, all);
+    MPI_Recv(in, n, MPI_DOUBLE, left, 3, all, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Recv(in, n, MPI_DOUBLE, left, 3, all, MPI_STATUS_IGNORE);
+    MPI_Ssend(out, n, MPI_DOUBLE, right, 3, all);
+  }
+  MPI_Comm_free(&all);
+  MPI_Comm_free(&dup);
+  return combine(x, in, n);
+}
+
 double rsend_ring(double *x, int n) {
   int rank, left, right;
   neighbours(&rank, &left, &right);
@@ -160,6 +185,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < N; ++i)
     x[i] = 0.2 + 0.15 * i + 0.1 * rank;
   mpi_check_derivatives("ssend_ring", ssend_ring, x, N, 1e-6, 1e-6);
+  mpi_check_derivatives("ssend_own_comm", ssend_own_comm, x, N, 1e-6, 1e-6);
   mpi_check_derivatives("rsend_ring", rsend_ring, x, N, 1e-6, 1e-6);
   static char space[64 * (MPI_BSEND_OVERHEAD + N * sizeof(double))];
   MPI_Buffer_attach(space, sizeof space);

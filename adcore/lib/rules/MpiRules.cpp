@@ -126,6 +126,16 @@ constexpr MpiRow MpiRows[] = {
     {"MPI_Irsend", 7, "adcc_mpi_irsend_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
      "adcc_mpi_irsend_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
      "adcc_mpi_isend_rev", "t", 2, -1, -1, "6"},
+    // Communicators made and freed in differentiated code
+    // (runtime/lib/mpi/comms.c): freed at the reverse of the call that made
+    // them, after their adjoint messages.
+    {"MPI_Comm_dup", 2, "MPI_Comm_dup", "v0 v1", "adcc_mpi_comm_dup_aug",
+     "v0 v1", true, "adcc_mpi_comm_made_rev", "t", -1, -1, -1, "1"},
+    {"MPI_Comm_split", 4, "MPI_Comm_split", "v0 v1 v2 v3",
+     "adcc_mpi_comm_split_aug", "v0 v1 v2 v3", true, "adcc_mpi_comm_made_rev",
+     "t", -1, -1, -1, "3"},
+    {"MPI_Comm_free", 1, "MPI_Comm_free", "v0", "adcc_mpi_comm_free_aug", "v0",
+     false, "adcc_mpi_comm_free_rev", "", -1, -1, -1, "0"},
     // Persistent requests (runtime/lib/mpi/persistent.c).
     {"MPI_Send_init", 7, "adcc_mpi_send_init_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
      "adcc_mpi_send_init_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
@@ -199,6 +209,15 @@ constexpr InactiveMpi InactiveMpiCalls[] = {
     {"MPI_Query_thread", "0"},
     {"MPI_Is_thread_main", "0"},
     {"MPI_Buffer_attach", ""},
+    // (Communicators and groups: handles, no floating-point data. Those
+    // made by MPI_Comm_split_type, MPI_Comm_create, MPI_Cart_create and
+    // freed in the differentiated code stay allocated in reverse mode:
+    // MPI_Comm_free's row.)
+    {"MPI_Comm_split_type", "4"},
+    {"MPI_Comm_create", "2"},
+    {"MPI_Cart_create", "5"},
+    {"MPI_Group_incl", "3"},
+    {"MPI_Group_free", "0"},
 };
 
 /// Refused in differentiated code, with what they are: a name, or the
