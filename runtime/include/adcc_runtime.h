@@ -342,6 +342,11 @@ ADCC_RT_API void adcc_fwdsplit_end(void *records, int keep);
    region of another size, or a thread whose tape was not noted, is
    reported through the error handler. */
 ADCC_RT_API void *adcc_parallel_new(void);
+/* new for a region that the calling thread starts, maybe inside the
+   augmented sweep of a region of `level` (what adcc's code calls): the
+   new region's ordered critical sections then take their turns from the
+   outermost such region's counter. */
+ADCC_RT_API void *adcc_parallel_new_at(unsigned level);
 ADCC_RT_API void adcc_parallel_enter(void *region, int thread, int threads,
                                      unsigned level);
 /* enter for a region at nesting depth `depth` (omp_get_level() inside

@@ -30,6 +30,9 @@
  * counter goes to its ticket). The tickets of one thread and of the
  * segments between barriers are ordered as its program and the barriers
  * are, so the reverse of the recorded order is always a possible order.
+ * Regions nested in a region (in its threads' augmented sweeps) take their
+ * tickets from the outermost one's counter: their sections may update the
+ * same memory from different threads of it (a maximum over all of them).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -60,6 +63,12 @@ typedef struct parallel_region {
   parallel_saved *saved; /* by thread number */
   unsigned char *owned;  /* by thread number: tapes[t] is the region's */
   _Atomic long turn;     /* tickets of ordered critical sections taken */
+  /* The region whose turn counter this one's sections use: the outermost
+   * region around it whose augmented sweep started it (itself at the top),
+   * so that sections of regions nested in different threads of one region
+   * are replayed in the reverse of the order they ran in, all together. */
+  struct parallel_region *root;
+  _Atomic int reversing; /* its reverse region started */
 } parallel_region;
 
 /* The region whose augmented or reverse sweep the thread runs, by level. */
@@ -72,6 +81,18 @@ void *adcc_parallel_new(void) {
     return NULL;
   }
   pthread_mutex_init(&r->lock, NULL);
+  r->root = r;
+  return r;
+}
+
+void *adcc_parallel_new_at(unsigned level) {
+  parallel_region *r = adcc_parallel_new();
+  parallel_region *outer =
+      level < ADCC_TAPE_LEVELS ? current_region[level] : NULL;
+  /* (Inside the reverse of a region, a region recomputed there has turns
+   * of its own.) */
+  if (r && outer && !atomic_load(&outer->reversing))
+    r->root = outer->root;
   return r;
 }
 
@@ -161,6 +182,7 @@ void *adcc_parallel_resume(void *region, int thread, int threads,
                    threads, thread, r->threads);
     return NULL;
   }
+  atomic_store(&r->reversing, 1);
   parallel_saved *s = &r->saved[thread];
   s->lent = 0;
   adcc_tape *recorded = r->tapes[thread];
@@ -212,7 +234,7 @@ long adcc_parallel_ticket(unsigned level) {
                    "augmented sweep of a parallel region");
     return 0;
   }
-  return atomic_fetch_add_explicit(&r->turn, 1, memory_order_acq_rel);
+  return atomic_fetch_add_explicit(&r->root->turn, 1, memory_order_acq_rel);
 }
 
 void adcc_parallel_wait_turn(long ticket, unsigned level) {
@@ -220,7 +242,8 @@ void adcc_parallel_wait_turn(long ticket, unsigned level) {
   if (!r)
     return;
   for (unsigned spins = 0;
-       atomic_load_explicit(&r->turn, memory_order_acquire) != ticket + 1;
+       atomic_load_explicit(&r->root->turn, memory_order_acquire) !=
+       ticket + 1;
        ++spins)
     if (spins >= 64)
       sched_yield();
@@ -229,5 +252,5 @@ void adcc_parallel_wait_turn(long ticket, unsigned level) {
 void adcc_parallel_pass_turn(long ticket, unsigned level) {
   parallel_region *r = current(level);
   if (r)
-    atomic_store_explicit(&r->turn, ticket, memory_order_release);
+    atomic_store_explicit(&r->root->turn, ticket, memory_order_release);
 }

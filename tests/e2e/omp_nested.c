@@ -65,9 +65,29 @@ double nested_max(const double *x, double *y, int n) {
     e += y[k] * x[k];
   return e;
 }
+/* a maximum over every (k, i), one variable that the critical sections of
+ * all the inner regions update: their reverse must replay them in the
+ * reverse of the order they ran in across the inner regions (the outer
+ * region's turn counter; until 2026-12-06 each inner region had its own,
+ * and an earlier winner in another region got the adjoint too) */
+double shared_max(const double *x, double *y, int n) {
+  double m = -1e30;
+#pragma omp parallel for
+  for (int k = 0; k < n; ++k) {
+#pragma omp parallel for num_threads(2)
+    for (int i = 0; i < n; ++i) {
+      double v = sin(x[i] * (k + 1)) * x[k];
+#pragma omp critical
+      m = m > v ? m : v;
+    }
+  }
+  (void)y;
+  return m * m;
+}
 DERIVATIVES(nested_call)
 DERIVATIVES(nested_direct)
 DERIVATIVES(nested_max)
+DERIVATIVES(shared_max)
 
 /* a function with one region, differentiated by each thread of the
  * program's region */
@@ -127,6 +147,7 @@ int main(void) {
       CHECK_GRADIENT(nested_call, 1e-6, 1e-6);
       CHECK_GRADIENT(nested_direct, 1e-6, 1e-6);
       CHECK_GRADIENT(nested_max, 1e-6, 1e-6);
+      CHECK_GRADIENT(shared_max, 1e-6, 1e-6);
     }
     CHECK_GRADIENT(with_region, 1e-6, 1e-6);
     omp_set_num_threads(4);

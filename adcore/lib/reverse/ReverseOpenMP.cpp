@@ -2,7 +2,7 @@
 //
 // The reverse of a parallel region is a parallel region:
 //
-//   augmented sweep   R = adcc_parallel_new()
+//   augmented sweep   R = adcc_parallel_new_at(level)
 //                     __kmpc_fork_call(loc, n', aug.omp, R, a1, s(a1), ...)
 //                       aug.omp: adcc_parallel_enter_at(R, thread, threads,
 //                                                       omp_get_level())
@@ -192,7 +192,8 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
                                   {Saved, Level});
                    });
   Value *Region =
-      AB.CreateCall(runtimeCall(M, "adcc_parallel_new", Ptr, {}), {}, "region");
+      AB.CreateCall(runtimeCall(M, "adcc_parallel_new_at", Ptr, {I32}),
+                    {Level}, "region");
   SmallVector<Value *, 16> Args = {Call.getArgOperand(0),
                                    AB.getInt32(Shared.size() + 1), AugOutlined,
                                    Region};
