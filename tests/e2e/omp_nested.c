@@ -84,10 +84,29 @@ double shared_max(const double *x, double *y, int n) {
   (void)y;
   return m * m;
 }
+/* each inner iteration reads its own element of x, as every inner region
+ * does: the adjoint updates of x[i] from the teams of different outer
+ * threads meet (until 2026-12-06 they were plain, as in a region that is
+ * not nested: a race, gradients off at 2 and 4 outer threads) */
+double own_elements(const double *x, double *y, int n) {
+#pragma omp parallel for
+  for (int k = 0; k < n; ++k) {
+    double s = 0;
+#pragma omp parallel for reduction(+ : s) num_threads(2)
+    for (int i = 0; i < n; ++i)
+      s += sin(x[i] * (1 + 0.1 * k));
+    y[k] = s;
+  }
+  double e = 0;
+  for (int k = 0; k < n; ++k)
+    e += y[k] * y[k];
+  return e;
+}
 DERIVATIVES(nested_call)
 DERIVATIVES(nested_direct)
 DERIVATIVES(nested_max)
 DERIVATIVES(shared_max)
+DERIVATIVES(own_elements)
 
 /* a function with one region, differentiated by each thread of the
  * program's region */
@@ -148,6 +167,7 @@ int main(void) {
       CHECK_GRADIENT(nested_direct, 1e-6, 1e-6);
       CHECK_GRADIENT(nested_max, 1e-6, 1e-6);
       CHECK_GRADIENT(shared_max, 1e-6, 1e-6);
+      CHECK_GRADIENT(own_elements, 1e-6, 1e-6);
     }
     CHECK_GRADIENT(with_region, 1e-6, 1e-6);
     omp_set_num_threads(4);

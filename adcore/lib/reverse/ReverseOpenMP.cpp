@@ -110,6 +110,7 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
   K.Mode = DerivativeMode::Augmented;
   K.TapeLevel = Key.TapeLevel;
   K.Parallel = true;
+  K.NestedRegion = Key.Parallel;
   K.Args.append(2, ArgActivity::Const);
   Module &M = *Aug.getParent();
   Type *Ptr = AB.getPtrTy();
@@ -273,7 +274,7 @@ ParallelUpdate ReverseEmitter::parallelUpdateOf(LoadInst &LI,
   if (!SharedMemory)
     SharedMemory = std::make_unique<ParallelMemory>(
         *Key.Primal, Width == 1 && isForkedRegion(*Key.Primal),
-        Key.PrivateArgs);
+        Key.PrivateArgs, !Key.NestedRegion);
   return SharedMemory->updateOf(*Primal, Why, Object);
 }
 
