@@ -54,11 +54,22 @@ Function *primalOf(Module &M, const CrossTURequest &R, StringRef Symbol,
       return nullptr;
     const char *Registration = Forward ? "__enzyme_register_derivative_"
                                        : "__enzyme_register_gradient_";
-    report(M, Symbol,
-           "cannot differentiate '" + R.Primal +
-               "': no object file linked by adcc defines it; define it in a "
-               "file compiled by adcc, register a custom derivative (" +
-               Registration + R.Primal + ") or mark it inactive");
+    // (MPI's library is not compiled by adcc: a call of it without a rule
+    // is named as such.)
+    if (StringRef(R.Primal).starts_with("MPI_"))
+      report(M, Symbol,
+             "cannot differentiate '" + R.Primal +
+                 "': adcc has no derivative rule for this MPI call "
+                 "(docs/parallel.md#mpi lists the calls with one); move it "
+                 "out of the differentiated code or register a custom "
+                 "derivative (" +
+                 Registration + R.Primal + ")");
+    else
+      report(M, Symbol,
+             "cannot differentiate '" + R.Primal +
+                 "': no object file linked by adcc defines it; define it in "
+                 "a file compiled by adcc, register a custom derivative (" +
+                 Registration + R.Primal + ") or mark it inactive");
     return nullptr;
   }
   if (P->arg_size() != R.Key.Args.size()) {

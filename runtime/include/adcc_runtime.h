@@ -350,8 +350,22 @@ ADCC_RT_API void adcc_fwdsplit_end(void *records, int keep);
    region of another size, or a thread whose tape was not noted, is
    reported through the error handler. */
 ADCC_RT_API void *adcc_parallel_new(void);
+/* new for a region that the calling thread starts, maybe inside the
+   augmented sweep of a region of `level` (what adcc's code calls): the
+   new region's ordered critical sections then take their turns from the
+   outermost such region's counter. */
+ADCC_RT_API void *adcc_parallel_new_at(unsigned level);
 ADCC_RT_API void adcc_parallel_enter(void *region, int thread, int threads,
                                      unsigned level);
+/* enter for a region at nesting depth `depth` (omp_get_level() inside
+   it): at a depth above 1 every thread but number 0 records on a tape of
+   the region's own, which exit, called by the thread after its augmented
+   sweep, takes back from it (docs/parallel.md). enter is enter_at at
+   depth 1. */
+ADCC_RT_API void adcc_parallel_enter_at(void *region, int thread,
+                                        int threads, int depth,
+                                        unsigned level);
+ADCC_RT_API void adcc_parallel_exit(void *region, int thread, unsigned level);
 ADCC_RT_API int adcc_parallel_threads(const void *region);
 ADCC_RT_API void *adcc_parallel_resume(void *region, int thread,
                                        int threads, unsigned level);

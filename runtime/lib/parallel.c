@@ -9,6 +9,17 @@
  * its own). The runtime does not depend on the OpenMP runtime: the
  * generated code passes thread numbers and team sizes in.
  *
+ * A region nested in another (started by a thread of a region, also
+ * inside a callee, or by each thread of a program's own region that calls
+ * a derivative) has teams whose other threads (numbers above 0) the OpenMP
+ * runtime takes from a pool shared by all the inner regions that run at
+ * once: a system thread's tape would hold the records of several regions,
+ * interleaved in the order it ran them, which their reverse regions (at
+ * once, in another order) cannot pop. There every thread but number 0
+ * records on a tape of the region's own, made when it enters and given
+ * back when it leaves; thread 0, the thread that started the region,
+ * records on its tape, among what it records around the region.
+ *
  * Critical sections whose reverse depends on the order the threads ran
  * them in (a running maximum, a product) are replayed in the reverse of
  * that order: in the augmented region each thread takes a ticket from the
@@ -19,6 +30,9 @@
  * counter goes to its ticket). The tickets of one thread and of the
  * segments between barriers are ordered as its program and the barriers
  * are, so the reverse of the recorded order is always a possible order.
+ * Regions nested in a region (in its threads' augmented sweeps) take their
+ * tickets from the outermost one's counter: their sections may update the
+ * same memory from different threads of it (a maximum over all of them).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -31,20 +45,32 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-typedef struct parallel_region {
-  pthread_mutex_t lock;
-  int threads;          /* the augmented region's team size (0: not yet) */
-  adcc_tape **tapes;    /* by thread number */
-  _Atomic long turn;    /* tickets of ordered critical sections taken */
-} parallel_region;
-
-/* What resume hands to leave: the tape the thread had. */
+/* The tape a thread had before the region gave it another (its tape of
+ * the region, or the tape another thread recorded). One per thread of the
+ * region, in the region: a reverse region that runs inside another on the
+ * same system thread (a nested region, or a region of a callee that the
+ * reverse of a region runs) has its own, so that leaving the inner one
+ * cannot lose what the outer one must give back. */
 typedef struct parallel_saved {
   adcc_tape *own;
   int lent;
 } parallel_saved;
 
-static _Thread_local parallel_saved saved_tapes[ADCC_TAPE_LEVELS];
+typedef struct parallel_region {
+  pthread_mutex_t lock;
+  int threads;           /* the augmented region's team size (0: not yet) */
+  adcc_tape **tapes;     /* by thread number */
+  parallel_saved *saved; /* by thread number */
+  unsigned char *owned;  /* by thread number: tapes[t] is the region's */
+  _Atomic long turn;     /* tickets of ordered critical sections taken */
+  /* The region whose turn counter this one's sections use: the outermost
+   * region around it whose augmented sweep started it (itself at the top),
+   * so that sections of regions nested in different threads of one region
+   * are replayed in the reverse of the order they ran in, all together. */
+  struct parallel_region *root;
+  _Atomic int reversing; /* its reverse region started */
+} parallel_region;
+
 /* The region whose augmented or reverse sweep the thread runs, by level. */
 static _Thread_local parallel_region *current_region[ADCC_TAPE_LEVELS];
 
@@ -55,28 +81,85 @@ void *adcc_parallel_new(void) {
     return NULL;
   }
   pthread_mutex_init(&r->lock, NULL);
+  r->root = r;
   return r;
+}
+
+void *adcc_parallel_new_at(unsigned level) {
+  parallel_region *r = adcc_parallel_new();
+  parallel_region *outer =
+      level < ADCC_TAPE_LEVELS ? current_region[level] : NULL;
+  /* (Inside the reverse of a region, a region recomputed there has turns
+   * of its own.) */
+  if (r && outer && !atomic_load(&outer->reversing))
+    r->root = outer->root;
+  return r;
+}
+
+/* The arrays by thread number of \p r, made for a team of \p threads by
+ * the first thread that enters (under the lock); 0 when they cannot be. */
+static int allocate_threads(parallel_region *r, int threads) {
+  if (!r->tapes) {
+    r->tapes = calloc((size_t)threads, sizeof *r->tapes);
+    r->saved = calloc((size_t)threads, sizeof *r->saved);
+    r->owned = calloc((size_t)threads, sizeof *r->owned);
+    if (!r->tapes || !r->saved || !r->owned) {
+      free(r->tapes);
+      free(r->saved);
+      free(r->owned);
+      r->tapes = NULL;
+      r->saved = NULL;
+      r->owned = NULL;
+    }
+    r->threads = r->tapes ? threads : 0;
+  }
+  return r->tapes && r->threads == threads;
+}
+
+void adcc_parallel_enter_at(void *region, int thread, int threads, int depth,
+                            unsigned level) {
+  parallel_region *r = region;
+  if (!r || threads <= 0 || thread < 0 || thread >= threads ||
+      level >= ADCC_TAPE_LEVELS)
+    return;
+  int own = depth > 1 && thread > 0; /* (a pool thread of a nested team) */
+  adcc_tape *tape = own ? adcc_tape_create() : adcc_tape_thread_level(level);
+  pthread_mutex_lock(&r->lock);
+  int ok = tape && allocate_threads(r, threads);
+  if (ok) {
+    r->tapes[thread] = tape;
+    r->owned[thread] = (unsigned char)own;
+  }
+  pthread_mutex_unlock(&r->lock);
+  if (!ok) {
+    if (own)
+      adcc_tape_destroy(tape);
+    adcc_rt_report("parallel region: thread %d of %d could not note its "
+                   "tape (out of memory, or teams of different sizes)",
+                   thread, threads);
+    return;
+  }
+  if (own) {
+    parallel_saved *s = &r->saved[thread];
+    s->own = adcc_rt_exchange_thread_tape(level, tape);
+    s->lent = 1;
+  }
 }
 
 void adcc_parallel_enter(void *region, int thread, int threads,
                          unsigned level) {
+  adcc_parallel_enter_at(region, thread, threads, 1, level);
+}
+
+void adcc_parallel_exit(void *region, int thread, unsigned level) {
   parallel_region *r = region;
-  if (!r || threads <= 0 || thread < 0 || thread >= threads)
+  if (!r || !r->tapes || thread < 0 || thread >= r->threads)
     return;
-  adcc_tape *tape = adcc_tape_thread_level(level);
-  pthread_mutex_lock(&r->lock);
-  if (!r->tapes) {
-    r->tapes = calloc((size_t)threads, sizeof *r->tapes);
-    r->threads = r->tapes ? threads : 0;
-  }
-  int ok = r->tapes && r->threads == threads;
-  if (ok)
-    r->tapes[thread] = tape;
-  pthread_mutex_unlock(&r->lock);
-  if (!ok)
-    adcc_rt_report("parallel region: thread %d of %d could not note its "
-                   "tape (out of memory, or teams of different sizes)",
-                   thread, threads);
+  parallel_saved *s = &r->saved[thread];
+  if (!s->lent)
+    return;
+  adcc_rt_exchange_thread_tape(level, s->own);
+  s->lent = 0;
 }
 
 int adcc_parallel_threads(const void *region) {
@@ -87,12 +170,8 @@ int adcc_parallel_threads(const void *region) {
 void *adcc_parallel_resume(void *region, int thread, int threads,
                            unsigned level) {
   parallel_region *r = region;
-  if (level >= ADCC_TAPE_LEVELS)
-    return NULL;
-  parallel_saved *s = &saved_tapes[level];
-  s->lent = 0;
-  if (!r || !r->tapes)
-    return s; /* no thread recorded: nothing to replay */
+  if (level >= ADCC_TAPE_LEVELS || !r || !r->tapes)
+    return NULL; /* no thread recorded: nothing to replay */
   if (threads != r->threads || thread < 0 || thread >= threads ||
       !r->tapes[thread]) {
     adcc_rt_report("the reverse of a parallel region runs with %d threads "
@@ -101,8 +180,11 @@ void *adcc_parallel_resume(void *region, int thread, int threads,
                    "(OMP_DYNAMIC=false, no thread limit below the first "
                    "team's size)",
                    threads, thread, r->threads);
-    return s;
+    return NULL;
   }
+  atomic_store(&r->reversing, 1);
+  parallel_saved *s = &r->saved[thread];
+  s->lent = 0;
   adcc_tape *recorded = r->tapes[thread];
   if (recorded == adcc_tape_thread_level(level))
     return s;
@@ -124,7 +206,12 @@ void adcc_parallel_free(void *region) {
   if (!r)
     return;
   pthread_mutex_destroy(&r->lock);
+  for (int t = 0; r->owned && t < r->threads; ++t)
+    if (r->owned[t])
+      adcc_tape_destroy(r->tapes[t]);
   free(r->tapes);
+  free(r->saved);
+  free(r->owned);
   free(r);
 }
 
@@ -147,7 +234,7 @@ long adcc_parallel_ticket(unsigned level) {
                    "augmented sweep of a parallel region");
     return 0;
   }
-  return atomic_fetch_add_explicit(&r->turn, 1, memory_order_acq_rel);
+  return atomic_fetch_add_explicit(&r->root->turn, 1, memory_order_acq_rel);
 }
 
 void adcc_parallel_wait_turn(long ticket, unsigned level) {
@@ -155,7 +242,8 @@ void adcc_parallel_wait_turn(long ticket, unsigned level) {
   if (!r)
     return;
   for (unsigned spins = 0;
-       atomic_load_explicit(&r->turn, memory_order_acquire) != ticket + 1;
+       atomic_load_explicit(&r->root->turn, memory_order_acquire) !=
+       ticket + 1;
        ++spins)
     if (spins >= 64)
       sched_yield();
@@ -164,5 +252,5 @@ void adcc_parallel_wait_turn(long ticket, unsigned level) {
 void adcc_parallel_pass_turn(long ticket, unsigned level) {
   parallel_region *r = current(level);
   if (r)
-    atomic_store_explicit(&r->turn, ticket, memory_order_release);
+    atomic_store_explicit(&r->root->turn, ticket, memory_order_release);
 }

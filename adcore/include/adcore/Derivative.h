@@ -107,6 +107,12 @@ struct DerivativeKey {
   /// may update are atomic, and barriers and critical sections are
   /// mirrored in the reverse sweep. Callees get their caller's.
   bool Parallel = false;
+  /// With Parallel, an OpenMP region's body: the region starts inside code
+  /// that runs in parallel already (another region, or a function one
+  /// calls), so the iterations of other teams may update the elements a
+  /// worksharing loop's iteration takes for its own (their adjoint updates
+  /// are atomic).
+  bool NestedRegion = false;
   /// With Parallel, bit i: pointer argument i points into memory private
   /// to the calling thread (its stack), so adjoint updates through it need
   /// no atomics.
@@ -122,7 +128,7 @@ struct DerivativeKey {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
                     StableMemory, TapeLevel, NullableShadows, NullReaching,
                     NonNullRecords, NullRecords, Split, ErrorEstimate, Parallel,
-                    PrivateArgs, InterleavedArgs);
+                    NestedRegion, PrivateArgs, InterleavedArgs);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

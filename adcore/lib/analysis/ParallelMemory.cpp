@@ -63,8 +63,8 @@ bool isFloatLoad(const Instruction &I) {
 ParallelMemory::~ParallelMemory() = default;
 
 ParallelMemory::ParallelMemory(Function &Region, bool PerThread,
-                               uint64_t PrivateArgs)
-    : PrivateArgs(PrivateArgs) {
+                               uint64_t PrivateArgs, bool OwnElements)
+    : PrivateArgs(PrivateArgs), OwnElements(OwnElements) {
   SmallPtrSet<const Value *, 4> Bounds;
   for (const BasicBlock &BB : Region)
     for (const Instruction &I : BB)
@@ -298,7 +298,7 @@ ParallelUpdate ParallelMemory::updateOf(const LoadInst &Load,
     Why = "private memory";
     return ParallelUpdate::Plain;
   }
-  if (iterationBase(Ptr) && !Shared.contains(objectOf(Ptr))) {
+  if (OwnElements && iterationBase(Ptr) && !Shared.contains(objectOf(Ptr))) {
     Why = "the iteration's own element of an array";
     return ParallelUpdate::Plain;
   }

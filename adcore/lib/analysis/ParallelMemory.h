@@ -74,9 +74,11 @@ public:
   /// \p Region: the primal function that runs on several threads;
   /// \p PerThread: whether per-thread copies may be chosen (the outlined
   /// region itself); \p PrivateArgs: bit i, argument i points into the
-  /// calling thread's stack (DerivativeKey::PrivateArgs).
+  /// calling thread's stack (DerivativeKey::PrivateArgs); \p OwnElements:
+  /// whether an iteration's own element is updated plainly (not in a
+  /// region nested in another, DerivativeKey::NestedRegion).
   ParallelMemory(llvm::Function &Region, bool PerThread,
-                 uint64_t PrivateArgs);
+                 uint64_t PrivateArgs, bool OwnElements = true);
   ~ParallelMemory();
   /// How the adjoint of what \p Load (an instruction of the region) reads
   /// is added; \p Why says why. For PerThread, \p Object names the copy
@@ -99,6 +101,7 @@ private:
   bool isPrivate(const llvm::Value *Ptr) const;
 
   uint64_t PrivateArgs;
+  bool OwnElements;
   /// Induction variables of worksharing loops.
   llvm::SmallPtrSet<const llvm::PHINode *, 4> Inductions;
   /// Underlying objects that some load reads at an address other than the

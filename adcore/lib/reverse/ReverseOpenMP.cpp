@@ -2,10 +2,12 @@
 //
 // The reverse of a parallel region is a parallel region:
 //
-//   augmented sweep   R = adcc_parallel_new()
+//   augmented sweep   R = adcc_parallel_new_at(level)
 //                     __kmpc_fork_call(loc, n', aug.omp, R, a1, s(a1), ...)
-//                       aug.omp: adcc_parallel_enter(R, thread, threads)
+//                       aug.omp: adcc_parallel_enter_at(R, thread, threads,
+//                                                       omp_get_level())
 //                                augmented_outlined(a1, s(a1), ...)
+//                                adcc_parallel_exit(R, thread)
 //                     (R recorded)
 //   reverse sweep     __kmpc_push_num_threads(threads of R)
 //                     __kmpc_fork_call(loc, 1, rev.omp, R)
@@ -108,6 +110,7 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
   K.Mode = DerivativeMode::Augmented;
   K.TapeLevel = Key.TapeLevel;
   K.Parallel = true;
+  K.NestedRegion = Key.Parallel;
   K.Args.append(2, ArgActivity::Const);
   Module &M = *Aug.getParent();
   Type *Ptr = AB.getPtrTy();
@@ -157,15 +160,22 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
       M, AugRegion->getName() + ".omp", Rest,
       [&](IRBuilder<> &B, Function &F) {
         auto [Thread, Team] = threadAndTeam(B);
-        B.CreateCall(runtimeCall(M, "adcc_parallel_enter", B.getVoidTy(),
-                                 {Ptr, I32, I32, I32}),
-                     {F.getArg(2), Thread, Team, Level});
+        // (Nested in another region: the threads of the team other than
+        // 0 record on tapes of the region's own, runtime/lib/parallel.c.)
+        Value *Depth =
+            B.CreateCall(runtimeCall(M, "omp_get_level", I32, {}), {});
+        B.CreateCall(runtimeCall(M, "adcc_parallel_enter_at", B.getVoidTy(),
+                                 {Ptr, I32, I32, I32, I32}),
+                     {F.getArg(2), Thread, Team, Depth, Level});
         Value *Outer = swapRegion(B, F.getArg(2), Level);
         SmallVector<Value *, 16> Args = {F.getArg(0), F.getArg(1)};
         for (unsigned I = 3; I < F.arg_size(); ++I)
           Args.push_back(F.getArg(I));
         B.CreateCall(AugRegion, Args);
         swapRegion(B, Outer, Level);
+        B.CreateCall(runtimeCall(M, "adcc_parallel_exit", B.getVoidTy(),
+                                 {Ptr, I32, I32}),
+                     {F.getArg(2), Thread, Level});
       });
   Function *RevOutlined =
       makeOutlined(M, RevRegion->getName() + ".omp", {},
@@ -183,7 +193,8 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
                                   {Saved, Level});
                    });
   Value *Region =
-      AB.CreateCall(runtimeCall(M, "adcc_parallel_new", Ptr, {}), {}, "region");
+      AB.CreateCall(runtimeCall(M, "adcc_parallel_new_at", Ptr, {I32}),
+                    {Level}, "region");
   SmallVector<Value *, 16> Args = {Call.getArgOperand(0),
                                    AB.getInt32(Shared.size() + 1), AugOutlined,
                                    Region};
@@ -263,7 +274,7 @@ ParallelUpdate ReverseEmitter::parallelUpdateOf(LoadInst &LI,
   if (!SharedMemory)
     SharedMemory = std::make_unique<ParallelMemory>(
         *Key.Primal, Width == 1 && isForkedRegion(*Key.Primal),
-        Key.PrivateArgs);
+        Key.PrivateArgs, !Key.NestedRegion);
   return SharedMemory->updateOf(*Primal, Why, Object);
 }
 

@@ -106,6 +106,36 @@ constexpr MpiRow MpiRows[] = {
      "v0 d0 v1 v2 v3 v4 v5 v6 v7 v8", "adcc_mpi_sendrecv_replace_aug",
      "v0 v1 v2 v3 v4 v5 v6 v7 v8", true, "adcc_mpi_sendrecv_replace_rev",
      "d0 v1 v2 v3 v4 v7 t", 2, -1, -1, "0 8"},
+    // The other send modes (runtime/lib/mpi/sendmodes.c): MPI_Send's and
+    // MPI_Isend's rules in the mode of the call.
+    {"MPI_Ssend", 6, "adcc_mpi_ssend_fwd", "v0 d0 v1 v2 v3 v4 v5",
+     "adcc_mpi_ssend_aug", "v0 v1 v2 v3 v4 v5", false, "adcc_mpi_ssend_rev",
+     "d0 v1 v2 v3 v4 v5", 2, -1, -1, ""},
+    {"MPI_Rsend", 6, "adcc_mpi_rsend_fwd", "v0 d0 v1 v2 v3 v4 v5",
+     "adcc_mpi_rsend_aug", "v0 v1 v2 v3 v4 v5", false, "adcc_mpi_rsend_rev",
+     "d0 v1 v2 v3 v4 v5", 2, -1, -1, ""},
+    {"MPI_Bsend", 6, "adcc_mpi_bsend_fwd", "v0 d0 v1 v2 v3 v4 v5",
+     "adcc_mpi_bsend_aug", "v0 v1 v2 v3 v4 v5", false, "adcc_mpi_bsend_rev",
+     "d0 v1 v2 v3 v4 v5", 2, -1, -1, ""},
+    {"MPI_Buffer_detach", 2, "adcc_mpi_buffer_detach", "v0 v1",
+     "adcc_mpi_buffer_detach", "v0 v1", false, "adcc_mpi_buffer_detach_rev",
+     "", -1, -1, -1, "0 1"},
+    {"MPI_Issend", 7, "adcc_mpi_issend_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
+     "adcc_mpi_issend_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
+     "adcc_mpi_isend_rev", "t", 2, -1, -1, "6"},
+    {"MPI_Irsend", 7, "adcc_mpi_irsend_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
+     "adcc_mpi_irsend_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
+     "adcc_mpi_isend_rev", "t", 2, -1, -1, "6"},
+    // Communicators made and freed in differentiated code
+    // (runtime/lib/mpi/comms.c): freed at the reverse of the call that made
+    // them, after their adjoint messages.
+    {"MPI_Comm_dup", 2, "MPI_Comm_dup", "v0 v1", "adcc_mpi_comm_dup_aug",
+     "v0 v1", true, "adcc_mpi_comm_made_rev", "t", -1, -1, -1, "1"},
+    {"MPI_Comm_split", 4, "MPI_Comm_split", "v0 v1 v2 v3",
+     "adcc_mpi_comm_split_aug", "v0 v1 v2 v3", true, "adcc_mpi_comm_made_rev",
+     "t", -1, -1, -1, "3"},
+    {"MPI_Comm_free", 1, "MPI_Comm_free", "v0", "adcc_mpi_comm_free_aug", "v0",
+     false, "adcc_mpi_comm_free_rev", "", -1, -1, -1, "0"},
     // Persistent requests (runtime/lib/mpi/persistent.c).
     {"MPI_Send_init", 7, "adcc_mpi_send_init_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
      "adcc_mpi_send_init_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
@@ -178,6 +208,16 @@ constexpr InactiveMpi InactiveMpiCalls[] = {
     {"MPI_Comm_compare", "2"},
     {"MPI_Query_thread", "0"},
     {"MPI_Is_thread_main", "0"},
+    {"MPI_Buffer_attach", ""},
+    // (Communicators and groups: handles, no floating-point data. Those
+    // made by MPI_Comm_split_type, MPI_Comm_create, MPI_Cart_create and
+    // freed in the differentiated code stay allocated in reverse mode:
+    // MPI_Comm_free's row.)
+    {"MPI_Comm_split_type", "4"},
+    {"MPI_Comm_create", "2"},
+    {"MPI_Cart_create", "5"},
+    {"MPI_Group_incl", "3"},
+    {"MPI_Group_free", "0"},
 };
 
 /// Refused in differentiated code, with what they are: a name, or the

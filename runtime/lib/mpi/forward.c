@@ -42,11 +42,18 @@ void adcc_mpi_split(enum adcc_mpi_kind kind, const void *packed, void *buf,
 
 int adcc_mpi_send_fwd(const void *buf, const void *dbuf, int count,
                       MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Send", comm);
+  return adcc_mpi_send_fwd_as(MPI_Send, "MPI_Send", buf, dbuf, count, type,
+                              dest, tag, comm);
+}
+
+int adcc_mpi_send_fwd_as(adcc_mpi_send_fn send, const char *call,
+                         const void *buf, const void *dbuf, int count,
+                         MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, call, comm);
   if (kind == ADCC_MPI_INACTIVE)
-    return MPI_Send(buf, count, type, dest, tag, comm);
+    return send(buf, count, type, dest, tag, comm);
   void *packed = adcc_mpi_pack(kind, buf, dbuf, count);
-  int rc = MPI_Send(packed, 2 * count, type, dest, tag, comm);
+  int rc = send(packed, 2 * count, type, dest, tag, comm);
   free(packed);
   return rc;
 }
@@ -68,13 +75,21 @@ int adcc_mpi_recv_fwd(void *buf, void *dbuf, int count, MPI_Datatype type,
 int adcc_mpi_isend_fwd(const void *buf, const void *dbuf, int count,
                        MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                        MPI_Request *request) {
-  enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Isend", comm);
+  return adcc_mpi_isend_fwd_as(MPI_Isend, "MPI_Isend", buf, dbuf, count, type,
+                               dest, tag, comm, request);
+}
+
+int adcc_mpi_isend_fwd_as(adcc_mpi_isend_fn isend, const char *call,
+                          const void *buf, const void *dbuf, int count,
+                          MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                          MPI_Request *request) {
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, call, comm);
   if (kind == ADCC_MPI_INACTIVE)
-    return MPI_Isend(buf, count, type, dest, tag, comm, request);
+    return isend(buf, count, type, dest, tag, comm, request);
   struct adcc_mpi_pending *p = adcc_mpi_start(request, 0);
   p->kind = kind;
   p->temp = adcc_mpi_pack(kind, buf, dbuf, count);
-  return MPI_Isend(p->temp, 2 * count, type, dest, tag, comm, request);
+  return isend(p->temp, 2 * count, type, dest, tag, comm, request);
 }
 
 int adcc_mpi_irecv_fwd(void *buf, void *dbuf, int count, MPI_Datatype type,

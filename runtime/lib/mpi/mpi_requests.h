@@ -69,6 +69,35 @@ struct adcc_mpi_pending *adcc_mpi_take(MPI_Request *request);
 
 /* [buf | dbuf] of n elements each (a null dbuf: zeros), freed with free;
  * and the reverse: n values, then n tangents, split into buf and dbuf. */
+/* A blocking send (MPI_Send, MPI_Ssend, ...) and a non-blocking one
+ * (MPI_Isend, MPI_Issend, ...): the send modes share their rules. */
+typedef int (*adcc_mpi_send_fn)(const void *, int, MPI_Datatype, int, int,
+                                MPI_Comm);
+typedef int (*adcc_mpi_isend_fn)(const void *, int, MPI_Datatype, int, int,
+                                 MPI_Comm, MPI_Request *);
+/* MPI_Send's forward rule, sending by \p send (\p call: for messages);
+ * MPI_Send's reverse; MPI_Isend's forward and augmented rules, sending by
+ * \p isend. */
+int adcc_mpi_send_fwd_as(adcc_mpi_send_fn send, const char *call,
+                         const void *buf, const void *dbuf, int count,
+                         MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+void adcc_mpi_send_rev_as(const char *call, void *dbuf, int count,
+                          MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int adcc_mpi_isend_fwd_as(adcc_mpi_isend_fn isend, const char *call,
+                          const void *buf, const void *dbuf, int count,
+                          MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                          MPI_Request *request);
+int adcc_mpi_isend_aug_as(adcc_mpi_isend_fn isend, const char *call,
+                          const void *buf, void *dbuf, int count,
+                          MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                          MPI_Request *request, void **tape);
+
+/* Sends \p count elements of \p buffer (malloc'd; the runtime frees it)
+ * non-blocking and returns: the send completes in the background, as a
+ * buffered send (sendmodes.c). */
+int adcc_mpi_isend_kept(void *buffer, int count, MPI_Datatype type, int dest,
+                        int tag, MPI_Comm comm);
+
 void *adcc_mpi_pack(enum adcc_mpi_kind kind, const void *buf,
                     const void *dbuf, int n);
 void adcc_mpi_split(enum adcc_mpi_kind kind, const void *packed, void *buf,

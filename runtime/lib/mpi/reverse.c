@@ -4,7 +4,8 @@
  * the adjoint back the other way: the adjoint of a send is a receive whose
  * values are added into the send buffer's shadow, the adjoint of a receive
  * a send of the receive buffer's shadow to the actual source, which is then
- * zeroed (the buffer was overwritten). Non-blocking messages: the reverse
+ * zeroed (the buffer was overwritten); that send is buffered (a copy sent
+ * non-blocking: sendmodes.c), as the program's send may have been. Non-blocking messages: the reverse
  * of the wait posts the adjoint message (non-blocking), the reverse of the
  * MPI_Isend or MPI_Irecv completes it. Adjoint messages are posted in the
  * reverse of the order the program started the requests (requests.c), with
@@ -24,7 +25,13 @@ int adcc_mpi_send_aug(const void *buf, int count, MPI_Datatype type, int dest,
 
 void adcc_mpi_send_rev(void *dbuf, int count, MPI_Datatype type, int dest,
                        int tag, MPI_Comm comm) {
-  enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Send", comm);
+  adcc_mpi_send_rev_as("MPI_Send", dbuf, count, type, dest, tag, comm);
+}
+
+void adcc_mpi_send_rev_as(const char *call, void *dbuf, int count,
+                          MPI_Datatype type, int dest, int tag,
+                          MPI_Comm comm) {
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, call, comm);
   if (kind == ADCC_MPI_INACTIVE)
     return;
   void *t = adcc_mpi_temp(kind, NULL, (size_t)count);
@@ -73,10 +80,10 @@ void adcc_mpi_recv_rev(void *dbuf, MPI_Datatype type, MPI_Comm comm,
   }
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Recv", comm);
   void *t = adcc_mpi_temp(kind, dbuf, (size_t)r->count);
-  MPI_Send(t, r->count, type, r->source, adcc_mpi_adjoint_tag(r->tag, comm),
-           comm);
+  /* (Buffered: the sender may have used MPI_Bsend, sendmodes.c.) */
+  adcc_mpi_isend_kept(t, r->count, type, r->source,
+                      adcc_mpi_adjoint_tag(r->tag, comm), comm);
   adcc_mpi_zero(kind, dbuf, (size_t)r->count);
-  free(t);
   free(r);
 }
 
@@ -155,12 +162,15 @@ void adcc_mpi_sendrecv_replace_rev(void *dbuf, int count, MPI_Datatype type,
   free(r);
 }
 
-static int start(int receive, const char *call, void *buf, void *dbuf,
-                 int count, MPI_Datatype type, int peer, int tag, MPI_Comm comm,
-                 MPI_Request *request, void **tape) {
+/* An MPI_Irecv (\p isend null) or a non-blocking send by \p isend, and
+ * the record of its reverse. */
+static int start(adcc_mpi_isend_fn isend, const char *call, void *buf,
+                 void *dbuf, int count, MPI_Datatype type, int peer, int tag,
+                 MPI_Comm comm, MPI_Request *request, void **tape) {
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, call, comm);
+  int receive = !isend;
   int rc = receive ? MPI_Irecv(buf, count, type, peer, tag, comm, request)
-                   : MPI_Isend(buf, count, type, peer, tag, comm, request);
+                   : isend(buf, count, type, peer, tag, comm, request);
   *tape = NULL;
   if (kind == ADCC_MPI_INACTIVE)
     return rc;
@@ -181,14 +191,22 @@ static int start(int receive, const char *call, void *buf, void *dbuf,
 int adcc_mpi_isend_aug(const void *buf, void *dbuf, int count,
                        MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                        MPI_Request *request, void **tape) {
-  return start(0, "MPI_Isend", (void *)buf, dbuf, count, type, dest, tag, comm,
+  return start(MPI_Isend, "MPI_Isend", (void *)buf, dbuf, count, type, dest,
+               tag, comm, request, tape);
+}
+
+int adcc_mpi_isend_aug_as(adcc_mpi_isend_fn isend, const char *call,
+                          const void *buf, void *dbuf, int count,
+                          MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                          MPI_Request *request, void **tape) {
+  return start(isend, call, (void *)buf, dbuf, count, type, dest, tag, comm,
                request, tape);
 }
 
 int adcc_mpi_irecv_aug(void *buf, void *dbuf, int count, MPI_Datatype type,
                        int source, int tag, MPI_Comm comm, MPI_Request *request,
                        void **tape) {
-  return start(1, "MPI_Irecv", buf, dbuf, count, type, source, tag, comm,
+  return start(NULL, "MPI_Irecv", buf, dbuf, count, type, source, tag, comm,
                request, tape);
 }
 

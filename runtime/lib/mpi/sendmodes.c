@@ -1,0 +1,167 @@
+/*===- sendmodes.c - The synchronous, ready and buffered send modes -----===*
+ *
+ * MPI_Ssend, MPI_Rsend, MPI_Bsend, MPI_Issend and MPI_Irsend send what
+ * MPI_Send and MPI_Isend send, in another mode; their rules are those of
+ * MPI_Send and MPI_Isend (forward.c, reverse.c) with the mode's call:
+ *
+ *   forward mode    the packed [values | tangents] message goes in the
+ *                   program's mode, except for MPI_Rsend and MPI_Irsend,
+ *                   whose packed message goes as MPI_Send and MPI_Isend
+ *                   (always correct where a ready send is), and MPI_Bsend,
+ *                   whose message is twice the size the program attached a
+ *                   buffer for: it is copied and sent non-blocking, the
+ *                   copy kept until the send completes (a later MPI_Bsend
+ *                   or MPI_Buffer_detach of differentiated code frees the
+ *                   completed ones; MPI_Buffer_detach waits for all, as it
+ *                   waits for the messages in its buffer)
+ *   reverse mode    the augmented sweep sends in the program's mode; the
+ *                   reverse receives the adjoint from the destination, as
+ *                   for MPI_Send (for the non-blocking ones: as MPI_Isend)
+ *
+ * The adjoint message of a blocking receive goes the same way as forward
+ * mode's MPI_Bsend (adcc_mpi_isend_kept): where the program's sender used
+ * MPI_Bsend so that every rank may send before it receives, the reverse
+ * sweep has every rank send the adjoints before it receives them.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#include "mpi_requests.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+int adcc_mpi_ssend_fwd(const void *buf, const void *dbuf, int count,
+                       MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return adcc_mpi_send_fwd_as(MPI_Ssend, "MPI_Ssend", buf, dbuf, count, type,
+                              dest, tag, comm);
+}
+
+int adcc_mpi_ssend_aug(const void *buf, int count, MPI_Datatype type,
+                       int dest, int tag, MPI_Comm comm) {
+  adcc_mpi_kind_of(type, "MPI_Ssend", comm);
+  return MPI_Ssend(buf, count, type, dest, tag, comm);
+}
+
+void adcc_mpi_ssend_rev(void *dbuf, int count, MPI_Datatype type, int dest,
+                        int tag, MPI_Comm comm) {
+  adcc_mpi_send_rev_as("MPI_Ssend", dbuf, count, type, dest, tag, comm);
+}
+
+int adcc_mpi_rsend_fwd(const void *buf, const void *dbuf, int count,
+                       MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return adcc_mpi_send_fwd_as(MPI_Send, "MPI_Rsend", buf, dbuf, count, type,
+                              dest, tag, comm);
+}
+
+int adcc_mpi_rsend_aug(const void *buf, int count, MPI_Datatype type,
+                       int dest, int tag, MPI_Comm comm) {
+  adcc_mpi_kind_of(type, "MPI_Rsend", comm);
+  return MPI_Rsend(buf, count, type, dest, tag, comm);
+}
+
+void adcc_mpi_rsend_rev(void *dbuf, int count, MPI_Datatype type, int dest,
+                        int tag, MPI_Comm comm) {
+  adcc_mpi_send_rev_as("MPI_Rsend", dbuf, count, type, dest, tag, comm);
+}
+
+/* Sends whose buffers the runtime keeps until they complete (forward
+ * mode's MPI_Bsend, the adjoint messages of blocking receives), not known
+ * to be complete. */
+struct buffered {
+  MPI_Request request;
+  void *packed;
+};
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct buffered *buffered;
+static size_t buffered_count, buffered_capacity;
+
+/* Frees the buffered sends that completed; with \p wait, waits for all. */
+static void reap(int wait) {
+  size_t kept = 0;
+  for (size_t i = 0; i < buffered_count; ++i) {
+    int done = 1;
+    if (wait)
+      MPI_Wait(&buffered[i].request, MPI_STATUS_IGNORE);
+    else
+      MPI_Test(&buffered[i].request, &done, MPI_STATUS_IGNORE);
+    if (done)
+      free(buffered[i].packed);
+    else
+      buffered[kept++] = buffered[i];
+  }
+  buffered_count = kept;
+}
+
+int adcc_mpi_isend_kept(void *buffer, int count, MPI_Datatype type, int dest,
+                        int tag, MPI_Comm comm) {
+  pthread_mutex_lock(&lock);
+  reap(0);
+  if (buffered_count == buffered_capacity) {
+    buffered_capacity = buffered_capacity ? 2 * buffered_capacity : 16;
+    buffered = realloc(buffered, buffered_capacity * sizeof(*buffered));
+    if (!buffered)
+      adcc_mpi_fail(comm, "MPI_Bsend/MPI_Recv", "out of memory");
+  }
+  struct buffered *b = &buffered[buffered_count++];
+  b->packed = buffer;
+  int rc = MPI_Isend(buffer, count, type, dest, tag, comm, &b->request);
+  pthread_mutex_unlock(&lock);
+  return rc;
+}
+
+int adcc_mpi_bsend_fwd(const void *buf, const void *dbuf, int count,
+                       MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Bsend", comm);
+  if (kind == ADCC_MPI_INACTIVE)
+    return MPI_Bsend(buf, count, type, dest, tag, comm);
+  return adcc_mpi_isend_kept(adcc_mpi_pack(kind, buf, dbuf, count), 2 * count,
+                             type, dest, tag, comm);
+}
+
+int adcc_mpi_bsend_aug(const void *buf, int count, MPI_Datatype type,
+                       int dest, int tag, MPI_Comm comm) {
+  adcc_mpi_kind_of(type, "MPI_Bsend", comm);
+  return MPI_Bsend(buf, count, type, dest, tag, comm);
+}
+
+void adcc_mpi_bsend_rev(void *dbuf, int count, MPI_Datatype type, int dest,
+                        int tag, MPI_Comm comm) {
+  adcc_mpi_send_rev_as("MPI_Bsend", dbuf, count, type, dest, tag, comm);
+}
+
+int adcc_mpi_buffer_detach(void *buffer, int *size) {
+  pthread_mutex_lock(&lock);
+  reap(1);
+  pthread_mutex_unlock(&lock);
+  return MPI_Buffer_detach(buffer, size);
+}
+
+void adcc_mpi_buffer_detach_rev(void) {}
+
+int adcc_mpi_issend_fwd(const void *buf, const void *dbuf, int count,
+                        MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                        MPI_Request *request) {
+  return adcc_mpi_isend_fwd_as(MPI_Issend, "MPI_Issend", buf, dbuf, count,
+                               type, dest, tag, comm, request);
+}
+
+int adcc_mpi_issend_aug(const void *buf, void *dbuf, int count,
+                        MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                        MPI_Request *request, void **tape) {
+  return adcc_mpi_isend_aug_as(MPI_Issend, "MPI_Issend", buf, dbuf, count,
+                               type, dest, tag, comm, request, tape);
+}
+
+int adcc_mpi_irsend_fwd(const void *buf, const void *dbuf, int count,
+                        MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                        MPI_Request *request) {
+  return adcc_mpi_isend_fwd_as(MPI_Isend, "MPI_Irsend", buf, dbuf, count,
+                               type, dest, tag, comm, request);
+}
+
+int adcc_mpi_irsend_aug(const void *buf, void *dbuf, int count,
+                        MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                        MPI_Request *request, void **tape) {
+  return adcc_mpi_isend_aug_as(MPI_Irsend, "MPI_Irsend", buf, dbuf, count,
+                               type, dest, tag, comm, request, tape);
+}
