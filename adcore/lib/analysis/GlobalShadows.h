@@ -79,7 +79,10 @@ bool expandShadowedGlobalUses(llvm::Function &F, const CustomRules &Rules);
 
 /// The globals that the functions \p Differentiated (those the requests
 /// reach) may write: stores of values that are not constants, copies into
-/// them, their addresses handed to calls or stored.
+/// them, their addresses handed to calls or stored. (Not stores of
+/// integers computed by integer arithmetic, which are no float's bits: a
+/// counter or timer in a struct that also has a `double` field, which
+/// would otherwise make every function that counts active.)
 void collectWrittenGlobals(
     llvm::ArrayRef<const llvm::Function *> Differentiated,
     llvm::DenseSet<const llvm::GlobalVariable *> &Written);
