@@ -183,7 +183,7 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
         Reached.insert(F);
     SmallVector<const Function *, 16> List(Reached.begin(), Reached.end());
     DenseSet<const GlobalVariable *> Written;
-    collectWrittenGlobals(List, Written);
+    collectWrittenGlobals(List, Written, /*FloatBitsOnly=*/true);
     Ctx.rules().setWrittenGlobals(std::move(Written));
   }
   for (const std::string &Symbol : Symbols) {

@@ -252,7 +252,8 @@ bool mayBeFloatBits(const Value *V, SmallPtrSetImpl<const Value *> &Seen) {
 } // namespace
 
 void collectWrittenGlobals(ArrayRef<const Function *> Differentiated,
-                           DenseSet<const GlobalVariable *> &Written) {
+                           DenseSet<const GlobalVariable *> &Written,
+                           bool FloatBitsOnly) {
   auto Note = [&](const Value *P) {
     if (const auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(P)))
       Written.insert(G);
@@ -261,7 +262,8 @@ void collectWrittenGlobals(ArrayRef<const Function *> Differentiated,
     for (const Instruction &I : instructions(*F)) {
       if (const auto *SI = dyn_cast<StoreInst>(&I)) {
         SmallPtrSet<const Value *, 8> Seen;
-        if (mayBeFloatBits(SI->getValueOperand(), Seen))
+        const Value *V = SI->getValueOperand();
+        if (FloatBitsOnly ? mayBeFloatBits(V, Seen) : !isa<Constant>(V))
           Note(SI->getPointerOperand());
         if (SI->getValueOperand()->getType()->isPointerTy())
           Note(SI->getValueOperand()); // (its address escapes)
