@@ -291,7 +291,7 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
         Reached.insert(F);
     SmallVector<const Function *, 16> List(Reached.begin(), Reached.end());
     DenseSet<const GlobalVariable *> Written;
-    collectWrittenGlobals(List, Written);
+    collectWrittenGlobals(List, Written, /*FloatBitsOnly=*/true);
     Ctx.rules().setWrittenGlobals(std::move(Written));
     Ctx.rules().setWriteOnlyMemory(collectWriteOnlyMemory(List, Ctx.rules()));
   }

@@ -9,6 +9,7 @@
 #include "ADPass.h"
 #include "CheckpointedCalls.h"
 #include "Synthesis.h"
+#include "analysis/GlobalShadows.h"
 #include "requests/EnzymeCalls.h"
 #include "support/NullShadowGuards.h"
 
@@ -181,6 +182,21 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
     Roots.push_back(std::move(D));
   }
   lowerCheckpointedLoops(M, Roots, Ctx);
+  // Which globals the differentiated code writes: those get shadows, as
+  // when a file is compiled (ADPass.cpp). (Without it every global that
+  // holds a double had one, and a function that only counts in such a
+  // global, a timer of another file, was differentiated, and its file's
+  // static variable used here.)
+  {
+    SmallPtrSet<const Function *, 16> Reached;
+    for (const DeclaredDerivative &D : Roots)
+      for (const Function *F : reachableFrom(*D.Key.Primal))
+        Reached.insert(F);
+    SmallVector<const Function *, 16> List(Reached.begin(), Reached.end());
+    DenseSet<const GlobalVariable *> Written;
+    collectWrittenGlobals(List, Written, /*FloatBitsOnly=*/true);
+    Ctx.rules().setWrittenGlobals(std::move(Written));
+  }
   for (const std::string &Symbol : Symbols) {
     std::optional<CrossTURequest> R = parseCrossTUSymbol(Symbol);
     if (!R)

@@ -89,7 +89,7 @@ struct PrintWriteOnlyMemoryPass : PassInfoMixin<PrintWriteOnlyMemoryPass> {
         Reached.insert(F);
     SmallVector<const Function *, 16> List(Reached.begin(), Reached.end());
     DenseSet<const GlobalVariable *> Written;
-    collectWrittenGlobals(List, Written);
+    collectWrittenGlobals(List, Written, /*FloatBitsOnly=*/true);
     Rules.setWrittenGlobals(std::move(Written));
     DenseSet<const Value *> WriteOnly = collectWriteOnlyMemory(List, Rules);
     for (const GlobalVariable &G : M.globals())

@@ -21,6 +21,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
@@ -156,6 +157,26 @@ static MemoryLayout declaredLayout(const Value *Ptr, uint64_t Len,
   return L;
 }
 
+/// The floating-point kind of the elements that \p Ptr, an element address
+/// (`&x[i]`, `a->r[i]`, an array decayed), points to, from the element type
+/// its address computation names: `double`, `float`, or arrays of them;
+/// Unknown otherwise. (At -O0 a copy through such pointers of a struct
+/// field, `memcpy(a->r[j], a->r[i], sizeof(real3))`, is the only place the
+/// analysis sees them.)
+static Kind elementKind(const Value *Ptr) {
+  const auto *GEP = dyn_cast<GEPOperator>(Ptr);
+  if (!GEP)
+    return Kind::Unknown;
+  Type *T = GEP->getResultElementType();
+  while (auto *AT = dyn_cast<ArrayType>(T))
+    T = AT->getElementType();
+  if (T->isDoubleTy())
+    return Kind::Double;
+  if (T->isFloatTy())
+    return Kind::Float;
+  return Kind::Unknown;
+}
+
 MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
                         const Value *Dest, const Value *Source) {
   MemoryLayout L = copiedFields(MT);
@@ -206,6 +227,14 @@ MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
     return L;
   if (Kind K = D != Kind::Unknown ? D : S; K != Kind::Unknown)
     return MemoryLayout{{0, K}};
+  // Nothing known of the bytes: the element types both addresses name,
+  // where they agree and the length is a whole number of elements.
+  if (L.empty())
+    if (Kind ED = elementKind(Dest), ES = elementKind(Source);
+        ED != Kind::Unknown && ED == ES)
+      if (auto *CL = dyn_cast<ConstantInt>(MT.getLength());
+          !CL || CL->getZExtValue() % (ED == Kind::Double ? 8 : 4) == 0)
+        return MemoryLayout{{-1, ED}};
   return L;
 }
 

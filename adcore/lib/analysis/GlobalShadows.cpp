@@ -213,8 +213,47 @@ bool expandShadowedGlobalUses(Function &F, const CustomRules &Rules) {
                                                /*IncludeSelf=*/true);
 }
 
+namespace {
+/// Whether the integer \p V may be the bits of a floating-point value (or
+/// of a pointer): anything but integer arithmetic (+, -, *, /, %) and
+/// extensions of comparisons, through casts, phis and selects.
+bool mayBeFloatBits(const Value *V, SmallPtrSetImpl<const Value *> &Seen) {
+  if (isa<Constant>(V) || !Seen.insert(V).second)
+    return false;
+  if (!V->getType()->isIntOrIntVectorTy())
+    return true;
+  if (isa<CmpInst>(V))
+    return false;
+  if (const auto *B = dyn_cast<BinaryOperator>(V)) {
+    switch (B->getOpcode()) {
+    case Instruction::Add:
+    case Instruction::Sub:
+    case Instruction::Mul:
+    case Instruction::UDiv:
+    case Instruction::SDiv:
+    case Instruction::URem:
+    case Instruction::SRem:
+      return false;
+    default: // (and, or, shifts: bits of anything)
+      return true;
+    }
+  }
+  if (isa<ZExtInst, SExtInst, TruncInst>(V))
+    return mayBeFloatBits(cast<Instruction>(V)->getOperand(0), Seen);
+  if (const auto *Phi = dyn_cast<PHINode>(V))
+    return any_of(Phi->incoming_values(),
+                  [&](const Value *In) { return mayBeFloatBits(In, Seen); });
+  if (const auto *Sel = dyn_cast<SelectInst>(V))
+    return mayBeFloatBits(Sel->getTrueValue(), Seen) ||
+           mayBeFloatBits(Sel->getFalseValue(), Seen);
+  // (Loads, arguments, calls, bit casts: may hold anything's bits.)
+  return true;
+}
+} // namespace
+
 void collectWrittenGlobals(ArrayRef<const Function *> Differentiated,
-                           DenseSet<const GlobalVariable *> &Written) {
+                           DenseSet<const GlobalVariable *> &Written,
+                           bool FloatBitsOnly) {
   auto Note = [&](const Value *P) {
     if (const auto *G = dyn_cast<GlobalVariable>(getUnderlyingObject(P)))
       Written.insert(G);
@@ -222,7 +261,9 @@ void collectWrittenGlobals(ArrayRef<const Function *> Differentiated,
   for (const Function *F : Differentiated)
     for (const Instruction &I : instructions(*F)) {
       if (const auto *SI = dyn_cast<StoreInst>(&I)) {
-        if (!isa<Constant>(SI->getValueOperand()))
+        SmallPtrSet<const Value *, 8> Seen;
+        const Value *V = SI->getValueOperand();
+        if (FloatBitsOnly ? mayBeFloatBits(V, Seen) : !isa<Constant>(V))
           Note(SI->getPointerOperand());
         if (SI->getValueOperand()->getType()->isPointerTy())
           Note(SI->getValueOperand()); // (its address escapes)

@@ -79,10 +79,16 @@ bool expandShadowedGlobalUses(llvm::Function &F, const CustomRules &Rules);
 
 /// The globals that the functions \p Differentiated (those the requests
 /// reach) may write: stores of values that are not constants, copies into
-/// them, their addresses handed to calls or stored.
+/// them, their addresses handed to calls or stored. With \p FloatBitsOnly
+/// (which globals need shadows), not stores of integers computed by
+/// integer arithmetic, which are no float's bits: a counter or timer in a
+/// struct that also has a `double` field would otherwise make every
+/// function that counts active. (The snapshots of checkpointed loops need
+/// every write.)
 void collectWrittenGlobals(
     llvm::ArrayRef<const llvm::Function *> Differentiated,
-    llvm::DenseSet<const llvm::GlobalVariable *> &Written);
+    llvm::DenseSet<const llvm::GlobalVariable *> &Written,
+    bool FloatBitsOnly = false);
 
 /// Which functions read or write shadowed globals, themselves or through
 /// the functions they call: a call of one is differentiated even when
