@@ -315,6 +315,17 @@ ADCC_RT_API void *adcc_shadow_alloc(size_t bytes);
 ADCC_RT_API void adcc_shadow_free(void *block);
 ADCC_RT_API void adcc_scratch_shadow_end(void *shadow);
 
+/* Null shadow pointers (a shadow struct the caller zeroed) within one
+   derivative call: between enter and leave (nested: the outermost leave
+   releases), adcc_null_shadow gives the scratch shadow of `primal`, zero
+   where untouched, the same for the same address (NULL outside a session);
+   adcc_null_shadow_strip gives NULL for such a scratch shadow, else its
+   argument (what is stored back into the caller's shadow memory). */
+ADCC_RT_API void adcc_null_shadows_enter(void);
+ADCC_RT_API void adcc_null_shadows_leave(void);
+ADCC_RT_API void *adcc_null_shadow(const void *primal);
+ADCC_RT_API void *adcc_null_shadow_strip(void *shadow);
+
 /* Split forward mode (__enzyme_augmentfwd / __enzyme_fwdsplit): the
    records of an augmented sweep, read back in the order they were written.
    new makes them (tagged "function:activities:width"); write and read give

@@ -7,6 +7,7 @@
 #include "support/CallSites.h"
 #include "RequestMarkers.h"
 #include "RequestValueTypes.h"
+#include "support/NullShadowGuards.h"
 #include "support/ScratchShadows.h"
 #include "SplitResults.h"
 #include "device/DeviceCode.h"
@@ -928,13 +929,23 @@ bool ForwardCallLowering::run() {
                  "pointer parameter (enzyme_dup) and seed its shadow; "
                  "enzyme_const_return if the result carries no derivative");
   SmallVector<Value *, 2> Scratch = addScratchShadows();
+  // (Null shadow pointers the derivative replaces with scratch shadows
+  // live as long as the call: NullShadowGuards.h. Not in split mode, whose
+  // sweeps run apart.)
+  const Triple &TT = Call.getModule()->getTargetTriple();
+  CallInst *Enter = nullptr;
+  if (SplitKind == Split::None && isa<CallInst>(Call) && !TT.isNVPTX() &&
+      !TT.isAMDGPU())
+    Enter = enterNullShadowSession(B);
   if (!emitCall())
     return false;
-  if (!Scratch.empty()) {
-    IRBuilder<> After(Call.getNextNode());
-    for (Value *Shadow : Scratch)
-      endScratchShadow(After, Shadow);
-  }
+  IRBuilder<> After(Call.getNextNode());
+  if (Enter && usesNullShadowScratch(*Call.getModule()))
+    leaveNullShadowSession(After);
+  else if (Enter)
+    Enter->eraseFromParent();
+  for (Value *Shadow : Scratch)
+    endScratchShadow(After, Shadow);
   Call.eraseFromParent();
   for (Instruction *I : MarkerLoads)
     if (I->use_empty())

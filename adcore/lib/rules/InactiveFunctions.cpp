@@ -96,6 +96,9 @@ constexpr const char *InactiveFunctionTable[] = {
     // scratch shadows of constant memory (ScratchShadows.h)
     "adcc_scratch_shadow_begin",
     "adcc_scratch_shadow_end",
+    // their scratch shadows behind null shadow pointers (NullShadowGuards.h)
+    "adcc_null_shadows_enter",
+    "adcc_null_shadows_leave",
 };
 
 // Functions by the start of their names: C++ library functions that only

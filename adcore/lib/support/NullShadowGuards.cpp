@@ -16,6 +16,8 @@ using namespace llvm;
 namespace adcore {
 namespace {
 
+constexpr const char *OrScratchName = "adcc.null.shadow.or.scratch";
+
 /// A block of at least \p Bytes bytes aligned to \p A, named \p Prefix and
 /// its size: constant zeros, or (\p Sink) a block written and never read.
 GlobalVariable *sizedBlock(Module &M, StringRef Prefix, uint64_t Bytes, Align A,
@@ -77,6 +79,51 @@ Function *helper(Module &M, bool Copy) {
   B.SetInsertPoint(Done);
   B.CreateRetVoid();
   return F;
+}
+
+/// The helper `ptr name(ptr shadow[, ptr primal])`: the shadow when it is
+/// null (\p Or: non-null), else the runtime's \p Runtime of (Or) primal
+/// or (strip) the shadow.
+Function *scratchHelper(Module &M, bool Or) {
+  StringRef Name = Or ? OrScratchName : "adcc.null.shadow.strip";
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  SmallVector<Type *, 2> Params{Ptr};
+  if (Or)
+    Params.push_back(Ptr);
+  auto *FTy = FunctionType::get(Ptr, Params, false);
+  auto *F = Function::Create(FTy, GlobalValue::PrivateLinkage, Name, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  FunctionCallee Runtime = M.getOrInsertFunction(
+      Or ? "adcc_null_shadow" : "adcc_null_shadow_strip",
+      FunctionType::get(Ptr, {Ptr}, false));
+  auto *Entry = BasicBlock::Create(C, "entry", F);
+  auto *Call = BasicBlock::Create(C, "call", F);
+  auto *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  Value *Shadow = F->getArg(0);
+  Value *IsNull = B.CreateIsNull(Shadow);
+  B.CreateCondBr(IsNull, Or ? Call : Done, Or ? Done : Call);
+  B.SetInsertPoint(Call);
+  Value *Got = B.CreateCall(Runtime, {Or ? F->getArg(1) : Shadow});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  PHINode *Phi = B.CreatePHI(Ptr, 2);
+  Phi->addIncoming(Shadow, Entry);
+  Phi->addIncoming(Got, Call);
+  B.CreateRet(Phi);
+  return F;
+}
+
+/// Whether scratch shadows can stand behind the null shadow \p Shadow: on
+/// the host (the runtime reserves the pages), in the default address space.
+bool scratchApplies(IRBuilder<> &B, Value *Shadow) {
+  const Triple &TT = B.GetInsertBlock()->getModule()->getTargetTriple();
+  return Shadow->getType()->isPointerTy() &&
+         Shadow->getType()->getPointerAddressSpace() == 0 && !TT.isNVPTX() &&
+         !TT.isAMDGPU() && !isa<ConstantPointerNull>(Shadow);
 }
 
 } // namespace
@@ -177,6 +224,40 @@ void guardedShadowClear(IRBuilder<> &B, Value *Dst, Value *Len) {
   Module &M = *B.GetInsertBlock()->getModule();
   B.CreateCall(helper(M, /*Copy=*/false),
                {Dst, B.CreateZExtOrTrunc(Len, B.getInt64Ty())});
+}
+
+Value *nullShadowOrScratch(IRBuilder<> &B, Value *Shadow, Value *Primal) {
+  if (!scratchApplies(B, Shadow) || isa<ConstantPointerNull>(Primal))
+    return Shadow;
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(scratchHelper(M, /*Or=*/true), {Shadow, Primal},
+                      Shadow->getName() + ".or.scratch");
+}
+
+Value *strippedNullShadow(IRBuilder<> &B, Value *Shadow) {
+  if (!scratchApplies(B, Shadow))
+    return Shadow;
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(scratchHelper(M, /*Or=*/false), {Shadow},
+                      Shadow->getName() + ".stripped");
+}
+
+bool usesNullShadowScratch(const Module &M) {
+  return M.getFunction(OrScratchName) != nullptr;
+}
+
+static CallInst *sessionCall(IRBuilder<> &B, StringRef Name) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(M.getOrInsertFunction(
+      Name, FunctionType::get(B.getVoidTy(), false)));
+}
+
+CallInst *enterNullShadowSession(IRBuilder<> &B) {
+  return sessionCall(B, "adcc_null_shadows_enter");
+}
+
+void leaveNullShadowSession(IRBuilder<> &B) {
+  sessionCall(B, "adcc_null_shadows_leave");
 }
 
 } // namespace adcore
