@@ -939,13 +939,17 @@ bool ForwardCallLowering::run() {
     Enter = enterNullShadowSession(B);
   if (!emitCall())
     return false;
-  IRBuilder<> After(Call.getNextNode());
-  if (Enter && usesNullShadowScratch(*Call.getModule()))
-    leaveNullShadowSession(After);
-  else if (Enter)
+  if (Enter && !usesNullShadowScratch(*Call.getModule())) {
     Enter->eraseFromParent();
-  for (Value *Shadow : Scratch)
-    endScratchShadow(After, Shadow);
+    Enter = nullptr;
+  }
+  if (Enter || !Scratch.empty()) {
+    IRBuilder<> After(Call.getNextNode());
+    if (Enter)
+      leaveNullShadowSession(After);
+    for (Value *Shadow : Scratch)
+      endScratchShadow(After, Shadow);
+  }
   Call.eraseFromParent();
   for (Instruction *I : MarkerLoads)
     if (I->use_empty())

@@ -99,6 +99,8 @@ constexpr const char *InactiveFunctionTable[] = {
     // their scratch shadows behind null shadow pointers (NullShadowGuards.h)
     "adcc_null_shadows_enter",
     "adcc_null_shadows_leave",
+    "adcc_null_shadow",
+    "adcc_null_shadow_strip",
 };
 
 // Functions by the start of their names: C++ library functions that only
