@@ -937,8 +937,11 @@ bool ForwardCallLowering::run() {
   if (SplitKind == Split::None && isa<CallInst>(Call) && !TT.isNVPTX() &&
       !TT.isAMDGPU())
     Enter = enterNullShadowSession(B);
-  if (!emitCall())
+  if (!emitCall()) {
+    if (Enter)
+      Enter->eraseFromParent();
     return false;
+  }
   if (Enter && !usesNullShadowScratch(*Call.getModule())) {
     Enter->eraseFromParent();
     Enter = nullptr;

@@ -117,13 +117,24 @@ Function *scratchHelper(Module &M, bool Or) {
   return F;
 }
 
+/// Whether \p M makes dense views (__enzyme_todense, requests/DenseViews.h):
+/// a pointer that may be a view must not reach a call (its accesses become
+/// calls of the view's functions, which the lowering must see).
+bool makesDenseViews(const Module &M) {
+  return any_of(M.functions(), [](const Function &F) {
+    return F.isDeclaration() && F.getName().contains("_todense");
+  });
+}
+
 /// Whether scratch shadows can stand behind the null shadow \p Shadow: on
 /// the host (the runtime reserves the pages), in the default address space.
 bool scratchApplies(IRBuilder<> &B, Value *Shadow) {
-  const Triple &TT = B.GetInsertBlock()->getModule()->getTargetTriple();
+  const Module &M = *B.GetInsertBlock()->getModule();
+  const Triple &TT = M.getTargetTriple();
   return Shadow->getType()->isPointerTy() &&
          Shadow->getType()->getPointerAddressSpace() == 0 && !TT.isNVPTX() &&
-         !TT.isAMDGPU() && !isa<ConstantPointerNull>(Shadow);
+         !TT.isAMDGPU() && !isa<ConstantPointerNull>(Shadow) &&
+         !makesDenseViews(M);
 }
 
 } // namespace
