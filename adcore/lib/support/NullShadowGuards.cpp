@@ -10,6 +10,7 @@
 #include "NullShadowGuards.h"
 
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -17,6 +18,7 @@ namespace adcore {
 namespace {
 
 constexpr const char *OrScratchName = "adcc.null.shadow.or.scratch";
+constexpr const char *StripName = "adcc.null.shadow.strip";
 
 /// A block of at least \p Bytes bytes aligned to \p A, named \p Prefix and
 /// its size: constant zeros, or (\p Sink) a block written and never read.
@@ -85,7 +87,7 @@ Function *helper(Module &M, bool Copy) {
 /// null (\p Or: non-null), else the runtime's \p Runtime of (Or) primal
 /// or (strip) the shadow.
 Function *scratchHelper(Module &M, bool Or) {
-  StringRef Name = Or ? OrScratchName : "adcc.null.shadow.strip";
+  StringRef Name = Or ? OrScratchName : StripName;
   if (Function *F = M.getFunction(Name))
     return F;
   LLVMContext &C = M.getContext();
@@ -96,6 +98,8 @@ Function *scratchHelper(Module &M, bool Or) {
   auto *FTy = FunctionType::get(Ptr, Params, false);
   auto *F = Function::Create(FTy, GlobalValue::PrivateLinkage, Name, M);
   F->addFnAttr(Attribute::NoUnwind);
+  // (A compare where the shadow is known: inlined.)
+  F->addFnAttr(Attribute::AlwaysInline);
   FunctionCallee Runtime = M.getOrInsertFunction(
       Or ? "adcc_null_shadow" : "adcc_null_shadow_strip",
       FunctionType::get(Ptr, {Ptr}, false));
@@ -122,7 +126,8 @@ Function *scratchHelper(Module &M, bool Or) {
 /// calls of the view's functions, which the lowering must see).
 bool makesDenseViews(const Module &M) {
   return any_of(M.functions(), [](const Function &F) {
-    return F.isDeclaration() && F.getName().contains("_todense");
+    return F.isDeclaration() && (F.getName().contains("_todense") ||
+                                 F.getName() == "adcc.no.primal.memory");
   });
 }
 
@@ -269,6 +274,24 @@ CallInst *enterNullShadowSession(IRBuilder<> &B) {
 
 void leaveNullShadowSession(IRBuilder<> &B) {
   sessionCall(B, "adcc_null_shadows_leave");
+}
+
+void inlineNullShadowHelpers(Module &M) {
+  for (StringRef Name : {StringRef(OrScratchName), StringRef(StripName)}) {
+    Function *F = M.getFunction(Name);
+    if (!F)
+      continue;
+    SmallVector<CallBase *, 16> Calls;
+    for (User *U : F->users())
+      if (auto *Call = dyn_cast<CallBase>(U); Call && Call->getCalledFunction() == F)
+        Calls.push_back(Call);
+    for (CallBase *Call : Calls) {
+      InlineFunctionInfo IFI;
+      InlineFunction(*Call, IFI);
+    }
+    if (F->use_empty())
+      F->eraseFromParent();
+  }
 }
 
 } // namespace adcore

@@ -59,6 +59,10 @@ llvm::Value *strippedNullShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow);
 /// Whether derivatives in \p M use nullShadowOrScratch: their requests
 /// enter a session (adcc_null_shadows_enter) and leave it when they return.
 bool usesNullShadowScratch(const llvm::Module &M);
+/// Inlines the helpers of nullShadowOrScratch and strippedNullShadow where
+/// the derivatives call them (once all are made: whether a session is
+/// needed is told by the helper's existence).
+void inlineNullShadowHelpers(llvm::Module &M);
 /// Emits at \p B the start and the end of such a session.
 llvm::CallInst *enterNullShadowSession(llvm::IRBuilder<> &B);
 void leaveNullShadowSession(llvm::IRBuilder<> &B);
