@@ -317,13 +317,14 @@ ADCC_RT_API void adcc_scratch_shadow_end(void *shadow);
 
 /* Null shadow pointers (a shadow struct the caller zeroed) within one
    derivative call: between enter and leave (nested: the outermost leave
-   releases), adcc_null_shadow gives the scratch shadow of `primal`, zero
-   where untouched, the same for the same address (NULL outside a session);
+   releases), adcc_null_shadow gives the scratch shadow of `primal` for
+   lane `lane` of a batched derivative (0 otherwise), zero where untouched,
+   the same for the same address and lane (NULL outside a session);
    adcc_null_shadow_strip gives NULL for such a scratch shadow, else its
    argument (what is stored back into the caller's shadow memory). */
 ADCC_RT_API void adcc_null_shadows_enter(void);
 ADCC_RT_API void adcc_null_shadows_leave(void);
-ADCC_RT_API void *adcc_null_shadow(const void *primal);
+ADCC_RT_API void *adcc_null_shadow(const void *primal, unsigned lane);
 ADCC_RT_API void *adcc_null_shadow_strip(void *shadow);
 
 /* Split forward mode (__enzyme_augmentfwd / __enzyme_fwdsplit): the

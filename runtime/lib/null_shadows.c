@@ -6,7 +6,8 @@
  * and reads back must meet, as it does through a real shadow: within the
  * call (a session, entered and left around it), a null shadow read from
  * memory is replaced by the scratch shadow of its primal address, the same
- * for the same primal address wherever it is read. The scratch is a large
+ * for the same primal address wherever it is read (per lane of a batched
+ * derivative). The scratch is a large
  * private anonymous mapping without backing (MAP_NORESERVE) around the
  * first primal address that needed one: untouched pages read as zero, the
  * derivative of data nobody gave a shadow. Later addresses within its
@@ -25,6 +26,7 @@
 
 typedef struct null_region {
   uintptr_t low, high; /* the primal addresses it covers: [low, high) */
+  unsigned lane;       /* of a batched derivative: each has its own */
   char *base;          /* the shadow of `low` */
   struct null_region *next;
 } null_region;
@@ -57,7 +59,7 @@ void adcc_null_shadows_leave(void) {
   }
 }
 
-static null_region *reserve(uintptr_t primal) {
+static null_region *reserve(uintptr_t primal, unsigned lane) {
   null_region *r = malloc(sizeof *r);
   if (!r)
     return NULL;
@@ -73,6 +75,7 @@ static null_region *reserve(uintptr_t primal) {
     if (base == MAP_FAILED)
       continue;
     r->low = low;
+    r->lane = lane;
     r->high = high;
     r->base = base;
     r->next = regions;
@@ -83,16 +86,16 @@ static null_region *reserve(uintptr_t primal) {
   return NULL;
 }
 
-void *adcc_null_shadow(const void *primal) {
+void *adcc_null_shadow(const void *primal, unsigned lane) {
   uintptr_t p = (uintptr_t)primal;
   if (depth == 0 || p == 0)
     return NULL;
   /* (The oldest region that covers it: the same one every time.) */
   null_region *found = NULL;
   for (null_region *r = regions; r; r = r->next)
-    if (p >= r->low && p < r->high)
+    if (r->lane == lane && p >= r->low && p < r->high)
       found = r;
-  if (!found && !(found = reserve(p))) {
+  if (!found && !(found = reserve(p, lane))) {
     adcc_rt_report("cannot reserve address space for the scratch shadow "
                    "behind a null shadow pointer (primal %p)",
                    primal);

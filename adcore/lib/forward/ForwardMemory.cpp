@@ -183,7 +183,7 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
     // (A null tangent pointer of a shadow struct the caller zeroed: the
     // scratch shadow of its primal address, where writes and reads meet.)
     if (I.getType()->isPointerTy() && nullable(&I))
-      return nullShadowOrScratch(B, S, &I);
+      return nullShadowOrScratch(B, S, &I, L);
     return static_cast<Value *>(S);
   }));
   return true;

@@ -307,7 +307,7 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       // (A null shadow pointer of a shadow struct the caller zeroed: the
       // scratch shadow of its primal address, where writes and reads meet.)
       shadows()[LI] = LI->getType()->isPointerTy() && nullable(LI)
-                          ? nullShadowOrScratch(AB, S, LI)
+                          ? nullShadowOrScratch(AB, S, LI, Lane)
                           : S;
     }
   } else if (auto *SI = dyn_cast<StoreInst>(&I)) {

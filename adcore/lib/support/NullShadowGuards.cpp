@@ -83,26 +83,31 @@ Function *helper(Module &M, bool Copy) {
   return F;
 }
 
-/// The helper `ptr name(ptr shadow[, ptr primal])`: the shadow when it is
-/// null (\p Or: non-null), else the runtime's \p Runtime of (Or) primal
-/// or (strip) the shadow.
+/// The helper `ptr name(ptr shadow[, ptr primal, i32 lane])`: the shadow
+/// where it is null (\p Or: non-null), else what the runtime gives for
+/// (Or) the primal and lane, or (strip) the shadow.
 Function *scratchHelper(Module &M, bool Or) {
   StringRef Name = Or ? OrScratchName : StripName;
   if (Function *F = M.getFunction(Name))
     return F;
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::getUnqual(C);
-  SmallVector<Type *, 2> Params{Ptr};
-  if (Or)
+  Type *I32 = Type::getInt32Ty(C);
+  SmallVector<Type *, 3> Params{Ptr};
+  if (Or) {
     Params.push_back(Ptr);
+    Params.push_back(I32);
+  }
   auto *FTy = FunctionType::get(Ptr, Params, false);
   auto *F = Function::Create(FTy, GlobalValue::PrivateLinkage, Name, M);
   F->addFnAttr(Attribute::NoUnwind);
   // (A compare where the shadow is known: inlined.)
   F->addFnAttr(Attribute::AlwaysInline);
-  FunctionCallee Runtime = M.getOrInsertFunction(
-      Or ? "adcc_null_shadow" : "adcc_null_shadow_strip",
-      FunctionType::get(Ptr, {Ptr}, false));
+  FunctionCallee Runtime =
+      Or ? M.getOrInsertFunction("adcc_null_shadow",
+                                 FunctionType::get(Ptr, {Ptr, I32}, false))
+         : M.getOrInsertFunction("adcc_null_shadow_strip",
+                                 FunctionType::get(Ptr, {Ptr}, false));
   auto *Entry = BasicBlock::Create(C, "entry", F);
   auto *Call = BasicBlock::Create(C, "call", F);
   auto *Done = BasicBlock::Create(C, "done", F);
@@ -111,7 +116,8 @@ Function *scratchHelper(Module &M, bool Or) {
   Value *IsNull = B.CreateIsNull(Shadow);
   B.CreateCondBr(IsNull, Or ? Call : Done, Or ? Done : Call);
   B.SetInsertPoint(Call);
-  Value *Got = B.CreateCall(Runtime, {Or ? F->getArg(1) : Shadow});
+  Value *Got = Or ? B.CreateCall(Runtime, {F->getArg(1), F->getArg(2)})
+                 : B.CreateCall(Runtime, {Shadow});
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
   PHINode *Phi = B.CreatePHI(Ptr, 2);
@@ -242,11 +248,13 @@ void guardedShadowClear(IRBuilder<> &B, Value *Dst, Value *Len) {
                {Dst, B.CreateZExtOrTrunc(Len, B.getInt64Ty())});
 }
 
-Value *nullShadowOrScratch(IRBuilder<> &B, Value *Shadow, Value *Primal) {
+Value *nullShadowOrScratch(IRBuilder<> &B, Value *Shadow, Value *Primal,
+                           unsigned Lane) {
   if (!scratchApplies(B, Shadow) || isa<ConstantPointerNull>(Primal))
     return Shadow;
   Module &M = *B.GetInsertBlock()->getModule();
-  return B.CreateCall(scratchHelper(M, /*Or=*/true), {Shadow, Primal},
+  return B.CreateCall(scratchHelper(M, /*Or=*/true),
+                      {Shadow, Primal, B.getInt32(Lane)},
                       Shadow->getName() + ".or.scratch");
 }
 

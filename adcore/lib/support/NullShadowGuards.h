@@ -50,8 +50,10 @@ llvm::Value *guardedWriteAddress(llvm::IRBuilder<> &B, llvm::Value *Addr,
 /// what a derivative call writes through it and reads back meets, as
 /// through a real shadow. Null again outside a call that enters a session
 /// (nullShadowSessions), and on GPUs.
+/// \p Lane: of a batched derivative, whose lanes get scratch shadows of
+/// their own.
 llvm::Value *nullShadowOrScratch(llvm::IRBuilder<> &B, llvm::Value *Shadow,
-                                 llvm::Value *Primal);
+                                 llvm::Value *Primal, unsigned Lane);
 /// \p Shadow, or null where it is a scratch shadow of nullShadowOrScratch:
 /// the shadow to store into memory (the caller's shadow struct keeps its
 /// null pointer).
