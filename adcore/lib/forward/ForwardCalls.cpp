@@ -11,6 +11,7 @@
 #include "rules/CheckpointRuntime.h"
 #include "analysis/PackedFloatResults.h"
 #include "support/CallSites.h"
+#include "support/NullShadowGuards.h"
 #include "support/ScratchShadows.h"
 #include "ForwardEmitter.h"
 #include "prepare/Prepare.h"
@@ -102,6 +103,18 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
                              "declare the function type noexcept");
   if (!Callee)
     return emitIndirectCall(Call);
+  // (The scratch shadow behind a null shadow pointer, in a reverse sweep
+  // differentiated again: its tangent is the tangent of the shadow, or
+  // where that is null the scratch shadow of its own address.)
+  if (isNullShadowScratch(*Callee)) {
+    if (Width != 1)
+      return unsupported(Call, "batched forward mode over reverse mode");
+    Value *T = tangentOrNull(Call.getArgOperand(0));
+    setTangent(&Call, nullShadowOrScratch(
+                          B, T ? T : Constant::getNullValue(Call.getType()),
+                          &Call, 0));
+    return true;
+  }
   const CustomRules &Rules = Ctx.rules();
   if (Rules.isInactive(Callee))
     return true;

@@ -144,8 +144,7 @@ bool scratchApplies(IRBuilder<> &B, Value *Shadow) {
   const Triple &TT = M.getTargetTriple();
   return Shadow->getType()->isPointerTy() &&
          Shadow->getType()->getPointerAddressSpace() == 0 && !TT.isNVPTX() &&
-         !TT.isAMDGPU() && !isa<ConstantPointerNull>(Shadow) &&
-         !makesDenseViews(M);
+         !TT.isAMDGPU() && !makesDenseViews(M);
 }
 
 } // namespace
@@ -259,11 +258,15 @@ Value *nullShadowOrScratch(IRBuilder<> &B, Value *Shadow, Value *Primal,
 }
 
 Value *strippedNullShadow(IRBuilder<> &B, Value *Shadow) {
-  if (!scratchApplies(B, Shadow))
+  if (!scratchApplies(B, Shadow) || isa<ConstantPointerNull>(Shadow))
     return Shadow;
   Module &M = *B.GetInsertBlock()->getModule();
   return B.CreateCall(scratchHelper(M, /*Or=*/false), {Shadow},
                       Shadow->getName() + ".stripped");
+}
+
+bool isNullShadowScratch(const Function &F) {
+  return F.getName() == OrScratchName;
 }
 
 bool usesNullShadowScratch(const Module &M) {

@@ -54,6 +54,10 @@ llvm::Value *guardedWriteAddress(llvm::IRBuilder<> &B, llvm::Value *Addr,
 /// their own.
 llvm::Value *nullShadowOrScratch(llvm::IRBuilder<> &B, llvm::Value *Shadow,
                                  llvm::Value *Primal, unsigned Lane);
+/// Whether \p F is the helper nullShadowOrScratch calls: differentiated
+/// again (forward mode over a reverse sweep), the tangent of its result is
+/// nullShadowOrScratch of the shadow's tangent and the result.
+bool isNullShadowScratch(const llvm::Function &F);
 /// \p Shadow, or null where it is a scratch shadow of nullShadowOrScratch:
 /// the shadow to store into memory (the caller's shadow struct keeps its
 /// null pointer).
