@@ -106,13 +106,17 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
   // (The scratch shadow behind a null shadow pointer, in a reverse sweep
   // differentiated again: its tangent is the tangent of the shadow, or
   // where that is null the scratch shadow of its own address.)
-  if (isNullShadowScratch(*Callee)) {
+  // And a shadow stored back: the tangent of the shadow, stripped the same
+  // way (a real shadow's tangent is kept).
+  if (isNullShadowScratch(*Callee) || isNullShadowStrip(*Callee)) {
     if (Width != 1)
       return unsupported(Call, "batched forward mode over reverse mode");
     Value *T = tangentOrNull(Call.getArgOperand(0));
-    setTangent(&Call, nullShadowOrScratch(
-                          B, T ? T : Constant::getNullValue(Call.getType()),
-                          &Call, 0));
+    if (!T)
+      T = Constant::getNullValue(Call.getType());
+    setTangent(&Call, isNullShadowStrip(*Callee)
+                          ? strippedNullShadow(B, T)
+                          : nullShadowOrScratch(B, T, &Call, 0));
     return true;
   }
   const CustomRules &Rules = Ctx.rules();

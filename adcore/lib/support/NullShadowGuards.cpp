@@ -269,6 +269,8 @@ bool isNullShadowScratch(const Function &F) {
   return F.getName() == OrScratchName;
 }
 
+bool isNullShadowStrip(const Function &F) { return F.getName() == StripName; }
+
 bool usesNullShadowScratch(const Module &M) {
   return M.getFunction(OrScratchName) != nullptr;
 }

@@ -58,6 +58,9 @@ llvm::Value *nullShadowOrScratch(llvm::IRBuilder<> &B, llvm::Value *Shadow,
 /// again (forward mode over a reverse sweep), the tangent of its result is
 /// nullShadowOrScratch of the shadow's tangent and the result.
 bool isNullShadowScratch(const llvm::Function &F);
+/// Whether \p F is the helper strippedNullShadow calls: differentiated
+/// again, the tangent of its result is the stripped tangent of the shadow.
+bool isNullShadowStrip(const llvm::Function &F);
 /// \p Shadow, or null where it is a scratch shadow of nullShadowOrScratch:
 /// the shadow to store into memory (the caller's shadow struct keeps its
 /// null pointer).
