@@ -172,11 +172,20 @@ static void check_forward_over_reverse(void) {
               1e-6);
 }
 
+/* Reverse over reverse: the same second derivative. */
+static void check_reverse_over_reverse(void) {
+  const double x = -0.8, k = 0.6;
+  double d2 = __enzyme_autodiff((void *)gradient_of_write_read, enzyme_out, x,
+                                enzyme_const, k);
+  CHECK_CLOSE(d2, 2 * k, 1e-12);
+}
+
 int main(void) {
   check_write_read();
   check_array_loop();
   check_two_pointers();
   check_read_then_write();
   check_forward_over_reverse();
+  check_reverse_over_reverse();
   return check_finish();
 }
