@@ -117,7 +117,7 @@ Function *scratchHelper(Module &M, bool Or) {
   B.CreateCondBr(IsNull, Or ? Call : Done, Or ? Done : Call);
   B.SetInsertPoint(Call);
   Value *Got = Or ? B.CreateCall(Runtime, {F->getArg(1), F->getArg(2)})
-                 : B.CreateCall(Runtime, {Shadow});
+                  : B.CreateCall(Runtime, {Shadow});
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
   PHINode *Phi = B.CreatePHI(Ptr, 2);
@@ -277,8 +277,8 @@ bool usesNullShadowScratch(const Module &M) {
 
 static CallInst *sessionCall(IRBuilder<> &B, StringRef Name) {
   Module &M = *B.GetInsertBlock()->getModule();
-  return B.CreateCall(M.getOrInsertFunction(
-      Name, FunctionType::get(B.getVoidTy(), false)));
+  return B.CreateCall(
+      M.getOrInsertFunction(Name, FunctionType::get(B.getVoidTy(), false)));
 }
 
 CallInst *enterNullShadowSession(IRBuilder<> &B) {
@@ -296,7 +296,8 @@ void inlineNullShadowHelpers(Module &M) {
       continue;
     SmallVector<CallBase *, 16> Calls;
     for (User *U : F->users())
-      if (auto *Call = dyn_cast<CallBase>(U); Call && Call->getCalledFunction() == F)
+      if (auto *Call = dyn_cast<CallBase>(U);
+          Call && Call->getCalledFunction() == F)
         Calls.push_back(Call);
     for (CallBase *Call : Calls) {
       InlineFunctionInfo IFI;
