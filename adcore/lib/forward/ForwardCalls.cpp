@@ -104,19 +104,23 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
   if (!Callee)
     return emitIndirectCall(Call);
   // (The scratch shadow behind a null shadow pointer, in a reverse sweep
-  // differentiated again: its tangent is the tangent of the shadow, or
-  // where that is null the scratch shadow of its own address.)
-  // And a shadow stored back: the tangent of the shadow, stripped the same
-  // way (a real shadow's tangent is kept).
+  // differentiated again: where the shadow was null, the tangent of the
+  // scratch is the scratch shadow of the scratch's own address, else the
+  // shadow's tangent. A shadow stored back: null where it was stripped,
+  // else the shadow's tangent.)
   if (isNullShadowScratch(*Callee) || isNullShadowStrip(*Callee)) {
     if (Width != 1)
       return unsupported(Call, "batched forward mode over reverse mode");
+    Value *Null = Constant::getNullValue(Call.getType());
     Value *T = tangentOrNull(Call.getArgOperand(0));
     if (!T)
-      T = Constant::getNullValue(Call.getType());
-    setTangent(&Call, isNullShadowStrip(*Callee)
-                          ? strippedNullShadow(B, T)
-                          : nullShadowOrScratch(B, T, &Call, 0));
+      T = Null;
+    if (isNullShadowStrip(*Callee))
+      setTangent(&Call, B.CreateSelect(B.CreateIsNull(&Call), Null, T));
+    else
+      setTangent(&Call, B.CreateSelect(
+                            B.CreateIsNull(Call.getArgOperand(0)),
+                            nullShadowOrScratch(B, Null, &Call, 0), T));
     return true;
   }
   const CustomRules &Rules = Ctx.rules();
