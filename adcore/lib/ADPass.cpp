@@ -5,6 +5,7 @@
 #include "CheckpointedCalls.h"
 #include "support/CallSites.h"
 #include "support/MemoryScopes.h"
+#include "support/NullShadowGuards.h"
 #include "adcore/CrossTU.h"
 #include "rules/CustomRules.h"
 #include "requests/DenseViews.h"
@@ -357,6 +358,7 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   // (Enzyme's __enzyme_iter(n, step) is n where no derivative advanced it.)
   lowerEnzymeIterations(M);
   dropUnusedMarkers(M);
+  inlineNullShadowHelpers(M);
   if (!Ctx.hadError())
     finishGenerated(Ctx, Level);
   if (isDeviceModule(M) && !Ctx.hadError())

@@ -323,6 +323,18 @@ ADCC_RT_API void *adcc_runtime_activity_begin(const void *primal,
 ADCC_RT_API void adcc_runtime_activity_end(const void *primal, void *given,
                                            void *passed);
 
+/* Null shadow pointers (a shadow struct the caller zeroed) within one
+   derivative call: between enter and leave (nested: the outermost leave
+   releases), adcc_null_shadow gives the scratch shadow of `primal` for
+   lane `lane` of a batched derivative (0 otherwise), zero where untouched,
+   the same for the same address and lane (NULL outside a session);
+   adcc_null_shadow_strip gives NULL for such a scratch shadow, else its
+   argument (what is stored back into the caller's shadow memory). */
+ADCC_RT_API void adcc_null_shadows_enter(void);
+ADCC_RT_API void adcc_null_shadows_leave(void);
+ADCC_RT_API void *adcc_null_shadow(const void *primal, unsigned lane);
+ADCC_RT_API void *adcc_null_shadow_strip(void *shadow);
+
 /* Split forward mode (__enzyme_augmentfwd / __enzyme_fwdsplit): the
    records of an augmented sweep, read back in the order they were written.
    new makes them (tagged "function:activities:width"); write and read give

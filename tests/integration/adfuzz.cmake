@@ -62,6 +62,14 @@ set(ADCC_ADFUZZ_SEEDS_V12 "1 6 8 14 15")
 # wrong gradients at -O2 before the fix of 2026-12-06, the callee's records
 # kept in one frame slot for every iteration)
 set(ADCC_ADFUZZ_SEEDS_V13 "42 72 88 144 15 98")
+# (version 14: a struct argument whose shadow the caller zeroes, the data
+# behind its null shadow pointer overwritten and read back; before the fix
+# of 2026-12-06 4 5 12 gave wrong gradients at -O0 (the write went to a
+# sink), 5 also shared one scratch between the lanes of batched forward
+# mode, 11 and 30 crashed at -O2 in forward over reverse; 36 and 89 (no such
+# struct: a pointer table mixing constant and duplicated rows) lost second
+# derivatives through a stored shadow pointer)
+set(ADCC_ADFUZZ_SEEDS_V14 "4 5 11 12 30 36 89")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -89,10 +97,11 @@ adcc_adfuzz_test(adfuzz-fixed-v10 10 "${ADCC_ADFUZZ_SEEDS_V10}")
 adcc_adfuzz_test(adfuzz-fixed-v11 11 "${ADCC_ADFUZZ_SEEDS_V11}")
 adcc_adfuzz_test(adfuzz-fixed-v12 12 "${ADCC_ADFUZZ_SEEDS_V12}")
 adcc_adfuzz_test(adfuzz-fixed-v13 13 "${ADCC_ADFUZZ_SEEDS_V13}")
+adcc_adfuzz_test(adfuzz-fixed-v14 14 "${ADCC_ADFUZZ_SEEDS_V14}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
   adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11
-  adfuzz-fixed-v12 adfuzz-fixed-v13
+  adfuzz-fixed-v12 adfuzz-fixed-v13 adfuzz-fixed-v14
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

@@ -9,7 +9,10 @@ GENERATOR_VERSION below), that checks adcc's derivatives of a random function
     static double f(double *x, double s, int n, double *out)   (or void)
 
 (since version 6 sometimes with a fifth parameter double *st, a constant
-state passed enzyme_const that f overwrites and reads back)
+state passed enzyme_const that f overwrites and reads back; since version
+14 sometimes with a last parameter struct adfz_ws *ws, passed enzyme_dup
+with a shadow struct the caller zeroes, whose pointer's data f overwrites
+with values that have derivatives and reads back)
 against each other and against central finite differences. The function
 mixes straight-line arithmetic with math functions on safe domains, loops
 with constant, int-argument and data-dependent trip counts, branches, local
@@ -53,7 +56,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 13
+GENERATOR_VERSION = 14
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -153,6 +156,9 @@ class Gen:
         # version 13
         self.loop_helper = None   # a noinline function called in do-while
                                   # loops (made at its first call)
+        # version 14
+        self.nws = 0              # length of ws->p, data behind a null
+                                  # shadow pointer (a zeroed shadow struct)
 
     # -- randomness (only random() so that sequences are version-stable) --
     def rand(self):
@@ -1462,6 +1468,12 @@ class Gen:
             self.features.add("const-state")
             if self.chance(0.5):
                 self.gen_state_helper()
+        ws0, wsk = [], 1.0
+        if self.version >= 14 and self.chance(0.4):
+            self.nws = self.randint(2, 4)
+            ws0 = [self.uniform(-1, 1) for _ in range(self.nws)]
+            wsk = self.uniform(0.5, 1.5)
+            self.features.add("zeroed-shadow-struct")
 
         sc = Scope()
         xcap = 20.0 if inplace_x else 1.5
@@ -1474,6 +1486,15 @@ class Gen:
             sc.scalars.append(("st[%d]" % k, STATE_CAP, True))
         self.heap_live = []
         lines = []
+        if self.nws:
+            # (version 14) the data behind ws's null shadow pointer: read as
+            # given (no derivative), overwritten with values that have
+            # derivatives, read back (by later statements and the outputs)
+            sc.scalars.append(("ws->k", 1.5, False))
+            for k in range(self.nws):
+                e = self.squash(self.expr(sc, 2), STATE_CAP)
+                self.emit(lines, 1, "ws->p[%d] = %s;" % (k, e.code))
+            sc.arrays.append(Arr("ws->p", self.nws, STATE_CAP, True))
         if inplace_x:
             self.features.add("inplace-x")
         top = Ctx(0, False, 0)
@@ -1546,6 +1567,8 @@ class Gen:
         xdecl = "double *x" if inplace_x else "const double *x"
         rtype = "double" if ret else "void"
         stdecl = ", double *st" if self.nst else ""
+        if self.nws:
+            stdecl += ", struct adfz_ws *ws"
         body = ["static %s f(%s, double s, int n, double *out%s) {" % (
             rtype, xdecl, stdecl)]
         body.extend(lines)
@@ -1594,6 +1617,13 @@ class Gen:
                 nst=max(self.nst, 1), has_st=int(self.nst > 0),
                 st0=", ".join(repr(v) for v in st0) or "0")
             for old, new in STATE_CALLS:
+                assert old in main
+                main = main.replace(old, new)
+        if self.version >= 14:
+            globals_v5 += ZEROED_V14.format(
+                nws=max(self.nws, 1), has_ws=int(self.nws > 0),
+                ws0=", ".join(repr(v) for v in ws0) or "0", wsk=repr(wsk))
+            for old, new in ZEROED_CALLS:
                 assert old in main
                 main = main.replace(old, new)
 
@@ -1694,6 +1724,59 @@ static double *adfz_st_fresh(void) {{
 #define ST_DUP
 #endif
 """
+
+# version 14: a struct holding a pointer to data f overwrites and reads back,
+# passed enzyme_dup with a shadow the caller zeroes (a zero-initialized
+# global; in the Hessian's inner gradient a local `= {0}`): the shadow's
+# pointer is null where the primal's points at data. What f writes there
+# and reads back keeps its derivative (a scratch shadow of the primal
+# address within the call: lost at -O0 until 2026-12-06); the data as
+# given has none. Every call starts from WS0 (a fresh copy).
+ZEROED_V14 = """\
+/* the struct whose shadow the caller zeroes (none if HAS_WS is 0) */
+#define HAS_WS {has_ws}
+#define NWS {nws}
+static const double WS0[NWS] = {{{ws0}}};
+#if HAS_WS
+struct adfz_ws {{
+  double *p;
+  double k;
+}};
+static double adfz_ws_buf[NWS];
+static struct adfz_ws adfz_ws_prim;
+static struct adfz_ws adfz_dws, adfz_dws2; /* zero: null shadow pointers */
+static struct adfz_ws *adfz_ws_fresh(void) {{
+  memcpy(adfz_ws_buf, WS0, sizeof adfz_ws_buf);
+  adfz_ws_prim.p = adfz_ws_buf;
+  adfz_ws_prim.k = {wsk};
+  return &adfz_ws_prim;
+}}
+#define WS_ARG , adfz_ws_fresh()
+/* (ws->k's shadow is zero in each call: not a seed of forward mode) */
+#define WS_DUP , enzyme_dup, adfz_ws_fresh(), (adfz_dws.k = 0, &adfz_dws)
+#define WS_DUP2 , enzyme_dup, adfz_ws_fresh(), (adfz_dws.k = 0, &adfz_dws), \\
+  (adfz_dws2.k = 0, &adfz_dws2)
+#define WS_LOCALS double ws_b[NWS]; memcpy(ws_b, WS0, sizeof ws_b); \\
+  struct adfz_ws ws_l = {{ws_b, {wsk}}}, dws_l = {{0}};
+#define WS_DUPL , enzyme_dup, &ws_l, &dws_l
+#else
+#define WS_ARG
+#define WS_DUP
+#define WS_DUP2
+#define WS_LOCALS
+#define WS_DUPL
+#endif
+"""
+
+# (old, new): the calls of f in MAIN_TEMPLATE after STATE_CALLS, with ws
+ZEROED_CALLS = [
+    ("ob ST_ARG);", "ob ST_ARG WS_ARG);"),
+    ("dob ST_DUP);", "dob ST_DUP WS_DUPL);"),
+    ("dob ST_CONST);", "dob ST_CONST WS_DUP);"),
+    ("dob ST_CONST));", "dob ST_CONST WS_DUP));"),
+    ("dob1 ST_CONST);", "dob1 ST_CONST WS_DUP2);"),
+    ("  ST_LOCALS\n", "  ST_LOCALS\n  WS_LOCALS\n"),
+]
 
 # (old, new): the calls of f in MAIN_TEMPLATE, with the state (version 6)
 # (version 8) structs whose copies carry pointers' shadows

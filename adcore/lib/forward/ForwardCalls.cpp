@@ -11,6 +11,7 @@
 #include "rules/CheckpointRuntime.h"
 #include "analysis/PackedFloatResults.h"
 #include "support/CallSites.h"
+#include "support/NullShadowGuards.h"
 #include "support/ScratchShadows.h"
 #include "ForwardEmitter.h"
 #include "prepare/Prepare.h"
@@ -102,6 +103,26 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
                              "declare the function type noexcept");
   if (!Callee)
     return emitIndirectCall(Call);
+  // (The scratch shadow behind a null shadow pointer, in a reverse sweep
+  // differentiated again: where the shadow was null, the tangent of the
+  // scratch is the scratch shadow of the scratch's own address, else the
+  // shadow's tangent. A shadow stored back: null where it was stripped,
+  // else the shadow's tangent.)
+  if (isNullShadowScratch(*Callee) || isNullShadowStrip(*Callee)) {
+    if (Width != 1)
+      return unsupported(Call, "batched forward mode over reverse mode");
+    Value *Null = Constant::getNullValue(Call.getType());
+    Value *T = tangentOrNull(Call.getArgOperand(0));
+    if (!T)
+      T = Null;
+    if (isNullShadowStrip(*Callee))
+      setTangent(&Call, B.CreateSelect(B.CreateIsNull(&Call), Null, T));
+    else
+      setTangent(&Call, B.CreateSelect(
+                            B.CreateIsNull(Call.getArgOperand(0)),
+                            nullShadowOrScratch(B, Null, &Call, 0), T));
+    return true;
+  }
   const CustomRules &Rules = Ctx.rules();
   if (Rules.isInactive(Callee))
     return true;

@@ -180,7 +180,11 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
     S->setOrdering(I.getOrdering());
     S->setSyncScopeID(I.getSyncScopeID());
     tagShadowAccess(I, *S, L);
-    return S;
+    // (A null tangent pointer of a shadow struct the caller zeroed: the
+    // scratch shadow of its primal address, where writes and reads meet.)
+    if (I.getType()->isPointerTy() && nullable(&I))
+      return nullShadowOrScratch(B, S, &I, L);
+    return static_cast<Value *>(S);
   }));
   return true;
 }
@@ -237,6 +241,9 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
       shadowAlign(I.getModule()->getDataLayout(), V->getType(), I.getAlign());
   for (unsigned L = 0; L < Width; ++L) {
     Value *Shadow = TV ? lane(TV, L) : Constant::getNullValue(V->getType());
+    // (Not a scratch shadow: the shadow memory keeps its null pointer.)
+    if (TV && V->getType()->isPointerTy() && nullable(V))
+      Shadow = strippedNullShadow(B, Shadow);
     // (Through a tangent that may be null: into a sink.)
     Value *To = nullable(I.getPointerOperand())
                     ? guardedWriteAddress(B, lane(SP, L), V->getType(), ShadowA)

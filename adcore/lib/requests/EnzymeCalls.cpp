@@ -8,6 +8,7 @@
 #include "support/CallSites.h"
 #include "RequestMarkers.h"
 #include "RequestValueTypes.h"
+#include "support/NullShadowGuards.h"
 #include "support/ScratchShadows.h"
 #include "SplitResults.h"
 #include "device/DeviceCode.h"
@@ -444,10 +445,27 @@ bool EnzymeCallLowering::run() {
                  "pointer parameter (enzyme_dup) and seed its shadow; "
                  "enzyme_const_return if the result carries no derivative");
   SmallVector<Value *, 2> Scratch = addScratchShadows();
-  if (!emitCall())
+  // (Null shadow pointers the derivative replaces with scratch shadows
+  // live as long as the call: NullShadowGuards.h. Not in split mode, whose
+  // sweeps run apart.)
+  const Triple &TT = Call.getModule()->getTargetTriple();
+  CallInst *Enter = nullptr;
+  if (SplitKind == Split::None && isa<CallInst>(Call) && !TT.isNVPTX() &&
+      !TT.isAMDGPU())
+    Enter = enterNullShadowSession(B);
+  if (!emitCall()) {
+    if (Enter)
+      Enter->eraseFromParent();
     return false;
-  if (!Scratch.empty() || !ActivityShadows.empty()) {
+  }
+  if (Enter && !usesNullShadowScratch(*Call.getModule())) {
+    Enter->eraseFromParent();
+    Enter = nullptr;
+  }
+  if (Enter || !Scratch.empty() || !ActivityShadows.empty()) {
     IRBuilder<> After(Call.getNextNode());
+    if (Enter)
+      leaveNullShadowSession(After);
     for (Value *Shadow : Scratch)
       endScratchShadow(After, Shadow);
     for (const ActivityShadow &S : reverse(ActivityShadows))

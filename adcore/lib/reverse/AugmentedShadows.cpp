@@ -304,7 +304,11 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       LoadInst *S = AB.CreateAlignedLoad(LI->getType(), SP, LoadA,
                                          LI->getName() + ".shadow");
       tagMemoryClass(*S, MemoryClass::Shadow);
-      shadows()[LI] = S;
+      // (A null shadow pointer of a shadow struct the caller zeroed: the
+      // scratch shadow of its primal address, where writes and reads meet.)
+      shadows()[LI] = LI->getType()->isPointerTy() && nullable(LI)
+                          ? nullShadowOrScratch(AB, S, LI, Lane)
+                          : S;
     }
   } else if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *SP = shadowOrNull(SI->getPointerOperand());
@@ -398,7 +402,11 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       if (LoadInst *Base = recordedBase(SI->getPointerOperand()))
         SP = guardRecorded(AB, SI->getPointerOperand(), SP, shadowOrNull(Base),
                            DL.getTypeStoreSize(V->getType()), false, IsNull);
-      tagMemoryClass(*AB.CreateAlignedStore(shadowOrZero(V), SP, StoreA),
+      // (Not a scratch shadow: the shadow memory keeps its null pointer.)
+      Value *Stored = shadowOrZero(V);
+      if (V->getType()->isPointerTy() && nullable(V))
+        Stored = strippedNullShadow(AB, Stored);
+      tagMemoryClass(*AB.CreateAlignedStore(Stored, SP, StoreA),
                      MemoryClass::Shadow);
     }
   } else if (auto *MT = dyn_cast<MemTransferInst>(&I)) {

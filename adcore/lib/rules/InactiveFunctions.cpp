@@ -98,6 +98,11 @@ constexpr const char *InactiveFunctionTable[] = {
     "adcc_scratch_shadow_end",
     "adcc_runtime_activity_begin",
     "adcc_runtime_activity_end",
+    // their scratch shadows behind null shadow pointers (NullShadowGuards.h)
+    "adcc_null_shadows_enter",
+    "adcc_null_shadows_leave",
+    "adcc_null_shadow",
+    "adcc_null_shadow_strip",
 };
 
 // Functions by the start of their names: C++ library functions that only

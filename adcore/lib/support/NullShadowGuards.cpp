@@ -10,11 +10,15 @@
 #include "NullShadowGuards.h"
 
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
 namespace adcore {
 namespace {
+
+constexpr const char *OrScratchName = "adcc.null.shadow.or.scratch";
+constexpr const char *StripName = "adcc.null.shadow.strip";
 
 /// A block of at least \p Bytes bytes aligned to \p A, named \p Prefix and
 /// its size: constant zeros, or (\p Sink) a block written and never read.
@@ -77,6 +81,74 @@ Function *helper(Module &M, bool Copy) {
   B.SetInsertPoint(Done);
   B.CreateRetVoid();
   return F;
+}
+
+/// The helper `ptr name(ptr shadow[, ptr primal, i32 lane])`: the shadow
+/// where it is null (\p Or: non-null), else what the runtime gives for
+/// (Or) the primal and lane, or (strip) the shadow.
+Function *scratchHelper(Module &M, bool Or) {
+  StringRef Name = Or ? OrScratchName : StripName;
+  if (Function *F = M.getFunction(Name))
+    return F;
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C);
+  Type *I32 = Type::getInt32Ty(C);
+  SmallVector<Type *, 3> Params{Ptr};
+  if (Or) {
+    Params.push_back(Ptr);
+    Params.push_back(I32);
+  }
+  auto *FTy = FunctionType::get(Ptr, Params, false);
+  auto *F = Function::Create(FTy, GlobalValue::PrivateLinkage, Name, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  // (A compare where the shadow is known: inlined.)
+  F->addFnAttr(Attribute::AlwaysInline);
+  FunctionCallee Runtime =
+      Or ? M.getOrInsertFunction("adcc_null_shadow",
+                                 FunctionType::get(Ptr, {Ptr, I32}, false))
+         : M.getOrInsertFunction("adcc_null_shadow_strip",
+                                 FunctionType::get(Ptr, {Ptr}, false));
+  auto *Entry = BasicBlock::Create(C, "entry", F);
+  auto *Call = BasicBlock::Create(C, "call", F);
+  auto *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  Value *Shadow = F->getArg(0);
+  Value *IsNull = B.CreateIsNull(Shadow);
+  B.CreateCondBr(IsNull, Or ? Call : Done, Or ? Done : Call);
+  B.SetInsertPoint(Call);
+  Value *Got = Or ? B.CreateCall(Runtime, {F->getArg(1), F->getArg(2)})
+                  : B.CreateCall(Runtime, {Shadow});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  PHINode *Phi = B.CreatePHI(Ptr, 2);
+  Phi->addIncoming(Shadow, Entry);
+  Phi->addIncoming(Got, Call);
+  B.CreateRet(Phi);
+  return F;
+}
+
+/// Whether \p M makes dense views (__enzyme_todense, requests/DenseViews.h):
+/// a pointer that may be a view must not reach a call (its accesses become
+/// calls of the view's functions, which the lowering must see); or runs
+/// checkpointed loops (CheckpointedCalls.h), whose steps' derivatives,
+/// rerun from snapshots and differentiated again, keep the guards alone
+/// (with scratch shadows their Hessians were wrong: e2e checkpoint_hvp.c).
+bool scratchExcluded(const Module &M) {
+  return any_of(M.functions(), [](const Function &F) {
+    return F.isDeclaration() && (F.getName().contains("_todense") ||
+                                 F.getName() == "adcc.no.primal.memory" ||
+                                 F.getName().starts_with("adcc_checkpointed"));
+  });
+}
+
+/// Whether scratch shadows can stand behind the null shadow \p Shadow: on
+/// the host (the runtime reserves the pages), in the default address space.
+bool scratchApplies(IRBuilder<> &B, Value *Shadow) {
+  const Module &M = *B.GetInsertBlock()->getModule();
+  const Triple &TT = M.getTargetTriple();
+  return Shadow->getType()->isPointerTy() &&
+         Shadow->getType()->getPointerAddressSpace() == 0 && !TT.isNVPTX() &&
+         !TT.isAMDGPU() && !scratchExcluded(M);
 }
 
 } // namespace
@@ -177,6 +249,67 @@ void guardedShadowClear(IRBuilder<> &B, Value *Dst, Value *Len) {
   Module &M = *B.GetInsertBlock()->getModule();
   B.CreateCall(helper(M, /*Copy=*/false),
                {Dst, B.CreateZExtOrTrunc(Len, B.getInt64Ty())});
+}
+
+Value *nullShadowOrScratch(IRBuilder<> &B, Value *Shadow, Value *Primal,
+                           unsigned Lane) {
+  if (!scratchApplies(B, Shadow) || isa<ConstantPointerNull>(Primal))
+    return Shadow;
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(scratchHelper(M, /*Or=*/true),
+                      {Shadow, Primal, B.getInt32(Lane)},
+                      Shadow->getName() + ".or.scratch");
+}
+
+Value *strippedNullShadow(IRBuilder<> &B, Value *Shadow) {
+  if (!scratchApplies(B, Shadow) || isa<ConstantPointerNull>(Shadow))
+    return Shadow;
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(scratchHelper(M, /*Or=*/false), {Shadow},
+                      Shadow->getName() + ".stripped");
+}
+
+bool isNullShadowScratch(const Function &F) {
+  return F.getName() == OrScratchName;
+}
+
+bool isNullShadowStrip(const Function &F) { return F.getName() == StripName; }
+
+bool usesNullShadowScratch(const Module &M) {
+  return M.getFunction(OrScratchName) != nullptr;
+}
+
+static CallInst *sessionCall(IRBuilder<> &B, StringRef Name) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(
+      M.getOrInsertFunction(Name, FunctionType::get(B.getVoidTy(), false)));
+}
+
+CallInst *enterNullShadowSession(IRBuilder<> &B) {
+  return sessionCall(B, "adcc_null_shadows_enter");
+}
+
+void leaveNullShadowSession(IRBuilder<> &B) {
+  sessionCall(B, "adcc_null_shadows_leave");
+}
+
+void inlineNullShadowHelpers(Module &M) {
+  for (StringRef Name : {StringRef(OrScratchName), StringRef(StripName)}) {
+    Function *F = M.getFunction(Name);
+    if (!F)
+      continue;
+    SmallVector<CallBase *, 16> Calls;
+    for (User *U : F->users())
+      if (auto *Call = dyn_cast<CallBase>(U);
+          Call && Call->getCalledFunction() == F)
+        Calls.push_back(Call);
+    for (CallBase *Call : Calls) {
+      InlineFunctionInfo IFI;
+      InlineFunction(*Call, IFI);
+    }
+    if (F->use_empty())
+      F->eraseFromParent();
+  }
 }
 
 } // namespace adcore

@@ -44,6 +44,37 @@ inline constexpr llvm::StringLiteral ShadowSinkPrefix = "adcc.shadow.sink.";
 /// value of type \p Ty through a shadow that may be null.
 llvm::Value *guardedWriteAddress(llvm::IRBuilder<> &B, llvm::Value *Addr,
                                  llvm::Type *Ty, llvm::Align A);
+/// The shadow \p Shadow of the pointer \p Primal, read from memory where
+/// it may be null (a shadow struct the caller zeroed), or where it is null
+/// the scratch shadow of Primal's address (runtime/lib/null_shadows.c):
+/// what a derivative call writes through it and reads back meets, as
+/// through a real shadow. Null again outside a call that enters a session
+/// (nullShadowSessions), and on GPUs.
+/// \p Lane: of a batched derivative, whose lanes get scratch shadows of
+/// their own.
+llvm::Value *nullShadowOrScratch(llvm::IRBuilder<> &B, llvm::Value *Shadow,
+                                 llvm::Value *Primal, unsigned Lane);
+/// Whether \p F is the helper nullShadowOrScratch calls: differentiated
+/// again (forward mode over a reverse sweep), the tangent of its result is
+/// nullShadowOrScratch of the shadow's tangent and the result.
+bool isNullShadowScratch(const llvm::Function &F);
+/// Whether \p F is the helper strippedNullShadow calls: differentiated
+/// again, the tangent of its result is the stripped tangent of the shadow.
+bool isNullShadowStrip(const llvm::Function &F);
+/// \p Shadow, or null where it is a scratch shadow of nullShadowOrScratch:
+/// the shadow to store into memory (the caller's shadow struct keeps its
+/// null pointer).
+llvm::Value *strippedNullShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow);
+/// Whether derivatives in \p M use nullShadowOrScratch: their requests
+/// enter a session (adcc_null_shadows_enter) and leave it when they return.
+bool usesNullShadowScratch(const llvm::Module &M);
+/// Inlines the helpers of nullShadowOrScratch and strippedNullShadow where
+/// the derivatives call them (once all are made: whether a session is
+/// needed is told by the helper's existence).
+void inlineNullShadowHelpers(llvm::Module &M);
+/// Emits at \p B the start and the end of such a session.
+llvm::CallInst *enterNullShadowSession(llvm::IRBuilder<> &B);
+void leaveNullShadowSession(llvm::IRBuilder<> &B);
 /// A GEP on a shadow \p Base that may be null: null when Base is.
 llvm::Value *nullKeepingGEP(llvm::IRBuilder<> &B, llvm::Type *SourceTy,
                             llvm::Value *Base,

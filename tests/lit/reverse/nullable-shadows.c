@@ -16,13 +16,19 @@
 // CHECK-DAG: @adcc.zero.tangents.64 = private constant [64 x i8] zeroinitializer
 // CHECK-DAG: @adcc.shadow.sink.64 = private global [64 x i8] zeroinitializer
 // CHECK-LABEL: define {{.*}} @derivative(
+// Within the call, the null shadow of p read back is the scratch shadow of
+// p's address (NullShadowGuards.h: a write then a read through it meet).
+// CHECK: call void @adcc_null_shadows_enter()
+// CHECK: call ptr @adcc_null_shadow(ptr %
 // CHECK: select i1 %{{.*}}, ptr @adcc.zero.tangents.64, ptr
 // CHECK-NEXT: select i1 %{{.*}}, ptr @adcc.shadow.sink.64, ptr
+// CHECK: call void @adcc_null_shadows_leave()
 // With the data duplicated (a zero shadow), no shadow may be null: no guard.
 // RUN: %adcc -O2 -S -emit-llvm -DDUPLICATED %s -o - | FileCheck %s --check-prefix=DUP
 // RUN: %adcc -O2 -S -emit-llvm -DDUPLICATED -DFORWARD %s -o - | FileCheck %s --check-prefix=DUP
 // DUP-NOT: adcc.shadow.sink
 // DUP-NOT: adcc.zero.tangents
+// DUP-NOT: adcc_null_shadow
 extern int enzyme_dup, enzyme_const;
 double __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
