@@ -124,7 +124,12 @@ MapVector<Function *, SmallVector<unsigned, 2>> neededParameters(Module &M) {
 bool specialize(Function &F, ArrayRef<unsigned> Numbers) {
   if (F.isDeclaration() || F.isInterposable() || F.isVarArg())
     return false;
-  std::map<SmallVector<Function *, 2>, SmallVector<CallBase *, 4>> Choices;
+  // (In the order the choices are first met: copies made in an order of
+  // addresses made the objects depend on the allocator.)
+  SmallVector<std::pair<SmallVector<Function *, 2>, SmallVector<CallBase *, 4>>,
+              2>
+      Choices;
+  std::map<SmallVector<Function *, 2>, unsigned> ChoiceNo;
   for (User *U : F.users()) {
     auto *Call = dyn_cast<CallBase>(U);
     if (!Call || Call->getCalledFunction() != &F ||
@@ -134,8 +139,12 @@ bool specialize(Function &F, ArrayRef<unsigned> Numbers) {
     for (unsigned N : Numbers)
       if (Function *G = namedFunction(Call->getArgOperand(N)))
         Passed.push_back(G);
-    if (Passed.size() == Numbers.size())
-      Choices[Passed].push_back(Call);
+    if (Passed.size() != Numbers.size())
+      continue;
+    auto [It, New] = ChoiceNo.try_emplace(Passed, Choices.size());
+    if (New)
+      Choices.push_back({Passed, {}});
+    Choices[It->second].second.push_back(Call);
   }
   for (auto &[Passed, Calls] : Choices) {
     ValueToValueMapTy Map;
