@@ -3,8 +3,11 @@
 // A derivative's clone deleted while the derivative is made leaves no entry
 // behind: the reverse sweep once took a branch made later at the address of
 // a deleted return for the return's clone (issue found by the reproducible
-// build test: one compile in some hundreds gave another object).
+// build test: one compile in some hundreds gave another object). The
+// emitters' other maps keep their keys: instructions they delete while
+// emitting are buried, their addresses not reused until the emitter ends.
 
+#include "../../adcore/lib/support/BuriedInstructions.h"
 #include "../../adcore/lib/support/CloneOrigins.h"
 
 #include "llvm/AsmParser/Parser.h"
@@ -92,4 +95,34 @@ TEST_CASE("replacing a clone's uses leaves its entry", "[clones]") {
   CHECK(C.Origins.lookup(X) == C.Primal->getArg(0));
   CHECK(C.Origins.erase(&Mul));
   CHECK_FALSE(C.Origins.contains(&Mul));
+}
+
+TEST_CASE("a buried instruction keeps its address until the end",
+          "[clones]") {
+  Cloned C;
+  Instruction &Mul = C.clone(0);
+  Value *X = C.Clone->getArg(0);
+  const Value *Key = &Mul;
+  {
+    BuriedInstructions Graveyard;
+    Mul.replaceAllUsesWith(X);
+    Graveyard.bury(&Mul);
+    // Out of the function, its operands dropped: the argument is no longer
+    // used by it, and the function verifies without it.
+    CHECK(Mul.getParent() == nullptr);
+    CHECK(X->getNumUses() == 1); // (the return's)
+    CHECK(C.Clone->getEntryBlock().size() == 1);
+    // Values made while the graveyard lives never get its address.
+    for (int K = 0; K < 64; ++K) {
+      BasicBlock *BB = BasicBlock::Create(C.Ctx, "mid", C.Clone);
+      Instruction *Br = BranchInst::Create(BB, BB);
+      CHECK(static_cast<const Value *>(Br) != Key);
+      CHECK(static_cast<const Value *>(BB) != Key);
+    }
+    // A buried instruction that used another buried one is deleted too.
+    Instruction *Neg = BinaryOperator::CreateFMul(X, X, "square");
+    Instruction *Twice = BinaryOperator::CreateFAdd(Neg, Neg, "twice");
+    Graveyard.bury(Twice);
+    Graveyard.bury(Neg);
+  }
 }

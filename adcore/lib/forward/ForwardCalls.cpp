@@ -734,7 +734,7 @@ bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
     Dead.pop_back();
     PrimalOf.erase(Invoke);
     ActiveClones.erase(Invoke);
-    Invoke->deleteValue();
+    Graveyard.bury(Invoke);
     return true;
   }
   B.SetInsertPoint(Call.getNextNode());

@@ -23,6 +23,7 @@
 #ifndef ADCORE_FORWARD_FORWARDEMITTER_H
 #define ADCORE_FORWARD_FORWARDEMITTER_H
 
+#include "support/BuriedInstructions.h"
 #include "support/CloneOrigins.h"
 #include "support/UnneededResults.h"
 #include "analysis/ActivityAnalysis.h"
@@ -32,6 +33,7 @@
 #include "analysis/TypeAnalysis.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstVisitor.h"
@@ -246,7 +248,8 @@ private:
   /// primal's calls whose callees' tangent sweeps read records of their
   /// own, with their keys; those of registered split derivatives.
   llvm::Value *Records = nullptr;
-  llvm::DenseMap<const llvm::Instruction *, DerivativeKey> SplitCallees;
+  /// (In the order met: the recorders are made in this order.)
+  llvm::MapVector<const llvm::Instruction *, DerivativeKey> SplitCallees;
   llvm::SmallVector<const llvm::CallBase *, 4> SplitRuleCalls;
 
   SynthesisContext &Ctx;
@@ -305,6 +308,9 @@ private:
   llvm::DenseMap<llvm::Value *, llvm::Value *> Tangents;
   /// Instructions replaced while emitting (user calls), erased at the end.
   llvm::SmallVector<llvm::Instruction *, 8> Dead;
+  /// Instructions deleted while the maps above are in use
+  /// (BuriedInstructions.h).
+  BuriedInstructions Graveyard;
   /// The primal's return value in the clone, per return instruction.
   llvm::SmallVector<llvm::ReturnInst *, 4> Returns;
 };

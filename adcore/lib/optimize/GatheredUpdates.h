@@ -13,6 +13,7 @@
 #include "ZeroedRegions.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -100,7 +101,8 @@ struct Rows {
   llvm::SmallVector<llvm::StoreInst *, 2> Deferred;
   /// Bytes per outer iteration of the accesses made one row away: the
   /// loads of the pulled addends and the deferred stores.
-  llvm::DenseMap<llvm::Instruction *, const llvm::SCEV *> Steps;
+  /// (In the order found: the expansions are emitted in this order.)
+  llvm::MapVector<llvm::Instruction *, const llvm::SCEV *> Steps;
   /// What the check before the outer loop compares: |Step| >= Span (a
   /// row's elements apart from the next row's), and ranges over the whole
   /// nest apart: {ALo, AHi, BLo, BHi}, as integers.

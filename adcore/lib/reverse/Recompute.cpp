@@ -158,10 +158,7 @@ bool isLocalObject(const Value *Obj) {
 
 } // namespace
 
-ReverseEmitter::~ReverseEmitter() {
-  for (Instruction *I : Buried)
-    I->deleteValue();
-}
+ReverseEmitter::~ReverseEmitter() = default;
 
 bool ReverseEmitter::writesObject(const Value *Obj) {
   if (auto It = WritesObject.find(Obj); It != WritesObject.end())

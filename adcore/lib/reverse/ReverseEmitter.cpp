@@ -513,13 +513,6 @@ void ReverseEmitter::eraseReplaced(Instruction *I) {
   bury(I);
 }
 
-void ReverseEmitter::bury(Instruction *I) {
-  if (I->getParent())
-    I->removeFromParent();
-  I->dropAllReferences();
-  Buried.push_back(I);
-}
-
 /// The empty sum: -0.0 for floating-point values, so that `0 + d` folds to
 /// `d` (+0.0 + -0.0 is +0.0, which keeps LLVM from folding).
 static Constant *emptySum(Type *T) {

@@ -41,6 +41,7 @@
 #include "analysis/TypeAnalysis.h"
 
 #include "rules/PowerRule.h"
+#include "support/BuriedInstructions.h"
 #include "support/CloneOrigins.h"
 #include "support/UnneededResults.h"
 
@@ -668,12 +669,9 @@ private:
   /// (bury).
   void eraseReplaced(llvm::Instruction *I);
   /// Takes \p I, unused, out of its function and drops its operands; it is
-  /// deleted with the emitter. (Maps keyed by instructions may keep it:
-  /// deleted now, an instruction created later could be allocated at its
-  /// address and inherit what they say of it, which made the compiler's
-  /// output depend on the allocator: tests/unit/CloneOriginsTest.cpp.)
-  void bury(llvm::Instruction *I);
-  llvm::SmallVector<llvm::Instruction *, 16> Buried;
+  /// deleted with the emitter (BuriedInstructions.h).
+  void bury(llvm::Instruction *I) { Graveyard.bury(I); }
+  BuriedInstructions Graveyard;
   /// Math calls whose partial is another call's result (cos x for sin x;
   /// MathCompanions.cpp): the companion, and whether the partial is minus
   /// it. A companion after its call records its own value
