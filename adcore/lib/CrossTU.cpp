@@ -248,6 +248,9 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
     D->setLinkage(GlobalValue::ExternalLinkage);
     D->setVisibility(GlobalValue::HiddenVisibility);
   }
+  // (Before the objects' definitions become declarations: the exported
+  // names of static functions' addresses are aliases until then.)
+  useExportedAddresses(M);
   keepOnlyWhatIsMissing(M, Generated);
   finishGenerated(Ctx, crossTULevel(Level));
   return true;

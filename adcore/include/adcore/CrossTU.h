@@ -67,6 +67,17 @@ llvm::OptimizationLevel crossTULevel(unsigned OptLevel);
 bool defineCrossTU(llvm::Module &M, llvm::ArrayRef<std::string> Symbols,
                    const Options &Opts);
 
+/// Compile step: exports, under a hidden name of \p M's own, the address of
+/// each static function of \p M whose address the program may take
+/// (crossfile/StaticAddresses.cpp), for the derivatives made at link time
+/// that call it through a pointer.
+void exportStaticAddresses(llvm::Module &M);
+/// Link step: in \p M, the IR of every object linked into one module, the
+/// address of each such static function (its copy here) is replaced, but
+/// where it is called, by the name its file exported, which resolves to the
+/// program's function.
+void useExportedAddresses(llvm::Module &M);
+
 /// Whether \p Name is one of adcc's own private variables that hold nothing
 /// a program reads (the sinks that writes through null shadows go to): a
 /// derivative made at link time may use its own copy of one, unlike a

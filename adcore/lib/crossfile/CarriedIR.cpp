@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adcore/EmbeddedIR.h"
+#include "adcore/CrossTU.h"
 #include "support/AnalysisManagers.h"
 
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -126,6 +127,8 @@ std::unique_ptr<Module> carriedModule(const Module &M,
 }
 
 void embedModuleIR(Module &M, const Options &Opts) {
+  // (In the object and in what it carries.)
+  exportStaticAddresses(M);
   if (!M.getModuleFlag(ContractFlag))
     M.addModuleFlag(Module::Min, ContractFlag,
                     Opts.ContractDerivatives ? 1 : 0);
