@@ -23,6 +23,7 @@
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/InputInfo.h"
 #include "clang/Driver/Job.h"
+#include "clang/Driver/SanitizerArgs.h"
 #include "clang/Driver/Tool.h"
 #include "clang/Driver/ToolChain.h"
 #include "clang/Frontend/CompilerInvocation.h"
@@ -166,6 +167,19 @@ public:
   }
 };
 
+/// The tape runtime a link job of \p TC links: the one instrumented by
+/// MemorySanitizer where clang's driver links MemorySanitizer's runtime
+/// (every value the plain runtime writes to the tape would be
+/// uninitialized to it), if it was built (runtime/MsanRuntime.cmake).
+std::string runtimeArchive(const ToolChain &TC, const llvm::opt::ArgList &Args,
+                           const std::string &ResourceDir) {
+  std::string Plain = ResourceDir + "/lib/" + ADCC_RUNTIME_ARCHIVE;
+  if (!TC.getSanitizerArgs(Args).needsMsanRt())
+    return Plain;
+  std::string Msan = ResourceDir + "/lib/" + ADCC_MSAN_RUNTIME_ARCHIVE;
+  return llvm::sys::fs::exists(Msan) ? Msan : Plain;
+}
+
 /// Adds adcc's arguments to compile jobs, and the runtime to host link jobs.
 void adjustJobs(Compilation &C, const AdccOptions &Opts,
                 llvm::ArrayRef<const char *> ClangArgs,
@@ -175,7 +189,6 @@ void adjustJobs(Compilation &C, const AdccOptions &Opts,
       Opts.LinkRuntime &&
       !hasArg(ClangArgs, {"-nostdlib", "-nodefaultlibs", "-r",
                           "--no-standard-libraries", "-fno-adcc-runtime"});
-  std::string Runtime = ResourceDir + "/lib/" + ADCC_RUNTIME_ARCHIVE;
   bool LinkThroughAdcc = Opts.Engine.EnableAD && Opts.Engine.CrossTU;
 
   // (The list owns its jobs; a link job is replaced by one run through
@@ -196,7 +209,8 @@ void adjustJobs(Compilation &C, const AdccOptions &Opts,
       continue;
     if (WantRuntime)
       Args.insert(Args.begin() + runtimeInsertionPoint(Job),
-                  C.getArgs().MakeArgString(Runtime));
+                  C.getArgs().MakeArgString(runtimeArchive(
+                      Creator.getToolChain(), C.getArgs(), ResourceDir)));
     Job.replaceArguments(Args);
     if (LinkThroughAdcc)
       Owned = std::make_unique<AdccLinkCommand>(Job);

@@ -566,7 +566,8 @@ int runLinkJob(ArrayRef<const char *> Linker, const adcore::Options &Opts,
     // derivatives call.
     size_t At = In.InsertAt;
     for (size_t I = 1; I < Args.size(); ++I)
-      if (Args[I].ends_with("/" ADCC_RUNTIME_ARCHIVE)) {
+      if (Args[I].ends_with("/" ADCC_RUNTIME_ARCHIVE) ||
+          Args[I].ends_with("/" ADCC_MSAN_RUNTIME_ARCHIVE)) {
         At = std::min(At, I);
         break;
       }
