@@ -262,6 +262,14 @@ ADCC_RT_API long long *adcc_sort_permutation_r(
     const void *base, size_t n, size_t size,
     int (*cmp)(const void *, const void *, void *), void *arg);
 ADCC_RT_API void adcc_sort_release(long long *perm);
+/* The byte offset from base of the element bsearch(key, base, n, size,
+   cmp) finds, or -1 where it finds none. Differentiated code takes the
+   element's address from base, so that its shadow is base's shadow at the
+   same offset (docs/rules.md#sorting-with-qsort). */
+ADCC_RT_API long long adcc_search_offset(const void *key, const void *base,
+                                         size_t n, size_t size,
+                                         int (*cmp)(const void *,
+                                                    const void *));
 
 /* Called by derivative code when a call through a function pointer (or a
    virtual call) reaches a function whose derivative this program does not

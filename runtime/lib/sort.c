@@ -75,3 +75,10 @@ long long *adcc_sort_permutation_r(const void *base, size_t n, size_t size,
 }
 
 void adcc_sort_release(long long *perm) { free(perm); }
+
+long long adcc_search_offset(const void *key, const void *base, size_t n,
+                             size_t size,
+                             int (*cmp)(const void *, const void *)) {
+  const char *found = bsearch(key, base, n, size, cmp);
+  return found ? (long long)(found - (const char *)base) : -1;
+}

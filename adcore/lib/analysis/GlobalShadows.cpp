@@ -2,8 +2,10 @@
 
 #include "GlobalShadows.h"
 #include "rules/CustomRules.h"
+#include "adcore/MathRules.h"
 #include "device/DeviceCode.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
@@ -12,12 +14,15 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
+
+#include <functional>
 
 using namespace llvm;
 
@@ -26,6 +31,9 @@ namespace {
 
 /// Marks the shadow globals derivatives use.
 constexpr const char *ShadowGlobalMetadata = "adcc.shadow.global";
+/// Marks those adcc made and the program cannot name: released after each
+/// derivative call (releaseOwnShadows).
+constexpr const char *OwnShadowMetadata = "adcc.shadow.own";
 
 /// True when \p T holds no pointer (floating-point numbers, integers, and
 /// arrays, vectors and structs of them); sets \p Float when it holds a
@@ -144,6 +152,9 @@ GlobalVariable *shadowGlobal(GlobalVariable &G, unsigned Lane,
                                G.getThreadLocalMode(), G.getAddressSpace());
   S->setAlignment(G.getAlign());
   S->setMetadata(ShadowGlobalMetadata, MDNode::get(G.getContext(), {}));
+  // (Of a static global, or a lane's: no other file can name it.)
+  if (!Old && !Named && S->hasLocalLinkage())
+    S->setMetadata(OwnShadowMetadata, MDNode::get(G.getContext(), {}));
   if (Lane == 0 && !G.hasLocalLinkage()) {
     S->setVisibility(G.getVisibility());
     S->setDLLStorageClass(G.getDLLStorageClass());
@@ -249,6 +260,72 @@ bool mayBeFloatBits(const Value *V, SmallPtrSetImpl<const Value *> &Seen) {
   // (Loads, arguments, calls, bit casts: may hold anything's bits.)
   return true;
 }
+/// Whether \p V is computed from constants alone: constants, constant
+/// tables, and arithmetic, casts, selects, phis and math functions of them,
+/// through local variables that only such values are stored into (-O0). Its
+/// store gives a global no derivative, whatever the call's inputs: a table
+/// filled on the first call (`cache[k] = cos((2 * k + 1) * M_PI / 16)`)
+/// stays a constant to the derivatives. (A shadow for it collected the
+/// adjoints of its reads in reverse mode, which a forward derivative of a
+/// later call then read as the table's tangents.) Values met again on a
+/// cycle (a loop counter) are taken to be such values: the answer is false
+/// only where a path leads to something else.
+bool fromConstantsOnly(const Value *V, SmallPtrSetImpl<const Value *> &Seen,
+                       unsigned Depth = 0) {
+  if (isa<Constant>(V))
+    return true;
+  if (!Seen.insert(V).second)
+    return true;
+  if (Depth > 48)
+    return false;
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return false; // (an argument)
+  auto Operands = [&](const User &U) {
+    return all_of(U.operands(), [&](const Use &Op) {
+      return fromConstantsOnly(Op.get(), Seen, Depth + 1);
+    });
+  };
+  if (isa<BinaryOperator, UnaryOperator, CastInst, CmpInst, SelectInst,
+          PHINode, ExtractElementInst, InsertElementInst, ShuffleVectorInst,
+          ExtractValueInst, InsertValueInst, FreezeInst,
+          GetElementPtrInst>(I))
+    return Operands(*I);
+  if (const auto *Call = dyn_cast<CallBase>(I)) {
+    const Function *F = Call->getCalledFunction();
+    bool Pure = F && ((F->isIntrinsic() && Call->doesNotAccessMemory()) ||
+                      findMathRule(*F));
+    return Pure && all_of(Call->args(), [&](const Use &A) {
+             return fromConstantsOnly(A.get(), Seen, Depth + 1);
+           });
+  }
+  if (const auto *LI = dyn_cast<LoadInst>(I)) {
+    const Value *P = LI->getPointerOperand();
+    const Value *Obj = getUnderlyingObject(P);
+    if (const auto *G = dyn_cast<GlobalVariable>(Obj))
+      return G->isConstant() && fromConstantsOnly(P, Seen, Depth + 1);
+    // A local variable (-O0) whose every store stores such a value, and
+    // whose address goes nowhere else.
+    const auto *Slot = dyn_cast<AllocaInst>(P);
+    if (!Slot)
+      return false;
+    for (const User *U : Slot->users()) {
+      if (const auto *SI = dyn_cast<StoreInst>(U)) {
+        if (SI->getValueOperand() == Slot ||
+            !fromConstantsOnly(SI->getValueOperand(), Seen, Depth + 1))
+          return false;
+      } else if (const auto *II = dyn_cast<IntrinsicInst>(U);
+                 II && II->isLifetimeStartOrEnd()) {
+        continue;
+      } else if (!isa<LoadInst>(U)) {
+        return false;
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
 } // namespace
 
 void collectWrittenGlobals(ArrayRef<const Function *> Differentiated,
@@ -263,7 +340,10 @@ void collectWrittenGlobals(ArrayRef<const Function *> Differentiated,
       if (const auto *SI = dyn_cast<StoreInst>(&I)) {
         SmallPtrSet<const Value *, 8> Seen;
         const Value *V = SI->getValueOperand();
-        if (FloatBitsOnly ? mayBeFloatBits(V, Seen) : !isa<Constant>(V))
+        SmallPtrSet<const Value *, 16> Visited;
+        if (FloatBitsOnly ? mayBeFloatBits(V, Seen) &&
+                                !fromConstantsOnly(V, Visited)
+                          : !isa<Constant>(V))
           Note(SI->getPointerOperand());
         if (SI->getValueOperand()->getType()->isPointerTy())
           Note(SI->getValueOperand()); // (its address escapes)
@@ -279,6 +359,39 @@ void collectWrittenGlobals(ArrayRef<const Function *> Differentiated,
             Note(Arg.get());
       }
     }
+}
+
+void releaseOwnShadows(IRBuilder<> &B, const Function &Derivative) {
+  SetVector<GlobalVariable *> Shadows;
+  SmallPtrSet<const Function *, 16> Seen;
+  SmallVector<const Function *, 16> Work{&Derivative};
+  // (Through constant expressions: a shadow's element addressed by a
+  // constant GEP.)
+  std::function<void(const Value *, unsigned)> Visit =
+      [&](const Value *V, unsigned Depth) {
+        if (auto *G = dyn_cast<GlobalVariable>(V)) {
+          if (G->hasMetadata(OwnShadowMetadata))
+            Shadows.insert(const_cast<GlobalVariable *>(G));
+        } else if (auto *F = dyn_cast<Function>(V)) {
+          Work.push_back(F);
+        } else if (auto *CE = dyn_cast<ConstantExpr>(V); CE && Depth < 4) {
+          for (const Use &Op : CE->operands())
+            Visit(Op.get(), Depth + 1);
+        }
+      };
+  while (!Work.empty()) {
+    const Function *F = Work.pop_back_val();
+    if (!Seen.insert(F).second || F->isDeclaration())
+      continue;
+    for (const Instruction &I : instructions(*F))
+      for (const Use &Op : I.operands())
+        Visit(Op.get(), 0);
+  }
+  const DataLayout &DL = Derivative.getParent()->getDataLayout();
+  for (GlobalVariable *S : Shadows)
+    B.CreateMemSet(S, B.getInt8(0),
+                   DL.getTypeAllocSize(S->getValueType()).getFixedValue(),
+                   S->getAlign());
 }
 
 bool GlobalUsers::usesDirectly(const Function &F) {

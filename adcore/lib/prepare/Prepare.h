@@ -38,8 +38,9 @@ bool rewriteFortifiedCalls(llvm::Function &F);
 /// Returns whether \p F changed.
 bool rewritePosixMemaligns(llvm::Function &F);
 /// Rewrites qsort and glibc's qsort_r as the order the runtime computes
-/// and element copies in that order, which the engine differentiates
-/// (SortCalls.cpp). Returns whether \p F changed.
+/// and element copies in that order, which the engine differentiates, and
+/// bsearch as its array plus the offset the runtime finds (SortCalls.cpp).
+/// Returns whether \p F changed.
 bool rewriteSortCalls(llvm::Function &F);
 /// Makes each call of a variadic function that passes only its fixed
 /// arguments, into a body that never reads the others, a call of an

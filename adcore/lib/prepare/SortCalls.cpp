@@ -1,4 +1,4 @@
-//===- SortCalls.cpp - qsort as copies in a computed order ----------------===//
+//===- SortCalls.cpp - qsort and bsearch in terms the engine follows -----===//
 //
 // qsort(base, n, size, cmp) has no body in the module, and no rule could
 // know which parts of an element are numbers with derivatives and which are
@@ -21,6 +21,11 @@
 // it too, so ties come out the same in the program and its derivatives.
 // glibc's qsort_r (a third argument for the comparator) is rewritten the
 // same way.
+//
+// bsearch(key, base, n, size, cmp) returns the address of an element of
+// base (whose derivatives the program then reads), but nothing ties that
+// address to base's shadow: it becomes base plus the offset the runtime's
+// search finds (adcc_search_offset, inactive), or null.
 //
 //===----------------------------------------------------------------------===//
 
@@ -123,10 +128,49 @@ bool rewriteSortCall(CallInst &Call) {
   return true;
 }
 
+/// Whether \p Call is bsearch(key, base, n, size, cmp), declared with
+/// those types.
+bool isSearchCall(const CallInst &Call) {
+  const Function *F = Call.getCalledFunction();
+  if (!F || !F->isDeclaration() || F->getName() != "bsearch")
+    return false;
+  FunctionType *FT = F->getFunctionType();
+  return !FT->isVarArg() && FT->getNumParams() == 5 &&
+         FT->getReturnType()->isPointerTy() &&
+         FT->getParamType(0)->isPointerTy() &&
+         FT->getParamType(1)->isPointerTy() &&
+         FT->getParamType(2)->isIntegerTy(64) &&
+         FT->getParamType(3)->isIntegerTy(64) &&
+         FT->getParamType(4)->isPointerTy();
+}
+
+bool rewriteSearchCall(CallInst &Call) {
+  if (!isSearchCall(Call))
+    return false;
+  Module &M = *Call.getModule();
+  IRBuilder<> B(&Call);
+  SmallVector<Value *, 5> Args(Call.args());
+  SmallVector<Type *, 5> Params;
+  for (Value *A : Args)
+    Params.push_back(A->getType());
+  FunctionCallee Search = M.getOrInsertFunction(
+      "adcc_search_offset", FunctionType::get(B.getInt64Ty(), Params, false));
+  Value *Offset = B.CreateCall(Search, Args, "search.offset");
+  Value *Found = B.CreateICmpSGE(Offset, B.getInt64(0), "search.found");
+  Value *At = B.CreateGEP(B.getInt8Ty(), Args[1], Offset, "search.at");
+  Value *Result = B.CreateSelect(
+      Found, At, ConstantPointerNull::get(cast<PointerType>(Call.getType())),
+      Call.getName());
+  Call.replaceAllUsesWith(Result);
+  Call.eraseFromParent();
+  return true;
+}
+
 } // namespace
 
 bool rewriteSortCalls(Function &F) {
-  return rewriteEach<CallInst>(F, rewriteSortCall);
+  return rewriteEach<CallInst>(F, rewriteSortCall) |
+         rewriteEach<CallInst>(F, rewriteSearchCall);
 }
 
 } // namespace adcore

@@ -2,6 +2,7 @@
 
 #include "EnzymeCalls.h"
 #include "EnzymeCallLowering.h"
+#include "analysis/GlobalShadows.h"
 #include "adcore/ParamShapes.h"
 #include "DenseViews.h"
 
@@ -312,6 +313,10 @@ bool EnzymeCallLowering::emitCall() {
       NewCall = emitReplacementCall(B, Call, RevD, Seed);
     }
   }
+  // (Not after an augmented sweep, whose reverse sweep reads them still.)
+  if (NewCall && !isDeviceModule(M))
+    if (Function *Callee = NewCall->getCalledFunction())
+      releaseOwnShadows(B, *Callee);
   Value *Result = NewCall;
   if (PrimalValue) {
     // {primal, adjoints...}

@@ -93,6 +93,8 @@ constexpr const char *InactiveFunctionTable[] = {
     "adcc_sort_permutation",
     "adcc_sort_permutation_r",
     "adcc_sort_release",
+    // where bsearch finds its element (prepare/SortCalls.cpp)
+    "adcc_search_offset",
     // scratch shadows of constant memory (ScratchShadows.h)
     "adcc_scratch_shadow_begin",
     "adcc_scratch_shadow_end",
