@@ -1,4 +1,4 @@
-/* Derivatives through MPI_Alltoall, MPI_Scan and MPI_Exscan (sum),
+/* Derivatives through MPI_Alltoall and MPI_Ialltoall, MPI_Scan and MPI_Exscan (sum),
  * MPI_Reduce_scatter_block and MPI_Reduce_scatter (sum), MPI_Gatherv,
  * MPI_Scatterv and MPI_Allgatherv (blocks of several sizes with gaps
  * between them), each also with MPI_IN_PLACE; and through messages
@@ -35,9 +35,28 @@ double alltoall(double *x, int n) {
     buf[i] = got[i] * x[i];
   MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, 2, MPI_DOUBLE,
                MPI_COMM_WORLD);
+  /* nonblocking, one in place, waited for in different orders on even and
+   * odd ranks */
+  double z[N], zgot[N], zin[N];
+  for (int i = 0; i < 2 * p; ++i) {
+    z[i] = buf[i] * x[(i + 2) % n];
+    zin[i] = got[i] + x[i];
+  }
+  MPI_Request reqs[2];
+  MPI_Ialltoall(z, 2, MPI_DOUBLE, zgot, 2, MPI_DOUBLE, MPI_COMM_WORLD,
+                &reqs[0]);
+  MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, zin, 2, MPI_DOUBLE,
+                MPI_COMM_WORLD, &reqs[1]);
+  if (rank % 2) {
+    MPI_Wait(&reqs[1], MPI_STATUS_IGNORE);
+    MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+  } else {
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+  }
   double s = 0;
   for (int i = 0; i < 2 * p; ++i)
-    s += got[i] * got[i] * (i + 1) + buf[i] * cos(x[i]);
+    s += got[i] * got[i] * (i + 1) + buf[i] * cos(x[i]) +
+         zgot[i] * zin[i] * 0.5;
   return s + x[n - 1] * x[0];
 }
 

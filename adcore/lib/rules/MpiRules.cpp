@@ -223,6 +223,10 @@ constexpr MpiRow MpiRows[] = {
      "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", "adcc_mpi_iallgather_aug",
      "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", true, "adcc_mpi_icollective_rev", "t", 2,
      5, -1, "3 7"},
+    {"MPI_Ialltoall", 8, "adcc_mpi_ialltoall_fwd",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", "adcc_mpi_ialltoall_aug",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", true, "adcc_mpi_icollective_rev", "t", 2,
+     5, -1, "3 7"},
 };
 
 /// MPI calls without derivatives: they compute no floating-point data.

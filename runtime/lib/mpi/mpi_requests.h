@@ -13,6 +13,7 @@ enum adcc_mpi_started {
   ADCC_MPI_IGATHER, /* igathers.c */
   ADCC_MPI_ISCATTER,
   ADCC_MPI_IALLGATHER,
+  ADCC_MPI_IALLTOALL,
 };
 
 /* One MPI_Isend, MPI_Irecv, MPI_Start (of a persistent request) or
