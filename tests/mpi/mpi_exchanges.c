@@ -179,6 +179,30 @@ double vgathers(double *x, int n) {
   return s;
 }
 
+/* The same collectives in float. */
+double floats(double *x, int n) {
+  int rank = rank_of(), p = size_of();
+  float y[N], got[N], s[4], rs[2];
+  for (int i = 0; i < 2 * p; ++i)
+    y[i] = (float)(x[i] * x[(i + 1) % n]);
+  MPI_Alltoall(y, 2, MPI_FLOAT, got, 2, MPI_FLOAT, MPI_COMM_WORLD);
+  MPI_Scan(got, s, 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Reduce_scatter_block(y, rs, 2, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  int counts[MAXP], displs[MAXP];
+  blocks(p, counts, displs);
+  float mine[MAXP], every[16] = {0};
+  for (int i = 0; i < counts[rank]; ++i)
+    mine[i] = (float)sin(x[i + 1]);
+  MPI_Allgatherv(mine, counts[rank], MPI_FLOAT, every, counts, displs,
+                 MPI_FLOAT, MPI_COMM_WORLD);
+  double r = 0;
+  for (int i = 0; i < 4; ++i)
+    r += (double)s[i] * s[i] * 0.5 + (double)got[i] * x[i];
+  for (int i = 0; i < 16; ++i)
+    r += (double)every[i] * (i + 1) * 0.1;
+  return r + (double)rs[0] * rs[1];
+}
+
 /* A ring of messages whose receiver learns the count by MPI_Probe or by
  * polling MPI_Iprobe, and a ring of MPI_Ibsend (the buffer attached by
  * main). The result is scaled by the counts: a count of the packed
@@ -266,6 +290,8 @@ int main(int argc, char **argv) {
   mpi_check_derivatives("prefixes", prefixes, x, N, 1e-6, 1e-6);
   mpi_check_derivatives("reduce_scatters", reduce_scatters, x, N, 1e-6, 1e-6);
   mpi_check_derivatives("vgathers", vgathers, x, N, 1e-6, 1e-6);
+  /* (float: a looser finite-difference check) */
+  mpi_check_derivatives("floats", floats, x, N, 1e-3, 1e-3);
   mpi_check_derivatives("probes", probes, x, N, 1e-6, 1e-6);
   mpi_check_derivatives("constant_sender", constant_sender, x, N, 1e-6, 1e-6);
   void *b;
