@@ -68,9 +68,15 @@ ParallelMemory::ParallelMemory(Function &Region, bool PerThread,
   SmallPtrSet<const Value *, 4> Bounds;
   for (const BasicBlock &BB : Region)
     for (const Instruction &I : BB)
-      if (const auto *Call = dyn_cast<CallBase>(&I))
+      if (const auto *Call = dyn_cast<CallBase>(&I)) {
         if (const Value *LB = lowerBoundOf(*Call))
           Bounds.insert(LB);
+        // (Clang's name of a task's entry, called where the task is
+        // created since prepare/OpenMPTasks.cpp.)
+        if (const Function *F = Call->getCalledFunction();
+            F && F->getName().starts_with(".omp_task_entry."))
+          RunsTasks = true;
+      }
   DT = std::make_unique<DominatorTree>(Region);
   LoopInfo LI(*DT);
   // i = phi [lower bound, preheader], [i + step, latch]
@@ -297,6 +303,10 @@ ParallelUpdate ParallelMemory::updateOf(const LoadInst &Load,
   if (isPrivate(Ptr)) {
     Why = "private memory";
     return ParallelUpdate::Plain;
+  }
+  if (RunsTasks) {
+    Why = "memory other threads may update";
+    return ParallelUpdate::Atomic;
   }
   if (OwnElements && iterationBase(Ptr) && !Shared.contains(objectOf(Ptr))) {
     Why = "the iteration's own element of an array";
