@@ -7,7 +7,8 @@
  * whose results come back through shared variables after a taskwait;
  * XSBench's parallel quicksort of (key, value) pairs, whose tasks are not
  * waited for before the region's end; tasks created by every thread of a
- * region, with atomic updates; a taskyield. */
+ * region, with atomic updates; a taskyield; the clauses if, final,
+ * mergeable, priority, firstprivate arrays. */
 enum { N = 37 };
 
 #include "omp_check.h"
@@ -165,7 +166,32 @@ double every_thread(const double *x, double *y, int n) {
   return s;
 }
 
+/* Clauses: if (deferred or not: both forms of the task), final and
+ * mergeable, priority, a firstprivate array copied into the task and a
+ * private scratch array. */
+double clauses(const double *x, double *y, int n) {
+  double s = 0;
+#pragma omp parallel shared(s)
+#pragma omp single
+  for (int c = 0; c < 6; ++c) {
+    double w[3] = {x[c], x[c + 6] * x[c], 0.5 * x[c + 12]};
+#pragma omp task if (c % 2 == 0) final(c > 3) mergeable priority(c) \
+    firstprivate(w) shared(s)
+    {
+      double scratch[4];
+      for (int k = 0; k < 4; ++k)
+        scratch[k] = w[k % 3] * (k + 1);
+      y[c] = scratch[0] * scratch[3] + sin(scratch[1]) * w[2];
+#pragma omp atomic
+      s += y[c] * y[c];
+    }
+  }
+  (void)n;
+  return s;
+}
+
 DERIVATIVES(single_tasks)
+DERIVATIVES(clauses)
 DERIVATIVES(taskgroup_loop)
 DERIVATIVES(task_tree)
 DERIVATIVES(sorted)
@@ -177,5 +203,6 @@ int main(void) {
   CHECK_GRADIENT(task_tree, 1e-6, 1e-6);
   CHECK_GRADIENT(sorted, 1e-6, 1e-6);
   CHECK_GRADIENT(every_thread, 1e-6, 1e-6);
+  CHECK_GRADIENT(clauses, 1e-6, 1e-6);
   return check_finish();
 }

@@ -33,11 +33,13 @@
 
 #include "Prepare.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/KnownBits.h"
 
 using namespace llvm;
 
@@ -65,16 +67,23 @@ struct Task {
 bool undeferrable(CallBase &Alloc, Task &T) {
   if (Alloc.arg_size() != 6)
     return false;
-  auto *Flags = dyn_cast<ConstantInt>(Alloc.getArgOperand(2));
   auto *Size = dyn_cast<ConstantInt>(Alloc.getArgOperand(3));
   auto *Shareds = dyn_cast<ConstantInt>(Alloc.getArgOperand(4));
   auto *Entry =
       dyn_cast<Function>(Alloc.getArgOperand(5)->stripPointerCasts());
-  if (!Flags || !Size || !Shareds || !Entry || Entry->isDeclaration() ||
+  if (!Size || !Shareds || !Entry || Entry->isDeclaration() ||
       Entry->arg_size() != 2)
     return false;
-  uint64_t F = Flags->getZExtValue();
-  if (!(F & TiedFlag) || (F & (DestructorsFlag | DetachableFlag)))
+  // (The flags are computed where final() has a condition: the tied bit
+  // must be known. A detachable task's record goes to
+  // __kmpc_task_allow_completion_event, a use refused below; destructors
+  // of privates: destroyedPrivates.)
+  KnownBits Flags = computeKnownBits(Alloc.getArgOperand(2),
+                                     Alloc.getModule()->getDataLayout());
+  if (!(Flags.One.getZExtValue() & TiedFlag))
+    return false;
+  if (auto *Known = dyn_cast<ConstantInt>(Alloc.getArgOperand(2));
+      Known && (Known->getZExtValue() & (DestructorsFlag | DetachableFlag)))
     return false;
   T.Alloc = &Alloc;
   T.Entry = Entry;
@@ -143,10 +152,24 @@ bool forwardPrivatesMap(Function &F) {
   return Changed;
 }
 
+/// Whether \p F creates tasks whose privates have destructors (Clang
+/// stores a .omp_task_destructor. function into their records).
+bool destroyedPrivates(const Function &F) {
+  for (const Instruction &I : instructions(F))
+    if (const auto *SI = dyn_cast<StoreInst>(&I))
+      if (const auto *D = dyn_cast<Function>(
+              SI->getValueOperand()->stripPointerCasts());
+          D && D->getName().starts_with(".omp_task_destructor."))
+        return true;
+  return false;
+}
+
 } // namespace
 
 bool runOpenMPTasksUndeferred(Function &F) {
   bool Forwarded = forwardPrivatesMap(F);
+  if (destroyedPrivates(F))
+    return Forwarded;
   SmallVector<Task, 4> Tasks;
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallBase>(&I);
