@@ -175,7 +175,7 @@ double clauses(const double *x, double *y, int n) {
 #pragma omp single
   for (int c = 0; c < 6; ++c) {
     double w[3] = {x[c], x[c + 6] * x[c], 0.5 * x[c + 12]};
-#pragma omp task if (c % 2 == 0) final(c > 3) mergeable priority(c) \
+#pragma omp task if (c % 2 == 0) final(c > 3) mergeable priority(c)            \
     firstprivate(w) shared(s)
     {
       double scratch[4];

@@ -1,5 +1,5 @@
-/* Derivatives through MPI_Alltoall and MPI_Ialltoall, MPI_Scan and MPI_Exscan (sum),
- * MPI_Reduce_scatter_block and MPI_Reduce_scatter (sum), MPI_Gatherv,
+/* Derivatives through MPI_Alltoall and MPI_Ialltoall, MPI_Scan and MPI_Exscan
+ * (sum), MPI_Reduce_scatter_block and MPI_Reduce_scatter (sum), MPI_Gatherv,
  * MPI_Scatterv and MPI_Allgatherv (blocks of several sizes with gaps
  * between them), each also with MPI_IN_PLACE; and through messages
  * received after MPI_Probe or MPI_Iprobe with the count MPI_Get_count
@@ -55,8 +55,8 @@ double alltoall(double *x, int n) {
   }
   double s = 0;
   for (int i = 0; i < 2 * p; ++i)
-    s += got[i] * got[i] * (i + 1) + buf[i] * cos(x[i]) +
-         zgot[i] * zin[i] * 0.5;
+    s +=
+        got[i] * got[i] * (i + 1) + buf[i] * cos(x[i]) + zgot[i] * zin[i] * 0.5;
   return s + x[n - 1] * x[0];
 }
 
@@ -142,8 +142,8 @@ double vgathers(double *x, int n) {
     MPI_Gatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all2, counts, displs,
                 MPI_DOUBLE, 0, MPI_COMM_WORLD);
   } else {
-    MPI_Gatherv(mine, counts[rank], MPI_DOUBLE, NULL, NULL, NULL, MPI_DOUBLE,
-                0, MPI_COMM_WORLD);
+    MPI_Gatherv(mine, counts[rank], MPI_DOUBLE, NULL, NULL, NULL, MPI_DOUBLE, 0,
+                MPI_COMM_WORLD);
   }
   /* scatterv from the root of what it gathered, in place at root 0 */
   double spread[16], back[MAXP], back2[MAXP];
@@ -158,8 +158,8 @@ double vgathers(double *x, int n) {
     MPI_Scatterv(all2, counts, displs, MPI_DOUBLE, MPI_IN_PLACE, 0,
                  MPI_DATATYPE_NULL, 0, MPI_COMM_WORLD);
   else
-    MPI_Scatterv(NULL, NULL, NULL, MPI_DOUBLE, back2, counts[rank],
-                 MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Scatterv(NULL, NULL, NULL, MPI_DOUBLE, back2, counts[rank], MPI_DOUBLE,
+                 0, MPI_COMM_WORLD);
   /* allgatherv, and in place */
   double every[16], every2[16];
   for (int i = 0; i < extent; ++i)
@@ -173,7 +173,8 @@ double vgathers(double *x, int n) {
   double s = 0;
   for (int i = 0; i < extent; ++i)
     s += every[i] * every[i] * (rank + 1) + every2[i] * (i + 1) +
-         (rank == root ? all[i] * 0.1 : 0) + (rank == 0 ? all2[i] * all2[i] : 0);
+         (rank == root ? all[i] * 0.1 : 0) +
+         (rank == 0 ? all2[i] * all2[i] : 0);
   for (int i = 0; i < counts[rank]; ++i)
     s += back[i] * back2[i];
   return s;

@@ -96,8 +96,8 @@ int main(int argc, char **argv) {
            rank, after, before);
     ++mpi_check_failures;
   }
-  double t = __enzyme_fwddiff((void *)step, enzyme_dup, x, dir, enzyme_const,
-                              N);
+  double t =
+      __enzyme_fwddiff((void *)step, enzyme_dup, x, dir, enzyme_const, N);
   mpi_check("step", step, x, N, grad, dir, t);
   return mpi_check_finish();
 }

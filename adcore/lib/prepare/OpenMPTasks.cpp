@@ -69,8 +69,7 @@ bool undeferrable(CallBase &Alloc, Task &T) {
     return false;
   auto *Size = dyn_cast<ConstantInt>(Alloc.getArgOperand(3));
   auto *Shareds = dyn_cast<ConstantInt>(Alloc.getArgOperand(4));
-  auto *Entry =
-      dyn_cast<Function>(Alloc.getArgOperand(5)->stripPointerCasts());
+  auto *Entry = dyn_cast<Function>(Alloc.getArgOperand(5)->stripPointerCasts());
   if (!Size || !Shareds || !Entry || Entry->isDeclaration() ||
       Entry->arg_size() != 2)
     return false;
@@ -157,8 +156,8 @@ bool forwardPrivatesMap(Function &F) {
 bool destroyedPrivates(const Function &F) {
   for (const Instruction &I : instructions(F))
     if (const auto *SI = dyn_cast<StoreInst>(&I))
-      if (const auto *D = dyn_cast<Function>(
-              SI->getValueOperand()->stripPointerCasts());
+      if (const auto *D =
+              dyn_cast<Function>(SI->getValueOperand()->stripPointerCasts());
           D && D->getName().starts_with(".omp_task_destructor."))
         return true;
   return false;
@@ -186,9 +185,9 @@ bool runOpenMPTasksUndeferred(Function &F) {
   for (Task &T : Tasks) {
     // (Stack records in the entry block: a task created in a loop runs
     // before the next one is created.)
-    AllocaInst *Record = Entry.CreateAlloca(
-        ArrayType::get(I8, std::max<uint64_t>(T.Size, 8)), nullptr,
-        "omp.task.record");
+    AllocaInst *Record =
+        Entry.CreateAlloca(ArrayType::get(I8, std::max<uint64_t>(T.Size, 8)),
+                           nullptr, "omp.task.record");
     Record->setAlignment(Align(16));
     AllocaInst *Shareds = Entry.CreateAlloca(
         ArrayType::get(I8, std::max<uint64_t>(T.SharedsSize, 1)), nullptr,

@@ -1,4 +1,4 @@
-/*===- exchanges.c - Derivatives of all-to-all, prefix sums, reduce-scatter -===*
+/*===- exchanges.c - All-to-all, prefix sums, reduce-scatters -------------===*
  *
  * Forward mode runs each collective a second time on the tangents (all
  * three are linear in their data for MPI_SUM). Reverse mode runs the
@@ -270,10 +270,9 @@ static int reduce_scatter_fwd(const char *call, const void *send,
 
 /* Reverse of both: every rank's block adjoint goes to every rank's send
  * buffer at that block (an allgather). */
-static void reduce_scatter_rev(const char *call, const void *send,
-                               void *dsend, void *drecv, int count,
-                               const int *counts, MPI_Datatype type,
-                               MPI_Comm comm) {
+static void reduce_scatter_rev(const char *call, const void *send, void *dsend,
+                               void *drecv, int count, const int *counts,
+                               MPI_Datatype type, MPI_Comm comm) {
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, call, comm);
   if (kind == ADCC_MPI_INACTIVE)
     return;
@@ -324,16 +323,16 @@ void adcc_mpi_reduce_scatter_block_rev(const void *send, void *dsend,
                      NULL, type, comm);
 }
 
-int adcc_mpi_reduce_scatter_fwd(const void *send, const void *dsend,
-                                void *recv, void *drecv, const int *counts,
+int adcc_mpi_reduce_scatter_fwd(const void *send, const void *dsend, void *recv,
+                                void *drecv, const int *counts,
                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   return reduce_scatter_fwd("MPI_Reduce_scatter", send, dsend, recv, drecv, 0,
                             counts, type, op, comm);
 }
 
-int adcc_mpi_reduce_scatter_aug(const void *send, void *recv,
-                                const int *counts, MPI_Datatype type,
-                                MPI_Op op, MPI_Comm comm, void **tape) {
+int adcc_mpi_reduce_scatter_aug(const void *send, void *recv, const int *counts,
+                                MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                void **tape) {
   *tape = NULL;
   if (adcc_mpi_kind_of(type, "MPI_Reduce_scatter", comm) != ADCC_MPI_INACTIVE) {
     need_sum(op, "MPI_Reduce_scatter", comm);
@@ -349,8 +348,7 @@ int adcc_mpi_reduce_scatter_aug(const void *send, void *recv,
 }
 
 void adcc_mpi_reduce_scatter_rev(const void *send, void *dsend, void *drecv,
-                                 MPI_Datatype type, MPI_Comm comm,
-                                 void *tape) {
+                                 MPI_Datatype type, MPI_Comm comm, void *tape) {
   if (!tape)
     return;
   reduce_scatter_rev("MPI_Reduce_scatter", send, dsend, drecv, 0, tape, type,

@@ -1,4 +1,4 @@
-/*===- igathers.c - MPI_Igather, MPI_Iscatter, MPI_Iallgather, MPI_Ialltoall ===*
+/*===- igathers.c - Nonblocking gathers, scatters and all-to-all --------===*
  *
  * The nonblocking gathers and scatters of differentiated code start a
  * pending record keyed by the program's request variable, as the other

@@ -50,8 +50,7 @@ static void note(MPI_Status *status) {
   pthread_mutex_unlock(&lock);
 }
 
-int adcc_mpi_probe_fwd(int source, int tag, MPI_Comm comm,
-                       MPI_Status *status) {
+int adcc_mpi_probe_fwd(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   int rc = MPI_Probe(source, tag, comm, status);
   note(status);
   return rc;

@@ -1,4 +1,4 @@
-/*===- vgathers.c - Derivatives of MPI_Gatherv, MPI_Scatterv, MPI_Allgatherv -===*
+/*===- vgathers.c - Gathers and scatters of blocks of several sizes -------===*
  *
  * The gathers and scatters of blocks of several sizes, at given
  * displacements. As for their one-size forms (gathers.c), forward mode runs
@@ -80,8 +80,7 @@ int adcc_mpi_gatherv_fwd(const void *send, const void *dsend, int scount,
                          MPI_Datatype stype, void *recv, void *drecv,
                          const int *rcounts, const int *displs,
                          MPI_Datatype rtype, int root, MPI_Comm comm) {
-  struct rooted f =
-      rooted_form(send, rtype, stype, root, comm, "MPI_Gatherv");
+  struct rooted f = rooted_form(send, rtype, stype, root, comm, "MPI_Gatherv");
   int rc = MPI_Gatherv(send, scount, stype, recv, rcounts, displs, rtype, root,
                        comm);
   if (f.kind == ADCC_MPI_INACTIVE)
@@ -102,8 +101,7 @@ int adcc_mpi_gatherv_aug(const void *send, int scount, MPI_Datatype stype,
                          void *recv, const int *rcounts, const int *displs,
                          MPI_Datatype rtype, int root, MPI_Comm comm,
                          void **tape) {
-  struct rooted f =
-      rooted_form(send, rtype, stype, root, comm, "MPI_Gatherv");
+  struct rooted f = rooted_form(send, rtype, stype, root, comm, "MPI_Gatherv");
   *tape = f.kind != ADCC_MPI_INACTIVE && f.is_root
               ? keep(rcounts, displs, f.p, comm)
               : NULL;
@@ -114,8 +112,7 @@ int adcc_mpi_gatherv_aug(const void *send, int scount, MPI_Datatype stype,
 void adcc_mpi_gatherv_rev(const void *send, void *dsend, int scount,
                           MPI_Datatype stype, void *drecv, MPI_Datatype rtype,
                           int root, MPI_Comm comm, void *tape) {
-  struct rooted f =
-      rooted_form(send, rtype, stype, root, comm, "MPI_Gatherv");
+  struct rooted f = rooted_form(send, rtype, stype, root, comm, "MPI_Gatherv");
   if (f.kind == ADCC_MPI_INACTIVE)
     return;
   int *rcounts = tape, *displs = rcounts ? rcounts + f.p : NULL;
@@ -139,8 +136,7 @@ int adcc_mpi_scatterv_fwd(const void *send, const void *dsend,
                           MPI_Datatype stype, void *recv, void *drecv,
                           int rcount, MPI_Datatype rtype, int root,
                           MPI_Comm comm) {
-  struct rooted f =
-      rooted_form(recv, stype, rtype, root, comm, "MPI_Scatterv");
+  struct rooted f = rooted_form(recv, stype, rtype, root, comm, "MPI_Scatterv");
   int rc = MPI_Scatterv(send, scounts, displs, stype, recv, rcount, rtype, root,
                         comm);
   if (f.kind == ADCC_MPI_INACTIVE)
@@ -161,8 +157,7 @@ int adcc_mpi_scatterv_aug(const void *send, const int *scounts,
                           const int *displs, MPI_Datatype stype, void *recv,
                           int rcount, MPI_Datatype rtype, int root,
                           MPI_Comm comm, void **tape) {
-  struct rooted f =
-      rooted_form(recv, stype, rtype, root, comm, "MPI_Scatterv");
+  struct rooted f = rooted_form(recv, stype, rtype, root, comm, "MPI_Scatterv");
   *tape = f.kind != ADCC_MPI_INACTIVE && f.is_root
               ? keep(scounts, displs, f.p, comm)
               : NULL;
@@ -173,8 +168,7 @@ int adcc_mpi_scatterv_aug(const void *send, const int *scounts,
 void adcc_mpi_scatterv_rev(void *dsend, MPI_Datatype stype, const void *recv,
                            void *drecv, int rcount, MPI_Datatype rtype,
                            int root, MPI_Comm comm, void *tape) {
-  struct rooted f =
-      rooted_form(recv, stype, rtype, root, comm, "MPI_Scatterv");
+  struct rooted f = rooted_form(recv, stype, rtype, root, comm, "MPI_Scatterv");
   if (f.kind == ADCC_MPI_INACTIVE)
     return;
   int *scounts = tape, *displs = scounts ? scounts + f.p : NULL;
@@ -206,8 +200,8 @@ int adcc_mpi_allgatherv_fwd(const void *send, const void *dsend, int scount,
                             const int *rcounts, const int *displs,
                             MPI_Datatype rtype, MPI_Comm comm) {
   enum adcc_mpi_kind kind = allgatherv_kind(send, stype, rtype, comm);
-  int rc = MPI_Allgatherv(send, scount, stype, recv, rcounts, displs, rtype,
-                          comm);
+  int rc =
+      MPI_Allgatherv(send, scount, stype, recv, rcounts, displs, rtype, comm);
   if (kind == ADCC_MPI_INACTIVE)
     return rc;
   int in_place = send == MPI_IN_PLACE;
