@@ -72,17 +72,20 @@ void adcc_mpi_rsend_rev(void *dbuf, int count, MPI_Datatype type, int dest,
 struct buffered {
   MPI_Request request;
   void *packed;
+  int adjoint; /* the adjoint message of a receive (reverse mode) */
 };
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct buffered *buffered;
 static size_t buffered_count, buffered_capacity;
 
-/* Frees the buffered sends that completed; with \p wait, waits for all. */
+/* Frees the buffered sends that completed; waits for all with \p wait
+ * WAIT_ALL, for the adjoint messages with WAIT_ADJOINTS. */
+enum { TEST, WAIT_ALL, WAIT_ADJOINTS };
 static void reap(int wait) {
   size_t kept = 0;
   for (size_t i = 0; i < buffered_count; ++i) {
     int done = 1;
-    if (wait)
+    if (wait == WAIT_ALL || (wait == WAIT_ADJOINTS && buffered[i].adjoint))
       MPI_Wait(&buffered[i].request, MPI_STATUS_IGNORE);
     else
       MPI_Test(&buffered[i].request, &done, MPI_STATUS_IGNORE);
@@ -95,9 +98,9 @@ static void reap(int wait) {
 }
 
 int adcc_mpi_isend_kept(void *buffer, int count, MPI_Datatype type, int dest,
-                        int tag, MPI_Comm comm) {
+                        int tag, MPI_Comm comm, int adjoint) {
   pthread_mutex_lock(&lock);
-  reap(0);
+  reap(TEST);
   if (buffered_count == buffered_capacity) {
     buffered_capacity = buffered_capacity ? 2 * buffered_capacity : 16;
     buffered = realloc(buffered, buffered_capacity * sizeof(*buffered));
@@ -106,6 +109,7 @@ int adcc_mpi_isend_kept(void *buffer, int count, MPI_Datatype type, int dest,
   }
   struct buffered *b = &buffered[buffered_count++];
   b->packed = buffer;
+  b->adjoint = adjoint;
   int rc = MPI_Isend(buffer, count, type, dest, tag, comm, &b->request);
   pthread_mutex_unlock(&lock);
   return rc;
@@ -117,7 +121,7 @@ int adcc_mpi_bsend_fwd(const void *buf, const void *dbuf, int count,
   if (kind == ADCC_MPI_INACTIVE)
     return MPI_Bsend(buf, count, type, dest, tag, comm);
   return adcc_mpi_isend_kept(adcc_mpi_pack(kind, buf, dbuf, count), 2 * count,
-                             type, dest, tag, comm);
+                             type, dest, tag, comm, 0);
 }
 
 int adcc_mpi_bsend_aug(const void *buf, int count, MPI_Datatype type,
@@ -133,26 +137,30 @@ void adcc_mpi_bsend_rev(void *dbuf, int count, MPI_Datatype type, int dest,
 
 /* Every rank's reverse sweep receives the adjoint messages it is sent
  * before its derivative returns (the reverse of the send), so each kept
- * send completes: the derivative waits for them as it returns, so that no
- * request it started is left when the program goes on (to MPI_Finalize). */
+ * adjoint message completes: the derivative waits for them as it returns,
+ * so that no request it started is left when the program goes on (to
+ * MPI_Finalize). (Forward mode's buffered sends complete as the program's
+ * do: their receive may come in a later call.) */
 void adcc_mpi_drain(void) {
   pthread_mutex_lock(&lock);
-  reap(1);
+  reap(WAIT_ADJOINTS);
   pthread_mutex_unlock(&lock);
 }
 
-/* How many kept sends the runtime holds, not yet found complete (for
- * tests: none once a reverse sweep returned). */
+/* How many kept adjoint messages the runtime holds, not yet found
+ * complete (for tests: none once a reverse sweep returned). */
 int adcc_mpi_kept_sends(void) {
   pthread_mutex_lock(&lock);
-  int n = (int)buffered_count;
+  int n = 0;
+  for (size_t i = 0; i < buffered_count; ++i)
+    n += buffered[i].adjoint;
   pthread_mutex_unlock(&lock);
   return n;
 }
 
 int adcc_mpi_buffer_detach(void *buffer, int *size) {
   pthread_mutex_lock(&lock);
-  reap(1);
+  reap(WAIT_ALL);
   pthread_mutex_unlock(&lock);
   return MPI_Buffer_detach(buffer, size);
 }
@@ -202,7 +210,7 @@ int adcc_mpi_ibsend_fwd(const void *buf, const void *dbuf, int count,
   if (kind == ADCC_MPI_INACTIVE)
     return MPI_Ibsend(buf, count, type, dest, tag, comm, request);
   int rc = adcc_mpi_isend_kept(adcc_mpi_pack(kind, buf, dbuf, count),
-                               2 * count, type, dest, tag, comm);
+                               2 * count, type, dest, tag, comm, 0);
   MPI_Grequest_start(query_done, free_done, cancel_done, NULL, request);
   MPI_Grequest_complete(*request);
   return rc;
