@@ -11,6 +11,9 @@
  *   written    a region that writes the parameters it reads (a single
  *              block, then a loop): no copies, the reverse of the write
  *              must see every iteration's adjoint;
+ *   held       the same write made by a function given a struct that
+ *              holds the parameters' address (no copies either: until
+ *              2026-12-06 the region took them, a wrong gradient);
  *   far        two reads 1.6 MB apart (the copy would be too large: the
  *              runtime adds one of them atomically), analytic;
  *   floats     float parameters. */
@@ -72,6 +75,30 @@ double written(double *p, const double *x, int n) {
   return total;
 }
 
+struct holder {
+  double *p;
+};
+__attribute__((noinline)) static void bump(struct holder *h) {
+  h->p[1] = h->p[0] * h->p[0] + h->p[1];
+}
+
+double held(double *p, const double *x, int n) {
+  struct holder h = {p};
+  double total = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    bump(&h);
+    double mine = 0;
+#pragma omp for nowait
+    for (int i = 0; i < n; ++i)
+      mine += p[1] * x[i] + sin(p[0] * x[i]);
+#pragma omp critical
+    total += mine;
+  }
+  return total;
+}
+
 typedef double (*objective)(double *, const double *, int);
 typedef void (*gradient)(double *, double *, const double *, double *, int);
 typedef double (*tangent)(double *, double *, const double *, double *,
@@ -94,6 +121,7 @@ typedef double (*tangent)(double *, double *, const double *, double *,
 DERIVATIVES(mixture)
 DERIVATIVES(mixed)
 DERIVATIVES(written)
+DERIVATIVES(held)
 
 /* Gradients with respect to p (np entries) and x (nx entries); f may
  * write p, so every evaluation gets a fresh copy. */
@@ -219,6 +247,7 @@ int main(void) {
   check_gradient(mixed_, gradient_mixed, tangent_mixed, NP, NP, NP, "mixed");
   check_gradient(written_, gradient_written, tangent_written, 2, NP, NP,
                  "written");
+  check_gradient(held_, gradient_held, tangent_held, 2, NP, NP, "held");
   check_far();
   check_floats();
   return check_finish();

@@ -53,6 +53,26 @@ const Value *objectOf(const Value *Ptr) {
   return Obj;
 }
 
+/// Whether \p Obj holds no pointer a call given it could follow: null, a
+/// constant global, or a stack slot of \p Region into which no pointer is
+/// stored.
+bool pointerFree(const Value *Obj, const Function &Region) {
+  if (isa<ConstantPointerNull, UndefValue>(Obj))
+    return true;
+  if (const auto *G = dyn_cast<GlobalVariable>(Obj))
+    return G->isConstant();
+  const auto *Slot = dyn_cast<AllocaInst>(Obj);
+  if (!Slot || Slot->getFunction() != &Region)
+    return false;
+  for (const BasicBlock &BB : Region)
+    for (const Instruction &I : BB)
+      if (const auto *SI = dyn_cast<StoreInst>(&I);
+          SI && SI->getValueOperand()->getType()->isPointerTy() &&
+          getUnderlyingObject(SI->getPointerOperand()) == Slot)
+        return false;
+  return true;
+}
+
 bool isFloatLoad(const Instruction &I) {
   const auto *LI = dyn_cast<LoadInst>(&I);
   return LI && LI->getType()->isFPOrFPVectorTy();
@@ -68,9 +88,15 @@ ParallelMemory::ParallelMemory(Function &Region, bool PerThread,
   SmallPtrSet<const Value *, 4> Bounds;
   for (const BasicBlock &BB : Region)
     for (const Instruction &I : BB)
-      if (const auto *Call = dyn_cast<CallBase>(&I))
+      if (const auto *Call = dyn_cast<CallBase>(&I)) {
         if (const Value *LB = lowerBoundOf(*Call))
           Bounds.insert(LB);
+        // (Clang's name of a task's entry, called where the task is
+        // created since prepare/OpenMPTasks.cpp.)
+        if (const Function *F = Call->getCalledFunction();
+            F && F->getName().starts_with(".omp_task_entry."))
+          RunsTasks = true;
+      }
   DT = std::make_unique<DominatorTree>(Region);
   LoopInfo LI(*DT);
   // i = phi [lower bound, preheader], [i + step, latch]
@@ -206,7 +232,7 @@ void ParallelMemory::findPerThreadObjects(
   }
   // Which objects are read at places that do not depend on the iteration,
   // and which the region writes or reads with several element types.
-  SmallPtrSet<const Value *, 8> Invariant, Excluded;
+  SmallPtrSet<const Value *, 8> Invariant, Excluded, CallObjects;
   DenseMap<const Value *, Type *> ElementOf;
   for (const BasicBlock &BB : Region)
     for (const Instruction &I : BB) {
@@ -246,9 +272,21 @@ void ParallelMemory::findPerThreadObjects(
           F && classifyOpenMPCall(*F) != OpenMPCall::None)
         continue;
       for (const Use &U : Call->args())
-        if (U->getType()->isPointerTy())
+        if (U->getType()->isPointerTy()) {
           Excluded.insert(objectOf(U.get()));
+          CallObjects.insert(objectOf(U.get()));
+        }
     }
+  // A call may also write what it reaches through pointers kept in the
+  // memory it is given (a struct holding the array's address): given
+  // memory that is not an array the region reads as floats, nor a stack
+  // slot of the region that holds no pointer, no copies are kept. (The
+  // call inlined, its write through the pointer it read is one through
+  // another pointer than the reads': docs/parallel.md, "Per-thread
+  // copies".)
+  for (const Value *Obj : CallObjects)
+    if (!ElementOf.contains(Obj) && !pointerFree(Obj, Region))
+      return;
   for (const Value *Obj : Invariant)
     if (!Excluded.contains(Obj))
       PerThreadObjects.insert(Obj);
@@ -297,6 +335,10 @@ ParallelUpdate ParallelMemory::updateOf(const LoadInst &Load,
   if (isPrivate(Ptr)) {
     Why = "private memory";
     return ParallelUpdate::Plain;
+  }
+  if (RunsTasks) {
+    Why = "memory other threads may update";
+    return ParallelUpdate::Atomic;
   }
   if (OwnElements && iterationBase(Ptr) && !Shared.contains(objectOf(Ptr))) {
     Why = "the iteration's own element of an array";

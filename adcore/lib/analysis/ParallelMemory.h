@@ -102,6 +102,11 @@ private:
 
   uint64_t PrivateArgs;
   bool OwnElements;
+  /// Whether the region runs OpenMP tasks where it creates them
+  /// (prepare/OpenMPTasks.cpp): their bodies reach shared memory through
+  /// pointers in the task's record, which no access of the region shows,
+  /// so every update of shared memory is atomic.
+  bool RunsTasks = false;
   /// Induction variables of worksharing loops.
   llvm::SmallPtrSet<const llvm::PHINode *, 4> Inductions;
   /// Underlying objects that some load reads at an address other than the

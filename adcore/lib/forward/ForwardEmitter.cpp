@@ -6,6 +6,7 @@
 #include "support/ContractArithmetic.h"
 #include "support/MemoryScopes.h"
 #include "analysis/NullableShadows.h"
+#include "rules/MpiRules.h"
 #include "llvm/Analysis/ValueTracking.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -314,13 +315,16 @@ bool ForwardEmitter::run() {
         continue;
       }
       // Values that are active get a tangent; instructions without a value
-      // (stores, calls) are visited whenever an operand is active.
+      // (stores, calls) are visited whenever an operand is active. MPI calls
+      // with a rule are visited always: a message carries its tangents on
+      // every rank, and a probe's count is the primal's (MpiRules.h).
       auto *Call = dyn_cast<CallBase>(I);
       Function *Callee = Call ? Call->getCalledFunction() : nullptr;
       bool Wanted = ActiveClones.contains(I) ||
                     any_of(I->operands(),
                            [&](const Use &U) { return isActive(U.get()); }) ||
-                    (Callee && Callee->hasFnAttribute(UsesTapeAttribute));
+                    (Callee && (Callee->hasFnAttribute(UsesTapeAttribute) ||
+                                isMpiRuleFunction(*Callee)));
       if (!Wanted)
         continue;
       if (!I->isTerminator())

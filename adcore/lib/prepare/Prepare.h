@@ -116,6 +116,10 @@ bool rewriteOpenMPAtomics(llvm::Function &F);
 /// out of the region (OpenMPFirstprivates.cpp). Returns whether \p F
 /// changed.
 bool passFloatFirstprivatesByReference(llvm::Function &F);
+/// Rewrites the tied OpenMP tasks without dependences that \p F creates to
+/// run at once, on the creating thread, from a record on the stack
+/// (OpenMPTasks.cpp). Returns whether \p F changed.
+bool runOpenMPTasksUndeferred(llvm::Function &F);
 /// The first call in \p F of an OpenMP construct that derivatives do not
 /// follow (omp task, ordered, ...: rules/OpenMPRuntime.h), or null.
 const llvm::CallBase *findUnsupportedOpenMPCall(const llvm::Function &F);

@@ -13,6 +13,7 @@
 #include "support/ScratchShadows.h"
 #include "SplitResults.h"
 #include "device/DeviceCode.h"
+#include "rules/MpiRules.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Demangle/Demangle.h"
@@ -476,6 +477,13 @@ bool EnzymeCallLowering::run() {
     for (const ActivityShadow &S : reverse(ActivityShadows))
       endRuntimeActivityShadow(After, S.Primal, S.Given, S.Passed);
   }
+  // (A reverse sweep of MPI code may leave adjoint messages sent from kept
+  // copies: they complete before the call returns.)
+  if (Reverse &&
+      (SplitKind == Split::None || SplitKind == Split::Reverse) &&
+      isa<CallInst>(Call) && !TT.isNVPTX() && !TT.isAMDGPU() &&
+      callsMpi(*Call.getModule()))
+    emitMpiDrainAfter(cast<CallInst>(Call));
   Call.eraseFromParent();
   for (Instruction *I : MarkerLoads)
     if (I->use_empty())

@@ -105,6 +105,8 @@ constexpr const char *InactiveFunctionTable[] = {
     "adcc_null_shadows_leave",
     "adcc_null_shadow",
     "adcc_null_shadow_strip",
+    // the end of a reverse sweep of MPI code (MpiRules.h)
+    "adcc_mpi_drain",
 };
 
 // Functions by the start of their names: C++ library functions that only

@@ -24,6 +24,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -126,6 +127,54 @@ constexpr MpiRow MpiRows[] = {
     {"MPI_Irsend", 7, "adcc_mpi_irsend_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
      "adcc_mpi_irsend_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
      "adcc_mpi_isend_rev", "t", 2, -1, -1, "6"},
+    {"MPI_Ibsend", 7, "adcc_mpi_ibsend_fwd", "v0 d0 v1 v2 v3 v4 v5 v6",
+     "adcc_mpi_ibsend_aug", "v0 d0 v1 v2 v3 v4 v5 v6", true,
+     "adcc_mpi_isend_rev", "t", 2, -1, -1, "6"},
+    // Probes and counts (runtime/lib/mpi/probes.c): no derivative, but
+    // forward mode's count of a probed message of doubles or floats is the
+    // primal's, half the packed message's.
+    {"MPI_Probe", 4, "adcc_mpi_probe_fwd", "v0 v1 v2 v3", "MPI_Probe",
+     "v0 v1 v2 v3", false, "adcc_mpi_inactive_rev", "", -1, -1, -1, "3"},
+    {"MPI_Iprobe", 5, "adcc_mpi_iprobe_fwd", "v0 v1 v2 v3 v4", "MPI_Iprobe",
+     "v0 v1 v2 v3 v4", false, "adcc_mpi_inactive_rev", "", -1, -1, -1, "3 4"},
+    {"MPI_Get_count", 3, "adcc_mpi_get_count_fwd", "v0 v1 v2", "MPI_Get_count",
+     "v0 v1 v2", false, "adcc_mpi_inactive_rev", "", -1, -1, -1, "2"},
+    {"MPI_Get_elements", 3, "adcc_mpi_get_elements_fwd", "v0 v1 v2",
+     "MPI_Get_elements", "v0 v1 v2", false, "adcc_mpi_inactive_rev", "", -1,
+     -1, -1, "2"},
+    // All-to-all, prefix sums, reduce-scatters (runtime/lib/mpi/exchanges.c)
+    // and the gathers of blocks of several sizes (vgathers.c).
+    {"MPI_Alltoall", 7, "adcc_mpi_alltoall_fwd", "v0 d0 v1 v2 v3 d3 v4 v5 v6",
+     "adcc_mpi_alltoall_aug", "v0 v1 v2 v3 v4 v5 v6", false,
+     "adcc_mpi_alltoall_rev", "v0 d0 v1 v2 d3 v4 v5 v6", 2, 5, -1, "3"},
+    {"MPI_Scan", 6, "adcc_mpi_scan_fwd", "v0 d0 v1 d1 v2 v3 v4 v5",
+     "adcc_mpi_scan_aug", "v0 v1 v2 v3 v4 v5", false, "adcc_mpi_scan_rev",
+     "v0 d0 d1 v2 v3 v5", 3, -1, 4, "1"},
+    {"MPI_Exscan", 6, "adcc_mpi_exscan_fwd", "v0 d0 v1 d1 v2 v3 v4 v5",
+     "adcc_mpi_exscan_aug", "v0 v1 v2 v3 v4 v5", false, "adcc_mpi_exscan_rev",
+     "v0 d0 d1 v2 v3 v5", 3, -1, 4, "1"},
+    {"MPI_Reduce_scatter_block", 6, "adcc_mpi_reduce_scatter_block_fwd",
+     "v0 d0 v1 d1 v2 v3 v4 v5", "adcc_mpi_reduce_scatter_block_aug",
+     "v0 v1 v2 v3 v4 v5", false, "adcc_mpi_reduce_scatter_block_rev",
+     "v0 d0 d1 v2 v3 v5", 3, -1, 4, "1"},
+    // (The counts and displacements of these: the tape's, the program's
+    // arrays may be gone in the reverse sweep.)
+    {"MPI_Reduce_scatter", 6, "adcc_mpi_reduce_scatter_fwd",
+     "v0 d0 v1 d1 v2 v3 v4 v5", "adcc_mpi_reduce_scatter_aug",
+     "v0 v1 v2 v3 v4 v5", true, "adcc_mpi_reduce_scatter_rev",
+     "v0 d0 d1 v3 v5 t", 3, -1, 4, "1"},
+    {"MPI_Gatherv", 9, "adcc_mpi_gatherv_fwd",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7 v8", "adcc_mpi_gatherv_aug",
+     "v0 v1 v2 v3 v4 v5 v6 v7 v8", true, "adcc_mpi_gatherv_rev",
+     "v0 d0 v1 v2 d3 v6 v7 v8 t", 2, 6, -1, "3"},
+    {"MPI_Scatterv", 9, "adcc_mpi_scatterv_fwd",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8", "adcc_mpi_scatterv_aug",
+     "v0 v1 v2 v3 v4 v5 v6 v7 v8", true, "adcc_mpi_scatterv_rev",
+     "d0 v3 v4 d4 v5 v6 v7 v8 t", 3, 6, -1, "4"},
+    {"MPI_Allgatherv", 8, "adcc_mpi_allgatherv_fwd",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", "adcc_mpi_allgatherv_aug",
+     "v0 v1 v2 v3 v4 v5 v6 v7", true, "adcc_mpi_allgatherv_rev",
+     "v0 d0 v1 v2 d3 v6 v7 t", 2, 6, -1, "3"},
     // Communicators made and freed in differentiated code
     // (runtime/lib/mpi/comms.c): freed at the reverse of the call that made
     // them, after their adjoint messages.
@@ -174,6 +223,10 @@ constexpr MpiRow MpiRows[] = {
      "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", "adcc_mpi_iallgather_aug",
      "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", true, "adcc_mpi_icollective_rev", "t", 2,
      5, -1, "3 7"},
+    {"MPI_Ialltoall", 8, "adcc_mpi_ialltoall_fwd",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", "adcc_mpi_ialltoall_aug",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", true, "adcc_mpi_icollective_rev", "t", 2,
+     5, -1, "3 7"},
 };
 
 /// MPI calls without derivatives: they compute no floating-point data.
@@ -191,8 +244,6 @@ constexpr InactiveMpi InactiveMpiCalls[] = {
     {"MPI_Finalized", "0"},
     {"MPI_Abort", ""},
     {"MPI_Get_processor_name", "0 1"},
-    {"MPI_Get_count", "2"},
-    {"MPI_Get_elements", "2"},
     {"MPI_Type_size", "1"},
     {"MPI_Error_string", "1 2"},
     {"MPI_Comm_group", "1"},
@@ -255,6 +306,11 @@ constexpr const char *InactiveTypes[] = {
     "c_bool",  "wchar",          "aint",          "offset",
     "count"};
 constexpr const char *RuleOps[] = {"sum", "min", "max"};
+/// Calls whose rule is for MPI_SUM only (a prefix or a reduce-scatter by a
+/// minimum or maximum has none).
+constexpr const char *SumOnlyCalls[] = {"MPI_Scan", "MPI_Exscan",
+                                        "MPI_Reduce_scatter",
+                                        "MPI_Reduce_scatter_block"};
 
 const MpiRow *findRow(StringRef Name) {
   for (const MpiRow &Row : MpiRows)
@@ -487,7 +543,36 @@ std::string mpiCallError(const CallBase &Call) {
     return "the reduction operator MPI_" + upper(Op) + " of '" + Name.str() +
            "' has no derivative rule: MPI_SUM, MPI_MIN and MPI_MAX have "
            "(docs/parallel.md#mpi)";
+  if (!Op.empty() && Op != "sum" && listed(SumOnlyCalls, Name))
+    return "the reduction operator MPI_" + upper(Op) + " of '" + Name.str() +
+           "' has no derivative rule: only MPI_SUM has for this collective "
+           "(docs/parallel.md#mpi)";
   return std::string();
+}
+
+bool callsMpi(const Module &M) {
+  return any_of(M.functions(), [](const Function &F) {
+    return F.isDeclaration() && F.getName().starts_with("MPI_");
+  });
+}
+
+void emitMpiDrainAfter(CallInst &Call) {
+  Module &M = *Call.getModule();
+  LLVMContext &C = M.getContext();
+  auto *Drain = dyn_cast<Function>(
+      M.getOrInsertFunction("adcc_mpi_drain",
+                            FunctionType::get(Type::getVoidTy(C), false))
+          .getCallee());
+  if (!Drain)
+    return;
+  if (Drain->isDeclaration())
+    Drain->setLinkage(GlobalValue::ExternalWeakLinkage);
+  Instruction *Next = Call.getNextNode();
+  IRBuilder<> B(Next);
+  Value *Present = B.CreateIsNotNull(Drain, "adcc.mpi.drain.linked");
+  Instruction *Then = SplitBlockAndInsertIfThen(Present, Next->getIterator(),
+                                                /*Unreachable=*/false);
+  IRBuilder<>(Then).CreateCall(Drain);
 }
 
 } // namespace adcore

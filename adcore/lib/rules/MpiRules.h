@@ -20,7 +20,9 @@
 
 namespace llvm {
 class CallBase;
+class CallInst;
 class Function;
+class Module;
 } // namespace llvm
 
 namespace adcore {
@@ -52,6 +54,17 @@ bool mpiWrittenArguments(const llvm::Function &F,
 /// spawning, user-defined operators, a predefined datatype or operator
 /// without a rule); otherwise empty.
 std::string mpiCallError(const llvm::CallBase &Call);
+
+/// Whether \p M calls MPI (declares a function MPI_...).
+bool callsMpi(const llvm::Module &M);
+
+/// After \p Call, a call of a reverse sweep (__enzyme_autodiff,
+/// __enzyme_reverse) in a program that calls MPI: waits for the adjoint
+/// messages the sweep sent from kept copies (runtime/lib/mpi/sendmodes.c),
+/// so that no request the derivative started is left when it returns. The
+/// runtime function is referenced weakly: it is there when the derivative
+/// pulled in the runtime's MPI sends.
+void emitMpiDrainAfter(llvm::CallInst &Call);
 
 } // namespace adcore
 

@@ -61,16 +61,24 @@ constexpr OpenMPRow OpenMPTable[] = {
      "the depend clause of omp task"},
     {"__kmpc_omp_taskwait_deps", true, OpenMPCall::Unsupported,
      "the depend clause of omp taskwait"},
-    {"__kmpc_omp_task_alloc", false, OpenMPCall::Unsupported, "omp task"},
+    // (Tied tasks without dependences run where they are created,
+    // prepare/OpenMPTasks.cpp: what is left of a task is another form.)
+    {"__kmpc_omp_task_alloc", false, OpenMPCall::Unsupported,
+     "an untied or detachable omp task, one whose privates have "
+     "destructors, or a taskloop"},
     {"__kmpc_omp_target_task_alloc", false, OpenMPCall::Unsupported,
-     "omp task"},
-    {"__kmpc_omp_task", false, OpenMPCall::Unsupported, "omp task"},
+     "omp target task"},
+    {"__kmpc_omp_task", false, OpenMPCall::Unsupported,
+     "an untied or detachable omp task"},
     {"__kmpc_omp_task_begin_if0", false, OpenMPCall::Unsupported,
-     "omp task"},
-    {"__kmpc_omp_taskwait", false, OpenMPCall::Unsupported, "omp taskwait"},
-    {"__kmpc_omp_taskyield", false, OpenMPCall::Unsupported,
-     "omp taskyield"},
-    {"__kmpc_taskgroup", false, OpenMPCall::Unsupported, "omp taskgroup"},
+     "an untied or detachable omp task"},
+    // (Tasks without dependences run at once where they are created in
+    // differentiated code, prepare/OpenMPTasks.cpp: these wait for nothing
+    // there.)
+    {"__kmpc_omp_taskwait", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_omp_taskyield", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_taskgroup", false, OpenMPCall::Inactive, ""},
+    {"__kmpc_end_taskgroup", false, OpenMPCall::Inactive, ""},
     {"__kmpc_taskloop", true, OpenMPCall::Unsupported, "omp taskloop"},
     {"__kmpc_task_reduction", true, OpenMPCall::Unsupported,
      "task reductions"},

@@ -1,4 +1,4 @@
-/*===- igathers.c - MPI_Igather, MPI_Iscatter, MPI_Iallgather -------------===*
+/*===- igathers.c - Nonblocking gathers, scatters and all-to-all --------===*
  *
  * The nonblocking gathers and scatters of differentiated code start a
  * pending record keyed by the program's request variable, as the other
@@ -8,11 +8,13 @@
  * [values | tangents] per rank: the gathered buffer holds each rank's
  * packed block, which the wait splits into the buffer and its shadow (the
  * root's, or every rank's for MPI_Iallgather); a scatter sends each rank
- * its packed block. An in-place block is packed into the gathered buffer
- * where MPI leaves it.
+ * its packed block; an all-to-all sends every rank its packed block and
+ * splits every block it gets. An in-place block is packed into the
+ * gathered buffer where MPI leaves it.
  *
  * Reverse mode runs the program's collective. Its adjoint, the blocking
- * one of MPI_Gather, MPI_Scatter or MPI_Allgather (gathers.c), runs at the
+ * one of MPI_Gather, MPI_Scatter, MPI_Allgather (gathers.c) or
+ * MPI_Alltoall (exchanges.c), runs at the
  * reverse of the call that started it, in the reverse of the order the
  * program started its collectives, the same on every rank.
  *
@@ -143,6 +145,37 @@ int adcc_mpi_iscatter_fwd(const void *send, const void *dsend, int scount,
                       root, comm, request);
 }
 
+int adcc_mpi_ialltoall_fwd(const void *send, const void *dsend, int scount,
+                           MPI_Datatype stype, void *recv, void *drecv,
+                           int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                           MPI_Request *request) {
+  int in_place = send == MPI_IN_PLACE;
+  enum adcc_mpi_kind kind =
+      adcc_mpi_kind_of(in_place ? rtype : stype, "MPI_Ialltoall", comm);
+  if (kind == ADCC_MPI_INACTIVE)
+    return MPI_Ialltoall(send, scount, stype, recv, rcount, rtype, comm,
+                         request);
+  struct adcc_mpi_pending *p =
+      begin(ADCC_MPI_IALLTOALL, "MPI_Ialltoall", request, kind, 0, comm);
+  p->buf = recv;
+  p->dbuf = drecv;
+  p->gets = 1;
+  p->count2 = rcount;
+  p->unpack = unpack_blocks;
+  int ranks = adcc_mpi_size(comm);
+  p->temp = adcc_mpi_temp(kind, NULL, 2 * (size_t)rcount * (size_t)ranks);
+  if (in_place) {
+    for (int r = 0; r < ranks; ++r)
+      pack_block(kind, p->temp, recv, drecv, rcount, r);
+  } else {
+    p->sent = adcc_mpi_temp(kind, NULL, 2 * (size_t)scount * (size_t)ranks);
+    for (int r = 0; r < ranks; ++r)
+      pack_block(kind, p->sent, send, dsend, scount, r);
+  }
+  return MPI_Ialltoall(in_place ? MPI_IN_PLACE : p->sent, 2 * scount, stype,
+                       p->temp, 2 * rcount, rtype, comm, request);
+}
+
 /*--- reverse mode --------------------------------------------------------*/
 
 /* The record of a gather or scatter whose derivatives travel (null for
@@ -204,6 +237,18 @@ int adcc_mpi_iallgather_aug(const void *send, void *dsend, int scount,
                         request);
 }
 
+int adcc_mpi_ialltoall_aug(const void *send, void *dsend, int scount,
+                           MPI_Datatype stype, void *recv, void *drecv,
+                           int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                           MPI_Request *request, void **tape) {
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(
+      send == MPI_IN_PLACE ? rtype : stype, "MPI_Ialltoall", comm);
+  *tape = record(ADCC_MPI_IALLTOALL, "MPI_Ialltoall", kind, send, dsend,
+                 scount, stype, recv, drecv, rcount, rtype, 0, comm, request);
+  return MPI_Ialltoall(send, scount, stype, recv, rcount, rtype, comm,
+                       request);
+}
+
 void adcc_mpi_igathers_rev(struct adcc_mpi_pending *p) {
   if (p->started == ADCC_MPI_IGATHER)
     adcc_mpi_gather_rev(p->send, p->sent, p->count, p->type, p->dbuf, p->count2,
@@ -211,6 +256,9 @@ void adcc_mpi_igathers_rev(struct adcc_mpi_pending *p) {
   else if (p->started == ADCC_MPI_ISCATTER)
     adcc_mpi_scatter_rev(p->sent, p->count, p->type, p->buf, p->dbuf, p->count2,
                          p->type2, p->root, p->comm);
+  else if (p->started == ADCC_MPI_IALLTOALL)
+    adcc_mpi_alltoall_rev(p->send, p->sent, p->count, p->type, p->dbuf,
+                          p->count2, p->type2, p->comm);
   else
     adcc_mpi_allgather_rev(p->send, p->sent, p->count, p->type, p->dbuf,
                            p->count2, p->type2, p->comm);

@@ -96,5 +96,10 @@ void adcc_mpi_scatter_rev(void *dsend, int scount, MPI_Datatype stype,
 void adcc_mpi_allgather_rev(const void *send, void *dsend, int scount,
                             MPI_Datatype stype, void *drecv, int rcount,
                             MPI_Datatype rtype, MPI_Comm comm);
+/* The reverse of the blocking all-to-all (exchanges.c), which that of the
+ * nonblocking one runs too. */
+void adcc_mpi_alltoall_rev(const void *send, void *dsend, int scount,
+                           MPI_Datatype stype, void *drecv, int rcount,
+                           MPI_Datatype rtype, MPI_Comm comm);
 
 #endif

@@ -13,6 +13,7 @@ enum adcc_mpi_started {
   ADCC_MPI_IGATHER, /* igathers.c */
   ADCC_MPI_ISCATTER,
   ADCC_MPI_IALLGATHER,
+  ADCC_MPI_IALLTOALL,
 };
 
 /* One MPI_Isend, MPI_Irecv, MPI_Start (of a persistent request) or
@@ -94,9 +95,10 @@ int adcc_mpi_isend_aug_as(adcc_mpi_isend_fn isend, const char *call,
 
 /* Sends \p count elements of \p buffer (malloc'd; the runtime frees it)
  * non-blocking and returns: the send completes in the background, as a
- * buffered send (sendmodes.c). */
+ * buffered send (sendmodes.c); \p adjoint: an adjoint message of reverse
+ * mode, which the reverse sweep waits for before it returns. */
 int adcc_mpi_isend_kept(void *buffer, int count, MPI_Datatype type, int dest,
-                        int tag, MPI_Comm comm);
+                        int tag, MPI_Comm comm, int adjoint);
 
 void *adcc_mpi_pack(enum adcc_mpi_kind kind, const void *buf,
                     const void *dbuf, int n);

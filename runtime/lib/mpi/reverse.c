@@ -82,7 +82,7 @@ void adcc_mpi_recv_rev(void *dbuf, MPI_Datatype type, MPI_Comm comm,
   void *t = adcc_mpi_temp(kind, dbuf, (size_t)r->count);
   /* (Buffered: the sender may have used MPI_Bsend, sendmodes.c.) */
   adcc_mpi_isend_kept(t, r->count, type, r->source,
-                      adcc_mpi_adjoint_tag(r->tag, comm), comm);
+                      adcc_mpi_adjoint_tag(r->tag, comm), comm, 1);
   adcc_mpi_zero(kind, dbuf, (size_t)r->count);
   free(r);
 }

@@ -16,11 +16,11 @@
 // nothing defines, named at its line.
 // RUN: %expect-exit 1 %adcc -O0 -c -DIPROD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=IPROD
 // RUN: %expect-exit 1 %adcc -O2 -c -DIPROD -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=IPROD
-// RUN: %expect-exit 1 %adcc -O2 -DIALLTOALL %s -o %t.ialltoall 2>&1 | FileCheck %s --check-prefix=IALLTOALL
-// RUN: %expect-exit 1 %adcc -O0 -DIALLTOALL -DFORWARD %s -o %t.ialltoall 2>&1 | FileCheck %s --check-prefix=IALLTOALL
-// So is the one send mode without a rule (MPI_Ibsend), in both modes.
-// RUN: %expect-exit 1 %adcc -O0 -DIBSEND %s -o %t.ibsend 2>&1 | FileCheck %s --check-prefix=IBSEND
-// RUN: %expect-exit 1 %adcc -O2 -DIBSEND -DFORWARD %s -o %t.ibsend 2>&1 | FileCheck %s --check-prefix=IBSEND
+// RUN: %expect-exit 1 %adcc -O2 -DISCAN %s -o %t.iscan 2>&1 | FileCheck %s --check-prefix=ISCAN
+// RUN: %expect-exit 1 %adcc -O0 -DISCAN -DFORWARD %s -o %t.iscan 2>&1 | FileCheck %s --check-prefix=ISCAN
+// Prefix sums and reduce-scatters have a rule for MPI_SUM only.
+// RUN: %expect-exit 1 %adcc -O0 -c -DSCANMAX %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCANMAX
+// RUN: %expect-exit 1 %adcc -O2 -c -DSCANMAX -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCANMAX
 // RUN: %expect-exit 1 %adcc -O2 -c -DSPLIT %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
 // An integer reduction by MPI_PROD beside them carries no derivative: fine.
 // RUN: %adcc -O2 -c -DINTPROD %s -o /dev/null
@@ -62,10 +62,9 @@ int MPI_Allgather(const void *, int, MPI_Datatype, void *, int, MPI_Datatype,
                   MPI_Comm);
 int MPI_Iallreduce(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
                    MPI_Request *);
-int MPI_Ialltoall(const void *, int, MPI_Datatype, void *, int, MPI_Datatype,
-                  MPI_Comm, MPI_Request *);
-int MPI_Ibsend(const void *, int, MPI_Datatype, int, int, MPI_Comm,
-               MPI_Request *);
+int MPI_Iscan(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
+              MPI_Request *);
+int MPI_Scan(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 int MPI_Wait(MPI_Request *, MPI_Status *);
 
 double __enzyme_autodiff(void *, ...);
@@ -158,25 +157,24 @@ double f(double *x) {
 // IPROD: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'f' in {{forward|reverse}} mode: the reduction operator MPI_PROD of 'MPI_Iallreduce' has no derivative rule: MPI_SUM, MPI_MIN and MPI_MAX have
 #endif
 
-#ifdef IALLTOALL
+#ifdef ISCAN
 double f(double *x) {
-  double all[4];
+  double all[2];
   MPI_Request r;
-  MPI_Ialltoall(x, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, MPI_COMM_WORLD, &r);
+  MPI_Iscan(x, all, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r);
   MPI_Wait(&r, (MPI_Status *)0);
-  return all[0] * all[3];
+  return all[0] * all[1];
 }
-// IALLTOALL: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'MPI_Ialltoall': adcc has no derivative rule for this MPI call (docs/parallel.md#mpi lists the calls with one)
+// ISCAN: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'MPI_Iscan': adcc has no derivative rule for this MPI call (docs/parallel.md#mpi lists the calls with one)
 #endif
 
-#ifdef IBSEND
+#ifdef SCANMAX
 double f(double *x) {
-  MPI_Request r;
-  MPI_Ibsend(x, 2, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, &r);
-  MPI_Wait(&r, (MPI_Status *)0);
-  return x[0] * x[1];
+  double y;
+  MPI_Scan(x, &y, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return y * x[0];
 }
-// IBSEND: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'MPI_Ibsend': adcc has no derivative rule for this MPI call
+// SCANMAX: mpi-refused.c:[[#@LINE-3]]:3: error: cannot differentiate 'f' in {{forward|reverse}} mode: the reduction operator MPI_MAX of 'MPI_Scan' has no derivative rule: only MPI_SUM has for this collective
 #endif
 
 #ifdef SPLIT
