@@ -8,6 +8,7 @@
 #include "support/NullShadowGuards.h"
 #include "adcore/CrossTU.h"
 #include "rules/CustomRules.h"
+#include "rules/GpuLaunches.h"
 #include "requests/DenseViews.h"
 #include "requests/DeclaredDerivatives.h"
 #include "requests/EnzymeCalls.h"
@@ -188,6 +189,7 @@ PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
   Changed |= specializeFunctionParameters(M);
   Changed |= dropEnzymeTypeHints(M);
   Changed |= replaceShadowTables(M);
+  Changed |= makeLaunchRules(M);
   Changed |= CustomRules::keepRegisteredOutOfLine(M);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
@@ -211,7 +213,12 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   specializeFunctionParameters(M);
   dropEnzymeTypeHints(M);
   replaceShadowTables(M);
+  makeLaunchRules(M);
   CustomRules::restoreKeptLinkage(M);
+  // (The kernels the host code launches with <<<...>>> get derivative
+  // kernels, requested as the program would request them.)
+  if (Opts.LaunchedKernels)
+    makeLaunchDerivativeKernels(M, *Opts.LaunchedKernels);
 
   CollectedRequests Found = collectRequests(M);
   if (Opts.PrintRequests) {

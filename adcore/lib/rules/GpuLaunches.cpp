@@ -37,6 +37,8 @@ constexpr GpuLaunchRow GpuLaunchTable[] = {
 
 StringRef gpuLaunchKind(const Function &F) {
   StringRef Name = F.getName();
+  if (F.hasFnAttribute(LaunchRuleAttr))
+    return "";
   // (clang's stub of a __global__ function: __device_stub__k, mangled)
   if (!F.isDeclaration())
     return Name.contains("__device_stub__") ? "kernel launch (<<<...>>>)"

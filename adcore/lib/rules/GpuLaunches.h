@@ -18,9 +18,19 @@
 namespace llvm {
 class CallBase;
 class Function;
+class Module;
 } // namespace llvm
 
 namespace adcore {
+
+/// The attribute of a launch stub whose derivatives are registered
+/// (LaunchRules.cpp): its calls are differentiated, not an error.
+constexpr llvm::StringLiteral LaunchRuleAttr = "adcc-launch-rule";
+
+/// Registers derivatives of the launch stubs of host module \p M, when it
+/// may ask for derivatives: the derivative kernels launched by the runtime
+/// (LaunchRules.cpp). Returns whether it made any.
+bool makeLaunchRules(llvm::Module &M);
 
 /// What a call of \p F launches when it is a GPU kernel launch of host code
 /// (a launch stub or a launch function of the CUDA, HIP or CUDA driver
