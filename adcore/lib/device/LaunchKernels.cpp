@@ -29,12 +29,17 @@
 
 #include "device/DeviceCode.h"
 
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+
+#include <memory>
 
 using namespace llvm;
 
@@ -252,20 +257,70 @@ struct Maker {
   }
 };
 
+/// True when \p F, or a function it calls, asks for derivatives itself
+/// (a kernel that computes gradients is not differentiated again).
+bool requestsDerivatives(const Function &F,
+                         SmallPtrSetImpl<const Function *> &Seen) {
+  if (!Seen.insert(&F).second)
+    return false;
+  if (F.getName().contains("__enzyme_"))
+    return true;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = Call->getCalledFunction();
+            Callee && requestsDerivatives(*Callee, Seen))
+          return true;
+  return false;
+}
+
 } // namespace
 
-bool makeLaunchDerivativeKernels(Module &M,
-                                 const std::set<std::string> &Launched) {
+bool makeLaunchDerivativeKernels(
+    Module &M, const std::set<std::string> &Launched,
+    function_ref<std::string(Module &)> Try) {
   if (!isDeviceModule(M) || Launched.empty())
     return false;
   SmallVector<Function *, 4> Kernels;
-  for (Function &F : M)
-    if (isKernel(F) && !F.isDeclaration() && Launched.count(F.getName().str()) &&
-        simpleParameters(F) && !M.getFunction("__adcc_fwd_" + F.getName().str()))
+  for (Function &F : M) {
+    SmallPtrSet<const Function *, 16> Seen;
+    if (isKernel(F) && !F.isDeclaration() &&
+        Launched.count(F.getName().str()) && simpleParameters(F) &&
+        !M.getFunction("__adcc_fwd_" + F.getName().str()) &&
+        !requestsDerivatives(F, Seen))
       Kernels.push_back(&F);
-  for (Function *K : Kernels)
+  }
+  bool Made = false;
+  for (Function *K : Kernels) {
+    // (Tried on a copy of the module first: a kernel that cannot be
+    // differentiated is no error where no derivative of its launch is
+    // asked for; the host's derivative of its launch says so when it runs.)
+    std::unique_ptr<Module> Copy = CloneModule(M);
+    Maker{*Copy, *Copy->getFunction(K->getName())}.make();
+    std::string Error = Try(*Copy);
+    if (!Error.empty()) {
+      std::string Item = ("'__adcc_item_" + K->getName() + "'").str();
+      if (size_t At = Error.find(Item); At != std::string::npos)
+        Error.replace(At, Item.size(), "'" + demangle(K->getName()) + "'");
+      M.getContext().diagnose(DiagnosticInfoUnsupported(
+          *K,
+          "the kernel '" + demangle(K->getName()) +
+              "', launched with <<<...>>> in a file that asks for "
+              "derivatives, has no derivative kernels: " + Error +
+              "; a derivative of its launch stops the program with a "
+              "message",
+          K->getSubprogram()
+              ? DebugLoc(DILocation::get(M.getContext(),
+                                         K->getSubprogram()->getLine(), 0,
+                                         K->getSubprogram()))
+              : DebugLoc(),
+          DS_Warning));
+      continue;
+    }
     Maker{M, *K}.make();
-  return !Kernels.empty();
+    Made = true;
+  }
+  return Made;
 }
 
 } // namespace adcore
