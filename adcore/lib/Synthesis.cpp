@@ -385,6 +385,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= rewriteFortifiedCalls(P);
     Changed |= rewritePosixMemaligns(P);
     Changed |= rewriteSortCalls(P);
+    Changed |= rewriteDirectLaunches(P);
     Changed |= rewriteVariadicCalls(P);
     Changed |= passFloatBitsAsFloats(P, [&](const Function &Callee) {
       return Rules.coversDerivative(&Callee, true) ||

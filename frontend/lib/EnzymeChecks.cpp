@@ -49,6 +49,7 @@ public:
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool VisitCallExpr(CallExpr *Call) {
+    recordDirectLaunch(Ctx, *Call);
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || !Callee->getIdentifier() ||
         !adcore::classifyEntryPoint(Callee->getName()))

@@ -4,6 +4,7 @@
 #include "frontend/ParamShapes.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 
 using namespace clang;
@@ -29,6 +30,23 @@ void recordLaunchedKernel(ASTContext &Ctx, const CUDAKernelCallExpr &Launch) {
   if (!Kernel || Kernel->isDependentContext())
     return;
   currentSet()->insert(irName(Ctx, *Kernel));
+}
+
+void recordDirectLaunch(ASTContext &Ctx, const CallExpr &Call) {
+  if (!currentSet() || !Ctx.getLangOpts().CUDAIsDevice ||
+      Call.getNumArgs() == 0)
+    return;
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  if (!Callee || !Callee->getIdentifier() ||
+      (Callee->getName() != "cudaLaunchKernel" &&
+       Callee->getName() != "hipLaunchKernel"))
+    return;
+  const Expr *Handle = Call.getArg(0)->IgnoreParenCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Handle))
+    if (const auto *Kernel = dyn_cast<FunctionDecl>(Ref->getDecl());
+        Kernel && Kernel->hasAttr<CUDAGlobalAttr>() &&
+        !Kernel->isDependentContext())
+      currentSet()->insert(irName(Ctx, *Kernel));
 }
 
 } // namespace adcc::frontend

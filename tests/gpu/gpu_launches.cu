@@ -1,8 +1,8 @@
 // CUDA's own launches (k<<<grid, block>>>(args)) in differentiated host
 // code: the loss below launches three kernels (a stencil whose threads read
 // their neighbours' x and a scalar, a block reduction through __shared__
-// memory with barriers, a 2-D grid of floats) and reads their outputs in
-// managed memory. Its gradient (__enzyme_autodiff: the augmented kernels
+// memory with barriers launched by calling cudaLaunchKernel directly, a
+// 2-D grid of floats) and reads their outputs in managed memory. Its gradient (__enzyme_autodiff: the augmented kernels
 // with per-thread tape slots, then the reverse kernels) and its tangents
 // (__enzyme_fwddiff: the tangent kernels) are checked against central
 // differences of the loss and against each other. Runs on a GPU, or on the
@@ -60,7 +60,11 @@ __global__ void grid2d(const float *f, float *g) {
 double loss(double a, const double *x, double *y, double *out, const float *f,
             float *g) {
   stencil<<<N / Block, Block>>>(a, x, y, N);
-  reduce<<<N / Block, Block>>>(y, out, 0.5 * a);
+  // (the runtime called directly: the same launch as <<<...>>>)
+  double c = 0.5 * a;
+  void *args[] = {&y, &out, &c};
+  cudaLaunchKernel((const void *)reduce, dim3(N / Block), dim3(Block), args,
+                   0, nullptr);
   grid2d<<<dim3(W / 8, H / 4), dim3(8, 4)>>>(f, g);
   cudaDeviceSynchronize();
   double s = 0;

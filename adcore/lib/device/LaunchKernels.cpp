@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "device/DeviceCode.h"
+#include "rules/GpuLaunches.h"
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -287,6 +288,7 @@ bool makeLaunchDerivativeKernels(
     if (isKernel(F) && !F.isDeclaration() &&
         Launched.count(F.getName().str()) && simpleParameters(F) &&
         !M.getFunction("__adcc_fwd_" + F.getName().str()) &&
+        !isKernelsHeaderFunction(F) &&
         !requestsDerivatives(F, Seen))
       Kernels.push_back(&F);
   }

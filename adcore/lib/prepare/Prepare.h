@@ -41,6 +41,13 @@ bool rewritePosixMemaligns(llvm::Function &F);
 /// and element copies in that order, which the engine differentiates
 /// (SortCalls.cpp). Returns whether \p F changed.
 bool rewriteSortCalls(llvm::Function &F);
+
+/// Rewrites the direct launches in \p F (cudaLaunchKernel,
+/// hipLaunchKernel, or their C++ overloads, of a kernel whose stub has
+/// registered derivatives) as the `<<<...>>>` launches they are: the
+/// configuration pushed, the stub called with the argument array's values
+/// (DirectLaunches.cpp). Returns whether it changed F.
+bool rewriteDirectLaunches(llvm::Function &F);
 /// Makes each call of a variadic function that passes only its fixed
 /// arguments, into a body that never reads the others, a call of an
 /// internal copy declared without `...`, and each call passing variable

@@ -49,6 +49,11 @@ StringRef gpuLaunchKind(const Function &F) {
   return "";
 }
 
+bool isKernelsHeaderFunction(const Function &F) {
+  // (adcc::detail::..., whose launches have rules of the header's own)
+  return F.getName().starts_with("_ZN4adcc6detail");
+}
+
 const CallBase *findGpuLaunch(const Function &F) {
   for (const BasicBlock &BB : F)
     for (const Instruction &I : BB)

@@ -319,6 +319,29 @@ struct RuleMaker {
     registration("__enzyme_register_gradient_adcc_launch",
                  {&Stub, makeAugmented(), makeReverse()});
     Stub.addFnAttr(LaunchRuleAttr);
+    declarePush();
+  }
+
+  /// The configuration's push, as the launch in the stub passes the
+  /// configuration (grid, block, shared bytes, stream), for direct launches
+  /// rewritten as pushes and stub calls (prepare/DirectLaunches.cpp).
+  void declarePush() {
+    for (Instruction &I : instructions(Stub))
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
+        const Function *Callee = Call->getCalledFunction();
+        if (!Callee || Call->arg_size() != 8 ||
+            (Callee->getName() != "cudaLaunchKernel" &&
+             Callee->getName() != "hipLaunchKernel"))
+          continue;
+        SmallVector<Type *, 6> Types;
+        for (unsigned Op : {1, 2, 3, 4, 6, 7})
+          Types.push_back(Call->getArgOperand(Op)->getType());
+        M.getOrInsertFunction(Hip ? "__hipPushCallConfiguration"
+                                  : "__cudaPushCallConfiguration",
+                              FunctionType::get(Type::getInt32Ty(Ctx), Types,
+                                                false));
+        return;
+      }
   }
 };
 
@@ -337,6 +360,10 @@ bool asksForDerivatives(const Module &M) {
 
 } // namespace
 
+GlobalValue *launchHandleOf(Function &Stub) {
+  return launchHandle(Stub).first;
+}
+
 bool makeLaunchRules(Module &M) {
   const Triple &TT = M.getTargetTriple();
   if (TT.isNVPTX() || TT.isAMDGPU() || !asksForDerivatives(M))
@@ -344,7 +371,8 @@ bool makeLaunchRules(Module &M) {
   SmallVector<Function *, 4> Stubs;
   for (Function &F : M)
     if (!F.isDeclaration() && F.getName().contains("__device_stub__") &&
-        !F.hasFnAttribute(LaunchRuleAttr) && RuleMaker::supported(F))
+        !F.hasFnAttribute(LaunchRuleAttr) && !isKernelsHeaderFunction(F) &&
+        RuleMaker::supported(F))
       Stubs.push_back(&F);
   bool Changed = false;
   for (Function *S : Stubs) {
@@ -356,7 +384,8 @@ bool makeLaunchRules(Module &M) {
     RuleMaker{M, *S, *Handle, Hip, Kernel}.make();
     Changed = true;
   }
-  // (The push of a launch's configuration carries no derivative.)
+  // (The push of a launch's configuration carries no derivative; declared
+  // for the direct launches that become pushes, prepare/DirectLaunches.cpp.)
   if (Changed)
     for (StringRef Push :
          {"__cudaPushCallConfiguration", "__hipPushCallConfiguration"})

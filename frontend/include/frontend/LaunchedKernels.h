@@ -16,6 +16,7 @@
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class CUDAKernelCallExpr;
 } // namespace clang
 
@@ -27,6 +28,10 @@ void setLaunchedKernelSet(std::shared_ptr<std::set<std::string>> Set);
 /// Records the kernel that \p Launch launches, in a device compile.
 void recordLaunchedKernel(clang::ASTContext &Ctx,
                           const clang::CUDAKernelCallExpr &Launch);
+
+/// Records the kernel that \p Call launches when it is a direct call of
+/// cudaLaunchKernel or hipLaunchKernel naming a `__global__` function.
+void recordDirectLaunch(clang::ASTContext &Ctx, const clang::CallExpr &Call);
 
 } // namespace adcc::frontend
 
