@@ -88,12 +88,24 @@ struct RuleMaker {
   StructType *Args = nullptr;
   GlobalVariable *Desc = nullptr;
 
+  /// Each parameter a number or a pointer of the source: the stub (as
+  /// clang emits it, before optimization) stores it whole into a local
+  /// of its own type. (A struct the ABI passes as numbers is stored into
+  /// a local of the struct's type.)
   static bool supported(const Function &Stub) {
     for (const Argument &A : Stub.args()) {
       Type *T = A.getType();
       if (A.hasByValAttr() || A.hasStructRetAttr() ||
           !(T->isIntegerTy() || T->isFloatTy() || T->isDoubleTy() ||
             T->isPointerTy()))
+        return false;
+      bool Whole = false;
+      for (const User *U : A.users())
+        if (const auto *Store = dyn_cast<StoreInst>(U))
+          if (const auto *Local = dyn_cast<AllocaInst>(
+                  Store->getPointerOperand()->stripPointerCasts()))
+            Whole |= Local->getAllocatedType() == T;
+      if (!Whole && !A.use_empty())
         return false;
     }
     return true;
