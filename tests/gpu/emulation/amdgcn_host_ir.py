@@ -136,8 +136,12 @@ def grid_entries(kernels):
         out.append("define internal void @%s(ptr %%args) {\n%s\n"
                    "  call void @%s.kernel(%s)\n  ret void\n}\n"
                    % (entry, "\n".join(body), name, ", ".join(args)))
-        out.append("@%s = extern_weak global i8" % name)
-        table.append("{ ptr, ptr } { ptr @%s, ptr @%s }" % (name, entry))
+        # (The derivative kernels of a <<<>>> launch: the host code's
+        # handle of each is named after it.)
+        handle = ("__adcc_handle_" + name if name.startswith("__adcc_")
+                  else name)
+        out.append("@%s = extern_weak global i8" % handle)
+        table.append("{ ptr, ptr } { ptr @%s, ptr @%s }" % (handle, entry))
     out.append("@emu_kernels = constant [%d x { ptr, ptr }] [%s]"
                % (len(table) + 1,
                   ", ".join(table + ["{ ptr, ptr } zeroinitializer"])))
@@ -170,7 +174,7 @@ def main():
         line = re.sub(r",? addrspace\(\d+\)", "", line)
         line = re.sub(r"addrspacecast \(ptr ([@%][\w.$\"]+) to ptr\)", r"\1",
                       line)
-        line = re.sub(r"= addrspacecast ptr (%[\w.]+) to ptr",
+        line = re.sub(r"= addrspacecast ptr ([@%][\w.$]+) to ptr",
                       r"= getelementptr i8, ptr \1, i64 0", line)
         # (the intrinsics' names say the address spaces of their pointers)
         line = re.sub(r"@llvm\.[\w.]+", lambda m: re.sub(
