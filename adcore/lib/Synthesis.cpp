@@ -386,6 +386,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= rewritePosixMemaligns(P);
     Changed |= rewriteSortCalls(P);
     Changed |= rewriteDirectLaunches(P);
+    Changed |= inlineBarrierCalls(P);
     Changed |= rewriteVariadicCalls(P);
     Changed |= passFloatBitsAsFloats(P, [&](const Function &Callee) {
       return Rules.coversDerivative(&Callee, true) ||

@@ -27,9 +27,9 @@ __device__ inline unsigned globalId() {
          __builtin_amdgcn_workitem_id_x();
 }
 
-// (always_inline: a barrier in a function of its own that is not inlined
-// is not mirrored in the reverse sweep at -O0; see docs/status.md)
-__device__ inline __attribute__((always_inline)) void syncThreads() {
+// (A barrier in a function of its own, not inlined at -O0: the reverse
+// kernel mirrors it too, prepare/BarrierCalls.cpp.)
+__device__ inline void syncThreads() {
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
   __builtin_amdgcn_s_barrier();
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "workgroup");

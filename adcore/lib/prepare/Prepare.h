@@ -42,6 +42,11 @@ bool rewritePosixMemaligns(llvm::Function &F);
 /// (SortCalls.cpp). Returns whether \p F changed.
 bool rewriteSortCalls(llvm::Function &F);
 
+/// Inlines into device function \p F the calls of functions that wait at
+/// a barrier of the block, so that the reverse sweep mirrors the barriers
+/// (BarrierCalls.cpp). Returns whether it changed F.
+bool inlineBarrierCalls(llvm::Function &F);
+
 /// Rewrites the direct launches in \p F (cudaLaunchKernel,
 /// hipLaunchKernel, or their C++ overloads, of a kernel whose stub has
 /// registered derivatives) as the `<<<...>>>` launches they are: the
