@@ -127,9 +127,9 @@ static void launch(const adcc_gpu_kernel *k, const void *handle,
   if (e) {
     char message[256];
     snprintf(message, sizeof message,
-             "the %s kernel failed (the device code has it where the file "
-             "that launches the kernel with <<<...>>> was compiled by adcc "
-             "for the device too)",
+             "its %s kernel failed (where the device code has no "
+             "derivative kernels of the kernel, adcc's compile of the "
+             "device code warned why)",
              which);
     stop(k, message, e);
   }
