@@ -201,6 +201,9 @@ def replace_asm(line, asms):
     if not m:
         return line
     ret, args = m.group(2), m.group(3)
+    # (the call's fast-math flags are not part of the type)
+    ret = re.sub(r"^(?:(?:fast|contract|reassoc|nnan|ninf|nsz|arcp|afn) )+",
+                 "", ret)
     n = len(asms)
     params = ", ".join(a.split()[0] for a in split_params(args))
     value = "ret void" if ret == "void" else "ret %s poison" % ret
