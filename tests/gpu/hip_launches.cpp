@@ -1,12 +1,15 @@
 // HIP's own launches (k<<<grid, block>>>(args), hipLaunchKernel) in
 // differentiated host code, the HIP form of gpu_launches.cu: a stencil
-// whose threads read their neighbours and a scalar, and a tree reduction
-// in __shared__ memory (LDS) with barriers, launched through
-// hipLaunchKernel. The gradient against central differences, the tangent
+// whose threads read their neighbours and a scalar, a tree reduction in
+// __shared__ memory (LDS) with barriers in a helper function, launched
+// through hipLaunchKernel, and a wavefront's sum by HIP's shuffles
+// (tests/gpu/hip_shuffles.h). The gradient against central differences, the tangent
 // against the gradient. Compiled without HIP's headers (-nogpuinc: the
 // declarations of <adcc/kernels.hpp>); runs on the grid emulation
 // (run-emulated.sh --hip), or where HIP's runtime and a GPU are present.
 #include <adcc/kernels.hpp>
+
+#include "hip_shuffles.h"
 
 #include <cmath>
 #include <cstdio>
@@ -63,16 +66,28 @@ __global__ void reduce(const double *y, double *out, double c) {
     out[__builtin_amdgcn_workgroup_id_x()] = c * s[0];
 }
 
+// w[b] = the sum over block b (one wavefront) of y[i]^2 y[i ^ 3], by HIP's
+// __shfl_down (ds_bpermute among the wavefront's 64 lanes).
+__global__ void wavesum(const double *y, double *w) {
+  int i = globalId();
+  double v = y[i] * y[i] * y[i ^ 3];
+  for (int o = 32; o > 0; o /= 2)
+    v += __shfl_down(v, o);
+  if (__builtin_amdgcn_workitem_id_x() == 0)
+    w[__builtin_amdgcn_workgroup_id_x()] = v;
+}
+
 double loss(double a, const double *x, double *y, double *out) {
   stencil<<<N / Block, Block>>>(a, x, y, N);
   double half = 0.5 * a;
   void *args[] = {&y, &out, &half};
   hipLaunchKernel((const void *)reduce, dim3(N / Block), dim3(Block), args, 0,
                   nullptr);
+  wavesum<<<N / Block, Block>>>(y, out + N / Block);
   hipDeviceSynchronize();
   double s = 0;
   for (int b = 0; b < N / Block; ++b)
-    s += (b + 1) * out[b];
+    s += (b + 1) * out[b] + 0.5 * (b + 2) * out[N / Block + b];
   for (int i = 0; i < N; i += 7)
     s += 0.01 * y[i];
   return s;
@@ -106,7 +121,8 @@ int main() {
     return 77;
   }
   double *x = managed(N), *dx = managed(N), *y = managed(N), *dy = managed(N);
-  double *out = managed(N / Block), *dout = managed(N / Block);
+  // (out: the reductions' sums, then the wavefronts')
+  double *out = managed(2 * N / Block), *dout = managed(2 * N / Block);
   for (int i = 0; i < N; ++i)
     x[i] = 0.3 + 0.9 * std::sin(0.37 * i);
   const double a = 0.8, h = 1e-6;

@@ -64,12 +64,18 @@ GRID = {
 }
 
 
+# The cross-lane operations, the same in the grid emulation (among the 64
+# threads of a wavefront of the block) as in the model of one wavefront.
+CROSS_LANE = re.compile(r"amdgcn\.(wavefrontsize|mbcnt\.(lo|hi)|ds\.bpermute|"
+                        r"ballot\.i(32|64)|readlane\.(i32|i64|f32|f64))")
+
+
 def definition(name, grid=False):
     """The host definition of the AMDGPU intrinsic `name` (without
     `llvm.`)."""
-    if grid:
-        if name not in GRID:
-            sys.exit("amdgcn_host_ir.py: no grid emulation of llvm.%s" % name)
+    if grid and name not in GRID and not CROSS_LANE.fullmatch(name):
+        sys.exit("amdgcn_host_ir.py: no grid emulation of llvm.%s" % name)
+    if grid and name in GRID:
         ret, params, body = GRID[name]
         end = "ret void" if ret == "void" else "ret %s %%r" % ret
         return ("define internal %s @emu.%s(%s) {\n  %s\n  %s\n}\n"
@@ -202,7 +208,11 @@ def main():
                 "declare ptr @emu_implicitarg()",
                 "declare ptr @emu_dispatch()",
                 "declare void @emu_yield()",
-                "declare void @emu_barrier()"]
+                "declare void @emu_barrier()",
+                "declare i32 @emu_wave(i32)",
+                "declare i32 @emu_mbcnt(i32, i32, i32)",
+                "declare i64 @emu_read_lane(i64, i32)",
+                "declare i64 @emu_ballot(i1)"]
         out += grid_entries(kernels)
     else:
         out += ["declare i32 @emu_wave(i32)",
