@@ -11,7 +11,9 @@
 //   the device code are real atomic operations between threads, and a
 //   plain update where several threads meet can lose an addition as on a
 //   GPU. __syncthreads() is a barrier of the block's threads; a warp
-//   shuffle (PTX's shfl.sync, ptx_shuffle.h) a barrier of its warp's 32.
+//   shuffle (PTX's shfl.sync, ptx_shuffle.h) a barrier of its warp's 32;
+//   in a HIP launch, AMDGPU's cross-lane operations (ds_bpermute,
+//   readlane, ballot) an exchange among its wavefront's 64.
 // - The block's dynamic shared memory (`adcc_kernel_shared`) is one buffer
 //   (one block at a time), filled with NaNs before each block, as memory
 //   that cudaMalloc returns is: code that reads what it has not written
