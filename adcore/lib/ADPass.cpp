@@ -8,6 +8,7 @@
 #include "support/NullShadowGuards.h"
 #include "adcore/CrossTU.h"
 #include "rules/CustomRules.h"
+#include "rules/GpuLaunches.h"
 #include "requests/DenseViews.h"
 #include "requests/DeclaredDerivatives.h"
 #include "requests/EnzymeCalls.h"
@@ -25,6 +26,7 @@
 
 #include "llvm/IR/DebugInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Module.h"
@@ -188,6 +190,7 @@ PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
   Changed |= specializeFunctionParameters(M);
   Changed |= dropEnzymeTypeHints(M);
   Changed |= replaceShadowTables(M);
+  Changed |= makeLaunchRules(M);
   Changed |= CustomRules::keepRegisteredOutOfLine(M);
   return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
@@ -204,6 +207,49 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   return PreservedAnalyses::none();
 }
 
+namespace {
+
+/// Keeps the first error reported while it is installed; drops the rest.
+struct FirstError : DiagnosticHandler {
+  std::string *Text;
+  explicit FirstError(std::string *Text) : Text(Text) {}
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() != DS_Error || !Text->empty())
+      return true;
+    std::string Message;
+    raw_string_ostream OS(Message);
+    if (const auto *U = dyn_cast<DiagnosticInfoUnsupported>(&DI)) {
+      // (file:line:column: the message, without the IR function's name)
+      if (U->isLocationAvailable())
+        OS << U->getLocationStr() << ": ";
+      OS << U->getMessage();
+    } else {
+      DiagnosticPrinterRawOStream Printer(OS);
+      DI.print(Printer);
+    }
+    *Text = StringRef(Message).rtrim().str();
+    if (Text->empty())
+      *Text = "an error";
+    return true;
+  }
+};
+
+} // namespace
+
+std::string ADPass::tryDifferentiate(Module &Copy) {
+  Options Quiet = Opts;
+  Quiet.PrintRequests = Quiet.PrintTapePlan = false;
+  Quiet.LaunchedKernels = nullptr;
+  Quiet.EmbedIR = false;
+  LLVMContext &C = Copy.getContext();
+  std::string Error;
+  std::unique_ptr<DiagnosticHandler> Kept = C.getDiagnosticHandler();
+  C.setDiagnosticHandler(std::make_unique<FirstError>(&Error));
+  ADPass(Quiet, Level).differentiate(Copy);
+  C.setDiagnosticHandler(std::move(Kept));
+  return Error;
+}
+
 PreservedAnalyses ADPass::differentiate(Module &M) {
   // (Done at the start of the pipeline already, unless the pass runs alone.)
   readEnzymeAnnotations(M);
@@ -211,7 +257,14 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   specializeFunctionParameters(M);
   dropEnzymeTypeHints(M);
   replaceShadowTables(M);
+  makeLaunchRules(M);
   CustomRules::restoreKeptLinkage(M);
+  // (The kernels the host code launches with <<<...>>> get derivative
+  // kernels, requested as the program would request them.)
+  if (Opts.LaunchedKernels)
+    makeLaunchDerivativeKernels(M, *Opts.LaunchedKernels, [&](Module &Copy) {
+      return tryDifferentiate(Copy);
+    });
 
   CollectedRequests Found = collectRequests(M);
   if (Opts.PrintRequests) {

@@ -16,6 +16,8 @@
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/OptimizationLevel.h"
 
+#include <string>
+
 namespace adcore {
 
 class ADPass : public llvm::PassInfoMixin<ADPass> {
@@ -31,6 +33,9 @@ public:
 private:
   /// The pass without the device libraries' part (device/DeviceCode.h).
   llvm::PreservedAnalyses differentiate(llvm::Module &M);
+  /// differentiate on \p Copy, a copy of the module, quietly: the first
+  /// error it reports, or "" (device/LaunchKernels.cpp).
+  std::string tryDifferentiate(llvm::Module &Copy);
 
   Options Opts;
   llvm::OptimizationLevel Level;

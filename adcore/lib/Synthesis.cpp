@@ -386,6 +386,8 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= rewriteFortifiedCalls(P);
     Changed |= rewritePosixMemaligns(P);
     Changed |= rewriteSortCalls(P);
+    Changed |= rewriteDirectLaunches(P);
+    Changed |= inlineBarrierCalls(P);
     Changed |= rewriteVariadicCalls(P);
     Changed |= passFloatBitsAsFloats(P, [&](const Function &Callee) {
       return Rules.coversDerivative(&Callee, true) ||
@@ -477,11 +479,38 @@ void SynthesisContext::reportGpuLaunch(const CallBase &Call,
       Outer = Outer->getInlinedAt();
     Loc = DebugLoc(Outer);
   }
-  // (The kernel of a stub: its name without the prefix.)
-  std::string Launched = demangle(Callee.getName());
+  // (The kernel of a stub: its name without the prefix. A stub inlined at
+  // -O2: the launch names it.)
+  const Function *Stub = &Callee;
+  if ((Callee.getName() == "cudaLaunchKernel" ||
+       Callee.getName() == "hipLaunchKernel") &&
+      Call.arg_size() == 8)
+    if (const auto *Handle = dyn_cast<Function>(
+            Call.getArgOperand(0)->stripPointerCasts());
+        Handle && !Handle->isDeclaration() &&
+        Handle->getName().contains("__device_stub__") &&
+        !Handle->hasFnAttribute(LaunchRuleAttr))
+      Stub = Handle;
+  std::string Launched = demangle(Stub->getName());
   if (size_t Pos = Launched.find("__device_stub__"); Pos != std::string::npos)
     Launched.erase(Pos, strlen("__device_stub__"));
   HadError = true;
+  // (A stub without rules: a kernel parameter that is not a number or a
+  // pointer, rules/LaunchRules.cpp.)
+  if (!Stub->isDeclaration()) {
+    At.getContext().diagnose(DiagnosticInfoUnsupported(
+        *At.getFunction(),
+        "cannot differentiate " + describe(*Key.Primal) +
+            (Key.Mode == DerivativeMode::Forward ? " in forward mode"
+                                                 : " in reverse mode") +
+            ": the kernel launch (<<<...>>>) of '" + Launched +
+            "' is differentiated only where every parameter of the kernel "
+            "is a number or a pointer; pass a struct by pointer, or launch "
+            "the kernel with adcc::launch(adcc::cuda or adcc::hip, kernel, "
+            "range, workgroup, args...) of <adcc/kernels.hpp> (docs/gpu.md)",
+        Loc, DS_Error));
+    return;
+  }
   At.getContext().diagnose(DiagnosticInfoUnsupported(
       *At.getFunction(),
       "cannot differentiate " + describe(*Key.Primal) +
@@ -489,7 +518,8 @@ void SynthesisContext::reportGpuLaunch(const CallBase &Call,
                                                : " in reverse mode") +
           ": a " + gpuLaunchKind(Callee) + " of '" + Launched +
           "' in differentiated code is not differentiated (its derivative "
-          "would leave out the kernel); launch the kernel with "
+          "would leave out the kernel); launch the kernel with <<<...>>>, "
+          "cudaLaunchKernel or hipLaunchKernel naming the kernel, or with "
           "adcc::launch(adcc::cuda or adcc::hip, kernel, range, workgroup, "
           "args...) of <adcc/kernels.hpp>, whose launches are "
           "differentiated (docs/gpu.md)",

@@ -1,6 +1,7 @@
 //===- EnzymeChecks.cpp - Source checks of Enzyme-style code -------------===//
 
 #include "frontend/EnzymeChecks.h"
+#include "frontend/LaunchedKernels.h"
 #include "frontend/ParamShapes.h"
 
 #include "NamedDecls.h"
@@ -11,6 +12,7 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -47,6 +49,7 @@ public:
   bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool VisitCallExpr(CallExpr *Call) {
+    recordDirectLaunch(Ctx, *Call);
     const FunctionDecl *Callee = Call->getDirectCallee();
     if (!Callee || !Callee->getIdentifier() ||
         !adcore::classifyEntryPoint(Callee->getName()))
@@ -73,6 +76,11 @@ public:
           "pointer to the value with enzyme_dup");
       Diags.Report(Arg->getBeginLoc(), ID) << T << Callee->getName();
     }
+    return true;
+  }
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
+    recordLaunchedKernel(Ctx, *Launch);
     return true;
   }
 

@@ -3,6 +3,7 @@
 #include "frontend/Hooks.h"
 #include "frontend/Attributes.h"
 #include "frontend/EnzymeChecks.h"
+#include "frontend/LaunchedKernels.h"
 #include "frontend/ParamShapes.h"
 
 #include "adcore/Pipeline.h"
@@ -50,9 +51,10 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
   // and its errors point at their source lines too (the IR is embedded
   // before the locations are dropped). That costs a few percent of compile
   // time for files that never mention AD.
+  const bool MentionsAD = Opts.EnableAD && mentionsDifferentiation(CI);
   if (Opts.EnableAD &&
       CodeGen.getDebugInfo() == llvm::codegenoptions::NoDebugInfo &&
-      (Opts.EmbedIR || mentionsDifferentiation(CI))) {
+      (Opts.EmbedIR || MentionsAD)) {
     CodeGen.setDebugInfo(llvm::codegenoptions::LocTrackingOnly);
     Engine.StripLocations =
         !CodeGen.OptimizationRemark.hasValidPattern() &&
@@ -69,6 +71,14 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
   auto Shapes = std::make_shared<adcore::ParamShapeTable>();
   setParamShapeTable(Shapes);
   Engine.ParamShapes = Shapes;
+
+  // (The kernels that host code which may be differentiated launches with
+  // <<<...>>> get derivative kernels in the device code.)
+  std::shared_ptr<std::set<std::string>> Launched;
+  if (MentionsAD && CI.getLangOpts().CUDAIsDevice)
+    Launched = std::make_shared<std::set<std::string>>();
+  setLaunchedKernelSet(Launched);
+  Engine.LaunchedKernels = Launched;
   CodeGen.PassBuilderCallbacks.push_back([Engine](llvm::PassBuilder &PB) {
     adcore::registerPassBuilderCallbacks(PB, Engine);
   });

@@ -11,6 +11,7 @@
 #include "adcore/ParamShapes.h"
 
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,6 +60,12 @@ struct Options {
   /// into a device module, linked again after the AD pass for the library
   /// functions that derivatives call (DeviceCode.h).
   std::vector<std::string> DeviceLibraries;
+  /// In a device compile of a file that mentions AD: the IR names of the
+  /// kernels its host code launches with `<<<...>>>`, filled by the
+  /// frontend while it parses. Each gets its derivative kernels
+  /// (device/LaunchKernels.cpp), which the host code's derivative of the
+  /// launch runs (rules/LaunchRules.cpp).
+  std::shared_ptr<const std::set<std::string>> LaunchedKernels;
 };
 
 } // namespace adcore

@@ -24,9 +24,11 @@
 
 #include "rules/DeviceMath.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/PassManager.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +48,18 @@ class SynthesisContext;
 /// The most a GPU thread's tape may take: CUDA's limit of local memory per
 /// thread (512 KiB); AMDGPU's private segment is smaller still in practice.
 constexpr uint64_t MaxThreadTape = 512 * 1024;
+
+/// Adds to device module \p M the derivative kernels of each kernel named
+/// in \p Launched (the host code launches it with <<<...>>>) whose
+/// parameters are numbers and pointers: __adcc_fwd_K, __adcc_size_K,
+/// __adcc_aug_K and __adcc_rev_K, which request their derivatives as a
+/// program would (LaunchKernels.cpp). Each kernel's are first made in a
+/// copy of the module, which \p Try differentiates, returning the first
+/// error or ""; a kernel with an error gets none, and a warning. Returns
+/// whether it made any.
+bool makeLaunchDerivativeKernels(
+    llvm::Module &M, const std::set<std::string> &Launched,
+    llvm::function_ref<std::string(llvm::Module &)> Try);
 
 /// Marks the device-library functions that have a rule `noinline` (they
 /// arrive `alwaysinline`), so that the AD pass sees their calls. Returns

@@ -42,6 +42,18 @@ bool rewritePosixMemaligns(llvm::Function &F);
 /// bsearch as its array plus the offset the runtime finds (SortCalls.cpp).
 /// Returns whether \p F changed.
 bool rewriteSortCalls(llvm::Function &F);
+
+/// Inlines into device function \p F the calls of functions that wait at
+/// a barrier of the block, so that the reverse sweep mirrors the barriers
+/// (BarrierCalls.cpp). Returns whether it changed F.
+bool inlineBarrierCalls(llvm::Function &F);
+
+/// Rewrites the direct launches in \p F (cudaLaunchKernel,
+/// hipLaunchKernel, or their C++ overloads, of a kernel whose stub has
+/// registered derivatives) as the `<<<...>>>` launches they are: the
+/// configuration pushed, the stub called with the argument array's values
+/// (DirectLaunches.cpp). Returns whether it changed F.
+bool rewriteDirectLaunches(llvm::Function &F);
 /// Makes each call of a variadic function that passes only its fixed
 /// arguments, into a body that never reads the others, a call of an
 /// internal copy declared without `...`, and each call passing variable

@@ -37,6 +37,8 @@ constexpr GpuLaunchRow GpuLaunchTable[] = {
 
 StringRef gpuLaunchKind(const Function &F) {
   StringRef Name = F.getName();
+  if (F.hasFnAttribute(LaunchRuleAttr))
+    return "";
   // (clang's stub of a __global__ function: __device_stub__k, mangled)
   if (!F.isDeclaration())
     return Name.contains("__device_stub__") ? "kernel launch (<<<...>>>)"
@@ -45,6 +47,11 @@ StringRef gpuLaunchKind(const Function &F) {
     if (Row.Prefix ? Name.starts_with(Row.Name) : Name == Row.Name)
       return Row.Kind;
   return "";
+}
+
+bool isKernelsHeaderFunction(const Function &F) {
+  // (adcc::detail::..., whose launches have rules of the header's own)
+  return F.getName().starts_with("_ZN4adcc6detail");
 }
 
 const CallBase *findGpuLaunch(const Function &F) {

@@ -18,9 +18,29 @@
 namespace llvm {
 class CallBase;
 class Function;
+class GlobalValue;
+class Module;
 } // namespace llvm
 
 namespace adcore {
+
+/// The attribute of a launch stub whose derivatives are registered
+/// (LaunchRules.cpp): its calls are differentiated, not an error.
+constexpr llvm::StringLiteral LaunchRuleAttr = "adcc-launch-rule";
+
+/// Registers derivatives of the launch stubs of host module \p M, when it
+/// may ask for derivatives: the derivative kernels launched by the runtime
+/// (LaunchRules.cpp). Returns whether it made any.
+bool makeLaunchRules(llvm::Module &M);
+
+/// The kernel handle that launch stub \p Stub passes to cudaLaunchKernel
+/// or hipLaunchKernel (the stub itself for CUDA, a global for HIP), or
+/// null.
+llvm::GlobalValue *launchHandleOf(llvm::Function &Stub);
+
+/// True for the kernels and stubs of <adcc/kernels.hpp> (adcc::detail),
+/// whose launches the header differentiates itself.
+bool isKernelsHeaderFunction(const llvm::Function &F);
 
 /// What a call of \p F launches when it is a GPU kernel launch of host code
 /// (a launch stub or a launch function of the CUDA, HIP or CUDA driver

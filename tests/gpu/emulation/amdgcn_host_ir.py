@@ -64,12 +64,18 @@ GRID = {
 }
 
 
+# The cross-lane operations, the same in the grid emulation (among the 64
+# threads of a wavefront of the block) as in the model of one wavefront.
+CROSS_LANE = re.compile(r"amdgcn\.(wavefrontsize|mbcnt\.(lo|hi)|ds\.bpermute|"
+                        r"ballot\.i(32|64)|readlane\.(i32|i64|f32|f64))")
+
+
 def definition(name, grid=False):
     """The host definition of the AMDGPU intrinsic `name` (without
     `llvm.`)."""
-    if grid:
-        if name not in GRID:
-            sys.exit("amdgcn_host_ir.py: no grid emulation of llvm.%s" % name)
+    if grid and name not in GRID and not CROSS_LANE.fullmatch(name):
+        sys.exit("amdgcn_host_ir.py: no grid emulation of llvm.%s" % name)
+    if grid and name in GRID:
         ret, params, body = GRID[name]
         end = "ret void" if ret == "void" else "ret %s %%r" % ret
         return ("define internal %s @emu.%s(%s) {\n  %s\n  %s\n}\n"
@@ -136,8 +142,12 @@ def grid_entries(kernels):
         out.append("define internal void @%s(ptr %%args) {\n%s\n"
                    "  call void @%s.kernel(%s)\n  ret void\n}\n"
                    % (entry, "\n".join(body), name, ", ".join(args)))
-        out.append("@%s = extern_weak global i8" % name)
-        table.append("{ ptr, ptr } { ptr @%s, ptr @%s }" % (name, entry))
+        # (The derivative kernels of a <<<>>> launch: the host code's
+        # handle of each is named after it.)
+        handle = ("__adcc_handle_" + name if name.startswith("__adcc_")
+                  else name)
+        out.append("@%s = extern_weak global i8" % handle)
+        table.append("{ ptr, ptr } { ptr @%s, ptr @%s }" % (handle, entry))
     out.append("@emu_kernels = constant [%d x { ptr, ptr }] [%s]"
                % (len(table) + 1,
                   ", ".join(table + ["{ ptr, ptr } zeroinitializer"])))
@@ -170,7 +180,7 @@ def main():
         line = re.sub(r",? addrspace\(\d+\)", "", line)
         line = re.sub(r"addrspacecast \(ptr ([@%][\w.$\"]+) to ptr\)", r"\1",
                       line)
-        line = re.sub(r"= addrspacecast ptr (%[\w.]+) to ptr",
+        line = re.sub(r"= addrspacecast ptr ([@%][\w.$]+) to ptr",
                       r"= getelementptr i8, ptr \1, i64 0", line)
         # (the intrinsics' names say the address spaces of their pointers)
         line = re.sub(r"@llvm\.[\w.]+", lambda m: re.sub(
@@ -198,7 +208,11 @@ def main():
                 "declare ptr @emu_implicitarg()",
                 "declare ptr @emu_dispatch()",
                 "declare void @emu_yield()",
-                "declare void @emu_barrier()"]
+                "declare void @emu_barrier()",
+                "declare i32 @emu_wave(i32)",
+                "declare i32 @emu_mbcnt(i32, i32, i32)",
+                "declare i64 @emu_read_lane(i64, i32)",
+                "declare i64 @emu_ballot(i1)"]
         out += grid_entries(kernels)
     else:
         out += ["declare i32 @emu_wave(i32)",

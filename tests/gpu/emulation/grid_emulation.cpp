@@ -11,7 +11,9 @@
 //   the device code are real atomic operations between threads, and a
 //   plain update where several threads meet can lose an addition as on a
 //   GPU. __syncthreads() is a barrier of the block's threads; a warp
-//   shuffle (PTX's shfl.sync, ptx_shuffle.h) a barrier of its warp's 32.
+//   shuffle (PTX's shfl.sync, ptx_shuffle.h) a barrier of its warp's 32;
+//   in a HIP launch, AMDGPU's cross-lane operations (ds_bpermute,
+//   readlane, ballot) an exchange among its wavefront's 64.
 // - The block's dynamic shared memory (`adcc_kernel_shared`) is one buffer
 //   (one block at a time), filled with NaNs before each block, as memory
 //   that cudaMalloc returns is: code that reads what it has not written
@@ -57,6 +59,10 @@ std::barrier<> *BlockBarrier;
 /// The barriers of the block's warps, the values its lanes shuffle.
 std::deque<std::barrier<>> *WarpBarriers;
 uint32_t WarpSlots[1024];
+/// The threads of a warp: 32 for CUDA, 64 (a wavefront) for HIP's launches.
+unsigned WarpSize = 32;
+/// The values the lanes of the block's wavefronts exchange (HIP).
+uint64_t WaveSlots[1024];
 int LastError;
 
 /// Memory as cudaMalloc leaves it: NaNs (all ones) rather than zeros.
@@ -216,8 +222,8 @@ int cudaLaunchKernel(const void *Stub, Dim3 G, Dim3 B, void **Args,
   std::barrier<> Barrier(Threads);
   BlockBarrier = &Barrier;
   std::deque<std::barrier<>> Warps;
-  for (unsigned W = 0; W < Threads; W += 32)
-    Warps.emplace_back(std::min(32u, Threads - W));
+  for (unsigned W = 0; W < Threads; W += WarpSize)
+    Warps.emplace_back(std::min(WarpSize, Threads - W));
   WarpBarriers = &Warps;
   auto Thread = [&](unsigned T) {
     Tid[0] = T % B.x;
@@ -298,7 +304,53 @@ unsigned __hipPopCallConfiguration(Dim3 *G, Dim3 *B, std::size_t *Shared,
 }
 int hipLaunchKernel(const void *Handle, Dim3 G, Dim3 B, void **Args,
                     std::size_t Shared, void *Stream) {
-  return cudaLaunchKernel(Handle, G, B, Args, Shared, Stream);
+  WarpSize = 64;
+  int E = cudaLaunchKernel(Handle, G, B, Args, Shared, Stream);
+  WarpSize = 32;
+  return E;
+}
+
+// AMDGPU's cross-lane operations among the 64 work-items of a wavefront of
+// the block (its threads in linear order, as wave_emulation.h's model of
+// one wavefront; every lane active): amdgcn_host_ir.py --grid calls these.
+/// The thread's lane in its wavefront.
+static unsigned waveLane() {
+  return (Tid[0] + Block.x * (Tid[1] + Block.y * Tid[2])) % 64;
+}
+/// 0: the lane; 1: the wavefront's size.
+uint32_t emu_wave(uint32_t Which) { return Which == 0 ? waveLane() : 64; }
+/// mbcnt_lo (\p Hi 0) and mbcnt_hi: \p Init plus the set bits of \p Mask
+/// for the lanes below this one, among lanes 0-31 or 32-63.
+uint32_t emu_mbcnt(uint32_t Hi, uint32_t Mask, uint32_t Init) {
+  const unsigned Lane = waveLane();
+  unsigned Below = Hi ? (Lane > 32 ? Lane - 32 : 0) : (Lane < 32 ? Lane : 32);
+  uint64_t Bits = Below >= 32 ? Mask : Mask & ((uint64_t(1) << Below) - 1);
+  return Init + uint32_t(__builtin_popcountll(Bits));
+}
+/// The value \p V of lane \p From of the thread's wavefront (readlane;
+/// ds_bpermute's address / 4, modulo the wavefront).
+uint64_t emu_read_lane(uint64_t V, uint32_t From) {
+  const unsigned T = Tid[0] + Block.x * (Tid[1] + Block.y * Tid[2]);
+  if (WarpSize != 64 || Block.x * Block.y * Block.z % 64) {
+    std::fprintf(stderr, "grid emulation: cross-lane operations need HIP "
+                         "launches of whole wavefronts (64 threads)\n");
+    std::abort();
+  }
+  std::barrier<> &Wave = (*WarpBarriers)[T / 64];
+  WaveSlots[T] = V;
+  Wave.arrive_and_wait();
+  const uint64_t R = WaveSlots[T / 64 * 64 + From % 64];
+  Wave.arrive_and_wait();
+  return R;
+}
+/// The lanes of the wavefront whose \p P is true, as bits.
+uint64_t emu_ballot(bool P) {
+  const unsigned T = Tid[0] + Block.x * (Tid[1] + Block.y * Tid[2]);
+  uint64_t Bits = 0;
+  for (unsigned L = 0; L < 64; ++L)
+    Bits |= (emu_read_lane(P, L) & 1) << L;
+  (void)T;
+  return Bits;
 }
 /// The registration of the device code that HIP's host code makes: the
 /// emulation finds kernels by emu_kernels instead.

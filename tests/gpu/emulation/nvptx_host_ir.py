@@ -174,7 +174,10 @@ def grid_entries(text):
                 body.append("  %%v%d = load %s, ptr %%a%d" % (k, ty, k))
                 args.append("%s %%v%d" % (ty, k))
         entry = "emu.entry.%d" % len(table)
-        stub = stub_name(name)
+        # (The derivative kernels of a <<<>>> launch: the host code's
+        # handle of each is named after it.)
+        stub = ("__adcc_handle_" + name if name.startswith("__adcc_")
+                else stub_name(name))
         out.append("define internal void @%s(ptr %%args) {\n%s\n"
                    "  call void @%s(%s)\n  ret void\n}\n"
                    % (entry, "\n".join(body), name, ", ".join(args)))
@@ -198,6 +201,9 @@ def replace_asm(line, asms):
     if not m:
         return line
     ret, args = m.group(2), m.group(3)
+    # (the call's fast-math flags are not part of the type)
+    ret = re.sub(r"^(?:(?:fast|contract|reassoc|nnan|ninf|nsz|arcp|afn) )+",
+                 "", ret)
     n = len(asms)
     params = ", ".join(a.split()[0] for a in split_params(args))
     value = "ret void" if ret == "void" else "ret %s poison" % ret

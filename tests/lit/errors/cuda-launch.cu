@@ -1,19 +1,48 @@
-// CUDA's own launch syntax in differentiated host code is not
-// differentiated: a located error at the launch that names adcc::launch,
-// at -O0 (the call of the launch stub) and -O2 (the stub inlined: its call
-// of cudaLaunchKernel), never a derivative that leaves out the kernel.
+// CUDA launches in differentiated host code that adcc does not
+// differentiate are located errors, never a derivative that leaves out the
+// kernel: <<<...>>> of a kernel with a struct parameter by value (the
+// derivative kernels take numbers and pointers), at -O0 (the stub's call)
+// and -O2; a cooperative launch. In the device compile, a launched kernel
+// that cannot be differentiated (inline assembly) gets no derivative
+// kernels and a warning at the kernel, and the file still compiles.
 // REQUIRES: cuda
-// RUN: %expect-exit 1 %adcc++ -std=c++17 -O0 -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-host-only -S %s -o /dev/null -Wno-unknown-cuda-version 2>&1 | FileCheck %s --check-prefix=O0
-// RUN: %expect-exit 1 %adcc++ -std=c++17 -O2 -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-host-only -S %s -o /dev/null -Wno-unknown-cuda-version 2>&1 | FileCheck %s --check-prefix=O2
+// RUN: %expect-exit 1 %adcc++ -std=c++17 -O0 -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-host-only -S %s -o /dev/null -Wno-unknown-cuda-version 2>&1 | FileCheck %s --check-prefix=STRUCT
+// RUN: %expect-exit 1 %adcc++ -std=c++17 -O2 -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-host-only -S %s -o /dev/null -Wno-unknown-cuda-version 2>&1 | FileCheck %s --check-prefix=STRUCT
+// RUN: %expect-exit 1 %adcc++ -std=c++17 -O2 -DCOOPERATIVE -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-host-only -S %s -o /dev/null -Wno-unknown-cuda-version 2>&1 | FileCheck %s --check-prefix=COOP
+// RUN: %adcc++ -std=c++17 -O2 -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_90 --cuda-device-only -S %s -o %t.ptx -Wno-unknown-cuda-version 2>&1 | FileCheck %s --check-prefix=WARN
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx
 #include <adcc.hpp>
 
+struct Params {
+  double a;
+  int n;
+};
+
+__global__ void bystruct(Params p, double *y) { y[threadIdx.x] *= p.a; }
 __global__ void scale(double a, double *y) { y[threadIdx.x] *= a; }
 
+// WARN: cuda-launch.cu:[[@LINE+1]]:1: warning: the kernel 'assembled(double*)', launched with <<<...>>> in a file that asks for derivatives, has no derivative kernels: {{.*}}cuda-launch.cu:[[@LINE+3]]:3: cannot differentiate 'assembled(double*)' in device code: inline assembly is not supported; a derivative of its launch stops the program with a message
+__global__ void assembled(double *y) {
+  double v;
+  asm("mov.f64 %0, %1;" : "=d"(v) : "d"(y[threadIdx.x]));
+  y[threadIdx.x] = v * v;
+}
+
+double run(double *y) {
+  assembled<<<1, 32>>>(y); // (not differentiated)
+  return y[0];
+}
+
 double loss(double a, double *y) {
-  // O0: cuda-launch.cu:[[@LINE+3]]:3: error: cannot differentiate 'loss(double, double*)' in reverse mode: a kernel launch (<<<...>>>) of 'scale(double, double*)' in differentiated code is not differentiated (its derivative would leave out the kernel); launch the kernel with adcc::launch(adcc::cuda or adcc::hip, kernel, range, workgroup, args...) of <adcc/kernels.hpp>
-  // O2: cuda-launch.cu:[[@LINE+2]]:3: error: cannot differentiate 'loss(double, double*)' in reverse mode: a CUDA kernel launch of 'cudaLaunchKernel' in differentiated code is not differentiated
-  // O2-SAME: adcc::launch(adcc::cuda or adcc::hip
-  scale<<<1, 32>>>(a, y);
+#ifdef COOPERATIVE
+  void *args[] = {&a, &y};
+  // COOP: cuda-launch.cu:[[@LINE+1]]:3: error: cannot differentiate 'loss(double, double*)' in reverse mode: a CUDA kernel launch of 'cudaLaunchCooperativeKernel' in differentiated code is not differentiated (its derivative would leave out the kernel); launch the kernel with <<<...>>>, cudaLaunchKernel or hipLaunchKernel naming the kernel, or with adcc::launch
+  cudaLaunchCooperativeKernel((const void *)scale, dim3(1), dim3(32), args, 0,
+                              nullptr);
+#else
+  // STRUCT: cuda-launch.cu:[[@LINE+1]]:3: error: cannot differentiate 'loss(double, double*)' in reverse mode: the kernel launch (<<<...>>>) of 'bystruct(Params, double*)' is differentiated only where every parameter of the kernel is a number or a pointer; pass a struct by pointer, or launch the kernel with adcc::launch
+  bystruct<<<1, 32>>>(Params{a, 32}, y);
+#endif
   return y[0] * a;
 }
 
@@ -21,3 +50,9 @@ double grad(double a, double *y, double *dy) {
   auto [da] = adcc::gradient(loss, adcc::Active(a), adcc::Duplicated(y, dy));
   return da;
 }
+
+// (The kernel itself, but no derivative kernels of it; none of bystruct's.)
+// PTX-DAG: .entry _Z9assembledPd(
+// PTX-DAG: .entry _Z8bystruct6ParamsPd(
+// PTX-NOT: __adcc_{{fwd|aug|rev|size}}__Z9assembledPd
+// PTX-NOT: __adcc_{{fwd|aug|rev|size}}__Z8bystruct

@@ -1,0 +1,328 @@
+//===- LaunchKernels.cpp - Derivative kernels of <<<>>> launches ---------===//
+//
+// A kernel that the host code launches with CUDA's `k<<<grid,
+// block>>>(args)` (or HIP's) in a file that mentions AD gets, in the device
+// code, the kernels that the host code's derivative of that launch runs
+// (rules/LaunchRules.cpp makes the host side):
+//
+//   __adcc_fwd_K(V, D)                    the tangent kernel
+//   __adcc_size_K(Bytes)                  *Bytes = one thread's tape slot
+//   __adcc_aug_K(V, D, Slots, Bytes, Need) the augmented kernel
+//   __adcc_rev_K(V, D, Slots, Bytes)      the reverse kernel
+//
+// V points to K's arguments as one struct of K's parameter types (natural
+// alignment; the host lays out the same struct), D to a struct of the same
+// type holding their shadows (a pointer's shadow pointer, a number's
+// tangent or adjoint). Both are in device memory that the launch's
+// derivative allocates and copies. Each kernel calls an *item* function of
+// (V, D) that loads the arguments and runs K's body (a copy of K as a
+// device function); the derivatives are requested as the program would
+// request them (__enzyme_fwddiff, and split mode with a tape slot per
+// thread, enzyme_tape: device/DeviceTape.cpp), so they are device code's
+// derivatives: atomic adjoint updates where threads may meet, the scalar
+// arguments' adjoints summed by atomic adds into D, mirrored barriers.
+// The slot of a thread is at its global linear index (x fastest; blocks,
+// then threads). The augmented kernel raises *Need to the bytes a thread
+// recorded beyond its slot (records of unknown size: DeviceTape.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "device/DeviceCode.h"
+#include "rules/GpuLaunches.h"
+
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicsAMDGPU.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+#include <memory>
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+bool isKernel(const Function &F) {
+  return F.getCallingConv() == CallingConv::PTX_Kernel ||
+         F.getCallingConv() == CallingConv::AMDGPU_KERNEL;
+}
+
+/// A kernel whose parameters are numbers and pointers (no struct by
+/// value): the host passes them as the same IR types.
+bool simpleParameters(const Function &K) {
+  for (const Argument &A : K.args()) {
+    Type *T = A.getType();
+    if (A.hasByValAttr() || A.hasStructRetAttr() ||
+        !(T->isIntegerTy() || T->isFloatingPointTy() || T->isPointerTy()))
+      return false;
+  }
+  return true;
+}
+
+/// The marker `enzyme_*` as the program spells it: a load of the global.
+Value *marker(IRBuilder<> &B, Module &M, StringRef Name) {
+  GlobalVariable *G = M.getGlobalVariable(Name, /*AllowInternal=*/true);
+  if (!G) {
+    G = new GlobalVariable(M, B.getInt32Ty(), false,
+                           GlobalValue::InternalLinkage, B.getInt32(0), Name,
+                           nullptr, GlobalValue::NotThreadLocal, 1);
+  }
+  return B.CreateLoad(B.getInt32Ty(),
+                      B.CreateAddrSpaceCast(G, B.getPtrTy()));
+}
+
+FunctionCallee entry(Module &M, StringRef Name, Type *Result) {
+  return M.getOrInsertFunction(
+      Name, FunctionType::get(Result, {PointerType::get(M.getContext(), 0)},
+                              /*isVarArg=*/true));
+}
+
+Value *zext64(IRBuilder<> &B, Value *V) {
+  return B.CreateZExtOrTrunc(V, B.getInt64Ty());
+}
+
+/// The thread's global linear index: blocks x fastest, then the thread in
+/// its block, x fastest.
+Value *globalLinearId(IRBuilder<> &B, Module &M) {
+  Value *Tid[3], *Ntid[3], *Ctaid[3], *Nctaid[3];
+  if (M.getTargetTriple().isNVPTX()) {
+    const Intrinsic::ID T[3] = {Intrinsic::nvvm_read_ptx_sreg_tid_x,
+                                Intrinsic::nvvm_read_ptx_sreg_tid_y,
+                                Intrinsic::nvvm_read_ptx_sreg_tid_z};
+    const Intrinsic::ID NT[3] = {Intrinsic::nvvm_read_ptx_sreg_ntid_x,
+                                 Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+                                 Intrinsic::nvvm_read_ptx_sreg_ntid_z};
+    const Intrinsic::ID C[3] = {Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                                Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                                Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+    const Intrinsic::ID NC[3] = {Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                                 Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                                 Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
+    for (int D = 0; D < 3; ++D) {
+      Tid[D] = zext64(B, B.CreateIntrinsic(T[D], {}));
+      Ntid[D] = zext64(B, B.CreateIntrinsic(NT[D], {}));
+      Ctaid[D] = zext64(B, B.CreateIntrinsic(C[D], {}));
+      Nctaid[D] = zext64(B, B.CreateIntrinsic(NC[D], {}));
+    }
+  } else {
+    const Intrinsic::ID T[3] = {Intrinsic::amdgcn_workitem_id_x,
+                                Intrinsic::amdgcn_workitem_id_y,
+                                Intrinsic::amdgcn_workitem_id_z};
+    const Intrinsic::ID C[3] = {Intrinsic::amdgcn_workgroup_id_x,
+                                Intrinsic::amdgcn_workgroup_id_y,
+                                Intrinsic::amdgcn_workgroup_id_z};
+    // (Code object version 5's implicit arguments: the block counts, 3 x
+    // u32 from byte 0; the group sizes, 3 x u16 from byte 12.)
+    Value *Implicit = B.CreateIntrinsic(Intrinsic::amdgcn_implicitarg_ptr, {});
+    for (int D = 0; D < 3; ++D) {
+      Tid[D] = zext64(B, B.CreateIntrinsic(T[D], {}));
+      Ctaid[D] = zext64(B, B.CreateIntrinsic(C[D], {}));
+      Nctaid[D] = zext64(
+          B, B.CreateLoad(B.getInt32Ty(),
+                          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Implicit,
+                                                       4 * D)));
+      Ntid[D] = zext64(
+          B, B.CreateLoad(B.getInt16Ty(),
+                          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Implicit,
+                                                       12 + 2 * D)));
+    }
+  }
+  Value *Block = B.CreateAdd(
+      B.CreateMul(B.CreateAdd(B.CreateMul(Ctaid[2], Nctaid[1]), Ctaid[1]),
+                  Nctaid[0]),
+      Ctaid[0]);
+  Value *Threads = B.CreateMul(B.CreateMul(Ntid[0], Ntid[1]), Ntid[2]);
+  Value *InBlock = B.CreateAdd(
+      B.CreateMul(B.CreateAdd(B.CreateMul(Tid[2], Ntid[1]), Tid[1]), Ntid[0]),
+      Tid[0]);
+  return B.CreateAdd(B.CreateMul(Block, Threads), InBlock);
+}
+
+struct Maker {
+  Module &M;
+  Function &K;
+  LLVMContext &Ctx = M.getContext();
+  bool Amdgpu = M.getTargetTriple().isAMDGPU();
+  /// A kernel's pointer parameter: global memory on AMDGPU.
+  PointerType *ParamPtr = PointerType::get(Ctx, Amdgpu ? 1 : 0);
+  PointerType *Generic = PointerType::get(Ctx, 0);
+  Function *Item = nullptr;
+
+  /// K's body as a device function, and the item of V (its shadow D)
+  /// that calls it.
+  void makeItem() {
+    ValueToValueMapTy Map;
+    Function *Body = CloneFunction(&K, Map);
+    Body->setName("__adcc_body_" + K.getName());
+    Body->setCallingConv(CallingConv::C);
+    Body->setLinkage(GlobalValue::InternalLinkage);
+    SmallVector<Type *, 8> Fields;
+    for (const Argument &A : K.args())
+      Fields.push_back(A.getType());
+    StructType *Args = StructType::get(Ctx, Fields);
+    Item = Function::Create(
+        FunctionType::get(Type::getVoidTy(Ctx), {Generic}, false),
+        GlobalValue::InternalLinkage, "__adcc_item_" + K.getName(), M);
+    Item->setAttributes(AttributeList::get(
+        Ctx, AttributeList::FunctionIndex,
+        AttrBuilder(Ctx, Body->getAttributes().getFnAttrs())));
+    IRBuilder<> B(BasicBlock::Create(Ctx, "", Item));
+    SmallVector<Value *, 8> Values;
+    for (unsigned I = 0; I < Fields.size(); ++I)
+      Values.push_back(B.CreateLoad(
+          Fields[I], B.CreateStructGEP(Args, Item->getArg(0), I)));
+    B.CreateCall(Body, Values);
+    B.CreateRetVoid();
+  }
+
+  Function *kernel(StringRef Prefix, ArrayRef<Type *> Params) {
+    Function *F = Function::Create(
+        FunctionType::get(Type::getVoidTy(Ctx), Params, false),
+        GlobalValue::ExternalLinkage, Prefix + K.getName(), M);
+    F->setCallingConv(K.getCallingConv());
+    F->setAttributes(AttributeList::get(
+        Ctx, AttributeList::FunctionIndex,
+        AttrBuilder(Ctx, K.getAttributes().getFnAttrs())));
+    F->setVisibility(K.getVisibility());
+    F->setDSOLocal(K.isDSOLocal());
+    return F;
+  }
+
+  Value *generic(IRBuilder<> &B, Value *P) {
+    return B.CreateAddrSpaceCast(P, Generic);
+  }
+
+  void make() {
+    makeItem();
+    Type *I64 = Type::getInt64Ty(Ctx);
+    Type *Void = Type::getVoidTy(Ctx);
+    Value *ItemPtr = ConstantExpr::getPointerCast(Item, Generic);
+    {
+      Function *F = kernel("__adcc_fwd_", {ParamPtr, ParamPtr});
+      IRBuilder<> B(BasicBlock::Create(Ctx, "", F));
+      B.CreateCall(entry(M, "__enzyme_fwddiff", Void),
+                   {ItemPtr, marker(B, M, "enzyme_dup"),
+                    generic(B, F->getArg(0)), generic(B, F->getArg(1))});
+      B.CreateRetVoid();
+    }
+    {
+      Function *F = kernel("__adcc_size_", {ParamPtr});
+      IRBuilder<> B(BasicBlock::Create(Ctx, "", F));
+      Value *Bytes = B.CreateCall(
+          entry(M, "__enzyme_augmentsize", I64),
+          {ItemPtr, marker(B, M, "enzyme_dup"), marker(B, M, "enzyme_dup")});
+      B.CreateStore(Bytes, generic(B, F->getArg(0)));
+      B.CreateRetVoid();
+    }
+    for (bool Reverse : {false, true}) {
+      SmallVector<Type *, 5> Params = {ParamPtr, ParamPtr, ParamPtr, I64};
+      if (!Reverse)
+        Params.push_back(ParamPtr);
+      Function *F = kernel(Reverse ? "__adcc_rev_" : "__adcc_aug_", Params);
+      BasicBlock *Entry = BasicBlock::Create(Ctx, "", F);
+      IRBuilder<> B(Entry);
+      Value *SlotBytes = F->getArg(3);
+      Value *Slot = B.CreateInBoundsGEP(
+          B.getInt8Ty(), generic(B, F->getArg(2)),
+          B.CreateMul(globalLinearId(B, M), SlotBytes));
+      Value *V = generic(B, F->getArg(0)), *D = generic(B, F->getArg(1));
+      if (Reverse) {
+        B.CreateCall(entry(M, "__enzyme_reverse", Void),
+                     {ItemPtr, marker(B, M, "enzyme_dup"), V, D, Slot});
+        B.CreateRetVoid();
+        continue;
+      }
+      B.CreateCall(entry(M, "__enzyme_augmentfwd", Void),
+                   {ItemPtr, marker(B, M, "enzyme_dup"), V, D,
+                    marker(B, M, "enzyme_tape"), Slot});
+      // (The slot's offset: the bytes the thread recorded, beyond the
+      // slot where its records were of unknown size and it was too small.)
+      Value *Top = B.CreateLoad(I64, Slot);
+      Value *Over = B.CreateICmpUGT(
+          Top, B.CreateSub(SlotBytes, ConstantInt::get(I64, 16)));
+      BasicBlock *Raise = BasicBlock::Create(Ctx, "", F);
+      BasicBlock *Done = BasicBlock::Create(Ctx, "", F);
+      B.CreateCondBr(Over, Raise, Done);
+      B.SetInsertPoint(Raise);
+      B.CreateAtomicRMW(AtomicRMWInst::UMax, generic(B, F->getArg(4)), Top,
+                        MaybeAlign(8), AtomicOrdering::Monotonic);
+      B.CreateBr(Done);
+      B.SetInsertPoint(Done);
+      B.CreateRetVoid();
+    }
+  }
+};
+
+/// True when \p F, or a function it calls, asks for derivatives itself
+/// (a kernel that computes gradients is not differentiated again).
+bool requestsDerivatives(const Function &F,
+                         SmallPtrSetImpl<const Function *> &Seen) {
+  if (!Seen.insert(&F).second)
+    return false;
+  if (F.getName().contains("__enzyme_"))
+    return true;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (const auto *Call = dyn_cast<CallBase>(&I))
+        if (const Function *Callee = Call->getCalledFunction();
+            Callee && requestsDerivatives(*Callee, Seen))
+          return true;
+  return false;
+}
+
+} // namespace
+
+bool makeLaunchDerivativeKernels(
+    Module &M, const std::set<std::string> &Launched,
+    function_ref<std::string(Module &)> Try) {
+  if (!isDeviceModule(M) || Launched.empty())
+    return false;
+  SmallVector<Function *, 4> Kernels;
+  for (Function &F : M) {
+    SmallPtrSet<const Function *, 16> Seen;
+    if (isKernel(F) && !F.isDeclaration() &&
+        Launched.count(F.getName().str()) && simpleParameters(F) &&
+        !M.getFunction("__adcc_fwd_" + F.getName().str()) &&
+        !isKernelsHeaderFunction(F) &&
+        !requestsDerivatives(F, Seen))
+      Kernels.push_back(&F);
+  }
+  bool Made = false;
+  for (Function *K : Kernels) {
+    // (Tried on a copy of the module first: a kernel that cannot be
+    // differentiated is no error where no derivative of its launch is
+    // asked for; the host's derivative of its launch says so when it runs.)
+    std::unique_ptr<Module> Copy = CloneModule(M);
+    Maker{*Copy, *Copy->getFunction(K->getName())}.make();
+    std::string Error = Try(*Copy);
+    if (!Error.empty()) {
+      std::string Item = ("'__adcc_item_" + K->getName() + "'").str();
+      if (size_t At = Error.find(Item); At != std::string::npos)
+        Error.replace(At, Item.size(), "'" + demangle(K->getName()) + "'");
+      M.getContext().diagnose(DiagnosticInfoUnsupported(
+          *K,
+          "the kernel '" + demangle(K->getName()) +
+              "', launched with <<<...>>> in a file that asks for "
+              "derivatives, has no derivative kernels: " + Error +
+              "; a derivative of its launch stops the program with a "
+              "message",
+          K->getSubprogram()
+              ? DebugLoc(DILocation::get(M.getContext(),
+                                         K->getSubprogram()->getLine(), 0,
+                                         K->getSubprogram()))
+              : DebugLoc(),
+          DS_Warning));
+      continue;
+    }
+    Maker{M, *K}.make();
+    Made = true;
+  }
+  return Made;
+}
+
+} // namespace adcore

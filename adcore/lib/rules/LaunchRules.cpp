@@ -1,0 +1,416 @@
+//===- LaunchRules.cpp - Derivatives of <<<>>> launches in host code -----===//
+//
+// Host code compiled with -x cuda or -x hip launches `k<<<grid,
+// block>>>(args)` as a push of the configuration, then a call of the
+// kernel's stub, `__device_stub__k(args)`, which pops the configuration and
+// calls cudaLaunchKernel (hipLaunchKernel) with the kernel's handle. In a
+// module that asks for derivatives, each stub whose parameters are numbers
+// and pointers gets registered derivatives (rules/CustomRules.cpp), made
+// here, that call the runtime (runtime/lib/gpu_launch.c):
+//
+// - forward: the tangent kernel __adcc_fwd_k over the same grid;
+// - augmented: the augmented kernel __adcc_aug_k with a tape slot per
+//   thread in a device buffer, which the returned record keeps;
+// - reverse: the reverse kernel __adcc_rev_k from the slots, then the
+//   buffer freed; the adjoints of the number arguments returned.
+//
+// The arguments go to the runtime as two structs of the kernel's parameter
+// types: the values and the shadows (a pointer's shadow, a number's
+// tangent; the adjoints come back in it). The device code has the
+// derivative kernels when the frontend saw the launch
+// (device/LaunchKernels.cpp); the host registers them with the device
+// binary next to the kernel (__cuda_register_globals,
+// __hip_register_globals), under handles named `__adcc_handle_` and the
+// derivative kernel's name. The configuration push stays where it is,
+// inactive.
+//
+//===----------------------------------------------------------------------===//
+
+#include "rules/GpuLaunches.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// The name of the kernel that the stub \p Stub launches, clang's
+/// mangling of it without `__device_stub__` (`_Z20__device_stub__kPd`:
+/// `_Z1kPd`).
+std::string kernelName(StringRef Stub) {
+  const StringRef Infix = "__device_stub__";
+  size_t At = Stub.find(Infix);
+  size_t Digits = At;
+  while (Digits > 0 && isDigit(Stub[Digits - 1]))
+    --Digits;
+  if (Digits == At) // (extern "C": the plain name)
+    return (Stub.substr(0, At) + Stub.substr(At + Infix.size())).str();
+  unsigned Length = 0;
+  Stub.substr(Digits, At - Digits).getAsInteger(10, Length);
+  return (Stub.substr(0, Digits) + Twine(Length - Infix.size()) +
+          Stub.substr(At + Infix.size()))
+      .str();
+}
+
+/// The handle the stub passes to the runtime's launch, and whether it is
+/// HIP's; null where there is no launch call in the stub.
+std::pair<GlobalValue *, bool> launchHandle(Function &Stub) {
+  for (Instruction &I : instructions(Stub))
+    if (auto *Call = dyn_cast<CallBase>(&I)) {
+      const Function *Callee = Call->getCalledFunction();
+      if (!Callee || Call->arg_size() < 1)
+        continue;
+      StringRef Name = Callee->getName();
+      if (Name == "cudaLaunchKernel" || Name == "hipLaunchKernel")
+        return {dyn_cast<GlobalValue>(
+                    Call->getArgOperand(0)->stripPointerCasts()),
+                Name.starts_with("hip")};
+    }
+  return {nullptr, false};
+}
+
+enum ParamKind : uint8_t { Integer, Float, Double, Pointer };
+
+struct RuleMaker {
+  Module &M;
+  Function &Stub;
+  GlobalValue &Handle;
+  bool Hip;
+  std::string Kernel;
+  LLVMContext &Ctx = M.getContext();
+  PointerType *Ptr = PointerType::get(Ctx, 0);
+  StructType *Args = nullptr;
+  GlobalVariable *Desc = nullptr;
+
+  /// Each parameter a number or a pointer of the source: the stub (as
+  /// clang emits it, before optimization) stores it whole into a local
+  /// of its own type. (A struct the ABI passes as numbers is stored into
+  /// a local of the struct's type.)
+  static bool supported(const Function &Stub) {
+    for (const Argument &A : Stub.args()) {
+      Type *T = A.getType();
+      if (A.hasByValAttr() || A.hasStructRetAttr() ||
+          !(T->isIntegerTy() || T->isFloatTy() || T->isDoubleTy() ||
+            T->isPointerTy()))
+        return false;
+      bool Whole = false;
+      for (const User *U : A.users())
+        if (const auto *Store = dyn_cast<StoreInst>(U))
+          if (const auto *Local = dyn_cast<AllocaInst>(
+                  Store->getPointerOperand()->stripPointerCasts()))
+            Whole |= Local->getAllocatedType() == T;
+      if (!Whole && !A.use_empty())
+        return false;
+    }
+    return true;
+  }
+
+  static ParamKind kindOf(Type *T) {
+    return T->isPointerTy()  ? Pointer
+           : T->isFloatTy()  ? Float
+           : T->isDoubleTy() ? Double
+                             : Integer;
+  }
+
+  /// The handle of derivative kernel \p Prefix, registered where the
+  /// stub's kernel is.
+  GlobalVariable *handle(StringRef Prefix) {
+    std::string Device = (Prefix + Kernel).str();
+    std::string Name = "__adcc_handle_" + Device;
+    if (GlobalVariable *G = M.getGlobalVariable(Name, true))
+      return G;
+    auto *G = new GlobalVariable(M, Type::getInt8Ty(Ctx), false,
+                                 GlobalValue::LinkOnceODRLinkage,
+                                 ConstantInt::get(Type::getInt8Ty(Ctx), 0),
+                                 Name);
+    G->setVisibility(GlobalValue::HiddenVisibility);
+    register_(G, Device);
+    return G;
+  }
+
+  /// A registration like the kernel's for the handle \p G of the device
+  /// function \p Device (only where the module registers a device binary).
+  void register_(GlobalVariable *G, StringRef Device) {
+    for (User *U : Handle.users()) {
+      auto *Call = dyn_cast<CallBase>(U);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee || (Callee->getName() != "__cudaRegisterFunction" &&
+                      Callee->getName() != "__hipRegisterFunction") ||
+          Call->getArgOperand(1)->stripPointerCasts() != &Handle)
+        continue;
+      IRBuilder<> B(Call->getNextNode());
+      Constant *Name = B.CreateGlobalString(Device, "__adcc_kernel_name");
+      SmallVector<Value *, 10> Operands(Call->args());
+      Operands[1] = G;
+      Operands[2] = Name;
+      Operands[3] = Name;
+      B.CreateCall(Call->getFunctionType(), Call->getCalledOperand(),
+                   Operands);
+      return;
+    }
+  }
+
+  void makeDesc() {
+    SmallVector<Type *, 8> Fields;
+    SmallVector<uint8_t, 8> Kinds;
+    for (const Argument &A : Stub.args()) {
+      Fields.push_back(A.getType());
+      Kinds.push_back(kindOf(A.getType()));
+    }
+    Args = StructType::get(Ctx, Fields);
+    const StructLayout *L = M.getDataLayout().getStructLayout(Args);
+    SmallVector<uint32_t, 8> Offsets;
+    for (unsigned I = 0; I < Fields.size(); ++I)
+      Offsets.push_back(L->getElementOffset(I));
+    Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+    auto Table = [&](Constant *Init, StringRef Name) -> Constant * {
+      return new GlobalVariable(M, Init->getType(), true,
+                                GlobalValue::PrivateLinkage, Init, Name);
+    };
+    Constant *KindsG = Table(ConstantDataArray::get(Ctx, Kinds), "__adcc_kinds");
+    Constant *OffsetsG =
+        Table(ConstantDataArray::get(Ctx, Offsets), "__adcc_offsets");
+    IRBuilder<> B(Ctx);
+    Constant *Name = Table(ConstantDataArray::getString(Ctx, llvm::demangle(Kernel)),
+                           "__adcc_kernel");
+    StructType *DescTy = StructType::get(
+        Ctx, {Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, I32, I32, I32, I64});
+    Constant *Init = ConstantStruct::get(
+        DescTy,
+        {Name, handle("__adcc_fwd_"), handle("__adcc_aug_"),
+         handle("__adcc_rev_"), handle("__adcc_size_"), KindsG, OffsetsG,
+         ConstantInt::get(I32, Fields.size()),
+         ConstantInt::get(I32, L->getSizeInBytes()),
+         ConstantInt::get(I32, Hip), ConstantInt::get(I64, 0)});
+    // (Not constant: the runtime keeps the slot's size in the last field.)
+    Desc = new GlobalVariable(M, DescTy, false, GlobalValue::InternalLinkage,
+                              Init, "__adcc_launch." + Kernel);
+  }
+
+  FunctionCallee runtime(StringRef Name, Type *Result, unsigned Pointers) {
+    SmallVector<Type *, 3> Params(Pointers, Ptr);
+    return M.getOrInsertFunction(Name,
+                                 FunctionType::get(Result, Params, false));
+  }
+
+  /// The two structs filled: the values, and the shadows (zero where none
+  /// is given).
+  std::pair<Value *, Value *> structs(IRBuilder<> &B,
+                                      ArrayRef<Value *> Values,
+                                      ArrayRef<Value *> Shadows) {
+    Value *V = B.CreateAlloca(Args);
+    Value *D = B.CreateAlloca(Args);
+    B.CreateMemSet(D, B.getInt8(0),
+                   M.getDataLayout().getTypeAllocSize(Args), MaybeAlign());
+    for (unsigned I = 0; I < Values.size(); ++I) {
+      B.CreateStore(Values[I], B.CreateStructGEP(Args, V, I));
+      if (Shadows[I])
+        B.CreateStore(Shadows[I], B.CreateStructGEP(Args, D, I));
+    }
+    return {V, D};
+  }
+
+  Function *function(StringRef Suffix, Type *Result, ArrayRef<Type *> Params) {
+    Function *F = Function::Create(FunctionType::get(Result, Params, false),
+                                   GlobalValue::InternalLinkage,
+                                   Stub.getName() + Suffix, M);
+    F->addFnAttr(Attribute::NoInline);
+    return F;
+  }
+
+  /// stub_fwd(each parameter, then its tangent where a number or pointer)
+  Function *makeForward() {
+    SmallVector<Type *, 8> Params;
+    for (const Argument &A : Stub.args()) {
+      Params.push_back(A.getType());
+      if (kindOf(A.getType()) != Integer)
+        Params.push_back(A.getType());
+    }
+    Function *F = function(".adcc_fwd", Type::getVoidTy(Ctx), Params);
+    IRBuilder<> B(BasicBlock::Create(Ctx, "", F));
+    SmallVector<Value *, 8> Values, Shadows;
+    unsigned At = 0;
+    for (const Argument &A : Stub.args()) {
+      Values.push_back(F->getArg(At++));
+      Shadows.push_back(kindOf(A.getType()) != Integer ? F->getArg(At++)
+                                                        : nullptr);
+    }
+    auto [V, D] = structs(B, Values, Shadows);
+    B.CreateCall(runtime("adcc_gpu_launch_forward", B.getVoidTy(), 3),
+                 {Desc, V, D});
+    B.CreateRetVoid();
+    return F;
+  }
+
+  /// stub_aug(each parameter, then its shadow where a pointer): the record
+  SmallVector<Type *, 8> augmentedParams() {
+    SmallVector<Type *, 8> Params;
+    for (const Argument &A : Stub.args()) {
+      Params.push_back(A.getType());
+      if (A.getType()->isPointerTy())
+        Params.push_back(A.getType());
+    }
+    return Params;
+  }
+
+  Function *makeAugmented() {
+    Function *F = function(".adcc_aug", Ptr, augmentedParams());
+    IRBuilder<> B(BasicBlock::Create(Ctx, "", F));
+    SmallVector<Value *, 8> Values, Shadows;
+    unsigned At = 0;
+    for (const Argument &A : Stub.args()) {
+      Values.push_back(F->getArg(At++));
+      Shadows.push_back(A.getType()->isPointerTy() ? F->getArg(At++)
+                                                   : nullptr);
+    }
+    auto [V, D] = structs(B, Values, Shadows);
+    B.CreateRet(
+        B.CreateCall(runtime("adcc_gpu_launch_augmented", Ptr, 3), {Desc, V, D}));
+    return F;
+  }
+
+  /// stub_rev(stub_aug's parameters, the record): the adjoints of the
+  /// number parameters.
+  Function *makeReverse() {
+    SmallVector<Type *, 8> Params = augmentedParams();
+    Params.push_back(Ptr);
+    SmallVector<unsigned, 4> Numbers;
+    SmallVector<Type *, 4> Results;
+    for (const Argument &A : Stub.args())
+      if (A.getType()->isFloatingPointTy()) {
+        Numbers.push_back(A.getArgNo());
+        Results.push_back(A.getType());
+      }
+    Type *Result = Results.empty()       ? Type::getVoidTy(Ctx)
+                   : Results.size() == 1 ? Results[0]
+                                         : StructType::get(Ctx, Results);
+    Function *F = function(".adcc_rev", Result, Params);
+    IRBuilder<> B(BasicBlock::Create(Ctx, "", F));
+    Value *D = B.CreateAlloca(Args);
+    B.CreateCall(runtime("adcc_gpu_launch_reverse", B.getVoidTy(), 3),
+                 {Desc, F->getArg(F->arg_size() - 1), D});
+    if (Results.empty()) {
+      B.CreateRetVoid();
+      return F;
+    }
+    SmallVector<Value *, 4> Adjoints;
+    for (unsigned I : Numbers)
+      Adjoints.push_back(B.CreateLoad(Stub.getArg(I)->getType(),
+                                      B.CreateStructGEP(Args, D, I)));
+    if (Adjoints.size() == 1) {
+      B.CreateRet(Adjoints[0]);
+      return F;
+    }
+    Value *R = PoisonValue::get(Result);
+    for (unsigned I = 0; I < Adjoints.size(); ++I)
+      R = B.CreateInsertValue(R, Adjoints[I], I);
+    B.CreateRet(R);
+    return F;
+  }
+
+  /// (Kept until the AD pass reads it: the optimizations before it
+  /// would drop an unused internal global.)
+  void registration(StringRef Prefix, ArrayRef<Constant *> Functions) {
+    auto *Ty = ArrayType::get(Ptr, Functions.size());
+    appendToCompilerUsed(
+        M, {new GlobalVariable(M, Ty, false, GlobalValue::InternalLinkage,
+                               ConstantArray::get(Ty, Functions),
+                               Prefix + Stub.getName())});
+  }
+
+  void make() {
+    makeDesc();
+    registration("__enzyme_register_derivative_adcc_launch",
+                 {&Stub, makeForward()});
+    registration("__enzyme_register_gradient_adcc_launch",
+                 {&Stub, makeAugmented(), makeReverse()});
+    Stub.addFnAttr(LaunchRuleAttr);
+    declarePush();
+  }
+
+  /// The configuration's push, as the launch in the stub passes the
+  /// configuration (grid, block, shared bytes, stream), for direct launches
+  /// rewritten as pushes and stub calls (prepare/DirectLaunches.cpp).
+  void declarePush() {
+    for (Instruction &I : instructions(Stub))
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
+        const Function *Callee = Call->getCalledFunction();
+        if (!Callee || Call->arg_size() != 8 ||
+            (Callee->getName() != "cudaLaunchKernel" &&
+             Callee->getName() != "hipLaunchKernel"))
+          continue;
+        SmallVector<Type *, 6> Types;
+        for (unsigned Op : {1, 2, 3, 4, 6, 7})
+          Types.push_back(Call->getArgOperand(Op)->getType());
+        M.getOrInsertFunction(Hip ? "__hipPushCallConfiguration"
+                                  : "__cudaPushCallConfiguration",
+                              FunctionType::get(Type::getInt32Ty(Ctx), Types,
+                                                false));
+        return;
+      }
+  }
+};
+
+/// True when the module may ask for derivatives: calls or registrations
+/// of Enzyme's names, or annotations (adcc's derivative attributes).
+bool asksForDerivatives(const Module &M) {
+  for (const Function &F : M)
+    if (F.getName().contains("__enzyme_"))
+      return true;
+  for (const GlobalVariable &G : M.globals())
+    if (G.getName().starts_with("__enzyme_") ||
+        G.getName() == "llvm.global.annotations")
+      return true;
+  return false;
+}
+
+} // namespace
+
+GlobalValue *launchHandleOf(Function &Stub) {
+  return launchHandle(Stub).first;
+}
+
+bool makeLaunchRules(Module &M) {
+  const Triple &TT = M.getTargetTriple();
+  if (TT.isNVPTX() || TT.isAMDGPU() || !asksForDerivatives(M))
+    return false;
+  SmallVector<Function *, 4> Stubs;
+  for (Function &F : M)
+    if (!F.isDeclaration() && F.getName().contains("__device_stub__") &&
+        !F.hasFnAttribute(LaunchRuleAttr) && !isKernelsHeaderFunction(F) &&
+        RuleMaker::supported(F))
+      Stubs.push_back(&F);
+  bool Changed = false;
+  for (Function *S : Stubs) {
+    auto [Handle, Hip] = launchHandle(*S);
+    if (!Handle)
+      continue;
+    std::string Kernel =
+        Hip ? Handle->getName().str() : kernelName(S->getName());
+    RuleMaker{M, *S, *Handle, Hip, Kernel}.make();
+    Changed = true;
+  }
+  // (The push of a launch's configuration carries no derivative; declared
+  // for the direct launches that become pushes, prepare/DirectLaunches.cpp.)
+  if (Changed)
+    for (StringRef Push :
+         {"__cudaPushCallConfiguration", "__hipPushCallConfiguration"})
+      if (Function *F = M.getFunction(Push))
+        appendToCompilerUsed(
+            M, {new GlobalVariable(
+                   M, ArrayType::get(PointerType::get(M.getContext(), 0), 1),
+                   false, GlobalValue::InternalLinkage,
+                   ConstantArray::get(
+                       ArrayType::get(PointerType::get(M.getContext(), 0), 1),
+                       {F}),
+                   "__enzyme_inactivefn_adcc_" + Push)});
+  return Changed;
+}
+
+} // namespace adcore

@@ -1,0 +1,38 @@
+//===- frontend/LaunchedKernels.h - Kernels launched with <<<>>> -*- C++ -*-===//
+//
+// In a device compile, the host code is parsed but not compiled: only the
+// source shows which kernels it launches with CUDA's `k<<<grid,
+// block>>>(args)`. The frontend lists them (adcore::Options::
+// LaunchedKernels) so that the device code gets their derivative kernels,
+// which the host code's derivative of such a launch runs (docs/gpu.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCC_FRONTEND_LAUNCHEDKERNELS_H
+#define ADCC_FRONTEND_LAUNCHEDKERNELS_H
+
+#include <memory>
+#include <set>
+#include <string>
+
+namespace clang {
+class ASTContext;
+class CallExpr;
+class CUDAKernelCallExpr;
+} // namespace clang
+
+namespace adcc::frontend {
+
+/// The set the launches of the compile go to (none: not recorded).
+void setLaunchedKernelSet(std::shared_ptr<std::set<std::string>> Set);
+
+/// Records the kernel that \p Launch launches, in a device compile.
+void recordLaunchedKernel(clang::ASTContext &Ctx,
+                          const clang::CUDAKernelCallExpr &Launch);
+
+/// Records the kernel that \p Call launches when it is a direct call of
+/// cudaLaunchKernel or hipLaunchKernel naming a `__global__` function.
+void recordDirectLaunch(clang::ASTContext &Ctx, const clang::CallExpr &Call);
+
+} // namespace adcc::frontend
+
+#endif // ADCC_FRONTEND_LAUNCHEDKERNELS_H
