@@ -230,8 +230,10 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
     return unsupported(I, PartOfFloatStoreError);
   // A value without a derivative still overwrites the shadow with zero
   // (floats, pointers); integers that are not float or pointer bits leave
-  // the shadow alone.
-  if (!TV && !canCarryDerivative(V->getType()))
+  // the shadow alone, and so do numbers whatever tangent they were given:
+  // the shadow may be the primal's own integer table (a shadow struct
+  // sharing the primal's counts), which must see the primal's write only.
+  if ((!TV && !canCarryDerivative(V->getType())) || isNumber(V))
     return true;
   if (Interleaved.contains(I.getPointerOperand())) {
     interleavedStore(I, SP, TV);
