@@ -193,6 +193,14 @@ inline constexpr const char *PartOfFloatStoreError =
     "pointer); adcc cannot follow the derivative through the bits; use "
     "floating-point operations (fabs, copysign, -x, ldexp) instead";
 
+/// True when the type analysis knows integers in the \p Length bytes at
+/// \p Ptr (a pointer of the analysed function) and nothing else (no
+/// pointer, no float): numbers, whose shadow bytes are never written (the
+/// shadow may be the primal's own table). A run-time length needs an array
+/// of integers (every element known).
+bool holdsOnlyIntegers(const TypeAnalysis &Types, const llvm::Value *Ptr,
+                       const llvm::Value *Length);
+
 /// True when the type analysis knows integers in the bytes the primal copy
 /// \p Copy moves, at its destination or its source, and nothing else (no
 /// pointer, no float): the copy carries no derivatives and no shadows.

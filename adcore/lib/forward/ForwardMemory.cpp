@@ -90,6 +90,28 @@ bool onlyCompared(const Instruction &I, unsigned Depth = 4) {
   });
 }
 
+/// True when the type analysis knows a float or a double in the \p Len
+/// bytes at \p Ptr (a pointer of the primal).
+bool holdsFloats(const TypeAnalysis &Types, const Value *Ptr,
+                 const Value *Len) {
+  if (!Ptr)
+    return false;
+  auto *C = dyn_cast<ConstantInt>(Len);
+  return any_of(Types.layout(Ptr), [&](const auto &E) {
+    return (!C || E.first < int64_t(C->getZExtValue())) &&
+           (E.second == Kind::Float || E.second == Kind::Double);
+  });
+}
+
+/// The length of the shadow's copy or clearing of \p Len bytes at \p Dest
+/// through its shadow \p SD: none where the shadow is the primal's own
+/// memory (a shadow struct that shares the primal's integer tables), which
+/// holds no derivatives and has had the primal's write.
+Value *unlessShared(IRBuilder<> &B, Value *Dest, Value *SD, Value *Len) {
+  return B.CreateSelect(B.CreateICmpEQ(SD, Dest),
+                        Constant::getNullValue(Len->getType()), Len);
+}
+
 } // namespace
 
 void ForwardEmitter::tagShadowAccess(const Instruction &Primal,
@@ -296,29 +318,36 @@ bool ForwardEmitter::visitMemTransferInst(MemTransferInst &I) {
                           "shadow");
   }
   bool Guarded = nullable(I.getRawDest()) || nullable(I.getRawSource());
+  // (Bytes that may be numbers: not into a shadow that is the primal.)
+  bool MayBeShared =
+      PrimalCopy &&
+      !holdsFloats(types(), PrimalCopy->getRawDest(), PrimalCopy->getLength()) &&
+      !holdsFloats(types(), PrimalCopy->getRawSource(),
+                   PrimalCopy->getLength());
   for (unsigned L = 0; L < Width; ++L) {
+    Value *Len = MayBeShared ? unlessShared(B, I.getRawDest(), lane(SD, L),
+                                            I.getLength())
+                             : I.getLength();
     if (Guarded) {
       // (Either tangent may be null: a null source copies zeros.)
       if (SS)
-        guardedShadowCopy(B, lane(SD, L), lane(SS, L), I.getLength());
+        guardedShadowCopy(B, lane(SD, L), lane(SS, L), Len);
       else
-        guardedShadowClear(B, lane(SD, L), I.getLength());
+        guardedShadowClear(B, lane(SD, L), Len);
       continue;
     }
     if (!SS) {
       // Copying from memory without derivatives: the shadow becomes zero.
-      B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(),
+      B.CreateMemSet(lane(SD, L), B.getInt8(0), Len,
                      shadowAlign(I.getDestAlign()), I.isVolatile());
       continue;
     }
     if (isa<MemMoveInst>(I))
       B.CreateMemMove(lane(SD, L), shadowAlign(I.getDestAlign()), lane(SS, L),
-                      shadowAlign(I.getSourceAlign()), I.getLength(),
-                      I.isVolatile());
+                      shadowAlign(I.getSourceAlign()), Len, I.isVolatile());
     else
       B.CreateMemCpy(lane(SD, L), shadowAlign(I.getDestAlign()), lane(SS, L),
-                     shadowAlign(I.getSourceAlign()), I.getLength(),
-                     I.isVolatile());
+                     shadowAlign(I.getSourceAlign()), Len, I.isVolatile());
   }
   return true;
 }
@@ -327,17 +356,31 @@ bool ForwardEmitter::visitMemSetInst(MemSetInst &I) {
   Value *SD = tangentOrNull(I.getRawDest());
   if (!SD)
     return true;
+  // Numbers (list heads set to -1) leave their shadow alone, which may be
+  // the primal's own table.
+  if (auto *PrimalSet = dyn_cast_or_null<MemSetInst>(PrimalOf.lookup(&I));
+      PrimalSet && holdsOnlyIntegers(types(), PrimalSet->getRawDest(),
+                                     PrimalSet->getLength()))
+    return true;
   // Whatever the bytes, memory set from a constant has a zero derivative.
   if (Interleaved.contains(I.getRawDest())) {
     interleavedClear(I, SD);
     return true;
   }
-  for (unsigned L = 0; L < Width; ++L)
+  // (Bytes that may be numbers: not into a shadow that is the primal.)
+  auto *PrimalSet = dyn_cast_or_null<MemSetInst>(PrimalOf.lookup(&I));
+  bool MayBeShared = PrimalSet && !holdsFloats(types(), PrimalSet->getRawDest(),
+                                               PrimalSet->getLength());
+  for (unsigned L = 0; L < Width; ++L) {
+    Value *Len = MayBeShared ? unlessShared(B, I.getRawDest(), lane(SD, L),
+                                            I.getLength())
+                             : I.getLength();
     if (nullable(I.getRawDest()))
-      guardedShadowClear(B, lane(SD, L), I.getLength());
+      guardedShadowClear(B, lane(SD, L), Len);
     else
-      B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(),
+      B.CreateMemSet(lane(SD, L), B.getInt8(0), Len,
                      shadowAlign(I.getDestAlign()), I.isVolatile());
+  }
   return true;
 }
 

@@ -33,6 +33,15 @@ using namespace llvm;
 
 namespace adcore {
 
+bool ReverseEmitter::writesOnlyNumbers(const Instruction &I) const {
+  const Value *P = PrimalOf.lookup(&I);
+  if (const auto *MT = dyn_cast_or_null<MemTransferInst>(P))
+    return copiesOnlyIntegers(*Types, *MT);
+  if (const auto *MS = dyn_cast_or_null<MemSetInst>(P))
+    return holdsOnlyIntegers(*Types, MS->getRawDest(), MS->getLength());
+  return false;
+}
+
 bool ReverseEmitter::neededValues(Instruction &I,
                                   SmallVectorImpl<Value *> &Out) {
   auto Need = [&](Value *V) { Out.push_back(V); };
@@ -109,7 +118,7 @@ bool ReverseEmitter::neededValues(Instruction &I,
     Value *SS = shadowOrNull(MT->getRawSource());
     // (A copy from memory without derivatives into a shadow global clears
     // the global's adjoints.)
-    if (!SD || (!SS && !isa<Constant>(SD)))
+    if (!SD || (!SS && !isa<Constant>(SD)) || writesOnlyNumbers(*MT))
       return true;
     Need(SD);
     if (SS)
@@ -118,6 +127,8 @@ bool ReverseEmitter::neededValues(Instruction &I,
     return true;
   }
   if (auto *MS = dyn_cast<MemSetInst>(&I)) {
+    if (writesOnlyNumbers(*MS))
+      return true;
     if (Value *SD = shadowOrNull(MS->getRawDest())) {
       Need(SD);
       Need(MS->getLength());
@@ -492,6 +503,9 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
                          : static_cast<Value *>(Old));
     return true;
   }
+  // (Numbers: no adjoints, and a shadow that may be the primal's table.)
+  if (isa<MemIntrinsic>(I) && writesOnlyNumbers(I))
+    return true;
   if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
     Value *SD = ShadowAt(MT->getRawDest());
     if (!SD)
