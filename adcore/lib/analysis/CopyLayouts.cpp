@@ -366,6 +366,17 @@ bool holdsOnlyIntegers(const TypeAnalysis &Types, const Value *Ptr,
   return Any;
 }
 
+bool holdsFloatingPoint(const TypeAnalysis &Types, const Value *Ptr,
+                        const Value *Length) {
+  if (!Ptr)
+    return false;
+  auto *Len = dyn_cast<ConstantInt>(Length);
+  return any_of(Types.layout(Ptr), [&](const auto &E) {
+    return (!Len || E.first < int64_t(Len->getZExtValue())) &&
+           (E.second == Kind::Float || E.second == Kind::Double);
+  });
+}
+
 bool copiesOnlyIntegers(const TypeAnalysis &Types,
                         const MemTransferInst &Copy) {
   return holdsOnlyIntegers(Types, Copy.getRawDest(), Copy.getLength()) ||

@@ -201,6 +201,11 @@ inline constexpr const char *PartOfFloatStoreError =
 bool holdsOnlyIntegers(const TypeAnalysis &Types, const llvm::Value *Ptr,
                        const llvm::Value *Length);
 
+/// True when the type analysis knows a float or a double in the \p Length
+/// bytes at \p Ptr (a pointer of the analysed function).
+bool holdsFloatingPoint(const TypeAnalysis &Types, const llvm::Value *Ptr,
+                        const llvm::Value *Length);
+
 /// True when the type analysis knows integers in the bytes the primal copy
 /// \p Copy moves, at its destination or its source, and nothing else (no
 /// pointer, no float): the copy carries no derivatives and no shadows.

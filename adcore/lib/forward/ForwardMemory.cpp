@@ -90,28 +90,6 @@ bool onlyCompared(const Instruction &I, unsigned Depth = 4) {
   });
 }
 
-/// True when the type analysis knows a float or a double in the \p Len
-/// bytes at \p Ptr (a pointer of the primal).
-bool holdsFloats(const TypeAnalysis &Types, const Value *Ptr,
-                 const Value *Len) {
-  if (!Ptr)
-    return false;
-  auto *C = dyn_cast<ConstantInt>(Len);
-  return any_of(Types.layout(Ptr), [&](const auto &E) {
-    return (!C || E.first < int64_t(C->getZExtValue())) &&
-           (E.second == Kind::Float || E.second == Kind::Double);
-  });
-}
-
-/// The length of the shadow's copy or clearing of \p Len bytes at \p Dest
-/// through its shadow \p SD: none where the shadow is the primal's own
-/// memory (a shadow struct that shares the primal's integer tables), which
-/// holds no derivatives and has had the primal's write.
-Value *unlessShared(IRBuilder<> &B, Value *Dest, Value *SD, Value *Len) {
-  return B.CreateSelect(B.CreateICmpEQ(SD, Dest),
-                        Constant::getNullValue(Len->getType()), Len);
-}
-
 } // namespace
 
 void ForwardEmitter::tagShadowAccess(const Instruction &Primal,
@@ -321,11 +299,11 @@ bool ForwardEmitter::visitMemTransferInst(MemTransferInst &I) {
   // (Bytes that may be numbers: not into a shadow that is the primal.)
   bool MayBeShared =
       PrimalCopy &&
-      !holdsFloats(types(), PrimalCopy->getRawDest(), PrimalCopy->getLength()) &&
-      !holdsFloats(types(), PrimalCopy->getRawSource(),
+      !holdsFloatingPoint(types(), PrimalCopy->getRawDest(), PrimalCopy->getLength()) &&
+      !holdsFloatingPoint(types(), PrimalCopy->getRawSource(),
                    PrimalCopy->getLength());
   for (unsigned L = 0; L < Width; ++L) {
-    Value *Len = MayBeShared ? unlessShared(B, I.getRawDest(), lane(SD, L),
+    Value *Len = MayBeShared ? lengthUnlessPrimal(B, I.getRawDest(), lane(SD, L),
                                             I.getLength())
                              : I.getLength();
     if (Guarded) {
@@ -369,10 +347,10 @@ bool ForwardEmitter::visitMemSetInst(MemSetInst &I) {
   }
   // (Bytes that may be numbers: not into a shadow that is the primal.)
   auto *PrimalSet = dyn_cast_or_null<MemSetInst>(PrimalOf.lookup(&I));
-  bool MayBeShared = PrimalSet && !holdsFloats(types(), PrimalSet->getRawDest(),
+  bool MayBeShared = PrimalSet && !holdsFloatingPoint(types(), PrimalSet->getRawDest(),
                                                PrimalSet->getLength());
   for (unsigned L = 0; L < Width; ++L) {
-    Value *Len = MayBeShared ? unlessShared(B, I.getRawDest(), lane(SD, L),
+    Value *Len = MayBeShared ? lengthUnlessPrimal(B, I.getRawDest(), lane(SD, L),
                                             I.getLength())
                              : I.getLength();
     if (nullable(I.getRawDest()))

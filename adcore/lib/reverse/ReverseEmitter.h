@@ -111,6 +111,10 @@ private:
   /// type analysis knows integers there and nothing else): no adjoints,
   /// and its shadow, which may be the primal's own table, is left alone.
   bool writesOnlyNumbers(const llvm::Instruction &I) const;
+  /// True when the bytes the memory intrinsic \p I writes may be numbers
+  /// (the type analysis knows no float there): its shadow may then be the
+  /// primal's own memory, which the shadow's clearing must leave alone.
+  bool mayWriteNumbers(const llvm::Instruction &I) const;
   bool augmentInstruction(llvm::Instruction &I);
   /// The shadow of \p I in lane Lane (pointers), and the shadow memory's
   /// upkeep (pointers stored, copied). (AugmentedShadows.cpp)
