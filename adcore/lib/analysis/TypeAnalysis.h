@@ -170,6 +170,12 @@ uint64_t copyStride(const TypeAnalysis &Types, const llvm::Value *Dest,
 /// scalar type names; Unknown without a tag and for "omnipotent char").
 Kind kindOfTBAA(const llvm::Instruction &I);
 
+/// What the pointer the load or store \p I accesses points to, by the
+/// pointer's TBAA type: a `double *` ("p1 double") points to doubles, a
+/// `double **` to pointers. Unknown for `void *`, `char *` and pointers to
+/// structs.
+Kind pointeeKindOfTBAA(const llvm::Instruction &I);
+
 /// The kind of a first-class IR type (floats, pointers; integers are
 /// Unknown: an integer type alone does not say what the bits are).
 Kind kindOfType(const llvm::Type *T);
