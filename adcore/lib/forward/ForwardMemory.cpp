@@ -297,14 +297,14 @@ bool ForwardEmitter::visitMemTransferInst(MemTransferInst &I) {
   }
   bool Guarded = nullable(I.getRawDest()) || nullable(I.getRawSource());
   // (Bytes that may be numbers: not into a shadow that is the primal.)
-  bool MayBeShared =
-      PrimalCopy &&
-      !holdsFloatingPoint(types(), PrimalCopy->getRawDest(), PrimalCopy->getLength()) &&
-      !holdsFloatingPoint(types(), PrimalCopy->getRawSource(),
-                   PrimalCopy->getLength());
+  bool MayBeShared = PrimalCopy &&
+                     !holdsFloatingPoint(types(), PrimalCopy->getRawDest(),
+                                         PrimalCopy->getLength()) &&
+                     !holdsFloatingPoint(types(), PrimalCopy->getRawSource(),
+                                         PrimalCopy->getLength());
   for (unsigned L = 0; L < Width; ++L) {
-    Value *Len = MayBeShared ? lengthUnlessPrimal(B, I.getRawDest(), lane(SD, L),
-                                            I.getLength())
+    Value *Len = MayBeShared ? lengthUnlessPrimal(B, I.getRawDest(),
+                                                  lane(SD, L), I.getLength())
                              : I.getLength();
     if (Guarded) {
       // (Either tangent may be null: a null source copies zeros.)
@@ -336,8 +336,8 @@ bool ForwardEmitter::visitMemSetInst(MemSetInst &I) {
     return true;
   // Numbers (list heads set to -1) leave their shadow alone, which may be
   // the primal's own table.
-  if (auto *PrimalSet = dyn_cast_or_null<MemSetInst>(PrimalOf.lookup(&I));
-      PrimalSet && holdsOnlyIntegers(types(), PrimalSet->getRawDest(),
+  auto *PrimalSet = dyn_cast_or_null<MemSetInst>(PrimalOf.lookup(&I));
+  if (PrimalSet && holdsOnlyIntegers(types(), PrimalSet->getRawDest(),
                                      PrimalSet->getLength()))
     return true;
   // Whatever the bytes, memory set from a constant has a zero derivative.
@@ -346,12 +346,12 @@ bool ForwardEmitter::visitMemSetInst(MemSetInst &I) {
     return true;
   }
   // (Bytes that may be numbers: not into a shadow that is the primal.)
-  auto *PrimalSet = dyn_cast_or_null<MemSetInst>(PrimalOf.lookup(&I));
-  bool MayBeShared = PrimalSet && !holdsFloatingPoint(types(), PrimalSet->getRawDest(),
-                                               PrimalSet->getLength());
+  bool MayBeShared =
+      PrimalSet && !holdsFloatingPoint(types(), PrimalSet->getRawDest(),
+                                       PrimalSet->getLength());
   for (unsigned L = 0; L < Width; ++L) {
-    Value *Len = MayBeShared ? lengthUnlessPrimal(B, I.getRawDest(), lane(SD, L),
-                                            I.getLength())
+    Value *Len = MayBeShared ? lengthUnlessPrimal(B, I.getRawDest(),
+                                                  lane(SD, L), I.getLength())
                              : I.getLength();
     if (nullable(I.getRawDest()))
       guardedShadowClear(B, lane(SD, L), Len);

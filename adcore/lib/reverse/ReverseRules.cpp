@@ -48,8 +48,8 @@ bool ReverseEmitter::mayWriteNumbers(const Instruction &I) const {
     return false;
   const auto *MT = dyn_cast<MemTransferInst>(MI);
   return !holdsFloatingPoint(*Types, MI->getRawDest(), MI->getLength()) &&
-         !(MT && holdsFloatingPoint(*Types, MT->getRawSource(),
-                                    MT->getLength()));
+         !(MT &&
+           holdsFloatingPoint(*Types, MT->getRawSource(), MT->getLength()));
 }
 
 bool ReverseEmitter::neededValues(Instruction &I,
@@ -531,7 +531,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       // memory, where the bytes may be numbers.)
       Value *Len = mayWriteNumbers(*MT)
                        ? lengthUnlessPrimal(RB, Val(MT->getRawDest()), SD,
-                                      Val(MT->getLength()))
+                                            Val(MT->getLength()))
                        : Val(MT->getLength());
       if (nullable(MT->getRawDest()))
         guardedShadowClear(RB, SD, Len);
@@ -546,9 +546,10 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Value *SD = ShadowAt(MS->getRawDest());
     if (!SD)
       return true;
-    Value *Len = mayWriteNumbers(*MS) ? lengthUnlessPrimal(RB, Val(MS->getRawDest()), SD,
-                                                     Val(MS->getLength()))
-                                      : Val(MS->getLength());
+    Value *Len = mayWriteNumbers(*MS)
+                     ? lengthUnlessPrimal(RB, Val(MS->getRawDest()), SD,
+                                          Val(MS->getLength()))
+                     : Val(MS->getLength());
     if (nullable(MS->getRawDest()))
       guardedShadowClear(RB, SD, Len);
     else
