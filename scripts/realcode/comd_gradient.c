@@ -15,6 +15,9 @@
  *     from a saved state: the gradient of the total energy with respect to
  *     the initial positions and momenta, forward mode along a direction
  *     against it, and central differences.
+ * Each with shadows that have their own copies of the integer tables and
+ * with shadows that share the primal's (forward mode wrote into the
+ * shadow's counts until 2026-12-06, changing the primal's when shared).
  * Run by comd.sh. */
 #define main comd_main
 #include "CoMD.c"
@@ -87,9 +90,17 @@ static void *copy_of(const void *p, size_t bytes) {
   return memcpy(malloc(bytes), p, bytes);
 }
 
-/* A shadow of s: copies of its integer tables (link cells' counts, ids,
-   species; the cell lists shared), every floating-point value zero. (With
-   the tables shared, forward mode's tangents are wrong: docs/status.md.) */
+/* Whether shadows share the primal's integer tables (link cells' counts,
+   ids, species: the same pointers, as Enzyme users often build shadow
+   structs) or have copies of them. Both are checked. */
+static int shared_tables = 0;
+
+static void *ints_of(void *p, size_t bytes) {
+  return shared_tables ? p : copy_of(p, bytes);
+}
+
+/* A shadow of s: its integer tables (shared or copied; the cell lists
+   shared), every floating-point value zero. */
 static SimFlat *shadow_of(SimFlat *s) {
   SimFlat *d = malloc(sizeof *d);
   *d = *s;
@@ -101,11 +112,12 @@ static SimFlat *shadow_of(SimFlat *s) {
   d->atoms->p = zeroed(slots(s) * sizeof(real3));
   d->atoms->f = zeroed(slots(s) * sizeof(real3));
   d->atoms->U = zeroed(slots(s) * sizeof(real_t));
-  d->atoms->gid = copy_of(s->atoms->gid, slots(s) * sizeof(int));
-  d->atoms->iSpecies = copy_of(s->atoms->iSpecies, slots(s) * sizeof(int));
+  d->atoms->gid = ints_of(s->atoms->gid, slots(s) * sizeof(int));
+  d->atoms->iSpecies = ints_of(s->atoms->iSpecies, slots(s) * sizeof(int));
   d->boxes = malloc(sizeof(LinkCell));
   *d->boxes = *s->boxes;
-  d->boxes->nAtoms = copy_of(s->boxes->nAtoms, s->boxes->nTotalBoxes * sizeof(int));
+  d->boxes->nAtoms =
+      ints_of(s->boxes->nAtoms, s->boxes->nTotalBoxes * sizeof(int));
   for (int m = 0; m < 3; ++m)
     d->boxes->localMin[m] = d->boxes->localMax[m] = d->boxes->boxSize[m] =
         d->boxes->invBoxSize[m] = 0;
@@ -172,8 +184,9 @@ static double dynamics(SimFlat *s, const State *st) {
   return s->ePotential + s->eKinetic;
 }
 
-int main(int argc, char **argv) {
-  initParallel(&argc, &argv);
+/* Every check, from a new simulation, with shadows built as
+   shared_tables says. */
+static void run_checks(void) {
   Command cmd;
   memset(&cmd, 0, sizeof cmd);
   strcpy(cmd.potType, "funcfl");
@@ -263,6 +276,15 @@ int main(int argc, char **argv) {
       check(what, which ? dst.p[i][m] : dst.r[i][m], (up - down) / (2 * h),
             1e-4);
     }
+  }
+}
+
+int main(int argc, char **argv) {
+  initParallel(&argc, &argv);
+  for (shared_tables = 0; shared_tables < 2; ++shared_tables) {
+    printf("-- shadows with %s integer tables\n",
+           shared_tables ? "the primal's" : "their own");
+    run_checks();
   }
   printf("%s (CoMD, Lennard-Jones)\n", failures ? "FAIL" : "ok");
   return failures ? 1 : 0;

@@ -12,7 +12,11 @@ GENERATOR_VERSION below), that checks adcc's derivatives of a random function
 state passed enzyme_const that f overwrites and reads back; since version
 14 sometimes with a last parameter struct adfz_ws *ws, passed enzyme_dup
 with a shadow struct the caller zeroes, whose pointer's data f overwrites
-with values that have derivatives and reads back)
+with values that have derivatives and reads back; since version 15
+sometimes with a last parameter struct adfz_cells *cl, passed enzyme_dup
+with a shadow struct whose integer table of counts is the primal's own,
+filled as CoMD's putAtomInBox does, `cl->cnt[b]++` after a conditional
+counter of local entries)
 against each other and against central finite differences. The function
 mixes straight-line arithmetic with math functions on safe domains, loops
 with constant, int-argument and data-dependent trip counts, branches, local
@@ -56,7 +60,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 14
+GENERATOR_VERSION = 15
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -159,6 +163,9 @@ class Gen:
         # version 14
         self.nws = 0              # length of ws->p, data behind a null
                                   # shadow pointer (a zeroed shadow struct)
+        # version 15
+        self.ncl = 0              # values put into cl's cells, whose count
+                                  # table the shadow struct shares
 
     # -- randomness (only random() so that sequences are version-stable) --
     def rand(self):
@@ -1474,6 +1481,9 @@ class Gen:
             ws0 = [self.uniform(-1, 1) for _ in range(self.nws)]
             wsk = self.uniform(0.5, 1.5)
             self.features.add("zeroed-shadow-struct")
+        if self.version >= 15 and self.chance(0.4):
+            self.ncl = self.randint(3, 6)
+            self.features.add("shared-int-table")
 
         sc = Scope()
         xcap = 20.0 if inplace_x else 1.5
@@ -1495,6 +1505,34 @@ class Gen:
                 e = self.squash(self.expr(sc, 2), STATE_CAP)
                 self.emit(lines, 1, "ws->p[%d] = %s;" % (k, e.code))
             sc.arrays.append(Arr("ws->p", self.nws, STATE_CAP, True))
+        if self.ncl:
+            # (version 15) values put into cells by counts in an integer
+            # table that the shadow struct shares with the primal (the
+            # same pointer): counts raised after a conditional counter
+            # (a phi of two loads of the count at -O2), a table cleared by
+            # a loop or by memset; read back summed per cell
+            if self.chance(0.5):
+                self.emit(lines, 1, "memset(cl->cnt, 0, NCB * sizeof(int));")
+            else:
+                self.emit(lines, 1, "for (int b = 0; b < NCB; ++b)")
+                self.emit(lines, 2, "cl->cnt[b] = 0;")
+            self.emit(lines, 1, "cl->nloc = 0;")
+            mul = self.randint(1, 3)
+            for j in range(self.ncl):
+                e = self.squash(self.expr(sc, 2), STATE_CAP)
+                self.emit(lines, 1, "{")
+                self.emit(lines, 2, "int b = (%d + %d * n) %% NCB;" % (j, mul))
+                self.emit(lines, 2, "int o = b * NCAP + cl->cnt[b];")
+                self.emit(lines, 2, "if (b < NCB / 2)")
+                self.emit(lines, 3, "cl->nloc++;")
+                self.emit(lines, 2, "cl->cnt[b]++;")
+                self.emit(lines, 2, "cl->v[o] = %s;" % e.code)
+                self.emit(lines, 1, "}")
+            self.emit(lines, 1, "double cl_sum = 0;")
+            self.emit(lines, 1, "for (int b = 0; b < NCB; ++b)")
+            self.emit(lines, 2, "for (int k = 0; k < cl->cnt[b]; ++k)")
+            self.emit(lines, 3, "cl_sum += (1 + 0.25 * b) * cl->v[b * NCAP + k];")
+            sc.scalars.append(("cl_sum", 2 * self.ncl * STATE_CAP, False))
         if inplace_x:
             self.features.add("inplace-x")
         top = Ctx(0, False, 0)
@@ -1569,6 +1607,8 @@ class Gen:
         stdecl = ", double *st" if self.nst else ""
         if self.nws:
             stdecl += ", struct adfz_ws *ws"
+        if self.ncl:
+            stdecl += ", struct adfz_cells *cl"
         body = ["static %s f(%s, double s, int n, double *out%s) {" % (
             rtype, xdecl, stdecl)]
         body.extend(lines)
@@ -1624,6 +1664,11 @@ class Gen:
                 nws=max(self.nws, 1), has_ws=int(self.nws > 0),
                 ws0=", ".join(repr(v) for v in ws0) or "0", wsk=repr(wsk))
             for old, new in ZEROED_CALLS:
+                assert old in main
+                main = main.replace(old, new)
+        if self.version >= 15:
+            globals_v5 += CELLS_V15.format(has_cl=int(self.ncl > 0))
+            for old, new in CELLS_CALLS:
                 assert old in main
                 main = main.replace(old, new)
 
@@ -1767,6 +1812,63 @@ static struct adfz_ws *adfz_ws_fresh(void) {{
 #define WS_DUPL
 #endif
 """
+
+# version 15: a struct of cells (CoMD's link cells) whose shadow shares the
+# primal's integer table of counts (the same pointer, as Enzyme users build
+# shadow structs) and has its own zeroed values. The counts are numbers:
+# no derivative code may write them (forward mode wrote a tangent of 1 into
+# the shadow's count, the primal's own, at -O2 until 2026-12-06). Every
+# call starts from zero counts; the shadow's values are zeroed per call.
+CELLS_V15 = """\
+/* cells whose shadow shares the count table (none if HAS_CL is 0) */
+#define HAS_CL {has_cl}
+#define NCB 4
+#define NCAP 8
+#if HAS_CL
+struct adfz_cells {{
+  int *cnt;
+  int nloc;
+  double *v;
+}};
+static int adfz_cnt[NCB];
+static double adfz_cl_v[NCB * NCAP], adfz_dcl_v[2][NCB * NCAP];
+static struct adfz_cells adfz_cl_prim, adfz_dcl[2];
+static struct adfz_cells *adfz_cl_fresh(void) {{
+  memset(adfz_cnt, 0, sizeof adfz_cnt);
+  adfz_cl_prim = (struct adfz_cells){{adfz_cnt, 0, adfz_cl_v}};
+  return &adfz_cl_prim;
+}}
+static struct adfz_cells *adfz_dcl_fresh(int l) {{
+  memset(adfz_dcl_v[l], 0, sizeof adfz_dcl_v[l]);
+  adfz_dcl[l] = (struct adfz_cells){{adfz_cnt, 0, adfz_dcl_v[l]}};
+  return &adfz_dcl[l];
+}}
+#define CL_ARG , adfz_cl_fresh()
+#define CL_DUP , enzyme_dup, adfz_cl_fresh(), adfz_dcl_fresh(0)
+#define CL_DUP2 , enzyme_dup, adfz_cl_fresh(), adfz_dcl_fresh(0), \\
+  adfz_dcl_fresh(1)
+#define CL_LOCALS int cl_n[NCB] = {{0}}; \\
+  double cl_v[NCB * NCAP], dcl_v[NCB * NCAP] = {{0}}; \\
+  struct adfz_cells cl_l = {{cl_n, 0, cl_v}}, dcl_l = {{cl_n, 0, dcl_v}};
+#define CL_DUPL , enzyme_dup, &cl_l, &dcl_l
+#else
+#define CL_ARG
+#define CL_DUP
+#define CL_DUP2
+#define CL_LOCALS
+#define CL_DUPL
+#endif
+"""
+
+# (old, new): the calls of f in MAIN_TEMPLATE after ZEROED_CALLS, with cl
+CELLS_CALLS = [
+    ("ob ST_ARG WS_ARG);", "ob ST_ARG WS_ARG CL_ARG);"),
+    ("dob ST_DUP WS_DUPL);", "dob ST_DUP WS_DUPL CL_DUPL);"),
+    ("dob ST_CONST WS_DUP);", "dob ST_CONST WS_DUP CL_DUP);"),
+    ("dob ST_CONST WS_DUP));", "dob ST_CONST WS_DUP CL_DUP));"),
+    ("dob1 ST_CONST WS_DUP2);", "dob1 ST_CONST WS_DUP2 CL_DUP2);"),
+    ("  WS_LOCALS\n", "  WS_LOCALS\n  CL_LOCALS\n"),
+]
 
 # (old, new): the calls of f in MAIN_TEMPLATE after STATE_CALLS, with ws
 ZEROED_CALLS = [

@@ -14,7 +14,9 @@
 // variable, or a member of a struct whose declared type is a struct: no
 // other offset into the variable), up to 24 steps deep; only functions whose
 // every caller is in the module (internal ones, template instances) are
-// followed, and one whose address escapes gets nothing.
+// followed, and one whose address escapes gets nothing. A pointer read
+// from memory with a TBAA type that names its pointee (`double *`) seeds
+// the argument with that kind, for every element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,9 +52,17 @@ public:
       Objects.insert(GEP);
       return true;
     }
-    if (auto *LI = dyn_cast<LoadInst>(V))
+    if (auto *LI = dyn_cast<LoadInst>(V)) {
       if (const Value *Stored = onlyStoredValue(LI->getPointerOperand()))
         return find(Stored, Depth + 1);
+      // A pointer read from memory as a `double *` ("p1 double" TBAA):
+      // it points to doubles (a field passed on alone at -O3, where the
+      // callee copies an element as an i64).
+      if (Kind K = pointeeKindOfTBAA(*LI); K != Kind::Unknown) {
+        Pointees.push_back(K);
+        return true;
+      }
+    }
     if (auto *Call = dyn_cast<CallBase>(V))
       if (std::optional<unsigned> ArgNo = returnedArgument(*Call))
         return find(Call->getArgOperand(*ArgNo), Depth + 1);
@@ -63,6 +73,8 @@ public:
 
   /// Stack variables and members of declared structs.
   SmallPtrSet<const Instruction *, 4> Objects;
+  /// What pointers read from memory point to, by their TBAA types.
+  SmallVector<Kind, 4> Pointees;
 
 private:
   /// `gep %struct.S, ptr %p, 0, i, ...` with constant indices: the address
@@ -144,6 +156,8 @@ void TypeAnalysis::seedFromCallers() {
     DeclaredObjects D;
     if (!D.find(&A, 0))
       continue;
+    for (Kind K : D.Pointees)
+      joinMemory(&A, -1, K);
     for (const Instruction *Object : D.Objects) {
       if (auto *AI = dyn_cast<AllocaInst>(Object))
         seedFromAllocatedType(&A, *AI);

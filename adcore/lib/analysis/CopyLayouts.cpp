@@ -346,24 +346,41 @@ bool storesIntoPartOfFloat(const StoreInst &SI) {
          DL.getTypeStoreSize(VT) < DL.getTypeStoreSize(F);
 }
 
+bool holdsOnlyIntegers(const TypeAnalysis &Types, const Value *Ptr,
+                       const Value *Length) {
+  if (!Ptr)
+    return false;
+  const MemoryLayout &L = Types.layout(Ptr);
+  auto *Len = dyn_cast<ConstantInt>(Length);
+  if (!Len && !L.count(-1))
+    return false;
+  int64_t End = Len ? int64_t(Len->getZExtValue()) : INT64_MAX;
+  bool Any = false;
+  for (auto [Offset, K] : L) {
+    if (Offset >= End)
+      continue;
+    if (K != Kind::Integer)
+      return false;
+    Any = true;
+  }
+  return Any;
+}
+
+bool holdsFloatingPoint(const TypeAnalysis &Types, const Value *Ptr,
+                        const Value *Length) {
+  if (!Ptr)
+    return false;
+  auto *Len = dyn_cast<ConstantInt>(Length);
+  return any_of(Types.layout(Ptr), [&](const auto &E) {
+    return (!Len || E.first < int64_t(Len->getZExtValue())) &&
+           (E.second == Kind::Float || E.second == Kind::Double);
+  });
+}
+
 bool copiesOnlyIntegers(const TypeAnalysis &Types,
                         const MemTransferInst &Copy) {
-  auto *Len = dyn_cast<ConstantInt>(Copy.getLength());
-  if (!Len)
-    return false;
-  int64_t End = int64_t(Len->getZExtValue());
-  auto OnlyIntegers = [&](const Value *Ptr) {
-    bool Any = false;
-    for (auto [Offset, K] : Types.layout(Ptr)) {
-      if (Offset >= End)
-        continue;
-      if (K != Kind::Integer)
-        return false;
-      Any = true;
-    }
-    return Any;
-  };
-  return OnlyIntegers(Copy.getRawDest()) || OnlyIntegers(Copy.getRawSource());
+  return holdsOnlyIntegers(Types, Copy.getRawDest(), Copy.getLength()) ||
+         holdsOnlyIntegers(Types, Copy.getRawSource(), Copy.getLength());
 }
 
 } // namespace adcore

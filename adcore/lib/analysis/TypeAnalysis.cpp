@@ -101,9 +101,8 @@ Kind kindOfTBAAName(StringRef N) {
   return Kind::Unknown; // "omnipotent char": any bytes
 }
 
-/// What the pointer a load or store accesses points to, by the pointer's
-/// TBAA type: a `double *` ("p1 double") points to doubles, a `double **`
-/// to pointers. Unknown for `void *`, `char *` and pointers to structs.
+} // namespace
+
 Kind pointeeKindOfTBAA(const Instruction &I) {
   StringRef Pointee;
   unsigned Depth = pointerDepth(
@@ -112,8 +111,6 @@ Kind pointeeKindOfTBAA(const Instruction &I) {
     return Kind::Unknown;
   return Depth > 1 ? Kind::Pointer : kindOfTBAAName(Pointee);
 }
-
-} // namespace
 
 Kind kindOfTBAA(const Instruction &I) {
   return kindOfTBAAName(accessTypeName(I.getMetadata(LLVMContext::MD_tbaa)));

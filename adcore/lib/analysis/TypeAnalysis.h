@@ -170,6 +170,12 @@ uint64_t copyStride(const TypeAnalysis &Types, const llvm::Value *Dest,
 /// scalar type names; Unknown without a tag and for "omnipotent char").
 Kind kindOfTBAA(const llvm::Instruction &I);
 
+/// What the pointer the load or store \p I accesses points to, by the
+/// pointer's TBAA type: a `double *` ("p1 double") points to doubles, a
+/// `double **` to pointers. Unknown for `void *`, `char *` and pointers to
+/// structs.
+Kind pointeeKindOfTBAA(const llvm::Instruction &I);
+
 /// The kind of a first-class IR type (floats, pointers; integers are
 /// Unknown: an integer type alone does not say what the bits are).
 Kind kindOfType(const llvm::Type *T);
@@ -192,6 +198,19 @@ inline constexpr const char *PartOfFloatStoreError =
     "derivative (its high word or a byte, through a union or a char "
     "pointer); adcc cannot follow the derivative through the bits; use "
     "floating-point operations (fabs, copysign, -x, ldexp) instead";
+
+/// True when the type analysis knows integers in the \p Length bytes at
+/// \p Ptr (a pointer of the analysed function) and nothing else (no
+/// pointer, no float): numbers, whose shadow bytes are never written (the
+/// shadow may be the primal's own table). A run-time length needs an array
+/// of integers (every element known).
+bool holdsOnlyIntegers(const TypeAnalysis &Types, const llvm::Value *Ptr,
+                       const llvm::Value *Length);
+
+/// True when the type analysis knows a float or a double in the \p Length
+/// bytes at \p Ptr (a pointer of the analysed function).
+bool holdsFloatingPoint(const TypeAnalysis &Types, const llvm::Value *Ptr,
+                        const llvm::Value *Length);
 
 /// True when the type analysis knows integers in the bytes the primal copy
 /// \p Copy moves, at its destination or its source, and nothing else (no

@@ -46,6 +46,28 @@ Kind ForwardEmitter::primalKind(const Value *V) {
   return types().kindOf(Primal);
 }
 
+bool ForwardEmitter::isNumber(const Value *V) {
+  return V->getType()->isIntOrIntVectorTy() && primalKind(V) == Kind::Integer;
+}
+
+void ForwardEmitter::dropActiveNumbers() {
+  // The activity analysis takes an integer whose bits only move (loaded,
+  // merged by a phi, stored) for the bits of a float or a pointer. Where
+  // the type analysis knows it is a number, it has no tangent: one made
+  // for it would be a zero plus its constants (`nAtoms[iBox]++` merged by
+  // a phi at -O2 gave a tangent of 1), and a store would write it into
+  // the shadow, which may be the primal's own table.
+  SmallVector<const Value *, 8> Numbers;
+  for (const Value *V : ActiveClones)
+    if (V->getType()->isIntOrIntVectorTy() &&
+        isa<PHINode, SelectInst, BinaryOperator, CastInst, LoadInst,
+            FreezeInst>(V) &&
+        isNumber(V))
+      Numbers.push_back(V);
+  for (const Value *V : Numbers)
+    ActiveClones.erase(V);
+}
+
 bool ForwardEmitter::holdsFloatBits(const Value *V) {
   Kind K = primalKind(V);
   return K == Kind::Float || K == Kind::Double;
@@ -246,6 +268,7 @@ bool ForwardEmitter::run() {
     if (auto *Call = dyn_cast<CallBase>(Orig))
       CalleeNullableBits[Clone] = Nullables.calleeBits(*Call);
   }
+  dropActiveNumbers();
   copyParameterAttributes(Primal, Derivative, Key);
   Unneeded.collectWrites(Derivative);
   // A shadow is one value at width 1, an array of the lanes' values above.

@@ -134,6 +134,11 @@ private:
   bool isAnalyzedActive(const llvm::Value *V) const {
     return ActiveClones.contains(V);
   }
+  /// True when \p V is a number: an integer that the type analysis knows
+  /// is never the bits of a pointer or a float (a count, an index, an id).
+  bool isNumber(const llvm::Value *V);
+  /// Takes numbers out of ActiveClones (ForwardEmitter.cpp).
+  void dropActiveNumbers();
   /// The tangent/shadow of \p V: its mapped value, or zero (null shadow)
   /// when \p V is constant. Of type shadowType(V's type, Width).
   llvm::Value *tangent(llvm::Value *V);

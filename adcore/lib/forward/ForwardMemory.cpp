@@ -230,8 +230,10 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
     return unsupported(I, PartOfFloatStoreError);
   // A value without a derivative still overwrites the shadow with zero
   // (floats, pointers); integers that are not float or pointer bits leave
-  // the shadow alone.
-  if (!TV && !canCarryDerivative(V->getType()))
+  // the shadow alone, and so do numbers whatever tangent they were given:
+  // the shadow may be the primal's own integer table (a shadow struct
+  // sharing the primal's counts), which must see the primal's write only.
+  if ((!TV && !canCarryDerivative(V->getType())) || isNumber(V))
     return true;
   if (Interleaved.contains(I.getPointerOperand())) {
     interleavedStore(I, SP, TV);
@@ -294,29 +296,36 @@ bool ForwardEmitter::visitMemTransferInst(MemTransferInst &I) {
                           "shadow");
   }
   bool Guarded = nullable(I.getRawDest()) || nullable(I.getRawSource());
+  // (Bytes that may be numbers: not into a shadow that is the primal.)
+  bool MayBeShared = PrimalCopy &&
+                     !holdsFloatingPoint(types(), PrimalCopy->getRawDest(),
+                                         PrimalCopy->getLength()) &&
+                     !holdsFloatingPoint(types(), PrimalCopy->getRawSource(),
+                                         PrimalCopy->getLength());
   for (unsigned L = 0; L < Width; ++L) {
+    Value *Len = MayBeShared ? lengthUnlessPrimal(B, I.getRawDest(),
+                                                  lane(SD, L), I.getLength())
+                             : I.getLength();
     if (Guarded) {
       // (Either tangent may be null: a null source copies zeros.)
       if (SS)
-        guardedShadowCopy(B, lane(SD, L), lane(SS, L), I.getLength());
+        guardedShadowCopy(B, lane(SD, L), lane(SS, L), Len);
       else
-        guardedShadowClear(B, lane(SD, L), I.getLength());
+        guardedShadowClear(B, lane(SD, L), Len);
       continue;
     }
     if (!SS) {
       // Copying from memory without derivatives: the shadow becomes zero.
-      B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(),
+      B.CreateMemSet(lane(SD, L), B.getInt8(0), Len,
                      shadowAlign(I.getDestAlign()), I.isVolatile());
       continue;
     }
     if (isa<MemMoveInst>(I))
       B.CreateMemMove(lane(SD, L), shadowAlign(I.getDestAlign()), lane(SS, L),
-                      shadowAlign(I.getSourceAlign()), I.getLength(),
-                      I.isVolatile());
+                      shadowAlign(I.getSourceAlign()), Len, I.isVolatile());
     else
       B.CreateMemCpy(lane(SD, L), shadowAlign(I.getDestAlign()), lane(SS, L),
-                     shadowAlign(I.getSourceAlign()), I.getLength(),
-                     I.isVolatile());
+                     shadowAlign(I.getSourceAlign()), Len, I.isVolatile());
   }
   return true;
 }
@@ -325,17 +334,31 @@ bool ForwardEmitter::visitMemSetInst(MemSetInst &I) {
   Value *SD = tangentOrNull(I.getRawDest());
   if (!SD)
     return true;
+  // Numbers (list heads set to -1) leave their shadow alone, which may be
+  // the primal's own table.
+  auto *PrimalSet = dyn_cast_or_null<MemSetInst>(PrimalOf.lookup(&I));
+  if (PrimalSet && holdsOnlyIntegers(types(), PrimalSet->getRawDest(),
+                                     PrimalSet->getLength()))
+    return true;
   // Whatever the bytes, memory set from a constant has a zero derivative.
   if (Interleaved.contains(I.getRawDest())) {
     interleavedClear(I, SD);
     return true;
   }
-  for (unsigned L = 0; L < Width; ++L)
+  // (Bytes that may be numbers: not into a shadow that is the primal.)
+  bool MayBeShared =
+      PrimalSet && !holdsFloatingPoint(types(), PrimalSet->getRawDest(),
+                                       PrimalSet->getLength());
+  for (unsigned L = 0; L < Width; ++L) {
+    Value *Len = MayBeShared ? lengthUnlessPrimal(B, I.getRawDest(),
+                                                  lane(SD, L), I.getLength())
+                             : I.getLength();
     if (nullable(I.getRawDest()))
-      guardedShadowClear(B, lane(SD, L), I.getLength());
+      guardedShadowClear(B, lane(SD, L), Len);
     else
-      B.CreateMemSet(lane(SD, L), B.getInt8(0), I.getLength(),
+      B.CreateMemSet(lane(SD, L), B.getInt8(0), Len,
                      shadowAlign(I.getDestAlign()), I.isVolatile());
+  }
   return true;
 }
 

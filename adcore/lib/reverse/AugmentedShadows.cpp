@@ -429,14 +429,17 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (SD && SS && K != Kind::Double && K != Kind::Float &&
         !(PrimalCopy && copiesOnlyIntegers(*Types, *PrimalCopy))) {
       // Pointers (and bytes of unknown kind) carry their shadows along.
+      // (Not into a shadow that is the primal's own memory: numbers.)
+      Value *Len =
+          lengthUnlessPrimal(AB, MT->getRawDest(), SD, MT->getLength());
       if (nullable(MT->getRawDest()) || nullable(MT->getRawSource()))
-        guardedShadowCopy(AB, SD, SS, MT->getLength());
+        guardedShadowCopy(AB, SD, SS, Len);
       else if (isa<MemMoveInst>(MT))
         AB.CreateMemMove(SD, shadowAlign(MT->getDestAlign()), SS,
-                         shadowAlign(MT->getSourceAlign()), MT->getLength());
+                         shadowAlign(MT->getSourceAlign()), Len);
       else
         AB.CreateMemCpy(SD, shadowAlign(MT->getDestAlign()), SS,
-                        shadowAlign(MT->getSourceAlign()), MT->getLength());
+                        shadowAlign(MT->getSourceAlign()), Len);
     }
   }
   return true;

@@ -108,6 +108,14 @@ private:
   bool checkIntrinsic(llvm::IntrinsicInst &II);
   bool emitCopyAdjoint(llvm::MemTransferInst &MT, llvm::Value *ShadowDest,
                        llvm::Value *ShadowSource, llvm::Value *Length);
+  /// True when the memory intrinsic \p I copies or sets numbers only (the
+  /// type analysis knows integers there and nothing else): no adjoints,
+  /// and its shadow, which may be the primal's own table, is left alone.
+  bool writesOnlyNumbers(const llvm::Instruction &I) const;
+  /// True when the bytes the memory intrinsic \p I writes may be numbers
+  /// (the type analysis knows no float there): its shadow may then be the
+  /// primal's own memory, which the shadow's clearing must leave alone.
+  bool mayWriteNumbers(const llvm::Instruction &I) const;
   bool augmentInstruction(llvm::Instruction &I);
   /// The shadow of \p I in lane Lane (pointers), and the shadow memory's
   /// upkeep (pointers stored, copied). (AugmentedShadows.cpp)

@@ -33,6 +33,25 @@ using namespace llvm;
 
 namespace adcore {
 
+bool ReverseEmitter::writesOnlyNumbers(const Instruction &I) const {
+  const Value *P = PrimalOf.lookup(&I);
+  if (const auto *MT = dyn_cast_or_null<MemTransferInst>(P))
+    return copiesOnlyIntegers(*Types, *MT);
+  if (const auto *MS = dyn_cast_or_null<MemSetInst>(P))
+    return holdsOnlyIntegers(*Types, MS->getRawDest(), MS->getLength());
+  return false;
+}
+
+bool ReverseEmitter::mayWriteNumbers(const Instruction &I) const {
+  const auto *MI = dyn_cast_or_null<MemIntrinsic>(PrimalOf.lookup(&I));
+  if (!MI)
+    return false;
+  const auto *MT = dyn_cast<MemTransferInst>(MI);
+  return !holdsFloatingPoint(*Types, MI->getRawDest(), MI->getLength()) &&
+         !(MT &&
+           holdsFloatingPoint(*Types, MT->getRawSource(), MT->getLength()));
+}
+
 bool ReverseEmitter::neededValues(Instruction &I,
                                   SmallVectorImpl<Value *> &Out) {
   auto Need = [&](Value *V) { Out.push_back(V); };
@@ -109,18 +128,24 @@ bool ReverseEmitter::neededValues(Instruction &I,
     Value *SS = shadowOrNull(MT->getRawSource());
     // (A copy from memory without derivatives into a shadow global clears
     // the global's adjoints.)
-    if (!SD || (!SS && !isa<Constant>(SD)))
+    if (!SD || (!SS && !isa<Constant>(SD)) || writesOnlyNumbers(*MT))
       return true;
     Need(SD);
     if (SS)
       Need(SS);
+    else if (mayWriteNumbers(*MT))
+      Need(MT->getRawDest());
     Need(MT->getLength());
     return true;
   }
   if (auto *MS = dyn_cast<MemSetInst>(&I)) {
+    if (writesOnlyNumbers(*MS))
+      return true;
     if (Value *SD = shadowOrNull(MS->getRawDest())) {
       Need(SD);
       Need(MS->getLength());
+      if (mayWriteNumbers(*MS))
+        Need(MS->getRawDest());
     }
     return true;
   }
@@ -492,6 +517,9 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
                          : static_cast<Value *>(Old));
     return true;
   }
+  // (Numbers: no adjoints, and a shadow that may be the primal's table.)
+  if (isa<MemIntrinsic>(I) && writesOnlyNumbers(I))
+    return true;
   if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
     Value *SD = ShadowAt(MT->getRawDest());
     if (!SD)
@@ -499,11 +527,16 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Value *SS = ShadowAt(MT->getRawSource());
     if (!SS) {
       // (Copied from memory without derivatives: what the copy overwrote
-      // had its adjoints cleared.)
+      // had its adjoints cleared. Not a shadow that is the primal's own
+      // memory, where the bytes may be numbers.)
+      Value *Len = mayWriteNumbers(*MT)
+                       ? lengthUnlessPrimal(RB, Val(MT->getRawDest()), SD,
+                                            Val(MT->getLength()))
+                       : Val(MT->getLength());
       if (nullable(MT->getRawDest()))
-        guardedShadowClear(RB, SD, Val(MT->getLength()));
+        guardedShadowClear(RB, SD, Len);
       else
-        RB.CreateMemSet(SD, RB.getInt8(0), Val(MT->getLength()),
+        RB.CreateMemSet(SD, RB.getInt8(0), Len,
                         shadowAlign(MT->getDestAlign()));
       return true;
     }
@@ -511,11 +544,16 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
   }
   if (auto *MS = dyn_cast<MemSetInst>(&I)) {
     Value *SD = ShadowAt(MS->getRawDest());
-    if (SD && nullable(MS->getRawDest()))
-      guardedShadowClear(RB, SD, Val(MS->getLength()));
-    else if (SD)
-      RB.CreateMemSet(SD, RB.getInt8(0), Val(MS->getLength()),
-                      shadowAlign(MS->getDestAlign()));
+    if (!SD)
+      return true;
+    Value *Len = mayWriteNumbers(*MS)
+                     ? lengthUnlessPrimal(RB, Val(MS->getRawDest()), SD,
+                                          Val(MS->getLength()))
+                     : Val(MS->getLength());
+    if (nullable(MS->getRawDest()))
+      guardedShadowClear(RB, SD, Len);
+    else
+      RB.CreateMemSet(SD, RB.getInt8(0), Len, shadowAlign(MS->getDestAlign()));
     return true;
   }
   if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {

@@ -312,4 +312,10 @@ void inlineNullShadowHelpers(Module &M) {
   }
 }
 
+Value *lengthUnlessPrimal(IRBuilder<> &B, Value *Dest, Value *Shadow,
+                          Value *Len) {
+  return B.CreateSelect(B.CreateICmpEQ(Shadow, Dest),
+                        Constant::getNullValue(Len->getType()), Len);
+}
+
 } // namespace adcore

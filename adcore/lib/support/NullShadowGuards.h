@@ -91,6 +91,12 @@ void guardedShadowCopy(llvm::IRBuilder<> &B, llvm::Value *Dst, llvm::Value *Src,
 /// Zeroes \p Len bytes of shadow at \p Dst, unless it is null.
 void guardedShadowClear(llvm::IRBuilder<> &B, llvm::Value *Dst,
                         llvm::Value *Len);
+/// The length \p Len of a shadow's copy or clearing at \p Shadow, the
+/// shadow of the primal address \p Dest: zero where the shadow is the
+/// primal's own memory (a shadow struct sharing the primal's integer
+/// tables), which holds numbers and has had the primal's write.
+llvm::Value *lengthUnlessPrimal(llvm::IRBuilder<> &B, llvm::Value *Dest,
+                                llvm::Value *Shadow, llvm::Value *Len);
 /// A wrapper of the runtime's adjoint copy \p Name (adcc_adjoint_copy_f64,
 /// ..._strided_f64: `(dst, src, bytes)` or `(dst, src, count, stride)`)
 /// whose shadows may be null: nothing when dst is null; with a null src,
