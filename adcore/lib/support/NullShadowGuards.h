@@ -75,6 +75,18 @@ void inlineNullShadowHelpers(llvm::Module &M);
 /// Emits at \p B the start and the end of such a session.
 llvm::CallInst *enterNullShadowSession(llvm::IRBuilder<> &B);
 void leaveNullShadowSession(llvm::IRBuilder<> &B);
+/// Split mode: emits at \p B, after an augmented sweep, the suspension of
+/// its session, kept with the sweep's tape handle \p Handle; and before a
+/// reverse sweep given \p Tape, its resumption (left after the sweep).
+void suspendNullShadowSession(llvm::IRBuilder<> &B, llvm::Value *Handle);
+llvm::CallInst *resumeNullShadowSession(llvm::IRBuilder<> &B,
+                                        llvm::Value *Tape);
+/// A request made by an invoke, before \p Enter (its session's start):
+/// counts the sessions open before it, and restores that count at the
+/// invoke's landing pad, where a derivative that throws leaves its
+/// session open.
+void restoreNullShadowsOnUnwind(llvm::InvokeInst &Invoke,
+                                llvm::CallInst &Enter);
 /// A GEP on a shadow \p Base that may be null: null when Base is.
 llvm::Value *nullKeepingGEP(llvm::IRBuilder<> &B, llvm::Type *SourceTy,
                             llvm::Value *Base,
