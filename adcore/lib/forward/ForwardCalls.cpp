@@ -105,8 +105,9 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
     return emitIndirectCall(Call);
   // (The scratch shadow behind a null shadow pointer, in a reverse sweep
   // differentiated again: where the shadow was null, the tangent of the
-  // scratch is the scratch shadow of the scratch's own address, else the
-  // shadow's tangent. A shadow stored back: null where it was stripped,
+  // scratch is the scratch shadow of the scratch's own address, as where
+  // the scratch is read back from a tape record, else the shadow's
+  // tangent. A shadow stored back: null where it was stripped,
   // else the shadow's tangent.)
   if (isNullShadowScratch(*Callee) || isNullShadowStrip(*Callee)) {
     if (Width != 1)

@@ -129,15 +129,11 @@ Function *scratchHelper(Module &M, bool Or) {
 
 /// Whether \p M makes dense views (__enzyme_todense, requests/DenseViews.h):
 /// a pointer that may be a view must not reach a call (its accesses become
-/// calls of the view's functions, which the lowering must see); or runs
-/// checkpointed loops (CheckpointedCalls.h), whose steps' derivatives,
-/// rerun from snapshots and differentiated again, keep the guards alone
-/// (with scratch shadows their Hessians were wrong: e2e checkpoint_hvp.c).
+/// calls of the view's functions, which the lowering must see).
 bool scratchExcluded(const Module &M) {
   return any_of(M.functions(), [](const Function &F) {
     return F.isDeclaration() && (F.getName().contains("_todense") ||
-                                 F.getName() == "adcc.no.primal.memory" ||
-                                 F.getName().starts_with("adcc_checkpointed"));
+                                 F.getName() == "adcc.no.primal.memory");
   });
 }
 

@@ -54,6 +54,17 @@ llvm::Value *guardedWriteAddress(llvm::IRBuilder<> &B, llvm::Value *Addr,
 /// their own.
 llvm::Value *nullShadowOrScratch(llvm::IRBuilder<> &B, llvm::Value *Shadow,
                                  llvm::Value *Primal, unsigned Lane);
+/// The lane to give nullShadowOrScratch for lane \p Lane of a reverse-mode
+/// derivative recording on tape level \p TapeLevel (TapeLevels.h): apart
+/// from forward mode's lanes (lane itself), so that in forward over reverse
+/// the outer tangent of a pointer to which the inner gradient also gave a
+/// scratch shadow never meets that shadow's adjoints (a checkpointed
+/// loop's parameter block, whose steps' forward derivatives replay the
+/// steps for the outer derivative: e2e checkpoint_hvp.c,
+/// checkpoint_heap.c), and apart per level of reverse over reverse.
+inline unsigned reverseScratchLane(unsigned Lane, unsigned TapeLevel) {
+  return Lane + ((1 + TapeLevel) << 16);
+}
 /// Whether \p F is the helper nullShadowOrScratch calls: differentiated
 /// again (forward mode over a reverse sweep), the tangent of its result is
 /// nullShadowOrScratch of the shadow's tangent and the result.
