@@ -56,7 +56,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 14
+GENERATOR_VERSION = 15
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -1588,6 +1588,11 @@ class Gen:
         hvp = self.version >= 5 and self.chance(0.3)
         if hvp:
             self.features.add("hvp")
+        # (version 15, drawn after all else: the program is the same as in
+        # version 14 but for the check of split mode)
+        split_mode = self.version >= 15 and self.chance(0.5)
+        if split_mode:
+            self.features.add("split")
         globals_v5 = ""
         if self.version >= 5:
             globals_v5 = GLOBALS_V5.format(k=", ".join(lit(v) for v in konst))
@@ -1626,6 +1631,10 @@ class Gen:
             for old, new in ZEROED_CALLS:
                 assert old in main
                 main = main.replace(old, new)
+        if split_mode:
+            globals_v5 += SPLIT_V15
+            assert SPLIT_AT in main
+            main = main.replace(SPLIT_AT, SPLIT_CHECK_V15 + SPLIT_AT)
 
         head = HEADER_TEMPLATE.format(
             seed=self.seed, version=self.version,
@@ -1766,6 +1775,59 @@ static struct adfz_ws *adfz_ws_fresh(void) {{
 #define WS_LOCALS
 #define WS_DUPL
 #endif
+"""
+
+# version 15: the gradient by split mode (__enzyme_augmentfwd, then
+# __enzyme_reverse given its tape) against the one call's, with the state
+# (version 6) passed enzyme_dup with a zero shadow and the struct of
+# version 14 with a zeroed shadow: its scratch shadow lives from the
+# augmented sweep to the reverse sweep (a crash before 2026-12-06: split
+# mode did not guard null shadow pointers). Inserted before SPLIT_AT.
+SPLIT_V15 = """\
+void *__enzyme_augmentfwd(void *, ...);
+#if S_ACTIVE
+double __enzyme_reverse(void *, ...);
+#define S_SPLIT s
+#define REV_SPLIT(call) (call)
+#else
+void __enzyme_reverse(void *, ...);
+#define S_SPLIT enzyme_const, s
+#define REV_SPLIT(call) ((call), 0.0)
+#endif
+#if HAS_RET
+#define SEED_SPLIT 1.0,
+#else
+#define SEED_SPLIT
+#endif
+"""
+SPLIT_AT = "  /* forward mode: one call per input gives a column of the Jacobian */"
+SPLIT_CHECK_V15 = r"""  /* split mode: the augmented sweep, then the reverse sweep given its
+   * tape; the gradient as the one call's */
+  {
+    double xb[NX], dx[NX], ob[NOUT], dob[NOUT];
+    ST_LOCALS
+    WS_LOCALS
+    memcpy(xb, x, sizeof xb);
+    for (int i = 0; i < NX; i++)
+      dx[i] = 0;
+    for (int j = 0; j < NOUT; j++) {
+      ob[j] = 0;
+      dob[j] = W[j];
+    }
+    void *tape = __enzyme_augmentfwd((void *)f, enzyme_dup, xb, dx, S_SPLIT,
+                                     enzyme_const, NI, enzyme_dup, ob,
+                                     dob ST_DUP WS_DUPL);
+    double ds = REV_SPLIT(__enzyme_reverse((void *)f, enzyme_dup, xb, dx,
+                                           S_SPLIT, enzyme_const, NI,
+                                           enzyme_dup, ob, dob ST_DUP WS_DUPL,
+                                           SEED_SPLIT tape));
+    for (int i = 0; i < NX; i++)
+      if (!close_to(dx[i], grev[i], TOL_FWD_REV, 1))
+        mismatch("split vs one-call reverse grad", i, dx[i], grev[i]);
+    if (S_ACTIVE && !close_to(ds, grev[NX], TOL_FWD_REV, 1))
+      mismatch("split vs one-call reverse grad", NX, ds, grev[NX]);
+  }
+
 """
 
 # (old, new): the calls of f in MAIN_TEMPLATE after STATE_CALLS, with ws

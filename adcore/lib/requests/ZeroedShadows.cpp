@@ -204,6 +204,9 @@ bool shadowMayHoldNullPointers(const Value *Shadow, const CallBase &Request,
   getUnderlyingObjects(Shadow, Objects);
   return any_of(Objects, [&](const Value *O) {
     O = objectOf(O);
+    // (A shadow the function's caller gives it: zeroed there, perhaps.)
+    if (isa<Argument>(O))
+      return true;
     // (A variable of a type without pointers holds none.)
     if (const auto *AI = dyn_cast<AllocaInst>(O);
         AI && !holdsPointers(AI->getAllocatedType()))
