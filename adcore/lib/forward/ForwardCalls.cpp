@@ -505,9 +505,14 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
     Value *S = tangentOrNull(Call.getArgOperand(Block));
     if (!S)
       return true;
+    // (Not a scratch shadow behind a null shadow pointer, which no
+    // allocator gave: the tangent of a std::string's data pointer read
+    // from a null tangent; e2e compat_string_maps.cpp in a session.)
+    bool MayBeScratch = nullable(Call.getArgOperand(Block));
     for (unsigned L = 0; L < Width; ++L) {
       SmallVector<Value *, 3> Args(Call.args());
-      Args[Block] = lane(S, L);
+      Args[Block] = MayBeScratch ? strippedNullShadow(B, lane(S, L))
+                                 : lane(S, L);
       B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(), Args);
     }
     return true;
