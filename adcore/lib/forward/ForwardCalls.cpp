@@ -522,13 +522,23 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
   Value *Old = Kind == MemoryFunctionKind::Realloc
                    ? tangent(Call.getArgOperand(0))
                    : nullptr;
+  // (A realloc of a block whose tangent may be null or a scratch shadow:
+  // a fresh tangent block, zeroed.)
+  bool OldMayBeScratch = Old && nullable(Call.getArgOperand(0));
   setTangent(&Call, forEachLane(Call.getType(), [&](unsigned L) -> Value * {
     SmallVector<Value *, 3> Args(Call.args());
     if (Old)
-      Args[0] = lane(Old, L);
+      Args[0] = OldMayBeScratch ? strippedNullShadow(B, lane(Old, L))
+                                : lane(Old, L);
     CallInst *S = B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(),
                                Args, Call.getName() + ".shadow");
     S->setAttributes(Call.getAttributes());
+    if (OldMayBeScratch)
+      guardedShadowClear(
+          B,
+          B.CreateSelect(B.CreateIsNull(Args[0]), S,
+                         Constant::getNullValue(S->getType())),
+          Call.getArgOperand(1));
     // Fresh shadow memory holds zero derivatives.
     if (Kind == MemoryFunctionKind::Malloc)
       B.CreateMemSet(S, B.getInt8(0), Call.getArgOperand(0), MaybeAlign());
