@@ -70,6 +70,11 @@ set(ADCC_ADFUZZ_SEEDS_V13 "42 72 88 144 15 98")
 # struct: a pointer table mixing constant and duplicated rows) lost second
 # derivatives through a stored shadow pointer)
 set(ADCC_ADFUZZ_SEEDS_V14 "4 5 11 12 30 36 89")
+# (version 15: the gradient by split mode, augmented then reverse sweep,
+# against the one call's, the zeroed shadow struct of version 14 included;
+# 5 10 12 13 22 crashed before 2026-12-06: split mode did not guard the
+# null shadow pointer)
+set(ADCC_ADFUZZ_SEEDS_V15 "5 10 12 13 22")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -98,6 +103,7 @@ adcc_adfuzz_test(adfuzz-fixed-v11 11 "${ADCC_ADFUZZ_SEEDS_V11}")
 adcc_adfuzz_test(adfuzz-fixed-v12 12 "${ADCC_ADFUZZ_SEEDS_V12}")
 adcc_adfuzz_test(adfuzz-fixed-v13 13 "${ADCC_ADFUZZ_SEEDS_V13}")
 adcc_adfuzz_test(adfuzz-fixed-v14 14 "${ADCC_ADFUZZ_SEEDS_V14}")
+adcc_adfuzz_test(adfuzz-fixed-v15 15 "${ADCC_ADFUZZ_SEEDS_V15}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
   adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11
