@@ -259,7 +259,7 @@ bool EnzymeCallLowering::parseParameter(Argument &Param, unsigned SourceNo) {
         SplitKind == Split::Augment || SplitKind == Split::Reverse;
     if (T->isPointerTy() && !Recording && SplitKind != Split::Forward &&
         Param.getArgNo() < 64 &&
-        (SplitSweep || shadowMayHoldNullPointers(S, Call, Ctx)))
+        (SplitSweep || shadowMayHoldNullPointers(S, Call, Param, Ctx)))
       Key.NullReaching |= uint64_t(1) << Param.getArgNo();
     // (enzyme_runtime_activity: the same pointer as primal and shadow
     // means an inactive argument; it gets a scratch shadow, ScratchShadows.h.)
