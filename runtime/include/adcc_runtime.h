@@ -337,9 +337,21 @@ ADCC_RT_API void adcc_runtime_activity_end(const void *primal, void *given,
    lane `lane` of a batched derivative (0 otherwise), zero where untouched,
    the same for the same address and lane (NULL outside a session);
    adcc_null_shadow_strip gives NULL for such a scratch shadow, else its
-   argument (what is stored back into the caller's shadow memory). */
+   argument (what is stored back into the caller's shadow memory).
+   Threads without a session of their own (an OpenMP region's workers) use
+   the newest one open in the process. Split mode: suspend, after an
+   augmented sweep, keeps the session with the sweep's tape handle; resume,
+   before the reverse sweep given that tape (or a buffer holding it), makes
+   it current again (a new session where none is kept), left after it.
+   level counts the thread's enters and resumes not yet left; restore
+   leaves down to such a count (UINT_MAX: nothing), at the landing pad of
+   a request that may throw. */
 ADCC_RT_API void adcc_null_shadows_enter(void);
 ADCC_RT_API void adcc_null_shadows_leave(void);
+ADCC_RT_API void adcc_null_shadows_suspend(const void *handle);
+ADCC_RT_API void adcc_null_shadows_resume(const void *tape);
+ADCC_RT_API unsigned adcc_null_shadows_level(void);
+ADCC_RT_API void adcc_null_shadows_restore(unsigned target);
 ADCC_RT_API void *adcc_null_shadow(const void *primal, unsigned lane);
 ADCC_RT_API void *adcc_null_shadow_strip(void *shadow);
 

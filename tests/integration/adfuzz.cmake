@@ -75,6 +75,10 @@ set(ADCC_ADFUZZ_SEEDS_V14 "4 5 11 12 30 36 89")
 # primal outputs at -O2, forward mode writing a tangent of 1 into the
 # shadow's count, the primal's own)
 set(ADCC_ADFUZZ_SEEDS_V15 "9 22 23 30")
+# (version 16: the gradient by split mode, augmented then reverse sweep,
+# against the one call's, the zeroed shadow struct of version 14 included;
+# SEEDS16_COMMENT)
+set(ADCC_ADFUZZ_SEEDS_V16 "SEEDS16")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -104,10 +108,11 @@ adcc_adfuzz_test(adfuzz-fixed-v12 12 "${ADCC_ADFUZZ_SEEDS_V12}")
 adcc_adfuzz_test(adfuzz-fixed-v13 13 "${ADCC_ADFUZZ_SEEDS_V13}")
 adcc_adfuzz_test(adfuzz-fixed-v14 14 "${ADCC_ADFUZZ_SEEDS_V14}")
 adcc_adfuzz_test(adfuzz-fixed-v15 15 "${ADCC_ADFUZZ_SEEDS_V15}")
+adcc_adfuzz_test(adfuzz-fixed-v16 16 "${ADCC_ADFUZZ_SEEDS_V16}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
   adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11
-  adfuzz-fixed-v12 adfuzz-fixed-v13 adfuzz-fixed-v14 adfuzz-fixed-v15
+  adfuzz-fixed-v12 adfuzz-fixed-v13 adfuzz-fixed-v14 adfuzz-fixed-v15 adfuzz-fixed-v16
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

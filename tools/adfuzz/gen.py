@@ -34,6 +34,9 @@ L = f(x, s, n, out) + sum_j w[j] * out[j] and compares
   * (since version 12) the forward-mode columns by batched calls
     (enzyme_width 2, two inputs per call, lane by lane against the width-1
     columns),
+  * (since version 16, in half of the programs, drawn last) the gradient by
+    split mode (__enzyme_augmentfwd, then __enzyme_reverse given its tape)
+    against the one call's,
   * the primal outputs computed inside the derivative calls against a plain
     call of f, unless (in half of the programs, drawn last so that the
     function is the one of version 3) out is passed enzyme_dupnoneed, whose
@@ -60,7 +63,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 15
+GENERATOR_VERSION = 16
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -1628,6 +1631,11 @@ class Gen:
         hvp = self.version >= 5 and self.chance(0.3)
         if hvp:
             self.features.add("hvp")
+        # (version 16, drawn after all else: the program is the same as in
+        # version 15 but for the check of split mode)
+        split_mode = self.version >= 16 and self.chance(0.5)
+        if split_mode:
+            self.features.add("split")
         globals_v5 = ""
         if self.version >= 5:
             globals_v5 = GLOBALS_V5.format(k=", ".join(lit(v) for v in konst))
@@ -1671,6 +1679,10 @@ class Gen:
             for old, new in CELLS_CALLS:
                 assert old in main
                 main = main.replace(old, new)
+        if split_mode:
+            globals_v5 += SPLIT_V16
+            assert SPLIT_AT in main
+            main = main.replace(SPLIT_AT, SPLIT_CHECK_V16 + SPLIT_AT)
 
         head = HEADER_TEMPLATE.format(
             seed=self.seed, version=self.version,
@@ -1869,6 +1881,61 @@ CELLS_CALLS = [
     ("dob1 ST_CONST WS_DUP2);", "dob1 ST_CONST WS_DUP2 CL_DUP2);"),
     ("  WS_LOCALS\n", "  WS_LOCALS\n  CL_LOCALS\n"),
 ]
+
+# version 16: the gradient by split mode (__enzyme_augmentfwd, then
+# __enzyme_reverse given its tape) against the one call's, with the state
+# (version 6) passed enzyme_dup with a zero shadow and the struct of
+# version 14 with a zeroed shadow: its scratch shadow lives from the
+# augmented sweep to the reverse sweep (a crash before 2026-12-06: split
+# mode did not guard null shadow pointers). Inserted before SPLIT_AT.
+SPLIT_V16 = """\
+void *__enzyme_augmentfwd(void *, ...);
+#if S_ACTIVE
+double __enzyme_reverse(void *, ...);
+#define S_SPLIT s
+#define REV_SPLIT(call) (call)
+#else
+void __enzyme_reverse(void *, ...);
+#define S_SPLIT enzyme_const, s
+#define REV_SPLIT(call) ((call), 0.0)
+#endif
+#if HAS_RET
+#define SEED_SPLIT 1.0,
+#else
+#define SEED_SPLIT
+#endif
+"""
+SPLIT_AT = "  /* forward mode: one call per input gives a column of the Jacobian */"
+SPLIT_CHECK_V16 = r"""  /* split mode: the augmented sweep, then the reverse sweep given its
+   * tape; the gradient as the one call's */
+  {
+    double xb[NX], dx[NX], ob[NOUT], dob[NOUT];
+    ST_LOCALS
+    WS_LOCALS
+    CL_LOCALS
+    memcpy(xb, x, sizeof xb);
+    for (int i = 0; i < NX; i++)
+      dx[i] = 0;
+    for (int j = 0; j < NOUT; j++) {
+      ob[j] = 0;
+      dob[j] = W[j];
+    }
+    void *tape = __enzyme_augmentfwd((void *)f, enzyme_dup, xb, dx, S_SPLIT,
+                                     enzyme_const, NI, enzyme_dup, ob,
+                                     dob ST_DUP WS_DUPL CL_DUPL);
+    double ds = REV_SPLIT(__enzyme_reverse((void *)f, enzyme_dup, xb, dx,
+                                           S_SPLIT, enzyme_const, NI,
+                                           enzyme_dup, ob,
+                                           dob ST_DUP WS_DUPL CL_DUPL,
+                                           SEED_SPLIT tape));
+    for (int i = 0; i < NX; i++)
+      if (!close_to(dx[i], grev[i], TOL_FWD_REV, 1))
+        mismatch("split vs one-call reverse grad", i, dx[i], grev[i]);
+    if (S_ACTIVE && !close_to(ds, grev[NX], TOL_FWD_REV, 1))
+      mismatch("split vs one-call reverse grad", NX, ds, grev[NX]);
+  }
+
+"""
 
 # (old, new): the calls of f in MAIN_TEMPLATE after STATE_CALLS, with ws
 ZEROED_CALLS = [

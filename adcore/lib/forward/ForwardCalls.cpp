@@ -105,8 +105,9 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
     return emitIndirectCall(Call);
   // (The scratch shadow behind a null shadow pointer, in a reverse sweep
   // differentiated again: where the shadow was null, the tangent of the
-  // scratch is the scratch shadow of the scratch's own address, else the
-  // shadow's tangent. A shadow stored back: null where it was stripped,
+  // scratch is the scratch shadow of the scratch's own address, as where
+  // the scratch is read back from a tape record, else the shadow's
+  // tangent. A shadow stored back: null where it was stripped,
   // else the shadow's tangent.)
   if (isNullShadowScratch(*Callee) || isNullShadowStrip(*Callee)) {
     if (Width != 1)
@@ -504,9 +505,14 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
     Value *S = tangentOrNull(Call.getArgOperand(Block));
     if (!S)
       return true;
+    // (Not a scratch shadow behind a null shadow pointer, which no
+    // allocator gave: the tangent of a std::string's data pointer read
+    // from a null tangent; e2e compat_string_maps.cpp in a session.)
+    bool MayBeScratch = nullable(Call.getArgOperand(Block));
     for (unsigned L = 0; L < Width; ++L) {
       SmallVector<Value *, 3> Args(Call.args());
-      Args[Block] = lane(S, L);
+      Args[Block] = MayBeScratch ? strippedNullShadow(B, lane(S, L))
+                                 : lane(S, L);
       B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(), Args);
     }
     return true;
@@ -516,13 +522,23 @@ bool ForwardEmitter::emitMemoryFunctionCall(CallBase &Call, unsigned K) {
   Value *Old = Kind == MemoryFunctionKind::Realloc
                    ? tangent(Call.getArgOperand(0))
                    : nullptr;
+  // (A realloc of a block whose tangent may be null or a scratch shadow:
+  // a fresh tangent block, zeroed.)
+  bool OldMayBeScratch = Old && nullable(Call.getArgOperand(0));
   setTangent(&Call, forEachLane(Call.getType(), [&](unsigned L) -> Value * {
     SmallVector<Value *, 3> Args(Call.args());
     if (Old)
-      Args[0] = lane(Old, L);
+      Args[0] = OldMayBeScratch ? strippedNullShadow(B, lane(Old, L))
+                                : lane(Old, L);
     CallInst *S = B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(),
                                Args, Call.getName() + ".shadow");
     S->setAttributes(Call.getAttributes());
+    if (OldMayBeScratch)
+      guardedShadowClear(
+          B,
+          B.CreateSelect(B.CreateIsNull(Args[0]), S,
+                         Constant::getNullValue(S->getType())),
+          Call.getArgOperand(1));
     // Fresh shadow memory holds zero derivatives.
     if (Kind == MemoryFunctionKind::Malloc)
       B.CreateMemSet(S, B.getInt8(0), Call.getArgOperand(0), MaybeAlign());

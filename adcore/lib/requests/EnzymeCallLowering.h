@@ -132,6 +132,9 @@ private:
   /// Split reverse mode: the tape handle and the adjoint of the result.
   llvm::Value *TapeArg = nullptr;
   llvm::Value *SeedArg = nullptr;
+  /// Split mode's augmented sweep: the handle it returns (its null-shadow
+  /// session is kept with it for the reverse sweep).
+  llvm::Value *SplitHandle = nullptr;
   /// enzyme_nofree: split forward mode's records stay for another
   /// __enzyme_fwdsplit.
   bool KeepRecords = false;

@@ -250,10 +250,16 @@ bool EnzymeCallLowering::parseParameter(Argument &Param, unsigned SourceNo) {
         return false;
     }
     // (A shadow struct the caller zeroes: its pointers may be null where
-    // the primal's are not; reads through them give no derivative. Split
-    // sweeps keep one key for both calls: not there.)
-    if (T->isPointerTy() && SplitKind == Split::None && !Recording &&
-        Param.getArgNo() < 64 && shadowMayHoldNullPointers(S, Call, Ctx))
+    // the primal's are not; reads through them give no derivative, what is
+    // written through them and read back meets in a scratch shadow. The
+    // two calls of split mode, which may see different shadows, keep one
+    // key: every pointer there, at the cost of a compare where a pointer
+    // is read from its memory.)
+    bool SplitSweep =
+        SplitKind == Split::Augment || SplitKind == Split::Reverse;
+    if (T->isPointerTy() && !Recording && SplitKind != Split::Forward &&
+        Param.getArgNo() < 64 &&
+        (SplitSweep || shadowMayHoldNullPointers(S, Call, Param, Ctx)))
       Key.NullReaching |= uint64_t(1) << Param.getArgNo();
     // (enzyme_runtime_activity: the same pointer as primal and shadow
     // means an inactive argument; it gets a scratch shadow, ScratchShadows.h.)

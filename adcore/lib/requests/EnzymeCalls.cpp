@@ -266,6 +266,7 @@ bool EnzymeCallLowering::emitCall() {
         TapeArg && TapeArg->getType()->isPointerTy() ? TapeArg : nullptr;
     Value *Result = NoReturn || NewCall->getType()->isVoidTy() ? nullptr
                                                                : NewCall;
+    SplitHandle = Handle;
     std::string Message;
     return emitAugmentResult(B, Call, SRet, Handle, Result, Buffer,
                              R.Primal->getName(), Message) ||
@@ -452,26 +453,37 @@ bool EnzymeCallLowering::run() {
                  "enzyme_const_return if the result carries no derivative");
   SmallVector<Value *, 2> Scratch = addScratchShadows();
   // (Null shadow pointers the derivative replaces with scratch shadows
-  // live as long as the call: NullShadowGuards.h. Not in split mode, whose
-  // sweeps run apart.)
+  // live as long as the call: NullShadowGuards.h. In split mode, from the
+  // augmented sweep to the reverse sweep given its tape; the recording
+  // sweep of split forward mode runs the primal alone. Not on GPUs.)
   const Triple &TT = Call.getModule()->getTargetTriple();
   CallInst *Enter = nullptr;
-  if (SplitKind == Split::None && isa<CallInst>(Call) && !TT.isNVPTX() &&
-      !TT.isAMDGPU())
-    Enter = enterNullShadowSession(B);
+  if (!Recording && !TT.isNVPTX() && !TT.isAMDGPU())
+    Enter = SplitKind == Split::Reverse ? resumeNullShadowSession(B, TapeArg)
+                                        : enterNullShadowSession(B);
   if (!emitCall()) {
     if (Enter)
       Enter->eraseFromParent();
     return false;
   }
-  if (Enter && !usesNullShadowScratch(*Call.getModule())) {
+  if (Enter && (!usesNullShadowScratch(*Call.getModule()) ||
+                (SplitKind == Split::Augment && !SplitHandle))) {
     Enter->eraseFromParent();
     Enter = nullptr;
   }
-  if (Enter || !Scratch.empty() || !ActivityShadows.empty()) {
-    IRBuilder<> After(Call.getNextNode());
-    if (Enter)
-      leaveNullShadowSession(After);
+  if (Enter) {
+    // (After the call's results: B is there, on an invoke's normal path
+    // too.)
+    if (SplitKind == Split::Augment)
+      suspendNullShadowSession(B, SplitHandle);
+    else
+      leaveNullShadowSession(B);
+    if (auto *Invoke = dyn_cast<InvokeInst>(&Call))
+      restoreNullShadowsOnUnwind(*Invoke, *Enter);
+  }
+  if (!Scratch.empty() || !ActivityShadows.empty()) {
+    IRBuilder<> After(isa<CallInst>(Call) ? Call.getNextNode()
+                                          : &*B.GetInsertPoint());
     for (Value *Shadow : Scratch)
       endScratchShadow(After, Shadow);
     for (const ActivityShadow &S : reverse(ActivityShadows))

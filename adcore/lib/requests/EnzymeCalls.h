@@ -19,6 +19,8 @@
 #include "adcore/Request.h"
 #include "Synthesis.h"
 
+#include "llvm/IR/Argument.h"
+
 namespace adcore {
 
 /// Replaces the forward-mode request \p R (an `__enzyme_fwddiff` call) by a
@@ -55,9 +57,13 @@ bool lowerBatchRequest(const Request &R, SynthesisContext &Ctx);
 /// null pointers where the primal's point at data: the calling function
 /// zeroes it (memset, a zero initializer, calloc) or stores a null pointer
 /// into it, and fills some of it with nothing else before \p Request
-/// (ZeroedShadows.cpp).
+/// (ZeroedShadows.cpp); or it is given to the calling function by its
+/// caller (zeroed there, perhaps) and \p Param, the parameter of the
+/// differentiated function it stands for, reads pointers from its memory
+/// (or passes it to a call).
 bool shadowMayHoldNullPointers(const llvm::Value *Shadow,
                                const llvm::CallBase &Request,
+                               const llvm::Argument &Param,
                                const SynthesisContext &Ctx);
 
 } // namespace adcore

@@ -196,14 +196,53 @@ bool holdsPointers(const Type *T) {
   return false;
 }
 
+/// Whether the function reads pointers from the memory its parameter \p P
+/// points to (through constant or variable offsets), or passes it (or an
+/// address within it) to a call: a shadow of it given by another function
+/// may hold null pointers that matter. (`double *` parameters only read
+/// and stored elsewhere need no guard.)
+bool readsPointersThrough(const Argument &P) {
+  SmallVector<const Value *, 8> Work{&P};
+  SmallPtrSet<const Value *, 16> Seen{&P};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      if (const auto *LI = dyn_cast<LoadInst>(U)) {
+        if (LI->getPointerOperand() == V && !LI->getType()->isFPOrFPVectorTy())
+          return true;
+      } else if (isa<GEPOperator, BitCastInst, AddrSpaceCastInst, PHINode,
+                     SelectInst>(U)) {
+        if (Seen.insert(U).second)
+          Work.push_back(U);
+      } else if (const auto *Call = dyn_cast<CallBase>(U)) {
+        const auto *II = dyn_cast<IntrinsicInst>(Call);
+        if (!(II && II->isLifetimeStartOrEnd()))
+          return true;
+      } else if (const auto *SI = dyn_cast<StoreInst>(U)) {
+        // (Kept in a local variable at -O0: what is loaded from it.)
+        if (SI->getValueOperand() == V)
+          if (const auto *AI = dyn_cast<AllocaInst>(SI->getPointerOperand()))
+            for (const User *L : AI->users())
+              if (isa<LoadInst>(L) && Seen.insert(L).second)
+                Work.push_back(L);
+      }
+    }
+  }
+  return false;
+}
+
 } // namespace
 
 bool shadowMayHoldNullPointers(const Value *Shadow, const CallBase &Request,
+                               const Argument &Param,
                                const SynthesisContext &Ctx) {
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Shadow, Objects);
   return any_of(Objects, [&](const Value *O) {
     O = objectOf(O);
+    // (A shadow the function's caller gives it: zeroed there, perhaps.)
+    if (isa<Argument>(O))
+      return readsPointersThrough(Param);
     // (A variable of a type without pointers holds none.)
     if (const auto *AI = dyn_cast<AllocaInst>(O);
         AI && !holdsPointers(AI->getAllocatedType()))

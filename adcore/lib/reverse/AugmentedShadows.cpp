@@ -307,7 +307,9 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       // (A null shadow pointer of a shadow struct the caller zeroed: the
       // scratch shadow of its primal address, where writes and reads meet.)
       shadows()[LI] = LI->getType()->isPointerTy() && nullable(LI)
-                          ? nullShadowOrScratch(AB, S, LI, Lane)
+                          ? nullShadowOrScratch(
+                                AB, S, LI,
+                                reverseScratchLane(Lane, Key.TapeLevel))
                           : S;
     }
   } else if (auto *SI = dyn_cast<StoreInst>(&I)) {

@@ -27,6 +27,7 @@
 
 #include "support/CallSites.h"
 #include "ReverseEmitter.h"
+#include "support/NullShadowGuards.h"
 
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IRBuilder.h"
@@ -139,6 +140,12 @@ bool ReverseEmitter::augmentRealloc(CallBase &Call) {
   if (Site.OldShadow && isa<Constant>(Site.OldShadow) &&
       cast<Constant>(Site.OldShadow)->isNullValue())
     Site.OldShadow = nullptr;
+  // (A shadow that may be a scratch shadow behind a null shadow pointer,
+  // which no allocator gave: read as null, its size 0.)
+  if (Site.OldShadow && nullable(Old)) {
+    IRBuilder<> Before(&Call);
+    Site.OldShadow = strippedNullShadow(Before, Site.OldShadow);
+  }
 
   if (Site.OldShadow) {
     MemoryLayout L =

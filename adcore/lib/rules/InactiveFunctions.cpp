@@ -103,6 +103,10 @@ constexpr const char *InactiveFunctionTable[] = {
     // their scratch shadows behind null shadow pointers (NullShadowGuards.h)
     "adcc_null_shadows_enter",
     "adcc_null_shadows_leave",
+    "adcc_null_shadows_suspend",
+    "adcc_null_shadows_resume",
+    "adcc_null_shadows_level",
+    "adcc_null_shadows_restore",
     "adcc_null_shadow",
     "adcc_null_shadow_strip",
     // the end of a reverse sweep of MPI code (MpiRules.h)

@@ -129,15 +129,11 @@ Function *scratchHelper(Module &M, bool Or) {
 
 /// Whether \p M makes dense views (__enzyme_todense, requests/DenseViews.h):
 /// a pointer that may be a view must not reach a call (its accesses become
-/// calls of the view's functions, which the lowering must see); or runs
-/// checkpointed loops (CheckpointedCalls.h), whose steps' derivatives,
-/// rerun from snapshots and differentiated again, keep the guards alone
-/// (with scratch shadows their Hessians were wrong: e2e checkpoint_hvp.c).
+/// calls of the view's functions, which the lowering must see).
 bool scratchExcluded(const Module &M) {
   return any_of(M.functions(), [](const Function &F) {
     return F.isDeclaration() && (F.getName().contains("_todense") ||
-                                 F.getName() == "adcc.no.primal.memory" ||
-                                 F.getName().starts_with("adcc_checkpointed"));
+                                 F.getName() == "adcc.no.primal.memory");
   });
 }
 
@@ -279,10 +275,16 @@ bool usesNullShadowScratch(const Module &M) {
   return M.getFunction(OrScratchName) != nullptr;
 }
 
-static CallInst *sessionCall(IRBuilder<> &B, StringRef Name) {
+static CallInst *sessionCall(IRBuilder<> &B, StringRef Name,
+                             Value *Arg = nullptr) {
   Module &M = *B.GetInsertBlock()->getModule();
+  if (!Arg)
+    return B.CreateCall(
+        M.getOrInsertFunction(Name, FunctionType::get(B.getVoidTy(), false)));
   return B.CreateCall(
-      M.getOrInsertFunction(Name, FunctionType::get(B.getVoidTy(), false)));
+      M.getOrInsertFunction(
+          Name, FunctionType::get(B.getVoidTy(), {Arg->getType()}, false)),
+      {Arg});
 }
 
 CallInst *enterNullShadowSession(IRBuilder<> &B) {
@@ -291,6 +293,36 @@ CallInst *enterNullShadowSession(IRBuilder<> &B) {
 
 void leaveNullShadowSession(IRBuilder<> &B) {
   sessionCall(B, "adcc_null_shadows_leave");
+}
+
+void suspendNullShadowSession(IRBuilder<> &B, Value *Handle) {
+  sessionCall(B, "adcc_null_shadows_suspend", Handle);
+}
+
+CallInst *resumeNullShadowSession(IRBuilder<> &B, Value *Tape) {
+  return sessionCall(B, "adcc_null_shadows_resume", Tape);
+}
+
+void restoreNullShadowsOnUnwind(InvokeInst &Invoke, CallInst &Enter) {
+  BasicBlock *Unwind = Invoke.getUnwindDest();
+  if (!isa<LandingPadInst>(Unwind->getFirstNonPHIIt()))
+    return;
+  Function &F = *Invoke.getFunction();
+  Module &M = *F.getParent();
+  LLVMContext &C = M.getContext();
+  Type *I32 = Type::getInt32Ty(C);
+  // (A slot: the landing pad may be reached before the request: then it
+  // holds UINT_MAX, which restores nothing.)
+  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+  AllocaInst *Slot = Entry.CreateAlloca(I32, nullptr, "adcc.null.level");
+  Entry.CreateStore(ConstantInt::getAllOnesValue(I32), Slot);
+  IRBuilder<> Before(&Enter);
+  Before.CreateStore(
+      Before.CreateCall(M.getOrInsertFunction("adcc_null_shadows_level",
+                                              FunctionType::get(I32, false))),
+      Slot);
+  IRBuilder<> Pad(&*Unwind->getFirstInsertionPt());
+  sessionCall(Pad, "adcc_null_shadows_restore", Pad.CreateLoad(I32, Slot));
 }
 
 void inlineNullShadowHelpers(Module &M) {

@@ -54,6 +54,17 @@ llvm::Value *guardedWriteAddress(llvm::IRBuilder<> &B, llvm::Value *Addr,
 /// their own.
 llvm::Value *nullShadowOrScratch(llvm::IRBuilder<> &B, llvm::Value *Shadow,
                                  llvm::Value *Primal, unsigned Lane);
+/// The lane to give nullShadowOrScratch for lane \p Lane of a reverse-mode
+/// derivative recording on tape level \p TapeLevel (TapeLevels.h): apart
+/// from forward mode's lanes (lane itself), so that in forward over reverse
+/// the outer tangent of a pointer to which the inner gradient also gave a
+/// scratch shadow never meets that shadow's adjoints (a checkpointed
+/// loop's parameter block, whose steps' forward derivatives replay the
+/// steps for the outer derivative: e2e checkpoint_hvp.c,
+/// checkpoint_heap.c), and apart per level of reverse over reverse.
+inline unsigned reverseScratchLane(unsigned Lane, unsigned TapeLevel) {
+  return Lane + ((1 + TapeLevel) << 16);
+}
 /// Whether \p F is the helper nullShadowOrScratch calls: differentiated
 /// again (forward mode over a reverse sweep), the tangent of its result is
 /// nullShadowOrScratch of the shadow's tangent and the result.
@@ -75,6 +86,18 @@ void inlineNullShadowHelpers(llvm::Module &M);
 /// Emits at \p B the start and the end of such a session.
 llvm::CallInst *enterNullShadowSession(llvm::IRBuilder<> &B);
 void leaveNullShadowSession(llvm::IRBuilder<> &B);
+/// Split mode: emits at \p B, after an augmented sweep, the suspension of
+/// its session, kept with the sweep's tape handle \p Handle; and before a
+/// reverse sweep given \p Tape, its resumption (left after the sweep).
+void suspendNullShadowSession(llvm::IRBuilder<> &B, llvm::Value *Handle);
+llvm::CallInst *resumeNullShadowSession(llvm::IRBuilder<> &B,
+                                        llvm::Value *Tape);
+/// A request made by an invoke, before \p Enter (its session's start):
+/// counts the sessions open before it, and restores that count at the
+/// invoke's landing pad, where a derivative that throws leaves its
+/// session open.
+void restoreNullShadowsOnUnwind(llvm::InvokeInst &Invoke,
+                                llvm::CallInst &Enter);
 /// A GEP on a shadow \p Base that may be null: null when Base is.
 llvm::Value *nullKeepingGEP(llvm::IRBuilder<> &B, llvm::Type *SourceTy,
                             llvm::Value *Base,
