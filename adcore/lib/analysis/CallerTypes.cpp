@@ -34,6 +34,24 @@ namespace {
 
 constexpr unsigned MaxDepth = 24;
 
+/// The value of the only store into the local slot \p Slot, whose other
+/// uses are loads.
+const Value *onlyStoredValue(const Value *Slot) {
+  auto *AI = dyn_cast<AllocaInst>(Slot->stripPointerCasts());
+  if (!AI)
+    return nullptr;
+  const Value *Stored = nullptr;
+  for (const User *U : AI->users()) {
+    if (isa<LoadInst>(U))
+      continue;
+    auto *SI = dyn_cast<StoreInst>(U);
+    if (!SI || SI->getPointerOperand() != AI || Stored)
+      return nullptr;
+    Stored = SI->getValueOperand();
+  }
+  return Stored;
+}
+
 class DeclaredObjects {
 public:
   /// The stack variables \p V may be the address of; false when some origin
@@ -88,47 +106,6 @@ private:
     return Member && !Member->isOpaque();
   }
 
-  /// The value of the only store into the local slot \p Slot, whose other
-  /// uses are loads.
-  static const Value *onlyStoredValue(const Value *Slot) {
-    auto *AI = dyn_cast<AllocaInst>(Slot->stripPointerCasts());
-    if (!AI)
-      return nullptr;
-    const Value *Stored = nullptr;
-    for (const User *U : AI->users()) {
-      if (isa<LoadInst>(U))
-        continue;
-      auto *SI = dyn_cast<StoreInst>(U);
-      if (!SI || SI->getPointerOperand() != AI || Stored)
-        return nullptr;
-      Stored = SI->getValueOperand();
-    }
-    return Stored;
-  }
-
-  /// The argument \p Call returns (std::move, std::forward), if its callee
-  /// returns one argument on every path.
-  static std::optional<unsigned> returnedArgument(const CallBase &Call) {
-    const Function *F = Call.getCalledFunction();
-    if (!F || F->isDeclaration() || !F->getReturnType()->isPointerTy())
-      return std::nullopt;
-    std::optional<unsigned> Which;
-    for (const BasicBlock &BB : *F) {
-      auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
-      if (!Ret)
-        continue;
-      const Value *V = Ret->getReturnValue()->stripPointerCasts();
-      if (auto *LI = dyn_cast<LoadInst>(V))
-        if (const Value *Stored = onlyStoredValue(LI->getPointerOperand()))
-          V = Stored->stripPointerCasts();
-      auto *A = dyn_cast<Argument>(V);
-      if (!A || (Which && *Which != A->getArgNo()))
-        return std::nullopt;
-      Which = A->getArgNo();
-    }
-    return Which;
-  }
-
   bool fromCallers(const Argument &A, unsigned Depth) {
     const Function &F = *A.getParent();
     // Callers in other translation units are unknown. An internal function
@@ -148,6 +125,29 @@ private:
 };
 
 } // namespace
+
+/// The argument \p Call returns (std::move, std::forward), if its callee
+/// returns one argument on every path.
+std::optional<unsigned> returnedArgument(const CallBase &Call) {
+  const Function *F = Call.getCalledFunction();
+  if (!F || F->isDeclaration() || !F->getReturnType()->isPointerTy())
+    return std::nullopt;
+  std::optional<unsigned> Which;
+  for (const BasicBlock &BB : *F) {
+    auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+    if (!Ret)
+      continue;
+    const Value *V = Ret->getReturnValue()->stripPointerCasts();
+    if (auto *LI = dyn_cast<LoadInst>(V))
+      if (const Value *Stored = onlyStoredValue(LI->getPointerOperand()))
+        V = Stored->stripPointerCasts();
+    auto *A = dyn_cast<Argument>(V);
+    if (!A || (Which && *Which != A->getArgNo()))
+      return std::nullopt;
+    Which = A->getArgNo();
+  }
+  return Which;
+}
 
 void TypeAnalysis::seedFromCallers() {
   for (Argument &A : F.args()) {

@@ -164,7 +164,8 @@ static MemoryLayout declaredLayout(const Value *Ptr, uint64_t Len,
 /// field, `memcpy(a->r[j], a->r[i], sizeof(real3))`, is the only place the
 /// analysis sees them.)
 static Kind elementKind(const Value *Ptr) {
-  const auto *GEP = dyn_cast<GEPOperator>(Ptr);
+  // (No primal pointer: a copy in code the derivative made.)
+  const auto *GEP = dyn_cast_or_null<GEPOperator>(Ptr);
   if (!GEP)
     return Kind::Unknown;
   Type *T = GEP->getResultElementType();

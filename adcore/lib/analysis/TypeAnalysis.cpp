@@ -5,6 +5,7 @@
 
 #include "PackedFloatResults.h"
 #include "SourceTypes.h"
+#include "support/IRMarks.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
@@ -438,6 +439,12 @@ bool TypeAnalysis::visit(Instruction &I) {
     // realloc moves the old block's contents into the new one.
     return joinBothWays(Call->getArgOperand(0), Call, -1);
   }
+  // A call that returns its pointer argument (an accessor such as Eigen's
+  // DefaultDevice::get, kept a call where its parameter type types it):
+  // both point to the same memory.
+  if (auto *Call = dyn_cast<CallBase>(&I); Call && Call->getType()->isPointerTy())
+    if (std::optional<unsigned> ArgNo = returnedArgument(*Call))
+      return joinBothWays(Call->getArgOperand(*ArgNo), Call, -1);
   if (auto *MT = dyn_cast<MemTransferInst>(&I)) {
     int64_t Limit = -1;
     if (auto *Len = dyn_cast<ConstantInt>(MT->getLength()))
@@ -582,6 +589,9 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
       joinMemory(A, 0, K);
       joinMemory(A, -1, K);
     }
+  // What the parameter types of callees inlined into a simplified copy
+  // said (support/IRMarks.h, PointeeMetadata).
+  seedFromPointeeMarks();
   // A `point*` parameter: elements of the struct's size, with its fields
   // (std::__relocate_a_1<point, point> only calls memmove).
   for (auto [ArgNo, ST] : Seeds.Structs)
@@ -608,6 +618,37 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
       Changed |= visit(I);
     }
   }
+}
+
+/// The kind a PointeeMetadata node's last operand names.
+static Kind markedKind(const MDNode &N) {
+  auto *S = dyn_cast<MDString>(N.getOperand(N.getNumOperands() - 1));
+  if (!S)
+    return Kind::Unknown;
+  return S->getString() == "double"  ? Kind::Double
+         : S->getString() == "float" ? Kind::Float
+                                     : Kind::Unknown;
+}
+
+void TypeAnalysis::seedFromPointeeMarks() {
+  auto Seed = [&](const Value *P, Kind K) {
+    if (K == Kind::Unknown || !P->getType()->isPointerTy())
+      return;
+    joinMemory(P, 0, K);
+    joinMemory(P, -1, K);
+  };
+  for (Instruction &I : instructions(F))
+    if (MDNode *N = I.getMetadata(PointeeMetadata))
+      Seed(&I, markedKind(*N));
+  if (MDNode *N = F.getMetadata(PointeeMetadata))
+    for (const MDOperand &Op : N->operands()) {
+      auto *Entry = dyn_cast<MDNode>(Op);
+      if (!Entry || Entry->getNumOperands() != 2)
+        continue;
+      auto *ArgNo = mdconst::dyn_extract<ConstantInt>(Entry->getOperand(0));
+      if (ArgNo && ArgNo->getZExtValue() < F.arg_size())
+        Seed(F.getArg(ArgNo->getZExtValue()), markedKind(*Entry));
+    }
 }
 
 void TypeAnalysis::print(raw_ostream &OS) const {

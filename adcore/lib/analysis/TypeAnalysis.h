@@ -21,9 +21,11 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 
 namespace llvm {
 class AllocaInst;
+class CallBase;
 class Function;
 class GEPOperator;
 class Instruction;
@@ -129,6 +131,9 @@ private:
   /// Parameters that are std::vector<double> or dynamic-size Eigen objects
   /// (SourceTypes.h): the kind of the elements their pointers point to.
   llvm::DenseMap<const llvm::Value *, Kind> VectorElements;
+  /// Seeds the pointers marked with what the parameter types of callees
+  /// inlined into a simplified copy said (PointeeMetadata).
+  void seedFromPointeeMarks();
   /// Seeds pointer arguments from the stack variables that every caller in
   /// the module passes (CallerTypes.cpp).
   void seedFromCallers();
@@ -142,6 +147,11 @@ private:
   static constexpr uint64_t ConflictingSizes = ~uint64_t(0);
   llvm::DenseMap<const llvm::Value *, uint64_t> Strides;
 };
+
+/// The argument \p Call returns, if its callee returns that one argument
+/// on every path (std::move, std::forward, Eigen's DefaultDevice::get),
+/// through its local slot at -O0 too (CallerTypes.cpp).
+std::optional<unsigned> returnedArgument(const llvm::CallBase &Call);
 
 /// True when an integer \p F returns holds the bits of a float or double
 /// (`memcpy(&u, &x, 8); return u;`): such a result carries a derivative.

@@ -241,9 +241,13 @@ void SimplifiedCopies::inlineSmallCallees(Function &Copy, const Function &F) {
     std::optional<int> Cost = getInliningCostEstimate(
         *Call, FAM.getResult<TargetIRAnalysis>(*Simple), GetAC);
     Simple->setLinkage(GlobalValue::InternalLinkage);
+    if (!Cost || *Cost > InlineThreshold) {
+      Call->setCalledFunction(Callee);
+      continue;
+    }
+    recordPointeeHints(Copy, *Call, *Simple);
     InlineFunctionInfo Info(GetAC);
-    if (!Cost || *Cost > InlineThreshold ||
-        !InlineFunction(*Call, Info).isSuccess()) {
+    if (!InlineFunction(*Call, Info).isSuccess()) {
       Call->setCalledFunction(Callee);
       continue;
     }
@@ -252,6 +256,59 @@ void SimplifiedCopies::inlineSmallCallees(Function &Copy, const Function &F) {
       Rescues.insert(&Copy);
   }
   FAM.invalidate(Copy, PreservedAnalyses::none());
+}
+
+/// The floating-point kinds \p F's parameters point to: what its C++
+/// parameter types say, and the marks a copy's inlined callees left on it.
+static SmallVector<std::pair<unsigned, bool>, 4>
+floatPointees(const Function &F) {
+  SmallVector<std::pair<unsigned, bool>, 4> Out;
+  for (auto [ArgNo, K] : seedsFromSignature(F).Pointees)
+    if (K == Kind::Double || K == Kind::Float)
+      Out.push_back({ArgNo, K == Kind::Double});
+  if (MDNode *N = F.getMetadata(PointeeMetadata))
+    for (const MDOperand &Op : N->operands()) {
+      auto *Entry = cast<MDNode>(Op);
+      auto *ArgNo = mdconst::extract<ConstantInt>(Entry->getOperand(0));
+      Out.push_back({unsigned(ArgNo->getZExtValue()),
+                     cast<MDString>(Entry->getOperand(1))->getString() ==
+                         "double"});
+    }
+  return Out;
+}
+
+void SimplifiedCopies::recordPointeeHints(Function &Copy, CallBase &Call,
+                                          const Function &Simple) {
+  for (auto [ArgNo, IsDouble] : floatPointees(Simple))
+    if (ArgNo < Call.arg_size())
+      Hints[&Copy].push_back({WeakTrackingVH(Call.getArgOperand(ArgNo)),
+                              IsDouble});
+}
+
+void SimplifiedCopies::markPointeeHints(Function &Copy) {
+  auto It = Hints.find(&Copy);
+  if (It == Hints.end())
+    return;
+  LLVMContext &Ctx = Copy.getContext();
+  auto KindName = [&](bool IsDouble) {
+    return MDString::get(Ctx, IsDouble ? "double" : "float");
+  };
+  SmallVector<Metadata *, 4> ArgMarks;
+  for (const PointeeHint &H : It->second) {
+    Value *V = H.Ptr;
+    if (!V || !V->getType()->isPointerTy())
+      continue;
+    if (auto *I = dyn_cast<Instruction>(V))
+      I->setMetadata(PointeeMetadata,
+                     MDNode::get(Ctx, {KindName(H.IsDouble)}));
+    else if (auto *A = dyn_cast<Argument>(V); A && A->getParent() == &Copy)
+      ArgMarks.push_back(MDNode::get(
+          Ctx, {ConstantAsMetadata::get(ConstantInt::get(
+                    Type::getInt32Ty(Ctx), A->getArgNo())),
+                KindName(H.IsDouble)}));
+  }
+  if (!ArgMarks.empty())
+    Copy.setMetadata(PointeeMetadata, MDNode::get(Ctx, ArgMarks));
 }
 
 bool SimplifiedCopies::needsCallers(const Function &F) {
@@ -314,6 +371,7 @@ Function *SimplifiedCopies::copyOf(Function &F) {
   Made.push_back(Copy);
   inlineSmallCallees(*Copy, F);
   P->FPM.run(*Copy, P->FAM);
+  markPointeeHints(*Copy);
   // (Copies F cannot type: the calls its inlined callees kept (an
   // iterator's constructor inside its operator+) inlined too, twice more
   // at most.)
@@ -321,6 +379,7 @@ Function *SimplifiedCopies::copyOf(Function &F) {
        Round < 2 && needsCallers(F) && needsItsCallers(*Copy); ++Round) {
     inlineSmallCallees(*Copy, F);
     P->FPM.run(*Copy, P->FAM);
+    markPointeeHints(*Copy);
   }
   if (keepsFloatBitsInIntegers(F) ||
       (needsCallers(F) && !needsItsCallers(*Copy)))

@@ -45,12 +45,14 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/ValueHandle.h"
 
 #include <functional>
 #include <memory>
 #include <vector>
 
 namespace llvm {
+class CallBase;
 class Function;
 } // namespace llvm
 
@@ -104,6 +106,20 @@ private:
   llvm::SmallPtrSet<const llvm::Function *, 8> InProgress;
   std::vector<llvm::Function *> Made;
   llvm::SmallPtrSet<const llvm::Function *, 8> Rescues;
+  /// Per copy, the pointers its inlined callees' parameter types said point
+  /// to floats or doubles, followed through the simplifications (the
+  /// handles follow replaceAllUsesWith); marked when the copy is done.
+  struct PointeeHint {
+    llvm::WeakTrackingVH Ptr;
+    bool IsDouble;
+  };
+  llvm::DenseMap<const llvm::Function *, std::vector<PointeeHint>> Hints;
+  /// Records the hints of \p Call's pointer arguments into \p Copy before
+  /// \p Simple, a copy of its callee, is inlined there.
+  void recordPointeeHints(llvm::Function &Copy, llvm::CallBase &Call,
+                          const llvm::Function &Simple);
+  /// Writes \p Copy's hints as PointeeMetadata (support/IRMarks.h).
+  void markPointeeHints(llvm::Function &Copy);
   llvm::DenseMap<const llvm::Function *, bool> MayNeedRescue, NeedsCallers;
   struct Passes;
   std::unique_ptr<Passes> P;

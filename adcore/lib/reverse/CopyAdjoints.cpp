@@ -65,6 +65,15 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
   // copied out of an expression that holds it at -O0).
   const Value *PD = PrimalOf.lookup(MT.getRawDest()),
               *PS = PrimalOf.lookup(MT.getRawSource());
+  // (A pointer the augmented sweep computes anew, the result of a call it
+  // augments (Eigen's DefaultDevice::get at -O0), has no primal value of
+  // its own: the primal copy's pointer is that value.)
+  if (const auto *PMT = dyn_cast_or_null<MemTransferInst>(PrimalOf.lookup(&MT))) {
+    if (!PD)
+      PD = PMT->getRawDest();
+    if (!PS)
+      PS = PMT->getRawSource();
+  }
   MemoryLayout L = copyLayout(*Types, MT, PD, PS);
   bool AnyFloat = false, AllFloat = !L.empty();
   for (auto [Offset, K] : L) {

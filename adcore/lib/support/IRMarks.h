@@ -40,6 +40,16 @@ constexpr const char *NoMemoryChoiceMetadata = "adcc.no.memory.choice";
 /// are simplified (ContractArithmetic.h).
 constexpr const char *AdjointSumMetadata = "adcc.adjoint.sum";
 
+/// Metadata on a pointer of a simplified copy (prepare/SimplifiedCopies.h)
+/// that an inlined callee's C++ parameter type said points to floating-point
+/// numbers (`double const*`): {!"double"} or {!"float"}. Inlining loses the
+/// callee's name, which the type analysis reads such types from; the mark
+/// keeps them (Eigen's TensorEvaluator::evalSubExprsIfNeeded(double*)
+/// handing its destination to DefaultDevice::memcpy of `void *`). On a
+/// copy's function: {i32 argument number, !"double"} nodes, one per
+/// parameter such a type reached.
+constexpr const char *PointeeMetadata = "adcc.pointee";
+
 /// The error for an address of memory with derivatives kept in an integer
 /// variable that becomes a pointer again (both modes, at -O0).
 constexpr const char *AddressInIntegerError =
