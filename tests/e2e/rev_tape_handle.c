@@ -1,7 +1,8 @@
 /* Reverse mode of functions whose callee's sweeps record on the thread's
  * tape from several places of one gradient: in a loop of a trip count
  * known only at run time, at the unrolled call sites of a loop of constant
- * trip count, and around a call of a function that writes memory the
+ * trip count, at call sites of straight-line code and around a call of
+ * a function that writes memory the
  * compiler cannot see (after which the thread's tape is asked for again).
  * Once the sweeps are inlined into the gradient, all their pushes and pops
  * use one tape handle (optimize/TapeHandles.cpp). Checked against central
@@ -46,6 +47,22 @@ static double around_call(const double *x, int n) {
   return a * b + g(x + n - 2);
 }
 
+/* A callee without branches at three call sites of straight-line code
+ * (its records of each site in a slot of the gradient's frame, the last
+ * site's read first), and at two sites on either side of a branch (on the
+ * tape). */
+__attribute__((noinline)) static double h(const double *p, double c) {
+  double u = p[0] * c + p[1];
+  return sin(u) * exp(0.3 * u) + p[1] * p[1] * c;
+}
+static double sites(const double *x, int n) {
+  double a = h(x, 0.7);
+  double b = h(x + 2, a);
+  double c = h(x + 4, b * a);
+  double d = n > 3 ? h(x + 6, c) : h(x + 5, -c);
+  return a + b * c + d;
+}
+
 typedef double (*objective)(const double *, int);
 enum { N = 9 };
 
@@ -80,6 +97,8 @@ int main(void) {
   check(in_loop, "in_loop", 1);
   check(unrolled, "unrolled", 0);
   check(around_call, "around_call", 7);
+  check(sites, "sites", 4);
+  check(sites, "sites", 2);
   /* Analytic: in_loop over two points on either side of the branch. */
   double x[3] = {0.9, 0.3, 0.7}, dx[3] = {0, 0, 0};
   __enzyme_autodiff((void *)in_loop, enzyme_dup, x, dx, enzyme_const, 2);

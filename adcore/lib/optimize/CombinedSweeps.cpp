@@ -27,6 +27,10 @@
 // so on for their callees: their records go to the same frame by the same
 // rules (the callee's calls run at most once per call of the pair where
 // they are outside cycles; its reverse sweep mirrors its augmented one).
+// A small callee called from several sites (up to 8 copies in all) is
+// inlined at each: where every copy's push and pop runs on every path
+// through the function, each site's record gets a slot of its own, the
+// k-th push's slot read by the k-th pop from the end (the tape's order).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +42,8 @@
 #include "Synthesis.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -140,31 +146,60 @@ void keepRecordsInFrame(Function &Caller, Function &Aug, uint64_t &FrameBytes) {
   bool Device = isDeviceModule(*Caller.getParent());
   uint64_t MaxRecord = Device ? UINT64_MAX : 2048;
   uint64_t MaxFrame = Device ? UINT64_MAX : 8192;
-  auto InFrame = [&](MDNode *Tag, const TaggedPair &Pair) {
-    if (Pair.Pushes.size() != 1 || Pair.Pops.size() != 1)
+  // Whether \p I runs on every path from the entry to a return.
+  auto OnEveryPath = [&](Instruction *I) {
+    bool Returns = false;
+    for (BasicBlock &BB : Caller)
+      if (isa<ReturnInst>(BB.getTerminator())) {
+        Returns = true;
+        if (!DT->dominates(I->getParent(), &BB))
+          return false;
+      }
+    return Returns;
+  };
+  auto InFrame = [&](MDNode *Tag, TaggedPair &Pair) {
+    size_t Count = Pair.Pushes.size();
+    if (Count == 0 || Count != Pair.Pops.size())
       return false;
-    CallInst *Push = Pair.Pushes.front(), *Pop = Pair.Pops.front();
+    CallInst *Push = Pair.Pushes.front();
     auto *Bytes = dyn_cast<ConstantInt>(Push->getArgOperand(1));
-    if (Push->getArgOperand(1) != Pop->getArgOperand(1) || !Bytes ||
-        Push->getArgOperand(2) != Pop->getArgOperand(2) ||
-        Bytes->getZExtValue() > MaxRecord ||
-        Bytes->getZExtValue() > MaxFrame - FrameBytes)
+    if (!Bytes || Bytes->getZExtValue() > MaxRecord ||
+        Count * Bytes->getZExtValue() > MaxFrame - FrameBytes)
       return false;
+    for (CallInst *Call : concat<CallInst *>(Pair.Pushes, Pair.Pops))
+      if (Call->getArgOperand(1) != Bytes ||
+          Call->getArgOperand(2) != Push->getArgOperand(2))
+        return false;
     // (Outside cycles: a callee's sweeps inlined here from a loop push
     // their end records once per iteration, and one slot would give every
     // iteration's reverse the last one's: a wrong derivative without a
     // word, 2026-12-06, e2e rev_callee_loop_records.c.)
     if (!Cycles)
       Cycles.emplace(Caller);
-    if (Cycles->contains(*Push->getParent()) ||
-        Cycles->contains(*Pop->getParent()))
-      return false;
-    if (Tag->getNumOperands() == 1) { // the end records
-      if (!DT)
-        DT.emplace(Caller);
-      return DT->dominates(Push, Pop);
+    for (CallInst *Call : concat<CallInst *>(Pair.Pushes, Pair.Pops))
+      if (Cycles->contains(*Call->getParent()))
+        return false;
+    if (!DT)
+      DT.emplace(Caller);
+    if (Count == 1) {
+      CallInst *Pop = Pair.Pops.front();
+      return Tag->getNumOperands() != 1 || // the end records
+             DT->dominates(Push, Pop);
     }
-    return true;
+    // The records of a callee's sweeps inlined here at several call sites
+    // (each the sweeps of one site): where every push and pop runs once
+    // per call, the pushes in their order and the pops in theirs, all
+    // pushes before all pops (the augmented sweep runs first), the tape
+    // gives the last push's record to the first pop, and so on.
+    for (CallInst *Call : concat<CallInst *>(Pair.Pushes, Pair.Pops))
+      if (!OnEveryPath(Call))
+        return false;
+    auto Earlier = [&](CallInst *A, CallInst *B) {
+      return A != B && DT->dominates(A, B);
+    };
+    llvm::sort(Pair.Pushes, Earlier);
+    llvm::sort(Pair.Pops, Earlier);
+    return DT->dominates(Pair.Pushes.back(), Pair.Pops.front());
   };
   for (auto &[Tag, Pair] : Tagged) {
     if (FrameBytes > MaxFrame || !InFrame(Tag, Pair)) {
@@ -172,23 +207,26 @@ void keepRecordsInFrame(Function &Caller, Function &Aug, uint64_t &FrameBytes) {
       append_range(OnTape, Pair.Pops);
       continue;
     }
-    CallInst *Push = Pair.Pushes.front(), *Pop = Pair.Pops.front();
-    FrameBytes += cast<ConstantInt>(Push->getArgOperand(1))->getZExtValue();
-    IRBuilder<> B(&*Caller.getEntryBlock().getFirstInsertionPt());
-    AllocaInst *Slot = B.CreateAlloca(
-        B.getInt8Ty(), Push->getArgOperand(1),
-        Tag->getNumOperands() == 1 ? "end.records" : "frame.records");
-    Slot->setAlignment(
-        Align(cast<ConstantInt>(Push->getArgOperand(2))->getZExtValue()));
-    // (AMDGPU's stack slots are in the private address space: the records
-    // are addressed through the generic one, as the runtime's were.)
-    Value *At = Slot;
-    if (Slot->getType() != Push->getType())
-      At = B.CreateAddrSpaceCast(Slot, Push->getType());
-    Push->replaceAllUsesWith(At);
-    Pop->replaceAllUsesWith(At);
-    Push->eraseFromParent();
-    Pop->eraseFromParent();
+    size_t Count = Pair.Pushes.size();
+    for (size_t I = 0; I < Count; ++I) {
+      CallInst *Push = Pair.Pushes[I], *Pop = Pair.Pops[Count - 1 - I];
+      FrameBytes += cast<ConstantInt>(Push->getArgOperand(1))->getZExtValue();
+      IRBuilder<> B(&*Caller.getEntryBlock().getFirstInsertionPt());
+      AllocaInst *Slot = B.CreateAlloca(
+          B.getInt8Ty(), Push->getArgOperand(1),
+          Tag->getNumOperands() == 1 ? "end.records" : "frame.records");
+      Slot->setAlignment(
+          Align(cast<ConstantInt>(Push->getArgOperand(2))->getZExtValue()));
+      // (AMDGPU's stack slots are in the private address space: the records
+      // are addressed through the generic one, as the runtime's were.)
+      Value *At = Slot;
+      if (Slot->getType() != Push->getType())
+        At = B.CreateAddrSpaceCast(Slot, Push->getType());
+      Push->replaceAllUsesWith(At);
+      Pop->replaceAllUsesWith(At);
+      Push->eraseFromParent();
+      Pop->eraseFromParent();
+    }
   }
   if (!Device)
     expandTapeCalls(OnTape);
@@ -208,25 +246,32 @@ bool callsCombinedAlone(const CombinedSweeps &S) {
   return OnlyFromCaller(S.Aug) && OnlyFromCaller(S.Rev);
 }
 
-/// The one call of \p F from \p Caller; null when F has other uses than
-/// calls from functions that are dead (sweeps already inlined).
-static CallInst *onlyCallFrom(Function &F, const Function &Caller) {
+/// The calls of \p F from \p Caller, into \p Calls; false when F has
+/// other uses than calls from functions that are dead (sweeps already
+/// inlined).
+static bool callsFrom(Function &F, const Function &Caller,
+                      SmallVectorImpl<CallInst *> &Calls) {
   if (F.isDeclaration())
-    return nullptr;
-  CallInst *Found = nullptr;
+    return false;
   for (User *U : F.users()) {
     auto *Call = dyn_cast<CallInst>(U);
     if (!Call || Call->getCalledFunction() != &F)
-      return nullptr;
+      return false;
     const Function *In = Call->getFunction();
     if (In != &Caller && In->hasLocalLinkage() && In->use_empty())
       continue;
-    if (In != &Caller || Found)
-      return nullptr;
-    Found = Call;
+    if (In != &Caller)
+      return false;
+    Calls.push_back(Call);
   }
-  return Found;
+  return !Calls.empty();
 }
+
+/// How many copies of a callee's sweeps may go into one frame (its calls
+/// from the pair's sweeps, times those of the callers' sweeps), and how
+/// large each may then be (instructions; as inlineGenerated's small
+/// functions).
+constexpr unsigned MaxCopiesInFrame = 8, MaxCopiedSweep = 200;
 
 void calleeSweepsInFrame(
     const CombinedSweeps &S,
@@ -235,13 +280,20 @@ void calleeSweepsInFrame(
   // device pass places: DeviceTape.cpp.)
   if (isDeviceModule(*S.Aug->getParent()))
     return;
-  SmallVector<std::pair<Function *, Function *>, 4> Work = {{S.Aug, S.Rev}};
+  struct Item {
+    Function *Aug, *Rev;
+    unsigned Copies;
+  };
+  SmallVector<Item, 4> Work = {{S.Aug, S.Rev, 1}};
+  SmallPtrSet<Function *, 8> Seen;
   while (!Work.empty()) {
-    auto [Aug, Rev] = Work.pop_back_val();
+    auto [Aug, Rev, Copies] = Work.pop_back_val();
     for (Instruction &I : instructions(*Rev)) {
       auto *Call = dyn_cast<CallInst>(&I);
       Function *CalleeRev = Call ? Call->getCalledFunction() : nullptr;
-      if (!CalleeRev || !onlyCallFrom(*CalleeRev, *Rev))
+      SmallVector<CallInst *, 4> RevCalls, AugCalls;
+      if (!CalleeRev || Seen.contains(CalleeRev) ||
+          !callsFrom(*CalleeRev, *Rev, RevCalls))
         continue;
       // (The callee's reverse sweep names its augmented sweep in the tags
       // of the records it pops.)
@@ -252,10 +304,19 @@ void calleeSweepsInFrame(
             CalleeAug = dyn_cast<Function>(Sweep->getValue());
             break;
           }
-      if (!CalleeAug || CalleeAug == Aug || !onlyCallFrom(*CalleeAug, *Aug))
+      if (!CalleeAug || CalleeAug == Aug ||
+          !callsFrom(*CalleeAug, *Aug, AugCalls) ||
+          AugCalls.size() != RevCalls.size())
         continue;
+      // (Several call sites: each gets a copy of both sweeps, small ones.)
+      unsigned Total = Copies * RevCalls.size();
+      if (Total > MaxCopiesInFrame ||
+          (Total > 1 && (CalleeAug->getInstructionCount() > MaxCopiedSweep ||
+                         CalleeRev->getInstructionCount() > MaxCopiedSweep)))
+        continue;
+      Seen.insert(CalleeRev);
       Pairs.push_back({CalleeAug, CalleeRev});
-      Work.push_back({CalleeAug, CalleeRev});
+      Work.push_back({CalleeAug, CalleeRev, Total});
     }
   }
 }
@@ -265,8 +326,9 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
   for (const CombinedSweeps &S : Ctx.combined()) {
     if (!callsCombinedAlone(S))
       continue;
-    // The callees' sweeps called once from these sweeps are inlined with
-    // them: what they record outside loops lives in the same frame.
+    // The callees' sweeps called from these sweeps (small ones at several
+    // call sites) are inlined with them: what they record outside loops
+    // lives in the same frame.
     SmallVector<std::pair<Function *, Function *>, 4> Callees;
     calleeSweepsInFrame(S, Callees);
     auto *AugCall = cast<CallInst>(*S.Aug->user_begin());
@@ -279,12 +341,17 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
     uint64_t FrameBytes = 0;
     keepRecordsInFrame(*S.Caller, *S.Aug, FrameBytes);
     for (auto [Aug, Rev] : Callees) {
-      CallInst *CalleeAug = onlyCallFrom(*Aug, *S.Caller);
-      CallInst *CalleeRev = onlyCallFrom(*Rev, *S.Caller);
+      SmallVector<CallInst *, 4> AugCalls, RevCalls;
       // (Where one is not inlined, the records of the pair stay on the
       // tape: the calls tagged for the frame are the runtime's calls.)
-      if (CalleeAug && CalleeRev && inlineGeneratedCall(*CalleeAug) &&
-          inlineGeneratedCall(*CalleeRev))
+      if (!callsFrom(*Aug, *S.Caller, AugCalls) ||
+          !callsFrom(*Rev, *S.Caller, RevCalls) ||
+          AugCalls.size() != RevCalls.size())
+        continue;
+      bool Inlined = true;
+      for (CallInst *Call : concat<CallInst *>(AugCalls, RevCalls))
+        Inlined &= inlineGeneratedCall(*Call);
+      if (Inlined)
         keepRecordsInFrame(*S.Caller, *Aug, FrameBytes);
     }
   }

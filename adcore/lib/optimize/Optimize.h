@@ -184,9 +184,10 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
 bool callsCombinedAlone(const CombinedSweeps &S);
 /// The sweeps of the callees of \p S's sweeps that are inlined with them
 /// and keep their records in the same frame: an augmented sweep called
-/// once, from S.Aug (or from such a callee's), whose reverse sweep is
-/// called once, from S.Rev (or the callee's reverse sweep); callers first.
-/// None in device code.
+/// only from S.Aug (or from such a callee's), whose reverse sweep is
+/// called as often, only from S.Rev (or the callee's reverse sweep); at
+/// several sites only small ones, 8 copies at most; callers first. None
+/// in device code.
 void calleeSweepsInFrame(
     const CombinedSweeps &S,
     llvm::SmallVectorImpl<std::pair<llvm::Function *, llvm::Function *>>
