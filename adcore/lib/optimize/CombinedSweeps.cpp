@@ -44,6 +44,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -321,6 +322,46 @@ void calleeSweepsInFrame(
   }
 }
 
+/// -Rpass=adcc: where the records of \p S's gradient went, once its
+/// sweeps (and callees' sweeps) are inlined: \p FrameBytes in its frame,
+/// and how many pushes of the thread's tape are left in its code (records
+/// made in loops; callees' sweeps that stayed functions push their own).
+static void remarkRecords(const SynthesisContext &Ctx, const CombinedSweeps &S,
+                          uint64_t FrameBytes) {
+  const Instruction *At = nullptr;
+  unsigned Pushes = 0, Calls = 0;
+  for (Instruction &I : instructions(*S.Caller)) {
+    if (!At && I.getDebugLoc())
+      At = &I;
+    auto *Call = dyn_cast<CallInst>(&I);
+    Function *F = Call ? Call->getCalledFunction() : nullptr;
+    if (!F)
+      continue;
+    if (F->getName() == "adcc_tape_push")
+      ++Pushes;
+    else if (Ctx.isGenerated(*F))
+      ++Calls;
+  }
+  if (!At)
+    return;
+  // (The augmented sweep is "the derivative of 'f'".)
+  std::string Name = Ctx.describe(*S.Aug);
+  StringRef Primal = Name;
+  Primal.consume_front("the derivative of ");
+  OptimizationRemarkEmitter ORE(S.Caller);
+  ORE.emit([&] {
+    OptimizationRemark R("adcc", "GradientFrame", At);
+    R << "gradient of " << Primal << ": " << ore::NV("FrameBytes", FrameBytes)
+      << " bytes of records in its frame, "
+      << ore::NV("TapePushes", Pushes)
+      << " pushes of the thread's tape left in its code";
+    if (Calls)
+      R << " and " << ore::NV("Calls", Calls)
+        << " calls of derivative sweeps that may push their own";
+    return R;
+  });
+}
+
 void inlineCombinedSweeps(const SynthesisContext &Ctx,
                           SmallPtrSetImpl<Function *> &Touched) {
   for (const CombinedSweeps &S : Ctx.combined()) {
@@ -354,6 +395,7 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
       if (Inlined)
         keepRecordsInFrame(*S.Caller, *Aug, FrameBytes);
     }
+    remarkRecords(Ctx, S, FrameBytes);
   }
 }
 

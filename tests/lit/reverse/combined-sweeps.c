@@ -137,6 +137,12 @@ void site3(const double *cam, double *dcam, const double *X, double *dX,
 // sweep); in a loop of a trip count known at run time, the records go to
 // the tape, through one handle for the whole gradient.
 // RUN: %adcc -O2 -S -emit-llvm -DSITES %s -o - | FileCheck %s --check-prefix=SITES
+// The remark says where the records went: 4 x 40 bytes in the frame.
+// RUN: %adcc -O2 -c -DSITES -Rpass=adcc %s -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=WHERE
+// WHERE: remark: gradient of 'grow': {{[0-9]+}} bytes of records in its frame, 1 pushes of the thread's tape left in its code
+// WHERE: remark: gradient of 'four': 160 bytes of records in its frame, 0 pushes of the thread's tape left in its code [-Rpass=adcc]
+// WHERE: remark: gradient of 'many': {{[0-9]+}} bytes of records in its frame, 1 pushes of the thread's tape left in its code [-Rpass=adcc]
 #ifdef SITES
 __attribute__((noinline)) static double piece(const double *p) {
   return sin(p[0]) * p[1];
