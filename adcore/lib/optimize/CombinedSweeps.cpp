@@ -248,8 +248,9 @@ bool callsCombinedAlone(const CombinedSweeps &S) {
 }
 
 /// The calls of \p F from \p Caller, into \p Calls; false when F has
-/// other uses than calls from functions that are dead (sweeps already
-/// inlined).
+/// other uses than calls. (Calls from other functions, such as another
+/// gradient's sweeps, keep F: its records tagged for a frame then get
+/// their fast path at the end, expandLeftoverRecords.)
 static bool callsFrom(Function &F, const Function &Caller,
                       SmallVectorImpl<CallInst *> &Calls) {
   if (F.isDeclaration())
@@ -258,14 +259,33 @@ static bool callsFrom(Function &F, const Function &Caller,
     auto *Call = dyn_cast<CallInst>(U);
     if (!Call || Call->getCalledFunction() != &F)
       return false;
-    const Function *In = Call->getFunction();
-    if (In != &Caller && In->hasLocalLinkage() && In->use_empty())
-      continue;
-    if (In != &Caller)
-      return false;
-    Calls.push_back(Call);
+    if (Call->getFunction() == &Caller)
+      Calls.push_back(Call);
   }
   return !Calls.empty();
+}
+
+/// The pushes and pops tagged for a frame that none took (the sweeps of a
+/// callee kept as functions for other callers, a call that could not be
+/// inlined) get the inline fast path they were left without.
+static void expandLeftoverRecords(const SynthesisContext &Ctx) {
+  SmallVector<CallInst *, 16> Left;
+  auto Collect = [&](Function *F) {
+    for (Instruction &I : instructions(*F))
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        if (Call->getMetadata(EndRecordsMetadata))
+          if (Function *Fn = Call->getCalledFunction();
+              Fn && (Fn->getName() == "adcc_tape_push" ||
+                     Fn->getName() == "adcc_tape_pop"))
+            Left.push_back(Call);
+  };
+  for (Function *F : Ctx.cache().functions())
+    if (!F->isDeclaration())
+      Collect(F);
+  for (Function *F : Ctx.combinedFunctions())
+    if (!F->isDeclaration())
+      Collect(F);
+  expandTapeCalls(Left);
 }
 
 /// How many copies of a callee's sweeps may go into one frame (its calls
@@ -397,6 +417,9 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
     }
     remarkRecords(Ctx, S, FrameBytes);
   }
+  if (!Ctx.combined().empty() &&
+      !isDeviceModule(*Ctx.combined().front().Caller->getParent()))
+    expandLeftoverRecords(Ctx);
 }
 
 } // namespace adcore

@@ -142,6 +142,7 @@ void site3(const double *cam, double *dcam, const double *X, double *dX,
 // RUN:   | FileCheck %s --check-prefix=WHERE
 // WHERE: remark: gradient of 'grow': {{[0-9]+}} bytes of records in its frame, 1 pushes of the thread's tape left in its code
 // WHERE: remark: gradient of 'four': 160 bytes of records in its frame, 0 pushes of the thread's tape left in its code [-Rpass=adcc]
+// WHERE: remark: gradient of 'two': {{[0-9]+}} bytes of records in its frame, 0 pushes of the thread's tape left in its code [-Rpass=adcc]
 // WHERE: remark: gradient of 'many': {{[0-9]+}} bytes of records in its frame, 1 pushes of the thread's tape left in its code [-Rpass=adcc]
 #ifdef SITES
 __attribute__((noinline)) static double piece(const double *p) {
@@ -167,6 +168,15 @@ static double many(const double *x, int n) {
 // SITES: ret void
 void site4(const double *x, double *dx) {
   __enzyme_autodiff((void *)four, enzyme_dup, x, dx);
+}
+// A second gradient of the file whose sweeps call the same callee's
+// sweeps: each gradient gets its own copies, records in its own frame.
+static double two(const double *x) { return piece(x) * piece(x + 3); }
+// SITES-LABEL: define {{.*}}void @site6(
+// SITES-NOT: @adcc_tape_
+// SITES: ret void
+void site6(const double *x, double *dx) {
+  __enzyme_autodiff((void *)two, enzyme_dup, x, dx);
 }
 // SITES-LABEL: define {{.*}}void @site5(
 // SITES: call ptr @adcc_tape_thread()
