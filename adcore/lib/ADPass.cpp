@@ -173,6 +173,12 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
   for (Function &F : M)
     if (Touched.contains(&F) && !(F.hasLocalLinkage() && F.use_empty()))
       Changed.push_back(&F);
+  // (Sweeps inlined into one function share its tape handle, as in each
+  // generated function before it was inlined; device code has none of the
+  // host's.)
+  if (!Device)
+    for (Function *F : Changed)
+      shareTapeHandles(*F);
   TimeTraceScope Scope("adcc: optimize callers");
   if (!O0)
     optimizeGenerated(Changed, Level, /*Derivatives=*/false);

@@ -96,6 +96,10 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
           FPM.addPass(SplitAggregatePhisPass());
           return true;
         }
+        if (Name == "adcc-share-tape-handles") {
+          FPM.addPass(ShareTapeHandlesPass());
+          return true;
+        }
         if (Name == "adcc-pair-sin-cos") {
           FPM.addPass(PairSinesAndCosinesPass());
           return true;

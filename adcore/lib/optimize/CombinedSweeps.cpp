@@ -27,6 +27,10 @@
 // so on for their callees: their records go to the same frame by the same
 // rules (the callee's calls run at most once per call of the pair where
 // they are outside cycles; its reverse sweep mirrors its augmented one).
+// A small callee called from several sites (up to 8 copies in all) is
+// inlined at each: where every copy's push and pop runs on every path
+// through the function, each site's record gets a slot of its own, the
+// k-th push's slot read by the k-th pop from the end (the tape's order).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +42,9 @@
 #include "Synthesis.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -140,31 +147,60 @@ void keepRecordsInFrame(Function &Caller, Function &Aug, uint64_t &FrameBytes) {
   bool Device = isDeviceModule(*Caller.getParent());
   uint64_t MaxRecord = Device ? UINT64_MAX : 2048;
   uint64_t MaxFrame = Device ? UINT64_MAX : 8192;
-  auto InFrame = [&](MDNode *Tag, const TaggedPair &Pair) {
-    if (Pair.Pushes.size() != 1 || Pair.Pops.size() != 1)
+  // Whether \p I runs on every path from the entry to a return.
+  auto OnEveryPath = [&](Instruction *I) {
+    bool Returns = false;
+    for (BasicBlock &BB : Caller)
+      if (isa<ReturnInst>(BB.getTerminator())) {
+        Returns = true;
+        if (!DT->dominates(I->getParent(), &BB))
+          return false;
+      }
+    return Returns;
+  };
+  auto InFrame = [&](MDNode *Tag, TaggedPair &Pair) {
+    size_t Count = Pair.Pushes.size();
+    if (Count == 0 || Count != Pair.Pops.size())
       return false;
-    CallInst *Push = Pair.Pushes.front(), *Pop = Pair.Pops.front();
+    CallInst *Push = Pair.Pushes.front();
     auto *Bytes = dyn_cast<ConstantInt>(Push->getArgOperand(1));
-    if (Push->getArgOperand(1) != Pop->getArgOperand(1) || !Bytes ||
-        Push->getArgOperand(2) != Pop->getArgOperand(2) ||
-        Bytes->getZExtValue() > MaxRecord ||
-        Bytes->getZExtValue() > MaxFrame - FrameBytes)
+    if (!Bytes || Bytes->getZExtValue() > MaxRecord ||
+        Count * Bytes->getZExtValue() > MaxFrame - FrameBytes)
       return false;
+    for (CallInst *Call : concat<CallInst *>(Pair.Pushes, Pair.Pops))
+      if (Call->getArgOperand(1) != Bytes ||
+          Call->getArgOperand(2) != Push->getArgOperand(2))
+        return false;
     // (Outside cycles: a callee's sweeps inlined here from a loop push
     // their end records once per iteration, and one slot would give every
     // iteration's reverse the last one's: a wrong derivative without a
     // word, 2026-12-06, e2e rev_callee_loop_records.c.)
     if (!Cycles)
       Cycles.emplace(Caller);
-    if (Cycles->contains(*Push->getParent()) ||
-        Cycles->contains(*Pop->getParent()))
-      return false;
-    if (Tag->getNumOperands() == 1) { // the end records
-      if (!DT)
-        DT.emplace(Caller);
-      return DT->dominates(Push, Pop);
+    for (CallInst *Call : concat<CallInst *>(Pair.Pushes, Pair.Pops))
+      if (Cycles->contains(*Call->getParent()))
+        return false;
+    if (!DT)
+      DT.emplace(Caller);
+    if (Count == 1) {
+      CallInst *Pop = Pair.Pops.front();
+      return Tag->getNumOperands() != 1 || // the end records
+             DT->dominates(Push, Pop);
     }
-    return true;
+    // The records of a callee's sweeps inlined here at several call sites
+    // (each the sweeps of one site): where every push and pop runs once
+    // per call, the pushes in their order and the pops in theirs, all
+    // pushes before all pops (the augmented sweep runs first), the tape
+    // gives the last push's record to the first pop, and so on.
+    for (CallInst *Call : concat<CallInst *>(Pair.Pushes, Pair.Pops))
+      if (!OnEveryPath(Call))
+        return false;
+    auto Earlier = [&](CallInst *A, CallInst *B) {
+      return A != B && DT->dominates(A, B);
+    };
+    llvm::sort(Pair.Pushes, Earlier);
+    llvm::sort(Pair.Pops, Earlier);
+    return DT->dominates(Pair.Pushes.back(), Pair.Pops.front());
   };
   for (auto &[Tag, Pair] : Tagged) {
     if (FrameBytes > MaxFrame || !InFrame(Tag, Pair)) {
@@ -172,23 +208,26 @@ void keepRecordsInFrame(Function &Caller, Function &Aug, uint64_t &FrameBytes) {
       append_range(OnTape, Pair.Pops);
       continue;
     }
-    CallInst *Push = Pair.Pushes.front(), *Pop = Pair.Pops.front();
-    FrameBytes += cast<ConstantInt>(Push->getArgOperand(1))->getZExtValue();
-    IRBuilder<> B(&*Caller.getEntryBlock().getFirstInsertionPt());
-    AllocaInst *Slot = B.CreateAlloca(
-        B.getInt8Ty(), Push->getArgOperand(1),
-        Tag->getNumOperands() == 1 ? "end.records" : "frame.records");
-    Slot->setAlignment(
-        Align(cast<ConstantInt>(Push->getArgOperand(2))->getZExtValue()));
-    // (AMDGPU's stack slots are in the private address space: the records
-    // are addressed through the generic one, as the runtime's were.)
-    Value *At = Slot;
-    if (Slot->getType() != Push->getType())
-      At = B.CreateAddrSpaceCast(Slot, Push->getType());
-    Push->replaceAllUsesWith(At);
-    Pop->replaceAllUsesWith(At);
-    Push->eraseFromParent();
-    Pop->eraseFromParent();
+    size_t Count = Pair.Pushes.size();
+    for (size_t I = 0; I < Count; ++I) {
+      CallInst *Push = Pair.Pushes[I], *Pop = Pair.Pops[Count - 1 - I];
+      FrameBytes += cast<ConstantInt>(Push->getArgOperand(1))->getZExtValue();
+      IRBuilder<> B(&*Caller.getEntryBlock().getFirstInsertionPt());
+      AllocaInst *Slot = B.CreateAlloca(
+          B.getInt8Ty(), Push->getArgOperand(1),
+          Tag->getNumOperands() == 1 ? "end.records" : "frame.records");
+      Slot->setAlignment(
+          Align(cast<ConstantInt>(Push->getArgOperand(2))->getZExtValue()));
+      // (AMDGPU's stack slots are in the private address space: the records
+      // are addressed through the generic one, as the runtime's were.)
+      Value *At = Slot;
+      if (Slot->getType() != Push->getType())
+        At = B.CreateAddrSpaceCast(Slot, Push->getType());
+      Push->replaceAllUsesWith(At);
+      Pop->replaceAllUsesWith(At);
+      Push->eraseFromParent();
+      Pop->eraseFromParent();
+    }
   }
   if (!Device)
     expandTapeCalls(OnTape);
@@ -208,25 +247,52 @@ bool callsCombinedAlone(const CombinedSweeps &S) {
   return OnlyFromCaller(S.Aug) && OnlyFromCaller(S.Rev);
 }
 
-/// The one call of \p F from \p Caller; null when F has other uses than
-/// calls from functions that are dead (sweeps already inlined).
-static CallInst *onlyCallFrom(Function &F, const Function &Caller) {
+/// The calls of \p F from \p Caller, into \p Calls; false when F has
+/// other uses than calls. (Calls from other functions, such as another
+/// gradient's sweeps, keep F: its records tagged for a frame then get
+/// their fast path at the end, expandLeftoverRecords.)
+static bool callsFrom(Function &F, const Function &Caller,
+                      SmallVectorImpl<CallInst *> &Calls) {
   if (F.isDeclaration())
-    return nullptr;
-  CallInst *Found = nullptr;
+    return false;
   for (User *U : F.users()) {
     auto *Call = dyn_cast<CallInst>(U);
     if (!Call || Call->getCalledFunction() != &F)
-      return nullptr;
-    const Function *In = Call->getFunction();
-    if (In != &Caller && In->hasLocalLinkage() && In->use_empty())
-      continue;
-    if (In != &Caller || Found)
-      return nullptr;
-    Found = Call;
+      return false;
+    if (Call->getFunction() == &Caller)
+      Calls.push_back(Call);
   }
-  return Found;
+  return !Calls.empty();
 }
+
+/// The pushes and pops tagged for a frame that none took (the sweeps of a
+/// callee kept as functions for other callers, a call that could not be
+/// inlined) get the inline fast path they were left without.
+static void expandLeftoverRecords(const SynthesisContext &Ctx) {
+  SmallVector<CallInst *, 16> Left;
+  auto Collect = [&](Function *F) {
+    for (Instruction &I : instructions(*F))
+      if (auto *Call = dyn_cast<CallInst>(&I))
+        if (Call->getMetadata(EndRecordsMetadata))
+          if (Function *Fn = Call->getCalledFunction();
+              Fn && (Fn->getName() == "adcc_tape_push" ||
+                     Fn->getName() == "adcc_tape_pop"))
+            Left.push_back(Call);
+  };
+  for (Function *F : Ctx.cache().functions())
+    if (!F->isDeclaration())
+      Collect(F);
+  for (Function *F : Ctx.combinedFunctions())
+    if (!F->isDeclaration())
+      Collect(F);
+  expandTapeCalls(Left);
+}
+
+/// How many copies of a callee's sweeps may go into one frame (its calls
+/// from the pair's sweeps, times those of the callers' sweeps), and how
+/// large each may then be (instructions; as inlineGenerated's small
+/// functions).
+constexpr unsigned MaxCopiesInFrame = 8, MaxCopiedSweep = 200;
 
 void calleeSweepsInFrame(
     const CombinedSweeps &S,
@@ -235,13 +301,20 @@ void calleeSweepsInFrame(
   // device pass places: DeviceTape.cpp.)
   if (isDeviceModule(*S.Aug->getParent()))
     return;
-  SmallVector<std::pair<Function *, Function *>, 4> Work = {{S.Aug, S.Rev}};
+  struct Item {
+    Function *Aug, *Rev;
+    unsigned Copies;
+  };
+  SmallVector<Item, 4> Work = {{S.Aug, S.Rev, 1}};
+  SmallPtrSet<Function *, 8> Seen;
   while (!Work.empty()) {
-    auto [Aug, Rev] = Work.pop_back_val();
+    auto [Aug, Rev, Copies] = Work.pop_back_val();
     for (Instruction &I : instructions(*Rev)) {
       auto *Call = dyn_cast<CallInst>(&I);
       Function *CalleeRev = Call ? Call->getCalledFunction() : nullptr;
-      if (!CalleeRev || !onlyCallFrom(*CalleeRev, *Rev))
+      SmallVector<CallInst *, 4> RevCalls, AugCalls;
+      if (!CalleeRev || Seen.contains(CalleeRev) ||
+          !callsFrom(*CalleeRev, *Rev, RevCalls))
         continue;
       // (The callee's reverse sweep names its augmented sweep in the tags
       // of the records it pops.)
@@ -252,12 +325,61 @@ void calleeSweepsInFrame(
             CalleeAug = dyn_cast<Function>(Sweep->getValue());
             break;
           }
-      if (!CalleeAug || CalleeAug == Aug || !onlyCallFrom(*CalleeAug, *Aug))
+      if (!CalleeAug || CalleeAug == Aug ||
+          !callsFrom(*CalleeAug, *Aug, AugCalls) ||
+          AugCalls.size() != RevCalls.size())
         continue;
+      // (Several call sites: each gets a copy of both sweeps, small ones.)
+      unsigned Total = Copies * RevCalls.size();
+      if (Total > MaxCopiesInFrame ||
+          (Total > 1 && (CalleeAug->getInstructionCount() > MaxCopiedSweep ||
+                         CalleeRev->getInstructionCount() > MaxCopiedSweep)))
+        continue;
+      Seen.insert(CalleeRev);
       Pairs.push_back({CalleeAug, CalleeRev});
-      Work.push_back({CalleeAug, CalleeRev});
+      Work.push_back({CalleeAug, CalleeRev, Total});
     }
   }
+}
+
+/// -Rpass=adcc: where the records of \p S's gradient went, once its
+/// sweeps (and callees' sweeps) are inlined: \p FrameBytes in its frame,
+/// and how many pushes of the thread's tape are left in its code (records
+/// made in loops; callees' sweeps that stayed functions push their own).
+static void remarkRecords(const SynthesisContext &Ctx, const CombinedSweeps &S,
+                          uint64_t FrameBytes) {
+  const Instruction *At = nullptr;
+  unsigned Pushes = 0, Calls = 0;
+  for (Instruction &I : instructions(*S.Caller)) {
+    if (!At && I.getDebugLoc())
+      At = &I;
+    auto *Call = dyn_cast<CallInst>(&I);
+    Function *F = Call ? Call->getCalledFunction() : nullptr;
+    if (!F)
+      continue;
+    if (F->getName() == "adcc_tape_push")
+      ++Pushes;
+    else if (Ctx.isGenerated(*F))
+      ++Calls;
+  }
+  if (!At)
+    return;
+  // (The augmented sweep is "the derivative of 'f'".)
+  std::string Name = Ctx.describe(*S.Aug);
+  StringRef Primal = Name;
+  Primal.consume_front("the derivative of ");
+  OptimizationRemarkEmitter ORE(S.Caller);
+  ORE.emit([&] {
+    OptimizationRemark R("adcc", "GradientFrame", At);
+    R << "gradient of " << Primal << ": " << ore::NV("FrameBytes", FrameBytes)
+      << " bytes of records in its frame, "
+      << ore::NV("TapePushes", Pushes)
+      << " pushes of the thread's tape left in its code";
+    if (Calls)
+      R << " and " << ore::NV("Calls", Calls)
+        << " calls of derivative sweeps that may push their own";
+    return R;
+  });
 }
 
 void inlineCombinedSweeps(const SynthesisContext &Ctx,
@@ -265,8 +387,9 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
   for (const CombinedSweeps &S : Ctx.combined()) {
     if (!callsCombinedAlone(S))
       continue;
-    // The callees' sweeps called once from these sweeps are inlined with
-    // them: what they record outside loops lives in the same frame.
+    // The callees' sweeps called from these sweeps (small ones at several
+    // call sites) are inlined with them: what they record outside loops
+    // lives in the same frame.
     SmallVector<std::pair<Function *, Function *>, 4> Callees;
     calleeSweepsInFrame(S, Callees);
     auto *AugCall = cast<CallInst>(*S.Aug->user_begin());
@@ -279,15 +402,24 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
     uint64_t FrameBytes = 0;
     keepRecordsInFrame(*S.Caller, *S.Aug, FrameBytes);
     for (auto [Aug, Rev] : Callees) {
-      CallInst *CalleeAug = onlyCallFrom(*Aug, *S.Caller);
-      CallInst *CalleeRev = onlyCallFrom(*Rev, *S.Caller);
+      SmallVector<CallInst *, 4> AugCalls, RevCalls;
       // (Where one is not inlined, the records of the pair stay on the
       // tape: the calls tagged for the frame are the runtime's calls.)
-      if (CalleeAug && CalleeRev && inlineGeneratedCall(*CalleeAug) &&
-          inlineGeneratedCall(*CalleeRev))
+      if (!callsFrom(*Aug, *S.Caller, AugCalls) ||
+          !callsFrom(*Rev, *S.Caller, RevCalls) ||
+          AugCalls.size() != RevCalls.size())
+        continue;
+      bool Inlined = true;
+      for (CallInst *Call : concat<CallInst *>(AugCalls, RevCalls))
+        Inlined &= inlineGeneratedCall(*Call);
+      if (Inlined)
         keepRecordsInFrame(*S.Caller, *Aug, FrameBytes);
     }
+    remarkRecords(Ctx, S, FrameBytes);
   }
+  if (!Ctx.combined().empty() &&
+      !isDeviceModule(*Ctx.combined().front().Caller->getParent()))
+    expandLeftoverRecords(Ctx);
 }
 
 } // namespace adcore

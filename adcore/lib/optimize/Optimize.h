@@ -78,6 +78,22 @@ struct PairSinesAndCosinesPass
   }
 };
 
+/// Replaces the calls of adcc_tape_thread (and of adcc_tape_thread_level
+/// with one constant level) in \p F by one that dominates them, where no
+/// other call of F can change the thread's tape (TapeHandles.cpp): the
+/// sweeps inlined into one function, a callee's in a loop, ask for it once.
+/// Returns whether \p F changed.
+bool shareTapeHandles(llvm::Function &F);
+
+/// shareTapeHandles as a pass (adcc-opt's `-passes=adcc-share-tape-handles`).
+struct ShareTapeHandlesPass : public llvm::PassInfoMixin<ShareTapeHandlesPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &) {
+    return shareTapeHandles(F) ? llvm::PreservedAnalyses::none()
+                               : llvm::PreservedAnalyses::all();
+  }
+};
+
 /// splitAggregatePhis as a pass (adcc-opt's
 /// `-passes=adcc-split-aggregate-phis`).
 struct SplitAggregatePhisPass
@@ -168,9 +184,10 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
 bool callsCombinedAlone(const CombinedSweeps &S);
 /// The sweeps of the callees of \p S's sweeps that are inlined with them
 /// and keep their records in the same frame: an augmented sweep called
-/// once, from S.Aug (or from such a callee's), whose reverse sweep is
-/// called once, from S.Rev (or the callee's reverse sweep); callers first.
-/// None in device code.
+/// only from S.Aug (or from such a callee's), whose reverse sweep is
+/// called as often, only from S.Rev (or the callee's reverse sweep); at
+/// several sites only small ones, 8 copies at most; callers first. None
+/// in device code.
 void calleeSweepsInFrame(
     const CombinedSweeps &S,
     llvm::SmallVectorImpl<std::pair<llvm::Function *, llvm::Function *>>

@@ -151,6 +151,10 @@ void inlineGenerated(ArrayRef<Function *> Functions,
   for (Function *F : Functions) {
     if (F->isDeclaration())
       continue;
+    // (Before F goes into callers whose other calls may change the thread's
+    // tape: the sweeps inlined into F so far ask for it once.)
+    if (!Always)
+      shareTapeHandles(*F);
     unsigned Size = F->getInstructionCount();
     SmallVector<CallBase *, 4> Sites;
     bool Recursive = false;

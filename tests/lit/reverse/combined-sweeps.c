@@ -129,3 +129,60 @@ void site3(const double *cam, double *dcam, const double *X, double *dX,
                     dX, enzyme_dupnoneed, err, derr);
 }
 #endif
+
+// A callee the primal keeps as a call, at several call sites of
+// straight-line code (here a loop of 4 iterations, unrolled): its sweeps
+// are inlined at each site, and each site's records get a slot of the
+// frame (the last site's augmented records read by the first reverse
+// sweep); in a loop of a trip count known at run time, the records go to
+// the tape, through one handle for the whole gradient.
+// RUN: %adcc -O2 -S -emit-llvm -DSITES %s -o - | FileCheck %s --check-prefix=SITES
+// The remark says where the records went: 4 x 40 bytes in the frame.
+// RUN: %adcc -O2 -c -DSITES -Rpass=adcc %s -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=WHERE
+// WHERE: remark: gradient of 'grow': {{[0-9]+}} bytes of records in its frame, 1 pushes of the thread's tape left in its code
+// WHERE: remark: gradient of 'four': 160 bytes of records in its frame, 0 pushes of the thread's tape left in its code [-Rpass=adcc]
+// WHERE: remark: gradient of 'two': {{[0-9]+}} bytes of records in its frame, 0 pushes of the thread's tape left in its code [-Rpass=adcc]
+// WHERE: remark: gradient of 'many': {{[0-9]+}} bytes of records in its frame, 1 pushes of the thread's tape left in its code [-Rpass=adcc]
+#ifdef SITES
+__attribute__((noinline)) static double piece(const double *p) {
+  return sin(p[0]) * p[1];
+}
+static double four(const double *x) {
+  double s = 0;
+  for (int i = 0; i < 4; i++)
+    s += piece(x + 2 * i);
+  return s;
+}
+__attribute__((noinline)) static double cell(const double *p) {
+  return cos(p[0]) * p[1];
+}
+static double many(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += cell(x + i);
+  return s;
+}
+// SITES-LABEL: define {{.*}}void @site4(
+// SITES-NOT: @adcc_tape_
+// SITES: ret void
+void site4(const double *x, double *dx) {
+  __enzyme_autodiff((void *)four, enzyme_dup, x, dx);
+}
+// A second gradient of the file whose sweeps call the same callee's
+// sweeps: each gradient gets its own copies, records in its own frame.
+static double two(const double *x) { return piece(x) * piece(x + 3); }
+// SITES-LABEL: define {{.*}}void @site6(
+// SITES-NOT: @adcc_tape_
+// SITES: ret void
+void site6(const double *x, double *dx) {
+  __enzyme_autodiff((void *)two, enzyme_dup, x, dx);
+}
+// SITES-LABEL: define {{.*}}void @site5(
+// SITES: call ptr @adcc_tape_thread()
+// SITES-NOT: call ptr @adcc_tape_thread()
+// SITES: ret void
+void site5(const double *x, double *dx, int n) {
+  __enzyme_autodiff((void *)many, enzyme_dup, x, dx, enzyme_const, n);
+}
+#endif
