@@ -4,8 +4,8 @@
 #include "rules/CustomRules.h"
 #include "adcore/MathRules.h"
 #include "device/DeviceCode.h"
+#include "support/IRMarks.h"
 
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
@@ -14,15 +14,12 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
-#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/ReplaceConstant.h"
-
-#include <functional>
 
 using namespace llvm;
 
@@ -31,9 +28,6 @@ namespace {
 
 /// Marks the shadow globals derivatives use.
 constexpr const char *ShadowGlobalMetadata = "adcc.shadow.global";
-/// Marks those adcc made and the program cannot name: released after each
-/// derivative call (releaseOwnShadows).
-constexpr const char *OwnShadowMetadata = "adcc.shadow.own";
 
 /// True when \p T holds no pointer (floating-point numbers, integers, and
 /// arrays, vectors and structs of them); sets \p Float when it holds a
@@ -359,39 +353,6 @@ void collectWrittenGlobals(ArrayRef<const Function *> Differentiated,
             Note(Arg.get());
       }
     }
-}
-
-void releaseOwnShadows(IRBuilder<> &B, const Function &Derivative) {
-  SetVector<GlobalVariable *> Shadows;
-  SmallPtrSet<const Function *, 16> Seen;
-  SmallVector<const Function *, 16> Work{&Derivative};
-  // (Through constant expressions: a shadow's element addressed by a
-  // constant GEP.)
-  std::function<void(const Value *, unsigned)> Visit =
-      [&](const Value *V, unsigned Depth) {
-        if (auto *G = dyn_cast<GlobalVariable>(V)) {
-          if (G->hasMetadata(OwnShadowMetadata))
-            Shadows.insert(const_cast<GlobalVariable *>(G));
-        } else if (auto *F = dyn_cast<Function>(V)) {
-          Work.push_back(F);
-        } else if (auto *CE = dyn_cast<ConstantExpr>(V); CE && Depth < 4) {
-          for (const Use &Op : CE->operands())
-            Visit(Op.get(), Depth + 1);
-        }
-      };
-  while (!Work.empty()) {
-    const Function *F = Work.pop_back_val();
-    if (!Seen.insert(F).second || F->isDeclaration())
-      continue;
-    for (const Instruction &I : instructions(*F))
-      for (const Use &Op : I.operands())
-        Visit(Op.get(), 0);
-  }
-  const DataLayout &DL = Derivative.getParent()->getDataLayout();
-  for (GlobalVariable *S : Shadows)
-    B.CreateMemSet(S, B.getInt8(0),
-                   DL.getTypeAllocSize(S->getValueType()).getFixedValue(),
-                   S->getAlign());
 }
 
 bool GlobalUsers::usesDirectly(const Function &F) {

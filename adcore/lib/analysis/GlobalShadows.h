@@ -32,7 +32,6 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/IR/IRBuilder.h"
 
 #include <string>
 
@@ -91,16 +90,6 @@ void collectWrittenGlobals(
     llvm::ArrayRef<const llvm::Function *> Differentiated,
     llvm::DenseSet<const llvm::GlobalVariable *> &Written,
     bool FloatBitsOnly = false);
-
-/// After a call of \p Derivative (a request's derivative: forward, a
-/// gradient, a reverse sweep), zeroes at \p B the shadows adcc made of the
-/// static globals it reaches. What a derivative left there (a reverse
-/// sweep's adjoints of values read before the call stored them, a forward
-/// derivative's tangents) is nothing to the next call, for which a global's
-/// value from before the call is a constant: a forward derivative read a
-/// gradient's leftover adjoint as a tangent. (The shadow of a global other
-/// files see, or one the program names, is the program's: left as it is.)
-void releaseOwnShadows(llvm::IRBuilder<> &B, const llvm::Function &Derivative);
 
 /// Which functions read or write shadowed globals, themselves or through
 /// the functions they call: a call of one is differentiated even when

@@ -2,7 +2,7 @@
 
 #include "EnzymeCalls.h"
 #include "EnzymeCallLowering.h"
-#include "analysis/GlobalShadows.h"
+#include "support/ShadowRelease.h"
 #include "adcore/ParamShapes.h"
 #include "DenseViews.h"
 

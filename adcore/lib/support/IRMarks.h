@@ -50,6 +50,11 @@ constexpr const char *AdjointSumMetadata = "adcc.adjoint.sum";
 /// parameter such a type reached.
 constexpr const char *PointeeMetadata = "adcc.pointee";
 
+/// Metadata on a shadow global adcc made of a static global (or of a lane
+/// of a vector derivative): no other file and no mark of the program names
+/// it, and it is zeroed after each derivative call (ShadowRelease.h).
+constexpr const char *OwnShadowMetadata = "adcc.shadow.own";
+
 /// The error for an address of memory with derivatives kept in an integer
 /// variable that becomes a pointer again (both modes, at -O0).
 constexpr const char *AddressInIntegerError =

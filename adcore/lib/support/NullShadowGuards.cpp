@@ -9,6 +9,8 @@
 
 #include "NullShadowGuards.h"
 
+#include "llvm/Analysis/AliasAnalysis.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -346,6 +348,14 @@ void inlineNullShadowHelpers(Module &M) {
 
 Value *lengthUnlessPrimal(IRBuilder<> &B, Value *Dest, Value *Shadow,
                           Value *Len) {
+  // (A local variable's or a block the function allocates has a shadow of
+  // adcc's, never the primal's memory. Tested anyway at -O0, the length
+  // was no longer a constant, and a reverse sweep of this derivative could
+  // not type a copy of an array of structs of ints and doubles: e2e
+  // rev_over_rev.c, copies.)
+  const Value *Obj = getUnderlyingObject(Dest);
+  if (isa<AllocaInst>(Obj) || isNoAliasCall(Obj))
+    return Len;
   return B.CreateSelect(B.CreateICmpEQ(Shadow, Dest),
                         Constant::getNullValue(Len->getType()), Len);
 }

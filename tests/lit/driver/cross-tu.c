@@ -60,8 +60,8 @@
 // CALLS-DAG: U __adcc_xtu.f1.010.dc.O2.energy
 // CALLS-DAG: U __adcc_xtu.f2.010.dc.O2.energy
 // CALLS-DAG: U __adcc_xtu.g1.011.ac.O2.scale
-// CALLS-DAG: U __adcc_xtu.a1.000.ddc.O2.relax
-// CALLS-DAG: U __adcc_xtu.r1.000.ddc.O2.relax
+// CALLS-DAG: U __adcc_xtu.a1.000n0r3.ddc.O2.relax
+// CALLS-DAG: U __adcc_xtu.r1.000n0r3.ddc.O2.relax
 // LINKED-NOT: .adcc.ir
 // CHECK: gradient 1.19866933 0.83544973 0.28264391 0.36550137
 // CHECK: scale 1.64872127
