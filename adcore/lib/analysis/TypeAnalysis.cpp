@@ -5,7 +5,6 @@
 
 #include "PackedFloatResults.h"
 #include "SourceTypes.h"
-#include "support/IRMarks.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
@@ -618,37 +617,6 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
       Changed |= visit(I);
     }
   }
-}
-
-/// The kind a PointeeMetadata node's last operand names.
-static Kind markedKind(const MDNode &N) {
-  auto *S = dyn_cast<MDString>(N.getOperand(N.getNumOperands() - 1));
-  if (!S)
-    return Kind::Unknown;
-  return S->getString() == "double"  ? Kind::Double
-         : S->getString() == "float" ? Kind::Float
-                                     : Kind::Unknown;
-}
-
-void TypeAnalysis::seedFromPointeeMarks() {
-  auto Seed = [&](const Value *P, Kind K) {
-    if (K == Kind::Unknown || !P->getType()->isPointerTy())
-      return;
-    joinMemory(P, 0, K);
-    joinMemory(P, -1, K);
-  };
-  for (Instruction &I : instructions(F))
-    if (MDNode *N = I.getMetadata(PointeeMetadata))
-      Seed(&I, markedKind(*N));
-  if (MDNode *N = F.getMetadata(PointeeMetadata))
-    for (const MDOperand &Op : N->operands()) {
-      auto *Entry = dyn_cast<MDNode>(Op);
-      if (!Entry || Entry->getNumOperands() != 2)
-        continue;
-      auto *ArgNo = mdconst::dyn_extract<ConstantInt>(Entry->getOperand(0));
-      if (ArgNo && ArgNo->getZExtValue() < F.arg_size())
-        Seed(F.getArg(ArgNo->getZExtValue()), markedKind(*Entry));
-    }
 }
 
 void TypeAnalysis::print(raw_ostream &OS) const {

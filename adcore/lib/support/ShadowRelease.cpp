@@ -10,8 +10,6 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 
-#include <functional>
-
 using namespace llvm;
 
 namespace adcore {
@@ -20,27 +18,26 @@ void releaseOwnShadows(IRBuilder<> &B, const Function &Derivative) {
   SetVector<GlobalVariable *> Shadows;
   SmallPtrSet<const Function *, 16> Seen;
   SmallVector<const Function *, 16> Work{&Derivative};
-  // (Through constant expressions: a shadow's element addressed by a
-  // constant GEP.)
-  std::function<void(const Value *, unsigned)> Visit =
-      [&](const Value *V, unsigned Depth) {
-        if (auto *G = dyn_cast<GlobalVariable>(V)) {
-          if (G->hasMetadata(OwnShadowMetadata))
-            Shadows.insert(const_cast<GlobalVariable *>(G));
-        } else if (auto *F = dyn_cast<Function>(V)) {
-          Work.push_back(F);
-        } else if (auto *CE = dyn_cast<ConstantExpr>(V); CE && Depth < 4) {
-          for (const Use &Op : CE->operands())
-            Visit(Op.get(), Depth + 1);
-        }
-      };
+  // The operands of the functions reached, and of the constant expressions
+  // among them (a shadow's element addressed by a constant GEP).
+  SmallVector<const Value *, 32> Operands;
   while (!Work.empty()) {
     const Function *F = Work.pop_back_val();
     if (!Seen.insert(F).second || F->isDeclaration())
       continue;
     for (const Instruction &I : instructions(*F))
-      for (const Use &Op : I.operands())
-        Visit(Op.get(), 0);
+      append_range(Operands, I.operand_values());
+    while (!Operands.empty()) {
+      const Value *V = Operands.pop_back_val();
+      if (auto *G = dyn_cast<GlobalVariable>(V)) {
+        if (G->hasMetadata(OwnShadowMetadata))
+          Shadows.insert(const_cast<GlobalVariable *>(G));
+      } else if (auto *Callee = dyn_cast<Function>(V)) {
+        Work.push_back(Callee);
+      } else if (auto *CE = dyn_cast<ConstantExpr>(V)) {
+        append_range(Operands, CE->operand_values());
+      }
+    }
   }
   const DataLayout &DL = Derivative.getParent()->getDataLayout();
   for (GlobalVariable *S : Shadows)
