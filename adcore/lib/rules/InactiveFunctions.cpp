@@ -220,6 +220,23 @@ constexpr const char *InactivePrefixTable[] = {
     "_ZNSt11range_error",
     "_ZNSt14overflow_error",
     "_ZNSt15underflow_error",
+    // the other exception classes of the library (<exception>, <new>,
+    // <typeinfo>, <functional>, <optional>, <variant>, <any>,
+    // <system_error>): std::visit's bad_variant_access path destroys a
+    // std::exception at -O0
+    "_ZNSt9exception",
+    "_ZNKSt9exception",
+    "_ZNSt9bad_alloc",
+    "_ZNSt20bad_array_new_length",
+    "_ZNSt8bad_cast",
+    "_ZNSt10bad_typeid",
+    "_ZNSt17bad_function_call",
+    "_ZNSt19bad_optional_access",
+    "_ZNSt18bad_variant_access",
+    "_ZNSt12bad_any_cast",
+    "_ZNSt12system_error",
+    "_ZSt16__throw_bad_cast",
+    "_ZSt25__throw_bad_function_call",
     // -D_GLIBCXX_DEBUG's report of a misuse (__gnu_debug::_Error_formatter):
     // it collects the parameters of the message (iterators' and
     // containers' addresses, names, integers) and prints it
