@@ -226,6 +226,10 @@ bool onlyNewAllocations(const Value *V, unsigned Steps, unsigned Callees,
     return all_of(Phi->incoming_values(), Each);
   if (const auto *Sel = dyn_cast<SelectInst>(V))
     return Each(Sel->getTrueValue()) && Each(Sel->getFalseValue());
+  // An address computed from the block's (the recipe books' 1-based
+  // vectors, `return (double *)malloc(n * sizeof(double)) - 1;`).
+  if (const auto *GEP = dyn_cast<GEPOperator>(V))
+    return Each(GEP->getPointerOperand());
   // An address inside the block, aligned as an integer (Eigen's
   // handmade_aligned_malloc with AVX: `(p & ~31) + 32`).
   if (const auto *I2P = dyn_cast<IntToPtrInst>(V)) {
