@@ -6,7 +6,9 @@
  * forward and back substitution, Gauss-Jordan inversion, a tridiagonal
  * solve, a natural cubic spline (second derivatives solved, then
  * evaluated between the knots found by bisection), Romberg integration of
- * a function through a pointer in a struct. Both modes, central differences
+ * a function through a pointer in a struct, and allocation wrappers
+ * (posix_memalign's out-parameter, a block behind a length header, calloc
+ * behind a null check). Both modes, central differences
  * (probe_check.h). */
 #include "probe_check.h"
 
@@ -292,11 +294,45 @@ static double f_romberg(const double *x) {
   return romberg(&p, 0.0, 1.0 + x[2]);
 }
 
+/* other allocation wrappers: an aligned block through posix_memalign's
+ * out-parameter, a block behind a header that records its length (the
+ * wrapper returns the address after it), calloc behind a null check */
+static double *aligned_vec(int n) {
+  void *p = NULL;
+  if (posix_memalign(&p, 64, (size_t)n * sizeof(double)) != 0)
+    return NULL;
+  return (double *)p;
+}
+static double *header_vec(int n) {
+  size_t *h = (size_t *)malloc(2 * sizeof(size_t) + (size_t)n * sizeof(double));
+  h[0] = (size_t)n;
+  return (double *)(h + 2);
+}
+static void header_free(double *v) { free((size_t *)v - 2); }
+static double *zeroed_vec(int n) {
+  double *v = (double *)calloc((size_t)n, sizeof(double));
+  return v ? v : NULL;
+}
+static double f_wrappers(const double *x) {
+  double *a = aligned_vec(3), *b = header_vec(3), *c = zeroed_vec(3);
+  for (int i = 0; i < 3; ++i) {
+    a[i] = x[i] * x[i];
+    b[i] = a[i] * x[(i + 1) % 3];
+    c[i] = sin(b[i]);
+  }
+  double r = a[0] + b[1] * c[2] + c[0] * a[2];
+  free(a);
+  header_free(b);
+  free(c);
+  return r;
+}
+
 int main(void) {
   PROBE(f_lu, 12, 2.0, 0.5, -0.3, 0.4, 1.5, 0.2, -0.6, 0.3, 1.8, 1.0, -0.5,
         0.25);
   PROBE(f_gaussj, 9, 0.4, 2.0, -0.3, 1.5, 0.5, 0.2, 0.3, -0.6, 1.8);
   PROBE(f_spline, 7, 0.5, 1.2, -0.3, 0.8, 0.1, 0.3, 0.05);
   PROBE(f_romberg, 3, 0.7, 2.5, 0.4);
+  PROBE(f_wrappers, 3, 0.5, 1.2, -0.3);
   return check_finish();
 }

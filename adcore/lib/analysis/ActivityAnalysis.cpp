@@ -248,6 +248,18 @@ bool onlyNewAllocations(const Value *V, unsigned Steps, unsigned Callees,
     if (const auto *II = dyn_cast<IntrinsicInst>(U);
         II && (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II)))
       continue;
+    // (posix_memalign(&p, ...) stores a block into the slot; a function
+    // not yet prepared has the call, AlignedBlocks.cpp rewrites it.)
+    if (const auto *Call = dyn_cast<CallInst>(U)) {
+      const Function *Callee = Call->getCalledFunction();
+      if (Callee && Callee->getName() == "posix_memalign" &&
+          Call->arg_size() == 3 && Call->getArgOperand(0) == Slot &&
+          Call->getArgOperand(1) != Slot && Call->getArgOperand(2) != Slot) {
+        Any = true;
+        continue;
+      }
+      return false;
+    }
     const auto *SI = dyn_cast<StoreInst>(U);
     if (!SI || SI->getPointerOperand() != Slot || !Each(SI->getValueOperand()))
       return false;
