@@ -37,12 +37,15 @@ static uint64_t floatBytes(Kind K) { return K == Kind::Double ? 8 : 4; }
 
 /// Replaces the entry of \p L at offset -1 (a kind at every offset) by
 /// entries at the offsets of an element of \p Stride bytes that no other
-/// entry overlaps, when that kind is floating-point.
+/// entry overlaps, when that kind is floating-point; drops it otherwise.
 static void spreadOverElement(MemoryLayout &L, uint64_t Stride) {
   Kind K = L.at(-1);
+  L.erase(-1);
+  // (Integers or pointers somewhere in every element, the int of a
+  // std::pair<double, int> read at a variable index: no adjoint moves
+  // there; the element's floating-point fields are at their offsets.)
   if (!isFloatMemory(K))
     return;
-  L.erase(-1);
   MemoryLayout Spread;
   uint64_t Size = floatBytes(K);
   for (uint64_t Offset = 0; Offset + Size <= Stride; Offset += Size) {
