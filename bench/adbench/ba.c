@@ -491,6 +491,7 @@ int main(int argc, char **argv) {
   int verified = ba_verify(&b, &o, &r.objective);
   const ab_fn fns[4] = {ba_objective, ba_jacobian_reverse,
                         ba_jacobian_forward, ba_jacobian_hand};
-  return ab_jac_finish(&o, "ba", size, &r, verified, fns, &r.jac_hand,
+  r.jac_compressed = r.compressed_dirs = ab_nan();
+  return ab_jac_finish(&o, "ba", size, &r, verified, fns, &r.jac_hand, NULL,
                        ba_one_block, &b);
 }

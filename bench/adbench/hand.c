@@ -36,6 +36,7 @@
  * "complicated".
  */
 #define _POSIX_C_SOURCE 200809L
+#include "adbench_color.h"
 #include "adbench_jac.h"
 
 /* ---- The Enzyme-compatible API ----------------------------------------- */
@@ -223,6 +224,9 @@ typedef struct {
   double *J, *J2, *J3;      /* column-major nrows x ncols                  */
   double *dtheta, *du;      /* forward tangents                            */
   double *bt, *bu;          /* batched tangents: 8 lanes of theta and u    */
+  uint64_t *rows;           /* the rows' patterns (compressed Jacobian)    */
+  int color[NTHETA + 2], ncolors; /* the columns' colours (directions)     */
+  double *st, *su, *Jc;     /* the colours' seeds and tangents             */
 } hand_t;
 
 static NOINLINE double hand_primal(void *ctx) {
@@ -284,6 +288,54 @@ static NOINLINE double hand_jacobian_forward(void *ctx) {
   return h->J2[0];
 }
 
+/* One forward-mode call of the objective with W directions (W = 1, 2, 4 or
+ * 8): lane l's tangents of theta at t + l NTHETA, of u at u + 2 l N (the
+ * complicated variant), and of the residuals at c + l nrows. */
+static void hand_fwd_call(hand_t *h, int W, double *t, double *u, double *c) {
+  long r = h->nrows, N2 = 2L * h->d.N;
+  int cx = h->d.complicated;
+  const hand_data *d = &h->d;
+  void *fs = (void *)hand_objective_simple;
+  void *fc = (void *)hand_objective_complicated;
+  if (W == 8 && cx)
+    __enzyme_fwddiff(fc, enzyme_width, 8, enzyme_dup, h->theta, t, t + NTHETA,
+                     t + 2 * NTHETA, t + 3 * NTHETA, t + 4 * NTHETA,
+                     t + 5 * NTHETA, t + 6 * NTHETA, t + 7 * NTHETA, enzyme_dup,
+                     h->u, u, u + N2, u + 2 * N2, u + 3 * N2, u + 4 * N2,
+                     u + 5 * N2, u + 6 * N2, u + 7 * N2, enzyme_const, d,
+                     enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r,
+                     c + 4 * r, c + 5 * r, c + 6 * r, c + 7 * r);
+  else if (W == 8)
+    __enzyme_fwddiff(fs, enzyme_width, 8, enzyme_dup, h->theta, t, t + NTHETA,
+                     t + 2 * NTHETA, t + 3 * NTHETA, t + 4 * NTHETA,
+                     t + 5 * NTHETA, t + 6 * NTHETA, t + 7 * NTHETA,
+                     enzyme_const, d, enzyme_dupnoneed, h->err, c, c + r,
+                     c + 2 * r, c + 3 * r, c + 4 * r, c + 5 * r, c + 6 * r,
+                     c + 7 * r);
+  else if (W == 4 && cx)
+    __enzyme_fwddiff(fc, enzyme_width, 4, enzyme_dup, h->theta, t, t + NTHETA,
+                     t + 2 * NTHETA, t + 3 * NTHETA, enzyme_dup, h->u, u,
+                     u + N2, u + 2 * N2, u + 3 * N2, enzyme_const, d,
+                     enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r);
+  else if (W == 4)
+    __enzyme_fwddiff(fs, enzyme_width, 4, enzyme_dup, h->theta, t, t + NTHETA,
+                     t + 2 * NTHETA, t + 3 * NTHETA, enzyme_const, d,
+                     enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r);
+  else if (W == 2 && cx)
+    __enzyme_fwddiff(fc, enzyme_width, 2, enzyme_dup, h->theta, t, t + NTHETA,
+                     enzyme_dup, h->u, u, u + N2, enzyme_const, d,
+                     enzyme_dupnoneed, h->err, c, c + r);
+  else if (W == 2)
+    __enzyme_fwddiff(fs, enzyme_width, 2, enzyme_dup, h->theta, t, t + NTHETA,
+                     enzyme_const, d, enzyme_dupnoneed, h->err, c, c + r);
+  else if (cx)
+    __enzyme_fwddiff(fc, enzyme_dup, h->theta, t, enzyme_dup, h->u, u,
+                     enzyme_const, d, enzyme_dupnoneed, h->err, c);
+  else
+    __enzyme_fwddiff(fs, enzyme_dup, h->theta, t, enzyme_const, d,
+                     enzyme_dupnoneed, h->err, c);
+}
+
 /* Forward mode, 8 directions per call (enzyme_width 8): column k + l of
  * the Jacobian is lane l's tangent; the primal runs once per 8 columns. The
  * last columns (26 = 3 x 8 + 2, 28 = 3 x 8 + 4) take one call of width 2
@@ -307,69 +359,93 @@ static NOINLINE double hand_jacobian_batched(void *ctx) {
   int k = 0;
   for (; k + HAND_BATCH <= h->ncols; k += HAND_BATCH) {
     hand_batch_lanes(h, k);
-    double *t = h->bt, *c = &h->J3[k * h->nrows];
-    long r = h->nrows, N2 = 2L * h->d.N;
-    if (h->d.complicated) {
-      double *u = h->bu;
-      __enzyme_fwddiff((void *)hand_objective_complicated, enzyme_width, 8,
-                       enzyme_dup, h->theta, t, t + NTHETA, t + 2 * NTHETA,
-                       t + 3 * NTHETA, t + 4 * NTHETA, t + 5 * NTHETA,
-                       t + 6 * NTHETA, t + 7 * NTHETA, enzyme_dup, h->u, u,
-                       u + N2, u + 2 * N2, u + 3 * N2, u + 4 * N2, u + 5 * N2,
-                       u + 6 * N2, u + 7 * N2, enzyme_const, &h->d,
-                       enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r,
-                       c + 4 * r, c + 5 * r, c + 6 * r, c + 7 * r);
-    } else {
-      __enzyme_fwddiff((void *)hand_objective_simple, enzyme_width, 8,
-                       enzyme_dup, h->theta, t, t + NTHETA, t + 2 * NTHETA,
-                       t + 3 * NTHETA, t + 4 * NTHETA, t + 5 * NTHETA,
-                       t + 6 * NTHETA, t + 7 * NTHETA, enzyme_const, &h->d,
-                       enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r,
-                       c + 4 * r, c + 5 * r, c + 6 * r, c + 7 * r);
-    }
+    hand_fwd_call(h, HAND_BATCH, h->bt, h->bu, &h->J3[k * h->nrows]);
   }
   /* The last 2 columns (simple) or 4 (complicated) in one call of that
    * width: the pose once, and their lanes in vectors too. */
   int rest = h->ncols - k;
   if (rest == 2 || rest == 4) {
     hand_batch_lanes(h, k);
-    double *t = h->bt, *c = &h->J3[k * h->nrows], *u = h->bu;
-    long r = h->nrows, N2 = 2L * h->d.N;
-    if (rest == 2 && h->d.complicated)
-      __enzyme_fwddiff((void *)hand_objective_complicated, enzyme_width, 2,
-                       enzyme_dup, h->theta, t, t + NTHETA, enzyme_dup, h->u,
-                       u, u + N2, enzyme_const, &h->d, enzyme_dupnoneed,
-                       h->err, c, c + r);
-    else if (rest == 2)
-      __enzyme_fwddiff((void *)hand_objective_simple, enzyme_width, 2,
-                       enzyme_dup, h->theta, t, t + NTHETA, enzyme_const,
-                       &h->d, enzyme_dupnoneed, h->err, c, c + r);
-    else if (h->d.complicated)
-      __enzyme_fwddiff((void *)hand_objective_complicated, enzyme_width, 4,
-                       enzyme_dup, h->theta, t, t + NTHETA, t + 2 * NTHETA,
-                       t + 3 * NTHETA, enzyme_dup, h->u, u, u + N2,
-                       u + 2 * N2, u + 3 * N2, enzyme_const, &h->d,
-                       enzyme_dupnoneed, h->err, c, c + r, c + 2 * r,
-                       c + 3 * r);
-    else
-      __enzyme_fwddiff((void *)hand_objective_simple, enzyme_width, 4,
-                       enzyme_dup, h->theta, t, t + NTHETA, t + 2 * NTHETA,
-                       t + 3 * NTHETA, enzyme_const, &h->d, enzyme_dupnoneed,
-                       h->err, c, c + r, c + 2 * r, c + 3 * r);
+    hand_fwd_call(h, rest, h->bt, h->bu, &h->J3[k * h->nrows]);
     k = h->ncols;
   }
   for (; k < h->ncols; k++) {
     hand_batch_lanes(h, k); /* lane 0: column k */
-    double *col = &h->J3[k * h->nrows];
-    if (h->d.complicated)
-      __enzyme_fwddiff((void *)hand_objective_complicated, enzyme_dup, h->theta,
-                       h->bt, enzyme_dup, h->u, h->bu, enzyme_const, &h->d,
-                       enzyme_dupnoneed, h->err, col);
-    else
-      __enzyme_fwddiff((void *)hand_objective_simple, enzyme_dup, h->theta,
-                       h->bt, enzyme_const, &h->d, enzyme_dupnoneed, h->err,
-                       col);
+    hand_fwd_call(h, 1, h->bt, h->bu, &h->J3[k * h->nrows]);
   }
+  return h->J3[0];
+}
+
+/* ---- The compressed forward-mode Jacobian ---------------------------------
+ *
+ * Each residual depends on few of the parameters: point i's on the global
+ * rotation and translation (theta 0..5, translation c in row 3i + c only)
+ * and on the angles of the bones that weight its vertices and of their
+ * ancestors (one finger's, seldom two). Columns that share no row share one
+ * forward direction (adbench_color.h); the structural pattern comes from the
+ * model (bone tree, skinning weights, triangles) and the correspondences,
+ * once per data set, like a sparse solver's symbolic analysis, and is not
+ * timed. HT: 26 columns in 8 directions; the complicated variant's two u
+ * columns (already compressed over the points) take one each. */
+
+/* The parameters that bone b's own rotation reads, as hand_pose assigns
+ * them: theta 6 + 4f, 7 + 4f to bone 4f + 2, theta 8 + 4f to bone 4f + 3,
+ * theta 9 + 4f to bone 4f + 4 (f = 0..4); bit k: theta k. */
+static uint64_t hand_own_thetas(int b) {
+  if (b < 2 || b > 20 || (b - 1) % 4 == 0)
+    return 0;
+  int f = (b - 1) / 4, q = (b - 1) % 4;
+  return q == 1 ? (uint64_t)3 << (6 + 4 * f) : (uint64_t)1 << (6 + q + 4 * f);
+}
+
+static void *xalloc(size_t bytes);
+
+/* The patterns of the Jacobian's rows (bit: column, u columns first) into
+ * h->rows, the columns' colours, and the seeds of the colours' directions. */
+static void hand_compress(hand_t *h) {
+  const model_t *m = &h->d.m;
+  int off = h->ncols - NTHETA, cx = h->d.complicated;
+  uint64_t bone[MAXB];
+  for (int b = 0; b < m->nb; b++) /* the global rotation, own, ancestors' */
+    bone[b] = ((uint64_t)7 | hand_own_thetas(b)) << off |
+              (m->parent[b] >= 0 ? bone[m->parent[b]] : 0);
+  for (int i = 0; i < h->d.N; i++) {
+    uint64_t p = cx ? 3 : 0;
+    for (int v = 0; v < (cx ? 3 : 1); v++) {
+      int j = cx ? m->tri[3 * h->d.corr[i] + v] : h->d.corr[i];
+      for (int k = m->wstart[j]; k < m->wstart[j + 1]; k++)
+        p |= bone[m->wbone[k]];
+    }
+    for (int c = 0; c < 3; c++)
+      h->rows[3 * i + c] = p | (uint64_t)7 << off | (uint64_t)1 << (off + 3 + c);
+  }
+  h->ncolors = ab_color_columns(h->rows, h->nrows, h->ncols, h->color);
+  size_t N2 = 2 * (size_t)h->d.N;
+  h->st = xalloc((size_t)h->ncolors * NTHETA * sizeof(double));
+  h->su = xalloc((size_t)h->ncolors * N2 * sizeof(double));
+  h->Jc = xalloc((size_t)h->ncolors * h->nrows * sizeof(double));
+  for (int k = 0; k < h->ncols; k++) {
+    int l = h->color[k];
+    if (k >= off)
+      h->st[(size_t)l * NTHETA + k - off] = 1;
+    else
+      for (int i = 0; i < h->d.N; i++)
+        h->su[l * N2 + 2 * i + k] = 1;
+  }
+}
+
+/* The Jacobian from its compressed columns: calls of width 8 (then 4, 2,
+ * 1) over the colours' directions, and the scatter into the dense J3. */
+static NOINLINE double hand_jacobian_compressed(void *ctx) {
+  hand_t *h = ctx;
+  size_t N2 = 2 * (size_t)h->d.N;
+  for (int l = 0, W = 8; l < h->ncolors; l += W) {
+    while (l + W > h->ncolors)
+      W /= 2;
+    hand_fwd_call(h, W, &h->st[(size_t)l * NTHETA], &h->su[l * N2],
+                  &h->Jc[l * h->nrows]);
+  }
+  ab_decompress(h->rows, h->nrows, h->ncols, h->color, h->Jc, h->J3);
   return h->J3[0];
 }
 
@@ -534,6 +610,8 @@ static void read_hand(hand_t *h, const char *path) {
   h->J3 = xalloc((size_t)h->nrows * h->ncols * sizeof(double));
   h->bt = xalloc(HAND_BATCH * NTHETA * sizeof(double));
   h->bu = xalloc(HAND_BATCH * 2 * (size_t)N * sizeof(double));
+  h->rows = xalloc(h->nrows * sizeof(uint64_t));
+  hand_compress(h);
 }
 
 /* ---- Verification
@@ -599,6 +677,11 @@ static int hand_verify(hand_t *h, const ab_opts *o, double *sumsq) {
   hand_jacobian_batched(h);
   ok &= ab_jac_compare(o, "batched forward jacobian", "forward", h->J3, h->J2,
                        n, 1e-12);
+  for (long k = 0; k < n; k++)
+    h->J3[k] = ab_nan();
+  hand_jacobian_compressed(h);
+  ok &= ab_jac_compare(o, "compressed forward jacobian", "forward", h->J3,
+                       h->J2, n, 1e-12);
   if (o->expect_grad) {
     long nref = 0;
     double *ref = ab_read_numbers(o->expect_grad, &nref);
@@ -653,6 +736,8 @@ int main(int argc, char **argv) {
   int verified = hand_verify(&h, &o, &r.objective);
   const ab_fn fns[4] = {hand_primal, hand_jacobian_reverse,
                         hand_jacobian_forward, hand_jacobian_batched};
+  r.jac_compressed = ab_nan();
+  r.compressed_dirs = h.ncolors;
   return ab_jac_finish(&o, bench, size, &r, verified, fns, &r.jac_batch,
-                       hand_one_point, &h);
+                       hand_jacobian_compressed, hand_one_point, &h);
 }
