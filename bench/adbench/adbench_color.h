@@ -6,14 +6,17 @@
  * in each row, the entry of the one column of the group that the row
  * depends on.  Given the rows' structural patterns (a bit per column, a
  * superset of the nonzeros is fine), ab_color_columns groups the columns
- * greedily, and ab_decompress scatters the tangents of the groups back into
- * the dense Jacobian.  Up to 64 columns.
+ * greedily, ab_pattern_columns lists each column's rows, and ab_decompress
+ * scatters the tangents of the groups back into the dense Jacobian.  Up to
+ * 64 columns.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef ADCC_BENCH_ADBENCH_COLOR_H
 #define ADCC_BENCH_ADBENCH_COLOR_H
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 enum { AB_MAX_COLS = 64 };
 
@@ -46,16 +49,41 @@ static inline int ab_color_columns(const uint64_t *rows, long nrows, int ncols,
   return n;
 }
 
+/* The rows that may be nonzero in each column (compressed sparse columns):
+ * column k's are rowidx[colstart[k] .. colstart[k + 1]). Returns the number
+ * of entries, or -1 when out of memory; *rowidx is malloc'ed. */
+static inline long ab_pattern_columns(const uint64_t *rows, long nrows,
+                                      int ncols, long *colstart,
+                                      long **rowidx) {
+  long nnz = 0;
+  for (int k = 0; k < ncols; k++) {
+    colstart[k] = nnz;
+    for (long r = 0; r < nrows; r++)
+      nnz += rows[r] >> k & 1;
+  }
+  colstart[ncols] = nnz;
+  *rowidx = malloc((nnz ? nnz : 1) * sizeof **rowidx);
+  if (!*rowidx)
+    return -1;
+  for (int k = 0; k < ncols; k++)
+    for (long r = 0, n = colstart[k]; r < nrows; r++)
+      if (rows[r] >> k & 1)
+        (*rowidx)[n++] = r;
+  return nnz;
+}
+
 /* The dense column-major Jacobian J (nrows x ncols) from the tangents C
- * (column-major nrows x colours) of the coloured directions. */
-static inline void ab_decompress(const uint64_t *rows, long nrows, int ncols,
-                                 const int *color, const double *C,
-                                 double *J) {
+ * (column-major nrows x colours) of the coloured directions: zeros, and
+ * each column's entries from its colour's tangent. */
+static inline void ab_decompress(const long *colstart, const long *rowidx,
+                                 long nrows, int ncols, const int *color,
+                                 const double *C, double *J) {
+  memset(J, 0, (size_t)nrows * ncols * sizeof *J);
   for (int k = 0; k < ncols; k++) {
     const double *c = &C[(long)color[k] * nrows];
     double *j = &J[(long)k * nrows];
-    for (long r = 0; r < nrows; r++)
-      j[r] = rows[r] >> k & 1 ? c[r] : 0;
+    for (long n = colstart[k]; n < colstart[k + 1]; n++)
+      j[rowidx[n]] = c[rowidx[n]];
   }
 }
 

@@ -226,6 +226,7 @@ typedef struct {
   double *bt, *bu;          /* batched tangents: 8 lanes of theta and u    */
   uint64_t *rows;           /* the rows' patterns (compressed Jacobian)    */
   int color[NTHETA + 2], ncolors; /* the columns' colours (directions)     */
+  long colstart[NTHETA + 3], *rowidx; /* each column's rows (its pattern) */
   double *st, *su, *Jc;     /* the colours' seeds and tangents             */
 } hand_t;
 
@@ -420,6 +421,11 @@ static void hand_compress(hand_t *h) {
       h->rows[3 * i + c] = p | (uint64_t)7 << off | (uint64_t)1 << (off + 3 + c);
   }
   h->ncolors = ab_color_columns(h->rows, h->nrows, h->ncols, h->color);
+  if (h->ncolors < 0 || ab_pattern_columns(h->rows, h->nrows, h->ncols,
+                                           h->colstart, &h->rowidx) < 0) {
+    fprintf(stderr, "hand: cannot compress the Jacobian\n");
+    exit(2);
+  }
   size_t N2 = 2 * (size_t)h->d.N;
   h->st = xalloc((size_t)h->ncolors * NTHETA * sizeof(double));
   h->su = xalloc((size_t)h->ncolors * N2 * sizeof(double));
@@ -445,7 +451,8 @@ static NOINLINE double hand_jacobian_compressed(void *ctx) {
     hand_fwd_call(h, W, &h->st[(size_t)l * NTHETA], &h->su[l * N2],
                   &h->Jc[l * h->nrows]);
   }
-  ab_decompress(h->rows, h->nrows, h->ncols, h->color, h->Jc, h->J3);
+  ab_decompress(h->colstart, h->rowidx, h->nrows, h->ncols, h->color, h->Jc,
+                h->J3);
   return h->J3[0];
 }
 
