@@ -227,7 +227,7 @@ typedef struct {
   uint64_t *rows;           /* the rows' patterns (compressed Jacobian)    */
   int color[NTHETA + 2], ncolors; /* the columns' colours (directions)     */
   long colstart[NTHETA + 3], *rowidx; /* each column's rows (its pattern) */
-  double *st, *su, *Jc;     /* the colours' seeds and tangents             */
+  double *st, *su, *Jc; /* the colours' seeds and tangents             */
 } hand_t;
 
 static NOINLINE double hand_primal(void *ctx) {
@@ -263,6 +263,8 @@ static NOINLINE double hand_jacobian_reverse(void *ctx) {
   return h->J[0];
 }
 
+static void hand_fwd_call(hand_t *h, int W, double *t, double *u, double *c);
+
 /* Forward mode: column k of the Jacobian is the tangent of err along
  * direction k; u directions set all u_i,a at once. */
 static NOINLINE double hand_jacobian_forward(void *ctx) {
@@ -272,17 +274,10 @@ static NOINLINE double hand_jacobian_forward(void *ctx) {
     double *col = &h->J2[k * h->nrows];
     if (k >= off)
       h->dtheta[k - off] = 1;
-    if (h->d.complicated) {
+    if (h->d.complicated)
       for (int i = 0; i < h->d.N; i++)
         h->du[2 * i] = k == 0, h->du[2 * i + 1] = k == 1;
-      __enzyme_fwddiff((void *)hand_objective_complicated, enzyme_dup, h->theta,
-                       h->dtheta, enzyme_dup, h->u, h->du, enzyme_const, &h->d,
-                       enzyme_dupnoneed, h->err, col);
-    } else {
-      __enzyme_fwddiff((void *)hand_objective_simple, enzyme_dup, h->theta,
-                       h->dtheta, enzyme_const, &h->d, enzyme_dupnoneed, h->err,
-                       col);
-    }
+    hand_fwd_call(h, 1, h->dtheta, h->du, col);
     if (k >= off)
       h->dtheta[k - off] = 0;
   }
@@ -291,14 +286,17 @@ static NOINLINE double hand_jacobian_forward(void *ctx) {
 
 /* One forward-mode call of the objective with W directions (W = 1, 2, 4 or
  * 8): lane l's tangents of theta at t + l NTHETA, of u at u + 2 l N (the
- * complicated variant), and of the residuals at c + l nrows. */
-static void hand_fwd_call(hand_t *h, int W, double *t, double *u, double *c) {
+ * complicated variant), and of the residuals at c + l nrows. One function
+ * per width (each derivative's code in a function of its own size keeps
+ * hand.c's compile time).
+ */
+static NOINLINE void hand_fwd8(hand_t *h, double *t, double *u, double *c) {
   long r = h->nrows, N2 = 2L * h->d.N;
-  int cx = h->d.complicated;
   const hand_data *d = &h->d;
   void *fs = (void *)hand_objective_simple;
   void *fc = (void *)hand_objective_complicated;
-  if (W == 8 && cx)
+  (void)r, (void)N2;
+  if (h->d.complicated)
     __enzyme_fwddiff(fc, enzyme_width, 8, enzyme_dup, h->theta, t, t + NTHETA,
                      t + 2 * NTHETA, t + 3 * NTHETA, t + 4 * NTHETA,
                      t + 5 * NTHETA, t + 6 * NTHETA, t + 7 * NTHETA, enzyme_dup,
@@ -306,35 +304,70 @@ static void hand_fwd_call(hand_t *h, int W, double *t, double *u, double *c) {
                      u + 5 * N2, u + 6 * N2, u + 7 * N2, enzyme_const, d,
                      enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r,
                      c + 4 * r, c + 5 * r, c + 6 * r, c + 7 * r);
-  else if (W == 8)
+  else
     __enzyme_fwddiff(fs, enzyme_width, 8, enzyme_dup, h->theta, t, t + NTHETA,
                      t + 2 * NTHETA, t + 3 * NTHETA, t + 4 * NTHETA,
                      t + 5 * NTHETA, t + 6 * NTHETA, t + 7 * NTHETA,
                      enzyme_const, d, enzyme_dupnoneed, h->err, c, c + r,
                      c + 2 * r, c + 3 * r, c + 4 * r, c + 5 * r, c + 6 * r,
                      c + 7 * r);
-  else if (W == 4 && cx)
+}
+
+static NOINLINE void hand_fwd4(hand_t *h, double *t, double *u, double *c) {
+  long r = h->nrows, N2 = 2L * h->d.N;
+  const hand_data *d = &h->d;
+  void *fs = (void *)hand_objective_simple;
+  void *fc = (void *)hand_objective_complicated;
+  (void)r, (void)N2;
+  if (h->d.complicated)
     __enzyme_fwddiff(fc, enzyme_width, 4, enzyme_dup, h->theta, t, t + NTHETA,
                      t + 2 * NTHETA, t + 3 * NTHETA, enzyme_dup, h->u, u,
                      u + N2, u + 2 * N2, u + 3 * N2, enzyme_const, d,
                      enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r);
-  else if (W == 4)
+  else
     __enzyme_fwddiff(fs, enzyme_width, 4, enzyme_dup, h->theta, t, t + NTHETA,
                      t + 2 * NTHETA, t + 3 * NTHETA, enzyme_const, d,
                      enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r);
-  else if (W == 2 && cx)
+}
+
+static NOINLINE void hand_fwd2(hand_t *h, double *t, double *u, double *c) {
+  long r = h->nrows, N2 = 2L * h->d.N;
+  const hand_data *d = &h->d;
+  void *fs = (void *)hand_objective_simple;
+  void *fc = (void *)hand_objective_complicated;
+  (void)r, (void)N2;
+  if (h->d.complicated)
     __enzyme_fwddiff(fc, enzyme_width, 2, enzyme_dup, h->theta, t, t + NTHETA,
                      enzyme_dup, h->u, u, u + N2, enzyme_const, d,
                      enzyme_dupnoneed, h->err, c, c + r);
-  else if (W == 2)
+  else
     __enzyme_fwddiff(fs, enzyme_width, 2, enzyme_dup, h->theta, t, t + NTHETA,
                      enzyme_const, d, enzyme_dupnoneed, h->err, c, c + r);
-  else if (cx)
+}
+
+static NOINLINE void hand_fwd1(hand_t *h, double *t, double *u, double *c) {
+  long r = h->nrows, N2 = 2L * h->d.N;
+  const hand_data *d = &h->d;
+  void *fs = (void *)hand_objective_simple;
+  void *fc = (void *)hand_objective_complicated;
+  (void)r, (void)N2;
+  if (h->d.complicated)
     __enzyme_fwddiff(fc, enzyme_dup, h->theta, t, enzyme_dup, h->u, u,
                      enzyme_const, d, enzyme_dupnoneed, h->err, c);
   else
     __enzyme_fwddiff(fs, enzyme_dup, h->theta, t, enzyme_const, d,
                      enzyme_dupnoneed, h->err, c);
+}
+
+static void hand_fwd_call(hand_t *h, int W, double *t, double *u, double *c) {
+  if (W == 8)
+    hand_fwd8(h, t, u, c);
+  else if (W == 4)
+    hand_fwd4(h, t, u, c);
+  else if (W == 2)
+    hand_fwd2(h, t, u, c);
+  else
+    hand_fwd1(h, t, u, c);
 }
 
 /* Forward mode, 8 directions per call (enzyme_width 8): column k + l of
@@ -418,7 +451,8 @@ static void hand_compress(hand_t *h) {
         p |= bone[m->wbone[k]];
     }
     for (int c = 0; c < 3; c++)
-      h->rows[3 * i + c] = p | (uint64_t)7 << off | (uint64_t)1 << (off + 3 + c);
+      h->rows[3 * i + c] =
+          p | (uint64_t)7 << off | (uint64_t)1 << (off + 3 + c);
   }
   h->ncolors = ab_color_columns(h->rows, h->nrows, h->ncols, h->color);
   if (h->ncolors < 0 || ab_pattern_columns(h->rows, h->nrows, h->ncols,
@@ -732,8 +766,7 @@ int main(int argc, char **argv) {
   read_hand(&h, o.data);
   const char *bench = h.d.complicated ? "ht-complicated" : "ht-simple";
   char size[128];
-  ab_bench_size(&o, slash ? slash + 1 : o.data, "hand", "", size,
-                sizeof size);
+  ab_bench_size(&o, slash ? slash + 1 : o.data, "hand", "", size, sizeof size);
   printf("hand: %s, N=%d, Jacobian %ld x %d, model %s (%d bones, %d "
          "vertices)\n",
          bench, h.d.N, h.nrows, h.ncols, dir, h.d.m.nb, h.d.m.nv);
