@@ -120,11 +120,11 @@ static inline int ab_jac_check_expect(const ab_opts *o, const char *what,
 /* The measurements of one run (seconds per call; NaN: not measured). */
 typedef struct {
   double primal, jac_rev, jac_fwd, jac_hand, tape;
-  double dirs;      /* forward directions of one Jacobian               */
-  double objective; /* sum of squared residuals                         */
-  double jac_batch; /* forward mode, 8 directions per call (NaN: none)  */
-  double jac_compressed; /* forward mode over coloured columns (NaN: none) */
-  double compressed_dirs; /* the directions of the compressed Jacobian     */
+  double dirs;            /* forward directions of one Jacobian        */
+  double objective;       /* sum of squared residuals                  */
+  double jac_batch;       /* forward, 8 directions per call (NaN: none) */
+  double jac_compressed;  /* forward, coloured columns (NaN: none)     */
+  double compressed_dirs; /* the directions of the compressed Jacobian */
 } ab_jac_result;
 
 /* Prints the readable line and writes the JSON object (forward_s is the
@@ -156,17 +156,34 @@ static inline int ab_jac_report(const ab_opts *o, const char *bench,
   fflush(stdout);
   if (!o->json)
     return 0;
-  const char *keys[] = {
-      "primal_s",           "gradient_s",    "gradient_ratio",
-      "forward_s",          "forward_ratio", "forward_jacobian_s",
-      "forward_directions", "hand_s",        "hand_ratio",
-      "tape_bytes",         "objective",     "batched_jacobian_s",
-      "compressed_jacobian_s", "compressed_directions"};
-  double vals[] = {p,       r->jac_rev,   r->jac_rev / p,
-                   fdir,    fdir / p,     r->jac_fwd,
-                   r->dirs, r->jac_hand,  r->jac_hand / p,
-                   r->tape, r->objective, r->jac_batch,
-                   r->jac_compressed, r->compressed_dirs};
+  const char *keys[] = {"primal_s",
+                        "gradient_s",
+                        "gradient_ratio",
+                        "forward_s",
+                        "forward_ratio",
+                        "forward_jacobian_s",
+                        "forward_directions",
+                        "hand_s",
+                        "hand_ratio",
+                        "tape_bytes",
+                        "objective",
+                        "batched_jacobian_s",
+                        "compressed_jacobian_s",
+                        "compressed_directions"};
+  double vals[] = {p,
+                   r->jac_rev,
+                   r->jac_rev / p,
+                   fdir,
+                   fdir / p,
+                   r->jac_fwd,
+                   r->dirs,
+                   r->jac_hand,
+                   r->jac_hand / p,
+                   r->tape,
+                   r->objective,
+                   r->jac_batch,
+                   r->jac_compressed,
+                   r->compressed_dirs};
   return ab_write_json(o->json, bench, size, keys, vals,
                        (int)(sizeof vals / sizeof vals[0]), o, verified);
 }
