@@ -120,9 +120,11 @@ static inline int ab_jac_check_expect(const ab_opts *o, const char *what,
 /* The measurements of one run (seconds per call; NaN: not measured). */
 typedef struct {
   double primal, jac_rev, jac_fwd, jac_hand, tape;
-  double dirs;      /* forward directions of one Jacobian               */
-  double objective; /* sum of squared residuals                         */
-  double jac_batch; /* forward mode, 8 directions per call (NaN: none)  */
+  double dirs;            /* forward directions of one Jacobian        */
+  double objective;       /* sum of squared residuals                  */
+  double jac_batch;       /* forward, 8 directions per call (NaN: none) */
+  double jac_compressed;  /* forward, coloured columns (NaN: none)     */
+  double compressed_dirs; /* the directions of the compressed Jacobian */
 } ab_jac_result;
 
 /* Prints the readable line and writes the JSON object (forward_s is the
@@ -147,18 +149,41 @@ static inline int ab_jac_report(const ab_opts *o, const char *bench,
   if (r->jac_batch == r->jac_batch)
     printf("%-14s %-22s forward jacobian, 8 directions per call: x%.2f\n",
            bench, size, r->jac_batch / p);
+  if (r->jac_compressed == r->jac_compressed)
+    printf("%-14s %-22s forward jacobian, compressed to %g directions: "
+           "x%.2f\n",
+           bench, size, r->compressed_dirs, r->jac_compressed / p);
   fflush(stdout);
   if (!o->json)
     return 0;
-  const char *keys[] = {
-      "primal_s",           "gradient_s",    "gradient_ratio",
-      "forward_s",          "forward_ratio", "forward_jacobian_s",
-      "forward_directions", "hand_s",        "hand_ratio",
-      "tape_bytes",         "objective",     "batched_jacobian_s"};
-  double vals[] = {p,       r->jac_rev,   r->jac_rev / p,
-                   fdir,    fdir / p,     r->jac_fwd,
-                   r->dirs, r->jac_hand,  r->jac_hand / p,
-                   r->tape, r->objective, r->jac_batch};
+  const char *keys[] = {"primal_s",
+                        "gradient_s",
+                        "gradient_ratio",
+                        "forward_s",
+                        "forward_ratio",
+                        "forward_jacobian_s",
+                        "forward_directions",
+                        "hand_s",
+                        "hand_ratio",
+                        "tape_bytes",
+                        "objective",
+                        "batched_jacobian_s",
+                        "compressed_jacobian_s",
+                        "compressed_directions"};
+  double vals[] = {p,
+                   r->jac_rev,
+                   r->jac_rev / p,
+                   fdir,
+                   fdir / p,
+                   r->jac_fwd,
+                   r->dirs,
+                   r->jac_hand,
+                   r->jac_hand / p,
+                   r->tape,
+                   r->objective,
+                   r->jac_batch,
+                   r->jac_compressed,
+                   r->compressed_dirs};
   return ab_write_json(o->json, bench, size, keys, vals,
                        (int)(sizeof vals / sizeof vals[0]), o, verified);
 }
@@ -166,24 +191,28 @@ static inline int ab_jac_report(const ab_opts *o, const char *bench,
 /* The end of ba.c's and hand.c's main, after verification: unless it
  * failed (said here) or --verify-only, times fns (objective, reverse
  * Jacobian, forward Jacobian, and a fourth variant whose time goes to
- * *fourth: r->jac_hand or r->jac_batch) and the tape of \p tape_fn, then
- * reports. Returns the exit status. */
+ * *fourth: r->jac_hand or r->jac_batch; and fifth, when not NULL, whose time
+ * goes to r->jac_compressed) and the tape of \p tape_fn, then reports.
+ * Returns the exit status. */
 static inline int ab_jac_finish(const ab_opts *o, const char *bench,
                                 const char *size, ab_jac_result *r,
                                 int verified, const ab_fn fns[4],
-                                double *fourth, ab_fn tape_fn, void *ctx) {
+                                double *fourth, ab_fn fifth, ab_fn tape_fn,
+                                void *ctx) {
   if (!verified)
     fprintf(stderr,
             "WRONG GRADIENT: %s %s: verification failed, nothing "
             "timed\n",
             bench, size);
   if (verified && !o->verify_only) {
-    enum { P, G, F, X, NV };
-    int on[NV] = {1, 1, 1, 1};
+    enum { P, G, F, X, C, NV };
+    const ab_fn all[NV] = {fns[0], fns[1], fns[2], fns[3], fifth};
+    int on[NV] = {1, 1, 1, 1, fifth != NULL};
     double t[NV];
     r->tape = ab_tape_bytes(tape_fn, ctx);
-    ab_time_variants(fns, on, NV, ctx, o->samples, o->min_time, t);
+    ab_time_variants(all, on, NV, ctx, o->samples, o->min_time, t);
     r->primal = t[P], r->jac_rev = t[G], r->jac_fwd = t[F], *fourth = t[X];
+    r->jac_compressed = t[C];
   }
   int rc = ab_jac_report(o, bench, size, r, verified);
   return rc ? rc : !verified;

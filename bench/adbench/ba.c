@@ -486,11 +486,11 @@ int main(int argc, char **argv) {
   ba_t b;
   memset(&b, 0, sizeof b);
   ba_read(&b, o.data);
-  ab_jac_result r = {ab_nan(), ab_nan(), ab_nan(), ab_nan(),
-                     ab_nan(), NBLK,     ab_nan(), ab_nan()};
+  ab_jac_result r = {ab_nan(), ab_nan(), ab_nan(), ab_nan(), ab_nan(),
+                     NBLK,     ab_nan(), ab_nan(), ab_nan(), ab_nan()};
   int verified = ba_verify(&b, &o, &r.objective);
-  const ab_fn fns[4] = {ba_objective, ba_jacobian_reverse,
-                        ba_jacobian_forward, ba_jacobian_hand};
-  return ab_jac_finish(&o, "ba", size, &r, verified, fns, &r.jac_hand,
+  const ab_fn fns[4] = {ba_objective, ba_jacobian_reverse, ba_jacobian_forward,
+                        ba_jacobian_hand};
+  return ab_jac_finish(&o, "ba", size, &r, verified, fns, &r.jac_hand, NULL,
                        ba_one_block, &b);
 }

@@ -36,7 +36,9 @@
  * "complicated".
  */
 #define _POSIX_C_SOURCE 200809L
+#include "adbench_color.h"
 #include "adbench_jac.h"
+#include "hand_model.h"
 
 /* ---- The Enzyme-compatible API ----------------------------------------- */
 
@@ -45,27 +47,6 @@ void __enzyme_autodiff(void *, ...);
 void __enzyme_fwddiff(void *, ...);
 
 #define NOINLINE __attribute__((noinline))
-
-/* ---- Model and data ------------------------------------------------------ */
-
-enum { MAXB = 32, NTHETA = 26 };
-
-typedef struct {
-  int nb, nv, nt;
-  int parent[MAXB];
-  double B[MAXB][16], Binv[MAXB][16]; /* row-major 4x4                     */
-  double *rest;                       /* 3 nv rest positions               */
-  int *wstart, *wbone;                /* skinning weights of vertex j:     */
-  double *wval;                       /* wstart[j] .. wstart[j+1]-1        */
-  int *tri;                           /* 3 nt vertex indices               */
-} model_t;
-
-typedef struct {
-  model_t m;
-  int N, complicated;
-  int *corr; /* vertex (simple) or triangle (complicated) of point i       */
-  double *y; /* 3N data points                                             */
-} hand_data;
 
 /* ---- The objective --------------------------------------------------------
  */
@@ -223,6 +204,10 @@ typedef struct {
   double *J, *J2, *J3;      /* column-major nrows x ncols                  */
   double *dtheta, *du;      /* forward tangents                            */
   double *bt, *bu;          /* batched tangents: 8 lanes of theta and u    */
+  uint64_t *rows;           /* the rows' patterns (compressed Jacobian)    */
+  int color[NTHETA + 2], ncolors; /* the columns' colours (directions)     */
+  long colstart[NTHETA + 3], *rowidx; /* each column's rows (its pattern) */
+  double *st, *su, *Jc; /* the colours' seeds and tangents             */
 } hand_t;
 
 static NOINLINE double hand_primal(void *ctx) {
@@ -258,6 +243,8 @@ static NOINLINE double hand_jacobian_reverse(void *ctx) {
   return h->J[0];
 }
 
+static void hand_fwd_call(hand_t *h, int W, double *t, double *u, double *c);
+
 /* Forward mode: column k of the Jacobian is the tangent of err along
  * direction k; u directions set all u_i,a at once. */
 static NOINLINE double hand_jacobian_forward(void *ctx) {
@@ -267,21 +254,100 @@ static NOINLINE double hand_jacobian_forward(void *ctx) {
     double *col = &h->J2[k * h->nrows];
     if (k >= off)
       h->dtheta[k - off] = 1;
-    if (h->d.complicated) {
+    if (h->d.complicated)
       for (int i = 0; i < h->d.N; i++)
         h->du[2 * i] = k == 0, h->du[2 * i + 1] = k == 1;
-      __enzyme_fwddiff((void *)hand_objective_complicated, enzyme_dup, h->theta,
-                       h->dtheta, enzyme_dup, h->u, h->du, enzyme_const, &h->d,
-                       enzyme_dupnoneed, h->err, col);
-    } else {
-      __enzyme_fwddiff((void *)hand_objective_simple, enzyme_dup, h->theta,
-                       h->dtheta, enzyme_const, &h->d, enzyme_dupnoneed, h->err,
-                       col);
-    }
+    hand_fwd_call(h, 1, h->dtheta, h->du, col);
     if (k >= off)
       h->dtheta[k - off] = 0;
   }
   return h->J2[0];
+}
+
+/* One forward-mode call of the objective with W directions (W = 1, 2, 4 or
+ * 8): lane l's tangents of theta at t + l NTHETA, of u at u + 2 l N (the
+ * complicated variant), and of the residuals at c + l nrows. One function
+ * per width (each derivative's code in a function of its own size keeps
+ * hand.c's compile time).
+ */
+static NOINLINE void hand_fwd8(hand_t *h, double *t, double *u, double *c) {
+  long r = h->nrows, N2 = 2L * h->d.N;
+  const hand_data *d = &h->d;
+  void *fs = (void *)hand_objective_simple;
+  void *fc = (void *)hand_objective_complicated;
+  (void)r, (void)N2;
+  if (h->d.complicated)
+    __enzyme_fwddiff(fc, enzyme_width, 8, enzyme_dup, h->theta, t, t + NTHETA,
+                     t + 2 * NTHETA, t + 3 * NTHETA, t + 4 * NTHETA,
+                     t + 5 * NTHETA, t + 6 * NTHETA, t + 7 * NTHETA, enzyme_dup,
+                     h->u, u, u + N2, u + 2 * N2, u + 3 * N2, u + 4 * N2,
+                     u + 5 * N2, u + 6 * N2, u + 7 * N2, enzyme_const, d,
+                     enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r,
+                     c + 4 * r, c + 5 * r, c + 6 * r, c + 7 * r);
+  else
+    __enzyme_fwddiff(fs, enzyme_width, 8, enzyme_dup, h->theta, t, t + NTHETA,
+                     t + 2 * NTHETA, t + 3 * NTHETA, t + 4 * NTHETA,
+                     t + 5 * NTHETA, t + 6 * NTHETA, t + 7 * NTHETA,
+                     enzyme_const, d, enzyme_dupnoneed, h->err, c, c + r,
+                     c + 2 * r, c + 3 * r, c + 4 * r, c + 5 * r, c + 6 * r,
+                     c + 7 * r);
+}
+
+static NOINLINE void hand_fwd4(hand_t *h, double *t, double *u, double *c) {
+  long r = h->nrows, N2 = 2L * h->d.N;
+  const hand_data *d = &h->d;
+  void *fs = (void *)hand_objective_simple;
+  void *fc = (void *)hand_objective_complicated;
+  (void)r, (void)N2;
+  if (h->d.complicated)
+    __enzyme_fwddiff(fc, enzyme_width, 4, enzyme_dup, h->theta, t, t + NTHETA,
+                     t + 2 * NTHETA, t + 3 * NTHETA, enzyme_dup, h->u, u,
+                     u + N2, u + 2 * N2, u + 3 * N2, enzyme_const, d,
+                     enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r);
+  else
+    __enzyme_fwddiff(fs, enzyme_width, 4, enzyme_dup, h->theta, t, t + NTHETA,
+                     t + 2 * NTHETA, t + 3 * NTHETA, enzyme_const, d,
+                     enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r);
+}
+
+static NOINLINE void hand_fwd2(hand_t *h, double *t, double *u, double *c) {
+  long r = h->nrows, N2 = 2L * h->d.N;
+  const hand_data *d = &h->d;
+  void *fs = (void *)hand_objective_simple;
+  void *fc = (void *)hand_objective_complicated;
+  (void)r, (void)N2;
+  if (h->d.complicated)
+    __enzyme_fwddiff(fc, enzyme_width, 2, enzyme_dup, h->theta, t, t + NTHETA,
+                     enzyme_dup, h->u, u, u + N2, enzyme_const, d,
+                     enzyme_dupnoneed, h->err, c, c + r);
+  else
+    __enzyme_fwddiff(fs, enzyme_width, 2, enzyme_dup, h->theta, t, t + NTHETA,
+                     enzyme_const, d, enzyme_dupnoneed, h->err, c, c + r);
+}
+
+static NOINLINE void hand_fwd1(hand_t *h, double *t, double *u, double *c) {
+  long r = h->nrows, N2 = 2L * h->d.N;
+  const hand_data *d = &h->d;
+  void *fs = (void *)hand_objective_simple;
+  void *fc = (void *)hand_objective_complicated;
+  (void)r, (void)N2;
+  if (h->d.complicated)
+    __enzyme_fwddiff(fc, enzyme_dup, h->theta, t, enzyme_dup, h->u, u,
+                     enzyme_const, d, enzyme_dupnoneed, h->err, c);
+  else
+    __enzyme_fwddiff(fs, enzyme_dup, h->theta, t, enzyme_const, d,
+                     enzyme_dupnoneed, h->err, c);
+}
+
+static void hand_fwd_call(hand_t *h, int W, double *t, double *u, double *c) {
+  if (W == 8)
+    hand_fwd8(h, t, u, c);
+  else if (W == 4)
+    hand_fwd4(h, t, u, c);
+  else if (W == 2)
+    hand_fwd2(h, t, u, c);
+  else
+    hand_fwd1(h, t, u, c);
 }
 
 /* Forward mode, 8 directions per call (enzyme_width 8): column k + l of
@@ -307,69 +373,98 @@ static NOINLINE double hand_jacobian_batched(void *ctx) {
   int k = 0;
   for (; k + HAND_BATCH <= h->ncols; k += HAND_BATCH) {
     hand_batch_lanes(h, k);
-    double *t = h->bt, *c = &h->J3[k * h->nrows];
-    long r = h->nrows, N2 = 2L * h->d.N;
-    if (h->d.complicated) {
-      double *u = h->bu;
-      __enzyme_fwddiff((void *)hand_objective_complicated, enzyme_width, 8,
-                       enzyme_dup, h->theta, t, t + NTHETA, t + 2 * NTHETA,
-                       t + 3 * NTHETA, t + 4 * NTHETA, t + 5 * NTHETA,
-                       t + 6 * NTHETA, t + 7 * NTHETA, enzyme_dup, h->u, u,
-                       u + N2, u + 2 * N2, u + 3 * N2, u + 4 * N2, u + 5 * N2,
-                       u + 6 * N2, u + 7 * N2, enzyme_const, &h->d,
-                       enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r,
-                       c + 4 * r, c + 5 * r, c + 6 * r, c + 7 * r);
-    } else {
-      __enzyme_fwddiff((void *)hand_objective_simple, enzyme_width, 8,
-                       enzyme_dup, h->theta, t, t + NTHETA, t + 2 * NTHETA,
-                       t + 3 * NTHETA, t + 4 * NTHETA, t + 5 * NTHETA,
-                       t + 6 * NTHETA, t + 7 * NTHETA, enzyme_const, &h->d,
-                       enzyme_dupnoneed, h->err, c, c + r, c + 2 * r, c + 3 * r,
-                       c + 4 * r, c + 5 * r, c + 6 * r, c + 7 * r);
-    }
+    hand_fwd_call(h, HAND_BATCH, h->bt, h->bu, &h->J3[k * h->nrows]);
   }
   /* The last 2 columns (simple) or 4 (complicated) in one call of that
    * width: the pose once, and their lanes in vectors too. */
   int rest = h->ncols - k;
   if (rest == 2 || rest == 4) {
     hand_batch_lanes(h, k);
-    double *t = h->bt, *c = &h->J3[k * h->nrows], *u = h->bu;
-    long r = h->nrows, N2 = 2L * h->d.N;
-    if (rest == 2 && h->d.complicated)
-      __enzyme_fwddiff((void *)hand_objective_complicated, enzyme_width, 2,
-                       enzyme_dup, h->theta, t, t + NTHETA, enzyme_dup, h->u,
-                       u, u + N2, enzyme_const, &h->d, enzyme_dupnoneed,
-                       h->err, c, c + r);
-    else if (rest == 2)
-      __enzyme_fwddiff((void *)hand_objective_simple, enzyme_width, 2,
-                       enzyme_dup, h->theta, t, t + NTHETA, enzyme_const,
-                       &h->d, enzyme_dupnoneed, h->err, c, c + r);
-    else if (h->d.complicated)
-      __enzyme_fwddiff((void *)hand_objective_complicated, enzyme_width, 4,
-                       enzyme_dup, h->theta, t, t + NTHETA, t + 2 * NTHETA,
-                       t + 3 * NTHETA, enzyme_dup, h->u, u, u + N2,
-                       u + 2 * N2, u + 3 * N2, enzyme_const, &h->d,
-                       enzyme_dupnoneed, h->err, c, c + r, c + 2 * r,
-                       c + 3 * r);
-    else
-      __enzyme_fwddiff((void *)hand_objective_simple, enzyme_width, 4,
-                       enzyme_dup, h->theta, t, t + NTHETA, t + 2 * NTHETA,
-                       t + 3 * NTHETA, enzyme_const, &h->d, enzyme_dupnoneed,
-                       h->err, c, c + r, c + 2 * r, c + 3 * r);
+    hand_fwd_call(h, rest, h->bt, h->bu, &h->J3[k * h->nrows]);
     k = h->ncols;
   }
   for (; k < h->ncols; k++) {
     hand_batch_lanes(h, k); /* lane 0: column k */
-    double *col = &h->J3[k * h->nrows];
-    if (h->d.complicated)
-      __enzyme_fwddiff((void *)hand_objective_complicated, enzyme_dup, h->theta,
-                       h->bt, enzyme_dup, h->u, h->bu, enzyme_const, &h->d,
-                       enzyme_dupnoneed, h->err, col);
-    else
-      __enzyme_fwddiff((void *)hand_objective_simple, enzyme_dup, h->theta,
-                       h->bt, enzyme_const, &h->d, enzyme_dupnoneed, h->err,
-                       col);
+    hand_fwd_call(h, 1, h->bt, h->bu, &h->J3[k * h->nrows]);
   }
+  return h->J3[0];
+}
+
+/* ---- The compressed forward-mode Jacobian ---------------------------------
+ *
+ * Each residual depends on few of the parameters: point i's on the global
+ * rotation and translation (theta 0..5, translation c in row 3i + c only)
+ * and on the angles of the bones that weight its vertices and of their
+ * ancestors (one finger's, seldom two). Columns that share no row share one
+ * forward direction (adbench_color.h); the structural pattern comes from the
+ * model (bone tree, skinning weights, triangles) and the correspondences,
+ * once per data set, like a sparse solver's symbolic analysis, and is not
+ * timed. HT: 26 columns in 8 directions; the complicated variant's two u
+ * columns (already compressed over the points) take one each. */
+
+/* The parameters that bone b's own rotation reads, as hand_pose assigns
+ * them: theta 6 + 4f, 7 + 4f to bone 4f + 2, theta 8 + 4f to bone 4f + 3,
+ * theta 9 + 4f to bone 4f + 4 (f = 0..4); bit k: theta k. */
+static uint64_t hand_own_thetas(int b) {
+  if (b < 2 || b > 20 || (b - 1) % 4 == 0)
+    return 0;
+  int f = (b - 1) / 4, q = (b - 1) % 4;
+  return q == 1 ? (uint64_t)3 << (6 + 4 * f) : (uint64_t)1 << (6 + q + 4 * f);
+}
+
+/* The patterns of the Jacobian's rows (bit: column, u columns first) into
+ * h->rows, the columns' colours, and the seeds of the colours' directions. */
+static void hand_compress(hand_t *h) {
+  const model_t *m = &h->d.m;
+  int off = h->ncols - NTHETA, cx = h->d.complicated;
+  uint64_t bone[MAXB];
+  for (int b = 0; b < m->nb; b++) /* the global rotation, own, ancestors' */
+    bone[b] = ((uint64_t)7 | hand_own_thetas(b)) << off |
+              (m->parent[b] >= 0 ? bone[m->parent[b]] : 0);
+  for (int i = 0; i < h->d.N; i++) {
+    uint64_t p = cx ? 3 : 0;
+    for (int v = 0; v < (cx ? 3 : 1); v++) {
+      int j = cx ? m->tri[3 * h->d.corr[i] + v] : h->d.corr[i];
+      for (int k = m->wstart[j]; k < m->wstart[j + 1]; k++)
+        p |= bone[m->wbone[k]];
+    }
+    for (int c = 0; c < 3; c++)
+      h->rows[3 * i + c] =
+          p | (uint64_t)7 << off | (uint64_t)1 << (off + 3 + c);
+  }
+  h->ncolors = ab_color_columns(h->rows, h->nrows, h->ncols, h->color);
+  if (h->ncolors < 0 || ab_pattern_columns(h->rows, h->nrows, h->ncols,
+                                           h->colstart, &h->rowidx) < 0) {
+    fprintf(stderr, "hand: cannot compress the Jacobian\n");
+    exit(2);
+  }
+  size_t N2 = 2 * (size_t)h->d.N;
+  h->st = xalloc((size_t)h->ncolors * NTHETA * sizeof(double));
+  h->su = xalloc((size_t)h->ncolors * N2 * sizeof(double));
+  h->Jc = xalloc((size_t)h->ncolors * h->nrows * sizeof(double));
+  for (int k = 0; k < h->ncols; k++) {
+    int l = h->color[k];
+    if (k >= off)
+      h->st[(size_t)l * NTHETA + k - off] = 1;
+    else
+      for (int i = 0; i < h->d.N; i++)
+        h->su[l * N2 + 2 * i + k] = 1;
+  }
+}
+
+/* The Jacobian from its compressed columns: calls of width 8 (then 4, 2,
+ * 1) over the colours' directions, and the scatter into the dense J3. */
+static NOINLINE double hand_jacobian_compressed(void *ctx) {
+  hand_t *h = ctx;
+  size_t N2 = 2 * (size_t)h->d.N;
+  for (int l = 0, W = 8; l < h->ncolors; l += W) {
+    while (l + W > h->ncolors)
+      W /= 2;
+    hand_fwd_call(h, W, &h->st[(size_t)l * NTHETA], &h->su[l * N2],
+                  &h->Jc[l * h->nrows]);
+  }
+  ab_decompress(h->colstart, h->rowidx, h->nrows, h->ncols, h->color, h->Jc,
+                h->J3);
   return h->J3[0];
 }
 
@@ -380,122 +475,8 @@ static NOINLINE double hand_one_point(void *ctx) {
   return h->J[0];
 }
 
-/* ---- Reading ----------------------------------------------------------------
+/* ---- Reading the data ------------------------------------------------------
  */
-
-static void *xalloc(size_t bytes) {
-  void *p = calloc(1, bytes ? bytes : 1);
-  if (!p) {
-    fprintf(stderr, "hand: out of memory\n");
-    exit(2);
-  }
-  return p;
-}
-
-static FILE *open_in(const char *dir, const char *name) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s%s", dir, name);
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    fprintf(stderr, "hand: cannot open %s\n", path);
-    exit(2);
-  }
-  return f;
-}
-
-static void bad_file(const char *what) {
-  fprintf(stderr, "hand: malformed %s\n", what);
-  exit(2);
-}
-
-/* The next ':'-separated field of *s as a number. */
-static double field(char **s, const char *what) {
-  char *end;
-  double v = strtod(*s, &end);
-  if (end == *s)
-    bad_file(what);
-  *s = *end == ':' ? end + 1 : end;
-  return v;
-}
-
-/* Counts the lines of f that are not empty, and rewinds it. */
-static int count_lines(FILE *f, char *line, size_t len) {
-  int n = 0;
-  while (fgets(line, (int)len, f))
-    n += line[0] != '\n' && line[0] != '\r' && line[0] != 0;
-  rewind(f);
-  return n;
-}
-
-static void read_model(model_t *m, const char *dir) {
-  static char line[1 << 16];
-  FILE *f = open_in(dir, "bones.txt");
-  m->nb = 0;
-  while (fgets(line, sizeof line, f)) {
-    char *s = strchr(line, ':'); /* skip the name */
-    if (!s)
-      continue;
-    if (m->nb == MAXB)
-      bad_file("bones.txt (too many bones)");
-    s++;
-    int b = m->nb++;
-    m->parent[b] = (int)field(&s, "bones.txt");
-    for (int k = 0; k < 16; k++)
-      m->B[b][k] = field(&s, "bones.txt");
-    for (int k = 0; k < 16; k++)
-      m->Binv[b][k] = field(&s, "bones.txt");
-    if (m->parent[b] >= b)
-      bad_file("bones.txt (parent after child)");
-  }
-  fclose(f);
-  if (m->nb < 21)
-    bad_file("bones.txt (fewer than 21 bones)");
-
-  f = open_in(dir, "vertices.txt");
-  m->nv = count_lines(f, line, sizeof line);
-  m->rest = xalloc(3 * (size_t)m->nv * sizeof(double));
-  m->wstart = xalloc(((size_t)m->nv + 1) * sizeof(int));
-  m->wbone = xalloc((size_t)m->nv * MAXB * sizeof(int));
-  m->wval = xalloc((size_t)m->nv * MAXB * sizeof(double));
-  int nw = 0;
-  for (int j = 0; j < m->nv; j++) {
-    if (!fgets(line, sizeof line, f))
-      bad_file("vertices.txt");
-    char *s = line;
-    for (int k = 0; k < 8; k++) {
-      double v = field(&s, "vertices.txt");
-      if (k < 3)
-        m->rest[3 * j + k] = v;
-    }
-    int cnt = (int)field(&s, "vertices.txt");
-    if (cnt < 0 || cnt > MAXB)
-      bad_file("vertices.txt (weight count)");
-    m->wstart[j] = nw;
-    for (int k = 0; k < cnt; k++, nw++) {
-      m->wbone[nw] = (int)field(&s, "vertices.txt");
-      m->wval[nw] = field(&s, "vertices.txt");
-      if (m->wbone[nw] < 0 || m->wbone[nw] >= m->nb)
-        bad_file("vertices.txt (bone index)");
-    }
-  }
-  m->wstart[m->nv] = nw;
-  fclose(f);
-
-  f = open_in(dir, "triangles.txt");
-  m->nt = count_lines(f, line, sizeof line);
-  m->tri = xalloc(3 * (size_t)m->nt * sizeof(int));
-  for (int t = 0; t < m->nt; t++) {
-    if (!fgets(line, sizeof line, f))
-      bad_file("triangles.txt");
-    char *s = line;
-    for (int k = 0; k < 3; k++) {
-      m->tri[3 * t + k] = (int)field(&s, "triangles.txt");
-      if (m->tri[3 * t + k] < 0 || m->tri[3 * t + k] >= m->nv)
-        bad_file("triangles.txt (vertex index)");
-    }
-  }
-  fclose(f);
-}
 
 static void read_hand(hand_t *h, const char *path) {
   FILE *f = fopen(path, "r");
@@ -534,6 +515,8 @@ static void read_hand(hand_t *h, const char *path) {
   h->J3 = xalloc((size_t)h->nrows * h->ncols * sizeof(double));
   h->bt = xalloc(HAND_BATCH * NTHETA * sizeof(double));
   h->bu = xalloc(HAND_BATCH * 2 * (size_t)N * sizeof(double));
+  h->rows = xalloc(h->nrows * sizeof(uint64_t));
+  hand_compress(h);
 }
 
 /* ---- Verification
@@ -599,6 +582,11 @@ static int hand_verify(hand_t *h, const ab_opts *o, double *sumsq) {
   hand_jacobian_batched(h);
   ok &= ab_jac_compare(o, "batched forward jacobian", "forward", h->J3, h->J2,
                        n, 1e-12);
+  for (long k = 0; k < n; k++)
+    h->J3[k] = ab_nan();
+  hand_jacobian_compressed(h);
+  ok &= ab_jac_compare(o, "compressed forward jacobian", "forward", h->J3,
+                       h->J2, n, 1e-12);
   if (o->expect_grad) {
     long nref = 0;
     double *ref = ab_read_numbers(o->expect_grad, &nref);
@@ -642,17 +630,16 @@ int main(int argc, char **argv) {
   read_hand(&h, o.data);
   const char *bench = h.d.complicated ? "ht-complicated" : "ht-simple";
   char size[128];
-  ab_bench_size(&o, slash ? slash + 1 : o.data, "hand", "", size,
-                sizeof size);
+  ab_bench_size(&o, slash ? slash + 1 : o.data, "hand", "", size, sizeof size);
   printf("hand: %s, N=%d, Jacobian %ld x %d, model %s (%d bones, %d "
          "vertices)\n",
          bench, h.d.N, h.nrows, h.ncols, dir, h.d.m.nb, h.d.m.nv);
 
-  ab_jac_result r = {ab_nan(), ab_nan(), ab_nan(), ab_nan(),
-                     ab_nan(), h.ncols,  ab_nan(), ab_nan()};
+  ab_jac_result r = {ab_nan(), ab_nan(), ab_nan(), ab_nan(), ab_nan(),
+                     h.ncols,  ab_nan(), ab_nan(), ab_nan(), h.ncolors};
   int verified = hand_verify(&h, &o, &r.objective);
   const ab_fn fns[4] = {hand_primal, hand_jacobian_reverse,
                         hand_jacobian_forward, hand_jacobian_batched};
   return ab_jac_finish(&o, bench, size, &r, verified, fns, &r.jac_batch,
-                       hand_one_point, &h);
+                       hand_jacobian_compressed, hand_one_point, &h);
 }
