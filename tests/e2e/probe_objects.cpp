@@ -9,7 +9,10 @@
 // captured reference, std::sort of records by a key whose values carry
 // derivatives, std::nth_element for a median, a std::priority_queue of the
 // largest terms, a std::unordered_map<std::string, double> of parameters
-// one of which is active, and a std::shared_ptr to a shared state.
+// one of which is active, built from an initializer list, records of a
+// std::string and doubles copied (the string's characters copied by
+// char_traits<char>, inlined: refused at -O1 and up until 2026-12-06), and
+// a std::shared_ptr to a shared state.
 // Both modes, central differences (probe_check.h).
 #include "probe_check.h"
 
@@ -231,10 +234,8 @@ struct State {
   double scale;
 };
 static double f_named(const double *x) {
-  std::unordered_map<std::string, double> params;
-  params["alpha"] = 0.75;
-  params["beta"] = x[0];
-  params["gamma"] = 2.0;
+  std::unordered_map<std::string, double> params{
+      {"alpha", 0.75}, {"beta", x[0]}, {"gamma", 2.0}};
   params["delta"] = x[1] * params.at("gamma");
   auto state = std::make_shared<State>();
   state->u.assign(x + 2, x + 5);
@@ -244,6 +245,24 @@ static double f_named(const double *x) {
   for (double e : view->u)
     s += params["alpha"] * e * e + params["delta"] * e;
   return s * view->scale;
+}
+
+// --- named records copied (a std::string beside doubles) -----------------
+struct Named {
+  std::string name;
+  double value, weight;
+};
+static double f_named_records(const double *x) {
+  std::vector<Named> rs;
+  rs.push_back({"first", x[0], 1.5});
+  rs.push_back({"a longer name than the local buffer holds", x[1], x[2]});
+  Named copy = rs[1];
+  copy.value *= x[0];
+  rs.push_back(copy);
+  double s = 0;
+  for (const Named &r : rs)
+    s += r.value * r.weight * (r.name.size() > 10 ? 2.0 : 1.0);
+  return s;
 }
 
 int main() {
@@ -257,5 +276,6 @@ int main() {
   PROBE(f_sort_records, 6, 0.3, -0.4, 0.9, 1.2, 0.5, -0.7);
   PROBE(f_median_heap, 7, 0.3, -0.45, 0.9, 1.2, 0.55, -0.7, 0.1);
   PROBE(f_named, 5, 0.3, -0.4, 0.9, 1.2, 0.5);
+  PROBE(f_named_records, 3, 0.3, -0.4, 0.9);
   return check_finish();
 }

@@ -177,6 +177,27 @@ SignatureSeeds seedsFromSignature(const Function &F) {
   unsigned Shift = F.arg_size() - Types.size();
   if (!fitsArguments(F, Types, Shift))
     return Seeds;
+  // A member function of std::vector<T> (its relocation when it grows,
+  // std::vector<point>::_M_realloc_insert, is seldom inlined): `this`
+  // points to three pointers to elements. (`this` is the first argument,
+  // or the second after a result returned through memory.)
+  unsigned ThisArg = Shift == 2 && F.hasParamAttribute(0, Attribute::StructRet)
+                         ? 1
+                         : 0;
+  if (Shift >= 1 && ThisArg < Shift &&
+      F.getArg(ThisArg)->getType()->isPointerTy())
+    if (char *Ctx = D.getFunctionDeclContextName(nullptr, &N)) {
+      std::string Class(Ctx);
+      std::free(Ctx);
+      StringRef C = Class;
+      if (C.consume_front("std::vector<")) {
+        StringRef Element = firstTemplateArgument(C);
+        if (Kind E = floatKindOfCXXType(Element); E != Kind::Unknown)
+          Seeds.Containers.push_back({ThisArg, E, {0, 8, 16}});
+        else if (StructType *ST = uniqueStructNamed(F.getContext(), Element))
+          Seeds.Containers.push_back({ThisArg, Kind::Unknown, {0, 8, 16}, ST});
+      }
+    }
   for (unsigned I = 0; I < Types.size(); ++I) {
     unsigned ArgNo = I + Shift;
     StringRef T = Types[I];
@@ -189,6 +210,7 @@ SignatureSeeds seedsFromSignature(const Function &F) {
     }
     if (!T.consume_back("*") && !T.consume_back("&"))
       continue;
+    T.consume_back("&"); // (an rvalue reference, `point&&`)
     T = T.trim();
     T.consume_back("const");
     T = T.trim();

@@ -39,6 +39,9 @@ struct SignatureSeeds {
     unsigned ArgNo;
     Kind Elements;
     llvm::SmallVector<int64_t, 3> PointerOffsets;
+    /// Elements that are structs of the file (`std::vector<point>`), with
+    /// their declared fields; Elements is then Unknown.
+    llvm::StructType *ElementStruct = nullptr;
   };
   llvm::SmallVector<Container, 2> Containers;
 };

@@ -275,6 +275,12 @@ bool TypeAnalysis::visit(Instruction &I) {
     if (LI->getType()->isPointerTy()) {
       Changed |= joinMemory(LI, -1, pointeeKindOfTBAA(I));
       Changed |= seedFromPointeeStruct(LI, I);
+      // A pointer of a std::vector<point>'s `this`: elements of the
+      // struct, with its fields.
+      if (!VectorStructs.empty())
+        if (const Value *O = getUnderlyingObject(P);
+            O && VectorStructs.count(O))
+          Changed |= seedStructElements(LI, VectorStructs.lookup(O));
       // A pointer of a std::vector<double> parameter (or of one of the
       // vectors an iterator parameter walks over: every pointer in them
       // points to elements).
@@ -475,6 +481,18 @@ static bool declaredFields(const DataLayout &DL, Type *T, int64_t At,
     return true;
   }
   if (auto *ST = dyn_cast<StructType>(T)) {
+    // A std::string (C++11 ABI): its pointer, its length, and a union of
+    // a character buffer and a capacity that holds no floating-point
+    // number (the library's strings carry no derivatives,
+    // InactiveFunctions.h).
+    StringRef Name = ST->hasName() ? ST->getName() : "";
+    if ((Name == "class.std::__cxx11::basic_string" ||
+         Name.starts_with("class.std::__cxx11::basic_string.")) &&
+        DL.getTypeAllocSize(ST) == 32) {
+      Out.push_back({At, Kind::Pointer});
+      Out.push_back({At + 8, Kind::Integer});
+      return true;
+    }
     if (ST->isOpaque() ||
         (ST->hasName() && ST->getName().starts_with("union.")))
       return false;
@@ -603,7 +621,10 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
     if (const Argument *A = PointerArg(C.ArgNo)) {
       for (int64_t Offset : C.PointerOffsets)
         joinMemory(A, Offset, Kind::Pointer);
-      VectorElements[A] = C.Elements;
+      if (C.ElementStruct)
+        VectorStructs[A] = C.ElementStruct;
+      else
+        VectorElements[A] = C.Elements;
     }
   // Kinds only rise in a finite lattice: the iteration terminates.
   bool Changed = true;

@@ -131,6 +131,9 @@ private:
   /// Parameters that are std::vector<double> or dynamic-size Eigen objects
   /// (SourceTypes.h): the kind of the elements their pointers point to.
   llvm::DenseMap<const llvm::Value *, Kind> VectorElements;
+  /// The same for `this` of a std::vector<point>'s member function: the
+  /// struct its pointers point to elements of.
+  llvm::DenseMap<const llvm::Value *, llvm::StructType *> VectorStructs;
   /// Seeds the pointers marked with what the parameter types of callees
   /// inlined into a simplified copy said (PointeeMetadata).
   void seedFromPointeeMarks();

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/ShadowlessStores.h"
+#include "rules/InactiveFunctions.h"
 #include "support/NullShadowGuards.h"
 #include "support/ShadowAlignment.h"
 #include "ReverseEmitter.h"
@@ -420,6 +421,10 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // (Integers have no shadow to copy; the source's may not exist: an
     // Eigen nullary expression, a struct of two longs, is not active.)
     auto *PrimalCopy = dyn_cast_or_null<MemTransferInst>(PrimalOf.lookup(MT));
+    // (Characters, a std::string's copy inlined: no shadows to move, as a
+    // call of char_traits<char>::copy moves none.)
+    if (isInlinedCharacterCode(PrimalCopy ? *PrimalCopy : *MT))
+      return true;
     // Floating-point fields next to pointers (a struct of a number and a
     // pointer, copied whole at -O0): the pointers' shadows only. The
     // floating-point shadows hold adjoints, which move in the reverse

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/TypeAnalysis.h"
+#include "rules/InactiveFunctions.h"
 #include "support/NullShadowGuards.h"
 #include "ReverseEmitter.h"
 
@@ -77,6 +78,10 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     if (!PS)
       PS = PMT->getRawSource();
   }
+  // Characters (a std::string's copy constructor inlined): no adjoint, as
+  // no call of char_traits<char>::copy has one.
+  if (isInlinedCharacterCode(MT))
+    return true;
   MemoryLayout L = copyLayout(*Types, MT, PD, PS);
   bool AnyFloat = false, AllFloat = !L.empty();
   for (auto [Offset, K] : L) {

@@ -5,10 +5,13 @@
 #include "MpiRules.h"
 #include "OpenMPRuntime.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instruction.h"
 #include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/Intrinsics.h"
 
@@ -244,6 +247,13 @@ constexpr const char *InactivePrefixTable[] = {
     "_ZNK11__gnu_debug16_Error_formatter",
 };
 
+// Library headers whose functions only handle characters, by the end of
+// their path (their inlined code keeps its location: the rows of
+// InactivePrefixTable for std::string and char_traits, inlined).
+constexpr const char *CharacterHeaderTable[] = {
+    "/bits/char_traits.h",
+};
+
 // Global variables of the library, one name prefix per row.
 constexpr const char *InactiveGlobalPrefixTable[] = {
     // -D_GLIBCXX_DEBUG: the one _Error_formatter (a static of
@@ -350,6 +360,15 @@ bool isKnownInactiveMemory(const Value *Obj) {
     if (GV->getName().starts_with(Row))
       return true;
   return false;
+}
+
+bool isInlinedCharacterCode(const Instruction &I) {
+  const DILocation *Loc = I.getDebugLoc().get();
+  if (!Loc)
+    return false;
+  StringRef File = Loc->getFilename();
+  return any_of(CharacterHeaderTable,
+                [&](const char *Row) { return File.ends_with(Row); });
 }
 
 bool isKnownInactiveType(const Type *T) {

@@ -14,6 +14,7 @@
 
 namespace llvm {
 class Function;
+class Instruction;
 class Type;
 class Value;
 } // namespace llvm
@@ -32,6 +33,14 @@ bool isKnownInactiveMemory(const llvm::Value *Obj);
 /// derivatives (streams, stream buffers, locales; by IR type name): a local
 /// variable of that type has no shadow.
 bool isKnownInactiveType(const llvm::Type *T);
+
+/// True when \p I is code of a known inactive function of the library
+/// inlined into another (its debug location's innermost scope is in one of
+/// the library headers that only handle characters: `char_traits<char>`'s
+/// copy inlined into a std::string's copy constructor at -O1). A call of
+/// that function would be kept as is; its inlined body moves characters,
+/// whose copies have no adjoint.
+bool isInlinedCharacterCode(const llvm::Instruction &I);
 
 } // namespace adcore
 
