@@ -14,6 +14,10 @@
  *   the shadows (with the number arguments' adjoints, which the threads
  *   added atomically) come back, and the device memory is freed.
  *
+ * The derivative kernels get twice the launch's dynamic shared memory: a
+ * kernel that names it (`extern __shared__`) has its shadow in the second
+ * half (device/LaunchKernels.cpp).
+ *
  * The CUDA and HIP runtimes are weak references: this member is linked only
  * into programs whose derivatives launch kernels, and those link the
  * runtime (-lcudart, -lamdhip64) themselves.
@@ -59,6 +63,7 @@ WEAK int cudaMemcpy(void *, const void *, size_t, int);
 WEAK int cudaMemset(void *, int, size_t);
 WEAK int cudaDeviceSynchronize(void);
 WEAK const char *cudaGetErrorString(int);
+WEAK int cudaFuncSetAttribute(const void *, int, int);
 WEAK int hipLaunchKernel(const void *, adcc_dim3, adcc_dim3, void **, size_t,
                          void *);
 WEAK unsigned __hipPopCallConfiguration(adcc_dim3 *, adcc_dim3 *, size_t *,
@@ -69,6 +74,7 @@ WEAK int hipMemcpy(void *, const void *, size_t, int);
 WEAK int hipMemset(void *, int, size_t);
 WEAK int hipDeviceSynchronize(void);
 WEAK const char *hipGetErrorString(int);
+WEAK int hipFuncSetAttribute(const void *, int, int);
 
 enum { ToDevice = 1, ToHost = 2 }; /* cudaMemcpyKind, hipMemcpyKind */
 
@@ -117,9 +123,38 @@ static void copy(const adcc_gpu_kernel *k, void *to, const void *from,
         "copying the arguments");
 }
 
+/* A derivative kernel's dynamic shared memory: the launch's twice (the
+   primal's, then the shadow's). Beyond the 48 KiB a kernel may have
+   without asking, it asks (cudaFuncAttributeMaxDynamicSharedMemorySize,
+   hipFuncAttributeMaxDynamicSharedMemorySize: 8). */
+static size_t doubled(const adcc_gpu_kernel *k, const void *handle,
+                      size_t shared) {
+  const size_t bytes = 2 * shared;
+  if (bytes > 48 * 1024) {
+    int e = k->hip ? (hipFuncSetAttribute
+                          ? hipFuncSetAttribute(handle, 8, (int)bytes)
+                          : 0)
+                   : (cudaFuncSetAttribute
+                          ? cudaFuncSetAttribute(handle, 8, (int)bytes)
+                          : 0);
+    if (e) {
+      char message[256];
+      snprintf(message, sizeof message,
+               "the derivative kernels need twice the launch's %zu bytes "
+               "of dynamic shared memory (its shadow), more than a block "
+               "of the device may have",
+               shared);
+      stop(k, message, e);
+    }
+  }
+  return bytes;
+}
+
 static void launch(const adcc_gpu_kernel *k, const void *handle,
                    adcc_dim3 grid, adcc_dim3 block, size_t shared,
                    void *stream, void **args, const char *which) {
+  if (shared)
+    shared = doubled(k, handle, shared);
   int e = k->hip ? hipLaunchKernel(handle, grid, block, args, shared, stream)
                  : cudaLaunchKernel(handle, grid, block, args, shared, stream);
   if (!e)

@@ -25,6 +25,17 @@
 // then threads). The augmented kernel raises *Need to the bytes a thread
 // recorded beyond its slot (records of unknown size: DeviceTape.cpp).
 //
+// A kernel that names dynamic shared memory (`extern __shared__ double
+// s[]`, declarations in address space 3: all of them at the start of the
+// block's dynamic shared memory, whose size the launch gives) gets its
+// base as a last parameter of the body and the item, passed duplicated:
+// the launch's derivative gives the derivative kernels twice the bytes
+// (runtime/lib/gpu_launch.c), the primal in the first half, the shadow in
+// the second. The reverse kernel zeroes that half with the threads of the
+// block, then meets at a barrier, before the reverse sweep; the shadows of
+// static `__shared__` arrays are zeroed there too (SharedShadows.cpp):
+// shared memory does not outlive the augmented kernel.
+//
 //===----------------------------------------------------------------------===//
 
 #include "device/DeviceCode.h"
@@ -38,6 +49,7 @@
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <memory>
@@ -62,6 +74,31 @@ bool simpleParameters(const Function &K) {
       return false;
   }
   return true;
+}
+
+constexpr unsigned SharedAddressSpace = 3; // NVPTX shared, AMDGPU LDS
+
+/// Whether \p V (a global, or a constant expression of it) is used in \p F.
+bool usedIn(const Value *V, const Function &F, unsigned Depth = 4) {
+  for (const User *U : V->users()) {
+    if (const auto *I = dyn_cast<Instruction>(U)) {
+      if (I->getFunction() == &F)
+        return true;
+    } else if (isa<ConstantExpr>(U) && Depth > 0 && usedIn(U, F, Depth - 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The dynamic shared memory (`extern __shared__`) that \p K names.
+SmallVector<GlobalVariable *, 2> dynamicSharedOf(const Function &K) {
+  SmallVector<GlobalVariable *, 2> Out;
+  for (GlobalVariable &G : const_cast<Module &>(*K.getParent()).globals())
+    if (G.getAddressSpace() == SharedAddressSpace && G.isDeclaration() &&
+        usedIn(&G, K))
+      Out.push_back(&G);
+  return Out;
 }
 
 /// The marker `enzyme_*` as the program spells it: a load of the global.
@@ -153,20 +190,50 @@ struct Maker {
   PointerType *Generic = PointerType::get(Ctx, 0);
   Function *Item = nullptr;
 
-  /// K's body as a device function, and the item of V (its shadow D)
-  /// that calls it.
+  /// The dynamic shared memory K names (none: no extra parameter).
+  SmallVector<GlobalVariable *, 2> Dynamic;
+  PointerType *SharedPtr = PointerType::get(Ctx, SharedAddressSpace);
+
+  /// K's body as a device function (with the base of the dynamic shared
+  /// memory as a last parameter where K names it), and the item of V (its
+  /// shadow D; the base and its shadow) that calls it.
   void makeItem() {
+    Dynamic = dynamicSharedOf(K);
+    SmallVector<Type *, 8> BodyParams(K.getFunctionType()->params());
+    if (!Dynamic.empty())
+      BodyParams.push_back(SharedPtr);
+    Function *Body = Function::Create(
+        FunctionType::get(K.getReturnType(), BodyParams, false),
+        GlobalValue::InternalLinkage, "__adcc_body_" + K.getName(), M);
     ValueToValueMapTy Map;
-    Function *Body = CloneFunction(&K, Map);
-    Body->setName("__adcc_body_" + K.getName());
+    for (auto [From, To] : zip(K.args(), Body->args())) {
+      Map[&From] = &To;
+      To.setName(From.getName());
+    }
+    SmallVector<ReturnInst *, 4> Returns;
+    CloneFunctionInto(Body, &K, Map, CloneFunctionChangeType::LocalChangesOnly,
+                      Returns);
     Body->setCallingConv(CallingConv::C);
     Body->setLinkage(GlobalValue::InternalLinkage);
+    if (!Dynamic.empty()) {
+      Argument *Base = Body->getArg(BodyParams.size() - 1);
+      SmallVector<Constant *, 2> Globals(Dynamic.begin(), Dynamic.end());
+      convertUsersOfConstantsToInstructions(Globals, Body);
+      for (GlobalVariable *G : Dynamic)
+        G->replaceUsesWithIf(Base, [&](Use &U) {
+          auto *I = dyn_cast<Instruction>(U.getUser());
+          return I && I->getFunction() == Body;
+        });
+    }
     SmallVector<Type *, 8> Fields;
     for (const Argument &A : K.args())
       Fields.push_back(A.getType());
     StructType *Args = StructType::get(Ctx, Fields);
+    SmallVector<Type *, 2> ItemParams = {Generic};
+    if (!Dynamic.empty())
+      ItemParams.push_back(SharedPtr);
     Item = Function::Create(
-        FunctionType::get(Type::getVoidTy(Ctx), {Generic}, false),
+        FunctionType::get(Type::getVoidTy(Ctx), ItemParams, false),
         GlobalValue::InternalLinkage, "__adcc_item_" + K.getName(), M);
     Item->setAttributes(AttributeList::get(
         Ctx, AttributeList::FunctionIndex,
@@ -176,8 +243,61 @@ struct Maker {
     for (unsigned I = 0; I < Fields.size(); ++I)
       Values.push_back(B.CreateLoad(
           Fields[I], B.CreateStructGEP(Args, Item->getArg(0), I)));
+    if (!Dynamic.empty())
+      Values.push_back(Item->getArg(1));
     B.CreateCall(Body, Values);
     B.CreateRetVoid();
+  }
+
+  /// The bytes of the block's dynamic shared memory, as the launch gave
+  /// them (i32): NVPTX's %dynamic_smem_size; on AMDGPU the dispatch
+  /// packet's group segment size (bytes 28-31) less the static LDS.
+  Value *dynamicBytes(IRBuilder<> &B) {
+    if (!Amdgpu)
+      return B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size,
+                               {});
+    Value *Packet = B.CreateIntrinsic(Intrinsic::amdgcn_dispatch_ptr, {});
+    auto *Group = B.CreateAlignedLoad(
+        B.getInt32Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Packet, 28),
+        Align(4));
+    Group->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
+    return B.CreateSub(Group,
+                       B.CreateIntrinsic(Intrinsic::amdgcn_groupstaticsize, {}));
+  }
+
+  /// The markers and the two halves of the dynamic shared memory (the
+  /// primal's, the shadow's) that the derivative requests pass after V
+  /// and D where K names it; \p Half the shadow's bytes.
+  void dynamicArguments(IRBuilder<> &B, SmallVectorImpl<Value *> &Args,
+                        Value **Half = nullptr) {
+    if (Dynamic.empty())
+      return;
+    Value *Bytes = B.CreateLShr(dynamicBytes(B), 1);
+    if (Half)
+      *Half = Bytes;
+    Value *Base = Dynamic.front();
+    Args.append({marker(B, M, "enzyme_dup"), Base,
+                 B.CreateInBoundsGEP(B.getInt8Ty(), Base, Bytes)});
+  }
+
+  /// The shadow half of the dynamic shared memory zeroed by the threads of
+  /// the block (thread k of n: bytes k, k + n, ...), then a barrier.
+  void zeroDynamicShadow(IRBuilder<> &B, Value *Shadow, Value *Bytes) {
+    auto [Linear, Count] = threadInBlock(B, M);
+    Function *F = B.GetInsertBlock()->getParent();
+    BasicBlock *Entry = B.GetInsertBlock();
+    BasicBlock *Loop = BasicBlock::Create(Ctx, "dynamic.shadow.zero", F);
+    BasicBlock *Done = BasicBlock::Create(Ctx, "dynamic.shadow.zeroed", F);
+    B.CreateCondBr(B.CreateICmpULT(Linear, Bytes), Loop, Done);
+    B.SetInsertPoint(Loop);
+    PHINode *I = B.CreatePHI(B.getInt32Ty(), 2);
+    I->addIncoming(Linear, Entry);
+    B.CreateStore(B.getInt8(0), B.CreateInBoundsGEP(B.getInt8Ty(), Shadow, I));
+    Value *Next = B.CreateAdd(I, Count);
+    I->addIncoming(Next, Loop);
+    B.CreateCondBr(B.CreateICmpULT(Next, Bytes), Loop, Done);
+    B.SetInsertPoint(Done);
+    blockBarrier(B, M);
   }
 
   Function *kernel(StringRef Prefix, ArrayRef<Type *> Params) {
@@ -205,17 +325,22 @@ struct Maker {
     {
       Function *F = kernel("__adcc_fwd_", {ParamPtr, ParamPtr});
       IRBuilder<> B(BasicBlock::Create(Ctx, "", F));
-      B.CreateCall(entry(M, "__enzyme_fwddiff", Void),
-                   {ItemPtr, marker(B, M, "enzyme_dup"),
-                    generic(B, F->getArg(0)), generic(B, F->getArg(1))});
+      SmallVector<Value *, 8> Args = {ItemPtr, marker(B, M, "enzyme_dup"),
+                                      generic(B, F->getArg(0)),
+                                      generic(B, F->getArg(1))};
+      dynamicArguments(B, Args);
+      B.CreateCall(entry(M, "__enzyme_fwddiff", Void), Args);
       B.CreateRetVoid();
     }
     {
       Function *F = kernel("__adcc_size_", {ParamPtr});
       IRBuilder<> B(BasicBlock::Create(Ctx, "", F));
-      Value *Bytes = B.CreateCall(
-          entry(M, "__enzyme_augmentsize", I64),
-          {ItemPtr, marker(B, M, "enzyme_dup"), marker(B, M, "enzyme_dup")});
+      SmallVector<Value *, 4> Args = {ItemPtr, marker(B, M, "enzyme_dup"),
+                                      marker(B, M, "enzyme_dup")};
+      if (!Dynamic.empty())
+        Args.push_back(marker(B, M, "enzyme_dup"));
+      Value *Bytes =
+          B.CreateCall(entry(M, "__enzyme_augmentsize", I64), Args);
       B.CreateStore(Bytes, generic(B, F->getArg(0)));
       B.CreateRetVoid();
     }
@@ -231,15 +356,21 @@ struct Maker {
           B.getInt8Ty(), generic(B, F->getArg(2)),
           B.CreateMul(globalLinearId(B, M), SlotBytes));
       Value *V = generic(B, F->getArg(0)), *D = generic(B, F->getArg(1));
+      SmallVector<Value *, 10> Args = {ItemPtr, marker(B, M, "enzyme_dup"), V,
+                                       D};
+      Value *Half = nullptr;
+      dynamicArguments(B, Args, &Half);
       if (Reverse) {
-        B.CreateCall(entry(M, "__enzyme_reverse", Void),
-                     {ItemPtr, marker(B, M, "enzyme_dup"), V, D, Slot});
+        F->setMetadata(LaunchReverseMetadata, MDNode::get(Ctx, {}));
+        if (Half)
+          zeroDynamicShadow(B, Args.back(), Half);
+        Args.push_back(Slot);
+        B.CreateCall(entry(M, "__enzyme_reverse", Void), Args);
         B.CreateRetVoid();
         continue;
       }
-      B.CreateCall(entry(M, "__enzyme_augmentfwd", Void),
-                   {ItemPtr, marker(B, M, "enzyme_dup"), V, D,
-                    marker(B, M, "enzyme_tape"), Slot});
+      Args.append({marker(B, M, "enzyme_tape"), Slot});
+      B.CreateCall(entry(M, "__enzyme_augmentfwd", Void), Args);
       // (The slot's offset: the bytes the thread recorded, beyond the
       // slot where its records were of unknown size and it was too small.)
       Value *Top = B.CreateLoad(I64, Slot);

@@ -26,8 +26,8 @@ every atomic add a plain load, add and store, as nvptx_host_ir.py's does.
 import re
 import sys
 
-from host_ir_common import (internalize, plain_add, read_arguments,
-                            split_params)
+from host_ir_common import (dynamic_shared, internalize, plain_add,
+                            read_arguments, shared_table, split_params)
 
 
 def bits_of(ty):
@@ -61,6 +61,8 @@ GRID = {
     "amdgcn.implicitarg.ptr": ("ptr", "", "%r = call ptr @emu_implicitarg()"),
     "amdgcn.dispatch.ptr": ("ptr", "", "%r = call ptr @emu_dispatch()"),
     "amdgcn.s.barrier": ("void", "", "call void @emu_barrier()"),
+    # (the static LDS: none in the dispatch packet's group segment size)
+    "amdgcn.groupstaticsize": ("i32", "", "%r = add i32 0, 0"),
 }
 
 
@@ -156,6 +158,9 @@ def grid_entries(kernels):
 
 def main():
     plain, grid, text, triple = read_arguments(sys.argv[1:])
+    if grid:
+        text = dynamic_shared(text)
+    shared = shared_table(text, lambda name: "@" + name) if grid else None
     kernels = KERNEL.findall(text) if grid else []
     for name, _ in kernels:
         # (The kernel's name is the host's handle.)
@@ -214,6 +219,7 @@ def main():
                 "declare i64 @emu_read_lane(i64, i32)",
                 "declare i64 @emu_ballot(i1)"]
         out += grid_entries(kernels)
+        out.append(re.sub(r",? addrspace\(\d+\)", "", shared))
     else:
         out += ["declare i32 @emu_wave(i32)",
                 "declare i32 @emu_mbcnt(i32, i32, i32)",
