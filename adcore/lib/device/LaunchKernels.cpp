@@ -344,6 +344,7 @@ struct Maker {
       B.CreateStore(Bytes, generic(B, F->getArg(0)));
       B.CreateRetVoid();
     }
+    Function *Augmented = nullptr;
     for (bool Reverse : {false, true}) {
       SmallVector<Type *, 5> Params = {ParamPtr, ParamPtr, ParamPtr, I64};
       if (!Reverse)
@@ -361,7 +362,10 @@ struct Maker {
       Value *Half = nullptr;
       dynamicArguments(B, Args, &Half);
       if (Reverse) {
-        F->setMetadata(LaunchReverseMetadata, MDNode::get(Ctx, {}));
+        // (Naming the augmented kernel, whose records may hold the
+        // addresses of shadows that the reverse sweep adds into.)
+        F->setMetadata(LaunchReverseMetadata,
+                       MDNode::get(Ctx, {ValueAsMetadata::get(Augmented)}));
         if (Half)
           zeroDynamicShadow(B, Args.back(), Half);
         Args.push_back(Slot);
@@ -369,6 +373,7 @@ struct Maker {
         B.CreateRetVoid();
         continue;
       }
+      Augmented = F;
       Args.append({marker(B, M, "enzyme_tape"), Slot});
       B.CreateCall(entry(M, "__enzyme_augmentfwd", Void), Args);
       // (The slot's offset: the bytes the thread recorded, beyond the

@@ -202,12 +202,18 @@ void zeroSharedShadows(SynthesisContext &Ctx) {
     B.SetInsertPoint(RevCall->getNextNode());
     blockBarrier(B, M);
   }
-  // (A launch's reverse kernel: its shadows begin at zero, before any
-  // thread's reverse sweep adds into them.)
+  // (A launch's reverse kernel: its shadows, those it names and those
+  // whose addresses the augmented kernel records, begin at zero, before
+  // any thread's reverse sweep adds into them.)
   for (Function &F : M) {
-    if (F.isDeclaration() || !F.hasMetadata(LaunchReverseMetadata))
+    MDNode *Mark = F.getMetadata(LaunchReverseMetadata);
+    if (F.isDeclaration() || !Mark)
       continue;
-    SetVector<GlobalVariable *> Shadows = sharedShadowsOf({&F});
+    SmallVector<const Function *, 2> Roots = {&F};
+    if (Mark->getNumOperands() > 0)
+      if (auto *Aug = mdconst::dyn_extract_or_null<Function>(Mark->getOperand(0)))
+        Roots.push_back(Aug);
+    SetVector<GlobalVariable *> Shadows = sharedShadowsOf(Roots);
     if (Shadows.empty())
       continue;
     Instruction *At = &*F.getEntryBlock().getFirstInsertionPt();
