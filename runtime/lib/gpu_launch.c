@@ -37,10 +37,17 @@ typedef struct {
 typedef struct {
   const char *name;
   const void *fwd, *aug, *rev, *size;
-  const unsigned char *kinds; /* 0 integer, 1 float, 2 double, 3 pointer */
+  /* 0 integer, 1 float, 2 double, 3 pointer, 4 a struct of pointers and
+     integers by value */
+  const unsigned char *kinds;
   const unsigned *offsets;
   unsigned params, bytes, hip;
   unsigned long long slot_bytes; /* 0 until asked */
+  /* The pointer parameters the kernel may write through (bit i: parameter
+     i), with bit 63 set once asked. */
+  unsigned long long written;
+  /* The offsets of the pointers in the structs by value, ~0u last. */
+  const unsigned *members;
 } adcc_gpu_kernel;
 
 typedef struct {
@@ -177,9 +184,28 @@ static void pop(const adcc_gpu_kernel *k, adcc_gpu_record *r) {
     __cudaPopCallConfiguration(&r->grid, &r->block, &r->shared, &r->stream);
 }
 
-/* Pointer arguments without a shadow: the derivative kernels would write
-   adjoints through a null pointer. */
-static void check_shadows(const adcc_gpu_kernel *k, const void *values,
+/* What the size kernel says of the kernel (once): the bytes of a thread's
+   tape slot, and the pointer parameters it may write through. */
+static void ask_size(adcc_gpu_kernel *k) {
+  if (k->written >> 63)
+    return;
+  unsigned long long *answer =
+      device_alloc(k, 2 * sizeof *answer, "the size of a tape slot");
+  void *args[1] = {&answer};
+  adcc_dim3 one = {1, 1, 1};
+  launch(k, k->size, one, one, 0, NULL, args, "tape size");
+  unsigned long long got[2];
+  copy(k, got, answer, sizeof got, ToHost);
+  device_free(k, answer);
+  k->slot_bytes = got[0];
+  k->written = got[1] | 1ull << 63;
+}
+
+/* Pointer arguments without a shadow: constant where the kernel only reads
+   through them (the derivative kernels read zero tangents and drop the
+   adjoints of a null shadow); where it may write through one, the
+   derivative would lose what it writes. */
+static void check_shadows(adcc_gpu_kernel *k, const void *values,
                           const void *shadows) {
   for (unsigned i = 0; i < k->params; ++i) {
     if (k->kinds[i] != 3)
@@ -187,13 +213,34 @@ static void check_shadows(const adcc_gpu_kernel *k, const void *values,
     void *p, *d;
     memcpy(&p, (const char *)values + k->offsets[i], sizeof p);
     memcpy(&d, (const char *)shadows + k->offsets[i], sizeof d);
+    if (!p || d)
+      continue;
+    ask_size(k);
+    if (i < 63 && !(k->written >> i & 1))
+      continue;
+    char message[320];
+    snprintf(message, sizeof message,
+             "its pointer argument %u has no shadow (a pointer whose data "
+             "the derivative treats as constant), and the kernel may write "
+             "through it; give it a shadow in device memory (Duplicated, "
+             "enzyme_dup)",
+             i + 1);
+    stop(k, message, 0);
+  }
+  /* The pointers of a struct by value: the kernel's reads and writes
+     through them are not followed; each needs a shadow. */
+  for (const unsigned *m = k->members; *m != ~0u; ++m) {
+    void *p, *d;
+    memcpy(&p, (const char *)values + *m, sizeof p);
+    memcpy(&d, (const char *)shadows + *m, sizeof d);
     if (p && !d) {
-      char message[256];
+      char message[320];
       snprintf(message, sizeof message,
-               "its pointer argument %u has no shadow (a pointer whose data "
-               "the derivative treats as constant); give it a shadow in "
-               "device memory (Duplicated, enzyme_dup)",
-               i + 1);
+               "a pointer in a struct that the launch passes by value (at "
+               "byte %u of the arguments) has no shadow; pass the struct's "
+               "address with a shadow struct whose pointers are shadows in "
+               "device memory (enzyme_dup, Duplicated)",
+               *m);
       stop(k, message, 0);
     }
   }
@@ -226,15 +273,7 @@ void *adcc_gpu_launch_augmented(adcc_gpu_kernel *k, const void *values,
     stop(k, "out of host memory", 0);
   pop(k, r);
   check_shadows(k, values, shadows);
-  if (!k->slot_bytes) {
-    unsigned long long *bytes =
-        device_alloc(k, sizeof *bytes, "the size of a tape slot");
-    void *args[1] = {&bytes};
-    adcc_dim3 one = {1, 1, 1};
-    launch(k, k->size, one, one, 0, NULL, args, "tape size");
-    copy(k, &k->slot_bytes, bytes, sizeof *bytes, ToHost);
-    device_free(k, bytes);
-  }
+  ask_size(k);
   r->slot_bytes = k->slot_bytes;
   const unsigned long long items =
       (unsigned long long)r->grid.x * r->grid.y * r->grid.z * r->block.x *

@@ -6,7 +6,9 @@
 // (rules/LaunchRules.cpp makes the host side):
 //
 //   __adcc_fwd_K(V, D)                    the tangent kernel
-//   __adcc_size_K(Bytes)                  *Bytes = one thread's tape slot
+//   __adcc_size_K(Bytes)                  Bytes[0] = one thread's tape slot,
+//                                         Bytes[1] = the pointer parameters
+//                                         K may write through (bits)
 //   __adcc_aug_K(V, D, Slots, Bytes, Need) the augmented kernel
 //   __adcc_rev_K(V, D, Slots, Bytes)      the reverse kernel
 //
@@ -41,11 +43,13 @@
 #include "device/DeviceCode.h"
 #include "rules/GpuLaunches.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
@@ -64,12 +68,40 @@ bool isKernel(const Function &F) {
          F.getCallingConv() == CallingConv::AMDGPU_KERNEL;
 }
 
-/// A kernel whose parameters are numbers and pointers (no struct by
-/// value): the host passes them as the same IR types.
+/// Whether \p T holds integers and pointers only (a struct of pointers and
+/// sizes): by value, the bytes of the host's copy are the kernel's.
+bool integersAndPointers(Type *T) {
+  if (T->isIntegerTy() || T->isPointerTy())
+    return true;
+  if (auto *S = dyn_cast<StructType>(T))
+    return all_of(S->elements(), integersAndPointers);
+  if (auto *A = dyn_cast<ArrayType>(T))
+    return integersAndPointers(A->getElementType());
+  return false;
+}
+
+/// The type of \p A's value in the arguments' struct: a struct passed by
+/// value (byval, AMDGPU's byref) is there whole.
+Type *fieldType(const Argument &A) {
+  if (Type *T = A.getParamByValType())
+    return T;
+  if (Type *T = A.getParamByRefType())
+    return T;
+  return A.getType();
+}
+
+/// A kernel whose parameters are numbers, pointers, and structs of
+/// pointers and integers passed by value: the host passes them as the same
+/// bytes.
 bool simpleParameters(const Function &K) {
   for (const Argument &A : K.args()) {
     Type *T = A.getType();
-    if (A.hasByValAttr() || A.hasStructRetAttr() ||
+    if (A.hasByValAttr() || A.hasByRefAttr()) {
+      if (!integersAndPointers(fieldType(A)))
+        return false;
+      continue;
+    }
+    if (A.hasStructRetAttr() ||
         !(T->isIntegerTy() || T->isFloatingPointTy() || T->isPointerTy()))
       return false;
   }
@@ -99,6 +131,65 @@ SmallVector<GlobalVariable *, 2> dynamicSharedOf(const Function &K) {
         usedIn(&G, K))
       Out.push_back(&G);
   return Out;
+}
+
+/// Whether memory reached through \p Root (a pointer parameter of a
+/// kernel, or of a function it calls) may be written, or the pointer
+/// escape where adcc cannot follow it: stores, atomics, writing
+/// intrinsics, calls of functions without a body, returns, integers made
+/// of it. A copy into a stack slot (-O0) is followed through the slot's
+/// loads.
+bool mayWriteThrough(const Value *Root, unsigned Depth = 6) {
+  SmallVector<const Value *, 16> Work{Root};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const Use &U : V->uses()) {
+      const User *I = U.getUser();
+      if (isa<GetElementPtrInst, CastInst, PHINode, SelectInst>(I) &&
+          !isa<PtrToIntInst>(I)) {
+        Work.push_back(I);
+      } else if (isa<LoadInst, ICmpInst>(I)) {
+        continue;
+      } else if (const auto *SI = dyn_cast<StoreInst>(I)) {
+        if (U.getOperandNo() == SI->getPointerOperandIndex())
+          return true;
+        // (The pointer kept in a stack slot: followed through its loads,
+        // where the slot holds nothing else the code writes through.)
+        const auto *Slot =
+            dyn_cast<AllocaInst>(getUnderlyingObject(SI->getPointerOperand()));
+        if (!Slot || Slot != SI->getPointerOperand()->stripPointerCasts())
+          return true;
+        for (const User *SU : Slot->users())
+          if (isa<LoadInst>(SU))
+            Work.push_back(SU);
+          else if (!isa<StoreInst>(SU) && !isa<IntrinsicInst>(SU))
+            return true;
+      } else if (const auto *MT = dyn_cast<MemTransferInst>(I)) {
+        if (U.get() == MT->getRawDest())
+          return true;
+      } else if (const auto *II = dyn_cast<IntrinsicInst>(I)) {
+        if (!II->isAssumeLikeIntrinsic() && !II->onlyReadsMemory())
+          return true;
+      } else if (const auto *Call = dyn_cast<CallBase>(I)) {
+        const Function *Callee = Call->getCalledFunction();
+        if (!Call->isArgOperand(&U))
+          return true;
+        unsigned No = Call->getArgOperandNo(&U);
+        if (Call->onlyReadsMemory(No) || Call->doesNotAccessMemory(No))
+          continue;
+        if (!Callee || Callee->isDeclaration() || Depth == 0 ||
+            No >= Callee->arg_size() ||
+            mayWriteThrough(Callee->getArg(No), Depth - 1))
+          return true;
+      } else {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 /// The marker `enzyme_*` as the program spells it: a load of the global.
@@ -227,7 +318,7 @@ struct Maker {
     }
     SmallVector<Type *, 8> Fields;
     for (const Argument &A : K.args())
-      Fields.push_back(A.getType());
+      Fields.push_back(fieldType(A));
     StructType *Args = StructType::get(Ctx, Fields);
     SmallVector<Type *, 2> ItemParams = {Generic};
     if (!Dynamic.empty())
@@ -240,9 +331,14 @@ struct Maker {
         AttrBuilder(Ctx, Body->getAttributes().getFnAttrs())));
     IRBuilder<> B(BasicBlock::Create(Ctx, "", Item));
     SmallVector<Value *, 8> Values;
-    for (unsigned I = 0; I < Fields.size(); ++I)
-      Values.push_back(B.CreateLoad(
-          Fields[I], B.CreateStructGEP(Args, Item->getArg(0), I)));
+    for (const Argument &A : K.args()) {
+      Value *At = B.CreateStructGEP(Args, Item->getArg(0), A.getArgNo());
+      // (A struct by value: its address in V, in the parameter's address
+      // space; the body copies it, as a kernel's parameter.)
+      Values.push_back(fieldType(A) != A.getType()
+                           ? B.CreateAddrSpaceCast(At, A.getType())
+                           : B.CreateLoad(A.getType(), At));
+    }
     if (!Dynamic.empty())
       Values.push_back(Item->getArg(1));
     B.CreateCall(Body, Values);
@@ -342,6 +438,18 @@ struct Maker {
       Value *Bytes =
           B.CreateCall(entry(M, "__enzyme_augmentsize", I64), Args);
       B.CreateStore(Bytes, generic(B, F->getArg(0)));
+      // (Then the pointer parameters that K may write through, as bits:
+      // the launch's derivative lets the others go without a shadow.)
+      uint64_t Written = 0;
+      // (The runtime takes a parameter from the 64th on as written; bit
+      // 63 is its own.)
+      for (const Argument &A : K.args())
+        if (A.getType()->isPointerTy() && A.getArgNo() < 63 &&
+            mayWriteThrough(&A))
+          Written |= uint64_t(1) << A.getArgNo();
+      B.CreateStore(ConstantInt::get(I64, Written),
+                    B.CreateConstInBoundsGEP1_64(I64, generic(B, F->getArg(0)),
+                                                 1));
       B.CreateRetVoid();
     }
     Function *Augmented = nullptr;

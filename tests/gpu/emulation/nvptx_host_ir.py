@@ -139,10 +139,14 @@ def stub_name(kernel):
     # Walk the nested name: the last <length><identifier> before the
     # template arguments or the parameters is the kernel's own name.
     i, prefix = 2, "_Z"
-    if kernel[i] == "N":
+    nested = kernel[i] == "N"
+    if nested:
         i += 1
     parts = []
-    while i < len(kernel) and kernel[i].isdigit():
+    # (Outside a nested name, the first is the kernel's: what follows are
+    # its parameters' types, `_Z4axpy6Fieldsd`.)
+    while (i < len(kernel) and kernel[i].isdigit() and
+           (nested or not parts)):
         j = i
         while kernel[j].isdigit():
             j += 1
