@@ -134,11 +134,11 @@ SmallVector<GlobalVariable *, 2> dynamicSharedOf(const Function &K) {
 }
 
 /// Whether memory reached through \p Root (a pointer parameter of a
-/// kernel, or of a function it calls) may be written, or the pointer
-/// escape where adcc cannot follow it: stores, atomics, writing
-/// intrinsics, calls of functions without a body, returns, integers made
-/// of it. A copy into a stack slot (-O0) is followed through the slot's
-/// loads.
+/// kernel, or of a function it calls, and the pointers loaded from its
+/// data) may be written, or the pointer escape where adcc cannot follow
+/// it: stores, atomics, writing intrinsics, calls of functions without a
+/// body, returns, integers made of it. A copy into a stack slot (-O0) is
+/// followed through the slot's loads.
 bool mayWriteThrough(const Value *Root, unsigned Depth = 6) {
   SmallVector<const Value *, 16> Work{Root};
   SmallPtrSet<const Value *, 16> Seen;
@@ -151,7 +151,12 @@ bool mayWriteThrough(const Value *Root, unsigned Depth = 6) {
       if (isa<GetElementPtrInst, CastInst, PHINode, SelectInst>(I) &&
           !isa<PtrToIntInst>(I)) {
         Work.push_back(I);
-      } else if (isa<LoadInst, ICmpInst>(I)) {
+      } else if (isa<LoadInst>(I)) {
+        // (A pointer in the data, `double **`: what it points to is
+        // reached through the parameter too.)
+        if (I->getType()->isPtrOrPtrVectorTy())
+          Work.push_back(I);
+      } else if (isa<ICmpInst>(I)) {
         continue;
       } else if (const auto *SI = dyn_cast<StoreInst>(I)) {
         if (U.getOperandNo() == SI->getPointerOperandIndex())
@@ -162,11 +167,19 @@ bool mayWriteThrough(const Value *Root, unsigned Depth = 6) {
             dyn_cast<AllocaInst>(getUnderlyingObject(SI->getPointerOperand()));
         if (!Slot || Slot != SI->getPointerOperand()->stripPointerCasts())
           return true;
-        for (const User *SU : Slot->users())
-          if (isa<LoadInst>(SU))
-            Work.push_back(SU);
-          else if (!isa<StoreInst>(SU) && !isa<IntrinsicInst>(SU))
-            return true;
+        // (AMDGPU's slots are private memory, used through a cast to the
+        // generic address space.)
+        SmallVector<const Value *, 4> Casts{Slot};
+        while (!Casts.empty())
+          for (const User *SU : Casts.pop_back_val()->users())
+            if (isa<LoadInst>(SU))
+              Work.push_back(SU);
+            else if (isa<AddrSpaceCastInst, BitCastInst>(SU))
+              Casts.push_back(SU);
+            else if (const auto *II = dyn_cast<IntrinsicInst>(SU);
+                     !isa<StoreInst>(SU) &&
+                     !(II && II->isLifetimeStartOrEnd()))
+              return true;
       } else if (const auto *MT = dyn_cast<MemTransferInst>(I)) {
         if (U.get() == MT->getRawDest())
           return true;
