@@ -5,7 +5,7 @@ wavefront in wave_emulation.h: the target becomes the host's, address spaces
 are dropped (private, global and LDS memory are host memory; a cast between
 them is no cast), kernels lose their calling convention, and each AMDGPU
 intrinsic the kernels use (work-item id, lane id, ds_bpermute, readlane,
-ballot, the wavefront's size, s_barrier) becomes a call of the emulation's C
+readfirstlane, ballot, the wavefront's size, s_barrier) becomes a call of the emulation's C
 functions. Any other AMDGPU intrinsic is an error: the emulation would not
 be faithful.
 
@@ -69,7 +69,8 @@ GRID = {
 # The cross-lane operations, the same in the grid emulation (among the 64
 # threads of a wavefront of the block) as in the model of one wavefront.
 CROSS_LANE = re.compile(r"amdgcn\.(wavefrontsize|mbcnt\.(lo|hi)|ds\.bpermute|"
-                        r"ballot\.i(32|64)|readlane\.(i32|i64|f32|f64))")
+                        r"ballot\.i(32|64)|"
+                        r"read(first)?lane\.(i32|i64|f32|f64))")
 
 
 def definition(name, grid=False):
@@ -108,14 +109,18 @@ def definition(name, grid=False):
         end = "ret void" if ret == "void" else "ret %s %%r" % ret
         return ("define internal %s @emu.%s(%s) {\n  %s\n  %s\n}\n"
                 % (ret, name, params, body, end))
-    m = re.fullmatch(r"amdgcn\.readlane\.(i32|i64|f32|f64)", name)
+    m = re.fullmatch(r"amdgcn\.read(first)?lane\.(i32|i64|f32|f64)", name)
     if not m:
         sys.exit("amdgcn_host_ir.py: no emulation of llvm.%s" % name)
-    ty = TYPES[m.group(1)]
+    ty = TYPES[m.group(2)]
     to, back = bits_of(ty)
-    lines = to + ["%r = call i64 @emu_read_lane(i64 %b, i32 %k)"] + back
-    return ("define internal %s @emu.%s(%s %%v, i32 %%k) {\n  %s\n"
-            "  ret %s %%x\n}\n" % (ty, name, ty, "\n  ".join(lines), ty))
+    # (readfirstlane: the first active lane, lane 0: every lane is active)
+    lane = "i32 0" if m.group(1) else "i32 %k"
+    params = "" if m.group(1) else ", i32 %k"
+    lines = to + ["%%r = call i64 @emu_read_lane(i64 %%b, %s)" % lane] + back
+    return ("define internal %s @emu.%s(%s %%v%s) {\n  %s\n"
+            "  ret %s %%x\n}\n" % (ty, name, ty, params, "\n  ".join(lines),
+                                     ty))
 
 
 KERNEL = re.compile(r"^define [^@]*amdgpu_kernel void @([\w.$]+)\((.*)\)"
