@@ -389,3 +389,5 @@ double __ocml_cos_f64(double X) { return std::cos(X); }
 double __ocml_sqrt_f64(double X) { return std::sqrt(X); }
 double __ocml_pow_f64(double X, double Y) { return std::pow(X, Y); }
 }
+
+#include "dpp_lanes.h"

@@ -2,8 +2,12 @@
 // numerically without a GPU: readlane of a double's two halves and
 // readfirstlane of a float's bits (which the optimizer folds into
 // readlane.f64 and readfirstlane.f32 of the values), and ds_bpermute of a
-// float's bits (a permutation, and a gather where two lanes read one),
-// differentiated in both modes at -O2 (gfx90a; a gfx942 object too),
+// float's bits (a permutation, and a gather where two lanes read one), and
+// DPP moves (update_dpp, mov_dpp) of a float's and a double's bits (a row
+// shift whose first lanes keep their old value, a quad broadcast, a mirror
+// under row and bank masks with an old value of 0.25, a wave rotation),
+// differentiated in both modes at -O2 (gfx90a; objects for gfx90a and
+// gfx942 too),
 // rewritten for the host
 // model of one wavefront (tests/gpu/emulation/amdgcn_host_ir.py,
 // wave_emulation.h) and run: for y_l = f(x_l) on lane l and L = sum_l y_l,
@@ -20,6 +24,8 @@
 // RUN: %t/run2 | FileCheck %s
 // RUN: %adcc++ -std=c++17 -x hip -nogpuinc -nogpulib --offload-arch=gfx942 --cuda-device-only --no-gpu-bundle-output -O2 -c %s -o %t/k942.o
 // RUN: llvm-readelf -h -s %t/k942.o | FileCheck %s --check-prefix=OBJ
+// RUN: %adcc++ -std=c++17 -x hip -nogpuinc -nogpulib --offload-arch=gfx90a --cuda-device-only --no-gpu-bundle-output -O2 -c %s -o %t/k90a.o
+// RUN: llvm-readelf -h -s %t/k90a.o | FileCheck %s --check-prefix=OBJ
 // OBJ: Machine: EM_AMDGPU
 // OBJ: lane_broadcast_gradients
 // CHECK-NOT: FAIL
@@ -27,6 +33,10 @@
 // CHECK: first_lane: ok
 // CHECK: permuted: ok
 // CHECK: gathered: ok
+// CHECK: row_shift: ok
+// CHECK: quad_broadcast: ok
+// CHECK: masked_mirror: ok
+// CHECK: wave_rotate: ok
 // CHECK: all ok
 // (the holders and the rules inlined; no call of them left)
 // IR-NOT: call {{.*}}@adcc.amdgcn.
@@ -34,7 +44,9 @@
 
 #define CROSS_LANE_FUNCTIONS(X)                                                \
   X(lane_broadcast, double, D) X(first_lane, float, F)                         \
-  X(permuted, float, F) X(gathered, float, F)
+  X(permuted, float, F) X(gathered, float, F) X(row_shift, float, F)           \
+  X(quad_broadcast, float, F) X(masked_mirror, float, F)                       \
+  X(wave_rotate, double, D)
 
 #ifdef __HIP__
 // (without HIP's headers)
@@ -83,6 +95,41 @@ __device__ float permuted(float x) {
 __device__ float gathered(float x) {
   float v = x * x * (1 + 0.01f * item());
   return permute(item() / 2, v) * (x + 0.5f);
+}
+
+// DPP moves of a float's bits (update_dpp with a constant old value,
+// mov_dpp) and a double's (update_dpp of a double).
+#define DPP_F(OLD, V, CTRL, ROWS, BANKS, BOUND)                                 \
+  __builtin_bit_cast(float, __builtin_amdgcn_update_dpp(                        \
+                                OLD, __builtin_bit_cast(int, V), CTRL, ROWS,   \
+                                BANKS, BOUND))
+
+// y_l = v_(l - 1) x_l within rows of 16 (lane 0 of a row keeps 0)
+__device__ float row_shift(float x) {
+  float v = x * x * (1 + 0.02f * item());
+  return DPP_F(0, v, 0x111, 0xf, 0xf, false) * x + 0.1f * v;
+}
+
+// y_l = v_(4 (l / 4)) (x_l + 1): four lanes read one (quad_perm [0,0,0,0])
+__device__ float quad_broadcast(float x) {
+  float v = x * x * x;
+  float w = __builtin_bit_cast(
+      float, __builtin_amdgcn_mov_dpp(__builtin_bit_cast(int, v), 0x00, 0xf,
+                                      0xf, true));
+  return w * (x + 1);
+}
+
+// y_l = v_(mirror l) x_l in rows 0 and 2 and banks 0, 1, 3; 0.25 x_l elsewhere
+__device__ float masked_mirror(float x) {
+  float v = x * (2 - 0.01f * item());
+  float w = DPP_F(0x3e800000, v, 0x140, 0x5, 0xb, false); // (old: 0.25f)
+  return w * x;
+}
+
+// y_l = v_(l - 1 mod 64) x_l, doubles (wave_ror:1)
+__device__ double wave_rotate(double x) {
+  double v = x * x + 0.5 * x;
+  return __builtin_amdgcn_update_dpp(0.0, v, 0x13c, 0xf, 0xf, false) * x;
 }
 
 #define FWD_D __enzyme_fwddiff
