@@ -370,8 +370,8 @@ struct Maker {
         B.getInt32Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Packet, 28),
         Align(4));
     Group->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
-    return B.CreateSub(Group,
-                       B.CreateIntrinsic(Intrinsic::amdgcn_groupstaticsize, {}));
+    return B.CreateSub(
+        Group, B.CreateIntrinsic(Intrinsic::amdgcn_groupstaticsize, {}));
   }
 
   /// The markers and the two halves of the dynamic shared memory (the

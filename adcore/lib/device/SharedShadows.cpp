@@ -211,7 +211,8 @@ void zeroSharedShadows(SynthesisContext &Ctx) {
       continue;
     SmallVector<const Function *, 2> Roots = {&F};
     if (Mark->getNumOperands() > 0)
-      if (auto *Aug = mdconst::dyn_extract_or_null<Function>(Mark->getOperand(0)))
+      if (auto *Aug =
+              mdconst::dyn_extract_or_null<Function>(Mark->getOperand(0)))
         Roots.push_back(Aug);
     SetVector<GlobalVariable *> Shadows = sharedShadowsOf(Roots);
     if (Shadows.empty())

@@ -6,9 +6,10 @@
 // once the optimizer folds the bit casts, a double's two halves included),
 // `llvm.amdgcn.ds.bpermute` of a float's bits (a bit cast, the permute,
 // a bit cast back) and `llvm.amdgcn.update.dpp` (`mov_dpp`) of a float's or
-// a double's bits with a constant old value. Before the AD pass each such call becomes a call of a
-// holder function (`adcc.amdgcn.readlane.f64`, ...) that does the same, a
-// shuffle with rules (WarpShuffles.h); the holders are inlined after.
+// a double's bits with a constant old value. Before the AD pass each such call
+// becomes a call of a holder function (`adcc.amdgcn.readlane.f64`, ...) that
+// does the same, a shuffle with rules (WarpShuffles.h); the holders are inlined
+// after.
 //
 //   readlane(x, k):      y_l = x_k     forward: readlane(dx, k)
 //                                      reverse: x̄_k += sum over active l of ȳ_l
@@ -172,25 +173,22 @@ CallInst *dppCall(const Function &F) {
 Function *dppHolder(Module &M, Type *T, Constant *Old,
                     ArrayRef<Value *> Controls) {
   Type *Bits = IntegerType::get(M.getContext(), T->getPrimitiveSizeInBits());
-  std::string Name = (HolderPrefix + "update.dpp." +
-                      (T->isFloatTy() ? "f32" : "f64"))
-                         .str();
+  std::string Name =
+      (HolderPrefix + "update.dpp." + (T->isFloatTy() ? "f32" : "f64")).str();
   for (Value *C : Controls)
     Name += "." + std::to_string(cast<ConstantInt>(C)->getZExtValue());
   if (auto *O = dyn_cast<ConstantInt>(Old))
     Name += ".o" + std::to_string(O->getZExtValue());
   else
     Name += ".p";
-  return holder(M, Name, FunctionType::get(T, {T}, false),
-                [&](IRBuilder<> &B, Function &H) {
-                  SmallVector<Value *, 6> Ops = {
-                      Old, B.CreateBitCast(H.getArg(0), Bits)};
-                  Ops.append(Controls.begin(), Controls.end());
-                  return B.CreateBitCast(
-                      B.CreateIntrinsic(Intrinsic::amdgcn_update_dpp, {Bits},
-                                        Ops),
-                      T);
-                });
+  return holder(
+      M, Name, FunctionType::get(T, {T}, false),
+      [&](IRBuilder<> &B, Function &H) {
+        SmallVector<Value *, 6> Ops = {Old, B.CreateBitCast(H.getArg(0), Bits)};
+        Ops.append(Controls.begin(), Controls.end());
+        return B.CreateBitCast(
+            B.CreateIntrinsic(Intrinsic::amdgcn_update_dpp, {Bits}, Ops), T);
+      });
 }
 
 /// Each lane's source lane for the DPP move of the holder \p F: its
@@ -249,9 +247,10 @@ bool wrapAmdgpuCrossLane(Module &M) {
   SmallVector<CallInst *, 8> Calls;
   for (Function &F : M)
     if (F.isIntrinsic() &&
-        is_contained({Intrinsic::amdgcn_readlane, Intrinsic::amdgcn_readfirstlane,
-                      Intrinsic::amdgcn_ds_bpermute, Intrinsic::amdgcn_update_dpp,
-                      Intrinsic::amdgcn_mov_dpp},
+        is_contained({Intrinsic::amdgcn_readlane,
+                      Intrinsic::amdgcn_readfirstlane,
+                      Intrinsic::amdgcn_ds_bpermute,
+                      Intrinsic::amdgcn_update_dpp, Intrinsic::amdgcn_mov_dpp},
                      F.getIntrinsicID()))
       for (User *U : F.users())
         if (auto *Call = dyn_cast<CallInst>(U);
@@ -274,14 +273,13 @@ bool wrapAmdgpuCrossLane(Module &M) {
       std::string Name =
           (HolderPrefix + Raw->getName().drop_front(strlen("llvm.amdgcn.")))
               .str();
-      Call->setCalledFunction(
-          holder(M, Name, Raw->getFunctionType(), [&](IRBuilder<> &B,
-                                                      Function &H) {
-            SmallVector<Value *, 2> Args;
-            for (Argument &A : H.args())
-              Args.push_back(&A);
-            return B.CreateCall(Raw, Args);
-          }));
+      Call->setCalledFunction(holder(M, Name, Raw->getFunctionType(),
+                                     [&](IRBuilder<> &B, Function &H) {
+                                       SmallVector<Value *, 2> Args;
+                                       for (Argument &A : H.args())
+                                         Args.push_back(&A);
+                                       return B.CreateCall(Raw, Args);
+                                     }));
       Changed = true;
       continue;
     }
@@ -299,8 +297,7 @@ bool wrapAmdgpuCrossLane(Module &M) {
         FunctionType::get(F32, {I32, F32}, false),
         [&](IRBuilder<> &B, Function &H) {
           Value *Bits = B.CreateBitCast(H.getArg(1), I32);
-          return B.CreateBitCast(
-              B.CreateCall(Raw, {H.getArg(0), Bits}), F32);
+          return B.CreateBitCast(B.CreateCall(Raw, {H.getArg(0), Bits}), F32);
         });
     IRBuilder<> B(Back);
     CallInst *New = B.CreateCall(H, {Call->getArgOperand(0), X});
@@ -328,7 +325,8 @@ Function *amdgpuCrossLaneForwardRule(const Function &F) {
     if (A.getArgNo() == valueArg(*What))
       Params.push_back(T);
   }
-  Function *W = shuffleRuleFunction(F, "fwd", FunctionType::get(T, Params, false));
+  Function *W =
+      shuffleRuleFunction(F, "fwd", FunctionType::get(T, Params, false));
   if (!W->empty())
     return W;
   IRBuilder<> B(BasicBlock::Create(F.getContext(), "entry", W));
@@ -377,8 +375,8 @@ bool amdgpuCrossLaneGradientRule(const Function &F, Function *&Augmented,
   Value *Adjoint = Reverse->getArg(Reverse->arg_size() - 1);
   Value *K = *What == Op::ReadLane ? Reverse->getArg(1) : nullptr;
   Value *Address = *What == Op::Permute ? Reverse->getArg(0) : nullptr;
-  Value *Source = *What == Op::Dpp ? dppSource(B, F)
-                                   : sourceLane(B, *What, K, Address);
+  Value *Source =
+      *What == Op::Dpp ? dppSource(B, F) : sourceLane(B, *What, K, Address);
   B.CreateRet(gathered(B, Adjoint, Source));
   return true;
 }

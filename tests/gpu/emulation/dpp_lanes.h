@@ -27,14 +27,22 @@ inline int dppSource(int L, unsigned Ctrl) {
   if (Ctrl >= 0x121 && Ctrl <= 0x12f) // row_ror
     return Row + ((InRow - int(Ctrl & 15)) & 15);
   switch (Ctrl) {
-  case 0x130: return L < 63 ? L + 1 : -1;   // wave_shl:1
-  case 0x134: return (L + 1) & 63;          // wave_rol:1
-  case 0x138: return L > 0 ? L - 1 : -1;    // wave_shr:1
-  case 0x13c: return (L - 1) & 63;          // wave_ror:1
-  case 0x140: return Row + 15 - InRow;      // row_mirror
-  case 0x141: return (L & ~7) + 7 - (L & 7); // row_half_mirror
-  case 0x142: return Row > 0 ? Row - 1 : -1; // row_bcast:15 (lane 15 before)
-  case 0x143: return Row >= 32 ? 31 : -1;    // row_bcast:31
+  case 0x130:
+    return L < 63 ? L + 1 : -1; // wave_shl:1
+  case 0x134:
+    return (L + 1) & 63; // wave_rol:1
+  case 0x138:
+    return L > 0 ? L - 1 : -1; // wave_shr:1
+  case 0x13c:
+    return (L - 1) & 63; // wave_ror:1
+  case 0x140:
+    return Row + 15 - InRow; // row_mirror
+  case 0x141:
+    return (L & ~7) + 7 - (L & 7); // row_half_mirror
+  case 0x142:
+    return Row > 0 ? Row - 1 : -1; // row_bcast:15 (lane 15 before)
+  case 0x143:
+    return Row >= 32 ? 31 : -1; // row_bcast:31
   }
   std::fprintf(stderr, "emulation: no DPP control 0x%x\n", Ctrl);
   std::abort();
