@@ -9,6 +9,7 @@
 #include "adcore/CrossTU.h"
 #include "rules/CustomRules.h"
 #include "rules/GpuLaunches.h"
+#include "rules/WarpShuffles.h"
 #include "requests/DenseViews.h"
 #include "requests/DeclaredDerivatives.h"
 #include "requests/EnzymeCalls.h"
@@ -264,6 +265,10 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   dropEnzymeTypeHints(M);
   replaceShadowTables(M);
   makeLaunchRules(M);
+  // (AMDGPU's cross-lane reads of floats, as the optimizer left them: in
+  // holders with rules.)
+  if (isDeviceModule(M))
+    wrapAmdgpuCrossLane(M);
   CustomRules::restoreKeptLinkage(M);
   // (The kernels the host code launches with <<<...>>> get derivative
   // kernels, requested as the program would request them.)

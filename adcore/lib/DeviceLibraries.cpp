@@ -194,7 +194,8 @@ void finishDeviceMath(Module &M, const std::vector<std::string> &Libraries) {
         F.eraseFromParent();
     }
   for (Function &F : M) {
-    bool Kept = F.hasFnAttribute(KeptDeviceMathAttr);
+    // (The holders of AMDGPU's cross-lane reads, made by the AD pass.)
+    bool Kept = F.hasFnAttribute(KeptDeviceMathAttr) || isAmdgpuCrossLane(F);
     if (!Kept && !is_contained(Needed, F.getName().str()))
       continue;
     if (F.isDeclaration())

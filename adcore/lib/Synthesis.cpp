@@ -495,8 +495,8 @@ void SynthesisContext::reportGpuLaunch(const CallBase &Call,
   if (size_t Pos = Launched.find("__device_stub__"); Pos != std::string::npos)
     Launched.erase(Pos, strlen("__device_stub__"));
   HadError = true;
-  // (A stub without rules: a kernel parameter that is not a number or a
-  // pointer, rules/LaunchRules.cpp.)
+  // (A stub without rules: a kernel parameter that is not a number, a
+  // pointer or a struct of pointers and integers, rules/LaunchRules.cpp.)
   if (!Stub->isDeclaration()) {
     At.getContext().diagnose(DiagnosticInfoUnsupported(
         *At.getFunction(),
@@ -505,7 +505,9 @@ void SynthesisContext::reportGpuLaunch(const CallBase &Call,
                                                  : " in reverse mode") +
             ": the kernel launch (<<<...>>>) of '" + Launched +
             "' is differentiated only where every parameter of the kernel "
-            "is a number or a pointer; pass a struct by pointer, or launch "
+            "is a number, a pointer, or a struct of pointers and integers "
+            "passed by value; pass a struct with floating-point members by "
+            "pointer, or launch "
             "the kernel with adcc::launch(adcc::cuda or adcc::hip, kernel, "
             "range, workgroup, args...) of <adcc/kernels.hpp> (docs/gpu.md)",
         Loc, DS_Error));

@@ -14,6 +14,10 @@
  *   the shadows (with the number arguments' adjoints, which the threads
  *   added atomically) come back, and the device memory is freed.
  *
+ * The derivative kernels get twice the launch's dynamic shared memory: a
+ * kernel that names it (`extern __shared__`) has its shadow in the second
+ * half (device/LaunchKernels.cpp).
+ *
  * The CUDA and HIP runtimes are weak references: this member is linked only
  * into programs whose derivatives launch kernels, and those link the
  * runtime (-lcudart, -lamdhip64) themselves.
@@ -33,10 +37,17 @@ typedef struct {
 typedef struct {
   const char *name;
   const void *fwd, *aug, *rev, *size;
-  const unsigned char *kinds; /* 0 integer, 1 float, 2 double, 3 pointer */
+  /* 0 integer, 1 float, 2 double, 3 pointer, 4 a struct of pointers and
+     integers by value */
+  const unsigned char *kinds;
   const unsigned *offsets;
   unsigned params, bytes, hip;
   unsigned long long slot_bytes; /* 0 until asked */
+  /* The pointer parameters the kernel may write through (bit i: parameter
+     i), with bit 63 set once asked. */
+  unsigned long long written;
+  /* The offsets of the pointers in the structs by value, ~0u last. */
+  const unsigned *members;
 } adcc_gpu_kernel;
 
 typedef struct {
@@ -59,6 +70,7 @@ WEAK int cudaMemcpy(void *, const void *, size_t, int);
 WEAK int cudaMemset(void *, int, size_t);
 WEAK int cudaDeviceSynchronize(void);
 WEAK const char *cudaGetErrorString(int);
+WEAK int cudaFuncSetAttribute(const void *, int, int);
 WEAK int hipLaunchKernel(const void *, adcc_dim3, adcc_dim3, void **, size_t,
                          void *);
 WEAK unsigned __hipPopCallConfiguration(adcc_dim3 *, adcc_dim3 *, size_t *,
@@ -69,6 +81,7 @@ WEAK int hipMemcpy(void *, const void *, size_t, int);
 WEAK int hipMemset(void *, int, size_t);
 WEAK int hipDeviceSynchronize(void);
 WEAK const char *hipGetErrorString(int);
+WEAK int hipFuncSetAttribute(const void *, int, int);
 
 enum { ToDevice = 1, ToHost = 2 }; /* cudaMemcpyKind, hipMemcpyKind */
 
@@ -117,9 +130,38 @@ static void copy(const adcc_gpu_kernel *k, void *to, const void *from,
         "copying the arguments");
 }
 
+/* A derivative kernel's dynamic shared memory: the launch's twice (the
+   primal's, then the shadow's). Beyond the 48 KiB a kernel may have
+   without asking, it asks (cudaFuncAttributeMaxDynamicSharedMemorySize,
+   hipFuncAttributeMaxDynamicSharedMemorySize: 8). */
+static size_t doubled(const adcc_gpu_kernel *k, const void *handle,
+                      size_t shared) {
+  const size_t bytes = 2 * shared;
+  if (bytes > 48 * 1024) {
+    int e = k->hip ? (hipFuncSetAttribute
+                          ? hipFuncSetAttribute(handle, 8, (int)bytes)
+                          : 0)
+                   : (cudaFuncSetAttribute
+                          ? cudaFuncSetAttribute(handle, 8, (int)bytes)
+                          : 0);
+    if (e) {
+      char message[256];
+      snprintf(message, sizeof message,
+               "the derivative kernels need twice the launch's %zu bytes "
+               "of dynamic shared memory (its shadow), more than a block "
+               "of the device may have",
+               shared);
+      stop(k, message, e);
+    }
+  }
+  return bytes;
+}
+
 static void launch(const adcc_gpu_kernel *k, const void *handle,
                    adcc_dim3 grid, adcc_dim3 block, size_t shared,
                    void *stream, void **args, const char *which) {
+  if (shared)
+    shared = doubled(k, handle, shared);
   int e = k->hip ? hipLaunchKernel(handle, grid, block, args, shared, stream)
                  : cudaLaunchKernel(handle, grid, block, args, shared, stream);
   if (!e)
@@ -142,9 +184,28 @@ static void pop(const adcc_gpu_kernel *k, adcc_gpu_record *r) {
     __cudaPopCallConfiguration(&r->grid, &r->block, &r->shared, &r->stream);
 }
 
-/* Pointer arguments without a shadow: the derivative kernels would write
-   adjoints through a null pointer. */
-static void check_shadows(const adcc_gpu_kernel *k, const void *values,
+/* What the size kernel says of the kernel (once): the bytes of a thread's
+   tape slot, and the pointer parameters it may write through. */
+static void ask_size(adcc_gpu_kernel *k) {
+  if (k->written >> 63)
+    return;
+  unsigned long long *answer =
+      device_alloc(k, 2 * sizeof *answer, "the size of a tape slot");
+  void *args[1] = {&answer};
+  adcc_dim3 one = {1, 1, 1};
+  launch(k, k->size, one, one, 0, NULL, args, "tape size");
+  unsigned long long got[2];
+  copy(k, got, answer, sizeof got, ToHost);
+  device_free(k, answer);
+  k->slot_bytes = got[0];
+  k->written = got[1] | 1ull << 63;
+}
+
+/* Pointer arguments without a shadow: constant where the kernel only reads
+   through them (the derivative kernels read zero tangents and drop the
+   adjoints of a null shadow); where it may write through one, the
+   derivative would lose what it writes. */
+static void check_shadows(adcc_gpu_kernel *k, const void *values,
                           const void *shadows) {
   for (unsigned i = 0; i < k->params; ++i) {
     if (k->kinds[i] != 3)
@@ -152,13 +213,34 @@ static void check_shadows(const adcc_gpu_kernel *k, const void *values,
     void *p, *d;
     memcpy(&p, (const char *)values + k->offsets[i], sizeof p);
     memcpy(&d, (const char *)shadows + k->offsets[i], sizeof d);
+    if (!p || d)
+      continue;
+    ask_size(k);
+    if (i < 63 && !(k->written >> i & 1))
+      continue;
+    char message[320];
+    snprintf(message, sizeof message,
+             "its pointer argument %u has no shadow (a pointer whose data "
+             "the derivative treats as constant), and the kernel may write "
+             "through it; give it a shadow in device memory (Duplicated, "
+             "enzyme_dup)",
+             i + 1);
+    stop(k, message, 0);
+  }
+  /* The pointers of a struct by value: the kernel's reads and writes
+     through them are not followed; each needs a shadow. */
+  for (const unsigned *m = k->members; *m != ~0u; ++m) {
+    void *p, *d;
+    memcpy(&p, (const char *)values + *m, sizeof p);
+    memcpy(&d, (const char *)shadows + *m, sizeof d);
     if (p && !d) {
-      char message[256];
+      char message[320];
       snprintf(message, sizeof message,
-               "its pointer argument %u has no shadow (a pointer whose data "
-               "the derivative treats as constant); give it a shadow in "
-               "device memory (Duplicated, enzyme_dup)",
-               i + 1);
+               "a pointer in a struct that the launch passes by value (at "
+               "byte %u of the arguments) has no shadow; pass the struct's "
+               "address with a shadow struct whose pointers are shadows in "
+               "device memory (enzyme_dup, Duplicated)",
+               *m);
       stop(k, message, 0);
     }
   }
@@ -191,15 +273,7 @@ void *adcc_gpu_launch_augmented(adcc_gpu_kernel *k, const void *values,
     stop(k, "out of host memory", 0);
   pop(k, r);
   check_shadows(k, values, shadows);
-  if (!k->slot_bytes) {
-    unsigned long long *bytes =
-        device_alloc(k, sizeof *bytes, "the size of a tape slot");
-    void *args[1] = {&bytes};
-    adcc_dim3 one = {1, 1, 1};
-    launch(k, k->size, one, one, 0, NULL, args, "tape size");
-    copy(k, &k->slot_bytes, bytes, sizeof *bytes, ToHost);
-    device_free(k, bytes);
-  }
+  ask_size(k);
   r->slot_bytes = k->slot_bytes;
   const unsigned long long items =
       (unsigned long long)r->grid.x * r->grid.y * r->grid.z * r->block.x *

@@ -120,8 +120,21 @@ bool isSharedShadow(const llvm::GlobalVariable &G);
 /// Before the sweeps of each gradient of device code whose sweeps use
 /// shadow `__shared__` arrays, the threads of the block zero those arrays
 /// together, then meet at a barrier; another barrier follows the reverse
-/// sweep (SharedShadows.cpp).
+/// sweep (SharedShadows.cpp). So do the reverse kernels of launches
+/// (marked LaunchReverseMetadata, LaunchKernels.cpp) at their start: shared
+/// memory does not outlive the augmented kernel.
 void zeroSharedShadows(SynthesisContext &Ctx);
+
+/// The mark of a launch's reverse kernel (__adcc_rev_K).
+constexpr const char *LaunchReverseMetadata = "adcc.launch.reverse";
+
+/// The thread's linear index in its block and the block's number of
+/// threads (x fastest, i32), at \p B.
+std::pair<llvm::Value *, llvm::Value *> threadInBlock(llvm::IRBuilder<> &B,
+                                                      llvm::Module &M);
+
+/// A barrier of the block at \p B, as the target's __syncthreads() is.
+void blockBarrier(llvm::IRBuilder<> &B, llvm::Module &M);
 
 /// Whether \p F is a barrier of a thread block (__syncthreads(),
 /// __syncwarp(), AMDGPU's s_barrier): kept as it is in forward mode,

@@ -6,7 +6,9 @@
 // (rules/LaunchRules.cpp makes the host side):
 //
 //   __adcc_fwd_K(V, D)                    the tangent kernel
-//   __adcc_size_K(Bytes)                  *Bytes = one thread's tape slot
+//   __adcc_size_K(Bytes)                  Bytes[0] = one thread's tape slot,
+//                                         Bytes[1] = the pointer parameters
+//                                         K may write through (bits)
 //   __adcc_aug_K(V, D, Slots, Bytes, Need) the augmented kernel
 //   __adcc_rev_K(V, D, Slots, Bytes)      the reverse kernel
 //
@@ -25,19 +27,33 @@
 // then threads). The augmented kernel raises *Need to the bytes a thread
 // recorded beyond its slot (records of unknown size: DeviceTape.cpp).
 //
+// A kernel that names dynamic shared memory (`extern __shared__ double
+// s[]`, declarations in address space 3: all of them at the start of the
+// block's dynamic shared memory, whose size the launch gives) gets its
+// base as a last parameter of the body and the item, passed duplicated:
+// the launch's derivative gives the derivative kernels twice the bytes
+// (runtime/lib/gpu_launch.c), the primal in the first half, the shadow in
+// the second. The reverse kernel zeroes that half with the threads of the
+// block, then meets at a barrier, before the reverse sweep; the shadows of
+// static `__shared__` arrays are zeroed there too (SharedShadows.cpp):
+// shared memory does not outlive the augmented kernel.
+//
 //===----------------------------------------------------------------------===//
 
 #include "device/DeviceCode.h"
 #include "rules/GpuLaunches.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/ReplaceConstant.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <memory>
@@ -52,16 +68,141 @@ bool isKernel(const Function &F) {
          F.getCallingConv() == CallingConv::AMDGPU_KERNEL;
 }
 
-/// A kernel whose parameters are numbers and pointers (no struct by
-/// value): the host passes them as the same IR types.
+/// Whether \p T holds integers and pointers only (a struct of pointers and
+/// sizes): by value, the bytes of the host's copy are the kernel's.
+bool integersAndPointers(Type *T) {
+  if (T->isIntegerTy() || T->isPointerTy())
+    return true;
+  if (auto *S = dyn_cast<StructType>(T))
+    return all_of(S->elements(), integersAndPointers);
+  if (auto *A = dyn_cast<ArrayType>(T))
+    return integersAndPointers(A->getElementType());
+  return false;
+}
+
+/// The type of \p A's value in the arguments' struct: a struct passed by
+/// value (byval, AMDGPU's byref) is there whole.
+Type *fieldType(const Argument &A) {
+  if (Type *T = A.getParamByValType())
+    return T;
+  if (Type *T = A.getParamByRefType())
+    return T;
+  return A.getType();
+}
+
+/// A kernel whose parameters are numbers, pointers, and structs of
+/// pointers and integers passed by value: the host passes them as the same
+/// bytes.
 bool simpleParameters(const Function &K) {
   for (const Argument &A : K.args()) {
     Type *T = A.getType();
-    if (A.hasByValAttr() || A.hasStructRetAttr() ||
+    if (A.hasByValAttr() || A.hasByRefAttr()) {
+      if (!integersAndPointers(fieldType(A)))
+        return false;
+      continue;
+    }
+    if (A.hasStructRetAttr() ||
         !(T->isIntegerTy() || T->isFloatingPointTy() || T->isPointerTy()))
       return false;
   }
   return true;
+}
+
+constexpr unsigned SharedAddressSpace = 3; // NVPTX shared, AMDGPU LDS
+
+/// Whether \p V (a global, or a constant expression of it) is used in \p F.
+bool usedIn(const Value *V, const Function &F, unsigned Depth = 4) {
+  for (const User *U : V->users()) {
+    if (const auto *I = dyn_cast<Instruction>(U)) {
+      if (I->getFunction() == &F)
+        return true;
+    } else if (isa<ConstantExpr>(U) && Depth > 0 && usedIn(U, F, Depth - 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The dynamic shared memory (`extern __shared__`) that \p K names.
+SmallVector<GlobalVariable *, 2> dynamicSharedOf(const Function &K) {
+  SmallVector<GlobalVariable *, 2> Out;
+  for (GlobalVariable &G : const_cast<Module &>(*K.getParent()).globals())
+    if (G.getAddressSpace() == SharedAddressSpace && G.isDeclaration() &&
+        usedIn(&G, K))
+      Out.push_back(&G);
+  return Out;
+}
+
+/// Whether memory reached through \p Root (a pointer parameter of a
+/// kernel, or of a function it calls, and the pointers loaded from its
+/// data) may be written, or the pointer escape where adcc cannot follow
+/// it: stores, atomics, writing intrinsics, calls of functions without a
+/// body, returns, integers made of it. A copy into a stack slot (-O0) is
+/// followed through the slot's loads.
+bool mayWriteThrough(const Value *Root, unsigned Depth = 6) {
+  SmallVector<const Value *, 16> Work{Root};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const Use &U : V->uses()) {
+      const User *I = U.getUser();
+      if (isa<GetElementPtrInst, CastInst, PHINode, SelectInst>(I) &&
+          !isa<PtrToIntInst>(I)) {
+        Work.push_back(I);
+      } else if (isa<LoadInst>(I)) {
+        // (A pointer in the data, `double **`: what it points to is
+        // reached through the parameter too.)
+        if (I->getType()->isPtrOrPtrVectorTy())
+          Work.push_back(I);
+      } else if (isa<ICmpInst>(I)) {
+        continue;
+      } else if (const auto *SI = dyn_cast<StoreInst>(I)) {
+        if (U.getOperandNo() == SI->getPointerOperandIndex())
+          return true;
+        // (The pointer kept in a stack slot: followed through its loads,
+        // where the slot holds nothing else the code writes through.)
+        const auto *Slot =
+            dyn_cast<AllocaInst>(getUnderlyingObject(SI->getPointerOperand()));
+        if (!Slot || Slot != SI->getPointerOperand()->stripPointerCasts())
+          return true;
+        // (AMDGPU's slots are private memory, used through a cast to the
+        // generic address space.)
+        SmallVector<const Value *, 4> Casts{Slot};
+        while (!Casts.empty())
+          for (const User *SU : Casts.pop_back_val()->users())
+            if (isa<LoadInst>(SU))
+              Work.push_back(SU);
+            else if (isa<AddrSpaceCastInst, BitCastInst>(SU))
+              Casts.push_back(SU);
+            else if (const auto *II = dyn_cast<IntrinsicInst>(SU);
+                     !isa<StoreInst>(SU) &&
+                     !(II && II->isLifetimeStartOrEnd()))
+              return true;
+      } else if (const auto *MT = dyn_cast<MemTransferInst>(I)) {
+        if (U.get() == MT->getRawDest())
+          return true;
+      } else if (const auto *II = dyn_cast<IntrinsicInst>(I)) {
+        if (!II->isAssumeLikeIntrinsic() && !II->onlyReadsMemory())
+          return true;
+      } else if (const auto *Call = dyn_cast<CallBase>(I)) {
+        const Function *Callee = Call->getCalledFunction();
+        if (!Call->isArgOperand(&U))
+          return true;
+        unsigned No = Call->getArgOperandNo(&U);
+        if (Call->onlyReadsMemory(No) || Call->doesNotAccessMemory(No))
+          continue;
+        if (!Callee || Callee->isDeclaration() || Depth == 0 ||
+            No >= Callee->arg_size() ||
+            mayWriteThrough(Callee->getArg(No), Depth - 1))
+          return true;
+      } else {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 /// The marker `enzyme_*` as the program spells it: a load of the global.
@@ -153,31 +294,119 @@ struct Maker {
   PointerType *Generic = PointerType::get(Ctx, 0);
   Function *Item = nullptr;
 
-  /// K's body as a device function, and the item of V (its shadow D)
-  /// that calls it.
+  /// The dynamic shared memory K names (none: no extra parameter).
+  SmallVector<GlobalVariable *, 2> Dynamic;
+  PointerType *SharedPtr = PointerType::get(Ctx, SharedAddressSpace);
+
+  /// K's body as a device function (with the base of the dynamic shared
+  /// memory as a last parameter where K names it), and the item of V (its
+  /// shadow D; the base and its shadow) that calls it.
   void makeItem() {
+    Dynamic = dynamicSharedOf(K);
+    SmallVector<Type *, 8> BodyParams(K.getFunctionType()->params());
+    if (!Dynamic.empty())
+      BodyParams.push_back(SharedPtr);
+    Function *Body = Function::Create(
+        FunctionType::get(K.getReturnType(), BodyParams, false),
+        GlobalValue::InternalLinkage, "__adcc_body_" + K.getName(), M);
     ValueToValueMapTy Map;
-    Function *Body = CloneFunction(&K, Map);
-    Body->setName("__adcc_body_" + K.getName());
+    for (auto [From, To] : zip(K.args(), Body->args())) {
+      Map[&From] = &To;
+      To.setName(From.getName());
+    }
+    SmallVector<ReturnInst *, 4> Returns;
+    CloneFunctionInto(Body, &K, Map, CloneFunctionChangeType::LocalChangesOnly,
+                      Returns);
     Body->setCallingConv(CallingConv::C);
     Body->setLinkage(GlobalValue::InternalLinkage);
+    if (!Dynamic.empty()) {
+      Argument *Base = Body->getArg(BodyParams.size() - 1);
+      SmallVector<Constant *, 2> Globals(Dynamic.begin(), Dynamic.end());
+      convertUsersOfConstantsToInstructions(Globals, Body);
+      for (GlobalVariable *G : Dynamic)
+        G->replaceUsesWithIf(Base, [&](Use &U) {
+          auto *I = dyn_cast<Instruction>(U.getUser());
+          return I && I->getFunction() == Body;
+        });
+    }
     SmallVector<Type *, 8> Fields;
     for (const Argument &A : K.args())
-      Fields.push_back(A.getType());
+      Fields.push_back(fieldType(A));
     StructType *Args = StructType::get(Ctx, Fields);
+    SmallVector<Type *, 2> ItemParams = {Generic};
+    if (!Dynamic.empty())
+      ItemParams.push_back(SharedPtr);
     Item = Function::Create(
-        FunctionType::get(Type::getVoidTy(Ctx), {Generic}, false),
+        FunctionType::get(Type::getVoidTy(Ctx), ItemParams, false),
         GlobalValue::InternalLinkage, "__adcc_item_" + K.getName(), M);
     Item->setAttributes(AttributeList::get(
         Ctx, AttributeList::FunctionIndex,
         AttrBuilder(Ctx, Body->getAttributes().getFnAttrs())));
     IRBuilder<> B(BasicBlock::Create(Ctx, "", Item));
     SmallVector<Value *, 8> Values;
-    for (unsigned I = 0; I < Fields.size(); ++I)
-      Values.push_back(B.CreateLoad(
-          Fields[I], B.CreateStructGEP(Args, Item->getArg(0), I)));
+    for (const Argument &A : K.args()) {
+      Value *At = B.CreateStructGEP(Args, Item->getArg(0), A.getArgNo());
+      // (A struct by value: its address in V, in the parameter's address
+      // space; the body copies it, as a kernel's parameter.)
+      Values.push_back(fieldType(A) != A.getType()
+                           ? B.CreateAddrSpaceCast(At, A.getType())
+                           : B.CreateLoad(A.getType(), At));
+    }
+    if (!Dynamic.empty())
+      Values.push_back(Item->getArg(1));
     B.CreateCall(Body, Values);
     B.CreateRetVoid();
+  }
+
+  /// The bytes of the block's dynamic shared memory, as the launch gave
+  /// them (i32): NVPTX's %dynamic_smem_size; on AMDGPU the dispatch
+  /// packet's group segment size (bytes 28-31) less the static LDS.
+  Value *dynamicBytes(IRBuilder<> &B) {
+    if (!Amdgpu)
+      return B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size,
+                               {});
+    Value *Packet = B.CreateIntrinsic(Intrinsic::amdgcn_dispatch_ptr, {});
+    auto *Group = B.CreateAlignedLoad(
+        B.getInt32Ty(), B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Packet, 28),
+        Align(4));
+    Group->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(Ctx, {}));
+    return B.CreateSub(
+        Group, B.CreateIntrinsic(Intrinsic::amdgcn_groupstaticsize, {}));
+  }
+
+  /// The markers and the two halves of the dynamic shared memory (the
+  /// primal's, the shadow's) that the derivative requests pass after V
+  /// and D where K names it; \p Half the shadow's bytes.
+  void dynamicArguments(IRBuilder<> &B, SmallVectorImpl<Value *> &Args,
+                        Value **Half = nullptr) {
+    if (Dynamic.empty())
+      return;
+    Value *Bytes = B.CreateLShr(dynamicBytes(B), 1);
+    if (Half)
+      *Half = Bytes;
+    Value *Base = Dynamic.front();
+    Args.append({marker(B, M, "enzyme_dup"), Base,
+                 B.CreateInBoundsGEP(B.getInt8Ty(), Base, Bytes)});
+  }
+
+  /// The shadow half of the dynamic shared memory zeroed by the threads of
+  /// the block (thread k of n: bytes k, k + n, ...), then a barrier.
+  void zeroDynamicShadow(IRBuilder<> &B, Value *Shadow, Value *Bytes) {
+    auto [Linear, Count] = threadInBlock(B, M);
+    Function *F = B.GetInsertBlock()->getParent();
+    BasicBlock *Entry = B.GetInsertBlock();
+    BasicBlock *Loop = BasicBlock::Create(Ctx, "dynamic.shadow.zero", F);
+    BasicBlock *Done = BasicBlock::Create(Ctx, "dynamic.shadow.zeroed", F);
+    B.CreateCondBr(B.CreateICmpULT(Linear, Bytes), Loop, Done);
+    B.SetInsertPoint(Loop);
+    PHINode *I = B.CreatePHI(B.getInt32Ty(), 2);
+    I->addIncoming(Linear, Entry);
+    B.CreateStore(B.getInt8(0), B.CreateInBoundsGEP(B.getInt8Ty(), Shadow, I));
+    Value *Next = B.CreateAdd(I, Count);
+    I->addIncoming(Next, Loop);
+    B.CreateCondBr(B.CreateICmpULT(Next, Bytes), Loop, Done);
+    B.SetInsertPoint(Done);
+    blockBarrier(B, M);
   }
 
   Function *kernel(StringRef Prefix, ArrayRef<Type *> Params) {
@@ -205,20 +434,38 @@ struct Maker {
     {
       Function *F = kernel("__adcc_fwd_", {ParamPtr, ParamPtr});
       IRBuilder<> B(BasicBlock::Create(Ctx, "", F));
-      B.CreateCall(entry(M, "__enzyme_fwddiff", Void),
-                   {ItemPtr, marker(B, M, "enzyme_dup"),
-                    generic(B, F->getArg(0)), generic(B, F->getArg(1))});
+      SmallVector<Value *, 8> Args = {ItemPtr, marker(B, M, "enzyme_dup"),
+                                      generic(B, F->getArg(0)),
+                                      generic(B, F->getArg(1))};
+      dynamicArguments(B, Args);
+      B.CreateCall(entry(M, "__enzyme_fwddiff", Void), Args);
       B.CreateRetVoid();
     }
     {
       Function *F = kernel("__adcc_size_", {ParamPtr});
       IRBuilder<> B(BasicBlock::Create(Ctx, "", F));
-      Value *Bytes = B.CreateCall(
-          entry(M, "__enzyme_augmentsize", I64),
-          {ItemPtr, marker(B, M, "enzyme_dup"), marker(B, M, "enzyme_dup")});
+      SmallVector<Value *, 4> Args = {ItemPtr, marker(B, M, "enzyme_dup"),
+                                      marker(B, M, "enzyme_dup")};
+      if (!Dynamic.empty())
+        Args.push_back(marker(B, M, "enzyme_dup"));
+      Value *Bytes =
+          B.CreateCall(entry(M, "__enzyme_augmentsize", I64), Args);
       B.CreateStore(Bytes, generic(B, F->getArg(0)));
+      // (Then the pointer parameters that K may write through, as bits:
+      // the launch's derivative lets the others go without a shadow.)
+      uint64_t Written = 0;
+      // (The runtime takes a parameter from the 64th on as written; bit
+      // 63 is its own.)
+      for (const Argument &A : K.args())
+        if (A.getType()->isPointerTy() && A.getArgNo() < 63 &&
+            mayWriteThrough(&A))
+          Written |= uint64_t(1) << A.getArgNo();
+      B.CreateStore(ConstantInt::get(I64, Written),
+                    B.CreateConstInBoundsGEP1_64(I64, generic(B, F->getArg(0)),
+                                                 1));
       B.CreateRetVoid();
     }
+    Function *Augmented = nullptr;
     for (bool Reverse : {false, true}) {
       SmallVector<Type *, 5> Params = {ParamPtr, ParamPtr, ParamPtr, I64};
       if (!Reverse)
@@ -231,15 +478,25 @@ struct Maker {
           B.getInt8Ty(), generic(B, F->getArg(2)),
           B.CreateMul(globalLinearId(B, M), SlotBytes));
       Value *V = generic(B, F->getArg(0)), *D = generic(B, F->getArg(1));
+      SmallVector<Value *, 10> Args = {ItemPtr, marker(B, M, "enzyme_dup"), V,
+                                       D};
+      Value *Half = nullptr;
+      dynamicArguments(B, Args, &Half);
       if (Reverse) {
-        B.CreateCall(entry(M, "__enzyme_reverse", Void),
-                     {ItemPtr, marker(B, M, "enzyme_dup"), V, D, Slot});
+        // (Naming the augmented kernel, whose records may hold the
+        // addresses of shadows that the reverse sweep adds into.)
+        F->setMetadata(LaunchReverseMetadata,
+                       MDNode::get(Ctx, {ValueAsMetadata::get(Augmented)}));
+        if (Half)
+          zeroDynamicShadow(B, Args.back(), Half);
+        Args.push_back(Slot);
+        B.CreateCall(entry(M, "__enzyme_reverse", Void), Args);
         B.CreateRetVoid();
         continue;
       }
-      B.CreateCall(entry(M, "__enzyme_augmentfwd", Void),
-                   {ItemPtr, marker(B, M, "enzyme_dup"), V, D,
-                    marker(B, M, "enzyme_tape"), Slot});
+      Augmented = F;
+      Args.append({marker(B, M, "enzyme_tape"), Slot});
+      B.CreateCall(entry(M, "__enzyme_augmentfwd", Void), Args);
       // (The slot's offset: the bytes the thread recorded, beyond the
       // slot where its records were of unknown size and it was too small.)
       Value *Top = B.CreateLoad(I64, Slot);

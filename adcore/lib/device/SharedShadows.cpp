@@ -77,8 +77,8 @@ SetVector<GlobalVariable *> sharedShadowsOf(ArrayRef<const Function *> Roots) {
   return Out;
 }
 
-/// The thread's linear index in its block and the block's number of
-/// threads (x fastest), at \p B.
+} // namespace
+
 std::pair<Value *, Value *> threadInBlock(IRBuilder<> &B, Module &M) {
   Type *I32 = B.getInt32Ty();
   Value *Id[3], *Size[3];
@@ -117,7 +117,6 @@ std::pair<Value *, Value *> threadInBlock(IRBuilder<> &B, Module &M) {
   return {Linear, Count};
 }
 
-/// A barrier of the block at \p B, as the target's __syncthreads() is.
 void blockBarrier(IRBuilder<> &B, Module &M) {
   if (M.getTargetTriple().isNVPTX()) {
     B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_aligned_all, {},
@@ -129,6 +128,8 @@ void blockBarrier(IRBuilder<> &B, Module &M) {
   B.CreateIntrinsic(Intrinsic::amdgcn_s_barrier, {});
   B.CreateFence(AtomicOrdering::Acquire, Group);
 }
+
+namespace {
 
 /// Zeroes \p Shadow with the threads of the block, before \p At.
 void zeroCooperatively(GlobalVariable &Shadow, Instruction *At, Value *Linear,
@@ -199,6 +200,29 @@ void zeroSharedShadows(SynthesisContext &Ctx) {
     B.SetInsertPoint(AugCall);
     blockBarrier(B, M);
     B.SetInsertPoint(RevCall->getNextNode());
+    blockBarrier(B, M);
+  }
+  // (A launch's reverse kernel: its shadows, those it names and those
+  // whose addresses the augmented kernel records, begin at zero, before
+  // any thread's reverse sweep adds into them.)
+  for (Function &F : M) {
+    MDNode *Mark = F.getMetadata(LaunchReverseMetadata);
+    if (F.isDeclaration() || !Mark)
+      continue;
+    SmallVector<const Function *, 2> Roots = {&F};
+    if (Mark->getNumOperands() > 0)
+      if (auto *Aug =
+              mdconst::dyn_extract_or_null<Function>(Mark->getOperand(0)))
+        Roots.push_back(Aug);
+    SetVector<GlobalVariable *> Shadows = sharedShadowsOf(Roots);
+    if (Shadows.empty())
+      continue;
+    Instruction *At = &*F.getEntryBlock().getFirstInsertionPt();
+    IRBuilder<> B(At);
+    auto [Linear, Count] = threadInBlock(B, M);
+    for (GlobalVariable *G : Shadows)
+      zeroCooperatively(*G, At, Linear, Count);
+    B.SetInsertPoint(At);
     blockBarrier(B, M);
   }
 }

@@ -75,7 +75,36 @@ std::pair<GlobalValue *, bool> launchHandle(Function &Stub) {
   return {nullptr, false};
 }
 
-enum ParamKind : uint8_t { Integer, Float, Double, Pointer };
+enum ParamKind : uint8_t { Integer, Float, Double, Pointer, Aggregate };
+
+/// Whether \p T holds integers and pointers only (a struct of pointers and
+/// sizes, which a kernel may take by value).
+bool integersAndPointers(Type *T) {
+  if (T->isIntegerTy() || T->isPointerTy())
+    return true;
+  if (auto *S = dyn_cast<StructType>(T))
+    return all_of(S->elements(), integersAndPointers);
+  if (auto *A = dyn_cast<ArrayType>(T))
+    return integersAndPointers(A->getElementType());
+  return false;
+}
+
+/// The offsets of the pointers in \p T, from \p At, into \p Out.
+void pointerOffsets(Type *T, uint64_t At, const DataLayout &DL,
+                    SmallVectorImpl<uint32_t> &Out) {
+  if (T->isPointerTy()) {
+    Out.push_back(At);
+  } else if (auto *S = dyn_cast<StructType>(T)) {
+    const StructLayout *L = DL.getStructLayout(S);
+    for (unsigned I = 0; I < S->getNumElements(); ++I)
+      pointerOffsets(S->getElementType(I), At + L->getElementOffset(I), DL,
+                     Out);
+  } else if (auto *A = dyn_cast<ArrayType>(T)) {
+    uint64_t Size = DL.getTypeAllocSize(A->getElementType());
+    for (uint64_t I = 0; I < A->getNumElements(); ++I)
+      pointerOffsets(A->getElementType(), At + I * Size, DL, Out);
+  }
+}
 
 struct RuleMaker {
   Module &M;
@@ -88,27 +117,77 @@ struct RuleMaker {
   StructType *Args = nullptr;
   GlobalVariable *Desc = nullptr;
 
-  /// Each parameter a number or a pointer of the source: the stub (as
-  /// clang emits it, before optimization) stores it whole into a local
-  /// of its own type. (A struct the ABI passes as numbers is stored into
-  /// a local of the struct's type.)
+  /// Where the stub (as clang emits it, before optimization) stores \p A:
+  /// a local and the offset in it; null where not in one place.
+  static std::pair<const AllocaInst *, uint64_t> home(const Argument &A) {
+    const AllocaInst *Found = nullptr;
+    uint64_t Offset = 0;
+    const DataLayout &DL = A.getParent()->getDataLayout();
+    for (const User *U : A.users()) {
+      const auto *Store = dyn_cast<StoreInst>(U);
+      if (!Store || Store->getValueOperand() != &A)
+        continue;
+      APInt At(64, 0);
+      const auto *Local = dyn_cast<AllocaInst>(
+          Store->getPointerOperand()->stripAndAccumulateConstantOffsets(
+              DL, At, /*AllowNonInbounds=*/true));
+      if (!Local || (Found && (Found != Local || Offset != At.getZExtValue())))
+        return {nullptr, 0};
+      Found = Local;
+      Offset = At.getZExtValue();
+    }
+    return {Found, Offset};
+  }
+
+  /// A piece of a struct that the ABI passes as numbers (x86-64: a struct
+  /// of up to 16 bytes in registers): the stub stores it into a local of
+  /// the struct's type, a struct of pointers and integers.
+  static bool isPiece(const Argument &A) {
+    auto [Local, Offset] = home(A);
+    return Local && Local->getAllocatedType() != A.getType() &&
+           Local->getAllocatedType()->isStructTy() &&
+           integersAndPointers(Local->getAllocatedType()) &&
+           (A.getType()->isIntegerTy() || A.getType()->isPointerTy());
+  }
+
+  /// Each parameter a number or a pointer of the source: the stub stores
+  /// it whole into a local of its own type. Or a struct of pointers and
+  /// integers by value: in memory (byval), or as pieces (isPiece); its
+  /// bytes are the kernel's.
   static bool supported(const Function &Stub) {
     for (const Argument &A : Stub.args()) {
       Type *T = A.getType();
+      if (A.hasByValAttr() && integersAndPointers(A.getParamByValType()))
+        continue;
       if (A.hasByValAttr() || A.hasStructRetAttr() ||
           !(T->isIntegerTy() || T->isFloatTy() || T->isDoubleTy() ||
             T->isPointerTy()))
         return false;
-      bool Whole = false;
-      for (const User *U : A.users())
-        if (const auto *Store = dyn_cast<StoreInst>(U))
-          if (const auto *Local = dyn_cast<AllocaInst>(
-                  Store->getPointerOperand()->stripPointerCasts()))
-            Whole |= Local->getAllocatedType() == T;
-      if (!Whole && !A.use_empty())
+      if (A.use_empty() || isPiece(A))
+        continue;
+      auto [Local, Offset] = home(A);
+      if (!Local || Local->getAllocatedType() != T || Offset != 0)
         return false;
     }
     return true;
+  }
+
+  /// Each stub parameter's field of the arguments' struct, and its offset
+  /// in the field (a piece of a struct).
+  SmallVector<unsigned, 8> FieldOf;
+  SmallVector<uint64_t, 8> OffsetIn;
+
+  /// The kind of \p A, and the type of its value in the arguments'
+  /// struct.
+  static ParamKind kindOf(const Argument &A) {
+    return A.hasByValAttr() || isPiece(A) ? Aggregate : kindOf(A.getType());
+  }
+  static Type *fieldType(const Argument &A) {
+    if (A.hasByValAttr())
+      return A.getParamByValType();
+    if (isPiece(A))
+      return home(A).first->getAllocatedType();
+    return A.getType();
   }
 
   static ParamKind kindOf(Type *T) {
@@ -159,15 +238,34 @@ struct RuleMaker {
   void makeDesc() {
     SmallVector<Type *, 8> Fields;
     SmallVector<uint8_t, 8> Kinds;
+    // (The pieces of one struct share its field.)
+    DenseMap<const AllocaInst *, unsigned> Pieces;
     for (const Argument &A : Stub.args()) {
-      Fields.push_back(A.getType());
-      Kinds.push_back(kindOf(A.getType()));
+      OffsetIn.push_back(0);
+      if (isPiece(A)) {
+        auto [Local, Offset] = home(A);
+        OffsetIn.back() = Offset;
+        auto [It, New] = Pieces.try_emplace(Local, Fields.size());
+        FieldOf.push_back(It->second);
+        if (!New)
+          continue;
+      } else {
+        FieldOf.push_back(Fields.size());
+      }
+      Fields.push_back(fieldType(A));
+      Kinds.push_back(kindOf(A));
     }
     Args = StructType::get(Ctx, Fields);
-    const StructLayout *L = M.getDataLayout().getStructLayout(Args);
-    SmallVector<uint32_t, 8> Offsets;
-    for (unsigned I = 0; I < Fields.size(); ++I)
+    const DataLayout &DL = M.getDataLayout();
+    const StructLayout *L = DL.getStructLayout(Args);
+    SmallVector<uint32_t, 8> Offsets, Members;
+    for (unsigned I = 0; I < Fields.size(); ++I) {
       Offsets.push_back(L->getElementOffset(I));
+      // (The pointers in the structs passed by value, which need shadows.)
+      if (Kinds[I] == Aggregate)
+        pointerOffsets(Fields[I], L->getElementOffset(I), DL, Members);
+    }
+    Members.push_back(~0u);
     Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
     auto Table = [&](Constant *Init, StringRef Name) -> Constant * {
       return new GlobalVariable(M, Init->getType(), true,
@@ -176,19 +274,23 @@ struct RuleMaker {
     Constant *KindsG = Table(ConstantDataArray::get(Ctx, Kinds), "__adcc_kinds");
     Constant *OffsetsG =
         Table(ConstantDataArray::get(Ctx, Offsets), "__adcc_offsets");
+    Constant *MembersG =
+        Table(ConstantDataArray::get(Ctx, Members), "__adcc_members");
     IRBuilder<> B(Ctx);
     Constant *Name = Table(ConstantDataArray::getString(Ctx, llvm::demangle(Kernel)),
                            "__adcc_kernel");
     StructType *DescTy = StructType::get(
-        Ctx, {Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, I32, I32, I32, I64});
+        Ctx, {Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, I32, I32, I32, I64, I64, Ptr});
     Constant *Init = ConstantStruct::get(
         DescTy,
         {Name, handle("__adcc_fwd_"), handle("__adcc_aug_"),
          handle("__adcc_rev_"), handle("__adcc_size_"), KindsG, OffsetsG,
          ConstantInt::get(I32, Fields.size()),
          ConstantInt::get(I32, L->getSizeInBytes()),
-         ConstantInt::get(I32, Hip), ConstantInt::get(I64, 0)});
-    // (Not constant: the runtime keeps the slot's size in the last field.)
+         ConstantInt::get(I32, Hip), ConstantInt::get(I64, 0),
+         ConstantInt::get(I64, 0), MembersG});
+    // (Not constant: the runtime keeps the slot's size and the parameters
+    // the kernel writes through in the last fields.)
     Desc = new GlobalVariable(M, DescTy, false, GlobalValue::InternalLinkage,
                               Init, "__adcc_launch." + Kernel);
   }
@@ -208,10 +310,33 @@ struct RuleMaker {
     Value *D = B.CreateAlloca(Args);
     B.CreateMemSet(D, B.getInt8(0),
                    M.getDataLayout().getTypeAllocSize(Args), MaybeAlign());
+    const DataLayout &DL = M.getDataLayout();
     for (unsigned I = 0; I < Values.size(); ++I) {
-      B.CreateStore(Values[I], B.CreateStructGEP(Args, V, I));
+      Type *T = Args->getElementType(FieldOf[I]);
+      Value *To = B.CreateStructGEP(Args, V, FieldOf[I]);
+      Value *ShadowTo = B.CreateStructGEP(Args, D, FieldOf[I]);
+      if (T != Values[I]->getType() && !Stub.getArg(I)->hasByValAttr()) {
+        // (A piece of a struct, at its offset in the struct.)
+        B.CreateStore(Values[I], B.CreateConstInBoundsGEP1_64(
+                                     B.getInt8Ty(), To, OffsetIn[I]));
+        if (Shadows[I])
+          B.CreateStore(Shadows[I], B.CreateConstInBoundsGEP1_64(
+                                        B.getInt8Ty(), ShadowTo, OffsetIn[I]));
+        continue;
+      }
+      if (T == Values[I]->getType()) {
+        B.CreateStore(Values[I], To);
+        if (Shadows[I])
+          B.CreateStore(Shadows[I], ShadowTo);
+        continue;
+      }
+      // (A struct by value: copied from the stub's byval copy, and from
+      // its shadow, a copy of the caller's shadow struct.)
+      uint64_t Bytes = DL.getTypeAllocSize(T);
+      B.CreateMemCpy(To, MaybeAlign(), Values[I], MaybeAlign(), Bytes);
       if (Shadows[I])
-        B.CreateStore(Shadows[I], B.CreateStructGEP(Args, D, I));
+        B.CreateMemCpy(ShadowTo, MaybeAlign(), Shadows[I], MaybeAlign(),
+                       Bytes);
     }
     return {V, D};
   }
@@ -302,7 +427,7 @@ struct RuleMaker {
     SmallVector<Value *, 4> Adjoints;
     for (unsigned I : Numbers)
       Adjoints.push_back(B.CreateLoad(Stub.getArg(I)->getType(),
-                                      B.CreateStructGEP(Args, D, I)));
+                                      B.CreateStructGEP(Args, D, FieldOf[I])));
     if (Adjoints.size() == 1) {
       B.CreateRet(Adjoints[0]);
       return F;

@@ -221,7 +221,7 @@ Value *gatheredAdjoint(IRBuilder<> &B, Value *Mask, Value *SrcLane,
 } // namespace
 
 bool isWarpShuffle(const Function &F) {
-  return rowFor(F) != nullptr || isHipShuffle(F);
+  return rowFor(F) != nullptr || isHipShuffle(F) || isAmdgpuCrossLane(F);
 }
 
 bool wrapRawShuffles(Module &M) {
@@ -260,7 +260,7 @@ bool wrapRawShuffles(Module &M) {
 
 bool isRawShuffleHolder(const Function &F) {
   const ShuffleRow *Row = rowFor(F);
-  return Row && Row->RawC;
+  return (Row && Row->RawC) || isAmdgpuCrossLane(F);
 }
 
 Function *shuffleRuleFunction(const Function &F, StringRef Kind,
@@ -277,8 +277,11 @@ bool isWarpShuffleRule(const Function &F) {
 }
 
 Function *warpShuffleForwardRule(const Function &F) {
-  if (!rowFor(F))
+  if (!rowFor(F)) {
+    if (Function *W = amdgpuCrossLaneForwardRule(F))
+      return W;
     return hipShuffleForwardRule(F);
+  }
   // (mask, x, dx, b, width) -> the tangent: dx shuffled as x is.
   Type *T = F.getReturnType();
   Type *I32 = Type::getInt32Ty(F.getContext());
@@ -297,7 +300,8 @@ bool warpShuffleGradientRule(const Function &F, Function *&Augmented,
                              Function *&Reverse) {
   const ShuffleRow *Row = rowFor(F);
   if (!Row)
-    return hipShuffleGradientRule(F, Augmented, Reverse);
+    return amdgpuCrossLaneGradientRule(F, Augmented, Reverse) ||
+           hipShuffleGradientRule(F, Augmented, Reverse);
   Type *T = F.getReturnType();
   LLVMContext &Ctx = F.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);

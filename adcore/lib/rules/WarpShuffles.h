@@ -42,6 +42,20 @@ bool hipShuffleGradientRule(const llvm::Function &F,
                             llvm::Function *&Augmented,
                             llvm::Function *&Reverse);
 
+/// The program's own AMDGPU cross-lane reads of floating-point values
+/// (AmdgpuCrossLane.cpp): wrapAmdgpuCrossLane replaces each call of
+/// `llvm.amdgcn.readlane` or `readfirstlane` of a float or a double, and
+/// each `ds_bpermute` of a float's bits, by a call of a holder function
+/// (`adcc.amdgcn.readlane.f64`, ...), whose rules are below; returns
+/// whether it changed any (before the AD pass: the optimizer folds the bit
+/// casts of a float's bits into these first).
+bool wrapAmdgpuCrossLane(llvm::Module &M);
+bool isAmdgpuCrossLane(const llvm::Function &F);
+llvm::Function *amdgpuCrossLaneForwardRule(const llvm::Function &F);
+bool amdgpuCrossLaneGradientRule(const llvm::Function &F,
+                                 llvm::Function *&Augmented,
+                                 llvm::Function *&Reverse);
+
 /// Replaces each call of a raw NVVM shuffle of a float in NVPTX module
 /// \p M (`llvm.nvvm.shfl.sync.down.f32`, ...) by a call of a function
 /// that holds it (`adcc.nvvm.shfl.sync.down.f32`), a shuffle with

@@ -5,7 +5,7 @@ wavefront in wave_emulation.h: the target becomes the host's, address spaces
 are dropped (private, global and LDS memory are host memory; a cast between
 them is no cast), kernels lose their calling convention, and each AMDGPU
 intrinsic the kernels use (work-item id, lane id, ds_bpermute, readlane,
-ballot, the wavefront's size, s_barrier) becomes a call of the emulation's C
+readfirstlane, update_dpp, ballot, the wavefront's size, s_barrier) becomes a call of the emulation's C
 functions. Any other AMDGPU intrinsic is an error: the emulation would not
 be faithful.
 
@@ -26,8 +26,8 @@ every atomic add a plain load, add and store, as nvptx_host_ir.py's does.
 import re
 import sys
 
-from host_ir_common import (internalize, plain_add, read_arguments,
-                            split_params)
+from host_ir_common import (dynamic_shared, internalize, plain_add,
+                            read_arguments, shared_table, split_params)
 
 
 def bits_of(ty):
@@ -61,13 +61,16 @@ GRID = {
     "amdgcn.implicitarg.ptr": ("ptr", "", "%r = call ptr @emu_implicitarg()"),
     "amdgcn.dispatch.ptr": ("ptr", "", "%r = call ptr @emu_dispatch()"),
     "amdgcn.s.barrier": ("void", "", "call void @emu_barrier()"),
+    # (the static LDS: none in the dispatch packet's group segment size)
+    "amdgcn.groupstaticsize": ("i32", "", "%r = add i32 0, 0"),
 }
 
 
 # The cross-lane operations, the same in the grid emulation (among the 64
 # threads of a wavefront of the block) as in the model of one wavefront.
 CROSS_LANE = re.compile(r"amdgcn\.(wavefrontsize|mbcnt\.(lo|hi)|ds\.bpermute|"
-                        r"ballot\.i(32|64)|readlane\.(i32|i64|f32|f64))")
+                        r"ballot\.i(32|64)|update\.dpp\.i(32|64)|"
+                        r"read(first)?lane\.(i32|i64|f32|f64))")
 
 
 def definition(name, grid=False):
@@ -106,14 +109,31 @@ def definition(name, grid=False):
         end = "ret void" if ret == "void" else "ret %s %%r" % ret
         return ("define internal %s @emu.%s(%s) {\n  %s\n  %s\n}\n"
                 % (ret, name, params, body, end))
-    m = re.fullmatch(r"amdgcn\.readlane\.(i32|i64|f32|f64)", name)
+    m = re.fullmatch(r"amdgcn\.update\.dpp\.(i32|i64)", name)
+    if m:
+        ty = m.group(1)
+        wide = (["%o = zext i32 %old to i64", "%s = zext i32 %src to i64"]
+                if ty == "i32" else
+                ["%o = add i64 %old, 0", "%s = add i64 %src, 0"])
+        back = "%r = trunc i64 %w to i32" if ty == "i32" else \
+            "%r = add i64 %w, 0"
+        return ("define internal %s @emu.%s(%s %%old, %s %%src, i32 %%c, "
+                "i32 %%rm, i32 %%bm, i1 %%bc) {\n  %s\n"
+                "  %%w = call i64 @emu_dpp(i64 %%o, i64 %%s, i32 %%c, i32 %%rm, "
+                "i32 %%bm, i1 %%bc)\n  %s\n  ret %s %%r\n}\n"
+                % (ty, name, ty, ty, "\n  ".join(wide), back, ty))
+    m = re.fullmatch(r"amdgcn\.read(first)?lane\.(i32|i64|f32|f64)", name)
     if not m:
         sys.exit("amdgcn_host_ir.py: no emulation of llvm.%s" % name)
-    ty = TYPES[m.group(1)]
+    ty = TYPES[m.group(2)]
     to, back = bits_of(ty)
-    lines = to + ["%r = call i64 @emu_read_lane(i64 %b, i32 %k)"] + back
-    return ("define internal %s @emu.%s(%s %%v, i32 %%k) {\n  %s\n"
-            "  ret %s %%x\n}\n" % (ty, name, ty, "\n  ".join(lines), ty))
+    # (readfirstlane: the first active lane, lane 0: every lane is active)
+    lane = "i32 0" if m.group(1) else "i32 %k"
+    params = "" if m.group(1) else ", i32 %k"
+    lines = to + ["%%r = call i64 @emu_read_lane(i64 %%b, %s)" % lane] + back
+    return ("define internal %s @emu.%s(%s %%v%s) {\n  %s\n"
+            "  ret %s %%x\n}\n" % (ty, name, ty, params, "\n  ".join(lines),
+                                     ty))
 
 
 KERNEL = re.compile(r"^define [^@]*amdgpu_kernel void @([\w.$]+)\((.*)\)"
@@ -156,6 +176,9 @@ def grid_entries(kernels):
 
 def main():
     plain, grid, text, triple = read_arguments(sys.argv[1:])
+    if grid:
+        text = dynamic_shared(text)
+    shared = shared_table(text, lambda name: "@" + name) if grid else None
     kernels = KERNEL.findall(text) if grid else []
     for name, _ in kernels:
         # (The kernel's name is the host's handle.)
@@ -212,13 +235,16 @@ def main():
                 "declare i32 @emu_wave(i32)",
                 "declare i32 @emu_mbcnt(i32, i32, i32)",
                 "declare i64 @emu_read_lane(i64, i32)",
-                "declare i64 @emu_ballot(i1)"]
+                "declare i64 @emu_ballot(i1)",
+                "declare i64 @emu_dpp(i64, i64, i32, i32, i32, i1)"]
         out += grid_entries(kernels)
+        out.append(re.sub(r",? addrspace\(\d+\)", "", shared))
     else:
         out += ["declare i32 @emu_wave(i32)",
                 "declare i32 @emu_mbcnt(i32, i32, i32)",
                 "declare i64 @emu_read_lane(i64, i32)",
                 "declare i64 @emu_ballot(i1)",
+                "declare i64 @emu_dpp(i64, i64, i32, i32, i32, i1)",
                 "declare void @emu_barrier()"]
     print("\n".join(out))
 

@@ -14,10 +14,13 @@
 //   shuffle (PTX's shfl.sync, ptx_shuffle.h) a barrier of its warp's 32;
 //   in a HIP launch, AMDGPU's cross-lane operations (ds_bpermute,
 //   readlane, ballot) an exchange among its wavefront's 64.
-// - The block's dynamic shared memory (`adcc_kernel_shared`) is one buffer
-//   (one block at a time), filled with NaNs before each block, as memory
-//   that cudaMalloc returns is: code that reads what it has not written
-//   gets NaNs, not zeros.
+// - The block's dynamic shared memory (`adcc_kernel_shared`; the
+//   program's `extern __shared__` arrays are it) is one buffer (one block
+//   at a time), filled with NaNs before each block, as memory that
+//   cudaMalloc returns is: code that reads what it has not written gets
+//   NaNs, not zeros. So are the static `__shared__` arrays
+//   (`emu_shared_globals`), whose contents a GPU does not keep between
+//   blocks or kernels either.
 // - Device memory is host memory (cudaMalloc and cudaMallocManaged alike),
 //   cudaMemcpy a copy; the device is device 0 of one.
 //
@@ -49,11 +52,17 @@ struct KernelEntry {
   void (*Entry)(void **);
 };
 
+/// A static `__shared__` array of the device code and its bytes.
+struct SharedGlobal {
+  void *Address;
+  std::size_t Bytes;
+};
+
 constexpr std::size_t SharedBytes = 256 * 1024;
 constexpr int LaunchFailed = 719; // cudaErrorLaunchFailure
 
 Dim3 Grid, Block, PushedGrid, PushedBlock;
-std::size_t PushedShared;
+std::size_t PushedShared, LaunchShared;
 thread_local unsigned Tid[3], Ctaid[3];
 std::barrier<> *BlockBarrier;
 /// The barriers of the block's warps, the values its lanes shuffle.
@@ -80,6 +89,7 @@ void *allocate(std::size_t Bytes) {
 extern "C" {
 alignas(16) unsigned char adcc_kernel_shared[SharedBytes];
 extern const KernelEntry emu_kernels[];
+extern const SharedGlobal emu_shared_globals[];
 
 uint32_t emu_sreg(uint32_t Which) {
   switch (Which) {
@@ -91,6 +101,7 @@ uint32_t emu_sreg(uint32_t Which) {
   case 9: return Grid.x;
   case 10: return Grid.y;
   case 11: return Grid.z;
+  case 13: return uint32_t(LaunchShared); // %dynamic_smem_size
   default:
     return (Tid[0] + Block.x * (Tid[1] + Block.y * Tid[2])) % 32; // laneid
   }
@@ -219,6 +230,7 @@ int cudaLaunchKernel(const void *Stub, Dim3 G, Dim3 B, void **Args,
   }
   Grid = G;
   Block = B;
+  LaunchShared = Shared;
   std::barrier<> Barrier(Threads);
   BlockBarrier = &Barrier;
   std::deque<std::barrier<>> Warps;
@@ -235,8 +247,11 @@ int cudaLaunchKernel(const void *Stub, Dim3 G, Dim3 B, void **Args,
           Ctaid[0] = X;
           Ctaid[1] = Y;
           Ctaid[2] = Z;
-          if (T == 0)
+          if (T == 0) {
             poison(adcc_kernel_shared, SharedBytes);
+            for (const SharedGlobal *S = emu_shared_globals; S->Address; ++S)
+              poison(S->Address, S->Bytes);
+          }
           Barrier.arrive_and_wait(); // (the shared memory is ready)
           K->Entry(Args);
           Barrier.arrive_and_wait(); // (the block has ended)
@@ -265,7 +280,8 @@ void *emu_implicitarg() {
 
 /// The HSA dispatch packet of the launch as AMDGPU device code reads it
 /// (at -O0: the group sizes, 3 x u16 from byte 4; the grid's sizes in
-/// work-items, 3 x u32 from byte 12).
+/// work-items, 3 x u32 from byte 12; the group segment's bytes, u32 at
+/// byte 28: the dynamic shared memory, the static arrays being elsewhere).
 void *emu_dispatch() {
   alignas(8) thread_local unsigned char Packet[64];
   const uint16_t Sizes[3] = {uint16_t(Block.x), uint16_t(Block.y),
@@ -274,6 +290,8 @@ void *emu_dispatch() {
                              Grid.z * Block.z};
   std::memcpy(Packet + 4, Sizes, sizeof Sizes);
   std::memcpy(Packet + 12, Items, sizeof Items);
+  const uint32_t Group = uint32_t(LaunchShared);
+  std::memcpy(Packet + 28, &Group, sizeof Group);
   return Packet;
 }
 
@@ -301,6 +319,9 @@ unsigned __hipPushCallConfiguration(Dim3 G, Dim3 B, std::size_t Shared,
 unsigned __hipPopCallConfiguration(Dim3 *G, Dim3 *B, std::size_t *Shared,
                                    void **Stream) {
   return __cudaPopCallConfiguration(G, B, Shared, Stream);
+}
+int hipFuncSetAttribute(const void *F, int Which, int Value) {
+  return cudaFuncSetAttribute(F, Which, Value);
 }
 int hipLaunchKernel(const void *Handle, Dim3 G, Dim3 B, void **Args,
                     std::size_t Shared, void *Stream) {
@@ -368,3 +389,5 @@ double __ocml_cos_f64(double X) { return std::cos(X); }
 double __ocml_sqrt_f64(double X) { return std::sqrt(X); }
 double __ocml_pow_f64(double X, double Y) { return std::pow(X, Y); }
 }
+
+#include "dpp_lanes.h"

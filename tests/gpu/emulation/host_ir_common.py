@@ -67,3 +67,43 @@ def plain_add(line):
             "%s%s = fadd %s %s, %s\n%sstore %s %s, %s %s"
             % (pad, res, ty, ptr, at, pad, pad, name, ty, res, val, pad, ty,
                name, ptr, at))
+
+
+SHARED_DEF = re.compile(r"^@([\w.$]+) = (?:[\w_]+ )*addrspace\(3\) "
+                        r"(?:global|constant) (.*?) (?:undef|poison|"
+                        r"zeroinitializer)\b", re.M)
+DYNAMIC_DECL = re.compile(r"^@([\w.$]+) = external (?:[\w_]+ )*"
+                          r"addrspace\(3\) global ", re.M)
+
+
+def dynamic_shared(text):
+    """The program's dynamic shared memory (`extern __shared__`, declared
+    in address space 3) is the block's, which the emulation defines as
+    `adcc_kernel_shared`: every such declaration names it."""
+    for name in set(DYNAMIC_DECL.findall(text)):
+        if name != "adcc_kernel_shared":
+            text = re.sub(r"@%s(?![\w.$])" % re.escape(name),
+                          "@adcc_kernel_shared", text)
+    seen = []
+
+    def once(m):
+        if seen:
+            return ""
+        seen.append(1)
+        return m.group(0)
+    return re.sub(r"^@adcc_kernel_shared = external .*$", once, text,
+                  flags=re.M)
+
+
+def shared_table(text, cast):
+    """`emu_shared_globals`: each static `__shared__` array of the module
+    (the program's, and the shadows adcc made) with its bytes, which the
+    emulation fills with NaNs before each block, as it does the dynamic
+    shared memory: shared memory has no initial value on a GPU. \p cast
+    gives the global's address as a generic pointer."""
+    rows = ["{ ptr, i64 } { ptr %s, i64 ptrtoint (ptr getelementptr "
+            "(%s, ptr null, i32 1) to i64) }" % (cast(name), ty)
+            for name, ty in SHARED_DEF.findall(text)]
+    rows.append("{ ptr, i64 } zeroinitializer")
+    return ("@emu_shared_globals = constant [%d x { ptr, i64 }] [%s]"
+            % (len(rows), ", ".join(rows)))

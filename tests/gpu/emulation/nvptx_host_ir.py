@@ -14,7 +14,8 @@ With --grid (whole CUDA programs, grid_emulation.cpp): every definition of
 the device module becomes internal (the host object of the same source has
 functions of the same names, compiled for the host; what the module only
 declares, as the block's dynamic shared memory `adcc_kernel_shared`, the
-emulation defines; a call of inline PTX assembly, a call that stops the
+emulation defines, and the program's `extern __shared__` arrays are that
+memory; the static `__shared__` arrays are listed in `emu_shared_globals`; a call of inline PTX assembly, a call that stops the
 emulation with a message if it runs), and each kernel gets an entry that takes the launch's argument array
 (cudaLaunchKernel's `void **`), listed in `emu_kernels` with the address of
 the host's launch stub of the same kernel, by which cudaLaunchKernel finds
@@ -27,12 +28,13 @@ then fail on the emulation (lost additions), which checks the check.
 import re
 import sys
 
-from host_ir_common import (internalize, plain_add, read_arguments,
-                            split_params)
+from host_ir_common import (dynamic_shared, internalize, plain_add,
+                            read_arguments, shared_table, split_params)
 
 SREGS = {"tid.x": 0, "tid.y": 1, "tid.z": 2, "ntid.x": 3, "ntid.y": 4,
          "ntid.z": 5, "ctaid.x": 6, "ctaid.y": 7, "ctaid.z": 8,
-         "nctaid.x": 9, "nctaid.y": 10, "nctaid.z": 11, "laneid": 12}
+         "nctaid.x": 9, "nctaid.y": 10, "nctaid.z": 11, "laneid": 12,
+         "dynamic_smem_size": 13}
 MODES = {"idx": 0, "up": 1, "down": 2, "bfly": 3}
 
 
@@ -137,10 +139,14 @@ def stub_name(kernel):
     # Walk the nested name: the last <length><identifier> before the
     # template arguments or the parameters is the kernel's own name.
     i, prefix = 2, "_Z"
-    if kernel[i] == "N":
+    nested = kernel[i] == "N"
+    if nested:
         i += 1
     parts = []
-    while i < len(kernel) and kernel[i].isdigit():
+    # (Outside a nested name, the first is the kernel's: what follows are
+    # its parameters' types, `_Z4axpy6Fieldsd`.)
+    while (i < len(kernel) and kernel[i].isdigit() and
+           (nested or not parts)):
         j = i
         while kernel[j].isdigit():
             j += 1
@@ -215,6 +221,8 @@ def replace_asm(line, asms):
 
 def main():
     plain, grid, text, triple = read_arguments(sys.argv[1:])
+    if grid:
+        text = dynamic_shared(text)
     used = sorted(set(re.findall(r"@llvm\.(nvvm\.[A-Za-z0-9_.]+)", text)))
     if not grid and re.search(r"call [^@]* asm ", text):
         sys.exit("nvptx_host_ir.py: the device code holds inline PTX "
@@ -250,6 +258,8 @@ def main():
     if grid:
         out += asms + ["declare void @emu_asm(i32)"]
         out += grid_entries(text)
+        out.append(shared_table(text, lambda name: "addrspacecast (ptr "
+                                "addrspace(3) @%s to ptr)" % name))
     print("\n".join(out))
 
 

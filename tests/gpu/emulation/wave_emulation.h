@@ -76,4 +76,6 @@ uint64_t emu_ballot(bool P) {
 void emu_barrier() { wave_emulation::Group->arrive_and_wait(); }
 }
 
+#include "dpp_lanes.h"
+
 #endif // ADCC_TESTS_WAVE_EMULATION_H

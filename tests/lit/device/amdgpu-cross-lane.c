@@ -1,7 +1,9 @@
-// AMDGPU's cross-lane operations have no rule: a double moved between
-// lanes as two integers (ds_bpermute, as HIP's __shfl_down does) is a
-// located error with exit status 1 at -O0 (the bit cast through stack
-// slots) and -O2, never a derivative that drops the exchanged part.
+// A double moved between lanes as two integers by ds_bpermute (as HIP's
+// __shfl_down does) has no rule: a located error with exit status 1 at
+// -O0 (the bit cast through stack slots) and -O2, never a derivative that
+// drops the exchanged part. (The reads the optimizer folds into reads of
+// floats and doubles, a float's ds_bpermute and DPP moves have rules:
+// amdgpu-cross-lane-emulated.cpp.)
 // RUN: %expect-exit 1 %adcc --target=amdgcn-amd-amdhsa -mcpu=gfx90a -nogpulib -O0 -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %expect-exit 1 %adcc --target=amdgcn-amd-amdhsa -mcpu=gfx942 -nogpulib -O2 -c %s -o /dev/null 2>&1 | FileCheck %s
 extern double __enzyme_autodiff(void *, ...);

@@ -1,7 +1,8 @@
 // CUDA launches in differentiated host code that adcc does not
 // differentiate are located errors, never a derivative that leaves out the
-// kernel: <<<...>>> of a kernel with a struct parameter by value (the
-// derivative kernels take numbers and pointers), at -O0 (the stub's call)
+// kernel: <<<...>>> of a kernel with a struct parameter by value that
+// holds a floating-point number (the derivative kernels take numbers,
+// pointers, and structs of pointers and integers), at -O0 (the stub's call)
 // and -O2; a cooperative launch. In the device compile, a launched kernel
 // that cannot be differentiated (inline assembly) gets no derivative
 // kernels and a warning at the kernel, and the file still compiles.
@@ -40,7 +41,7 @@ double loss(double a, double *y) {
   cudaLaunchCooperativeKernel((const void *)scale, dim3(1), dim3(32), args, 0,
                               nullptr);
 #else
-  // STRUCT: cuda-launch.cu:[[@LINE+1]]:3: error: cannot differentiate 'loss(double, double*)' in reverse mode: the kernel launch (<<<...>>>) of 'bystruct(Params, double*)' is differentiated only where every parameter of the kernel is a number or a pointer; pass a struct by pointer, or launch the kernel with adcc::launch
+  // STRUCT: cuda-launch.cu:[[@LINE+1]]:3: error: cannot differentiate 'loss(double, double*)' in reverse mode: the kernel launch (<<<...>>>) of 'bystruct(Params, double*)' is differentiated only where every parameter of the kernel is a number, a pointer, or a struct of pointers and integers passed by value; pass a struct with floating-point members by pointer, or launch the kernel with adcc::launch
   bystruct<<<1, 32>>>(Params{a, 32}, y);
 #endif
   return y[0] * a;
