@@ -14,6 +14,14 @@
  *   held       the same write made by a function given a struct that
  *              holds the parameters' address (no copies either: until
  *              2026-12-06 the region took them, a wrong gradient);
+ *   inlined    the same with the function inlined (always_inline, so at
+ *              every level): the write goes through the pointer the struct
+ *              holds (until 2026-12-06 the region took copies at -O1 and
+ *              above, a wrong gradient);
+ *   local      the same write into a local copy of the parameters whose
+ *              address the struct holds (status.md's reduced case);
+ *   aliased    x read as the iteration's own element and through a struct
+ *              that holds its address: atomic updates, not plain;
  *   far        two reads 1.6 MB apart (the copy would be too large: the
  *              runtime adds one of them atomically), analytic;
  *   floats     float parameters. */
@@ -99,6 +107,56 @@ double held(double *p, const double *x, int n) {
   return total;
 }
 
+__attribute__((always_inline)) static inline void
+bump_inline(struct holder *h) {
+  h->p[1] = h->p[0] * h->p[0] + h->p[1];
+}
+
+double inlined(double *p, const double *x, int n) {
+  struct holder h = {p};
+  double total = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    bump_inline(&h);
+    double mine = 0;
+#pragma omp for nowait
+    for (int i = 0; i < n; ++i)
+      mine += p[1] * x[i] + sin(p[0] * x[i]);
+#pragma omp critical
+    total += mine;
+  }
+  return total;
+}
+
+double local(double *p, const double *x, int n) {
+  double q[2] = {p[0], p[1]};
+  struct holder h = {q};
+  double s = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    bump_inline(&h);
+#pragma omp for reduction(+ : s)
+    for (int i = 0; i < n; ++i)
+      s += q[1] * x[i] + sin(q[0] * x[i]);
+  }
+  return s;
+}
+
+struct reader {
+  const double *x;
+};
+
+double aliased(double *p, const double *x, int n) {
+  struct reader r = {x};
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += p[0] * x[i] * x[i] + r.x[0] * x[i] * p[1];
+  return s;
+}
+
 typedef double (*objective)(double *, const double *, int);
 typedef void (*gradient)(double *, double *, const double *, double *, int);
 typedef double (*tangent)(double *, double *, const double *, double *,
@@ -122,6 +180,9 @@ DERIVATIVES(mixture)
 DERIVATIVES(mixed)
 DERIVATIVES(written)
 DERIVATIVES(held)
+DERIVATIVES(inlined)
+DERIVATIVES(local)
+DERIVATIVES(aliased)
 
 /* Gradients with respect to p (np entries) and x (nx entries); f may
  * write p, so every evaluation gets a fresh copy. */
@@ -248,6 +309,11 @@ int main(void) {
   check_gradient(written_, gradient_written, tangent_written, 2, NP, NP,
                  "written");
   check_gradient(held_, gradient_held, tangent_held, 2, NP, NP, "held");
+  check_gradient(inlined_, gradient_inlined, tangent_inlined, 2, NP, NP,
+                 "inlined");
+  check_gradient(local_, gradient_local, tangent_local, 2, NP, NP, "local");
+  check_gradient(aliased_, gradient_aliased, tangent_aliased, 2, NP, NP,
+                 "aliased");
   check_far();
   check_floats();
   return check_finish();

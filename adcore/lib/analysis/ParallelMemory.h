@@ -47,6 +47,7 @@
 #ifndef ADCORE_ANALYSIS_PARALLELMEMORY_H
 #define ADCORE_ANALYSIS_PARALLELMEMORY_H
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <memory>
@@ -60,6 +61,8 @@ class Value;
 } // namespace llvm
 
 namespace adcore {
+
+class RegionAliases;
 
 /// How the reverse sweep adds an adjoint into the shadow of what a load
 /// read.
@@ -94,7 +97,16 @@ private:
   /// the objects whose adjoints are kept per thread (PerThreadObjects).
   void findPerThreadObjects(llvm::Function &Region,
                             const llvm::SmallPtrSetImpl<const llvm::Value *>
-                                &Bounds);
+                                &Bounds,
+                            const RegionAliases &Aliases);
+  /// Adds to Shared the arrays of \p BaseOf (read as the iteration's own
+  /// element) that another access or a call may reach through another
+  /// object.
+  void shareAliasedElements(
+      llvm::Function &Region, const RegionAliases &Aliases,
+      const llvm::DenseMap<const llvm::Value *,
+                           std::pair<const llvm::Value *, const llvm::Value *>>
+          &BaseOf);
 
   /// Whether \p Ptr points into the thread's stack: a stack slot, or an
   /// argument of PrivateArgs (also through the slot that holds it, -O0).
