@@ -137,6 +137,21 @@ constexpr MpiRow MpiRows[] = {
      "v0 v1 v2 v3", false, "adcc_mpi_inactive_rev", "", -1, -1, -1, "3"},
     {"MPI_Iprobe", 5, "adcc_mpi_iprobe_fwd", "v0 v1 v2 v3 v4", "MPI_Iprobe",
      "v0 v1 v2 v3 v4", false, "adcc_mpi_inactive_rev", "", -1, -1, -1, "3 4"},
+    // Matched probes and their receives (runtime/lib/mpi/mprobes.c): the
+    // probes note the message's communicator, the receives are MPI_Recv's
+    // and MPI_Irecv's.
+    {"MPI_Mprobe", 5, "adcc_mpi_mprobe_fwd", "v0 v1 v2 v3 v4",
+     "adcc_mpi_mprobe_aug", "v0 v1 v2 v3 v4", false, "adcc_mpi_inactive_rev",
+     "", -1, -1, -1, "3 4"},
+    {"MPI_Improbe", 6, "adcc_mpi_improbe_fwd", "v0 v1 v2 v3 v4 v5",
+     "adcc_mpi_improbe_aug", "v0 v1 v2 v3 v4 v5", false,
+     "adcc_mpi_inactive_rev", "", -1, -1, -1, "3 4 5"},
+    {"MPI_Mrecv", 5, "adcc_mpi_mrecv_fwd", "v0 d0 v1 v2 v3 v4",
+     "adcc_mpi_mrecv_aug", "v0 v1 v2 v3 v4", true, "adcc_mpi_mrecv_rev",
+     "d0 v2 t", 2, -1, -1, "0 3 4"},
+    {"MPI_Imrecv", 5, "adcc_mpi_imrecv_fwd", "v0 d0 v1 v2 v3 v4",
+     "adcc_mpi_imrecv_aug", "v0 d0 v1 v2 v3 v4", true, "adcc_mpi_irecv_rev",
+     "t", 2, -1, -1, "0 3 4"},
     {"MPI_Get_count", 3, "adcc_mpi_get_count_fwd", "v0 v1 v2", "MPI_Get_count",
      "v0 v1 v2", false, "adcc_mpi_inactive_rev", "", -1, -1, -1, "2"},
     {"MPI_Get_elements", 3, "adcc_mpi_get_elements_fwd", "v0 v1 v2",

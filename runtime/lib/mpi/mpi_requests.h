@@ -138,6 +138,9 @@ void adcc_mpi_completed_rev(void *tape);
 /* The adjoint collective of a nonblocking gather or scatter (igathers.c),
  * at the reverse of its start. */
 void adcc_mpi_igathers_rev(struct adcc_mpi_pending *p);
+/* Forward mode: notes a status a probe filled (probes.c), whose counts by
+ * MPI_DOUBLE or MPI_FLOAT are then the primal's. */
+void adcc_mpi_note_probed(MPI_Status *status);
 /* The same for MPI_Iscan and the nonblocking reduce-scatters
  * (iexchanges.c). */
 void adcc_mpi_iexchanges_rev(struct adcc_mpi_pending *p);
