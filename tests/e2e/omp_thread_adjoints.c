@@ -20,6 +20,9 @@
  *              above, a wrong gradient);
  *   local      the same write into a local copy of the parameters whose
  *              address the struct holds (status.md's reduced case);
+ *   nested     the inlined write in a region nested in a region (the
+ *              variables found through the outer region's forks; until
+ *              2026-12-06 copies were taken, a wrong gradient);
  *   aliased    x read as the iteration's own element and through a struct
  *              that holds its address: atomic updates, not plain;
  *   far        two reads 1.6 MB apart (the copy would be too large: the
@@ -144,6 +147,26 @@ double local(double *p, const double *x, int n) {
   return s;
 }
 
+double nested(double *p, const double *x, int n) {
+  double q[2] = {p[0], p[1]};
+  struct holder h = {q};
+  double s = 0;
+#pragma omp parallel for reduction(+ : s) num_threads(2)
+  for (int k = 0; k < 2; ++k) {
+    double t = 0;
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp single
+      h.p[k] = h.p[k] * h.p[k] + 1;
+#pragma omp for reduction(+ : t)
+      for (int i = 0; i < n; ++i)
+        t += q[k] * x[i];
+    }
+    s += t;
+  }
+  return s;
+}
+
 struct reader {
   const double *x;
 };
@@ -182,6 +205,7 @@ DERIVATIVES(written)
 DERIVATIVES(held)
 DERIVATIVES(inlined)
 DERIVATIVES(local)
+DERIVATIVES(nested)
 DERIVATIVES(aliased)
 
 /* Gradients with respect to p (np entries) and x (nx entries); f may
@@ -312,6 +336,9 @@ int main(void) {
   check_gradient(inlined_, gradient_inlined, tangent_inlined, 2, NP, NP,
                  "inlined");
   check_gradient(local_, gradient_local, tangent_local, 2, NP, NP, "local");
+  omp_set_max_active_levels(2);
+  check_gradient(nested_, gradient_nested, tangent_nested, 2, NP, NP,
+                 "nested");
   check_gradient(aliased_, gradient_aliased, tangent_aliased, 2, NP, NP,
                  "aliased");
   check_far();

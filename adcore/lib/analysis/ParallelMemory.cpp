@@ -95,8 +95,9 @@ bool isFloatLoad(const Instruction &I) {
 
 ParallelMemory::~ParallelMemory() = default;
 
-ParallelMemory::ParallelMemory(Function &Region, bool PerThread,
-                               uint64_t PrivateArgs, bool OwnElements)
+ParallelMemory::ParallelMemory(
+    Function &Region, bool PerThread, uint64_t PrivateArgs, bool OwnElements,
+    std::function<bool(const Function &)> Generated)
     : PrivateArgs(PrivateArgs), OwnElements(OwnElements) {
   SmallPtrSet<const Value *, 4> Bounds;
   for (const BasicBlock &BB : Region)
@@ -176,7 +177,7 @@ ParallelMemory::ParallelMemory(Function &Region, bool PerThread,
             Shared.insert(It->first);
         }
       }
-  RegionAliases Aliases(Region);
+  RegionAliases Aliases(Region, std::move(Generated));
   if (OwnElements)
     shareAliasedElements(Region, Aliases, BaseOf);
   if (PerThread)

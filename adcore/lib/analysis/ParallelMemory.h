@@ -50,6 +50,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <functional>
 #include <memory>
 
 namespace llvm {
@@ -80,8 +81,10 @@ public:
   /// calling thread's stack (DerivativeKey::PrivateArgs); \p OwnElements:
   /// whether an iteration's own element is updated plainly (not in a
   /// region nested in another, DerivativeKey::NestedRegion).
+  /// \p Generated: whether adcc made a function (RegionAliases).
   ParallelMemory(llvm::Function &Region, bool PerThread,
-                 uint64_t PrivateArgs, bool OwnElements = true);
+                 uint64_t PrivateArgs, bool OwnElements = true,
+                 std::function<bool(const llvm::Function &)> Generated = {});
   ~ParallelMemory();
   /// How the adjoint of what \p Load (an instruction of the region) reads
   /// is added; \p Why says why. For PerThread, \p Object names the copy

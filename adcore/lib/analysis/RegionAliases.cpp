@@ -132,7 +132,9 @@ bool holdsPointer(const AllocaInst &Slot) {
 
 } // namespace
 
-RegionAliases::RegionAliases(const Function &Region) : Region(Region) {}
+RegionAliases::RegionAliases(const Function &Region,
+                             std::function<bool(const Function &)> Generated)
+    : Region(Region), Generated(std::move(Generated)) {}
 
 RegionAliases::Path RegionAliases::pathOf(const Value *Ptr) const {
   Path P;
@@ -211,6 +213,35 @@ bool RegionAliases::storedPointers(const Value *Root,
   return true;
 }
 
+bool RegionAliases::addForkedObjects(const Argument &Arg,
+                                     SmallPtrSetImpl<const Value *> &Out,
+                                     unsigned Budget) const {
+  const Function &F = *Arg.getParent();
+  if (Arg.getArgNo() < 2 || !Budget)
+    return false;
+  bool Any = false;
+  for (const User *U : F.users()) {
+    const auto *Fork = dyn_cast<CallBase>(U);
+    if (!Fork || forkedFunction(*Fork) != &F)
+      return false;
+    // (Derivatives adcc is making fork it too, from copies of the
+    // program's code: the program's forks say what it is.)
+    if (Generated && Generated(*Fork->getFunction()))
+      continue;
+    Any = true;
+    const Value *Obj =
+        forwarded(Fork->getArgOperand(Arg.getArgNo() + ForkSharedArgs - 2));
+    if (const auto *Outer = dyn_cast<Argument>(Obj);
+        Outer && isForkedRegion(*Outer->getParent())) {
+      if (!addForkedObjects(*Outer, Out, Budget - 1))
+        return false;
+      continue;
+    }
+    Out.insert(Obj);
+  }
+  return Any;
+}
+
 bool RegionAliases::forkedObjects(const Value *Root,
                                   SmallPtrSetImpl<const Value *> &Out) const {
   if (isa<GlobalVariable>(Root)) {
@@ -218,16 +249,7 @@ bool RegionAliases::forkedObjects(const Value *Root,
     return true;
   }
   const auto *Arg = dyn_cast<Argument>(Root);
-  if (!Arg || Arg->getArgNo() < 2)
-    return false;
-  for (const User *U : Region.users()) {
-    const auto *Fork = dyn_cast<CallBase>(U);
-    if (!Fork || forkedFunction(*Fork) != &Region)
-      return false;
-    Out.insert(getUnderlyingObject(
-        Fork->getArgOperand(Arg->getArgNo() + ForkSharedArgs - 2)));
-  }
-  return !Out.empty();
+  return Arg && Arg->getParent() == &Region && addForkedObjects(*Arg, Out);
 }
 
 bool RegionAliases::mayHold(Path Held, const Value *Direct) const {

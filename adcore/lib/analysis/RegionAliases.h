@@ -41,7 +41,10 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <functional>
+
 namespace llvm {
+class Argument;
 class Function;
 class Value;
 } // namespace llvm
@@ -51,8 +54,10 @@ namespace adcore {
 class RegionAliases {
 public:
   /// \p Region: the outlined body of a region (its forks give the
-  /// variables its arguments point to).
-  explicit RegionAliases(const llvm::Function &Region);
+  /// variables its arguments point to); \p Generated: whether adcc made a
+  /// function (its forks, in derivatives being made, are not looked at).
+  RegionAliases(const llvm::Function &Region,
+                std::function<bool(const llvm::Function &)> Generated);
 
   /// Whether an access through \p A may reach memory that an access
   /// through \p B reaches, where the two have different objects.
@@ -76,6 +81,13 @@ private:
   /// \p Root points to; false when some are not known.
   bool forkedObjects(const llvm::Value *Root,
                      llvm::SmallPtrSetImpl<const llvm::Value *> &Out) const;
+  /// Adds to \p Out what the argument \p Arg of a forked region points
+  /// to: what the program's forks pass, followed into the forks of the
+  /// regions those are in (a region nested in a region); false when some
+  /// are not known.
+  bool addForkedObjects(const llvm::Argument &Arg,
+                        llvm::SmallPtrSetImpl<const llvm::Value *> &Out,
+                        unsigned Budget = 4) const;
   /// Whether the pointer \p Held reads from memory may point into what
   /// \p Direct (an argument or a global, read at depth 0) points to.
   bool mayHold(Path Held, const llvm::Value *Direct) const;
@@ -85,6 +97,7 @@ private:
                       llvm::SmallPtrSetImpl<const llvm::Value *> &Out) const;
 
   const llvm::Function &Region;
+  std::function<bool(const llvm::Function &)> Generated;
   mutable llvm::DenseMap<const llvm::Value *, bool> Escapes;
 };
 

@@ -274,7 +274,8 @@ ParallelUpdate ReverseEmitter::parallelUpdateOf(LoadInst &LI,
   if (!SharedMemory)
     SharedMemory = std::make_unique<ParallelMemory>(
         *Key.Primal, Width == 1 && isForkedRegion(*Key.Primal),
-        Key.PrivateArgs, !Key.NestedRegion);
+        Key.PrivateArgs, !Key.NestedRegion,
+        [this](const Function &F) { return Ctx.isGenerated(F); });
   return SharedMemory->updateOf(*Primal, Why, Object);
 }
 
