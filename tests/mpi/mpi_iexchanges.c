@@ -29,8 +29,7 @@ double iscan(double *x, int n) {
   double own[2] = {x[1] * x[3], exp(0.2 * x[0])};
   MPI_Request req[2];
   MPI_Iscan(mine, sums, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req[0]);
-  MPI_Iscan(MPI_IN_PLACE, own, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD,
-            &req[1]);
+  MPI_Iscan(MPI_IN_PLACE, own, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req[1]);
   double y = 0;
   for (int i = 0; i < n; ++i)
     y += cos(x[i]);

@@ -26,8 +26,8 @@ double mprobe(double *x, int n) {
   int rank = rank_of(), size = size_of();
   double out[3] = {x[0] * x[1], sin(x[2]), x[3] * x[3] * (1 + rank)};
   MPI_Request sent;
-  MPI_Isend(out, 2 + rank % 2, MPI_DOUBLE, (rank + 1) % size, 5,
-            MPI_COMM_WORLD, &sent);
+  MPI_Isend(out, 2 + rank % 2, MPI_DOUBLE, (rank + 1) % size, 5, MPI_COMM_WORLD,
+            &sent);
   MPI_Message message;
   MPI_Status status;
   MPI_Mprobe(MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &message, &status);
@@ -57,8 +57,7 @@ double improbe(double *x, int n) {
   MPI_Status status;
   int flag = 0;
   while (!flag)
-    MPI_Improbe((rank + 1) % size, 6, MPI_COMM_WORLD, &flag, &message,
-                &status);
+    MPI_Improbe((rank + 1) % size, 6, MPI_COMM_WORLD, &flag, &message, &status);
   float in[2] = {0, 0};
   MPI_Imrecv(in, 2, MPI_FLOAT, &message, &got);
   double y = cos(x[3]);

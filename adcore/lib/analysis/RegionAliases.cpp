@@ -146,7 +146,8 @@ RegionAliases::Path RegionAliases::pathOf(const Value *Ptr) const {
     ++P.Depth;
     V = forwarded(L->getPointerOperand());
   }
-  if (const auto *Arg = dyn_cast<Argument>(V); Arg && Arg->getParent() == &Region)
+  if (const auto *Arg = dyn_cast<Argument>(V);
+      Arg && Arg->getParent() == &Region)
     P.Root = Arg;
   else if (isa<GlobalVariable>(V))
     P.Root = V;
@@ -262,9 +263,8 @@ bool RegionAliases::mayHold(Path Held, const Value *Direct) const {
   // The pointers given to the variable are other variables, globals, or
   // the forking function's arguments (which hold no address of its own
   // stack).
-  bool Globals = any_of(Objects, [](const Value *V) {
-    return isa<GlobalVariable>(V);
-  });
+  bool Globals =
+      any_of(Objects, [](const Value *V) { return isa<GlobalVariable>(V); });
   for (const Value *V : Pointers)
     if (Objects.contains(V) || !isa<Argument, AllocaInst, GlobalVariable>(V) ||
         (isa<Argument>(V) && Globals))

@@ -1,4 +1,4 @@
-//===- analysis/RegionAliases.h - Which shared objects may alias -*- C++ -*-===//
+//===- analysis/RegionAliases.h - Shared objects that may alias -*- C++ -*-===//
 //
 // The shared memory of an OpenMP region (analysis/ParallelMemory.h) is
 // named by objects: a pointer's underlying object, followed through the

@@ -64,8 +64,7 @@ int adcc_mpi_alltoallv_fwd(const void *send, const void *dsend,
   }
   void *t = adcc_mpi_temp(kind, dsend, extent(scounts, sdispls, ranks));
   void *out = adcc_mpi_temp(kind, drecv, rn);
-  MPI_Alltoallv(t, scounts, sdispls, stype, out, rcounts, rdispls, rtype,
-                comm);
+  MPI_Alltoallv(t, scounts, sdispls, stype, out, rcounts, rdispls, rtype, comm);
   adcc_mpi_copy(kind, drecv, out, rn);
   free(t);
   free(out);

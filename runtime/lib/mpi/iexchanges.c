@@ -27,9 +27,10 @@ static void *element(enum adcc_mpi_kind kind, const void *buf, size_t at) {
   return buf ? (char *)buf + adcc_mpi_size_of(kind) * at : NULL;
 }
 
-static struct adcc_mpi_pending *
-begin(enum adcc_mpi_started what, const char *call, MPI_Request *request,
-      enum adcc_mpi_kind kind, int count, MPI_Datatype type, MPI_Comm comm) {
+static struct adcc_mpi_pending *begin(enum adcc_mpi_started what,
+                                      const char *call, MPI_Request *request,
+                                      enum adcc_mpi_kind kind, int count,
+                                      MPI_Datatype type, MPI_Comm comm) {
   struct adcc_mpi_pending *p = adcc_mpi_start(request, 0);
   p->started = what;
   p->call = call;
@@ -74,15 +75,14 @@ int adcc_mpi_iscan_fwd(const void *send, const void *dsend, void *recv,
 /* Both reduce-scatters; \p counts null: blocks of \p count. */
 static int ireduce_scatter_fwd(const char *call, const void *send,
                                const void *dsend, void *recv, void *drecv,
-                               int count, const int *counts,
-                               MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                               MPI_Request *request) {
+                               int count, const int *counts, MPI_Datatype type,
+                               MPI_Op op, MPI_Comm comm, MPI_Request *request) {
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, call, comm);
   if (kind == ADCC_MPI_INACTIVE)
     return counts ? MPI_Ireduce_scatter(send, recv, counts, type, op, comm,
                                         request)
-                  : MPI_Ireduce_scatter_block(send, recv, count, type, op,
-                                              comm, request);
+                  : MPI_Ireduce_scatter_block(send, recv, count, type, op, comm,
+                                              request);
   adcc_mpi_need_sum(op, call, comm);
   int ranks = adcc_mpi_size(comm), rank = adcc_mpi_rank(comm);
   int mine = counts ? counts[rank] : count;
@@ -109,8 +109,8 @@ static int ireduce_scatter_fwd(const char *call, const void *send,
   p->gets = 1;
   p->temp = adcc_mpi_temp(kind, NULL, 2 * (size_t)mine);
   if (!counts)
-    return MPI_Ireduce_scatter_block(p->sent, p->temp, 2 * count, type,
-                                     MPI_SUM, comm, request);
+    return MPI_Ireduce_scatter_block(p->sent, p->temp, 2 * count, type, MPI_SUM,
+                                     comm, request);
   p->counts = copy_counts(counts, ranks, comm, call);
   for (int r = 0; r < ranks; ++r)
     p->counts[r] *= 2;
@@ -130,8 +130,8 @@ int adcc_mpi_ireduce_scatter_fwd(const void *send, const void *dsend,
                                  void *recv, void *drecv, const int *counts,
                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                                  MPI_Request *request) {
-  return ireduce_scatter_fwd("MPI_Ireduce_scatter", send, dsend, recv, drecv,
-                             0, counts, type, op, comm, request);
+  return ireduce_scatter_fwd("MPI_Ireduce_scatter", send, dsend, recv, drecv, 0,
+                             counts, type, op, comm, request);
 }
 
 /*--- reverse mode --------------------------------------------------------*/
