@@ -23,6 +23,9 @@
  *   nested     the inlined write in a region nested in a region (the
  *              variables found through the outer region's forks; until
  *              2026-12-06 copies were taken, a wrong gradient);
+ *   deep       one struct's arrays read one and two pointers deep, the
+ *              deeper one written through another struct (every read of
+ *              the struct decides, not only the first);
  *   aliased    x read as the iteration's own element and through a struct
  *              that holds its address: atomic updates, not plain;
  *   far        two reads 1.6 MB apart (the copy would be too large: the
@@ -167,6 +170,31 @@ double nested(double *p, const double *x, int n) {
   return s;
 }
 
+struct inner {
+  double *v;
+};
+struct model {
+  double *w;
+  struct inner *in;
+};
+
+double deep(double *p, const double *x, int n) {
+  double w[1] = {p[1]}, v[1] = {p[0]};
+  struct inner in = {v};
+  struct model m = {w, &in};
+  struct holder h = {v};
+  double s = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    h.p[0] = h.p[0] * h.p[0] + 1;
+#pragma omp for reduction(+ : s)
+    for (int i = 0; i < n; ++i)
+      s += m.w[0] * x[i] + m.in->v[0] * x[i] * x[i];
+  }
+  return s;
+}
+
 struct reader {
   const double *x;
 };
@@ -206,6 +234,7 @@ DERIVATIVES(held)
 DERIVATIVES(inlined)
 DERIVATIVES(local)
 DERIVATIVES(nested)
+DERIVATIVES(deep)
 DERIVATIVES(aliased)
 
 /* Gradients with respect to p (np entries) and x (nx entries); f may
@@ -339,6 +368,7 @@ int main(void) {
   omp_set_max_active_levels(2);
   check_gradient(nested_, gradient_nested, tangent_nested, 2, NP, NP,
                  "nested");
+  check_gradient(deep_, gradient_deep, tangent_deep, 2, NP, NP, "deep");
   check_gradient(aliased_, gradient_aliased, tangent_aliased, 2, NP, NP,
                  "aliased");
   check_far();

@@ -291,7 +291,7 @@ void ParallelMemory::findPerThreadObjects(
   DenseMap<const Value *, Type *> ElementOf;
   // A pointer that reads each object, and the pointers the region writes
   // through or gives to calls.
-  DenseMap<const Value *, const Value *> ReadThrough;
+  DenseMap<const Value *, SmallVector<const Value *, 4>> ReadThrough;
   SmallVector<const Value *, 8> Writes, CallArgs;
   for (const BasicBlock &BB : Region)
     for (const Instruction &I : BB) {
@@ -304,10 +304,9 @@ void ParallelMemory::findPerThreadObjects(
         auto [It, New] = ElementOf.try_emplace(Obj, E);
         if (!E || It->second != E)
           Excluded.insert(Obj);
-        if (!IterationValues.contains(Ptr)) {
+        if (!IterationValues.contains(Ptr))
           Invariant.insert(Obj);
-          ReadThrough.try_emplace(Obj, Ptr);
-        }
+        ReadThrough[Obj].push_back(Ptr);
         continue;
       }
       if (const auto *SI = dyn_cast<StoreInst>(&I)) {
@@ -348,13 +347,15 @@ void ParallelMemory::findPerThreadObjects(
   for (const Value *Obj : Invariant) {
     if (Excluded.contains(Obj))
       continue;
-    const Value *Read = ReadThrough.lookup(Obj);
-    for (const Value *Ptr : Writes)
-      if (objectOf(Ptr) != Obj && Aliases.mayAlias(Ptr, Read))
-        Excluded.insert(Obj);
-    for (const Value *Ptr : CallArgs)
-      if (objectOf(Ptr) != Obj && Aliases.mayReach(Ptr, Read))
-        Excluded.insert(Obj);
+    // (Every read of it: the copy takes them all.)
+    for (const Value *Read : ReadThrough.lookup(Obj)) {
+      for (const Value *Ptr : Writes)
+        if (objectOf(Ptr) != Obj && Aliases.mayAlias(Ptr, Read))
+          Excluded.insert(Obj);
+      for (const Value *Ptr : CallArgs)
+        if (objectOf(Ptr) != Obj && Aliases.mayReach(Ptr, Read))
+          Excluded.insert(Obj);
+    }
   }
   // A call may also write what it reaches through pointers kept in the
   // memory it is given (a struct holding the array's address): given
