@@ -20,6 +20,8 @@
  *              above, a wrong gradient);
  *   local      the same write into a local copy of the parameters whose
  *              address the struct holds (status.md's reduced case);
+ *   copied     the struct copied (memcpy at -O0) before the region writes
+ *              through the copy;
  *   nested     the inlined write in a region nested in a region (the
  *              variables found through the outer region's forks; until
  *              2026-12-06 copies were taken, a wrong gradient);
@@ -150,6 +152,24 @@ double local(double *p, const double *x, int n) {
   return s;
 }
 
+double copied(double *p, const double *x, int n) {
+  struct holder h = {p};
+  struct holder copy = h;
+  double total = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    bump_inline(&copy);
+    double mine = 0;
+#pragma omp for nowait
+    for (int i = 0; i < n; ++i)
+      mine += p[1] * x[i] + sin(p[0] * x[i]);
+#pragma omp critical
+    total += mine;
+  }
+  return total;
+}
+
 double nested(double *p, const double *x, int n) {
   double q[2] = {p[0], p[1]};
   struct holder h = {q};
@@ -233,6 +253,7 @@ DERIVATIVES(written)
 DERIVATIVES(held)
 DERIVATIVES(inlined)
 DERIVATIVES(local)
+DERIVATIVES(copied)
 DERIVATIVES(nested)
 DERIVATIVES(deep)
 DERIVATIVES(aliased)
@@ -365,6 +386,8 @@ int main(void) {
   check_gradient(inlined_, gradient_inlined, tangent_inlined, 2, NP, NP,
                  "inlined");
   check_gradient(local_, gradient_local, tangent_local, 2, NP, NP, "local");
+  check_gradient(copied_, gradient_copied, tangent_copied, 2, NP, NP,
+                 "copied");
   omp_set_max_active_levels(2);
   check_gradient(nested_, gradient_nested, tangent_nested, 2, NP, NP,
                  "nested");

@@ -4,6 +4,7 @@
 
 #include "rules/OpenMPRuntime.h"
 
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -90,16 +91,33 @@ const Value *forwarded(const Value *V) {
 
 /// Adds to \p Out the objects \p V may point into, looking through the
 /// stack slots of the forking function it is read from (a pointer variable
-/// copied into a struct at -O0).
+/// copied into a struct at -O0): arguments, stack slots, globals, new
+/// allocations, or null for a pointer that may be anything (read from
+/// other memory, returned by a call).
 void addHeldObjects(const Value *V, SmallPtrSetImpl<const Value *> &Out,
                     unsigned Budget = 4) {
+  // (Each value a phi or select may take.)
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(V, Objects);
+  if (Objects.size() > 1) {
+    for (const Value *Obj : Objects)
+      addHeldObjects(Obj, Out, Budget);
+    return;
+  }
   V = getUnderlyingObject(V);
+  if (isa<ConstantPointerNull, UndefValue>(V))
+    return;
+  // (A new allocation is a place of its own too.)
+  if (isa<Argument, AllocaInst, GlobalVariable>(V) || isNoAliasCall(V)) {
+    Out.insert(V);
+    return;
+  }
   const auto *L = dyn_cast<LoadInst>(V);
   const auto *Slot =
       L ? dyn_cast<AllocaInst>(L->getPointerOperand()->stripPointerCasts())
         : nullptr;
   if (!Slot || !Budget) {
-    Out.insert(V);
+    Out.insert(nullptr);
     return;
   }
   SmallPtrSet<const Value *, 4> Held;
@@ -114,7 +132,7 @@ void addHeldObjects(const Value *V, SmallPtrSetImpl<const Value *> &Out,
     return I && (isFork(U) || (keepsNoAddress(*I, P) && !isa<MemIntrinsic>(I)));
   });
   if (!Known) {
-    Out.insert(V);
+    Out.insert(nullptr);
     return;
   }
   Out.insert(Held.begin(), Held.end());
@@ -204,12 +222,16 @@ bool RegionAliases::storedPointers(const Value *Root,
         return true;
       }
       // (Whatever else writes into it is not followed.)
-      return isa<LoadInst>(U) || isFork(U) || isa<DbgInfoIntrinsic>(U) ||
+      // (A memset writes no pointer the program could follow.)
+      return isa<LoadInst, MemSetInst>(U) || isFork(U) ||
+             isa<DbgInfoIntrinsic>(U) ||
              (isa<IntrinsicInst>(U) &&
               cast<IntrinsicInst>(U)->isLifetimeStartOrEnd());
     });
+    // (A slot written in other ways, by a copy of a struct: its pointers
+    // may be anything.)
     if (!Known)
-      return false;
+      Out.insert(nullptr);
   }
   return true;
 }
@@ -266,7 +288,8 @@ bool RegionAliases::mayHold(Path Held, const Value *Direct) const {
   bool Globals =
       any_of(Objects, [](const Value *V) { return isa<GlobalVariable>(V); });
   for (const Value *V : Pointers)
-    if (Objects.contains(V) || !isa<Argument, AllocaInst, GlobalVariable>(V) ||
+    if (!V || Objects.contains(V) ||
+        !(isa<Argument, AllocaInst, GlobalVariable>(V) || isNoAliasCall(V)) ||
         (isa<Argument>(V) && Globals))
       return true;
   return false;
@@ -296,7 +319,7 @@ bool RegionAliases::pathsMayAlias(Path A, Path B) const {
   if (!storedPointers(A.Root, InA) || !storedPointers(B.Root, InB))
     return false;
   for (const Value *V : InA)
-    if (InB.contains(V))
+    if (!V || InB.contains(V) || InB.contains(nullptr))
       return true;
   return false;
 }

@@ -92,7 +92,9 @@ private:
   /// \p Direct (an argument or a global, read at depth 0) points to.
   bool mayHold(Path Held, const llvm::Value *Direct) const;
   /// The objects of the pointers stored into what \p Root points to in the
-  /// forking functions; false when some are not known.
+  /// forking functions (null: a pointer that may be anything); false when
+  /// \p Root is not a variable of theirs (an argument of theirs, a global
+  /// other files see).
   bool storedPointers(const llvm::Value *Root,
                       llvm::SmallPtrSetImpl<const llvm::Value *> &Out) const;
 
