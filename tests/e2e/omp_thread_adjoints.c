@@ -28,6 +28,10 @@
  *   deep       one struct's arrays read one and two pointers deep, the
  *              deeper one written through another struct (every read of
  *              the struct decides, not only the first);
+ *   copies     structs copied out of a shared array by every iteration
+ *              (a memcpy at -O0): the adjoints go back atomically (until
+ *              2026-12-06 with plain adds, racing: e2e omp_packed failed
+ *              one run in ten at -O0);
  *   aliased    x read as the iteration's own element and through a struct
  *              that holds its address: atomic updates, not plain;
  *   far        two reads 1.6 MB apart (the copy would be too large: the
@@ -215,6 +219,21 @@ double deep(double *p, const double *x, int n) {
   return s;
 }
 
+struct pair {
+  double a, b;
+};
+
+double copies(double *p, const double *x, int n) {
+  struct pair pr[2] = {{p[0], p[1]}, {p[1], p[0]}};
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < 200 * n; ++i) {
+    struct pair q = pr[i % 2];
+    s += q.a * x[i % n] + q.b * q.b * 1e-3;
+  }
+  return s;
+}
+
 struct reader {
   const double *x;
 };
@@ -256,6 +275,7 @@ DERIVATIVES(local)
 DERIVATIVES(copied)
 DERIVATIVES(nested)
 DERIVATIVES(deep)
+DERIVATIVES(copies)
 DERIVATIVES(aliased)
 
 /* Gradients with respect to p (np entries) and x (nx entries); f may
@@ -392,6 +412,8 @@ int main(void) {
   check_gradient(nested_, gradient_nested, tangent_nested, 2, NP, NP,
                  "nested");
   check_gradient(deep_, gradient_deep, tangent_deep, 2, NP, NP, "deep");
+  check_gradient(copies_, gradient_copies, tangent_copies, 2, NP, NP,
+                 "copies");
   check_gradient(aliased_, gradient_aliased, tangent_aliased, 2, NP, NP,
                  "aliased");
   check_far();

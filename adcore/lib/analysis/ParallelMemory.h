@@ -92,6 +92,10 @@ public:
   ParallelUpdate updateOf(const llvm::LoadInst &Load, const char *&Why,
                           const llvm::Value *&Object) const;
 
+  /// Whether \p Ptr (of the region) points into the calling thread's
+  /// stack: no other thread updates the adjoints there.
+  bool isThreadPrivate(const llvm::Value *Ptr) const { return isPrivate(Ptr); }
+
 private:
   /// The element \p Ptr addresses when it is b + i (i a worksharing
   /// loop's induction variable, b invariant in that loop): b, else null.
