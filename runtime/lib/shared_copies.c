@@ -8,7 +8,8 @@
  * the lock of unaligned_adds.c at an address that is not a multiple of the
  * element's size: a field of a packed struct). The destination, the
  * thread's own copy, is cleared with plain stores. As adjoint.c's copies,
- * whole ranges and one field of an array of structs.
+ * whole ranges and one field of an array of structs; and one element, for
+ * a copy made of integer loads and stores (IntegerCopies.cpp).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -19,6 +20,11 @@
 
 void adcc_atomic_add_unaligned_f64(void *to, double v);
 void adcc_atomic_add_unaligned_f32(void *to, float v);
+
+/* One element (the reverse of an integer load of floating-point bits in a
+   region: IntegerCopies.cpp). */
+void adcc_shared_add_f64(double *to, double v);
+void adcc_shared_add_f32(float *to, float v);
 
 static void add_f64(double *to, double v) {
   if (v == 0)
@@ -55,6 +61,9 @@ static void add_f32(float *to, float v) {
   } while (!__atomic_compare_exchange_n(bits, &old, sum, 1, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED));
 }
+
+void adcc_shared_add_f64(double *to, double v) { add_f64(to, v); }
+void adcc_shared_add_f32(float *to, float v) { add_f32(to, v); }
 
 /* (Destination and source do not overlap: the destination is the
    thread's, the source shared. Elements are read and written through

@@ -32,6 +32,9 @@
  *              (a memcpy at -O0): the adjoints go back atomically (until
  *              2026-12-06 with plain adds, racing: e2e omp_packed failed
  *              one run in ten at -O0);
+ *   fpairs     the same with pairs of floats, which -O1 and above copy as
+ *              one 64-bit integer (its adjoint added atomically too; until
+ *              2026-12-06 plainly, racing now and then);
  *   aliased    x read as the iteration's own element and through a struct
  *              that holds its address: atomic updates, not plain;
  *   far        two reads 1.6 MB apart (the copy would be too large: the
@@ -234,6 +237,24 @@ double copies(double *p, const double *x, int n) {
   return s;
 }
 
+struct fpair {
+  float a, b;
+};
+
+double fpairs(double *p, const double *x, int n) {
+  struct fpair pr[2] = {{(float)p[0], (float)p[1]}, {(float)p[1], (float)p[0]}};
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < 200 * n; ++i) {
+    struct fpair q = pr[i % 2];
+    /* (q stays in memory: the copy stays a copy) */
+    struct fpair *volatile keep = &q;
+    (void)keep;
+    s += q.a * x[i % n] + q.b * q.b * 1e-3;
+  }
+  return s;
+}
+
 struct reader {
   const double *x;
 };
@@ -276,6 +297,7 @@ DERIVATIVES(copied)
 DERIVATIVES(nested)
 DERIVATIVES(deep)
 DERIVATIVES(copies)
+DERIVATIVES(fpairs)
 DERIVATIVES(aliased)
 
 /* Gradients with respect to p (np entries) and x (nx entries); f may
@@ -377,6 +399,39 @@ static void check_far(void) {
   free(dp);
 }
 
+/* fpairs' gradient, analytic: float pairs, exact at these points. */
+static void check_fpairs(void) {
+  enum { n = NP };
+  double p[2] = {0.75, -0.25}, x[NP], dp0 = 0, dp1 = 0, dx_want[NP] = {0},
+         value = 0;
+  for (int j = 0; j < n; ++j)
+    x[j] = 0.05 * j - 0.4;
+  for (int i = 0; i < 200 * n; ++i) {
+    int odd = i % 2;
+    double a = odd ? p[1] : p[0], b = odd ? p[0] : p[1];
+    *(odd ? &dp1 : &dp0) += x[i % n];
+    *(odd ? &dp0 : &dp1) += 2e-3 * b;
+    dx_want[i % n] += a;
+    value += a * x[i % n] + b * b * 1e-3;
+  }
+  for (int threads = 1; threads <= 4; threads *= 2) {
+    omp_set_num_threads(threads);
+    double dp[2] = {0, 0}, dx[NP] = {0}, vp[2] = {0.5, -1}, vx[NP];
+    CHECK_CLOSE(fpairs_(p, x, n), value, 1e-5);
+    gradient_fpairs(p, dp, x, dx, n);
+    CHECK_CLOSE(dp[0], dp0, 1e-5);
+    CHECK_CLOSE(dp[1], dp1, 1e-5);
+    double dot = vp[0] * dp0 + vp[1] * dp1;
+    for (int j = 0; j < n; ++j) {
+      CHECK_CLOSE(dx[j], dx_want[j], 1e-5);
+      vx[j] = sin(1.0 + j);
+      dot += vx[j] * dx_want[j];
+    }
+    /* forward: the tangent along (vp, vx) */
+    CHECK_CLOSE(tangent_fpairs(p, vp, x, vx, n), dot, 1e-5);
+  }
+}
+
 static void check_floats(void) {
   float p[2] = {0.75f, -0.25f}, x[NP];
   double da = 0, db = 0;
@@ -414,6 +469,7 @@ int main(void) {
   check_gradient(deep_, gradient_deep, tangent_deep, 2, NP, NP, "deep");
   check_gradient(copies_, gradient_copies, tangent_copies, 2, NP, NP,
                  "copies");
+  check_fpairs();
   check_gradient(aliased_, gradient_aliased, tangent_aliased, 2, NP, NP,
                  "aliased");
   check_far();
