@@ -14,6 +14,29 @@
  *   held       the same write made by a function given a struct that
  *              holds the parameters' address (no copies either: until
  *              2026-12-06 the region took them, a wrong gradient);
+ *   inlined    the same with the function inlined (always_inline, so at
+ *              every level): the write goes through the pointer the struct
+ *              holds (until 2026-12-06 the region took copies at -O1 and
+ *              above, a wrong gradient);
+ *   local      the same write into a local copy of the parameters whose
+ *              address the struct holds (status.md's reduced case);
+ *   copied     the struct copied (memcpy at -O0) before the region writes
+ *              through the copy;
+ *   nested     the inlined write in a region nested in a region (the
+ *              variables found through the outer region's forks; until
+ *              2026-12-06 copies were taken, a wrong gradient);
+ *   deep       one struct's arrays read one and two pointers deep, the
+ *              deeper one written through another struct (every read of
+ *              the struct decides, not only the first);
+ *   copies     structs copied out of a shared array by every iteration
+ *              (a memcpy at -O0): the adjoints go back atomically (until
+ *              2026-12-06 with plain adds, racing: e2e omp_packed failed
+ *              one run in ten at -O0);
+ *   fpairs     the same with pairs of floats, which -O1 and above copy as
+ *              one 64-bit integer (its adjoint added atomically too; until
+ *              2026-12-06 plainly, racing now and then);
+ *   aliased    x read as the iteration's own element and through a struct
+ *              that holds its address: atomic updates, not plain;
  *   far        two reads 1.6 MB apart (the copy would be too large: the
  *              runtime adds one of them atomically), analytic;
  *   floats     float parameters. */
@@ -99,6 +122,152 @@ double held(double *p, const double *x, int n) {
   return total;
 }
 
+__attribute__((always_inline)) static inline void
+bump_inline(struct holder *h) {
+  h->p[1] = h->p[0] * h->p[0] + h->p[1];
+}
+
+double inlined(double *p, const double *x, int n) {
+  struct holder h = {p};
+  double total = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    bump_inline(&h);
+    double mine = 0;
+#pragma omp for nowait
+    for (int i = 0; i < n; ++i)
+      mine += p[1] * x[i] + sin(p[0] * x[i]);
+#pragma omp critical
+    total += mine;
+  }
+  return total;
+}
+
+double local(double *p, const double *x, int n) {
+  double q[2] = {p[0], p[1]};
+  struct holder h = {q};
+  double s = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    bump_inline(&h);
+#pragma omp for reduction(+ : s)
+    for (int i = 0; i < n; ++i)
+      s += q[1] * x[i] + sin(q[0] * x[i]);
+  }
+  return s;
+}
+
+double copied(double *p, const double *x, int n) {
+  struct holder h = {p};
+  struct holder copy = h;
+  double total = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    bump_inline(&copy);
+    double mine = 0;
+#pragma omp for nowait
+    for (int i = 0; i < n; ++i)
+      mine += p[1] * x[i] + sin(p[0] * x[i]);
+#pragma omp critical
+    total += mine;
+  }
+  return total;
+}
+
+double nested(double *p, const double *x, int n) {
+  double q[2] = {p[0], p[1]};
+  struct holder h = {q};
+  double s = 0;
+#pragma omp parallel for reduction(+ : s) num_threads(2)
+  for (int k = 0; k < 2; ++k) {
+    double t = 0;
+#pragma omp parallel num_threads(2)
+    {
+#pragma omp single
+      h.p[k] = h.p[k] * h.p[k] + 1;
+#pragma omp for reduction(+ : t)
+      for (int i = 0; i < n; ++i)
+        t += q[k] * x[i];
+    }
+    s += t;
+  }
+  return s;
+}
+
+struct inner {
+  double *v;
+};
+struct model {
+  double *w;
+  struct inner *in;
+};
+
+double deep(double *p, const double *x, int n) {
+  double w[1] = {p[1]}, v[1] = {p[0]};
+  struct inner in = {v};
+  struct model m = {w, &in};
+  struct holder h = {v};
+  double s = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    h.p[0] = h.p[0] * h.p[0] + 1;
+#pragma omp for reduction(+ : s)
+    for (int i = 0; i < n; ++i)
+      s += m.w[0] * x[i] + m.in->v[0] * x[i] * x[i];
+  }
+  return s;
+}
+
+struct pair {
+  double a, b;
+};
+
+double copies(double *p, const double *x, int n) {
+  struct pair pr[2] = {{p[0], p[1]}, {p[1], p[0]}};
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < 200 * n; ++i) {
+    struct pair q = pr[i % 2];
+    s += q.a * x[i % n] + q.b * q.b * 1e-3;
+  }
+  return s;
+}
+
+struct fpair {
+  float a, b;
+};
+
+double fpairs(double *p, const double *x, int n) {
+  struct fpair pr[2] = {{(float)p[0], (float)p[1]}, {(float)p[1], (float)p[0]}};
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < 200 * n; ++i) {
+    struct fpair q = pr[i % 2];
+    /* (q stays in memory: the copy stays a copy) */
+    struct fpair *volatile keep = &q;
+    (void)keep;
+    s += q.a * x[i % n] + q.b * q.b * 1e-3;
+  }
+  return s;
+}
+
+struct reader {
+  const double *x;
+};
+
+double aliased(double *p, const double *x, int n) {
+  struct reader r = {x};
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += p[0] * x[i] * x[i] + r.x[0] * x[i] * p[1];
+  return s;
+}
+
 typedef double (*objective)(double *, const double *, int);
 typedef void (*gradient)(double *, double *, const double *, double *, int);
 typedef double (*tangent)(double *, double *, const double *, double *,
@@ -122,6 +291,14 @@ DERIVATIVES(mixture)
 DERIVATIVES(mixed)
 DERIVATIVES(written)
 DERIVATIVES(held)
+DERIVATIVES(inlined)
+DERIVATIVES(local)
+DERIVATIVES(copied)
+DERIVATIVES(nested)
+DERIVATIVES(deep)
+DERIVATIVES(copies)
+DERIVATIVES(fpairs)
+DERIVATIVES(aliased)
 
 /* Gradients with respect to p (np entries) and x (nx entries); f may
  * write p, so every evaluation gets a fresh copy. */
@@ -222,6 +399,39 @@ static void check_far(void) {
   free(dp);
 }
 
+/* fpairs' gradient, analytic: float pairs, exact at these points. */
+static void check_fpairs(void) {
+  enum { n = NP };
+  double p[2] = {0.75, -0.25}, x[NP], dp0 = 0, dp1 = 0, dx_want[NP] = {0},
+         value = 0;
+  for (int j = 0; j < n; ++j)
+    x[j] = 0.05 * j - 0.4;
+  for (int i = 0; i < 200 * n; ++i) {
+    int odd = i % 2;
+    double a = odd ? p[1] : p[0], b = odd ? p[0] : p[1];
+    *(odd ? &dp1 : &dp0) += x[i % n];
+    *(odd ? &dp0 : &dp1) += 2e-3 * b;
+    dx_want[i % n] += a;
+    value += a * x[i % n] + b * b * 1e-3;
+  }
+  for (int threads = 1; threads <= 4; threads *= 2) {
+    omp_set_num_threads(threads);
+    double dp[2] = {0, 0}, dx[NP] = {0}, vp[2] = {0.5, -1}, vx[NP];
+    CHECK_CLOSE(fpairs_(p, x, n), value, 1e-5);
+    gradient_fpairs(p, dp, x, dx, n);
+    CHECK_CLOSE(dp[0], dp0, 1e-5);
+    CHECK_CLOSE(dp[1], dp1, 1e-5);
+    double dot = vp[0] * dp0 + vp[1] * dp1;
+    for (int j = 0; j < n; ++j) {
+      CHECK_CLOSE(dx[j], dx_want[j], 1e-5);
+      vx[j] = sin(1.0 + j);
+      dot += vx[j] * dx_want[j];
+    }
+    /* forward: the tangent along (vp, vx) */
+    CHECK_CLOSE(tangent_fpairs(p, vp, x, vx, n), dot, 1e-5);
+  }
+}
+
 static void check_floats(void) {
   float p[2] = {0.75f, -0.25f}, x[NP];
   double da = 0, db = 0;
@@ -248,6 +458,20 @@ int main(void) {
   check_gradient(written_, gradient_written, tangent_written, 2, NP, NP,
                  "written");
   check_gradient(held_, gradient_held, tangent_held, 2, NP, NP, "held");
+  check_gradient(inlined_, gradient_inlined, tangent_inlined, 2, NP, NP,
+                 "inlined");
+  check_gradient(local_, gradient_local, tangent_local, 2, NP, NP, "local");
+  check_gradient(copied_, gradient_copied, tangent_copied, 2, NP, NP,
+                 "copied");
+  omp_set_max_active_levels(2);
+  check_gradient(nested_, gradient_nested, tangent_nested, 2, NP, NP,
+                 "nested");
+  check_gradient(deep_, gradient_deep, tangent_deep, 2, NP, NP, "deep");
+  check_gradient(copies_, gradient_copies, tangent_copies, 2, NP, NP,
+                 "copies");
+  check_fpairs();
+  check_gradient(aliased_, gradient_aliased, tangent_aliased, 2, NP, NP,
+                 "aliased");
   check_far();
   check_floats();
   return check_finish();

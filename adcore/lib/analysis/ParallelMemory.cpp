@@ -1,6 +1,7 @@
 //===- ParallelMemory.cpp - Shared memory of a parallel region -----------===//
 
 #include "ParallelMemory.h"
+#include "RegionAliases.h"
 
 #include "rules/OpenMPRuntime.h"
 
@@ -73,6 +74,18 @@ bool pointerFree(const Value *Obj, const Function &Region) {
   return true;
 }
 
+/// Calls that reach no memory of the program: the OpenMP runtime's,
+/// lifetime and debug markers.
+bool ignoredCall(const CallBase &Call) {
+  if (isa<DbgInfoIntrinsic>(Call))
+    return true;
+  if (const auto *II = dyn_cast<IntrinsicInst>(&Call);
+      II && II->isLifetimeStartOrEnd())
+    return true;
+  const Function *F = Call.getCalledFunction();
+  return F && classifyOpenMPCall(*F) != OpenMPCall::None;
+}
+
 bool isFloatLoad(const Instruction &I) {
   const auto *LI = dyn_cast<LoadInst>(&I);
   return LI && LI->getType()->isFPOrFPVectorTy();
@@ -82,8 +95,9 @@ bool isFloatLoad(const Instruction &I) {
 
 ParallelMemory::~ParallelMemory() = default;
 
-ParallelMemory::ParallelMemory(Function &Region, bool PerThread,
-                               uint64_t PrivateArgs, bool OwnElements)
+ParallelMemory::ParallelMemory(
+    Function &Region, bool PerThread, uint64_t PrivateArgs, bool OwnElements,
+    std::function<bool(const Function &)> Generated)
     : PrivateArgs(PrivateArgs), OwnElements(OwnElements) {
   SmallPtrSet<const Value *, 4> Bounds;
   for (const BasicBlock &BB : Region)
@@ -163,8 +177,48 @@ ParallelMemory::ParallelMemory(Function &Region, bool PerThread,
             Shared.insert(It->first);
         }
       }
+  RegionAliases Aliases(Region, std::move(Generated));
+  if (OwnElements)
+    shareAliasedElements(Region, Aliases, BaseOf);
   if (PerThread)
-    findPerThreadObjects(Region, Bounds);
+    findPerThreadObjects(Region, Bounds, Aliases);
+}
+
+void ParallelMemory::shareAliasedElements(
+    Function &Region, const RegionAliases &Aliases,
+    const DenseMap<const Value *, std::pair<const Value *, const Value *>>
+        &BaseOf) {
+  // An iteration's own element is updated plainly only where nothing
+  // reaches that array through another object: a pointer read from
+  // memory that holds its address (`h->p[0]` where h holds p), or a call
+  // given such memory (RegionAliases.h).
+  for (const BasicBlock &BB : Region)
+    for (const Instruction &I : BB) {
+      SmallVector<const Value *, 4> Reads, Calls;
+      if (isFloatLoad(I)) {
+        Reads.push_back(cast<LoadInst>(I).getPointerOperand());
+      } else if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+        if (SI->getValueOperand()->getType()->isFPOrFPVectorTy())
+          Reads.push_back(SI->getPointerOperand());
+      } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+        Reads.push_back(RMW->getPointerOperand());
+      } else if (const auto *Call = dyn_cast<CallBase>(&I)) {
+        if (!ignoredCall(*Call))
+          for (const Use &U : Call->args())
+            if (U->getType()->isPointerTy())
+              Calls.push_back(U.get());
+      }
+      for (const auto &[Obj, Form] : BaseOf) {
+        if (Shared.contains(Obj))
+          continue;
+        for (const Value *Ptr : Reads)
+          if (objectOf(Ptr) != Obj && Aliases.mayAlias(Ptr, Form.first))
+            Shared.insert(Obj);
+        for (const Value *Ptr : Calls)
+          if (objectOf(Ptr) != Obj && Aliases.mayReach(Ptr, Form.first))
+            Shared.insert(Obj);
+      }
+    }
 }
 
 namespace {
@@ -188,7 +242,8 @@ Type *elementOf(Type *T) {
 } // namespace
 
 void ParallelMemory::findPerThreadObjects(
-    Function &Region, const SmallPtrSetImpl<const Value *> &Bounds) {
+    Function &Region, const SmallPtrSetImpl<const Value *> &Bounds,
+    const RegionAliases &Aliases) {
   // What depends on the iteration: the lower bounds the scheduling calls
   // write, the thread's number, and what is computed from them, through
   // values and through stack slots (-O0 keeps the loop's variable in one).
@@ -234,6 +289,10 @@ void ParallelMemory::findPerThreadObjects(
   // and which the region writes or reads with several element types.
   SmallPtrSet<const Value *, 8> Invariant, Excluded, CallObjects;
   DenseMap<const Value *, Type *> ElementOf;
+  // A pointer that reads each object, and the pointers the region writes
+  // through or gives to calls.
+  DenseMap<const Value *, SmallVector<const Value *, 4>> ReadThrough;
+  SmallVector<const Value *, 8> Writes, CallArgs;
   for (const BasicBlock &BB : Region)
     for (const Instruction &I : BB) {
       if (isFloatLoad(I)) {
@@ -247,19 +306,24 @@ void ParallelMemory::findPerThreadObjects(
           Excluded.insert(Obj);
         if (!IterationValues.contains(Ptr))
           Invariant.insert(Obj);
+        ReadThrough[Obj].push_back(Ptr);
         continue;
       }
       if (const auto *SI = dyn_cast<StoreInst>(&I)) {
-        if (SI->getValueOperand()->getType()->isFPOrFPVectorTy())
+        if (SI->getValueOperand()->getType()->isFPOrFPVectorTy()) {
           Excluded.insert(objectOf(SI->getPointerOperand()));
+          Writes.push_back(SI->getPointerOperand());
+        }
         continue;
       }
       if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
         Excluded.insert(objectOf(RMW->getPointerOperand()));
+        Writes.push_back(RMW->getPointerOperand());
         continue;
       }
       if (const auto *CX = dyn_cast<AtomicCmpXchgInst>(&I)) {
         Excluded.insert(objectOf(CX->getPointerOperand()));
+        Writes.push_back(CX->getPointerOperand());
         continue;
       }
       const auto *Call = dyn_cast<CallBase>(&I);
@@ -275,8 +339,24 @@ void ParallelMemory::findPerThreadObjects(
         if (U->getType()->isPointerTy()) {
           Excluded.insert(objectOf(U.get()));
           CallObjects.insert(objectOf(U.get()));
+          CallArgs.push_back(U.get());
         }
     }
+  // Writes and calls through other objects that may reach the same memory
+  // (RegionAliases.h): `h->p[0] = ...` where h holds p, inlined.
+  for (const Value *Obj : Invariant) {
+    if (Excluded.contains(Obj))
+      continue;
+    // (Every read of it: the copy takes them all.)
+    for (const Value *Read : ReadThrough.lookup(Obj)) {
+      for (const Value *Ptr : Writes)
+        if (objectOf(Ptr) != Obj && Aliases.mayAlias(Ptr, Read))
+          Excluded.insert(Obj);
+      for (const Value *Ptr : CallArgs)
+        if (objectOf(Ptr) != Obj && Aliases.mayReach(Ptr, Read))
+          Excluded.insert(Obj);
+    }
+  }
   // A call may also write what it reaches through pointers kept in the
   // memory it is given (a struct holding the array's address): given
   // memory that is not an array the region reads as floats, nor a stack

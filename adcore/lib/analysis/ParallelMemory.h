@@ -47,8 +47,10 @@
 #ifndef ADCORE_ANALYSIS_PARALLELMEMORY_H
 #define ADCORE_ANALYSIS_PARALLELMEMORY_H
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <functional>
 #include <memory>
 
 namespace llvm {
@@ -60,6 +62,8 @@ class Value;
 } // namespace llvm
 
 namespace adcore {
+
+class RegionAliases;
 
 /// How the reverse sweep adds an adjoint into the shadow of what a load
 /// read.
@@ -77,14 +81,20 @@ public:
   /// calling thread's stack (DerivativeKey::PrivateArgs); \p OwnElements:
   /// whether an iteration's own element is updated plainly (not in a
   /// region nested in another, DerivativeKey::NestedRegion).
+  /// \p Generated: whether adcc made a function (RegionAliases).
   ParallelMemory(llvm::Function &Region, bool PerThread,
-                 uint64_t PrivateArgs, bool OwnElements = true);
+                 uint64_t PrivateArgs, bool OwnElements = true,
+                 std::function<bool(const llvm::Function &)> Generated = {});
   ~ParallelMemory();
   /// How the adjoint of what \p Load (an instruction of the region) reads
   /// is added; \p Why says why. For PerThread, \p Object names the copy
   /// (one per object).
   ParallelUpdate updateOf(const llvm::LoadInst &Load, const char *&Why,
                           const llvm::Value *&Object) const;
+
+  /// Whether \p Ptr (of the region) points into the calling thread's
+  /// stack: no other thread updates the adjoints there.
+  bool isThreadPrivate(const llvm::Value *Ptr) const { return isPrivate(Ptr); }
 
 private:
   /// The element \p Ptr addresses when it is b + i (i a worksharing
@@ -94,7 +104,16 @@ private:
   /// the objects whose adjoints are kept per thread (PerThreadObjects).
   void findPerThreadObjects(llvm::Function &Region,
                             const llvm::SmallPtrSetImpl<const llvm::Value *>
-                                &Bounds);
+                                &Bounds,
+                            const RegionAliases &Aliases);
+  /// Adds to Shared the arrays of \p BaseOf (read as the iteration's own
+  /// element) that another access or a call may reach through another
+  /// object.
+  void shareAliasedElements(
+      llvm::Function &Region, const RegionAliases &Aliases,
+      const llvm::DenseMap<const llvm::Value *,
+                           std::pair<const llvm::Value *, const llvm::Value *>>
+          &BaseOf);
 
   /// Whether \p Ptr points into the thread's stack: a stack slot, or an
   /// argument of PrivateArgs (also through the slot that holds it, -O0).

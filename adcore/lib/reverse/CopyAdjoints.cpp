@@ -128,9 +128,15 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
   auto At = [&](Value *P, int64_t Offset) {
     return shadowByteOffset(RB, P, Offset, Guarded);
   };
+  // (From memory other threads copy too, in a parallel region: atomic
+  // adds into the source's adjoints.)
+  bool Shared = sharedCopySource(PS);
   auto Copy = [&](Kind K, Value *D, Value *S, Value *Bytes) {
     const char *Name =
-        K == Kind::Double ? "adcc_adjoint_copy_f64" : "adcc_adjoint_copy_f32";
+        K == Kind::Double
+            ? (Shared ? "adcc_adjoint_copy_shared_f64" : "adcc_adjoint_copy_f64")
+            : (Shared ? "adcc_adjoint_copy_shared_f32"
+                      : "adcc_adjoint_copy_f32");
     RB.CreateCall(Runtime(Name, /*Strided=*/false),
                   {D, S, RB.CreateZExtOrTrunc(Bytes, I64)});
   };
@@ -162,10 +168,12 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     for (auto [Offset, K] : L) {
       if (!isFloatMemory(K) || uint64_t(Offset) + floatBytes(K) > Stride)
         continue;
-      RB.CreateCall(
-          Runtime(K == Kind::Double ? "adcc_adjoint_copy_strided_f64"
-                                    : "adcc_adjoint_copy_strided_f32",
-                  /*Strided=*/true),
+      const char *Name =
+          K == Kind::Double ? (Shared ? "adcc_adjoint_copy_strided_shared_f64"
+                                      : "adcc_adjoint_copy_strided_f64")
+                            : (Shared ? "adcc_adjoint_copy_strided_shared_f32"
+                                      : "adcc_adjoint_copy_strided_f32");
+      RB.CreateCall(Runtime(Name, /*Strided=*/true),
           {At(SD, Offset), At(SS, Offset), Count, RB.getInt64(Stride)});
     }
     return true;

@@ -147,6 +147,20 @@ void ReverseEmitter::loadAdjointOfView(LoadInst &LI, Value *ShadowPtr) {
   Value *Slot = viewSlot(&LI);
   Value *D = RB.CreateLoad(T, Slot);
   RB.CreateStore(ConstantFP::getNegativeZero(T), Slot);
+  // (From memory other threads copy too, in a parallel region: each
+  // element added atomically by the runtime, runtime/lib/shared_copies.c.)
+  if (sharedCopySource(PrimalOf.lookup(LI.getPointerOperand()))) {
+    Type *E = T->getScalarType();
+    Module &M = *Rev.getParent();
+    FunctionCallee Add = M.getOrInsertFunction(
+        E->isDoubleTy() ? "adcc_shared_add_f64" : "adcc_shared_add_f32",
+        RB.getVoidTy(), RB.getPtrTy(), E);
+    auto *VT = dyn_cast<FixedVectorType>(T);
+    for (unsigned K = 0, N = VT ? VT->getNumElements() : 1; K < N; ++K)
+      RB.CreateCall(Add, {RB.CreateConstGEP1_64(E, ShadowPtr, K),
+                          VT ? RB.CreateExtractElement(D, K) : D});
+    return;
+  }
   const Align A =
       shadowAlign(Rev.getParent()->getDataLayout(), T, LI.getAlign());
   Value *Old = RB.CreateAlignedLoad(T, ShadowPtr, A);

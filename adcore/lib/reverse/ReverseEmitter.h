@@ -450,6 +450,12 @@ private:
   /// In a parallel region: how the adjoint of what \p LI reads is added
   /// (analysis/ParallelMemory.h), and why; \p Object names the per-thread
   /// copy.
+  /// The region's shared memory (analysis/ParallelMemory.h), made once.
+  ParallelMemory &sharedMemory();
+  /// Whether the adjoint of a copy from \p PrimalSource adds into memory
+  /// other threads may update (the body of a parallel region; not the
+  /// thread's stack): then atomically (runtime/lib/shared_copies.c).
+  bool sharedCopySource(const llvm::Value *PrimalSource);
   ParallelUpdate parallelUpdateOf(llvm::LoadInst &LI, const char *&Why,
                                   const llvm::Value *&Object);
   /// In a parallel region: the bits of \p Call's pointer arguments that

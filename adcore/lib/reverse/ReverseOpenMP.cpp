@@ -261,6 +261,22 @@ bool ReverseEmitter::emitAtomicAdjoint(AtomicRMWInst &RMW, Value *SP) {
   return true;
 }
 
+ParallelMemory &ReverseEmitter::sharedMemory() {
+  // (Per-thread copies in the region's own reverse sweep, which each
+  // thread runs once: its end adds them in.)
+  if (!SharedMemory)
+    SharedMemory = std::make_unique<ParallelMemory>(
+        *Key.Primal, Width == 1 && isForkedRegion(*Key.Primal),
+        Key.PrivateArgs, !Key.NestedRegion,
+        [this](const Function &F) { return Ctx.isGenerated(F); });
+  return *SharedMemory;
+}
+
+bool ReverseEmitter::sharedCopySource(const Value *PrimalSource) {
+  return Key.Parallel && PrimalSource &&
+         !sharedMemory().isThreadPrivate(PrimalSource);
+}
+
 ParallelUpdate ReverseEmitter::parallelUpdateOf(LoadInst &LI,
                                                 const char *&Why,
                                                 const Value *&Object) {
@@ -269,13 +285,7 @@ ParallelUpdate ReverseEmitter::parallelUpdateOf(LoadInst &LI,
     Why = "memory other threads may update";
     return ParallelUpdate::Atomic;
   }
-  // (Per-thread copies in the region's own reverse sweep, which each
-  // thread runs once: its end adds them in.)
-  if (!SharedMemory)
-    SharedMemory = std::make_unique<ParallelMemory>(
-        *Key.Primal, Width == 1 && isForkedRegion(*Key.Primal),
-        Key.PrivateArgs, !Key.NestedRegion);
-  return SharedMemory->updateOf(*Primal, Why, Object);
+  return sharedMemory().updateOf(*Primal, Why, Object);
 }
 
 uint64_t ReverseEmitter::threadPrivateArgs(const CallBase &Call) const {

@@ -54,6 +54,11 @@ constexpr MemoryFunctionRow MemoryFunctionTable[] = {
     {"adcc_adjoint_copy_f32", MemoryFunctionKind::AdjointCopy},
     {"adcc_adjoint_copy_strided_f64", MemoryFunctionKind::AdjointCopy},
     {"adcc_adjoint_copy_strided_f32", MemoryFunctionKind::AdjointCopy},
+    // (The same from shared memory in a parallel region, atomically.)
+    {"adcc_adjoint_copy_shared_f64", MemoryFunctionKind::AdjointCopy},
+    {"adcc_adjoint_copy_shared_f32", MemoryFunctionKind::AdjointCopy},
+    {"adcc_adjoint_copy_strided_shared_f64", MemoryFunctionKind::AdjointCopy},
+    {"adcc_adjoint_copy_strided_shared_f32", MemoryFunctionKind::AdjointCopy},
     // (Linear in the memory it copies as the others: forward mode over a
     // reverse sweep does the same on the tangents.)
     {"adcc_shadow_copy_strided_ptr", MemoryFunctionKind::AdjointCopy},

@@ -137,6 +137,21 @@ constexpr MpiRow MpiRows[] = {
      "v0 v1 v2 v3", false, "adcc_mpi_inactive_rev", "", -1, -1, -1, "3"},
     {"MPI_Iprobe", 5, "adcc_mpi_iprobe_fwd", "v0 v1 v2 v3 v4", "MPI_Iprobe",
      "v0 v1 v2 v3 v4", false, "adcc_mpi_inactive_rev", "", -1, -1, -1, "3 4"},
+    // Matched probes and their receives (runtime/lib/mpi/mprobes.c): the
+    // probes note the message's communicator, the receives are MPI_Recv's
+    // and MPI_Irecv's.
+    {"MPI_Mprobe", 5, "adcc_mpi_mprobe_fwd", "v0 v1 v2 v3 v4",
+     "adcc_mpi_mprobe_aug", "v0 v1 v2 v3 v4", false, "adcc_mpi_inactive_rev",
+     "", -1, -1, -1, "3 4"},
+    {"MPI_Improbe", 6, "adcc_mpi_improbe_fwd", "v0 v1 v2 v3 v4 v5",
+     "adcc_mpi_improbe_aug", "v0 v1 v2 v3 v4 v5", false,
+     "adcc_mpi_inactive_rev", "", -1, -1, -1, "3 4 5"},
+    {"MPI_Mrecv", 5, "adcc_mpi_mrecv_fwd", "v0 d0 v1 v2 v3 v4",
+     "adcc_mpi_mrecv_aug", "v0 v1 v2 v3 v4", true, "adcc_mpi_mrecv_rev",
+     "d0 v2 t", 2, -1, -1, "0 3 4"},
+    {"MPI_Imrecv", 5, "adcc_mpi_imrecv_fwd", "v0 d0 v1 v2 v3 v4",
+     "adcc_mpi_imrecv_aug", "v0 d0 v1 v2 v3 v4", true, "adcc_mpi_irecv_rev",
+     "t", 2, -1, -1, "0 3 4"},
     {"MPI_Get_count", 3, "adcc_mpi_get_count_fwd", "v0 v1 v2", "MPI_Get_count",
      "v0 v1 v2", false, "adcc_mpi_inactive_rev", "", -1, -1, -1, "2"},
     {"MPI_Get_elements", 3, "adcc_mpi_get_elements_fwd", "v0 v1 v2",
@@ -175,6 +190,11 @@ constexpr MpiRow MpiRows[] = {
      "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", "adcc_mpi_allgatherv_aug",
      "v0 v1 v2 v3 v4 v5 v6 v7", true, "adcc_mpi_allgatherv_rev",
      "v0 d0 v1 v2 d3 v6 v7 t", 2, 6, -1, "3"},
+    // (Send blocks may overlap; runtime/lib/mpi/alltoallv.c.)
+    {"MPI_Alltoallv", 9, "adcc_mpi_alltoallv_fwd",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8", "adcc_mpi_alltoallv_aug",
+     "v0 v1 v2 v3 v4 v5 v6 v7 v8", true, "adcc_mpi_alltoallv_rev",
+     "v0 d0 v3 d4 v7 v8 t", 3, 7, -1, "4"},
     // Communicators made and freed in differentiated code
     // (runtime/lib/mpi/comms.c): freed at the reverse of the call that made
     // them, after their adjoint messages.
@@ -227,6 +247,19 @@ constexpr MpiRow MpiRows[] = {
      "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", "adcc_mpi_ialltoall_aug",
      "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", true, "adcc_mpi_icollective_rev", "t", 2,
      5, -1, "3 7"},
+    // Nonblocking prefix sums and reduce-scatters
+    // (runtime/lib/mpi/iexchanges.c).
+    {"MPI_Iscan", 7, "adcc_mpi_iscan_fwd", "v0 d0 v1 d1 v2 v3 v4 v5 v6",
+     "adcc_mpi_iscan_aug", "v0 d0 v1 d1 v2 v3 v4 v5 v6", true,
+     "adcc_mpi_icollective_rev", "t", 3, -1, 4, "1 6"},
+    {"MPI_Ireduce_scatter_block", 7, "adcc_mpi_ireduce_scatter_block_fwd",
+     "v0 d0 v1 d1 v2 v3 v4 v5 v6", "adcc_mpi_ireduce_scatter_block_aug",
+     "v0 d0 v1 d1 v2 v3 v4 v5 v6", true, "adcc_mpi_icollective_rev", "t", 3,
+     -1, 4, "1 6"},
+    {"MPI_Ireduce_scatter", 7, "adcc_mpi_ireduce_scatter_fwd",
+     "v0 d0 v1 d1 v2 v3 v4 v5 v6", "adcc_mpi_ireduce_scatter_aug",
+     "v0 d0 v1 d1 v2 v3 v4 v5 v6", true, "adcc_mpi_icollective_rev", "t", 3,
+     -1, 4, "1 6"},
 };
 
 /// MPI calls without derivatives: they compute no floating-point data.
@@ -308,9 +341,11 @@ constexpr const char *InactiveTypes[] = {
 constexpr const char *RuleOps[] = {"sum", "min", "max"};
 /// Calls whose rule is for MPI_SUM only (a prefix or a reduce-scatter by a
 /// minimum or maximum has none).
-constexpr const char *SumOnlyCalls[] = {"MPI_Scan", "MPI_Exscan",
-                                        "MPI_Reduce_scatter",
-                                        "MPI_Reduce_scatter_block"};
+constexpr const char *SumOnlyCalls[] = {
+    "MPI_Scan",           "MPI_Exscan",
+    "MPI_Reduce_scatter", "MPI_Reduce_scatter_block",
+    "MPI_Iscan",          "MPI_Ireduce_scatter",
+    "MPI_Ireduce_scatter_block"};
 
 const MpiRow *findRow(StringRef Name) {
   for (const MpiRow &Row : MpiRows)

@@ -38,7 +38,7 @@ static void add_difference(enum adcc_mpi_kind kind, void *dst, const void *a,
   }
 }
 
-static void need_sum(MPI_Op op, const char *call, MPI_Comm comm) {
+void adcc_mpi_need_sum(MPI_Op op, const char *call, MPI_Comm comm) {
   if (adcc_mpi_op_of(op, call, comm) != ADCC_MPI_SUM)
     adcc_mpi_fail(comm, call,
                   "only MPI_SUM has a derivative rule for this collective "
@@ -112,7 +112,7 @@ int adcc_mpi_scan_fwd(const void *send, const void *dsend, void *recv,
                       MPI_Comm comm) {
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Scan", comm);
   if (kind != ADCC_MPI_INACTIVE)
-    need_sum(op, "MPI_Scan", comm);
+    adcc_mpi_need_sum(op, "MPI_Scan", comm);
   int rc = MPI_Scan(send, recv, count, type, op, comm);
   if (kind == ADCC_MPI_INACTIVE)
     return rc;
@@ -129,7 +129,7 @@ int adcc_mpi_scan_fwd(const void *send, const void *dsend, void *recv,
 int adcc_mpi_scan_aug(const void *send, void *recv, int count,
                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   if (adcc_mpi_kind_of(type, "MPI_Scan", comm) != ADCC_MPI_INACTIVE)
-    need_sum(op, "MPI_Scan", comm);
+    adcc_mpi_need_sum(op, "MPI_Scan", comm);
   return MPI_Scan(send, recv, count, type, op, comm);
 }
 
@@ -175,7 +175,7 @@ int adcc_mpi_exscan_fwd(const void *send, const void *dsend, void *recv,
                         MPI_Comm comm) {
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Exscan", comm);
   if (kind != ADCC_MPI_INACTIVE)
-    need_sum(op, "MPI_Exscan", comm);
+    adcc_mpi_need_sum(op, "MPI_Exscan", comm);
   int rc = MPI_Exscan(send, recv, count, type, op, comm);
   if (kind == ADCC_MPI_INACTIVE)
     return rc;
@@ -194,7 +194,7 @@ int adcc_mpi_exscan_fwd(const void *send, const void *dsend, void *recv,
 int adcc_mpi_exscan_aug(const void *send, void *recv, int count,
                         MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   if (adcc_mpi_kind_of(type, "MPI_Exscan", comm) != ADCC_MPI_INACTIVE)
-    need_sum(op, "MPI_Exscan", comm);
+    adcc_mpi_need_sum(op, "MPI_Exscan", comm);
   return MPI_Exscan(send, recv, count, type, op, comm);
 }
 
@@ -245,7 +245,7 @@ static int reduce_scatter_fwd(const char *call, const void *send,
                               MPI_Op op, MPI_Comm comm) {
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, call, comm);
   if (kind != ADCC_MPI_INACTIVE)
-    need_sum(op, call, comm);
+    adcc_mpi_need_sum(op, call, comm);
   int rc = counts ? MPI_Reduce_scatter(send, recv, counts, type, op, comm)
                   : MPI_Reduce_scatter_block(send, recv, count, type, op, comm);
   if (kind == ADCC_MPI_INACTIVE)
@@ -312,7 +312,7 @@ int adcc_mpi_reduce_scatter_block_aug(const void *send, void *recv, int count,
                                       MPI_Comm comm) {
   if (adcc_mpi_kind_of(type, "MPI_Reduce_scatter_block", comm) !=
       ADCC_MPI_INACTIVE)
-    need_sum(op, "MPI_Reduce_scatter_block", comm);
+    adcc_mpi_need_sum(op, "MPI_Reduce_scatter_block", comm);
   return MPI_Reduce_scatter_block(send, recv, count, type, op, comm);
 }
 
@@ -335,7 +335,7 @@ int adcc_mpi_reduce_scatter_aug(const void *send, void *recv, const int *counts,
                                 void **tape) {
   *tape = NULL;
   if (adcc_mpi_kind_of(type, "MPI_Reduce_scatter", comm) != ADCC_MPI_INACTIVE) {
-    need_sum(op, "MPI_Reduce_scatter", comm);
+    adcc_mpi_need_sum(op, "MPI_Reduce_scatter", comm);
     int p = adcc_mpi_size(comm);
     int *kept = malloc(sizeof(int) * (size_t)(p ? p : 1));
     if (!kept)

@@ -118,6 +118,7 @@ void adcc_mpi_finish(struct adcc_mpi_pending *p, MPI_Status *status) {
     unpack(p->kind, p->temp, p->buf, p->dbuf, p->type, status);
   }
   free(p->sent);
+  free(p->counts);
   if (!p->keep_temp)
     free(p->temp);
   free(p);

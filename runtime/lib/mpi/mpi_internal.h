@@ -98,6 +98,16 @@ void adcc_mpi_allgather_rev(const void *send, void *dsend, int scount,
                             MPI_Datatype rtype, MPI_Comm comm);
 /* The reverse of the blocking all-to-all (exchanges.c), which that of the
  * nonblocking one runs too. */
+/* exchanges.c: stops the program unless \p op is MPI_SUM; the reverses of
+ * the blocking prefix sum and reduce-scatters (the last frees \p counts). */
+void adcc_mpi_need_sum(MPI_Op op, const char *call, MPI_Comm comm);
+void adcc_mpi_scan_rev(const void *send, void *dsend, void *drecv, int count,
+                       MPI_Datatype type, MPI_Comm comm);
+void adcc_mpi_reduce_scatter_block_rev(const void *send, void *dsend,
+                                       void *drecv, int count,
+                                       MPI_Datatype type, MPI_Comm comm);
+void adcc_mpi_reduce_scatter_rev(const void *send, void *dsend, void *drecv,
+                                 MPI_Datatype type, MPI_Comm comm, void *counts);
 void adcc_mpi_alltoall_rev(const void *send, void *dsend, int scount,
                            MPI_Datatype stype, void *drecv, int rcount,
                            MPI_Datatype rtype, MPI_Comm comm);

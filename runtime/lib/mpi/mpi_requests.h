@@ -14,6 +14,9 @@ enum adcc_mpi_started {
   ADCC_MPI_ISCATTER,
   ADCC_MPI_IALLGATHER,
   ADCC_MPI_IALLTOALL,
+  ADCC_MPI_ISCAN, /* iexchanges.c */
+  ADCC_MPI_IREDUCE_SCATTER_BLOCK,
+  ADCC_MPI_IREDUCE_SCATTER,
 };
 
 /* One MPI_Isend, MPI_Irecv, MPI_Start (of a persistent request) or
@@ -51,6 +54,9 @@ struct adcc_mpi_pending {
   /* Nonblocking MPI_MIN or MPI_MAX reductions: the operator; reverse
    * mode, temp holds the values this rank sent. */
   enum adcc_mpi_op choice;
+  /* MPI_Ireduce_scatter: forward, the packed blocks' counts (MPI reads
+   * them until the wait); reverse, the program's counts. */
+  int *counts;
 };
 
 /* A new record for the request variable \p request; \p reverse: of an
@@ -132,5 +138,11 @@ void adcc_mpi_completed_rev(void *tape);
 /* The adjoint collective of a nonblocking gather or scatter (igathers.c),
  * at the reverse of its start. */
 void adcc_mpi_igathers_rev(struct adcc_mpi_pending *p);
+/* Forward mode: notes a status a probe filled (probes.c), whose counts by
+ * MPI_DOUBLE or MPI_FLOAT are then the primal's. */
+void adcc_mpi_note_probed(MPI_Status *status);
+/* The same for MPI_Iscan and the nonblocking reduce-scatters
+ * (iexchanges.c). */
+void adcc_mpi_iexchanges_rev(struct adcc_mpi_pending *p);
 
 #endif

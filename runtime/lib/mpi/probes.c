@@ -50,6 +50,8 @@ static void note(MPI_Status *status) {
   pthread_mutex_unlock(&lock);
 }
 
+void adcc_mpi_note_probed(MPI_Status *status) { note(status); }
+
 int adcc_mpi_probe_fwd(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   int rc = MPI_Probe(source, tag, comm, status);
   note(status);

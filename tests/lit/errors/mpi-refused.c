@@ -19,6 +19,7 @@
 // RUN: %expect-exit 1 %adcc -O2 -DISCAN %s -o %t.iscan 2>&1 | FileCheck %s --check-prefix=ISCAN
 // RUN: %expect-exit 1 %adcc -O0 -DISCAN -DFORWARD %s -o %t.iscan 2>&1 | FileCheck %s --check-prefix=ISCAN
 // Prefix sums and reduce-scatters have a rule for MPI_SUM only.
+// RUN: %expect-exit 1 %adcc -O2 -c -DISCANMAX %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ISCANMAX
 // RUN: %expect-exit 1 %adcc -O0 -c -DSCANMAX %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCANMAX
 // RUN: %expect-exit 1 %adcc -O2 -c -DSCANMAX -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCANMAX
 // RUN: %expect-exit 1 %adcc -O2 -c -DSPLIT %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
@@ -64,6 +65,8 @@ int MPI_Iallreduce(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
                    MPI_Request *);
 int MPI_Iscan(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
               MPI_Request *);
+int MPI_Iexscan(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
+                MPI_Request *);
 int MPI_Scan(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 int MPI_Wait(MPI_Request *, MPI_Status *);
 
@@ -161,11 +164,11 @@ double f(double *x) {
 double f(double *x) {
   double all[2];
   MPI_Request r;
-  MPI_Iscan(x, all, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r);
+  MPI_Iexscan(x, all, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r);
   MPI_Wait(&r, (MPI_Status *)0);
   return all[0] * all[1];
 }
-// ISCAN: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'MPI_Iscan': adcc has no derivative rule for this MPI call (docs/parallel.md#mpi lists the calls with one)
+// ISCAN: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'MPI_Iexscan': adcc has no derivative rule for this MPI call (docs/parallel.md#mpi lists the calls with one)
 #endif
 
 #ifdef SCANMAX
@@ -175,6 +178,17 @@ double f(double *x) {
   return y * x[0];
 }
 // SCANMAX: mpi-refused.c:[[#@LINE-3]]:3: error: cannot differentiate 'f' in {{forward|reverse}} mode: the reduction operator MPI_MAX of 'MPI_Scan' has no derivative rule: only MPI_SUM has for this collective
+#endif
+
+#ifdef ISCANMAX
+double f(double *x) {
+  double y;
+  MPI_Request r;
+  MPI_Iscan(x, &y, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &r);
+  MPI_Wait(&r, (MPI_Status *)0);
+  return y * x[0];
+}
+// ISCANMAX: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'f' in {{forward|reverse}} mode: the reduction operator MPI_MAX of 'MPI_Iscan' has no derivative rule: only MPI_SUM has for this collective
 #endif
 
 #ifdef SPLIT

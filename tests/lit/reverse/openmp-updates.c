@@ -72,6 +72,40 @@ double largest(const double *x, int n) {
 }
 // CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'largest': adjoint updates of memory: {{.*}}; critical sections replayed in the reverse of the threads' order (not all their updates are sums)
 
+// Memory reached through a struct that holds its address: a write through
+// it (the store inlined) keeps the parameters atomic, and a read through
+// it makes the iteration's own element atomic (RegionAliases.h).
+struct holder {
+  double *p;
+};
+double held(double *p, const double *x, int n) {
+  struct holder h = {p};
+  double s = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    h.p[0] = h.p[0] * h.p[0];
+#pragma omp for reduction(+ : s)
+    for (int i = 0; i < n; ++i)
+      s += p[0] * x[i];
+  }
+  return s;
+}
+// CHECK: openmp-updates.c:[[#@LINE-10]]:1: remark: reverse mode of the OpenMP region in 'held': adjoint updates of memory: 3 atomic adds (memory other threads may update: 3), 2 plain (private memory: 1, the iteration's own element of an array: 1) [-Rpass=adcc]
+
+struct reader {
+  const double *x;
+};
+double aliased(const double *p, const double *x, int n) {
+  struct reader r = {x};
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += p[0] * x[i] * x[i] + r.x[0] * x[i];
+  return s;
+}
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'aliased': adjoint updates of memory: 2 atomic adds (memory other threads may update: 2), 1 plain (private memory: 1), 2 into per-thread copies (memory the region only reads, at places that do not depend on the iteration: 2)
+
 void gradients(const double *x, double *dx, double *y, double *dy, double *z,
                double *dz, int n) {
   __enzyme_autodiff((void *)own_elements, enzyme_dup, x, dx, enzyme_const, n);
@@ -84,4 +118,8 @@ void gradients(const double *x, double *dx, double *y, double *dy, double *z,
   __enzyme_autodiff((void *)written, enzyme_dup, y, dy, enzyme_dup, x, dx,
                     enzyme_const, n);
   __enzyme_autodiff((void *)largest, enzyme_dup, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)held, enzyme_dup, y, dy, enzyme_dup, x, dx,
+                    enzyme_const, n);
+  __enzyme_autodiff((void *)aliased, enzyme_dup, y, dy, enzyme_dup, x, dx,
+                    enzyme_const, n);
 }
