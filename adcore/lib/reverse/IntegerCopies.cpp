@@ -130,6 +130,25 @@ Type *ReverseEmitter::floatViewOf(LoadInst &LI) {
   return N == 1 ? Elt : FixedVectorType::get(Elt, N);
 }
 
+bool ReverseEmitter::movesUntypedBits(const StoreInst &SI) {
+  auto *LI = dyn_cast<LoadInst>(const_cast<Value *>(SI.getValueOperand()));
+  if (!LI || FloatView.count(LI) || !LI->getType()->isIntegerTy() ||
+      (LI->getType()->getIntegerBitWidth() != 32 &&
+       LI->getType()->getIntegerBitWidth() != 64) ||
+      !shadowOrNull(LI->getPointerOperand()))
+    return false;
+  const auto *PL = dyn_cast_or_null<LoadInst>(PrimalOf.lookup(LI));
+  const auto *PS = dyn_cast_or_null<StoreInst>(PrimalOf.lookup(&SI));
+  if (!PL || !PS || Types->kindOf(PL) != Kind::Unknown)
+    return false;
+  // (A TBAA access type names what the bits are: an integer, a pointer.)
+  if (LI->getMetadata(LLVMContext::MD_tbaa) ||
+      SI.getMetadata(LLVMContext::MD_tbaa))
+    return false;
+  return Types->memoryKind(PL->getPointerOperand()) == Kind::Unknown &&
+         Types->memoryKind(PS->getPointerOperand()) == Kind::Unknown;
+}
+
 Value *ReverseEmitter::viewSlot(Value *V) {
   Type *T = FloatView.lookup(V);
   auto [It, Inserted] = slots().insert({V, nullptr});

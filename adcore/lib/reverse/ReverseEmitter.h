@@ -296,6 +296,12 @@ private:
   /// The floating-point type whose bits the integer load \p LI copies into
   /// stores only (double, <2 x float>, ...), or null.
   llvm::Type *floatViewOf(llvm::LoadInst &LI);
+  /// True when the store \p SI moves the bits of an integer load of 32 or
+  /// 64 bits (a float's or a double's width) between memory with shadows
+  /// where nothing says what they are: no view, no kind of the value, no
+  /// kind of either memory, no TBAA type (an untyped memcpy of 8 bytes that
+  /// InstCombine made a load and a store).
+  bool movesUntypedBits(const llvm::StoreInst &SI);
   llvm::Value *viewSlot(llvm::Value *V);
   void loadAdjointOfView(llvm::LoadInst &LI, llvm::Value *ShadowPtr);
   void storeAdjointOfView(llvm::StoreInst &SI, llvm::Value *ShadowPtr);
