@@ -19,6 +19,7 @@
 
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -145,7 +146,12 @@ bool ReverseEmitter::movesUntypedBits(const StoreInst &SI) {
   if (LI->getMetadata(LLVMContext::MD_tbaa) ||
       SI.getMetadata(LLVMContext::MD_tbaa))
     return false;
-  return Types->memoryKind(PL->getPointerOperand()) == Kind::Unknown &&
+  if (!PrimalHasTBAA)
+    PrimalHasTBAA = any_of(instructions(*PL->getFunction()), [](auto &I) {
+      return I.getMetadata(LLVMContext::MD_tbaa) != nullptr;
+    });
+  return *PrimalHasTBAA &&
+         Types->memoryKind(PL->getPointerOperand()) == Kind::Unknown &&
          Types->memoryKind(PS->getPointerOperand()) == Kind::Unknown;
 }
 

@@ -301,7 +301,11 @@ private:
   /// where nothing says what they are: no view, no kind of the value, no
   /// kind of either memory, no TBAA type (an untyped memcpy of 8 bytes that
   /// InstCombine made a load and a store).
+  /// Only where the primal has TBAA (strict aliasing): without it, every
+  /// integer access is untyped, and what a copy of integers is cannot be
+  /// told from a copy of a double's bits.
   bool movesUntypedBits(const llvm::StoreInst &SI);
+  std::optional<bool> PrimalHasTBAA;
   llvm::Value *viewSlot(llvm::Value *V);
   void loadAdjointOfView(llvm::LoadInst &LI, llvm::Value *ShadowPtr);
   void storeAdjointOfView(llvm::StoreInst &SI, llvm::Value *ShadowPtr);
