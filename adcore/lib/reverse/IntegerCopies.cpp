@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "support/NullShadowGuards.h"
 #include "support/ShadowAlignment.h"
 #include "ReverseEmitter.h"
 
@@ -167,15 +168,21 @@ Value *ReverseEmitter::viewSlot(Value *V) {
   return It->second;
 }
 
-void ReverseEmitter::loadAdjointOfView(LoadInst &LI, Value *ShadowPtr) {
+void ReverseEmitter::loadAdjointOfView(LoadInst &LI, Value *ShadowPtr,
+                                       bool Guarded) {
   Type *T = FloatView.lookup(&LI);
   Value *Slot = viewSlot(&LI);
   Value *D = RB.CreateLoad(T, Slot);
   RB.CreateStore(ConstantFP::getNegativeZero(T), Slot);
   const Align A =
       shadowAlign(Rev.getParent()->getDataLayout(), T, LI.getAlign());
-  Value *Old = RB.CreateAlignedLoad(T, ShadowPtr, A);
-  RB.CreateAlignedStore(RB.CreateFAdd(Old, D), ShadowPtr, A);
+  Value *From = ShadowPtr, *To = ShadowPtr;
+  if (Guarded) {
+    From = guardedReadAddress(RB, ShadowPtr, T, A);
+    To = guardedWriteAddress(RB, ShadowPtr, T, A);
+  }
+  Value *Old = RB.CreateAlignedLoad(T, From, A);
+  RB.CreateAlignedStore(RB.CreateFAdd(Old, D), To, A);
 }
 
 void ReverseEmitter::castAdjointToView(Value *V, Value *D) {
@@ -200,13 +207,19 @@ void ReverseEmitter::elementAdjointToView(BitCastInst &Cast, Value *D) {
   RB.CreateStore(New, Slot);
 }
 
-void ReverseEmitter::storeAdjointOfView(StoreInst &SI, Value *ShadowPtr) {
+void ReverseEmitter::storeAdjointOfView(StoreInst &SI, Value *ShadowPtr,
+                                        bool Guarded) {
   Value *V = SI.getValueOperand();
   Type *T = FloatView.lookup(V);
   const Align A =
       shadowAlign(Rev.getParent()->getDataLayout(), T, SI.getAlign());
-  Value *Moved = RB.CreateAlignedLoad(T, ShadowPtr, A);
-  RB.CreateAlignedStore(Constant::getNullValue(T), ShadowPtr, A);
+  Value *From = ShadowPtr, *To = ShadowPtr;
+  if (Guarded) {
+    From = guardedReadAddress(RB, ShadowPtr, T, A);
+    To = guardedWriteAddress(RB, ShadowPtr, T, A);
+  }
+  Value *Moved = RB.CreateAlignedLoad(T, From, A);
+  RB.CreateAlignedStore(Constant::getNullValue(T), To, A);
   Value *Slot = viewSlot(V);
   RB.CreateStore(RB.CreateFAdd(RB.CreateLoad(T, Slot), Moved), Slot);
 }

@@ -307,8 +307,13 @@ private:
   bool movesUntypedBits(const llvm::StoreInst &SI);
   std::optional<bool> PrimalHasTBAA;
   llvm::Value *viewSlot(llvm::Value *V);
-  void loadAdjointOfView(llvm::LoadInst &LI, llvm::Value *ShadowPtr);
-  void storeAdjointOfView(llvm::StoreInst &SI, llvm::Value *ShadowPtr);
+  /// The adjoints of a view's load and store, through the shadow
+  /// \p ShadowPtr; where it may be null (NullShadowGuards.h), read from a
+  /// block of zeros and written into a sink instead.
+  void loadAdjointOfView(llvm::LoadInst &LI, llvm::Value *ShadowPtr,
+                         bool Guarded);
+  void storeAdjointOfView(llvm::StoreInst &SI, llvm::Value *ShadowPtr,
+                          bool Guarded);
   /// Adds \p D, the adjoint of a bitcast of \p V, to V's view slot.
   void castAdjointToView(llvm::Value *V, llvm::Value *D);
   /// Adds \p D, the adjoint of a float read out of a view's bits, to its
