@@ -49,14 +49,12 @@ using ReadPath = SmallVector<int64_t, MaxReads>;
 
 /// \p V without constant offsets and variable indices: its base, with the
 /// offset from it in \p Offset (AnyElement where an index varies).
-const Value *baseOf(const Value *V, int64_t &Offset) {
+const Value *baseOf(const Value *V, int64_t &Offset, const DataLayout &DL) {
   Offset = 0;
   for (unsigned Steps = 0; Steps < 8; ++Steps) {
     auto *GEP = dyn_cast<GEPOperator>(V);
     if (!GEP)
       break;
-    const DataLayout &DL =
-        cast<Instruction>(V)->getModule()->getDataLayout();
     APInt C(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
     if (Offset != AnyElement && GEP->accumulateConstantOffset(DL, C))
       Offset += C.getSExtValue();
@@ -107,7 +105,8 @@ const Argument *pathOf(const LoadInst &P, ReadPath &Path) {
       Read = Stored;
     }
     int64_t Offset;
-    const Value *Base = baseOf(Read->getPointerOperand(), Offset);
+    const Value *Base = baseOf(Read->getPointerOperand(), Offset,
+                               P.getDataLayout());
     Path.insert(Path.begin(), Offset);
     if (const Argument *A = argumentOf(Base))
       return A;
@@ -158,6 +157,8 @@ bool copiedUntyped(const Value *P) {
 /// path from what they pass: the kinds seen, in Kinds.
 class CallerEvidence {
 public:
+  explicit CallerEvidence(const DataLayout &DL) : DL(DL) {}
+
   /// Every caller of the function of \p A; false when one is not a direct
   /// call.
   bool fromCallers(const Argument &A, ArrayRef<int64_t> Path,
@@ -237,8 +238,6 @@ private:
           walk(Stored, 0, Path.drop_front(), Depth);
         }
       } else if (auto *GEP = dyn_cast<GEPOperator>(U)) {
-        const DataLayout &DL =
-            cast<Instruction>(U)->getModule()->getDataLayout();
         APInt C(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
         walk(GEP,
              Offset != AnyElement && GEP->accumulateConstantOffset(DL, C)
@@ -256,6 +255,7 @@ private:
       Kinds.push_back(K);
   }
 
+  const DataLayout &DL;
   DenseSet<std::pair<const Value *, size_t>> Visited, Walked;
 };
 
@@ -269,7 +269,7 @@ void TypeAnalysis::seedFromFieldPointees() {
       continue;
     ReadPath Path;
     const Argument *A = pathOf(*LI, Path);
-    CallerEvidence E;
+    CallerEvidence E(F.getDataLayout());
     if (!A || !E.fromCallers(*A, Path, 0) || E.Kinds.empty())
       continue;
     Kind K = E.Kinds.front();
