@@ -96,11 +96,11 @@ static double f_bits(VoidField *c, const double *x) {
 }
 
 /* The objects over r (the table's rows in t). */
-#define MAKE_void(r, t) (VoidField){r, N}
-#define MAKE_char(r, t) (CharField){N, (char *)(r)}
-#define MAKE_union(r, t) (UnionField){{.d = r}, N}
+#define MAKE_void(r, t) ((void)t, (VoidField){r, N})
+#define MAKE_char(r, t) ((void)t, (CharField){N, (char *)(r)})
+#define MAKE_union(r, t) ((void)t, (UnionField){{.d = r}, N})
 #define MAKE_row(r, t) (t[0] = r, t[1] = r + 2, (RowTable){t, N})
-#define MAKE_bits(r, t) (VoidField){r, N}
+#define MAKE_bits(r, t) ((void)t, (VoidField){r, N})
 
 #define VALUE(T, name)                                                         \
   static double value_##name(const double *x) {                               \
