@@ -180,6 +180,8 @@ std::string SynthesisContext::displayName(const Function &F) const {
   // program's function. Cut before demangling, as below.)
   if (size_t At = Raw.find(".floatbits."); At != StringRef::npos)
     Raw = Raw.take_front(At);
+  // (A byte-copy helper's copy for one call, CopyHelperClones.cpp.)
+  Raw.consume_back(".percall");
   return demangle(Raw);
 }
 
@@ -398,6 +400,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     });
     Changed |= resetInputValues(P);
     Changed |= typeFloatCopies(P);
+    Changed |= cloneCopyHelpersPerCall(P);
     Changed |= rewriteOpenMPReductions(P);
     // (Forward mode does not know which functions run in regions: in a
     // program that starts regions, and so links libomp, every function.)

@@ -78,8 +78,14 @@ set(ADCC_ADFUZZ_SEEDS_V15 "9 22 23 30")
 # (version 16: the gradient by split mode, augmented then reverse sweep,
 # against the one call's, the zeroed shadow struct of version 14 included;
 # 12 13 36 43 47 crashed at -O0 before 2026-12-06: split mode did not
-# guard the null shadow pointer; 14 also has the shared count table)
-set(ADCC_ADFUZZ_SEEDS_V16 "12 13 36 43 47 14")
+# guard the null shadow pointer; 14 also has the shared count table; 9019
+# was refused at -O2 before 2026-12-06: a double copied as an integer
+# through a pointer whose shadow may be null)
+set(ADCC_ADFUZZ_SEEDS_V16 "12 13 36 43 47 14 9019")
+# (version 17: the cells' values also written through a `void *` field and
+# moved between cells by a noinline helper's memcpy through it; 9 22 23 41
+# gave wrong gradients at -O2 before 2026-12-06: the i64 copy was untyped)
+set(ADCC_ADFUZZ_SEEDS_V17 "9 22 23 41")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -110,10 +116,11 @@ adcc_adfuzz_test(adfuzz-fixed-v13 13 "${ADCC_ADFUZZ_SEEDS_V13}")
 adcc_adfuzz_test(adfuzz-fixed-v14 14 "${ADCC_ADFUZZ_SEEDS_V14}")
 adcc_adfuzz_test(adfuzz-fixed-v15 15 "${ADCC_ADFUZZ_SEEDS_V15}")
 adcc_adfuzz_test(adfuzz-fixed-v16 16 "${ADCC_ADFUZZ_SEEDS_V16}")
+adcc_adfuzz_test(adfuzz-fixed-v17 17 "${ADCC_ADFUZZ_SEEDS_V17}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
   adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11
-  adfuzz-fixed-v12 adfuzz-fixed-v13 adfuzz-fixed-v14 adfuzz-fixed-v15 adfuzz-fixed-v16
+  adfuzz-fixed-v12 adfuzz-fixed-v13 adfuzz-fixed-v14 adfuzz-fixed-v15 adfuzz-fixed-v16 adfuzz-fixed-v17
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

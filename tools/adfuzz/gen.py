@@ -16,7 +16,10 @@ with values that have derivatives and reads back; since version 15
 sometimes with a last parameter struct adfz_cells *cl, passed enzyme_dup
 with a shadow struct whose integer table of counts is the primal's own,
 filled as CoMD's putAtomInBox does, `cl->cnt[b]++` after a conditional
-counter of local entries)
+counter of local entries; since version 17, in half of those, the values
+written through an untyped `void *` copy of the values' pointer and moved
+between cells by a noinline helper that memcpy's a double through it, as
+CoMD's copyAtom with `void *r`)
 against each other and against central finite differences. The function
 mixes straight-line arithmetic with math functions on safe domains, loops
 with constant, int-argument and data-dependent trip counts, branches, local
@@ -63,7 +66,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 16
+GENERATOR_VERSION = 17
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -169,6 +172,9 @@ class Gen:
         # version 15
         self.ncl = 0              # values put into cl's cells, whose count
                                   # table the shadow struct shares
+        # version 17
+        self.cl_void = False      # cl->vr: the values as a void *, written
+                                  # through and moved by adfz_cl_move
 
     # -- randomness (only random() so that sequences are version-stable) --
     def rand(self):
@@ -1487,6 +1493,9 @@ class Gen:
         if self.version >= 15 and self.chance(0.4):
             self.ncl = self.randint(3, 6)
             self.features.add("shared-int-table")
+            if self.version >= 17 and self.chance(0.5):
+                self.cl_void = True
+                self.features.add("void-field-copy")
 
         sc = Scope()
         xcap = 20.0 if inplace_x else 1.5
@@ -1529,8 +1538,18 @@ class Gen:
                 self.emit(lines, 2, "if (b < NCB / 2)")
                 self.emit(lines, 3, "cl->nloc++;")
                 self.emit(lines, 2, "cl->cnt[b]++;")
-                self.emit(lines, 2, "cl->v[o] = %s;" % e.code)
+                if self.cl_void:
+                    self.emit(lines, 2, "((double *)cl->vr)[o] = %s;" % e.code)
+                else:
+                    self.emit(lines, 2, "cl->v[o] = %s;" % e.code)
                 self.emit(lines, 1, "}")
+            if self.cl_void:
+                # (version 17) each cell's last value over its first, by a
+                # helper that copies the double's bytes through the void *
+                self.emit(lines, 1, "for (int b = 0; b < NCB; ++b)")
+                self.emit(lines, 2, "if (cl->cnt[b] > 1)")
+                self.emit(lines, 3, "adfz_cl_move(cl, b * NCAP, "
+                          "b * NCAP + cl->cnt[b] - 1);")
             self.emit(lines, 1, "double cl_sum = 0;")
             self.emit(lines, 1, "for (int b = 0; b < NCB; ++b)")
             self.emit(lines, 2, "for (int k = 0; k < cl->cnt[b]; ++k)")
@@ -1675,7 +1694,12 @@ class Gen:
                 assert old in main
                 main = main.replace(old, new)
         if self.version >= 15:
-            globals_v5 += CELLS_V15.format(has_cl=int(self.ncl > 0))
+            cells = CELLS_V15.format(has_cl=int(self.ncl > 0))
+            if self.cl_void:
+                for old, new in CELLS_VOID_V17:
+                    assert old in cells
+                    cells = cells.replace(old, new)
+            globals_v5 += cells
             for old, new in CELLS_CALLS:
                 assert old in main
                 main = main.replace(old, new)
@@ -1871,6 +1895,24 @@ static struct adfz_cells *adfz_dcl_fresh(int l) {{
 #define CL_DUPL
 #endif
 """
+
+# version 17: the cells' values also as a `void *` (CoMD's `void *r`), the
+# same memory, written through by f and moved between cells by a noinline
+# helper that copies a double's bytes through it (an i64 load and store
+# from -O1 that nothing in the helper types: the adjoint was lost silently
+# until 2026-12-06).
+CELLS_VOID_V17 = [
+    ("  double *v;\n};", "  double *v;\n  void *vr; /* v, untyped */\n};\n"
+     "__attribute__((noinline)) static void adfz_cl_move(\n"
+     "    struct adfz_cells *cl, int to, int from) {\n"
+     "  memcpy((double *)cl->vr + to, (double *)cl->vr + from, "
+     "sizeof(double));\n}"),
+    ("{adfz_cnt, 0, adfz_cl_v}", "{adfz_cnt, 0, adfz_cl_v, adfz_cl_v}"),
+    ("{adfz_cnt, 0, adfz_dcl_v[l]}",
+     "{adfz_cnt, 0, adfz_dcl_v[l], adfz_dcl_v[l]}"),
+    ("{cl_n, 0, cl_v}", "{cl_n, 0, cl_v, cl_v}"),
+    ("{cl_n, 0, dcl_v}", "{cl_n, 0, dcl_v, dcl_v}"),
+]
 
 # (old, new): the calls of f in MAIN_TEMPLATE after ZEROED_CALLS, with cl
 CELLS_CALLS = [

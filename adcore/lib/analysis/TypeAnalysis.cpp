@@ -592,6 +592,7 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
     }
   }
   seedFromCallers();
+  seedFromFieldPointees();
   seedFromCallees();
   for (Argument &A : F.args())
     join(&A, kindOfType(A.getType()));

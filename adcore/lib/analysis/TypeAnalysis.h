@@ -140,6 +140,9 @@ private:
   /// Seeds pointer arguments from the stack variables that every caller in
   /// the module passes (CallerTypes.cpp).
   void seedFromCallers();
+  /// Seeds untyped pointers read from memory an argument reaches with what
+  /// the callers access through the same reads (FieldPointees.cpp).
+  void seedFromFieldPointees();
   /// Seeds pointers passed to functions of the module with what those
   /// read and write through them (CalleeTypes.cpp).
   void seedFromCallees();

@@ -108,6 +108,10 @@ bool rewriteFloatBitSlices(llvm::Function &F);
 /// as copies of that floating-point type (FloatCopies.cpp). Returns whether
 /// \p F changed.
 bool typeFloatCopies(llvm::Function &F);
+/// Makes each call in \p F of an -O0 helper that copies bytes through its
+/// pointer parameters call a copy of the helper of its own, which its one
+/// caller types (CopyHelperClones.cpp). Returns whether \p F changed.
+bool cloneCopyHelpersPerCall(llvm::Function &F);
 /// Rewrites integer loads whose bits become floats through and/or/xor (a
 /// mask on the bits of doubles loaded as integers) as loads of the floats
 /// and a cast of their bits (BitLoads.cpp). Returns whether \p F changed.

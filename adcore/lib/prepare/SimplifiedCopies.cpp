@@ -131,6 +131,11 @@ bool keepsFloatBitsInIntegers(const Function &F) {
         for (const Value *Side : {Copy->getRawDest(), Copy->getRawSource()})
           if (const auto *Other = dyn_cast<AllocaInst>(Side))
             Kinds |= scalarKind(Other->getAllocatedType());
+          // (An element of an array of floats: `memcpy(&u, (double *)p +
+          // i, 8)`.)
+          else if (const auto *GEP = dyn_cast<GEPOperator>(Side);
+                   GEP && GEP->getSourceElementType()->isFloatingPointTy())
+            Kinds |= 1;
     }
     if (Kinds == 3)
       return true;

@@ -352,6 +352,15 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                               "is not supported yet in reverse mode; copy "
                               "the values as floating-point numbers (with "
                               "Eigen at -O0: -DEIGEN_DONT_VECTORIZE)");
+      // Bits moved where nothing says whether they are a double's (an
+      // untyped 8-byte memcpy through a `void *`, as an i64): its adjoint
+      // would be lost without a word.
+      if (movesUntypedBits(*SI))
+        return unsupported(I, "a memory copy whose contents cannot be "
+                              "typed (8 or 4 bytes moved as an integer "
+                              "through a pointer that says nothing of "
+                              "them, such as a `void *`); copy the values "
+                              "through a pointer of their type");
       // A pointer stored as an integer (how InstCombine copies a struct
       // holding a reference, such as an Eigen expression): its shadow is
       // stored the same way, or a load of the field as a pointer would

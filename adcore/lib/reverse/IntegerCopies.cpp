@@ -14,11 +14,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "support/NullShadowGuards.h"
 #include "support/ShadowAlignment.h"
 #include "ReverseEmitter.h"
 
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -130,6 +132,30 @@ Type *ReverseEmitter::floatViewOf(LoadInst &LI) {
   return N == 1 ? Elt : FixedVectorType::get(Elt, N);
 }
 
+bool ReverseEmitter::movesUntypedBits(const StoreInst &SI) {
+  auto *LI = dyn_cast<LoadInst>(const_cast<Value *>(SI.getValueOperand()));
+  if (!LI || FloatView.count(LI) || !LI->getType()->isIntegerTy() ||
+      (LI->getType()->getIntegerBitWidth() != 32 &&
+       LI->getType()->getIntegerBitWidth() != 64) ||
+      !shadowOrNull(LI->getPointerOperand()))
+    return false;
+  const auto *PL = dyn_cast_or_null<LoadInst>(PrimalOf.lookup(LI));
+  const auto *PS = dyn_cast_or_null<StoreInst>(PrimalOf.lookup(&SI));
+  if (!PL || !PS || Types->kindOf(PL) != Kind::Unknown)
+    return false;
+  // (A TBAA access type names what the bits are: an integer, a pointer.)
+  if (LI->getMetadata(LLVMContext::MD_tbaa) ||
+      SI.getMetadata(LLVMContext::MD_tbaa))
+    return false;
+  if (!PrimalHasTBAA)
+    PrimalHasTBAA = any_of(instructions(*PL->getFunction()), [](auto &I) {
+      return I.getMetadata(LLVMContext::MD_tbaa) != nullptr;
+    });
+  return *PrimalHasTBAA &&
+         Types->memoryKind(PL->getPointerOperand()) == Kind::Unknown &&
+         Types->memoryKind(PS->getPointerOperand()) == Kind::Unknown;
+}
+
 Value *ReverseEmitter::viewSlot(Value *V) {
   Type *T = FloatView.lookup(V);
   auto [It, Inserted] = slots().insert({V, nullptr});
@@ -142,7 +168,8 @@ Value *ReverseEmitter::viewSlot(Value *V) {
   return It->second;
 }
 
-void ReverseEmitter::loadAdjointOfView(LoadInst &LI, Value *ShadowPtr) {
+void ReverseEmitter::loadAdjointOfView(LoadInst &LI, Value *ShadowPtr,
+                                       bool Guarded) {
   Type *T = FloatView.lookup(&LI);
   Value *Slot = viewSlot(&LI);
   Value *D = RB.CreateLoad(T, Slot);
@@ -163,8 +190,13 @@ void ReverseEmitter::loadAdjointOfView(LoadInst &LI, Value *ShadowPtr) {
   }
   const Align A =
       shadowAlign(Rev.getParent()->getDataLayout(), T, LI.getAlign());
-  Value *Old = RB.CreateAlignedLoad(T, ShadowPtr, A);
-  RB.CreateAlignedStore(RB.CreateFAdd(Old, D), ShadowPtr, A);
+  Value *From = ShadowPtr, *To = ShadowPtr;
+  if (Guarded) {
+    From = guardedReadAddress(RB, ShadowPtr, T, A);
+    To = guardedWriteAddress(RB, ShadowPtr, T, A);
+  }
+  Value *Old = RB.CreateAlignedLoad(T, From, A);
+  RB.CreateAlignedStore(RB.CreateFAdd(Old, D), To, A);
 }
 
 void ReverseEmitter::castAdjointToView(Value *V, Value *D) {
@@ -189,13 +221,19 @@ void ReverseEmitter::elementAdjointToView(BitCastInst &Cast, Value *D) {
   RB.CreateStore(New, Slot);
 }
 
-void ReverseEmitter::storeAdjointOfView(StoreInst &SI, Value *ShadowPtr) {
+void ReverseEmitter::storeAdjointOfView(StoreInst &SI, Value *ShadowPtr,
+                                        bool Guarded) {
   Value *V = SI.getValueOperand();
   Type *T = FloatView.lookup(V);
   const Align A =
       shadowAlign(Rev.getParent()->getDataLayout(), T, SI.getAlign());
-  Value *Moved = RB.CreateAlignedLoad(T, ShadowPtr, A);
-  RB.CreateAlignedStore(Constant::getNullValue(T), ShadowPtr, A);
+  Value *From = ShadowPtr, *To = ShadowPtr;
+  if (Guarded) {
+    From = guardedReadAddress(RB, ShadowPtr, T, A);
+    To = guardedWriteAddress(RB, ShadowPtr, T, A);
+  }
+  Value *Moved = RB.CreateAlignedLoad(T, From, A);
+  RB.CreateAlignedStore(Constant::getNullValue(T), To, A);
   Value *Slot = viewSlot(V);
   RB.CreateStore(RB.CreateFAdd(RB.CreateLoad(T, Slot), Moved), Slot);
 }

@@ -12,6 +12,7 @@
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
 #include "analysis/NullableShadows.h"
+#include "support/IRMarks.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
 #include "llvm/ADT/SetVector.h"
@@ -764,6 +765,10 @@ bool ReverseEmitter::run() {
   }
   if (MissingShadow) {
     auto *I = dyn_cast<Instruction>(MissingShadow);
+    // (An address rebuilt from an integer, `(double *)c->r` of a
+    // `uintptr_t r` at -O0: the user's construct, not adcc's.)
+    if (I && isa<IntToPtrInst>(getUnderlyingObject(I)))
+      return unsupported(*I, AddressInIntegerError);
     std::string Text;
     raw_string_ostream OS(Text);
     MissingShadow->printAsOperand(OS, /*PrintType=*/true,

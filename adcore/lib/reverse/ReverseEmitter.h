@@ -296,9 +296,24 @@ private:
   /// The floating-point type whose bits the integer load \p LI copies into
   /// stores only (double, <2 x float>, ...), or null.
   llvm::Type *floatViewOf(llvm::LoadInst &LI);
+  /// True when the store \p SI moves the bits of an integer load of 32 or
+  /// 64 bits (a float's or a double's width) between memory with shadows
+  /// where nothing says what they are: no view, no kind of the value, no
+  /// kind of either memory, no TBAA type (an untyped memcpy of 8 bytes that
+  /// InstCombine made a load and a store).
+  /// Only where the primal has TBAA (strict aliasing): without it, every
+  /// integer access is untyped, and what a copy of integers is cannot be
+  /// told from a copy of a double's bits.
+  bool movesUntypedBits(const llvm::StoreInst &SI);
+  std::optional<bool> PrimalHasTBAA;
   llvm::Value *viewSlot(llvm::Value *V);
-  void loadAdjointOfView(llvm::LoadInst &LI, llvm::Value *ShadowPtr);
-  void storeAdjointOfView(llvm::StoreInst &SI, llvm::Value *ShadowPtr);
+  /// The adjoints of a view's load and store, through the shadow
+  /// \p ShadowPtr; where it may be null (NullShadowGuards.h), read from a
+  /// block of zeros and written into a sink instead.
+  void loadAdjointOfView(llvm::LoadInst &LI, llvm::Value *ShadowPtr,
+                         bool Guarded);
+  void storeAdjointOfView(llvm::StoreInst &SI, llvm::Value *ShadowPtr,
+                          bool Guarded);
   /// Adds \p D, the adjoint of a bitcast of \p V, to V's view slot.
   void castAdjointToView(llvm::Value *V, llvm::Value *D);
   /// Adds \p D, the adjoint of a float read out of a view's bits, to its

@@ -432,10 +432,9 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
   }
   if (auto *LI = dyn_cast<LoadInst>(&I)) {
     if (FloatView.count(LI)) {
-      if (nullable(LI->getPointerOperand()))
-        return unsupported(I, NullableViewError);
+      // (Through a shadow that may be null: NullShadowGuards.h.)
       if (Value *SP = ShadowAt(LI->getPointerOperand()))
-        loadAdjointOfView(*LI, SP);
+        loadAdjointOfView(*LI, SP, nullable(LI->getPointerOperand()));
       return true;
     }
     if (!isActiveFloat(LI))
@@ -485,9 +484,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Value *To = SP;
     bool Guarded = nullable(SI->getPointerOperand());
     if (FloatView.count(V)) {
-      if (Guarded)
-        return unsupported(I, NullableViewError);
-      storeAdjointOfView(*SI, SP);
+      storeAdjointOfView(*SI, SP, Guarded);
       return true;
     }
     Value *IsNull = nullptr;

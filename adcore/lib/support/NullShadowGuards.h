@@ -21,15 +21,6 @@
 
 namespace adcore {
 
-/// The error for floating-point data copied as an integer through such a
-/// pointer in reverse mode.
-constexpr const char *NullableViewError =
-    "a floating-point value is copied as an integer through a pointer read "
-    "back from memory that may also hold pointers to constant data "
-    "(enzyme_const), whose shadow may be null; this is not supported yet in "
-    "reverse mode; copy it as a floating-point value, or pass the constant "
-    "data as a duplicated argument (enzyme_dup with a zero shadow)";
-
 /// A constant block of zeros of at least \p Bytes, aligned to \p A.
 llvm::Constant *zeroBlock(llvm::Module &M, uint64_t Bytes, llvm::Align A);
 

@@ -1,0 +1,284 @@
+//===- FieldPointees.cpp - What a pointer read from an argument points to -===//
+//
+// A helper that is not inlined and copies through an untyped pointer it
+// reads from its argument (CoMD's copyAtom with `void *r`:
+// `memcpy((double *)c->r + to, (double *)c->r + from, 8)`, an i64 load and
+// store at -O2) says nothing of the bytes: the field is a `void *` (or a
+// `char *`, a union member, a row of a `void **` table), and the copy has
+// no TBAA. The callers do say it: they store doubles through the pointer
+// they read from the same field of the object they pass.
+//
+// A pointer the function reads from memory reached from one of its
+// arguments, by a path of at most three reads (`c->r`: field 0 of the
+// argument; `c->rows[i]`: any element of what field 0 points to), whose
+// memory the function copies as integers or with a memory copy, is seeded
+// with what every caller in the module reads and writes through the
+// pointers it reads by the same path from what it passes (through local
+// slots at -O0, and from its own callers where it passes its argument on,
+// up to 4 callers deep). Only one floating-point kind, and nothing else, by
+// every caller, seeds it; anything else (integers at one call site,
+// doubles at another: a copy helper used for several types, a function
+// whose address escapes) leaves the pointer untyped, and an untyped copy
+// with a derivative stays an error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TypeAnalysis.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+constexpr int64_t AnyElement = -1;
+constexpr unsigned MaxReads = 3;
+constexpr unsigned MaxCallers = 4;
+
+/// The offsets of the reads that lead from an argument to a pointer, the
+/// argument's first (AnyElement: at a variable index).
+using ReadPath = SmallVector<int64_t, MaxReads>;
+
+/// \p V without constant offsets and variable indices: its base, with the
+/// offset from it in \p Offset (AnyElement where an index varies).
+const Value *baseOf(const Value *V, int64_t &Offset, const DataLayout &DL) {
+  Offset = 0;
+  for (unsigned Steps = 0; Steps < 8; ++Steps) {
+    auto *GEP = dyn_cast<GEPOperator>(V);
+    if (!GEP)
+      break;
+    APInt C(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+    if (Offset != AnyElement && GEP->accumulateConstantOffset(DL, C))
+      Offset += C.getSExtValue();
+    else
+      Offset = AnyElement;
+    V = GEP->getPointerOperand();
+  }
+  return V;
+}
+
+/// The value stored once into the local slot \p Slot, all of whose other
+/// uses are loads (every variable at -O0).
+const Value *onlyStored(const Value *Slot) {
+  auto *AI = dyn_cast<AllocaInst>(Slot);
+  if (!AI)
+    return nullptr;
+  const Value *Stored = nullptr;
+  for (const User *U : AI->users()) {
+    if (isa<LoadInst>(U))
+      continue;
+    auto *SI = dyn_cast<StoreInst>(U);
+    if (!SI || SI->getPointerOperand() != AI || Stored)
+      return nullptr;
+    Stored = SI->getValueOperand();
+  }
+  return Stored;
+}
+
+/// The argument \p V is, directly or through its local slot (-O0).
+const Argument *argumentOf(const Value *V) {
+  if (auto *LI = dyn_cast<LoadInst>(V))
+    if (const Value *S = onlyStored(LI->getPointerOperand()))
+      V = S;
+  return dyn_cast<Argument>(V);
+}
+
+/// How \p P is reached from an argument of its function by reads of
+/// pointers: the argument, and the reads' offsets in \p Path.
+const Argument *pathOf(const LoadInst &P, ReadPath &Path) {
+  const LoadInst *Read = &P;
+  for (unsigned N = 0; N < MaxReads; ++N) {
+    // (A pointer kept in a local variable at -O0: the read stored there.)
+    for (unsigned Slots = 0; Slots < 4; ++Slots) {
+      auto *Stored = dyn_cast_or_null<LoadInst>(
+          onlyStored(Read->getPointerOperand()));
+      if (!Stored)
+        break;
+      Read = Stored;
+    }
+    int64_t Offset;
+    const Value *Base = baseOf(Read->getPointerOperand(), Offset,
+                               P.getDataLayout());
+    Path.insert(Path.begin(), Offset);
+    if (const Argument *A = argumentOf(Base))
+      return A;
+    Read = dyn_cast<LoadInst>(Base);
+    // (A pointer kept in a local slot at -O0 is not a read of memory.)
+    if (!Read || isa<AllocaInst>(Read->getPointerOperand()))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// The kind of a load or store of \p T through the pointer.
+Kind accessKind(Type *T) {
+  if (T->isIntegerTy())
+    return T->getIntegerBitWidth() >= 16 ? Kind::Integer : Kind::Unknown;
+  return kindOfType(T);
+}
+
+/// Whether the function copies the memory \p P points to as integers of a
+/// float's or a double's width, or by a memory copy.
+bool copiedUntyped(const Value *P) {
+  SmallVector<const Value *, 8> Work{P};
+  SmallPtrSet<const Value *, 16> Seen{P};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      if (isa<MemTransferInst>(U))
+        return true;
+      Type *T = nullptr;
+      if (auto *LI = dyn_cast<LoadInst>(U))
+        T = LI->getType();
+      else if (auto *SI = dyn_cast<StoreInst>(U);
+               SI && SI->getPointerOperand() == V)
+        T = SI->getValueOperand()->getType();
+      if (T) {
+        if (T->isIntegerTy(32) || T->isIntegerTy(64))
+          return true;
+        continue;
+      }
+      if (isa<GEPOperator, PHINode, SelectInst>(U) && Seen.insert(U).second)
+        Work.push_back(U);
+    }
+  }
+  return false;
+}
+
+/// What the callers read and write through the pointers they reach by a
+/// path from what they pass: the kinds seen, in Kinds.
+class CallerEvidence {
+public:
+  explicit CallerEvidence(const DataLayout &DL) : DL(DL) {}
+
+  /// Every caller of the function of \p A; false when one is not a direct
+  /// call.
+  bool fromCallers(const Argument &A, ArrayRef<int64_t> Path,
+                   unsigned Depth) {
+    const Function *F = A.getParent();
+    // (A simplified copy of an -O0 function, SimplifiedCopies.h, is called
+    // where the function is.)
+    if (StringRef Name = F->getName();
+        F->use_empty() && Name.consume_back(".simplified"))
+      if (const Function *Program = F->getParent()->getFunction(Name);
+          Program && Program->arg_size() == F->arg_size())
+        F = Program;
+    if (Depth > MaxCallers || F->use_empty())
+      return false;
+    for (const Use &U : F->uses()) {
+      auto *Call = dyn_cast<CallBase>(U.getUser());
+      if (!Call || !Call->isCallee(&U) || Call->arg_size() <= A.getArgNo())
+        return false;
+      along(Call->getArgOperand(A.getArgNo()), Path, Depth);
+    }
+    return true;
+  }
+
+  SmallVector<Kind, 4> Kinds;
+
+private:
+  /// What is accessed through \p V and what the function follows by
+  /// \p Path from it.
+  void along(const Value *V, ArrayRef<int64_t> Path, unsigned Depth) {
+    if (!Visited.insert({V, Path.size()}).second || Visited.size() > 256)
+      return;
+    // (The same pointer read again from its local slot at -O0; the
+    // callers of a function passing its argument on.)
+    SmallVector<const Value *, 4> Same{V};
+    if (auto *LI = dyn_cast<LoadInst>(V))
+      if (const Value *S = onlyStored(LI->getPointerOperand())) {
+        for (const User *U : LI->getPointerOperand()->users())
+          if (isa<LoadInst>(U) && U != LI)
+            Same.push_back(U);
+        V = S;
+      }
+    // (What callers that can be seen do; a derivative request's own
+    // function has none.)
+    if (auto *A = dyn_cast<Argument>(V->stripPointerCasts()))
+      fromCallers(*A, Path, Depth + 1);
+    for (const Value *S : Same)
+      walk(S, 0, Path, Depth);
+  }
+
+  /// The uses of \p V, \p Offset past the pointer that \p Path starts at.
+  void walk(const Value *V, int64_t Offset, ArrayRef<int64_t> Path,
+            unsigned Depth) {
+    if (!Walked.insert({V, Path.size()}).second || Walked.size() > 512)
+      return;
+    auto Matches = [&](int64_t At) {
+      return !Path.empty() &&
+             (Path.front() == AnyElement || At == AnyElement ||
+              At == Path.front());
+    };
+    for (const User *U : V->users()) {
+      if (auto *LI = dyn_cast<LoadInst>(U)) {
+        if (Path.empty())
+          note(accessKind(LI->getType()));
+        else if (LI->getType()->isPointerTy() && Matches(Offset))
+          along(LI, Path.drop_front(), Depth);
+      } else if (auto *SI = dyn_cast<StoreInst>(U)) {
+        const Value *Stored = SI->getValueOperand();
+        if (SI->getPointerOperand() != V) {
+          // (Kept in a local slot and read back: -O0.)
+          if (auto *Slot = dyn_cast<AllocaInst>(SI->getPointerOperand()))
+            for (const User *SU : Slot->users())
+              if (isa<LoadInst>(SU) && SU->getType()->isPointerTy())
+                walk(SU, Offset, Path, Depth);
+        } else if (Path.empty()) {
+          note(accessKind(Stored->getType()));
+        } else if (Stored->getType()->isPointerTy() && Matches(Offset)) {
+          walk(Stored, 0, Path.drop_front(), Depth);
+        }
+      } else if (auto *GEP = dyn_cast<GEPOperator>(U)) {
+        APInt C(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+        walk(GEP,
+             Offset != AnyElement && GEP->accumulateConstantOffset(DL, C)
+                 ? Offset + C.getSExtValue()
+                 : AnyElement,
+             Path, Depth);
+      } else if (isa<PHINode, SelectInst>(U)) {
+        walk(U, Offset, Path, Depth);
+      }
+    }
+  }
+
+  void note(Kind K) {
+    if (K != Kind::Unknown)
+      Kinds.push_back(K);
+  }
+
+  const DataLayout &DL;
+  DenseSet<std::pair<const Value *, size_t>> Visited, Walked;
+};
+
+} // namespace
+
+void TypeAnalysis::seedFromFieldPointees() {
+  for (Instruction &I : instructions(F)) {
+    auto *LI = dyn_cast<LoadInst>(&I);
+    if (!LI || !LI->getType()->isPointerTy() ||
+        pointeeKindOfTBAA(*LI) != Kind::Unknown || !copiedUntyped(LI))
+      continue;
+    ReadPath Path;
+    const Argument *A = pathOf(*LI, Path);
+    CallerEvidence E(F.getDataLayout());
+    if (!A || !E.fromCallers(*A, Path, 0) || E.Kinds.empty())
+      continue;
+    Kind K = E.Kinds.front();
+    if ((K != Kind::Double && K != Kind::Float) ||
+        any_of(E.Kinds, [&](Kind O) { return O != K; }))
+      continue;
+    joinMemory(LI, 0, K);
+    joinMemory(LI, AnyElement, K);
+  }
+}
+
+} // namespace adcore
