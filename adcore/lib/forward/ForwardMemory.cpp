@@ -183,7 +183,8 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
     // (A null tangent pointer of a shadow struct the caller zeroed: the
     // scratch shadow of its primal address, where writes and reads meet.)
     if (I.getType()->isPointerTy() && nullable(&I))
-      return nullShadowOrScratch(B, S, &I, L);
+      return nullShadowOrScratch(B, S, &I,
+                                 forwardScratchLane(L, Key.ScratchLevel));
     return static_cast<Value *>(S);
   }));
   return true;

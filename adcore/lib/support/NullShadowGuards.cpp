@@ -273,6 +273,15 @@ bool isNullShadowScratch(const Function &F) {
 
 bool isNullShadowStrip(const Function &F) { return F.getName() == StripName; }
 
+int forwardScratchLevelOf(const Value *V) {
+  const auto *Call = dyn_cast<CallBase>(V);
+  const Function *F = Call ? Call->getCalledFunction() : nullptr;
+  if (!F || !isNullShadowScratch(*F) || Call->arg_size() != 3)
+    return -1;
+  const auto *Lane = dyn_cast<ConstantInt>(Call->getArgOperand(2));
+  return Lane ? int(Lane->getZExtValue() >> 24) : 0;
+}
+
 bool usesNullShadowScratch(const Module &M) {
   return M.getFunction(OrScratchName) != nullptr;
 }

@@ -65,6 +65,19 @@ llvm::Value *nullShadowOrScratch(llvm::IRBuilder<> &B, llvm::Value *Shadow,
 inline unsigned reverseScratchLane(unsigned Lane, unsigned TapeLevel) {
   return Lane + ((1 + TapeLevel) << 16);
 }
+/// The lane to give nullShadowOrScratch for lane \p Lane of a forward-mode
+/// derivative of scratch level \p Level (DerivativeKey::ScratchLevel):
+/// apart per level of forward over forward (the inner and the outer
+/// tangent of one primal address never meet) and from reverse mode's
+/// lanes.
+inline unsigned forwardScratchLane(unsigned Lane, unsigned Level) {
+  return Lane + (Level << 24);
+}
+/// The forward scratch level a call \p V of nullShadowOrScratch's helper
+/// uses (its lane's), or -1 for anything else: the code that makes such
+/// calls is differentiated in forward mode on the level above
+/// (TapeLevelFinder with this).
+int forwardScratchLevelOf(const llvm::Value *V);
 /// Whether \p F is the helper nullShadowOrScratch calls: differentiated
 /// again (forward mode over a reverse sweep), the tangent of its result is
 /// nullShadowOrScratch of the shadow's tangent and the result.
