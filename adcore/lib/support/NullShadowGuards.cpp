@@ -134,8 +134,7 @@ Function *scratchHelper(Module &M, bool Or) {
 /// calls of the view's functions, which the lowering must see).
 bool scratchExcluded(const Module &M) {
   return any_of(M.functions(), [](const Function &F) {
-    return F.isDeclaration() && (F.getName().contains("_todense") ||
-                                 F.getName() == "adcc.no.primal.memory");
+    return F.isDeclaration() && F.getName() == "adcc.no.primal.memory";
   });
 }
 
