@@ -80,6 +80,12 @@ set(ADCC_ADFUZZ_SEEDS_V15 "9 22 23 30")
 # 12 13 36 43 47 crashed at -O0 before 2026-12-06: split mode did not
 # guard the null shadow pointer; 14 also has the shared count table)
 set(ADCC_ADFUZZ_SEEDS_V16 "12 13 36 43 47 14")
+# (version 17: split forward mode and forward over forward, the zeroed
+# shadow struct of version 14 included; before the fixes of 2026-12-06 4
+# and 11 crashed at -O0 (fwdsplit's tangent sweep wrote through the null
+# shadow), 10 12 13 41 gave a wrong Hessian diagonal at -O0 (one scratch
+# shadow for both levels))
+set(ADCC_ADFUZZ_SEEDS_V17 "4 11 10 12 13 41")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -110,10 +116,12 @@ adcc_adfuzz_test(adfuzz-fixed-v13 13 "${ADCC_ADFUZZ_SEEDS_V13}")
 adcc_adfuzz_test(adfuzz-fixed-v14 14 "${ADCC_ADFUZZ_SEEDS_V14}")
 adcc_adfuzz_test(adfuzz-fixed-v15 15 "${ADCC_ADFUZZ_SEEDS_V15}")
 adcc_adfuzz_test(adfuzz-fixed-v16 16 "${ADCC_ADFUZZ_SEEDS_V16}")
+adcc_adfuzz_test(adfuzz-fixed-v17 17 "${ADCC_ADFUZZ_SEEDS_V17}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
   adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11
   adfuzz-fixed-v12 adfuzz-fixed-v13 adfuzz-fixed-v14 adfuzz-fixed-v15 adfuzz-fixed-v16
+  adfuzz-fixed-v17
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300
