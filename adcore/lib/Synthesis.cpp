@@ -3,6 +3,7 @@
 #include "Synthesis.h"
 #include "adcore/CrossTU.h"
 #include "support/CallSites.h"
+#include "support/NullShadowGuards.h"
 #include "support/TapeLevels.h"
 #include "adcore/EnzymeMarks.h"
 #include "prepare/Prepare.h"
@@ -208,6 +209,7 @@ std::string SynthesisContext::describe(const Function &F) const {
 SynthesisContext::SynthesisContext(Module &M, bool PrintTapePlans)
     : M(M), PrintTapePlans(PrintTapePlans),
       Levels(std::make_unique<TapeLevelFinder>()),
+      ScratchLevels(std::make_unique<TapeLevelFinder>(forwardScratchLevelOf)),
       Copies(std::make_unique<SimplifiedCopies>(
           Rules, [this](const Function &F) { return isGenerated(F); })) {}
 
@@ -240,7 +242,7 @@ Function *SynthesisContext::declareDeferred(const DerivativeKey &Key,
 std::optional<Function *>
 SynthesisContext::getOrCreateNested(const DerivativeKey &Key) {
   if (Key.Mode == DerivativeMode::Forward)
-    return std::nullopt;
+    return getOrCreateScratchLevel(Key);
   Function &F = *Key.Primal;
   // (Made at link time from its own body: ReverseEmitter::augmentCall
   // rejects the derivatives of other files differentiated again.)
@@ -308,6 +310,22 @@ SynthesisContext::getOrCreateThroughRule(const DerivativeKey &Key) {
   // The caller's derivatives answer for the primal's.
   if (D)
     answerFor(Key, Via);
+  return D;
+}
+
+std::optional<Function *>
+SynthesisContext::getOrCreateScratchLevel(const DerivativeKey &Key) {
+  Function &F = *Key.Primal;
+  if (defers(F))
+    return std::nullopt;
+  unsigned Need = ScratchLevels->levelFor(F);
+  if (Need <= Key.ScratchLevel)
+    return std::nullopt;
+  DerivativeKey Raised = Key;
+  Raised.ScratchLevel = Need;
+  Function *D = getOrCreate(Raised);
+  if (D)
+    answerFor(Key, Raised);
   return D;
 }
 

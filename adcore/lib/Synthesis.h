@@ -184,9 +184,12 @@ private:
   void reportGpuLaunch(const llvm::CallBase &Call, const DerivativeKey &Key);
   /// A reverse derivative of code that itself runs reverse sweeps: made
   /// on the tape level it needs (TapeLevels.h), and answering for \p Key
-  /// too. Nothing when \p Key's level is enough; null after a reported
+  /// too; a forward derivative of code that uses scratch shadows behind
+  /// null shadow pointers, on the scratch level above theirs. Nothing when \p Key's level is enough; null after a reported
   /// error.
   std::optional<llvm::Function *> getOrCreateNested(const DerivativeKey &Key);
+  std::optional<llvm::Function *>
+  getOrCreateScratchLevel(const DerivativeKey &Key);
   /// A request of a function that has a registered derivative for its
   /// mode, or is inactive: the derivative of a function that calls it,
   /// which uses the rule (or the mark) as any call in differentiated code
@@ -223,8 +226,9 @@ private:
   const llvm::Instruction *RequestSite = nullptr;
   /// The primal of each function adcc made.
   llvm::DenseMap<const llvm::Function *, const llvm::Function *> GeneratedFrom;
-  /// The tape levels of reverse derivatives (TapeLevels.h).
-  std::unique_ptr<TapeLevelFinder> Levels;
+  /// The tape levels of reverse derivatives (TapeLevels.h), and the
+  /// scratch levels of forward ones (DerivativeKey::ScratchLevel).
+  std::unique_ptr<TapeLevelFinder> Levels, ScratchLevels;
   /// The simplified copies of functions compiled at -O0.
   std::unique_ptr<SimplifiedCopies> Copies;
   bool HadError = false;

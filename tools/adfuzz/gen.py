@@ -40,6 +40,12 @@ L = f(x, s, n, out) + sum_j w[j] * out[j] and compares
   * (since version 16, in half of the programs, drawn last) the gradient by
     split mode (__enzyme_augmentfwd, then __enzyme_reverse given its tape)
     against the one call's,
+  * (since version 18, drawn after that) the forward-mode columns by split
+    forward mode (__enzyme_augmentfwd, then __enzyme_fwdsplit given its
+    tape; where version 16's split check is not drawn) against the one
+    call's, and the diagonal of the Hessian by forward mode over forward
+    mode (each with the struct of version 14 given a zeroed shadow at
+    every level) against central differences of the forward-mode column,
   * the primal outputs computed inside the derivative calls against a plain
     call of f, unless (in half of the programs, drawn last so that the
     function is the one of version 3) out is passed enzyme_dupnoneed, whose
@@ -66,7 +72,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 17
+GENERATOR_VERSION = 18
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -1655,6 +1661,16 @@ class Gen:
         split_mode = self.version >= 16 and self.chance(0.5)
         if split_mode:
             self.features.add("split")
+        # (version 18, drawn after all else: split forward mode, which may
+        # not share a file with split mode's __enzyme_augmentfwd of f, and
+        # forward over forward)
+        fwd_split = (self.version >= 18 and not split_mode and
+                     self.chance(0.5))
+        if fwd_split:
+            self.features.add("fwdsplit")
+        fof = self.version >= 18 and self.chance(0.6 if self.nws else 0.2)
+        if fof:
+            self.features.add("fwd-over-fwd")
         globals_v5 = ""
         if self.version >= 5:
             globals_v5 = GLOBALS_V5.format(k=", ".join(lit(v) for v in konst))
@@ -1707,6 +1723,14 @@ class Gen:
             globals_v5 += SPLIT_V16
             assert SPLIT_AT in main
             main = main.replace(SPLIT_AT, SPLIT_CHECK_V16 + SPLIT_AT)
+        if fwd_split:
+            globals_v5 += FWD_SPLIT_V18
+            assert FWD_SPLIT_AT in main
+            main = main.replace(FWD_SPLIT_AT, FWD_SPLIT_AT + FWD_SPLIT_CHECK_V18)
+        if fof:
+            assert FOF_FN_AT in main and FOF_CALL_AT in main
+            main = main.replace(FOF_FN_AT, FOF_FN_V18 + FOF_FN_AT)
+            main = main.replace(FOF_CALL_AT, FOF_CALL_V18 + FOF_CALL_AT)
 
         head = HEADER_TEMPLATE.format(
             seed=self.seed, version=self.version,
@@ -1978,6 +2002,145 @@ SPLIT_CHECK_V16 = r"""  /* split mode: the augmented sweep, then the reverse swe
   }
 
 """
+
+# version 18: split forward mode (__enzyme_augmentfwd, then __enzyme_fwdsplit
+# given its tape), one call per input, against the forward-mode columns,
+# with the state and the structs of versions 14 and 15 given local shadows
+# (the zeroed struct's null shadow pointer: the tangent sweep wrote through
+# it, a crash before 2026-12-06). Inserted after FWD_SPLIT_AT.
+FWD_SPLIT_V18 = """\
+void *__enzyme_augmentfwd(void *, ...);
+#if HAS_RET
+double __enzyme_fwdsplit(void *, ...);
+#define FWD_SPLIT_RESULT(call) (call)
+#else
+void __enzyme_fwdsplit(void *, ...);
+#define FWD_SPLIT_RESULT(call) ((call), 0.0)
+#endif
+#if S_ACTIVE
+#define S_FWD_REC s
+#define S_FWD_TAN(i) s, (double)((i) == NX)
+#else
+#define S_FWD_REC enzyme_const, s
+#define S_FWD_TAN(i) enzyme_const, s
+#endif
+"""
+FWD_SPLIT_AT = """    jfwd[i][NOUT] = dret;
+    gfwd[i] = g;
+  }
+"""
+FWD_SPLIT_CHECK_V18 = r"""
+  /* split forward mode: the recording sweep, then the tangent sweep given
+   * its tape; each column as the one call's */
+  for (int i = 0; i < NIN; i++) {
+    double xb[NX], dx[NX], ob[NOUT], dob[NOUT];
+    ST_LOCALS
+    WS_LOCALS
+    CL_LOCALS
+    memcpy(xb, x, sizeof xb);
+    for (int k = 0; k < NX; k++)
+      dx[k] = k == i;
+    for (int j = 0; j < NOUT; j++)
+      ob[j] = dob[j] = 0;
+    void *tape = __enzyme_augmentfwd((void *)f, enzyme_dup, xb, dx,
+                                     S_FWD_REC, enzyme_const, NI, enzyme_dup,
+                                     ob, dob ST_DUP WS_DUPL CL_DUPL);
+    double dret = FWD_SPLIT_RESULT(__enzyme_fwdsplit(
+        (void *)f, enzyme_dup, xb, dx, S_FWD_TAN(i), enzyme_const, NI,
+        enzyme_dup, ob, dob ST_DUP WS_DUPL CL_DUPL, tape));
+    for (int j = 0; j <= NOUT; j++) {
+      double got = j < NOUT ? dob[j] : dret;
+      if (!close_to(got, jfwd[i][j], TOL_FWD_REV, 1e-300))
+        mismatch("split forward vs one-call forward", i * (NOUT + 1) + j,
+                 got, jfwd[i][j]);
+    }
+  }
+"""
+
+# version 18: forward mode over forward mode, d/dv_i of the forward-mode
+# derivative of L along e_i (the Hessian's diagonal), with the state and
+# the structs of versions 14 and 15 given local shadows by the inner
+# request; the outer request sees those locals' shadows as its own zeroed
+# ones, so the zeroed struct's pointer has a null shadow at both levels
+# (their scratch shadows were one before 2026-12-06). Against central
+# differences of the inner derivative, where no branch flips and the
+# quotients at two steps agree.
+FOF_FN_AT = "\nint main(void) {\n"
+FOF_FN_V18 = r"""
+/* (f may return nothing: __enzyme_fwddiff is then declared void) */
+double __enzyme_fwddiff_fof(void *, ...);
+
+/* the derivative of L along e_i at v, by forward mode */
+static double adfz_dcol(const double *v, int i) {
+  double xb[NX], dx[NX], ob[NOUT], dob[NOUT], s;
+  ST_LOCALS
+  WS_LOCALS
+  CL_LOCALS
+  split(v, xb, &s);
+  for (int k = 0; k < NX; k++)
+    dx[k] = k == i;
+  for (int j = 0; j < NOUT; j++)
+    ob[j] = dob[j] = 0;
+#if S_ACTIVE
+  double g = FWD_RESULT(__enzyme_fwddiff((void *)f, enzyme_dup, xb, dx,
+                                         enzyme_dup, s, (double)(i == NX),
+                                         enzyme_const, NI, enzyme_dup, ob,
+                                         dob ST_DUP WS_DUPL CL_DUPL));
+#else
+  double g = FWD_RESULT(__enzyme_fwddiff((void *)f, enzyme_dup, xb, dx,
+                                         enzyme_const, s, enzyme_const, NI,
+                                         enzyme_dup, ob,
+                                         dob ST_DUP WS_DUPL CL_DUPL));
+#endif
+  for (int j = 0; j < NOUT; j++)
+    g += W[j] * dob[j];
+  return g;
+}
+
+/* the Hessian's diagonal by forward over forward mode */
+static void check_fwd_over_fwd(const double *v) {
+  double x[NX], s;
+  split(v, x, &s);
+  unsigned long t0 = trace_at(x, s);
+  int compared = 0;
+  for (int i = 0; i < NIN; i++) {
+    double vb[NIN + 1], dv[NIN + 1];
+    memcpy(vb, v, sizeof vb);
+    for (int k = 0; k <= NIN; k++)
+      dv[k] = k == i;
+    double hii = __enzyme_fwddiff_fof((void *)adfz_dcol, enzyme_dup, vb, dv,
+                                      enzyme_const, i);
+    if (tied(i))
+      continue;
+    double q[2], h0 = 1e-5 * (fabs(v[i]) > 1 ? fabs(v[i]) : 1);
+    int flips = 0;
+    for (int r = 0; r < 2; r++) {
+      double h = r ? h0 / 4 : h0, w[NIN + 1];
+      volatile double tp = v[i] + h, tm = v[i] - h;
+      memcpy(w, v, sizeof w);
+      w[i] = tp;
+      split(w, x, &s);
+      flips |= trace_at(x, s) != t0;
+      double gp = adfz_dcol(w, i);
+      w[i] = tm;
+      split(w, x, &s);
+      flips |= trace_at(x, s) != t0;
+      double gm = adfz_dcol(w, i);
+      q[r] = (gp - gm) / (tp - tm);
+    }
+    if (flips || !close_to(q[0], q[1], 1e-5, 1))
+      continue;
+    compared++;
+    if (!close_to(hii, q[0], 1e-4, 1))
+      mismatch("forward-over-forward vs finite-difference hessian diagonal",
+               i, hii, q[0]);
+  }
+  printf("forward over forward: %d entries compared with finite "
+         "differences\n", compared);
+}
+"""
+FOF_CALL_AT = "#if HVP\n  check_hessian(v);\n#endif\n"
+FOF_CALL_V18 = "  check_fwd_over_fwd(v);\n"
 
 # (old, new): the calls of f in MAIN_TEMPLATE after STATE_CALLS, with ws
 ZEROED_CALLS = [

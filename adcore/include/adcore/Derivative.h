@@ -75,6 +75,12 @@ struct DerivativeKey {
   /// over reverse) never interleaves its records with those of the sweep.
   /// Callees get their caller's level (TapeLevels.h).
   unsigned TapeLevel = 0;
+  /// Forward mode: the level of the scratch shadows behind null shadow
+  /// pointers (NullShadowGuards.h, forwardScratchLane): above every level
+  /// the code it differentiates uses, so that forward over forward never
+  /// shares a scratch shadow between the levels. Callees get their
+  /// caller's.
+  unsigned ScratchLevel = 0;
   /// Bit i: the shadow of pointer argument i may be null while the pointer
   /// is not (a pointer to constant data kept beside derivatives:
   /// NullableShadows.h); accesses through it are guarded. NullReaching: bit
@@ -126,7 +132,7 @@ struct DerivativeKey {
 
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
-                    StableMemory, TapeLevel, NullableShadows, NullReaching,
+                    StableMemory, TapeLevel, ScratchLevel, NullableShadows, NullReaching,
                     NonNullRecords, NullRecords, Split, ErrorEstimate, Parallel,
                     NestedRegion, PrivateArgs, InterleavedArgs);
   }

@@ -3,6 +3,7 @@
 #include "ActivityAnalysis.h"
 #include "support/CallSites.h"
 #include "support/MemoryScopes.h"
+#include "support/NullShadowGuards.h"
 #include "TypeAnalysis.h"
 #include "rules/CustomRules.h"
 #include "rules/InactiveFunctions.h"
@@ -361,6 +362,14 @@ bool ActivityAnalysis::transfer(const Value &V) const {
       if (isKnownInactiveFunction(*Callee) ||
           (Rules && Rules->isInactive(Callee)))
         return false;
+      // The scratch shadow behind a null shadow pointer holds the inner
+      // derivative's values for an active primal pointer, whatever the
+      // shadow read (forward over forward: an inner shadow struct the
+      // outer request sees as constant; ForwardCalls.cpp gives its
+      // tangent).
+      if (isNullShadowScratch(*Callee))
+        return any_of(Call->args(),
+                      [&](const Use &A) { return Active.contains(A.get()); });
       // A reverse sweep's result depends on what its augmented sweep put
       // on the tape, not on its arguments (forward over reverse).
       if (Callee->hasFnAttribute(UsesTapeAttribute))

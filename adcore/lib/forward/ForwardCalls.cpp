@@ -121,7 +121,10 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
     else
       setTangent(&Call, B.CreateSelect(
                             B.CreateIsNull(Call.getArgOperand(0)),
-                            nullShadowOrScratch(B, Null, &Call, 0), T));
+                            nullShadowOrScratch(
+                                B, Null, &Call,
+                                forwardScratchLane(0, Key.ScratchLevel)),
+                            T));
     return true;
   }
   const CustomRules &Rules = Ctx.rules();
@@ -568,6 +571,7 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
   K.Width = Width;
   K.Split = Key.Split;
   K.ErrorEstimate = Key.ErrorEstimate;
+  K.ScratchLevel = Key.ScratchLevel;
   for (Use &U : Call.args())
     K.Args.push_back(
         duplicatedArgument(U.get())

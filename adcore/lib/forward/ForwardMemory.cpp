@@ -183,7 +183,8 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
     // (A null tangent pointer of a shadow struct the caller zeroed: the
     // scratch shadow of its primal address, where writes and reads meet.)
     if (I.getType()->isPointerTy() && nullable(&I))
-      return nullShadowOrScratch(B, S, &I, L);
+      return nullShadowOrScratch(B, S, &I,
+                                 forwardScratchLane(L, Key.ScratchLevel));
     return static_cast<Value *>(S);
   }));
   return true;
@@ -239,6 +240,13 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
     interleavedStore(I, SP, TV);
     return true;
   }
+  // (Through a tangent that may be null in device code, where no scratch
+  // shadow stands behind it: lost if read back.)
+  if (TV && V->getType()->isFPOrFPVectorTy() &&
+      nullable(I.getPointerOperand()) &&
+      lacksNullShadowScratch(*I.getModule()) &&
+      readsBackThroughNullShadow(I.getPointerOperand(), NullableClones))
+    return unsupported(I, DeviceNullShadowWriteError);
   const Align ShadowA =
       shadowAlign(I.getModule()->getDataLayout(), V->getType(), I.getAlign());
   for (unsigned L = 0; L < Width; ++L) {

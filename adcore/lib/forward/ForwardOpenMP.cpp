@@ -36,6 +36,7 @@ bool ForwardEmitter::emitForkCall(CallBase &Call) {
   K.Primal = Outlined;
   K.Width = Width;
   K.ErrorEstimate = Key.ErrorEstimate;
+  K.ScratchLevel = Key.ScratchLevel;
   // (The thread ids first: constants.)
   K.Args.append(2, ArgActivity::Const);
   SmallVector<Value *, 16> Args(Call.args().begin(),

@@ -254,11 +254,12 @@ bool EnzymeCallLowering::parseParameter(Argument &Param, unsigned SourceNo) {
     // written through them and read back meets in a scratch shadow. The
     // two calls of split mode, which may see different shadows, keep one
     // key: every pointer there, at the cost of a compare where a pointer
-    // is read from its memory.)
-    bool SplitSweep =
-        SplitKind == Split::Augment || SplitKind == Split::Reverse;
-    if (T->isPointerTy() && !Recording && SplitKind != Split::Forward &&
-        Param.getArgNo() < 64 &&
+    // is read from its memory. So for split forward mode's recording and
+    // tangent sweeps.)
+    bool SplitSweep = SplitKind == Split::Augment ||
+                      SplitKind == Split::Reverse ||
+                      SplitKind == Split::Forward || Recording;
+    if (T->isPointerTy() && Param.getArgNo() < 64 &&
         (SplitSweep || shadowMayHoldNullPointers(S, Call, Param, Ctx)))
       Key.NullReaching |= uint64_t(1) << Param.getArgNo();
     // (enzyme_runtime_activity: the same pointer as primal and shadow

@@ -317,7 +317,13 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     Value *SP = shadowOrNull(SI->getPointerOperand());
     Value *V = SI->getValueOperand();
     const Align StoreA = shadowAlign(DL, V->getType(), SI->getAlign());
-    // (Through a shadow that may be null: into a sink.)
+    // (Through a shadow that may be null: into a sink. In device code,
+    // where no scratch shadow stands behind it, lost if read back.)
+    if (SP && nullable(SI->getPointerOperand()) &&
+        V->getType()->isFPOrFPVectorTy() && Active.contains(V) &&
+        lacksNullShadowScratch(*SI->getModule()) &&
+        readsBackThroughNullShadow(SI->getPointerOperand(), NullableClones))
+      return unsupported(*SI, DeviceNullShadowWriteError);
     if (SP && nullable(SI->getPointerOperand()))
       SP = guardedWriteAddress(AB, SP, V->getType(), StoreA);
     if (auto *PS = dyn_cast_or_null<StoreInst>(PrimalOf.lookup(SI));

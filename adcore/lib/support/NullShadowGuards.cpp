@@ -11,6 +11,7 @@
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -134,8 +135,7 @@ Function *scratchHelper(Module &M, bool Or) {
 /// calls of the view's functions, which the lowering must see).
 bool scratchExcluded(const Module &M) {
   return any_of(M.functions(), [](const Function &F) {
-    return F.isDeclaration() && (F.getName().contains("_todense") ||
-                                 F.getName() == "adcc.no.primal.memory");
+    return F.isDeclaration() && F.getName() == "adcc.no.primal.memory";
   });
 }
 
@@ -150,6 +150,58 @@ bool scratchApplies(IRBuilder<> &B, Value *Shadow) {
 }
 
 } // namespace
+
+bool lacksNullShadowScratch(const Module &M) {
+  const Triple &TT = M.getTargetTriple();
+  return TT.isNVPTX() || TT.isAMDGPU();
+}
+
+/// Where the pointer \p Addr points into is held: the base and the byte
+/// offset of the slot it was read from (`s->p[i]`: s's and p's offset),
+/// the base being a local slot where an argument at -O0 is read back from
+/// (each access reads it again); nothing for other addresses.
+static std::optional<std::pair<const Value *, int64_t>>
+heldSlot(const Value *Addr) {
+  const auto *L = dyn_cast<LoadInst>(getUnderlyingObject(Addr));
+  if (!L)
+    return std::nullopt;
+  const DataLayout &DL = L->getModule()->getDataLayout();
+  APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
+  const Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(
+      DL, Offset, /*AllowNonInbounds=*/true);
+  // (Allocas through their casts: AMDGPU's are in their own address
+  // space.)
+  if (isa<AllocaInst>(getUnderlyingObject(Base)))
+    return std::nullopt; // (a local slot's own pointer: an argument)
+  if (const auto *Slot = dyn_cast<LoadInst>(Base);
+      Slot && isa<AllocaInst>(getUnderlyingObject(Slot->getPointerOperand())))
+    Base = getUnderlyingObject(Slot->getPointerOperand());
+  return std::make_pair(Base, Offset.getSExtValue());
+}
+
+bool readsBackThroughNullShadow(const Value *Addr,
+                                const DenseSet<const Value *> &Nullable) {
+  auto Written = heldSlot(Addr);
+  if (!Written)
+    return false;
+  for (const Value *V : Nullable) {
+    if (heldSlot(V) != Written)
+      continue;
+    for (const User *U : V->users()) {
+      if (const auto *L = dyn_cast<LoadInst>(U);
+          L && L->getPointerOperand() == V &&
+          L->getType()->isFPOrFPVectorTy())
+        return true;
+      // (A callee may read it; a memory copy from it reads it.)
+      if (const auto *Call = dyn_cast<CallBase>(U);
+          Call && Call->hasArgument(V) && !isa<DbgInfoIntrinsic>(Call) &&
+          !(isa<IntrinsicInst>(Call) &&
+            cast<IntrinsicInst>(Call)->isLifetimeStartOrEnd()))
+        return true;
+    }
+  }
+  return false;
+}
 
 FunctionCallee guardedAdjointCopy(Module &M, StringRef Name, bool Strided) {
   std::string Wrapper = (Name + ".guarded").str();
@@ -272,6 +324,15 @@ bool isNullShadowScratch(const Function &F) {
 }
 
 bool isNullShadowStrip(const Function &F) { return F.getName() == StripName; }
+
+int forwardScratchLevelOf(const Value *V) {
+  const auto *Call = dyn_cast<CallBase>(V);
+  const Function *F = Call ? Call->getCalledFunction() : nullptr;
+  if (!F || !isNullShadowScratch(*F) || Call->arg_size() != 3)
+    return -1;
+  const auto *Lane = dyn_cast<ConstantInt>(Call->getArgOperand(2));
+  return Lane ? int(Lane->getZExtValue() >> 24) : 0;
+}
 
 bool usesNullShadowScratch(const Module &M) {
   return M.getFunction(OrScratchName) != nullptr;

@@ -15,11 +15,36 @@
 #define ADCORE_NULLSHADOWGUARDS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/IR/GEPNoWrapFlags.h"
 #include "llvm/IR/IRBuilder.h"
 
 namespace adcore {
+
+/// The error for a value with a derivative written through a null shadow
+/// and read back in device code, where no scratch shadow can stand behind
+/// it (the host runtime's, nullShadowOrScratch).
+constexpr const char *DeviceNullShadowWriteError =
+    "a value with a derivative is written through the shadow of constant "
+    "memory in device code (a null shadow pointer: a shadow struct the "
+    "caller zeroed, or a pointer to constant data kept beside "
+    "derivatives) and read back; adcc cannot keep its derivative there on "
+    "a GPU (no scratch shadow in device code); give that data a shadow "
+    "buffer of its own (enzyme_dup)";
+
+/// Whether the derivatives of \p M run without scratch shadows behind
+/// null shadow pointers: device code (NVPTX, AMDGPU).
+bool lacksNullShadowScratch(const llvm::Module &M);
+/// Whether a derivative whose pointers \p Nullable (clones) may have null
+/// shadows reads a value with a derivative back through the pointer held
+/// in memory that \p Addr, the address of a write, was computed from (the
+/// same slot: `s->p[0] = ...; ... = s->p[0]`), or passes it to a call
+/// that may: then, without scratch shadows, the value written loses its
+/// derivative (DeviceNullShadowWriteError). Any element through that
+/// pointer counts (conservative).
+bool readsBackThroughNullShadow(
+    const llvm::Value *Addr, const llvm::DenseSet<const llvm::Value *> &Nullable);
 
 /// A constant block of zeros of at least \p Bytes, aligned to \p A.
 llvm::Constant *zeroBlock(llvm::Module &M, uint64_t Bytes, llvm::Align A);
@@ -56,6 +81,19 @@ llvm::Value *nullShadowOrScratch(llvm::IRBuilder<> &B, llvm::Value *Shadow,
 inline unsigned reverseScratchLane(unsigned Lane, unsigned TapeLevel) {
   return Lane + ((1 + TapeLevel) << 16);
 }
+/// The lane to give nullShadowOrScratch for lane \p Lane of a forward-mode
+/// derivative of scratch level \p Level (DerivativeKey::ScratchLevel):
+/// apart per level of forward over forward (the inner and the outer
+/// tangent of one primal address never meet) and from reverse mode's
+/// lanes.
+inline unsigned forwardScratchLane(unsigned Lane, unsigned Level) {
+  return Lane + (Level << 24);
+}
+/// The forward scratch level a call \p V of nullShadowOrScratch's helper
+/// uses (its lane's), or -1 for anything else: the code that makes such
+/// calls is differentiated in forward mode on the level above
+/// (TapeLevelFinder with this).
+int forwardScratchLevelOf(const llvm::Value *V);
 /// Whether \p F is the helper nullShadowOrScratch calls: differentiated
 /// again (forward mode over a reverse sweep), the tangent of its result is
 /// nullShadowOrScratch of the shadow's tangent and the result.

@@ -136,7 +136,7 @@ const TapeLevelFinder::Facts &TapeLevelFinder::factsOf(Function &F) {
     auto *Call = dyn_cast<CallBase>(&I);
     if (!Call || Call->isInlineAsm())
       continue;
-    Found.Own = std::max(Found.Own, tapeLevelOf(Call));
+    Found.Own = std::max(Found.Own, LevelOf(Call));
     if (Function *Callee = Call->getCalledFunction())
       Found.Callees.push_back(Callee);
     else if (Indirect.insert(Call->getFunctionType()).second)

@@ -54,8 +54,13 @@ bool isSplitMark(const llvm::Function &F);
 /// above every tape level the code they may run uses (0 when it uses
 /// none). Remembers what it read of each function: call it only once the
 /// requests in the code it reaches are lowered.
+/// With another \p LevelOf (the level a call of the code uses, or -1), the
+/// same for other levels: the scratch-shadow levels of forward derivatives
+/// (NullShadowGuards.h, forwardScratchLevelOf).
 class TapeLevelFinder {
 public:
+  explicit TapeLevelFinder(int (*LevelOf)(const llvm::Value *) = tapeLevelOf)
+      : LevelOf(LevelOf) {}
   unsigned levelFor(llvm::Function &F);
 
 private:
@@ -64,6 +69,7 @@ private:
     llvm::SmallVector<llvm::Function *, 8> Callees;
   };
   const Facts &factsOf(llvm::Function &F);
+  int (*LevelOf)(const llvm::Value *);
   llvm::DenseMap<const llvm::Function *, Facts> Known;
   llvm::DenseMap<const llvm::Function *, unsigned> Levels;
 };
