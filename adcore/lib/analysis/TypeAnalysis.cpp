@@ -1,6 +1,7 @@
 //===- TypeAnalysis.cpp - What values and memory hold --------------------===//
 
 #include "TypeAnalysis.h"
+#include "OffsetChoices.h"
 #include "adcore/MemoryFunctions.h"
 
 #include "PackedFloatResults.h"
@@ -236,93 +237,6 @@ bool TypeAnalysis::joinLayout(const Value *Ptr, const MemoryLayout &L,
 
 namespace {
 
-/// \p L as seen within \p Window bytes of its pointer (Window >= 0): what
-/// lies beyond is dropped, and "every element" of floating-point numbers
-/// (-1) becomes each element within the window, so that it does not
-/// spread to the rest of an object the pointer is one of several places
-/// in (a member array chosen among two by a condition, next to a flag).
-MemoryLayout windowed(MemoryLayout L, int64_t Window) {
-  if (Window < 0)
-    return L;
-  L.erase(L.lower_bound(Window), L.end());
-  auto Every = L.find(-1);
-  if (Every == L.end() ||
-      (Every->second != Kind::Double && Every->second != Kind::Float))
-    return L;
-  Kind K = Every->second;
-  L.erase(Every);
-  int64_t Size = K == Kind::Double ? 8 : 4;
-  for (int64_t At = 0; At + Size <= Window; At += Size)
-    L.emplace(At, K);
-  return L;
-}
-
-/// The smallest positive distance between two of \p Offsets, or -1.
-int64_t smallestGap(SmallVector<int64_t, 4> Offsets) {
-  llvm::sort(Offsets);
-  int64_t Gap = -1;
-  for (size_t K = 1; K < Offsets.size(); ++K)
-    if (int64_t D = Offsets[K] - Offsets[K - 1]; D > 0 && (Gap < 0 || D < Gap))
-      Gap = D;
-  return Gap;
-}
-
-/// The byte offsets of a GEP with one index that is a select or a phi of
-/// constants (at most a few), into \p Offsets.
-bool constantOffsetChoices(const GEPOperator &GEP, const DataLayout &DL,
-                           SmallVectorImpl<int64_t> &Offsets) {
-  if (GEP.getNumIndices() != 1)
-    return false;
-  Type *Source = GEP.getSourceElementType();
-  TypeSize Size = DL.getTypeAllocSize(Source);
-  if (Size.isScalable())
-    return false;
-  const Value *Idx = GEP.getOperand(1);
-  SmallVector<const Value *, 4> Choices;
-  if (auto *Sel = dyn_cast<SelectInst>(Idx))
-    Choices = {Sel->getTrueValue(), Sel->getFalseValue()};
-  else if (auto *Phi = dyn_cast<PHINode>(Idx);
-           Phi && Phi->getNumIncomingValues() <= 4)
-    Choices.append(Phi->incoming_values().begin(),
-                   Phi->incoming_values().end());
-  else
-    return false;
-  for (const Value *C : Choices) {
-    auto *CI = dyn_cast<ConstantInt>(C);
-    if (!CI || CI->getBitWidth() > 64)
-      return false;
-    Offsets.push_back(CI->getSExtValue() * int64_t(Size.getFixedValue()));
-  }
-  return true;
-}
-
-/// The smallest distance between the pointers \p Ins where all are
-/// constant offsets from one base and at least two differ; else -1.
-int64_t choiceWindow(ArrayRef<const Value *> Ins, const DataLayout &DL) {
-  const Value *Base = nullptr;
-  SmallVector<int64_t, 4> Offsets;
-  for (const Value *In : Ins) {
-    if (!In->getType()->isPointerTy() || isa<Constant>(In))
-      return -1;
-    APInt Off(DL.getIndexTypeSizeInBits(In->getType()), 0);
-    const Value *B = In->stripAndAccumulateConstantOffsets(
-        DL, Off, /*AllowNonInbounds=*/true);
-    // (At -O0 each branch loads the base again from its local variable,
-    // stored once: the same base.)
-    if (auto *LI = dyn_cast<LoadInst>(B))
-      if (auto *Slot = dyn_cast<AllocaInst>(LI->getPointerOperand());
-          Slot && count_if(Slot->users(), [](const User *U) {
-                    return isa<StoreInst>(U);
-                  }) == 1)
-        B = Slot;
-    if (Base && B != Base)
-      return -1;
-    Base = B;
-    Offsets.push_back(Off.getSExtValue());
-  }
-  return smallestGap(Offsets);
-}
-
 /// A GEP to a field declared as an integer of 16 bits or more (`int`,
 /// `long`, an enum) of a struct, through structs and arrays that are not
 /// unions: Clang gives such a field its declared type. (Bytes, i8, are
@@ -426,12 +340,8 @@ bool TypeAnalysis::visit(Instruction &I) {
       JoinAt(Offset.getSExtValue(), -1);
       return Changed;
     }
-    // One index chosen among constants (a select or phi of them: Boost
-    // Odeint's dense output picks one of two states of its stepper by
-    // `select i1 %c, i64 368, i64 392`): the GEP at each of those offsets,
-    // within the distance between them. (Joined whole at both offsets, the
-    // stepper's layout was folded onto itself every 24 bytes, its flags
-    // onto its doubles.)
+    // One index chosen among constants: the GEP at each of those offsets,
+    // within the distance between them (OffsetChoices.h).
     SmallVector<int64_t, 4> Offsets;
     if (constantOffsetChoices(*GEP, DL, Offsets)) {
       int64_t Window = smallestGap(Offsets);
@@ -473,10 +383,8 @@ bool TypeAnalysis::visit(Instruction &I) {
       Ins.append(Phi->incoming_values().begin(), Phi->incoming_values().end());
     else
       Ins = {I.getOperand(1), I.getOperand(2)};
-    // Pointers into one object at different constant offsets (one of two
-    // states of a stepper, `select i1 %c, ptr %x1, ptr %x2`): each is
-    // joined within the distance between them, not folding the object's
-    // layout onto itself.
+    // Pointers into one object at different constant offsets: joined
+    // within the distance between them (OffsetChoices.h).
     int64_t Window = choiceWindow(Ins, DL);
     for (const Value *In : Ins) {
       Changed |= join(&I, kindOf(In));
