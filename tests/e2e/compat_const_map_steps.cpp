@@ -7,7 +7,8 @@
 // mode, until 2026-12-06. The calls are involved because the id is passed
 // by reference into a struct that holds derivatives. Checked against
 // central differences, forward mode (and batched forward mode) against
-// reverse mode.
+// reverse mode, and a Hessian-vector product (forward over reverse)
+// against differences of gradients.
 #include "check.h"
 
 #include <map>
@@ -71,6 +72,9 @@ static void f_out(const Mesh &m, const double *p, double *out) {
   *out = f(m, p);
 }
 
+static void grad(const Mesh &m, const double *p, double *d) {
+  __enzyme_autodiff((void *)f, enzyme_const, &m, enzyme_dup, p, d);
+}
 int main() {
   Mesh m;
   for (int i = 0; i < 30; i += 4)
@@ -98,5 +102,15 @@ int main() {
                    enzyme_dup, p, t1, t2, enzyme_dup, &out, &o1, &o2);
   CHECK_CLOSE(o1, d[0], 1e-10);
   CHECK_CLOSE(o2, d[2], 1e-10);
+  // Hessian-vector product: forward over reverse.
+  double v[3] = {0.3, -0.2, 0.5}, g0[3] = {0, 0, 0}, hv[3] = {0, 0, 0};
+  __enzyme_fwddiff((void *)grad, enzyme_const, &m, enzyme_dup, p, v,
+                   enzyme_dup, g0, hv);
+  for (int i = 0; i < 3; ++i) {
+    double a[3], b[3], ga[3] = {0, 0, 0}, gb[3] = {0, 0, 0};
+    for (int j = 0; j < 3; ++j) { a[j] = p[j] + h * v[j]; b[j] = p[j] - h * v[j]; }
+    grad(m, a, ga); grad(m, b, gb);
+    CHECK_CLOSE(hv[i], (ga[i] - gb[i]) / (2 * h), 1e-5);
+  }
   return check_finish();
 }
