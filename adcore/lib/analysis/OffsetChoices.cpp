@@ -15,6 +15,9 @@ using namespace llvm;
 
 namespace adcore {
 
+/// The most elements "every element" becomes within a window.
+constexpr int64_t MaxSpreadElements = 64;
+
 MemoryLayout windowed(MemoryLayout L, int64_t Window) {
   if (Window < 0)
     return L;
@@ -24,8 +27,11 @@ MemoryLayout windowed(MemoryLayout L, int64_t Window) {
       (Every->second != Kind::Double && Every->second != Kind::Float))
     return L;
   Kind K = Every->second;
-  L.erase(Every);
   int64_t Size = K == Kind::Double ? 8 : 4;
+  // (A wide window keeps "every element": the layout stays small.)
+  if (Window / Size > MaxSpreadElements)
+    return L;
+  L.erase(Every);
   for (int64_t At = 0; At + Size <= Window; At += Size)
     L.emplace(At, K);
   return L;

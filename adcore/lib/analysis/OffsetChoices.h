@@ -27,8 +27,9 @@ namespace adcore {
 
 /// \p L as seen within \p Window bytes of its pointer (Window >= 0): what
 /// lies beyond is dropped, and "every element" of floating-point numbers
-/// (-1) becomes each element within the window, so that it does not
-/// spread to the rest of the object. With Window < 0, L unchanged.
+/// (-1) becomes each element within the window (up to 64), so that it
+/// does not spread to the rest of the object. With Window < 0, L
+/// unchanged.
 MemoryLayout windowed(MemoryLayout L, int64_t Window);
 
 /// The smallest positive distance between two of \p Offsets, or -1.
