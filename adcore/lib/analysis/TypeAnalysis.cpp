@@ -1,6 +1,7 @@
 //===- TypeAnalysis.cpp - What values and memory hold --------------------===//
 
 #include "TypeAnalysis.h"
+#include "OffsetChoices.h"
 #include "adcore/MemoryFunctions.h"
 
 #include "PackedFloatResults.h"
@@ -320,9 +321,9 @@ bool TypeAnalysis::visit(Instruction &I) {
   }
   if (auto *GEP = dyn_cast<GEPOperator>(&I)) {
     const Value *Base = GEP->getPointerOperand();
-    APInt Offset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
-    if (GEP->accumulateConstantOffset(DL, Offset)) {
-      int64_t C = Offset.getSExtValue();
+    // The GEP at a constant offset C from its base; with \p Window, only
+    // what lies within Window bytes of the GEP.
+    auto JoinAt = [&](int64_t C, int64_t Window) {
       // Whole elements away from an element's start: the same elements.
       if (uint64_t S = elementSize(Base); S && C % int64_t(S) == 0)
         Changed |= joinStride(GEP, S);
@@ -332,13 +333,26 @@ bool TypeAnalysis::visit(Instruction &I) {
       auto BaseIt = Layouts.find(Base);
       if (BaseIt != Layouts.end()) {
         MemoryLayout Copy = BaseIt->second;
-        Changed |= joinLayout(GEP, Copy, -C, -1);
+        Changed |= joinLayout(GEP, Copy, -C, Window);
       }
       auto It = Layouts.find(GEP);
       if (It != Layouts.end()) {
-        MemoryLayout Copy = It->second;
+        MemoryLayout Copy = windowed(It->second, Window);
         Changed |= joinLayout(Base, Copy, C, -1);
       }
+    };
+    APInt Offset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+    if (GEP->accumulateConstantOffset(DL, Offset)) {
+      JoinAt(Offset.getSExtValue(), -1);
+      return Changed;
+    }
+    // One index chosen among constants: the GEP at each of those offsets,
+    // within the distance between them (OffsetChoices.h).
+    SmallVector<int64_t, 4> Offsets;
+    if (constantOffsetChoices(*GEP, DL, Offsets)) {
+      int64_t Window = smallestGap(Offsets);
+      for (int64_t C : Offsets)
+        JoinAt(C, Window);
       return Changed;
     }
     // A variable index: the GEP points to some element of an array; what
@@ -375,6 +389,9 @@ bool TypeAnalysis::visit(Instruction &I) {
       Ins.append(Phi->incoming_values().begin(), Phi->incoming_values().end());
     else
       Ins = {I.getOperand(1), I.getOperand(2)};
+    // Pointers into one object at different constant offsets: joined
+    // within the distance between them (OffsetChoices.h).
+    int64_t Window = choiceWindow(Ins, DL);
     for (const Value *In : Ins) {
       Changed |= join(&I, kindOf(In));
       Changed |= join(In, kindOf(&I));
@@ -383,7 +400,7 @@ bool TypeAnalysis::visit(Instruction &I) {
       auto It = Layouts.find(In);
       if (It != Layouts.end()) {
         MemoryLayout Copy = It->second;
-        Changed |= joinLayout(&I, Copy, 0, -1);
+        Changed |= joinLayout(&I, Copy, 0, Window);
       }
       // And back: each pointer the phi may be points to what is read and
       // written through the phi (buffers swapped in a time loop, `t = u;
@@ -393,7 +410,7 @@ bool TypeAnalysis::visit(Instruction &I) {
           Changed |= joinStride(In, S);
         auto Own = Layouts.find(&I);
         if (Own != Layouts.end()) {
-          MemoryLayout Copy = Own->second;
+          MemoryLayout Copy = windowed(Own->second, Window);
           Changed |= joinLayout(In, Copy, 0, -1);
         }
       }

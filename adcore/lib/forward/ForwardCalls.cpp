@@ -279,7 +279,12 @@ bool ForwardEmitter::emitMirroredCall(CallBase &Call) {
   SmallVector<Value *, 4> Shadows;
   for (Value *A : Call.args())
     Shadows.push_back(A->getType()->isPointerTy() ? tangentOrNull(A) : nullptr);
+  // (A step from a node whose shadow may be null: a constant map's.)
+  bool Guarded = isMirroredStep(*Call.getCalledFunction()) &&
+                 nullable(Call.getArgOperand(0));
   Value *Result = forEachLane(Call.getType(), [&](unsigned L) -> Value * {
+    if (Guarded)
+      return emitNullableMirroredStep(B, Call, lane(Shadows[0], L), L);
     SmallVector<Value *, 4> Args;
     for (auto [A, S] : zip(Call.args(), Shadows))
       Args.push_back(S ? lane(S, L) : A.get());

@@ -11,6 +11,7 @@
 #include "rules/CheckpointRuntime.h"
 #include "analysis/PackedFloatResults.h"
 #include "support/CallSites.h"
+#include "support/NullShadowGuards.h"
 #include "support/ScratchShadows.h"
 #include "support/TapeLevels.h"
 #include "ReverseEmitter.h"
@@ -46,8 +47,17 @@ bool ReverseEmitter::augmentMirroredCall(CallBase &Call) {
     return true;
   SmallVector<Value *, 4> Args(Call.args());
   positionAfterCall(AB, Call);
+  // (A step from a node whose shadow may be null: a constant map's.)
+  bool Guarded =
+      isMirroredStep(*Call.getCalledFunction()) && nullable(Args[0]);
   for (unsigned L = 0; L < Width; ++L) {
     Lane = L;
+    if (Guarded) {
+      shadows()[&Call] = emitNullableMirroredStep(
+          AB, Call, shadowOrNull(Args[0]),
+          reverseScratchLane(L, Key.TapeLevel));
+      continue;
+    }
     SmallVector<Value *, 4> LaneArgs;
     for (Value *A : Args) {
       Value *S = A->getType()->isPointerTy() ? shadowOrNull(A) : nullptr;
