@@ -4,7 +4,7 @@
 // v;}` as `{i64, double}`: f travels in the integer word with n. Neither
 // emitter follows a derivative through such a field; a call whose result
 // does so is an error in both modes (never a silent zero). Defined in
-// TypeAnalysis.cpp, beside returnsFloatBits.
+// FloatBitsResults.cpp, beside returnsFloatBits.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_ANALYSIS_PACKEDFLOATRESULTS_H
