@@ -11,6 +11,7 @@
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -163,7 +164,8 @@ bool lacksNullShadowScratch(const Module &M) {
 static std::optional<std::pair<const Value *, int64_t>>
 heldSlot(const Value *Addr) {
   const auto *L = dyn_cast<LoadInst>(getUnderlyingObject(Addr));
-  if (!L)
+  // (Not a load the emitter has not placed yet.)
+  if (!L || !L->getParent())
     return std::nullopt;
   const DataLayout &DL = L->getModule()->getDataLayout();
   APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
@@ -179,13 +181,56 @@ heldSlot(const Value *Addr) {
   return std::make_pair(Base, Offset.getSExtValue());
 }
 
+/// The slot (as heldSlot names it) that the store address \p Dest writes
+/// a pointer into: `t->p` of `t->p = s->p`.
+static std::optional<std::pair<const Value *, int64_t>>
+storedSlot(const Value *Dest, const DataLayout &DL) {
+  APInt Offset(DL.getIndexTypeSizeInBits(Dest->getType()), 0);
+  const Value *Base =
+      Dest->stripAndAccumulateConstantOffsets(DL, Offset, true);
+  if (isa<AllocaInst>(getUnderlyingObject(Base)))
+    return std::nullopt; // (a local pointer variable at -O0: no held slot)
+  if (const auto *Slot = dyn_cast<LoadInst>(Base);
+      Slot && isa<AllocaInst>(getUnderlyingObject(Slot->getPointerOperand())))
+    Base = getUnderlyingObject(Slot->getPointerOperand());
+  return std::make_pair(Base, Offset.getSExtValue());
+}
+
 bool readsBackThroughNullShadow(const Value *Addr,
                                 const DenseSet<const Value *> &Nullable) {
   auto Written = heldSlot(Addr);
   if (!Written)
     return false;
+  // The slots that hold the same pointer: a pointer read from one slot and
+  // stored into another (`t->p = s->p`), both ways, to a fixed point. A
+  // write through `t->p` and a read through `s->p` meet.
+  SmallVector<std::pair<const Value *, int64_t>, 4> Same{*Written};
+  if (const auto *I = dyn_cast<Instruction>(Addr); I && I->getFunction()) {
+    const DataLayout &DL = I->getFunction()->getDataLayout();
+    SmallVector<std::pair<std::pair<const Value *, int64_t>,
+                          std::pair<const Value *, int64_t>>,
+                8>
+        Copies;
+    for (const Instruction &J : instructions(*I->getFunction()))
+      if (const auto *St = dyn_cast<StoreInst>(&J);
+          St && St->getValueOperand()->getType()->isPointerTy())
+        if (auto From = heldSlot(St->getValueOperand()))
+          if (auto To = storedSlot(St->getPointerOperand(), DL))
+            Copies.push_back({*From, *To});
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (auto [From, To] : Copies) {
+        bool HasFrom = is_contained(Same, From), HasTo = is_contained(Same, To);
+        if (HasFrom != HasTo) {
+          Same.push_back(HasFrom ? To : From);
+          Changed = true;
+        }
+      }
+    }
+  }
   for (const Value *V : Nullable) {
-    if (heldSlot(V) != Written)
+    auto Held = heldSlot(V);
+    if (!Held || !is_contained(Same, *Held))
       continue;
     for (const User *U : V->users()) {
       if (const auto *L = dyn_cast<LoadInst>(U);
