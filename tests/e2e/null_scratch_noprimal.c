@@ -8,8 +8,9 @@
  * gradient was 0 at -O0; where the same function also writes the output
  * without memory, wrong at every level. The request with the constant
  * address comes first in the file (the order that lost the derivative).
- * Reverse and forward mode, checked against analytic values, central
- * differences, and each other (dot-product test). */
+ * Reverse and forward mode, and forward over reverse (a Hessian-vector
+ * product), checked against analytic values, central differences, and
+ * each other (dot-product test, dense against constant-address output). */
 #include "check.h"
 
 void __enzyme_autodiff_void(void *, ...);
@@ -139,9 +140,50 @@ static void check_both(void) {
   CHECK_TRUE(dfs.p == NULL);
 }
 
+/* p[0] = x0^2 x1; r = k p[0] */
+static double h(struct S *s, const double *x) {
+  s->p[0] = x[0] * x[0] * x[1];
+  return s->k * s->p[0];
+}
+/* The gradient of h into gx, with a zeroed shadow struct of its own. */
+static void h_gradient(struct S *s, const double *x, double *gx) {
+  struct S ds = {0};
+  __enzyme_autodiff_void((void *)h, enzyme_dup, s, &ds, enzyme_dup, x, gx);
+}
+
+/* Forward over reverse: a Hessian-vector product whose gradient output is
+ * passed enzyme_dupnoneed with a constant address (at -O0 the view's
+ * shadow is read back from memory and may be null: the key of a scratch
+ * shadow). */
+static void check_hessian(void) {
+  double hv[N] = {0}, hv2[N] = {0}, gx[N] = {0}, buf[1] = {0};
+  struct S s = {buf, K}, ds = {0}, ds2 = {0};
+  __enzyme_fwddiff_void((void *)h_gradient, enzyme_dup, &s, &ds, enzyme_dup,
+                        X, V, enzyme_dupnoneed, (double *)0x1, hv);
+  double want[N] = {2 * K * (X[1] * V[0] + X[0] * V[1]), 2 * K * X[0] * V[0],
+                    0};
+  for (int i = 0; i < N; ++i)
+    CHECK_CLOSE(hv[i], want[i], 1e-12);
+  CHECK_TRUE(ds.p == NULL);
+  __enzyme_fwddiff_void((void *)h_gradient, enzyme_dup, &s, &ds2, enzyme_dup,
+                        X, V, enzyme_dup, gx, hv2);
+  CHECK_CLOSE(gx[0], 2 * K * X[0] * X[1], 1e-12);
+  CHECK_CLOSE(gx[1], K * X[0] * X[0], 1e-12);
+  double xp[N], xm[N], gp[N] = {0}, gm[N] = {0};
+  for (int i = 0; i < N; ++i)
+    xp[i] = X[i] + H * V[i], xm[i] = X[i] - H * V[i];
+  h_gradient(&s, xp, gp);
+  h_gradient(&s, xm, gm);
+  for (int i = 0; i < N; ++i) {
+    CHECK_CLOSE(hv2[i], hv[i], 1e-12);
+    CHECK_CLOSE(hv[i], (gp[i] - gm[i]) / (2 * H), 1e-6);
+  }
+}
+
 int main(void) {
   check_outputs();
   check_struct();
   check_both();
+  check_hessian();
   return check_finish();
 }
