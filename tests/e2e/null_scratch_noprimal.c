@@ -10,13 +10,15 @@
  * address comes first in the file (the order that lost the derivative).
  * Reverse and forward mode, and forward over reverse (a Hessian-vector
  * product), checked against analytic values, central differences, and
- * each other (dot-product test, dense against constant-address output). */
+ * each other (dot-product test, dense against constant-address output and
+ * a __enzyme_todense view). */
 #include "check.h"
 
 void __enzyme_autodiff_void(void *, ...);
 void __enzyme_fwddiff_void(void *, ...);
 double __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
+double *__enzyme_todense(void *, void *, ...);
 extern int enzyme_dup, enzyme_dupnoneed, enzyme_const;
 
 enum { N = 3, M = 2 };
@@ -151,6 +153,11 @@ static void h_gradient(struct S *s, const double *x, double *gx) {
   __enzyme_autodiff_void((void *)h, enzyme_dup, s, &ds, enzyme_dup, x, gx);
 }
 
+/* A dense view of `viewed` (__enzyme_todense): loads and stores by offset. */
+static double viewed[N];
+static double view_load(long offset) { return viewed[offset / 8]; }
+static void view_store(double v, long offset) { viewed[offset / 8] = v; }
+
 /* Forward over reverse: a Hessian-vector product whose gradient output is
  * passed enzyme_dupnoneed with a constant address (at -O0 the view's
  * shadow is read back from memory and may be null: the key of a scratch
@@ -174,6 +181,16 @@ static void check_hessian(void) {
     xp[i] = X[i] + H * V[i], xm[i] = X[i] - H * V[i];
   h_gradient(&s, xp, gp);
   h_gradient(&s, xm, gm);
+  /* The gradient's primal a dense view (the same key at -O0). */
+  double hv3[N] = {0};
+  struct S ds3 = {0};
+  double *gview = __enzyme_todense((void *)view_load, (void *)view_store);
+  __enzyme_fwddiff_void((void *)h_gradient, enzyme_dup, &s, &ds3, enzyme_dup,
+                        X, V, enzyme_dup, gview, hv3);
+  for (int i = 0; i < N; ++i) {
+    CHECK_CLOSE(viewed[i], gx[i], 1e-12);
+    CHECK_CLOSE(hv3[i], hv[i], 1e-12);
+  }
   for (int i = 0; i < N; ++i) {
     CHECK_CLOSE(hv2[i], hv[i], 1e-12);
     CHECK_CLOSE(hv[i], (gp[i] - gm[i]) / (2 * H), 1e-6);
