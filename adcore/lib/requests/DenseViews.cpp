@@ -87,6 +87,17 @@ bool computesAddress(const User *U, const Value *V) {
   return isa<CastInst, SelectInst, PHINode, FreezeInst>(U);
 }
 
+/// Whether \p I asks for the scratch shadow behind a null shadow pointer
+/// whose primal is \p V (NullShadowGuards.h, nullShadowOrScratch: the
+/// derivative cannot tell that V is a view). V's address only names the
+/// scratch.
+bool isScratchKey(const Instruction &I, const Value *V) {
+  const auto *Call = dyn_cast<CallBase>(&I);
+  return Call && Call->getCalledFunction() &&
+         Call->getCalledFunction()->getName() == "adcc_null_shadow" &&
+         Call->getArgOperand(0) == V;
+}
+
 /// Whether \p U is a select or a phi of \p In's values and others: its
 /// value may or may not be the view.
 bool isMixed(const User *U, const SetVector<Value *> &In) {
@@ -423,9 +434,14 @@ bool ViewLowering::lower() {
       } else if (isa<PHINode>(I)) {
         // (Its incoming addresses once all are made.)
         continue;
-      } else if (isa<PtrToIntInst, ICmpInst, SelectInst>(I)) {
-        // (Its address: a mixed select, a comparison; a tagged view's tag
-        // is asked this way.)
+      } else if (isa<PtrToIntInst, ICmpInst, SelectInst>(I) ||
+                 any_of(I.operands(), [&](const Use &U) {
+                   return isScratchKey(I, U.get());
+                 })) {
+        // (Its address: a mixed select, a comparison, the key of a
+        // scratch shadow (the view's shadow read back from memory at -O0
+        // in forward mode over a reverse sweep); a tagged view's tag is
+        // asked this way.)
         for (Use &U : I.operands())
           if (Derived.contains(U.get()))
             U.set(Address.lookup(U.get()));
@@ -560,13 +576,8 @@ bool ViewLowering::checkDynamicUses(const SetVector<Value *> &Dynamic) {
         continue;
       if (auto *II = dyn_cast<IntrinsicInst>(I); II && II->isLifetimeStartOrEnd())
         continue;
-      // (The key of a scratch shadow behind a null shadow pointer, in
-      // forward mode over a reverse sweep that recorded the view:
-      // NullShadowGuards.h. Its address only names the scratch.)
-      if (auto *Call = dyn_cast<CallBase>(I);
-          Call && Call->getCalledFunction() &&
-          Call->getCalledFunction()->getName() == "adcc_null_shadow" &&
-          Call->getArgOperand(0) == V)
+      // (In forward mode over a reverse sweep that recorded the view.)
+      if (isScratchKey(*I, V))
         continue;
       return error(*I, "is recorded on a tape, or chosen by a select or a "
                        "phi, and a pointer that may be the view reaches " +

@@ -131,15 +131,6 @@ Function *scratchHelper(Module &M, bool Or) {
   return F;
 }
 
-/// Whether \p M makes dense views (__enzyme_todense, requests/DenseViews.h):
-/// a pointer that may be a view must not reach a call (its accesses become
-/// calls of the view's functions, which the lowering must see).
-bool scratchExcluded(const Module &M) {
-  return any_of(M.functions(), [](const Function &F) {
-    return F.isDeclaration() && F.getName() == "adcc.no.primal.memory";
-  });
-}
-
 /// Whether scratch shadows can stand behind the null shadow \p Shadow: on
 /// the host (the runtime reserves the pages), in the default address space.
 bool scratchApplies(IRBuilder<> &B, Value *Shadow) {
@@ -147,7 +138,7 @@ bool scratchApplies(IRBuilder<> &B, Value *Shadow) {
   const Triple &TT = M.getTargetTriple();
   return Shadow->getType()->isPointerTy() &&
          Shadow->getType()->getPointerAddressSpace() == 0 && !TT.isNVPTX() &&
-         !TT.isAMDGPU() && !scratchExcluded(M);
+         !TT.isAMDGPU();
 }
 
 } // namespace
