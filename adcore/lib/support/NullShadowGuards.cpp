@@ -153,7 +153,34 @@ bool lacksNullShadowScratch(const Module &M) {
 /// the base being a local slot where an argument at -O0 is read back from
 /// (each access reads it again); nothing for other addresses.
 static std::optional<std::pair<const Value *, int64_t>>
-heldSlot(const Value *Addr) {
+heldSlot(const Value *Addr, unsigned Depth = 3);
+
+/// Whether the stack slot \p AI is a local pointer variable that only
+/// ever holds pointers read from held slots (`double *q = s->p;` at -O0):
+/// a slot of its own, which a copy links to the field it was read from.
+static bool holdsHeldPointers(const AllocaInst &AI, unsigned Depth) {
+  // (The slot, and its casts: AMDGPU's allocas are in their own address
+  // space.)
+  SmallVector<const Value *, 2> Slots{&AI};
+  for (const User *U : AI.users())
+    if (isa<AddrSpaceCastInst, BitCastInst>(U))
+      Slots.push_back(U);
+  bool Any = false;
+  for (const Value *Slot : Slots) {
+    for (const User *U : Slot->users()) {
+      const auto *St = dyn_cast<StoreInst>(U);
+      if (!St || St->getPointerOperand() != Slot)
+        continue;
+      if (Depth == 0 || !heldSlot(St->getValueOperand(), Depth - 1))
+        return false;
+      Any = true;
+    }
+  }
+  return Any;
+}
+
+static std::optional<std::pair<const Value *, int64_t>>
+heldSlot(const Value *Addr, unsigned Depth) {
   const auto *L = dyn_cast<LoadInst>(getUnderlyingObject(Addr));
   // (Not a load the emitter has not placed yet.)
   if (!L || !L->getParent())
@@ -164,8 +191,12 @@ heldSlot(const Value *Addr) {
       DL, Offset, /*AllowNonInbounds=*/true);
   // (Allocas through their casts: AMDGPU's are in their own address
   // space.)
-  if (isa<AllocaInst>(getUnderlyingObject(Base)))
+  if (const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Base))) {
+    if (holdsHeldPointers(*AI, Depth))
+      return std::make_pair(static_cast<const Value *>(AI),
+                            Offset.getSExtValue());
     return std::nullopt; // (a local slot's own pointer: an argument)
+  }
   if (const auto *Slot = dyn_cast<LoadInst>(Base);
       Slot && isa<AllocaInst>(getUnderlyingObject(Slot->getPointerOperand())))
     Base = getUnderlyingObject(Slot->getPointerOperand());
@@ -179,8 +210,12 @@ storedSlot(const Value *Dest, const DataLayout &DL) {
   APInt Offset(DL.getIndexTypeSizeInBits(Dest->getType()), 0);
   const Value *Base =
       Dest->stripAndAccumulateConstantOffsets(DL, Offset, true);
-  if (isa<AllocaInst>(getUnderlyingObject(Base)))
+  if (const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Base))) {
+    if (holdsHeldPointers(*AI, 3))
+      return std::make_pair(static_cast<const Value *>(AI),
+                            Offset.getSExtValue());
     return std::nullopt; // (a local pointer variable at -O0: no held slot)
+  }
   if (const auto *Slot = dyn_cast<LoadInst>(Base);
       Slot && isa<AllocaInst>(getUnderlyingObject(Slot->getPointerOperand())))
     Base = getUnderlyingObject(Slot->getPointerOperand());
