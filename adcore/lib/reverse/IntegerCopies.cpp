@@ -22,6 +22,7 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
@@ -132,6 +133,24 @@ Type *ReverseEmitter::floatViewOf(LoadInst &LI) {
   return N == 1 ? Elt : FixedVectorType::get(Elt, N);
 }
 
+/// What the element type of the address computation \p Ptr indexes says of
+/// the \p Bits bits accessed there: Double or Float for a floating-point
+/// element of that width, Integer for an integer of that width, else
+/// Unknown (a byte offset, no address arithmetic).
+static Kind kindOfIndexing(const Value *Ptr, unsigned Bits) {
+  const auto *GEP = dyn_cast<GEPOperator>(Ptr);
+  if (!GEP)
+    return Kind::Unknown;
+  Type *T = GEP->getResultElementType();
+  if (T->isDoubleTy() && Bits == 64)
+    return Kind::Double;
+  if (T->isFloatTy() && Bits == 32)
+    return Kind::Float;
+  if (T->isIntegerTy(Bits))
+    return Kind::Integer;
+  return Kind::Unknown;
+}
+
 bool ReverseEmitter::movesUntypedBits(const StoreInst &SI) {
   auto *LI = dyn_cast<LoadInst>(const_cast<Value *>(SI.getValueOperand()));
   if (!LI || FloatView.count(LI) || !LI->getType()->isIntegerTy() ||
@@ -151,9 +170,20 @@ bool ReverseEmitter::movesUntypedBits(const StoreInst &SI) {
     PrimalHasTBAA = any_of(instructions(*PL->getFunction()), [](auto &I) {
       return I.getMetadata(LLVMContext::MD_tbaa) != nullptr;
     });
-  return *PrimalHasTBAA &&
-         Types->memoryKind(PL->getPointerOperand()) == Kind::Unknown &&
-         Types->memoryKind(PS->getPointerOperand()) == Kind::Unknown;
+  if (Types->memoryKind(PL->getPointerOperand()) != Kind::Unknown ||
+      Types->memoryKind(PS->getPointerOperand()) != Kind::Unknown)
+    return false;
+  if (*PrimalHasTBAA)
+    return true;
+  // Without TBAA (-fno-strict-aliasing) every integer access is untyped:
+  // the address arithmetic says what the bits are, an index into doubles
+  // (`(double *)c->r + to`) or into integers of their width (a swap of
+  // two ints in an array of them).
+  unsigned Bits = LI->getType()->getIntegerBitWidth();
+  Kind From = kindOfIndexing(PL->getPointerOperand(), Bits);
+  Kind To = kindOfIndexing(PS->getPointerOperand(), Bits);
+  return From == Kind::Double || From == Kind::Float || To == Kind::Double ||
+         To == Kind::Float;
 }
 
 Value *ReverseEmitter::viewSlot(Value *V) {

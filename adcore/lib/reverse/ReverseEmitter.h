@@ -301,9 +301,9 @@ private:
   /// where nothing says what they are: no view, no kind of the value, no
   /// kind of either memory, no TBAA type (an untyped memcpy of 8 bytes that
   /// InstCombine made a load and a store).
-  /// Only where the primal has TBAA (strict aliasing): without it, every
-  /// integer access is untyped, and what a copy of integers is cannot be
-  /// told from a copy of a double's bits.
+  /// Where the primal has no TBAA (-fno-strict-aliasing), every integer
+  /// access is untyped: there, a move whose address indexes integers of
+  /// its width (a swap in an array of ints) is taken for integers.
   bool movesUntypedBits(const llvm::StoreInst &SI);
   std::optional<bool> PrimalHasTBAA;
   llvm::Value *viewSlot(llvm::Value *V);
