@@ -83,49 +83,6 @@ Function *holder(Module &M, StringRef Name, FunctionType *FT,
   return F;
 }
 
-/// The lane's id in its wavefront.
-Value *laneId(IRBuilder<> &B) {
-  Value *Lo = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
-                                {B.getInt32(-1), B.getInt32(0)});
-  return B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_hi, {},
-                           {B.getInt32(-1), Lo});
-}
-
-/// x̄ of this lane: the sum of the adjoints \p Adjoint of the active lanes
-/// whose \p Source is this lane.
-Value *gathered(IRBuilder<> &B, Value *Adjoint, Value *Source) {
-  Function *F = B.GetInsertBlock()->getParent();
-  LLVMContext &Ctx = F->getContext();
-  Type *T = Adjoint->getType(), *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
-  Value *Lane = laneId(B);
-  Value *Active =
-      B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {I64}, {B.getTrue()});
-  Value *Lanes = B.CreateIntrinsic(I32, Intrinsic::amdgcn_wavefrontsize, {});
-  BasicBlock *Entry = B.GetInsertBlock();
-  BasicBlock *Loop = BasicBlock::Create(Ctx, "round", F);
-  BasicBlock *Done = BasicBlock::Create(Ctx, "gathered", F);
-  B.CreateBr(Loop);
-  B.SetInsertPoint(Loop);
-  PHINode *K = B.CreatePHI(I32, 2, "k");
-  PHINode *Sum = B.CreatePHI(T, 2, "sum");
-  K->addIncoming(B.getInt32(0), Entry);
-  Sum->addIncoming(Constant::getNullValue(T), Entry);
-  Value *Its = B.CreateIntrinsic(Intrinsic::amdgcn_readlane, {T}, {Adjoint, K});
-  Value *ItsSource =
-      B.CreateIntrinsic(Intrinsic::amdgcn_readlane, {I32}, {Source, K});
-  Value *Runs =
-      B.CreateTrunc(B.CreateLShr(Active, B.CreateZExt(K, I64)), B.getInt1Ty());
-  Value *Mine = B.CreateAnd(Runs, B.CreateICmpEQ(ItsSource, Lane));
-  Value *Next =
-      B.CreateFAdd(Sum, B.CreateSelect(Mine, Its, Constant::getNullValue(T)));
-  Value *K1 = B.CreateAdd(K, B.getInt32(1));
-  K->addIncoming(K1, Loop);
-  Sum->addIncoming(Next, Loop);
-  B.CreateCondBr(B.CreateICmpULT(K1, Lanes), Loop, Done);
-  B.SetInsertPoint(Done);
-  return Next;
-}
-
 /// The lane each lane reads from.
 Value *sourceLane(IRBuilder<> &B, Op What, Value *K, Value *Address) {
   switch (What) {
@@ -197,7 +154,7 @@ Function *dppHolder(Module &M, Type *T, Constant *Old,
 Value *dppSource(IRBuilder<> &B, const Function &F) {
   CallInst *Call = dppCall(F);
   SmallVector<Value *, 6> Ops = {B.getInt32(-1),
-                                 B.CreateAdd(laneId(B), B.getInt32(1))};
+                                 B.CreateAdd(amdgpuLaneId(B), B.getInt32(1))};
   for (unsigned I = 2; I < 6; ++I)
     Ops.push_back(Call->getArgOperand(I));
   return B.CreateSub(
@@ -377,7 +334,7 @@ bool amdgpuCrossLaneGradientRule(const Function &F, Function *&Augmented,
   Value *Address = *What == Op::Permute ? Reverse->getArg(0) : nullptr;
   Value *Source =
       *What == Op::Dpp ? dppSource(B, F) : sourceLane(B, *What, K, Address);
-  B.CreateRet(gathered(B, Adjoint, Source));
+  B.CreateRet(gatheredAdjoint(B, Adjoint, Source));
   return true;
 }
 

@@ -47,15 +47,47 @@ constexpr const char *HipShufflePrefixes[] = {
     "_Z10__shfl_xor",
 };
 
-/// The lane's id in its wavefront.
-Value *laneId(IRBuilder<> &B) {
+} // namespace
+
+Value *amdgpuLaneId(IRBuilderBase &B) {
   Value *Lo = B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_lo, {},
                                 {B.getInt32(-1), B.getInt32(0)});
   return B.CreateIntrinsic(Intrinsic::amdgcn_mbcnt_hi, {},
                            {B.getInt32(-1), Lo});
 }
 
-} // namespace
+Value *gatheredAdjoint(IRBuilderBase &B, Value *Adjoint, Value *Source) {
+  Function *F = B.GetInsertBlock()->getParent();
+  LLVMContext &Ctx = F->getContext();
+  Type *T = Adjoint->getType(), *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
+  Value *Lane = amdgpuLaneId(B);
+  Value *Active =
+      B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {I64}, {B.getTrue()});
+  Value *Lanes = B.CreateIntrinsic(I32, Intrinsic::amdgcn_wavefrontsize, {});
+  BasicBlock *Entry = B.GetInsertBlock();
+  BasicBlock *Loop = BasicBlock::Create(Ctx, "round", F);
+  BasicBlock *Done = BasicBlock::Create(Ctx, "gathered", F);
+  B.CreateBr(Loop);
+  B.SetInsertPoint(Loop);
+  PHINode *K = B.CreatePHI(I32, 2, "k");
+  PHINode *Sum = B.CreatePHI(T, 2, "sum");
+  K->addIncoming(B.getInt32(0), Entry);
+  Sum->addIncoming(Constant::getNullValue(T), Entry);
+  Value *Its = B.CreateIntrinsic(Intrinsic::amdgcn_readlane, {T}, {Adjoint, K});
+  Value *ItsSource =
+      B.CreateIntrinsic(Intrinsic::amdgcn_readlane, {I32}, {Source, K});
+  Value *Runs =
+      B.CreateTrunc(B.CreateLShr(Active, B.CreateZExt(K, I64)), B.getInt1Ty());
+  Value *Mine = B.CreateAnd(Runs, B.CreateICmpEQ(ItsSource, Lane));
+  Value *Next =
+      B.CreateFAdd(Sum, B.CreateSelect(Mine, Its, Constant::getNullValue(T)));
+  Value *K1 = B.CreateAdd(K, B.getInt32(1));
+  K->addIncoming(K1, Loop);
+  Sum->addIncoming(Next, Loop);
+  B.CreateCondBr(B.CreateICmpULT(K1, Lanes), Loop, Done);
+  B.SetInsertPoint(Done);
+  return Next;
+}
 
 bool isHipShuffle(const Function &F) {
   if (!F.getParent() || !F.getParent()->getTargetTriple().isAMDGPU())
@@ -96,7 +128,7 @@ bool hipShuffleGradientRule(const Function &F, Function *&Augmented,
     return false;
   Type *T = F.getReturnType();
   LLVMContext &Ctx = F.getContext();
-  Type *I32 = Type::getInt32Ty(Ctx), *I64 = Type::getInt64Ty(Ctx);
+  Type *I32 = Type::getInt32Ty(Ctx);
   Augmented = shuffleRuleFunction(F, "aug", F.getFunctionType());
   // (x, b, width, the adjoint of the result) -> the adjoint of x.
   Reverse =
@@ -111,39 +143,14 @@ bool hipShuffleGradientRule(const Function &F, Function *&Augmented,
   }
   if (!Reverse->empty())
     return true;
-  BasicBlock *Entry = BasicBlock::Create(Ctx, "entry", Reverse);
-  IRBuilder<> B(Entry);
+  IRBuilder<> B(BasicBlock::Create(Ctx, "entry", Reverse));
   Value *Delta = Reverse->getArg(1), *Width = Reverse->getArg(2);
   Value *Adjoint = Reverse->getArg(3);
-  Value *Lane = laneId(B);
   // The lane this lane's value came from: its id, shuffled as the value.
   Value *Source = B.CreateFPToSI(
-      B.CreateCall(Shuffle, {B.CreateSIToFP(Lane, T), Delta, Width}), I32);
-  Value *Active =
-      B.CreateIntrinsic(Intrinsic::amdgcn_ballot, {I64}, {B.getTrue()});
-  Value *Lanes = B.CreateIntrinsic(I32, Intrinsic::amdgcn_wavefrontsize, {});
-  BasicBlock *Loop = BasicBlock::Create(Ctx, "round", Reverse);
-  BasicBlock *Done = BasicBlock::Create(Ctx, "gathered", Reverse);
-  B.CreateBr(Loop);
-  B.SetInsertPoint(Loop);
-  PHINode *K = B.CreatePHI(I32, 2, "k");
-  PHINode *Sum = B.CreatePHI(T, 2, "sum");
-  K->addIncoming(B.getInt32(0), Entry);
-  Sum->addIncoming(Constant::getNullValue(T), Entry);
-  Value *Its = B.CreateIntrinsic(Intrinsic::amdgcn_readlane, {T}, {Adjoint, K});
-  Value *ItsSource =
-      B.CreateIntrinsic(Intrinsic::amdgcn_readlane, {I32}, {Source, K});
-  Value *Runs =
-      B.CreateTrunc(B.CreateLShr(Active, B.CreateZExt(K, I64)), B.getInt1Ty());
-  Value *Mine = B.CreateAnd(Runs, B.CreateICmpEQ(ItsSource, Lane));
-  Value *Next =
-      B.CreateFAdd(Sum, B.CreateSelect(Mine, Its, Constant::getNullValue(T)));
-  Value *K1 = B.CreateAdd(K, B.getInt32(1));
-  K->addIncoming(K1, Loop);
-  Sum->addIncoming(Next, Loop);
-  B.CreateCondBr(B.CreateICmpULT(K1, Lanes), Loop, Done);
-  B.SetInsertPoint(Done);
-  B.CreateRet(Next);
+      B.CreateCall(Shuffle, {B.CreateSIToFP(amdgpuLaneId(B), T), Delta, Width}),
+      I32);
+  B.CreateRet(gatheredAdjoint(B, Adjoint, Source));
   return true;
 }
 

@@ -24,10 +24,22 @@
 namespace llvm {
 class Function;
 class FunctionType;
+class IRBuilderBase;
 class Module;
+class Value;
 } // namespace llvm
 
 namespace adcore {
+
+/// The lane's id in its AMDGPU wavefront (HipShuffles.cpp).
+llvm::Value *amdgpuLaneId(llvm::IRBuilderBase &B);
+/// In a function on AMDGPU: the sum of the adjoints \p Adjoint of the
+/// active lanes whose \p Source lane is this one, gathered in a loop over
+/// the wavefront's lanes that \p B builds from its insertion point (the
+/// reverse of a lane permutation: HIP's shuffles, readlane, ds_bpermute,
+/// DPP moves). B is left after the loop.
+llvm::Value *gatheredAdjoint(llvm::IRBuilderBase &B, llvm::Value *Adjoint,
+                             llvm::Value *Source);
 
 /// Whether \p F is one of the CUDA header's shuffles of a float or a
 /// double in an NVPTX module, or one of HIP's in an AMDGPU module.
