@@ -183,6 +183,20 @@ MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
   MemoryLayout L = copiedFields(MT);
   if (!L.empty())
     return L;
+  // A struct an inlined callee's C++ parameter type named at one end (a
+  // lambda's closure of doubles and an int, cloned by std::function's
+  // manager into storage that holds pointers on its other paths), copied
+  // whole: its declared fields.
+  if (auto *CL = dyn_cast<ConstantInt>(MT.getLength()))
+    for (const Value *P : {Source, Dest})
+      if (StructType *ST = P ? markedPointeeStruct(P->stripPointerCasts())
+                             : nullptr) {
+        const DataLayout &DL = MT.getModule()->getDataLayout();
+        MemoryLayout D;
+        if (CL->getZExtValue() == DL.getTypeAllocSize(ST) &&
+            declaredScalars(DL, ST, 0, 0, int64_t(CL->getZExtValue()), D))
+          return D;
+      }
   L = Types.layout(Dest);
   for (auto [Offset, K] : Types.layout(Source))
     L.emplace(Offset, K);
@@ -223,6 +237,17 @@ MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
                  });
   if (!Untyped)
     return L;
+  // A union of several kinds at both ends (std::function's storage, where
+  // its manager stores pointers on some paths and clones a lambda's
+  // captured doubles on another), one end the pointer an inlined callee's
+  // C++ parameter type named (`$_0 const&`, a closure of doubles): that
+  // callee's copy is of its kind.
+  for (const Value *P : {Source, Dest})
+    if (Kind K = P ? markedPointeeKind(P->stripPointerCasts()) : Kind::Unknown;
+        K == Kind::Double || K == Kind::Float)
+      if (auto *CL = dyn_cast<ConstantInt>(MT.getLength());
+          CL && CL->getZExtValue() % (K == Kind::Double ? 8 : 4) == 0)
+        return MemoryLayout{{-1, K}};
   Kind D = variableKind(Dest, MT), S = variableKind(Source, MT);
   if (D != Kind::Unknown && S != Kind::Unknown && D != S)
     return L;

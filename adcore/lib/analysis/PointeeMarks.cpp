@@ -12,6 +12,7 @@
 #include "support/IRMarks.h"
 
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Metadata.h"
 
@@ -48,6 +49,45 @@ void TypeAnalysis::seedFromPointeeMarks() {
       if (ArgNo && ArgNo->getZExtValue() < F.arg_size())
         Seed(F.getArg(ArgNo->getZExtValue()), markedKind(*Entry));
     }
+}
+
+/// The name the PointeeMetadata mark on \p P says it points to: an
+/// instruction's own mark, an argument's on its function; empty if none.
+static StringRef markedName(const Value *P) {
+  auto Last = [](const MDNode &N) {
+    auto *S = dyn_cast<MDString>(N.getOperand(N.getNumOperands() - 1));
+    return S ? S->getString() : StringRef();
+  };
+  if (const auto *I = dyn_cast<Instruction>(P))
+    if (MDNode *N = I->getMetadata(PointeeMetadata))
+      return Last(*N);
+  const auto *A = dyn_cast<Argument>(P);
+  MDNode *N = A ? A->getParent()->getMetadata(PointeeMetadata) : nullptr;
+  if (!N)
+    return "";
+  for (const MDOperand &Op : N->operands()) {
+    auto *Entry = dyn_cast<MDNode>(Op);
+    if (!Entry || Entry->getNumOperands() != 2)
+      continue;
+    auto *ArgNo = mdconst::dyn_extract<ConstantInt>(Entry->getOperand(0));
+    if (ArgNo && ArgNo->getZExtValue() == A->getArgNo())
+      return Last(*Entry);
+  }
+  return "";
+}
+
+Kind markedPointeeKind(const Value *P) {
+  StringRef Name = markedName(P);
+  return Name == "double"  ? Kind::Double
+         : Name == "float" ? Kind::Float
+                           : Kind::Unknown;
+}
+
+StructType *markedPointeeStruct(const Value *P) {
+  StringRef Name = markedName(P);
+  if (Name.empty() || Name == "double" || Name == "float")
+    return nullptr;
+  return StructType::getTypeByName(P->getContext(), Name);
 }
 
 } // namespace adcore

@@ -6,6 +6,8 @@
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 
 #include <cstdlib>
 
@@ -110,6 +112,64 @@ std::string sourceTypeOfTBAAName(StringRef Name) {
   std::string D = demangle(Name.str());
   StringRef Prefix = "typeinfo name for ";
   return StringRef(D).starts_with(Prefix) ? D.substr(Prefix.size()) : "";
+}
+
+/// Whether \p Name is a lambda's closure type as the demangler prints it:
+/// `f(double const*)::$_0` (clang's name in a function of internal
+/// linkage) or `f(double const*)::{lambda(double)#1}`.
+bool isClosureName(StringRef Name) {
+  return Name.rsplit("::").second.starts_with("$_") ||
+         (Name.contains("::{lambda(") && Name.ends_with("}"));
+}
+
+/// The IR struct type of the closure \p Name, read from its members'
+/// bodies: the struct their GEPs index `this` by (at -O0 `this` is stored
+/// to a slot and loaded from it). Null where the members disagree or none
+/// reads a capture. (Clang names closure types `class.anon`, `class.anon.0`
+/// ...: the name does not say which lambda a type is.)
+StructType *closureStruct(const Module &M, StringRef Name) {
+  StructType *Found = nullptr;
+  for (const Function &G : M) {
+    StringRef GName = G.getName();
+    if (G.isDeclaration() || G.arg_empty() ||
+        !G.getArg(0)->getType()->isPointerTy() ||
+        !(GName.contains("$_") || GName.contains("Ul")))
+      continue;
+    std::string Mangled = GName.split('.').first.str();
+    ItaniumPartialDemangler D;
+    if (D.partialDemangle(Mangled.c_str()))
+      continue;
+    size_t N = 0;
+    char *Ctx = D.getFunctionDeclContextName(nullptr, &N);
+    if (!Ctx)
+      continue;
+    bool Member = Name == StringRef(Ctx);
+    std::free(Ctx);
+    if (!Member)
+      continue;
+    const Argument *This = G.getArg(0);
+    auto IsThis = [&](const Value *P) {
+      if (P == This)
+        return true;
+      const auto *L = dyn_cast<LoadInst>(P);
+      const auto *Slot = L ? dyn_cast<AllocaInst>(L->getPointerOperand())
+                           : nullptr;
+      return Slot && any_of(Slot->users(), [&](const User *U) {
+               const auto *S = dyn_cast<StoreInst>(U);
+               return S && S->getValueOperand() == This;
+             });
+    };
+    for (const BasicBlock &BB : G)
+      for (const Instruction &I : BB)
+        if (const auto *GEP = dyn_cast<GetElementPtrInst>(&I))
+          if (auto *ST = dyn_cast<StructType>(GEP->getSourceElementType());
+              ST && IsThis(GEP->getPointerOperand())) {
+            if (Found && Found != ST)
+              return nullptr;
+            Found = ST;
+          }
+  }
+  return Found;
 }
 
 /// Whether the parameter types \p Types, the last ones of \p F's arguments
@@ -231,6 +291,10 @@ SignatureSeeds seedsFromSignature(const Function &F) {
       Seeds.Pointees.push_back({ArgNo, Kind::Integer});
     else if (StructType *ST = uniqueStructNamed(F.getContext(), T))
       Seeds.Structs.push_back({ArgNo, ST});
+    else if (StructType *ST = isClosureName(T) && F.getParent()
+                                  ? closureStruct(*F.getParent(), T)
+                                  : nullptr)
+      Seeds.Structs.push_back({ArgNo, ST}); // (a lambda copied by reference)
   }
   return Seeds;
 }

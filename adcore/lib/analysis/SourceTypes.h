@@ -20,6 +20,7 @@
 
 namespace llvm {
 class LLVMContext;
+class Module;
 class StructType;
 } // namespace llvm
 
@@ -60,6 +61,15 @@ Kind floatKindOfCXXType(llvm::StringRef T);
 /// or a name two types share in this module (modules of files with
 /// different `struct point`s linked together: one is renamed point.0).
 llvm::StructType *uniqueStructNamed(llvm::LLVMContext &C, llvm::StringRef Name);
+
+/// Whether \p Name is a lambda's closure type as the demangler prints it
+/// (`f(double const*)::$_0`, `f(double const*)::{lambda(double)#1}`).
+bool isClosureName(llvm::StringRef Name);
+
+/// The IR struct type of the lambda closure \p Name in \p M, read from the
+/// GEPs its member functions index `this` by; null where none does or
+/// they disagree.
+llvm::StructType *closureStruct(const llvm::Module &M, llvm::StringRef Name);
 
 /// The C++ source name of a TBAA type name: the class a typeinfo name
 /// (_ZTS5point) names, or a C struct tag as it is.

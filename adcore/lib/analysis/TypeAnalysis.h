@@ -167,6 +167,16 @@ bool returnsFloatBits(llvm::Function &F);
 /// (empty without it, or when a field's type says nothing, such as bytes).
 MemoryLayout copiedFields(const llvm::MemTransferInst &MT);
 
+/// The kind of memory the PointeeMetadata mark on \p P (an instruction, or
+/// an argument marked on its function) names: what the C++ parameter type
+/// of a callee inlined into a simplified copy said \p P points to;
+/// Unknown where none (PointeeMarks.cpp).
+Kind markedPointeeKind(const llvm::Value *P);
+
+/// The struct the PointeeMetadata mark on \p P names (a closure of doubles
+/// and integers passed by `const&` to an inlined callee); null where none.
+llvm::StructType *markedPointeeStruct(const llvm::Value *P);
+
 /// What the bytes the copy \p MT moves hold: copiedFields(MT), else what
 /// \p Types says of the memory at \p Dest and \p Source (the copy's
 /// pointers in the analysed function), limited to the copied bytes when

@@ -58,8 +58,12 @@ bool hasMarkAttribute(const Function &F) {
 /// elements). Inlined, that would be lost.
 bool hasSignatureSeeds(const Function &F) {
   SignatureSeeds Seeds = seedsFromSignature(F);
-  return !Seeds.Pointees.empty() || !Seeds.Structs.empty() ||
-         !Seeds.Containers.empty();
+  // (Not a lambda's closure, `class.anon*`: inlined, the copy keeps it as a
+  // pointee mark, and a std::function's manager is typed where it is.)
+  return !Seeds.Pointees.empty() || !Seeds.Containers.empty() ||
+         any_of(Seeds.Structs, [](const auto &S) {
+           return !S.second->getName().starts_with("class.anon");
+         });
 }
 
 /// Whether what \p F does can be typed only where it is called: it copies
@@ -263,31 +267,59 @@ void SimplifiedCopies::inlineSmallCallees(Function &Copy, const Function &F) {
   FAM.invalidate(Copy, PreservedAnalyses::none());
 }
 
-/// The floating-point kinds \p F's parameters point to: what its C++
-/// parameter types say, and the marks a copy's inlined callees left on it.
-static SmallVector<std::pair<unsigned, bool>, 4>
+/// The one scalar type every field of \p ST (and of the structs and arrays
+/// in it) has, or null.
+static Type *onlyScalarOf(Type *T) {
+  if (auto *A = dyn_cast<ArrayType>(T))
+    return onlyScalarOf(A->getElementType());
+  auto *ST = dyn_cast<StructType>(T);
+  if (!ST)
+    return T;
+  Type *Only = nullptr;
+  for (Type *E : ST->elements()) {
+    Type *Each = onlyScalarOf(E);
+    if (!Each || (Only && Only != Each))
+      return nullptr;
+    Only = Each;
+  }
+  return Only;
+}
+
+/// What \p F's parameters point to, as PointeeMetadata names it ("double",
+/// "float", or the name of a struct with floating-point fields): what its
+/// C++ parameter types say, and the marks a copy's inlined callees left on
+/// it.
+static SmallVector<std::pair<unsigned, std::string>, 4>
 floatPointees(const Function &F) {
-  SmallVector<std::pair<unsigned, bool>, 4> Out;
-  for (auto [ArgNo, K] : seedsFromSignature(F).Pointees)
+  SmallVector<std::pair<unsigned, std::string>, 4> Out;
+  SignatureSeeds Seeds = seedsFromSignature(F);
+  for (auto [ArgNo, K] : Seeds.Pointees)
     if (K == Kind::Double || K == Kind::Float)
-      Out.push_back({ArgNo, K == Kind::Double});
+      Out.push_back({ArgNo, K == Kind::Double ? "double" : "float"});
+  // (A struct of doubles or floats: a lambda's closure that captured them
+  // by value, copied by std::function's manager. Named by its type where
+  // it mixes them with other fields.)
+  for (auto [ArgNo, ST] : Seeds.Structs)
+    if (Type *Only = onlyScalarOf(ST); Only && Only->isFloatingPointTy())
+      Out.push_back({ArgNo, Only->isDoubleTy() ? "double" : "float"});
+    else if (ST->hasName() && containsFloat(ST))
+      Out.push_back({ArgNo, ST->getName().str()});
   if (MDNode *N = F.getMetadata(PointeeMetadata))
     for (const MDOperand &Op : N->operands()) {
       auto *Entry = cast<MDNode>(Op);
       auto *ArgNo = mdconst::extract<ConstantInt>(Entry->getOperand(0));
       Out.push_back({unsigned(ArgNo->getZExtValue()),
-                     cast<MDString>(Entry->getOperand(1))->getString() ==
-                         "double"});
+                     cast<MDString>(Entry->getOperand(1))->getString().str()});
     }
   return Out;
 }
 
 void SimplifiedCopies::recordPointeeHints(Function &Copy, CallBase &Call,
                                           const Function &Simple) {
-  for (auto [ArgNo, IsDouble] : floatPointees(Simple))
+  for (auto [ArgNo, What] : floatPointees(Simple))
     if (ArgNo < Call.arg_size())
       Hints[&Copy].push_back({WeakTrackingVH(Call.getArgOperand(ArgNo)),
-                              IsDouble});
+                              What});
 }
 
 void SimplifiedCopies::markPointeeHints(Function &Copy) {
@@ -295,9 +327,6 @@ void SimplifiedCopies::markPointeeHints(Function &Copy) {
   if (It == Hints.end())
     return;
   LLVMContext &Ctx = Copy.getContext();
-  auto KindName = [&](bool IsDouble) {
-    return MDString::get(Ctx, IsDouble ? "double" : "float");
-  };
   SmallVector<Metadata *, 4> ArgMarks;
   for (const PointeeHint &H : It->second) {
     Value *V = H.Ptr;
@@ -305,12 +334,12 @@ void SimplifiedCopies::markPointeeHints(Function &Copy) {
       continue;
     if (auto *I = dyn_cast<Instruction>(V))
       I->setMetadata(PointeeMetadata,
-                     MDNode::get(Ctx, {KindName(H.IsDouble)}));
+                     MDNode::get(Ctx, {MDString::get(Ctx, H.What)}));
     else if (auto *A = dyn_cast<Argument>(V); A && A->getParent() == &Copy)
       ArgMarks.push_back(MDNode::get(
           Ctx, {ConstantAsMetadata::get(ConstantInt::get(
                     Type::getInt32Ty(Ctx), A->getArgNo())),
-                KindName(H.IsDouble)}));
+                MDString::get(Ctx, H.What)}));
   }
   if (!ArgMarks.empty())
     Copy.setMetadata(PointeeMetadata, MDNode::get(Ctx, ArgMarks));

@@ -49,6 +49,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace llvm {
@@ -111,7 +112,7 @@ private:
   /// handles follow replaceAllUsesWith); marked when the copy is done.
   struct PointeeHint {
     llvm::WeakTrackingVH Ptr;
-    bool IsDouble;
+    std::string What; ///< "double", "float" or a struct's name
   };
   llvm::DenseMap<const llvm::Function *, std::vector<PointeeHint>> Hints;
   /// Records the hints of \p Call's pointer arguments into \p Copy before

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/ErasedStorage.h"
 #include "analysis/TypeAnalysis.h"
 #include "rules/InactiveFunctions.h"
 #include "support/NullShadowGuards.h"
@@ -104,6 +105,19 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     return unsupported(MT, "a memory copy whose contents cannot be typed "
                            "(some bytes are used as two different types); "
                            "copy the values one by one");
+  // (A std::function's storage swapped by its copy assignment, where
+  // nothing says what it holds on this path, in a module where some
+  // std::function holds a callable with floating-point values: moving no
+  // adjoint lost them without a word. ErasedStorage.h.)
+  if (AnyConflict && !AnyFloat && inFunctionCopyAssignment(MT) &&
+      (declaredWithErasedStorage(PD) || declaredWithErasedStorage(PS)) &&
+      mayEraseFloatCallables(*MT.getModule()))
+    return unsupported(MT, "a std::function holding a callable with "
+                           "floating-point values (a lambda that captured "
+                           "them by value) is copy-assigned where its "
+                           "type is not known (code compiled at -O0); "
+                           "compile this file with -O1 or higher, or "
+                           "capture by reference");
   if (!AnyFloat) {
     // Pointers and integers: their shadows were copied. (Not a copy of a
     // run-time length whose elements are known only in part: the int

@@ -42,7 +42,9 @@ constexpr const char *AdjointSumMetadata = "adcc.adjoint.sum";
 
 /// Metadata on a pointer of a simplified copy (prepare/SimplifiedCopies.h)
 /// that an inlined callee's C++ parameter type said points to floating-point
-/// numbers (`double const*`): {!"double"} or {!"float"}. Inlining loses the
+/// numbers (`double const*`): {!"double"} or {!"float"}, or to a struct
+/// with floating-point fields (a lambda's closure passed by `const&`): the
+/// struct's IR name, {!"class.anon.3"}. Inlining loses the
 /// callee's name, which the type analysis reads such types from; the mark
 /// keeps them (Eigen's TensorEvaluator::evalSubExprsIfNeeded(double*)
 /// handing its destination to DefaultDevice::memcpy of `void *`). On a

@@ -1,0 +1,149 @@
+//===- ErasedStorage.cpp - The C++ library's type-erased storage ----------===//
+//
+// std::function keeps a small callable object (a lambda's closure) inside
+// its own storage, the union std::_Any_data, and a pointer there for a
+// larger one. Code compiled at -O0 copies that storage (a std::function
+// copy-assigned, swapped) with nothing that says what the bytes are on the
+// path taken: the type analysis finds pointers and, from the clones, the
+// closure's doubles at the same offsets. Such a copy moves derivatives
+// only where the closures kept in the module hold floating-point values.
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/ErasedStorage.h"
+#include "analysis/SourceTypes.h"
+#include "Synthesis.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+
+#include <cstdlib>
+#include <string>
+
+using namespace llvm;
+
+namespace adcore {
+
+/// Whether \p T is, or holds, a std::function's storage.
+static bool holdsErasedStorage(Type *T) {
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return holdsErasedStorage(AT->getElementType());
+  auto *ST = dyn_cast<StructType>(T);
+  if (!ST)
+    return false;
+  if (ST->hasName() && ST->getName().starts_with("union.std::_Any_data"))
+    return true;
+  return any_of(ST->elements(), [](Type *E) { return holdsErasedStorage(E); });
+}
+
+/// Whether the C++ type of the parameter \p A (in its function's mangled
+/// name) is a reference or pointer to std::_Any_data: a manager's storage.
+static bool erasedStorageParameter(const Argument &A) {
+  std::string Name = A.getParent()->getName().split('.').first.str();
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(Name.c_str()) || !D.isFunction())
+    return false;
+  size_t N = 0;
+  char *Buf = D.getFunctionParameters(nullptr, &N);
+  if (!Buf)
+    return false;
+  std::string Params(Buf);
+  std::free(Buf);
+  // (Each parameter that is one: a method's `this` comes first in the IR.)
+  SmallVector<StringRef, 4> Types;
+  StringRef(Params).drop_front().drop_back().split(Types, ", ");
+  unsigned Shift = A.getParent()->arg_size() >= Types.size()
+                       ? A.getParent()->arg_size() - Types.size()
+                       : 0;
+  unsigned I = A.getArgNo();
+  return I >= Shift && I - Shift < Types.size() &&
+         Types[I - Shift].starts_with("std::_Any_data");
+}
+
+bool declaredWithErasedStorage(const Value *Ptr) {
+  if (!Ptr || !Ptr->getType()->isPointerTy())
+    return false;
+  const Value *Base = getUnderlyingObject(Ptr);
+  if (const auto *A = dyn_cast<Argument>(Base))
+    return erasedStorageParameter(*A);
+  if (auto *AI = dyn_cast<AllocaInst>(Base))
+    return holdsErasedStorage(AI->getAllocatedType());
+  if (auto *GV = dyn_cast<GlobalVariable>(Base))
+    return holdsErasedStorage(GV->getValueType());
+  return false;
+}
+
+/// The callable type of std::_Function_handler<Signature, Callable>, the
+/// class a manager or invoker named \p Mangled belongs to; empty if none.
+static std::string handledCallable(StringRef Mangled) {
+  if (!Mangled.starts_with("_ZNSt17_Function_handler"))
+    return "";
+  std::string Name = Mangled.split('.').first.str();
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(Name.c_str()))
+    return "";
+  size_t N = 0;
+  char *Ctx = D.getFunctionDeclContextName(nullptr, &N);
+  if (!Ctx)
+    return "";
+  std::string Class(Ctx);
+  std::free(Ctx);
+  // "std::_Function_handler<double (double), f(double const*)::$_0>": the
+  // callable follows the signature's closing parenthesis.
+  StringRef C = Class;
+  if (!C.consume_front("std::_Function_handler<") || !C.consume_back(">"))
+    return "";
+  int Depth = 0;
+  for (size_t I = 0; I < C.size(); ++I) {
+    char Ch = C[I];
+    if (Ch == '(' || Ch == '<')
+      ++Depth;
+    else if (Ch == ')' || Ch == '>')
+      --Depth;
+    else if (Ch == ',' && Depth == 0)
+      return C.drop_front(I + 1).trim().str();
+  }
+  return "";
+}
+
+bool mayEraseFloatCallables(const Module &M) {
+  for (const Function &F : M) {
+    std::string Callable = handledCallable(F.getName());
+    if (Callable.empty())
+      continue;
+    // (A function pointer holds no floating-point value; a callable whose
+    // type is not found may hold anything.)
+    if (StringRef(Callable).contains("(*)"))
+      continue;
+    StructType *ST = isClosureName(Callable)
+                         ? closureStruct(M, Callable)
+                         : uniqueStructNamed(M.getContext(), Callable);
+    if (!ST || containsFloat(ST))
+      return true;
+  }
+  return false;
+}
+
+/// Whether \p Mangled names std::function's copy assignment
+/// (`std::function<R(A...)>::operator=(std::function<R(A...)> const&)`).
+static bool isFunctionCopyAssignment(StringRef Mangled) {
+  // (Also the augmented copy adcc makes of it, `augmented_<name>`.)
+  return Mangled.contains("_ZNSt8function") && Mangled.contains("EEaSERKS");
+}
+
+bool inFunctionCopyAssignment(const Instruction &I) {
+  if (isFunctionCopyAssignment(I.getFunction()->getName()))
+    return true;
+  for (const DILocation *L = I.getDebugLoc(); L; L = L->getInlinedAt())
+    if (const DISubprogram *SP = L->getScope()->getSubprogram();
+        SP && isFunctionCopyAssignment(SP->getLinkageName()))
+      return true;
+  return false;
+}
+
+} // namespace adcore
