@@ -252,6 +252,9 @@ constexpr MpiRow MpiRows[] = {
     {"MPI_Iscan", 7, "adcc_mpi_iscan_fwd", "v0 d0 v1 d1 v2 v3 v4 v5 v6",
      "adcc_mpi_iscan_aug", "v0 d0 v1 d1 v2 v3 v4 v5 v6", true,
      "adcc_mpi_icollective_rev", "t", 3, -1, 4, "1 6"},
+    {"MPI_Iexscan", 7, "adcc_mpi_iexscan_fwd", "v0 d0 v1 d1 v2 v3 v4 v5 v6",
+     "adcc_mpi_iexscan_aug", "v0 d0 v1 d1 v2 v3 v4 v5 v6", true,
+     "adcc_mpi_icollective_rev", "t", 3, -1, 4, "1 6"},
     {"MPI_Ireduce_scatter_block", 7, "adcc_mpi_ireduce_scatter_block_fwd",
      "v0 d0 v1 d1 v2 v3 v4 v5 v6", "adcc_mpi_ireduce_scatter_block_aug",
      "v0 d0 v1 d1 v2 v3 v4 v5 v6", true, "adcc_mpi_icollective_rev", "t", 3,
@@ -260,6 +263,20 @@ constexpr MpiRow MpiRows[] = {
      "v0 d0 v1 d1 v2 v3 v4 v5 v6", "adcc_mpi_ireduce_scatter_aug",
      "v0 d0 v1 d1 v2 v3 v4 v5 v6", true, "adcc_mpi_icollective_rev", "t", 3,
      -1, 4, "1 6"},
+    // Nonblocking gathers of blocks of several sizes
+    // (runtime/lib/mpi/ivgathers.c).
+    {"MPI_Igatherv", 10, "adcc_mpi_igatherv_fwd",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7 v8 v9", "adcc_mpi_igatherv_aug",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7 v8 v9", true, "adcc_mpi_icollective_rev",
+     "t", 2, 6, -1, "3 9"},
+    {"MPI_Iscatterv", 10, "adcc_mpi_iscatterv_fwd",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", "adcc_mpi_iscatterv_aug",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", true, "adcc_mpi_icollective_rev",
+     "t", 3, 6, -1, "4 9"},
+    {"MPI_Ialltoallv", 10, "adcc_mpi_ialltoallv_fwd",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", "adcc_mpi_ialltoallv_aug",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", true, "adcc_mpi_icollective_rev",
+     "t", 3, 7, -1, "4 9"},
 };
 
 /// MPI calls without derivatives: they compute no floating-point data.
@@ -345,7 +362,7 @@ constexpr const char *SumOnlyCalls[] = {
     "MPI_Scan",           "MPI_Exscan",
     "MPI_Reduce_scatter", "MPI_Reduce_scatter_block",
     "MPI_Iscan",          "MPI_Ireduce_scatter",
-    "MPI_Ireduce_scatter_block"};
+    "MPI_Ireduce_scatter_block", "MPI_Iexscan"};
 
 const MpiRow *findRow(StringRef Name) {
   for (const MpiRow &Row : MpiRows)
