@@ -5,6 +5,7 @@
  *   shifted    s += sin(x[i]) * y[i], y = x + 1: iterations i and i + 1
  *              add into the same adjoint (plain updates raced: a schedule
  *              of chunks of 1 puts them on different threads);
+ *              (also with x and y firstprivate: passed by value);
  *   scaled     s += p[0] * x[i] * x[i], p = x: every thread's per-thread
  *              copy of p's adjoints is added into x's while other threads
  *              updated x's elements plainly (raced);
@@ -32,6 +33,18 @@ enum { N = 1024, REPEATS = 8 };
 __attribute__((noinline)) double shifted(const double *x, const double *y, int n) {
   double s = 0;
 #pragma omp parallel for reduction(+ : s) schedule(dynamic, 1)
+  for (int i = 0; i < n; ++i)
+    s += sin(x[i]) * y[i];
+  return s;
+}
+
+/* The pointers passed to the region by value (at -O1 and above they are
+ * the function's arguments themselves). */
+__attribute__((noinline)) double shifted_by_value(const double *x,
+                                                  const double *y, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s) schedule(dynamic, 1)               \
+    firstprivate(x, y)
   for (int i = 0; i < n; ++i)
     s += sin(x[i]) * y[i];
   return s;
@@ -86,6 +99,18 @@ static void g_shifted(double *a, double *da) {
 static double t_shifted(double *a, double *va) {
   return __enzyme_fwddiff((void *)shifted, enzyme_dup, a, va, enzyme_dup,
                           a + 1, va + 1, enzyme_const, N - 1);
+}
+
+static double f_by_value(double *a) {
+  return shifted_by_value(a, a + 1, N - 1);
+}
+static void g_by_value(double *a, double *da) {
+  __enzyme_autodiff((void *)shifted_by_value, enzyme_dup, a, da, enzyme_dup,
+                    a + 1, da + 1, enzyme_const, N - 1);
+}
+static double t_by_value(double *a, double *va) {
+  return __enzyme_fwddiff((void *)shifted_by_value, enzyme_dup, a, va,
+                          enzyme_dup, a + 1, va + 1, enzyme_const, N - 1);
 }
 
 static double f_scaled(double *a) { return scaled(a, a, N); }
@@ -170,6 +195,7 @@ static void check(objective f, gradient g, tangent t, const char *name) {
 
 int main(void) {
   check(f_shifted, g_shifted, t_shifted, "shifted");
+  check(f_by_value, g_by_value, t_by_value, "by value");
   check(f_scaled, g_scaled, t_scaled, "scaled");
   check(f_rewritten, g_rewritten, t_rewritten, "rewritten");
   check(f_restricted, g_restricted, t_restricted, "restricted");

@@ -303,13 +303,20 @@ bool RegionAliases::forkedObjects(const Value *Root,
   return Arg && Arg->getParent() == &Region && addForkedObjects(*Arg, Out);
 }
 
-bool RegionAliases::mayHold(Path Held, const Value *Direct) const {
+bool RegionAliases::mayHold(Path Held, const Value *Direct,
+                            Arguments Args) const {
   if (!escapes(Direct))
     return false;
   SmallPtrSet<const Value *, 4> Objects, Pointers;
   if (Held.Depth != 1 || !forkedObjects(Direct, Objects) ||
       !storedPointers(Held.Root, Pointers))
     return true;
+  // (A pointer the forks pass by value, firstprivate(x): the forking
+  // function's argument, which another argument may overlap.)
+  for (const Value *V : Pointers)
+    for (const Value *O : Objects)
+      if (V && givenMayOverlap(V, O, Args))
+        return true;
   // The pointers given to the variable are other variables, globals, or
   // the forking function's arguments (which hold no address of its own
   // stack).
@@ -320,6 +327,21 @@ bool RegionAliases::mayHold(Path Held, const Value *Direct) const {
         !(isa<Argument, AllocaInst, GlobalVariable>(V) || isNoAliasCall(V)) ||
         (isa<Argument>(V) && Globals))
       return true;
+  return false;
+}
+
+bool RegionAliases::directMayOverlap(const Value *A, const Value *B,
+                                     Arguments Args) const {
+  // Distinct variables of the forking functions and globals are distinct;
+  // pointers the forks pass by value (firstprivate(x, y)) are the forking
+  // function's arguments, which may overlap (f(a, a + 1)).
+  SmallPtrSet<const Value *, 4> InA, InB;
+  if (!forkedObjects(A, InA) || !forkedObjects(B, InB))
+    return false;
+  for (const Value *V : InA)
+    for (const Value *W : InB)
+      if (V == W || givenMayOverlap(V, W, Args))
+        return true;
   return false;
 }
 
@@ -334,11 +356,11 @@ bool RegionAliases::pathsMayAlias(Path A, Path B, Arguments Args) const {
   if (ASlot || BSlot || A.Root == B.Root)
     return true;
   if (A.Depth == 0 && B.Depth == 0)
-    return false;
+    return directMayOverlap(A.Root, B.Root, Args);
   if (A.Depth == 0)
-    return mayHold(B, A.Root);
+    return mayHold(B, A.Root, Args);
   if (B.Depth == 0)
-    return mayHold(A, B.Root);
+    return mayHold(A, B.Root, Args);
   if (A.Depth > 1 || B.Depth > 1)
     return true;
   // Two pointer variables: different arrays unless they were given the

@@ -36,7 +36,9 @@
 //
 // Stack slots of the region without pointers read from memory are the
 // thread's own and alias nothing shared; distinct objects read at depth 0
-// are distinct variables.
+// are distinct variables, unless the forks pass pointers by value
+// (firstprivate(x, y): the forking function's arguments, which may
+// overlap as above).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_ANALYSIS_REGIONALIASES_H
@@ -106,7 +108,12 @@ private:
                         unsigned Budget = 4) const;
   /// Whether the pointer \p Held reads from memory may point into what
   /// \p Direct (an argument or a global, read at depth 0) points to.
-  bool mayHold(Path Held, const llvm::Value *Direct) const;
+  bool mayHold(Path Held, const llvm::Value *Direct, Arguments Args) const;
+  /// Whether what two region arguments or globals read at depth 0 point to
+  /// may overlap: distinct variables do not, pointers the forks pass by
+  /// value may (the forking function's arguments).
+  bool directMayOverlap(const llvm::Value *A, const llvm::Value *B,
+                        Arguments Args) const;
   /// The objects of the pointers stored into what \p Root points to in the
   /// forking functions (null: a pointer that may be anything); false when
   /// \p Root is not a variable of theirs (an argument of theirs, a global

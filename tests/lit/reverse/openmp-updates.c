@@ -133,6 +133,16 @@ double pair_restrict(const double *restrict x, const double *restrict y,
 }
 // CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'pair_restrict': adjoint updates of memory: 3 atomic adds (memory other threads may update: 3), 1 plain (private memory: 1) [-Rpass=adcc]
 
+// (Passed to the region by value: at -O2 the function's arguments.)
+double pair_by_value(const double *x, const double *y, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s) firstprivate(x, y)
+  for (int i = 0; i < n; ++i)
+    s += x[i] * y[i];
+  return s;
+}
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'pair_by_value': adjoint updates of memory: 3 atomic adds (memory other threads may update: 3), 1 plain (private memory: 1) [-Rpass=adcc]
+
 double map(double *y, const double *x, int n) {
 #pragma omp parallel for
   for (int i = 0; i < n; ++i)
@@ -190,6 +200,8 @@ void gradients(const double *x, double *dx, double *y, double *dy, double *z,
   __enzyme_autodiff((void *)pair, enzyme_dup, x, dx, enzyme_dup, y, dy,
                     enzyme_const, n);
   __enzyme_autodiff((void *)pair_restrict, enzyme_dup, x, dx, enzyme_dup, y,
+                    dy, enzyme_const, n);
+  __enzyme_autodiff((void *)pair_by_value, enzyme_dup, x, dx, enzyme_dup, y,
                     dy, enzyme_const, n);
   __enzyme_autodiff((void *)map, enzyme_dup, y, dy, enzyme_dup, x, dx,
                     enzyme_const, n);
