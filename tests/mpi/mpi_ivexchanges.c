@@ -1,7 +1,8 @@
 /* Derivatives through MPI_Iexscan (sum; apart and in place; rank 0's
  * receive buffer, which MPI does not write, keeps its value and
  * derivative), MPI_Igatherv and MPI_Iscatterv (blocks of r + 1 elements
- * with gaps between them, apart and in place at another root) and
+ * with gaps between them, apart and in place at another root),
+ * MPI_Iallgatherv (the same blocks, apart and in place) and
  * MPI_Ialltoallv (overlapping send blocks, gaps between the received ones;
  * apart and in place), started together with other work between the start
  * and the wait and waited for in different orders on even and odd ranks.
@@ -122,6 +123,35 @@ double ivgathers(double *x, int n) {
   return y;
 }
 
+/* Allgathers of blocks of r + 1 elements with gaps, apart and in place. */
+double iallgatherv(double *x, int n) {
+  int rank = rank_of(), p = size_of();
+  int counts[MAXP], displs[MAXP];
+  int extent = blocks(p, counts, displs);
+  double mine[MAXP], every[16], every2[16];
+  for (int i = 0; i < counts[rank]; ++i)
+    mine[i] = sin(x[i]) * x[i + 3];
+  for (int i = 0; i < extent; ++i)
+    every[i] = every2[i] = x[(i + 3) % n];
+  for (int i = 0; i < counts[rank]; ++i)
+    every2[displs[rank] + i] = x[i] * x[i + 1];
+  MPI_Request req[2];
+  MPI_Iallgatherv(mine, counts[rank], MPI_DOUBLE, every, counts, displs,
+                  MPI_DOUBLE, MPI_COMM_WORLD, &req[0]);
+  MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, every2, counts, displs,
+                  MPI_DOUBLE, MPI_COMM_WORLD, &req[1]);
+  double y = cos(x[6]);
+  if (rank % 2) {
+    MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+    MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+  } else {
+    MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+  }
+  for (int i = 0; i < extent; ++i)
+    y += every[i] * every[i] * (rank + 1) + every2[i] * (i + 1);
+  return y;
+}
+
 /* Rank r sends rank j 1 + (r + j) % 2 elements from the start of its
  * buffer (overlapping blocks) and keeps one element free between the
  * blocks it receives; then the same in place. */
@@ -166,6 +196,7 @@ int main(int argc, char **argv) {
     x[i] = 0.2 + 0.15 * i + 0.1 * rank;
   mpi_check_derivatives("iexscan", iexscan, x, N, 1e-6, 1e-6);
   mpi_check_derivatives("ivgathers", ivgathers, x, N, 1e-6, 1e-6);
+  mpi_check_derivatives("iallgatherv", iallgatherv, x, N, 1e-6, 1e-6);
   mpi_check_derivatives("ialltoallv", ialltoallv, x, N, 1e-6, 1e-6);
   return mpi_check_finish();
 }

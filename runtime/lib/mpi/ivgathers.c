@@ -1,6 +1,7 @@
 /*===- ivgathers.c - Nonblocking gathers of blocks of several sizes ------===*
  *
- * MPI_Igatherv, MPI_Iscatterv and MPI_Ialltoallv of differentiated code
+ * MPI_Igatherv, MPI_Iallgatherv, MPI_Iscatterv and MPI_Ialltoallv of
+ * differentiated code
  * start a pending record keyed by the program's request variable, as the
  * other nonblocking collectives do (icollectives.c), which the waits and
  * tests complete.
@@ -13,7 +14,8 @@
  * The wait of the program's request waits for the tangents' too.
  *
  * Reverse mode runs the program's collective. Its adjoint, the blocking
- * one of MPI_Gatherv, MPI_Scatterv (vgathers.c) or MPI_Alltoallv
+ * one of MPI_Gatherv, MPI_Allgatherv, MPI_Scatterv (vgathers.c) or
+ * MPI_Alltoallv
  * (alltoallv.c), runs at the reverse of the call that started it, in the
  * reverse of the order the program started its collectives, the same on
  * every rank, with the counts and displacements kept at the start.
@@ -85,6 +87,33 @@ int adcc_mpi_igatherv_fwd(const void *send, const void *dsend, int scount,
         or_zeros(kind, NULL, adcc_mpi_extent(rcounts, displs, ranks), &p->temp);
   MPI_Igatherv(tsend, scount, stype, trecv, rcounts, displs, rtype, root, comm,
                &p->reverse);
+  return rc;
+}
+
+int adcc_mpi_iallgatherv_fwd(const void *send, const void *dsend, int scount,
+                             MPI_Datatype stype, void *recv, void *drecv,
+                             const int *rcounts, const int *displs,
+                             MPI_Datatype rtype, MPI_Comm comm,
+                             MPI_Request *request) {
+  static const char Call[] = "MPI_Iallgatherv";
+  int in_place = send == MPI_IN_PLACE;
+  enum adcc_mpi_kind kind =
+      adcc_mpi_kind_of(in_place ? rtype : stype, Call, comm);
+  int rc = MPI_Iallgatherv(send, scount, stype, recv, rcounts, displs, rtype,
+                           comm, request);
+  if (kind == ADCC_MPI_INACTIVE)
+    return rc;
+  struct adcc_mpi_pending *p =
+      begin(ADCC_MPI_IALLGATHERV, Call, request, kind, 0, comm);
+  p->unpack = wait_tangents;
+  const void *tsend =
+      in_place ? MPI_IN_PLACE
+               : or_zeros(kind, (void *)dsend, (size_t)scount, &p->sent);
+  void *trecv = or_zeros(
+      kind, drecv, adcc_mpi_extent(rcounts, displs, adcc_mpi_size(comm)),
+      &p->temp);
+  MPI_Iallgatherv(tsend, scount, stype, trecv, rcounts, displs, rtype, comm,
+                  &p->reverse);
   return rc;
 }
 
@@ -174,6 +203,32 @@ int adcc_mpi_igatherv_aug(const void *send, void *dsend, int scount,
                       comm, request);
 }
 
+int adcc_mpi_iallgatherv_aug(const void *send, void *dsend, int scount,
+                             MPI_Datatype stype, void *recv, void *drecv,
+                             const int *rcounts, const int *displs,
+                             MPI_Datatype rtype, MPI_Comm comm,
+                             MPI_Request *request, void **tape) {
+  static const char Call[] = "MPI_Iallgatherv";
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(
+      send == MPI_IN_PLACE ? rtype : stype, Call, comm);
+  *tape = NULL;
+  if (kind != ADCC_MPI_INACTIVE) {
+    struct adcc_mpi_pending *p =
+        begin(ADCC_MPI_IALLGATHERV, Call, request, kind, 0, comm);
+    p->send = send;
+    p->sent = dsend;
+    p->count = scount;
+    p->type = stype;
+    p->dbuf = drecv;
+    p->type2 = rtype;
+    p->counts =
+        adcc_mpi_keep_counts(rcounts, displs, adcc_mpi_size(comm), comm);
+    *tape = p;
+  }
+  return MPI_Iallgatherv(send, scount, stype, recv, rcounts, displs, rtype,
+                         comm, request);
+}
+
 int adcc_mpi_iscatterv_aug(const void *send, void *dsend, const int *scounts,
                            const int *displs, MPI_Datatype stype, void *recv,
                            void *drecv, int rcount, MPI_Datatype rtype,
@@ -230,6 +285,9 @@ void adcc_mpi_ivgathers_rev(struct adcc_mpi_pending *p) {
   if (p->started == ADCC_MPI_IGATHERV)
     adcc_mpi_gatherv_rev(p->send, p->sent, p->count, p->type, p->dbuf, p->type2,
                          p->root, p->comm, p->counts);
+  else if (p->started == ADCC_MPI_IALLGATHERV)
+    adcc_mpi_allgatherv_rev(p->send, p->sent, p->count, p->type, p->dbuf,
+                            p->type2, p->comm, p->counts);
   else if (p->started == ADCC_MPI_ISCATTERV)
     adcc_mpi_scatterv_rev(p->sent, p->type, p->buf, p->dbuf, p->count2,
                           p->type2, p->root, p->comm, p->counts);

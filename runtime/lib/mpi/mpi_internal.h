@@ -126,6 +126,9 @@ void adcc_mpi_gatherv_rev(const void *send, void *dsend, int scount,
 void adcc_mpi_scatterv_rev(void *dsend, MPI_Datatype stype, const void *recv,
                            void *drecv, int rcount, MPI_Datatype rtype,
                            int root, MPI_Comm comm, void *tape);
+void adcc_mpi_allgatherv_rev(const void *send, void *dsend, int scount,
+                             MPI_Datatype stype, void *drecv,
+                             MPI_Datatype rtype, MPI_Comm comm, void *tape);
 /* alltoallv.c: the counts and displacements the reverse needs (freed by
  * it); the reverse of the blocking all-to-all of blocks of several
  * sizes. */
