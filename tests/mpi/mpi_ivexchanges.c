@@ -5,7 +5,9 @@
  * MPI_Iallgatherv (the same blocks, apart and in place) and
  * MPI_Ialltoallv (overlapping send blocks, gaps between the received ones;
  * apart and in place), started together with other work between the start
- * and the wait and waited for in different orders on even and odd ranks.
+ * and the wait and waited for in different orders on even and odd ranks;
+ * and the blocking MPI_Alltoallw (a datatype per block, byte
+ * displacements; apart, in place, and an integer one beside them).
  * Forward and reverse mode on every rank, checked against central
  * differences of the whole program and against each other (mpi_check.h).
  * Run with 2 to 4 ranks. */
@@ -187,6 +189,51 @@ double ialltoallv(double *x, int n) {
   return y;
 }
 
+/* MPI_Alltoallw: rank r sends rank j 1 + (r + j) % 2 doubles from byte
+ * displacement 8 * (j % 2) (overlapping blocks) and an int beside them,
+ * an integer block that carries no derivative; then the doubles in place,
+ * block j at a byte displacement of its own. */
+double alltoallw(double *x, int n) {
+  int rank = rank_of(), size = size_of();
+  int scounts[MAXP], sdispls[MAXP], rcounts[MAXP], rdispls[MAXP];
+  MPI_Datatype types[MAXP];
+  int at = 0;
+  for (int j = 0; j < size; ++j) {
+    scounts[j] = rcounts[j] = 1 + (rank + j) % 2;
+    sdispls[j] = 8 * (j % 2);
+    rdispls[j] = 8 * at;
+    types[j] = MPI_DOUBLE;
+    at += rcounts[j] + 1;
+  }
+  double send[3] = {x[0] * x[1], sin(x[2]) * (1 + rank), x[3] * x[4]};
+  double recv[3 * MAXP], inplace[3 * MAXP];
+  for (int k = 0; k < at; ++k) {
+    recv[k] = x[k % n];
+    inplace[k] = x[(k + 1) % n] * x[k % n];
+  }
+  MPI_Alltoallw(send, scounts, sdispls, types, recv, rcounts, rdispls, types,
+                MPI_COMM_WORLD);
+  MPI_Alltoallw(MPI_IN_PLACE, NULL, NULL, NULL, inplace, rcounts, rdispls,
+                types, MPI_COMM_WORLD);
+  /* integers beside them: rank r sends rank j the number r + j */
+  int isend[MAXP], irecv[MAXP], ones[MAXP], idispls[MAXP];
+  MPI_Datatype itypes[MAXP];
+  for (int j = 0; j < size; ++j) {
+    isend[j] = rank + j;
+    ones[j] = 1;
+    idispls[j] = (int)sizeof(int) * j;
+    itypes[j] = MPI_INT;
+  }
+  MPI_Alltoallw(isend, ones, idispls, itypes, irecv, ones, idispls, itypes,
+                MPI_COMM_WORLD);
+  double y = cos(x[7]);
+  for (int k = 0; k < at; ++k)
+    y += recv[k] * (1 + 0.1 * k) * x[(k + 3) % n] + inplace[k] * inplace[k];
+  for (int j = 0; j < size; ++j)
+    y += irecv[j] * 0.01 * x[j % n];
+  return y;
+}
+
 int main(int argc, char **argv) {
   int rank = mpi_check_init(&argc, &argv, MAXP);
   if (rank < 0)
@@ -198,5 +245,6 @@ int main(int argc, char **argv) {
   mpi_check_derivatives("ivgathers", ivgathers, x, N, 1e-6, 1e-6);
   mpi_check_derivatives("iallgatherv", iallgatherv, x, N, 1e-6, 1e-6);
   mpi_check_derivatives("ialltoallv", ialltoallv, x, N, 1e-6, 1e-6);
+  mpi_check_derivatives("alltoallw", alltoallw, x, N, 1e-6, 1e-6);
   return mpi_check_finish();
 }

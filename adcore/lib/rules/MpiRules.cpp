@@ -195,6 +195,12 @@ constexpr MpiRow MpiRows[] = {
      "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8", "adcc_mpi_alltoallv_aug",
      "v0 v1 v2 v3 v4 v5 v6 v7 v8", true, "adcc_mpi_alltoallv_rev",
      "v0 d0 v3 d4 v7 v8 t", 3, 7, -1, "4"},
+    // (A datatype per block, displacements in bytes:
+    // runtime/lib/mpi/alltoallw.c.)
+    {"MPI_Alltoallw", 9, "adcc_mpi_alltoallw_fwd",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8", "adcc_mpi_alltoallw_aug",
+     "v0 v1 v2 v3 v4 v5 v6 v7 v8", true, "adcc_mpi_alltoallw_rev",
+     "v0 d0 d4 v8 t", -1, -1, -1, "4"},
     // Communicators made and freed in differentiated code
     // (runtime/lib/mpi/comms.c): freed at the reverse of the call that made
     // them, after their adjoint messages.
