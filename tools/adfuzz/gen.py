@@ -46,6 +46,10 @@ L = f(x, s, n, out) + sum_j w[j] * out[j] and compares
     call's, and the diagonal of the Hessian by forward mode over forward
     mode (each with the struct of version 14 given a zeroed shadow at
     every level) against central differences of the forward-mode column,
+  * (since version 20) the same checks of programs whose reduction helper
+    is, in half of those that have one, an OpenMP parallel loop with
+    reduction(+) (compile with -fopenmp; without it the pragma is ignored
+    and the loop is the same sum, in order),
   * the primal outputs computed inside the derivative calls against a plain
     call of f, unless (in half of the programs, drawn last so that the
     function is the one of version 3) out is passed enzyme_dupnoneed, whose
@@ -72,7 +76,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 18
+GENERATOR_VERSION = 20
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -181,6 +185,10 @@ class Gen:
         # version 17
         self.cl_void = False      # cl->vr: the values as a void *, written
                                   # through and moved by adfz_cl_move
+        # version 20
+        self.pure = False         # expressions without branches or calls
+                                  # (an OpenMP loop's body: the branch
+                                  # trace and call counter are not shared)
 
     # -- randomness (only random() so that sequences are version-stable) --
     def rand(self):
@@ -264,7 +272,7 @@ class Gen:
         k = self.rand()
         if k < 0.38:
             return self.binary(sc, depth)
-        if k < 0.78:
+        if k < 0.78 or self.pure:
             return self.unary(sc, depth)
         if k < 0.86:
             return self.kinked(sc)
@@ -1370,6 +1378,8 @@ class Gen:
         self.features.add("stencil")
 
     def gen_reduce_helper(self):
+        if self.version >= 20 and self.chance(0.5):
+            return self.gen_omp_reduce_helper()
         name = self.fresh("r")
         sc = Scope()
         lines = []
@@ -1387,6 +1397,31 @@ class Gen:
         self.out.append("}")
         self.out.append("")
         self.reduce_helpers.append((name, 1.0))
+
+    def gen_omp_reduce_helper(self):
+        """(version 20) double r(const double *v, int m): the mean over i of
+        a term of v[i], summed by an OpenMP parallel loop with
+        reduction(+) (docs/parallel.md): its reverse is a parallel region
+        whose threads add the iterations' adjoints into v's shadow."""
+        name = self.fresh("r")
+        sc = Scope()
+        body = Scope(sc)
+        body.scalars.append(("v[i]", ABOUND, False))
+        self.pure = True
+        e = self.squash(self.expr(body, 2), 1.0)
+        self.pure = False
+        lines = []
+        self.emit(lines, 1, "double acc = 0;")
+        lines.append("#pragma omp parallel for reduction(+ : acc)")
+        self.emit(lines, 1, "for (int i = 0; i < m; i++)")
+        self.emit(lines, 2, "acc += %s;" % e.code)
+        self.emit(lines, 1, "return acc / m;")
+        self.out.append("%sdouble %s(const double *v, int m) {" % (self.attr(), name))
+        self.out.extend(lines)
+        self.out.append("}")
+        self.out.append("")
+        self.reduce_helpers.append((name, 1.0))
+        self.features.add("openmp")
 
     def gen_rec_helper(self):
         name = self.fresh("rec")

@@ -194,14 +194,19 @@ void ParallelMemory::shareAliasedElements(
   // given such memory (RegionAliases.h).
   for (const BasicBlock &BB : Region)
     for (const Instruction &I : BB) {
-      SmallVector<const Value *, 4> Reads, Calls;
+      // (Two arguments only read may overlap: dot(a, a + 1) adds into one
+      // adjoint from iterations i and i + 1. A write through one of them
+      // that reaches what another iteration reads through the other is a
+      // data race of the program itself; without one, the reverses are as
+      // ordered as the accesses.)
+      SmallVector<const Value *, 4> Reads, Writes, Calls;
       if (isFloatLoad(I)) {
         Reads.push_back(cast<LoadInst>(I).getPointerOperand());
       } else if (const auto *SI = dyn_cast<StoreInst>(&I)) {
         if (SI->getValueOperand()->getType()->isFPOrFPVectorTy())
-          Reads.push_back(SI->getPointerOperand());
+          Writes.push_back(SI->getPointerOperand());
       } else if (const auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
-        Reads.push_back(RMW->getPointerOperand());
+        Writes.push_back(RMW->getPointerOperand());
       } else if (const auto *Call = dyn_cast<CallBase>(&I)) {
         if (!ignoredCall(*Call))
           for (const Use &U : Call->args())
@@ -213,6 +218,11 @@ void ParallelMemory::shareAliasedElements(
           continue;
         for (const Value *Ptr : Reads)
           if (objectOf(Ptr) != Obj && Aliases.mayAlias(Ptr, Form.first))
+            Shared.insert(Obj);
+        for (const Value *Ptr : Writes)
+          if (objectOf(Ptr) != Obj &&
+              Aliases.mayAlias(Ptr, Form.first,
+                               RegionAliases::Arguments::Distinct))
             Shared.insert(Obj);
         for (const Value *Ptr : Calls)
           if (objectOf(Ptr) != Obj && Aliases.mayReach(Ptr, Form.first))
@@ -350,7 +360,9 @@ void ParallelMemory::findPerThreadObjects(
     // (Every read of it: the copy takes them all.)
     for (const Value *Read : ReadThrough.lookup(Obj)) {
       for (const Value *Ptr : Writes)
-        if (objectOf(Ptr) != Obj && Aliases.mayAlias(Ptr, Read))
+        if (objectOf(Ptr) != Obj &&
+            Aliases.mayAlias(Ptr, Read,
+                             RegionAliases::Arguments::UnlessRestrict))
           Excluded.insert(Obj);
       for (const Value *Ptr : CallArgs)
         if (objectOf(Ptr) != Obj && Aliases.mayReach(Ptr, Read))

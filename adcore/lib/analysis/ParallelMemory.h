@@ -40,8 +40,11 @@
 // atomic): its reverse sweep runs once per thread, and the copies are
 // added when it ends.
 //
-// Objects reached through different pointers are taken to be different
-// arrays (docs/parallel.md says so).
+// Objects reached through different pointers may still be one array: a
+// struct that holds an array's address, or two pointer arguments of the
+// forking function given one array (f(a, a), f(x, x + 1)); which may
+// overlap is RegionAliases's answer, and such an object is updated
+// atomically and gets no per-thread copies where the other access writes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_ANALYSIS_PARALLELMEMORY_H

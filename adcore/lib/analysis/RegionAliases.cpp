@@ -138,6 +138,34 @@ void addHeldObjects(const Value *V, SmallPtrSetImpl<const Value *> &Out,
   Out.insert(Held.begin(), Held.end());
 }
 
+/// Whether two different objects given to pointer variables of the forking
+/// functions (RegionAliases::storedPointers) may overlap. An argument of a
+/// function comes from its caller: it may point into a global, into another
+/// argument (f(a, a), f(x, x + 1)) or into the stack or allocations of
+/// another function, never into its own function's new stack slots or
+/// allocations.
+bool givenMayOverlap(const Value *A, const Value *B,
+                     RegionAliases::Arguments Args) {
+  const auto *ArgA = dyn_cast<Argument>(A);
+  const auto *ArgB = dyn_cast<Argument>(B);
+  if (!ArgA && !ArgB)
+    return false; // distinct variables, globals, allocations
+  if (Args == RegionAliases::Arguments::Distinct)
+    return false;
+  if (!ArgA) {
+    std::swap(A, B);
+    std::swap(ArgA, ArgB);
+  }
+  const Function *F = ArgA->getParent();
+  if (isa<GlobalVariable>(B) || (ArgB && ArgB->getParent() == F))
+    return !(Args == RegionAliases::Arguments::UnlessRestrict &&
+             (ArgA->hasNoAliasAttr() || (ArgB && ArgB->hasNoAliasAttr())));
+  if (ArgB)
+    return true; // arguments of different functions
+  const auto *I = dyn_cast<Instruction>(B);
+  return !I || I->getFunction() != F;
+}
+
 /// Whether a pointer is stored into the stack slot \p Slot.
 bool holdsPointer(const AllocaInst &Slot) {
   return !forEachAddressUse(&Slot, [](const User *U, const Value *P) {
@@ -275,13 +303,20 @@ bool RegionAliases::forkedObjects(const Value *Root,
   return Arg && Arg->getParent() == &Region && addForkedObjects(*Arg, Out);
 }
 
-bool RegionAliases::mayHold(Path Held, const Value *Direct) const {
+bool RegionAliases::mayHold(Path Held, const Value *Direct,
+                            Arguments Args) const {
   if (!escapes(Direct))
     return false;
   SmallPtrSet<const Value *, 4> Objects, Pointers;
   if (Held.Depth != 1 || !forkedObjects(Direct, Objects) ||
       !storedPointers(Held.Root, Pointers))
     return true;
+  // (A pointer the forks pass by value, firstprivate(x): the forking
+  // function's argument, which another argument may overlap.)
+  for (const Value *V : Pointers)
+    for (const Value *O : Objects)
+      if (V && givenMayOverlap(V, O, Args))
+        return true;
   // The pointers given to the variable are other variables, globals, or
   // the forking function's arguments (which hold no address of its own
   // stack).
@@ -295,7 +330,22 @@ bool RegionAliases::mayHold(Path Held, const Value *Direct) const {
   return false;
 }
 
-bool RegionAliases::pathsMayAlias(Path A, Path B) const {
+bool RegionAliases::directMayOverlap(const Value *A, const Value *B,
+                                     Arguments Args) const {
+  // Distinct variables of the forking functions and globals are distinct;
+  // pointers the forks pass by value (firstprivate(x, y)) are the forking
+  // function's arguments, which may overlap (f(a, a + 1)).
+  SmallPtrSet<const Value *, 4> InA, InB;
+  if (!forkedObjects(A, InA) || !forkedObjects(B, InB))
+    return false;
+  for (const Value *V : InA)
+    for (const Value *W : InB)
+      if (V == W || givenMayOverlap(V, W, Args))
+        return true;
+  return false;
+}
+
+bool RegionAliases::pathsMayAlias(Path A, Path B, Arguments Args) const {
   if (!A.Root || !B.Root)
     return true;
   bool ASlot = isa<AllocaInst>(A.Root), BSlot = isa<AllocaInst>(B.Root);
@@ -306,26 +356,31 @@ bool RegionAliases::pathsMayAlias(Path A, Path B) const {
   if (ASlot || BSlot || A.Root == B.Root)
     return true;
   if (A.Depth == 0 && B.Depth == 0)
-    return false;
+    return directMayOverlap(A.Root, B.Root, Args);
   if (A.Depth == 0)
-    return mayHold(B, A.Root);
+    return mayHold(B, A.Root, Args);
   if (B.Depth == 0)
-    return mayHold(A, B.Root);
+    return mayHold(A, B.Root, Args);
   if (A.Depth > 1 || B.Depth > 1)
     return true;
   // Two pointer variables: different arrays unless they were given the
-  // same pointer (or one is not known: docs/parallel.md's assumption).
+  // same pointer, or pointers that may overlap (two arguments of the
+  // forking function: f(x, x + 1)), or either is not known.
   SmallPtrSet<const Value *, 4> InA, InB;
   if (!storedPointers(A.Root, InA) || !storedPointers(B.Root, InB))
-    return false;
+    return true;
+  if (InA.contains(nullptr) || InB.contains(nullptr))
+    return true;
   for (const Value *V : InA)
-    if (!V || InB.contains(V) || InB.contains(nullptr))
-      return true;
+    for (const Value *W : InB)
+      if (V == W || givenMayOverlap(V, W, Args))
+        return true;
   return false;
 }
 
-bool RegionAliases::mayAlias(const Value *A, const Value *B) const {
-  return pathsMayAlias(pathOf(A), pathOf(B));
+bool RegionAliases::mayAlias(const Value *A, const Value *B,
+                             Arguments Args) const {
+  return pathsMayAlias(pathOf(A), pathOf(B), Args);
 }
 
 bool RegionAliases::mayReach(const Value *Arg, const Value *B) const {

@@ -26,13 +26,19 @@
 //     objects (its arguments, other variables, globals);
 //   - both follow pointers read from memory, and either follows more
 //     than one, or the variables of the forking function they read from
-//     were given the same pointer (`h.p = p` and `p` captured; pointer
-//     variables given different pointers are taken to be different arrays,
-//     docs/parallel.md).
+//     were given the same pointer (`h.p = p` and `p` captured), or
+//     pointers that may overlap: two arguments of the forking function
+//     (f(a, a), f(x, x + 1); not where one is restrict and the caller
+//     asks for a write, which C's restrict covers), an argument and a
+//     global, an argument and memory of another function, or pointers
+//     adcc cannot trace. Variables given different variables, globals or
+//     new allocations of the forking function are different arrays.
 //
 // Stack slots of the region without pointers read from memory are the
 // thread's own and alias nothing shared; distinct objects read at depth 0
-// are distinct variables.
+// are distinct variables, unless the forks pass pointers by value
+// (firstprivate(x, y): the forking function's arguments, which may
+// overlap as above).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_ANALYSIS_REGIONALIASES_H
@@ -59,9 +65,20 @@ public:
   RegionAliases(const llvm::Function &Region,
                 std::function<bool(const llvm::Function &)> Generated);
 
+  /// Whether pointer arguments of the forking function (and the globals
+  /// or other functions' memory they may point to) are taken to overlap.
+  enum class Arguments {
+    Overlap,        ///< may overlap (two accesses that only read)
+    UnlessRestrict, ///< a restrict one overlaps no other (C promises it
+                    ///< for memory written through it)
+    Distinct        ///< different arrays (a write and a read of an
+                    ///< iteration's own element: in a program without
+                    ///< data races, their reverses are ordered too)
+  };
   /// Whether an access through \p A may reach memory that an access
   /// through \p B reaches, where the two have different objects.
-  bool mayAlias(const llvm::Value *A, const llvm::Value *B) const;
+  bool mayAlias(const llvm::Value *A, const llvm::Value *B,
+                Arguments Args = Arguments::Overlap) const;
   /// Whether a call given \p Arg may reach, through pointers it reads from
   /// that memory, what \p B reaches.
   bool mayReach(const llvm::Value *Arg, const llvm::Value *B) const;
@@ -73,7 +90,8 @@ public:
   Path pathOf(const llvm::Value *Ptr) const;
 
 private:
-  bool pathsMayAlias(Path A, Path B) const;
+  bool pathsMayAlias(Path A, Path B,
+                     Arguments Args = Arguments::Overlap) const;
   /// Whether the address of what \p Root (an argument or a global) points
   /// to may be held in memory or by a callee.
   bool escapes(const llvm::Value *Root) const;
@@ -90,7 +108,12 @@ private:
                         unsigned Budget = 4) const;
   /// Whether the pointer \p Held reads from memory may point into what
   /// \p Direct (an argument or a global, read at depth 0) points to.
-  bool mayHold(Path Held, const llvm::Value *Direct) const;
+  bool mayHold(Path Held, const llvm::Value *Direct, Arguments Args) const;
+  /// Whether what two region arguments or globals read at depth 0 point to
+  /// may overlap: distinct variables do not, pointers the forks pass by
+  /// value may (the forking function's arguments).
+  bool directMayOverlap(const llvm::Value *A, const llvm::Value *B,
+                        Arguments Args) const;
   /// The objects of the pointers stored into what \p Root points to in the
   /// forking functions (null: a pointer that may be anything); false when
   /// \p Root is not a variable of theirs (an argument of theirs, a global

@@ -31,7 +31,8 @@ bool ForwardEmitter::emitForkCall(CallBase &Call) {
                              "pointer or of a function without a body)");
   if (Key.Split)
     return unsupported(Call, "split forward mode of an OpenMP parallel "
-                             "region is not supported; use __enzyme_fwddiff");
+                             "region is not supported yet; use "
+                             "__enzyme_fwddiff");
   DerivativeKey K;
   K.Primal = Outlined;
   K.Width = Width;

@@ -195,6 +195,12 @@ constexpr MpiRow MpiRows[] = {
      "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8", "adcc_mpi_alltoallv_aug",
      "v0 v1 v2 v3 v4 v5 v6 v7 v8", true, "adcc_mpi_alltoallv_rev",
      "v0 d0 v3 d4 v7 v8 t", 3, 7, -1, "4"},
+    // (A datatype per block, displacements in bytes:
+    // runtime/lib/mpi/alltoallw.c.)
+    {"MPI_Alltoallw", 9, "adcc_mpi_alltoallw_fwd",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8", "adcc_mpi_alltoallw_aug",
+     "v0 v1 v2 v3 v4 v5 v6 v7 v8", true, "adcc_mpi_alltoallw_rev",
+     "v0 d0 d4 v8 t", -1, -1, -1, "4"},
     // Communicators made and freed in differentiated code
     // (runtime/lib/mpi/comms.c): freed at the reverse of the call that made
     // them, after their adjoint messages.
@@ -252,6 +258,9 @@ constexpr MpiRow MpiRows[] = {
     {"MPI_Iscan", 7, "adcc_mpi_iscan_fwd", "v0 d0 v1 d1 v2 v3 v4 v5 v6",
      "adcc_mpi_iscan_aug", "v0 d0 v1 d1 v2 v3 v4 v5 v6", true,
      "adcc_mpi_icollective_rev", "t", 3, -1, 4, "1 6"},
+    {"MPI_Iexscan", 7, "adcc_mpi_iexscan_fwd", "v0 d0 v1 d1 v2 v3 v4 v5 v6",
+     "adcc_mpi_iexscan_aug", "v0 d0 v1 d1 v2 v3 v4 v5 v6", true,
+     "adcc_mpi_icollective_rev", "t", 3, -1, 4, "1 6"},
     {"MPI_Ireduce_scatter_block", 7, "adcc_mpi_ireduce_scatter_block_fwd",
      "v0 d0 v1 d1 v2 v3 v4 v5 v6", "adcc_mpi_ireduce_scatter_block_aug",
      "v0 d0 v1 d1 v2 v3 v4 v5 v6", true, "adcc_mpi_icollective_rev", "t", 3,
@@ -260,6 +269,24 @@ constexpr MpiRow MpiRows[] = {
      "v0 d0 v1 d1 v2 v3 v4 v5 v6", "adcc_mpi_ireduce_scatter_aug",
      "v0 d0 v1 d1 v2 v3 v4 v5 v6", true, "adcc_mpi_icollective_rev", "t", 3,
      -1, 4, "1 6"},
+    // Nonblocking gathers of blocks of several sizes
+    // (runtime/lib/mpi/ivgathers.c).
+    {"MPI_Igatherv", 10, "adcc_mpi_igatherv_fwd",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7 v8 v9", "adcc_mpi_igatherv_aug",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7 v8 v9", true, "adcc_mpi_icollective_rev",
+     "t", 2, 6, -1, "3 9"},
+    {"MPI_Iallgatherv", 9, "adcc_mpi_iallgatherv_fwd",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7 v8", "adcc_mpi_iallgatherv_aug",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7 v8", true, "adcc_mpi_icollective_rev",
+     "t", 2, 6, -1, "3 8"},
+    {"MPI_Iscatterv", 10, "adcc_mpi_iscatterv_fwd",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", "adcc_mpi_iscatterv_aug",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", true, "adcc_mpi_icollective_rev",
+     "t", 3, 6, -1, "4 9"},
+    {"MPI_Ialltoallv", 10, "adcc_mpi_ialltoallv_fwd",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", "adcc_mpi_ialltoallv_aug",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", true, "adcc_mpi_icollective_rev",
+     "t", 3, 7, -1, "4 9"},
 };
 
 /// MPI calls without derivatives: they compute no floating-point data.
@@ -345,7 +372,7 @@ constexpr const char *SumOnlyCalls[] = {
     "MPI_Scan",           "MPI_Exscan",
     "MPI_Reduce_scatter", "MPI_Reduce_scatter_block",
     "MPI_Iscan",          "MPI_Ireduce_scatter",
-    "MPI_Ireduce_scatter_block"};
+    "MPI_Ireduce_scatter_block", "MPI_Iexscan"};
 
 const MpiRow *findRow(StringRef Name) {
   for (const MpiRow &Row : MpiRows)

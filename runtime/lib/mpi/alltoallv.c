@@ -71,28 +71,34 @@ int adcc_mpi_alltoallv_fwd(const void *send, const void *dsend,
   return rc;
 }
 
+int *adcc_mpi_alltoallv_keep(const void *send, const int *scounts,
+                             const int *sdispls, const int *rcounts,
+                             const int *rdispls, MPI_Comm comm) {
+  /* [scounts | sdispls | rcounts | rdispls] (the send side's zeros in
+   * place) */
+  int ranks = adcc_mpi_size(comm);
+  int *kept = calloc(4 * (size_t)(ranks ? ranks : 1), sizeof(int));
+  if (!kept)
+    adcc_mpi_fail(comm, Call, "out of memory");
+  for (int r = 0; r < ranks; ++r) {
+    if (send != MPI_IN_PLACE) {
+      kept[r] = scounts[r];
+      kept[ranks + r] = sdispls[r];
+    }
+    kept[2 * ranks + r] = rcounts[r];
+    kept[3 * ranks + r] = rdispls[r];
+  }
+  return kept;
+}
+
 int adcc_mpi_alltoallv_aug(const void *send, const int *scounts,
                            const int *sdispls, MPI_Datatype stype, void *recv,
                            const int *rcounts, const int *rdispls,
                            MPI_Datatype rtype, MPI_Comm comm, void **tape) {
   *tape = NULL;
-  if (kind_of(send, stype, rtype, comm) != ADCC_MPI_INACTIVE) {
-    /* [scounts | sdispls | rcounts | rdispls] (the send side's zeros in
-     * place) */
-    int ranks = adcc_mpi_size(comm);
-    int *kept = calloc(4 * (size_t)(ranks ? ranks : 1), sizeof(int));
-    if (!kept)
-      adcc_mpi_fail(comm, Call, "out of memory");
-    for (int r = 0; r < ranks; ++r) {
-      if (send != MPI_IN_PLACE) {
-        kept[r] = scounts[r];
-        kept[ranks + r] = sdispls[r];
-      }
-      kept[2 * ranks + r] = rcounts[r];
-      kept[3 * ranks + r] = rdispls[r];
-    }
-    *tape = kept;
-  }
+  if (kind_of(send, stype, rtype, comm) != ADCC_MPI_INACTIVE)
+    *tape =
+        adcc_mpi_alltoallv_keep(send, scounts, sdispls, rcounts, rdispls, comm);
   return MPI_Alltoallv(send, scounts, sdispls, stype, recv, rcounts, rdispls,
                        rtype, comm);
 }

@@ -1,6 +1,7 @@
 /*===- iexchanges.c - Nonblocking prefix sums and reduce-scatters --------===*
  *
- * MPI_Iscan, MPI_Ireduce_scatter_block and MPI_Ireduce_scatter (MPI_SUM)
+ * MPI_Iscan, MPI_Iexscan, MPI_Ireduce_scatter_block and
+ * MPI_Ireduce_scatter (MPI_SUM)
  * start a pending record keyed by the program's request variable, as the
  * other nonblocking collectives do (icollectives.c), which the waits and
  * tests complete.
@@ -70,6 +71,27 @@ int adcc_mpi_iscan_fwd(const void *send, const void *dsend, void *recv,
                           in_place ? drecv : dsend, count);
   p->temp = adcc_mpi_temp(kind, NULL, 2 * (size_t)count);
   return MPI_Iscan(p->sent, p->temp, 2 * count, type, MPI_SUM, comm, request);
+}
+
+/* (Rank 0's receive buffer is not written: it gets nothing, and its
+ * tangent stays.) */
+int adcc_mpi_iexscan_fwd(const void *send, const void *dsend, void *recv,
+                         void *drecv, int count, MPI_Datatype type, MPI_Op op,
+                         MPI_Comm comm, MPI_Request *request) {
+  enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, "MPI_Iexscan", comm);
+  if (kind == ADCC_MPI_INACTIVE)
+    return MPI_Iexscan(send, recv, count, type, op, comm, request);
+  adcc_mpi_need_sum(op, "MPI_Iexscan", comm);
+  struct adcc_mpi_pending *p =
+      begin(ADCC_MPI_IEXSCAN, "MPI_Iexscan", request, kind, count, type, comm);
+  int in_place = send == MPI_IN_PLACE;
+  p->buf = recv;
+  p->dbuf = drecv;
+  p->gets = adcc_mpi_rank(comm) != 0;
+  p->sent = adcc_mpi_pack(kind, in_place ? recv : send,
+                          in_place ? drecv : dsend, count);
+  p->temp = adcc_mpi_temp(kind, NULL, 2 * (size_t)count);
+  return MPI_Iexscan(p->sent, p->temp, 2 * count, type, MPI_SUM, comm, request);
 }
 
 /* Both reduce-scatters; \p counts null: blocks of \p count. */
@@ -163,6 +185,14 @@ int adcc_mpi_iscan_aug(const void *send, void *dsend, void *recv, void *drecv,
   return MPI_Iscan(send, recv, count, type, op, comm, request);
 }
 
+int adcc_mpi_iexscan_aug(const void *send, void *dsend, void *recv, void *drecv,
+                         int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                         MPI_Request *request, void **tape) {
+  *tape = record(ADCC_MPI_IEXSCAN, "MPI_Iexscan", send, dsend, drecv, count,
+                 NULL, type, op, comm, request);
+  return MPI_Iexscan(send, recv, count, type, op, comm, request);
+}
+
 int adcc_mpi_ireduce_scatter_block_aug(const void *send, void *dsend,
                                        void *recv, void *drecv, int count,
                                        MPI_Datatype type, MPI_Op op,
@@ -185,6 +215,8 @@ int adcc_mpi_ireduce_scatter_aug(const void *send, void *dsend, void *recv,
 void adcc_mpi_iexchanges_rev(struct adcc_mpi_pending *p) {
   if (p->started == ADCC_MPI_ISCAN) {
     adcc_mpi_scan_rev(p->send, p->sent, p->dbuf, p->count, p->type, p->comm);
+  } else if (p->started == ADCC_MPI_IEXSCAN) {
+    adcc_mpi_exscan_rev(p->send, p->sent, p->dbuf, p->count, p->type, p->comm);
   } else if (p->started == ADCC_MPI_IREDUCE_SCATTER_BLOCK) {
     adcc_mpi_reduce_scatter_block_rev(p->send, p->sent, p->dbuf, p->count,
                                       p->type, p->comm);

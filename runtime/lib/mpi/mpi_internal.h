@@ -111,5 +111,32 @@ void adcc_mpi_reduce_scatter_rev(const void *send, void *dsend, void *drecv,
 void adcc_mpi_alltoall_rev(const void *send, void *dsend, int scount,
                            MPI_Datatype stype, void *drecv, int rcount,
                            MPI_Datatype rtype, MPI_Comm comm);
+void adcc_mpi_exscan_rev(const void *send, void *dsend, void *drecv, int count,
+                         MPI_Datatype type, MPI_Comm comm);
+/* vgathers.c: the elements blocks reach (max over r < p of displs[r] +
+ * counts[r]); a copy of \p counts and \p displs (p each), the tape record
+ * of a reverse, null where \p counts is; the reverses of the blocking
+ * gathers and scatters of blocks of several sizes (which free \p tape). */
+size_t adcc_mpi_extent(const int *counts, const int *displs, int p);
+int *adcc_mpi_keep_counts(const int *counts, const int *displs, int p,
+                          MPI_Comm comm);
+void adcc_mpi_gatherv_rev(const void *send, void *dsend, int scount,
+                          MPI_Datatype stype, void *drecv, MPI_Datatype rtype,
+                          int root, MPI_Comm comm, void *tape);
+void adcc_mpi_scatterv_rev(void *dsend, MPI_Datatype stype, const void *recv,
+                           void *drecv, int rcount, MPI_Datatype rtype,
+                           int root, MPI_Comm comm, void *tape);
+void adcc_mpi_allgatherv_rev(const void *send, void *dsend, int scount,
+                             MPI_Datatype stype, void *drecv,
+                             MPI_Datatype rtype, MPI_Comm comm, void *tape);
+/* alltoallv.c: the counts and displacements the reverse needs (freed by
+ * it); the reverse of the blocking all-to-all of blocks of several
+ * sizes. */
+int *adcc_mpi_alltoallv_keep(const void *send, const int *scounts,
+                             const int *sdispls, const int *rcounts,
+                             const int *rdispls, MPI_Comm comm);
+void adcc_mpi_alltoallv_rev(const void *send, void *dsend, MPI_Datatype stype,
+                            void *drecv, MPI_Datatype rtype, MPI_Comm comm,
+                            void *tape);
 
 #endif

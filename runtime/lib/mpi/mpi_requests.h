@@ -17,6 +17,11 @@ enum adcc_mpi_started {
   ADCC_MPI_ISCAN, /* iexchanges.c */
   ADCC_MPI_IREDUCE_SCATTER_BLOCK,
   ADCC_MPI_IREDUCE_SCATTER,
+  ADCC_MPI_IEXSCAN,
+  ADCC_MPI_IGATHERV, /* ivgathers.c */
+  ADCC_MPI_IALLGATHERV,
+  ADCC_MPI_ISCATTERV,
+  ADCC_MPI_IALLTOALLV,
 };
 
 /* One MPI_Isend, MPI_Irecv, MPI_Start (of a persistent request) or
@@ -144,5 +149,8 @@ void adcc_mpi_note_probed(MPI_Status *status);
 /* The same for MPI_Iscan and the nonblocking reduce-scatters
  * (iexchanges.c). */
 void adcc_mpi_iexchanges_rev(struct adcc_mpi_pending *p);
+/* The same for MPI_Igatherv, MPI_Iallgatherv, MPI_Iscatterv and
+ * MPI_Ialltoallv (ivgathers.c). */
+void adcc_mpi_ivgathers_rev(struct adcc_mpi_pending *p);
 
 #endif

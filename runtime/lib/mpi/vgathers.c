@@ -20,8 +20,7 @@
 
 #include <stdlib.h>
 
-/* The elements the blocks reach: max over r of displs[r] + counts[r]. */
-static size_t extent(const int *counts, const int *displs, int p) {
+size_t adcc_mpi_extent(const int *counts, const int *displs, int p) {
   size_t n = 0;
   for (int r = 0; r < p; ++r)
     if (counts[r] > 0 && (size_t)displs[r] + (size_t)counts[r] > n)
@@ -42,9 +41,8 @@ static void zero_blocks(enum adcc_mpi_kind kind, void *buf, const int *counts,
                     (size_t)counts[r]);
 }
 
-/* A copy of \p counts and \p displs (p each), the tape record of the
- * reverse; null where they are not significant (\p counts null). */
-static int *keep(const int *counts, const int *displs, int p, MPI_Comm comm) {
+int *adcc_mpi_keep_counts(const int *counts, const int *displs, int p,
+                          MPI_Comm comm) {
   if (!counts)
     return NULL;
   int *k = malloc(sizeof(int) * 2 * (size_t)(p ? p : 1));
@@ -85,7 +83,7 @@ int adcc_mpi_gatherv_fwd(const void *send, const void *dsend, int scount,
                        comm);
   if (f.kind == ADCC_MPI_INACTIVE)
     return rc;
-  size_t n = f.is_root ? extent(rcounts, displs, f.p) : 0;
+  size_t n = f.is_root ? adcc_mpi_extent(rcounts, displs, f.p) : 0;
   void *out = f.is_root ? adcc_mpi_temp(f.kind, drecv, n) : NULL;
   void *t = f.in_place ? NULL : adcc_mpi_temp(f.kind, dsend, (size_t)scount);
   MPI_Gatherv(f.in_place ? MPI_IN_PLACE : t, scount, stype, out, rcounts,
@@ -103,7 +101,7 @@ int adcc_mpi_gatherv_aug(const void *send, int scount, MPI_Datatype stype,
                          void **tape) {
   struct rooted f = rooted_form(send, rtype, stype, root, comm, "MPI_Gatherv");
   *tape = f.kind != ADCC_MPI_INACTIVE && f.is_root
-              ? keep(rcounts, displs, f.p, comm)
+              ? adcc_mpi_keep_counts(rcounts, displs, f.p, comm)
               : NULL;
   return MPI_Gatherv(send, scount, stype, recv, rcounts, displs, rtype, root,
                      comm);
@@ -116,7 +114,7 @@ void adcc_mpi_gatherv_rev(const void *send, void *dsend, int scount,
   if (f.kind == ADCC_MPI_INACTIVE)
     return;
   int *rcounts = tape, *displs = rcounts ? rcounts + f.p : NULL;
-  size_t n = f.is_root ? extent(rcounts, displs, f.p) : 0;
+  size_t n = f.is_root ? adcc_mpi_extent(rcounts, displs, f.p) : 0;
   void *in = f.is_root ? adcc_mpi_temp(f.kind, drecv, n) : NULL;
   void *t = f.in_place ? NULL : adcc_mpi_temp(f.kind, NULL, (size_t)scount);
   MPI_Scatterv(in, rcounts, displs, rtype, f.in_place ? MPI_IN_PLACE : t,
@@ -141,7 +139,7 @@ int adcc_mpi_scatterv_fwd(const void *send, const void *dsend,
                         comm);
   if (f.kind == ADCC_MPI_INACTIVE)
     return rc;
-  size_t n = f.is_root ? extent(scounts, displs, f.p) : 0;
+  size_t n = f.is_root ? adcc_mpi_extent(scounts, displs, f.p) : 0;
   void *in = f.is_root ? adcc_mpi_temp(f.kind, dsend, n) : NULL;
   void *t = f.in_place ? NULL : adcc_mpi_temp(f.kind, NULL, (size_t)rcount);
   MPI_Scatterv(in, scounts, displs, stype, f.in_place ? MPI_IN_PLACE : t,
@@ -159,7 +157,7 @@ int adcc_mpi_scatterv_aug(const void *send, const int *scounts,
                           MPI_Comm comm, void **tape) {
   struct rooted f = rooted_form(recv, stype, rtype, root, comm, "MPI_Scatterv");
   *tape = f.kind != ADCC_MPI_INACTIVE && f.is_root
-              ? keep(scounts, displs, f.p, comm)
+              ? adcc_mpi_keep_counts(scounts, displs, f.p, comm)
               : NULL;
   return MPI_Scatterv(send, scounts, displs, stype, recv, rcount, rtype, root,
                       comm);
@@ -172,7 +170,7 @@ void adcc_mpi_scatterv_rev(void *dsend, MPI_Datatype stype, const void *recv,
   if (f.kind == ADCC_MPI_INACTIVE)
     return;
   int *scounts = tape, *displs = scounts ? scounts + f.p : NULL;
-  size_t n = f.is_root ? extent(scounts, displs, f.p) : 0;
+  size_t n = f.is_root ? adcc_mpi_extent(scounts, displs, f.p) : 0;
   /* (In place, the root's block of out stays zero: its adjoint stays.) */
   void *out = f.is_root ? adcc_mpi_temp(f.kind, NULL, n) : NULL;
   void *t = f.in_place ? NULL : adcc_mpi_temp(f.kind, drecv, (size_t)rcount);
@@ -205,7 +203,7 @@ int adcc_mpi_allgatherv_fwd(const void *send, const void *dsend, int scount,
   if (kind == ADCC_MPI_INACTIVE)
     return rc;
   int in_place = send == MPI_IN_PLACE;
-  size_t n = extent(rcounts, displs, adcc_mpi_size(comm));
+  size_t n = adcc_mpi_extent(rcounts, displs, adcc_mpi_size(comm));
   void *t = in_place ? NULL : adcc_mpi_temp(kind, dsend, (size_t)scount);
   void *out = adcc_mpi_temp(kind, drecv, n);
   MPI_Allgatherv(in_place ? MPI_IN_PLACE : t, scount, stype, out, rcounts,
@@ -221,7 +219,7 @@ int adcc_mpi_allgatherv_aug(const void *send, int scount, MPI_Datatype stype,
                             MPI_Datatype rtype, MPI_Comm comm, void **tape) {
   enum adcc_mpi_kind kind = allgatherv_kind(send, stype, rtype, comm);
   *tape = kind != ADCC_MPI_INACTIVE
-              ? keep(rcounts, displs, adcc_mpi_size(comm), comm)
+              ? adcc_mpi_keep_counts(rcounts, displs, adcc_mpi_size(comm), comm)
               : NULL;
   return MPI_Allgatherv(send, scount, stype, recv, rcounts, displs, rtype,
                         comm);

@@ -12,7 +12,7 @@
 // RUN: %expect-exit 1 %adcc -O2 -c -DDATATYPE -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DATATYPE
 // RUN: %expect-exit 1 %adcc -O0 -c -DPROD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROD
 // Nonblocking reductions have rules for MPI_SUM, MPI_MIN and MPI_MAX, as
-// the blocking ones; a nonblocking collective without a rule is a call
+// the blocking ones; a collective without a rule (MPI_Ialltoallw) is a call
 // nothing defines, named at its line.
 // RUN: %expect-exit 1 %adcc -O0 -c -DIPROD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=IPROD
 // RUN: %expect-exit 1 %adcc -O2 -c -DIPROD -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=IPROD
@@ -20,6 +20,7 @@
 // RUN: %expect-exit 1 %adcc -O0 -DISCAN -DFORWARD %s -o %t.iscan 2>&1 | FileCheck %s --check-prefix=ISCAN
 // Prefix sums and reduce-scatters have a rule for MPI_SUM only.
 // RUN: %expect-exit 1 %adcc -O2 -c -DISCANMAX %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ISCANMAX
+// RUN: %expect-exit 1 %adcc -O0 -c -DIEXSCANMAX -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=IEXSCANMAX
 // RUN: %expect-exit 1 %adcc -O0 -c -DSCANMAX %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCANMAX
 // RUN: %expect-exit 1 %adcc -O2 -c -DSCANMAX -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCANMAX
 // RUN: %expect-exit 1 %adcc -O2 -c -DSPLIT %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SPLIT
@@ -68,6 +69,9 @@ int MPI_Iscan(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
 int MPI_Iexscan(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
                 MPI_Request *);
 int MPI_Scan(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
+int MPI_Ialltoallw(const void *, const int *, const int *,
+                   const MPI_Datatype *, void *, const int *, const int *,
+                   const MPI_Datatype *, MPI_Comm, MPI_Request *);
 int MPI_Wait(MPI_Request *, MPI_Status *);
 
 double __enzyme_autodiff(void *, ...);
@@ -162,13 +166,27 @@ double f(double *x) {
 
 #ifdef ISCAN
 double f(double *x) {
-  double all[2];
+  double all[4];
+  int counts[2] = {1, 1}, displs[2] = {0, 1};
+  MPI_Datatype types[2] = {MPI_DOUBLE, MPI_DOUBLE};
   MPI_Request r;
-  MPI_Iexscan(x, all, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &r);
+  MPI_Ialltoallw(x, counts, displs, types, all, counts, displs, types,
+                 MPI_COMM_WORLD, &r);
   MPI_Wait(&r, (MPI_Status *)0);
   return all[0] * all[1];
 }
-// ISCAN: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'MPI_Iexscan': adcc has no derivative rule for this MPI call (docs/parallel.md#mpi lists the calls with one)
+// ISCAN: mpi-refused.c:[[#@LINE-5]]:3: error: cannot differentiate 'MPI_Ialltoallw': adcc has no derivative rule for this MPI call (docs/parallel.md#mpi lists the calls with one)
+#endif
+
+#ifdef IEXSCANMAX
+double f(double *x) {
+  double all[2];
+  MPI_Request r;
+  MPI_Iexscan(x, all, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &r);
+  MPI_Wait(&r, (MPI_Status *)0);
+  return all[0] * all[1];
+}
+// IEXSCANMAX: mpi-refused.c:[[#@LINE-4]]:3: error: cannot differentiate 'f' in {{forward|reverse}} mode: the reduction operator MPI_MAX of 'MPI_Iexscan' has no derivative rule: only MPI_SUM has for this collective
 #endif
 
 #ifdef SCANMAX

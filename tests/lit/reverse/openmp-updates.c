@@ -41,6 +41,7 @@ double two_loops(const double *x, double *y, double *z, int n) {
 }
 // CHECK: openmp-updates.c:[[#@LINE-11]]:1: remark: reverse mode of the OpenMP region in 'two_loops': adjoint updates of memory: 2 atomic adds (memory other threads may update: 2), 0 plain
 
+// (x's own elements are atomic: p may point into x, parameters(a, a).)
 double parameters(const double *p, const double *x, int n) {
   double s = 0;
 #pragma omp parallel for reduction(+ : s)
@@ -48,7 +49,7 @@ double parameters(const double *p, const double *x, int n) {
     s += p[0] * x[i] + p[1] * x[i] * x[i];
   return s;
 }
-// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'parameters': adjoint updates of memory: 1 atomic adds (memory other threads may update: 1), 2 plain (private memory: 1, the iteration's own element of an array: 1), 2 into per-thread copies (memory the region only reads, at places that do not depend on the iteration: 2)
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'parameters': adjoint updates of memory: 2 atomic adds (memory other threads may update: 2), 1 plain (private memory: 1), 2 into per-thread copies (memory the region only reads, at places that do not depend on the iteration: 2)
 
 double written(double *p, const double *x, int n) {
 #pragma omp parallel
@@ -61,7 +62,7 @@ double written(double *p, const double *x, int n) {
   }
   return p[2];
 }
-// CHECK: openmp-updates.c:[[#@LINE-10]]:1: remark: reverse mode of the OpenMP region in 'written': adjoint updates of memory: 2 atomic adds (memory other threads may update: 2), 1 plain (the iteration's own element of an array: 1)
+// CHECK: openmp-updates.c:[[#@LINE-10]]:1: remark: reverse mode of the OpenMP region in 'written': adjoint updates of memory: 3 atomic adds (memory other threads may update: 3), 0 plain
 
 double largest(const double *x, int n) {
   double m = -1e300;
@@ -91,7 +92,7 @@ double held(double *p, const double *x, int n) {
   }
   return s;
 }
-// CHECK: openmp-updates.c:[[#@LINE-10]]:1: remark: reverse mode of the OpenMP region in 'held': adjoint updates of memory: 3 atomic adds (memory other threads may update: 3), 2 plain (private memory: 1, the iteration's own element of an array: 1) [-Rpass=adcc]
+// CHECK: openmp-updates.c:[[#@LINE-10]]:1: remark: reverse mode of the OpenMP region in 'held': adjoint updates of memory: 4 atomic adds (memory other threads may update: 4), 1 plain (private memory: 1) [-Rpass=adcc]
 
 struct reader {
   const double *x;
@@ -105,6 +106,80 @@ double aliased(const double *p, const double *x, int n) {
   return s;
 }
 // CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'aliased': adjoint updates of memory: 2 atomic adds (memory other threads may update: 2), 1 plain (private memory: 1), 2 into per-thread copies (memory the region only reads, at places that do not depend on the iteration: 2)
+
+// Two pointer arguments may point into one array (f(a, a + 1)): reads of
+// both at the iteration's own elements are atomic, restrict or not (C lets
+// restrict pointers that are only read overlap); a write through one keeps
+// the other's own elements plain (a program without data races orders
+// them). A region that writes through one argument what it reads at fixed
+// places through another keeps no per-thread copies, unless the written
+// one is restrict.
+double pair(const double *x, const double *y, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += x[i] * y[i];
+  return s;
+}
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'pair': adjoint updates of memory: 3 atomic adds (memory other threads may update: 3), 1 plain (private memory: 1) [-Rpass=adcc]
+
+double pair_restrict(const double *restrict x, const double *restrict y,
+                     int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += x[i] * y[i];
+  return s;
+}
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'pair_restrict': adjoint updates of memory: 3 atomic adds (memory other threads may update: 3), 1 plain (private memory: 1) [-Rpass=adcc]
+
+// (Passed to the region by value: at -O2 the function's arguments.)
+double pair_by_value(const double *x, const double *y, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s) firstprivate(x, y)
+  for (int i = 0; i < n; ++i)
+    s += x[i] * y[i];
+  return s;
+}
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'pair_by_value': adjoint updates of memory: 3 atomic adds (memory other threads may update: 3), 1 plain (private memory: 1) [-Rpass=adcc]
+
+double map(double *y, const double *x, int n) {
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i)
+    y[i] = x[i] * x[i];
+  return y[0];
+}
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'map': adjoint updates of memory: 0 atomic adds, 1 plain (the iteration's own element of an array: 1) [-Rpass=adcc]
+
+double rewrite(double *q, const double *p, int n) {
+  double s = 0;
+#pragma omp parallel
+  {
+#pragma omp for
+    for (int i = 0; i < n; ++i)
+      q[i] = q[i] * q[i];
+#pragma omp for reduction(+ : s)
+    for (int i = 0; i < n; ++i)
+      s += p[0] * p[i];
+  }
+  return s;
+}
+// CHECK: openmp-updates.c:[[#@LINE-11]]:1: remark: reverse mode of the OpenMP region in 'rewrite': adjoint updates of memory: 4 atomic adds (memory other threads may update: 4), 1 plain (private memory: 1) [-Rpass=adcc]
+
+double rewrite_restrict(double *restrict q, const double *p, int n) {
+  double s = 0;
+#pragma omp parallel
+  {
+#pragma omp for
+    for (int i = 0; i < n; ++i)
+      q[i] = q[i] * q[i];
+#pragma omp for reduction(+ : s)
+    for (int i = 0; i < n; ++i)
+      s += p[0] * p[i];
+  }
+  return s;
+}
+// CHECK: openmp-updates.c:[[#@LINE-11]]:1: remark: reverse mode of the OpenMP region in 'rewrite_restrict': adjoint updates of memory: {{.*}} 2 into per-thread copies (memory the region only reads, at places that do not depend on the iteration: 2) [-Rpass=adcc]
 
 void gradients(const double *x, double *dx, double *y, double *dy, double *z,
                double *dz, int n) {
@@ -122,4 +197,16 @@ void gradients(const double *x, double *dx, double *y, double *dy, double *z,
                     enzyme_const, n);
   __enzyme_autodiff((void *)aliased, enzyme_dup, y, dy, enzyme_dup, x, dx,
                     enzyme_const, n);
+  __enzyme_autodiff((void *)pair, enzyme_dup, x, dx, enzyme_dup, y, dy,
+                    enzyme_const, n);
+  __enzyme_autodiff((void *)pair_restrict, enzyme_dup, x, dx, enzyme_dup, y,
+                    dy, enzyme_const, n);
+  __enzyme_autodiff((void *)pair_by_value, enzyme_dup, x, dx, enzyme_dup, y,
+                    dy, enzyme_const, n);
+  __enzyme_autodiff((void *)map, enzyme_dup, y, dy, enzyme_dup, x, dx,
+                    enzyme_const, n);
+  __enzyme_autodiff((void *)rewrite, enzyme_dup, y, dy, enzyme_dup, x, dx,
+                    enzyme_const, n);
+  __enzyme_autodiff((void *)rewrite_restrict, enzyme_dup, y, dy, enzyme_dup,
+                    x, dx, enzyme_const, n);
 }
