@@ -6,6 +6,7 @@
 #include "support/CallSites.h"
 #include "support/MemoryScopes.h"
 #include "support/NullShadowGuards.h"
+#include "support/ShadowRelease.h"
 #include "adcore/CrossTU.h"
 #include "rules/CustomRules.h"
 #include "rules/GpuLaunches.h"
@@ -270,6 +271,8 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   if (isDeviceModule(M))
     wrapAmdgpuCrossLane(M);
   CustomRules::restoreKeptLinkage(M);
+  // (A shadow this file names is the program's to zero: ShadowRelease.h.)
+  bool NamedShadows = !isDeviceModule(M) && markNamedShadows(M);
   // (The kernels the host code launches with <<<...>>> get derivative
   // kernels, requested as the program would request them.)
   if (Opts.LaunchedKernels)
@@ -306,8 +309,8 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
     if (Opts.EmbedIR)
       embedModuleIR(M, Opts);
     bool Lowered = lowerEnzymeIterations(M);
-    return Opts.EmbedIR || Lowered ? PreservedAnalyses::none()
-                                   : PreservedAnalyses::all();
+    return Opts.EmbedIR || Lowered || NamedShadows ? PreservedAnalyses::none()
+                                                   : PreservedAnalyses::all();
   }
   if (Opts.CrossTU)
     Ctx.deferMissingBodies(Level.getSpeedupLevel());

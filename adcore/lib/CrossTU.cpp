@@ -12,6 +12,7 @@
 #include "analysis/GlobalShadows.h"
 #include "requests/EnzymeCalls.h"
 #include "support/NullShadowGuards.h"
+#include "support/ShadowRelease.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -20,6 +21,7 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Support/raw_ostream.h"
@@ -85,10 +87,12 @@ Function *primalOf(Module &M, const CrossTURequest &R, StringRef Symbol,
 }
 
 /// Turns the definitions that the program's objects already hold into
-/// declarations: strong external functions and variables, and aliases.
+/// declarations: strong external functions, variables among \p Objects
+/// (those of the objects' IR), and aliases.
 /// Functions and variables of one translation unit (internal), and those
 /// every object may hold a copy of (inline functions, templates), stay.
-void keepOnlyWhatIsMissing(Module &M, const SmallPtrSetImpl<Function *> &Made) {
+void keepOnlyWhatIsMissing(Module &M, const SmallPtrSetImpl<Function *> &Made,
+                           const SmallPtrSetImpl<GlobalVariable *> &Objects) {
   for (const char *Name :
        {"llvm.global_ctors", "llvm.global_dtors", "llvm.used",
         "llvm.compiler.used", "llvm.global.annotations"})
@@ -118,12 +122,38 @@ void keepOnlyWhatIsMissing(Module &M, const SmallPtrSetImpl<Function *> &Made) {
       F.deleteBody();
       F.setComdat(nullptr);
     }
+  // (Variables the derivatives made, the shadows of globals no object
+  // defines one of, stay definitions.)
   for (GlobalVariable &GV : M.globals())
-    if (Strong(GV)) {
+    if (Strong(GV) && Objects.contains(&GV)) {
       GV.setInitializer(nullptr);
       GV.setLinkage(GlobalValue::ExternalLinkage);
       GV.setComdat(nullptr);
     }
+}
+
+/// A function that calls \p D and then zeroes the shadows adcc owns that
+/// it uses (ShadowRelease.h), or null where it uses none.
+Function *withReleasedShadows(Function &D) {
+  if (ownShadowsUsedBy(D).empty())
+    return nullptr;
+  Function *W =
+      Function::Create(D.getFunctionType(), GlobalValue::InternalLinkage,
+                       D.getName() + ".released", D.getParent());
+  W->copyAttributesFrom(&D);
+  W->setCallingConv(D.getCallingConv());
+  IRBuilder<> B(BasicBlock::Create(D.getContext(), "", W));
+  SmallVector<Value *, 8> Args;
+  for (Argument &A : W->args())
+    Args.push_back(&A);
+  CallInst *Call = B.CreateCall(&D, Args);
+  Call->setCallingConv(D.getCallingConv());
+  Call->setAttributes(D.getAttributes());
+  ReturnInst *Ret =
+      D.getReturnType()->isVoidTy() ? B.CreateRetVoid() : B.CreateRet(Call);
+  B.SetInsertPoint(Ret);
+  releaseOwnShadows(B, D);
+  return W;
 }
 
 /// Lowers the checkpointed loops in what \p Roots differentiate
@@ -164,7 +194,12 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
   if (BadRegistration)
     return false;
   unsigned Level = 0;
-  SmallVector<std::pair<Function *, std::string>, 8> Made;
+  struct MadeSymbol {
+    Function *D;
+    std::string Symbol;
+    bool Augmented;
+  };
+  SmallVector<MadeSymbol, 8> Made;
   StringSet<> Missing;
   bool OK = true;
   // The derivatives asked for, by primal and mode (the roots of the code
@@ -181,6 +216,10 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
     D.Mode = R->Key.Mode == DerivativeMode::Forward ? "forward" : "reverse";
     Roots.push_back(std::move(D));
   }
+  // (The variables of the objects, before derivatives make shadows.)
+  SmallPtrSet<GlobalVariable *, 32> Objects;
+  for (GlobalVariable &GV : M.globals())
+    Objects.insert(&GV);
   lowerCheckpointedLoops(M, Roots, Ctx);
   // Which globals the differentiated code writes: those get shadows, as
   // when a file is compiled (ADPass.cpp). (Without it every global that
@@ -217,7 +256,8 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
     }
     if (!D)
       continue;
-    Made.push_back({D, Symbol});
+    Made.push_back(
+        {D, Symbol, !R->Combined && R->Key.Mode == DerivativeMode::Augmented});
     Level = std::max(Level, R->OptLevel);
   }
   Ctx.verifyGenerated();
@@ -230,7 +270,7 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
                                         Ctx.cache().functions().end());
   Generated.insert(Ctx.combinedFunctions().begin(),
                    Ctx.combinedFunctions().end());
-  for (auto &[D, Symbol] : Made) {
+  for (auto &[D, Symbol, Augmented] : Made) {
     if (Function *Decl = M.getFunction(Symbol); Decl && Decl != D) {
       if (Decl->getFunctionType() != D->getFunctionType()) {
         report(M, Symbol,
@@ -244,6 +284,13 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
       Decl->replaceAllUsesWith(D);
       Decl->eraseFromParent();
     }
+    // (A derivative a request calls zeroes adcc's own shadows after it, as
+    // where the request's file makes it: EnzymeCalls.cpp. Not an augmented
+    // sweep, whose reverse sweep reads them still.)
+    if (Function *W = Augmented ? nullptr : withReleasedShadows(*D)) {
+      Generated.insert(W);
+      D = W;
+    }
     D->setName(Symbol);
     D->setLinkage(GlobalValue::ExternalLinkage);
     D->setVisibility(GlobalValue::HiddenVisibility);
@@ -251,7 +298,7 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
   // (Before the objects' definitions become declarations: the exported
   // names of static functions' addresses are aliases until then.)
   useExportedAddresses(M);
-  keepOnlyWhatIsMissing(M, Generated);
+  keepOnlyWhatIsMissing(M, Generated, Objects);
   finishGenerated(Ctx, crossTULevel(Level));
   return true;
 }

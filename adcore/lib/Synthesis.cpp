@@ -5,6 +5,7 @@
 #include "support/CallSites.h"
 #include "support/NullShadowGuards.h"
 #include "support/TapeLevels.h"
+#include "support/UnneededResults.h"
 #include "adcore/EnzymeMarks.h"
 #include "prepare/Prepare.h"
 #include "prepare/SimplifiedCopies.h"
@@ -435,6 +436,10 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     reportGpuLaunch(*Launch, Key);
     return nullptr;
   }
+  // (enzyme_dupnoneed where the function may read the memory back or keep
+  // the pointer changes nothing: one derivative with enzyme_dup's.)
+  if (std::optional<DerivativeKey> AsDup = withoutIdleNoNeed(Key))
+    return getOrCreateAs(Key, *AsDup);
   if (Key.Split)
     return getOrCreateSplit(Key);
   if (Key.Mode != DerivativeMode::Forward)
@@ -602,6 +607,25 @@ void SynthesisContext::verifyGenerated() {
     GI.replaceAllUsesWith(PoisonValue::get(GI.getType()));
     GI.eraseFromParent();
   }
+}
+
+Function *SynthesisContext::getOrCreateAs(const DerivativeKey &Key,
+                                          const DerivativeKey &Same) {
+  Function *D = getOrCreate(Same);
+  if (!D || Key.Mode == DerivativeMode::Forward) {
+    if (D)
+      Cache.insert(Key, D);
+    return D;
+  }
+  // (Both sweeps, which callers look up by their keys.)
+  for (DerivativeMode Mode :
+       {DerivativeMode::Augmented, DerivativeMode::Reverse}) {
+    DerivativeKey K = Key, S = Same;
+    K.Mode = S.Mode = Mode;
+    if (Function *F = Cache.lookup(S))
+      Cache.insert(K, F);
+  }
+  return D;
 }
 
 Function *SynthesisContext::getOrCreateReverse(const DerivativeKey &Key) {

@@ -170,6 +170,10 @@ public:
 
 private:
   llvm::Function *getOrCreateReverse(const DerivativeKey &Key);
+  /// The derivative of \p Same (which makes the same code), recorded for
+  /// \p Key too: in both sweeps' keys for a reverse one.
+  llvm::Function *getOrCreateAs(const DerivativeKey &Key,
+                                const DerivativeKey &Same);
   /// The tangent sweep of split forward mode and its recording sweep.
   llvm::Function *getOrCreateSplit(const DerivativeKey &Key);
   /// After an error in the derivatives \p Made: records the error and

@@ -16,8 +16,16 @@
 extern int enzyme_dup, enzyme_const;
 extern double __enzyme_autodiff(void *, ...);
 
-double integral; /* written by every step, read by the next and the loss */
-int counter;     /* which coefficient the next step uses */
+/* (-DSTATIC_GLOBALS: static; shadows adcc zeroes after each derivative
+ * call, which it did after each step's too, until 2026-12-06.) */
+#ifdef STATIC_GLOBALS
+#define VISIBILITY static
+#else
+#define VISIBILITY
+#endif
+VISIBILITY double integral; /* written by every step, read by the next and
+                               the loss */
+VISIBILITY int counter;     /* which coefficient the next step uses */
 
 typedef struct {
   double a, h, t_end;

@@ -146,9 +146,15 @@ GlobalVariable *shadowGlobal(GlobalVariable &G, unsigned Lane,
                                G.getThreadLocalMode(), G.getAddressSpace());
   S->setAlignment(G.getAlign());
   S->setMetadata(ShadowGlobalMetadata, MDNode::get(G.getContext(), {}));
-  // (Of a static global, or a lane's: no other file can name it.)
-  if (!Old && !Named && S->hasLocalLinkage())
-    S->setMetadata(OwnShadowMetadata, MDNode::get(G.getContext(), {}));
+  // (Of a static global, or a lane's: no other file can name it. Of a
+  // global other files see: another file may, which the linker tells.)
+  if (!Old && !Named)
+    S->setMetadata(
+        OwnShadowMetadata,
+        S->hasLocalLinkage()
+            ? MDNode::get(G.getContext(), {})
+            : MDNode::get(G.getContext(),
+                          {MDString::get(G.getContext(), "unless named")}));
   if (Lane == 0 && !G.hasLocalLinkage()) {
     S->setVisibility(G.getVisibility());
     S->setDLLStorageClass(G.getDLLStorageClass());

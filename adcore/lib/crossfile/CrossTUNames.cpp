@@ -7,8 +7,11 @@
 // mode: f forward, a augmented sweep, r reverse sweep, g both sweeps run
 // back to back (a combined gradient); flags: three digits, whether it
 // returns the primal result, the result's shadow, and whether the memory
-// is stable between the sweeps; activities: one letter per argument (c
-// const, d duplicated, n duplicated without the primal, a active).
+// is stable between the sweeps, then `s<level>` for a forward derivative's
+// scratch level above 0 (DerivativeKey::ScratchLevel) and `n<hex>r<hex>`
+// for arguments whose shadows may be null; activities: one letter per
+// argument (c const, d duplicated, n duplicated without the primal, a
+// active).
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,6 +81,12 @@ std::string crossTUSymbol(const CrossTURequest &R) {
   OS << CrossTUPrefix << modeLetter(R) << R.Key.Width << '.'
      << unsigned(R.Key.ReturnPrimal) << unsigned(R.Key.ReturnShadow)
      << unsigned(R.Key.StableMemory);
+  // (Forward over forward: the level of the scratch shadows behind null
+  // shadows, which the caller's derivative gives its callees: without it
+  // the link step made a callee's outer derivative at level 0, the inner
+  // derivative's.)
+  if (R.Key.ScratchLevel)
+    OS << 's' << R.Key.ScratchLevel;
   // (Arguments whose shadows may be null: NullableShadows.h.)
   if (R.Key.NullableShadows || R.Key.NullReaching)
     OS << 'n' << utohexstr(R.Key.NullableShadows) << 'r'
@@ -118,6 +127,13 @@ std::optional<CrossTURequest> parseCrossTUSymbol(StringRef Name) {
   if (Parts[0].drop_front().getAsInteger(10, R.Key.Width) || R.Key.Width == 0)
     return std::nullopt;
   StringRef Nullable = Parts[1].drop_front(3);
+  if (Nullable.consume_front("s")) {
+    size_t Digits = Nullable.find_first_not_of("0123456789");
+    if (Nullable.take_front(Digits).getAsInteger(10, R.Key.ScratchLevel))
+      return std::nullopt;
+    Nullable = Nullable.drop_front(Digits == StringRef::npos ? Nullable.size()
+                                                             : Digits);
+  }
   if (!Nullable.empty()) {
     auto [N, Reach] = Nullable.split('r');
     if (!N.consume_front("n") || N.getAsInteger(16, R.Key.NullableShadows) ||

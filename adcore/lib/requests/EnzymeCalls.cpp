@@ -315,8 +315,12 @@ bool EnzymeCallLowering::emitCall() {
       NewCall = emitReplacementCall(B, Call, RevD, Seed);
     }
   }
-  // (Not after an augmented sweep, whose reverse sweep reads them still.)
-  if (NewCall && !isDeviceModule(M))
+  // (Not after an augmented sweep, whose reverse sweep reads them still;
+  // nor after a checkpointed loop's step, whose adjoints of the globals
+  // the steps before it read.)
+  Function *Entry = Call.getCalledFunction();
+  bool Step = Entry && Entry->getName().ends_with(".adcc.checkpoint");
+  if (NewCall && !Step && !isDeviceModule(M))
     if (Function *Callee = NewCall->getCalledFunction())
       releaseOwnShadows(B, *Callee);
   Value *Result = NewCall;

@@ -55,7 +55,14 @@ constexpr const char *PointeeMetadata = "adcc.pointee";
 /// Metadata on a shadow global adcc made of a static global (or of a lane
 /// of a vector derivative): no other file and no mark of the program names
 /// it, and it is zeroed after each derivative call (ShadowRelease.h).
+/// Made of a global other files see, it holds {!"unless named"}: zeroed
+/// unless a file of the program names it (NamedShadowPrefix).
 constexpr const char *OwnShadowMetadata = "adcc.shadow.own";
+
+/// Prefix of the weak marker a file defines for each `<name>_shadow` it
+/// declares and uses (`adcc.names.<name>_shadow`): where the linker finds
+/// none, the shadow is adcc's own and zeroed after each derivative call.
+constexpr const char *NamedShadowPrefix = "adcc.names.";
 
 /// The error for an address of memory with derivatives kept in an integer
 /// variable that becomes a pointer again (both modes, at -O0).

@@ -3,18 +3,42 @@
 #include "ShadowRelease.h"
 #include "IRMarks.h"
 
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
 namespace adcore {
+namespace {
 
-void releaseOwnShadows(IRBuilder<> &B, const Function &Derivative) {
+/// Whether the shadow \p S is zeroed only where no file names it (the
+/// shadow of a global other files see).
+bool zeroedUnlessNamed(const GlobalVariable &S) {
+  const MDNode *N = S.getMetadata(OwnShadowMetadata);
+  return N && N->getNumOperands() > 0;
+}
+
+/// The weak marker a file that names \p ShadowName defines, as a
+/// declaration (null where no linked file defines it).
+GlobalVariable *namedMarker(Module &M, StringRef ShadowName) {
+  std::string Name = (NamedShadowPrefix + ShadowName).str();
+  if (auto *G = M.getGlobalVariable(Name, /*AllowInternal=*/true))
+    return G;
+  auto *G = new GlobalVariable(M, Type::getInt8Ty(M.getContext()),
+                               /*isConstant=*/true,
+                               GlobalValue::ExternalWeakLinkage, nullptr, Name);
+  return G;
+}
+
+} // namespace
+
+SetVector<GlobalVariable *> ownShadowsUsedBy(const Function &Derivative) {
   SetVector<GlobalVariable *> Shadows;
   SmallPtrSet<const Function *, 16> Seen;
   SmallVector<const Function *, 16> Work{&Derivative};
@@ -39,11 +63,58 @@ void releaseOwnShadows(IRBuilder<> &B, const Function &Derivative) {
       }
     }
   }
-  const DataLayout &DL = Derivative.getParent()->getDataLayout();
-  for (GlobalVariable *S : Shadows)
-    B.CreateMemSet(S, B.getInt8(0),
-                   DL.getTypeAllocSize(S->getValueType()).getFixedValue(),
-                   S->getAlign());
+  return Shadows;
+}
+
+bool releaseOwnShadows(IRBuilder<> &B, const Function &Derivative) {
+  SetVector<GlobalVariable *> Shadows = ownShadowsUsedBy(Derivative);
+  Module &M = *B.GetInsertBlock()->getModule();
+  const DataLayout &DL = M.getDataLayout();
+  for (GlobalVariable *S : Shadows) {
+    uint64_t Size = DL.getTypeAllocSize(S->getValueType()).getFixedValue();
+    if (!zeroedUnlessNamed(*S)) {
+      B.CreateMemSet(S, B.getInt8(0), Size, S->getAlign());
+      continue;
+    }
+    // if (&adcc.names.<shadow> == 0) memset(shadow, 0, size)
+    // (The builder stays before the instruction it was at, which the split
+    // moves into the block after the zeroing.)
+    Instruction *At = &*B.GetInsertPoint();
+    Value *Unnamed = B.CreateIsNull(namedMarker(M, S->getName()));
+    Instruction *Then = SplitBlockAndInsertIfThen(Unnamed, At->getIterator(),
+                                                  /*Unreachable=*/false);
+    IRBuilder<> ThenB(Then);
+    ThenB.SetCurrentDebugLocation(B.getCurrentDebugLocation());
+    ThenB.CreateMemSet(S, B.getInt8(0), Size, S->getAlign());
+    B.SetInsertPoint(At);
+  }
+  return !Shadows.empty();
+}
+
+bool markNamedShadows(Module &M) {
+  bool Changed = false;
+  for (GlobalVariable &G : make_early_inc_range(M.globals())) {
+    if (!G.isDeclaration() || G.use_empty() ||
+        !G.getName().ends_with("_shadow"))
+      continue;
+    std::string Name = (NamedShadowPrefix + G.getName()).str();
+    GlobalVariable *Marker = M.getGlobalVariable(Name, /*AllowInternal=*/true);
+    if (Marker && !Marker->isDeclaration())
+      continue;
+    auto *Def = new GlobalVariable(
+        M, Type::getInt8Ty(M.getContext()), /*isConstant=*/true,
+        GlobalValue::WeakAnyLinkage,
+        ConstantInt::get(Type::getInt8Ty(M.getContext()), 1), "");
+    if (Marker) {
+      Def->takeName(Marker);
+      Marker->replaceAllUsesWith(Def);
+      Marker->eraseFromParent();
+    } else {
+      Def->setName(Name);
+    }
+    Changed = true;
+  }
+  return Changed;
 }
 
 } // namespace adcore

@@ -1,27 +1,44 @@
-//===- support/ShadowRelease.h - Zeroing adcc's own shadow globals -*- C++ -*-===//
+//===- support/ShadowRelease.h - Zeroing adcc's own shadow globals -*- C++
+//-*-===//
 //
 // After a request's derivative returns, the shadows adcc made of static
 // globals (OwnShadowMetadata, set by analysis/GlobalShadows.cpp) hold what
 // the call left: a reverse sweep's adjoints of values the call read before
 // storing them, a forward derivative's tangents. To the next call a
 // global's value from before it is a constant, so they are zeroed: a
-// forward derivative read a gradient's leftover adjoint as a tangent. (The
-// shadow of a global other files see, or one the program names, is the
-// program's, and left as it is.)
+// forward derivative read a gradient's leftover adjoint as a tangent. So
+// are those of globals other files see, unless a file of the program
+// names `<name>_shadow` (a weak marker it defines, which the linker
+// resolves): such a shadow, like one named with enzyme_shadow, is the
+// program's to zero, and left as it is.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_SUPPORT_SHADOWRELEASE_H
 #define ADCORE_SUPPORT_SHADOWRELEASE_H
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/IR/IRBuilder.h"
 
 namespace adcore {
 
+/// The shadow globals marked OwnShadowMetadata that \p Derivative or a
+/// function it reaches uses.
+llvm::SetVector<llvm::GlobalVariable *>
+ownShadowsUsedBy(const llvm::Function &Derivative);
+
 /// Zeroes at \p B the shadow globals marked OwnShadowMetadata that \p
 /// Derivative (a request's derivative: forward, a gradient, a reverse
 /// sweep; not an augmented sweep, whose reverse sweep reads them still)
-/// or a function it reaches uses.
-void releaseOwnShadows(llvm::IRBuilder<> &B, const llvm::Function &Derivative);
+/// or a function it reaches uses; the shadow of a global other files see
+/// only where no linked file names it (markNamedShadows). \p B is left
+/// after the zeroing. Returns whether there were any.
+bool releaseOwnShadows(llvm::IRBuilder<> &B, const llvm::Function &Derivative);
+
+/// Defines, weak, the marker `adcc.names.<name>_shadow` for each
+/// `<name>_shadow` that \p M declares and uses: the program reads or
+/// writes that shadow, which is then its own to zero, as a named shadow
+/// is. Returns whether it defined any.
+bool markNamedShadows(llvm::Module &M);
 
 } // namespace adcore
 

@@ -15,14 +15,27 @@ using namespace llvm;
 
 namespace adcore {
 
-namespace {
-
-/// Whether the function only writes through parameter \p A and keeps no
-/// copy of it.
 bool onlyWrittenThrough(const Argument &A) {
   return A.getType()->isPointerTy() && A.hasAttribute(Attribute::WriteOnly) &&
          A.hasNoCaptureAttr();
 }
+
+std::optional<DerivativeKey> withoutIdleNoNeed(const DerivativeKey &Key) {
+  const Function *P = Key.Primal;
+  if (!P || P->isDeclaration() || Key.Split)
+    return std::nullopt;
+  std::optional<DerivativeKey> Dup;
+  for (unsigned I = 0; I < Key.Args.size() && I < P->arg_size(); ++I)
+    if (Key.Args[I] == ArgActivity::DupNoNeed &&
+        !onlyWrittenThrough(*P->getArg(I))) {
+      if (!Dup)
+        Dup = Key;
+      Dup->Args[I] = ArgActivity::Dup;
+    }
+  return Dup;
+}
+
+namespace {
 
 /// The address a primal instruction writes primal memory at, for the
 /// writes that can be dropped: stores and memory intrinsics.

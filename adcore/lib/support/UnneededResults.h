@@ -23,7 +23,20 @@
 #include "llvm/IR/Argument.h"
 #include "llvm/IR/ValueHandle.h"
 
+#include <optional>
+
 namespace adcore {
+
+/// Whether the function only writes through parameter \p A and keeps no
+/// copy of it.
+bool onlyWrittenThrough(const llvm::Argument &A);
+
+/// \p Key with Dup for each DupNoNeed argument whose parameter the
+/// function does not only write through (a derivative for it is the one
+/// for Dup: nothing is dropped), or none where there is no such argument.
+/// (Without it, at -O0, `enzyme_dupnoneed` and `enzyme_dup` calls of one
+/// function made two identical derivatives.) Not for split-mode keys.
+std::optional<DerivativeKey> withoutIdleNoNeed(const DerivativeKey &Key);
 
 /// The parameters of a derivative whose primal values the caller does not
 /// want, and the primal's writes into their memory.
