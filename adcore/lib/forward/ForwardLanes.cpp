@@ -18,10 +18,13 @@
 // HT pose and skinning: their tangents were scalar lanes, 8 times the
 // primal's arithmetic).
 // Where the loop vectorizer does not run (-fno-vectorize, as Enzyme's
-// benchmarks build; -O0 and -O1), nothing would vectorize the lanes of any
-// loop: they are vectors in every block (a batched dot product with the
-// vectorizers off took 1.6-1.75x less time per direction than width-1
-// calls where it could take 4-8x less).
+// benchmarks build; -O0 and -O1), nothing would vectorize the lanes of
+// those loops either: there they are vectors too, unless the loop carries
+// a floating-point value across iterations (a sum). A vector phi of the
+// lanes made x86's code generator split the sum's arithmetic into scalars
+// and shuffle the phi's lanes out and back in every iteration: batched
+// `sumsq`, `dot` and `rosenbrock` took 1.1-4x longer than with scalar lanes,
+// where the stencils and the matrix product gained 5-50 %.
 // The array stays the shadow's type (of phis, loads, stores, calls); the
 // vector and the array convert into each other, conversions InstCombine
 // removes between two vector operations.
@@ -100,25 +103,29 @@ bool mayVectorize(Loop &L, DominatorTree &DT, ScalarEvolution &SE) {
   return true;
 }
 
+/// Whether \p L carries a floating-point value from one iteration to the
+/// next (a sum, a value of the iteration before).
+bool carriesFloatingPoint(const Loop &L) {
+  return any_of(L.getHeader()->phis(), [](const PHINode &Phi) {
+    return Phi.getType()->isFloatingPointTy();
+  });
+}
+
 } // namespace
 
 SmallVector<const BasicBlock *, 16> vectorLaneBlocks(Function &F,
                                                      bool LoopVectorizer) {
-  SmallVector<const BasicBlock *, 16> Blocks;
-  if (!LoopVectorizer) {
-    for (BasicBlock &BB : F)
-      Blocks.push_back(&BB);
-    return Blocks;
-  }
   DominatorTree DT(F);
   LoopInfo LI(DT);
   AssumptionCache AC(F);
   TargetLibraryInfoImpl TLII(F.getParent()->getTargetTriple());
   TargetLibraryInfo TLI(TLII);
   ScalarEvolution SE(F, TLI, AC, DT, LI);
+  SmallVector<const BasicBlock *, 16> Blocks;
   for (BasicBlock &BB : F) {
     Loop *L = LI.getLoopFor(&BB);
-    if (!L || !mayVectorize(*L, DT, SE))
+    if (!L || !mayVectorize(*L, DT, SE) ||
+        (!LoopVectorizer && !carriesFloatingPoint(*L)))
       Blocks.push_back(&BB);
   }
   return Blocks;
