@@ -23,7 +23,7 @@
 // a floating-point value across iterations (a sum). A vector phi of the
 // lanes made x86's code generator split the sum's arithmetic into scalars
 // and shuffle the phi's lanes out and back in every iteration: batched
-// `sumsq`, `dot` and `rosenbrock` took 1.1-2x longer than with scalar lanes;
+// `sumsq`, `dot` and `rosenbrock` took 1.1-4x longer than with scalar lanes;
 // the batched stencil and matrix product, whose loops carry nothing, time
 // the same either way on x86 (their lanes are loaded from and stored to W
 // separate shadow arrays, which packing into vectors costs about what the
