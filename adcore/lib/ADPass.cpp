@@ -290,6 +290,7 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   }
   SynthesisContext Ctx(M, Opts.PrintTapePlan);
   Ctx.setContractDerivatives(Opts.ContractDerivatives);
+  Ctx.setLoopVectorizer(Opts.LoopVectorizer);
   if (Opts.ParamShapes)
     attachParamShapes(M, *Opts.ParamShapes);
   bool BadRegistration = false;

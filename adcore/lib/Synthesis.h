@@ -70,6 +70,10 @@ public:
   /// (Options::ContractDerivatives).
   void setContractDerivatives(bool On) { Contract = On; }
   bool contractsDerivatives() const { return Contract; }
+  /// Whether the loop vectorizer runs after the AD pass
+  /// (Options::LoopVectorizer).
+  void setLoopVectorizer(bool On) { LoopVectorizer = On; }
+  bool loopVectorizer() const { return LoopVectorizer; }
 
   /// From now on a derivative of a function without a body here is an
   /// external declaration, made when adcc links the program (CrossTU.h),
@@ -215,6 +219,7 @@ private:
   llvm::Module &M;
   bool PrintTapePlans;
   bool Contract = false;
+  bool LoopVectorizer = true;
   CustomRules Rules;
   DerivativeCache Cache;
   std::vector<CombinedSweeps> Combined;

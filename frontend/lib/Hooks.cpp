@@ -45,6 +45,8 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
   // expressions (-ffp-contract=on, the default, or fast).
   Engine.ContractDerivatives = CI.getLangOpts().getDefaultFPContractMode() !=
                                clang::LangOptions::FPM_Off;
+  // Batched tangents are vectors where the loop vectorizer will not run.
+  Engine.LoopVectorizer = CodeGen.VectorizeLoop;
   // Locations for AD errors, without -g: dropped after the AD pass unless
   // optimization remarks need them. Also in every object file that carries
   // its IR: a derivative of one of its functions may be made at link time,

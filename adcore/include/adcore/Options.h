@@ -52,6 +52,12 @@ struct Options {
   /// translation unit's floating-point contraction is on (clang's default)
   /// or fast, not with -ffp-contract=off.
   bool ContractDerivatives = false;
+  /// Whether the loop vectorizer runs after the AD pass (clang's
+  /// -fvectorize, on at -O2 and above unless -fno-vectorize): batched
+  /// tangents (enzyme_width) stay scalar lanes only in the loops it will
+  /// take; with it off they are <N x T> vectors everywhere
+  /// (forward/ForwardLanes.cpp).
+  bool LoopVectorizer = true;
   /// How the source parameters of the functions that Enzyme calls and
   /// derivative attributes name map onto IR parameters (ParamShapes.h),
   /// filled by the frontend while it parses, read when the AD pass starts.

@@ -249,7 +249,7 @@ bool ForwardEmitter::run() {
 
   // Activity of the clone: the primal's, through the value map.
   if (Width > 1)
-    for (const BasicBlock *BB : vectorLaneBlocks(Primal))
+    for (const BasicBlock *BB : vectorLaneBlocks(Primal, Ctx.loopVectorizer()))
       VectorLaneBlocks.insert(cast<BasicBlock>(VMap[BB]));
   for (const auto &[Orig, Clone] : VMap) {
     if (Clone)

@@ -43,11 +43,12 @@
 
 namespace adcore {
 
-/// The blocks of \p F outside the loops the loop vectorizer may take: there
-/// a batched tangent of arithmetic is computed in one <N x T> vector
+/// The blocks of \p F outside the loops the loop vectorizer may take (all of
+/// them when \p LoopVectorizer is off: it does not run): there a batched
+/// tangent of arithmetic is computed in one <N x T> vector
 /// (ForwardLanes.cpp).
 llvm::SmallVector<const llvm::BasicBlock *, 16>
-vectorLaneBlocks(llvm::Function &F);
+vectorLaneBlocks(llvm::Function &F, bool LoopVectorizer);
 
 /// Width N > 1: the floating-point type T of the scalars \p AI's memory is
 /// only read and written as, when its shadow can hold the N lanes side by

@@ -17,6 +17,17 @@
 // names): there the lanes are vectors as in straight-line code (the batched
 // HT pose and skinning: their tangents were scalar lanes, 8 times the
 // primal's arithmetic).
+// Where the loop vectorizer does not run (-fno-vectorize, as Enzyme's
+// benchmarks build; -O0 and -O1), nothing would vectorize the lanes of
+// those loops either: there they are vectors too, unless the loop carries
+// a floating-point value across iterations (a sum). A vector phi of the
+// lanes made x86's code generator split the sum's arithmetic into scalars
+// and shuffle the phi's lanes out and back in every iteration: batched
+// `sumsq`, `dot` and `rosenbrock` took 1.1-4x longer than with scalar lanes;
+// the batched stencil and matrix product, whose loops carry nothing, time
+// the same either way on x86 (their lanes are loaded from and stored to W
+// separate shadow arrays, which packing into vectors costs about what the
+// vector arithmetic saves); loops doing more arithmetic per element gain.
 // The array stays the shadow's type (of phis, loads, stores, calls); the
 // vector and the array convert into each other, conversions InstCombine
 // removes between two vector operations.
@@ -95,9 +106,18 @@ bool mayVectorize(Loop &L, DominatorTree &DT, ScalarEvolution &SE) {
   return true;
 }
 
+/// Whether \p L carries a floating-point value from one iteration to the
+/// next (a sum, a value of the iteration before).
+bool carriesFloatingPoint(const Loop &L) {
+  return any_of(L.getHeader()->phis(), [](const PHINode &Phi) {
+    return Phi.getType()->isFloatingPointTy();
+  });
+}
+
 } // namespace
 
-SmallVector<const BasicBlock *, 16> vectorLaneBlocks(Function &F) {
+SmallVector<const BasicBlock *, 16> vectorLaneBlocks(Function &F,
+                                                     bool LoopVectorizer) {
   DominatorTree DT(F);
   LoopInfo LI(DT);
   AssumptionCache AC(F);
@@ -107,7 +127,8 @@ SmallVector<const BasicBlock *, 16> vectorLaneBlocks(Function &F) {
   SmallVector<const BasicBlock *, 16> Blocks;
   for (BasicBlock &BB : F) {
     Loop *L = LI.getLoopFor(&BB);
-    if (!L || !mayVectorize(*L, DT, SE))
+    if (!L || !mayVectorize(*L, DT, SE) ||
+        (!LoopVectorizer && !carriesFloatingPoint(*L)))
       Blocks.push_back(&BB);
   }
   return Blocks;

@@ -40,6 +40,51 @@ static cl::opt<bool> SkipSimplified(
              "already simplified derivative called without constant or "
              "frame arguments"));
 
+/// Drops `llvm.loop.unroll.disable` from the loops of \p F, a derivative:
+/// clang puts it on every loop under -fno-unroll-loops (the flags of
+/// Enzyme's benchmarks), and the derivative's loops are clones of the
+/// primal's. The derivative is adcc's own code: its loops of a few
+/// iterations known at compile time are then fully unrolled by the
+/// simplification below (nothing else unrolls them: partial and run-time
+/// unrolling stay off), and what their iterations record lives in
+/// registers instead of arrays in the frame.
+static bool allowFullUnrolling(Function &F) {
+  bool Changed = false;
+  for (BasicBlock &BB : F) {
+    Instruction *Term = BB.getTerminator();
+    MDNode *Loop = Term ? Term->getMetadata(LLVMContext::MD_loop) : nullptr;
+    if (!Loop || Loop->getNumOperands() == 0 || Loop->getOperand(0) != Loop)
+      continue;
+    SmallVector<Metadata *, 4> Kept = {nullptr};
+    for (const MDOperand &Op : drop_begin(Loop->operands())) {
+      auto *Node = dyn_cast<MDNode>(Op.get());
+      auto *Name = Node && Node->getNumOperands()
+                       ? dyn_cast<MDString>(Node->getOperand(0))
+                       : nullptr;
+      if (!(Name && Name->getString() == "llvm.loop.unroll.disable"))
+        Kept.push_back(Op.get());
+    }
+    if (Kept.size() == Loop->getNumOperands())
+      continue;
+    MDNode *New = MDNode::getDistinct(F.getContext(), Kept);
+    New->replaceOperandWith(0, New);
+    // (Every latch of the loop carries the same node.)
+    for (BasicBlock &Other : F)
+      if (Instruction *T = Other.getTerminator();
+          T && T->getMetadata(LLVMContext::MD_loop) == Loop)
+        T->setMetadata(LLVMContext::MD_loop, New);
+    Changed = true;
+  }
+  return Changed;
+}
+
+// (Off: derivative loops keep the user's -fno-unroll-loops; for comparing
+// the code both ways.)
+static cl::opt<bool> UnrollDerivativeLoops(
+    "adcc-unroll-derivative-loops", cl::Hidden, cl::init(true),
+    cl::desc("fully unroll the short loops of derivatives even where the "
+             "primal's loops are not unrolled (-fno-unroll-loops)"));
+
 void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
                        bool Derivatives, bool Contract) {
   LoopAnalysisManager LAM;
@@ -63,6 +108,8 @@ void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
   for (Function *F : Functions)
     if (!F->isDeclaration()) {
       splitAggregatePhis(*F);
+      if (Derivatives && UnrollDerivativeLoops)
+        allowFullUnrolling(*F);
       FPM.run(*F, FAM);
       if (pairSinesAndCosines(*F))
         FAM.invalidate(*F, PreservedAnalyses::none());
