@@ -9,6 +9,10 @@
 // forward mode) must equal the analytic 2 x k and central differences of
 // the function run on the device. Runs on a GPU, or on the grid emulation
 // (tests/gpu/emulation); exits 77, saying why, without either.
+// 'branches': two requests given one such shadow struct, each in a branch
+// of its own (the second request, a C++ call, was taken for a call that
+// may fill the shadow: no guards, and at -O2 thread 0's branch was deleted
+// by the optimizer; e2e null_shadow_requests_cpp.cpp on the host).
 #include <cmath>
 #include <cstdio>
 
@@ -87,6 +91,20 @@ __global__ void grads(double *buf, double *out) {
   ONE(written_through_argument, 4)
 }
 
+__device__ double h(S *s, T *, double x) { return s->p[0] * x * s->k; }
+
+__global__ void branches(double *buf, double *out, double x) {
+  int i = threadIdx.x;
+  S s = {buf + 4 * i, 1.5}, ds = {0, 0};
+  T t = {0}, dt = {0};
+  if (i % 2 == 0)
+    out[i] = __enzyme_autodiff((void *)h, enzyme_dup, &s, &ds, enzyme_dup, &t,
+                               &dt, enzyme_out, x);
+  if (i % 2 == 1)
+    out[i] = __enzyme_fwddiff((void *)h, enzyme_dup, &s, &ds, enzyme_dup, &t,
+                              &dt, x, 1.0);
+}
+
 int main() {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -122,10 +140,24 @@ int main() {
         ++failures;
       }
     }
+  // d/dx of buf[4i] x k: buf[4i] k.
+  for (int i = 0; i < Threads; ++i)
+    buf[4 * i] = 0.25 + i;
+  branches<<<1, Threads>>>(buf, out, 0.7);
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    puts("FAIL: the kernel 'branches'");
+    return 1;
+  }
+  for (int i = 0; i < Threads; ++i)
+    if (!(fabs(out[i] - (0.25 + i) * 1.5) <= 1e-12)) {
+      printf("FAIL branches, thread %d: %.17g, expected %.17g\n", i, out[i],
+             (0.25 + i) * 1.5);
+      ++failures;
+    }
   if (failures) {
     printf("%d check(s) failed\n", failures);
     return 1;
   }
-  printf("stored'(0.3) = %.12g\nok\n", out[0]);
+  printf("branches: h'(0.7) on thread 0 = %.12g\nok\n", out[0]);
   return 0;
 }
