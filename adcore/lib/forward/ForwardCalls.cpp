@@ -663,6 +663,14 @@ bool ForwardEmitter::emitUserCall(CallBase &Call, Function &Callee) {
     return unsupported(Call, floatBitsInIntegerFieldsError(Ctx.displayName(
                                  Callee)));
   DerivativeKey K = calleeKey(Call, &Callee);
+  // (In device code, where no scratch shadow stands behind them: what the
+  // callee writes through tangents that may be null, read back here, would
+  // lose its tangent.)
+  if (lacksNullShadowScratch(*Call.getModule()) &&
+      callWritesBackThroughNullShadow(
+          dyn_cast_or_null<CallBase>(PrimalOf.lookup(&Call)),
+          K.NullableShadows, K.NullReaching, NullablePrimals))
+    return unsupported(Call, DeviceNullShadowCallError);
   Function *D = Ctx.getOrCreate(K);
   if (!D)
     return false;

@@ -261,8 +261,10 @@ bool ForwardEmitter::run() {
       ConstantLoads.insert(Clone);
     if (PrimalActivity.cleanStackPointer(Orig))
       CleanSlotClones.insert(Clone);
-    if (Nullables.mayBeNull(Orig))
+    if (Nullables.mayBeNull(Orig)) {
       NullableClones.insert(Clone);
+      NullablePrimals.insert(Orig);
+    }
     if (NullRecords.contains(Orig))
       NullRecordClones.insert(Clone);
     if (auto *Call = dyn_cast<CallBase>(Orig))

@@ -275,6 +275,9 @@ private:
   /// pointer read from a tape record: NullableShadows.h); accesses through
   /// them are guarded (NullShadowGuards.h). Per call, its callee's key bits.
   llvm::DenseSet<const llvm::Value *> NullableClones;
+  /// The primal values of NullableClones (the device code's read-back
+  /// checks, readsBackThroughNullShadow, look at the primal function).
+  llvm::DenseSet<const llvm::Value *> NullablePrimals;
   /// Loads of pointers from tape records whose tangent is always null
   /// (DerivativeKey::NullRecords).
   llvm::SmallPtrSet<const llvm::Value *, 4> NullRecordClones;

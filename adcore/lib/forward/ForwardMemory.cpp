@@ -245,7 +245,8 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
   if (TV && V->getType()->isFPOrFPVectorTy() &&
       nullable(I.getPointerOperand()) &&
       lacksNullShadowScratch(*I.getModule()) &&
-      readsBackThroughNullShadow(I.getPointerOperand(), NullableClones))
+      readsBackThroughNullShadow(PrimalOf.lookup(I.getPointerOperand()),
+                                 NullablePrimals))
     return unsupported(I, DeviceNullShadowWriteError);
   const Align ShadowA =
       shadowAlign(I.getModule()->getDataLayout(), V->getType(), I.getAlign());

@@ -172,7 +172,7 @@ void scanWrites(const Value *Object, const CallBase &Request,
         // function stores.)
         bool Ignored =
             F && (classifyMemoryFunction(*F) == MemoryFunctionKind::Free ||
-                  F->getName().starts_with("__enzyme_") ||
+                  F->getName().contains("__enzyme_") ||
                   Ctx.isGenerated(*F));
         if (Call != &Request && !Ignored &&
             !(II && II->isLifetimeStartOrEnd()) && !Call->onlyReadsMemory())

@@ -322,7 +322,8 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (SP && nullable(SI->getPointerOperand()) &&
         V->getType()->isFPOrFPVectorTy() && Active.contains(V) &&
         lacksNullShadowScratch(*SI->getModule()) &&
-        readsBackThroughNullShadow(SI->getPointerOperand(), NullableClones))
+        readsBackThroughNullShadow(PrimalOf.lookup(SI->getPointerOperand()),
+                                   NullablePrimals))
       return unsupported(*SI, DeviceNullShadowWriteError);
     if (SP && nullable(SI->getPointerOperand()))
       SP = guardedWriteAddress(AB, SP, V->getType(), StoreA);

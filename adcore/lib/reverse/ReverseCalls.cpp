@@ -285,6 +285,14 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
       K.NullableShadows |= Bits.Nullable & uint64_t(1) << No;
       K.NullReaching |= Bits.Reaching & uint64_t(1) << No;
     }
+  // (In device code, where no scratch shadow stands behind them: what the
+  // callee writes through them, read back here, would lose its
+  // derivative.)
+  if (lacksNullShadowScratch(*Call.getModule()) &&
+      callWritesBackThroughNullShadow(
+          dyn_cast_or_null<CallBase>(PrimalOf.lookup(&Call)),
+          K.NullableShadows, K.NullReaching, NullablePrimals))
+    return unsupported(Call, DeviceNullShadowCallError);
   if (Key.Parallel)
     K.PrivateArgs = threadPrivateArgs(Call);
   Type *RetTy = Call.getType();

@@ -204,8 +204,10 @@ bool ReverseEmitter::buildAugmented() {
       Active.insert(Clone);
     if (PrimalActivity.cleanStackPointer(Orig))
       CleanSlotClones.insert(Clone);
-    if (Nullables.mayBeNull(Orig))
+    if (Nullables.mayBeNull(Orig)) {
       NullableClones.insert(Clone);
+      NullablePrimals.insert(Orig);
+    }
     if (auto *Call = dyn_cast<CallBase>(Orig))
       CalleeNullableBits[Clone] = Nullables.calleeBits(*Call);
   }

@@ -540,6 +540,9 @@ private:
   /// NullableShadows.h); accesses through them are guarded
   /// (NullShadowGuards.h). Per call, its callee's key bits.
   llvm::DenseSet<const llvm::Value *> NullableClones;
+  /// The primal values of NullableClones (the device code's read-back
+  /// checks, readsBackThroughNullShadow, look at the primal function).
+  llvm::DenseSet<const llvm::Value *> NullablePrimals;
   llvm::DenseMap<const llvm::Value *, NullableBits> CalleeNullableBits;
   bool nullable(const llvm::Value *V) const {
     return NullableClones.contains(V);

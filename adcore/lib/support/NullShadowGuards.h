@@ -36,15 +36,40 @@ constexpr const char *DeviceNullShadowWriteError =
 /// Whether the derivatives of \p M run without scratch shadows behind
 /// null shadow pointers: device code (NVPTX, AMDGPU).
 bool lacksNullShadowScratch(const llvm::Module &M);
+/// The error for a call whose callee may write such a value through a null
+/// shadow that the caller reads back (callWritesBackThroughNullShadow).
+constexpr const char *DeviceNullShadowCallError =
+    "the function called here (or one it calls) may write a value with a "
+    "derivative through the shadow of constant memory that this function "
+    "reads back, in device code (a null shadow pointer: a shadow struct the "
+    "caller zeroed, or a pointer to constant data kept beside "
+    "derivatives); adcc cannot keep its derivative there on a GPU (no "
+    "scratch shadow in device code); give that data a shadow buffer of its "
+    "own (enzyme_dup)";
+
 /// Whether a derivative whose pointers \p Nullable (clones) may have null
-/// shadows reads a value with a derivative back through the pointer held
-/// in memory that \p Addr, the address of a write, was computed from (the
-/// same slot: `s->p[0] = ...; ... = s->p[0]`), or passes it to a call
-/// that may: then, without scratch shadows, the value written loses its
-/// derivative (DeviceNullShadowWriteError). Any element through that
-/// pointer counts (conservative).
+/// shadows may read a value with a derivative back through the pointer
+/// held in memory that \p Addr, the address of a write, was computed from
+/// (the same slot: `s->p[0] = ...; ... = s->p[0]`; a slot it was copied
+/// into or from; a call given that pointer or the struct holding it): then,
+/// without scratch shadows, the value written loses its derivative
+/// (DeviceNullShadowWriteError). Conservative (NullShadowReadBack.cpp):
+/// any element through that pointer counts, and what the check cannot
+/// follow counts as a read. A pointer that is no held slot's (an argument)
+/// is its callers' to check (callWritesBackThroughNullShadow). Both look
+/// at the primal function (\p Addr, \p Call and \p Nullable primal
+/// values; a null Addr or Call, one without a primal, counts as read back).
 bool readsBackThroughNullShadow(
     const llvm::Value *Addr, const llvm::DenseSet<const llvm::Value *> &Nullable);
+/// Whether the callee of \p Call may write a number through the arguments
+/// whose shadows may be null (bits \p NullableArgs) or that reach memory
+/// holding such shadows (\p ReachingArgs), and the caller may read it back
+/// through the same pointers (as readsBackThroughNullShadow): `set(s, x);
+/// ... = s->p[0]`, `setp(s->p, x); ... = s->p[0]`
+/// (DeviceNullShadowCallError).
+bool callWritesBackThroughNullShadow(
+    const llvm::CallBase *Call, uint64_t NullableArgs, uint64_t ReachingArgs,
+    const llvm::DenseSet<const llvm::Value *> &Nullable);
 
 /// A constant block of zeros of at least \p Bytes, aligned to \p A.
 llvm::Constant *zeroBlock(llvm::Module &M, uint64_t Bytes, llvm::Align A);
