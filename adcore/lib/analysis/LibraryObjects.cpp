@@ -81,6 +81,30 @@ bool derivesFromLibraryClass(const Type *T) {
   return false;
 }
 
+/// True when \p Obj is given to a function of this module (the program's
+/// constructor, not inlined) that constructs a library class at its first
+/// argument: a block from `new Tee(...)` whose class derives from one.
+bool constructedAsDerivedClass(const Value *Obj) {
+  for (const User *U : Obj->users()) {
+    const auto *Call = dyn_cast<CallBase>(U);
+    const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+    if (!Callee || Callee->isDeclaration() || Callee->arg_size() == 0 ||
+        Call->arg_size() == 0 || Call->getArgOperand(0) != Obj)
+      continue;
+    // (At -O0 `this` is kept in a local variable first.)
+    const Argument *This = Callee->getArg(0);
+    for (const BasicBlock &BB : *Callee)
+      for (const Instruction &I : BB) {
+        const auto *Base = dyn_cast<CallBase>(&I);
+        const Function *BaseCtor = Base ? Base->getCalledFunction() : nullptr;
+        if (BaseCtor && Base->arg_size() > 0 && isInactiveStructor(*BaseCtor) &&
+            throughSlot(getUnderlyingObject(Base->getArgOperand(0))) == This)
+          return true;
+      }
+  }
+  return false;
+}
+
 bool madeAsLibraryObject(const Value *Obj) {
   if (const auto *AI = dyn_cast<AllocaInst>(Obj);
       AI && isKnownInactiveType(AI->getAllocatedType()))
@@ -122,9 +146,12 @@ bool callsProgramOverrides(const CallBase &Call,
   const Value *Base =
       Call.getArgOperand(0)->stripAndAccumulateInBoundsConstantOffsets(DL,
                                                                        Offset);
-  const auto *AI = dyn_cast<AllocaInst>(throughSlot(Base));
-  return Offset.isZero() && AI &&
-         derivesFromLibraryClass(AI->getAllocatedType());
+  if (!Offset.isZero())
+    return false;
+  const Value *Obj = throughSlot(getUnderlyingObject(Base));
+  if (const auto *AI = dyn_cast<AllocaInst>(Obj))
+    return derivesFromLibraryClass(AI->getAllocatedType());
+  return constructedAsDerivedClass(Obj);
 }
 
 std::string programOverridesError(StringRef Callee) {
