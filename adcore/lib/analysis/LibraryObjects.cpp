@@ -1,7 +1,7 @@
 //===- analysis/LibraryObjects.cpp - Objects of inactive classes ---------===//
 
 #include "LibraryObjects.h"
-#include "../rules/InactiveFunctions.h"
+#include "rules/InactiveFunctions.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
