@@ -4,6 +4,7 @@
 #include "support/CallSites.h"
 #include "support/MemoryScopes.h"
 #include "support/NullShadowGuards.h"
+#include "LibraryObjects.h"
 #include "TypeAnalysis.h"
 #include "rules/CustomRules.h"
 #include "rules/InactiveFunctions.h"
@@ -356,6 +357,9 @@ bool ActivityAnalysis::transfer(const Value &V) const {
           I))
     return false;
   if (auto *Call = dyn_cast<CallBase>(I)) {
+    // (A virtual function of a library stream or stream buffer.)
+    if (isInactiveLibraryVirtualCall(*Call))
+      return false;
     if (const Function *Callee = Call->getCalledFunction()) {
       if (isAllocationFunction(*Callee) || returnsNewAllocation(*Callee, 4))
         return true;

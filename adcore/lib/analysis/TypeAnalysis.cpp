@@ -62,14 +62,20 @@ Kind meet(Kind A, Kind B) {
   return Kind::Conflict;
 }
 
-/// The name of the type a TBAA access tag accesses ("" without one).
+/// The name of the type a TBAA access tag accesses ("" without one). Both
+/// of Clang's formats: a type node is !{!"name", parent, ...}, or, with
+/// `-Xclang -new-struct-path-tbaa`, !{parent, size, !"name", ...}.
 StringRef accessTypeName(const MDNode *Tag) {
   if (!Tag || Tag->getNumOperands() < 2)
     return "";
   auto *AccessType = dyn_cast<MDNode>(Tag->getOperand(1));
   if (!AccessType || AccessType->getNumOperands() < 1)
     return "";
-  auto *Name = dyn_cast<MDString>(AccessType->getOperand(0));
+  unsigned NameOperand = 0;
+  if (isa<MDNode>(AccessType->getOperand(0)) &&
+      AccessType->getNumOperands() >= 3)
+    NameOperand = 2;
+  auto *Name = dyn_cast<MDString>(AccessType->getOperand(NameOperand));
   return Name ? Name->getString() : "";
 }
 

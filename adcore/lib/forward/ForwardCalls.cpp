@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rules/CheckpointRuntime.h"
+#include "analysis/LibraryObjects.h"
 #include "analysis/PackedFloatResults.h"
 #include "support/CallSites.h"
 #include "support/NullShadowGuards.h"
@@ -101,6 +102,10 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
     return unsupported(Call, "split forward mode does not support calls "
                              "through function pointers that may throw; "
                              "declare the function type noexcept");
+  // (A virtual function of a library stream or stream buffer: inactive, as
+  // the class's direct calls are.)
+  if (!Callee && isInactiveLibraryVirtualCall(Call))
+    return true;
   if (!Callee)
     return emitIndirectCall(Call);
   // (The scratch shadow behind a null shadow pointer, in a reverse sweep
@@ -153,8 +158,14 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
   MemoryFunctionKind Kind = classifyMemoryFunction(*Callee);
   if (Kind != MemoryFunctionKind::None)
     return emitMemoryFunctionCall(Call, unsigned(Kind));
-  if (isKnownInactiveFunction(*Callee))
+  if (isKnownInactiveFunction(*Callee)) {
+    if (callsProgramOverrides(Call, [&](const Value *V) {
+          return isActive(V);
+        }))
+      return unsupported(Call,
+                         programOverridesError(Ctx.displayName(*Callee)));
     return true;
+  }
   if (isShadowMirroredFunction(*Callee))
     return emitMirroredCall(Call);
   if (Function *Body = complexRuntimeBody(*Callee))

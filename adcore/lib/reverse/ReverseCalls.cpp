@@ -27,6 +27,7 @@
 #include "rules/WarpShuffles.h"
 
 #include "analysis/FrameWrites.h"
+#include "analysis/LibraryObjects.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -118,9 +119,16 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     return unsupported(Call, "inline assembly cannot be differentiated; move "
                              "it into a function with a custom derivative");
   Function *Callee = Call.getCalledFunction();
+  if (!Callee && isInactiveLibraryVirtualCall(Call))
+    return true; // (as the class's direct calls: LibraryObjects.h)
   if (!Callee)
     return unsupported(Call, "calls through function pointers are not "
                              "supported yet in reverse mode");
+  if (isKnownInactiveFunction(*Callee) &&
+      callsProgramOverrides(Call, [&](const Value *V) {
+        return Active.contains(V) || shadowOrNull(const_cast<Value *>(V));
+      }))
+    return unsupported(Call, programOverridesError(Ctx.displayName(*Callee)));
   if (ruleFor(*Callee) || isKnownInactiveFunction(*Callee) ||
       Ctx.rules().isInactive(Callee))
     return true;
@@ -408,6 +416,7 @@ bool ReverseEmitter::dispatchIndirectCalls() {
     for (Instruction &I : BB)
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (!Call->getCalledFunction() && !Call->isInlineAsm() &&
+            !isInactiveLibraryVirtualCall(*Call) &&
             (Active.contains(Call) || any_of(Call->args(), [&](const Use &U) {
                return Active.contains(U.get());
              })))

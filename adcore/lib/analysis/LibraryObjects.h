@@ -1,0 +1,58 @@
+//===- analysis/LibraryObjects.h - Objects of inactive classes --*- C++ -*-===//
+//
+// The C++ library's streams, stream buffers and locales hold no derivatives
+// (rules/InactiveFunctions.cpp lists their classes and their functions).
+// Their virtual functions (a stream buffer's setbuf, xsputn, overflow, its
+// deleting destructor) are defined in the library, not in the translation
+// unit, so a call of one through the object's virtual table has no target
+// adcc can differentiate. Such a call is a call of an inactive function as
+// the direct calls of the same class are: kept as it is in a derivative.
+//
+// The object is recognized by what made it: a local variable of one of
+// those classes, or a block (`new std::filebuf`) whose constructor is one
+// of the library's, that no store gives a virtual table defined in this
+// translation unit (a class derived from std::streambuf by the program has
+// its own virtual functions, and its calls are dispatched as any other).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_LIBRARYOBJECTS_H
+#define ADCORE_LIBRARYOBJECTS_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace llvm {
+class CallBase;
+class Value;
+} // namespace llvm
+
+namespace adcore {
+
+/// True when \p Ptr points into an object of a library class that holds no
+/// derivatives, as the header says.
+bool isInactiveLibraryObject(const llvm::Value *Ptr);
+
+/// True when \p Call is a call through the virtual table of such an object
+/// (its first argument, `this`).
+bool isInactiveLibraryVirtualCall(const llvm::CallBase &Call);
+
+/// True when \p Call, a call of a known inactive function of the library
+/// (`std::streambuf::sputn`), is made on an object of a class the program
+/// derives from a library class (a local `struct Tee : std::streambuf`,
+/// seen by its type at -O0, where the library's function is not inlined):
+/// the library's function calls the program's virtual functions (xsputn,
+/// overflow), and a derivative that flows through them would be lost if the
+/// call were kept as inactive. Only where one of its arguments has a
+/// derivative (\p HasDerivative).
+bool callsProgramOverrides(
+    const llvm::CallBase &Call,
+    llvm::function_ref<bool(const llvm::Value *)> HasDerivative);
+
+/// The error for such a call of the function displayed as \p Callee.
+std::string programOverridesError(llvm::StringRef Callee);
+
+} // namespace adcore
+
+#endif // ADCORE_LIBRARYOBJECTS_H
