@@ -19,9 +19,10 @@
 // and an inlined callee's pointee marks type such a copy
 // (analysis/CopyLayouts.cpp). Copy-assigned (`h = g`) at -O0 the copy
 // goes through a swap that nothing types: now a located error (was silent
-// too; lit errors/std-function-assign-o0.cpp), as is a closure of mixed
-// doubles and integers too large for std::function's local storage
-// (docs/status.md).
+// too; lit errors/std-function-assign-o0.cpp). A closure of doubles and
+// integers too large for std::function's own storage (kept on the heap)
+// was refused at -O0; its manager's template argument types the clone
+// since 2026-12-06 (analysis/ErasedStorage.cpp).
 #include "probe_check.h"
 #include <array>
 #include <span>
@@ -149,6 +150,13 @@ static double on_heap(const double *x) {
   std::function<double(double)> h = g;
   return h(x[0]);
 }
+static double on_heap_mixed(const double *x) {
+  double k = x[1], m = x[2]; int n = 2; double q = x[0];
+  auto f = [k, m, n, q](double t) { return k * t + m * q * n; };
+  std::function<double(double)> g = f;
+  std::function<double(double)> h = g;
+  return h(x[0]);
+}
 static double by_reference(const double *x) {
   double k = x[1];
   auto f = [&k](double t) { return k * t; };
@@ -183,6 +191,7 @@ int main() {
   PROBE(copied_mixed, 3, 0.3, -0.7, 1.1);
   PROBE(in_vector, 3, 0.3, -0.7, 1.1);
   PROBE(on_heap, 3, 0.3, -0.7, 1.1);
+  PROBE(on_heap_mixed, 3, 0.3, -0.7, 1.1);
   PROBE(by_reference, 3, 0.3, -0.7, 1.1);
 #if defined(__OPTIMIZE__)
   PROBE(assigned, 3, 0.3, -0.7, 1.1);

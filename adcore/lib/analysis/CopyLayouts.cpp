@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ErasedStorage.h"
 #include "TypeAnalysis.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -183,6 +184,16 @@ MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
   MemoryLayout L = copiedFields(MT);
   if (!L.empty())
     return L;
+  // A type-erasure manager's clone of the object it keeps (std::any's
+  // `new T(*p)` out of storage typed as pointers): the object's fields.
+  if (auto *CL = dyn_cast<ConstantInt>(MT.getLength()))
+    if (Type *T = erasedObjectType(MT)) {
+      const DataLayout &DL = MT.getModule()->getDataLayout();
+      MemoryLayout D;
+      if (CL->getZExtValue() == DL.getTypeAllocSize(T) &&
+          declaredScalars(DL, T, 0, 0, int64_t(CL->getZExtValue()), D))
+        return D;
+    }
   // A struct an inlined callee's C++ parameter type named at one end (a
   // lambda's closure of doubles and an int, cloned by std::function's
   // manager into storage that holds pointers on its other paths), copied

@@ -83,16 +83,7 @@ bool declaredWithErasedStorage(const Value *Ptr) {
 static std::string handledCallable(StringRef Mangled) {
   if (!Mangled.starts_with("_ZNSt17_Function_handler"))
     return "";
-  std::string Name = Mangled.split('.').first.str();
-  ItaniumPartialDemangler D;
-  if (D.partialDemangle(Name.c_str()))
-    return "";
-  size_t N = 0;
-  char *Ctx = D.getFunctionDeclContextName(nullptr, &N);
-  if (!Ctx)
-    return "";
-  std::string Class(Ctx);
-  std::free(Ctx);
+  std::string Class = declContextOf(Mangled);
   // "std::_Function_handler<double (double), f(double const*)::$_0>": the
   // callable follows the signature's closing parenthesis.
   StringRef C = Class;
@@ -144,6 +135,49 @@ bool inFunctionCopyAssignment(const Instruction &I) {
         SP && isFunctionCopyAssignment(SP->getLinkageName()))
       return true;
   return false;
+}
+
+/// The text of \p Class after \p Prefix up to its matching `>`: the
+/// template argument of `Prefix...<T>`; empty where \p Class is not one.
+static StringRef onlyTemplateArgument(StringRef Class, StringRef Prefix) {
+  if (!Class.consume_front(Prefix))
+    return "";
+  int Depth = 0;
+  for (size_t I = 0; I < Class.size(); ++I) {
+    char Ch = Class[I];
+    if (Ch == '<' || Ch == '(')
+      ++Depth;
+    else if ((Ch == '>' || Ch == ')') && Depth-- == 0)
+      return Ch == '>' ? Class.take_front(I).trim() : "";
+    else if (Ch == ',' && Depth == 0)
+      return "";
+  }
+  return "";
+}
+
+Type *erasedObjectType(const Instruction &I) {
+  // (The function adcc made of the manager, `augmented_<name>`, or its
+  // simplified copy, `<name>.simplified`: the program's function's name.)
+  StringRef Name = I.getFunction()->getName();
+  size_t At = Name.find("_ZN");
+  if (At == StringRef::npos)
+    return nullptr;
+  std::string Class = declContextOf(Name.drop_front(At));
+  StringRef T;
+  for (StringRef Prefix : {"std::any::_Manager_external<",
+                           "std::any::_Manager_internal<",
+                           "std::_Function_base::_Base_manager<"})
+    if (T = onlyTemplateArgument(Class, Prefix); !T.empty())
+      break;
+  if (T.empty())
+    return nullptr;
+  LLVMContext &C = I.getContext();
+  if (T == "double")
+    return Type::getDoubleTy(C);
+  if (T == "float")
+    return Type::getFloatTy(C);
+  const Module &M = *I.getModule();
+  return isClosureName(T) ? closureStruct(M, T) : uniqueStructNamed(C, T);
 }
 
 } // namespace adcore

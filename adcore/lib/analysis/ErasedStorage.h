@@ -11,6 +11,7 @@
 namespace llvm {
 class Instruction;
 class Module;
+class Type;
 class Value;
 } // namespace llvm
 
@@ -30,6 +31,13 @@ bool mayEraseFloatCallables(const llvm::Module &M);
 /// inlined from it: its debug location says), which clones the callable
 /// through the manager and swaps the clone in.
 bool inFunctionCopyAssignment(const llvm::Instruction &I);
+
+/// The type of the object the type-erasure manager \p I is code of keeps
+/// (std::any's `_Manager_external<T>`/`_Manager_internal<T>`, std::function's
+/// `_Base_manager<T>`): T's IR type where the module has it (a struct of
+/// the file, a lambda's closure, double, float), else null. Such a manager
+/// clones a T by copying its bytes out of storage nothing types.
+llvm::Type *erasedObjectType(const llvm::Instruction &I);
 
 } // namespace adcore
 

@@ -114,6 +114,20 @@ std::string sourceTypeOfTBAAName(StringRef Name) {
   return StringRef(D).starts_with(Prefix) ? D.substr(Prefix.size()) : "";
 }
 
+std::string declContextOf(StringRef Mangled) {
+  std::string Name = Mangled.split('.').first.str();
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(Name.c_str()))
+    return "";
+  size_t N = 0;
+  char *Ctx = D.getFunctionDeclContextName(nullptr, &N);
+  if (!Ctx)
+    return "";
+  std::string Context(Ctx);
+  std::free(Ctx);
+  return Context;
+}
+
 /// Whether \p Name is a lambda's closure type as the demangler prints it:
 /// `f(double const*)::$_0` (clang's name in a function of internal
 /// linkage) or `f(double const*)::{lambda(double)#1}`.
@@ -135,17 +149,7 @@ StructType *closureStruct(const Module &M, StringRef Name) {
         !G.getArg(0)->getType()->isPointerTy() ||
         !(GName.contains("$_") || GName.contains("Ul")))
       continue;
-    std::string Mangled = GName.split('.').first.str();
-    ItaniumPartialDemangler D;
-    if (D.partialDemangle(Mangled.c_str()))
-      continue;
-    size_t N = 0;
-    char *Ctx = D.getFunctionDeclContextName(nullptr, &N);
-    if (!Ctx)
-      continue;
-    bool Member = Name == StringRef(Ctx);
-    std::free(Ctx);
-    if (!Member)
+    if (declContextOf(GName) != Name)
       continue;
     const Argument *This = G.getArg(0);
     auto IsThis = [&](const Value *P) {

@@ -62,6 +62,11 @@ Kind floatKindOfCXXType(llvm::StringRef T);
 /// different `struct point`s linked together: one is renamed point.0).
 llvm::StructType *uniqueStructNamed(llvm::LLVMContext &C, llvm::StringRef Name);
 
+/// The class or namespace a function's mangled name \p Mangled declares it
+/// in, as the demangler prints it (`std::any::_Manager_external<P3>`); a
+/// clone's suffix (`.simplified`) is ignored. Empty where none.
+std::string declContextOf(llvm::StringRef Mangled);
+
 /// Whether \p Name is a lambda's closure type as the demangler prints it
 /// (`f(double const*)::$_0`, `f(double const*)::{lambda(double)#1}`).
 bool isClosureName(llvm::StringRef Name);

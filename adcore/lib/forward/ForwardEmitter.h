@@ -98,6 +98,7 @@ public:
   bool visitMemTransferInst(llvm::MemTransferInst &I);
   bool visitMemSetInst(llvm::MemSetInst &I);
   bool visitAtomicRMWInst(llvm::AtomicRMWInst &I);
+  bool visitAtomicCmpXchgInst(llvm::AtomicCmpXchgInst &I);
 
   // ForwardCalls.cpp
   bool visitCallBase(llvm::CallBase &I);

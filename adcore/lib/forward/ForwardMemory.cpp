@@ -415,4 +415,16 @@ bool ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &I) {
   return true;
 }
 
+bool ForwardEmitter::visitAtomicCmpXchgInst(AtomicCmpXchgInst &I) {
+  // An integer compare-and-swap (a reference count taken only while it is
+  // not zero, std::weak_ptr::lock; a lock) that exchanges no float's bits:
+  // as for integer stores, the shadow is left alone and the result has no
+  // tangent.
+  Value *New = I.getNewValOperand(), *Cmp = I.getCompareOperand();
+  if (New->getType()->isIntegerTy() && !tangentOrNull(New) &&
+      !tangentOrNull(Cmp) && !holdsFloatBits(New) && !holdsFloatBits(Cmp))
+    return true;
+  return visitInstruction(I);
+}
+
 } // namespace adcore
