@@ -281,4 +281,23 @@ void TypeAnalysis::seedFromFieldPointees() {
   }
 }
 
+std::optional<Kind> fieldPointeeEvidence(const Value *Ptr) {
+  auto *I = dyn_cast<Instruction>(Ptr);
+  if (!I)
+    return std::nullopt;
+  const DataLayout &DL = I->getDataLayout();
+  int64_t Offset;
+  auto *Read = dyn_cast<LoadInst>(baseOf(Ptr, Offset, DL));
+  ReadPath Path;
+  const Argument *A =
+      Read && Read->getType()->isPointerTy() ? pathOf(*Read, Path) : nullptr;
+  if (!A)
+    return std::nullopt;
+  CallerEvidence E(DL);
+  if (!E.fromCallers(*A, Path, 0) || E.Kinds.empty() ||
+      any_of(E.Kinds, [&](Kind K) { return K != E.Kinds.front(); }))
+    return Kind::Conflict;
+  return E.Kinds.front();
+}
+
 } // namespace adcore
