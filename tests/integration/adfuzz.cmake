@@ -95,6 +95,14 @@ set(ADCC_ADFUZZ_SEEDS_V17 "9 22 23 41")
 # for both levels); picked at the merge: these version-18 seeds draw
 # the same features)
 set(ADCC_ADFUZZ_SEEDS_V18 "11 41 10 12 17 19")
+# (version 19: the cells' copy helper indexes the `void *` by bytes, and f
+# writes the values through it, through the other field (the same memory)
+# or both; run with and without -fno-strict-aliasing. 1 and 4: a cursor and
+# a memmove, written through the field; 6, 73 and 150: written through both
+# fields; 146: a `char *` cast. Seeds that write only through the other
+# field (22 31 42 44 of 1-44) are the located error, counted unsupported;
+# before 2026-12-06 such a copy lost its adjoint at -O2 without TBAA)
+set(ADCC_ADFUZZ_SEEDS_V19 "1 4 6 73 146 150")
 # (version 20: a reduction helper that is an OpenMP parallel loop with
 # reduction(+), compiled with -fopenmp: gradients, tangents, batched and
 # split modes through the parallel region; seeds whose programs have one,
@@ -139,12 +147,15 @@ adcc_adfuzz_test(adfuzz-fixed-v15 15 "${ADCC_ADFUZZ_SEEDS_V15}")
 adcc_adfuzz_test(adfuzz-fixed-v16 16 "${ADCC_ADFUZZ_SEEDS_V16}")
 adcc_adfuzz_test(adfuzz-fixed-v17 17 "${ADCC_ADFUZZ_SEEDS_V17}")
 adcc_adfuzz_test(adfuzz-fixed-v18 18 "${ADCC_ADFUZZ_SEEDS_V18}")
+adcc_adfuzz_test(adfuzz-fixed-v19 19 "${ADCC_ADFUZZ_SEEDS_V19}")
+adcc_adfuzz_test(adfuzz-fixed-v19-nsa 19 "${ADCC_ADFUZZ_SEEDS_V19}"
+  -fno-strict-aliasing)
 adcc_adfuzz_test(adfuzz-fixed-v20 20 "${ADCC_ADFUZZ_SEEDS_V20}" -fopenmp)
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
   adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11
   adfuzz-fixed-v12 adfuzz-fixed-v13 adfuzz-fixed-v14 adfuzz-fixed-v15 adfuzz-fixed-v16 adfuzz-fixed-v17
-  adfuzz-fixed-v18 adfuzz-fixed-v20
+  adfuzz-fixed-v18 adfuzz-fixed-v19 adfuzz-fixed-v19-nsa adfuzz-fixed-v20
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

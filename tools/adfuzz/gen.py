@@ -19,7 +19,12 @@ filled as CoMD's putAtomInBox does, `cl->cnt[b]++` after a conditional
 counter of local entries; since version 17, in half of those, the values
 written through an untyped `void *` copy of the values' pointer and moved
 between cells by a noinline helper that memcpy's a double through it, as
-CoMD's copyAtom with `void *r`)
+CoMD's copyAtom with `void *r`; since version 19, in some of those, the
+helper indexes the `void *` by bytes (a `char *` cast or cursor, a
+memmove) and f writes the values through it, through the other field
+`double *v` (the same memory: the copy is then a located error, whose
+adjoint was lost at -O1..-O3 with -fno-strict-aliasing until 2026-12-06;
+scripts/adfuzz.sh counts it as unsupported) or through both)
 against each other and against central finite differences. The function
 mixes straight-line arithmetic with math functions on safe domains, loops
 with constant, int-argument and data-dependent trip counts, branches, local
@@ -185,6 +190,11 @@ class Gen:
         # version 17
         self.cl_void = False      # cl->vr: the values as a void *, written
                                   # through and moved by adfz_cl_move
+        # version 19
+        self.cl_bytes = None      # adfz_cl_move indexes cl->vr by bytes:
+                                  # "char", "cursor" or "memmove"
+        self.cl_writes = "vr"     # f writes the values through cl->vr,
+                                  # cl->v (the same memory) or both
         # version 20
         self.pure = False         # expressions without branches or calls
                                   # (an OpenMP loop's body: the branch
@@ -1537,6 +1547,12 @@ class Gen:
             if self.version >= 17 and self.chance(0.5):
                 self.cl_void = True
                 self.features.add("void-field-copy")
+                if self.version >= 19 and self.chance(0.6):
+                    self.cl_bytes = self.choice(["char", "cursor", "memmove"])
+                    self.cl_writes = self.choice(["vr", "v", "mixed"])
+                    self.features.add("byte-field-copy")
+                    if self.cl_writes != "vr":
+                        self.features.add("aliasing-field-writes")
 
         sc = Scope()
         xcap = 20.0 if inplace_x else 1.5
@@ -1579,8 +1595,12 @@ class Gen:
                 self.emit(lines, 2, "if (b < NCB / 2)")
                 self.emit(lines, 3, "cl->nloc++;")
                 self.emit(lines, 2, "cl->cnt[b]++;")
-                if self.cl_void:
+                if self.cl_void and (self.cl_writes == "vr" or (
+                        self.cl_writes == "mixed" and j % 2 == 0)):
                     self.emit(lines, 2, "((double *)cl->vr)[o] = %s;" % e.code)
+                elif self.cl_void:
+                    # (version 19) through the other field, the same memory
+                    self.emit(lines, 2, "cl->v[o] = %s;" % e.code)
                 else:
                     self.emit(lines, 2, "cl->v[o] = %s;" % e.code)
                 self.emit(lines, 1, "}")
@@ -1750,6 +1770,10 @@ class Gen:
                 for old, new in CELLS_VOID_V17:
                     assert old in cells
                     cells = cells.replace(old, new)
+            if self.cl_bytes:
+                old, new = CELLS_BYTES_V19[self.cl_bytes]
+                assert old in cells
+                cells = cells.replace(old, new)
             globals_v5 += cells
             for old, new in CELLS_CALLS:
                 assert old in main
@@ -1972,6 +1996,28 @@ CELLS_VOID_V17 = [
     ("{cl_n, 0, cl_v}", "{cl_n, 0, cl_v, cl_v}"),
     ("{cl_n, 0, dcl_v}", "{cl_n, 0, dcl_v, dcl_v}"),
 ]
+
+# version 19: adfz_cl_move's copy indexes the void * by bytes (a `char *`
+# cast, a `char *` cursor, a memmove), and f writes the values through
+# cl->vr, through cl->v (another field, the same memory: nothing in the
+# program types the copy; without TBAA its adjoint was lost at -O1..-O3,
+# silently, until 2026-12-06, now a located error) or through both.
+CELLS_BYTES_V19 = {
+    "char": ("  memcpy((double *)cl->vr + to, (double *)cl->vr + from, "
+             "sizeof(double));\n",
+             "  memcpy((char *)cl->vr + sizeof(double) * to,\n"
+             "         (char *)cl->vr + sizeof(double) * from, "
+             "sizeof(double));\n"),
+    "cursor": ("  memcpy((double *)cl->vr + to, (double *)cl->vr + from, "
+               "sizeof(double));\n",
+               "  char *p = (char *)cl->vr;\n"
+               "  memcpy(p + 8 * to, p + 8 * from, 8);\n"),
+    "memmove": ("  memcpy((double *)cl->vr + to, (double *)cl->vr + from, "
+                "sizeof(double));\n",
+                "  memmove((char *)cl->vr + sizeof(double) * to,\n"
+                "          (char *)cl->vr + sizeof(double) * from, "
+                "sizeof(double));\n"),
+}
 
 # (old, new): the calls of f in MAIN_TEMPLATE after ZEROED_CALLS, with cl
 CELLS_CALLS = [

@@ -281,4 +281,55 @@ void TypeAnalysis::seedFromFieldPointees() {
   }
 }
 
+/// fieldPointeeEvidence, for what the callers pass for the argument \p A
+/// (the pointer a helper is given: `move(c->r, to, from)`), up to \p Depth
+/// callers deep: std::nullopt where no caller passes a field's pointer.
+static std::optional<Kind> passedFieldEvidence(const Argument &A,
+                                               unsigned Depth);
+
+static std::optional<Kind> fieldEvidence(const Value *Ptr, unsigned Depth) {
+  const DataLayout *DL = nullptr;
+  if (auto *I = dyn_cast<Instruction>(Ptr))
+    DL = &I->getDataLayout();
+  else if (auto *A = dyn_cast<Argument>(Ptr))
+    DL = &A->getParent()->getDataLayout();
+  if (!DL)
+    return std::nullopt;
+  int64_t Offset;
+  const Value *Base = baseOf(Ptr, Offset, *DL);
+  if (const Argument *A = argumentOf(Base))
+    return Depth ? passedFieldEvidence(*A, Depth - 1) : std::nullopt;
+  auto *Read = dyn_cast<LoadInst>(Base);
+  const DataLayout &DLRef = *DL;
+  ReadPath Path;
+  const Argument *A =
+      Read && Read->getType()->isPointerTy() ? pathOf(*Read, Path) : nullptr;
+  if (!A)
+    return std::nullopt;
+  CallerEvidence E(DLRef);
+  if (!E.fromCallers(*A, Path, 0) || E.Kinds.empty() ||
+      any_of(E.Kinds, [&](Kind K) { return K != E.Kinds.front(); }))
+    return Kind::Conflict;
+  return E.Kinds.front();
+}
+
+static std::optional<Kind> passedFieldEvidence(const Argument &A,
+                                               unsigned Depth) {
+  std::optional<Kind> Said;
+  for (const Use &U : A.getParent()->uses()) {
+    auto *Call = dyn_cast<CallBase>(U.getUser());
+    if (!Call || !Call->isCallee(&U) || Call->arg_size() <= A.getArgNo())
+      continue;
+    std::optional<Kind> K =
+        fieldEvidence(Call->getArgOperand(A.getArgNo()), Depth);
+    if (K)
+      Said = !Said || *Said == *K ? *K : Kind::Conflict;
+  }
+  return Said;
+}
+
+std::optional<Kind> fieldPointeeEvidence(const Value *Ptr) {
+  return fieldEvidence(Ptr, 2);
+}
+
 } // namespace adcore

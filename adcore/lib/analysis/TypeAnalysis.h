@@ -211,6 +211,15 @@ Kind kindOfType(const llvm::Type *T);
 /// one).
 bool declaredWithFloats(const llvm::Value *Ptr);
 
+/// What the callers of the function of \p Ptr say of the memory it points
+/// to, where \p Ptr is, past constant and variable offsets, a pointer read
+/// from memory reached from an argument (a field: `c->r`, `c->u.v`,
+/// `(char *)c->r + 8 * to`): the one kind every caller reads and writes
+/// through the pointers it reaches by the same path (FieldPointees.cpp);
+/// Conflict where they say several, or where a caller cannot be seen or
+/// says nothing. std::nullopt where \p Ptr is no such pointer.
+std::optional<Kind> fieldPointeeEvidence(const llvm::Value *Ptr);
+
 /// True when \p SI stores an integer over a part of a floating-point
 /// variable or field, by the declared type of the local or global it
 /// writes (fdlibm's SET_HIGH_WORD through a union, a byte of a double

@@ -166,9 +166,14 @@ bool ReverseEmitter::movesUntypedBits(const StoreInst &SI) {
   if (LI->getMetadata(LLVMContext::MD_tbaa) ||
       SI.getMetadata(LLVMContext::MD_tbaa))
     return false;
+  // (Strict aliasing is a flag of the file: a helper whose only accesses
+  // are the untyped copy has no TBAA of its own (`move(void *r, ...)`, its
+  // pointer read by the caller), yet its file has.)
   if (!PrimalHasTBAA)
-    PrimalHasTBAA = any_of(instructions(*PL->getFunction()), [](auto &I) {
-      return I.getMetadata(LLVMContext::MD_tbaa) != nullptr;
+    PrimalHasTBAA = any_of(*PL->getModule(), [](const Function &F) {
+      return any_of(instructions(F), [](const Instruction &I) {
+        return I.getMetadata(LLVMContext::MD_tbaa) != nullptr;
+      });
     });
   if (Types->memoryKind(PL->getPointerOperand()) != Kind::Unknown ||
       Types->memoryKind(PS->getPointerOperand()) != Kind::Unknown)
@@ -182,8 +187,24 @@ bool ReverseEmitter::movesUntypedBits(const StoreInst &SI) {
   unsigned Bits = LI->getType()->getIntegerBitWidth();
   Kind From = kindOfIndexing(PL->getPointerOperand(), Bits);
   Kind To = kindOfIndexing(PS->getPointerOperand(), Bits);
-  return From == Kind::Double || From == Kind::Float || To == Kind::Double ||
-         To == Kind::Float;
+  if (From == Kind::Double || From == Kind::Float || To == Kind::Double ||
+      To == Kind::Float)
+    return true;
+  if (From == Kind::Integer || To == Kind::Integer)
+    return false;
+  // A byte offset (or none) into the memory a pointer read from a field
+  // points to (`(char *)c->u.v + 8 * to`, `memcpy(c->r, (char *)c->r + 24,
+  // 8)`, or such a pointer passed by the callers: `move(c->r, to, from)`):
+  // what the callers read and write through the same field says what the
+  // bits are. Where they say nothing of it, or more than one kind (the
+  // doubles written through a second field that points to the same array),
+  // the adjoint of the copy would be lost without a word. (Integers or
+  // pointers by every caller: bits without a derivative.)
+  for (const Value *P : {PL->getPointerOperand(), PS->getPointerOperand()})
+    if (std::optional<Kind> Say = fieldPointeeEvidence(P);
+        Say && *Say != Kind::Integer && *Say != Kind::Pointer)
+      return true;
+  return false;
 }
 
 Value *ReverseEmitter::viewSlot(Value *V) {
