@@ -114,8 +114,8 @@ int main() {
     tx[i] = cos(0.13 * i);
     want += tx[i] * dx[i];
   }
-  double tv = __enzyme_fwddiff((void *)loss, enzyme_dup, x, tx, enzyme_dup, s,
-                               ts);
+  double tv =
+      __enzyme_fwddiff((void *)loss, enzyme_dup, x, tx, enzyme_dup, s, ts);
   close("forward dx.v", 0, tv, want, 1e-10);
 
   // In device code: dt = 1, so du_j = cos(u_j) u_{j+1} + sin(u_{j-1}).

@@ -91,9 +91,8 @@ bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D) {
   const auto *Primal = dyn_cast_or_null<LoadInst>(PrimalOf.lookup(&LI));
   const Value *Address = (Primal ? Primal : &LI)->getPointerOperand();
   ParallelUpdate How =
-      DeviceCode ? (needsAtomicUpdate(Address, Why)
-                        ? ParallelUpdate::Atomic
-                        : ParallelUpdate::Plain)
+      DeviceCode ? (needsAtomicUpdate(Address, Why) ? ParallelUpdate::Atomic
+                                                    : ParallelUpdate::Plain)
                  : parallelUpdateOf(LI, Why, Object);
   if (How == ParallelUpdate::Plain) {
     ++PlainUpdates[Why];
