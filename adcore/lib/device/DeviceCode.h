@@ -152,8 +152,14 @@ bool checkDeviceCode(const llvm::Function &Primal, bool Reverse,
 /// Whether the adjoint update at \p Ptr (the primal address) needs an
 /// atomic add in device code: false for private memory (a stack slot,
 /// AMDGPU's and NVPTX's local address space) and for an address indexed by
-/// the global thread id; true elsewhere. \p Why says which.
+/// the global thread id (or shared memory indexed by the thread's index in
+/// its block) where no other pointer parameter the function reads through
+/// may overlap that array; true elsewhere. \p Why says which.
 bool needsAtomicUpdate(const llvm::Value *Ptr, const char *&Why);
+
+/// The function attribute of a launched kernel's body made a device
+/// function (LaunchKernels.cpp): its parameters are still a kernel's.
+constexpr const char *KernelBodyAttr = "adcc-kernel-body";
 
 } // namespace adcore
 

@@ -15,7 +15,11 @@
 //
 // and only where every access of the function to that array is at the same
 // kind of element: a stencil that also reads x[i + 1] makes x's updates
-// atomic, since the thread next door adds into x[i] too.
+// atomic, since the thread next door adds into x[i] too. Nor may another
+// array the function reads overlap it: two pointer parameters may point
+// into one array (k(x, x + 1): thread i's y[i] is thread i + 1's x[i + 1],
+// whose adjoint both add into), unless either is restrict; then the
+// update is atomic too, as on the CPU (analysis/RegionAliases.h).
 //
 // The primal's address decides (the shadow has the same shape).
 //
@@ -23,6 +27,7 @@
 
 #include "device/DeviceCode.h"
 
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -40,6 +45,8 @@ namespace {
 
 constexpr unsigned PrivateAddressSpace = 5; // NVPTX local, AMDGPU private
 constexpr unsigned SharedAddressSpace = 3;  // NVPTX shared, AMDGPU LDS
+constexpr const char *OverlapReason =
+    "the thread's element of an array another pointer parameter may overlap";
 
 const Value *stripIntCasts(const Value *V) {
   while (isa<SExtInst, ZExtInst, TruncInst>(V))
@@ -168,6 +175,110 @@ bool onlyThreadsElement(const Value *Ptr, bool (*IsIndex)(const Value *)) {
   return true;
 }
 
+/// What an array's address comes from: an argument of the function (at
+/// -O0, the stack slot that only its argument is stored into stands for
+/// it), a global, a stack slot, a new allocation; null for a pointer read
+/// from other memory (a struct's field: it may point anywhere).
+const Value *rootOf(const Value *Array) {
+  const auto *Slot = dyn_cast<AllocaInst>(Array);
+  if (!Slot || !Slot->getAllocatedType()->isPointerTy())
+    return isa<Argument, GlobalVariable, AllocaInst>(Array) ||
+                   isNoAliasCall(Array)
+               ? Array
+               : nullptr;
+  // (A slot holding a pointer: the argument stored into it, if that is all
+  // it is given.)
+  const Value *Held = nullptr;
+  for (const User *U : Slot->users()) {
+    if (const auto *SI = dyn_cast<StoreInst>(U)) {
+      if (SI->getValueOperand() == Slot || Held)
+        return nullptr;
+      Held = SI->getValueOperand();
+      continue;
+    }
+    const auto *II = dyn_cast<IntrinsicInst>(U);
+    if (!isa<LoadInst>(U) &&
+        !(II && (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II))))
+      return nullptr;
+  }
+  return Held && isa<Argument>(Held) ? Held : nullptr;
+}
+
+/// A kernel, or a launched kernel's body made a device function
+/// (LaunchKernels.cpp): its pointer parameters hold global memory, its
+/// shared memory is its own variables (and the base of the dynamic shared
+/// memory, a parameter of the body).
+bool isKernel(const Function &F) {
+  return F.getCallingConv() == CallingConv::PTX_Kernel ||
+         F.getCallingConv() == CallingConv::AMDGPU_KERNEL ||
+         F.hasFnAttribute(KernelBodyAttr);
+}
+
+/// Whether the arrays with roots \p A and \p B (rootOf, different arrays)
+/// may overlap. Two pointer parameters may point into one array (y = x + 1,
+/// from the launch or the caller), and a parameter may point into a global
+/// (a `__device__` array), unless either is restrict: the derivative
+/// writes through the shadow of a restrict parameter, so C's restrict
+/// promises that no other pointer reaches it. Stack slots, private memory,
+/// new allocations and distinct globals are distinct; in a kernel, shared
+/// memory is distinct from the rest (its pointer parameters hold global
+/// memory) and its shared variables from each other.
+bool mayOverlap(const Value *A, const Value *B, const Function &F) {
+  if (!A || !B || A == B)
+    return true;
+  auto Distinct = [&](const Value *V) {
+    return isa<AllocaInst>(V) || isNoAliasCall(V) ||
+           V->getType()->getPointerAddressSpace() == PrivateAddressSpace;
+  };
+  if (Distinct(A) || Distinct(B))
+    return false;
+  if (isKernel(F) &&
+      (A->getType()->getPointerAddressSpace() == SharedAddressSpace ||
+       B->getType()->getPointerAddressSpace() == SharedAddressSpace))
+    return false;
+  const auto *ArgA = dyn_cast<Argument>(A);
+  const auto *ArgB = dyn_cast<Argument>(B);
+  if (!ArgA && !ArgB)
+    return false; // two globals
+  if (!ArgA) {
+    std::swap(ArgA, ArgB);
+    std::swap(A, B);
+  }
+  return !ArgA->hasNoAliasAttr() && !(ArgB && ArgB->hasNoAliasAttr());
+}
+
+/// Whether the function reads, through another array than \p Ptr's, memory
+/// that may overlap that array: the reverse of that read adds into the
+/// same shadow, at any thread's element (y = x + 1 makes thread i's y[i]
+/// thread i + 1's x[i + 1]), so a plain update of this thread's element
+/// races with it. Writes through another array do not count: one reaching
+/// what another thread reads here would be a data race of the program (a
+/// write ordered by a barrier is ordered in the reverse sweep too).
+bool otherReadMayOverlap(const Value *Ptr) {
+  const Function &F = *cast<Instruction>(Ptr)->getFunction();
+  const Value *Array = arrayOf(Ptr);
+  const Value *Root = rootOf(Array);
+  for (const Instruction &I : instructions(F)) {
+    SmallVector<const Value *, 4> Reads;
+    if (const auto *LI = dyn_cast<LoadInst>(&I)) {
+      // (Integers and pointers carry no adjoint.)
+      if (LI->getType()->isIntOrIntVectorTy() ||
+          LI->getType()->isPtrOrPtrVectorTy())
+        continue;
+      Reads.push_back(LI->getPointerOperand());
+    } else if (isa<CallBase>(I)) {
+      // (What a call is given it may read.)
+      accessedPointers(I, Reads);
+    }
+    for (const Value *P : Reads) {
+      const Value *Other = arrayOf(P->stripPointerCasts());
+      if (Other != Array && mayOverlap(Root, rootOf(Other), F))
+        return true;
+    }
+  }
+  return false;
+}
+
 } // namespace
 
 bool needsAtomicUpdate(const Value *Ptr, const char *&Why) {
@@ -182,6 +293,10 @@ bool needsAtomicUpdate(const Value *Ptr, const char *&Why) {
   }
   if (isIndexedBy(Ptr, isGlobalThreadId) &&
       onlyThreadsElement(Ptr, isGlobalThreadId)) {
+    if (otherReadMayOverlap(Ptr)) {
+      Why = OverlapReason;
+      return true;
+    }
     Why = "indexed by the global thread id";
     return false;
   }
@@ -191,6 +306,10 @@ bool needsAtomicUpdate(const Value *Ptr, const char *&Why) {
                 Obj->getType()->getPointerAddressSpace() == SharedAddressSpace;
   if (Shared && isIndexedBy(Ptr, isThreadInBlock) &&
       onlyThreadsElement(Ptr, isThreadInBlock)) {
+    if (otherReadMayOverlap(Ptr)) {
+      Why = OverlapReason;
+      return true;
+    }
     Why = "shared memory indexed by the thread's index in its block";
     return false;
   }

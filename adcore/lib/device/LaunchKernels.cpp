@@ -319,6 +319,7 @@ struct Maker {
                       Returns);
     Body->setCallingConv(CallingConv::C);
     Body->setLinkage(GlobalValue::InternalLinkage);
+    Body->addFnAttr(KernelBodyAttr);
     if (!Dynamic.empty()) {
       Argument *Base = Body->getArg(BodyParams.size() - 1);
       SmallVector<Constant *, 2> Globals(Dynamic.begin(), Dynamic.end());

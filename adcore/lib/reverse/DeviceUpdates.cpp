@@ -86,10 +86,13 @@ void addAtomic(IRBuilder<> &B, Value *To, Value *D, Align A, bool Device) {
 bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D) {
   const char *Why = "";
   const Value *Object = nullptr;
+  // (Device code is judged on the primal function: the forward sweep's
+  // copy also reads shadows and the tape.)
+  const auto *Primal = dyn_cast_or_null<LoadInst>(PrimalOf.lookup(&LI));
+  const Value *Address = (Primal ? Primal : &LI)->getPointerOperand();
   ParallelUpdate How =
-      DeviceCode ? (needsAtomicUpdate(LI.getPointerOperand(), Why)
-                        ? ParallelUpdate::Atomic
-                        : ParallelUpdate::Plain)
+      DeviceCode ? (needsAtomicUpdate(Address, Why) ? ParallelUpdate::Atomic
+                                                    : ParallelUpdate::Plain)
                  : parallelUpdateOf(LI, Why, Object);
   if (How == ParallelUpdate::Plain) {
     ++PlainUpdates[Why];

@@ -1,7 +1,9 @@
 // Reverse mode in CUDA device code: the tape lives in the thread's frame
 // (no call of adcc's runtime at any level), adjoints of memory every
 // thread reads (c) are atomic adds in global memory, those of x[i] with i
-// the global thread id plain, and the remark says which.
+// the global thread id plain (c is restrict: else it may point into x and
+// x's updates are atomic too, lit device/overlapping-parameters.cu), and
+// the remark says which.
 // REQUIRES: cuda
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O0 -S %s -o %t/o0.ptx -Wno-unknown-cuda-version
@@ -23,7 +25,8 @@
 // IR: ret void
 extern __device__ void __enzyme_autodiff(void *, ...);
 
-__device__ void step(const double *c, const double *x, double *y) {
+__device__ void step(const double *__restrict__ c, const double *x,
+                     double *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   y[i] = c[0] * sin(x[i]) + c[1] * x[i] * x[i];
 }

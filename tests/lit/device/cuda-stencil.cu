@@ -1,8 +1,10 @@
 // A stencil in device code: x is read at the thread's element and at its
 // neighbours', so the thread next door adds into x[i] too: every update of
 // x's adjoint is atomic (a plain update of x[i] raced with them, losing
-// adjoints). w is read only at the thread's element: plain. (Shared
-// memory indexed by threadIdx.x follows the same rule.)
+// adjoints). w is read only at the thread's element: plain, since it is
+// restrict (else w may point into x, and its updates race with x's: lit
+// device/overlapping-parameters.cu). (Shared memory indexed by threadIdx.x
+// follows the same rule.)
 // REQUIRES: cuda
 // RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O2 -S %s -o /dev/null -Wno-unknown-cuda-version -Rpass=adcc 2>&1 | FileCheck %s
 // RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O0 -S %s -o /dev/null -Wno-unknown-cuda-version -Rpass=adcc 2>&1 | FileCheck %s --check-prefix=O0
@@ -11,7 +13,8 @@
 // O0: remark: reverse mode of 'stencil(double const*, double const*, double*)' in device code: adjoint updates of memory: 4 atomic adds (memory other threads may update: 4), 0 plain
 extern __device__ void __enzyme_autodiff(void *, ...);
 
-__device__ void stencil(const double *x, const double *w, double *y) {
+__device__ void stencil(const double *x, const double *__restrict__ w,
+                        double *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   y[i] = w[i] * (x[i - 1] - 2 * x[i] + x[i + 1]);
 }

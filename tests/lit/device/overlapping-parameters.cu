@@ -1,0 +1,113 @@
+// Two pointer parameters may point into one array (k(x, x + 1): thread i's
+// y[i] is thread i + 1's x[i + 1]): an update of the thread's own element
+// is plain only where no other array the function reads may overlap it,
+// else thread i and i + 1 add into one adjoint at once (docs/gpu.md,
+// "Atomic adjoint updates"). A restrict parameter overlaps no other (the
+// derivative writes through its shadow); a write through another parameter
+// does not count (reaching what another thread reads would be a data race
+// of the program). The same rule for device functions differentiated in
+// device code and for launched kernels; -O0 keeps every update atomic.
+// REQUIRES: cuda
+// RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O2 -S %s -o /dev/null -Wno-unknown-cuda-version -Rpass=adcc 2>&1 | FileCheck %s
+// RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O0 -S %s -o /dev/null -Wno-unknown-cuda-version -Rpass=adcc 2>&1 | FileCheck %s --check-prefix=O0
+// RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O2 -S -emit-llvm %s -o - -Wno-unknown-cuda-version | FileCheck %s --check-prefix=IR
+// RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O0 -S -emit-llvm %s -o - -Wno-unknown-cuda-version | FileCheck %s --check-prefix=IR0
+extern __device__ void __enzyme_autodiff(void *, ...);
+extern double __enzyme_autodiff(void *, ...);
+extern int enzyme_dup;
+
+// Device functions, differentiated in device code.
+__device__ void pair(const double *x, const double *y, double *s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[i] = x[i] * y[i];
+}
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of 'pair(double const*, double const*, double*)' in device code: adjoint updates of memory: 2 atomic adds (the thread's element of an array another pointer parameter may overlap: 2), 0 plain [-Rpass=adcc]
+// O0-DAG: overlapping-parameters.cu:[[#@LINE-5]]:1: remark: reverse mode of 'pair(double const*, double const*, double*)' in device code: adjoint updates of memory: 2 atomic adds (memory other threads may update: 2), 0 plain [-Rpass=adcc]
+
+__device__ void pair_restrict(const double *__restrict__ x,
+                              const double *__restrict__ y, double *s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[i] = x[i] * y[i];
+}
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of 'pair_restrict(double const*, double const*, double*)' in device code: adjoint updates of memory: 0 atomic adds, 2 plain (indexed by the global thread id: 2) [-Rpass=adcc]
+
+// (One restrict parameter of the two is enough.)
+__device__ void pair_one_restrict(const double *__restrict__ x,
+                                  const double *y, double *s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[i] = x[i] * y[i];
+}
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of 'pair_one_restrict(double const*, double const*, double*)' in device code: adjoint updates of memory: 0 atomic adds, 2 plain (indexed by the global thread id: 2) [-Rpass=adcc]
+
+// A coefficient read through another parameter: c may point into x.
+__device__ void scaled(const double *c, const double *x, double *s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[i] = c[0] * x[i];
+}
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of 'scaled(double const*, double const*, double*)' in device code: adjoint updates of memory: 2 atomic adds (memory other threads may update: 1, the thread's element of an array another pointer parameter may overlap: 1), 0 plain [-Rpass=adcc]
+
+// Only written through s: x's own element stays plain.
+__device__ void square(const double *x, double *s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[i] = x[i] * x[i];
+}
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of 'square(double const*, double*)' in device code: adjoint updates of memory: 0 atomic adds, 1 plain (indexed by the global thread id: 1) [-Rpass=adcc]
+
+__global__ void grad(const double *x, double *dx, double *s, double *ds) {
+  __enzyme_autodiff((void *)pair, x, dx, x + 1, dx + 1, s, ds);
+  __enzyme_autodiff((void *)pair_restrict, x, dx, s, ds, s + 256, ds + 256);
+  __enzyme_autodiff((void *)pair_one_restrict, x, dx, s, ds, s + 256,
+                    ds + 256);
+  __enzyme_autodiff((void *)scaled, x, dx, x, dx, s, ds);
+  __enzyme_autodiff((void *)square, x, dx, s, ds);
+}
+
+// Launched kernels: the reverse kernel of k(x, x + 1, s).
+__global__ void launched_pair(const double *x, const double *y, double *s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[i] = x[i] * y[i];
+}
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of '__adcc_body__Z13launched_pairPKdS0_Pd' in device code: adjoint updates of memory: 2 atomic adds (the thread's element of an array another pointer parameter may overlap: 2), 0 plain [-Rpass=adcc]
+
+__global__ void launched_restrict(const double *__restrict__ x,
+                                  const double *__restrict__ y, double *s) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[i] = x[i] * y[i];
+}
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of '__adcc_body__Z17launched_restrictPKdS0_Pd' in device code: adjoint updates of memory: 0 atomic adds, 2 plain (indexed by the global thread id: 2) [-Rpass=adcc]
+
+// A kernel's shared memory is its own: the parameter read beside it does
+// not make the thread's element of the tile atomic. (x's updates are
+// atomic for another reason: a kernel with a barrier is differentiated as
+// its item, which reads x's address from the arguments in device memory.)
+__global__ void launched_tile(const double *x, double *s) {
+  __shared__ double tile[64];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  tile[threadIdx.x] = x[i] * x[i];
+  __syncthreads();
+  s[i] = tile[threadIdx.x] * x[i];
+}
+// CHECK-DAG: remark: reverse mode of '__adcc_item__Z13launched_tilePKdPd' in device code: adjoint updates of memory: 2 atomic adds (memory other threads may update: 2), 1 plain (shared memory indexed by the thread's index in its block: 1) [-Rpass=adcc]
+
+double loss(const double *x, double *s) {
+  launched_pair<<<4, 64>>>(x, x + 1, s);
+  launched_restrict<<<4, 64>>>(x, s + 256, s + 512);
+  launched_tile<<<4, 64>>>(x, s + 768);
+  cudaDeviceSynchronize();
+  return s[0] + s[256] + s[768];
+}
+
+void gradient(const double *x, double *dx, double *s, double *ds) {
+  __enzyme_autodiff((void *)loss, enzyme_dup, x, dx, enzyme_dup, s, ds);
+}
+
+// IR-LABEL: define {{.*}} @__adcc_rev__Z13launched_pairPKdS0_Pd(
+// IR-COUNT-2: atomicrmw fadd ptr {{.*}} monotonic
+// IR-NOT: atomicrmw
+// IR: ret void
+// IR-LABEL: define {{.*}} @__adcc_rev__Z17launched_restrictPKdS0_Pd(
+// IR-NOT: atomicrmw
+// IR: ret void
+// IR0-LABEL: define {{.*}} @__adcc_rev__Z17launched_restrictPKdS0_Pd(
+// IR0: atomicrmw fadd
+// IR0: ret void
