@@ -52,9 +52,8 @@ constexpr const char *StreamClassPrefixTable[] = {
 /// True when \p F is a constructor of one of those classes.
 bool isStreamClassStructor(const Function &F) {
   return isInactiveStructor(F) &&
-         any_of(StreamClassPrefixTable, [&](const char *Row) {
-           return F.getName().starts_with(Row);
-         });
+         any_of(StreamClassPrefixTable,
+                [&](const char *Row) { return F.getName().starts_with(Row); });
 }
 
 /// True when a store gives \p Obj (or a base within it) a virtual table
@@ -130,7 +129,8 @@ bool constructedAsDerivedClass(const Value *Obj) {
       for (const Instruction &I : BB) {
         const auto *Base = dyn_cast<CallBase>(&I);
         const Function *BaseCtor = Base ? Base->getCalledFunction() : nullptr;
-        if (BaseCtor && Base->arg_size() > 0 && isStreamClassStructor(*BaseCtor) &&
+        if (BaseCtor && Base->arg_size() > 0 &&
+            isStreamClassStructor(*BaseCtor) &&
             throughSlot(getUnderlyingObject(Base->getArgOperand(0))) == This)
           return true;
       }
@@ -153,7 +153,6 @@ bool madeAsLibraryObject(const Value *Obj) {
   }
   return false;
 }
-
 
 // Functions of the library's streams and stream buffers that may call a
 // stream buffer's virtual functions (by mangled-name prefix): the stream
@@ -288,8 +287,9 @@ StringRef originTypeName(const Value *Obj) {
 }
 
 /// The stream buffers \p Stream, a stream of the library, is made over or
-/// given (its constructor's, basic_ios::init's or rdbuf's argument, all
-/// mangled with a `std::basic_streambuf *` parameter).
+/// given: the argument of a library function with a `std::basic_streambuf
+/// *` parameter called on it (its constructor, basic_ios::init, rdbuf; also
+/// `os << buf`, which reads from one).
 SmallVector<const Value *, 2> buffersOf(const Value *Stream) {
   SmallVector<const Value *, 2> Buffers;
   SmallVector<const Value *, 8> Work{Stream};
@@ -365,16 +365,18 @@ callsProgramOverrides(const CallBase &Call,
       }))
     return OverrideReach::None;
   bool Untraced = O == Origin::Unknown;
-  if (O == Origin::Library && startsWithAny(originTypeName(Obj),
-                                            BufferlessStreamTypeTable)) {
-    for (const Value *Buffer : buffersOf(Obj)) {
+  if (O == Origin::Library &&
+      startsWithAny(originTypeName(Obj), BufferlessStreamTypeTable)) {
+    SmallVector<const Value *, 2> Buffers = buffersOf(Obj);
+    for (const Value *Buffer : Buffers) {
       Origin B = originOf(Buffer);
       if (B == Origin::Program)
         return OverrideReach::StreamOverDerived;
       Untraced |= B == Origin::Unknown;
     }
-    // (Its buffer given in a way not seen here.)
-    if (buffersOf(Obj).empty() && !isa<GlobalVariable>(Obj))
+    // (A local stream whose buffer was given in a way not seen here; the
+    // library's own, std::cout, have the library's.)
+    if (Buffers.empty() && !isa<GlobalVariable>(Obj))
       Untraced = true;
   }
   if (Untraced && derivesBufferWithOverrides(*Call.getModule()))

@@ -14,6 +14,14 @@
 // translation unit (a class derived from std::streambuf by the program has
 // its own virtual functions, and its calls are dispatched as any other).
 //
+// A call of the library's own function (sputn, std::ostream::write) that
+// reaches such a class's virtual functions is found by where its object
+// comes from: one of the program's class (a local, a `new`), a library
+// stream made over one (its constructor's, basic_ios::init's or rdbuf's
+// argument), or one adcc cannot trace (a parameter, a pointer read from
+// memory or returned by a call) in a module whose virtual tables show a
+// class deriving a library stream buffer with functions of its own.
+//
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_LIBRARYOBJECTS_H
 #define ADCORE_LIBRARYOBJECTS_H
@@ -62,9 +70,9 @@ enum class OverrideReach {
 /// derivative (\p HasDerivative); for a stream over a buffer and an object
 /// of unknown class, one given by address (a number given by value is
 /// written as text, which has no derivative).
-OverrideReach
-callsProgramOverrides(const llvm::CallBase &Call,
-                      llvm::function_ref<bool(const llvm::Value *)> HasDerivative);
+OverrideReach callsProgramOverrides(
+    const llvm::CallBase &Call,
+    llvm::function_ref<bool(const llvm::Value *)> HasDerivative);
 
 /// The error for such a call of the function displayed as \p Callee.
 std::string programOverridesError(OverrideReach Reach, llvm::StringRef Callee);
