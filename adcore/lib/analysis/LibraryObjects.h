@@ -14,6 +14,14 @@
 // translation unit (a class derived from std::streambuf by the program has
 // its own virtual functions, and its calls are dispatched as any other).
 //
+// A call of the library's own function (sputn, std::ostream::write) that
+// reaches such a class's virtual functions is found by where its object
+// comes from: one of the program's class (a local, a `new`), a library
+// stream made over one (its constructor's, basic_ios::init's or rdbuf's
+// argument), or one adcc cannot trace (a parameter, a pointer read from
+// memory or returned by a call) in a module whose virtual tables show a
+// class deriving a library stream buffer with functions of its own.
+//
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_LIBRARYOBJECTS_H
 #define ADCORE_LIBRARYOBJECTS_H
@@ -38,20 +46,36 @@ bool isInactiveLibraryObject(const llvm::Value *Ptr);
 /// (its first argument, `this`).
 bool isInactiveLibraryVirtualCall(const llvm::CallBase &Call);
 
-/// True when \p Call, a call of a known inactive function of the library
-/// (`std::streambuf::sputn`), is made on an object of a class the program
-/// derives from a library class (a local `struct Tee : std::streambuf`,
-/// seen by its type at -O0, where the library's function is not inlined):
-/// the library's function calls the program's virtual functions (xsputn,
-/// overflow), and a derivative that flows through them would be lost if the
-/// call were kept as inactive. Only where one of its arguments has a
-/// derivative (\p HasDerivative).
-bool callsProgramOverrides(
+/// How a call of a known inactive function of the library may reach the
+/// program's virtual functions of a stream buffer (xsputn, overflow,
+/// underflow), which a derivative flowing through it would then miss.
+enum class OverrideReach {
+  None,
+  /// Made on an object of a class the program derives from a library class
+  /// (a local `struct Tee : std::streambuf`, a `new Tee`), seen at -O0,
+  /// where the library's function (sputn) is not inlined.
+  DerivedObject,
+  /// Made on a library stream made over such a buffer (`std::ostream
+  /// os(&tee); os.write(...)`): the stream's functions are never inlined.
+  StreamOverDerived,
+  /// Made on a stream or stream buffer whose class is not known (a
+  /// parameter, a pointer read from memory or returned by a call), in a
+  /// module that derives a stream buffer with virtual functions of its own.
+  UntracedObject,
+};
+
+/// How \p Call, a call of a known inactive function of the library
+/// (`std::streambuf::sputn`, `std::ostream::write`), may reach the
+/// program's virtual functions: only where one of its arguments has a
+/// derivative (\p HasDerivative); for a stream over a buffer and an object
+/// of unknown class, one given by address (a number given by value is
+/// written as text, which has no derivative).
+OverrideReach callsProgramOverrides(
     const llvm::CallBase &Call,
     llvm::function_ref<bool(const llvm::Value *)> HasDerivative);
 
 /// The error for such a call of the function displayed as \p Callee.
-std::string programOverridesError(llvm::StringRef Callee);
+std::string programOverridesError(OverrideReach Reach, llvm::StringRef Callee);
 
 } // namespace adcore
 

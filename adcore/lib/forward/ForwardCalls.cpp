@@ -159,11 +159,11 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
   if (Kind != MemoryFunctionKind::None)
     return emitMemoryFunctionCall(Call, unsigned(Kind));
   if (isKnownInactiveFunction(*Callee)) {
-    if (callsProgramOverrides(Call, [&](const Value *V) {
-          return isActive(V);
-        }))
-      return unsupported(Call,
-                         programOverridesError(Ctx.displayName(*Callee)));
+    if (OverrideReach Reach = callsProgramOverrides(
+            Call, [&](const Value *V) { return isActive(V); });
+        Reach != OverrideReach::None)
+      return unsupported(
+          Call, programOverridesError(Reach, Ctx.displayName(*Callee)));
     return true;
   }
   if (isShadowMirroredFunction(*Callee))

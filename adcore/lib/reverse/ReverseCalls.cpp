@@ -124,11 +124,16 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   if (!Callee)
     return unsupported(Call, "calls through function pointers are not "
                              "supported yet in reverse mode");
-  if (isKnownInactiveFunction(*Callee) &&
-      callsProgramOverrides(Call, [&](const Value *V) {
-        return Active.contains(V) || shadowOrNull(const_cast<Value *>(V));
-      }))
-    return unsupported(Call, programOverridesError(Ctx.displayName(*Callee)));
+  if (isKnownInactiveFunction(*Callee))
+    if (OverrideReach Reach = callsProgramOverrides(
+            Call,
+            [&](const Value *V) {
+              return Active.contains(V) ||
+                     shadowOrNull(const_cast<Value *>(V));
+            });
+        Reach != OverrideReach::None)
+      return unsupported(
+          Call, programOverridesError(Reach, Ctx.displayName(*Callee)));
   if (ruleFor(*Callee) || isKnownInactiveFunction(*Callee) ||
       Ctx.rules().isInactive(Callee))
     return true;

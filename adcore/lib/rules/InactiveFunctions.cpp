@@ -152,6 +152,11 @@ constexpr const char *InactivePrefixTable[] = {
     "_ZNSo3put",
     "_ZNSo5write",
     "_ZNSo5flush",
+    // (std::ostream and std::iostream made over a stream buffer given to
+    // their constructors, and destroyed)
+    "_ZNSoC",
+    "_ZNSoD",
+    "_ZNSd",
     "_ZStlsISt11char_traitsIcEE",
     "_ZStlsIcSt11char_traitsIcESaIcEE",
     "_ZSt16__ostream_insertIcSt11char_traitsIcEE",
