@@ -21,6 +21,12 @@
 // whose address escapes) leaves the pointer untyped, and an untyped copy
 // with a derivative stays an error.
 //
+// A pointer argument the function copies so is seeded the same way from
+// what every caller does through the pointer it passes, and, where the
+// caller read that pointer from memory, through the caller's other reads
+// of the same address: at -O3 argument promotion hands copyAtom `c->r`
+// itself, and the caller writes the doubles through another read of it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TypeAnalysis.h"
