@@ -143,9 +143,70 @@ static void check_at(const double *x) {
   }
 }
 
+/* A count copied within the table, at -O2 a phi of the load before the
+ * counter of local cells (no tangent) and the one after (a tangent): until
+ * 2026-12-06 forward mode stored the phi's tangent, 0 where b >= 2, into
+ * the shared cnt[3], so out = v[c] cnt[3] was 0. */
+static void copy_count(const double *x, int n, double *out,
+                       struct cells *cl) {
+  memset(cl->cnt, 0, NCB * sizeof(int));
+  cl->nloc = 0;
+  cl->cnt[1] = 7;
+  cl->cnt[2] = 5;
+  int b = n % NCB;
+  int c = cl->cnt[b];
+  if (b < NCB / 2)
+    cl->nloc++;
+  cl->cnt[3] = cl->cnt[b];
+  ((double *)cl->vr)[c] = sin(x[0]) * x[1];
+  out[0] = cl->v[c] * cl->cnt[3];
+}
+
+static void check_copy(int n) {
+  const double x[NX] = {0.7, -1.3};
+  const double k = n == 1 ? 7 : 5;
+  const double g[NX] = {k * cos(x[0]) * x[1], k * sin(x[0])};
+  double xr[NX] = {x[0], x[1]}, dxr[NX] = {0}, out = 0, dout = 1;
+  memset(dv, 0, sizeof dv);
+  struct cells c = {cnt, 0, v, v}, dc = {cnt, 0, dv, dv};
+  __enzyme_autodiff((void *)copy_count, enzyme_dup, xr, dxr, enzyme_const, n,
+                    enzyme_dup, &out, &dout, enzyme_dup, &c, &dc);
+  CHECK_CLOSE(out, k * sin(x[0]) * x[1], 1e-14);
+  CHECK_TRUE(cnt[3] == k);
+  for (int i = 0; i < NX; ++i) {
+    CHECK_CLOSE(dxr[i], g[i], 1e-12);
+    for (int own = 0; own < 2; ++own) {
+      double xb[NX] = {x[0], x[1]}, dx[NX] = {0}, o = 0, d = 0;
+      dx[i] = 1;
+      memset(dv, 0, sizeof dv);
+      memset(dcnt, 0, sizeof dcnt);
+      struct cells p = {cnt, 0, v, v}, dp = {own ? dcnt : cnt, 0, dv, dv};
+      __enzyme_fwddiff((void *)copy_count, enzyme_dup, xb, dx, enzyme_const,
+                       n, enzyme_dup, &o, &d, enzyme_dup, &p, &dp);
+      CHECK_CLOSE(o, k * sin(x[0]) * x[1], 1e-14);
+      CHECK_TRUE(cnt[3] == k);
+      CHECK_CLOSE(d, g[i], 1e-12);
+      CHECK_CLOSE(d, dxr[i], 1e-12);
+    }
+  }
+  /* central differences of a plain call */
+  for (int i = 0; i < NX; ++i) {
+    const double h = 1e-6;
+    double xp[NX] = {x[0], x[1]}, xm[NX] = {x[0], x[1]}, op = 0, om = 0;
+    xp[i] += h;
+    xm[i] -= h;
+    struct cells c2 = {cnt, 0, v, v};
+    copy_count(xp, n, &op, &c2);
+    copy_count(xm, n, &om, &c2);
+    CHECK_CLOSE((op - om) / (2 * h), g[i], 1e-7);
+  }
+}
+
 int main(void) {
   const double points[][NX] = {{0.4365, 0.8783}, {-1.2, 0.3}, {0.9, -2.1}};
   for (unsigned k = 0; k < sizeof points / sizeof points[0]; ++k)
     check_at(points[k]);
+  check_copy(1);
+  check_copy(2);
   return check_finish();
 }
