@@ -21,6 +21,12 @@
 // whose address escapes) leaves the pointer untyped, and an untyped copy
 // with a derivative stays an error.
 //
+// A pointer argument the function copies so is seeded the same way from
+// what every caller does through the pointer it passes, and, where the
+// caller read that pointer from memory, through the caller's other reads
+// of the same address: at -O3 argument promotion hands copyAtom `c->r`
+// itself, and the caller writes the doubles through another read of it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TypeAnalysis.h"
@@ -193,13 +199,18 @@ private:
     // (The same pointer read again from its local slot at -O0; the
     // callers of a function passing its argument on.)
     SmallVector<const Value *, 4> Same{V};
-    if (auto *LI = dyn_cast<LoadInst>(V))
-      if (const Value *S = onlyStored(LI->getPointerOperand())) {
+    if (auto *LI = dyn_cast<LoadInst>(V)) {
+      const Value *S = onlyStored(LI->getPointerOperand());
+      // (The field's pointer passed on alone, read for the call: at -O3 an
+      // argument promoted from `c` to `c->r`. What the caller does through
+      // the same field's other reads.)
+      if (S || (Depth == 0 && Path.empty()))
         for (const User *U : LI->getPointerOperand()->users())
-          if (isa<LoadInst>(U) && U != LI)
+          if (isa<LoadInst>(U) && U != LI && U->getType()->isPointerTy())
             Same.push_back(U);
+      if (S)
         V = S;
-      }
+    }
     // (What callers that can be seen do; a derivative request's own
     // function has none.)
     if (auto *A = dyn_cast<Argument>(V->stripPointerCasts()))
@@ -278,6 +289,22 @@ void TypeAnalysis::seedFromFieldPointees() {
       continue;
     joinMemory(LI, 0, K);
     joinMemory(LI, AnyElement, K);
+  }
+  // A pointer argument copied untyped: what the callers do through the
+  // pointers they pass (the field `c->r` passed alone, as -O3's argument
+  // promotion makes CoMD's copyAtom).
+  for (Argument &A : F.args()) {
+    if (!A.getType()->isPointerTy() || !copiedUntyped(&A))
+      continue;
+    CallerEvidence E(F.getDataLayout());
+    if (!E.fromCallers(A, {}, 0) || E.Kinds.empty())
+      continue;
+    Kind K = E.Kinds.front();
+    if ((K != Kind::Double && K != Kind::Float) ||
+        any_of(E.Kinds, [&](Kind O) { return O != K; }))
+      continue;
+    joinMemory(&A, 0, K);
+    joinMemory(&A, AnyElement, K);
   }
 }
 

@@ -34,8 +34,10 @@ constexpr unsigned AddressSteps = 16;
 /// stack slot whose loads may (mayBecomePointer), or goes where adcc does
 /// not follow it (a call, a return, other memory, \p Depth steps out).
 /// Comparisons, branches and the indices of address computations (GEPs)
-/// read it as a number.
-bool mayBecomeAddress(const Value *V, unsigned Depth) {
+/// read it as a number. An integer narrower than a pointer (\p PointerBits)
+/// becomes one only through an inttoptr or a widening cast: wherever else it
+/// goes (memory, a call) it stays too narrow to hold an address.
+bool mayBecomeAddress(const Value *V, unsigned Depth, unsigned PointerBits) {
   SmallVector<std::pair<const Value *, unsigned>, 16> Work = {{V, Depth}};
   SmallPtrSet<const Value *, 16> Seen;
   while (!Work.empty()) {
@@ -44,10 +46,13 @@ bool mayBecomeAddress(const Value *V, unsigned Depth) {
       continue;
     if (Left == 0)
       return true;
+    bool Narrow = X->getType()->getScalarSizeInBits() < PointerBits;
     for (const User *U : X->users()) {
       if (isa<IntToPtrInst>(U))
         return true;
       if (isa<CmpInst, SwitchInst, BranchInst>(U))
+        continue;
+      if (Narrow && isa<StoreInst, CallBase, ReturnInst>(U))
         continue;
       if (auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
         if (GEP->getPointerOperand() == X)
@@ -122,6 +127,17 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
     // bytes) and other integers narrower than any float hold no address.
     if (I.getType()->getScalarSizeInBits() < 16)
       return true;
+    // Nor do wider integers narrower than a pointer unless they become one:
+    // `cnt[b]++` on a table of ints read through a pointer whose loads
+    // have tangents (no TBAA with -fno-strict-aliasing: the type analysis
+    // cannot tell the ints from a float's bits) is a count, and a tangent
+    // made for it (the loaded shadow plus 1) would be stored into the
+    // shadow table, which may be the primal's own.
+    unsigned PointerBits =
+        I.getModule()->getDataLayout().getPointerSizeInBits();
+    if (I.getType()->getScalarSizeInBits() < PointerBits &&
+        !mayBecomeAddress(&I, AddressSteps, PointerBits))
+      return true;
     // The distance between two pointers (`end - begin`) is a number, the
     // same between their shadows.
     if (TA && TB && I.getOpcode() == Instruction::Sub)
@@ -131,7 +147,8 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
     // (A number computed from an address, such as Eigen's count of
     // elements before the first aligned one, `(start + step) % packet`
     // made an xor, that never becomes an address again: no derivative.)
-    if (!isAddressArithmetic(I) && !mayBecomeAddress(&I, AddressSteps))
+    if (!isAddressArithmetic(I) &&
+        !mayBecomeAddress(&I, AddressSteps, PointerBits))
       return true;
     if (!isAddressArithmetic(I))
       return unsupported(I, "an address kept in an integer is changed by "

@@ -250,8 +250,17 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
     return unsupported(I, DeviceNullShadowWriteError);
   const Align ShadowA =
       shadowAlign(I.getModule()->getDataLayout(), V->getType(), I.getAlign());
+  // An integer with a tangent that the type analysis cannot tell from a
+  // number (no TBAA): where the shadow is the primal's own memory (a shadow
+  // struct sharing the primal's count table) it gets the primal's value
+  // again, never the tangent (a count copied through a phi of a load with
+  // a tangent and one without would store 0 there).
+  bool KeepsPrimalInSharedMemory = TV && V->getType()->isIntOrIntVectorTy();
   for (unsigned L = 0; L < Width; ++L) {
     Value *Shadow = TV ? lane(TV, L) : Constant::getNullValue(V->getType());
+    if (KeepsPrimalInSharedMemory)
+      Shadow = B.CreateSelect(
+          B.CreateICmpEQ(lane(SP, L), I.getPointerOperand()), V, Shadow);
     // (Not a scratch shadow: the shadow memory keeps its null pointer.)
     if (TV && V->getType()->isPointerTy() && nullable(V))
       Shadow = strippedNullShadow(B, Shadow);
