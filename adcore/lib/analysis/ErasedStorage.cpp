@@ -1,12 +1,14 @@
 //===- ErasedStorage.cpp - The C++ library's type-erased storage ----------===//
 //
-// std::function keeps a small callable object (a lambda's closure) inside
-// its own storage, the union std::_Any_data, and a pointer there for a
-// larger one. Code compiled at -O0 copies that storage (a std::function
-// copy-assigned, swapped) with nothing that says what the bytes are on the
-// path taken: the type analysis finds pointers and, from the clones, the
-// closure's doubles at the same offsets. Such a copy moves derivatives
-// only where the closures kept in the module hold floating-point values.
+// std::function and std::any keep a small object (a lambda's closure, a
+// double) inside their own storage, a union, and a pointer there for a
+// larger one; a manager function, reached through a pointer, clones and
+// destroys it. Code compiled at -O0 copies that storage with nothing that
+// says what the bytes are on the path taken: the type analysis finds the
+// pointers of the manager's other paths. A manager's clone is typed by its
+// class's template argument (erasedObjectType); std::function's storage
+// swapped by its copy assignment cannot be, and is an error where some
+// callable kept in the module holds floating-point values.
 //
 //===----------------------------------------------------------------------===//
 
