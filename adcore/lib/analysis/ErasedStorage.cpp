@@ -57,8 +57,8 @@ static bool erasedStorageParameter(const Argument &A) {
   std::string Params(Buf);
   std::free(Buf);
   // (Each parameter that is one: a method's `this` comes first in the IR.)
-  SmallVector<StringRef, 4> Types;
-  StringRef(Params).drop_front().drop_back().split(Types, ", ");
+  SmallVector<StringRef, 8> Types =
+      splitTopLevel(StringRef(Params).drop_front().drop_back());
   unsigned Shift = A.getParent()->arg_size() >= Types.size()
                        ? A.getParent()->arg_size() - Types.size()
                        : 0;
@@ -85,23 +85,13 @@ bool declaredWithErasedStorage(const Value *Ptr) {
 static std::string handledCallable(StringRef Mangled) {
   if (!Mangled.starts_with("_ZNSt17_Function_handler"))
     return "";
+  // "std::_Function_handler<double (double), f(double const*)::$_0>"
   std::string Class = declContextOf(Mangled);
-  // "std::_Function_handler<double (double), f(double const*)::$_0>": the
-  // callable follows the signature's closing parenthesis.
   StringRef C = Class;
-  if (!C.consume_front("std::_Function_handler<") || !C.consume_back(">"))
+  if (!C.consume_front("std::_Function_handler<"))
     return "";
-  int Depth = 0;
-  for (size_t I = 0; I < C.size(); ++I) {
-    char Ch = C[I];
-    if (Ch == '(' || Ch == '<')
-      ++Depth;
-    else if (Ch == ')' || Ch == '>')
-      --Depth;
-    else if (Ch == ',' && Depth == 0)
-      return C.drop_front(I + 1).trim().str();
-  }
-  return "";
+  SmallVector<StringRef, 8> Args = splitTopLevel(C);
+  return Args.size() == 2 ? Args[1].str() : "";
 }
 
 bool mayEraseFloatCallables(const Module &M) {
@@ -139,22 +129,13 @@ bool inFunctionCopyAssignment(const Instruction &I) {
   return false;
 }
 
-/// The text of \p Class after \p Prefix up to its matching `>`: the
-/// template argument of `Prefix...<T>`; empty where \p Class is not one.
+/// The template argument of \p Class, `Prefix...<T>` with \p Prefix
+/// ending in `<`; empty where \p Class is not one or has several.
 static StringRef onlyTemplateArgument(StringRef Class, StringRef Prefix) {
   if (!Class.consume_front(Prefix))
     return "";
-  int Depth = 0;
-  for (size_t I = 0; I < Class.size(); ++I) {
-    char Ch = Class[I];
-    if (Ch == '<' || Ch == '(')
-      ++Depth;
-    else if ((Ch == '>' || Ch == ')') && Depth-- == 0)
-      return Ch == '>' ? Class.take_front(I).trim() : "";
-    else if (Ch == ',' && Depth == 0)
-      return "";
-  }
-  return "";
+  SmallVector<StringRef, 8> Args = splitTopLevel(Class);
+  return Args.size() == 1 ? Args[0] : StringRef();
 }
 
 Type *erasedObjectType(const Instruction &I) {

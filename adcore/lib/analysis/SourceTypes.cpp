@@ -14,18 +14,7 @@
 using namespace llvm;
 
 namespace adcore {
-namespace {
 
-/// The integer types of at least 16 bits, as the demangler prints them.
-constexpr StringRef IntegerTypeNames[] = {
-    "short",    "unsigned short",   "int",       "unsigned int",
-    "long",     "unsigned long",    "long long", "unsigned long long",
-    "__int128", "unsigned __int128"};
-
-/// The items of a comma-separated list of types, \p Text (a parameter list
-/// without its parentheses, or what follows a template's `<`), split at
-/// the commas outside nested brackets and ending at the first unmatched
-/// closing one.
 SmallVector<StringRef, 8> splitTopLevel(StringRef Text) {
   SmallVector<StringRef, 8> Items;
   int Depth = 0;
@@ -46,6 +35,14 @@ SmallVector<StringRef, 8> splitTopLevel(StringRef Text) {
     Items.push_back(Last);
   return Items;
 }
+
+namespace {
+
+/// The integer types of at least 16 bits, as the demangler prints them.
+constexpr StringRef IntegerTypeNames[] = {
+    "short",    "unsigned short",   "int",       "unsigned int",
+    "long",     "unsigned long",    "long long", "unsigned long long",
+    "__int128", "unsigned __int128"};
 
 /// The first template argument in \p Args, the text after a template's `<`.
 StringRef firstTemplateArgument(StringRef Args) {

@@ -62,6 +62,12 @@ Kind floatKindOfCXXType(llvm::StringRef T);
 /// different `struct point`s linked together: one is renamed point.0).
 llvm::StructType *uniqueStructNamed(llvm::LLVMContext &C, llvm::StringRef Name);
 
+/// The items of a comma-separated list of types, \p Text (a parameter list
+/// without its parentheses, or what follows a template's `<`), split at
+/// the commas outside nested brackets and ending at the first unmatched
+/// closing one.
+llvm::SmallVector<llvm::StringRef, 8> splitTopLevel(llvm::StringRef Text);
+
 /// The class or namespace a function's mangled name \p Mangled declares it
 /// in, as the demangler prints it (`std::any::_Manager_external<P3>`); a
 /// clone's suffix (`.simplified`) is ignored. Empty where none.
