@@ -287,6 +287,21 @@ constexpr MpiRow MpiRows[] = {
      "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", "adcc_mpi_ialltoallv_aug",
      "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", true, "adcc_mpi_icollective_rev",
      "t", 3, 7, -1, "4 9"},
+    // (A datatype per block: runtime/lib/mpi/alltoallw.c.)
+    {"MPI_Ialltoallw", 10, "adcc_mpi_ialltoallw_fwd",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", "adcc_mpi_ialltoallw_aug",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", true, "adcc_mpi_icollective_rev",
+     "t", -1, -1, -1, "4 9"},
+    // Neighbourhood collectives (runtime/lib/mpi/neighbors.c; reverse mode
+    // on Cartesian communicators).
+    {"MPI_Neighbor_allgather", 7, "adcc_mpi_neighbor_allgather_fwd",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6", "MPI_Neighbor_allgather",
+     "v0 v1 v2 v3 v4 v5 v6", false, "adcc_mpi_neighbor_allgather_rev",
+     "d0 v1 v2 d3 v4 v5 v6", 2, 5, -1, "3"},
+    {"MPI_Neighbor_alltoall", 7, "adcc_mpi_neighbor_alltoall_fwd",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6", "MPI_Neighbor_alltoall",
+     "v0 v1 v2 v3 v4 v5 v6", false, "adcc_mpi_neighbor_alltoall_rev",
+     "d0 v1 v2 d3 v4 v5 v6", 2, 5, -1, "3"},
 };
 
 /// MPI calls without derivatives: they compute no floating-point data.

@@ -15,9 +15,17 @@
  * MPI_IN_PLACE works: the adjoints of the received blocks go back and
  * replace them.
  *
+ * MPI_Ialltoallw starts a pending record keyed by the program's request
+ * variable, as the other nonblocking collectives do (ivgathers.c): forward
+ * mode starts the tangents' all-to-all right after the program's (every
+ * rank in the same order), and the wait of the program's request waits for
+ * it too; reverse mode keeps the record above at the start, and runs the
+ * blocking adjoint all-to-all at the reverse of the start
+ * (adcc_mpi_icollective_rev).
+ *
  *===----------------------------------------------------------------------===*/
 
-#include "mpi_internal.h"
+#include "mpi_requests.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -108,11 +116,10 @@ struct kept {
   MPI_Datatype *stypes, *rtypes;
 };
 
-int adcc_mpi_alltoallw_aug(const void *send, const int *scounts,
-                           const int *sdispls, const MPI_Datatype *stypes,
-                           void *recv, const int *rcounts, const int *rdispls,
-                           const MPI_Datatype *rtypes, MPI_Comm comm,
-                           void **tape) {
+void *adcc_mpi_alltoallw_keep(const void *send, const int *scounts,
+                              const int *sdispls, const MPI_Datatype *stypes,
+                              const int *rcounts, const int *rdispls,
+                              const MPI_Datatype *rtypes, MPI_Comm comm) {
   int ranks = adcc_mpi_size(comm);
   size_t n = (size_t)(ranks ? ranks : 1);
   struct kept *k = zeroed(sizeof *k, comm);
@@ -136,7 +143,16 @@ int adcc_mpi_alltoallw_aug(const void *send, const int *scounts,
     k->stypes[j] = k->in_place ? rtypes[j] : stypes[j];
     k->sdispls[j] = k->in_place ? 0 : sdispls[j];
   }
-  *tape = k;
+  return k;
+}
+
+int adcc_mpi_alltoallw_aug(const void *send, const int *scounts,
+                           const int *sdispls, const MPI_Datatype *stypes,
+                           void *recv, const int *rcounts, const int *rdispls,
+                           const MPI_Datatype *rtypes, MPI_Comm comm,
+                           void **tape) {
+  *tape = adcc_mpi_alltoallw_keep(send, scounts, sdispls, stypes, rcounts,
+                                  rdispls, rtypes, comm);
   return MPI_Alltoallw(send, scounts, sdispls, stypes, recv, rcounts, rdispls,
                        rtypes, comm);
 }
@@ -202,4 +218,89 @@ void adcc_mpi_alltoallw_rev(const void *send, void *dsend, void *drecv,
   free(back);
   free(packed);
   release(k);
+}
+
+/*--- MPI_Ialltoallw -------------------------------------------------------*/
+
+static const char ICall[] = "MPI_Ialltoallw";
+
+/* The wait of the program's request: the tangents' all-to-all. */
+static void wait_tangents(struct adcc_mpi_pending *p) {
+  MPI_Wait(&p->reverse, MPI_STATUS_IGNORE);
+}
+
+/* (Not among the point-to-point records whose adjoint messages the reverse
+ * of a wait posts: the adjoint collective runs at the reverse of the
+ * start.) */
+static struct adcc_mpi_pending *begin(MPI_Request *request, MPI_Comm comm) {
+  struct adcc_mpi_pending *p = adcc_mpi_start(request, 0);
+  p->started = ADCC_MPI_IALLTOALLW;
+  p->call = ICall;
+  p->kind = ADCC_MPI_DOUBLE; /* (each block has its own) */
+  p->comm = comm;
+  return p;
+}
+
+int adcc_mpi_ialltoallw_fwd(const void *send, const void *dsend,
+                            const int *scounts, const int *sdispls,
+                            const MPI_Datatype *stypes, void *recv,
+                            void *drecv, const int *rcounts,
+                            const int *rdispls, const MPI_Datatype *rtypes,
+                            MPI_Comm comm, MPI_Request *request) {
+  int rc = MPI_Ialltoallw(send, scounts, sdispls, stypes, recv, rcounts,
+                          rdispls, rtypes, comm, request);
+  int ranks = adcc_mpi_size(comm);
+  struct adcc_mpi_pending *p = begin(request, comm);
+  p->unpack = wait_tangents;
+  /* (MPI reads the counts until the wait: both sides' in one array, freed
+   * there with the zeros that stand for missing shadows.) */
+  struct side r = {rcounts, rdispls, rtypes};
+  int *active = active_counts(r, ranks, comm);
+  size_t n = ranks > 0 ? (size_t)ranks : 1;
+  int *counts = zeroed(sizeof(int) * 2 * n, comm);
+  for (int j = 0; j < ranks; ++j)
+    counts[j] = active[j];
+  free(active);
+  p->counts = counts;
+  void *trecv = drecv;
+  if (!drecv)
+    trecv = p->temp = zeroed(extent(r, counts, ranks, comm), comm);
+  if (send == MPI_IN_PLACE) {
+    MPI_Ialltoallw(MPI_IN_PLACE, NULL, NULL, NULL, trecv, counts, rdispls,
+                   rtypes, comm, &p->reverse);
+    return rc;
+  }
+  struct side s = {scounts, sdispls, stypes};
+  active = active_counts(s, ranks, comm);
+  for (int j = 0; j < ranks; ++j)
+    counts[ranks + j] = active[j];
+  free(active);
+  const void *tsend = dsend;
+  if (!dsend)
+    tsend = p->sent = zeroed(extent(s, counts + ranks, ranks, comm), comm);
+  MPI_Ialltoallw(tsend, counts + ranks, sdispls, stypes, trecv, counts,
+                 rdispls, rtypes, comm, &p->reverse);
+  return rc;
+}
+
+int adcc_mpi_ialltoallw_aug(const void *send, void *dsend, const int *scounts,
+                            const int *sdispls, const MPI_Datatype *stypes,
+                            void *recv, void *drecv, const int *rcounts,
+                            const int *rdispls, const MPI_Datatype *rtypes,
+                            MPI_Comm comm, MPI_Request *request,
+                            void **tape) {
+  struct adcc_mpi_pending *p = begin(request, comm);
+  p->send = send;
+  p->sent = dsend;
+  p->dbuf = drecv;
+  p->record = adcc_mpi_alltoallw_keep(send, scounts, sdispls, stypes, rcounts,
+                                      rdispls, rtypes, comm);
+  *tape = p;
+  return MPI_Ialltoallw(send, scounts, sdispls, stypes, recv, rcounts,
+                        rdispls, rtypes, comm, request);
+}
+
+void adcc_mpi_ialltoallw_rev(struct adcc_mpi_pending *p) {
+  adcc_mpi_alltoallw_rev(p->send, p->sent, p->dbuf, p->comm, p->record);
+  p->record = NULL;
 }

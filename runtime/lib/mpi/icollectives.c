@@ -283,6 +283,8 @@ void adcc_mpi_icollective_rev(void *tape) {
   else if (p->started == ADCC_MPI_IALLREDUCE)
     adcc_mpi_allreduce_rev(p->send, p->sent, p->dbuf, p->count, p->type,
                            p->comm, won);
+  else if (p->started == ADCC_MPI_IALLTOALLW)
+    adcc_mpi_ialltoallw_rev(p);
   else if (p->started >= ADCC_MPI_IGATHERV)
     adcc_mpi_ivgathers_rev(p);
   else if (p->started >= ADCC_MPI_ISCAN)

@@ -138,5 +138,13 @@ int *adcc_mpi_alltoallv_keep(const void *send, const int *scounts,
 void adcc_mpi_alltoallv_rev(const void *send, void *dsend, MPI_Datatype stype,
                             void *drecv, MPI_Datatype rtype, MPI_Comm comm,
                             void *tape);
+/* alltoallw.c: the record the reverse of MPI_Alltoallw needs, and that
+ * reverse (which frees \p tape). */
+void *adcc_mpi_alltoallw_keep(const void *send, const int *scounts,
+                              const int *sdispls, const MPI_Datatype *stypes,
+                              const int *rcounts, const int *rdispls,
+                              const MPI_Datatype *rtypes, MPI_Comm comm);
+void adcc_mpi_alltoallw_rev(const void *send, void *dsend, void *drecv,
+                            MPI_Comm comm, void *tape);
 
 #endif

@@ -22,6 +22,7 @@ enum adcc_mpi_started {
   ADCC_MPI_IALLGATHERV,
   ADCC_MPI_ISCATTERV,
   ADCC_MPI_IALLTOALLV,
+  ADCC_MPI_IALLTOALLW, /* alltoallw.c */
 };
 
 /* One MPI_Isend, MPI_Irecv, MPI_Start (of a persistent request) or
@@ -62,6 +63,9 @@ struct adcc_mpi_pending {
   /* MPI_Ireduce_scatter: forward, the packed blocks' counts (MPI reads
    * them until the wait); reverse, the program's counts. */
   int *counts;
+  /* MPI_Ialltoallw: reverse, the counts, displacements and datatypes the
+   * adjoint all-to-all needs (alltoallw.c). */
+  void *record;
 };
 
 /* A new record for the request variable \p request; \p reverse: of an
@@ -152,5 +156,7 @@ void adcc_mpi_iexchanges_rev(struct adcc_mpi_pending *p);
 /* The same for MPI_Igatherv, MPI_Iallgatherv, MPI_Iscatterv and
  * MPI_Ialltoallv (ivgathers.c). */
 void adcc_mpi_ivgathers_rev(struct adcc_mpi_pending *p);
+/* The same for MPI_Ialltoallw (alltoallw.c). */
+void adcc_mpi_ialltoallw_rev(struct adcc_mpi_pending *p);
 
 #endif
