@@ -414,6 +414,12 @@ ADCC_RT_API void *adcc_parallel_swap(void *region, unsigned level);
 ADCC_RT_API long adcc_parallel_ticket(unsigned level);
 ADCC_RT_API void adcc_parallel_wait_turn(long ticket, unsigned level);
 ADCC_RT_API void adcc_parallel_pass_turn(long ticket, unsigned level);
+/* Run-time overlap checks of a region's arrays: the augmented region notes
+ * whether check \p check found them apart; the reverse region asks whether
+ * every note did (none noted: no). */
+ADCC_RT_API void adcc_parallel_note_apart(unsigned check, int apart,
+                                          unsigned level);
+ADCC_RT_API int adcc_parallel_apart(unsigned check, unsigned level);
 
 /* Per-thread adjoints of an OpenMP region's reverse sweep
    (docs/parallel.md): memory that the region only reads, at places that

@@ -34,6 +34,12 @@
  * tickets from the outermost one's counter: their sections may update the
  * same memory from different threads of it (a maximum over all of them).
  *
+ * Run-time overlap checks (adcore/lib/reverse/ApartChecks.cpp): the
+ * augmented region notes, per check, whether the arrays a loop reads at
+ * the iteration's own element were found apart; the reverse region's
+ * adjoint updates of those elements are plain only where every note said
+ * apart (none noted, or one overlap: atomic).
+ *
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 200809L
@@ -69,6 +75,8 @@ typedef struct parallel_region {
    * are replayed in the reverse of the order they ran in, all together. */
   struct parallel_region *root;
   _Atomic int reversing; /* its reverse region started */
+  /* Run-time overlap checks, one bit each: noted, found overlapping. */
+  _Atomic unsigned long long apart_noted, overlapping;
 } parallel_region;
 
 /* The region whose augmented or reverse sweep the thread runs, by level. */
@@ -253,4 +261,27 @@ void adcc_parallel_pass_turn(long ticket, unsigned level) {
   parallel_region *r = current(level);
   if (r)
     atomic_store_explicit(&r->root->turn, ticket, memory_order_release);
+}
+
+void adcc_parallel_note_apart(unsigned check, int apart, unsigned level) {
+  parallel_region *r = current(level);
+  if (!r || check >= 64)
+    return;
+  unsigned long long bit = 1ull << check;
+  /* (Every thread of a loop notes the same, every chunk of a dynamic
+   * schedule again: write only what changes.) */
+  if (!apart && !(atomic_load_explicit(&r->overlapping, memory_order_relaxed) &
+                  bit))
+    atomic_fetch_or_explicit(&r->overlapping, bit, memory_order_relaxed);
+  if (!(atomic_load_explicit(&r->apart_noted, memory_order_relaxed) & bit))
+    atomic_fetch_or_explicit(&r->apart_noted, bit, memory_order_relaxed);
+}
+
+int adcc_parallel_apart(unsigned check, unsigned level) {
+  parallel_region *r = current(level);
+  if (!r || check >= 64)
+    return 0;
+  unsigned long long bit = 1ull << check;
+  return (atomic_load_explicit(&r->apart_noted, memory_order_relaxed) & bit) &&
+         !(atomic_load_explicit(&r->overlapping, memory_order_relaxed) & bit);
 }

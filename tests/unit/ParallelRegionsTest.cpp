@@ -83,3 +83,27 @@ TEST_CASE("the pool threads of a nested team record on tapes of the "
   adcc_parallel_free(top);
   adcc_parallel_free(region);
 }
+
+TEST_CASE("a region's overlap checks are apart only where every note said "
+          "so",
+          "[parallel]") {
+  void *region = adcc_parallel_new();
+  void *outer = adcc_parallel_swap(region, 0);
+  // Nothing noted: not apart (the reverse adds atomically).
+  CHECK(adcc_parallel_apart(0, 0) == 0);
+  // Check 0: two threads note apart; check 1: one notes an overlap.
+  adcc_parallel_note_apart(0, 1, 0);
+  onThread([&] {
+    adcc_parallel_swap(region, 0);
+    adcc_parallel_note_apart(0, 1, 0);
+    adcc_parallel_note_apart(1, 0, 0);
+  });
+  adcc_parallel_note_apart(1, 1, 0);
+  CHECK(adcc_parallel_apart(0, 0) == 1);
+  CHECK(adcc_parallel_apart(1, 0) == 0);
+  CHECK(adcc_parallel_apart(2, 0) == 0);
+  // Outside any region: not apart.
+  adcc_parallel_swap(outer, 0);
+  CHECK(adcc_parallel_apart(0, 0) == 0);
+  adcc_parallel_free(region);
+}

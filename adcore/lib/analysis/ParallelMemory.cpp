@@ -5,6 +5,8 @@
 
 #include "rules/OpenMPRuntime.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
@@ -103,8 +105,10 @@ ParallelMemory::ParallelMemory(
   for (const BasicBlock &BB : Region)
     for (const Instruction &I : BB)
       if (const auto *Call = dyn_cast<CallBase>(&I)) {
-        if (const Value *LB = lowerBoundOf(*Call))
+        if (const Value *LB = lowerBoundOf(*Call)) {
           Bounds.insert(LB);
+          Schedules.push_back(Call);
+        }
         // (Clang's name of a task's entry, called where the task is
         // created since prepare/OpenMPTasks.cpp.)
         if (const Function *F = Call->getCalledFunction();
@@ -163,7 +167,7 @@ ParallelMemory::ParallelMemory(
   // (An object read as the iteration's element through two different
   // bases, b and b + 1, is read at two elements by one iteration; one read
   // by two loops, at iterations that other threads may run at once.)
-  DenseMap<const Value *, std::pair<const Value *, const Value *>> BaseOf;
+  ElementForms BaseOf;
   for (const BasicBlock &BB : Region)
     for (const Instruction &I : BB)
       if (isFloatLoad(I)) {
@@ -177,17 +181,26 @@ ParallelMemory::ParallelMemory(
             Shared.insert(It->first);
         }
       }
+  // (Arrays read only at the iteration's own element, in one form: two of
+  // them that may overlap are checked at run time, in the region itself.)
+  SmallPtrSet<const Value *, 8> Checkable;
+  for (const auto &[Obj, Form] : BaseOf)
+    if (!Shared.contains(Obj))
+      Checkable.insert(Obj);
   RegionAliases Aliases(Region, std::move(Generated));
   if (OwnElements)
-    shareAliasedElements(Region, Aliases, BaseOf);
+    shareAliasedElements(Region, Aliases, BaseOf,
+                         PerThread && !RunsTasks ? &Checkable : nullptr, LI);
   if (PerThread)
     findPerThreadObjects(Region, Bounds, Aliases);
 }
 
 void ParallelMemory::shareAliasedElements(
-    Function &Region, const RegionAliases &Aliases,
-    const DenseMap<const Value *, std::pair<const Value *, const Value *>>
-        &BaseOf) {
+    Function &Region, const RegionAliases &Aliases, const ElementForms &BaseOf,
+    const SmallPtrSetImpl<const Value *> *Checkable, const LoopInfo &LI) {
+  // (Per array: the arrays of its loop it may overlap, read at their
+  // iteration's own elements, where that is all that may reach it.)
+  DenseMap<const Value *, SmallVector<const Value *, 2>> Partners;
   // An iteration's own element is updated plainly only where nothing
   // reaches that array through another object: a pointer read from
   // memory that holds its address (`h->p[0]` where h holds p), or a call
@@ -216,9 +229,19 @@ void ParallelMemory::shareAliasedElements(
       for (const auto &[Obj, Form] : BaseOf) {
         if (Shared.contains(Obj))
           continue;
-        for (const Value *Ptr : Reads)
-          if (objectOf(Ptr) != Obj && Aliases.mayAlias(Ptr, Form.first))
-            Shared.insert(Obj);
+        for (const Value *Ptr : Reads) {
+          const Value *Other = objectOf(Ptr);
+          if (Other == Obj || !Aliases.mayAlias(Ptr, Form.first))
+            continue;
+          if (Checkable && Checkable->contains(Obj) &&
+              Checkable->contains(Other) &&
+              BaseOf.lookup(Other).second == Form.second) {
+            if (!is_contained(Partners[Obj], Other))
+              Partners[Obj].push_back(Other);
+            continue;
+          }
+          Shared.insert(Obj);
+        }
         for (const Value *Ptr : Writes)
           if (objectOf(Ptr) != Obj &&
               Aliases.mayAlias(Ptr, Form.first,
@@ -229,6 +252,142 @@ void ParallelMemory::shareAliasedElements(
             Shared.insert(Obj);
       }
     }
+  // The arrays left with partners only: Checked, by their loop's check,
+  // which covers them and their partners (whatever the partners' own
+  // updates are, their reads are at their iteration's elements).
+  // (In the order of the region's loads: the checks' code is the same in
+  // every compile.)
+  const DataLayout &DL = Region.getDataLayout();
+  SmallVector<const Value *, 4> Order;
+  for (const BasicBlock &BB : Region)
+    for (const Instruction &I : BB)
+      if (isFloatLoad(I)) {
+        const Value *Obj = objectOf(cast<LoadInst>(I).getPointerOperand());
+        if (Partners.count(Obj) && !is_contained(Order, Obj))
+          Order.push_back(Obj);
+      }
+  SmallSet<int, 2> Failed;
+  for (const Value *Obj : Order) {
+    const SmallVector<const Value *, 2> &Others = Partners.find(Obj)->second;
+    if (Shared.contains(Obj))
+      continue;
+    const auto *Induction = cast<PHINode>(BaseOf.lookup(Obj).second);
+    int K = checkFor(Induction, LI);
+    if (K < 0) {
+      Shared.insert(Obj);
+      continue;
+    }
+    ApartCheck &Check = Checks[K];
+    bool Ok = true;
+    SmallVector<const Value *, 4> Objects = {Obj};
+    Objects.append(Others.begin(), Others.end());
+    for (const Value *O : Objects) {
+      if (any_of(Check.Arrays,
+                 [&](const ApartCheck::Array &A) { return objectOf(A.Base) == O; }))
+        continue;
+      // (The stride and the bytes read, from its loads: one stride.)
+      ApartCheck::Array A = {BaseOf.lookup(O).first, 0, 0};
+      for (const BasicBlock &BB : Region)
+        for (const Instruction &I : BB)
+          if (isFloatLoad(I)) {
+            const Value *Ptr = cast<LoadInst>(I).getPointerOperand();
+            if (objectOf(Ptr) != O || !iterationBase(Ptr))
+              continue;
+            uint64_t Stride = DL.getTypeAllocSize(
+                cast<GEPOperator>(Ptr)->getSourceElementType());
+            if (A.Stride && A.Stride != Stride)
+              Ok = false;
+            A.Stride = Stride;
+            A.Bytes = std::max<uint64_t>(A.Bytes,
+                                         DL.getTypeStoreSize(I.getType()));
+          }
+      const auto *BaseI = dyn_cast<Instruction>(A.Base);
+      if (!A.Stride || (BaseI && !DT->dominates(BaseI, Check.At)))
+        Ok = false;
+      Check.Arrays.push_back(A);
+    }
+    if (!Ok)
+      Failed.insert(K);
+    CheckOfObject[Obj] = K;
+  }
+  // (A check with an array it cannot cover checks nothing.)
+  for (const Value *Obj : Order)
+    if (auto It = CheckOfObject.find(Obj);
+        It != CheckOfObject.end() && Failed.contains(It->second)) {
+      Shared.insert(Obj);
+      CheckOfObject.erase(It);
+    }
+}
+
+int ParallelMemory::checkFor(const PHINode *Induction, const LoopInfo &LI) {
+  if (auto It = CheckOfLoop.find(Induction); It != CheckOfLoop.end())
+    return It->second;
+  CheckOfLoop[Induction] = -1;
+  const Loop *L = LI.getLoopFor(Induction->getParent());
+  const BasicBlock *Preheader = L ? L->getLoopPreheader() : nullptr;
+  if (!Preheader)
+    return -1;
+  // The lower bound the loop starts from, and the call that wrote it.
+  const LoadInst *Start = nullptr;
+  for (unsigned K = 0; K < Induction->getNumIncomingValues(); ++K)
+    if (!L->contains(Induction->getIncomingBlock(K)))
+      Start = dyn_cast<LoadInst>(stripIntCasts(Induction->getIncomingValue(K)));
+  const CallBase *Schedule = nullptr;
+  for (const CallBase *Call : Schedules)
+    if (Start && lowerBoundOf(*Call) == Start->getPointerOperand())
+      Schedule = Call;
+  if (!Schedule)
+    return -1;
+  // The whole iteration space: what the region stores into the bounds
+  // before __kmpc_for_static_init_* (static schedules), or what it gives
+  // __kmpc_dispatch_init_* (the region's only one; dynamic ones).
+  const Value *Lower = nullptr, *Upper = nullptr;
+  StringRef Name = Schedule->getCalledFunction()->getName();
+  if (Name.starts_with("__kmpc_for_static_init_")) {
+    const Value *LowerSlot = Schedule->getArgOperand(4),
+                *UpperSlot = Schedule->getArgOperand(5);
+    for (const Instruction *I = Schedule->getPrevNode(); I && !(Lower && Upper);
+         I = I->getPrevNode()) {
+      if (const auto *SI = dyn_cast<StoreInst>(I)) {
+        if (!Lower && SI->getPointerOperand() == LowerSlot)
+          Lower = SI->getValueOperand();
+        else if (!Upper && SI->getPointerOperand() == UpperSlot)
+          Upper = SI->getValueOperand();
+      } else if (I->mayWriteToMemory() && !isa<IntrinsicInst>(I)) {
+        break;
+      }
+    }
+  } else {
+    const CallBase *Init = nullptr;
+    for (const BasicBlock &BB : *Induction->getFunction())
+      for (const Instruction &I : BB)
+        if (const auto *Call = dyn_cast<CallBase>(&I))
+          if (const Function *F = Call->getCalledFunction();
+              F && F->getName().starts_with("__kmpc_dispatch_init_") &&
+              Call->arg_size() == 7) {
+            if (Init)
+              return -1;
+            Init = Call;
+          }
+    if (!Init || !DT->dominates(Init, Schedule))
+      return -1;
+    Lower = Init->getArgOperand(3);
+    Upper = Init->getArgOperand(4);
+  }
+  const Instruction *At = Preheader->getTerminator();
+  for (const Value *V : {Lower, Upper}) {
+    if (!V || !V->getType()->isIntegerTy())
+      return -1;
+    if (const auto *I = dyn_cast<Instruction>(V); I && !DT->dominates(I, At))
+      return -1;
+  }
+  ApartCheck Check;
+  Check.Unsigned = Name.ends_with("u");
+  Check.At = At;
+  Check.Lower = Lower;
+  Check.Upper = Upper;
+  Checks.push_back(Check);
+  return CheckOfLoop[Induction] = int(Checks.size() - 1);
 }
 
 namespace {
@@ -420,6 +579,14 @@ bool ParallelMemory::isPrivate(const Value *Ptr) const {
   return Arg && Arg->getArgNo() < 64 && (PrivateArgs >> Arg->getArgNo() & 1);
 }
 
+int ParallelMemory::checkOf(const LoadInst &Load) const {
+  const Value *Ptr = Load.getPointerOperand();
+  if (RunsTasks || !OwnElements || !iterationBase(Ptr) ||
+      Shared.contains(objectOf(Ptr)))
+    return -1;
+  return CheckOfObject.lookup_or(objectOf(Ptr), -1);
+}
+
 ParallelUpdate ParallelMemory::updateOf(const LoadInst &Load,
                                         const char *&Why,
                                         const Value *&Object) const {
@@ -433,6 +600,11 @@ ParallelUpdate ParallelMemory::updateOf(const LoadInst &Load,
     return ParallelUpdate::Atomic;
   }
   if (OwnElements && iterationBase(Ptr) && !Shared.contains(objectOf(Ptr))) {
+    if (CheckOfObject.count(objectOf(Ptr))) {
+      Why = "the iteration's own element of arrays that pointer arguments "
+            "may share";
+      return ParallelUpdate::Checked;
+    }
     Why = "the iteration's own element of an array";
     return ParallelUpdate::Plain;
   }

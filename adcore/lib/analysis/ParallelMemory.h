@@ -46,19 +46,34 @@
 // overlap is RegionAliases's answer, and such an object is updated
 // atomically and gets no per-thread copies where the other access writes.
 //
+// Where the only other access that may reach an iteration's own element
+// x[i] is another iteration's own element y[i] of the same worksharing
+// loop (`x[i] * y[i]` over two pointer arguments), the choice is made at
+// run time (Checked): the augmented sweep compares the byte ranges the
+// loop's whole iteration space reads through each such base (its bounds
+// are the values the region gives the scheduling call; ApartCheck), and
+// notes in the region whether they are apart; the reverse sweep adds
+// plainly where they were, atomically where they may overlap. Only the
+// outlined region itself has such checks.
+//
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_ANALYSIS_PARALLELMEMORY_H
 #define ADCORE_ANALYSIS_PARALLELMEMORY_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
 #include <memory>
 
 namespace llvm {
+class CallBase;
 class DominatorTree;
 class Function;
+class Instruction;
+class LoopInfo;
 class LoadInst;
 class PHINode;
 class Value;
@@ -71,9 +86,28 @@ class RegionAliases;
 /// How the reverse sweep adds an adjoint into the shadow of what a load
 /// read.
 enum class ParallelUpdate {
-  Plain,    ///< a load and a store: no other thread updates the place
-  Atomic,   ///< atomicrmw fadd
-  PerThread ///< into the thread's private copy, added at the region's end
+  Plain,     ///< a load and a store: no other thread updates the place
+  Atomic,    ///< atomicrmw fadd
+  PerThread, ///< into the thread's private copy, added at the region's end
+  Checked    ///< Plain where the run-time check (ApartCheck) found the
+             ///< arrays apart, else Atomic
+};
+
+/// A run-time test that the arrays a worksharing loop reads at the
+/// iteration's own element do not overlap: for each, the base b, the
+/// stride and the bytes read at an element; the loop's iterations run from
+/// Lower to Upper (inclusive), so it reads [b + Lower * stride, b + Upper
+/// * stride + bytes).
+struct ApartCheck {
+  const llvm::Instruction *At = nullptr; ///< where to test (the loop's
+                                         ///< preheader's terminator)
+  const llvm::Value *Lower = nullptr, *Upper = nullptr;
+  bool Unsigned = false; ///< (__kmpc_*_init_4u, _8u: zero-extended)
+  struct Array {
+    const llvm::Value *Base;
+    uint64_t Stride, Bytes;
+  };
+  llvm::SmallVector<Array, 4> Arrays;
 };
 
 class ParallelMemory {
@@ -94,6 +128,11 @@ public:
   /// (one per object).
   ParallelUpdate updateOf(const llvm::LoadInst &Load, const char *&Why,
                           const llvm::Value *&Object) const;
+  /// For a Checked update of what \p Load reads: the number of its check
+  /// (an index into checks()); -1 otherwise.
+  int checkOf(const llvm::LoadInst &Load) const;
+  /// The run-time checks, made at the augmented sweep's loops.
+  llvm::ArrayRef<ApartCheck> checks() const { return Checks; }
 
   /// Whether \p Ptr (of the region) points into the calling thread's
   /// stack: no other thread updates the adjoints there.
@@ -112,11 +151,20 @@ private:
   /// Adds to Shared the arrays of \p BaseOf (read as the iteration's own
   /// element) that another access or a call may reach through another
   /// object.
+  using ElementForms =
+      llvm::DenseMap<const llvm::Value *,
+                     std::pair<const llvm::Value *, const llvm::Value *>>;
+  /// \p Checkable: objects whose float loads all read the iteration's
+  /// own element in one form, which may be checked at run time against
+  /// each other (null: none may).
   void shareAliasedElements(
       llvm::Function &Region, const RegionAliases &Aliases,
-      const llvm::DenseMap<const llvm::Value *,
-                           std::pair<const llvm::Value *, const llvm::Value *>>
-          &BaseOf);
+      const ElementForms &BaseOf,
+      const llvm::SmallPtrSetImpl<const llvm::Value *> *Checkable,
+      const llvm::LoopInfo &LI);
+  /// The check of the worksharing loop of \p Induction (made on first
+  /// use), or -1 where its bounds or preheader cannot be found.
+  int checkFor(const llvm::PHINode *Induction, const llvm::LoopInfo &LI);
 
   /// Whether \p Ptr points into the thread's stack: a stack slot, or an
   /// argument of PrivateArgs (also through the slot that holds it, -O0).
@@ -138,6 +186,12 @@ private:
   llvm::SmallPtrSet<const llvm::Value *, 32> IterationValues;
   /// Objects whose adjoints each thread accumulates in a private copy.
   llvm::SmallPtrSet<const llvm::Value *, 8> PerThreadObjects;
+  /// Run-time checks, by loop; the check of each Checked object.
+  llvm::SmallVector<ApartCheck, 2> Checks;
+  llvm::DenseMap<const llvm::PHINode *, int> CheckOfLoop;
+  llvm::DenseMap<const llvm::Value *, int> CheckOfObject;
+  /// The region's scheduling calls.
+  llvm::SmallVector<const llvm::CallBase *, 4> Schedules;
   std::unique_ptr<llvm::DominatorTree> DT;
 };
 

@@ -17,6 +17,7 @@
 #include "ReverseEmitter.h"
 
 #include "device/DeviceCode.h"
+#include "support/MemoryScopes.h"
 #include "support/NullShadowGuards.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -83,7 +84,8 @@ void addAtomic(IRBuilder<> &B, Value *To, Value *D, Align A, bool Device) {
 
 } // namespace
 
-bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D) {
+bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D,
+                                   Value *SP, Align ShadowA) {
   const char *Why = "";
   const Value *Object = nullptr;
   // (Device code is judged on the primal function: the forward sweep's
@@ -105,7 +107,35 @@ bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D) {
     }
     Why = "memory other threads may update";
   }
+  if (How == ParallelUpdate::Checked) {
+    // Plain where the augmented sweep found the arrays of the loop apart,
+    // atomic where they may overlap (ApartChecks.cpp).
+    ++CheckedUpdates[Why];
+    LLVMContext &C = Rev.getContext();
+    Function *F = RB.GetInsertBlock()->getParent();
+    BasicBlock *Apart = BasicBlock::Create(C, "apart.adjoint", F);
+    BasicBlock *Overlap = BasicBlock::Create(C, "overlap.adjoint", F);
+    BasicBlock *Join = BasicBlock::Create(C, "checked.adjoint.end", F);
+    RB.CreateCondBr(apartFlag(sharedMemory().checkOf(*Primal)), Apart,
+                    Overlap);
+    RB.SetInsertPoint(Apart);
+    LoadInst *Old = RB.CreateAlignedLoad(LI.getType(), SP, ShadowA);
+    tagMemoryClass(*Old, MemoryClass::Shadow);
+    tagMemoryClass(*RB.CreateAlignedStore(sum(Old, D), To, ShadowA),
+                   MemoryClass::Shadow);
+    RB.CreateBr(Join);
+    RB.SetInsertPoint(Overlap);
+    emitAtomicAdd(LI, To, D);
+    RB.CreateBr(Join);
+    RB.SetInsertPoint(Join);
+    return true;
+  }
   ++AtomicUpdates[Why];
+  emitAtomicAdd(LI, To, D);
+  return true;
+}
+
+void ReverseEmitter::emitAtomicAdd(LoadInst &LI, Value *To, Value *D) {
   // (Through a shadow that may be null, the guarded address is the sink,
   // one global for every thread: where the shadow is null, nothing is
   // added, instead of atomic adds that all threads make on one line.)
@@ -134,7 +164,6 @@ bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D) {
     RB.CreateBr(After);
     RB.SetInsertPoint(After);
   }
-  return true;
 }
 
 bool ReverseEmitter::mirrorsBarrier(Instruction &I,
@@ -198,6 +227,11 @@ void ReverseEmitter::reportDeviceUpdates() {
   if (!PerThreadUpdates.empty()) {
     SS << ", ";
     List(PerThreadUpdates, "into per-thread copies");
+  }
+  if (!CheckedUpdates.empty()) {
+    SS << ", ";
+    List(CheckedUpdates, "plain where a run-time check finds the arrays "
+                         "apart, atomic where they overlap");
   }
   if (OrderedCriticals)
     SS << "; critical sections replayed in the reverse of the threads' order "

@@ -193,6 +193,7 @@ bool ReverseEmitter::buildAugmented() {
   SmallVector<ReturnInst *, 4> Returns;
   CloneFunctionInto(&Aug, &Primal, VMap, CloneFunctionChangeType::GlobalChanges,
                     Returns);
+  noteApartChecks(VMap);
   prepareDerivativeFunction(Primal, Aug);
   prepareReverseSweep(Primal, Rev);
   copyParameterAttributes(Primal, Aug, Key);
@@ -763,6 +764,7 @@ bool ReverseEmitter::run() {
     if (!buildReverse())
       return false;
     addUpThreadAdjoints();
+    emitApartChecks();
     reportDeviceUpdates();
   }
   if (MissingShadow) {

@@ -50,6 +50,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/ValueHandle.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 #include <map>
 #include <memory>
@@ -441,7 +443,13 @@ private:
   /// Device code: adds \p D into the shadow \p To of \p LI's location with
   /// an atomic add where other threads may update it (DeviceCode.h), and
   /// counts the update for reportDeviceUpdates. Returns whether it added.
-  bool addAtomically(llvm::LoadInst &LI, llvm::Value *To, llvm::Value *D);
+  /// \p SP, \p ShadowA: where and how the plain add reads the shadow (a
+  /// Checked update of a parallel region adds plainly where its run-time
+  /// check found the arrays apart).
+  bool addAtomically(llvm::LoadInst &LI, llvm::Value *To, llvm::Value *D,
+                     llvm::Value *SP, llvm::Align ShadowA);
+  /// `*To += D` atomically (a vector lane by lane), skipping a null shadow.
+  void emitAtomicAdd(llvm::LoadInst &LI, llvm::Value *To, llvm::Value *D);
   /// Device code: runs a barrier \p I of the primal (or a fence beside
   /// it) in the reverse sweep, once for all lanes. Returns whether \p I was
   /// one.
@@ -473,6 +481,23 @@ private:
   bool sharedCopySource(const llvm::Value *PrimalSource);
   ParallelUpdate parallelUpdateOf(llvm::LoadInst &LI, const char *&Why,
                                   const llvm::Value *&Object);
+
+  // --- run-time overlap checks of a region's arrays (ApartChecks.cpp) ---
+  /// After cloning: the augmented sweep's values of each check of
+  /// sharedMemory() (\p VMap: primal to clone).
+  void noteApartChecks(llvm::ValueToValueMapTy &VMap);
+  /// At the end: the checks in the augmented sweep, each noted in the
+  /// region (runtime/lib/parallel.c).
+  void emitApartChecks();
+  /// In the reverse sweep: whether check \p K found its arrays apart (read
+  /// once, at the entry).
+  llvm::Value *apartFlag(int K);
+  struct ApartValues {
+    llvm::WeakTrackingVH At, Lower, Upper;
+    llvm::SmallVector<llvm::WeakTrackingVH, 4> Bases;
+  };
+  llvm::SmallVector<ApartValues, 2> ApartChecksAt;
+  llvm::DenseMap<int, llvm::Value *> ApartFlags;
   /// In a parallel region: the bits of \p Call's pointer arguments that
   /// point into the calling thread's stack (DerivativeKey::PrivateArgs).
   uint64_t threadPrivateArgs(const llvm::CallBase &Call) const;
@@ -553,7 +578,7 @@ private:
   /// may touch are atomic; how many were, and were not, by reason.
   bool DeviceCode = false;
   std::map<std::string, unsigned> AtomicUpdates, PlainUpdates,
-      PerThreadUpdates;
+      PerThreadUpdates, CheckedUpdates;
 
   /// Batched reverse mode (width > 1) carries one adjoint per lane: each
   /// lane has its own shadows, adjoint slots and realloc sites, and the

@@ -7,6 +7,7 @@
 // counts them, and says where critical sections (a reduction other than
 // a sum) are replayed in the reverse of the threads' order.
 // RUN: %adcc -fopenmp -O2 -c %s -o /dev/null -Rpass=adcc 2>&1 | FileCheck %s
+// RUN: %adcc -fopenmp -O2 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 double __enzyme_autodiff(void *, ...);
 extern int enzyme_dup, enzyme_const;
 
@@ -108,8 +109,12 @@ double aliased(const double *p, const double *x, int n) {
 // CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'aliased': adjoint updates of memory: 2 atomic adds (memory other threads may update: 2), 1 plain (private memory: 1), 2 into per-thread copies (memory the region only reads, at places that do not depend on the iteration: 2)
 
 // Two pointer arguments may point into one array (f(a, a + 1)): reads of
-// both at the iteration's own elements are atomic, restrict or not (C lets
-// restrict pointers that are only read overlap); a write through one keeps
+// both at the iteration's own elements are checked at run time, restrict
+// or not (C lets restrict pointers that are only read overlap): the
+// augmented region notes whether the ranges the loop reads are apart
+// (adcc_parallel_note_apart), and the reverse region's updates are plain
+// where they were, atomic where not (adcc_parallel_apart; e2e
+// omp_overlap_check.c runs both); a write through one keeps
 // the other's own elements plain (a program without data races orders
 // them). A region that writes through one argument what it reads at fixed
 // places through another keeps no per-thread copies, unless the written
@@ -121,7 +126,13 @@ double pair(const double *x, const double *y, int n) {
     s += x[i] * y[i];
   return s;
 }
-// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'pair': adjoint updates of memory: 3 atomic adds (memory other threads may update: 3), 1 plain (private memory: 1) [-Rpass=adcc]
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'pair': adjoint updates of memory: 1 atomic adds (memory other threads may update: 1), 1 plain (private memory: 1), 2 plain where a run-time check finds the arrays apart, atomic where they overlap (the iteration's own element of arrays that pointer arguments may share: 2) [-Rpass=adcc]
+
+// IR-LABEL: define internal void @augmented_pair.omp_outlined(
+// IR: [[APART:%.*]] = zext i1 {{.*}} to i32
+// IR-NEXT: call void @adcc_parallel_note_apart(i32 0, i32 [[APART]], i32 0)
+// IR-LABEL: define internal void @diffe_pair.omp_outlined(
+// IR: call i32 @adcc_parallel_apart(i32 0, i32 0)
 
 double pair_restrict(const double *restrict x, const double *restrict y,
                      int n) {
@@ -131,7 +142,7 @@ double pair_restrict(const double *restrict x, const double *restrict y,
     s += x[i] * y[i];
   return s;
 }
-// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'pair_restrict': adjoint updates of memory: 3 atomic adds (memory other threads may update: 3), 1 plain (private memory: 1) [-Rpass=adcc]
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'pair_restrict': adjoint updates of memory: 1 atomic adds (memory other threads may update: 1), 1 plain (private memory: 1), 2 plain where a run-time check finds the arrays apart, atomic where they overlap (the iteration's own element of arrays that pointer arguments may share: 2) [-Rpass=adcc]
 
 // (Passed to the region by value: at -O2 the function's arguments.)
 double pair_by_value(const double *x, const double *y, int n) {
@@ -141,7 +152,7 @@ double pair_by_value(const double *x, const double *y, int n) {
     s += x[i] * y[i];
   return s;
 }
-// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'pair_by_value': adjoint updates of memory: 3 atomic adds (memory other threads may update: 3), 1 plain (private memory: 1) [-Rpass=adcc]
+// CHECK: openmp-updates.c:[[#@LINE-5]]:1: remark: reverse mode of the OpenMP region in 'pair_by_value': adjoint updates of memory: 1 atomic adds (memory other threads may update: 1), 1 plain (private memory: 1), 2 plain where a run-time check finds the arrays apart, atomic where they overlap (the iteration's own element of arrays that pointer arguments may share: 2) [-Rpass=adcc]
 
 double map(double *y, const double *x, int n) {
 #pragma omp parallel for
