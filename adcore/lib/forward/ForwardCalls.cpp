@@ -179,15 +179,21 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
     return unsupported(Call, Nested);
   if (classifyOpenMPCall(*Callee) == OpenMPCall::Fork)
     return emitForkCall(Call);
-  // (The runtime of reverse regions, ReverseOpenMP.cpp and
-  // ThreadAdjoints.cpp: its calls are in a reverse sweep differentiated
-  // again.)
-  if (Callee->getName().starts_with("adcc_parallel_") ||
-      Callee->getName().starts_with("adcc_thread_adjoints"))
+  // (The runtime of reverse regions, ReverseOpenMP.cpp: its calls are in a
+  // reverse sweep differentiated again. The region handles, the threads'
+  // tapes, the turns of ordered critical sections and the overlap checks
+  // carry no derivative: they run as they are, and each shadow record goes
+  // on the tape of the thread that pushes its record. The per-thread
+  // copies of adjoints (ThreadAdjoints.cpp) would need copies of their
+  // tangents.)
+  if (Callee->getName().starts_with("adcc_parallel_"))
+    return true;
+  if (Callee->getName().starts_with("adcc_thread_adjoints"))
     return unsupported(Call, "forward mode over the reverse sweep of an "
-                             "OpenMP parallel region (a second derivative "
-                             "by forward over reverse mode) is not "
-                             "supported yet");
+                             "OpenMP parallel region with per-thread "
+                             "copies of adjoints (a second derivative by "
+                             "forward over reverse mode) is not supported "
+                             "yet");
   if (std::string Blas = blasCallError(*Callee); !Blas.empty())
     return unsupported(Call, Blas);
   // (A function of another file: its derivative is made at link time.)
