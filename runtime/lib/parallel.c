@@ -270,8 +270,8 @@ void adcc_parallel_note_apart(unsigned check, int apart, unsigned level) {
   unsigned long long bit = 1ull << check;
   /* (Every thread of a loop notes the same, every chunk of a dynamic
    * schedule again: write only what changes.) */
-  if (!apart && !(atomic_load_explicit(&r->overlapping, memory_order_relaxed) &
-                  bit))
+  if (!apart &&
+      !(atomic_load_explicit(&r->overlapping, memory_order_relaxed) & bit))
     atomic_fetch_or_explicit(&r->overlapping, bit, memory_order_relaxed);
   if (!(atomic_load_explicit(&r->apart_noted, memory_order_relaxed) & bit))
     atomic_fetch_or_explicit(&r->apart_noted, bit, memory_order_relaxed);

@@ -55,8 +55,7 @@ double maximum(const double *x, int n) {
   return m * m + p;
 }
 
-__attribute__((noinline)) double pair(const double *x, const double *y,
-                                      int n) {
+__attribute__((noinline)) double pair(const double *x, const double *y, int n) {
   double s = 0;
 #pragma omp parallel for reduction(+ : s)
   for (int i = 0; i < n; ++i)
@@ -75,7 +74,7 @@ typedef void (*hessian)(const double *, const double *, double *, double *,
   static void g_##f(const double *x, double *dx, int n) {                      \
     __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, n);          \
   }                                                                            \
-  static void h_##f(const double *x, const double *v, double *dx, double *hv, \
+  static void h_##f(const double *x, const double *v, double *dx, double *hv,  \
                     int n) {                                                   \
     __enzyme_fwddiff((void *)g_##f, enzyme_dup, x, v, enzyme_dup, dx, hv,      \
                      enzyme_const, n);                                         \

@@ -77,13 +77,11 @@ static void g_static(const struct layout *l, double *a, double *da) {
 }
 static double t_static(const struct layout *l, double *a, double *va) {
   return __enzyme_fwddiff((void *)products, enzyme_dup, a + l->x, va + l->x,
-                          enzyme_dup, a + l->y, va + l->y, enzyme_const,
-                          l->n);
+                          enzyme_dup, a + l->y, va + l->y, enzyme_const, l->n);
 }
 static void g_dynamic(const struct layout *l, double *a, double *da) {
-  __enzyme_autodiff((void *)dynamic_products, enzyme_dup, a + l->x,
-                    da + l->x, enzyme_dup, a + l->y, da + l->y, enzyme_const,
-                    l->n);
+  __enzyme_autodiff((void *)dynamic_products, enzyme_dup, a + l->x, da + l->x,
+                    enzyme_dup, a + l->y, da + l->y, enzyme_const, l->n);
 }
 static double t_dynamic(const struct layout *l, double *a, double *va) {
   return __enzyme_fwddiff((void *)dynamic_products, enzyme_dup, a + l->x,
@@ -113,8 +111,7 @@ static void check(kernel k, gradient g, tangent t, const char *schedule,
         da[i] = 0;
       g(l, a, da);
       for (int j = 0; j < N; ++j)
-        if (!(fabs(da[j] - want[j]) <= tol * (1 + fabs(want[j]))) &&
-            !wrong++)
+        if (!(fabs(da[j] - want[j]) <= tol * (1 + fabs(want[j]))) && !wrong++)
           printf("%s, %s, %d threads, run %d: da[%d] = %.12g, expected "
                  "%.12g\n",
                  schedule, l->name, threads, r, j, da[j], want[j]);

@@ -282,8 +282,9 @@ void ParallelMemory::shareAliasedElements(
     SmallVector<const Value *, 4> Objects = {Obj};
     Objects.append(Others.begin(), Others.end());
     for (const Value *O : Objects) {
-      if (any_of(Check.Arrays,
-                 [&](const ApartCheck::Array &A) { return objectOf(A.Base) == O; }))
+      if (any_of(Check.Arrays, [&](const ApartCheck::Array &A) {
+            return objectOf(A.Base) == O;
+          }))
         continue;
       // (The stride and the bytes read, from its loads: one stride.)
       ApartCheck::Array A = {BaseOf.lookup(O).first, 0, 0};
@@ -298,8 +299,8 @@ void ParallelMemory::shareAliasedElements(
             if (A.Stride && A.Stride != Stride)
               Ok = false;
             A.Stride = Stride;
-            A.Bytes = std::max<uint64_t>(A.Bytes,
-                                         DL.getTypeStoreSize(I.getType()));
+            A.Bytes =
+                std::max<uint64_t>(A.Bytes, DL.getTypeStoreSize(I.getType()));
           }
       const auto *BaseI = dyn_cast<Instruction>(A.Base);
       if (!A.Stride || (BaseI && !DT->dominates(BaseI, Check.At)))

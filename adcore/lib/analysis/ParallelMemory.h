@@ -1,4 +1,5 @@
-//===- analysis/ParallelMemory.h - Shared memory of a parallel region -*- C++ -*-===//
+//===- analysis/ParallelMemory.h - Shared memory of a parallel region -*- C++
+//-*-===//
 //
 // In the reverse sweep of code that runs on several threads at once (the
 // body of an OpenMP parallel region, DerivativeKey::Parallel), the adjoint
@@ -62,8 +63,8 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <functional>
 #include <memory>

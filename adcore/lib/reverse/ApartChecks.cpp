@@ -68,19 +68,17 @@ void ReverseEmitter::emitApartChecks() {
       Value *Base = B.CreatePtrToInt(Vals.Bases[A], I64);
       Value *Stride = B.getInt64(Array.Stride);
       Value *Start = B.CreateAdd(Base, B.CreateMul(Lower, Stride));
-      Value *End = B.CreateAdd(
-          B.CreateAdd(Base, B.CreateMul(Upper, Stride)),
-          B.getInt64(Array.Bytes));
+      Value *End = B.CreateAdd(B.CreateAdd(Base, B.CreateMul(Upper, Stride)),
+                               B.getInt64(Array.Bytes));
       Ranges.push_back({Start, End});
     }
     Value *Apart = B.getTrue();
     for (unsigned A = 0; A < Ranges.size(); ++A)
       for (unsigned O = A + 1; O < Ranges.size(); ++O)
         Apart = B.CreateAnd(
-            Apart, B.CreateOr(B.CreateICmpULE(Ranges[A].second,
-                                              Ranges[O].first),
-                              B.CreateICmpULE(Ranges[O].second,
-                                              Ranges[A].first)));
+            Apart,
+            B.CreateOr(B.CreateICmpULE(Ranges[A].second, Ranges[O].first),
+                       B.CreateICmpULE(Ranges[O].second, Ranges[A].first)));
     B.CreateCall(Note, {B.getInt32(K), B.CreateZExt(Apart, I32),
                         B.getInt32(Key.TapeLevel)});
   }

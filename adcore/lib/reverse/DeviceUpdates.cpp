@@ -84,8 +84,8 @@ void addAtomic(IRBuilder<> &B, Value *To, Value *D, Align A, bool Device) {
 
 } // namespace
 
-bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D,
-                                   Value *SP, Align ShadowA) {
+bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D, Value *SP,
+                                   Align ShadowA) {
   const char *Why = "";
   const Value *Object = nullptr;
   // (Device code is judged on the primal function: the forward sweep's
@@ -116,8 +116,7 @@ bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D,
     BasicBlock *Apart = BasicBlock::Create(C, "apart.adjoint", F);
     BasicBlock *Overlap = BasicBlock::Create(C, "overlap.adjoint", F);
     BasicBlock *Join = BasicBlock::Create(C, "checked.adjoint.end", F);
-    RB.CreateCondBr(apartFlag(sharedMemory().checkOf(*Primal)), Apart,
-                    Overlap);
+    RB.CreateCondBr(apartFlag(sharedMemory().checkOf(*Primal)), Apart, Overlap);
     RB.SetInsertPoint(Apart);
     LoadInst *Old = RB.CreateAlignedLoad(LI.getType(), SP, ShadowA);
     tagMemoryClass(*Old, MemoryClass::Shadow);

@@ -577,8 +577,8 @@ private:
   /// Device code (NVPTX, AMDGPU): adjoint updates of memory other threads
   /// may touch are atomic; how many were, and were not, by reason.
   bool DeviceCode = false;
-  std::map<std::string, unsigned> AtomicUpdates, PlainUpdates,
-      PerThreadUpdates, CheckedUpdates;
+  std::map<std::string, unsigned> AtomicUpdates, PlainUpdates, PerThreadUpdates,
+      CheckedUpdates;
 
   /// Batched reverse mode (width > 1) carries one adjoint per lane: each
   /// lane has its own shadows, adjoint slots and realloc sites, and the

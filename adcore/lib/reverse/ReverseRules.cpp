@@ -468,8 +468,7 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       SP = guardedReadAddress(RB, Unguarded, LI->getType(), ShadowA);
       To = guardedWriteAddress(RB, Unguarded, LI->getType(), ShadowA);
     }
-    if ((DeviceCode || Key.Parallel) &&
-        addAtomically(*LI, To, D, SP, ShadowA))
+    if ((DeviceCode || Key.Parallel) && addAtomically(*LI, To, D, SP, ShadowA))
       return true;
     LoadInst *Old = RB.CreateAlignedLoad(LI->getType(), SP, ShadowA);
     tagMemoryClass(*Old, MemoryClass::Shadow);

@@ -243,10 +243,10 @@ static struct adcc_mpi_pending *begin(MPI_Request *request, MPI_Comm comm) {
 
 int adcc_mpi_ialltoallw_fwd(const void *send, const void *dsend,
                             const int *scounts, const int *sdispls,
-                            const MPI_Datatype *stypes, void *recv,
-                            void *drecv, const int *rcounts,
-                            const int *rdispls, const MPI_Datatype *rtypes,
-                            MPI_Comm comm, MPI_Request *request) {
+                            const MPI_Datatype *stypes, void *recv, void *drecv,
+                            const int *rcounts, const int *rdispls,
+                            const MPI_Datatype *rtypes, MPI_Comm comm,
+                            MPI_Request *request) {
   int rc = MPI_Ialltoallw(send, scounts, sdispls, stypes, recv, rcounts,
                           rdispls, rtypes, comm, request);
   int ranks = adcc_mpi_size(comm);
@@ -278,8 +278,8 @@ int adcc_mpi_ialltoallw_fwd(const void *send, const void *dsend,
   const void *tsend = dsend;
   if (!dsend)
     tsend = p->sent = zeroed(extent(s, counts + ranks, ranks, comm), comm);
-  MPI_Ialltoallw(tsend, counts + ranks, sdispls, stypes, trecv, counts,
-                 rdispls, rtypes, comm, &p->reverse);
+  MPI_Ialltoallw(tsend, counts + ranks, sdispls, stypes, trecv, counts, rdispls,
+                 rtypes, comm, &p->reverse);
   return rc;
 }
 
@@ -287,8 +287,7 @@ int adcc_mpi_ialltoallw_aug(const void *send, void *dsend, const int *scounts,
                             const int *sdispls, const MPI_Datatype *stypes,
                             void *recv, void *drecv, const int *rcounts,
                             const int *rdispls, const MPI_Datatype *rtypes,
-                            MPI_Comm comm, MPI_Request *request,
-                            void **tape) {
+                            MPI_Comm comm, MPI_Request *request, void **tape) {
   struct adcc_mpi_pending *p = begin(request, comm);
   p->send = send;
   p->sent = dsend;
@@ -296,8 +295,8 @@ int adcc_mpi_ialltoallw_aug(const void *send, void *dsend, const int *scounts,
   p->record = adcc_mpi_alltoallw_keep(send, scounts, sdispls, stypes, rcounts,
                                       rdispls, rtypes, comm);
   *tape = p;
-  return MPI_Ialltoallw(send, scounts, sdispls, stypes, recv, rcounts,
-                        rdispls, rtypes, comm, request);
+  return MPI_Ialltoallw(send, scounts, sdispls, stypes, recv, rcounts, rdispls,
+                        rtypes, comm, request);
 }
 
 void adcc_mpi_ialltoallw_rev(struct adcc_mpi_pending *p) {

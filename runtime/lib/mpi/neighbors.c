@@ -86,10 +86,10 @@ static void tangents(int alltoall, const void *dsend, int scount,
 
 int adcc_mpi_neighbor_allgather_fwd(const void *send, const void *dsend,
                                     int scount, MPI_Datatype stype, void *recv,
-                                    void *drecv, int rcount,
-                                    MPI_Datatype rtype, MPI_Comm comm) {
-  int rc = MPI_Neighbor_allgather(send, scount, stype, recv, rcount, rtype,
-                                  comm);
+                                    void *drecv, int rcount, MPI_Datatype rtype,
+                                    MPI_Comm comm) {
+  int rc =
+      MPI_Neighbor_allgather(send, scount, stype, recv, rcount, rtype, comm);
   if (kind_of(stype, rtype, comm, Allgather) != ADCC_MPI_INACTIVE)
     tangents(0, dsend, scount, stype, drecv, rcount, rtype, comm, Allgather);
   return rc;
@@ -110,8 +110,8 @@ int adcc_mpi_neighbor_alltoall_fwd(const void *send, const void *dsend,
  * neighbours; \p alltoall: block k of the returned adjoints is added into
  * send block k, otherwise all of them into the one send block. */
 static void reverse(int alltoall, void *dsend, int scount, MPI_Datatype stype,
-                    void *drecv, int rcount, MPI_Datatype rtype,
-                    MPI_Comm comm, const char *call) {
+                    void *drecv, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                    const char *call) {
   enum adcc_mpi_kind kind = kind_of(stype, rtype, comm, call);
   if (kind == ADCC_MPI_INACTIVE)
     return;
@@ -137,7 +137,8 @@ static void reverse(int alltoall, void *dsend, int scount, MPI_Datatype stype,
       if (peer[side] == MPI_PROC_NULL)
         continue; /* (nothing came back; the block kept its adjoint) */
       if (dsend)
-        adcc_mpi_add(kind, (char *)dsend + size * sn * (size_t)(alltoall ? k : 0),
+        adcc_mpi_add(kind,
+                     (char *)dsend + size * sn * (size_t)(alltoall ? k : 0),
                      (char *)back + size * sn * (size_t)k, sn);
       if (drecv)
         adcc_mpi_zero(kind, (char *)drecv + size * rn * (size_t)k, rn);
@@ -154,9 +155,8 @@ void adcc_mpi_neighbor_allgather_rev(void *dsend, int scount,
   reverse(0, dsend, scount, stype, drecv, rcount, rtype, comm, Allgather);
 }
 
-void adcc_mpi_neighbor_alltoall_rev(void *dsend, int scount,
-                                    MPI_Datatype stype, void *drecv,
-                                    int rcount, MPI_Datatype rtype,
+void adcc_mpi_neighbor_alltoall_rev(void *dsend, int scount, MPI_Datatype stype,
+                                    void *drecv, int rcount, MPI_Datatype rtype,
                                     MPI_Comm comm) {
   reverse(1, dsend, scount, stype, drecv, rcount, rtype, comm, Alltoall);
 }
