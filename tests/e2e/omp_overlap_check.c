@@ -9,6 +9,10 @@
  *   shifted   y = x + 1: iterations i and i + 1 update one element;
  *   same      y = x: each element read twice by one iteration;
  *   half      y = x + N / 4 over N / 2 elements;
+ *   shadows   x and y apart, but y's derivative array starts one element
+ *             after x's: the adjoints of x[i + 1] and y[i] go to one
+ *             place (the check is on the derivative arrays, where the
+ *             reverse sweep adds);
  * with a static schedule and with a dynamic one of chunks of 1 (the
  * overlapping updates then come from different threads). Each gradient
  * against central differences (every element perturbed), forward mode
@@ -45,16 +49,17 @@ __attribute__((noinline)) double dynamic_products(const double *x,
 
 typedef double (*kernel)(const double *, const double *, int);
 
-/* Where x and y start in a, and how many elements the loop reads. */
+/* Where x and y start in a, how many elements the loop reads, and where
+ * y's derivative starts in the gradient's array (x's at x). */
 struct layout {
   const char *name;
-  int x, y, n;
+  int x, y, n, dy;
 };
 
 static const struct layout Layouts[] = {
-    {"apart", 0, N / 2, N / 2}, {"apart, y first", N / 2, 0, N / 2},
-    {"shifted", 0, 1, N - 1},   {"same", 0, 0, N},
-    {"half", 0, N / 4, N / 2},
+    {"apart", 0, N / 2, N / 2, N / 2}, {"apart, y first", N / 2, 0, N / 2, 0},
+    {"shifted", 0, 1, N - 1, 1},       {"same", 0, 0, N, 0},
+    {"half", 0, N / 4, N / 2, N / 4},  {"shadows", 0, N / 2, N / 2 - 1, 1},
 };
 
 static void fill(double *a) {
@@ -73,7 +78,7 @@ typedef double (*tangent)(const struct layout *, double *, double *);
 
 static void g_static(const struct layout *l, double *a, double *da) {
   __enzyme_autodiff((void *)products, enzyme_dup, a + l->x, da + l->x,
-                    enzyme_dup, a + l->y, da + l->y, enzyme_const, l->n);
+                    enzyme_dup, a + l->y, da + l->dy, enzyme_const, l->n);
 }
 static double t_static(const struct layout *l, double *a, double *va) {
   return __enzyme_fwddiff((void *)products, enzyme_dup, a + l->x, va + l->x,
@@ -81,7 +86,7 @@ static double t_static(const struct layout *l, double *a, double *va) {
 }
 static void g_dynamic(const struct layout *l, double *a, double *da) {
   __enzyme_autodiff((void *)dynamic_products, enzyme_dup, a + l->x, da + l->x,
-                    enzyme_dup, a + l->y, da + l->y, enzyme_const, l->n);
+                    enzyme_dup, a + l->y, da + l->dy, enzyme_const, l->n);
 }
 static double t_dynamic(const struct layout *l, double *a, double *va) {
   return __enzyme_fwddiff((void *)dynamic_products, enzyme_dup, a + l->x,
@@ -91,7 +96,7 @@ static double t_dynamic(const struct layout *l, double *a, double *va) {
 
 static void check(kernel k, gradient g, tangent t, const char *schedule,
                   const struct layout *l) {
-  static double a[N], da[N], va[N], want[N];
+  static double a[N], da[N], va[N], want[N], expect[N];
   const double h = 1e-6, tol = 1e-6;
   omp_set_num_threads(1);
   fill(a);
@@ -103,6 +108,15 @@ static void check(kernel k, gradient g, tangent t, const char *schedule,
     want[j] = (up - objective(k, l, a)) / (2 * h);
     a[j] = keep;
   }
+  /* The derivative arrays: where y's starts elsewhere than y (x and y
+   * apart), its part of the gradient moves there. */
+  for (int j = 0; j < N; ++j)
+    expect[j] = l->dy == l->y ? want[j] : 0;
+  if (l->dy != l->y)
+    for (int i = 0; i < l->n; ++i) {
+      expect[l->x + i] += want[l->x + i];
+      expect[l->dy + i] += want[l->y + i];
+    }
   for (int threads = 1; threads <= 4; threads *= 2) {
     omp_set_num_threads(threads);
     int wrong = 0;
@@ -111,10 +125,11 @@ static void check(kernel k, gradient g, tangent t, const char *schedule,
         da[i] = 0;
       g(l, a, da);
       for (int j = 0; j < N; ++j)
-        if (!(fabs(da[j] - want[j]) <= tol * (1 + fabs(want[j]))) && !wrong++)
+        if (!(fabs(da[j] - expect[j]) <= tol * (1 + fabs(expect[j]))) &&
+            !wrong++)
           printf("%s, %s, %d threads, run %d: da[%d] = %.12g, expected "
                  "%.12g\n",
-                 schedule, l->name, threads, r, j, da[j], want[j]);
+                 schedule, l->name, threads, r, j, da[j], expect[j]);
     }
     CHECK_TRUE(wrong == 0);
     double dot = 0;

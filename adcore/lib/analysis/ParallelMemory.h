@@ -50,12 +50,12 @@
 // Where the only other access that may reach an iteration's own element
 // x[i] is another iteration's own element y[i] of the same worksharing
 // loop (`x[i] * y[i]` over two pointer arguments), the choice is made at
-// run time (Checked): the augmented sweep compares the byte ranges the
-// loop's whole iteration space reads through each such base (its bounds
-// are the values the region gives the scheduling call; ApartCheck), and
-// notes in the region whether they are apart; the reverse sweep adds
-// plainly where they were, atomically where they may overlap. Only the
-// outlined region itself has such checks.
+// run time (Checked): the augmented sweep compares the byte ranges of the
+// bases' shadows that the loop's whole iteration space updates (its
+// bounds are the values the region gives the scheduling call; ApartCheck,
+// reverse/ApartChecks.cpp), and notes in the region whether they are
+// apart; the reverse sweep adds plainly where they were, atomically where
+// they may overlap. Only the outlined region itself has such checks.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_ANALYSIS_PARALLELMEMORY_H

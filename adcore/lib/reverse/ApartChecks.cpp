@@ -2,23 +2,27 @@
 //
 // An iteration's own element x[i] of a worksharing loop that also reads
 // y[i] through another pointer argument, which may point into the same
-// array, is a Checked update (analysis/ParallelMemory.h): in the augmented
-// sweep, where the loop is entered (its preheader), the region tests
-// whether the byte ranges its whole iteration space reads through each
-// such base are pairwise apart,
+// array, is a Checked update (analysis/ParallelMemory.h). The reverse
+// sweep adds the adjoints of those reads into the shadows of x and y, so
+// the shadows decide: in the augmented sweep, where the loop is entered
+// (its preheader), the region tests whether the byte ranges of the
+// shadows its whole iteration space updates through each base are
+// pairwise apart,
 //
-//   [b + lower * stride, b + upper * stride + bytes)
+//   [s + lower * stride, s + upper * stride + bytes)   (s: b's shadow)
 //
 // and notes the answer in the region (adcc_parallel_note_apart: every
 // thread that enters the loop computes the same; one that finds an overlap
 // marks the check for good). The reverse region reads it once per thread
 // (adcc_parallel_apart): apart, the adjoint updates of those elements are
-// plain loads and stores; overlapping, or never noted, atomic adds.
+// plain loads and stores; overlapping, or never noted (a base without a
+// shadow there), atomic adds.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ReverseEmitter.h"
 
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -50,12 +54,25 @@ void ReverseEmitter::emitApartChecks() {
   FunctionCallee Note = M.getOrInsertFunction(
       "adcc_parallel_note_apart", Type::getVoidTy(C), I32, I32, I32);
   ArrayRef<ApartCheck> Checks = sharedMemory().checks();
+  if (ApartChecksAt.empty())
+    return;
+  DominatorTree DT(Aug);
   for (unsigned K = 0; K < ApartChecksAt.size(); ++K) {
     const ApartValues &Vals = ApartChecksAt[K];
     auto *At = dyn_cast_or_null<Instruction>(Vals.At);
-    if (!At || !Vals.Lower || !Vals.Upper || At->getFunction() != &Aug ||
-        any_of(Vals.Bases, [](const WeakTrackingVH &B) { return !B; }))
+    if (!At || !Vals.Lower || !Vals.Upper || At->getFunction() != &Aug)
       continue; // (never noted: the reverse adds atomically)
+    // The shadows of the bases, where the reverse adds.
+    SmallVector<Value *, 4> Shadows;
+    for (const WeakTrackingVH &Base : Vals.Bases) {
+      Value *S = Base ? shadowOrNull(Base) : nullptr;
+      auto *SI = dyn_cast_or_null<Instruction>(S);
+      if (!S || (SI && !DT.dominates(SI, At)))
+        break;
+      Shadows.push_back(S);
+    }
+    if (Shadows.size() != Vals.Bases.size())
+      continue;
     IRBuilder<> B(At);
     auto Widen = [&](Value *V) {
       return Checks[K].Unsigned ? B.CreateZExtOrTrunc(V, I64)
@@ -65,7 +82,7 @@ void ReverseEmitter::emitApartChecks() {
     SmallVector<std::pair<Value *, Value *>, 4> Ranges;
     for (unsigned A = 0; A < Vals.Bases.size(); ++A) {
       const ApartCheck::Array &Array = Checks[K].Arrays[A];
-      Value *Base = B.CreatePtrToInt(Vals.Bases[A], I64);
+      Value *Base = B.CreatePtrToInt(Shadows[A], I64);
       Value *Stride = B.getInt64(Array.Stride);
       Value *Start = B.CreateAdd(Base, B.CreateMul(Lower, Stride));
       Value *End = B.CreateAdd(B.CreateAdd(Base, B.CreateMul(Upper, Stride)),
