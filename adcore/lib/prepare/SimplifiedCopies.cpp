@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SimplifiedCopies.h"
+#include "Prepare.h"
 #include "Synthesis.h"
 
 #include "analysis/SourceTypes.h"
@@ -173,7 +174,10 @@ SimplifiedCopies::SimplifiedCopies(
 SimplifiedCopies::~SimplifiedCopies() = default;
 
 bool SimplifiedCopies::mayCopy(const Function &F) const {
+  // (Not the moves of std::function's storage, whose marked copies SROA
+  // would remake without their marks: ErasedMoves.cpp.)
   return !F.isDeclaration() && F.hasOptNone() && !F.isVarArg() &&
+         !movesErasedStorage(F.getName()) &&
          !IsGenerated(F) && !Original.count(&F) && !hasMarkAttribute(F) &&
          !isDeviceModule(*F.getParent());
 }

@@ -18,6 +18,8 @@
 #include "support/CallSites.h"
 #include "support/MemoryScopes.h"
 
+#include "support/IRMarks.h"
+
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -441,6 +443,18 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // call of char_traits<char>::copy moves none.)
     if (isInlinedCharacterCode(PrimalCopy ? *PrimalCopy : *MT))
       return true;
+    // A move of std::function's untyped storage (ErasedMoves.cpp): all its
+    // shadow bytes move with it, a pointer's shadow or a closure's
+    // adjoints, which the reverse sweep moves back (CopyAdjoints.cpp).
+    if (SD && SS &&
+        (MT->getMetadata(ErasedMoveMetadata) ||
+         (PrimalCopy && PrimalCopy->getMetadata(ErasedMoveMetadata)))) {
+      if (nullable(MT->getRawDest()) || nullable(MT->getRawSource()))
+        guardedShadowCopy(AB, SD, SS, MT->getLength());
+      else
+        AB.CreateMemMove(SD, Align(1), SS, Align(1), MT->getLength());
+      return true;
+    }
     // Floating-point fields next to pointers (a struct of a number and a
     // pointer, copied whole at -O0): the pointers' shadows only. The
     // floating-point shadows hold adjoints, which move in the reverse
