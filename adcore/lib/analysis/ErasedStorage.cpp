@@ -14,6 +14,7 @@
 
 #include "analysis/ErasedStorage.h"
 #include "analysis/SourceTypes.h"
+#include "support/IRMarks.h"
 #include "Synthesis.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -22,6 +23,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 #include <cstdlib>
@@ -125,6 +127,34 @@ bool inFunctionCopyAssignment(const Instruction &I) {
   for (const DILocation *L = I.getDebugLoc(); L; L = L->getInlinedAt())
     if (const DISubprogram *SP = L->getScope()->getSubprogram();
         SP && isFunctionCopyAssignment(SP->getLinkageName()))
+      return true;
+  return false;
+}
+
+bool movesErasedStorage(StringRef Name) {
+  if (Name.starts_with("_ZSt4swapISt9_Any_dataE"))
+    return true;
+  if (!Name.starts_with("_ZNSt8function"))
+    return false;
+  std::string D = demangle(Name.split('.').first.str());
+  StringRef S = D;
+  size_t Ctor = S.find("::function(");
+  if (Ctor == StringRef::npos)
+    return false;
+  StringRef Class = S.take_front(Ctor);
+  return S.drop_front(Ctor) == ("::function(" + Class + "&&)").str();
+}
+
+bool isErasedMove(const MemTransferInst &Copy, const Instruction *Primal) {
+  if (Copy.getMetadata(ErasedMoveMetadata) ||
+      (Primal && Primal->getMetadata(ErasedMoveMetadata)))
+    return true;
+  auto *Len = dyn_cast<ConstantInt>(Copy.getLength());
+  if (!Len || Len->getZExtValue() != 16)
+    return false;
+  for (const DILocation *L = Copy.getDebugLoc(); L; L = L->getInlinedAt())
+    if (const DISubprogram *SP = L->getScope()->getSubprogram();
+        SP && movesErasedStorage(SP->getLinkageName()))
       return true;
   return false;
 }

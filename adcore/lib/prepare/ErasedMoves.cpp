@@ -16,9 +16,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Prepare.h"
+#include "analysis/ErasedStorage.h"
 #include "support/IRMarks.h"
 
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -30,20 +30,6 @@ namespace adcore {
 
 /// The bytes of std::_Any_data (two pointers' worth).
 static constexpr uint64_t ErasedStorageBytes = 16;
-
-bool movesErasedStorage(StringRef Name) {
-  if (Name.starts_with("_ZSt4swapISt9_Any_dataE"))
-    return true;
-  if (!Name.starts_with("_ZNSt8function"))
-    return false;
-  std::string D = demangle(Name.str());
-  StringRef S = D;
-  size_t Ctor = S.find("::function(");
-  if (Ctor == StringRef::npos)
-    return false;
-  StringRef Class = S.take_front(Ctor);
-  return S.drop_front(Ctor) == ("::function(" + Class + "&&)").str();
-}
 
 bool markErasedMoves(Module &M) {
   bool Changed = false;

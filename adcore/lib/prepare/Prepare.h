@@ -173,12 +173,6 @@ struct KeepMinMaxChoicesPass
   static bool isRequired() { return true; }
 };
 
-/// Whether the function named \p Name is one whose copies of 16 bytes move
-/// std::function's storage: std::swap<std::_Any_data>, or the move
-/// constructor of a std::function. (SimplifiedCopies.cpp keeps them apart:
-/// SROA would remake those copies without their marks.)
-bool movesErasedStorage(llvm::StringRef Name);
-
 /// Marks the copies that move std::function's untyped storage (its move
 /// constructor, std::swap<std::_Any_data>) with ErasedMoveMetadata
 /// (support/IRMarks.h), before the inliner hides the functions they are in

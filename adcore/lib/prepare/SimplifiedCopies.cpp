@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "SimplifiedCopies.h"
-#include "Prepare.h"
 #include "Synthesis.h"
 
+#include "analysis/ErasedStorage.h"
 #include "analysis/SourceTypes.h"
 #include "analysis/TypeAnalysis.h"
 #include "device/DeviceCode.h"
@@ -63,7 +63,8 @@ bool hasSignatureSeeds(const Function &F) {
   // pointee mark, and a std::function's manager is typed where it is.)
   return !Seeds.Pointees.empty() || !Seeds.Containers.empty() ||
          any_of(Seeds.Structs, [](const auto &S) {
-           return !S.second->getName().starts_with("class.anon");
+           return !S.second->hasName() ||
+                  !S.second->getName().starts_with("class.anon");
          });
 }
 

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/ErasedStorage.h"
 #include "analysis/ShadowlessStores.h"
 #include "rules/InactiveFunctions.h"
 #include "support/NullShadowGuards.h"
@@ -17,8 +18,6 @@
 
 #include "support/CallSites.h"
 #include "support/MemoryScopes.h"
-
-#include "support/IRMarks.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -446,9 +445,7 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // A move of std::function's untyped storage (ErasedMoves.cpp): all its
     // shadow bytes move with it, a pointer's shadow or a closure's
     // adjoints, which the reverse sweep moves back (CopyAdjoints.cpp).
-    if (SD && SS &&
-        (MT->getMetadata(ErasedMoveMetadata) ||
-         (PrimalCopy && PrimalCopy->getMetadata(ErasedMoveMetadata)))) {
+    if (SD && SS && isErasedMove(*MT, PrimalCopy)) {
       if (nullable(MT->getRawDest()) || nullable(MT->getRawSource()))
         guardedShadowCopy(AB, SD, SS, MT->getLength());
       else

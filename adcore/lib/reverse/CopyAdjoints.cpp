@@ -11,7 +11,6 @@
 
 #include "analysis/ErasedStorage.h"
 #include "analysis/TypeAnalysis.h"
-#include "support/IRMarks.h"
 #include "rules/InactiveFunctions.h"
 #include "support/NullShadowGuards.h"
 #include "ReverseEmitter.h"
@@ -105,9 +104,7 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
   // adjoints of a closure's doubles or the shadow of a pointer, goes back
   // to the source's as it is, and the destination's is cleared (as it was
   // before: the storage it overwrote was empty or moved on too).
-  if (MT.getMetadata(ErasedMoveMetadata) ||
-      (PrimalOf.lookup(&MT) &&
-       cast<Instruction>(PrimalOf.lookup(&MT))->getMetadata(ErasedMoveMetadata))) {
+  if (isErasedMove(MT, dyn_cast_or_null<Instruction>(PrimalOf.lookup(&MT)))) {
     emitErasedMoveAdjoint(MT, SD, SS, Len);
     return true;
   }
