@@ -2,8 +2,9 @@
 // assignment (`h = g`), move assignment, assignment of a lambda, swap (a
 // function with itself too), a std::vector of functions grown by
 // push_back (its relocation moves each element), lambdas kept in the
-// function's own storage and on the heap, and a functor object with a
-// double member. Both modes, exact values, central differences
+// function's own storage and on the heap, a functor object with a double
+// member, and the result of std::bind (constructed: assigned, it is an
+// error from -O1, docs/status.md). Both modes, exact values, central differences
 // (probe_check.h).
 //
 // Found 2026-12-06, at -O0 in reverse mode: libstdc++ moves a function's
@@ -12,7 +13,10 @@
 // doubles were lost there: SILENT for move assignment and push_back (d/dk
 // 0), a located error for copy assignment, refused at -O2 in push_back's
 // _M_realloc_insert. Those moves are marked (prepare/ErasedMoves.cpp) and
-// their adjoints moved back as bytes (reverse/CopyAdjoints.cpp).
+// their adjoints moved back as bytes (reverse/CopyAdjoints.cpp). A
+// std::bind result kept on the heap was refused at -O0 (its manager's clone
+// untyped): its class's IR type is read from its members' bodies now
+// (analysis/SourceTypes.cpp, classStruct).
 #include "probe_check.h"
 #include <functional>
 #include <utility>
@@ -82,6 +86,22 @@ static double functor_assigned(const double *x) {
   v.push_back(std::move(g));
   return v[0](x[0]);
 }
+static double mul3(double a, double b, double c) { return a * b * c; }
+// x1 x0 x2 + x1 x2 x2: (x1 x2, x0 x2 + x2^2, x1 x0 + 2 x1 x2)
+static double bound(const double *x) {
+  auto b = std::bind(mul3, x[1], std::placeholders::_1, x[2]);
+  std::function<double(double)> f = b;
+  return f(x[0]) + b(x[2]);
+}
+#if !defined(__OPTIMIZE__) // (from -O1: lit errors/std-bind-function-copy.cpp)
+// The same, copy-assigned: the manager clones the bind object.
+static double bound_assigned(const double *x) {
+  auto b = std::bind(mul3, x[1], std::placeholders::_1, x[2]);
+  std::function<double(double)> f = b, g;
+  g = f;
+  return g(x[0]) + b(x[2]);
+}
+#endif
 
 int main() {
   double x0 = 0.3, x1 = -0.7, x2 = 1.1;
@@ -97,5 +117,10 @@ int main() {
   PROBE_AT(heap_assigned, 3, heap_x, REV_TOL_FD, x0, x1, x2);
   const double functor_x[] = {2 * x1 * x0, x0 * x0, 0};
   PROBE_AT(functor_assigned, 3, functor_x, REV_TOL_FD, x0, x1, x2);
+  const double bound_x[] = {x1 * x2, x0 * x2 + x2 * x2, x1 * x0 + 2 * x1 * x2};
+  PROBE_AT(bound, 3, bound_x, REV_TOL_FD, x0, x1, x2);
+#if !defined(__OPTIMIZE__)
+  PROBE_AT(bound_assigned, 3, bound_x, REV_TOL_FD, x0, x1, x2);
+#endif
   return check_finish();
 }

@@ -105,8 +105,9 @@ bool mayEraseFloatCallables(const Module &M) {
     // type is not found may hold anything.)
     if (StringRef(Callable).contains("(*)"))
       continue;
-    StructType *ST = isClosureName(Callable)
-                         ? closureStruct(M, Callable)
+    StructType *ST = isClosureName(Callable) ? closureStruct(M, Callable)
+                     : StringRef(Callable).contains('<')
+                         ? classStruct(M, Callable)
                          : uniqueStructNamed(M.getContext(), Callable);
     if (!ST || containsFloat(ST))
       return true;
@@ -182,6 +183,11 @@ Type *erasedObjectType(const Instruction &I) {
                            "std::_Function_base::_Base_manager<"})
     if (T = onlyTemplateArgument(Class, Prefix); !T.empty())
       break;
+  // (std::_Function_handler<Signature, T>::_M_manager, where the base
+  // manager's clone is inlined: from -O1, and std::bind's result.)
+  std::string Handled = handledCallable(Name.drop_front(At));
+  if (T.empty())
+    T = Handled;
   if (T.empty())
     return nullptr;
   LLVMContext &C = I.getContext();
@@ -190,7 +196,11 @@ Type *erasedObjectType(const Instruction &I) {
   if (T == "float")
     return Type::getFloatTy(C);
   const Module &M = *I.getModule();
-  return isClosureName(T) ? closureStruct(M, T) : uniqueStructNamed(C, T);
+  if (isClosureName(T))
+    return closureStruct(M, T);
+  // (A class template's specialization, std::bind's result: the struct its
+  // members index `this` by.)
+  return T.contains('<') ? classStruct(M, T) : uniqueStructNamed(C, T);
 }
 
 } // namespace adcore

@@ -235,18 +235,18 @@ bool isClosureName(StringRef Name) {
          (Name.contains("::{lambda(") && Name.ends_with("}"));
 }
 
-/// The IR struct type of the closure \p Name, read from its members'
-/// bodies: the struct their GEPs index `this` by (at -O0 `this` is stored
-/// to a slot and loaded from it). Null where the members disagree or none
-/// reads a capture. (Clang names closure types `class.anon`, `class.anon.0`
-/// ...: the name does not say which lambda a type is.)
-StructType *closureStruct(const Module &M, StringRef Name) {
+/// The struct the member functions of the class \p Name index `this` by
+/// (closureStruct, classStruct); \p Closure: a lambda's closure (only the
+/// functions whose names name one are demangled).
+static StructType *memberStruct(const Module &M, StringRef Name,
+                                bool Closure) {
   StructType *Found = nullptr;
   for (const Function &G : M) {
     StringRef GName = G.getName();
     if (G.isDeclaration() || G.arg_empty() ||
         !G.getArg(0)->getType()->isPointerTy() ||
-        !(GName.contains("$_") || GName.contains("Ul")))
+        !(Closure ? (GName.contains("$_") || GName.contains("Ul"))
+                  : GName.starts_with("_ZN")))
       continue;
     if (declContextOf(GName) != Name)
       continue;
@@ -274,6 +274,20 @@ StructType *closureStruct(const Module &M, StringRef Name) {
   }
   return Found;
 }
+
+/// The IR struct type of the closure \p Name, read from its members'
+/// bodies: the struct their GEPs index `this` by (at -O0 `this` is stored
+/// to a slot and loaded from it). Null where the members disagree or none
+/// reads a capture. (Clang names closure types `class.anon`, `class.anon.0`
+/// ...: the name does not say which lambda a type is.)
+StructType *closureStruct(const Module &M, StringRef Name) {
+  return memberStruct(M, Name, /*Closure=*/true);
+}
+
+StructType *classStruct(const Module &M, StringRef Name) {
+  return memberStruct(M, Name, /*Closure=*/false);
+}
+
 
 /// Whether the parameter types \p Types, the last ones of \p F's arguments
 /// from \p Shift on, match the IR's: pointers and references where it has
@@ -398,6 +412,10 @@ SignatureSeeds seedsFromSignature(const Function &F) {
                                   ? closureStruct(*F.getParent(), T)
                                   : nullptr)
       Seeds.Structs.push_back({ArgNo, ST}); // (a lambda copied by reference)
+    else if (StructType *ST = T.starts_with("std::_Bind<") && F.getParent()
+                                  ? classStruct(*F.getParent(), T)
+                                  : nullptr)
+      Seeds.Structs.push_back({ArgNo, ST}); // (std::bind's result, cloned)
   }
   return Seeds;
 }

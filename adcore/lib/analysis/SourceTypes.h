@@ -90,6 +90,11 @@ bool isClosureName(llvm::StringRef Name);
 /// they disagree.
 llvm::StructType *closureStruct(const llvm::Module &M, llvm::StringRef Name);
 
+/// The same for a class template's specialization \p Name
+/// (`std::_Bind<double (*(double, std::_Placeholder<1>))(double, double)>`),
+/// whose IR name does not say its arguments.
+llvm::StructType *classStruct(const llvm::Module &M, llvm::StringRef Name);
+
 /// The C++ source name of a TBAA type name: the class a typeinfo name
 /// (_ZTS5point) names, or a C struct tag as it is.
 std::string sourceTypeOfTBAAName(llvm::StringRef Name);
