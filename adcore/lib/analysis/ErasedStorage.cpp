@@ -6,9 +6,13 @@
 // destroys it. Code compiled at -O0 copies that storage with nothing that
 // says what the bytes are on the path taken: the type analysis finds the
 // pointers of the manager's other paths. A manager's clone is typed by its
-// class's template argument (erasedObjectType); std::function's storage
-// swapped by its copy assignment cannot be, and is an error where some
-// callable kept in the module holds floating-point values.
+// class's template argument (erasedObjectType). std::function's storage
+// moved as bytes (its move constructor, std::swap<std::_Any_data>) cannot
+// be typed, but each such copy moves a source nothing reads again: those
+// copies are recognized (isErasedMove, marked by prepare/ErasedMoves.cpp)
+// and their adjoints moved back as bytes; an unrecognized copy in a copy
+// assignment is an error where some callable kept in the module holds
+// floating-point values.
 //
 //===----------------------------------------------------------------------===//
 
