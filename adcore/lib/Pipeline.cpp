@@ -28,6 +28,7 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
         MPM.addPass(KeepRegisteredPass());
         MPM.addPass(KeepMinMaxChoicesPass());
         MPM.addPass(KeepDeviceMathPass());
+        MPM.addPass(MarkErasedMovesPass());
       });
   PB.registerOptimizerEarlyEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel Level,
@@ -67,6 +68,10 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
         }
         if (Name == "adcc-keep-min-max-choices") {
           MPM.addPass(KeepMinMaxChoicesPass());
+          return true;
+        }
+        if (Name == "adcc-mark-erased-moves") {
+          MPM.addPass(MarkErasedMovesPass());
           return true;
         }
         if (Name == "adcc-print-requests") {

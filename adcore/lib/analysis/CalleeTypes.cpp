@@ -12,10 +12,15 @@
 // variable index counts only over floating-point elements (`u[i]`). An
 // offset read or written as two different kinds says nothing, and only
 // an indexed array of floating-point data of one type is seeded (a
-// struct's mix of fields is left to its declared type).
+// struct's mix of fields is left to its declared type). A std::variant
+// passed to its member functions or to a function that declares it
+// (`std::get<1>(std::variant<A, B>&)`) is laid out as its alternatives
+// agree (SourceTypes.h, variantStruct): at -O0 a local variant is copied
+// as bytes where nothing else says what they are.
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/SourceTypes.h"
 #include "analysis/TypeAnalysis.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -131,6 +136,26 @@ bool isArrayOfScalars(const MemoryLayout &L, int64_t Size) {
   return Next > Size;
 }
 
+/// The arguments of \p Call to \p Callee that are std::variants, with the
+/// layout variantStruct gives them: `this` of a member function of
+/// std::variant, and parameters declared as one.
+SmallVector<std::pair<unsigned, StructType *>, 2>
+variantArguments(const CallBase &Call, const Function &Callee) {
+  SmallVector<std::pair<unsigned, StructType *>, 2> Out;
+  // (Only names that may mention a variant are demangled.)
+  if (!Callee.getName().contains("St7variant"))
+    return Out;
+  if (Callee.getName().starts_with("_ZNSt7variantI") && Call.arg_size() &&
+      Call.getArgOperand(0)->getType()->isPointerTy())
+    if (StructType *ST = variantStruct(*Callee.getParent(),
+                                       declContextOf(Callee.getName())))
+      Out.push_back({0, ST});
+  for (auto [ArgNo, ST] : seedsFromSignature(Callee).Structs)
+    if (!ST->hasName() && ArgNo < Call.arg_size()) // (a variant's layout)
+      Out.push_back({ArgNo, ST});
+  return Out;
+}
+
 } // namespace
 
 void TypeAnalysis::seedFromCallees() {
@@ -140,6 +165,9 @@ void TypeAnalysis::seedFromCallees() {
     if (!Callee || Callee->isDeclaration() || Callee->isVarArg() ||
         Callee == &F)
       continue;
+    for (auto [ArgNo, ST] : variantArguments(*Call, *Callee))
+      if (!isa<Constant>(Call->getArgOperand(ArgNo)))
+        seedStructElements(Call->getArgOperand(ArgNo), ST);
     for (unsigned ArgNo = 0; ArgNo < Call->arg_size(); ++ArgNo) {
       const Value *Arg = Call->getArgOperand(ArgNo);
       if (!Arg->getType()->isPointerTy() || ArgNo >= Callee->arg_size() ||

@@ -6,14 +6,19 @@
 // destroys it. Code compiled at -O0 copies that storage with nothing that
 // says what the bytes are on the path taken: the type analysis finds the
 // pointers of the manager's other paths. A manager's clone is typed by its
-// class's template argument (erasedObjectType); std::function's storage
-// swapped by its copy assignment cannot be, and is an error where some
-// callable kept in the module holds floating-point values.
+// class's template argument (erasedObjectType). std::function's storage
+// moved as bytes (its move constructor, std::swap<std::_Any_data>) cannot
+// be typed, but each such copy moves a source nothing reads again: those
+// copies are recognized (isErasedMove, marked by prepare/ErasedMoves.cpp)
+// and their adjoints moved back as bytes; an unrecognized copy in a copy
+// assignment is an error where some callable kept in the module holds
+// floating-point values.
 //
 //===----------------------------------------------------------------------===//
 
 #include "analysis/ErasedStorage.h"
 #include "analysis/SourceTypes.h"
+#include "support/IRMarks.h"
 #include "Synthesis.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -22,6 +27,7 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 #include <cstdlib>
@@ -103,8 +109,9 @@ bool mayEraseFloatCallables(const Module &M) {
     // type is not found may hold anything.)
     if (StringRef(Callable).contains("(*)"))
       continue;
-    StructType *ST = isClosureName(Callable)
-                         ? closureStruct(M, Callable)
+    StructType *ST = isClosureName(Callable) ? closureStruct(M, Callable)
+                     : StringRef(Callable).contains('<')
+                         ? classStruct(M, Callable)
                          : uniqueStructNamed(M.getContext(), Callable);
     if (!ST || containsFloat(ST))
       return true;
@@ -125,6 +132,34 @@ bool inFunctionCopyAssignment(const Instruction &I) {
   for (const DILocation *L = I.getDebugLoc(); L; L = L->getInlinedAt())
     if (const DISubprogram *SP = L->getScope()->getSubprogram();
         SP && isFunctionCopyAssignment(SP->getLinkageName()))
+      return true;
+  return false;
+}
+
+bool movesErasedStorage(StringRef Name) {
+  if (Name.starts_with("_ZSt4swapISt9_Any_dataE"))
+    return true;
+  if (!Name.starts_with("_ZNSt8function"))
+    return false;
+  std::string D = demangle(Name.split('.').first.str());
+  StringRef S = D;
+  size_t Ctor = S.find("::function(");
+  if (Ctor == StringRef::npos)
+    return false;
+  StringRef Class = S.take_front(Ctor);
+  return S.drop_front(Ctor) == ("::function(" + Class + "&&)").str();
+}
+
+bool isErasedMove(const MemTransferInst &Copy, const Instruction *Primal) {
+  if (Copy.getMetadata(ErasedMoveMetadata) ||
+      (Primal && Primal->getMetadata(ErasedMoveMetadata)))
+    return true;
+  auto *Len = dyn_cast<ConstantInt>(Copy.getLength());
+  if (!Len || Len->getZExtValue() != 16)
+    return false;
+  for (const DILocation *L = Copy.getDebugLoc(); L; L = L->getInlinedAt())
+    if (const DISubprogram *SP = L->getScope()->getSubprogram();
+        SP && movesErasedStorage(SP->getLinkageName()))
       return true;
   return false;
 }
@@ -152,6 +187,11 @@ Type *erasedObjectType(const Instruction &I) {
                            "std::_Function_base::_Base_manager<"})
     if (T = onlyTemplateArgument(Class, Prefix); !T.empty())
       break;
+  // (std::_Function_handler<Signature, T>::_M_manager, where the base
+  // manager's clone is inlined: from -O1, and std::bind's result.)
+  std::string Handled = handledCallable(Name.drop_front(At));
+  if (T.empty())
+    T = Handled;
   if (T.empty())
     return nullptr;
   LLVMContext &C = I.getContext();
@@ -160,7 +200,11 @@ Type *erasedObjectType(const Instruction &I) {
   if (T == "float")
     return Type::getFloatTy(C);
   const Module &M = *I.getModule();
-  return isClosureName(T) ? closureStruct(M, T) : uniqueStructNamed(C, T);
+  if (isClosureName(T))
+    return closureStruct(M, T);
+  // (A class template's specialization, std::bind's result: the struct its
+  // members index `this` by.)
+  return T.contains('<') ? classStruct(M, T) : uniqueStructNamed(C, T);
 }
 
 } // namespace adcore

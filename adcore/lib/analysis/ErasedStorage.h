@@ -8,8 +8,11 @@
 #ifndef ADCORE_ANALYSIS_ERASEDSTORAGE_H
 #define ADCORE_ANALYSIS_ERASEDSTORAGE_H
 
+#include "llvm/ADT/StringRef.h"
+
 namespace llvm {
 class Instruction;
+class MemTransferInst;
 class Module;
 class Type;
 class Value;
@@ -31,6 +34,20 @@ bool mayEraseFloatCallables(const llvm::Module &M);
 /// inlined from it: its debug location says), which clones the callable
 /// through the manager and swaps the clone in.
 bool inFunctionCopyAssignment(const llvm::Instruction &I);
+
+/// Whether the function named \p Name is one whose copies of 16 bytes move
+/// std::function's storage as bytes, the source not read again:
+/// std::swap<std::_Any_data> (a swap through a temporary, which the
+/// function's swap and assignments call), or the move constructor of a
+/// std::function (`std::function<S>::function(std::function<S>&&)`).
+bool movesErasedStorage(llvm::StringRef Name);
+
+/// Whether \p Copy (or \p Primal, the program's copy it was made of, where
+/// not null) is such a move: marked by prepare/ErasedMoves.cpp, or a copy
+/// of 16 bytes whose debug location says it is code of one of those
+/// functions (a mark SROA dropped when it remade the copy).
+bool isErasedMove(const llvm::MemTransferInst &Copy,
+                  const llvm::Instruction *Primal);
 
 /// The type of the object the type-erasure manager \p I is code of keeps
 /// (std::any's `_Manager_external<T>`/`_Manager_internal<T>`, std::function's

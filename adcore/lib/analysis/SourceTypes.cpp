@@ -3,6 +3,7 @@
 #include "SourceTypes.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
@@ -10,6 +11,7 @@
 #include "llvm/IR/Module.h"
 
 #include <cstdlib>
+#include <map>
 
 using namespace llvm;
 
@@ -103,6 +105,106 @@ StructType *uniqueStructNamed(LLVMContext &C, StringRef Name) {
   return nullptr;
 }
 
+/// The scalars of the IR type \p T from byte \p At on, into \p Out by
+/// offset (floating-point numbers, pointers, integers of 16 bits or more;
+/// bytes are flags or padding); false for a union, whose IR type names one
+/// member only.
+static bool scalarsOf(const DataLayout &DL, Type *T, uint64_t At,
+                      std::map<uint64_t, Type *> &Out) {
+  if (T->isFloatingPointTy() || T->isPointerTy() ||
+      (T->isIntegerTy() && T->getIntegerBitWidth() >= 16)) {
+    Out[At] = T;
+    return true;
+  }
+  if (auto *AT = dyn_cast<ArrayType>(T)) {
+    uint64_t Size = DL.getTypeAllocSize(AT->getElementType());
+    for (uint64_t I = 0; I < AT->getNumElements() && I < 64; ++I)
+      if (!scalarsOf(DL, AT->getElementType(), At + I * Size, Out))
+        return false;
+    return AT->getNumElements() < 64 || AT->getElementType()->isIntegerTy(8);
+  }
+  if (auto *ST = dyn_cast<StructType>(T)) {
+    if (ST->isOpaque() ||
+        (ST->hasName() && ST->getName().starts_with("union.")))
+      return false;
+    const StructLayout *SL = DL.getStructLayout(ST);
+    for (unsigned I = 0; I < ST->getNumElements(); ++I)
+      if (!scalarsOf(DL, ST->getElementType(I), At + SL->getElementOffset(I),
+                     Out))
+        return false;
+  }
+  return true;
+}
+
+StructType *variantStruct(const Module &M, StringRef Name) {
+  if (!Name.consume_front("std::variant<"))
+    return nullptr;
+  LLVMContext &C = M.getContext();
+  const DataLayout &DL = M.getDataLayout();
+  SmallVector<StringRef, 8> Alternatives = splitTopLevel(Name);
+  // (libstdc++ keeps the index in an unsigned char below 255 alternatives.)
+  if (Alternatives.empty() || Alternatives.size() >= 255)
+    return nullptr;
+  std::map<uint64_t, Type *> Scalars;
+  uint64_t Storage = 0;
+  Align MaxAlign(1);
+  bool AnyFloat = false;
+  for (StringRef A : Alternatives) {
+    Type *T = A == "double"  ? Type::getDoubleTy(C)
+              : A == "float" ? Type::getFloatTy(C)
+                             : uniqueStructNamed(C, A);
+    if (!T || (isa<StructType>(T) && cast<StructType>(T)->isOpaque()))
+      return nullptr;
+    std::map<uint64_t, Type *> Own;
+    if (!scalarsOf(DL, T, 0, Own))
+      return nullptr;
+    // (Where two alternatives put different scalars at one offset, which
+    // one the bytes hold is known only at run time.)
+    for (auto [Offset, S] : Own) {
+      auto [It, New] = Scalars.try_emplace(Offset, S);
+      if (!New && It->second != S)
+        return nullptr;
+      AnyFloat |= S->isFloatingPointTy();
+    }
+    Storage = std::max(Storage, uint64_t(DL.getTypeAllocSize(T)));
+    MaxAlign = std::max(MaxAlign, DL.getABITypeAlign(T));
+  }
+  if (!AnyFloat)
+    return nullptr;
+  // Fields in order, bytes between them, and the index after the storage.
+  SmallVector<Type *, 8> Fields;
+  uint64_t At = 0;
+  auto Pad = [&](uint64_t To) {
+    if (To > At)
+      Fields.push_back(ArrayType::get(Type::getInt8Ty(C), To - At));
+    At = To;
+  };
+  for (auto [Offset, S] : Scalars) {
+    if (Offset < At || Offset % DL.getABITypeAlign(S).value())
+      return nullptr; // (scalars of two alternatives that overlap)
+    Pad(Offset);
+    Fields.push_back(S);
+    At += DL.getTypeAllocSize(S);
+  }
+  if (At > Storage)
+    return nullptr;
+  Pad(Storage);
+  Fields.push_back(Type::getInt8Ty(C));
+  auto *ST = StructType::get(C, Fields);
+  uint64_t Size = alignTo(Storage + 1, MaxAlign.value());
+  return DL.getTypeAllocSize(ST) == Size && DL.getABITypeAlign(ST) == MaxAlign
+             ? ST
+             : nullptr;
+}
+
+/// The IR struct type of the C++ type \p T of \p F's module: a struct of
+/// the file, or a std::variant of them (variantStruct).
+static StructType *declaredStruct(const Function &F, StringRef T) {
+  if (StructType *ST = uniqueStructNamed(F.getContext(), T))
+    return ST;
+  return F.getParent() ? variantStruct(*F.getParent(), T) : nullptr;
+}
+
 std::string sourceTypeOfTBAAName(StringRef Name) {
   if (!Name.starts_with("_ZTS"))
     return Name.str();
@@ -133,18 +235,18 @@ bool isClosureName(StringRef Name) {
          (Name.contains("::{lambda(") && Name.ends_with("}"));
 }
 
-/// The IR struct type of the closure \p Name, read from its members'
-/// bodies: the struct their GEPs index `this` by (at -O0 `this` is stored
-/// to a slot and loaded from it). Null where the members disagree or none
-/// reads a capture. (Clang names closure types `class.anon`, `class.anon.0`
-/// ...: the name does not say which lambda a type is.)
-StructType *closureStruct(const Module &M, StringRef Name) {
+/// The struct the member functions of the class \p Name index `this` by
+/// (closureStruct, classStruct); \p Closure: a lambda's closure (only the
+/// functions whose names name one are demangled).
+static StructType *memberStruct(const Module &M, StringRef Name,
+                                bool Closure) {
   StructType *Found = nullptr;
   for (const Function &G : M) {
     StringRef GName = G.getName();
     if (G.isDeclaration() || G.arg_empty() ||
         !G.getArg(0)->getType()->isPointerTy() ||
-        !(GName.contains("$_") || GName.contains("Ul")))
+        !(Closure ? (GName.contains("$_") || GName.contains("Ul"))
+                  : GName.starts_with("_ZN")))
       continue;
     if (declContextOf(GName) != Name)
       continue;
@@ -172,6 +274,20 @@ StructType *closureStruct(const Module &M, StringRef Name) {
   }
   return Found;
 }
+
+/// The IR struct type of the closure \p Name, read from its members'
+/// bodies: the struct their GEPs index `this` by (at -O0 `this` is stored
+/// to a slot and loaded from it). Null where the members disagree or none
+/// reads a capture. (Clang names closure types `class.anon`, `class.anon.0`
+/// ...: the name does not say which lambda a type is.)
+StructType *closureStruct(const Module &M, StringRef Name) {
+  return memberStruct(M, Name, /*Closure=*/true);
+}
+
+StructType *classStruct(const Module &M, StringRef Name) {
+  return memberStruct(M, Name, /*Closure=*/false);
+}
+
 
 /// Whether the parameter types \p Types, the last ones of \p F's arguments
 /// from \p Shift on, match the IR's: pointers and references where it has
@@ -255,7 +371,7 @@ SignatureSeeds seedsFromSignature(const Function &F) {
         StringRef Element = firstTemplateArgument(C);
         if (Kind E = floatKindOfCXXType(Element); E != Kind::Unknown)
           Seeds.Containers.push_back({ThisArg, E, {0, 8, 16}});
-        else if (StructType *ST = uniqueStructNamed(F.getContext(), Element))
+        else if (StructType *ST = declaredStruct(F, Element))
           Seeds.Containers.push_back({ThisArg, Kind::Unknown, {0, 8, 16}, ST});
       }
     }
@@ -290,12 +406,16 @@ SignatureSeeds seedsFromSignature(const Function &F) {
       Seeds.Pointees.push_back({ArgNo, Kind::Pointer});
     else if (is_contained(IntegerTypeNames, T)) // (not char: any byte)
       Seeds.Pointees.push_back({ArgNo, Kind::Integer});
-    else if (StructType *ST = uniqueStructNamed(F.getContext(), T))
+    else if (StructType *ST = declaredStruct(F, T))
       Seeds.Structs.push_back({ArgNo, ST});
     else if (StructType *ST = isClosureName(T) && F.getParent()
                                   ? closureStruct(*F.getParent(), T)
                                   : nullptr)
       Seeds.Structs.push_back({ArgNo, ST}); // (a lambda copied by reference)
+    else if (StructType *ST = T.starts_with("std::_Bind<") && F.getParent()
+                                  ? classStruct(*F.getParent(), T)
+                                  : nullptr)
+      Seeds.Structs.push_back({ArgNo, ST}); // (std::bind's result, cloned)
   }
   return Seeds;
 }

@@ -62,6 +62,14 @@ Kind floatKindOfCXXType(llvm::StringRef T);
 /// different `struct point`s linked together: one is renamed point.0).
 llvm::StructType *uniqueStructNamed(llvm::LLVMContext &C, llvm::StringRef Name);
 
+/// A literal struct type laid out as libstdc++'s std::variant of the
+/// alternatives in \p Name (`std::variant<A, B>`: structs of the file,
+/// double or float) whose declared scalars agree where they overlap (the
+/// union's bytes typed the same whichever alternative it holds), followed
+/// by its index byte; null where they do not, where none holds a
+/// floating-point value, or for another type.
+llvm::StructType *variantStruct(const llvm::Module &M, llvm::StringRef Name);
+
 /// The items of a comma-separated list of types, \p Text (a parameter list
 /// without its parentheses, or what follows a template's `<`), split at
 /// the commas outside nested brackets and ending at the first unmatched
@@ -81,6 +89,11 @@ bool isClosureName(llvm::StringRef Name);
 /// GEPs its member functions index `this` by; null where none does or
 /// they disagree.
 llvm::StructType *closureStruct(const llvm::Module &M, llvm::StringRef Name);
+
+/// The same for a class template's specialization \p Name
+/// (`std::_Bind<double (*(double, std::_Placeholder<1>))(double, double)>`),
+/// whose IR name does not say its arguments.
+llvm::StructType *classStruct(const llvm::Module &M, llvm::StringRef Name);
 
 /// The C++ source name of a TBAA type name: the class a typeinfo name
 /// (_ZTS5point) names, or a C struct tag as it is.

@@ -515,8 +515,12 @@ static bool declaredFields(const DataLayout &DL, Type *T, int64_t At,
       Out.push_back({At + 8, Kind::Integer});
       return true;
     }
+    // (Not a union, whose IR type names its largest member only; but a
+    // std::optional<T>'s storage, a union of T and an empty byte, is T.)
     if (ST->isOpaque() ||
-        (ST->hasName() && ST->getName().starts_with("union.")))
+        (ST->hasName() && ST->getName().starts_with("union.") &&
+         !(ST->getName().starts_with("union.std::_Optional_payload_base<") &&
+           ST->getName().contains(">::_Storage"))))
       return false;
     const StructLayout *SL = DL.getStructLayout(ST);
     for (unsigned I = 0; I < ST->getNumElements(); ++I)

@@ -173,6 +173,19 @@ struct KeepMinMaxChoicesPass
   static bool isRequired() { return true; }
 };
 
+/// Marks the copies that move std::function's untyped storage (its move
+/// constructor, std::swap<std::_Any_data>) with ErasedMoveMetadata
+/// (support/IRMarks.h), before the inliner hides the functions they are in
+/// (ErasedMoves.cpp). Returns whether it marked any.
+bool markErasedMoves(llvm::Module &M);
+
+/// markErasedMoves as a pass (pipeline start; adcc-opt's
+/// `-passes=adcc-mark-erased-moves`).
+struct MarkErasedMovesPass : public llvm::PassInfoMixin<MarkErasedMovesPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 } // namespace adcore
 
 #endif // ADCORE_PREPARE_PREPARE_H

@@ -10,6 +10,7 @@
 #include "SimplifiedCopies.h"
 #include "Synthesis.h"
 
+#include "analysis/ErasedStorage.h"
 #include "analysis/SourceTypes.h"
 #include "analysis/TypeAnalysis.h"
 #include "device/DeviceCode.h"
@@ -62,7 +63,8 @@ bool hasSignatureSeeds(const Function &F) {
   // pointee mark, and a std::function's manager is typed where it is.)
   return !Seeds.Pointees.empty() || !Seeds.Containers.empty() ||
          any_of(Seeds.Structs, [](const auto &S) {
-           return !S.second->getName().starts_with("class.anon");
+           return !S.second->hasName() ||
+                  !S.second->getName().starts_with("class.anon");
          });
 }
 
@@ -173,7 +175,10 @@ SimplifiedCopies::SimplifiedCopies(
 SimplifiedCopies::~SimplifiedCopies() = default;
 
 bool SimplifiedCopies::mayCopy(const Function &F) const {
+  // (Not the moves of std::function's storage, whose marked copies SROA
+  // would remake without their marks: ErasedMoves.cpp.)
   return !F.isDeclaration() && F.hasOptNone() && !F.isVarArg() &&
+         !movesErasedStorage(F.getName()) &&
          !IsGenerated(F) && !Original.count(&F) && !hasMarkAttribute(F) &&
          !isDeviceModule(*F.getParent());
 }

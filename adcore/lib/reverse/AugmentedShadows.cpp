@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/ErasedStorage.h"
 #include "analysis/ShadowlessStores.h"
 #include "rules/InactiveFunctions.h"
 #include "support/NullShadowGuards.h"
@@ -441,6 +442,16 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // call of char_traits<char>::copy moves none.)
     if (isInlinedCharacterCode(PrimalCopy ? *PrimalCopy : *MT))
       return true;
+    // A move of std::function's untyped storage (ErasedMoves.cpp): all its
+    // shadow bytes move with it, a pointer's shadow or a closure's
+    // adjoints, which the reverse sweep moves back (CopyAdjoints.cpp).
+    if (SD && SS && isErasedMove(*MT, PrimalCopy)) {
+      if (nullable(MT->getRawDest()) || nullable(MT->getRawSource()))
+        guardedShadowCopy(AB, SD, SS, MT->getLength());
+      else
+        AB.CreateMemMove(SD, Align(1), SS, Align(1), MT->getLength());
+      return true;
+    }
     // Floating-point fields next to pointers (a struct of a number and a
     // pointer, copied whole at -O0): the pointers' shadows only. The
     // floating-point shadows hold adjoints, which move in the reverse

@@ -63,6 +63,22 @@ static void spreadOverElement(MemoryLayout &L, uint64_t Stride) {
   L.insert(Spread.begin(), Spread.end());
 }
 
+void ReverseEmitter::emitErasedMoveAdjoint(MemTransferInst &MT, Value *SD,
+                                           Value *SS, Value *Len) {
+  Type *I64 = RB.getInt64Ty();
+  Value *Bytes = RB.CreateZExtOrTrunc(Len, I64);
+  // (A shadow that may be null, memory without one: nothing to move. A
+  // move onto itself, a function swapped with itself: nothing at all.)
+  if (nullable(MT.getRawDest()) || nullable(MT.getRawSource()))
+    Bytes = RB.CreateSelect(
+        RB.CreateOr(RB.CreateIsNull(SD), RB.CreateIsNull(SS)),
+        RB.getInt64(0), Bytes);
+  Value *Cleared =
+      RB.CreateSelect(RB.CreateICmpEQ(SD, SS), RB.getInt64(0), Bytes);
+  RB.CreateMemMove(SS, Align(1), SD, Align(1), Bytes);
+  RB.CreateMemSet(SD, RB.getInt8(0), Cleared, Align(1));
+}
+
 bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
                                      Value *Len) {
   // What Clang says of the fields of a copied aggregate first; else what
@@ -83,6 +99,15 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
   // no call of char_traits<char>::copy has one.
   if (isInlinedCharacterCode(MT))
     return true;
+  // A move of std::function's untyped storage (ErasedMoves.cpp): the
+  // source is not read again, so what the destination's shadow holds,
+  // adjoints of a closure's doubles or the shadow of a pointer, goes back
+  // to the source's as it is, and the destination's is cleared (as it was
+  // before: the storage it overwrote was empty or moved on too).
+  if (isErasedMove(MT, dyn_cast_or_null<Instruction>(PrimalOf.lookup(&MT)))) {
+    emitErasedMoveAdjoint(MT, SD, SS, Len);
+    return true;
+  }
   MemoryLayout L = copyLayout(*Types, MT, PD, PS);
   bool AnyFloat = false, AllFloat = !L.empty();
   for (auto [Offset, K] : L) {

@@ -110,6 +110,12 @@ private:
   bool checkIntrinsic(llvm::IntrinsicInst &II);
   bool emitCopyAdjoint(llvm::MemTransferInst &MT, llvm::Value *ShadowDest,
                        llvm::Value *ShadowSource, llvm::Value *Length);
+  /// The adjoint of a move of std::function's untyped storage
+  /// (ErasedMoveMetadata): the destination's shadow bytes back to the
+  /// source's, the destination's cleared.
+  void emitErasedMoveAdjoint(llvm::MemTransferInst &MT,
+                             llvm::Value *ShadowDest, llvm::Value *ShadowSource,
+                             llvm::Value *Length);
   /// True when the memory intrinsic \p I copies or sets numbers only (the
   /// type analysis knows integers there and nothing else): no adjoints,
   /// and its shadow, which may be the primal's own table, is left alone.

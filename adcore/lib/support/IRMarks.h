@@ -52,6 +52,12 @@ constexpr const char *AdjointSumMetadata = "adcc.adjoint.sum";
 /// parameter such a type reached.
 constexpr const char *PointeeMetadata = "adcc.pointee";
 
+/// Metadata on a copy that moves std::function's untyped storage (its move
+/// constructor, std::swap<std::_Any_data>: prepare/ErasedMoves.cpp): a
+/// move whose source is dead after it, whatever its bytes hold, so that
+/// the reverse sweep moves the adjoints back as they are.
+constexpr const char *ErasedMoveMetadata = "adcc.erased.move";
+
 /// Metadata on a shadow global adcc made of a static global (or of a lane
 /// of a vector derivative): no other file and no mark of the program names
 /// it, and it is zeroed after each derivative call (ShadowRelease.h).
