@@ -15,10 +15,12 @@
 #include "TypeAnalysis.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -301,6 +303,69 @@ bool declaredWithFloats(const Value *Ptr) {
   if (auto *GV = dyn_cast<GlobalVariable>(Base))
     return holdsFloats(GV->getValueType());
   return false;
+}
+
+/// The struct element types that address computations with a variable
+/// first index on \p Ptr name, into \p Out; false where such a
+/// computation names another type (bytes, a scalar).
+static bool elementStructs(const Value *Ptr,
+                           SmallPtrSetImpl<const StructType *> &Out) {
+  for (const User *U : Ptr->users()) {
+    const auto *GEP = dyn_cast<GEPOperator>(U);
+    if (!GEP || GEP->getPointerOperand() != Ptr || GEP->getNumIndices() == 0 ||
+        isa<Constant>(*GEP->idx_begin()))
+      continue;
+    const auto *ST = dyn_cast<StructType>(GEP->getSourceElementType());
+    if (!ST)
+      return false;
+    Out.insert(ST);
+  }
+  return true;
+}
+
+/// The (struct type, field) whose address \p Ptr is, as -O0 computes it.
+static std::optional<std::pair<const Type *, uint64_t>>
+fieldOf(const Value *Ptr) {
+  const auto *GEP = dyn_cast<GEPOperator>(Ptr);
+  if (!GEP || GEP->getNumIndices() != 2 ||
+      !isa<StructType>(GEP->getSourceElementType()))
+    return std::nullopt;
+  const auto *Zero = dyn_cast<ConstantInt>(GEP->getOperand(1));
+  const auto *Field = dyn_cast<ConstantInt>(GEP->getOperand(2));
+  if (!Zero || !Zero->isZero() || !Field)
+    return std::nullopt;
+  return std::make_pair(GEP->getSourceElementType(), Field->getZExtValue());
+}
+
+bool declaredElementsWithoutFloats(const Value *Ptr) {
+  if (!Ptr)
+    return false;
+  Ptr = Ptr->stripPointerCasts();
+  SmallPtrSet<const StructType *, 4> Elements;
+  if (!elementStructs(Ptr, Elements))
+    return false;
+  // (The pointer reloaded from the same address, or at -O0 from the same
+  // field, for other uses.)
+  if (const auto *LI = dyn_cast<LoadInst>(Ptr)) {
+    const DataLayout &DL = LI->getModule()->getDataLayout();
+    auto Address = [&](const Value *P) {
+      APInt Offset(DL.getIndexTypeSizeInBits(P->getType()), 0);
+      const Value *Base = P->stripAndAccumulateConstantOffsets(
+          DL, Offset, /*AllowNonInbounds=*/true);
+      return std::make_pair(Base, Offset.getSExtValue());
+    };
+    auto From = Address(LI->getPointerOperand());
+    auto Field = fieldOf(LI->getPointerOperand());
+    for (const Instruction &I : instructions(*LI->getFunction()))
+      if (const auto *Other = dyn_cast<LoadInst>(&I);
+          Other && Other != LI &&
+          (Address(Other->getPointerOperand()) == From ||
+           (Field && fieldOf(Other->getPointerOperand()) == Field)) &&
+          !elementStructs(Other, Elements))
+        return false;
+  }
+  return !Elements.empty() &&
+         none_of(Elements, [](const StructType *ST) { return holdsFloats(ST); });
 }
 
 /// The floating-point scalar of the declared type \p T that holds the byte

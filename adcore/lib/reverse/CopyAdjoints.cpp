@@ -125,6 +125,11 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     // doubles nothing in the function reads.)
     if (!L.empty() && (isa<ConstantInt>(Len) || L.count(-1)))
       return true;
+    // (An array of structs whose declared type holds no floating-point
+    // number, `{int, T *}` records grown by memcpy in Box2D's block
+    // allocator: nothing in it has an adjoint.)
+    if (declaredElementsWithoutFloats(PD) || declaredElementsWithoutFloats(PS))
+      return true;
     return unsupported(MT, "a memory copy whose contents cannot be typed; "
                            "copy the values one by one");
   }
