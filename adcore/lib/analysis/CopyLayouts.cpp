@@ -337,35 +337,79 @@ fieldOf(const Value *Ptr) {
   return std::make_pair(GEP->getSourceElementType(), Field->getZExtValue());
 }
 
-bool declaredElementsWithoutFloats(const Value *Ptr) {
+/// The struct element types that the address computations on \p Ptr, and
+/// on its reloads from the same address (or at -O0 the same field), name,
+/// into \p Out; false where one names another type.
+static bool declaredElements(const Value *Ptr,
+                             SmallPtrSetImpl<const StructType *> &Out) {
   if (!Ptr)
     return false;
   Ptr = Ptr->stripPointerCasts();
-  SmallPtrSet<const StructType *, 4> Elements;
-  if (!elementStructs(Ptr, Elements))
+  if (!elementStructs(Ptr, Out))
     return false;
-  // (The pointer reloaded from the same address, or at -O0 from the same
-  // field, for other uses.)
-  if (const auto *LI = dyn_cast<LoadInst>(Ptr)) {
-    const DataLayout &DL = LI->getModule()->getDataLayout();
-    auto Address = [&](const Value *P) {
-      APInt Offset(DL.getIndexTypeSizeInBits(P->getType()), 0);
-      const Value *Base = P->stripAndAccumulateConstantOffsets(
-          DL, Offset, /*AllowNonInbounds=*/true);
-      return std::make_pair(Base, Offset.getSExtValue());
-    };
-    auto From = Address(LI->getPointerOperand());
-    auto Field = fieldOf(LI->getPointerOperand());
-    for (const Instruction &I : instructions(*LI->getFunction()))
-      if (const auto *Other = dyn_cast<LoadInst>(&I);
-          Other && Other != LI &&
-          (Address(Other->getPointerOperand()) == From ||
-           (Field && fieldOf(Other->getPointerOperand()) == Field)) &&
-          !elementStructs(Other, Elements))
-        return false;
-  }
-  return !Elements.empty() &&
+  const auto *LI = dyn_cast<LoadInst>(Ptr);
+  if (!LI)
+    return true;
+  const DataLayout &DL = LI->getModule()->getDataLayout();
+  auto Address = [&](const Value *P) {
+    APInt Offset(DL.getIndexTypeSizeInBits(P->getType()), 0);
+    const Value *Base = P->stripAndAccumulateConstantOffsets(
+        DL, Offset, /*AllowNonInbounds=*/true);
+    return std::make_pair(Base, Offset.getSExtValue());
+  };
+  auto From = Address(LI->getPointerOperand());
+  auto Field = fieldOf(LI->getPointerOperand());
+  for (const Instruction &I : instructions(*LI->getFunction()))
+    if (const auto *Other = dyn_cast<LoadInst>(&I);
+        Other && Other != LI &&
+        (Address(Other->getPointerOperand()) == From ||
+         (Field && fieldOf(Other->getPointerOperand()) == Field)) &&
+        !elementStructs(Other, Out))
+      return false;
+  return true;
+}
+
+bool declaredElementsWithoutFloats(const Value *Ptr) {
+  SmallPtrSet<const StructType *, 4> Elements;
+  return declaredElements(Ptr, Elements) && !Elements.empty() &&
          none_of(Elements, [](const StructType *ST) { return holdsFloats(ST); });
+}
+
+/// Whether \p T is or holds a union (Clang's `union.` types name one
+/// member's type only: which bytes are numbers is not said).
+static bool holdsUnion(const Type *T) {
+  if (const auto *AT = dyn_cast<ArrayType>(T))
+    return holdsUnion(AT->getElementType());
+  const auto *ST = dyn_cast<StructType>(T);
+  if (!ST)
+    return false;
+  if (ST->hasName() && ST->getName().contains("union."))
+    return true;
+  return any_of(ST->elements(), [](const Type *E) { return holdsUnion(E); });
+}
+
+uint64_t declaredElementLayout(const Value *Ptr, MemoryLayout &L) {
+  SmallPtrSet<const StructType *, 4> Elements;
+  if (!declaredElements(Ptr, Elements) || Elements.size() != 1)
+    return 0;
+  auto *ST = const_cast<StructType *>(*Elements.begin());
+  if (ST->isOpaque() || holdsUnion(ST) || !holdsFloats(ST))
+    return 0;
+  const Value *Base = Ptr->stripPointerCasts();
+  const Module *M = nullptr;
+  if (const auto *I = dyn_cast<Instruction>(Base))
+    M = I->getModule();
+  else if (const auto *A = dyn_cast<Argument>(Base))
+    M = A->getParent()->getParent();
+  if (!M)
+    return 0;
+  const DataLayout &DL = M->getDataLayout();
+  int64_t Size = int64_t(DL.getTypeAllocSize(ST));
+  MemoryLayout D;
+  if (!declaredScalars(DL, ST, 0, 0, Size, D) || D.empty())
+    return 0;
+  L = std::move(D);
+  return uint64_t(Size);
 }
 
 /// The floating-point scalar of the declared type \p T that holds the byte

@@ -220,6 +220,14 @@ bool declaredWithFloats(const llvm::Value *Ptr);
 /// type, in the function.
 bool declaredElementsWithoutFloats(const llvm::Value *Ptr);
 
+/// Where the address computations on \p Ptr (as for
+/// declaredElementsWithoutFloats) name one struct element type, which
+/// holds floating-point numbers and no union: its scalars into \p L and
+/// its size (the stride of the array); 0 otherwise. (An array of structs
+/// grown by memcpy at -O0, where the type analysis does not see the
+/// accesses through the reloaded pointer: Box2D's tree nodes.)
+uint64_t declaredElementLayout(const llvm::Value *Ptr, MemoryLayout &L);
+
 /// What the callers of the function of \p Ptr say of the memory it points
 /// to, where \p Ptr is, past constant and variable offsets, a pointer read
 /// from memory reached from an argument (a field: `c->r`, `c->u.v`,
