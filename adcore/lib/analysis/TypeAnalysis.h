@@ -225,7 +225,7 @@ bool declaredElementsWithoutFloats(const llvm::Value *Ptr);
 /// holds floating-point numbers and no union: its scalars into \p L and
 /// its size (the stride of the array); 0 otherwise. (An array of structs
 /// grown by memcpy at -O0, where the type analysis does not see the
-/// accesses through the reloaded pointer: Box2D's tree nodes.)
+/// accesses through the reloaded pointer.)
 uint64_t declaredElementLayout(const llvm::Value *Ptr, MemoryLayout &L);
 
 /// What the callers of the function of \p Ptr say of the memory it points
