@@ -51,6 +51,10 @@ void report(Module &M, StringRef Symbol, const Twine &Message) {
 Function *primalOf(Module &M, const CrossTURequest &R, StringRef Symbol,
                    StringSet<> &Missing) {
   Function *P = M.getFunction(R.Primal);
+  // (A C++ complete-object constructor or destructor is an alias of the
+  // base-object one, `C1` of `C2`: the function it names.)
+  if (GlobalAlias *A = P ? nullptr : M.getNamedAlias(R.Primal))
+    P = dyn_cast_or_null<Function>(A->getAliaseeObject());
   if (!P || P->isDeclaration()) {
     bool Forward = R.Key.Mode == DerivativeMode::Forward && !R.Combined;
     if (!Missing.insert((Twine(Forward) + R.Primal).str()).second)

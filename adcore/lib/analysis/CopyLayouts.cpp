@@ -15,10 +15,12 @@
 #include "TypeAnalysis.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -301,6 +303,113 @@ bool declaredWithFloats(const Value *Ptr) {
   if (auto *GV = dyn_cast<GlobalVariable>(Base))
     return holdsFloats(GV->getValueType());
   return false;
+}
+
+/// The struct element types that address computations with a variable
+/// first index on \p Ptr name, into \p Out; false where such a
+/// computation names another type (bytes, a scalar).
+static bool elementStructs(const Value *Ptr,
+                           SmallPtrSetImpl<const StructType *> &Out) {
+  for (const User *U : Ptr->users()) {
+    const auto *GEP = dyn_cast<GEPOperator>(U);
+    if (!GEP || GEP->getPointerOperand() != Ptr || GEP->getNumIndices() == 0 ||
+        isa<Constant>(*GEP->idx_begin()))
+      continue;
+    const auto *ST = dyn_cast<StructType>(GEP->getSourceElementType());
+    if (!ST)
+      return false;
+    Out.insert(ST);
+  }
+  return true;
+}
+
+/// The (struct type, field) whose address \p Ptr is, as -O0 computes it.
+static std::optional<std::pair<const Type *, uint64_t>>
+fieldOf(const Value *Ptr) {
+  const auto *GEP = dyn_cast<GEPOperator>(Ptr);
+  if (!GEP || GEP->getNumIndices() != 2 ||
+      !isa<StructType>(GEP->getSourceElementType()))
+    return std::nullopt;
+  const auto *Zero = dyn_cast<ConstantInt>(GEP->getOperand(1));
+  const auto *Field = dyn_cast<ConstantInt>(GEP->getOperand(2));
+  if (!Zero || !Zero->isZero() || !Field)
+    return std::nullopt;
+  return std::make_pair(GEP->getSourceElementType(), Field->getZExtValue());
+}
+
+/// The struct element types that the address computations on \p Ptr, and
+/// on its reloads from the same address (or at -O0 the same field), name,
+/// into \p Out; false where one names another type.
+static bool declaredElements(const Value *Ptr,
+                             SmallPtrSetImpl<const StructType *> &Out) {
+  if (!Ptr)
+    return false;
+  Ptr = Ptr->stripPointerCasts();
+  if (!elementStructs(Ptr, Out))
+    return false;
+  const auto *LI = dyn_cast<LoadInst>(Ptr);
+  if (!LI)
+    return true;
+  const DataLayout &DL = LI->getModule()->getDataLayout();
+  auto Address = [&](const Value *P) {
+    APInt Offset(DL.getIndexTypeSizeInBits(P->getType()), 0);
+    const Value *Base = P->stripAndAccumulateConstantOffsets(
+        DL, Offset, /*AllowNonInbounds=*/true);
+    return std::make_pair(Base, Offset.getSExtValue());
+  };
+  auto From = Address(LI->getPointerOperand());
+  auto Field = fieldOf(LI->getPointerOperand());
+  for (const Instruction &I : instructions(*LI->getFunction()))
+    if (const auto *Other = dyn_cast<LoadInst>(&I);
+        Other && Other != LI &&
+        (Address(Other->getPointerOperand()) == From ||
+         (Field && fieldOf(Other->getPointerOperand()) == Field)) &&
+        !elementStructs(Other, Out))
+      return false;
+  return true;
+}
+
+bool declaredElementsWithoutFloats(const Value *Ptr) {
+  SmallPtrSet<const StructType *, 4> Elements;
+  return declaredElements(Ptr, Elements) && !Elements.empty() &&
+         none_of(Elements, [](const StructType *ST) { return holdsFloats(ST); });
+}
+
+/// Whether \p T is or holds a union (Clang's `union.` types name one
+/// member's type only: which bytes are numbers is not said).
+static bool holdsUnion(const Type *T) {
+  if (const auto *AT = dyn_cast<ArrayType>(T))
+    return holdsUnion(AT->getElementType());
+  const auto *ST = dyn_cast<StructType>(T);
+  if (!ST)
+    return false;
+  if (ST->hasName() && ST->getName().contains("union."))
+    return true;
+  return any_of(ST->elements(), [](const Type *E) { return holdsUnion(E); });
+}
+
+uint64_t declaredElementLayout(const Value *Ptr, MemoryLayout &L) {
+  SmallPtrSet<const StructType *, 4> Elements;
+  if (!declaredElements(Ptr, Elements) || Elements.size() != 1)
+    return 0;
+  auto *ST = const_cast<StructType *>(*Elements.begin());
+  if (ST->isOpaque() || holdsUnion(ST) || !holdsFloats(ST))
+    return 0;
+  const Value *Base = Ptr->stripPointerCasts();
+  const Module *M = nullptr;
+  if (const auto *I = dyn_cast<Instruction>(Base))
+    M = I->getModule();
+  else if (const auto *A = dyn_cast<Argument>(Base))
+    M = A->getParent()->getParent();
+  if (!M)
+    return 0;
+  const DataLayout &DL = M->getDataLayout();
+  int64_t Size = int64_t(DL.getTypeAllocSize(ST));
+  MemoryLayout D;
+  if (!declaredScalars(DL, ST, 0, 0, Size, D) || D.empty())
+    return 0;
+  L = std::move(D);
+  return uint64_t(Size);
 }
 
 /// The floating-point scalar of the declared type \p T that holds the byte

@@ -211,6 +211,23 @@ Kind kindOfType(const llvm::Type *T);
 /// one).
 bool declaredWithFloats(const llvm::Value *Ptr);
 
+/// True when the address computations on \p Ptr, the start of an array of
+/// structs (`p + i`, `&p[i].f`), name a struct element type, and every
+/// element type they name holds no floating-point number (an allocator's
+/// array of `{int, T *}` records, grown by memcpy). For a pointer loaded
+/// from memory, also those on the other loads of the same address, or at
+/// -O0 (each use reloads the pointer) of the same field of the same struct
+/// type, in the function.
+bool declaredElementsWithoutFloats(const llvm::Value *Ptr);
+
+/// Where the address computations on \p Ptr (as for
+/// declaredElementsWithoutFloats) name one struct element type, which
+/// holds floating-point numbers and no union: its scalars into \p L and
+/// its size (the stride of the array); 0 otherwise. (An array of structs
+/// grown by memcpy at -O0, where the type analysis does not see the
+/// accesses through the reloaded pointer.)
+uint64_t declaredElementLayout(const llvm::Value *Ptr, MemoryLayout &L);
+
 /// What the callers of the function of \p Ptr say of the memory it points
 /// to, where \p Ptr is, past constant and variable offsets, a pointer read
 /// from memory reached from an argument (a field: `c->r`, `c->u.v`,

@@ -452,6 +452,20 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
         AB.CreateMemMove(SD, Align(1), SS, Align(1), MT->getLength());
       return true;
     }
+    // Numbers with derivatives copied into memory without a shadow (a
+    // buffer a constant struct points to, a struct assignment into it)
+    // lose their adjoints, as a store of one does: the same error (forward
+    // mode's visitMemTransferInst). (Memory nothing reads derivatives back
+    // from: WriteOnlyMemory.h.)
+    if (!SD && SS && !(PrimalCopy && copiesOnlyIntegers(*Types, *PrimalCopy))) {
+      const Value *Obj = getUnderlyingObject(MT->getRawDest());
+      if (!Ctx.rules().isInactiveGlobal(Obj) && !isExceptionObject(Obj) &&
+          !Ctx.rules().writeOnlyMemory(PrimalOf.lookup(MT->getRawDest())))
+        return unsupported(I, shadowlessStoreMessage(
+                                  Ctx, *Key.Primal,
+                                  isa<GlobalValue>(Obj) ? Obj
+                                                        : PrimalOf.lookup(Obj)));
+    }
     // Floating-point fields next to pointers (a struct of a number and a
     // pointer, copied whole at -O0): the pointers' shadows only. The
     // floating-point shadows hold adjoints, which move in the reverse

@@ -110,6 +110,7 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
   }
   MemoryLayout L = copyLayout(*Types, MT, PD, PS);
   bool AnyFloat = false, AllFloat = !L.empty();
+  uint64_t DeclaredStride = 0;
   for (auto [Offset, K] : L) {
     AnyFloat |= isFloatMemory(K);
     AllFloat &= isFloatMemory(K);
@@ -150,8 +151,23 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     // doubles nothing in the function reads.)
     if (!L.empty() && (isa<ConstantInt>(Len) || L.count(-1)))
       return true;
-    return unsupported(MT, "a memory copy whose contents cannot be typed; "
-                           "copy the values one by one");
+    // (An array of structs whose declared type holds no floating-point
+    // number, `{int, T *}` records grown by memcpy in Box2D's block
+    // allocator: nothing in it has an adjoint.)
+    if (declaredElementsWithoutFloats(PD) || declaredElementsWithoutFloats(PS))
+      return true;
+    // (An array of structs with numbers whose accesses the analysis does
+    // not see, the pointer reloaded for each: the declared element's
+    // fields, strided.)
+    MemoryLayout Declared;
+    DeclaredStride = declaredElementLayout(PD, Declared);
+    if (!DeclaredStride)
+      DeclaredStride = declaredElementLayout(PS, Declared);
+    if (!DeclaredStride)
+      return unsupported(MT, "a memory copy whose contents cannot be typed; "
+                             "copy the values one by one");
+    L = std::move(Declared);
+    AllFloat = all_of(L, [](const auto &E) { return isFloatMemory(E.second); });
   }
   Type *Ptr = RB.getPtrTy(), *I64 = RB.getInt64Ty();
   Module &M = *Rev.getParent();
@@ -194,7 +210,8 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
   auto *ConstLen = dyn_cast<ConstantInt>(Len);
   // An array of such structs, whose element size a declared struct type
   // gives: one strided call per floating-point field.
-  uint64_t Stride = copyStride(*Types, PD, PS);
+  uint64_t Stride =
+      DeclaredStride ? DeclaredStride : copyStride(*Types, PD, PS);
   // (Fields at every offset of an element, an array inside the struct
   // read at a variable index: the offsets of the element that no other
   // field covers.)
