@@ -128,6 +128,7 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
   bool O0 = Level == OptimizationLevel::O0;
   if (O0 && !Device)
     return;
+  bool Rolled = loopsStayRolled(M);
   // The sweeps of a combined gradient are inlined into the function that
   // runs them, which keeps their end records in its frame: those stay
   // calls to find there.
@@ -149,7 +150,7 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
   if (!O0) {
     TimeTraceScope Scope("adcc: optimize derivatives");
     optimizeGenerated(Ctx.cache().functions(), Level, /*Derivatives=*/true,
-                      Ctx.contractsDerivatives());
+                      Ctx.contractsDerivatives(), Rolled);
   }
   // The derivatives were created after the inliner ran: inline them into
   // their callers (the request sites, other derivatives), then simplify
@@ -183,7 +184,8 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
       shareTapeHandles(*F);
   TimeTraceScope Scope("adcc: optimize callers");
   if (!O0)
-    optimizeGenerated(Changed, Level, /*Derivatives=*/false);
+    optimizeGenerated(Changed, Level, /*Derivatives=*/false,
+                      /*Contract=*/false, Rolled);
   // What was inlined everywhere is dead: the rest of the pipeline need
   // not optimize it.
   for (Function *F : Generated)

@@ -146,10 +146,10 @@ static inline int ab_jac_report(const ab_opts *o, const char *bench,
          bench, size, c[0], c[1], r->jac_rev / p, c[2], r->jac_fwd / p,
          fdir / p, r->dirs, c[3], r->jac_hand / p, tb,
          verified ? "verified" : "NOT VERIFIED");
-  if (r->jac_batch == r->jac_batch)
+  if (!not_finite(r->jac_batch))
     printf("%-14s %-22s forward jacobian, 8 directions per call: x%.2f\n",
            bench, size, r->jac_batch / p);
-  if (r->jac_compressed == r->jac_compressed)
+  if (!not_finite(r->jac_compressed))
     printf("%-14s %-22s forward jacobian, compressed to %g directions: "
            "x%.2f\n",
            bench, size, r->compressed_dirs, r->jac_compressed / p);

@@ -12,7 +12,11 @@
 #   3. the markdown table has a row for dot, and the chart is a PNG when
 #      gnuplot is installed;
 #   4. an unknown benchmark name in --only is a usage error (status 2);
-#   5. --compare with a second compiler (adcc again, under another name)
+#   5. built with -ffast-math (which lets a compiler fold NaN tests to
+#      false), the JSON still holds no NaN or infinity: a value that was
+#      not measured is null (BA's batched and compressed Jacobians, when
+#      the ADBench data is there);
+#   6. --compare with a second compiler (adcc again, under another name)
 #      gives every record that compiler's times and the ratios, and the
 #      markdown its side-by-side table; a plugin that does not exist makes
 #      the report say the second compiler was not measured.
@@ -88,6 +92,32 @@ rc=$?
 set -e
 [[ $rc -eq 2 ]] || fail "--only nosuchbench: exit status $rc, expected 2"
 pass "usage error"
+
+step "bench/run -ffast-math"
+only=dot
+data=${ADCC_BENCH_DATA:-$ADCC_SOURCE_DIR/../shared/data/adbench}
+[[ -f $data/ba/ba1_n49_m7776_p31843.txt ]] && only=dot,ba
+if ! "$run" --quick --only "$only" --samples 1 --min-time 0.001 \
+    --cflags=-ffast-math --cc "$ADCC" --clang "$CLANG" \
+    --out "$work/fm.json" --keep "$work/build-fm" >"$work/fm.log" 2>&1; then
+  tail -n 30 "$work/fm.log" >&2
+  fail "bench/run --cflags=-ffast-math exited with an error"
+fi
+python3 - "$work/fm.json" "$work/build-fm" <<'PY' || fail "-ffast-math: JSON"
+import glob, json, os, sys
+def no_constant(c):
+    raise ValueError(f"{c} in JSON")
+# The report and every program's own JSON: strict JSON, no NaN, Infinity.
+for path in [sys.argv[1]] + glob.glob(os.path.join(sys.argv[2], "*.json")):
+    json.loads(open(path).read(), parse_constant=no_constant)
+recs = json.load(open(sys.argv[1]))
+assert recs and all(r["verified"] is True for r in recs), "not verified"
+for r in recs:
+    if r["benchmark"] == "ba":
+        assert r.get("compressed_jacobian_s") is None, r["size"]
+print(f"{len(recs)} record(s), no NaN")
+PY
+pass "no NaN with -ffast-math"
 
 step "bench/run --compare"
 if ! "$run" --quick --only dot --samples 1 --min-time 0.001 \

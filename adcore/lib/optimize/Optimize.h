@@ -30,10 +30,18 @@ struct CombinedSweeps;
 /// they were inlined into): they were created after the module's own
 /// simplification ran. Derivatives' loops also get
 /// keepAccumulationsInRegisters, and with \p Contract their adjoint sums
-/// are contracted (ContractArithmetic.h).
+/// are contracted (ContractArithmetic.h). With \p UnrollCounted (the
+/// module's loops stay rolled: loopsStayRolled) the loops that became
+/// countable during the simplification are fully unrolled after it.
 void optimizeGenerated(llvm::ArrayRef<llvm::Function *> Functions,
                        llvm::OptimizationLevel Level, bool Derivatives,
-                       bool Contract = false);
+                       bool Contract = false, bool UnrollCounted = false);
+
+/// Whether a loop of \p M is marked `llvm.loop.unroll.disable` (clang marks
+/// every loop so under -fno-unroll-loops and at -O1): then the optimizer
+/// that runs after adcc's pass unrolls no loop. Asked before adcc's pass
+/// changes the module.
+bool loopsStayRolled(const llvm::Module &M);
 
 /// Inlines \p Call (of a generated function) as the inliner would: only
 /// into a caller compiled for the same target and processor features, and

@@ -15,6 +15,7 @@
 
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/Function.h"
@@ -23,8 +24,18 @@
 #include "llvm/Passes/StandardInstrumentations.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TimeProfiler.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/DeadStoreElimination.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/GVN.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopUnrollPass.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LCSSA.h"
+#include "llvm/Transforms/Utils/LoopSimplify.h"
 
 #include <optional>
 
@@ -85,8 +96,61 @@ static cl::opt<bool> UnrollDerivativeLoops(
     cl::desc("fully unroll the short loops of derivatives even where the "
              "primal's loops are not unrolled (-fno-unroll-loops)"));
 
+bool loopsStayRolled(const Module &M) {
+  for (const Function &F : M)
+    for (const BasicBlock &BB : F) {
+      const Instruction *Term = BB.getTerminator();
+      const MDNode *Loop =
+          Term ? Term->getMetadata(LLVMContext::MD_loop) : nullptr;
+      if (!Loop)
+        continue;
+      for (const MDOperand &Op : drop_begin(Loop->operands()))
+        if (auto *Node = dyn_cast<MDNode>(Op.get());
+            Node && Node->getNumOperands())
+          if (auto *Name = dyn_cast<MDString>(Node->getOperand(0));
+              Name && Name->getString() == "llvm.loop.unroll.disable")
+            return true;
+    }
+  return false;
+}
+
+/// Fully unrolls the loops of \p F that the simplification just made
+/// countable, and simplifies \p F again where it did. The pipeline's full
+/// unrolling runs before GVN: a reverse loop whose trip count came from the
+/// forward sweep's frame (a combined gradient's, once its sweeps are
+/// inlined) only gets a constant count after it, and under
+/// -fno-unroll-loops nothing later unrolls it, so its records stayed
+/// arrays in the frame (without that option the optimizer after adcc's
+/// pass unrolls it: not done here). Loops the user marked keep their
+/// marks and are left alone.
+static void unrollCountedLoops(Function &F, FunctionAnalysisManager &FAM,
+                               OptimizationLevel Level) {
+  if (FAM.getResult<LoopAnalysis>(F).empty())
+    return;
+  FunctionPassManager Unroll;
+  Unroll.addPass(LoopSimplifyPass());
+  Unroll.addPass(LCSSAPass());
+  Unroll.addPass(createFunctionToLoopPassAdaptor(
+      LoopFullUnrollPass(Level.getSpeedupLevel(), /*OnlyWhenForced=*/false,
+                         /*ForgetSCEV=*/false)));
+  unsigned Before = F.getInstructionCount();
+  size_t Blocks = F.size();
+  Unroll.run(F, FAM);
+  if (F.size() == Blocks && F.getInstructionCount() == Before)
+    return;
+  FunctionPassManager Again;
+  Again.addPass(SROAPass(SROAOptions::ModifyCFG));
+  Again.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
+  Again.addPass(InstCombinePass());
+  Again.addPass(GVNPass());
+  Again.addPass(DSEPass());
+  Again.addPass(SimplifyCFGPass());
+  Again.addPass(InstCombinePass());
+  Again.run(F, FAM);
+}
+
 void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
-                       bool Derivatives, bool Contract) {
+                       bool Derivatives, bool Contract, bool UnrollCounted) {
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
@@ -102,6 +166,7 @@ void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
   PB.registerFunctionAnalyses(FAM);
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  bool UnrollAgain = UnrollDerivativeLoops && UnrollCounted;
 
   FunctionPassManager FPM =
       PB.buildFunctionSimplificationPipeline(Level, ThinOrFullLTOPhase::None);
@@ -111,6 +176,8 @@ void optimizeGenerated(ArrayRef<Function *> Functions, OptimizationLevel Level,
       if (Derivatives && UnrollDerivativeLoops)
         allowFullUnrolling(*F);
       FPM.run(*F, FAM);
+      if (UnrollAgain)
+        unrollCountedLoops(*F, FAM, Level);
       if (pairSinesAndCosines(*F))
         FAM.invalidate(*F, PreservedAnalyses::none());
       if (orderRecurrenceUpdates(*F))
