@@ -29,14 +29,6 @@ double olm_floor(double), olm_scalbn(double, int), olm_copysign(double,
                                                                 double);
 double olm_frexp(double, int *);
 
-#ifdef LIBM_CEPHES
-double cph_exp(double), cph_log(double), cph_sin(double), cph_cos(double);
-double cph_sqrt(double), cph_pow(double, double), cph_gamma(double);
-double cph_lgam(double), cph_incbet(double, double, double);
-double cph_ndtr(double), cph_erf(double), cph_erfc(double);
-double cph_j0(double), cph_y0(double), cph_fabs(double);
-double cph_frexp(double, int *), cph_ldexp(double, int);
-
 /* The objectives: one double in, one double out. */
 #define WRAP(name, expr)                                                      \
   static double name(double x) { return expr; }
@@ -65,6 +57,14 @@ static double o_frexp(double x) {
   int e;
   return olm_frexp(x, &e);
 }
+#ifdef LIBM_CEPHES
+double cph_exp(double), cph_log(double), cph_sin(double), cph_cos(double);
+double cph_sqrt(double), cph_pow(double, double), cph_gamma(double);
+double cph_lgam(double), cph_incbet(double, double, double);
+double cph_ndtr(double), cph_erf(double), cph_erfc(double);
+double cph_j0(double), cph_y0(double), cph_fabs(double);
+double cph_frexp(double, int *), cph_ldexp(double, int);
+
 WRAP(c_exp, cph_exp(x))
 WRAP(c_log, cph_log(x))
 WRAP(c_sin, cph_sin(x))
