@@ -402,6 +402,8 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= sinkFloatCastsIntoSelects(P);
     Changed |= rewriteFloatBitSlices(P);
     Changed |= rewriteSignMasks(P);
+    Changed |= rewriteScaledFloatBits(P);
+    Changed |= markRoundingConstants(P);
     Changed |= rewriteLaneMasks(P);
     Changed |= canonicalizeFloatShuffles(P);
     Changed |= rewriteKnownAsm(P);

@@ -85,6 +85,7 @@ BitSource choose(const BitSource &A, const BitSource &B, Value *Choice) {
         (O.K == BitSource::Copy && O.Pos == C.Pos)) {
       BitSource R = C;
       R.Float = Choice;
+      R.MaybeConstant |= O.K == BitSource::Unrelated || O.MaybeConstant;
       return R;
     }
   }
@@ -97,10 +98,12 @@ BitSource choose(const BitSource &A, const BitSource &B, Value *Choice) {
 /// in place or a constant; else the bits are mixed.
 BitSource keepOrSet(const BitSource &A, const BitSource &B) {
   auto IsMask = [](const BitSource &M) { return !M.FromSignificand; };
-  if (A.K == BitSource::Copy && IsMask(B))
-    return A;
-  if (B.K == BitSource::Copy && IsMask(A))
-    return B;
+  for (auto [C, M] : {std::pair(&A, &B), std::pair(&B, &A)})
+    if (C->K == BitSource::Copy && IsMask(*M)) {
+      BitSource R = *C;
+      R.MaybeConstant = true;
+      return R;
+    }
   return mix(A, B);
 }
 
@@ -151,7 +154,7 @@ std::optional<BitSources> BitProvenance::compute(Value *V) {
       return BitSources(W);
     BitSources S(W);
     for (unsigned B = 0; B < W; ++B)
-      S[B] = {BitSource::Copy, B < M, false, uint16_t(B), Src};
+      S[B] = {BitSource::Copy, B < M, false, false, uint16_t(B), Src};
     return S;
   }
   case Instruction::Trunc:

@@ -48,6 +48,9 @@ struct BitSource {
   /// part (a shift, a product); else they are all from Pos, with carries
   /// from below (fdlibm's floor adding one at the last bit it keeps).
   bool Moved = false;
+  /// Copy: whether the bit may also be a constant instead (a mask known
+  /// only at run time clears or keeps it; a path of a phi sets it).
+  bool MaybeConstant = false;
   /// Copy: the bit of Float; Computed: where its significand's bits are.
   uint16_t Pos = 0;
   /// Copy: the float (double or float), or the phi or select of integers
@@ -56,7 +59,8 @@ struct BitSource {
 
   bool operator==(const BitSource &O) const {
     return K == O.K && FromSignificand == O.FromSignificand &&
-           Moved == O.Moved && Pos == O.Pos && Float == O.Float;
+           Moved == O.Moved && MaybeConstant == O.MaybeConstant &&
+           Pos == O.Pos && Float == O.Float;
   }
 };
 
