@@ -27,7 +27,9 @@
 // a high and a low part, floor), or no significand bit at all (2^k from an
 // exponent), those floats have no derivative, as floor has none. Nothing
 // is rewritten where some of the bits go elsewhere (stored, passed, or
-// converted as a number) with a bit of a significand in them.
+// converted as a number) with a bit of a significand in them, nor where a
+// scaled float is cut into integers (rem_pio2 for |x| >= 2^20 pi/2: its
+// 24-bit pieces and __kernel_rem_pio2's products carry no derivative).
 //
 //===----------------------------------------------------------------------===//
 
@@ -282,6 +284,22 @@ void ScaledBits::rewrite(BitCastInst &Cast, Value *X) {
   Cast.setMetadata(NoDerivativeMetadata, None);
 }
 
+/// Whether \p Cast is cut into integers (a conversion of it, or of a
+/// product or difference of it, to an integer): rem_pio2's 24-bit pieces
+/// of |x| scaled by its exponent, which carry no derivative. Such a cast is
+/// not followed (an error, where it has a derivative).
+bool cutIntoIntegers(const Instruction &Cast) {
+  for (const User *U : Cast.users()) {
+    if (isa<FPToSIInst, FPToUIInst>(U))
+      return true;
+    if (isa<BinaryOperator>(U) && U->getType()->isFloatingPointTy())
+      for (const User *V : U->users())
+        if (isa<FPToSIInst, FPToUIInst>(V))
+          return true;
+  }
+  return false;
+}
+
 bool ScaledBits::run() {
   SmallVector<std::pair<BitCastInst *, Value *>, 8> Scaled;
   SmallPtrSet<Instruction *, 8> Casts;
@@ -292,7 +310,7 @@ bool ScaledBits::run() {
     auto *Cast = cast<BitCastInst>(&I);
     SmallPtrSet<Value *, 4> From;
     std::optional<Value *> X = sourceOf(*Cast, From);
-    if (!X || From.empty())
+    if (!X || From.empty() || (*X && cutIntoIntegers(*Cast)))
       continue;
     Casts.insert(Cast);
     Sources.insert(From.begin(), From.end());
