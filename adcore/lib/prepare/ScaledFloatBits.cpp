@@ -22,12 +22,12 @@
 // copy of x without derivative (freeze) and y the bits as before: the same
 // value (x' - x is +0), the derivative above. The integer operations on
 // the bits then carry no derivative (their bitcasts of floats get
-// NoDerivativeMetadata): where the bits also become floats with part of
-// the significand cleared (fdlibm's `SET_LOW_WORD(t, 0)` splitting t into
-// a high and a low part, floor), or no significand bit at all (2^k from an
-// exponent), those floats have no derivative, as floor has none. Nothing
-// is rewritten where some of the bits go elsewhere (stored, passed, or
-// converted as a number) with a bit of a significand in them, nor where a
+// NoDerivativeMetadata); where the bits also become floats with no
+// significand bit at all (2^k from an exponent), those have none either.
+// Nothing is rewritten where some of the bits go elsewhere (stored,
+// passed, converted as a number, or cast to a float with part of its
+// significand cleared: fdlibm's `SET_LOW_WORD(t, 0)`, floor; errors or
+// floor's zero as before) with a bit of a significand in them, nor where a
 // scaled float is cut into integers (rem_pio2 for |x| >= 2^20 pi/2: its
 // 24-bit pieces and __kernel_rem_pio2's products carry no derivative).
 //
@@ -310,12 +310,13 @@ bool ScaledBits::run() {
     auto *Cast = cast<BitCastInst>(&I);
     SmallPtrSet<Value *, 4> From;
     std::optional<Value *> X = sourceOf(*Cast, From);
-    if (!X || From.empty() || (*X && cutIntoIntegers(*Cast)))
+    // (A significand cleared in part is not followed: an error, or a
+    // floor's zero, as before: lit errors/float-bits-mask.c.)
+    if (!X || !*X || cutIntoIntegers(*Cast))
       continue;
     Casts.insert(Cast);
     Sources.insert(From.begin(), From.end());
-    if (*X)
-      Scaled.push_back({Cast, *X});
+    Scaled.push_back({Cast, *X});
   }
   SmallVector<Instruction *, 8> Leaves;
   for (Instruction &I : instructions(F))
