@@ -380,15 +380,16 @@ bool untraceableCast(BitCastInst &Cast, BitProvenance &Bits,
 
 /// Whether the conversion \p Conv of an integer's value to a float
 /// converts copies of a float's significand (`(float)i * 0x1p-23 - 127`,
-/// a logarithm read from the bits).
+/// a logarithm read from the bits): more than a few of its bits (one is a
+/// parity, as lgamma's sin_pi reads it: no derivative).
 bool convertsSignificand(CastInst &Conv, BitProvenance &Bits) {
   Value *Int = Conv.getOperand(0);
   if (!Int->getType()->isIntegerTy())
     return false;
   const BitSources *S = Bits.of(Int);
-  return S && any_of(*S, [](const BitSource &B) {
-           return B.K == BitSource::Copy && B.FromSignificand;
-         });
+  return S && count_if(*S, [](const BitSource &B) {
+                return B.K == BitSource::Copy && B.FromSignificand;
+              }) > 8;
 }
 
 } // namespace
