@@ -289,13 +289,21 @@ void ScaledBits::rewrite(BitCastInst &Cast, Value *X) {
 /// of |x| scaled by its exponent, which carry no derivative. Such a cast is
 /// not followed (an error, where it has a derivative).
 bool cutIntoIntegers(const Instruction &Cast) {
-  for (const User *U : Cast.users()) {
-    if (isa<FPToSIInst, FPToUIInst>(U))
-      return true;
-    if (isa<BinaryOperator>(U) && U->getType()->isFloatingPointTy())
-      for (const User *V : U->users())
-        if (isa<FPToSIInst, FPToUIInst>(V))
-          return true;
+  // (Through arithmetic, phis and selects, a few steps deep: at -O1
+  // rem_pio2's loop over the pieces keeps z in a phi.)
+  SmallVector<std::pair<const Value *, unsigned>, 16> Work{{&Cast, 0}};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty()) {
+    auto [V, Depth] = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const User *U : V->users()) {
+      if (isa<FPToSIInst, FPToUIInst>(U))
+        return true;
+      if (Depth < 4 && U->getType()->isFloatingPointTy() &&
+          isa<BinaryOperator, UnaryOperator, PHINode, SelectInst>(U))
+        Work.push_back({U, Depth + 1});
+    }
   }
   return false;
 }
