@@ -14,6 +14,7 @@
 #include "rules/MpiRules.h"
 #include "rules/OpenMPRuntime.h"
 #include "analysis/ActivityAnalysis.h"
+#include "analysis/BitProvenance.h"
 #include "forward/ForwardEmitter.h"
 #include "reverse/ReverseEmitter.h"
 
@@ -401,6 +402,8 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= sinkFloatCastsIntoSelects(P);
     Changed |= rewriteFloatBitSlices(P);
     Changed |= rewriteSignMasks(P);
+    Changed |= rewriteScaledFloatBits(P);
+    Changed |= markRoundingConstants(P);
     Changed |= rewriteLaneMasks(P);
     Changed |= canonicalizeFloatShuffles(P);
     Changed |= rewriteKnownAsm(P);
@@ -434,6 +437,10 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   }
   if (const CallBase *Launch = findGpuLaunch(*Key.Primal)) {
     reportGpuLaunch(*Launch, Key);
+    return nullptr;
+  }
+  if (const Instruction *Bits = findUntraceableFloatBits(*Key.Primal)) {
+    reportUntraceableFloatBits(*Bits, Key);
     return nullptr;
   }
   // (enzyme_dupnoneed where the function may read the memory back or keep
@@ -491,6 +498,23 @@ void SynthesisContext::reportOpenMPConstruct(const CallBase &Call,
           "derivative; OpenMP parallel loops and adcc::launch are "
           "differentiated (docs/parallel.md)",
       Loc, DS_Error));
+}
+
+void SynthesisContext::reportUntraceableFloatBits(const Instruction &I,
+                                                  const DerivativeKey &Key) {
+  HadError = true;
+  const Instruction &At = placeOf(I, *Key.Primal);
+  At.getContext().diagnose(DiagnosticInfoUnsupported(
+      *At.getFunction(),
+      "cannot differentiate " + describe(*Key.Primal) +
+          (Key.Mode == DerivativeMode::Forward ? " in forward mode"
+                                               : " in reverse mode") +
+          ": a floating-point value is made by integer arithmetic on the "
+          "bits of another's significand (a square root or logarithm "
+          "computed from the bits), whose derivative adcc cannot follow; "
+          "use floating-point operations, or move it into a function with "
+          "a custom derivative",
+      At.getDebugLoc(), DS_Error));
 }
 
 void SynthesisContext::reportGpuLaunch(const CallBase &Call,

@@ -190,6 +190,11 @@ private:
   /// Reports \p Call, a GPU kernel launch of host code (rules/GpuLaunches.h)
   /// met while making the derivative of \p Key.
   void reportGpuLaunch(const llvm::CallBase &Call, const DerivativeKey &Key);
+  /// Reports \p I, a float made by integer arithmetic on a float's
+  /// significand (analysis/BitProvenance.h), met while making the
+  /// derivative of \p Key.
+  void reportUntraceableFloatBits(const llvm::Instruction &I,
+                                  const DerivativeKey &Key);
   /// A reverse derivative of code that itself runs reverse sweeps: made
   /// on the tape level it needs (TapeLevels.h), and answering for \p Key
   /// too; a forward derivative of code that uses scratch shadows behind

@@ -55,6 +55,9 @@ L = f(x, s, n, out) + sum_j w[j] * out[j] and compares
     is, in half of those that have one, an OpenMP parallel loop with
     reduction(+) (compile with -fopenmp; without it the pragma is ignored
     and the loop is the same sum, in order),
+  * (since version 22; 21 writes version 20's programs) a double's bits
+    given a new exponent, `b += (unsigned long long)K << 52` (the value
+    scaled by 2^K, as fdlibm's scalbn writes it),
   * the primal outputs computed inside the derivative calls against a plain
     call of f, unless (in half of the programs, drawn last so that the
     function is the one of version 3) out is passed enzyme_dupnoneed, whose
@@ -81,7 +84,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 20
+GENERATOR_VERSION = 22
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -1046,8 +1049,31 @@ class Gen:
         long and back, a union, or a whole array copied through an integer
         array (element by element or at once); from version 11 also passed
         to and returned from functions that are not inlined as integers."""
-        k = self.randint(0, 3 if self.version >= 11 else 2)
+        k = self.randint(0, 4 if self.version >= 22 else
+                         3 if self.version >= 11 else 2)
         self.features.add("float-bits")
+        if k == 4:
+            # (Version 22: a new exponent added to the bits, as fdlibm's
+            # scalbn and pow write `hx + (n << 20)`: the value scaled by
+            # 2^K. Of a value kept normal and positive.)
+            self.features.add("float-bits-exponent")
+            src = self.squash(self.expr(sc, 2), 5.0)
+            K = self.choice([-2, -1, 1, 2])
+            name, b = self.fresh("v"), self.fresh("b")
+            self.emit(lines, ind, "double %s;" % name)
+            self.emit(lines, ind, "{")
+            self.emit(lines, ind + 1, "double %s_d = 1.5 + (%s) * (%s);"
+                      % (b, src.code, src.code))
+            self.emit(lines, ind + 1, "unsigned long long %s;" % b)
+            self.emit(lines, ind + 1, "memcpy(&%s, &%s_d, sizeof %s);"
+                      % (b, b, b))
+            self.emit(lines, ind + 1, "%s %s= (unsigned long long)%d << 52;"
+                      % (b, "+" if K > 0 else "-", abs(K)))
+            self.emit(lines, ind + 1, "memcpy(&%s, &%s, sizeof %s);"
+                      % (name, b, name))
+            self.emit(lines, ind, "}")
+            sc.scalars.append((name, 26.5 * 2 ** K, True))
+            return True
         if k == 3:
             self.features.add("float-bits-calls")
             src = self.squash(self.expr(sc, 2), 5.0)

@@ -1,6 +1,7 @@
 //===- ForwardEmitter.cpp - Signature, cloning, traversal ----------------===//
 
 #include "ForwardEmitter.h"
+#include "support/IRMarks.h"
 
 #include "support/CallSites.h"
 #include "support/ContractArithmetic.h"
@@ -350,7 +351,10 @@ bool ForwardEmitter::run() {
                            [&](const Use &U) { return isActive(U.get()); }) ||
                     (Callee && (Callee->hasFnAttribute(UsesTapeAttribute) ||
                                 isMpiRuleFunction(*Callee)));
-      if (!Wanted)
+      // (A value marked as having none gets no tangent: an addition that
+      // rounds, prepare/RoundingConstants.cpp.)
+      if (!Wanted || (I->hasMetadata(NoDerivativeMetadata) &&
+                      !I->getType()->isVoidTy()))
         continue;
       if (!I->isTerminator())
         B.SetInsertPoint(I->getNextNode());

@@ -91,6 +91,16 @@ bool rewriteLaneMasks(llvm::Function &F);
 /// of floats (the mantissa of Eigen's pfrexp) as llvm.frexp and ldexp
 /// (ExponentBits.cpp). Returns whether it did.
 bool rewriteExponentBits(llvm::BitCastInst &Cast);
+/// Rewrites casts to floats of a float's bits with a new exponent and sign
+/// (frexp, scalbn and the reductions of math libraries written on the
+/// words of doubles) as that float scaled by a power of two, and makes
+/// the integers computed from those bits carry no derivative
+/// (ScaledFloatBits.cpp). Returns whether \p F changed.
+bool rewriteScaledFloatBits(llvm::Function &F);
+/// Gives no derivative to additions of 1.5 * 2^52 and the like, which
+/// round to an integer (RoundingConstants.cpp). Returns whether \p F
+/// changed.
+bool markRoundingConstants(llvm::Function &F);
 /// What the error for an intrinsic without a derivative adds after "the
 /// intrinsic 'X' is not supported yet": advice for the intrinsics users
 /// meet through a library (X86Intrinsics.cpp), else nothing.

@@ -1,0 +1,351 @@
+//===- ScaledFloatBits.cpp - A float's bits with a new exponent ----------===//
+//
+// Math libraries written on the words of doubles (fdlibm, openlibm, musl,
+// Cephes) change a float's exponent in its bits and keep its significand:
+// frexp and scalbn (`SET_HIGH_WORD(x, (hx & 0x800fffff) | (k << 20))`),
+// log's reduction to [sqrt(2)/2, sqrt(2)), pow's final `hz + (n << 20)`.
+// Where every bit of the significand of a bitcast to a float is the same
+// bit of one float x (analysis/BitProvenance.h; a phi or select of the
+// bits of several floats gives a phi or select of those floats), the
+// result y is x scaled by a power of two: within a binade, a change of x
+// by one unit in its last place changes y by one in its own. Its
+// derivative is
+//
+//   dy = s * 2^(max(e_y, 1) - max(e_x, 1)) * dx
+//
+// for the exponent fields e and s = -1 where the sign bits differ. The
+// cast is rewritten in the primal as
+//
+//   select(isfinite(x), y - (s > 0 ? x' - x : x - x') * 2^h * 2^(d - h), y)
+//
+// with d that exponent difference (in two factors, each finite), x' a
+// copy of x without derivative (freeze) and y the bits as before: the same
+// value (x' - x is +0), the derivative above. The integer operations on
+// the bits then carry no derivative (their bitcasts of floats get
+// NoDerivativeMetadata); where the bits also become floats with no
+// significand bit at all (2^k from an exponent), those have none either.
+// Nothing is rewritten where some of the bits go elsewhere (stored,
+// passed, converted as a number, or cast to a float with part of its
+// significand cleared: fdlibm's `SET_LOW_WORD(t, 0)`, floor; errors or
+// floor's zero as before) with a bit of a significand in them, nor where a
+// scaled float is cut into integers (rem_pio2 for |x| >= 2^20 pi/2: its
+// 24-bit pieces and __kernel_rem_pio2's products carry no derivative).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Prepare.h"
+
+#include "analysis/BitProvenance.h"
+#include "support/IRMarks.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/FPEnv.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// A bitcast of floats to integers whose bits may be followed.
+bool isBitsOfFloat(const Value *V) {
+  const auto *BC = dyn_cast<BitCastInst>(V);
+  return BC && BC->getType()->isIntegerTy() &&
+         significandBits(BC->getOperand(0)->getType()) &&
+         !isa<Constant>(BC->getOperand(0));
+}
+
+/// A bitcast of an integer to a double or float.
+bool isFloatOfBits(const Value *V) {
+  const auto *BC = dyn_cast<BitCastInst>(V);
+  return BC && BC->getOperand(0)->getType()->isIntegerTy() &&
+         significandBits(BC->getType());
+}
+
+/// Whether \p S (unknown: null) may hold copies of a significand's bits
+/// (not only numbers computed from them: log's `k += i >> 20`, whose
+/// conversion to a float has no derivative).
+bool copiesSignificand(const BitSources *S) {
+  return !S || any_of(*S, [](const BitSource &B) {
+           return B.K == BitSource::Copy && B.FromSignificand;
+         });
+}
+
+class ScaledBits {
+public:
+  explicit ScaledBits(Function &F) : F(F), Bits(F.getDataLayout()) {}
+  bool run();
+
+private:
+  /// The float whose significand \p Cast copies whole, in place; null
+  /// when it copies a part of it or none (Sources gets the floats whose
+  /// bits it copies); nullopt when the cast cannot be followed.
+  std::optional<Value *> sourceOf(BitCastInst &Cast,
+                                  SmallPtrSetImpl<Value *> &Sources);
+  /// The float whose bit \p Pos \p Key holds: \p Key itself, or, for a
+  /// phi or select of integers merging copies of that bit of floats, a phi
+  /// or select of those floats, made here. Null when a path has no copy.
+  Value *materialize(Value *Key, unsigned Pos, Type *T);
+  /// Adds to \p Sources the floats whose bit \p Pos \p Key may hold.
+  void collectFloats(Value *Key, unsigned Pos, SmallPtrSetImpl<Value *> &Sources);
+  /// Whether every use of the integers computed from the bits of
+  /// \p Leaves, other than the casts \p Casts, may lose its derivative.
+  bool usesMayLoseDerivative(ArrayRef<Instruction *> Leaves,
+                             const SmallPtrSetImpl<Instruction *> &Casts);
+  void rewrite(BitCastInst &Cast, Value *X);
+
+  Function &F;
+  BitProvenance Bits;
+  DenseMap<std::pair<Value *, unsigned>, Value *> Made;
+  SmallVector<Instruction *, 8> Created;
+};
+
+/// The copy of bit \p Pos of a float in \p S, if any (and whether it is
+/// one for sure).
+const BitSource *copyOf(const BitSources *S, unsigned Pos) {
+  if (!S)
+    return nullptr;
+  for (const BitSource &B : *S)
+    if (B.K == BitSource::Copy && B.Pos == Pos)
+      return &B;
+  return nullptr;
+}
+
+void ScaledBits::collectFloats(Value *Key, unsigned Pos,
+                               SmallPtrSetImpl<Value *> &Sources) {
+  if (Key->getType()->isFloatingPointTy()) {
+    Sources.insert(Key);
+    return;
+  }
+  auto *I = dyn_cast<Instruction>(Key);
+  if (!I || !isa<PHINode, SelectInst>(I))
+    return;
+  for (unsigned N = isa<SelectInst>(I) ? 1 : 0; N < I->getNumOperands(); ++N)
+    if (const BitSource *B = copyOf(Bits.of(I->getOperand(N)), Pos))
+      if (B->Float != Key)
+        collectFloats(B->Float, Pos, Sources);
+}
+
+Value *ScaledBits::materialize(Value *Key, unsigned Pos, Type *T) {
+  if (Key->getType() == T)
+    return Key;
+  if (auto It = Made.find({Key, Pos}); It != Made.end())
+    return It->second;
+  Made[{Key, Pos}] = nullptr; // (a cycle: none)
+  auto *I = dyn_cast<Instruction>(Key);
+  if (!I || !isa<PHINode, SelectInst>(I))
+    return nullptr;
+  auto SourceOfIncoming = [&](Value *In) -> Value * {
+    const BitSource *B = copyOf(Bits.of(In), Pos);
+    return B && !B->MaybeConstant ? materialize(B->Float, Pos, T) : nullptr;
+  };
+  Instruction *New = nullptr;
+  if (auto *Phi = dyn_cast<PHINode>(I)) {
+    SmallVector<Value *, 4> Ins;
+    for (Value *In : Phi->incoming_values()) {
+      Ins.push_back(SourceOfIncoming(In));
+      if (!Ins.back())
+        return nullptr;
+    }
+    // (One phi for the words of the same floats, a high and a low word;
+    // the program's own where it has one: scalbn's x after `x *= two54`.)
+    for (PHINode &Old : Phi->getParent()->phis())
+      if (PHINode *OldPhi = &Old; OldPhi->getType() == T &&
+          all_of(seq(Phi->getNumIncomingValues()), [&](unsigned N) {
+            return OldPhi->getIncomingValueForBlock(
+                       Phi->getIncomingBlock(N)) == Ins[N];
+          }))
+        return Made[{Key, Pos}] = OldPhi;
+    auto *FPhi = PHINode::Create(T, Ins.size(), "bits.of",
+                                 Phi->getParent()->begin());
+    for (unsigned N = 0; N < Ins.size(); ++N)
+      FPhi->addIncoming(Ins[N], Phi->getIncomingBlock(N));
+    New = FPhi;
+  } else {
+    auto *Sel = cast<SelectInst>(I);
+    Value *A = SourceOfIncoming(Sel->getTrueValue());
+    Value *B = A ? SourceOfIncoming(Sel->getFalseValue()) : nullptr;
+    if (!B)
+      return nullptr;
+    New = SelectInst::Create(Sel->getCondition(), A, B, "bits.of",
+                             Sel->getIterator());
+  }
+  Created.push_back(New);
+  return Made[{Key, Pos}] = New;
+}
+
+std::optional<Value *>
+ScaledBits::sourceOf(BitCastInst &Cast, SmallPtrSetImpl<Value *> &Sources) {
+  Type *T = Cast.getType();
+  unsigned M = significandBits(T);
+  const BitSources *S = Bits.of(Cast.getOperand(0));
+  if (!S)
+    return std::nullopt;
+  bool Whole = true;
+  Value *X = nullptr;
+  for (unsigned B = 0; B < M; ++B) {
+    const BitSource &Src = (*S)[B];
+    if (Src.K == BitSource::Unrelated || !Src.FromSignificand) {
+      Whole = false;
+      continue;
+    }
+    // (Carries into bits in place: floor's rounding, no derivative.)
+    if (Src.Moved || Src.Pos != B)
+      return std::nullopt; // (an error: findUntraceableFloatBits)
+    if (Src.K == BitSource::Copy)
+      collectFloats(Src.Float, B, Sources);
+    if (Src.K != BitSource::Copy || Src.MaybeConstant) {
+      Whole = false;
+      continue;
+    }
+    Value *Bit = Whole ? materialize(Src.Float, B, T) : nullptr;
+    if (!Bit || (X && Bit != X))
+      Whole = false;
+    X = Bit;
+  }
+  return Whole ? X : nullptr;
+}
+
+bool ScaledBits::usesMayLoseDerivative(
+    ArrayRef<Instruction *> Leaves,
+    const SmallPtrSetImpl<Instruction *> &Casts) {
+  SmallVector<Instruction *, 32> Work(Leaves.begin(), Leaves.end());
+  SmallPtrSet<Instruction *, 32> Seen;
+  while (!Work.empty()) {
+    Instruction *I = Work.pop_back_val();
+    if (!Seen.insert(I).second)
+      continue;
+    for (User *U : I->users()) {
+      auto *UI = cast<Instruction>(U);
+      if (isa<BinaryOperator, TruncInst, ZExtInst, SExtInst, FreezeInst,
+              PHINode>(UI) ||
+          (isa<SelectInst>(UI) && UI->getOperand(0) != I)) {
+        Work.push_back(UI);
+        continue;
+      }
+      if (isa<ICmpInst, BranchInst, SwitchInst, SelectInst>(UI))
+        continue;
+      if (Casts.contains(UI))
+        continue;
+      // A float with no significand bits of a float (a power of two), or
+      // anything else that copies none (an exponent stored: frexp's).
+      if (!copiesSignificand(Bits.of(I)))
+        continue;
+      return false;
+    }
+  }
+  return true;
+}
+
+void ScaledBits::rewrite(BitCastInst &Cast, Value *X) {
+  Type *T = Cast.getType();
+  auto *IT = cast<IntegerType>(Cast.getSrcTy());
+  unsigned M = significandBits(T), W = IT->getBitWidth();
+  LLVMContext &C = F.getContext();
+  MDNode *None = MDNode::get(C, {});
+  IRBuilder<> B(Cast.getNextNode());
+  B.SetCurrentDebugLocation(Cast.getDebugLoc());
+  auto *Frozen = cast<Instruction>(B.CreateFreeze(X, "bits.value"));
+  Frozen->setMetadata(NoDerivativeMetadata, None);
+  Value *XBits = B.CreateBitCast(Frozen, IT);
+  Value *YBits = Cast.getOperand(0);
+  auto Exponent = [&](Value *V) {
+    Value *E = B.CreateAnd(B.CreateLShr(V, M), (1ull << (W - 1 - M)) - 1);
+    E = B.CreateTrunc(E, B.getInt32Ty());
+    return B.CreateSelect(B.CreateICmpEQ(E, B.getInt32(0)), B.getInt32(1), E);
+  };
+  Value *D = B.CreateSub(Exponent(YBits), Exponent(XBits));
+  Value *Half = B.CreateAShr(D, 1);
+  Value *One = ConstantFP::get(T, 1.0);
+  Value *P1 = B.CreateIntrinsic(Intrinsic::ldexp, {T, B.getInt32Ty()},
+                                {One, Half});
+  Value *P2 = B.CreateIntrinsic(Intrinsic::ldexp, {T, B.getInt32Ty()},
+                                {One, B.CreateSub(D, Half)});
+  Value *SameSign = B.CreateICmpSGE(B.CreateXor(YBits, XBits),
+                                    ConstantInt::get(IT, 0));
+  Value *Zero = B.CreateSelect(SameSign, B.CreateFSub(Frozen, X),
+                               B.CreateFSub(X, Frozen));
+  Value *Z = B.CreateFMul(B.CreateFMul(Zero, P1), P2);
+  Value *Finite = B.CreateIntrinsic(Intrinsic::is_fpclass, {T},
+                                    {Frozen, B.getInt32(fcFinite)});
+  auto *Sub = cast<Instruction>(B.CreateFSub(&Cast, Z));
+  auto *New = cast<Instruction>(B.CreateSelect(Finite, Sub, &Cast));
+  Cast.replaceUsesWithIf(New, [&](Use &U) {
+    return U.getUser() != Sub && U.getUser() != New;
+  });
+  Cast.setMetadata(NoDerivativeMetadata, None);
+}
+
+/// Whether \p Cast is cut into integers (a conversion of it, or of a
+/// product or difference of it, to an integer): rem_pio2's 24-bit pieces
+/// of |x| scaled by its exponent, which carry no derivative. Such a cast is
+/// not followed (an error, where it has a derivative).
+bool cutIntoIntegers(const Instruction &Cast) {
+  // (Through arithmetic, phis and selects, a few steps deep: at -O1
+  // rem_pio2's loop over the pieces keeps z in a phi.)
+  SmallVector<std::pair<const Value *, unsigned>, 16> Work{{&Cast, 0}};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty()) {
+    auto [V, Depth] = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const User *U : V->users()) {
+      if (isa<FPToSIInst, FPToUIInst>(U))
+        return true;
+      if (Depth < 4 && U->getType()->isFloatingPointTy() &&
+          isa<BinaryOperator, UnaryOperator, PHINode, SelectInst>(U))
+        Work.push_back({U, Depth + 1});
+    }
+  }
+  return false;
+}
+
+bool ScaledBits::run() {
+  SmallVector<std::pair<BitCastInst *, Value *>, 8> Scaled;
+  SmallPtrSet<Instruction *, 8> Casts;
+  SmallPtrSet<Value *, 8> Sources;
+  for (Instruction &I : instructions(F)) {
+    if (!isFloatOfBits(&I))
+      continue;
+    auto *Cast = cast<BitCastInst>(&I);
+    SmallPtrSet<Value *, 4> From;
+    std::optional<Value *> X = sourceOf(*Cast, From);
+    // (A significand cleared in part is not followed: an error, or a
+    // floor's zero, as before: lit errors/float-bits-mask.c.)
+    if (!X || !*X || cutIntoIntegers(*Cast))
+      continue;
+    Casts.insert(Cast);
+    Sources.insert(From.begin(), From.end());
+    Scaled.push_back({Cast, *X});
+  }
+  SmallVector<Instruction *, 8> Leaves;
+  for (Instruction &I : instructions(F))
+    if (isBitsOfFloat(&I) && Sources.contains(I.getOperand(0)))
+      Leaves.push_back(&I);
+  bool Follow = !Casts.empty() && usesMayLoseDerivative(Leaves, Casts);
+  if (Follow) {
+    for (auto [Cast, X] : Scaled)
+      rewrite(*Cast, X);
+    MDNode *None = MDNode::get(F.getContext(), {});
+    for (Instruction *Leaf : Leaves)
+      Leaf->setMetadata(NoDerivativeMetadata, None);
+  }
+  for (Instruction *I : llvm::reverse(Created))
+    if (I->use_empty())
+      I->eraseFromParent();
+  return Follow;
+}
+
+} // namespace
+
+bool rewriteScaledFloatBits(Function &F) { return ScaledBits(F).run(); }
+
+} // namespace adcore
