@@ -105,8 +105,10 @@ set(ADCC_ADFUZZ_SEEDS_V18_NSA "41 67")
 # a memmove, written through the field; 6, 73 and 150: written through both
 # fields; 146: a `char *` cast. Seeds that write only through the other
 # field (22 31 42 44 of 1-44) are the located error, counted unsupported;
-# before 2026-12-06 such a copy lost its adjoint at -O2 without TBAA)
-set(ADCC_ADFUZZ_SEEDS_V19 "1 4 6 73 146 150")
+# before 2026-12-06 such a copy lost its adjoint at -O2 without TBAA.
+# 178: a Hessian by forward over reverse through a saturated tanh, NaN at
+# -O0 until 2026-12-06: e2e hvp_saturated.c)
+set(ADCC_ADFUZZ_SEEDS_V19 "1 4 6 73 146 150 178")
 # (version 20: a reduction helper that is an OpenMP parallel loop with
 # reduction(+), compiled with -fopenmp: gradients, tangents, batched and
 # split modes through the parallel region; seeds whose programs have one,
