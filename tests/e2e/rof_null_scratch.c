@@ -97,9 +97,9 @@ static void check_hessian(void) {
   const double v0[2] = {0.6, -0.9};
   double x = v0[0], y = v0[1];
   /* f2 = x^2 y + sin(x y) */
-  double H[2][2] = {{2 * y - y * y * sin(x * y), 2 * x + cos(x * y) - x * y * sin(x * y)},
-                    {0, -x * x * sin(x * y)}};
-  H[1][0] = H[0][1];
+  double hxy = 2 * x + cos(x * y) - x * y * sin(x * y);
+  double H[2][2] = {{2 * y - y * y * sin(x * y), hxy},
+                    {hxy, -x * x * sin(x * y)}};
   for (int i = 0; i < 2; ++i) {
     double v[2] = {x, y}, hv[2] = {0, 0}, hr[2] = {0, 0};
     double e[2] = {i == 0, i == 1};
