@@ -105,8 +105,10 @@ set(ADCC_ADFUZZ_SEEDS_V18_NSA "41 67")
 # a memmove, written through the field; 6, 73 and 150: written through both
 # fields; 146: a `char *` cast. Seeds that write only through the other
 # field (22 31 42 44 of 1-44) are the located error, counted unsupported;
-# before 2026-12-06 such a copy lost its adjoint at -O2 without TBAA)
-set(ADCC_ADFUZZ_SEEDS_V19 "1 4 6 73 146 150")
+# before 2026-12-06 such a copy lost its adjoint at -O2 without TBAA.
+# 178: a Hessian by forward over reverse through a saturated tanh, NaN at
+# -O0 until 2026-12-06: e2e hvp_saturated.c)
+set(ADCC_ADFUZZ_SEEDS_V19 "1 4 6 73 146 150 178")
 # (version 20: a reduction helper that is an OpenMP parallel loop with
 # reduction(+), compiled with -fopenmp: gradients, tangents, batched and
 # split modes through the parallel region; seeds whose programs have one,
@@ -118,6 +120,11 @@ set(ADCC_ADFUZZ_SEEDS_V19 "1 4 6 73 146 150")
 # Since 2026-12-06 Hessians through regions work: 6, 25 and 46 pass; 7 is
 # refused for its split forward mode; 25 and 46 are kept here.)
 set(ADCC_ADFUZZ_SEEDS_V20 "3 15 37 42 106 57 25 46")
+# (version 21: the Hessian also by reverse mode over forward mode, with the
+# zeroed struct's null shadow in the inner call. 5, 38 and 133 of the 15
+# seeds of 1-200 that draw it gave a wrong Hessian at -O0 until 2026-12-06
+# (the scratch shadow behind the null shadow had no shadow); 60 passed.)
+set(ADCC_ADFUZZ_SEEDS_V21 "5 38 133 60")
 # (version 22: a double's bits given a new exponent, `b += K << 52`, as
 # fdlibm's scalbn and pow do, followed since 2026-12-06 (it was an error).
 # Seeds whose programs have one, all passing when chosen; of seeds 1-140,
@@ -166,13 +173,14 @@ adcc_adfuzz_test(adfuzz-fixed-v19 19 "${ADCC_ADFUZZ_SEEDS_V19}")
 adcc_adfuzz_test(adfuzz-fixed-v19-nsa 19 "${ADCC_ADFUZZ_SEEDS_V19}"
   -fno-strict-aliasing)
 adcc_adfuzz_test(adfuzz-fixed-v20 20 "${ADCC_ADFUZZ_SEEDS_V20}" -fopenmp)
+adcc_adfuzz_test(adfuzz-fixed-v21 21 "${ADCC_ADFUZZ_SEEDS_V21}")
 adcc_adfuzz_test(adfuzz-fixed-v22 22 "${ADCC_ADFUZZ_SEEDS_V22}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
   adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11
   adfuzz-fixed-v12 adfuzz-fixed-v13 adfuzz-fixed-v14 adfuzz-fixed-v15 adfuzz-fixed-v16 adfuzz-fixed-v17
   adfuzz-fixed-v18 adfuzz-fixed-v18-nsa adfuzz-fixed-v19 adfuzz-fixed-v19-nsa
-  adfuzz-fixed-v20 adfuzz-fixed-v22
+  adfuzz-fixed-v20 adfuzz-fixed-v21 adfuzz-fixed-v22
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

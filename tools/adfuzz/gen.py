@@ -55,7 +55,14 @@ L = f(x, s, n, out) + sum_j w[j] * out[j] and compares
     is, in half of those that have one, an OpenMP parallel loop with
     reduction(+) (compile with -fopenmp; without it the pragma is ignored
     and the loop is the same sum, in order),
-  * (since version 22; 21 writes version 20's programs) a double's bits
+  * (since version 21, drawn after all else, in 60% of the programs with
+    the Hessian by forward over reverse and without cells or an OpenMP
+    loop) the Hessian's columns by reverse mode over forward mode
+    (__enzyme_autodiff of L's forward-mode derivative in direction e_i,
+    with local shadows of the state and the structs: the zeroed struct's
+    pointer has a null shadow in the inner call) against forward over
+    reverse,
+  * (since version 22) a double's bits
     given a new exponent, `b += (unsigned long long)K << 52` (the value
     scaled by 2^K, as fdlibm's scalbn writes it),
   * the primal outputs computed inside the derivative calls against a plain
@@ -1752,6 +1759,13 @@ class Gen:
         fof = self.version >= 18 and self.chance(0.6 if self.nws else 0.2)
         if fof:
             self.features.add("fwd-over-fwd")
+        # (version 21, drawn after all else: reverse over forward. Not with
+        # cells, whose untyped byte copies it refuses in the inner shadow
+        # copy, nor with an OpenMP loop, whose Hessian is refused.)
+        rof = (self.version >= 21 and hvp and not self.ncl and
+               "openmp" not in self.features and self.chance(0.6))
+        if rof:
+            self.features.add("rev-over-fwd")
         globals_v5 = ""
         if self.version >= 5:
             globals_v5 = GLOBALS_V5.format(k=", ".join(lit(v) for v in konst))
@@ -1812,6 +1826,10 @@ class Gen:
             globals_v5 += FWD_SPLIT_V18
             assert FWD_SPLIT_AT in main
             main = main.replace(FWD_SPLIT_AT, FWD_SPLIT_AT + FWD_SPLIT_CHECK_V18)
+        if rof:
+            assert ROF_FN_AT in main and ROF_CALL_AT in main
+            main = main.replace(ROF_FN_AT, ROF_FN_V21 + ROF_FN_AT)
+            main = main.replace(ROF_CALL_AT, ROF_CALL_V21 + ROF_CALL_AT)
         if fof:
             assert FOF_FN_AT in main and FOF_CALL_AT in main
             main = main.replace(FOF_FN_AT, FOF_FN_V18 + FOF_FN_AT)
@@ -2247,6 +2265,66 @@ static void check_fwd_over_fwd(const double *v) {
 }
 """
 FOF_CALL_AT = "#if HVP\n  check_hessian(v);\n#endif\n"
+
+# (version 21) the Hessian by reverse mode over forward mode
+ROF_FN_AT = "/* Hessian columns by forward mode over reverse mode"
+ROF_FN_V21 = r"""void __enzyme_autodiff_rof(void *, ...);
+
+/* The derivative of L at v in direction dv by forward mode: differentiated
+ * again by reverse mode below. */
+static double dL_dir(const double *v, const double *dv) {
+  double xb[NX], dx[NX], ob[NOUT], dob[NOUT], s, ds;
+  ST_LOCALS
+  WS_LOCALS
+  CL_LOCALS
+  split(v, xb, &s);
+  split(dv, dx, &ds);
+  for (int j = 0; j < NOUT; j++)
+    ob[j] = dob[j] = 0;
+#if S_ACTIVE
+  double r = FWD_RESULT(__enzyme_fwddiff((void *)f, enzyme_dup, xb, dx,
+                                         enzyme_dup, s, ds, enzyme_const, NI,
+                                         enzyme_dup, ob, dob ST_DUP WS_DUPL
+                                         CL_DUPL));
+#else
+  double r = FWD_RESULT(__enzyme_fwddiff((void *)f, enzyme_dup, xb, dx,
+                                         enzyme_const, s, enzyme_const, NI,
+                                         enzyme_dup, ob, dob ST_DUP WS_DUPL
+                                         CL_DUPL));
+#endif
+  for (int j = 0; j < NOUT; j++)
+    r += W[j] * dob[j];
+  return r;
+}
+
+/* Hessian columns by reverse mode over forward mode (the gradient of the
+ * derivative in direction e_i is column i), against forward over reverse. */
+static void check_hessian_rof(const double *v, double H[NIN + 1][NIN + 1]) {
+  for (int i = 0; i < NIN; i++) {
+    double vb[NIN + 1], hv[NIN + 1], e[NIN + 1];
+    memcpy(vb, v, sizeof vb);
+    for (int k = 0; k <= NIN; k++) {
+      e[k] = k == i;
+      hv[k] = 0;
+    }
+    __enzyme_autodiff_rof((void *)dL_dir, enzyme_dup, vb, hv, enzyme_const,
+                          e);
+    for (int k = 0; k < NIN; k++)
+      if (!close_to(hv[k], H[k][i], 1e-8, 1))
+        mismatch("reverse-over-forward vs forward-over-reverse hessian",
+                 k * 10 + i, hv[k], H[k][i]);
+  }
+}
+
+"""
+ROF_CALL_AT = """  double x[NX], s;
+  split(v, x, &s);
+  unsigned long t0 = trace_at(x, s);
+  int compared = 0;
+  for (int i = 0; i < NIN; i++) {
+    for (int k = 0; k < i; k++)
+      if (!close_to(H[i][k], H[k][i], 1e-8, 1))"""
+ROF_CALL_V21 = "  check_hessian_rof(v, H);\n"
 FOF_CALL_V18 = "  check_fwd_over_fwd(v);\n"
 
 # (old, new): the calls of f in MAIN_TEMPLATE after STATE_CALLS, with ws

@@ -25,6 +25,16 @@
 //  copies    adcc_adjoint_copy_*(dst, src, ...) adds dst's elements into
 //            src's and clears dst's: its adjoint sets the shadow of dst's
 //            elements to the shadow of src's.
+//  scratch   A derivative (forward mode, differentiated in reverse mode:
+//            reverse over forward) that replaces a null shadow pointer by
+//            the scratch shadow of its primal address (NullShadowGuards.h)
+//            keeps tangents there: the scratch's shadow is the scratch
+//            shadow of the scratch's own address on this derivative's lane
+//            where the shadow was null, else the shadow's shadow; the
+//            outermost request's session keeps both until it returns.
+//            Without it the tangents' adjoints were lost (at -O0: 2 cos^2 x
+//            for the second derivative of sin^2 x written and read back
+//            through a zeroed shadow struct's pointer).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +51,30 @@
 using namespace llvm;
 
 namespace adcore {
+
+bool ReverseEmitter::augmentNullShadowScratch(CallBase &Call) {
+  Value *Shadow = Call.getArgOperand(0);
+  bool Strip = isNullShadowStrip(*Call.getCalledFunction());
+  if (!Active.contains(&Call) && !shadowOrNull(Shadow))
+    return true;
+  positionAfterCall(AB, Call);
+  Value *Null = Constant::getNullValue(Call.getType());
+  for (unsigned L = 0; L < Width; ++L) {
+    Value *S = LaneShadows[L].lookup(Shadow);
+    if (!S)
+      S = Null;
+    // (A shadow stored back: null where it was stripped.)
+    if (Strip) {
+      LaneShadows[L][&Call] = AB.CreateSelect(AB.CreateIsNull(&Call), Null, S);
+      continue;
+    }
+    Value *Scratch = nullShadowOrScratch(
+        AB, Null, &Call, reverseScratchLane(L, Key.TapeLevel));
+    LaneShadows[L][&Call] =
+        AB.CreateSelect(AB.CreateIsNull(Shadow), Scratch, S);
+  }
+  return true;
+}
 
 bool ReverseEmitter::augmentTapeRecord(CallBase &Call, unsigned K) {
   auto Kind = MemoryFunctionKind(K);

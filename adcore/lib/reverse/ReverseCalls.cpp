@@ -86,6 +86,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     return augmentTapeRecord(Call, unsigned(DK));
   if (Direct && isScratchShadowBegin(*Direct))
     return unsupported(Call, ScratchShadowNestedError);
+  if (Direct && (isNullShadowScratch(*Direct) || isNullShadowStrip(*Direct)))
+    return augmentNullShadowScratch(Call);
   // An inner split augmented sweep whose reverse sweep runs after this
   // derivative returns would find this derivative's records, and leave its
   // own shadows, between its records (TapeLevels.h).

@@ -152,6 +152,10 @@ private:
   /// A tape push or pop (MemoryFunctionKind \p K) of a reverse sweep
   /// differentiated again: its record's shadow block (NestedRecords.cpp).
   bool augmentTapeRecord(llvm::CallBase &Call, unsigned K);
+  /// The scratch shadow behind a null shadow pointer (or its stripping) in
+  /// a forward-mode derivative differentiated again: the shadow of its
+  /// result (NestedRecords.cpp).
+  bool augmentNullShadowScratch(llvm::CallBase &Call);
   /// The pointer read from a tape record that \p Ptr is an address in
   /// (getUnderlyingObject), when it has a shadow; null otherwise
   /// (NestedRecords.cpp).

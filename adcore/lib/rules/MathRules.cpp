@@ -14,6 +14,14 @@
 // fmax select (MathCombine::Select) and break ties towards x. The
 // conventions are listed in docs/rules.md, "Non-differentiable points".
 //
+// A partial is itself differentiated when derivatives are nested (forward
+// over reverse, reverse over forward, ...). So the formula a zeroIf
+// discards is computed from a safe operand there (safeIf): its reverse
+// sweep multiplies the zero adjoint it gets by finite factors, where 0 * inf
+// would be NaN. For the same reason no partial has an infinite or NaN
+// intermediate where the partial itself is finite (tanh's sech^2 is not
+// 1 / cosh^2, whose derivative is inf / inf beyond |x| = 355).
+//
 //===----------------------------------------------------------------------===//
 
 #include "adcore/MathRules.h"
@@ -74,6 +82,13 @@ Value *isZero(IRBuilderBase &B, Value *X) {
 /// 0 where \p Cond holds, \p V elsewhere.
 Value *zeroIf(IRBuilderBase &B, Value *Cond, Value *V) {
   return B.CreateSelect(Cond, fp(V, 0), V);
+}
+
+/// \p X, or the harmless \p Safe where \p Cond holds: the operand of a
+/// formula that zeroIf(Cond, ...) discards, so that the formula and its
+/// own derivatives stay finite there.
+Value *safeIf(IRBuilderBase &B, Value *Cond, Value *X, double Safe) {
+  return B.CreateSelect(Cond, fp(X, Safe), X);
 }
 
 /// 1.0 where \p Cond holds, 0.0 elsewhere, of \p Like's type.
@@ -150,21 +165,24 @@ Value *dOne(IRBuilderBase &, Args A, Value *) { return fp(A[0], 1); }
 // zero tangent or adjoint gives 0 there, not 0 * inf (Enzyme's convention;
 // so |v| = sqrt(v . v) has the derivative 0 at v = 0 in both modes).
 Value *dSqrt(IRBuilderBase &B, Args, Value *R) {
-  return zeroIf(B, isZero(B, R), B.CreateFDiv(fp(R, 0.5), R));
+  Value *Zero = isZero(B, R);
+  return zeroIf(B, Zero, B.CreateFDiv(fp(R, 0.5), safeIf(B, Zero, R, 1)));
 }
 // cbrt: 1 / (3 r^2), and 0 at x = 0 as for sqrt.
 Value *dCbrt(IRBuilderBase &B, Args, Value *R) {
-  return zeroIf(B, isZero(B, R), B.CreateFDiv(fp(R, 1.0 / 3), sq(B, R)));
+  Value *Zero = isZero(B, R);
+  Value *SafeR = safeIf(B, Zero, R, 1);
+  return zeroIf(B, Zero, B.CreateFDiv(fp(R, 1.0 / 3), sq(B, SafeR)));
 }
 // pow, d/dx: y x^(y-1), and 0 where y = 0 (there 0 * x^-1 is 0 * inf at 0)
 // and where x = 0 with 0 < y < 1, a root's infinite slope as for sqrt.
 Value *dPowX(IRBuilderBase &B, Args A, Value *) {
   Value *X = A[0], *Y = A[1];
-  Value *XPow =
-      B.CreateBinaryIntrinsic(Intrinsic::pow, X, B.CreateFSub(Y, fp(Y, 1)));
   Value *Root =
       B.CreateAnd(B.CreateFCmpOGT(Y, fp(Y, 0)), B.CreateFCmpOLT(Y, fp(Y, 1)));
   Value *Zero = B.CreateOr(isZero(B, Y), B.CreateAnd(isZero(B, X), Root));
+  Value *XPow = B.CreateBinaryIntrinsic(Intrinsic::pow, safeIf(B, Zero, X, 1),
+                                        B.CreateFSub(Y, fp(Y, 1)));
   return zeroIf(B, Zero, B.CreateFMul(Y, XPow));
 }
 // pow, d/dy: r ln x, and 0 where x <= 0: at x = 0 the limit from x > 0
@@ -173,23 +191,28 @@ Value *dPowX(IRBuilderBase &B, Args A, Value *) {
 Value *dPowY(IRBuilderBase &B, Args A, Value *R) {
   Value *NotPositive =
       B.CreateFCmpOLE(A[0], Constant::getNullValue(A[0]->getType()));
-  return zeroIf(B, NotPositive, B.CreateFMul(R, call(B, Intrinsic::log, A[0])));
+  Value *Log = call(B, Intrinsic::log, safeIf(B, NotPositive, A[0], 1));
+  return zeroIf(B, NotPositive, B.CreateFMul(R, Log));
 }
 // powi, d/dx: n x^(n-1), and 0 where n = 0.
 Value *dPowi(IRBuilderBase &B, Args A, Value *) {
   Value *NMinus1 = B.CreateSub(A[1], ConstantInt::get(A[1]->getType(), 1));
-  Value *XPow = B.CreateIntrinsic(
-      Intrinsic::powi, {A[0]->getType(), A[1]->getType()}, {A[0], NMinus1});
   Value *N = intToFP(B, A[1], A[0]);
-  return zeroIf(B, isZero(B, N), B.CreateFMul(N, XPow));
+  Value *Zero = isZero(B, N);
+  Value *XPow =
+      B.CreateIntrinsic(Intrinsic::powi, {A[0]->getType(), A[1]->getType()},
+                        {safeIf(B, Zero, A[0], 1), NMinus1});
+  return zeroIf(B, Zero, B.CreateFMul(N, XPow));
 }
 // hypot(x, y), d/dx: x / r, and 0 at the origin (r = 0).
 Value *dHypotX(IRBuilderBase &B, Args A, Value *R) {
-  return zeroIf(B, isZero(B, R), B.CreateFDiv(A[0], R));
+  Value *Zero = isZero(B, R);
+  return zeroIf(B, Zero, B.CreateFDiv(A[0], safeIf(B, Zero, R, 1)));
 }
 // hypot(x, y), d/dy: y / r, and 0 at the origin.
 Value *dHypotY(IRBuilderBase &B, Args A, Value *R) {
-  return zeroIf(B, isZero(B, R), B.CreateFDiv(A[1], R));
+  Value *Zero = isZero(B, R);
+  return zeroIf(B, Zero, B.CreateFDiv(A[1], safeIf(B, Zero, R, 1)));
 }
 
 // --- Exponentials and logarithms
@@ -229,8 +252,9 @@ Value *dLdexp(IRBuilderBase &B, Args A, Value *) {
 // the exponent of a <2 x double> llvm.frexp fed to ldexp or sitofp.
 Value *dFrexp(IRBuilderBase &B, Args A, Value *R) {
   Value *M = R->getType()->isStructTy() ? B.CreateExtractValue(R, 0) : R;
-  Value *X = A[0];
-  return B.CreateSelect(isZero(B, X), fp(X, 1), B.CreateFDiv(M, X));
+  Value *X = A[0], *Zero = isZero(B, X);
+  return B.CreateSelect(Zero, fp(X, 1),
+                        B.CreateFDiv(M, safeIf(B, Zero, X, 1)));
 }
 
 // --- Trigonometric functions
@@ -265,13 +289,14 @@ Value *atan2Denominator(IRBuilderBase &B, Args A) {
 }
 // atan2(y, x), d/dy: x / (x^2 + y^2), and 0 at the origin.
 Value *dAtan2Y(IRBuilderBase &B, Args A, Value *) {
-  Value *D = atan2Denominator(B, A);
-  return zeroIf(B, isZero(B, D), B.CreateFDiv(A[1], D));
+  Value *D = atan2Denominator(B, A), *Zero = isZero(B, D);
+  return zeroIf(B, Zero, B.CreateFDiv(A[1], safeIf(B, Zero, D, 1)));
 }
 // atan2(y, x), d/dx: -y / (x^2 + y^2), and 0 at the origin.
 Value *dAtan2X(IRBuilderBase &B, Args A, Value *) {
-  Value *D = atan2Denominator(B, A);
-  return zeroIf(B, isZero(B, D), B.CreateFDiv(B.CreateFNeg(A[0]), D));
+  Value *D = atan2Denominator(B, A), *Zero = isZero(B, D);
+  return zeroIf(B, Zero,
+                B.CreateFDiv(B.CreateFNeg(A[0]), safeIf(B, Zero, D, 1)));
 }
 
 // --- Hyperbolic functions
@@ -284,9 +309,14 @@ Value *dSinh(IRBuilderBase &B, Args A, Value *) {
 Value *dCosh(IRBuilderBase &B, Args A, Value *) {
   return call(B, Intrinsic::sinh, A[0]);
 }
-// tanh: 1 / cosh^2 x (not 1 - r^2, which cancels for large |x|)
+// tanh: sech^2 x = 4u / (1 + u)^2 with u = e^(-2|x|) in (0, 1]. Not
+// 1 - r^2, which cancels for large |x|, nor 1 / cosh^2 x, whose own
+// derivative (nested derivatives) is inf / inf = NaN once cosh^2 x
+// overflows (|x| > 355): every intermediate here is finite.
 Value *dTanh(IRBuilderBase &B, Args A, Value *) {
-  return rcp(B, sq(B, call(B, Intrinsic::cosh, A[0])));
+  Value *U =
+      call(B, Intrinsic::exp, scale(B, -2, call(B, Intrinsic::fabs, A[0])));
+  return B.CreateFDiv(scale(B, 4, U), sq(B, B.CreateFAdd(fp(U, 1), U)));
 }
 // asinh: 1 / sqrt(x^2 + 1)
 Value *dAsinh(IRBuilderBase &B, Args A, Value *) {
