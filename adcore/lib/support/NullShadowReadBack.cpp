@@ -248,6 +248,44 @@ bool mayShareData(const Value *A, const Value *B) {
   return UA == UB || !isIdentifiedObject(UA) || !isIdentifiedObject(UB);
 }
 
+/// Whether \p V is a launched kernel's parameter (KernelBodyAttr): the
+/// parameter, a member of a struct parameter by value, or the stack copy
+/// of such a struct (-O0).
+bool isKernelParameter(const Value *V, unsigned Depth = 4) {
+  if (const auto *A = dyn_cast<Argument>(V))
+    return A->getParent()->hasFnAttribute(KernelBodyAttr);
+  if (const auto *EV = dyn_cast<ExtractValueInst>(V))
+    return Depth && isKernelParameter(EV->getAggregateOperand(), Depth - 1);
+  const auto *AI = dyn_cast<AllocaInst>(V);
+  if (!AI || !Depth)
+    return false;
+  // (Every store into the copy is of the parameter, or a copy of its
+  // bytes.)
+  bool Any = false;
+  SmallVector<const Value *, 2> Slots{AI};
+  for (const User *U : AI->users())
+    if (isa<AddrSpaceCastInst, BitCastInst>(U))
+      Slots.push_back(U);
+  for (const Value *Slot : Slots)
+    for (const User *U : Slot->users()) {
+      const Value *From = nullptr;
+      if (const auto *St = dyn_cast<StoreInst>(U);
+          St && St->getPointerOperand() == Slot)
+        From = St->getValueOperand();
+      else if (const auto *MT = dyn_cast<MemTransferInst>(U);
+               MT && MT->getRawDest() == Slot)
+        From = getUnderlyingObject(MT->getRawSource());
+      else if (isa<StoreInst, MemIntrinsic>(U))
+        return false;
+      if (!From)
+        continue;
+      if (!isKernelParameter(From, Depth - 1))
+        return false;
+      Any = true;
+    }
+  return Any;
+}
+
 /// Whether \p F reads a number through a pointer whose own shadow may be
 /// null (one of \p Nullable's, or an address computed from one) and that
 /// may point into the data of one of \p Written: a pointer to the same
@@ -277,8 +315,7 @@ bool readsThroughOtherPointer(ArrayRef<const Value *> Written,
         break;
       Root = rootObject(L->getPointerOperand());
     }
-    const auto *A = dyn_cast<Argument>(Root);
-    return A && A->getParent()->hasFnAttribute(KernelBodyAttr);
+    return isKernelParameter(Root);
   };
   SmallVector<const Value *, 4> Through;
   for (const Value *W : Written)
