@@ -248,14 +248,24 @@ bool mayShareData(const Value *A, const Value *B) {
   return UA == UB || !isIdentifiedObject(UA) || !isIdentifiedObject(UB);
 }
 
-/// Whether \p V is a launched kernel's parameter (KernelBodyAttr): the
-/// parameter, a member of a struct parameter by value, or the stack copy
-/// of such a struct (-O0).
+/// Whether \p V is a launched kernel's parameter (KernelBodyAttr; of
+/// <adcc/kernels.hpp>, the work-item's arguments with shadows, and its
+/// group-local memory): the parameter, a member of a struct parameter by
+/// value, or the stack copy of such a struct (-O0).
 bool isKernelParameter(const Value *V, unsigned Depth = 4) {
-  if (const auto *A = dyn_cast<Argument>(V))
-    return A->getParent()->hasFnAttribute(KernelBodyAttr);
+  if (const auto *A = dyn_cast<Argument>(V)) {
+    const Function &F = *A->getParent();
+    if (F.hasFnAttribute(KernelBodyAttr) ||
+        (F.getName().starts_with(KernelsHeaderPrefix) && A->getArgNo() == 1))
+      return true;
+    return false;
+  }
   if (const auto *EV = dyn_cast<ExtractValueInst>(V))
     return Depth && isKernelParameter(EV->getAggregateOperand(), Depth - 1);
+  // (The header's group-local memory, whose shadow its launch places.)
+  if (const auto *Call = dyn_cast<CallBase>(V))
+    if (const Function *Callee = Call->getCalledFunction())
+      return Callee->getName().contains("adcc_kernel_local");
   const auto *AI = dyn_cast<AllocaInst>(V);
   if (!AI || !Depth)
     return false;
@@ -297,6 +307,19 @@ bool readsThroughOtherPointer(ArrayRef<const Value *> Written,
                               const Function &F,
                               const DenseSet<const Value *> &Nullable,
                               const CallBase *Skip) {
+  // (Not in <adcc/kernels.hpp>'s work-items, nor in a kernel object's call
+  // operator that only they (or derivatives made of them) call: what their
+  // launch gives them has shadows, or the launch stops.)
+  auto Header = [](const Function &G) {
+    return G.getName().contains(KernelsHeaderPrefix);
+  };
+  if (Header(F) ||
+      (!F.users().empty() && all_of(F.users(), [&](const User *U) {
+        const auto *Call = dyn_cast<CallBase>(U);
+        return Call && Call->getCalledFunction() == &F &&
+               Header(*Call->getFunction());
+      })))
+    return false;
   auto InF = [&](const Value *V) {
     if (const auto *I = dyn_cast<Instruction>(V))
       return I->getFunction() == &F;
