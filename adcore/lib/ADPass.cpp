@@ -267,6 +267,8 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   specializeFunctionParameters(M);
   dropEnzymeTypeHints(M);
   replaceShadowTables(M);
+  if (Opts.WrittenKernelParams)
+    markWrittenKernelParams(M, *Opts.WrittenKernelParams);
   makeLaunchRules(M);
   // (AMDGPU's cross-lane reads of floats, as the optimizer left them: in
   // holders with rules.)

@@ -81,6 +81,7 @@ public:
 
   bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *Launch) {
     recordLaunchedKernel(Ctx, *Launch);
+    recordWrittenParams(Ctx, *Launch);
     return true;
   }
 

@@ -81,6 +81,15 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
     Launched = std::make_shared<std::set<std::string>>();
   setLaunchedKernelSet(Launched);
   Engine.LaunchedKernels = Launched;
+  // (In a host compile, which pointer parameters the launched kernels
+  // write through: the derivative of a launch needs shadows for them.)
+  std::shared_ptr<std::map<std::string, std::pair<uint64_t, unsigned>>>
+      Written;
+  if (MentionsAD && CI.getLangOpts().CUDA && !CI.getLangOpts().CUDAIsDevice)
+    Written = std::make_shared<
+        std::map<std::string, std::pair<uint64_t, unsigned>>>();
+  setWrittenParamTable(Written);
+  Engine.WrittenKernelParams = Written;
   CodeGen.PassBuilderCallbacks.push_back([Engine](llvm::PassBuilder &PB) {
     adcore::registerPassBuilderCallbacks(PB, Engine);
   });

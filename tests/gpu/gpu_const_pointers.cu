@@ -30,10 +30,15 @@ __global__ void poly(const double *c, const double *x, double *p,
 }
 
 #ifdef WRITTEN
+// (Written through a copy of the parameter: the host compile does not
+// follow it, the launch's run-time check does. Written through tmp itself,
+// it is a located error at compile time: lit
+// device/cuda-launch-unshadowed.cu.)
 __global__ void scratch(const double *x, double *tmp, double *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  tmp[i] = x[i] * x[i];
-  y[i] = tmp[i] + x[i];
+  double *t = tmp;
+  t[i] = x[i] * x[i];
+  y[i] = t[i] + x[i];
 }
 #endif
 

@@ -27,9 +27,10 @@ for src in "$here"/*.cu "$here"/../e2e/kernels_cuda.cu \
   "$here"/../e2e/kernels_cuda_loops.cu; do
   name=$(basename "${src%.cu}")
   levels=(-O0 -O2)
-  # (Its functions are located errors at -O0: lit
-  # device/null-shadow-calls.c.)
-  [[ $name == gpu_null_shadows ]] && levels=(-O1 -O2)
+  # (Their functions are located errors at -O0: lit
+  # device/null-shadow-calls.c, device/null-shadow-aliases.c.)
+  [[ $name == gpu_null_shadows || $name == gpu_null_aliases ]] &&
+    levels=(-O1 -O2)
   for level in "${levels[@]}"; do
     echo "+ $adccxx -x cuda --cuda-gpu-arch=$arch $level $src"
     "$adccxx" -x cuda --cuda-path="$cuda" --cuda-gpu-arch="$arch" $level \

@@ -10,6 +10,8 @@
 
 #include "adcore/ParamShapes.h"
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -72,6 +74,14 @@ struct Options {
   /// (device/LaunchKernels.cpp), which the host code's derivative of the
   /// launch runs (rules/LaunchRules.cpp).
   std::shared_ptr<const std::set<std::string>> LaunchedKernels;
+  /// In a host compile (CUDA, HIP) of a file that mentions AD: per kernel
+  /// its host code launches with `<<<...>>>` (IR name), the pointer
+  /// parameters its body writes through directly (bit i: parameter i) and
+  /// its number of parameters, as the frontend sees them. The derivative
+  /// of such a launch given no shadow for one is a located error
+  /// (rules/LaunchRules.cpp; the launch's run-time check covers the rest).
+  std::shared_ptr<const std::map<std::string, std::pair<uint64_t, unsigned>>>
+      WrittenKernelParams;
 };
 
 } // namespace adcore

@@ -3,6 +3,7 @@
 #include "RegionAliases.h"
 
 #include "rules/OpenMPRuntime.h"
+#include "support/RestrictParameters.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -158,8 +159,8 @@ bool givenMayOverlap(const Value *A, const Value *B,
   }
   const Function *F = ArgA->getParent();
   if (isa<GlobalVariable>(B) || (ArgB && ArgB->getParent() == F))
-    return !(Args == RegionAliases::Arguments::UnlessRestrict &&
-             (ArgA->hasNoAliasAttr() || (ArgB && ArgB->hasNoAliasAttr())));
+    return !restrictKeepsApart(
+        *ArgA, ArgB, Args == RegionAliases::Arguments::UnlessRestrict);
   if (ArgB)
     return true; // arguments of different functions
   const auto *I = dyn_cast<Instruction>(B);

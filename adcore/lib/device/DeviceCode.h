@@ -23,6 +23,7 @@
 #define ADCORE_DEVICE_DEVICECODE_H
 
 #include "rules/DeviceMath.h"
+#include "support/IRMarks.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/IRBuilder.h"
@@ -156,10 +157,6 @@ bool checkDeviceCode(const llvm::Function &Primal, bool Reverse,
 /// its block) where no other pointer parameter the function reads through
 /// may overlap that array; true elsewhere. \p Why says which.
 bool needsAtomicUpdate(const llvm::Value *Ptr, const char *&Why);
-
-/// The function attribute of a launched kernel's body made a device
-/// function (LaunchKernels.cpp): its parameters are still a kernel's.
-constexpr const char *KernelBodyAttr = "adcc-kernel-body";
 
 } // namespace adcore
 

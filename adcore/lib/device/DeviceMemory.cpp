@@ -18,14 +18,17 @@
 // atomic, since the thread next door adds into x[i] too. Nor may another
 // array the function reads overlap it: two pointer parameters may point
 // into one array (k(x, x + 1): thread i's y[i] is thread i + 1's x[i + 1],
-// whose adjoint both add into), unless either is restrict; then the
-// update is atomic too, as on the CPU (analysis/RegionAliases.h).
+// whose adjoint both add into), unless either is restrict and memory is
+// modified through one of them (C promises nothing for restrict pointers
+// that are only read); then the update is atomic too, by the CPU's rule
+// (support/RestrictParameters.h).
 //
 // The primal's address decides (the shadow has the same shape).
 //
 //===----------------------------------------------------------------------===//
 
 #include "device/DeviceCode.h"
+#include "support/RestrictParameters.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -217,9 +220,10 @@ bool isKernel(const Function &F) {
 /// Whether the arrays with roots \p A and \p B (rootOf, different arrays)
 /// may overlap. Two pointer parameters may point into one array (y = x + 1,
 /// from the launch or the caller), and a parameter may point into a global
-/// (a `__device__` array), unless either is restrict: the derivative
-/// writes through the shadow of a restrict parameter, so C's restrict
-/// promises that no other pointer reaches it. Stack slots, private memory,
+/// (a `__device__` array), unless either is restrict and memory is
+/// modified through one of them (support/RestrictParameters.h: two
+/// restrict parameters that are only read may point into one array, as on
+/// the CPU). Stack slots, private memory,
 /// new allocations and distinct globals are distinct; in a kernel, shared
 /// memory is distinct from the rest (its pointer parameters hold global
 /// memory) and its shared variables from each other.
@@ -244,7 +248,9 @@ bool mayOverlap(const Value *A, const Value *B, const Function &F) {
     std::swap(ArgA, ArgB);
     std::swap(A, B);
   }
-  return !ArgA->hasNoAliasAttr() && !(ArgB && ArgB->hasNoAliasAttr());
+  return !restrictKeepsApart(*ArgA, ArgB,
+                             modifiedThrough(*ArgA) ||
+                                 (ArgB && modifiedThrough(*ArgB)));
 }
 
 /// Whether the function reads, through another array than \p Ptr's, memory

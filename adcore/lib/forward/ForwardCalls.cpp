@@ -17,6 +17,7 @@
 #include "ForwardEmitter.h"
 #include "prepare/Prepare.h"
 
+#include "rules/GpuLaunches.h"
 #include "rules/InactiveFunctions.h"
 #include "rules/WarpShuffles.h"
 #include "device/DeviceCode.h"
@@ -138,6 +139,12 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
   if (const CustomSplitDerivative *Split = Rules.splitDerivative(Callee);
       Split && Key.Split)
     return emitCustomSplit(Call, *Split);
+  // (A launch giving a pointer the kernel writes through no tangent.)
+  if (int No = writtenWithoutShadow(
+          Call, *Callee,
+          [&](const Value *V) { return tangentOrNull(const_cast<Value *>(V)); });
+      No >= 0)
+    return unsupported(Call, launchWithoutShadowError(*Callee, No));
   if (Function *Custom = Rules.forwardDerivative(Callee)) {
     if (Key.ErrorEstimate)
       return unsupported(Call, "the registered derivative of '" +

@@ -19,6 +19,7 @@
 #include "adcore/CrossTU.h"
 #include "rules/BlasRules.h"
 #include "rules/CustomRules.h"
+#include "rules/GpuLaunches.h"
 #include "rules/InactiveFunctions.h"
 #include "adcore/MemoryFunctions.h"
 #include "rules/MirroredFunctions.h"
@@ -154,6 +155,12 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
       return augmentCustomGradient(Call, *G);
     }
   }
+  // (A launch giving a pointer the kernel writes through no shadow.)
+  if (int No = writtenWithoutShadow(
+          Call, *Callee,
+          [&](const Value *V) { return shadowOrNull(const_cast<Value *>(V)); });
+      No >= 0)
+    return unsupported(Call, launchWithoutShadowError(*Callee, No));
   if (const CustomGradient *G = Ctx.rules().gradient(Callee)) {
     if (Width > 1 && isBlasRuleFunction(*Callee))
       return unsupported(Call, blasModeError(*Callee, /*Split=*/false));

@@ -1,6 +1,7 @@
 //===- GpuLaunches.cpp - Kernel launches of the CUDA and HIP runtimes -----===//
 
 #include "rules/GpuLaunches.h"
+#include "support/IRMarks.h"
 
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
@@ -51,7 +52,7 @@ StringRef gpuLaunchKind(const Function &F) {
 
 bool isKernelsHeaderFunction(const Function &F) {
   // (adcc::detail::..., whose launches have rules of the header's own)
-  return F.getName().starts_with("_ZN4adcc6detail");
+  return F.getName().starts_with(KernelsHeaderPrefix);
 }
 
 const CallBase *findGpuLaunch(const Function &F) {

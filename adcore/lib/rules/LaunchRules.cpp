@@ -497,6 +497,48 @@ bool asksForDerivatives(const Module &M) {
 
 } // namespace
 
+void markWrittenKernelParams(
+    Module &M,
+    const std::map<std::string, std::pair<uint64_t, unsigned>> &Table) {
+  for (Function &F : M) {
+    if (F.isDeclaration() || !F.getName().contains("__device_stub__"))
+      continue;
+    // (A host compile names the kernel by its stub's name.)
+    auto It = Table.find(F.getName().str());
+    if (It == Table.end())
+      It = Table.find(kernelName(F.getName()));
+    if (It == Table.end() || !It->second.first ||
+        It->second.second != F.arg_size())
+      continue;
+    F.addFnAttr(WrittenParamsAttr, utostr(It->second.first));
+  }
+}
+
+int writtenWithoutShadow(const CallBase &Call, const Function &Stub,
+                         function_ref<bool(const Value *)> HasShadow) {
+  uint64_t Written = 0;
+  if (!Stub.getFnAttribute(WrittenParamsAttr)
+           .getValueAsString()
+           .getAsInteger(10, Written))
+    for (unsigned No = 0; No < Call.arg_size() && No < 63; ++No) {
+      const Value *A = Call.getArgOperand(No);
+      if ((Written >> No & 1) && A->getType()->isPointerTy() &&
+          !isa<ConstantPointerNull>(A) && !HasShadow(A))
+        return No;
+    }
+  return -1;
+}
+
+std::string launchWithoutShadowError(const Function &Stub, unsigned No) {
+  std::string Kernel = demangle(kernelName(Stub.getName()));
+  return "the kernel launch (<<<...>>>) of '" + Kernel + "' is given a " +
+         "pointer without a shadow (a pointer whose data the derivative " +
+         "treats as constant) as its argument " + std::to_string(No + 1) +
+         ", and the kernel writes through it: the derivative would lose " +
+         "what it writes; give that argument a shadow in device memory " +
+         "(enzyme_dup, Duplicated)";
+}
+
 GlobalValue *launchHandleOf(Function &Stub) {
   return launchHandle(Stub).first;
 }

@@ -20,6 +20,17 @@ constexpr const char *NotCalledThroughPointers = "adcc-not-called-through-pointe
 /// Metadata on a reverse sweep's load of a tape record that holds an
 /// integer (a loop count, a block id), never the bits of a float.
 constexpr const char *IntegerRecordMetadata = "adcc.integer";
+/// The function attribute of a launched kernel's body made a device
+/// function (device/LaunchKernels.cpp): its parameters are still a
+/// kernel's, and the derivative of a launch stops with a message where a
+/// pointer parameter the kernel may write through has no shadow.
+constexpr const char *KernelBodyAttr = "adcc-kernel-body";
+/// The prefix of the IR names of <adcc/kernels.hpp>'s functions
+/// (adcc::detail::...), whose launches the header differentiates itself. A
+/// work-item's function there, `KernelArgs<...>::item(index, Actives *,
+/// Consts *)`, gets its pointer arguments with shadows in its second
+/// parameter (a launch stops where one has none).
+constexpr const char *KernelsHeaderPrefix = "_ZN4adcc6detail";
 /// Metadata on an instruction of a rewritten primal whose result carries no
 /// derivative, whatever its operands (the bits of a float in a branch
 /// taken only for inputs where the function is constant: ExponentBits.cpp).

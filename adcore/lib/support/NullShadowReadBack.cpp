@@ -15,8 +15,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "NullShadowGuards.h"
+#include "support/IRMarks.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -208,6 +210,162 @@ bool callMayHave(const CallBase &Call, Effect E) {
   return callMayHave(Call, E, CallDepth, Seen);
 }
 
+/// The object \p V points into: its underlying object, or where that is
+/// read from a local variable that only ever holds one pointer (at -O0),
+/// that pointer's.
+const Value *rootObject(const Value *V, unsigned Depth = LocalCopyDepth) {
+  const Value *U = getUnderlyingObject(V);
+  const auto *L = dyn_cast<LoadInst>(U);
+  const auto *AI =
+      L ? dyn_cast<AllocaInst>(getUnderlyingObject(L->getPointerOperand()))
+        : nullptr;
+  if (!AI)
+    return U;
+  SmallVector<const Value *, 2> Slots{AI};
+  for (const User *W : AI->users())
+    if (isa<AddrSpaceCastInst, BitCastInst>(W))
+      Slots.push_back(W);
+  const Value *Only = nullptr;
+  for (const Value *Slot : Slots)
+    for (const User *W : Slot->users())
+      if (const auto *St = dyn_cast<StoreInst>(W);
+          St && St->getPointerOperand() == Slot) {
+        if (Only && Only != St->getValueOperand())
+          return U;
+        Only = St->getValueOperand();
+      }
+  if (!Only || !Only->getType()->isPointerTy() || Depth == 0)
+    return U;
+  return rootObject(Only, Depth - 1);
+}
+
+/// Whether the pointers \p A and \p B may point into the same data: unless
+/// both are based on identified objects that differ (allocas, globals,
+/// `__restrict__` arguments, which C's rules keep apart from every other
+/// pointer where memory is modified through them).
+bool mayShareData(const Value *A, const Value *B) {
+  const Value *UA = rootObject(A), *UB = rootObject(B);
+  return UA == UB || !isIdentifiedObject(UA) || !isIdentifiedObject(UB);
+}
+
+/// Whether \p V is a launched kernel's parameter (KernelBodyAttr; of
+/// <adcc/kernels.hpp>, the work-item's arguments with shadows, and its
+/// group-local memory): the parameter, a member of a struct parameter by
+/// value, or the stack copy of such a struct (-O0).
+bool isKernelParameter(const Value *V, unsigned Depth = 4) {
+  if (const auto *A = dyn_cast<Argument>(V)) {
+    const Function &F = *A->getParent();
+    if (F.hasFnAttribute(KernelBodyAttr) ||
+        (F.getName().starts_with(KernelsHeaderPrefix) && A->getArgNo() == 1))
+      return true;
+    return false;
+  }
+  if (const auto *EV = dyn_cast<ExtractValueInst>(V))
+    return Depth && isKernelParameter(EV->getAggregateOperand(), Depth - 1);
+  // (The header's group-local memory, whose shadow its launch places.)
+  if (const auto *Call = dyn_cast<CallBase>(V))
+    if (const Function *Callee = Call->getCalledFunction())
+      return Callee->getName().contains("adcc_kernel_local");
+  const auto *AI = dyn_cast<AllocaInst>(V);
+  if (!AI || !Depth)
+    return false;
+  // (Every store into the copy is of the parameter, or a copy of its
+  // bytes.)
+  bool Any = false;
+  SmallVector<const Value *, 2> Slots{AI};
+  for (const User *U : AI->users())
+    if (isa<AddrSpaceCastInst, BitCastInst>(U))
+      Slots.push_back(U);
+  for (const Value *Slot : Slots)
+    for (const User *U : Slot->users()) {
+      const Value *From = nullptr;
+      if (const auto *St = dyn_cast<StoreInst>(U);
+          St && St->getPointerOperand() == Slot)
+        From = St->getValueOperand();
+      else if (const auto *MT = dyn_cast<MemTransferInst>(U);
+               MT && MT->getRawDest() == Slot)
+        From = getUnderlyingObject(MT->getRawSource());
+      else if (isa<StoreInst, MemIntrinsic>(U))
+        return false;
+      if (!From)
+        continue;
+      if (!isKernelParameter(From, Depth - 1))
+        return false;
+      Any = true;
+    }
+  return Any;
+}
+
+/// Whether \p F reads a number through a pointer whose own shadow may be
+/// null (one of \p Nullable's, or an address computed from one) and that
+/// may point into the data of one of \p Written: a pointer to the same
+/// data held in another place (two fields the caller gave the same
+/// pointer, `s->p[0] = ...; ... = s->q[0]`; a pointer a call returned; two
+/// arguments). A load of a number, or a call given it that may read
+/// numbers; \p Skip, a call, does not count.
+bool readsThroughOtherPointer(ArrayRef<const Value *> Written,
+                              const Function &F,
+                              const DenseSet<const Value *> &Nullable,
+                              const CallBase *Skip) {
+  // (Not in <adcc/kernels.hpp>'s work-items, nor in a kernel object's call
+  // operator that only they (or derivatives made of them) call: what their
+  // launch gives them has shadows, or the launch stops.)
+  auto Header = [](const Function &G) {
+    return G.getName().contains(KernelsHeaderPrefix);
+  };
+  if (Header(F) ||
+      (!F.users().empty() && all_of(F.users(), [&](const User *U) {
+        const auto *Call = dyn_cast<CallBase>(U);
+        return Call && Call->getCalledFunction() == &F &&
+               Header(*Call->getFunction());
+      })))
+    return false;
+  auto InF = [&](const Value *V) {
+    if (const auto *I = dyn_cast<Instruction>(V))
+      return I->getFunction() == &F;
+    const auto *A = dyn_cast<Argument>(V);
+    return A && A->getParent() == &F;
+  };
+  // (Not a launched kernel's pointer parameter, nor a pointer read from
+  // its data (a `double **` parameter's, or the argument block a kernel's
+  // item reads its parameters from): its launch has a shadow for it, or
+  // stops, and the user's shadow data holds shadows.)
+  auto OfKernelParameter = [](const Value *W) {
+    const Value *Root = rootObject(W);
+    for (unsigned Depth = 0; Depth < 4; ++Depth) {
+      const auto *L = dyn_cast<LoadInst>(Root);
+      if (!L)
+        break;
+      Root = rootObject(L->getPointerOperand());
+    }
+    return isKernelParameter(Root);
+  };
+  SmallVector<const Value *, 4> Through;
+  for (const Value *W : Written)
+    if (!OfKernelParameter(W))
+      Through.push_back(W);
+  if (Through.empty())
+    return false;
+  for (const Value *V : Nullable) {
+    // (Not an address in a struct whose pointer's own shadow is there:
+    // `&s->k` where s's memory may hold null shadows.)
+    if (!V->getType()->isPointerTy() || !InF(V) ||
+        !Nullable.contains(rootObject(V)) ||
+        none_of(Through, [&](const Value *W) { return mayShareData(V, W); }))
+      continue;
+    for (const User *U : V->users()) {
+      if (const auto *L = dyn_cast<LoadInst>(U);
+          L && L->getPointerOperand() == V && L->getType()->isFPOrFPVectorTy())
+        return true;
+      if (const auto *Call = dyn_cast<CallBase>(U);
+          Call && Call != Skip && Call->hasArgument(V) &&
+          callMayHave(*Call, Effect::ReadsNumbers))
+        return true;
+    }
+  }
+  return false;
+}
+
 /// Whether a value written through a pointer held in one of the slots
 /// \p Same in \p F may be read back there: through a pointer read from
 /// one of them or from a slot a pointer is copied into from one of them
@@ -301,15 +459,27 @@ bool readsBackThroughNullShadow(const Value *Addr,
   if (!Addr)
     return true;
   Held Written = heldSlot(Addr);
-  // (A pointer that is no held slot's, an argument: its callers check the
-  // call, callWritesBackThroughNullShadow.)
-  if (Written.State != Held::Known)
-    return Written.State == Held::Unknown;
-  const auto *I = dyn_cast<Instruction>(Addr);
-  if (!I || !I->getFunction())
+  if (Written.State == Held::Unknown)
     return true;
+  // (The write's function; an argument written through at offset 0 is
+  // the address itself.)
+  const Function *F = nullptr;
+  if (const auto *I = dyn_cast<Instruction>(Addr))
+    F = I->getFunction();
+  else if (const auto *A = dyn_cast<Argument>(Addr))
+    F = A->getParent();
+  if (!F)
+    return Written.State == Held::Known;
+  // (Read back through another pointer to the same data, here. What a
+  // pointer that is no held slot's, an argument, reaches after this
+  // function returns: its callers check the call,
+  // callWritesBackThroughNullShadow.)
+  if (readsThroughOtherPointer(Addr, *F, Nullable, nullptr))
+    return true;
+  if (Written.State != Held::Known)
+    return false;
   SmallVector<Slot, 4> Same{Written.At};
-  return readBack(Same, *I->getFunction(), Nullable);
+  return readBack(Same, *F, Nullable);
 }
 
 bool callWritesBackThroughNullShadow(const CallBase *CallPtr,
@@ -325,9 +495,11 @@ bool callWritesBackThroughNullShadow(const CallBase *CallPtr,
     return false;
   const DataLayout &DL = Call.getFunction()->getDataLayout();
   SmallVector<Slot, 4> Same;
+  SmallVector<const Value *, 4> Written;
   for (unsigned No = 0; No < Call.arg_size() && No < 64; ++No) {
     const Value *A = Call.getArgOperand(No);
     if (NullableArgs >> No & 1) {
+      Written.push_back(A);
       Held H = heldSlot(A);
       if (H.State == Held::Unknown)
         return true;
@@ -339,6 +511,8 @@ bool callWritesBackThroughNullShadow(const CallBase *CallPtr,
       Same.push_back({slotBase(A, DL, Off), AnyOffset});
     }
   }
+  if (readsThroughOtherPointer(Written, *Call.getFunction(), Nullable, &Call))
+    return true;
   return !Same.empty() && readBack(Same, *Call.getFunction(), Nullable, &Call);
 }
 

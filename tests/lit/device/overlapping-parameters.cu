@@ -2,8 +2,11 @@
 // y[i] is thread i + 1's x[i + 1]): an update of the thread's own element
 // is plain only where no other array the function reads may overlap it,
 // else thread i and i + 1 add into one adjoint at once (docs/gpu.md,
-// "Atomic adjoint updates"). A restrict parameter overlaps no other (the
-// derivative writes through its shadow); a write through another parameter
+// "Atomic adjoint updates"). A restrict parameter overlaps no other where
+// the function writes through it (C's promise; restrict parameters that
+// are only read may point into one array, pair_restrict(x, x + 1, s): their
+// updates are atomic, as in OpenMP regions on the CPU, lit
+// reverse/openmp-updates.c; plain before 2026-12-06); a write through another parameter
 // does not count (reaching what another thread reads would be a data race
 // of the program). The same rule for device functions differentiated in
 // device code and for launched kernels; -O0 keeps every update atomic.
@@ -29,15 +32,23 @@ __device__ void pair_restrict(const double *__restrict__ x,
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   s[i] = x[i] * y[i];
 }
-// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of 'pair_restrict(double const*, double const*, double*)' in device code: adjoint updates of memory: 0 atomic adds, 2 plain (indexed by the global thread id: 2) [-Rpass=adcc]
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of 'pair_restrict(double const*, double const*, double*)' in device code: adjoint updates of memory: 2 atomic adds (the thread's element of an array another pointer parameter may overlap: 2), 0 plain [-Rpass=adcc]
 
-// (One restrict parameter of the two is enough.)
+// (Nor does one of the two.)
 __device__ void pair_one_restrict(const double *__restrict__ x,
                                   const double *y, double *s) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   s[i] = x[i] * y[i];
 }
-// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of 'pair_one_restrict(double const*, double const*, double*)' in device code: adjoint updates of memory: 0 atomic adds, 2 plain (indexed by the global thread id: 2) [-Rpass=adcc]
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of 'pair_one_restrict(double const*, double const*, double*)' in device code: adjoint updates of memory: 2 atomic adds (the thread's element of an array another pointer parameter may overlap: 2), 0 plain [-Rpass=adcc]
+
+// Written through and restrict: no other parameter reaches x, whose
+// updates, and y's, stay plain.
+__device__ void scale_restrict(double *__restrict__ x, const double *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  x[i] = x[i] * y[i];
+}
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of 'scale_restrict(double*, double const*)' in device code: adjoint updates of memory: 0 atomic adds, 2 plain (indexed by the global thread id: 2) [-Rpass=adcc]
 
 // A coefficient read through another parameter: c may point into x.
 __device__ void scaled(const double *c, const double *x, double *s) {
@@ -60,6 +71,7 @@ __global__ void grad(const double *x, double *dx, double *s, double *ds) {
                     ds + 256);
   __enzyme_autodiff((void *)scaled, x, dx, x, dx, s, ds);
   __enzyme_autodiff((void *)square, x, dx, s, ds);
+  __enzyme_autodiff((void *)scale_restrict, s, ds, x, dx);
 }
 
 // Launched kernels: the reverse kernel of k(x, x + 1, s).
@@ -74,7 +86,13 @@ __global__ void launched_restrict(const double *__restrict__ x,
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   s[i] = x[i] * y[i];
 }
-// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of '__adcc_body__Z17launched_restrictPKdS0_Pd' in device code: adjoint updates of memory: 0 atomic adds, 2 plain (indexed by the global thread id: 2) [-Rpass=adcc]
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of '__adcc_body__Z17launched_restrictPKdS0_Pd' in device code: adjoint updates of memory: 2 atomic adds (the thread's element of an array another pointer parameter may overlap: 2), 0 plain [-Rpass=adcc]
+
+__global__ void launched_scale(double *__restrict__ x, const double *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  x[i] = x[i] * y[i];
+}
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of '__adcc_body__Z14launched_scalePdPKd' in device code: adjoint updates of memory: 0 atomic adds, 2 plain (indexed by the global thread id: 2) [-Rpass=adcc]
 
 // A kernel's shared memory is its own: the parameter read beside it does
 // not make the thread's element of the tile atomic. (x's updates are
@@ -93,6 +111,7 @@ double loss(const double *x, double *s) {
   launched_pair<<<4, 64>>>(x, x + 1, s);
   launched_restrict<<<4, 64>>>(x, s + 256, s + 512);
   launched_tile<<<4, 64>>>(x, s + 768);
+  launched_scale<<<4, 64>>>(s + 1024, x);
   cudaDeviceSynchronize();
   return s[0] + s[256] + s[768];
 }
@@ -106,6 +125,10 @@ void gradient(const double *x, double *dx, double *s, double *ds) {
 // IR-NOT: atomicrmw
 // IR: ret void
 // IR-LABEL: define {{.*}} @__adcc_rev__Z17launched_restrictPKdS0_Pd(
+// IR-COUNT-2: atomicrmw fadd ptr {{.*}} monotonic
+// IR-NOT: atomicrmw
+// IR: ret void
+// IR-LABEL: define {{.*}} @__adcc_rev__Z14launched_scalePdPKd(
 // IR-NOT: atomicrmw
 // IR: ret void
 // IR0-LABEL: define {{.*}} @__adcc_rev__Z17launched_restrictPKdS0_Pd(
