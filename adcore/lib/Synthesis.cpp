@@ -227,6 +227,18 @@ bool SynthesisContext::defers(const Function &F) const {
 
 Function *SynthesisContext::declareDeferred(const DerivativeKey &Key,
                                             bool Combined) {
+  // (A part of the key the name does not say would be lost: the link step
+  // would make another derivative under the name. The callers refuse those
+  // keys first: OpenMP regions, error estimates, split forward mode.)
+  if (!crossTUSymbolCarries(Key)) {
+    if (RequestSite)
+      error(*RequestSite, "internal error: the derivative of '" +
+                              displayName(*Key.Primal) +
+                              "', defined in another file, is asked for in "
+                              "a form adcc cannot make at link time");
+    HadError = true;
+    return nullptr;
+  }
   CrossTURequest R;
   R.Key = Key;
   R.Key.Primal = nullptr;
@@ -368,14 +380,17 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     // (their pair, when combined, as one: see getOrCreateCombined).
     if (Key.Mode == DerivativeMode::Forward) {
       Function *D = declareDeferred(Key, false);
-      Cache.insert(Key, D);
+      if (D)
+        Cache.insert(Key, D);
       return D;
     }
     DerivativeKey AugKey = Key, RevKey = Key;
     AugKey.Mode = DerivativeMode::Augmented;
     RevKey.Mode = DerivativeMode::Reverse;
     Function *Aug = declareDeferred(AugKey, false);
-    Function *Rev = declareDeferred(RevKey, false);
+    Function *Rev = Aug ? declareDeferred(RevKey, false) : nullptr;
+    if (!Rev)
+      return nullptr;
     Cache.insert(AugKey, Aug);
     Cache.insert(RevKey, Rev);
     return Key.Mode == DerivativeMode::Augmented ? Aug : Rev;

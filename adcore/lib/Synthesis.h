@@ -218,7 +218,8 @@ private:
   getOrCreateFromCopy(const DerivativeKey &Key);
   /// Makes the derivatives of \p To, in each mode made, answer for \p From.
   void answerFor(const DerivativeKey &From, const DerivativeKey &To);
-  /// The external declaration of a derivative made at link time.
+  /// The external declaration of a derivative made at link time; null
+  /// (reported) for a key its name cannot say (crossTUSymbolCarries).
   llvm::Function *declareDeferred(const DerivativeKey &Key, bool Combined);
 
   llvm::Module &M;

@@ -278,6 +278,13 @@ ADCC_RT_API long long adcc_search_offset(const void *key, const void *base,
    derivatives. */
 ADCC_RT_API void adcc_unknown_derivative(const void *function);
 
+/* Called by an augmented sweep where a handler catches an exception that
+   left a differentiated call (a try/catch inside the differentiated code
+   that goes on after it): the call's records are incomplete, so there is
+   no derivative. Reports through the error handler, naming the function
+   and the call (`where`), and aborts if the handler returns. */
+ADCC_RT_API void adcc_exception_caught(const char *where);
+
 /* Split reverse mode (__enzyme_augmentfwd / __enzyme_reverse): the handle of
    the augmented sweep that just ran, and the check that a reverse sweep
    belongs to the most recent one on this thread's tape. */

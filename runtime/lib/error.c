@@ -49,6 +49,15 @@ void adcc_unknown_derivative(const void *function) {
                  function);
 }
 
+void adcc_exception_caught(const char *where) {
+  adcc_rt_report("an exception left a differentiated call in %s and was "
+                 "caught inside the differentiated code: the derivative of "
+                 "a run that takes such a handler is not supported; catch "
+                 "it in the caller of the derivative",
+                 where);
+  abort();
+}
+
 /* Split reverse mode: a handle names the tape position right after an
    augmented sweep, tagged with the top bit (never set in a user-space
    address), so that a reverse sweep may be given either the handle or a

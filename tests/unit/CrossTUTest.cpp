@@ -41,3 +41,51 @@ TEST_CASE("link-time derivative names round-trip", "[crosstu]") {
   CHECK(GuardedBack->Key.NullReaching == 0x13);
   CHECK(GuardedBack->Primal == "energy");
 }
+
+TEST_CASE("link-time derivative names carry the levels", "[crosstu]") {
+  // A callee's derivative on the caller's tape level (reverse over reverse)
+  // or scratch level (forward over forward) is another function than the
+  // same derivative at level 0: two names.
+  CrossTURequest R;
+  R.Key.Mode = DerivativeMode::Reverse;
+  R.Key.Args = {ArgActivity::Dup, ArgActivity::Active};
+  R.OptLevel = 1;
+  R.Primal = "product";
+  std::string Zero = crossTUSymbol(R);
+  R.Key.TapeLevel = 1;
+  std::string One = crossTUSymbol(R);
+  R.Key.TapeLevel = 12;
+  R.Key.ScratchLevel = 3;
+  R.Key.NullableShadows = 0x1;
+  R.Key.NullReaching = 0x3;
+  std::string Both = crossTUSymbol(R);
+  CHECK(Zero != One);
+  CHECK(One != Both);
+  for (const std::string &Name : {Zero, One, Both}) {
+    auto Back = parseCrossTUSymbol(Name);
+    REQUIRE(Back);
+    CHECK(crossTUSymbol(*Back) == Name);
+  }
+  auto Back = parseCrossTUSymbol(Both);
+  REQUIRE(Back);
+  CHECK(Back->Key.TapeLevel == 12);
+  CHECK(Back->Key.ScratchLevel == 3);
+  CHECK(Back->Key.NullableShadows == 0x1);
+  CHECK(Back->Key.NullReaching == 0x3);
+  CHECK(Back->Primal == "product");
+  CHECK(parseCrossTUSymbol(One)->Key.TapeLevel == 1);
+  CHECK(parseCrossTUSymbol(Zero)->Key.TapeLevel == 0);
+  CHECK_FALSE(parseCrossTUSymbol("__adcc_xtu.r1.110tx.da.O1.product"));
+
+  // What a name does not say: such a key is refused before it is named.
+  DerivativeKey K = R.Key;
+  CHECK(crossTUSymbolCarries(K));
+  K.Parallel = true;
+  CHECK_FALSE(crossTUSymbolCarries(K));
+  K = R.Key;
+  K.ErrorEstimate = true;
+  CHECK_FALSE(crossTUSymbolCarries(K));
+  K = R.Key;
+  K.InterleavedArgs = 1;
+  CHECK_FALSE(crossTUSymbolCarries(K));
+}

@@ -55,6 +55,11 @@ std::string crossTUSymbol(const CrossTURequest &R);
 /// The request a name made by crossTUSymbol stands for; none for any other
 /// name.
 std::optional<CrossTURequest> parseCrossTUSymbol(llvm::StringRef Name);
+/// Whether the name crossTUSymbol makes for \p Key says all of it: the
+/// parts of a key that no derivative made at link time has (an OpenMP
+/// region's, split forward mode, error estimates, records of a reverse
+/// sweep, interleaved lanes) are at their defaults.
+bool crossTUSymbolCarries(const DerivativeKey &Key);
 
 /// The pipeline level of a request's -O level (0-3; above 3 is 3).
 llvm::OptimizationLevel crossTULevel(unsigned OptLevel);

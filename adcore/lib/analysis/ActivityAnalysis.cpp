@@ -15,6 +15,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/CommandLine.h"
@@ -698,6 +699,27 @@ bool isAddressArithmetic(const BinaryOperator &BO) {
   default:
     return false;
   }
+}
+
+bool loadsAddress(const LoadInst &LI) {
+  const DataLayout &DL = LI.getModule()->getDataLayout();
+  if (LI.getType() != DL.getIntPtrType(LI.getContext()))
+    return false;
+  SmallVector<const Value *, 8> Work{&LI};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second || Seen.size() > 16)
+      continue;
+    for (const User *U : V->users()) {
+      if (isa<IntToPtrInst>(U))
+        return true;
+      if (const auto *BO = dyn_cast<BinaryOperator>(U);
+          BO && isAddressArithmetic(*BO))
+        Work.push_back(BO);
+    }
+  }
+  return false;
 }
 
 bool mayBecomePointer(const Value *Slot, unsigned Depth) {

@@ -35,6 +35,7 @@ class Function;
 class GlobalVariable;
 class BinaryOperator;
 class User;
+class LoadInst;
 class StoreInst;
 class Value;
 class raw_ostream;
@@ -143,6 +144,12 @@ constexpr unsigned CleanCallDepth = 3;
 /// The integer operations that offset or align an address, whose shadow is
 /// the same operation on the shadow (add, sub, and, or).
 bool isAddressArithmetic(const llvm::BinaryOperator &BO);
+
+/// True when the pointer-sized integer \p LI is made a pointer again
+/// (`(double *)c->r` of a `uintptr_t r` field), directly or after address
+/// arithmetic: an address kept as an integer, whose shadow the shadow
+/// struct holds the same way, whatever the field's declared type says.
+bool loadsAddress(const llvm::LoadInst &LI);
 
 /// True when an integer stored at \p Slot may be turned back into a
 /// pointer: a load of the stack variable feeds an inttoptr, through

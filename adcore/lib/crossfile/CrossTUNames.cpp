@@ -8,8 +8,10 @@
 // back to back (a combined gradient); flags: three digits, whether it
 // returns the primal result, the result's shadow, and whether the memory
 // is stable between the sweeps, then `s<level>` for a forward derivative's
-// scratch level above 0 (DerivativeKey::ScratchLevel) and `n<hex>r<hex>`
-// for arguments whose shadows may be null; activities: one letter per
+// scratch level above 0 (DerivativeKey::ScratchLevel), `t<level>` for a
+// reverse derivative's tape level above 0 (DerivativeKey::TapeLevel) and
+// `n<hex>r<hex>` for arguments whose shadows may be null; activities: one
+// letter per
 // argument (c const, d duplicated, n duplicated without the primal, a
 // active).
 //
@@ -87,6 +89,12 @@ std::string crossTUSymbol(const CrossTURequest &R) {
   // derivative's.)
   if (R.Key.ScratchLevel)
     OS << 's' << R.Key.ScratchLevel;
+  // (Reverse over reverse: the tape level the caller's derivative gives
+  // its callees. Without it the link step made a callee's derivative on
+  // level 0, where its records went between the caller's inner augmented
+  // sweep's and the reverse sweep that pops them.)
+  if (R.Key.TapeLevel)
+    OS << 't' << R.Key.TapeLevel;
   // (Arguments whose shadows may be null: NullableShadows.h.)
   if (R.Key.NullableShadows || R.Key.NullReaching)
     OS << 'n' << utohexstr(R.Key.NullableShadows) << 'r'
@@ -96,6 +104,22 @@ std::string crossTUSymbol(const CrossTURequest &R) {
     OS << letterOf(A);
   OS << ".O" << R.OptLevel << '.' << R.Primal;
   return Out;
+}
+
+bool crossTUSymbolCarries(const DerivativeKey &Key) {
+  DerivativeKey Named;
+  Named.Primal = Key.Primal;
+  Named.Mode = Key.Mode;
+  Named.Args = Key.Args;
+  Named.ReturnPrimal = Key.ReturnPrimal;
+  Named.ReturnShadow = Key.ReturnShadow;
+  Named.Width = Key.Width;
+  Named.StableMemory = Key.StableMemory;
+  Named.TapeLevel = Key.TapeLevel;
+  Named.ScratchLevel = Key.ScratchLevel;
+  Named.NullableShadows = Key.NullableShadows;
+  Named.NullReaching = Key.NullReaching;
+  return Named.tie() == Key.tie();
 }
 
 std::optional<CrossTURequest> parseCrossTUSymbol(StringRef Name) {
@@ -127,13 +151,19 @@ std::optional<CrossTURequest> parseCrossTUSymbol(StringRef Name) {
   if (Parts[0].drop_front().getAsInteger(10, R.Key.Width) || R.Key.Width == 0)
     return std::nullopt;
   StringRef Nullable = Parts[1].drop_front(3);
-  if (Nullable.consume_front("s")) {
+  // (A letter and a decimal number, in the order crossTUSymbol writes.)
+  auto Level = [&](char Letter, unsigned &Out) {
+    if (!Nullable.consume_front(StringRef(&Letter, 1)))
+      return true;
     size_t Digits = Nullable.find_first_not_of("0123456789");
-    if (Nullable.take_front(Digits).getAsInteger(10, R.Key.ScratchLevel))
-      return std::nullopt;
+    if (Nullable.take_front(Digits).getAsInteger(10, Out))
+      return false;
     Nullable = Nullable.drop_front(Digits == StringRef::npos ? Nullable.size()
                                                              : Digits);
-  }
+    return true;
+  };
+  if (!Level('s', R.Key.ScratchLevel) || !Level('t', R.Key.TapeLevel))
+    return std::nullopt;
   if (!Nullable.empty()) {
     auto [N, Reach] = Nullable.split('r');
     if (!N.consume_front("n") || N.getAsInteger(16, R.Key.NullableShadows) ||

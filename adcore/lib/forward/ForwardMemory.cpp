@@ -154,7 +154,11 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
   // An integer the type analysis knows (a key, a count) copied out of
   // memory that has a shadow: nothing to read there. (The shadow may point
   // nowhere: that of a reference to a constant int, `std::tuple<int &&>`.)
-  if (I.getType()->isIntOrIntVectorTy() && primalKind(&I) == Kind::Integer)
+  // (Not an address kept in an integer field and made a pointer again
+  // after address arithmetic, `(double *)(c->r + 8 * i)`: its tangent is
+  // the shadow struct's field. Its tangent was lost, 0, until 2026-12-06.)
+  if (I.getType()->isIntOrIntVectorTy() && primalKind(&I) == Kind::Integer &&
+      !loadsAddress(I))
     return true;
   // A pointer whose tangent may be null (one to constant data read back
   // from memory with derivatives; in forward mode over a reverse sweep, one

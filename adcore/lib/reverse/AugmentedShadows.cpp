@@ -289,7 +289,8 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // expression passed by value.)
     const Value *PL = PrimalOf.lookup(LI);
     bool PointerBits = LI->getType()->isIntegerTy() && !FloatView.count(LI) &&
-                       PL && Types->kindOf(PL) == Kind::Pointer;
+                       ((PL && Types->kindOf(PL) == Kind::Pointer) ||
+                        loadsAddress(*LI));
     if (SP &&
         (LI->getType()->isPointerTy() || isPointerAggregate(LI->getType()) ||
          PointerBits) &&

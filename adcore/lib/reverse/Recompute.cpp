@@ -340,9 +340,10 @@ bool ReverseEmitter::recomputable(Value *V, const BasicBlock *UseBB,
     return recordLeaf(I, P);
   --RecomputeBudget;
   BasicBlock *BB = I->getParent();
-  // Computed once per call: recorded once, at the return.
-  if (!AugLoops->getLoopFor(BB) &&
-      AugDT->dominates(BB, AugReturn->getParent()) &&
+  // Computed once per call: recorded once, at the return. (The result of
+  // an invoke only where its normal edge dominates the return: not where a
+  // handler's path joins it.)
+  if (!AugLoops->getLoopFor(BB) && AugDT->dominates(I, AugReturn) &&
       !I->getType()->isTokenTy()) {
     P.Ends.push_back(V);
     return true;

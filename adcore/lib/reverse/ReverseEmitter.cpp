@@ -368,24 +368,10 @@ bool ReverseEmitter::buildAugmented() {
 }
 
 bool ReverseEmitter::augmentInstruction(Instruction &I) {
-  // A caught exception that resumes normal execution after unwinding out
-  // of a callee's augmented sweep leaves that callee's records on the
-  // tape; a landing pad that only cleans up or rethrows is fine (the
-  // derivative rethrows), and so is a throw that records nothing (from
-  // this function's own code or from an inactive call).
+  // (A handler that goes on after an exception left a differentiated call:
+  // CaughtExceptions.cpp.)
   if (auto *LP = dyn_cast<LandingPadInst>(&I))
-    if (LP->getNumClauses() > 0 &&
-        isPotentiallyReachable(LP->getParent(), AugReturn->getParent()))
-      for (BasicBlock *P : predecessors(LP->getParent()))
-        // (The replacement invoke sits before the primal's, erased later.)
-        for (Instruction &T : *P)
-          if (isa<InvokeInst>(T) &&
-              (CallKeys.count(&T) || CustomSites.count(&T)))
-            return unsupported(T, "an exception caught inside the "
-                                  "differentiated code (try/catch) after it "
-                                  "left a differentiated call is not "
-                                  "supported yet in reverse mode; catch it "
-                                  "in the caller of the derivative");
+    guardCaughtException(*LP);
   // (A compare-and-swap loop on a value's bits that is not the form
   // prepare/OpenMPAtomics.cpp rewrites, or outside a parallel region.)
   if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I);

@@ -125,6 +125,10 @@ private:
   /// primal's own memory, which the shadow's clearing must leave alone.
   bool mayWriteNumbers(const llvm::Instruction &I) const;
   bool augmentInstruction(llvm::Instruction &I);
+  /// A landing pad with a handler that execution may go on from, reached
+  /// from a differentiated call: stops the program there if taken
+  /// (CaughtExceptions.cpp).
+  void guardCaughtException(llvm::LandingPadInst &LP);
   /// The shadow of \p I in lane Lane (pointers), and the shadow memory's
   /// upkeep (pointers stored, copied). (AugmentedShadows.cpp)
   bool augmentShadow(llvm::Instruction &I);

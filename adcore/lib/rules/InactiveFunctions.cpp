@@ -91,6 +91,7 @@ constexpr const char *InactiveFunctionTable[] = {
     "_ZSt15_Fnv_hash_bytesPKvmm",
     // adcc's own run-time reports
     "adcc_unknown_derivative",
+    "adcc_exception_caught",
     "adcc_split_check",
     // the order of a sort (prepare/SortCalls.cpp), and giving it back
     "adcc_sort_permutation",

@@ -29,7 +29,7 @@ struct Accumulator : std::streambuf {
 
 // A parameter.
 void put(Accumulator &acc, double q) {
-  // CHECK-DAG: stream-overrides-untraced.cpp:[[@LINE+2]]:7: error: cannot differentiate 'put(Accumulator&, double)' in reverse mode: the C++ library's 'std::basic_streambuf<char, std::char_traits<char>>::sputn(char const*, long)' is called on a stream or stream buffer adcc cannot trace to where it was made (a parameter, a pointer read from memory or returned by a function), and this program derives a class from std::streambuf with virtual functions of its own
+  // CHECK-DAG: stream-overrides-untraced.cpp:[[@LINE+2]]:7: error: cannot differentiate 'put(Accumulator&, double)' in reverse mode: the C++ library's 'std::basic_streambuf<char, std::char_traits<char>>::sputn(char const*, long)' is called on a stream or stream buffer adcc cannot trace to where it was made (a parameter, a pointer read from memory or returned by a function), whose class may be one the program derives from std::streambuf, in this file or another, with virtual functions of its own
   // CHECK-DAG: stream-overrides-untraced.cpp:[[@LINE+1]]:7: error: cannot differentiate 'put(Accumulator&, double)' in forward mode: the C++ library's 'std::basic_streambuf<char, std::char_traits<char>>::sputn(char const*, long)' is called on a stream or stream buffer adcc cannot trace
   acc.sputn(reinterpret_cast<const char *>(&q), sizeof q);
 }

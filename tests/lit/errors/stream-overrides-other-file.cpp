@@ -1,0 +1,46 @@
+// A stream buffer class derived in another file (its xsputn overridden),
+// whose object reaches the differentiated function as a pointer returned
+// by a function of that file. At -O0 the library's sputn is not inlined
+// and the file that calls it cannot see the class: until 2026-12-06 the
+// call was kept as the library's, inactive, and the derivative lost the
+// override's part (1 instead of 1 + 4v = 3.8, both modes), because only a
+// file that derives such a class itself refused it. Now any stream buffer
+// adcc cannot trace is refused there; from -O1 the inlined virtual call
+// reaches a function of another file, also an error.
+// RUN: rm -rf %t && split-file %s %t && cd %t
+// RUN: %expect-exit 1 %adcc++ -O0 -c main.cpp -o main.o 2>&1 | FileCheck %s --check-prefix=O0
+// RUN: %expect-exit 1 %adcc++ -O2 -c main.cpp -o main.o 2>&1 | FileCheck %s --check-prefix=O2
+// O0-DAG: main.cpp:[[#LINE:]]:8: error: cannot differentiate 'f(double)' in reverse mode: the C++ library's 'std::basic_streambuf<char, std::char_traits<char>>::sputn(char const*, long)' is called on a stream or stream buffer adcc cannot trace to where it was made (a parameter, a pointer read from memory or returned by a function), whose class may be one the program derives from std::streambuf, in this file or another
+// O0-DAG: main.cpp:[[#LINE]]:8: error: cannot differentiate 'f(double)' in forward mode: the C++ library's
+// O2: error: cannot differentiate 'f(double)' in reverse mode: no function defined in this translation unit can be the target of this call through a function pointer
+
+//--- acc.cpp
+#include <cstring>
+#include <streambuf>
+struct Accumulator : std::streambuf {
+  double *sink;
+  explicit Accumulator(double *s) : sink(s) {}
+  std::streamsize xsputn(const char *s, std::streamsize n) override {
+    double d;
+    std::memcpy(&d, s, sizeof d);
+    *sink += 2 * d;
+    return n;
+  }
+};
+std::streambuf *make_acc(double *sink) { return new Accumulator(sink); }
+
+//--- main.cpp
+#include <streambuf>
+extern "C" double __enzyme_autodiff(void *, ...);
+extern "C" double __enzyme_fwddiff(void *, ...);
+std::streambuf *make_acc(double *sink);
+/* sink = v + 2 v^2 */
+double f(double v) {
+  double sink = v;
+  std::streambuf *acc = make_acc(&sink);
+  double q = v * v;
+  acc->sputn(reinterpret_cast<const char *>(&q), sizeof q);
+  return sink;
+}
+double df(double v) { return __enzyme_autodiff((void *)f, v); }
+double tf(double v) { return __enzyme_fwddiff((void *)f, v, 1.0); }
