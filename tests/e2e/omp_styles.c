@@ -1,0 +1,240 @@
+/* OpenMP in the styles real codes write it, inside differentiated
+ * functions: gradients (reverse) against central differences and tangents
+ * (forward) against gradients, with teams of 1, 2 and 4 threads. An array
+ * reduction reduction(+ : a[:n]), collapse(2), schedule(dynamic, 1) with a
+ * shared accumulator under omp atomic, partial sums indexed by
+ * omp_get_thread_num() combined serially after the region, functions with
+ * their own (orphaned) omp for called inside a region, lastprivate read
+ * after the loop. */
+enum { N = 24 };
+
+#include "omp_check.h"
+
+/* A histogram-like array reduction: every iteration adds into a few of
+ * the bins, the bins are then combined nonlinearly. */
+enum { BINS = 5 };
+double array_reduction(const double *x, double *y, int n) {
+  double bins[BINS] = {0};
+  (void)y;
+#pragma omp parallel for reduction(+ : bins[:BINS]) schedule(static, 2)
+  for (int i = 0; i < n; ++i) {
+    bins[i % BINS] += x[i] * x[(i + 3) % n];
+    bins[(i * 3) % BINS] += sin(x[i]);
+  }
+  double s = 0;
+  for (int b = 0; b < BINS; ++b)
+    s += bins[b] * bins[b] * (1 + b);
+  return s;
+}
+
+/* collapse(2) over a 2-D grid (x as 4 x 6), a five-point-like stencil
+ * into y, then a reduction. */
+enum { ROWS = 4, COLS = 6 };
+double collapsed(const double *x, double *y, int n) {
+  (void)n;
+#pragma omp parallel for collapse(2) schedule(static)
+  for (int r = 0; r < ROWS; ++r)
+    for (int c = 0; c < COLS; ++c) {
+      double left = c > 0 ? x[r * COLS + c - 1] : 0;
+      double up = r > 0 ? x[(r - 1) * COLS + c] : 0;
+      y[r * COLS + c] = x[r * COLS + c] * (1 + left) + 0.5 * up * up;
+    }
+  double s = 0;
+#pragma omp parallel for collapse(2) reduction(+ : s) schedule(dynamic, 3)
+  for (int r = 0; r < ROWS; ++r)
+    for (int c = 0; c < COLS; ++c)
+      s += y[r * COLS + c] * cos(y[r * COLS + c]);
+  return s;
+}
+
+/* schedule(dynamic, 1), every iteration adds into one shared accumulator
+ * and into a shared array element under omp atomic. */
+double dynamic_atomic(const double *x, double *y, int n) {
+  double acc = 0;
+  for (int i = 0; i < n; ++i)
+    y[i] = 0;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int i = 0; i < n; ++i) {
+    double v = exp(0.2 * x[i]) * x[(i + 1) % n];
+#pragma omp atomic
+    acc += v;
+#pragma omp atomic
+    y[i % 3] += v * x[i];
+  }
+  return acc * acc + y[0] * y[1] + y[2];
+}
+
+/* Partial sums indexed by the thread number, combined after the region
+ * (the style of codes written before reductions existed). */
+enum { MAX_THREADS = 16 };
+double thread_partials(const double *x, double *y, int n) {
+  double partial[MAX_THREADS];
+  int used = 1;
+  (void)y;
+#pragma omp parallel
+  {
+    int t = omp_get_thread_num();
+#pragma omp single
+    used = omp_get_num_threads();
+    partial[t] = 0;
+#pragma omp for schedule(static)
+    for (int i = 0; i < n; ++i)
+      partial[t] += x[i] * x[i] * x[(i + 5) % n];
+  }
+  double s = 0;
+  for (int t = 0; t < used; ++t)
+    s += partial[t] * (1.0 + 0.0 * t);
+  return s * s * 0.01 + s;
+}
+
+/* Orphaned worksharing: functions with their own omp for, called by every
+ * thread of a region started elsewhere. */
+static void scale_into(const double *x, double *y, int n, double a) {
+#pragma omp for schedule(static)
+  for (int i = 0; i < n; ++i)
+    y[i] = a * x[i] * x[i];
+}
+
+static void dot_sum(const double *y, const double *x, int n, double *sum) {
+  double mine = 0;
+#pragma omp for schedule(dynamic, 2) nowait
+  for (int i = 0; i < n; ++i)
+    mine += y[i] * sin(x[i]);
+#pragma omp atomic
+  *sum += mine;
+#pragma omp barrier
+}
+
+double orphaned(const double *x, double *y, int n) {
+  double result = 0;
+#pragma omp parallel
+  {
+    scale_into(x, y, n, 1.5);
+    dot_sum(y, x, n, &result);
+  }
+  return result * result;
+}
+
+/* lastprivate: the value of the last iteration, read after the loop. */
+double last_value(const double *x, double *y, int n) {
+  double last = 0;
+  double s = 0;
+#pragma omp parallel for lastprivate(last) reduction(+ : s)
+  for (int i = 0; i < n; ++i) {
+    last = x[i] * x[(i + 7) % n];
+    y[i] = last;
+    s += last;
+  }
+  return s + last * last * 3.0;
+}
+
+/* array-section reduction into a pointer argument's memory */
+double ptr_section(const double *x, double *y, int n) {
+  for (int i = 0; i < 4; ++i)
+    y[i] = 0;
+#pragma omp parallel for reduction(+ : y[:4])
+  for (int i = 0; i < n; ++i)
+    y[i % 4] += x[i] * x[i];
+  return y[0] * y[1] + y[2] * y[3];
+}
+
+/* parallel for simd */
+double for_simd(const double *x, double *y, int n) {
+  double s = 0;
+#pragma omp parallel for simd reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += x[i] * x[i] * (1.0 + 0.5 * x[i]);
+  (void)y;
+  return s * s;
+}
+
+/* sections */
+double sections(const double *x, double *y, int n) {
+  double a = 0, b = 0;
+#pragma omp parallel sections
+  {
+#pragma omp section
+    {
+      for (int i = 0; i < n / 2; ++i)
+        a += x[i] * x[i];
+    }
+#pragma omp section
+    {
+      for (int i = n / 2; i < n; ++i)
+        b += exp(0.1 * x[i]);
+    }
+  }
+  (void)y;
+  return a * b;
+}
+
+/* max reduction over an array section */
+double max_section(const double *x, double *y, int n) {
+  double m[2] = {-1e300, -1e300};
+#pragma omp parallel for reduction(max : m[:2])
+  for (int i = 0; i < n; ++i) {
+    double v = x[i] * (1 + 0.01 * i);
+    if (v > m[i % 2])
+      m[i % 2] = v;
+  }
+  (void)y;
+  return m[0] * m[1];
+}
+
+/* lastprivate with collapse, nowait + barrier, default(none) */
+double collapse_last(const double *x, double *y, int n) {
+  double last = 0;
+#pragma omp parallel default(none) shared(x, y, n, last)
+  {
+#pragma omp for collapse(2) lastprivate(last) nowait
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 5; ++c) {
+        last = x[r * 5 + c] * x[(r * 5 + c + 1) % n];
+        y[r * 5 + c] = last;
+      }
+#pragma omp barrier
+  }
+  double s = 0;
+  for (int i = 0; i < 20; ++i)
+    s += y[i] * y[i];
+  return s + last;
+}
+
+/* parallel for reduction(*) */
+double prod_red(const double *x, double *y, int n) {
+  double p = 1;
+#pragma omp parallel for reduction(* : p) schedule(dynamic, 1)
+  for (int i = 0; i < n; ++i)
+    p *= 1 + 0.1 * x[i];
+  (void)y;
+  return p;
+}
+
+DERIVATIVES(array_reduction)
+DERIVATIVES(collapsed)
+DERIVATIVES(dynamic_atomic)
+DERIVATIVES(thread_partials)
+DERIVATIVES(orphaned)
+DERIVATIVES(last_value)
+DERIVATIVES(ptr_section)
+DERIVATIVES(for_simd)
+DERIVATIVES(sections)
+DERIVATIVES(max_section)
+DERIVATIVES(collapse_last)
+DERIVATIVES(prod_red)
+
+int main(void) {
+  CHECK_GRADIENT(array_reduction, 1e-6, 1e-6);
+  CHECK_GRADIENT(collapsed, 1e-6, 1e-6);
+  CHECK_GRADIENT(dynamic_atomic, 1e-6, 1e-6);
+  CHECK_GRADIENT(thread_partials, 1e-6, 1e-6);
+  CHECK_GRADIENT(orphaned, 1e-6, 1e-6);
+  CHECK_GRADIENT(last_value, 1e-6, 1e-6);
+  CHECK_GRADIENT(ptr_section, 1e-6, 1e-6);
+  CHECK_GRADIENT(for_simd, 1e-6, 1e-6);
+  CHECK_GRADIENT(sections, 1e-6, 1e-6);
+  CHECK_GRADIENT(max_section, 1e-6, 1e-6);
+  CHECK_GRADIENT(collapse_last, 1e-6, 1e-6);
+  CHECK_GRADIENT(prod_red, 1e-6, 1e-6);
+  return check_finish();
+}
