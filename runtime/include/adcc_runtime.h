@@ -447,6 +447,12 @@ typedef struct adcc_thread_adjoints {
 ADCC_RT_API void adcc_thread_adjoints_add(adcc_thread_adjoints *w, char *to,
                                           const void *value, uint64_t bytes);
 ADCC_RT_API void adcc_thread_adjoints_add_up(adcc_thread_adjoints *w);
+/* Forward mode over the reverse sweep: the tangents of the copy, in a
+   window `dw` kept alike with `w` (each call after its primal call). */
+ADCC_RT_API void adcc_thread_adjoints_add_tangent(
+    const adcc_thread_adjoints *w, adcc_thread_adjoints *dw, char *to,
+    char *dto, const void *dvalue, uint64_t bytes);
+ADCC_RT_API void adcc_thread_adjoints_add_up_tangent(adcc_thread_adjoints *dw);
 
 /* Atomic adds of an adjoint into a float or double at an address that is
    not a multiple of its size (a field of a packed struct): under a lock

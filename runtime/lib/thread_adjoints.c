@@ -156,3 +156,72 @@ void adcc_thread_adjoints_add_up(adcc_thread_adjoints *w) {
   w->lo = NULL;
   w->count = 0;
 }
+
+/* Forward mode over the reverse sweep (a Hessian-vector product): the
+   tangents of a window's copy are a copy of their own, `dw`, laid out as
+   `w`'s (the same count, the copy at the same offsets) and added into the
+   tangent of the shadow (at dw->lo, the tangent of lo). The generated code
+   reaches dw->copy as it reaches w->copy; the runtime keeps the two
+   windows alike: each call below runs after its primal call. dw->element
+   0: the adjoint's memory has no tangent (it is dropped). */
+
+/* Whether the primal add put `to` into w's copy: inside the window, a
+   whole number of elements from lo. */
+static int in_window(const adcc_thread_adjoints *w, uintptr_t a) {
+  uintptr_t lo = (uintptr_t)w->lo;
+  return w->copy && a >= lo && a - lo < w->count * w->element &&
+         (a - lo) % w->element == 0;
+}
+
+void adcc_thread_adjoints_add_tangent(const adcc_thread_adjoints *w,
+                                      adcc_thread_adjoints *dw, char *to,
+                                      char *dto, const void *dvalue,
+                                      uint64_t bytes) {
+  uint64_t e = w->element == 4 ? 4 : 8;
+  if (!in_window(w, (uintptr_t)to)) {
+    if (dto)
+      add_elements(dto, dvalue, bytes, e, 1);
+    return;
+  }
+  /* (The tangent memory of one object lies at one distance from it.) */
+  intptr_t delta = dto ? (intptr_t)((uintptr_t)dto - (uintptr_t)to) : 0;
+  char *dlo = dto ? (char *)((uintptr_t)w->lo + delta) : NULL;
+  if (!dw->copy || dw->count != w->count || dw->lo != dlo) {
+    size_t size = w->count * e + ADCC_THREAD_ADJOINTS_PAD;
+    char *copy = aligned_alloc(64, size);
+    if (!copy) {
+      adcc_rt_report("out of memory for the tangents of per-thread adjoints");
+      return;
+    }
+    memset(copy, 0, size);
+    if (dw->copy) {
+      /* (The window only grows: the old one lies inside the new.) */
+      uintptr_t old_lo = (uintptr_t)dw->lo - delta;
+      memcpy(copy + (old_lo - (uintptr_t)w->lo), dw->copy,
+             dw->count * e + ADCC_THREAD_ADJOINTS_PAD);
+      free(dw->copy);
+    }
+    dw->copy = copy;
+    dw->count = w->count;
+    dw->lo = dlo;
+  }
+  dw->element = dto ? e : 0;
+  add_elements(dw->copy + (to - w->lo), dvalue, bytes, e, 0);
+}
+
+void adcc_thread_adjoints_add_up_tangent(adcc_thread_adjoints *dw) {
+  if (!dw->copy)
+    return;
+  uint64_t e = dw->element;
+  if (e == 4 || e == 8) {
+    uint64_t bytes = dw->count * e + ADCC_THREAD_ADJOINTS_PAD;
+    static const char zero[8];
+    for (uint64_t k = 0; k < bytes; k += e)
+      if (memcmp(dw->copy + k, zero, e))
+        add_elements(dw->lo + k, dw->copy + k, e, e, 1);
+  }
+  free(dw->copy);
+  dw->copy = NULL;
+  dw->lo = NULL;
+  dw->count = 0;
+}

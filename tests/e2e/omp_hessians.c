@@ -8,6 +8,9 @@
  *   neighbours  s += x[i] x[i+1]^2 + atomic +=: atomic updates;
  *   maximum     reduction(max) and a product in a critical section: the
  *               sections replayed in the reverse of the threads' order;
+ *   params      parameters x[0..3] read by every point: per-thread copies
+ *               of their adjoints, with copies of the copies' tangents;
+ *   ends        parameters at both ends: windows that grow both ways;
  *   pair        s += x[i] exp(y[i]) over x and y = x + n/2 (the run-time
  *               check finds them apart) and y = x + 1 (overlapping).
  * Each Hessian-vector product against central differences of the
@@ -62,6 +65,34 @@ __attribute__((noinline)) double pair(const double *x, const double *y, int n) {
     s += x[i] * exp(0.5 * y[i]) + y[i] * y[i] * x[i];
   return s;
 }
+/* x[0..3] are parameters that every point reads (per-thread copies of
+ * their adjoints in the reverse region), x[4..] the points. */
+double params(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s) schedule(dynamic, 3)
+  for (int i = 4; i < n; ++i) {
+    double t = 0.1 * i;
+    double pred = x[0] + x[1] * t + x[2] * t * t + sin(x[3] * t);
+    double r = x[i] - pred;
+    s += r * r * (1 + 0.5 * x[0] * x[3]);
+  }
+  return s;
+}
+
+/* Parameters at both ends, x[20..23] read before x[0..1]: each thread's
+ * window (and its tangents') grows downwards, then upwards. */
+double ends(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s) schedule(static, 2)
+  for (int i = 2; i < n - 4; ++i) {
+    double t = 0.05 * i;
+    double far = x[n - 1] * t + x[n - 2] * x[n - 3] + cos(x[n - 4] * t);
+    double r = x[i] * far - x[0] - x[1] * t * t;
+    s += r * r;
+  }
+  return s;
+}
+
 double pair_apart(const double *x, int n) { return pair(x, x + n / 2, n / 2); }
 double pair_shifted(const double *x, int n) { return pair(x, x + 1, n - 1); }
 
@@ -82,6 +113,8 @@ typedef void (*hessian)(const double *, const double *, double *, double *,
 DERIVATIVES(dynamic)
 DERIVATIVES(neighbours)
 DERIVATIVES(maximum)
+DERIVATIVES(params)
+DERIVATIVES(ends)
 DERIVATIVES(pair_apart)
 DERIVATIVES(pair_shifted)
 
@@ -129,6 +162,8 @@ int main(void) {
   check("dynamic", dynamic, g_dynamic, h_dynamic);
   check("neighbours", neighbours, g_neighbours, h_neighbours);
   check("maximum", maximum, g_maximum, h_maximum);
+  check("params", params, g_params, h_params);
+  check("ends", ends, g_ends, h_ends);
   check("pair apart", pair_apart, g_pair_apart, h_pair_apart);
   check("pair shifted", pair_shifted, g_pair_shifted, h_pair_shifted);
   return check_finish();

@@ -191,16 +191,11 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
   // tapes, the turns of ordered critical sections and the overlap checks
   // carry no derivative: they run as they are, and each shadow record goes
   // on the tape of the thread that pushes its record. The per-thread
-  // copies of adjoints (ThreadAdjoints.cpp) would need copies of their
-  // tangents.)
+  // copies of adjoints (ThreadAdjoints.cpp) get copies of their tangents.)
   if (Callee->getName().starts_with("adcc_parallel_"))
     return true;
   if (Callee->getName().starts_with("adcc_thread_adjoints"))
-    return unsupported(Call, "forward mode over the reverse sweep of an "
-                             "OpenMP parallel region with per-thread "
-                             "copies of adjoints (a second derivative by "
-                             "forward over reverse mode) is not supported "
-                             "yet");
+    return emitThreadAdjointsCall(Call);
   if (std::string Blas = blasCallError(*Callee); !Blas.empty())
     return unsupported(Call, Blas);
   // (A function of another file: its derivative is made at link time.)

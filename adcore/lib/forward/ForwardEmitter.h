@@ -225,6 +225,10 @@ private:
   /// An OpenMP parallel region: a fork of its tangent region
   /// (ForwardOpenMP.cpp).
   bool emitForkCall(llvm::CallBase &Call);
+  /// A call of the per-thread adjoints' runtime in a reverse sweep
+  /// differentiated again: the same on the tangents' window
+  /// (ForwardOpenMP.cpp).
+  bool emitThreadAdjointsCall(llvm::CallBase &Call);
   /// ForwardRecords.cpp: the callee's DerivativeKey::NonNullRecords and
   /// NullRecords in \p K, for \p Call of \p Callee (a reverse sweep whose
   /// augmented sweep this function also calls).

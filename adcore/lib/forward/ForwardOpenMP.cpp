@@ -12,6 +12,14 @@
 // (prepare/OpenMPReductions.cpp), in which the tangent of the reduced
 // variable is updated with its value.
 //
+// In a reverse sweep differentiated again (a Hessian-vector product), the
+// per-thread copies of adjoints (reverse/ThreadAdjoints.cpp) get copies of
+// their tangents: the window struct's shadow is a window of its own, which
+// the runtime keeps laid out as the primal one after each of its calls
+// (adcc_thread_adjoints_add_tangent, _add_up_tangent), so that the
+// generated adds into the copy add their tangents at the same offsets of
+// the tangent copy.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ForwardEmitter.h"
@@ -74,6 +82,52 @@ bool ForwardEmitter::emitForkCall(CallBase &Call) {
   Args[2] = D;
   emitReplacementCall(B, Call, Call.getCalledFunction(), Args);
   Dead.push_back(&Call);
+  return true;
+}
+
+bool ForwardEmitter::emitThreadAdjointsCall(CallBase &Call) {
+  StringRef Name = Call.getCalledFunction()->getName();
+  if (Width > 1 || Key.ErrorEstimate)
+    return unsupported(Call, "a batched forward derivative (or an error "
+                             "estimate) of the reverse sweep of an OpenMP "
+                             "parallel region with per-thread copies of "
+                             "adjoints is not supported yet");
+  Value *W = Call.getArgOperand(0);
+  Value *DW = tangentOrNull(W);
+  if (!DW) {
+    // (No adjoint here has a tangent, or adcc lost the window's shadow.)
+    if (Call.arg_size() == 4 && tangentOrNull(Call.getArgOperand(2)))
+      return unsupported(Call, "forward mode over the reverse sweep of an "
+                               "OpenMP parallel region: the per-thread "
+                               "copy of adjoints has no shadow");
+    return true;
+  }
+  Module &M = *Call.getModule();
+  Type *Ptr = B.getPtrTy(), *I64 = B.getInt64Ty();
+  if (Name == "adcc_thread_adjoints_add_up") {
+    B.CreateCall(M.getOrInsertFunction("adcc_thread_adjoints_add_up_tangent",
+                                       FunctionType::get(B.getVoidTy(), {Ptr},
+                                                         false)),
+                 {DW});
+    return true;
+  }
+  if (Name != "adcc_thread_adjoints_add" || Call.arg_size() != 4)
+    return unsupported(Call, "forward mode of '" + Name +
+                                 "', a call of adcc's runtime with no "
+                                 "forward rule");
+  // add(w, to, value, bytes): the value's tangent into dw's copy, or into
+  // the tangent of the shadow where the primal add was atomic.
+  Value *To = Call.getArgOperand(1), *Held = Call.getArgOperand(2);
+  Value *DTo = tangentOrNull(To);
+  Value *DHeld = tangentOrNull(Held);
+  if (!DHeld)
+    return true; // (A constant adjoint: no tangent to add.)
+  B.CreateCall(M.getOrInsertFunction(
+                   "adcc_thread_adjoints_add_tangent",
+                   FunctionType::get(B.getVoidTy(),
+                                     {Ptr, Ptr, Ptr, Ptr, Ptr, I64}, false)),
+               {W, DW, To, DTo ? DTo : ConstantPointerNull::get(B.getPtrTy()),
+                DHeld, Call.getArgOperand(3)});
   return true;
 }
 
