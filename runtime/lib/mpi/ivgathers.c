@@ -177,6 +177,26 @@ int adcc_mpi_ialltoallv_fwd(const void *send, const void *dsend,
 
 /*--- reverse mode --------------------------------------------------------*/
 
+/* The record of a gather's reverse (MPI_Igatherv, MPI_Iallgatherv): the
+ * send side, the receive buffer's adjoint and the counts and
+ * displacements (kept where \p rcounts is not null: the root's of a
+ * gather). */
+static struct adcc_mpi_pending *
+gathered(struct adcc_mpi_pending *p, const void *send, void *dsend, int scount,
+         MPI_Datatype stype, void *drecv, MPI_Datatype rtype,
+         const int *rcounts, const int *displs) {
+  p->send = send;
+  p->sent = dsend;
+  p->count = scount;
+  p->type = stype;
+  p->dbuf = drecv;
+  p->type2 = rtype;
+  if (rcounts)
+    p->counts =
+        adcc_mpi_keep_counts(rcounts, displs, adcc_mpi_size(p->comm), p->comm);
+  return p;
+}
+
 int adcc_mpi_igatherv_aug(const void *send, void *dsend, int scount,
                           MPI_Datatype stype, void *recv, void *drecv,
                           const int *rcounts, const int *displs,
@@ -185,20 +205,10 @@ int adcc_mpi_igatherv_aug(const void *send, void *dsend, int scount,
   static const char Call[] = "MPI_Igatherv";
   enum adcc_mpi_kind kind = rooted_kind(send, rtype, stype, root, comm, Call);
   *tape = NULL;
-  if (kind != ADCC_MPI_INACTIVE) {
-    struct adcc_mpi_pending *p =
-        begin(ADCC_MPI_IGATHERV, Call, request, kind, root, comm);
-    p->send = send;
-    p->sent = dsend;
-    p->count = scount;
-    p->type = stype;
-    p->dbuf = drecv;
-    p->type2 = rtype;
-    if (adcc_mpi_rank(comm) == root)
-      p->counts =
-          adcc_mpi_keep_counts(rcounts, displs, adcc_mpi_size(comm), comm);
-    *tape = p;
-  }
+  if (kind != ADCC_MPI_INACTIVE)
+    *tape = gathered(begin(ADCC_MPI_IGATHERV, Call, request, kind, root, comm),
+                     send, dsend, scount, stype, drecv, rtype,
+                     adcc_mpi_rank(comm) == root ? rcounts : NULL, displs);
   return MPI_Igatherv(send, scount, stype, recv, rcounts, displs, rtype, root,
                       comm, request);
 }
@@ -212,19 +222,9 @@ int adcc_mpi_iallgatherv_aug(const void *send, void *dsend, int scount,
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(
       send == MPI_IN_PLACE ? rtype : stype, Call, comm);
   *tape = NULL;
-  if (kind != ADCC_MPI_INACTIVE) {
-    struct adcc_mpi_pending *p =
-        begin(ADCC_MPI_IALLGATHERV, Call, request, kind, 0, comm);
-    p->send = send;
-    p->sent = dsend;
-    p->count = scount;
-    p->type = stype;
-    p->dbuf = drecv;
-    p->type2 = rtype;
-    p->counts =
-        adcc_mpi_keep_counts(rcounts, displs, adcc_mpi_size(comm), comm);
-    *tape = p;
-  }
+  if (kind != ADCC_MPI_INACTIVE)
+    *tape = gathered(begin(ADCC_MPI_IALLGATHERV, Call, request, kind, 0, comm),
+                     send, dsend, scount, stype, drecv, rtype, rcounts, displs);
   return MPI_Iallgatherv(send, scount, stype, recv, rcounts, displs, rtype,
                          comm, request);
 }
