@@ -302,6 +302,29 @@ constexpr MpiRow MpiRows[] = {
      "v0 d0 v1 v2 v3 d3 v4 v5 v6", "MPI_Neighbor_alltoall",
      "v0 v1 v2 v3 v4 v5 v6", false, "adcc_mpi_neighbor_alltoall_rev",
      "d0 v1 v2 d3 v4 v5 v6", 2, 5, -1, "3"},
+    // (Blocks of several sizes, their counts and displacements on the
+    // tape: runtime/lib/mpi/vneighbors.c.)
+    {"MPI_Neighbor_allgatherv", 8, "adcc_mpi_neighbor_allgatherv_fwd",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", "adcc_mpi_neighbor_allgatherv_aug",
+     "v0 v1 v2 v3 v4 v5 v6 v7", true, "adcc_mpi_neighbor_allgatherv_rev",
+     "d0 v1 v2 d3 v6 v7 t", 2, 6, -1, "3"},
+    {"MPI_Neighbor_alltoallv", 9, "adcc_mpi_neighbor_alltoallv_fwd",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8", "adcc_mpi_neighbor_alltoallv_aug",
+     "v0 v1 v2 v3 v4 v5 v6 v7 v8", true, "adcc_mpi_neighbor_alltoallv_rev",
+     "d0 d4 v8 t", 3, 7, -1, "4"},
+    {"MPI_Neighbor_alltoallw", 9, "adcc_mpi_neighbor_alltoallw_fwd",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8", "adcc_mpi_neighbor_alltoallw_aug",
+     "v0 v1 v2 v3 v4 v5 v6 v7 v8", true, "adcc_mpi_neighbor_alltoallw_rev",
+     "d0 d4 v8 t", -1, -1, -1, "4"},
+    // (Nonblocking: runtime/lib/mpi/ineighbors.c.)
+    {"MPI_Ineighbor_allgather", 8, "adcc_mpi_ineighbor_allgather_fwd",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", "adcc_mpi_ineighbor_allgather_aug",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", true, "adcc_mpi_icollective_rev", "t",
+     2, 5, -1, "3 7"},
+    {"MPI_Ineighbor_alltoall", 8, "adcc_mpi_ineighbor_alltoall_fwd",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", "adcc_mpi_ineighbor_alltoall_aug",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", true, "adcc_mpi_icollective_rev", "t",
+     2, 5, -1, "3 7"},
 };
 
 /// MPI calls without derivatives: they compute no floating-point data.

@@ -147,4 +147,23 @@ void *adcc_mpi_alltoallw_keep(const void *send, const int *scounts,
 void adcc_mpi_alltoallw_rev(const void *send, void *dsend, void *drecv,
                             MPI_Comm comm, void *tape);
 
+/* neighbors.c: the numbers of in- and out-neighbours of \p comm's process
+ * topology (stops the program where it has none); for reverse mode, the
+ * blocks of a Cartesian communicator's neighbourhood (2 per dimension,
+ * *blocks of them): 1 where the neighbour is MPI_PROC_NULL, whose block
+ * MPI neither writes nor sends (freed with free); stops the program on
+ * other topologies. The reverses of MPI_Neighbor_allgather and
+ * MPI_Neighbor_alltoall, which those of the nonblocking ones run too. */
+void adcc_mpi_neighbor_degrees(MPI_Comm comm, const char *call, int *in,
+                               int *out);
+unsigned char *adcc_mpi_cart_blocks(MPI_Comm comm, const char *call,
+                                    int *blocks);
+void adcc_mpi_neighbor_allgather_rev(void *dsend, int scount,
+                                     MPI_Datatype stype, void *drecv,
+                                     int rcount, MPI_Datatype rtype,
+                                     MPI_Comm comm);
+void adcc_mpi_neighbor_alltoall_rev(void *dsend, int scount, MPI_Datatype stype,
+                                    void *drecv, int rcount, MPI_Datatype rtype,
+                                    MPI_Comm comm);
+
 #endif

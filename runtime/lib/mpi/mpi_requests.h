@@ -23,6 +23,8 @@ enum adcc_mpi_started {
   ADCC_MPI_ISCATTERV,
   ADCC_MPI_IALLTOALLV,
   ADCC_MPI_IALLTOALLW, /* alltoallw.c */
+  ADCC_MPI_INEIGHBOR_ALLGATHER, /* ineighbors.c */
+  ADCC_MPI_INEIGHBOR_ALLTOALL,
 };
 
 /* One MPI_Isend, MPI_Irecv, MPI_Start (of a persistent request) or
@@ -158,5 +160,8 @@ void adcc_mpi_iexchanges_rev(struct adcc_mpi_pending *p);
 void adcc_mpi_ivgathers_rev(struct adcc_mpi_pending *p);
 /* The same for MPI_Ialltoallw (alltoallw.c). */
 void adcc_mpi_ialltoallw_rev(struct adcc_mpi_pending *p);
+/* The same for MPI_Ineighbor_allgather and MPI_Ineighbor_alltoall
+ * (ineighbors.c). */
+void adcc_mpi_ineighbors_rev(struct adcc_mpi_pending *p);
 
 #endif

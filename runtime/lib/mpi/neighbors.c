@@ -32,8 +32,8 @@
 static const char Allgather[] = "MPI_Neighbor_allgather";
 static const char Alltoall[] = "MPI_Neighbor_alltoall";
 
-/* The numbers of in- and out-neighbours of \p comm's topology. */
-static void degrees(MPI_Comm comm, const char *call, int *in, int *out) {
+void adcc_mpi_neighbor_degrees(MPI_Comm comm, const char *call, int *in,
+                               int *out) {
   int topo = MPI_UNDEFINED;
   MPI_Topo_test(comm, &topo);
   if (topo == MPI_CART) {
@@ -69,7 +69,7 @@ static void tangents(int alltoall, const void *dsend, int scount,
                      MPI_Datatype rtype, MPI_Comm comm, const char *call) {
   enum adcc_mpi_kind kind = kind_of(stype, rtype, comm, call);
   int in = 0, out = 0;
-  degrees(comm, call, &in, &out);
+  adcc_mpi_neighbor_degrees(comm, call, &in, &out);
   void *own_send = NULL, *own_recv = NULL;
   if (!dsend)
     dsend = own_send = adcc_mpi_temp(
@@ -106,6 +106,29 @@ int adcc_mpi_neighbor_alltoall_fwd(const void *send, const void *dsend,
   return rc;
 }
 
+unsigned char *adcc_mpi_cart_blocks(MPI_Comm comm, const char *call,
+                                    int *blocks) {
+  int topo = MPI_UNDEFINED;
+  MPI_Topo_test(comm, &topo);
+  if (topo != MPI_CART)
+    adcc_mpi_fail(comm, call,
+                  "reverse mode differentiates neighbourhood collectives on "
+                  "Cartesian communicators only (MPI_Cart_create)");
+  int dims = 0;
+  MPI_Cartdim_get(comm, &dims);
+  unsigned char *none = calloc((size_t)(dims > 0 ? 2 * dims : 1), 1);
+  if (!none)
+    adcc_mpi_fail(comm, call, "out of memory");
+  for (int d = 0; d < dims; ++d) {
+    int peer[2];
+    MPI_Cart_shift(comm, d, 1, &peer[0], &peer[1]);
+    none[2 * d] = peer[0] == MPI_PROC_NULL;
+    none[2 * d + 1] = peer[1] == MPI_PROC_NULL;
+  }
+  *blocks = 2 * dims;
+  return none;
+}
+
 /* The reverse of both: the received blocks' adjoints go back to their
  * neighbours; \p alltoall: block k of the returned adjoints is added into
  * send block k, otherwise all of them into the one send block. */
@@ -115,35 +138,23 @@ static void reverse(int alltoall, void *dsend, int scount, MPI_Datatype stype,
   enum adcc_mpi_kind kind = kind_of(stype, rtype, comm, call);
   if (kind == ADCC_MPI_INACTIVE)
     return;
-  int topo = MPI_UNDEFINED;
-  MPI_Topo_test(comm, &topo);
-  if (topo != MPI_CART)
-    adcc_mpi_fail(comm, call,
-                  "reverse mode differentiates neighbourhood collectives on "
-                  "Cartesian communicators only (MPI_Cart_create)");
-  int dims = 0;
-  MPI_Cartdim_get(comm, &dims);
-  int n = 2 * dims;
+  int n = 0;
+  unsigned char *none = adcc_mpi_cart_blocks(comm, call, &n);
   size_t rn = (size_t)rcount, sn = (size_t)scount;
   void *in = adcc_mpi_temp(kind, drecv, rn * (size_t)n);
   void *back = adcc_mpi_temp(kind, NULL, sn * (size_t)n);
   MPI_Neighbor_alltoall(in, rcount, rtype, back, scount, stype, comm);
   size_t size = adcc_mpi_size_of(kind);
-  for (int d = 0; d < dims; ++d) {
-    int peer[2];
-    MPI_Cart_shift(comm, d, 1, &peer[0], &peer[1]);
-    for (int side = 0; side < 2; ++side) {
-      int k = 2 * d + side;
-      if (peer[side] == MPI_PROC_NULL)
-        continue; /* (nothing came back; the block kept its adjoint) */
-      if (dsend)
-        adcc_mpi_add(kind,
-                     (char *)dsend + size * sn * (size_t)(alltoall ? k : 0),
-                     (char *)back + size * sn * (size_t)k, sn);
-      if (drecv)
-        adcc_mpi_zero(kind, (char *)drecv + size * rn * (size_t)k, rn);
-    }
+  for (int k = 0; k < n; ++k) {
+    if (none[k])
+      continue; /* (nothing came back; the block kept its adjoint) */
+    if (dsend)
+      adcc_mpi_add(kind, (char *)dsend + size * sn * (size_t)(alltoall ? k : 0),
+                   (char *)back + size * sn * (size_t)k, sn);
+    if (drecv)
+      adcc_mpi_zero(kind, (char *)drecv + size * rn * (size_t)k, rn);
   }
+  free(none);
   free(in);
   free(back);
 }
