@@ -210,6 +210,88 @@ double prod_red(const double *x, double *y, int n) {
   return p;
 }
 
+/* A user-defined reduction of a struct (declare reduction). */
+typedef struct {
+  double s, q;
+} pair_t;
+#pragma omp declare reduction(padd:pair_t : omp_out.s += omp_in.s,            \
+                                  omp_out.q += omp_in.q)                       \
+    initializer(omp_priv = (pair_t){0, 0})
+
+double udr(const double *x, double *y, int n) {
+  pair_t p = {0, 0};
+  (void)y;
+#pragma omp parallel for reduction(padd : p)
+  for (int i = 0; i < n; ++i) {
+    p.s += x[i];
+    p.q += x[i] * x[i];
+  }
+  return p.q - p.s * p.s / n;
+}
+
+/* schedule(runtime), set by omp_set_schedule in main. */
+double runtime_sched(const double *x, double *y, int n) {
+  double s = 0;
+#pragma omp parallel for schedule(runtime) reduction(+ : s)
+  for (int i = 0; i < n; ++i) {
+    y[i] = x[i] * x[(i + 1) % n];
+    s += y[i] * y[i];
+  }
+  return s;
+}
+
+/* A nonmonotonic dynamic schedule. */
+double nonmono(const double *x, double *y, int n) {
+  double s = 0;
+  (void)y;
+#pragma omp parallel for schedule(nonmonotonic : dynamic, 2) reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += sin(x[i]) * x[(i * 3) % n];
+  return s;
+}
+
+/* The loop construct. */
+double loop_construct(const double *x, double *y, int n) {
+  double s = 0;
+  (void)y;
+#pragma omp parallel loop reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += x[i] * x[i] * x[i];
+  return s;
+}
+
+/* atomic write in a masked block, atomic read after a barrier. */
+double atomic_rw(const double *x, double *y, int n) {
+  double shared = 0, s = 0;
+  (void)y;
+#pragma omp parallel reduction(+ : s)
+  {
+#pragma omp masked
+    {
+#pragma omp atomic write
+      shared = x[0] * x[1];
+    }
+#pragma omp barrier
+    double v;
+#pragma omp atomic read
+    v = shared;
+#pragma omp for
+    for (int i = 0; i < n; ++i)
+      s += v * x[i];
+  }
+  return s;
+}
+
+/* An if clause that makes the region run on one thread. */
+double if_clause(const double *x, double *y, int n) {
+  double s = 0;
+  (void)y;
+#pragma omp parallel for if (n > 100) reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += exp(0.1 * x[i]);
+  return s;
+}
+
 DERIVATIVES(array_reduction)
 DERIVATIVES(collapsed)
 DERIVATIVES(dynamic_atomic)
@@ -222,8 +304,15 @@ DERIVATIVES(sections)
 DERIVATIVES(max_section)
 DERIVATIVES(collapse_last)
 DERIVATIVES(prod_red)
+DERIVATIVES(udr)
+DERIVATIVES(runtime_sched)
+DERIVATIVES(nonmono)
+DERIVATIVES(loop_construct)
+DERIVATIVES(atomic_rw)
+DERIVATIVES(if_clause)
 
 int main(void) {
+  omp_set_schedule(omp_sched_dynamic, 3);
   CHECK_GRADIENT(array_reduction, 1e-6, 1e-6);
   CHECK_GRADIENT(collapsed, 1e-6, 1e-6);
   CHECK_GRADIENT(dynamic_atomic, 1e-6, 1e-6);
@@ -236,5 +325,11 @@ int main(void) {
   CHECK_GRADIENT(max_section, 1e-6, 1e-6);
   CHECK_GRADIENT(collapse_last, 1e-6, 1e-6);
   CHECK_GRADIENT(prod_red, 1e-6, 1e-6);
+  CHECK_GRADIENT(udr, 1e-6, 1e-6);
+  CHECK_GRADIENT(runtime_sched, 1e-6, 1e-6);
+  CHECK_GRADIENT(nonmono, 1e-6, 1e-6);
+  CHECK_GRADIENT(loop_construct, 1e-6, 1e-6);
+  CHECK_GRADIENT(atomic_rw, 1e-6, 1e-6);
+  CHECK_GRADIENT(if_clause, 1e-6, 1e-6);
   return check_finish();
 }
