@@ -421,6 +421,10 @@ ADCC_RT_API void *adcc_parallel_swap(void *region, unsigned level);
 ADCC_RT_API long adcc_parallel_ticket(unsigned level);
 ADCC_RT_API void adcc_parallel_wait_turn(long ticket, unsigned level);
 ADCC_RT_API void adcc_parallel_pass_turn(long ticket, unsigned level);
+/* The reverse region's sections of the program's OpenMP lock `key` (its
+   address): a lock of the region's own that stands for it. */
+ADCC_RT_API void adcc_parallel_lock(const void *key, unsigned level);
+ADCC_RT_API void adcc_parallel_unlock(const void *key, unsigned level);
 /* Run-time overlap checks of a region's arrays: the augmented region notes
  * whether check \p check found them apart; the reverse region asks whether
  * every note did (none noted: no). */

@@ -34,6 +34,13 @@
  * tickets from the outermost one's counter: their sections may update the
  * same memory from different threads of it (a maximum over all of them).
  *
+ * The OpenMP API's locks (omp_set_lock ... omp_unset_lock) are critical
+ * sections too. The reverse region cannot take the program's lock, which
+ * may be gone by then (a local of the function, destroyed): it takes a
+ * lock of the outermost region's own that stands for it, found by the
+ * program's lock's address (which identified the lock while the augmented
+ * region held it), made at its first use and freed with the region.
+ *
  * Run-time overlap checks (adcore/lib/reverse/ApartChecks.cpp): the
  * augmented region notes, per check, whether the arrays a loop reads at
  * the iteration's own element were found apart; the reverse region's
@@ -49,6 +56,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 /* The tape a thread had before the region gave it another (its tape of
@@ -62,8 +70,18 @@ typedef struct parallel_saved {
   int lent;
 } parallel_saved;
 
+/* A lock of the reverse region standing for the program's lock `key`. */
+typedef struct parallel_lock {
+  const void *key;
+  pthread_mutex_t mutex;
+} parallel_lock;
+
 typedef struct parallel_region {
   pthread_mutex_t lock;
+  /* The reverse region's locks, by the program's lock's address (an open
+   * addressing table of lock_slots entries, under `lock`). */
+  parallel_lock **locks;
+  size_t lock_slots, lock_count;
   int threads;           /* the augmented region's team size (0: not yet) */
   adcc_tape **tapes;     /* by thread number */
   parallel_saved *saved; /* by thread number */
@@ -214,6 +232,12 @@ void adcc_parallel_free(void *region) {
   if (!r)
     return;
   pthread_mutex_destroy(&r->lock);
+  for (size_t k = 0; k < r->lock_slots; ++k)
+    if (r->locks[k]) {
+      pthread_mutex_destroy(&r->locks[k]->mutex);
+      free(r->locks[k]);
+    }
+  free(r->locks);
   for (int t = 0; r->owned && t < r->threads; ++t)
     if (r->owned[t])
       adcc_tape_destroy(r->tapes[t]);
@@ -284,4 +308,67 @@ int adcc_parallel_apart(unsigned check, unsigned level) {
   unsigned long long bit = 1ull << check;
   return (atomic_load_explicit(&r->apart_noted, memory_order_relaxed) & bit) &&
          !(atomic_load_explicit(&r->overlapping, memory_order_relaxed) & bit);
+}
+
+/* The slot of `key` in a table of `slots` (a power of two) entries. */
+static size_t lock_slot(parallel_lock **locks, size_t slots, const void *key) {
+  size_t k = ((uintptr_t)key >> 3) * 0x9E3779B97F4A7C15ull & (slots - 1);
+  while (locks[k] && locks[k]->key != key)
+    k = (k + 1) & (slots - 1);
+  return k;
+}
+
+/* The lock standing for `key` in the root region of `r`, made at its first
+   use (under the root's lock). */
+static parallel_lock *lock_for(parallel_region *r, const void *key) {
+  r = r->root;
+  pthread_mutex_lock(&r->lock);
+  parallel_lock *found = NULL;
+  if (r->lock_slots) {
+    size_t k = lock_slot(r->locks, r->lock_slots, key);
+    found = r->locks[k];
+  }
+  if (!found) {
+    if (2 * (r->lock_count + 1) > r->lock_slots) {
+      size_t slots = r->lock_slots ? 2 * r->lock_slots : 16;
+      parallel_lock **locks = calloc(slots, sizeof *locks);
+      if (!locks) {
+        pthread_mutex_unlock(&r->lock);
+        adcc_rt_report("out of memory for the locks of a reverse region");
+        return NULL;
+      }
+      for (size_t k = 0; k < r->lock_slots; ++k)
+        if (r->locks[k])
+          locks[lock_slot(locks, slots, r->locks[k]->key)] = r->locks[k];
+      free(r->locks);
+      r->locks = locks;
+      r->lock_slots = slots;
+    }
+    found = malloc(sizeof *found);
+    if (!found) {
+      pthread_mutex_unlock(&r->lock);
+      adcc_rt_report("out of memory for the locks of a reverse region");
+      return NULL;
+    }
+    found->key = key;
+    pthread_mutex_init(&found->mutex, NULL);
+    r->locks[lock_slot(r->locks, r->lock_slots, key)] = found;
+    ++r->lock_count;
+  }
+  pthread_mutex_unlock(&r->lock);
+  return found;
+}
+
+void adcc_parallel_lock(const void *key, unsigned level) {
+  parallel_region *r = current(level);
+  parallel_lock *l = r ? lock_for(r, key) : NULL;
+  if (l)
+    pthread_mutex_lock(&l->mutex);
+}
+
+void adcc_parallel_unlock(const void *key, unsigned level) {
+  parallel_region *r = current(level);
+  parallel_lock *l = r ? lock_for(r, key) : NULL;
+  if (l)
+    pthread_mutex_unlock(&l->mutex);
 }

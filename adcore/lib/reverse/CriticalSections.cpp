@@ -29,6 +29,14 @@
 // later section of its own lock waits for the lock. Sum-only regions take
 // no tickets.
 //
+// The OpenMP API's locks are critical sections too: omp_set_lock(l) ...
+// omp_unset_lock(l). The reverse region cannot take the program's lock
+// (a local of the function may be gone, a destroyed lock is no lock): it
+// enters at the mirror of the unset a lock of the region's own that
+// stands for l, found by l's address (recorded: it may be an element of
+// an array of locks), adcc_parallel_lock(l, level), and leaves it at the
+// mirror of the set (runtime/lib/parallel.c).
+//
 //===----------------------------------------------------------------------===//
 
 #include "ReverseEmitter.h"
@@ -114,7 +122,8 @@ void ReverseEmitter::planCriticalSections() {
         auto *Inner = dyn_cast<CallBase>(J);
         Function *G = Inner ? Inner->getCalledFunction() : nullptr;
         if (G && classifyOpenMPCall(*G) == OpenMPCall::EndCritical &&
-            Inner->getArgOperand(2) == Call->getArgOperand(2))
+            isOpenMPLockCall(*G) == isOpenMPLockCall(*F) &&
+            samePlace(criticalLock(*Inner), criticalLock(*Call)))
           continue;
         if (dependsOnOrder(*J)) {
           OrderedCriticals = true;
@@ -131,6 +140,10 @@ void ReverseEmitter::planCriticalSections() {
 
 void ReverseEmitter::takeCriticalTicket(CallBase &End) {
   Function *F = End.getCalledFunction();
+  // (The lock of an omp_*_lock call, for its mirror.)
+  if (F && Key.Parallel && !DeviceCode && isOpenMPLockCall(*F))
+    if (Value *Lock = criticalLock(End))
+      record(End, {Lock});
   if (!OrderedCriticals || !Key.Parallel || DeviceCode || !F ||
       classifyOpenMPCall(*F) != OpenMPCall::EndCritical)
     return;
@@ -154,17 +167,26 @@ bool ReverseEmitter::mirrorsOpenMPSync(Instruction &I,
   if (Lane != 0)
     return true;
   Type *Void = RB.getVoidTy();
-  // (The thread's id in the reverse region, not a record of the primal's.)
-  Value *Loc = Call->getArgOperand(0);
-  Value *Tid =
-      callRuntime(RB, "__kmpc_global_thread_num", RB.getInt32Ty(), {Loc});
+  bool ApiLock = isOpenMPLockCall(*Callee);
+  Value *Loc = nullptr, *Tid = nullptr;
+  if (!ApiLock) {
+    // (The thread's id in the reverse region, not a record of the
+    // primal's.)
+    Loc = Call->getArgOperand(0);
+    Tid = callRuntime(RB, "__kmpc_global_thread_num", RB.getInt32Ty(), {Loc});
+  }
   if (Kind == OpenMPCall::Barrier) {
     callRuntime(RB, "__kmpc_barrier", Void, {Loc, Tid});
     return true;
   }
   // The reverse of a section's end enters it (in its turn, where the
   // order matters); of its start, leaves it.
-  Value *Lock = Call->getArgOperand(2);
+  Value *Lock = revValue(criticalLock(*Call), Popped);
+  if (!Lock) {
+    unsupported(I, "internal error: the lock of an omp_set_lock or "
+                   "omp_unset_lock was not recorded");
+    return true;
+  }
   Value *Ticket = nullptr;
   if (Value *T = CriticalTickets.lookup(Call)) {
     Ticket = Popped.lookup(T);
@@ -178,10 +200,16 @@ bool ReverseEmitter::mirrorsOpenMPSync(Instruction &I,
   Constant *Level = RB.getInt32(Key.TapeLevel);
   if (Ticket)
     callRuntime(RB, "adcc_parallel_wait_turn", Void, {Ticket, Level});
-  callRuntime(RB,
-              Kind == OpenMPCall::EndCritical ? "__kmpc_critical"
-                                              : "__kmpc_end_critical",
-              Void, {Loc, Tid, Lock});
+  if (ApiLock)
+    callRuntime(RB,
+                Kind == OpenMPCall::EndCritical ? "adcc_parallel_lock"
+                                                : "adcc_parallel_unlock",
+                Void, {Lock, Level});
+  else
+    callRuntime(RB,
+                Kind == OpenMPCall::EndCritical ? "__kmpc_critical"
+                                                : "__kmpc_end_critical",
+                Void, {Loc, Tid, Lock});
   if (Ticket)
     callRuntime(RB, "adcc_parallel_pass_turn", Void, {Ticket, Level});
   return true;

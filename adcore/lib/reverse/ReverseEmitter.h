@@ -523,7 +523,8 @@ private:
   /// (OrderedCriticals), and the reverse runs them in reverse order.
   void planCriticalSections();
   /// After the augmented sweep's clone \p End of a section's end, where
-  /// the sections are ordered: takes the thread's ticket and records it.
+  /// the sections are ordered: takes the thread's ticket and records it;
+  /// after any omp_*_lock call, records its lock.
   void takeCriticalTicket(llvm::CallBase &End);
   /// In a parallel region (Key.Parallel): a barrier of the primal runs
   /// again at its mirror; a critical section's end is entered there (in

@@ -50,6 +50,23 @@ constexpr OpenMPRow OpenMPTable[] = {
     {"__kmpc_critical", false, OpenMPCall::Critical, ""},
     {"__kmpc_critical_with_hint", false, OpenMPCall::Critical, ""},
     {"__kmpc_end_critical", false, OpenMPCall::EndCritical, ""},
+    // (The OpenMP API's locks: a lock's sections as critical sections.)
+    {"omp_set_lock", false, OpenMPCall::Critical, ""},
+    {"omp_unset_lock", false, OpenMPCall::EndCritical, ""},
+    {"omp_init_lock", true, OpenMPCall::Inactive, ""},
+    {"omp_destroy_lock", false, OpenMPCall::Inactive, ""},
+    {"omp_test_lock", false, OpenMPCall::Unsupported,
+     "omp_test_lock (a lock taken only where it is free)"},
+    {"omp_set_nest_lock", false, OpenMPCall::Unsupported,
+     "nestable OpenMP locks"},
+    {"omp_unset_nest_lock", false, OpenMPCall::Unsupported,
+     "nestable OpenMP locks"},
+    {"omp_test_nest_lock", false, OpenMPCall::Unsupported,
+     "nestable OpenMP locks"},
+    {"omp_init_nest_lock", true, OpenMPCall::Unsupported,
+     "nestable OpenMP locks"},
+    {"omp_destroy_nest_lock", false, OpenMPCall::Unsupported,
+     "nestable OpenMP locks"},
     {"__kmpc_reduce", false, OpenMPCall::Reduce, ""},
     {"__kmpc_reduce_nowait", false, OpenMPCall::Reduce, ""},
     {"__kmpc_end_reduce", false, OpenMPCall::EndReduce, ""},
@@ -151,6 +168,18 @@ bool isKeptOpenMPCall(const Function &F) {
   default:
     return false;
   }
+}
+
+bool isOpenMPLockCall(const Function &F) {
+  OpenMPCall Kind = classifyOpenMPCall(F);
+  return F.getName().starts_with("omp_") &&
+         (Kind == OpenMPCall::Critical || Kind == OpenMPCall::EndCritical);
+}
+
+Value *criticalLock(const CallBase &Call) {
+  const Function *F = Call.getCalledFunction();
+  unsigned No = F && isOpenMPLockCall(*F) ? 0 : 2;
+  return No < Call.arg_size() ? Call.getArgOperand(No) : nullptr;
 }
 
 Function *forkedFunction(const CallBase &Fork) {

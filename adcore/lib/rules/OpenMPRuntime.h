@@ -15,7 +15,9 @@
 //   Barrier       kept; the reverse sweep runs a barrier at its mirror
 //   Critical,     kept; the reverse sweep runs the adjoints of the section
 //   EndCritical   inside the same critical section (entered at the mirror
-//                 of its end, left at the mirror of its start)
+//                 of its end, left at the mirror of its start); so do
+//                 omp_set_lock and omp_unset_lock (the reverse region on a
+//                 lock of its own standing for the program's)
 //   Reduce,       rewritten before differentiation as a critical section
 //   EndReduce     (prepare/OpenMPReductions.cpp)
 //   Unsupported   a located error naming the construct
@@ -60,6 +62,14 @@ llvm::StringRef unsupportedOpenMPConstruct(const llvm::Function &F);
 /// Barrier, Critical and EndCritical: the reverse sweep mirrors the last
 /// three itself).
 bool isKeptOpenMPCall(const llvm::Function &F);
+
+/// Whether \p F is omp_set_lock or omp_unset_lock, whose lock is their
+/// first argument, not a __kmpc_* entry point.
+bool isOpenMPLockCall(const llvm::Function &F);
+
+/// The lock of a Critical or EndCritical call: __kmpc_critical's third
+/// argument, omp_set_lock's first.
+llvm::Value *criticalLock(const llvm::CallBase &Call);
 
 /// The outlined function a __kmpc_fork_call starts, or null when the call
 /// is not a fork of a known function (through a pointer, or with fewer

@@ -53,6 +53,40 @@ double ordered(const double *x, int n) {
 }
 // CHECK: openmp.c:[[#@LINE-5]]:1: error: cannot differentiate the OpenMP region in 'ordered' in reverse mode: omp ordered (__kmpc_ordered) is not supported in differentiated code yet
 
+// (omp_set_lock and omp_unset_lock are critical sections: e2e omp_locks.c.
+// A lock taken only where it is free, or a nestable one, is not.)
+#include <omp.h>
+double test_lock(const double *x, int n) {
+  omp_lock_t l;
+  omp_init_lock(&l);
+  double s = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+    while (!omp_test_lock(&l))
+      ;
+    s += x[i];
+    omp_unset_lock(&l);
+  }
+  omp_destroy_lock(&l);
+  return s;
+}
+// CHECK: openmp.c:[[#@LINE-8]]:13: error: cannot differentiate the OpenMP region in 'test_lock' in reverse mode: omp_test_lock (a lock taken only where it is free) (omp_test_lock) is not supported in differentiated code yet
+
+double nest_lock(const double *x, int n) {
+  omp_nest_lock_t l;
+  omp_init_nest_lock(&l);
+  double s = 0;
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+    omp_set_nest_lock(&l);
+    s += x[i];
+    omp_unset_nest_lock(&l);
+  }
+  omp_destroy_nest_lock(&l);
+  return s;
+}
+// CHECK: openmp.c:[[#@LINE-11]]:3: error: cannot differentiate 'nest_lock' in reverse mode: nestable OpenMP locks (omp_init_nest_lock) is not supported in differentiated code yet
+
 #ifdef CASLOOP
 #include <stdatomic.h>
 double c11_product(const double *x, int n) {
@@ -74,6 +108,8 @@ void gradients(const double *x, double *dx, double a, int n) {
   __enzyme_autodiff((void *)tasks, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)untied_tasks, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)ordered, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)test_lock, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)nest_lock, x, dx, enzyme_const, n);
 }
 #else
 void tangents(const double *x, const double *dx, int n) {
