@@ -8,8 +8,10 @@
  * dimensions, the second of one rank (its own neighbour): doubles at byte
  * displacements, a float block and an integer block; and
  * MPI_Ineighbor_allgather and MPI_Ineighbor_alltoall (floats beside
- * doubles, beside an integer one) waited for in different orders on even
- * and odd ranks. Forward and reverse mode on every rank, checked against
+ * doubles, beside an integer one; MPI_Ineighbor_alltoall on the ring, a
+ * neighbour twice with 2 ranks) and MPI_Ineighbor_allgatherv,
+ * MPI_Ineighbor_alltoallv, MPI_Ineighbor_alltoallw, waited for in
+ * different orders on even and odd ranks. Forward and reverse mode on every rank, checked against
  * central differences of the whole program and against each other
  * (mpi_check.h). Run with 2 to 4 ranks. */
 #include "mpi_check.h"
@@ -124,7 +126,7 @@ double nonblocking(double *x, int n) {
   double send[2] = {exp(0.2 * x[5]), x[6] * x[7]};
   double recv[2] = {x[1], x[2] * x[3]};
   int imine = rank, igot[2];
-  MPI_Request req[4];
+  MPI_Request req[5];
   MPI_Ineighbor_allgather(mine, 2, MPI_DOUBLE, got, 2, MPI_DOUBLE, ring,
                           &req[0]);
   MPI_Ineighbor_allgather(fmine, 1, MPI_FLOAT, fgot, 1, MPI_FLOAT, ring,
@@ -133,18 +135,80 @@ double nonblocking(double *x, int n) {
                          &req[2]);
   MPI_Ineighbor_allgather(&imine, 1, MPI_INT, igot, 1, MPI_INT, ring,
                           &req[3]);
+  /* (With 2 ranks both neighbours on the ring are one rank, whose blocks
+   * OpenMPI's nonblocking calls pair in list order.) */
+  double rsend[2] = {x[2] * x[5], sin(x[6])}, rrecv[2];
+  MPI_Ineighbor_alltoall(rsend, 1, MPI_DOUBLE, rrecv, 1, MPI_DOUBLE, ring,
+                         &req[4]);
   double y = cos(x[0]);
   if (rank % 2) {
-    for (int k = 3; k >= 0; --k)
+    for (int k = 4; k >= 0; --k)
       MPI_Wait(&req[k], MPI_STATUS_IGNORE);
   } else {
-    MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+    MPI_Waitall(5, req, MPI_STATUSES_IGNORE);
   }
   for (int k = 0; k < 4; ++k)
     y += got[k] * x[(k + 4) % n] * (1 + 0.1 * k);
   y += fgot[0] * got[0] + fgot[1] * x[7];
   y += recv[0] * recv[1] + recv[1] * recv[1] * x[0];
   y += 0.01 * (igot[0] + igot[1]) * x[5];
+  y += rrecv[0] * rrecv[0] * (1 + rank) + 2 * rrecv[1] * x[1];
+  return y;
+}
+
+/* The nonblocking v and w forms: MPI_Ineighbor_allgatherv on the ring,
+ * MPI_Ineighbor_alltoallv on the chain (overlapping send blocks, the ends'
+ * blocks kept) and MPI_Ineighbor_alltoallw on the grid (a double block
+ * each way in dimension 0, floats in dimension 1, whose one rank is its
+ * own neighbour both ways), waited for in different orders on even and
+ * odd ranks. */
+double nonblocking_v(double *x, int n) {
+  int rank = rank_of(), size = size_of();
+  int left = (rank + size - 1) % size, right = (rank + 1) % size;
+  MPI_Request req[3];
+  double send[2] = {x[0] * x[1], exp(0.2 * x[2])};
+  int rcounts[2] = {1 + left % 2, 1 + right % 2}, displs[2] = {0, 3};
+  double got[5] = {x[3], x[4], x[5], x[6], x[7]};
+  MPI_Ineighbor_allgatherv(send, 1 + rank % 2, MPI_DOUBLE, got, rcounts,
+                           displs, MPI_DOUBLE, ring, &req[0]);
+  double csend[3] = {x[1] * x[2], sin(x[3]), x[4] * (1 + rank)};
+  int scounts[2] = {1 + rank % 2, 2 - rank % 2}, sdispls[2] = {1, 0};
+  int ccounts[2] = {2 - (rank + 1) % 2, 1 + (rank + 1) % 2};
+  int cdispls[2] = {2, 0};
+  double crecv[4] = {x[0], x[2] * x[2], x[5], 0.5 * x[6]};
+  MPI_Ineighbor_alltoallv(csend, scounts, sdispls, MPI_DOUBLE, crecv, ccounts,
+                          cdispls, MPI_DOUBLE, chain, &req[1]);
+  struct {
+    double d[2];
+    float f[2];
+  } ws, wr;
+  ws.d[0] = x[5] * x[6];
+  ws.d[1] = cos(x[7]);
+  ws.f[0] = (float)(x[0] * x[3]);
+  ws.f[1] = (float)(x[1] + x[4]);
+  wr.d[0] = wr.d[1] = x[1];
+  wr.f[0] = wr.f[1] = (float)x[2];
+  int wcounts[4] = {1, 1, 1, 1};
+  MPI_Aint sdw[4] = {0, sizeof(double), 2 * sizeof(double),
+                     2 * sizeof(double) + sizeof(float)};
+  MPI_Datatype stw[4] = {MPI_DOUBLE, MPI_DOUBLE, MPI_FLOAT, MPI_FLOAT};
+  MPI_Aint rdw[4] = {sizeof(double), 0, 2 * sizeof(double) + sizeof(float),
+                     2 * sizeof(double)};
+  MPI_Ineighbor_alltoallw(&ws, wcounts, sdw, stw, &wr, wcounts, rdw, stw, grid,
+                          &req[2]);
+  if (rank % 2) {
+    MPI_Wait(&req[2], MPI_STATUS_IGNORE);
+    MPI_Wait(&req[0], MPI_STATUS_IGNORE);
+    MPI_Wait(&req[1], MPI_STATUS_IGNORE);
+  } else {
+    MPI_Waitall(3, req, MPI_STATUSES_IGNORE);
+  }
+  double y = 0;
+  for (int k = 0; k < 5; ++k)
+    y += got[k] * got[k] * (1 + 0.1 * k) + got[k] * x[k % n];
+  for (int k = 0; k < 4; ++k)
+    y += crecv[k] * crecv[k] + crecv[k] * x[(k + 3) % n];
+  y += wr.d[0] * wr.d[1] + wr.f[0] * wr.d[0] + wr.f[1] * wr.f[1] * x[2];
   return y;
 }
 
@@ -166,6 +230,7 @@ int main(int argc, char **argv) {
   /* (float blocks: a larger step, a looser tolerance) */
   mpi_check_derivatives("grid_alltoallw", grid_alltoallw, x, N, 1e-3, 1e-4);
   mpi_check_derivatives("nonblocking", nonblocking, x, N, 1e-3, 1e-4);
+  mpi_check_derivatives("nonblocking_v", nonblocking_v, x, N, 1e-3, 1e-4);
   MPI_Comm_free(&grid);
   MPI_Comm_free(&chain);
   MPI_Comm_free(&ring);

@@ -325,6 +325,18 @@ constexpr MpiRow MpiRows[] = {
      "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", "adcc_mpi_ineighbor_alltoall_aug",
      "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7", true, "adcc_mpi_icollective_rev", "t",
      2, 5, -1, "3 7"},
+    {"MPI_Ineighbor_allgatherv", 9, "adcc_mpi_ineighbor_allgatherv_fwd",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7 v8", "adcc_mpi_ineighbor_allgatherv_aug",
+     "v0 d0 v1 v2 v3 d3 v4 v5 v6 v7 v8", true, "adcc_mpi_icollective_rev",
+     "t", 2, 6, -1, "3 8"},
+    {"MPI_Ineighbor_alltoallv", 10, "adcc_mpi_ineighbor_alltoallv_fwd",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", "adcc_mpi_ineighbor_alltoallv_aug",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", true, "adcc_mpi_icollective_rev",
+     "t", 3, 7, -1, "4 9"},
+    {"MPI_Ineighbor_alltoallw", 10, "adcc_mpi_ineighbor_alltoallw_fwd",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", "adcc_mpi_ineighbor_alltoallw_aug",
+     "v0 d0 v1 v2 v3 v4 d4 v5 v6 v7 v8 v9", true, "adcc_mpi_icollective_rev",
+     "t", -1, -1, -1, "4 9"},
 };
 
 /// MPI calls without derivatives: they compute no floating-point data.

@@ -285,8 +285,7 @@ void adcc_mpi_icollective_rev(void *tape) {
                            p->comm, won);
   else if (p->started == ADCC_MPI_IALLTOALLW)
     adcc_mpi_ialltoallw_rev(p);
-  else if (p->started == ADCC_MPI_INEIGHBOR_ALLGATHER ||
-           p->started == ADCC_MPI_INEIGHBOR_ALLTOALL)
+  else if (p->started >= ADCC_MPI_INEIGHBOR_ALLGATHER)
     adcc_mpi_ineighbors_rev(p);
   else if (p->started >= ADCC_MPI_IGATHERV)
     adcc_mpi_ivgathers_rev(p);

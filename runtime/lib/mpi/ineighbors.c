@@ -1,19 +1,24 @@
 /*===- ineighbors.c - Nonblocking neighbourhood collectives --------------===*
  *
- * MPI_Ineighbor_allgather and MPI_Ineighbor_alltoall of differentiated
- * code start a pending record keyed by the program's request variable, as
- * the other nonblocking collectives do (ivgathers.c), which the waits and
- * tests complete.
+ * MPI_Ineighbor_allgather, MPI_Ineighbor_alltoall and their v and w forms
+ * (MPI_Ineighbor_allgatherv, MPI_Ineighbor_alltoallv,
+ * MPI_Ineighbor_alltoallw) of differentiated code start a pending record keyed
+ *by the program's request variable, as the other nonblocking collectives do
+ *(ivgathers.c), which the waits and tests complete.
  *
  * Forward mode starts the program's collective on the values and, right
  * after it, the same collective on the tangents (zeros where a buffer has
  * none), on any process topology: every rank starts the two in the same
  * order, so they match as the program's do. The wait of the program's
- * request waits for the tangents' too.
+ * request waits for the tangents' too. The v and w forms exchange the
+ * tangents by MPI_Ineighbor_alltoallw over the blocks vneighbors.c makes
+ * of their counts and displacements (an integer block with a count of 0),
+ * kept until the wait.
  *
  * Reverse mode runs the program's collective. Its adjoint, that of the
- * blocking MPI_Neighbor_allgather or MPI_Neighbor_alltoall (neighbors.c:
- * Cartesian communicators only), runs at the reverse of the call that
+ * blocking MPI_Neighbor_allgather, MPI_Neighbor_alltoall (neighbors.c) or
+ * of their v and w forms (vneighbors.c; Cartesian communicators only),
+ * with the blocks kept at the start, runs at the reverse of the call that
  * started it, in the reverse of the order the program started its
  * collectives, the same on every rank (adcc_mpi_icollective_rev).
  *
@@ -61,13 +66,13 @@ static int forward(int alltoall, const void *send, const void *dsend,
   enum adcc_mpi_kind kind = kind_of(stype, rtype, comm, call);
   int rc = alltoall ? MPI_Ineighbor_alltoall(send, scount, stype, recv, rcount,
                                              rtype, comm, request)
-                    : MPI_Ineighbor_allgather(send, scount, stype, recv,
-                                              rcount, rtype, comm, request);
+                    : MPI_Ineighbor_allgather(send, scount, stype, recv, rcount,
+                                              rtype, comm, request);
   if (kind == ADCC_MPI_INACTIVE)
     return rc;
-  struct adcc_mpi_pending *p =
-      begin(alltoall ? ADCC_MPI_INEIGHBOR_ALLTOALL : ADCC_MPI_INEIGHBOR_ALLGATHER,
-            call, request, kind, comm);
+  struct adcc_mpi_pending *p = begin(alltoall ? ADCC_MPI_INEIGHBOR_ALLTOALL
+                                              : ADCC_MPI_INEIGHBOR_ALLGATHER,
+                                     call, request, kind, comm);
   p->unpack = wait_tangents;
   int in = 0, out = 0;
   adcc_mpi_neighbor_degrees(comm, call, &in, &out);
@@ -87,8 +92,8 @@ static int forward(int alltoall, const void *send, const void *dsend,
 }
 
 int adcc_mpi_ineighbor_allgather_fwd(const void *send, const void *dsend,
-                                     int scount, MPI_Datatype stype,
-                                     void *recv, void *drecv, int rcount,
+                                     int scount, MPI_Datatype stype, void *recv,
+                                     void *drecv, int rcount,
                                      MPI_Datatype rtype, MPI_Comm comm,
                                      MPI_Request *request) {
   return forward(0, send, dsend, scount, stype, recv, drecv, rcount, rtype,
@@ -112,9 +117,9 @@ static int augmented(int alltoall, const void *send, void *dsend, int scount,
   enum adcc_mpi_kind kind = kind_of(stype, rtype, comm, call);
   *tape = NULL;
   if (kind != ADCC_MPI_INACTIVE) {
-    struct adcc_mpi_pending *p = begin(
-        alltoall ? ADCC_MPI_INEIGHBOR_ALLTOALL : ADCC_MPI_INEIGHBOR_ALLGATHER,
-        call, request, kind, comm);
+    struct adcc_mpi_pending *p = begin(alltoall ? ADCC_MPI_INEIGHBOR_ALLTOALL
+                                                : ADCC_MPI_INEIGHBOR_ALLGATHER,
+                                       call, request, kind, comm);
     p->sent = dsend;
     p->count = scount;
     p->type = stype;
@@ -147,14 +152,155 @@ int adcc_mpi_ineighbor_alltoall_aug(const void *send, void *dsend, int scount,
                    comm, request, tape);
 }
 
+/*--- the v and w forms ---------------------------------------------------*/
+
+static const char Allgatherv[] = "MPI_Ineighbor_allgatherv";
+static const char Alltoallv[] = "MPI_Ineighbor_alltoallv";
+static const char Alltoallw[] = "MPI_Ineighbor_alltoallw";
+
+/* The wait of the program's request: the tangents' exchange, then the
+ * blocks it read. */
+static void wait_blocks(struct adcc_mpi_pending *p) {
+  MPI_Wait(&p->reverse, MPI_STATUS_IGNORE);
+  adcc_mpi_neighbor_blocks_free(p->record);
+  p->record = NULL;
+}
+
+/* Forward mode of the three, the program's collective started (\p rc):
+ * the tangents' exchange over \p k. */
+static int forward_blocks(enum adcc_mpi_started what, const char *call,
+                          const void *dsend, void *drecv,
+                          struct adcc_mpi_nblocks *k, MPI_Comm comm,
+                          MPI_Request *request, int rc) {
+  if (!adcc_mpi_neighbor_blocks_active(k)) {
+    adcc_mpi_neighbor_blocks_free(k);
+    return rc;
+  }
+  struct adcc_mpi_pending *p =
+      begin(what, call, request, ADCC_MPI_DOUBLE, comm);
+  p->unpack = wait_blocks;
+  p->record = k;
+  adcc_mpi_neighbor_blocks_start(dsend, drecv, k, comm, &p->reverse, &p->sent,
+                                 &p->temp, call);
+  return rc;
+}
+
+/* The augmented call of the three: the record of the reverse. */
+static void *augmented_blocks(enum adcc_mpi_started what, const char *call,
+                              void *dsend, void *drecv,
+                              struct adcc_mpi_nblocks *k, MPI_Comm comm,
+                              MPI_Request *request) {
+  if (!adcc_mpi_neighbor_blocks_active(k)) {
+    adcc_mpi_neighbor_blocks_free(k);
+    return NULL;
+  }
+  struct adcc_mpi_pending *p =
+      begin(what, call, request, ADCC_MPI_DOUBLE, comm);
+  p->sent = dsend;
+  p->dbuf = drecv;
+  p->record = k;
+  return p;
+}
+
+int adcc_mpi_ineighbor_allgatherv_fwd(const void *send, const void *dsend,
+                                      int scount, MPI_Datatype stype,
+                                      void *recv, void *drecv,
+                                      const int *rcounts, const int *displs,
+                                      MPI_Datatype rtype, MPI_Comm comm,
+                                      MPI_Request *request) {
+  int rc = MPI_Ineighbor_allgatherv(send, scount, stype, recv, rcounts, displs,
+                                    rtype, comm, request);
+  return forward_blocks(ADCC_MPI_INEIGHBOR_ALLGATHERV, Allgatherv, dsend, drecv,
+                        adcc_mpi_neighbor_allgatherv_keep(
+                            scount, stype, rcounts, displs, rtype, comm),
+                        comm, request, rc);
+}
+
+int adcc_mpi_ineighbor_allgatherv_aug(const void *send, void *dsend, int scount,
+                                      MPI_Datatype stype, void *recv,
+                                      void *drecv, const int *rcounts,
+                                      const int *displs, MPI_Datatype rtype,
+                                      MPI_Comm comm, MPI_Request *request,
+                                      void **tape) {
+  *tape =
+      augmented_blocks(ADCC_MPI_INEIGHBOR_ALLGATHERV, Allgatherv, dsend, drecv,
+                       adcc_mpi_neighbor_allgatherv_keep(scount, stype, rcounts,
+                                                         displs, rtype, comm),
+                       comm, request);
+  return MPI_Ineighbor_allgatherv(send, scount, stype, recv, rcounts, displs,
+                                  rtype, comm, request);
+}
+
+int adcc_mpi_ineighbor_alltoallv_fwd(const void *send, const void *dsend,
+                                     const int *scounts, const int *sdispls,
+                                     MPI_Datatype stype, void *recv,
+                                     void *drecv, const int *rcounts,
+                                     const int *rdispls, MPI_Datatype rtype,
+                                     MPI_Comm comm, MPI_Request *request) {
+  int rc = MPI_Ineighbor_alltoallv(send, scounts, sdispls, stype, recv, rcounts,
+                                   rdispls, rtype, comm, request);
+  return forward_blocks(ADCC_MPI_INEIGHBOR_ALLTOALLV, Alltoallv, dsend, drecv,
+                        adcc_mpi_neighbor_alltoallv_keep(scounts, sdispls,
+                                                         stype, rcounts,
+                                                         rdispls, rtype, comm),
+                        comm, request, rc);
+}
+
+int adcc_mpi_ineighbor_alltoallv_aug(const void *send, void *dsend,
+                                     const int *scounts, const int *sdispls,
+                                     MPI_Datatype stype, void *recv,
+                                     void *drecv, const int *rcounts,
+                                     const int *rdispls, MPI_Datatype rtype,
+                                     MPI_Comm comm, MPI_Request *request,
+                                     void **tape) {
+  *tape = augmented_blocks(
+      ADCC_MPI_INEIGHBOR_ALLTOALLV, Alltoallv, dsend, drecv,
+      adcc_mpi_neighbor_alltoallv_keep(scounts, sdispls, stype, rcounts,
+                                       rdispls, rtype, comm),
+      comm, request);
+  return MPI_Ineighbor_alltoallv(send, scounts, sdispls, stype, recv, rcounts,
+                                 rdispls, rtype, comm, request);
+}
+
+int adcc_mpi_ineighbor_alltoallw_fwd(
+    const void *send, const void *dsend, const int *scounts,
+    const MPI_Aint *sdispls, const MPI_Datatype *stypes, void *recv,
+    void *drecv, const int *rcounts, const MPI_Aint *rdispls,
+    const MPI_Datatype *rtypes, MPI_Comm comm, MPI_Request *request) {
+  int rc = MPI_Ineighbor_alltoallw(send, scounts, sdispls, stypes, recv,
+                                   rcounts, rdispls, rtypes, comm, request);
+  return forward_blocks(ADCC_MPI_INEIGHBOR_ALLTOALLW, Alltoallw, dsend, drecv,
+                        adcc_mpi_neighbor_alltoallw_keep(scounts, sdispls,
+                                                         stypes, rcounts,
+                                                         rdispls, rtypes, comm),
+                        comm, request, rc);
+}
+
+int adcc_mpi_ineighbor_alltoallw_aug(
+    const void *send, void *dsend, const int *scounts, const MPI_Aint *sdispls,
+    const MPI_Datatype *stypes, void *recv, void *drecv, const int *rcounts,
+    const MPI_Aint *rdispls, const MPI_Datatype *rtypes, MPI_Comm comm,
+    MPI_Request *request, void **tape) {
+  *tape = augmented_blocks(
+      ADCC_MPI_INEIGHBOR_ALLTOALLW, Alltoallw, dsend, drecv,
+      adcc_mpi_neighbor_alltoallw_keep(scounts, sdispls, stypes, rcounts,
+                                       rdispls, rtypes, comm),
+      comm, request);
+  return MPI_Ineighbor_alltoallw(send, scounts, sdispls, stypes, recv, rcounts,
+                                 rdispls, rtypes, comm, request);
+}
+
 void adcc_mpi_ineighbors_rev(struct adcc_mpi_pending *p) {
   /* (p->sent is the send buffer's adjoint here, not memory of the
    * runtime's.) */
-  if (p->started == ADCC_MPI_INEIGHBOR_ALLTOALL)
-    adcc_mpi_neighbor_alltoall_rev(p->sent, p->count, p->type, p->dbuf,
-                                   p->count2, p->type2, p->comm);
-  else
-    adcc_mpi_neighbor_allgather_rev(p->sent, p->count, p->type, p->dbuf,
-                                    p->count2, p->type2, p->comm);
+  if (p->started == ADCC_MPI_INEIGHBOR_ALLTOALL ||
+      p->started == ADCC_MPI_INEIGHBOR_ALLGATHER)
+    adcc_mpi_ineighbor_rev(p->started == ADCC_MPI_INEIGHBOR_ALLTOALL, p->sent,
+                           p->count, p->type, p->dbuf, p->count2, p->type2,
+                           p->comm, p->call);
+  else /* (The blocks: freed by it.) */
+    adcc_mpi_neighbor_blocks_rev(p->sent, p->dbuf, p->comm, p->record, p->call,
+                                 1);
+  p->record = NULL;
   p->sent = NULL;
 }

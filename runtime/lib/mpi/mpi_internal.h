@@ -165,5 +165,18 @@ void adcc_mpi_neighbor_allgather_rev(void *dsend, int scount,
 void adcc_mpi_neighbor_alltoall_rev(void *dsend, int scount, MPI_Datatype stype,
                                     void *drecv, int rcount, MPI_Datatype rtype,
                                     MPI_Comm comm);
+/* The same for the nonblocking forms (\p alltoall: MPI_Ineighbor_alltoall,
+ * else MPI_Ineighbor_allgather), whose adjoint exchange is nonblocking
+ * too: OpenMPI pairs the blocks of a neighbour that appears twice as the
+ * blocking calls do not (neighbors.c); and the adjoint exchange itself,
+ * MPI_Neighbor_alltoall or MPI_Ineighbor_alltoall and its wait. */
+void adcc_mpi_ineighbor_rev(int alltoall, void *dsend, int scount,
+                            MPI_Datatype stype, void *drecv, int rcount,
+                            MPI_Datatype rtype, MPI_Comm comm,
+                            const char *call);
+void adcc_mpi_neighbor_exchange(const void *send, int scount,
+                                MPI_Datatype stype, void *recv, int rcount,
+                                MPI_Datatype rtype, MPI_Comm comm,
+                                int nonblocking);
 
 #endif

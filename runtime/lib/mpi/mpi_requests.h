@@ -25,6 +25,9 @@ enum adcc_mpi_started {
   ADCC_MPI_IALLTOALLW, /* alltoallw.c */
   ADCC_MPI_INEIGHBOR_ALLGATHER, /* ineighbors.c */
   ADCC_MPI_INEIGHBOR_ALLTOALL,
+  ADCC_MPI_INEIGHBOR_ALLGATHERV,
+  ADCC_MPI_INEIGHBOR_ALLTOALLV,
+  ADCC_MPI_INEIGHBOR_ALLTOALLW,
 };
 
 /* One MPI_Isend, MPI_Irecv, MPI_Start (of a persistent request) or
@@ -160,8 +163,40 @@ void adcc_mpi_iexchanges_rev(struct adcc_mpi_pending *p);
 void adcc_mpi_ivgathers_rev(struct adcc_mpi_pending *p);
 /* The same for MPI_Ialltoallw (alltoallw.c). */
 void adcc_mpi_ialltoallw_rev(struct adcc_mpi_pending *p);
-/* The same for MPI_Ineighbor_allgather and MPI_Ineighbor_alltoall
- * (ineighbors.c). */
+/* The same for MPI_Ineighbor_allgather, MPI_Ineighbor_alltoall and their
+ * v and w forms (ineighbors.c). */
 void adcc_mpi_ineighbors_rev(struct adcc_mpi_pending *p);
+
+/* vneighbors.c: the blocks of a neighbourhood collective of several block
+ * sizes, both sides, as MPI_Neighbor_alltoallw takes them (the counts of
+ * blocks that carry derivatives; displacements in bytes); the tape record
+ * of its reverse (\p nonblocking: of a nonblocking call, whose adjoint
+ * exchange is nonblocking too), which frees it; whether the ranks exchange derivatives
+ * (else nothing is exchanged); forward mode's exchange of the tangents,
+ * started into \p request (zeros for a missing shadow in *zeros_send,
+ * *zeros_recv: freed, with the blocks, after the wait). */
+struct adcc_mpi_nblocks;
+struct adcc_mpi_nblocks *
+adcc_mpi_neighbor_allgatherv_keep(int scount, MPI_Datatype stype,
+                                  const int *rcounts, const int *displs,
+                                  MPI_Datatype rtype, MPI_Comm comm);
+struct adcc_mpi_nblocks *
+adcc_mpi_neighbor_alltoallv_keep(const int *scounts, const int *sdispls,
+                                 MPI_Datatype stype, const int *rcounts,
+                                 const int *rdispls, MPI_Datatype rtype,
+                                 MPI_Comm comm);
+struct adcc_mpi_nblocks *adcc_mpi_neighbor_alltoallw_keep(
+    const int *scounts, const MPI_Aint *sdispls, const MPI_Datatype *stypes,
+    const int *rcounts, const MPI_Aint *rdispls, const MPI_Datatype *rtypes,
+    MPI_Comm comm);
+void adcc_mpi_neighbor_blocks_rev(void *dsend, void *drecv, MPI_Comm comm,
+                                  struct adcc_mpi_nblocks *k, const char *call,
+                                  int nonblocking);
+void adcc_mpi_neighbor_blocks_free(struct adcc_mpi_nblocks *k);
+int adcc_mpi_neighbor_blocks_active(const struct adcc_mpi_nblocks *k);
+void adcc_mpi_neighbor_blocks_start(const void *dsend, void *drecv,
+                                    struct adcc_mpi_nblocks *k, MPI_Comm comm,
+                                    MPI_Request *request, void **zeros_send,
+                                    void **zeros_recv, const char *call);
 
 #endif

@@ -23,6 +23,15 @@
  * whose neighbour lists need not be symmetric, stop the program in reverse
  * mode.
  *
+ * Where a neighbour appears twice (a periodic dimension of one or two
+ * processes), the MPI standard sends the block for direction +1 into the
+ * neighbour's block from direction -1; OpenMPI's nonblocking neighbourhood
+ * collectives pair such blocks in list order instead (block k into block
+ * k). Either pairing is its own inverse, so the adjoints go back right
+ * when the reverse exchange is the same kind of call as the program's:
+ * the reverses of the nonblocking forms exchange by the nonblocking call
+ * (and a wait), those of the blocking forms by the blocking one.
+ *
  *===----------------------------------------------------------------------===*/
 
 #include "mpi_internal.h"
@@ -129,12 +138,26 @@ unsigned char *adcc_mpi_cart_blocks(MPI_Comm comm, const char *call,
   return none;
 }
 
+void adcc_mpi_neighbor_exchange(const void *send, int scount,
+                                MPI_Datatype stype, void *recv, int rcount,
+                                MPI_Datatype rtype, MPI_Comm comm,
+                                int nonblocking) {
+  if (!nonblocking) {
+    MPI_Neighbor_alltoall(send, scount, stype, recv, rcount, rtype, comm);
+    return;
+  }
+  MPI_Request request;
+  MPI_Ineighbor_alltoall(send, scount, stype, recv, rcount, rtype, comm,
+                         &request);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+}
+
 /* The reverse of both: the received blocks' adjoints go back to their
  * neighbours; \p alltoall: block k of the returned adjoints is added into
  * send block k, otherwise all of them into the one send block. */
 static void reverse(int alltoall, void *dsend, int scount, MPI_Datatype stype,
                     void *drecv, int rcount, MPI_Datatype rtype, MPI_Comm comm,
-                    const char *call) {
+                    const char *call, int nonblocking) {
   enum adcc_mpi_kind kind = kind_of(stype, rtype, comm, call);
   if (kind == ADCC_MPI_INACTIVE)
     return;
@@ -143,7 +166,8 @@ static void reverse(int alltoall, void *dsend, int scount, MPI_Datatype stype,
   size_t rn = (size_t)rcount, sn = (size_t)scount;
   void *in = adcc_mpi_temp(kind, drecv, rn * (size_t)n);
   void *back = adcc_mpi_temp(kind, NULL, sn * (size_t)n);
-  MPI_Neighbor_alltoall(in, rcount, rtype, back, scount, stype, comm);
+  adcc_mpi_neighbor_exchange(in, rcount, rtype, back, scount, stype, comm,
+                             nonblocking);
   size_t size = adcc_mpi_size_of(kind);
   for (int k = 0; k < n; ++k) {
     if (none[k])
@@ -163,11 +187,18 @@ void adcc_mpi_neighbor_allgather_rev(void *dsend, int scount,
                                      MPI_Datatype stype, void *drecv,
                                      int rcount, MPI_Datatype rtype,
                                      MPI_Comm comm) {
-  reverse(0, dsend, scount, stype, drecv, rcount, rtype, comm, Allgather);
+  reverse(0, dsend, scount, stype, drecv, rcount, rtype, comm, Allgather, 0);
 }
 
 void adcc_mpi_neighbor_alltoall_rev(void *dsend, int scount, MPI_Datatype stype,
                                     void *drecv, int rcount, MPI_Datatype rtype,
                                     MPI_Comm comm) {
-  reverse(1, dsend, scount, stype, drecv, rcount, rtype, comm, Alltoall);
+  reverse(1, dsend, scount, stype, drecv, rcount, rtype, comm, Alltoall, 0);
+}
+
+void adcc_mpi_ineighbor_rev(int alltoall, void *dsend, int scount,
+                            MPI_Datatype stype, void *drecv, int rcount,
+                            MPI_Datatype rtype, MPI_Comm comm,
+                            const char *call) {
+  reverse(alltoall, dsend, scount, stype, drecv, rcount, rtype, comm, call, 1);
 }

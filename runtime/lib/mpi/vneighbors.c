@@ -22,11 +22,14 @@
  * keep their adjoints; the other received blocks are zeroed, as the
  * primal overwrote them. The counts, displacements and datatypes are the
  * augmented call's tape record (the program's arrays may be gone by the
- * reverse sweep). Graph topologies stop the program in reverse mode.
+ * reverse sweep). Graph topologies stop the program in reverse mode. The
+ * reverse exchange is blocking for the blocking calls, nonblocking (and
+ * waited for) for the nonblocking ones, which OpenMPI pairs differently
+ * where a neighbour appears twice (neighbors.c).
  *
  *===----------------------------------------------------------------------===*/
 
-#include "mpi_internal.h"
+#include "mpi_requests.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -77,13 +80,12 @@ static void set(struct blocks *b, int k, int count, MPI_Aint displ,
                 const char *call) {
   enum adcc_mpi_kind kind = adcc_mpi_kind_of(type, call, comm);
   b->counts[k] = kind == ADCC_MPI_INACTIVE || count < 0 ? 0 : count;
-  b->displs[k] =
-      byte_displ ? displ : displ * (MPI_Aint)adcc_mpi_size_of(kind);
+  b->displs[k] = byte_displ ? displ : displ * (MPI_Aint)adcc_mpi_size_of(kind);
   b->types[k] = type;
 }
 
-static enum adcc_mpi_kind kind_at(const struct blocks *b, int k,
-                                  MPI_Comm comm, const char *call) {
+static enum adcc_mpi_kind kind_at(const struct blocks *b, int k, MPI_Comm comm,
+                                  const char *call) {
   return adcc_mpi_kind_of(b->types[k], call, comm);
 }
 
@@ -122,21 +124,23 @@ static void tangents(const void *dsend, const struct blocks *s, void *drecv,
  * derivatives (the v forms: their datatype carries them; the w form:
  * always, since its blocks' datatypes may differ from rank to rank, and
  * every rank must take part in the collective). */
-struct kept {
+struct adcc_mpi_nblocks {
   struct blocks s, r;
   int active;
 };
 
 /* The adjoints' exchange: received block k's adjoint back to neighbour
  * k, added into its send block k; frees \p k. */
-static void reverse(void *dsend, void *drecv, MPI_Comm comm, struct kept *k,
-                    const char *call) {
+void adcc_mpi_neighbor_blocks_rev(void *dsend, void *drecv, MPI_Comm comm,
+                                  struct adcc_mpi_nblocks *k, const char *call,
+                                  int nonblocking) {
   if (k->active) {
     int n = 0;
     unsigned char *none = adcc_mpi_cart_blocks(comm, call, &n);
     if (n != k->r.n || n != k->s.n)
-      adcc_mpi_fail(comm, call, "the neighbourhood changed before the "
-                                "reverse sweep");
+      adcc_mpi_fail(comm, call,
+                    "the neighbourhood changed before the "
+                    "reverse sweep");
     size_t rn = extent(&k->r, comm, call);
     void *in = zeroed(rn, comm, call);
     if (drecv)
@@ -151,8 +155,16 @@ static void reverse(void *dsend, void *drecv, MPI_Comm comm, struct kept *k,
       total += block_bytes(&k->s, j, comm, call);
     }
     void *got = zeroed(total, comm, call);
-    MPI_Neighbor_alltoallw(in, k->r.counts, k->r.displs, k->r.types, got,
-                           back.counts, back.displs, back.types, comm);
+    if (nonblocking) {
+      MPI_Request request;
+      MPI_Ineighbor_alltoallw(in, k->r.counts, k->r.displs, k->r.types, got,
+                              back.counts, back.displs, back.types, comm,
+                              &request);
+      MPI_Wait(&request, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Neighbor_alltoallw(in, k->r.counts, k->r.displs, k->r.types, got,
+                             back.counts, back.displs, back.types, comm);
+    }
     for (int j = 0; j < n; ++j) {
       if (none[j])
         continue; /* (nothing came back; the block kept its adjoint) */
@@ -179,7 +191,8 @@ static void reverse(void *dsend, void *drecv, MPI_Comm comm, struct kept *k,
 /* Both sides' datatypes of the v forms must carry derivatives alike. */
 static void same_kind(MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
                       const char *call) {
-  if (adcc_mpi_kind_of(stype, call, comm) != adcc_mpi_kind_of(rtype, call, comm))
+  if (adcc_mpi_kind_of(stype, call, comm) !=
+      adcc_mpi_kind_of(rtype, call, comm))
     adcc_mpi_fail(comm, call,
                   "the send and receive datatypes must be the same in "
                   "differentiated code");
@@ -187,13 +200,14 @@ static void same_kind(MPI_Datatype stype, MPI_Datatype rtype, MPI_Comm comm,
 
 /*--- MPI_Neighbor_allgatherv ----------------------------------------------*/
 
-static struct kept *allgatherv_blocks(int scount, MPI_Datatype stype,
-                                      const int *rcounts, const int *displs,
-                                      MPI_Datatype rtype, MPI_Comm comm) {
+struct adcc_mpi_nblocks *
+adcc_mpi_neighbor_allgatherv_keep(int scount, MPI_Datatype stype,
+                                  const int *rcounts, const int *displs,
+                                  MPI_Datatype rtype, MPI_Comm comm) {
   same_kind(stype, rtype, comm, Allgatherv);
   int in = 0, out = 0;
   adcc_mpi_neighbor_degrees(comm, Allgatherv, &in, &out);
-  struct kept *k = zeroed(sizeof *k, comm, Allgatherv);
+  struct adcc_mpi_nblocks *k = zeroed(sizeof *k, comm, Allgatherv);
   k->active = adcc_mpi_kind_of(stype, Allgatherv, comm) != ADCC_MPI_INACTIVE;
   k->s = make(out, comm, Allgatherv);
   k->r = make(in, comm, Allgatherv);
@@ -204,39 +218,39 @@ static struct kept *allgatherv_blocks(int scount, MPI_Datatype stype,
   return k;
 }
 
-static void free_kept(struct kept *k) {
+void adcc_mpi_neighbor_blocks_free(struct adcc_mpi_nblocks *k) {
   release(&k->s);
   release(&k->r);
   free(k);
 }
 
 int adcc_mpi_neighbor_allgatherv_fwd(const void *send, const void *dsend,
-                                     int scount, MPI_Datatype stype,
-                                     void *recv, void *drecv,
-                                     const int *rcounts, const int *displs,
-                                     MPI_Datatype rtype, MPI_Comm comm) {
+                                     int scount, MPI_Datatype stype, void *recv,
+                                     void *drecv, const int *rcounts,
+                                     const int *displs, MPI_Datatype rtype,
+                                     MPI_Comm comm) {
   int rc = MPI_Neighbor_allgatherv(send, scount, stype, recv, rcounts, displs,
                                    rtype, comm);
-  struct kept *k =
-      allgatherv_blocks(scount, stype, rcounts, displs, rtype, comm);
+  struct adcc_mpi_nblocks *k = adcc_mpi_neighbor_allgatherv_keep(
+      scount, stype, rcounts, displs, rtype, comm);
   /* (One send block, however many out-neighbours.) */
   if (k->active) {
     void *own = NULL;
     if (!dsend)
-      dsend = own = zeroed(
-          adcc_mpi_size_of(adcc_mpi_kind_of(stype, Allgatherv, comm)) *
-              (size_t)(scount > 0 ? scount : 0),
-          comm, Allgatherv);
+      dsend = own =
+          zeroed(adcc_mpi_size_of(adcc_mpi_kind_of(stype, Allgatherv, comm)) *
+                     (size_t)(scount > 0 ? scount : 0),
+                 comm, Allgatherv);
     void *own_recv = NULL;
     if (!drecv)
-      drecv = own_recv = zeroed(extent(&k->r, comm, Allgatherv), comm,
-                                Allgatherv);
-    MPI_Neighbor_allgatherv(dsend, scount, stype, drecv, rcounts, displs,
-                            rtype, comm);
+      drecv = own_recv =
+          zeroed(extent(&k->r, comm, Allgatherv), comm, Allgatherv);
+    MPI_Neighbor_allgatherv(dsend, scount, stype, drecv, rcounts, displs, rtype,
+                            comm);
     free(own);
     free(own_recv);
   }
-  free_kept(k);
+  adcc_mpi_neighbor_blocks_free(k);
   return rc;
 }
 
@@ -245,7 +259,8 @@ int adcc_mpi_neighbor_allgatherv_aug(const void *send, int scount,
                                      const int *rcounts, const int *displs,
                                      MPI_Datatype rtype, MPI_Comm comm,
                                      void **tape) {
-  *tape = allgatherv_blocks(scount, stype, rcounts, displs, rtype, comm);
+  *tape = adcc_mpi_neighbor_allgatherv_keep(scount, stype, rcounts, displs,
+                                            rtype, comm);
   return MPI_Neighbor_allgatherv(send, scount, stype, recv, rcounts, displs,
                                  rtype, comm);
 }
@@ -257,19 +272,18 @@ void adcc_mpi_neighbor_allgatherv_rev(void *dsend, int scount,
                                       MPI_Datatype rtype, MPI_Comm comm,
                                       void *tape) {
   (void)scount, (void)stype, (void)rtype;
-  reverse(dsend, drecv, comm, tape, Allgatherv);
+  adcc_mpi_neighbor_blocks_rev(dsend, drecv, comm, tape, Allgatherv, 0);
 }
 
 /*--- MPI_Neighbor_alltoallv -----------------------------------------------*/
 
-static struct kept *alltoallv_blocks(const int *scounts, const int *sdispls,
-                                     MPI_Datatype stype, const int *rcounts,
-                                     const int *rdispls, MPI_Datatype rtype,
-                                     MPI_Comm comm) {
+struct adcc_mpi_nblocks *adcc_mpi_neighbor_alltoallv_keep(
+    const int *scounts, const int *sdispls, MPI_Datatype stype,
+    const int *rcounts, const int *rdispls, MPI_Datatype rtype, MPI_Comm comm) {
   same_kind(stype, rtype, comm, Alltoallv);
   int in = 0, out = 0;
   adcc_mpi_neighbor_degrees(comm, Alltoallv, &in, &out);
-  struct kept *k = zeroed(sizeof *k, comm, Alltoallv);
+  struct adcc_mpi_nblocks *k = zeroed(sizeof *k, comm, Alltoallv);
   k->active = adcc_mpi_kind_of(stype, Alltoallv, comm) != ADCC_MPI_INACTIVE;
   k->s = make(out, comm, Alltoallv);
   k->r = make(in, comm, Alltoallv);
@@ -282,17 +296,16 @@ static struct kept *alltoallv_blocks(const int *scounts, const int *sdispls,
 
 int adcc_mpi_neighbor_alltoallv_fwd(const void *send, const void *dsend,
                                     const int *scounts, const int *sdispls,
-                                    MPI_Datatype stype, void *recv,
-                                    void *drecv, const int *rcounts,
-                                    const int *rdispls, MPI_Datatype rtype,
-                                    MPI_Comm comm) {
-  int rc = MPI_Neighbor_alltoallv(send, scounts, sdispls, stype, recv,
-                                  rcounts, rdispls, rtype, comm);
-  struct kept *k = alltoallv_blocks(scounts, sdispls, stype, rcounts, rdispls,
-                                    rtype, comm);
+                                    MPI_Datatype stype, void *recv, void *drecv,
+                                    const int *rcounts, const int *rdispls,
+                                    MPI_Datatype rtype, MPI_Comm comm) {
+  int rc = MPI_Neighbor_alltoallv(send, scounts, sdispls, stype, recv, rcounts,
+                                  rdispls, rtype, comm);
+  struct adcc_mpi_nblocks *k = adcc_mpi_neighbor_alltoallv_keep(
+      scounts, sdispls, stype, rcounts, rdispls, rtype, comm);
   if (k->active)
     tangents(dsend, &k->s, drecv, &k->r, comm, Alltoallv);
-  free_kept(k);
+  adcc_mpi_neighbor_blocks_free(k);
   return rc;
 }
 
@@ -301,29 +314,27 @@ int adcc_mpi_neighbor_alltoallv_aug(const void *send, const int *scounts,
                                     void *recv, const int *rcounts,
                                     const int *rdispls, MPI_Datatype rtype,
                                     MPI_Comm comm, void **tape) {
-  *tape = alltoallv_blocks(scounts, sdispls, stype, rcounts, rdispls, rtype,
-                           comm);
+  *tape = adcc_mpi_neighbor_alltoallv_keep(scounts, sdispls, stype, rcounts,
+                                           rdispls, rtype, comm);
   return MPI_Neighbor_alltoallv(send, scounts, sdispls, stype, recv, rcounts,
                                 rdispls, rtype, comm);
 }
 
 void adcc_mpi_neighbor_alltoallv_rev(void *dsend, void *drecv, MPI_Comm comm,
                                      void *tape) {
-  reverse(dsend, drecv, comm, tape, Alltoallv);
+  adcc_mpi_neighbor_blocks_rev(dsend, drecv, comm, tape, Alltoallv, 0);
 }
 
 /*--- MPI_Neighbor_alltoallw -----------------------------------------------*/
 
-static struct kept *alltoallw_blocks(const int *scounts,
-                                     const MPI_Aint *sdispls,
-                                     const MPI_Datatype *stypes,
-                                     const int *rcounts,
-                                     const MPI_Aint *rdispls,
-                                     const MPI_Datatype *rtypes,
-                                     MPI_Comm comm) {
+struct adcc_mpi_nblocks *
+adcc_mpi_neighbor_alltoallw_keep(const int *scounts, const MPI_Aint *sdispls,
+                                 const MPI_Datatype *stypes, const int *rcounts,
+                                 const MPI_Aint *rdispls,
+                                 const MPI_Datatype *rtypes, MPI_Comm comm) {
   int in = 0, out = 0;
   adcc_mpi_neighbor_degrees(comm, Alltoallw, &in, &out);
-  struct kept *k = zeroed(sizeof *k, comm, Alltoallw);
+  struct adcc_mpi_nblocks *k = zeroed(sizeof *k, comm, Alltoallw);
   k->active = 1;
   k->s = make(out, comm, Alltoallw);
   k->r = make(in, comm, Alltoallw);
@@ -335,38 +346,56 @@ static struct kept *alltoallw_blocks(const int *scounts,
 }
 
 int adcc_mpi_neighbor_alltoallw_fwd(const void *send, const void *dsend,
-                                    const int *scounts,
-                                    const MPI_Aint *sdispls,
+                                    const int *scounts, const MPI_Aint *sdispls,
                                     const MPI_Datatype *stypes, void *recv,
                                     void *drecv, const int *rcounts,
                                     const MPI_Aint *rdispls,
-                                    const MPI_Datatype *rtypes,
-                                    MPI_Comm comm) {
-  int rc = MPI_Neighbor_alltoallw(send, scounts, sdispls, stypes, recv,
-                                  rcounts, rdispls, rtypes, comm);
-  struct kept *k = alltoallw_blocks(scounts, sdispls, stypes, rcounts,
-                                    rdispls, rtypes, comm);
+                                    const MPI_Datatype *rtypes, MPI_Comm comm) {
+  int rc = MPI_Neighbor_alltoallw(send, scounts, sdispls, stypes, recv, rcounts,
+                                  rdispls, rtypes, comm);
+  struct adcc_mpi_nblocks *k = adcc_mpi_neighbor_alltoallw_keep(
+      scounts, sdispls, stypes, rcounts, rdispls, rtypes, comm);
   /* (Every rank runs the tangents' exchange: a neighbour's blocks may
    * carry derivatives where this rank's are integers.) */
   tangents(dsend, &k->s, drecv, &k->r, comm, Alltoallw);
-  free_kept(k);
+  adcc_mpi_neighbor_blocks_free(k);
   return rc;
 }
 
 int adcc_mpi_neighbor_alltoallw_aug(const void *send, const int *scounts,
                                     const MPI_Aint *sdispls,
                                     const MPI_Datatype *stypes, void *recv,
-                                    const int *rcounts,
-                                    const MPI_Aint *rdispls,
+                                    const int *rcounts, const MPI_Aint *rdispls,
                                     const MPI_Datatype *rtypes, MPI_Comm comm,
                                     void **tape) {
-  *tape = alltoallw_blocks(scounts, sdispls, stypes, rcounts, rdispls, rtypes,
-                           comm);
+  *tape = adcc_mpi_neighbor_alltoallw_keep(scounts, sdispls, stypes, rcounts,
+                                           rdispls, rtypes, comm);
   return MPI_Neighbor_alltoallw(send, scounts, sdispls, stypes, recv, rcounts,
                                 rdispls, rtypes, comm);
 }
 
 void adcc_mpi_neighbor_alltoallw_rev(void *dsend, void *drecv, MPI_Comm comm,
                                      void *tape) {
-  reverse(dsend, drecv, comm, tape, Alltoallw);
+  adcc_mpi_neighbor_blocks_rev(dsend, drecv, comm, tape, Alltoallw, 0);
+}
+
+/*--- the nonblocking forms -----------------------------------------------*/
+
+/* Forward mode: the tangents' exchange over the blocks of \p k, started
+ * into \p request (zeros for a missing shadow, kept in *zeros_send and
+ * *zeros_recv until the wait; \p k too: MPI reads the counts until then). */
+void adcc_mpi_neighbor_blocks_start(const void *dsend, void *drecv,
+                                    struct adcc_mpi_nblocks *k, MPI_Comm comm,
+                                    MPI_Request *request, void **zeros_send,
+                                    void **zeros_recv, const char *call) {
+  if (!dsend)
+    dsend = *zeros_send = zeroed(extent(&k->s, comm, call), comm, call);
+  if (!drecv)
+    drecv = *zeros_recv = zeroed(extent(&k->r, comm, call), comm, call);
+  MPI_Ineighbor_alltoallw(dsend, k->s.counts, k->s.displs, k->s.types, drecv,
+                          k->r.counts, k->r.displs, k->r.types, comm, request);
+}
+
+int adcc_mpi_neighbor_blocks_active(const struct adcc_mpi_nblocks *k) {
+  return k->active;
 }

@@ -12,8 +12,9 @@
 // RUN: %expect-exit 1 %adcc -O2 -c -DDATATYPE -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=DATATYPE
 // RUN: %expect-exit 1 %adcc -O0 -c -DPROD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROD
 // Nonblocking reductions have rules for MPI_SUM, MPI_MIN and MPI_MAX, as
-// the blocking ones; a collective without a rule (MPI_Ineighbor_allgatherv;
-// MPI_Ineighbor_alltoall has one since 2026-12-06) is a call
+// the blocking ones; a call without a rule (MPI_Reduce_local; until
+// 2026-12-06 this was MPI_Ineighbor_alltoall, then MPI_Ineighbor_allgatherv,
+// which have rules now) is a call
 // nothing defines, named at its line.
 // RUN: %expect-exit 1 %adcc -O0 -c -DIPROD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=IPROD
 // RUN: %expect-exit 1 %adcc -O2 -c -DIPROD -DFORWARD %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=IPROD
@@ -70,9 +71,7 @@ int MPI_Iscan(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
 int MPI_Iexscan(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
                 MPI_Request *);
 int MPI_Scan(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
-int MPI_Ineighbor_allgatherv(const void *, int, MPI_Datatype, void *,
-                             const int *, const int *, MPI_Datatype, MPI_Comm,
-                             MPI_Request *);
+int MPI_Reduce_local(const void *, void *, int, MPI_Datatype, MPI_Op);
 int MPI_Wait(MPI_Request *, MPI_Status *);
 
 double __enzyme_autodiff(void *, ...);
@@ -167,15 +166,11 @@ double f(double *x) {
 
 #ifdef ISCAN
 double f(double *x) {
-  double all[2];
-  int counts[2] = {1, 1}, displs[2] = {0, 1};
-  MPI_Request r;
-  MPI_Ineighbor_allgatherv(x, 1, MPI_DOUBLE, all, counts, displs, MPI_DOUBLE,
-                           MPI_COMM_WORLD, &r);
-  MPI_Wait(&r, (MPI_Status *)0);
+  double all[2] = {x[1], x[2]};
+  MPI_Reduce_local(x, all, 2, MPI_DOUBLE, MPI_SUM);
   return all[0] * all[1];
 }
-// ISCAN: mpi-refused.c:[[#@LINE-5]]:3: error: cannot differentiate 'MPI_Ineighbor_allgatherv': adcc has no derivative rule for this MPI call (docs/parallel.md#mpi lists the calls with one)
+// ISCAN: mpi-refused.c:[[#@LINE-3]]:3: error: cannot differentiate 'MPI_Reduce_local': adcc has no derivative rule for this MPI call (docs/parallel.md#mpi lists the calls with one)
 #endif
 
 #ifdef IEXSCANMAX
