@@ -9,7 +9,8 @@
  * displacements, a float block and an integer block; and
  * MPI_Ineighbor_allgather and MPI_Ineighbor_alltoall (floats beside
  * doubles, beside an integer one; MPI_Ineighbor_alltoall on the ring, a
- * neighbour twice with 2 ranks) and MPI_Ineighbor_allgatherv,
+ * neighbour twice with 2 ranks; an MPI_Ibarrier among them) and
+ * MPI_Ineighbor_allgatherv,
  * MPI_Ineighbor_alltoallv, MPI_Ineighbor_alltoallw, waited for in
  * different orders on even and odd ranks. Forward and reverse mode on every rank, checked against
  * central differences of the whole program and against each other
@@ -126,7 +127,7 @@ double nonblocking(double *x, int n) {
   double send[2] = {exp(0.2 * x[5]), x[6] * x[7]};
   double recv[2] = {x[1], x[2] * x[3]};
   int imine = rank, igot[2];
-  MPI_Request req[5];
+  MPI_Request req[6];
   MPI_Ineighbor_allgather(mine, 2, MPI_DOUBLE, got, 2, MPI_DOUBLE, ring,
                           &req[0]);
   MPI_Ineighbor_allgather(fmine, 1, MPI_FLOAT, fgot, 1, MPI_FLOAT, ring,
@@ -140,12 +141,13 @@ double nonblocking(double *x, int n) {
   double rsend[2] = {x[2] * x[5], sin(x[6])}, rrecv[2];
   MPI_Ineighbor_alltoall(rsend, 1, MPI_DOUBLE, rrecv, 1, MPI_DOUBLE, ring,
                          &req[4]);
+  MPI_Ibarrier(MPI_COMM_WORLD, &req[5]);
   double y = cos(x[0]);
   if (rank % 2) {
-    for (int k = 4; k >= 0; --k)
+    for (int k = 5; k >= 0; --k)
       MPI_Wait(&req[k], MPI_STATUS_IGNORE);
   } else {
-    MPI_Waitall(5, req, MPI_STATUSES_IGNORE);
+    MPI_Waitall(6, req, MPI_STATUSES_IGNORE);
   }
   for (int k = 0; k < 4; ++k)
     y += got[k] * x[(k + 4) % n] * (1 + 0.1 * k);

@@ -103,6 +103,10 @@ constexpr MpiRow MpiRows[] = {
      "adcc_mpi_allgather_rev", "v0 d0 v1 v2 d3 v4 v5 v6", 2, 5, -1, "3"},
     {"MPI_Barrier", 1, "adcc_mpi_barrier", "v0", "adcc_mpi_barrier", "v0",
      false, "adcc_mpi_barrier_rev", "v0", -1, -1, -1, ""},
+    // (Completed by any wait or test, as a request of the program's; a
+    // barrier in the reverse sweep at the reverse of the start.)
+    {"MPI_Ibarrier", 2, "MPI_Ibarrier", "v0 v1", "MPI_Ibarrier", "v0 v1",
+     false, "adcc_mpi_barrier_rev", "v0", -1, -1, -1, "1"},
     {"MPI_Sendrecv_replace", 9, "adcc_mpi_sendrecv_replace_fwd",
      "v0 d0 v1 v2 v3 v4 v5 v6 v7 v8", "adcc_mpi_sendrecv_replace_aug",
      "v0 v1 v2 v3 v4 v5 v6 v7 v8", true, "adcc_mpi_sendrecv_replace_rev",
