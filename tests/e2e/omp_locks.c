@@ -9,7 +9,8 @@
  *   product    p = p * v under a global lock: the reverse replays the
  *              sections in the reverse of the order the threads ran them;
  *   helper     the lock taken in a function the region calls, given the
- *              lock's address, beside a running maximum. */
+ *              lock's address, beside a running maximum;
+ *   mixed_sync a named critical section in a callee beside a lock. */
 enum { N = 24 };
 
 #include "omp_check.h"
@@ -88,10 +89,33 @@ double helper(const double *x, double *y, int n) {
   return m + y[0];
 }
 
+/* A named critical section in a callee (a product: replayed in order)
+ * beside a lock in the caller's region. */
+static void add_crit(double *acc, double v) {
+#pragma omp critical(acc)
+  *acc = *acc * (1 + 0.1 * v);
+}
+double mixed_sync(const double *x, double *y, int n) {
+  double acc = 1, s = 0;
+  omp_lock_t l;
+  omp_init_lock(&l);
+  (void)y;
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) {
+    add_crit(&acc, x[i] * x[i]);
+    omp_set_lock(&l);
+    s += x[i] * 0.5;
+    omp_unset_lock(&l);
+  }
+  omp_destroy_lock(&l);
+  return acc + s * s;
+}
+
 DERIVATIVES(local)
 DERIVATIVES(histogram)
 DERIVATIVES(product)
 DERIVATIVES(helper)
+DERIVATIVES(mixed_sync)
 
 int main(void) {
   omp_init_lock(&product_lock);
@@ -99,6 +123,7 @@ int main(void) {
   CHECK_GRADIENT(histogram, 1e-6, 1e-6);
   CHECK_GRADIENT(product, 1e-6, 1e-6);
   CHECK_GRADIENT(helper, 1e-6, 1e-6);
+  CHECK_GRADIENT(mixed_sync, 1e-6, 1e-6);
   omp_destroy_lock(&product_lock);
   return check_finish();
 }

@@ -292,6 +292,69 @@ double if_clause(const double *x, double *y, int n) {
   return s;
 }
 
+/* firstprivate array with derivatives */
+double fp_array(const double *x, double *y, int n) {
+  double w[3] = {x[0], x[1] * x[1], sin(x[2])};
+  double s = 0;
+  (void)y;
+#pragma omp parallel for firstprivate(w) reduction(+ : s)
+  for (int i = 3; i < n; ++i) {
+    w[i % 3] *= 1.01;
+    s += w[0] * x[i] + w[1] * w[2] * x[i] * x[i];
+  }
+  return s;
+}
+
+/* firstprivate struct with derivatives */
+typedef struct {
+  double a, b;
+  int k;
+} params_t;
+double fp_struct(const double *x, double *y, int n) {
+  params_t p = {x[0] * 2, x[1] + 1, 3};
+  double s = 0;
+  (void)y;
+#pragma omp parallel for firstprivate(p) reduction(+ : s)
+  for (int i = 2; i < n; ++i)
+    s += p.a * x[i] + p.b * x[i] * x[i] * p.k;
+  return s;
+}
+
+/* private VLA per thread, simd reduction nested in the parallel loop */
+double vla_simd(const double *x, double *y, int n) {
+  int k = 4;
+  double s = 0;
+  (void)y;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; ++i) {
+    double tmp[k];
+    for (int j = 0; j < k; ++j)
+      tmp[j] = x[(i + j) % n] * (1 + j);
+    double t = 0;
+#pragma omp simd reduction(+ : t)
+    for (int j = 0; j < k; ++j)
+      t += tmp[j] * tmp[j];
+    s += sqrt(t);
+  }
+  return s;
+}
+
+/* histogram by atomics into a computed bin */
+double atomic_hist(const double *x, double *y, int n) {
+  for (int b = 0; b < 5; ++b)
+    y[b] = 0;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int i = 0; i < n; ++i) {
+    int b = (int)(fabs(x[i]) * 7) % 5;
+#pragma omp atomic update
+    y[b] += x[i] * x[(i + 1) % n];
+  }
+  double s = 0;
+  for (int b = 0; b < 5; ++b)
+    s += y[b] * y[b] * (b + 1);
+  return s;
+}
+
 DERIVATIVES(array_reduction)
 DERIVATIVES(collapsed)
 DERIVATIVES(dynamic_atomic)
@@ -310,6 +373,10 @@ DERIVATIVES(nonmono)
 DERIVATIVES(loop_construct)
 DERIVATIVES(atomic_rw)
 DERIVATIVES(if_clause)
+DERIVATIVES(fp_array)
+DERIVATIVES(fp_struct)
+DERIVATIVES(vla_simd)
+DERIVATIVES(atomic_hist)
 
 int main(void) {
   omp_set_schedule(omp_sched_dynamic, 3);
@@ -331,5 +398,9 @@ int main(void) {
   CHECK_GRADIENT(loop_construct, 1e-6, 1e-6);
   CHECK_GRADIENT(atomic_rw, 1e-6, 1e-6);
   CHECK_GRADIENT(if_clause, 1e-6, 1e-6);
+  CHECK_GRADIENT(fp_array, 1e-6, 1e-6);
+  CHECK_GRADIENT(fp_struct, 1e-6, 1e-6);
+  CHECK_GRADIENT(vla_simd, 1e-6, 1e-6);
+  CHECK_GRADIENT(atomic_hist, 1e-6, 1e-6);
   return check_finish();
 }
