@@ -17,7 +17,7 @@
  *
  * Reverse mode runs the program's collective. Its adjoint, that of the
  * blocking MPI_Neighbor_allgather, MPI_Neighbor_alltoall (neighbors.c) or
- * of their v and w forms (vneighbors.c; Cartesian communicators only),
+ * of their v and w forms (vneighbors.c),
  * with the blocks kept at the start, runs at the reverse of the call that
  * started it, in the reverse of the order the program started its
  * collectives, the same on every rank (adcc_mpi_icollective_rev).

@@ -149,15 +149,24 @@ void adcc_mpi_alltoallw_rev(const void *send, void *dsend, void *drecv,
 
 /* neighbors.c: the numbers of in- and out-neighbours of \p comm's process
  * topology (stops the program where it has none); for reverse mode, the
- * blocks of a Cartesian communicator's neighbourhood (2 per dimension,
- * *blocks of them): 1 where the neighbour is MPI_PROC_NULL, whose block
- * MPI neither writes nor sends (freed with free); stops the program on
- * other topologies. The reverses of MPI_Neighbor_allgather and
+ * adjoint exchange of a neighbourhood collective on \p comm: the
+ * communicator it runs on (comm, or for a distributed graph the transposed
+ * graph, made by adcc_mpi_adjoint_topology and freed by _free), the
+ * numbers of comm's received blocks (whose adjoints it sends) and sent
+ * blocks (whose adjoints it receives), and by neighbour number 1 where the
+ * neighbour is MPI_PROC_NULL (a Cartesian grid's edge), whose block MPI
+ * neither writes nor sends. The reverses of MPI_Neighbor_allgather and
  * MPI_Neighbor_alltoall, which those of the nonblocking ones run too. */
 void adcc_mpi_neighbor_degrees(MPI_Comm comm, const char *call, int *in,
                                int *out);
-unsigned char *adcc_mpi_cart_blocks(MPI_Comm comm, const char *call,
-                                    int *blocks);
+struct adcc_mpi_adjoint_topo {
+  MPI_Comm comm;
+  int in, out, made;
+  unsigned char *none;
+};
+void adcc_mpi_adjoint_topology(MPI_Comm comm, const char *call,
+                               struct adcc_mpi_adjoint_topo *t);
+void adcc_mpi_adjoint_topology_free(struct adcc_mpi_adjoint_topo *t);
 void adcc_mpi_neighbor_allgather_rev(void *dsend, int scount,
                                      MPI_Datatype stype, void *drecv,
                                      int rcount, MPI_Datatype rtype,

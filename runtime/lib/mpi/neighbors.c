@@ -19,9 +19,13 @@
  * that arrived as block k goes out as block k and arrives where the block
  * was sent from. Blocks of MPI_PROC_NULL neighbours (the edges of a grid
  * that is not periodic) are not written by MPI: they keep their adjoints;
- * the others are zeroed, as the primal overwrote them. Graph topologies,
- * whose neighbour lists need not be symmetric, stop the program in reverse
- * mode.
+ * the others are zeroed, as the primal overwrote them. On a graph
+ * topology (MPI_Graph_create) the neighbour lists are symmetric too and
+ * MPI pairs the messages of two ranks in list order: the same exchange on
+ * the same communicator. A distributed graph's lists need not be: its
+ * adjoint exchange runs on the transposed graph, made for it
+ * (MPI_Dist_graph_create_adjacent with the sources and destinations
+ * swapped) and freed after it.
  *
  * Where a neighbour appears twice (a periodic dimension of one or two
  * processes), the MPI standard sends the block for direction +1 into the
@@ -115,27 +119,63 @@ int adcc_mpi_neighbor_alltoall_fwd(const void *send, const void *dsend,
   return rc;
 }
 
-unsigned char *adcc_mpi_cart_blocks(MPI_Comm comm, const char *call,
-                                    int *blocks) {
+void adcc_mpi_adjoint_topology(MPI_Comm comm, const char *call,
+                               struct adcc_mpi_adjoint_topo *t) {
   int topo = MPI_UNDEFINED;
   MPI_Topo_test(comm, &topo);
-  if (topo != MPI_CART)
-    adcc_mpi_fail(comm, call,
-                  "reverse mode differentiates neighbourhood collectives on "
-                  "Cartesian communicators only (MPI_Cart_create)");
-  int dims = 0;
-  MPI_Cartdim_get(comm, &dims);
-  unsigned char *none = calloc((size_t)(dims > 0 ? 2 * dims : 1), 1);
-  if (!none)
+  t->comm = comm;
+  t->made = 0;
+  int *lists = NULL;
+  if (topo == MPI_CART) {
+    int dims = 0;
+    MPI_Cartdim_get(comm, &dims);
+    t->in = t->out = 2 * dims;
+  } else if (topo == MPI_GRAPH) {
+    MPI_Graph_neighbors_count(comm, adcc_mpi_rank(comm), &t->in);
+    t->out = t->in;
+  } else if (topo == MPI_DIST_GRAPH) {
+    int weighted = 0;
+    MPI_Dist_graph_neighbors_count(comm, &t->in, &t->out, &weighted);
+    /* (sources, their weights, destinations, theirs) */
+    size_t n = (size_t)(t->in + t->out) * 2 + 1;
+    lists = malloc(sizeof(int) * n);
+    if (!lists)
+      adcc_mpi_fail(comm, call, "out of memory");
+    int *sources = lists, *sweights = sources + t->in,
+        *dests = sweights + t->in, *dweights = dests + t->out;
+    MPI_Dist_graph_neighbors(comm, t->in, sources, sweights, t->out, dests,
+                             dweights);
+    /* The transposed graph: adjoints come from the destinations and go to
+     * the sources, each pair of ranks in the order of their lists. */
+    /* (The weights as given, or 1: they only hint at the traffic.) */
+    for (int k = 0; !weighted && k < t->in; ++k)
+      sweights[k] = 1;
+    for (int k = 0; !weighted && k < t->out; ++k)
+      dweights[k] = 1;
+    MPI_Dist_graph_create_adjacent(comm, t->out, dests, dweights, t->in,
+                                   sources, sweights, MPI_INFO_NULL, 0,
+                                   &t->comm);
+    t->made = 1;
+  } else {
+    adcc_mpi_fail(comm, call, "the communicator has no process topology");
+  }
+  int n = t->in > t->out ? t->in : t->out;
+  t->none = calloc((size_t)(n > 0 ? n : 1), 1);
+  if (!t->none)
     adcc_mpi_fail(comm, call, "out of memory");
-  for (int d = 0; d < dims; ++d) {
+  for (int d = 0; topo == MPI_CART && 2 * d < t->in; ++d) {
     int peer[2];
     MPI_Cart_shift(comm, d, 1, &peer[0], &peer[1]);
-    none[2 * d] = peer[0] == MPI_PROC_NULL;
-    none[2 * d + 1] = peer[1] == MPI_PROC_NULL;
+    t->none[2 * d] = peer[0] == MPI_PROC_NULL;
+    t->none[2 * d + 1] = peer[1] == MPI_PROC_NULL;
   }
-  *blocks = 2 * dims;
-  return none;
+  free(lists);
+}
+
+void adcc_mpi_adjoint_topology_free(struct adcc_mpi_adjoint_topo *t) {
+  if (t->made)
+    MPI_Comm_free(&t->comm);
+  free(t->none);
 }
 
 void adcc_mpi_neighbor_exchange(const void *send, int scount,
@@ -161,24 +201,24 @@ static void reverse(int alltoall, void *dsend, int scount, MPI_Datatype stype,
   enum adcc_mpi_kind kind = kind_of(stype, rtype, comm, call);
   if (kind == ADCC_MPI_INACTIVE)
     return;
-  int n = 0;
-  unsigned char *none = adcc_mpi_cart_blocks(comm, call, &n);
+  struct adcc_mpi_adjoint_topo t;
+  adcc_mpi_adjoint_topology(comm, call, &t);
   size_t rn = (size_t)rcount, sn = (size_t)scount;
-  void *in = adcc_mpi_temp(kind, drecv, rn * (size_t)n);
-  void *back = adcc_mpi_temp(kind, NULL, sn * (size_t)n);
-  adcc_mpi_neighbor_exchange(in, rcount, rtype, back, scount, stype, comm,
+  void *in = adcc_mpi_temp(kind, drecv, rn * (size_t)t.in);
+  void *back = adcc_mpi_temp(kind, NULL, sn * (size_t)t.out);
+  adcc_mpi_neighbor_exchange(in, rcount, rtype, back, scount, stype, t.comm,
                              nonblocking);
   size_t size = adcc_mpi_size_of(kind);
-  for (int k = 0; k < n; ++k) {
-    if (none[k])
-      continue; /* (nothing came back; the block kept its adjoint) */
-    if (dsend)
+  /* (Nothing comes back from an MPI_PROC_NULL neighbour; its block, which
+   * MPI did not write, keeps its adjoint.) */
+  for (int k = 0; dsend && k < t.out; ++k)
+    if (!t.none[k])
       adcc_mpi_add(kind, (char *)dsend + size * sn * (size_t)(alltoall ? k : 0),
                    (char *)back + size * sn * (size_t)k, sn);
-    if (drecv)
+  for (int k = 0; drecv && k < t.in; ++k)
+    if (!t.none[k])
       adcc_mpi_zero(kind, (char *)drecv + size * rn * (size_t)k, rn);
-  }
-  free(none);
+  adcc_mpi_adjoint_topology_free(&t);
   free(in);
   free(back);
 }

@@ -15,14 +15,15 @@
  * Reverse mode sends the adjoint of each received block back to the
  * neighbour it came from, which adds it into the block it sent (all of
  * them into its one block for MPI_Neighbor_allgatherv), as for the
- * collectives of one block size (neighbors.c): on a Cartesian
- * communicator, whose neighbour lists MPI pairs symmetrically, that is one
- * MPI_Neighbor_alltoallw of the receive buffer's adjoints, block k back
- * to neighbour k, arriving end to end. Blocks of MPI_PROC_NULL neighbours
+ * collectives of one block size (neighbors.c): one MPI_Neighbor_alltoallw
+ * of the receive buffer's adjoints, block k back to in-neighbour k,
+ * arriving end to end, on the communicator itself (Cartesian and graph
+ * topologies, whose neighbour lists MPI pairs symmetrically) or on the
+ * transposed distributed graph. Blocks of MPI_PROC_NULL neighbours
  * keep their adjoints; the other received blocks are zeroed, as the
  * primal overwrote them. The counts, displacements and datatypes are the
  * augmented call's tape record (the program's arrays may be gone by the
- * reverse sweep). Graph topologies stop the program in reverse mode. The
+ * reverse sweep). The
  * reverse exchange is blocking for the blocking calls, nonblocking (and
  * waited for) for the nonblocking ones, which OpenMPI pairs differently
  * where a neighbour appears twice (neighbors.c).
@@ -135,20 +136,19 @@ void adcc_mpi_neighbor_blocks_rev(void *dsend, void *drecv, MPI_Comm comm,
                                   struct adcc_mpi_nblocks *k, const char *call,
                                   int nonblocking) {
   if (k->active) {
-    int n = 0;
-    unsigned char *none = adcc_mpi_cart_blocks(comm, call, &n);
-    if (n != k->r.n || n != k->s.n)
+    struct adcc_mpi_adjoint_topo t;
+    adcc_mpi_adjoint_topology(comm, call, &t);
+    if (t.in != k->r.n || t.out != k->s.n)
       adcc_mpi_fail(comm, call,
-                    "the neighbourhood changed before the "
-                    "reverse sweep");
+                    "the neighbourhood changed before the reverse sweep");
     size_t rn = extent(&k->r, comm, call);
     void *in = zeroed(rn, comm, call);
     if (drecv)
       memcpy(in, drecv, rn);
     /* (The adjoints of the sent blocks arrive end to end.) */
-    struct blocks back = make(n, comm, call);
+    struct blocks back = make(t.out, comm, call);
     size_t total = 0;
-    for (int j = 0; j < n; ++j) {
+    for (int j = 0; j < t.out; ++j) {
       back.counts[j] = k->s.counts[j];
       back.types[j] = k->s.types[j];
       back.displs[j] = (MPI_Aint)total;
@@ -158,30 +158,30 @@ void adcc_mpi_neighbor_blocks_rev(void *dsend, void *drecv, MPI_Comm comm,
     if (nonblocking) {
       MPI_Request request;
       MPI_Ineighbor_alltoallw(in, k->r.counts, k->r.displs, k->r.types, got,
-                              back.counts, back.displs, back.types, comm,
+                              back.counts, back.displs, back.types, t.comm,
                               &request);
       MPI_Wait(&request, MPI_STATUS_IGNORE);
     } else {
       MPI_Neighbor_alltoallw(in, k->r.counts, k->r.displs, k->r.types, got,
-                             back.counts, back.displs, back.types, comm);
+                             back.counts, back.displs, back.types, t.comm);
     }
-    for (int j = 0; j < n; ++j) {
-      if (none[j])
-        continue; /* (nothing came back; the block kept its adjoint) */
-      if (k->s.counts[j])
+    /* (Nothing comes back from an MPI_PROC_NULL neighbour; its block, which
+     * MPI did not write, keeps its adjoint.) */
+    for (int j = 0; j < t.out; ++j)
+      if (!t.none[j] && k->s.counts[j])
         adcc_mpi_add(kind_at(&k->s, j, comm, call),
                      bytes_at(dsend, (size_t)k->s.displs[j]),
                      bytes_at(got, (size_t)back.displs[j]),
                      (size_t)k->s.counts[j]);
-      if (k->r.counts[j])
+    for (int j = 0; j < t.in; ++j)
+      if (!t.none[j] && k->r.counts[j])
         adcc_mpi_zero(kind_at(&k->r, j, comm, call),
                       bytes_at(drecv, (size_t)k->r.displs[j]),
                       (size_t)k->r.counts[j]);
-    }
     release(&back);
     free(got);
     free(in);
-    free(none);
+    adcc_mpi_adjoint_topology_free(&t);
   }
   release(&k->s);
   release(&k->r);
