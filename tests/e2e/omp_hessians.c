@@ -11,6 +11,7 @@
  *   params      parameters x[0..3] read by every point: per-thread copies
  *               of their adjoints, with copies of the copies' tangents;
  *   ends        parameters at both ends: windows that grow both ways;
+ *   locked      a product and a sum under an OpenMP lock;
  *   pair        s += x[i] exp(y[i]) over x and y = x + n/2 (the run-time
  *               check finds them apart) and y = x + 1 (overlapping).
  * Each Hessian-vector product against central differences of the
@@ -93,6 +94,24 @@ double ends(const double *x, int n) {
   return s;
 }
 
+/* A product under an OpenMP lock (a critical section replayed in the
+ * reverse of the threads' order) beside a sum under the same lock. */
+double locked(const double *x, int n) {
+  omp_lock_t l;
+  omp_init_lock(&l);
+  double p = 1, s = 0;
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int i = 0; i < n; ++i) {
+    double f = 1 + 0.05 * x[i] * x[i];
+    omp_set_lock(&l);
+    p = p * f;
+    s += sin(x[i]);
+    omp_unset_lock(&l);
+  }
+  omp_destroy_lock(&l);
+  return p + s * s;
+}
+
 double pair_apart(const double *x, int n) { return pair(x, x + n / 2, n / 2); }
 double pair_shifted(const double *x, int n) { return pair(x, x + 1, n - 1); }
 
@@ -115,6 +134,7 @@ DERIVATIVES(neighbours)
 DERIVATIVES(maximum)
 DERIVATIVES(params)
 DERIVATIVES(ends)
+DERIVATIVES(locked)
 DERIVATIVES(pair_apart)
 DERIVATIVES(pair_shifted)
 
@@ -164,6 +184,7 @@ int main(void) {
   check("maximum", maximum, g_maximum, h_maximum);
   check("params", params, g_params, h_params);
   check("ends", ends, g_ends, h_ends);
+  check("locked", locked, g_locked, h_locked);
   check("pair apart", pair_apart, g_pair_apart, h_pair_apart);
   check("pair shifted", pair_shifted, g_pair_shifted, h_pair_shifted);
   return check_finish();
