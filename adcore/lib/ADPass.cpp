@@ -10,6 +10,7 @@
 #include "adcore/CrossTU.h"
 #include "rules/CustomRules.h"
 #include "rules/GpuLaunches.h"
+#include "rules/OpenMPRuntime.h"
 #include "rules/WarpShuffles.h"
 #include "requests/DenseViews.h"
 #include "requests/DeclaredDerivatives.h"
@@ -39,9 +40,10 @@ using namespace llvm;
 
 namespace adcore {
 
-/// The functions \p F may run: itself and, transitively, its callees; for a
-/// call through a pointer, every function the derivatives consider it may
-/// call (possibleCallTargets: a lambda or function handed to adcc::forward
+/// The functions \p F may run: itself and, transitively, its callees (and
+/// the bodies of the OpenMP regions it starts); for a call through a
+/// pointer, every function the derivatives consider it may call
+/// (possibleCallTargets: a lambda or function handed to adcc::forward
 /// through a closure, which calls adcc::gradient).
 SmallPtrSet<const Function *, 16> reachableFrom(Function &F) {
   SmallPtrSet<const Function *, 16> Seen;
@@ -57,9 +59,15 @@ SmallPtrSet<const Function *, 16> reachableFrom(Function &F) {
         auto *Call = dyn_cast<CallBase>(&I);
         if (!Call || Call->isInlineAsm())
           continue;
-        if (Function *Callee = Call->getCalledFunction())
+        if (Function *Callee = Call->getCalledFunction()) {
           Work.push_back(Callee);
-        else if (auto [It, New] = Targets.try_emplace(Call->getFunctionType());
+          // (A region's body writes the globals it names itself: Clang
+          // passes it no pointer to them.)
+          if (classifyOpenMPCall(*Callee) == OpenMPCall::Fork)
+            if (Function *Body = forkedFunction(*Call))
+              Work.push_back(Body);
+        } else if (auto [It, New] =
+                       Targets.try_emplace(Call->getFunctionType());
                  New)
           append_range(Work, It->second = possibleCallTargets(
                                  *G->getParent(), Call->getFunctionType()));

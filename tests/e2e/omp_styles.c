@@ -355,6 +355,83 @@ double atomic_hist(const double *x, double *y, int n) {
   return s;
 }
 
+/* (A global reduced into by a region, and a static local of an orphaned
+ * function: until 2026-12-06 errors, "no write of it in the differentiated
+ * code", the region's body was not searched for writes of globals.) */
+double g_acc;
+
+/* downward loop, long long index, guided */
+double downward(const double *x, double *y, int n) {
+  double s = 0;
+  (void)y;
+#pragma omp parallel for reduction(+ : s) schedule(guided, 2)
+  for (long long i = n - 1; i >= 0; i -= 2)
+    s += x[i] * x[(i + 3) % n] * x[(i + 3) % n];
+  return s;
+}
+
+/* unsigned index with stride 3 */
+double ustride(const double *x, double *y, int n) {
+  double s = 0;
+  (void)y;
+#pragma omp parallel for reduction(+ : s)
+  for (unsigned i = 1; i < (unsigned)n; i += 3)
+    s += exp(0.1 * x[i]) * x[i - 1];
+  return s;
+}
+
+/* triangular collapse (non-rectangular) */
+double triangle(const double *x, double *y, int n) {
+  double s = 0;
+  (void)y;
+#pragma omp parallel for collapse(2) reduction(+ : s)
+  for (int i = 0; i < 5; ++i)
+    for (int j = i; j < 5; ++j)
+      s += x[i] * x[j] * (1 + 0.1 * (i + j));
+  (void)n;
+  return s;
+}
+
+/* reduction into a global; nowait reduction followed by barrier */
+double global_red(const double *x, double *y, int n) {
+  g_acc = 0;
+  double t = 0;
+  (void)y;
+#pragma omp parallel
+  {
+#pragma omp for reduction(+ : g_acc) nowait
+    for (int i = 0; i < n; ++i)
+      g_acc += x[i] * x[i];
+#pragma omp for reduction(+ : t)
+    for (int i = 0; i < n; ++i)
+      t += sin(x[i]);
+  }
+  return g_acc * t;
+}
+
+static double orphan_sum(const double *x, int n) {
+  static double sum; /* shared: every thread of the team sees one */
+#pragma omp single
+  sum = 0;
+#pragma omp for reduction(+ : sum) schedule(dynamic, 2)
+  for (int i = 0; i < n; ++i)
+    sum += x[i] * cos(x[(i + 1) % n]);
+  return sum;
+}
+
+/* An orphaned reduction into a static local of the function. */
+double static_red(const double *x, double *y, int n) {
+  double result = 0;
+  (void)y;
+#pragma omp parallel
+  {
+    double s = orphan_sum(x, n);
+#pragma omp single
+    result = s * s;
+  }
+  return result;
+}
+
 DERIVATIVES(array_reduction)
 DERIVATIVES(collapsed)
 DERIVATIVES(dynamic_atomic)
@@ -377,6 +454,11 @@ DERIVATIVES(fp_array)
 DERIVATIVES(fp_struct)
 DERIVATIVES(vla_simd)
 DERIVATIVES(atomic_hist)
+DERIVATIVES(downward)
+DERIVATIVES(ustride)
+DERIVATIVES(triangle)
+DERIVATIVES(global_red)
+DERIVATIVES(static_red)
 
 int main(void) {
   omp_set_schedule(omp_sched_dynamic, 3);
@@ -402,5 +484,10 @@ int main(void) {
   CHECK_GRADIENT(fp_struct, 1e-6, 1e-6);
   CHECK_GRADIENT(vla_simd, 1e-6, 1e-6);
   CHECK_GRADIENT(atomic_hist, 1e-6, 1e-6);
+  CHECK_GRADIENT(downward, 1e-6, 1e-6);
+  CHECK_GRADIENT(ustride, 1e-6, 1e-6);
+  CHECK_GRADIENT(triangle, 1e-6, 1e-6);
+  CHECK_GRADIENT(global_red, 1e-6, 1e-6);
+  CHECK_GRADIENT(static_red, 1e-6, 1e-6);
   return check_finish();
 }
