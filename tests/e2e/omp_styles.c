@@ -432,6 +432,35 @@ double static_red(const double *x, double *y, int n) {
   return result;
 }
 
+static double coef[3];
+double grid_g[N];
+
+/* Global parameters set by the function, read by every iteration. */
+double global_params(const double *x, double *y, int n) {
+  coef[0] = x[0];
+  coef[1] = x[1] * x[1];
+  coef[2] = sin(x[2]);
+  double s = 0;
+  (void)y;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 3; i < n; ++i)
+    s += coef[0] * x[i] + coef[1] * x[i] * x[i] + coef[2];
+  return s;
+}
+
+/* A global array written by one region, read by the next. */
+double global_array(const double *x, double *y, int n) {
+  (void)y;
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i)
+    grid_g[i] = x[i] * x[(i + 1) % n];
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; ++i)
+    s += grid_g[i] * grid_g[(i + 2) % n];
+  return s;
+}
+
 DERIVATIVES(array_reduction)
 DERIVATIVES(collapsed)
 DERIVATIVES(dynamic_atomic)
@@ -459,6 +488,8 @@ DERIVATIVES(ustride)
 DERIVATIVES(triangle)
 DERIVATIVES(global_red)
 DERIVATIVES(static_red)
+DERIVATIVES(global_params)
+DERIVATIVES(global_array)
 
 int main(void) {
   omp_set_schedule(omp_sched_dynamic, 3);
@@ -489,5 +520,7 @@ int main(void) {
   CHECK_GRADIENT(triangle, 1e-6, 1e-6);
   CHECK_GRADIENT(global_red, 1e-6, 1e-6);
   CHECK_GRADIENT(static_red, 1e-6, 1e-6);
+  CHECK_GRADIENT(global_params, 1e-6, 1e-6);
+  CHECK_GRADIENT(global_array, 1e-6, 1e-6);
   return check_finish();
 }

@@ -10,10 +10,10 @@
  * MPI_Ineighbor_allgather and MPI_Ineighbor_alltoall (floats beside
  * doubles, beside an integer one; MPI_Ineighbor_alltoall on the ring, a
  * neighbour twice with 2 ranks; an MPI_Ibarrier among them) and
- * MPI_Ineighbor_allgatherv,
- * MPI_Ineighbor_alltoallv, MPI_Ineighbor_alltoallw, waited for in
- * different orders on even and odd ranks. Forward and reverse mode on every rank, checked against
- * central differences of the whole program and against each other
+ * MPI_Ineighbor_allgatherv, MPI_Ineighbor_alltoallv,
+ * MPI_Ineighbor_alltoallw, each group waited for in different orders on
+ * even and odd ranks. Forward and reverse mode on every rank, checked
+ * against central differences of the whole program and against each other
  * (mpi_check.h). Run with 2 to 4 ranks. */
 #include "mpi_check.h"
 
