@@ -163,7 +163,8 @@ void adcc_thread_adjoints_add_up(adcc_thread_adjoints *w) {
    tangent of the shadow (at dw->lo, the tangent of lo). The generated code
    reaches dw->copy as it reaches w->copy; the runtime keeps the two
    windows alike: each call below runs after its primal call. dw->element
-   0: the adjoint's memory has no tangent (it is dropped). */
+   0: the adjoint's memory has no tangent (it is dropped); a null dvalue:
+   the adjoint is constant (its tangent 0). */
 
 /* Whether the primal add put `to` into w's copy: inside the window, a
    whole number of elements from lo. */
@@ -179,7 +180,7 @@ void adcc_thread_adjoints_add_tangent(const adcc_thread_adjoints *w,
                                       uint64_t bytes) {
   uint64_t e = w->element == 4 ? 4 : 8;
   if (!in_window(w, (uintptr_t)to)) {
-    if (dto)
+    if (dto && dvalue)
       add_elements(dto, dvalue, bytes, e, 1);
     return;
   }
@@ -206,7 +207,8 @@ void adcc_thread_adjoints_add_tangent(const adcc_thread_adjoints *w,
     dw->lo = dlo;
   }
   dw->element = dto ? e : 0;
-  add_elements(dw->copy + (to - w->lo), dvalue, bytes, e, 0);
+  if (dvalue)
+    add_elements(dw->copy + (to - w->lo), dvalue, bytes, e, 0);
 }
 
 void adcc_thread_adjoints_add_up_tangent(adcc_thread_adjoints *dw) {

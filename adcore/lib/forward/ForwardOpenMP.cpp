@@ -119,15 +119,16 @@ bool ForwardEmitter::emitThreadAdjointsCall(CallBase &Call) {
   // the tangent of the shadow where the primal add was atomic.
   Value *To = Call.getArgOperand(1), *Held = Call.getArgOperand(2);
   Value *DTo = tangentOrNull(To);
+  // (A constant adjoint has no tangent to add, but the tangents' window
+  // still follows the copy's: the generated adds into the copy reach it.)
   Value *DHeld = tangentOrNull(Held);
-  if (!DHeld)
-    return true; // (A constant adjoint: no tangent to add.)
+  Value *Null = ConstantPointerNull::get(B.getPtrTy());
   B.CreateCall(M.getOrInsertFunction(
                    "adcc_thread_adjoints_add_tangent",
                    FunctionType::get(B.getVoidTy(),
                                      {Ptr, Ptr, Ptr, Ptr, Ptr, I64}, false)),
-               {W, DW, To, DTo ? DTo : ConstantPointerNull::get(B.getPtrTy()),
-                DHeld, Call.getArgOperand(3)});
+               {W, DW, To, DTo ? DTo : Null, DHeld ? DHeld : Null,
+                Call.getArgOperand(3)});
   return true;
 }
 
