@@ -11,6 +11,8 @@
  *   params      parameters x[0..3] read by every point: per-thread copies
  *               of their adjoints, with copies of the copies' tangents;
  *   ends        parameters at both ends: windows that grow both ways;
+ *   linear      linear in parameters every point reads: constant
+ *               adjoints into the per-thread copies;
  *   locked      a product and a sum under an OpenMP lock;
  *   pair        s += x[i] exp(y[i]) over x and y = x + n/2 (the run-time
  *               check finds them apart) and y = x + 1 (overlapping).
@@ -94,6 +96,18 @@ double ends(const double *x, int n) {
   return s;
 }
 
+/* Linear in the parameters x[0], x[1] that every point reads: constant
+ * adjoints into the per-thread copies (no tangents), a zero Hessian. */
+double linear(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < 4 * n; ++i) {
+    double c = 0.01 * i;
+    s += x[0] * c + x[1] * c * c;
+  }
+  return s;
+}
+
 /* A product under an OpenMP lock (a critical section replayed in the
  * reverse of the threads' order) beside a sum under the same lock. */
 double locked(const double *x, int n) {
@@ -134,6 +148,7 @@ DERIVATIVES(neighbours)
 DERIVATIVES(maximum)
 DERIVATIVES(params)
 DERIVATIVES(ends)
+DERIVATIVES(linear)
 DERIVATIVES(locked)
 DERIVATIVES(pair_apart)
 DERIVATIVES(pair_shifted)
@@ -184,6 +199,7 @@ int main(void) {
   check("maximum", maximum, g_maximum, h_maximum);
   check("params", params, g_params, h_params);
   check("ends", ends, g_ends, h_ends);
+  check("linear", linear, g_linear, h_linear);
   check("locked", locked, g_locked, h_locked);
   check("pair apart", pair_apart, g_pair_apart, h_pair_apart);
   check("pair shifted", pair_shifted, g_pair_shifted, h_pair_shifted);
