@@ -132,12 +132,16 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
   // The sweeps of a combined gradient are inlined into the function that
   // runs them, which keeps their end records in its frame: those stay
   // calls to find there.
+  // (A recursive function's sweeps keep their records on the tape: known
+  // before the optimizer turns their calls of themselves into loops.)
+  noteRecursiveSweeps(Ctx);
   SmallPtrSet<Function *, 8> KeepEndRecords;
   for (const CombinedSweeps &S : Ctx.combined())
-    if (callsCombinedAlone(S)) {
+    if (callsCombinedAlone(S) && !Ctx.isRecursive(*S.Aug) &&
+        !Ctx.isRecursive(*S.Rev)) {
       KeepEndRecords.insert({S.Aug, S.Rev});
       SmallVector<std::pair<Function *, Function *>, 4> Callees;
-      calleeSweepsInFrame(S, Callees);
+      calleeSweepsInFrame(Ctx, S, Callees);
       for (auto [Aug, Rev] : Callees)
         KeepEndRecords.insert({Aug, Rev});
     }
@@ -151,6 +155,7 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
     TimeTraceScope Scope("adcc: optimize derivatives");
     optimizeGenerated(Ctx.cache().functions(), Level, /*Derivatives=*/true,
                       Ctx.contractsDerivatives(), Rolled);
+    noteRecursiveSweeps(Ctx);
   }
   // The derivatives were created after the inliner ran: inline them into
   // their callers (the request sites, other derivatives), then simplify
