@@ -155,7 +155,6 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
     TimeTraceScope Scope("adcc: optimize derivatives");
     optimizeGenerated(Ctx.cache().functions(), Level, /*Derivatives=*/true,
                       Ctx.contractsDerivatives(), Rolled);
-    noteRecursiveSweeps(Ctx);
   }
   // The derivatives were created after the inliner ran: inline them into
   // their callers (the request sites, other derivatives), then simplify

@@ -191,8 +191,9 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
 /// Notes in \p Ctx each derivative that calls itself, directly or through
 /// other derivatives: a recursive function's sweeps, whose records stay
 /// on the tape (CombinedSweeps.cpp). Run before the derivatives are
-/// optimized (tail-call elimination makes loops of such calls) and after
-/// (calls through pointers made direct).
+/// optimized: tail-call elimination makes loops of such calls. (Calls
+/// through pointers are already dispatches to direct calls of each
+/// target's derivative.)
 void noteRecursiveSweeps(SynthesisContext &Ctx);
 /// True when \p S's sweeps are called by S.Caller only (and once each).
 bool callsCombinedAlone(const CombinedSweeps &S);
