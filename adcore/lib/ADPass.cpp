@@ -140,12 +140,16 @@ void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
   // The sweeps of a combined gradient are inlined into the function that
   // runs them, which keeps their end records in its frame: those stay
   // calls to find there.
+  // (A recursive function's sweeps keep their records on the tape: known
+  // before the optimizer turns their calls of themselves into loops.)
+  noteRecursiveSweeps(Ctx);
   SmallPtrSet<Function *, 8> KeepEndRecords;
   for (const CombinedSweeps &S : Ctx.combined())
-    if (callsCombinedAlone(S)) {
+    if (callsCombinedAlone(S) && !Ctx.isRecursive(*S.Aug) &&
+        !Ctx.isRecursive(*S.Rev)) {
       KeepEndRecords.insert({S.Aug, S.Rev});
       SmallVector<std::pair<Function *, Function *>, 4> Callees;
-      calleeSweepsInFrame(S, Callees);
+      calleeSweepsInFrame(Ctx, S, Callees);
       for (auto [Aug, Rev] : Callees)
         KeepEndRecords.insert({Aug, Rev});
     }

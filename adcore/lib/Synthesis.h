@@ -152,6 +152,12 @@ public:
   llvm::ArrayRef<llvm::Function *> combinedFunctions() const {
     return CombinedFunctions;
   }
+  /// Records that \p F, a derivative, calls itself (directly or through
+  /// other derivatives; noteRecursiveSweeps, CombinedSweeps.cpp).
+  void noteRecursive(llvm::Function &F) { Recursive.insert(&F); }
+  bool isRecursive(const llvm::Function &F) const {
+    return Recursive.contains(&F);
+  }
 
   /// Split forward mode: the recording sweep made with the tangent sweep
   /// of \p Key (a Forward key with Split), once that is made; else null.
@@ -231,6 +237,7 @@ private:
   std::vector<CombinedSweeps> Combined;
   llvm::DenseMap<llvm::Function *, llvm::Function *> CombinedOf; // by Aug
   std::vector<llvm::Function *> CombinedFunctions;
+  llvm::SmallPtrSet<const llvm::Function *, 4> Recursive;
   /// Primals whose SIMD idioms were rewritten (sign masks, integer
   /// shuffles, known inline assembly, x86 rounding), before their first
   /// derivative.

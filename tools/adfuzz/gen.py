@@ -65,6 +65,10 @@ L = f(x, s, n, out) + sum_j w[j] * out[j] and compares
   * (since version 22) a double's bits
     given a new exponent, `b += (unsigned long long)K << 52` (the value
     scaled by 2^K, as fdlibm's scalbn writes it),
+  * (since version 23) the recursive helper, in half of the programs,
+    calling itself first with its scalar parameter unchanged, and some of
+    its calls given a constant scalar (a literal the optimizer folds into
+    the body, beside calls with an active one),
   * the primal outputs computed inside the derivative calls against a plain
     call of f, unless (in half of the programs, drawn last so that the
     function is the one of version 3) out is passed enzyme_dupnoneed, whose
@@ -91,7 +95,7 @@ import math
 import random
 import sys
 
-GENERATOR_VERSION = 22
+GENERATOR_VERSION = 23
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -483,6 +487,11 @@ class Gen:
             return None
         self.used.add(name)
         arr = self.choice(arrs)
+        if self.version >= 23 and self.chance(0.4):
+            # a constant scalar (version 23), folded into the helper
+            a = E(lit(self.uniform(-HELPER_ARG / 2, HELPER_ARG / 2)),
+                  HELPER_ARG / 2)
+            self.features.add("recursion-const")
         depth_arg = self.choice(["n", "n %% %d + 1" % self.randint(2, 4),
                                  str(self.randint(0, 4))])
         if not any(nm == "n" for (nm, _, _) in sc.all("idx")):
@@ -1476,11 +1485,17 @@ class Gen:
         base = self.squash(self.expr(sc, 2), 2.0)
         self.emit(lines, 1, "if (d <= 0)")
         self.emit(lines, 2, "return %s;" % base.code)
+        # (version 23, in half: the recursive call first, a passed down
+        # unchanged, constant at every depth where the caller's is; its
+        # reverse sweep then calls itself last)
+        first = self.version >= 23 and self.chance(0.5)
+        if first:
+            self.emit(lines, 1, "double r = %s(a, p, d - 1);" % name)
         t = self.squash(self.expr(sc, 2), HELPER_ARG)
         self.emit(lines, 1, "double t = %s;" % t.code)
         sc.scalars.append(("t", HELPER_ARG, False))
         arg = self.squash(self.expr(sc, 2), HELPER_ARG)
-        rcall = "%s(%s, p, d - 1)" % (name, arg.code)
+        rcall = "r" if first else "%s(%s, p, d - 1)" % (name, arg.code)
         if self.chance(0.3):
             arg2 = self.squash(self.expr(sc, 1), HELPER_ARG)
             rcall = "(%s + %s(%s, p, d - 2))" % (rcall, name, arg2.code)

@@ -32,6 +32,14 @@
 // through the function, each site's record gets a slot of its own, the
 // k-th push's slot read by the k-th pop from the end (the tape's order).
 //
+// Not the sweeps of a recursive function (noteRecursiveSweeps): the
+// optimizer makes a reverse sweep that calls itself last a loop
+// (tail-call elimination), whose exit then runs the block of the deepest
+// call, while the inlined augmented sweep is the outermost call's. A
+// record of a block that only the deepest call runs (the base case's)
+// would be read from a slot nothing wrote: a wrong derivative without a
+// word at -O2 (2026-12-06, e2e rev_recursive_constant_args.c).
+//
 //===----------------------------------------------------------------------===//
 
 #include "support/CallSites.h"
@@ -118,7 +126,8 @@ struct TaggedPair {
 /// Each push and pop runs at most once per call; the pop only after its
 /// push (the reverse sweep takes the way back through the blocks the
 /// augmented sweep went through).
-void keepRecordsInFrame(Function &Caller, Function &Aug, uint64_t &FrameBytes) {
+void keepRecordsInFrame(const SynthesisContext &Ctx, Function &Caller,
+                        Function &Aug, Function &Rev, uint64_t &FrameBytes) {
   MapVector<MDNode *, TaggedPair> Tagged;
   for (Instruction &I : instructions(Caller)) {
     auto *Call = dyn_cast<CallInst>(&I);
@@ -158,7 +167,10 @@ void keepRecordsInFrame(Function &Caller, Function &Aug, uint64_t &FrameBytes) {
       }
     return Returns;
   };
+  bool Recursive = Ctx.isRecursive(Aug) || Ctx.isRecursive(Rev);
   auto InFrame = [&](MDNode *Tag, TaggedPair &Pair) {
+    if (Recursive)
+      return false;
     size_t Count = Pair.Pushes.size();
     if (Count == 0 || Count != Pair.Pops.size())
       return false;
@@ -235,6 +247,40 @@ void keepRecordsInFrame(Function &Caller, Function &Aug, uint64_t &FrameBytes) {
 
 } // namespace
 
+void noteRecursiveSweeps(SynthesisContext &Ctx) {
+  // The derivatives each derivative calls directly.
+  DenseMap<Function *, SmallVector<Function *, 4>> Callees;
+  auto Generated = [&](Function *F) {
+    return F && !F->isDeclaration() && Ctx.isGenerated(*F);
+  };
+  SmallVector<Function *, 16> Functions;
+  for (Function *F : Ctx.cache().functions())
+    if (Generated(F))
+      Functions.push_back(F);
+  for (Function *F : Functions)
+    for (Instruction &I : instructions(*F))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *Callee = Call->getCalledFunction();
+            Generated(Callee) && !is_contained(Callees[F], Callee))
+          Callees[F].push_back(Callee);
+  // Those from which a chain of calls leads back to themselves.
+  for (Function *F : Functions) {
+    if (Ctx.isRecursive(*F))
+      continue;
+    SmallPtrSet<Function *, 16> Seen;
+    SmallVector<Function *, 16> Work(Callees.lookup(F));
+    while (!Work.empty()) {
+      Function *G = Work.pop_back_val();
+      if (G == F) {
+        Ctx.noteRecursive(*F);
+        break;
+      }
+      if (Seen.insert(G).second)
+        append_range(Work, Callees.lookup(G));
+    }
+  }
+}
+
 bool callsCombinedAlone(const CombinedSweeps &S) {
   auto OnlyFromCaller = [&](Function *F) {
     return !F->isDeclaration() && F->hasOneUse() &&
@@ -295,11 +341,18 @@ static void expandLeftoverRecords(const SynthesisContext &Ctx) {
 constexpr unsigned MaxCopiesInFrame = 8, MaxCopiedSweep = 200;
 
 void calleeSweepsInFrame(
-    const CombinedSweeps &S,
+    const SynthesisContext &Ctx, const CombinedSweeps &S,
     SmallVectorImpl<std::pair<Function *, Function *>> &Pairs) {
   // (Not in device code, whose sweeps are all inlined and whose tape the
   // device pass places: DeviceTape.cpp.)
   if (isDeviceModule(*S.Aug->getParent()))
+    return;
+  // (Nor below a recursive function's sweeps: a callee's reverse sweep
+  // called in its base case may run for the deepest call there.)
+  auto Recursive = [&](Function *Aug, Function *Rev) {
+    return Ctx.isRecursive(*Aug) || Ctx.isRecursive(*Rev);
+  };
+  if (Recursive(S.Aug, S.Rev))
     return;
   struct Item {
     Function *Aug, *Rev;
@@ -325,7 +378,7 @@ void calleeSweepsInFrame(
             CalleeAug = dyn_cast<Function>(Sweep->getValue());
             break;
           }
-      if (!CalleeAug || CalleeAug == Aug ||
+      if (!CalleeAug || CalleeAug == Aug || Recursive(CalleeAug, CalleeRev) ||
           !callsFrom(*CalleeAug, *Aug, AugCalls) ||
           AugCalls.size() != RevCalls.size())
         continue;
@@ -391,7 +444,7 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
     // call sites) are inlined with them: what they record outside loops
     // lives in the same frame.
     SmallVector<std::pair<Function *, Function *>, 4> Callees;
-    calleeSweepsInFrame(S, Callees);
+    calleeSweepsInFrame(Ctx, S, Callees);
     auto *AugCall = cast<CallInst>(*S.Aug->user_begin());
     auto *RevCall = cast<CallInst>(*S.Rev->user_begin());
     if (!inlineGeneratedCall(*AugCall))
@@ -400,7 +453,7 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
     if (!inlineGeneratedCall(*RevCall))
       continue;
     uint64_t FrameBytes = 0;
-    keepRecordsInFrame(*S.Caller, *S.Aug, FrameBytes);
+    keepRecordsInFrame(Ctx, *S.Caller, *S.Aug, *S.Rev, FrameBytes);
     for (auto [Aug, Rev] : Callees) {
       SmallVector<CallInst *, 4> AugCalls, RevCalls;
       // (Where one is not inlined, the records of the pair stay on the
@@ -413,7 +466,7 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
       for (CallInst *Call : concat<CallInst *>(AugCalls, RevCalls))
         Inlined &= inlineGeneratedCall(*Call);
       if (Inlined)
-        keepRecordsInFrame(*S.Caller, *Aug, FrameBytes);
+        keepRecordsInFrame(Ctx, *S.Caller, *Aug, *Rev, FrameBytes);
     }
     remarkRecords(Ctx, S, FrameBytes);
   }

@@ -188,6 +188,13 @@ void expandTapeCalls(llvm::ArrayRef<llvm::CallInst *> Calls);
 /// functions changed to \p Touched.
 void inlineCombinedSweeps(const SynthesisContext &Ctx,
                           llvm::SmallPtrSetImpl<llvm::Function *> &Touched);
+/// Notes in \p Ctx each derivative that calls itself, directly or through
+/// other derivatives: a recursive function's sweeps, whose records stay
+/// on the tape (CombinedSweeps.cpp). Run before the derivatives are
+/// optimized: tail-call elimination makes loops of such calls. (Calls
+/// through pointers are already dispatches to direct calls of each
+/// target's derivative.)
+void noteRecursiveSweeps(SynthesisContext &Ctx);
 /// True when \p S's sweeps are called by S.Caller only (and once each).
 bool callsCombinedAlone(const CombinedSweeps &S);
 /// The sweeps of the callees of \p S's sweeps that are inlined with them
@@ -195,9 +202,9 @@ bool callsCombinedAlone(const CombinedSweeps &S);
 /// only from S.Aug (or from such a callee's), whose reverse sweep is
 /// called as often, only from S.Rev (or the callee's reverse sweep); at
 /// several sites only small ones, 8 copies at most; callers first. None
-/// in device code.
+/// in device code, none of a recursive function's (and below).
 void calleeSweepsInFrame(
-    const CombinedSweeps &S,
+    const SynthesisContext &Ctx, const CombinedSweeps &S,
     llvm::SmallVectorImpl<std::pair<llvm::Function *, llvm::Function *>>
         &Pairs);
 
