@@ -402,7 +402,11 @@ bool ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &I) {
   // The old value's tangent is the shadow's old value: what the same
   // operation on the shadow returns (adding -0.0 when the value added has
   // no tangent, which leaves the shadow as it is).
-  bool Wanted = isAnalyzedActive(&I) && !I.use_empty();
+  // (Returned, where the caller takes no tangent of the result: CUDA's
+  // and HIP's atomicAdd(p, v) at -O0, whose result the program drops.)
+  bool Wanted = isAnalyzedActive(&I) && any_of(I.users(), [&](User *U) {
+                  return !isa<ReturnInst>(U) || Key.ReturnShadow;
+                });
   // (Through a shadow that may be null, an update nobody reads back goes
   // to a sink then.)
   bool Guarded = nullable(I.getPointerOperand());

@@ -231,7 +231,12 @@ bool ReverseEmitter::emitForkAdjoint(CallBase &AugCall,
 
 bool ReverseEmitter::emitAtomicAdjoint(AtomicRMWInst &RMW, Value *SP) {
   Value *V = RMW.getValOperand();
-  bool ReadsOld = !RMW.use_empty() && isActiveFloat(&RMW);
+  // (The old value returned, and the caller takes no adjoint of the
+  // result: CUDA's and HIP's atomicAdd(p, v) at -O0, whose result the
+  // program drops, has none.)
+  bool ReadsOld = isActiveFloat(&RMW) && any_of(RMW.users(), [&](User *U) {
+                    return !isa<ReturnInst>(U) || Key.ReturnShadow;
+                  });
   if (!V->getType()->isFPOrFPVectorTy() ||
       (!isActiveFloat(V) && !ReadsOld && !SP))
     return true;
