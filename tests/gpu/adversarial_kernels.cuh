@@ -1,7 +1,9 @@
 // Kernels defined in a header (templates over the element type, and an
 // inline device function) for gpu_adversarial.cu and
-// gpu_adversarial_other.cu, which both include it: each file's device
-// code gets its own copy, and each file's derivative kernels of it.
+// tests/lit/device/Inputs/adversarial-other.cu, which both include it:
+// each file's device code gets its own copy, and its own derivative
+// kernels of it (weak with -fgpu-rdc, as the template kernels are: lit
+// device/adversarial-kernels.cu links both).
 #ifndef ADCC_TESTS_ADVERSARIAL_KERNELS_CUH
 #define ADCC_TESTS_ADVERSARIAL_KERNELS_CUH
 

@@ -7,9 +7,10 @@
 // struct of arrays passed by pointer, __restrict__ on some arrays but not
 // all (with arrays given overlapping at the launch), and kernels from a
 // header (adversarial_kernels.cuh, templates over float and double; the
-// header is included by gpu_adversarial_other.cu too). Each loss's
-// gradient (__enzyme_autodiff) is checked against central differences,
-// and its tangent (__enzyme_fwddiff) against the gradient. Device-code
+// header is included by tests/lit/device/Inputs/adversarial-other.cu
+// too). Each loss's gradient (__enzyme_autodiff) is checked against
+// central differences, and its tangent (__enzyme_fwddiff) against the
+// gradient. Device-code
 // gradients of the same patterns (__enzyme_autodiff in a kernel) are
 // checked against analytic values. Runs on a GPU, or on the grid
 // emulation (tests/gpu/emulation); exits 77, saying why, without either.
