@@ -39,6 +39,7 @@
 
 #include "support/MemoryScopes.h"
 #include "support/NullShadowGuards.h"
+#include "support/ReturnedValues.h"
 #include "support/ShadowAlignment.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -231,12 +232,11 @@ bool ReverseEmitter::emitForkAdjoint(CallBase &AugCall,
 
 bool ReverseEmitter::emitAtomicAdjoint(AtomicRMWInst &RMW, Value *SP) {
   Value *V = RMW.getValOperand();
-  // (The old value returned, and the caller takes no adjoint of the
+  // (The old value only returned, and the caller takes no adjoint of the
   // result: CUDA's and HIP's atomicAdd(p, v) at -O0, whose result the
   // program drops, has none.)
-  bool ReadsOld = isActiveFloat(&RMW) && any_of(RMW.users(), [&](User *U) {
-                    return !isa<ReturnInst>(U) || Key.ReturnShadow;
-                  });
+  bool ReadsOld = isActiveFloat(&RMW) && !RMW.use_empty() &&
+                  (Key.ReturnShadow || !onlyReturned(RMW));
   if (!V->getType()->isFPOrFPVectorTy() ||
       (!isActiveFloat(V) && !ReadsOld && !SP))
     return true;
