@@ -253,8 +253,8 @@ void ReverseEmitter::reportDeviceUpdates() {
     errs() << "adcc: " << Summary << "\n";
   if (ArrayUpdates.empty())
     return;
-  // "... adjoint updates by array: parameter 1 (x): plain, parameter 2:
-  // atomic, 'k()::tile': 1 atomic, 2 plain"
+  // "... adjoint updates by array: parameter 1 (x): plain; parameter 2:
+  // atomic; 'k()::tile': 1 atomic, 2 plain"
   std::string ByArray;
   raw_string_ostream BS(ByArray);
   BS << "reverse mode of " << Who << (DeviceCode ? " in device code" : "")
