@@ -5,7 +5,10 @@
 //
 //   inline assembly       `asm("...")` (PTX or AMDGPU instructions)
 //   dynamic parallelism   a kernel launch from device code
-//   grid synchronization  cooperative groups' grid.sync()
+//   grid synchronization  cooperative groups' grid.sync() (and, since
+//                         CUDA 12, cg::this_grid(): inline assembly in
+//                         <cooperative_groups.h>, reported where the
+//                         program calls it)
 //   float bits shuffled   a cross-lane operation (NVVM shuffle, AMDGPU
 //                         ds_bpermute, DPP, readlane) of integers made of
 //                         a float's bits (CUDA's and HIP's shuffles of
@@ -175,6 +178,23 @@ bool checkDeviceCode(const Function &Primal, bool Reverse,
   // differentiated.)
   SmallPtrSet<const Function *, 16> Seen;
   SmallVector<const Function *, 16> Work{&Primal};
+  // (The call by which the search reached each function: an error in
+  // <cooperative_groups.h>'s code is reported where the program called
+  // it.)
+  DenseMap<const Function *, const Instruction *> CalledFrom;
+  auto InCooperativeGroups = [](const DILocation *L) {
+    return L && L->getFilename().contains("cooperative_groups");
+  };
+  auto ProgramLocation = [&](const Instruction *I) -> const DILocation * {
+    for (unsigned Depth = 0; I && Depth < 16; ++Depth) {
+      for (const DILocation *L = I->getDebugLoc().get(); L;
+           L = L->getInlinedAt())
+        if (!InCooperativeGroups(L))
+          return L;
+      I = CalledFrom.lookup(I->getFunction());
+    }
+    return nullptr;
+  };
   while (!Work.empty()) {
     const Function *F = Work.pop_back_val();
     if (!Seen.insert(F).second || F->isDeclaration() ||
@@ -185,13 +205,23 @@ bool checkDeviceCode(const Function &Primal, bool Reverse,
       auto *Call = dyn_cast<CallBase>(&I);
       if (!Call)
         continue;
-      if (const Function *Callee = Call->getCalledFunction())
+      if (const Function *Callee = Call->getCalledFunction()) {
         Work.push_back(Callee);
+        CalledFrom.try_emplace(Callee, &I);
+      }
       std::string What;
       // (A shuffle of a header's function inlined here: reported where the
       // program's file called it, not in the header.)
       bool AtCallSite = false;
-      if (Call->isInlineAsm()) {
+      bool Cooperative = false;
+      if (Call->isInlineAsm() &&
+          (Cooperative = InCooperativeGroups(I.getDebugLoc().get()))) {
+        // (CUDA 12 and 13 read the grid's workspace and synchronize the
+        // grid in inline assembly.)
+        What = "cooperative groups' grid group (cg::this_grid(), "
+               "grid.sync(): inline assembly in <cooperative_groups.h>; "
+               "grid-wide synchronization has no derivative in adcc)";
+      } else if (Call->isInlineAsm()) {
         What = "inline assembly";
       } else if (const Function *Callee = Call->getCalledFunction()) {
         const DeviceCallRow *Row = deviceCallRow(*Callee);
@@ -213,6 +243,9 @@ bool checkDeviceCode(const Function &Primal, bool Reverse,
         while (L->getInlinedAt() && L->getFilename() != Home->getFilename())
           L = L->getInlinedAt();
         At.setDebugLoc(DebugLoc(L));
+      } else if (Cooperative) {
+        if (const DILocation *L = ProgramLocation(&I))
+          At.setDebugLoc(DebugLoc(L));
       }
       Ctx.error(At, "cannot differentiate " + Ctx.describe(Primal) +
                         " in device code: " + What + " is not supported");

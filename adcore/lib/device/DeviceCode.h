@@ -158,6 +158,13 @@ bool checkDeviceCode(const llvm::Function &Primal, bool Reverse,
 /// may overlap that array; true elsewhere. \p Why says which.
 bool needsAtomicUpdate(const llvm::Value *Ptr, const char *&Why);
 
+/// The array the primal address \p Ptr points into, as the remark of
+/// adjoint updates names it: "parameter 2 (x)" (a pointer parameter, at
+/// -O0 through the stack slot holding it; the name where the IR or its
+/// debug information keeps one), "'f()::tile'" (a global or `__shared__`
+/// array); empty for private memory and an address read from other memory.
+std::string deviceArrayName(const llvm::Value *Ptr);
+
 } // namespace adcore
 
 #endif // ADCORE_DEVICE_DEVICECODE_H

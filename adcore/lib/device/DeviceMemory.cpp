@@ -32,6 +32,8 @@
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -285,7 +287,34 @@ bool otherReadMayOverlap(const Value *Ptr) {
   return false;
 }
 
+/// The name of the parameter \p A: its own, else its debug variable's.
+std::string parameterName(const Argument &A) {
+  if (A.hasName())
+    return A.getName().str();
+  for (const Instruction &I : instructions(*A.getParent()))
+    for (const DbgVariableRecord &DVR : filterDbgVars(I.getDbgRecordRange()))
+      if (DVR.getVariable()->getArg() == A.getArgNo() + 1)
+        return DVR.getVariable()->getName().str();
+  return "";
+}
+
 } // namespace
+
+std::string deviceArrayName(const Value *Ptr) {
+  Ptr = Ptr->stripPointerCasts();
+  if (Ptr->getType()->getPointerAddressSpace() == PrivateAddressSpace ||
+      isa<AllocaInst>(getUnderlyingObject(Ptr)))
+    return "";
+  const Value *Root = rootOf(arrayOf(Ptr));
+  if (const auto *A = dyn_cast_or_null<Argument>(Root)) {
+    std::string Name = parameterName(*A);
+    return "parameter " + std::to_string(A->getArgNo() + 1) +
+           (Name.empty() ? "" : " (" + Name + ")");
+  }
+  if (const auto *G = dyn_cast_or_null<GlobalVariable>(Root))
+    return "'" + demangle(G->getName()) + "'";
+  return "";
+}
 
 bool needsAtomicUpdate(const Value *Ptr, const char *&Why) {
   // (Through a cast to the generic address space: the cast's operand

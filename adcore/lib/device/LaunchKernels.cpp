@@ -420,6 +420,12 @@ struct Maker {
         AttrBuilder(Ctx, K.getAttributes().getFnAttrs())));
     F->setVisibility(K.getVisibility());
     F->setDSOLocal(K.isDSOLocal());
+    // (A kernel that several files may define, a template's from a header
+    // with -fgpu-rdc: so may its derivative kernels, which the device link
+    // then keeps one of, as it does the kernel. They were strong, and
+    // nvlink refused the second file's.)
+    if (K.hasLinkOnceLinkage() || K.hasWeakLinkage())
+      F->setLinkage(GlobalValue::WeakODRLinkage);
     return F;
   }
 

@@ -628,9 +628,10 @@ DerivativeKey ForwardEmitter::calleeKey(CallBase &Call, Function *Callee) {
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   // (An integer holding a float's bits carries its tangent's bits.)
-  K.ReturnShadow = !RetTy->isVoidTy() && isAnalyzedActive(&Call) &&
-                   (canCarryDerivative(RetTy) ||
-                    (Callee && returnsFloatBits(*Callee)));
+  // (A result nothing uses needs no tangent.)
+  K.ReturnShadow =
+      !RetTy->isVoidTy() && isAnalyzedActive(&Call) && !Call.use_empty() &&
+      (canCarryDerivative(RetTy) || (Callee && returnsFloatBits(*Callee)));
   return K;
 }
 

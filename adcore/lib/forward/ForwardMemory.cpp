@@ -15,6 +15,7 @@
 #include "support/IRMarks.h"
 #include "support/MemoryScopes.h"
 #include "support/NullShadowGuards.h"
+#include "support/ReturnedValues.h"
 #include "support/ShadowAlignment.h"
 #include "ForwardEmitter.h"
 
@@ -402,7 +403,10 @@ bool ForwardEmitter::visitAtomicRMWInst(AtomicRMWInst &I) {
   // The old value's tangent is the shadow's old value: what the same
   // operation on the shadow returns (adding -0.0 when the value added has
   // no tangent, which leaves the shadow as it is).
-  bool Wanted = isAnalyzedActive(&I) && !I.use_empty();
+  // (Returned, where the caller takes no tangent of the result: CUDA's
+  // and HIP's atomicAdd(p, v) at -O0, whose result the program drops.)
+  bool Wanted = isAnalyzedActive(&I) && !I.use_empty() &&
+                (Key.ReturnShadow || !onlyReturned(I));
   // (Through a shadow that may be null, an update nobody reads back goes
   // to a sink then.)
   bool Guarded = nullable(I.getPointerOperand());

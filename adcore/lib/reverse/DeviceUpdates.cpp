@@ -96,6 +96,8 @@ bool ReverseEmitter::addAtomically(LoadInst &LI, Value *To, Value *D, Value *SP,
       DeviceCode ? (needsAtomicUpdate(Address, Why) ? ParallelUpdate::Atomic
                                                     : ParallelUpdate::Plain)
                  : parallelUpdateOf(LI, Why, Object);
+  if (DeviceCode)
+    countArrayUpdate(Address, How != ParallelUpdate::Plain);
   if (How == ParallelUpdate::Plain) {
     ++PlainUpdates[Why];
     return false;
@@ -163,6 +165,16 @@ void ReverseEmitter::emitAtomicAdd(LoadInst &LI, Value *To, Value *D) {
     RB.CreateBr(After);
     RB.SetInsertPoint(After);
   }
+}
+
+void ReverseEmitter::countArrayUpdate(const Value *Address, bool Atomic) {
+  std::string Name = deviceArrayName(Address);
+  if (Name.empty())
+    return;
+  auto It = find_if(ArrayUpdates, [&](auto &E) { return E.first == Name; });
+  if (It == ArrayUpdates.end())
+    It = ArrayUpdates.insert(ArrayUpdates.end(), {Name, {0, 0}});
+  ++(Atomic ? It->second.first : It->second.second);
 }
 
 bool ReverseEmitter::mirrorsBarrier(Instruction &I,
@@ -239,6 +251,29 @@ void ReverseEmitter::reportDeviceUpdates() {
   ORE.emit(OptimizationRemark("adcc", "DeviceUpdates", Key.Primal) << Summary);
   if (Ctx.printTapePlans())
     errs() << "adcc: " << Summary << "\n";
+  if (ArrayUpdates.empty())
+    return;
+  // "... adjoint updates by array: parameter 1 (x): plain; parameter 2:
+  // atomic; 'k()::tile': 1 atomic, 2 plain"
+  std::string ByArray;
+  raw_string_ostream BS(ByArray);
+  BS << "reverse mode of " << Who << (DeviceCode ? " in device code" : "")
+     << ": adjoint updates by array: ";
+  const char *Sep = "";
+  for (auto &[Name, Counts] : ArrayUpdates) {
+    BS << Sep << Name << ": ";
+    auto [Atomic, Plain] = Counts;
+    if (!Plain)
+      BS << "atomic";
+    else if (!Atomic)
+      BS << "plain";
+    else
+      BS << Atomic << " atomic, " << Plain << " plain";
+    Sep = "; ";
+  }
+  ORE.emit(OptimizationRemark("adcc", "DeviceUpdates", Key.Primal) << ByArray);
+  if (Ctx.printTapePlans())
+    errs() << "adcc: " << ByArray << "\n";
 }
 
 } // namespace adcore

@@ -319,7 +319,9 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     K.PrivateArgs = threadPrivateArgs(Call);
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
-  K.ReturnShadow = Active.contains(&Call) && canCarryDerivative(RetTy);
+  // (A result nothing uses has no adjoint, nor the shadow of one.)
+  K.ReturnShadow =
+      Active.contains(&Call) && canCarryDerivative(RetTy) && !Call.use_empty();
   // The callee may read its argument memory again in its reverse sweep
   // when that memory is what this function's arguments reach, and nothing
   // here or in the callers writes it.

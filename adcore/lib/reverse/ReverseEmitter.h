@@ -594,6 +594,11 @@ private:
   bool DeviceCode = false;
   std::map<std::string, unsigned> AtomicUpdates, PlainUpdates, PerThreadUpdates,
       CheckedUpdates;
+  /// Device code: the atomic and plain updates of each array
+  /// (deviceArrayName), in the order of their first update.
+  llvm::SmallVector<std::pair<std::string, std::pair<unsigned, unsigned>>, 4>
+      ArrayUpdates;
+  void countArrayUpdate(const llvm::Value *Address, bool Atomic);
 
   /// Batched reverse mode (width > 1) carries one adjoint per lane: each
   /// lane has its own shadows, adjoint slots and realloc sites, and the

