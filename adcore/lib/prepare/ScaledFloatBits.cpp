@@ -28,7 +28,9 @@
 // copied so (fdlibm's `SET_LOW_WORD(z, 0)`: z is x truncated, a step
 // function of x) has a derivative of 0, as floor's: the cast gets
 // NoDerivativeMetadata (erf's and pow's splits then carry x's derivative
-// in their other part, x - z, computed as a float). Nothing is rewritten where some of the bits go
+// in their other part, x - z, computed as a float); so has one built by
+// integer arithmetic from the high words of floats only, its low word
+// constant (pow's t_h: analysis/HighFloatBits.h). Nothing is rewritten where some of the bits go
 // elsewhere (stored, passed, converted as a number, or cast to a float
 // with part of its significand cleared by a mask known only at run time:
 // floor; errors or floor's zero as before) with a bit of a significand in
@@ -41,6 +43,7 @@
 #include "Prepare.h"
 
 #include "analysis/BitProvenance.h"
+#include "analysis/HighFloatBits.h"
 #include "support/IRMarks.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -114,6 +117,8 @@ private:
   Function &F;
   BitProvenance Bits;
   DenseMap<std::pair<Value *, unsigned>, Value *> Made;
+  /// The cast sourceOf follows (where what materialize makes is used).
+  Instruction *At = nullptr;
   SmallVector<Instruction *, 8> Created;
 };
 
@@ -184,6 +189,26 @@ Value *ScaledBits::materialize(Value *Key, unsigned Pos, Type *T) {
     Value *B = A ? SourceOfIncoming(Sel->getFalseValue()) : nullptr;
     if (!B)
       return nullptr;
+    // (The program's own select of the floats where it has one, or of
+    // their absolute values, whose significands are theirs: pow's `ax`
+    // after `ax *= two53` for subnormals, its low word read from it.)
+    auto SameSignificand = [](Value *U, Value *V) {
+      auto IsFabsOf = [](Value *F, Value *Of) {
+        auto *Call = dyn_cast<IntrinsicInst>(F);
+        return Call && Call->getIntrinsicID() == Intrinsic::fabs &&
+               Call->getArgOperand(0) == Of;
+      };
+      return U == V || IsFabsOf(U, V) || IsFabsOf(V, U);
+    };
+    for (BasicBlock::iterator It = Sel->getParent()->begin();
+         It != Sel->getParent()->end(); ++It)
+      if (auto *Old = dyn_cast<SelectInst>(&*It);
+          Old && Old->getType() == T &&
+          Old->getCondition() == Sel->getCondition() &&
+          (Old->getParent() != At->getParent() || Old->comesBefore(At)) &&
+          SameSignificand(Old->getTrueValue(), A) &&
+          SameSignificand(Old->getFalseValue(), B))
+        return Made[{Key, Pos}] = Old;
     New = SelectInst::Create(Sel->getCondition(), A, B, "bits.of",
                              Sel->getIterator());
   }
@@ -199,6 +224,7 @@ ScaledBits::sourceOf(BitCastInst &Cast, SmallPtrSetImpl<Value *> &Sources,
   const BitSources *S = Bits.of(Cast.getOperand(0));
   if (!S)
     return std::nullopt;
+  At = &Cast;
   bool Whole = true;
   Value *X = nullptr;
   // (The low bits set or cleared by constants, the rest copied: fdlibm's
@@ -341,8 +367,17 @@ bool ScaledBits::run() {
     // (A significand cleared in part by a mask known at run time is not
     // followed: an error, or a floor's zero, as before: lit
     // errors/float-bits-mask.c.)
-    if (!X || !*X || cutIntoIntegers(*Cast))
+    if (!X || !*X || cutIntoIntegers(*Cast)) {
+      // (A number built from the high words of floats, its low word
+      // constant: pow's t_h, a step function.)
+      SmallPtrSet<Value *, 4> High;
+      if (dependsOnHighFloatBits(Cast->getOperand(0), High)) {
+        Casts.insert(Cast);
+        Sources.insert(High.begin(), High.end());
+        Steps.push_back(Cast);
+      }
       continue;
+    }
     Casts.insert(Cast);
     Sources.insert(From.begin(), From.end());
     if (Truncation)
