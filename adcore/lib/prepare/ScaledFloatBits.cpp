@@ -269,8 +269,10 @@ bool ScaledBits::usesMayLoseDerivative(
       continue;
     for (User *U : I->users()) {
       auto *UI = cast<Instruction>(U);
+      // (Integer intrinsics too: a rotate SimplifyCFG made at -O0.)
       if (isa<BinaryOperator, TruncInst, ZExtInst, SExtInst, FreezeInst,
               PHINode>(UI) ||
+          (isa<IntrinsicInst>(UI) && UI->getType()->isIntegerTy()) ||
           (isa<SelectInst>(UI) && UI->getOperand(0) != I)) {
         Work.push_back(UI);
         continue;
