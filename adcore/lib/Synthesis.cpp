@@ -456,7 +456,10 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     return nullptr;
   }
   if (const Instruction *Bits = findUntraceableFloatBits(*Key.Primal)) {
-    reportUntraceableFloatBits(*Bits, Key, UntraceableFloatBitsError);
+    reportUntraceableFloatBits(*Bits, Key,
+                               Bits->hasMetadata(UnfollowedBitsMetadata)
+                                   ? UnfollowedFloatBitsError
+                                   : UntraceableFloatBitsError);
     return nullptr;
   }
   if (const Instruction *Cut = findFloatCutIntoPieces(*Key.Primal)) {

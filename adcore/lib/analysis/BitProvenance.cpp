@@ -404,7 +404,8 @@ const Instruction *findUntraceableFloatBits(Function &F) {
       // (Not one the rewrites of float bits gave no derivative: a step.)
       if (auto *Cast = dyn_cast<BitCastInst>(&I);
           Cast && !Cast->hasMetadata(NoDerivativeMetadata) &&
-          untraceableCast(*Cast, Bits, DL))
+          (Cast->hasMetadata(UnfollowedBitsMetadata) ||
+           untraceableCast(*Cast, Bits, DL)))
         return &I;
       if (isa<SIToFPInst, UIToFPInst>(&I) &&
           convertsSignificand(cast<CastInst>(I), Bits))

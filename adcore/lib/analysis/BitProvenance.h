@@ -94,6 +94,13 @@ private:
 /// value), whose derivative adcc cannot follow; null when none.
 const llvm::Instruction *findUntraceableFloatBits(llvm::Function &F);
 
+/// The error for a cast marked UnfollowedBitsMetadata (support/IRMarks.h).
+inline constexpr const char *UnfollowedFloatBitsError =
+    "a floating-point value is made of another's significand bits, which "
+    "also go where adcc cannot follow them (stored, passed or converted as "
+    "integers); use floating-point operations (ldexp, frexp, fabs), or move "
+    "it into a function with a custom derivative";
+
 /// The error for such an instruction in code with derivatives.
 inline constexpr const char *UntraceableFloatBitsError =
     "a floating-point value is made by integer arithmetic on the bits of "

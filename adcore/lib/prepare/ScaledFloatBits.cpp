@@ -392,6 +392,13 @@ bool ScaledBits::run() {
     if (isBitsOfFloat(&I) && Sources.contains(I.getOperand(0)))
       Leaves.push_back(&I);
   bool Follow = !Casts.empty() && usesMayLoseDerivative(Leaves, Casts);
+  // (Not followed: the casts that copy a float's significand would get a
+  // derivative of 0 where nothing else says they cannot be followed.)
+  if (!Follow)
+    for (auto [Cast, X] : Scaled)
+      if (!isa<Constant>(X))
+        Cast->setMetadata(UnfollowedBitsMetadata,
+                          MDNode::get(F.getContext(), {}));
   if (Follow) {
     for (auto [Cast, X] : Scaled)
       rewrite(*Cast, X);
