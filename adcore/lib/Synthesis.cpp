@@ -15,6 +15,7 @@
 #include "rules/OpenMPRuntime.h"
 #include "analysis/ActivityAnalysis.h"
 #include "analysis/BitProvenance.h"
+#include "analysis/FloatPieces.h"
 #include "forward/ForwardEmitter.h"
 #include "reverse/ReverseEmitter.h"
 
@@ -455,7 +456,14 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     return nullptr;
   }
   if (const Instruction *Bits = findUntraceableFloatBits(*Key.Primal)) {
-    reportUntraceableFloatBits(*Bits, Key);
+    reportUntraceableFloatBits(*Bits, Key,
+                               Bits->hasMetadata(UnfollowedBitsMetadata)
+                                   ? UnfollowedFloatBitsError
+                                   : UntraceableFloatBitsError);
+    return nullptr;
+  }
+  if (const Instruction *Cut = findFloatCutIntoPieces(*Key.Primal)) {
+    reportUntraceableFloatBits(*Cut, Key, FloatCutIntoPiecesError);
     return nullptr;
   }
   // (enzyme_dupnoneed where the function may read the memory back or keep
@@ -516,7 +524,8 @@ void SynthesisContext::reportOpenMPConstruct(const CallBase &Call,
 }
 
 void SynthesisContext::reportUntraceableFloatBits(const Instruction &I,
-                                                  const DerivativeKey &Key) {
+                                                  const DerivativeKey &Key,
+                                                  StringRef Why) {
   HadError = true;
   const Instruction &At = placeOf(I, *Key.Primal);
   At.getContext().diagnose(DiagnosticInfoUnsupported(
@@ -524,11 +533,7 @@ void SynthesisContext::reportUntraceableFloatBits(const Instruction &I,
       "cannot differentiate " + describe(*Key.Primal) +
           (Key.Mode == DerivativeMode::Forward ? " in forward mode"
                                                : " in reverse mode") +
-          ": a floating-point value is made by integer arithmetic on the "
-          "bits of another's significand (a square root or logarithm "
-          "computed from the bits), whose derivative adcc cannot follow; "
-          "use floating-point operations, or move it into a function with "
-          "a custom derivative",
+          ": " + Why,
       At.getDebugLoc(), DS_Error));
 }
 

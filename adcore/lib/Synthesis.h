@@ -197,10 +197,12 @@ private:
   /// met while making the derivative of \p Key.
   void reportGpuLaunch(const llvm::CallBase &Call, const DerivativeKey &Key);
   /// Reports \p I, a float made by integer arithmetic on a float's
-  /// significand (analysis/BitProvenance.h), met while making the
-  /// derivative of \p Key.
+  /// significand (analysis/BitProvenance.h) or a float cut into integer
+  /// pieces (analysis/FloatPieces.h), met while making the derivative of
+  /// \p Key; \p Why says which.
   void reportUntraceableFloatBits(const llvm::Instruction &I,
-                                  const DerivativeKey &Key);
+                                  const DerivativeKey &Key,
+                                  llvm::StringRef Why);
   /// A reverse derivative of code that itself runs reverse sweeps: made
   /// on the tape level it needs (TapeLevels.h), and answering for \p Key
   /// too; a forward derivative of code that uses scratch shadows behind

@@ -38,8 +38,8 @@ prefix() { # PREFIX NAME...
   for n; do echo "#define $n $p$n"; done
 }
 {
-  prefix olm_ exp log sin cos pow erf erfc lgamma_r expm1 log1p sqrt tanh \
-    fabs floor scalbn copysign frexp ldexp __kernel_sin __kernel_cos \
+  prefix olm_ exp log sin cos pow erf erfc lgamma_r expm1 log1p tanh \
+    floor scalbn copysign frexp ldexp __kernel_sin __kernel_cos \
     __ieee754_rem_pio2 __kernel_rem_pio2
   # (s_scalbn.c makes ldexp an alias of scalbn by the name in a string.)
   echo '#define __strong_reference(sym, alias)'
@@ -47,9 +47,15 @@ prefix() { # PREFIX NAME...
 olm_files=(e_exp e_log s_sin s_cos k_sin k_cos e_rem_pio2 k_rem_pio2 e_pow
   s_erf e_lgamma_r s_expm1 s_log1p e_sqrt s_tanh s_fabs s_floor s_scalbn
   s_copysign s_frexp)
+# (fabs and sqrt are the compiler's builtins in the other files, as in a
+# build without -fno-builtin: pow's calls of them; openlibm's own, on the
+# words, are olm_fabs and olm_sqrt, checked alone.)
 for f in "${olm_files[@]}"; do
-  "$cc" "$opt" -std=gnu99 -include "$work/olm_names.h" -I"$olm/src" \
-    -I"$olm/include" -w -c "$olm/src/$f.c" -o "$work/olm_$f.o"
+  own=()
+  [[ $f != s_fabs ]] || own=(-Dfabs=olm_fabs)
+  [[ $f != e_sqrt ]] || own=(-Dsqrt=olm_sqrt)
+  "$cc" "$opt" -std=gnu99 -include "$work/olm_names.h" "${own[@]}" \
+    -I"$olm/src" -I"$olm/include" -w -c "$olm/src/$f.c" -o "$work/olm_$f.o"
 done
 
 cases=("$@")

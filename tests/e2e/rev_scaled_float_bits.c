@@ -4,8 +4,8 @@
 // significand, a logarithm reduces x to [sqrt(2)/2, sqrt(2)) by its
 // exponent bits, and rem_pio2 rounds x * 2/pi to an integer
 // by adding 0x1.8p52. Each derivative, reverse and forward, against the
-// analytic one and central differences, at -O1 to -O3 (at -O0 the words
-// are stored over the double in memory: an error, docs/status.md). Until
+// analytic one and central differences, at -O0 to -O3 (at -O0 the words
+// go through the union's memory, followed since 2026-12-06). Until
 // 2026-12-06 all but the rounding were refused; the rounding was
 // differentiated as the identity (a reduced argument with a derivative of
 // 0: sin's of 0 for |x| > 3pi/4).

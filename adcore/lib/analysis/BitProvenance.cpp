@@ -14,6 +14,8 @@
 
 #include "BitProvenance.h"
 
+#include "support/IRMarks.h"
+
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
@@ -399,8 +401,11 @@ const Instruction *findUntraceableFloatBits(Function &F) {
   BitProvenance Bits(DL);
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {
+      // (Not one the rewrites of float bits gave no derivative: a step.)
       if (auto *Cast = dyn_cast<BitCastInst>(&I);
-          Cast && untraceableCast(*Cast, Bits, DL))
+          Cast && !Cast->hasMetadata(NoDerivativeMetadata) &&
+          (Cast->hasMetadata(UnfollowedBitsMetadata) ||
+           untraceableCast(*Cast, Bits, DL)))
         return &I;
       if (isa<SIToFPInst, UIToFPInst>(&I) &&
           convertsSignificand(cast<CastInst>(I), Bits))

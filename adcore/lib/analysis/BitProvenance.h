@@ -94,6 +94,20 @@ private:
 /// value), whose derivative adcc cannot follow; null when none.
 const llvm::Instruction *findUntraceableFloatBits(llvm::Function &F);
 
+/// The error for a cast marked UnfollowedBitsMetadata (support/IRMarks.h).
+inline constexpr const char *UnfollowedFloatBitsError =
+    "a floating-point value is made of another's significand bits, which "
+    "also go where adcc cannot follow them (stored, passed or converted as "
+    "integers); use floating-point operations (ldexp, frexp, fabs), or move "
+    "it into a function with a custom derivative";
+
+/// The error for such an instruction in code with derivatives.
+inline constexpr const char *UntraceableFloatBitsError =
+    "a floating-point value is made by integer arithmetic on the bits of "
+    "another's significand (a square root or logarithm computed from the "
+    "bits), whose derivative adcc cannot follow; use floating-point "
+    "operations, or move it into a function with a custom derivative";
+
 } // namespace adcore
 
 #endif // ADCORE_BITPROVENANCE_H

@@ -24,10 +24,17 @@
 // the bits then carry no derivative (their bitcasts of floats get
 // NoDerivativeMetadata); where the bits also become floats with no
 // significand bit at all (2^k from an exponent), those have none either.
-// Nothing is rewritten where some of the bits go elsewhere (stored,
-// passed, converted as a number, or cast to a float with part of its
-// significand cleared: fdlibm's `SET_LOW_WORD(t, 0)`, floor; errors or
-// floor's zero as before) with a bit of a significand in them, nor where a
+// A float whose lowest significand bits constants replace, the others
+// copied so (fdlibm's `SET_LOW_WORD(z, 0)`: z is x truncated, a step
+// function of x) has a derivative of 0, as floor's: the cast gets
+// NoDerivativeMetadata (erf's and pow's splits then carry x's derivative
+// in their other part, x - z, computed as a float); so has one built by
+// integer arithmetic from the high words of floats only, its low word
+// constant (pow's t_h: analysis/HighFloatBits.h). Nothing is rewritten where some of the bits go
+// elsewhere (stored, passed, converted as a number, or cast to a float
+// with part of its significand cleared by a mask known only at run time:
+// floor; errors or floor's zero as before) with a bit of a significand in
+// them, nor where a
 // scaled float is cut into integers (rem_pio2 for |x| >= 2^20 pi/2: its
 // 24-bit pieces and __kernel_rem_pio2's products carry no derivative).
 //
@@ -36,6 +43,7 @@
 #include "Prepare.h"
 
 #include "analysis/BitProvenance.h"
+#include "analysis/HighFloatBits.h"
 #include "support/IRMarks.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -43,12 +51,14 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/FPEnv.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/KnownBits.h"
 
 using namespace llvm;
 
@@ -85,11 +95,13 @@ public:
   bool run();
 
 private:
-  /// The float whose significand \p Cast copies whole, in place; null
-  /// when it copies a part of it or none (Sources gets the floats whose
-  /// bits it copies); nullopt when the cast cannot be followed.
+  /// The float whose significand \p Cast copies whole, in place (or all
+  /// of it but its lowest bits, which constants replace: \p Truncation);
+  /// null when it copies a part of it or none (Sources gets the floats
+  /// whose bits it copies); nullopt when the cast cannot be followed.
   std::optional<Value *> sourceOf(BitCastInst &Cast,
-                                  SmallPtrSetImpl<Value *> &Sources);
+                                  SmallPtrSetImpl<Value *> &Sources,
+                                  bool &Truncation);
   /// The float whose bit \p Pos \p Key holds: \p Key itself, or, for a
   /// phi or select of integers merging copies of that bit of floats, a phi
   /// or select of those floats, made here. Null when a path has no copy.
@@ -105,6 +117,8 @@ private:
   Function &F;
   BitProvenance Bits;
   DenseMap<std::pair<Value *, unsigned>, Value *> Made;
+  /// The cast sourceOf follows (where what materialize makes is used).
+  Instruction *At = nullptr;
   SmallVector<Instruction *, 8> Created;
 };
 
@@ -175,6 +189,26 @@ Value *ScaledBits::materialize(Value *Key, unsigned Pos, Type *T) {
     Value *B = A ? SourceOfIncoming(Sel->getFalseValue()) : nullptr;
     if (!B)
       return nullptr;
+    // (The program's own select of the floats where it has one, or of
+    // their absolute values, whose significands are theirs: pow's `ax`
+    // after `ax *= two53` for subnormals, its low word read from it.)
+    auto SameSignificand = [](Value *U, Value *V) {
+      auto IsFabsOf = [](Value *F, Value *Of) {
+        auto *Call = dyn_cast<IntrinsicInst>(F);
+        return Call && Call->getIntrinsicID() == Intrinsic::fabs &&
+               Call->getArgOperand(0) == Of;
+      };
+      return U == V || IsFabsOf(U, V) || IsFabsOf(V, U);
+    };
+    for (BasicBlock::iterator It = Sel->getParent()->begin();
+         It != Sel->getParent()->end(); ++It)
+      if (auto *Old = dyn_cast<SelectInst>(&*It);
+          Old && Old->getType() == T &&
+          Old->getCondition() == Sel->getCondition() &&
+          (Old->getParent() != At->getParent() || Old->comesBefore(At)) &&
+          SameSignificand(Old->getTrueValue(), A) &&
+          SameSignificand(Old->getFalseValue(), B))
+        return Made[{Key, Pos}] = Old;
     New = SelectInst::Create(Sel->getCondition(), A, B, "bits.of",
                              Sel->getIterator());
   }
@@ -183,15 +217,25 @@ Value *ScaledBits::materialize(Value *Key, unsigned Pos, Type *T) {
 }
 
 std::optional<Value *>
-ScaledBits::sourceOf(BitCastInst &Cast, SmallPtrSetImpl<Value *> &Sources) {
+ScaledBits::sourceOf(BitCastInst &Cast, SmallPtrSetImpl<Value *> &Sources,
+                     bool &Truncation) {
   Type *T = Cast.getType();
   unsigned M = significandBits(T);
   const BitSources *S = Bits.of(Cast.getOperand(0));
   if (!S)
     return std::nullopt;
+  At = &Cast;
   bool Whole = true;
   Value *X = nullptr;
-  for (unsigned B = 0; B < M; ++B) {
+  // (The low bits set or cleared by constants, the rest copied: fdlibm's
+  // `SET_LOW_WORD(z, 0)`, a truncation of x.)
+  KnownBits Known = computeKnownBits(Cast.getOperand(0), F.getDataLayout());
+  unsigned Low = 0;
+  while (Low < M && (*S)[Low].K == BitSource::Unrelated &&
+         (Known.Zero[Low] || Known.One[Low]))
+    ++Low;
+  Truncation = Low > 0;
+  for (unsigned B = Low; B < M; ++B) {
     const BitSource &Src = (*S)[B];
     if (Src.K == BitSource::Unrelated || !Src.FromSignificand) {
       Whole = false;
@@ -225,8 +269,10 @@ bool ScaledBits::usesMayLoseDerivative(
       continue;
     for (User *U : I->users()) {
       auto *UI = cast<Instruction>(U);
+      // (Integer intrinsics too: a rotate SimplifyCFG made at -O0.)
       if (isa<BinaryOperator, TruncInst, ZExtInst, SExtInst, FreezeInst,
               PHINode>(UI) ||
+          (isa<IntrinsicInst>(UI) && UI->getType()->isIntegerTy()) ||
           (isa<SelectInst>(UI) && UI->getOperand(0) != I)) {
         Work.push_back(UI);
         continue;
@@ -310,6 +356,7 @@ bool cutIntoIntegers(const Instruction &Cast) {
 
 bool ScaledBits::run() {
   SmallVector<std::pair<BitCastInst *, Value *>, 8> Scaled;
+  SmallVector<BitCastInst *, 4> Steps;
   SmallPtrSet<Instruction *, 8> Casts;
   SmallPtrSet<Value *, 8> Sources;
   for (Instruction &I : instructions(F)) {
@@ -317,24 +364,47 @@ bool ScaledBits::run() {
       continue;
     auto *Cast = cast<BitCastInst>(&I);
     SmallPtrSet<Value *, 4> From;
-    std::optional<Value *> X = sourceOf(*Cast, From);
-    // (A significand cleared in part is not followed: an error, or a
-    // floor's zero, as before: lit errors/float-bits-mask.c.)
-    if (!X || !*X || cutIntoIntegers(*Cast))
+    bool Truncation = false;
+    std::optional<Value *> X = sourceOf(*Cast, From, Truncation);
+    // (A significand cleared in part by a mask known at run time is not
+    // followed: an error, or a floor's zero, as before: lit
+    // errors/float-bits-mask.c.)
+    if (!X || !*X || cutIntoIntegers(*Cast)) {
+      // (A number built from the high words of floats, its low word
+      // constant: pow's t_h, a step function.)
+      SmallPtrSet<Value *, 4> High;
+      if (dependsOnHighFloatBits(Cast->getOperand(0), High)) {
+        Casts.insert(Cast);
+        Sources.insert(High.begin(), High.end());
+        Steps.push_back(Cast);
+      }
       continue;
+    }
     Casts.insert(Cast);
     Sources.insert(From.begin(), From.end());
-    Scaled.push_back({Cast, *X});
+    if (Truncation)
+      Steps.push_back(Cast);
+    else
+      Scaled.push_back({Cast, *X});
   }
   SmallVector<Instruction *, 8> Leaves;
   for (Instruction &I : instructions(F))
     if (isBitsOfFloat(&I) && Sources.contains(I.getOperand(0)))
       Leaves.push_back(&I);
   bool Follow = !Casts.empty() && usesMayLoseDerivative(Leaves, Casts);
+  // (Not followed: the casts that copy a float's significand would get a
+  // derivative of 0 where nothing else says they cannot be followed.)
+  if (!Follow)
+    for (auto [Cast, X] : Scaled)
+      if (!isa<Constant>(X))
+        Cast->setMetadata(UnfollowedBitsMetadata,
+                          MDNode::get(F.getContext(), {}));
   if (Follow) {
     for (auto [Cast, X] : Scaled)
       rewrite(*Cast, X);
     MDNode *None = MDNode::get(F.getContext(), {});
+    for (BitCastInst *Step : Steps)
+      Step->setMetadata(NoDerivativeMetadata, None);
     for (Instruction *Leaf : Leaves)
       Leaf->setMetadata(NoDerivativeMetadata, None);
   }

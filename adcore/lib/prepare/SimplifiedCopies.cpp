@@ -21,11 +21,14 @@
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/InlineCost.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/Transforms/Scalar/DCE.h"
 #include "llvm/Transforms/Scalar/EarlyCSE.h"
 #include "llvm/Transforms/Scalar/SROA.h"
 #include "llvm/Transforms/Scalar/SimplifyCFG.h"
@@ -114,14 +117,54 @@ unsigned scalarKind(Type *T) {
   return T->isFloatingPointTy() ? 1 : T->isIntegerTy() ? 2 : 0;
 }
 
+/// The bytes [Begin, End) of a local that one access reads or writes
+/// whole, and the kind of the value (scalarKind).
+struct LocalAccess {
+  int64_t Begin, End;
+  unsigned Kind;
+};
+
+/// Adds to \p Out the scalar loads and stores of the local \p A, through
+/// getelementptrs with constant offsets (a union's fields: fdlibm's
+/// `ieee_double_shape_type`, written as a double and read as its high
+/// word); false where an access through \p A is at an offset not known.
+bool collectLocalAccesses(const AllocaInst &A, const DataLayout &DL,
+                          SmallVectorImpl<LocalAccess> &Out) {
+  SmallVector<std::pair<const Value *, int64_t>, 8> Work{{&A, 0}};
+  while (!Work.empty()) {
+    auto [Ptr, Offset] = Work.pop_back_val();
+    for (const User *U : Ptr->users()) {
+      Type *T = nullptr;
+      if (const auto *LI = dyn_cast<LoadInst>(U))
+        T = LI->getType();
+      else if (const auto *SI = dyn_cast<StoreInst>(U);
+               SI && SI->getPointerOperand() == Ptr)
+        T = SI->getValueOperand()->getType();
+      else if (const auto *GEP = dyn_cast<GEPOperator>(U);
+               GEP && GEP->getPointerOperand() == Ptr) {
+        APInt Delta(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+        if (!GEP->accumulateConstantOffset(DL, Delta))
+          return false;
+        Work.push_back({GEP, Offset + Delta.getSExtValue()});
+      }
+      if (T && T->isSized())
+        Out.push_back({Offset, Offset + int64_t(DL.getTypeStoreSize(T)),
+                       scalarKind(T)});
+    }
+  }
+  return true;
+}
+
 /// Whether \p F keeps the bits of a floating-point value in an integer
 /// local variable (`memcpy(&u, &x, 8)` into a `uint64_t`, a union written
-/// as a double and read as an integer): a local accessed both as floats
-/// and as integers. At -O0 those bits travel through memory, which the
-/// derivatives cannot follow; SROA makes them casts, whose sign operations
-/// (fabs, negation, copysign on bits: SignMasks.cpp) are read as what they
-/// compute.
+/// as a double and read as an integer, or its words written as integers
+/// and read as a double): a local accessed both as floats and as integers
+/// at the same bytes. At -O0 those bits travel through memory, which the
+/// derivatives cannot follow; SROA makes them casts, which the rewrites of
+/// float bits read as what they compute (sign operations: SignMasks.cpp;
+/// exponents: ScaledFloatBits.cpp), as they read them from -O1 on.
 bool keepsFloatBitsInIntegers(const Function &F) {
+  const DataLayout &DL = F.getDataLayout();
   for (const Instruction &I : instructions(F)) {
     const auto *A = dyn_cast<AllocaInst>(&I);
     if (!A)
@@ -145,6 +188,16 @@ bool keepsFloatBitsInIntegers(const Function &F) {
     }
     if (Kinds == 3)
       return true;
+    // (The fields of a union, each at its offset: only where a float and
+    // an integer share bytes, not a struct of a double and an int.)
+    SmallVector<LocalAccess, 8> Accesses;
+    if (!collectLocalAccesses(*A, DL, Accesses))
+      continue;
+    for (const LocalAccess &X : Accesses)
+      for (const LocalAccess &Y : Accesses)
+        if (X.Kind == 1 && Y.Kind == 2 && X.Begin < Y.End &&
+            Y.Begin < X.End)
+          return true;
   }
   return false;
 }
@@ -160,11 +213,15 @@ struct SimplifiedCopies::Passes {
   Passes() {
     // (Locals into values first; EarlyCSE then folds what the inlined
     // helpers passed through memory, SimplifyCFG the blocks left empty, and
-    // SROA again what that exposed. No InstCombine: SimplifiedCopies.h.)
+    // SROA again what that exposed, and DCE the casts it left unused (a
+    // union's words put together as a double, the high word alone cast
+    // too, which the rewrites of float bits would take for a use of the
+    // bits). No InstCombine: SimplifiedCopies.h.)
     FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
     FPM.addPass(EarlyCSEPass(/*UseMemorySSA=*/true));
     FPM.addPass(SimplifyCFGPass());
     FPM.addPass(SROAPass(SROAOptions::ModifyCFG));
+    FPM.addPass(DCEPass());
   }
 };
 

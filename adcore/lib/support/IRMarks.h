@@ -35,6 +35,11 @@ constexpr const char *KernelsHeaderPrefix = "_ZN4adcc6detail";
 /// derivative, whatever its operands (the bits of a float in a branch
 /// taken only for inputs where the function is constant: ExponentBits.cpp).
 constexpr const char *NoDerivativeMetadata = "adcc.no.derivative";
+/// Metadata on a cast of integer bits to a float that copies another
+/// float's significand in place but could not be followed (its bits also
+/// go where a derivative cannot: ScaledFloatBits.cpp): an error where it is
+/// differentiated (findUntraceableFloatBits), never a derivative of 0.
+constexpr const char *UnfollowedBitsMetadata = "adcc.unfollowed.bits";
 /// Metadata on the push of an augmented sweep's end records (the values it
 /// records once, at its return) and on the pop of its reverse sweep that
 /// reads them back: one node per augmented sweep, naming it. Groups of
