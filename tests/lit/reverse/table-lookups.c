@@ -12,8 +12,10 @@
 // RUN: %t0 | FileCheck %s --check-prefix=OUT
 // RUN: %adcc -O2 %s -o %t2 -lm 2>&1 | FileCheck %s --implicit-check-not=warning:
 // RUN: %t2 | FileCheck %s --check-prefix=OUT
-// RUN: %adcc -O1 -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=warning:
-// RUN: %adcc -O3 -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=warning:
+// RUN: %adcc -O1 %s -o %t1 -lm 2>&1 | FileCheck %s --implicit-check-not=warning:
+// RUN: %t1 | FileCheck %s --check-prefix=OUT
+// RUN: %adcc -O3 %s -o %t3 -lm 2>&1 | FileCheck %s --implicit-check-not=warning:
+// RUN: %t3 | FileCheck %s --check-prefix=OUT
 // CHECK-DAG: table-lookups.c:[[@LINE+28]]:11: warning: the derivative through this conversion to an integer is 0: it indexes a table of floating-point values, and what is read there has no derivative (a step function of the converted value); give the function a custom derivative
 // CHECK-DAG: table-lookups.c:[[@LINE+36]]:18: warning: the derivative through this conversion to an integer is 0
 // OUT-DAG: cached ok
