@@ -429,13 +429,16 @@ unsigned optLevelOf(ArrayRef<std::string> Symbols) {
 /// The variables of \p M that belong to one file (static) and may change.
 /// Not those that nothing in the program stores to or takes the address
 /// of (fdlibm's `static volatile double tiny`: every copy holds its
-/// initial value), nor adcc's own sinks, which nothing reads (the file's
-/// derivatives made when it was compiled may have left one that those made
-/// here use too). \p M holds the IR of every file the program links.
+/// initial value), nor those that nothing reads (what the derivative
+/// writes into its copy is as unseen as what the program writes into its
+/// own), nor adcc's own sinks, which nothing reads (the file's derivatives
+/// made when it was compiled may have left one that those made here use
+/// too). \p M holds the IR of every file the program links.
 std::vector<std::string> fileStatics(const Module &M) {
   std::vector<std::string> Names;
   for (const GlobalVariable &GV : M.globals())
     if (GV.hasLocalLinkage() && !GV.isConstant() && !adcore::isOnlyRead(GV) &&
+        !adcore::isOnlyWritten(GV) &&
         !adcore::isScratchVariable(GV.getName()))
       Names.push_back(GV.getName().str());
   return Names;

@@ -87,6 +87,9 @@ void useExportedAddresses(llvm::Module &M);
 /// Whether \p V (a variable, or an address computed from it) is only read:
 /// every use loads from it, or computes an address that is only read.
 bool isOnlyRead(const llvm::Value &V);
+/// Whether \p V (a variable, or an address computed from it) is only
+/// stored to: nothing can read what it holds.
+bool isOnlyWritten(const llvm::Value &V);
 
 /// Whether \p Name is one of adcc's own private variables that hold nothing
 /// a program reads (the sinks that writes through null shadows go to): a

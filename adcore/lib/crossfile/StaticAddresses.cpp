@@ -80,23 +80,6 @@ bool addressTaken(const Function &F) {
                            /*IgnoreLLVMUsed=*/true);
 }
 
-/// Whether \p V, a variable or an address computed from it, is only
-/// stored to: nothing can read what it holds.
-bool isOnlyWritten(const Value &V) {
-  for (const User *U : V.users()) {
-    if (const auto *S = dyn_cast<StoreInst>(U)) {
-      if (S->getPointerOperand() != &V)
-        return false;
-      continue;
-    }
-    if ((isa<GEPOperator>(U) || isa<BitCastOperator>(U)) &&
-        cast<Operator>(U)->getOperand(0) == &V && isOnlyWritten(*U))
-      continue;
-    return false;
-  }
-  return true;
-}
-
 /// Whether the program may change \p GV, a static variable: its value is
 /// exported only then.
 bool exportedVariable(const GlobalVariable &GV) {
@@ -123,6 +106,21 @@ bool isOnlyRead(const Value &V) {
                CE->getOpcode() == Instruction::BitCast) && isOnlyRead(*CE))
       continue;
     if (GEP && GEP->getPointerOperand() == &V && isOnlyRead(*GEP))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+bool isOnlyWritten(const Value &V) {
+  for (const User *U : V.users()) {
+    if (const auto *S = dyn_cast<StoreInst>(U)) {
+      if (S->getPointerOperand() != &V)
+        return false;
+      continue;
+    }
+    if ((isa<GEPOperator>(U) || isa<BitCastOperator>(U)) &&
+        cast<Operator>(U)->getOperand(0) == &V && isOnlyWritten(*U))
       continue;
     return false;
   }
