@@ -180,7 +180,7 @@ void SynthesisContext::error(const Instruction &Where, const Twine &Message) {
 /// thousands of characters); as it is when shorter, or where its brackets
 /// do not pair (an operator's name).
 static std::string shortTemplates(const std::string &Name) {
-  if (Name.size() <= 240)
+  if (Name.size() <= 1000)
     return Name;
   std::string Out;
   int Depth = 0;

@@ -8,6 +8,7 @@
 extern "C" double __enzyme_autodiff(void *, ...);
 
 template <int... N> struct Tableau {};
+template <typename... T> struct Method {};
 using Long = Tableau<0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
                      17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
                      31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44,
@@ -15,6 +16,7 @@ using Long = Tableau<0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
                      59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72,
                      73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86,
                      87, 88, 89>;
+using Longer = Method<Long, Long, Long>;
 
 template <typename T> struct Stepper {
   __attribute__((noinline)) double step(double x) {
@@ -36,11 +38,11 @@ template <typename T> struct Key {
 };
 
 static double run(double x) {
-  Stepper<Long> s;
+  Stepper<Longer> s;
   return s.step(x);
 }
 static double compare(double x) {
-  Key<Long> a{x}, b{1.0};
+  Key<Longer> a{x}, b{1.0};
   return a < b ? x : 0.0;
 }
 double gradient(double x) { return __enzyme_autodiff((void *)run, x); }
