@@ -426,37 +426,19 @@ unsigned optLevelOf(ArrayRef<std::string> Symbols) {
   return std::min(Level, 3u);
 }
 
-/// Whether \p V (a variable, or an address computed from it) is only
-/// read: every use loads from it, or computes an address that is only read.
-bool onlyRead(const Value &V) {
-  for (const User *U : V.users()) {
-    if (const auto *L = dyn_cast<LoadInst>(U)) {
-      if (L->getPointerOperand() != &V)
-        return false;
-      continue;
-    }
-    const auto *CE = dyn_cast<ConstantExpr>(U);
-    const auto *GEP = dyn_cast<GetElementPtrInst>(U);
-    if (CE && (CE->getOpcode() == Instruction::GetElementPtr ||
-               CE->getOpcode() == Instruction::BitCast) && onlyRead(*CE))
-      continue;
-    if (GEP && GEP->getPointerOperand() == &V && onlyRead(*GEP))
-      continue;
-    return false;
-  }
-  return true;
-}
-
 /// The variables of \p M that belong to one file (static) and may change.
 /// Not those that nothing in the program stores to or takes the address
 /// of (fdlibm's `static volatile double tiny`: every copy holds its
-/// initial value), nor adcc's own sinks, which nothing reads (the file's
-/// derivatives made when it was compiled may have left one that those made
-/// here use too). \p M holds the IR of every file the program links.
+/// initial value), nor those that nothing reads (what the derivative
+/// writes into its copy is as unseen as what the program writes into its
+/// own), nor adcc's own sinks, which nothing reads (the file's derivatives
+/// made when it was compiled may have left one that those made here use
+/// too). \p M holds the IR of every file the program links.
 std::vector<std::string> fileStatics(const Module &M) {
   std::vector<std::string> Names;
   for (const GlobalVariable &GV : M.globals())
-    if (GV.hasLocalLinkage() && !GV.isConstant() && !onlyRead(GV) &&
+    if (GV.hasLocalLinkage() && !GV.isConstant() && !adcore::isOnlyRead(GV) &&
+        !adcore::isOnlyWritten(GV) &&
         !adcore::isScratchVariable(GV.getName()))
       Names.push_back(GV.getName().str());
   return Names;

@@ -175,6 +175,38 @@ void SynthesisContext::error(const Instruction &Where, const Twine &Message) {
       DiagnosticInfoUnsupported(F, Message, At->getDebugLoc(), DS_Error));
 }
 
+/// \p Name with each outermost template argument list shortened to
+/// `<...>` when the name is longer than a message can show (an ODE
+/// solver's iterator whose arguments are tableaus of hexadecimal floats:
+/// thousands of characters); as it is when shorter, or where its brackets
+/// do not pair (an operator's name).
+static std::string shortTemplates(const std::string &Name) {
+  if (Name.size() <= 1000)
+    return Name;
+  std::string Out;
+  int Depth = 0;
+  for (size_t I = 0; I < Name.size(); ++I) {
+    char C = Name[I];
+    // (`operator<`, `operator<<=`, `operator->`: not brackets.)
+    bool Operator = (C == '<' || C == '>') &&
+                    StringRef(Name).take_front(I).rtrim("<>-=").ends_with(
+                        "operator");
+    if (C == '<' && !Operator) {
+      if (Depth++ == 0)
+        Out += "<...";
+      continue;
+    }
+    if (C == '>' && !Operator && Depth > 0) {
+      if (--Depth == 0)
+        Out += '>';
+      continue;
+    }
+    if (Depth == 0)
+      Out += C;
+  }
+  return Depth == 0 ? Out : Name;
+}
+
 std::string SynthesisContext::displayName(const Function &F) const {
   if (const Function *Program = Copies->originalOf(F))
     return displayName(*Program);
@@ -186,7 +218,7 @@ std::string SynthesisContext::displayName(const Function &F) const {
     Raw = Raw.take_front(At);
   // (A byte-copy helper's copy for one call, CopyHelperClones.cpp.)
   Raw.consume_back(".percall");
-  return demangle(Raw);
+  return shortTemplates(demangle(Raw));
 }
 
 StringRef SynthesisContext::primalName(const Function &F) const {

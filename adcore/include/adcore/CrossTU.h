@@ -75,13 +75,21 @@ bool defineCrossTU(llvm::Module &M, llvm::ArrayRef<std::string> Symbols,
 /// Compile step: exports, under a hidden name of \p M's own, the address of
 /// each static function of \p M whose address the program may take
 /// (crossfile/StaticAddresses.cpp), for the derivatives made at link time
-/// that call it through a pointer.
+/// that call it through a pointer, and that of each static variable the
+/// program writes and reads, for the derivatives that use it.
 void exportStaticAddresses(llvm::Module &M);
 /// Link step: in \p M, the IR of every object linked into one module, the
 /// address of each such static function (its copy here) is replaced, but
 /// where it is called, by the name its file exported, which resolves to the
-/// program's function.
+/// program's function; each use of such a static variable, by its name.
 void useExportedAddresses(llvm::Module &M);
+
+/// Whether \p V (a variable, or an address computed from it) is only read:
+/// every use loads from it, or computes an address that is only read.
+bool isOnlyRead(const llvm::Value &V);
+/// Whether \p V (a variable, or an address computed from it) is only
+/// stored to: nothing can read what it holds.
+bool isOnlyWritten(const llvm::Value &V);
 
 /// Whether \p Name is one of adcc's own private variables that hold nothing
 /// a program reads (the sinks that writes through null shadows go to): a

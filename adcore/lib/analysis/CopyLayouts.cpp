@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ErasedStorage.h"
+#include "SourceTypes.h"
 #include "TypeAnalysis.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -181,6 +182,80 @@ static Kind elementKind(const Value *Ptr) {
   return Kind::Unknown;
 }
 
+static bool holdsUnion(const Type *T);
+static bool unionWithin(Type *T, int64_t Begin, int64_t End,
+                        const DataLayout &DL);
+
+/// What the struct type \p ST says of the bytes [\p Begin, \p Begin +
+/// \p Len); empty where it does not say or they overlap a union.
+static MemoryLayout structLayout(StructType *ST, int64_t Begin, uint64_t Len,
+                                 const DataLayout &DL) {
+  int64_t End = Begin + int64_t(Len);
+  if (!ST->isSized() || Begin < 0 || End > int64_t(DL.getTypeAllocSize(ST)) ||
+      unionWithin(ST, Begin, End, DL))
+    return {};
+  MemoryLayout L;
+  if (!declaredScalars(DL, ST, 0, Begin, End, L))
+    return {};
+  return L;
+}
+
+/// What the struct that the C++ parameter type of the argument \p Ptr
+/// points into names (`Controller const&`, SourceTypes.h) says of the
+/// \p Len bytes from \p Ptr; empty where it does not say.
+static MemoryLayout parameterLayout(const Value *Ptr, uint64_t Len,
+                                    const DataLayout &DL) {
+  if (!Ptr || !Ptr->getType()->isPointerTy())
+    return {};
+  APInt Offset(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  const auto *A = dyn_cast<Argument>(
+      Ptr->stripAndAccumulateConstantOffsets(DL, Offset, /*AllowNonInbounds=*/true));
+  if (!A)
+    return {};
+  for (auto [ArgNo, ST] : seedsFromSignature(*A->getParent()).Structs)
+    if (ArgNo == A->getArgNo())
+      return structLayout(ST, Offset.getSExtValue(), Len, DL);
+  return {};
+}
+
+/// Whether the bytes [\p Begin, \p End) of the type \p T overlap a union.
+static bool unionWithin(Type *T, int64_t Begin, int64_t End,
+                        const DataLayout &DL) {
+  if (auto *AT = dyn_cast<ArrayType>(T))
+    return holdsUnion(AT->getElementType());
+  auto *ST = dyn_cast<StructType>(T);
+  if (!ST)
+    return false;
+  if (ST->hasName() && ST->getName().contains("union."))
+    return true;
+  const StructLayout *SL = DL.getStructLayout(ST);
+  for (unsigned I = 0; I < ST->getNumElements(); ++I) {
+    int64_t From = int64_t(SL->getElementOffset(I));
+    int64_t To = From + int64_t(DL.getTypeAllocSize(ST->getElementType(I)));
+    if (From < End && Begin < To &&
+        unionWithin(ST->getElementType(I), Begin - From, End - From, DL))
+      return true;
+  }
+  return false;
+}
+
+/// What the struct type that the address computation \p Ptr names
+/// (`&s->f`, constant indices) says of the \p Len bytes from \p Ptr;
+/// empty where it does not say.
+static MemoryLayout fieldLayout(const Value *Ptr, uint64_t Len,
+                                const DataLayout &DL) {
+  const auto *GEP = dyn_cast_or_null<GEPOperator>(Ptr);
+  auto *ST = GEP ? dyn_cast<StructType>(GEP->getSourceElementType()) : nullptr;
+  if (!ST)
+    return {};
+  // (A union elsewhere in the struct, std::function's storage beside the
+  // copied fields, says nothing of these bytes: structLayout.)
+  APInt Offset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
+  if (!GEP->accumulateConstantOffset(DL, Offset))
+    return {};
+  return structLayout(ST, Offset.getSExtValue(), Len, DL);
+}
+
 MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
                         const Value *Dest, const Value *Source) {
   MemoryLayout L = copiedFields(MT);
@@ -261,6 +336,28 @@ MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
       if (auto *CL = dyn_cast<ConstantInt>(MT.getLength());
           CL && CL->getZExtValue() % (K == Kind::Double ? 8 : 4) == 0)
         return MemoryLayout{{-1, K}};
+  // Nothing known of the bytes: the declared fields of the struct type the
+  // address computation at one end names (an implicit copy constructor at
+  // -O0 copying `&this->beta` and the array after it, 48 bytes beside a
+  // std::function), or of the struct a C++ parameter's type names (a
+  // constructor taking `Controller const&`, not inlined, copying its
+  // fields addressed in bytes). Nothing in the function reads them as
+  // numbers; a copy that overlaps a union stays unknown.
+  if (auto *CL = dyn_cast<ConstantInt>(MT.getLength()); CL && L.empty()) {
+    const DataLayout &DL = MT.getModule()->getDataLayout();
+    auto HasFloats = [](const MemoryLayout &D) {
+      return any_of(D, [](const auto &E) {
+        return E.second == Kind::Double || E.second == Kind::Float;
+      });
+    };
+    for (const Value *P : {Source, Dest})
+      if (MemoryLayout D = fieldLayout(P, CL->getZExtValue(), DL); HasFloats(D))
+        return D;
+    for (const Value *P : {Source, Dest})
+      if (MemoryLayout D = parameterLayout(P, CL->getZExtValue(), DL);
+          HasFloats(D))
+        return D;
+  }
   Kind D = variableKind(Dest, MT), S = variableKind(Source, MT);
   if (D != Kind::Unknown && S != Kind::Unknown && D != S)
     return L;

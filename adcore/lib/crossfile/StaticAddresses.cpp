@@ -1,4 +1,4 @@
-//===- StaticAddresses.cpp - Addresses of a file's static functions ------===//
+//===- StaticAddresses.cpp - Addresses of a file's statics ---------------===//
 //
 // See adcore/CrossTU.h. A derivative made at link time differentiates its
 // own copy of each function it reaches, a file's static functions
@@ -11,7 +11,17 @@
 // copy's address by that name, which the linker resolves to the program's
 // function.
 //
-// The name is __adcc_static.<file>.<function>, where <file> is a hash of
+// The same for the file's static variables that it writes and reads
+// (genann's table of sigmoid values, filled by an init function and read
+// by the activation): the derivative's copy of one would never see what
+// the program stores, so each is exported too, and the link step makes
+// every use of the copy a use of the exported name. Thread-local ones are
+// not (the link step reports a derivative that uses one), nor those only
+// read, whose copies hold their initial value, nor those that the file
+// only writes; an export keeps the variable as it is, where the optimizer
+// might have shrunk or removed it.
+//
+// The name is __adcc_static.<file>.<name>, where <file> is a hash of
 // the names of the strong external definitions of the file: two files of
 // one program cannot both define one (the linker would refuse them), and
 // a file that defines none cannot be asked for a derivative at link time,
@@ -25,6 +35,7 @@
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/Support/xxhash.h"
 
 using namespace llvm;
@@ -69,7 +80,52 @@ bool addressTaken(const Function &F) {
                            /*IgnoreLLVMUsed=*/true);
 }
 
+/// Whether the program may change \p GV, a static variable: its value is
+/// exported only then.
+bool exportedVariable(const GlobalVariable &GV) {
+  return GV.hasLocalLinkage() && !GV.isDeclaration() && !GV.isConstant() &&
+         !GV.isThreadLocal() && !GV.hasComdat() && !GV.getName().empty() &&
+         !GV.getName().starts_with("llvm.") &&
+         !GV.getName().starts_with("__adcc") &&
+         !isScratchVariable(GV.getName()) && !isOnlyRead(GV) &&
+         !isOnlyWritten(GV);
+}
+
 } // namespace
+
+bool isOnlyRead(const Value &V) {
+  for (const User *U : V.users()) {
+    if (const auto *L = dyn_cast<LoadInst>(U)) {
+      if (L->getPointerOperand() != &V)
+        return false;
+      continue;
+    }
+    const auto *CE = dyn_cast<ConstantExpr>(U);
+    const auto *GEP = dyn_cast<GetElementPtrInst>(U);
+    if (CE && (CE->getOpcode() == Instruction::GetElementPtr ||
+               CE->getOpcode() == Instruction::BitCast) && isOnlyRead(*CE))
+      continue;
+    if (GEP && GEP->getPointerOperand() == &V && isOnlyRead(*GEP))
+      continue;
+    return false;
+  }
+  return true;
+}
+
+bool isOnlyWritten(const Value &V) {
+  for (const User *U : V.users()) {
+    if (const auto *S = dyn_cast<StoreInst>(U)) {
+      if (S->getPointerOperand() != &V)
+        return false;
+      continue;
+    }
+    if ((isa<GEPOperator>(U) || isa<BitCastOperator>(U)) &&
+        cast<Operator>(U)->getOperand(0) == &V && isOnlyWritten(*U))
+      continue;
+    return false;
+  }
+  return true;
+}
 
 void exportStaticAddresses(Module &M) {
   std::optional<std::string> Tag = fileTag(M);
@@ -92,10 +148,30 @@ void exportStaticAddresses(Module &M) {
                                   GlobalValue::ExternalLinkage, Name, F, &M);
     A->setVisibility(GlobalValue::HiddenVisibility);
   }
+  SmallVector<GlobalVariable *, 8> Variables;
+  for (GlobalVariable &GV : M.globals())
+    if (exportedVariable(GV))
+      Variables.push_back(&GV);
+  for (GlobalVariable *GV : Variables) {
+    std::string Name = (StaticPrefix + *Tag + "." + GV->getName()).str();
+    if (M.getNamedValue(Name))
+      continue;
+    auto *A = GlobalAlias::create(GV->getValueType(), GV->getAddressSpace(),
+                                  GlobalValue::ExternalLinkage, Name, GV, &M);
+    A->setVisibility(GlobalValue::HiddenVisibility);
+  }
 }
 
 void useExportedAddresses(Module &M) {
   for (GlobalAlias &A : M.aliases()) {
+    // A variable: every use is the program's variable.
+    if (auto *GV = dyn_cast<GlobalVariable>(A.getAliasee());
+        GV && GV->hasLocalLinkage() &&
+        A.getName().starts_with(StaticPrefix)) {
+      GV->replaceUsesWithIf(
+          &A, [](Use &U) { return !isa<GlobalAlias>(U.getUser()); });
+      continue;
+    }
     auto *F = dyn_cast<Function>(A.getAliasee());
     if (!A.getName().starts_with(StaticPrefix) || !F || !F->hasLocalLinkage())
       continue;

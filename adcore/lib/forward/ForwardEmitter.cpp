@@ -7,6 +7,7 @@
 #include "support/ContractArithmetic.h"
 #include "support/MemoryScopes.h"
 #include "analysis/NullableShadows.h"
+#include "analysis/TableLookups.h"
 #include "rules/MpiRules.h"
 #include "llvm/Analysis/ValueTracking.h"
 
@@ -233,6 +234,8 @@ bool ForwardEmitter::run() {
   }
   expandShadowedGlobalUses(Primal, Ctx.rules());
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
+  if (!Ctx.isGenerated(Primal))
+    warnTableLookups(Primal, PrimalActivity);
   // (Forward mode over a reverse sweep: a pointer the augmented sweep
   // recorded has, in its shadow record, the tangent the outer derivative
   // gave it, null for a pointer to memory without derivatives there.)

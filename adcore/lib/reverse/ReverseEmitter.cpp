@@ -12,6 +12,7 @@
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
 #include "analysis/NullableShadows.h"
+#include "analysis/TableLookups.h"
 #include "support/IRMarks.h"
 
 #include "llvm/ADT/PostOrderIterator.h"
@@ -187,6 +188,8 @@ bool ReverseEmitter::buildAugmented() {
   }
   expandShadowedGlobalUses(Primal, Ctx.rules());
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
+  if (!Ctx.isGenerated(Primal))
+    warnTableLookups(Primal, PrimalActivity);
   Types = std::make_unique<TypeAnalysis>(Primal);
   NullableShadows Nullables(Primal, PrimalActivity, *Types,
                             {Key.NullableShadows, Key.NullReaching});

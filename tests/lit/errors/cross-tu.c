@@ -9,8 +9,13 @@
 // RUN: %expect-exit 1 %adcc -O2 -fno-adcc-cross-tu -c main.c -o /dev/null 2>&1 | FileCheck --check-prefix=COMPILE %s
 // RUN: %adcc -O2 -c other.c -o other.o
 // RUN: %expect-exit 1 %adcc main.o other.o -o prog 2>&1 | FileCheck --check-prefix=ARITY %s
-// RUN: %expect-exit 1 %adcc -O2 statics.c use-statics.c -o prog 2>&1 | FileCheck --check-prefix=STATIC %s
-// RUN: %expect-exit 1 %adcc -O0 statics.c use-statics.c -o prog 2>&1 | FileCheck --check-prefix=STATIC %s
+// A static variable the file writes is the program's through the name the
+// file exports for it (driver/cross-tu-static-variables.c); a thread-local
+// one has none, and its copy would not be the program's.
+// RUN: %adcc -O2 statics.c use-statics.c -o prog && ./prog
+// RUN: %adcc -O0 statics.c use-statics.c -o prog && ./prog
+// RUN: %expect-exit 1 %adcc -O2 -DTLS statics.c use-statics.c -o prog 2>&1 | FileCheck --check-prefix=STATIC %s
+// RUN: %expect-exit 1 %adcc -O0 -DTLS statics.c use-statics.c -o prog 2>&1 | FileCheck --check-prefix=STATIC %s
 // RUN: %adcc -O2 -DCONST_ONLY statics.c use-statics.c -o prog && ./prog
 // An error in a function of a file that never mentions AD, found at link
 // time, points at its line too: every object file that carries its IR is
@@ -42,7 +47,11 @@ int main(void) {
 double f(double *x, int n) { return n * *x; }
 
 //--- statics.c
+#ifdef TLS
+static _Thread_local double factor = 2.0;
+#else
 static double factor = 2.0;
+#endif
 static const double bias = 0.5;
 void set_factor(double f) { factor = f; }
 double scaled(double *x) { return factor * *x * *x + bias * *x; }
