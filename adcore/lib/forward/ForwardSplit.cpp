@@ -13,7 +13,8 @@
 // included. A stack slot's address is read too: the pointers the tangent
 // sweep reads are the recording sweep's, which a slot of the tangent
 // sweep's own frame would not match (`for (p = a; p < a + 3; ++p)` at
-// -O0 loads p, which points into the recording sweep's `a`). The recording sweep is a copy of the primal that writes, right
+// -O0 loads p, which points into the recording sweep's `a`). The
+// recording sweep is a copy of the primal that writes, right
 // after each value the tangent sweep reads, that value: in the order the
 // primal computes them, which is the order the tangent sweep reads them
 // (both follow the primal's control flow). A call whose callee has a
