@@ -127,10 +127,13 @@ set(ADCC_ADFUZZ_SEEDS_V20 "3 15 37 42 106 57 25 46")
 set(ADCC_ADFUZZ_SEEDS_V21 "5 38 133 60")
 # (version 22: a double's bits given a new exponent, `b += K << 52`, as
 # fdlibm's scalbn and pow do, followed since 2026-12-06 (it was an error).
-# Seeds whose programs have one, all passing when chosen; of seeds 1-140,
-# 6 and 103 fail at -O0 without it too: a function pointer read as a stack
-# address, and a split forward tape read short, docs/status.md.)
-set(ADCC_ADFUZZ_SEEDS_V22 "1 16 20 31 68 74")
+# Seeds whose programs have one, all passing when chosen. 6 and 103 failed
+# at -O0 until 2026-12-06, with or without it: split forward mode's tangent
+# sweep compared recorded pointers with its own stack slots' addresses (a
+# function pointer read as a stack address, a tape read short; e2e
+# fwd_split_stack_slots.c). 216: forward over forward gave a wrong Hessian
+# at every level until 2026-12-06, the construct rewritten twice.)
+set(ADCC_ADFUZZ_SEEDS_V22 "1 16 20 31 68 74 6 103 216")
 # (version 23: the recursive helper calls itself first with its scalar
 # unchanged, some calls with a constant scalar literal; 182 and 276 failed
 # at -O2 until 2026-12-06 (a tape size mismatch, a NaN gradient: the base

@@ -5,12 +5,16 @@
 // the memory it read since. The tangent sweep is the forward derivative
 // with its copy of the primal's code rewritten:
 //   store, memset, memcpy, free, a call without a result  ->  removed
-//   load, a call with a result (not a pure one)          ->  the next record
+//   load, a call with a result (not a pure one), alloca  ->  the next record
 //   arithmetic, compares, branches, pure calls           ->  kept (computed
 //                                                           again from the
 //                                                           records)
 // after which the primal code nothing uses any more is removed, records
-// included. The recording sweep is a copy of the primal that writes, right
+// included. A stack slot's address is read too: the pointers the tangent
+// sweep reads are the recording sweep's, which a slot of the tangent
+// sweep's own frame would not match (`for (p = a; p < a + 3; ++p)` at
+// -O0 loads p, which points into the recording sweep's `a`). The
+// recording sweep is a copy of the primal that writes, right
 // after each value the tangent sweep reads, that value: in the order the
 // primal computes them, which is the order the tangent sweep reads them
 // (both follow the primal's control flow). A call whose callee has a
@@ -122,10 +126,12 @@ void branchToNormal(InvokeInst &I) {
 }
 
 /// Whether the primal's instruction \p I, copied into the tangent sweep,
-/// reads or writes memory or has another effect: its value is read from
-/// the records, or it is removed.
+/// reads or writes memory or has another effect, or is a stack slot whose
+/// address is compared with recorded pointers: its value is read from the
+/// records, or it is removed.
 bool hasEffects(const Instruction &I) {
-  return I.mayReadOrWriteMemory() || I.mayHaveSideEffects();
+  return I.mayReadOrWriteMemory() || I.mayHaveSideEffects() ||
+         isa<AllocaInst>(I);
 }
 
 } // namespace

@@ -360,7 +360,11 @@ bool ScaledBits::run() {
   SmallPtrSet<Instruction *, 8> Casts;
   SmallPtrSet<Value *, 8> Sources;
   for (Instruction &I : instructions(F)) {
-    if (!isFloatOfBits(&I))
+    // (A cast marked without derivative was rewritten already: this
+    // function is a derivative, made from the rewritten primal, being
+    // differentiated again. Rewritten twice, its value would carry the
+    // derivative twice: forward over forward gave f''(y) y'^2 twice.)
+    if (!isFloatOfBits(&I) || I.hasMetadata(NoDerivativeMetadata))
       continue;
     auto *Cast = cast<BitCastInst>(&I);
     SmallPtrSet<Value *, 4> From;
