@@ -468,6 +468,9 @@ void inlineCombinedSweeps(const SynthesisContext &Ctx,
       if (Inlined)
         keepRecordsInFrame(Ctx, *S.Caller, *Aug, *Rev, FrameBytes);
     }
+    // (Records whose tags the sweeps' simplification dropped: a pop right
+    // after its push is a stack slot too, AdjacentRecords.cpp.)
+    FrameBytes += keepAdjacentRecordsInFrame(*S.Caller);
     remarkRecords(Ctx, S, FrameBytes);
   }
   if (!Ctx.combined().empty() &&

@@ -102,6 +102,13 @@ struct ShareTapeHandlesPass : public llvm::PassInfoMixin<ShareTapeHandlesPass> {
   }
 };
 
+/// Replaces each tape push of constant size that the same tape's pop of
+/// that size follows on its only path, with nothing between them that may
+/// touch the tape, by a stack slot (AdjacentRecords.cpp): the records a
+/// combined gradient's sweeps pass from one to the other where their tags
+/// were lost. Returns the bytes moved to \p F's frame.
+uint64_t keepAdjacentRecordsInFrame(llvm::Function &F);
+
 /// splitAggregatePhis as a pass (adcc-opt's
 /// `-passes=adcc-split-aggregate-phis`).
 struct SplitAggregatePhisPass
