@@ -135,8 +135,17 @@ uint64_t keepAdjacentRecordsInFrame(Function &F) {
       At = B.CreateAddrSpaceCast(Slot, Push->getType());
     Push->replaceAllUsesWith(At);
     Pop->replaceAllUsesWith(At);
+    Value *Tapes[] = {Push->getArgOperand(0), Pop->getArgOperand(0)};
+    if (Tapes[1] == Tapes[0])
+      Tapes[1] = nullptr;
     Push->eraseFromParent();
     Pop->eraseFromParent();
+    // The thread's tape handles these records used are dead now: they go
+    // too (device code has no host tape to ask for, and -O0 keeps them).
+    for (Value *Tape : Tapes)
+      if (auto *Handle = dyn_cast_or_null<CallInst>(Tape);
+          Handle && Handle->use_empty() && isTapeThreadCall(Handle))
+        Handle->eraseFromParent();
   }
   return Bytes;
 }
