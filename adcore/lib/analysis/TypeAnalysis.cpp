@@ -264,6 +264,18 @@ bool isDeclaredIntegerField(const GEPOperator &GEP) {
 
 } // namespace
 
+bool TypeAnalysis::spansMixedFields(const Value *Ptr, uint64_t Bytes) const {
+  auto It = Layouts.find(Ptr);
+  if (It == Layouts.end() || Bytes <= 1)
+    return false;
+  Kind First = memoryKind(Ptr, 0);
+  for (auto F = It->second.upper_bound(0);
+       F != It->second.end() && uint64_t(F->first) < Bytes; ++F)
+    if (F->second != First)
+      return true;
+  return false;
+}
+
 bool TypeAnalysis::visit(Instruction &I) {
   const DataLayout &DL = I.getModule()->getDataLayout();
   bool Changed = false;
@@ -274,7 +286,8 @@ bool TypeAnalysis::visit(Instruction &I) {
     const Value *P = LI->getPointerOperand();
     Changed |= joinMemory(P, 0, kindOfTBAA(I));
     Changed |= joinMemory(P, 0, kindOf(LI));
-    Changed |= join(LI, memoryKind(P, 0));
+    if (!MixedAccesses.contains(LI))
+      Changed |= join(LI, memoryKind(P, 0));
     // A `double *` loaded from memory points to doubles (what a pointer
     // loaded from memory points to is otherwise unknown: layouts do not
     // nest).
@@ -317,7 +330,8 @@ bool TypeAnalysis::visit(Instruction &I) {
     const Value *P = SI->getPointerOperand(), *V = SI->getValueOperand();
     Changed |= joinMemory(P, 0, kindOfTBAA(I));
     Changed |= joinMemory(P, 0, kindOf(V));
-    Changed |= join(V, memoryKind(P, 0));
+    if (!MixedAccesses.contains(SI))
+      Changed |= join(V, memoryKind(P, 0));
     if (V->getType()->isPointerTy() && !isa<Constant>(V)) { // not null
       Changed |= joinMemory(V, -1, pointeeKindOfTBAA(I));
       Changed |= seedFromPointeeStruct(V, I);
@@ -606,6 +620,38 @@ bool TypeAnalysis::seedFromPointeeStruct(const Value *Ptr,
 }
 
 TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
+  // An integer access that turns out to span fields of two kinds (an `int`
+  // and a `float` copied as one i64) may have been given the first one's
+  // kind before the second was known: the analysis runs again, that
+  // access taking no kind from the memory.
+  for (unsigned Run = 0; Run < 3; ++Run) {
+    analyse();
+    bool Found = false;
+    for (Instruction &I : instructions(F)) {
+      auto *LI = dyn_cast<LoadInst>(&I);
+      auto *SI = dyn_cast<StoreInst>(&I);
+      Type *T = LI ? LI->getType()
+                   : SI ? SI->getValueOperand()->getType() : nullptr;
+      if (!T || !T->isIntOrIntVectorTy() || MixedAccesses.contains(&I))
+        continue;
+      const Value *P = LI ? LI->getPointerOperand() : SI->getPointerOperand();
+      const Value *V = LI ? LI : SI->getValueOperand();
+      if (kindOf(V) != Kind::Unknown &&
+          spansMixedFields(P, F.getDataLayout().getTypeStoreSize(T)))
+        Found |= MixedAccesses.insert(&I).second;
+    }
+    if (!Found)
+      return;
+    Kinds.clear();
+    Layouts.clear();
+    Strides.clear();
+    TBAAStructs.clear();
+    VectorElements.clear();
+    VectorStructs.clear();
+  }
+}
+
+void TypeAnalysis::analyse() {
   // Stack variables and struct fields keep the types Clang declared them
   // with.
   for (Instruction &I : instructions(F)) {
@@ -641,6 +687,14 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
   for (auto [ArgNo, ST] : Seeds.Structs)
     if (const Argument *A = PointerArg(ArgNo))
       seedStructElements(A, ST);
+  // A member function's `this`: the fields of its class (one object).
+  if (Seeds.This)
+    if (const Argument *A = PointerArg(Seeds.This->first)) {
+      SmallVector<std::pair<int64_t, Kind>, 8> Fields;
+      if (declaredFields(F.getDataLayout(), Seeds.This->second, 0, Fields))
+        for (auto [Offset, K] : Fields)
+          joinMemory(A, Offset, K);
+    }
   // A `std::vector<double> const&` or a dynamic-size Eigen object: its
   // pointers point to the elements (how a copy of them is typed where
   // nothing else says: -fno-strict-aliasing leaves no TBAA).
