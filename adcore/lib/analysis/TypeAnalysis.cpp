@@ -2,6 +2,7 @@
 
 #include "TypeAnalysis.h"
 #include "OffsetChoices.h"
+#include "adcore/IntegerUnions.h"
 #include "adcore/MemoryFunctions.h"
 
 #include "SourceTypes.h"
@@ -499,7 +500,8 @@ bool TypeAnalysis::visit(Instruction &I) {
 /// integers (of 16 bits or more) of its structs, at their byte offsets;
 /// false when it holds a union (whose IR type names one member only) or is
 /// too large to list. \p InStruct: \p T is (part of) a struct's field.
-static bool declaredFields(const DataLayout &DL, Type *T, int64_t At,
+static bool declaredFields(const Module *M, const DataLayout &DL, Type *T,
+                           int64_t At,
                            SmallVectorImpl<std::pair<int64_t, Kind>> &Out,
                            bool InStruct = false) {
   if (Out.size() > 256)
@@ -511,8 +513,8 @@ static bool declaredFields(const DataLayout &DL, Type *T, int64_t At,
   if (auto *AT = dyn_cast<ArrayType>(T)) {
     int64_t Size = int64_t(DL.getTypeAllocSize(AT->getElementType()));
     for (uint64_t I = 0; I < AT->getNumElements(); ++I)
-      if (!declaredFields(DL, AT->getElementType(), At + int64_t(I) * Size, Out,
-                          InStruct))
+      if (!declaredFields(M, DL, AT->getElementType(), At + int64_t(I) * Size,
+                          Out, InStruct))
         return false;
     return true;
   }
@@ -529,6 +531,14 @@ static bool declaredFields(const DataLayout &DL, Type *T, int64_t At,
       Out.push_back({At + 8, Kind::Integer});
       return true;
     }
+    // A union that holds integers only, by what the frontend saw
+    // (IntegerUnions.h): integers in every word, no derivative.
+    if (M && isIntegerUnion(*M, ST)) {
+      uint64_t Size = DL.getTypeAllocSize(ST);
+      for (uint64_t Word = 0; Word == 0 || Word + 4 <= Size; Word += 4)
+        Out.push_back({At + int64_t(Word), Kind::Integer});
+      return true;
+    }
     // (Not a union, whose IR type names its largest member only; but a
     // std::optional<T>'s storage, a union of T and an empty byte, is T.)
     if (ST->isOpaque() ||
@@ -538,7 +548,7 @@ static bool declaredFields(const DataLayout &DL, Type *T, int64_t At,
       return false;
     const StructLayout *SL = DL.getStructLayout(ST);
     for (unsigned I = 0; I < ST->getNumElements(); ++I)
-      if (!declaredFields(DL, ST->getElementType(I),
+      if (!declaredFields(M, DL, ST->getElementType(I),
                           At + int64_t(SL->getElementOffset(I)), Out,
                           /*InStruct=*/true))
         return false;
@@ -571,7 +581,7 @@ void TypeAnalysis::seedFromDeclaredType(const Value *Ptr, Type *T,
   if (!WithFields)
     return;
   SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-  if (declaredFields(F.getDataLayout(), T, 0, Fields))
+  if (declaredFields(F.getParent(), F.getDataLayout(), T, 0, Fields))
     for (auto [Offset, K] : Fields)
       joinMemory(Ptr, Offset, K);
   // An array of structs: elements of the struct's size.
@@ -581,7 +591,7 @@ void TypeAnalysis::seedFromDeclaredType(const Value *Ptr, Type *T,
 
 bool TypeAnalysis::seedStructElements(const Value *Ptr, StructType *ST) {
   SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-  if (!declaredFields(F.getDataLayout(), ST, 0, Fields))
+  if (!declaredFields(F.getParent(), F.getDataLayout(), ST, 0, Fields))
     return false;
   bool Changed = joinStride(Ptr, F.getDataLayout().getTypeAllocSize(ST));
   for (auto [Offset, K] : Fields)
@@ -691,7 +701,7 @@ void TypeAnalysis::analyse() {
   if (Seeds.This)
     if (const Argument *A = PointerArg(Seeds.This->first)) {
       SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-      if (declaredFields(F.getDataLayout(), Seeds.This->second, 0, Fields))
+      if (declaredFields(F.getParent(), F.getDataLayout(), Seeds.This->second, 0, Fields))
         for (auto [Offset, K] : Fields)
           joinMemory(A, Offset, K);
     }

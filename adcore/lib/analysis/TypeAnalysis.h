@@ -224,7 +224,8 @@ bool declaredWithFloats(const llvm::Value *Ptr);
 /// True when the address computations on \p Ptr, the start of an array of
 /// structs (`p + i`, `&p[i].f`), name a struct element type, and every
 /// element type they name holds no floating-point number (an allocator's
-/// array of `{int, T *}` records, grown by memcpy). For a pointer loaded
+/// array of `{int, T *}` records, grown by memcpy), or index integers only
+/// (an `int *` buffer grown by memcpy). For a pointer loaded
 /// from memory, also those on the other loads of the same address, or at
 /// -O0 (each use reloads the pointer) of the same field of the same struct
 /// type, in the function.
