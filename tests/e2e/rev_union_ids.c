@@ -5,8 +5,9 @@
  * of a run-time length through a pointer reloaded for each use (Box2D's
  * b2DynamicTree::AllocateNode). The union's IR type names one member only;
  * the frontend says that none is a float, so its bytes carry no
- * derivative. Refused at -O0 ("a memory copy whose contents cannot be
- * typed") until 2026-12-06. Reverse mode against the analytic gradient
+ * derivative. Refused until 2026-12-06: at -O0 "a memory copy whose
+ * contents cannot be typed", from -O1 "a floating-point value is copied
+ * as an integer" at the byte stores of the swap. Reverse mode against the analytic gradient
  * and central differences, forward mode against reverse. */
 #include "check.h"
 

@@ -532,11 +532,13 @@ static bool declaredFields(const Module *M, const DataLayout &DL, Type *T,
       return true;
     }
     // A union that holds integers only, by what the frontend saw
-    // (IntegerUnions.h): integers in every word, no derivative.
+    // (IntegerUnions.h): integers in every byte (its bytes are read and
+    // written one by one too: Box2D's contact features swapped), no
+    // derivative; in every word where it is large.
     if (M && isIntegerUnion(*M, ST)) {
-      uint64_t Size = DL.getTypeAllocSize(ST);
-      for (uint64_t Word = 0; Word == 0 || Word + 4 <= Size; Word += 4)
-        Out.push_back({At + int64_t(Word), Kind::Integer});
+      uint64_t Size = DL.getTypeAllocSize(ST), Step = Size <= 32 ? 1 : 4;
+      for (uint64_t Byte = 0; Byte == 0 || Byte + Step <= Size; Byte += Step)
+        Out.push_back({At + int64_t(Byte), Kind::Integer});
       return true;
     }
     // (Not a union, whose IR type names its largest member only; but a
