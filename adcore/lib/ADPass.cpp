@@ -220,6 +220,9 @@ PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
 PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   if (!Opts.EnableAD)
     return PreservedAnalyses::all();
+  // (Before the IR carried for link time is written.)
+  if (Opts.IntegerUnions)
+    attachIntegerUnions(M, *Opts.IntegerUnions);
   PreservedAnalyses PA = differentiate(M);
   if (!isDeviceModule(M))
     return PA;

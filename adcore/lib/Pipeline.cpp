@@ -3,6 +3,7 @@
 #include "adcore/Pipeline.h"
 #include "ADPass.h"
 #include "CheckpointedLoops.h"
+#include "crossfile/DeclaredTypes.h"
 #include "optimize/Optimize.h"
 #include "prepare/Prepare.h"
 #include "rules/CustomRules.h"
@@ -29,6 +30,9 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
         MPM.addPass(KeepMinMaxChoicesPass());
         MPM.addPass(KeepDeviceMathPass());
         MPM.addPass(MarkErasedMovesPass());
+        // (The struct types the IR carried for link time must keep.)
+        if (Opts.EmbedIR)
+          MPM.addPass(KeepDeclaredTypesPass());
       });
   PB.registerOptimizerEarlyEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel Level,

@@ -3,6 +3,7 @@
 #include "frontend/Hooks.h"
 #include "frontend/Attributes.h"
 #include "frontend/EnzymeChecks.h"
+#include "frontend/IntegerUnions.h"
 #include "frontend/LaunchedKernels.h"
 #include "frontend/ParamShapes.h"
 
@@ -73,6 +74,13 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
   auto Shapes = std::make_shared<adcore::ParamShapeTable>();
   setParamShapeTable(Shapes);
   Engine.ParamShapes = Shapes;
+  // Which unions hold integers only (frontend/IntegerUnions.h); filled
+  // while parsing.
+  if (Opts.EnableAD) {
+    auto Unions = std::make_shared<adcore::IntegerUnionTable>();
+    recordIntegerUnions(CI, Unions);
+    Engine.IntegerUnions = Unions;
+  }
 
   // (The kernels that host code which may be differentiated launches with
   // <<<...>>> get derivative kernels in the device code.)

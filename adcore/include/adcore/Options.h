@@ -8,6 +8,7 @@
 #ifndef ADCORE_OPTIONS_H
 #define ADCORE_OPTIONS_H
 
+#include "adcore/IntegerUnions.h"
 #include "adcore/ParamShapes.h"
 
 #include <cstdint>
@@ -64,6 +65,10 @@ struct Options {
   /// derivative attributes name map onto IR parameters (ParamShapes.h),
   /// filled by the frontend while it parses, read when the AD pass starts.
   std::shared_ptr<const ParamShapeTable> ParamShapes;
+  /// Which unions hold integers only (IntegerUnions.h), filled by the
+  /// frontend while it parses, attached to the module when the AD pass
+  /// starts.
+  std::shared_ptr<const IntegerUnionTable> IntegerUnions;
   /// The device libraries (bitcode files: libdevice, ocml) that clang links
   /// into a device module, linked again after the AD pass for the library
   /// functions that derivatives call (DeviceCode.h).

@@ -13,6 +13,7 @@
 
 #include "ErasedStorage.h"
 #include "SourceTypes.h"
+#include "adcore/IntegerUnions.h"
 #include "TypeAnalysis.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -406,13 +407,22 @@ bool declaredWithFloats(const Value *Ptr) {
 /// first index on \p Ptr name, into \p Out; false where such a
 /// computation names another type (bytes, a scalar).
 static bool elementStructs(const Value *Ptr,
-                           SmallPtrSetImpl<const StructType *> &Out) {
+                           SmallPtrSetImpl<const StructType *> &Out,
+                           bool &Integers) {
   for (const User *U : Ptr->users()) {
     const auto *GEP = dyn_cast<GEPOperator>(U);
     if (!GEP || GEP->getPointerOperand() != Ptr || GEP->getNumIndices() == 0 ||
         isa<Constant>(*GEP->idx_begin()))
       continue;
-    const auto *ST = dyn_cast<StructType>(GEP->getSourceElementType());
+    // (An array of integers, `int32 *`, indexed as such: Box2D's move
+    // buffer, grown by memcpy.)
+    Type *E = GEP->getSourceElementType();
+    if (E->isIntegerTy() && E->getIntegerBitWidth() >= 16 &&
+        GEP->getNumIndices() == 1) {
+      Integers = true;
+      continue;
+    }
+    const auto *ST = dyn_cast<StructType>(E);
     if (!ST)
       return false;
     Out.insert(ST);
@@ -438,11 +448,12 @@ fieldOf(const Value *Ptr) {
 /// on its reloads from the same address (or at -O0 the same field), name,
 /// into \p Out; false where one names another type.
 static bool declaredElements(const Value *Ptr,
-                             SmallPtrSetImpl<const StructType *> &Out) {
+                             SmallPtrSetImpl<const StructType *> &Out,
+                             bool &Integers) {
   if (!Ptr)
     return false;
   Ptr = Ptr->stripPointerCasts();
-  if (!elementStructs(Ptr, Out))
+  if (!elementStructs(Ptr, Out, Integers))
     return false;
   const auto *LI = dyn_cast<LoadInst>(Ptr);
   if (!LI)
@@ -461,44 +472,50 @@ static bool declaredElements(const Value *Ptr,
         Other && Other != LI &&
         (Address(Other->getPointerOperand()) == From ||
          (Field && fieldOf(Other->getPointerOperand()) == Field)) &&
-        !elementStructs(Other, Out))
+        !elementStructs(Other, Out, Integers))
       return false;
   return true;
 }
 
 bool declaredElementsWithoutFloats(const Value *Ptr) {
   SmallPtrSet<const StructType *, 4> Elements;
-  return declaredElements(Ptr, Elements) && !Elements.empty() &&
+  bool Integers = false;
+  return declaredElements(Ptr, Elements, Integers) &&
+         (!Elements.empty() || Integers) &&
          none_of(Elements, [](const StructType *ST) { return holdsFloats(ST); });
 }
 
 /// Whether \p T is or holds a union (Clang's `union.` types name one
 /// member's type only: which bytes are numbers is not said).
-static bool holdsUnion(const Type *T) {
+/// (Not one that holds integers only: IntegerUnions.h.)
+static bool holdsUnion(const Module &M, const Type *T) {
   if (const auto *AT = dyn_cast<ArrayType>(T))
-    return holdsUnion(AT->getElementType());
+    return holdsUnion(M, AT->getElementType());
   const auto *ST = dyn_cast<StructType>(T);
   if (!ST)
     return false;
+  if (isIntegerUnion(M, ST))
+    return false;
   if (ST->hasName() && ST->getName().contains("union."))
     return true;
-  return any_of(ST->elements(), [](const Type *E) { return holdsUnion(E); });
+  return any_of(ST->elements(),
+                [&](const Type *E) { return holdsUnion(M, E); });
 }
 
 uint64_t declaredElementLayout(const Value *Ptr, MemoryLayout &L) {
   SmallPtrSet<const StructType *, 4> Elements;
-  if (!declaredElements(Ptr, Elements) || Elements.size() != 1)
+  bool Integers = false;
+  if (!declaredElements(Ptr, Elements, Integers) || Elements.size() != 1 ||
+      Integers)
     return 0;
   auto *ST = const_cast<StructType *>(*Elements.begin());
-  if (ST->isOpaque() || holdsUnion(ST) || !holdsFloats(ST))
-    return 0;
   const Value *Base = Ptr->stripPointerCasts();
   const Module *M = nullptr;
   if (const auto *I = dyn_cast<Instruction>(Base))
     M = I->getModule();
   else if (const auto *A = dyn_cast<Argument>(Base))
     M = A->getParent()->getParent();
-  if (!M)
+  if (!M || ST->isOpaque() || holdsUnion(*M, ST) || !holdsFloats(ST))
     return 0;
   const DataLayout &DL = M->getDataLayout();
   int64_t Size = int64_t(DL.getTypeAllocSize(ST));

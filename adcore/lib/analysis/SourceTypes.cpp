@@ -327,6 +327,17 @@ static bool isOutlinedPart(StringRef Suffix) {
   return false;
 }
 
+/// Whether argument \p ArgNo of \p F is a member function's `this`, as
+/// Clang declares it: a pointer to a complete object (nonnull,
+/// dereferenceable), not a result returned through memory. (A function
+/// whose by-value struct parameter the ABI splits has more IR arguments
+/// than source parameters too.)
+static bool isThisParameter(const Function &F, unsigned ArgNo) {
+  const Argument *A = F.getArg(ArgNo);
+  return A->getType()->isPointerTy() && !A->hasStructRetAttr() &&
+         A->hasNonNullAttr() && A->getDereferenceableBytes() > 0;
+}
+
 SignatureSeeds seedsFromSignature(const Function &F) {
   SignatureSeeds Seeds;
   // The demangler keeps pointers into the name: it must outlive D's use.
@@ -373,6 +384,13 @@ SignatureSeeds seedsFromSignature(const Function &F) {
           Seeds.Containers.push_back({ThisArg, E, {0, 8, 16}});
         else if (StructType *ST = declaredStruct(F, Element))
           Seeds.Containers.push_back({ThisArg, Kind::Unknown, {0, 8, 16}, ST});
+      } else if (StructType *ST = uniqueStructNamed(F.getContext(), C);
+                 ST && isThisParameter(F, ThisArg)) {
+        // A member function of a class of the file: `this` points to an
+        // object of it (or to that part of a derived one), with its
+        // declared fields (a virtual clone's `*c = *this`, which the
+        // optimizer copies as integers).
+        Seeds.This = {ThisArg, ST};
       }
     }
   for (unsigned I = 0; I < Types.size(); ++I) {

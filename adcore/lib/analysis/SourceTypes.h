@@ -15,6 +15,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -45,6 +46,9 @@ struct SignatureSeeds {
     llvm::StructType *ElementStruct = nullptr;
   };
   llvm::SmallVector<Container, 2> Containers;
+  /// A member function's `this` (by argument number) and its class of the
+  /// file: the object's declared fields (not an array of them).
+  std::optional<std::pair<unsigned, llvm::StructType *>> This;
 };
 
 /// Reads the parameter types in the mangled name of \p F (nothing for C

@@ -2,6 +2,7 @@
 
 #include "TypeAnalysis.h"
 #include "OffsetChoices.h"
+#include "adcore/IntegerUnions.h"
 #include "adcore/MemoryFunctions.h"
 
 #include "SourceTypes.h"
@@ -264,6 +265,18 @@ bool isDeclaredIntegerField(const GEPOperator &GEP) {
 
 } // namespace
 
+bool TypeAnalysis::spansMixedFields(const Value *Ptr, uint64_t Bytes) const {
+  auto It = Layouts.find(Ptr);
+  if (It == Layouts.end() || Bytes <= 1)
+    return false;
+  Kind First = memoryKind(Ptr, 0);
+  for (auto F = It->second.upper_bound(0);
+       F != It->second.end() && uint64_t(F->first) < Bytes; ++F)
+    if (F->second != First)
+      return true;
+  return false;
+}
+
 bool TypeAnalysis::visit(Instruction &I) {
   const DataLayout &DL = I.getModule()->getDataLayout();
   bool Changed = false;
@@ -274,7 +287,8 @@ bool TypeAnalysis::visit(Instruction &I) {
     const Value *P = LI->getPointerOperand();
     Changed |= joinMemory(P, 0, kindOfTBAA(I));
     Changed |= joinMemory(P, 0, kindOf(LI));
-    Changed |= join(LI, memoryKind(P, 0));
+    if (!MixedAccesses.contains(LI))
+      Changed |= join(LI, memoryKind(P, 0));
     // A `double *` loaded from memory points to doubles (what a pointer
     // loaded from memory points to is otherwise unknown: layouts do not
     // nest).
@@ -317,7 +331,8 @@ bool TypeAnalysis::visit(Instruction &I) {
     const Value *P = SI->getPointerOperand(), *V = SI->getValueOperand();
     Changed |= joinMemory(P, 0, kindOfTBAA(I));
     Changed |= joinMemory(P, 0, kindOf(V));
-    Changed |= join(V, memoryKind(P, 0));
+    if (!MixedAccesses.contains(SI))
+      Changed |= join(V, memoryKind(P, 0));
     if (V->getType()->isPointerTy() && !isa<Constant>(V)) { // not null
       Changed |= joinMemory(V, -1, pointeeKindOfTBAA(I));
       Changed |= seedFromPointeeStruct(V, I);
@@ -485,7 +500,8 @@ bool TypeAnalysis::visit(Instruction &I) {
 /// integers (of 16 bits or more) of its structs, at their byte offsets;
 /// false when it holds a union (whose IR type names one member only) or is
 /// too large to list. \p InStruct: \p T is (part of) a struct's field.
-static bool declaredFields(const DataLayout &DL, Type *T, int64_t At,
+static bool declaredFields(const Module *M, const DataLayout &DL, Type *T,
+                           int64_t At,
                            SmallVectorImpl<std::pair<int64_t, Kind>> &Out,
                            bool InStruct = false) {
   if (Out.size() > 256)
@@ -497,8 +513,8 @@ static bool declaredFields(const DataLayout &DL, Type *T, int64_t At,
   if (auto *AT = dyn_cast<ArrayType>(T)) {
     int64_t Size = int64_t(DL.getTypeAllocSize(AT->getElementType()));
     for (uint64_t I = 0; I < AT->getNumElements(); ++I)
-      if (!declaredFields(DL, AT->getElementType(), At + int64_t(I) * Size, Out,
-                          InStruct))
+      if (!declaredFields(M, DL, AT->getElementType(), At + int64_t(I) * Size,
+                          Out, InStruct))
         return false;
     return true;
   }
@@ -515,6 +531,16 @@ static bool declaredFields(const DataLayout &DL, Type *T, int64_t At,
       Out.push_back({At + 8, Kind::Integer});
       return true;
     }
+    // A union that holds integers only, by what the frontend saw
+    // (IntegerUnions.h): integers in every byte (its bytes are read and
+    // written one by one too: Box2D's contact features swapped), no
+    // derivative; in every word where it is large.
+    if (M && isIntegerUnion(*M, ST)) {
+      uint64_t Size = DL.getTypeAllocSize(ST), Step = Size <= 32 ? 1 : 4;
+      for (uint64_t Byte = 0; Byte == 0 || Byte + Step <= Size; Byte += Step)
+        Out.push_back({At + int64_t(Byte), Kind::Integer});
+      return true;
+    }
     // (Not a union, whose IR type names its largest member only; but a
     // std::optional<T>'s storage, a union of T and an empty byte, is T.)
     if (ST->isOpaque() ||
@@ -524,7 +550,7 @@ static bool declaredFields(const DataLayout &DL, Type *T, int64_t At,
       return false;
     const StructLayout *SL = DL.getStructLayout(ST);
     for (unsigned I = 0; I < ST->getNumElements(); ++I)
-      if (!declaredFields(DL, ST->getElementType(I),
+      if (!declaredFields(M, DL, ST->getElementType(I),
                           At + int64_t(SL->getElementOffset(I)), Out,
                           /*InStruct=*/true))
         return false;
@@ -557,7 +583,7 @@ void TypeAnalysis::seedFromDeclaredType(const Value *Ptr, Type *T,
   if (!WithFields)
     return;
   SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-  if (declaredFields(F.getDataLayout(), T, 0, Fields))
+  if (declaredFields(F.getParent(), F.getDataLayout(), T, 0, Fields))
     for (auto [Offset, K] : Fields)
       joinMemory(Ptr, Offset, K);
   // An array of structs: elements of the struct's size.
@@ -567,7 +593,7 @@ void TypeAnalysis::seedFromDeclaredType(const Value *Ptr, Type *T,
 
 bool TypeAnalysis::seedStructElements(const Value *Ptr, StructType *ST) {
   SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-  if (!declaredFields(F.getDataLayout(), ST, 0, Fields))
+  if (!declaredFields(F.getParent(), F.getDataLayout(), ST, 0, Fields))
     return false;
   bool Changed = joinStride(Ptr, F.getDataLayout().getTypeAllocSize(ST));
   for (auto [Offset, K] : Fields)
@@ -606,6 +632,38 @@ bool TypeAnalysis::seedFromPointeeStruct(const Value *Ptr,
 }
 
 TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
+  // An integer access that turns out to span fields of two kinds (an `int`
+  // and a `float` copied as one i64) may have been given the first one's
+  // kind before the second was known: the analysis runs again, that
+  // access taking no kind from the memory.
+  for (unsigned Run = 0; Run < 3; ++Run) {
+    analyse();
+    bool Found = false;
+    for (Instruction &I : instructions(F)) {
+      auto *LI = dyn_cast<LoadInst>(&I);
+      auto *SI = dyn_cast<StoreInst>(&I);
+      Type *T = LI ? LI->getType()
+                   : SI ? SI->getValueOperand()->getType() : nullptr;
+      if (!T || !T->isIntOrIntVectorTy() || MixedAccesses.contains(&I))
+        continue;
+      const Value *P = LI ? LI->getPointerOperand() : SI->getPointerOperand();
+      const Value *V = LI ? LI : SI->getValueOperand();
+      if (kindOf(V) != Kind::Unknown &&
+          spansMixedFields(P, F.getDataLayout().getTypeStoreSize(T)))
+        Found |= MixedAccesses.insert(&I).second;
+    }
+    if (!Found)
+      return;
+    Kinds.clear();
+    Layouts.clear();
+    Strides.clear();
+    TBAAStructs.clear();
+    VectorElements.clear();
+    VectorStructs.clear();
+  }
+}
+
+void TypeAnalysis::analyse() {
   // Stack variables and struct fields keep the types Clang declared them
   // with.
   for (Instruction &I : instructions(F)) {
@@ -641,6 +699,14 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
   for (auto [ArgNo, ST] : Seeds.Structs)
     if (const Argument *A = PointerArg(ArgNo))
       seedStructElements(A, ST);
+  // A member function's `this`: the fields of its class (one object).
+  if (Seeds.This)
+    if (const Argument *A = PointerArg(Seeds.This->first)) {
+      SmallVector<std::pair<int64_t, Kind>, 8> Fields;
+      if (declaredFields(F.getParent(), F.getDataLayout(), Seeds.This->second, 0, Fields))
+        for (auto [Offset, K] : Fields)
+          joinMemory(A, Offset, K);
+    }
   // A `std::vector<double> const&` or a dynamic-size Eigen object: its
   // pointers point to the elements (how a copy of them is typed where
   // nothing else says: -fno-strict-aliasing leaves no TBAA).

@@ -18,6 +18,7 @@
 #define ADCORE_TYPEANALYSIS_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <cstdint>
 #include <map>
@@ -97,6 +98,15 @@ private:
   bool joinLayout(const llvm::Value *Ptr, const MemoryLayout &L, int64_t Shift,
                   int64_t Limit);
   bool visit(llvm::Instruction &I);
+  /// Whether the \p Bytes bytes at \p Ptr hold fields of more than one
+  /// kind (an `int` and a `float` loaded as one i64): the loaded value is
+  /// then none of them.
+  bool spansMixedFields(const llvm::Value *Ptr, uint64_t Bytes) const;
+  /// Such integer loads and stores, found after a run of the analysis.
+  llvm::SmallPtrSet<const llvm::Instruction *, 4> MixedAccesses;
+  /// One run of the analysis: the seeds, then the propagation to a fixed
+  /// point.
+  void analyse();
   /// What a template instance says of array elements that no access names:
   /// the fields of a copy tagged !tbaa.struct, the element size of an exact
   /// division of a pointer difference (ElementEvidence.cpp).
@@ -214,7 +224,8 @@ bool declaredWithFloats(const llvm::Value *Ptr);
 /// True when the address computations on \p Ptr, the start of an array of
 /// structs (`p + i`, `&p[i].f`), name a struct element type, and every
 /// element type they name holds no floating-point number (an allocator's
-/// array of `{int, T *}` records, grown by memcpy). For a pointer loaded
+/// array of `{int, T *}` records, grown by memcpy), or index integers only
+/// (an `int *` buffer grown by memcpy). For a pointer loaded
 /// from memory, also those on the other loads of the same address, or at
 /// -O0 (each use reloads the pointer) of the same field of the same struct
 /// type, in the function.

@@ -95,6 +95,20 @@ Type *ReverseEmitter::floatViewOf(LoadInst &LI) {
   for (const Value *P : Places)
     if ((K = ViewAt(P)) != Kind::Unknown)
       break;
+  // Integers and floats side by side, a struct's `int type; float radius;`
+  // copied as one i64 (an implicit copy assignment): a view whose integer
+  // lanes move no adjoint, where the bits are only moved.
+  if (K == Kind::Unknown && Reads.empty() &&
+      all_of(LI.users(), [](const User *U) { return isa<StoreInst>(U); }))
+    for (Kind Float : {Kind::Float, Kind::Double})
+      for (const Value *P : Places)
+        if (uint64_t Lanes = mixedLanes(P, Bits, Float)) {
+          ViewLanes[&LI] = Lanes;
+          Type *Elt = Float == Kind::Double ? Type::getDoubleTy(LI.getContext())
+                                            : Type::getFloatTy(LI.getContext());
+          return FixedVectorType::get(Elt, Bits / (Float == Kind::Double ? 64
+                                                                         : 32));
+        }
   // Without a layout, the access type clang gave the copy (the TBAA of a
   // lambda's captured double that std::function's manager copies as an
   // i64 out of its untyped storage), when no store of it says otherwise.
@@ -131,6 +145,41 @@ Type *ReverseEmitter::floatViewOf(LoadInst &LI) {
   Type *Elt = K == Kind::Double ? Type::getDoubleTy(LI.getContext())
                                 : Type::getFloatTy(LI.getContext());
   return N == 1 ? Elt : FixedVectorType::get(Elt, N);
+}
+
+uint64_t ReverseEmitter::mixedLanes(const Value *P, unsigned Bits, Kind K) {
+  unsigned EltBytes = K == Kind::Double ? 8 : 4;
+  unsigned N = Bits / 8 / EltBytes;
+  if (Bits % (8 * EltBytes) || N < 2 || N > 64)
+    return 0;
+  const MemoryLayout &L = Types->layout(P);
+  // (An array's elements at every offset: not a struct's fields.)
+  if (L.empty() || L.count(-1))
+    return 0;
+  uint64_t Lanes = 0;
+  for (unsigned E = 0; E < N; ++E) {
+    int64_t Begin = int64_t(E) * EltBytes, End = Begin + EltBytes;
+    Kind First = Types->memoryKind(P, Begin);
+    if (First == K) {
+      Lanes |= uint64_t(1) << E;
+      continue;
+    }
+    // An integer lane: integers only in its bytes (an `int` and its
+    // padding), nothing a float or a pointer.
+    if (First != Kind::Integer)
+      return 0;
+    for (auto It = L.upper_bound(Begin); It != L.end() && It->first < End;
+         ++It)
+      if (It->second != Kind::Integer)
+        return 0;
+  }
+  // (Some bytes before the copy or inside it typed otherwise: a float
+  // that starts off the lanes' grid.)
+  for (auto It = L.lower_bound(0); It != L.end() && It->first < Bits / 8;
+       ++It)
+    if (It->first % EltBytes && It->second != Kind::Integer)
+      return 0;
+  return Lanes == (uint64_t(1) << N) - 1 ? 0 : Lanes;
 }
 
 /// What the element type of the address computation \p Ptr indexes says of
@@ -234,17 +283,32 @@ void ReverseEmitter::loadAdjointOfView(LoadInst &LI, Value *ShadowPtr,
         E->isDoubleTy() ? "adcc_shared_add_f64" : "adcc_shared_add_f32",
         RB.getVoidTy(), RB.getPtrTy(), E);
     auto *VT = dyn_cast<FixedVectorType>(T);
+    uint64_t Lanes = ViewLanes.lookup(&LI);
     for (unsigned K = 0, N = VT ? VT->getNumElements() : 1; K < N; ++K)
-      RB.CreateCall(Add, {RB.CreateConstGEP1_64(E, ShadowPtr, K),
+      if (!Lanes || Lanes >> K & 1)
+        RB.CreateCall(Add, {RB.CreateConstGEP1_64(E, ShadowPtr, K),
                           VT ? RB.CreateExtractElement(D, K) : D});
     return;
   }
-  const Align A =
-      shadowAlign(Rev.getParent()->getDataLayout(), T, LI.getAlign());
+  const DataLayout &DL = Rev.getParent()->getDataLayout();
+  const Align A = shadowAlign(DL, T, LI.getAlign());
   Value *From = ShadowPtr, *To = ShadowPtr;
   if (Guarded) {
     From = guardedReadAddress(RB, ShadowPtr, T, A);
     To = guardedWriteAddress(RB, ShadowPtr, T, A);
+  }
+  // (A view with integer lanes: its float lanes one by one.)
+  if (uint64_t Lanes = ViewLanes.lookup(&LI)) {
+    Type *E = T->getScalarType();
+    Align EA = commonAlignment(A, DL.getTypeStoreSize(E));
+    for (unsigned K = 0; K < cast<FixedVectorType>(T)->getNumElements(); ++K)
+      if (Lanes >> K & 1) {
+        Value *Old = RB.CreateAlignedLoad(
+            E, RB.CreateConstGEP1_64(E, From, K), EA);
+        RB.CreateAlignedStore(RB.CreateFAdd(Old, RB.CreateExtractElement(D, K)),
+                              RB.CreateConstGEP1_64(E, To, K), EA);
+      }
+    return;
   }
   Value *Old = RB.CreateAlignedLoad(T, From, A);
   RB.CreateAlignedStore(RB.CreateFAdd(Old, D), To, A);
@@ -283,8 +347,26 @@ void ReverseEmitter::storeAdjointOfView(StoreInst &SI, Value *ShadowPtr,
     From = guardedReadAddress(RB, ShadowPtr, T, A);
     To = guardedWriteAddress(RB, ShadowPtr, T, A);
   }
-  Value *Moved = RB.CreateAlignedLoad(T, From, A);
-  RB.CreateAlignedStore(Constant::getNullValue(T), To, A);
+  Value *Moved;
+  if (uint64_t Lanes = ViewLanes.lookup(V)) {
+    // (A view with integer lanes: only its float lanes move; the
+    // integers' shadow bytes stay as they are.)
+    Type *E = T->getScalarType();
+    Align EA = commonAlignment(A, Rev.getParent()->getDataLayout()
+                                      .getTypeStoreSize(E));
+    Moved = ConstantFP::getNegativeZero(T);
+    for (unsigned K = 0; K < cast<FixedVectorType>(T)->getNumElements(); ++K)
+      if (Lanes >> K & 1) {
+        Value *Lane = RB.CreateAlignedLoad(
+            E, RB.CreateConstGEP1_64(E, From, K), EA);
+        RB.CreateAlignedStore(Constant::getNullValue(E),
+                              RB.CreateConstGEP1_64(E, To, K), EA);
+        Moved = RB.CreateInsertElement(Moved, Lane, K);
+      }
+  } else {
+    Moved = RB.CreateAlignedLoad(T, From, A);
+    RB.CreateAlignedStore(Constant::getNullValue(T), To, A);
+  }
   Value *Slot = viewSlot(V);
   RB.CreateStore(RB.CreateFAdd(RB.CreateLoad(T, Slot), Moved), Slot);
 }

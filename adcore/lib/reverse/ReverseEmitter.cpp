@@ -501,6 +501,7 @@ void ReverseEmitter::eraseReplaced(Instruction *I) {
   PrimalOf.erase(I);
   FloatView.erase(I);
   ViewElement.erase(I);
+  ViewLanes.erase(I);
   for (auto &Shadows : LaneShadows)
     Shadows.erase(I);
   bury(I);

@@ -340,6 +340,14 @@ private:
   llvm::DenseMap<const llvm::Value *, llvm::Type *> FloatView;
   llvm::DenseMap<const llvm::Value *, std::pair<llvm::Value *, unsigned>>
       ViewElement;
+  /// Views whose bits are integers and floats side by side (a struct's
+  /// `int` and `float` copied as one i64): the mask of the lanes that are
+  /// floats; the others move no adjoint. Absent: every lane.
+  llvm::DenseMap<const llvm::Value *, uint64_t> ViewLanes;
+  /// The mask of the lanes of \p K (float or double) in the \p Bits bits
+  /// at \p P, where the other lanes hold integers and nothing else; 0 where
+  /// some lane holds something else or none holds a \p K.
+  uint64_t mixedLanes(const llvm::Value *P, unsigned Bits, Kind K);
 
   // --- records sharing one tape record (CoalescedRecords.cpp) ----------
   /// Whether \p I may push or pop tape records other than \p Pushes.
