@@ -183,7 +183,7 @@ static Kind elementKind(const Value *Ptr) {
   return Kind::Unknown;
 }
 
-static bool holdsUnion(const Type *T);
+static bool holdsUnion(const Module *M, const Type *T);
 static bool unionWithin(Type *T, int64_t Begin, int64_t End,
                         const DataLayout &DL);
 
@@ -223,7 +223,7 @@ static MemoryLayout parameterLayout(const Value *Ptr, uint64_t Len,
 static bool unionWithin(Type *T, int64_t Begin, int64_t End,
                         const DataLayout &DL) {
   if (auto *AT = dyn_cast<ArrayType>(T))
-    return holdsUnion(AT->getElementType());
+    return holdsUnion(nullptr, AT->getElementType());
   auto *ST = dyn_cast<StructType>(T);
   if (!ST)
     return false;
@@ -487,14 +487,15 @@ bool declaredElementsWithoutFloats(const Value *Ptr) {
 
 /// Whether \p T is or holds a union (Clang's `union.` types name one
 /// member's type only: which bytes are numbers is not said).
-/// (Not one that holds integers only: IntegerUnions.h.)
-static bool holdsUnion(const Module &M, const Type *T) {
+/// (Not one that holds integers only, IntegerUnions.h, where \p M is
+/// given to say which those are.)
+static bool holdsUnion(const Module *M, const Type *T) {
   if (const auto *AT = dyn_cast<ArrayType>(T))
     return holdsUnion(M, AT->getElementType());
   const auto *ST = dyn_cast<StructType>(T);
   if (!ST)
     return false;
-  if (isIntegerUnion(M, ST))
+  if (M && isIntegerUnion(*M, ST))
     return false;
   if (ST->hasName() && ST->getName().contains("union."))
     return true;
@@ -515,7 +516,7 @@ uint64_t declaredElementLayout(const Value *Ptr, MemoryLayout &L) {
     M = I->getModule();
   else if (const auto *A = dyn_cast<Argument>(Base))
     M = A->getParent()->getParent();
-  if (!M || ST->isOpaque() || holdsUnion(*M, ST) || !holdsFloats(ST))
+  if (!M || ST->isOpaque() || holdsUnion(M, ST) || !holdsFloats(ST))
     return 0;
   const DataLayout &DL = M->getDataLayout();
   int64_t Size = int64_t(DL.getTypeAllocSize(ST));
