@@ -313,10 +313,10 @@ bool ScaledBits::run() {
   SmallPtrSet<Instruction *, 8> Casts;
   SmallPtrSet<Value *, 8> Sources;
   for (Instruction &I : instructions(F)) {
-    // (A cast rewritten before carries NoDerivativeMetadata: the function
-    // a gradient was made of is prepared again when it is differentiated
-    // once more, forward over reverse, and a second rewrite would add the
-    // scaled derivative twice.)
+    // (A cast rewritten before carries NoDerivativeMetadata: a derivative
+    // holds a copy of the rewritten primal, which is prepared again when
+    // the derivative is differentiated once more (forward over reverse),
+    // and a second rewrite would add the scaled derivative twice.)
     if (!isFloatOfBits(&I) || I.hasMetadata(NoDerivativeMetadata))
       continue;
     auto *Cast = cast<BitCastInst>(&I);
