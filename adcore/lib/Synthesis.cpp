@@ -18,6 +18,7 @@
 #include "analysis/FloatPieces.h"
 #include "forward/ForwardEmitter.h"
 #include "reverse/ReverseEmitter.h"
+#include "support/ShortNames.h"
 
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DerivedTypes.h"
@@ -173,38 +174,6 @@ void SynthesisContext::error(const Instruction &Where, const Twine &Message) {
   const Function &F = *At->getFunction();
   F.getContext().diagnose(
       DiagnosticInfoUnsupported(F, Message, At->getDebugLoc(), DS_Error));
-}
-
-/// \p Name with each outermost template argument list shortened to
-/// `<...>` when the name is longer than a message can show (an ODE
-/// solver's iterator whose arguments are tableaus of hexadecimal floats:
-/// thousands of characters); as it is when shorter, or where its brackets
-/// do not pair (an operator's name).
-static std::string shortTemplates(const std::string &Name) {
-  if (Name.size() <= 1000)
-    return Name;
-  std::string Out;
-  int Depth = 0;
-  for (size_t I = 0; I < Name.size(); ++I) {
-    char C = Name[I];
-    // (`operator<`, `operator<<=`, `operator->`: not brackets.)
-    bool Operator = (C == '<' || C == '>') &&
-                    StringRef(Name).take_front(I).rtrim("<>-=").ends_with(
-                        "operator");
-    if (C == '<' && !Operator) {
-      if (Depth++ == 0)
-        Out += "<...";
-      continue;
-    }
-    if (C == '>' && !Operator && Depth > 0) {
-      if (--Depth == 0)
-        Out += '>';
-      continue;
-    }
-    if (Depth == 0)
-      Out += C;
-  }
-  return Depth == 0 ? Out : Name;
 }
 
 std::string SynthesisContext::displayName(const Function &F) const {
