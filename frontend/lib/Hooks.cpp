@@ -4,6 +4,7 @@
 #include "frontend/Attributes.h"
 #include "frontend/EnzymeChecks.h"
 #include "frontend/IntegerUnions.h"
+#include "frontend/TemplateRecords.h"
 #include "frontend/LaunchedKernels.h"
 #include "frontend/ParamShapes.h"
 
@@ -80,6 +81,11 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
     auto Unions = std::make_shared<adcore::IntegerUnionTable>();
     recordIntegerUnions(CI, Unions);
     Engine.IntegerUnions = Unions;
+    // (And the layouts of class templates' specializations,
+    // frontend/TemplateRecords.h.)
+    auto Records = std::make_shared<adcore::TemplateRecordTable>();
+    recordTemplateRecords(CI, Records);
+    Engine.TemplateRecords = Records;
   }
 
   // (The kernels that host code which may be differentiated launches with

@@ -123,7 +123,8 @@ int main() {
   try_one("Dormand-Prince 5, I controller",
           adaptive<ode::integral_controller<dp5, problem_type>>, 20);
 #ifdef ODE_PID
-  // (Refused at -O1 and up: docs/testing.md, "Real programs".)
+  // (A build of its own: refused at -O1 and up until 2026-12-06, its
+  // controller a class template copied as bytes: docs/testing.md.)
   try_one("Dormand-Prince 5, PID controller",
           adaptive<ode::proportional_integral_derivative_controller<
               dp5, problem_type>>,

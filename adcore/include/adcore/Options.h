@@ -9,6 +9,7 @@
 #define ADCORE_OPTIONS_H
 
 #include "adcore/IntegerUnions.h"
+#include "adcore/TemplateRecords.h"
 #include "adcore/ParamShapes.h"
 
 #include <cstdint>
@@ -69,6 +70,10 @@ struct Options {
   /// frontend while it parses, attached to the module when the AD pass
   /// starts.
   std::shared_ptr<const IntegerUnionTable> IntegerUnions;
+  /// The layouts of class templates' specializations (TemplateRecords.h),
+  /// filled by the frontend while it parses, attached to the module when
+  /// the AD pass starts.
+  std::shared_ptr<const TemplateRecordTable> TemplateRecords;
   /// The device libraries (bitcode files: libdevice, ocml) that clang links
   /// into a device module, linked again after the AD pass for the library
   /// functions that derivatives call (DeviceCode.h).

@@ -2,6 +2,8 @@
 
 #include "SourceTypes.h"
 
+#include "adcore/TemplateRecords.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/Demangle/Demangle.h"
@@ -197,10 +199,19 @@ StructType *variantStruct(const Module &M, StringRef Name) {
              : nullptr;
 }
 
-/// The IR struct type of the C++ type \p T of \p F's module: a struct of
-/// the file, or a std::variant of them (variantStruct).
-static StructType *declaredStruct(const Function &F, StringRef T) {
+/// The IR struct type of the C++ class \p T of \p F's module: a struct of
+/// the file, or a class template's specialization (TemplateRecords.h).
+static StructType *classOrTemplateStruct(const Function &F, StringRef T) {
   if (StructType *ST = uniqueStructNamed(F.getContext(), T))
+    return ST;
+  return F.getParent() ? templateRecordStruct(*F.getParent(), T) : nullptr;
+}
+
+/// The IR struct type of the C++ type \p T of \p F's module: a struct of
+/// the file, a class template's specialization, or a std::variant of them
+/// (variantStruct).
+static StructType *declaredStruct(const Function &F, StringRef T) {
+  if (StructType *ST = classOrTemplateStruct(F, T))
     return ST;
   return F.getParent() ? variantStruct(*F.getParent(), T) : nullptr;
 }
@@ -384,7 +395,7 @@ SignatureSeeds seedsFromSignature(const Function &F) {
           Seeds.Containers.push_back({ThisArg, E, {0, 8, 16}});
         else if (StructType *ST = declaredStruct(F, Element))
           Seeds.Containers.push_back({ThisArg, Kind::Unknown, {0, 8, 16}, ST});
-      } else if (StructType *ST = uniqueStructNamed(F.getContext(), C);
+      } else if (StructType *ST = classOrTemplateStruct(F, C);
                  ST && isThisParameter(F, ThisArg)) {
         // A member function of a class of the file: `this` points to an
         // object of it (or to that part of a derived one), with its
