@@ -80,6 +80,12 @@ public:
     if (T->isPointerType() || T->isReferenceType() ||
         T->isBlockPointerType())
       return piece(At, 'p', Bytes);
+    // (A pointer to member: integers in the IR, an offset, or a function's
+    // address or vtable offset and an adjustment of `this`.)
+    if (T->isMemberFunctionPointerType())
+      return piece(At, 'i', Bytes / 2) && piece(At + Bytes / 2, 'i', Bytes / 2);
+    if (T->isMemberDataPointerType())
+      return piece(At, 'i', Bytes);
     if (const auto *CT = T->getAs<ComplexType>()) {
       uint64_t Half = Bytes / 2;
       return add(CT->getElementType(), At, Depth + 1) &&
@@ -97,7 +103,7 @@ public:
     }
     if (const RecordDecl *RD = T->getAsRecordDecl())
       return addRecord(RD, At, Depth);
-    return false; // (vectors, member pointers, ...)
+    return false; // (vectors, ...)
   }
 
   bool addRecord(const RecordDecl *RD, uint64_t At, unsigned Depth) {

@@ -18,6 +18,7 @@
 
 #include "analysis/ErasedStorage.h"
 #include "analysis/SourceTypes.h"
+#include "adcore/TemplateRecords.h"
 #include "support/IRMarks.h"
 #include "Synthesis.h"
 
@@ -111,8 +112,10 @@ bool mayEraseFloatCallables(const Module &M) {
       continue;
     StructType *ST = isClosureName(Callable) ? closureStruct(M, Callable)
                      : StringRef(Callable).contains('<')
-                         ? classStruct(M, Callable)
+                         ? templateRecordStruct(M, Callable)
                          : uniqueStructNamed(M.getContext(), Callable);
+    if (!ST && StringRef(Callable).contains('<'))
+      ST = classStruct(M, Callable);
     if (!ST || containsFloat(ST))
       return true;
   }
@@ -202,9 +205,14 @@ Type *erasedObjectType(const Instruction &I) {
   const Module &M = *I.getModule();
   if (isClosureName(T))
     return closureStruct(M, T);
-  // (A class template's specialization, std::bind's result: the struct its
-  // members index `this` by.)
-  return T.contains('<') ? classStruct(M, T) : uniqueStructNamed(C, T);
+  // (A class template's specialization, std::bind's result: the layout the
+  // frontend recorded, TemplateRecords.h, else the struct its members index
+  // `this` by.)
+  if (!T.contains('<'))
+    return uniqueStructNamed(C, T);
+  if (StructType *ST = templateRecordStruct(M, T))
+    return ST;
+  return classStruct(M, T);
 }
 
 } // namespace adcore
