@@ -34,9 +34,13 @@
 // elsewhere (stored, passed, converted as a number, or cast to a float
 // with part of its significand cleared by a mask known only at run time:
 // floor; errors or floor's zero as before) with a bit of a significand in
-// them, nor where a
-// scaled float is cut into integers (rem_pio2 for |x| >= 2^20 pi/2: its
-// 24-bit pieces and __kernel_rem_pio2's products carry no derivative).
+// them. A scaled float cut into integer pieces (rem_pio2's z for |x| >=
+// 2^20 pi/2, |x| scaled to 2^23 <= z < 2^24) is followed too: the pieces,
+// truncations, have a derivative of 0 and the last residual, kept a float,
+// carries z's; where the residual is cut too (__kernel_rem_pio2's
+// products), the derivative stops there at run time (analysis/
+// FloatPieces.h). (Until 2026-12-06 such a cast was not followed: an
+// error for every argument of sin.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -330,30 +334,6 @@ void ScaledBits::rewrite(BitCastInst &Cast, Value *X) {
   Cast.setMetadata(NoDerivativeMetadata, None);
 }
 
-/// Whether \p Cast is cut into integers (a conversion of it, or of a
-/// product or difference of it, to an integer): rem_pio2's 24-bit pieces
-/// of |x| scaled by its exponent, which carry no derivative. Such a cast is
-/// not followed (an error, where it has a derivative).
-bool cutIntoIntegers(const Instruction &Cast) {
-  // (Through arithmetic, phis and selects, a few steps deep: at -O1
-  // rem_pio2's loop over the pieces keeps z in a phi.)
-  SmallVector<std::pair<const Value *, unsigned>, 16> Work{{&Cast, 0}};
-  SmallPtrSet<const Value *, 16> Seen;
-  while (!Work.empty()) {
-    auto [V, Depth] = Work.pop_back_val();
-    if (!Seen.insert(V).second)
-      continue;
-    for (const User *U : V->users()) {
-      if (isa<FPToSIInst, FPToUIInst>(U))
-        return true;
-      if (Depth < 4 && U->getType()->isFloatingPointTy() &&
-          isa<BinaryOperator, UnaryOperator, PHINode, SelectInst>(U))
-        Work.push_back({U, Depth + 1});
-    }
-  }
-  return false;
-}
-
 bool ScaledBits::run() {
   SmallVector<std::pair<BitCastInst *, Value *>, 8> Scaled;
   SmallVector<BitCastInst *, 4> Steps;
@@ -373,7 +353,7 @@ bool ScaledBits::run() {
     // (A significand cleared in part by a mask known at run time is not
     // followed: an error, or a floor's zero, as before: lit
     // errors/float-bits-mask.c.)
-    if (!X || !*X || cutIntoIntegers(*Cast)) {
+    if (!X || !*X) {
       // (A number built from the high words of floats, its low word
       // constant: pow's t_h, a step function.)
       SmallPtrSet<Value *, 4> High;
