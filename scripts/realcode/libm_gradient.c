@@ -33,6 +33,15 @@ double olm_floor(double), olm_scalbn(double, int), olm_copysign(double,
                                                                 double);
 double olm_frexp(double, int *);
 
+/* openlibm's sqrt computes its result bit by bit on the integer words:
+   no derivative adcc can follow (an error). Marked as computing sqrt, as
+   a user would mark it, calls of it take sqrt's rule (the case
+   olm_sqrt_marked, built only on its own: the mark applies to every call
+   of olm_sqrt in the program). */
+#ifdef LIBM_ONLY_olm_sqrt_marked
+__attribute__((enzyme_function_like("sqrt"))) double olm_sqrt(double);
+#endif
+
 /* The objectives: one double in, one double out. */
 #define WRAP(name, expr)                                                      \
   static double name(double x) { return expr; }
@@ -228,7 +237,7 @@ static void check_stop(const char *name, double (*f)(double), double x,
 
 /* Each case is compiled only where libm.sh selects it (-DLIBM_ONLY
    -DLIBM_ONLY_<case>), so that one that adcc refuses leaves the others
-   checked; all of them without -DLIBM_ONLY. */
+   checked; all of them (but olm_sqrt_marked) without -DLIBM_ONLY. */
 #ifndef LIBM_ONLY
 #define LIBM_ALL 1
 #endif
@@ -285,6 +294,9 @@ int main(void) {
 #endif
 #if LIBM_ALL || LIBM_ONLY_olm_sqrt
   RUN(olm_sqrt, o_sqrt, d_sqrt, 1e-308, 0.3, 2.0, 1e100);
+#endif
+#if LIBM_ONLY_olm_sqrt_marked
+  RUN(olm_sqrt_marked, o_sqrt, d_sqrt, 1e-308, 0.3, 2.0, 1e100);
 #endif
 #if LIBM_ALL || LIBM_ONLY_olm_tanh
   RUN(olm_tanh, o_tanh, d_tanh, 1e-10, 0.3, -0.8, 3.0, 19.0);
