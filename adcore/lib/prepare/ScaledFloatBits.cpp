@@ -116,6 +116,11 @@ private:
   /// \p Leaves, other than the casts \p Casts, may lose its derivative.
   bool usesMayLoseDerivative(ArrayRef<Instruction *> Leaves,
                              const SmallPtrSetImpl<Instruction *> &Casts);
+  /// Whether \p V, an integer, may hold copies of significand bits of the
+  /// floats whose bits \p Derived holds the integers computed from.
+  bool mayCopySignificand(Value *V,
+                          const SmallPtrSetImpl<Instruction *> &Derived,
+                          SmallPtrSetImpl<Value *> &Visiting, unsigned Depth);
   void rewrite(BitCastInst &Cast, Value *X);
 
   Function &F;
@@ -262,11 +267,37 @@ ScaledBits::sourceOf(BitCastInst &Cast, SmallPtrSetImpl<Value *> &Sources,
   return Whole ? X : nullptr;
 }
 
+bool ScaledBits::mayCopySignificand(
+    Value *V, const SmallPtrSetImpl<Instruction *> &Derived,
+    SmallPtrSetImpl<Value *> &Visiting, unsigned Depth) {
+  if (const BitSources *S = Bits.of(V))
+    return copiesSignificand(S);
+  // (Unknown to BitProvenance: arithmetic on a value carried around a
+  // loop, Cephes' `e += pw2` and frexp's exponent count. Its operands:
+  // one not computed from these floats' bits holds none of them; one met
+  // again around the loop adds nothing the others do not.)
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !Derived.contains(I))
+    return false;
+  if (!Visiting.insert(I).second)
+    return false;
+  if (Depth == 0 ||
+      !isa<BinaryOperator, CastInst, PHINode, SelectInst, FreezeInst>(I))
+    return true;
+  for (unsigned N = isa<SelectInst>(I) ? 1 : 0; N < I->getNumOperands(); ++N)
+    if (mayCopySignificand(I->getOperand(N), Derived, Visiting, Depth - 1))
+      return true;
+  return false;
+}
+
 bool ScaledBits::usesMayLoseDerivative(
     ArrayRef<Instruction *> Leaves,
     const SmallPtrSetImpl<Instruction *> &Casts) {
   SmallVector<Instruction *, 32> Work(Leaves.begin(), Leaves.end());
   SmallPtrSet<Instruction *, 32> Seen;
+  // (Integers that leave, judged once all of those computed from the bits
+  // are known.)
+  SmallVector<Instruction *, 8> Leaving;
   while (!Work.empty()) {
     Instruction *I = Work.pop_back_val();
     if (!Seen.insert(I).second)
@@ -287,12 +318,13 @@ bool ScaledBits::usesMayLoseDerivative(
         continue;
       // A float with no significand bits of a float (a power of two), or
       // anything else that copies none (an exponent stored: frexp's).
-      if (!copiesSignificand(Bits.of(I)))
-        continue;
-      return false;
+      Leaving.push_back(I);
     }
   }
-  return true;
+  return none_of(Leaving, [&](Instruction *I) {
+    SmallPtrSet<Value *, 16> Visiting;
+    return mayCopySignificand(I, Seen, Visiting, /*Depth=*/12);
+  });
 }
 
 void ScaledBits::rewrite(BitCastInst &Cast, Value *X) {
