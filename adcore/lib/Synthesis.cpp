@@ -10,6 +10,7 @@
 #include "prepare/Prepare.h"
 #include "prepare/SimplifiedCopies.h"
 #include "rules/BlasRules.h"
+#include "rules/DeviceMath.h"
 #include "rules/GpuLaunches.h"
 #include "rules/MpiRules.h"
 #include "rules/OpenMPRuntime.h"
@@ -464,8 +465,13 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     return nullptr;
   }
   if (const Instruction *Cut = findFloatCutIntoPieces(*Key.Primal)) {
-    reportUntraceableFloatBits(*Cut, Key, FloatCutIntoPiecesError);
-    return nullptr;
+    // (A path of the function: it stops at run time, on the host.)
+    if (isDeviceModule(M)) {
+      reportUntraceableFloatBits(*Cut, Key, FloatCutIntoPiecesError);
+      return nullptr;
+    }
+    stopAtFloatCut(const_cast<Instruction &>(*Cut), placeOf(*Cut, *Key.Primal),
+                   describe(*Key.Primal));
   }
   // (enzyme_dupnoneed where the function may read the memory back or keep
   // the pointer changes nothing: one derivative with enzyme_dup's.)

@@ -285,6 +285,14 @@ ADCC_RT_API void adcc_unknown_derivative(const void *function);
    and the call (`where`), and aborts if the handler returns. */
 ADCC_RT_API void adcc_exception_caught(const char *where);
 
+/* Called by derivative code where the primal takes a path that has no
+   derivative adcc can compute (a floating-point value cut into integer
+   pieces: fdlibm's __kernel_rem_pio2 for sin(x), |x| >= 2^20 pi/2), before
+   any derivative computed through it is returned. `why` names the
+   function, the place and the reason. Reports through the error handler,
+   and aborts if the handler returns. */
+ADCC_RT_API void adcc_derivative_stopped(const char *why);
+
 /* Split reverse mode (__enzyme_augmentfwd / __enzyme_reverse): the handle of
    the augmented sweep that just ran, and the check that a reverse sweep
    belongs to the most recent one on this thread's tape. */

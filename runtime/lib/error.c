@@ -58,6 +58,11 @@ void adcc_exception_caught(const char *where) {
   abort();
 }
 
+void adcc_derivative_stopped(const char *why) {
+  adcc_rt_report("%s", why);
+  abort();
+}
+
 /* Split reverse mode: a handle names the tape position right after an
    augmented sweep, tagged with the top bit (never set in a user-space
    address), so that a reverse sweep may be given either the handle or a

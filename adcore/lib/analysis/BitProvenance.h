@@ -106,7 +106,9 @@ inline constexpr const char *UntraceableFloatBitsError =
     "a floating-point value is made by integer arithmetic on the bits of "
     "another's significand (a square root or logarithm computed from the "
     "bits), whose derivative adcc cannot follow; use floating-point "
-    "operations, or move it into a function with a custom derivative";
+    "operations, or move it into a function with a custom derivative, or, "
+    "where that function computes a math function, mark it as one "
+    "(enzyme_function_like(\"sqrt\"))";
 
 } // namespace adcore
 

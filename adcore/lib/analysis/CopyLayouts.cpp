@@ -577,11 +577,71 @@ static const Value *slotValue(const Value *P) {
   return Stored;
 }
 
+/// The local \p P points into past offsets that may vary (a pointer
+/// stepped through the words of a union: Cephes' `*p++ = 0`, merged by a
+/// phi at -O2, a pointer variable at -O0), or null.
+static const AllocaInst *localOfSteppedPointer(const Value *P) {
+  SmallVector<const Value *, 8> Work{P};
+  SmallPtrSet<const Value *, 8> Seen;
+  const AllocaInst *Local = nullptr;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val()->stripPointerCasts();
+    if (!Seen.insert(V).second)
+      continue;
+    if (Seen.size() > 16)
+      return nullptr;
+    if (const auto *GEP = dyn_cast<GEPOperator>(V)) {
+      Work.push_back(GEP->getPointerOperand());
+    } else if (const auto *Phi = dyn_cast<PHINode>(V)) {
+      append_range(Work, Phi->incoming_values());
+    } else if (const auto *LI = dyn_cast<LoadInst>(V)) {
+      // (-O0: the pointer is a variable; what is stored into it.)
+      const auto *Slot = dyn_cast<AllocaInst>(LI->getPointerOperand());
+      if (!Slot || !LI->getType()->isPointerTy())
+        return nullptr;
+      for (const User *U : Slot->users())
+        if (const auto *St = dyn_cast<StoreInst>(U)) {
+          if (St->getPointerOperand() != Slot)
+            return nullptr;
+          Work.push_back(St->getValueOperand());
+        }
+    } else if (const auto *A = dyn_cast<AllocaInst>(V)) {
+      if (Local && Local != A)
+        return nullptr;
+      Local = A;
+    } else {
+      return nullptr;
+    }
+  }
+  return Local;
+}
+
+/// Whether every \p Size bytes at any offset of the local \p A lie in a
+/// float wider than them (a union of a double and its 16-bit words).
+static bool onlyWiderFloats(const AllocaInst &A, uint64_t Size,
+                            const DataLayout &DL) {
+  Type *T = A.getAllocatedType();
+  uint64_t Bytes = DL.getTypeStoreSize(T);
+  if (!Size || !Bytes || Bytes > 64)
+    return false;
+  for (uint64_t Offset = 0; Offset < Bytes; Offset += Size) {
+    uint64_t Start = 0;
+    Type *F = floatHolding(T, Offset, Start, DL);
+    if (!F || DL.getTypeStoreSize(F) <= Size)
+      return false;
+  }
+  return true;
+}
+
 bool storesIntoPartOfFloat(const StoreInst &SI) {
   Type *VT = SI.getValueOperand()->getType();
   if (!VT->isIntegerTy())
     return false;
   const DataLayout &DL = SI.getModule()->getDataLayout();
+  if (const AllocaInst *Local =
+          localOfSteppedPointer(SI.getPointerOperand()))
+    if (onlyWiderFloats(*Local, DL.getTypeStoreSize(VT), DL))
+      return true;
   APInt Offset(DL.getIndexTypeSizeInBits(SI.getPointerOperandType()), 0);
   const Value *Base = SI.getPointerOperand();
   for (unsigned Depth = 0; Base && Depth < 4; ++Depth) {

@@ -12,14 +12,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "FloatPieces.h"
+#include "support/DerivativeStops.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
@@ -155,7 +159,35 @@ bool mayCut(Function &F) {
   return ToInt >= 2 && ToFloat >= 1;
 }
 
+/// What the cut's conversions lose, for the messages.
+constexpr const char *CutWhy =
+    "a floating-point value is cut into integer pieces that together hold "
+    "all its bits (a truncation, and the residual truncated too, as "
+    "fdlibm's __kernel_rem_pio2 cuts an argument |x| >= 2^20 pi/2 of sin "
+    "or cos), whose derivatives are 0 where the value's is not";
+
 } // namespace
+
+void stopAtFloatCut(Instruction &Cut, const Instruction &At,
+                    StringRef Function) {
+  std::string Where;
+  if (const DebugLoc &DL = At.getDebugLoc())
+    Where = " (" + sys::path::filename(DL->getFilename()).str() + ":" +
+            std::to_string(DL.getLine()) + ")";
+  std::string Message = "the derivative of " + Function.str() + Where +
+                        " reached a path without one: " + CutWhy +
+                        "; give the function that reduces the argument a "
+                        "custom derivative";
+  if (!markDerivativeStop(Cut, Message))
+    return;
+  At.getContext().diagnose(DiagnosticInfoUnsupported(
+      *At.getFunction(),
+      "the derivative of " + Function + " stops the program where this " +
+          "runs: " + CutWhy +
+          "; paths that do not reach it are differentiated (keep the last "
+          "residual a float, or give the function a custom derivative)",
+      At.getDebugLoc(), DS_Warning));
+}
 
 const Instruction *findFloatCutIntoPieces(Function &F) {
   if (F.isDeclaration() || !mayCut(F))

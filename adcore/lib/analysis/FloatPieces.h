@@ -10,11 +10,17 @@
 // integer carries no derivative (right for a floor, which throws the
 // fraction away), so the pieces rebuild x with a derivative of 0, which is
 // wrong: the last residual, cut too, leaves nothing behind that carries
-// x's derivative. findFloatCutIntoPieces finds that last cut (an error).
+// x's derivative. findFloatCutIntoPieces finds that last cut. On the host
+// the derivatives stop the program there at run time (stopAtFloatCut,
+// support/DerivativeStops.h): sin's reduction of a large argument is one
+// path of several, and the others are differentiated; on a device, where
+// the runtime cannot report, it is an error.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_FLOATPIECES_H
 #define ADCORE_FLOATPIECES_H
+
+#include "llvm/ADT/StringRef.h"
 
 namespace llvm {
 class Function;
@@ -32,7 +38,13 @@ namespace adcore {
 /// returned is \p F's own).
 const llvm::Instruction *findFloatCutIntoPieces(llvm::Function &F);
 
-/// The error for such a cut in code with derivatives.
+/// Makes \p Cut, found in the primal named \p Function (quoted, as
+/// diagnostics name it), a point where its derivatives stop the program,
+/// with a warning at \p At (the user's place of it) the first time.
+void stopAtFloatCut(llvm::Instruction &Cut, const llvm::Instruction &At,
+                    llvm::StringRef Function);
+
+/// The error for such a cut in code with derivatives (on a device).
 inline constexpr const char *FloatCutIntoPiecesError =
     "a floating-point value is cut into integer pieces that together hold "
     "all its bits (a truncation, and the residual truncated too, as "

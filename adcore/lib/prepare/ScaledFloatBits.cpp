@@ -34,9 +34,13 @@
 // elsewhere (stored, passed, converted as a number, or cast to a float
 // with part of its significand cleared by a mask known only at run time:
 // floor; errors or floor's zero as before) with a bit of a significand in
-// them, nor where a
-// scaled float is cut into integers (rem_pio2 for |x| >= 2^20 pi/2: its
-// 24-bit pieces and __kernel_rem_pio2's products carry no derivative).
+// them. A scaled float cut into integer pieces (rem_pio2's z for |x| >=
+// 2^20 pi/2, |x| scaled to 2^23 <= z < 2^24) is followed too: the pieces,
+// truncations, have a derivative of 0 and the last residual, kept a float,
+// carries z's; where the residual is cut too (__kernel_rem_pio2's
+// products), the derivative stops there at run time (analysis/
+// FloatPieces.h). (Until 2026-12-06 such a cast was not followed: an
+// error for every argument of sin.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,6 +116,11 @@ private:
   /// \p Leaves, other than the casts \p Casts, may lose its derivative.
   bool usesMayLoseDerivative(ArrayRef<Instruction *> Leaves,
                              const SmallPtrSetImpl<Instruction *> &Casts);
+  /// Whether \p V, an integer, may hold copies of significand bits of the
+  /// floats whose bits \p Derived holds the integers computed from.
+  bool mayCopySignificand(Value *V,
+                          const SmallPtrSetImpl<Instruction *> &Derived,
+                          SmallPtrSetImpl<Value *> &Visiting, unsigned Depth);
   void rewrite(BitCastInst &Cast, Value *X);
 
   Function &F;
@@ -258,11 +267,37 @@ ScaledBits::sourceOf(BitCastInst &Cast, SmallPtrSetImpl<Value *> &Sources,
   return Whole ? X : nullptr;
 }
 
+bool ScaledBits::mayCopySignificand(
+    Value *V, const SmallPtrSetImpl<Instruction *> &Derived,
+    SmallPtrSetImpl<Value *> &Visiting, unsigned Depth) {
+  if (const BitSources *S = Bits.of(V))
+    return copiesSignificand(S);
+  // (Unknown to BitProvenance: arithmetic on a value carried around a
+  // loop, Cephes' `e += pw2` and frexp's exponent count. Its operands:
+  // one not computed from these floats' bits holds none of them; one met
+  // again around the loop adds nothing the others do not.)
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || !Derived.contains(I))
+    return false;
+  if (!Visiting.insert(I).second)
+    return false;
+  if (Depth == 0 ||
+      !isa<BinaryOperator, CastInst, PHINode, SelectInst, FreezeInst>(I))
+    return true;
+  for (unsigned N = isa<SelectInst>(I) ? 1 : 0; N < I->getNumOperands(); ++N)
+    if (mayCopySignificand(I->getOperand(N), Derived, Visiting, Depth - 1))
+      return true;
+  return false;
+}
+
 bool ScaledBits::usesMayLoseDerivative(
     ArrayRef<Instruction *> Leaves,
     const SmallPtrSetImpl<Instruction *> &Casts) {
   SmallVector<Instruction *, 32> Work(Leaves.begin(), Leaves.end());
   SmallPtrSet<Instruction *, 32> Seen;
+  // (Integers that leave, judged once all of those computed from the bits
+  // are known.)
+  SmallVector<Instruction *, 8> Leaving;
   while (!Work.empty()) {
     Instruction *I = Work.pop_back_val();
     if (!Seen.insert(I).second)
@@ -283,12 +318,13 @@ bool ScaledBits::usesMayLoseDerivative(
         continue;
       // A float with no significand bits of a float (a power of two), or
       // anything else that copies none (an exponent stored: frexp's).
-      if (!copiesSignificand(Bits.of(I)))
-        continue;
-      return false;
+      Leaving.push_back(I);
     }
   }
-  return true;
+  return none_of(Leaving, [&](Instruction *I) {
+    SmallPtrSet<Value *, 16> Visiting;
+    return mayCopySignificand(I, Seen, Visiting, /*Depth=*/12);
+  });
 }
 
 void ScaledBits::rewrite(BitCastInst &Cast, Value *X) {
@@ -330,30 +366,6 @@ void ScaledBits::rewrite(BitCastInst &Cast, Value *X) {
   Cast.setMetadata(NoDerivativeMetadata, None);
 }
 
-/// Whether \p Cast is cut into integers (a conversion of it, or of a
-/// product or difference of it, to an integer): rem_pio2's 24-bit pieces
-/// of |x| scaled by its exponent, which carry no derivative. Such a cast is
-/// not followed (an error, where it has a derivative).
-bool cutIntoIntegers(const Instruction &Cast) {
-  // (Through arithmetic, phis and selects, a few steps deep: at -O1
-  // rem_pio2's loop over the pieces keeps z in a phi.)
-  SmallVector<std::pair<const Value *, unsigned>, 16> Work{{&Cast, 0}};
-  SmallPtrSet<const Value *, 16> Seen;
-  while (!Work.empty()) {
-    auto [V, Depth] = Work.pop_back_val();
-    if (!Seen.insert(V).second)
-      continue;
-    for (const User *U : V->users()) {
-      if (isa<FPToSIInst, FPToUIInst>(U))
-        return true;
-      if (Depth < 4 && U->getType()->isFloatingPointTy() &&
-          isa<BinaryOperator, UnaryOperator, PHINode, SelectInst>(U))
-        Work.push_back({U, Depth + 1});
-    }
-  }
-  return false;
-}
-
 bool ScaledBits::run() {
   SmallVector<std::pair<BitCastInst *, Value *>, 8> Scaled;
   SmallVector<BitCastInst *, 4> Steps;
@@ -373,7 +385,7 @@ bool ScaledBits::run() {
     // (A significand cleared in part by a mask known at run time is not
     // followed: an error, or a floor's zero, as before: lit
     // errors/float-bits-mask.c.)
-    if (!X || !*X || cutIntoIntegers(*Cast)) {
+    if (!X || !*X) {
       // (A number built from the high words of floats, its low word
       // constant: pow's t_h, a step function.)
       SmallPtrSet<Value *, 4> High;

@@ -92,6 +92,7 @@ constexpr const char *InactiveFunctionTable[] = {
     // adcc's own run-time reports
     "adcc_unknown_derivative",
     "adcc_exception_caught",
+    "adcc_derivative_stopped",
     "adcc_split_check",
     // the order of a sort (prepare/SortCalls.cpp), and giving it back
     "adcc_sort_permutation",

@@ -1,6 +1,7 @@
 //===- CallSites.cpp - Replacing calls and invokes -----------------------===//
 
 #include "CallSites.h"
+#include "DerivativeStops.h"
 #include "IRMarks.h"
 
 #include "llvm/IR/Constants.h"
@@ -55,6 +56,8 @@ void prepareDerivativeFunction(const Function &Primal, Function &D) {
   D.setCallingConv(CallingConv::C);
   D.setVisibility(GlobalValue::DefaultVisibility);
   D.setDSOLocal(true);
+  // (Paths of the primal without a derivative stop there at run time.)
+  emitDerivativeStops(D);
 }
 
 void prepareReverseSweep(const Function &Primal, Function &Rev) {

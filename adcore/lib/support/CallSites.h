@@ -29,7 +29,9 @@ llvm::CallBase *emitReplacementCall(llvm::IRBuilder<> &B, llvm::CallBase &Old,
 /// Gives the generated function \p D the primal's function attributes that
 /// stay true (target features, frame pointer, ...), less those it breaks
 /// (it writes shadow memory) or that keep it from being optimized (optnone,
-/// which clang puts on everything at -O0); makes it internal.
+/// which clang puts on everything at -O0); makes it internal. Where the
+/// primal has points without a derivative (DerivativeStops.h), \p D stops
+/// the program there.
 void prepareDerivativeFunction(const llvm::Function &Primal, llvm::Function &D);
 
 /// Gives \p Rev, the reverse sweep of \p Primal, those of the primal's

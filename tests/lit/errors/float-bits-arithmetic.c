@@ -17,7 +17,7 @@
 // RUN: %expect-exit 1 %adcc -O0 -DFLOOR -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLOOR --implicit-check-not="integer arithmetic"
 // RUN: %expect-exit 1 %adcc -O2 -DFLOOR -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FLOOR --implicit-check-not="integer arithmetic"
 
-// SHIFTED: float-bits-arithmetic.c:[[#@LINE+20]]:3: error: cannot differentiate 'crude_sqrt' in reverse mode: a floating-point value is made by integer arithmetic on the bits of another's significand (a square root or logarithm computed from the bits), whose derivative adcc cannot follow; use floating-point operations, or move it into a function with a custom derivative
+// SHIFTED: float-bits-arithmetic.c:[[#@LINE+20]]:3: error: cannot differentiate 'crude_sqrt' in reverse mode: a floating-point value is made by integer arithmetic on the bits of another's significand (a square root or logarithm computed from the bits), whose derivative adcc cannot follow; use floating-point operations, or move it into a function with a custom derivative, or, where that function computes a math function, mark it as one (enzyme_function_like("sqrt"))
 // SHIFTED: error: cannot differentiate 'crude_sqrt' in forward mode
 // INVSQRT: error: cannot differentiate 'inv_sqrt' in reverse mode: a floating-point value is made by integer arithmetic
 // INVSQRT: error: cannot differentiate 'inv_sqrt' in forward mode

@@ -1,0 +1,61 @@
+//===- DerivativeStops.cpp - Where a derivative stops at run time --------===//
+//
+// See DerivativeStops.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DerivativeStops.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+
+/// The metadata kind of the mark: a tuple holding the message.
+static constexpr const char *StopMetadata = "adcc.derivative.stop";
+
+bool markDerivativeStop(Instruction &I, StringRef Message) {
+  if (I.getMetadata(StopMetadata))
+    return false;
+  LLVMContext &C = I.getContext();
+  I.setMetadata(StopMetadata, MDNode::get(C, MDString::get(C, Message)));
+  return true;
+}
+
+void emitDerivativeStops(Function &D) {
+  SmallVector<Instruction *, 2> Marked;
+  for (Instruction &I : instructions(D))
+    if (I.getMetadata(StopMetadata))
+      Marked.push_back(&I);
+  if (Marked.empty())
+    return;
+  Module &M = *D.getParent();
+  LLVMContext &C = M.getContext();
+  FunctionCallee Stop = M.getOrInsertFunction(
+      DerivativeStoppedFunction, Type::getVoidTy(C), PointerType::get(C, 0));
+  if (auto *F = dyn_cast<Function>(Stop.getCallee()))
+    F->setDoesNotReturn();
+  for (Instruction *I : Marked) {
+    StringRef Message =
+        cast<MDString>(I->getMetadata(StopMetadata)->getOperand(0))
+            ->getString();
+    I->setMetadata(StopMetadata, nullptr);
+    // (Before a phi's block's first instruction that is not one.)
+    IRBuilder<> B(isa<PHINode>(I) ? &*I->getParent()->getFirstInsertionPt()
+                                  : I);
+    B.SetCurrentDebugLocation(I->getDebugLoc());
+    CallInst *Call =
+        B.CreateCall(Stop, {B.CreateGlobalString(Message, "adcc.stop.why")});
+    Call->setDoesNotReturn();
+  }
+}
+
+} // namespace adcore

@@ -1,0 +1,45 @@
+//===- DerivativeStops.h - Where a derivative stops at run time -*- C++ -*-===//
+//
+// Some code has no derivative adcc can compute, but is reached only for
+// some inputs: fdlibm's sin reduces an argument |x| >= 2^20 pi/2 by
+// __kernel_rem_pio2, which cuts it into integer pieces (analysis/
+// FloatPieces.h), while smaller arguments take paths whose derivatives
+// are exact. Refusing the whole function would refuse the paths that
+// work; differentiating the cut would give a derivative of 0 there,
+// silently. Instead the primal's instruction gets a mark (with the
+// message), and every derivative cloned from the primal calls the
+// runtime's adcc_derivative_stopped right before its copy: the program
+// stops with the message where, and only where, that path runs, before a
+// derivative computed through it can be returned. (As Enzyme's runtime
+// errors and adcc_unknown_derivative do for calls it cannot follow.)
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_SUPPORT_DERIVATIVESTOPS_H
+#define ADCORE_SUPPORT_DERIVATIVESTOPS_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace llvm {
+class Function;
+class Instruction;
+} // namespace llvm
+
+namespace adcore {
+
+/// Marks \p I, an instruction of a primal, as a point where its
+/// derivatives stop the program with \p Message. Returns false where \p I
+/// had the mark already.
+bool markDerivativeStop(llvm::Instruction &I, llvm::StringRef Message);
+
+/// In \p D, a derivative just cloned from its primal: a call of
+/// adcc_derivative_stopped before each marked instruction (the mark then
+/// dropped, so that a derivative of \p D stops where \p D does, once).
+void emitDerivativeStops(llvm::Function &D);
+
+/// The name of the runtime's function the stops call.
+inline constexpr const char *DerivativeStoppedFunction =
+    "adcc_derivative_stopped";
+
+} // namespace adcore
+
+#endif // ADCORE_SUPPORT_DERIVATIVESTOPS_H
