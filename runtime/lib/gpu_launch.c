@@ -306,13 +306,55 @@ static void stop_field(const adcc_gpu_kernel *k, const adcc_gpu_pointer *a,
   stop(k, message, 0);
 }
 
-/* The pointers read from the data of the pointer arguments (one level:
-   `c->a` of `const Ctx *c`) whose shadows in the caller's shadow data are
-   null while they are not: the derivative kernels drop what they write
-   through them and read zero through them, so where the kernel writes
-   through one and reads it back, or writes through one and reads
-   through another pointer into the same data (or the other way round),
-   the derivative would be wrong; the launch stops instead. */
+/* Stops where a pointer of all[0..count) whose shadow is null while it is
+   not (a field: read from the data of a pointer argument, one level down,
+   `c->a` of `const Ctx *c`; or an argument) would lose a derivative: the
+   derivative kernels drop what they write through it and read zero
+   through it, so where the kernel writes through a field and reads it
+   back, or writes through one pointer and reads through another into the
+   same data, the derivative would be wrong; the launch stops instead. */
+static void check_pointers(const adcc_gpu_kernel *k,
+                           const adcc_gpu_pointer *all, unsigned count) {
+  for (unsigned a = 0; a < count; ++a) {
+    const adcc_gpu_pointer *pa = &all[a];
+    if (!pa->null_shadow || !pa->value || !(pa->written || pa->read))
+      continue;
+    if (pa->where == Field && pa->written && pa->read)
+      stop_field(k, pa, NULL);
+    for (unsigned b = 0; b < count; ++b) {
+      const adcc_gpu_pointer *pb = &all[b];
+      if (b == a || !pb->value ||
+          !((pa->written && pb->read) || (pa->read && pb->written)))
+        continue;
+      if (same_data(k, pa->value, pb->value))
+        stop_field(k, pa, pb);
+    }
+  }
+}
+
+enum { MostPointers = 64 + 59 + 64 };
+
+/* The field at byte offset of the data of argument param (base, its
+   shadow shadow: device memory). */
+static adcc_gpu_pointer field_of(const adcc_gpu_kernel *k, const char *base,
+                                 const char *shadow, unsigned param,
+                                 unsigned long long word) {
+  adcc_gpu_pointer p = {0};
+  p.param = param;
+  p.written = word >> 48 & 1;
+  p.read = word >> 49 & 1;
+  p.offset = word & ((1ull << 48) - 1);
+  p.where = Field;
+  copy(k, &p.value, base + p.offset, sizeof p.value, ToHost);
+  void *d = NULL;
+  if (shadow)
+    copy(k, &d, shadow + p.offset, sizeof d, ToHost);
+  p.null_shadow = !d;
+  return p;
+}
+
+/* The launch's pointers (its arguments, the pointers of its structs by
+   value, the fields the size kernel names), checked (check_pointers). */
 static void check_fields(adcc_gpu_kernel *k, const void *values,
                          const void *shadows) {
   ask_size(k);
@@ -322,10 +364,9 @@ static void check_fields(adcc_gpu_kernel *k, const void *values,
     stop(k, "the kernel reads more pointers from the data of its pointer "
             "arguments than the launch's derivative can check",
          0);
-  enum { Most = 64 + 59 + 64 };
-  adcc_gpu_pointer all[Most];
-  unsigned count = 0, nulls = 0;
-  for (unsigned i = 0; i < k->params && i < 63; ++i) {
+  adcc_gpu_pointer all[MostPointers];
+  unsigned count = 0;
+  for (unsigned i = 0; i < k->params && i < 63 && count < MostPointers; ++i) {
     if (k->kinds[i] != 3)
       continue;
     adcc_gpu_pointer p = {0};
@@ -337,62 +378,81 @@ static void check_fields(adcc_gpu_kernel *k, const void *values,
     p.read = own_read >> i & 1;
     p.param = i;
     p.where = Argument;
-    if (p.value && count < Most) {
-      all[count++] = p;
-      nulls += p.null_shadow;
-    }
+    all[count++] = p;
   }
-  for (const unsigned *m = k->members; *m != ~0u && count < Most; ++m) {
+  for (const unsigned *m = k->members; *m != ~0u && count < MostPointers;
+       ++m) {
     adcc_gpu_pointer p = {0};
     memcpy(&p.value, (const char *)values + *m, sizeof p.value);
     p.written = p.read = 1;
     p.offset = *m;
     p.where = Member;
-    if (p.value)
-      all[count++] = p;
+    all[count++] = p;
   }
-  for (unsigned long long f = 0; f < n && f < 59; ++f) {
-    const unsigned long long word = w[4 + f];
-    adcc_gpu_pointer p = {0};
-    p.param = (unsigned)(word >> 56);
-    p.written = word >> 48 & 1;
-    p.read = word >> 49 & 1;
-    p.offset = word & ((1ull << 48) - 1);
-    p.where = Field;
-    if (p.param >= k->params || k->kinds[p.param] != 3)
+  for (unsigned long long f = 0; f < n && f < 59 && count < MostPointers;
+       ++f) {
+    const unsigned param = (unsigned)(w[4 + f] >> 56);
+    if (param >= k->params || k->kinds[param] != 3)
       continue;
     const char *base, *shadow;
-    memcpy(&base, (const char *)values + k->offsets[p.param], sizeof base);
-    memcpy(&shadow, (const char *)shadows + k->offsets[p.param],
+    memcpy(&base, (const char *)values + k->offsets[param], sizeof base);
+    memcpy(&shadow, (const char *)shadows + k->offsets[param],
            sizeof shadow);
-    if (!base)
+    if (base)
+      all[count++] = field_of(k, base, shadow, param, w[4 + f]);
+  }
+  check_pointers(k, all, count);
+}
+
+/* The same for a launch of <adcc/kernels.hpp> on adcc::cuda or adcc::hip
+   (kernels_gpu_rules.hpp): words as its query kernel gives them (the
+   count, then per pointer of the argument tuple its offset there and what
+   the work-item does through it, each followed by its fields: bit 63), the
+   argument tuple and its shadows in host memory, and where each of the n
+   elements of the tuple is (offsets) and which argument of the launch it
+   is (positions, from 0). */
+void adcc_gpu_check_item_pointers(const char *name, int hip,
+                                  const unsigned long long *words,
+                                  const void *actives, const void *shadows,
+                                  const unsigned *offsets,
+                                  const unsigned *positions, unsigned n) {
+  adcc_gpu_kernel k = {0};
+  k.name = name;
+  k.hip = (unsigned)hip;
+  if (words[0] == ~0ull)
+    stop(&k, "the kernel reads more pointers from the data of its pointer "
+             "arguments than the launch's derivative can check",
+         0);
+  adcc_gpu_pointer all[MostPointers];
+  unsigned count = 0, param = 0;
+  const char *base = NULL, *shadow = NULL;
+  for (unsigned long long i = 0;
+       i < words[0] && i < 59 && count < MostPointers; ++i) {
+    const unsigned long long word = words[1 + i];
+    if (word >> 63) {
+      if (base)
+        all[count++] = field_of(&k, base, shadow, param, word);
       continue;
-    copy(k, &p.value, base + p.offset, sizeof p.value, ToHost);
-    void *d = NULL;
-    if (shadow)
-      copy(k, &d, shadow + p.offset, sizeof d, ToHost);
+    }
+    adcc_gpu_pointer p = {0};
+    const unsigned offset = (unsigned)(word & ((1ull << 48) - 1));
+    base = NULL;
+    for (unsigned j = 0; j < n; ++j)
+      if (offsets[j] == offset)
+        param = positions[j];
+    memcpy(&p.value, (const char *)actives + offset, sizeof p.value);
+    void *d;
+    memcpy(&d, (const char *)shadows + offset, sizeof d);
     p.null_shadow = !d;
-    if (p.value && count < Most) {
-      all[count++] = p;
-      nulls += p.null_shadow;
-    }
+    p.written = word >> 48 & 1;
+    p.read = word >> 49 & 1;
+    p.param = param;
+    p.where = Argument;
+    base = p.value;
+    shadow = d;
+    all[count++] = p;
   }
-  if (!nulls)
-    return;
-  for (unsigned a = 0; a < count; ++a) {
-    const adcc_gpu_pointer *pa = &all[a];
-    if (!pa->null_shadow || !(pa->written || pa->read))
-      continue;
-    if (pa->where == Field && pa->written && pa->read)
-      stop_field(k, pa, NULL);
-    for (unsigned b = 0; b < count; ++b) {
-      const adcc_gpu_pointer *pb = &all[b];
-      if (b == a || !((pa->written && pb->read) || (pa->read && pb->written)))
-        continue;
-      if (same_data(k, pa->value, pb->value))
-        stop_field(k, pa, pb);
-    }
-  }
+  check_pointers(&k, all, count);
 }
 
 /* Pointer arguments without a shadow: constant where the kernel only reads

@@ -10,11 +10,14 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Operator.h"
 
 #include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -49,52 +52,75 @@ const AllocaInst *pointerSlot(const StoreInst &SI) {
 }
 
 constexpr int64_t AnyOffset = -1;
+/// How deep collectFields follows calls.
+constexpr unsigned CallDepth = 12;
 
 /// Collects the fields of \p Param: the loads of pointers from its data at
-/// constant offsets, through constant-offset addresses, -O0's stack slots
-/// and calls. (A pointer loaded at an offset not known is no field: what
-/// the kernel does through it counts as done through the parameter.)
+/// constant offsets, through constant-offset addresses, -O0's stack slots,
+/// calls and what they return (`std::get` of a tuple at -O0). (A pointer
+/// loaded at an offset not known is no field: what the kernel does through
+/// it counts as done through the parameter.)
 void collectFields(const Value *Param,
                    std::map<uint64_t, SmallVector<const Value *, 2>> &Fields) {
-  SmallVector<std::tuple<const Value *, int64_t, unsigned>, 16> Work{
-      {Param, 0, 6}};
-  SmallPtrSet<const Value *, 16> Seen;
+  struct Item {
+    const Value *V;
+    int64_t Off;
+    /// The calls entered, innermost last: where a return goes.
+    SmallVector<const CallBase *, 4> Sites;
+  };
+  SmallVector<Item, 16> Work{{Param, 0, {}}};
+  std::set<std::tuple<const Value *, int64_t, const CallBase *>> Seen;
   while (!Work.empty()) {
-    auto [V, Off, Depth] = Work.pop_back_val();
-    if (!Seen.insert(V).second)
+    Item It = Work.pop_back_val();
+    const Value *V = It.V;
+    const int64_t Off = It.Off;
+    if (!Seen.insert({V, Off, It.Sites.empty() ? nullptr : It.Sites.back()})
+             .second)
       continue;
     const DataLayout &DL =
         isa<Argument>(V) ? cast<Argument>(V)->getParent()->getDataLayout()
                          : cast<Instruction>(V)->getDataLayout();
+    auto Push = [&](const Value *To, int64_t At) {
+      Work.push_back({To, At, It.Sites});
+    };
     for (const Use &U : V->uses()) {
       const User *I = U.getUser();
       if (const auto *GEP = dyn_cast<GEPOperator>(I)) {
         APInt At(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
         bool Known = Off != AnyOffset && GEP->accumulateConstantOffset(DL, At);
-        Work.push_back({I, Known ? Off + At.getSExtValue() : AnyOffset, Depth});
+        Push(I, Known ? Off + At.getSExtValue() : AnyOffset);
       } else if (isa<BitCastInst, AddrSpaceCastInst>(I)) {
-        Work.push_back({I, Off, Depth});
+        Push(I, Off);
       } else if (isa<PHINode, SelectInst>(I)) {
-        Work.push_back({I, AnyOffset, Depth});
+        Push(I, AnyOffset);
       } else if (const auto *L = dyn_cast<LoadInst>(I)) {
         if (L->getType()->isPointerTy() && Off != AnyOffset && Off >= 0)
           Fields[uint64_t(Off)].push_back(L);
       } else if (const auto *SI = dyn_cast<StoreInst>(I)) {
-        // (The parameter itself kept in a stack slot at -O0.)
+        // (An address in the data kept in a stack slot at -O0.)
         SmallVector<const Value *, 4> Loads;
-        if (Off == 0 && U.getOperandNo() == 0)
+        if (U.getOperandNo() == 0)
           if (const AllocaInst *Slot = pointerSlot(*SI);
               Slot && slotLoads(*Slot, Loads))
             for (const Value *Load : Loads)
-              Work.push_back({Load, 0, Depth});
+              Push(Load, Off);
+      } else if (isa<ReturnInst>(I)) {
+        if (It.Sites.empty())
+          continue;
+        Item Back{It.Sites.back(), Off, It.Sites};
+        Back.Sites.pop_back();
+        Work.push_back(Back);
       } else if (const auto *Call = dyn_cast<CallBase>(I)) {
         const Function *Callee = Call->getCalledFunction();
         if (!Call->isArgOperand(&U) || !Callee || Callee->isDeclaration() ||
-            Depth == 0)
+            It.Sites.size() >= CallDepth)
           continue;
         unsigned No = Call->getArgOperandNo(&U);
-        if (No < Callee->arg_size())
-          Work.push_back({Callee->getArg(No), Off, Depth - 1});
+        if (No >= Callee->arg_size())
+          continue;
+        Item Into{Callee->getArg(No), Off, It.Sites};
+        Into.Sites.push_back(Call);
+        Work.push_back(Into);
       }
     }
   }
@@ -203,6 +229,93 @@ LaunchPointers launchPointers(const Function &K) {
     }
   }
   return Out;
+}
+
+namespace {
+
+/// What the fields \p Of (per offset, the loads) are used for, as words
+/// (\p Mark: bit 63 for fields of an argument); false past \p Most.
+bool fieldWords(const std::map<uint64_t, SmallVector<const Value *, 2>> &Of,
+                uint64_t Mark, SmallVectorImpl<uint64_t> &Words,
+                unsigned Most) {
+  for (auto &[Offset, Loads] : Of) {
+    LaunchField F{0, Offset, false, false};
+    for (const Value *L : Loads) {
+      F.Written |= mayAccessThrough(L, false);
+      F.Read |= mayAccessThrough(L, true);
+    }
+    if (!F.Written && !F.Read)
+      continue;
+    if (Words.size() == Most)
+      return false;
+    Words.push_back(F.word() | Mark);
+  }
+  return true;
+}
+
+/// The words of the work-item \p Item (KernelPointersQuery); the first,
+/// their count.
+SmallVector<uint64_t, 16> itemWords(const Function &Item) {
+  SmallVector<uint64_t, 16> Words{0};
+  if (Item.arg_size() < 2 || !Item.getArg(1)->getType()->isPointerTy())
+    return Words;
+  std::map<uint64_t, SmallVector<const Value *, 2>> Arguments;
+  collectFields(Item.getArg(1), Arguments);
+  for (auto &[Offset, Loads] : Arguments) {
+    std::map<uint64_t, SmallVector<const Value *, 2>> Fields;
+    for (const Value *L : Loads)
+      collectFields(L, Fields);
+    SmallPtrSet<const Value *, 8> FieldLoads;
+    for (auto &[At, Of] : Fields)
+      FieldLoads.insert(Of.begin(), Of.end());
+    LaunchField A{0, Offset, false, false};
+    for (const Value *L : Loads) {
+      A.Written |= mayAccessThrough(L, false, &FieldLoads);
+      A.Read |= mayAccessThrough(L, true, &FieldLoads);
+    }
+    if (Words.size() == MaxLaunchFields + 1) {
+      Words[0] = ~uint64_t(0);
+      return Words;
+    }
+    Words.push_back(A.word());
+    if (!fieldWords(Fields, uint64_t(1) << 63, Words, MaxLaunchFields + 1)) {
+      Words[0] = ~uint64_t(0);
+      return Words;
+    }
+  }
+  Words[0] = Words.size() - 1;
+  return Words;
+}
+
+} // namespace
+
+bool lowerKernelPointerQueries(Module &M) {
+  Function *Query = M.getFunction(KernelPointersQuery);
+  if (!Query)
+    return false;
+  SmallVector<CallBase *, 4> Calls;
+  for (User *U : Query->users())
+    if (auto *Call = dyn_cast<CallBase>(U);
+        Call && Call->getCalledOperand() == Query && Call->arg_size() == 2)
+      Calls.push_back(Call);
+  for (CallBase *Call : Calls) {
+    const auto *Item =
+        dyn_cast<Function>(Call->getArgOperand(0)->stripPointerCasts());
+    SmallVector<uint64_t, 16> Words{~uint64_t(0)};
+    if (Item && !Item->isDeclaration())
+      Words = itemWords(*Item);
+    IRBuilder<> B(Call);
+    Type *I64 = B.getInt64Ty();
+    for (auto [No, Word] : enumerate(Words))
+      B.CreateStore(ConstantInt::get(I64, Word),
+                    B.CreateConstInBoundsGEP1_64(I64, Call->getArgOperand(1),
+                                                 No));
+    Call->eraseFromParent();
+  }
+  // (Nothing to link: the declaration goes too.)
+  if (Query->use_empty())
+    Query->eraseFromParent();
+  return !Calls.empty();
 }
 
 } // namespace adcore

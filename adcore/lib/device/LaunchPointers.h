@@ -23,6 +23,7 @@
 
 namespace llvm {
 class Function;
+class Module;
 class Value;
 } // namespace llvm
 
@@ -73,6 +74,20 @@ struct LaunchPointers {
 
 /// What kernel \p K does through its pointer parameters (the first 63).
 LaunchPointers launchPointers(const llvm::Function &K);
+
+/// The name of the device function whose calls, `adcc_kernel_gpu_pointers(
+/// item, out)` in <adcc/kernels.hpp>'s query kernel, become stores into
+/// `out` of what the work-item `item(index *, Actives *, Consts *)` does
+/// through the pointers of its argument tuple (Actives) and their fields:
+/// the count of words (~0: more than MaxLaunchFields), then one word per
+/// pointer, as LaunchField::word() with bit 63 clear for an argument (its
+/// offset in the tuple; what the item does through it, not counting its
+/// fields) and set for a field of the argument before it.
+constexpr const char *KernelPointersQuery = "adcc_kernel_gpu_pointers";
+
+/// Lowers the calls of KernelPointersQuery in device module \p M. Returns
+/// whether there were any.
+bool lowerKernelPointerQueries(llvm::Module &M);
 
 } // namespace adcore
 

@@ -300,16 +300,55 @@ bool isKernelParameter(const Value *V, unsigned Depth = 4,
   return Any;
 }
 
+bool isHeaderFunction(const Function &F) {
+  return F.getName().contains(KernelsHeaderPrefix);
+}
+
+/// Whether only <adcc/kernels.hpp>'s functions call \p F (a kernel
+/// object's call operator that its work-items call).
+bool calledByHeaderOnly(const Function &F) {
+  return !F.users().empty() && all_of(F.users(), [&](const User *U) {
+    const auto *Call = dyn_cast<CallBase>(U);
+    return Call && Call->getCalledFunction() == &F &&
+           isHeaderFunction(*Call->getFunction());
+  });
+}
+
+/// Whether \p V (an underlying object) is a pointer argument of a launch
+/// whose derivative checks the fields at run time: a parameter of a kernel
+/// launched with <<<...>>> (or -O0's copy of one); a parameter of a kernel
+/// object's call operator that only <adcc/kernels.hpp>'s work-items call;
+/// where that is inlined, a pointer the work-item reads from its argument
+/// tuple (its second parameter) at a constant offset.
+bool checkedArgument(const Value *V) {
+  if (isKernelParameter(V, 4, /*Launched=*/true))
+    return true;
+  if (const auto *A = dyn_cast<Argument>(V))
+    return A->getType()->isPointerTy() &&
+           !isHeaderFunction(*A->getParent()) &&
+           calledByHeaderOnly(*A->getParent());
+  const auto *L = dyn_cast<LoadInst>(V);
+  if (!L || !L->getType()->isPointerTy())
+    return false;
+  const DataLayout &DL = L->getDataLayout();
+  APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
+  const auto *Tuple = dyn_cast<Argument>(rootObject(
+      L->getPointerOperand()->stripAndAccumulateConstantOffsets(
+          DL, Offset, /*AllowNonInbounds=*/true)));
+  return Tuple && Tuple->getArgNo() == 1 &&
+         isHeaderFunction(*Tuple->getParent());
+}
+
 /// Whether the launch's derivative checks the shadow of the pointer \p V
-/// at run time (device/LaunchPointers.h): a pointer parameter of a kernel
-/// launched with <<<...>>>, or a field, a pointer read from the data of
-/// one at a constant offset (`c->a` of `const Ctx *c`, and addresses in
+/// at run time (device/LaunchPointers.h): a launched kernel's pointer
+/// argument (checkedArgument), or a field, a pointer read from the data
+/// of one at a constant offset (`c->a` of `const Ctx *c`, and addresses in
 /// what it points to). It stops the program where a field whose shadow is
 /// null is written through and read back, or written through and another
 /// pointer into the same data read (or the other way round).
 bool launchChecked(const Value *V) {
   const Value *Root = rootObject(V);
-  if (isKernelParameter(Root, 4, /*Launched=*/true))
+  if (checkedArgument(Root))
     return true;
   const auto *L = dyn_cast<LoadInst>(Root);
   if (!L || !L->getType()->isPointerTy())
@@ -318,8 +357,7 @@ bool launchChecked(const Value *V) {
   APInt Offset(DL.getIndexTypeSizeInBits(L->getPointerOperandType()), 0);
   const Value *Base = L->getPointerOperand()->stripAndAccumulateConstantOffsets(
       DL, Offset, /*AllowNonInbounds=*/true);
-  return isa<Argument, LoadInst>(Base) &&
-         isKernelParameter(rootObject(Base), 4, /*Launched=*/true);
+  return isa<Argument, LoadInst>(Base) && checkedArgument(rootObject(Base));
 }
 
 /// Whether \p F reads a number through a pointer whose own shadow may be
@@ -336,15 +374,7 @@ bool readsThroughOtherPointer(ArrayRef<const Value *> Written,
   // (Not in <adcc/kernels.hpp>'s work-items, nor in a kernel object's call
   // operator that only they (or derivatives made of them) call: what their
   // launch gives them has shadows, or the launch stops.)
-  auto Header = [](const Function &G) {
-    return G.getName().contains(KernelsHeaderPrefix);
-  };
-  if (Header(F) ||
-      (!F.users().empty() && all_of(F.users(), [&](const User *U) {
-        const auto *Call = dyn_cast<CallBase>(U);
-        return Call && Call->getCalledFunction() == &F &&
-               Header(*Call->getFunction());
-      })))
+  if (isHeaderFunction(F) || calledByHeaderOnly(F))
     return false;
   auto InF = [&](const Value *V) {
     if (const auto *I = dyn_cast<Instruction>(V))
