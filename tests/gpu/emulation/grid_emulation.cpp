@@ -299,6 +299,13 @@ int cudaLaunchKernel(const void *Stub, Dim3 G, Dim3 B, void **Args,
     T.join();
   return 0;
 }
+/// A cooperative launch: the blocks run one after the other here, so a
+/// grid-wide barrier would never be met; adcc differentiates only kernels
+/// without one.
+int cudaLaunchCooperativeKernel(const void *Stub, Dim3 G, Dim3 B, void **Args,
+                                std::size_t Shared, void *Stream) {
+  return cudaLaunchKernel(Stub, G, B, Args, Shared, Stream);
+}
 
 /// AMDGPU's implicit kernel arguments (code object version 5) as the
 /// device code reads them: the block counts (3 x u32 from byte 0), the
@@ -370,6 +377,10 @@ int hipLaunchKernel(const void *Handle, Dim3 G, Dim3 B, void **Args,
   int E = cudaLaunchKernel(Handle, G, B, Args, Shared, Stream);
   WarpSize = 32;
   return E;
+}
+int hipLaunchCooperativeKernel(const void *Handle, Dim3 G, Dim3 B, void **Args,
+                               unsigned Shared, void *Stream) {
+  return hipLaunchKernel(Handle, G, B, Args, Shared, Stream);
 }
 
 // AMDGPU's cross-lane operations among the 64 work-items of a wavefront of
