@@ -17,6 +17,7 @@
 #include "requests/EnzymeCalls.h"
 #include "requests/FunctionParameters.h"
 #include "device/DeviceCode.h"
+#include "device/LaunchPointers.h"
 #include "adcore/EnzymeMarks.h"
 #include "analysis/GlobalShadows.h"
 #include "analysis/IndirectTargets.h"
@@ -289,8 +290,12 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   makeLaunchRules(M);
   // (AMDGPU's cross-lane reads of floats, as the optimizer left them: in
   // holders with rules.)
-  if (isDeviceModule(M))
+  if (isDeviceModule(M)) {
     wrapAmdgpuCrossLane(M);
+    // (What <adcc/kernels.hpp>'s GPU launches ask of their work-items'
+    // pointers: LaunchPointers.h.)
+    lowerKernelPointerQueries(M);
+  }
   CustomRules::restoreKeptLinkage(M);
   // (A shadow this file names is the program's to zero: ShadowRelease.h.)
   bool NamedShadows = !isDeviceModule(M) && markNamedShadows(M);

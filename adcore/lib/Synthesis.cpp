@@ -560,7 +560,8 @@ void SynthesisContext::reportGpuLaunch(const CallBase &Call,
   // -O2: the launch names it.)
   const Function *Stub = &Callee;
   if ((Callee.getName() == "cudaLaunchKernel" ||
-       Callee.getName() == "hipLaunchKernel") &&
+       Callee.getName() == "hipLaunchKernel" ||
+       Callee.getName().contains("LaunchCooperativeKernel")) &&
       Call.arg_size() == 8)
     if (const auto *Handle = dyn_cast<Function>(
             Call.getArgOperand(0)->stripPointerCasts());
@@ -598,7 +599,8 @@ void SynthesisContext::reportGpuLaunch(const CallBase &Call,
           ": a " + gpuLaunchKind(Callee) + " of '" + Launched +
           "' in differentiated code is not differentiated (its derivative "
           "would leave out the kernel); launch the kernel with <<<...>>>, "
-          "cudaLaunchKernel or hipLaunchKernel naming the kernel, or with "
+          "cudaLaunchKernel or hipLaunchKernel (or their cooperative forms) "
+          "naming the kernel, or with "
           "adcc::launch(adcc::cuda or adcc::hip, kernel, range, workgroup, "
           "args...) of <adcc/kernels.hpp>, whose launches are "
           "differentiated (docs/gpu.md)",

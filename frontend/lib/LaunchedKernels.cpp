@@ -137,7 +137,9 @@ void recordDirectLaunch(ASTContext &Ctx, const CallExpr &Call) {
   const FunctionDecl *Callee = Call.getDirectCallee();
   if (!Callee || !Callee->getIdentifier() ||
       (Callee->getName() != "cudaLaunchKernel" &&
-       Callee->getName() != "hipLaunchKernel"))
+       Callee->getName() != "hipLaunchKernel" &&
+       Callee->getName() != "cudaLaunchCooperativeKernel" &&
+       Callee->getName() != "hipLaunchCooperativeKernel"))
     return;
   const Expr *Handle = Call.getArg(0)->IgnoreParenCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Handle))

@@ -1,7 +1,8 @@
 // CUDA's own launches (k<<<grid, block>>>(args)) in differentiated host
 // code: the loss below launches three kernels (a stencil whose threads read
 // their neighbours' x and a scalar, a block reduction through __shared__
-// memory with barriers launched by calling cudaLaunchKernel directly, a
+// memory with barriers launched by calling cudaLaunchKernel directly (with
+// -DCOOPERATIVE, cudaLaunchCooperativeKernel), a
 // 2-D grid of floats) and reads their outputs in managed memory. Its gradient (__enzyme_autodiff: the augmented kernels
 // with per-thread tape slots, then the reverse kernels) and its tangents
 // (__enzyme_fwddiff: the tangent kernels) are checked against central
@@ -89,8 +90,13 @@ double loss(double a, const double *x, double *y, double *out, const float *f,
   // (the runtime called directly: the same launch as <<<...>>>)
   double half = 0.5 * a;
   void *args[] = {&y, &out, &half};
+#ifdef COOPERATIVE // (its cooperative form: the same launch here)
+  cudaLaunchCooperativeKernel((const void *)reduce, dim3(N / Block),
+                              dim3(Block), args, 0, nullptr);
+#else
   cudaLaunchKernel((const void *)reduce, dim3(N / Block), dim3(Block), args,
                    0, nullptr);
+#endif
   grid2d<<<dim3(W / 8, H / 4), dim3(8, 4)>>>(f, g);
   horner<<<N / Block, Block>>>(c, y, p, m);
 #ifdef ASSEMBLED

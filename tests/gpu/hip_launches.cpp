@@ -16,6 +16,8 @@
 
 extern "C" {
 hipError_t hipMallocManaged(void **, std::size_t, unsigned);
+hipError_t hipLaunchCooperativeKernel(const void *, dim3, dim3, void **,
+                                      unsigned, hipStream_t);
 hipError_t hipGetDeviceCount(int *);
 __device__ double __ocml_sin_f64(double);
 }
@@ -81,8 +83,13 @@ double loss(double a, const double *x, double *y, double *out) {
   stencil<<<N / Block, Block>>>(a, x, y, N);
   double half = 0.5 * a;
   void *args[] = {&y, &out, &half};
+#ifdef COOPERATIVE // (its cooperative form: the same launch here)
+  hipLaunchCooperativeKernel((const void *)reduce, dim3(N / Block),
+                             dim3(Block), args, 0, nullptr);
+#else
   hipLaunchKernel((const void *)reduce, dim3(N / Block), dim3(Block), args, 0,
                   nullptr);
+#endif
   wavesum<<<N / Block, Block>>>(y, out + N / Block);
   hipDeviceSynchronize();
   double s = 0;

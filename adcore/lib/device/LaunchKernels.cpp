@@ -7,8 +7,9 @@
 //
 //   __adcc_fwd_K(V, D)                    the tangent kernel
 //   __adcc_size_K(Bytes)                  Bytes[0] = one thread's tape slot,
-//                                         Bytes[1] = the pointer parameters
-//                                         K may write through (bits)
+//                                         Bytes[1..] = what K does through
+//                                         its pointer parameters and their
+//                                         fields (LaunchPointers.h)
 //   __adcc_aug_K(V, D, Slots, Bytes, Need) the augmented kernel
 //   __adcc_rev_K(V, D, Slots, Bytes)      the reverse kernel
 //
@@ -41,6 +42,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "device/DeviceCode.h"
+#include "device/LaunchPointers.h"
 #include "rules/GpuLaunches.h"
 
 #include "llvm/Analysis/ValueTracking.h"
@@ -131,78 +133,6 @@ SmallVector<GlobalVariable *, 2> dynamicSharedOf(const Function &K) {
         usedIn(&G, K))
       Out.push_back(&G);
   return Out;
-}
-
-/// Whether memory reached through \p Root (a pointer parameter of a
-/// kernel, or of a function it calls, and the pointers loaded from its
-/// data) may be written, or the pointer escape where adcc cannot follow
-/// it: stores, atomics, writing intrinsics, calls of functions without a
-/// body, returns, integers made of it. A copy into a stack slot (-O0) is
-/// followed through the slot's loads.
-bool mayWriteThrough(const Value *Root, unsigned Depth = 6) {
-  SmallVector<const Value *, 16> Work{Root};
-  SmallPtrSet<const Value *, 16> Seen;
-  while (!Work.empty()) {
-    const Value *V = Work.pop_back_val();
-    if (!Seen.insert(V).second)
-      continue;
-    for (const Use &U : V->uses()) {
-      const User *I = U.getUser();
-      if (isa<GetElementPtrInst, CastInst, PHINode, SelectInst>(I) &&
-          !isa<PtrToIntInst>(I)) {
-        Work.push_back(I);
-      } else if (isa<LoadInst>(I)) {
-        // (A pointer in the data, `double **`: what it points to is
-        // reached through the parameter too.)
-        if (I->getType()->isPtrOrPtrVectorTy())
-          Work.push_back(I);
-      } else if (isa<ICmpInst>(I)) {
-        continue;
-      } else if (const auto *SI = dyn_cast<StoreInst>(I)) {
-        if (U.getOperandNo() == SI->getPointerOperandIndex())
-          return true;
-        // (The pointer kept in a stack slot: followed through its loads,
-        // where the slot holds nothing else the code writes through.)
-        const auto *Slot =
-            dyn_cast<AllocaInst>(getUnderlyingObject(SI->getPointerOperand()));
-        if (!Slot || Slot != SI->getPointerOperand()->stripPointerCasts())
-          return true;
-        // (AMDGPU's slots are private memory, used through a cast to the
-        // generic address space.)
-        SmallVector<const Value *, 4> Casts{Slot};
-        while (!Casts.empty())
-          for (const User *SU : Casts.pop_back_val()->users())
-            if (isa<LoadInst>(SU))
-              Work.push_back(SU);
-            else if (isa<AddrSpaceCastInst, BitCastInst>(SU))
-              Casts.push_back(SU);
-            else if (const auto *II = dyn_cast<IntrinsicInst>(SU);
-                     !isa<StoreInst>(SU) &&
-                     !(II && II->isLifetimeStartOrEnd()))
-              return true;
-      } else if (const auto *MT = dyn_cast<MemTransferInst>(I)) {
-        if (U.get() == MT->getRawDest())
-          return true;
-      } else if (const auto *II = dyn_cast<IntrinsicInst>(I)) {
-        if (!II->isAssumeLikeIntrinsic() && !II->onlyReadsMemory())
-          return true;
-      } else if (const auto *Call = dyn_cast<CallBase>(I)) {
-        const Function *Callee = Call->getCalledFunction();
-        if (!Call->isArgOperand(&U))
-          return true;
-        unsigned No = Call->getArgOperandNo(&U);
-        if (Call->onlyReadsMemory(No) || Call->doesNotAccessMemory(No))
-          continue;
-        if (!Callee || Callee->isDeclaration() || Depth == 0 ||
-            No >= Callee->arg_size() ||
-            mayWriteThrough(Callee->getArg(No), Depth - 1))
-          return true;
-      } else {
-        return true;
-      }
-    }
-  }
-  return false;
 }
 
 /// The marker `enzyme_*` as the program spells it: a load of the global.
@@ -458,18 +388,24 @@ struct Maker {
       Value *Bytes =
           B.CreateCall(entry(M, "__enzyme_augmentsize", I64), Args);
       B.CreateStore(Bytes, generic(B, F->getArg(0)));
-      // (Then the pointer parameters that K may write through, as bits:
-      // the launch's derivative lets the others go without a shadow.)
-      uint64_t Written = 0;
-      // (The runtime takes a parameter from the 64th on as written; bit
-      // 63 is its own.)
-      for (const Argument &A : K.args())
-        if (A.getType()->isPointerTy() && A.getArgNo() < 63 &&
-            mayWriteThrough(&A))
-          Written |= uint64_t(1) << A.getArgNo();
-      B.CreateStore(ConstantInt::get(I64, Written),
-                    B.CreateConstInBoundsGEP1_64(I64, generic(B, F->getArg(0)),
-                                                 1));
+      // (Then what K does through its pointer parameters and their fields:
+      // the launch's derivative lets those it only reads go without a
+      // shadow, and checks the fields whose shadows are null:
+      // LaunchPointers.h. Words: [1] the parameters K may write through,
+      // fields included, as bits (the runtime takes a parameter from the
+      // 64th on as written; bit 63 is its own); [2], [3] those it writes,
+      // reads numbers through itself; [4] the count of fields (~0: more
+      // than the answer holds), then the fields.)
+      LaunchPointers P = launchPointers(K);
+      SmallVector<uint64_t, 8> Words = {
+          P.Written, P.OwnWritten, P.OwnRead,
+          P.TooMany ? ~uint64_t(0) : uint64_t(P.Fields.size())};
+      for (const LaunchField &Field : P.Fields)
+        Words.push_back(Field.word());
+      for (auto [No, Word] : enumerate(Words))
+        B.CreateStore(ConstantInt::get(I64, Word),
+                      B.CreateConstInBoundsGEP1_64(
+                          I64, generic(B, F->getArg(0)), No + 1));
       B.CreateRetVoid();
     }
     Function *Augmented = nullptr;

@@ -6,7 +6,7 @@
 //   cudaLaunchKernel((const void *)k, grid, block, args, shared, stream);
 //
 // (or the C++ overload of cuda_runtime.h, which passes the same operands
-// on, or hipLaunchKernel), is what
+// on, or hipLaunchKernel, or the cooperative forms of both), is what
 // `k<<<grid, block, shared, stream>>>(a, y)` does. Where k's stub has
 // registered derivatives (rules/LaunchRules.cpp), each such call in a
 // function to differentiate becomes that launch before differentiation:
@@ -45,14 +45,23 @@ Function *stubOf(Module &M, Value *Handle) {
   return nullptr;
 }
 
+/// The launch functions: the runtimes' own, and their cooperative forms
+/// (the same operands; a kernel whose blocks meet at a grid-wide barrier
+/// has no derivative kernels: device/DeviceChecks.cpp).
 bool isLaunchFunction(const Function &F) {
-  return F.getName() == "cudaLaunchKernel" || F.getName() == "hipLaunchKernel";
+  StringRef Name = F.getName();
+  return Name == "cudaLaunchKernel" || Name == "hipLaunchKernel" ||
+         Name == "cudaLaunchCooperativeKernel" ||
+         Name == "hipLaunchCooperativeKernel";
 }
 
 /// The C++ overloads of the launch functions (templates of the headers).
 bool isLaunchOverload(const Function &F) {
-  return !F.isDeclaration() && (F.getName().contains("16cudaLaunchKernel") ||
-                                F.getName().contains("15hipLaunchKernel"));
+  StringRef Name = F.getName();
+  return !F.isDeclaration() && (Name.contains("16cudaLaunchKernel") ||
+                                Name.contains("15hipLaunchKernel") ||
+                                Name.contains("27cudaLaunchCooperativeKernel") ||
+                                Name.contains("26hipLaunchCooperativeKernel"));
 }
 
 } // namespace
@@ -75,9 +84,12 @@ bool rewriteDirectLaunches(Function &F) {
     const bool Hip = Call->getCalledFunction()->getName().contains("hip");
     IRBuilder<> B(Call);
     // (grid as {i64, i32}, block as {i64, i32}, args, shared, stream)
+    // (HIP's cooperative launch takes the shared bytes as an unsigned int.)
     SmallVector<Value *, 6> Config = {
         Call->getArgOperand(1), Call->getArgOperand(2), Call->getArgOperand(3),
-        Call->getArgOperand(4), Call->getArgOperand(6), Call->getArgOperand(7)};
+        Call->getArgOperand(4),
+        B.CreateZExtOrTrunc(Call->getArgOperand(6), B.getInt64Ty()),
+        Call->getArgOperand(7)};
     SmallVector<Type *, 6> Types;
     for (Value *V : Config)
       Types.push_back(V->getType());

@@ -280,7 +280,8 @@ struct RuleMaker {
     Constant *Name = Table(ConstantDataArray::getString(Ctx, llvm::demangle(Kernel)),
                            "__adcc_kernel");
     StructType *DescTy = StructType::get(
-        Ctx, {Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, I32, I32, I32, I64, I64, Ptr});
+        Ctx,
+        {Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, Ptr, I32, I32, I32, I64, I64, Ptr, Ptr});
     Constant *Init = ConstantStruct::get(
         DescTy,
         {Name, handle("__adcc_fwd_"), handle("__adcc_aug_"),
@@ -288,9 +289,9 @@ struct RuleMaker {
          ConstantInt::get(I32, Fields.size()),
          ConstantInt::get(I32, L->getSizeInBytes()),
          ConstantInt::get(I32, Hip), ConstantInt::get(I64, 0),
-         ConstantInt::get(I64, 0), MembersG});
-    // (Not constant: the runtime keeps the slot's size and the parameters
-    // the kernel writes through in the last fields.)
+         ConstantInt::get(I64, 0), MembersG, ConstantPointerNull::get(Ptr)});
+    // (Not constant: the runtime keeps the slot's size, the parameters
+    // the kernel writes through and the size kernel's answer in fields.)
     Desc = new GlobalVariable(M, DescTy, false, GlobalValue::InternalLinkage,
                               Init, "__adcc_launch." + Kernel);
   }

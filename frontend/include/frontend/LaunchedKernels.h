@@ -47,7 +47,8 @@ void recordWrittenParams(clang::ASTContext &Ctx,
                          const clang::CUDAKernelCallExpr &Launch);
 
 /// Records the kernel that \p Call launches when it is a direct call of
-/// cudaLaunchKernel or hipLaunchKernel naming a `__global__` function.
+/// cudaLaunchKernel or hipLaunchKernel (or their cooperative forms) naming
+/// a `__global__` function.
 void recordDirectLaunch(clang::ASTContext &Ctx, const clang::CallExpr &Call);
 
 } // namespace adcc::frontend

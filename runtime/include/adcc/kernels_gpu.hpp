@@ -194,6 +194,10 @@ struct GpuDesc {
   void (*AddScalars)(void *, const void *);
   /// Whether a pointer argument has a primal but no shadow.
   bool (*MissingShadow)(const void *, const void *);
+  /// Stops where a pointer read from an argument's data has a null shadow
+  /// and would lose a derivative (Actives, Shadows); null without
+  /// derivatives.
+  void (*CheckPointers)(const void *, const void *);
 };
 
 template <typename K, typename... Ws> struct GpuPrimal {

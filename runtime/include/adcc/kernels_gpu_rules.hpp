@@ -55,6 +55,10 @@ __attribute__((device)) void __enzyme_fwddiff(void *, ...);
 __attribute__((device)) void __enzyme_augmentfwd(void *, ...);
 __attribute__((device)) void __enzyme_reverse(void *, ...);
 __attribute__((device)) std::size_t __enzyme_augmentsize(void *, ...);
+/// What a work-item does through the pointers of its arguments and their
+/// fields, as words: adcc makes the stores (device/LaunchPointers.h).
+__attribute__((device)) void adcc_kernel_gpu_pointers(void *,
+                                                      unsigned long long *);
 
 /// Group-local memory of a derivative kernel, with its shadow after it
 /// (the rules below); the primal is index::local_memory's.
@@ -76,6 +80,12 @@ static __attribute__((device)) inline void
 adcc_kernel_local_gpu_rev(const void *, const void *, std::size_t) {}
 }
 #endif
+
+/// The check of GpuFns::checkPointers (runtime/lib/gpu_launch.c).
+extern "C" void adcc_gpu_check_item_pointers(
+    const char *Name, int Hip, const unsigned long long *Words,
+    const void *Actives, const void *Shadows, const unsigned *Offsets,
+    const unsigned *Positions, unsigned N);
 
 namespace adcc {
 namespace detail {
@@ -116,6 +126,15 @@ __attribute__((global)) void gpuSlotBytesKernel(std::size_t *Bytes) {
   *Bytes = __enzyme_augmentsize(
       reinterpret_cast<void *>(&KernelArgs<K, Ws...>::item), enzyme_dup,
       enzyme_dup, enzyme_const);
+#endif
+}
+
+/// The words of adcc_kernel_gpu_pointers of the work-item (at most 64).
+template <typename K, typename... Ws>
+__attribute__((global)) void gpuPointersKernel(unsigned long long *Words) {
+#ifdef ADCC_GPU_DEVICE_DERIVATIVES
+  adcc_kernel_gpu_pointers(
+      reinterpret_cast<void *>(&KernelArgs<K, Ws...>::item), Words);
 #endif
 }
 
@@ -186,6 +205,20 @@ template <typename F> void gpuAllowLocal(F *Kernel, std::size_t Bytes) {
 }
 #endif
 
+/// The kernel's type as the compiler names it, for messages.
+template <typename K> const char *kernelName() {
+  static char Name[160];
+  if (!Name[0]) {
+    const char *P = __PRETTY_FUNCTION__, *At = std::strstr(P, "K = ");
+    At = At ? At + 4 : P;
+    std::size_t N = std::strcspn(At, ";]");
+    if (N >= sizeof Name)
+      N = sizeof Name - 1;
+    std::memcpy(Name, At, N);
+  }
+  return Name;
+}
+
 template <typename T> bool missingShadow(const T &Primal, const T &Shadow) {
   if constexpr (std::is_pointer_v<T>)
     return Primal && !Shadow;
@@ -209,6 +242,21 @@ template <typename K, typename... Ws> struct GpuFns : GpuPrimal<K, Ws...> {
   static bool missingShadows(const void *Av, const void *Dv) {
     return missingAll(*static_cast<const A *>(Av), *static_cast<const A *>(Dv),
                       std::make_index_sequence<std::tuple_size_v<A>>());
+  }
+  /// Where active argument \p J is in the launch's arguments (from 0).
+  static constexpr unsigned position(std::size_t J) {
+    for (std::size_t I = 0; I < sizeof...(Ws); ++I)
+      if (!Args::IsConstArg[I] && J-- == 0)
+        return unsigned(I);
+    return 0;
+  }
+  template <std::size_t... Js>
+  static void placesOf(const A &T, unsigned *Offsets, unsigned *Positions,
+                       std::index_sequence<Js...>) {
+    ((Offsets[Js] = unsigned(reinterpret_cast<const char *>(&std::get<Js>(T)) -
+                             reinterpret_cast<const char *>(&T)),
+      Positions[Js] = position(Js)),
+     ...);
   }
 
 #ifdef ADCC_GPU_DERIVATIVES
@@ -237,6 +285,37 @@ template <typename K, typename... Ws> struct GpuFns : GpuPrimal<K, Ws...> {
     static const std::size_t Bytes = querySlotBytes();
     return Bytes;
   }
+  struct PointerWords {
+    unsigned long long W[64] = {};
+  };
+  static PointerWords queryPointers() {
+    void *Words = nullptr;
+    PointerWords Host;
+    gpuCheck(gpuMalloc(&Words, sizeof Host.W), "the query of the pointers");
+    gpuPointersKernel<K, Ws...>
+        <<<1, 1>>>(static_cast<unsigned long long *>(Words));
+    gpuFinish();
+    gpuCheck(gpuToHost(Host.W, Words, sizeof Host.W),
+             "the query of the pointers");
+    gpuCheck(gpuFree(Words), "the query of the pointers");
+    return Host;
+  }
+  /// Stops where a pointer read from an argument's data has a null shadow
+  /// and would lose a derivative (runtime/lib/gpu_launch.c).
+  static void checkPointers(const void *Av, const void *Dv) {
+    static const PointerWords Words = queryPointers();
+    constexpr std::size_t N = std::tuple_size_v<A>;
+    unsigned Offsets[N + 1] = {}, Positions[N + 1] = {};
+    placesOf(*static_cast<const A *>(Av), Offsets, Positions,
+             std::make_index_sequence<N>());
+#if defined(__HIP__)
+    constexpr int Hip = 1;
+#else
+    constexpr int Hip = 0;
+#endif
+    adcc_gpu_check_item_pointers(kernelName<K>(), Hip, Words.W, Av, Dv,
+                                 Offsets, Positions, unsigned(N));
+  }
   static void augmented(const std::size_t *Grid, const std::size_t *Block,
                         void *Av, void *Dv, const void *Cv, void *Slots,
                         std::size_t SlotBytes, void *Need) {
@@ -259,14 +338,14 @@ template <typename K, typename... Ws> struct GpuFns : GpuPrimal<K, Ws...> {
   static constexpr GpuDesc Desc = {
       &GpuPrimal<K, Ws...>::run, &tangent, &slotBytes, &augmented, &reverse,
       sizeof(A), sizeof(C), &Args::clearScalars, &Args::addScalars,
-      &missingShadows};
+      &missingShadows, &checkPointers};
 #else
   // (No derivative kernels: a derivative of the launch stops with a
   // message.)
   static constexpr GpuDesc Desc = {
       &GpuPrimal<K, Ws...>::run, nullptr, nullptr, nullptr, nullptr,
       sizeof(A), sizeof(C), &Args::clearScalars, &Args::addScalars,
-      &missingShadows};
+      &missingShadows, nullptr};
 #endif
 };
 
@@ -336,6 +415,8 @@ inline void adcc_kernel_gpu_check_shadows(const adcc::detail::GpuDesc &D,
         "a pointer argument of a differentiated launch on a GPU backend has "
         "no shadow (it carries no derivative in the host function): pass it "
         "as adcc::Const(pointer), or give it a shadow in device memory");
+  if (D.CheckPointers)
+    D.CheckPointers(Actives, Shadows);
 }
 
 /// Stops the program when an item's records did not fit in its slot (a

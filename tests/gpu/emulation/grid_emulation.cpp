@@ -36,6 +36,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <map>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -77,11 +79,33 @@ int LastError;
 /// Memory as cudaMalloc leaves it: NaNs (all ones) rather than zeros.
 void poison(void *P, std::size_t N) { std::memset(P, 0xff, N); }
 
+/// Where each allocation begins, and its bytes (cuMemGetAddressRange).
+std::map<std::uintptr_t, std::size_t> Allocations;
+std::mutex AllocationsLock;
+
 void *allocate(std::size_t Bytes) {
   void *P = std::aligned_alloc(256, (Bytes + 255) / 256 * 256 + 256);
-  if (P)
+  if (P) {
     poison(P, Bytes);
+    std::lock_guard<std::mutex> Lock(AllocationsLock);
+    Allocations[reinterpret_cast<std::uintptr_t>(P)] = Bytes;
+  }
   return P;
+}
+
+/// The driver's cuMemGetAddressRange, as cudaGetDriverEntryPoint gives it.
+int memGetAddressRange(unsigned long long *Base, std::size_t *Size,
+                       unsigned long long Ptr) {
+  std::lock_guard<std::mutex> Lock(AllocationsLock);
+  auto It = Allocations.upper_bound(Ptr);
+  if (It == Allocations.begin())
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  --It;
+  if (Ptr - It->first >= std::max<std::size_t>(It->second, 1))
+    return 1;
+  *Base = It->first;
+  *Size = It->second;
+  return 0;
 }
 
 } // namespace
@@ -181,7 +205,18 @@ int cudaMallocManaged(void **P, std::size_t Bytes, unsigned) {
   return cudaMalloc(P, Bytes);
 }
 int cudaFree(void *P) {
+  {
+    std::lock_guard<std::mutex> Lock(AllocationsLock);
+    Allocations.erase(reinterpret_cast<std::uintptr_t>(P));
+  }
   std::free(P);
+  return 0;
+}
+int cudaGetDriverEntryPoint(const char *Symbol, void **Fn, unsigned long long,
+                            int *) {
+  if (std::strcmp(Symbol, "cuMemGetAddressRange") != 0)
+    return 500; // cudaErrorSymbolNotFound
+  *Fn = reinterpret_cast<void *>(&memGetAddressRange);
   return 0;
 }
 int cudaMemset(void *P, int V, std::size_t N) {
@@ -264,6 +299,13 @@ int cudaLaunchKernel(const void *Stub, Dim3 G, Dim3 B, void **Args,
     T.join();
   return 0;
 }
+/// A cooperative launch: the blocks run one after the other here, so a
+/// grid-wide barrier would never be met; adcc differentiates only kernels
+/// without one.
+int cudaLaunchCooperativeKernel(const void *Stub, Dim3 G, Dim3 B, void **Args,
+                                std::size_t Shared, void *Stream) {
+  return cudaLaunchKernel(Stub, G, B, Args, Shared, Stream);
+}
 
 /// AMDGPU's implicit kernel arguments (code object version 5) as the
 /// device code reads them: the block counts (3 x u32 from byte 0), the
@@ -308,6 +350,12 @@ int hipMallocManaged(void **P, std::size_t Bytes, unsigned) {
   return cudaMalloc(P, Bytes);
 }
 int hipFree(void *P) { return cudaFree(P); }
+int hipMemGetAddressRange(void **Base, std::size_t *Size, void *P) {
+  unsigned long long B = 0;
+  int E = memGetAddressRange(&B, Size, reinterpret_cast<std::uintptr_t>(P));
+  *Base = reinterpret_cast<void *>(B);
+  return E;
+}
 int hipMemset(void *P, int V, std::size_t N) { return cudaMemset(P, V, N); }
 int hipMemcpy(void *To, const void *From, std::size_t N, int Kind) {
   return cudaMemcpy(To, From, N, Kind);
@@ -329,6 +377,10 @@ int hipLaunchKernel(const void *Handle, Dim3 G, Dim3 B, void **Args,
   int E = cudaLaunchKernel(Handle, G, B, Args, Shared, Stream);
   WarpSize = 32;
   return E;
+}
+int hipLaunchCooperativeKernel(const void *Handle, Dim3 G, Dim3 B, void **Args,
+                               unsigned Shared, void *Stream) {
+  return hipLaunchKernel(Handle, G, B, Args, Shared, Stream);
 }
 
 // AMDGPU's cross-lane operations among the 64 work-items of a wavefront of

@@ -3,7 +3,9 @@
 // kernel: <<<...>>> of a kernel with a struct parameter by value that
 // holds a floating-point number (the derivative kernels take numbers,
 // pointers, and structs of pointers and integers), at -O0 (the stub's call)
-// and -O2; a cooperative launch. In the device compile, a launched kernel
+// and -O2; a cooperative launch of a kernel chosen at run time (one naming
+// the kernel is differentiated: tests/gpu/gpu_launches.cu -DCOOPERATIVE).
+// In the device compile, a launched kernel
 // that cannot be differentiated (inline assembly) gets no derivative
 // kernels and a warning at the kernel, and the file still compiles.
 // REQUIRES: cuda
@@ -21,6 +23,7 @@ struct Params {
 
 __global__ void bystruct(Params p, double *y) { y[threadIdx.x] *= p.a; }
 __global__ void scale(double a, double *y) { y[threadIdx.x] *= a; }
+__global__ void twice(double a, double *y) { y[threadIdx.x] *= 2 * a; }
 
 // WARN: cuda-launch.cu:[[@LINE+1]]:1: warning: the kernel 'assembled(double*)', launched with <<<...>>> in a file that asks for derivatives, has no derivative kernels: {{.*}}cuda-launch.cu:[[@LINE+3]]:3: cannot differentiate 'assembled(double*)' in device code: inline assembly is not supported; a derivative of its launch stops the program with a message
 __global__ void assembled(double *y) {
@@ -37,9 +40,10 @@ double run(double *y) {
 double loss(double a, double *y) {
 #ifdef COOPERATIVE
   void *args[] = {&a, &y};
-  // COOP: cuda-launch.cu:[[@LINE+1]]:3: error: cannot differentiate 'loss(double, double*)' in reverse mode: a CUDA kernel launch of 'cudaLaunchCooperativeKernel' in differentiated code is not differentiated (its derivative would leave out the kernel); launch the kernel with <<<...>>>, cudaLaunchKernel or hipLaunchKernel naming the kernel, or with adcc::launch
-  cudaLaunchCooperativeKernel((const void *)scale, dim3(1), dim3(32), args, 0,
-                              nullptr);
+  // (A kernel chosen at run time: no kernel named.)
+  const void *k = a > 0 ? (const void *)scale : (const void *)twice;
+  // COOP: cuda-launch.cu:[[@LINE+1]]:3: error: cannot differentiate 'loss(double, double*)' in reverse mode: a CUDA kernel launch of 'cudaLaunchCooperativeKernel' in differentiated code is not differentiated (its derivative would leave out the kernel); launch the kernel with <<<...>>>, cudaLaunchKernel or hipLaunchKernel (or their cooperative forms) naming the kernel, or with adcc::launch
+  cudaLaunchCooperativeKernel(k, dim3(1), dim3(32), args, 0, nullptr);
 #else
   // STRUCT: cuda-launch.cu:[[@LINE+1]]:3: error: cannot differentiate 'loss(double, double*)' in reverse mode: the kernel launch (<<<...>>>) of 'bystruct(Params, double*)' is differentiated only where every parameter of the kernel is a number, a pointer, or a struct of pointers and integers passed by value; pass a struct with floating-point members by pointer, or launch the kernel with adcc::launch
   bystruct<<<1, 32>>>(Params{a, 32}, y);
