@@ -12,8 +12,8 @@
 #   scripts/realcode/box2d.sh BOX2D_DIR [ADCC_CXX] [OPT] [STEPS]
 #
 # ADCC_CXX defaults to build/bin/adcc++; OPT to -O2; STEPS to 60. Exit
-# status 0 when every check passes. (On 2026-12-06 adcc still refuses
-# parts of Box2D at the link: docs/testing.md says which.)
+# status 0 when every check passes. (On 2026-12-06 Box2D links at -O0 to
+# -O3, but its reverse mode is wrong through its allocators: docs/testing.md.)
 set -euo pipefail
 if [[ $# -lt 1 || ! -f $1/include/box2d/b2_world.h ]]; then
   echo "usage: ${0##*/} BOX2D_DIR [ADCC_CXX] [OPT] [STEPS]" >&2

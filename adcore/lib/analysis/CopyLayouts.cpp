@@ -296,12 +296,14 @@ MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
   if (auto *CL = dyn_cast<ConstantInt>(MT.getLength()); CL && L.count(-1)) {
     const DataLayout &DL = MT.getModule()->getDataLayout();
     // (Where it names every floating-point number the analysis found at a
-    // fixed offset.)
+    // fixed offset among the copied bytes: those after them, the rest of
+    // the object, are not its to name.)
     auto Agrees = [&](const MemoryLayout &D) {
       return all_of(L, [&](const auto &E) {
         bool Float = E.second == Kind::Double || E.second == Kind::Float;
         auto It = D.find(E.first);
-        return E.first < 0 || !Float || (It != D.end() && It->second == E.second);
+        return E.first < 0 || uint64_t(E.first) >= CL->getZExtValue() ||
+               !Float || (It != D.end() && It->second == E.second);
       });
     };
     for (const Value *P : {Dest, Source})
