@@ -492,6 +492,9 @@ private:
   /// Whether the function's tasks run as tasks in both sweeps (a parallel
   /// function of a module with tasks, width 1, host code).
   bool runsTasks();
+  /// Whether the module has tasks that run as tasks in reverse mode (none
+  /// where a request differentiates code that asks for derivatives).
+  bool moduleRunsTasks();
   /// Calls adcc_task_spawn on \p Batch at \p B's position.
   void spawnTasks(llvm::IRBuilder<> &B, llvm::Value *Batch);
   /// The call of a task's entry that prepare/OpenMPTasks.cpp made: started

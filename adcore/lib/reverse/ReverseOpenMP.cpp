@@ -154,9 +154,7 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
                              "parallel region has an unexpected form");
   Type *I32 = AB.getInt32Ty();
   Constant *Level = AB.getInt32(Key.TapeLevel);
-  bool Tasks = any_of(M, [](const Function &F) {
-    return F.getName().starts_with(".omp_task_entry.");
-  });
+  bool Tasks = moduleRunsTasks();
   SmallVector<Type *, 16> Rest;
   for (Value *V : Shared)
     Rest.push_back(V->getType());

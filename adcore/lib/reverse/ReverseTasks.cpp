@@ -40,6 +40,8 @@
 
 #include "ReverseEmitter.h"
 
+#include "adcore/EntryPoints.h"
+
 #include "prepare/Prepare.h"
 #include "rules/OpenMPRuntime.h"
 #include "rules/RuleWrappers.h"
@@ -200,18 +202,69 @@ void makeTaskSweeps(Module &M, Function *AugEntry, Function *RevEntry,
   B.CreateRetVoid();
 }
 
+/// Whether \p F, or a function of the module it calls, asks for a
+/// derivative or calls one (\p Generated).
+bool reachesDerivatives(const Function &F,
+                        function_ref<bool(const Function &)> Generated,
+                        SmallPtrSetImpl<const Function *> &Seen) {
+  if (!Seen.insert(&F).second)
+    return false;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      const auto *Call = dyn_cast<CallBase>(&I);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee)
+        continue;
+      if (Generated(*Callee) || classifyEntryPoint(Callee->getName()))
+        return true;
+      if (!Callee->isDeclaration() &&
+          reachesDerivatives(*Callee, Generated, Seen))
+        return true;
+    }
+  return false;
+}
+
+/// Whether a request of \p M differentiates code that asks for (or calls)
+/// derivatives itself: a Hessian by forward over reverse mode, whose
+/// forward sweep of the gradient cannot follow tasks started by the
+/// runtime. Tasks then run where they are created.
+bool differentiatesDerivatives(
+    Module &M, function_ref<bool(const Function &)> Generated) {
+  for (const Function &F : M) {
+    if (!F.isDeclaration() || !classifyEntryPoint(F.getName()))
+      continue;
+    for (const User *U : F.users()) {
+      const auto *Call = dyn_cast<CallBase>(U);
+      if (!Call || Call->getCalledFunction() != &F || !Call->arg_size())
+        continue;
+      const auto *Target =
+          dyn_cast<Function>(Call->getArgOperand(0)->stripPointerCasts());
+      SmallPtrSet<const Function *, 16> Seen;
+      if (Target && !Target->isDeclaration() &&
+          reachesDerivatives(*Target, Generated, Seen))
+        return true;
+    }
+  }
+  return false;
+}
+
 } // namespace
 
 bool ReverseEmitter::runsTasks() {
+  return moduleRunsTasks() && Key.Parallel && Width == 1 && !DeviceCode;
+}
+
+bool ReverseEmitter::moduleRunsTasks() {
   if (!RunsTasksKnown) {
     RunsTasksKnown = true;
-    for (const Function &F : *Aug.getParent())
-      if (F.getName().starts_with(".omp_task_entry.")) {
-        RunsTasks = true;
-        break;
-      }
+    Module &M = *Aug.getParent();
+    RunsTasks = any_of(M, [](const Function &F) {
+                  return F.getName().starts_with(".omp_task_entry.");
+                }) &&
+                !differentiatesDerivatives(
+                    M, [&](const Function &F) { return Ctx.isGenerated(F); });
   }
-  return RunsTasks && Key.Parallel && Width == 1 && !DeviceCode;
+  return RunsTasks;
 }
 
 void ReverseEmitter::spawnTasks(IRBuilder<> &B, Value *Batch) {
