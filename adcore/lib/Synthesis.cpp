@@ -414,6 +414,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     // (Values passed into OpenMP regions by value first: the rewrites of
     // float bits below then see the casts it leaves in the caller.)
     bool Changed = passFloatFirstprivatesByReference(P);
+    Changed |= splitOpenMPTaskloops(P);
     Changed |= runOpenMPTasksUndeferred(P);
     Changed |= rewriteX86Intrinsics(P);
     Changed |= loadFloatBitsAsFloats(P);

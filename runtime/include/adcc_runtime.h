@@ -440,6 +440,50 @@ ADCC_RT_API void adcc_parallel_note_apart(unsigned check, int apart,
                                           unsigned level);
 ADCC_RT_API int adcc_parallel_apart(unsigned check, unsigned level);
 
+/* OpenMP tasks reversed as tasks (runtime/lib/tasks.c, docs/parallel.md):
+   new makes the handle of a task created in the augmented sweep of
+   `level` whose sweeps record on `task_level` (its tape,
+   `record_bytes` for copies of its record and shadow record, the function
+   that runs its reverse) and adds it to the creating context's tasks;
+   records gives those bytes; begin and end surround the task's augmented
+   sweep (the thread records on the task's tape, and tasks it creates are
+   its own), begin_reverse and end_reverse its reverse sweep; sync takes
+   the calling context's tasks created since its last sync point as a batch
+   (null: none), last those a task left at its end; spawn calls `spawn` on
+   each task of a batch, the last created first, and frees the batch;
+   run_reverse runs a task's reverse; free releases the handle. A region's
+   thread notes the tasks left at its end (note_tasks), which its reverse
+   takes back (tasks). */
+ADCC_RT_API void *adcc_task_new(unsigned level, unsigned task_level,
+                                size_t record_bytes, void (*reverse)(void *));
+ADCC_RT_API void *adcc_task_records(void *task);
+/* Copies a task's record (`bytes`) and its shadow (may be null) into the
+   handle, and the shareds (`shareds_bytes`) their first fields point to;
+   copy_back copies the shadow's copy from byte `from` on back into
+   `shadow` (the adjoints of the task's firstprivate values); copy_into
+   copies the same into `into` (forward mode's tasks, which hold their
+   copies in their OpenMP task records). */
+ADCC_RT_API void adcc_task_copy_into(void *into, const void *record,
+                                     const void *shadow, size_t bytes,
+                                     size_t shareds_bytes);
+ADCC_RT_API void adcc_task_copy_record(void *task, const void *record,
+                                       const void *shadow, size_t bytes,
+                                       size_t shareds_bytes);
+ADCC_RT_API void adcc_task_copy_back(void *task, void *shadow, size_t bytes,
+                                     size_t from);
+ADCC_RT_API void adcc_task_begin(void *task);
+ADCC_RT_API void adcc_task_end(void *task);
+ADCC_RT_API void adcc_task_begin_reverse(void *task);
+ADCC_RT_API void adcc_task_end_reverse(void *task);
+ADCC_RT_API void *adcc_task_sync(unsigned level);
+ADCC_RT_API void *adcc_task_last(void *task);
+ADCC_RT_API void adcc_task_spawn(void *batch, void (*spawn)(void *task));
+ADCC_RT_API void adcc_task_run_reverse(void *task);
+ADCC_RT_API void adcc_task_free(void *task);
+ADCC_RT_API void adcc_parallel_note_tasks(void *region, int thread,
+                                          void *batch);
+ADCC_RT_API void *adcc_parallel_tasks(void *region, int thread);
+
 /* Per-thread adjoints of an OpenMP region's reverse sweep
    (docs/parallel.md): memory that the region only reads, at places that
    do not depend on the iteration, gets its adjoints in a private copy of

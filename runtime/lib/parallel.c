@@ -86,6 +86,10 @@ typedef struct parallel_region {
   adcc_tape **tapes;     /* by thread number */
   parallel_saved *saved; /* by thread number */
   unsigned char *owned;  /* by thread number: tapes[t] is the region's */
+  /* By thread number: the tasks thread t created that no sync point inside
+   * the region waited for (runtime/lib/tasks.c), spawned at the start of
+   * its reverse. */
+  void **tasks;
   _Atomic long turn;     /* tickets of ordered critical sections taken */
   /* The region whose turn counter this one's sections use: the outermost
    * region around it whose augmented sweep started it (itself at the top),
@@ -129,13 +133,16 @@ static int allocate_threads(parallel_region *r, int threads) {
     r->tapes = calloc((size_t)threads, sizeof *r->tapes);
     r->saved = calloc((size_t)threads, sizeof *r->saved);
     r->owned = calloc((size_t)threads, sizeof *r->owned);
-    if (!r->tapes || !r->saved || !r->owned) {
+    r->tasks = calloc((size_t)threads, sizeof *r->tasks);
+    if (!r->tapes || !r->saved || !r->owned || !r->tasks) {
       free(r->tapes);
       free(r->saved);
       free(r->owned);
+      free(r->tasks);
       r->tapes = NULL;
       r->saved = NULL;
       r->owned = NULL;
+      r->tasks = NULL;
     }
     r->threads = r->tapes ? threads : 0;
   }
@@ -244,7 +251,29 @@ void adcc_parallel_free(void *region) {
   free(r->tapes);
   free(r->saved);
   free(r->owned);
+  free(r->tasks);
   free(r);
+}
+
+void adcc_parallel_note_tasks(void *region, int thread, void *batch) {
+  parallel_region *r = region;
+  if (!batch)
+    return;
+  if (!r || !r->tasks || thread < 0 || thread >= r->threads) {
+    adcc_rt_report("parallel region: thread %d could not note its tasks",
+                   thread);
+    return;
+  }
+  r->tasks[thread] = batch;
+}
+
+void *adcc_parallel_tasks(void *region, int thread) {
+  parallel_region *r = region;
+  if (!r || !r->tasks || thread < 0 || thread >= r->threads)
+    return NULL;
+  void *batch = r->tasks[thread];
+  r->tasks[thread] = NULL;
+  return batch;
 }
 
 static parallel_region *current(unsigned level) {

@@ -115,6 +115,14 @@ ParallelMemory::ParallelMemory(
             F && F->getName().starts_with(".omp_task_entry."))
           RunsTasks = true;
       }
+  if (RunsTasks)
+    for (const BasicBlock &BB : Region)
+      for (const Instruction &I : BB)
+        if (const auto *SI = dyn_cast<StoreInst>(&I);
+            SI && SI->getValueOperand()->getType()->isPointerTy())
+          if (const auto *Slot = dyn_cast<AllocaInst>(
+                  getUnderlyingObject(SI->getValueOperand())))
+            TaskSharedSlots.insert(Slot);
   DT = std::make_unique<DominatorTree>(Region);
   LoopInfo LI(*DT);
   // i = phi [lower bound, preheader], [i + step, latch]
@@ -560,8 +568,8 @@ const Value *ParallelMemory::iterationBase(const Value *Ptr) const {
 }
 
 bool ParallelMemory::isPrivate(const Value *Ptr) const {
-  if (slotOf(Ptr))
-    return true;
+  if (const AllocaInst *Slot = slotOf(Ptr))
+    return !TaskSharedSlots.contains(Slot);
   const Value *Obj = getUnderlyingObject(Ptr);
   // (-O0: the argument's value, read from the slot that holds it.)
   if (const auto *Held = dyn_cast<LoadInst>(Obj))

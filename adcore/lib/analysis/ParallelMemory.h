@@ -70,6 +70,7 @@
 #include <memory>
 
 namespace llvm {
+class AllocaInst;
 class CallBase;
 class DominatorTree;
 class Function;
@@ -178,6 +179,11 @@ private:
   /// pointers in the task's record, which no access of the region shows,
   /// so every update of shared memory is atomic.
   bool RunsTasks = false;
+  /// With RunsTasks: the stack slots whose address is stored (into a
+  /// task's shareds): a task may read them while this thread does, and
+  /// the reverses of both reads add into their shadows at once
+  /// (reverse/ReverseTasks.cpp runs tasks as tasks).
+  llvm::SmallPtrSet<const llvm::AllocaInst *, 4> TaskSharedSlots;
   /// Induction variables of worksharing loops.
   llvm::SmallPtrSet<const llvm::PHINode *, 4> Inductions;
   /// Underlying objects that some load reads at an address other than the

@@ -696,6 +696,8 @@ bool ForwardEmitter::emitUserCall(CallBase &Call, Function &Callee) {
     return false;
   if (Key.Split)
     SplitCallees[cast<Instruction>(PrimalOf.lookup(&Call))] = K;
+  if (emitTaskCall(Call, *D, K))
+    return true;
   SmallVector<Value *, 16> Args = calleeArgs(Call);
   CallBase *NewCall = emitReplacementCall(B, Call, D, Args);
   replaceCall(Call, NewCall, K);

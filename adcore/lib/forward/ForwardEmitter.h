@@ -224,6 +224,11 @@ private:
   bool emitIndirectCall(llvm::CallBase &Call);
   /// An OpenMP parallel region: a fork of its tangent region
   /// (ForwardOpenMP.cpp).
+  /// The call of a task's entry that prepare/OpenMPTasks.cpp made (with
+  /// the callee's tangent \p D): started as a task again, on copies of its
+  /// record and tangent record. Returns false where it is left a call.
+  bool emitTaskCall(llvm::CallBase &Call, llvm::Function &D,
+                    const DerivativeKey &K);
   bool emitForkCall(llvm::CallBase &Call);
   /// A call of the per-thread adjoints' runtime in a reverse sweep
   /// differentiated again: the same on the tangents' window

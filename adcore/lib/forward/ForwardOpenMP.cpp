@@ -24,6 +24,7 @@
 
 #include "ForwardEmitter.h"
 
+#include "prepare/Prepare.h"
 #include "rules/OpenMPRuntime.h"
 #include "support/CallSites.h"
 
@@ -129,6 +130,60 @@ bool ForwardEmitter::emitThreadAdjointsCall(CallBase &Call) {
                                      {Ptr, Ptr, Ptr, Ptr, Ptr, I64}, false)),
                {W, DW, To, DTo ? DTo : Null, DHeld ? DHeld : Null,
                 Call.getArgOperand(3)});
+  return true;
+}
+
+bool ForwardEmitter::emitTaskCall(CallBase &Call, Function &D,
+                                  const DerivativeKey &K) {
+  MDNode *Facts = Call.getMetadata(OpenMPTaskMetadata);
+  if (!Facts || Facts->getNumOperands() < 3 || Width != 1 || Key.Split ||
+      Call.arg_size() != 2 || K.Args.size() != 2 ||
+      !hasShadow(K.Args[1]) || hasShadow(K.Args[0]) || K.ReturnShadow ||
+      D.arg_size() != 3)
+    return false;
+  auto Size = [&](unsigned No) {
+    return mdconst::extract<ConstantInt>(Facts->getOperand(No))
+        ->getZExtValue();
+  };
+  // (kmp_task_t is 40 bytes; the copies start 16-byte aligned after it.)
+  const uint64_t Header = 48, Bytes = Size(0), Shareds = Size(1);
+  Value *Loc = mdconst::extract<Constant>(Facts->getOperand(2));
+  Module &M = *Call.getModule();
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I32 = Type::getInt32Ty(C),
+       *I64 = Type::getInt64Ty(C);
+  Function *Entry = Function::Create(FunctionType::get(I32, {I32, Ptr}, false),
+                                     GlobalValue::InternalLinkage,
+                                     D.getName() + ".task", M);
+  Entry->addFnAttr(Attribute::NoUnwind);
+  {
+    IRBuilder<> E(BasicBlock::Create(C, "entry", Entry));
+    Value *Copies =
+        E.CreateConstGEP1_64(E.getInt8Ty(), Entry->getArg(1), Header);
+    E.CreateCall(&D, {Entry->getArg(0), Copies,
+                      E.CreateConstGEP1_64(E.getInt8Ty(), Copies, Bytes)});
+    E.CreateRet(E.getInt32(0));
+  }
+  Value *Gtid = Call.getArgOperand(0), *Record = Call.getArgOperand(1);
+  FunctionCallee Alloc = M.getOrInsertFunction(
+      "__kmpc_omp_task_alloc",
+      FunctionType::get(Ptr, {Ptr, I32, I32, I64, I64, Ptr}, false));
+  FunctionCallee Start = M.getOrInsertFunction(
+      "__kmpc_omp_task", FunctionType::get(I32, {Ptr, I32, Ptr}, false));
+  FunctionCallee Copy = M.getOrInsertFunction(
+      "adcc_task_copy_into",
+      FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, Ptr, I64, I64}, false));
+  Value *Task = B.CreateCall(
+      Alloc, {Loc, Gtid, B.getInt32(1),
+              B.getInt64(Header + 2 * (Bytes + Shareds)), B.getInt64(0),
+              Entry});
+  B.CreateCall(Copy, {B.CreateConstGEP1_64(B.getInt8Ty(), Task, Header),
+                      Record, tangent(Record), B.getInt64(Bytes),
+                      B.getInt64(Shareds)});
+  B.CreateCall(Start, {Loc, Gtid, Task});
+  Dead.push_back(&Call);
+  if (!Call.getType()->isVoidTy())
+    Call.replaceAllUsesWith(Constant::getNullValue(Call.getType()));
   return true;
 }
 

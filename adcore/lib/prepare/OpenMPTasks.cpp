@@ -24,7 +24,10 @@
 // memory whose shadow the derivatives follow as any other; the task's body
 // runs on its creator's tape, in program order, and so does its reverse;
 // taskwait, taskgroup and taskyield wait for nothing any more and run as
-// in the primal. The function's primal runs its tasks undeferred too
+// in the primal. A call made so is marked (OpenMPTaskMetadata: the
+// record's and the shareds' sizes, the location), so that reverse mode
+// can run it as a task again where its creator runs in a parallel region
+// (reverse/ReverseTasks.cpp). The function's primal runs its tasks undeferred too
 // (docs/parallel.md#tasks). Tasks with `depend`, untied tasks, tasks whose
 // privates have destructors, detached tasks and taskloops are left as
 // they are: errors at their directive.
@@ -202,7 +205,18 @@ bool runOpenMPTasksUndeferred(Function &F) {
     for (CallBase *Start : T.Starts) {
       IRBuilder<> S(Start);
       Value *Gtid = Start->getArgOperand(1);
-      S.CreateCall(T.Entry->getFunctionType(), T.Entry, {Gtid, Record});
+      CallInst *Run =
+          S.CreateCall(T.Entry->getFunctionType(), T.Entry, {Gtid, Record});
+      // (Where the creator runs in a parallel region, reverse mode runs the
+      // task's sweeps as tasks again: reverse/ReverseTasks.cpp.)
+      Type *I64 = Type::getInt64Ty(C);
+      Value *Loc = Start->getArgOperand(0);
+      SmallVector<Metadata *, 3> Facts = {
+          ConstantAsMetadata::get(ConstantInt::get(I64, T.Size)),
+          ConstantAsMetadata::get(ConstantInt::get(I64, T.SharedsSize))};
+      if (auto *L = dyn_cast<Constant>(Loc))
+        Facts.push_back(ConstantAsMetadata::get(L));
+      Run->setMetadata(OpenMPTaskMetadata, MDNode::get(C, Facts));
       Start->replaceAllUsesWith(ConstantInt::get(Start->getType(), 0));
       Start->eraseFromParent();
     }

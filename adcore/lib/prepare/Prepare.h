@@ -146,6 +146,13 @@ bool passFloatFirstprivatesByReference(llvm::Function &F);
 /// run at once, on the creating thread, from a record on the stack
 /// (OpenMPTasks.cpp). Returns whether \p F changed.
 bool runOpenMPTasksUndeferred(llvm::Function &F);
+/// Rewrites each `__kmpc_taskloop` of \p F without task reductions as a
+/// loop that starts a task per chunk (OpenMPTaskloops.cpp), before
+/// runOpenMPTasksUndeferred. Returns whether \p F changed.
+bool splitOpenMPTaskloops(llvm::Function &F);
+/// The metadata on the call of a task's entry that runOpenMPTasksUndeferred
+/// makes: !{record bytes, shareds bytes, source location}.
+inline constexpr const char *OpenMPTaskMetadata = "adcc.omp.task";
 /// The first call in \p F of an OpenMP construct that derivatives do not
 /// follow (omp task, ordered, ...: rules/OpenMPRuntime.h), or null.
 const llvm::CallBase *findUnsupportedOpenMPCall(const llvm::Function &F);

@@ -15,6 +15,7 @@
 #include "support/ScratchShadows.h"
 #include "support/TapeLevels.h"
 #include "ReverseEmitter.h"
+#include "prepare/Prepare.h"
 
 #include "adcore/CrossTU.h"
 #include "rules/BlasRules.h"
@@ -118,6 +119,14 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     Involved = true;
   if (!Involved)
     return true;
+  // (A task's entry, called where the task was created: a task again
+  // where the function runs in parallel, ReverseTasks.cpp.)
+  if (Call.getMetadata(OpenMPTaskMetadata)) {
+    if (!augmentTaskCall(Call, Replaced))
+      return false;
+    if (Replaced)
+      return true;
+  }
   if (Call.isInlineAsm())
     return unsupported(Call, "inline assembly cannot be differentiated; move "
                              "it into a function with a custom derivative");

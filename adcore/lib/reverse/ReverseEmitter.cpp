@@ -386,6 +386,7 @@ bool ReverseEmitter::augmentInstruction(Instruction &I) {
                           "is); use omp atomic or a critical section");
   if (auto *Call = dyn_cast<CallBase>(&I)) {
     takeCriticalTicket(*Call);
+    augmentTaskSync(*Call);
     bool Replaced = false;
     if (!isa<IntrinsicInst>(Call) && !augmentCall(*Call, Replaced))
       return false;
@@ -593,7 +594,7 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
     // unpacking of results) has none.
     if (isa<PHINode>(I) ||
         (!PrimalOf.count(I) && !CallKeys.count(I) && !CustomSites.count(I) &&
-         !ForkSites.count(I)))
+         !ForkSites.count(I) && !TaskSites.count(I)))
       continue;
     RB.SetCurrentDebugLocation(I->getDebugLoc());
     DenseMap<Value *, Value *> Popped;

@@ -488,6 +488,38 @@ private:
   /// many threads.
   bool emitForkAdjoint(llvm::CallBase &AugCall,
                        llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
+  // --- OpenMP tasks reversed as tasks (ReverseTasks.cpp) ----------------
+  /// Whether the function's tasks run as tasks in both sweeps (a parallel
+  /// function of a module with tasks, width 1, host code).
+  bool runsTasks();
+  /// Whether the module has tasks that run as tasks in reverse mode (none
+  /// where a request differentiates code that asks for derivatives).
+  bool moduleRunsTasks();
+  /// Calls adcc_task_spawn on \p Batch at \p B's position.
+  void spawnTasks(llvm::IRBuilder<> &B, llvm::Value *Batch);
+  /// The call of a task's entry that prepare/OpenMPTasks.cpp made: started
+  /// as a task with a tape of its own (Replaced), or left to run where it
+  /// is (returns true, Replaced false).
+  bool augmentTaskCall(llvm::CallBase &Call, bool &Replaced);
+  /// The reverse of that task's creation: waits for its reverse, copies
+  /// the adjoints of its record back, frees its handle.
+  bool emitTaskAdjoint(llvm::CallBase &Started,
+                       llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
+  /// After a taskwait, a taskgroup's end or a barrier: takes the tasks
+  /// created since the last sync point (a batch, recorded).
+  void augmentTaskSync(llvm::CallBase &Call);
+  /// Its mirror: spawns the batch's reverses (after the barrier's mirror).
+  /// Returns whether \p I was one.
+  bool mirrorsTaskSync(llvm::Instruction &I,
+                       llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
+  struct TaskSite {
+    llvm::Value *Handle = nullptr, *ShadowRecord = nullptr, *Loc = nullptr;
+    uint64_t Bytes = 0;
+  };
+  llvm::DenseMap<llvm::Instruction *, TaskSite> TaskSites;
+  llvm::DenseMap<llvm::Instruction *, llvm::Value *> TaskSyncs;
+  bool RunsTasks = false, RunsTasksKnown = false;
+
   /// `atomicrmw fadd p, v` (omp atomic): v's adjoint is the adjoint of *p,
   /// read from its shadow \p SP (null: memory without derivatives).
   bool emitAtomicAdjoint(llvm::AtomicRMWInst &RMW, llvm::Value *SP);

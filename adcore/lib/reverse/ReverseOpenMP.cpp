@@ -154,6 +154,7 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
                              "parallel region has an unexpected form");
   Type *I32 = AB.getInt32Ty();
   Constant *Level = AB.getInt32(Key.TapeLevel);
+  bool Tasks = moduleRunsTasks();
   SmallVector<Type *, 16> Rest;
   for (Value *V : Shared)
     Rest.push_back(V->getType());
@@ -173,6 +174,15 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
         for (unsigned I = 3; I < F.arg_size(); ++I)
           Args.push_back(F.getArg(I));
         B.CreateCall(AugRegion, Args);
+        // (The tasks the thread left at the region's end: their reverses
+        // start with the thread's reverse, ReverseTasks.cpp.)
+        if (Tasks)
+          B.CreateCall(
+              runtimeCall(M, "adcc_parallel_note_tasks", B.getVoidTy(),
+                          {Ptr, I32, Ptr}),
+              {F.getArg(2), Thread,
+               B.CreateCall(runtimeCall(M, "adcc_task_sync", Ptr, {I32}),
+                            {Level})});
         swapRegion(B, Outer, Level);
         B.CreateCall(runtimeCall(M, "adcc_parallel_exit", B.getVoidTy(),
                                  {Ptr, I32, I32}),
@@ -187,6 +197,11 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
                                      {Ptr, I32, I32, I32}),
                          {F.getArg(2), Thread, Team, Level});
                      Value *Outer = swapRegion(B, F.getArg(2), Level);
+                     if (Tasks)
+                       spawnTasks(B, B.CreateCall(
+                                         runtimeCall(M, "adcc_parallel_tasks",
+                                                     Ptr, {Ptr, I32}),
+                                         {F.getArg(2), Thread}));
                      B.CreateCall(RevRegion, {});
                      swapRegion(B, Outer, Level);
                      B.CreateCall(runtimeCall(M, "adcc_parallel_leave",

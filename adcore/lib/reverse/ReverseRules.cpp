@@ -250,10 +250,14 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
 
   if (DeviceCode && mirrorsBarrier(I, Popped))
     return true;
+  if (TaskSyncs.count(&I))
+    return Lane != 0 || mirrorsTaskSync(I, Popped);
   if (Key.Parallel && !DeviceCode && mirrorsOpenMPSync(I, Popped))
     return true;
   if (ForkSites.count(&I))
     return emitForkAdjoint(cast<CallBase>(I), Popped);
+  if (TaskSites.count(&I))
+    return emitTaskAdjoint(cast<CallBase>(I), Popped);
   if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
     return emitAtomicAdjoint(*RMW, ShadowAt(RMW->getPointerOperand()));
   if (CustomSites.count(&I))

@@ -82,7 +82,8 @@ constexpr OpenMPRow OpenMPTable[] = {
     // prepare/OpenMPTasks.cpp: what is left of a task is another form.)
     {"__kmpc_omp_task_alloc", false, OpenMPCall::Unsupported,
      "an untied or detachable omp task, one whose privates have "
-     "destructors, or a taskloop"},
+     "destructors, or a taskloop with private or firstprivate data or a "
+     "reduction"},
     {"__kmpc_omp_target_task_alloc", false, OpenMPCall::Unsupported,
      "omp target task"},
     {"__kmpc_omp_task", false, OpenMPCall::Unsupported,
@@ -96,7 +97,9 @@ constexpr OpenMPRow OpenMPTable[] = {
     {"__kmpc_omp_taskyield", false, OpenMPCall::Inactive, ""},
     {"__kmpc_taskgroup", false, OpenMPCall::Inactive, ""},
     {"__kmpc_end_taskgroup", false, OpenMPCall::Inactive, ""},
-    {"__kmpc_taskloop", true, OpenMPCall::Unsupported, "omp taskloop"},
+    {"__kmpc_taskloop", true, OpenMPCall::Unsupported,
+     "omp taskloop with private or firstprivate data, the strict modifier "
+     "or a reduction"},
     {"__kmpc_task_reduction", true, OpenMPCall::Unsupported,
      "task reductions"},
     {"__kmpc_taskred", true, OpenMPCall::Unsupported, "task reductions"},

@@ -40,7 +40,7 @@ double untied_tasks(const double *x, int n) {
   }
   return s;
 }
-// CHECK: openmp.c:[[#@LINE-8]]:1: error: cannot differentiate the OpenMP region in 'untied_tasks' in reverse mode: an untied or detachable omp task, one whose privates have destructors, or a taskloop (__kmpc_omp_task_alloc) is not supported in differentiated code yet
+// CHECK: openmp.c:[[#@LINE-8]]:1: error: cannot differentiate the OpenMP region in 'untied_tasks' in reverse mode: an untied or detachable omp task, one whose privates have destructors, or a taskloop with private or firstprivate data or a reduction (__kmpc_omp_task_alloc) is not supported in differentiated code yet
 
 double ordered(const double *x, int n) {
   double s = 0;
@@ -52,6 +52,22 @@ double ordered(const double *x, int n) {
   return s;
 }
 // CHECK: openmp.c:[[#@LINE-5]]:1: error: cannot differentiate the OpenMP region in 'ordered' in reverse mode: omp ordered (__kmpc_ordered) is not supported in differentiated code yet
+
+// (A taskloop without private data is a loop of tasks: e2e
+// omp_taskloops.c. The chunks' tasks of one with firstprivate data would
+// share the creator's one copy of it.)
+double taskloop_firstprivate(const double *x, int n) {
+  double s = 0, scale = x[0];
+#pragma omp parallel
+#pragma omp single
+#pragma omp taskloop firstprivate(scale) grainsize(2)
+  for (int i = 0; i < n; ++i) {
+#pragma omp atomic
+    s += scale * x[i];
+  }
+  return s;
+}
+// CHECK: openmp.c:[[#@LINE-7]]:1: error: cannot differentiate the OpenMP region in 'taskloop_firstprivate' in reverse mode: an untied or detachable omp task, one whose privates have destructors, or a taskloop with private or firstprivate data or a reduction (__kmpc_omp_task_alloc) is not supported in differentiated code yet
 
 // (omp_set_lock and omp_unset_lock are critical sections: e2e omp_locks.c.
 // A lock taken only where it is free, or a nestable one, is not.)
@@ -108,6 +124,7 @@ void gradients(const double *x, double *dx, double a, int n) {
   __enzyme_autodiff((void *)tasks, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)untied_tasks, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)ordered, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)taskloop_firstprivate, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)test_lock, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)nest_lock, x, dx, enzyme_const, n);
 }
