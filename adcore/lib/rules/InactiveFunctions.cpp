@@ -73,6 +73,25 @@ constexpr const char *InactiveFunctionTable[] = {
     "srandom",
     "drand48",
     "srand48",
+    // the same generators on a state of the caller's (integers only: the
+    // _r forms that store a double, drand48_r and erand48_r, are not here)
+    "erand48",
+    "lrand48",
+    "nrand48",
+    "mrand48",
+    "jrand48",
+    "seed48",
+    "lcong48",
+    "rand_r",
+    "random_r",
+    "srandom_r",
+    "lrand48_r",
+    "nrand48_r",
+    "mrand48_r",
+    "jrand48_r",
+    "srand48_r",
+    "seed48_r",
+    "lcong48_r",
     // math functions with integer results: rounding to an integer, the
     // exponent (the C library's spellings for float, double, long double)
     "lround", "lroundf", "lroundl", "llround", "llroundf", "llroundl",
