@@ -4,6 +4,7 @@
 #include "BlasRules.h"
 #include "MpiRules.h"
 #include "OpenMPRuntime.h"
+#include "ReportingFunctions.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -362,8 +363,9 @@ bool isKnownInactiveFunction(const Function &F) {
   for (const char *Row : InactivePrefixTable)
     if (Name.starts_with(Row))
       return true;
+  // (A program's variadic function that only formats and prints.)
   if (!F.isDeclaration())
-    return false;
+    return isReportingVariadicFunction(F);
   // (OpenMP scheduling, thread ids, barriers, critical sections.)
   if (isKeptOpenMPCall(F))
     return true;
