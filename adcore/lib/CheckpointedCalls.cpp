@@ -60,7 +60,8 @@ constexpr const char *ReplayVisible[] = {
     "putchar",     "fputc",    "putc",    "fwrite",   "write",   "scanf",
     "fscanf",      "fread",    "read",    "getchar",  "fgets",   "rand",
     "random",      "drand48",  "time",    "clock",    "_ZStlsI", "_ZNSolsE",
-    "_ZNSo5write", "_ZNSirsE", "_ZStrsI",
+    "_ZNSo5write", "_ZNSirsE", "_ZStrsI",  "erand48", "lrand48", "nrand48",
+    "mrand48",     "jrand48",  "rand_r",  "random_r",
 };
 
 bool replayVisible(const Function &F) {

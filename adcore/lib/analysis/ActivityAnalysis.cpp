@@ -559,7 +559,18 @@ bool ActivityAnalysis::updateDirtyAllocas() {
            !Mixed.contains(V->first) && !Mixed.contains(D->first) &&
            V->second == D->second;
   };
+  // (The roots of objects that hold their own address: a callee that
+  // stores through an address read from one stores into it.)
+  SmallPtrSet<const Instruction *, 8> HoldOwnAddress;
+  for (const auto &[P, Roots] : StackRoots)
+    for (const User *U : P->users())
+      if (auto *S = dyn_cast<StoreInst>(U);
+          S && S->getPointerOperand() == P && SelfReference(*S))
+        HoldOwnAddress.insert(Roots.begin(), Roots.end());
   for (const auto &[P, Roots] : StackRoots) {
+    bool HoldsOwnAddress = any_of(Roots, [&](const Instruction *R) {
+      return HoldOwnAddress.contains(R);
+    });
     for (const User *U : P->users()) {
       if (auto *S = dyn_cast<StoreInst>(U)) {
         if (SelfReference(*S))
@@ -603,7 +614,8 @@ bool ActivityAnalysis::updateDirtyAllocas() {
                 bool Returns = false;
                 return Arg.get() != P ||
                        (keepsPointeeClean(*Callee, Arg.getOperandNo(),
-                                          CleanCallDepth, Returns) &&
+                                          CleanCallDepth, Returns,
+                                          HoldsOwnAddress) &&
                         (!Returns || Call->use_empty()));
               }))
             continue;

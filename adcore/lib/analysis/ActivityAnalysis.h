@@ -129,8 +129,10 @@ bool canCarryDerivative(const llvm::Type *T);
 /// derivatives: a stack slot given to it (an iterator given to operator++)
 /// receives no derivative (CleanSlots.cpp). \p ReturnsAddress: whether
 /// it may return that pointer (or one into the same memory).
+/// \p HoldsOwnAddress: the slot holds pointers into itself, so that what
+/// the callee stores through a pointer read from it lands in it too.
 bool keepsPointeeClean(const llvm::Function &F, unsigned ArgNo, unsigned Depth,
-                       bool &ReturnsAddress);
+                       bool &ReturnsAddress, bool HoldsOwnAddress = false);
 
 /// A parameter with this attribute (a derivative's constant pointer
 /// parameter whose primal keeps the pointee clean, returning no pointer into

@@ -30,7 +30,8 @@ namespace {
 
 class SlotUses {
 public:
-  SlotUses(const Argument &Slot, unsigned Depth) : Depth(Depth) {
+  SlotUses(const Argument &Slot, unsigned Depth, bool HoldsOwnAddress)
+      : HoldsOwnAddress(HoldsOwnAddress), Depth(Depth) {
     Addresses.insert(&Slot);
   }
 
@@ -46,7 +47,16 @@ public:
             Work.push_back(U);
           continue;
         }
-        if (isa<LoadInst, ICmpInst>(U))
+        // A slot that holds its own address (Eigen's blocking space, whose
+        // pointer to its own packing buffer the product kernels load):
+        // what a pointer read from it addresses may be the slot too.
+        if (const auto *LI = dyn_cast<LoadInst>(U)) {
+          if (HoldsOwnAddress && LI->getType()->isPointerTy() &&
+              Addresses.insert(LI).second)
+            Work.push_back(LI);
+          continue;
+        }
+        if (isa<ICmpInst>(U))
           continue;
         // As an integer: compared or checked (UBSan's alignment check), never
         // made a pointer again.
@@ -182,7 +192,8 @@ private:
         if (Callee->isDeclaration() || Depth == 0 || Callee->isVarArg())
           return false;
         bool Returns = false;
-        if (!keepsPointeeClean(*Callee, Arg.getOperandNo(), Depth - 1, Returns))
+        if (!keepsPointeeClean(*Callee, Arg.getOperandNo(), Depth - 1, Returns,
+                               HoldsOwnAddress))
           return false;
         Aliases |= Returns;
       } else if (A->getType()->isIntOrIntVectorTy() && !cleanValue(A, 6)) {
@@ -202,6 +213,7 @@ public:
   bool ReturnsAddress = false;
 
 private:
+  bool HoldsOwnAddress;
   unsigned Depth;
   SmallPtrSet<const Value *, 16> Addresses;
   SmallPtrSet<const AllocaInst *, 4> Holders;
@@ -211,7 +223,7 @@ private:
 } // namespace
 
 bool keepsPointeeClean(const Function &F, unsigned ArgNo, unsigned Depth,
-                       bool &ReturnsAddress) {
+                       bool &ReturnsAddress, bool HoldsOwnAddress) {
   ReturnsAddress = false;
   if (ArgNo < F.arg_size() &&
       F.getArg(ArgNo)->hasAttribute(KeepsPointeeCleanAttribute))
@@ -219,7 +231,7 @@ bool keepsPointeeClean(const Function &F, unsigned ArgNo, unsigned Depth,
   if (F.isDeclaration() || ArgNo >= F.arg_size() ||
       !F.getArg(ArgNo)->getType()->isPointerTy())
     return false;
-  SlotUses Uses(*F.getArg(ArgNo), Depth);
+  SlotUses Uses(*F.getArg(ArgNo), Depth, HoldsOwnAddress);
   bool Clean = Uses.clean();
   ReturnsAddress = Uses.ReturnsAddress;
   return Clean;

@@ -4,6 +4,7 @@
 #include "BlasRules.h"
 #include "MpiRules.h"
 #include "OpenMPRuntime.h"
+#include "ReportingFunctions.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -73,6 +74,25 @@ constexpr const char *InactiveFunctionTable[] = {
     "srandom",
     "drand48",
     "srand48",
+    // the same generators on a state of the caller's (integers only: the
+    // _r forms that store a double, drand48_r and erand48_r, are not here)
+    "erand48",
+    "lrand48",
+    "nrand48",
+    "mrand48",
+    "jrand48",
+    "seed48",
+    "lcong48",
+    "rand_r",
+    "random_r",
+    "srandom_r",
+    "lrand48_r",
+    "nrand48_r",
+    "mrand48_r",
+    "jrand48_r",
+    "srand48_r",
+    "seed48_r",
+    "lcong48_r",
     // math functions with integer results: rounding to an integer, the
     // exponent (the C library's spellings for float, double, long double)
     "lround", "lroundf", "lroundl", "llround", "llroundf", "llroundl",
@@ -344,8 +364,9 @@ bool isKnownInactiveFunction(const Function &F) {
   for (const char *Row : InactivePrefixTable)
     if (Name.starts_with(Row))
       return true;
+  // (A program's variadic function that only formats and prints.)
   if (!F.isDeclaration())
-    return false;
+    return isReportingVariadicFunction(F);
   // (OpenMP scheduling, thread ids, barriers, critical sections.)
   if (isKeptOpenMPCall(F))
     return true;
