@@ -146,7 +146,8 @@ bool keepsPointeeClean(const llvm::Function &F, unsigned ArgNo, unsigned Depth,
 /// stay clean (InactiveSlotWrites.cpp).
 bool storesNoDerivativeThrough(const llvm::Function &F,
                                llvm::ArrayRef<ArgActivity> Args,
-                               uint64_t SlotArgs, const class CustomRules *Rules);
+                               uint64_t SlotArgs,
+                               const class CustomRules *Rules);
 
 /// A parameter with this attribute (a derivative's constant pointer
 /// parameter whose primal keeps the pointee clean, returning no pointer into
