@@ -73,15 +73,21 @@ static inline long ab_pattern_columns(const uint64_t *rows, long nrows,
 }
 
 /* The dense column-major Jacobian J (nrows x ncols) from the tangents C
- * (column-major nrows x colours) of the coloured directions: zeros, and
- * each column's entries from its colour's tangent. */
+ * (column-major nrows x colours) of the coloured directions: each column's
+ * entries from its colour's tangent, zeros elsewhere. A column that may be
+ * nonzero in every row (HT's global rotation and u columns) is its
+ * colour's tangent as a whole: one copy. */
 static inline void ab_decompress(const long *colstart, const long *rowidx,
                                  long nrows, int ncols, const int *color,
                                  const double *C, double *J) {
-  memset(J, 0, (size_t)nrows * ncols * sizeof *J);
   for (int k = 0; k < ncols; k++) {
     const double *c = &C[(long)color[k] * nrows];
     double *j = &J[(long)k * nrows];
+    if (colstart[k + 1] - colstart[k] == nrows) {
+      memcpy(j, c, (size_t)nrows * sizeof *j);
+      continue;
+    }
+    memset(j, 0, (size_t)nrows * sizeof *j);
     for (long n = colstart[k]; n < colstart[k + 1]; n++)
       j[rowidx[n]] = c[rowidx[n]];
   }

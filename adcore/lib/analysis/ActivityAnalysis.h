@@ -27,6 +27,8 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <tuple>
+
 namespace llvm {
 class AllocaInst;
 class Instruction;
@@ -97,6 +99,9 @@ private:
   /// an integer (loaded from memory with derivatives, or bitcast).
   bool receivesWholeFloatBits(const llvm::StoreInst &SI) const;
   bool updateDirtyAllocas();
+  /// Whether \p Call stores nothing with a derivative into the stack slot
+  /// \p P points into (storesNoDerivativeThrough, memoized).
+  bool callKeepsSlotClean(const llvm::CallBase &Call, const llvm::Value *P);
 
   llvm::Function &F;
   const class CustomRules *Rules;
@@ -117,6 +122,8 @@ private:
   mutable llvm::DenseMap<const llvm::Function *, bool> FloatBitsResults;
   mutable llvm::DenseMap<std::pair<const llvm::Function *, uint64_t>, bool>
       ReturnActivity;
+  llvm::DenseMap<std::tuple<const llvm::Function *, uint64_t, uint64_t>, bool>
+      SlotCalls;
 };
 
 /// True for types that can carry a derivative: floating point, pointers,
@@ -133,6 +140,16 @@ bool canCarryDerivative(const llvm::Type *T);
 /// the callee stores through a pointer read from it lands in it too.
 bool keepsPointeeClean(const llvm::Function &F, unsigned ArgNo, unsigned Depth,
                        bool &ReturnsAddress, bool HoldsOwnAddress = false);
+
+/// Whether \p F, called with arguments of activity \p Args (the stack slots
+/// it is given Const), stores through the pointer parameters in the bit set
+/// \p SlotArgs only values without derivatives and keeps their addresses
+/// to itself, its callees likewise: slots it fills from constant arguments
+/// stay clean (InactiveSlotWrites.cpp).
+bool storesNoDerivativeThrough(const llvm::Function &F,
+                               llvm::ArrayRef<ArgActivity> Args,
+                               uint64_t SlotArgs,
+                               const class CustomRules *Rules);
 
 /// A parameter with this attribute (a derivative's constant pointer
 /// parameter whose primal keeps the pointee clean, returning no pointer into

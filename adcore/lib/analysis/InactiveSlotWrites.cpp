@@ -1,0 +1,192 @@
+//===- InactiveSlotWrites.cpp - Callees that fill a slot with constants ---===//
+//
+// A local array handed to a function that fills it (`hand_pose(theta, m,
+// A)`) was taken to receive derivatives whatever the call's arguments:
+// where the call's other arguments are constant (a forward call along the
+// directions of other parameters), the array's shadow was zeroed, the
+// callee's tangent stored zeros into it, and every tangent read from the
+// array afterwards was computed from those zeros. Here the callee is
+// analysed with the activity its arguments have at the call (the slots
+// handed to it constant): when everything it stores through the slots has
+// no derivative there, the slot stays clean, the call runs as the primal
+// and the slot's loads are constants (ActivityAnalysis.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ActivityAnalysis.h"
+#include "rules/InactiveFunctions.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+/// How many analyses deep the callees' callees are followed.
+constexpr unsigned MaxNesting = 2;
+thread_local unsigned Nesting = 0;
+
+class SlotWrites {
+public:
+  SlotWrites(const ActivityAnalysis &Inner, const CustomRules *Rules)
+      : Inner(Inner), Rules(Rules) {}
+
+  /// Whether nothing with a derivative is stored through \p Slots (and
+  /// the pointers derived from them), nor their addresses anywhere.
+  bool clean(ArrayRef<const Value *> Slots) {
+    SmallVector<const Value *, 16> Work(Slots.begin(), Slots.end());
+    Addresses.insert(Slots.begin(), Slots.end());
+    while (!Work.empty()) {
+      const Value *P = Work.pop_back_val();
+      for (const User *U : P->users()) {
+        if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
+                SelectInst>(U)) {
+          if (Addresses.insert(U).second)
+            Work.push_back(U);
+          continue;
+        }
+        if (isa<LoadInst, ICmpInst>(U))
+          continue;
+        if (const auto *SI = dyn_cast<StoreInst>(U)) {
+          // The address kept in a local variable that holds nothing else
+          // (the parameter's own at -O0): what is loaded from there is an
+          // address into the slots too.
+          if (SI->getValueOperand() == P) {
+            const auto *AI = dyn_cast<AllocaInst>(SI->getPointerOperand());
+            if (!AI || !onlyLoadedAndStored(*AI))
+              return false;
+            if (Holders.insert(AI).second)
+              for (const User *H : AI->users())
+                if (isa<LoadInst>(H) && Addresses.insert(H).second)
+                  Work.push_back(H);
+            continue;
+          }
+          if (!constantStore(*SI, P))
+            return false;
+          continue;
+        }
+        if (const auto *II = dyn_cast<IntrinsicInst>(U))
+          if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
+              isa<MemSetInst>(II))
+            continue;
+        if (const auto *MT = dyn_cast<MemTransferInst>(U)) {
+          // (A copy out of a slot reads it; into one, from memory that
+          // holds no derivative.)
+          const Value *Src = MT->getRawSource();
+          if (!Addresses.contains(MT->getRawDest()) || Addresses.contains(Src))
+            continue;
+          if (Inner.isActive(Src) && Inner.mayHoldDerivatives(Src))
+            return false;
+          continue;
+        }
+        const auto *Call = dyn_cast<CallBase>(U);
+        if (!Call || !constantCall(*Call))
+          return false;
+      }
+    }
+    // (Every value stored into those variables is such an address.)
+    return all_of(Holders, [&](const AllocaInst *AI) {
+      return all_of(AI->users(), [&](const User *U) {
+        const auto *SI = dyn_cast<StoreInst>(U);
+        return !SI || Addresses.contains(SI->getValueOperand());
+      });
+    });
+  }
+
+private:
+  /// Whether \p AI is only loaded from and stored into (and marked by
+  /// lifetime markers and debug records).
+  static bool onlyLoadedAndStored(const AllocaInst &AI) {
+    return all_of(AI.users(), [&](const User *U) {
+      if (isa<LoadInst>(U) || isa<DbgInfoIntrinsic>(U))
+        return true;
+      if (const auto *II = dyn_cast<IntrinsicInst>(U))
+        return II->isLifetimeStartOrEnd();
+      const auto *SI = dyn_cast<StoreInst>(U);
+      return SI && SI->getPointerOperand() == &AI &&
+             SI->getValueOperand() != &AI;
+    });
+  }
+
+  /// A store into a slot of a value without a derivative: a constant, or
+  /// a floating-point value the analysis finds constant. (Not an address:
+  /// the slot would hold a pointer, perhaps to memory with derivatives;
+  /// nor other integers, which may be the bits of a float.)
+  bool constantStore(const StoreInst &SI, const Value *P) const {
+    const Value *V = SI.getValueOperand();
+    if (V == P || Addresses.contains(V))
+      return false;
+    if (isa<Constant>(V))
+      return true;
+    return V->getType()->isFPOrFPVectorTy() && !Inner.isActive(V);
+  }
+
+  /// A call given a slot: of a function without derivatives, of one that
+  /// keeps the slot as it is (CleanSlots.cpp), or of one that stores only
+  /// constants there for these arguments; not one that returns a pointer
+  /// the caller uses.
+  bool constantCall(const CallBase &Call) const {
+    const Function *Callee = Call.getCalledFunction();
+    if (!Callee || Callee->isVarArg() ||
+        Call.arg_size() != Callee->arg_size() || Call.arg_size() > 64)
+      return false;
+    if (isKnownInactiveFunction(*Callee))
+      return true;
+    if (Call.getType()->isPointerTy() && !Call.use_empty())
+      return false;
+    SmallVector<ArgActivity, 8> Args;
+    uint64_t SlotArgs = 0;
+    bool KeptClean = true;
+    for (const Use &Arg : Call.args()) {
+      const Value *A = Arg.get();
+      unsigned No = Arg.getOperandNo();
+      if (Addresses.contains(A)) {
+        SlotArgs |= uint64_t(1) << No;
+        Args.push_back(ArgActivity::Const);
+        bool Returns = false;
+        KeptClean &= keepsPointeeClean(*Callee, No, CleanCallDepth, Returns);
+        continue;
+      }
+      Args.push_back(Inner.isActive(A) && !Inner.cleanStackPointer(A)
+                         ? ArgActivity::Dup
+                         : ArgActivity::Const);
+    }
+    return KeptClean ||
+           storesNoDerivativeThrough(*Callee, Args, SlotArgs, Rules);
+  }
+
+  const ActivityAnalysis &Inner;
+  const CustomRules *Rules;
+  SmallPtrSet<const Value *, 16> Addresses;
+  SmallPtrSet<const AllocaInst *, 4> Holders;
+};
+
+} // namespace
+
+bool storesNoDerivativeThrough(const Function &Callee,
+                               ArrayRef<ArgActivity> Args, uint64_t SlotArgs,
+                               const CustomRules *Rules) {
+  if (Callee.isDeclaration() || Callee.isVarArg() ||
+      Args.size() != Callee.arg_size() || Args.size() > 64 ||
+      Nesting >= MaxNesting)
+    return false;
+  SmallVector<const Value *, 4> Slots;
+  for (const Argument &A : Callee.args())
+    if (SlotArgs >> A.getArgNo() & 1) {
+      if (!A.getType()->isPointerTy())
+        return false;
+      Slots.push_back(&A);
+    }
+  ++Nesting;
+  ActivityAnalysis Inner(const_cast<Function &>(Callee), Args, Rules);
+  bool Clean = SlotWrites(Inner, Rules).clean(Slots);
+  --Nesting;
+  return Clean;
+}
+
+} // namespace adcore
