@@ -69,6 +69,12 @@ L = f(x, s, n, out) + sum_j w[j] * out[j] and compares
     calling itself first with its scalar parameter unchanged, and some of
     its calls given a constant scalar (a literal the optimizer folds into
     the body, beside calls with an active one),
+  * (since version 24, tools/adfuzz/gen_v24.py) state kept as numerical
+    codes keep it: a global accumulator with a derivative (and a global
+    struct tallying a count, a sum and a sum of squares), a struct of
+    arrays passed by pointer to step and sum functions, a table of
+    operations (function pointer and weight) applied by an interpreter
+    loop,
   * the primal outputs computed inside the derivative calls against a plain
     call of f, unless (in half of the programs, drawn last so that the
     function is the one of version 3) out is passed enzyme_dupnoneed, whose

@@ -6,7 +6,9 @@ scopes). Version 24 draws, per program, after version 19's draws:
   * a global accumulator with a derivative (feature `global-accumulator`):
     `static double adfz_gacc[3]`, cleared by f, added to by f and by a
     noinline deposit function (`adfz_deposit(b, e)`, an energy summed into
-    bins), read back (squashed) by later statements and the outputs. adcc
+    bins, or `adfz_add(&adfz_gacc[b], e)` through its address; in half of
+    those also a global struct `adfz_tally` of a count, a sum and a sum of
+    squares), read back (squashed) by later statements and the outputs. adcc
     gives it a shadow global; higher derivatives through it are a
     documented "not supported yet" error, so such programs do not draw
     the nested checks (versions 5, 18, 21);
@@ -41,6 +43,7 @@ class V24:
         self.gacc = False        # the global accumulator adfz_gacc
         self.gacc_deposit = None  # its noinline deposit function
         self.gacc_used = False
+        self.tally = False       # a global struct of numbers and a count
         self.soa = None          # (struct, step, sum, m) of the struct
         self.soa_var = None      # its instance in f ("so" or "so->")
         self.soa_stepped = False
@@ -56,12 +59,28 @@ class V24:
             self.features.add("global-accumulator")
             self.out.append("/* a global accumulator with a derivative */")
             self.out.append("static double adfz_gacc[%d];" % NGACC)
-            if self.chance(0.6):
+            k = self.randint(0, 2)
+            if k == 1:
                 self.gacc_deposit = "adfz_deposit"
                 self.out.append("__attribute__((noinline)) static void "
                                 "adfz_deposit(int b, double e) {")
                 self.out.append("  adfz_gacc[b] += e;")
                 self.out.append("}")
+            elif k == 2:
+                # through the address of the global's element
+                self.gacc_deposit = "adfz_add"
+                self.out.append("__attribute__((noinline)) static void "
+                                "adfz_add(double *g, double e) {")
+                self.out.append("  *g += e;")
+                self.out.append("}")
+            if self.chance(0.5):
+                # a global struct of numbers: a count (no derivative), a
+                # sum and a sum of squares
+                self.tally = True
+                self.out.append("static struct {")
+                self.out.append("  int n;")
+                self.out.append("  double sum, sq;")
+                self.out.append("} adfz_tally;")
             self.out.append("")
         if self.chance(0.4):
             self.gen_soa()
@@ -150,6 +169,13 @@ class V24:
             else:
                 self.emit(lines, 1, " = ".join("adfz_gacc[%d]" % b
                                               for b in range(NGACC)) + " = 0;")
+            if self.tally:
+                if self.chance(0.5):
+                    self.emit(lines, 1, "memset(&adfz_tally, 0, "
+                              "sizeof adfz_tally);")
+                else:
+                    self.emit(lines, 1, "adfz_tally.n = 0;")
+                    self.emit(lines, 1, "adfz_tally.sum = adfz_tally.sq = 0;")
         if self.soa:
             st, step, total, n = self.soa
             if self.chance(0.4):
@@ -211,7 +237,19 @@ class V24:
     def gacc_deposit_stmt(self, sc, lines, ind):
         e = self.squash(self.expr(sc, 2), 1.0)
         b = self.int_expr(sc, NGACC)
-        if self.gacc_deposit and self.chance(0.6):
+        if self.tally and self.chance(0.4):
+            t = self.fresh("v")
+            self.emit(lines, ind, "{")
+            self.emit(lines, ind + 1, "double %s = %s;" % (t, e.code))
+            self.emit(lines, ind + 1, "adfz_tally.n++;")
+            self.emit(lines, ind + 1, "adfz_tally.sum += %s;" % t)
+            self.emit(lines, ind + 1, "adfz_tally.sq += %s * %s;" % (t, t))
+            self.emit(lines, ind, "}")
+        elif self.gacc_deposit == "adfz_add" and self.chance(0.6):
+            self.emit(lines, ind, "adfz_add(&adfz_gacc[%s], %s);"
+                      % (b, e.code))
+            self.used.add(self.gacc_deposit)
+        elif self.gacc_deposit == "adfz_deposit" and self.chance(0.6):
             self.emit(lines, ind, "%s(%s, %s);" % (self.gacc_deposit, b,
                                                  e.code))
             self.used.add(self.gacc_deposit)
@@ -223,6 +261,10 @@ class V24:
     def gacc_read_expr(self, b):
         E, lit = self._m().E, self._m().lit
         c = self.choice([2.0, 5.0])
+        if self.tally and self.chance(0.3):
+            # the mean and the spread of what was tallied
+            return E("%s * tanh((adfz_tally.sum + 0.5 * adfz_tally.sq) / "
+                     "(1 + adfz_tally.n))" % lit(c), c)
         return E("%s * tanh(adfz_gacc[%s] / %s)" % (lit(c), b, lit(c)), c)
 
     def gacc_read(self, sc, lines, ind):
@@ -319,6 +361,10 @@ class V24:
         if self.gacc:
             for b in range(NGACC):
                 terms.append(self.gacc_read_expr(str(b)))
+        if self.tally:
+            terms.append(self._m().E(
+                "tanh(adfz_tally.sum / (1 + adfz_tally.n) + adfz_tally.sq)",
+                1.0))
         self.v24_in_f = False
 
     def top_ctx(self):
