@@ -143,6 +143,16 @@ set(ADCC_ADFUZZ_SEEDS_V22 "1 16 20 31 68 74 6 103 216")
 # double's bits counted twice by forward over reverse, e2e
 # hvp_scaled_float_bits.c)
 set(ADCC_ADFUZZ_SEEDS_V23 "182 276 41 92 245")
+# (version 24, tools/adfuzz/gen_v24.py: a global accumulator with a
+# derivative, cleared by f and added to inline, by a noinline deposit
+# function (1, 52) or through its address (46), a global struct tallying a
+# count, a sum and a sum of squares (7); a struct of arrays passed by
+# pointer to step and sum functions, on the stack (1, 7, 34) or the heap
+# (52), its count from n (7, 34, 52); a table of operations, local (1),
+# constant global (34) or registered by a noinline function (46, 52), with
+# a constant code table (52). 34 checks its Hessian too. All passed when
+# chosen.)
+set(ADCC_ADFUZZ_SEEDS_V24 "1 7 34 46 52")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -188,12 +198,14 @@ adcc_adfuzz_test(adfuzz-fixed-v20 20 "${ADCC_ADFUZZ_SEEDS_V20}" -fopenmp)
 adcc_adfuzz_test(adfuzz-fixed-v21 21 "${ADCC_ADFUZZ_SEEDS_V21}")
 adcc_adfuzz_test(adfuzz-fixed-v22 22 "${ADCC_ADFUZZ_SEEDS_V22}")
 adcc_adfuzz_test(adfuzz-fixed-v23 23 "${ADCC_ADFUZZ_SEEDS_V23}")
+adcc_adfuzz_test(adfuzz-fixed-v24 24 "${ADCC_ADFUZZ_SEEDS_V24}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
   adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11
   adfuzz-fixed-v12 adfuzz-fixed-v13 adfuzz-fixed-v14 adfuzz-fixed-v15 adfuzz-fixed-v16 adfuzz-fixed-v17
   adfuzz-fixed-v18 adfuzz-fixed-v18-nsa adfuzz-fixed-v19 adfuzz-fixed-v19-nsa
   adfuzz-fixed-v20 adfuzz-fixed-v21 adfuzz-fixed-v22 adfuzz-fixed-v23
+  adfuzz-fixed-v24
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

@@ -406,11 +406,12 @@ bool ActivityAnalysis::transfer(const Value &V) const {
       return Active.contains(Op) && !cleanStackPointer(Op);
     };
     // (A function that reads or writes a global with a shadow has a
-    // derivative whatever its arguments.)
+    // derivative whatever its arguments; so has a call through a pointer
+    // that may reach one: a table of operations whose arguments are
+    // constants.)
     if (!any_of(Call->operands(),
                 [&](const Use &Op) { return ActiveOperand(Op.get()); }))
-      return Call->getCalledFunction() &&
-             Users.touchesShadowedGlobals(*Call->getCalledFunction());
+      return Users.touchesShadowedGlobals(*Call);
     // A pointer a defined function returns: active only if the function
     // returns an active one for these arguments (a pointer read from
     // constant memory by a function that also takes an active argument is

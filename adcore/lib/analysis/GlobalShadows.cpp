@@ -4,6 +4,7 @@
 #include "rules/CustomRules.h"
 #include "adcore/MathRules.h"
 #include "device/DeviceCode.h"
+#include "support/CallSites.h"
 #include "support/IRMarks.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -395,12 +396,35 @@ bool GlobalUsers::touchesShadowedGlobals(const Function &F) {
     }
     Touches = usesDirectly(*G);
     for (const Instruction &I : instructions(*G))
-      if (const auto *Call = dyn_cast<CallBase>(&I))
+      if (const auto *Call = dyn_cast<CallBase>(&I)) {
         if (const Function *Callee = Call->getCalledFunction())
           Work.push_back(Callee);
+        else if (!Call->isInlineAsm())
+          for (const Function *T : possibleCallTargets(
+                   *const_cast<Module *>(G->getParent()),
+                   Call->getFunctionType()))
+            Work.push_back(T);
+      }
   }
   Reached[&F] = Touches;
   return Touches;
+}
+
+bool GlobalUsers::touchesShadowedGlobals(const CallBase &Call) {
+  if (const Function *Callee = Call.getCalledFunction())
+    return touchesShadowedGlobals(*Callee);
+  if (Call.isInlineAsm())
+    return false;
+  auto [It, New] = Indirect.try_emplace(Call.getFunctionType(), false);
+  if (New)
+    It->second = anyTargetTouches(Call);
+  return It->second;
+}
+
+bool GlobalUsers::anyTargetTouches(const CallBase &Call) {
+  Module &M = *const_cast<Module *>(Call.getModule());
+  return any_of(possibleCallTargets(M, Call.getFunctionType()),
+                [&](const Function *T) { return touchesShadowedGlobals(*T); });
 }
 
 } // namespace adcore

@@ -36,7 +36,9 @@
 #include <string>
 
 namespace llvm {
+class CallBase;
 class Function;
+class FunctionType;
 class GlobalVariable;
 class Instruction;
 class Module;
@@ -98,11 +100,17 @@ class GlobalUsers {
 public:
   explicit GlobalUsers(const CustomRules *Rules) : Rules(Rules) {}
   bool touchesShadowedGlobals(const llvm::Function &F);
+  /// Whether \p Call may reach a function that does: its callee, or
+  /// through a function pointer any function of the module of its type
+  /// whose address is taken (a table of operations).
+  bool touchesShadowedGlobals(const llvm::CallBase &Call);
 
 private:
   bool usesDirectly(const llvm::Function &F);
+  bool anyTargetTouches(const llvm::CallBase &Call);
   const CustomRules *Rules;
   llvm::DenseMap<const llvm::Function *, bool> Direct, Reached;
+  llvm::DenseMap<const llvm::FunctionType *, bool> Indirect;
 };
 
 } // namespace adcore
