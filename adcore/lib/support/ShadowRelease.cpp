@@ -2,6 +2,7 @@
 
 #include "ShadowRelease.h"
 #include "IRMarks.h"
+#include "adcore/CrossTU.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Twine.h"
@@ -38,17 +39,25 @@ GlobalVariable *namedMarker(Module &M, StringRef ShadowName) {
 
 } // namespace
 
-SetVector<GlobalVariable *> ownShadowsUsedBy(const Function &Derivative) {
+SetVector<GlobalVariable *>
+ownShadowsUsedBy(ArrayRef<const Function *> Derivatives,
+                 SetVector<const Function *> *Deferred) {
   SetVector<GlobalVariable *> Shadows;
   SmallPtrSet<const Function *, 16> Seen;
-  SmallVector<const Function *, 16> Work{&Derivative};
+  SmallVector<const Function *, 16> Work(Derivatives.begin(),
+                                         Derivatives.end());
   // The operands of the functions reached, and of the constant expressions
   // among them (a shadow's element addressed by a constant GEP).
   SmallVector<const Value *, 32> Operands;
   while (!Work.empty()) {
     const Function *F = Work.pop_back_val();
-    if (!Seen.insert(F).second || F->isDeclaration())
+    if (!F || !Seen.insert(F).second)
       continue;
+    if (F->isDeclaration()) {
+      if (Deferred && parseCrossTUSymbol(F->getName()))
+        Deferred->insert(F);
+      continue;
+    }
     for (const Instruction &I : instructions(*F))
       append_range(Operands, I.operand_values());
     while (!Operands.empty()) {
@@ -66,8 +75,11 @@ SetVector<GlobalVariable *> ownShadowsUsedBy(const Function &Derivative) {
   return Shadows;
 }
 
-bool releaseOwnShadows(IRBuilder<> &B, const Function &Derivative) {
-  SetVector<GlobalVariable *> Shadows = ownShadowsUsedBy(Derivative);
+bool releaseOwnShadows(IRBuilder<> &B,
+                       ArrayRef<const Function *> Derivatives) {
+  SetVector<const Function *> Deferred;
+  SetVector<GlobalVariable *> Shadows =
+      ownShadowsUsedBy(Derivatives, &Deferred);
   Module &M = *B.GetInsertBlock()->getModule();
   const DataLayout &DL = M.getDataLayout();
   for (GlobalVariable *S : Shadows) {
@@ -88,7 +100,13 @@ bool releaseOwnShadows(IRBuilder<> &B, const Function &Derivative) {
     ThenB.CreateMemSet(S, B.getInt8(0), Size, S->getAlign());
     B.SetInsertPoint(At);
   }
-  return !Shadows.empty();
+  // (Defined at link time, empty where the derivative uses none.)
+  for (const Function *D : Deferred) {
+    B.CreateCall(M.getOrInsertFunction(
+        crossTUReleaseSymbol(D->getName()),
+        FunctionType::get(B.getVoidTy(), /*isVarArg=*/false)));
+  }
+  return !Shadows.empty() || !Deferred.empty();
 }
 
 bool markNamedShadows(Module &M) {
