@@ -21,6 +21,7 @@
 // RUN: %adcc -O2 -c poly.c tables.c main.c && %adcc poly.o tables.o main.o -o prog2 -lm && ./prog2 | FileCheck %s
 // RUN: %adcc -O3 -c poly.c tables.c main.c && %adcc poly.o tables.o main.o -o prog3 -lm && ./prog3 | FileCheck %s
 // CHECK: static: rev 5 fwd 5 fwd 5 rev 5 split 5 fwd 5{{$}}
+// CHECK-NEXT: static, its function: split 5 fwd 5 rev 5 fwd 5{{$}}
 // CHECK-NEXT: external: fwd 5 rev 5 rev 5 fwd 5 split 5 fwd 5{{$}}
 // CHECK-NEXT: same file: rev 12 fwd 12 split 12 fwd 12 rev 12{{$}}
 // CHECK-NEXT: state: fwd 0 rev 0 fwd 0 split 0 fwd 0 one -1{{$}}
@@ -90,6 +91,8 @@ int main(void) {
   double e = split(wg, x, 0), f = FWD(g, 0);
   printf("static: rev %g fwd %g fwd %g rev %g split %g fwd %g\n", a, b, c, d,
          e, f);
+  a = split(g, x, 0), b = FWD(g, 0), c = REV(g, 0), d = FWD(wg, 0);
+  printf("static, its function: split %g fwd %g rev %g fwd %g\n", a, b, c, d);
   a = FWD(h, 0), b = REV(wh, 0), c = REV(wh, 0), d = FWD(h, 0);
   e = split(wh, x, 0), f = FWD(wh, 0);
   printf("external: fwd %g rev %g rev %g fwd %g split %g fwd %g\n", a, b, c,
