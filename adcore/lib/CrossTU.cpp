@@ -137,19 +137,18 @@ void keepOnlyWhatIsMissing(Module &M, const SmallPtrSetImpl<Function *> &Made,
 }
 
 /// Defines \p Name, the function that zeroes the shadows adcc owns that
-/// \p D (made here; none where another link made it) uses (crossTUReleaseSymbol), and, of a reverse sweep,
-/// its augmented sweep \p Aug: a request calls it after the derivative, as
-/// it zeroes its own file's (ShadowRelease.h). (Not D itself, which the
-/// derivatives of the requesting file call too, nested: a forward
-/// derivative that zeroed a static's tangent after each call of a function
-/// that stores it lost it for the next call.)
+/// \p D (made here; none where another link made it) uses
+/// (crossTUReleaseSymbol), and, of a reverse sweep, its augmented sweep \p Aug:
+/// a request calls it after the derivative, as it zeroes its own file's
+/// (ShadowRelease.h). (Not D itself, which the derivatives of the requesting
+/// file call too, nested: a forward derivative that zeroed a static's tangent
+/// after each call of a function that stores it lost it for the next call.)
 Function *defineRelease(Module &M, StringRef Name, const Function *D,
                         const Function *Aug) {
   auto *FT = FunctionType::get(Type::getVoidTy(M.getContext()), false);
   Function *W = M.getFunction(Name);
   if (!W || !W->isDeclaration() || W->getFunctionType() != FT) {
-    Function *New =
-        Function::Create(FT, GlobalValue::ExternalLinkage, "", &M);
+    Function *New = Function::Create(FT, GlobalValue::ExternalLinkage, "", &M);
     if (W) {
       New->takeName(W);
       W->replaceAllUsesWith(New);

@@ -75,8 +75,7 @@ ownShadowsUsedBy(ArrayRef<const Function *> Derivatives,
   return Shadows;
 }
 
-bool releaseOwnShadows(IRBuilder<> &B,
-                       ArrayRef<const Function *> Derivatives) {
+bool releaseOwnShadows(IRBuilder<> &B, ArrayRef<const Function *> Derivatives) {
   SetVector<const Function *> Deferred;
   SetVector<GlobalVariable *> Shadows =
       ownShadowsUsedBy(Derivatives, &Deferred);
