@@ -3,6 +3,7 @@
 #include "EnzymeCalls.h"
 #include "EnzymeCallLowering.h"
 #include "support/ShadowRelease.h"
+#include "adcore/CrossTU.h"
 #include "adcore/ParamShapes.h"
 #include "DenseViews.h"
 
@@ -324,7 +325,11 @@ bool EnzymeCallLowering::emitCall() {
   bool Step = Entry && Entry->getName().ends_with(".adcc.checkpoint");
   if (NewCall && !Step && !isDeviceModule(M))
     if (Function *Callee = NewCall->getCalledFunction())
-      releaseOwnShadows(B, {D, Callee});
+      releaseOwnShadows(B, {D, Callee}, [](const Function &F) {
+        return parseCrossTUSymbol(F.getName())
+                   ? crossTUReleaseSymbol(F.getName())
+                   : std::string();
+      });
   Value *Result = NewCall;
   if (PrimalValue) {
     // {primal, adjoints...}

@@ -2,7 +2,6 @@
 
 #include "ShadowRelease.h"
 #include "IRMarks.h"
-#include "adcore/CrossTU.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/Twine.h"
@@ -41,7 +40,7 @@ GlobalVariable *namedMarker(Module &M, StringRef ShadowName) {
 
 SetVector<GlobalVariable *>
 ownShadowsUsedBy(ArrayRef<const Function *> Derivatives,
-                 SetVector<const Function *> *Deferred) {
+                 SetVector<const Function *> *Declarations) {
   SetVector<GlobalVariable *> Shadows;
   SmallPtrSet<const Function *, 16> Seen;
   SmallVector<const Function *, 16> Work(Derivatives.begin(),
@@ -54,8 +53,8 @@ ownShadowsUsedBy(ArrayRef<const Function *> Derivatives,
     if (!F || !Seen.insert(F).second)
       continue;
     if (F->isDeclaration()) {
-      if (Deferred && parseCrossTUSymbol(F->getName()))
-        Deferred->insert(F);
+      if (Declarations)
+        Declarations->insert(F);
       continue;
     }
     for (const Instruction &I : instructions(*F))
@@ -75,10 +74,11 @@ ownShadowsUsedBy(ArrayRef<const Function *> Derivatives,
   return Shadows;
 }
 
-bool releaseOwnShadows(IRBuilder<> &B, ArrayRef<const Function *> Derivatives) {
-  SetVector<const Function *> Deferred;
+bool releaseOwnShadows(IRBuilder<> &B, ArrayRef<const Function *> Derivatives,
+                       ReleaseNameFn ReleaseNameOf) {
+  SetVector<const Function *> Declarations;
   SetVector<GlobalVariable *> Shadows =
-      ownShadowsUsedBy(Derivatives, &Deferred);
+      ownShadowsUsedBy(Derivatives, &Declarations);
   Module &M = *B.GetInsertBlock()->getModule();
   const DataLayout &DL = M.getDataLayout();
   for (GlobalVariable *S : Shadows) {
@@ -100,12 +100,16 @@ bool releaseOwnShadows(IRBuilder<> &B, ArrayRef<const Function *> Derivatives) {
     B.SetInsertPoint(At);
   }
   // (Defined at link time, empty where the derivative uses none.)
-  for (const Function *D : Deferred) {
+  bool Released = !Shadows.empty();
+  for (const Function *D : Declarations) {
+    std::string Name = ReleaseNameOf ? ReleaseNameOf(*D) : std::string();
+    if (Name.empty())
+      continue;
     B.CreateCall(M.getOrInsertFunction(
-        crossTUReleaseSymbol(D->getName()),
-        FunctionType::get(B.getVoidTy(), /*isVarArg=*/false)));
+        Name, FunctionType::get(B.getVoidTy(), /*isVarArg=*/false)));
+    Released = true;
   }
-  return !Shadows.empty() || !Deferred.empty();
+  return Released;
 }
 
 bool markNamedShadows(Module &M) {

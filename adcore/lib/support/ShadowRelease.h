@@ -18,17 +18,25 @@
 #ifndef ADCORE_SUPPORT_SHADOWRELEASE_H
 #define ADCORE_SUPPORT_SHADOWRELEASE_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/IR/IRBuilder.h"
+
+#include <string>
 
 namespace adcore {
 
 /// The shadow globals marked OwnShadowMetadata that \p Derivatives or a
-/// function they reach use. The derivatives made at link time that they
-/// call (declarations named by crossTUSymbol) go to \p Deferred.
-llvm::SetVector<llvm::GlobalVariable *>
-ownShadowsUsedBy(llvm::ArrayRef<const llvm::Function *> Derivatives,
-                 llvm::SetVector<const llvm::Function *> *Deferred = nullptr);
+/// function they reach use. The declarations they reach go to \p
+/// Declarations.
+llvm::SetVector<llvm::GlobalVariable *> ownShadowsUsedBy(
+    llvm::ArrayRef<const llvm::Function *> Derivatives,
+    llvm::SetVector<const llvm::Function *> *Declarations = nullptr);
+
+/// The name of the function that zeroes the shadows that the derivative
+/// made at link time \p Declaration uses (crossTUReleaseSymbol, CrossTU.h),
+/// or empty for another declaration.
+using ReleaseNameFn = llvm::function_ref<std::string(const llvm::Function &)>;
 
 /// Zeroes at \p B the shadow globals marked OwnShadowMetadata that \p
 /// Derivatives (what a request calls: a forward derivative, a gradient, a
@@ -36,13 +44,15 @@ ownShadowsUsedBy(llvm::ArrayRef<const llvm::Function *> Derivatives,
 /// shadows' addresses; not an augmented sweep alone, whose reverse sweep
 /// reads them still) or a function they reach use; the shadow of a global
 /// other files see only where no linked file names it (markNamedShadows).
-/// For each derivative made at link time that they call, calls the
-/// function made with it that zeroes its shadows (crossTUReleaseSymbol):
-/// one of those calls the derivative as the caller's derivative does,
-/// nested, and must leave what a call leaves in them for the next. \p B is
-/// left after the zeroing. Returns whether there was any.
+/// For each declaration they reach that \p ReleaseNameOf names a function
+/// for (a derivative made at link time), calls that function, made with
+/// the derivative: the derivative itself zeroes nothing, since the
+/// caller's derivatives call it too, nested, and each call must leave in
+/// the shadows what the next reads. \p B is left after the zeroing.
+/// Returns whether there was any.
 bool releaseOwnShadows(llvm::IRBuilder<> &B,
-                       llvm::ArrayRef<const llvm::Function *> Derivatives);
+                       llvm::ArrayRef<const llvm::Function *> Derivatives,
+                       ReleaseNameFn ReleaseNameOf = nullptr);
 
 /// Defines, weak, the marker `adcc.names.<name>_shadow` for each
 /// `<name>_shadow` that \p M declares and uses: the program reads or
