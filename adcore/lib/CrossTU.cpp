@@ -136,27 +136,35 @@ void keepOnlyWhatIsMissing(Module &M, const SmallPtrSetImpl<Function *> &Made,
     }
 }
 
-/// A function that calls \p D and then zeroes the shadows adcc owns that
-/// it uses (ShadowRelease.h), or null where it uses none.
-Function *withReleasedShadows(Function &D) {
-  if (ownShadowsUsedBy(D).empty())
-    return nullptr;
-  Function *W =
-      Function::Create(D.getFunctionType(), GlobalValue::InternalLinkage,
-                       D.getName() + ".released", D.getParent());
-  W->copyAttributesFrom(&D);
-  W->setCallingConv(D.getCallingConv());
-  IRBuilder<> B(BasicBlock::Create(D.getContext(), "", W));
-  SmallVector<Value *, 8> Args;
-  for (Argument &A : W->args())
-    Args.push_back(&A);
-  CallInst *Call = B.CreateCall(&D, Args);
-  Call->setCallingConv(D.getCallingConv());
-  Call->setAttributes(D.getAttributes());
-  ReturnInst *Ret =
-      D.getReturnType()->isVoidTy() ? B.CreateRetVoid() : B.CreateRet(Call);
+/// Defines \p Name, the function that zeroes the shadows adcc owns that
+/// \p D (made here; none where another link made it) uses
+/// (crossTUReleaseSymbol), and, of a reverse sweep, its augmented sweep \p Aug:
+/// a request calls it after the derivative, as it zeroes its own file's
+/// (ShadowRelease.h). (Not D itself, which the derivatives of the requesting
+/// file call too, nested: a forward derivative that zeroed a static's tangent
+/// after each call of a function that stores it lost it for the next call.)
+Function *defineRelease(Module &M, StringRef Name, const Function *D,
+                        const Function *Aug) {
+  auto *FT = FunctionType::get(Type::getVoidTy(M.getContext()), false);
+  Function *W = M.getFunction(Name);
+  if (!W || !W->isDeclaration() || W->getFunctionType() != FT) {
+    Function *New = Function::Create(FT, GlobalValue::ExternalLinkage, "", &M);
+    if (W) {
+      New->takeName(W);
+      W->replaceAllUsesWith(New);
+      W->eraseFromParent();
+    } else {
+      New->setName(Name);
+    }
+    W = New;
+  }
+  W->setLinkage(GlobalValue::ExternalLinkage);
+  W->setVisibility(GlobalValue::HiddenVisibility);
+  W->addFnAttr(Attribute::NoUnwind);
+  IRBuilder<> B(BasicBlock::Create(M.getContext(), "", W));
+  ReturnInst *Ret = B.CreateRetVoid();
   B.SetInsertPoint(Ret);
-  releaseOwnShadows(B, D);
+  releaseOwnShadows(B, {D && !D->isDeclaration() ? D : nullptr, Aug});
   return W;
 }
 
@@ -288,16 +296,28 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
       Decl->replaceAllUsesWith(D);
       Decl->eraseFromParent();
     }
-    // (A derivative a request calls zeroes adcc's own shadows after it, as
-    // where the request's file makes it: EnzymeCalls.cpp. Not an augmented
-    // sweep, whose reverse sweep reads them still.)
-    if (Function *W = Augmented ? nullptr : withReleasedShadows(*D)) {
-      Generated.insert(W);
-      D = W;
-    }
     D->setName(Symbol);
     D->setLinkage(GlobalValue::ExternalLinkage);
     D->setVisibility(GlobalValue::HiddenVisibility);
+  }
+  // The functions that zero what each derivative leaves in adcc's own
+  // shadows, which the requests call after it (not after an augmented
+  // sweep: a request of one calls none).
+  for (const std::string &Symbol : Symbols) {
+    std::optional<std::string> Of = releasedCrossTUSymbol(Symbol);
+    if (!Of)
+      continue;
+    Function *D = M.getFunction(*Of);
+    const Function *Aug = nullptr;
+    std::optional<CrossTURequest> R = parseCrossTUSymbol(*Of);
+    if (D && R && !R->Combined && R->Key.Mode == DerivativeMode::Reverse) {
+      DerivativeKey AugKey = R->Key;
+      AugKey.Primal = M.getFunction(R->Primal);
+      AugKey.Mode = DerivativeMode::Augmented;
+      if (AugKey.Primal)
+        Aug = Ctx.cache().lookup(AugKey);
+    }
+    Generated.insert(defineRelease(M, Symbol, D, Aug));
   }
   // (Before the objects' definitions become declarations: the exported
   // names of static functions' addresses are aliases until then.)

@@ -89,3 +89,24 @@ TEST_CASE("link-time derivative names carry the levels", "[crosstu]") {
   K.InterleavedArgs = 1;
   CHECK_FALSE(crossTUSymbolCarries(K));
 }
+
+TEST_CASE("link-time shadow release names", "[crosstu]") {
+  // The function that zeroes a link-time derivative's shadows is named
+  // after it, and is no derivative itself (the link step would try to
+  // differentiate a function called `z`).
+  CrossTURequest R;
+  R.Key.Mode = DerivativeMode::Reverse;
+  R.Key.Args = {ArgActivity::Active};
+  R.Primal = "poly.step";
+  std::string Name = crossTUSymbol(R);
+  std::string Release = crossTUReleaseSymbol(Name);
+  CHECK(llvm::StringRef(Release).starts_with(CrossTUPrefix));
+  CHECK(Release != Name);
+  CHECK_FALSE(parseCrossTUSymbol(Release));
+  auto Of = releasedCrossTUSymbol(Release);
+  REQUIRE(Of);
+  CHECK(*Of == Name);
+  CHECK_FALSE(releasedCrossTUSymbol(Name));
+  CHECK_FALSE(releasedCrossTUSymbol("__adcc_xtu.z.not-a-derivative"));
+  CHECK_FALSE(releasedCrossTUSymbol("poly"));
+}

@@ -55,6 +55,16 @@ std::string crossTUSymbol(const CrossTURequest &R);
 /// The request a name made by crossTUSymbol stands for; none for any other
 /// name.
 std::optional<CrossTURequest> parseCrossTUSymbol(llvm::StringRef Name);
+/// The name of the function, made at link time with the derivative named
+/// \p DerivativeSymbol, that zeroes the shadows adcc owns that the
+/// derivative (and, of a reverse sweep, its augmented sweep) uses: a request
+/// calls it after the derivative returns, as it zeroes its own file's
+/// (support/ShadowRelease.h). `__adcc_xtu.z.<the derivative's name less the
+/// prefix>`.
+std::string crossTUReleaseSymbol(llvm::StringRef DerivativeSymbol);
+/// The name of the derivative whose shadows \p Name (made by
+/// crossTUReleaseSymbol) zeroes; none for any other name.
+std::optional<std::string> releasedCrossTUSymbol(llvm::StringRef Name);
 /// Whether the name crossTUSymbol makes for \p Key says all of it: the
 /// parts of a key that no derivative made at link time has (an OpenMP
 /// region's, split forward mode, error estimates, records of a reverse

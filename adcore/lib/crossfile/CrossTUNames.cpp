@@ -15,6 +15,10 @@
 // argument (c const, d duplicated, n duplicated without the primal, a
 // active).
 //
+// The function that zeroes the shadows a derivative made at link time uses
+// (crossTUReleaseSymbol) is named `__adcc_xtu.z.` and the derivative's name
+// less `__adcc_xtu.`.
+//
 //===----------------------------------------------------------------------===//
 
 #include "adcore/CrossTU.h"
@@ -104,6 +108,20 @@ std::string crossTUSymbol(const CrossTURequest &R) {
     OS << letterOf(A);
   OS << ".O" << R.OptLevel << '.' << R.Primal;
   return Out;
+}
+
+std::string crossTUReleaseSymbol(StringRef DerivativeSymbol) {
+  DerivativeSymbol.consume_front(CrossTUPrefix);
+  return (CrossTUPrefix + "z." + DerivativeSymbol).str();
+}
+
+std::optional<std::string> releasedCrossTUSymbol(StringRef Name) {
+  if (!Name.consume_front(CrossTUPrefix) || !Name.consume_front("z."))
+    return std::nullopt;
+  std::string Symbol = (CrossTUPrefix + Name).str();
+  if (!parseCrossTUSymbol(Symbol))
+    return std::nullopt;
+  return Symbol;
 }
 
 bool crossTUSymbolCarries(const DerivativeKey &Key) {

@@ -3,6 +3,7 @@
 #include "EnzymeCalls.h"
 #include "EnzymeCallLowering.h"
 #include "support/ShadowRelease.h"
+#include "adcore/CrossTU.h"
 #include "adcore/ParamShapes.h"
 #include "DenseViews.h"
 
@@ -317,12 +318,18 @@ bool EnzymeCallLowering::emitCall() {
   }
   // (Not after an augmented sweep, whose reverse sweep reads them still;
   // nor after a checkpointed loop's step, whose adjoints of the globals
-  // the steps before it read.)
+  // the steps before it read. After a reverse sweep, those of its augmented
+  // sweep too: the sweep may take a shadow's address from the records, as
+  // that of an argument's shadow.)
   Function *Entry = Call.getCalledFunction();
   bool Step = Entry && Entry->getName().ends_with(".adcc.checkpoint");
   if (NewCall && !Step && !isDeviceModule(M))
     if (Function *Callee = NewCall->getCalledFunction())
-      releaseOwnShadows(B, *Callee);
+      releaseOwnShadows(B, {D, Callee}, [](const Function &F) {
+        return parseCrossTUSymbol(F.getName())
+                   ? crossTUReleaseSymbol(F.getName())
+                   : std::string();
+      });
   Value *Result = NewCall;
   if (PrimalValue) {
     // {primal, adjoints...}

@@ -38,17 +38,25 @@ GlobalVariable *namedMarker(Module &M, StringRef ShadowName) {
 
 } // namespace
 
-SetVector<GlobalVariable *> ownShadowsUsedBy(const Function &Derivative) {
+SetVector<GlobalVariable *>
+ownShadowsUsedBy(ArrayRef<const Function *> Derivatives,
+                 SetVector<const Function *> *Declarations) {
   SetVector<GlobalVariable *> Shadows;
   SmallPtrSet<const Function *, 16> Seen;
-  SmallVector<const Function *, 16> Work{&Derivative};
+  SmallVector<const Function *, 16> Work(Derivatives.begin(),
+                                         Derivatives.end());
   // The operands of the functions reached, and of the constant expressions
   // among them (a shadow's element addressed by a constant GEP).
   SmallVector<const Value *, 32> Operands;
   while (!Work.empty()) {
     const Function *F = Work.pop_back_val();
-    if (!Seen.insert(F).second || F->isDeclaration())
+    if (!F || !Seen.insert(F).second)
       continue;
+    if (F->isDeclaration()) {
+      if (Declarations)
+        Declarations->insert(F);
+      continue;
+    }
     for (const Instruction &I : instructions(*F))
       append_range(Operands, I.operand_values());
     while (!Operands.empty()) {
@@ -66,8 +74,11 @@ SetVector<GlobalVariable *> ownShadowsUsedBy(const Function &Derivative) {
   return Shadows;
 }
 
-bool releaseOwnShadows(IRBuilder<> &B, const Function &Derivative) {
-  SetVector<GlobalVariable *> Shadows = ownShadowsUsedBy(Derivative);
+bool releaseOwnShadows(IRBuilder<> &B, ArrayRef<const Function *> Derivatives,
+                       ReleaseNameFn ReleaseNameOf) {
+  SetVector<const Function *> Declarations;
+  SetVector<GlobalVariable *> Shadows =
+      ownShadowsUsedBy(Derivatives, &Declarations);
   Module &M = *B.GetInsertBlock()->getModule();
   const DataLayout &DL = M.getDataLayout();
   for (GlobalVariable *S : Shadows) {
@@ -88,7 +99,17 @@ bool releaseOwnShadows(IRBuilder<> &B, const Function &Derivative) {
     ThenB.CreateMemSet(S, B.getInt8(0), Size, S->getAlign());
     B.SetInsertPoint(At);
   }
-  return !Shadows.empty();
+  // (Defined at link time, empty where the derivative uses none.)
+  bool Released = !Shadows.empty();
+  for (const Function *D : Declarations) {
+    std::string Name = ReleaseNameOf ? ReleaseNameOf(*D) : std::string();
+    if (Name.empty())
+      continue;
+    B.CreateCall(M.getOrInsertFunction(
+        Name, FunctionType::get(B.getVoidTy(), /*isVarArg=*/false)));
+    Released = true;
+  }
+  return Released;
 }
 
 bool markNamedShadows(Module &M) {
