@@ -316,6 +316,7 @@ bool ReverseEmitter::buildAugmented() {
     }
   }
   Lane = 0;
+  clearDeadLocalShadows();
   for (Instruction *I : Dead)
     eraseReplaced(I);
 
