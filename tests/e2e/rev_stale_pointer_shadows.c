@@ -4,8 +4,7 @@
  * float puts back what they held before (docs/reverse-mode.md, "Shadows of
  * memory reused"): zero in the derivative's own memory, and the seed a
  * caller put in its output memory, which the function used for a pointer
- * first. A float with a pointer stored over it in a local buffer: the
- * buffer's shadow is zeroed where it dies. The pointers stored are `p`, whose shadow main places at an
+ * first. The pointers stored are `p`, whose shadow main places at an
  * address whose low 32 bits are a large float (2^23 and up), so that a
  * stale shadow read as an adjoint shows in every run.
  * Reverse mode against forward mode, central differences and exact values.
@@ -44,16 +43,6 @@ float local_buffer(const float *p) {
   put_pointer(buf + 8, p);
   put_float(buf, p[0] * p[0]);
   return 2 * get_float(buf);
-}
-
-/* The other order: a float, read, then a pointer over it, where the
-   buffer dies (its shadow is zeroed at the return). 3 p0. */
-float float_then_pointer(const float *p) {
-  _Alignas(16) char buf[16];
-  put_float(buf, 3 * p[0]);
-  float r = get_float(buf);
-  put_pointer(buf, p);
-  return r;
 }
 
 /* The same bytes, a pointer then two floats copied in by memcpy.
@@ -174,8 +163,6 @@ int main(void) {
 
   double local[1] = {4 * x};
   check_gradient(local_buffer, p, dp, 1, local);
-  double then[1] = {3};
-  check_gradient(float_then_pointer, p, dp, 1, then);
   double copied[1] = {2 * x + 3};
   check_gradient(copied_floats, p, dp, 1, copied);
   double list[2] = {0, 0};

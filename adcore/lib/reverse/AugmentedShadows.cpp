@@ -40,43 +40,6 @@ void ReverseEmitter::markStoredPointerShadow(const StoreInst &SI,
           SI.getValueOperand()->getType()));
 }
 
-/// Whether \p T holds floating-point numbers only.
-static bool onlyNumbers(Type *T) {
-  if (T->isFPOrFPVectorTy())
-    return true;
-  if (auto *AT = dyn_cast<ArrayType>(T))
-    return onlyNumbers(AT->getElementType());
-  if (auto *ST = dyn_cast<StructType>(T))
-    return all_of(ST->elements(), onlyNumbers);
-  return false;
-}
-
-void ReverseEmitter::clearDeadLocalShadows() {
-  // A float stored, then a pointer over it (a buffer reused, a slot given
-  // back to a free list) leaves the pointer's shadow where the float's
-  // reverse reads its adjoint. (Slots of the entry block, of a constant
-  // size: their shadows reach the return. Not slots that only ever hold
-  // numbers, or only pointers.)
-  if (DeviceCode || !AugReturn)
-    return;
-  const DataLayout &DL = Aug.getParent()->getDataLayout();
-  for (Instruction &I : Aug.getEntryBlock()) {
-    auto *AI = dyn_cast<AllocaInst>(&I);
-    if (!AI || !ShadowAllocas.count(AI) || !ShadowAllocas.lookup(AI) ||
-        onlyNumbers(AI->getAllocatedType()))
-      continue;
-    const Value *Primal = PrimalOf.lookup(AI);
-    if (isPrivateLocalOf(Primal, /*Pointers=*/true) ||
-        isPrivateLocalOf(Primal, /*Pointers=*/false))
-      continue;
-    AB.SetInsertPoint(AugReturn);
-    for (unsigned L = 0; L < Width; ++L)
-      if (Value *S = LaneShadows[L].lookup(AI))
-        AB.CreateMemSet(S, AB.getInt8(0), ShadowAllocas.lookup(AI),
-                        AI->getAlign());
-  }
-}
-
 std::optional<bool> ReverseEmitter::copyPointerFields(MemTransferInst &MT,
                                                       const MemTransferInst &Primal,
                                                       Value *SD, Value *SS) {

@@ -316,7 +316,6 @@ bool ReverseEmitter::buildAugmented() {
     }
   }
   Lane = 0;
-  clearDeadLocalShadows();
   for (Instruction *I : Dead)
     eraseReplaced(I);
 

@@ -132,11 +132,6 @@ private:
   /// The shadow of \p I in lane Lane (pointers), and the shadow memory's
   /// upkeep (pointers stored, copied). (AugmentedShadows.cpp)
   bool augmentShadow(llvm::Instruction &I);
-  /// At the augmented sweep's return, zeros the shadows of the function's
-  /// stack variables that may hold a pointer's shadow over a number's
-  /// bytes: they die there, and the reverse sweep starts their numbers'
-  /// adjoints at zero (PointerShadowMarks.h; AugmentedShadows.cpp).
-  void clearDeadLocalShadows();
   /// Marks the shadow bytes \p Shadow that the store \p SI of a pointer
   /// (or its bits) gave a pointer's shadow, unless its bytes never hold a
   /// number (PointerShadowMarks.h; AugmentedShadows.cpp).
