@@ -168,10 +168,12 @@ void adcc_shadow_mark_pointer(void *shadow, uint64_t bytes) {
 }
 
 void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes) {
-  if (!shadow || !bytes)
-    return;
-  table *t = current();
-  if (!t->used)
+  /* (Marks of an older sweep are none; the flag stays as it is: adcore
+     tells LLVM that this function does not write it, so that a loop of
+     stores tests it once.) */
+  table *t = &marks;
+  if (!shadow || !bytes || !t->used ||
+      t->generation != atomic_load_explicit(&generation, memory_order_acquire))
     return;
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1);

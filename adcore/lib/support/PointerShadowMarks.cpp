@@ -38,6 +38,14 @@ Function *clearHelper(Module &M) {
   Live->setThreadLocal(true);
   FunctionCallee Clear = M.getOrInsertFunction(
       ClearName, FunctionType::get(Type::getVoidTy(C), {Ptr, I64}, false));
+  // (It writes the shadow bytes at its argument and the runtime's own
+  // table, never the flag: a loop of stores tests the flag once, where
+  // the loop marks no pointer's shadow.)
+  if (auto *ClearFn = dyn_cast<Function>(Clear.getCallee())) {
+    ClearFn->setMemoryEffects(MemoryEffects::argMemOnly() |
+                              MemoryEffects::inaccessibleMemOnly());
+    ClearFn->addFnAttr(Attribute::NoUnwind);
+  }
   BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
   BasicBlock *Call = BasicBlock::Create(C, "marked", F);
   BasicBlock *Done = BasicBlock::Create(C, "done", F);
