@@ -430,9 +430,10 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // A number with a derivative stored over bytes that may have held a
     // pointer's shadow: those bytes get back what they held before it
     // (zero, or a caller's seed; PointerShadowMarks.h).
+    // (Not a struct stored whole, whose pointer fields' shadows may be
+    // marked.)
     if (SP && !DeviceCode && Active.contains(V) &&
-        (VT->isFPOrFPVectorTy() || FloatView.count(V) ||
-         (VT->isAggregateType() && canCarryDerivative(VT))) &&
+        (VT->isFPOrFPVectorTy() || FloatView.count(V)) &&
         !isPrivateLocalOf(PrimalOf.lookup(SI->getPointerOperand()),
                           /*Pointers=*/false))
       clearPointerShadows(AB, SP, AB.getInt64(DL.getTypeStoreSize(VT)));
@@ -501,16 +502,16 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // floating-point shadows hold adjoints, which move in the reverse
     // sweep; copied now, an adjoint the caller's shadow already holds
     // would be counted twice.
-    // (Numbers copied over bytes that may have held a pointer's shadow:
-    // as for a store.)
-    if (SD && !DeviceCode &&
-        !(PrimalCopy && copiesOnlyIntegers(*Types, *PrimalCopy)) &&
-        !isPrivateLocalOf(PrimalOf.lookup(MT->getRawDest()),
-                          /*Pointers=*/false))
-      clearPointerShadows(AB, SD, MT->getLength());
     if (SD && SS && PrimalCopy)
       if (std::optional<bool> Done = copyPointerFields(*MT, *PrimalCopy, SD, SS))
         return *Done;
+    // (Numbers only, copied over bytes that may have held a pointer's
+    // shadow: as for a store. Not a copy that also moves pointers, whose
+    // shadows, read from a source that may overlap, must stay.)
+    if (SD && !DeviceCode && (K == Kind::Double || K == Kind::Float) &&
+        !isPrivateLocalOf(PrimalOf.lookup(MT->getRawDest()),
+                          /*Pointers=*/false))
+      clearPointerShadows(AB, SD, MT->getLength());
     if (SD && SS && K != Kind::Double && K != Kind::Float &&
         !(PrimalCopy && copiesOnlyIntegers(*Types, *PrimalCopy))) {
       // Pointers (and bytes of unknown kind) carry their shadows along.
