@@ -435,7 +435,8 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (SP && !DeviceCode && Active.contains(V) &&
         (VT->isFPOrFPVectorTy() || FloatView.count(V)) &&
         !isPrivateLocalOf(PrimalOf.lookup(SI->getPointerOperand()),
-                          /*Pointers=*/false))
+                          /*Pointers=*/false) &&
+        !isArgumentArraySweep(PrimalOf.lookup(SI->getPointerOperand())))
       clearPointerShadows(AB, SP, AB.getInt64(DL.getTypeStoreSize(VT)));
     auto *G = dyn_cast<GlobalVariable>(Obj);
     if (SP && G && !Ctx.rules().namedShadow(G) &&
@@ -510,7 +511,8 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // shadows, read from a source that may overlap, must stay.)
     if (SD && !DeviceCode && (K == Kind::Double || K == Kind::Float) &&
         !isPrivateLocalOf(PrimalOf.lookup(MT->getRawDest()),
-                          /*Pointers=*/false))
+                          /*Pointers=*/false) &&
+        !isArgumentArraySweep(PrimalOf.lookup(MT->getRawDest())))
       clearPointerShadows(AB, SD, MT->getLength());
     if (SD && SS && K != Kind::Double && K != Kind::Float &&
         !(PrimalCopy && copiesOnlyIntegers(*Types, *PrimalCopy))) {

@@ -10,6 +10,7 @@
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -103,6 +104,16 @@ void inlinePointerMarkHelpers(Module &M) {
   }
   if (F->use_empty())
     F->eraseFromParent();
+}
+
+bool isArgumentArraySweep(const Value *Ptr) {
+  if (!Ptr || !isa<Argument>(getUnderlyingObject(Ptr)))
+    return false;
+  for (const Value *V = Ptr; auto *GEP = dyn_cast<GEPOperator>(V);
+       V = GEP->getPointerOperand())
+    if (!GEP->hasAllConstantIndices())
+      return true;
+  return false;
 }
 
 bool isPrivateLocalOf(const Value *Ptr, bool Pointers) {

@@ -41,6 +41,13 @@ void inlinePointerMarkHelpers(llvm::Module &M);
 /// floating-point values: its bytes never hold the other kind.
 bool isPrivateLocalOf(const llvm::Value *Ptr, bool Pointers);
 
+/// Whether \p Ptr addresses an element of an array a pointer argument
+/// points to, at an index that is not a constant (`y[i]` in a loop): its
+/// stores are not checked for marks, which would keep the loop from being
+/// vectorized (a known gap: an array of pointers reused as an array of
+/// numbers, docs/status.md).
+bool isArgumentArraySweep(const llvm::Value *Ptr);
+
 } // namespace adcore
 
 #endif
