@@ -6,6 +6,7 @@
 #include "support/CallSites.h"
 #include "support/MemoryScopes.h"
 #include "support/NullShadowGuards.h"
+#include "support/PointerShadowMarks.h"
 #include "support/ShadowRelease.h"
 #include "adcore/CrossTU.h"
 #include "rules/CustomRules.h"
@@ -453,6 +454,7 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   lowerEnzymeIterations(M);
   dropUnusedMarkers(M);
   inlineNullShadowHelpers(M);
+  inlinePointerMarkHelpers(M);
   if (!Ctx.hadError())
     finishGenerated(Ctx, Level);
   if (isDeviceModule(M) && !Ctx.hadError())

@@ -337,6 +337,18 @@ ADCC_RT_API void *adcc_scratch_shadow_begin(const void *primal);
 ADCC_RT_API void *adcc_shadow_alloc(size_t bytes);
 ADCC_RT_API void adcc_shadow_free(void *block);
 ADCC_RT_API void adcc_scratch_shadow_end(void *shadow);
+/* Reverse mode's marks of shadow bytes that hold a pointer's shadow
+   (pointer_marks.c): the augmented sweep marks them before it stores a
+   pointer's shadow there, and the marks keep what they held; a float's
+   store with a derivative over marked bytes puts that back (stale pointer
+   bits are no adjoint; unmarked bytes may hold a caller's seed and stay).
+   begin, at the start of a request's augmented sweep, forgets every
+   thread's marks. live: whether the thread may hold marks (the stores
+   test it before calling clear). */
+ADCC_RT_API extern __thread uint64_t adcc_shadow_marks_live;
+ADCC_RT_API void adcc_shadow_marks_begin(void);
+ADCC_RT_API void adcc_shadow_mark_pointer(void *shadow, uint64_t bytes);
+ADCC_RT_API void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes);
 /* enzyme_runtime_activity: a duplicated pointer argument whose shadow is
    its primal is inactive. The shadow to pass: `shadow`, or where it equals
    `primal`, a scratch shadow as above (zero, discarded after the call);

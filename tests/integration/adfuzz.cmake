@@ -153,6 +153,12 @@ set(ADCC_ADFUZZ_SEEDS_V23 "182 276 41 92 245")
 # a constant code table (52). 34 checks its Hessian too. All passed when
 # chosen.)
 set(ADCC_ADFUZZ_SEEDS_V24 "1 7 34 46 52")
+# Version 25: a local buffer holding a pointer to an array, then a double
+# (feature byte-reuse): the pointer's shadow was read as the double's
+# adjoint until 2026-12-06 (issue 33); 16 draws it, and 125 (which draws it
+# too) crashed at -O0 with a first form of the fix (a memmove of structs
+# holding pointers lost their shadows)
+set(ADCC_ADFUZZ_SEEDS_V25 "16 125")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -199,6 +205,7 @@ adcc_adfuzz_test(adfuzz-fixed-v21 21 "${ADCC_ADFUZZ_SEEDS_V21}")
 adcc_adfuzz_test(adfuzz-fixed-v22 22 "${ADCC_ADFUZZ_SEEDS_V22}")
 adcc_adfuzz_test(adfuzz-fixed-v23 23 "${ADCC_ADFUZZ_SEEDS_V23}")
 adcc_adfuzz_test(adfuzz-fixed-v24 24 "${ADCC_ADFUZZ_SEEDS_V24}")
+adcc_adfuzz_test(adfuzz-fixed-v25 25 "${ADCC_ADFUZZ_SEEDS_V25}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
   adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11
@@ -206,6 +213,7 @@ set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v
   adfuzz-fixed-v18 adfuzz-fixed-v18-nsa adfuzz-fixed-v19 adfuzz-fixed-v19-nsa
   adfuzz-fixed-v20 adfuzz-fixed-v21 adfuzz-fixed-v22 adfuzz-fixed-v23
   adfuzz-fixed-v24
+  adfuzz-fixed-v25
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

@@ -75,6 +75,10 @@ L = f(x, s, n, out) + sum_j w[j] * out[j] and compares
     arrays passed by pointer to step and sum functions, a table of
     operations (function pointer and weight) applied by an interpreter
     loop,
+  * (since version 25) where a double's
+    bits are drawn, sometimes a local buffer whose bytes hold a pointer
+    to an array, then a double, each written and read by functions that
+    are not inlined (feature byte-reuse),
   * the primal outputs computed inside the derivative calls against a plain
     call of f, unless (in half of the programs, drawn last so that the
     function is the one of version 3) out is passed enzyme_dupnoneed, whose
@@ -103,7 +107,7 @@ import sys
 
 from gen_v24 import V24
 
-GENERATOR_VERSION = 24
+GENERATOR_VERSION = 25
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -1078,8 +1082,11 @@ class Gen(V24):
         long and back, a union, or a whole array copied through an integer
         array (element by element or at once); from version 11 also passed
         to and returned from functions that are not inlined as integers."""
-        k = self.randint(0, 4 if self.version >= 22 else
+        k = self.randint(0, 5 if self.version >= 25 else
+                         4 if self.version >= 22 else
                          3 if self.version >= 11 else 2)
+        if k == 5:
+            return self.byte_reuse(sc, lines, ind)
         self.features.add("float-bits")
         if k == 4:
             # (Version 22: a new exponent added to the bits, as fdlibm's
@@ -1167,6 +1174,30 @@ class Gen(V24):
             self.emit(lines, ind + 1, "memcpy(&%s[%s], &%s[%s], sizeof(double));"
                       % (dst, j, ib, j))
         sc.arrays.append(Arr(dst, a.length, a.cap, True))
+        return True
+
+    def byte_reuse(self, sc, lines, ind):
+        """(version 25) Bytes that hold a pointer to an array, then a double
+        (a pool's free list, a buffer reused): a local buffer written and
+        read by functions that are not inlined. (Not the other order: a
+        known bug, docs/status.md.) The
+        pointer's shadow was read as the double's adjoint until 2026-12-06
+        (issue 33)."""
+        arrs = sc.all("arrays")
+        if not arrs:
+            return False
+        self.features.add("byte-reuse")
+        src = self.squash(self.expr(sc, 2), 5.0)
+        name, b = self.fresh("v"), self.fresh("rb")
+        ptr = "adfz_put_ptr(%s, %s);" % (b, self.choice(arrs).name)
+        self.emit(lines, ind, "double %s;" % name)
+        self.emit(lines, ind, "{")
+        self.emit(lines, ind + 1, "_Alignas(16) unsigned char %s[16];" % b)
+        self.emit(lines, ind + 1, ptr)
+        self.emit(lines, ind + 1, "adfz_put_dbl(%s, %s);" % (b, src.code))
+        self.emit(lines, ind + 1, "%s = adfz_get_dbl(%s);" % (name, b))
+        self.emit(lines, ind, "}")
+        sc.scalars.append((name, 5.0, True))
         return True
 
     def max_scan(self, sc, lines, ind, ctx):
@@ -1826,6 +1857,8 @@ class Gen(V24):
                 self.features.add("accumulate")
         if self.version >= 11:
             globals_v5 += GLOBALS_V11
+        if self.version >= 25:
+            globals_v5 += GLOBALS_V25
         if self.version >= 12:
             globals_v5 += GLOBALS_V12
             assert BATCHED_AT in main
@@ -2396,6 +2429,20 @@ __attribute__((noinline)) double adfz_from_bits(unsigned long long u) {
 __attribute__((noinline)) double adfz_scale_bits(unsigned long long u,
                                                  double c) {
   return adfz_from_bits(u) * c;
+}
+"""
+
+# version 25: a buffer's bytes hold a pointer, then a double
+GLOBALS_V25 = """\
+__attribute__((noinline)) void adfz_put_ptr(unsigned char *b,
+                                            const double *p) {
+  *(const double **)b = p;
+}
+__attribute__((noinline)) void adfz_put_dbl(unsigned char *b, double d) {
+  *(double *)b = d;
+}
+__attribute__((noinline)) double adfz_get_dbl(const unsigned char *b) {
+  return *(const double *)b;
 }
 """
 

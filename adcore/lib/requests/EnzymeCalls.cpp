@@ -11,6 +11,7 @@
 #include "RequestMarkers.h"
 #include "RequestValueTypes.h"
 #include "support/NullShadowGuards.h"
+#include "support/PointerShadowMarks.h"
 #include "support/ScratchShadows.h"
 #include "SplitResults.h"
 #include "device/DeviceCode.h"
@@ -472,11 +473,21 @@ bool EnzymeCallLowering::run() {
   if (!Recording && !TT.isNVPTX() && !TT.isAMDGPU())
     Enter = SplitKind == Split::Reverse ? resumeNullShadowSession(B, TapeArg)
                                         : enterNullShadowSession(B);
+  // (A request's augmented sweep starts with no pointer shadows marked:
+  // PointerShadowMarks.h. Not on GPUs.)
+  CallInst *Marks = nullptr;
+  if (Reverse && SplitKind != Split::Reverse && !Recording && !TT.isNVPTX() &&
+      !TT.isAMDGPU())
+    Marks = beginPointerShadowMarks(B);
   if (!emitCall()) {
     if (Enter)
       Enter->eraseFromParent();
+    if (Marks)
+      Marks->eraseFromParent();
     return false;
   }
+  if (Marks && !usesPointerShadowMarks(*Call.getModule()))
+    Marks->eraseFromParent();
   if (Enter && (!usesNullShadowScratch(*Call.getModule()) ||
                 (SplitKind == Split::Augment && !SplitHandle))) {
     Enter->eraseFromParent();

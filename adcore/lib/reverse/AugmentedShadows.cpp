@@ -13,6 +13,7 @@
 #include "analysis/ShadowlessStores.h"
 #include "rules/InactiveFunctions.h"
 #include "support/NullShadowGuards.h"
+#include "support/PointerShadowMarks.h"
 #include "support/ShadowAlignment.h"
 #include "ReverseEmitter.h"
 
@@ -27,6 +28,17 @@
 using namespace llvm;
 
 namespace adcore {
+
+void ReverseEmitter::markStoredPointerShadow(const StoreInst &SI,
+                                             Value *Shadow) {
+  if (DeviceCode || isPrivateLocalOf(PrimalOf.lookup(SI.getPointerOperand()),
+                                     /*Pointers=*/true))
+    return;
+  markPointerShadow(
+      AB, Shadow,
+      SI.getModule()->getDataLayout().getTypeStoreSize(
+          SI.getValueOperand()->getType()));
+}
 
 std::optional<bool> ReverseEmitter::copyPointerFields(MemTransferInst &MT,
                                                       const MemTransferInst &Primal,
@@ -48,7 +60,10 @@ std::optional<bool> ReverseEmitter::copyPointerFields(MemTransferInst &MT,
   unsigned PtrBytes = M.getDataLayout().getPointerSize();
   auto *ConstLen = dyn_cast<ConstantInt>(MT.getLength());
   uint64_t Stride = copyStride(*Types, PD, PS);
+  // (A pointer's shadow marked as such: PointerShadowMarks.h.)
   auto CopyBytes = [&](Value *D, Value *S) {
+    if (!DeviceCode)
+      markPointerShadow(AB, D, PtrBytes);
     if (Guarded)
       guardedShadowCopy(AB, D, S, AB.getInt64(PtrBytes));
     else
@@ -376,6 +391,7 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       // find no shadow there.
       if (auto *P2I = dyn_cast<PtrToIntInst>(V);
           P2I && Active.contains(P2I->getOperand(0))) {
+        markStoredPointerShadow(*SI, SP);
         tagMemoryClass(*AB.CreateAlignedStore(
                            AB.CreatePtrToInt(shadowOrZero(P2I->getOperand(0)),
                                              V->getType()),
@@ -383,6 +399,7 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                        MemoryClass::Shadow);
       } else if (Value *Shadow = shadows().lookup(V)) {
         // A pointer read as an integer and stored again: its shadow too.
+        markStoredPointerShadow(*SI, SP);
         tagMemoryClass(*AB.CreateAlignedStore(Shadow, SP, StoreA),
                        MemoryClass::Shadow);
       } else if (holdsActiveAddress(V, 4)) {
@@ -410,6 +427,17 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // at zero after the global's last store: what an earlier call left
     // there (a forward derivative's tangent) is no adjoint.
     Type *VT = V->getType();
+    // A number with a derivative stored over bytes that may have held a
+    // pointer's shadow: those bytes get back what they held before it
+    // (zero, or a caller's seed; PointerShadowMarks.h).
+    // (Not a struct stored whole, whose pointer fields' shadows may be
+    // marked.)
+    if (SP && !DeviceCode && Active.contains(V) &&
+        (VT->isFPOrFPVectorTy() || FloatView.count(V)) &&
+        !isPrivateLocalOf(PrimalOf.lookup(SI->getPointerOperand()),
+                          /*Pointers=*/false) &&
+        !isArgumentArraySweep(PrimalOf.lookup(SI->getPointerOperand())))
+      clearPointerShadows(AB, SP, AB.getInt64(DL.getTypeStoreSize(VT)));
     auto *G = dyn_cast<GlobalVariable>(Obj);
     if (SP && G && !Ctx.rules().namedShadow(G) &&
         (VT->isFPOrFPVectorTy() || FloatView.count(V) ||
@@ -427,6 +455,9 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       Value *Stored = shadowOrZero(V);
       if (V->getType()->isPointerTy() && nullable(V))
         Stored = strippedNullShadow(AB, Stored);
+      // (Null: no bits to mistake for an adjoint.)
+      if (auto *C = dyn_cast<Constant>(Stored); !C || !C->isNullValue())
+        markStoredPointerShadow(*SI, SP);
       tagMemoryClass(*AB.CreateAlignedStore(Stored, SP, StoreA),
                      MemoryClass::Shadow);
     }
@@ -475,6 +506,14 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (SD && SS && PrimalCopy)
       if (std::optional<bool> Done = copyPointerFields(*MT, *PrimalCopy, SD, SS))
         return *Done;
+    // (Numbers only, copied over bytes that may have held a pointer's
+    // shadow: as for a store. Not a copy that also moves pointers, whose
+    // shadows, read from a source that may overlap, must stay.)
+    if (SD && !DeviceCode && (K == Kind::Double || K == Kind::Float) &&
+        !isPrivateLocalOf(PrimalOf.lookup(MT->getRawDest()),
+                          /*Pointers=*/false) &&
+        !isArgumentArraySweep(PrimalOf.lookup(MT->getRawDest())))
+      clearPointerShadows(AB, SD, MT->getLength());
     if (SD && SS && K != Kind::Double && K != Kind::Float &&
         !(PrimalCopy && copiesOnlyIntegers(*Types, *PrimalCopy))) {
       // Pointers (and bytes of unknown kind) carry their shadows along.

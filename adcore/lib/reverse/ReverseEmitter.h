@@ -132,6 +132,10 @@ private:
   /// The shadow of \p I in lane Lane (pointers), and the shadow memory's
   /// upkeep (pointers stored, copied). (AugmentedShadows.cpp)
   bool augmentShadow(llvm::Instruction &I);
+  /// Marks the shadow bytes \p Shadow that the store \p SI of a pointer
+  /// (or its bits) gave a pointer's shadow, unless its bytes never hold a
+  /// number (PointerShadowMarks.h; AugmentedShadows.cpp).
+  void markStoredPointerShadow(const llvm::StoreInst &SI, llvm::Value *Shadow);
   /// For a copy (\p MT, of \p Primal) of floating-point fields next to
   /// pointers: copies the pointers' shadows from \p SS to \p SD and returns
   /// true, or reports why it cannot and returns false; nullopt when the

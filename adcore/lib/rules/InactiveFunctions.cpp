@@ -126,6 +126,11 @@ constexpr const char *InactiveFunctionTable[] = {
     "adcc_runtime_activity_begin",
     "adcc_runtime_activity_end",
     // their scratch shadows behind null shadow pointers (NullShadowGuards.h)
+    // the marks of shadow bytes holding pointers' shadows
+    // (PointerShadowMarks.h)
+    "adcc_shadow_marks_begin",
+    "adcc_shadow_mark_pointer",
+    "adcc_shadow_clear_pointers",
     "adcc_null_shadows_enter",
     "adcc_null_shadows_leave",
     "adcc_null_shadows_suspend",

@@ -1,0 +1,156 @@
+//===- PointerShadowMarks.cpp - Pointer shadows, then floats -------------===//
+//
+// See PointerShadowMarks.h. The clearing tests the thread's flag of live
+// marks (adcc_shadow_marks_live) before it calls the runtime: a load and a
+// branch where no pointer's shadow was marked.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PointerShadowMarks.h"
+
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+constexpr const char *MarkName = "adcc_shadow_mark_pointer";
+constexpr const char *ClearName = "adcc_shadow_clear_pointers";
+constexpr const char *BeginName = "adcc_shadow_marks_begin";
+constexpr const char *LiveName = "adcc_shadow_marks_live";
+constexpr const char *HelperName = "adcc.shadow.clear.pointers";
+
+/// `if (adcc_shadow_marks_live) adcc_shadow_clear_pointers(shadow, bytes)`.
+Function *clearHelper(Module &M) {
+  if (Function *F = M.getFunction(HelperName))
+    return F;
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
+  auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, I64}, false);
+  Function *F =
+      Function::Create(FT, GlobalValue::InternalLinkage, HelperName, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  auto *Live = dyn_cast<GlobalVariable>(M.getOrInsertGlobal(LiveName, I64));
+  Live->setThreadLocal(true);
+  FunctionCallee Clear = M.getOrInsertFunction(
+      ClearName, FunctionType::get(Type::getVoidTy(C), {Ptr, I64}, false));
+  // (It writes the shadow bytes at its argument and the runtime's own
+  // table, never the flag: a loop of stores tests the flag once, where
+  // the loop marks no pointer's shadow.)
+  if (auto *ClearFn = dyn_cast<Function>(Clear.getCallee())) {
+    ClearFn->setMemoryEffects(MemoryEffects::argMemOnly() |
+                              MemoryEffects::inaccessibleMemOnly());
+    ClearFn->addFnAttr(Attribute::NoUnwind);
+  }
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Call = BasicBlock::Create(C, "marked", F);
+  BasicBlock *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  Value *Addr = B.CreateThreadLocalAddress(Live);
+  Value *Any = B.CreateICmpNE(B.CreateLoad(I64, Addr, "live"),
+                              ConstantInt::get(I64, 0));
+  B.CreateCondBr(Any, Call, Done);
+  B.SetInsertPoint(Call);
+  B.CreateCall(Clear, {F->getArg(0), F->getArg(1)});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return F;
+}
+
+} // namespace
+
+void markPointerShadow(IRBuilder<> &B, Value *Shadow, uint64_t Bytes) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  FunctionCallee Mark = M.getOrInsertFunction(
+      MarkName, FunctionType::get(B.getVoidTy(),
+                                  {B.getPtrTy(), B.getInt64Ty()}, false));
+  B.CreateCall(Mark, {Shadow, B.getInt64(Bytes)});
+}
+
+void clearPointerShadows(IRBuilder<> &B, Value *Shadow, Value *Bytes) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  B.CreateCall(clearHelper(M),
+               {Shadow, B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
+}
+
+bool usesPointerShadowMarks(const Module &M) {
+  return M.getFunction(MarkName) != nullptr;
+}
+
+CallInst *beginPointerShadowMarks(IRBuilder<> &B) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(M.getOrInsertFunction(
+      BeginName, FunctionType::get(B.getVoidTy(), false)));
+}
+
+void inlinePointerMarkHelpers(Module &M) {
+  Function *F = M.getFunction(HelperName);
+  if (!F)
+    return;
+  SmallVector<CallBase *, 16> Calls;
+  for (User *U : F->users())
+    if (auto *Call = dyn_cast<CallBase>(U);
+        Call && Call->getCalledFunction() == F)
+      Calls.push_back(Call);
+  for (CallBase *Call : Calls) {
+    InlineFunctionInfo IFI;
+    InlineFunction(*Call, IFI);
+  }
+  if (F->use_empty())
+    F->eraseFromParent();
+}
+
+bool isArgumentArraySweep(const Value *Ptr) {
+  if (!Ptr || !isa<Argument>(getUnderlyingObject(Ptr)))
+    return false;
+  for (const Value *V = Ptr; auto *GEP = dyn_cast<GEPOperator>(V);
+       V = GEP->getPointerOperand())
+    if (!GEP->hasAllConstantIndices())
+      return true;
+  return false;
+}
+
+bool isPrivateLocalOf(const Value *Ptr, bool Pointers) {
+  if (!Ptr)
+    return false;
+  const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
+  if (!AI)
+    return false;
+  auto Holds = [&](Type *T) {
+    return Pointers ? T->isPtrOrPtrVectorTy() : T->isFPOrFPVectorTy();
+  };
+  // (Every address of it, and what each use does.)
+  SmallVector<const Value *, 8> Work{AI};
+  SmallPtrSet<const Value *, 8> Seen{AI};
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      if (isa<LoadInst>(U))
+        continue;
+      if (const auto *SI = dyn_cast<StoreInst>(U)) {
+        if (SI->getValueOperand() == V ||
+            !Holds(SI->getValueOperand()->getType()))
+          return false;
+        continue;
+      }
+      if (const auto *II = dyn_cast<IntrinsicInst>(U);
+          II && (II->isLifetimeStartOrEnd() || II->isDebugOrPseudoInst()))
+        continue;
+      if (isa<GetElementPtrInst, BitCastInst, PHINode, SelectInst>(U)) {
+        if (Seen.insert(U).second)
+          Work.push_back(U);
+        continue;
+      }
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace adcore

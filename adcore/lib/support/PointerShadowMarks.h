@@ -1,0 +1,53 @@
+//===- support/PointerShadowMarks.h - Pointer shadows, then floats -*- C++ -*-===//
+//
+// Reverse mode keeps a pointer's shadow and a number's adjoint in the same
+// shadow bytes. Bytes that hold a pointer and later a float with a
+// derivative (a pool allocator's free list, then an object handed out from
+// it; a byte buffer reused) would give the float's reverse the pointer's
+// shadow bits as its adjoint. Before the augmented sweep stores a
+// pointer's shadow, it marks those shadow bytes, and the runtime keeps
+// what they held; a store (or copy) of floats with derivatives over marked
+// bytes puts that back: zero in memory the derivative allocated, a
+// caller's seed in output memory the function used for a pointer first.
+// Unmarked bytes stay (the runtime's pointer_marks.c). Not in device code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_SUPPORT_POINTERSHADOWMARKS_H
+#define ADCORE_SUPPORT_POINTERSHADOWMARKS_H
+
+#include "llvm/IR/IRBuilder.h"
+
+namespace adcore {
+
+/// Emits at \p B the mark of the \p Bytes shadow bytes at \p Shadow as a
+/// pointer's shadow (before the augmented sweep stores one there).
+void markPointerShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow,
+                       uint64_t Bytes);
+/// Emits at \p B the restoring of the marked shadow bytes among the
+/// \p Bytes bytes at \p Shadow (a float with a derivative stored there).
+/// No new blocks: a helper function, inlined by inlinePointerMarkHelpers.
+void clearPointerShadows(llvm::IRBuilder<> &B, llvm::Value *Shadow,
+                         llvm::Value *Bytes);
+/// Whether derivatives in \p M mark pointer shadows: their requests then
+/// start the marks afresh (beginPointerShadowMarks).
+bool usesPointerShadowMarks(const llvm::Module &M);
+/// Emits at \p B the start of a request's marks.
+llvm::CallInst *beginPointerShadowMarks(llvm::IRBuilder<> &B);
+/// Inlines the helper of clearPointerShadows where derivatives call it.
+void inlinePointerMarkHelpers(llvm::Module &M);
+/// Whether the primal bytes at \p Ptr are a local variable that only this
+/// function reads and writes (its address goes to no call and is stored
+/// nowhere), and whose stores all store pointers (\p Pointers) or all
+/// floating-point values: its bytes never hold the other kind.
+bool isPrivateLocalOf(const llvm::Value *Ptr, bool Pointers);
+
+/// Whether \p Ptr addresses an element of an array a pointer argument
+/// points to, at an index that is not a constant (`y[i]` in a loop): its
+/// stores are not checked for marks, which would keep the loop from being
+/// vectorized (a known gap: an array of pointers reused as an array of
+/// numbers, docs/status.md).
+bool isArgumentArraySweep(const llvm::Value *Ptr);
+
+} // namespace adcore
+
+#endif
