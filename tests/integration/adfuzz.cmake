@@ -153,12 +153,16 @@ set(ADCC_ADFUZZ_SEEDS_V23 "182 276 41 92 245")
 # a constant code table (52). 34 checks its Hessian too. All passed when
 # chosen.)
 set(ADCC_ADFUZZ_SEEDS_V24 "1 7 34 46 52")
-# Version 25: a local buffer holding a pointer to an array, then a double
-# (feature byte-reuse): the pointer's shadow was read as the double's
-# adjoint until 2026-12-06 (issue 33); 16 draws it, and 125 (which draws it
-# too) crashed at -O0 with a first form of the fix (a memmove of structs
-# holding pointers lost their shadows)
-set(ADCC_ADFUZZ_SEEDS_V25 "16 125")
+# Version 25 (version 24's constructs and feature byte-reuse): a local
+# buffer holding a pointer to an array, then a double: the pointer's shadow
+# was read as the double's adjoint until 2026-12-06 (issue 33), in the runs
+# where its address bits made a large double (the e2e tests
+# rev_pool_reuse.cpp and rev_stale_pointer_shadows.c fix the address). 53
+# and 105 draw it (on the branch that made the feature, before version
+# 24's constructs came first in the draws, 16 drew it and 125 crashed at
+# -O0 with a first form of the fix: a memmove of structs holding pointers
+# lost their shadows).
+set(ADCC_ADFUZZ_SEEDS_V25 "53 105 16 125")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
