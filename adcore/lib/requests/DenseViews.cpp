@@ -14,6 +14,7 @@
 #include "DenseViews.h"
 
 #include "support/IRMarks.h"
+#include "support/PointerShadowMarks.h"
 #include "support/MemoryScopes.h"
 #include "support/TapeLevels.h"
 #include "Synthesis.h"
@@ -461,6 +462,10 @@ bool ViewLowering::lower() {
         // (A reverse sweep's records: the view is followed to where they
         // are read, dispatchDynamic.)
         S->setOperand(0, Address.lookup(S->getValueOperand()));
+      } else if (isPointerMarkCall(I)) {
+        // (Marks of pointers' shadows: a view's bytes are the program's
+        // functions', which keep no marks.)
+        Dead.push_back(&I);
       } else if (isa<StoreInst>(I)) {
         return error(I, "is stored into memory here, where adcc cannot "
                         "follow it to turn its accesses into " +
@@ -564,6 +569,16 @@ bool ViewLowering::emitAccess(IRBuilder<> &B, Instruction &I, Value *Offset,
 }
 
 bool ViewLowering::checkDynamicUses(const SetVector<Value *> &Dynamic) {
+  // (Marks of pointers' shadows where the shadow may be the view: dropped,
+  // as where it is one, lower().)
+  SmallVector<Instruction *, 4> Marks;
+  for (Value *V : Dynamic)
+    for (User *U : V->users())
+      if (isPointerMarkCall(*cast<Instruction>(U)))
+        Marks.push_back(cast<Instruction>(U));
+  for (Instruction *I : Marks)
+    if (I->getParent())
+      I->eraseFromParent();
   for (Value *V : Dynamic)
     for (User *U : V->users()) {
       auto *I = cast<Instruction>(U);

@@ -79,6 +79,15 @@ void clearPointerShadows(IRBuilder<> &B, Value *Shadow, Value *Bytes) {
                {Shadow, B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
 }
 
+bool isPointerMarkCall(const Instruction &I) {
+  const auto *Call = dyn_cast<CallInst>(&I);
+  const Function *F = Call ? Call->getCalledFunction() : nullptr;
+  if (!F)
+    return false;
+  StringRef Name = F->getName();
+  return Name == MarkName || Name == ClearName || Name == HelperName;
+}
+
 bool usesPointerShadowMarks(const Module &M) {
   return M.getFunction(MarkName) != nullptr;
 }

@@ -33,6 +33,11 @@ void clearPointerShadows(llvm::IRBuilder<> &B, llvm::Value *Shadow,
 bool usesPointerShadowMarks(const llvm::Module &M);
 /// Emits at \p B the start of a request's marks.
 llvm::CallInst *beginPointerShadowMarks(llvm::IRBuilder<> &B);
+/// Whether \p I is a call that marks shadow bytes or restores marked ones
+/// (markPointerShadow, clearPointerShadows): where the shadow is a dense
+/// view's (`__enzyme_todense`), whose bytes are the program's functions',
+/// such a call is dropped (DenseViews.cpp).
+bool isPointerMarkCall(const llvm::Instruction &I);
 /// Inlines the helper of clearPointerShadows where derivatives call it.
 void inlinePointerMarkHelpers(llvm::Module &M);
 /// Whether the primal bytes at \p Ptr are a local variable that only this
