@@ -111,6 +111,7 @@ void tagPrimalCopy(Instruction &I) {
           Kept.push_back(S.get());
       I.setMetadata(Kind, Kept.empty() ? nullptr : MDNode::get(C, Kept));
     }
+    I.setMetadata(EarlierShadowMetadata, MDNode::get(C, {}));
   }
   tagMemoryClass(I, MemoryClass::Primal);
 }
