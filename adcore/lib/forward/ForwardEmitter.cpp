@@ -257,11 +257,12 @@ bool ForwardEmitter::run() {
                     CloneFunctionChangeType::GlobalChanges, ClonedReturns);
   prepareDerivativeFunction(Primal, Derivative);
   Returns.assign(ClonedReturns.begin(), ClonedReturns.end());
-  // The primal's own loads and stores touch primal memory only; the
+  // The primal's own loads and stores touch primal memory only (a
+  // derivative's shadows too, where it is differentiated again); the
   // tangents' are tagged as shadow accesses where they are made.
   for (BasicBlock &BB : Derivative)
     for (Instruction &I : BB)
-      tagMemoryClass(I, MemoryClass::Primal);
+      tagPrimalCopy(I);
 
   // Activity of the clone: the primal's, through the value map.
   if (Width > 1)

@@ -58,10 +58,12 @@ uint64_t viewBase(uint64_t Tag) {
 }
 
 /// Whether the load or store \p I accesses a reverse sweep's records (its
-/// tape, or the shadow records of forward mode over reverse mode).
+/// tape, or the shadow records of forward mode over reverse mode, also
+/// those of a derivative differentiated again).
 bool isRecordAccess(const Instruction &I) {
   return hasMemoryClass(I, MemoryClass::Tape) ||
-         hasMemoryClass(I, MemoryClass::Shadow);
+         hasMemoryClass(I, MemoryClass::Shadow) ||
+         I.getMetadata(EarlierShadowMetadata);
 }
 
 /// Whether \p I reads a pointer that a derivative recorded (not one of the

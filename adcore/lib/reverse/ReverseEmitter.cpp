@@ -215,13 +215,14 @@ bool ReverseEmitter::buildAugmented() {
     if (auto *Call = dyn_cast<CallBase>(Orig))
       CalleeNullableBits[Clone] = Nullables.calleeBits(*Call);
   }
-  // The primal's own loads and stores touch primal memory only. (A
+  // The primal's own loads and stores touch primal memory only (a
+  // derivative's shadows too, where it is differentiated again). (A
   // reverse sweep differentiated again: its records' pushes and pops are
   // no longer the pair the combined gradient it belongs to may keep in
   // its frame.)
   for (BasicBlock &BB : Aug)
     for (Instruction &I : BB) {
-      tagMemoryClass(I, MemoryClass::Primal);
+      tagPrimalCopy(I);
       I.setMetadata(EndRecordsMetadata, nullptr);
     }
   for (auto &[P, L, S] : ShadowArgs)

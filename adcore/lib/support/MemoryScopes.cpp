@@ -90,6 +90,32 @@ void tagMemoryClass(Instruction &I, MemoryClass Class) {
                                     MDNode::get(C, Others)));
 }
 
+void tagPrimalCopy(Instruction &I) {
+  if (!isa<LoadInst, StoreInst>(I))
+    return;
+  if (hasMemoryClass(I, MemoryClass::Shadow)) {
+    // (Drops the class's scope and the scopes it was apart from; other
+    // scopes, the user's or the lanes', stay.)
+    LLVMContext &C = I.getContext();
+    const MDNode *Classes[] = {scopeOf(C, MemoryClass::Primal),
+                               scopeOf(C, MemoryClass::Shadow),
+                               scopeOf(C, MemoryClass::Tape)};
+    for (unsigned Kind :
+         {LLVMContext::MD_alias_scope, LLVMContext::MD_noalias}) {
+      MDNode *Scopes = I.getMetadata(Kind);
+      if (!Scopes)
+        continue;
+      SmallVector<Metadata *, 4> Kept;
+      for (const MDOperand &S : Scopes->operands())
+        if (!is_contained(Classes, S.get()))
+          Kept.push_back(S.get());
+      I.setMetadata(Kind, Kept.empty() ? nullptr : MDNode::get(C, Kept));
+    }
+    I.setMetadata(EarlierShadowMetadata, MDNode::get(C, {}));
+  }
+  tagMemoryClass(I, MemoryClass::Primal);
+}
+
 bool hasMemoryClass(const Instruction &I, MemoryClass Class) {
   MDNode *Scopes = I.getMetadata(LLVMContext::MD_alias_scope);
   return Scopes &&

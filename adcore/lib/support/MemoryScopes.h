@@ -31,6 +31,20 @@ constexpr const char *ShadowBlockMetadata = "adcc.shadow.block";
 /// already has), unless it already has a class. Other instructions are left
 /// alone.
 void tagMemoryClass(llvm::Instruction &I, MemoryClass Class);
+/// Marks an access that tagPrimalCopy moved from the shadow class to the
+/// primal one: still memory the derivatives made (their records' shadows,
+/// a shadow slot), which requests/DenseViews.cpp follows.
+constexpr const char *EarlierShadowMetadata = "adcc.shadow.earlier";
+
+/// Declares the load or store \p I, in the copy of a function being
+/// differentiated, an access of that derivative's primal memory. A function
+/// differentiated again is itself a derivative (forward over forward,
+/// forward over reverse): its shadow accesses touch memory that is primal
+/// memory of the new derivative, which its caller (tagged primal too) writes
+/// and reads, so their shadow class no longer holds there. Tape accesses
+/// keep their class (records are never the user's memory). Marks the
+/// accesses it moves (EarlierShadowMetadata).
+void tagPrimalCopy(llvm::Instruction &I);
 /// Whether the load or store \p I is declared an access of \p Class.
 bool hasMemoryClass(const llvm::Instruction &I, MemoryClass Class);
 /// Declares the load or store \p I an access of lane \p Lane of a batched
