@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ActivityAnalysis.h"
+#include "SlotAddresses.h"
 #include "rules/InactiveFunctions.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -28,7 +29,7 @@ using namespace llvm;
 namespace adcore {
 namespace {
 
-class SlotUses {
+class SlotUses : SlotAddresses {
 public:
   SlotUses(const Argument &Slot, unsigned Depth, bool HoldsOwnAddress)
       : HoldsOwnAddress(HoldsOwnAddress), Depth(Depth) {
@@ -79,13 +80,8 @@ public:
           // inlined into this one), it does not: what is loaded from there
           // is such an address too.
           if (SI->getValueOperand() == P) {
-            const auto *AI = dyn_cast<AllocaInst>(SI->getPointerOperand());
-            if (!AI || !onlyLoadedAndStored(*AI))
+            if (!followHolderStore(*SI, Work))
               return false;
-            if (Holders.insert(AI).second)
-              for (const User *H : AI->users())
-                if (isa<LoadInst>(H) && Addresses.insert(H).second)
-                  Work.push_back(H);
             continue;
           }
           if (!cleanValue(SI->getValueOperand(), 6))
@@ -109,30 +105,10 @@ public:
           return false;
       }
     }
-    // (Every value stored into those variables is such an address.)
-    return all_of(Holders, [&](const AllocaInst *AI) {
-      return all_of(AI->users(), [&](const User *U) {
-        const auto *SI = dyn_cast<StoreInst>(U);
-        return !SI || Addresses.contains(SI->getValueOperand());
-      });
-    });
+    return holdersHoldOnlyAddresses();
   }
 
 private:
-  /// Whether \p AI is only loaded from and stored into (and marked by
-  /// lifetime markers and debug records).
-  static bool onlyLoadedAndStored(const AllocaInst &AI) {
-    return all_of(AI.users(), [&](const User *U) {
-      if (isa<LoadInst>(U) || isa<DbgInfoIntrinsic>(U))
-        return true;
-      if (const auto *II = dyn_cast<IntrinsicInst>(U))
-        return II->isLifetimeStartOrEnd();
-      const auto *SI = dyn_cast<StoreInst>(U);
-      return SI && SI->getPointerOperand() == &AI &&
-             SI->getValueOperand() != &AI;
-    });
-  }
-
   /// Whether the integer \p V (an address) is only compared, checked by
   /// functions without derivatives or computed with, \p Steps deep.
   static bool staysInteger(const Value &V, unsigned Steps) {
@@ -215,8 +191,6 @@ public:
 private:
   bool HoldsOwnAddress;
   unsigned Depth;
-  SmallPtrSet<const Value *, 16> Addresses;
-  SmallPtrSet<const AllocaInst *, 4> Holders;
   SmallVector<const Value *, 16> Pending;
 };
 

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ActivityAnalysis.h"
+#include "SlotAddresses.h"
 #include "rules/InactiveFunctions.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -31,7 +32,7 @@ namespace {
 constexpr unsigned MaxNesting = 2;
 thread_local unsigned Nesting = 0;
 
-class SlotWrites {
+class SlotWrites : SlotAddresses {
 public:
   SlotWrites(const ActivityAnalysis &Inner, const CustomRules *Rules)
       : Inner(Inner), Rules(Rules) {}
@@ -57,13 +58,8 @@ public:
           // (the parameter's own at -O0): what is loaded from there is an
           // address into the slots too.
           if (SI->getValueOperand() == P) {
-            const auto *AI = dyn_cast<AllocaInst>(SI->getPointerOperand());
-            if (!AI || !onlyLoadedAndStored(*AI))
+            if (!followHolderStore(*SI, Work))
               return false;
-            if (Holders.insert(AI).second)
-              for (const User *H : AI->users())
-                if (isa<LoadInst>(H) && Addresses.insert(H).second)
-                  Work.push_back(H);
             continue;
           }
           if (!constantStore(*SI, P))
@@ -89,30 +85,10 @@ public:
           return false;
       }
     }
-    // (Every value stored into those variables is such an address.)
-    return all_of(Holders, [&](const AllocaInst *AI) {
-      return all_of(AI->users(), [&](const User *U) {
-        const auto *SI = dyn_cast<StoreInst>(U);
-        return !SI || Addresses.contains(SI->getValueOperand());
-      });
-    });
+    return holdersHoldOnlyAddresses();
   }
 
 private:
-  /// Whether \p AI is only loaded from and stored into (and marked by
-  /// lifetime markers and debug records).
-  static bool onlyLoadedAndStored(const AllocaInst &AI) {
-    return all_of(AI.users(), [&](const User *U) {
-      if (isa<LoadInst>(U) || isa<DbgInfoIntrinsic>(U))
-        return true;
-      if (const auto *II = dyn_cast<IntrinsicInst>(U))
-        return II->isLifetimeStartOrEnd();
-      const auto *SI = dyn_cast<StoreInst>(U);
-      return SI && SI->getPointerOperand() == &AI &&
-             SI->getValueOperand() != &AI;
-    });
-  }
-
   /// A store into a slot of a value without a derivative: a constant, or
   /// a floating-point value the analysis finds constant. (Not an address:
   /// the slot would hold a pointer, perhaps to memory with derivatives;
@@ -162,8 +138,6 @@ private:
 
   const ActivityAnalysis &Inner;
   const CustomRules *Rules;
-  SmallPtrSet<const Value *, 16> Addresses;
-  SmallPtrSet<const AllocaInst *, 4> Holders;
 };
 
 } // namespace
