@@ -44,12 +44,6 @@ cl::opt<bool> CleanSlots(
              "contents (an iterator's members) for slots without "
              "derivatives"));
 
-cl::opt<bool> InactiveSlotWrites(
-    "adcc-inactive-slot-writes", cl::init(true), cl::Hidden,
-    cl::desc("Take stack slots passed to functions that store only values "
-             "without derivatives there, for the activity of the call's "
-             "arguments, for slots without derivatives"));
-
 /// A right shift by a constant: how one float is taken out of the integer
 /// that holds several (`{float, float}` copied as an i64).
 bool isLaneShift(const User &U) {
@@ -637,45 +631,6 @@ bool ActivityAnalysis::updateDirtyAllocas() {
     }
   }
   return Changed;
-}
-
-bool ActivityAnalysis::callKeepsSlotClean(const CallBase &Call,
-                                          const Value *P) {
-  const Function *Callee = Call.getCalledFunction();
-  // (Once dirty, a slot stays so: nothing to ask.)
-  if (!InactiveSlotWrites || !Callee || Callee == &F ||
-      Callee->isDeclaration() || Callee->isVarArg() ||
-      Call.arg_size() != Callee->arg_size() || Call.arg_size() > 64 ||
-      !cleanStackPointer(P) ||
-      (Call.getType()->isPointerTy() && !Call.use_empty()))
-    return false;
-  const auto &Roots = StackRoots.find(P)->second;
-  uint64_t Activity = 0, Slots = 0;
-  SmallVector<ArgActivity, 8> Args;
-  for (const Use &Arg : Call.args()) {
-    const Value *A = Arg.get();
-    unsigned No = Arg.getOperandNo();
-    auto It = StackRoots.find(A);
-    if (It != StackRoots.end() && any_of(It->second, [&](const Instruction *R) {
-          return is_contained(Roots, R);
-        })) {
-      // (A pointer that may also point elsewhere: not followed.)
-      if (Mixed.contains(A))
-        return false;
-      Slots |= uint64_t(1) << No;
-      Args.push_back(ArgActivity::Const);
-      continue;
-    }
-    bool On = Active.contains(A) && !cleanStackPointer(A);
-    Activity |= uint64_t(On) << No;
-    Args.push_back(On ? ArgActivity::Dup : ArgActivity::Const);
-  }
-  auto Key = std::make_tuple(Callee, Activity, Slots);
-  if (auto It = SlotCalls.find(Key); It != SlotCalls.end())
-    return It->second;
-  bool Clean = storesNoDerivativeThrough(*Callee, Args, Slots, Rules);
-  SlotCalls[Key] = Clean;
-  return Clean;
 }
 
 bool ActivityAnalysis::returnsActive(
