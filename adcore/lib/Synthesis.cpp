@@ -208,6 +208,32 @@ std::string SynthesisContext::describe(const Function &F) const {
   StringRef Raw = primalName(F);
   if (size_t At = Raw.find(".omp_outlined"); At != StringRef::npos)
     return "the OpenMP region in '" + demangle(Raw.take_front(At)) + "'";
+  // (A private helper adcc made, `adcc.shadow.copy` say, differentiated
+  // as part of a derivative it serves: the user knows that derivative's
+  // function. Of its callers, the one fewest derivatives away from the
+  // program; a call detached from any block is skipped, and so is one in
+  // a derivative made from the helper itself.)
+  if (Raw.starts_with("adcc.") && F.hasLocalLinkage()) {
+    auto Distance = [&](const Function *G) -> unsigned {
+      unsigned Depth = 0;
+      for (; Depth != 8 && GeneratedFrom.count(G); ++Depth)
+        if ((G = GeneratedFrom.lookup(G)) == &F)
+          return ~0u;
+      return Depth;
+    };
+    const Function *Best = nullptr;
+    unsigned BestDistance = ~0u;
+    for (const User *U : F.users())
+      if (const auto *Call = dyn_cast<CallBase>(U))
+        if (const BasicBlock *Block = Call->getParent())
+          if (const Function *Caller = Block->getParent();
+              Caller && Caller != &F &&
+              !primalName(*Caller).starts_with("adcc."))
+            if (unsigned D = Distance(Caller); D < BestDistance)
+              Best = Caller, BestDistance = D;
+    if (Best)
+      return describe(*Best);
+  }
   return "'" + displayName(F) + "'";
 }
 

@@ -34,7 +34,7 @@ static double df(const double *x, const double *dx) {
 }
 void hess(double *x, double *h) {
   double e[1] = {1};
-  // CHECK: rof-bits-pointer-table.c:[[@LINE+1]]:3: error: cannot differentiate 'adcc.shadow.copy' in reverse mode: a memory copy whose contents cannot be typed
+  // CHECK: rof-bits-pointer-table.c:[[@LINE+1]]:3: error: cannot differentiate the derivative of 'f' in reverse mode: a memory copy whose contents cannot be typed
   __enzyme_autodiff((void *)df, enzyme_dup, x, h, enzyme_const, e);
 }
 // CHECK-NOT: Stack dump
