@@ -201,17 +201,19 @@ static void add(graph *g, pointer p) {
   g->all[g->count++] = p;
 }
 
-/* Reads the 8 bytes at address at into *out: at an argument's data
-   (trusted: the kernel reads it) or inside the allocation of the pointer
-   from, where the runtime can tell it; 0 where it cannot. */
+/* Reads the 8 bytes at address at into *out: inside the allocation of the
+   pointer from, where the runtime can tell it (1; outside it, *out null:
+   the kernel reads no pointer there, 2), or, where it cannot, at an
+   argument's data (trusted: the kernel reads it); 0 where it cannot tell. */
 static int read_word(graph *g, pointer *from, int trusted, uintptr_t at,
                      const void **out) {
-  if (!trusted) {
-    range_of(g, from);
-    if (from->ranged < 0 || at < from->base ||
-        at + sizeof *out > from->base + from->size)
-      return 0;
-  }
+  *out = NULL;
+  range_of(g, from);
+  if (from->ranged > 0 && (at < from->base ||
+                           at + sizeof *out > from->base + from->size))
+    return 2;
+  if (from->ranged < 0 && !trusted)
+    return 0;
   adcc_rt_gpu_copy(g->k, out, (const void *)at, sizeof *out, ToHost);
   return 1;
 }
@@ -227,9 +229,12 @@ static void read_at(graph *g, unsigned n, size_t from) {
   child.place = n;
   child.parent = (int)from;
   child.at = (unsigned long long)node->offset;
-  if (!read_word(g, p, trusted, at, &child.value))
+  const int read = read_word(g, p, trusted, at, &child.value);
+  if (!read)
     stop_unknown(g, p, "and the runtime cannot tell where that data ends "
                        "(memory not from cudaMalloc or hipMalloc)");
+  if (read == 2)
+    return;
   if (p->shadow) {
     pointer shadow = {0};
     shadow.value = p->shadow;

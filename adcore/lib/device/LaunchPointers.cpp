@@ -8,6 +8,7 @@
 
 #include "device/LaunchPointers.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -58,6 +59,8 @@ const AllocaInst *pointerSlot(const StoreInst &SI) {
 
 /// How deep the walk follows calls.
 constexpr unsigned CallDepth = 12;
+/// How many offsets the walk follows a value at before it takes any.
+constexpr unsigned MostOffsets = 4;
 /// The largest step a node word holds (8 bits).
 constexpr unsigned MostStep = 255;
 
@@ -139,9 +142,20 @@ void PointerGraph::walk(const Value *Root) {
   std::set<std::tuple<const Value *, unsigned, int64_t, uint64_t,
                       const CallBase *>>
       Seen;
+  // (A pointer kept in a stack slot and moved in a loop, `++q` at -O0,
+  // comes back with another offset every time: past a few, any offset.)
+  DenseMap<std::pair<const Value *, unsigned>, unsigned> Offsets;
   while (!Work.empty()) {
     Item It = Work.pop_back_val();
     const Value *V = It.V;
+    if (It.Step != 1 && ++Offsets[{V, It.Node}] > MostOffsets)
+      It.Step = 1;
+    // (Offset + k * Step for any k: the offset modulo the step.)
+    if (It.Step) {
+      It.Off %= int64_t(It.Step);
+      if (It.Off < 0)
+        It.Off += int64_t(It.Step);
+    }
     if (!Seen.insert({V, It.Node, It.Off, It.Step,
                       It.Sites.empty() ? nullptr : It.Sites.back()})
              .second)
