@@ -7,7 +7,8 @@
 // slot at ever larger offsets). -O0: the count of nodes (5), the rows at
 // bytes 0, 8, 16, 24 (the first offsets the walk followed) and at any
 // offset (read: 1 << 63 | 1 << 62 | 1 << 49 | step << 40 | offset); -O2,
-// the loop unrolled: bytes 0 to 24.
+// the loop unrolled: bytes 0 to 24. So for a loop over numbers (`sum`:
+// no pointers read from data, no nodes; out written, x read).
 // REQUIRES: cuda
 // RUN: %adcc++ -std=c++17 -O0 -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -S -emit-llvm %s -o - -Wno-unknown-cuda-version 2>&1 | FileCheck %s --check-prefix=O0
 // RUN: %adcc++ -std=c++17 -O2 -x cuda --cuda-path=%cuda_path --cuda-gpu-arch=sm_80 --cuda-device-only -S -emit-llvm %s -o - -Wno-unknown-cuda-version 2>&1 | FileCheck %s --check-prefix=O2
@@ -25,6 +26,22 @@ double loss(double *const *rows, const double *x, double *out) {
   sweep<<<1, 32>>>(rows, x, out);
   return out[0];
 }
+__global__ void sum(const double *x, double *out) {
+  double s = 0;
+  for (const double *p = x; p != x + 4; ++p)
+    s += *p * *p;
+  out[threadIdx.x] = s;
+}
+
+double total(const double *x, double *out) {
+  sum<<<1, 32>>>(x, out);
+  return out[0];
+}
+
+void grad(const double *x, double *dx, double *out, double *dout) {
+  __enzyme_autodiff((void *)total, enzyme_dup, x, dx, enzyme_dup, out, dout);
+}
+
 void grad(double *const *rows, double **drows, const double *x, double *dx,
           double *out, double *dout) {
   __enzyme_autodiff((void *)loss, enzyme_dup, rows, drows, enzyme_dup, x, dx,
@@ -46,3 +63,13 @@ void grad(double *const *rows, double **drows, const double *x, double *dx,
 // O2: store i64 -4611123068473966576, ptr
 // O2: store i64 -4611123068473966568, ptr
 // O2: ret void
+// O0-LABEL: define {{.*}}void @__adcc_size__Z3sumPKdPd(
+// O0: store i64 2, ptr
+// O0: store i64 2, ptr
+// O0: store i64 1, ptr
+// O0: store i64 0, ptr
+// O2-LABEL: define {{.*}}void @__adcc_size__Z3sumPKdPd(
+// O2: store i64 2, ptr
+// O2: store i64 2, ptr
+// O2: store i64 1, ptr
+// O2: store i64 0, ptr
