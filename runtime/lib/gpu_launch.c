@@ -29,31 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu_launch_internal.h"
+
 typedef struct {
   unsigned x, y, z;
 } adcc_dim3;
-
-/* What the host code knows of a kernel (one per kernel and module). */
-typedef struct {
-  const char *name;
-  const void *fwd, *aug, *rev, *size;
-  /* 0 integer, 1 float, 2 double, 3 pointer, 4 a struct of pointers and
-     integers by value */
-  const unsigned char *kinds;
-  const unsigned *offsets;
-  unsigned params, bytes, hip;
-  unsigned long long slot_bytes; /* 0 until asked */
-  /* The pointer parameters the kernel may write through (bit i: parameter
-     i), with bit 63 set once asked. */
-  unsigned long long written;
-  /* The offsets of the pointers in the structs by value, ~0u last. */
-  const unsigned *members;
-  /* The size kernel's answer past the slot's bytes (null until asked):
-     the pointer parameters the kernel may write through (fields
-     included), those it writes and reads numbers through itself, the count
-     of fields, the fields (gpu_launch_fields.c). */
-  unsigned long long *pointers;
-} adcc_gpu_kernel;
 
 typedef struct {
   adcc_dim3 grid, block;
@@ -182,6 +162,16 @@ static void launch(const adcc_gpu_kernel *k, const void *handle,
   }
 }
 
+void adcc_rt_gpu_stop(const adcc_gpu_kernel *k, const char *what,
+                      int error) {
+  stop(k, what, error);
+}
+
+void adcc_rt_gpu_copy(const adcc_gpu_kernel *k, void *to, const void *from,
+                      size_t n, int kind) {
+  copy(k, to, from, n, kind);
+}
+
 static void pop(const adcc_gpu_kernel *k, adcc_gpu_record *r) {
   if (k->hip)
     __hipPopCallConfiguration(&r->grid, &r->block, &r->shared, &r->stream);
@@ -191,7 +181,8 @@ static void pop(const adcc_gpu_kernel *k, adcc_gpu_record *r) {
 
 /* What the size kernel says of the kernel (once): the bytes of a thread's
    tape slot, the pointer parameters it may write through, and what it does
-   through their fields (the answer's words, device/LaunchKernels.cpp). */
+   through the pointers it reads from their data (the answer's words,
+   device/LaunchKernels.cpp). */
 static void ask_size(adcc_gpu_kernel *k) {
   if (k->written >> 63)
     return;
@@ -211,249 +202,7 @@ static void ask_size(adcc_gpu_kernel *k) {
   k->written = got[1] | 1ull << 63;
 }
 
-/* Where a device allocation begins and ends, where the runtime can tell:
-   the driver's cuMemGetAddressRange (through cudaGetDriverEntryPoint),
-   HIP's hipMemGetAddressRange. */
-WEAK int cudaGetDriverEntryPoint(const char *, void **, unsigned long long,
-                                 int *);
-WEAK int hipMemGetAddressRange(void **, size_t *, void *);
-typedef int (*range_fn)(unsigned long long *, size_t *, unsigned long long);
-
-static int allocation_of(const adcc_gpu_kernel *k, const void *p,
-                         uintptr_t *base, size_t *size) {
-  if (k->hip) {
-    void *b = NULL;
-    if (!hipMemGetAddressRange || hipMemGetAddressRange(&b, size, (void *)p))
-      return 0;
-    *base = (uintptr_t)b;
-    return 1;
-  }
-  static range_fn range;
-  static int asked;
-  if (!asked) {
-    asked = 1;
-    void *fn = NULL;
-    if (cudaGetDriverEntryPoint &&
-        !cudaGetDriverEntryPoint("cuMemGetAddressRange", &fn, 0, NULL))
-      range = (range_fn)fn;
-  }
-  unsigned long long b = 0;
-  if (!range || range(&b, size, (unsigned long long)(uintptr_t)p))
-    return 0;
-  *base = (uintptr_t)b;
-  return 1;
-}
-
-/* Whether a and b may point into the same data: the same address, or one
-   inside the other's allocation. Where the runtime cannot tell where
-   either's allocation ends (memory not from cudaMalloc or hipMalloc, a
-   runtime without the query), only the same address. */
-static int same_data(const adcc_gpu_kernel *k, const void *a, const void *b) {
-  uintptr_t base;
-  size_t size;
-  if (a == b)
-    return 1;
-  if (allocation_of(k, a, &base, &size))
-    return (uintptr_t)b - base < size;
-  if (allocation_of(k, b, &base, &size))
-    return (uintptr_t)a - base < size;
-  return 0;
-}
-
-/* A pointer the kernel uses: an argument, a pointer in a struct by value,
-   or a field (read from the data of argument param at byte offset). */
-typedef struct {
-  const void *value;
-  int null_shadow, written, read;
-  unsigned param;
-  unsigned long long offset;
-  enum { Argument, Member, Field } where;
-} adcc_gpu_pointer;
-
-static void describe(char *out, size_t n, const adcc_gpu_pointer *p) {
-  if (p->where == Argument)
-    snprintf(out, n, "its pointer argument %u", p->param + 1);
-  else if (p->where == Member)
-    snprintf(out, n, "the pointer at byte %llu of its arguments", p->offset);
-  else
-    snprintf(out, n,
-             "the pointer at byte %llu of the data of its pointer argument %u",
-             p->offset, p->param + 1);
-}
-
-static void stop_field(const adcc_gpu_kernel *k, const adcc_gpu_pointer *a,
-                       const adcc_gpu_pointer *b) {
-  char first[128], second[128], message[768];
-  describe(first, sizeof first, a);
-  if (!b) {
-    snprintf(message, sizeof message,
-             "%s has a null shadow (the shadow data the caller gave holds "
-             "null there), and the kernel writes through it and reads it "
-             "back: device code has nowhere to keep that derivative; give "
-             "it a shadow in device memory in the shadow data",
-             first);
-  } else {
-    describe(second, sizeof second, b);
-    snprintf(message, sizeof message,
-             "%s has a null shadow (the shadow data the caller gave holds "
-             "null there) and points into the same data as %s; the kernel "
-             "%s through one and %s through the other, and the derivative "
-             "kernels cannot carry that derivative through a null shadow; "
-             "give it a shadow in device memory in the shadow data",
-             first, second, a->written && b->read ? "writes" : "reads",
-             a->written && b->read ? "reads" : "writes");
-  }
-  stop(k, message, 0);
-}
-
-/* Stops where a pointer of all[0..count) whose shadow is null while it is
-   not (a field: read from the data of a pointer argument, one level down,
-   `c->a` of `const Ctx *c`; or an argument) would lose a derivative: the
-   derivative kernels drop what they write through it and read zero
-   through it, so where the kernel writes through a field and reads it
-   back, or writes through one pointer and reads through another into the
-   same data, the derivative would be wrong; the launch stops instead. */
-static void check_pointers(const adcc_gpu_kernel *k,
-                           const adcc_gpu_pointer *all, unsigned count) {
-  for (unsigned a = 0; a < count; ++a) {
-    const adcc_gpu_pointer *pa = &all[a];
-    if (!pa->null_shadow || !pa->value || !(pa->written || pa->read))
-      continue;
-    if (pa->where == Field && pa->written && pa->read)
-      stop_field(k, pa, NULL);
-    for (unsigned b = 0; b < count; ++b) {
-      const adcc_gpu_pointer *pb = &all[b];
-      if (b == a || !pb->value ||
-          !((pa->written && pb->read) || (pa->read && pb->written)))
-        continue;
-      if (same_data(k, pa->value, pb->value))
-        stop_field(k, pa, pb);
-    }
-  }
-}
-
-enum { MostPointers = 64 + 59 + 64 };
-
-/* The field at byte offset of the data of argument param (base, its
-   shadow shadow: device memory). */
-static adcc_gpu_pointer field_of(const adcc_gpu_kernel *k, const char *base,
-                                 const char *shadow, unsigned param,
-                                 unsigned long long word) {
-  adcc_gpu_pointer p = {0};
-  p.param = param;
-  p.written = word >> 48 & 1;
-  p.read = word >> 49 & 1;
-  p.offset = word & ((1ull << 48) - 1);
-  p.where = Field;
-  copy(k, &p.value, base + p.offset, sizeof p.value, ToHost);
-  void *d = NULL;
-  if (shadow)
-    copy(k, &d, shadow + p.offset, sizeof d, ToHost);
-  p.null_shadow = !d;
-  return p;
-}
-
-/* The launch's pointers (its arguments, the pointers of its structs by
-   value, the fields the size kernel names), checked (check_pointers). */
-static void check_fields(adcc_gpu_kernel *k, const void *values,
-                         const void *shadows) {
-  ask_size(k);
-  const unsigned long long *w = k->pointers;
-  const unsigned long long own_written = w[1], own_read = w[2], n = w[3];
-  if (n == ~0ull)
-    stop(k, "the kernel reads more pointers from the data of its pointer "
-            "arguments than the launch's derivative can check",
-         0);
-  adcc_gpu_pointer all[MostPointers];
-  unsigned count = 0;
-  for (unsigned i = 0; i < k->params && i < 63 && count < MostPointers; ++i) {
-    if (k->kinds[i] != 3)
-      continue;
-    adcc_gpu_pointer p = {0};
-    memcpy(&p.value, (const char *)values + k->offsets[i], sizeof p.value);
-    void *d;
-    memcpy(&d, (const char *)shadows + k->offsets[i], sizeof d);
-    p.null_shadow = !d;
-    p.written = own_written >> i & 1;
-    p.read = own_read >> i & 1;
-    p.param = i;
-    p.where = Argument;
-    all[count++] = p;
-  }
-  for (const unsigned *m = k->members; *m != ~0u && count < MostPointers;
-       ++m) {
-    adcc_gpu_pointer p = {0};
-    memcpy(&p.value, (const char *)values + *m, sizeof p.value);
-    p.written = p.read = 1;
-    p.offset = *m;
-    p.where = Member;
-    all[count++] = p;
-  }
-  for (unsigned long long f = 0; f < n && f < 59 && count < MostPointers;
-       ++f) {
-    const unsigned param = (unsigned)(w[4 + f] >> 56);
-    if (param >= k->params || k->kinds[param] != 3)
-      continue;
-    const char *base, *shadow;
-    memcpy(&base, (const char *)values + k->offsets[param], sizeof base);
-    memcpy(&shadow, (const char *)shadows + k->offsets[param],
-           sizeof shadow);
-    if (base)
-      all[count++] = field_of(k, base, shadow, param, w[4 + f]);
-  }
-  check_pointers(k, all, count);
-}
-
-/* The same for a launch of <adcc/kernels.hpp> on adcc::cuda or adcc::hip
-   (kernels_gpu_rules.hpp): words as its query kernel gives them (the
-   count, then per pointer of the argument tuple its offset there and what
-   the work-item does through it, each followed by its fields: bit 63), the
-   argument tuple and its shadows in host memory, and where each of the n
-   elements of the tuple is (offsets) and which argument of the launch it
-   is (positions, from 0). */
-void adcc_gpu_check_item_pointers(const char *name, int hip,
-                                  const unsigned long long *words,
-                                  const void *actives, const void *shadows,
-                                  const unsigned *offsets,
-                                  const unsigned *positions, unsigned n) {
-  adcc_gpu_kernel k = {0};
-  k.name = name;
-  k.hip = (unsigned)hip;
-  if (words[0] == ~0ull)
-    stop(&k, "the kernel reads more pointers from the data of its pointer "
-             "arguments than the launch's derivative can check",
-         0);
-  adcc_gpu_pointer all[MostPointers];
-  unsigned count = 0, param = 0;
-  const char *base = NULL, *shadow = NULL;
-  for (unsigned long long i = 0;
-       i < words[0] && i < 59 && count < MostPointers; ++i) {
-    const unsigned long long word = words[1 + i];
-    if (word >> 63) {
-      if (base)
-        all[count++] = field_of(&k, base, shadow, param, word);
-      continue;
-    }
-    adcc_gpu_pointer p = {0};
-    const unsigned offset = (unsigned)(word & ((1ull << 48) - 1));
-    base = NULL;
-    for (unsigned j = 0; j < n; ++j)
-      if (offsets[j] == offset)
-        param = positions[j];
-    memcpy(&p.value, (const char *)actives + offset, sizeof p.value);
-    void *d;
-    memcpy(&d, (const char *)shadows + offset, sizeof d);
-    p.null_shadow = !d;
-    p.written = word >> 48 & 1;
-    p.read = word >> 49 & 1;
-    p.param = param;
-    p.where = Argument;
-    base = p.value;
-    shadow = d;
-    all[count++] = p;
-  }
-  check_pointers(&k, all, count);
-}
+void adcc_rt_gpu_ask_size(adcc_gpu_kernel *k) { ask_size(k); }
 
 /* Pointer arguments without a shadow: constant where the kernel only reads
    through them (the derivative kernels read zero tangents and drop the
@@ -498,7 +247,7 @@ static void check_shadows(adcc_gpu_kernel *k, const void *values,
       stop(k, message, 0);
     }
   }
-  check_fields(k, values, shadows);
+  adcc_rt_gpu_check_graph(k, values, shadows);
 }
 
 static void *to_device(const adcc_gpu_kernel *k, const void *host) {

@@ -388,20 +388,20 @@ struct Maker {
       Value *Bytes =
           B.CreateCall(entry(M, "__enzyme_augmentsize", I64), Args);
       B.CreateStore(Bytes, generic(B, F->getArg(0)));
-      // (Then what K does through its pointer parameters and their fields:
-      // the launch's derivative lets those it only reads go without a
-      // shadow, and checks the fields whose shadows are null:
-      // LaunchPointers.h. Words: [1] the parameters K may write through,
-      // fields included, as bits (the runtime takes a parameter from the
-      // 64th on as written; bit 63 is its own); [2], [3] those it writes,
-      // reads numbers through itself; [4] the count of fields (~0: more
-      // than the answer holds), then the fields.)
+      // (Then what K does through its pointer parameters and the pointers
+      // it reads from their data: the launch's derivative lets those it
+      // only reads go without a shadow, and checks the pointers whose
+      // shadows are null: LaunchPointers.h. Words: [1] the parameters K
+      // may write through, nodes included, as bits (the runtime takes a
+      // parameter from the 64th on as written; bit 63 is its own); [2], [3]
+      // those it writes, reads numbers through itself; [4] the count of
+      // nodes (~0: more than the answer holds), then the nodes.)
       LaunchPointers P = launchPointers(K);
       SmallVector<uint64_t, 8> Words = {
           P.Written, P.OwnWritten, P.OwnRead,
-          P.TooMany ? ~uint64_t(0) : uint64_t(P.Fields.size())};
-      for (const LaunchField &Field : P.Fields)
-        Words.push_back(Field.word());
+          P.TooMany ? ~uint64_t(0) : uint64_t(P.Nodes.size())};
+      for (const LaunchNode &Node : P.Nodes)
+        Words.push_back(Node.word());
       for (auto [No, Word] : enumerate(Words))
         B.CreateStore(ConstantInt::get(I64, Word),
                       B.CreateConstInBoundsGEP1_64(

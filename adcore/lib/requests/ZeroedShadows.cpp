@@ -62,6 +62,25 @@ bool copiesNullPointer(const Value *Source) {
          mayBeNullPointer(G->getInitializer());
 }
 
+/// Whether memory is copied into the stack slot \p O from an argument of
+/// its function (memcpy), or -O0's store of one.
+bool copiedFromArgument(const Value *O) {
+  if (!isa<AllocaInst>(O))
+    return false;
+  SmallVector<const Value *, 4> Work{O};
+  SmallPtrSet<const Value *, 8> Seen{O};
+  while (!Work.empty())
+    for (const User *U : Work.pop_back_val()->users()) {
+      if (isa<BitCastInst, AddrSpaceCastInst>(U) && Seen.insert(U).second)
+        Work.push_back(U);
+      else if (const auto *MT = dyn_cast<MemTransferInst>(U);
+               MT && Seen.contains(MT->getRawDest()) &&
+               isa<Argument>(getUnderlyingObject(MT->getRawSource())))
+        return true;
+    }
+  return false;
+}
+
 /// The value of the only store into the local slot \p Slot, whose other
 /// uses are loads (a pointer variable at -O0).
 const Value *onlyStoredValue(const Value *Slot) {
@@ -240,8 +259,10 @@ bool shadowMayHoldNullPointers(const Value *Shadow, const CallBase &Request,
   getUnderlyingObjects(Shadow, Objects);
   return any_of(Objects, [&](const Value *O) {
     O = objectOf(O);
-    // (A shadow the function's caller gives it: zeroed there, perhaps.)
-    if (isa<Argument>(O))
+    // (A shadow the function's caller gives it: zeroed there, perhaps; so
+    // a local copy of one, as HIP's kernels copy a struct argument from
+    // the kernel's arguments: guarded as CUDA's, which use it in place.)
+    if (isa<Argument>(O) || copiedFromArgument(O))
       return readsPointersThrough(Param);
     // (A variable of a type without pointers holds none.)
     if (const auto *AI = dyn_cast<AllocaInst>(O);

@@ -387,8 +387,9 @@ bool readsThroughOtherPointer(ArrayRef<const Value *> Written,
   // item reads its parameters from): its launch has a shadow for it, or
   // stops, and the user's shadow data holds shadows.)
   // (A <<<...>>> launch checks its parameters and their fields at run
-  // time: launchChecked. Known bug: what lies further, a pointer read at an
-  // offset known only at run time, or two levels down, is not checked.)
+  // time: launchChecked; and what lies further, pointers read at offsets
+  // known only at run time and up to MaxLaunchDepth levels down, walking
+  // the kernel's pointer graph: device/LaunchPointers.h.)
   auto OfKernelParameter = [](const Value *W) {
     const Value *Root = rootObject(W);
     for (unsigned Depth = 0; Depth < 4; ++Depth) {

@@ -201,7 +201,7 @@ def main():
                           "", line)
         # One address space: a cast between two is no cast.
         line = re.sub(r",? addrspace\(\d+\)", "", line)
-        line = re.sub(r"addrspacecast \(ptr ([@%][\w.$\"]+) to ptr\)", r"\1",
+        line = re.sub(r"addrspacecast \(ptr (null|[@%][\w.$\"]+) to ptr\)", r"\1",
                       line)
         line = re.sub(r"= addrspacecast ptr ([@%][\w.$]+) to ptr",
                       r"= getelementptr i8, ptr \1, i64 0", line)

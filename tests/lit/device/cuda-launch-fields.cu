@@ -7,9 +7,11 @@
 // on the grid emulation). After the slot's bytes: the parameters written
 // through, fields included (c and out: 5); those written through
 // themselves (out: 4), read through themselves (x: 2); the count of fields
-// (4); each field as parameter << 56 | read << 49 | written << 48 | offset:
-// coef (read, by a helper function), a (written, at -O0 through a local
-// variable), b (read), tmp (written), at -O0 and -O2. The fields are left
+// (4); each field as a node of the kernel's pointer graph, 1 << 63 (a
+// node) | 1 << 62 (its parent a parameter) | parameter << 56 | read << 49 |
+// written << 48 | offset, by offset: coef (read, by a helper function), a
+// (written, at -O0 through a local variable, and read back), b (read), tmp
+// (written), at -O0 and -O2. The fields are left
 // to that check: the kernel, which writes through `a` and reads `a` back,
 // has derivative kernels at -O0 (it had none: the compile-time check of
 // null shadows took `a` for one).
@@ -54,10 +56,10 @@ void grad(const Ctx *c, Ctx *dc, const double *x, double *dx, double *out,
 // CHECK: store i64 4, ptr
 // CHECK: store i64 2, ptr
 // CHECK: store i64 4, ptr
-// CHECK: store i64 562949953421312, ptr
-// CHECK: store i64 844424930131976, ptr
-// CHECK: store i64 562949953421328, ptr
-// CHECK: store i64 281474976710680, ptr
+// CHECK: store i64 -4611123068473966592, ptr
+// CHECK: store i64 -4610841593497255928, ptr
+// CHECK: store i64 -4611123068473966576, ptr
+// CHECK: store i64 -4611404543450677224, ptr
 // CHECK: ret void
 // CHECK-LABEL: define {{.*}}void @__adcc_aug__Z6fieldsPK3CtxPKdPd(
 // CHECK-NOT: warning:

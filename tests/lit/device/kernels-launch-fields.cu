@@ -4,9 +4,9 @@
 // as stores, at -O0 (through std::get's calls and stack slots) and -O2, and
 // no call of adcc_kernel_gpu_pointers is left (ptxas assembles the PTX).
 // The tuple holds Out at byte 0 (written: 1 << 48), X at 8 (read: 1 << 49
-// | 8), C at 16 (nothing through itself), then C's fields (bit 63):
-// Coef at 0 (read), A at 8 (written), B at 16 (read), Tmp at 24
-// (written). The count first: 7. (Numerically: e2e
+// | 8), C at 16 (nothing through itself), then C's fields, nodes (bit
+// 63) whose parent is word 2 (C; bits 56-61): Coef at 0 (read), A at 8
+// (written), B at 16 (read), Tmp at 24 (written). The count first: 7. (Numerically: e2e
 // kernels_cuda_fields.cu on the grid emulation.)
 // REQUIRES: cuda
 // RUN: rm -rf %t && mkdir -p %t
@@ -44,9 +44,9 @@ void launch(const Ctx *C, const double *X, double *Out) {
 // CHECK: store i64 281474976710656, ptr
 // CHECK: store i64 562949953421320, ptr
 // CHECK: store i64 16, ptr
-// CHECK: store i64 -9222809086901354496, ptr
-// CHECK: store i64 -9223090561878065144, ptr
-// CHECK: store i64 -9222809086901354480, ptr
-// CHECK: store i64 -9223090561878065128, ptr
+// CHECK: store i64 -9078693898825498624, ptr
+// CHECK: store i64 -9078975373802209272, ptr
+// CHECK: store i64 -9078693898825498608, ptr
+// CHECK: store i64 -9078975373802209256, ptr
 // CHECK: ret void
 // CHECK-NOT: call {{.*}}@adcc_kernel_gpu_pointers
