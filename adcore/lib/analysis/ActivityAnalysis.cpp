@@ -621,10 +621,10 @@ bool ActivityAnalysis::updateDirtyAllocas() {
               }))
             continue;
           // Nor one that, with the activity its arguments have here, stores
-          // only constants into the slot (InactiveSlotWrites.cpp). (Not a
-          // slot that holds its own address: stores through the pointers
-          // read from it are not followed there.)
-          if (!HoldsOwnAddress && callKeepsSlotClean(*Call, P))
+          // only constants into the slot (InactiveSlotWrites.cpp; in a slot
+          // that holds its own address, through the pointers read from it
+          // too).
+          if (callKeepsSlotClean(*Call, P, HoldsOwnAddress))
             continue;
         }
       MarkDirty(P); // passed to a call, converted to an integer, returned...

@@ -101,7 +101,8 @@ private:
   bool updateDirtyAllocas();
   /// Whether \p Call stores nothing with a derivative into the stack slot
   /// \p P points into (storesNoDerivativeThrough, memoized).
-  bool callKeepsSlotClean(const llvm::CallBase &Call, const llvm::Value *P);
+  bool callKeepsSlotClean(const llvm::CallBase &Call, const llvm::Value *P,
+                          bool HoldsOwnAddress);
 
   llvm::Function &F;
   const class CustomRules *Rules;
@@ -145,11 +146,13 @@ bool keepsPointeeClean(const llvm::Function &F, unsigned ArgNo, unsigned Depth,
 /// it is given Const), stores through the pointer parameters in the bit set
 /// \p SlotArgs only values without derivatives and keeps their addresses
 /// to itself, its callees likewise: slots it fills from constant arguments
-/// stay clean (InactiveSlotWrites.cpp).
+/// stay clean (InactiveSlotWrites.cpp). \p HoldsOwnAddress as for
+/// keepsPointeeClean.
 bool storesNoDerivativeThrough(const llvm::Function &F,
                                llvm::ArrayRef<ArgActivity> Args,
                                uint64_t SlotArgs,
-                               const class CustomRules *Rules);
+                               const class CustomRules *Rules,
+                               bool HoldsOwnAddress = false);
 
 /// A parameter with this attribute (a derivative's constant pointer
 /// parameter whose primal keeps the pointee clean, returning no pointer into

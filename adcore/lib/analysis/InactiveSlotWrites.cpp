@@ -41,8 +41,9 @@ thread_local unsigned Nesting = 0;
 
 class SlotWrites : SlotAddresses {
 public:
-  SlotWrites(const ActivityAnalysis &Inner, const CustomRules *Rules)
-      : Inner(Inner), Rules(Rules) {}
+  SlotWrites(const ActivityAnalysis &Inner, const CustomRules *Rules,
+             bool HoldsOwnAddress)
+      : Inner(Inner), Rules(Rules), HoldsOwnAddress(HoldsOwnAddress) {}
 
   /// Whether nothing with a derivative is stored through \p Slots (and
   /// the pointers derived from them), nor their addresses anywhere.
@@ -58,7 +59,16 @@ public:
             Work.push_back(U);
           continue;
         }
-        if (isa<LoadInst, ICmpInst>(U))
+        // A slot that holds its own address (Eigen's blocking space, a
+        // std::string's local buffer): a pointer read from it may address
+        // the slot too, and what is stored through it lands there.
+        if (const auto *LI = dyn_cast<LoadInst>(U)) {
+          if (HoldsOwnAddress && LI->getType()->isPointerTy() &&
+              Addresses.insert(LI).second)
+            Work.push_back(LI);
+          continue;
+        }
+        if (isa<ICmpInst>(U))
           continue;
         if (const auto *SI = dyn_cast<StoreInst>(U)) {
           // The address kept in a local variable that holds nothing else
@@ -132,26 +142,29 @@ private:
         SlotArgs |= uint64_t(1) << No;
         Args.push_back(ArgActivity::Const);
         bool Returns = false;
-        KeptClean &= keepsPointeeClean(*Callee, No, CleanCallDepth, Returns);
+        KeptClean &= keepsPointeeClean(*Callee, No, CleanCallDepth, Returns,
+                                       HoldsOwnAddress);
         continue;
       }
       Args.push_back(Inner.isActive(A) && !Inner.cleanStackPointer(A)
                          ? ArgActivity::Dup
                          : ArgActivity::Const);
     }
-    return KeptClean ||
-           storesNoDerivativeThrough(*Callee, Args, SlotArgs, Rules);
+    return KeptClean || storesNoDerivativeThrough(*Callee, Args, SlotArgs,
+                                                  Rules, HoldsOwnAddress);
   }
 
   const ActivityAnalysis &Inner;
   const CustomRules *Rules;
+  bool HoldsOwnAddress;
 };
 
 } // namespace
 
 bool storesNoDerivativeThrough(const Function &Callee,
                                ArrayRef<ArgActivity> Args, uint64_t SlotArgs,
-                               const CustomRules *Rules) {
+                               const CustomRules *Rules,
+                               bool HoldsOwnAddress) {
   if (Callee.isDeclaration() || Callee.isVarArg() ||
       Args.size() != Callee.arg_size() || Args.size() > 64 ||
       Nesting >= MaxNesting)
@@ -165,18 +178,19 @@ bool storesNoDerivativeThrough(const Function &Callee,
     }
   ++Nesting;
   ActivityAnalysis Inner(const_cast<Function &>(Callee), Args, Rules);
-  bool Clean = SlotWrites(Inner, Rules).clean(Slots);
+  bool Clean = SlotWrites(Inner, Rules, HoldsOwnAddress).clean(Slots);
   --Nesting;
   return Clean;
 }
 
 bool ActivityAnalysis::callKeepsSlotClean(const CallBase &Call,
-                                          const Value *P) {
+                                          const Value *P,
+                                          bool HoldsOwnAddress) {
   const Function *Callee = Call.getCalledFunction();
   // (Once dirty, a slot stays so: nothing to ask.)
   if (!InactiveSlotWrites || !Callee || Callee == &F ||
       Callee->isDeclaration() || Callee->isVarArg() ||
-      Call.arg_size() != Callee->arg_size() || Call.arg_size() > 64 ||
+      Call.arg_size() != Callee->arg_size() || Call.arg_size() > 63 ||
       !cleanStackPointer(P) ||
       (Call.getType()->isPointerTy() && !Call.use_empty()))
     return false;
@@ -201,10 +215,13 @@ bool ActivityAnalysis::callKeepsSlotClean(const CallBase &Call,
     Activity |= uint64_t(On) << No;
     Args.push_back(On ? ArgActivity::Dup : ArgActivity::Const);
   }
-  auto Key = std::make_tuple(Callee, Activity, Slots);
+  // (Bit 63 of the slots' set, no argument's: the slot holds its address.)
+  auto Key = std::make_tuple(Callee, Activity,
+                             Slots | uint64_t(HoldsOwnAddress) << 63);
   if (auto It = SlotCalls.find(Key); It != SlotCalls.end())
     return It->second;
-  bool Clean = storesNoDerivativeThrough(*Callee, Args, Slots, Rules);
+  bool Clean =
+      storesNoDerivativeThrough(*Callee, Args, Slots, Rules, HoldsOwnAddress);
   SlotCalls[Key] = Clean;
   return Clean;
 }

@@ -115,3 +115,44 @@ define double @caller_bits(ptr %y, double %x) {
 }
 ; CHECK-LABEL: activity of 'caller_bits'
 ; CHECK: %slot = alloca [8 x double], align 8{{$}}
+
+; A slot that holds its own address (Eigen's blocking space, whose pointer
+; to its packing buffer the kernels read): the callee writes through the
+; pointer it reads from the slot. Constants there keep the slot clean...
+define internal void @fill_through(ptr %c, ptr %s) {
+  %buf = load ptr, ptr %s
+  %c0 = load double, ptr %c
+  %w = call double @llvm.sin.f64(double %c0)
+  %d = getelementptr double, ptr %buf, i64 2
+  store double %w, ptr %d
+  ret void
+}
+
+define double @caller_own_address(double %x) {
+  %c = alloca double
+  store double 0.5, ptr %c
+  %slot = alloca { ptr, [4 x double] }
+  %buf = getelementptr { ptr, [4 x double] }, ptr %slot, i64 0, i32 1
+  store ptr %buf, ptr %slot
+  call void @fill_through(ptr %c, ptr %slot)
+  %p = getelementptr double, ptr %buf, i64 2
+  %v = load double, ptr %p
+  %m = fmul double %v, %x
+  ret double %m
+}
+; CHECK-LABEL: activity of 'caller_own_address'
+; CHECK: %slot = alloca { ptr, [4 x double] }, align 8  ; holds no derivative
+
+; ...and a value with a derivative written there (c active) does not.
+define double @caller_own_address_active(ptr %c, double %x) {
+  %slot = alloca { ptr, [4 x double] }
+  %buf = getelementptr { ptr, [4 x double] }, ptr %slot, i64 0, i32 1
+  store ptr %buf, ptr %slot
+  call void @fill_through(ptr %c, ptr %slot)
+  %p = getelementptr double, ptr %buf, i64 2
+  %v = load double, ptr %p
+  %m = fmul double %v, %x
+  ret double %m
+}
+; CHECK-LABEL: activity of 'caller_own_address_active'
+; CHECK: %slot = alloca { ptr, [4 x double] }, align 8{{$}}
