@@ -97,6 +97,8 @@ WRAP(c_j0, cph_j0(x))
 WRAP(c_y0, cph_y0(x))
 WRAP(c_fabs, cph_fabs(x))
 WRAP(c_ldexp, cph_ldexp(x, -3))
+WRAP(c_ldexp_up, cph_ldexp(x, 40))
+WRAP(c_ldexp_down, cph_ldexp(x, -40))
 static double c_frexp(double x) {
   int e;
   return cph_frexp(x, &e);
@@ -149,6 +151,8 @@ static double d_ndtr(double x) { return exp(-x * x / 2) / sqrt(2 * M_PI); }
 static double d_j0(double x) { return -j1(x); }
 static double d_y0(double x) { return -y1(x); }
 static double d_ldexp(double x) { return 0.125 + 0 * x; }
+static double d_ldexp_up(double x) { return 0x1p40 + 0 * x; }
+static double d_ldexp_down(double x) { return 0x1p-40 + 0 * x; }
 
 static int failures, checks;
 
@@ -377,7 +381,15 @@ int main(void) {
   RUN(cph_fabs, c_fabs, d_fabs, -2.5, 0.75);
 #endif
 #if LIBM_ALL || LIBM_ONLY_cph_ldexp
-  RUN(cph_ldexp, c_ldexp, d_ldexp, -2.5, 0.75, 1e-300);
+  RUN(cph_ldexp, c_ldexp, d_ldexp, -2.5, 0.75, 1e-300, 1e-310, -3e-310);
+#endif
+  /* (A subnormal x scaled up into the normal range, and a result scaled
+     down into the subnormals: ldexp's loop and its last branch.) */
+#if LIBM_ALL || LIBM_ONLY_cph_ldexp_up
+  RUN(cph_ldexp_up, c_ldexp_up, d_ldexp_up, 1e-310, -3e-310, 2.5, 3e3);
+#endif
+#if LIBM_ALL || LIBM_ONLY_cph_ldexp_down
+  RUN(cph_ldexp_down, c_ldexp_down, d_ldexp_down, 1e-300, -3e-300, 2.5);
 #endif
 #if LIBM_ALL || LIBM_ONLY_cph_frexp
   RUN(cph_frexp, c_frexp, d_frexp, -2.5, 0.75, 1e-308, 3e10);
