@@ -65,6 +65,12 @@ if [[ $cephes != - ]]; then
   prefix cph_ exp log sin cos sqrt pow powi floor ceil frexp ldexp fabs \
     polevl p1evl isnan isfinite signbit gamma lgam incbet ndtr erf erfc \
     expx2 j0 y0 mtherr >"$work/cph_names.h"
+  # (Cephes' floor clears the fraction's bits through a pointer stepped
+  # over the double's words: an error. Marked as computing floor, in every
+  # file that calls it, as a user would mark it, its calls take floor's
+  # rule and its callers (exp, sin, pow, gamma, ...) are checked.)
+  echo '__attribute__((enzyme_function_like("floor"))) double floor(double);' \
+    >>"$work/cph_names.h"
   for f in cmath/{exp,log,sin,sqrt,pow,powi,floor,fabs,polevl,isnan,const,mtherr} \
     cprob/{gamma,incbet,ndtr,expx2} bessel/j0; do
     "$cc" "$opt" -std=gnu89 -include "$work/cph_names.h" -I"$cph/cmath" -w \
