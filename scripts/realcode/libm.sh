@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # libm.sh: differentiate math functions compiled from the C sources of
 # openlibm (github.com/JuliaMath/openlibm: fdlibm's exp, log, sin, pow,
-# erf, lgamma_r, expm1, log1p, sqrt, tanh, ... written on the words of
+# erf, lgamma_r, expm1, log1p, sqrt, tanh, tan, atan, atan2, asin, acos,
+# sinh, cosh, cbrt, hypot, ... written on the words of
 # doubles) and, when its directory is given, Cephes (e.g.
 # github.com/jeremybarnes/cephes: gamma, incbet, ndtr, j0, pow, and the
 # frexp/ldexp/floor it writes itself), unchanged, with adcc: reverse and
@@ -40,13 +41,15 @@ prefix() { # PREFIX NAME...
 {
   prefix olm_ exp log sin cos pow erf erfc lgamma_r expm1 log1p tanh \
     floor scalbn copysign frexp ldexp __kernel_sin __kernel_cos \
-    __ieee754_rem_pio2 __kernel_rem_pio2
+    __ieee754_rem_pio2 __kernel_rem_pio2 tan __kernel_tan atan atan2 asin \
+    acos sinh cosh cbrt hypot __ldexp_exp __frexp_exp __ldexp_cexp
   # (s_scalbn.c makes ldexp an alias of scalbn by the name in a string.)
   echo '#define __strong_reference(sym, alias)'
 } >"$work/olm_names.h"
 olm_files=(e_exp e_log s_sin s_cos k_sin k_cos e_rem_pio2 k_rem_pio2 e_pow
   s_erf e_lgamma_r s_expm1 s_log1p e_sqrt s_tanh s_fabs s_floor s_scalbn
-  s_copysign s_frexp)
+  s_copysign s_frexp s_tan k_tan s_atan e_atan2 e_asin e_acos e_sinh e_cosh
+  k_exp s_cbrt e_hypot)
 # (fabs and sqrt are the compiler's builtins in the other files, as in a
 # build without -fno-builtin: pow's calls of them; openlibm's own, on the
 # words, are olm_fabs and olm_sqrt, checked alone.)
@@ -65,6 +68,12 @@ if [[ $cephes != - ]]; then
   prefix cph_ exp log sin cos sqrt pow powi floor ceil frexp ldexp fabs \
     polevl p1evl isnan isfinite signbit gamma lgam incbet ndtr erf erfc \
     expx2 j0 y0 mtherr >"$work/cph_names.h"
+  # (Cephes' floor clears the fraction's bits through a pointer stepped
+  # over the double's words: an error. Marked as computing floor, in every
+  # file that calls it, as a user would mark it, its calls take floor's
+  # rule and its callers (exp, sin, pow, gamma, ...) are checked.)
+  echo '__attribute__((enzyme_function_like("floor"))) double floor(double);' \
+    >>"$work/cph_names.h"
   for f in cmath/{exp,log,sin,sqrt,pow,powi,floor,fabs,polevl,isnan,const,mtherr} \
     cprob/{gamma,incbet,ndtr,expx2} bessel/j0; do
     "$cc" "$opt" -std=gnu89 -include "$work/cph_names.h" -I"$cph/cmath" -w \

@@ -92,7 +92,20 @@ static double f_copysign(double x) { return word_copysign(x, -1.5) * 3; }
 static double f_scale(double x) { return word_scale(x, 4) - word_scale(x * x, -2); }
 static double f_mantissa(double x) { return word_mantissa(x) * word_mantissa(x); }
 
+/* The sign flipped through a char pointer variable over the double (its
+   top byte): at -O0 the pointer is a local written once, followed to the
+   double it points into (an error until 2026-12-06, lit
+   errors/float-part-stores.c). */
+__attribute__((noinline)) double byte_flip(double x) {
+  double y = x * x;
+  unsigned char *b = (unsigned char *)&y;
+  b[7] ^= 0x80;
+  return y * x;
+}
+
 static double f_step(double x) { return 3 * word_clear_low(x) + x; }
+static double f_flip(double x) { return byte_flip(x); }
+static double d_flip(double x) { return -3 * x * x; }
 static double f_gauss(double x) { return split_gauss(x); }
 static double d_step(double x) { return 1 + 0 * x; }
 static double d_gauss(double x) { return -2 * x * exp(-x * x); }
@@ -143,6 +156,7 @@ int main(void) {
   /* (Inside a step: x + h and x - h have the same high word.) */
   CHECK(step, 0.75 + 0x1p-22, -2.5 - 0x1p-20);
   CHECK(gauss, 0.3, -0.9, 1.7);
+  CHECK(flip, -2.5, 0.75, 3e10);
   if (failures)
     return 1;
   printf("ok\n");

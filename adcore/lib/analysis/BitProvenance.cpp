@@ -204,8 +204,11 @@ std::optional<BitSources> BitProvenance::compute(Value *V) {
   case Instruction::Add:
   case Instruction::Sub:
     return addSub(*I);
-  case Instruction::Select:
   case Instruction::PHI:
+    if (holdsNoSignificand(cast<PHINode>(*I)))
+      return BitSources(W);
+    return merged(*I);
+  case Instruction::Select:
     return merged(*I);
   case Instruction::Freeze:
     return Operand(0) ? std::optional<BitSources>(*Operand(0)) : std::nullopt;
@@ -226,6 +229,54 @@ std::optional<BitSources> BitProvenance::compute(Value *V) {
       Ops.push_back(S);
     }
   return mixAll(Ops, W);
+}
+
+bool BitProvenance::holdsNoSignificand(PHINode &Phi) {
+  SmallVector<Value *, 32> Work{&Phi};
+  SmallPtrSet<Value *, 32> Seen;
+  auto FromSignificand = [](const BitSource &B) { return B.FromSignificand; };
+  while (!Work.empty()) {
+    auto *I = dyn_cast<Instruction>(Work.pop_back_val());
+    if (!I || !Seen.insert(I).second)
+      continue;
+    if (Seen.size() > 256)
+      return false;
+    if (auto *P = dyn_cast<PHINode>(I)) {
+      // (What it holds, and the conditions that choose it: a square root
+      // computed bit by bit sets its result's bits where comparisons of
+      // the significand say so.)
+      append_range(Work, P->incoming_values());
+      for (BasicBlock *In : P->blocks())
+        if (auto *Br = dyn_cast<BranchInst>(In->getTerminator());
+            Br && Br->isConditional())
+          Work.push_back(Br->getCondition());
+      continue;
+    }
+    // (Comparisons hold no float's bits for the walk over bits, but decide
+    // what the phis hold; comparisons of floats' values are control flow
+    // as in any program.)
+    if (isa<ICmpInst>(I)) {
+      append_range(Work, I->operands());
+      continue;
+    }
+    if (isa<LoadInst, CallBase, FCmpInst, FPToSIInst, FPToUIInst>(I))
+      continue;
+    if (!I->getType()->isIntegerTy())
+      return false;
+    // (A select chooses by its condition too: the same square root with
+    // its branches made selects.)
+    if (auto *Sel = dyn_cast<SelectInst>(I))
+      Work.push_back(Sel->getCondition());
+    if (const BitSources *S = of(I)) {
+      if (any_of(*S, FromSignificand))
+        return false;
+      continue;
+    }
+    if (isa<BitCastInst>(I))
+      return false;
+    append_range(Work, I->operands());
+  }
+  return true;
 }
 
 std::optional<BitSources> BitProvenance::bitwise(Instruction &I) {

@@ -18,16 +18,17 @@
 #ifndef ADCORE_BITPROVENANCE_H
 #define ADCORE_BITPROVENANCE_H
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 
 namespace llvm {
 class DataLayout;
 class Function;
 class Instruction;
+class PHINode;
 class Type;
 class Value;
 } // namespace llvm
@@ -83,9 +84,18 @@ private:
   std::optional<BitSources> bitwise(llvm::Instruction &I);
   std::optional<BitSources> addSub(llvm::Instruction &I);
   std::optional<BitSources> merged(llvm::Instruction &I);
+  /// Whether \p Phi, carried around a loop (a cycle for the walk over
+  /// bits), holds no bit of a float's significand, nor a value chosen by
+  /// comparisons of one: counts and exponent sums (Cephes' ldexp: `pw2 -=
+  /// 1` while it scales a subnormal), unrelated to any float's bits.
+  bool holdsNoSignificand(llvm::PHINode &Phi);
 
   const llvm::DataLayout &DL;
-  llvm::DenseMap<llvm::Value *, std::optional<BitSources>> Memo;
+  /// (Node-based: the sources of(V) gives stay where they are while more
+  /// are added. In a DenseMap a rehash moved them under the walks that
+  /// hold one operand's while they ask for the next one's, which then
+  /// read freed memory: Cephes' ldexp at -O0 got a derivative of 0.)
+  std::unordered_map<llvm::Value *, std::optional<BitSources>> Memo;
   unsigned Depth = 0;
 };
 

@@ -5,6 +5,7 @@
 
 #include "support/CallSites.h"
 #include "support/ContractArithmetic.h"
+#include "support/DerivativeStops.h"
 #include "support/MemoryScopes.h"
 #include "analysis/NullableShadows.h"
 #include "analysis/TableLookups.h"
@@ -379,6 +380,9 @@ bool ForwardEmitter::run() {
       B.SetCurrentDebugLocation(I->getDebugLoc());
       if (!visit(*I))
         return false;
+      if (I->hasMetadata(ScaledTangentMetadata))
+        if (Value *T = Tangents.lookup(I))
+          ScaledTangents.push_back({I, T});
     }
   }
   if (!emitPhis(Phis) || !emitReturns())
@@ -388,6 +392,12 @@ bool ForwardEmitter::run() {
   Unneeded.dropWrites();
   if (Key.Split && !finishSplit())
     return false;
+  // (Blocks split last: the emission above keeps maps of the primal's.)
+  for (auto [I, T] : ScaledTangents)
+    emitTangentOverflowStop(
+        *I, *T,
+        cast<MDString>(I->getMetadata(ScaledTangentMetadata)->getOperand(0))
+            ->getString());
   // (What is not a clone of the primal's code is derivative code.)
   auto IsDerivativeCode = [&](const Instruction &I) {
     return !PrimalOf.count(&I);

@@ -327,6 +327,10 @@ private:
   llvm::DenseMap<llvm::Value *, llvm::Value *> Tangents;
   /// Instructions replaced while emitting (user calls), erased at the end.
   llvm::SmallVector<llvm::Instruction *, 8> Dead;
+  /// Floats given a new exponent in their bits (ScaledTangentMetadata)
+  /// and their tangents: checked for overflow once the body is complete.
+  llvm::SmallVector<std::pair<llvm::Instruction *, llvm::Value *>, 2>
+      ScaledTangents;
   /// Instructions deleted while the maps above are in use
   /// (BuriedInstructions.h).
   BuriedInstructions Graveyard;

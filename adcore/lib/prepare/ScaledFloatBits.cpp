@@ -63,6 +63,7 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/Support/KnownBits.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -360,6 +361,23 @@ void ScaledBits::rewrite(BitCastInst &Cast, Value *X) {
                                     {Frozen, B.getInt32(fcFinite)});
   auto *Sub = cast<Instruction>(B.CreateFSub(&Cast, Z));
   auto *New = cast<Instruction>(B.CreateSelect(Finite, Sub, &Cast));
+  // (Its tangent is x's times 2^d: past the doubles where a subnormal x,
+  // scaled up already, is normalized (pow's ax *= 2^53, then the exponent
+  // of [1, 2)). A forward derivative stops there rather than carry inf.)
+  std::string Where;
+  if (const DebugLoc &DL = Cast.getDebugLoc())
+    Where = " (" + sys::path::filename(DL->getFilename()).str() + ":" +
+            std::to_string(DL.getLine()) + ")";
+  New->setMetadata(
+      ScaledTangentMetadata,
+      MDNode::get(C, MDString::get(
+                         C, "the forward derivative of '" + F.getName().str() +
+                                "'" + Where +
+                                " overflowed where a float is given a new "
+                                "exponent in its bits (a subnormal "
+                                "normalized): its tangent is its source's "
+                                "times a power of two that no double holds; "
+                                "reverse mode computes this derivative")));
   Cast.replaceUsesWithIf(New, [&](Use &U) {
     return U.getUser() != Sub && U.getUser() != New;
   });

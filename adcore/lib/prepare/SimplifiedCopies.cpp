@@ -124,6 +124,22 @@ struct LocalAccess {
   unsigned Kind;
 };
 
+/// The loads of the pointer variable (a local) that \p St stores an
+/// address into, where nothing else is stored into it; none otherwise.
+SmallVector<const LoadInst *, 4> loadsOfPointerVariable(const StoreInst &St) {
+  SmallVector<const LoadInst *, 4> Loads;
+  const auto *Slot = dyn_cast<AllocaInst>(St.getPointerOperand());
+  if (!Slot || !St.getValueOperand()->getType()->isPointerTy())
+    return {};
+  for (const User *U : Slot->users()) {
+    if (const auto *LI = dyn_cast<LoadInst>(U))
+      Loads.push_back(LI);
+    else if (U != &St && !isa<IntrinsicInst>(U)) // (lifetime markers)
+      return {};
+  }
+  return Loads;
+}
+
 /// Adds to \p Out the scalar loads and stores of the local \p A, through
 /// getelementptrs with constant offsets (a union's fields: fdlibm's
 /// `ieee_double_shape_type`, written as a double and read as its high
@@ -146,6 +162,12 @@ bool collectLocalAccesses(const AllocaInst &A, const DataLayout &DL,
         if (!GEP->accumulateConstantOffset(DL, Delta))
           return false;
         Work.push_back({GEP, Offset + Delta.getSExtValue()});
+      } else if (const auto *St = dyn_cast<StoreInst>(U)) {
+        // (The address kept in a pointer variable written once: Cephes'
+        // `q = (short *)&u.sh[3]`, its words then read and written
+        // through `*q`.)
+        for (const LoadInst *Load : loadsOfPointerVariable(*St))
+          Work.push_back({Load, Offset});
       }
       if (T && T->isSized())
         Out.push_back({Offset, Offset + int64_t(DL.getTypeStoreSize(T)),

@@ -10,10 +10,13 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/FPEnv.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
@@ -28,6 +31,48 @@ bool markDerivativeStop(Instruction &I, StringRef Message) {
   LLVMContext &C = I.getContext();
   I.setMetadata(StopMetadata, MDNode::get(C, MDString::get(C, Message)));
   return true;
+}
+
+/// A call of the runtime's stop with \p Message, at \p B's point.
+static void callStop(IRBuilder<> &B, StringRef Message) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  LLVMContext &C = M.getContext();
+  FunctionCallee Stop = M.getOrInsertFunction(
+      DerivativeStoppedFunction, Type::getVoidTy(C), PointerType::get(C, 0));
+  if (auto *F = dyn_cast<Function>(Stop.getCallee()))
+    F->setDoesNotReturn();
+  CallInst *Call =
+      B.CreateCall(Stop, {B.CreateGlobalString(Message, "adcc.stop.why")});
+  Call->setDoesNotReturn();
+}
+
+void emitTangentOverflowStop(Instruction &Result, Value &Tangent,
+                             StringRef Message) {
+  auto *After = dyn_cast<Instruction>(&Tangent);
+  if (!After || isa<PHINode>(After) || !Result.getType()->isFloatingPointTy())
+    return;
+  IRBuilder<> B(After->getNextNode());
+  B.SetCurrentDebugLocation(Result.getDebugLoc());
+  auto IsFinite = [&](Value *V) {
+    return B.CreateIntrinsic(Intrinsic::is_fpclass, {V->getType()},
+                             {V, B.getInt32(fcFinite)});
+  };
+  Value *Overflow = B.getFalse();
+  if (auto *Lanes = dyn_cast<ArrayType>(Tangent.getType())) {
+    for (unsigned L = 0; L < Lanes->getNumElements(); ++L)
+      Overflow = B.CreateOr(
+          Overflow, B.CreateNot(IsFinite(B.CreateExtractValue(&Tangent, L))));
+  } else if (Tangent.getType() == Result.getType()) {
+    Overflow = B.CreateNot(IsFinite(&Tangent));
+  } else {
+    return;
+  }
+  Overflow = B.CreateAnd(IsFinite(&Result), Overflow);
+  Instruction *Then = SplitBlockAndInsertIfThen(
+      Overflow, B.GetInsertPoint(), /*Unreachable=*/true);
+  IRBuilder<> S(Then);
+  S.SetCurrentDebugLocation(Result.getDebugLoc());
+  callStop(S, Message);
 }
 
 void emitDerivativeStops(Function &D) {

@@ -22,6 +22,7 @@
 namespace llvm {
 class Function;
 class Instruction;
+class Value;
 } // namespace llvm
 
 namespace adcore {
@@ -35,6 +36,14 @@ bool markDerivativeStop(llvm::Instruction &I, llvm::StringRef Message);
 /// adcc_derivative_stopped before each marked instruction (the mark then
 /// dropped, so that a derivative of \p D stops where \p D does, once).
 void emitDerivativeStops(llvm::Function &D);
+
+/// In a forward derivative: after \p Tangent, the tangent of \p Result
+/// (one value, or an array of the lanes'), a call of
+/// adcc_derivative_stopped with \p Message where \p Result is finite and
+/// a lane of \p Tangent is not (the tangent overflowed where the value did
+/// not).
+void emitTangentOverflowStop(llvm::Instruction &Result, llvm::Value &Tangent,
+                             llvm::StringRef Message);
 
 /// The name of the runtime's function the stops call.
 inline constexpr const char *DerivativeStoppedFunction =

@@ -40,6 +40,13 @@ constexpr const char *NoDerivativeMetadata = "adcc.no.derivative";
 /// go where a derivative cannot: ScaledFloatBits.cpp): an error where it is
 /// differentiated (findUntraceableFloatBits), never a derivative of 0.
 constexpr const char *UnfollowedBitsMetadata = "adcc.unfollowed.bits";
+/// Metadata on a float given a new exponent in its bits, rewritten as its
+/// source scaled (ScaledFloatBits.cpp), holding a message: its tangent is
+/// the source's times 2^k, which no double holds where a subnormal is
+/// normalized (k + the source's own scaling >= 1024); a forward derivative
+/// stops there at run time (emitTangentOverflowStop) rather than carry
+/// inf and NaN on.
+constexpr const char *ScaledTangentMetadata = "adcc.scaled.tangent";
 /// Metadata on the push of an augmented sweep's end records (the values it
 /// records once, at its return) and on the pop of its reverse sweep that
 /// reads them back: one node per augmented sweep, naming it. Groups of
