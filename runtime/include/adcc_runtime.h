@@ -483,6 +483,12 @@ ADCC_RT_API void adcc_task_copy_record(void *task, const void *record,
                                        size_t shareds_bytes);
 ADCC_RT_API void adcc_task_copy_back(void *task, void *shadow, size_t bytes,
                                      size_t from);
+/* A task with depend clauses: set_deps copies its `count` entries of
+   kmp_depend_info (the OpenMP runtime's, three words each) into the
+   handle, which the reverse's task is started with (dep_count, deps). */
+ADCC_RT_API void adcc_task_set_deps(void *task, int count, const void *deps);
+ADCC_RT_API int adcc_task_dep_count(void *task);
+ADCC_RT_API void *adcc_task_deps(void *task);
 ADCC_RT_API void adcc_task_begin(void *task);
 ADCC_RT_API void adcc_task_end(void *task);
 ADCC_RT_API void adcc_task_begin_reverse(void *task);

@@ -23,6 +23,14 @@
  * no lock. The runtime does not call the OpenMP runtime: the generated
  * code allocates and starts the tasks.
  *
+ * Tasks with depend clauses: the handle keeps a copy of the task's
+ * kmp_depend_info entries, with which the generated code starts the
+ * task's reverse. Reverses of a batch start the last created first, so the
+ * same dependences order them in reverse: the reverse of a task that read
+ * what another wrote (it adds into the adjoint the other's reverse reads)
+ * comes before the other's, and of two writers the later first. Dependences
+ * only order sibling tasks, and a batch's reverses are siblings.
+ *
  *===----------------------------------------------------------------------===*/
 
 #include "tape_internal.h"
@@ -40,6 +48,8 @@ typedef struct adcc_task {
   void (*reverse)(void *task);
   task_batch pending; /* created since the last sync point */
   task_batch *last;   /* pending at the task's end */
+  void *deps;         /* its depend clauses' kmp_depend_info entries */
+  int dep_count;
   adcc_tape *saved_tape;
   struct adcc_task *saved_context;
   unsigned level;
@@ -149,6 +159,34 @@ void adcc_task_copy_back(void *task, void *shadow, size_t bytes,
            bytes - from);
 }
 
+/* kmp_depend_info: base address, length, flags (a word with padding). */
+enum { DEP_BYTES = 3 * sizeof(void *) };
+
+void adcc_task_set_deps(void *task, int count, const void *deps) {
+  adcc_task *t = task;
+  if (!t || count <= 0 || !deps)
+    return;
+  void *copy = malloc((size_t)count * DEP_BYTES);
+  if (!copy) {
+    adcc_rt_report("out of memory for the dependences of an OpenMP task");
+    return;
+  }
+  memcpy(copy, deps, (size_t)count * DEP_BYTES);
+  free(t->deps);
+  t->deps = copy;
+  t->dep_count = count;
+}
+
+int adcc_task_dep_count(void *task) {
+  adcc_task *t = task;
+  return t ? t->dep_count : 0;
+}
+
+void *adcc_task_deps(void *task) {
+  adcc_task *t = task;
+  return t ? t->deps : NULL;
+}
+
 void adcc_task_begin(void *task) {
   adcc_task *t = task;
   if (!t)
@@ -213,6 +251,7 @@ void adcc_task_free(void *task) {
   if (!t)
     return;
   adcc_tape_destroy(t->tape);
+  free(t->deps);
   free(t->pending.tasks);
   if (t->last) {
     free(t->last->tasks);

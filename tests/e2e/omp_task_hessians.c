@@ -3,7 +3,9 @@
  * tasks where they are created (the forward sweep of a gradient cannot
  * follow tasks the runtime starts: docs/parallel.md#tasks); before that
  * rule, the gradient's task runtime calls did not link. Against the
- * analytic Hessian, with teams of 1, 2 and 4 threads. */
+ * analytic Hessian, with teams of 1, 2 and 4 threads; and through tasks
+ * with depend clauses (flow, anti and output dependences) against central
+ * differences of the gradient. */
 #include "check.h"
 
 #include <omp.h>
@@ -37,6 +39,56 @@ static void grad(const double *x, double *dx, int n) {
   __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, n);
 }
 
+/* A chain of tasks with dependences: a = |x|^2, b = sin(a) x1 (reads a),
+ * a = a x2 (after that read), a * b. */
+double fdep(const double *x, int n) {
+  double a = 0, b = 0;
+#pragma omp parallel shared(a, b)
+#pragma omp single
+  {
+#pragma omp task depend(out : a) shared(a)
+    for (int i = 0; i < n; ++i)
+      a += x[i] * x[i];
+#pragma omp task depend(in : a) depend(out : b) shared(a, b)
+    b = sin(a) * x[1];
+#pragma omp task depend(inout : a) shared(a)
+    a = a * x[2];
+  }
+  return a * b;
+}
+
+static void grad_dep(const double *x, double *dx, int n) {
+  __enzyme_autodiff((void *)fdep, enzyme_dup, x, dx, enzyme_const, n);
+}
+
+static void check_dependences(const double *x, const double *v) {
+  const double h = 1e-6;
+  for (int threads = 1; threads <= 4; threads *= 2) {
+    omp_set_num_threads(threads);
+    double dx[N] = {0}, hv[N] = {0}, gp[N] = {0}, gm[N] = {0};
+    double xp[N], xm[N];
+    __enzyme_fwddiff((void *)grad_dep, enzyme_dup, x, v, enzyme_dup, dx, hv,
+                     enzyme_const, N);
+    for (int i = 0; i < N; ++i) {
+      xp[i] = x[i] + h * v[i];
+      xm[i] = x[i] - h * v[i];
+    }
+    grad_dep(xp, gp, N);
+    grad_dep(xm, gm, N);
+    double g[N] = {0};
+    grad_dep(x, g, N);
+    for (int i = 0; i < N; ++i) {
+      CHECK_CLOSE(hv[i], (gp[i] - gm[i]) / (2 * h), 1e-6);
+      CHECK_CLOSE(dx[i], g[i], 1e-12);
+      for (int j = 0; j < N; ++j)
+        xp[j] = xm[j] = x[j];
+      xp[i] += h;
+      xm[i] -= h;
+      CHECK_CLOSE(g[i], (fdep(xp, N) - fdep(xm, N)) / (2 * h), 1e-6);
+    }
+  }
+}
+
 int main(void) {
   double x[N], v[N];
   for (int i = 0; i < N; ++i) {
@@ -68,5 +120,6 @@ int main(void) {
       CHECK_CLOSE(dx[i], dwant, 1e-9);
     }
   }
+  check_dependences(x, v);
   return check_finish();
 }

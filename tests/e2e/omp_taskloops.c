@@ -4,8 +4,11 @@
  * (docs/parallel.md#tasks). Gradients against central differences,
  * tangents against gradients, teams of 1, 2 and 4 threads (omp_check.h),
  * twice: grainsize (in the taskgroup Clang adds), num_tasks over a
- * downward strided loop with atomic sums, and the default chunks of a
- * nogroup taskloop that only the region's end waits for. */
+ * downward strided loop with atomic sums, the default chunks of a
+ * nogroup taskloop that only the region's end waits for, and taskloops
+ * with data of their own, copied per chunk: firstprivate values with
+ * derivatives that chunks change (each chunk starts from the creator's),
+ * private temporaries, and a lastprivate value. */
 enum { N = 37 };
 #include "omp_check.h"
 double loop_tasks(const double *x, double *y, int n) {
@@ -48,7 +51,41 @@ double loop_default(const double *x, double *y, int n) {
     s += y[i] * y[i];
   return s;
 }
+double loop_firstprivate(const double *x, double *y, int n) {
+  double s = 0, scale = x[0] * 2;
+  int off = 3;
+#pragma omp parallel shared(s)
+#pragma omp single
+  {
+#pragma omp taskloop firstprivate(scale, off) grainsize(4)
+    for (int i = 0; i < n; ++i) {
+      scale = scale * 1.01 + 0.1 * x[1];
+      y[i] = scale * sin(x[(i + off) % n]);
+    }
+  }
+  for (int i = 0; i < n; ++i)
+    s += y[i] * y[(i + 1) % n];
+  return s;
+}
+double loop_lastprivate(const double *x, double *y, int n) {
+  double s = 0, last = 0, t;
+#pragma omp parallel shared(s, last)
+#pragma omp single
+  {
+#pragma omp taskloop private(t) lastprivate(last) num_tasks(3)
+    for (int i = 0; i < n; ++i) {
+      t = x[i] * x[(i + 2) % n];
+      y[i] = t * t + x[4];
+      last = y[i] * x[5];
+    }
+  }
+  for (int i = 0; i < n; ++i)
+    s += y[i] * x[i];
+  return s + last * last;
+}
 DERIVATIVES(loop_tasks)
+DERIVATIVES(loop_firstprivate)
+DERIVATIVES(loop_lastprivate)
 DERIVATIVES(loop_num_tasks)
 DERIVATIVES(loop_default)
 int main(void) {
@@ -56,6 +93,8 @@ int main(void) {
     CHECK_GRADIENT(loop_tasks, 1e-6, 1e-6);
     CHECK_GRADIENT(loop_num_tasks, 1e-6, 1e-6);
     CHECK_GRADIENT(loop_default, 1e-6, 1e-6);
+    CHECK_GRADIENT(loop_firstprivate, 1e-6, 1e-6);
+    CHECK_GRADIENT(loop_lastprivate, 1e-6, 1e-6);
   }
   return check_finish();
 }

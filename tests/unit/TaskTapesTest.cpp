@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -99,5 +100,25 @@ TEST_CASE("a task's record is copied with its shareds, and the adjoints "
   void *Kept;
   std::memcpy(&Kept, Shadow, sizeof Kept);
   REQUIRE(Kept == DS);
+  adcc_task_free(T);
+}
+
+TEST_CASE("a task's dependences are copied into its handle", "[tasks]") {
+  void *T = adcc_task_new(0, 0, 16, nullptr);
+  REQUIRE(T);
+  REQUIRE(adcc_task_dep_count(T) == 0);
+  REQUIRE(adcc_task_deps(T) == nullptr);
+  // kmp_depend_info: base address, length, flags (out: 3).
+  double A[2];
+  std::uintptr_t Deps[2][3] = {{reinterpret_cast<std::uintptr_t>(&A[0]), 8, 1},
+                               {reinterpret_cast<std::uintptr_t>(&A[1]), 8, 3}};
+  adcc_task_set_deps(T, 2, Deps);
+  Deps[1][2] = 0; // (the creator's array is its own again)
+  REQUIRE(adcc_task_dep_count(T) == 2);
+  auto *Copy = static_cast<std::uintptr_t *>(adcc_task_deps(T));
+  REQUIRE(Copy != &Deps[0][0]);
+  REQUIRE(Copy[0] == reinterpret_cast<std::uintptr_t>(&A[0]));
+  REQUIRE(Copy[3] == reinterpret_cast<std::uintptr_t>(&A[1]));
+  REQUIRE(Copy[5] == 3);
   adcc_task_free(T);
 }

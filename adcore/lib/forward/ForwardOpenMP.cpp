@@ -141,6 +141,10 @@ bool ForwardEmitter::emitTaskCall(CallBase &Call, Function &D,
       !hasShadow(K.Args[1]) || hasShadow(K.Args[0]) || K.ReturnShadow ||
       D.arg_size() != 3)
     return false;
+  CallBase *Wait = taskDependences(Call);
+  if (Call.getMetadata(OpenMPTaskDepsMetadata) && !Wait)
+    return unsupported(Call, "internal error: the dependences of an OpenMP "
+                             "task were lost");
   auto Size = [&](unsigned No) {
     return mdconst::extract<ConstantInt>(Facts->getOperand(No))
         ->getZExtValue();
@@ -180,7 +184,19 @@ bool ForwardEmitter::emitTaskCall(CallBase &Call, Function &D,
   B.CreateCall(Copy, {B.CreateConstGEP1_64(B.getInt8Ty(), Task, Header),
                       Record, tangent(Record), B.getInt64(Bytes),
                       B.getInt64(Shareds)});
-  B.CreateCall(Start, {Loc, Gtid, Task});
+  if (Wait) {
+    // (The tangent task waits for the task's dependences as the primal's
+    // does, not its creator.)
+    B.CreateCall(
+        M.getOrInsertFunction(
+            "__kmpc_omp_task_with_deps",
+            FunctionType::get(I32, {Ptr, I32, Ptr, I32, Ptr, I32, Ptr}, false)),
+        {Loc, Gtid, Task, Wait->getArgOperand(2), Wait->getArgOperand(3),
+         Wait->getArgOperand(4), Wait->getArgOperand(5)});
+    Dead.push_back(Wait);
+  } else {
+    B.CreateCall(Start, {Loc, Gtid, Task});
+  }
   Dead.push_back(&Call);
   if (!Call.getType()->isVoidTy())
     Call.replaceAllUsesWith(Constant::getNullValue(Call.getType()));

@@ -34,6 +34,9 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
+
+#include <functional>
 
 using namespace llvm;
 
@@ -41,7 +44,8 @@ namespace adcore {
 namespace {
 
 // kmp_task_t's fields of a taskloop: lb, ub, st (i64), liter (i32).
-constexpr uint64_t LiterOffset = 64, TaskloopRecordBytes = 80;
+constexpr uint64_t LbOffset = 40, UbOffset = 48, StOffset = 56,
+                   LiterOffset = 64, TaskloopRecordBytes = 80;
 // __kmpc_taskloop's schedules.
 constexpr uint64_t GrainSize = 1, NumTasks = 2;
 
@@ -50,21 +54,105 @@ bool calls(const CallBase &Call, StringRef Name) {
   return F && F->getName() == Name;
 }
 
+/// The places and types of the values Clang stores into the private part
+/// of a taskloop's record \p Alloc (its firstprivate scalars: private and
+/// lastprivate copies start uninitialized), into \p Out. False where
+/// something else writes there (a firstprivate array copied in, a C++
+/// object constructed in place): each chunk could not get a typed copy.
+bool privateStores(const CallBase &Alloc,
+                   SmallVectorImpl<std::pair<uint64_t, Type *>> &Out) {
+  const DataLayout &DL = Alloc.getModule()->getDataLayout();
+  SmallVector<std::pair<const Value *, uint64_t>, 8> Work = {{&Alloc, 0}};
+  while (!Work.empty()) {
+    auto [V, Offset] = Work.pop_back_val();
+    for (const User *U : V->users()) {
+      if (const auto *GEP = dyn_cast<GEPOperator>(U)) {
+        APInt Delta(64, 0);
+        if (!GEP->accumulateConstantOffset(DL, Delta))
+          return false;
+        Work.push_back({GEP, Offset + Delta.getZExtValue()});
+        continue;
+      }
+      if (Offset < TaskloopRecordBytes)
+        continue; // (kmp_task_t's: the bounds, the runtime's fields)
+      const auto *SI = dyn_cast<StoreInst>(U);
+      if (!SI || SI->getValueOperand() == V)
+        return false;
+      Out.push_back({Offset, SI->getValueOperand()->getType()});
+    }
+  }
+  return true;
+}
+
 /// Whether \p Call is a __kmpc_taskloop that can become a loop of tasks.
 bool splittable(const CallBase &Call) {
-  if (!calls(Call, "__kmpc_taskloop") || Call.arg_size() != 11 ||
-      !isa<ConstantPointerNull>(Call.getArgOperand(10)))
+  if (!calls(Call, "__kmpc_taskloop") || Call.arg_size() != 11)
+    return false;
+  const Value *Dup = Call.getArgOperand(10)->stripPointerCasts();
+  if (!isa<ConstantPointerNull>(Dup) &&
+      !(isa<Function>(Dup) && !cast<Function>(Dup)->isDeclaration() &&
+        cast<Function>(Dup)->arg_size() == 3))
     return false;
   const auto *Alloc = dyn_cast<CallBase>(Call.getArgOperand(2));
   if (!Alloc || !calls(*Alloc, "__kmpc_omp_task_alloc") ||
       Alloc->arg_size() != 6)
     return false;
-  // (Private and firstprivate data follow kmp_task_t in the record. The
-  // chunks' tasks would share the one copy the creator makes, and their
-  // reverses' adjoints of it would not add up: such taskloops stay
-  // errors.)
+  // (Private, firstprivate and lastprivate data follow kmp_task_t in the
+  // record: each chunk gets a copy of its own, splitTaskloop.)
   const auto *Size = dyn_cast<ConstantInt>(Alloc->getArgOperand(3));
-  return Size && Size->getZExtValue() == TaskloopRecordBytes;
+  const auto *Shareds = dyn_cast<ConstantInt>(Alloc->getArgOperand(4));
+  SmallVector<std::pair<uint64_t, Type *>, 4> Stores;
+  return Size && Shareds && Size->getZExtValue() >= TaskloopRecordBytes &&
+         privateStores(*Alloc, Stores);
+}
+
+/// A taskloop's record with data of its own (private, firstprivate and
+/// lastprivate copies, or a task_dup function): the record Clang fills
+/// becomes a template on the creator's stack, and each chunk's task a
+/// record of its own, made as libomp makes it (__kmp_task_dup_alloc: a
+/// copy of the record, then task_dup(chunk, template, last chunk)): here
+/// the values Clang stored into the template's private part, copied one by
+/// one (typed), the shareds the template's. The chunks' reverses then add
+/// the adjoints of their copies of firstprivate values into the template's
+/// shadow, not over each other. Returns the template; \p Chunk makes a
+/// chunk's record at a builder's position.
+Value *templateRecord(CallBase &Alloc,
+                      std::function<Value *(IRBuilder<> &)> &Chunk) {
+  Function &F = *Alloc.getFunction();
+  uint64_t Size = cast<ConstantInt>(Alloc.getArgOperand(3))->getZExtValue();
+  uint64_t SharedsSize =
+      cast<ConstantInt>(Alloc.getArgOperand(4))->getZExtValue();
+  SmallVector<std::pair<uint64_t, Type *>, 4> Stores;
+  privateStores(Alloc, Stores);
+  IRBuilder<> E(&*F.getEntryBlock().getFirstInsertionPt());
+  Type *I8 = E.getInt8Ty();
+  AllocaInst *Rec =
+      E.CreateAlloca(ArrayType::get(I8, Size), nullptr, "taskloop.template");
+  Rec->setAlignment(Align(16));
+  AllocaInst *Shareds =
+      E.CreateAlloca(ArrayType::get(I8, std::max<uint64_t>(SharedsSize, 1)),
+                     nullptr, "taskloop.template.shareds");
+  Shareds->setAlignment(Align(16));
+  IRBuilder<> B(&Alloc);
+  B.CreateMemSet(Rec, B.getInt8(0), Size, Align(16));
+  B.CreateStore(Shareds, Rec);
+  SmallVector<Value *, 6> Args(Alloc.args());
+  FunctionCallee Callee(Alloc.getFunctionType(), Alloc.getCalledOperand());
+  Chunk = [=](IRBuilder<> &C) -> Value * {
+    Value *T = C.CreateCall(Callee, Args, "taskloop.chunk.record");
+    C.CreateStore(Shareds, T);
+    // (The stride; the bounds and the last-chunk flag the caller stores.)
+    C.CreateStore(
+        C.CreateLoad(C.getInt64Ty(), C.CreateConstGEP1_64(I8, Rec, StOffset)),
+        C.CreateConstGEP1_64(I8, T, StOffset));
+    for (auto [Offset, Ty] : Stores)
+      C.CreateStore(C.CreateLoad(Ty, C.CreateConstGEP1_64(I8, Rec, Offset)),
+                    C.CreateConstGEP1_64(I8, T, Offset));
+    return T;
+  };
+  Alloc.replaceAllUsesWith(Rec);
+  Alloc.eraseFromParent();
+  return Rec;
 }
 
 void splitTaskloop(CallBase &Call) {
@@ -75,6 +163,12 @@ void splitTaskloop(CallBase &Call) {
         *UbPtr = Call.getArgOperand(5), *St = Call.getArgOperand(6),
         *NoGroup = Call.getArgOperand(7), *Sched = Call.getArgOperand(8),
         *Grain = Call.getArgOperand(9);
+  auto *Dup = dyn_cast<Function>(Call.getArgOperand(10)->stripPointerCasts());
+  auto *Alloc = cast<CallBase>(Task);
+  std::function<Value *(IRBuilder<> &)> MakeChunk;
+  if (Dup || cast<ConstantInt>(Alloc->getArgOperand(3))->getZExtValue() >
+                 TaskloopRecordBytes)
+    Task = templateRecord(*Alloc, MakeChunk);
   Module &M = *F.getParent();
   Type *I32 = Type::getInt32Ty(C), *I64 = Type::getInt64Ty(C),
        *Ptr = PointerType::getUnqual(C);
@@ -91,6 +185,7 @@ void splitTaskloop(CallBase &Call) {
                      "__kmpc_taskgroup",
                      FunctionType::get(B.getVoidTy(), {Ptr, I32}, false)),
                  {Loc, Gtid});
+  // (Clang stores the bounds into the record it made, the template.)
   Value *Lb = B.CreateLoad(I64, LbPtr, "taskloop.lb");
   Value *Ub = B.CreateLoad(I64, UbPtr, "taskloop.ub");
   // (Iterations: (ub - lb) / st + 1, none where ub < lb; a stride that
@@ -130,16 +225,26 @@ void splitTaskloop(CallBase &Call) {
   Value *Next = B.CreateAdd(Start, Chunk, "taskloop.next");
   Value *End = B.CreateSelect(B.CreateICmpSLT(Next, Count), Next, Count);
   Value *Last = B.CreateSub(End, B.getInt64(1));
+  Value *Record = Task;
+  if (MakeChunk) {
+    // (The chunk's own record: its bounds at kmp_task_t's lb and ub.)
+    Record = MakeChunk(B);
+    LbPtr = B.CreateConstGEP1_64(B.getInt8Ty(), Record, LbOffset);
+    UbPtr = B.CreateConstGEP1_64(B.getInt8Ty(), Record, UbOffset);
+  }
   B.CreateStore(B.CreateAdd(Lb, B.CreateMul(Start, Step)), LbPtr);
   B.CreateStore(
       B.CreateSelect(Positive, B.CreateAdd(Lb, B.CreateMul(Last, Step)), Ub),
       UbPtr);
-  B.CreateStore(B.CreateZExt(B.CreateICmpSGE(Next, Count), I32),
-                B.CreateConstGEP1_64(B.getInt8Ty(), Task, LiterOffset));
+  Value *IsLast = B.CreateZExt(B.CreateICmpSGE(Next, Count), I32);
+  B.CreateStore(IsLast,
+                B.CreateConstGEP1_64(B.getInt8Ty(), Record, LiterOffset));
+  if (Dup)
+    B.CreateCall(Dup->getFunctionType(), Dup, {Record, Task, IsLast});
   B.CreateCall(M.getOrInsertFunction(
                    "__kmpc_omp_task",
                    FunctionType::get(I32, {Ptr, I32, Ptr}, false)),
-               {Loc, Gtid, Task});
+               {Loc, Gtid, Record});
   Start->addIncoming(Next, Head);
   B.CreateCondBr(B.CreateICmpSLT(Next, Count), Head, Exit);
 

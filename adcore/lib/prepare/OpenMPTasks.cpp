@@ -92,7 +92,9 @@ bool undeferrable(CallBase &Alloc, Task &T) {
   T.Size = Size->getZExtValue();
   T.SharedsSize = Shareds->getZExtValue();
   for (User *U : Alloc.users()) {
-    if (calls(U, "__kmpc_omp_task") &&
+    if ((calls(U, "__kmpc_omp_task") ||
+         (calls(U, "__kmpc_omp_task_with_deps") &&
+          cast<CallBase>(U)->arg_size() == 7)) &&
         cast<CallBase>(U)->getArgOperand(2) == &Alloc) {
       T.Starts.push_back(cast<CallBase>(U));
       continue;
@@ -107,8 +109,12 @@ bool undeferrable(CallBase &Alloc, Task &T) {
     if (isa<GetElementPtrInst, LoadInst>(U) ||
         (isa<StoreInst>(U) && cast<StoreInst>(U)->getValueOperand() != &Alloc))
       continue;
+    // (A taskloop chunk's record is given to the loop's task_dup function:
+    // prepare/OpenMPTaskloops.cpp.)
     if (auto *Call = dyn_cast<CallBase>(U);
-        Call && Call->getCalledFunction() == Entry)
+        Call && Call->getCalledFunction() &&
+        (Call->getCalledFunction() == Entry ||
+         Call->getCalledFunction()->getName().starts_with(".omp_task_dup.")))
       continue;
     return false; // (depend, detach, taskloop, or a use adcc does not know)
   }
@@ -168,6 +174,32 @@ bool destroyedPrivates(const Function &F) {
 
 } // namespace
 
+FunctionCallee waitDeps(Module &M) {
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::getUnqual(C), *I32 = Type::getInt32Ty(C);
+  return M.getOrInsertFunction("__kmpc_omp_wait_deps",
+                               FunctionType::get(Type::getVoidTy(C),
+                                                 {Ptr, I32, I32, Ptr, I32, Ptr},
+                                                 false));
+}
+
+CallBase *taskDependences(CallBase &Run) {
+  if (!Run.getMetadata(OpenMPTaskDepsMetadata))
+    return nullptr;
+  // (The nearest wait before it: what derivatives emit for the call lies
+  // between them.)
+  for (Instruction *I = Run.getPrevNode(); I; I = I->getPrevNode()) {
+    auto *Call = dyn_cast<CallBase>(I);
+    if (!Call)
+      continue;
+    if (calls(Call, "__kmpc_omp_wait_deps"))
+      return Call->arg_size() == 6 ? Call : nullptr;
+    if (Call->getMetadata(OpenMPTaskMetadata))
+      return nullptr;
+  }
+  return nullptr;
+}
+
 bool runOpenMPTasksUndeferred(Function &F) {
   bool Forwarded = forwardPrivatesMap(F);
   if (destroyedPrivates(F))
@@ -205,6 +237,14 @@ bool runOpenMPTasksUndeferred(Function &F) {
     for (CallBase *Start : T.Starts) {
       IRBuilder<> S(Start);
       Value *Gtid = Start->getArgOperand(1);
+      // (A task with dependences first waits for the earlier sibling tasks
+      // it depends on, as an if(0) task does; the call right before the
+      // entry's, where the derivatives find the dependences.)
+      if (Start->arg_size() == 7)
+        S.CreateCall(waitDeps(*F.getParent()),
+                     {Start->getArgOperand(0), Gtid, Start->getArgOperand(3),
+                      Start->getArgOperand(4), Start->getArgOperand(5),
+                      Start->getArgOperand(6)});
       CallInst *Run =
           S.CreateCall(T.Entry->getFunctionType(), T.Entry, {Gtid, Record});
       // (Where the creator runs in a parallel region, reverse mode runs the
@@ -217,6 +257,8 @@ bool runOpenMPTasksUndeferred(Function &F) {
       if (auto *L = dyn_cast<Constant>(Loc))
         Facts.push_back(ConstantAsMetadata::get(L));
       Run->setMetadata(OpenMPTaskMetadata, MDNode::get(C, Facts));
+      if (Start->arg_size() == 7)
+        Run->setMetadata(OpenMPTaskDepsMetadata, MDNode::get(C, {}));
       Start->replaceAllUsesWith(ConstantInt::get(Start->getType(), 0));
       Start->eraseFromParent();
     }

@@ -18,6 +18,7 @@ namespace llvm {
 class BitCastInst;
 class CallBase;
 class Function;
+class FunctionCallee;
 class Module;
 } // namespace llvm
 
@@ -153,6 +154,16 @@ bool splitOpenMPTaskloops(llvm::Function &F);
 /// The metadata on the call of a task's entry that runOpenMPTasksUndeferred
 /// makes: !{record bytes, shareds bytes, source location}.
 inline constexpr const char *OpenMPTaskMetadata = "adcc.omp.task";
+/// The call of __kmpc_omp_wait_deps that runOpenMPTasksUndeferred puts
+/// right before the entry's call \p Run of a task with `depend` clauses
+/// (its arguments 2 and 3: the count and the array of kmp_depend_info), or
+/// null for a task without.
+llvm::CallBase *taskDependences(llvm::CallBase &Run);
+/// The metadata (an empty node) on the entry's call of a task with
+/// `depend` clauses.
+inline constexpr const char *OpenMPTaskDepsMetadata = "adcc.omp.task.deps";
+/// __kmpc_omp_wait_deps(loc, gtid, ndeps, deps, ndeps_noalias, noalias).
+llvm::FunctionCallee waitDeps(llvm::Module &M);
 /// The first call in \p F of an OpenMP construct that derivatives do not
 /// follow (omp task, ordered, ...: rules/OpenMPRuntime.h), or null.
 const llvm::CallBase *findUnsupportedOpenMPCall(const llvm::Function &F);

@@ -62,6 +62,12 @@ namespace {
 /// How deep a recomputed expression may go: address computations are a few
 /// levels (gep (sext (add i, 1))); deeper trees are recorded.
 constexpr unsigned MaxRecomputeDepth = 8;
+// The nodes a recorded value's rebuild may visit. The walk visits shared
+// operands once per use: a shadow address under null checks (select(p ==
+// null, null, gep(p, i)) over a shadow that is itself so guarded) takes
+// several times the nodes it has; 16 recorded a triangular loop's shadow
+// addresses per step (the OpenMP GMM's `l[li++]`).
+constexpr unsigned MaxRebuildNodes = 128;
 
 /// The loop's single entering block and single latch, when its header has
 /// exactly those predecessors (possibly over several edges each).
@@ -349,20 +355,32 @@ bool ReverseEmitter::recomputable(Value *V, const BasicBlock *UseBB,
     return true;
   }
   if (auto *Phi = dyn_cast<PHINode>(I)) {
+    // A phi that is not a counter is recorded: once per run of the counted
+    // loops around the use that do not hold it (an outer loop's running
+    // index that starts an inner loop's counter, as in a triangular loop:
+    // once per run of the inner loop, not once per step).
+    auto Leaf = [&] {
+      if (BasicBlock *H = invariantLoopFor(I, UseBB)) {
+        P.Hoists.push_back({H, I});
+        ++P.RecordedLeaves;
+        return true;
+      }
+      return recordLeaf(I, P);
+    };
     auto It = CountedLoops.find(BB);
     if (It == CountedLoops.end() || !Phi->getType()->isIntOrPtrTy())
-      return recordLeaf(I, P);
+      return Leaf();
     // The counter of a loop is right only while one of its blocks is
     // being reversed.
     Loop *L = AugLoops->getLoopFor(BB);
     if (!L || L->getHeader() != BB || !L->contains(UseBB))
-      return recordLeaf(I, P);
+      return Leaf();
     Induction IV;
     if (!matchInduction(*Phi, It->second.Entering, It->second.Latch, IV))
-      return recordLeaf(I, P);
+      return Leaf();
     auto *StepI = dyn_cast<Instruction>(IV.Step);
     if (StepI && L->contains(StepI))
-      return recordLeaf(I, P);
+      return Leaf();
     return recomputable(IV.Start, UseBB, Depth + 1, P) &&
            recomputable(IV.Step, UseBB, Depth + 1, P);
   }
@@ -479,7 +497,7 @@ void ReverseEmitter::planRecomputation() {
     SmallVector<Value *, 3> Kept;
     for (Value *V : List) {
       RebuildPlan P;
-      RecomputeBudget = MaxRecomputeNodes;
+      RecomputeBudget = MaxRebuildNodes;
       if (!recomputable(V, I->getParent(), 0, P)) {
         Kept.push_back(V);
         continue;

@@ -104,6 +104,8 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
                   "function");
   if (std::string Mpi = mpiCallError(Call); !Mpi.empty())
     return unsupported(Call, Mpi);
+  if (!checkDependenceWait(Call))
+    return false;
   // (An MPI call's adjoint runs on every rank, active or not here, so that
   // the ranks post the same messages.)
   bool Involved =

@@ -509,6 +509,10 @@ private:
   /// the adjoints of its record back, frees its handle.
   bool emitTaskAdjoint(llvm::CallBase &Started,
                        llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
+  /// A __kmpc_omp_wait_deps in a function whose tasks run as tasks: the
+  /// wait of a task with dependences that augmentTaskCall starts, or an
+  /// error (an undeferred task with dependences).
+  bool checkDependenceWait(llvm::CallBase &Call);
   /// After a taskwait, a taskgroup's end or a barrier: takes the tasks
   /// created since the last sync point (a batch, recorded).
   void augmentTaskSync(llvm::CallBase &Call);

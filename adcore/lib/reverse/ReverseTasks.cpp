@@ -106,20 +106,32 @@ Constant *unknownLocation(Module &M) {
 }
 
 /// Starts \p Entry (i32 (i32, ptr)) as a tied task whose record holds
-/// \p Handle.
+/// \p Handle, with the \p DepCount dependences at \p Deps where given.
 void startTask(IRBuilder<> &B, Value *Loc, Value *Gtid, Function *Entry,
-               Value *Handle) {
+               Value *Handle, Value *DepCount = nullptr,
+               Value *Deps = nullptr) {
   Type *Ptr = B.getPtrTy(), *I32 = B.getInt32Ty(), *I64 = B.getInt64Ty();
   Module &M = *B.GetInsertBlock()->getModule();
   FunctionCallee Alloc = M.getOrInsertFunction(
       "__kmpc_omp_task_alloc",
       FunctionType::get(Ptr, {Ptr, I32, I32, I64, I64, Ptr}, false));
-  FunctionCallee Start = M.getOrInsertFunction(
-      "__kmpc_omp_task", FunctionType::get(I32, {Ptr, I32, Ptr}, false));
   Value *T = B.CreateCall(Alloc, {Loc, Gtid, B.getInt32(TiedFlag),
                                   B.getInt64(TaskBytes), B.getInt64(0), Entry});
   B.CreateStore(Handle, B.CreateConstGEP1_64(B.getInt8Ty(), T, TaskHeaderBytes));
-  B.CreateCall(Start, {Loc, Gtid, T});
+  if (!DepCount) {
+    B.CreateCall(M.getOrInsertFunction(
+                     "__kmpc_omp_task",
+                     FunctionType::get(I32, {Ptr, I32, Ptr}, false)),
+                 {Loc, Gtid, T});
+    return;
+  }
+  // (With no dependences, as __kmpc_omp_task.)
+  B.CreateCall(
+      M.getOrInsertFunction(
+          "__kmpc_omp_task_with_deps",
+          FunctionType::get(I32, {Ptr, I32, Ptr, I32, Ptr, I32, Ptr}, false)),
+      {Loc, Gtid, T, DepCount, Deps, B.getInt32(0),
+       ConstantPointerNull::get(cast<PointerType>(Ptr))});
 }
 
 /// A task entry (i32 (i32 gtid, ptr task)) that calls \p Body(gtid, handle).
@@ -157,7 +169,13 @@ Function *reverseSpawner(Module &M) {
   IRBuilder<> B(BasicBlock::Create(C, "entry", F));
   Constant *Loc = unknownLocation(M);
   Value *Gtid = callRuntime(B, "__kmpc_global_thread_num", I32, {Loc});
-  startTask(B, Loc, Gtid, Entry, F->getArg(0));
+  // (A task's reverse has the dependences of the task: the batch's
+  // reverses start the last created first, so that they order them in
+  // reverse, runtime/lib/tasks.c.)
+  Value *H = F->getArg(0);
+  startTask(B, Loc, Gtid, Entry, H,
+            callRuntime(B, "adcc_task_dep_count", I32, {H}),
+            callRuntime(B, "adcc_task_deps", Ptr, {H}));
   B.CreateRetVoid();
   return F;
 }
@@ -248,6 +266,18 @@ bool differentiatesDerivatives(
   return false;
 }
 
+/// The error for a task with dependences that would run where it is
+/// created, for the reason \p Why.
+std::string dependentTaskError(StringRef Why) {
+  return ("an OpenMP task with a depend clause that runs where it is "
+          "created in reverse mode (" +
+          Why +
+          ") in a function whose other tasks run as tasks: its reverse "
+          "would race with theirs; drop the depend clause, or make the task "
+          "deferred")
+      .str();
+}
+
 } // namespace
 
 bool ReverseEmitter::runsTasks() {
@@ -279,11 +309,23 @@ bool ReverseEmitter::augmentTaskCall(CallBase &Call, bool &Replaced) {
     return true;
   Value *Record = Call.getArgOperand(1);
   Value *ShadowRecord = shadowOrNull(Record);
+  CallBase *Wait = taskDependences(Call);
+  if (Call.getMetadata(OpenMPTaskDepsMetadata) && !Wait)
+    return unsupported(Call, "internal error: the dependences of an OpenMP "
+                             "task were lost");
+  // (A task with dependences run where it is created would have its
+  // reverse run there too, after the reverses of the tasks it waited for
+  // started: they would race with it.)
   if (!ShadowRecord)
-    return true;
+    return !Wait ? true
+                 : unsupported(Call, dependentTaskError("its record has no "
+                                                        "derivatives"));
   SmallPtrSet<const Function *, 8> Seen;
   if (entersCriticalSections(*Entry, Seen))
-    return true; // (run where it is created)
+    return !Wait ? true // (run where it is created)
+                 : unsupported(Call,
+                               dependentTaskError("its body enters a critical "
+                                                  "section or takes a lock"));
   auto Size = [&](unsigned K) {
     return mdconst::extract<ConstantInt>(Facts->getOperand(K))->getZExtValue();
   };
@@ -334,7 +376,15 @@ bool ReverseEmitter::augmentTaskCall(CallBase &Call, bool &Replaced) {
   callRuntime(AB, "adcc_task_copy_record", AB.getVoidTy(),
               {H, Record, ShadowRecord, AB.getInt64(Bytes),
                AB.getInt64(SharedsBytes)});
-  startTask(AB, Loc, Call.getArgOperand(0), AugTask, H);
+  Value *DepCount = nullptr, *Deps = nullptr;
+  if (Wait) {
+    // (The task waits for its dependences as a task, not at its creation.)
+    DepCount = Wait->getArgOperand(2);
+    Deps = Wait->getArgOperand(3);
+    callRuntime(AB, "adcc_task_set_deps", AB.getVoidTy(), {H, DepCount, Deps});
+    Dead.push_back(Wait);
+  }
+  startTask(AB, Loc, Call.getArgOperand(0), AugTask, H, DepCount, Deps);
   auto *Started = cast<CallInst>(&*std::prev(AB.GetInsertPoint()));
   TaskSites[Started] = {H, ShadowRecord, Loc, Bytes};
   record(*Started, {H, ShadowRecord});
@@ -363,6 +413,22 @@ bool ReverseEmitter::emitTaskAdjoint(CallBase &Started,
                ConstantInt::get(I64, TaskHeaderBytes)});
   callRuntime(RB, "adcc_task_free", RB.getVoidTy(), {H});
   return true;
+}
+
+bool ReverseEmitter::checkDependenceWait(CallBase &Call) {
+  Function *F = Call.getCalledFunction();
+  if (!F || F->getName() != "__kmpc_omp_wait_deps" || !runsTasks())
+    return true;
+  // (The wait of a task prepare/OpenMPTasks.cpp ran where it was created,
+  // which augmentTaskCall starts as a task, or refuses.)
+  for (Instruction *I = Call.getNextNode(); I; I = I->getNextNode())
+    if (auto *Next = dyn_cast<CallBase>(I);
+        Next && Next->getMetadata(OpenMPTaskDepsMetadata)) {
+      if (taskDependences(*Next) == &Call)
+        return true;
+      break;
+    }
+  return unsupported(Call, dependentTaskError("if(0)"));
 }
 
 void ReverseEmitter::augmentTaskSync(CallBase &Call) {

@@ -72,18 +72,20 @@ constexpr OpenMPRow OpenMPTable[] = {
     {"__kmpc_end_reduce", false, OpenMPCall::EndReduce, ""},
     {"__kmpc_end_reduce_nowait", false, OpenMPCall::EndReduce, ""},
     // what derivatives do not follow yet
+    // (Tied tasks with dependences run where they are created after
+    // waiting for them, prepare/OpenMPTasks.cpp; the derivatives start them
+    // as tasks again with the same dependences.)
     {"__kmpc_omp_task_with_deps", false, OpenMPCall::Unsupported,
-     "the depend clause of omp task"},
-    {"__kmpc_omp_wait_deps", false, OpenMPCall::Unsupported,
-     "the depend clause of omp task"},
+     "an untied or detachable omp task with a depend clause"},
+    {"__kmpc_omp_wait_deps", false, OpenMPCall::Inactive, ""},
     {"__kmpc_omp_taskwait_deps", true, OpenMPCall::Unsupported,
-     "the depend clause of omp taskwait"},
+     "the depend clause of omp taskwait, or of an undeferred (if(0)) omp "
+     "task"},
     // (Tied tasks without dependences run where they are created,
     // prepare/OpenMPTasks.cpp: what is left of a task is another form.)
     {"__kmpc_omp_task_alloc", false, OpenMPCall::Unsupported,
      "an untied or detachable omp task, one whose privates have "
-     "destructors, or a taskloop with private or firstprivate data or a "
-     "reduction"},
+     "destructors, or a taskloop with a reduction"},
     {"__kmpc_omp_target_task_alloc", false, OpenMPCall::Unsupported,
      "omp target task"},
     {"__kmpc_omp_task", false, OpenMPCall::Unsupported,
@@ -98,8 +100,7 @@ constexpr OpenMPRow OpenMPTable[] = {
     {"__kmpc_taskgroup", false, OpenMPCall::Inactive, ""},
     {"__kmpc_end_taskgroup", false, OpenMPCall::Inactive, ""},
     {"__kmpc_taskloop", true, OpenMPCall::Unsupported,
-     "omp taskloop with private or firstprivate data, the strict modifier "
-     "or a reduction"},
+     "omp taskloop with the strict modifier or a reduction"},
     {"__kmpc_task_reduction", true, OpenMPCall::Unsupported,
      "task reductions"},
     {"__kmpc_taskred", true, OpenMPCall::Unsupported, "task reductions"},

@@ -12,18 +12,56 @@ double __enzyme_autodiff(void *, ...);
 double __enzyme_fwddiff(void *, ...);
 extern int enzyme_const;
 
+// (Tied tasks with depend are tasks with the same dependences in both
+// modes, their reverses spawned in reverse: e2e omp_task_depend.c. An
+// untied one is not; a dependent task that runs where it is created, in a
+// function whose other tasks run as tasks, would have its reverse race
+// with theirs.)
 double tasks(const double *x, int n) {
   double s = 0;
 #pragma omp parallel
 #pragma omp single
   for (int i = 0; i < n; ++i) {
-#pragma omp task depend(inout : s)
+#pragma omp task depend(inout : s) untied
     s += x[i] * x[i];
   }
   return s;
 }
-// CHECK: openmp.c:[[#@LINE-5]]:1: error: cannot differentiate the OpenMP region in 'tasks' in reverse mode: the depend clause of omp task (__kmpc_omp_task_with_deps) is not supported in differentiated code yet
-// FWD: openmp.c:[[#@LINE-6]]:1: error: cannot differentiate the OpenMP region in 'tasks' in forward mode: the depend clause of omp task (__kmpc_omp_task_with_deps) is not supported in differentiated code yet
+// CHECK: openmp.c:[[#@LINE-5]]:1: error: cannot differentiate the OpenMP region in 'tasks' in reverse mode: an untied or detachable omp task with a depend clause (__kmpc_omp_task_with_deps) is not supported in differentiated code yet
+// FWD: openmp.c:[[#@LINE-6]]:1: error: cannot differentiate the OpenMP region in 'tasks' in forward mode: an untied or detachable omp task with a depend clause (__kmpc_omp_task_with_deps) is not supported in differentiated code yet
+
+double depend_if0(const double *x, int n) {
+  double s = 0;
+#pragma omp parallel
+#pragma omp single
+  {
+#pragma omp task depend(out : s)
+    s = x[0] * x[1];
+#pragma omp task depend(inout : s) if (0)
+    s *= x[2];
+  }
+  (void)n;
+  return s;
+}
+// CHECK: openmp.c:[[#@LINE-6]]:40: error: cannot differentiate the OpenMP region in 'depend_if0' in reverse mode: the depend clause of omp taskwait, or of an undeferred (if(0)) omp task (__kmpc_omp_taskwait_deps_51) is not supported in differentiated code yet
+
+double depend_critical(const double *x, int n) {
+  double s = 0, t = 0;
+#pragma omp parallel
+#pragma omp single
+  {
+#pragma omp task depend(out : s)
+    s = x[0] * x[1];
+#pragma omp task depend(in : s)
+    {
+#pragma omp critical
+      t += s * x[2];
+    }
+  }
+  (void)n;
+  return t;
+}
+// CHECK: openmp.c:[[#@LINE-9]]:1: error: cannot differentiate the OpenMP region in 'depend_critical' in reverse mode: an OpenMP task with a depend clause that runs where it is created in reverse mode (its body enters a critical section or takes a lock) in a function whose other tasks run as tasks: its reverse would race with theirs; drop the depend clause, or make the task deferred
 
 // (Tied tasks without depend run where they are created: e2e omp_tasks.c.
 // An untied one could be suspended and resumed on another thread.)
@@ -40,7 +78,7 @@ double untied_tasks(const double *x, int n) {
   }
   return s;
 }
-// CHECK: openmp.c:[[#@LINE-8]]:1: error: cannot differentiate the OpenMP region in 'untied_tasks' in reverse mode: an untied or detachable omp task, one whose privates have destructors, or a taskloop with private or firstprivate data or a reduction (__kmpc_omp_task_alloc) is not supported in differentiated code yet
+// CHECK: openmp.c:[[#@LINE-8]]:1: error: cannot differentiate the OpenMP region in 'untied_tasks' in reverse mode: an untied or detachable omp task, one whose privates have destructors, or a taskloop with a reduction (__kmpc_omp_task_alloc) is not supported in differentiated code yet
 
 double ordered(const double *x, int n) {
   double s = 0;
@@ -53,21 +91,18 @@ double ordered(const double *x, int n) {
 }
 // CHECK: openmp.c:[[#@LINE-5]]:1: error: cannot differentiate the OpenMP region in 'ordered' in reverse mode: omp ordered (__kmpc_ordered) is not supported in differentiated code yet
 
-// (A taskloop without private data is a loop of tasks: e2e
-// omp_taskloops.c. The chunks' tasks of one with firstprivate data would
-// share the creator's one copy of it.)
-double taskloop_firstprivate(const double *x, int n) {
-  double s = 0, scale = x[0];
+// (A taskloop is a loop of tasks, with private and firstprivate data
+// copied per chunk: e2e omp_taskloops.c. Task reductions are not.)
+double taskloop_reduction(const double *x, int n) {
+  double s = 0;
 #pragma omp parallel
 #pragma omp single
-#pragma omp taskloop firstprivate(scale) grainsize(2)
-  for (int i = 0; i < n; ++i) {
-#pragma omp atomic
-    s += scale * x[i];
-  }
+#pragma omp taskloop reduction(+ : s) grainsize(2)
+  for (int i = 0; i < n; ++i)
+    s += x[i] * x[i];
   return s;
 }
-// CHECK: openmp.c:[[#@LINE-7]]:1: error: cannot differentiate the OpenMP region in 'taskloop_firstprivate' in reverse mode: an untied or detachable omp task, one whose privates have destructors, or a taskloop with private or firstprivate data or a reduction (__kmpc_omp_task_alloc) is not supported in differentiated code yet
+// CHECK: openmp.c:[[#@LINE-5]]:51: error: cannot differentiate the OpenMP region in 'taskloop_reduction' in reverse mode: task reductions (__kmpc_taskred_init) is not supported in differentiated code yet
 
 // (omp_set_lock and omp_unset_lock are critical sections: e2e omp_locks.c.
 // A lock taken only where it is free, or a nestable one, is not.)
@@ -122,9 +157,11 @@ void c11_gradient(const double *x, double *dx, int n) {
 #elif !defined(FORWARD)
 void gradients(const double *x, double *dx, double a, int n) {
   __enzyme_autodiff((void *)tasks, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)depend_if0, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)depend_critical, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)untied_tasks, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)ordered, x, dx, enzyme_const, n);
-  __enzyme_autodiff((void *)taskloop_firstprivate, x, dx, enzyme_const, n);
+  __enzyme_autodiff((void *)taskloop_reduction, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)test_lock, x, dx, enzyme_const, n);
   __enzyme_autodiff((void *)nest_lock, x, dx, enzyme_const, n);
 }
