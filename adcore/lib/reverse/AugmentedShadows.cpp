@@ -287,12 +287,18 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // Structs of pointers (std::pair<iterator, bool>) carry shadows too;
     // so do structs of pointers and numbers, whose numbers' places in the
     // shadow hold zeros.
+    // (A struct built field by field whose first fields are numbers: no
+    // shadow yet, zeros.)
     Value *Inserted = IV->getInsertedValueOperand();
+    Value *Agg = IV->getAggregateOperand();
+    Value *AggShadow = shadowOrNull(Agg);
+    if (!AggShadow && isa<InsertValueInst>(Agg) && containsFloat(Agg->getType()))
+      AggShadow = Constant::getNullValue(Agg->getType());
     if (IV->getType()->isAggregateType() &&
         carriesPointerShadow(IV->getType()) &&
-        (shadowOrNull(IV->getAggregateOperand()) || shadowOrNull(Inserted)))
+        (shadowOrNull(Agg) || shadowOrNull(Inserted)))
       shadows()[IV] = AB.CreateInsertValue(
-          shadowOrZero(IV->getAggregateOperand()),
+          AggShadow ? AggShadow : shadowOrZero(Agg),
           carriesPointerShadow(Inserted->getType())
               ? shadowOrZero(Inserted)
               : Constant::getNullValue(Inserted->getType()),
