@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/SourceTypes.h"
 #include "support/CallSites.h"
 #include "ReverseEmitter.h"
 #include "support/NullShadowGuards.h"
@@ -121,11 +122,40 @@ MemoryLayout reallocLayout(const CallBase &Call, const TypeAnalysis &Types) {
       AddPlace(SI->getPointerOperand());
   if (Places.empty())
     return L;
+  SmallVector<const LoadInst *, 4> Reloads;
   for (const Instruction &I : instructions(*Call.getFunction()))
     if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->getType()->isPointerTy())
       if (std::optional<Slot> S = slotOf(LI->getPointerOperand(), DL);
-          S && is_contained(Places, *S))
+          S && is_contained(Places, *S)) {
         Add(LI);
+        Reloads.push_back(LI);
+      }
+  if (!L.empty())
+    return L;
+  // A pointer handed out through a parameter whose C++ type says what it
+  // points to (LIBSVM's Cache::get_data(int, float **data, int) reallocs a
+  // row it then stores into *data).
+  SignatureSeeds Seeds = seedsFromSignature(*Call.getFunction());
+  for (const LoadInst *LI : Reloads)
+    for (const User *U : LI->users()) {
+      auto *SI = dyn_cast<StoreInst>(U);
+      if (!SI || SI->getValueOperand() != LI)
+        continue;
+      const Value *Out = SI->getPointerOperand()->stripPointerCasts();
+      if (auto *Reload = dyn_cast<LoadInst>(Out))
+        if (std::optional<Slot> S = slotOf(Reload->getPointerOperand(), DL);
+            S && !S->Held && S->Offset == 0 && isa<AllocaInst>(S->Base) &&
+            storedOnce(*cast<AllocaInst>(S->Base)))
+          for (const User *W : S->Base->users())
+            if (auto *Spill = dyn_cast<StoreInst>(W))
+              Out = Spill->getValueOperand();
+      auto *A = dyn_cast<Argument>(Out);
+      for (auto [ArgNo, K] : Seeds.PointeesOfPointees)
+        if (A && A->getArgNo() == ArgNo) {
+          L.emplace(0, K);
+          L.emplace(-1, K);
+        }
+    }
   return L;
 }
 
