@@ -40,6 +40,15 @@ void ReverseEmitter::markStoredPointerShadow(const StoreInst &SI,
           SI.getValueOperand()->getType()));
 }
 
+Value *ReverseEmitter::aggregateShadowOrZero(Value *V) {
+  // (A struct of numbers and pointers whose fields so far are numbers, a
+  // chain of insertvalues: no pointer shadows yet, zeros.)
+  if (!shadowOrNull(V) && isa<InsertValueInst>(V) &&
+      containsFloat(V->getType()))
+    return Constant::getNullValue(V->getType());
+  return shadowOrZero(V);
+}
+
 void ReverseEmitter::storePointerFieldShadows(const StoreInst &SI,
                                               Value *SP, Value *Shadow,
                                               Align A) {
@@ -291,14 +300,11 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // shadow yet, zeros.)
     Value *Inserted = IV->getInsertedValueOperand();
     Value *Agg = IV->getAggregateOperand();
-    Value *AggShadow = shadowOrNull(Agg);
-    if (!AggShadow && isa<InsertValueInst>(Agg) && containsFloat(Agg->getType()))
-      AggShadow = Constant::getNullValue(Agg->getType());
     if (IV->getType()->isAggregateType() &&
         carriesPointerShadow(IV->getType()) &&
         (shadowOrNull(Agg) || shadowOrNull(Inserted)))
       shadows()[IV] = AB.CreateInsertValue(
-          AggShadow ? AggShadow : shadowOrZero(Agg),
+          aggregateShadowOrZero(Agg),
           carriesPointerShadow(Inserted->getType())
               ? shadowOrZero(Inserted)
               : Constant::getNullValue(Inserted->getType()),
@@ -340,9 +346,9 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (carriesPointerShadow(Sel->getType()) &&
         (shadowOrNull(Sel->getTrueValue()) ||
          shadowOrNull(Sel->getFalseValue())))
-      shadows()[Sel] = AB.CreateSelect(Sel->getCondition(),
-                                       shadowOrZero(Sel->getTrueValue()),
-                                       shadowOrZero(Sel->getFalseValue()));
+      shadows()[Sel] = AB.CreateSelect(
+          Sel->getCondition(), aggregateShadowOrZero(Sel->getTrueValue()),
+          aggregateShadowOrZero(Sel->getFalseValue()));
   } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
     Value *SP = shadowOrNull(LI->getPointerOperand());
     if (SP && LI->getType()->isIntegerTy())

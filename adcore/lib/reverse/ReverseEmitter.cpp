@@ -311,7 +311,7 @@ bool ReverseEmitter::buildAugmented() {
     for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
       BasicBlock *In = Phi->getIncomingBlock(K);
       AB.SetInsertPoint(In->getTerminator());
-      S->addIncoming(shadowOrZero(Phi->getIncomingValue(K)), In);
+      S->addIncoming(aggregateShadowOrZero(Phi->getIncomingValue(K)), In);
     }
   }
   Lane = 0;
