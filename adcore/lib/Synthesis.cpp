@@ -69,6 +69,12 @@ bool isPointerAggregate(Type *T) {
          containsLeaf(T, [](Type *L) { return L->isPtrOrPtrVectorTy(); });
 }
 
+bool carriesPointerShadow(Type *T) {
+  return T->isPointerTy() ||
+         (T->isAggregateType() &&
+          containsLeaf(T, [](Type *L) { return L->isPtrOrPtrVectorTy(); }));
+}
+
 static FunctionType *reverseSweepType(const DerivativeKey &Key) {
   FunctionType *FT = Key.Primal->getFunctionType();
   LLVMContext &C = FT->getContext();
@@ -115,10 +121,9 @@ FunctionType *derivativeType(const DerivativeKey &Key) {
   bool Shadow = HasRet && Key.ReturnShadow;
   if (Key.Mode == DerivativeMode::Augmented) {
     // The augmented sweep returns the primal, and the shadow of a pointer
-    // (or of a struct of pointers).
+    // (or of a struct that holds pointers).
     Primal = HasRet;
-    Shadow = HasRet && (Ret->isPointerTy() || isPointerAggregate(Ret)) &&
-             Key.ReturnShadow;
+    Shadow = HasRet && carriesPointerShadow(Ret) && Key.ReturnShadow;
   }
   if (Primal && Shadow)
     Result = StructType::get(Ret, shadowType(Ret, Key.Width));

@@ -276,6 +276,13 @@ bool hasFloatAdjoint(llvm::Type *T);
 /// values (std::pair<iterator, bool>, a pair of tree nodes): returned from
 /// an augmented sweep with their shadow, like a pointer.
 bool isPointerAggregate(llvm::Type *T);
+/// True for pointers and for structs and arrays that hold a pointer, with
+/// or without floating-point values ({double *a; double r;} returned in
+/// registers): the augmented sweep carries their shadow, and returns it
+/// with them. A shadow of a struct that also holds numbers has its
+/// pointer fields' shadows only; its other fields mean nothing (the
+/// numbers' adjoints belong to the reverse sweep).
+bool carriesPointerShadow(llvm::Type *T);
 /// True for types that hold a floating-point value somewhere.
 bool containsFloat(llvm::Type *T);
 

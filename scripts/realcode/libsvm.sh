@@ -7,8 +7,8 @@
 # epsilon-SVR with the linear, polynomial, RBF and sigmoid kernels, reverse
 # mode against central differences and forward mode; then svm_train's
 # tangents by forward mode, reported against differences and not counted,
-# and whether reverse mode through svm_train compiles (docs/testing.md,
-# "Real programs"). Not part of ctest: LIBSVM is not in this repository.
+# and svm_train's gradient by reverse mode against those tangents, counted
+# (docs/testing.md, "Real programs"). Not part of ctest: LIBSVM is not in this repository.
 #
 #   scripts/realcode/libsvm.sh LIBSVM_DIR [ADCC_CXX] [OPT] [openmp]
 #
@@ -43,8 +43,9 @@ done
 if "$cxx" "${flags[@]}" -DLIBSVM_TRAINING -DLIBSVM_TRAINING_REVERSE \
     "$here/libsvm_gradient.cc" "$work/svm.o" -o "$work/libsvm_reverse" \
     2>"$work/reverse.log"; then
-  "$work/libsvm_reverse" training | tail -2
+  "$work/libsvm_reverse" training | tail -2 || status=1
 else
+  status=1
   echo "svm_train in reverse mode: refused by adcc (a located error):"
   grep -o 'error: .*' "$work/reverse.log" | sort -u | head -3
 fi

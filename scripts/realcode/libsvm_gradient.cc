@@ -27,9 +27,11 @@
 //     target whose coefficient sits at a bound, where the solution's
 //     derivative is 0: a tangent of 7e-3 at eps 1e-6, 8e-4 at 1e-9, 1.6e-4
 //     at 1e-12, 8.5e-5 at 1e-14), and the kernel's rows are floats, which
-//     makes differences in gamma or the vectors' values noisy at 1e-3. Reverse mode is refused
-//     with a located error (status.md: svm_train_one returns a struct of a
-//     pointer and a double by value); libsvm.sh reports it.
+//     makes differences in gamma or the vectors' values noisy at 1e-3. With
+//     -DLIBSVM_TRAINING_REVERSE, reverse mode's gradient with respect to
+//     the targets, epsilon, C and the vectors' values (along a direction)
+//     is checked against forward mode's tangents (counted): both are the
+//     last iterate's.
 // Run by libsvm.sh.
 #include "svm.h"
 
@@ -367,29 +369,60 @@ void reportTraining() {
     std::printf("%s [%d]: tangent %.9g, difference %.9g\n", what, i, t, d);
   };
   svm_parameter t_param = {};
+  std::vector<double> t_y(problem.prob.l);
   for (int i = 0; i < problem.prob.l; ++i)
-    report("target", i, tangent(&problem.d_y[i], &t_param),
+    report("target", i, t_y[i] = tangent(&problem.d_y[i], &t_param),
            trainDifference(&problem.y[i], 1e-4, &problem.prob, &param));
   double unused = 0;
   t_param.p = 1;
-  report("epsilon", 0, tangent(&unused, &t_param),
+  double t_p = tangent(&unused, &t_param);
+  report("epsilon", 0, t_p,
          trainDifference(&param.p, 1e-5, &problem.prob, &param));
   t_param.p = 0;
   t_param.C = 1;
-  report("C", 0, tangent(&unused, &t_param),
-         trainDifference(&param.C, 1e-4, &problem.prob, &param));
+  double t_C = tangent(&unused, &t_param);
+  report("C", 0, t_C, trainDifference(&param.C, 1e-4, &problem.prob, &param));
   t_param.C = 0;
+  // The vectors' values along a direction (each value its own weight).
+  double t_x = 0;
+  {
+    int k = 0;
+    for (auto &r : problem.d_rows)
+      for (svm_node &n : r)
+        if (n.index != -1)
+          n.value = 0.5 + 0.125 * (k++ % 7);
+    t_x = tangent(&unused, &t_param);
+    for (auto &r : problem.d_rows)
+      for (svm_node &n : r)
+        n.value = 0;
+  }
   std::printf("training (eps %g): largest relative disagreement of the "
               "tangents with central differences %.3g\n",
               param.eps, worst);
 
 #ifdef LIBSVM_TRAINING_REVERSE
-  // Reverse mode (refused by adcc today: svm_train_one returns
-  // {double *alpha, double rho} by value; docs/status.md).
+  // Reverse mode through training against forward mode: both
+  // differentiate the same last iterate, so they agree to rounding
+  // (counted, unlike the differences above).
   svm_parameter d_param = {};
   __enzyme_autodiff((void *)trained, enzyme_dup, &problem.prob,
                     &problem.d_prob, enzyme_dup, &param, &d_param);
-  std::printf("reverse: d/dC %.9g\n", d_param.C);
+  for (int i = 0; i < problem.prob.l; ++i)
+    check("reverse target", i, problem.d_y[i], t_y[i], 1e-7, 1e-3);
+  check("reverse epsilon", 0, d_param.p, t_p, 1e-7, 1e-3);
+  check("reverse C", 0, d_param.C, t_C, 1e-7, 1e-3);
+  double r_x = 0;
+  {
+    int k = 0;
+    for (auto &r : problem.d_rows)
+      for (svm_node &n : r)
+        if (n.index != -1)
+          r_x += n.value * (0.5 + 0.125 * (k++ % 7));
+  }
+  check("reverse values along the direction", 0, r_x, t_x, 1e-7, 1e-3);
+  std::printf("reverse: d/dC %.9g (forward %.9g), values along the "
+              "direction %.9g (forward %.9g)\n",
+              d_param.C, t_C, r_x, t_x);
 #endif
 }
 #endif
@@ -408,7 +441,9 @@ int main(int argc, char **argv) {
 #ifdef LIBSVM_TRAINING
     reportTraining();
 #endif
+#ifndef LIBSVM_TRAINING_REVERSE
     return 0;
+#endif
   }
   std::printf("%s: %d checks, %d failed (libsvm %s)\n",
               failures ? "FAIL" : "ok", checks, failures,

@@ -32,6 +32,7 @@
 #include "TypeAnalysis.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/InstIterator.h"
@@ -39,6 +40,10 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
 
 using namespace llvm;
 
@@ -159,6 +164,55 @@ bool copiedUntyped(const Value *P) {
   return false;
 }
 
+/// A place in memory relative to a pointer: \p Offset into elements of
+/// \p Step bytes (0: no array).
+struct Place {
+  int64_t Offset = 0;
+  uint64_t Step = 0;
+  bool Known = true;
+};
+
+/// The fields that the accesses \p Placed show in one element, where they
+/// agree: all at known places in elements of one step (or at constant
+/// offsets into them), no two of
+/// different kinds or sizes overlapping, one at least a floating-point
+/// number (a struct holding a union of floats and an integer, which the
+/// callers read as floats). Empty where they do not.
+template <typename E>
+std::map<int64_t, std::pair<Kind, uint64_t>> agreedFields(ArrayRef<E> Placed,
+                                                          uint64_t &Step) {
+  std::map<int64_t, std::pair<Kind, uint64_t>> Fields;
+  if (Placed.empty())
+    return Fields;
+  // (Accesses at constant offsets, a loop unrolled, fall in the elements
+  // that the others step through.)
+  Step = 0;
+  for (const E &P : Placed) {
+    if (!P.At.Known || (P.At.Step && Step && P.At.Step != Step))
+      return {};
+    Step = std::max(Step, P.At.Step);
+  }
+  bool AnyFloat = false;
+  for (const E &P : Placed) {
+    int64_t Offset = Step ? P.At.Offset % int64_t(Step) : P.At.Offset;
+    if (Offset < 0 || (Step && Offset + int64_t(P.Size) > int64_t(Step)))
+      return {};
+    auto [It, New] = Fields.insert({Offset, {P.K, P.Size}});
+    if (!New && It->second != std::make_pair(P.K, P.Size))
+      return {};
+    AnyFloat |= P.K == Kind::Double || P.K == Kind::Float;
+  }
+  int64_t End = INT64_MIN;
+  for (auto &[Offset, KS] : Fields) {
+    if (Offset < End)
+      return {};
+    End = Offset + int64_t(KS.second);
+  }
+  if (!AnyFloat)
+    return {};
+  return Fields;
+}
+
 /// What the callers read and write through the pointers they reach by a
 /// path from what they pass: the kinds seen, in Kinds.
 class CallerEvidence {
@@ -211,6 +265,12 @@ private:
       if (S)
         V = S;
     }
+    // (An array passed by its first element's address, `copy(out, ...)`
+    // at -O0: what is done through the array.)
+    if (auto *GEP = dyn_cast<GEPOperator>(V);
+        GEP && GEP->hasAllZeroIndices() &&
+        isa<AllocaInst>(GEP->getPointerOperand()))
+      Same.push_back(GEP->getPointerOperand());
     // (What callers that can be seen do; a derivative request's own
     // function has none.)
     if (auto *A = dyn_cast<Argument>(V->stripPointerCasts()))
@@ -232,7 +292,7 @@ private:
     for (const User *U : V->users()) {
       if (auto *LI = dyn_cast<LoadInst>(U)) {
         if (Path.empty())
-          note(accessKind(LI->getType()));
+          note(accessKind(LI->getType()), V, LI->getType());
         else if (LI->getType()->isPointerTy() && Matches(Offset))
           along(LI, Path.drop_front(), Depth);
       } else if (auto *SI = dyn_cast<StoreInst>(U)) {
@@ -244,7 +304,7 @@ private:
               if (isa<LoadInst>(SU) && SU->getType()->isPointerTy())
                 walk(SU, Offset, Path, Depth);
         } else if (Path.empty()) {
-          note(accessKind(Stored->getType()));
+          note(accessKind(Stored->getType()), V, Stored->getType());
         } else if (Stored->getType()->isPointerTy() && Matches(Offset)) {
           walk(Stored, 0, Path.drop_front(), Depth);
         }
@@ -261,10 +321,64 @@ private:
     }
   }
 
-  void note(Kind K) {
-    if (K != Kind::Unknown)
-      Kinds.push_back(K);
+  void note(Kind K, const Value *At, Type *T) {
+    if (K == Kind::Unknown)
+      return;
+    Kinds.push_back(K);
+    Place P = placeOf(At);
+    // (A vector of floats, two fields stored at once: each lane.)
+    auto *VT = dyn_cast<FixedVectorType>(T);
+    if (!VT || !VT->getElementType()->isFloatingPointTy()) {
+      Placed.push_back({P, K, DL.getTypeStoreSize(T)});
+      return;
+    }
+    uint64_t Lane = DL.getTypeStoreSize(VT->getElementType());
+    for (unsigned I = 0; I < VT->getNumElements(); ++I) {
+      Place L = P;
+      L.Offset += int64_t(I * Lane);
+      Placed.push_back({L, K, Lane});
+    }
   }
+
+  /// Where \p At points in an element of an array of structs: the constant
+  /// offset past its GEPs' base, reduced by the step that their variable
+  /// indices move by (0 where none does).
+  Place placeOf(const Value *At) const {
+    Place P;
+    uint64_t Step = 0;
+    int64_t Offset = 0;
+    unsigned Bits = DL.getIndexTypeSizeInBits(At->getType());
+    for (unsigned N = 0; N < 8; ++N) {
+      auto *GEP = dyn_cast<GEPOperator>(At);
+      if (!GEP)
+        break;
+      SmallMapVector<Value *, APInt, 4> Variable;
+      APInt C(Bits, 0);
+      if (!GEP->collectOffset(DL, Bits, Variable, C)) {
+        P.Known = false;
+        return P;
+      }
+      Offset += C.getSExtValue();
+      for (auto &[V, Scale] : Variable)
+        Step = std::gcd(Step, Scale.abs().getZExtValue());
+      At = GEP->getPointerOperand();
+    }
+    P.Step = Step;
+    P.Offset = Step ? ((Offset % int64_t(Step)) + int64_t(Step)) % int64_t(Step)
+                    : Offset;
+    return P;
+  }
+
+public:
+  /// An access the callers make: its place, kind and size.
+  struct Evidence {
+    Place At;
+    Kind K;
+    uint64_t Size;
+  };
+  SmallVector<Evidence, 8> Placed;
+
+private:
 
   const DataLayout &DL;
   DenseSet<std::pair<const Value *, size_t>> Visited, Walked;
@@ -273,22 +387,54 @@ private:
 } // namespace
 
 void TypeAnalysis::seedFromFieldPointees() {
+  // One floating-point kind everywhere: every element. Several kinds: the
+  // fields of an array of structs (accessed at a variable index), where every caller's accesses agree on
+  // them (a union of floats and an integer that the callers read as
+  // floats), typed by what is read. Anything else leaves the pointer
+  // untyped.
+  // (Not where declared types said something already, a struct whose
+  // union holds integers only (IntegerUnions.h), for the kinds of
+  // several fields, or of an argument reloaded from its slot at -O0.)
+  auto Declared = [&](const Value *P) {
+    const Argument *Spilled = argumentOf(P);
+    return !layout(P).empty() || (Spilled && !layout(Spilled).empty());
+  };
+  auto Seed = [&](const Value *P, const CallerEvidence &E, bool Reloaded) {
+    Kind K = E.Kinds.front();
+    if (Reloaded && Declared(P))
+      return;
+    if (any_of(E.Kinds, [&](Kind O) { return O != K; })) {
+      uint64_t Step = 0;
+      auto Fields = agreedFields(ArrayRef(E.Placed), Step);
+      if (!Step || Declared(P))
+        return;
+      for (auto &[Offset, KS] : Fields)
+        joinMemory(P, Offset, KS.first);
+      if (!Fields.empty())
+        joinStride(P, Step);
+      return;
+    }
+    if (K != Kind::Double && K != Kind::Float)
+      return;
+    joinMemory(P, 0, K);
+    joinMemory(P, AnyElement, K);
+  };
   for (Instruction &I : instructions(F)) {
     auto *LI = dyn_cast<LoadInst>(&I);
     if (!LI || !LI->getType()->isPointerTy() ||
         pointeeKindOfTBAA(*LI) != Kind::Unknown || !copiedUntyped(LI))
       continue;
     ReadPath Path;
-    const Argument *A = pathOf(*LI, Path);
+    // (An argument itself, reloaded from the slot it was spilled to at
+    // -O0: no read of memory.)
+    const Argument *A = argumentOf(LI);
+    bool Reloaded = A;
+    if (!A)
+      A = pathOf(*LI, Path);
     CallerEvidence E(F.getDataLayout());
     if (!A || !E.fromCallers(*A, Path, 0) || E.Kinds.empty())
       continue;
-    Kind K = E.Kinds.front();
-    if ((K != Kind::Double && K != Kind::Float) ||
-        any_of(E.Kinds, [&](Kind O) { return O != K; }))
-      continue;
-    joinMemory(LI, 0, K);
-    joinMemory(LI, AnyElement, K);
+    Seed(LI, E, Reloaded);
   }
   // A pointer argument copied untyped: what the callers do through the
   // pointers they pass (the field `c->r` passed alone, as -O3's argument
@@ -299,12 +445,7 @@ void TypeAnalysis::seedFromFieldPointees() {
     CallerEvidence E(F.getDataLayout());
     if (!E.fromCallers(A, {}, 0) || E.Kinds.empty())
       continue;
-    Kind K = E.Kinds.front();
-    if ((K != Kind::Double && K != Kind::Float) ||
-        any_of(E.Kinds, [&](Kind O) { return O != K; }))
-      continue;
-    joinMemory(&A, 0, K);
-    joinMemory(&A, AnyElement, K);
+    Seed(&A, E, /*Reloaded=*/false);
   }
 }
 

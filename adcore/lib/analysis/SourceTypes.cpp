@@ -431,8 +431,15 @@ SignatureSeeds seedsFromSignature(const Function &F) {
       Seeds.Containers.push_back({ArgNo, E, {0, 8, 16}});
     else if (Kind E = dynamicEigenStorageOf(T); E != Kind::Unknown)
       Seeds.Containers.push_back({ArgNo, E, {0}});
-    else if (T.ends_with("*")) // `term**`: an array of pointers
+    else if (T.ends_with("*")) { // `term**`: an array of pointers
       Seeds.Pointees.push_back({ArgNo, Kind::Pointer});
+      StringRef Inner = T.drop_back().trim();
+      Inner.consume_back("const");
+      Inner = Inner.trim();
+      Inner.consume_front("const ");
+      if (Kind K = floatKindOfCXXType(Inner); K != Kind::Unknown)
+        Seeds.PointeesOfPointees.push_back({ArgNo, K});
+    }
     else if (is_contained(IntegerTypeNames, T)) // (not char: any byte)
       Seeds.Pointees.push_back({ArgNo, Kind::Integer});
     else if (StructType *ST = declaredStruct(F, T))

@@ -32,6 +32,9 @@ namespace adcore {
 struct SignatureSeeds {
   /// Scalars: `double*`, `int const&`, `term**` (pointers).
   llvm::SmallVector<std::pair<unsigned, Kind>, 4> Pointees;
+  /// Pointers to pointers to numbers (`float**`, `double*&`): what the
+  /// pointers in the pointed-to memory point to.
+  llvm::SmallVector<std::pair<unsigned, Kind>, 2> PointeesOfPointees;
   /// Structs of the file (`point*`: %struct.point).
   llvm::SmallVector<std::pair<unsigned, llvm::StructType *>, 4> Structs;
   /// Objects whose pointer fields point to elements of a kind, at those

@@ -40,6 +40,55 @@ void ReverseEmitter::markStoredPointerShadow(const StoreInst &SI,
           SI.getValueOperand()->getType()));
 }
 
+Value *ReverseEmitter::aggregateShadowOrZero(Value *V) {
+  // (A struct of numbers and pointers whose fields so far are numbers, a
+  // chain of insertvalues: no pointer shadows yet, zeros.)
+  if (!shadowOrNull(V) && isa<InsertValueInst>(V) &&
+      containsFloat(V->getType()))
+    return Constant::getNullValue(V->getType());
+  return shadowOrZero(V);
+}
+
+void ReverseEmitter::storePointerFieldShadows(const StoreInst &SI,
+                                              Value *SP, Value *Shadow,
+                                              Align A) {
+  const DataLayout &DL = SI.getModule()->getDataLayout();
+  Type *T = SI.getValueOperand()->getType();
+  SmallVector<unsigned, 4> Path;
+  // (Depth first through the struct and array members; each pointer field
+  // stored at its offset.)
+  std::function<void(Type *)> Visit = [&](Type *Member) {
+    if (Member->isPtrOrPtrVectorTy()) {
+      SmallVector<Value *, 4> Index{AB.getInt32(0)};
+      for (unsigned I : Path)
+        Index.push_back(AB.getInt32(I));
+      uint64_t Offset = DL.getIndexedOffsetInType(T, Index);
+      Value *Field =
+          AB.CreateInBoundsGEP(T, SP, Index, SP->getName() + ".field");
+      Value *S = AB.CreateExtractValue(Shadow, Path);
+      if (!isa<Constant>(S) || !cast<Constant>(S)->isNullValue())
+        if (!DeviceCode && !isPrivateLocalOf(PrimalOf.lookup(
+                               SI.getPointerOperand()), /*Pointers=*/true))
+          markPointerShadow(AB, Field, DL.getTypeStoreSize(Member));
+      tagMemoryClass(*AB.CreateAlignedStore(
+                         S, Field, commonAlignment(A, Offset)),
+                     MemoryClass::Shadow);
+      return;
+    }
+    unsigned N = 0;
+    if (auto *ST = dyn_cast<StructType>(Member))
+      N = ST->getNumElements();
+    else if (auto *AT = dyn_cast<ArrayType>(Member))
+      N = AT->getNumElements();
+    for (unsigned I = 0; I < N; ++I) {
+      Path.push_back(I);
+      Visit(GetElementPtrInst::getTypeAtIndex(Member, I));
+      Path.pop_back();
+    }
+  };
+  Visit(T);
+}
+
 std::optional<bool> ReverseEmitter::copyPointerFields(MemTransferInst &MT,
                                                       const MemTransferInst &Primal,
                                                       Value *SD, Value *SS) {
@@ -244,17 +293,24 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       shadows()[BO] = AB.CreateBinOp(BO->getOpcode(), BO->getOperand(0), SB,
                                      BO->getName() + ".shadow");
   } else if (auto *IV = dyn_cast<InsertValueInst>(&I)) {
-    // Structs of pointers (std::pair<iterator, bool>) carry shadows too.
-    if (isPointerAggregate(IV->getType()) &&
-        (shadowOrNull(IV->getAggregateOperand()) ||
-         shadowOrNull(IV->getInsertedValueOperand())))
-      shadows()[IV] =
-          AB.CreateInsertValue(shadowOrZero(IV->getAggregateOperand()),
-                               shadowOrZero(IV->getInsertedValueOperand()),
-                               IV->getIndices(), IV->getName() + ".shadow");
+    // Structs of pointers (std::pair<iterator, bool>) carry shadows too;
+    // so do structs of pointers and numbers, whose numbers' places in the
+    // shadow hold zeros.
+    // (A struct built field by field whose first fields are numbers: no
+    // shadow yet, zeros.)
+    Value *Inserted = IV->getInsertedValueOperand();
+    Value *Agg = IV->getAggregateOperand();
+    if (IV->getType()->isAggregateType() &&
+        carriesPointerShadow(IV->getType()) &&
+        (shadowOrNull(Agg) || shadowOrNull(Inserted)))
+      shadows()[IV] = AB.CreateInsertValue(
+          aggregateShadowOrZero(Agg),
+          carriesPointerShadow(Inserted->getType())
+              ? shadowOrZero(Inserted)
+              : Constant::getNullValue(Inserted->getType()),
+          IV->getIndices(), IV->getName() + ".shadow");
   } else if (auto *EV = dyn_cast<ExtractValueInst>(&I)) {
-    Type *T = EV->getType();
-    if (T->isPointerTy() || isPointerAggregate(T))
+    if (carriesPointerShadow(EV->getType()))
       if (Value *S = shadowOrNull(EV->getAggregateOperand()))
         shadows()[EV] = AB.CreateExtractValue(S, EV->getIndices(),
                                               EV->getName() + ".shadow");
@@ -283,17 +339,16 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     }
   } else if (auto *FI = dyn_cast<FreezeInst>(&I)) {
     // (UBSan's pointer checks freeze the pointers they test.)
-    Type *T = FI->getType();
-    if (T->isPointerTy() || isPointerAggregate(T))
+    if (carriesPointerShadow(FI->getType()))
       if (Value *S = shadowOrNull(FI->getOperand(0)))
         shadows()[FI] = AB.CreateFreeze(S, FI->getName() + ".shadow");
   } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
-    if ((Sel->getType()->isPointerTy() || isPointerAggregate(Sel->getType())) &&
+    if (carriesPointerShadow(Sel->getType()) &&
         (shadowOrNull(Sel->getTrueValue()) ||
          shadowOrNull(Sel->getFalseValue())))
-      shadows()[Sel] = AB.CreateSelect(Sel->getCondition(),
-                                       shadowOrZero(Sel->getTrueValue()),
-                                       shadowOrZero(Sel->getFalseValue()));
+      shadows()[Sel] = AB.CreateSelect(
+          Sel->getCondition(), aggregateShadowOrZero(Sel->getTrueValue()),
+          aggregateShadowOrZero(Sel->getFalseValue()));
   } else if (auto *LI = dyn_cast<LoadInst>(&I)) {
     Value *SP = shadowOrNull(LI->getPointerOperand());
     if (SP && LI->getType()->isIntegerTy())
@@ -307,8 +362,7 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                        ((PL && Types->kindOf(PL) == Kind::Pointer) ||
                         loadsAddress(*LI));
     if (SP &&
-        (LI->getType()->isPointerTy() || isPointerAggregate(LI->getType()) ||
-         PointerBits) &&
+        (carriesPointerShadow(LI->getType()) || PointerBits) &&
         Active.contains(LI)) {
       // (Zeros through a recorded pointer without derivatives; through a
       // shadow that may be null, a null shadow.)
@@ -445,12 +499,18 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       tagMemoryClass(
           *AB.CreateAlignedStore(Constant::getNullValue(VT), SP, StoreA),
           MemoryClass::Shadow);
-    if (SP &&
-        (V->getType()->isPointerTy() || isPointerAggregate(V->getType()))) {
+    if (SP && carriesPointerShadow(V->getType())) {
       Value *IsNull;
       if (LoadInst *Base = recordedBase(SI->getPointerOperand()))
         SP = guardRecorded(AB, SI->getPointerOperand(), SP, shadowOrNull(Base),
                            DL.getTypeStoreSize(V->getType()), false, IsNull);
+      // (A struct of pointers and numbers: its pointers' shadows alone.
+      // The numbers' shadow bytes hold adjoints, a caller's seed among
+      // them, which the reverse sweep takes.)
+      if (containsFloat(V->getType())) {
+        storePointerFieldShadows(*SI, SP, shadowOrZero(V), StoreA);
+        return true;
+      }
       // (Not a scratch shadow: the shadow memory keeps its null pointer.)
       Value *Stored = shadowOrZero(V);
       if (V->getType()->isPointerTy() && nullable(V))

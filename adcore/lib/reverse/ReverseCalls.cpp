@@ -266,23 +266,21 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
 
   if (!followsIntegerBits(Call, *Callee))
     return false;
-  // The augmented sweep returns the shadows of a pointer result and of a
-  // struct of pointers only: not those of the pointers of a struct that
-  // also holds floating-point values ({result, void *tape}, what a
-  // registered augmented function returns, differentiated again).
+  // (A registered augmented function returning {result, void *tape},
+  // differentiated again: the tape is no memory with derivatives.)
   Type *Ret = Call.getType();
   if (Ret->isAggregateType() && containsFloat(Ret) &&
+      Ctx.rules().isAugmentedRule(Callee) &&
       any_of(Call.users(), [&](const User *U) {
         const auto *EV = dyn_cast<ExtractValueInst>(U);
         return EV && EV->getType()->isPointerTy() && Active.contains(EV);
       }))
     return unsupported(Call, "'" + Ctx.displayName(*Callee) +
                                  "' returns a struct of floating-point values "
-                                 "and pointers, and the pointers' derivatives "
-                                 "are not supported yet in reverse mode; "
-                                 "return the pointer alone (a void function "
-                                 "whose augmented function returns its "
-                                 "tape), or pass the struct through memory");
+                                 "and pointers (a registered augmented "
+                                 "function's result and tape), which is not "
+                                 "supported yet when differentiated again in "
+                                 "reverse mode");
 
   // A user function: its augmented sweep replaces the call.
   DerivativeKey K;
@@ -357,7 +355,10 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   }
   CallBase *New = emitReplacementCall(AB, Call, AugCallee, Args);
   Value *Primal = New;
-  if ((RetTy->isPointerTy() || isPointerAggregate(RetTy)) && K.ReturnShadow) {
+  // (A struct that also holds numbers, {double *a; double r;} in
+  // registers: its pointers' shadows; the numbers' adjoints go to the
+  // callee's reverse sweep.)
+  if (carriesPointerShadow(RetTy) && K.ReturnShadow) {
     Primal = AB.CreateExtractValue(New, 0);
     if (nullable(&Call))
       NullableClones.insert(Primal);

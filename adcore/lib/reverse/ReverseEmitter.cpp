@@ -284,9 +284,7 @@ bool ReverseEmitter::buildAugmented() {
       if (I == AugTape)
         continue;
       if (auto *Phi = dyn_cast<PHINode>(I)) {
-        if ((Phi->getType()->isPointerTy() ||
-             isPointerAggregate(Phi->getType())) &&
-            Active.contains(Phi))
+        if (carriesPointerShadow(Phi->getType()) && Active.contains(Phi))
           for (unsigned L = 0; L < Width; ++L) {
             AB.SetInsertPoint(BB->getFirstNonPHIIt());
             PHINode *S =
@@ -313,16 +311,17 @@ bool ReverseEmitter::buildAugmented() {
     for (unsigned K = 0; K < Phi->getNumIncomingValues(); ++K) {
       BasicBlock *In = Phi->getIncomingBlock(K);
       AB.SetInsertPoint(In->getTerminator());
-      S->addIncoming(shadowOrZero(Phi->getIncomingValue(K)), In);
+      S->addIncoming(aggregateShadowOrZero(Phi->getIncomingValue(K)), In);
     }
   }
   Lane = 0;
   for (Instruction *I : Dead)
     eraseReplaced(I);
 
-  // A pointer result (or a struct of pointers) comes back with its shadow.
+  // A pointer result (or a struct holding pointers) comes back with its
+  // shadow.
   Type *PrimalRet = Key.Primal->getReturnType();
-  if ((PrimalRet->isPointerTy() || isPointerAggregate(PrimalRet)) &&
+  if (carriesPointerShadow(PrimalRet) &&
       Aug.getReturnType() != PrimalRet && AugReturn->getReturnValue()) {
     Value *Ret = AugReturn->getReturnValue();
     AB.SetInsertPoint(AugReturn);

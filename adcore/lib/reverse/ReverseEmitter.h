@@ -136,6 +136,14 @@ private:
   /// (or its bits) gave a pointer's shadow, unless its bytes never hold a
   /// number (PointerShadowMarks.h; AugmentedShadows.cpp).
   void markStoredPointerShadow(const llvm::StoreInst &SI, llvm::Value *Shadow);
+  /// shadowOrZero, but zeros for a struct of numbers and pointers built so
+  /// far of numbers only (AugmentedShadows.cpp).
+  llvm::Value *aggregateShadowOrZero(llvm::Value *V);
+  /// For the store \p SI of a struct of pointers and numbers through the
+  /// shadow address \p SP: stores the pointer fields of its shadow
+  /// \p Shadow only, leaving the numbers' adjoints. (AugmentedShadows.cpp)
+  void storePointerFieldShadows(const llvm::StoreInst &SI, llvm::Value *SP,
+                                llvm::Value *Shadow, llvm::Align A);
   /// For a copy (\p MT, of \p Primal) of floating-point fields next to
   /// pointers: copies the pointers' shadows from \p SS to \p SD and returns
   /// true, or reports why it cannot and returns false; nullopt when the

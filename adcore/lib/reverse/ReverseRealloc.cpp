@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/SourceTypes.h"
 #include "support/CallSites.h"
 #include "ReverseEmitter.h"
 #include "support/NullShadowGuards.h"
@@ -94,9 +95,105 @@ std::optional<Slot> slotOf(const Value *Addr, const DataLayout &DL) {
   return S;
 }
 
+/// Whether \p A and \p B compute the same address the same way: the same
+/// GEP of the same values, or of values loaded from the same places (at
+/// -O0 the spilled `this` and index). Stores between the loads are not
+/// looked at: the answer only lets a parameter's C++ type name what a
+/// reallocated block holds.
+bool sameAddress(const Value *A, const Value *B, unsigned Depth) {
+  if (A == B)
+    return true;
+  if (Depth > 6)
+    return false;
+  auto *IA = dyn_cast<Instruction>(A), *IB = dyn_cast<Instruction>(B);
+  if (!IA || !IB || IA->getOpcode() != IB->getOpcode() ||
+      IA->getType() != IB->getType() ||
+      IA->getNumOperands() != IB->getNumOperands())
+    return false;
+  if (auto *LA = dyn_cast<LoadInst>(IA)) {
+    return sameAddress(LA->getPointerOperand(),
+                       cast<LoadInst>(IB)->getPointerOperand(), Depth + 1);
+  }
+  if (auto *GA = dyn_cast<GetElementPtrInst>(IA)) {
+    if (GA->getSourceElementType() !=
+        cast<GetElementPtrInst>(IB)->getSourceElementType())
+      return false;
+  } else if (!isa<CastInst>(IA)) {
+    return false;
+  }
+  for (unsigned I = 0; I < IA->getNumOperands(); ++I)
+    if (!sameAddress(IA->getOperand(I), IB->getOperand(I), Depth + 1))
+      return false;
+  return true;
+}
+
+/// What a parameter's C++ type says of the block realloc returned, where
+/// the function hands it out through that parameter (LIBSVM's
+/// Cache::get_data(int, float **data, int) reallocs a row it then stores
+/// into *data): \p Handed are the block's pointers (the new one, the old
+/// one, reloads of them).
+MemoryLayout handedOutLayout(const CallBase &Call,
+                             SmallVector<const Value *, 8> Handed) {
+  MemoryLayout L;
+  SignatureSeeds Seeds = seedsFromSignature(*Call.getFunction());
+  if (Seeds.PointeesOfPointees.empty())
+    return L;
+  const DataLayout &DL = Call.getModule()->getDataLayout();
+  // (Reloads of the block's pointer from the place it came from or went
+  // to, addressed by a variable index: `rows[i]` at -O0.)
+  SmallVector<const Value *, 2> Places;
+  if (auto *LI = dyn_cast<LoadInst>(Handed[1]))
+    Places.push_back(LI->getPointerOperand());
+  for (const User *U : Call.users())
+    if (auto *SI = dyn_cast<StoreInst>(U); SI && SI->getValueOperand() == &Call)
+      Places.push_back(SI->getPointerOperand());
+  for (const Instruction &I : instructions(*Call.getFunction()))
+    if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->getType()->isPointerTy())
+      if (any_of(Places, [&](const Value *P) {
+            return sameAddress(P, LI->getPointerOperand(), 0);
+          }))
+        Handed.push_back(LI);
+  // (From -O1 a phi of the new and the old pointer.)
+  for (const Value *V : ArrayRef<const Value *>(Handed).take_front(2))
+    for (const User *U : V->users())
+      if (isa<PHINode, SelectInst>(U))
+        Handed.push_back(U);
+  for (const Value *V : Handed)
+    for (const User *U : V->users()) {
+      auto *SI = dyn_cast<StoreInst>(U);
+      if (!SI || SI->getValueOperand() != V)
+        continue;
+      // (At -O0 the parameter is reloaded from the slot it was spilled to.)
+      const Value *Out = SI->getPointerOperand()->stripPointerCasts();
+      // (Debug intrinsics may use the slot too, with -g.)
+      if (auto *Reload = dyn_cast<LoadInst>(Out))
+        if (auto *AI = dyn_cast<AllocaInst>(
+                Reload->getPointerOperand()->stripPointerCasts())) {
+          const Value *Spilled = nullptr;
+          unsigned Stores = 0;
+          for (const User *W : AI->users())
+            if (auto *Spill = dyn_cast<StoreInst>(W)) {
+              ++Stores;
+              if (Spill->getPointerOperand() == AI)
+                Spilled = Spill->getValueOperand();
+            }
+          if (Stores == 1 && Spilled)
+            Out = Spilled;
+        }
+      auto *A = dyn_cast<Argument>(Out);
+      for (auto [ArgNo, K] : Seeds.PointeesOfPointees)
+        if (A && A->getArgNo() == ArgNo) {
+          L.emplace(0, K);
+          L.emplace(-1, K);
+        }
+    }
+  return L;
+}
+
 /// What the block realloc moves holds: what the old and the new block
 /// hold, and, when the pointers live in memory (a struct field, a variable
-/// at -O0), what the pointers loaded from the same place point to.
+/// at -O0), what the pointers loaded from the same place point to; else
+/// what the parameter it is handed out through says.
 MemoryLayout reallocLayout(const CallBase &Call, const TypeAnalysis &Types) {
   const DataLayout &DL = Call.getModule()->getDataLayout();
   MemoryLayout L;
@@ -119,14 +216,18 @@ MemoryLayout reallocLayout(const CallBase &Call, const TypeAnalysis &Types) {
   for (const User *U : Call.users())
     if (auto *SI = dyn_cast<StoreInst>(U); SI && SI->getValueOperand() == &Call)
       AddPlace(SI->getPointerOperand());
-  if (Places.empty())
+  SmallVector<const Value *, 8> Handed{&Call, Old};
+  if (!Places.empty())
+    for (const Instruction &I : instructions(*Call.getFunction()))
+      if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->getType()->isPointerTy())
+        if (std::optional<Slot> S = slotOf(LI->getPointerOperand(), DL);
+            S && is_contained(Places, *S)) {
+          Add(LI);
+          Handed.push_back(LI);
+        }
+  if (!L.empty())
     return L;
-  for (const Instruction &I : instructions(*Call.getFunction()))
-    if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->getType()->isPointerTy())
-      if (std::optional<Slot> S = slotOf(LI->getPointerOperand(), DL);
-          S && is_contained(Places, *S))
-        Add(LI);
-  return L;
+  return handedOutLayout(Call, std::move(Handed));
 }
 
 } // namespace

@@ -100,6 +100,14 @@ public:
                                    llvm::Function *Fwd) {
     BatchedForward[{F, Width}] = Fwd;
   }
+  /// Whether \p F is the augmented function of a gradient the program
+  /// registered (its result may hold the rule's tape).
+  bool isAugmentedRule(const llvm::Function *F) const {
+    for (const auto &E : Gradients)
+      if (E.second.Augmented == F)
+        return true;
+    return false;
+  }
   bool isInactive(const llvm::Function *F) const {
     return InactiveFunctions.contains(F);
   }
