@@ -154,6 +154,10 @@ bool moveUp(IntrinsicInst &Call, LoopInfo &LI) {
     I->moveBefore(*Top, Pos);
     Changed = true;
   }
+  // (After the calls of the same angle moved before, in their order.)
+  while (Pos != Top->end() && &*Pos != &Call && isSineOrCosine(*Pos) &&
+         cast<IntrinsicInst>(*Pos).getArgOperand(0) == Angle)
+    ++Pos;
   if (&*Pos != &Call) {
     Call.moveBefore(*Top, Pos);
     Changed = true;
