@@ -61,8 +61,9 @@ bool holdsDerivativeCode(const Function &F) {
 /// The instructions of \p Top and \p Bottom (\p Top, or its single
 /// predecessor) that compute \p Angle, in program order, or false where
 /// one of them cannot move to the top of \p Top: a phi, a load of
-/// \p Bottom, an instruction that is not safe to execute speculatively
-/// in \p Bottom. Values of blocks that dominate \p Top are inputs.
+/// \p Bottom, an instruction other than a load that is not safe to
+/// execute speculatively. Values of blocks that dominate \p Top are
+/// inputs.
 bool angleSlice(Instruction *Angle, BasicBlock *Top, BasicBlock *Bottom,
                 SetVector<Instruction *> &Slice) {
   SmallVector<Instruction *, 16> Work{Angle};
@@ -80,7 +81,9 @@ bool angleSlice(Instruction *Angle, BasicBlock *Top, BasicBlock *Bottom,
       if (BB != Top || !L->isSimple())
         return false;
     } else if (I->mayReadOrWriteMemory() ||
-               (BB != Top && !isSafeToSpeculativelyExecute(I))) {
+               !isSafeToSpeculativelyExecute(I)) {
+      // (Even within Top: what moves up passes instructions that might
+      // not pass control on.)
       return false;
     }
     for (Value *Op : I->operands())
@@ -122,11 +125,12 @@ bool moveUp(IntrinsicInst &Call, LoopInfo &LI) {
   auto *Angle = dyn_cast<Instruction>(Call.getArgOperand(0));
   if (!Angle || isa<PHINode>(Angle))
     return false;
+  if (!isSafeToSpeculativelyExecute(&Call))
+    return false;
   BasicBlock *Bottom = Call.getParent();
   // (The single predecessor where the angle's computation starts there.)
   BasicBlock *Pred = Bottom->getSinglePredecessor();
-  if (Pred && (LI.getLoopFor(Pred) != LI.getLoopFor(Bottom) ||
-               !isSafeToSpeculativelyExecute(&Call)))
+  if (Pred && LI.getLoopFor(Pred) != LI.getLoopFor(Bottom))
     Pred = nullptr;
   SetVector<Instruction *> Slice;
   BasicBlock *Top = Bottom;

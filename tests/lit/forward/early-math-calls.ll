@@ -3,8 +3,8 @@
 ; right after its angle's computation, and that computation (with its
 ; loads) to the top of its block or of the block's single predecessor, so
 ; that the other loads come after the call. Not when a store comes before
-; a load the angle needs, not out of a loop, not in functions without
-; shadow accesses.
+; a load the angle needs or the angle needs an instruction that might trap,
+; not out of a loop, not in functions without shadow accesses.
 ; RUN: adcc-opt -passes=adcc-early-math-calls %s -o - | FileCheck %s
 
 declare double @llvm.sin.f64(double)
@@ -65,6 +65,24 @@ define void @stored(ptr %rot, ptr %X, ptr %dX, ptr %out, ptr %dout) {
   store double %x, ptr %out, align 8
   %r = load double, ptr %rot, align 8
   %dx = load double, ptr %dX, align 8, !alias.scope !2, !noalias !4
+  %s = call fast double @llvm.sin.f64(double %r)
+  %m = fmul fast double %s, %dx
+  store double %m, ptr %dout, align 8, !alias.scope !2, !noalias !4
+  ret void
+}
+
+; The angle's address needs a division, which might trap: nothing moves.
+; CHECK-LABEL: define void @division(
+; CHECK: %dx = load double, ptr %dX
+; CHECK-NEXT: %k = sdiv i64 %n, %d
+; CHECK-NEXT: %g = getelementptr double, ptr %rot, i64 %k
+; CHECK-NEXT: %r = load double, ptr %g
+; CHECK-NEXT: %s = call fast double @llvm.sin.f64(double %r)
+define void @division(ptr %rot, ptr %dX, ptr %dout, i64 %n, i64 %d) {
+  %dx = load double, ptr %dX, align 8, !alias.scope !2, !noalias !4
+  %k = sdiv i64 %n, %d
+  %g = getelementptr double, ptr %rot, i64 %k
+  %r = load double, ptr %g, align 8
   %s = call fast double @llvm.sin.f64(double %r)
   %m = fmul fast double %s, %dx
   store double %m, ptr %dout, align 8, !alias.scope !2, !noalias !4
