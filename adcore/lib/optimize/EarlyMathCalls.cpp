@@ -80,8 +80,7 @@ bool angleSlice(Instruction *Angle, BasicBlock *Top, BasicBlock *Bottom,
     if (auto *L = dyn_cast<LoadInst>(I)) {
       if (BB != Top || !L->isSimple())
         return false;
-    } else if (I->mayReadOrWriteMemory() ||
-               !isSafeToSpeculativelyExecute(I)) {
+    } else if (I->mayReadOrWriteMemory() || !isSafeToSpeculativelyExecute(I)) {
       // (Even within Top: what moves up passes instructions that might
       // not pass control on.)
       return false;
