@@ -38,13 +38,17 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
       [Opts](ModulePassManager &MPM, OptimizationLevel Level,
              ThinOrFullLTOPhase) { MPM.addPass(ADPass(Opts, Level)); });
   // After the vectorizers: packed adjoint updates that stall the next
-  // iteration's (OverlappingUpdates.cpp).
+  // iteration's (OverlappingUpdates.cpp); after every pass that sinks
+  // instructions: sines and cosines up to their angles (EarlyMathCalls.cpp).
   PB.registerOptimizerLastEPCallback(
       [Opts](ModulePassManager &MPM, OptimizationLevel Level,
              ThinOrFullLTOPhase) {
-        if (Opts.EnableAD && Level != OptimizationLevel::O0)
-          MPM.addPass(createModuleToFunctionPassAdaptor(
-              OverlappingUpdatesPass()));
+        if (Opts.EnableAD && Level != OptimizationLevel::O0) {
+          FunctionPassManager FPM;
+          FPM.addPass(OverlappingUpdatesPass());
+          FPM.addPass(EarlyMathCallsPass());
+          MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+        }
       });
 
   PB.registerPipelineParsingCallback(
@@ -99,6 +103,10 @@ void registerPassBuilderCallbacks(PassBuilder &PB, const Options &Opts) {
         }
         if (Name == "adcc-split-overlapping-updates") {
           FPM.addPass(OverlappingUpdatesPass());
+          return true;
+        }
+        if (Name == "adcc-early-math-calls") {
+          FPM.addPass(EarlyMathCallsPass());
           return true;
         }
         if (Name == "adcc-split-aggregate-phis") {

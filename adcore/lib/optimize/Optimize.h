@@ -136,6 +136,20 @@ struct OverlappingUpdatesPass
                               llvm::FunctionAnalysisManager &AM);
 };
 
+/// In a function holding derivative code, moves each call of llvm.sin or
+/// llvm.cos up to right after the computation of its angle, and that
+/// computation to the top of its block (from the call's block or its single
+/// predecessor), so that fewer floating-point values live across the call
+/// (EarlyMathCalls.cpp). Returns whether \p F changed.
+bool moveMathCallsUp(llvm::Function &F, llvm::LoopInfo &LI);
+
+/// moveMathCallsUp as a pass, after the whole IR pipeline (Pipeline.cpp;
+/// adcc-opt's `-passes=adcc-early-math-calls`).
+struct EarlyMathCallsPass : public llvm::PassInfoMixin<EarlyMathCallsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
+};
+
 /// Moves the computation of values carried around a loop (the incoming value
 /// of a header phi) above the phi's first user where only arithmetic has to
 /// move, so that the loop vectorizer recognizes the recurrence. The reverse
