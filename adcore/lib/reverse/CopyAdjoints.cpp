@@ -15,6 +15,7 @@
 #include "support/NullShadowGuards.h"
 #include "ReverseEmitter.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
@@ -49,6 +50,16 @@ Kind indexedFloatKind(const Value *Ptr) {
     Found = K;
   }
   return Found;
+}
+
+/// True when \p Ptr points into a block from malloc, calloc or realloc.
+bool inMallocBlock(const Value *Ptr) {
+  if (!Ptr)
+    return false;
+  const auto *Call = dyn_cast<CallBase>(getUnderlyingObject(Ptr));
+  const Function *F = Call ? Call->getCalledFunction() : nullptr;
+  return F && (F->getName() == "malloc" || F->getName() == "calloc" ||
+               F->getName() == "realloc");
 }
 
 } // namespace
@@ -167,6 +178,14 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
       L = {{-1, Indexed}};
       AnyFloat = AllFloat = true;
       AnyConflict = false;
+    } else if (!isa<ConstantInt>(Len) &&
+               (inMallocBlock(PS) || inMallocBlock(PD))) {
+      // (Nothing says which: the source written only by a function of
+      // another file. Moving no adjoint lost them without a word.)
+      return unsupported(MT, "a memory copy whose contents cannot be typed "
+                             "(a block used as two different types at "
+                             "run-time offsets); copy the values one by "
+                             "one");
     }
   }
   if (AnyConflict &&
