@@ -165,6 +165,10 @@ set(ADCC_ADFUZZ_SEEDS_V24 "1 7 34 46 52 236")
 # -O0 with a first form of the fix: a memmove of structs holding pointers
 # lost their shadows).
 set(ADCC_ADFUZZ_SEEDS_V25 "53 105 16 125")
+# (version 27: a malloc'd workspace of doubles and int pivots copied out
+# with memcpy, lmfit's lmmin2; seed 4 was refused at -O0 and -O2 before
+# the fixes of issue 33's realcode9 task.)
+set(ADCC_ADFUZZ_SEEDS_V27 "4 10")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -212,6 +216,7 @@ adcc_adfuzz_test(adfuzz-fixed-v22 22 "${ADCC_ADFUZZ_SEEDS_V22}")
 adcc_adfuzz_test(adfuzz-fixed-v23 23 "${ADCC_ADFUZZ_SEEDS_V23}")
 adcc_adfuzz_test(adfuzz-fixed-v24 24 "${ADCC_ADFUZZ_SEEDS_V24}")
 adcc_adfuzz_test(adfuzz-fixed-v25 25 "${ADCC_ADFUZZ_SEEDS_V25}")
+adcc_adfuzz_test(adfuzz-fixed-v27 27 "${ADCC_ADFUZZ_SEEDS_V27}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
   adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11

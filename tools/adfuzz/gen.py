@@ -107,7 +107,9 @@ import sys
 
 from gen_v24 import V24
 
-GENERATOR_VERSION = 25
+# (Version 26 is another session's; 27 adds the workspace block and
+# writes version 25's programs otherwise.)
+GENERATOR_VERSION = 27
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -863,10 +865,14 @@ class Gen(V24):
     def v5_stmt(self, sc, lines, ind, ctx):
         # (versions 7 and 8 add a case each; the earlier versions draw as
         # they did)
-        k = self.randint(0, 8 if self.version >= 13 else
+        k = self.randint(0, 9 if self.version >= 27 else
+                         8 if self.version >= 13 else
                          7 if self.version >= 9 else
                          6 if self.version >= 8 else
                          5 if self.version >= 7 else 4)
+        if k == 9:
+            return ctx.loops == 0 and ctx.depth == 0 and \
+                self.workspace_block(sc, lines, ind)
         if k == 8:
             return ctx.loops < 2 and self.do_while_call(sc, lines, ind, ctx)
         if k == 7:
@@ -887,6 +893,49 @@ class Gen(V24):
         if k == 3:
             return self.call_restrict_helper(sc, lines, ind, ctx)
         return self.const_table_read(sc, lines, ind, ctx)
+
+    def workspace_block(self, sc, lines, ind):
+        """(version 27) A solver's workspace: one malloc'd block of a
+        run-time size carved by a char pointer into two arrays of doubles
+        and an array of int pivots after them, the pivots used as indices,
+        and part of it copied out with memcpy (lmfit's lmmin2). Until
+        2026-12-06 forward mode refused the pivots at -O0 and reverse mode
+        dropped the copy's adjoints from -O1 (issue 33)."""
+        if not any(nm == "n" for (nm, _, _) in sc.all("idx")):
+            return False
+        self.features.add("workspace-block")
+        src = self.squash(self.expr(sc, 2), 5.0)
+        name = self.fresh("v")
+        m, ws = self.fresh("wm"), self.fresh("ws")
+        wa, wb, wp = self.fresh("wa"), self.fresh("wb"), self.fresh("wp")
+        wc = self.fresh("wc")
+        c = self.uniform(-0.5, 0.5)
+        e = self.emit
+        e(lines, ind, "double %s;" % name)
+        e(lines, ind, "{")
+        i1 = ind + 1
+        e(lines, i1, "int %s = n + 1;" % m)
+        e(lines, i1, "char *%s = (char *)malloc(2 * %s * sizeof(double) + "
+          "%s * sizeof(int));" % (ws, m, m))
+        e(lines, i1, "double *%s = (double *)%s;" % (wa, ws))
+        e(lines, i1, "double *%s = (double *)(%s + %s * sizeof(double));"
+          % (wb, ws, m))
+        e(lines, i1, "int *%s = (int *)(%s + 2 * %s * sizeof(double));"
+          % (wp, ws, m))
+        e(lines, i1, "double %s[%d];" % (wc, NMAX + 1))
+        e(lines, i1, "for (int i = 0; i < %s; i++) {" % m)
+        e(lines, i1 + 1, "%s[i] = %s - 1 - i;" % (wp, m))
+        e(lines, i1 + 1, "%s[i] = (%s) * (0.5 + 0.25 * i);" % (wa, src.code))
+        e(lines, i1, "}")
+        e(lines, i1, "for (int i = 0; i < %s; i++)" % m)
+        e(lines, i1 + 1, "%s[i] = %s[%s[i]] * %s + %s[i];"
+          % (wb, wa, wp, lit(c), wa))
+        e(lines, i1, "memcpy(%s, %s, %s * sizeof(double));" % (wc, wb, m))
+        e(lines, i1, "%s = %s[0] + 0.5 * %s[%s - 1];" % (name, wc, wc, m))
+        e(lines, i1, "free(%s);" % ws)
+        e(lines, ind, "}")
+        sc.scalars.append((name, 20.0, True))
+        return True
 
     def do_while_call(self, sc, lines, ind, ctx):
         """(version 13) A do-while loop (its body runs at least once) that

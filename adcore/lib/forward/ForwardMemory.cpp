@@ -75,19 +75,25 @@ bool shadowFullyWritten(const AllocaInst &AI) {
   return true;
 }
 
-/// True when the bits \p I holds are only compared, directly or after
-/// casts and integer operations (`|x| == 0` on the bits of x, a packet
-/// compared as floats): no derivative is needed from them.
-bool onlyCompared(const Instruction &I, unsigned Depth = 4) {
+/// True when the bits \p I holds are only compared or index an array,
+/// directly or after casts and integer operations (`|x| == 0` on the bits
+/// of x, a packet compared as floats; `x[piv[j]]` with the int pivots kept
+/// in the block of a workspace whose doubles the type analysis sees at
+/// every offset, lmfit's lmmin at -O0): no derivative is needed from them
+/// (an index has none, whatever its bits).
+bool onlyComparedOrIndexes(const Instruction &I, unsigned Depth = 4) {
   return all_of(I.users(), [&](const User *U) {
     if (isa<CmpInst>(U))
       return true;
+    if (const auto *GEP = dyn_cast<GetElementPtrInst>(U))
+      return GEP->getPointerOperand() != &I;
     const auto *UI = dyn_cast<Instruction>(U);
     return UI && Depth > 0 &&
            isa<CastInst, BinaryOperator, ShuffleVectorInst, ExtractElementInst>(
                UI) &&
-           !isa<FPToSIInst, FPToUIInst, SIToFPInst, UIToFPInst>(UI) &&
-           onlyCompared(*UI, Depth - 1);
+           !isa<FPToSIInst, FPToUIInst, SIToFPInst, UIToFPInst, IntToPtrInst>(
+               UI) &&
+           onlyComparedOrIndexes(*UI, Depth - 1);
   });
 }
 
@@ -144,7 +150,7 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
     // reverse sweep's integer record, a branch taken, read from an array
     // of records beside doubles that the type analysis sees as doubles.)
     if (I.getType()->isIntOrIntVectorTy() && holdsFloatBits(&I) &&
-        !ConstantLoads.contains(&I) && !onlyCompared(I) &&
+        !ConstantLoads.contains(&I) && !onlyComparedOrIndexes(I) &&
         !I.hasMetadata(IntegerRecordMetadata))
       return unsupported(I, "an integer holds the bits of a floating-point "
                             "value and is changed by integer operations; "

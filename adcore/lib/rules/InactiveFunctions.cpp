@@ -36,6 +36,9 @@ constexpr const char *InactiveFunctionTable[] = {
     "fputs",
     "putchar",
     "fputc",
+    "putc",
+    // (fprintf of a string without conversions, from -O1)
+    "fwrite",
     "fflush",
     "perror",
     "__printf_chk",
