@@ -13,8 +13,9 @@
 #
 # KALMAN_DIR is the repository (include/kalman/, examples/Robot1/); Eigen's
 # headers are looked for in $EIGEN_INCLUDE (default: Debian's). ADCC_CXX
-# defaults to build/bin/adcc++; OPT to -O2. Exit status 0 when every check
-# passes.
+# defaults to build/bin/adcc++; OPT to -O2. FILTERS (default "ekf ukf srekf
+# srukf") names the filters built and checked: one alone compiles in a
+# quarter of the time. Exit status 0 when every check passes.
 set -euo pipefail
 if [[ $# -lt 1 || ! -f $1/include/kalman/ExtendedKalmanFilter.hpp ]]; then
   echo "usage: ${0##*/} KALMAN_DIR [ADCC_CXX] [OPT]" >&2
@@ -27,10 +28,17 @@ opt=${3:--O2}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 eigen=${EIGEN_INCLUDE:-/usr/include/eigen3}
-"$cxx" "$opt" -std=c++17 -I"$src/include" -I"$src/examples/Robot1" \
-  -isystem "$eigen" "$here/kalman_gradient.cc" -o "$work/kalman_gradient"
-status=0
+filters=${FILTERS:-ekf ukf srekf srukf}
+left_out=()
 for filter in ekf ukf srekf srukf; do
+  [[ " $filters " == *" $filter "* ]] ||
+    left_out+=("-DKALMAN_NO_$(tr a-z A-Z <<<"$filter")")
+done
+"$cxx" "$opt" "${left_out[@]}" -std=c++17 -I"$src/include" \
+  -I"$src/examples/Robot1" -isystem "$eigen" "$here/kalman_gradient.cc" \
+  -o "$work/kalman_gradient"
+status=0
+for filter in $filters; do
   "$work/kalman_gradient" $filter | tail -1 || status=1
 done
 exit $status

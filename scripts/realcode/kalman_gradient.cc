@@ -17,6 +17,8 @@
 // Checked for each: the gradient by reverse mode against central
 // differences, and forward mode along a direction against it. Run by
 // kalman.sh; the filter by name (ekf, ukf, srekf, srukf) as an argument.
+// KALMAN_NO_EKF, KALMAN_NO_UKF, KALMAN_NO_SREKF and KALMAN_NO_SRUKF leave a
+// filter out of the build (an Eigen compile takes minutes a filter).
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -159,18 +161,24 @@ void checkFilter(const char *name) {
 
 int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "ekf";
-  if (!std::strcmp(which, "ekf"))
+  if (false) {
+  }
+#ifndef KALMAN_NO_EKF
+  else if (!std::strcmp(which, "ekf"))
     checkFilter<Kalman::ExtendedKalmanFilter<State>, Kalman::StandardBase>(
         "ekf");
+#endif
 #ifndef KALMAN_NO_UKF
   else if (!std::strcmp(which, "ukf"))
     checkFilter<Kalman::UnscentedKalmanFilter<State>, Kalman::StandardBase>(
         "ukf");
 #endif
-#ifndef KALMAN_NO_SQUARE_ROOT
+#if !defined(KALMAN_NO_SQUARE_ROOT) && !defined(KALMAN_NO_SREKF)
   else if (!std::strcmp(which, "srekf"))
     checkFilter<Kalman::SquareRootExtendedKalmanFilter<State>,
                 Kalman::SquareRootBase>("srekf");
+#endif
+#if !defined(KALMAN_NO_SQUARE_ROOT) && !defined(KALMAN_NO_SRUKF)
   else if (!std::strcmp(which, "srukf"))
     checkFilter<Kalman::SquareRootUnscentedKalmanFilter<State>,
                 Kalman::SquareRootBase>("srukf");
