@@ -63,6 +63,17 @@ bool isCheckOfAddress(const User &U) {
          isKnownInactiveFunction(*Call->getCalledFunction());
 }
 
+/// An address's bits tested (`(p & 15) == 0`, `p % 16 == 0`: alignment
+/// assertions such as Eigen's), \p Depth operations deep: every value
+/// computed from it ends in a compare, none goes on.
+bool isAddressTest(const User &U, unsigned Depth = 3) {
+  const auto *BO = dyn_cast<BinaryOperator>(&U);
+  return BO && Depth > 0 && !BO->use_empty() &&
+         all_of(BO->users(), [&](const User *C) {
+           return isa<ICmpInst>(C) || isAddressTest(*C, Depth - 1);
+         });
+}
+
 /// True when every use of \p I is integer arithmetic that ends, \p Depth
 /// operations deep, in an inttoptr: an address offset or aligned in an
 /// integer (Eigen's `((uintptr_t)alloca(n + 15) + 15) & ~15` at -O0), or
@@ -96,9 +107,13 @@ const Value *addressBase(const Value *X, unsigned Depth);
 bool isMovedInteger(const Instruction &I, unsigned Depth = 4) {
   if (!I.getType()->isIntOrIntVectorTy() || I.use_empty())
     return false;
-  bool Address = addressBase(&I, 4) != nullptr;
+  // (An address: computed from a pointer, or a pointer-sized integer
+  // loaded from memory that becomes a pointer again, as an Eigen block's
+  // data pointer read as `load i64` at -O2.)
+  const auto *LI = dyn_cast<LoadInst>(&I);
+  bool Address = addressBase(&I, 4) != nullptr || (LI && loadsAddress(*LI));
   for (const User *U : I.users()) {
-    if (Address && isCheckOfAddress(*U))
+    if (Address && (isCheckOfAddress(*U) || isAddressTest(*U)))
       continue;
     if (isa<BinaryOperator>(U) && becomesPointer(*cast<BinaryOperator>(U), 4))
       continue;
