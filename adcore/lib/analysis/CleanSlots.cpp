@@ -48,13 +48,8 @@ public:
             Work.push_back(U);
           continue;
         }
-        // A slot that holds its own address (Eigen's blocking space, whose
-        // pointer to its own packing buffer the product kernels load):
-        // what a pointer read from it addresses may be the slot too.
         if (const auto *LI = dyn_cast<LoadInst>(U)) {
-          if (HoldsOwnAddress && LI->getType()->isPointerTy() &&
-              Addresses.insert(LI).second)
-            Work.push_back(LI);
+          followLoad(*LI, HoldsOwnAddress, Work);
           continue;
         }
         if (isa<ICmpInst>(U))

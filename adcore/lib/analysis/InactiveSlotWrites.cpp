@@ -59,13 +59,10 @@ public:
             Work.push_back(U);
           continue;
         }
-        // A slot that holds its own address (Eigen's blocking space, a
-        // std::string's local buffer): a pointer read from it may address
-        // the slot too, and what is stored through it lands there.
+        // (What is stored through a pointer read from a slot that holds
+        // its own address may land in it.)
         if (const auto *LI = dyn_cast<LoadInst>(U)) {
-          if (HoldsOwnAddress && LI->getType()->isPointerTy() &&
-              Addresses.insert(LI).second)
-            Work.push_back(LI);
+          followLoad(*LI, HoldsOwnAddress, Work);
           continue;
         }
         if (isa<ICmpInst>(U))

@@ -27,6 +27,13 @@ static bool onlyLoadedAndStored(const AllocaInst &AI) {
   });
 }
 
+void SlotAddresses::followLoad(const LoadInst &LI, bool HoldsOwnAddress,
+                               SmallVectorImpl<const Value *> &Work) {
+  if (HoldsOwnAddress && LI.getType()->isPointerTy() &&
+      Addresses.insert(&LI).second)
+    Work.push_back(&LI);
+}
+
 bool SlotAddresses::followHolderStore(const StoreInst &SI,
                                       SmallVectorImpl<const Value *> &Work) {
   const auto *AI = dyn_cast<AllocaInst>(SI.getPointerOperand());

@@ -23,6 +23,12 @@ public:
   /// address escapes.
   bool followHolderStore(const llvm::StoreInst &SI,
                          llvm::SmallVectorImpl<const llvm::Value *> &Work);
+  /// A load \p LI from the slot: where the slot holds its own address
+  /// (\p HoldsOwnAddress: Eigen's blocking space, a std::string's local
+  /// buffer), a pointer read from it may address the slot too, and is
+  /// followed (added to \p Work).
+  void followLoad(const llvm::LoadInst &LI, bool HoldsOwnAddress,
+                  llvm::SmallVectorImpl<const llvm::Value *> &Work);
   /// Whether every value stored into the holding variables is an address
   /// into the slot (asked once the walk is done).
   bool holdersHoldOnlyAddresses() const;
