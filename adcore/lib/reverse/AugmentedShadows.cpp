@@ -37,7 +37,9 @@ void ReverseEmitter::markStoredPointerShadow(const StoreInst &SI,
   markPointerShadow(
       AB, Shadow,
       SI.getModule()->getDataLayout().getTypeStoreSize(
-          SI.getValueOperand()->getType()));
+          SI.getValueOperand()->getType()),
+      /*Recorded=*/true);
+  MarkedStores.insert(&SI);
 }
 
 std::optional<bool> ReverseEmitter::copyPointerFields(MemTransferInst &MT,
