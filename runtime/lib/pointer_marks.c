@@ -29,26 +29,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { final_taken = 1, on_stack = 2 };
+enum { latest = 1, on_stack = 2 };
 
 typedef struct {
   uintptr_t granule; /* 0: empty */
+  unsigned char before[8]; /* what the marked bytes held before */
+  uint32_t last;     /* the granule's latest record + 1; 0: none */
   uint8_t mask;      /* the bytes of the granule that hold a pointer's shadow */
-  uint8_t flags;     /* final_taken, on_stack */
-  uint8_t final_mask; /* the bytes of `final` */
-  unsigned char before[8]; /* what those bytes held before */
-  unsigned char final[8];  /* pointer shadows when the augmented sweep ended */
-  size_t last;       /* the granule's latest record + 1; 0: none */
+  uint8_t flags;     /* on_stack */
 } mark;
 
 /* A pointer's shadow stored: what its bytes that held no pointer's shadow
    (`starts`) held before. */
 typedef struct {
   uintptr_t granule; /* 0: undone */
-  uint8_t starts;
   unsigned char before[8];
-  size_t prev; /* the granule's record before this one + 1; 0: none */
+  uint32_t prev; /* the granule's record before this one + 1; 0: none */
+  uint8_t starts;
+  uint8_t flags;      /* latest (of its granule), on_stack */
+  uint8_t final_mask; /* of the latest: the bytes holding pointer shadows */
 } record;
+
+/* The pointer shadows of a granule when the augmented sweep ended. */
+typedef struct {
+  uintptr_t granule;
+  unsigned char bytes[8];
+  uint8_t mask;
+  uint8_t on_stack;
+} final;
 
 typedef struct {
   uintptr_t first, end;
@@ -63,6 +71,8 @@ typedef struct {
   size_t count, capacity;
   block *blocks;
   size_t block_count, block_capacity;
+  final *finals;
+  size_t final_count, final_capacity;
 } request_state;
 
 typedef struct {
@@ -131,8 +141,7 @@ static void grow(table *t) {
   t->used = 0;
   /* (Whole entries: one without a mark may still have records.) */
   for (size_t i = 0; i < old_capacity; ++i) {
-    if (!old[i].granule || (!old[i].mask && !old[i].last &&
-                            !(old[i].flags & final_taken)))
+    if (!old[i].granule || (!old[i].mask && !old[i].last))
       continue;
     for (size_t k = slot_of(old[i].granule, capacity);;
          k = (k + 1) & (capacity - 1))
@@ -186,6 +195,10 @@ static void restore(mark *m) {
     if (m->mask & (1u << b))
       ((unsigned char *)m->granule)[b] = m->before[b];
   m->mask = 0;
+  /* (Its latest pointer store no longer ends the augmented sweep there.) */
+  if (m->last && m->last <= request.count &&
+      request.log[m->last - 1].granule == m->granule)
+    request.log[m->last - 1].final_mask = 0;
 }
 
 void adcc_shadow_marks_begin(const void *caller_stack) {
@@ -197,11 +210,14 @@ void adcc_shadow_marks_begin(const void *caller_stack) {
   request.stack = (uintptr_t)caller_stack;
   request.count = 0;
   request.block_count = 0;
+  request.final_count = 0;
 }
 
 static void push_record(uintptr_t granule, uint8_t starts,
-                        const unsigned char *before, size_t prev) {
+                        const unsigned char *before, const mark *m) {
   if (request.count == request.capacity) {
+    if (request.capacity >= UINT32_MAX / 2)
+      adcc_rt_report("too many shadows of pointers stored in one request");
     size_t capacity = request.capacity ? 2 * request.capacity : 256;
     record *log = realloc(request.log, capacity * sizeof(record));
     if (!log)
@@ -213,7 +229,12 @@ static void push_record(uintptr_t granule, uint8_t starts,
   r->granule = granule;
   r->starts = starts;
   memcpy(r->before, before, granule_bytes);
-  r->prev = prev;
+  r->prev = m->last;
+  r->flags = latest | (m->flags & on_stack);
+  r->final_mask = m->mask;
+  if (m->last && m->last <= request.count - 1 &&
+      request.log[m->last - 1].granule == granule)
+    request.log[m->last - 1].flags &= (uint8_t)~latest;
 }
 
 static void mark_bytes(void *shadow, uint64_t bytes, int recorded) {
@@ -236,7 +257,7 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded) {
     int fresh = !old;
     /* (A pointer's shadow that the last request left in its caller's
        memory, still there, held no number: nothing to put back.) */
-    const mark *l = fresh ? find(&left, g) : NULL;
+    const mark *l = fresh && left.used ? find(&left, g) : NULL;
     if (l && (l->mask & mask)) {
       int same = 1;
       for (unsigned b = 0; b < granule_bytes; ++b)
@@ -251,8 +272,8 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded) {
       continue;
     if (fresh && g >= low && g < request.stack)
       m->flags |= on_stack;
-    push_record(g, starts, before, m->last);
-    m->last = request.count;
+    push_record(g, starts, before, m);
+    m->last = (uint32_t)request.count;
   }
   adcc_shadow_marks_live = 1;
 }
@@ -265,36 +286,67 @@ void adcc_shadow_mark_stored_pointer(void *shadow, uint64_t bytes) {
   mark_bytes(shadow, bytes, 1);
 }
 
+static void keep_final(uintptr_t granule, uint8_t mask,
+                       const unsigned char *at, int stack) {
+  if (request.final_count == request.final_capacity) {
+    size_t capacity =
+        request.final_capacity ? 2 * request.final_capacity : 256;
+    final *finals = realloc(request.finals, capacity * sizeof(final));
+    if (!finals)
+      adcc_rt_report("out of memory recording the shadows of pointers");
+    request.finals = finals;
+    request.final_capacity = capacity;
+  }
+  final *f = &request.finals[request.final_count++];
+  f->granule = granule;
+  f->mask = mask;
+  f->on_stack = (uint8_t)stack;
+  memcpy(f->bytes, at, granule_bytes);
+}
+
+/* Undoes the record r of the granule at g. */
+static void undo(record *r, uintptr_t g) {
+  unsigned char *at = (unsigned char *)g;
+  /* (The granule's last pointer store: its bytes are as the augmented
+     sweep left them.) */
+  if ((r->flags & latest) && r->final_mask)
+    keep_final(g, r->final_mask, at, r->flags & on_stack);
+  for (unsigned b = 0; b < granule_bytes; ++b)
+    if (r->starts & (1u << b))
+      at[b] = r->before[b];
+  r->granule = 0;
+}
+
 void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes) {
   table *t = &marks;
-  if (!request.active || !shadow || !bytes || !t->used ||
+  if (!request.active || !shadow || !bytes || !request.count ||
       t->generation != atomic_load_explicit(&generation, memory_order_acquire))
     return;
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   for (uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1); g < end;
        g += granule_bytes) {
-    mark *m = find(t, g);
-    if (!m || !m->last)
-      continue;
-    unsigned char *at = (unsigned char *)g;
-    if (!(m->flags & final_taken)) {
-      /* (The granule's last pointer store: its bytes are as the augmented
-         sweep left them.) */
-      m->flags |= final_taken;
-      m->final_mask = m->mask;
-      for (unsigned b = 0; b < granule_bytes; ++b)
-        if (m->mask & (1u << b))
-          m->final[b] = at[b];
+    /* (The reverse sweep undoes the stores in the reverse order: the
+       latest record is usually this granule's.) */
+    record *top = request.count ? &request.log[request.count - 1] : NULL;
+    if (top && top->granule == g) {
+      undo(top, g);
+    } else {
+      mark *m = find(t, g);
+      if (!m)
+        continue;
+      /* (Records undone at the top of the log are gone from it.) */
+      uint32_t i = m->last;
+      while (i && (i > request.count || request.log[i - 1].granule != g))
+        i = i <= request.capacity ? request.log[i - 1].prev : 0;
+      if (!i)
+        continue;
+      record *r = &request.log[i - 1];
+      m->last = r->prev;
+      undo(r, g);
     }
-    record *r = &request.log[m->last - 1];
-    for (unsigned b = 0; b < granule_bytes; ++b)
-      if (r->starts & (1u << b))
-        at[b] = r->before[b];
-    m->last = r->prev;
-    r->granule = 0;
+    while (request.count && !request.log[request.count - 1].granule)
+      --request.count;
   }
-  while (request.count && !request.log[request.count - 1].granule)
-    --request.count;
 }
 
 static void own_block(uintptr_t first, uint64_t bytes) {
@@ -352,27 +404,27 @@ void adcc_shadow_marks_end(void) {
   if (!request.active)
     return;
   request.active = 0;
-  if (t->capacity &&
+  if (left.used)
+    memset(left.slots, 0, left.capacity * sizeof(mark));
+  left.used = 0;
+  if (request.final_count &&
       t->generation == atomic_load_explicit(&generation, memory_order_acquire)) {
     qsort(request.blocks, request.block_count, sizeof(block), by_first);
-    if (left.capacity)
-      memset(left.slots, 0, left.capacity * sizeof(mark));
-    left.used = 0;
-    for (size_t i = 0; i < t->capacity; ++i) {
-      const mark *m = &t->slots[i];
-      if (!m->granule || !(m->flags & final_taken) || !m->final_mask ||
-          (m->flags & on_stack) || owned(m->granule) ||
-          adcc_rt_in_thread_tapes((const void *)m->granule))
+    for (size_t i = 0; i < request.final_count; ++i) {
+      const final *f = &request.finals[i];
+      if (f->on_stack || owned(f->granule) ||
+          adcc_rt_in_thread_tapes((const void *)f->granule))
         continue;
       for (unsigned b = 0; b < granule_bytes; ++b)
-        if (m->final_mask & (1u << b))
-          ((unsigned char *)m->granule)[b] = m->final[b];
-      insert(&left, m->granule, m->final_mask, m->final);
+        if (f->mask & (1u << b))
+          ((unsigned char *)f->granule)[b] = f->bytes[b];
+      insert(&left, f->granule, f->mask, f->bytes);
     }
   }
-  forget_all(t);
+  /* (The marks stay until the next request's begin forgets them.) */
   request.count = 0;
   request.block_count = 0;
+  request.final_count = 0;
 }
 
 void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes) {
