@@ -8,8 +8,9 @@
 // page at an address whose low 32 bits, read as a float, are 2^23 or more:
 // the stale bits show in every run. The caller's memory keeps the shadows
 // of the pointers it ends the call with (a pool's free list used by the
-// next call). Reverse mode against forward mode, central differences and
-// the exact derivative, over repeated calls.
+// next call). Also the first order, a pointer and then a float, through
+// loops over an argument array (`y[i]`). Reverse mode against forward
+// mode, central differences and the exact derivative, over repeated calls.
 #include "check.h"
 
 #include <stdint.h>
@@ -156,6 +157,47 @@ static float advance(struct holder *h, float *p) {
   return h->cur[0] * p[0];
 }
 
+// 5. The first order through loops over an array a pointer argument
+// points to (`y[i]`, whose check runs once before the loop): pointers
+// stored, then numbers over them, then read back; the count from a global,
+// so that no loop is unrolled: sum_{i<8} ((i + 1) x)^2, 408x. And a loop
+// that reads each pointer and then stores a number over it (its stores
+// keep their own checks): sum_{i<4} (2 x0 x)^2 with x0 = x, 64x^3.
+int Count = 4;
+
+__attribute__((noinline)) static void fill_pointers(float **y, float *p,
+                                                    int n) {
+  for (int i = 0; i < n; ++i)
+    y[i] = p;
+}
+__attribute__((noinline)) static void fill_numbers(float *y, const float *p,
+                                                   int n) {
+  for (int i = 0; i < n; ++i)
+    y[i] = (i + 1) * p[0];
+}
+__attribute__((noinline)) static void numbers_in_place(float *y, float x,
+                                                       int n) {
+  for (int i = 0; i < n; ++i) {
+    float *q = ((float **)y)[i];
+    y[2 * i] = 2 * q[0] * x;
+  }
+}
+
+static float array_sweeps(float *p) {
+  int n = Count;
+  float *buf[8];
+  fill_pointers(buf, p, n);
+  fill_numbers((float *)buf, p, 2 * n);
+  float s = 0;
+  for (int i = 0; i < 2 * n; ++i)
+    s += ((float *)buf)[i] * ((float *)buf)[i];
+  fill_pointers(buf, p, n);
+  numbers_in_place((float *)buf, p[0], n);
+  for (int i = 0; i < n; ++i)
+    s += ((float *)buf)[2 * i] * ((float *)buf)[2 * i];
+  return s;
+}
+
 static float central(float (*f)(float *), float *p) {
   float keep = p[0], h = 1e-2f;
   p[0] = keep + h;
@@ -191,6 +233,7 @@ int main(void) {
   double x = p[0];
   check_scalar(heap_object, p, dp, 3 * x * x + 8 * x * x * x);
   check_scalar(local_buffer, p, dp, 18 * x);
+  check_scalar(array_sweeps, p, dp, 408 * x + 64 * x * x * x);
 
   // The pool: its shadow on the page, so that the links' shadows are
   // large floats.

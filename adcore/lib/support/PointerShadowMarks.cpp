@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PointerShadowMarks.h"
+#include "SweepShadowClears.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -120,7 +121,8 @@ bool isPointerMarkCall(const Instruction &I) {
     return false;
   StringRef Name = F->getName();
   return Name == MarkName || Name == MarkStoredName || Name == UnmarkName ||
-         Name == ClearName || Name == HelperName;
+         Name == ClearName || Name == HelperName ||
+         isSweepShadowClearName(Name);
 }
 
 bool usesPointerShadowMarks(const Module &M) {

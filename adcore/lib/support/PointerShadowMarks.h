@@ -64,9 +64,9 @@ bool isPrivateLocalOf(const llvm::Value *Ptr, bool Pointers);
 
 /// Whether \p Ptr addresses an element of an array a pointer argument
 /// points to, at an index that is not a constant (`y[i]` in a loop): its
-/// stores are not checked for marks, which would keep the loop from being
-/// vectorized (a known gap: an array of pointers reused as an array of
-/// numbers, docs/status.md).
+/// stores are checked for marks once before the loop where they may be
+/// (SweepShadowClears.h), a check in the loop keeping it from being
+/// vectorized.
 bool isArgumentArraySweep(const llvm::Value *Ptr);
 
 } // namespace adcore
