@@ -8,6 +8,7 @@
 #include "support/NullShadowGuards.h"
 #include "support/PointerShadowMarks.h"
 #include "support/ShadowRelease.h"
+#include "support/SweepShadowClears.h"
 #include "adcore/CrossTU.h"
 #include "rules/CustomRules.h"
 #include "rules/GpuLaunches.h"
@@ -454,6 +455,7 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   lowerEnzymeIterations(M);
   dropUnusedMarkers(M);
   inlineNullShadowHelpers(M);
+  placeSweepShadowClears(M);
   inlinePointerMarkHelpers(M);
   if (!Ctx.hadError())
     finishGenerated(Ctx, Level);

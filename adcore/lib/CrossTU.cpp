@@ -13,6 +13,7 @@
 #include "requests/EnzymeCalls.h"
 #include "support/NullShadowGuards.h"
 #include "support/ShadowRelease.h"
+#include "support/SweepShadowClears.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -319,6 +320,9 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
     }
     Generated.insert(defineRelease(M, Symbol, D, Aug));
   }
+  // (The checks of y[i] stores deferred by the derivatives made here:
+  // SweepShadowClears.h.)
+  placeSweepShadowClears(M);
   // (Before the objects' definitions become declarations: the exported
   // names of static functions' addresses are aliases until then.)
   useExportedAddresses(M);

@@ -346,9 +346,19 @@ ADCC_RT_API void adcc_scratch_shadow_end(void *shadow);
    thread's marks. live: whether the thread may hold marks (the stores
    test it before calling clear). */
 ADCC_RT_API extern __thread uint64_t adcc_shadow_marks_live;
-ADCC_RT_API void adcc_shadow_marks_begin(void);
+ADCC_RT_API void adcc_shadow_marks_begin(const void *caller_stack);
 ADCC_RT_API void adcc_shadow_mark_pointer(void *shadow, uint64_t bytes);
 ADCC_RT_API void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes);
+/* A pointer's shadow stored over bytes that may have held a float's
+   adjoint: marked, and recorded for the reverse of the store (unmark),
+   which puts back the bytes that held no pointer's shadow. end, after the
+   request's reverse sweep, puts back the pointer shadows the caller's
+   memory held when the augmented sweep ended; owned: a shadow block the
+   request allocated, which end leaves alone. */
+ADCC_RT_API void adcc_shadow_mark_stored_pointer(void *shadow, uint64_t bytes);
+ADCC_RT_API void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes);
+ADCC_RT_API void adcc_shadow_marks_owned(const void *block, uint64_t bytes);
+ADCC_RT_API void adcc_shadow_marks_end(void);
 /* enzyme_runtime_activity: a duplicated pointer argument whose shadow is
    its primal is inactive. The shadow to pass: `shadow`, or where it equals
    `primal`, a scratch shadow as above (zero, discarded after the call);

@@ -61,12 +61,15 @@ void *adcc_shadow_alloc(size_t bytes) {
         break;
       }
     pthread_mutex_unlock(&lock);
-    if (found)
+    if (found) {
+      adcc_rt_marks_own(found, bytes);
       return memset(found, 0, bytes);
+    }
   }
   void *p = calloc(1, bytes ? bytes : 1);
   if (!p)
     adcc_rt_report("out of memory allocating a shadow of %zu bytes", bytes);
+  adcc_rt_marks_own(p, bytes ? bytes : 1);
   return p;
 }
 

@@ -40,6 +40,9 @@ void *adcc_tape_push_shadow(adcc_tape *tape, size_t bytes, size_t align) {
     return NULL;
   }
   memset(block, 0, size);
+  /* (Freed by the reverse sweep of the request that pushes it: the pointer
+     shadows it ends with are not put back there, pointer_marks.c.) */
+  adcc_rt_marks_own(block, size);
   adcc_tape_push_ptr(tape, block);
   return block;
 }

@@ -141,4 +141,12 @@ void adcc_rt_report(const char *format, ...) ADCC_PRINTF(1, 2);
    another thread recorded on. */
 adcc_tape *adcc_rt_exchange_thread_tape(unsigned level, adcc_tape *tape);
 
+/* Whether `p` lies in a chunk of one of the calling thread's tapes (a
+   shadow block of a stack slot, pointer_marks.c). */
+int adcc_rt_in_thread_tapes(const void *p);
+
+/* A shadow block the calling thread's request allocated: the pointer
+   shadows it ends with are not put back (pointer_marks.c). */
+void adcc_rt_marks_own(const void *block, size_t bytes);
+
 #endif /* ADCC_RUNTIME_TAPE_INTERNAL_H */

@@ -114,3 +114,22 @@ adcc_tape *adcc_rt_exchange_thread_tape(unsigned level, adcc_tape *tape) {
   *slot = tape;
   return old;
 }
+
+static int in_tape(const adcc_tape *t, uintptr_t p) {
+  if (!t)
+    return 0;
+  for (const adcc_chunk *c = t->first; c; c = c->next)
+    if (p >= (uintptr_t)adcc_chunk_data(c) && p < (uintptr_t)c->limit)
+      return 1;
+  return 0;
+}
+
+int adcc_rt_in_thread_tapes(const void *p) {
+  uintptr_t a = (uintptr_t)p;
+  if (in_tape(thread_tape, a))
+    return 1;
+  for (unsigned k = 1; k < ADCC_TAPE_LEVELS; ++k)
+    if (in_tape(level_tapes[k], a))
+      return 1;
+  return 0;
+}

@@ -165,6 +165,13 @@ set(ADCC_ADFUZZ_SEEDS_V24 "1 7 34 46 52 236")
 # -O0 with a first form of the fix: a memmove of structs holding pointers
 # lost their shadows).
 set(ADCC_ADFUZZ_SEEDS_V25 "53 105 16 125")
+# Version 26 (feature byte-reuse-double-first): the other order, a double
+# written and read back, then a pointer stored over its high half. 53, 95,
+# 105 and 149 draw it; with the compiler from before the fix (2026-12-06)
+# 2 to 4 of the 7 seeds below 400 that draw it failed in each run (the
+# pointer's shadow read as the double's adjoint, its address bits the
+# exponent).
+set(ADCC_ADFUZZ_SEEDS_V26 "53 95 105 149")
 # (version 27: a malloc'd workspace of doubles and int pivots copied out
 # with memcpy, lmfit's lmmin2; seed 4 was refused at -O0 and -O2 before
 # the fixes of issue 33's realcode9 task.)
@@ -216,6 +223,7 @@ adcc_adfuzz_test(adfuzz-fixed-v22 22 "${ADCC_ADFUZZ_SEEDS_V22}")
 adcc_adfuzz_test(adfuzz-fixed-v23 23 "${ADCC_ADFUZZ_SEEDS_V23}")
 adcc_adfuzz_test(adfuzz-fixed-v24 24 "${ADCC_ADFUZZ_SEEDS_V24}")
 adcc_adfuzz_test(adfuzz-fixed-v25 25 "${ADCC_ADFUZZ_SEEDS_V25}")
+adcc_adfuzz_test(adfuzz-fixed-v26 26 "${ADCC_ADFUZZ_SEEDS_V26}")
 adcc_adfuzz_test(adfuzz-fixed-v27 27 "${ADCC_ADFUZZ_SEEDS_V27}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
@@ -225,6 +233,7 @@ set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v
   adfuzz-fixed-v20 adfuzz-fixed-v21 adfuzz-fixed-v22 adfuzz-fixed-v23
   adfuzz-fixed-v24
   adfuzz-fixed-v25
+  adfuzz-fixed-v26
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

@@ -79,6 +79,10 @@ L = f(x, s, n, out) + sum_j w[j] * out[j] and compares
     bits are drawn, sometimes a local buffer whose bytes hold a pointer
     to an array, then a double, each written and read by functions that
     are not inlined (feature byte-reuse),
+  * (since version 26) sometimes the other order there: the double
+    written and read back, then the pointer stored over its bytes from
+    the fifth on (a packed struct's member; feature
+    byte-reuse-double-first),
   * the primal outputs computed inside the derivative calls against a plain
     call of f, unless (in half of the programs, drawn last so that the
     function is the one of version 3) out is passed enzyme_dupnoneed, whose
@@ -107,8 +111,8 @@ import sys
 
 from gen_v24 import V24
 
-# (Version 26 is another session's; 27 adds the workspace block and
-# writes version 25's programs otherwise.)
+# (Version 26 adds a double and then a pointer over its bytes; 27 a
+# solver's workspace block, with version 26's constructs otherwise.)
 GENERATOR_VERSION = 27
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
@@ -1228,23 +1232,32 @@ class Gen(V24):
     def byte_reuse(self, sc, lines, ind):
         """(version 25) Bytes that hold a pointer to an array, then a double
         (a pool's free list, a buffer reused): a local buffer written and
-        read by functions that are not inlined. (Not the other order: a
-        known bug, docs/status.md.) The
+        read by functions that are not inlined. The
         pointer's shadow was read as the double's adjoint until 2026-12-06
-        (issue 33)."""
+        (issue 33). From version 26 also the other order, the double and
+        then the pointer, which the reverse sweep got wrong until
+        2026-12-06 as well."""
         arrs = sc.all("arrays")
         if not arrs:
             return False
         self.features.add("byte-reuse")
         src = self.squash(self.expr(sc, 2), 5.0)
         name, b = self.fresh("v"), self.fresh("rb")
-        ptr = "adfz_put_ptr(%s, %s);" % (b, self.choice(arrs).name)
+        arr = self.choice(arrs).name
+        ptr = "adfz_put_ptr(%s, %s);" % (b, arr)
+        # (Version 26: the double first, then a pointer over its high
+        # half, whose shadow's low bits make the adjoint's exponent.)
+        double_first = self.version >= 26 and self.chance(0.5)
         self.emit(lines, ind, "double %s;" % name)
         self.emit(lines, ind, "{")
         self.emit(lines, ind + 1, "_Alignas(16) unsigned char %s[16];" % b)
-        self.emit(lines, ind + 1, ptr)
+        if not double_first:
+            self.emit(lines, ind + 1, ptr)
         self.emit(lines, ind + 1, "adfz_put_dbl(%s, %s);" % (b, src.code))
         self.emit(lines, ind + 1, "%s = adfz_get_dbl(%s);" % (name, b))
+        if double_first:
+            self.features.add("byte-reuse-double-first")
+            self.emit(lines, ind + 1, "adfz_put_ptr4(%s, %s);" % (b, arr))
         self.emit(lines, ind, "}")
         sc.scalars.append((name, 5.0, True))
         return True
@@ -1908,6 +1921,8 @@ class Gen(V24):
             globals_v5 += GLOBALS_V11
         if self.version >= 25:
             globals_v5 += GLOBALS_V25
+        if self.version >= 26:
+            globals_v5 += GLOBALS_V26
         if self.version >= 12:
             globals_v5 += GLOBALS_V12
             assert BATCHED_AT in main
@@ -2492,6 +2507,18 @@ __attribute__((noinline)) void adfz_put_dbl(unsigned char *b, double d) {
 }
 __attribute__((noinline)) double adfz_get_dbl(const unsigned char *b) {
   return *(const double *)b;
+}
+"""
+
+# version 26: a double, then a pointer over its bytes 4..11
+GLOBALS_V26 = """\
+struct __attribute__((packed)) adfz_at4 {
+  unsigned pad;
+  const double *p;
+};
+__attribute__((noinline)) void adfz_put_ptr4(unsigned char *b,
+                                             const double *p) {
+  ((struct adfz_at4 *)b)->p = p;
 }
 """
 

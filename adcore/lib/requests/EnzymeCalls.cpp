@@ -479,15 +479,30 @@ bool EnzymeCallLowering::run() {
   if (Reverse && SplitKind != Split::Reverse && !Recording && !TT.isNVPTX() &&
       !TT.isAMDGPU())
     Marks = beginPointerShadowMarks(B);
+  // (The begin call and the caller's stack pointer it is given.)
+  auto EraseMarks = [&] {
+    auto *Stack = dyn_cast<Instruction>(Marks->getArgOperand(0));
+    Marks->eraseFromParent();
+    if (Stack && Stack->use_empty())
+      Stack->eraseFromParent();
+  };
   if (!emitCall()) {
     if (Enter)
       Enter->eraseFromParent();
     if (Marks)
-      Marks->eraseFromParent();
+      EraseMarks();
     return false;
   }
   if (Marks && !usesPointerShadowMarks(*Call.getModule()))
-    Marks->eraseFromParent();
+    EraseMarks();
+  // (After the reverse sweep, before the null shadows' session ends and
+  // the scratch shadows go: the caller's memory gets back the pointer
+  // shadows it ended the augmented sweep with.)
+  if (Reverse &&
+      (SplitKind == Split::None || SplitKind == Split::Reverse) &&
+      !Recording && !TT.isNVPTX() && !TT.isAMDGPU() &&
+      usesPointerShadowMarks(*Call.getModule()))
+    endPointerShadowMarks(B);
   if (Enter && (!usesNullShadowScratch(*Call.getModule()) ||
                 (SplitKind == Split::Augment && !SplitHandle))) {
     Enter->eraseFromParent();

@@ -15,6 +15,7 @@
 #include "support/NullShadowGuards.h"
 #include "support/PointerShadowMarks.h"
 #include "support/ShadowAlignment.h"
+#include "support/SweepShadowClears.h"
 #include "ReverseEmitter.h"
 
 #include "support/CallSites.h"
@@ -37,7 +38,9 @@ void ReverseEmitter::markStoredPointerShadow(const StoreInst &SI,
   markPointerShadow(
       AB, Shadow,
       SI.getModule()->getDataLayout().getTypeStoreSize(
-          SI.getValueOperand()->getType()));
+          SI.getValueOperand()->getType()),
+      /*Recorded=*/true);
+  MarkedStores.insert(&SI);
 }
 
 Value *ReverseEmitter::aggregateShadowOrZero(Value *V) {
@@ -486,12 +489,18 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // (zero, or a caller's seed; PointerShadowMarks.h).
     // (Not a struct stored whole, whose pointer fields' shadows may be
     // marked.)
+    // (`y[i]` in a loop: one check before the loop where it may be,
+    // SweepShadowClears.h.)
     if (SP && !DeviceCode && Active.contains(V) &&
         (VT->isFPOrFPVectorTy() || FloatView.count(V)) &&
         !isPrivateLocalOf(PrimalOf.lookup(SI->getPointerOperand()),
-                          /*Pointers=*/false) &&
-        !isArgumentArraySweep(PrimalOf.lookup(SI->getPointerOperand())))
-      clearPointerShadows(AB, SP, AB.getInt64(DL.getTypeStoreSize(VT)));
+                          /*Pointers=*/false)) {
+      Value *Bytes = AB.getInt64(DL.getTypeStoreSize(VT));
+      if (isArgumentArraySweep(PrimalOf.lookup(SI->getPointerOperand())))
+        deferSweepShadowClear(AB, SP, Bytes);
+      else
+        clearPointerShadows(AB, SP, Bytes);
+    }
     auto *G = dyn_cast<GlobalVariable>(Obj);
     if (SP && G && !Ctx.rules().namedShadow(G) &&
         (VT->isFPOrFPVectorTy() || FloatView.count(V) ||
@@ -571,9 +580,12 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // shadows, read from a source that may overlap, must stay.)
     if (SD && !DeviceCode && (K == Kind::Double || K == Kind::Float) &&
         !isPrivateLocalOf(PrimalOf.lookup(MT->getRawDest()),
-                          /*Pointers=*/false) &&
-        !isArgumentArraySweep(PrimalOf.lookup(MT->getRawDest())))
-      clearPointerShadows(AB, SD, MT->getLength());
+                          /*Pointers=*/false)) {
+      if (isArgumentArraySweep(PrimalOf.lookup(MT->getRawDest())))
+        deferSweepShadowClear(AB, SD, MT->getLength());
+      else
+        clearPointerShadows(AB, SD, MT->getLength());
+    }
     if (SD && SS && K != Kind::Double && K != Kind::Float &&
         !(PrimalCopy && copiesOnlyIntegers(*Types, *PrimalCopy))) {
       // Pointers (and bytes of unknown kind) carry their shadows along.

@@ -12,6 +12,7 @@
 #include "analysis/PackedFloatResults.h"
 #include "support/CallSites.h"
 #include "support/NullShadowGuards.h"
+#include "support/PointerShadowMarks.h"
 #include "support/ScratchShadows.h"
 #include "support/TapeLevels.h"
 #include "ReverseEmitter.h"
@@ -218,6 +219,10 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
       if (MK != MemoryFunctionKind::Calloc)
         AB.CreateMemSet(S, AB.getInt8(0), Call.getArgOperand(SizeArg),
                         MaybeAlign());
+      // (Freed by the reverse sweep: pointer shadows it ends with are not
+      // put back there. PointerShadowMarks.h)
+      if (!DeviceCode && MK != MemoryFunctionKind::Calloc)
+        ownPointerShadowBlock(AB, S, Call.getArgOperand(SizeArg));
       LaneShadows[L][&Call] = S;
     }
     ShadowMallocs.insert(&Call);

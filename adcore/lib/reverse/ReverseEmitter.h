@@ -778,6 +778,10 @@ private:
   /// Shadow heap blocks: allocation call -> pushed shadow pointer. (Also
   /// the shadow blocks of tape records: NestedRecords.cpp.)
   llvm::DenseSet<llvm::Instruction *> ShadowMallocs;
+  /// Stores of pointers whose shadows the augmented sweep marked with a
+  /// record: their reverse puts back the bytes from before
+  /// (PointerShadowMarks.h).
+  llvm::DenseSet<const llvm::Instruction *> MarkedStores;
   /// adcc_adjoint_copy_* calls whose destination has a shadow.
   llvm::DenseSet<llvm::Instruction *> AdjointCopies;
   /// Shadow blocks of realloc calls; where the moved bytes are doubles or

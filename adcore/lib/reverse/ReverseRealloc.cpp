@@ -29,6 +29,7 @@
 #include "support/CallSites.h"
 #include "ReverseEmitter.h"
 #include "support/NullShadowGuards.h"
+#include "support/PointerShadowMarks.h"
 
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/IRBuilder.h"
@@ -284,6 +285,9 @@ bool ReverseEmitter::augmentRealloc(CallBase &Call) {
   Value *N = AB.CreateZExtOrTrunc(Call.getArgOperand(1), I64);
   CallInst *S = AB.CreateCall(libcFunction(M, "malloc", Ptr, {I64}), {N},
                               Call.getName() + ".shadow");
+  // (Freed by the reverse sweep: PointerShadowMarks.h.)
+  if (!DeviceCode)
+    ownPointerShadowBlock(AB, S, N);
   Value *Moved = AB.getInt64(0);
   if (Site.OldShadow) {
     Value *ShadowBytes =

@@ -19,6 +19,7 @@
 #include "support/CallSites.h"
 #include "support/MemoryScopes.h"
 #include "support/NullShadowGuards.h"
+#include "support/PointerShadowMarks.h"
 #include "support/ShadowAlignment.h"
 #include "ReverseEmitter.h"
 
@@ -115,6 +116,12 @@ bool ReverseEmitter::neededValues(Instruction &I,
   if (auto *SI = dyn_cast<StoreInst>(&I)) {
     Value *SP = shadowOrNull(SI->getPointerOperand());
     Type *T = SI->getValueOperand()->getType();
+    // (A pointer's shadow stored with a record: its reverse puts back the
+    // bytes from before. PointerShadowMarks.h)
+    if (SP && MarkedStores.contains(SI) && !isa<Constant>(SP)) {
+      Need(SP);
+      return true;
+    }
     if (SP &&
         (T->isFPOrFPVectorTy() || FloatView.count(SI->getValueOperand()) ||
          (T->isAggregateType() && canCarryDerivative(T)))) {
@@ -485,6 +492,16 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Value *SP = ShadowAt(SI->getPointerOperand());
     if (!SP)
       return true;
+    // The reverse of a pointer's shadow stored over bytes that may have
+    // held a float's adjoint: those bytes get it back, for the reverse of
+    // the float's loads and store before it (PointerShadowMarks.h).
+    if (MarkedStores.contains(SI)) {
+      if (!isa<Constant>(SP))
+        unmarkPointerShadow(RB, SP,
+                            Rev.getParent()->getDataLayout().getTypeStoreSize(
+                                V->getType()));
+      return true;
+    }
     Value *To = SP;
     bool Guarded = nullable(SI->getPointerOperand());
     if (FloatView.count(V)) {

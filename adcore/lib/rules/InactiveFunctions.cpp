@@ -134,6 +134,13 @@ constexpr const char *InactiveFunctionTable[] = {
     "adcc_shadow_marks_begin",
     "adcc_shadow_mark_pointer",
     "adcc_shadow_clear_pointers",
+    "adcc_shadow_mark_stored_pointer",
+    "adcc_shadow_unmark_pointer",
+    "adcc_shadow_marks_owned",
+    "adcc_shadow_marks_end",
+    // a y[i] store's check, placed once all requests are done
+    // (SweepShadowClears.h): a derivative differentiated again keeps it
+    "adcc.shadow.clear.sweep",
     "adcc_null_shadows_enter",
     "adcc_null_shadows_leave",
     "adcc_null_shadows_suspend",

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PointerShadowMarks.h"
+#include "SweepShadowClears.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -20,6 +21,10 @@ namespace adcore {
 namespace {
 
 constexpr const char *MarkName = "adcc_shadow_mark_pointer";
+constexpr const char *MarkStoredName = "adcc_shadow_mark_stored_pointer";
+constexpr const char *UnmarkName = "adcc_shadow_unmark_pointer";
+constexpr const char *OwnedName = "adcc_shadow_marks_owned";
+constexpr const char *EndName = "adcc_shadow_marks_end";
 constexpr const char *ClearName = "adcc_shadow_clear_pointers";
 constexpr const char *BeginName = "adcc_shadow_marks_begin";
 constexpr const char *LiveName = "adcc_shadow_marks_live";
@@ -65,12 +70,42 @@ Function *clearHelper(Module &M) {
 
 } // namespace
 
-void markPointerShadow(IRBuilder<> &B, Value *Shadow, uint64_t Bytes) {
+void markPointerShadow(IRBuilder<> &B, Value *Shadow, uint64_t Bytes,
+                       bool Recorded) {
   Module &M = *B.GetInsertBlock()->getModule();
   FunctionCallee Mark = M.getOrInsertFunction(
-      MarkName, FunctionType::get(B.getVoidTy(),
-                                  {B.getPtrTy(), B.getInt64Ty()}, false));
+      Recorded ? MarkStoredName : MarkName,
+      FunctionType::get(B.getVoidTy(), {B.getPtrTy(), B.getInt64Ty()},
+                        false));
   B.CreateCall(Mark, {Shadow, B.getInt64(Bytes)});
+}
+
+void unmarkPointerShadow(IRBuilder<> &B, Value *Shadow, uint64_t Bytes) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  FunctionCallee Unmark = M.getOrInsertFunction(
+      UnmarkName, FunctionType::get(B.getVoidTy(),
+                                    {B.getPtrTy(), B.getInt64Ty()}, false));
+  if (auto *Fn = dyn_cast<Function>(Unmark.getCallee()))
+    Fn->addFnAttr(Attribute::NoUnwind);
+  B.CreateCall(Unmark, {Shadow, B.getInt64(Bytes)});
+}
+
+void ownPointerShadowBlock(IRBuilder<> &B, Value *Block, Value *Bytes) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  FunctionCallee Owned = M.getOrInsertFunction(
+      OwnedName, FunctionType::get(B.getVoidTy(),
+                                   {B.getPtrTy(), B.getInt64Ty()}, false));
+  if (auto *Fn = dyn_cast<Function>(Owned.getCallee())) {
+    Fn->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
+    Fn->addFnAttr(Attribute::NoUnwind);
+  }
+  B.CreateCall(Owned, {Block, B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
+}
+
+CallInst *endPointerShadowMarks(IRBuilder<> &B) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  return B.CreateCall(M.getOrInsertFunction(
+      EndName, FunctionType::get(B.getVoidTy(), false)));
 }
 
 void clearPointerShadows(IRBuilder<> &B, Value *Shadow, Value *Bytes) {
@@ -85,17 +120,24 @@ bool isPointerMarkCall(const Instruction &I) {
   if (!F)
     return false;
   StringRef Name = F->getName();
-  return Name == MarkName || Name == ClearName || Name == HelperName;
+  return Name == MarkName || Name == MarkStoredName || Name == UnmarkName ||
+         Name == ClearName || Name == HelperName ||
+         isSweepShadowClearName(Name);
 }
 
 bool usesPointerShadowMarks(const Module &M) {
-  return M.getFunction(MarkName) != nullptr;
+  return M.getFunction(MarkName) || M.getFunction(MarkStoredName);
 }
 
 CallInst *beginPointerShadowMarks(IRBuilder<> &B) {
   Module &M = *B.GetInsertBlock()->getModule();
-  return B.CreateCall(M.getOrInsertFunction(
-      BeginName, FunctionType::get(B.getVoidTy(), false)));
+  // (The caller's stack pointer: the request's frames lie below it.)
+  Value *Stack = B.CreateStackSave("caller.stack");
+  return B.CreateCall(
+      M.getOrInsertFunction(BeginName, FunctionType::get(B.getVoidTy(),
+                                                         {B.getPtrTy()},
+                                                         false)),
+      {Stack});
 }
 
 void inlinePointerMarkHelpers(Module &M) {

@@ -20,9 +20,25 @@
 namespace adcore {
 
 /// Emits at \p B the mark of the \p Bytes shadow bytes at \p Shadow as a
-/// pointer's shadow (before the augmented sweep stores one there).
+/// pointer's shadow (before the augmented sweep stores one there). A
+/// \p Recorded mark (a store's) also records what the bytes held, for
+/// unmarkPointerShadow at the reverse of the store.
 void markPointerShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow,
-                       uint64_t Bytes);
+                       uint64_t Bytes, bool Recorded = false);
+/// Emits at \p B, in the reverse sweep, the reverse of a recorded mark:
+/// the bytes that held no pointer's shadow before get back what they held
+/// (a float's adjoint, which the reverse of its loads and store reads).
+void unmarkPointerShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow,
+                         uint64_t Bytes);
+/// Emits at \p B that the request allocated the shadow block \p Block of
+/// \p Bytes bytes (freed by its reverse sweep): the request's end leaves
+/// it alone. (adcc_shadow_alloc's blocks are known to the runtime.)
+void ownPointerShadowBlock(llvm::IRBuilder<> &B, llvm::Value *Block,
+                           llvm::Value *Bytes);
+/// Emits at \p B the end of a request's marks, after its reverse sweep:
+/// the caller's memory gets back the pointer shadows it held when the
+/// augmented sweep ended.
+llvm::CallInst *endPointerShadowMarks(llvm::IRBuilder<> &B);
 /// Emits at \p B the restoring of the marked shadow bytes among the
 /// \p Bytes bytes at \p Shadow (a float with a derivative stored there).
 /// No new blocks: a helper function, inlined by inlinePointerMarkHelpers.
@@ -48,9 +64,9 @@ bool isPrivateLocalOf(const llvm::Value *Ptr, bool Pointers);
 
 /// Whether \p Ptr addresses an element of an array a pointer argument
 /// points to, at an index that is not a constant (`y[i]` in a loop): its
-/// stores are not checked for marks, which would keep the loop from being
-/// vectorized (a known gap: an array of pointers reused as an array of
-/// numbers, docs/status.md).
+/// stores are checked for marks once before the loop where they may be
+/// (SweepShadowClears.h), a check in the loop keeping it from being
+/// vectorized.
 bool isArgumentArraySweep(const llvm::Value *Ptr);
 
 } // namespace adcore
