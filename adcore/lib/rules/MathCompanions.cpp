@@ -21,6 +21,7 @@
 #include "adcore/MathRules.h"
 
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
 
@@ -60,9 +61,14 @@ CallInst *companionCall(CallBase &Call, StringRef RuleName, bool &Negate,
     return nullptr;
   Negate = Row->Negate;
   Value *X = Call.getArgOperand(0);
+  // (What split forward mode reads from the records: memory, effects,
+  // stack slots, and calls of functions whose tangent sweeps read records
+  // of their own.)
   auto HasEffect = [](const Instruction &I) {
     return I.mayReadOrWriteMemory() || I.mayHaveSideEffects() ||
-           isa<AllocaInst>(I);
+           isa<AllocaInst>(I) ||
+           (isa<CallBase>(I) && !isa<IntrinsicInst>(I) &&
+            ruleName(I).empty());
   };
   // Movable: across what lies in between so far (Move AcrossMath);
   // EffectBetween: something with an effect lies in between.
