@@ -67,8 +67,7 @@ CallInst *companionCall(CallBase &Call, StringRef RuleName, bool &Negate,
   auto HasEffect = [](const Instruction &I) {
     return I.mayReadOrWriteMemory() || I.mayHaveSideEffects() ||
            isa<AllocaInst>(I) ||
-           (isa<CallBase>(I) && !isa<IntrinsicInst>(I) &&
-            ruleName(I).empty());
+           (isa<CallBase>(I) && !isa<IntrinsicInst>(I) && ruleName(I).empty());
   };
   // Movable: across what lies in between so far (Move AcrossMath);
   // EffectBetween: something with an effect lies in between.
