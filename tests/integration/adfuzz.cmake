@@ -163,8 +163,10 @@ set(ADCC_ADFUZZ_SEEDS_V24 "1 7 34 46 52 236")
 # and 105 draw it (on the branch that made the feature, before version
 # 24's constructs came first in the draws, 16 drew it and 125 crashed at
 # -O0 with a first form of the fix: a memmove of structs holding pointers
-# lost their shadows).
-set(ADCC_ADFUZZ_SEEDS_V25 "53 105 16 125")
+# lost their shadows). 1726: split forward mode's tangent at -O2 read the
+# record of atan where that of a sin (moved up next to a cos to give its
+# partial) belonged until 2026-12-06 (e2e fwd_split_companions.c).
+set(ADCC_ADFUZZ_SEEDS_V25 "53 105 16 125 1726")
 # Version 26 (feature byte-reuse-double-first): the other order, a double
 # written and read back, then a pointer stored over its high half. 53, 95,
 # 105 and 149 draw it; with the compiler from before the fix (2026-12-06)

@@ -340,12 +340,16 @@ bool ForwardEmitter::emitMathCall(CallBase &Call, const MathRule &Rule) {
     Value *T = tangentOrNull(Args[I]);
     if (!T || !Rule.Partials[I])
       continue;
-    // cos x for sin x: from the primal's own call when it makes one.
+    // cos x for sin x: from the primal's own call when it makes one (in
+    // split mode, not moved across records: MathCompanions.cpp).
     bool Negate = false;
-    if (CallInst *C =
-            companionCall(Call, Rule.Name, Negate, [&](const CallInst &C) {
+    if (CallInst *C = companionCall(
+            Call, Rule.Name, Negate,
+            [&](const CallInst &C) {
               return !Ctx.rules().forwardDerivative(C.getCalledFunction());
-            })) {
+            },
+            Key.Split ? CompanionMove::KeepRecordOrder
+                      : CompanionMove::AcrossMath)) {
       // (The tangent goes after a companion that follows the call.)
       if (Call.comesBefore(C))
         B.SetInsertPoint(C->getNextNode());

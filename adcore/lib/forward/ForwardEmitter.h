@@ -258,6 +258,11 @@ private:
   /// Once the tangents are emitted: the primal's code reads records
   /// instead of memory and writes nothing; then the recording sweep.
   bool finishSplit();
+  /// Whether the tangent sweep reads the records of \p Reads (and calls
+  /// the callees' tangent sweeps) in the primal's order within each block,
+  /// the order the recording sweep writes them; an internal error if not.
+  bool
+  readsInPrimalOrder(const llvm::SmallPtrSetImpl<llvm::Instruction *> &Reads);
   /// The recording sweep, writing the primal's values \p Recorded.
   bool makeRecorder(llvm::ArrayRef<const llvm::Instruction *> Recorded);
   /// Split mode: the records (the tangent sweep's last parameter); the

@@ -269,6 +269,8 @@ bool ForwardEmitter::finishSplit() {
         Changed = true;
       }
   }
+  if (!readsInPrimalOrder(Reads))
+    return false;
   SmallVector<const Instruction *, 32> Recorded;
   for (BasicBlock &BB : Derivative)
     for (Instruction &I : make_early_inc_range(BB)) {
@@ -284,6 +286,26 @@ bool ForwardEmitter::finishSplit() {
       Erase(I);
     }
   return makeRecorder(Recorded);
+}
+
+bool ForwardEmitter::readsInPrimalOrder(
+    const SmallPtrSetImpl<Instruction *> &Reads) {
+  for (BasicBlock &BB : Derivative) {
+    const Instruction *Last = nullptr;
+    for (Instruction &I : BB) {
+      const auto *O = dyn_cast_or_null<Instruction>(PrimalOf.lookup(&I));
+      if (!O || (!Reads.contains(&I) && !SplitCallees.count(O)))
+        continue;
+      if (Last && Last->getParent() == O->getParent() && O->comesBefore(Last)) {
+        Ctx.error(I, "internal error: the tangent sweep of split forward "
+                     "mode reads its records out of the primal's order; "
+                     "please report this adcc bug");
+        return false;
+      }
+      Last = O;
+    }
+  }
+  return true;
 }
 
 bool ForwardEmitter::makeRecorder(ArrayRef<const Instruction *> Recorded) {

@@ -198,7 +198,7 @@ bool ReverseEmitter::neededValues(Instruction &I,
               [&](const CallInst &C) {
                 return !Ctx.rules().gradient(C.getCalledFunction());
               },
-              /*Move=*/false)) {
+              CompanionMove::None)) {
         Companions[Call] = {C, Negate};
         if (C->comesBefore(Call))
           Need(C);

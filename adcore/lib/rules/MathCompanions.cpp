@@ -6,8 +6,13 @@
 // result: its companion. A companion found after the call in the same block
 // is moved up to just after it when only arithmetic (and other libm calls)
 // lies in between, so that it is available where the partial is needed
-// (forward mode). Reverse mode needs no move: the companion's value is
-// recorded by whichever of the two calls comes second.
+// (forward mode). Split forward mode's tangent sweep reads each libm call
+// that may set errno from the records, in its own order, which the
+// recording sweep (the primal's order) must match: there a companion with
+// an effect moves across arithmetic only (`c = cos(t); a = atan(c);
+// s = sin(t)` read sin's record where atan's was). Reverse mode needs no
+// move: the companion's value is recorded by whichever of the two calls
+// comes second.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +21,7 @@
 #include "adcore/MathRules.h"
 
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
 
@@ -46,7 +52,7 @@ StringRef ruleName(const Instruction &I) {
 
 CallInst *companionCall(CallBase &Call, StringRef RuleName, bool &Negate,
                         function_ref<bool(const CallInst &)> Usable,
-                        bool Move) {
+                        CompanionMove Move) {
   const CompanionRow *Row = nullptr;
   for (const CompanionRow &R : CompanionTable)
     if (RuleName == R.Of)
@@ -55,7 +61,17 @@ CallInst *companionCall(CallBase &Call, StringRef RuleName, bool &Negate,
     return nullptr;
   Negate = Row->Negate;
   Value *X = Call.getArgOperand(0);
-  bool Between = false, Movable = true;
+  // (What split forward mode reads from the records: memory, effects,
+  // stack slots, and calls of functions whose tangent sweeps read records
+  // of their own.)
+  auto HasEffect = [](const Instruction &I) {
+    return I.mayReadOrWriteMemory() || I.mayHaveSideEffects() ||
+           isa<AllocaInst>(I) ||
+           (isa<CallBase>(I) && !isa<IntrinsicInst>(I) && ruleName(I).empty());
+  };
+  // Movable: across what lies in between so far (Move AcrossMath);
+  // EffectBetween: something with an effect lies in between.
+  bool Between = false, Movable = true, EffectBetween = false;
   for (Instruction &I : *Call.getParent()) {
     if (&I == &Call) {
       Between = true;
@@ -67,15 +83,20 @@ CallInst *companionCall(CallBase &Call, StringRef RuleName, bool &Negate,
                  ruleName(I) == Row->Companion && Usable(*C);
     if (Match && !Between)
       return C; // before the call: available already
-    if (Match && (Movable || !Move)) {
-      if (Move)
-        C->moveAfter(&Call);
+    if (Match && Move == CompanionMove::None)
+      return C;
+    if (Match && Movable &&
+        !(Move == CompanionMove::KeepRecordOrder && EffectBetween &&
+          HasEffect(*C))) {
+      C->moveAfter(&Call);
       return C;
     }
     // Moving a libm call (which may set errno) across arithmetic and other
     // libm calls changes nothing observable.
     if (Between && I.mayReadOrWriteMemory() && ruleName(I).empty())
       Movable = false;
+    if (Between && HasEffect(I))
+      EffectBetween = true;
   }
   return nullptr;
 }

@@ -62,16 +62,30 @@ possibleCallTargets(llvm::Module &M, llvm::FunctionType *FT);
 /// or at the start of an invoke's normal path (given a block of its own).
 void positionAfterCall(llvm::IRBuilder<> &B, llvm::CallBase &Call);
 
+/// Whether and how far companionCall moves a companion found after its
+/// call up to just after it.
+enum class CompanionMove {
+  /// Not moved: one after the call is returned as is (reverse mode).
+  None,
+  /// Across arithmetic and other libm calls (forward mode).
+  AcrossMath,
+  /// As AcrossMath, but a companion that has an effect (libm's errno) only
+  /// across code without one: in split forward mode each of those is read
+  /// from the records in the tangent sweep's order, which must stay the
+  /// primal's (the recording sweep's).
+  KeepRecordOrder,
+};
+
 /// The call that computes the partial derivative of the math call \p Call
 /// (rule \p RuleName: sin, cos, sinh, cosh) on the same operand in the
 /// same block, cos x for sin x, if \p Usable accepts it; minus its value
-/// when \p Negate. With \p Move, one after \p Call is moved to just
-/// after it when nothing in between touches memory (MathCompanions.cpp);
-/// without, one after it is returned as is. Null when there is none.
+/// when \p Negate. One after \p Call is moved to just after it as \p Move
+/// allows (MathCompanions.cpp); without a move, returned as is. Null when
+/// there is none (or none that may move).
 llvm::CallInst *
 companionCall(llvm::CallBase &Call, llvm::StringRef RuleName, bool &Negate,
               llvm::function_ref<bool(const llvm::CallInst &)> Usable,
-              bool Move = true);
+              CompanionMove Move = CompanionMove::AcrossMath);
 
 /// Whether \p Obj (an underlying object) is a C++ exception object
 /// (__cxa_allocate_exception): the value thrown carries no derivative.
