@@ -106,6 +106,9 @@ static adcc_chunk *new_chunk(adcc_tape *t, size_t required, size_t bytes) {
   if (!c)
     return NULL;
   t->reserved_bytes += c->block_bytes;
+  /* (Records, pointers' shadows among them, are the request's memory: not
+     given final pointer shadows back at its end, pointer_marks.c.) */
+  adcc_rt_marks_own(c, c->block_bytes);
   t->chunk_count++;
   t->alloc_count++;
   return c;
