@@ -9,6 +9,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -157,6 +158,23 @@ std::string missingBodyMessage(const Function &Callee, StringRef Registration) {
           "translation unit, register a custom derivative (" +
           Registration + Name + ") or mark it inactive")
       .str();
+}
+
+void inlineHelperCalls(Module &M, StringRef Name) {
+  Function *F = M.getFunction(Name);
+  if (!F)
+    return;
+  SmallVector<CallBase *, 16> Calls;
+  for (User *U : F->users())
+    if (auto *Call = dyn_cast<CallBase>(U);
+        Call && Call->getCalledFunction() == F)
+      Calls.push_back(Call);
+  for (CallBase *Call : Calls) {
+    InlineFunctionInfo IFI;
+    InlineFunction(*Call, IFI);
+  }
+  if (F->use_empty())
+    F->eraseFromParent();
 }
 
 } // namespace adcore

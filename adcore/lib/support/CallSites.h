@@ -103,6 +103,11 @@ llvm::Function *complexRuntimeBody(llvm::Function &Callee);
 std::string missingBodyMessage(const llvm::Function &Callee,
                                llvm::StringRef Registration);
 
+/// Inlines every direct call of the module's function \p Name (a helper
+/// adcc made, kept out of line while the derivatives were built) and
+/// erases it once nothing uses it.
+void inlineHelperCalls(llvm::Module &M, llvm::StringRef Name);
+
 } // namespace adcore
 
 #endif // ADCORE_CALLSITES_H

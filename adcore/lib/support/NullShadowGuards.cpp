@@ -8,12 +8,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "NullShadowGuards.h"
+#include "CallSites.h"
 
 #include "llvm/Analysis/AliasAnalysis.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -333,22 +333,8 @@ void restoreNullShadowsOnUnwind(InvokeInst &Invoke, CallInst &Enter) {
 }
 
 void inlineNullShadowHelpers(Module &M) {
-  for (StringRef Name : {StringRef(OrScratchName), StringRef(StripName)}) {
-    Function *F = M.getFunction(Name);
-    if (!F)
-      continue;
-    SmallVector<CallBase *, 16> Calls;
-    for (User *U : F->users())
-      if (auto *Call = dyn_cast<CallBase>(U);
-          Call && Call->getCalledFunction() == F)
-        Calls.push_back(Call);
-    for (CallBase *Call : Calls) {
-      InlineFunctionInfo IFI;
-      InlineFunction(*Call, IFI);
-    }
-    if (F->use_empty())
-      F->eraseFromParent();
-  }
+  inlineHelperCalls(M, OrScratchName);
+  inlineHelperCalls(M, StripName);
 }
 
 Value *lengthUnlessPrimal(IRBuilder<> &B, Value *Dest, Value *Shadow,

@@ -7,13 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "PointerShadowMarks.h"
+#include "CallSites.h"
 #include "SweepShadowClears.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 
 using namespace llvm;
 
@@ -140,22 +140,7 @@ CallInst *beginPointerShadowMarks(IRBuilder<> &B) {
       {Stack});
 }
 
-void inlinePointerMarkHelpers(Module &M) {
-  Function *F = M.getFunction(HelperName);
-  if (!F)
-    return;
-  SmallVector<CallBase *, 16> Calls;
-  for (User *U : F->users())
-    if (auto *Call = dyn_cast<CallBase>(U);
-        Call && Call->getCalledFunction() == F)
-      Calls.push_back(Call);
-  for (CallBase *Call : Calls) {
-    InlineFunctionInfo IFI;
-    InlineFunction(*Call, IFI);
-  }
-  if (F->use_empty())
-    F->eraseFromParent();
-}
+void inlinePointerMarkHelpers(Module &M) { inlineHelperCalls(M, HelperName); }
 
 bool isArgumentArraySweep(const Value *Ptr) {
   if (!Ptr || !isa<Argument>(getUnderlyingObject(Ptr)))
