@@ -304,7 +304,13 @@ bool NullableShadows::update(const Value &V) {
     return false;
   }
   if (const auto *MT = dyn_cast<MemTransferInst>(I)) {
-    if (Activity.isActive(MT->getRawDest()) && mayHoldNull(MT->getRawSource()))
+    // (A copy from memory without a shadow, a struct passed enzyme_const
+    // copied into a local whose other fields get derivatives, `S a = *c;
+    // a.x = x;`, zeroes the destination's shadow: the pointers it copies
+    // have null shadows there.)
+    const Value *Src = MT->getRawSource();
+    if (Activity.isActive(MT->getRawDest()) &&
+        (!Activity.isActive(Src) || mayHoldNull(Src)))
       return taint(MT->getRawDest());
     return false;
   }

@@ -225,6 +225,14 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
         (V->getType()->getScalarSizeInBits() < DL.getPointerSizeInBits() ||
          !mayBecomePointer(I.getPointerOperand(), 4)))
       return true;
+    // A number the type analysis knows (a count or a size the function
+    // uses as one) that came with a tangent: a caller read it at -O0, with
+    // no TBAA, from memory it could not type (`A->p[A->n]` through a
+    // `long long *` field) and passed it on. It has no derivative to lose,
+    // whatever memory it goes to (OSQP's csc_spalloc stores `nzmax` into
+    // its matrix; e2e fwd_untyped_counts.c).
+    if (isNumber(V) && !carriesFloatBits(V))
+      return true;
     if (V->getType()->isIntOrIntVectorTy() && carriesFloatBits(V))
       return unsupported(I, "the bits of a floating-point value with a "
                             "derivative are stored as an integer into "
