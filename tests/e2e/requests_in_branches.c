@@ -1,11 +1,12 @@
 /* Requests in the two arms of an `if` that differ only in the function
- * differentiated, or only in which argument is active: from -O1 on,
- * SimplifyCFG sank the two calls into one whose first argument (or
- * marker) is a phi, and the gradient was refused ("the first argument of
- * __enzyme_autodiff must name a function known at compile time"); llm.c's
- * harness chooses its objective so (scripts/realcode/llmc_gradient.c).
- * The choice made at run time, both modes, helpers inlined into their
- * caller and not, against analytic derivatives and central differences. */
+ * differentiated: from -O1 on, SimplifyCFG sank the two calls into one
+ * whose first argument is a phi, and the gradient was refused ("the first
+ * argument of __enzyme_autodiff must name a function known at compile
+ * time"); llm.c's harness chooses its objective so
+ * (scripts/realcode/llmc_gradient.c). Also two requests of one function
+ * that differ only in which argument is active. The choice made at run
+ * time, both modes, helpers inlined into their caller and not, against
+ * analytic derivatives and central differences. */
 #include "check.h"
 
 extern int enzyme_dup, enzyme_const;

@@ -12,8 +12,8 @@
 // that pipeline) refused: "the first argument of __enzyme_autodiff must name
 // a function known at compile time" (llm.c's harness, e2e
 // `requests_in_branches.c`). At the start of the pipeline the entry points'
-// declarations get `nomerge`, which SimplifyCFG, like every pass that merges
-// calls, respects; the AD pass replaces the calls, so nothing else sees it.
+// declarations get `nomerge`, which SimplifyCFG's sinking and hoisting
+// respect; the AD pass replaces the calls, so nothing later sees it.
 //
 //===----------------------------------------------------------------------===//
 
