@@ -18,6 +18,7 @@
 #include "requests/DeclaredDerivatives.h"
 #include "requests/EnzymeCalls.h"
 #include "requests/FunctionParameters.h"
+#include "requests/UnmergedRequests.h"
 #include "device/DeviceCode.h"
 #include "device/LaunchPointers.h"
 #include "adcore/EnzymeMarks.h"
@@ -213,6 +214,7 @@ PreservedAnalyses KeepRegisteredPass::run(Module &M, ModuleAnalysisManager &) {
   bool Changed = readEnzymeAnnotations(M);
   Changed |= lowerTruncatedFunctions(M);
   Changed |= specializeFunctionParameters(M);
+  Changed |= keepRequestsUnmerged(M);
   Changed |= dropEnzymeTypeHints(M);
   Changed |= replaceShadowTables(M);
   Changed |= makeLaunchRules(M);

@@ -50,8 +50,9 @@ class SynthesisContext;
 void finishGenerated(SynthesisContext &Ctx, llvm::OptimizationLevel Level);
 
 /// Marks the functions that `__enzyme_register_*`, `__enzyme_inactivefn*`
-/// and `__enzyme_function_like` name `noinline`, at the start of the
-/// pipeline (CustomRules::keepRegisteredOutOfLine).
+/// and `__enzyme_function_like` name `noinline`, and the entry points
+/// `nomerge` (UnmergedRequests.h), at the start of the pipeline
+/// (CustomRules::keepRegisteredOutOfLine).
 struct KeepRegisteredPass : public llvm::PassInfoMixin<KeepRegisteredPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
