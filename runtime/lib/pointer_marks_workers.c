@@ -6,8 +6,9 @@
  * the thread of the same number, and the request's end puts back the
  * pointer shadows the caller's memory held when the augmented sweep ended,
  * as it does for its own thread's. A record that no reverse sweep undid
- * (the reverse of the region ran that work on another thread) is
- * reported: what it stored over would be read as an adjoint.
+ * (an OpenMP task, whose reverse may run on another thread) stays as it
+ * is: a known bug where a float with a derivative was stored there before
+ * the pointer (docs/status.md).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -47,14 +48,9 @@ static int request_memory(const level_state *owner, const level_state *w,
 static void take_over(level_state *owner, level_state *w,
                       uintptr_t stack_low) {
   request_state *r = &w->request;
-  for (size_t i = 0; i < r->count; ++i)
-    if (r->log[i].granule)
-      adcc_rt_report(
-          "a pointer's shadow stored in a parallel region of a reverse-mode "
-          "derivative was not put back by the reverse of that region on the "
-          "thread that stored it; the bytes it was stored over would be "
-          "read as an adjoint (docs/reverse-mode.md, \"Shadows of memory "
-          "reused\")");
+  /* (Records no reverse sweep undid, of work whose reverse ran on another
+     thread, an OpenMP task's: their bytes hold the pointer shadows the
+     augmented sweep left there, which stay.) */
   adcc_rt_marks_sort_blocks(r);
   for (size_t i = 0; i < r->final_count; ++i) {
     const final *f = &r->finals[i];
