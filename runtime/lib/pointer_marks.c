@@ -128,7 +128,6 @@ mark *adcc_rt_marks_find(const table *t, uintptr_t granule) {
       return NULL;
   }
 }
-#define find adcc_rt_marks_find
 
 static void grow(table *t) {
   mark *old = t->slots;
@@ -159,7 +158,7 @@ static void grow(table *t) {
    bytes from before the first). */
 mark *adcc_rt_marks_insert(table *t, uintptr_t granule, uint8_t mask,
                            const unsigned char *before) {
-  mark *m = find(t, granule);
+  mark *m = adcc_rt_marks_find(t, granule);
   if (m) {
     for (unsigned b = 0; b < granule_bytes; ++b)
       if ((mask & ~m->mask) & (1u << b))
@@ -180,7 +179,6 @@ mark *adcc_rt_marks_insert(table *t, uintptr_t granule, uint8_t mask,
       return &t->slots[i];
     }
 }
-#define insert adcc_rt_marks_insert
 
 /* The mask of the bytes [first, end) within the granule at g. */
 static uint8_t bytes_in(uintptr_t g, uintptr_t first, uintptr_t end) {
@@ -323,12 +321,12 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
     for (unsigned b = 0; b < granule_bytes; ++b)
       if (mask & (1u << b))
         before[b] = ((const unsigned char *)g)[b];
-    const mark *old = find(t, g);
+    const mark *old = adcc_rt_marks_find(t, g);
     uint8_t starts = mask & ~(old ? old->mask : 0);
     int fresh = !old;
     /* (A pointer's shadow that the last request left in its caller's
        memory, still there, held no number: nothing to put back.) */
-    const mark *l = fresh && L->left.used ? find(&L->left, g) : NULL;
+    const mark *l = fresh && L->left.used ? adcc_rt_marks_find(&L->left, g) : NULL;
     if (l && (l->mask & mask)) {
       int same = 1;
       for (unsigned b = 0; b < granule_bytes; ++b)
@@ -338,7 +336,7 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
         if (l->mask & mask & (1u << b))
           before[b] = 0;
     }
-    mark *m = insert(t, g, mask, before);
+    mark *m = adcc_rt_marks_insert(t, g, mask, before);
     if (!recorded)
       continue;
     if (fresh && g >= low && g < request->stack)
@@ -408,7 +406,7 @@ void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
     if (top && top->granule == g) {
       undo(request, top, g);
     } else {
-      mark *m = find(t, g);
+      mark *m = adcc_rt_marks_find(t, g);
       if (!m)
         continue;
       /* (Records undone at the top of the log are gone from it.) */
@@ -511,7 +509,7 @@ void adcc_shadow_marks_end(unsigned level) {
     for (unsigned b = 0; b < granule_bytes; ++b)
       if (f->mask & (1u << b))
         ((unsigned char *)f->granule)[b] = f->bytes[b];
-    insert(&L->left, f->granule, f->mask, f->bytes);
+    adcc_rt_marks_insert(&L->left, f->granule, f->mask, f->bytes);
   }
   /* (The records of other threads that worked for it.) */
   adcc_rt_marks_take_over(L, request->generation);
@@ -558,7 +556,7 @@ void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes, unsigned level) {
     return;
   }
   for (; g < end; g += granule_bytes) {
-    mark *m = find(t, g);
+    mark *m = adcc_rt_marks_find(t, g);
     if (!m || !m->mask)
       continue;
     restore(&L->request, m);
@@ -577,10 +575,10 @@ void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
        g += granule_bytes) {
     uint8_t mask = bytes_in(g, first, end);
     /* (Bytes marked already keep what they held before.) */
-    const mark *m = find(t, g);
+    const mark *m = adcc_rt_marks_find(t, g);
     if (m && (m->mask & mask) == mask)
       continue;
-    insert(t, g, mask, zero);
+    adcc_rt_marks_insert(t, g, mask, zero);
   }
   adcc_shadow_marks_live = 1;
 }
