@@ -342,23 +342,38 @@ ADCC_RT_API void adcc_scratch_shadow_end(void *shadow);
    pointer's shadow there, and the marks keep what they held; a float's
    store with a derivative over marked bytes puts that back (stale pointer
    bits are no adjoint; unmarked bytes may hold a caller's seed and stay).
-   begin, at the start of a request's augmented sweep, forgets every
-   thread's marks. live: whether the thread may hold marks (the stores
-   test it before calling clear). */
+   Each call names the tape level of the derivative that makes it (a
+   request nested in differentiated code keeps its marks apart from the
+   outer request's). begin, at the start of a request's augmented sweep,
+   forgets the level's marks of every thread but those of requests not yet
+   ended. live: whether the thread may hold marks (the stores test it
+   before calling clear). */
 ADCC_RT_API extern __thread uint64_t adcc_shadow_marks_live;
-ADCC_RT_API void adcc_shadow_marks_begin(const void *caller_stack);
-ADCC_RT_API void adcc_shadow_mark_pointer(void *shadow, uint64_t bytes);
-ADCC_RT_API void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes);
+ADCC_RT_API void adcc_shadow_marks_begin(const void *caller_stack,
+                                         unsigned level);
+ADCC_RT_API void adcc_shadow_mark_pointer(void *shadow, uint64_t bytes,
+                                          unsigned level);
+ADCC_RT_API void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes,
+                                            unsigned level);
 /* A pointer's shadow stored over bytes that may have held a float's
    adjoint: marked, and recorded for the reverse of the store (unmark),
    which puts back the bytes that held no pointer's shadow. end, after the
    request's reverse sweep, puts back the pointer shadows the caller's
-   memory held when the augmented sweep ended; owned: a shadow block the
-   request allocated, which end leaves alone. */
-ADCC_RT_API void adcc_shadow_mark_stored_pointer(void *shadow, uint64_t bytes);
-ADCC_RT_API void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes);
+   memory held when the augmented sweep ended (its own thread's stores and
+   those of threads that worked for it in parallel regions); owned: a
+   shadow block the request allocated, which end leaves alone. */
+ADCC_RT_API void adcc_shadow_mark_stored_pointer(void *shadow, uint64_t bytes,
+                                                 unsigned level);
+ADCC_RT_API void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
+                                            unsigned level);
 ADCC_RT_API void adcc_shadow_marks_owned(const void *block, uint64_t bytes);
-ADCC_RT_API void adcc_shadow_marks_end(void);
+ADCC_RT_API void adcc_shadow_marks_end(unsigned level);
+/* A pointer's shadow, not null, read from there by the augmented sweep:
+   the bytes are marked as a pointer's shadow that held zero before (the
+   shadow of a pointer the caller stored before the call, a pool's free
+   list: a number's store over them puts back zero). */
+ADCC_RT_API void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
+                                                 unsigned level);
 /* enzyme_runtime_activity: a duplicated pointer argument whose shadow is
    its primal is inactive. The shadow to pass: `shadow`, or where it equals
    `primal`, a scratch shadow as above (zero, discarded after the call);

@@ -13,82 +13,37 @@
  * which the function used for a pointer first). Unmarked bytes are left
  * alone.
  *
- * Marks are kept per thread, in an open-addressing table of 8-byte
- * granules of shadow addresses, each with a mask of its bytes that hold a
- * pointer's shadow and their bytes from before. adcc_shadow_marks_begin,
- * at the start of each request's augmented sweep, makes every thread's
- * marks stale (a counter of generations): shadow memory freed since may be
- * a caller's now.
+ * Marks are kept per thread and per tape level of the derivative that
+ * makes them (a request nested in differentiated code begins and ends its
+ * marks inside the outer request's augmented sweep, between the outer
+ * derivative's own marks), in an open-addressing table of 8-byte granules
+ * of shadow addresses, each with a mask of its bytes that hold a pointer's
+ * shadow and their bytes from before. adcc_shadow_marks_begin, at the
+ * start of each request's augmented sweep, makes every thread's marks of
+ * its level stale (a counter of generations): shadow memory freed since
+ * may be a caller's now. A request that begins while the thread's request
+ * of the same level waits for its reverse sweep (split mode's augmented
+ * sweeps, one after the other) puts that one aside until its own end.
+ * Threads without a request of their own that store pointer shadows while
+ * another thread's request of their level runs (an OpenMP region's
+ * workers) record on their own, and that request's end takes their
+ * records over (pointer_marks_workers.c).
  *
  *===----------------------------------------------------------------------===*/
 
-#include "tape_internal.h"
+#define _GNU_SOURCE
 
-#include <stdatomic.h>
-#include <stdint.h>
+#include "pointer_marks_internal.h"
+
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { latest = 1, on_stack = 2 };
-
-typedef struct {
-  uintptr_t granule; /* 0: empty */
-  unsigned char before[8]; /* what the marked bytes held before */
-  uint32_t last;     /* the granule's latest record + 1; 0: none */
-  uint8_t mask;      /* the bytes of the granule that hold a pointer's shadow */
-  uint8_t flags;     /* on_stack */
-} mark;
-
-/* A pointer's shadow stored: what its bytes that held no pointer's shadow
-   (`starts`) held before. */
-typedef struct {
-  uintptr_t granule; /* 0: undone */
-  unsigned char before[8];
-  uint32_t prev; /* the granule's record before this one + 1; 0: none */
-  uint8_t starts;
-  uint8_t flags;      /* latest (of its granule), on_stack */
-  uint8_t final_mask; /* of the latest: the bytes holding pointer shadows */
-} record;
-
-/* The pointer shadows of a granule when the augmented sweep ended. */
-typedef struct {
-  uintptr_t granule;
-  unsigned char bytes[8];
-  uint8_t mask;
-  uint8_t on_stack;
-} final;
-
-typedef struct {
-  uintptr_t first, end;
-} block;
-
-/* The request the thread began: its records and the shadow blocks it
-   allocated. */
-typedef struct {
-  int active;
-  uintptr_t stack; /* the caller's stack pointer: frames below are its */
-  record *log;
-  size_t count, capacity;
-  block *blocks;
-  size_t block_count, block_capacity;
-  final *finals;
-  size_t final_count, final_capacity;
-} request_state;
-
-typedef struct {
-  mark *slots;
-  size_t capacity; /* a power of two, or 0 */
-  size_t used;     /* slots not empty (including cleared ones) */
-  unsigned long generation;
-} table;
-
 __thread uint64_t adcc_shadow_marks_live;
-static __thread table marks;
-static __thread request_state request;
-/* The pointer shadows the thread's last request put back in its caller's
-   memory (mask and before: the bytes it wrote). */
-static __thread table left;
-static atomic_ulong generation = 1;
+static __thread level_state *levels[ADCC_TAPE_LEVELS];
+static atomic_ulong generations[ADCC_TAPE_LEVELS];
+/* Requests of each level begun and not ended, on any thread. */
+static atomic_int running[ADCC_TAPE_LEVELS];
 
 enum { granule_bytes = 8, min_capacity = 64 };
 
@@ -97,25 +52,72 @@ static size_t slot_of(uintptr_t granule, size_t capacity) {
   return (size_t)(h >> 17) & (capacity - 1);
 }
 
+/* Whether any level of the thread holds marks. */
+static void refresh_live(void) {
+  uint64_t live = 0;
+  for (unsigned k = 0; k < ADCC_TAPE_LEVELS; ++k)
+    if (levels[k] && levels[k]->marks.used)
+      live = 1;
+  adcc_shadow_marks_live = live;
+}
+
 static void forget_all(table *t) {
   if (t->capacity)
     memset(t->slots, 0, t->capacity * sizeof(mark));
   t->used = 0;
-  adcc_shadow_marks_live = 0;
 }
 
-/* The thread's table, emptied when a newer augmented sweep began. */
-static table *current(void) {
-  table *t = &marks;
-  unsigned long g = atomic_load_explicit(&generation, memory_order_acquire);
-  if (t->generation != g) {
+static unsigned long generation_of(unsigned level) {
+  return atomic_load_explicit(&generations[level], memory_order_acquire);
+}
+
+/* Whether the thread's marks of the level are older than the newest
+   request of the level, and not its own request's (which keeps them
+   until its end). */
+static int stale(const level_state *L, unsigned level) {
+  if (L->request.active == began)
+    return 0;
+  if (L->request.active == worker)
+    return L->worker_generation != generation_of(level);
+  return L->marks.generation != generation_of(level);
+}
+
+static level_state *state_of(unsigned level) {
+  if (ADCC_UNLIKELY(level >= ADCC_TAPE_LEVELS))
+    adcc_rt_report("pointer shadows marked on tape level %u; the runtime "
+                   "has levels 0 to %u",
+                   level, ADCC_TAPE_LEVELS - 1);
+  level_state *L = levels[level];
+  if (ADCC_LIKELY(L))
+    return L;
+  /* (Never freed: another thread's request may take a worker's records
+     over after the worker went on.) */
+  L = calloc(1, sizeof *L);
+  if (!L)
+    adcc_rt_report("out of memory marking the shadows of pointers");
+  L->level = level;
+  levels[level] = L;
+  return L;
+}
+
+/* The thread's table of the level, emptied when a newer augmented sweep
+   of the level began (not the thread's own request's). */
+static table *current(level_state *L, unsigned level) {
+  table *t = &L->marks;
+  if (stale(L, level)) {
+    if (L->request.active == worker) {
+      /* (The request it worked for is gone.) */
+      L->request.active = none;
+      L->request.count = L->request.block_count = L->request.final_count = 0;
+    }
     forget_all(t);
-    t->generation = g;
+    t->generation = generation_of(level);
+    refresh_live();
   }
   return t;
 }
 
-static mark *find(const table *t, uintptr_t granule) {
+mark *adcc_rt_marks_find(const table *t, uintptr_t granule) {
   if (!t->capacity)
     return NULL;
   for (size_t i = slot_of(granule, t->capacity);; i = (i + 1) & (t->capacity - 1)) {
@@ -126,9 +128,6 @@ static mark *find(const table *t, uintptr_t granule) {
       return NULL;
   }
 }
-
-static mark *insert(table *t, uintptr_t granule, uint8_t mask,
-                    const unsigned char *before);
 
 static void grow(table *t) {
   mark *old = t->slots;
@@ -157,9 +156,9 @@ static void grow(table *t) {
 /* Marks the bytes `mask` of the granule, whose bytes before the first
    mark are `before` (a pointer's shadow over a pointer's shadow keeps the
    bytes from before the first). */
-static mark *insert(table *t, uintptr_t granule, uint8_t mask,
-                    const unsigned char *before) {
-  mark *m = find(t, granule);
+mark *adcc_rt_marks_insert(table *t, uintptr_t granule, uint8_t mask,
+                           const unsigned char *before) {
+  mark *m = adcc_rt_marks_find(t, granule);
   if (m) {
     for (unsigned b = 0; b < granule_bytes; ++b)
       if ((mask & ~m->mask) & (1u << b))
@@ -190,60 +189,130 @@ static uint8_t bytes_in(uintptr_t g, uintptr_t first, uintptr_t end) {
 
 /* The whole pointer's shadow goes, the float's bytes and the others: what
    the bytes held before it comes back. */
-static void restore(mark *m) {
+static void restore(request_state *request, mark *m) {
   for (unsigned b = 0; b < granule_bytes; ++b)
     if (m->mask & (1u << b))
       ((unsigned char *)m->granule)[b] = m->before[b];
   m->mask = 0;
   /* (Its latest pointer store no longer ends the augmented sweep there.) */
-  if (m->last && m->last <= request.count &&
-      request.log[m->last - 1].granule == m->granule)
-    request.log[m->last - 1].final_mask = 0;
+  if (m->last && m->last <= request->count &&
+      request->log[m->last - 1].granule == m->granule)
+    request->log[m->last - 1].final_mask = 0;
 }
 
-void adcc_shadow_marks_begin(const void *caller_stack) {
-  atomic_fetch_add_explicit(&generation, 1, memory_order_acq_rel);
-  forget_all(&marks);
-  marks.generation =
-      atomic_load_explicit(&generation, memory_order_acquire);
-  request.active = caller_stack != NULL;
-  request.stack = (uintptr_t)caller_stack;
-  request.count = 0;
-  request.block_count = 0;
-  request.final_count = 0;
+void adcc_rt_thread_stack(uintptr_t *low, uintptr_t *high) {
+  /* (Asked once per thread: the main thread's answer reads the process's
+     maps.) */
+  static __thread uintptr_t known_low, known_high;
+  static __thread int known;
+  if (!known) {
+    pthread_attr_t attr;
+    if (!pthread_getattr_np(pthread_self(), &attr)) {
+      void *base = NULL;
+      size_t size = 0;
+      if (!pthread_attr_getstack(&attr, &base, &size)) {
+        known_low = (uintptr_t)base;
+        known_high = (uintptr_t)base + size;
+      }
+      pthread_attr_destroy(&attr);
+    }
+    known = 1;
+  }
+  *low = known_low;
+  *high = known_high;
 }
 
-static void push_record(uintptr_t granule, uint8_t starts,
-                        const unsigned char *before, const mark *m) {
-  if (request.count == request.capacity) {
-    if (request.capacity >= UINT32_MAX / 2)
+/* The thread stores pointer shadows for another thread's request of the
+   level (it has none of its own): it records them, and that request's
+   end takes them over. */
+static void become_worker(level_state *L, unsigned level) {
+  request_state *r = &L->request;
+  r->active = worker;
+  r->count = r->block_count = r->final_count = 0;
+  uintptr_t low, high;
+  adcc_rt_thread_stack(&low, &high);
+  r->stack_low = low;
+  r->stack = high;
+  L->worker_generation = generation_of(level);
+  forget_all(&L->marks);
+  L->marks.generation = L->worker_generation;
+  refresh_live();
+  adcc_rt_marks_enlist(L);
+}
+
+void adcc_shadow_marks_begin(const void *caller_stack, unsigned level) {
+  level_state *L = state_of(level);
+  /* (A request of the level not ended: split mode's augmented sweep,
+     whose reverse sweep comes later, or the thread's work for another
+     thread's request. Back at this request's end.) */
+  if (L->request.active) {
+    waiting *w = malloc(sizeof *w);
+    if (!w)
+      adcc_rt_report("out of memory marking the shadows of pointers");
+    w->marks = L->marks;
+    w->request = L->request;
+    w->worker_generation = L->worker_generation;
+    w->next = L->waiting;
+    L->waiting = w;
+    memset(&L->marks, 0, sizeof L->marks);
+    memset(&L->request, 0, sizeof L->request);
+  }
+  atomic_fetch_add_explicit(&generations[level], 1, memory_order_acq_rel);
+  forget_all(&L->marks);
+  L->marks.generation = generation_of(level);
+  L->request.active = caller_stack != NULL ? began : none;
+  L->request.stack = (uintptr_t)caller_stack;
+  L->request.stack_low = 0;
+  L->request.count = 0;
+  L->request.block_count = 0;
+  L->request.final_count = 0;
+  L->request.generation = L->marks.generation;
+  if (caller_stack)
+    atomic_fetch_add_explicit(&running[level], 1, memory_order_acq_rel);
+  refresh_live();
+}
+
+static void push_record(request_state *request, uintptr_t granule,
+                        uint8_t starts, const unsigned char *before,
+                        const mark *m) {
+  if (request->count == request->capacity) {
+    if (request->capacity >= UINT32_MAX / 2)
       adcc_rt_report("too many shadows of pointers stored in one request");
-    size_t capacity = request.capacity ? 2 * request.capacity : 256;
-    record *log = realloc(request.log, capacity * sizeof(record));
+    size_t capacity = request->capacity ? 2 * request->capacity : 256;
+    record *log = realloc(request->log, capacity * sizeof(record));
     if (!log)
       adcc_rt_report("out of memory recording the shadows of pointers");
-    request.log = log;
-    request.capacity = capacity;
+    request->log = log;
+    request->capacity = capacity;
   }
-  record *r = &request.log[request.count++];
+  record *r = &request->log[request->count++];
   r->granule = granule;
   r->starts = starts;
   memcpy(r->before, before, granule_bytes);
   r->prev = m->last;
   r->flags = latest | (m->flags & on_stack);
   r->final_mask = m->mask;
-  if (m->last && m->last <= request.count - 1 &&
-      request.log[m->last - 1].granule == granule)
-    request.log[m->last - 1].flags &= (uint8_t)~latest;
+  if (m->last && m->last <= request->count - 1 &&
+      request->log[m->last - 1].granule == granule)
+    request->log[m->last - 1].flags &= (uint8_t)~latest;
 }
 
-static void mark_bytes(void *shadow, uint64_t bytes, int recorded) {
+static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
+                       unsigned level) {
   if (!shadow || !bytes)
     return;
-  table *t = current();
-  recorded = recorded && request.active;
-  /* (This frame lies below every frame of the request's sweeps.) */
-  uintptr_t low = (uintptr_t)__builtin_frame_address(0);
+  level_state *L = state_of(level);
+  table *t = current(L, level);
+  request_state *request = &L->request;
+  if (recorded && request->active == none &&
+      atomic_load_explicit(&running[level], memory_order_acquire) > 0)
+    become_worker(L, level);
+  recorded = recorded && request->active;
+  /* (This frame lies below every frame of the request's sweeps; a
+     worker's frames are all of its stack.) */
+  uintptr_t low = request->active == worker
+                      ? request->stack_low
+                      : (uintptr_t)__builtin_frame_address(0);
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   for (uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1); g < end;
        g += granule_bytes) {
@@ -252,12 +321,12 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded) {
     for (unsigned b = 0; b < granule_bytes; ++b)
       if (mask & (1u << b))
         before[b] = ((const unsigned char *)g)[b];
-    const mark *old = find(t, g);
+    const mark *old = adcc_rt_marks_find(t, g);
     uint8_t starts = mask & ~(old ? old->mask : 0);
     int fresh = !old;
     /* (A pointer's shadow that the last request left in its caller's
        memory, still there, held no number: nothing to put back.) */
-    const mark *l = fresh && left.used ? find(&left, g) : NULL;
+    const mark *l = fresh && L->left.used ? adcc_rt_marks_find(&L->left, g) : NULL;
     if (l && (l->mask & mask)) {
       int same = 1;
       for (unsigned b = 0; b < granule_bytes; ++b)
@@ -267,37 +336,38 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded) {
         if (l->mask & mask & (1u << b))
           before[b] = 0;
     }
-    mark *m = insert(t, g, mask, before);
+    mark *m = adcc_rt_marks_insert(t, g, mask, before);
     if (!recorded)
       continue;
-    if (fresh && g >= low && g < request.stack)
+    if (fresh && g >= low && g < request->stack)
       m->flags |= on_stack;
-    push_record(g, starts, before, m);
-    m->last = (uint32_t)request.count;
+    push_record(request, g, starts, before, m);
+    m->last = (uint32_t)request->count;
   }
   adcc_shadow_marks_live = 1;
 }
 
-void adcc_shadow_mark_pointer(void *shadow, uint64_t bytes) {
-  mark_bytes(shadow, bytes, 0);
+void adcc_shadow_mark_pointer(void *shadow, uint64_t bytes, unsigned level) {
+  mark_bytes(shadow, bytes, 0, level);
 }
 
-void adcc_shadow_mark_stored_pointer(void *shadow, uint64_t bytes) {
-  mark_bytes(shadow, bytes, 1);
+void adcc_shadow_mark_stored_pointer(void *shadow, uint64_t bytes,
+                                     unsigned level) {
+  mark_bytes(shadow, bytes, 1, level);
 }
 
-static void keep_final(uintptr_t granule, uint8_t mask,
-                       const unsigned char *at, int stack) {
-  if (request.final_count == request.final_capacity) {
+static void keep_final(request_state *request, uintptr_t granule,
+                       uint8_t mask, const unsigned char *at, int stack) {
+  if (request->final_count == request->final_capacity) {
     size_t capacity =
-        request.final_capacity ? 2 * request.final_capacity : 256;
-    final *finals = realloc(request.finals, capacity * sizeof(final));
+        request->final_capacity ? 2 * request->final_capacity : 256;
+    final *finals = realloc(request->finals, capacity * sizeof(final));
     if (!finals)
       adcc_rt_report("out of memory recording the shadows of pointers");
-    request.finals = finals;
-    request.final_capacity = capacity;
+    request->finals = finals;
+    request->final_capacity = capacity;
   }
-  final *f = &request.finals[request.final_count++];
+  final *f = &request->finals[request->final_count++];
   f->granule = granule;
   f->mask = mask;
   f->on_stack = (uint8_t)stack;
@@ -305,68 +375,86 @@ static void keep_final(uintptr_t granule, uint8_t mask,
 }
 
 /* Undoes the record r of the granule at g. */
-static void undo(record *r, uintptr_t g) {
+static void undo(request_state *request, record *r, uintptr_t g) {
   unsigned char *at = (unsigned char *)g;
   /* (The granule's last pointer store: its bytes are as the augmented
      sweep left them.) */
   if ((r->flags & latest) && r->final_mask)
-    keep_final(g, r->final_mask, at, r->flags & on_stack);
+    keep_final(request, g, r->final_mask, at, r->flags & on_stack);
   for (unsigned b = 0; b < granule_bytes; ++b)
     if (r->starts & (1u << b))
       at[b] = r->before[b];
   r->granule = 0;
 }
 
-void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes) {
-  table *t = &marks;
-  if (!request.active || !shadow || !bytes || !request.count ||
-      t->generation != atomic_load_explicit(&generation, memory_order_acquire))
+void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
+                                unsigned level) {
+  level_state *L = level < ADCC_TAPE_LEVELS ? levels[level] : NULL;
+  if (!L)
     return;
+  request_state *request = &L->request;
+  if (!request->active || !shadow || !bytes || !request->count ||
+      stale(L, level))
+    return;
+  table *t = &L->marks;
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   for (uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1); g < end;
        g += granule_bytes) {
     /* (The reverse sweep undoes the stores in the reverse order: the
        latest record is usually this granule's.) */
-    record *top = request.count ? &request.log[request.count - 1] : NULL;
+    record *top = request->count ? &request->log[request->count - 1] : NULL;
     if (top && top->granule == g) {
-      undo(top, g);
+      undo(request, top, g);
     } else {
-      mark *m = find(t, g);
+      mark *m = adcc_rt_marks_find(t, g);
       if (!m)
         continue;
       /* (Records undone at the top of the log are gone from it.) */
       uint32_t i = m->last;
-      while (i && (i > request.count || request.log[i - 1].granule != g))
-        i = i <= request.capacity ? request.log[i - 1].prev : 0;
+      while (i && (i > request->count || request->log[i - 1].granule != g))
+        i = i <= request->capacity ? request->log[i - 1].prev : 0;
       if (!i)
         continue;
-      record *r = &request.log[i - 1];
+      record *r = &request->log[i - 1];
       m->last = r->prev;
-      undo(r, g);
+      undo(request, r, g);
     }
-    while (request.count && !request.log[request.count - 1].granule)
-      --request.count;
+    while (request->count && !request->log[request->count - 1].granule)
+      --request->count;
   }
 }
 
-static void own_block(uintptr_t first, uint64_t bytes) {
-  if (request.block_count == request.block_capacity) {
+static void own_block(request_state *request, uintptr_t first,
+                      uint64_t bytes) {
+  if (request->block_count == request->block_capacity) {
     size_t capacity =
-        request.block_capacity ? 2 * request.block_capacity : 64;
-    block *blocks = realloc(request.blocks, capacity * sizeof(block));
+        request->block_capacity ? 2 * request->block_capacity : 64;
+    block *blocks = realloc(request->blocks, capacity * sizeof(block));
     if (!blocks)
       adcc_rt_report("out of memory recording the shadows of pointers");
-    request.blocks = blocks;
-    request.block_capacity = capacity;
+    request->blocks = blocks;
+    request->block_capacity = capacity;
   }
-  request.blocks[request.block_count].first = first;
-  request.blocks[request.block_count].end = first + bytes;
-  ++request.block_count;
+  request->blocks[request->block_count].first = first;
+  request->blocks[request->block_count].end = first + bytes;
+  ++request->block_count;
 }
 
 void adcc_shadow_marks_owned(const void *block, uint64_t bytes) {
-  if (request.active && block && bytes)
-    own_block((uintptr_t)block, bytes);
+  if (!block || !bytes)
+    return;
+  /* (A block allocated within a nested request is the outer request's
+     too; a worker's, that of the request it works for.) */
+  for (unsigned k = 0; k < ADCC_TAPE_LEVELS; ++k) {
+    level_state *L = levels[k];
+    if (L && L->request.active == worker && stale(L, k))
+      (void)current(L, k);
+    if ((!L || !L->request.active) &&
+        atomic_load_explicit(&running[k], memory_order_acquire) > 0)
+      become_worker(L = state_of(k), k);
+    if (L && L->request.active)
+      own_block(&L->request, (uintptr_t)block, bytes);
+  }
 }
 
 void adcc_rt_marks_own(const void *block, size_t bytes) {
@@ -378,20 +466,24 @@ static int by_first(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+void adcc_rt_marks_sort_blocks(request_state *request) {
+  qsort(request->blocks, request->block_count, sizeof(block), by_first);
+}
+
 /* Whether the granule at g lies in a block the request allocated (sorted
    by their first bytes; they may overlap, freed and allocated again). */
-static int owned(uintptr_t g) {
-  size_t lo = 0, hi = request.block_count;
+int adcc_rt_marks_owned_by(const request_state *request, uintptr_t g) {
+  size_t lo = 0, hi = request->block_count;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (request.blocks[mid].first <= g)
+    if (request->blocks[mid].first <= g)
       lo = mid + 1;
     else
       hi = mid;
   }
   /* (Blocks that begin at or below g: the ones before lo.) */
   for (size_t i = lo; i-- > 0;) {
-    if (request.blocks[i].end > g)
+    if (request->blocks[i].end > g)
       return 1;
     if (lo - i > 64)
       break;
@@ -399,41 +491,58 @@ static int owned(uintptr_t g) {
   return 0;
 }
 
-void adcc_shadow_marks_end(void) {
-  table *t = &marks;
-  if (!request.active)
+void adcc_shadow_marks_end(unsigned level) {
+  level_state *L = level < ADCC_TAPE_LEVELS ? levels[level] : NULL;
+  if (!L || L->request.active != began)
     return;
-  request.active = 0;
-  if (left.used)
-    memset(left.slots, 0, left.capacity * sizeof(mark));
-  left.used = 0;
-  if (request.final_count &&
-      t->generation == atomic_load_explicit(&generation, memory_order_acquire)) {
-    qsort(request.blocks, request.block_count, sizeof(block), by_first);
-    for (size_t i = 0; i < request.final_count; ++i) {
-      const final *f = &request.finals[i];
-      if (f->on_stack || owned(f->granule) ||
-          adcc_rt_in_thread_tapes((const void *)f->granule))
-        continue;
-      for (unsigned b = 0; b < granule_bytes; ++b)
-        if (f->mask & (1u << b))
-          ((unsigned char *)f->granule)[b] = f->bytes[b];
-      insert(&left, f->granule, f->mask, f->bytes);
-    }
+  request_state *request = &L->request;
+  atomic_fetch_sub_explicit(&running[level], 1, memory_order_acq_rel);
+  if (L->left.used)
+    memset(L->left.slots, 0, L->left.capacity * sizeof(mark));
+  L->left.used = 0;
+  adcc_rt_marks_sort_blocks(request);
+  for (size_t i = 0; i < request->final_count; ++i) {
+    const final *f = &request->finals[i];
+    if (f->on_stack || adcc_rt_marks_owned_by(request, f->granule) ||
+        adcc_rt_in_thread_tapes((const void *)f->granule))
+      continue;
+    for (unsigned b = 0; b < granule_bytes; ++b)
+      if (f->mask & (1u << b))
+        ((unsigned char *)f->granule)[b] = f->bytes[b];
+    adcc_rt_marks_insert(&L->left, f->granule, f->mask, f->bytes);
   }
+  /* (The records of other threads that worked for it.) */
+  adcc_rt_marks_take_over(L, request->generation);
+  request->active = none;
   /* (The marks stay until the next request's begin forgets them.) */
-  request.count = 0;
-  request.block_count = 0;
-  request.final_count = 0;
+  request->count = 0;
+  request->block_count = 0;
+  request->final_count = 0;
+  /* (The request this one put aside comes back.) */
+  if (L->waiting) {
+    waiting *w = L->waiting;
+    L->waiting = w->next;
+    free(L->marks.slots);
+    free(request->log);
+    free(request->blocks);
+    free(request->finals);
+    L->marks = w->marks;
+    L->request = w->request;
+    L->worker_generation = w->worker_generation;
+    free(w);
+  }
+  refresh_live();
 }
 
-void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes) {
+void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes, unsigned level) {
   /* (Marks of an older sweep are none; the flag stays as it is: adcore
      tells LLVM that this function does not write it, so that a loop of
      stores tests it once.) */
-  table *t = &marks;
-  if (!shadow || !bytes || !t->used ||
-      t->generation != atomic_load_explicit(&generation, memory_order_acquire))
+  level_state *L = level < ADCC_TAPE_LEVELS ? levels[level] : NULL;
+  if (!L)
+    return;
+  table *t = &L->marks;
+  if (!shadow || !bytes || !t->used || stale(L, level))
     return;
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1);
@@ -442,14 +551,34 @@ void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes) {
     for (size_t i = 0; i < t->capacity; ++i) {
       mark *m = &t->slots[i];
       if (m->mask && m->granule + granule_bytes > first && m->granule < end)
-        restore(m);
+        restore(&L->request, m);
     }
     return;
   }
   for (; g < end; g += granule_bytes) {
-    mark *m = find(t, g);
+    mark *m = adcc_rt_marks_find(t, g);
     if (!m || !m->mask)
       continue;
-    restore(m);
+    restore(&L->request, m);
   }
+}
+
+void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
+                                     unsigned level) {
+  if (!shadow || !bytes)
+    return;
+  level_state *L = state_of(level);
+  table *t = current(L, level);
+  uintptr_t first = (uintptr_t)shadow, end = first + bytes;
+  static const unsigned char zero[granule_bytes];
+  for (uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1); g < end;
+       g += granule_bytes) {
+    uint8_t mask = bytes_in(g, first, end);
+    /* (Bytes marked already keep what they held before.) */
+    const mark *m = adcc_rt_marks_find(t, g);
+    if (m && (m->mask & mask) == mask)
+      continue;
+    adcc_rt_marks_insert(t, g, mask, zero);
+  }
+  adcc_shadow_marks_live = 1;
 }

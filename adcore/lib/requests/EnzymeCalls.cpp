@@ -478,7 +478,7 @@ bool EnzymeCallLowering::run() {
   CallInst *Marks = nullptr;
   if (Reverse && SplitKind != Split::Reverse && !Recording && !TT.isNVPTX() &&
       !TT.isAMDGPU())
-    Marks = beginPointerShadowMarks(B);
+    Marks = beginPointerShadowMarks(B, 0);
   // (The begin call and the caller's stack pointer it is given.)
   auto EraseMarks = [&] {
     auto *Stack = dyn_cast<Instruction>(Marks->getArgOperand(0));
@@ -493,8 +493,17 @@ bool EnzymeCallLowering::run() {
       EraseMarks();
     return false;
   }
-  if (Marks && !usesPointerShadowMarks(*Call.getModule()))
+  if (Marks && !usesPointerShadowMarks(*Call.getModule())) {
     EraseMarks();
+    Marks = nullptr;
+  }
+  // (On the tape level its derivative records on, known once it is made:
+  // a request nested in differentiated code keeps its marks apart from
+  // the outer request's.)
+  unsigned MarksLevel =
+      Reverse && !Ctx.defers(*R.Primal) ? Ctx.tapeLevelFor(*R.Primal) : 0;
+  if (Marks)
+    Marks->setArgOperand(1, B.getInt32(MarksLevel));
   // (After the reverse sweep, before the null shadows' session ends and
   // the scratch shadows go: the caller's memory gets back the pointer
   // shadows it ended the augmented sweep with.)
@@ -502,7 +511,7 @@ bool EnzymeCallLowering::run() {
       (SplitKind == Split::None || SplitKind == Split::Reverse) &&
       !Recording && !TT.isNVPTX() && !TT.isAMDGPU() &&
       usesPointerShadowMarks(*Call.getModule()))
-    endPointerShadowMarks(B);
+    endPointerShadowMarks(B, MarksLevel);
   if (Enter && (!usesNullShadowScratch(*Call.getModule()) ||
                 (SplitKind == Split::Augment && !SplitHandle))) {
     Enter->eraseFromParent();

@@ -39,7 +39,7 @@ void ReverseEmitter::markStoredPointerShadow(const StoreInst &SI,
       AB, Shadow,
       SI.getModule()->getDataLayout().getTypeStoreSize(
           SI.getValueOperand()->getType()),
-      /*Recorded=*/true);
+      Key.TapeLevel, /*Recorded=*/true);
   MarkedStores.insert(&SI);
 }
 
@@ -72,7 +72,8 @@ void ReverseEmitter::storePointerFieldShadows(const StoreInst &SI,
       if (!isa<Constant>(S) || !cast<Constant>(S)->isNullValue())
         if (!DeviceCode && !isPrivateLocalOf(PrimalOf.lookup(
                                SI.getPointerOperand()), /*Pointers=*/true))
-          markPointerShadow(AB, Field, DL.getTypeStoreSize(Member));
+          markPointerShadow(AB, Field, DL.getTypeStoreSize(Member),
+                            Key.TapeLevel);
       tagMemoryClass(*AB.CreateAlignedStore(
                          S, Field, commonAlignment(A, Offset)),
                      MemoryClass::Shadow);
@@ -115,7 +116,7 @@ std::optional<bool> ReverseEmitter::copyPointerFields(MemTransferInst &MT,
   // (A pointer's shadow marked as such: PointerShadowMarks.h.)
   auto CopyBytes = [&](Value *D, Value *S) {
     if (!DeviceCode)
-      markPointerShadow(AB, D, PtrBytes);
+      markPointerShadow(AB, D, PtrBytes, Key.TapeLevel);
     if (Guarded)
       guardedShadowCopy(AB, D, S, AB.getInt64(PtrBytes));
     else
@@ -379,6 +380,15 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       LoadInst *S = AB.CreateAlignedLoad(LI->getType(), SP, LoadA,
                                          LI->getName() + ".shadow");
       tagMemoryClass(*S, MemoryClass::Shadow);
+      // (A pointer read from memory: its shadow bytes hold a pointer's
+      // shadow, maybe one the caller stored before the call, never marked.
+      // A number's store over them later puts back zero.)
+      if (!DeviceCode && LI->getType()->isPointerTy() &&
+          !isPrivateLocalOf(PrimalOf.lookup(LI->getPointerOperand()),
+                            /*Pointers=*/true))
+        markLoadedPointerShadow(AB, SP, S,
+                                DL.getTypeStoreSize(LI->getType()),
+                                Key.TapeLevel);
       // (A null shadow pointer of a shadow struct the caller zeroed: the
       // scratch shadow of its primal address, where writes and reads meet.)
       shadows()[LI] = LI->getType()->isPointerTy() && nullable(LI)
@@ -497,9 +507,9 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
                           /*Pointers=*/false)) {
       Value *Bytes = AB.getInt64(DL.getTypeStoreSize(VT));
       if (isArgumentArraySweep(PrimalOf.lookup(SI->getPointerOperand())))
-        deferSweepShadowClear(AB, SP, Bytes);
+        deferSweepShadowClear(AB, SP, Bytes, Key.TapeLevel);
       else
-        clearPointerShadows(AB, SP, Bytes);
+        clearPointerShadows(AB, SP, Bytes, AB.getInt32(Key.TapeLevel));
     }
     auto *G = dyn_cast<GlobalVariable>(Obj);
     if (SP && G && !Ctx.rules().namedShadow(G) &&
@@ -582,9 +592,10 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
         !isPrivateLocalOf(PrimalOf.lookup(MT->getRawDest()),
                           /*Pointers=*/false)) {
       if (isArgumentArraySweep(PrimalOf.lookup(MT->getRawDest())))
-        deferSweepShadowClear(AB, SD, MT->getLength());
+        deferSweepShadowClear(AB, SD, MT->getLength(), Key.TapeLevel);
       else
-        clearPointerShadows(AB, SD, MT->getLength());
+        clearPointerShadows(AB, SD, MT->getLength(),
+                            AB.getInt32(Key.TapeLevel));
     }
     if (SD && SS && K != Kind::Double && K != Kind::Float &&
         !(PrimalCopy && copiesOnlyIntegers(*Types, *PrimalCopy))) {

@@ -499,7 +499,8 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       if (!isa<Constant>(SP))
         unmarkPointerShadow(RB, SP,
                             Rev.getParent()->getDataLayout().getTypeStoreSize(
-                                V->getType()));
+                                V->getType()),
+                            Key.TapeLevel);
       return true;
     }
     Value *To = SP;

@@ -27,6 +27,8 @@ constexpr const char *OwnedName = "adcc_shadow_marks_owned";
 constexpr const char *EndName = "adcc_shadow_marks_end";
 constexpr const char *ClearName = "adcc_shadow_clear_pointers";
 constexpr const char *BeginName = "adcc_shadow_marks_begin";
+constexpr const char *LoadedName = "adcc_shadow_mark_loaded_pointer";
+constexpr const char *LoadedHelperName = "adcc.shadow.mark.loaded";
 constexpr const char *LiveName = "adcc_shadow_marks_live";
 constexpr const char *HelperName = "adcc.shadow.clear.pointers";
 
@@ -36,14 +38,16 @@ Function *clearHelper(Module &M) {
     return F;
   LLVMContext &C = M.getContext();
   Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
-  auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, I64}, false);
+  Type *I32 = Type::getInt32Ty(C);
+  auto *FT = FunctionType::get(Type::getVoidTy(C), {Ptr, I64, I32}, false);
   Function *F =
       Function::Create(FT, GlobalValue::InternalLinkage, HelperName, M);
   F->addFnAttr(Attribute::NoUnwind);
   auto *Live = dyn_cast<GlobalVariable>(M.getOrInsertGlobal(LiveName, I64));
   Live->setThreadLocal(true);
   FunctionCallee Clear = M.getOrInsertFunction(
-      ClearName, FunctionType::get(Type::getVoidTy(C), {Ptr, I64}, false));
+      ClearName,
+      FunctionType::get(Type::getVoidTy(C), {Ptr, I64, I32}, false));
   // (It writes the shadow bytes at its argument and the runtime's own
   // table, never the flag: a loop of stores tests the flag once, where
   // the loop marks no pointer's shadow.)
@@ -61,7 +65,37 @@ Function *clearHelper(Module &M) {
                               ConstantInt::get(I64, 0));
   B.CreateCondBr(Any, Call, Done);
   B.SetInsertPoint(Call);
-  B.CreateCall(Clear, {F->getArg(0), F->getArg(1)});
+  B.CreateCall(Clear, {F->getArg(0), F->getArg(1), F->getArg(2)});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return F;
+}
+
+/// `if (loaded) adcc_shadow_mark_loaded_pointer(shadow, bytes, level)`.
+Function *loadedHelper(Module &M) {
+  if (Function *F = M.getFunction(LoadedHelperName))
+    return F;
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
+  Type *I32 = Type::getInt32Ty(C);
+  auto *FT =
+      FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I64, I32}, false);
+  Function *F =
+      Function::Create(FT, GlobalValue::InternalLinkage, LoadedHelperName, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  FunctionCallee Mark = M.getOrInsertFunction(
+      LoadedName,
+      FunctionType::get(Type::getVoidTy(C), {Ptr, I64, I32}, false));
+  if (auto *Fn = dyn_cast<Function>(Mark.getCallee()))
+    Fn->addFnAttr(Attribute::NoUnwind);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Call = BasicBlock::Create(C, "some", F);
+  BasicBlock *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  B.CreateCondBr(B.CreateIsNotNull(F->getArg(1)), Call, Done);
+  B.SetInsertPoint(Call);
+  B.CreateCall(Mark, {F->getArg(0), F->getArg(2), F->getArg(3)});
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
   B.CreateRetVoid();
@@ -71,23 +105,26 @@ Function *clearHelper(Module &M) {
 } // namespace
 
 void markPointerShadow(IRBuilder<> &B, Value *Shadow, uint64_t Bytes,
-                       bool Recorded) {
+                       unsigned Level, bool Recorded) {
   Module &M = *B.GetInsertBlock()->getModule();
   FunctionCallee Mark = M.getOrInsertFunction(
       Recorded ? MarkStoredName : MarkName,
-      FunctionType::get(B.getVoidTy(), {B.getPtrTy(), B.getInt64Ty()},
+      FunctionType::get(B.getVoidTy(),
+                        {B.getPtrTy(), B.getInt64Ty(), B.getInt32Ty()},
                         false));
-  B.CreateCall(Mark, {Shadow, B.getInt64(Bytes)});
+  B.CreateCall(Mark, {Shadow, B.getInt64(Bytes), B.getInt32(Level)});
 }
 
-void unmarkPointerShadow(IRBuilder<> &B, Value *Shadow, uint64_t Bytes) {
+void unmarkPointerShadow(IRBuilder<> &B, Value *Shadow, uint64_t Bytes,
+                         unsigned Level) {
   Module &M = *B.GetInsertBlock()->getModule();
   FunctionCallee Unmark = M.getOrInsertFunction(
-      UnmarkName, FunctionType::get(B.getVoidTy(),
-                                    {B.getPtrTy(), B.getInt64Ty()}, false));
+      UnmarkName,
+      FunctionType::get(B.getVoidTy(),
+                        {B.getPtrTy(), B.getInt64Ty(), B.getInt32Ty()}, false));
   if (auto *Fn = dyn_cast<Function>(Unmark.getCallee()))
     Fn->addFnAttr(Attribute::NoUnwind);
-  B.CreateCall(Unmark, {Shadow, B.getInt64(Bytes)});
+  B.CreateCall(Unmark, {Shadow, B.getInt64(Bytes), B.getInt32(Level)});
 }
 
 void ownPointerShadowBlock(IRBuilder<> &B, Value *Block, Value *Bytes) {
@@ -102,16 +139,26 @@ void ownPointerShadowBlock(IRBuilder<> &B, Value *Block, Value *Bytes) {
   B.CreateCall(Owned, {Block, B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
 }
 
-CallInst *endPointerShadowMarks(IRBuilder<> &B) {
+CallInst *endPointerShadowMarks(IRBuilder<> &B, unsigned Level) {
   Module &M = *B.GetInsertBlock()->getModule();
-  return B.CreateCall(M.getOrInsertFunction(
-      EndName, FunctionType::get(B.getVoidTy(), false)));
+  return B.CreateCall(
+      M.getOrInsertFunction(EndName, FunctionType::get(B.getVoidTy(),
+                                                       {B.getInt32Ty()},
+                                                       false)),
+      {B.getInt32(Level)});
 }
 
-void clearPointerShadows(IRBuilder<> &B, Value *Shadow, Value *Bytes) {
+void clearPointerShadows(IRBuilder<> &B, Value *Shadow, Value *Bytes,
+                         Value *Level) {
   Module &M = *B.GetInsertBlock()->getModule();
   B.CreateCall(clearHelper(M),
-               {Shadow, B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
+               {Shadow, B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()), Level});
+}
+
+void markLoadedPointerShadow(IRBuilder<> &B, Value *Shadow, Value *Loaded,
+                             uint64_t Bytes, unsigned Level) {
+  B.CreateCall(loadedHelper(*B.GetInsertBlock()->getModule()),
+               {Shadow, Loaded, B.getInt64(Bytes), B.getInt32(Level)});
 }
 
 bool isPointerMarkCall(const Instruction &I) {
@@ -121,26 +168,31 @@ bool isPointerMarkCall(const Instruction &I) {
     return false;
   StringRef Name = F->getName();
   return Name == MarkName || Name == MarkStoredName || Name == UnmarkName ||
-         Name == ClearName || Name == HelperName ||
+         Name == ClearName || Name == HelperName || Name == LoadedName ||
+         Name == LoadedHelperName ||
          isSweepShadowClearName(Name);
 }
 
 bool usesPointerShadowMarks(const Module &M) {
-  return M.getFunction(MarkName) || M.getFunction(MarkStoredName);
+  return M.getFunction(MarkName) || M.getFunction(MarkStoredName) ||
+         M.getFunction(LoadedHelperName);
 }
 
-CallInst *beginPointerShadowMarks(IRBuilder<> &B) {
+CallInst *beginPointerShadowMarks(IRBuilder<> &B, unsigned Level) {
   Module &M = *B.GetInsertBlock()->getModule();
   // (The caller's stack pointer: the request's frames lie below it.)
   Value *Stack = B.CreateStackSave("caller.stack");
   return B.CreateCall(
-      M.getOrInsertFunction(BeginName, FunctionType::get(B.getVoidTy(),
-                                                         {B.getPtrTy()},
-                                                         false)),
-      {Stack});
+      M.getOrInsertFunction(
+          BeginName, FunctionType::get(B.getVoidTy(),
+                                       {B.getPtrTy(), B.getInt32Ty()}, false)),
+      {Stack, B.getInt32(Level)});
 }
 
-void inlinePointerMarkHelpers(Module &M) { inlineHelperCalls(M, HelperName); }
+void inlinePointerMarkHelpers(Module &M) {
+  inlineHelperCalls(M, HelperName);
+  inlineHelperCalls(M, LoadedHelperName);
+}
 
 bool isArgumentArraySweep(const Value *Ptr) {
   if (!Ptr || !isa<Argument>(getUnderlyingObject(Ptr)))

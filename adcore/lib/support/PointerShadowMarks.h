@@ -11,6 +11,12 @@
 // caller's seed in output memory the function used for a pointer first.
 // Unmarked bytes stay (the runtime's pointer_marks.c). Not in device code.
 //
+// Each call names the tape level of the derivative that emits it
+// (TapeLevels.h): a request nested in differentiated code (reverse over
+// reverse) begins and ends its marks inside the outer request's augmented
+// sweep, between the outer derivative's own marks, which the runtime keeps
+// on a level of their own.
+//
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_SUPPORT_POINTERSHADOWMARKS_H
 #define ADCORE_SUPPORT_POINTERSHADOWMARKS_H
@@ -24,12 +30,12 @@ namespace adcore {
 /// \p Recorded mark (a store's) also records what the bytes held, for
 /// unmarkPointerShadow at the reverse of the store.
 void markPointerShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow,
-                       uint64_t Bytes, bool Recorded = false);
+                       uint64_t Bytes, unsigned Level, bool Recorded = false);
 /// Emits at \p B, in the reverse sweep, the reverse of a recorded mark:
 /// the bytes that held no pointer's shadow before get back what they held
 /// (a float's adjoint, which the reverse of its loads and store reads).
 void unmarkPointerShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow,
-                         uint64_t Bytes);
+                         uint64_t Bytes, unsigned Level);
 /// Emits at \p B that the request allocated the shadow block \p Block of
 /// \p Bytes bytes (freed by its reverse sweep): the request's end leaves
 /// it alone. (adcc_shadow_alloc's blocks are known to the runtime.)
@@ -38,17 +44,26 @@ void ownPointerShadowBlock(llvm::IRBuilder<> &B, llvm::Value *Block,
 /// Emits at \p B the end of a request's marks, after its reverse sweep:
 /// the caller's memory gets back the pointer shadows it held when the
 /// augmented sweep ended.
-llvm::CallInst *endPointerShadowMarks(llvm::IRBuilder<> &B);
+llvm::CallInst *endPointerShadowMarks(llvm::IRBuilder<> &B, unsigned Level);
 /// Emits at \p B the restoring of the marked shadow bytes among the
 /// \p Bytes bytes at \p Shadow (a float with a derivative stored there).
 /// No new blocks: a helper function, inlined by inlinePointerMarkHelpers.
 void clearPointerShadows(llvm::IRBuilder<> &B, llvm::Value *Shadow,
-                         llvm::Value *Bytes);
+                         llvm::Value *Bytes, llvm::Value *Level);
+/// Emits at \p B, after the augmented sweep read the pointer's shadow
+/// \p Loaded from the \p Bytes shadow bytes at \p Shadow, their mark as a
+/// pointer's shadow where it is not null, holding zero before: the shadow
+/// of a pointer the caller stored before the call (a pool's free list),
+/// which a number's store later puts back to zero.
+void markLoadedPointerShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow,
+                             llvm::Value *Loaded, uint64_t Bytes,
+                             unsigned Level);
 /// Whether derivatives in \p M mark pointer shadows: their requests then
 /// start the marks afresh (beginPointerShadowMarks).
 bool usesPointerShadowMarks(const llvm::Module &M);
-/// Emits at \p B the start of a request's marks.
-llvm::CallInst *beginPointerShadowMarks(llvm::IRBuilder<> &B);
+/// Emits at \p B the start of a request's marks, on the tape level
+/// \p Level its derivative records on.
+llvm::CallInst *beginPointerShadowMarks(llvm::IRBuilder<> &B, unsigned Level);
 /// Whether \p I is a call that marks shadow bytes or restores marked ones
 /// (markPointerShadow, clearPointerShadows): where the shadow is a dense
 /// view's (`__enzyme_todense`), whose bytes are the program's functions',

@@ -90,18 +90,21 @@ bool hoist(CallInst &Call, Loop *L, DominatorTree &DT, ScalarEvolution &SE) {
   Value *Bytes = B.CreateAdd(B.CreateSub(HiV, LoV),
                              B.CreateZExtOrTrunc(Len, IntPtr), "sweep.bytes");
   clearPointerShadows(B, B.CreateIntToPtr(LoV, Call.getArgOperand(0)->getType()),
-                      Bytes);
+                      Bytes, Call.getArgOperand(2));
   return true;
 }
 
 } // namespace
 
-void deferSweepShadowClear(IRBuilder<> &B, Value *Shadow, Value *Bytes) {
+void deferSweepShadowClear(IRBuilder<> &B, Value *Shadow, Value *Bytes,
+                           unsigned Level) {
   Module &M = *B.GetInsertBlock()->getModule();
   FunctionCallee Sweep = M.getOrInsertFunction(
-      SweepName, FunctionType::get(B.getVoidTy(),
-                                   {B.getPtrTy(), B.getInt64Ty()}, false));
-  B.CreateCall(Sweep, {Shadow, B.CreateZExtOrTrunc(Bytes, B.getInt64Ty())});
+      SweepName,
+      FunctionType::get(B.getVoidTy(),
+                        {B.getPtrTy(), B.getInt64Ty(), B.getInt32Ty()}, false));
+  B.CreateCall(Sweep, {Shadow, B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()),
+                       B.getInt32(Level)});
 }
 
 bool isSweepShadowClearName(StringRef Name) { return Name == SweepName; }
@@ -129,7 +132,8 @@ void placeSweepShadowClears(Module &M) {
     for (auto [Call, Done] : zip(FnCalls, Hoisted)) {
       if (!Done) {
         IRBuilder<> B(Call);
-        clearPointerShadows(B, Call->getArgOperand(0), Call->getArgOperand(1));
+        clearPointerShadows(B, Call->getArgOperand(0), Call->getArgOperand(1),
+                            Call->getArgOperand(2));
       }
       Call->eraseFromParent();
     }

@@ -18,10 +18,11 @@
 namespace adcore {
 
 /// Emits at \p B the place of the check of the \p Bytes shadow bytes at
-/// \p Shadow (a number with a derivative stored at `y[i]`), which
-/// placeSweepShadowClears moves before the loop or makes a check there.
+/// \p Shadow (a number with a derivative stored at `y[i]`) by a
+/// derivative of tape level \p Level, which placeSweepShadowClears moves
+/// before the loop or makes a check there.
 void deferSweepShadowClear(llvm::IRBuilder<> &B, llvm::Value *Shadow,
-                           llvm::Value *Bytes);
+                           llvm::Value *Bytes, unsigned Level);
 /// Whether \p Name is the function deferSweepShadowClear calls.
 bool isSweepShadowClearName(llvm::StringRef Name);
 /// Replaces every deferred check in \p M: one per loop before it where

@@ -1,0 +1,113 @@
+/*===- pointer_marks_internal.h - The marks' state, between its files ----===*
+ *
+ * pointer_marks.c keeps the marks of pointer shadows and the records of
+ * their stores per thread and tape level; pointer_marks_workers.c hands a
+ * request the records of the threads that worked for it (an OpenMP
+ * region's workers, which have no request of their own).
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef ADCC_RUNTIME_POINTER_MARKS_INTERNAL_H
+#define ADCC_RUNTIME_POINTER_MARKS_INTERNAL_H
+
+#include "tape_internal.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+enum { latest = 1, on_stack = 2 };
+
+typedef struct {
+  uintptr_t granule;       /* 0: empty */
+  unsigned char before[8]; /* what the marked bytes held before */
+  uint32_t last;           /* the granule's latest record + 1; 0: none */
+  uint8_t mask;  /* the bytes of the granule that hold a pointer's shadow */
+  uint8_t flags; /* on_stack */
+} mark;
+
+/* A pointer's shadow stored: what its bytes that held no pointer's shadow
+   (`starts`) held before. */
+typedef struct {
+  uintptr_t granule; /* 0: undone */
+  unsigned char before[8];
+  uint32_t prev; /* the granule's record before this one + 1; 0: none */
+  uint8_t starts;
+  uint8_t flags;      /* latest (of its granule), on_stack */
+  uint8_t final_mask; /* of the latest: the bytes holding pointer shadows */
+} record;
+
+/* The pointer shadows of a granule when the augmented sweep ended. */
+typedef struct {
+  uintptr_t granule;
+  unsigned char bytes[8];
+  uint8_t mask;
+  uint8_t on_stack;
+} final;
+
+typedef struct {
+  uintptr_t first, end;
+} block;
+
+enum { none = 0, began = 1, worker = 2 };
+
+/* The request the thread began (or works for): its records and the shadow
+   blocks it allocated. */
+typedef struct {
+  int active;                 /* none, began, worker */
+  uintptr_t stack;            /* the caller's stack pointer: frames below
+                                 are the request's (a worker: its stack) */
+  uintptr_t stack_low;        /* a worker: the lowest byte of its stack */
+  unsigned long generation;   /* began: the level's generation it began */
+  record *log;
+  size_t count, capacity;
+  block *blocks;
+  size_t block_count, block_capacity;
+  final *finals;
+  size_t final_count, final_capacity;
+} request_state;
+
+typedef struct {
+  mark *slots;
+  size_t capacity; /* a power of two, or 0 */
+  size_t used;     /* slots not empty (including cleared ones) */
+  unsigned long generation;
+} table;
+
+/* A request of the level put aside until the end of one begun after it. */
+typedef struct waiting {
+  table marks;
+  request_state request;
+  unsigned long worker_generation;
+  struct waiting *next;
+} waiting;
+
+/* The thread's marks and records of one tape level. */
+typedef struct level_state {
+  table marks;
+  request_state request;
+  /* The pointer shadows the thread's last request of the level put back
+     in its caller's memory (mask and before: the bytes it wrote). */
+  table left;
+  waiting *waiting;
+  unsigned long worker_generation; /* worker: the generation it works for */
+  unsigned level;
+  int enlisted; /* on the list of workers (pointer_marks_workers.c) */
+  struct level_state *next_worker;
+} level_state;
+
+mark *adcc_rt_marks_find(const table *t, uintptr_t granule);
+mark *adcc_rt_marks_insert(table *t, uintptr_t granule, uint8_t mask,
+                           const unsigned char *before);
+void adcc_rt_marks_sort_blocks(request_state *request);
+int adcc_rt_marks_owned_by(const request_state *request, uintptr_t g);
+/* The lowest and one past the highest byte of the thread's stack (zeros
+   where unknown). */
+void adcc_rt_thread_stack(uintptr_t *low, uintptr_t *high);
+/* Puts a worker's state on the list of its level. */
+void adcc_rt_marks_enlist(level_state *worker);
+/* At the end of the request `owner` of its thread, begun as the level's
+   generation `generation`: the workers of that generation put back what
+   their records' granules held when the augmented sweep ended, and stop
+   working for it; records that the reverse sweep left are reported. */
+void adcc_rt_marks_take_over(level_state *owner, unsigned long generation);
+
+#endif
