@@ -339,7 +339,7 @@ struct Maker {
   /// A kernel's pointer parameter: global memory on AMDGPU.
   PointerType *ParamPtr = PointerType::get(Ctx, Amdgpu ? 1 : 0);
   PointerType *Generic = PointerType::get(Ctx, 0);
-  Function *Item = nullptr;
+  Function *Item = nullptr, *Body = nullptr;
 
   /// The dynamic shared memory K names (none: no extra parameter).
   SmallVector<GlobalVariable *, 2> Dynamic;
@@ -353,7 +353,7 @@ struct Maker {
     SmallVector<Type *, 8> BodyParams(K.getFunctionType()->params());
     if (!Dynamic.empty())
       BodyParams.push_back(SharedPtr);
-    Function *Body = Function::Create(
+    Body = Function::Create(
         FunctionType::get(K.getReturnType(), BodyParams, false),
         GlobalValue::InternalLinkage, "__adcc_body_" + K.getName(), M);
     ValueToValueMapTy Map;
@@ -514,7 +514,9 @@ struct Maker {
       // parameter from the 64th on as written; bit 63 is its own); [2], [3]
       // those it writes, reads numbers through itself; [4] the count of
       // nodes (~0: more than the answer holds), then the nodes.)
-      LaunchPointers P = launchPointers(K);
+      // (The body's: where a struct parameter's copy became the
+      // parameter, expandParameterCopies, its pointers are followed.)
+      LaunchPointers P = launchPointers(*Body, K.arg_size());
       SmallVector<uint64_t, 8> Words = {
           P.Written, P.OwnWritten, P.OwnRead,
           P.TooMany ? ~uint64_t(0) : uint64_t(P.Nodes.size())};
