@@ -58,7 +58,8 @@ constexpr unsigned MaxLaunchDepth = 4;
 /// known only at run time (`rows[j]`, `s[j].p`), and whether it writes and
 /// reads numbers through them (not counting the nodes below).
 struct LaunchNode {
-  /// A pointer parameter (ParentIsParam), or the index of an earlier node.
+  /// A pointer parameter or a struct parameter by value (ParentIsParam),
+  /// or the index of an earlier node.
   unsigned Parent;
   bool ParentIsParam;
   int64_t Offset;

@@ -4,15 +4,18 @@
 // block>>>(args)` as a push of the configuration, then a call of the
 // kernel's stub, `__device_stub__k(args)`, which pops the configuration and
 // calls cudaLaunchKernel (hipLaunchKernel) with the kernel's handle. In a
-// module that asks for derivatives, each stub whose parameters are numbers
-// and pointers gets registered derivatives (rules/CustomRules.cpp), made
-// here, that call the runtime (runtime/lib/gpu_launch.c):
+// module that asks for derivatives, each stub whose parameters are numbers,
+// pointers and structs of them by value gets registered derivatives
+// (rules/CustomRules.cpp), made here, that call the runtime
+// (runtime/lib/gpu_launch.c):
 //
 // - forward: the tangent kernel __adcc_fwd_k over the same grid;
 // - augmented: the augmented kernel __adcc_aug_k with a tape slot per
 //   thread in a device buffer, which the returned record keeps;
 // - reverse: the reverse kernel __adcc_rev_k from the slots, then the
-//   buffer freed; the adjoints of the number arguments returned.
+//   buffer freed; the adjoints of the number arguments returned, those of
+//   the floating-point members of structs by value added into the
+//   caller's shadow struct.
 //
 // The arguments go to the runtime as two structs of the kernel's parameter
 // types: the values and the shadows (a pointer's shadow, a number's
@@ -489,7 +492,8 @@ struct RuleMaker {
     // (Each stub parameter's shadow among F's parameters: after its value,
     // where a pointer.)
     SmallVector<unsigned, 8> ShadowAt;
-    for (unsigned At = 0; const Argument &A : Stub.args()) {
+    unsigned At = 0;
+    for (const Argument &A : Stub.args()) {
       ShadowAt.push_back(At + 1);
       At += A.getType()->isPointerTy() ? 2 : 1;
     }
