@@ -6,6 +6,11 @@
 // augmented launch clears those members in its copy of the shadow struct
 // (the caller's shadow holds their adjoints so far), and its reverse adds
 // what the reverse kernel summed into the caller's shadow struct.
+// The size kernel describes the struct's pointers as the first level of
+// the kernel's pointer graph below its parameter 0 (runtime/lib/
+// gpu_launch_graph.c walks what they point to): two nodes, 1 << 63 | 1 <<
+// 62 (parent a parameter) | read << 49 | written << 48 | offset: x at byte
+// 8 (read), y at byte 16 (written).
 // Numerically: tests/gpu/gpu_struct_floats.cu on the grid emulation.
 // REQUIRES: cuda
 // RUN: rm -rf %t && mkdir -p %t
@@ -47,6 +52,10 @@ void grad(const Params *p, Params *dp) {
 
 // DEV-NOT: warning:
 // DEV-LABEL: define {{.*}}void @__adcc_fwd__Z4poly6Params(
+// DEV-LABEL: define {{.*}}void @__adcc_size__Z4poly6Params(
+// DEV: store i64 2, ptr
+// DEV: store i64 -4611123068473966584, ptr
+// DEV: store i64 -4611404543450677232, ptr
 // DEV-LABEL: define {{.*}}void @__adcc_rev__Z4poly6Params(
 // DEV-DAG: atomicrmw fadd ptr %{{[0-9]+}}, float %{{[0-9]+}} monotonic
 // DEV-DAG: atomicrmw fadd ptr %{{[0-9]+}}, double %{{[0-9]+}} monotonic
