@@ -131,6 +131,75 @@ void floatMembers(Type *T, uint64_t At, const DataLayout &DL,
   }
 }
 
+/// A copy of a struct of type \p T from \p Src to \p Dest at \p B, each
+/// floating-point member a load and a store (device code has no adjoint of
+/// a copy of floating-point memory; the member's load gets the adjoint),
+/// the bytes between them (pointers, integers: their shadows copied) a
+/// copy.
+void copyMemberwise(IRBuilder<> &B, Value *Dest, Align To, Value *Src,
+                    Align From, Type *T) {
+  const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+  SmallVector<std::pair<uint64_t, Type *>, 8> Floats;
+  floatMembers(T, 0, DL, Floats);
+  auto At = [&](Value *P, uint64_t Offset) {
+    return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), P, Offset);
+  };
+  auto Bytes = [&](uint64_t Begin, uint64_t End) {
+    if (Begin < End)
+      B.CreateMemCpy(At(Dest, Begin), commonAlignment(To, Begin),
+                     At(Src, Begin), commonAlignment(From, Begin),
+                     End - Begin);
+  };
+  uint64_t Done = 0;
+  for (auto [Offset, Member] : Floats) {
+    Bytes(Done, Offset);
+    B.CreateAlignedStore(B.CreateAlignedLoad(Member, At(Src, Offset),
+                                             commonAlignment(From, Offset)),
+                         At(Dest, Offset), commonAlignment(To, Offset));
+    Done = Offset + DL.getTypeStoreSize(Member);
+  }
+  Bytes(Done, DL.getTypeAllocSize(T));
+}
+
+/// Whether \p Body may write into its struct parameter \p A's memory
+/// (`p.a *= 2;`: CUDA's kernels take it as their own copy, byval): stores,
+/// copies and clears into it, calls given it that may write.
+bool writesParameter(const Argument &A) {
+  SmallVector<const Value *, 8> Work{&A};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const Use &U : V->uses()) {
+      const User *I = U.getUser();
+      if (isa<GetElementPtrInst, AddrSpaceCastInst, BitCastInst, PHINode,
+              SelectInst>(I))
+        Work.push_back(I);
+      else if (isa<LoadInst, ICmpInst>(I))
+        continue;
+      else if (const auto *SI = dyn_cast<StoreInst>(I)) {
+        if (U.getOperandNo() == SI->getPointerOperandIndex() ||
+            U.getOperandNo() == 0) // (its address stored: may be written)
+          return true;
+      } else if (const auto *MT = dyn_cast<MemTransferInst>(I)) {
+        if (U.get() != MT->getRawSource())
+          return true;
+      } else if (const auto *II = dyn_cast<IntrinsicInst>(I);
+                 II && (II->isLifetimeStartOrEnd() ||
+                        isa<DbgInfoIntrinsic>(II)))
+        continue;
+      else if (const auto *Call = dyn_cast<CallBase>(I)) {
+        if (!Call->isArgOperand(&U) ||
+            !Call->onlyReadsMemory(Call->getArgOperandNo(&U)))
+          return true;
+      } else
+        return true;
+    }
+  }
+  return false;
+}
+
 /// Whether the local \p Slot is written only by \p Copy, and only read
 /// otherwise (loads, copies from it; through casts and addresses computed
 /// from it).
@@ -202,26 +271,8 @@ void expandParameterCopies(Function &Body) {
         continue;
       }
       IRBuilder<> B(MC);
-      Align From = MC->getSourceAlign().valueOrOne();
-      Align To = MC->getDestAlign().valueOrOne();
-      auto At = [&](Value *P, uint64_t Offset) {
-        return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), P, Offset);
-      };
-      auto Bytes = [&](uint64_t Begin, uint64_t End) {
-        if (Begin < End)
-          B.CreateMemCpy(At(Dest, Begin), commonAlignment(To, Begin),
-                         At(&A, Begin), commonAlignment(From, Begin),
-                         End - Begin);
-      };
-      uint64_t Done = 0;
-      for (auto [Offset, Member] : Floats) {
-        Bytes(Done, Offset);
-        B.CreateAlignedStore(B.CreateAlignedLoad(Member, At(&A, Offset),
-                                                 commonAlignment(From, Offset)),
-                             At(Dest, Offset), commonAlignment(To, Offset));
-        Done = Offset + DL.getTypeStoreSize(Member);
-      }
-      Bytes(Done, Size);
+      copyMemberwise(B, Dest, MC->getDestAlign().valueOrOne(),
+                     MC->getRawSource(), MC->getSourceAlign().valueOrOne(), T);
       MC->eraseFromParent();
     }
   }
@@ -614,6 +665,31 @@ bool makeLaunchDerivativeKernels(
   }
   bool Made = false;
   for (Function *K : Kernels) {
+    // (A kernel that writes into its struct parameter by value, its own
+    // copy: the derivative kernels read the struct from the one copy of
+    // the arguments that all threads share, and would race on it.)
+    if (const Argument *Written = find_if(K->args(), [](const Argument &A) {
+          return A.hasByValAttr() && writesParameter(A);
+        });
+        Written != K->arg_end()) {
+      M.getContext().diagnose(DiagnosticInfoUnsupported(
+          *K,
+          "the kernel '" + demangle(K->getName()) +
+              "', launched with <<<...>>> in a file that asks for "
+              "derivatives, has no derivative kernels: it writes into its "
+              "parameter " + Twine(Written->getArgNo() + 1) +
+              ", a struct passed by value, which its derivative kernels "
+              "share among all threads; copy the members it changes into "
+              "local variables; a derivative of its launch stops the "
+              "program with a message",
+          K->getSubprogram()
+              ? DebugLoc(DILocation::get(M.getContext(),
+                                         K->getSubprogram()->getLine(), 0,
+                                         K->getSubprogram()))
+              : DebugLoc(),
+          DS_Warning));
+      continue;
+    }
     // (Tried on a copy of the module first: a kernel that cannot be
     // differentiated is no error where no derivative of its launch is
     // asked for; the host's derivative of its launch says so when it runs.)
