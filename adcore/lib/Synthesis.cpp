@@ -606,7 +606,9 @@ void SynthesisContext::reportGpuLaunch(const CallBase &Call,
     Launched.erase(Pos, strlen("__device_stub__"));
   HadError = true;
   // (A stub without rules: a kernel parameter that is not a number, a
-  // pointer or a struct of pointers and integers, rules/LaunchRules.cpp.)
+  // pointer or a struct of pointers, integers, floats and doubles, or a
+  // struct whose floating-point member the host passes in an integer's
+  // bits, rules/LaunchRules.cpp.)
   if (!Stub->isDeclaration()) {
     At.getContext().diagnose(DiagnosticInfoUnsupported(
         *At.getFunction(),
@@ -615,9 +617,11 @@ void SynthesisContext::reportGpuLaunch(const CallBase &Call,
                                                  : " in reverse mode") +
             ": the kernel launch (<<<...>>>) of '" + Launched +
             "' is differentiated only where every parameter of the kernel "
-            "is a number, a pointer, or a struct of pointers and integers "
-            "passed by value; pass a struct with floating-point members by "
-            "pointer, or launch "
+            "is a number, a pointer, or a struct of pointers, integers, "
+            "floats and doubles passed by value whose floating-point members "
+            "the host does not pass in an integer's bits (a struct of up to "
+            "16 bytes that mixes a float with an integer or another float "
+            "in one 8-byte half); pass such a struct by pointer, or launch "
             "the kernel with adcc::launch(adcc::cuda or adcc::hip, kernel, "
             "range, workgroup, args...) of <adcc/kernels.hpp> (docs/gpu.md)",
         Loc, DS_Error));

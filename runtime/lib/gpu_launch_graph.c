@@ -78,10 +78,14 @@ typedef struct {
   int written, read, deeper;
 } place;
 
-/* One pointer the kernel may use, with its shadow. */
+/* One pointer the kernel may use, with its shadow. (A struct by value
+   is one too, whose value and shadow are its bytes in the host's copies
+   of the arguments and their shadows: host.) */
 typedef struct {
   const void *value;
   const void *shadow;
+  int host;
+  size_t host_size;
   unsigned place;
   int parent;                /* the pointer whose data held it, or -1 */
   unsigned long long at;     /* the byte of that data it was read at */
@@ -127,7 +131,10 @@ static int same_data(graph *g, pointer *a, pointer *b) {
 static void describe(const graph *g, const pointer *p, char *out, size_t n) {
   const place *at = &g->places[p->place];
   if (at->where == Argument) {
-    snprintf(out, n, "its pointer argument %u", at->param + 1);
+    snprintf(out, n,
+             p->host ? "its argument %u (a struct by value)"
+                     : "its pointer argument %u",
+             at->param + 1);
     return;
   }
   if (at->where == Member) {
@@ -137,8 +144,9 @@ static void describe(const graph *g, const pointer *p, char *out, size_t n) {
   char of[512] = "?";
   if (p->parent >= 0)
     describe(g, &g->all[p->parent], of, sizeof of);
-  snprintf(out, n, "the pointer at byte %llu%s of the data of %s", p->at,
+  snprintf(out, n, "the pointer at byte %llu%s of %s%s", p->at,
            at->step ? " (an offset the kernel computes at run time)" : "",
+           p->parent >= 0 && g->all[p->parent].host ? "" : "the data of ",
            of);
 }
 
@@ -223,6 +231,22 @@ static int read_word(graph *g, pointer *from, int trusted, uintptr_t at,
 static void read_at(graph *g, unsigned n, size_t from) {
   const place *node = &g->places[n];
   pointer *p = &g->all[from];
+  if (p->host) {
+    /* (A member of a struct by value: in the host's copies.) */
+    if (node->offset < 0 ||
+        (size_t)node->offset + sizeof(void *) > p->host_size)
+      return;
+    pointer child = {0};
+    child.place = n;
+    child.parent = (int)from;
+    child.at = (unsigned long long)node->offset;
+    memcpy(&child.value, (const char *)p->value + node->offset,
+           sizeof child.value);
+    memcpy(&child.shadow, (const char *)p->shadow + node->offset,
+           sizeof child.shadow);
+    add(g, child);
+    return;
+  }
   const int trusted = g->places[p->place].where == Argument;
   const uintptr_t at = (uintptr_t)p->value + (uintptr_t)node->offset;
   pointer child = {0};
@@ -251,6 +275,27 @@ static void read_at(graph *g, unsigned n, size_t from) {
 static void read_every(graph *g, unsigned n, size_t from) {
   const place *node = &g->places[n];
   pointer *p = &g->all[from];
+  if (p->host) {
+    /* (An array of pointers in a struct by value: its words.) */
+    const unsigned long long step = node->step;
+    long long first = node->offset % (long long)step;
+    if (first < 0)
+      first += (long long)step;
+    for (unsigned long long i = (unsigned long long)first;
+         i + sizeof(void *) <= p->host_size; i += step) {
+      if (i % sizeof(void *))
+        continue;
+      pointer child = {0};
+      child.place = n;
+      child.parent = (int)from;
+      child.at = i;
+      memcpy(&child.value, (const char *)p->value + i, sizeof child.value);
+      memcpy(&child.shadow, (const char *)p->shadow + i, sizeof child.shadow);
+      if (child.value)
+        add(g, child);
+    }
+    return;
+  }
   range_of(g, p);
   if (p->ranged < 0)
     stop_unknown(g, p, "at offsets known only at run time, and the runtime "
@@ -421,6 +466,21 @@ void adcc_rt_gpu_check_graph(adcc_gpu_kernel *k, const void *values,
     places[i].param = i;
     places[i].written = i < 63 && (own_written >> i & 1);
     places[i].read = i < 63 && (own_read >> i & 1);
+    if (k->kinds[i] == 4) {
+      /* (A struct by value: the pointers the kernel reads from it are the
+         nodes below it, read from the host's copies.) */
+      places[i].written = places[i].read = 0;
+      pointer p = {0};
+      p.place = i;
+      p.parent = -1;
+      p.host = 1;
+      p.host_size = (i + 1 < k->params ? k->offsets[i + 1] : k->bytes) -
+                    k->offsets[i];
+      p.value = (const char *)values + k->offsets[i];
+      p.shadow = (const char *)shadows + k->offsets[i];
+      add(&g, p);
+      continue;
+    }
     if (k->kinds[i] != 3)
       continue;
     pointer p = {0};
@@ -447,7 +507,9 @@ void adcc_rt_gpu_check_graph(adcc_gpu_kernel *k, const void *values,
     const unsigned long long word = w[4 + f];
     const unsigned parent = (unsigned)(word >> 56 & 63);
     const int of_param = word >> 62 & 1;
-    if (of_param ? parent >= k->params || k->kinds[parent] != 3 : parent >= f)
+    if (of_param ? parent >= k->params ||
+                       (k->kinds[parent] != 3 && k->kinds[parent] != 4)
+                 : parent >= f)
       too_many(k);
     places[k->params + members + f] =
         node_of(word, (int)(of_param ? parent : k->params + members + parent));

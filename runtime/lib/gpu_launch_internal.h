@@ -8,8 +8,8 @@
 typedef struct {
   const char *name;
   const void *fwd, *aug, *rev, *size;
-  /* 0 integer, 1 float, 2 double, 3 pointer, 4 a struct of pointers and
-     integers by value */
+  /* 0 integer, 1 float, 2 double, 3 pointer, 4 a struct of pointers,
+     integers and floating-point numbers by value */
   const unsigned char *kinds;
   const unsigned *offsets;
   unsigned params, bytes, hip;

@@ -70,15 +70,19 @@ bool isKernel(const Function &F) {
          F.getCallingConv() == CallingConv::AMDGPU_KERNEL;
 }
 
-/// Whether \p T holds integers and pointers only (a struct of pointers and
-/// sizes): by value, the bytes of the host's copy are the kernel's.
-bool integersAndPointers(Type *T) {
-  if (T->isIntegerTy() || T->isPointerTy())
+/// Whether \p T holds integers, pointers, floats and doubles only (a struct
+/// of arrays, sizes and coefficients): by value, the bytes of the host's
+/// copy are the kernel's, and those of the tangent or adjoint struct its
+/// shadow's (the floating-point members are active scalars: the item reads
+/// them from V, their tangents from D, and adds their adjoints into D).
+bool plainData(Type *T) {
+  if (T->isIntegerTy() || T->isPointerTy() || T->isFloatTy() ||
+      T->isDoubleTy())
     return true;
   if (auto *S = dyn_cast<StructType>(T))
-    return all_of(S->elements(), integersAndPointers);
+    return all_of(S->elements(), plainData);
   if (auto *A = dyn_cast<ArrayType>(T))
-    return integersAndPointers(A->getElementType());
+    return plainData(A->getElementType());
   return false;
 }
 
@@ -93,13 +97,13 @@ Type *fieldType(const Argument &A) {
 }
 
 /// A kernel whose parameters are numbers, pointers, and structs of
-/// pointers and integers passed by value: the host passes them as the same
-/// bytes.
+/// pointers, integers and floating-point numbers passed by value: the host
+/// passes them as the same bytes.
 bool simpleParameters(const Function &K) {
   for (const Argument &A : K.args()) {
     Type *T = A.getType();
     if (A.hasByValAttr() || A.hasByRefAttr()) {
-      if (!integersAndPointers(fieldType(A)))
+      if (!plainData(fieldType(A)))
         return false;
       continue;
     }
@@ -108,6 +112,170 @@ bool simpleParameters(const Function &K) {
       return false;
   }
   return true;
+}
+
+/// The floating-point members of \p T (plainData): their offsets from \p
+/// At and types.
+void floatMembers(Type *T, uint64_t At, const DataLayout &DL,
+                  SmallVectorImpl<std::pair<uint64_t, Type *>> &Out) {
+  if (auto *S = dyn_cast<StructType>(T)) {
+    const StructLayout *L = DL.getStructLayout(S);
+    for (unsigned I = 0; I < S->getNumElements(); ++I)
+      floatMembers(S->getElementType(I), At + L->getElementOffset(I), DL, Out);
+  } else if (auto *A = dyn_cast<ArrayType>(T)) {
+    uint64_t Size = DL.getTypeAllocSize(A->getElementType());
+    for (uint64_t I = 0; I < A->getNumElements(); ++I)
+      floatMembers(A->getElementType(), At + I * Size, DL, Out);
+  } else if (T->isFloatingPointTy()) {
+    Out.push_back({At, T});
+  }
+}
+
+/// A copy of a struct of type \p T from \p Src to \p Dest at \p B, each
+/// floating-point member a load and a store (device code has no adjoint of
+/// a copy of floating-point memory; the member's load gets the adjoint),
+/// the bytes between them (pointers, integers: their shadows copied) a
+/// copy.
+void copyMemberwise(IRBuilder<> &B, Value *Dest, Align To, Value *Src,
+                    Align From, Type *T) {
+  const DataLayout &DL = B.GetInsertBlock()->getModule()->getDataLayout();
+  SmallVector<std::pair<uint64_t, Type *>, 8> Floats;
+  floatMembers(T, 0, DL, Floats);
+  auto At = [&](Value *P, uint64_t Offset) {
+    return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), P, Offset);
+  };
+  auto Bytes = [&](uint64_t Begin, uint64_t End) {
+    if (Begin < End)
+      B.CreateMemCpy(At(Dest, Begin), commonAlignment(To, Begin),
+                     At(Src, Begin), commonAlignment(From, Begin),
+                     End - Begin);
+  };
+  uint64_t Done = 0;
+  for (auto [Offset, Member] : Floats) {
+    Bytes(Done, Offset);
+    B.CreateAlignedStore(B.CreateAlignedLoad(Member, At(Src, Offset),
+                                             commonAlignment(From, Offset)),
+                         At(Dest, Offset), commonAlignment(To, Offset));
+    Done = Offset + DL.getTypeStoreSize(Member);
+  }
+  Bytes(Done, DL.getTypeAllocSize(T));
+}
+
+/// Whether \p Body may write into its struct parameter \p A's memory
+/// (`p.a *= 2;`: CUDA's kernels take it as their own copy, byval): stores,
+/// copies and clears into it, calls given it that may write.
+bool writesParameter(const Argument &A) {
+  SmallVector<const Value *, 8> Work{&A};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const Use &U : V->uses()) {
+      const User *I = U.getUser();
+      if (isa<GetElementPtrInst, AddrSpaceCastInst, BitCastInst, PHINode,
+              SelectInst>(I))
+        Work.push_back(I);
+      else if (isa<LoadInst, ICmpInst>(I))
+        continue;
+      else if (const auto *SI = dyn_cast<StoreInst>(I)) {
+        if (U.getOperandNo() == SI->getPointerOperandIndex() ||
+            U.getOperandNo() == 0) // (its address stored: may be written)
+          return true;
+      } else if (const auto *MT = dyn_cast<MemTransferInst>(I)) {
+        if (U.get() != MT->getRawSource())
+          return true;
+      } else if (const auto *II = dyn_cast<IntrinsicInst>(I);
+                 II && (II->isLifetimeStartOrEnd() ||
+                        isa<DbgInfoIntrinsic>(II)))
+        continue;
+      else if (const auto *Call = dyn_cast<CallBase>(I)) {
+        if (!Call->isArgOperand(&U) ||
+            !Call->onlyReadsMemory(Call->getArgOperandNo(&U)))
+          return true;
+      } else
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Whether the local \p Slot is written only by \p Copy, and only read
+/// otherwise (loads, copies from it; through casts and addresses computed
+/// from it).
+bool onlyCopiedInto(const AllocaInst &Slot, const MemCpyInst &Copy) {
+  SmallVector<const Value *, 8> Work{&Slot};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    if (!Seen.insert(V).second)
+      continue;
+    for (const Use &U : V->uses()) {
+      const User *I = U.getUser();
+      if (isa<GetElementPtrInst, AddrSpaceCastInst, BitCastInst>(I))
+        Work.push_back(I);
+      else if (I == &Copy)
+        continue;
+      else if (const auto *MT = dyn_cast<MemTransferInst>(I);
+               MT && U.get() == MT->getRawSource() &&
+               MT->getRawDest() != MT->getRawSource())
+        continue;
+      else if (const auto *II = dyn_cast<IntrinsicInst>(I);
+               II && (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II)))
+        continue;
+      else if (!isa<LoadInst>(I))
+        return false;
+    }
+  }
+  return true;
+}
+
+/// The copies in \p Body of a struct parameter with floating-point members
+/// (AMDGPU's byref parameter at -O0 is copied into a local; `Params q =
+/// p;`) split: each floating-point member a load and a store (device code
+/// has no adjoint of a copy of floating-point memory; the member's load
+/// from the parameter gets the scalar's adjoint update into D), the bytes
+/// between them (pointers, integers: their shadows copied) a copy.
+void expandParameterCopies(Function &Body) {
+  const DataLayout &DL = Body.getDataLayout();
+  for (Argument &A : Body.args()) {
+    Type *T = A.getParamByValType() ? A.getParamByValType()
+                                    : A.getParamByRefType();
+    if (!T || !T->isAggregateType())
+      continue;
+    SmallVector<std::pair<uint64_t, Type *>, 8> Floats;
+    floatMembers(T, 0, DL, Floats);
+    if (Floats.empty())
+      continue;
+    const uint64_t Size = DL.getTypeAllocSize(T);
+    SmallVector<MemCpyInst *, 2> Copies;
+    for (User *U : A.users())
+      if (auto *MC = dyn_cast<MemCpyInst>(U);
+          MC && MC->getRawSource() == &A && MC->getRawDest() != &A)
+        if (auto *Len = dyn_cast<ConstantInt>(MC->getLength());
+            Len && Len->getZExtValue() == Size)
+          Copies.push_back(MC);
+    for (MemCpyInst *MC : Copies) {
+      // (A local that is the parameter's copy and only read, AMDGPU's at
+      // -O0: the parameter itself, read where the copy was. Its pointers
+      // are then the parameter's members, whose shadows the launch
+      // checks.)
+      Value *Dest = MC->getRawDest();
+      if (auto *Slot = dyn_cast<AllocaInst>(getUnderlyingObject(Dest));
+          Slot && (Dest == Slot || Slot->hasOneUse()) &&
+          onlyCopiedInto(*Slot, *MC)) {
+        Value *Same = CastInst::CreatePointerBitCastOrAddrSpaceCast(
+            &A, Dest->getType(), "", MC->getIterator());
+        MC->eraseFromParent();
+        Dest->replaceAllUsesWith(Same);
+        continue;
+      }
+      IRBuilder<> B(MC);
+      copyMemberwise(B, Dest, MC->getDestAlign().valueOrOne(),
+                     MC->getRawSource(), MC->getSourceAlign().valueOrOne(), T);
+      MC->eraseFromParent();
+    }
+  }
 }
 
 constexpr unsigned SharedAddressSpace = 3; // NVPTX shared, AMDGPU LDS
@@ -222,7 +390,7 @@ struct Maker {
   /// A kernel's pointer parameter: global memory on AMDGPU.
   PointerType *ParamPtr = PointerType::get(Ctx, Amdgpu ? 1 : 0);
   PointerType *Generic = PointerType::get(Ctx, 0);
-  Function *Item = nullptr;
+  Function *Item = nullptr, *Body = nullptr;
 
   /// The dynamic shared memory K names (none: no extra parameter).
   SmallVector<GlobalVariable *, 2> Dynamic;
@@ -236,7 +404,7 @@ struct Maker {
     SmallVector<Type *, 8> BodyParams(K.getFunctionType()->params());
     if (!Dynamic.empty())
       BodyParams.push_back(SharedPtr);
-    Function *Body = Function::Create(
+    Body = Function::Create(
         FunctionType::get(K.getReturnType(), BodyParams, false),
         GlobalValue::InternalLinkage, "__adcc_body_" + K.getName(), M);
     ValueToValueMapTy Map;
@@ -250,6 +418,7 @@ struct Maker {
     Body->setCallingConv(CallingConv::C);
     Body->setLinkage(GlobalValue::InternalLinkage);
     Body->addFnAttr(KernelBodyAttr);
+    expandParameterCopies(*Body);
     if (!Dynamic.empty()) {
       Argument *Base = Body->getArg(BodyParams.size() - 1);
       SmallVector<Constant *, 2> Globals(Dynamic.begin(), Dynamic.end());
@@ -396,7 +565,9 @@ struct Maker {
       // parameter from the 64th on as written; bit 63 is its own); [2], [3]
       // those it writes, reads numbers through itself; [4] the count of
       // nodes (~0: more than the answer holds), then the nodes.)
-      LaunchPointers P = launchPointers(K);
+      // (The body's: where a struct parameter's copy became the
+      // parameter, expandParameterCopies, its pointers are followed.)
+      LaunchPointers P = launchPointers(*Body, K.arg_size());
       SmallVector<uint64_t, 8> Words = {
           P.Written, P.OwnWritten, P.OwnRead,
           P.TooMany ? ~uint64_t(0) : uint64_t(P.Nodes.size())};
@@ -494,6 +665,31 @@ bool makeLaunchDerivativeKernels(
   }
   bool Made = false;
   for (Function *K : Kernels) {
+    // (A kernel that writes into its struct parameter by value, its own
+    // copy: the derivative kernels read the struct from the one copy of
+    // the arguments that all threads share, and would race on it.)
+    if (const Argument *Written = find_if(K->args(), [](const Argument &A) {
+          return A.hasByValAttr() && writesParameter(A);
+        });
+        Written != K->arg_end()) {
+      M.getContext().diagnose(DiagnosticInfoUnsupported(
+          *K,
+          "the kernel '" + demangle(K->getName()) +
+              "', launched with <<<...>>> in a file that asks for "
+              "derivatives, has no derivative kernels: it writes into its "
+              "parameter " + Twine(Written->getArgNo() + 1) +
+              ", a struct passed by value, which its derivative kernels "
+              "share among all threads; copy the members it changes into "
+              "local variables; a derivative of its launch stops the "
+              "program with a message",
+          K->getSubprogram()
+              ? DebugLoc(DILocation::get(M.getContext(),
+                                         K->getSubprogram()->getLine(), 0,
+                                         K->getSubprogram()))
+              : DebugLoc(),
+          DS_Warning));
+      continue;
+    }
     // (Tried on a copy of the module first: a kernel that cannot be
     // differentiated is no error where no derivative of its launch is
     // asked for; the host's derivative of its launch says so when it runs.)

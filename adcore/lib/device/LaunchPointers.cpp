@@ -353,12 +353,30 @@ uint64_t LaunchNode::word() const {
          (uint64_t(Offset) & ((uint64_t(1) << 40) - 1));
 }
 
-LaunchPointers launchPointers(const Function &K) {
+LaunchPointers launchPointers(const Function &K, unsigned Params) {
   LaunchPointers Out;
   for (const Argument &A : K.args()) {
     if (!A.getType()->isPointerTy() || A.getArgNo() >= 63 ||
-        A.hasByValAttr() || A.hasByRefAttr())
+        A.getArgNo() >= Params)
       continue;
+    if (A.hasByValAttr() || A.hasByRefAttr()) {
+      // A struct by value: the pointers the kernel reads from it (its
+      // members, whose shadows the launch requires) and from their data,
+      // as nodes below it; the runtime reads the first level from the
+      // host's copies of the arguments.
+      PointerGraph G(&A, MaxLaunchDepth);
+      const unsigned First = Out.Nodes.size();
+      for (LaunchNode N : describe(G, A.getArgNo())) {
+        if (!N.ParentIsParam)
+          N.Parent += First;
+        if (Out.Nodes.size() == MaxLaunchNodes || N.Parent >= 64) {
+          Out.TooMany = true;
+          return Out;
+        }
+        Out.Nodes.push_back(N);
+      }
+      continue;
+    }
     const uint64_t Bit = uint64_t(1) << A.getArgNo();
     if (mayAccessThrough(&A, /*Read=*/false))
       Out.Written |= Bit;

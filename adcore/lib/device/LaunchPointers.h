@@ -58,7 +58,8 @@ constexpr unsigned MaxLaunchDepth = 4;
 /// known only at run time (`rows[j]`, `s[j].p`), and whether it writes and
 /// reads numbers through them (not counting the nodes below).
 struct LaunchNode {
-  /// A pointer parameter (ParentIsParam), or the index of an earlier node.
+  /// A pointer parameter or a struct parameter by value (ParentIsParam),
+  /// or the index of an earlier node.
   unsigned Parent;
   bool ParentIsParam;
   int64_t Offset;
@@ -87,9 +88,13 @@ struct LaunchPointers {
   bool TooMany = false;
 };
 
-/// What kernel \p K does through its pointer parameters (the first 63) and
-/// the pointers it reads from their data.
-LaunchPointers launchPointers(const llvm::Function &K);
+/// What kernel \p K (or its body as a device function) does through its
+/// pointer parameters (the first 63, and of those the first \p Params) and
+/// the pointers it reads from their data, and the pointers it reads from
+/// its structs by value (nodes whose parent is the struct's parameter: its
+/// members, then what they point to).
+LaunchPointers launchPointers(const llvm::Function &K,
+                              unsigned Params = ~0u);
 
 /// The name of the device function whose calls, `adcc_kernel_gpu_pointers(
 /// item, out)` in <adcc/kernels.hpp>'s query kernel, become stores into

@@ -30,6 +30,8 @@ using namespace llvm;
 namespace adcore {
 namespace {
 
+constexpr unsigned AmdgpuGlobalAddressSpace = 1, AmdgpuConstantAddressSpace = 4;
+
 /// The shadow address \p To guards, when it is `null ? sink : address`
 /// (guardedWriteAddress, NullShadowGuards.h); else null.
 Value *unguardedAddress(Value *To) {
@@ -51,6 +53,14 @@ Value *unguardedAddress(Value *To) {
 /// GPU a misaligned atomic faults: device code takes the natural alignment.
 void addAtomic(IRBuilder<> &B, Value *To, Value *D, Align A, bool Device) {
   Module &M = *B.GetInsertBlock()->getModule();
+  // (AMDGPU has no atomics on its constant address space, where a kernel's
+  // struct parameters by value are (byref): the shadow of such a member,
+  // the adjoint of an active scalar in the device memory that a launch's
+  // derivative allocated, is updated through its global address, the same
+  // bits. Not the generic one: InferAddressSpaces takes it back.)
+  if (Device && M.getTargetTriple().isAMDGPU() &&
+      To->getType()->getPointerAddressSpace() == AmdgpuConstantAddressSpace)
+    To = B.CreateAddrSpaceCast(To, B.getPtrTy(AmdgpuGlobalAddressSpace));
   Type *T = D->getType();
   uint64_t Size = M.getDataLayout().getTypeStoreSize(T);
   Align Natural(Size);

@@ -4,15 +4,18 @@
 // block>>>(args)` as a push of the configuration, then a call of the
 // kernel's stub, `__device_stub__k(args)`, which pops the configuration and
 // calls cudaLaunchKernel (hipLaunchKernel) with the kernel's handle. In a
-// module that asks for derivatives, each stub whose parameters are numbers
-// and pointers gets registered derivatives (rules/CustomRules.cpp), made
-// here, that call the runtime (runtime/lib/gpu_launch.c):
+// module that asks for derivatives, each stub whose parameters are numbers,
+// pointers and structs of them by value gets registered derivatives
+// (rules/CustomRules.cpp), made here, that call the runtime
+// (runtime/lib/gpu_launch.c):
 //
 // - forward: the tangent kernel __adcc_fwd_k over the same grid;
 // - augmented: the augmented kernel __adcc_aug_k with a tape slot per
 //   thread in a device buffer, which the returned record keeps;
 // - reverse: the reverse kernel __adcc_rev_k from the slots, then the
-//   buffer freed; the adjoints of the number arguments returned.
+//   buffer freed; the adjoints of the number arguments returned, those of
+//   the floating-point members of structs by value added into the
+//   caller's shadow struct.
 //
 // The arguments go to the runtime as two structs of the kernel's parameter
 // types: the values and the shadows (a pointer's shadow, a number's
@@ -77,16 +80,35 @@ std::pair<GlobalValue *, bool> launchHandle(Function &Stub) {
 
 enum ParamKind : uint8_t { Integer, Float, Double, Pointer, Aggregate };
 
-/// Whether \p T holds integers and pointers only (a struct of pointers and
-/// sizes, which a kernel may take by value).
-bool integersAndPointers(Type *T) {
-  if (T->isIntegerTy() || T->isPointerTy())
+/// Whether \p T holds integers, pointers, floats and doubles only (a struct
+/// of a problem's arrays, sizes and coefficients, which a kernel may take by
+/// value; its floating-point members are the kernel's active scalars).
+bool plainData(Type *T) {
+  if (T->isIntegerTy() || T->isPointerTy() || T->isFloatTy() ||
+      T->isDoubleTy())
     return true;
   if (auto *S = dyn_cast<StructType>(T))
-    return all_of(S->elements(), integersAndPointers);
+    return all_of(S->elements(), plainData);
   if (auto *A = dyn_cast<ArrayType>(T))
-    return integersAndPointers(A->getElementType());
+    return plainData(A->getElementType());
   return false;
+}
+
+/// The floating-point members of \p T (plainData), from \p At: their
+/// offsets and types, into \p Out.
+void floatMembers(Type *T, uint64_t At, const DataLayout &DL,
+                  SmallVectorImpl<std::pair<uint64_t, Type *>> &Out) {
+  if (T->isFloatingPointTy()) {
+    Out.push_back({At, T});
+  } else if (auto *S = dyn_cast<StructType>(T)) {
+    const StructLayout *L = DL.getStructLayout(S);
+    for (unsigned I = 0; I < S->getNumElements(); ++I)
+      floatMembers(S->getElementType(I), At + L->getElementOffset(I), DL, Out);
+  } else if (auto *A = dyn_cast<ArrayType>(T)) {
+    uint64_t Size = DL.getTypeAllocSize(A->getElementType());
+    for (uint64_t I = 0; I < A->getNumElements(); ++I)
+      floatMembers(A->getElementType(), At + I * Size, DL, Out);
+  }
 }
 
 /// The offsets of the pointers in \p T, from \p At, into \p Out.
@@ -141,23 +163,40 @@ struct RuleMaker {
 
   /// A piece of a struct that the ABI passes as numbers (x86-64: a struct
   /// of up to 16 bytes in registers): the stub stores it into a local of
-  /// the struct's type, a struct of pointers and integers.
+  /// the struct's type, a struct of pointers, integers and floating-point
+  /// numbers. A floating-point member must be a piece of its own (a float
+  /// or a double): one carried in an integer's bits (`{float; int}` is one
+  /// i64) would lose its derivative.
   static bool isPiece(const Argument &A) {
     auto [Local, Offset] = home(A);
-    return Local && Local->getAllocatedType() != A.getType() &&
-           Local->getAllocatedType()->isStructTy() &&
-           integersAndPointers(Local->getAllocatedType()) &&
-           (A.getType()->isIntegerTy() || A.getType()->isPointerTy());
+    if (!Local || Local->getAllocatedType() == A.getType() ||
+        !Local->getAllocatedType()->isStructTy() ||
+        !plainData(Local->getAllocatedType()))
+      return false;
+    Type *T = A.getType();
+    const DataLayout &DL = A.getParent()->getDataLayout();
+    SmallVector<std::pair<uint64_t, Type *>, 4> Floats;
+    floatMembers(Local->getAllocatedType(), 0, DL, Floats);
+    uint64_t End = Offset + DL.getTypeStoreSize(T);
+    if (T->isFloatTy() || T->isDoubleTy())
+      return any_of(Floats, [&](auto &F) {
+        return F.first == Offset && F.second == T;
+      });
+    return (T->isIntegerTy() || T->isPointerTy()) &&
+           none_of(Floats, [&](auto &F) {
+             return F.first < End &&
+                    Offset < F.first + DL.getTypeStoreSize(F.second);
+           });
   }
 
   /// Each parameter a number or a pointer of the source: the stub stores
-  /// it whole into a local of its own type. Or a struct of pointers and
-  /// integers by value: in memory (byval), or as pieces (isPiece); its
-  /// bytes are the kernel's.
+  /// it whole into a local of its own type. Or a struct of pointers,
+  /// integers, floats and doubles by value: in memory (byval), or as
+  /// pieces (isPiece); its bytes are the kernel's.
   static bool supported(const Function &Stub) {
     for (const Argument &A : Stub.args()) {
       Type *T = A.getType();
-      if (A.hasByValAttr() && integersAndPointers(A.getParamByValType()))
+      if (A.hasByValAttr() && plainData(A.getParamByValType()))
         continue;
       if (A.hasByValAttr() || A.hasStructRetAttr() ||
           !(T->isIntegerTy() || T->isFloatTy() || T->isDoubleTy() ||
@@ -302,11 +341,32 @@ struct RuleMaker {
                                  FunctionType::get(Result, Params, false));
   }
 
+  /// The floating-point members of the structs by value, at their offsets
+  /// in the arguments' struct, with the stub parameter of each (a piece's
+  /// are its own: a number parameter).
+  SmallVector<std::tuple<unsigned, uint64_t, Type *>, 4> structFloats() {
+    SmallVector<std::tuple<unsigned, uint64_t, Type *>, 4> Out;
+    const DataLayout &DL = M.getDataLayout();
+    for (const Argument &A : Stub.args()) {
+      if (!A.hasByValAttr())
+        continue;
+      SmallVector<std::pair<uint64_t, Type *>, 4> Floats;
+      floatMembers(A.getParamByValType(), 0, DL, Floats);
+      for (auto [Offset, T] : Floats)
+        Out.push_back({A.getArgNo(), Offset, T});
+    }
+    return Out;
+  }
+
   /// The two structs filled: the values, and the shadows (zero where none
-  /// is given).
+  /// is given). \p Adjoints: the shadows of reverse mode, whose
+  /// floating-point members of structs by value start at zero (the
+  /// caller's shadow struct holds their adjoints so far, not the
+  /// kernel's; the reverse adds the kernel's to them).
   std::pair<Value *, Value *> structs(IRBuilder<> &B,
                                       ArrayRef<Value *> Values,
-                                      ArrayRef<Value *> Shadows) {
+                                      ArrayRef<Value *> Shadows,
+                                      bool Adjoints = false) {
     Value *V = B.CreateAlloca(Args);
     Value *D = B.CreateAlloca(Args);
     B.CreateMemSet(D, B.getInt8(0),
@@ -339,6 +399,12 @@ struct RuleMaker {
         B.CreateMemCpy(ShadowTo, MaybeAlign(), Shadows[I], MaybeAlign(),
                        Bytes);
     }
+    if (Adjoints)
+      for (auto [No, Offset, T] : structFloats())
+        B.CreateStore(Constant::getNullValue(T),
+                      B.CreateConstInBoundsGEP1_64(
+                          B.getInt8Ty(),
+                          B.CreateStructGEP(Args, D, FieldOf[No]), Offset));
     return {V, D};
   }
 
@@ -395,14 +461,16 @@ struct RuleMaker {
       Shadows.push_back(A.getType()->isPointerTy() ? F->getArg(At++)
                                                    : nullptr);
     }
-    auto [V, D] = structs(B, Values, Shadows);
+    auto [V, D] = structs(B, Values, Shadows, /*Adjoints=*/true);
     B.CreateRet(
         B.CreateCall(runtime("adcc_gpu_launch_augmented", Ptr, 3), {Desc, V, D}));
     return F;
   }
 
   /// stub_rev(stub_aug's parameters, the record): the adjoints of the
-  /// number parameters.
+  /// number parameters (a piece of a struct: at its offset in the struct).
+  /// Those of the floating-point members of a struct by value are added
+  /// into the struct's shadow, the caller's adjoint of the stub's copy.
   Function *makeReverse() {
     SmallVector<Type *, 8> Params = augmentedParams();
     Params.push_back(Ptr);
@@ -421,14 +489,33 @@ struct RuleMaker {
     Value *D = B.CreateAlloca(Args);
     B.CreateCall(runtime("adcc_gpu_launch_reverse", B.getVoidTy(), 3),
                  {Desc, F->getArg(F->arg_size() - 1), D});
+    // (Each stub parameter's shadow among F's parameters: after its value,
+    // where a pointer.)
+    SmallVector<unsigned, 8> ShadowAt;
+    unsigned At = 0;
+    for (const Argument &A : Stub.args()) {
+      ShadowAt.push_back(At + 1);
+      At += A.getType()->isPointerTy() ? 2 : 1;
+    }
+    for (auto [No, Offset, T] : structFloats()) {
+      Value *From = B.CreateConstInBoundsGEP1_64(
+          B.getInt8Ty(), B.CreateStructGEP(Args, D, FieldOf[No]), Offset);
+      Value *To = B.CreateConstInBoundsGEP1_64(
+          B.getInt8Ty(), F->getArg(ShadowAt[No]), Offset);
+      B.CreateStore(B.CreateFAdd(B.CreateLoad(T, To), B.CreateLoad(T, From)),
+                    To);
+    }
     if (Results.empty()) {
       B.CreateRetVoid();
       return F;
     }
     SmallVector<Value *, 4> Adjoints;
     for (unsigned I : Numbers)
-      Adjoints.push_back(B.CreateLoad(Stub.getArg(I)->getType(),
-                                      B.CreateStructGEP(Args, D, FieldOf[I])));
+      Adjoints.push_back(B.CreateLoad(
+          Stub.getArg(I)->getType(),
+          B.CreateConstInBoundsGEP1_64(B.getInt8Ty(),
+                                       B.CreateStructGEP(Args, D, FieldOf[I]),
+                                       OffsetIn[I])));
     if (Adjoints.size() == 1) {
       B.CreateRet(Adjoints[0]);
       return F;

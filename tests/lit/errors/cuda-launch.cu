@@ -1,9 +1,10 @@
 // CUDA launches in differentiated host code that adcc does not
 // differentiate are located errors, never a derivative that leaves out the
-// kernel: <<<...>>> of a kernel with a struct parameter by value that
-// holds a floating-point number (the derivative kernels take numbers,
-// pointers, and structs of pointers and integers), at -O0 (the stub's call)
-// and -O2; a cooperative launch of a kernel chosen at run time (one naming
+// kernel: <<<...>>> of a kernel with a struct parameter by value whose
+// float the host passes in an integer's bits (`{float; int}`, 8 bytes, is
+// one i64 on x86-64: its tangent and adjoint would be lost; structs of
+// pointers, integers, floats and doubles are differentiated otherwise,
+// tests/gpu/gpu_struct_floats.cu), at -O0 (the stub's call) and -O2; a cooperative launch of a kernel chosen at run time (one naming
 // the kernel is differentiated: tests/gpu/gpu_launches.cu -DCOOPERATIVE).
 // In the device compile, a launched kernel
 // that cannot be differentiated (inline assembly) gets no derivative
@@ -17,7 +18,7 @@
 #include <adcc.hpp>
 
 struct Params {
-  double a;
+  float a;
   int n;
 };
 
@@ -45,8 +46,8 @@ double loss(double a, double *y) {
   // COOP: cuda-launch.cu:[[@LINE+1]]:3: error: cannot differentiate 'loss(double, double*)' in reverse mode: a CUDA kernel launch of 'cudaLaunchCooperativeKernel' in differentiated code is not differentiated (its derivative would leave out the kernel); launch the kernel with <<<...>>>, cudaLaunchKernel or hipLaunchKernel (or their cooperative forms) naming the kernel, or with adcc::launch
   cudaLaunchCooperativeKernel(k, dim3(1), dim3(32), args, 0, nullptr);
 #else
-  // STRUCT: cuda-launch.cu:[[@LINE+1]]:3: error: cannot differentiate 'loss(double, double*)' in reverse mode: the kernel launch (<<<...>>>) of 'bystruct(Params, double*)' is differentiated only where every parameter of the kernel is a number, a pointer, or a struct of pointers and integers passed by value; pass a struct with floating-point members by pointer, or launch the kernel with adcc::launch
-  bystruct<<<1, 32>>>(Params{a, 32}, y);
+  // STRUCT: cuda-launch.cu:[[@LINE+1]]:3: error: cannot differentiate 'loss(double, double*)' in reverse mode: the kernel launch (<<<...>>>) of 'bystruct(Params, double*)' is differentiated only where every parameter of the kernel is a number, a pointer, or a struct of pointers, integers, floats and doubles passed by value whose floating-point members the host does not pass in an integer's bits (a struct of up to 16 bytes that mixes a float with an integer or another float in one 8-byte half); pass such a struct by pointer, or launch the kernel with adcc::launch
+  bystruct<<<1, 32>>>(Params{float(a), 32}, y);
 #endif
   return y[0] * a;
 }
@@ -56,8 +57,9 @@ double grad(double a, double *y, double *dy) {
   return da;
 }
 
-// (The kernel itself, but no derivative kernels of it; none of bystruct's.)
+// (The kernel itself, but no derivative kernels of it. bystruct has
+// them: the device takes its struct whole; the host's launch is the error.)
 // PTX-DAG: .entry _Z9assembledPd(
 // PTX-DAG: .entry _Z8bystruct6ParamsPd(
+// PTX-DAG: .entry __adcc_rev__Z8bystruct6ParamsPd(
 // PTX-NOT: __adcc_{{fwd|aug|rev|size}}__Z9assembledPd
-// PTX-NOT: __adcc_{{fwd|aug|rev|size}}__Z8bystruct
