@@ -16,14 +16,11 @@
 //                  address computations, induction variables of counted
 //                  loops from their counter) is rebuilt where it is needed
 //                  and its per-execution record dropped.
-//  reloads         A value loaded from memory that a pointer argument
-//                  reaches is read again by the reverse sweep when nothing
-//                  can write that memory in between: the derivative's key
-//                  says its callers write none of it (StableMemory), and
-//                  the function itself writes only its own stack and heap
-//                  blocks or, for a noalias (restrict) argument, memory of
-//                  other arguments; a noalias argument the function only
-//                  reads (readonly) is never written while it runs.
+//  reloads         A value loaded from memory that nothing can write
+//                  between the two sweeps (memory of the function's
+//                  arguments, or of the forking function's that an OpenMP
+//                  region reads: StableMemory.cpp) is read again by the
+//                  reverse sweep.
 //  end records     The leaves of those rebuilt values (arguments, and
 //                  values computed once per call outside any loop) are
 //                  recorded once, at the return of the augmented sweep, and
@@ -33,14 +30,9 @@
 
 #include "ReverseEmitter.h"
 
-#include "rules/BlasRules.h"
-#include "rules/MpiRules.h"
 #include "support/CheapInstructions.h"
 
 #include "support/MemoryScopes.h"
-
-#include "adcore/MathRules.h"
-#include "adcore/MemoryFunctions.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/AssumptionCache.h"
@@ -50,9 +42,7 @@
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
-#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/IntrinsicInst.h"
 
 using namespace llvm;
 
@@ -153,114 +143,9 @@ bool matchInduction(PHINode &Phi, BasicBlock *Entering, BasicBlock *Latch,
   return false;
 }
 
-/// Memory this function allocated: its stack slots and heap blocks.
-bool isLocalObject(const Value *Obj) {
-  if (isa<AllocaInst>(Obj))
-    return true;
-  auto *Call = dyn_cast<CallBase>(Obj);
-  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-  return Callee && isAllocationFunction(*Callee);
-}
-
 } // namespace
 
 ReverseEmitter::~ReverseEmitter() = default;
-
-bool ReverseEmitter::writesObject(const Value *Obj) {
-  if (auto It = WritesObject.find(Obj); It != WritesObject.end())
-    return It->second;
-  // Whether a write through Ptr may change Obj's memory: not when Ptr is
-  // based on memory this function allocated, nor when Obj is a noalias
-  // argument and Ptr is based on another argument.
-  auto *ObjArg = dyn_cast<Argument>(Obj);
-  bool NoAlias = ObjArg && ObjArg->hasNoAliasAttr();
-  // A noalias argument the function only reads (readonly, as LLVM infers
-  // it from the body and the callees): while the function runs, nothing
-  // writes that memory, whatever its callees write elsewhere (a callee
-  // calling lgamma, which writes signgam, is assumed to write anything).
-  if (NoAlias && ObjArg->onlyReadsMemory()) {
-    WritesObject[Obj] = false;
-    return false;
-  }
-  // (The objects are followed through phis and selects: buffers swapped
-  // between the steps of a time loop are still the function's own.)
-  auto MayWrite = [&](const Value *Ptr) {
-    SmallVector<const Value *, 4> Bases;
-    getUnderlyingObjects(Ptr, Bases);
-    return any_of(Bases, [&](const Value *Base) {
-      if (isLocalObject(Base) || isa<ConstantPointerNull>(Base))
-        return false;
-      if (Base == Obj)
-        return true;
-      return !(NoAlias && isa<Argument>(Base));
-    });
-  };
-  auto Writes = [&](const Instruction &I) {
-    if (!I.mayWriteToMemory())
-      return false;
-    if (auto *SI = dyn_cast<StoreInst>(&I))
-      return MayWrite(SI->getPointerOperand());
-    if (auto *MI = dyn_cast<AnyMemIntrinsic>(&I))
-      return MayWrite(MI->getRawDest());
-    auto *Call = dyn_cast<CallBase>(&I);
-    if (!Call)
-      return true; // atomics, fences
-    if (auto *II = dyn_cast<IntrinsicInst>(Call))
-      if (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II) ||
-          II->getIntrinsicID() == Intrinsic::assume ||
-          II->getIntrinsicID() == Intrinsic::experimental_noalias_scope_decl)
-        return false;
-    const Function *Callee = Call->getCalledFunction();
-    if (Callee && ruleFor(*Callee))
-      return false; // a math function: at most errno
-    if (Callee) {
-      MemoryFunctionKind K = classifyMemoryFunction(*Callee);
-      if (K == MemoryFunctionKind::Free)
-        return MayWrite(Call->getArgOperand(0));
-      // (A registered allocator or deallocator is the program's code, which
-      // may write what it likes: as any call.)
-      if (K != MemoryFunctionKind::None && K != MemoryFunctionKind::Realloc &&
-          K != MemoryFunctionKind::AdjointCopy &&
-          K != MemoryFunctionKind::AllocationLike &&
-          K != MemoryFunctionKind::DeallocationLike)
-        return false;
-    }
-    if (Call->onlyReadsMemory())
-      return false;
-    // An MPI call writes its receive buffer, request and status alone.
-    SmallVector<unsigned, 4> Written;
-    if (Callee && mpiWrittenArguments(*Callee, Written))
-      return any_of(Written, [&](unsigned K) {
-        return MayWrite(Call->getArgOperand(K));
-      });
-    // A BLAS routine with a rule writes its output array alone.
-    if (Callee && isBlasRuleFunction(*Callee)) {
-      int Out = blasWrittenArray(*Callee);
-      return Out >= 0 && MayWrite(Call->getArgOperand(Out));
-    }
-    // A callee that writes only through its pointer arguments.
-    return !Call->onlyAccessesArgMemory() ||
-           any_of(Call->args(), [&](const Use &U) {
-             return U->getType()->isPointerTy() && MayWrite(U.get());
-           });
-  };
-  bool Result = any_of(instructions(*Key.Primal), Writes);
-  WritesObject[Obj] = Result;
-  return Result;
-}
-
-bool ReverseEmitter::reloadable(LoadInst &LI) {
-  return Key.StableMemory && LI.isSimple() &&
-         stableArgumentMemory(LI.getPointerOperand());
-}
-
-bool ReverseEmitter::stableArgumentMemory(const Value *Ptr) {
-  // (The augmented sweep's arguments interleave shadows: PrimalOf maps
-  // the primal's clones back.)
-  auto *A = dyn_cast<Argument>(getUnderlyingObject(Ptr));
-  const Value *Primal = A ? PrimalOf.lookup(A) : nullptr;
-  return Primal && !writesObject(Primal);
-}
 
 void ReverseEmitter::planCountedLoops() {
   auto DT = std::make_unique<DominatorTree>(Aug);

@@ -112,6 +112,10 @@ bool ReverseEmitter::augmentForkCall(CallBase &Call, bool &Replaced) {
   K.TapeLevel = Key.TapeLevel;
   K.Parallel = true;
   K.NestedRegion = Key.Parallel;
+  // (Memory the region reads through the forking function's pointers
+  // that nothing writes is read again by the reverse region, where this
+  // function's callers leave it alone: StableMemory.cpp.)
+  K.StableMemory = Key.StableMemory;
   K.Args.append(2, ArgActivity::Const);
   Module &M = *Aug.getParent();
   Type *Ptr = AB.getPtrTy();
