@@ -829,6 +829,11 @@ bool loadsAddress(const LoadInst &LI) {
   });
 }
 
+bool localHoldsAddresses(const Value *Ptr) {
+  const AllocaInst *AI = Ptr ? localOf(Ptr) : nullptr;
+  return AI && holdsAddresses(*AI, 2);
+}
+
 bool mayBecomePointer(const Value *Slot, unsigned Depth) {
   const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Slot));
   if (!AI || Depth == 0)

@@ -110,15 +110,32 @@ bool mayHoldActiveAddress(const Value *X, const ActivityAnalysis &Activity) {
 }
 
 /// The inttoptrs without shadows that \p Ptr may be computed from (through
-/// GEPs, casts, phis and selects).
+/// GEPs, casts, phis and selects, and at -O0 the local pointer variables
+/// that hold it, \p Depth deep).
 void shadowlessIntegerBases(const Value *Ptr, const ActivityAnalysis &Activity,
-                            SmallVectorImpl<const IntToPtrInst *> &Out) {
+                            SmallVectorImpl<const IntToPtrInst *> &Out,
+                            unsigned Depth = 4) {
   SmallVector<const Value *, 4> Objects;
   getUnderlyingObjects(Ptr, Objects);
-  for (const Value *O : Objects)
-    if (const auto *I2P = dyn_cast<IntToPtrInst>(O);
-        I2P && !Activity.isActive(I2P))
-      Out.push_back(I2P);
+  for (const Value *O : Objects) {
+    if (const auto *I2P = dyn_cast<IntToPtrInst>(O)) {
+      if (!Activity.isActive(I2P))
+        Out.push_back(I2P);
+      continue;
+    }
+    // (`double *p = (double *)u;` at -O0: what is stored into p.)
+    const auto *LI = dyn_cast<LoadInst>(O);
+    const auto *Slot =
+        LI ? dyn_cast<AllocaInst>(LI->getPointerOperand()) : nullptr;
+    if (!Slot || Depth == 0)
+      continue;
+    for (const User *U : Slot->users())
+      if (const auto *SI = dyn_cast<StoreInst>(U);
+          SI && SI->getPointerOperand() == Slot &&
+          SI->getValueOperand()->getType()->isPointerTy())
+        shadowlessIntegerBases(SI->getValueOperand(), Activity, Out,
+                               Depth - 1);
+  }
 }
 
 } // namespace
