@@ -99,10 +99,9 @@ bool mayHoldActiveAddress(const Value *X, const ActivityAnalysis &Activity) {
           Work.push_back(Op);
       continue;
     }
-    // Anything else (a number converted from a float, a comparison's
-    // result, an extracted lane): taken for a number. Where it is a part of
-    // an aggregate that holds an address, that is not followed: returned
-    // as unknown.
+    // A part of an aggregate, which may hold an address: not followed,
+    // taken for one. Anything else (a number converted from a float, a
+    // comparison's result) is a number.
     if (isa<ExtractValueInst, ExtractElementInst>(V))
       return true;
   }
