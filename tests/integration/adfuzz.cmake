@@ -178,6 +178,12 @@ set(ADCC_ADFUZZ_SEEDS_V26 "53 95 105 149")
 # with memcpy, lmfit's lmmin2; seed 4 was refused at -O0 and -O2 before
 # the fixes of issue 33's realcode9 task.)
 set(ADCC_ADFUZZ_SEEDS_V27 "4 10")
+# Version 28 (features int-pointer-tag, int-pointer-offset,
+# int-pointer-parameter): an array read through a pointer made from an
+# integer. 4 and 30 draw the tag, 9 and 16 the parameter, 55 the offset;
+# with the adcc before 2026-12-07, 9 and 16 were refused at -O0 ("a value
+# with a derivative is stored into memory that has no shadow").
+set(ADCC_ADFUZZ_SEEDS_V28 "4 9 16 30 55")
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   set(ADCC_ADFUZZ_PYTHON "${Python3_EXECUTABLE}")
@@ -227,6 +233,7 @@ adcc_adfuzz_test(adfuzz-fixed-v24 24 "${ADCC_ADFUZZ_SEEDS_V24}")
 adcc_adfuzz_test(adfuzz-fixed-v25 25 "${ADCC_ADFUZZ_SEEDS_V25}")
 adcc_adfuzz_test(adfuzz-fixed-v26 26 "${ADCC_ADFUZZ_SEEDS_V26}")
 adcc_adfuzz_test(adfuzz-fixed-v27 27 "${ADCC_ADFUZZ_SEEDS_V27}")
+adcc_adfuzz_test(adfuzz-fixed-v28 28 "${ADCC_ADFUZZ_SEEDS_V28}")
 # The script compiles two seeds at a time; let ctest -j account for that.
 set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v7
   adfuzz-fixed-v8 adfuzz-fixed-v9 adfuzz-fixed-v10 adfuzz-fixed-v11
@@ -236,6 +243,8 @@ set_tests_properties(adfuzz-fixed adfuzz-fixed-v5 adfuzz-fixed-v6 adfuzz-fixed-v
   adfuzz-fixed-v24
   adfuzz-fixed-v25
   adfuzz-fixed-v26
+  adfuzz-fixed-v27
+  adfuzz-fixed-v28
   PROPERTIES
   PROCESSORS 2
   TIMEOUT 300

@@ -112,8 +112,9 @@ import sys
 from gen_v24 import V24
 
 # (Version 26 adds a double and then a pointer over its bytes; 27 a
-# solver's workspace block, with version 26's constructs otherwise.)
-GENERATOR_VERSION = 27
+# solver's workspace block, with version 26's constructs otherwise; 28
+# pointers made from integers.)
+GENERATOR_VERSION = 28
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -233,6 +234,9 @@ class Gen(V24):
                                   # trace and call counter are not shared)
         # version 24 (gen_v24.py)
         self.v24_init()
+        # version 28
+        self.int_pointer_helper = None  # a noinline function reading an
+                                        # array through an unsigned long
 
     # -- randomness (only random() so that sequences are version-stable) --
     def rand(self):
@@ -869,11 +873,14 @@ class Gen(V24):
     def v5_stmt(self, sc, lines, ind, ctx):
         # (versions 7 and 8 add a case each; the earlier versions draw as
         # they did)
-        k = self.randint(0, 9 if self.version >= 27 else
+        k = self.randint(0, 10 if self.version >= 28 else
+                         9 if self.version >= 27 else
                          8 if self.version >= 13 else
                          7 if self.version >= 9 else
                          6 if self.version >= 8 else
                          5 if self.version >= 7 else 4)
+        if k == 10:
+            return self.int_pointer(sc, lines, ind)
         if k == 9:
             return ctx.loops == 0 and ctx.depth == 0 and \
                 self.workspace_block(sc, lines, ind)
@@ -939,6 +946,67 @@ class Gen(V24):
         e(lines, i1, "free(%s);" % ws)
         e(lines, ind, "}")
         sc.scalars.append((name, 20.0, True))
+        return True
+
+    def int_pointer(self, sc, lines, ind):
+        """(version 28) An array in scope read through a pointer made from
+        an integer (issue 33): its address tagged in the low bit and the
+        tag masked off, an element's address computed as an integer
+        (`u + i * sizeof(double)`), or the address passed as an unsigned
+        long to a function that is not inlined. Until 2026-12-07 the
+        values read through the integer parameter got no derivative,
+        without an error."""
+        arrs = [a for a in sc.all("arrays") if a.length >= 2]
+        if not arrs:
+            return False
+        a = self.choice(arrs)
+        form = self.randint(0, 2)
+        name, u, i = self.fresh("ip"), self.fresh("iu"), self.fresh("ii")
+        c = self.uniform(0.3, 1.2)
+        e = self.emit
+        if form == 0:
+            p = self.fresh("iq")
+            e(lines, ind, "unsigned long %s = (unsigned long)(%s) | 1UL;"
+              % (u, a.name))
+            e(lines, ind, "const double *%s = (const double *)(%s & ~1UL);"
+              % (p, u))
+            e(lines, ind, "double %s = %s * %s[0] * %s[1];"
+              % (name, lit(c), p, p))
+            bound = c * a.cap * a.cap
+            self.features.add("int-pointer-tag")
+        elif form == 1:
+            e(lines, ind, "unsigned long %s = (unsigned long)(%s);"
+              % (u, a.name))
+            e(lines, ind, "double %s = 0;" % name)
+            e(lines, ind, "for (int %s = 0; %s < %d; %s++)"
+              % (i, i, a.length, i))
+            e(lines, ind + 1, "%s += %s * (%s + 1) * *(const double *)(%s + "
+              "%s * sizeof(double));" % (name, lit(c), i, u, i))
+            bound = c * a.length * (a.length + 1) / 2 * a.cap
+            self.features.add("int-pointer-offset")
+        else:
+            if self.int_pointer_helper is None:
+                self.int_pointer_helper = self.fresh("ih")
+                self.out.extend([
+                    "__attribute__((noinline)) static double %s("
+                    "unsigned long u, int m, double c) {"
+                    % self.int_pointer_helper,
+                    "  const double *p = (const double *)u;",
+                    "  double s = 0;",
+                    "  for (int i = 0; i < m; i++)",
+                    "    s += c * p[i] * sin(p[i]);",
+                    "  return s;",
+                    "}",
+                    ""])
+            e(lines, ind, "double %s = %s((unsigned long)(%s), %d, %s);"
+              % (name, self.int_pointer_helper, a.name, a.length, lit(c)))
+            self.used.add(self.int_pointer_helper)
+            bound = c * a.length * a.cap
+            self.features.add("int-pointer-parameter")
+        sq = self.squash(E(name, bound), 5.0)
+        if sq.code != name:
+            e(lines, ind, "%s = %s;" % (name, sq.code))
+        sc.scalars.append((name, min(bound, 5.0), True))
         return True
 
     def do_while_call(self, sc, lines, ind, ctx):

@@ -148,6 +148,7 @@ bool isMovedInteger(const Instruction &I, unsigned Depth = 4) {
 }
 
 bool returnsNewAllocation(const Function &F, unsigned Depth);
+bool holdsAddresses(const AllocaInst &AI, unsigned Depth);
 
 /// True when the integer \p I is read as a floating-point value again, up
 /// to \p Depth integer operations later (a bitcast to a float).
@@ -336,6 +337,10 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     return canCarryDerivative(AI->getAllocatedType()) ||
            AI->getAllocatedType()->isArrayTy() || AI->isArrayAllocation() ||
            AI->getAllocatedType()->isVectorTy() || // a SIMD register (__m128i)
+           // An integer variable that holds an address made a pointer
+           // again (`uintptr_t u = (uintptr_t)x | 1;` at -O0): its shadow
+           // holds the shadow's address, as a pointer variable's does.
+           holdsAddresses(*AI, 2) ||
            any_of(AI->users(), [&](const User *U) {
              if (isa<MemTransferInst>(U)) // a buffer for copied bytes
                return true;
@@ -735,17 +740,18 @@ bool isAddressArithmetic(const BinaryOperator &BO) {
   }
 }
 
-bool loadsAddress(const LoadInst &LI) {
-  const DataLayout &DL = LI.getModule()->getDataLayout();
-  if (LI.getType() != DL.getIntPtrType(LI.getContext()))
-    return false;
-  SmallVector<const Value *, 8> Work{&LI};
+namespace {
+
+/// True when the integer \p V is made a pointer, directly or after address
+/// arithmetic.
+bool becomesAddress(const Value &V) {
+  SmallVector<const Value *, 8> Work{&V};
   SmallPtrSet<const Value *, 8> Seen;
   while (!Work.empty()) {
-    const Value *V = Work.pop_back_val();
-    if (!Seen.insert(V).second || Seen.size() > 16)
+    const Value *X = Work.pop_back_val();
+    if (!Seen.insert(X).second || Seen.size() > 16)
       continue;
-    for (const User *U : V->users()) {
+    for (const User *U : X->users()) {
       if (isa<IntToPtrInst>(U))
         return true;
       if (const auto *BO = dyn_cast<BinaryOperator>(U);
@@ -754,6 +760,78 @@ bool loadsAddress(const LoadInst &LI) {
     }
   }
   return false;
+}
+
+/// The local variable or array \p LI reads from or the one \p SI writes
+/// to (through GEPs), or null.
+const AllocaInst *localOf(const Value *Ptr) {
+  return dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
+}
+
+/// True when a pointer-sized integer read from the local \p AI is made a
+/// pointer again, or is copied (\p Depth copies deep) into a local whose
+/// integers are: an array of addresses kept as integers, and the variable
+/// of a swap between two of its elements (`t = a[i]; a[i] = a[j]; a[j] =
+/// t;` of a sort by address).
+bool holdsAddresses(const AllocaInst &AI, unsigned Depth) {
+  Type *IntPtr = AI.getModule()->getDataLayout().getIntPtrType(AI.getContext());
+  SmallVector<const Value *, 8> Work{&AI};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    if (!Seen.insert(P).second || Seen.size() > 32)
+      continue;
+    for (const User *U : P->users()) {
+      if (isa<GetElementPtrInst, BitCastInst>(U)) {
+        Work.push_back(U);
+        continue;
+      }
+      const auto *LI = dyn_cast<LoadInst>(U);
+      if (!LI || LI->getType() != IntPtr)
+        continue;
+      if (becomesAddress(*LI))
+        return true;
+      if (Depth == 0)
+        continue;
+      for (const User *V : LI->users())
+        if (const auto *SI = dyn_cast<StoreInst>(V);
+            SI && SI->getValueOperand() == LI)
+          if (const AllocaInst *To = localOf(SI->getPointerOperand());
+              To && To != &AI && holdsAddresses(*To, Depth - 1))
+            return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+bool loadsAddress(const LoadInst &LI) {
+  const DataLayout &DL = LI.getModule()->getDataLayout();
+  if (LI.getType() != DL.getIntPtrType(LI.getContext()))
+    return false;
+  if (becomesAddress(LI))
+    return true;
+  // (Read from a local array of addresses kept as integers, or copied into
+  // one: its elements compared and swapped by a sort. Until 2026-12-07 the
+  // compared integers had no shadow, their stores left the shadow array
+  // unsorted, and the values read through the sorted addresses got the
+  // derivatives of others, without an error.)
+  if (const AllocaInst *AI = localOf(LI.getPointerOperand());
+      AI && holdsAddresses(*AI, 2))
+    return true;
+  return any_of(LI.users(), [&](const User *U) {
+    const auto *SI = dyn_cast<StoreInst>(U);
+    const AllocaInst *To =
+        SI && SI->getValueOperand() == &LI ? localOf(SI->getPointerOperand())
+                                           : nullptr;
+    return To && holdsAddresses(*To, 2);
+  });
+}
+
+bool localHoldsAddresses(const Value *Ptr) {
+  const AllocaInst *AI = Ptr ? localOf(Ptr) : nullptr;
+  return AI && holdsAddresses(*AI, 2);
 }
 
 bool mayBecomePointer(const Value *Slot, unsigned Depth) {

@@ -173,6 +173,12 @@ bool isAddressArithmetic(const llvm::BinaryOperator &BO);
 /// struct holds the same way, whatever the field's declared type says.
 bool loadsAddress(const llvm::LoadInst &LI);
 
+/// True when \p Ptr (null: false) points into a local integer variable or
+/// array that holds addresses made pointers again (`uintptr_t u =
+/// (uintptr_t)x;` at -O0, an array of addresses sorted by value): it has a
+/// shadow, which holds the shadows' addresses.
+bool localHoldsAddresses(const llvm::Value *Ptr);
+
 /// True when an integer stored at \p Slot may be turned back into a
 /// pointer: a load of the stack variable feeds an inttoptr, through
 /// integer arithmetic and copies into other variables (\p Depth steps).

@@ -87,7 +87,10 @@ bool freshBlock(const Value *V, unsigned Depth = 4) {
 /// carried elsewhere (cast, stored, passed on or returned).
 bool staysNumber(const Value *V, unsigned Depth = 4) {
   return all_of(V->users(), [&](const User *U) {
-    if (isa<BitCastInst, StoreInst, CallBase, ReturnInst>(U))
+    // (Made a pointer again, `(double *)stash` of a `uintptr_t stash`: an
+    // address, whose memory's derivatives were silently lost until
+    // 2026-12-07.)
+    if (isa<BitCastInst, StoreInst, CallBase, ReturnInst, IntToPtrInst>(U))
       return false;
     if (isa<PHINode, SelectInst, CastInst>(U))
       return Depth > 0 && staysNumber(U, Depth - 1);

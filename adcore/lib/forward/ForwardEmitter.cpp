@@ -8,6 +8,7 @@
 #include "support/DerivativeStops.h"
 #include "support/MemoryScopes.h"
 #include "analysis/NullableShadows.h"
+#include "analysis/IntegerAddresses.h"
 #include "analysis/TableLookups.h"
 #include "rules/MpiRules.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -237,6 +238,11 @@ bool ForwardEmitter::run() {
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
   if (!Ctx.isGenerated(Primal))
     warnTableLookups(Primal, PrimalActivity);
+  // (A float read or written through a pointer made from an integer whose
+  // derivative is lost: an error, never a derivative of zero.)
+  if (const Instruction *At = shadowlessIntegerAccess(Primal, PrimalActivity))
+    return unsupported(*const_cast<Instruction *>(At),
+                       ShadowlessIntegerAccessError);
   // (Forward mode over a reverse sweep: a pointer the augmented sweep
   // recorded has, in its shadow record, the tangent the outer derivative
   // gave it, null for a pointer to memory without derivatives there.)

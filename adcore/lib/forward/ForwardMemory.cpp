@@ -253,6 +253,11 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
   // the shadow alone, and so do numbers whatever tangent they were given:
   // the shadow may be the primal's own integer table (a shadow struct
   // sharing the primal's counts), which must see the primal's write only.
+  // (An integer without a tangent stored into an integer variable that
+  // holds addresses, at -O0: the tangent would keep the address before.)
+  if (!TV && V->getType()->isIntegerTy() && !isa<Constant>(V) &&
+      localHoldsAddresses(PrimalOf.lookup(I.getPointerOperand())))
+    return unsupported(I, AddressInIntegerError);
   if ((!TV && !canCarryDerivative(V->getType())) || isNumber(V))
     return true;
   if (Interleaved.contains(I.getPointerOperand())) {

@@ -193,6 +193,9 @@ std::optional<bool> ReverseEmitter::copyPointerFields(MemTransferInst &MT,
 bool ReverseEmitter::holdsActiveAddress(const Value *V, unsigned Depth) const {
   if (auto *P2I = dyn_cast<PtrToIntInst>(V))
     return Active.contains(P2I->getOperand(0));
+  // (One read from an integer variable that holds an address, at -O0.)
+  if (auto *LI = dyn_cast<LoadInst>(V))
+    return Active.contains(LI) && loadsAddress(*LI);
   auto *BO = dyn_cast<BinaryOperator>(V);
   if (!BO || Depth == 0)
     return false;
@@ -473,6 +476,11 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
         return unsupported(I, "the address of memory with derivatives is "
                               "stored as an integer computed from it; this "
                               "is not supported yet in reverse mode");
+      } else if (!isa<Constant>(V) &&
+                 localHoldsAddresses(PrimalOf.lookup(SI->getPointerOperand()))) {
+        // An integer without a shadow stored into an integer variable
+        // that holds addresses: its shadow would keep the address before.
+        return unsupported(I, AddressInIntegerError);
       }
     }
     const Value *Obj = getUnderlyingObject(SI->getPointerOperand());

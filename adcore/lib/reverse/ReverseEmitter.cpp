@@ -12,6 +12,7 @@
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
 #include "analysis/NullableShadows.h"
+#include "analysis/IntegerAddresses.h"
 #include "analysis/TableLookups.h"
 #include "support/IRMarks.h"
 
@@ -190,6 +191,11 @@ bool ReverseEmitter::buildAugmented() {
   ActivityAnalysis PrimalActivity(Primal, Key.Args, &Ctx.rules());
   if (!Ctx.isGenerated(Primal))
     warnTableLookups(Primal, PrimalActivity);
+  // (A float read or written through a pointer made from an integer whose
+  // derivative is lost: an error, never a derivative of zero.)
+  if (const Instruction *At = shadowlessIntegerAccess(Primal, PrimalActivity))
+    return unsupported(*const_cast<Instruction *>(At),
+                       ShadowlessIntegerAccessError);
   Types = std::make_unique<TypeAnalysis>(Primal);
   NullableShadows Nullables(Primal, PrimalActivity, *Types,
                             {Key.NullableShadows, Key.NullReaching});

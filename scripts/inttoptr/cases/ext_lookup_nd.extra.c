@@ -1,0 +1,2 @@
+#include <stdint.h>
+uintptr_t lookup_u(uintptr_t u) { return u; }
