@@ -10,7 +10,9 @@
 // partial) until 2026-12-07; now it multiplies the adjoints of e's own
 // operands by it, after e's rule: exp's from the library (a math rule), a
 // function of this file (its reverse sweep), a product with a small
-// constant factor (its partial). Each against the
+// constant factor (its partial); and sinh's sign, a copysign whose
+// adjoint passes the doubles (its partial 0 in the sign made x's NaN).
+// Each against the
 // closed form, forward mode and central differences, -O0 to -O3, below
 // log(DBL_MAX) too, and with the result scaled down to 2^-1020 times it.
 #include <math.h>
@@ -88,6 +90,16 @@ static double half_product(double x) { return scaled_top_product(x, -1); }
    e's adjoint first is the better order). */
 static double small_libm(double x) { return scaled_top_libm(x, -1020); }
 
+/* sinh's form: the sign's copysign(0.5, x) times 2 times the value, whose
+   adjoint 2r passes the doubles: copysign's partial 0 in its sign made
+   it NaN until 2026-12-07. */
+__attribute__((noinline)) static double ldexp_half(double x) {
+  return scaled_top_own(x, -1);
+}
+static double sinh_form(double x) {
+  return copysign(0.5, x) * 2.0 * ldexp_half(fabs(x));
+}
+
 static int failures;
 
 static void check(const char *name, double (*f)(double), double x,
@@ -115,6 +127,7 @@ int main(void) {
     check("libm exp", half_libm, x, want);
     check("own exp", half_own, x, want);
     check("product", half_product, x, want);
+    check("sinh form", sinh_form, x, want);
     /* (2^(n - 1020) is normal for n >= -2: x past 709.78.) */
     if (x > 709.78)
       check("small", small_libm, x, ldexp(exp(x - 1) * (M_E / 2), -1019));
