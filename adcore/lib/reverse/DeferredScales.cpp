@@ -83,8 +83,9 @@ void ReverseEmitter::noteDeferredScale(BinaryOperator &Mul) {
   }
   if (!Rule)
     return;
-  DeferredMuls.insert(&Mul);
-  DeferredSources[Rule].push_back(&Mul);
+  // (Once: a factor listed twice would be applied twice.)
+  if (DeferredMuls.insert(&Mul).second)
+    DeferredSources[Rule].push_back(&Mul);
 }
 
 Value *ReverseEmitter::scaleSlot(Instruction &Mul) {
