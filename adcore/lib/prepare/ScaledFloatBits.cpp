@@ -48,6 +48,7 @@
 
 #include "analysis/BitProvenance.h"
 #include "analysis/HighFloatBits.h"
+#include "support/DeferredScaleMark.h"
 #include "support/IRMarks.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -123,6 +124,16 @@ private:
                           const SmallPtrSetImpl<Instruction *> &Derived,
                           SmallPtrSetImpl<Value *> &Visiting, unsigned Depth);
   void rewrite(BitCastInst &Cast, Value *X);
+  /// Marks the scalings of the rewrites whose source reverse mode may
+  /// scale after its own rule (DeferredScaleMetadata).
+  void markDeferredScales();
+
+  /// A rewrite: its source, `x' - x` (a select of two differences) and
+  /// the two products by powers of two.
+  struct Rewrite {
+    Value *X, *Zero, *Half1, *Z;
+  };
+  SmallVector<Rewrite, 4> Rewritten;
 
   Function &F;
   BitProvenance Bits;
@@ -356,7 +367,9 @@ void ScaledBits::rewrite(BitCastInst &Cast, Value *X) {
                                     ConstantInt::get(IT, 0));
   Value *Zero = B.CreateSelect(SameSign, B.CreateFSub(Frozen, X),
                                B.CreateFSub(X, Frozen));
-  Value *Z = B.CreateFMul(B.CreateFMul(Zero, P1), P2);
+  Value *Half1 = B.CreateFMul(Zero, P1);
+  Value *Z = B.CreateFMul(Half1, P2);
+  Rewritten.push_back({X, Zero, Half1, Z});
   Value *Finite = B.CreateIntrinsic(Intrinsic::is_fpclass, {T},
                                     {Frozen, B.getInt32(fcFinite)});
   auto *Sub = cast<Instruction>(B.CreateFSub(&Cast, Z));
@@ -382,6 +395,38 @@ void ScaledBits::rewrite(BitCastInst &Cast, Value *X) {
     return U.getUser() != Sub && U.getUser() != New;
   });
   Cast.setMetadata(NoDerivativeMetadata, None);
+}
+
+void ScaledBits::markDeferredScales() {
+  for (const Rewrite &R : Rewritten) {
+    auto *X = dyn_cast<Instruction>(R.X);
+    auto *Zero = dyn_cast<SelectInst>(R.Zero);
+    auto *Half1 = dyn_cast<Instruction>(R.Half1);
+    auto *Z = dyn_cast<Instruction>(R.Z);
+    // (Within one block: x's adjoint is then 2^d times the result's for
+    // one d, that of the same run of the block.)
+    if (!X || !Zero || !Half1 || !Z || X->getParent() != Z->getParent() ||
+        !isa<BinaryOperator, UnaryOperator, FPExtInst, FPTruncInst,
+             CallBase>(X))
+      continue;
+    // Nothing else takes x's derivative: its bits as integers, its frozen
+    // copy, comparisons; not another rewrite (another d).
+    bool Alone = all_of(X->users(), [&](User *U) {
+      if (U == Zero->getTrueValue() || U == Zero->getFalseValue())
+        return true;
+      if (isa<FreezeInst>(U))
+        return cast<Instruction>(U)->hasMetadata(NoDerivativeMetadata);
+      if (isa<CmpInst>(U))
+        return true;
+      auto *C = dyn_cast<CastInst>(U);
+      return C && C->getType()->isIntOrIntVectorTy();
+    });
+    if (!Alone)
+      continue;
+    MDNode *Mark = MDNode::get(F.getContext(), {});
+    Half1->setMetadata(DeferredScaleMetadata, Mark);
+    Z->setMetadata(DeferredScaleMetadata, Mark);
+  }
 }
 
 bool ScaledBits::run() {
@@ -436,6 +481,7 @@ bool ScaledBits::run() {
   if (Follow) {
     for (auto [Cast, X] : Scaled)
       rewrite(*Cast, X);
+    markDeferredScales();
     MDNode *None = MDNode::get(F.getContext(), {});
     for (BitCastInst *Step : Steps)
       Step->setMetadata(NoDerivativeMetadata, None);

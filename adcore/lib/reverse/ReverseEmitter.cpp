@@ -576,6 +576,8 @@ Value *ReverseEmitter::sum(Value *A, Value *B2) {
 void ReverseEmitter::addAdjoint(Value *V, Value *Delta) {
   if (isa<Constant>(V) || !isActiveFloat(V))
     return;
+  if (!PendingScales.empty())
+    Delta = applyPendingScales(Delta);
   Value *S = slot(V);
   Value *Old = RB.CreateLoad(V->getType(), S);
   RB.CreateStore(sum(Old, Delta), S);
@@ -628,8 +630,10 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
       if ((CallKeys.count(I) || CustomSites.count(I)) && L + 1 != Width)
         continue;
       Lane = L;
+      beginDeferredScales(*I);
       if (!emitAdjoint(*I, Popped))
         HadRuleError = true;
+      endDeferredScales();
     }
     Lane = 0;
   }
@@ -708,7 +712,7 @@ bool ReverseEmitter::buildReverse() {
   }
   for (BasicBlock &BB : Aug)
     reverseBlock(BB);
-  if (HadRuleError)
+  if (HadRuleError || !checkDeferredScales())
     return false;
 
   // The adjoints of the Active arguments are the result.

@@ -451,6 +451,32 @@ private:
   bool emitAdjoint(llvm::Instruction &I,
                    llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
 
+  // --- powers of two applied after a source's rule (DeferredScales.cpp)
+  /// Notes \p Mul, a product of a float given a new exponent in its bits
+  /// by a power of two, as deferred to its source's rule where it can be.
+  void noteDeferredScale(llvm::BinaryOperator &Mul);
+  /// The slot that keeps a deferred product's factor in the reverse sweep.
+  llvm::Value *scaleSlot(llvm::Instruction &Mul);
+  /// The adjoint of \p Mul, a deferred product by \p Factor: \p D times
+  /// it where that is a normal number (or D is 0), else D, the factor
+  /// kept for the source's rule.
+  void emitDeferredScale(llvm::BinaryOperator &Mul, llvm::Value *D,
+                         llvm::Value *Factor);
+  /// Before and after \p I's adjoint rule: the factors its addAdjoint
+  /// calls multiply by, where I is the rule of a deferred source.
+  void beginDeferredScales(llvm::Instruction &I);
+  void endDeferredScales() { PendingScales.clear(); }
+  llvm::Value *applyPendingScales(llvm::Value *Delta);
+  /// An error where a deferred factor was not applied.
+  bool checkDeferredScales();
+  llvm::SmallPtrSet<const llvm::Instruction *, 4> DeferredMuls;
+  llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<llvm::Instruction *, 2>>
+      DeferredSources;
+  llvm::SmallPtrSet<const llvm::Instruction *, 4> AppliedScales;
+  llvm::DenseMap<llvm::Instruction *, llvm::AllocaInst *> ScaleSlots;
+  llvm::SmallVector<llvm::Value *, 2> PendingScales;
+  bool DeferredScaleLost = false;
+
   // Adjoint slots.
   bool isActiveFloat(const llvm::Value *V) const;
   llvm::Value *slot(llvm::Value *V);

@@ -72,6 +72,7 @@ bool ReverseEmitter::neededValues(Instruction &I,
         Need(Bv);
       if (isActiveFloat(Bv))
         Need(A);
+      noteDeferredScale(*BO);
       return true;
     case Instruction::FDiv:
       Need(Bv);
@@ -356,6 +357,11 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
         addAdjoint(Bv, RB.CreateFNeg(D));
       break;
     case Instruction::FMul:
+      // (A power of two that x's own rule applies: DeferredScales.cpp.)
+      if (DeferredMuls.contains(BO)) {
+        emitDeferredScale(*BO, D, Val(Bv));
+        break;
+      }
       if (isActiveFloat(A))
         addAdjoint(A, RB.CreateFMul(D, Val(Bv)));
       if (isActiveFloat(Bv))

@@ -24,6 +24,12 @@ using namespace llvm;
 namespace adcore {
 namespace {
 
+/// A partial the rule makes a constant 0 (a zero vector too).
+bool isStructuralZero(Value *Partial) {
+  auto *C = dyn_cast<Constant>(Partial);
+  return C && C->isZeroValue();
+}
+
 Value *isChosen(IRBuilderBase &B, Value *Partial) {
   return B.CreateFCmpONE(Partial, Constant::getNullValue(Partial->getType()));
 }
@@ -41,10 +47,18 @@ Value *mathTangent(IRBuilderBase &B, const MathRule &Rule,
     return T;
   }
   for (const MathTerm &Term : Terms) {
+    // (A partial that is 0 by the rule (floor's, copysign's in its sign)
+    // adds nothing, whatever the tangent: an infinite one times it was
+    // NaN.)
+    if (isStructuralZero(Term.Partial))
+      continue;
     Value *Product = B.CreateFMul(Term.Partial, Term.Tangent);
     T = T ? B.CreateFAdd(T, Product) : Product;
   }
-  return T;
+  return T ? T
+           : Constant::getNullValue(Terms.empty()
+                                        ? B.getDoubleTy()
+                                        : Terms.front().Tangent->getType());
 }
 
 Value *mathAdjoint(IRBuilderBase &B, const MathRule &Rule, Value *Partial,
@@ -52,6 +66,11 @@ Value *mathAdjoint(IRBuilderBase &B, const MathRule &Rule, Value *Partial,
   if (Rule.Combine == MathCombine::Select)
     return B.CreateSelect(isChosen(B, Partial), Adjoint,
                           Constant::getNullValue(Adjoint->getType()));
+  // (As in mathTangent: openlibm's sinh past 709.78, `h * 2.0 * r` with
+  // h = copysign(0.5, x), gave h the adjoint 2r = inf, and x NaN through
+  // copysign's partial 0 in its sign, until 2026-12-07.)
+  if (isStructuralZero(Partial))
+    return Constant::getNullValue(Adjoint->getType());
   return B.CreateFMul(Adjoint, Partial);
 }
 
