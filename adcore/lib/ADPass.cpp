@@ -228,6 +228,8 @@ PreservedAnalyses ADPass::run(Module &M, ModuleAnalysisManager &) {
   // (Before the IR carried for link time is written.)
   if (Opts.IntegerUnions)
     attachIntegerUnions(M, *Opts.IntegerUnions);
+  if (Opts.DeclaredPointees)
+    attachDeclaredPointees(M, *Opts.DeclaredPointees);
   if (Opts.TemplateRecords)
     attachTemplateRecords(M, *Opts.TemplateRecords);
   PreservedAnalyses PA = differentiate(M);

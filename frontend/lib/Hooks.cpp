@@ -3,6 +3,7 @@
 #include "frontend/Hooks.h"
 #include "frontend/Attributes.h"
 #include "frontend/EnzymeChecks.h"
+#include "frontend/DeclaredPointees.h"
 #include "frontend/IntegerUnions.h"
 #include "frontend/TemplateRecords.h"
 #include "frontend/LaunchedKernels.h"
@@ -81,6 +82,11 @@ void installHooks(clang::CompilerInstance &CI, const adcore::Options &Opts) {
     auto Unions = std::make_shared<adcore::IntegerUnionTable>();
     recordIntegerUnions(CI, Unions);
     Engine.IntegerUnions = Unions;
+    // (What structs' pointer fields are declared to point to,
+    // frontend/DeclaredPointees.h.)
+    auto Pointees = std::make_shared<adcore::DeclaredPointeeTable>();
+    recordDeclaredPointees(CI, Pointees);
+    Engine.DeclaredPointees = Pointees;
     // (And the layouts of class templates' specializations,
     // frontend/TemplateRecords.h.)
     auto Records = std::make_shared<adcore::TemplateRecordTable>();

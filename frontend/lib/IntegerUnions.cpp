@@ -12,6 +12,8 @@
 
 #include "frontend/IntegerUnions.h"
 
+#include "RecordNames.h"
+
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -19,7 +21,6 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <vector>
 
@@ -70,22 +71,6 @@ bool recordHoldsIntegersOnly(const ASTContext &Ctx, const RecordDecl *RD,
   return llvm::all_of(RD->fields(), [&](const FieldDecl *F) {
     return holdsIntegersOnly(Ctx, F->getType(), Depth + 1);
   });
-}
-
-/// The name Clang's code generation gives the IR type of \p RD, without
-/// the suffix that makes it unique.
-std::string irTypeName(const ASTContext &Ctx, const RecordDecl &RD) {
-  std::string Name;
-  llvm::raw_string_ostream OS(Name);
-  OS << RD.getKindName() << '.';
-  PrintingPolicy Policy = Ctx.getPrintingPolicy();
-  if (RD.getIdentifier())
-    RD.printQualifiedName(OS, Policy);
-  else if (const TypedefNameDecl *TD = RD.getTypedefNameForAnonDecl())
-    TD->printQualifiedName(OS, Policy);
-  else
-    OS << "anon";
-  return Name;
 }
 
 class UnionConsumer : public ASTConsumer {

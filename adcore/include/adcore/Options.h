@@ -8,6 +8,7 @@
 #ifndef ADCORE_OPTIONS_H
 #define ADCORE_OPTIONS_H
 
+#include "adcore/DeclaredPointees.h"
 #include "adcore/IntegerUnions.h"
 #include "adcore/TemplateRecords.h"
 #include "adcore/ParamShapes.h"
@@ -70,6 +71,10 @@ struct Options {
   /// frontend while it parses, attached to the module when the AD pass
   /// starts.
   std::shared_ptr<const IntegerUnionTable> IntegerUnions;
+  /// The declared pointees of structs' pointer fields
+  /// (DeclaredPointees.h), filled by the frontend while it parses,
+  /// attached to the module when the AD pass starts.
+  std::shared_ptr<const DeclaredPointeeTable> DeclaredPointees;
   /// The layouts of class templates' specializations (TemplateRecords.h),
   /// filled by the frontend while it parses, attached to the module when
   /// the AD pass starts.

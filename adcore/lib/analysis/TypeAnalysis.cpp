@@ -294,6 +294,9 @@ bool TypeAnalysis::visit(Instruction &I) {
     // nest).
     if (LI->getType()->isPointerTy()) {
       Changed |= joinMemory(LI, -1, pointeeKindOfTBAA(I));
+      // (The same from the field's declared type where no TBAA says it:
+      // -O0, whose field accesses are struct GEPs.)
+      Changed |= joinMemory(LI, -1, declaredFieldPointee(P));
       Changed |= seedFromPointeeStruct(LI, I);
       // A pointer of a std::vector<point>'s `this`: elements of the
       // struct, with its fields.
@@ -335,6 +338,7 @@ bool TypeAnalysis::visit(Instruction &I) {
       Changed |= join(V, memoryKind(P, 0));
     if (V->getType()->isPointerTy() && !isa<Constant>(V)) { // not null
       Changed |= joinMemory(V, -1, pointeeKindOfTBAA(I));
+      Changed |= joinMemory(V, -1, declaredFieldPointee(P));
       Changed |= seedFromPointeeStruct(V, I);
     }
     return Changed;

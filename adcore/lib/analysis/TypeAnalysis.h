@@ -138,6 +138,14 @@ private:
   /// Per pointee name of pointer TBAA, its IR struct type (or null: none,
   /// or not known uniquely).
   llvm::DenseMap<llvm::StringRef, llvm::StructType *> TBAAStructs;
+  /// What a pointer read from or written to the struct field \p Address
+  /// addresses (a struct GEP) points to by the field's declared type
+  /// (adcore/DeclaredPointees.h); Unknown where nothing is recorded
+  /// (FieldDeclaredPointees.cpp).
+  Kind declaredFieldPointee(const llvm::Value *Address);
+  /// (Its answers by struct and offset.)
+  llvm::DenseMap<std::pair<llvm::StructType *, uint64_t>, Kind>
+      DeclaredFieldPointees;
   /// Parameters that are std::vector<double> or dynamic-size Eigen objects
   /// (SourceTypes.h): the kind of the elements their pointers point to.
   llvm::DenseMap<const llvm::Value *, Kind> VectorElements;

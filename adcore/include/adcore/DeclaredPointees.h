@@ -1,0 +1,61 @@
+//===- adcore/DeclaredPointees.h - Pointee types of struct fields -*- C++ -*-//
+//
+// At -O0 (and with -fno-strict-aliasing) Clang writes no TBAA: a pointer
+// loaded from a struct field (`a->p` with `long long *p`) does not say
+// what it points to, and the integers read through it could be a double's
+// bits for all the IR says. The frontend knows the field's declared type:
+// it records, by the IR name Clang gives each struct or class (`struct.A`,
+// without the `.N` suffixes that make names unique) and the byte offset of
+// each pointer field in it, what the field's declared pointee is: an
+// integer of 16 bits or more, a float, a double, a pointer, or nothing
+// known (`void *`, `char *`, a struct, a function). The type analysis uses
+// it as it uses the pointer TBAA tag of an optimized load (`p1 long long`),
+// no further: C code may store other types through casts in either case.
+//
+// The table travels as named metadata (`adcc.declared.pointees`: triples
+// of a name, an offset and a kind), attached when the AD pass starts, so
+// that the IR carried for link time has it; modules linked together append
+// their triples. Where triples for the same name and offset disagree (two
+// files with different `struct A`s), nothing is known there.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_DECLAREDPOINTEES_H
+#define ADCORE_DECLAREDPOINTEES_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace llvm {
+class Module;
+class StructType;
+} // namespace llvm
+
+namespace adcore {
+
+/// What a pointer field is declared to point to.
+enum class DeclaredPointee : unsigned char {
+  Unknown, ///< `void *`, `char *`, a struct, or fields that disagree
+  Integer,
+  Pointer,
+  Float,
+  Double
+};
+
+/// Per IR name of a struct (without Clang's `.N` suffix), per byte offset
+/// of a pointer field, its declared pointee.
+using DeclaredPointeeTable =
+    std::map<std::string, std::map<uint64_t, DeclaredPointee>>;
+
+/// Adds \p Table to the named metadata of \p M.
+void attachDeclaredPointees(llvm::Module &M, const DeclaredPointeeTable &Table);
+
+/// The declared pointee of the pointer field at byte \p Offset of \p ST,
+/// by \p M's metadata (Unknown where none is said, or the sayings differ,
+/// or \p ST holds no pointer there).
+DeclaredPointee declaredPointee(const llvm::Module &M,
+                                const llvm::StructType *ST, uint64_t Offset);
+
+} // namespace adcore
+
+#endif // ADCORE_DECLAREDPOINTEES_H

@@ -1,0 +1,122 @@
+//===- DeclaredPointees.cpp - Pointee types of struct fields --------------===//
+//
+// See adcore/DeclaredPointees.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "adcore/DeclaredPointees.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/Metadata.h"
+#include "llvm/IR/Module.h"
+
+#include <optional>
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+constexpr const char *DeclaredPointeesMetadata = "adcc.declared.pointees";
+
+constexpr char KindLetters[] = {'u', 'i', 'p', 'f', 'd'};
+
+/// "8i,16d": each pointer field's offset and the letter of its pointee.
+std::string encode(const std::map<uint64_t, DeclaredPointee> &Fields) {
+  std::string Text;
+  for (auto [Offset, K] : Fields) {
+    if (!Text.empty())
+      Text += ',';
+    Text += utostr(Offset);
+    Text += KindLetters[unsigned(K)];
+  }
+  return Text;
+}
+
+/// What \p Text says of the field at \p Offset; nullopt where it says
+/// nothing of it (or cannot be read).
+std::optional<DeclaredPointee> decodeAt(StringRef Text, uint64_t Offset) {
+  SmallVector<StringRef, 8> Items;
+  Text.split(Items, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef Item : Items) {
+    uint64_t At;
+    if (Item.consumeInteger(10, At) || Item.size() != 1)
+      return std::nullopt;
+    if (At != Offset)
+      continue;
+    for (unsigned K = 0; K < std::size(KindLetters); ++K)
+      if (Item.front() == KindLetters[K])
+        return DeclaredPointee(K);
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// \p Name without the `.N` suffixes that make IR type names unique.
+StringRef baseName(StringRef Name) {
+  for (;;) {
+    auto [Head, Tail] = Name.rsplit('.');
+    if (Head.empty() || Tail.empty() || Head == Name ||
+        !all_of(Tail, isDigit) || Head == "struct" || Head == "class")
+      return Name;
+    Name = Head;
+  }
+}
+
+/// Whether \p ST holds a pointer (not in an array) at byte \p Offset.
+bool holdsPointerAt(const DataLayout &DL, const StructType *Type,
+                    uint64_t Offset) {
+  auto *ST = const_cast<StructType *>(Type);
+  if (ST->isOpaque() || Offset >= DL.getTypeAllocSize(ST))
+    return false;
+  const StructLayout *SL = DL.getStructLayout(ST);
+  unsigned I = SL->getElementContainingOffset(Offset);
+  return SL->getElementOffset(I) == Offset &&
+         ST->getElementType(I)->isPointerTy();
+}
+
+} // namespace
+
+void attachDeclaredPointees(Module &M, const DeclaredPointeeTable &Table) {
+  if (Table.empty())
+    return;
+  LLVMContext &C = M.getContext();
+  NamedMDNode *N = M.getOrInsertNamedMetadata(DeclaredPointeesMetadata);
+  for (const auto &[Name, Fields] : Table)
+    if (!Fields.empty())
+      N->addOperand(MDNode::get(
+          C, {MDString::get(C, Name), MDString::get(C, encode(Fields))}));
+}
+
+DeclaredPointee declaredPointee(const Module &M, const StructType *ST,
+                                uint64_t Offset) {
+  if (!ST || !ST->hasName() ||
+      !holdsPointerAt(M.getDataLayout(), ST, Offset))
+    return DeclaredPointee::Unknown;
+  const NamedMDNode *N = M.getNamedMetadata(DeclaredPointeesMetadata);
+  if (!N)
+    return DeclaredPointee::Unknown;
+  StringRef Name = baseName(ST->getName());
+  std::optional<DeclaredPointee> Said;
+  for (const MDNode *E : N->operands()) {
+    auto *S = E->getNumOperands() == 2 ? dyn_cast<MDString>(E->getOperand(0))
+                                       : nullptr;
+    auto *Fields = S ? dyn_cast<MDString>(E->getOperand(1)) : nullptr;
+    if (!Fields || S->getString() != Name)
+      continue;
+    std::optional<DeclaredPointee> K = decodeAt(Fields->getString(), Offset);
+    // (A struct of the name that says nothing of the offset holds no
+    // pointer there: another struct, whose loads are not this one's.)
+    if (!K)
+      continue;
+    if (Said && *Said != *K)
+      return DeclaredPointee::Unknown;
+    Said = K;
+  }
+  return Said.value_or(DeclaredPointee::Unknown);
+}
+
+} // namespace adcore

@@ -1,0 +1,146 @@
+//===- DeclaredPointees.cpp - Pointee types of struct fields --------------===//
+//
+// An AST consumer that runs before code generation's: each struct or class
+// whose definition is completed (not a union: its IR type names one member
+// only) and that has a pointer or reference field is recorded, at the end
+// of the translation unit, under the IR name Clang's code generation gives
+// its type (RecordNames.h), with the byte offset of each such field and
+// what the field's declared type points to.
+//
+//===----------------------------------------------------------------------===//
+
+#include "frontend/DeclaredPointees.h"
+
+#include "RecordNames.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <vector>
+
+using namespace clang;
+using adcore::DeclaredPointee;
+
+namespace adcc::frontend {
+namespace {
+
+constexpr const char *ActionName = "adcc-declared-pointees";
+
+/// The table of the compile that set it last (cc1 jobs run one after
+/// another in a process).
+std::shared_ptr<adcore::DeclaredPointeeTable> &currentTable() {
+  static std::shared_ptr<adcore::DeclaredPointeeTable> Table;
+  return Table;
+}
+
+/// What a pointer to \p T points to, as the type analysis counts kinds:
+/// integers of 16 bits or more (not characters or bools: bytes hold
+/// anything), float, double, pointers; else Unknown (`void`, records,
+/// functions, long double).
+DeclaredPointee kindOfPointee(const ASTContext &Ctx, QualType T) {
+  T = T.getCanonicalType();
+  if (T->isDependentType() || T->isIncompleteType())
+    return DeclaredPointee::Unknown;
+  if (const auto *B = T->getAs<BuiltinType>()) {
+    if (B->getKind() == BuiltinType::Double)
+      return DeclaredPointee::Double;
+    if (B->getKind() == BuiltinType::Float)
+      return DeclaredPointee::Float;
+  }
+  if (T->isPointerType())
+    return DeclaredPointee::Pointer;
+  if (T->isIntegralOrEnumerationType() && !T->isAnyCharacterType() &&
+      !T->isBooleanType() && Ctx.getTypeSize(T) >= 16)
+    return DeclaredPointee::Integer;
+  return DeclaredPointee::Unknown;
+}
+
+/// The pointer and reference fields of \p RD by byte offset.
+std::map<uint64_t, DeclaredPointee> pointerFields(const ASTContext &Ctx,
+                                                  const RecordDecl &RD) {
+  std::map<uint64_t, DeclaredPointee> Fields;
+  const ASTRecordLayout &Layout = Ctx.getASTRecordLayout(&RD);
+  for (const FieldDecl *F : RD.fields()) {
+    QualType T = F->getType().getCanonicalType();
+    if (F->isBitField() || !(T->isPointerType() || T->isReferenceType()))
+      continue;
+    uint64_t Bits = Layout.getFieldOffset(F->getFieldIndex());
+    if (Bits % 8 != 0)
+      continue;
+    Fields[Bits / 8] = kindOfPointee(Ctx, T->getPointeeType());
+  }
+  return Fields;
+}
+
+class PointeeConsumer : public ASTConsumer {
+public:
+  void Initialize(ASTContext &C) override { Ctx = &C; }
+  void HandleTagDeclDefinition(TagDecl *D) override {
+    auto *RD = dyn_cast<RecordDecl>(D);
+    if (RD && !RD->isUnion() && !RD->isDependentType() &&
+        !RD->isInvalidDecl() && RD->isCompleteDefinition())
+      Records.push_back(RD);
+  }
+  // (At the end of the translation unit, before code generation's
+  // consumer runs the pipeline: a typedef of an anonymous struct, which
+  // names its IR type, is declared after the struct's definition.)
+  void HandleTranslationUnit(ASTContext &) override {
+    auto &Table = currentTable();
+    if (!Ctx || !Table)
+      return;
+    for (const RecordDecl *RD : Records) {
+      std::map<uint64_t, DeclaredPointee> Fields = pointerFields(*Ctx, *RD);
+      if (Fields.empty())
+        continue;
+      // (Two records of one IR name, in different scopes: where they
+      // disagree, nothing is known.)
+      auto [It, New] = Table->try_emplace(irTypeName(*Ctx, *RD), Fields);
+      if (New)
+        continue;
+      for (auto [Offset, K] : Fields) {
+        auto [FIt, FNew] = It->second.try_emplace(Offset, K);
+        if (!FNew && FIt->second != K)
+          FIt->second = DeclaredPointee::Unknown;
+      }
+    }
+  }
+
+private:
+  ASTContext *Ctx = nullptr;
+  std::vector<const RecordDecl *> Records;
+};
+
+class PointeeAction : public PluginASTAction {
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 llvm::StringRef) override {
+    return std::make_unique<PointeeConsumer>();
+  }
+  bool ParseArgs(const CompilerInstance &,
+                 const std::vector<std::string> &) override {
+    return true;
+  }
+  ActionType getActionType() override { return CmdlineBeforeMainAction; }
+};
+
+FrontendPluginRegistry::Add<PointeeAction>
+    RegisterPointees(ActionName,
+                     "record what structs' pointer fields point to");
+
+} // namespace
+
+void recordDeclaredPointees(
+    clang::CompilerInstance &CI,
+    std::shared_ptr<adcore::DeclaredPointeeTable> Table) {
+  currentTable() = std::move(Table);
+  std::vector<std::string> &Actions = CI.getFrontendOpts().AddPluginActions;
+  if (!llvm::is_contained(Actions, ActionName))
+    Actions.push_back(ActionName);
+}
+
+} // namespace adcc::frontend

@@ -1,0 +1,48 @@
+// The frontend records what each pointer field of a struct is declared to
+// point to (adcore/DeclaredPointees.h): by the struct's IR name, each
+// pointer field's byte offset and a letter (i integer of 16 bits or more,
+// f float, d double, p pointer, u nothing known: `void *`, `char *`,
+// `unsigned char *`, a struct, a function). Unions and structs without
+// pointer fields are not recorded; nor are arrays of pointers. At -O0,
+// where there is no TBAA, the type analysis types the integers read
+// through `long long *p` by it.
+// RUN: %adcc -O0 -S -emit-llvm %s -o %t.ll
+// RUN: FileCheck %s --check-prefix=TABLE < %t.ll
+// RUN: adcc-opt -passes=adcc-print-types %t.ll -o /dev/null \
+// RUN:   | FileCheck %s --check-prefix=TYPES
+
+struct node;
+
+struct csc {
+  long long n;          // 0
+  long long *p;         // 8: i
+  int *w;               // 16: i
+  double *x;            // 24: d
+  float *y;             // 32: f
+  void *any;            // 40: u
+  char *name;           // 48: u
+  unsigned char *bytes; // 56: u
+  struct node *next;    // 64: u
+  double **rows;        // 72: p
+  short *s;             // 80: i
+  double *arr[2];       // (not recorded)
+};
+
+union either {
+  double *d;
+  long long *i;
+};
+
+struct counts {
+  int n, m;
+};
+
+long long last(const struct csc *a, union either *e, struct counts *c) {
+  return a->p[a->n] + c->n;
+}
+
+// TABLE: !adcc.declared.pointees = !{![[N:[0-9]+]]}
+// TABLE: ![[N]] = !{!"struct.csc", !"8i,16i,24d,32f,40u,48u,56u,64u,72p,80i"}
+
+// TYPES-LABEL: types of 'last'
+// TYPES: pointer -> [*]:integer
