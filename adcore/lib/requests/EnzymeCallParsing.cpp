@@ -430,7 +430,9 @@ bool EnzymeCallLowering::parseFieldSeeds(Type *T) {
   // b; }` as {ptr, <2 x float>}: one seed per float.)
   auto NextSeed = [&](Type *Want) -> Value * {
     std::string What = "the adjoint of floating-point field " +
-                       std::to_string(Field++) + " of the result";
+                       std::to_string(Field++) +
+                       " of the result (one seed per floating-point field, "
+                       "then the tape)";
     Value *S = next(What);
     return S ? convert(S, Want, What) : nullptr;
   };
