@@ -211,9 +211,11 @@ bool ReverseEmitter::movesUntypedBits(const StoreInst &SI) {
   const auto *PS = dyn_cast_or_null<StoreInst>(PrimalOf.lookup(&SI));
   if (!PL || !PS || Types->kindOf(PL) != Kind::Unknown)
     return false;
-  // (A TBAA access type names what the bits are: an integer, a pointer.)
-  if (LI->getMetadata(LLVMContext::MD_tbaa) ||
-      SI.getMetadata(LLVMContext::MD_tbaa))
+  // (A TBAA access type names what the bits are: an integer, a pointer.
+  // Not "omnipotent char", a union's: `dst->u = src->u` of a `union {
+  // float f[2]; long l; }`, whose float lanes' adjoints were lost without
+  // a word until 2026-12-07.)
+  if (kindOfTBAA(*LI) != Kind::Unknown || kindOfTBAA(SI) != Kind::Unknown)
     return false;
   // (Strict aliasing is a flag of the file: a helper whose only accesses
   // are the untyped copy has no TBAA of its own (`move(void *r, ...)`, its
