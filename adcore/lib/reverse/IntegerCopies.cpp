@@ -200,26 +200,6 @@ static Kind kindOfIndexing(const Value *Ptr, unsigned Bits) {
   return Kind::Unknown;
 }
 
-/// Whether the load or store \p I has a TBAA tag that names a type other
-/// than Clang's "omnipotent char" (bytes of any type: a union's, a
-/// char's). Both of Clang's formats: a type node !{!"name", parent, ...},
-/// or !{parent, size, !"name", ...}.
-static bool namesAccessType(const Instruction &I) {
-  const MDNode *Tag = I.getMetadata(LLVMContext::MD_tbaa);
-  if (!Tag)
-    return false;
-  const auto *Type =
-      Tag->getNumOperands() >= 2 ? dyn_cast<MDNode>(Tag->getOperand(1))
-                                 : nullptr;
-  if (!Type || Type->getNumOperands() < 1)
-    return true;
-  unsigned At = isa<MDNode>(Type->getOperand(0)) && Type->getNumOperands() >= 3
-                    ? 2
-                    : 0;
-  const auto *Name = dyn_cast<MDString>(Type->getOperand(At));
-  return !Name || Name->getString() != "omnipotent char";
-}
-
 bool ReverseEmitter::movesUntypedBits(const StoreInst &SI) {
   auto *LI = dyn_cast<LoadInst>(const_cast<Value *>(SI.getValueOperand()));
   if (!LI || FloatView.count(LI) || !LI->getType()->isIntegerTy() ||
@@ -231,11 +211,9 @@ bool ReverseEmitter::movesUntypedBits(const StoreInst &SI) {
   const auto *PS = dyn_cast_or_null<StoreInst>(PrimalOf.lookup(&SI));
   if (!PL || !PS || Types->kindOf(PL) != Kind::Unknown)
     return false;
-  // (A TBAA access type names what the bits are: an integer, a pointer.
-  // Not "omnipotent char", a union's: `dst->u = src->u` of a `union {
-  // float f[2]; long l; }`, whose float lanes' adjoints were lost without
-  // a word until 2026-12-07.)
-  if (namesAccessType(*LI) || namesAccessType(SI))
+  // (A TBAA access type names what the bits are: an integer, a pointer.)
+  if (LI->getMetadata(LLVMContext::MD_tbaa) ||
+      SI.getMetadata(LLVMContext::MD_tbaa))
     return false;
   // (Strict aliasing is a flag of the file: a helper whose only accesses
   // are the untyped copy has no TBAA of its own (`move(void *r, ...)`, its
