@@ -101,6 +101,10 @@ private:
   /// __enzyme_reverse's adjoint of a floating-point result of type \p T:
   /// one value per lane (W values at width W), into SeedArg.
   bool parseSeeds(llvm::Type *T);
+  /// The seeds of the floating-point fields of a struct result \p T that
+  /// mixes them with pointers or integers, one value per field in order
+  /// (split mode, width 1); the other fields' adjoints are zero.
+  bool parseFieldSeeds(llvm::Type *T);
 
   const Request &R;
   SynthesisContext &Ctx;

@@ -414,4 +414,46 @@ bool EnzymeCallLowering::parseSeeds(Type *T) {
   return parseTrailingMarkers();
 }
 
+bool EnzymeCallLowering::parseFieldSeeds(Type *T) {
+  if (Key.Width != 1)
+    return error("__enzyme_reverse of '" + R.Primal->getName() +
+                 "' with enzyme_width: the seeds of a struct result of " +
+                 typeName(T) +
+                 " (floating-point values with pointers or integers) are "
+                 "taken at width 1 only; return the numbers through a "
+                 "pointer parameter (enzyme_dup)");
+  SmallVector<SmallVector<unsigned, 4>, 4> Paths;
+  floatFieldPaths(T, Paths);
+  Value *Seed = Constant::getNullValue(T);
+  unsigned Field = 0;
+  // (Two floats the ABI packs into a vector, `struct { double *p; float a,
+  // b; }` as {ptr, <2 x float>}: one seed per float.)
+  auto NextSeed = [&](Type *Want) -> Value * {
+    std::string What = "the adjoint of floating-point field " +
+                       std::to_string(Field++) +
+                       " of the result (one seed per floating-point field, "
+                       "then the tape)";
+    Value *S = next(What);
+    return S ? convert(S, Want, What) : nullptr;
+  };
+  for (ArrayRef<unsigned> Path : Paths) {
+    Type *Leaf = ExtractValueInst::getIndexedType(T, Path);
+    Value *S = nullptr;
+    if (auto *VT = dyn_cast<FixedVectorType>(Leaf)) {
+      S = Constant::getNullValue(VT);
+      for (unsigned L = 0; L < VT->getNumElements(); ++L) {
+        Value *E = NextSeed(VT->getElementType());
+        if (!E)
+          return false;
+        S = B.CreateInsertElement(S, E, L);
+      }
+    } else if (!(S = NextSeed(Leaf))) {
+      return false;
+    }
+    Seed = B.CreateInsertValue(Seed, S, Path);
+  }
+  SeedArg = Seed;
+  return parseTrailingMarkers();
+}
+
 } // namespace adcore

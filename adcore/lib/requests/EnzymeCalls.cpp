@@ -382,11 +382,15 @@ bool EnzymeCallLowering::run() {
   if (Reverse) {
     // An active result: a floating-point one, and in split mode a pointer
     // (or a struct of pointers), whose shadow the augmented sweep returns
-    // for the caller to accumulate adjoints into before the reverse sweep.
+    // for the caller to accumulate adjoints into before the reverse sweep;
+    // in split mode too a struct that mixes floating-point values with
+    // pointers or integers: its pointers' shadows come back with it, and
+    // __enzyme_reverse takes the seeds of its floating-point fields.
     Type *Ret = F.getReturnType();
     Key.ReturnShadow = Ret->isFPOrFPVectorTy() ||
                        (SplitKind != Split::None &&
-                        (Ret->isPointerTy() || isPointerAggregate(Ret)));
+                        (Ret->isPointerTy() || isPointerAggregate(Ret) ||
+                         mixesFloats(Ret)));
   }
   // The derivatives of a checkpointed loop's step (CheckpointedCalls.cpp):
   // its state and parameter blocks may hold pointers to constant data
@@ -441,6 +445,9 @@ bool EnzymeCallLowering::run() {
     Type *RetTy = F.getReturnType();
     if (SplitKind == Split::Reverse && RetTy->isFPOrFPVectorTy() &&
         !ConstantResult && !parseSeeds(RetTy))
+      return false;
+    if (SplitKind == Split::Reverse && Key.ReturnShadow &&
+        mixesFloats(RetTy) && !ConstantResult && !parseFieldSeeds(RetTy))
       return false;
     if (!TapeArg && (!(TapeArg = next("the tape from __enzyme_augmentfwd")) ||
                      !parseTrailingMarkers()))

@@ -34,6 +34,52 @@ bool holdsFloats(Type *T) {
   return any_of(Scalars, [](Type *S) { return S->isFPOrFPVectorTy(); });
 }
 
+bool mixesFloats(Type *T) {
+  if (!T->isAggregateType())
+    return false;
+  SmallVector<Type *, 8> Scalars;
+  scalarsOf(T, Scalars);
+  return holdsFloats(T) &&
+         any_of(Scalars, [](Type *S) { return !S->isFPOrFPVectorTy(); });
+}
+
+static void leafPaths(Type *T, function_ref<bool(Type *)> Leaf,
+                      SmallVectorImpl<unsigned> &Path,
+                      SmallVectorImpl<SmallVector<unsigned, 4>> &Out) {
+  if (Leaf(T)) {
+    Out.emplace_back(Path.begin(), Path.end());
+    return;
+  }
+  auto Visit = [&](unsigned I, Type *E) {
+    Path.push_back(I);
+    leafPaths(E, Leaf, Path, Out);
+    Path.pop_back();
+  };
+  if (auto *ST = dyn_cast<StructType>(T))
+    for (unsigned I = 0; I < ST->getNumElements(); ++I)
+      Visit(I, ST->getElementType(I));
+  else if (auto *AT = dyn_cast<ArrayType>(T))
+    for (unsigned I = 0; I < AT->getNumElements(); ++I)
+      Visit(I, AT->getElementType());
+}
+
+void floatFieldPaths(Type *T,
+                     SmallVectorImpl<SmallVector<unsigned, 4>> &Out) {
+  SmallVector<unsigned, 4> Path;
+  leafPaths(T, [](Type *L) { return L->isFPOrFPVectorTy(); }, Path, Out);
+}
+
+Value *onlyPointerFields(IRBuilder<> &B, Value *Shadow) {
+  Type *T = Shadow->getType();
+  SmallVector<SmallVector<unsigned, 4>, 4> Paths;
+  SmallVector<unsigned, 4> Path;
+  leafPaths(T, [](Type *L) { return L->isPtrOrPtrVectorTy(); }, Path, Paths);
+  Value *Out = Constant::getNullValue(T);
+  for (ArrayRef<unsigned> P : Paths)
+    Out = B.CreateInsertValue(Out, B.CreateExtractValue(Shadow, P), P);
+  return Out;
+}
+
 Value *reinterpretAs(IRBuilder<> &B, Value *V, Type *To) {
   IRBuilder<> Entry(&*B.GetInsertBlock()->getParent()->getEntryBlock().begin());
   AllocaInst *Tmp = Entry.CreateAlloca(To);

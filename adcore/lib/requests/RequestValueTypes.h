@@ -22,6 +22,19 @@ namespace adcore {
 void scalarsOf(llvm::Type *T, llvm::SmallVectorImpl<llvm::Type *> &Out);
 /// Whether \p T is an aggregate that holds floating-point values.
 bool holdsFloats(llvm::Type *T);
+/// Whether \p T is an aggregate that holds floating-point values beside
+/// pointers or integers (`struct { double *p; double v; }`, `struct {
+/// double v; long n; }`): split mode seeds its floating-point fields one
+/// by one, and an augmented sweep returns the shadows of its pointers.
+bool mixesFloats(llvm::Type *T);
+/// The index paths of the floating-point fields of the aggregate \p T,
+/// in order (nested structs and arrays followed).
+void floatFieldPaths(llvm::Type *T,
+                     llvm::SmallVectorImpl<llvm::SmallVector<unsigned, 4>> &Out);
+/// The shadow \p Shadow of an aggregate with its pointer fields kept and
+/// the others zero (a struct that mixes numbers and pointers: only its
+/// pointers' shadows mean something).
+llvm::Value *onlyPointerFields(llvm::IRBuilder<> &B, llvm::Value *Shadow);
 /// True when \p A and \p B hold the same sequence of scalar types.
 bool sameScalars(llvm::Type *A, llvm::Type *B);
 /// \p V read as \p To, a type of the same size: through memory, as a C

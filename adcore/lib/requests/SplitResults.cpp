@@ -2,6 +2,7 @@
 
 #include "SplitResults.h"
 #include "RequestValueTypes.h"
+#include "Synthesis.h"
 
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
@@ -98,6 +99,16 @@ bool emitAugmentResult(IRBuilder<> &B, CallBase &Call, Value *SRet,
             typeName(Want) + ", but '" + Primal.str() + "' gives " +
             (Got ? typeName(Got) : std::string("nothing"));
     return false;
+  }
+  // (The shadow of a struct that mixes numbers and pointers: its numbers'
+  // fields are zero, as Enzyme's; their adjoints are __enzyme_reverse's
+  // seeds.)
+  if (Result && Result->getType()->isStructTy() &&
+      Result->getType()->getStructNumElements() == 2 &&
+      mixesFloats(Result->getType()->getStructElementType(0)) &&
+      carriesPointerShadow(Result->getType()->getStructElementType(0))) {
+    Value *Shadow = onlyPointerFields(B, B.CreateExtractValue(Result, 1));
+    Result = B.CreateInsertValue(Result, Shadow, 1);
   }
   Value *Out = TapeBuffer ? Result : Handle;
   if (Fields.size() == 2)
