@@ -72,36 +72,6 @@ Function *clearHelper(Module &M) {
   return F;
 }
 
-/// `if (loaded) adcc_shadow_mark_loaded_pointer(shadow, bytes, level)`.
-Function *loadedHelper(Module &M) {
-  if (Function *F = M.getFunction(LoadedHelperName))
-    return F;
-  LLVMContext &C = M.getContext();
-  Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
-  Type *I32 = Type::getInt32Ty(C);
-  auto *FT =
-      FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I64, I32}, false);
-  Function *F =
-      Function::Create(FT, GlobalValue::InternalLinkage, LoadedHelperName, M);
-  F->addFnAttr(Attribute::NoUnwind);
-  FunctionCallee Mark = M.getOrInsertFunction(
-      LoadedName,
-      FunctionType::get(Type::getVoidTy(C), {Ptr, I64, I32}, false));
-  if (auto *Fn = dyn_cast<Function>(Mark.getCallee()))
-    Fn->addFnAttr(Attribute::NoUnwind);
-  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
-  BasicBlock *Call = BasicBlock::Create(C, "some", F);
-  BasicBlock *Done = BasicBlock::Create(C, "done", F);
-  IRBuilder<> B(Entry);
-  B.CreateCondBr(B.CreateIsNotNull(F->getArg(1)), Call, Done);
-  B.SetInsertPoint(Call);
-  B.CreateCall(Mark, {F->getArg(0), F->getArg(2), F->getArg(3)});
-  B.CreateBr(Done);
-  B.SetInsertPoint(Done);
-  B.CreateRetVoid();
-  return F;
-}
-
 } // namespace
 
 void markPointerShadow(IRBuilder<> &B, Value *Shadow, uint64_t Bytes,
@@ -153,12 +123,6 @@ void clearPointerShadows(IRBuilder<> &B, Value *Shadow, Value *Bytes,
   Module &M = *B.GetInsertBlock()->getModule();
   B.CreateCall(clearHelper(M),
                {Shadow, B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()), Level});
-}
-
-void markLoadedPointerShadow(IRBuilder<> &B, Value *Shadow, Value *Loaded,
-                             uint64_t Bytes, unsigned Level) {
-  B.CreateCall(loadedHelper(*B.GetInsertBlock()->getModule()),
-               {Shadow, Loaded, B.getInt64(Bytes), B.getInt32(Level)});
 }
 
 bool isPointerMarkCall(const Instruction &I) {

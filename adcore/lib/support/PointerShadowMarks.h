@@ -50,14 +50,6 @@ llvm::CallInst *endPointerShadowMarks(llvm::IRBuilder<> &B, unsigned Level);
 /// No new blocks: a helper function, inlined by inlinePointerMarkHelpers.
 void clearPointerShadows(llvm::IRBuilder<> &B, llvm::Value *Shadow,
                          llvm::Value *Bytes, llvm::Value *Level);
-/// Emits at \p B, after the augmented sweep read the pointer's shadow
-/// \p Loaded from the \p Bytes shadow bytes at \p Shadow, their mark as a
-/// pointer's shadow where it is not null, holding zero before: the shadow
-/// of a pointer the caller stored before the call (a pool's free list),
-/// which a number's store later puts back to zero.
-void markLoadedPointerShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow,
-                             llvm::Value *Loaded, uint64_t Bytes,
-                             unsigned Level);
 /// Whether derivatives in \p M mark pointer shadows: their requests then
 /// start the marks afresh (beginPointerShadowMarks).
 bool usesPointerShadowMarks(const llvm::Module &M);
