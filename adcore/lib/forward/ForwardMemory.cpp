@@ -255,7 +255,12 @@ bool ForwardEmitter::visitStoreInst(StoreInst &I) {
   // sharing the primal's counts), which must see the primal's write only.
   // (An integer without a tangent stored into an integer variable that
   // holds addresses, at -O0: the tangent would keep the address before.)
+  // (Not a parameter without one, stored into its -O0 slot: an offset or
+  // an alignment that the address arithmetic uses, as Eigen's
+  // handmade_aligned_malloc's `alignment`; an address the caller has
+  // would have come with its tangent.)
   if (!TV && V->getType()->isIntegerTy() && !isa<Constant>(V) &&
+      !isa<Argument>(V) &&
       localHoldsAddresses(PrimalOf.lookup(I.getPointerOperand())))
     return unsupported(I, AddressInIntegerError);
   if ((!TV && !canCarryDerivative(V->getType())) || isNumber(V))

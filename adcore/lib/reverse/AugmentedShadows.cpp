@@ -467,8 +467,10 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
         return unsupported(I, "the address of memory with derivatives is "
                               "stored as an integer computed from it; this "
                               "is not supported yet in reverse mode");
-      } else if (!isa<Constant>(V) &&
+      } else if (!isa<Constant>(V) && !isa<Argument>(V) &&
                  localHoldsAddresses(PrimalOf.lookup(SI->getPointerOperand()))) {
+        // (Not a parameter without a shadow stored into its -O0 slot: an
+        // offset or alignment, as Eigen's handmade_aligned_malloc's.)
         // An integer without a shadow stored into an integer variable
         // that holds addresses: its shadow would keep the address before.
         return unsupported(I, AddressInIntegerError);
