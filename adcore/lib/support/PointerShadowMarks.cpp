@@ -27,8 +27,6 @@ constexpr const char *OwnedName = "adcc_shadow_marks_owned";
 constexpr const char *EndName = "adcc_shadow_marks_end";
 constexpr const char *ClearName = "adcc_shadow_clear_pointers";
 constexpr const char *BeginName = "adcc_shadow_marks_begin";
-constexpr const char *LoadedName = "adcc_shadow_mark_loaded_pointer";
-constexpr const char *LoadedHelperName = "adcc.shadow.mark.loaded";
 constexpr const char *LiveName = "adcc_shadow_marks_live";
 constexpr const char *HelperName = "adcc.shadow.clear.pointers";
 
@@ -132,14 +130,12 @@ bool isPointerMarkCall(const Instruction &I) {
     return false;
   StringRef Name = F->getName();
   return Name == MarkName || Name == MarkStoredName || Name == UnmarkName ||
-         Name == ClearName || Name == HelperName || Name == LoadedName ||
-         Name == LoadedHelperName ||
+         Name == ClearName || Name == HelperName ||
          isSweepShadowClearName(Name);
 }
 
 bool usesPointerShadowMarks(const Module &M) {
-  return M.getFunction(MarkName) || M.getFunction(MarkStoredName) ||
-         M.getFunction(LoadedHelperName);
+  return M.getFunction(MarkName) || M.getFunction(MarkStoredName);
 }
 
 CallInst *beginPointerShadowMarks(IRBuilder<> &B, unsigned Level) {
@@ -155,7 +151,6 @@ CallInst *beginPointerShadowMarks(IRBuilder<> &B, unsigned Level) {
 
 void inlinePointerMarkHelpers(Module &M) {
   inlineHelperCalls(M, HelperName);
-  inlineHelperCalls(M, LoadedHelperName);
 }
 
 bool isArgumentArraySweep(const Value *Ptr) {
