@@ -372,6 +372,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= rewriteLaneMasks(P);
     Changed |= canonicalizeFloatShuffles(P);
     Changed |= rewriteKnownAsm(P);
+    Changed |= useThreadLocalsByName(P);
     Changed |= rewriteFortifiedCalls(P);
     Changed |= rewritePosixMemaligns(P);
     Changed |= rewriteSortCalls(P);

@@ -79,7 +79,7 @@ bool hasShadowGlobal(const GlobalVariable &G, const CustomRules *Rules) {
     return true;
   // (Device code: a `__shared__` array's shadow is another one.)
   bool Shared = isSharedArray(G);
-  if (G.isConstant() || G.isThreadLocal() ||
+  if (G.isConstant() ||
       (G.getAddressSpace() != 0 && !Shared) ||
       G.isDeclaration() || G.hasAvailableExternallyLinkage() ||
       isBookkeeping(G))
@@ -101,9 +101,6 @@ std::string whyNoShadowGlobal(const GlobalVariable &G) {
                     "(docs/reverse-mode.md#global-variables), mark it "
                     "inactive (enzyme_inactive) if its derivative is not "
                     "wanted, or pass the memory as a duplicated argument";
-  if (G.isThreadLocal())
-    return "it is thread-local, and thread-local globals get no shadow "
-           "yet; " + Fix;
   if (G.isDeclaration() || G.hasAvailableExternallyLinkage())
     return "it is defined in another file, where its shadow would be "
            "defined; " + Fix;

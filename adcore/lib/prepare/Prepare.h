@@ -75,6 +75,10 @@ bool passFloatBitsAsFloats(
 /// which resets its derivative (InputValues.cpp). Returns whether \p F
 /// changed.
 bool resetInputValues(llvm::Function &F);
+/// Replaces each llvm.threadlocal.address(@g) of \p F with @g, unless
+/// \p F is a coroutine (ThreadLocalAddresses.cpp). Returns whether \p F
+/// changed.
+bool useThreadLocalsByName(llvm::Function &F);
 /// Rewrites the inline assembly adcc knows the meaning of (Eigen's packet
 /// min and max, its optimization barrier) as IR (KnownAsm.cpp). Returns
 /// whether \p F changed.
