@@ -62,8 +62,15 @@ static void refresh_live(void) {
 }
 
 static void forget_all(table *t) {
-  if (t->capacity)
+  /* (A large table that the last request filled little goes: the next
+     request's begin would clear all of it again.) */
+  if (t->capacity > 4096 && 8 * t->used < t->capacity) {
+    free(t->slots);
+    t->slots = NULL;
+    t->capacity = 0;
+  } else if (t->used) {
     memset(t->slots, 0, t->capacity * sizeof(mark));
+  }
   t->used = 0;
 }
 
@@ -574,7 +581,8 @@ void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
   for (uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1); g < end;
        g += granule_bytes) {
     uint8_t mask = bytes_in(g, first, end);
-    /* (Bytes marked already keep what they held before.) */
+    /* (Bytes marked already keep what they held before; a pointer read
+       again, as a list's links are, is usually marked.) */
     const mark *m = adcc_rt_marks_find(t, g);
     if (m && (m->mask & mask) == mask)
       continue;

@@ -383,6 +383,17 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       LoadInst *S = AB.CreateAlignedLoad(LI->getType(), SP, LoadA,
                                          LI->getName() + ".shadow");
       tagMemoryClass(*S, MemoryClass::Shadow);
+      // (A pointer read from memory: its shadow bytes hold a pointer's
+      // shadow, maybe one the caller stored before the call, never marked.
+      // A number's store over them later puts back zero. Not the shadow
+      // read here, which the derivative may not use: see
+      // markLoadedPointerShadow.)
+      if (!DeviceCode && LI->getType()->isPointerTy() &&
+          !isPrivateLocalOf(PrimalOf.lookup(LI->getPointerOperand()),
+                            /*Pointers=*/true))
+        markLoadedPointerShadow(AB, SP, LI->getPointerOperand(),
+                                DL.getTypeStoreSize(LI->getType()),
+                                Key.TapeLevel);
       // (A null shadow pointer of a shadow struct the caller zeroed: the
       // scratch shadow of its primal address, where writes and reads meet.)
       shadows()[LI] = LI->getType()->isPointerTy() && nullable(LI)

@@ -27,6 +27,8 @@ constexpr const char *OwnedName = "adcc_shadow_marks_owned";
 constexpr const char *EndName = "adcc_shadow_marks_end";
 constexpr const char *ClearName = "adcc_shadow_clear_pointers";
 constexpr const char *BeginName = "adcc_shadow_marks_begin";
+constexpr const char *LoadedName = "adcc_shadow_mark_loaded_pointer";
+constexpr const char *LoadedHelperName = "adcc.shadow.mark.loaded";
 constexpr const char *LiveName = "adcc_shadow_marks_live";
 constexpr const char *HelperName = "adcc.shadow.clear.pointers";
 
@@ -64,6 +66,41 @@ Function *clearHelper(Module &M) {
   B.CreateCondBr(Any, Call, Done);
   B.SetInsertPoint(Call);
   B.CreateCall(Clear, {F->getArg(0), F->getArg(1), F->getArg(2)});
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  return F;
+}
+
+/// `if (shadow != primal) adcc_shadow_mark_loaded_pointer(shadow, bytes,
+/// level)`. (Memory without derivatives, whose shadow is the primal memory
+/// itself, holds no pointer's shadow to put back.) The pointer's shadow
+/// itself is not read: a load of a shadow the derivative does not use
+/// (a shadow object's vtable pointer, never set) may read no memory.
+Function *loadedHelper(Module &M) {
+  if (Function *F = M.getFunction(LoadedHelperName))
+    return F;
+  LLVMContext &C = M.getContext();
+  Type *Ptr = PointerType::get(C, 0), *I64 = Type::getInt64Ty(C);
+  Type *I32 = Type::getInt32Ty(C);
+  auto *FT =
+      FunctionType::get(Type::getVoidTy(C), {Ptr, Ptr, I64, I32}, false);
+  Function *F =
+      Function::Create(FT, GlobalValue::InternalLinkage, LoadedHelperName, M);
+  F->addFnAttr(Attribute::NoUnwind);
+  FunctionCallee Mark = M.getOrInsertFunction(
+      LoadedName,
+      FunctionType::get(Type::getVoidTy(C), {Ptr, I64, I32}, false));
+  // (It writes the flag of live marks that the clearing reads.)
+  if (auto *Fn = dyn_cast<Function>(Mark.getCallee()))
+    Fn->addFnAttr(Attribute::NoUnwind);
+  BasicBlock *Entry = BasicBlock::Create(C, "entry", F);
+  BasicBlock *Call = BasicBlock::Create(C, "shadowed", F);
+  BasicBlock *Done = BasicBlock::Create(C, "done", F);
+  IRBuilder<> B(Entry);
+  B.CreateCondBr(B.CreateICmpNE(F->getArg(0), F->getArg(1)), Call, Done);
+  B.SetInsertPoint(Call);
+  B.CreateCall(Mark, {F->getArg(0), F->getArg(2), F->getArg(3)});
   B.CreateBr(Done);
   B.SetInsertPoint(Done);
   B.CreateRetVoid();
@@ -123,6 +160,12 @@ void clearPointerShadows(IRBuilder<> &B, Value *Shadow, Value *Bytes,
                {Shadow, B.CreateZExtOrTrunc(Bytes, B.getInt64Ty()), Level});
 }
 
+void markLoadedPointerShadow(IRBuilder<> &B, Value *Shadow, Value *Primal,
+                             uint64_t Bytes, unsigned Level) {
+  B.CreateCall(loadedHelper(*B.GetInsertBlock()->getModule()),
+               {Shadow, Primal, B.getInt64(Bytes), B.getInt32(Level)});
+}
+
 bool isPointerMarkCall(const Instruction &I) {
   const auto *Call = dyn_cast<CallInst>(&I);
   const Function *F = Call ? Call->getCalledFunction() : nullptr;
@@ -130,12 +173,14 @@ bool isPointerMarkCall(const Instruction &I) {
     return false;
   StringRef Name = F->getName();
   return Name == MarkName || Name == MarkStoredName || Name == UnmarkName ||
-         Name == ClearName || Name == HelperName ||
+         Name == ClearName || Name == HelperName || Name == LoadedName ||
+         Name == LoadedHelperName ||
          isSweepShadowClearName(Name);
 }
 
 bool usesPointerShadowMarks(const Module &M) {
-  return M.getFunction(MarkName) || M.getFunction(MarkStoredName);
+  return M.getFunction(MarkName) || M.getFunction(MarkStoredName) ||
+         M.getFunction(LoadedHelperName);
 }
 
 CallInst *beginPointerShadowMarks(IRBuilder<> &B, unsigned Level) {
@@ -151,6 +196,7 @@ CallInst *beginPointerShadowMarks(IRBuilder<> &B, unsigned Level) {
 
 void inlinePointerMarkHelpers(Module &M) {
   inlineHelperCalls(M, HelperName);
+  inlineHelperCalls(M, LoadedHelperName);
 }
 
 bool isArgumentArraySweep(const Value *Ptr) {

@@ -50,6 +50,15 @@ llvm::CallInst *endPointerShadowMarks(llvm::IRBuilder<> &B, unsigned Level);
 /// No new blocks: a helper function, inlined by inlinePointerMarkHelpers.
 void clearPointerShadows(llvm::IRBuilder<> &B, llvm::Value *Shadow,
                          llvm::Value *Bytes, llvm::Value *Level);
+/// Emits at \p B, where the augmented sweep reads a pointer from the
+/// primal bytes at \p Primal, the mark of their \p Bytes shadow bytes at
+/// \p Shadow as a pointer's shadow that held zero before, unless the
+/// shadow is the primal memory itself (memory without derivatives): the
+/// shadow of a pointer the caller stored before the call (a pool's free
+/// list), which a number's store over it later puts back to zero.
+void markLoadedPointerShadow(llvm::IRBuilder<> &B, llvm::Value *Shadow,
+                             llvm::Value *Primal, uint64_t Bytes,
+                             unsigned Level);
 /// Whether derivatives in \p M mark pointer shadows: their requests then
 /// start the marks afresh (beginPointerShadowMarks).
 bool usesPointerShadowMarks(const llvm::Module &M);
