@@ -425,8 +425,7 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     // constants.)
     if (!any_of(Call->operands(),
                 [&](const Use &Op) { return ActiveOperand(Op.get()); }))
-      return Users.touchesShadowedGlobals(*Call) ||
-             externalBlockReceivesDerivatives(*Call);
+      return Users.touchesShadowedGlobals(*Call);
     // A pointer a defined function returns: active only if the function
     // returns an active one for these arguments (a pointer read from
     // constant memory by a function that also takes an active argument is

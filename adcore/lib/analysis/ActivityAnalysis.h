@@ -74,11 +74,6 @@ public:
 
 private:
   bool transfer(const llvm::Value &V) const;
-  /// Whether the memory that \p Call, a call of a function of another
-  /// file returning a pointer, returns receives derivatives in the
-  /// function: stored into it, or given with them to a call
-  /// (ExternalBlocks.cpp).
-  bool externalBlockReceivesDerivatives(const llvm::CallBase &Call) const;
   /// Whether \p Callee returns an active value when called as \p Call,
   /// whose active arguments \p ActiveOperand tells (memoized).
   bool returnsActive(
