@@ -633,12 +633,14 @@ struct spline_case {
   gsl_spline *s;
 };
 
-/* (The shadow's private state zeroed: cspline.c's cspline_state_t, four
-   arrays of SN doubles.) */
+/* (Every double of the shadow zeroed, as reverse mode needs: the range
+   gsl_interp_init stores, and the private state, cspline.c's
+   cspline_state_t, four arrays of SN doubles.) */
 static void *spline_shadow(const void *ctx) {
   struct spline_case *d = calloc(1, sizeof *d);
   (void)ctx;
   d->s = gsl_spline_alloc(gsl_interp_cspline, SN);
+  d->s->interp->xmin = d->s->interp->xmax = 0;
   memset(d->s->x, 0, SN * sizeof(double));
   memset(d->s->y, 0, SN * sizeof(double));
   double **state = (double **)d->s->interp->state;
