@@ -7,7 +7,7 @@
 // an integer's bits). Without the long (e2e rev_union_member_copies.c) the
 // floats' derivatives are right.
 // RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FWD-O0
-// RUN: %expect-exit 1 %adcc -O1 -c %s -o /dev/null 2>// RUN: %expect-exit 1 %adcc -O0 -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FWD-O01 | FileCheck %s --check-prefix=FWD-O0
+// RUN: %expect-exit 1 %adcc -O1 -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FWD-O0
 // RUN: %expect-exit 1 %adcc -O2 -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REV
 // RUN: %expect-exit 1 %adcc -O3 -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REV
 // RUN: %expect-exit 1 %adcc -O2 -DFORWARD -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=FWD
