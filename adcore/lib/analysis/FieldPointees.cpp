@@ -384,6 +384,28 @@ private:
   DenseSet<std::pair<const Value *, size_t>> Visited, Walked;
 };
 
+/// Whether the fields \p Fields (offset: kind, size) agree with what the
+/// declared types say of the same memory, \p Declared: nothing of an
+/// element at every offset, and each declared place either outside every
+/// field or at one's start with its kind.
+bool fitsDeclared(const MemoryLayout &Declared,
+                  const std::map<int64_t, std::pair<Kind, uint64_t>> &Fields) {
+  for (auto [At, K] : Declared) {
+    if (At < 0)
+      return false;
+    // (A declared double or pointer covers 8 bytes, a float 4.)
+    int64_t Size = K == Kind::Double || K == Kind::Pointer ? 8
+                   : K == Kind::Float                      ? 4
+                                                           : 1;
+    for (auto &[Offset, KS] : Fields)
+      if ((At >= Offset && At < Offset + int64_t(KS.second) &&
+           (At != Offset || K != KS.first)) ||
+          (Offset > At && Offset < At + Size))
+        return false;
+  }
+  return true;
+}
+
 } // namespace
 
 void TypeAnalysis::seedFromFieldPointees() {
@@ -401,19 +423,32 @@ void TypeAnalysis::seedFromFieldPointees() {
   };
   auto Seed = [&](const Value *P, const CallerEvidence &E, bool Reloaded) {
     Kind K = E.Kinds.front();
-    if (Reloaded && Declared(P))
-      return;
     if (any_of(E.Kinds, [&](Kind O) { return O != K; })) {
       uint64_t Step = 0;
       auto Fields = agreedFields(ArrayRef(E.Placed), Step);
-      if (!Step || Declared(P))
+      if (Fields.empty())
+        return;
+      // One struct (no array): its fields where the declared types say
+      // nothing else of them (`dst->p = src->p` of a union of floats and
+      // a long beside a double, which the declared types know).
+      if (!Step) {
+        const Argument *Spilled = argumentOf(P);
+        if (!fitsDeclared(layout(P), Fields) ||
+            (Spilled && !fitsDeclared(layout(Spilled), Fields)))
+          return;
+        for (auto &[Offset, KS] : Fields)
+          joinMemory(P, Offset, KS.first);
+        return;
+      }
+      if (Declared(P))
         return;
       for (auto &[Offset, KS] : Fields)
         joinMemory(P, Offset, KS.first);
-      if (!Fields.empty())
-        joinStride(P, Step);
+      joinStride(P, Step);
       return;
     }
+    if (Reloaded && Declared(P))
+      return;
     if (K != Kind::Double && K != Kind::Float)
       return;
     joinMemory(P, 0, K);

@@ -12,6 +12,7 @@
 
 #include "analysis/ShadowlessStores.h"
 #include "support/CallSites.h"
+#include "support/FloatsReadFromBits.h"
 #include "support/IRMarks.h"
 #include "support/MemoryScopes.h"
 #include "support/NullShadowGuards.h"
@@ -144,6 +145,16 @@ bool ForwardEmitter::visitLoadInst(LoadInst &I) {
     setTangent(&I, Constant::getNullValue(I.getType()));
     return true;
   }
+  // (Floats read out of bits that are also used otherwise, an integer
+  // added up: the load gets no tangent, and their tangents would be lost
+  // without a word.)
+  bool NoTangent = !isAnalyzedActive(&I) ||
+                   (I.getType()->isIntOrIntVectorTy() &&
+                    primalKind(&I) == Kind::Integer && !loadsAddress(I));
+  if (NoTangent && I.getType()->isIntOrIntVectorTy() &&
+      !ConstantLoads.contains(&I) &&
+      !I.hasMetadata(IntegerRecordMetadata) && floatsReadFromBits(&I))
+    return unsupported(I, FloatsInIntegerBitsError);
   if (!isAnalyzedActive(&I)) {
     // An integer holding a float's bits that is then changed by integer
     // operations (sign-bit tricks): its derivative cannot be known. (Not a

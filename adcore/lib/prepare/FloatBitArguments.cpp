@@ -35,8 +35,10 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/Local.h"
 
 #include <memory>
+#include <optional>
 
 using namespace llvm;
 
@@ -53,6 +55,51 @@ Type *floatOfWidth(Type *T) {
   return nullptr;
 }
 
+/// The two floats whose bits \p V packs into an i64, low word first: `or
+/// (shl (zext (bitcast float %hi)), 32), (zext (bitcast float %lo))`, how
+/// argument promotion passes a union `{float f[2]; long l;}` read as one
+/// i64 (std::nullopt where \p V is not made so).
+std::optional<std::pair<Value *, Value *>> packedFloats(Value *V) {
+  auto *Or = dyn_cast<BinaryOperator>(V);
+  if (!Or || Or->getOpcode() != Instruction::Or || !V->getType()->isIntegerTy(64))
+    return std::nullopt;
+  // (A float's bits widened to 64: zext (bitcast float to i32).)
+  auto FloatOf = [](Value *W) -> Value * {
+    auto *Z = dyn_cast<ZExtInst>(W);
+    auto *BC = Z ? dyn_cast<BitCastInst>(Z->getOperand(0)) : nullptr;
+    return BC && BC->getSrcTy()->isFloatTy() ? BC->getOperand(0) : nullptr;
+  };
+  for (unsigned Hi = 0; Hi < 2; ++Hi) {
+    auto *Shl = dyn_cast<BinaryOperator>(Or->getOperand(Hi));
+    auto *Amount =
+        Shl ? dyn_cast<ConstantInt>(Shl->getOperand(1)) : nullptr;
+    if (!Shl || Shl->getOpcode() != Instruction::Shl || !Amount ||
+        Amount->getZExtValue() != 32)
+      continue;
+    Value *High = FloatOf(Shl->getOperand(0));
+    Value *Low = FloatOf(Or->getOperand(1 - Hi));
+    if (High && Low)
+      return std::pair{Low, High};
+  }
+  return std::nullopt;
+}
+
+/// Whether \p V, an i64, holds two floats: packed from them, cast from a
+/// `<2 x float>`, or loaded from memory that \p Types says holds two.
+bool holdsTwoFloats(Value *V, const TypeAnalysis &Types) {
+  if (!V->getType()->isIntegerTy(64))
+    return false;
+  if (packedFloats(V))
+    return true;
+  if (auto *BC = dyn_cast<BitCastInst>(V))
+    return BC->getSrcTy() ==
+           FixedVectorType::get(Type::getFloatTy(V->getContext()), 2);
+  auto *LI = dyn_cast<LoadInst>(V);
+  return LI && LI->isSimple() &&
+         Types.memoryKind(LI->getPointerOperand(), 0) == Kind::Float &&
+         Types.memoryKind(LI->getPointerOperand(), 4) == Kind::Float;
+}
+
 /// Whether the kind \p K is that of the floating-point type \p FT.
 bool isKindOf(Kind K, const Type *FT) {
   return FT && ((FT->isDoubleTy() && K == Kind::Double) ||
@@ -60,16 +107,19 @@ bool isKindOf(Kind K, const Type *FT) {
 }
 
 /// Which parameters, and whether the result, of a copy carry float bits as
-/// floats.
+/// floats: the floating-point type of each parameter retyped (double,
+/// float, or two floats in an i64), null for the others.
 struct Retyping {
-  SmallVector<bool, 8> Params;
+  SmallVector<Type *, 8> Params;
   bool Result = false;
 
-  bool any() const { return Result || is_contained(Params, true); }
+  bool any() const {
+    return Result || any_of(Params, [](Type *T) { return T != nullptr; });
+  }
   std::string suffix() const {
     std::string S = ".floatbits.";
-    for (bool P : Params)
-      S += P ? 'f' : '_';
+    for (Type *P : Params)
+      S += !P ? '_' : P->isVectorTy() ? 'v' : 'f';
     if (Result)
       S += 'r';
     return S;
@@ -164,7 +214,7 @@ Function *retypedCopy(Function &F, const Retyping &R) {
   SmallVector<Type *, 8> Params(FT->params());
   for (unsigned I = 0; I < Params.size(); ++I)
     if (R.Params[I])
-      Params[I] = floatOfWidth(Params[I]);
+      Params[I] = R.Params[I];
   Type *Result =
       R.Result ? floatOfWidth(FT->getReturnType()) : FT->getReturnType();
   Function *Copy =
@@ -231,6 +281,7 @@ void callRetypedCopy(CallBase &Call, Function &Copy, const Retyping &R) {
   LLVMContext &C = Call.getContext();
   SmallVector<Value *, 8> Args;
   SmallVector<LoadInst *, 2> Loads; // of bits now loaded as floats
+  SmallVector<WeakTrackingVH, 2> Packed; // bits packed from floats
   AttributeList AL = Call.getAttributes();
   for (unsigned I = 0; I < Call.arg_size(); ++I) {
     Value *A = Call.getArgOperand(I);
@@ -240,6 +291,13 @@ void callRetypedCopy(CallBase &Call, Function &Copy, const Retyping &R) {
       auto *LI = dyn_cast<LoadInst>(A);
       if (BC && BC->getSrcTy() == FT) {
         A = BC->getOperand(0);
+      } else if (auto Floats = packedFloats(A); Floats && FT->isVectorTy()) {
+        // (Two floats packed into the bits: the vector of them.)
+        A = B.CreateInsertElement(
+            B.CreateInsertElement(PoisonValue::get(FT), Floats->first,
+                                  uint64_t(0)),
+            Floats->second, uint64_t(1));
+        Packed.push_back(Call.getArgOperand(I));
       } else if (LI && LI->hasOneUse() && LI->isSimple()) {
         // (The bits loaded for the call alone: loaded as the float, as
         // InstCombine would, without the TBAA that named the integer.)
@@ -287,6 +345,10 @@ void callRetypedCopy(CallBase &Call, Function &Copy, const Retyping &R) {
   Call.eraseFromParent();
   for (LoadInst *LI : Loads)
     LI->eraseFromParent();
+  // (The integer operations that packed them, now unused.)
+  for (WeakTrackingVH &V : Packed)
+    if (V)
+      RecursivelyDeleteTriviallyDeadInstructions(V);
 }
 
 } // namespace
@@ -320,7 +382,7 @@ bool passFloatBitsAsFloats(Function &F,
   for (CallBase *Call : Calls) {
     Function &Callee = *Call->getCalledFunction();
     Retyping R;
-    R.Params.assign(Callee.arg_size(), false);
+    R.Params.assign(Callee.arg_size(), nullptr);
     std::unique_ptr<TypeAnalysis> &CT = CalleeTypes[&Callee];
     for (unsigned I = 0; I < Callee.arg_size(); ++I) {
       Value *A = Call->getArgOperand(I);
@@ -331,8 +393,11 @@ bool passFloatBitsAsFloats(Function &F,
         Types = std::make_unique<TypeAnalysis>(F);
       if (!CT)
         CT = std::make_unique<TypeAnalysis>(Callee);
-      R.Params[I] = isKindOf(Types->kindOf(A), FT) ||
-                    isKindOf(CT->kindOf(Callee.getArg(I)), FT);
+      if (isKindOf(Types->kindOf(A), FT) ||
+          isKindOf(CT->kindOf(Callee.getArg(I)), FT))
+        R.Params[I] = FT;
+      else if (holdsTwoFloats(A, *Types))
+        R.Params[I] = FixedVectorType::get(Type::getFloatTy(A->getContext()), 2);
     }
     if (floatOfWidth(Call->getType()) && !Call->use_empty()) {
       if (!CT)

@@ -12,6 +12,7 @@
 #include "analysis/ErasedStorage.h"
 #include "analysis/ShadowlessStores.h"
 #include "rules/InactiveFunctions.h"
+#include "support/FloatsReadFromBits.h"
 #include "support/NullShadowGuards.h"
 #include "support/PointerShadowMarks.h"
 #include "support/ShadowAlignment.h"
@@ -361,6 +362,11 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     if (SP && LI->getType()->isIntegerTy())
       if (Type *View = floatViewOf(*LI))
         FloatView[LI] = View;
+    // (Floats read out of bits that are also used otherwise, an integer
+    // added up: their adjoints would be lost without a word.)
+    if (SP && LI->getType()->isIntegerTy() && !FloatView.count(LI) &&
+        floatsReadFromBits(LI))
+      return unsupported(I, FloatsInIntegerBitsError);
     // (Also a pointer read as an integer, to be stored again: how the
     // optimizer copies a struct that holds a reference, such as an Eigen
     // expression passed by value.)
