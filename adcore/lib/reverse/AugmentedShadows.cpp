@@ -350,7 +350,8 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       if (Value *S = shadowOrNull(FI->getOperand(0)))
         shadows()[FI] = AB.CreateFreeze(S, FI->getName() + ".shadow");
   } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
-    if (carriesPointerShadow(Sel->getType()) &&
+    if ((carriesPointerShadow(Sel->getType()) ||
+         isIntegerAddress(*Sel)) &&
         (shadowOrNull(Sel->getTrueValue()) ||
          shadowOrNull(Sel->getFalseValue())))
       shadows()[Sel] = AB.CreateSelect(
