@@ -169,7 +169,10 @@ bool mayCopyIntegerAddresses(const MemTransferInst &Copy) {
       Copy.getSourceAlign().valueOrOne().value() < Size)
     return false;
   const auto *Len = dyn_cast<ConstantInt>(Copy.getLength());
-  return !Len || (Len->getZExtValue() >= Size && Len->getZExtValue() % Size == 0);
+  if (!Len)
+    return true;
+  uint64_t Bytes = Len->getZExtValue();
+  return Bytes >= Size && Bytes % Size == 0;
 }
 
 } // namespace adcore
