@@ -763,9 +763,20 @@ bool becomesAddress(const Value &V) {
 }
 
 /// The local variable or array \p LI reads from or the one \p SI writes
-/// to (through GEPs), or null.
+/// to (through GEPs, and the phis and selects of a loop that walks it: the
+/// insertion sort of `std::sort` inlined from -O1 on steps a pointer down
+/// the array), or null.
 const AllocaInst *localOf(const Value *Ptr) {
-  return dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
+  SmallVector<const Value *, 4> Objects;
+  getUnderlyingObjects(Ptr, Objects);
+  const AllocaInst *Local = nullptr;
+  for (const Value *O : Objects) {
+    const auto *AI = dyn_cast<AllocaInst>(O);
+    if (!AI || (Local && Local != AI))
+      return nullptr;
+    Local = AI;
+  }
+  return Local;
 }
 
 /// True when a pointer-sized integer read from the local \p AI is made a
@@ -782,7 +793,7 @@ bool holdsAddresses(const AllocaInst &AI, unsigned Depth) {
     if (!Seen.insert(P).second || Seen.size() > 32)
       continue;
     for (const User *U : P->users()) {
-      if (isa<GetElementPtrInst, BitCastInst>(U)) {
+      if (isa<GetElementPtrInst, BitCastInst, PHINode, SelectInst>(U)) {
         Work.push_back(U);
         continue;
       }
@@ -827,6 +838,41 @@ bool loadsAddress(const LoadInst &LI) {
                                            : nullptr;
     return To && holdsAddresses(*To, 2);
   });
+}
+
+bool isIntegerAddress(const Value &V, unsigned Depth) {
+  SmallVector<std::pair<const Value *, unsigned>, 8> Work{{&V, Depth}};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    auto [X, Left] = Work.pop_back_val();
+    if (!X->getType()->isIntegerTy() || !Seen.insert(X).second)
+      continue;
+    if (isa<PtrToIntInst>(X))
+      return true;
+    if (const auto *LI = dyn_cast<LoadInst>(X)) {
+      if (loadsAddress(*LI))
+        return true;
+      continue;
+    }
+    if (Left == 0)
+      continue;
+    if (const auto *Phi = dyn_cast<PHINode>(X)) {
+      for (const Value *In : Phi->incoming_values())
+        Work.push_back({In, Left - 1});
+    } else if (const auto *Sel = dyn_cast<SelectInst>(X)) {
+      Work.push_back({Sel->getTrueValue(), Left - 1});
+      Work.push_back({Sel->getFalseValue(), Left - 1});
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(X);
+               BO && isAddressArithmetic(*BO)) {
+      // (Not the distance between two addresses: a number.)
+      if (BO->getOpcode() == Instruction::Sub &&
+          isIntegerAddress(*BO->getOperand(1), Left - 1))
+        continue;
+      Work.push_back({BO->getOperand(0), Left - 1});
+      Work.push_back({BO->getOperand(1), Left - 1});
+    }
+  }
+  return false;
 }
 
 bool localHoldsAddresses(const Value *Ptr) {

@@ -173,6 +173,13 @@ bool isAddressArithmetic(const llvm::BinaryOperator &BO);
 /// struct holds the same way, whatever the field's declared type says.
 bool loadsAddress(const llvm::LoadInst &LI);
 
+/// True when the integer \p V is an address kept as an integer: a pointer's
+/// (`ptrtoint`), one read by loadsAddress, address arithmetic on one, or a
+/// phi or select of such values (the element an insertion sort moves down
+/// an array of addresses, `std::sort` of `uintptr_t` inlined from -O1 on),
+/// \p Depth operations deep. Its shadow holds the shadow's address.
+bool isIntegerAddress(const llvm::Value &V, unsigned Depth = 8);
+
 /// True when \p Ptr (null: false) points into a local integer variable or
 /// array that holds addresses made pointers again (`uintptr_t u =
 /// (uintptr_t)x;` at -O0, an array of addresses sorted by value): it has a

@@ -12,6 +12,8 @@
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -158,6 +160,19 @@ const Instruction *shadowlessIntegerAccess(const Function &F,
         return &I;
   }
   return nullptr;
+}
+
+bool mayCopyIntegerAddresses(const MemTransferInst &Copy) {
+  const DataLayout &DL = Copy.getModule()->getDataLayout();
+  uint64_t Size = DL.getPointerSize();
+  if (Copy.getDestAlign().valueOrOne().value() < Size ||
+      Copy.getSourceAlign().valueOrOne().value() < Size)
+    return false;
+  const auto *Len = dyn_cast<ConstantInt>(Copy.getLength());
+  if (!Len)
+    return true;
+  uint64_t Bytes = Len->getZExtValue();
+  return Bytes >= Size && Bytes % Size == 0;
 }
 
 } // namespace adcore

@@ -21,6 +21,7 @@
 namespace llvm {
 class Function;
 class Instruction;
+class MemTransferInst;
 } // namespace llvm
 
 namespace adcore {
@@ -37,6 +38,14 @@ shadowlessIntegerAccess(const llvm::Function &F,
 
 /// The error for such an access.
 extern const char *const ShadowlessIntegerAccessError;
+
+/// True when \p Copy, a copy of integers only (the type analysis says), may
+/// move addresses kept as integers: its elements may be pointer-sized and
+/// aligned (`std::move_backward` of `uintptr_t`, a `memmove` in
+/// `std::sort`'s insertion sort at -O0, where nothing in the library's
+/// function says the integers are addresses). Where both sides have
+/// shadows, they move with the integers: they hold the shadows' addresses.
+bool mayCopyIntegerAddresses(const llvm::MemTransferInst &Copy);
 
 } // namespace adcore
 

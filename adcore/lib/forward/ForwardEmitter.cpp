@@ -54,18 +54,6 @@ bool ForwardEmitter::isNumber(const Value *V) {
   return V->getType()->isIntOrIntVectorTy() && primalKind(V) == Kind::Integer;
 }
 
-/// An address kept in an integer field, made a pointer again after
-/// address arithmetic (`(double *)(c->r + 8 * i)`): the load and the
-/// arithmetic on it, whatever the field's declared type (loadsAddress).
-static bool isIntegerAddress(const Value *V, unsigned Depth = 8) {
-  if (const auto *LI = dyn_cast<LoadInst>(V))
-    return loadsAddress(*LI);
-  const auto *BO = dyn_cast<BinaryOperator>(V);
-  return BO && Depth > 0 && isAddressArithmetic(*BO) &&
-         (isIntegerAddress(BO->getOperand(0), Depth - 1) ||
-          isIntegerAddress(BO->getOperand(1), Depth - 1));
-}
-
 void ForwardEmitter::dropActiveNumbers() {
   // The activity analysis takes an integer whose bits only move (loaded,
   // merged by a phi, stored) for the bits of a float or a pointer. Where
@@ -78,7 +66,7 @@ void ForwardEmitter::dropActiveNumbers() {
     if (V->getType()->isIntOrIntVectorTy() &&
         isa<PHINode, SelectInst, BinaryOperator, CastInst, LoadInst,
             FreezeInst>(V) &&
-        isNumber(V) && !isIntegerAddress(V))
+        isNumber(V) && !isIntegerAddress(*V))
       Numbers.push_back(V);
   for (const Value *V : Numbers)
     ActiveClones.erase(V);

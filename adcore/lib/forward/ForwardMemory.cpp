@@ -19,6 +19,7 @@
 #include "support/ReturnedValues.h"
 #include "support/ShadowAlignment.h"
 #include "ForwardEmitter.h"
+#include "analysis/IntegerAddresses.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/DataLayout.h"
@@ -343,8 +344,18 @@ bool ForwardEmitter::visitMemTransferInst(MemTransferInst &I) {
   // (Integers have no tangents; the source's shadow may not exist: an
   // Eigen nullary expression, a struct of two longs, is not active.)
   auto *PrimalCopy = dyn_cast_or_null<MemTransferInst>(PrimalOf.lookup(&I));
-  if ((SD || SS) && PrimalCopy && copiesOnlyIntegers(types(), *PrimalCopy))
+  if ((SD || SS) && PrimalCopy && copiesOnlyIntegers(types(), *PrimalCopy)) {
+    // (Addresses kept as integers move with their shadows: std::sort's
+    // insertion sort of `uintptr_t` at -O0 moves them with memmove, whose
+    // shadow stayed unsorted, a wrong tangent without a word, until
+    // 2026-12-07. Not into a shadow that is the primal: numbers.)
+    if (SD && SS && mayCopyIntegerAddresses(*PrimalCopy))
+      for (unsigned L = 0; L < Width; ++L)
+        guardedShadowCopy(B, lane(SD, L), lane(SS, L),
+                          lengthUnlessPrimal(B, I.getRawDest(), lane(SD, L),
+                                             I.getLength()));
     return true;
+  }
   if (!SD) {
     // (Into memory that no differentiated code reads derivatives back
     // from: WriteOnlyMemory.h.)

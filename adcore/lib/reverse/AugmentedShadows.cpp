@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/ErasedStorage.h"
+#include "analysis/IntegerAddresses.h"
 #include "analysis/ShadowlessStores.h"
 #include "rules/InactiveFunctions.h"
 #include "support/FloatsReadFromBits.h"
@@ -30,6 +31,27 @@
 using namespace llvm;
 
 namespace adcore {
+
+/// True when the primal load \p PL reads a pointer-sized integer that the
+/// type analysis knows nothing of, from memory it does not call floats, only
+/// to store it again: at -O0 a library function moving the elements of an
+/// array of `uintptr_t` (`__val = std::move(*__last)` in std::sort's
+/// insertion sort), which may be addresses. Their shadows move with them,
+/// as a pointer's would (a wrong derivative without a word until
+/// 2026-12-07).
+static bool movesUntypedAddress(const LoadInst &PL, const TypeAnalysis &Types) {
+  const DataLayout &DL = PL.getModule()->getDataLayout();
+  if (PL.getType() != DL.getIntPtrType(PL.getContext()) ||
+      Types.kindOf(&PL) != Kind::Unknown || PL.use_empty())
+    return false;
+  Kind K = Types.memoryKind(PL.getPointerOperand());
+  if (K == Kind::Double || K == Kind::Float)
+    return false;
+  return all_of(PL.users(), [&](const User *U) {
+    const auto *SI = dyn_cast<StoreInst>(U);
+    return SI && SI->getValueOperand() == &PL;
+  });
+}
 
 void ReverseEmitter::markStoredPointerShadow(const StoreInst &SI,
                                              Value *Shadow) {
@@ -351,7 +373,8 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       if (Value *S = shadowOrNull(FI->getOperand(0)))
         shadows()[FI] = AB.CreateFreeze(S, FI->getName() + ".shadow");
   } else if (auto *Sel = dyn_cast<SelectInst>(&I)) {
-    if (carriesPointerShadow(Sel->getType()) &&
+    if ((carriesPointerShadow(Sel->getType()) ||
+         isIntegerAddress(*Sel)) &&
         (shadowOrNull(Sel->getTrueValue()) ||
          shadowOrNull(Sel->getFalseValue())))
       shadows()[Sel] = AB.CreateSelect(
@@ -371,9 +394,11 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // optimizer copies a struct that holds a reference, such as an Eigen
     // expression passed by value.)
     const Value *PL = PrimalOf.lookup(LI);
-    bool PointerBits = LI->getType()->isIntegerTy() && !FloatView.count(LI) &&
-                       ((PL && Types->kindOf(PL) == Kind::Pointer) ||
-                        loadsAddress(*LI));
+    bool PointerBits =
+        LI->getType()->isIntegerTy() && !FloatView.count(LI) &&
+        ((PL && Types->kindOf(PL) == Kind::Pointer) || loadsAddress(*LI) ||
+         (isa_and_nonnull<LoadInst>(PL) &&
+          movesUntypedAddress(*cast<LoadInst>(PL), *Types)));
     if (SP &&
         (carriesPointerShadow(LI->getType()) || PointerBits) &&
         Active.contains(LI)) {
@@ -615,8 +640,13 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
         clearPointerShadows(AB, SD, MT->getLength(),
                             AB.getInt32(Key.TapeLevel));
     }
+    // (Integers too where they may be addresses kept as integers, which
+    // move with their shadows: std::sort's insertion sort of `uintptr_t`
+    // at -O0 moves them with memmove; until 2026-12-07 the shadow array
+    // stayed unsorted and each value got another's derivative.)
     if (SD && SS && K != Kind::Double && K != Kind::Float &&
-        !(PrimalCopy && copiesOnlyIntegers(*Types, *PrimalCopy))) {
+        !(PrimalCopy && copiesOnlyIntegers(*Types, *PrimalCopy) &&
+          !mayCopyIntegerAddresses(*PrimalCopy))) {
       // Pointers (and bytes of unknown kind) carry their shadows along.
       // (Not into a shadow that is the primal's own memory: numbers.)
       Value *Len =

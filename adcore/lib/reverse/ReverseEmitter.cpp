@@ -290,7 +290,11 @@ bool ReverseEmitter::buildAugmented() {
       if (I == AugTape)
         continue;
       if (auto *Phi = dyn_cast<PHINode>(I)) {
-        if (carriesPointerShadow(Phi->getType()) && Active.contains(Phi))
+        // (An address kept as an integer too: the element an insertion
+        // sort moves down an array of `uintptr_t`.)
+        if ((carriesPointerShadow(Phi->getType()) ||
+             isIntegerAddress(*Phi)) &&
+            Active.contains(Phi))
           for (unsigned L = 0; L < Width; ++L) {
             AB.SetInsertPoint(BB->getFirstNonPHIIt());
             PHINode *S =

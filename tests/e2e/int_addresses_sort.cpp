@@ -1,0 +1,86 @@
+// Addresses kept as uintptr_t and moved by the C++ library (issue 33), in
+// reverse and forward mode:
+//  (a) sorted with std::sort (until 2026-12-07 wrong without an error at
+//      every level: the insertion sort's moved element, a phi from -O1
+//      on, and at -O0 its std::move_backward (a memmove) and its local,
+//      had no shadow, so the shadow array stayed unsorted);
+//  (b) sorted with qsort and a comparator;
+//  (c) partitioned with std::nth_element.
+// Each gradient against central differences, the analytic values and the
+// tangents, at -O0 to -O3.
+#include "check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+
+extern int enzyme_dup;
+extern double __enzyme_autodiff(void *, ...);
+extern double __enzyme_fwddiff(void *, ...);
+
+enum { N = 3 };
+
+static double readThrough(const uintptr_t *a, const double *x) {
+  double s = 0;
+  for (int i = 0; i < N; ++i)
+    s += (i + 1) * std::sin(*(const double *)a[i]) * x[i];
+  return s;
+}
+
+static double stdSort(double *x) {
+  uintptr_t a[N] = {uintptr_t(x + 2), uintptr_t(x), uintptr_t(x + 1)};
+  std::sort(a, a + N);
+  return readThrough(a, x);
+}
+
+static int compare(const void *p, const void *q) {
+  uintptr_t u = *(const uintptr_t *)p, v = *(const uintptr_t *)q;
+  return (u > v) - (u < v);
+}
+
+static double cSort(double *x) {
+  uintptr_t a[N] = {uintptr_t(x + 1), uintptr_t(x + 2), uintptr_t(x)};
+  std::qsort(a, N, sizeof a[0], compare);
+  return readThrough(a, x);
+}
+
+static double nthElement(double *x) {
+  uintptr_t a[N] = {uintptr_t(x + 2), uintptr_t(x), uintptr_t(x + 1)};
+  std::nth_element(a, a + 1, a + N);
+  return readThrough(a, x);
+}
+
+typedef double (*Fn)(double *);
+
+static void check(Fn f, const char *name) {
+  const double x0[N] = {0.4, 0.75, 1.1};
+  double x[N], g[N] = {0};
+  for (int i = 0; i < N; ++i)
+    x[i] = x0[i];
+  __enzyme_autodiff((void *)f, enzyme_dup, x, g);
+  for (int i = 0; i < N; ++i) {
+    double xp[N], xm[N], dx[N] = {0}, h = 1e-6;
+    for (int j = 0; j < N; ++j)
+      xp[j] = xm[j] = x[j] = x0[j];
+    xp[i] += h;
+    xm[i] -= h;
+    double fd = (f(xp) - f(xm)) / (2 * h);
+    dx[i] = 1;
+    double t = __enzyme_fwddiff((void *)f, enzyme_dup, x, dx);
+    printf("%s d/dx%d: reverse %.10g forward %.10g differences %.10g\n", name,
+           i, g[i], t, fd);
+    CHECK_CLOSE(g[i], fd, 1e-6);
+    CHECK_CLOSE(t, g[i], 1e-12);
+    // Sorted, a[i] is x + i: d/dx_i = (i + 1) (cos(x_i) x_i + sin(x_i)).
+    CHECK_CLOSE(g[i], (i + 1) * (std::cos(x0[i]) * x0[i] + std::sin(x0[i])),
+                1e-12);
+  }
+}
+
+int main() {
+  check(stdSort, "std::sort");
+  check(cSort, "qsort");
+  check(nthElement, "std::nth_element");
+  return check_finish();
+}
