@@ -6,9 +6,9 @@
 // the same divisor. For a divisor below 2^-1024 (a double subnormal,
 // openlibm's cbrt(1e-310) dividing by x) 1 / b is inf, and a zero adjoint
 // times it NaN, though d / b is 0: the reciprocal is taken of b scaled up
-// by 2^64 there and the product scaled back, so a quotient of derivatives
-// is the division's wherever the division's is finite (until 2026-12-07
-// cbrt's reverse derivative at 1e-310 was NaN).
+// by 2^64 there and the product chosen scaled back (a select), so a
+// quotient of derivatives is the division's wherever the division's is
+// finite (until 2026-12-07 cbrt's reverse derivative at 1e-310 was NaN).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_SUPPORT_DIVISORRECIPROCAL_H
