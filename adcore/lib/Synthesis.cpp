@@ -18,6 +18,7 @@
 #include "analysis/BitProvenance.h"
 #include "analysis/FloatPieces.h"
 #include "forward/ForwardEmitter.h"
+#include "forward/ScaledSeeds.h"
 #include "reverse/ReverseEmitter.h"
 
 #include "llvm/IR/DerivedTypes.h"
@@ -443,6 +444,9 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
   ForwardEmitter Emitter(*this, Key, *D);
   if (Emitter.run()) {
     advanceEnzymeIterations(*D);
+    // (Its tangent again with smaller seeds where it overflowed.)
+    if (Function *Core = retryWithScaledSeeds(*D, Key))
+      GeneratedFrom[Core] = &Primal;
     return D;
   }
   return discardGenerated({D});

@@ -367,10 +367,11 @@ int main(void) {
 #endif
   /* (sinh's and cosh's last range, 709.9 and -710.3, where __ldexp_exp
      gives exp's value the exponent of 2^1023 in its bits, since
-     2026-12-07. Not at cbrt of a subnormal, 1e-310, where x is scaled by
-     2^54 and its exponent divided by 3 in the bits: from -O1 reverse mode
-     gives NaN there and forward mode inf, wrong: docs/status.md, Known
-     bugs.) */
+     2026-12-07. cbrt of a subnormal, 1e-310 and -2.5e-315, where x is
+     scaled by 2^54 and its exponent divided by 3 in the bits, since
+     2026-12-07: reverse mode gave NaN there (a zero adjoint times 1 / x)
+     and forward mode inf (the Newton step's tangent, 1 / (3x), passes the
+     doubles).) */
 #if LIBM_ALL || LIBM_ONLY_olm_sinh
   RUN(olm_sinh, o_sinh, d_sinh, 1e-10, 0.3, -2.0, 15.0, 30.0, 700.0, 709.9,
       -710.3);
@@ -380,7 +381,7 @@ int main(void) {
       -710.3);
 #endif
 #if LIBM_ALL || LIBM_ONLY_olm_cbrt
-  RUN(olm_cbrt, o_cbrt, d_cbrt, 0.3, -8.5, 1e30, 1e-300);
+  RUN(olm_cbrt, o_cbrt, d_cbrt, 0.3, -8.5, 1e30, 1e-300, 1e-310, -2.5e-315);
 #endif
 #if LIBM_ALL || LIBM_ONLY_olm_hypot
   RUN(olm_hypot, o_hypot, d_hypot, 0.3, -2.0, 1e-3, 1e300, 1e-300);

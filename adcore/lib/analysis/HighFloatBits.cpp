@@ -18,6 +18,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 
+#include <algorithm>
+
 using namespace llvm;
 
 namespace adcore {
@@ -121,6 +123,21 @@ bool DemandWalk::visit(Instruction &I, const APInt &D) {
   case Instruction::Mul: {
     // (Carries from every bit below the highest that matters.)
     APInt Low = APInt::getLowBitsSet(W, D.getActiveBits());
+    // A constant's trailing zeros start no carry (nor borrow): the bits
+    // below them pass unchanged, and only those that matter matter. The
+    // rounding of a float's word, `(bits + 0x80000000) & ~0x3fffffff`
+    // (fdlibm's cbrt at -O0), depends on its bits from 30 up.
+    const APInt *C = nullptr;
+    unsigned Var = 0;
+    if (I.getOpcode() != Instruction::Mul && (C = Const(1)))
+      Var = 0;
+    else if (I.getOpcode() == Instruction::Add && (C = Const(0)))
+      Var = 1;
+    if (C) {
+      APInt Below = APInt::getLowBitsSet(W, std::min(C->countr_zero(), W));
+      demand(I.getOperand(Var), (Low & ~Below) | (D & Below));
+      return true;
+    }
     for (Value *Op : I.operands())
       demand(Op, Low);
     return true;

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "support/CallSites.h"
+#include "support/DivisorReciprocal.h"
 #include "support/MemoryScopes.h"
 #include "support/NullShadowGuards.h"
 #include "support/PointerShadowMarks.h"
@@ -369,14 +370,10 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
       break;
     case Instruction::FDiv: {
       // One reciprocal of the divisor, shared by both adjoints, every lane
-      // and (once CSE'd) every quotient with the same divisor.
-      Value *B2 = Val(Bv);
-      Value *R = isa<Constant>(B2)
-                     ? nullptr
-                     : RB.CreateFDiv(ConstantFP::get(B2->getType(), 1.0), B2);
-      auto Divide = [&](Value *N) {
-        return R ? RB.CreateFMul(N, R) : RB.CreateFDiv(N, B2);
-      };
+      // and (once CSE'd) every quotient with the same divisor; finite for
+      // a subnormal divisor (support/DivisorReciprocal.h).
+      DivisorReciprocal R = reciprocalOf(RB, Val(Bv));
+      auto Divide = [&](Value *N) { return divideBy(RB, R, N); };
       if (isActiveFloat(A))
         addAdjoint(A, Divide(D));
       if (isActiveFloat(Bv))

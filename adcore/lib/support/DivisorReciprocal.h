@@ -1,0 +1,39 @@
+//===- DivisorReciprocal.h - 1 / b for the derivatives of a / b -*- C++ -*-===//
+//
+// The derivatives of q = a / b divide by b: da / b in both modes, and
+// (q db) / b or (d q) / b for the divisor. They multiply by one reciprocal
+// of b instead, shared by every lane and (once CSE'd) every quotient with
+// the same divisor. For a divisor below 2^-1024 (a double subnormal,
+// openlibm's cbrt(1e-310) dividing by x) 1 / b is inf, and a zero adjoint
+// times it NaN, though d / b is 0: the reciprocal is taken of b scaled up
+// by 2^64 there and the product chosen scaled back (a select), so a
+// quotient of derivatives is the division's wherever the division's is
+// finite (until 2026-12-07 cbrt's reverse derivative at 1e-310 was NaN).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ADCORE_SUPPORT_DIVISORRECIPROCAL_H
+#define ADCORE_SUPPORT_DIVISORRECIPROCAL_H
+
+#include "llvm/IR/IRBuilder.h"
+
+namespace adcore {
+
+/// A divisor's reciprocal for the derivatives of its quotients.
+struct DivisorReciprocal {
+  llvm::Value *Divisor = nullptr;
+  /// 1 / (b s); null for a constant divisor (divided by).
+  llvm::Value *Reciprocal = nullptr;
+  /// Whether |b| is tiny (s = 2^64, else 1); null where not needed.
+  llvm::Value *Scale = nullptr;
+};
+
+/// The reciprocal of \p Divisor, made at \p B's point.
+DivisorReciprocal reciprocalOf(llvm::IRBuilderBase &B, llvm::Value *Divisor);
+
+/// \p N divided by the divisor of \p R (a lane of it where \p N is a lane).
+llvm::Value *divideBy(llvm::IRBuilderBase &B, const DivisorReciprocal &R,
+                      llvm::Value *N);
+
+} // namespace adcore
+
+#endif // ADCORE_SUPPORT_DIVISORRECIPROCAL_H
