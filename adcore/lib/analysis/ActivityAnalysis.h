@@ -73,9 +73,17 @@ public:
   void print(llvm::raw_ostream &OS) const;
 
 private:
+  /// Whether \p V carries a derivative, given what is active so far.
   bool transfer(const llvm::Value &V) const;
+  /// transfer for a call (ActivityCalls.cpp).
+  bool transferCall(const llvm::CallBase &Call) const;
+  /// transfer for an integer: the bits of floats and addresses
+  /// (ActivityIntegers.cpp).
+  bool transferInteger(const llvm::Instruction &I) const;
+  bool anyOperandActive(const llvm::User &U) const;
   /// Whether \p Callee returns an active value when called as \p Call,
-  /// whose active arguments \p ActiveOperand tells (memoized).
+  /// whose active arguments \p ActiveOperand tells (memoized;
+  /// ActivityCalls.cpp).
   bool returnsActive(
       const llvm::Function &Callee, const llvm::CallBase &Call,
       llvm::function_ref<bool(const llvm::Value *)> ActiveOperand) const;
@@ -83,7 +91,8 @@ private:
   /// calloc, aligned_alloc, new) each pointer may point into, and which
   /// may hold derivatives (an active value was stored or copied into them,
   /// or their address escaped). A heap block's address kept in a local
-  /// variable (-O0) is followed through it (HeapRoots.cpp).
+  /// variable (-O0) is followed through it (HeapRoots.cpp). Local memory's
+  /// members are in ActivityMemory.cpp.
   void findStackPointers();
   void addHeapRoots();
   /// Records \p Root as where the pointers derived from it (GEPs, casts,
@@ -162,6 +171,8 @@ constexpr const char *KeepsPointeeCleanAttribute = "adcc-keeps-pointee-clean";
 
 /// How many calls deep keepsPointeeClean looks from an analysis.
 constexpr unsigned CleanCallDepth = 3;
+
+// Integers that hold addresses (ActivityIntegers.cpp).
 
 /// The integer operations that offset or align an address, whose shadow is
 /// the same operation on the shadow (add, sub, and, or).

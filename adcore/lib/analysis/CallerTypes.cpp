@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TypeAnalysis.h"
+#include "support/SlotValues.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
@@ -33,24 +34,6 @@ namespace adcore {
 namespace {
 
 constexpr unsigned MaxDepth = 24;
-
-/// The value of the only store into the local slot \p Slot, whose other
-/// uses are loads.
-const Value *onlyStoredValue(const Value *Slot) {
-  auto *AI = dyn_cast<AllocaInst>(Slot->stripPointerCasts());
-  if (!AI)
-    return nullptr;
-  const Value *Stored = nullptr;
-  for (const User *U : AI->users()) {
-    if (isa<LoadInst>(U))
-      continue;
-    auto *SI = dyn_cast<StoreInst>(U);
-    if (!SI || SI->getPointerOperand() != AI || Stored)
-      return nullptr;
-    Stored = SI->getValueOperand();
-  }
-  return Stored;
-}
 
 class DeclaredObjects {
 public:

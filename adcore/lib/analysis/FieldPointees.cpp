@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TypeAnalysis.h"
+#include "support/SlotValues.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -76,22 +77,10 @@ const Value *baseOf(const Value *V, int64_t &Offset, const DataLayout &DL) {
   return V;
 }
 
-/// The value stored once into the local slot \p Slot, all of whose other
-/// uses are loads (every variable at -O0).
+/// onlyStoredValue of \p Slot when it is the local slot itself (every
+/// variable at -O0), not a cast of one.
 const Value *onlyStored(const Value *Slot) {
-  auto *AI = dyn_cast<AllocaInst>(Slot);
-  if (!AI)
-    return nullptr;
-  const Value *Stored = nullptr;
-  for (const User *U : AI->users()) {
-    if (isa<LoadInst>(U))
-      continue;
-    auto *SI = dyn_cast<StoreInst>(U);
-    if (!SI || SI->getPointerOperand() != AI || Stored)
-      return nullptr;
-    Stored = SI->getValueOperand();
-  }
-  return Stored;
+  return isa<AllocaInst>(Slot) ? onlyStoredValue(Slot) : nullptr;
 }
 
 /// The argument \p V is, directly or through its local slot (-O0).

@@ -9,7 +9,7 @@
 // analysed with the activity its arguments have at the call (the slots
 // handed to it constant): when everything it stores through the slots has
 // no derivative there, the slot stays clean, the call runs as the primal
-// and the slot's loads are constants (ActivityAnalysis.cpp).
+// and the slot's loads are constants (ActivityMemory.cpp).
 //
 //===----------------------------------------------------------------------===//
 

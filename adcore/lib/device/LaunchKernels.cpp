@@ -44,6 +44,7 @@
 #include "device/DeviceCode.h"
 #include "device/LaunchPointers.h"
 #include "rules/GpuLaunches.h"
+#include "support/ScalarMembers.h"
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
@@ -70,22 +71,6 @@ bool isKernel(const Function &F) {
          F.getCallingConv() == CallingConv::AMDGPU_KERNEL;
 }
 
-/// Whether \p T holds integers, pointers, floats and doubles only (a struct
-/// of arrays, sizes and coefficients): by value, the bytes of the host's
-/// copy are the kernel's, and those of the tangent or adjoint struct its
-/// shadow's (the floating-point members are active scalars: the item reads
-/// them from V, their tangents from D, and adds their adjoints into D).
-bool plainData(Type *T) {
-  if (T->isIntegerTy() || T->isPointerTy() || T->isFloatTy() ||
-      T->isDoubleTy())
-    return true;
-  if (auto *S = dyn_cast<StructType>(T))
-    return all_of(S->elements(), plainData);
-  if (auto *A = dyn_cast<ArrayType>(T))
-    return plainData(A->getElementType());
-  return false;
-}
-
 /// The type of \p A's value in the arguments' struct: a struct passed by
 /// value (byval, AMDGPU's byref) is there whole.
 Type *fieldType(const Argument &A) {
@@ -103,7 +88,7 @@ bool simpleParameters(const Function &K) {
   for (const Argument &A : K.args()) {
     Type *T = A.getType();
     if (A.hasByValAttr() || A.hasByRefAttr()) {
-      if (!plainData(fieldType(A)))
+      if (!isPlainData(fieldType(A)))
         return false;
       continue;
     }
@@ -112,23 +97,6 @@ bool simpleParameters(const Function &K) {
       return false;
   }
   return true;
-}
-
-/// The floating-point members of \p T (plainData): their offsets from \p
-/// At and types.
-void floatMembers(Type *T, uint64_t At, const DataLayout &DL,
-                  SmallVectorImpl<std::pair<uint64_t, Type *>> &Out) {
-  if (auto *S = dyn_cast<StructType>(T)) {
-    const StructLayout *L = DL.getStructLayout(S);
-    for (unsigned I = 0; I < S->getNumElements(); ++I)
-      floatMembers(S->getElementType(I), At + L->getElementOffset(I), DL, Out);
-  } else if (auto *A = dyn_cast<ArrayType>(T)) {
-    uint64_t Size = DL.getTypeAllocSize(A->getElementType());
-    for (uint64_t I = 0; I < A->getNumElements(); ++I)
-      floatMembers(A->getElementType(), At + I * Size, DL, Out);
-  } else if (T->isFloatingPointTy()) {
-    Out.push_back({At, T});
-  }
 }
 
 /// A copy of a struct of type \p T from \p Src to \p Dest at \p B, each

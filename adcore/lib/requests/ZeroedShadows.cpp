@@ -16,6 +16,7 @@
 
 #include "EnzymeCalls.h"
 
+#include "support/SlotValues.h"
 #include "adcore/MemoryFunctions.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -79,24 +80,6 @@ bool copiedFromArgument(const Value *O) {
         return true;
     }
   return false;
-}
-
-/// The value of the only store into the local slot \p Slot, whose other
-/// uses are loads (a pointer variable at -O0).
-const Value *onlyStoredValue(const Value *Slot) {
-  const auto *AI = dyn_cast<AllocaInst>(Slot->stripPointerCasts());
-  if (!AI)
-    return nullptr;
-  const Value *Stored = nullptr;
-  for (const User *U : AI->users()) {
-    if (isa<LoadInst>(U))
-      continue;
-    const auto *SI = dyn_cast<StoreInst>(U);
-    if (!SI || SI->getPointerOperand() != AI || Stored)
-      return nullptr;
-    Stored = SI->getValueOperand();
-  }
-  return Stored;
 }
 
 /// The memory \p V points into, through pointer variables (\p Depth deep).

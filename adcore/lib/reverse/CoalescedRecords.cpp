@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReverseEmitter.h"
+#include "TapeRecords.h"
 
 #include "adcore/MathRules.h"
 

@@ -155,4 +155,6 @@ bool ReverseEmitter::checkDeferredScales() {
   return true;
 }
 
+void ReverseEmitter::endDeferredScales() { PendingScales.clear(); }
+
 } // namespace adcore

@@ -142,4 +142,8 @@ void ReverseEmitter::readInvariantTrips(BasicBlock &BB) {
   }
 }
 
+bool ReverseEmitter::recordsTripCount(BasicBlock *Header) const {
+  return !InvariantTrips.count(Header) && !RebuiltTrips.count(Header);
+}
+
 } // namespace adcore

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReverseEmitter.h"
+#include "TapeRecords.h"
 #include "device/DeviceCode.h"
 
 #include "llvm/Analysis/AssumptionCache.h"

@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReverseEmitter.h"
+#include "TapeRecords.h"
 
 #include "support/CheapInstructions.h"
 

@@ -19,6 +19,9 @@
 // function replaces the call in the augmented sweep, its reverse function
 // runs at that point of the reverse sweep. Files:
 //   ReverseEmitter.cpp  structure: cloning, tape, block reversal
+//   TapeRecords.cpp     how a value is pushed on and popped from the tape
+//   LoopRecordState.h, ParallelState.h  the emitter's state of loops and
+//                       of parallel code (bases of the emitter)
 //   AugmentedShadows.cpp  shadow pointers in the augmented sweep
 //   ReverseRules.cpp    what each instruction records, and its adjoint
 //   ReverseCalls.cpp    calls: callees' augmented sweeps, allocations,
@@ -34,6 +37,8 @@
 #define ADCORE_REVERSE_REVERSEEMITTER_H
 
 #include "analysis/ActivityAnalysis.h"
+#include "LoopRecordState.h"
+#include "ParallelState.h"
 #include "adcore/Derivative.h"
 #include "analysis/NullableShadows.h"
 #include "analysis/ParallelMemory.h"
@@ -72,28 +77,10 @@ class MemTransferInst;
 
 namespace adcore {
 
-/// Records take whole granules of the tape (the runtime's 8 bytes).
-constexpr uint64_t RecordGranule = 8;
-/// The type a value of type \p T is recorded as (an i1 as i8).
-llvm::Type *recordType(llvm::Type *T);
-/// The bytes of tape a record of \p T takes, whole granules.
-uint64_t recordBytes(const llvm::DataLayout &DL, llvm::Type *T);
-/// Stores \p V as a record at \p Addr.
-void storeRecord(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Value *Addr);
-/// Loads a record of type \p T from \p Addr (an integer is marked with
-/// IntegerRecordMetadata).
-llvm::Value *loadRecord(llvm::IRBuilder<> &B, llvm::Type *T, llvm::Value *Addr);
-/// Pushes \p V on the tape (a record of its size, into which it is
-/// stored); returns the push call.
-llvm::CallInst *pushRecord(llvm::IRBuilder<> &B, llvm::Value *Tape,
-                           llvm::Value *V);
-/// The runtime's adcc_tape_push or adcc_tape_pop (\p Name):
-/// ptr (ptr tape, i64 bytes, i64 align).
-llvm::FunctionCallee tapeRecordFunction(llvm::Module &M, llvm::StringRef Name);
-/// Pops a value of type \p T pushed by pushRecord.
-llvm::Value *popRecord(llvm::IRBuilder<> &B, llvm::Value *Tape, llvm::Type *T);
-
-class ReverseEmitter {
+/// The emitter's state is grouped by concern: what loops record
+/// (LoopRecordState.h) and what parallel regions keep (ParallelState.h)
+/// are bases of the emitter, whose members its files use by name.
+class ReverseEmitter : LoopRecordState, ParallelState {
 public:
   ReverseEmitter(SynthesisContext &Ctx, const DerivativeKey &Key,
                  llvm::Function &Aug, llvm::Function &Rev);
@@ -297,28 +284,14 @@ private:
   void planInvariantTrips();
   /// Sets the reverse counters of those loops entered at \p BB.
   void readInvariantTrips(llvm::BasicBlock &BB);
-  /// Per such loop (header): the outer loop's header and the count;
-  /// per exit block, the loops whose counts it no longer records.
-  llvm::DenseMap<llvm::BasicBlock *,
-                 std::pair<llvm::BasicBlock *, llvm::Value *>>
-      InvariantTrips;
-  llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>
-      TripsAt;
   /// Inner counted loops with one exit whose count follows from values the
   /// reverse sweep rebuilds anyway (the iteration of an outer loop: `for
   /// (r = c + 1; r < d; r++)`): rebuilt where the reverse sweep enters the
   /// loop, not recorded. Part of planRecomputation (their rebuilding may
   /// need end records).
   void planRebuiltTrips(llvm::SetVector<llvm::Value *> &Ends);
-  /// Per such loop (header), the count (back edges taken) as the augmented
-  /// sweep computes it before the loop; per exit block, those loops.
-  llvm::DenseMap<llvm::BasicBlock *, llvm::Value *> RebuiltTrips;
-  llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>
-      RebuiltTripsAt;
   /// Whether the exits of the counted loop at \p Header record its count.
-  bool recordsTripCount(llvm::BasicBlock *Header) const {
-    return !InvariantTrips.count(Header) && !RebuiltTrips.count(Header);
-  }
+  bool recordsTripCount(llvm::BasicBlock *Header) const;
 
   // --- floating-point data copied as integers (IntegerCopies.cpp) -------
   /// The floating-point type whose bits the integer load \p LI copies into
@@ -410,7 +383,6 @@ private:
   /// Releases the array of the loop of \p Header (reverse sweep, on the way
   /// out of the loop).
   void releaseLoopArray(llvm::BasicBlock *Header);
-  struct ArrayRecord;
   /// Reads back one array record in the reverse sweep.
   llvm::Value *arrayRecord(const ArrayRecord &R);
   llvm::AllocaInst *hoistSlot(llvm::BasicBlock *Header, llvm::Value *V);
@@ -465,7 +437,7 @@ private:
   /// Before and after \p I's adjoint rule: the factors its addAdjoint
   /// calls multiply by, where I is the rule of a deferred source.
   void beginDeferredScales(llvm::Instruction &I);
-  void endDeferredScales() { PendingScales.clear(); }
+  void endDeferredScales();
   llvm::Value *applyPendingScales(llvm::Value *Delta);
   /// An error where a deferred factor was not applied.
   bool checkDeferredScales();
@@ -554,27 +526,20 @@ private:
   /// Returns whether \p I was one.
   bool mirrorsTaskSync(llvm::Instruction &I,
                        llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
-  struct TaskSite {
-    llvm::Value *Handle = nullptr, *ShadowRecord = nullptr, *Loc = nullptr;
-    uint64_t Bytes = 0;
-  };
-  llvm::DenseMap<llvm::Instruction *, TaskSite> TaskSites;
-  llvm::DenseMap<llvm::Instruction *, llvm::Value *> TaskSyncs;
-  bool RunsTasks = false, RunsTasksKnown = false;
 
   /// `atomicrmw fadd p, v` (omp atomic): v's adjoint is the adjoint of *p,
   /// read from its shadow \p SP (null: memory without derivatives).
   bool emitAtomicAdjoint(llvm::AtomicRMWInst &RMW, llvm::Value *SP);
 
-  /// In a parallel region: how the adjoint of what \p LI reads is added
-  /// (analysis/ParallelMemory.h), and why; \p Object names the per-thread
-  /// copy.
   /// The region's shared memory (analysis/ParallelMemory.h), made once.
   ParallelMemory &sharedMemory();
   /// Whether the adjoint of a copy from \p PrimalSource adds into memory
   /// other threads may update (the body of a parallel region; not the
   /// thread's stack): then atomically (runtime/lib/shared_copies.c).
   bool sharedCopySource(const llvm::Value *PrimalSource);
+  /// In a parallel region: how the adjoint of what \p LI reads is added
+  /// (analysis/ParallelMemory.h), and why; \p Object names the per-thread
+  /// copy.
   ParallelUpdate parallelUpdateOf(llvm::LoadInst &LI, const char *&Why,
                                   const llvm::Value *&Object);
 
@@ -588,12 +553,6 @@ private:
   /// In the reverse sweep: whether check \p K found its arrays apart (read
   /// once, at the entry).
   llvm::Value *apartFlag(int K);
-  struct ApartValues {
-    llvm::WeakTrackingVH At, Lower, Upper;
-    llvm::SmallVector<llvm::WeakTrackingVH, 4> Bases;
-  };
-  llvm::SmallVector<ApartValues, 2> ApartChecksAt;
-  llvm::DenseMap<int, llvm::Value *> ApartFlags;
   /// In a parallel region: the bits of \p Call's pointer arguments that
   /// point into the calling thread's stack (DerivativeKey::PrivateArgs).
   uint64_t threadPrivateArgs(const llvm::CallBase &Call) const;
@@ -614,9 +573,6 @@ private:
   /// whether \p I was one of them.
   bool mirrorsOpenMPSync(llvm::Instruction &I,
                          llvm::DenseMap<llvm::Value *, llvm::Value *> &Popped);
-  bool OrderedCriticals = false;
-  /// The ticket taken before each section's end (augmented sweep).
-  llvm::DenseMap<llvm::Instruction *, llvm::Value *> CriticalTickets;
 
   // --- Per-thread adjoints of an OpenMP region (ThreadAdjoints.cpp) -----
   /// Adds \p D into the thread's private copy of the shadow of \p Object
@@ -630,15 +586,6 @@ private:
   /// sweep's frame), made on first use.
   llvm::AllocaInst *threadAdjoints(const llvm::Value *Object,
                                    uint64_t ElementBytes);
-  llvm::MapVector<const llvm::Value *, llvm::AllocaInst *> ThreadWindows;
-  llvm::DenseMap<llvm::Type *, llvm::AllocaInst *> ThreadAdjointValues;
-  struct ForkSite {
-    llvm::Value *Region = nullptr;      ///< the handle, in the augmented sweep
-    llvm::Function *Reverse = nullptr;  ///< the reverse region's outlined fn
-    llvm::Value *Loc = nullptr;         ///< the fork's source location
-  };
-  llvm::DenseMap<llvm::Instruction *, ForkSite> ForkSites;
-  std::unique_ptr<ParallelMemory> SharedMemory;
 
   SynthesisContext &Ctx;
   DerivativeKey Key;
@@ -704,59 +651,6 @@ private:
       PushOf;
   llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<llvm::Value *, 3>>
       Recomputed;
-  /// Loops reversed by their trip count, by header.
-  struct CountedLoop {
-    llvm::BasicBlock *Entering = nullptr, *Latch = nullptr;
-    llvm::PHINode *Count = nullptr;       ///< back edges taken so far
-    llvm::AllocaInst *RevCount = nullptr; ///< the reverse sweep's iteration
-  };
-  llvm::MapVector<llvm::BasicBlock *, CountedLoop> CountedLoops;
-  /// Blocks on exit edges of counted loops: the headers whose counts they
-  /// record, in push order.
-  llvm::MapVector<llvm::BasicBlock *, llvm::SmallVector<llvm::BasicBlock *, 2>>
-      ExitCounts;
-  /// Loop-invariant records: per exit block, (loop header, value) in push
-  /// order; per instruction, the ones it reads; their reverse-sweep slots.
-  llvm::DenseMap<
-      llvm::BasicBlock *,
-      llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::Value *>, 2>>
-      ExitValues;
-  /// The size of each exit block's record (0: recorded value by value),
-  /// and its tag when the block is outside loops.
-  llvm::DenseMap<llvm::BasicBlock *, uint64_t> ExitBytes;
-  llvm::DenseMap<llvm::BasicBlock *, llvm::MDNode *> ExitTags;
-  llvm::DenseMap<
-      llvm::Instruction *,
-      llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::Value *>, 2>>
-      Hoisted;
-  llvm::DenseMap<std::pair<llvm::BasicBlock *, llvm::Value *>,
-                 llvm::AllocaInst *>
-      HoistSlots;
-  /// Per-iteration records kept in arrays: the loop, the array's base and
-  /// length (both recorded at the loop's exits), the record's offset.
-  struct LoopArray {
-    llvm::Value *Base = nullptr, *Length = nullptr;
-    uint64_t Stride = 0;
-    /// The frame tag of its push and pop: an array of constant length
-    /// pushed outside loops, which a combined gradient keeps in its frame.
-    llvm::MDNode *Tag = nullptr;
-  };
-  llvm::MapVector<llvm::BasicBlock *, LoopArray> LoopArrays;
-  struct ArrayRecord {
-    llvm::BasicBlock *Header;
-    llvm::Value *V;
-    uint64_t Offset;
-  };
-  llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<ArrayRecord, 2>>
-      ArrayRecords;
-  /// The values recorded at the exits of each counted loop (by header).
-  llvm::MapVector<llvm::BasicBlock *, llvm::SetVector<llvm::Value *>>
-      InvariantRecords;
-  /// The loads the reverse sweep reads again when it enters each counted
-  /// loop (by header), into hoistSlot()s: computed outside the loop from
-  /// memory nothing writes, the same in every iteration.
-  llvm::MapVector<llvm::BasicBlock *, llvm::SetVector<llvm::Value *>>
-      EntryReloads;
   /// The block being reversed (recompute reads hoisted leaves there), and
   /// the records read back for the instruction being reversed.
   llvm::BasicBlock *ReversingBlock = nullptr;
@@ -833,7 +727,7 @@ private:
   void eraseReplaced(llvm::Instruction *I);
   /// Takes \p I, unused, out of its function and drops its operands; it is
   /// deleted with the emitter (BuriedInstructions.h).
-  void bury(llvm::Instruction *I) { Graveyard.bury(I); }
+  void bury(llvm::Instruction *I);
   BuriedInstructions Graveyard;
   /// Math calls whose partial is another call's result (cos x for sin x;
   /// MathCompanions.cpp): the companion, and whether the partial is minus

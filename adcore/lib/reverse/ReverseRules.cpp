@@ -23,6 +23,7 @@
 #include "support/PointerShadowMarks.h"
 #include "support/ShadowAlignment.h"
 #include "ReverseEmitter.h"
+#include "TapeRecords.h"
 
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"

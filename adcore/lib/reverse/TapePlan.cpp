@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReverseEmitter.h"
+#include "TapeRecords.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"

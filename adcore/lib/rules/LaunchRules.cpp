@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rules/GpuLaunches.h"
+#include "support/ScalarMembers.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
@@ -80,54 +81,6 @@ std::pair<GlobalValue *, bool> launchHandle(Function &Stub) {
 
 enum ParamKind : uint8_t { Integer, Float, Double, Pointer, Aggregate };
 
-/// Whether \p T holds integers, pointers, floats and doubles only (a struct
-/// of a problem's arrays, sizes and coefficients, which a kernel may take by
-/// value; its floating-point members are the kernel's active scalars).
-bool plainData(Type *T) {
-  if (T->isIntegerTy() || T->isPointerTy() || T->isFloatTy() ||
-      T->isDoubleTy())
-    return true;
-  if (auto *S = dyn_cast<StructType>(T))
-    return all_of(S->elements(), plainData);
-  if (auto *A = dyn_cast<ArrayType>(T))
-    return plainData(A->getElementType());
-  return false;
-}
-
-/// The floating-point members of \p T (plainData), from \p At: their
-/// offsets and types, into \p Out.
-void floatMembers(Type *T, uint64_t At, const DataLayout &DL,
-                  SmallVectorImpl<std::pair<uint64_t, Type *>> &Out) {
-  if (T->isFloatingPointTy()) {
-    Out.push_back({At, T});
-  } else if (auto *S = dyn_cast<StructType>(T)) {
-    const StructLayout *L = DL.getStructLayout(S);
-    for (unsigned I = 0; I < S->getNumElements(); ++I)
-      floatMembers(S->getElementType(I), At + L->getElementOffset(I), DL, Out);
-  } else if (auto *A = dyn_cast<ArrayType>(T)) {
-    uint64_t Size = DL.getTypeAllocSize(A->getElementType());
-    for (uint64_t I = 0; I < A->getNumElements(); ++I)
-      floatMembers(A->getElementType(), At + I * Size, DL, Out);
-  }
-}
-
-/// The offsets of the pointers in \p T, from \p At, into \p Out.
-void pointerOffsets(Type *T, uint64_t At, const DataLayout &DL,
-                    SmallVectorImpl<uint32_t> &Out) {
-  if (T->isPointerTy()) {
-    Out.push_back(At);
-  } else if (auto *S = dyn_cast<StructType>(T)) {
-    const StructLayout *L = DL.getStructLayout(S);
-    for (unsigned I = 0; I < S->getNumElements(); ++I)
-      pointerOffsets(S->getElementType(I), At + L->getElementOffset(I), DL,
-                     Out);
-  } else if (auto *A = dyn_cast<ArrayType>(T)) {
-    uint64_t Size = DL.getTypeAllocSize(A->getElementType());
-    for (uint64_t I = 0; I < A->getNumElements(); ++I)
-      pointerOffsets(A->getElementType(), At + I * Size, DL, Out);
-  }
-}
-
 struct RuleMaker {
   Module &M;
   Function &Stub;
@@ -171,7 +124,7 @@ struct RuleMaker {
     auto [Local, Offset] = home(A);
     if (!Local || Local->getAllocatedType() == A.getType() ||
         !Local->getAllocatedType()->isStructTy() ||
-        !plainData(Local->getAllocatedType()))
+        !isPlainData(Local->getAllocatedType()))
       return false;
     Type *T = A.getType();
     const DataLayout &DL = A.getParent()->getDataLayout();
@@ -196,7 +149,7 @@ struct RuleMaker {
   static bool supported(const Function &Stub) {
     for (const Argument &A : Stub.args()) {
       Type *T = A.getType();
-      if (A.hasByValAttr() && plainData(A.getParamByValType()))
+      if (A.hasByValAttr() && isPlainData(A.getParamByValType()))
         continue;
       if (A.hasByValAttr() || A.hasStructRetAttr() ||
           !(T->isIntegerTy() || T->isFloatTy() || T->isDoubleTy() ||

@@ -5,7 +5,7 @@
 // root UKF). Until 2026-12-06 the integer got no shadow because of the
 // mask, and the vector loaded through it none either: forward and reverse
 // mode agreed on a wrong gradient (6.4181, 5.7564) without an error.
-// (Fixed in analysis/ActivityAnalysis.cpp: isMovedInteger, isAddressTest.)
+// (Fixed in analysis/ActivityIntegers.cpp: isMovedInteger, isAddressTest.)
 // f(x) = w ((3 x0 - x1^2)^2 + (x1 - x0 - 0.5)^2), w = sqrt(x0 + 2) squared.
 // RUN: rm -rf %t && split-file %s %t && cd %t
 // RUN: %adcc -O0 -w main.c diffsq.ll -o prog0 -lm && ./prog0 | FileCheck %s
