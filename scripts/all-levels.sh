@@ -21,8 +21,9 @@ bash "$root/scripts/build.sh"
 log=$(mktemp "${TMPDIR:-/tmp}/all-levels.XXXXXX")
 trap 'rm -f "$log"' EXIT
 status=0
-ctest --test-dir "$build/tests/extended" --output-on-failure \
-  -j "${ADCC_JOBS:-2}" "$@" 2>&1 | tee "$log" || status=$?
+(cd "$build/tests/extended" &&
+  ctest --output-on-failure -j "${ADCC_JOBS:-2}" "$@") 2>&1 | tee "$log" ||
+  status=$?
 
 # One row per level (the suffix -O0 ... -Os of the test's name; campaigns
 # and other tests without one under "other").
