@@ -50,7 +50,22 @@ python3 "$here/${rewrite[0]}" "${rewrite[@]:1}" "$out/device.ll" \
 "${CLANG:-$cxx}" -O0 -Wno-override-module -c "$out/device-host.ll" \
   -o "$out/device-host.o"
 "$cxx" "$level" "${flags[@]}" --cuda-host-only -c "$src" -o "$out/host.o"
-"$cxx" -std=c++20 -O1 -c "$here/grid_emulation.cpp" -o "$out/emulation.o"
+# The emulated runtime is the same object for every program: with
+# GRID_EMULATION_CACHE (a directory; ctest sets it) it is built once per
+# compiler and source, written under a temporary name and renamed, so tests
+# running at once never read half of it.
+emulation=$out/emulation.o
+if [[ -n ${GRID_EMULATION_CACHE:-} ]]; then
+  compiler=$(realpath "$(command -v "$cxx")")
+  key=$( (cat "$here"/grid_emulation.cpp "$here"/*.h
+          stat -c '%n %s %Y' "$compiler") | cksum | cut -d' ' -f1)
+  emulation=$GRID_EMULATION_CACHE/grid_emulation-$key.o
+fi
+if [[ ! -s $emulation ]]; then
+  mkdir -p "$(dirname "$emulation")"
+  "$cxx" -std=c++20 -O1 -c "$here/grid_emulation.cpp" -o "$emulation.$$"
+  mv -f "$emulation.$$" "$emulation"
+fi
 # (HIP's host code names the device binary it would register: none here.)
 fatbins=()
 if [[ -n $hip ]]; then
@@ -58,7 +73,7 @@ if [[ -n $hip ]]; then
     fatbins+=("-Wl,--defsym=$sym=0")
   done
 fi
-"$cxx" "$out/host.o" "$out/device-host.o" "$out/emulation.o" \
+"$cxx" "$out/host.o" "$out/device-host.o" "$emulation" \
   "${fatbins[@]}" -o "$out/run" -lpthread -lm
 status=0
 output=$("$out/run") || status=$?
