@@ -19,13 +19,18 @@
 //
 // Which integers hold float bits is the type analysis' answer, on the
 // caller's side (the argument) or the callee's (the parameter); only whole
-// floats count (an i64 that holds a double, an i32 that holds a float).
+// floats count (an i64 that holds a double, an i32 that holds a float). An
+// i64 made of two 32-bit words, at least one a float's bits and the other
+// a float's or an int's (how -O3 passes `{float f[2]; long l;}` or `{float
+// v; int n;}`), is passed as a `<2 x float>`: an int rides in its lane as
+// the float of its bits.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Prepare.h"
 
 #include "analysis/TypeAnalysis.h"
+#include "rules/GpuLaunches.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/AttributeMask.h"
@@ -405,7 +410,10 @@ bool passFloatBitsAsFloats(Function &F,
             Callee->isVarArg() || Callee->isIntrinsic() ||
             Call->isMustTailCall() || Call->hasOperandBundles() ||
             Call->getFunctionType() != Callee->getFunctionType() ||
-            HasRule(*Callee))
+            HasRule(*Callee) ||
+            // (A kernel's launch stub: what the launch passes the kernel,
+            // which a copy would not launch.)
+            !gpuLaunchKind(*Callee).empty())
           continue;
         if (floatOfWidth(Call->getType()) ||
             any_of(Call->args(), [](const Use &U) {
