@@ -1,12 +1,12 @@
-/* Structs of a float and an int ({float v; int n;}, {int n; float v;})
- * copied whole by helpers that are not inlined (`*dst = *src`). At -O3
- * argument promotion passes such a struct to the helper as one i64 packed
- * from the float's bits and the int (`or (zext (bitcast float)), 3 << 32`,
- * or `or (shl (zext (bitcast float)), 32), (zext n)`), or loaded whole
- * from the struct's memory; both modes lost the float's derivative
- * without a word (gradient 0) until 2026-12-07. The gradient by reverse
- * mode against analytic values and central differences, forward mode
- * against reverse. */
+/* Structs of a float and integers ({float v; int n;}, {int n; float v;},
+ * {float v; short n, m;}) copied whole by helpers that are not inlined
+ * (`*dst = *src`). At -O3 argument promotion passes such a struct to the
+ * helper as one i64 packed from the float's bits and the integers (`or
+ * (zext (bitcast float)), 3 << 32`, `or (shl (zext (bitcast float)), 32),
+ * (zext n)`, the shorts with more shifts and ors), or loaded whole from
+ * the struct's memory; both modes lost the float's derivative without a
+ * word (gradient 0) until 2026-12-07. The gradient by reverse mode against
+ * analytic values and central differences, forward mode against reverse. */
 #include "check.h"
 
 extern int enzyme_dup, enzyme_const;
@@ -23,11 +23,20 @@ typedef struct {
   float v;
 } T;
 
+typedef struct {
+  float v;
+  short n, m;
+} U;
+
 __attribute__((noinline)) static void assign(S *dst, const S *src) {
   *dst = *src;
 }
 
 __attribute__((noinline)) static void assignT(T *dst, const T *src) {
+  *dst = *src;
+}
+
+__attribute__((noinline)) static void assignU(U *dst, const U *src) {
   *dst = *src;
 }
 
@@ -57,15 +66,24 @@ double f(const double *x) {
   S d, e;
   fill(&d, x);
   assign(&e, &d);
-  return b.v * x[2] * b.n + c.v * x[2] * c.n + e.v * e.n * x[0];
+  /* two shorts, computed (n = -2, m = 0): -2 x0 x1^2 */
+  U u, w;
+  u.v = (float)(x[0] * x[1]);
+  u.n = (short)x[2];
+  u.m = (short)(x[2] > 0);
+  assignU(&w, &u);
+  return b.v * x[2] * b.n + c.v * x[2] * c.n + e.v * e.n * x[0] +
+         w.v * (w.n + w.m) * x[1];
 }
 
 int main(void) {
   double x[3] = {0.5, 1.5, -2.5}, g[3] = {0};
   __enzyme_autodiff((void *)f, enzyme_dup, x, g);
-  /* analytic: x0 x1 is a float exactly; f = 5 x0 x1 x2 + 3 x0^2 x1 */
-  double want[3] = {5 * x[1] * x[2] + 6 * x[0] * x[1],
-                    5 * x[0] * x[2] + 3 * x[0] * x[0], 5 * x[0] * x[1]};
+  /* analytic: x0 x1 is a float exactly;
+   * f = 5 x0 x1 x2 + 3 x0^2 x1 - 2 x0 x1^2 */
+  double want[3] = {5 * x[1] * x[2] + 6 * x[0] * x[1] - 2 * x[1] * x[1],
+                    5 * x[0] * x[2] + 3 * x[0] * x[0] - 4 * x[0] * x[1],
+                    5 * x[0] * x[1]};
   for (int i = 0; i < 3; ++i) {
     CHECK_CLOSE(g[i], want[i], 1e-6);
     double h = 1e-3, xp[3], xm[3];

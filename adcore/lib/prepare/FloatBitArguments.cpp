@@ -21,9 +21,9 @@
 // caller's side (the argument) or the callee's (the parameter); only whole
 // floats count (an i64 that holds a double, an i32 that holds a float). An
 // i64 made of two 32-bit words, at least one a float's bits and the other
-// a float's or an int's (how -O3 passes `{float f[2]; long l;}` or `{float
-// v; int n;}`), is passed as a `<2 x float>`: an int rides in its lane as
-// the float of its bits.
+// a float's or integers' (how -O3 passes `{float f[2]; long l;}`, `{float
+// v; int n;}` or `{float v; short n, m;}`), is passed as a `<2 x float>`:
+// an integer word rides in its lane as the float of its bits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,12 +33,14 @@
 #include "rules/GpuLaunches.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/KnownBits.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 
@@ -62,6 +64,8 @@ Type *floatOfWidth(Type *T) {
 
 /// The two 32-bit lanes an i64 is packed from, low word first: each a
 /// float or an i32 (a constant too), at least one of them a float.
+/// A lane may also be the whole i64 of the integer word (its other word
+/// known zero): its bits are cut out where the lanes are passed.
 struct PackedLanes {
   Value *Low;
   Value *High;
@@ -110,9 +114,24 @@ std::optional<PackedLanes> packedLanes(Value *V) {
   auto *Or = dyn_cast<BinaryOperator>(V);
   if (!Or || Or->getOpcode() != Instruction::Or || !V->getType()->isIntegerTy(64))
     return std::nullopt;
+  const DataLayout &DL = Or->getModule()->getDataLayout();
+  // (Whether the i64 \p W is zero in the word \p High, or the other one.)
+  auto ZeroIn = [&](Value *W, bool High) {
+    KnownBits Known = computeKnownBits(W, DL);
+    return High ? Known.countMinLeadingZeros() >= 32
+                : Known.countMinTrailingZeros() >= 32;
+  };
   for (unsigned Hi = 0; Hi < 2; ++Hi) {
     Value *High = highLaneOf(Or->getOperand(Hi));
-    Value *Low = High ? laneOf(Or->getOperand(1 - Hi)) : nullptr;
+    Value *Low = laneOf(Or->getOperand(1 - Hi));
+    // (An integer word built otherwise, `{float v; short n, m;}` packed
+    // with more shifts and ors: the whole i64, beside a float.)
+    if (!High && Low && Low->getType()->isFloatTy() &&
+        ZeroIn(Or->getOperand(Hi), false))
+      High = Or->getOperand(Hi);
+    if (High && High->getType()->isFloatTy() && !Low &&
+        ZeroIn(Or->getOperand(1 - Hi), true))
+      Low = Or->getOperand(1 - Hi);
     if (High && Low &&
         (High->getType()->isFloatTy() || Low->getType()->isFloatTy()))
       return PackedLanes{Low, High};
@@ -336,13 +355,16 @@ void callRetypedCopy(CallBase &Call, Function &Copy, const Retyping &R) {
       } else if (auto Floats = packedLanes(A); Floats && FT->isVectorTy()) {
         // (Two lanes packed into the bits: the vector of them.)
         // (An integer lane travels as a float of the same bits.)
-        auto AsFloat = [&](Value *Lane) {
+        auto AsFloat = [&](Value *Lane, bool High) {
+          if (Lane->getType()->isIntegerTy(64))
+            Lane = B.CreateTrunc(High ? B.CreateLShr(Lane, 32) : Lane,
+                                 B.getInt32Ty());
           return B.CreateBitCast(Lane, Type::getFloatTy(C));
         };
         A = B.CreateInsertElement(
-            B.CreateInsertElement(PoisonValue::get(FT), AsFloat(Floats->Low),
-                                  uint64_t(0)),
-            AsFloat(Floats->High), uint64_t(1));
+            B.CreateInsertElement(PoisonValue::get(FT),
+                                  AsFloat(Floats->Low, false), uint64_t(0)),
+            AsFloat(Floats->High, true), uint64_t(1));
         Packed.push_back(Call.getArgOperand(I));
       } else if (LI && LI->hasOneUse() && LI->isSimple()) {
         // (The bits loaded for the call alone: loaded as the float, as
