@@ -63,8 +63,8 @@ Type *floatOfWidth(Type *T) {
 }
 
 /// The two 32-bit lanes an i64 is packed from, low word first: each a
-/// float or an i32 (a constant too), at least one of them a float.
-/// A lane may also be the whole i64 of the integer word (its other word
+/// float or an i32 (a constant too), at least one of them a float. An
+/// integer lane may also be the whole i64 of that word (the other word
 /// known zero): its bits are cut out where the lanes are passed.
 struct PackedLanes {
   Value *Low;
@@ -112,7 +112,8 @@ Value *highLaneOf(Value *W) {
 /// std::nullopt where \p V is not made so, or holds no float.
 std::optional<PackedLanes> packedLanes(Value *V) {
   auto *Or = dyn_cast<BinaryOperator>(V);
-  if (!Or || Or->getOpcode() != Instruction::Or || !V->getType()->isIntegerTy(64))
+  if (!Or || Or->getOpcode() != Instruction::Or ||
+      !V->getType()->isIntegerTy(64))
     return std::nullopt;
   const DataLayout &DL = Or->getModule()->getDataLayout();
   // (Whether the i64 \p W is zero in the word \p High, or the other one.)
@@ -468,7 +469,8 @@ bool passFloatBitsAsFloats(Function &F,
           isKindOf(CT->kindOf(Callee.getArg(I)), FT))
         R.Params[I] = FT;
       else if (holdsPackedFloats(A, *Types))
-        R.Params[I] = FixedVectorType::get(Type::getFloatTy(A->getContext()), 2);
+        R.Params[I] =
+            FixedVectorType::get(Type::getFloatTy(A->getContext()), 2);
     }
     if (floatOfWidth(Call->getType()) && !Call->use_empty()) {
       if (!CT)
