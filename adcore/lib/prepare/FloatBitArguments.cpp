@@ -19,21 +19,28 @@
 //
 // Which integers hold float bits is the type analysis' answer, on the
 // caller's side (the argument) or the callee's (the parameter); only whole
-// floats count (an i64 that holds a double, an i32 that holds a float).
+// floats count (an i64 that holds a double, an i32 that holds a float). An
+// i64 made of two 32-bit words, at least one a float's bits and the other
+// a float's or integers' (how -O3 passes `{float f[2]; long l;}`, `{float
+// v; int n;}` or `{float v; short n, m;}`), is passed as a `<2 x float>`:
+// an integer word rides in its lane as the float of its bits.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Prepare.h"
 
 #include "analysis/TypeAnalysis.h"
+#include "rules/GpuLaunches.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/Attributes.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/KnownBits.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/Local.h"
 
@@ -55,49 +62,103 @@ Type *floatOfWidth(Type *T) {
   return nullptr;
 }
 
-/// The two floats whose bits \p V packs into an i64, low word first: `or
-/// (shl (zext (bitcast float %hi)), 32), (zext (bitcast float %lo))`, how
-/// argument promotion passes a union `{float f[2]; long l;}` read as one
-/// i64 (std::nullopt where \p V is not made so).
-std::optional<std::pair<Value *, Value *>> packedFloats(Value *V) {
+/// The two 32-bit lanes an i64 is packed from, low word first: each a
+/// float or an i32 (a constant too), at least one of them a float. An
+/// integer lane may also be the whole i64 of that word (the other word
+/// known zero): its bits are cut out where the lanes are passed.
+struct PackedLanes {
+  Value *Low;
+  Value *High;
+};
+
+/// The lane of 32 bits that \p W, an i64, widens: the float of `zext
+/// (bitcast float %f to i32)`, the i32 of `zext i32 %n`, or the constant
+/// \p W is where its high word is zero; null otherwise.
+Value *laneOf(Value *W) {
+  if (auto *C = dyn_cast<ConstantInt>(W))
+    return C->getValue().isIntN(32)
+               ? ConstantInt::get(Type::getInt32Ty(W->getContext()),
+                                  C->getValue().trunc(32))
+               : nullptr;
+  auto *Z = dyn_cast<ZExtInst>(W);
+  if (!Z || !Z->getSrcTy()->isIntegerTy(32))
+    return nullptr;
+  Value *Bits = Z->getOperand(0);
+  if (auto *BC = dyn_cast<BitCastInst>(Bits); BC && BC->getSrcTy()->isFloatTy())
+    return BC->getOperand(0);
+  return Bits;
+}
+
+/// The high lane that \p W, an i64, places: `shl (zext ...), 32` of a
+/// lane, or a constant whose low word is zero; null otherwise.
+Value *highLaneOf(Value *W) {
+  if (auto *C = dyn_cast<ConstantInt>(W))
+    return C->getValue().countr_zero() >= 32
+               ? ConstantInt::get(Type::getInt32Ty(W->getContext()),
+                                  C->getValue().lshr(32).trunc(32))
+               : nullptr;
+  auto *Shl = dyn_cast<BinaryOperator>(W);
+  auto *Amount = Shl ? dyn_cast<ConstantInt>(Shl->getOperand(1)) : nullptr;
+  if (!Shl || Shl->getOpcode() != Instruction::Shl || !Amount ||
+      Amount->getZExtValue() != 32 || isa<ConstantInt>(Shl->getOperand(0)))
+    return nullptr;
+  return laneOf(Shl->getOperand(0));
+}
+
+/// The lanes \p V packs into an i64: `or (shl (zext (bitcast float %hi)),
+/// 32), (zext (bitcast float %lo))`, how argument promotion passes a union
+/// `{float f[2]; long l;}` read as one i64, or the same with one lane an
+/// i32 (`or (zext (bitcast float %v)), 3 << 32` for `{float v; int n;}`).
+/// std::nullopt where \p V is not made so, or holds no float.
+std::optional<PackedLanes> packedLanes(Value *V) {
   auto *Or = dyn_cast<BinaryOperator>(V);
-  if (!Or || Or->getOpcode() != Instruction::Or || !V->getType()->isIntegerTy(64))
+  if (!Or || Or->getOpcode() != Instruction::Or ||
+      !V->getType()->isIntegerTy(64))
     return std::nullopt;
-  // (A float's bits widened to 64: zext (bitcast float to i32).)
-  auto FloatOf = [](Value *W) -> Value * {
-    auto *Z = dyn_cast<ZExtInst>(W);
-    auto *BC = Z ? dyn_cast<BitCastInst>(Z->getOperand(0)) : nullptr;
-    return BC && BC->getSrcTy()->isFloatTy() ? BC->getOperand(0) : nullptr;
+  const DataLayout &DL = Or->getModule()->getDataLayout();
+  // (Whether the i64 \p W is zero in the word \p High, or the other one.)
+  auto ZeroIn = [&](Value *W, bool High) {
+    KnownBits Known = computeKnownBits(W, DL);
+    return High ? Known.countMinLeadingZeros() >= 32
+                : Known.countMinTrailingZeros() >= 32;
   };
   for (unsigned Hi = 0; Hi < 2; ++Hi) {
-    auto *Shl = dyn_cast<BinaryOperator>(Or->getOperand(Hi));
-    auto *Amount =
-        Shl ? dyn_cast<ConstantInt>(Shl->getOperand(1)) : nullptr;
-    if (!Shl || Shl->getOpcode() != Instruction::Shl || !Amount ||
-        Amount->getZExtValue() != 32)
-      continue;
-    Value *High = FloatOf(Shl->getOperand(0));
-    Value *Low = FloatOf(Or->getOperand(1 - Hi));
-    if (High && Low)
-      return std::pair{Low, High};
+    Value *High = highLaneOf(Or->getOperand(Hi));
+    Value *Low = laneOf(Or->getOperand(1 - Hi));
+    // (An integer word built otherwise, `{float v; short n, m;}` packed
+    // with more shifts and ors: the whole i64, beside a float.)
+    if (!High && Low && Low->getType()->isFloatTy() &&
+        ZeroIn(Or->getOperand(Hi), false))
+      High = Or->getOperand(Hi);
+    if (High && High->getType()->isFloatTy() && !Low &&
+        ZeroIn(Or->getOperand(1 - Hi), true))
+      Low = Or->getOperand(1 - Hi);
+    if (High && Low &&
+        (High->getType()->isFloatTy() || Low->getType()->isFloatTy()))
+      return PackedLanes{Low, High};
   }
   return std::nullopt;
 }
 
-/// Whether \p V, an i64, holds two floats: packed from them, cast from a
-/// `<2 x float>`, or loaded from memory that \p Types says holds two.
-bool holdsTwoFloats(Value *V, const TypeAnalysis &Types) {
+/// Whether \p V, an i64, holds a float in either word (and a float or an
+/// integer in the other): packed from them, cast from a `<2 x float>`, or
+/// loaded from memory that \p Types says holds them.
+bool holdsPackedFloats(Value *V, const TypeAnalysis &Types) {
   if (!V->getType()->isIntegerTy(64))
     return false;
-  if (packedFloats(V))
+  if (packedLanes(V))
     return true;
   if (auto *BC = dyn_cast<BitCastInst>(V))
     return BC->getSrcTy() ==
            FixedVectorType::get(Type::getFloatTy(V->getContext()), 2);
   auto *LI = dyn_cast<LoadInst>(V);
-  return LI && LI->isSimple() &&
-         Types.memoryKind(LI->getPointerOperand(), 0) == Kind::Float &&
-         Types.memoryKind(LI->getPointerOperand(), 4) == Kind::Float;
+  if (!LI || !LI->isSimple())
+    return false;
+  Kind Low = Types.memoryKind(LI->getPointerOperand(), 0);
+  Kind High = Types.memoryKind(LI->getPointerOperand(), 4);
+  auto IsLane = [](Kind K) { return K == Kind::Float || K == Kind::Integer; };
+  return IsLane(Low) && IsLane(High) &&
+         (Low == Kind::Float || High == Kind::Float);
 }
 
 /// Whether the kind \p K is that of the floating-point type \p FT.
@@ -108,7 +169,8 @@ bool isKindOf(Kind K, const Type *FT) {
 
 /// Which parameters, and whether the result, of a copy carry float bits as
 /// floats: the floating-point type of each parameter retyped (double,
-/// float, or two floats in an i64), null for the others.
+/// float, or two floats for the two words of an i64, one a float at
+/// least), null for the others.
 struct Retyping {
   SmallVector<Type *, 8> Params;
   bool Result = false;
@@ -291,12 +353,19 @@ void callRetypedCopy(CallBase &Call, Function &Copy, const Retyping &R) {
       auto *LI = dyn_cast<LoadInst>(A);
       if (BC && BC->getSrcTy() == FT) {
         A = BC->getOperand(0);
-      } else if (auto Floats = packedFloats(A); Floats && FT->isVectorTy()) {
-        // (Two floats packed into the bits: the vector of them.)
+      } else if (auto Floats = packedLanes(A); Floats && FT->isVectorTy()) {
+        // (Two lanes packed into the bits: the vector of them.)
+        // (An integer lane travels as a float of the same bits.)
+        auto AsFloat = [&](Value *Lane, bool High) {
+          if (Lane->getType()->isIntegerTy(64))
+            Lane = B.CreateTrunc(High ? B.CreateLShr(Lane, 32) : Lane,
+                                 B.getInt32Ty());
+          return B.CreateBitCast(Lane, Type::getFloatTy(C));
+        };
         A = B.CreateInsertElement(
-            B.CreateInsertElement(PoisonValue::get(FT), Floats->first,
-                                  uint64_t(0)),
-            Floats->second, uint64_t(1));
+            B.CreateInsertElement(PoisonValue::get(FT),
+                                  AsFloat(Floats->Low, false), uint64_t(0)),
+            AsFloat(Floats->High, true), uint64_t(1));
         Packed.push_back(Call.getArgOperand(I));
       } else if (LI && LI->hasOneUse() && LI->isSimple()) {
         // (The bits loaded for the call alone: loaded as the float, as
@@ -364,7 +433,10 @@ bool passFloatBitsAsFloats(Function &F,
             Callee->isVarArg() || Callee->isIntrinsic() ||
             Call->isMustTailCall() || Call->hasOperandBundles() ||
             Call->getFunctionType() != Callee->getFunctionType() ||
-            HasRule(*Callee))
+            HasRule(*Callee) ||
+            // (A kernel's launch stub: what the launch passes the kernel,
+            // which a copy would not launch.)
+            !gpuLaunchKind(*Callee).empty())
           continue;
         if (floatOfWidth(Call->getType()) ||
             any_of(Call->args(), [](const Use &U) {
@@ -396,8 +468,9 @@ bool passFloatBitsAsFloats(Function &F,
       if (isKindOf(Types->kindOf(A), FT) ||
           isKindOf(CT->kindOf(Callee.getArg(I)), FT))
         R.Params[I] = FT;
-      else if (holdsTwoFloats(A, *Types))
-        R.Params[I] = FixedVectorType::get(Type::getFloatTy(A->getContext()), 2);
+      else if (holdsPackedFloats(A, *Types))
+        R.Params[I] =
+            FixedVectorType::get(Type::getFloatTy(A->getContext()), 2);
     }
     if (floatOfWidth(Call->getType()) && !Call->use_empty()) {
       if (!CT)
