@@ -12,29 +12,16 @@
 // 2^23 or more. Split mode against combined mode, forward mode, central
 // differences and the exact derivative.
 #include "check.h"
+#include "large_bits_page.h"
 
 #include <stdint.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
 extern int enzyme_dup, enzyme_const;
 float __enzyme_autodiff(void *, ...);
 float __enzyme_fwddiff(void *, ...);
 void *__enzyme_augmentfwd(void *, ...);
 void __enzyme_reverse(void *, ...);
-
-// A page at an address whose low 32 bits are a large float, or null.
-static void *large_bits_page(void) {
-  for (uintptr_t a = 0x4b000000; a <= 0x4e000000; a += 0x01000000) {
-    void *p = mmap((void *)a, 4096, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-    if (p == (void *)a)
-      return p;
-    if (p != MAP_FAILED)
-      munmap(p, 4096);
-  }
-  return NULL;
-}
 
 struct particle {
   float pos, vel;
