@@ -14,7 +14,6 @@
 
 #include "rules/PowerRule.h"
 #include "ForwardEmitter.h"
-#include "support/DivisorReciprocal.h"
 
 #include "analysis/ActivityAnalysis.h"
 
@@ -212,10 +211,17 @@ bool ForwardEmitter::visitBinaryOperator(BinaryOperator &I) {
     break;
   case Instruction::FDiv: {
     // One reciprocal of the divisor for every lane (and, once CSE'd, every
-    // quotient with the same divisor); a constant divisor stays a division
-    // (support/DivisorReciprocal.h: finite for a subnormal divisor).
-    DivisorReciprocal R = reciprocalOf(B, Bv);
-    auto Divide = [&](Value *N) { return divideBy(B, R, N); };
+    // quotient with the same divisor); a constant divisor stays a division.
+    // (Not reverse mode's scaled reciprocal, support/DivisorReciprocal.h:
+    // its test and select on every quotient cost LSTM's tangent 18 %; a
+    // tangent past the doubles at a subnormal divisor is retried with
+    // smaller seeds instead, forward/ScaledSeeds.h.)
+    Value *R = isa<Constant>(Bv)
+                   ? nullptr
+                   : B.CreateFDiv(ConstantFP::get(Bv->getType(), 1.0), Bv);
+    auto Divide = [&](Value *N) {
+      return R ? B.CreateFMul(N, R) : B.CreateFDiv(N, Bv);
+    };
     T = forEachLane(I.getType(), [&](unsigned L) -> Value * {
       if (!TB)
         return Divide(lane(TA, L));

@@ -28,18 +28,10 @@ define double @request(double %a, double %b) {
 ; CHECK-NEXT: [[Y:%.*]] = fmul double %d, %b.shadow
 ; CHECK-NEXT: [[TM:%.*]] = fadd reassoc nsz double [[X]], [[Y]]
 ; CHECK-NEXT: %q = fdiv double %m, %a
-; (One reciprocal of a scaled by 2^64 where |a| < 2^-959, so that it is
-; finite, and the product scaled back: support/DivisorReciprocal.h.)
-; CHECK-NEXT: [[ABS:%.*]] = call double @llvm.fabs.f64(double %a)
-; CHECK-NEXT: [[TINY:%.*]] = fcmp olt double [[ABS]], 0x400000000000000
-; CHECK-NEXT: [[S:%.*]] = select i1 [[TINY]], double 0x43F0000000000000, double 1.000000e+00
-; CHECK-NEXT: [[AS:%.*]] = fmul double %a, [[S]]
-; CHECK-NEXT: [[R:%.*]] = fdiv double 1.000000e+00, [[AS]]
+; CHECK-NEXT: [[R:%.*]] = fdiv double 1.000000e+00, %a
 ; CHECK-NEXT: [[QT:%.*]] = fmul double %q, %a.shadow
 ; CHECK-NEXT: [[NUM:%.*]] = fsub reassoc nsz double [[TM]], [[QT]]
-; CHECK-NEXT: [[P:%.*]] = fmul double [[NUM]], [[R]]
-; CHECK-NEXT: [[UP:%.*]] = fmul double [[P]], 0x43F0000000000000
-; CHECK-NEXT: [[TQ:%.*]] = select i1 [[TINY]], double [[UP]], double [[P]]
+; CHECK-NEXT: [[TQ:%.*]] = fmul double [[NUM]], [[R]]
 ; CHECK-NEXT: %n = fneg double %q
 ; CHECK-NEXT: [[TN:%.*]] = fneg double [[TQ]]
 ; CHECK-NEXT: ret double [[TN]]
