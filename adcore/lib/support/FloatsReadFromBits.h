@@ -12,8 +12,9 @@
 #ifndef ADCORE_SUPPORT_FLOATSREADFROMBITS_H
 #define ADCORE_SUPPORT_FLOATSREADFROMBITS_H
 
-#include "llvm/IR/Constants.h"
-#include "llvm/IR/Instructions.h"
+namespace llvm {
+class Value;
+} // namespace llvm
 
 namespace adcore {
 
@@ -27,33 +28,7 @@ inline constexpr const char *FloatsInIntegerBitsError =
 /// True when a floating-point value is made of the bits of the integer
 /// \p V: a bitcast of it, or of its truncations, extensions, right shifts
 /// by a constant and casts between integer types (at most \p Depth).
-inline bool floatsReadFromBits(const llvm::Value *V, unsigned Depth = 4) {
-  for (const llvm::User *U : V->users()) {
-    auto *I = llvm::dyn_cast<llvm::Instruction>(U);
-    if (!I || I->getOperand(0) != V)
-      continue;
-    switch (I->getOpcode()) {
-    case llvm::Instruction::BitCast:
-      if (I->getType()->isFPOrFPVectorTy())
-        return true;
-      [[fallthrough]];
-    case llvm::Instruction::Trunc:
-    case llvm::Instruction::ZExt:
-      break;
-    case llvm::Instruction::LShr:
-    case llvm::Instruction::AShr:
-      if (!llvm::isa<llvm::ConstantInt>(I->getOperand(1)))
-        continue;
-      break;
-    default:
-      continue;
-    }
-    if (Depth && I->getType()->isIntOrIntVectorTy() &&
-        floatsReadFromBits(I, Depth - 1))
-      return true;
-  }
-  return false;
-}
+bool floatsReadFromBits(const llvm::Value *V, unsigned Depth = 4);
 
 } // namespace adcore
 
