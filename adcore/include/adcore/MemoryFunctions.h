@@ -68,6 +68,15 @@ inline bool isAllocationFunction(const llvm::Function &F) {
   // sweep gives each record a shadow record.)
 }
 
+/// Whether \p K returns a fresh block whose contents the caller decides:
+/// malloc, calloc, aligned_alloc and a registered allocator (not realloc,
+/// which brings the old contents, nor a tape record).
+inline bool isFreshAllocation(MemoryFunctionKind K) {
+  return K == MemoryFunctionKind::Malloc || K == MemoryFunctionKind::Calloc ||
+         K == MemoryFunctionKind::AlignedAlloc ||
+         K == MemoryFunctionKind::AllocationLike;
+}
+
 /// Whether \p K frees the block its freedPointerArg points to.
 inline bool isDeallocation(MemoryFunctionKind K) {
   return K == MemoryFunctionKind::Free ||

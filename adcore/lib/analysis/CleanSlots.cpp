@@ -42,17 +42,7 @@ public:
     while (!Work.empty()) {
       const Value *P = Work.pop_back_val();
       for (const User *U : P->users()) {
-        if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
-                SelectInst>(U)) {
-          if (Addresses.insert(U).second)
-            Work.push_back(U);
-          continue;
-        }
-        if (const auto *LI = dyn_cast<LoadInst>(U)) {
-          followLoad(*LI, HoldsOwnAddress, Work);
-          continue;
-        }
-        if (isa<ICmpInst>(U))
+        if (followCommonUse(*U, HoldsOwnAddress, Work))
           continue;
         // As an integer: compared or checked (UBSan's alignment check), never
         // made a pointer again.

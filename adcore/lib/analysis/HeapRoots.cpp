@@ -26,21 +26,11 @@ using namespace llvm;
 namespace adcore {
 namespace {
 
-/// A fresh block whose contents the function itself decides (not realloc,
-/// which brings the old contents, nor a tape record).
+/// A fresh block whose contents the function itself decides
+/// (isFreshAllocation).
 bool isFreshHeapBlock(const CallBase &Call) {
   const Function *Callee = Call.getCalledFunction();
-  if (!Callee)
-    return false;
-  switch (classifyMemoryFunction(*Callee)) {
-  case MemoryFunctionKind::Malloc:
-  case MemoryFunctionKind::Calloc:
-  case MemoryFunctionKind::AlignedAlloc:
-  case MemoryFunctionKind::AllocationLike:
-    return true;
-  default:
-    return false;
-  }
+  return Callee && isFreshAllocation(classifyMemoryFunction(*Callee));
 }
 
 /// The local variable \p S stores \p Block into, when that variable holds

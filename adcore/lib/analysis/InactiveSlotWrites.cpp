@@ -53,19 +53,9 @@ public:
     while (!Work.empty()) {
       const Value *P = Work.pop_back_val();
       for (const User *U : P->users()) {
-        if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
-                SelectInst>(U)) {
-          if (Addresses.insert(U).second)
-            Work.push_back(U);
-          continue;
-        }
         // (What is stored through a pointer read from a slot that holds
-        // its own address may land in it.)
-        if (const auto *LI = dyn_cast<LoadInst>(U)) {
-          followLoad(*LI, HoldsOwnAddress, Work);
-          continue;
-        }
-        if (isa<ICmpInst>(U))
+        // its own address may land in it: followLoad.)
+        if (followCommonUse(*U, HoldsOwnAddress, Work))
           continue;
         if (const auto *SI = dyn_cast<StoreInst>(U)) {
           // The address kept in a local variable that holds nothing else

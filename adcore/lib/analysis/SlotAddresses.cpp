@@ -34,6 +34,21 @@ void SlotAddresses::followLoad(const LoadInst &LI, bool HoldsOwnAddress,
     Work.push_back(&LI);
 }
 
+bool SlotAddresses::followCommonUse(const User &U, bool HoldsOwnAddress,
+                                    SmallVectorImpl<const Value *> &Work) {
+  if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
+          SelectInst>(U)) {
+    if (Addresses.insert(&U).second)
+      Work.push_back(&U);
+    return true;
+  }
+  if (const auto *LI = dyn_cast<LoadInst>(&U)) {
+    followLoad(*LI, HoldsOwnAddress, Work);
+    return true;
+  }
+  return isa<ICmpInst>(U);
+}
+
 bool SlotAddresses::followHolderStore(const StoreInst &SI,
                                       SmallVectorImpl<const Value *> &Work) {
   const auto *AI = dyn_cast<AllocaInst>(SI.getPointerOperand());

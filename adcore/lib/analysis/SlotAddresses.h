@@ -23,6 +23,12 @@ public:
   /// address escapes.
   bool followHolderStore(const llvm::StoreInst &SI,
                          llvm::SmallVectorImpl<const llvm::Value *> &Work);
+  /// The uses every walk treats alike: an address derived from one in the
+  /// slot (a GEP, cast, phi or select; added to \p Work), a load from the
+  /// slot (followLoad), a comparison (nothing to do). False for any other
+  /// user, which the walk decides.
+  bool followCommonUse(const llvm::User &U, bool HoldsOwnAddress,
+                       llvm::SmallVectorImpl<const llvm::Value *> &Work);
   /// A load \p LI from the slot: where the slot holds its own address
   /// (\p HoldsOwnAddress: Eigen's blocking space, a std::string's local
   /// buffer), a pointer read from it may address the slot too, and is

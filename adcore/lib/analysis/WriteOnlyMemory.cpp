@@ -42,15 +42,8 @@ bool freshBlock(const Value *V, unsigned Depth = 4) {
     const Function *F = Call->getCalledFunction();
     if (!F)
       return false;
-    switch (classifyMemoryFunction(*F)) {
-    case MemoryFunctionKind::Malloc:
-    case MemoryFunctionKind::Calloc:
-    case MemoryFunctionKind::AlignedAlloc:
-    case MemoryFunctionKind::AllocationLike:
+    if (isFreshAllocation(classifyMemoryFunction(*F)))
       return true;
-    default:
-      break;
-    }
     if (F->isDeclaration() || Depth == 0)
       return false;
     bool Any = false;

@@ -407,27 +407,9 @@ bool ForwardEmitter::emitIntrinsicCall(IntrinsicInst &II) {
   // Integers only (llvm.smin of two sizes): no tangent. A barrier of a
   // thread block stays: tangents are written beside the values it orders.
   if (isKnownInactiveFunction(*II.getCalledFunction()) ||
-      isDeviceBarrier(*II.getCalledFunction()))
+      isDeviceBarrier(*II.getCalledFunction()) ||
+      isBookkeepingIntrinsic(II.getIntrinsicID()))
     return true;
-  switch (II.getIntrinsicID()) {
-  case Intrinsic::lifetime_start:
-  case Intrinsic::lifetime_end:
-  case Intrinsic::assume:
-  case Intrinsic::experimental_noalias_scope_decl:
-  case Intrinsic::invariant_start:
-  case Intrinsic::invariant_end:
-  case Intrinsic::prefetch:
-  case Intrinsic::var_annotation:
-  case Intrinsic::ptr_annotation:
-  case Intrinsic::annotation:
-  case Intrinsic::stacksave:
-  case Intrinsic::stackrestore:
-  case Intrinsic::is_fpclass:
-  case Intrinsic::fake_use:
-    return true;
-  default:
-    break;
-  }
   if (Key.ErrorEstimate)
     return unsupported(II, "the intrinsic '" +
                                II.getCalledFunction()->getName() +

@@ -405,23 +405,10 @@ bool ReverseEmitter::checkIntrinsic(IntrinsicInst &II) {
                            U.get()->getType()->isFPOrFPVectorTy();
                   });
   if (!Involved || isa<MemIntrinsic>(II) || ruleFor(*II.getCalledFunction()) ||
-      isKnownInactiveFunction(*II.getCalledFunction()))
+      isKnownInactiveFunction(*II.getCalledFunction()) ||
+      isBookkeepingIntrinsic(II.getIntrinsicID()))
     return true;
   switch (II.getIntrinsicID()) {
-  case Intrinsic::lifetime_start:
-  case Intrinsic::lifetime_end:
-  case Intrinsic::stacksave:
-  case Intrinsic::stackrestore:
-  case Intrinsic::assume:
-  case Intrinsic::experimental_noalias_scope_decl:
-  case Intrinsic::invariant_start:
-  case Intrinsic::invariant_end:
-  case Intrinsic::prefetch:
-  case Intrinsic::var_annotation:
-  case Intrinsic::ptr_annotation:
-  case Intrinsic::annotation:
-  case Intrinsic::is_fpclass:
-  case Intrinsic::fake_use:
   case Intrinsic::vector_reduce_fadd:
   case Intrinsic::modf:
   case Intrinsic::sincos:

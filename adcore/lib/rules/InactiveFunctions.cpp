@@ -359,6 +359,28 @@ static bool isIntegerIntrinsic(const Function &F) {
          all_of(FT->params(), Number);
 }
 
+bool isBookkeepingIntrinsic(unsigned IntrinsicID) {
+  switch (IntrinsicID) {
+  case Intrinsic::lifetime_start:
+  case Intrinsic::lifetime_end:
+  case Intrinsic::assume:
+  case Intrinsic::experimental_noalias_scope_decl:
+  case Intrinsic::invariant_start:
+  case Intrinsic::invariant_end:
+  case Intrinsic::prefetch:
+  case Intrinsic::var_annotation:
+  case Intrinsic::ptr_annotation:
+  case Intrinsic::annotation:
+  case Intrinsic::stacksave:
+  case Intrinsic::stackrestore:
+  case Intrinsic::is_fpclass:
+  case Intrinsic::fake_use:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool isKnownInactiveFunction(const Function &F) {
   // (The size of the object a pointer points into: _FORTIFY_SOURCE's and
   // -fsanitize=object-size's checks.)

@@ -23,6 +23,12 @@ namespace adcore {
 
 bool isKnownInactiveFunction(const llvm::Function &F);
 
+/// True for the intrinsics that mark or order code and carry no value with
+/// a derivative (lifetime markers, assumptions, noalias scopes, invariants,
+/// prefetches, annotations, stack save and restore, is_fpclass, fake uses):
+/// both modes keep them as they are.
+bool isBookkeepingIntrinsic(unsigned IntrinsicID);
+
 /// True when the object \p Obj (an underlying object) is the library's own
 /// memory that holds no derivatives, whatever is stored in it: a global
 /// variable named in a table (by mangled-name prefix), or what a call to a
