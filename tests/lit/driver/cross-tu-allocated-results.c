@@ -5,7 +5,8 @@
 // derivative made at link time, keeps (was the error "a value with a
 // derivative is stored into memory that has no shadow"); a getter of
 // another file's static data only read (`apply(get_config(), x)`) stays
-// constant; one whose memory receives derivatives (`get_state`) is an
+// constant, also given to another file's function (`apply_ext`); one whose
+// memory receives derivatives (`get_state`) is an
 // error at the call when the program is linked. Reverse mode against
 // forward mode and central differences, at -O0 to -O3.
 // RUN: rm -rf %t && split-file %s %t && cd %t
@@ -33,6 +34,7 @@ struct cfg {
 };
 const struct cfg *get_config(void);
 struct cfg *get_state(void);
+double apply_ext(const struct cfg *c, double x);
 
 //--- ws.c
 #include "ws.h"
@@ -51,6 +53,7 @@ static struct cfg config = {2.5, 3};
 const struct cfg *get_config(void) { return &config; }
 static struct cfg state;
 struct cfg *get_state(void) { return &state; }
+double apply_ext(const struct cfg *c, double x) { return c->scale * x; }
 
 //--- main.c
 #include "ws.h"
@@ -66,7 +69,8 @@ double f(double x) {
   w->a[0] = x * x;
   for (size_t i = 1; i < w->n; ++i)
     w->a[i] = sin(w->a[i - 1]) + x;
-  double r = w->a[w->n - 1] * x + apply(get_config(), x);
+  double r = w->a[w->n - 1] * x + apply(get_config(), x) +
+             apply_ext(get_config(), x * x);
   ws_free(w);
   return r;
 }
