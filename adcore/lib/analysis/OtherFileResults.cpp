@@ -10,8 +10,11 @@
 // taken as active: the caller's derivative calls the callee's, made at link
 // time, for the result's shadow. The link step accepts that derivative only
 // when the callee's body returns new blocks, whose shadows it allocates
-// alike, as Enzyme's shadow of malloc (CrossTU.cpp,
-// checkAllocatedShadowResults); otherwise it is an error at the call.
+// alike, as Enzyme's shadow of malloc (CrossTU.cpp, givesResultShadow);
+// otherwise it is an error at the call. Stores made inside another file's
+// function the pointer is given to (GSL's `gsl_vector_set` out of line)
+// are not seen here: the pointer stays constant, and that function's
+// derivative reports them.
 //
 // A pointer whose memory is only read keeps no derivative: a getter of
 // another file's static data (`apply(get_config(), x)`) stays constant, as
