@@ -14,6 +14,7 @@
 #include "driver/Config.h"
 
 #include "adcore/CrossTU.h"
+#include "adcore/MergedStructTypes.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
@@ -382,6 +383,8 @@ struct LinkDiagnostics : DiagnosticHandler {
 std::unique_ptr<Module> linkIR(LinkInputs &In, LLVMContext &C) {
   auto Merged = std::make_unique<Module>("adcc-link-time-derivatives", C);
   Linker L(*Merged);
+  // (Linking merges struct types of one layout: MergedStructTypes.h.)
+  adcore::StructShapes Shapes;
   for (auto &[Path, Buffer] : In.IR) {
     auto Frames = adcore::embeddedModules(Buffer->getBuffer());
     if (!Frames) {
@@ -408,6 +411,7 @@ std::unique_ptr<Module> linkIR(LinkInputs &In, LLVMContext &C) {
                << "' carries: " << toString(M.takeError()) << "\n";
         return nullptr;
       }
+      Shapes.note(**M);
       if (L.linkInModule(std::move(*M))) {
         errs() << "adcc: error: cannot link the IR that '" << Path
                << "' carries with that of the other objects\n";
@@ -415,6 +419,7 @@ std::unique_ptr<Module> linkIR(LinkInputs &In, LLVMContext &C) {
       }
     }
   }
+  Shapes.widenDeclaredPointees(*Merged);
   return Merged;
 }
 

@@ -24,6 +24,7 @@
 #include "adcore/EnzymeMarks.h"
 #include "analysis/GlobalShadows.h"
 #include "analysis/IndirectTargets.h"
+#include "analysis/OtherFileResults.h"
 #include "analysis/WriteOnlyMemory.h"
 #include "adcore/ParamShapes.h"
 #include "adcore/RequestCollector.h"
@@ -345,8 +346,12 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
     return Opts.EmbedIR || Lowered || NamedShadows ? PreservedAnalyses::none()
                                                    : PreservedAnalyses::all();
   }
-  if (Opts.CrossTU)
+  // (Pointers that other files' functions return may then get shadows:
+  // analysis/OtherFileResults.h.)
+  if (Opts.CrossTU) {
     Ctx.deferMissingBodies(Level.getSpeedupLevel());
+    markBodiesAtLinkTime(M, true);
+  }
   // (Tables of libm and allocation functions called through pointers:
   // LibraryPointers.cpp.)
   wrapLibraryFunctionPointers(M);
@@ -448,6 +453,7 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
     lowerForwardSplitRequest(*R, Ctx);
   }
   clearUncalledAddresses(M);
+  markBodiesAtLinkTime(M, false);
   Ctx.checkSplitTags();
   Ctx.verifyGenerated();
   if (isDeviceModule(M) && !Ctx.hadError())

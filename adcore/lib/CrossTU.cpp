@@ -9,6 +9,7 @@
 #include "ADPass.h"
 #include "CheckpointedCalls.h"
 #include "Synthesis.h"
+#include "analysis/ActivityAnalysis.h"
 #include "analysis/GlobalShadows.h"
 #include "requests/EnzymeCalls.h"
 #include "support/NullShadowGuards.h"
@@ -89,6 +90,46 @@ Function *primalOf(Module &M, const CrossTURequest &R, StringRef Symbol,
     return nullptr;
   }
   return P;
+}
+
+/// Whether \p P, asked for the shadow of the pointer it returns although
+/// none of its arguments has a derivative, gives one: its file's caller
+/// stores derivatives into that memory (analysis/OtherFileResults.cpp),
+/// which only memory with a shadow can take, such as the new blocks of an
+/// allocating function (`ws_alloc`, `gsl_vector_alloc`), whose shadows
+/// its derivative allocates alike. A pointer to memory without a shadow
+/// (another file's static data, `get_state()`) would get a null shadow:
+/// reported at the call, with what to do (once per function: in
+/// \p Reported).
+bool givesResultShadow(Module &M, const CrossTURequest &R, Function &P,
+                       StringRef Symbol, const CustomRules &Rules,
+                       StringSet<> &Reported) {
+  // (Of a gradient, its augmented sweep answers: once per call.)
+  if (R.Key.Mode == DerivativeMode::Reverse && !R.Combined)
+    return true;
+  if (!R.Key.ReturnShadow || !P.getReturnType()->isPointerTy() ||
+      any_of(R.Key.Args, [](ArgActivity A) { return A != ArgActivity::Const; }))
+    return true;
+  ActivityAnalysis Activity(P, R.Key.Args, &Rules);
+  bool Gives = true;
+  for (BasicBlock &BB : P)
+    if (auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+      Gives &= Ret->getReturnValue() &&
+               (isa<ConstantPointerNull>(Ret->getReturnValue()) ||
+                Activity.isActive(Ret->getReturnValue()));
+  if (Gives)
+    return true;
+  if (!Reported.insert(R.Primal).second)
+    return false;
+  report(M, Symbol,
+         "cannot differentiate the call of '" + R.Primal +
+             "': the caller stores values with derivatives into the memory "
+             "its result points to, which has no shadow (the function, "
+             "defined in another file, does not return newly allocated "
+             "memory); allocate that memory in the caller, or pass it to "
+             "the derivative as a duplicated argument (enzyme_dup) with a "
+             "shadow buffer");
+  return false;
 }
 
 /// Turns the definitions that the program's objects already hold into
@@ -213,7 +254,7 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
     bool Augmented;
   };
   SmallVector<MadeSymbol, 8> Made;
-  StringSet<> Missing;
+  StringSet<> Missing, Shadowless;
   bool OK = true;
   // The derivatives asked for, by primal and mode (the roots of the code
   // whose checkpointed loops are lowered first).
@@ -255,6 +296,10 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
       continue;
     Function *P = primalOf(M, *R, Symbol, Missing);
     if (!P) {
+      OK = false;
+      continue;
+    }
+    if (!givesResultShadow(M, *R, *P, Symbol, Ctx.rules(), Shadowless)) {
       OK = false;
       continue;
     }

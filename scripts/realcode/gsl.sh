@@ -15,9 +15,7 @@
 #
 # GSL_DIR holds ode-initval2/driver.c; ADCC defaults to build/bin/adcc; OPT
 # to -O2; JOBS (compiles at once) to 2. GSL_ONLY=name runs the cases whose
-# names contain it (gsl_gradient.c). Exit status 0 when every check passes
-# (at -O0 the link fails: gsl_linalg_LU_decomp is refused, a known bug,
-# docs/status.md).
+# names contain it (gsl_gradient.c). Exit status 0 when every check passes.
 set -euo pipefail
 if [[ $# -lt 1 || ! -f $1/ode-initval2/driver.c ]]; then
   echo "usage: ${0##*/} GSL_DIR [ADCC] [OPT] [JOBS]" >&2

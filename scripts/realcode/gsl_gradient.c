@@ -127,11 +127,11 @@ static int selected(const char *name) {
 
 /* The same with GSL's objects made by the caller and given with shadows
    (enzyme_dup): ctx points to them, mkshadow makes the shadows (zeroed),
-   freeshadow frees them; fresh shadows for each derivative call. (adcc
-   cannot yet take a pointer that a function of another file returns,
-   called with arguments without derivatives, `w =
-   gsl_integration_workspace_alloc(n)` in the differentiated function, for
-   memory that receives derivatives: docs/status.md, Known bugs.) */
+   freeshadow frees them; fresh shadows for each derivative call. (A
+   pointer that a function of another file returns, `w =
+   gsl_integration_workspace_alloc(n)` in the differentiated function, gets
+   a shadow where this file stores derivatives into its memory, not where
+   only GSL's own functions do, as here: docs/status.md, Known bugs.) */
 #define CHECK_CASE_DUP(name, f, ctx, mkshadow, freeshadow, n, x, grad, tol)  \
   do {                                                                       \
     if (!selected(name))                                                     \

@@ -12,6 +12,7 @@
 #include "ActivityAnalysis.h"
 #include "ActivityIntegers.h"
 #include "LibraryObjects.h"
+#include "OtherFileResults.h"
 #include "rules/CustomRules.h"
 #include "rules/InactiveFunctions.h"
 #include "support/CallSites.h"
@@ -176,9 +177,14 @@ bool ActivityAnalysis::transferCall(const CallBase &Call) const {
   // derivative whatever its arguments; so has a call through a pointer
   // that may reach one: a table of operations whose arguments are
   // constants.)
+  // (A pointer a function of another file returns, into which this
+  // function stores derivatives: its shadow comes from the callee's
+  // derivative made at link time, OtherFileResults.cpp.)
   if (!any_of(Call.operands(),
               [&](const Use &Op) { return ActiveOperand(Op.get()); }))
-    return Users.touchesShadowedGlobals(Call);
+    return Users.touchesShadowedGlobals(Call) ||
+           otherFileResultReceivesDerivatives(
+               Call, [&](const Value *V) { return Active.contains(V); });
   // A pointer a defined function returns: active only if the function
   // returns an active one for these arguments (a pointer read from
   // constant memory by a function that also takes an active argument is

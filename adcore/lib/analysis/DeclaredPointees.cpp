@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "adcore/DeclaredPointees.h"
+#include "adcore/MergedStructTypes.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -12,6 +13,7 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 
@@ -117,6 +119,62 @@ DeclaredPointee declaredPointee(const Module &M, const StructType *ST,
     Said = K;
   }
   return Said.value_or(DeclaredPointee::Unknown);
+}
+
+std::string StructShapes::shapeOf(const StructType *ST, unsigned Depth) const {
+  std::string Shape;
+  raw_string_ostream OS(Shape);
+  OS << (ST->isPacked() ? "<{" : "{");
+  for (Type *E : ST->elements()) {
+    // (Arrays of structs: by the element's shape too.)
+    while (auto *AT = dyn_cast<ArrayType>(E)) {
+      OS << '[' << AT->getNumElements() << 'x';
+      E = AT->getElementType();
+    }
+    auto *Inner = dyn_cast<StructType>(E);
+    if (Inner && !Inner->isOpaque() && Depth > 0)
+      OS << shapeOf(Inner, Depth - 1);
+    else if (Inner && Inner->hasName())
+      OS << baseName(Inner->getName());
+    else
+      E->print(OS);
+    OS << ',';
+  }
+  OS << (ST->isPacked() ? "}>" : "}");
+  return Shape;
+}
+
+void StructShapes::note(const Module &M) {
+  for (StructType *ST : M.getIdentifiedStructTypes())
+    if (ST->hasName() && !ST->isOpaque())
+      NamesByShape[shapeOf(ST, 4)].insert(baseName(ST->getName()).str());
+}
+
+void StructShapes::widenDeclaredPointees(Module &Merged) const {
+  NamedMDNode *N = Merged.getNamedMetadata(DeclaredPointeesMetadata);
+  if (!N)
+    return;
+  std::map<std::string, SmallVector<MDString *, 2>> FieldsOf;
+  for (const MDNode *E : N->operands()) {
+    auto *S = E->getNumOperands() == 2 ? dyn_cast<MDString>(E->getOperand(0))
+                                       : nullptr;
+    auto *Fields = S ? dyn_cast<MDString>(E->getOperand(1)) : nullptr;
+    if (Fields)
+      FieldsOf[S->getString().str()].push_back(Fields);
+  }
+  LLVMContext &C = Merged.getContext();
+  for (const auto &[Shape, Names] : NamesByShape) {
+    if (Names.size() < 2)
+      continue;
+    for (const std::string &To : Names)
+      for (const std::string &From : Names) {
+        auto It = FieldsOf.find(From);
+        if (From == To || It == FieldsOf.end())
+          continue;
+        for (MDString *Fields : It->second)
+          N->addOperand(MDNode::get(C, {MDString::get(C, To), Fields}));
+      }
+  }
 }
 
 } // namespace adcore

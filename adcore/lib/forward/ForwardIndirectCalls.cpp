@@ -7,6 +7,7 @@
 
 #include "ForwardEmitter.h"
 #include "support/CallSites.h"
+#include "support/OtherFileTargets.h"
 
 #include "llvm/IR/Instructions.h"
 
@@ -22,6 +23,12 @@ bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
   Module &M = *Call.getModule();
   SmallVector<Function *, 8> Targets =
       possibleCallTargets(M, Call.getFunctionType());
+  // (Only functions of other files, whose derivatives are made at link
+  // time: -O0 code that passes one to a helper, `via(sq_e, x)`.)
+  if (Targets.empty())
+    Targets = possibleOtherFileTargets(
+        M, Call.getFunctionType(),
+        [&](const Function &F) { return Ctx.defers(F); });
   if (Targets.empty())
     return unsupported(Call, "no function defined in this translation unit "
                              "can be the target of this call through a "

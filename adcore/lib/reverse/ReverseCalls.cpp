@@ -11,6 +11,7 @@
 #include "rules/CheckpointRuntime.h"
 #include "analysis/PackedFloatResults.h"
 #include "support/CallSites.h"
+#include "support/OtherFileTargets.h"
 #include "support/NullShadowGuards.h"
 #include "support/PointerShadowMarks.h"
 #include "support/ScratchShadows.h"
@@ -459,6 +460,12 @@ bool ReverseEmitter::dispatchIndirectCalls() {
   for (CallBase *Call : Indirect) {
     SmallVector<Function *, 8> Targets =
         possibleCallTargets(M, Call->getFunctionType());
+    // (Only functions of other files, whose sweeps are made at link time:
+    // -O0 code that passes one to a helper.)
+    if (Targets.empty())
+      Targets = possibleOtherFileTargets(
+          M, Call->getFunctionType(),
+          [&](const Function &F) { return Ctx.defers(F); });
     if (Targets.empty())
       return unsupported(*Call, "no function defined in this translation "
                                 "unit can be the target of this call through "

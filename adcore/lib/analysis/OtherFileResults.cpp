@@ -1,0 +1,105 @@
+//===- OtherFileResults.cpp - Pointers that other files' functions return -===//
+//
+// A function of another file called with arguments without derivatives
+// (`struct ws *w = ws_alloc(4);`, GSL's `gsl_vector_alloc(n)`) returns a
+// pointer that carries none by the rule for calls: its body, which would
+// show whether it returns new blocks (ActivityCalls.cpp,
+// returnsNewAllocation), is not here. When the function's derivatives are
+// made at link time and this function stores a value with a derivative
+// into the memory the pointer reaches (`w->a[0] = x * x;`), the pointer is
+// taken as active: the caller's derivative calls the callee's, made at link
+// time, for the result's shadow. The link step accepts that derivative only
+// when the callee's body returns new blocks, whose shadows it allocates
+// alike, as Enzyme's shadow of malloc (CrossTU.cpp, givesResultShadow);
+// otherwise it is an error at the call. Stores made inside another file's
+// function the pointer is given to (GSL's `gsl_vector_set` out of line)
+// are not seen here: the pointer stays constant, and that function's
+// derivative reports them.
+//
+// A pointer whose memory is only read keeps no derivative: a getter of
+// another file's static data (`apply(get_config(), x)`) stays constant, as
+// in one file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OtherFileResults.h"
+#include "ActivityAnalysis.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace adcore {
+namespace {
+
+constexpr const char *BodiesAtLinkTime = "adcc.bodies-at-link-time";
+
+} // namespace
+
+void markBodiesAtLinkTime(Module &M, bool On) {
+  if (On)
+    M.getOrInsertNamedMetadata(BodiesAtLinkTime);
+  else if (NamedMDNode *Mark = M.getNamedMetadata(BodiesAtLinkTime))
+    M.eraseNamedMetadata(Mark);
+}
+
+bool otherFileResultReceivesDerivatives(
+    const CallBase &Call, function_ref<bool(const Value *)> IsActive) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !Callee->isDeclaration() || Callee->isIntrinsic() ||
+      !Call.getType()->isPointerTy() ||
+      !Call.getModule()->getNamedMetadata(BodiesAtLinkTime))
+    return false;
+  // The pointers into the result's memory (Depth: how many pointers were
+  // loaded on the way, `w->a`), through GEPs, casts and, at -O0, the
+  // local variables that hold them.
+  SmallVector<std::pair<const Value *, unsigned>, 16> Work = {{&Call, 0}};
+  SmallPtrSet<const Value *, 16> Seen = {&Call};
+  auto Push = [&](const Value *V, unsigned Depth) {
+    if (Depth <= 2 && Seen.insert(V).second)
+      Work.push_back({V, Depth});
+  };
+  while (!Work.empty()) {
+    auto [P, Depth] = Work.pop_back_val();
+    for (const User *U : P->users()) {
+      if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
+              SelectInst>(U)) {
+        Push(U, Depth);
+        continue;
+      }
+      if (const auto *LI = dyn_cast<LoadInst>(U)) {
+        if (LI->getType()->isPointerTy())
+          Push(LI, Depth + 1);
+        continue;
+      }
+      if (const auto *MT = dyn_cast<MemTransferInst>(U)) {
+        if (MT->getRawDest() == P && IsActive(MT->getRawSource()))
+          return true;
+        continue;
+      }
+      const auto *SI = dyn_cast<StoreInst>(U);
+      if (!SI)
+        continue;
+      const Value *Stored = SI->getValueOperand();
+      if (SI->getPointerOperand() == P) {
+        if (IsActive(Stored) && canCarryDerivative(Stored->getType()))
+          return true;
+        continue;
+      }
+      // The pointer kept in a local variable (-O0): what is loaded from
+      // the variable.
+      if (const auto *Slot = dyn_cast<AllocaInst>(
+              SI->getPointerOperand()->stripPointerCasts()))
+        for (const User *SU : Slot->users())
+          if (const auto *Load = dyn_cast<LoadInst>(SU);
+              Load && Load->getType()->isPointerTy())
+            Push(Load, Depth);
+    }
+  }
+  return false;
+}
+
+} // namespace adcore
