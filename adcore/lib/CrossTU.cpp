@@ -9,6 +9,7 @@
 #include "ADPass.h"
 #include "CheckpointedCalls.h"
 #include "Synthesis.h"
+#include "prepare/Prepare.h"
 #include "analysis/GlobalShadows.h"
 #include "requests/EnzymeCalls.h"
 #include "support/NullShadowGuards.h"
@@ -234,6 +235,10 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
   for (GlobalVariable &GV : M.globals())
     Objects.insert(&GV);
   lowerCheckpointedLoops(M, Roots, Ctx);
+  // (Tables of libm functions of the objects, tinyexpr's: the program's
+  // pointers are the functions' own addresses, which the dispatch on a
+  // wrapper tests too. LibraryPointers.cpp.)
+  wrapLibraryFunctionPointers(M);
   // Which globals the differentiated code writes: those get shadows, as
   // when a file is compiled (ADPass.cpp). (Without it every global that
   // holds a double had one, and a function that only counts in such a
