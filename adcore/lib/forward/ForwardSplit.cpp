@@ -29,8 +29,8 @@
 #include "ForwardEmitter.h"
 
 #include "support/CallSites.h"
-#include "support/PointerTargets.h"
 #include "support/MemoryScopes.h"
+#include "support/PointerTargets.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
