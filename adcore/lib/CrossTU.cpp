@@ -11,6 +11,7 @@
 #include "Synthesis.h"
 #include "analysis/ActivityAnalysis.h"
 #include "analysis/GlobalShadows.h"
+#include "prepare/Prepare.h"
 #include "requests/EnzymeCalls.h"
 #include "support/NullShadowGuards.h"
 #include "support/ShadowRelease.h"
@@ -275,6 +276,10 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
   for (GlobalVariable &GV : M.globals())
     Objects.insert(&GV);
   lowerCheckpointedLoops(M, Roots, Ctx);
+  // (Tables of libm functions of the objects, tinyexpr's: the program's
+  // pointers are the functions' own addresses, which the dispatch on a
+  // wrapper tests too. LibraryPointers.cpp.)
+  wrapLibraryFunctionPointers(M);
   // Which globals the differentiated code writes: those get shadows, as
   // when a file is compiled (ADPass.cpp). (Without it every global that
   // holds a double had one, and a function that only counts in such a

@@ -12,7 +12,8 @@
  *     reverse mode against its analytic value (2 times the unnormalized
  *     inverse DFT of w X, computed by a plain DFT), Parseval's identity
  *     (w = 1: 2 N x), central differences and forward mode; the FFT done
- *     in place too (kiss_fft copies through a temporary buffer).
+ *     in place too (kiss_fft copies through a temporary buffer), and with
+ *     the plan made by kiss_fft_alloc inside the differentiated function.
  *  2. The real FFT (kiss_fftr) for even sizes: the same objective over
  *     the N/2+1 bins, the plan constant and then with a shadow plan.
  *  3. A circular convolution by FFT (kiss_fftr of the signal and of the
@@ -70,6 +71,17 @@ static double spectral_inplace(kiss_fft_cfg cfg, const double *x,
   for (int k = 0; k < n; ++k)
     s += w[k] * (buf[k].r * buf[k].r + buf[k].i * buf[k].i);
   free(buf);
+  return s;
+}
+
+/* The same, the plan made and freed inside the differentiated function
+   (kiss_fft_alloc computes the twiddles with cos and sin of constants). */
+static double spectral_alloc(kiss_fft_cfg unused, const double *x,
+                             const double *w, int n) {
+  (void)unused;
+  kiss_fft_cfg cfg = kiss_fft_alloc(n, 0, NULL, NULL);
+  double s = spectral(cfg, x, w, n);
+  kiss_fft_free(cfg);
   return s;
 }
 
@@ -353,6 +365,7 @@ int main(int argc, char **argv) {
     for (unsigned i = 0; i < sizeof sizes / sizeof *sizes; ++i) {
       complex_case(sizes[i], spectral, "kiss_fft");
       complex_case(sizes[i], spectral_inplace, "kiss_fft in place");
+      complex_case(sizes[i], spectral_alloc, "kiss_fft_alloc inside");
     }
   static const int even[] = {2, 4, 8, 12, 24, 30, 64, 14};
   if (all || !strcmp(part, "real"))

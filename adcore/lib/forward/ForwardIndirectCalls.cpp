@@ -8,6 +8,7 @@
 #include "ForwardEmitter.h"
 #include "support/CallSites.h"
 #include "support/OtherFileTargets.h"
+#include "support/PointerTargets.h"
 
 #include "llvm/IR/Instructions.h"
 
@@ -84,7 +85,7 @@ bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
     BasicBlock *Next = BasicBlock::Create(C, "indirect.next", Fn, Tail);
     B.SetInsertPoint(Test);
     B.SetCurrentDebugLocation(Loc);
-    B.CreateCondBr(B.CreateICmpEQ(Target, Targets[I]), Case, Next);
+    B.CreateCondBr(pointsToTarget(B, Target, Targets[I]), Case, Next);
     B.SetInsertPoint(Case);
     CallBase *Sub = B.CreateCall(Derivatives[I], Args);
     if (Invoke) {

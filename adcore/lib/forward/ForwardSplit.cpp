@@ -30,6 +30,7 @@
 
 #include "support/CallSites.h"
 #include "support/MemoryScopes.h"
+#include "support/PointerTargets.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
@@ -100,7 +101,7 @@ void dispatchRecorders(CallInst &C, DerivativeKey K, SynthesisContext &Ctx,
     BasicBlock *Next = BasicBlock::Create(Cx, "record.next",
                                           Head->getParent(), Tail);
     B.SetInsertPoint(Test);
-    B.CreateCondBr(B.CreateICmpEQ(Target, F), Case, Next);
+    B.CreateCondBr(pointsToTarget(B, Target, F), Case, Next);
     B.SetInsertPoint(Case);
     Value *Sub = B.CreateCall(Rec, Args);
     if (Result)

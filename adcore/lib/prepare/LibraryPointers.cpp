@@ -17,6 +17,7 @@
 
 #include "adcore/MathRules.h"
 #include "adcore/MemoryFunctions.h"
+#include "support/PointerTargets.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -35,7 +36,7 @@ bool takesAddress(const Use &U) {
 
 Function *wrapperOf(Function &F) {
   Module &M = *F.getParent();
-  std::string Name = ("__adcc_pointer_to_" + F.getName()).str();
+  std::string Name = (LibraryPointerPrefix + F.getName()).str();
   if (Function *W = M.getFunction(Name))
     return W;
   Function *W = Function::Create(F.getFunctionType(),

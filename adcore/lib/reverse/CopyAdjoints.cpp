@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/ErasedStorage.h"
+#include "analysis/TrailingArrays.h"
 #include "analysis/TypeAnalysis.h"
 #include "rules/InactiveFunctions.h"
 #include "support/NullShadowGuards.h"
@@ -217,6 +218,10 @@ bool ReverseEmitter::emitCopyAdjoint(MemTransferInst &MT, Value *SD, Value *SS,
     // number, `{int, T *}` records grown by memcpy in Box2D's block
     // allocator: nothing in it has an adjoint.)
     if (declaredElementsWithoutFloats(PD) || declaredElementsWithoutFloats(PS))
+      return true;
+    // (A struct's trailing array of pointers, allocated past its end and
+    // filled by a copy of a run-time length: tinyexpr's nodes at -O0.)
+    if (trailingArrayWithoutFloats(PD) || trailingArrayWithoutFloats(PS))
       return true;
     // (An array of structs with numbers whose accesses the analysis does
     // not see, the pointer reloaded for each: the declared element's

@@ -12,6 +12,7 @@
 #include "analysis/PackedFloatResults.h"
 #include "support/CallSites.h"
 #include "support/OtherFileTargets.h"
+#include "support/PointerTargets.h"
 #include "support/NullShadowGuards.h"
 #include "support/PointerShadowMarks.h"
 #include "support/ScratchShadows.h"
@@ -500,7 +501,7 @@ bool ReverseEmitter::dispatchIndirectCalls() {
       BasicBlock *Next = BasicBlock::Create(C, "dispatch.next", &Aug, Tail);
       B.SetInsertPoint(Test);
       B.SetCurrentDebugLocation(Call->getDebugLoc());
-      B.CreateCondBr(B.CreateICmpEQ(Target, F), Case, Next);
+      B.CreateCondBr(pointsToTarget(B, Target, F), Case, Next);
       B.SetInsertPoint(Case);
       CallBase *Direct =
           Invoke

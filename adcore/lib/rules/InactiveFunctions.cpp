@@ -109,6 +109,12 @@ constexpr const char *InactiveFunctionTable[] = {
     "strlen",
     "getenv",
     "malloc_usable_size",
+    // numbers parsed from text (tinyexpr's parser reads its constants with
+    // strtod): constants of the derivative, as the text is
+    "strtod",
+    "strtof",
+    "strtold",
+    "atof",
     // hashes of keys (std::hash<std::string>, std::unordered_map)
     "_ZSt11_Hash_bytesPKvmm",
     "_ZSt15_Fnv_hash_bytesPKvmm",
