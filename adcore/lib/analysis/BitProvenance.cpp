@@ -16,6 +16,7 @@
 
 #include "support/IRMarks.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
@@ -35,6 +36,12 @@ unsigned significandBits(const Type *T) {
   if (T->isFloatTy())
     return 23;
   return 0;
+}
+
+bool copiesSignificand(const BitSources *S) {
+  return !S || llvm::any_of(*S, [](const BitSource &B) {
+           return B.K == BitSource::Copy && B.FromSignificand;
+         });
 }
 
 namespace {

@@ -71,6 +71,11 @@ using BitSources = llvm::SmallVector<BitSource, 64>;
 /// float), or 0 for other types.
 unsigned significandBits(const llvm::Type *T);
 
+/// Whether \p S (unknown: null) may hold copies of a significand's bits
+/// (not only numbers computed from them: log's `k += i >> 20`, whose
+/// conversion to a float has no derivative).
+bool copiesSignificand(const BitSources *S);
+
 /// The sources of the bits of integers of one function, memoized.
 class BitProvenance {
 public:

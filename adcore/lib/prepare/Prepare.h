@@ -102,6 +102,11 @@ bool rewriteExponentBits(llvm::BitCastInst &Cast);
 /// the integers computed from those bits carry no derivative
 /// (ScaledFloatBits.cpp). Returns whether \p F changed.
 bool rewriteScaledFloatBits(llvm::Function &F);
+/// Rewrites each integer min or max of a float's bits (hypot's larger high
+/// word, `umax(|hx|, |hy|)` from -O1) as a comparison and a select, the
+/// program's comparison where it has one, so that the choice of the floats
+/// is followed (FloatBitMinMax.cpp). Returns whether \p F changed.
+bool expandFloatBitMinMax(llvm::Function &F);
 /// Gives no derivative to additions of 1.5 * 2^52 and the like, which
 /// round to an integer (RoundingConstants.cpp). Returns whether \p F
 /// changed.

@@ -42,6 +42,14 @@
 // FloatPieces.h). (Until 2026-12-06 such a cast was not followed: an
 // error for every argument of sin.)
 //
+// The significand's bits may come from several floats that have one
+// significand at run time: hypot's high word of x or y (chosen by the
+// program's comparison: an integer umax or umin of the words from -O1,
+// rewritten as that comparison and a select first) with the low word of
+// fabs(x or y), and, for its second scaling, of a phi of the first one's
+// result and the unscaled number. The source is then the float of the
+// lowest bits. (Until 2026-12-07 hypot's scalings were an error.)
+//
 //===----------------------------------------------------------------------===//
 
 #include "Prepare.h"
@@ -86,15 +94,6 @@ bool isFloatOfBits(const Value *V) {
          significandBits(BC->getType());
 }
 
-/// Whether \p S (unknown: null) may hold copies of a significand's bits
-/// (not only numbers computed from them: log's `k += i >> 20`, whose
-/// conversion to a float has no derivative).
-bool copiesSignificand(const BitSources *S) {
-  return !S || any_of(*S, [](const BitSource &B) {
-           return B.K == BitSource::Copy && B.FromSignificand;
-         });
-}
-
 class ScaledBits {
 public:
   explicit ScaledBits(Function &F) : F(F), Bits(F.getDataLayout()) {}
@@ -112,6 +111,11 @@ private:
   /// phi or select of integers merging copies of that bit of floats, a phi
   /// or select of those floats, made here. Null when a path has no copy.
   Value *materialize(Value *Key, unsigned Pos, Type *T);
+  /// Whether every significand bit of \p V is that of \p Of at run time:
+  /// \p V is \p Of, an absolute value of such a float, a phi or select of
+  /// such floats, or a float whose significand bits copy those of such
+  /// floats in place (its exponent another). \p Depth bounds the walk.
+  bool sameSignificand(Value *V, Value *Of, Type *T, unsigned Depth = 4);
   /// Adds to \p Sources the floats whose bit \p Pos \p Key may hold.
   void collectFloats(Value *Key, unsigned Pos, SmallPtrSetImpl<Value *> &Sources);
   /// Whether every use of the integers computed from the bits of
@@ -142,6 +146,19 @@ private:
   Instruction *At = nullptr;
   SmallVector<Instruction *, 8> Created;
 };
+
+/// Whether \p F is fabs(\p Of).
+bool isFabsOf(const Value *F, const Value *Of) {
+  const auto *Call = dyn_cast<IntrinsicInst>(F);
+  return Call && Call->getIntrinsicID() == Intrinsic::fabs &&
+         Call->getArgOperand(0) == Of;
+}
+
+/// Whether \p U and \p V have one significand: the same float, or one the
+/// absolute value of the other.
+bool sameFloat(const Value *U, const Value *V) {
+  return U == V || isFabsOf(U, V) || isFabsOf(V, U);
+}
 
 /// The copy of bit \p Pos of a float in \p S, if any (and whether it is
 /// one for sure).
@@ -192,11 +209,15 @@ Value *ScaledBits::materialize(Value *Key, unsigned Pos, Type *T) {
     }
     // (One phi for the words of the same floats, a high and a low word;
     // the program's own where it has one: scalbn's x after `x *= two54`.)
+    // (Or one whose incoming floats have those significands: hypot's a,
+    // scaled by 2^-600 in its bits on one path, before it is scaled by
+    // 2^600 again.)
     for (PHINode &Old : Phi->getParent()->phis())
       if (PHINode *OldPhi = &Old; OldPhi->getType() == T &&
           all_of(seq(Phi->getNumIncomingValues()), [&](unsigned N) {
-            return OldPhi->getIncomingValueForBlock(
-                       Phi->getIncomingBlock(N)) == Ins[N];
+            return sameSignificand(
+                OldPhi->getIncomingValueForBlock(Phi->getIncomingBlock(N)),
+                Ins[N], T);
           }))
         return Made[{Key, Pos}] = OldPhi;
     auto *FPhi = PHINode::Create(T, Ins.size(), "bits.of",
@@ -213,28 +234,57 @@ Value *ScaledBits::materialize(Value *Key, unsigned Pos, Type *T) {
     // (The program's own select of the floats where it has one, or of
     // their absolute values, whose significands are theirs: pow's `ax`
     // after `ax *= two53` for subnormals, its low word read from it.)
-    auto SameSignificand = [](Value *U, Value *V) {
-      auto IsFabsOf = [](Value *F, Value *Of) {
-        auto *Call = dyn_cast<IntrinsicInst>(F);
-        return Call && Call->getIntrinsicID() == Intrinsic::fabs &&
-               Call->getArgOperand(0) == Of;
-      };
-      return U == V || IsFabsOf(U, V) || IsFabsOf(V, U);
-    };
     for (BasicBlock::iterator It = Sel->getParent()->begin();
          It != Sel->getParent()->end(); ++It)
       if (auto *Old = dyn_cast<SelectInst>(&*It);
           Old && Old->getType() == T &&
           Old->getCondition() == Sel->getCondition() &&
           (Old->getParent() != At->getParent() || Old->comesBefore(At)) &&
-          SameSignificand(Old->getTrueValue(), A) &&
-          SameSignificand(Old->getFalseValue(), B))
+          sameFloat(Old->getTrueValue(), A) &&
+          sameFloat(Old->getFalseValue(), B))
         return Made[{Key, Pos}] = Old;
     New = SelectInst::Create(Sel->getCondition(), A, B, "bits.of",
                              Sel->getIterator());
   }
   Created.push_back(New);
   return Made[{Key, Pos}] = New;
+}
+
+bool ScaledBits::sameSignificand(Value *V, Value *Of, Type *T,
+                                 unsigned Depth) {
+  if (sameFloat(V, Of))
+    return true;
+  if (Depth == 0 || V->getType() != T)
+    return false;
+  // (An absolute value, or a phi or select of floats that each have it:
+  // hypot's a, scaled by 2^-600 in its bits on one path, merged with the
+  // unscaled a before it is scaled by 2^600 on another.)
+  if (auto *Call = dyn_cast<IntrinsicInst>(V);
+      Call && Call->getIntrinsicID() == Intrinsic::fabs)
+    return sameSignificand(Call->getArgOperand(0), Of, T, Depth - 1);
+  if (auto *Phi = dyn_cast<PHINode>(V))
+    return all_of(Phi->incoming_values(), [&](Value *In) {
+      return sameSignificand(In, Of, T, Depth - 1);
+    });
+  if (auto *Sel = dyn_cast<SelectInst>(V))
+    return sameSignificand(Sel->getTrueValue(), Of, T, Depth - 1) &&
+           sameSignificand(Sel->getFalseValue(), Of, T, Depth - 1);
+  // (A float made of bits that copy, in place, those of such floats.)
+  auto *Cast = dyn_cast<BitCastInst>(V);
+  if (!Cast || !isFloatOfBits(Cast))
+    return false;
+  const BitSources *S = Bits.of(Cast->getOperand(0));
+  if (!S)
+    return false;
+  for (unsigned B = 0; B < significandBits(T); ++B) {
+    const BitSource &Src = (*S)[B];
+    if (Src.K != BitSource::Copy || Src.MaybeConstant || Src.Pos != B)
+      return false;
+    Value *F = materialize(Src.Float, B, T);
+    if (!F || !sameSignificand(F, Of, T, Depth - 1))
+      return false;
+  }
+  return true;
 }
 
 std::optional<Value *>
@@ -272,9 +322,14 @@ ScaledBits::sourceOf(BitCastInst &Cast, SmallPtrSetImpl<Value *> &Sources,
       continue;
     }
     Value *Bit = Whole ? materialize(Src.Float, B, T) : nullptr;
-    if (!Bit || (X && Bit != X))
+    // (A float and its absolute value have one significand: hypot's high
+    // words read from x and y, its low words from a = fabs(x or y). The
+    // rewrite compares the signs at run time.)
+    if (!Bit ||
+        (X && !sameSignificand(Bit, X, T) && !sameSignificand(X, Bit, T)))
       Whole = false;
-    X = Bit;
+    if (!X)
+      X = Bit;
   }
   return Whole ? X : nullptr;
 }
@@ -430,6 +485,7 @@ void ScaledBits::markDeferredScales() {
 }
 
 bool ScaledBits::run() {
+  bool Expanded = expandFloatBitMinMax(F);
   SmallVector<std::pair<BitCastInst *, Value *>, 8> Scaled;
   SmallVector<BitCastInst *, 4> Steps;
   SmallPtrSet<Instruction *, 8> Casts;
@@ -491,7 +547,7 @@ bool ScaledBits::run() {
   for (Instruction *I : llvm::reverse(Created))
     if (I->use_empty())
       I->eraseFromParent();
-  return Follow;
+  return Follow || Expanded;
 }
 
 } // namespace
