@@ -5,8 +5,9 @@
 // derivative over each block's link. The float's adjoint starts from zero,
 // not from the link's shadow (docs/reverse-mode.md, "Shadows of memory
 // reused"): before the fix `head_only` gave 33555564 for 12 at every level.
-// Also a seed that the caller puts in an output block it passes as an
-// argument, which stays. Reverse mode against forward mode, central
+// Also a callee storing the float through its parameter, given the block
+// (DerivativeKey::LinkedArgs), and a seed that the caller puts in an output
+// block it passes as an argument, which stays. Reverse mode against forward mode, central
 // differences and the exact derivative, on the first call and over
 // repeated ones.
 #include "check.h"
@@ -61,6 +62,17 @@ static float peeked(struct pool *pl, float *p) {
   h->value = p[0] * p[0];
   h->value += p[0];
   return h->value;
+}
+
+// The block a callee initializes, given the block read from the pool:
+// r = 3 x^2, dr/dx = 6x.
+__attribute__((noinline)) static void init(struct node *n, float v) {
+  n->value = v;
+}
+static float initialized(struct pool *pl, float *p) {
+  struct node *h = pl->head;
+  init(h, p[0] * p[0]);
+  return 3 * h->value;
 }
 
 // An output block the caller passes and seeds (its primal a number):
@@ -118,6 +130,7 @@ int main(void) {
   check(head_only, p, dpl, 6 * x);
   check(head_and_tail, p, dpl, 4 * x + 3 * x * x);
   check(peeked, p, dpl, 2 * x + 1);
+  check(initialized, p, dpl, 6 * x);
 
   // The seed stays.
   struct node out = {.value = 5.0f}, dout = {.value = 1.0f};

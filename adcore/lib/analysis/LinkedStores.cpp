@@ -16,6 +16,8 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 
+#include <optional>
+
 using namespace llvm;
 
 namespace adcore {
@@ -88,7 +90,7 @@ bool allocates(const CallBase &Call) {
 
 } // namespace
 
-bool reachedThroughLink(const Value *Ptr) {
+bool reachedThroughLink(const Value *Ptr, uint64_t LinkedArgs) {
   if (!Ptr)
     return false;
   SmallVector<const Value *, 8> Work{Ptr};
@@ -97,9 +99,15 @@ bool reachedThroughLink(const Value *Ptr) {
     const Value *V = getUnderlyingObject(Work.pop_back_val(), 0);
     if (!Seen.insert(V).second)
       continue;
-    // (A parameter: the caller's seeds live there. Local and global
-    // variables, constants: nothing the caller linked.)
-    if (isa<Argument, AllocaInst, Constant>(V))
+    // (A parameter: the caller's seeds live there, unless the caller
+    // passed a link. Local and global variables, constants: nothing the
+    // caller linked.)
+    if (const auto *A = dyn_cast<Argument>(V)) {
+      if (A->getArgNo() < 64 && (LinkedArgs >> A->getArgNo() & 1))
+        return true;
+      continue;
+    }
+    if (isa<AllocaInst, Constant>(V))
       continue;
     if (const auto *Phi = dyn_cast<PHINode>(V)) {
       append_range(Work, Phi->incoming_values());
@@ -134,7 +142,9 @@ bool reachedThroughLink(const Value *Ptr) {
   return false;
 }
 
-bool mayHoldPointerBytes(const StoreInst &SI, const TypeAnalysis &Types) {
+/// What the declared type of the bytes the store \p SI writes says: they may
+/// hold a pointer (true), only numbers (false), or nothing is said.
+static std::optional<bool> declaredPointerBytes(const StoreInst &SI) {
   Type *T = SI.getValueOperand()->getType();
   const DataLayout &DL = SI.getModule()->getDataLayout();
   uint64_t Bytes = DL.getTypeStoreSize(T);
@@ -154,8 +164,40 @@ bool mayHoldPointerBytes(const StoreInst &SI, const TypeAnalysis &Types) {
     if (Member->isFPOrFPVectorTy())
       return false;
   }
+  return std::nullopt;
+}
+
+bool mayHoldPointerBytes(const StoreInst &SI, const TypeAnalysis &Types) {
+  if (std::optional<bool> Declared = declaredPointerBytes(SI))
+    return *Declared;
   Kind K = Types.memoryKind(SI.getPointerOperand());
   return K != Kind::Float && K != Kind::Double;
+}
+
+/// storesNumbersOverPointers, \p Depth calls deep.
+static bool storesOverPointers(const Function &F, unsigned Depth,
+                               SmallPtrSetImpl<const Function *> &Seen) {
+  if (F.isDeclaration() || !Seen.insert(&F).second)
+    return false;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+        if (SI->getValueOperand()->getType()->isFPOrFPVectorTy() &&
+            declaredPointerBytes(*SI).value_or(false))
+          return true;
+        continue;
+      }
+      const auto *Call = dyn_cast<CallBase>(&I);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (Callee && Depth > 0 && storesOverPointers(*Callee, Depth - 1, Seen))
+        return true;
+    }
+  return false;
+}
+
+bool storesNumbersOverPointers(const Function &F) {
+  SmallPtrSet<const Function *, 8> Seen;
+  return storesOverPointers(F, 3, Seen);
 }
 
 } // namespace adcore

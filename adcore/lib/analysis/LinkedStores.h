@@ -10,15 +10,19 @@
 // zero: where it writes bytes whose declared type may hold a pointer (a
 // union of a number and a pointer, bytes, memory of no known type), in
 // memory the function reached through a pointer it read from memory or got
-// from a call (a node of a linked structure). A number's bytes given by an
-// argument keep the seed the caller put in their shadow (`*out = x * x`
-// with `dout->value = 1`, a union too).
+// from a call (a node of a linked structure), or that its caller passed it
+// having reached it so. A number's bytes given by the request's argument
+// keep the seed the caller put in their shadow (`*out = x * x` with
+// `dout->value = 1`, a union too).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_ANALYSIS_LINKEDSTORES_H
 #define ADCORE_ANALYSIS_LINKEDSTORES_H
 
+#include <cstdint>
+
 namespace llvm {
+class Function;
 class StoreInst;
 class Value;
 } // namespace llvm
@@ -30,8 +34,10 @@ class TypeAnalysis;
 /// Whether the pointer \p Ptr of the primal function may address memory
 /// that the function reached through a pointer read from memory (not a
 /// local variable of its own) or returned by a call other than an
-/// allocation's: at -O0 through the stores into its local slots too.
-bool reachedThroughLink(const llvm::Value *Ptr);
+/// allocation's, or through its pointer parameter i with bit i of
+/// \p LinkedArgs (its caller passed such memory: DerivativeKey): at -O0
+/// through the stores into its local slots too.
+bool reachedThroughLink(const llvm::Value *Ptr, uint64_t LinkedArgs);
 
 /// Whether the bytes that the store \p SI of a number (in the primal
 /// function, whose types \p Types knows) writes may hold a pointer at
@@ -40,6 +46,14 @@ bool reachedThroughLink(const llvm::Value *Ptr);
 /// holds a pointer there (at -O0, where no access tag is written), memory
 /// that the function accesses as something else or not by its type.
 bool mayHoldPointerBytes(const llvm::StoreInst &SI, const TypeAnalysis &Types);
+
+/// Whether \p F, or a function of the module it calls (3 calls deep),
+/// stores a number over bytes whose declared type says they may hold a
+/// pointer (a union member, bytes; at -O0 a struct member with a pointer
+/// there): a callee worth telling which of its pointer arguments reach
+/// a caller's links (DerivativeKey::LinkedArgs; other callees keep one
+/// derivative for every caller).
+bool storesNumbersOverPointers(const llvm::Function &F);
 
 } // namespace adcore
 

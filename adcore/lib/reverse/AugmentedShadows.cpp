@@ -558,7 +558,7 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       // names: its adjoint starts from zero, not from the link's shadow.
       // After the marks' restore, which a later pointer's record reads.)
       auto *PS = dyn_cast_or_null<StoreInst>(PrimalOf.lookup(SI));
-      if (PS && reachedThroughLink(PS->getPointerOperand()) &&
+      if (PS && reachedThroughLink(PS->getPointerOperand(), Key.LinkedArgs) &&
           mayHoldPointerBytes(*PS, *Types))
         tagMemoryClass(*AB.CreateAlignedStore(Constant::getNullValue(VT), SP,
                                               StoreA),
