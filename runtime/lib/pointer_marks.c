@@ -52,14 +52,20 @@ static size_t slot_of(uintptr_t granule, size_t capacity) {
   return (size_t)(h >> 17) & (capacity - 1);
 }
 
-/* Whether any level of the thread holds marks. */
+/* Whether any level of the thread holds marks (an OpenMP task's state, or
+   the thread's own that it stands for while it runs). */
 static void refresh_live(void) {
   uint64_t live = 0;
   for (unsigned k = 0; k < ADCC_TAPE_LEVELS; ++k)
-    if (levels[k] && levels[k]->marks.used)
+    if (levels[k] && (levels[k]->marks.used ||
+                      (levels[k]->outer && levels[k]->outer->marks.used)))
       live = 1;
   adcc_shadow_marks_live = live;
 }
+
+void adcc_rt_marks_refresh(void) { refresh_live(); }
+
+level_state **adcc_rt_marks_slot(unsigned level) { return &levels[level]; }
 
 static void forget_all(table *t) {
   /* (A large table that the last request filled little goes: the next
@@ -87,6 +93,10 @@ static int stale(const level_state *L, unsigned level) {
   if (L->request.active == worker)
     return L->worker_generation != generation_of(level);
   return L->marks.generation != generation_of(level);
+}
+
+unsigned long adcc_rt_marks_generation(unsigned level) {
+  return generation_of(level);
 }
 
 static level_state *state_of(unsigned level) {
@@ -247,6 +257,15 @@ static void become_worker(level_state *L, unsigned level) {
   adcc_rt_marks_enlist(L);
 }
 
+request_state *adcc_rt_marks_recording(unsigned level) {
+  level_state *L = state_of(level);
+  (void)current(L, level);
+  if (!L->request.active &&
+      atomic_load_explicit(&running[level], memory_order_acquire) > 0)
+    become_worker(L, level);
+  return L->request.active ? &L->request : NULL;
+}
+
 void adcc_shadow_marks_begin(const void *caller_stack, unsigned level) {
   level_state *L = state_of(level);
   /* (A request of the level not ended: split mode's augmented sweep,
@@ -363,8 +382,9 @@ void adcc_shadow_mark_stored_pointer(void *shadow, uint64_t bytes,
   mark_bytes(shadow, bytes, 1, level);
 }
 
-static void keep_final(request_state *request, uintptr_t granule,
-                       uint8_t mask, const unsigned char *at, int stack) {
+void adcc_rt_marks_keep_final(request_state *request, uintptr_t granule,
+                              uint8_t mask, const unsigned char *at,
+                              int stack) {
   if (request->final_count == request->final_capacity) {
     size_t capacity =
         request->final_capacity ? 2 * request->final_capacity : 256;
@@ -387,7 +407,8 @@ static void undo(request_state *request, record *r, uintptr_t g) {
   /* (The granule's last pointer store: its bytes are as the augmented
      sweep left them.) */
   if ((r->flags & latest) && r->final_mask)
-    keep_final(request, g, r->final_mask, at, r->flags & on_stack);
+    adcc_rt_marks_keep_final(request, g, r->final_mask, at,
+                             r->flags & on_stack);
   for (unsigned b = 0; b < granule_bytes; ++b)
     if (r->starts & (1u << b))
       at[b] = r->before[b];
@@ -431,8 +452,8 @@ void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
   }
 }
 
-static void own_block(request_state *request, uintptr_t first,
-                      uint64_t bytes) {
+void adcc_rt_marks_own_block(request_state *request, uintptr_t first,
+                             uint64_t bytes) {
   if (request->block_count == request->block_capacity) {
     size_t capacity =
         request->block_capacity ? 2 * request->block_capacity : 64;
@@ -460,7 +481,7 @@ void adcc_shadow_marks_owned(const void *block, uint64_t bytes) {
         atomic_load_explicit(&running[k], memory_order_acquire) > 0)
       become_worker(L = state_of(k), k);
     if (L && L->request.active)
-      own_block(&L->request, (uintptr_t)block, bytes);
+      adcc_rt_marks_own_block(&L->request, (uintptr_t)block, bytes);
   }
 }
 
@@ -541,15 +562,26 @@ void adcc_shadow_marks_end(unsigned level) {
   refresh_live();
 }
 
+static void clear_marked(level_state *L, unsigned level, void *shadow,
+                         uint64_t bytes);
+
 void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes, unsigned level) {
   /* (Marks of an older sweep are none; the flag stays as it is: adcore
      tells LLVM that this function does not write it, so that a loop of
      stores tests it once.) */
   level_state *L = level < ADCC_TAPE_LEVELS ? levels[level] : NULL;
-  if (!L)
+  if (!L || !shadow || !bytes)
     return;
+  clear_marked(L, level, shadow, bytes);
+  /* (In an OpenMP task: also the marks of the thread, made before it.) */
+  if (L->outer)
+    clear_marked(L->outer, level, shadow, bytes);
+}
+
+static void clear_marked(level_state *L, unsigned level, void *shadow,
+                         uint64_t bytes) {
   table *t = &L->marks;
-  if (!shadow || !bytes || !t->used || stale(L, level))
+  if (!t->used || stale(L, level))
     return;
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1);

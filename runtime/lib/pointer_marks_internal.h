@@ -92,6 +92,9 @@ typedef struct level_state {
   unsigned level;
   int enlisted; /* on the list of workers (pointer_marks_workers.c) */
   struct level_state *next_worker;
+  /* An OpenMP task's state, while it runs: the thread's own, whose marks
+     a number's store in the task also puts back (pointer_marks_tasks.c). */
+  struct level_state *outer;
 } level_state;
 
 mark *adcc_rt_marks_find(const table *t, uintptr_t granule);
@@ -104,6 +107,27 @@ int adcc_rt_marks_owned_by(const request_state *request, uintptr_t g);
 void adcc_rt_thread_stack(uintptr_t *low, uintptr_t *high);
 /* Puts a worker's state on the list of its level. */
 void adcc_rt_marks_enlist(level_state *worker);
+/* Takes a worker's state off the list of its level. */
+void adcc_rt_marks_delist(level_state *worker);
+/* The calling thread's state of the level (its slot, which a task's state
+   takes while the task runs). */
+level_state **adcc_rt_marks_slot(unsigned level);
+/* The level's generation: the number of its requests begun so far. */
+unsigned long adcc_rt_marks_generation(unsigned level);
+/* Sets the thread's flag of live marks from its states. */
+void adcc_rt_marks_refresh(void);
+/* The records of the request the calling thread runs or works for, of the
+   level (it becomes a worker of a running request), or null where none
+   runs. */
+request_state *adcc_rt_marks_recording(unsigned level);
+/* Keeps in `request` what a granule's bytes `mask` held when the
+   augmented sweep ended (`at`), for its end to put back. */
+void adcc_rt_marks_keep_final(request_state *request, uintptr_t granule,
+                              uint8_t mask, const unsigned char *at,
+                              int stack);
+/* Records that `request` allocated the shadow block [first, first + bytes). */
+void adcc_rt_marks_own_block(request_state *request, uintptr_t first,
+                             uint64_t bytes);
 /* At the end of the request `owner` of its thread, begun as the level's
    generation `generation`: the workers of that generation put back what
    their records' granules held when the augmented sweep ended, and stop

@@ -5,10 +5,9 @@
  * their own (pointer_marks.c), the reverse of the region undoes them on
  * the thread of the same number, and the request's end puts back the
  * pointer shadows the caller's memory held when the augmented sweep ended,
- * as it does for its own thread's. A record that no reverse sweep undid
- * (an OpenMP task, whose reverse may run on another thread) stays as it
- * is: a known bug where a float with a derivative was stored there before
- * the pointer (docs/status.md).
+ * as it does for its own thread's. An OpenMP task records on a state of
+ * its own, which its reverse takes on whichever thread it runs
+ * (pointer_marks_tasks.c).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -34,6 +33,18 @@ void adcc_rt_marks_enlist(level_state *w) {
   pthread_mutex_unlock(&lock);
 }
 
+void adcc_rt_marks_delist(level_state *w) {
+  pthread_mutex_lock(&lock);
+  for (level_state **link = &workers[w->level]; *link;
+       link = &(*link)->next_worker)
+    if (*link == w) {
+      *link = w->next_worker;
+      w->enlisted = 0;
+      break;
+    }
+  pthread_mutex_unlock(&lock);
+}
+
 /* Whether g lies in memory that is not the caller's: the owner's frames,
    blocks or tapes, the worker's stack or blocks. */
 static int request_memory(const level_state *owner, const level_state *w,
@@ -48,9 +59,6 @@ static int request_memory(const level_state *owner, const level_state *w,
 static void take_over(level_state *owner, level_state *w,
                       uintptr_t stack_low) {
   request_state *r = &w->request;
-  /* (Records no reverse sweep undid, of work whose reverse ran on another
-     thread, an OpenMP task's: their bytes hold the pointer shadows the
-     augmented sweep left there, which stay.) */
   adcc_rt_marks_sort_blocks(r);
   for (size_t i = 0; i < r->final_count; ++i) {
     const final *f = &r->finals[i];

@@ -149,4 +149,15 @@ int adcc_rt_in_thread_tapes(const void *p);
    shadows it ends with are not put back (pointer_marks.c). */
 void adcc_rt_marks_own(const void *block, size_t bytes);
 
+/* An OpenMP task's marks of pointer shadows and records of their stores
+   (pointer_marks_tasks.c): its augmented sweep and its reverse, on
+   whichever thread each runs, take the task's state (`*marks`, made at
+   the first enter) as the thread's of `level`; leave gives the thread
+   back `saved`, what enter returned. Free, after the task's reverse, hands
+   what its records' granules held when the augmented sweep ended to the
+   calling thread's request. */
+void *adcc_rt_marks_task_enter(unsigned level, void **marks);
+void adcc_rt_marks_task_leave(unsigned level, void *marks, void *saved);
+void adcc_rt_marks_task_free(unsigned level, void *marks);
+
 #endif /* ADCC_RUNTIME_TAPE_INTERNAL_H */

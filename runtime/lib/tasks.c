@@ -52,6 +52,8 @@ typedef struct adcc_task {
   int dep_count;
   adcc_tape *saved_tape;
   struct adcc_task *saved_context;
+  void *marks, *saved_marks; /* pointer_marks_tasks.c */
+  unsigned marks_level; /* the level of the creator's derivative */
   unsigned level;
   _Alignas(16) unsigned char records[];
 } adcc_task;
@@ -109,6 +111,7 @@ void *adcc_task_new(unsigned level, unsigned task_level, size_t record_bytes,
   t->tape = tape;
   t->reverse = reverse;
   t->level = task_level;
+  t->marks_level = level;
   return t;
 }
 
@@ -194,6 +197,7 @@ void adcc_task_begin(void *task) {
   t->saved_tape = adcc_rt_exchange_thread_tape(t->level, t->tape);
   t->saved_context = current_task[t->level];
   current_task[t->level] = t;
+  t->saved_marks = adcc_rt_marks_task_enter(t->marks_level, &t->marks);
 }
 
 void adcc_task_end(void *task) {
@@ -201,20 +205,25 @@ void adcc_task_end(void *task) {
   if (!t)
     return;
   t->last = take(&t->pending);
+  adcc_rt_marks_task_leave(t->marks_level, t->marks, t->saved_marks);
   adcc_rt_exchange_thread_tape(t->level, t->saved_tape);
   current_task[t->level] = t->saved_context;
 }
 
 void adcc_task_begin_reverse(void *task) {
   adcc_task *t = task;
-  if (t)
-    t->saved_tape = adcc_rt_exchange_thread_tape(t->level, t->tape);
+  if (!t)
+    return;
+  t->saved_tape = adcc_rt_exchange_thread_tape(t->level, t->tape);
+  t->saved_marks = adcc_rt_marks_task_enter(t->marks_level, &t->marks);
 }
 
 void adcc_task_end_reverse(void *task) {
   adcc_task *t = task;
-  if (t)
-    adcc_rt_exchange_thread_tape(t->level, t->saved_tape);
+  if (!t)
+    return;
+  adcc_rt_marks_task_leave(t->marks_level, t->marks, t->saved_marks);
+  adcc_rt_exchange_thread_tape(t->level, t->saved_tape);
 }
 
 void *adcc_task_sync(unsigned level) {
@@ -251,6 +260,7 @@ void adcc_task_free(void *task) {
   if (!t)
     return;
   adcc_tape_destroy(t->tape);
+  adcc_rt_marks_task_free(t->marks_level, t->marks);
   free(t->deps);
   free(t->pending.tasks);
   if (t->last) {

@@ -129,12 +129,19 @@ struct DerivativeKey {
   /// floating-point type: forward/ForwardInterleaved.cpp); lane L's
   /// pointer is lane 0's + L elements.
   uint64_t InterleavedArgs = 0;
+  /// Reverse mode: bit i, pointer argument i addresses memory that the
+  /// caller reached through a pointer read from memory or returned by a
+  /// call (a node of a caller's linked structure, not memory the request
+  /// was given): a number stored there over bytes whose type may hold a
+  /// pointer starts its adjoint from zero (analysis/LinkedStores.h). Set
+  /// only for callees that store numbers over such bytes.
+  uint64_t LinkedArgs = 0;
 
   auto tie() const {
     return std::tie(Primal, Mode, Args, ReturnPrimal, ReturnShadow, Width,
                     StableMemory, TapeLevel, ScratchLevel, NullableShadows, NullReaching,
                     NonNullRecords, NullRecords, Split, ErrorEstimate, Parallel,
-                    NestedRegion, PrivateArgs, InterleavedArgs);
+                    NestedRegion, PrivateArgs, InterleavedArgs, LinkedArgs);
   }
   bool operator<(const DerivativeKey &O) const { return tie() < O.tie(); }
 };

@@ -11,6 +11,7 @@
 
 #include "analysis/ErasedStorage.h"
 #include "analysis/IntegerAddresses.h"
+#include "analysis/LinkedStores.h"
 #include "analysis/ShadowlessStores.h"
 #include "rules/InactiveFunctions.h"
 #include "support/FloatsReadFromBits.h"
@@ -553,6 +554,15 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
         deferSweepShadowClear(AB, SP, Bytes, Key.TapeLevel);
       else
         clearPointerShadows(AB, SP, Bytes, AB.getInt32(Key.TapeLevel));
+      // (Over a caller's link that the request never read, which no mark
+      // names: its adjoint starts from zero, not from the link's shadow.
+      // After the marks' restore, which a later pointer's record reads.)
+      auto *PS = dyn_cast_or_null<StoreInst>(PrimalOf.lookup(SI));
+      if (PS && reachedThroughLink(PS->getPointerOperand(), Key.LinkedArgs) &&
+          mayHoldPointerBytes(*PS, *Types))
+        tagMemoryClass(*AB.CreateAlignedStore(Constant::getNullValue(VT), SP,
+                                              StoreA),
+                       MemoryClass::Shadow);
     }
     auto *G = dyn_cast<GlobalVariable>(Obj);
     if (SP && G && !Ctx.rules().namedShadow(G) &&

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "rules/CheckpointRuntime.h"
+#include "analysis/LinkedStores.h"
 #include "analysis/PackedFloatResults.h"
 #include "support/CallSites.h"
 #include "support/OtherFileTargets.h"
@@ -333,6 +334,15 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     return unsupported(Call, DeviceNullShadowCallError);
   if (Key.Parallel)
     K.PrivateArgs = threadPrivateArgs(Call);
+  // (Pointers to a caller's linked nodes, for a callee that may store a
+  // number over a link: LinkedStores.h.)
+  if (!DeviceCode && storesNumbersOverPointers(*Callee))
+    for (unsigned No = 0; No < K.Args.size() && No < 64; ++No)
+      if (hasShadow(K.Args[No]) &&
+          Call.getArgOperand(No)->getType()->isPointerTy() &&
+          reachedThroughLink(PrimalOf.lookup(Call.getArgOperand(No)),
+                             Key.LinkedArgs))
+        K.LinkedArgs |= uint64_t(1) << No;
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   // (A result nothing uses has no adjoint, nor the shadow of one.)

@@ -1,0 +1,143 @@
+// Issue 33, a caller's link that the request never reads: main links a pool
+// (and its shadow pool alike, on a page whose addresses read as large
+// floats); the differentiated function takes blocks by pointers it reads
+// from the pool (never the blocks' links) and stores a float with a
+// derivative over each block's link. The float's adjoint starts from zero,
+// not from the link's shadow (docs/reverse-mode.md, "Shadows of memory
+// reused"): before the fix `head_only` gave 33555564 for 12 at every level.
+// Also a callee storing the float through its parameter, given the block
+// (DerivativeKey::LinkedArgs), and a seed that the caller puts in an output
+// block it passes as an argument, which stays. Reverse mode against forward mode, central
+// differences and the exact derivative, on the first call and over
+// repeated ones.
+#include "check.h"
+#include "large_bits_page.h"
+
+#include <string.h>
+
+extern int enzyme_dup, enzyme_const;
+float __enzyme_autodiff(void *, ...);
+float __enzyme_fwddiff(void *, ...);
+
+struct node {
+  union {
+    float value;
+    struct node *next;
+  };
+};
+struct pool {
+  struct node *head, *tail;
+  struct node nodes[3];
+};
+
+static void link_pool(struct pool *pl) {
+  memset(pl, 0, sizeof *pl);
+  pl->nodes[0].next = &pl->nodes[1];
+  pl->nodes[1].next = &pl->nodes[2];
+  pl->head = &pl->nodes[0];
+  pl->tail = &pl->nodes[1];
+}
+
+// r = 3 x^2, dr/dx = 6x.
+static float head_only(struct pool *pl, float *p) {
+  struct node *h = pl->head;
+  h->value = p[0] * p[0];
+  return 3 * h->value;
+}
+
+// Two blocks, neither link read: r = 2 x^2 + x^3, dr/dx = 4x + 3x^2.
+static float head_and_tail(struct pool *pl, float *p) {
+  struct node *a = pl->head, *b = pl->tail;
+  a->value = 2 * p[0];
+  b->value = p[0] * p[0];
+  return a->value * p[0] + b->value * p[0];
+}
+
+// The block a call returns: r = x^2 + x, dr/dx = 2x + 1.
+__attribute__((noinline)) static struct node *peek(struct pool *pl) {
+  return pl->head;
+}
+static float peeked(struct pool *pl, float *p) {
+  struct node *h = peek(pl);
+  h->value = p[0] * p[0];
+  h->value += p[0];
+  return h->value;
+}
+
+// The block a callee initializes, given the block read from the pool:
+// r = 3 x^2, dr/dx = 6x.
+__attribute__((noinline)) static void init(struct node *n, float v) {
+  n->value = v;
+}
+static float initialized(struct pool *pl, float *p) {
+  struct node *h = pl->head;
+  init(h, p[0] * p[0]);
+  return 3 * h->value;
+}
+
+// An output block the caller passes and seeds (its primal a number):
+// out->value = x^2 keeps the seed, dx = 2x.
+static void square_into(struct node *out, const float *p) {
+  out->value = p[0] * p[0];
+}
+
+typedef float (*pool_fn)(struct pool *, float *);
+
+static float central(pool_fn f, float *p) {
+  struct pool pl;
+  float keep = p[0], h = 1e-2f;
+  link_pool(&pl);
+  p[0] = keep + h;
+  double up = f(&pl, p);
+  link_pool(&pl);
+  p[0] = keep - h;
+  double down = f(&pl, p);
+  p[0] = keep;
+  return (float)((up - down) / (2 * h));
+}
+
+static void check(pool_fn f, float *p, struct pool *dpl, double exact) {
+  struct pool pl, fpl, tpl;
+  link_pool(&fpl);
+  link_pool(&tpl);
+  float t[1] = {1};
+  float fwd = __enzyme_fwddiff((void *)f, enzyme_dup, &fpl, &tpl, enzyme_dup,
+                               p, t);
+  CHECK_CLOSE(fwd, exact, 1e-5);
+  CHECK_CLOSE(central(f, p), exact, 1e-2);
+  for (int run = 0; run < 3; ++run) {
+    // (A pool main linked afresh, then the pool the last call left.)
+    if (run < 2) {
+      link_pool(&pl);
+      link_pool(dpl);
+    }
+    float dq[1] = {0};
+    __enzyme_autodiff((void *)f, enzyme_dup, &pl, dpl, enzyme_dup, p, dq);
+    CHECK_CLOSE(dq[0], exact, 1e-5);
+    CHECK_CLOSE(dq[0], fwd, 1e-5);
+  }
+}
+
+int main(void) {
+  char *page = large_bits_page();
+  if (!page) {
+    printf("skipped: no page at a fixed address\n");
+    return 77;
+  }
+  float p[1] = {2.0f};
+  double x = p[0];
+  struct pool *dpl = (struct pool *)(page + 256);
+  check(head_only, p, dpl, 6 * x);
+  check(head_and_tail, p, dpl, 4 * x + 3 * x * x);
+  check(peeked, p, dpl, 2 * x + 1);
+  check(initialized, p, dpl, 6 * x);
+
+  // The seed stays.
+  struct node out = {.value = 5.0f}, dout = {.value = 1.0f};
+  float dp[1] = {0};
+  __enzyme_autodiff((void *)square_into, enzyme_dup, &out, &dout, enzyme_dup,
+                    p, dp);
+  CHECK_CLOSE(out.value, x * x, 1e-6);
+  CHECK_CLOSE(dp[0], 2 * x, 1e-5);
+  return check_finish();
+}
