@@ -1,4 +1,4 @@
-//===- IntegerAddressArguments.cpp - Addresses kept as integers, by reference //
+//===- IntegerAddressArguments.cpp - Integer addresses by reference -------===//
 //
 // A local integer variable or array that holds addresses (`uintptr_t a =
 // (uintptr_t)x;`, read back as `(double *)a`) has a shadow holding the
@@ -93,8 +93,7 @@ bool intoMarkedMemory(const Value *Ptr, Type *IntPtr, unsigned Steps,
       continue;
     const auto *SI = dyn_cast<StoreInst>(U);
     if (!SI || SI->getPointerOperand() != Slot ||
-        !intoMarkedMemory(SI->getValueOperand(), IntPtr, Steps - 1,
-                          Visiting)) {
+        !intoMarkedMemory(SI->getValueOperand(), IntPtr, Steps - 1, Visiting)) {
       Visiting.erase(Slot);
       return false;
     }
@@ -196,11 +195,12 @@ bool accessAsPointers(Function &F) {
   for (Instruction *I : Accesses) {
     // (Without the TBAA that named the integer.)
     if (auto *LI = dyn_cast<LoadInst>(I)) {
-      auto *P = new LoadInst(Ptr, LI->getPointerOperand(),
-                             LI->getName() + ".address", false,
-                             LI->getAlign(), LI->getIterator());
+      auto *P =
+          new LoadInst(Ptr, LI->getPointerOperand(), LI->getName() + ".address",
+                       false, LI->getAlign(), LI->getIterator());
       P->setDebugLoc(LI->getDebugLoc());
-      auto *Bits = new PtrToIntInst(P, IntPtr, LI->getName(), LI->getIterator());
+      auto *Bits =
+          new PtrToIntInst(P, IntPtr, LI->getName(), LI->getIterator());
       Bits->setDebugLoc(LI->getDebugLoc());
       LI->replaceAllUsesWith(Bits);
       LI->eraseFromParent();
@@ -211,8 +211,8 @@ bool accessAsPointers(Function &F) {
                                SI->getValueOperand()->getName() + ".address",
                                SI->getIterator());
     P->setDebugLoc(SI->getDebugLoc());
-    auto *New = new StoreInst(P, SI->getPointerOperand(), false,
-                              SI->getAlign(), SI->getIterator());
+    auto *New = new StoreInst(P, SI->getPointerOperand(), false, SI->getAlign(),
+                              SI->getIterator());
     New->setDebugLoc(SI->getDebugLoc());
     SI->eraseFromParent();
   }
@@ -239,8 +239,7 @@ uint64_t integerAddressArguments(const CallBase &Call, Type *IntPtr) {
 /// no call).
 Function *integerAddressCopy(Function &F, uint64_t Bits) {
   Module &M = *F.getParent();
-  std::string Name =
-      (F.getName() + ".intaddr." + Twine::utohexstr(Bits)).str();
+  std::string Name = (F.getName() + ".intaddr." + Twine::utohexstr(Bits)).str();
   if (Function *Copy = M.getFunction(Name))
     return Copy;
   ValueToValueMapTy VMap;
@@ -276,8 +275,8 @@ bool passIntegerAddressesAsPointers(
     auto *Call = dyn_cast<CallBase>(&I);
     Function *Callee = Call ? Call->getCalledFunction() : nullptr;
     if (!Callee || Callee->isDeclaration() || Callee->isInterposable() ||
-        Callee->isVarArg() || Callee->isIntrinsic() ||
-        Call->isMustTailCall() || Call->hasOperandBundles() ||
+        Callee->isVarArg() || Callee->isIntrinsic() || Call->isMustTailCall() ||
+        Call->hasOperandBundles() ||
         Call->getFunctionType() != Callee->getFunctionType() ||
         isKnownInactiveFunction(*Callee) || HasRule(*Callee) ||
         !gpuLaunchKind(*Callee).empty())
@@ -286,8 +285,7 @@ bool passIntegerAddressesAsPointers(
       Calls.push_back({Call, Bits});
   }
   for (auto [Call, Bits] : Calls)
-    if (Function *Copy =
-            integerAddressCopy(*Call->getCalledFunction(), Bits)) {
+    if (Function *Copy = integerAddressCopy(*Call->getCalledFunction(), Bits)) {
       Call->setCalledFunction(Copy);
       Changed = true;
     }
