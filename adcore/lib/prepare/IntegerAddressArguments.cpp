@@ -32,6 +32,7 @@
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -68,7 +69,7 @@ bool intoMarkedMemory(const Value *Ptr, Type *IntPtr, unsigned Steps,
   if (Steps == 0)
     return false;
   if (const auto *A = dyn_cast<Argument>(Ptr))
-    return isMarked(*A);
+    return isMarked(*A) && A->getType()->isPointerTy();
   if (const auto *GEP = dyn_cast<GetElementPtrInst>(Ptr))
     return GEP->getSourceElementType() == IntPtr &&
            intoMarkedMemory(GEP->getPointerOperand(), IntPtr, Steps - 1,
@@ -115,119 +116,230 @@ bool intoMarkedMemory(const Value *Ptr, Type *IntPtr) {
   return intoMarkedMemory(Ptr, IntPtr, BaseSteps, Visiting);
 }
 
-/// True when the integer \p V is only compared, or stored into marked
-/// memory or into local slots whose loads are in turn (`__tmp` in
-/// std::swap at -O0), \p Depth slots deep: an element moved, whose shadow
-/// can move with it. (Not one passed on by value, `__value` in the heap of
-/// std::sort at -O0: that integer parameter has no shadow to take it.)
-bool onlyMoved(const Value *V, Type *IntPtr, unsigned Depth,
-               SmallPtrSetImpl<const Value *> &Seen) {
-  if (!Seen.insert(V).second)
-    return true;
-  for (const User *U : V->users()) {
-    if (isa<ICmpInst>(U))
-      continue;
-    const auto *SI = dyn_cast<StoreInst>(U);
-    if (!SI || SI->getValueOperand() != V)
+/// The pointer-sized integers of a function with marked parameters that
+/// are elements moved: loads through marked memory, marked integer
+/// parameters (an element passed by value: `__value` in std::sort's heap
+/// at -O0), and loads of local slots that hold only elements (`__tmp` in
+/// std::swap at -O0); each only compared, stored into marked memory or
+/// into such a slot, or passed by value to a function defined in the
+/// module. Their shadows can move with them.
+struct MovedElements {
+  SmallPtrSet<LoadInst *, 8> Loads;
+  SmallPtrSet<AllocaInst *, 4> Slots;
+
+  bool isElement(const Value *V) const {
+    if (const auto *A = dyn_cast<Argument>(V))
+      return isMarked(*A) && !A->getType()->isPointerTy();
+    const auto *LI = dyn_cast<LoadInst>(V);
+    if (!LI)
       return false;
-    if (intoMarkedMemory(SI->getPointerOperand(), IntPtr))
-      continue;
-    const auto *Slot = dyn_cast<AllocaInst>(SI->getPointerOperand());
-    if (!Slot || Depth == 0)
-      return false;
-    for (const User *SU : Slot->users()) {
-      if (isa<LoadInst>(SU) && !onlyMoved(SU, IntPtr, Depth - 1, Seen))
-        return false;
-      if (!isa<LoadInst, StoreInst>(SU) ||
-          (isa<StoreInst>(SU) &&
-           cast<StoreInst>(SU)->getPointerOperand() != Slot))
-        return false;
+    const auto *Slot = dyn_cast<AllocaInst>(LI->getPointerOperand());
+    return Loads.contains(LI) ||
+           (Slot && Slots.contains(const_cast<AllocaInst *>(Slot)));
+  }
+
+  /// True when every use of the element \p V moves it.
+  bool onlyMoved(const Value *V, Type *IntPtr) const {
+    return all_of(V->uses(), [&](const Use &U) {
+      const User *W = U.getUser();
+      if (isa<ICmpInst>(W))
+        return true;
+      if (const auto *SI = dyn_cast<StoreInst>(W)) {
+        const auto *Slot = dyn_cast<AllocaInst>(SI->getPointerOperand());
+        return U.getOperandNo() == 0 &&
+               ((Slot && Slots.contains(const_cast<AllocaInst *>(Slot))) ||
+                intoMarkedMemory(SI->getPointerOperand(), IntPtr));
+      }
+      const auto *Call = dyn_cast<CallBase>(W);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      return Callee && !Callee->isDeclaration() && Call->isArgOperand(&U) &&
+             Call->getFunctionType() == Callee->getFunctionType();
+    });
+  }
+
+  MovedElements(Function &F, Type *IntPtr) {
+    for (Instruction &I : instructions(F)) {
+      if (auto *LI = dyn_cast<LoadInst>(&I);
+          LI && LI->isSimple() && LI->getType() == IntPtr &&
+          intoMarkedMemory(LI->getPointerOperand(), IntPtr))
+        Loads.insert(LI);
+      // (A slot only loaded, stored into, or passed by reference.)
+      if (auto *AI = dyn_cast<AllocaInst>(&I);
+          AI && AI->getAllocatedType() == IntPtr && !AI->isArrayAllocation() &&
+          all_of(AI->uses(), [&](const Use &U) {
+            const User *W = U.getUser();
+            if (const auto *LI = dyn_cast<LoadInst>(W))
+              return LI->isSimple();
+            if (const auto *SI = dyn_cast<StoreInst>(W))
+              return SI->isSimple() && U.getOperandNo() == 1;
+            const auto *Call = dyn_cast<CallBase>(W);
+            return Call && Call->isArgOperand(&U);
+          }))
+        Slots.insert(AI);
+    }
+    // What is not an element is taken out until none is.
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (LoadInst *LI :
+           SmallVector<LoadInst *, 8>(Loads.begin(), Loads.end()))
+        if (!onlyMoved(LI, IntPtr))
+          Changed |= Loads.erase(LI);
+      for (AllocaInst *AI :
+           SmallVector<AllocaInst *, 4>(Slots.begin(), Slots.end())) {
+        bool Holds = false, Moved = true;
+        for (const User *U : AI->users()) {
+          if (const auto *SI = dyn_cast<StoreInst>(U)) {
+            Holds = true;
+            Moved &= isElement(SI->getValueOperand());
+          } else if (isa<LoadInst>(U)) {
+            Moved &= onlyMoved(U, IntPtr);
+          }
+        }
+        if (!Holds || !Moved)
+          Changed |= Slots.erase(AI);
+      }
     }
   }
-  return true;
-}
+};
 
-/// True when \p V is one of \p Loads, or a load of a local slot into which
-/// only those are stored.
-bool isMovedLoad(const Value *V, const SmallPtrSetImpl<const Value *> &Loads) {
-  if (Loads.contains(V))
-    return true;
-  const auto *LI = dyn_cast<LoadInst>(V);
-  const auto *Slot =
-      LI ? dyn_cast<AllocaInst>(LI->getPointerOperand()) : nullptr;
-  if (!Slot)
-    return false;
-  bool Stored = false;
-  for (const User *U : Slot->users())
-    if (const auto *SI = dyn_cast<StoreInst>(U);
-        SI && SI->getPointerOperand() == Slot) {
-      if (!Loads.contains(SI->getValueOperand()))
-        return false;
-      Stored = true;
-    }
-  return Stored;
-}
+constexpr const char *ElementMetadata = "adcc.integer.element";
 
-/// Rewrites the pointer-sized integer loads and stores of \p F through
-/// its marked parameters that move elements (onlyMoved, isMovedLoad) as
-/// loads and stores of pointers. Returns whether it changed \p F.
+/// Rewrites the elements of \p F (MovedElements) as pointers: each load a
+/// load of a pointer made an integer, each slot one of pointers, each store
+/// into marked memory or a slot a store of a pointer. Returns whether it
+/// changed \p F.
 bool accessAsPointers(Function &F) {
   if (none_of(F.args(), isMarked))
     return false;
   Type *IntPtr = intPtrType(*F.getParent());
   Type *Ptr = PointerType::getUnqual(F.getContext());
-  SmallPtrSet<const Value *, 8> Loads;
-  SmallVector<Instruction *, 8> Accesses;
-  for (Instruction &I : instructions(F))
-    if (auto *LI = dyn_cast<LoadInst>(&I);
-        LI && LI->isSimple() && LI->getType() == IntPtr &&
-        intoMarkedMemory(LI->getPointerOperand(), IntPtr)) {
-      SmallPtrSet<const Value *, 8> Seen;
-      if (onlyMoved(LI, IntPtr, 2, Seen) && Loads.insert(LI).second)
-        Accesses.push_back(LI);
+  MovedElements E(F, IntPtr);
+  // (A marked integer parameter once rewritten is only made a pointer.)
+  auto Unrewritten = [&](Argument &A) {
+    return E.isElement(&A) && A.getType() == IntPtr &&
+           any_of(A.users(),
+                  [](const User *U) { return !isa<IntToPtrInst>(U); });
+  };
+  if (E.Loads.empty() && E.Slots.empty() && none_of(F.args(), Unrewritten))
+    return false;
+  LLVMContext &C = F.getContext();
+  MDNode *Mark = MDNode::get(C, {});
+  // The slots first: their allocas hold pointers.
+  DenseMap<AllocaInst *, AllocaInst *> NewSlot;
+  for (AllocaInst *AI : E.Slots) {
+    auto *New =
+        new AllocaInst(Ptr, AI->getAddressSpace(), nullptr, AI->getAlign(),
+                       AI->getName() + ".address", AI->getIterator());
+    New->setDebugLoc(AI->getDebugLoc());
+    New->setMetadata(ElementMetadata, Mark);
+    NewSlot[AI] = New;
+  }
+  // Each element's pointer, and the integer the other uses get.
+  DenseMap<Value *, Value *> AsPtr;
+  SmallVector<Instruction *, 8> Old;
+  for (Instruction &I : instructions(F)) {
+    auto *LI = dyn_cast<LoadInst>(&I);
+    if (!LI || !E.isElement(LI))
+      continue;
+    Value *From = LI->getPointerOperand();
+    if (auto *AI = dyn_cast<AllocaInst>(From); AI && NewSlot.count(AI))
+      From = NewSlot[AI];
+    auto *P = new LoadInst(Ptr, From, LI->getName() + ".address", false,
+                           LI->getAlign(), LI->getIterator());
+    P->setDebugLoc(LI->getDebugLoc());
+    AsPtr[LI] = P;
+    Old.push_back(LI);
+  }
+  BasicBlock::iterator Entry = F.getEntryBlock().getFirstInsertionPt();
+  for (Argument &A : F.args())
+    if (Unrewritten(A)) {
+      auto *P = new IntToPtrInst(&A, Ptr, A.getName() + ".address", Entry);
+      AsPtr[&A] = P;
     }
+  // Stores of elements into marked memory or slots store the pointers.
+  SmallVector<StoreInst *, 8> Stores;
   for (Instruction &I : instructions(F))
     if (auto *SI = dyn_cast<StoreInst>(&I);
-        SI && SI->isSimple() && SI->getValueOperand()->getType() == IntPtr &&
-        isMovedLoad(SI->getValueOperand(), Loads) &&
-        intoMarkedMemory(SI->getPointerOperand(), IntPtr))
-      Accesses.push_back(SI);
-  for (Instruction *I : Accesses) {
-    // (Without the TBAA that named the integer.)
-    if (auto *LI = dyn_cast<LoadInst>(I)) {
-      auto *P =
-          new LoadInst(Ptr, LI->getPointerOperand(), LI->getName() + ".address",
-                       false, LI->getAlign(), LI->getIterator());
-      P->setDebugLoc(LI->getDebugLoc());
-      auto *Bits =
-          new PtrToIntInst(P, IntPtr, LI->getName(), LI->getIterator());
-      Bits->setDebugLoc(LI->getDebugLoc());
-      LI->replaceAllUsesWith(Bits);
-      LI->eraseFromParent();
-      continue;
-    }
-    auto *SI = cast<StoreInst>(I);
-    auto *P = new IntToPtrInst(SI->getValueOperand(), Ptr,
-                               SI->getValueOperand()->getName() + ".address",
-                               SI->getIterator());
-    P->setDebugLoc(SI->getDebugLoc());
-    auto *New = new StoreInst(P, SI->getPointerOperand(), false, SI->getAlign(),
-                              SI->getIterator());
+        SI && SI->getValueOperand()->getType() == IntPtr &&
+        E.isElement(SI->getValueOperand()))
+      Stores.push_back(SI);
+  for (StoreInst *SI : Stores) {
+    Value *To = SI->getPointerOperand();
+    if (auto *AI = dyn_cast<AllocaInst>(To); AI && NewSlot.count(AI))
+      To = NewSlot[AI];
+    auto *New = new StoreInst(AsPtr.lookup(SI->getValueOperand()), To, false,
+                              SI->getAlign(), SI->getIterator());
     New->setDebugLoc(SI->getDebugLoc());
     SI->eraseFromParent();
   }
-  return !Accesses.empty();
+  // (Without the TBAA that named the integer.)
+  for (Instruction *I : Old) {
+    auto *Bits =
+        new PtrToIntInst(AsPtr[I], IntPtr, I->getName(),
+                         std::next(cast<Instruction>(AsPtr[I])->getIterator()));
+    Bits->setDebugLoc(I->getDebugLoc());
+    Bits->setMetadata(ElementMetadata, Mark);
+    I->replaceAllUsesWith(Bits);
+    I->eraseFromParent();
+  }
+  for (Argument &A : F.args())
+    if (Value *P = AsPtr.lookup(&A)) {
+      auto *Bits =
+          new PtrToIntInst(P, IntPtr, A.getName() + ".element",
+                           std::next(cast<Instruction>(P)->getIterator()));
+      Bits->setMetadata(ElementMetadata, Mark);
+      A.replaceUsesWithIf(Bits, [&](Use &U) { return U.getUser() != P; });
+    }
+  for (auto [AI, New] : NewSlot) {
+    AI->replaceAllUsesWith(New);
+    AI->eraseFromParent();
+  }
+  return true;
+}
+
+/// True when \p Ptr points into a local variable or array into which an
+/// address kept as an integer is stored (`uintptr_t a[] = {(uintptr_t)x,
+/// ...}` read through by a callee only).
+bool localReceivesAddresses(const Value *Ptr) {
+  const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
+  if (!AI)
+    return false;
+  SmallVector<const Value *, 8> Work{AI};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    if (!Seen.insert(P).second || Seen.size() > 32)
+      continue;
+    for (const User *U : P->users()) {
+      if (isa<GetElementPtrInst>(U))
+        Work.push_back(U);
+      else if (const auto *SI = dyn_cast<StoreInst>(U);
+               SI && SI->getPointerOperand() == P &&
+               isIntegerAddress(*SI->getValueOperand()))
+        return true;
+    }
+  }
+  return false;
 }
 
 /// The arguments of \p Call (bit i: argument i) that point into memory
-/// holding addresses as integers: a local variable or array of the caller
-/// that holds them, or memory a marked parameter points into.
+/// holding addresses as integers (a local variable or array of the caller
+/// that holds them, memory a marked parameter points into, a slot of
+/// elements), or are elements passed by value.
 uint64_t integerAddressArguments(const CallBase &Call, Type *IntPtr) {
   uint64_t Bits = 0;
   for (unsigned I = 0; I < Call.arg_size() && I < 64; ++I) {
     const Value *A = Call.getArgOperand(I);
-    if (A->getType()->isPointerTy() &&
-        (localHoldsAddresses(A) || intoMarkedMemory(A, IntPtr)))
+    const auto *AI = dyn_cast<AllocaInst>(A);
+    const auto *Arg = dyn_cast<Argument>(A);
+    const auto *Inst = dyn_cast<Instruction>(A);
+    if ((A->getType()->isPointerTy() &&
+         (localHoldsAddresses(A) || localReceivesAddresses(A) ||
+          intoMarkedMemory(A, IntPtr) ||
+          (AI && AI->hasMetadata(ElementMetadata)))) ||
+        (A->getType() == IntPtr &&
+         ((Inst && Inst->hasMetadata(ElementMetadata)) ||
+          (Arg && isMarked(*Arg)))))
       Bits |= uint64_t(1) << I;
   }
   return Bits;
