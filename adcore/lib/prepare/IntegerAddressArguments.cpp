@@ -14,13 +14,17 @@
 //
 // Each such call calls an internal copy of its callee instead, whose
 // parameters that receive such memory carry the attribute
-// `adcc-integer-addresses`. In the copy, each pointer-sized integer load
-// through such a parameter (directly, through its -O0 slot, or an index
-// into an array of pointer-sized integers) loads a pointer and turns it
-// into the integer, and each such store stores the integer made a pointer:
-// the same bits, which the engine follows as pointers, with their shadows.
-// Calls in the copy that pass such a parameter on call copies of their
-// own callees when the copy is prepared in its turn.
+// `adcc-integer-addresses`. In the copy, the pointer-sized integers that
+// are elements moved (MovedElements: loaded through such a parameter,
+// directly, through its -O0 slot, an index into the array or an iterator
+// stepped through it; a marked integer parameter; read from a local slot
+// that holds only elements) become pointers: each such load loads a
+// pointer and turns it into the integer, each such slot holds pointers,
+// and each store of an element stores the pointer: the same bits, which
+// the engine follows as pointers, with their shadows. Calls in the copy
+// that pass such memory, a slot of elements, or an element by value
+// (`__make_heap` to `__adjust_heap` at -O0) call copies of their own
+// callees when the copy is prepared in its turn.
 //
 //===----------------------------------------------------------------------===//
 
