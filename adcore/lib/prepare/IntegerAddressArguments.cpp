@@ -64,10 +64,9 @@ Type *intPtrType(const Module &M) {
 /// True when \p Ptr points into the memory a parameter of its function
 /// marked `adcc-integer-addresses` points into: the parameter, an index
 /// into pointer-sized integers from it, a call's result given one, or a
-/// load of a local slot whose
-/// every store stores such a pointer (a parameter's slot at -O0, an
-/// iterator stepped through the array: \p Visiting, the slots whose
-/// stores are being looked at, are taken to).
+/// load of a local slot whose every store stores such a pointer (a
+/// parameter's slot at -O0, an iterator stepped through the array: \p
+/// Visiting, the slots whose stores are being looked at, are taken to).
 bool intoMarkedMemory(const Value *Ptr, Type *IntPtr, unsigned Steps,
                       SmallPtrSetImpl<const AllocaInst *> &Visiting) {
   if (Steps == 0)
