@@ -380,13 +380,15 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= rewriteDirectLaunches(P);
     Changed |= inlineBarrierCalls(P);
     Changed |= rewriteVariadicCalls(P);
-    Changed |= passFloatBitsAsFloats(P, [&](const Function &Callee) {
+    auto HasRule = [&](const Function &Callee) {
       return Rules.coversDerivative(&Callee, true) ||
              Rules.coversDerivative(&Callee, false) ||
              Rules.splitDerivative(&Callee) ||
              !Rules.functionLike(&Callee).empty() ||
              isBlasRuleFunction(Callee) || isMpiRuleFunction(Callee);
-    });
+    };
+    Changed |= passFloatBitsAsFloats(P, HasRule);
+    Changed |= passIntegerAddressesAsPointers(P, HasRule);
     Changed |= resetInputValues(P);
     Changed |= typeFloatCopies(P);
     Changed |= cloneCopyHelpersPerCall(P);

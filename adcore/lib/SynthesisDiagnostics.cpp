@@ -66,6 +66,10 @@ std::string SynthesisContext::displayName(const Function &F) const {
   // program's function. Cut before demangling, as below.)
   if (size_t At = Raw.find(".floatbits."); At != StringRef::npos)
     Raw = Raw.take_front(At);
+  // (One taking addresses kept as integers by reference as pointers,
+  // IntegerAddressArguments.cpp.)
+  if (size_t At = Raw.find(".intaddr."); At != StringRef::npos)
+    Raw = Raw.take_front(At);
   // (A byte-copy helper's copy for one call, CopyHelperClones.cpp.)
   Raw.consume_back(".percall");
   return shortTemplates(demangle(Raw));

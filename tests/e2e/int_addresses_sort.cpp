@@ -5,7 +5,10 @@
 //      on, and at -O0 its std::move_backward (a memmove) and its local,
 //      had no shadow, so the shadow array stayed unsorted);
 //  (b) sorted with qsort and a comparator;
-//  (c) partitioned with std::nth_element.
+//  (c) partitioned with std::nth_element;
+//  (d) sorted with std::make_heap and std::sort_heap (at -O0 an element
+//      passed by value to __adjust_heap, which stored it back without its
+//      shadow: wrong without an error until 2026-12-07).
 // Each gradient against central differences, the analytic values and the
 // tangents, at -O0 to -O3.
 #include "check.h"
@@ -51,6 +54,13 @@ static double nthElement(double *x) {
   return readThrough(a, x);
 }
 
+static double heapSort(double *x) {
+  uintptr_t a[N] = {uintptr_t(x + 1), uintptr_t(x + 2), uintptr_t(x)};
+  std::make_heap(a, a + N);
+  std::sort_heap(a, a + N);
+  return readThrough(a, x);
+}
+
 typedef double (*Fn)(double *);
 
 static void check(Fn f, const char *name) {
@@ -82,5 +92,6 @@ int main() {
   check(stdSort, "std::sort");
   check(cSort, "qsort");
   check(nthElement, "std::nth_element");
+  check(heapSort, "std::make_heap, std::sort_heap");
   return check_finish();
 }

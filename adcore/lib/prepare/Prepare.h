@@ -70,6 +70,17 @@ bool rewriteVariadicCalls(llvm::Function &F);
 bool passFloatBitsAsFloats(
     llvm::Function &F,
     llvm::function_ref<bool(const llvm::Function &)> HasRule);
+/// Makes each call that passes a function defined in the module a local
+/// variable or array holding addresses as integers (or memory a parameter
+/// so marked points into, or such an element by value) a call of an
+/// internal copy of the callee in which the elements moved through those
+/// parameters are loaded, kept and stored as pointers, which move their
+/// shadows, unless \p HasRule says a rule covers the callee; rewrites
+/// those elements in \p F itself where its parameters are so marked
+/// (IntegerAddressArguments.cpp). Returns whether \p F changed.
+bool passIntegerAddressesAsPointers(
+    llvm::Function &F,
+    llvm::function_ref<bool(const llvm::Function &)> HasRule);
 /// After each call that reads a floating-point value from a C++ stream into
 /// a variable (`in >> x`), stores that value into it again as a constant,
 /// which resets its derivative (InputValues.cpp). Returns whether \p F

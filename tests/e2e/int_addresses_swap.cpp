@@ -1,0 +1,97 @@
+// Addresses kept as uintptr_t and exchanged by a function that takes the
+// integers by reference and does not inline (issue 33), in reverse and
+// forward mode:
+//  (a) std::swap of two variables (at -O0 the library's
+//      swap<unsigned long>, which sees numbers: until 2026-12-07 the
+//      shadows stayed where they were, a wrong derivative without an error);
+//  (b) std::iter_swap of two elements of an array;
+//  (c) std::swap of two elements of an array;
+//  (d) the program's own exchange by reference, never inlined (wrong at
+//      every level until 2026-12-07).
+// Each gradient against central differences, the analytic values and the
+// tangents, at -O0 to -O3.
+#include "check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+
+extern int enzyme_dup;
+extern double __enzyme_autodiff(void *, ...);
+extern double __enzyme_fwddiff(void *, ...);
+
+enum { N = 3 };
+
+// (A macro: an address passed by value is an integer parameter.)
+#define at(a) (*(const double *)(a))
+
+// Each case exchanges the addresses of x[0] and x[2] when x[1] > 0: f is
+// then 2 sin(x2) + x0 x1 + x1.
+static double stdSwap(double *x) {
+  uintptr_t a = uintptr_t(x), b = uintptr_t(x + 2);
+  if (x[1] > 0)
+    std::swap(a, b);
+  return 2 * std::sin(at(a)) + at(b) * x[1] + x[1];
+}
+
+static double iterSwap(double *x) {
+  uintptr_t a[N] = {uintptr_t(x), uintptr_t(x + 1), uintptr_t(x + 2)};
+  if (x[1] > 0)
+    std::iter_swap(a, a + 2);
+  return 2 * std::sin(at(a[0])) + at(a[2]) * x[1] + at(a[1]);
+}
+
+static double swapElements(double *x) {
+  uintptr_t a[N] = {uintptr_t(x), uintptr_t(x + 1), uintptr_t(x + 2)};
+  if (x[1] > 0)
+    std::swap(a[0], a[2]);
+  return 2 * std::sin(at(a[0])) + at(a[2]) * x[1] + at(a[1]);
+}
+
+__attribute__((noinline)) static void exchange(uintptr_t &a, uintptr_t &b) {
+  uintptr_t t = a;
+  a = b;
+  b = t;
+}
+
+static double ownExchange(double *x) {
+  uintptr_t a = uintptr_t(x), b = uintptr_t(x + 2);
+  if (x[1] > 0)
+    exchange(a, b);
+  return 2 * std::sin(at(a)) + at(b) * x[1] + x[1];
+}
+
+typedef double (*Fn)(double *);
+
+static void check(Fn f, const char *name) {
+  const double x0[N] = {0.4, 0.75, 1.1};
+  const double want[N] = {x0[1], x0[0] + 1, 2 * std::cos(x0[2])};
+  double x[N], g[N] = {0};
+  for (int i = 0; i < N; ++i)
+    x[i] = x0[i];
+  __enzyme_autodiff((void *)f, enzyme_dup, x, g);
+  for (int i = 0; i < N; ++i) {
+    double xp[N], xm[N], dx[N] = {0}, h = 1e-6;
+    for (int j = 0; j < N; ++j)
+      xp[j] = xm[j] = x[j] = x0[j];
+    xp[i] += h;
+    xm[i] -= h;
+    double fd = (f(xp) - f(xm)) / (2 * h);
+    dx[i] = 1;
+    double t = __enzyme_fwddiff((void *)f, enzyme_dup, x, dx);
+    printf("%s d/dx%d: reverse %.10g forward %.10g differences %.10g\n", name,
+           i, g[i], t, fd);
+    CHECK_CLOSE(g[i], fd, 1e-6);
+    CHECK_CLOSE(t, g[i], 1e-12);
+    CHECK_CLOSE(g[i], want[i], 1e-12);
+  }
+}
+
+int main() {
+  check(stdSwap, "std::swap");
+  check(iterSwap, "std::iter_swap");
+  check(swapElements, "std::swap of elements");
+  check(ownExchange, "exchange(uintptr_t &, uintptr_t &)");
+  return check_finish();
+}
