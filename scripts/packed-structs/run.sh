@@ -2,7 +2,8 @@
 # Probes derivatives through structs of floats and integers packed by the
 # x86-64 ABI (docs/testing.md, "Packed structs"): each generated program
 # at -O0..-O3, as C and as C++, both modes against central differences.
-# Usage: scripts/packed-structs/run.sh [BUILD_DIR] [JOBS]; prints one line
+# Usage: scripts/packed-structs/run.sh [BUILD_DIR] [JOBS] (PROBE_FILTER=r_fi:
+# one program, a glob of gen.py's names); prints one line
 # per program, language and level ("ok", FAIL lines, or the first error)
 # and a summary; exits 1 where a derivative was wrong or adcc crashed.
 set -u
@@ -31,7 +32,7 @@ probe() {
 }
 export -f probe
 export bin here work
-ls "$work"/src/*.c | xargs -P "$jobs" -I{} bash -c 'probe {}' | sort > "$work/results"
+ls "$work"/src/${PROBE_FILTER:-*}.c | xargs -P "$jobs" -I{} bash -c 'probe {}' | sort > "$work/results"
 cat "$work/results"
 echo "ok: $(grep -c ': ok' "$work/results"), located errors: $(grep -c ': ERR' "$work/results"), wrong: $(grep -c 'FAIL' "$work/results")"
 ! grep -q FAIL "$work/results"
