@@ -365,6 +365,7 @@ Function *SynthesisContext::getOrCreate(const DerivativeKey &Key) {
     Changed |= runOpenMPTasksUndeferred(P);
     Changed |= rewriteX86Intrinsics(P);
     Changed |= loadFloatBitsAsFloats(P);
+    Changed |= splitPackedWordLoads(P);
     Changed |= sinkFloatCastsIntoSelects(P);
     Changed |= rewriteFloatBitSlices(P);
     Changed |= rewriteSignMasks(P);

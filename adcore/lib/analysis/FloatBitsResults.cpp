@@ -11,6 +11,7 @@
 #include "TypeAnalysis.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
@@ -148,6 +149,66 @@ bool returnsFloatBitsInIntegerFields(Function &F) {
             FieldHoldsFloat(Ret->getReturnValue(), I))
           return true;
   return false;
+}
+
+namespace {
+
+/// Whether the integer \p V packs the bits of a float \p IsActive says is
+/// active, through casts, shifts and `or`s (or is an active load).
+bool packsActiveFloat(const Value *V,
+                      function_ref<bool(const Value *)> IsActive,
+                      unsigned Depth = 6) {
+  if (isa<LoadInst>(V))
+    return IsActive(V);
+  const auto *I = dyn_cast<Instruction>(V);
+  if (!I || Depth == 0)
+    return false;
+  if (isa<BitCastInst>(I) && I->getOperand(0)->getType()->isFPOrFPVectorTy())
+    return IsActive(I->getOperand(0));
+  if (!(isa<ZExtInst>(I) || isa<TruncInst>(I) ||
+        I->getOpcode() == Instruction::Or ||
+        I->getOpcode() == Instruction::Shl ||
+        I->getOpcode() == Instruction::LShr))
+    return false;
+  return any_of(I->operands(), [&](const Value *Op) {
+    return Op->getType()->isIntegerTy() &&
+           packsActiveFloat(Op, IsActive, Depth - 1);
+  });
+}
+
+/// Whether the tree of \p V above holds a bitcast of a float at all.
+bool packsSomeFloat(const Value *V) {
+  return packsActiveFloat(V, [](const Value *) { return true; });
+}
+
+} // namespace
+
+int packedFloatBitsArgument(const CallBase &Call,
+                            function_ref<bool(const Value *)> IsActive) {
+  for (const Use &U : Call.args()) {
+    const Value *A = U.get();
+    // (Only words packed from several values, or loaded: a whole float's
+    // bits are followed, or an error of their own.)
+    if (!A->getType()->isIntegerTy(64) || !packsSomeFloat(A))
+      continue;
+    const auto *BO = dyn_cast<BinaryOperator>(A);
+    if (!isa<LoadInst>(A) && !(BO && BO->getOpcode() == Instruction::Or))
+      continue;
+    if (packsActiveFloat(A, IsActive))
+      return int(Call.getArgOperandNo(&U));
+  }
+  return -1;
+}
+
+std::string packedFloatBitsArgumentError(StringRef Callee, unsigned No) {
+  return ("the bits of a floating-point value with a derivative are passed "
+          "to '" +
+          Callee + "' packed beside other bits in one integer (argument " +
+          Twine(No + 1) +
+          ": a struct of a float and integers by value, in one register); "
+          "adcc does not follow derivatives through it; pass the struct by "
+          "pointer, or make the function inline")
+      .str();
 }
 
 } // namespace adcore

@@ -10,11 +10,14 @@
 #ifndef ADCORE_ANALYSIS_PACKEDFLOATRESULTS_H
 #define ADCORE_ANALYSIS_PACKEDFLOATRESULTS_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
 
 namespace llvm {
+class CallBase;
+class Value;
 class Function;
 } // namespace llvm
 
@@ -27,6 +30,19 @@ bool returnsFloatBitsInIntegerFields(llvm::Function &F);
 /// The error for a call of \p Callee (its name as shown) whose result is
 /// such a struct.
 std::string floatBitsInIntegerFieldsError(llvm::StringRef Callee);
+
+/// The first integer argument of \p Call that packs the bits of a float
+/// \p IsActive says has a derivative beside other bits (`or (shl (zext
+/// (bitcast float %f)), 32), n`: `{short n, m; float f;}` by value), or
+/// that is a load \p IsActive says is active, or -1. FloatBitArguments.cpp
+/// passes the ones it recognizes as floats; the rest would lose the
+/// float's derivative without a word.
+int packedFloatBitsArgument(
+    const llvm::CallBase &Call,
+    llvm::function_ref<bool(const llvm::Value *)> IsActive);
+
+/// The error for such an argument \p No (from 0) of a call of \p Callee.
+std::string packedFloatBitsArgumentError(llvm::StringRef Callee, unsigned No);
 
 } // namespace adcore
 

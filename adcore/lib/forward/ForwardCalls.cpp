@@ -668,6 +668,20 @@ bool ForwardEmitter::emitUserCall(CallBase &Call, Function &Callee) {
       returnsFloatBitsInIntegerFields(Callee))
     return unsupported(Call, floatBitsInIntegerFieldsError(Ctx.displayName(
                                  Callee)));
+  // (A word loaded whole: where its memory holds a float, at -O0.)
+  auto IsActive = [&](const Value *V) {
+    const auto *LI = dyn_cast<LoadInst>(V);
+    const auto *P =
+        LI ? dyn_cast_or_null<LoadInst>(PrimalOf.lookup(LI)) : nullptr;
+    return isAnalyzedActive(V) &&
+           (!LI || (P && (types().memoryKind(P->getPointerOperand(), 0) ==
+                              Kind::Float ||
+                          types().memoryKind(P->getPointerOperand(), 4) ==
+                              Kind::Float)));
+  };
+  if (int No = packedFloatBitsArgument(Call, IsActive); No >= 0)
+    return unsupported(
+        Call, packedFloatBitsArgumentError(Ctx.displayName(Callee), No));
   DerivativeKey K = calleeKey(Call, &Callee);
   // (In device code, where no scratch shadow stands behind them: what the
   // callee writes through tangents that may be null, read back here, would

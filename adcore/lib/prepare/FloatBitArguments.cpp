@@ -23,10 +23,14 @@
 // i64 made of two 32-bit words, at least one a float's bits and the other
 // a float's or integers' (how -O3 passes `{float f[2]; long l;}`, `{float
 // v; int n;}` or `{float v; short n, m;}`), is passed as a `<2 x float>`:
-// an integer word rides in its lane as the float of its bits.
+// an integer word rides in its lane as the float of its bits. Such an i64
+// returned (x86-64 returns `{float v; int n;}` in one integer register) is
+// returned as the struct of its lanes, `{float, i32}`; the caller's cuts
+// of the bits become the lanes themselves (PackedWords.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "PackedWords.h"
 #include "Prepare.h"
 
 #include "analysis/TypeAnalysis.h"
@@ -140,6 +144,21 @@ std::optional<PackedLanes> packedLanes(Value *V) {
   return std::nullopt;
 }
 
+/// The `<2 x float>` \p VT of the lanes \p Lanes, built by \p B (an
+/// integer lane travels as the float of the same bits).
+Value *vectorOfLanes(IRBuilder<> &B, const PackedLanes &Lanes, Type *VT) {
+  auto AsFloat = [&](Value *Lane, bool High) {
+    if (Lane->getType()->isIntegerTy(64))
+      Lane =
+          B.CreateTrunc(High ? B.CreateLShr(Lane, 32) : Lane, B.getInt32Ty());
+    return B.CreateBitCast(Lane, B.getFloatTy());
+  };
+  return B.CreateInsertElement(B.CreateInsertElement(PoisonValue::get(VT),
+                                                     AsFloat(Lanes.Low, false),
+                                                     uint64_t(0)),
+                               AsFloat(Lanes.High, true), uint64_t(1));
+}
+
 /// Whether \p V, an i64, holds a float in either word (and a float or an
 /// integer in the other): packed from them, cast from a `<2 x float>`, or
 /// loaded from memory that \p Types says holds them.
@@ -170,10 +189,10 @@ bool isKindOf(Kind K, const Type *FT) {
 /// Which parameters, and whether the result, of a copy carry float bits as
 /// floats: the floating-point type of each parameter retyped (double,
 /// float, or two floats for the two words of an i64, one a float at
-/// least), null for the others.
+/// least), null for the others, and the same for the result.
 struct Retyping {
   SmallVector<Type *, 8> Params;
-  bool Result = false;
+  Type *Result = nullptr;
 
   bool any() const {
     return Result || any_of(Params, [](Type *T) { return T != nullptr; });
@@ -183,7 +202,7 @@ struct Retyping {
     for (Type *P : Params)
       S += !P ? '_' : P->isVectorTy() ? 'v' : 'f';
     if (Result)
-      S += 'r';
+      S += Result->isStructTy() ? 'p' : 'r';
     return S;
   }
 };
@@ -207,6 +226,88 @@ bool returnsWholeFloatBits(Function &F, const TypeAnalysis &Types) {
     Any = true;
   }
   return Any;
+}
+
+/// The type of a 32-bit lane of packed bits: float or i32 (an integer, or
+/// the whole i64 of an integer word).
+Type *laneType(Value *Lane) {
+  return Lane->getType()->isFloatTy() ? Lane->getType()
+                                      : Type::getInt32Ty(Lane->getContext());
+}
+
+/// The lanes' types, `{float, i32}`, `{i32, float}` or `{float, float}`,
+/// where \p F returns an i64 packed from a float and a float's or
+/// integers' bits (`{float v; int n;}` by value) with the same types in
+/// every return, as its type analysis \p Types sees them; else null.
+StructType *packedResultLanes(Function &F, const TypeAnalysis &Types) {
+  if (!F.getReturnType()->isIntegerTy(64))
+    return nullptr;
+  LLVMContext &C = F.getContext();
+  auto KindType = [&](Kind K) -> Type * {
+    return K == Kind::Float     ? Type::getFloatTy(C)
+           : K == Kind::Integer ? Type::getInt32Ty(C)
+                                : nullptr;
+  };
+  StructType *Lanes = nullptr;
+  for (BasicBlock &BB : F) {
+    auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+    if (!Ret)
+      continue;
+    Value *V = Ret->getReturnValue();
+    Type *Low = nullptr, *High = nullptr;
+    if (auto Packed = packedLanes(V)) {
+      // (An integer lane that holds a float's bits is no integer.)
+      for (Value *Lane : {Packed->Low, Packed->High})
+        if (!Lane->getType()->isFloatTy() && Types.kindOf(Lane) == Kind::Float)
+          return nullptr;
+      Low = laneType(Packed->Low);
+      High = laneType(Packed->High);
+    } else if (auto *BC = dyn_cast<BitCastInst>(V);
+               BC &&
+               BC->getSrcTy() == FixedVectorType::get(Type::getFloatTy(C), 2)) {
+      Low = High = Type::getFloatTy(C);
+    } else if (auto *LI = dyn_cast<LoadInst>(V); LI && LI->isSimple()) {
+      Low = KindType(Types.memoryKind(LI->getPointerOperand(), 0));
+      High = KindType(Types.memoryKind(LI->getPointerOperand(), 4));
+    }
+    if (!Low || !High || (!Low->isFloatTy() && !High->isFloatTy()))
+      return nullptr;
+    StructType *These = StructType::get(C, {Low, High});
+    if (Lanes && Lanes != These)
+      return nullptr;
+    Lanes = These;
+  }
+  return Lanes;
+}
+
+/// The lanes of the i64 \p V, packed as \p Lanes says, built by \p B: a
+/// `{float, i32}` or the like.
+Value *structOfLanes(IRBuilder<> &B, Value *V, StructType *Lanes) {
+  Value *Low, *High;
+  if (auto Packed = packedLanes(V)) {
+    auto Cut = [&](Value *Lane, bool IsHigh) {
+      if (Lane->getType()->isIntegerTy(64))
+        Lane = B.CreateTrunc(IsHigh ? B.CreateLShr(Lane, 32) : Lane,
+                             B.getInt32Ty());
+      return Lane;
+    };
+    Low = Cut(Packed->Low, false);
+    High = Cut(Packed->High, true);
+  } else if (auto *BC = dyn_cast<BitCastInst>(V);
+             BC && BC->getSrcTy()->isVectorTy()) {
+    Low = B.CreateExtractElement(BC->getOperand(0), uint64_t(0));
+    High = B.CreateExtractElement(BC->getOperand(0), uint64_t(1));
+  } else {
+    auto *LI = cast<LoadInst>(V);
+    Value *Ptr = LI->getPointerOperand();
+    Low = B.CreateAlignedLoad(Lanes->getElementType(0), Ptr, LI->getAlign());
+    High =
+        B.CreateAlignedLoad(Lanes->getElementType(1),
+                            B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Ptr, 4),
+                            commonAlignment(LI->getAlign(), 4));
+  }
+  return B.CreateInsertValue(
+      B.CreateInsertValue(PoisonValue::get(Lanes), Low, 0), High, 1);
 }
 
 /// Removes the attributes of integers (signext, range, ...) that a value of
@@ -277,8 +378,7 @@ Function *retypedCopy(Function &F, const Retyping &R) {
   for (unsigned I = 0; I < Params.size(); ++I)
     if (R.Params[I])
       Params[I] = R.Params[I];
-  Type *Result =
-      R.Result ? floatOfWidth(FT->getReturnType()) : FT->getReturnType();
+  Type *Result = R.Result ? R.Result : FT->getReturnType();
   Function *Copy =
       Function::Create(FunctionType::get(Result, Params, FT->isVarArg()),
                        GlobalValue::InternalLinkage, Name, M);
@@ -322,6 +422,8 @@ Function *retypedCopy(Function &F, const Retyping &R) {
     Value *Float;
     if (auto *BC = dyn_cast<BitCastInst>(V); BC && BC->getSrcTy() == Result)
       Float = BC->getOperand(0);
+    else if (auto *Lanes = dyn_cast<StructType>(Result))
+      Float = structOfLanes(B, V, Lanes);
     else if (auto *LI = dyn_cast<LoadInst>(V); LI && LI->hasOneUse())
       // (A load of the result's variable at -O0: of the float instead.)
       Float = B.CreateAlignedLoad(Result, LI->getPointerOperand(),
@@ -331,8 +433,8 @@ Function *retypedCopy(Function &F, const Retyping &R) {
     ReturnInst::Create(C, Float, Ret->getIterator())
         ->setDebugLoc(Ret->getDebugLoc());
     Ret->eraseFromParent();
-    if (auto *LI = dyn_cast<LoadInst>(V); LI && LI->use_empty())
-      LI->eraseFromParent();
+    // (The load or the integer operations that packed the bits.)
+    RecursivelyDeleteTriviallyDeadInstructions(V);
   }
   return Copy;
 }
@@ -355,17 +457,7 @@ void callRetypedCopy(CallBase &Call, Function &Copy, const Retyping &R) {
         A = BC->getOperand(0);
       } else if (auto Floats = packedLanes(A); Floats && FT->isVectorTy()) {
         // (Two lanes packed into the bits: the vector of them.)
-        // (An integer lane travels as a float of the same bits.)
-        auto AsFloat = [&](Value *Lane, bool High) {
-          if (Lane->getType()->isIntegerTy(64))
-            Lane = B.CreateTrunc(High ? B.CreateLShr(Lane, 32) : Lane,
-                                 B.getInt32Ty());
-          return B.CreateBitCast(Lane, Type::getFloatTy(C));
-        };
-        A = B.CreateInsertElement(
-            B.CreateInsertElement(PoisonValue::get(FT),
-                                  AsFloat(Floats->Low, false), uint64_t(0)),
-            AsFloat(Floats->High, true), uint64_t(1));
+        A = vectorOfLanes(B, *Floats, FT);
         Packed.push_back(Call.getArgOperand(I));
       } else if (LI && LI->hasOneUse() && LI->isSimple()) {
         // (The bits loaded for the call alone: loaded as the float, as
@@ -404,10 +496,18 @@ void callRetypedCopy(CallBase &Call, Function &Copy, const Retyping &R) {
         isa<InvokeInst>(New)
             ? cast<InvokeInst>(New)->getNormalDest()->getFirstInsertionPt()
             : std::next(New->getIterator());
-    auto *Bits = CastInst::Create(Instruction::BitCast, New, Call.getType(),
-                                  New->getName() + ".bits", At);
-    Call.replaceAllUsesWith(Bits);
-    useFloatDirectly(Bits);
+    if (R.Result->isStructTy()) {
+      // (Its lanes, where the caller cuts them out of the bits or stores
+      // them.)
+      auto *Low = ExtractValueInst::Create(New, 0, New->getName() + ".lo", At);
+      auto *High = ExtractValueInst::Create(New, 1, New->getName() + ".hi", At);
+      replacePackedWord(Call, Low, High, std::next(High->getIterator()));
+    } else {
+      auto *Bits = CastInst::Create(Instruction::BitCast, New, Call.getType(),
+                                    New->getName() + ".bits", At);
+      Call.replaceAllUsesWith(Bits);
+      useFloatDirectly(Bits);
+    }
   } else {
     Call.replaceAllUsesWith(New);
   }
@@ -475,10 +575,13 @@ bool passFloatBitsAsFloats(Function &F,
     if (floatOfWidth(Call->getType()) && !Call->use_empty()) {
       if (!CT)
         CT = std::make_unique<TypeAnalysis>(Callee);
-      R.Result =
-          returnsWholeFloatBits(Callee, *CT) &&
-          (!isa<InvokeInst>(Call) ||
-           cast<InvokeInst>(Call)->getNormalDest()->getSinglePredecessor());
+      if (!isa<InvokeInst>(Call) ||
+          cast<InvokeInst>(Call)->getNormalDest()->getSinglePredecessor()) {
+        if (returnsWholeFloatBits(Callee, *CT))
+          R.Result = floatOfWidth(Call->getType());
+        else
+          R.Result = packedResultLanes(Callee, *CT);
+      }
     }
     if (R.any())
       Rewrites.push_back({Call, std::move(R)});
@@ -491,7 +594,7 @@ bool passFloatBitsAsFloats(Function &F,
     if (!R.Result && floatOfWidth(Call->getType()) && !Call->use_empty() &&
         !isa<InvokeInst>(Call) &&
         returnsWholeFloatBits(*Copy, TypeAnalysis(*Copy))) {
-      R.Result = true;
+      R.Result = floatOfWidth(Call->getType());
       Function *Unused = Copy;
       Copy = retypedCopy(Callee, R);
       if (Unused->use_empty())

@@ -147,6 +147,11 @@ bool cloneCopyHelpersPerCall(llvm::Function &F);
 /// mask on the bits of doubles loaded as integers) as loads of the floats
 /// and a cast of their bits (BitLoads.cpp). Returns whether \p F changed.
 bool loadFloatBitsAsFloats(llvm::Function &F);
+/// Reads each i64 load of a float and an int side by side (a struct
+/// `{float f; int i;}` copied whole), whose bits are stored whole or cut
+/// into the float and the int, as two loads of those lanes
+/// (PackedWords.cpp). Returns whether \p F changed.
+bool splitPackedWordLoads(llvm::Function &F);
 /// Rewrites the reductions of an OpenMP region (__kmpc_reduce and
 /// __kmpc_reduce_nowait, whose method the runtime chooses) as critical
 /// sections, one of the runtime's own methods (OpenMPReductions.cpp).

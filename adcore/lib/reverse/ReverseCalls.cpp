@@ -431,6 +431,20 @@ bool ReverseEmitter::followsIntegerBits(CallBase &Call, Function &Callee) {
                                  "a part of the bits); pass the value as a "
                                  "floating-point number");
   }
+  // (A word loaded whole: where its memory holds a float, at -O0.)
+  auto IsActive = [&](const Value *V) {
+    const auto *LI = dyn_cast<LoadInst>(V);
+    const auto *P =
+        LI ? dyn_cast_or_null<LoadInst>(PrimalOf.lookup(LI)) : nullptr;
+    return Active.contains(V) &&
+           (!LI || (P && (Types->memoryKind(P->getPointerOperand(), 0) ==
+                              Kind::Float ||
+                          Types->memoryKind(P->getPointerOperand(), 4) ==
+                              Kind::Float)));
+  };
+  if (int No = packedFloatBitsArgument(Call, IsActive); No >= 0)
+    return unsupported(
+        Call, packedFloatBitsArgumentError(Ctx.displayName(Callee), No));
   if (isa<StructType>(Call.getType()) && Active.contains(&Call) &&
       returnsFloatBitsInIntegerFields(Callee))
     return unsupported(Call, floatBitsInIntegerFieldsError(Ctx.displayName(
