@@ -79,9 +79,9 @@ private:
       return of(I->getOperand(0), Depth + 1);
     case Instruction::UIToFP:
     case Instruction::FPExt:
-      return I->getOpcode() == Instruction::UIToFP ? std::optional(0.0)
-                                                   : of(I->getOperand(0),
-                                                        Depth + 1);
+      return I->getOpcode() == Instruction::UIToFP
+                 ? std::optional(0.0)
+                 : of(I->getOperand(0), Depth + 1);
     case Instruction::Select: {
       auto L = Both(I->getOperand(1), I->getOperand(2));
       return L ? std::optional(std::min(L->first, L->second)) : std::nullopt;
@@ -181,8 +181,8 @@ private:
     if (!F->isDeclaration())
       return std::nullopt;
     StringRef Name = F->getName();
-    if (Name == "exp" || Name == "expf" || Name == "exp2" ||
-        Name == "exp2f" || Name == "exp10" || Name == "exp10f")
+    if (Name == "exp" || Name == "expf" || Name == "exp2" || Name == "exp2f" ||
+        Name == "exp10" || Name == "exp10f")
       return 0.0;
     if (Name == "cosh" || Name == "coshf")
       return 1.0;
