@@ -34,6 +34,12 @@ __attribute__((noinline)) double f(const double *x, int n) {
    finite where the quotient's are. */
 __attribute__((noinline)) double ratio(const double *v) { return v[0] / v[1]; }
 
+/* Long double divisors: 2 + x^2 never tiny, 1e-4000 + x^2 maybe (its
+   constant's bound is rounded into a double). */
+__attribute__((noinline)) void ld(const long double *x, long double *y) {
+  *y = x[0] / (2.0L + x[1] * x[1]) + x[0] / (1e-4000L + x[1] * x[1]);
+}
+
 static void analytic(const double *x, int n, double *g) {
   double sum = 0;
   for (int i = 0; i < n; i++)
@@ -82,5 +88,12 @@ int main(void) {
   __enzyme_autodiff((void *)ratio, enzyme_dup, w, dw);
   CHECK_CLOSE(dw[0] * w[1], 1.0, 1e-14);
   CHECK_CLOSE(dw[1] * w[1] * w[1] / w[0], -1.0, 1e-14);
+  long double lx[2] = {1.5L, 0.5L}, ldx[2] = {0, 0}, ly, ldy = 1;
+  __enzyme_autodiff((void *)ld, enzyme_dup, lx, ldx, enzyme_dup, &ly, &ldy);
+  CHECK_CLOSE((double)ldx[0], (double)(1 / 2.25L + 1 / (1e-4000L + 0.25L)),
+              1e-14);
+  CHECK_CLOSE((double)ldx[1],
+              (double)(-1.5L / (2.25L * 2.25L) - 1.5L / (0.25L * 0.25L)),
+              1e-14);
   return check_finish();
 }

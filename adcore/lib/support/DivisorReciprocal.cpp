@@ -97,7 +97,11 @@ private:
     if (auto *CF = dyn_cast<ConstantFP>(C)) {
       if (CF->isNaN())
         return std::nullopt;
-      return CF->getValueAPF().convertToDouble();
+      // (Rounded down into a double: long double constants too.)
+      APFloat Value = CF->getValueAPF();
+      bool Lost;
+      Value.convert(APFloat::IEEEdouble(), APFloat::rmTowardNegative, &Lost);
+      return Value.convertToDouble();
     }
     if (C->getType()->isVectorTy()) {
       if (Constant *Splat = C->getSplatValue())
