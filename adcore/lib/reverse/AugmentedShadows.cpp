@@ -12,6 +12,7 @@
 #include "analysis/ErasedStorage.h"
 #include "analysis/IntegerAddresses.h"
 #include "analysis/LinkedStores.h"
+#include "analysis/PrivateBlocks.h"
 #include "analysis/ShadowlessStores.h"
 #include "rules/InactiveFunctions.h"
 #include "support/FloatsReadFromBits.h"
@@ -56,7 +57,7 @@ static bool movesUntypedAddress(const LoadInst &PL, const TypeAnalysis &Types) {
 
 void ReverseEmitter::markStoredPointerShadow(const StoreInst &SI,
                                              Value *Shadow) {
-  if (DeviceCode || isPrivateLocalOf(PrimalOf.lookup(SI.getPointerOperand()),
+  if (DeviceCode || isPrivateMemoryOf(PrimalOf.lookup(SI.getPointerOperand()),
                                      /*Pointers=*/true))
     return;
   markPointerShadow(
@@ -94,7 +95,7 @@ void ReverseEmitter::storePointerFieldShadows(const StoreInst &SI,
           AB.CreateInBoundsGEP(T, SP, Index, SP->getName() + ".field");
       Value *S = AB.CreateExtractValue(Shadow, Path);
       if (!isa<Constant>(S) || !cast<Constant>(S)->isNullValue())
-        if (!DeviceCode && !isPrivateLocalOf(PrimalOf.lookup(
+        if (!DeviceCode && !isPrivateMemoryOf(PrimalOf.lookup(
                                SI.getPointerOperand()), /*Pointers=*/true))
           markPointerShadow(AB, Field, DL.getTypeStoreSize(Member),
                             Key.TapeLevel);
@@ -421,7 +422,7 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       // read here, which the derivative may not use: see
       // markLoadedPointerShadow.)
       if (!DeviceCode && LI->getType()->isPointerTy() &&
-          !isPrivateLocalOf(PrimalOf.lookup(LI->getPointerOperand()),
+          !isPrivateMemoryOf(PrimalOf.lookup(LI->getPointerOperand()),
                             /*Pointers=*/true))
         markLoadedPointerShadow(AB, SP, LI->getPointerOperand(),
                                 DL.getTypeStoreSize(LI->getType()),
@@ -547,7 +548,7 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // SweepShadowClears.h.)
     if (SP && !DeviceCode && Active.contains(V) &&
         (VT->isFPOrFPVectorTy() || FloatView.count(V)) &&
-        !isPrivateLocalOf(PrimalOf.lookup(SI->getPointerOperand()),
+        !isPrivateMemoryOf(PrimalOf.lookup(SI->getPointerOperand()),
                           /*Pointers=*/false)) {
       Value *Bytes = AB.getInt64(DL.getTypeStoreSize(VT));
       if (isArgumentArraySweep(PrimalOf.lookup(SI->getPointerOperand())))
@@ -642,7 +643,7 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
     // shadow: as for a store. Not a copy that also moves pointers, whose
     // shadows, read from a source that may overlap, must stay.)
     if (SD && !DeviceCode && (K == Kind::Double || K == Kind::Float) &&
-        !isPrivateLocalOf(PrimalOf.lookup(MT->getRawDest()),
+        !isPrivateMemoryOf(PrimalOf.lookup(MT->getRawDest()),
                           /*Pointers=*/false)) {
       if (isArgumentArraySweep(PrimalOf.lookup(MT->getRawDest())))
         deferSweepShadowClear(AB, SD, MT->getLength(), Key.TapeLevel);

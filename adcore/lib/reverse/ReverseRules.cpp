@@ -372,8 +372,9 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     case Instruction::FDiv: {
       // One reciprocal of the divisor, shared by both adjoints, every lane
       // and (once CSE'd) every quotient with the same divisor; finite for
-      // a subnormal divisor (support/DivisorReciprocal.h).
-      DivisorReciprocal R = reciprocalOf(RB, Val(Bv));
+      // a subnormal divisor (support/DivisorReciprocal.h), plain where the
+      // primal's divisor is never that small.
+      DivisorReciprocal R = reciprocalOf(RB, Val(Bv), Bv);
       auto Divide = [&](Value *N) { return divideBy(RB, R, N); };
       if (isActiveFloat(A))
         addAdjoint(A, Divide(D));

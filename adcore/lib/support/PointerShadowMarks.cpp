@@ -213,14 +213,21 @@ bool isPrivateLocalOf(const Value *Ptr, bool Pointers) {
   if (!Ptr)
     return false;
   const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
-  if (!AI)
-    return false;
+  return AI && holdsOneKindOnly(AI, Pointers,
+                                [](const CallBase &, const Value &) {
+                                  return false;
+                                });
+}
+
+bool holdsOneKindOnly(
+    const Value *Object, bool Pointers,
+    function_ref<bool(const CallBase &, const Value &)> Releases) {
   auto Holds = [&](Type *T) {
     return Pointers ? T->isPtrOrPtrVectorTy() : T->isFPOrFPVectorTy();
   };
   // (Every address of it, and what each use does.)
-  SmallVector<const Value *, 8> Work{AI};
-  SmallPtrSet<const Value *, 8> Seen{AI};
+  SmallVector<const Value *, 8> Work{Object};
+  SmallPtrSet<const Value *, 8> Seen{Object};
   while (!Work.empty()) {
     const Value *V = Work.pop_back_val();
     for (const User *U : V->users()) {
@@ -240,6 +247,8 @@ bool isPrivateLocalOf(const Value *Ptr, bool Pointers) {
           Work.push_back(U);
         continue;
       }
+      if (const auto *Call = dyn_cast<CallBase>(U); Call && Releases(*Call, *V))
+        continue;
       return false;
     }
   }

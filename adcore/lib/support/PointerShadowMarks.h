@@ -21,6 +21,7 @@
 #ifndef ADCORE_SUPPORT_POINTERSHADOWMARKS_H
 #define ADCORE_SUPPORT_POINTERSHADOWMARKS_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/IRBuilder.h"
 
 namespace adcore {
@@ -77,6 +78,15 @@ void inlinePointerMarkHelpers(llvm::Module &M);
 /// nowhere), and whose stores all store pointers (\p Pointers) or all
 /// floating-point values: its bytes never hold the other kind.
 bool isPrivateLocalOf(const llvm::Value *Ptr, bool Pointers);
+/// Whether every use of the addresses of the object \p Object (an alloca,
+/// an allocation call) loads, stores values of one kind (pointers where
+/// \p Pointers, else floating-point values), is a lifetime marker, or is
+/// a call that \p Releases accepts (a free of the block): nothing else
+/// reads or writes it, and it never holds the other kind.
+bool holdsOneKindOnly(
+    const llvm::Value *Object, bool Pointers,
+    llvm::function_ref<bool(const llvm::CallBase &, const llvm::Value &)>
+        Releases);
 
 /// Whether \p Ptr addresses an element of an array a pointer argument
 /// points to, at an index that is not a constant (`y[i]` in a loop): its
