@@ -24,8 +24,11 @@
 
 #include "OtherFileResults.h"
 #include "ActivityAnalysis.h"
+#include "rules/InactiveFunctions.h"
+#include "support/CallSites.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -52,6 +55,17 @@ bool otherFileResultReceivesDerivatives(
   if (!Callee || !Callee->isDeclaration() || Callee->isIntrinsic() ||
       !Call.getType()->isPointerTy() ||
       !Call.getModule()->getNamedMetadata(BodiesAtLinkTime))
+    return false;
+  // (The language runtime's and the C library's own functions are no other
+  // file's: a C++ exception object, whose thrown value carries no
+  // derivative, and names reserved to the implementation, `__cxa_*`,
+  // `__errno_location`, `_IO_*`; mangled C++ names, `_Z...`, are the
+  // program's.)
+  StringRef Name = Callee->getName();
+  bool Reserved = Name.starts_with("__") ||
+                  (Name.size() > 1 && Name[0] == '_' && Name[1] != 'Z' &&
+                   isUpper(Name[1]));
+  if (Reserved || isExceptionObject(&Call) || isKnownInactiveFunction(*Callee))
     return false;
   // The pointers into the result's memory (Depth: how many pointers were
   // loaded on the way, `w->a`), through GEPs, casts and, at -O0, the
