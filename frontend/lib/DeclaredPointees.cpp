@@ -106,18 +106,16 @@ bool addPointerOffsets(const ASTContext &Ctx, QualType T, uint64_t Base,
     for (const CXXBaseSpecifier &B : CXX->bases())
       if (const CXXRecordDecl *BD = B.getType()->getAsCXXRecordDecl();
           !B.isVirtual() && BD &&
-          !addPointerOffsets(
-              Ctx, B.getType(),
-              Base + Layout.getBaseClassOffset(BD).getQuantity(), Out,
-              Depth - 1))
+          !addPointerOffsets(Ctx, B.getType(),
+                             Base + Layout.getBaseClassOffset(BD).getQuantity(),
+                             Out, Depth - 1))
         return false;
   }
   for (const FieldDecl *F : RD->fields()) {
     uint64_t Bits = Layout.getFieldOffset(F->getFieldIndex());
     if (F->isBitField() || Bits % 8 != 0)
       continue;
-    if (!addPointerOffsets(Ctx, F->getType(), Base + Bits / 8, Out,
-                           Depth - 1))
+    if (!addPointerOffsets(Ctx, F->getType(), Base + Bits / 8, Out, Depth - 1))
       return false;
   }
   return Out.size() <= MaxPointerOffsets;
@@ -190,9 +188,11 @@ private:
   /// `@` and \p RD's IR name, the offsets of the pointers its objects
   /// may hold; its IR name, `@` and a pointer field's offset, those of the
   /// record the field points to.
-  void addPointeeLinks(const std::shared_ptr<adcore::DeclaredPointeeTable> &Table,
-                       const RecordDecl &RD) {
-    auto Add = [&](std::string Key, std::map<uint64_t, DeclaredPointee> Offsets) {
+  void
+  addPointeeLinks(const std::shared_ptr<adcore::DeclaredPointeeTable> &Table,
+                  const RecordDecl &RD) {
+    auto Add = [&](std::string Key,
+                   std::map<uint64_t, DeclaredPointee> Offsets) {
       // (Records of one IR name that differ: the offsets of either.)
       if (!Offsets.empty())
         (*Table)[Key].insert(Offsets.begin(), Offsets.end());

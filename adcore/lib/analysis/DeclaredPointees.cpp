@@ -123,9 +123,8 @@ DeclaredPointee declaredPointee(const Module &M, const StructType *ST,
 
 /// Whether the pseudo entries named \p Key in \p M say of a pointer
 /// within [Lo, Hi); nullopt where there are none.
-static std::optional<bool> pointerWithinEntries(const Module &M,
-                                                StringRef Key, uint64_t Lo,
-                                                uint64_t Hi) {
+static std::optional<bool> pointerWithinEntries(const Module &M, StringRef Key,
+                                                uint64_t Lo, uint64_t Hi) {
   const NamedMDNode *N = M.getNamedMetadata(DeclaredPointeesMetadata);
   if (!N)
     return std::nullopt;
@@ -151,13 +150,11 @@ static std::optional<bool> pointerWithinEntries(const Module &M,
   return Within;
 }
 
-std::optional<bool> recordMayHoldPointer(const Module &M,
-                                         const StructType *ST, uint64_t Lo,
-                                         uint64_t Hi) {
+std::optional<bool> recordMayHoldPointer(const Module &M, const StructType *ST,
+                                         uint64_t Lo, uint64_t Hi) {
   if (!ST || !ST->hasName())
     return std::nullopt;
-  return pointerWithinEntries(M, ("@" + baseName(ST->getName())).str(), Lo,
-                              Hi);
+  return pointerWithinEntries(M, ("@" + baseName(ST->getName())).str(), Lo, Hi);
 }
 
 std::optional<bool> fieldPointeeMayHoldPointer(const Module &M,
