@@ -16,10 +16,12 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecordLayout.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include <vector>
 
@@ -60,6 +62,76 @@ DeclaredPointee kindOfPointee(const ASTContext &Ctx, QualType T) {
   return DeclaredPointee::Unknown;
 }
 
+/// The most offsets recorded of the pointers an object may hold (more:
+/// none recorded).
+constexpr size_t MaxPointerOffsets = 64;
+
+/// Adds to \p Out the byte offsets (from \p Base) at which an object of
+/// the type \p T may hold a pointer: pointer and reference fields, union
+/// members, a class's vtable pointer, nested records and array elements.
+/// False where there are more than MaxPointerOffsets or the type is not
+/// known whole.
+bool addPointerOffsets(const ASTContext &Ctx, QualType T, uint64_t Base,
+                       std::map<uint64_t, DeclaredPointee> &Out,
+                       unsigned Depth = 8) {
+  T = T.getCanonicalType();
+  if (T->isDependentType() || T->isIncompleteType() || Depth == 0)
+    return false;
+  if (T->isPointerType() || T->isReferenceType()) {
+    Out.try_emplace(Base, DeclaredPointee::Pointer);
+    return Out.size() <= MaxPointerOffsets;
+  }
+  if (const auto *AT = Ctx.getAsConstantArrayType(T)) {
+    uint64_t Size = Ctx.getTypeSizeInChars(AT->getElementType()).getQuantity();
+    std::map<uint64_t, DeclaredPointee> First;
+    if (!addPointerOffsets(Ctx, AT->getElementType(), 0, First, Depth - 1))
+      return false;
+    for (uint64_t I = 0; !First.empty() && I < AT->getZExtSize(); ++I)
+      for (auto [Offset, K] : First)
+        if (Out.try_emplace(Base + I * Size + Offset, K).second &&
+            Out.size() > MaxPointerOffsets)
+          return false;
+    return true;
+  }
+  const auto *RD = T->getAsRecordDecl();
+  if (!RD)
+    return true;
+  RD = RD->getDefinition();
+  if (!RD || RD->isInvalidDecl())
+    return false;
+  const ASTRecordLayout &Layout = Ctx.getASTRecordLayout(RD);
+  if (const auto *CXX = dyn_cast<CXXRecordDecl>(RD)) {
+    if (CXX->isDynamicClass())
+      Out.try_emplace(Base, DeclaredPointee::Pointer);
+    for (const CXXBaseSpecifier &B : CXX->bases())
+      if (const CXXRecordDecl *BD = B.getType()->getAsCXXRecordDecl();
+          !B.isVirtual() && BD &&
+          !addPointerOffsets(Ctx, B.getType(),
+                             Base + Layout.getBaseClassOffset(BD).getQuantity(),
+                             Out, Depth - 1))
+        return false;
+  }
+  for (const FieldDecl *F : RD->fields()) {
+    uint64_t Bits = Layout.getFieldOffset(F->getFieldIndex());
+    if (F->isBitField() || Bits % 8 != 0)
+      continue;
+    if (!addPointerOffsets(Ctx, F->getType(), Base + Bits / 8, Out, Depth - 1))
+      return false;
+  }
+  return Out.size() <= MaxPointerOffsets;
+}
+
+/// The byte offsets at which an object of the record type \p T may hold a
+/// pointer (empty where none, or where they are not known).
+std::map<uint64_t, DeclaredPointee> pointerOffsets(const ASTContext &Ctx,
+                                                   QualType T) {
+  std::map<uint64_t, DeclaredPointee> Out;
+  if (!T.getCanonicalType()->isRecordType() ||
+      !addPointerOffsets(Ctx, T, 0, Out))
+    return {};
+  return Out;
+}
+
 /// The pointer and reference fields of \p RD by byte offset.
 std::map<uint64_t, DeclaredPointee> pointerFields(const ASTContext &Ctx,
                                                   const RecordDecl &RD) {
@@ -94,6 +166,7 @@ public:
     if (!Ctx || !Table)
       return;
     for (const RecordDecl *RD : Records) {
+      addPointeeLinks(Table, *RD);
       std::map<uint64_t, DeclaredPointee> Fields = pointerFields(*Ctx, *RD);
       if (Fields.empty())
         continue;
@@ -111,6 +184,32 @@ public:
   }
 
 private:
+  /// The pseudo entries of linked records (adcore/DeclaredPointees.h):
+  /// `@` and \p RD's IR name, the offsets of the pointers its objects
+  /// may hold; its IR name, `@` and a pointer field's offset, those of the
+  /// record the field points to.
+  void
+  addPointeeLinks(const std::shared_ptr<adcore::DeclaredPointeeTable> &Table,
+                  const RecordDecl &RD) {
+    auto Add = [&](std::string Key,
+                   std::map<uint64_t, DeclaredPointee> Offsets) {
+      // (Records of one IR name that differ: the offsets of either.)
+      if (!Offsets.empty())
+        (*Table)[Key].insert(Offsets.begin(), Offsets.end());
+    };
+    std::string Name = irTypeName(*Ctx, RD);
+    Add("@" + Name, pointerOffsets(*Ctx, Ctx->getCanonicalTagType(&RD)));
+    const ASTRecordLayout &Layout = Ctx->getASTRecordLayout(&RD);
+    for (const FieldDecl *F : RD.fields()) {
+      QualType T = F->getType().getCanonicalType();
+      uint64_t Bits = Layout.getFieldOffset(F->getFieldIndex());
+      if (F->isBitField() || Bits % 8 != 0 || !T->isPointerType())
+        continue;
+      Add(Name + "@" + llvm::utostr(Bits / 8),
+          pointerOffsets(*Ctx, T->getPointeeType()));
+    }
+  }
+
   ASTContext *Ctx = nullptr;
   std::vector<const RecordDecl *> Records;
 };

@@ -6,10 +6,11 @@
 // not from the link's shadow (docs/reverse-mode.md, "Shadows of memory
 // reused"): before the fix `head_only` gave 33555564 for 12 at every level.
 // Also a callee storing the float through its parameter, given the block
-// (DerivativeKey::LinkedArgs), and a seed that the caller puts in an output
-// block it passes as an argument, which stays. Reverse mode against forward mode, central
-// differences and the exact derivative, on the first call and over
-// repeated ones.
+// (DerivativeKey::LinkedArgs), the block cast to a struct of numbers
+// (`cast_head`, 33555564 for 12 before, at -O0..-O3), and a seed that the
+// caller puts in an output block it passes as an argument, which stays.
+// Reverse mode against forward mode, central differences and the exact
+// derivative, on the first call and over repeated ones.
 #include "check.h"
 #include "large_bits_page.h"
 
@@ -75,6 +76,19 @@ static float initialized(struct pool *pl, float *p) {
   return 3 * h->value;
 }
 
+// The head block cast to a struct whose member is declared a number (the
+// pointer was read as a `struct node *`, whose bytes hold the link):
+// r = 3 x^2, dr/dx = 6x.
+struct obj {
+  float v;
+  float w;
+};
+static float cast_head(struct pool *pl, float *p) {
+  struct obj *o = (struct obj *)pl->head;
+  o->v = p[0] * p[0];
+  return 3 * o->v;
+}
+
 // An output block the caller passes and seeds (its primal a number):
 // out->value = x^2 keeps the seed, dx = 2x.
 static void square_into(struct node *out, const float *p) {
@@ -131,6 +145,7 @@ int main(void) {
   check(head_and_tail, p, dpl, 4 * x + 3 * x * x);
   check(peeked, p, dpl, 2 * x + 1);
   check(initialized, p, dpl, 6 * x);
+  check(cast_head, p, dpl, 6 * x);
 
   // The seed stays.
   struct node out = {.value = 5.0f}, dout = {.value = 1.0f};

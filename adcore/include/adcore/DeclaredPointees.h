@@ -18,12 +18,21 @@
 // their triples. Where triples for the same name and offset disagree (two
 // files with different `struct A`s), nothing is known there.
 //
+// Pseudo entries, whose names no IR type has, say where records may hold
+// pointers (their links): `@struct.node` lists the byte offsets of the
+// pointers an object of `struct node` may hold (union members, nested
+// records and arrays included), `struct.pool@0` those of the record that
+// the pointer field at byte 0 of `struct pool` points to (`struct node
+// *head`). A number stored through a pointer read from such memory may
+// overwrite a link (LinkedStores.h).
+//
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_DECLAREDPOINTEES_H
 #define ADCORE_DECLAREDPOINTEES_H
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -55,6 +64,20 @@ void attachDeclaredPointees(llvm::Module &M, const DeclaredPointeeTable &Table);
 /// or \p ST holds no pointer there).
 DeclaredPointee declaredPointee(const llvm::Module &M,
                                 const llvm::StructType *ST, uint64_t Offset);
+
+/// Whether an object of the record type \p ST may hold a pointer within
+/// its bytes [\p Lo, \p Hi), by the pseudo entry of its name in \p M's
+/// metadata; nullopt where none is recorded.
+std::optional<bool> recordMayHoldPointer(const llvm::Module &M,
+                                         const llvm::StructType *ST,
+                                         uint64_t Lo, uint64_t Hi);
+
+/// The same for the record that the pointer field at byte \p Offset of
+/// \p ST is declared to point to.
+std::optional<bool> fieldPointeeMayHoldPointer(const llvm::Module &M,
+                                               const llvm::StructType *ST,
+                                               uint64_t Offset, uint64_t Lo,
+                                               uint64_t Hi);
 
 } // namespace adcore
 

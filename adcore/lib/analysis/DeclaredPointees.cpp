@@ -121,6 +121,52 @@ DeclaredPointee declaredPointee(const Module &M, const StructType *ST,
   return Said.value_or(DeclaredPointee::Unknown);
 }
 
+/// Whether the pseudo entries named \p Key in \p M say of a pointer
+/// within [Lo, Hi); nullopt where there are none.
+static std::optional<bool> pointerWithinEntries(const Module &M, StringRef Key,
+                                                uint64_t Lo, uint64_t Hi) {
+  const NamedMDNode *N = M.getNamedMetadata(DeclaredPointeesMetadata);
+  if (!N)
+    return std::nullopt;
+  uint64_t PointerBytes = M.getDataLayout().getPointerSize();
+  std::optional<bool> Within;
+  for (const MDNode *E : N->operands()) {
+    auto *S = E->getNumOperands() == 2 ? dyn_cast<MDString>(E->getOperand(0))
+                                       : nullptr;
+    auto *Fields = S ? dyn_cast<MDString>(E->getOperand(1)) : nullptr;
+    if (!Fields || S->getString() != Key)
+      continue;
+    Within = Within.value_or(false);
+    SmallVector<StringRef, 8> Items;
+    Fields->getString().split(Items, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef Item : Items) {
+      uint64_t At;
+      if (Item.consumeInteger(10, At))
+        return true; // (unreadable: anything)
+      if (At < Hi && At + PointerBytes > Lo)
+        return true;
+    }
+  }
+  return Within;
+}
+
+std::optional<bool> recordMayHoldPointer(const Module &M, const StructType *ST,
+                                         uint64_t Lo, uint64_t Hi) {
+  if (!ST || !ST->hasName())
+    return std::nullopt;
+  return pointerWithinEntries(M, ("@" + baseName(ST->getName())).str(), Lo, Hi);
+}
+
+std::optional<bool> fieldPointeeMayHoldPointer(const Module &M,
+                                               const StructType *ST,
+                                               uint64_t Offset, uint64_t Lo,
+                                               uint64_t Hi) {
+  if (!ST || !ST->hasName())
+    return std::nullopt;
+  return pointerWithinEntries(
+      M, (baseName(ST->getName()) + "@" + utostr(Offset)).str(), Lo, Hi);
+}
+
 std::string StructShapes::shapeOf(const StructType *ST, unsigned Depth) const {
   std::string Shape;
   raw_string_ostream OS(Shape);

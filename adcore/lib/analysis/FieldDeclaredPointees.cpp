@@ -39,6 +39,8 @@ Kind kindOfDeclared(DeclaredPointee K) {
   return Kind::Unknown;
 }
 
+} // namespace
+
 /// The struct whose field the struct GEP \p Address addresses, the
 /// innermost one its indices step into, and the field's byte offset in
 /// it; nullopt where the last index does not name a pointer field of a
@@ -75,8 +77,6 @@ addressedStructField(const Value *Address, const DataLayout &DL) {
     return std::nullopt;
   return std::make_pair(Innermost, Offset);
 }
-
-} // namespace
 
 Kind TypeAnalysis::declaredFieldPointee(const Value *Address) {
   auto Field = addressedStructField(Address, F.getDataLayout());

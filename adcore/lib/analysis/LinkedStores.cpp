@@ -7,6 +7,7 @@
 #include "LinkedStores.h"
 #include "TypeAnalysis.h"
 
+#include "adcore/DeclaredPointees.h"
 #include "adcore/MemoryFunctions.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -167,7 +168,60 @@ static std::optional<bool> declaredPointerBytes(const StoreInst &SI) {
   return std::nullopt;
 }
 
+/// The load that read the pointer \p Ptr is based on from memory (at -O0
+/// through a pointer variable's one store), with the constant byte offset
+/// of \p Ptr from it in \p Offset; null where there is none such.
+static const LoadInst *linkLoad(const Value *Ptr, int64_t &Offset) {
+  const DataLayout &DL = cast<Instruction>(Ptr)->getModule()->getDataLayout();
+  APInt Total(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+  for (unsigned Steps = 0; Steps < 8; ++Steps) {
+    const auto *LI = dyn_cast<LoadInst>(
+        Ptr->stripAndAccumulateConstantOffsets(DL, Total,
+                                               /*AllowNonInbounds=*/true));
+    if (!LI)
+      return nullptr;
+    SmallVector<const Value *, 2> Stored;
+    const auto *Slot =
+        dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts());
+    if (!Slot) {
+      Offset = Total.getSExtValue();
+      return LI;
+    }
+    if (!slotStores(*Slot, Stored) || Stored.size() != 1)
+      return nullptr;
+    Ptr = Stored.front();
+  }
+  return nullptr;
+}
+
+/// Whether the record that the pointer the store \p SI writes through was
+/// read as is declared to hold a pointer at the bytes it writes (a block
+/// of a pool, `struct node { union { float v; struct node *next; }; }`,
+/// cast to `struct obj { float v; }`): by the pointer's TBAA type, at -O0
+/// by the declared type of the field it was read from.
+static bool linkedRecordBytes(const StoreInst &SI) {
+  if (!isa<Instruction>(SI.getPointerOperand()))
+    return false;
+  int64_t Offset = 0;
+  const LoadInst *LI = linkLoad(SI.getPointerOperand(), Offset);
+  if (!LI || Offset < 0)
+    return false;
+  const Module &M = *SI.getModule();
+  uint64_t Lo = uint64_t(Offset),
+           Hi = Lo + M.getDataLayout().getTypeStoreSize(
+                         SI.getValueOperand()->getType());
+  if (StructType *ST = pointeeStructOfTBAA(*LI))
+    return recordMayHoldPointer(M, ST, Lo, Hi).value_or(false);
+  if (auto Field =
+          addressedStructField(LI->getPointerOperand(), M.getDataLayout()))
+    return fieldPointeeMayHoldPointer(M, Field->first, Field->second, Lo, Hi)
+        .value_or(false);
+  return false;
+}
+
 bool mayHoldPointerBytes(const StoreInst &SI, const TypeAnalysis &Types) {
+  if (linkedRecordBytes(SI))
+    return true;
   if (std::optional<bool> Declared = declaredPointerBytes(SI))
     return *Declared;
   Kind K = Types.memoryKind(SI.getPointerOperand());

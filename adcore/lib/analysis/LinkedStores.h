@@ -44,7 +44,10 @@ bool reachedThroughLink(const llvm::Value *Ptr, uint64_t LinkedArgs);
 /// other times, by their declared type: a union member or bytes (the
 /// access tag "omnipotent char"), a struct member whose declared type
 /// holds a pointer there (at -O0, where no access tag is written), memory
-/// that the function accesses as something else or not by its type.
+/// that the function accesses as something else or not by its type; or,
+/// whatever the store's own type, bytes at which the record that its
+/// pointer was read as a pointer to may hold one (a pool's `struct node *`
+/// cast to `struct obj *`: adcore/DeclaredPointees.h's pseudo entries).
 bool mayHoldPointerBytes(const llvm::StoreInst &SI, const TypeAnalysis &Types);
 
 /// Whether \p F, or a function of the module it calls (3 calls deep),

@@ -119,6 +119,14 @@ Kind pointeeKindOfTBAA(const Instruction &I) {
   return Depth > 1 ? Kind::Pointer : kindOfTBAAName(Pointee);
 }
 
+StructType *pointeeStructOfTBAA(const Instruction &I) {
+  StringRef Pointee;
+  if (pointerDepth(accessTypeName(I.getMetadata(LLVMContext::MD_tbaa)),
+                   Pointee) != 1)
+    return nullptr;
+  return uniqueStructNamed(I.getContext(), sourceTypeOfTBAAName(Pointee));
+}
+
 Kind kindOfTBAA(const Instruction &I) {
   return kindOfTBAAName(accessTypeName(I.getMetadata(LLVMContext::MD_tbaa)));
 }

@@ -27,6 +27,7 @@
 namespace llvm {
 class AllocaInst;
 class CallBase;
+class DataLayout;
 class Function;
 class GEPOperator;
 class Instruction;
@@ -219,6 +220,18 @@ Kind kindOfTBAA(const llvm::Instruction &I);
 /// `double **` to pointers. Unknown for `void *`, `char *` and pointers to
 /// structs.
 Kind pointeeKindOfTBAA(const llvm::Instruction &I);
+
+/// The struct that the pointer the load or store \p I accesses points to,
+/// by the pointer's TBAA type ("p1 _ZTS4node", "p1 node"); null where it
+/// names none, or none uniquely.
+llvm::StructType *pointeeStructOfTBAA(const llvm::Instruction &I);
+
+/// The struct whose pointer field the struct GEP \p Address addresses
+/// (the innermost one its indices step into) and the field's byte offset
+/// in it; nullopt where the last index names no pointer field of a struct
+/// (FieldDeclaredPointees.cpp).
+std::optional<std::pair<llvm::StructType *, uint64_t>>
+addressedStructField(const llvm::Value *Address, const llvm::DataLayout &DL);
 
 /// The kind of a first-class IR type (floats, pointers; integers are
 /// Unknown: an integer type alone does not say what the bits are).

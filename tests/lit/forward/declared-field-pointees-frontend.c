@@ -5,7 +5,10 @@
 // `unsigned char *`, a struct, a function). Unions and structs without
 // pointer fields are not recorded; nor are arrays of pointers. At -O0,
 // where there is no TBAA, the type analysis types the integers read
-// through `long long *p` by it.
+// through `long long *p` by it. Pseudo entries (LinkedStores.h) list where
+// a record's objects may hold pointers (`@struct.csc`: every pointer field
+// and array element; `@struct.blk`: the union's pointer member), and where
+// the record a pointer field points to does (`struct.pool@0`).
 // RUN: %adcc -O0 -S -emit-llvm %s -o %t.ll
 // RUN: FileCheck %s --check-prefix=TABLE < %t.ll
 // RUN: adcc-opt -passes=adcc-print-types %t.ll -o /dev/null \
@@ -37,12 +40,31 @@ struct counts {
   int n, m;
 };
 
-long long last(const struct csc *a, union either *e, struct counts *c) {
-  return a->p[a->n] + c->n;
+struct blk {
+  union {
+    float v;
+    struct blk *next;
+  };
+  int tag;
+};
+
+struct pool {
+  struct blk *head;
+  struct counts *c;
+};
+
+long long last(const struct csc *a, union either *e, struct counts *c,
+               struct pool *pl) {
+  return a->p[a->n] + c->n + pl->head->tag;
 }
 
-// TABLE: !adcc.declared.pointees = !{![[N:[0-9]+]]}
-// TABLE: ![[N]] = !{!"struct.csc", !"8i,16i,24d,32f,40u,48u,56u,64u,72p,80i"}
+// TABLE: !adcc.declared.pointees = !{![[A:[0-9]+]], ![[B:[0-9]+]], ![[C:[0-9]+]], ![[D:[0-9]+]], ![[E:[0-9]+]], ![[F:[0-9]+]]}
+// TABLE-DAG: ![[A]] = !{!"@struct.blk", !"0p"}
+// TABLE-DAG: ![[B]] = !{!"@struct.csc", !"8p,16p,24p,32p,40p,48p,56p,64p,72p,80p,88p,96p"}
+// TABLE-DAG: ![[C]] = !{!"@struct.pool", !"0p,8p"}
+// TABLE-DAG: ![[D]] = !{!"struct.csc", !"8i,16i,24d,32f,40u,48u,56u,64u,72p,80i"}
+// TABLE-DAG: ![[E]] = !{!"struct.pool", !"0u,8u"}
+// TABLE-DAG: ![[F]] = !{!"struct.pool@0", !"0p"}
 
 // TYPES-LABEL: types of 'last'
 // TYPES: pointer -> [*]:integer
