@@ -61,37 +61,18 @@ static double heapSort(double *x) {
   return readThrough(a, x);
 }
 
-typedef double (*Fn)(double *);
-
-static void check(Fn f, const char *name) {
-  const double x0[N] = {0.4, 0.75, 1.1};
-  double x[N], g[N] = {0};
-  for (int i = 0; i < N; ++i)
-    x[i] = x0[i];
-  __enzyme_autodiff((void *)f, enzyme_dup, x, g);
-  for (int i = 0; i < N; ++i) {
-    double xp[N], xm[N], dx[N] = {0}, h = 1e-6;
-    for (int j = 0; j < N; ++j)
-      xp[j] = xm[j] = x[j] = x0[j];
-    xp[i] += h;
-    xm[i] -= h;
-    double fd = (f(xp) - f(xm)) / (2 * h);
-    dx[i] = 1;
-    double t = __enzyme_fwddiff((void *)f, enzyme_dup, x, dx);
-    printf("%s d/dx%d: reverse %.10g forward %.10g differences %.10g\n", name,
-           i, g[i], t, fd);
-    CHECK_CLOSE(g[i], fd, 1e-6);
-    CHECK_CLOSE(t, g[i], 1e-12);
-    // Sorted, a[i] is x + i: d/dx_i = (i + 1) (cos(x_i) x_i + sin(x_i)).
-    CHECK_CLOSE(g[i], (i + 1) * (std::cos(x0[i]) * x0[i] + std::sin(x0[i])),
-                1e-12);
-  }
-}
+#include "int_addresses_check.h"
 
 int main() {
-  check(stdSort, "std::sort");
-  check(cSort, "qsort");
-  check(nthElement, "std::nth_element");
-  check(heapSort, "std::make_heap, std::sort_heap");
+  // Sorted, a[i] is x + i: d/dx_i = (i + 1) (cos(x_i) x_i + sin(x_i)).
+  double want[N];
+  for (int i = 0; i < N; ++i) {
+    double x = int_addresses_x0[i];
+    want[i] = (i + 1) * (std::cos(x) * x + std::sin(x));
+  }
+  check_gradient(stdSort, "std::sort", want);
+  check_gradient(cSort, "qsort", want);
+  check_gradient(nthElement, "std::nth_element", want);
+  check_gradient(heapSort, "std::make_heap, std::sort_heap", want);
   return check_finish();
 }
