@@ -15,9 +15,6 @@
 #include <string.h>
 
 extern int enzyme_out;
-void *__enzyme_augmentfwd(void *, ...);
-double __enzyme_fwdsplit(void *, ...);
-double __enzyme_autodiff(void *, ...);
 
 enum { N = 3 };
 
@@ -73,35 +70,8 @@ static double fields(const double *x) {
   return s;
 }
 
-typedef double (*fn)(const double *);
-
 static const double X0[N] = {0.4, 0.7, -0.3};
-static fn line_f;
-static int line_i;
-static double line(double t) {
-  double x[N];
-  memcpy(x, X0, sizeof x);
-  x[line_i] += t;
-  return line_f(x);
-}
-
-static void check(fn f) {
-  double x[N], grad[N] = {0};
-  memcpy(x, X0, sizeof x);
-  __enzyme_autodiff((void *)f, enzyme_dup, x, grad);
-  for (int i = 0; i < N; ++i) {
-    double dx[N] = {0};
-    dx[i] = 1;
-    double one = __enzyme_fwddiff((void *)f, enzyme_dup, x, dx);
-    void *tape = __enzyme_augmentfwd((void *)f, enzyme_dup, x, dx);
-    double split = __enzyme_fwdsplit((void *)f, enzyme_dup, x, dx, tape);
-    line_f = f;
-    line_i = i;
-    CHECK_CLOSE(split, one, FWD_TOL_EXACT);
-    CHECK_CLOSE(split, grad[i], FWD_TOL_EXACT);
-    CHECK_CLOSE(split, fd_central(line, 0.0), FWD_TOL_FD);
-  }
-}
+#include "fwd_split_check.h"
 
 int main(void) {
   check(walk);
