@@ -77,7 +77,7 @@ fi
 field() { awk -v k="$1" '{for (i = 1; i < NF; i++) if ($i == k) print $(i + 1)}' <<<"$2"; }
 # instructions BIN FILE: Ir of one gradient call.
 instructions() {
-  valgrind --tool=callgrind --toggle-collect=gmm_ad_gradient \
+  valgrind --tool=callgrind --toggle-collect='*gmm_ad_gradient' \
     --callgrind-out-file="$WORK/cg.out" "$1" "$2" 1 >/dev/null 2>&1
   awk '/^summary:/ {print $2}' "$WORK/cg.out"
 }
