@@ -123,7 +123,7 @@ static int stale(const level_state *L, unsigned level) {
   if (L->request.active == began)
     return 0;
   if (L->request.active == worker)
-    return L->worker_generation != generation_of(level);
+    return !L->held && L->worker_generation != generation_of(level);
   return L->marks.generation != generation_of(level);
 }
 

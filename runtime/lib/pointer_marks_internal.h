@@ -102,6 +102,10 @@ typedef struct level_state {
      or one of its creators held marks when the task began. */
   struct level_state *creator;
   int creator_live;
+  /* A task's or a parallel region thread's state: it records for the
+     request that was running when it was made until it is freed, never
+     stale (another thread's request may begin meanwhile). */
+  int held;
   /* Set once a task was created from this state: its marks are then read
      and changed by other threads too, under `lock` (pointer_marks.c). */
   int shared;

@@ -57,6 +57,7 @@ void *adcc_rt_marks_task_enter(unsigned level, void **marks, void *creator) {
     /* (It records as a worker does, for the request now running; its
        frames are those of the thread that runs its augmented sweep.) */
     task->request.active = worker;
+    task->held = 1;
     uintptr_t low, high;
     adcc_rt_thread_stack(&low, &high);
     task->request.stack_low = low;
