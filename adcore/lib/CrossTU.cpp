@@ -14,6 +14,7 @@
 #include "prepare/Prepare.h"
 #include "requests/EnzymeCalls.h"
 #include "support/NullShadowGuards.h"
+#include "support/PointerShadowMarks.h"
 #include "support/ShadowRelease.h"
 #include "support/SweepShadowClears.h"
 
@@ -179,16 +180,9 @@ void keepOnlyWhatIsMissing(Module &M, const SmallPtrSetImpl<Function *> &Made,
     }
 }
 
-/// Defines \p Name, the function that zeroes the shadows adcc owns that
-/// \p D (made here; none where another link made it) uses
-/// (crossTUReleaseSymbol), and, of a reverse sweep, its augmented sweep \p Aug:
-/// a request calls it after the derivative, as it zeroes its own file's
-/// (ShadowRelease.h). (Not D itself, which the derivatives of the requesting
-/// file call too, nested: a forward derivative that zeroed a static's tangent
-/// after each call of a function that stores it lost it for the next call.)
-Function *defineRelease(Module &M, StringRef Name, const Function *D,
-                        const Function *Aug) {
-  auto *FT = FunctionType::get(Type::getVoidTy(M.getContext()), false);
+/// The function \p Name of type \p FT, made a definition's shell here (the
+/// objects' declaration of it replaced): external, hidden, no body yet.
+Function *defineHere(Module &M, StringRef Name, FunctionType *FT) {
   Function *W = M.getFunction(Name);
   if (!W || !W->isDeclaration() || W->getFunctionType() != FT) {
     Function *New = Function::Create(FT, GlobalValue::ExternalLinkage, "", &M);
@@ -204,10 +198,49 @@ Function *defineRelease(Module &M, StringRef Name, const Function *D,
   W->setLinkage(GlobalValue::ExternalLinkage);
   W->setVisibility(GlobalValue::HiddenVisibility);
   W->addFnAttr(Attribute::NoUnwind);
+  return W;
+}
+
+/// Defines \p Name, the function that zeroes the shadows adcc owns that
+/// \p D (made here; none where another link made it) uses
+/// (crossTUReleaseSymbol), and, of a reverse sweep, its augmented sweep \p Aug:
+/// a request calls it after the derivative, as it zeroes its own file's
+/// (ShadowRelease.h). (Not D itself, which the derivatives of the requesting
+/// file call too, nested: a forward derivative that zeroed a static's tangent
+/// after each call of a function that stores it lost it for the next call.)
+Function *defineRelease(Module &M, StringRef Name, const Function *D,
+                        const Function *Aug) {
+  auto *FT = FunctionType::get(Type::getVoidTy(M.getContext()), false);
+  Function *W = defineHere(M, Name, FT);
   IRBuilder<> B(BasicBlock::Create(M.getContext(), "", W));
   ReturnInst *Ret = B.CreateRetVoid();
   B.SetInsertPoint(Ret);
   releaseOwnShadows(B, {D && !D->isDeclaration() ? D : nullptr, Aug});
+  return W;
+}
+
+/// Defines \p Name (crossTUMarksSymbol), which begins (\p Begin, given the
+/// caller's stack pointer) or ends a request's marks of pointer shadows on
+/// \p Level, or does nothing where \p Level is none (no derivative made
+/// here marks a pointer's shadow).
+Function *defineMarks(Module &M, StringRef Name, bool Begin,
+                      std::optional<unsigned> Level) {
+  LLVMContext &C = M.getContext();
+  Type *Void = Type::getVoidTy(C), *Ptr = PointerType::get(C, 0);
+  Type *I32 = Type::getInt32Ty(C);
+  Function *W = defineHere(
+      M, Name,
+      Begin ? FunctionType::get(Void, {Ptr}, false)
+            : FunctionType::get(Void, false));
+  IRBuilder<> B(BasicBlock::Create(C, "", W));
+  if (Level && Begin)
+    B.CreateCall(M.getOrInsertFunction(
+                     "adcc_shadow_marks_begin",
+                     FunctionType::get(Void, {Ptr, I32}, false)),
+                 {W->getArg(0), B.getInt32(*Level)});
+  else if (Level)
+    endPointerShadowMarks(B, *Level);
+  B.CreateRetVoid();
   return W;
 }
 
@@ -369,6 +402,24 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
         Aug = Ctx.cache().lookup(AugKey);
     }
     Generated.insert(defineRelease(M, Symbol, D, Aug));
+  }
+  // The begin and end of the requests' marks of pointer shadows: on the
+  // level the derivative records on (above 0 where its function nests
+  // requests), where a derivative made here marks any.
+  bool Marks = usesPointerShadowMarks(M);
+  for (const std::string &Symbol : Symbols) {
+    std::optional<std::pair<std::string, bool>> Of = marksCrossTUSymbol(Symbol);
+    std::optional<CrossTURequest> R =
+        Of ? parseCrossTUSymbol(Of->first) : std::nullopt;
+    if (!R)
+      continue;
+    std::optional<unsigned> Level;
+    if (Marks) {
+      Level = R->Key.TapeLevel;
+      if (Function *P = M.getFunction(R->Primal); P && !P->isDeclaration())
+        Level = std::max(*Level, Ctx.tapeLevelFor(*P));
+    }
+    Generated.insert(defineMarks(M, Symbol, Of->second, Level));
   }
   // (The checks of y[i] stores deferred by the derivatives made here:
   // SweepShadowClears.h.)

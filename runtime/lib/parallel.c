@@ -47,6 +47,16 @@
  * adjoint updates of those elements are plain only where every note said
  * apart (none noted, or one overlap: atomic).
  *
+ * Marks of pointer shadows (pointer_marks_tasks.c): each thread of the
+ * team but number 0 marks and records its pointer stores on a state of the
+ * region's own, by thread number, as an OpenMP task does: the reverse
+ * region's thread t undoes what thread t recorded on whichever system
+ * thread runs it, the records stay the request's while another thread's
+ * request begins (concurrent gradients, each with its regions), and a
+ * number's store of a thread also puts back the marks of the thread that
+ * started the region (the links it stored before). The region's free hands
+ * what their granules ended the augmented sweep with to the request.
+ *
  *===----------------------------------------------------------------------===*/
 
 #define _POSIX_C_SOURCE 200809L
@@ -68,6 +78,7 @@
 typedef struct parallel_saved {
   adcc_tape *own;
   int lent;
+  void *marks, *marks_saved; /* the thread's marks taken, and its own */
 } parallel_saved;
 
 /* A lock of the reverse region standing for the program's lock `key`. */
@@ -99,6 +110,13 @@ typedef struct parallel_region {
   _Atomic int reversing; /* its reverse region started */
   /* Run-time overlap checks, one bit each: noted, found overlapping. */
   _Atomic unsigned long long apart_noted, overlapping;
+  /* By thread number (above 0): its marks of pointer shadows; those of the
+   * thread that started the region, and their level (marks_on: made by
+   * adcc_parallel_new_at). */
+  void **marks;
+  void *creator_marks;
+  unsigned marks_level;
+  int marks_on;
 } parallel_region;
 
 /* The region whose augmented or reverse sweep the thread runs, by level. */
@@ -123,6 +141,11 @@ void *adcc_parallel_new_at(unsigned level) {
    * of its own.) */
   if (r && outer && !atomic_load(&outer->reversing))
     r->root = outer->root;
+  if (r && level < ADCC_TAPE_LEVELS) {
+    r->marks_level = level;
+    r->creator_marks = adcc_rt_marks_task_creator(level);
+    r->marks_on = 1;
+  }
   return r;
 }
 
@@ -134,15 +157,18 @@ static int allocate_threads(parallel_region *r, int threads) {
     r->saved = calloc((size_t)threads, sizeof *r->saved);
     r->owned = calloc((size_t)threads, sizeof *r->owned);
     r->tasks = calloc((size_t)threads, sizeof *r->tasks);
-    if (!r->tapes || !r->saved || !r->owned || !r->tasks) {
+    r->marks = calloc((size_t)threads, sizeof *r->marks);
+    if (!r->tapes || !r->saved || !r->owned || !r->tasks || !r->marks) {
       free(r->tapes);
       free(r->saved);
       free(r->owned);
       free(r->tasks);
+      free(r->marks);
       r->tapes = NULL;
       r->saved = NULL;
       r->owned = NULL;
       r->tasks = NULL;
+      r->marks = NULL;
     }
     r->threads = r->tapes ? threads : 0;
   }
@@ -177,6 +203,12 @@ void adcc_parallel_enter_at(void *region, int thread, int threads, int depth,
     s->own = adcc_rt_exchange_thread_tape(level, tape);
     s->lent = 1;
   }
+  if (thread > 0 && r->marks_on) {
+    parallel_saved *s = &r->saved[thread];
+    s->marks_saved = adcc_rt_marks_task_enter(r->marks_level, &r->marks[thread],
+                                              r->creator_marks);
+    s->marks = r->marks[thread];
+  }
 }
 
 void adcc_parallel_enter(void *region, int thread, int threads,
@@ -189,6 +221,10 @@ void adcc_parallel_exit(void *region, int thread, unsigned level) {
   if (!r || !r->tapes || thread < 0 || thread >= r->threads)
     return;
   parallel_saved *s = &r->saved[thread];
+  if (s->marks) {
+    adcc_rt_marks_task_leave(r->marks_level, s->marks, s->marks_saved);
+    s->marks = NULL;
+  }
   if (!s->lent)
     return;
   adcc_rt_exchange_thread_tape(level, s->own);
@@ -218,6 +254,12 @@ void *adcc_parallel_resume(void *region, int thread, int threads,
   atomic_store(&r->reversing, 1);
   parallel_saved *s = &r->saved[thread];
   s->lent = 0;
+  s->marks = NULL;
+  if (thread > 0 && r->marks && r->marks[thread]) {
+    s->marks_saved =
+        adcc_rt_marks_task_enter(r->marks_level, &r->marks[thread], NULL);
+    s->marks = r->marks[thread];
+  }
   adcc_tape *recorded = r->tapes[thread];
   if (recorded == adcc_tape_thread_level(level))
     return s;
@@ -228,6 +270,10 @@ void *adcc_parallel_resume(void *region, int thread, int threads,
 
 void adcc_parallel_leave(void *saved, unsigned level) {
   parallel_saved *s = saved;
+  if (s && s->marks) {
+    adcc_rt_marks_task_leave(level, s->marks, s->marks_saved);
+    s->marks = NULL;
+  }
   if (!s || !s->lent)
     return;
   adcc_rt_exchange_thread_tape(level, s->own);
@@ -248,6 +294,11 @@ void adcc_parallel_free(void *region) {
   for (int t = 0; r->owned && t < r->threads; ++t)
     if (r->owned[t])
       adcc_tape_destroy(r->tapes[t]);
+  /* (After the reverse region: the request of the thread that started
+     the region takes what the threads' granules ended with.) */
+  for (int t = 0; r->marks && t < r->threads; ++t)
+    adcc_rt_marks_task_free(r->marks_level, r->marks[t]);
+  free(r->marks);
   free(r->tapes);
   free(r->saved);
   free(r->owned);

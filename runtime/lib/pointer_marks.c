@@ -27,7 +27,10 @@
  * Threads without a request of their own that store pointer shadows while
  * another thread's request of their level runs (an OpenMP region's
  * workers) record on their own, and that request's end takes their
- * records over (pointer_marks_workers.c).
+ * records over (pointer_marks_workers.c). An OpenMP task's number stores
+ * also put back the marks of the context that created it, on whichever
+ * thread it runs (pointer_marks_tasks.c): a state that created a task is
+ * shared from then on, and is read and changed under its lock.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -57,7 +60,7 @@ static size_t slot_of(uintptr_t granule, size_t capacity) {
 static void refresh_live(void) {
   uint64_t live = 0;
   for (unsigned k = 0; k < ADCC_TAPE_LEVELS; ++k)
-    if (levels[k] && (levels[k]->marks.used ||
+    if (levels[k] && (levels[k]->marks.used || levels[k]->creator_live ||
                       (levels[k]->outer && levels[k]->outer->marks.used)))
       live = 1;
   adcc_shadow_marks_live = live;
@@ -66,6 +69,35 @@ static void refresh_live(void) {
 void adcc_rt_marks_refresh(void) { refresh_live(); }
 
 level_state **adcc_rt_marks_slot(unsigned level) { return &levels[level]; }
+
+level_state *adcc_rt_marks_new_state(unsigned level) {
+  level_state *L = calloc(1, sizeof *L);
+  if (!L)
+    return NULL;
+  L->level = level;
+  /* (Recursive: the functions that change the marks call each other.) */
+  pthread_mutexattr_t attr;
+  pthread_mutexattr_init(&attr);
+  pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&L->lock, &attr);
+  pthread_mutexattr_destroy(&attr);
+  return L;
+}
+
+int adcc_rt_marks_lock(level_state *L) {
+  /* (`shared` is set by the thread that runs the state, before the task
+     that reads it exists: a thread that reads it from another state sees
+     it set.) */
+  if (!L->shared)
+    return 0;
+  pthread_mutex_lock(&L->lock);
+  return 1;
+}
+
+void adcc_rt_marks_unlock(level_state *L, int locked) {
+  if (locked)
+    pthread_mutex_unlock(&L->lock);
+}
 
 static void forget_all(table *t) {
   /* (A large table that the last request filled little goes: the next
@@ -91,7 +123,7 @@ static int stale(const level_state *L, unsigned level) {
   if (L->request.active == began)
     return 0;
   if (L->request.active == worker)
-    return L->worker_generation != generation_of(level);
+    return !L->held && L->worker_generation != generation_of(level);
   return L->marks.generation != generation_of(level);
 }
 
@@ -109,10 +141,9 @@ static level_state *state_of(unsigned level) {
     return L;
   /* (Never freed: another thread's request may take a worker's records
      over after the worker went on.) */
-  L = calloc(1, sizeof *L);
+  L = adcc_rt_marks_new_state(level);
   if (!L)
     adcc_rt_report("out of memory marking the shadows of pointers");
-  L->level = level;
   levels[level] = L;
   return L;
 }
@@ -122,6 +153,7 @@ static level_state *state_of(unsigned level) {
 static table *current(level_state *L, unsigned level) {
   table *t = &L->marks;
   if (stale(L, level)) {
+    int locked = adcc_rt_marks_lock(L);
     if (L->request.active == worker) {
       /* (The request it worked for is gone.) */
       L->request.active = none;
@@ -129,9 +161,17 @@ static table *current(level_state *L, unsigned level) {
     }
     forget_all(t);
     t->generation = generation_of(level);
+    adcc_rt_marks_unlock(L, locked);
     refresh_live();
   }
   return t;
+}
+
+int adcc_rt_marks_any(level_state *L) {
+  int locked = adcc_rt_marks_lock(L);
+  int any = L->marks.used && !stale(L, L->level);
+  adcc_rt_marks_unlock(L, locked);
+  return any;
 }
 
 mark *adcc_rt_marks_find(const table *t, uintptr_t granule) {
@@ -243,6 +283,7 @@ void adcc_rt_thread_stack(uintptr_t *low, uintptr_t *high) {
    level (it has none of its own): it records them, and that request's
    end takes them over. */
 static void become_worker(level_state *L, unsigned level) {
+  int locked = adcc_rt_marks_lock(L);
   request_state *r = &L->request;
   r->active = worker;
   r->count = r->block_count = r->final_count = 0;
@@ -253,6 +294,7 @@ static void become_worker(level_state *L, unsigned level) {
   L->worker_generation = generation_of(level);
   forget_all(&L->marks);
   L->marks.generation = L->worker_generation;
+  adcc_rt_marks_unlock(L, locked);
   refresh_live();
   adcc_rt_marks_enlist(L);
 }
@@ -328,6 +370,7 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
   if (!shadow || !bytes)
     return;
   level_state *L = state_of(level);
+  int locked = adcc_rt_marks_lock(L);
   table *t = current(L, level);
   request_state *request = &L->request;
   if (recorded && request->active == none &&
@@ -370,6 +413,7 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
     push_record(request, g, starts, before, m);
     m->last = (uint32_t)request->count;
   }
+  adcc_rt_marks_unlock(L, locked);
   adcc_shadow_marks_live = 1;
 }
 
@@ -421,9 +465,13 @@ void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
   if (!L)
     return;
   request_state *request = &L->request;
-  if (!request->active || !shadow || !bytes || !request->count ||
-      stale(L, level))
+  if (!shadow || !bytes)
     return;
+  int locked = adcc_rt_marks_lock(L);
+  if (!request->active || !request->count || stale(L, level)) {
+    adcc_rt_marks_unlock(L, locked);
+    return;
+  }
   table *t = &L->marks;
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   for (uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1); g < end;
@@ -450,6 +498,7 @@ void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
     while (request->count && !request->log[request->count - 1].granule)
       --request->count;
   }
+  adcc_rt_marks_unlock(L, locked);
 }
 
 void adcc_rt_marks_own_block(request_state *request, uintptr_t first,
@@ -573,16 +622,25 @@ void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes, unsigned level) {
   if (!L || !shadow || !bytes)
     return;
   clear_marked(L, level, shadow, bytes);
-  /* (In an OpenMP task: also the marks of the thread, made before it.) */
+  /* (In an OpenMP task: also the marks of the thread, made before it, and
+     those of the contexts that created the task, on whichever thread they
+     were made.) */
   if (L->outer)
     clear_marked(L->outer, level, shadow, bytes);
+  if (L->creator_live)
+    for (level_state *c = L->creator; c; c = c->creator)
+      if (c != L->outer)
+        clear_marked(c, level, shadow, bytes);
 }
 
 static void clear_marked(level_state *L, unsigned level, void *shadow,
                          uint64_t bytes) {
   table *t = &L->marks;
-  if (!t->used || stale(L, level))
+  int locked = adcc_rt_marks_lock(L);
+  if (!t->used || stale(L, level)) {
+    adcc_rt_marks_unlock(L, locked);
     return;
+  }
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1);
   /* (A long range against a few marks: the marks are looked at.) */
@@ -592,6 +650,7 @@ static void clear_marked(level_state *L, unsigned level, void *shadow,
       if (m->mask && m->granule + granule_bytes > first && m->granule < end)
         restore(&L->request, m);
     }
+    adcc_rt_marks_unlock(L, locked);
     return;
   }
   for (; g < end; g += granule_bytes) {
@@ -600,6 +659,7 @@ static void clear_marked(level_state *L, unsigned level, void *shadow,
       continue;
     restore(&L->request, m);
   }
+  adcc_rt_marks_unlock(L, locked);
 }
 
 void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
@@ -607,6 +667,7 @@ void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
   if (!shadow || !bytes)
     return;
   level_state *L = state_of(level);
+  int locked = adcc_rt_marks_lock(L);
   table *t = current(L, level);
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   static const unsigned char zero[granule_bytes];
@@ -620,5 +681,6 @@ void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
       continue;
     adcc_rt_marks_insert(t, g, mask, zero);
   }
+  adcc_rt_marks_unlock(L, locked);
   adcc_shadow_marks_live = 1;
 }

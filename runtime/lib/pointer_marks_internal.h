@@ -11,6 +11,7 @@
 
 #include "tape_internal.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -95,6 +96,20 @@ typedef struct level_state {
   /* An OpenMP task's state, while it runs: the thread's own, whose marks
      a number's store in the task also puts back (pointer_marks_tasks.c). */
   struct level_state *outer;
+  /* An OpenMP task's state, in its augmented sweep: the state of the
+     context that created it (a thread's, or another task's), whose marks
+     a number's store in the task also puts back, and whether that state
+     or one of its creators held marks when the task began. */
+  struct level_state *creator;
+  int creator_live;
+  /* A task's or a parallel region thread's state: it records for the
+     request that was running when it was made until it is freed, never
+     stale (another thread's request may begin meanwhile). */
+  int held;
+  /* Set once a task was created from this state: its marks are then read
+     and changed by other threads too, under `lock` (pointer_marks.c). */
+  int shared;
+  pthread_mutex_t lock;
 } level_state;
 
 mark *adcc_rt_marks_find(const table *t, uintptr_t granule);
@@ -109,6 +124,16 @@ void adcc_rt_thread_stack(uintptr_t *low, uintptr_t *high);
 void adcc_rt_marks_enlist(level_state *worker);
 /* Takes a worker's state off the list of its level. */
 void adcc_rt_marks_delist(level_state *worker);
+/* A level_state allocated and zeroed, its lock ready (null: out of
+   memory). */
+level_state *adcc_rt_marks_new_state(unsigned level);
+/* Takes `L`'s lock where tasks may read its marks (returns whether it did;
+   unlock with that). */
+int adcc_rt_marks_lock(level_state *L);
+void adcc_rt_marks_unlock(level_state *L, int locked);
+/* Whether the marks of `L` are live: not empty, not stale (under its
+   lock where shared). */
+int adcc_rt_marks_any(level_state *L);
 /* The calling thread's state of the level (its slot, which a task's state
    takes while the task runs). */
 level_state **adcc_rt_marks_slot(unsigned level);

@@ -9,7 +9,12 @@
  * a state of its own, which its augmented sweep and its reverse take as
  * the thread's state of their level while they run; a number's store in
  * the task also puts back the marks of the thread's own state (made
- * before the task, on the thread that runs it). When the task is freed
+ * before the task, on the thread that runs it) and, in its augmented sweep,
+ * those of the context that created it and of that context's creators:
+ * the pointer a task's creator stored before the task (a block's link),
+ * then a float that the task stores over it on another thread. A state
+ * that created a task is shared from then on: its owner and the tasks
+ * change its marks under its lock. When the task is freed
  * (after its reverse, in its creator's reverse), the calling thread's
  * request, or the request it works for, takes what the task's granules
  * held when the augmented sweep ended and the shadow blocks the task
@@ -23,21 +28,36 @@
 
 #include <stdlib.h>
 
-void *adcc_rt_marks_task_enter(unsigned level, void **marks) {
+void *adcc_rt_marks_task_creator(unsigned level) {
+  if (level >= ADCC_TAPE_LEVELS)
+    return NULL;
+  level_state *creator = *adcc_rt_marks_slot(level);
+  /* (A context without a state made no marks yet; those it makes after
+     the task's creation race with the task's stores.) */
+  if (creator && !creator->shared) {
+    /* (Tasks read it from now on: its owner takes its lock too.) */
+    pthread_mutex_lock(&creator->lock);
+    creator->shared = 1;
+    pthread_mutex_unlock(&creator->lock);
+  }
+  return creator;
+}
+
+void *adcc_rt_marks_task_enter(unsigned level, void **marks, void *creator) {
   if (level >= ADCC_TAPE_LEVELS || !marks)
     return NULL;
   level_state **slot = adcc_rt_marks_slot(level);
   level_state *task = *marks;
   if (!task) {
-    task = calloc(1, sizeof *task);
+    task = adcc_rt_marks_new_state(level);
     if (!task) {
       adcc_rt_report("out of memory marking the shadows of pointers");
       return NULL;
     }
     /* (It records as a worker does, for the request now running; its
        frames are those of the thread that runs its augmented sweep.) */
-    task->level = level;
     task->request.active = worker;
+    task->held = 1;
     uintptr_t low, high;
     adcc_rt_thread_stack(&low, &high);
     task->request.stack_low = low;
@@ -46,6 +66,13 @@ void *adcc_rt_marks_task_enter(unsigned level, void **marks) {
         adcc_rt_marks_generation(level);
     *marks = task;
   }
+  /* (The augmented sweep: the creators' marks, made before the task was
+     created, do not change the flag of live marks unless there are any.
+     The reverse sweep stores no number over a pointer's shadow.) */
+  task->creator = creator;
+  task->creator_live = 0;
+  for (level_state *c = creator; c && !task->creator_live; c = c->creator)
+    task->creator_live = adcc_rt_marks_any(c);
   level_state *saved = *slot;
   task->outer = saved;
   *slot = task;
@@ -79,6 +106,7 @@ void adcc_rt_marks_task_free(unsigned level, void *marks) {
   /* (On the list of workers where it began again for a newer request.) */
   if (task->enlisted)
     adcc_rt_marks_delist(task);
+  pthread_mutex_destroy(&task->lock);
   free(task->marks.slots);
   free(task->left.slots);
   free(r->log);

@@ -155,8 +155,11 @@ void adcc_rt_marks_own(const void *block, size_t bytes);
    the first enter) as the thread's of `level`; leave gives the thread
    back `saved`, what enter returned. Free, after the task's reverse, hands
    what its records' granules held when the augmented sweep ended to the
-   calling thread's request. */
-void *adcc_rt_marks_task_enter(unsigned level, void **marks);
+   calling thread's request. `creator`, what task_creator returned on the
+   creating thread when the task was made (null for the reverse): whose
+   marks the task's number stores in its augmented sweep put back too. */
+void *adcc_rt_marks_task_creator(unsigned level);
+void *adcc_rt_marks_task_enter(unsigned level, void **marks, void *creator);
 void adcc_rt_marks_task_leave(unsigned level, void *marks, void *saved);
 void adcc_rt_marks_task_free(unsigned level, void *marks);
 

@@ -53,6 +53,7 @@ typedef struct adcc_task {
   adcc_tape *saved_tape;
   struct adcc_task *saved_context;
   void *marks, *saved_marks; /* pointer_marks_tasks.c */
+  void *creator_marks;       /* the creating context's marks */
   unsigned marks_level; /* the level of the creator's derivative */
   unsigned level;
   _Alignas(16) unsigned char records[];
@@ -112,6 +113,7 @@ void *adcc_task_new(unsigned level, unsigned task_level, size_t record_bytes,
   t->reverse = reverse;
   t->level = task_level;
   t->marks_level = level;
+  t->creator_marks = adcc_rt_marks_task_creator(level);
   return t;
 }
 
@@ -197,7 +199,8 @@ void adcc_task_begin(void *task) {
   t->saved_tape = adcc_rt_exchange_thread_tape(t->level, t->tape);
   t->saved_context = current_task[t->level];
   current_task[t->level] = t;
-  t->saved_marks = adcc_rt_marks_task_enter(t->marks_level, &t->marks);
+  t->saved_marks =
+      adcc_rt_marks_task_enter(t->marks_level, &t->marks, t->creator_marks);
 }
 
 void adcc_task_end(void *task) {
@@ -215,7 +218,7 @@ void adcc_task_begin_reverse(void *task) {
   if (!t)
     return;
   t->saved_tape = adcc_rt_exchange_thread_tape(t->level, t->tape);
-  t->saved_marks = adcc_rt_marks_task_enter(t->marks_level, &t->marks);
+  t->saved_marks = adcc_rt_marks_task_enter(t->marks_level, &t->marks, NULL);
 }
 
 void adcc_task_end_reverse(void *task) {

@@ -110,3 +110,33 @@ TEST_CASE("link-time shadow release names", "[crosstu]") {
   CHECK_FALSE(releasedCrossTUSymbol("__adcc_xtu.z.not-a-derivative"));
   CHECK_FALSE(releasedCrossTUSymbol("poly"));
 }
+
+TEST_CASE("link-time names of a request's marks", "[crosstu]") {
+  // The functions that begin and end a request's marks of pointer shadows
+  // on the level of a derivative made at link time are named after it,
+  // one for each, and are no derivatives themselves.
+  CrossTURequest R;
+  R.Key.Mode = DerivativeMode::Augmented;
+  R.Key.Args = {ArgActivity::Dup, ArgActivity::Dup};
+  R.Primal = "pool.take";
+  std::string Name = crossTUSymbol(R);
+  std::string Begin = crossTUMarksSymbol(Name, true);
+  std::string End = crossTUMarksSymbol(Name, false);
+  CHECK(llvm::StringRef(Begin).starts_with(CrossTUPrefix));
+  CHECK(Begin != End);
+  CHECK(Begin != crossTUReleaseSymbol(Name));
+  CHECK_FALSE(parseCrossTUSymbol(Begin));
+  CHECK_FALSE(parseCrossTUSymbol(End));
+  CHECK_FALSE(releasedCrossTUSymbol(Begin));
+  auto B = marksCrossTUSymbol(Begin);
+  REQUIRE(B);
+  CHECK(B->first == Name);
+  CHECK(B->second);
+  auto E = marksCrossTUSymbol(End);
+  REQUIRE(E);
+  CHECK(E->first == Name);
+  CHECK_FALSE(E->second);
+  CHECK_FALSE(marksCrossTUSymbol(Name));
+  CHECK_FALSE(marksCrossTUSymbol(crossTUReleaseSymbol(Name)));
+  CHECK_FALSE(marksCrossTUSymbol("__adcc_xtu.mb.not-a-derivative"));
+}

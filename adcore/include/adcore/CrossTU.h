@@ -65,6 +65,20 @@ std::string crossTUReleaseSymbol(llvm::StringRef DerivativeSymbol);
 /// The name of the derivative whose shadows \p Name (made by
 /// crossTUReleaseSymbol) zeroes; none for any other name.
 std::optional<std::string> releasedCrossTUSymbol(llvm::StringRef Name);
+/// The name of the function, made at link time with the derivative named
+/// \p DerivativeSymbol, that begins (\p Begin; given the caller's stack
+/// pointer) or ends the marks of pointer shadows of a request of it
+/// (support/PointerShadowMarks.h) on the tape level the derivative records
+/// on, which only the link step knows (it nests requests or not), or does
+/// nothing where no derivative made there marks any:
+/// `__adcc_xtu.mb.` or `__adcc_xtu.me.` and the derivative's name less the
+/// prefix.
+std::string crossTUMarksSymbol(llvm::StringRef DerivativeSymbol, bool Begin);
+/// The name of the derivative whose marks \p Name (made by
+/// crossTUMarksSymbol) begins or ends, and whether it begins them; none for
+/// any other name.
+std::optional<std::pair<std::string, bool>>
+marksCrossTUSymbol(llvm::StringRef Name);
 /// Whether the name crossTUSymbol makes for \p Key says all of it: the
 /// parts of a key that no derivative made at link time has (an OpenMP
 /// region's, split forward mode, error estimates, records of a reverse

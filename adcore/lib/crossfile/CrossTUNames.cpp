@@ -17,7 +17,8 @@
 //
 // The function that zeroes the shadows a derivative made at link time uses
 // (crossTUReleaseSymbol) is named `__adcc_xtu.z.` and the derivative's name
-// less `__adcc_xtu.`.
+// less `__adcc_xtu.`; those that begin and end a request's marks of pointer
+// shadows (crossTUMarksSymbol), `__adcc_xtu.mb.` and `__adcc_xtu.me.`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -122,6 +123,24 @@ std::optional<std::string> releasedCrossTUSymbol(StringRef Name) {
   if (!parseCrossTUSymbol(Symbol))
     return std::nullopt;
   return Symbol;
+}
+
+std::string crossTUMarksSymbol(StringRef DerivativeSymbol, bool Begin) {
+  DerivativeSymbol.consume_front(CrossTUPrefix);
+  return (CrossTUPrefix + (Begin ? "mb." : "me.") + DerivativeSymbol).str();
+}
+
+std::optional<std::pair<std::string, bool>>
+marksCrossTUSymbol(StringRef Name) {
+  if (!Name.consume_front(CrossTUPrefix))
+    return std::nullopt;
+  bool Begin = Name.consume_front("mb.");
+  if (!Begin && !Name.consume_front("me."))
+    return std::nullopt;
+  std::string Symbol = (CrossTUPrefix + Name).str();
+  if (!parseCrossTUSymbol(Symbol))
+    return std::nullopt;
+  return std::make_pair(Symbol, Begin);
 }
 
 bool crossTUSymbolCarries(const DerivativeKey &Key) {

@@ -500,6 +500,28 @@ bool EnzymeCallLowering::run() {
       EraseMarks();
     return false;
   }
+  // (A derivative made at link time: whether it marks pointer shadows, and
+  // on which tape level, only the link step knows; the functions it makes
+  // with the derivative begin and end the marks, or do nothing.
+  // crossTUMarksSymbol.)
+  std::string DeferredSymbol;
+  if (Reverse && Ctx.defers(*R.Primal) && !Recording && !TT.isNVPTX() &&
+      !TT.isAMDGPU()) {
+    DerivativeKey AugKey = Key;
+    AugKey.Mode = DerivativeMode::Augmented;
+    if (Function *Aug = Ctx.cache().lookup(AugKey))
+      DeferredSymbol = Aug->getName().str();
+  }
+  if (Marks && !DeferredSymbol.empty()) {
+    IRBuilder<> At(Marks);
+    At.CreateCall(Call.getModule()->getOrInsertFunction(
+                      crossTUMarksSymbol(DeferredSymbol, /*Begin=*/true),
+                      FunctionType::get(At.getVoidTy(), {At.getPtrTy()},
+                                        false)),
+                  {Marks->getArgOperand(0)});
+    Marks->eraseFromParent();
+    Marks = nullptr;
+  }
   if (Marks && !usesPointerShadowMarks(*Call.getModule())) {
     EraseMarks();
     Marks = nullptr;
@@ -516,8 +538,15 @@ bool EnzymeCallLowering::run() {
   // shadows it ended the augmented sweep with.)
   if (Reverse &&
       (SplitKind == Split::None || SplitKind == Split::Reverse) &&
-      !Recording && !TT.isNVPTX() && !TT.isAMDGPU() &&
-      usesPointerShadowMarks(*Call.getModule()))
+      !DeferredSymbol.empty())
+    B.CreateCall(Call.getModule()->getOrInsertFunction(
+                     crossTUMarksSymbol(DeferredSymbol, /*Begin=*/false),
+                     FunctionType::get(B.getVoidTy(), false)),
+                 {});
+  else if (Reverse &&
+           (SplitKind == Split::None || SplitKind == Split::Reverse) &&
+           !Recording && !TT.isNVPTX() && !TT.isAMDGPU() &&
+           usesPointerShadowMarks(*Call.getModule()))
     endPointerShadowMarks(B, MarksLevel);
   if (Enter && (!usesNullShadowScratch(*Call.getModule()) ||
                 (SplitKind == Split::Augment && !SplitHandle))) {

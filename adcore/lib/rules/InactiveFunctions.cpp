@@ -249,6 +249,11 @@ constexpr const char *InactivePrefixTable[] = {
     "__ubsan_handle_",
     "__asan_",
     "__sanitizer_",
+    // the begin and end of a request's marks of pointer shadows, made at
+    // link time with the derivative of another file's function
+    // (crossTUMarksSymbol)
+    "__adcc_xtu.mb.",
+    "__adcc_xtu.me.",
     // the library's error reports and exception objects made from strings
     "_ZSt17__throw_bad_alloc",
     "_ZSt19__throw_logic_error",
