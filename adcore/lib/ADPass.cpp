@@ -131,6 +131,14 @@ std::vector<const Job *> nestingOrder(ArrayRef<Job> Jobs,
   return Order;
 }
 
+/// Whether \p M makes dense views that are still to be lowered.
+bool makesDenseViews(const Module &M) {
+  return any_of(M, [](const Function &F) {
+    return F.isDeclaration() && isDenseViewFunction(F.getName()) &&
+           !F.use_empty();
+  });
+}
+
 } // namespace
 
 void finishGenerated(SynthesisContext &Ctx, OptimizationLevel Level) {
@@ -332,10 +340,7 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   // (Checkpointed loops in differentiated code request their steps'
   // derivatives.)
   lowerCheckpointedCalls(M, Found, Declared, Ctx);
-  bool HasViews = any_of(M, [](const Function &F) {
-    return F.isDeclaration() && isDenseViewFunction(F.getName()) &&
-           !F.use_empty();
-  });
+  bool HasViews = makesDenseViews(M);
   if (Found.Requests.empty() && Found.Errors.empty() && Declared.empty() &&
       !HasViews && !Ctx.hadError()) {
     // (The IR carried for derivatives made at link time keeps Enzyme's
@@ -467,24 +472,42 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   inlineNullShadowHelpers(M);
   placeSweepShadowClears(M);
   inlinePointerMarkHelpers(M);
+  // (The IR carried for link time is the module's before its derivatives'
+  // tape operations are expanded inline and the derivatives inlined into
+  // their callers: a function that runs a gradient, differentiated again
+  // at link time (reverse or forward over reverse), is then differentiated
+  // as in its own file, where the inner sweeps' pushes and pops are calls
+  // that get shadow records (reverse/NestedRecords.cpp). From the expanded
+  // code, pushes of the fast path got none and pops of the slow path took
+  // one: records read at the wrong offset, a loop count read from a
+  // pointer (liblbfgs's callback computing its gradient, from -O1). At
+  // -O0, where finishGenerated leaves the derivatives as they are, in
+  // device code, and where the module makes dense views (lowered after
+  // finishGenerated, which the link step does not do), the IR is carried
+  // as the pass leaves it.)
+  bool CarryEarly = Opts.EmbedIR && Level != OptimizationLevel::O0 &&
+                    !isDeviceModule(M) && !makesDenseViews(M) &&
+                    !Ctx.hadError();
+  std::string Carried = CarryEarly ? carriedFrame(M, Opts) : std::string();
   if (!Ctx.hadError())
     finishGenerated(Ctx, Level);
   if (isDeviceModule(M) && !Ctx.hadError())
     verifyNoRuntimeCalls(Ctx);
   // (Dense views passed to derivatives: where those are inlined. Requests
   // make views too, of the constant addresses of enzyme_dupnoneed.)
-  HasViews = any_of(M, [](const Function &F) {
-    return F.isDeclaration() && isDenseViewFunction(F.getName()) &&
-           !F.use_empty();
-  });
+  HasViews = makesDenseViews(M);
   if (HasViews && !Ctx.hadError())
     lowerDenseViews(M, Ctx);
   // (The simplified copies of -O0 code that the derivatives do not call.)
   Ctx.eraseUnusedCopies();
   // (With the debug locations: errors found at link time point at their
   // source line.)
-  if (Opts.EmbedIR && !Ctx.hadError())
-    embedModuleIR(M, Opts);
+  if (Opts.EmbedIR && !Ctx.hadError()) {
+    if (CarryEarly)
+      embedFrame(M, Carried);
+    else
+      embedModuleIR(M, Opts);
+  }
   if (Opts.StripLocations)
     StripDebugInfo(M);
   return PreservedAnalyses::none();

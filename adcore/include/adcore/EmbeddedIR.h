@@ -54,6 +54,17 @@ std::unique_ptr<llvm::Module> carriedModule(const llvm::Module &M,
 /// linked from objects that disagree gets uncontracted derivatives (the
 /// flag's smallest value).
 void embedModuleIR(llvm::Module &M, const Options &Opts);
+/// embedModuleIR in two steps, for a module whose IR is carried as it is
+/// at one point of the pass and whose code changes after it: the frame of
+/// carriedModule(\p M) (the static addresses exported and the contraction
+/// flag recorded in \p M first, as embedModuleIR does), empty when there
+/// is nothing to carry; and its addition to \p M (nothing when \p Frame is
+/// empty). The AD pass carries the module before its derivatives' tape
+/// operations are expanded inline and the derivatives inlined into their
+/// callers (ADPass.cpp): a function that runs a gradient, differentiated
+/// again at link time, is then differentiated as in its own file.
+std::string carriedFrame(llvm::Module &M, const Options &Opts);
+void embedFrame(llvm::Module &M, llvm::StringRef Frame);
 
 /// \p Bitcode as one frame of EmbeddedIRSection, as it is: a header (a tag
 /// and the length, 64 bits little-endian), the bitcode, zeros up to a

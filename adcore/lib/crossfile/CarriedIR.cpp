@@ -126,7 +126,7 @@ std::unique_ptr<Module> carriedModule(const Module &M,
   return Carried;
 }
 
-void embedModuleIR(Module &M, const Options &Opts) {
+std::string carriedFrame(Module &M, const Options &Opts) {
   // (In the object and in what it carries.)
   exportStaticAddresses(M);
   if (!M.getModuleFlag(ContractFlag))
@@ -134,8 +134,13 @@ void embedModuleIR(Module &M, const Options &Opts) {
                     Opts.ContractDerivatives ? 1 : 0);
   SmallVector<char, 0> Bitcode = carriedBitcode(M, Opts.PathPrefixes);
   if (Bitcode.empty())
+    return {};
+  return packBitcode(StringRef(Bitcode.data(), Bitcode.size()));
+}
+
+void embedFrame(Module &M, StringRef Frame) {
+  if (Frame.empty())
     return;
-  std::string Frame = packBitcode(StringRef(Bitcode.data(), Bitcode.size()));
   LLVMContext &C = M.getContext();
   Constant *Data = ConstantDataArray::get(
       C, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Frame.data()),
@@ -149,6 +154,10 @@ void embedModuleIR(Module &M, const Options &Opts) {
   // SHF_EXCLUDE: the linker leaves the section out of what it writes.
   GV->setMetadata(LLVMContext::MD_exclude, MDNode::get(C, {}));
   appendToCompilerUsed(M, {GV});
+}
+
+void embedModuleIR(Module &M, const Options &Opts) {
+  embedFrame(M, carriedFrame(M, Opts));
 }
 
 } // namespace adcore

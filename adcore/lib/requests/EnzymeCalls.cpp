@@ -31,6 +31,27 @@
 using namespace llvm;
 
 namespace adcore {
+namespace {
+
+/// Whether \p M calls a derivative made at link time (a declaration named
+/// by crossTUSymbol; \p ReverseOnly: of a gradient's sweeps). What such a
+/// derivative does is unknown here: it may replace null shadow pointers by
+/// scratch shadows, or mark pointer shadows, which a request must then
+/// enter a session for (NullShadowGuards.h, PointerShadowMarks.h), as for
+/// its own file's derivatives. (A shadow struct stored by this file with
+/// a null shadow beside a pointer to its constant data, read by the other
+/// file's derivative: tinyexpr's closure context `&three`.)
+bool callsLinkTimeDerivatives(const Module &M, bool ReverseOnly) {
+  for (const Function &F : M)
+    if (F.isDeclaration() && F.getName().starts_with(CrossTUPrefix))
+      if (std::optional<CrossTURequest> R = parseCrossTUSymbol(F.getName()))
+        if (!ReverseOnly || R->Combined ||
+            R->Key.Mode != DerivativeMode::Forward)
+          return true;
+  return false;
+}
+
+} // namespace
 
 SmallVector<Value *, 2> EnzymeCallLowering::addScratchShadows() {
   SmallVector<Value *, 2> Shadows;
@@ -522,7 +543,8 @@ bool EnzymeCallLowering::run() {
     Marks->eraseFromParent();
     Marks = nullptr;
   }
-  if (Marks && !usesPointerShadowMarks(*Call.getModule())) {
+  if (Marks && !usesPointerShadowMarks(*Call.getModule()) &&
+      !callsLinkTimeDerivatives(*Call.getModule(), /*ReverseOnly=*/true)) {
     EraseMarks();
     Marks = nullptr;
   }
@@ -546,9 +568,12 @@ bool EnzymeCallLowering::run() {
   else if (Reverse &&
            (SplitKind == Split::None || SplitKind == Split::Reverse) &&
            !Recording && !TT.isNVPTX() && !TT.isAMDGPU() &&
-           usesPointerShadowMarks(*Call.getModule()))
+           (usesPointerShadowMarks(*Call.getModule()) ||
+            callsLinkTimeDerivatives(*Call.getModule(), /*ReverseOnly=*/true)))
     endPointerShadowMarks(B, MarksLevel);
-  if (Enter && (!usesNullShadowScratch(*Call.getModule()) ||
+  if (Enter && ((!usesNullShadowScratch(*Call.getModule()) &&
+                 !callsLinkTimeDerivatives(*Call.getModule(),
+                                           /*ReverseOnly=*/false)) ||
                 (SplitKind == Split::Augment && !SplitHandle))) {
     Enter->eraseFromParent();
     Enter = nullptr;
