@@ -234,7 +234,7 @@ void linkReads(const Value *Ptr, RecordBytes At, const DataLayout &DL,
     return;
   }
   for (const BasicBlock &BB : *Callee)
-    if (const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator());
+    if (const auto *Ret = dyn_cast_or_null<ReturnInst>(BB.getTerminator());
         Ret && Ret->getReturnValue())
       linkReads(Ret->getReturnValue(), At, DL, Depth - 1, Seen, Out);
 }
