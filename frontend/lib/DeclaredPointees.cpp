@@ -122,13 +122,19 @@ bool addPointerOffsets(const ASTContext &Ctx, QualType T, uint64_t Base,
 }
 
 /// The byte offsets at which an object of the record type \p T may hold a
-/// pointer (empty where none, or where they are not known).
+/// pointer, with its size (the stride of an array of them); empty where it
+/// holds none, or where they are not known. For bytes (`void`, characters,
+/// `std::byte`): any of them may hold one.
 std::map<uint64_t, DeclaredPointee> pointerOffsets(const ASTContext &Ctx,
                                                    QualType T) {
+  T = T.getCanonicalType();
+  if (T->isVoidType() || T->isCharType() || T->isStdByteType())
+    return {{0, DeclaredPointee::Bytes}};
   std::map<uint64_t, DeclaredPointee> Out;
-  if (!T.getCanonicalType()->isRecordType() ||
-      !addPointerOffsets(Ctx, T, 0, Out))
+  if (!T->isRecordType() || !addPointerOffsets(Ctx, T, 0, Out) || Out.empty())
     return {};
+  Out.try_emplace(Ctx.getTypeSizeInChars(T).getQuantity(),
+                  DeclaredPointee::Size);
   return Out;
 }
 

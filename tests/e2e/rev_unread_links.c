@@ -7,8 +7,13 @@
 // reused"): before the fix `head_only` gave 33555564 for 12 at every level.
 // Also a callee storing the float through its parameter, given the block
 // (DerivativeKey::LinkedArgs), the block cast to a struct of numbers
-// (`cast_head`, 33555564 for 12 before, at -O0..-O3), and a seed that the
-// caller puts in an output block it passes as an argument, which stays.
+// (`cast_head`, 33555564 for 12 before, at -O0..-O3), the block read as a
+// `void *` or `char *` (from a field, or a function's result: a free list
+// linked through `void *`), at an offset that is not constant or beyond
+// the first block (each 33555564-like before, at -O0..-O3; the double
+// object's error, a link's bits read as a double, is a denormal), and a
+// seed that the caller puts in an output block it passes as an argument,
+// which stays.
 // Reverse mode against forward mode, central differences and the exact
 // derivative, on the first call and over repeated ones.
 #include "check.h"
@@ -28,15 +33,26 @@ struct node {
 };
 struct pool {
   struct node *head, *tail;
+  void *any;   // &nodes[0], declared `void *`
+  char *bytes; // &nodes[1], declared `char *`
+  void *free;  // a free list of 8-byte blocks linked through `void *`
+  int at;      // 1: an index the compiler does not know
   struct node nodes[3];
+  _Alignas(8) unsigned char arena[3 * 8];
 };
 
 static void link_pool(struct pool *pl) {
   memset(pl, 0, sizeof *pl);
-  pl->nodes[0].next = &pl->nodes[1];
-  pl->nodes[1].next = &pl->nodes[2];
+  for (int i = 0; i < 3; ++i) {
+    pl->nodes[i].next = &pl->nodes[(i + 1) % 3];
+    *(void **)(pl->arena + 8 * i) = pl->arena + 8 * ((i + 1) % 3);
+  }
   pl->head = &pl->nodes[0];
   pl->tail = &pl->nodes[1];
+  pl->any = &pl->nodes[0];
+  pl->bytes = (char *)&pl->nodes[1];
+  pl->free = pl->arena;
+  pl->at = 1;
 }
 
 // r = 3 x^2, dr/dx = 6x.
@@ -87,6 +103,75 @@ static float cast_head(struct pool *pl, float *p) {
   struct obj *o = (struct obj *)pl->head;
   o->v = p[0] * p[0];
   return 3 * o->v;
+}
+
+// Pointers read as `void *` or `char *`, cast: any of the bytes they reach
+// may hold a link (33555564 for 12 before, at -O0..-O3). r = 3 x^2.
+static float cast_any(struct pool *pl, float *p) {
+  struct obj *o = (struct obj *)pl->any;
+  o->v = p[0] * p[0];
+  return 3 * o->v;
+}
+static float cast_bytes(struct pool *pl, float *p) {
+  struct obj *o = (struct obj *)pl->bytes;
+  o->v = p[0] * p[0];
+  return 3 * o->v;
+}
+
+// A free list whose links are `void *` in the blocks' first bytes; blocks
+// handed out by a function, which unlinks the block (reads its link, and
+// links it back after) or not: r = 3 x^2 + x^2 (float objects), 3 x^2 (a
+// double one).
+struct dobj {
+  double v;
+};
+__attribute__((noinline)) static void *take(struct pool *pl) {
+  void *b = pl->free;
+  pl->free = *(void **)b;
+  return b;
+}
+__attribute__((noinline)) static void *peek_free(struct pool *pl) {
+  return pl->free;
+}
+__attribute__((noinline)) static void give(struct pool *pl, void *b) {
+  *(void **)b = pl->free;
+  pl->free = b;
+}
+static float handed_out(struct pool *pl, float *p) {
+  struct obj *q = take(pl), *o = peek_free(pl);
+  o->v = p[0] * p[0];
+  q->v = p[0];
+  float r = 3 * o->v + q->v * p[0];
+  give(pl, q);
+  return r;
+}
+static float handed_out_double(struct pool *pl, float *p) {
+  struct dobj *o = peek_free(pl);
+  o->v = (double)p[0] * p[0];
+  return (float)(3 * o->v);
+}
+
+// Offsets that are not constant, or beyond the first record: the block at
+// pl->at (1), the third block, every block in a loop. r = 3 x^2, 3 x^2,
+// 6 x^2 (the loop: x^2 (1 + 2 + 3)).
+static float at_index(struct pool *pl, float *p) {
+  struct obj *o = (struct obj *)pl->head;
+  o[pl->at].v = p[0] * p[0];
+  return 3 * o[pl->at].v;
+}
+static float third_of_any(struct pool *pl, float *p) {
+  struct obj *o = (struct obj *)pl->any;
+  o[2].v = p[0] * p[0];
+  return 3 * o[2].v;
+}
+static float every_block(struct pool *pl, float *p) {
+  struct obj *o = (struct obj *)pl->any;
+  float s = 0;
+  for (int i = 0; i < 3; ++i)
+    o[i].v = p[0] * p[0] * (float)(i + 1);
+  for (int i = 0; i < 3; ++i)
+    s += o[i].v;
+  return s;
 }
 
 // An output block the caller passes and seeds (its primal a number):
@@ -146,6 +231,13 @@ int main(void) {
   check(peeked, p, dpl, 2 * x + 1);
   check(initialized, p, dpl, 6 * x);
   check(cast_head, p, dpl, 6 * x);
+  check(cast_any, p, dpl, 6 * x);
+  check(cast_bytes, p, dpl, 6 * x);
+  check(handed_out, p, dpl, 6 * x + 2 * x);
+  check(handed_out_double, p, dpl, 6 * x);
+  check(at_index, p, dpl, 6 * x);
+  check(third_of_any, p, dpl, 6 * x);
+  check(every_block, p, dpl, 12 * x);
 
   // The seed stays.
   struct node out = {.value = 5.0f}, dout = {.value = 1.0f};

@@ -23,8 +23,10 @@
 // pointers an object of `struct node` may hold (union members, nested
 // records and arrays included), `struct.pool@0` those of the record that
 // the pointer field at byte 0 of `struct pool` points to (`struct node
-// *head`). A number stored through a pointer read from such memory may
-// overwrite a link (LinkedStores.h).
+// *head`), each with the record's size (an offset and `s`); `struct.pool@8`
+// says `0b` where the field is a `void *` or `char *` (any byte it points
+// to may hold a pointer). A number stored through a pointer read from such
+// memory may overwrite a link (LinkedStores.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_DECLAREDPOINTEES_H
@@ -48,7 +50,13 @@ enum class DeclaredPointee : unsigned char {
   Integer,
   Pointer,
   Float,
-  Double
+  Double,
+  /// In a pseudo entry, the record's size, at its offset: objects of it
+  /// lie one after the other in an array (a pool's blocks).
+  Size,
+  /// In a pseudo entry of a pointer field, at offset 0: the field points
+  /// to bytes (`void *`, `char *`), any of which may hold a pointer.
+  Bytes
 };
 
 /// Per IR name of a struct (without Clang's `.N` suffix), per byte offset
@@ -65,19 +73,29 @@ void attachDeclaredPointees(llvm::Module &M, const DeclaredPointeeTable &Table);
 DeclaredPointee declaredPointee(const llvm::Module &M,
                                 const llvm::StructType *ST, uint64_t Offset);
 
-/// Whether an object of the record type \p ST may hold a pointer within
-/// its bytes [\p Lo, \p Hi), by the pseudo entry of its name in \p M's
-/// metadata; nullopt where none is recorded.
+/// Bytes addressed from a pointer to a record: \p Bytes of them at the
+/// byte offset \p Offset, or, where \p Variable, at an offset that is not
+/// constant (\p Offset its constant part).
+struct RecordBytes {
+  int64_t Offset = 0;
+  uint64_t Bytes = 0;
+  bool Variable = false;
+};
+
+/// Whether \p At, from a pointer to an object of the record type \p ST,
+/// may hold a pointer, by the pseudo entry of its name in \p M's metadata
+/// (offsets beyond the record, or before it, in the records next to it, an
+/// array of them; any pointer of the record where the offset is not
+/// constant); nullopt where none is recorded.
 std::optional<bool> recordMayHoldPointer(const llvm::Module &M,
                                          const llvm::StructType *ST,
-                                         uint64_t Lo, uint64_t Hi);
+                                         RecordBytes At);
 
-/// The same for the record that the pointer field at byte \p Offset of
-/// \p ST is declared to point to.
+/// The same for what the pointer field at byte \p Offset of \p ST is
+/// declared to point to (true at any bytes for a `void *` or `char *`).
 std::optional<bool> fieldPointeeMayHoldPointer(const llvm::Module &M,
                                                const llvm::StructType *ST,
-                                               uint64_t Offset, uint64_t Lo,
-                                               uint64_t Hi);
+                                               uint64_t Offset, RecordBytes At);
 
 } // namespace adcore
 

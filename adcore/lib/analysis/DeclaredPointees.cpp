@@ -7,6 +7,7 @@
 #include "adcore/DeclaredPointees.h"
 #include "adcore/MergedStructTypes.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DataLayout.h"
@@ -24,7 +25,7 @@ namespace {
 
 constexpr const char *DeclaredPointeesMetadata = "adcc.declared.pointees";
 
-constexpr char KindLetters[] = {'u', 'i', 'p', 'f', 'd'};
+constexpr char KindLetters[] = {'u', 'i', 'p', 'f', 'd', 's', 'b'};
 
 /// "8i,16d": each pointer field's offset and the letter of its pointee.
 std::string encode(const std::map<uint64_t, DeclaredPointee> &Fields) {
@@ -121,50 +122,79 @@ DeclaredPointee declaredPointee(const Module &M, const StructType *ST,
   return Said.value_or(DeclaredPointee::Unknown);
 }
 
-/// Whether the pseudo entries named \p Key in \p M say of a pointer
-/// within [Lo, Hi); nullopt where there are none.
+/// Whether the pseudo entries named \p Key in \p M say of a pointer at
+/// \p At; nullopt where there are none.
 static std::optional<bool> pointerWithinEntries(const Module &M, StringRef Key,
-                                                uint64_t Lo, uint64_t Hi) {
+                                                RecordBytes At) {
   const NamedMDNode *N = M.getNamedMetadata(DeclaredPointeesMetadata);
   if (!N)
     return std::nullopt;
-  uint64_t PointerBytes = M.getDataLayout().getPointerSize();
-  std::optional<bool> Within;
+  bool Found = false;
+  SmallVector<uint64_t, 8> Pointers;
+  std::optional<uint64_t> Size;
   for (const MDNode *E : N->operands()) {
     auto *S = E->getNumOperands() == 2 ? dyn_cast<MDString>(E->getOperand(0))
                                        : nullptr;
     auto *Fields = S ? dyn_cast<MDString>(E->getOperand(1)) : nullptr;
     if (!Fields || S->getString() != Key)
       continue;
-    Within = Within.value_or(false);
+    Found = true;
     SmallVector<StringRef, 8> Items;
     Fields->getString().split(Items, ',', -1, /*KeepEmpty=*/false);
     for (StringRef Item : Items) {
-      uint64_t At;
-      if (Item.consumeInteger(10, At))
+      uint64_t Offset;
+      if (Item.consumeInteger(10, Offset) || Item.size() != 1)
         return true; // (unreadable: anything)
-      if (At < Hi && At + PointerBytes > Lo)
+      if (Item.front() == KindLetters[unsigned(DeclaredPointee::Bytes)])
         return true;
+      if (Item.front() != KindLetters[unsigned(DeclaredPointee::Size)]) {
+        Pointers.push_back(Offset);
+        continue;
+      }
+      // (Records of one name whose sizes differ: no stride to go by.)
+      Size = Size && *Size != Offset ? 0 : Offset;
     }
   }
-  return Within;
+  if (!Found)
+    return std::nullopt;
+  if (Pointers.empty())
+    return false;
+  if (At.Variable)
+    return true;
+  // (Beyond the record or before it: in the records of an array.)
+  int64_t Lo = At.Offset;
+  if (Size && *Size > 0)
+    Lo = ((Lo % int64_t(*Size)) + int64_t(*Size)) % int64_t(*Size);
+  else if (Lo < 0)
+    return true;
+  uint64_t PointerBytes = M.getDataLayout().getPointerSize();
+  auto Overlaps = [&](uint64_t From, uint64_t To) {
+    return any_of(Pointers, [&](uint64_t P) {
+      return P < To && P + PointerBytes > From;
+    });
+  };
+  uint64_t Hi = uint64_t(Lo) + At.Bytes;
+  // (Bytes that run into the next record: its first ones too.)
+  if (Size && *Size > 0 && Hi > *Size && Overlaps(0, Hi - *Size))
+    return true;
+  return Overlaps(uint64_t(Lo), Hi);
 }
 
 std::optional<bool> recordMayHoldPointer(const Module &M, const StructType *ST,
-                                         uint64_t Lo, uint64_t Hi) {
+                                         RecordBytes At) {
   if (!ST || !ST->hasName())
     return std::nullopt;
-  return pointerWithinEntries(M, ("@" + baseName(ST->getName())).str(), Lo, Hi);
+  return pointerWithinEntries(M, ("@" + baseName(ST->getName())).str(), At);
 }
 
 std::optional<bool> fieldPointeeMayHoldPointer(const Module &M,
                                                const StructType *ST,
-                                               uint64_t Offset, uint64_t Lo,
-                                               uint64_t Hi) {
+                                               uint64_t Offset,
+                                               RecordBytes At) {
   if (!ST || !ST->hasName())
     return std::nullopt;
   return pointerWithinEntries(
-      M, (baseName(ST->getName()) + "@" + utostr(Offset)).str(), Lo, Hi);
+      M, (baseName(ST->getName()) + "@" + utostr(Offset)).str(), At);
 }
 
 std::string StructShapes::shapeOf(const StructType *ST, unsigned Depth) const {

@@ -34,6 +34,8 @@ Kind kindOfDeclared(DeclaredPointee K) {
   case DeclaredPointee::Double:
     return Kind::Double;
   case DeclaredPointee::Unknown:
+  case DeclaredPointee::Size: // (pseudo entries only)
+  case DeclaredPointee::Bytes:
     break;
   }
   return Kind::Unknown;

@@ -168,55 +168,112 @@ static std::optional<bool> declaredPointerBytes(const StoreInst &SI) {
   return std::nullopt;
 }
 
-/// The load that read the pointer \p Ptr is based on from memory (at -O0
-/// through a pointer variable's one store), with the constant byte offset
-/// of \p Ptr from it in \p Offset; null where there is none such.
-static const LoadInst *linkLoad(const Value *Ptr, int64_t &Offset) {
-  const DataLayout &DL = cast<Instruction>(Ptr)->getModule()->getDataLayout();
-  APInt Total(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
-  for (unsigned Steps = 0; Steps < 8; ++Steps) {
-    const auto *LI = dyn_cast<LoadInst>(
-        Ptr->stripAndAccumulateConstantOffsets(DL, Total,
-                                               /*AllowNonInbounds=*/true));
-    if (!LI)
-      return nullptr;
+namespace {
+
+/// A pointer read from memory that a store's address is based on: the
+/// load, and which bytes the store writes from it.
+struct LinkRead {
+  const LoadInst *Load;
+  RecordBytes At;
+};
+
+/// Adds to \p Out the loads that read from memory the pointers \p Ptr may
+/// be based on, with where \p Ptr addresses from each (\p At: the bytes
+/// from \p Ptr): at -O0 through the stores into a pointer variable's
+/// slot, through phis (at offsets then not constant) and selects, and into
+/// the returns of a function of the module whose result it is, \p Depth
+/// calls deep. Nothing for other pointers.
+void linkReads(const Value *Ptr, RecordBytes At, const DataLayout &DL,
+               unsigned Depth, SmallPtrSetImpl<const Value *> &Seen,
+               SmallVectorImpl<LinkRead> &Out) {
+  for (;;) {
+    APInt Total(DL.getIndexTypeSizeInBits(Ptr->getType()), 0);
+    Ptr = Ptr->stripAndAccumulateConstantOffsets(DL, Total,
+                                                 /*AllowNonInbounds=*/true);
+    At.Offset += Total.getSExtValue();
+    // (`o[i].v`: an index that is not constant.)
+    const auto *GEP = dyn_cast<GEPOperator>(Ptr);
+    if (!GEP)
+      break;
+    At.Variable = true;
+    Ptr = GEP->getPointerOperand();
+  }
+  if (!Seen.insert(Ptr).second || Seen.size() > 32)
+    return;
+  if (const auto *LI = dyn_cast<LoadInst>(Ptr)) {
     SmallVector<const Value *, 2> Stored;
     const auto *Slot =
         dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts());
     if (!Slot) {
-      Offset = Total.getSExtValue();
-      return LI;
+      Out.push_back({LI, At});
+      return;
     }
-    if (!slotStores(*Slot, Stored) || Stored.size() != 1)
-      return nullptr;
-    Ptr = Stored.front();
+    if (slotStores(*Slot, Stored))
+      for (const Value *V : Stored)
+        linkReads(V, At, DL, Depth, Seen, Out);
+    return;
   }
-  return nullptr;
+  if (const auto *Phi = dyn_cast<PHINode>(Ptr)) {
+    At.Variable = true;
+    for (const Value *V : Phi->incoming_values())
+      linkReads(V, At, DL, Depth, Seen, Out);
+    return;
+  }
+  if (const auto *Sel = dyn_cast<SelectInst>(Ptr)) {
+    linkReads(Sel->getTrueValue(), At, DL, Depth, Seen, Out);
+    linkReads(Sel->getFalseValue(), At, DL, Depth, Seen, Out);
+    return;
+  }
+  // (A pool's block that a function hands out: what it returns.)
+  const auto *Call = dyn_cast<CallBase>(Ptr);
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (!Callee || Depth == 0 || allocates(*Call))
+    return;
+  if (std::optional<unsigned> Arg = returnedArgument(*Call)) {
+    linkReads(Call->getArgOperand(*Arg), At, DL, Depth, Seen, Out);
+    return;
+  }
+  for (const BasicBlock &BB : *Callee)
+    if (const auto *Ret = dyn_cast_or_null<ReturnInst>(BB.getTerminator());
+        Ret && Ret->getReturnValue())
+      linkReads(Ret->getReturnValue(), At, DL, Depth - 1, Seen, Out);
 }
 
-/// Whether the record that the pointer the store \p SI writes through was
-/// read as is declared to hold a pointer at the bytes it writes (a block
-/// of a pool, `struct node { union { float v; struct node *next; }; }`,
-/// cast to `struct obj { float v; }`): by the pointer's TBAA type, at -O0
-/// by the declared type of the field it was read from.
-static bool linkedRecordBytes(const StoreInst &SI) {
-  if (!isa<Instruction>(SI.getPointerOperand()))
-    return false;
-  int64_t Offset = 0;
-  const LoadInst *LI = linkLoad(SI.getPointerOperand(), Offset);
-  if (!LI || Offset < 0)
-    return false;
-  const Module &M = *SI.getModule();
-  uint64_t Lo = uint64_t(Offset),
-           Hi = Lo + M.getDataLayout().getTypeStoreSize(
-                         SI.getValueOperand()->getType());
-  if (StructType *ST = pointeeStructOfTBAA(*LI))
-    return recordMayHoldPointer(M, ST, Lo, Hi).value_or(false);
+/// Whether the bytes \p At from the pointer that \p LI read may hold a
+/// pointer by the type it was read as: a `void *` or `char *`; a record
+/// that may hold one there (a pool's block, `struct node { union { float
+/// v; struct node *next; }; }`, whatever it is cast to) by the pointer's
+/// TBAA type, at -O0 by the declared type of the field it was read from.
+bool readLinkMayHoldPointer(const LoadInst &LI, RecordBytes At) {
+  const Module &M = *LI.getModule();
+  if (pointsToBytesByTBAA(LI))
+    return true;
+  if (StructType *ST = pointeeStructOfTBAA(LI))
+    return recordMayHoldPointer(M, ST, At).value_or(false);
   if (auto Field =
-          addressedStructField(LI->getPointerOperand(), M.getDataLayout()))
-    return fieldPointeeMayHoldPointer(M, Field->first, Field->second, Lo, Hi)
+          addressedStructField(LI.getPointerOperand(), M.getDataLayout()))
+    return fieldPointeeMayHoldPointer(M, Field->first, Field->second, At)
         .value_or(false);
   return false;
+}
+
+} // namespace
+
+/// Whether the pointer that the store \p SI writes through was read as a
+/// pointer to bytes that may hold a pointer where it writes: a `void *` or
+/// `char *`; a record that may hold a pointer at those bytes (or, at an
+/// offset that is not constant, anywhere; beyond the record, in the next
+/// ones of an array of them).
+static bool linkedRecordBytes(const StoreInst &SI) {
+  const DataLayout &DL = SI.getModule()->getDataLayout();
+  RecordBytes At;
+  At.Bytes = DL.getTypeStoreSize(SI.getValueOperand()->getType());
+  SmallPtrSet<const Value *, 16> Seen;
+  SmallVector<LinkRead, 4> Reads;
+  linkReads(SI.getPointerOperand(), At, DL, 3, Seen, Reads);
+  return any_of(Reads, [](const LinkRead &R) {
+    return readLinkMayHoldPointer(*R.Load, R.At);
+  });
 }
 
 bool mayHoldPointerBytes(const StoreInst &SI, const TypeAnalysis &Types) {

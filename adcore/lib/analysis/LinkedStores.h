@@ -45,9 +45,12 @@ bool reachedThroughLink(const llvm::Value *Ptr, uint64_t LinkedArgs);
 /// access tag "omnipotent char"), a struct member whose declared type
 /// holds a pointer there (at -O0, where no access tag is written), memory
 /// that the function accesses as something else or not by its type; or,
-/// whatever the store's own type, bytes at which the record that its
-/// pointer was read as a pointer to may hold one (a pool's `struct node *`
-/// cast to `struct obj *`: adcore/DeclaredPointees.h's pseudo entries).
+/// whatever the store's own type, where its pointer was read (here, or in
+/// a function whose result it is) as a `void *` or `char *`, or as a
+/// pointer to a record that may hold a pointer at those bytes (a pool's
+/// `struct node *` cast to `struct obj *`; beyond the record, in the next
+/// ones; anywhere in it at an offset that is not constant:
+/// adcore/DeclaredPointees.h's pseudo entries).
 bool mayHoldPointerBytes(const llvm::StoreInst &SI, const TypeAnalysis &Types);
 
 /// Whether \p F, or a function of the module it calls (3 calls deep),

@@ -127,6 +127,11 @@ StructType *pointeeStructOfTBAA(const Instruction &I) {
   return uniqueStructNamed(I.getContext(), sourceTypeOfTBAAName(Pointee));
 }
 
+bool pointsToBytesByTBAA(const Instruction &I) {
+  StringRef N = accessTypeName(I.getMetadata(LLVMContext::MD_tbaa));
+  return N == "any pointer" || N == "p1 omnipotent char";
+}
+
 Kind kindOfTBAA(const Instruction &I) {
   return kindOfTBAAName(accessTypeName(I.getMetadata(LLVMContext::MD_tbaa)));
 }

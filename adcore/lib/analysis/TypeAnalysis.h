@@ -226,6 +226,11 @@ Kind pointeeKindOfTBAA(const llvm::Instruction &I);
 /// names none, or none uniquely.
 llvm::StructType *pointeeStructOfTBAA(const llvm::Instruction &I);
 
+/// Whether the pointer the load or store \p I accesses points to bytes by
+/// its TBAA type: a `void *` ("any pointer"), a `char *` ("p1 omnipotent
+/// char").
+bool pointsToBytesByTBAA(const llvm::Instruction &I);
+
 /// The struct whose pointer field the struct GEP \p Address addresses
 /// (the innermost one its indices step into) and the field's byte offset
 /// in it; nullopt where the last index names no pointer field of a struct
