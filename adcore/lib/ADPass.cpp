@@ -477,8 +477,10 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
     return F.isDeclaration() && isDenseViewFunction(F.getName()) &&
            !F.use_empty();
   });
-  if (HasViews && !Ctx.hadError())
+  if (HasViews && !Ctx.hadError()) {
+    TimeTraceScope Views("adcc: lower dense views");
     lowerDenseViews(M, Ctx);
+  }
   // (The simplified copies of -O0 code that the derivatives do not call.)
   Ctx.eraseUnusedCopies();
   // (With the debug locations: errors found at link time point at their
