@@ -34,16 +34,16 @@ NOVEC = ["-fno-vectorize", "-fno-slp-vectorize"]
 SMALLCALLS = NOVEC + ["-ffast-math", "-fno-unroll-loops"]
 
 
-def sources():
+def sources(eigen):
     """(name, path relative to ROOT, extra flags) of bench/run's builds,
-    and one C++ file without requests (Eigen's templates)."""
-    mpi = []
+    and one C++ file without requests (Eigen's templates, from the
+    directory \p eigen)."""
+    mpi = None
     if shutil.which("mpicc"):
         out = subprocess.run(["mpicc", "--showme:compile"],
                              capture_output=True, text=True)
-        mpi = shlex.split(out.stdout) if out.returncode == 0 else None
-    else:
-        mpi = None
+        if out.returncode == 0:
+            mpi = shlex.split(out.stdout)
     rows = [
         ("reverse_bench", "bench/reverse/reverse_bench.c", []),
         ("forward_bench", "bench/forward/forward_bench.c", []),
@@ -59,7 +59,7 @@ def sources():
          SMALLCALLS),
         ("hvp_bench", "bench/nested/hvp_bench.c", []),
         ("eigen (no requests)", "bench/compile/eigen.cpp",
-         ["-I/usr/include/eigen3"]),
+         ["-isystem", eigen]),
     ]
     if mpi is not None:
         rows.insert(9, ("heat_mpi", "bench/mpi/heat_mpi.c", mpi))
@@ -96,6 +96,11 @@ def main():
     p.add_argument("--runs", type=int, default=3,
                    help="compiles per compiler and file; the fastest counts")
     p.add_argument("--only", help="comma-separated names (first word)")
+    p.add_argument("--eigen", metavar="DIR",
+                   default=os.environ.get("ADCC_EIGEN_INCLUDE",
+                                          "/usr/include/eigen3"),
+                   help="Eigen's include directory (default: "
+                   "$ADCC_EIGEN_INCLUDE, else the system's)")
     p.add_argument("--sys", action="store_true",
                    help="user + system time instead of user time")
     args = p.parse_args()
@@ -110,7 +115,7 @@ def main():
     ratios = []
     with tempfile.TemporaryDirectory(prefix="adcc-ctime-") as work:
         obj = os.path.join(work, "out.o")
-        for name, rel, extra in sources():
+        for name, rel, extra in sources(args.eigen):
             if only and name.split()[0] not in only:
                 continue
             src = os.path.join(ROOT, rel)
@@ -138,7 +143,9 @@ def main():
                     times[who].append(t)
                 if failed:
                     break
-            shown = " ".join(f for f in extra if not f.startswith("-I/"))
+            # (Include directories are the machine's, not the row's.)
+            shown = " ".join(f for f in extra if f != "-isystem" and
+                             not f.startswith(("-I", "/")))
             if failed:
                 print(f"| `{rel}` | {shown} | {failed} | | |", flush=True)
                 continue
