@@ -496,8 +496,10 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   // (Dense views passed to derivatives: where those are inlined. Requests
   // make views too, of the constant addresses of enzyme_dupnoneed.)
   HasViews = makesDenseViews(M);
-  if (HasViews && !Ctx.hadError())
+  if (HasViews && !Ctx.hadError()) {
+    TimeTraceScope Views("adcc: lower dense views");
     lowerDenseViews(M, Ctx);
+  }
   // (The simplified copies of -O0 code that the derivatives do not call.)
   Ctx.eraseUnusedCopies();
   // (With the debug locations: errors found at link time point at their

@@ -27,6 +27,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/TimeProfiler.h"
 #include "llvm/Transforms/IPO/GlobalDCE.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -132,9 +133,15 @@ std::string carriedFrame(Module &M, const Options &Opts) {
   if (!M.getModuleFlag(ContractFlag))
     M.addModuleFlag(Module::Min, ContractFlag,
                     Opts.ContractDerivatives ? 1 : 0);
-  SmallVector<char, 0> Bitcode = carriedBitcode(M, Opts.PathPrefixes);
+  TimeTraceScope Scope("adcc: carry IR");
+  SmallVector<char, 0> Bitcode;
+  {
+    TimeTraceScope Write("adcc: write carried IR");
+    Bitcode = carriedBitcode(M, Opts.PathPrefixes);
+  }
   if (Bitcode.empty())
     return {};
+  TimeTraceScope Pack("adcc: compress carried IR");
   return packBitcode(StringRef(Bitcode.data(), Bitcode.size()));
 }
 
