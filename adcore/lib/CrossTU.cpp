@@ -11,6 +11,7 @@
 #include "Synthesis.h"
 #include "analysis/ActivityAnalysis.h"
 #include "analysis/GlobalShadows.h"
+#include "crossfile/ReturnedGlobals.h"
 #include "prepare/Prepare.h"
 #include "requests/EnzymeCalls.h"
 #include "support/NullShadowGuards.h"
@@ -293,6 +294,9 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
     SmallVector<const Function *, 16> List(Reached.begin(), Reached.end());
     DenseSet<const GlobalVariable *> Written;
     collectWrittenGlobals(List, Written, /*FloatBitsOnly=*/true);
+    // (And those getters of other files' data return whose callers store
+    // derivatives into them: crossfile/ReturnedGlobals.h.)
+    addReturnedGlobals(M, Symbols, Written);
     Ctx.rules().setWrittenGlobals(std::move(Written));
   }
   for (const std::string &Symbol : Symbols) {
