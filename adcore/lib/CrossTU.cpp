@@ -159,13 +159,20 @@ bool givesResultShadow(Module &M, const CrossTURequest &R, Function &P,
 void findReadOnlyResults(Module &M, ArrayRef<std::string> Symbols,
                          const CustomRules &Rules, StringSet<> &ReadOnly,
                          DenseMap<const Function *, uint64_t> &NullArgs) {
+  StringSet<> Requested;
+  for (const std::string &Symbol : Symbols)
+    if (std::optional<CrossTURequest> R = parseCrossTUSymbol(Symbol))
+      Requested.insert(R->Primal);
+  auto MadeHere = [&](const Function &F) {
+    return Requested.contains(F.getName());
+  };
   for (const std::string &Symbol : Symbols) {
     std::optional<CrossTURequest> R = parseCrossTUSymbol(Symbol);
     Function *P = R ? M.getFunction(R->Primal) : nullptr;
     if (!P || P->isDeclaration() || ReadOnly.contains(P->getName()) ||
         !asksResultShadow(*R, *P) || returnsShadowedMemory(*P, *R, Rules))
       continue;
-    if (onlyReadThroughResult(*P, NullArgs))
+    if (onlyReadThroughResult(*P, MadeHere, NullArgs))
       ReadOnly.insert(P->getName());
   }
 }

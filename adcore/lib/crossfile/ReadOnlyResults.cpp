@@ -102,8 +102,9 @@ bool readsOnlyThrough(const Function &F, unsigned ArgNo, unsigned Depth) {
 
 } // namespace
 
-bool onlyReadThroughResult(const Function &Getter,
-                           DenseMap<const Function *, uint64_t> &Given) {
+bool onlyReadThroughResult(
+    const Function &Getter, function_ref<bool(const Function &)> MadeHere,
+    DenseMap<const Function *, uint64_t> &Given) {
   DenseMap<const Function *, uint64_t> Found;
   bool Called = false;
   for (const User *GU : Getter.users()) {
@@ -124,6 +125,10 @@ bool onlyReadThroughResult(const Function &Getter,
         const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
         if (!Callee || Call->getCalledOperand() == P)
           return false;
+        // (The caller's own functions, whose derivatives its file made
+        // without guards, may not be given it.)
+        bool Own = Callee->hasLocalLinkage() || Callee->hasLinkOnceLinkage() ||
+                   Callee->hasWeakLinkage() || !MadeHere(*Callee);
         if (const auto *II = dyn_cast<IntrinsicInst>(Call);
             II && (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II)))
           continue;
@@ -131,7 +136,7 @@ bool onlyReadThroughResult(const Function &Getter,
           if (Arg.get() != P)
             continue;
           unsigned No = Arg.getOperandNo();
-          if (No >= 64 || !readsOnlyThrough(*Callee, No, 4))
+          if (No >= 64 || Own || !readsOnlyThrough(*Callee, No, 4))
             return false;
           Found[Callee] |= uint64_t(1) << No;
         }

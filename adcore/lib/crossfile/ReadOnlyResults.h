@@ -7,6 +7,7 @@
 #define ADCORE_CROSSFILE_READONLYRESULTS_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstdint>
 
@@ -21,13 +22,16 @@ namespace adcore {
 /// the pointer, through address arithmetic and, at -O0, local variables,
 /// only to functions that read through it, and through the pointers they
 /// read from that memory, without storing into it, keeping it or
-/// returning it (4 calls deep). Then the shadow of the pointer may be null:
-/// the arguments it is given as go to \p Given (bit i of a callee: its
-/// argument i), whose derivatives guard their accesses through them
-/// (support/NullShadowGuards.h).
-bool onlyReadThroughResult(const llvm::Function &Getter,
-                           llvm::DenseMap<const llvm::Function *, uint64_t>
-                               &Given);
+/// returning it (4 calls deep); functions whose derivatives are made at
+/// link time (\p MadeHere: some file asks for one; not the caller's
+/// static, inline or weak functions). Then the shadow of the pointer may
+/// be null: the arguments it is given as go to \p Given (bit i of a
+/// callee: its argument i), whose derivatives guard their accesses through
+/// them (support/NullShadowGuards.h).
+bool onlyReadThroughResult(
+    const llvm::Function &Getter,
+    llvm::function_ref<bool(const llvm::Function &)> MadeHere,
+    llvm::DenseMap<const llvm::Function *, uint64_t> &Given);
 
 } // namespace adcore
 

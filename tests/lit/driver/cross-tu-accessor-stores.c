@@ -27,6 +27,11 @@
 // RUN: not %adcc -O2 holder.c vec2.o -lm -o bad2 2>&1 | FileCheck --check-prefix=HOLDER %s
 // HOLDER: holder.c:4:22: error: cannot differentiate the call of 'get_holder': the caller stores values with derivatives into the memory its result points to, or gives it to another file's function with such values, and that memory has no shadow
 // HOLDER-NOT: error: cannot
+// The same data only read, also given to a function of the calling file,
+// whose derivative that file made without guards: the error too.
+// RUN: not %adcc -O0 own.c vec0.o -lm -o own0 2>&1 | FileCheck --check-prefix=OWN %s
+// RUN: not %adcc -O2 own.c vec2.o -lm -o own2 2>&1 | FileCheck --check-prefix=OWN %s
+// OWN: own.c:7:25: error: cannot differentiate the call of 'get_ctx'
 
 //--- vec.h
 #include <stddef.h>
@@ -163,3 +168,15 @@ double g(double x) {
   return h->v * x;
 }
 int main(void) { return __enzyme_autodiff((void *)g, 1.5) > 0 ? 0 : 1; }
+
+//--- own.c
+#include "vec.h"
+double __enzyme_autodiff(void *, ...);
+__attribute__((noinline)) static double first(const struct ctx *c, double x) {
+  return c->w[0] * x;
+}
+double f(double x) {
+  const struct ctx *c = get_ctx();
+  return dot_ext(c, x) * first(c, x);
+}
+int main(void) { return __enzyme_autodiff((void *)f, 0.5) != 0 ? 0 : 1; }
