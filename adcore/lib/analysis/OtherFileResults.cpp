@@ -6,15 +6,18 @@
 // show whether it returns new blocks (ActivityCalls.cpp,
 // returnsNewAllocation), is not here. When the function's derivatives are
 // made at link time and this function stores a value with a derivative
-// into the memory the pointer reaches (`w->a[0] = x * x;`), the pointer is
-// taken as active: the caller's derivative calls the callee's, made at link
-// time, for the result's shadow. The link step accepts that derivative only
-// when the callee's body returns new blocks, whose shadows it allocates
-// alike, as Enzyme's shadow of malloc (CrossTU.cpp, givesResultShadow);
-// otherwise it is an error at the call. Stores made inside another file's
-// function the pointer is given to (GSL's `gsl_vector_set` out of line)
-// are not seen here: the pointer stays constant, and that function's
-// derivative reports them.
+// into the memory the pointer reaches (`w->a[0] = x * x;`), or gives it
+// to another file's function together with a value with a derivative
+// (GSL's `gsl_vector_set(v, 0, x * x)` out of line, whose derivative made
+// at link time may store it there), the pointer is taken as active: the
+// caller's derivative calls the callee's, made at link time, for the
+// result's shadow. The link step accepts that derivative when the callee
+// returns new blocks, whose shadows it allocates alike, as Enzyme's shadow
+// of malloc, or a global it can give a shadow (CrossTU.cpp,
+// givesResultShadow; crossfile/ReturnedGlobals.h, ReadOnlyResults.h);
+// otherwise it is an error at the call. A function of this file given the
+// pointer is not looked into (its derivative is made here, with the
+// pointer constant).
 //
 // A pointer whose memory is only read keeps no derivative: a getter of
 // another file's static data (`apply(get_config(), x)`) stays constant, as
