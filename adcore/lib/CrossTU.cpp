@@ -11,6 +11,8 @@
 #include "Synthesis.h"
 #include "analysis/ActivityAnalysis.h"
 #include "analysis/GlobalShadows.h"
+#include "crossfile/ReadOnlyResults.h"
+#include "crossfile/ReturnedGlobals.h"
 #include "prepare/Prepare.h"
 #include "requests/EnzymeCalls.h"
 #include "support/NullShadowGuards.h"
@@ -94,24 +96,26 @@ Function *primalOf(Module &M, const CrossTURequest &R, StringRef Symbol,
   return P;
 }
 
-/// Whether \p P, asked for the shadow of the pointer it returns although
-/// none of its arguments has a derivative, gives one: its file's caller
-/// stores derivatives into that memory (analysis/OtherFileResults.cpp),
-/// which only memory with a shadow can take, such as the new blocks of an
-/// allocating function (`ws_alloc`, `gsl_vector_alloc`), whose shadows
-/// its derivative allocates alike. A pointer to memory without a shadow
-/// (another file's static data, `get_state()`) would get a null shadow:
-/// reported at the call, with what to do (once per function: in
-/// \p Reported).
-bool givesResultShadow(Module &M, const CrossTURequest &R, Function &P,
-                       StringRef Symbol, const CustomRules &Rules,
-                       StringSet<> &Reported) {
+/// Whether \p R asks \p P, a function returning a pointer, for the shadow
+/// of its result although none of its arguments has a derivative: its
+/// file's caller stores derivatives into that memory, or gives it to
+/// another file's function with values with derivatives
+/// (analysis/OtherFileResults.cpp).
+bool asksResultShadow(const CrossTURequest &R, const Function &P) {
   // (Of a gradient, its augmented sweep answers: once per call.)
   if (R.Key.Mode == DerivativeMode::Reverse && !R.Combined)
-    return true;
-  if (!R.Key.ReturnShadow || !P.getReturnType()->isPointerTy() ||
-      any_of(R.Key.Args, [](ArgActivity A) { return A != ArgActivity::Const; }))
-    return true;
+    return false;
+  return R.Key.ReturnShadow && P.getReturnType()->isPointerTy() &&
+         all_of(R.Key.Args,
+                [](ArgActivity A) { return A == ArgActivity::Const; });
+}
+
+/// Whether every pointer \p P returns has a shadow (asksResultShadow): the
+/// new blocks of an allocating function (`ws_alloc`, `gsl_vector_alloc`),
+/// whose shadows its derivative allocates alike, or a global with a shadow
+/// global (crossfile/ReturnedGlobals.h).
+bool returnsShadowedMemory(Function &P, const CrossTURequest &R,
+                           const CustomRules &Rules) {
   ActivityAnalysis Activity(P, R.Key.Args, &Rules);
   bool Gives = true;
   for (BasicBlock &BB : P)
@@ -119,19 +123,59 @@ bool givesResultShadow(Module &M, const CrossTURequest &R, Function &P,
       Gives &= Ret->getReturnValue() &&
                (isa<ConstantPointerNull>(Ret->getReturnValue()) ||
                 Activity.isActive(Ret->getReturnValue()));
-  if (Gives)
+  return Gives;
+}
+
+/// Whether \p P gives the shadow \p R asks for (asksResultShadow): it
+/// returns memory with a shadow, or memory the program only reads
+/// (\p ReadOnly: crossfile/ReadOnlyResults.h), whose shadow is null. A
+/// pointer to other memory (another file's static data that holds
+/// pointers, `get_state()`) is reported at the call, with what to do
+/// (once per function: in \p Reported).
+bool givesResultShadow(Module &M, const CrossTURequest &R, Function &P,
+                       StringRef Symbol, const CustomRules &Rules,
+                       const StringSet<> &ReadOnly, StringSet<> &Reported) {
+  if (!asksResultShadow(R, P) || ReadOnly.contains(P.getName()) ||
+      returnsShadowedMemory(P, R, Rules))
     return true;
   if (!Reported.insert(R.Primal).second)
     return false;
   report(M, Symbol,
          "cannot differentiate the call of '" + R.Primal +
              "': the caller stores values with derivatives into the memory "
-             "its result points to, which has no shadow (the function, "
-             "defined in another file, does not return newly allocated "
-             "memory); allocate that memory in the caller, or pass it to "
-             "the derivative as a duplicated argument (enzyme_dup) with a "
-             "shadow buffer");
+             "its result points to, or gives it to another file's function "
+             "with such values, and that memory has no shadow (the "
+             "function, defined in another file, does not return newly "
+             "allocated memory, nor a global variable that can have a "
+             "shadow: one that holds no pointers); allocate that memory in "
+             "the caller, or pass it to the derivative as a duplicated "
+             "argument (enzyme_dup) with a shadow buffer");
   return false;
+}
+
+/// The getters whose results the program only reads (asksResultShadow
+/// without returnsShadowedMemory, crossfile/ReadOnlyResults.h), into
+/// \p ReadOnly, and the arguments of the functions given their results,
+/// whose shadows may then be null, into \p NullArgs.
+void findReadOnlyResults(Module &M, ArrayRef<std::string> Symbols,
+                         const CustomRules &Rules, StringSet<> &ReadOnly,
+                         DenseMap<const Function *, uint64_t> &NullArgs) {
+  StringSet<> Requested;
+  for (const std::string &Symbol : Symbols)
+    if (std::optional<CrossTURequest> R = parseCrossTUSymbol(Symbol))
+      Requested.insert(R->Primal);
+  auto MadeHere = [&](const Function &F) {
+    return Requested.contains(F.getName());
+  };
+  for (const std::string &Symbol : Symbols) {
+    std::optional<CrossTURequest> R = parseCrossTUSymbol(Symbol);
+    Function *P = R ? M.getFunction(R->Primal) : nullptr;
+    if (!P || P->isDeclaration() || ReadOnly.contains(P->getName()) ||
+        !asksResultShadow(*R, *P) || returnsShadowedMemory(*P, *R, Rules))
+      continue;
+    if (onlyReadThroughResult(*P, MadeHere, NullArgs))
+      ReadOnly.insert(P->getName());
+  }
 }
 
 /// Turns the definitions that the program's objects already hold into
@@ -326,8 +370,16 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
     SmallVector<const Function *, 16> List(Reached.begin(), Reached.end());
     DenseSet<const GlobalVariable *> Written;
     collectWrittenGlobals(List, Written, /*FloatBitsOnly=*/true);
+    // (And those getters of other files' data return whose callers store
+    // derivatives into them: crossfile/ReturnedGlobals.h.)
+    addReturnedGlobals(M, Symbols, Written);
     Ctx.rules().setWrittenGlobals(std::move(Written));
   }
+  // (Getters of data the program only reads: their results' shadows are
+  // null, guarded where they are given. crossfile/ReadOnlyResults.h.)
+  StringSet<> ReadOnly;
+  DenseMap<const Function *, uint64_t> NullArgs;
+  findReadOnlyResults(M, Symbols, Ctx.rules(), ReadOnly, NullArgs);
   for (const std::string &Symbol : Symbols) {
     std::optional<CrossTURequest> R = parseCrossTUSymbol(Symbol);
     if (!R)
@@ -337,12 +389,20 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
       OK = false;
       continue;
     }
-    if (!givesResultShadow(M, *R, *P, Symbol, Ctx.rules(), Shadowless)) {
+    if (!givesResultShadow(M, *R, *P, Symbol, Ctx.rules(), ReadOnly,
+                           Shadowless)) {
       OK = false;
       continue;
     }
     DerivativeKey Key = R->Key;
     Key.Primal = P;
+    if (uint64_t Bits = NullArgs.lookup(P)) {
+      for (unsigned I = 0, E = Key.Args.size(); I != E && I < 64; ++I)
+        if (Key.Args[I] == ArgActivity::Const)
+          Bits &= ~(uint64_t(1) << I);
+      Key.NullableShadows |= Bits;
+      Key.NullReaching |= Bits;
+    }
     Function *D = Ctx.getOrCreate(Key);
     if (D && R->Combined) {
       DerivativeKey RevKey = Key;

@@ -125,41 +125,6 @@ static int selected(const char *name) {
     }                                                                        \
   } while (0)
 
-/* The same with GSL's objects made by the caller and given with shadows
-   (enzyme_dup): ctx points to them, mkshadow makes the shadows (zeroed),
-   freeshadow frees them; fresh shadows for each derivative call. (A
-   pointer that a function of another file returns, `w =
-   gsl_integration_workspace_alloc(n)` in the differentiated function, gets
-   a shadow where this file stores derivatives into its memory, not where
-   only GSL's own functions do, as here: docs/status.md, Known bugs.) */
-#define CHECK_CASE_DUP(name, f, ctx, mkshadow, freeshadow, n, x, grad, tol)  \
-  do {                                                                       \
-    if (!selected(name))                                                     \
-      break;                                                                 \
-    double g_[NMAX] = {0}, want_[NMAX];                                      \
-    void *s_ = mkshadow(ctx);                                                \
-    __enzyme_autodiff((void *)(f), enzyme_dup, (x), g_, enzyme_dup,          \
-                      (const void *)(ctx), s_);                              \
-    freeshadow(s_);                                                          \
-    (grad)((x), (ctx), want_);                                               \
-    for (int j_ = 0; j_ < (n); ++j_) {                                       \
-      double d_[NMAX] = {0};                                                 \
-      d_[j_] = 1;                                                            \
-      s_ = mkshadow(ctx);                                                    \
-      double fwd_ = __enzyme_fwddiff((void *)(f), enzyme_dup, (x), d_,       \
-                                     enzyme_dup, (const void *)(ctx), s_);   \
-      freeshadow(s_);                                                        \
-      char what_[128];                                                       \
-      snprintf(what_, sizeof what_, "%s reverse vs differences", name);      \
-      check(what_, j_, g_[j_], central(f, (x), (n), (ctx), j_, (tol).h),     \
-            (tol).central, (tol).scale);                                     \
-      snprintf(what_, sizeof what_, "%s forward vs reverse", name);          \
-      check(what_, j_, fwd_, g_[j_], 1e-9, (tol).scale);                     \
-      snprintf(what_, sizeof what_, "%s reverse vs exact", name);            \
-      check(what_, j_, g_[j_], want_[j_], (tol).exact, (tol).scale);         \
-    }                                                                        \
-  } while (0)
-
 /* ---- 1. gsl_odeiv2: x'' + 2 zeta omega x' + omega^2 x = 0 ------------- */
 
 struct oscillator {
@@ -280,26 +245,7 @@ static double damped_cosine_f(double t, void *params) {
 struct qag_case {
   int key;
   size_t limit;
-  gsl_integration_workspace *w;
 };
-
-static void *workspace_shadow(const void *ctx) {
-  const struct qag_case *c = (const struct qag_case *)ctx;
-  struct qag_case *d = calloc(1, sizeof *d);
-  d->w = gsl_integration_workspace_alloc(c->limit);
-  size_t n = c->limit;
-  memset(d->w->alist, 0, n * sizeof(double));
-  memset(d->w->blist, 0, n * sizeof(double));
-  memset(d->w->rlist, 0, n * sizeof(double));
-  memset(d->w->elist, 0, n * sizeof(double));
-  return d;
-}
-
-static void workspace_shadow_free(void *shadow) {
-  struct qag_case *d = (struct qag_case *)shadow;
-  gsl_integration_workspace_free(d->w);
-  free(d);
-}
 
 /* int_0^U e^(-a t) cos(b t) dt, x = (a, b, U). */
 static double qag_objective(const double *x, const void *ctx) {
@@ -307,8 +253,12 @@ static double qag_objective(const double *x, const void *ctx) {
   struct damped_cosine p = {x[0], x[1]};
   gsl_function F = {damped_cosine_f, &p};
   double result = NAN, abserr;
-  gsl_integration_qag(&F, 0, x[2], 0, 1e-11, c->limit, c->key, c->w, &result,
+  /* (GSL's workspace, allocated here: its shadow is allocated by the
+     derivative of gsl_integration_workspace_alloc made at link time.) */
+  gsl_integration_workspace *w = gsl_integration_workspace_alloc(c->limit);
+  gsl_integration_qag(&F, 0, x[2], 0, 1e-11, c->limit, c->key, w, &result,
                       &abserr);
+  gsl_integration_workspace_free(w);
   return result;
 }
 
@@ -339,7 +289,9 @@ static double qags_objective(const double *x, const void *ctx) {
   struct power_poly p = {x[0], x[1]};
   gsl_function F = {power_poly_f, &p};
   double result = NAN, abserr;
-  gsl_integration_qags(&F, 0, 1, 0, 1e-11, c->limit, c->w, &result, &abserr);
+  gsl_integration_workspace *w = gsl_integration_workspace_alloc(c->limit);
+  gsl_integration_qags(&F, 0, 1, 0, 1e-11, c->limit, w, &result, &abserr);
+  gsl_integration_workspace_free(w);
   return result;
 }
 
@@ -352,23 +304,15 @@ static void qags_exact(const double *x, const void *ctx, double *g) {
 
 static void check_integration(void) {
   double x[3] = {0.7, 11.0, 2.0};
-  struct qag_case k15 = {GSL_INTEG_GAUSS15, 100,
-                         gsl_integration_workspace_alloc(100)};
-  struct qag_case k61 = {GSL_INTEG_GAUSS61, 100,
-                         gsl_integration_workspace_alloc(100)};
-  struct qag_case ags = {0, 200, gsl_integration_workspace_alloc(200)};
+  struct qag_case k15 = {GSL_INTEG_GAUSS15, 100};
+  struct qag_case k61 = {GSL_INTEG_GAUSS61, 100};
+  struct qag_case ags = {0, 200};
   struct tolerances tol = {1e-6, 1e-7, 1e-8, 0.1};
-  CHECK_CASE_DUP("qag gauss15", qag_objective, &k15, workspace_shadow,
-                 workspace_shadow_free, 3, x, qag_exact, tol);
-  CHECK_CASE_DUP("qag gauss61", qag_objective, &k61, workspace_shadow,
-                 workspace_shadow_free, 3, x, qag_exact, tol);
+  CHECK_CASE("qag gauss15", qag_objective, &k15, 3, x, qag_exact, tol);
+  CHECK_CASE("qag gauss61", qag_objective, &k61, 3, x, qag_exact, tol);
   double y[2] = {0.55, 1.3};
   struct tolerances sing = {1e-6, 1e-6, 1e-6, 0.1};
-  CHECK_CASE_DUP("qags singular", qags_objective, &ags, workspace_shadow,
-                 workspace_shadow_free, 2, y, qags_exact, sing);
-  gsl_integration_workspace_free(k15.w);
-  gsl_integration_workspace_free(k61.w);
-  gsl_integration_workspace_free(ags.w);
+  CHECK_CASE("qags singular", qags_objective, &ags, 2, y, qags_exact, sing);
 }
 
 /* ---- 3. gsl_sf --------------------------------------------------------- */
@@ -472,23 +416,7 @@ enum solver { LU, CHOLESKY, QR };
 struct linalg_case {
   enum solver solver;
   double w[LN];
-  gsl_vector *sol, *tau;
 };
-
-static void *vectors_shadow(const void *ctx) {
-  struct linalg_case *d = calloc(1, sizeof *d);
-  (void)ctx;
-  d->sol = gsl_vector_calloc(LN);
-  d->tau = gsl_vector_calloc(LN);
-  return d;
-}
-
-static void vectors_shadow_free(void *shadow) {
-  struct linalg_case *d = (struct linalg_case *)shadow;
-  gsl_vector_free(d->sol);
-  gsl_vector_free(d->tau);
-  free(d);
-}
 
 /* w . x where A x = b; x = (A row-major, b). A sits in a view whose rows
    are 6 doubles apart, b in a view of stride 2. */
@@ -504,7 +432,9 @@ static double linalg_objective(const double *x, const void *ctx) {
   }
   gsl_matrix_view A = gsl_matrix_view_array_with_tda(abuf, LN, LN, 6);
   gsl_vector_view b = gsl_vector_view_array_with_stride(bbuf, 2, LN);
-  gsl_vector *sol = c->sol;
+  /* (Allocated here: the shadows of the vectors GSL's solvers store into
+     come from the derivatives of gsl_vector_alloc made at link time.) */
+  gsl_vector *sol = gsl_vector_alloc(LN), *tau = gsl_vector_alloc(LN);
   switch (c->solver) {
   case LU: {
     gsl_permutation *perm = gsl_permutation_alloc(LN);
@@ -519,13 +449,15 @@ static double linalg_objective(const double *x, const void *ctx) {
     gsl_linalg_cholesky_solve(&A.matrix, &b.vector, sol);
     break;
   case QR:
-    gsl_linalg_QR_decomp(&A.matrix, c->tau);
-    gsl_linalg_QR_solve(&A.matrix, c->tau, &b.vector, sol);
+    gsl_linalg_QR_decomp(&A.matrix, tau);
+    gsl_linalg_QR_solve(&A.matrix, tau, &b.vector, sol);
     break;
   }
   double out = 0;
   for (int i = 0; i < LN; ++i)
     out += c->w[i] * gsl_vector_get(sol, i);
+  gsl_vector_free(sol);
+  gsl_vector_free(tau);
   return out;
 }
 
@@ -609,19 +541,16 @@ static void check_linalg(void) {
     }
   for (int i = 0; i < LN; ++i)
     spd[LN * LN + i] = general[LN * LN + i];
-  gsl_vector *sol = gsl_vector_alloc(LN), *tau = gsl_vector_alloc(LN);
-  struct linalg_case lu = {LU, {0.7, -1.1, 0.4, 1.3}, sol, tau};
-  struct linalg_case chol = {CHOLESKY, {0.7, -1.1, 0.4, 1.3}, sol, tau};
-  struct linalg_case qr = {QR, {0.7, -1.1, 0.4, 1.3}, sol, tau};
+  struct linalg_case lu = {LU, {0.7, -1.1, 0.4, 1.3}};
+  struct linalg_case chol = {CHOLESKY, {0.7, -1.1, 0.4, 1.3}};
+  struct linalg_case qr = {QR, {0.7, -1.1, 0.4, 1.3}};
   struct tolerances tol = {1e-6, 1e-7, 1e-10, 0.1};
-  CHECK_CASE_DUP("linalg LU", linalg_objective, &lu, vectors_shadow,
-                 vectors_shadow_free, LIN, general, linalg_exact, tol);
-  CHECK_CASE_DUP("linalg cholesky", linalg_objective, &chol, vectors_shadow,
-                 vectors_shadow_free, LIN, spd, linalg_exact, tol);
-  CHECK_CASE_DUP("linalg QR", linalg_objective, &qr, vectors_shadow,
-                 vectors_shadow_free, LIN, general, linalg_exact, tol);
-  gsl_vector_free(sol);
-  gsl_vector_free(tau);
+  CHECK_CASE("linalg LU", linalg_objective, &lu, LIN, general, linalg_exact,
+             tol);
+  CHECK_CASE("linalg cholesky", linalg_objective, &chol, LIN, spd,
+             linalg_exact, tol);
+  CHECK_CASE("linalg QR", linalg_objective, &qr, LIN, general, linalg_exact,
+             tol);
 }
 
 /* ---- 5. gsl_spline cspline --------------------------------------------- */
@@ -633,33 +562,15 @@ static const double spline_wd = 0.35, spline_wi = -0.25;
 /* Values at three points, the slope at the second and the integral from
    the first to the third, weighted; x = (knots, data, points). */
 struct spline_case {
-  gsl_spline *s;
+  const gsl_interp_type *type;
 };
 
-/* (Every double of the shadow zeroed, as reverse mode needs: the range
-   gsl_interp_init stores, and the private state, cspline.c's
-   cspline_state_t, four arrays of SN doubles.) */
-static void *spline_shadow(const void *ctx) {
-  struct spline_case *d = calloc(1, sizeof *d);
-  (void)ctx;
-  d->s = gsl_spline_alloc(gsl_interp_cspline, SN);
-  d->s->interp->xmin = d->s->interp->xmax = 0;
-  memset(d->s->x, 0, SN * sizeof(double));
-  memset(d->s->y, 0, SN * sizeof(double));
-  double **state = (double **)d->s->interp->state;
-  for (int k = 0; k < 4; ++k)
-    memset(state[k], 0, SN * sizeof(double));
-  return d;
-}
-
-static void spline_shadow_free(void *shadow) {
-  struct spline_case *d = (struct spline_case *)shadow;
-  gsl_spline_free(d->s);
-  free(d);
-}
-
 static double spline_objective(const double *x, const void *ctx) {
-  gsl_spline *s = ((const struct spline_case *)ctx)->s;
+  /* (The spline, allocated here: GSL's init stores the data and the
+     coefficients into its blocks, whose shadows come from the derivative
+     of gsl_spline_alloc made at link time.) */
+  gsl_spline *s =
+      gsl_spline_alloc(((const struct spline_case *)ctx)->type, SN);
   gsl_interp_accel *acc = gsl_interp_accel_alloc();
   gsl_spline_init(s, x, x + SN, SN);
   const double *t = x + 2 * SN;
@@ -669,6 +580,7 @@ static double spline_objective(const double *x, const void *ctx) {
   out += spline_wd * gsl_spline_eval_deriv(s, t[1], acc);
   out += spline_wi * gsl_spline_eval_integ(s, t[0], t[2], acc);
   gsl_interp_accel_free(acc);
+  gsl_spline_free(s);
   return out;
 }
 
@@ -711,11 +623,10 @@ static void check_spline(void) {
   x[2 * SN] = 0.37;
   x[2 * SN + 1] = 1.93;
   x[2 * SN + 2] = 3.21;
-  struct spline_case c = {gsl_spline_alloc(gsl_interp_cspline, SN)};
+  struct spline_case c = {gsl_interp_cspline};
   struct tolerances tol = {1e-6, 1e-7, 1e-7, 0.1};
-  CHECK_CASE_DUP("spline cspline", spline_objective, &c, spline_shadow,
-                 spline_shadow_free, SIN, x, spline_exact, tol);
-  gsl_spline_free(c.s);
+  CHECK_CASE("spline cspline", spline_objective, &c, SIN, x, spline_exact,
+             tol);
 }
 
 int main(void) {

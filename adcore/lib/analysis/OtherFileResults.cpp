@@ -6,15 +6,18 @@
 // show whether it returns new blocks (ActivityCalls.cpp,
 // returnsNewAllocation), is not here. When the function's derivatives are
 // made at link time and this function stores a value with a derivative
-// into the memory the pointer reaches (`w->a[0] = x * x;`), the pointer is
-// taken as active: the caller's derivative calls the callee's, made at link
-// time, for the result's shadow. The link step accepts that derivative only
-// when the callee's body returns new blocks, whose shadows it allocates
-// alike, as Enzyme's shadow of malloc (CrossTU.cpp, givesResultShadow);
-// otherwise it is an error at the call. Stores made inside another file's
-// function the pointer is given to (GSL's `gsl_vector_set` out of line)
-// are not seen here: the pointer stays constant, and that function's
-// derivative reports them.
+// into the memory the pointer reaches (`w->a[0] = x * x;`), or gives it
+// to another file's function together with a value with a derivative
+// (GSL's `gsl_vector_set(v, 0, x * x)` out of line, whose derivative made
+// at link time may store it there), the pointer is taken as active: the
+// caller's derivative calls the callee's, made at link time, for the
+// result's shadow. The link step accepts that derivative when the callee
+// returns new blocks, whose shadows it allocates alike, as Enzyme's shadow
+// of malloc, or a global it can give a shadow (CrossTU.cpp,
+// givesResultShadow; crossfile/ReturnedGlobals.h, ReadOnlyResults.h);
+// otherwise it is an error at the call. A function of this file given the
+// pointer is not looked into (its derivative is made here, with the
+// pointer constant).
 //
 // A pointer whose memory is only read keeps no derivative: a getter of
 // another file's static data (`apply(get_config(), x)`) stays constant, as
@@ -40,6 +43,38 @@ namespace {
 
 constexpr const char *BodiesAtLinkTime = "adcc.bodies-at-link-time";
 
+/// Whether \p Callee is a function of another file of the program, whose
+/// derivatives are made at link time: not the language runtime's or the C
+/// library's own (a C++ exception object, whose thrown value carries no
+/// derivative, and names reserved to the implementation, `__cxa_*`,
+/// `__errno_location`, `_IO_*`; mangled C++ names, `_Z...`, are the
+/// program's).
+bool isOtherFilesFunction(const Function &Callee) {
+  if (!Callee.isDeclaration() || Callee.isIntrinsic())
+    return false;
+  StringRef Name = Callee.getName();
+  bool Reserved = Name.starts_with("__") ||
+                  (Name.size() > 1 && Name[0] == '_' && Name[1] != 'Z' &&
+                   isUpper(Name[1]));
+  return !Reserved && !isKnownInactiveFunction(Callee);
+}
+
+/// Whether \p Call, of another file's function, takes \p Arg together with
+/// an argument with a derivative (\p IsActive): its derivative, made at
+/// link time, may store derivatives into the memory \p Arg reaches (GSL's
+/// `gsl_vector_set(v, 0, x * x)`), which needs the memory's shadow.
+bool givenWithDerivatives(const CallBase &Call, const Value *Arg,
+                          function_ref<bool(const Value *)> IsActive) {
+  const Function *Callee = Call.getCalledFunction();
+  if (!Callee || !isOtherFilesFunction(*Callee) ||
+      !is_contained(Call.args(), Arg))
+    return false;
+  return any_of(Call.args(), [&](const Use &Op) {
+    return Op.get() != Arg && canCarryDerivative(Op->getType()) &&
+           IsActive(Op.get());
+  });
+}
+
 } // namespace
 
 void markBodiesAtLinkTime(Module &M, bool On) {
@@ -52,20 +87,9 @@ void markBodiesAtLinkTime(Module &M, bool On) {
 bool otherFileResultReceivesDerivatives(
     const CallBase &Call, function_ref<bool(const Value *)> IsActive) {
   const Function *Callee = Call.getCalledFunction();
-  if (!Callee || !Callee->isDeclaration() || Callee->isIntrinsic() ||
-      !Call.getType()->isPointerTy() ||
-      !Call.getModule()->getNamedMetadata(BodiesAtLinkTime))
-    return false;
-  // (The language runtime's and the C library's own functions are no other
-  // file's: a C++ exception object, whose thrown value carries no
-  // derivative, and names reserved to the implementation, `__cxa_*`,
-  // `__errno_location`, `_IO_*`; mangled C++ names, `_Z...`, are the
-  // program's.)
-  StringRef Name = Callee->getName();
-  bool Reserved = Name.starts_with("__") ||
-                  (Name.size() > 1 && Name[0] == '_' && Name[1] != 'Z' &&
-                   isUpper(Name[1]));
-  if (Reserved || isExceptionObject(&Call) || isKnownInactiveFunction(*Callee))
+  if (!Callee || !Call.getType()->isPointerTy() ||
+      !Call.getModule()->getNamedMetadata(BodiesAtLinkTime) ||
+      !isOtherFilesFunction(*Callee) || isExceptionObject(&Call))
     return false;
   // The pointers into the result's memory (Depth: how many pointers were
   // loaded on the way, `w->a`), through GEPs, casts and, at -O0, the
@@ -91,6 +115,12 @@ bool otherFileResultReceivesDerivatives(
       }
       if (const auto *MT = dyn_cast<MemTransferInst>(U)) {
         if (MT->getRawDest() == P && IsActive(MT->getRawSource()))
+          return true;
+        continue;
+      }
+      // Given to another file's function with values with derivatives.
+      if (const auto *Other = dyn_cast<CallBase>(U)) {
+        if (givenWithDerivatives(*Other, P, IsActive))
           return true;
         continue;
       }

@@ -46,7 +46,8 @@ ownShadowsUsedBy(ArrayRef<const Function *> Derivatives,
   SmallVector<const Function *, 16> Work(Derivatives.begin(),
                                          Derivatives.end());
   // The operands of the functions reached, and of the constant expressions
-  // among them (a shadow's element addressed by a constant GEP).
+  // and aggregates among them (a shadow's element addressed by a constant
+  // GEP).
   SmallVector<const Value *, 32> Operands;
   while (!Work.empty()) {
     const Function *F = Work.pop_back_val();
@@ -66,8 +67,10 @@ ownShadowsUsedBy(ArrayRef<const Function *> Derivatives,
           Shadows.insert(const_cast<GlobalVariable *>(G));
       } else if (auto *Callee = dyn_cast<Function>(V)) {
         Work.push_back(Callee);
-      } else if (auto *CE = dyn_cast<ConstantExpr>(V)) {
-        append_range(Operands, CE->operand_values());
+      } else if (isa<ConstantExpr, ConstantAggregate>(V)) {
+        // (A constant aggregate too: a getter's derivative returns
+        // `{ptr @g, ptr @g_shadow}`.)
+        append_range(Operands, cast<User>(V)->operand_values());
       }
     }
   }
