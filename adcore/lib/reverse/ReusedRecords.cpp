@@ -25,10 +25,10 @@
 //    exiting block) and J runs at least as often as C (backedge-taken
 //    counts, by scalar evolution), so the row is there;
 //  - p's object is an identified one (an allocation, a local, a noalias
-//    argument) that no instruction on a path from J to v may write: stores,
-//    memory intrinsics and calls are checked against their objects; what the
-//    augmented sweep adds writes shadows and the tape, which are apart from
-//    primal memory (MemoryScopes.h).
+//    argument, a global) that no instruction on a path from J to v may
+//    write: stores, memory intrinsics and calls are checked against their
+//    objects; what the augmented sweep adds writes shadows and the tape,
+//    which are apart from primal memory (MemoryScopes.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -110,8 +110,8 @@ bool ReverseEmitter::writesBetween(const Value *Obj, BasicBlock *From,
         if (auto *Call = dyn_cast<CallBase>(&I); Call && isTapeCall(*Call))
           continue;
         if (auto *SI = dyn_cast<StoreInst>(&I)) {
-          auto *Base = dyn_cast<CallBase>(
-              getUnderlyingObject(SI->getPointerOperand()));
+          auto *Base =
+              dyn_cast<CallBase>(getUnderlyingObject(SI->getPointerOperand()));
           if (Base && isTapeCall(*Base))
             continue;
         }
@@ -148,8 +148,8 @@ bool ReverseEmitter::writesBetween(const Value *Obj, BasicBlock *From,
       if (!Effects.onlyAccessesArgPointees())
         return true;
       for (const Use &A : Call->args())
-        if (A->getType()->isPointerTy() && !Call->onlyReadsMemory(A.getOperandNo()) &&
-            mayReach(A.get(), Obj))
+        if (A->getType()->isPointerTy() &&
+            !Call->onlyReadsMemory(A.getOperandNo()) && mayReach(A.get(), Obj))
           return true;
     }
   }
@@ -202,7 +202,8 @@ BasicBlock *ReverseEmitter::rowLoopFor(LoadInst &V, BasicBlock *Header,
     return nullptr;
   // Nothing writes the object between the two reads.
   const Value *Obj = getUnderlyingObject(V.getPointerOperand());
-  if (!isIdentifiedObject(Obj) || Obj != getUnderlyingObject(W->getPointerOperand()) ||
+  if (!isIdentifiedObject(Obj) ||
+      Obj != getUnderlyingObject(W->getPointerOperand()) ||
       writesBetween(Obj, R.Header, V.getParent(), Around))
     return nullptr;
   return C->getHeader();
