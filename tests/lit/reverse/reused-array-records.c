@@ -6,6 +6,7 @@
 // RUN: %adcc -O2 -c -fadcc-print-tape-plan %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %adcc -O2 %s -o %t -lm && %t
 // RUN: %adcc -O0 %s -o %t0 -lm && %t0
+// RUN: %adcc -O3 %s -o %t3 -lm && %t3
 // RUN: %adcc -O2 -mllvm -adcc-reuse-array-records=false %s -o %t.off -lm && %t.off
 //
 // CHECK-LABEL: reverse mode of 'tri_reused'
