@@ -4,8 +4,9 @@
 // keeps the tape small in loops: loops reversed by their trip count,
 // records made once at a loop's exits instead of in each iteration
 // (InvariantRecords.cpp), trip counts computed before a nest
-// (InvariantTrips.cpp) or rebuilt by the reverse sweep (Recompute.cpp), and
-// per-iteration records kept in arrays (LoopArrays.cpp).
+// (InvariantTrips.cpp) or rebuilt by the reverse sweep (Recompute.cpp),
+// per-iteration records kept in arrays (LoopArrays.cpp) and read from them
+// again by later loops (ReusedRecords.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_REVERSE_LOOPRECORDSTATE_H
@@ -76,6 +77,17 @@ struct LoopRecordState {
   };
   llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<ArrayRecord, 2>>
       ArrayRecords;
+  /// Loop-invariant records that an earlier loop's array holds already
+  /// (ReusedRecords.cpp): per header of the loop at whose exits the value
+  /// would be recorded, the value, the array record that holds it and the
+  /// counted loop whose iteration is its row there.
+  struct ReusedRecord {
+    llvm::Value *V;
+    ArrayRecord From;
+    llvm::BasicBlock *RowLoop;
+  };
+  llvm::MapVector<llvm::BasicBlock *, llvm::SmallVector<ReusedRecord, 2>>
+      ReusedRecords;
   /// The values recorded at the exits of each counted loop (by header).
   llvm::MapVector<llvm::BasicBlock *, llvm::SetVector<llvm::Value *>>
       InvariantRecords;

@@ -461,7 +461,11 @@ Value *ReverseEmitter::recompute(Value *V) {
       auto It = PerLoop.find(H);
       return It != PerLoop.end() && It->second.contains(I);
     };
-    if (Holds(InvariantRecords) || Holds(EntryReloads))
+    auto Reused = [&] {
+      return any_of(ReusedRecords.lookup(H),
+                    [&](const ReusedRecord &U) { return U.V == I; });
+    };
+    if (Holds(InvariantRecords) || Holds(EntryReloads) || Reused())
       return RB.CreateLoad(I->getType(), hoistSlot(H, I),
                            I->getName() + ".inv");
   }

@@ -287,6 +287,7 @@ bool ReverseEmitter::buildAugmented() {
   hoistInvariantRecords();
   planInvariantTrips();
   planLoopArrays();
+  reuseArrayRecords();
   emitExitRecords();
   placeLoopArrays();
   coalesceRecords();
@@ -579,6 +580,7 @@ void ReverseEmitter::reverseBlock(BasicBlock &BB) {
   };
   readExitRecords(BB);
   readInvariantTrips(BB);
+  readReusedRecords(BB);
   if (Preds.empty()) {
     RB.CreateBr(RevExit);
     return;

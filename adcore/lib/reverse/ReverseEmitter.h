@@ -385,6 +385,24 @@ private:
   void releaseLoopArray(llvm::BasicBlock *Header);
   /// Reads back one array record in the reverse sweep.
   llvm::Value *arrayRecord(const ArrayRecord &R);
+
+  // --- invariant records read from arrays (ReusedRecords.cpp) ----------
+  /// Replaces loop-invariant records of loads by reads of the rows of an
+  /// earlier loop's array that hold the same values.
+  void reuseArrayRecords();
+  /// The header of the counted loop around \p V whose iteration is the row
+  /// of \p R's array that holds \p V's value, where that array may stand
+  /// for \p V's record at the exits of the loop of \p Header; null if none.
+  llvm::BasicBlock *rowLoopFor(llvm::LoadInst &V, llvm::BasicBlock *Header,
+                               const ArrayRecord &R);
+  /// Whether something may write \p Obj (an identified object) between an
+  /// iteration of \p From and \p To, within one iteration of the loop
+  /// around both (\p Around, null for the function).
+  bool writesBetween(const llvm::Value *Obj, llvm::BasicBlock *From,
+                     llvm::BasicBlock *To, const llvm::Loop *Around);
+  /// Reads, as the reverse sweep enters the loops left at \p BB, the
+  /// values their exits would have recorded from the arrays that hold them.
+  void readReusedRecords(llvm::BasicBlock &BB);
   llvm::AllocaInst *hoistSlot(llvm::BasicBlock *Header, llvm::Value *V);
   void eraseRecord(llvm::CallInst *Push);
   /// Erases the record of \p V made after \p I, and forgets its push.

@@ -103,6 +103,21 @@ void ReverseEmitter::reportTapePlan() {
             Operand(H, /*PrintType=*/false);
             OS << ", as the reverse sweep enters it" << Each << "\n";
           }
+    if (auto It = ExitCounts.find(&BB); It != ExitCounts.end())
+      for (BasicBlock *H : It->second)
+        for (const ReusedRecord &U : ReusedRecords.lookup(H)) {
+          OS << "  read ";
+          Operand(U.V, /*PrintType=*/true);
+          OS << " once per run of the loop at block ";
+          Operand(H, /*PrintType=*/false);
+          OS << " from the record of ";
+          Operand(U.From.V, /*PrintType=*/false);
+          OS << " in the array of the loop at block ";
+          Operand(U.From.Header, /*PrintType=*/false);
+          OS << " (row: the iteration of the loop at block ";
+          Operand(U.RowLoop, /*PrintType=*/false);
+          OS << ")" << Each << "\n";
+        }
     for (Instruction &I : BB) {
       auto Print = [&](const char *What, Value *V) {
         OS << "  " << What << " ";
