@@ -3,11 +3,11 @@
 // helpers that pick one of them (issue 33), in reverse and forward mode:
 // std::min and std::max of two addresses, whose reference returned points
 // into one of the two variables, and nested: the reference one returns
-// passed to the next (the median of three). At -O0 the helpers are calls that see numbers; the
-// variables the caller only passed had no shadow, a located error until
-// 2026-12-07 ("read or written through a pointer made from an integer").
-// Each gradient against central differences, the analytic values and the
-// tangents, at -O0 to -O3.
+// passed to the next (the median of three). At -O0 the helpers are calls
+// that see numbers; the variables the caller only passed had no shadow, a
+// located error until 2026-12-07 ("read or written through a pointer made
+// from an integer"). Each gradient against central differences, the
+// analytic values and the tangents, at -O0 to -O3.
 #include "check.h"
 
 #include <algorithm>
