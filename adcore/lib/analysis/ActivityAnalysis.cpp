@@ -90,7 +90,7 @@ bool ActivityAnalysis::transfer(const Value &V) const {
            // An integer variable that holds an address made a pointer
            // again (`uintptr_t u = (uintptr_t)x | 1;` at -O0): its shadow
            // holds the shadow's address, as a pointer variable's does.
-           holdsAddresses(*AI, 2) ||
+           holdsAddresses(*AI, 2) || passesReceivedAddresses(*AI) ||
            any_of(AI->users(), [&](const User *U) {
              if (isa<MemTransferInst>(U)) // a buffer for copied bytes
                return true;

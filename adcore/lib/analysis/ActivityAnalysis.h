@@ -197,6 +197,19 @@ bool isIntegerAddress(const llvm::Value &V, unsigned Depth = 8);
 /// shadow, which holds the shadows' addresses.
 bool localHoldsAddresses(const llvm::Value *Ptr);
 
+/// True when \p Ptr points into a local variable or array into which an
+/// address kept as an integer is stored (`uintptr_t a[] = {(uintptr_t)x,
+/// ...}` read through by a callee only).
+bool localReceivesAddresses(const llvm::Value *Ptr);
+
+/// True when the local pointer-sized integer \p AI receives an address
+/// kept as an integer and is passed by reference to a function of the
+/// module that returns a reference the caller reads an integer through
+/// (`std::min(a, b)`, `std::max(a, b)` of `uintptr_t` at -O0): the value
+/// read may be the variable's, and its shadow the variable's shadow, even
+/// where the caller never loads the variable itself.
+bool passesReceivedAddresses(const llvm::AllocaInst &AI);
+
 /// True when an integer stored at \p Slot may be turned back into a
 /// pointer: a load of the stack variable feeds an inttoptr, through
 /// integer arithmetic and copies into other variables (\p Depth steps).

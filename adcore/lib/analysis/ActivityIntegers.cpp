@@ -346,6 +346,62 @@ bool localHoldsAddresses(const Value *Ptr) {
   return AI && holdsAddresses(*AI, 2);
 }
 
+bool localReceivesAddresses(const Value *Ptr) {
+  const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
+  if (!AI)
+    return false;
+  SmallVector<const Value *, 8> Work{AI};
+  SmallPtrSet<const Value *, 8> Seen;
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    if (!Seen.insert(P).second || Seen.size() > 32)
+      continue;
+    for (const User *U : P->users()) {
+      if (isa<GetElementPtrInst>(U))
+        Work.push_back(U);
+      else if (const auto *SI = dyn_cast<StoreInst>(U);
+               SI && SI->getPointerOperand() == P &&
+               isIntegerAddress(*SI->getValueOperand()))
+        return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+/// True when \p U passes a pointer to a function of the module that
+/// returns a reference the caller reads a pointer-sized integer through,
+/// or passes on to such a function in its turn (\p Depth calls deep:
+/// `std::min(std::min(a, b), c)`).
+bool passedToPick(const Use &U, Type *IntPtr, unsigned Depth) {
+  const auto *Call = dyn_cast<CallBase>(U.getUser());
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (!Callee || Callee->isDeclaration() || !Call->isArgOperand(&U) ||
+      !Call->getType()->isPointerTy() || Depth == 0)
+    return false;
+  return any_of(Call->uses(), [&](const Use &R) {
+    const auto *LI = dyn_cast<LoadInst>(R.getUser());
+    return (LI && LI->getType() == IntPtr) ||
+           passedToPick(R, IntPtr, Depth - 1);
+  });
+}
+
+} // namespace
+
+bool passesReceivedAddresses(const AllocaInst &AI) {
+  Type *IntPtr = AI.getModule()->getDataLayout().getIntPtrType(AI.getContext());
+  if (AI.getAllocatedType() != IntPtr)
+    return false;
+  // (Only to a function that returns a reference the caller reads an
+  // integer through, which may be the variable's: std::min, std::max.
+  // Passed on otherwise, as `v.push_back(u)` at -O0, the integers reach
+  // memory whose shadow adcc does not follow: the located error stays.)
+  return any_of(AI.uses(),
+                [&](const Use &U) { return passedToPick(U, IntPtr, 4); }) &&
+         localReceivesAddresses(&AI);
+}
+
 bool mayBecomePointer(const Value *Slot, unsigned Depth) {
   const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Slot));
   if (!AI || Depth == 0)

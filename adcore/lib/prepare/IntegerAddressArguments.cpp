@@ -300,31 +300,6 @@ bool accessAsPointers(Function &F) {
   return true;
 }
 
-/// True when \p Ptr points into a local variable or array into which an
-/// address kept as an integer is stored (`uintptr_t a[] = {(uintptr_t)x,
-/// ...}` read through by a callee only).
-bool localReceivesAddresses(const Value *Ptr) {
-  const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
-  if (!AI)
-    return false;
-  SmallVector<const Value *, 8> Work{AI};
-  SmallPtrSet<const Value *, 8> Seen;
-  while (!Work.empty()) {
-    const Value *P = Work.pop_back_val();
-    if (!Seen.insert(P).second || Seen.size() > 32)
-      continue;
-    for (const User *U : P->users()) {
-      if (isa<GetElementPtrInst>(U))
-        Work.push_back(U);
-      else if (const auto *SI = dyn_cast<StoreInst>(U);
-               SI && SI->getPointerOperand() == P &&
-               isIntegerAddress(*SI->getValueOperand()))
-        return true;
-    }
-  }
-  return false;
-}
-
 /// The arguments of \p Call (bit i: argument i) that point into memory
 /// holding addresses as integers (a local variable or array of the caller
 /// that holds them, memory a marked parameter points into, a slot of
