@@ -316,6 +316,9 @@ void lowerCheckpointedLoops(Module &M, ArrayRef<DeclaredDerivative> Roots,
 
 bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
                    const Options &Opts) {
+  // (The objects' derivatives, differentiated again here, call the
+  // runtime where their helpers were inlined.)
+  restoreNullShadowHelpers(M);
   SynthesisContext Ctx(M, Opts.PrintTapePlan);
   // (Contracted as the objects' translation units were compiled.)
   if (auto *Contract =

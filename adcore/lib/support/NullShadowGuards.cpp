@@ -337,6 +337,41 @@ void inlineNullShadowHelpers(Module &M) {
   inlineHelperCalls(M, StripName);
 }
 
+void restoreNullShadowHelpers(Module &M) {
+  for (bool Or : {true, false}) {
+    Function *Runtime =
+        M.getFunction(Or ? "adcc_null_shadow" : "adcc_null_shadow_strip");
+    if (!Runtime || Runtime->use_empty())
+      continue;
+    SmallVector<CallInst *, 16> Calls;
+    for (User *U : Runtime->users())
+      if (auto *Call = dyn_cast<CallInst>(U);
+          Call && Call->getCalledOperand() == Runtime &&
+          Call->arg_size() == (Or ? 2u : 1u) &&
+          Call->getFunction()->getName() != (Or ? OrScratchName : StripName))
+        Calls.push_back(Call);
+    if (Calls.empty())
+      continue;
+    Function *Helper = scratchHelper(M, Or);
+    for (CallInst *Call : Calls) {
+      // (The runtime is called where the shadow is null (Or) or not
+      // (strip): the helper called with that shadow calls it alike.)
+      IRBuilder<> B(Call);
+      SmallVector<Value *, 3> Args;
+      if (Or)
+        Args = {Constant::getNullValue(Call->getType()),
+                Call->getArgOperand(0), Call->getArgOperand(1)};
+      else
+        Args = {Call->getArgOperand(0)};
+      CallInst *New = B.CreateCall(Helper, Args);
+      New->takeName(Call);
+      New->setDebugLoc(Call->getDebugLoc());
+      Call->replaceAllUsesWith(New);
+      Call->eraseFromParent();
+    }
+  }
+}
+
 Value *lengthUnlessPrimal(IRBuilder<> &B, Value *Dest, Value *Shadow,
                           Value *Len) {
   // (A local variable's or a block the function allocates has a shadow of

@@ -137,6 +137,13 @@ bool usesNullShadowScratch(const llvm::Module &M);
 /// the derivatives call them (once all are made: whether a session is
 /// needed is told by the helper's existence).
 void inlineNullShadowHelpers(llvm::Module &M);
+/// Undoes inlineNullShadowHelpers in IR carried for link time: each call of
+/// the runtime's adcc_null_shadow_strip or adcc_null_shadow becomes a call
+/// of its helper again (the same value there), so that a derivative made
+/// at link time of a reverse sweep made when its file was compiled (a
+/// callback that requests a gradient) gives the helpers' results their
+/// tangents and adjoints; the runtime functions are inactive.
+void restoreNullShadowHelpers(llvm::Module &M);
 /// Emits at \p B the start and the end of such a session.
 llvm::CallInst *enterNullShadowSession(llvm::IRBuilder<> &B);
 void leaveNullShadowSession(llvm::IRBuilder<> &B);
