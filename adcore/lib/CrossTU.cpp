@@ -11,7 +11,7 @@
 #include "Synthesis.h"
 #include "analysis/ActivityAnalysis.h"
 #include "analysis/GlobalShadows.h"
-#include "crossfile/ReadOnlyResults.h"
+#include "analysis/ReadOnlyResults.h"
 #include "crossfile/ReturnedGlobals.h"
 #include "prepare/Prepare.h"
 #include "requests/EnzymeCalls.h"
@@ -128,7 +128,7 @@ bool returnsShadowedMemory(Function &P, const CrossTURequest &R,
 
 /// Whether \p P gives the shadow \p R asks for (asksResultShadow): it
 /// returns memory with a shadow, or memory the program only reads
-/// (\p ReadOnly: crossfile/ReadOnlyResults.h), whose shadow is null. A
+/// (\p ReadOnly: analysis/ReadOnlyResults.h), whose shadow is null. A
 /// pointer to other memory (another file's static data that holds
 /// pointers, `get_state()`) is reported at the call, with what to do
 /// (once per function: in \p Reported).
@@ -154,7 +154,7 @@ bool givesResultShadow(Module &M, const CrossTURequest &R, Function &P,
 }
 
 /// The getters whose results the program only reads (asksResultShadow
-/// without returnsShadowedMemory, crossfile/ReadOnlyResults.h), into
+/// without returnsShadowedMemory, analysis/ReadOnlyResults.h), into
 /// \p ReadOnly, and the arguments of the functions given their results,
 /// whose shadows may then be null, into \p NullArgs.
 void findReadOnlyResults(Module &M, ArrayRef<std::string> Symbols,
@@ -379,7 +379,7 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
     Ctx.rules().setWrittenGlobals(std::move(Written));
   }
   // (Getters of data the program only reads: their results' shadows are
-  // null, guarded where they are given. crossfile/ReadOnlyResults.h.)
+  // null, guarded where they are given. analysis/ReadOnlyResults.h.)
   StringSet<> ReadOnly;
   DenseMap<const Function *, uint64_t> NullArgs;
   findReadOnlyResults(M, Symbols, Ctx.rules(), ReadOnly, NullArgs);

@@ -1,10 +1,10 @@
-//===- crossfile/ReadOnlyResults.h - Getters' data only read ----*- C++ -*-===//
+//===- analysis/ReadOnlyResults.h - Getters' data only read -----*- C++ -*-===//
 //
 // See ReadOnlyResults.cpp.
 //
 //===----------------------------------------------------------------------===//
-#ifndef ADCORE_CROSSFILE_READONLYRESULTS_H
-#define ADCORE_CROSSFILE_READONLYRESULTS_H
+#ifndef ADCORE_ANALYSIS_READONLYRESULTS_H
+#define ADCORE_ANALYSIS_READONLYRESULTS_H
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -35,4 +35,4 @@ bool onlyReadThroughResult(
 
 } // namespace adcore
 
-#endif // ADCORE_CROSSFILE_READONLYRESULTS_H
+#endif // ADCORE_ANALYSIS_READONLYRESULTS_H
