@@ -11,7 +11,10 @@
 // union of a number and a pointer, bytes, memory of no known type), in
 // memory the function reached through a pointer it read from memory or got
 // from a call (a node of a linked structure), or that its caller passed it
-// having reached it so. A number's bytes given by the request's argument
+// having reached it so; whatever the bytes' declared type where the
+// pointer was read as a `void *` or `char *`, by the function or by a
+// caller that passed it on (a constructor run by placement `new` on a
+// pool's block). A number's bytes given by the request's argument
 // keep the seed the caller put in their shadow (`*out = x * x` with
 // `dout->value = 1`, a union too).
 //

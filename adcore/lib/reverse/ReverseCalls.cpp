@@ -400,9 +400,10 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     Call.replaceAllUsesWith(Primal);
     if (Active.contains(&Call))
       Active.insert(Primal);
-    // (The result stands for the primal call's: a callee given it asks
-    // where it was read, LinkedStores.h.)
-    PrimalOf[Primal] = PrimalOf.lookup(&Call);
+    // (A pointer result stands for the primal call's: a callee given it
+    // asks where it was read, LinkedStores.h.)
+    if (RetTy->isPointerTy())
+      PrimalOf[Primal] = PrimalOf.lookup(&Call);
   }
   CallKeys[New] = K;
   CallResult[New] = RetTy->isVoidTy() ? nullptr : Primal;
