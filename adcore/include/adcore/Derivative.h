@@ -131,10 +131,10 @@ struct DerivativeKey {
   uint64_t InterleavedArgs = 0;
   /// Reverse mode: bit i, pointer argument i addresses memory that the
   /// caller reached through a pointer read from memory or returned by a
-  /// call (a node of a caller's linked structure, not memory the request
-  /// was given): a number stored there over bytes whose type may hold a
-  /// pointer starts its adjoint from zero (analysis/LinkedStores.h). Set
-  /// only for callees that store numbers over such bytes.
+  /// call (a node of a caller's linked structure): a number stored there
+  /// over bytes whose type may hold a pointer starts its adjoint from zero;
+  /// bit 32 + i, read as a `void *` or `char *`: any number stored there
+  /// does (analysis/LinkedStores.h). Only for callees that store numbers.
   uint64_t LinkedArgs = 0;
 
   auto tie() const {

@@ -91,6 +91,15 @@ bool allocates(const CallBase &Call) {
 
 } // namespace
 
+bool linkedArgument(const Argument &A, uint64_t LinkedArgs) {
+  return A.getArgNo() < LinkedBytesBit && (LinkedArgs >> A.getArgNo() & 1);
+}
+
+bool linkedBytesArgument(const Argument &A, uint64_t LinkedArgs) {
+  return A.getArgNo() < LinkedBytesBit &&
+         (LinkedArgs >> (LinkedBytesBit + A.getArgNo()) & 1);
+}
+
 bool reachedThroughLink(const Value *Ptr, uint64_t LinkedArgs) {
   if (!Ptr)
     return false;
@@ -104,7 +113,7 @@ bool reachedThroughLink(const Value *Ptr, uint64_t LinkedArgs) {
     // passed a link. Local and global variables, constants: nothing the
     // caller linked.)
     if (const auto *A = dyn_cast<Argument>(V)) {
-      if (A->getArgNo() < 64 && (LinkedArgs >> A->getArgNo() & 1))
+      if (linkedArgument(*A, LinkedArgs) || linkedBytesArgument(*A, LinkedArgs))
         return true;
       continue;
     }
@@ -170,10 +179,11 @@ static std::optional<bool> declaredPointerBytes(const StoreInst &SI) {
 
 namespace {
 
-/// A pointer read from memory that a store's address is based on: the
-/// load, and which bytes the store writes from it.
+/// A pointer read from memory that a store's address is based on (the
+/// load), or the parameter it came by (the caller read it: LinkedArgs),
+/// and which bytes the store writes from it.
 struct LinkRead {
-  const LoadInst *Load;
+  const Value *From;
   RecordBytes At;
 };
 
@@ -182,7 +192,7 @@ struct LinkRead {
 /// from \p Ptr): at -O0 through the stores into a pointer variable's
 /// slot, through phis (at offsets then not constant) and selects, and into
 /// the returns of a function of the module whose result it is, \p Depth
-/// calls deep. Nothing for other pointers.
+/// calls deep; the parameters it may be. Nothing for other pointers.
 void linkReads(const Value *Ptr, RecordBytes At, const DataLayout &DL,
                unsigned Depth, SmallPtrSetImpl<const Value *> &Seen,
                SmallVectorImpl<LinkRead> &Out) {
@@ -200,6 +210,10 @@ void linkReads(const Value *Ptr, RecordBytes At, const DataLayout &DL,
   }
   if (!Seen.insert(Ptr).second || Seen.size() > 32)
     return;
+  if (isa<Argument>(Ptr)) {
+    Out.push_back({Ptr, At});
+    return;
+  }
   if (const auto *LI = dyn_cast<LoadInst>(Ptr)) {
     SmallVector<const Value *, 2> Stored;
     const auto *Slot =
@@ -257,27 +271,68 @@ bool readLinkMayHoldPointer(const LoadInst &LI, RecordBytes At) {
   return false;
 }
 
+/// Whether \p LI read a pointer to bytes (a `void *` or `char *`), any of
+/// which may hold a pointer: by its pointer TBAA type, at -O0 by the
+/// declared type of the field it was read from.
+bool readAsBytes(const LoadInst &LI) {
+  if (pointsToBytesByTBAA(LI))
+    return true;
+  auto Field = addressedStructField(LI.getPointerOperand(),
+                                    LI.getModule()->getDataLayout());
+  // (What the entries say of no bytes at all, they say of every byte.)
+  return Field && fieldPointeeMayHoldPointer(*LI.getModule(), Field->first,
+                                             Field->second, RecordBytes{})
+                      .value_or(false);
+}
+
+/// Whether the link \p R, which a store of the function \p F reads, may
+/// hold a pointer at its bytes: a parameter of \p F whose caller read it
+/// as a pointer to bytes (\p LinkedArgs), or a load (readLinkMayHoldPointer).
+bool linkMayHoldPointer(const LinkRead &R, const Function &F,
+                        uint64_t LinkedArgs) {
+  if (const auto *A = dyn_cast<Argument>(R.From))
+    return A->getParent() == &F && linkedBytesArgument(*A, LinkedArgs);
+  return readLinkMayHoldPointer(*cast<LoadInst>(R.From), R.At);
+}
+
 } // namespace
+
+bool readAsLinkedBytes(const Value *Ptr, uint64_t LinkedArgs) {
+  const auto *I = dyn_cast_or_null<Instruction>(Ptr);
+  const auto *A = dyn_cast_or_null<Argument>(Ptr);
+  const Function *F = I ? I->getFunction() : A ? A->getParent() : nullptr;
+  if (!F)
+    return false;
+  SmallPtrSet<const Value *, 16> Seen;
+  SmallVector<LinkRead, 4> Reads;
+  linkReads(Ptr, RecordBytes{}, F->getDataLayout(), 3, Seen, Reads);
+  return any_of(Reads, [&](const LinkRead &R) {
+    if (const auto *Arg = dyn_cast<Argument>(R.From))
+      return Arg->getParent() == F && linkedBytesArgument(*Arg, LinkedArgs);
+    return readAsBytes(*cast<LoadInst>(R.From));
+  });
+}
 
 /// Whether the pointer that the store \p SI writes through was read as a
 /// pointer to bytes that may hold a pointer where it writes: a `void *` or
 /// `char *`; a record that may hold a pointer at those bytes (or, at an
 /// offset that is not constant, anywhere; beyond the record, in the next
 /// ones of an array of them).
-static bool linkedRecordBytes(const StoreInst &SI) {
+static bool linkedRecordBytes(const StoreInst &SI, uint64_t LinkedArgs) {
   const DataLayout &DL = SI.getModule()->getDataLayout();
   RecordBytes At;
   At.Bytes = DL.getTypeStoreSize(SI.getValueOperand()->getType());
   SmallPtrSet<const Value *, 16> Seen;
   SmallVector<LinkRead, 4> Reads;
   linkReads(SI.getPointerOperand(), At, DL, 3, Seen, Reads);
-  return any_of(Reads, [](const LinkRead &R) {
-    return readLinkMayHoldPointer(*R.Load, R.At);
+  return any_of(Reads, [&](const LinkRead &R) {
+    return linkMayHoldPointer(R, *SI.getFunction(), LinkedArgs);
   });
 }
 
-bool mayHoldPointerBytes(const StoreInst &SI, const TypeAnalysis &Types) {
-  if (linkedRecordBytes(SI))
+bool mayHoldPointerBytes(const StoreInst &SI, const TypeAnalysis &Types,
+                         uint64_t LinkedArgs) {
+  if (linkedRecordBytes(SI, LinkedArgs))
     return true;
   if (std::optional<bool> Declared = declaredPointerBytes(SI))
     return *Declared;
@@ -285,8 +340,9 @@ bool mayHoldPointerBytes(const StoreInst &SI, const TypeAnalysis &Types) {
   return K != Kind::Float && K != Kind::Double;
 }
 
-/// storesNumbersOverPointers, \p Depth calls deep.
-static bool storesOverPointers(const Function &F, unsigned Depth,
+/// storesNumbersOverPointers (\p AnyBytes: storesNumbers), \p Depth calls
+/// deep.
+static bool storesOverPointers(const Function &F, bool AnyBytes, unsigned Depth,
                                SmallPtrSetImpl<const Function *> &Seen) {
   if (F.isDeclaration() || !Seen.insert(&F).second)
     return false;
@@ -294,13 +350,14 @@ static bool storesOverPointers(const Function &F, unsigned Depth,
     for (const Instruction &I : BB) {
       if (const auto *SI = dyn_cast<StoreInst>(&I)) {
         if (SI->getValueOperand()->getType()->isFPOrFPVectorTy() &&
-            declaredPointerBytes(*SI).value_or(false))
+            (AnyBytes || declaredPointerBytes(*SI).value_or(false)))
           return true;
         continue;
       }
       const auto *Call = dyn_cast<CallBase>(&I);
       const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-      if (Callee && Depth > 0 && storesOverPointers(*Callee, Depth - 1, Seen))
+      if (Callee && Depth > 0 &&
+          storesOverPointers(*Callee, AnyBytes, Depth - 1, Seen))
         return true;
     }
   return false;
@@ -308,7 +365,12 @@ static bool storesOverPointers(const Function &F, unsigned Depth,
 
 bool storesNumbersOverPointers(const Function &F) {
   SmallPtrSet<const Function *, 8> Seen;
-  return storesOverPointers(F, 3, Seen);
+  return storesOverPointers(F, /*AnyBytes=*/false, 3, Seen);
+}
+
+bool storesNumbers(const Function &F) {
+  SmallPtrSet<const Function *, 8> Seen;
+  return storesOverPointers(F, /*AnyBytes=*/true, 3, Seen);
 }
 
 } // namespace adcore

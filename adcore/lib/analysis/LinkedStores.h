@@ -11,7 +11,10 @@
 // union of a number and a pointer, bytes, memory of no known type), in
 // memory the function reached through a pointer it read from memory or got
 // from a call (a node of a linked structure), or that its caller passed it
-// having reached it so. A number's bytes given by the request's argument
+// having reached it so; whatever the bytes' declared type where the
+// pointer was read as a `void *` or `char *`, by the function or by a
+// caller that passed it on (a constructor run by placement `new` on a
+// pool's block). A number's bytes given by the request's argument
 // keep the seed the caller put in their shadow (`*out = x * x` with
 // `dout->value = 1`, a union too).
 //
@@ -22,6 +25,7 @@
 #include <cstdint>
 
 namespace llvm {
+class Argument;
 class Function;
 class StoreInst;
 class Value;
@@ -31,12 +35,28 @@ namespace adcore {
 
 class TypeAnalysis;
 
+/// DerivativeKey::LinkedArgs holds two bits for each pointer argument i
+/// below this: bit i, the caller reached the memory it addresses through a
+/// pointer read from memory or returned by a call (a number stored there
+/// over bytes whose declared type may hold a pointer starts its adjoint
+/// from zero); bit LinkedBytesBit + i, it read that pointer as a `void *`
+/// or `char *` (any of the bytes may hold a link: every number stored
+/// there does, whatever its declared type: `init_obj((struct obj
+/// *)pl->any, x)`, a constructor run by placement `new` on such a block).
+constexpr unsigned LinkedBytesBit = 32;
+
+/// Bit i of \p LinkedArgs for the argument \p A, i its number.
+bool linkedArgument(const llvm::Argument &A, uint64_t LinkedArgs);
+
+/// Bit LinkedBytesBit + i of \p LinkedArgs for the argument \p A.
+bool linkedBytesArgument(const llvm::Argument &A, uint64_t LinkedArgs);
+
 /// Whether the pointer \p Ptr of the primal function may address memory
 /// that the function reached through a pointer read from memory (not a
 /// local variable of its own) or returned by a call other than an
-/// allocation's, or through its pointer parameter i with bit i of
-/// \p LinkedArgs (its caller passed such memory: DerivativeKey): at -O0
-/// through the stores into its local slots too.
+/// allocation's, or through its pointer parameter i with bit i (or
+/// LinkedBytesBit + i) of \p LinkedArgs (its caller passed such memory:
+/// DerivativeKey): at -O0 through the stores into its local slots too.
 bool reachedThroughLink(const llvm::Value *Ptr, uint64_t LinkedArgs);
 
 /// Whether the bytes that the store \p SI of a number (in the primal
@@ -50,8 +70,17 @@ bool reachedThroughLink(const llvm::Value *Ptr, uint64_t LinkedArgs);
 /// pointer to a record that may hold a pointer at those bytes (a pool's
 /// `struct node *` cast to `struct obj *`; beyond the record, in the next
 /// ones; anywhere in it at an offset that is not constant:
-/// adcore/DeclaredPointees.h's pseudo entries).
-bool mayHoldPointerBytes(const llvm::StoreInst &SI, const TypeAnalysis &Types);
+/// adcore/DeclaredPointees.h's pseudo entries), or where it is a parameter
+/// i with bit LinkedBytesBit + i of \p LinkedArgs.
+bool mayHoldPointerBytes(const llvm::StoreInst &SI, const TypeAnalysis &Types,
+                         uint64_t LinkedArgs);
+
+/// Whether the pointer \p Ptr of the primal function was read (here, or in
+/// a function whose result it is, 3 calls deep; through a pointer variable
+/// at -O0) as a `void *` or `char *`, or is its parameter i with bit
+/// LinkedBytesBit + i of \p LinkedArgs: a caller's link may lie in any
+/// of the bytes it addresses.
+bool readAsLinkedBytes(const llvm::Value *Ptr, uint64_t LinkedArgs);
 
 /// Whether \p F, or a function of the module it calls (3 calls deep),
 /// stores a number over bytes whose declared type says they may hold a
@@ -60,6 +89,12 @@ bool mayHoldPointerBytes(const llvm::StoreInst &SI, const TypeAnalysis &Types);
 /// a caller's links (DerivativeKey::LinkedArgs; other callees keep one
 /// derivative for every caller).
 bool storesNumbersOverPointers(const llvm::Function &F);
+
+/// Whether \p F, or a function of the module it calls (3 calls deep),
+/// stores a number (of a floating-point type) at all: a callee worth
+/// telling which of its pointer arguments the caller read as a `void *`
+/// or `char *` (bit LinkedBytesBit + i of DerivativeKey::LinkedArgs).
+bool storesNumbers(const llvm::Function &F);
 
 } // namespace adcore
 

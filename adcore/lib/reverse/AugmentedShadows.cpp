@@ -560,7 +560,7 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       // After the marks' restore, which a later pointer's record reads.)
       auto *PS = dyn_cast_or_null<StoreInst>(PrimalOf.lookup(SI));
       if (PS && reachedThroughLink(PS->getPointerOperand(), Key.LinkedArgs) &&
-          mayHoldPointerBytes(*PS, *Types))
+          mayHoldPointerBytes(*PS, *Types, Key.LinkedArgs))
         tagMemoryClass(*AB.CreateAlignedStore(Constant::getNullValue(VT), SP,
                                               StoreA),
                        MemoryClass::Shadow);

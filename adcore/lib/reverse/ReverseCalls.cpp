@@ -335,14 +335,27 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   if (Key.Parallel)
     K.PrivateArgs = threadPrivateArgs(Call);
   // (Pointers to a caller's linked nodes, for a callee that may store a
-  // number over a link: LinkedStores.h.)
-  if (!DeviceCode && storesNumbersOverPointers(*Callee))
-    for (unsigned No = 0; No < K.Args.size() && No < 64; ++No)
-      if (hasShadow(K.Args[No]) &&
-          Call.getArgOperand(No)->getType()->isPointerTy() &&
-          reachedThroughLink(PrimalOf.lookup(Call.getArgOperand(No)),
-                             Key.LinkedArgs))
+  // number over a link; pointers read as `void *` or `char *`, for a
+  // callee that stores numbers: LinkedStores.h.)
+  if (!DeviceCode) {
+    std::optional<bool> OverPointers, Numbers;
+    for (unsigned No = 0; No < K.Args.size() && No < LinkedBytesBit; ++No) {
+      const Value *Primal = PrimalOf.lookup(Call.getArgOperand(No));
+      if (!hasShadow(K.Args[No]) ||
+          !Call.getArgOperand(No)->getType()->isPointerTy())
+        continue;
+      if (!OverPointers)
+        OverPointers = storesNumbersOverPointers(*Callee);
+      if (*OverPointers && reachedThroughLink(Primal, Key.LinkedArgs))
         K.LinkedArgs |= uint64_t(1) << No;
+      if (!readAsLinkedBytes(Primal, Key.LinkedArgs))
+        continue;
+      if (!Numbers)
+        Numbers = storesNumbers(*Callee);
+      if (*Numbers)
+        K.LinkedArgs |= (uint64_t(1) | uint64_t(1) << LinkedBytesBit) << No;
+    }
+  }
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
   // (A result nothing uses has no adjoint, nor the shadow of one.)
@@ -387,6 +400,10 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
     Call.replaceAllUsesWith(Primal);
     if (Active.contains(&Call))
       Active.insert(Primal);
+    // (A pointer result stands for the primal call's: a callee given it
+    // asks where it was read, LinkedStores.h.)
+    if (RetTy->isPointerTy())
+      PrimalOf[Primal] = PrimalOf.lookup(&Call);
   }
   CallKeys[New] = K;
   CallResult[New] = RetTy->isVoidTy() ? nullptr : Primal;
