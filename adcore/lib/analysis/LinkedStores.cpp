@@ -373,4 +373,27 @@ bool storesNumbers(const Function &F) {
   return storesOverPointers(F, /*AnyBytes=*/true, 3, Seen);
 }
 
+uint64_t calleeLinkedArgs(const Function &Callee,
+                          ArrayRef<const Value *> Primals,
+                          uint64_t CallerLinked) {
+  uint64_t Linked = 0;
+  std::optional<bool> OverPointers, Numbers;
+  for (unsigned No = 0; No < Primals.size() && No < LinkedBytesBit; ++No) {
+    const Value *Primal = Primals[No];
+    if (!Primal)
+      continue;
+    if (!OverPointers)
+      OverPointers = storesNumbersOverPointers(Callee);
+    if (*OverPointers && reachedThroughLink(Primal, CallerLinked))
+      Linked |= uint64_t(1) << No;
+    if (!readAsLinkedBytes(Primal, CallerLinked))
+      continue;
+    if (!Numbers)
+      Numbers = storesNumbers(Callee);
+    if (*Numbers)
+      Linked |= (uint64_t(1) | uint64_t(1) << LinkedBytesBit) << No;
+  }
+  return Linked;
+}
+
 } // namespace adcore

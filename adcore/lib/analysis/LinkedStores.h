@@ -22,6 +22,8 @@
 #ifndef ADCORE_ANALYSIS_LINKEDSTORES_H
 #define ADCORE_ANALYSIS_LINKEDSTORES_H
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include <cstdint>
 
 namespace llvm {
@@ -95,6 +97,17 @@ bool storesNumbersOverPointers(const llvm::Function &F);
 /// telling which of its pointer arguments the caller read as a `void *`
 /// or `char *` (bit LinkedBytesBit + i of DerivativeKey::LinkedArgs).
 bool storesNumbers(const llvm::Function &F);
+
+/// DerivativeKey::LinkedArgs of a call of \p Callee from a function whose
+/// own key has \p CallerLinked: \p Primals[i] is pointer argument i in
+/// the caller's primal where it has a shadow, null otherwise. Bit i where
+/// the callee may store a number over a link it reaches (reachedThroughLink),
+/// bits i and LinkedBytesBit + i where the caller read it as a `void *` or
+/// `char *` and the callee stores numbers; arguments from LinkedBytesBit on
+/// get none.
+uint64_t calleeLinkedArgs(const llvm::Function &Callee,
+                          llvm::ArrayRef<const llvm::Value *> Primals,
+                          uint64_t CallerLinked);
 
 } // namespace adcore
 

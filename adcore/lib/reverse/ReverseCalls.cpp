@@ -338,23 +338,13 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
   // number over a link; pointers read as `void *` or `char *`, for a
   // callee that stores numbers: LinkedStores.h.)
   if (!DeviceCode) {
-    std::optional<bool> OverPointers, Numbers;
-    for (unsigned No = 0; No < K.Args.size() && No < LinkedBytesBit; ++No) {
-      const Value *Primal = PrimalOf.lookup(Call.getArgOperand(No));
-      if (!hasShadow(K.Args[No]) ||
-          !Call.getArgOperand(No)->getType()->isPointerTy())
-        continue;
-      if (!OverPointers)
-        OverPointers = storesNumbersOverPointers(*Callee);
-      if (*OverPointers && reachedThroughLink(Primal, Key.LinkedArgs))
-        K.LinkedArgs |= uint64_t(1) << No;
-      if (!readAsLinkedBytes(Primal, Key.LinkedArgs))
-        continue;
-      if (!Numbers)
-        Numbers = storesNumbers(*Callee);
-      if (*Numbers)
-        K.LinkedArgs |= (uint64_t(1) | uint64_t(1) << LinkedBytesBit) << No;
+    SmallVector<const Value *, 8> Primals;
+    for (unsigned No = 0; No < K.Args.size(); ++No) {
+      Value *Arg = Call.getArgOperand(No);
+      bool Shadowed = hasShadow(K.Args[No]) && Arg->getType()->isPointerTy();
+      Primals.push_back(Shadowed ? PrimalOf.lookup(Arg) : nullptr);
     }
+    K.LinkedArgs = calleeLinkedArgs(*Callee, Primals, Key.LinkedArgs);
   }
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
