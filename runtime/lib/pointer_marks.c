@@ -59,11 +59,30 @@ static size_t slot_of(uintptr_t granule, size_t capacity) {
    the thread's own that it stands for while it runs). */
 static void refresh_live(void) {
   uint64_t live = 0;
-  for (unsigned k = 0; k < ADCC_TAPE_LEVELS; ++k)
-    if (levels[k] && (levels[k]->marks.used || levels[k]->creator_live ||
-                      (levels[k]->outer && levels[k]->outer->marks.used)))
+  /* (The tables that other threads of the request may mark meanwhile: the
+     flag is written under their locks, which their first mark takes to
+     set it, so that no such mark is missed.) */
+  level_state *roots[ADCC_TAPE_LEVELS];
+  unsigned count = 0;
+  for (unsigned k = 0; k < ADCC_TAPE_LEVELS; ++k) {
+    level_state *L = levels[k];
+    if (!L)
+      continue;
+    if (L->marks.used || L->creator_live ||
+        (L->outer && L->outer->marks.used))
       live = 1;
+    level_state *R = L->root ? L->root : L->shared ? L : NULL;
+    if (R)
+      roots[count++] = R;
+  }
+  unsigned locked = 0;
+  for (; !live && locked < count; ++locked) {
+    pthread_mutex_lock(&roots[locked]->lock);
+    live = roots[locked]->marks.used != 0;
+  }
   adcc_shadow_marks_live = live;
+  while (locked)
+    pthread_mutex_unlock(&roots[--locked]->lock);
 }
 
 void adcc_rt_marks_refresh(void) { refresh_live(); }
@@ -144,6 +163,9 @@ static level_state *state_of(unsigned level) {
   L = adcc_rt_marks_new_state(level);
   if (!L)
     adcc_rt_report("out of memory marking the shadows of pointers");
+  /* (The thread's own state: its tasks' and region threads' first marks
+     in its table set the thread's flag.) */
+  L->live_flag = &adcc_shadow_marks_live;
   levels[level] = L;
   return L;
 }
@@ -245,9 +267,10 @@ static uint8_t bytes_in(uintptr_t g, uintptr_t first, uintptr_t end) {
 }
 
 /* The whole pointer's shadow goes, the float's bytes and the others: what
-   the bytes held before it comes back. */
-static void restore(request_state *request, mark *m) {
-  for (unsigned b = 0; b < granule_bytes; ++b)
+   the bytes held before it comes back (`write`; a member of a request
+   forgets its own mark of bytes that the shared table's mark restored). */
+static void restore(request_state *request, mark *m, int write) {
+  for (unsigned b = 0; write && b < granule_bytes; ++b)
     if (m->mask & (1u << b))
       ((unsigned char *)m->granule)[b] = m->before[b];
   m->mask = 0;
@@ -342,7 +365,7 @@ void adcc_shadow_marks_begin(const void *caller_stack, unsigned level) {
 
 static void push_record(request_state *request, uintptr_t granule,
                         uint8_t starts, const unsigned char *before,
-                        const mark *m) {
+                        const mark *m, uint8_t final_mask) {
   if (request->count == request->capacity) {
     if (request->capacity >= UINT32_MAX / 2)
       adcc_rt_report("too many shadows of pointers stored in one request");
@@ -359,7 +382,7 @@ static void push_record(request_state *request, uintptr_t granule,
   memcpy(r->before, before, granule_bytes);
   r->prev = m->last;
   r->flags = latest | (m->flags & on_stack);
-  r->final_mask = m->mask;
+  r->final_mask = final_mask;
   if (m->last && m->last <= request->count - 1 &&
       request->log[m->last - 1].granule == granule)
     request->log[m->last - 1].flags &= (uint8_t)~latest;
@@ -382,6 +405,12 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
   uintptr_t low = request->active == worker
                       ? request->stack_low
                       : (uintptr_t)__builtin_frame_address(0);
+  /* (A task's or region thread's state marks the request's table, and
+     links its records on its own; pointer_marks_shared.c.) */
+  level_state *R = L->root ? adcc_rt_marks_lock_root(L) : NULL;
+  level_state *S = R ? R : L;
+  table *shared = &S->marks;
+  size_t was_used = shared->used;
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   for (uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1); g < end;
        g += granule_bytes) {
@@ -390,12 +419,13 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
     for (unsigned b = 0; b < granule_bytes; ++b)
       if (mask & (1u << b))
         before[b] = ((const unsigned char *)g)[b];
-    const mark *old = adcc_rt_marks_find(t, g);
+    const mark *old = adcc_rt_marks_find(shared, g);
     uint8_t starts = mask & ~(old ? old->mask : 0);
     int fresh = !old;
     /* (A pointer's shadow that the last request left in its caller's
        memory, still there, held no number: nothing to put back.) */
-    const mark *l = fresh && L->left.used ? adcc_rt_marks_find(&L->left, g) : NULL;
+    const mark *l =
+        fresh && S->left.used ? adcc_rt_marks_find(&S->left, g) : NULL;
     if (l && (l->mask & mask)) {
       int same = 1;
       for (unsigned b = 0; b < granule_bytes; ++b)
@@ -405,14 +435,24 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
         if (l->mask & mask & (1u << b))
           before[b] = 0;
     }
-    mark *m = adcc_rt_marks_insert(t, g, mask, before);
+    mark *m = adcc_rt_marks_insert(shared, g, mask, before);
+    uint8_t final_mask = m->mask;
     if (!recorded)
       continue;
+    if (R) {
+      fresh = !adcc_rt_marks_find(t, g);
+      m = adcc_rt_marks_insert(t, g, mask, before);
+    }
     if (fresh && g >= low && g < request->stack)
       m->flags |= on_stack;
-    push_record(request, g, starts, before, m);
+    push_record(request, g, starts, before, m, final_mask);
     m->last = (uint32_t)request->count;
   }
+  /* (The request's other threads and tasks may store floats over it.) */
+  if (!was_used && shared->used && S->shared)
+    adcc_rt_marks_appear(S);
+  if (R)
+    pthread_mutex_unlock(&R->lock);
   adcc_rt_marks_unlock(L, locked);
   adcc_shadow_marks_live = 1;
 }
@@ -445,13 +485,16 @@ void adcc_rt_marks_keep_final(request_state *request, uintptr_t granule,
   memcpy(f->bytes, at, granule_bytes);
 }
 
-/* Undoes the record r of the granule at g. */
-static void undo(request_state *request, record *r, uintptr_t g) {
+/* Undoes the record r of the granule at g; `held` (in a request's
+   member: the bytes that hold a pointer's shadow in the shared table, not
+   a float stored over it by another thread or task). */
+static void undo(request_state *request, record *r, uintptr_t g,
+                 uint8_t held) {
   unsigned char *at = (unsigned char *)g;
   /* (The granule's last pointer store: its bytes are as the augmented
      sweep left them.) */
-  if ((r->flags & latest) && r->final_mask)
-    adcc_rt_marks_keep_final(request, g, r->final_mask, at,
+  if ((r->flags & latest) && (r->final_mask & held))
+    adcc_rt_marks_keep_final(request, g, r->final_mask & held, at,
                              r->flags & on_stack);
   for (unsigned b = 0; b < granule_bytes; ++b)
     if (r->starts & (1u << b))
@@ -473,14 +516,20 @@ void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
     return;
   }
   table *t = &L->marks;
+  level_state *R = L->root ? adcc_rt_marks_lock_root(L) : NULL;
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   for (uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1); g < end;
        g += granule_bytes) {
+    uint8_t held = 0xff;
+    if (R) {
+      const mark *s = adcc_rt_marks_find(&R->marks, g);
+      held = s ? s->mask : 0;
+    }
     /* (The reverse sweep undoes the stores in the reverse order: the
        latest record is usually this granule's.) */
     record *top = request->count ? &request->log[request->count - 1] : NULL;
     if (top && top->granule == g) {
-      undo(request, top, g);
+      undo(request, top, g, held);
     } else {
       mark *m = adcc_rt_marks_find(t, g);
       if (!m)
@@ -493,11 +542,13 @@ void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
         continue;
       record *r = &request->log[i - 1];
       m->last = r->prev;
-      undo(request, r, g);
+      undo(request, r, g, held);
     }
     while (request->count && !request->log[request->count - 1].granule)
       --request->count;
   }
+  if (R)
+    pthread_mutex_unlock(&R->lock);
   adcc_rt_marks_unlock(L, locked);
 }
 
@@ -612,7 +663,7 @@ void adcc_shadow_marks_end(unsigned level) {
 }
 
 static void clear_marked(level_state *L, unsigned level, void *shadow,
-                         uint64_t bytes);
+                         uint64_t bytes, int write);
 
 void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes, unsigned level) {
   /* (Marks of an older sweep are none; the flag stays as it is: adcore
@@ -621,20 +672,36 @@ void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes, unsigned level) {
   level_state *L = level < ADCC_TAPE_LEVELS ? levels[level] : NULL;
   if (!L || !shadow || !bytes)
     return;
-  clear_marked(L, level, shadow, bytes);
+  /* (In an OpenMP task or a region's thread: the request's table, which
+     all its threads and tasks mark, and the task's own marks, whose
+     records no longer end the augmented sweep there;
+     pointer_marks_shared.c.) */
+  level_state *R = L->root ? adcc_rt_marks_lock_root(L) : NULL;
+  if (R) {
+    clear_marked(R, level, shadow, bytes, 1);
+    pthread_mutex_unlock(&R->lock);
+    clear_marked(L, level, shadow, bytes, 0);
+    /* (The thread's own marks, made before the task, where they are not
+       the request's.) */
+    level_state *O = L->outer;
+    if (O && O != R && O->root != R)
+      clear_marked(O, level, shadow, bytes, 1);
+    return;
+  }
+  clear_marked(L, level, shadow, bytes, 1);
   /* (In an OpenMP task: also the marks of the thread, made before it, and
      those of the contexts that created the task, on whichever thread they
      were made.) */
   if (L->outer)
-    clear_marked(L->outer, level, shadow, bytes);
+    clear_marked(L->outer, level, shadow, bytes, 1);
   if (L->creator_live)
     for (level_state *c = L->creator; c; c = c->creator)
       if (c != L->outer)
-        clear_marked(c, level, shadow, bytes);
+        clear_marked(c, level, shadow, bytes, 1);
 }
 
 static void clear_marked(level_state *L, unsigned level, void *shadow,
-                         uint64_t bytes) {
+                         uint64_t bytes, int write) {
   table *t = &L->marks;
   int locked = adcc_rt_marks_lock(L);
   if (!t->used || stale(L, level)) {
@@ -648,7 +715,7 @@ static void clear_marked(level_state *L, unsigned level, void *shadow,
     for (size_t i = 0; i < t->capacity; ++i) {
       mark *m = &t->slots[i];
       if (m->mask && m->granule + granule_bytes > first && m->granule < end)
-        restore(&L->request, m);
+        restore(&L->request, m, write);
     }
     adcc_rt_marks_unlock(L, locked);
     return;
@@ -657,7 +724,7 @@ static void clear_marked(level_state *L, unsigned level, void *shadow,
     mark *m = adcc_rt_marks_find(t, g);
     if (!m || !m->mask)
       continue;
-    restore(&L->request, m);
+    restore(&L->request, m, write);
   }
   adcc_rt_marks_unlock(L, locked);
 }
@@ -669,6 +736,12 @@ void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
   level_state *L = state_of(level);
   int locked = adcc_rt_marks_lock(L);
   table *t = current(L, level);
+  /* (A task's or region thread's state: the request's table.) */
+  level_state *R = L->root ? adcc_rt_marks_lock_root(L) : NULL;
+  level_state *S = R ? R : L;
+  if (R)
+    t = &R->marks;
+  size_t was_used = t->used;
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   static const unsigned char zero[granule_bytes];
   for (uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1); g < end;
@@ -681,6 +754,10 @@ void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
       continue;
     adcc_rt_marks_insert(t, g, mask, zero);
   }
+  if (!was_used && t->used && S->shared)
+    adcc_rt_marks_appear(S);
+  if (R)
+    pthread_mutex_unlock(&R->lock);
   adcc_rt_marks_unlock(L, locked);
   adcc_shadow_marks_live = 1;
 }

@@ -64,6 +64,8 @@ void *adcc_rt_marks_task_enter(unsigned level, void **marks, void *creator) {
     task->request.stack = high;
     task->worker_generation = task->marks.generation =
         adcc_rt_marks_generation(level);
+    /* (It marks the table of the request its creator works for.) */
+    adcc_rt_marks_join(task, creator);
     *marks = task;
   }
   /* (The augmented sweep: the creators' marks, made before the task was
@@ -76,6 +78,7 @@ void *adcc_rt_marks_task_enter(unsigned level, void **marks, void *creator) {
   level_state *saved = *slot;
   task->outer = saved;
   *slot = task;
+  adcc_rt_marks_running(task, 1);
   adcc_rt_marks_refresh();
   return saved;
 }
@@ -85,6 +88,7 @@ void adcc_rt_marks_task_leave(unsigned level, void *marks, void *saved) {
     return;
   level_state *task = marks;
   task->outer = NULL;
+  adcc_rt_marks_running(task, 0);
   *adcc_rt_marks_slot(level) = saved;
   adcc_rt_marks_refresh();
 }
@@ -106,6 +110,7 @@ void adcc_rt_marks_task_free(unsigned level, void *marks) {
   /* (On the list of workers where it began again for a newer request.) */
   if (task->enlisted)
     adcc_rt_marks_delist(task);
+  adcc_rt_marks_leave_root(task);
   pthread_mutex_destroy(&task->lock);
   free(task->marks.slots);
   free(task->left.slots);
