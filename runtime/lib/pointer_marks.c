@@ -27,10 +27,12 @@
  * Threads without a request of their own that store pointer shadows while
  * another thread's request of their level runs (an OpenMP region's
  * workers) record on their own, and that request's end takes their
- * records over (pointer_marks_workers.c). An OpenMP task's number stores
- * also put back the marks of the context that created it, on whichever
- * thread it runs (pointer_marks_tasks.c): a state that created a task is
- * shared from then on, and is read and changed under its lock.
+ * records over (pointer_marks_workers.c). An OpenMP task and a region's
+ * thread record on a state of their own (pointer_marks_tasks.c), and mark
+ * the table of the state that began their request, one table per request
+ * that all its threads and tasks share (pointer_marks_shared.c): a state
+ * that created a task is shared from then on, and is read and changed
+ * under its lock.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -57,7 +59,7 @@ static size_t slot_of(uintptr_t granule, size_t capacity) {
 
 /* Whether any level of the thread holds marks (an OpenMP task's state, or
    the thread's own that it stands for while it runs). */
-static void refresh_live(void) {
+static __attribute__((noinline)) void refresh_live(void) {
   uint64_t live = 0;
   /* (The tables that other threads of the request may mark meanwhile: the
      flag is written under their locks, which their first mark takes to
@@ -150,17 +152,15 @@ unsigned long adcc_rt_marks_generation(unsigned level) {
   return generation_of(level);
 }
 
-static level_state *state_of(unsigned level) {
-  if (ADCC_UNLIKELY(level >= ADCC_TAPE_LEVELS))
+/* The thread's first state of the level. */
+static __attribute__((noinline)) level_state *new_thread_state(unsigned level) {
+  if (level >= ADCC_TAPE_LEVELS)
     adcc_rt_report("pointer shadows marked on tape level %u; the runtime "
                    "has levels 0 to %u",
                    level, ADCC_TAPE_LEVELS - 1);
-  level_state *L = levels[level];
-  if (ADCC_LIKELY(L))
-    return L;
   /* (Never freed: another thread's request may take a worker's records
      over after the worker went on.) */
-  L = adcc_rt_marks_new_state(level);
+  level_state *L = adcc_rt_marks_new_state(level);
   if (!L)
     adcc_rt_report("out of memory marking the shadows of pointers");
   /* (The thread's own state: its tasks' and region threads' first marks
@@ -168,6 +168,16 @@ static level_state *state_of(unsigned level) {
   L->live_flag = &adcc_shadow_marks_live;
   levels[level] = L;
   return L;
+}
+
+static inline level_state *state_of(unsigned level) {
+  level_state *L = ADCC_LIKELY(level < ADCC_TAPE_LEVELS) ? levels[level] : NULL;
+  return ADCC_LIKELY(L) ? L : new_thread_state(level);
+}
+
+/* (Out of line, where it is seldom called.) */
+static __attribute__((noinline)) level_state *state_at(unsigned level) {
+  return state_of(level);
 }
 
 /* The thread's table of the level, emptied when a newer augmented sweep
@@ -269,7 +279,7 @@ static uint8_t bytes_in(uintptr_t g, uintptr_t first, uintptr_t end) {
 /* The whole pointer's shadow goes, the float's bytes and the others: what
    the bytes held before it comes back (`write`; a member of a request
    forgets its own mark of bytes that the shared table's mark restored). */
-static void restore(request_state *request, mark *m, int write) {
+static inline void restore(request_state *request, mark *m, int write) {
   for (unsigned b = 0; write && b < granule_bytes; ++b)
     if (m->mask & (1u << b))
       ((unsigned char *)m->granule)[b] = m->before[b];
@@ -363,7 +373,7 @@ void adcc_shadow_marks_begin(const void *caller_stack, unsigned level) {
   refresh_live();
 }
 
-static void push_record(request_state *request, uintptr_t granule,
+static inline __attribute__((always_inline)) void push_record(request_state *request, uintptr_t granule,
                         uint8_t starts, const unsigned char *before,
                         const mark *m, uint8_t final_mask) {
   if (request->count == request->capacity) {
@@ -388,11 +398,12 @@ static void push_record(request_state *request, uintptr_t granule,
     request->log[m->last - 1].flags &= (uint8_t)~latest;
 }
 
-static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
-                       unsigned level) {
-  if (!shadow || !bytes)
-    return;
-  level_state *L = state_of(level);
+/* Marks [shadow, shadow + bytes) for the state `L`, a task's or region
+   thread's (`member`: on the request's table; a constant, so that a
+   thread's own marks take no test of it per granule). */
+static inline __attribute__((always_inline)) void
+mark_in(level_state *L, void *shadow, uint64_t bytes, int recorded,
+        unsigned level, const int member) {
   int locked = adcc_rt_marks_lock(L);
   table *t = current(L, level);
   request_state *request = &L->request;
@@ -407,7 +418,7 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
                       : (uintptr_t)__builtin_frame_address(0);
   /* (A task's or region thread's state marks the request's table, and
      links its records on its own; pointer_marks_shared.c.) */
-  level_state *R = L->root ? adcc_rt_marks_lock_root(L) : NULL;
+  level_state *R = member ? adcc_rt_marks_lock_root(L) : NULL;
   level_state *S = R ? R : L;
   table *shared = &S->marks;
   size_t was_used = shared->used;
@@ -457,6 +468,23 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
   adcc_shadow_marks_live = 1;
 }
 
+static __attribute__((noinline)) void
+mark_member(level_state *L, void *shadow, uint64_t bytes, int recorded,
+            unsigned level) {
+  mark_in(L, shadow, bytes, recorded, level, 1);
+}
+
+static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
+                       unsigned level) {
+  if (!shadow || !bytes)
+    return;
+  level_state *L = state_of(level);
+  if (ADCC_UNLIKELY(L->root != NULL))
+    mark_member(L, shadow, bytes, recorded, level);
+  else
+    mark_in(L, shadow, bytes, recorded, level, 0);
+}
+
 void adcc_shadow_mark_pointer(void *shadow, uint64_t bytes, unsigned level) {
   mark_bytes(shadow, bytes, 0, level);
 }
@@ -502,21 +530,17 @@ static void undo(request_state *request, record *r, uintptr_t g,
   r->granule = 0;
 }
 
-void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
-                                unsigned level) {
-  level_state *L = level < ADCC_TAPE_LEVELS ? levels[level] : NULL;
-  if (!L)
-    return;
+static inline __attribute__((always_inline)) void
+unmark_in(level_state *L, void *shadow, uint64_t bytes, unsigned level,
+          const int member) {
   request_state *request = &L->request;
-  if (!shadow || !bytes)
-    return;
   int locked = adcc_rt_marks_lock(L);
   if (!request->active || !request->count || stale(L, level)) {
     adcc_rt_marks_unlock(L, locked);
     return;
   }
   table *t = &L->marks;
-  level_state *R = L->root ? adcc_rt_marks_lock_root(L) : NULL;
+  level_state *R = member ? adcc_rt_marks_lock_root(L) : NULL;
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   for (uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1); g < end;
        g += granule_bytes) {
@@ -552,6 +576,22 @@ void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
   adcc_rt_marks_unlock(L, locked);
 }
 
+static __attribute__((noinline)) void
+unmark_member(level_state *L, void *shadow, uint64_t bytes, unsigned level) {
+  unmark_in(L, shadow, bytes, level, 1);
+}
+
+void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
+                                unsigned level) {
+  level_state *L = level < ADCC_TAPE_LEVELS ? levels[level] : NULL;
+  if (!L || !shadow || !bytes)
+    return;
+  if (ADCC_UNLIKELY(L->root != NULL))
+    unmark_member(L, shadow, bytes, level);
+  else
+    unmark_in(L, shadow, bytes, level, 0);
+}
+
 void adcc_rt_marks_own_block(request_state *request, uintptr_t first,
                              uint64_t bytes) {
   if (request->block_count == request->block_capacity) {
@@ -579,7 +619,7 @@ void adcc_shadow_marks_owned(const void *block, uint64_t bytes) {
       (void)current(L, k);
     if ((!L || !L->request.active) &&
         atomic_load_explicit(&running[k], memory_order_acquire) > 0)
-      become_worker(L = state_of(k), k);
+      become_worker(L = state_at(k), k);
     if (L && L->request.active)
       adcc_rt_marks_own_block(&L->request, (uintptr_t)block, bytes);
   }
@@ -663,7 +703,9 @@ void adcc_shadow_marks_end(unsigned level) {
 }
 
 static void clear_marked(level_state *L, unsigned level, void *shadow,
-                         uint64_t bytes, int write);
+                         uint64_t bytes);
+static void forget_marked(level_state *L, unsigned level, void *shadow,
+                          uint64_t bytes);
 
 void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes, unsigned level) {
   /* (Marks of an older sweep are none; the flag stays as it is: adcore
@@ -678,30 +720,33 @@ void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes, unsigned level) {
      pointer_marks_shared.c.) */
   level_state *R = L->root ? adcc_rt_marks_lock_root(L) : NULL;
   if (R) {
-    clear_marked(R, level, shadow, bytes, 1);
+    clear_marked(R, level, shadow, bytes);
     pthread_mutex_unlock(&R->lock);
-    clear_marked(L, level, shadow, bytes, 0);
+    forget_marked(L, level, shadow, bytes);
     /* (The thread's own marks, made before the task, where they are not
        the request's.) */
     level_state *O = L->outer;
     if (O && O != R && O->root != R)
-      clear_marked(O, level, shadow, bytes, 1);
+      clear_marked(O, level, shadow, bytes);
     return;
   }
-  clear_marked(L, level, shadow, bytes, 1);
+  clear_marked(L, level, shadow, bytes);
   /* (In an OpenMP task: also the marks of the thread, made before it, and
      those of the contexts that created the task, on whichever thread they
      were made.) */
   if (L->outer)
-    clear_marked(L->outer, level, shadow, bytes, 1);
+    clear_marked(L->outer, level, shadow, bytes);
   if (L->creator_live)
     for (level_state *c = L->creator; c; c = c->creator)
       if (c != L->outer)
-        clear_marked(c, level, shadow, bytes, 1);
+        clear_marked(c, level, shadow, bytes);
 }
 
-static void clear_marked(level_state *L, unsigned level, void *shadow,
-                         uint64_t bytes, int write) {
+/* Restores (`write`) or forgets the marks of `L` in [shadow, shadow +
+   bytes). */
+static inline __attribute__((always_inline)) void
+clear_in(level_state *L, unsigned level, void *shadow, uint64_t bytes,
+         const int write) {
   table *t = &L->marks;
   int locked = adcc_rt_marks_lock(L);
   if (!t->used || stale(L, level)) {
@@ -729,15 +774,23 @@ static void clear_marked(level_state *L, unsigned level, void *shadow,
   adcc_rt_marks_unlock(L, locked);
 }
 
-void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
-                                     unsigned level) {
-  if (!shadow || !bytes)
-    return;
-  level_state *L = state_of(level);
+static void clear_marked(level_state *L, unsigned level, void *shadow,
+                         uint64_t bytes) {
+  clear_in(L, level, shadow, bytes, 1);
+}
+
+static void forget_marked(level_state *L, unsigned level, void *shadow,
+                          uint64_t bytes) {
+  clear_in(L, level, shadow, bytes, 0);
+}
+
+static inline __attribute__((always_inline)) void
+mark_loaded_in(level_state *L, void *shadow, uint64_t bytes, unsigned level,
+               const int member) {
   int locked = adcc_rt_marks_lock(L);
   table *t = current(L, level);
   /* (A task's or region thread's state: the request's table.) */
-  level_state *R = L->root ? adcc_rt_marks_lock_root(L) : NULL;
+  level_state *R = member ? adcc_rt_marks_lock_root(L) : NULL;
   level_state *S = R ? R : L;
   if (R)
     t = &R->marks;
@@ -760,4 +813,21 @@ void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
     pthread_mutex_unlock(&R->lock);
   adcc_rt_marks_unlock(L, locked);
   adcc_shadow_marks_live = 1;
+}
+
+static __attribute__((noinline)) void
+mark_loaded_member(level_state *L, void *shadow, uint64_t bytes,
+                   unsigned level) {
+  mark_loaded_in(L, shadow, bytes, level, 1);
+}
+
+void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
+                                     unsigned level) {
+  if (!shadow || !bytes)
+    return;
+  level_state *L = state_of(level);
+  if (ADCC_UNLIKELY(L->root != NULL))
+    mark_loaded_member(L, shadow, bytes, level);
+  else
+    mark_loaded_in(L, shadow, bytes, level, 0);
 }

@@ -3,7 +3,10 @@
  * pointer_marks.c keeps the marks of pointer shadows and the records of
  * their stores per thread and tape level; pointer_marks_workers.c hands a
  * request the records of the threads that worked for it (an OpenMP
- * region's workers, which have no request of their own).
+ * region's workers, which have no request of their own);
+ * pointer_marks_tasks.c gives OpenMP tasks and region threads states of
+ * their own, and pointer_marks_shared.c makes them mark the table of
+ * their request.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef ADCC_RUNTIME_POINTER_MARKS_INTERNAL_H

@@ -7,14 +7,17 @@
  * with a derivative that the task stored before a pointer over it would
  * read the pointer's shadow as its adjoint. So a task marks and records on
  * a state of its own, which its augmented sweep and its reverse take as
- * the thread's state of their level while they run; a number's store in
- * the task also puts back the marks of the thread's own state (made
- * before the task, on the thread that runs it) and, in its augmented sweep,
- * those of the context that created it and of that context's creators:
- * the pointer a task's creator stored before the task (a block's link),
- * then a float that the task stores over it on another thread. A state
- * that created a task is shared from then on: its owner and the tasks
- * change its marks under its lock. When the task is freed
+ * the thread's state of their level while they run. Its marks go into
+ * the table of its request, which the request's thread, its region
+ * threads and all its tasks share (pointer_marks_shared.c): a pointer
+ * that the task's creator or a sibling task stored, then a float that the
+ * task stores over it on another thread. A number's store in the task
+ * also puts back the marks of the thread's own state where they are not
+ * the request's (made before the task, on the thread that runs it);
+ * where the creating context has no request of the level, those of the
+ * context that created it and of that context's creators. A state that
+ * created a task is shared from then on: its owner and the tasks change
+ * its marks under its lock. When the task is freed
  * (after its reverse, in its creator's reverse), the calling thread's
  * request, or the request it works for, takes what the task's granules
  * held when the augmented sweep ended and the shadow blocks the task
