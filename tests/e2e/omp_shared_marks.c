@@ -10,7 +10,8 @@
 // address whose low 32 bits, read as a float, are 2^23 or more: a
 // pointer's shadow read as the float's adjoint cannot pass by chance.
 // Before the shared table, the sibling tasks gave 144 of 144 checks wrong
-// (also with 1 thread), the barrier 108 of 144 with 4 threads. Teams of 1,
+// (also with 1 thread), the barrier 108 of 144 with 4 threads (also where
+// each thread's tasks store its links). Teams of 1,
 // 2 and 4 threads; reverse mode against forward mode, central differences
 // and the exact derivative.
 #include "check.h"
@@ -130,6 +131,33 @@ static float region_links(float *x, float **where) {
   return s;
 }
 
+
+// Each thread's tasks link the blocks of its share; after a barrier (which
+// waits for them) each thread stores floats over another thread's links.
+static float task_barrier_links(float *x, float **where) {
+  float s = 0;
+  struct particle *q = malloc(N * sizeof *q);
+#pragma omp parallel shared(s)
+  {
+    int t = omp_get_thread_num(), n = omp_get_num_threads();
+    for (int i = t; i < N; i += n) {
+#pragma omp task firstprivate(i)
+      link_block(q + i, x + i);
+    }
+#pragma omp barrier
+    float local = 0;
+    for (int i = n - 1 - t; i < N; i += n) {
+      q[i].pos = x[i] * x[i];
+      local += q[i].pos * x[i];
+      where[i] = x + i;
+    }
+#pragma omp atomic
+    s += local;
+  }
+  free(q);
+  return s;
+}
+
 typedef float (*sum_fn)(float *, float **);
 
 static void check(sum_fn f, float *x, float *dx, float **dwhere) {
@@ -180,6 +208,7 @@ int main(void) {
     check(sibling_relinks, x, dx, dwhere);
     check(barrier_links, x, dx, dwhere);
     check(region_links, x, dx, dwhere);
+    check(task_barrier_links, x, dx, dwhere);
   }
   return check_finish();
 }
