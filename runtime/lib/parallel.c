@@ -52,9 +52,11 @@
  * region's own, by thread number, as an OpenMP task does: the reverse
  * region's thread t undoes what thread t recorded on whichever system
  * thread runs it, the records stay the request's while another thread's
- * request begins (concurrent gradients, each with its regions), and a
- * number's store of a thread also puts back the marks of the thread that
- * started the region (the links it stored before). The region's free hands
+ * request begins (concurrent gradients, each with its regions), and all
+ * the threads mark the table of the request, which they share with the
+ * thread that began it and its tasks (pointer_marks_shared.c): a float
+ * stored over a link that another thread stored before a barrier, or
+ * before the region, puts back what the bytes held. The region's free hands
  * what their granules ended the augmented sweep with to the request.
  *
  *===----------------------------------------------------------------------===*/

@@ -27,10 +27,12 @@
  * Threads without a request of their own that store pointer shadows while
  * another thread's request of their level runs (an OpenMP region's
  * workers) record on their own, and that request's end takes their
- * records over (pointer_marks_workers.c). An OpenMP task's number stores
- * also put back the marks of the context that created it, on whichever
- * thread it runs (pointer_marks_tasks.c): a state that created a task is
- * shared from then on, and is read and changed under its lock.
+ * records over (pointer_marks_workers.c). An OpenMP task and a region's
+ * thread record on a state of their own (pointer_marks_tasks.c), and mark
+ * the table of the state that began their request, one table per request
+ * that all its threads and tasks share (pointer_marks_shared.c): a state
+ * that created a task is shared from then on, and is read and changed
+ * under its lock.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -57,13 +59,32 @@ static size_t slot_of(uintptr_t granule, size_t capacity) {
 
 /* Whether any level of the thread holds marks (an OpenMP task's state, or
    the thread's own that it stands for while it runs). */
-static void refresh_live(void) {
+static __attribute__((noinline)) void refresh_live(void) {
   uint64_t live = 0;
-  for (unsigned k = 0; k < ADCC_TAPE_LEVELS; ++k)
-    if (levels[k] && (levels[k]->marks.used || levels[k]->creator_live ||
-                      (levels[k]->outer && levels[k]->outer->marks.used)))
+  /* (The tables that other threads of the request may mark meanwhile: the
+     flag is written under their locks, which their first mark takes to
+     set it, so that no such mark is missed.) */
+  level_state *roots[ADCC_TAPE_LEVELS];
+  unsigned count = 0;
+  for (unsigned k = 0; k < ADCC_TAPE_LEVELS; ++k) {
+    level_state *L = levels[k];
+    if (!L)
+      continue;
+    if (L->marks.used || L->creator_live ||
+        (L->outer && L->outer->marks.used))
       live = 1;
+    level_state *R = L->root ? L->root : L->shared ? L : NULL;
+    if (R)
+      roots[count++] = R;
+  }
+  unsigned locked = 0;
+  for (; !live && locked < count; ++locked) {
+    pthread_mutex_lock(&roots[locked]->lock);
+    live = roots[locked]->marks.used != 0;
+  }
   adcc_shadow_marks_live = live;
+  while (locked)
+    pthread_mutex_unlock(&roots[--locked]->lock);
 }
 
 void adcc_rt_marks_refresh(void) { refresh_live(); }
@@ -131,21 +152,32 @@ unsigned long adcc_rt_marks_generation(unsigned level) {
   return generation_of(level);
 }
 
-static level_state *state_of(unsigned level) {
-  if (ADCC_UNLIKELY(level >= ADCC_TAPE_LEVELS))
+/* The thread's first state of the level. */
+static __attribute__((noinline)) level_state *new_thread_state(unsigned level) {
+  if (level >= ADCC_TAPE_LEVELS)
     adcc_rt_report("pointer shadows marked on tape level %u; the runtime "
                    "has levels 0 to %u",
                    level, ADCC_TAPE_LEVELS - 1);
-  level_state *L = levels[level];
-  if (ADCC_LIKELY(L))
-    return L;
   /* (Never freed: another thread's request may take a worker's records
      over after the worker went on.) */
-  L = adcc_rt_marks_new_state(level);
+  level_state *L = adcc_rt_marks_new_state(level);
   if (!L)
     adcc_rt_report("out of memory marking the shadows of pointers");
+  /* (The thread's own state: its tasks' and region threads' first marks
+     in its table set the thread's flag.) */
+  L->live_flag = &adcc_shadow_marks_live;
   levels[level] = L;
   return L;
+}
+
+static inline level_state *state_of(unsigned level) {
+  level_state *L = ADCC_LIKELY(level < ADCC_TAPE_LEVELS) ? levels[level] : NULL;
+  return ADCC_LIKELY(L) ? L : new_thread_state(level);
+}
+
+/* (Out of line, where it is seldom called.) */
+static __attribute__((noinline)) level_state *state_at(unsigned level) {
+  return state_of(level);
 }
 
 /* The thread's table of the level, emptied when a newer augmented sweep
@@ -245,9 +277,10 @@ static uint8_t bytes_in(uintptr_t g, uintptr_t first, uintptr_t end) {
 }
 
 /* The whole pointer's shadow goes, the float's bytes and the others: what
-   the bytes held before it comes back. */
-static void restore(request_state *request, mark *m) {
-  for (unsigned b = 0; b < granule_bytes; ++b)
+   the bytes held before it comes back (`write`; a member of a request
+   forgets its own mark of bytes that the shared table's mark restored). */
+static inline void restore(request_state *request, mark *m, int write) {
+  for (unsigned b = 0; write && b < granule_bytes; ++b)
     if (m->mask & (1u << b))
       ((unsigned char *)m->granule)[b] = m->before[b];
   m->mask = 0;
@@ -340,9 +373,9 @@ void adcc_shadow_marks_begin(const void *caller_stack, unsigned level) {
   refresh_live();
 }
 
-static void push_record(request_state *request, uintptr_t granule,
+static inline __attribute__((always_inline)) void push_record(request_state *request, uintptr_t granule,
                         uint8_t starts, const unsigned char *before,
-                        const mark *m) {
+                        const mark *m, uint8_t final_mask) {
   if (request->count == request->capacity) {
     if (request->capacity >= UINT32_MAX / 2)
       adcc_rt_report("too many shadows of pointers stored in one request");
@@ -359,17 +392,18 @@ static void push_record(request_state *request, uintptr_t granule,
   memcpy(r->before, before, granule_bytes);
   r->prev = m->last;
   r->flags = latest | (m->flags & on_stack);
-  r->final_mask = m->mask;
+  r->final_mask = final_mask;
   if (m->last && m->last <= request->count - 1 &&
       request->log[m->last - 1].granule == granule)
     request->log[m->last - 1].flags &= (uint8_t)~latest;
 }
 
-static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
-                       unsigned level) {
-  if (!shadow || !bytes)
-    return;
-  level_state *L = state_of(level);
+/* Marks [shadow, shadow + bytes) for the state `L`, a task's or region
+   thread's (`member`: on the request's table; a constant, so that a
+   thread's own marks take no test of it per granule). */
+static inline __attribute__((always_inline)) void
+mark_in(level_state *L, void *shadow, uint64_t bytes, int recorded,
+        unsigned level, const int member) {
   int locked = adcc_rt_marks_lock(L);
   table *t = current(L, level);
   request_state *request = &L->request;
@@ -382,6 +416,12 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
   uintptr_t low = request->active == worker
                       ? request->stack_low
                       : (uintptr_t)__builtin_frame_address(0);
+  /* (A task's or region thread's state marks the request's table, and
+     links its records on its own; pointer_marks_shared.c.) */
+  level_state *R = member ? adcc_rt_marks_lock_root(L) : NULL;
+  level_state *S = R ? R : L;
+  table *shared = &S->marks;
+  size_t was_used = shared->used;
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   for (uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1); g < end;
        g += granule_bytes) {
@@ -390,12 +430,13 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
     for (unsigned b = 0; b < granule_bytes; ++b)
       if (mask & (1u << b))
         before[b] = ((const unsigned char *)g)[b];
-    const mark *old = adcc_rt_marks_find(t, g);
+    const mark *old = adcc_rt_marks_find(shared, g);
     uint8_t starts = mask & ~(old ? old->mask : 0);
     int fresh = !old;
     /* (A pointer's shadow that the last request left in its caller's
        memory, still there, held no number: nothing to put back.) */
-    const mark *l = fresh && L->left.used ? adcc_rt_marks_find(&L->left, g) : NULL;
+    const mark *l =
+        fresh && S->left.used ? adcc_rt_marks_find(&S->left, g) : NULL;
     if (l && (l->mask & mask)) {
       int same = 1;
       for (unsigned b = 0; b < granule_bytes; ++b)
@@ -405,16 +446,43 @@ static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
         if (l->mask & mask & (1u << b))
           before[b] = 0;
     }
-    mark *m = adcc_rt_marks_insert(t, g, mask, before);
+    mark *m = adcc_rt_marks_insert(shared, g, mask, before);
+    uint8_t final_mask = m->mask;
     if (!recorded)
       continue;
+    if (R) {
+      fresh = !adcc_rt_marks_find(t, g);
+      m = adcc_rt_marks_insert(t, g, mask, before);
+    }
     if (fresh && g >= low && g < request->stack)
       m->flags |= on_stack;
-    push_record(request, g, starts, before, m);
+    push_record(request, g, starts, before, m, final_mask);
     m->last = (uint32_t)request->count;
   }
+  /* (The request's other threads and tasks may store floats over it.) */
+  if (!was_used && shared->used && S->shared)
+    adcc_rt_marks_appear(S);
+  if (R)
+    pthread_mutex_unlock(&R->lock);
   adcc_rt_marks_unlock(L, locked);
   adcc_shadow_marks_live = 1;
+}
+
+static __attribute__((noinline)) void
+mark_member(level_state *L, void *shadow, uint64_t bytes, int recorded,
+            unsigned level) {
+  mark_in(L, shadow, bytes, recorded, level, 1);
+}
+
+static void mark_bytes(void *shadow, uint64_t bytes, int recorded,
+                       unsigned level) {
+  if (!shadow || !bytes)
+    return;
+  level_state *L = state_of(level);
+  if (ADCC_UNLIKELY(L->root != NULL))
+    mark_member(L, shadow, bytes, recorded, level);
+  else
+    mark_in(L, shadow, bytes, recorded, level, 0);
 }
 
 void adcc_shadow_mark_pointer(void *shadow, uint64_t bytes, unsigned level) {
@@ -445,13 +513,16 @@ void adcc_rt_marks_keep_final(request_state *request, uintptr_t granule,
   memcpy(f->bytes, at, granule_bytes);
 }
 
-/* Undoes the record r of the granule at g. */
-static void undo(request_state *request, record *r, uintptr_t g) {
+/* Undoes the record r of the granule at g; `held` (in a request's
+   member: the bytes that hold a pointer's shadow in the shared table, not
+   a float stored over it by another thread or task). */
+static void undo(request_state *request, record *r, uintptr_t g,
+                 uint8_t held) {
   unsigned char *at = (unsigned char *)g;
   /* (The granule's last pointer store: its bytes are as the augmented
      sweep left them.) */
-  if ((r->flags & latest) && r->final_mask)
-    adcc_rt_marks_keep_final(request, g, r->final_mask, at,
+  if ((r->flags & latest) && (r->final_mask & held))
+    adcc_rt_marks_keep_final(request, g, r->final_mask & held, at,
                              r->flags & on_stack);
   for (unsigned b = 0; b < granule_bytes; ++b)
     if (r->starts & (1u << b))
@@ -459,28 +530,30 @@ static void undo(request_state *request, record *r, uintptr_t g) {
   r->granule = 0;
 }
 
-void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
-                                unsigned level) {
-  level_state *L = level < ADCC_TAPE_LEVELS ? levels[level] : NULL;
-  if (!L)
-    return;
+static inline __attribute__((always_inline)) void
+unmark_in(level_state *L, void *shadow, uint64_t bytes, unsigned level,
+          const int member) {
   request_state *request = &L->request;
-  if (!shadow || !bytes)
-    return;
   int locked = adcc_rt_marks_lock(L);
   if (!request->active || !request->count || stale(L, level)) {
     adcc_rt_marks_unlock(L, locked);
     return;
   }
   table *t = &L->marks;
+  level_state *R = member ? adcc_rt_marks_lock_root(L) : NULL;
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   for (uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1); g < end;
        g += granule_bytes) {
+    uint8_t held = 0xff;
+    if (R) {
+      const mark *s = adcc_rt_marks_find(&R->marks, g);
+      held = s ? s->mask : 0;
+    }
     /* (The reverse sweep undoes the stores in the reverse order: the
        latest record is usually this granule's.) */
     record *top = request->count ? &request->log[request->count - 1] : NULL;
     if (top && top->granule == g) {
-      undo(request, top, g);
+      undo(request, top, g, held);
     } else {
       mark *m = adcc_rt_marks_find(t, g);
       if (!m)
@@ -493,12 +566,30 @@ void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
         continue;
       record *r = &request->log[i - 1];
       m->last = r->prev;
-      undo(request, r, g);
+      undo(request, r, g, held);
     }
     while (request->count && !request->log[request->count - 1].granule)
       --request->count;
   }
+  if (R)
+    pthread_mutex_unlock(&R->lock);
   adcc_rt_marks_unlock(L, locked);
+}
+
+static __attribute__((noinline)) void
+unmark_member(level_state *L, void *shadow, uint64_t bytes, unsigned level) {
+  unmark_in(L, shadow, bytes, level, 1);
+}
+
+void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
+                                unsigned level) {
+  level_state *L = level < ADCC_TAPE_LEVELS ? levels[level] : NULL;
+  if (!L || !shadow || !bytes)
+    return;
+  if (ADCC_UNLIKELY(L->root != NULL))
+    unmark_member(L, shadow, bytes, level);
+  else
+    unmark_in(L, shadow, bytes, level, 0);
 }
 
 void adcc_rt_marks_own_block(request_state *request, uintptr_t first,
@@ -528,7 +619,7 @@ void adcc_shadow_marks_owned(const void *block, uint64_t bytes) {
       (void)current(L, k);
     if ((!L || !L->request.active) &&
         atomic_load_explicit(&running[k], memory_order_acquire) > 0)
-      become_worker(L = state_of(k), k);
+      become_worker(L = state_at(k), k);
     if (L && L->request.active)
       adcc_rt_marks_own_block(&L->request, (uintptr_t)block, bytes);
   }
@@ -613,6 +704,8 @@ void adcc_shadow_marks_end(unsigned level) {
 
 static void clear_marked(level_state *L, unsigned level, void *shadow,
                          uint64_t bytes);
+static void forget_marked(level_state *L, unsigned level, void *shadow,
+                          uint64_t bytes);
 
 void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes, unsigned level) {
   /* (Marks of an older sweep are none; the flag stays as it is: adcore
@@ -621,6 +714,22 @@ void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes, unsigned level) {
   level_state *L = level < ADCC_TAPE_LEVELS ? levels[level] : NULL;
   if (!L || !shadow || !bytes)
     return;
+  /* (In an OpenMP task or a region's thread: the request's table, which
+     all its threads and tasks mark, and the task's own marks, whose
+     records no longer end the augmented sweep there;
+     pointer_marks_shared.c.) */
+  level_state *R = L->root ? adcc_rt_marks_lock_root(L) : NULL;
+  if (R) {
+    clear_marked(R, level, shadow, bytes);
+    pthread_mutex_unlock(&R->lock);
+    forget_marked(L, level, shadow, bytes);
+    /* (The thread's own marks, made before the task, where they are not
+       the request's.) */
+    level_state *O = L->outer;
+    if (O && O != R && O->root != R)
+      clear_marked(O, level, shadow, bytes);
+    return;
+  }
   clear_marked(L, level, shadow, bytes);
   /* (In an OpenMP task: also the marks of the thread, made before it, and
      those of the contexts that created the task, on whichever thread they
@@ -633,8 +742,11 @@ void adcc_shadow_clear_pointers(void *shadow, uint64_t bytes, unsigned level) {
         clear_marked(c, level, shadow, bytes);
 }
 
-static void clear_marked(level_state *L, unsigned level, void *shadow,
-                         uint64_t bytes) {
+/* Restores (`write`) or forgets the marks of `L` in [shadow, shadow +
+   bytes). */
+static inline __attribute__((always_inline)) void
+clear_in(level_state *L, unsigned level, void *shadow, uint64_t bytes,
+         const int write) {
   table *t = &L->marks;
   int locked = adcc_rt_marks_lock(L);
   if (!t->used || stale(L, level)) {
@@ -648,7 +760,7 @@ static void clear_marked(level_state *L, unsigned level, void *shadow,
     for (size_t i = 0; i < t->capacity; ++i) {
       mark *m = &t->slots[i];
       if (m->mask && m->granule + granule_bytes > first && m->granule < end)
-        restore(&L->request, m);
+        restore(&L->request, m, write);
     }
     adcc_rt_marks_unlock(L, locked);
     return;
@@ -657,18 +769,32 @@ static void clear_marked(level_state *L, unsigned level, void *shadow,
     mark *m = adcc_rt_marks_find(t, g);
     if (!m || !m->mask)
       continue;
-    restore(&L->request, m);
+    restore(&L->request, m, write);
   }
   adcc_rt_marks_unlock(L, locked);
 }
 
-void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
-                                     unsigned level) {
-  if (!shadow || !bytes)
-    return;
-  level_state *L = state_of(level);
+static void clear_marked(level_state *L, unsigned level, void *shadow,
+                         uint64_t bytes) {
+  clear_in(L, level, shadow, bytes, 1);
+}
+
+static void forget_marked(level_state *L, unsigned level, void *shadow,
+                          uint64_t bytes) {
+  clear_in(L, level, shadow, bytes, 0);
+}
+
+static inline __attribute__((always_inline)) void
+mark_loaded_in(level_state *L, void *shadow, uint64_t bytes, unsigned level,
+               const int member) {
   int locked = adcc_rt_marks_lock(L);
   table *t = current(L, level);
+  /* (A task's or region thread's state: the request's table.) */
+  level_state *R = member ? adcc_rt_marks_lock_root(L) : NULL;
+  level_state *S = R ? R : L;
+  if (R)
+    t = &R->marks;
+  size_t was_used = t->used;
   uintptr_t first = (uintptr_t)shadow, end = first + bytes;
   static const unsigned char zero[granule_bytes];
   for (uintptr_t g = first & ~(uintptr_t)(granule_bytes - 1); g < end;
@@ -681,6 +807,27 @@ void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
       continue;
     adcc_rt_marks_insert(t, g, mask, zero);
   }
+  if (!was_used && t->used && S->shared)
+    adcc_rt_marks_appear(S);
+  if (R)
+    pthread_mutex_unlock(&R->lock);
   adcc_rt_marks_unlock(L, locked);
   adcc_shadow_marks_live = 1;
+}
+
+static __attribute__((noinline)) void
+mark_loaded_member(level_state *L, void *shadow, uint64_t bytes,
+                   unsigned level) {
+  mark_loaded_in(L, shadow, bytes, level, 1);
+}
+
+void adcc_shadow_mark_loaded_pointer(void *shadow, uint64_t bytes,
+                                     unsigned level) {
+  if (!shadow || !bytes)
+    return;
+  level_state *L = state_of(level);
+  if (ADCC_UNLIKELY(L->root != NULL))
+    mark_loaded_member(L, shadow, bytes, level);
+  else
+    mark_loaded_in(L, shadow, bytes, level, 0);
 }

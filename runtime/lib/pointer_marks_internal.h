@@ -3,7 +3,10 @@
  * pointer_marks.c keeps the marks of pointer shadows and the records of
  * their stores per thread and tape level; pointer_marks_workers.c hands a
  * request the records of the threads that worked for it (an OpenMP
- * region's workers, which have no request of their own).
+ * region's workers, which have no request of their own);
+ * pointer_marks_tasks.c gives OpenMP tasks and region threads states of
+ * their own, and pointer_marks_shared.c makes them mark the table of
+ * their request.
  *
  *===----------------------------------------------------------------------===*/
 #ifndef ADCC_RUNTIME_POINTER_MARKS_INTERNAL_H
@@ -110,6 +113,19 @@ typedef struct level_state {
      and changed by other threads too, under `lock` (pointer_marks.c). */
   int shared;
   pthread_mutex_t lock;
+  /* A task's or a region thread's state: the state of the thread that
+     began the request it works for, whose table of marks all the
+     request's threads and tasks share (under its lock), and that
+     request's generation (the root is used while it still runs that
+     request); null: none (it marks on its own table only). */
+  struct level_state *root;
+  unsigned long root_generation;
+  /* A root: the states whose root it is (under its lock), the next one. */
+  struct level_state *members, *next_member;
+  /* The flag of live marks of the thread that runs the state (a root:
+     while its request runs; a member: while it runs), which a store into
+     the root's empty table sets (under the root's lock). */
+  uint64_t *live_flag;
 } level_state;
 
 mark *adcc_rt_marks_find(const table *t, uintptr_t granule);
@@ -141,6 +157,21 @@ level_state **adcc_rt_marks_slot(unsigned level);
 unsigned long adcc_rt_marks_generation(unsigned level);
 /* Sets the thread's flag of live marks from its states. */
 void adcc_rt_marks_refresh(void);
+/* The root of a task's or region thread's state `L`, locked, where it
+   still runs the request `L` works for (null: none). */
+level_state *adcc_rt_marks_lock_root(level_state *L);
+/* Makes `member` one of the states of the request whose marks `creator`
+   uses (the creator's root, or the creator itself where it began that
+   request). */
+void adcc_rt_marks_join(level_state *member, level_state *creator);
+/* Takes `member` off its root's list. */
+void adcc_rt_marks_leave_root(level_state *member);
+/* The root `R` (locked) got its first mark: the flags of live marks of
+   its thread and of its members' threads are set. */
+void adcc_rt_marks_appear(level_state *R);
+/* Notes whether `L` runs on the calling thread (its flag of live marks
+   set where the shared table gets marks). */
+void adcc_rt_marks_running(level_state *L, int running);
 /* The records of the request the calling thread runs or works for, of the
    level (it becomes a worker of a running request), or null where none
    runs. */

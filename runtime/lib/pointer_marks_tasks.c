@@ -7,14 +7,17 @@
  * with a derivative that the task stored before a pointer over it would
  * read the pointer's shadow as its adjoint. So a task marks and records on
  * a state of its own, which its augmented sweep and its reverse take as
- * the thread's state of their level while they run; a number's store in
- * the task also puts back the marks of the thread's own state (made
- * before the task, on the thread that runs it) and, in its augmented sweep,
- * those of the context that created it and of that context's creators:
- * the pointer a task's creator stored before the task (a block's link),
- * then a float that the task stores over it on another thread. A state
- * that created a task is shared from then on: its owner and the tasks
- * change its marks under its lock. When the task is freed
+ * the thread's state of their level while they run. Its marks go into
+ * the table of its request, which the request's thread, its region
+ * threads and all its tasks share (pointer_marks_shared.c): a pointer
+ * that the task's creator or a sibling task stored, then a float that the
+ * task stores over it on another thread. A number's store in the task
+ * also puts back the marks of the thread's own state where they are not
+ * the request's (made before the task, on the thread that runs it);
+ * where the creating context has no request of the level, those of the
+ * context that created it and of that context's creators. A state that
+ * created a task is shared from then on: its owner and the tasks change
+ * its marks under its lock. When the task is freed
  * (after its reverse, in its creator's reverse), the calling thread's
  * request, or the request it works for, takes what the task's granules
  * held when the augmented sweep ended and the shadow blocks the task
@@ -64,6 +67,8 @@ void *adcc_rt_marks_task_enter(unsigned level, void **marks, void *creator) {
     task->request.stack = high;
     task->worker_generation = task->marks.generation =
         adcc_rt_marks_generation(level);
+    /* (It marks the table of the request its creator works for.) */
+    adcc_rt_marks_join(task, creator);
     *marks = task;
   }
   /* (The augmented sweep: the creators' marks, made before the task was
@@ -76,6 +81,7 @@ void *adcc_rt_marks_task_enter(unsigned level, void **marks, void *creator) {
   level_state *saved = *slot;
   task->outer = saved;
   *slot = task;
+  adcc_rt_marks_running(task, 1);
   adcc_rt_marks_refresh();
   return saved;
 }
@@ -85,6 +91,7 @@ void adcc_rt_marks_task_leave(unsigned level, void *marks, void *saved) {
     return;
   level_state *task = marks;
   task->outer = NULL;
+  adcc_rt_marks_running(task, 0);
   *adcc_rt_marks_slot(level) = saved;
   adcc_rt_marks_refresh();
 }
@@ -106,6 +113,7 @@ void adcc_rt_marks_task_free(unsigned level, void *marks) {
   /* (On the list of workers where it began again for a newer request.) */
   if (task->enlisted)
     adcc_rt_marks_delist(task);
+  adcc_rt_marks_leave_root(task);
   pthread_mutex_destroy(&task->lock);
   free(task->marks.slots);
   free(task->left.slots);
