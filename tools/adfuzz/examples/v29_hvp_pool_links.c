@@ -4,10 +4,10 @@
 // block's link (a packed struct's `void *` at byte 4, so that the link's
 // low bits lie under the first double's exponent). The gradient is right
 // at every level; the Hessian is 2e167 at -O0 and -6e125 at -O1 for the
-// exact 22.2 (right at -O2, where the pool is optimized away): the
-// tangent of the link's shadow is read as the tangent of the double's
-// adjoint (the marks of docs/reverse-mode.md, "Shadows of memory reused",
-// put back the shadow, not its tangent).
+// exact 22.2 (right at -O2, where the pool is optimized away); probably
+// the tangent of the link's shadow read as the tangent of the double's
+// adjoint (docs/reverse-mode.md, "Shadows of memory reused"), not yet
+// analysed.
 //   adcc -O0 v29_hvp_pool_links.c -lm && ./a.out   (want hess = 22.2)
 #include <stdio.h>
 extern int enzyme_dup, enzyme_out, enzyme_const;
