@@ -3,7 +3,8 @@
 // __enzyme_autodiff) of a function that stores doubles over a pool
 // block's link (a packed struct's `void *` at byte 4, so that the link's
 // low bits lie under the first double's exponent). The gradient is right
-// at every level; the Hessian is 2e167 at -O0 and -6e125 at -O1 for the
+// at every level; the Hessian is 2e167 or -6e282 at -O0 (the addresses'
+// bits) and -6e125 at -O1 for the
 // exact 22.2 (right at -O2, where the pool is optimized away); probably
 // the tangent of the link's shadow read as the tangent of the double's
 // adjoint (docs/reverse-mode.md, "Shadows of memory reused"), not yet
