@@ -83,6 +83,14 @@ L = f(x, s, n, out) + sum_j w[j] * out[j] and compares
     written and read back, then the pointer stored over its bytes from
     the fifth on (a packed struct's member; feature
     byte-reuse-double-first),
+  * (since version 29, tools/adfuzz/gen_v29.py) memory reused for
+    records of other types: a pool of blocks with a free list (links a
+    union's member, a `void *` at a block's start or at its byte 4)
+    whose blocks hold doubles, records with a pointer, a double's bits
+    through an unsigned long long, or nodes, over the links, stored
+    inline or by callees through their parameters; nodes linked by f or
+    by a callee and walked by a function that is not inlined; tables of
+    pointers to rows (double **) whose bytes are then reused for doubles,
   * the primal outputs computed inside the derivative calls against a plain
     call of f, unless (in half of the programs, drawn last so that the
     function is the one of version 3) out is passed enzyme_dupnoneed, whose
@@ -110,11 +118,13 @@ import random
 import sys
 
 from gen_v24 import V24
+from gen_v29 import V29
 
 # (Version 26 adds a double and then a pointer over its bytes; 27 a
 # solver's workspace block, with version 26's constructs otherwise; 28
-# pointers made from integers.)
-GENERATOR_VERSION = 28
+# pointers made from integers; 29 memory reused for records of other
+# types, nodes, tables of rows: gen_v29.py.)
+GENERATOR_VERSION = 29
 # The versions gen.py can still write (--version): a seed's program of an
 # older version is the same as that version wrote, so the regression seeds
 # chosen for it keep their meaning.
@@ -185,7 +195,7 @@ class Ctx:
         self.loops = loops
 
 
-class Gen(V24):
+class Gen(V24, V29):
     def __init__(self, seed, version=GENERATOR_VERSION):
         self.rng = random.Random(seed)
         self.seed = seed
@@ -237,6 +247,8 @@ class Gen(V24):
         # version 28
         self.int_pointer_helper = None  # a noinline function reading an
                                         # array through an unsigned long
+        # version 29 (gen_v29.py)
+        self.v29_init()
 
     # -- randomness (only random() so that sequences are version-stable) --
     def rand(self):
@@ -837,6 +849,9 @@ class Gen(V24):
         for _ in range(10):
             if self.version >= 24 and self.v24_in_f and self.chance(0.15) \
                     and self.v24_stmt(sc, lines, ind, ctx):
+                return
+            if self.version >= 29 and self.v29_in_f and self.chance(0.2) \
+                    and self.v29_stmt(sc, lines, ind, ctx):
                 return
             if self.version >= 5 and self.chance(0.12) and \
                     self.v5_stmt(sc, lines, ind, ctx):
@@ -1777,6 +1792,8 @@ class Gen(V24):
                         self.features.add("aliasing-field-writes")
         if self.version >= 24:
             self.v24_setup()
+        if self.version >= 29:
+            self.v29_setup()
 
         sc = Scope()
         xcap = 20.0 if inplace_x else 1.5
@@ -1851,6 +1868,8 @@ class Gen(V24):
             self.call_state_helper(sc, lines)
         if self.version >= 24:
             self.v24_begin_f(sc, lines)
+        if self.version >= 29:
+            self.v29_begin_f(sc, lines)
         self.block(sc, lines, 1, top, self.randint(5, 12))
         if self.st_helper and (self.st_helper not in self.used or
                                self.chance(0.5)):
@@ -1860,6 +1879,8 @@ class Gen(V24):
         terms = []
         if self.version >= 24:
             self.v24_end_f(sc, lines, terms)
+        if self.version >= 29:
+            self.v29_end_f(sc, lines)
         for (kind, lst) in (("scalar", self.scalar_helpers),
                             ("table", self.tables),
                             ("apply", self.apply_helpers),
