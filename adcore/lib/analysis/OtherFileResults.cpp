@@ -136,7 +136,8 @@ bool pointeeReceivesDerivatives(const Value &Ptr,
         if (givenWithDerivatives(*Other, P, IsActive))
           return true;
         const Function *Callee = Other->getCalledFunction();
-        if (!Callee || Callee->isDeclaration() || Other->getCalledOperand() == P)
+        if (!Callee || Callee->isDeclaration() ||
+            Other->getCalledOperand() == P)
           continue;
         for (const Use &Arg : Other->args())
           if (Arg.get() == P && Own(*Other, Arg.getOperandNo()))

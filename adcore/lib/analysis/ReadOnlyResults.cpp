@@ -117,8 +117,8 @@ bool onlyReadThrough(const Value *Start, unsigned Depth, bool Numbers) {
       if (Depth == 0 || Call->getCalledOperand() == P)
         return false;
       for (const Use &Arg : Call->args())
-        if (Arg.get() == P && !readsOnlyThrough(*Callee, Arg.getOperandNo(),
-                                                Depth - 1, Numbers))
+        if (Arg.get() == P &&
+            !readsOnlyThrough(*Callee, Arg.getOperandNo(), Depth - 1, Numbers))
           return false;
     }
   }
@@ -135,10 +135,10 @@ bool readsOnlyThrough(const Function &F, unsigned ArgNo, unsigned Depth,
 
 } // namespace
 
-bool onlyReadThroughResult(
-    const Function &Getter, function_ref<bool(const Function &)> MadeHere,
-    function_ref<bool(const Function &)> Differentiated,
-    DenseMap<const Function *, uint64_t> &Given) {
+bool onlyReadThroughResult(const Function &Getter,
+                           function_ref<bool(const Function &)> MadeHere,
+                           function_ref<bool(const Function &)> Differentiated,
+                           DenseMap<const Function *, uint64_t> &Given) {
   DenseMap<const Function *, uint64_t> Found;
   bool Called = false;
   for (const User *GU : Getter.users()) {
