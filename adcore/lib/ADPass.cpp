@@ -131,12 +131,18 @@ std::vector<const Job *> nestingOrder(ArrayRef<Job> Jobs,
   return Order;
 }
 
-/// Whether \p M makes dense views that are still to be lowered.
-bool makesDenseViews(const Module &M) {
-  return any_of(M, [](const Function &F) {
-    return F.isDeclaration() && isDenseViewFunction(F.getName()) &&
-           !F.use_empty();
-  });
+/// Gives the functions of \p Reached that \p M defines (what its
+/// derivatives may run) DifferentiatedAttribute for the IR it carries, or
+/// (\p On false) takes it from every function again.
+void markDifferentiated(Module &M,
+                        const SmallPtrSetImpl<const Function *> &Reached,
+                        bool On) {
+  for (Function &F : M) {
+    if (!On)
+      F.removeFnAttr(DifferentiatedAttribute);
+    else if (!F.isDeclaration() && Reached.contains(&F))
+      F.addFnAttr(DifferentiatedAttribute);
+  }
 }
 
 } // namespace
@@ -395,8 +401,8 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
     markUncalledAddresses(M, Roots);
   }
   // (Which globals the differentiated code writes: those get shadows.)
+  SmallPtrSet<const Function *, 16> Reached;
   {
-    SmallPtrSet<const Function *, 16> Reached;
     for (const Job &J : Jobs)
       for (const Function *F : reachableFrom(*J.Primal))
         Reached.insert(F);
@@ -481,13 +487,19 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
   // code, pushes of the fast path got none and pops of the slow path took
   // one: records read at the wrong offset, a loop count read from a
   // pointer (liblbfgs's callback computing its gradient, from -O1). At
-  // -O0, where finishGenerated leaves the derivatives as they are, in
-  // device code, and where the module makes dense views (lowered after
-  // finishGenerated, which the link step does not do), the IR is carried
-  // as the pass leaves it.)
+  // -O0, where finishGenerated leaves the derivatives as they are, and in
+  // device code, the IR is carried as the pass leaves it. Dense views,
+  // lowered below, are carried as made: the link step lowers them after its
+  // own finishGenerated, as here (until 2026-12-07 a file that made views
+  // carried its expanded code, and a gradient of it differentiated again
+  // at link time read its records at the wrong offset: lit
+  // driver/cross-tu-nested-views.c).)
+  // (The IR carried names what the derivatives made here may run:
+  // DifferentiatedAttribute.)
+  if (Opts.EmbedIR)
+    markDifferentiated(M, Reached, true);
   bool CarryEarly = Opts.EmbedIR && Level != OptimizationLevel::O0 &&
-                    !isDeviceModule(M) && !makesDenseViews(M) &&
-                    !Ctx.hadError();
+                    !isDeviceModule(M) && !Ctx.hadError();
   std::string Carried = CarryEarly ? carriedFrame(M, Opts) : std::string();
   if (!Ctx.hadError())
     finishGenerated(Ctx, Level);
@@ -510,6 +522,7 @@ PreservedAnalyses ADPass::differentiate(Module &M) {
     else
       embedModuleIR(M, Opts);
   }
+  markDifferentiated(M, Reached, false);
   if (Opts.StripLocations)
     StripDebugInfo(M);
   return PreservedAnalyses::none();

@@ -14,6 +14,7 @@
 #include "analysis/ReadOnlyResults.h"
 #include "crossfile/ReturnedGlobals.h"
 #include "prepare/Prepare.h"
+#include "requests/DenseViews.h"
 #include "requests/EnzymeCalls.h"
 #include "support/NullShadowGuards.h"
 #include "support/PointerShadowMarks.h"
@@ -157,8 +158,13 @@ bool givesResultShadow(Module &M, const CrossTURequest &R, Function &P,
 /// without returnsShadowedMemory, analysis/ReadOnlyResults.h), into
 /// \p ReadOnly, and the arguments of the functions given their results,
 /// whose shadows may then be null, into \p NullArgs.
+/// \p Reached: what the derivatives made here may run; with the functions
+/// the objects' derivatives may (DifferentiatedAttribute), the code whose
+/// calls of a getter count.
 void findReadOnlyResults(Module &M, ArrayRef<std::string> Symbols,
-                         const CustomRules &Rules, StringSet<> &ReadOnly,
+                         const CustomRules &Rules,
+                         const SmallPtrSetImpl<const Function *> &Reached,
+                         StringSet<> &ReadOnly,
                          DenseMap<const Function *, uint64_t> &NullArgs) {
   StringSet<> Requested;
   for (const std::string &Symbol : Symbols)
@@ -167,13 +173,16 @@ void findReadOnlyResults(Module &M, ArrayRef<std::string> Symbols,
   auto MadeHere = [&](const Function &F) {
     return Requested.contains(F.getName());
   };
+  auto Differentiated = [&](const Function &F) {
+    return F.hasFnAttribute(DifferentiatedAttribute) || Reached.contains(&F);
+  };
   for (const std::string &Symbol : Symbols) {
     std::optional<CrossTURequest> R = parseCrossTUSymbol(Symbol);
     Function *P = R ? M.getFunction(R->Primal) : nullptr;
     if (!P || P->isDeclaration() || ReadOnly.contains(P->getName()) ||
         !asksResultShadow(*R, *P) || returnsShadowedMemory(*P, *R, Rules))
       continue;
-    if (onlyReadThroughResult(*P, MadeHere, NullArgs))
+    if (onlyReadThroughResult(*P, MadeHere, Differentiated, NullArgs))
       ReadOnly.insert(P->getName());
   }
 }
@@ -222,6 +231,19 @@ void keepOnlyWhatIsMissing(Module &M, const SmallPtrSetImpl<Function *> &Made,
       GV.setLinkage(GlobalValue::ExternalLinkage);
       GV.setComdat(nullptr);
     }
+}
+
+/// Removes the functions of one file (internal, private) that nothing
+/// uses, and what only they used, until none is left.
+void dropUnusedLocalFunctions(Module &M) {
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (Function &F : make_early_inc_range(M))
+      if (F.hasLocalLinkage() && !F.isDeclaration() && F.use_empty()) {
+        F.eraseFromParent();
+        Changed = true;
+      }
+  }
 }
 
 /// The function \p Name of type \p FT, made a definition's shell here (the
@@ -365,8 +387,8 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
   // holds a double had one, and a function that only counts in such a
   // global, a timer of another file, was differentiated, and its file's
   // static variable used here.)
+  SmallPtrSet<const Function *, 16> Reached;
   {
-    SmallPtrSet<const Function *, 16> Reached;
     for (const DeclaredDerivative &D : Roots)
       for (const Function *F : reachableFrom(*D.Key.Primal))
         Reached.insert(F);
@@ -382,7 +404,7 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
   // null, guarded where they are given. analysis/ReadOnlyResults.h.)
   StringSet<> ReadOnly;
   DenseMap<const Function *, uint64_t> NullArgs;
-  findReadOnlyResults(M, Symbols, Ctx.rules(), ReadOnly, NullArgs);
+  findReadOnlyResults(M, Symbols, Ctx.rules(), Reached, ReadOnly, NullArgs);
   for (const std::string &Symbol : Symbols) {
     std::optional<CrossTURequest> R = parseCrossTUSymbol(Symbol);
     if (!R)
@@ -492,6 +514,15 @@ bool defineCrossTU(Module &M, ArrayRef<std::string> Symbols,
   useExportedAddresses(M);
   keepOnlyWhatIsMissing(M, Generated, Objects);
   finishGenerated(Ctx, crossTULevel(Level));
+  // (Objects carry the dense views they make unlowered from -O1, their IR
+  // being from before finishGenerated: ADPass.cpp. Those the derivatives
+  // made here use are lowered as in a file, after finishGenerated; the
+  // objects' own functions that made the others, now unused, go first.)
+  if (makesDenseViews(M)) {
+    dropUnusedLocalFunctions(M);
+    if (makesDenseViews(M) && !lowerDenseViews(M, Ctx))
+      return false;
+  }
   return true;
 }
 

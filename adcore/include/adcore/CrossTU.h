@@ -39,6 +39,15 @@ namespace adcore {
 /// Prefix of the names of derivatives made at link time.
 inline constexpr llvm::StringLiteral CrossTUPrefix = "__adcc_xtu.";
 
+/// Function attribute, in the IR an object carries, of the functions its
+/// file's derivatives may run (the primals they were made of, what those
+/// reach): at link time a function without it, and not reached from a
+/// derivative made there, runs in no derivative (`main`, an init function,
+/// which may write numbers into a getter's data that the derivatives read
+/// through a null shadow: analysis/ReadOnlyResults.h).
+inline constexpr llvm::StringLiteral DifferentiatedAttribute =
+    "adcc-differentiated";
+
 /// What a cross-translation-unit derivative is: its key (without the
 /// primal, which is named), and whether it is the combined gradient (an
 /// augmented and a reverse sweep run back to back) rather than the function

@@ -68,6 +68,13 @@ public:
   /// Whether \p Ptr points only into stack slots that hold no derivative.
   bool cleanStackPointer(const llvm::Value *Ptr) const;
 
+  /// Whether the function stores values with derivatives into the memory
+  /// its pointer argument \p ArgNo reaches, or gives it to another file's
+  /// function (made at link time) with such values, itself or through the
+  /// functions of its file it gives it to (OtherFileResults.h;
+  /// ActivityCalls.cpp).
+  bool argumentReceivesDerivatives(unsigned ArgNo) const;
+
   /// Prints every argument and instruction of the function as
   /// `active` or `const`, one per line.
   void print(llvm::raw_ostream &OS) const;
@@ -86,6 +93,12 @@ private:
   /// ActivityCalls.cpp).
   bool returnsActive(
       const llvm::Function &Callee, const llvm::CallBase &Call,
+      llvm::function_ref<bool(const llvm::Value *)> ActiveOperand) const;
+  /// argumentReceivesDerivatives of \p Call's callee, a function of this
+  /// file, for its argument \p ArgNo, analysed with the activity of the
+  /// call's arguments (\p ActiveOperand; memoized, three functions deep).
+  bool ownCalleeReceives(
+      const llvm::CallBase &Call, unsigned ArgNo,
       llvm::function_ref<bool(const llvm::Value *)> ActiveOperand) const;
   /// Local memory: which allocas and heap blocks allocated here (malloc,
   /// calloc, aligned_alloc, new) each pointer may point into, and which
@@ -134,6 +147,9 @@ private:
       ReturnActivity;
   llvm::DenseMap<std::tuple<const llvm::Function *, uint64_t, uint64_t>, bool>
       SlotCalls;
+  mutable llvm::DenseMap<
+      std::tuple<const llvm::Function *, uint64_t, unsigned>, bool>
+      ReceivingArgs;
 };
 
 /// True for types that can carry a derivative: floating point, pointers,

@@ -184,7 +184,10 @@ bool ActivityAnalysis::transferCall(const CallBase &Call) const {
               [&](const Use &Op) { return ActiveOperand(Op.get()); }))
     return Users.touchesShadowedGlobals(Call) ||
            otherFileResultReceivesDerivatives(
-               Call, [&](const Value *V) { return Active.contains(V); });
+               Call, [&](const Value *V) { return Active.contains(V); },
+               [&](const CallBase &Own, unsigned ArgNo) {
+                 return ownCalleeReceives(Own, ArgNo, ActiveOperand);
+               });
   // A pointer a defined function returns: active only if the function
   // returns an active one for these arguments (a pointer read from
   // constant memory by a function that also takes an active argument is
@@ -229,6 +232,55 @@ bool ActivityAnalysis::returnsActive(
     if (const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
       Result |= Ret->getReturnValue() && Inner.isActive(Ret->getReturnValue());
   ReturnActivity[Key] = Result;
+  return Result;
+}
+
+bool ActivityAnalysis::argumentReceivesDerivatives(unsigned ArgNo) const {
+  if (ArgNo >= F.arg_size() || !F.getArg(ArgNo)->getType()->isPointerTy())
+    return false;
+  auto ActiveOperand = [&](const Value *Op) {
+    return Active.contains(Op) && !cleanStackPointer(Op);
+  };
+  return pointeeReceivesDerivatives(
+      *F.getArg(ArgNo), [&](const Value *V) { return Active.contains(V); },
+      [&](const CallBase &Own, unsigned No) {
+        return ownCalleeReceives(Own, No, ActiveOperand);
+      });
+}
+
+bool ActivityAnalysis::ownCalleeReceives(
+    const CallBase &Call, unsigned ArgNo,
+    function_ref<bool(const Value *)> ActiveOperand) const {
+  const Function *Callee = Call.getCalledFunction();
+  // (A recursive call: the walk that asks is already this function's.)
+  if (!Callee || Callee->isDeclaration() || Callee->isVarArg() ||
+      Callee == &F || Call.arg_size() != Callee->arg_size() ||
+      Call.arg_size() > 64 || ArgNo >= Call.arg_size())
+    return false;
+  uint64_t Mask = 0;
+  SmallVector<ArgActivity, 8> Args;
+  for (unsigned I = 0; I < Call.arg_size(); ++I) {
+    bool On = ActiveOperand(Call.getArgOperand(I));
+    Mask |= uint64_t(On) << I;
+    Args.push_back(On ? ArgActivity::Dup : ArgActivity::Const);
+  }
+  auto Key = std::make_tuple(Callee, Mask, ArgNo);
+  if (auto It = ReceivingArgs.find(Key); It != ReceivingArgs.end())
+    return It->second;
+  // Three functions deep at most; deeper, the memory is taken as receiving
+  // none (the derivatives made there find the missing shadow: an error at
+  // the store, not a wrong number).
+  static thread_local unsigned Depth = 0;
+  if (Depth >= 3)
+    return false;
+  ++Depth;
+  bool Result;
+  {
+    ActivityAnalysis Inner(const_cast<Function &>(*Callee), Args, Rules);
+    Result = Inner.argumentReceivesDerivatives(ArgNo);
+  }
+  --Depth;
+  ReceivingArgs[Key] = Result;
   return Result;
 }
 

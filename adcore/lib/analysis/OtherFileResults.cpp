@@ -16,8 +16,13 @@
 // of malloc, or a global it can give a shadow (CrossTU.cpp,
 // givesResultShadow; crossfile/ReturnedGlobals.h, ReadOnlyResults.h);
 // otherwise it is an error at the call. A function of this file given the
-// pointer is not looked into (its derivative is made here, with the
-// pointer constant).
+// pointer (`fill(v, x)`, which calls `vec_set(v, i, x * x)`) is looked
+// into with the activity of its call's arguments (ActivityAnalysis,
+// argumentReceivesDerivatives): where it stores derivatives into the
+// memory or gives it on with them, the pointer is active too, and the
+// function's derivative, made here, gets its shadow (a false error at link
+// time until 2026-12-07: its derivative was made with the pointer
+// constant, and the link step refused vec_set's).
 //
 // A pointer whose memory is only read keeps no derivative: a getter of
 // another file's static data (`apply(get_config(), x)`) stays constant, as
@@ -85,17 +90,24 @@ void markBodiesAtLinkTime(Module &M, bool On) {
 }
 
 bool otherFileResultReceivesDerivatives(
-    const CallBase &Call, function_ref<bool(const Value *)> IsActive) {
+    const CallBase &Call, function_ref<bool(const Value *)> IsActive,
+    OwnCalleeReceives Own) {
   const Function *Callee = Call.getCalledFunction();
   if (!Callee || !Call.getType()->isPointerTy() ||
       !Call.getModule()->getNamedMetadata(BodiesAtLinkTime) ||
       !isOtherFilesFunction(*Callee) || isExceptionObject(&Call))
     return false;
-  // The pointers into the result's memory (Depth: how many pointers were
-  // loaded on the way, `w->a`), through GEPs, casts and, at -O0, the
-  // local variables that hold them.
-  SmallVector<std::pair<const Value *, unsigned>, 16> Work = {{&Call, 0}};
-  SmallPtrSet<const Value *, 16> Seen = {&Call};
+  return pointeeReceivesDerivatives(Call, IsActive, Own);
+}
+
+bool pointeeReceivesDerivatives(const Value &Ptr,
+                                function_ref<bool(const Value *)> IsActive,
+                                OwnCalleeReceives Own) {
+  // The pointers into the memory (Depth: how many pointers were loaded on
+  // the way, `w->a`), through GEPs, casts and, at -O0, the local variables
+  // that hold them.
+  SmallVector<std::pair<const Value *, unsigned>, 16> Work = {{&Ptr, 0}};
+  SmallPtrSet<const Value *, 16> Seen = {&Ptr};
   auto Push = [&](const Value *V, unsigned Depth) {
     if (Depth <= 2 && Seen.insert(V).second)
       Work.push_back({V, Depth});
@@ -118,10 +130,18 @@ bool otherFileResultReceivesDerivatives(
           return true;
         continue;
       }
-      // Given to another file's function with values with derivatives.
+      // Given to another file's function with values with derivatives, or
+      // to a function of this file that stores them or gives it on.
       if (const auto *Other = dyn_cast<CallBase>(U)) {
         if (givenWithDerivatives(*Other, P, IsActive))
           return true;
+        const Function *Callee = Other->getCalledFunction();
+        if (!Callee || Callee->isDeclaration() ||
+            Other->getCalledOperand() == P)
+          continue;
+        for (const Use &Arg : Other->args())
+          if (Arg.get() == P && Own(*Other, Arg.getOperandNo()))
+            return true;
         continue;
       }
       const auto *SI = dyn_cast<StoreInst>(U);

@@ -22,13 +22,32 @@ namespace adcore {
 /// carries has none.
 void markBodiesAtLinkTime(llvm::Module &M, bool On);
 
+/// Whether a function of this file, given a pointer as the argument
+/// \p ArgNo of \p Call, stores values with derivatives into the memory
+/// the pointer reaches or gives it on to another file's function with such
+/// values (pointeeReceivesDerivatives in the callee, analysed with the
+/// activity of the call's arguments: ActivityAnalysis answers).
+using OwnCalleeReceives =
+    llvm::function_ref<bool(const llvm::CallBase &Call, unsigned ArgNo)>;
+
 /// Whether \p Call, of a function of another file whose derivatives are
 /// made at link time, returns a pointer into whose memory the calling
-/// function stores a value with a derivative (\p IsActive: which values
-/// carry one so far).
+/// function stores a value with a derivative, directly or through the
+/// functions of its file it gives the pointer to (\p IsActive: which
+/// values carry one so far; \p Own: what a function of this file does).
 bool otherFileResultReceivesDerivatives(
     const llvm::CallBase &Call,
-    llvm::function_ref<bool(const llvm::Value *)> IsActive);
+    llvm::function_ref<bool(const llvm::Value *)> IsActive,
+    OwnCalleeReceives Own);
+
+/// Whether the function \p Ptr belongs to stores a value with a derivative
+/// (\p IsActive) into the memory \p Ptr reaches (two pointers loaded deep),
+/// or gives that memory to another file's function with such a value, or
+/// to a function of its own file that does (\p Own).
+bool pointeeReceivesDerivatives(
+    const llvm::Value &Ptr,
+    llvm::function_ref<bool(const llvm::Value *)> IsActive,
+    OwnCalleeReceives Own);
 
 } // namespace adcore
 

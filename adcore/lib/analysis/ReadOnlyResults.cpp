@@ -12,6 +12,10 @@
 // shadow, and the derivatives of the functions given the pointer read
 // zeros through it and drop the adjoints they would add there
 // (NullShadowGuards.h), as for constant data kept beside derivatives.
+// Calls of the getter in code no derivative is made of (`main`, an init
+// function: at link time, functions neither reached from a derivative made
+// there nor marked DifferentiatedAttribute by their file) may also read
+// there and write numbers, which carry no derivative; not pointers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +27,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Operator.h"
 
 using namespace llvm;
 
@@ -60,13 +65,25 @@ bool follows(const Value *P, const User *U,
   return true;
 }
 
-/// Whether \p F only reads through its argument \p ArgNo and the pointers
-/// read through it, giving them only to functions that do the same
-/// (\p Depth calls deep) or to functions without derivatives.
-bool readsOnlyThrough(const Function &F, unsigned ArgNo, unsigned Depth) {
-  if (F.isDeclaration() || F.isVarArg() || ArgNo >= F.arg_size())
-    return false;
-  SmallVector<const Value *, 16> Work = {F.getArg(ArgNo)};
+/// Whether a store through \p P writes a number: a float or an integer
+/// that is no address (not made by ptrtoint).
+bool storesNumber(const StoreInst &SI) {
+  const Value *V = SI.getValueOperand();
+  Type *T = V->getType();
+  return T->isFPOrFPVectorTy() ||
+         (T->isIntOrIntVectorTy() && !isa<PtrToIntOperator>(V));
+}
+
+bool readsOnlyThrough(const Function &F, unsigned ArgNo, unsigned Depth,
+                      bool Numbers);
+
+/// Whether the function of \p Start only reads through the pointer
+/// \p Start and the pointers read through it, giving them only to
+/// functions that do the same (\p Depth calls deep) or to functions
+/// without derivatives. With \p Numbers, it may also store numbers there
+/// (storesNumber, memset): code no derivative is made of.
+bool onlyReadThrough(const Value *Start, unsigned Depth, bool Numbers) {
+  SmallVector<const Value *, 16> Work = {Start};
   SmallPtrSet<const Value *, 16> Seen;
   while (!Work.empty()) {
     const Value *P = Work.pop_back_val();
@@ -80,8 +97,16 @@ bool readsOnlyThrough(const Function &F, unsigned ArgNo, unsigned Depth) {
           Work.push_back(L); // (memory it reaches)
         continue;
       }
+      if (const auto *SI = dyn_cast<StoreInst>(U)) {
+        if (Numbers && SI->getPointerOperand() == P && storesNumber(*SI))
+          continue;
+        return false;
+      }
       if (const auto *II = dyn_cast<IntrinsicInst>(U);
           II && (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II)))
+        continue;
+      if (const auto *Set = dyn_cast<MemSetInst>(U);
+          Numbers && Set && Set->getRawDest() == P)
         continue;
       const auto *Call = dyn_cast<CallBase>(U);
       const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
@@ -93,18 +118,27 @@ bool readsOnlyThrough(const Function &F, unsigned ArgNo, unsigned Depth) {
         return false;
       for (const Use &Arg : Call->args())
         if (Arg.get() == P &&
-            !readsOnlyThrough(*Callee, Arg.getOperandNo(), Depth - 1))
+            !readsOnlyThrough(*Callee, Arg.getOperandNo(), Depth - 1, Numbers))
           return false;
     }
   }
   return true;
 }
 
+/// onlyReadThrough for the argument \p ArgNo of \p F.
+bool readsOnlyThrough(const Function &F, unsigned ArgNo, unsigned Depth,
+                      bool Numbers) {
+  if (F.isDeclaration() || F.isVarArg() || ArgNo >= F.arg_size())
+    return false;
+  return onlyReadThrough(F.getArg(ArgNo), Depth, Numbers);
+}
+
 } // namespace
 
-bool onlyReadThroughResult(
-    const Function &Getter, function_ref<bool(const Function &)> MadeHere,
-    DenseMap<const Function *, uint64_t> &Given) {
+bool onlyReadThroughResult(const Function &Getter,
+                           function_ref<bool(const Function &)> MadeHere,
+                           function_ref<bool(const Function &)> Differentiated,
+                           DenseMap<const Function *, uint64_t> &Given) {
   DenseMap<const Function *, uint64_t> Found;
   bool Called = false;
   for (const User *GU : Getter.users()) {
@@ -112,6 +146,16 @@ bool onlyReadThroughResult(
     if (!Site || Site->getCalledFunction() != &Getter)
       continue;
     Called = true;
+    // (Code no derivative is made of, `init()` or `main`, may write numbers
+    // there, which have none: the derivatives read zeros through the null
+    // shadow as for constant data. Not pointers: a buffer the
+    // differentiated code writes through another name, read back through
+    // this one, would lose its derivatives silently.)
+    if (!Differentiated(*Site->getFunction())) {
+      if (!onlyReadThrough(Site, 4, /*Numbers=*/true))
+        return false;
+      continue;
+    }
     SmallVector<const Value *, 8> Work = {Site};
     SmallPtrSet<const Value *, 8> Seen;
     while (!Work.empty()) {
@@ -136,7 +180,8 @@ bool onlyReadThroughResult(
           if (Arg.get() != P)
             continue;
           unsigned No = Arg.getOperandNo();
-          if (No >= 64 || Own || !readsOnlyThrough(*Callee, No, 4))
+          if (No >= 64 || Own ||
+              !readsOnlyThrough(*Callee, No, 4, /*Numbers=*/false))
             return false;
           Found[Callee] |= uint64_t(1) << No;
         }

@@ -27,10 +27,13 @@ namespace adcore {
 /// static, inline or weak functions). Then the shadow of the pointer may
 /// be null: the arguments it is given as go to \p Given (bit i of a
 /// callee: its argument i), whose derivatives guard their accesses through
-/// them (support/NullShadowGuards.h).
+/// them (support/NullShadowGuards.h). A call in a function no derivative
+/// is made of (\p Differentiated false: `main`, an init function) may also
+/// read through the pointer itself and store numbers there.
 bool onlyReadThroughResult(
     const llvm::Function &Getter,
     llvm::function_ref<bool(const llvm::Function &)> MadeHere,
+    llvm::function_ref<bool(const llvm::Function &)> Differentiated,
     llvm::DenseMap<const llvm::Function *, uint64_t> &Given);
 
 } // namespace adcore

@@ -705,6 +705,13 @@ bool isDenseViewFunction(StringRef Name) {
          Name == NoPrimalMemoryName;
 }
 
+bool makesDenseViews(const Module &M) {
+  return any_of(M, [](const Function &F) {
+    return F.isDeclaration() && isDenseViewFunction(F.getName()) &&
+           !F.use_empty();
+  });
+}
+
 bool isConstantAddress(const Value *V) {
   // (Also a choice between such addresses, where the optimizer has merged
   // two requests.)

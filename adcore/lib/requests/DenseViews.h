@@ -51,6 +51,9 @@ bool isConstantAddress(const llvm::Value *V);
 /// argument that has no memory.
 llvm::Value *makeNoPrimalMemory(llvm::IRBuilder<> &B);
 
+/// Whether \p M makes dense views that are still to be lowered.
+bool makesDenseViews(const llvm::Module &M);
+
 /// Lowers the dense views of \p M. False after a reported error.
 bool lowerDenseViews(llvm::Module &M, SynthesisContext &Ctx);
 
