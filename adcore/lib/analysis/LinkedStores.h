@@ -25,6 +25,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace llvm {
 class Argument;
@@ -46,6 +47,15 @@ class TypeAnalysis;
 /// there does, whatever its declared type: `init_obj((struct obj
 /// *)pl->any, x)`, a constructor run by placement `new` on such a block).
 constexpr unsigned LinkedBytesBit = 32;
+
+/// The error of a call whose pointer argument from LinkedBytesBit on would
+/// need a bit of DerivativeKey::LinkedArgs (calleeLinkedArgs).
+constexpr const char *TooManyLinkedArgsError =
+    "the callee may store a number over a link of the caller's memory that "
+    "its pointer argument 33 or later reaches (its derivative would read the "
+    "link's shadow as the number's adjoint), and only the first 32 pointer "
+    "arguments can be told so; pass that memory among the first 32 "
+    "arguments";
 
 /// Bit i of \p LinkedArgs for the argument \p A, i its number.
 bool linkedArgument(const llvm::Argument &A, uint64_t LinkedArgs);
@@ -103,11 +113,15 @@ bool storesNumbers(const llvm::Function &F);
 /// the caller's primal where it has a shadow, null otherwise. Bit i where
 /// the callee may store a number over a link it reaches (reachedThroughLink),
 /// bits i and LinkedBytesBit + i where the caller read it as a `void *` or
-/// `char *` and the callee stores numbers; arguments from LinkedBytesBit on
-/// get none.
-uint64_t calleeLinkedArgs(const llvm::Function &Callee,
-                          llvm::ArrayRef<const llvm::Value *> Primals,
-                          uint64_t CallerLinked);
+/// `char *` and the callee stores numbers, or as a pointer to a record that
+/// may hold a pointer at bytes where the callee stores a number through it
+/// (`init_obj((struct obj *)pl->head, x)`). Nullopt where an argument from
+/// LinkedBytesBit on would need a bit (no key says it: the caller refuses
+/// the call).
+std::optional<uint64_t>
+calleeLinkedArgs(const llvm::Function &Callee,
+                 llvm::ArrayRef<const llvm::Value *> Primals,
+                 uint64_t CallerLinked);
 
 } // namespace adcore
 
