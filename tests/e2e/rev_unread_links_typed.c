@@ -10,7 +10,8 @@
 // - a pointer cast before it is stored (`pl->obj = (void *)&nodes[0]`, a
 //   field declared `struct obj *`), read back as a `struct obj *`;
 // - a `void *` read from a global variable, from an array's element (a
-//   struct's `void *slots[2]`, a global's, a local one), at -O0.
+//   struct's `void *slots[2]`, a global's, a local one), or from a local
+//   struct's member, at -O0.
 // Reverse mode against forward mode, central differences and the exact
 // derivative, on the first call and over repeated ones.
 #include "check.h"
@@ -117,6 +118,17 @@ static float from_local_array(struct pool *pl, float *p) {
   return 3 * o->v;
 }
 
+// A local struct's `void *` member (-O0: a field of a local variable's
+// memory, not a pointer variable): r = 3 x^2.
+static float from_local_struct(struct pool *pl, float *p) {
+  struct {
+    void *block;
+  } box = {pl->slots[0]};
+  struct obj *o = box.block;
+  o->v = p[0] * p[0];
+  return 3 * o->v;
+}
+
 typedef float (*pool_fn)(struct pool *, float *);
 
 static float central(pool_fn f, float *p) {
@@ -177,5 +189,6 @@ int main(void) {
   CHECK_CASE(from_field_array, 6 * x);
   CHECK_CASE(from_field_array_at, 6 * x);
   CHECK_CASE(from_local_array, 6 * x);
+  CHECK_CASE(from_local_struct, 6 * x);
   return check_finish();
 }

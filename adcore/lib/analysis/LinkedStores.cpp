@@ -242,14 +242,15 @@ void linkReads(const Value *Ptr, RecordBytes At, const DataLayout &DL,
     SmallVector<const Value *, 2> Stored;
     const auto *Slot =
         dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts());
-    if (Slot) {
-      if (slotStores(*Slot, Stored))
-        for (const Value *V : Stored)
-          linkReads(V, At, DL, Depth, Seen, Out);
+    if (Slot && slotStores(*Slot, Stored)) {
+      for (const Value *V : Stored)
+        linkReads(V, At, DL, Depth, Seen, Out);
       return;
     }
-    // (An element of a local array of pointers, at -O0: what was stored
-    // into any of them.)
+    // (An element of a local array of pointers, or a field of a local
+    // struct, at -O0: what was stored into any of them; else the load,
+    // by the declared type of what it reads.)
+    Stored.clear();
     const auto *Array =
         dyn_cast<AllocaInst>(getUnderlyingObject(LI->getPointerOperand()));
     if (Array && arrayStores(*Array, Stored)) {

@@ -14,7 +14,13 @@
 // having reached it so; whatever the bytes' declared type where the
 // pointer was read as a `void *` or `char *`, by the function or by a
 // caller that passed it on (a constructor run by placement `new` on a
-// pool's block). A number's bytes given by the request's argument
+// pool's block), or as a pointer to a record that may hold a pointer where
+// the callee stores a number through it (`init_obj((struct obj
+// *)pl->head, x)`). The type a pointer was read as is its TBAA type, at
+// -O0 the declared type of the struct field, array element or global
+// variable it was read from (a local array: the pointers stored into it);
+// a record's includes those whose pointers the file converts to it
+// (adcore/DeclaredPointees.h). A number's bytes given by the request's argument
 // keep the seed the caller put in their shadow (`*out = x * x` with
 // `dout->value = 1`, a union too).
 //
