@@ -17,12 +17,15 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/Mangle.h"
 #include "clang/AST/RecordLayout.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <set>
 #include <vector>
 
 using namespace clang;
@@ -138,6 +141,91 @@ std::map<uint64_t, DeclaredPointee> pointerOffsets(const ASTContext &Ctx,
   return Out;
 }
 
+const RecordDecl *canonical(const RecordDecl *RD) {
+  return cast<RecordDecl>(RD->getCanonicalDecl());
+}
+
+/// The record a pointer of the type \p T points to (not a union); null
+/// for other types.
+const RecordDecl *pointeeRecord(QualType T) {
+  T = T.getCanonicalType();
+  if (!T->isPointerType())
+    return nullptr;
+  const auto *RD = T->getPointeeType()->getAsRecordDecl();
+  return RD && !RD->isUnion() ? RD : nullptr;
+}
+
+/// The records whose pointers the translation unit converts to pointers
+/// to another record, by bits (a C cast, `reinterpret_cast`, through a
+/// `void *` or not: `pl->obj = (void *)&nodes[1]`), by the record they
+/// are converted to: an object of it may be one of those.
+class ConvertedRecords : public RecursiveASTVisitor<ConvertedRecords> {
+public:
+  std::map<const RecordDecl *, std::set<const RecordDecl *>> Sources;
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitCastExpr(CastExpr *E) {
+    const RecordDecl *To = pointeeRecord(E->getType());
+    if (!To || E->getCastKind() != CK_BitCast)
+      return true;
+    // (The innermost of the casts: a `void *` in between says nothing.)
+    const Expr *From = E->getSubExpr();
+    while (const auto *Inner = dyn_cast<CastExpr>(From->IgnoreParens())) {
+      if (Inner->getCastKind() != CK_BitCast &&
+          Inner->getCastKind() != CK_NoOp)
+        break;
+      From = Inner->getSubExpr();
+    }
+    const RecordDecl *Source = pointeeRecord(From->IgnoreParens()->getType());
+    if (Source && canonical(Source) != canonical(To))
+      Sources[canonical(To)].insert(canonical(Source));
+    return true;
+  }
+};
+
+/// pointerOffsets, with those of the records whose pointers the
+/// translation unit converts to pointers to \p T (\p Converted): a
+/// pointer found where a size is recorded wins.
+std::map<uint64_t, DeclaredPointee>
+linkOffsets(const ASTContext &Ctx, QualType T,
+            const std::map<const RecordDecl *, std::set<const RecordDecl *>>
+                &Converted) {
+  std::map<uint64_t, DeclaredPointee> Out = pointerOffsets(Ctx, T);
+  const RecordDecl *RD = T->getAsRecordDecl();
+  auto It = RD ? Converted.find(canonical(RD)) : Converted.end();
+  if (It == Converted.end() || (!Out.empty() && Out.begin()->second ==
+                                                    DeclaredPointee::Bytes))
+    return Out;
+  for (const RecordDecl *Source : It->second) {
+    const RecordDecl *Def = Source->getDefinition();
+    if (!Def)
+      continue;
+    std::map<uint64_t, DeclaredPointee> More =
+        pointerOffsets(Ctx, Ctx.getCanonicalTagType(Def));
+    if (More.empty())
+      continue;
+    // (An object of the record itself, of its own size.)
+    if (Out.empty() && !T->isIncompleteType())
+      Out.try_emplace(Ctx.getTypeSizeInChars(T).getQuantity(),
+                      DeclaredPointee::Size);
+    for (auto [Offset, K] : More) {
+      auto [At, New] = Out.try_emplace(Offset, K);
+      if (!New && K == DeclaredPointee::Pointer)
+        At->second = K;
+    }
+  }
+  return Out;
+}
+
+/// The type of the elements of \p T, where it is an array (of arrays)
+/// whose elements are not arrays; \p T itself otherwise.
+QualType innermostElement(const ASTContext &Ctx, QualType T) {
+  while (const auto *AT = Ctx.getAsArrayType(T))
+    T = AT->getElementType().getCanonicalType();
+  return T;
+}
+
 /// The pointer and reference fields of \p RD by byte offset.
 std::map<uint64_t, DeclaredPointee> pointerFields(const ASTContext &Ctx,
                                                   const RecordDecl &RD) {
@@ -171,6 +259,10 @@ public:
     auto &Table = currentTable();
     if (!Ctx || !Table)
       return;
+    ConvertedRecords Converted;
+    Converted.TraverseDecl(Ctx->getTranslationUnitDecl());
+    Sources = std::move(Converted.Sources);
+    addGlobalLinks(*Table);
     for (const RecordDecl *RD : Records) {
       addPointeeLinks(Table, *RD);
       std::map<uint64_t, DeclaredPointee> Fields = pointerFields(*Ctx, *RD);
@@ -204,20 +296,42 @@ private:
         (*Table)[Key].insert(Offsets.begin(), Offsets.end());
     };
     std::string Name = irTypeName(*Ctx, RD);
-    Add("@" + Name, pointerOffsets(*Ctx, Ctx->getCanonicalTagType(&RD)));
+    Add("@" + Name,
+        linkOffsets(*Ctx, Ctx->getCanonicalTagType(&RD), Sources));
     const ASTRecordLayout &Layout = Ctx->getASTRecordLayout(&RD);
     for (const FieldDecl *F : RD.fields()) {
-      QualType T = F->getType().getCanonicalType();
+      // (An array of pointers: its first element's, all alike.)
+      QualType T = innermostElement(*Ctx, F->getType().getCanonicalType());
       uint64_t Bits = Layout.getFieldOffset(F->getFieldIndex());
       if (F->isBitField() || Bits % 8 != 0 || !T->isPointerType())
         continue;
       Add(Name + "@" + llvm::utostr(Bits / 8),
-          pointerOffsets(*Ctx, T->getPointeeType()));
+          linkOffsets(*Ctx, T->getPointeeType(), Sources));
+    }
+  }
+
+  /// The pseudo entries of global variables that are pointers or arrays
+  /// of them: `=` and the variable's IR name, the offsets of the pointers
+  /// the record (or bytes) it points to may hold.
+  void addGlobalLinks(adcore::DeclaredPointeeTable &Table) {
+    ASTNameGenerator Names(*Ctx);
+    for (const Decl *D : Ctx->getTranslationUnitDecl()->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || !VD->hasGlobalStorage() || VD->getType()->isDependentType())
+        continue;
+      QualType T = innermostElement(*Ctx, VD->getType().getCanonicalType());
+      if (!T->isPointerType())
+        continue;
+      std::map<uint64_t, DeclaredPointee> Offsets =
+          linkOffsets(*Ctx, T->getPointeeType(), Sources);
+      if (!Offsets.empty())
+        Table["=" + Names.getName(VD)].insert(Offsets.begin(), Offsets.end());
     }
   }
 
   ASTContext *Ctx = nullptr;
   std::vector<const RecordDecl *> Records;
+  std::map<const RecordDecl *, std::set<const RecordDecl *>> Sources;
 };
 
 class PointeeAction : public PluginASTAction {

@@ -25,7 +25,12 @@
 // the pointer field at byte 0 of `struct pool` points to (`struct node
 // *head`), each with the record's size (an offset and `s`); `struct.pool@8`
 // says `0b` where the field is a `void *` or `char *` (any byte it points
-// to may hold a pointer). A number stored through a pointer read from such
+// to may hold a pointer); an array field of pointers has the entry of its
+// first element. `=g_block` says the same of the global variable whose IR
+// name is `g_block`, a pointer or an array of pointers. A record's entry
+// includes the offsets of the records whose pointers the translation unit
+// converts to pointers to it (`pl->obj = (void *)&nodes[1]`: a `struct obj`
+// may be a `struct node`, whose link it holds). A number stored through a pointer read from such
 // memory may overwrite a link (LinkedStores.h).
 //
 //===----------------------------------------------------------------------===//
@@ -39,6 +44,7 @@
 
 namespace llvm {
 class Module;
+class StringRef;
 class StructType;
 } // namespace llvm
 
@@ -96,6 +102,13 @@ std::optional<bool> recordMayHoldPointer(const llvm::Module &M,
 std::optional<bool> fieldPointeeMayHoldPointer(const llvm::Module &M,
                                                const llvm::StructType *ST,
                                                uint64_t Offset, RecordBytes At);
+
+/// The same for what the global variable named \p Name in \p M (a
+/// pointer, or an array of pointers: its elements alike) is declared to
+/// point to.
+std::optional<bool> globalPointeeMayHoldPointer(const llvm::Module &M,
+                                                llvm::StringRef Name,
+                                                RecordBytes At);
 
 } // namespace adcore
 

@@ -131,7 +131,7 @@ static std::optional<bool> pointerWithinEntries(const Module &M, StringRef Key,
     return std::nullopt;
   bool Found = false;
   SmallVector<uint64_t, 8> Pointers;
-  std::optional<uint64_t> Size;
+  std::optional<uint64_t> Size, MinSize;
   for (const MDNode *E : N->operands()) {
     auto *S = E->getNumOperands() == 2 ? dyn_cast<MDString>(E->getOperand(0))
                                        : nullptr;
@@ -151,8 +151,10 @@ static std::optional<bool> pointerWithinEntries(const Module &M, StringRef Key,
         Pointers.push_back(Offset);
         continue;
       }
-      // (Records of one name whose sizes differ: no stride to go by.)
+      // (Records of one name whose sizes differ, or a record and those
+      // converted to it: no stride to go by.)
       Size = Size && *Size != Offset ? 0 : Offset;
+      MinSize = std::min(MinSize.value_or(Offset), Offset);
     }
   }
   if (!Found)
@@ -165,7 +167,7 @@ static std::optional<bool> pointerWithinEntries(const Module &M, StringRef Key,
   int64_t Lo = At.Offset;
   if (Size && *Size > 0)
     Lo = ((Lo % int64_t(*Size)) + int64_t(*Size)) % int64_t(*Size);
-  else if (Lo < 0)
+  else if (Lo < 0 || (Size && uint64_t(Lo) + At.Bytes > *MinSize))
     return true;
   uint64_t PointerBytes = M.getDataLayout().getPointerSize();
   auto Overlaps = [&](uint64_t From, uint64_t To) {
@@ -195,6 +197,12 @@ std::optional<bool> fieldPointeeMayHoldPointer(const Module &M,
     return std::nullopt;
   return pointerWithinEntries(
       M, (baseName(ST->getName()) + "@" + utostr(Offset)).str(), At);
+}
+
+std::optional<bool> globalPointeeMayHoldPointer(const Module &M,
+                                                StringRef Name,
+                                                RecordBytes At) {
+  return pointerWithinEntries(M, ("=" + Name).str(), At);
 }
 
 std::string StructShapes::shapeOf(const StructType *ST, unsigned Depth) const {

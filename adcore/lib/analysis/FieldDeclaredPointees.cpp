@@ -80,6 +80,34 @@ addressedStructField(const Value *Address, const DataLayout &DL) {
   return std::make_pair(Innermost, Offset);
 }
 
+std::optional<std::pair<StructType *, uint64_t>>
+addressedArrayField(const Value *Address, const DataLayout &DL) {
+  auto *GEP = dyn_cast<GEPOperator>(Address);
+  if (!GEP || GEP->getNumIndices() < 2 ||
+      !isa<StructType>(GEP->getSourceElementType()))
+    return std::nullopt;
+  Type *T = GEP->getSourceElementType();
+  StructType *Innermost = nullptr;
+  uint64_t Offset = 0;
+  for (auto It = GEP->idx_begin() + 1; It != GEP->idx_end(); ++It) {
+    auto *C = dyn_cast<ConstantInt>(It->get());
+    auto *ST = dyn_cast<StructType>(T);
+    if (!C || !ST || ST->isOpaque() || C->getZExtValue() >= ST->getNumElements())
+      return std::nullopt;
+    unsigned Field = unsigned(C->getZExtValue());
+    Innermost = ST;
+    Offset = DL.getStructLayout(ST)->getElementOffset(Field);
+    T = ST->getElementType(Field);
+  }
+  if (!isa<ArrayType>(T))
+    return std::nullopt;
+  while (auto *AT = dyn_cast<ArrayType>(T))
+    T = AT->getElementType();
+  if (!Innermost || !T->isPointerTy())
+    return std::nullopt;
+  return std::make_pair(Innermost, Offset);
+}
+
 Kind TypeAnalysis::declaredFieldPointee(const Value *Address) {
   auto Field = addressedStructField(Address, F.getDataLayout());
   if (!Field)

@@ -73,6 +73,30 @@ bool slotStores(const AllocaInst &Slot, SmallVectorImpl<const Value *> &Out) {
   return true;
 }
 
+/// The pointers stored into the elements of the local array \p Array, or
+/// false where its address goes elsewhere than to its elements' loads and
+/// stores (or more than 32 are stored).
+bool arrayStores(const AllocaInst &Array,
+                 SmallVectorImpl<const Value *> &Out) {
+  SmallVector<const Value *, 8> Addresses{&Array};
+  while (!Addresses.empty()) {
+    const Value *A = Addresses.pop_back_val();
+    for (const User *U : A->users()) {
+      if (isa<LoadInst>(U))
+        continue;
+      if (const auto *GEP = dyn_cast<GetElementPtrInst>(U)) {
+        Addresses.push_back(GEP);
+        continue;
+      }
+      const auto *SI = dyn_cast<StoreInst>(U);
+      if (!SI || SI->getPointerOperand() != A || Out.size() >= 32)
+        return false;
+      Out.push_back(SI->getValueOperand());
+    }
+  }
+  return true;
+}
+
 bool allocates(const CallBase &Call) {
   const Function *F = Call.getCalledFunction();
   if (!F)
@@ -218,13 +242,23 @@ void linkReads(const Value *Ptr, RecordBytes At, const DataLayout &DL,
     SmallVector<const Value *, 2> Stored;
     const auto *Slot =
         dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts());
-    if (!Slot) {
-      Out.push_back({LI, At});
-      return;
-    }
-    if (slotStores(*Slot, Stored))
+    if (Slot && slotStores(*Slot, Stored)) {
       for (const Value *V : Stored)
         linkReads(V, At, DL, Depth, Seen, Out);
+      return;
+    }
+    // (An element of a local array of pointers, or a field of a local
+    // struct, at -O0: what was stored into any of them; else the load,
+    // by the declared type of what it reads.)
+    Stored.clear();
+    const auto *Array =
+        dyn_cast<AllocaInst>(getUnderlyingObject(LI->getPointerOperand()));
+    if (Array && arrayStores(*Array, Stored)) {
+      for (const Value *V : Stored)
+        linkReads(V, At, DL, Depth, Seen, Out);
+      return;
+    }
+    Out.push_back({LI, At});
     return;
   }
   if (const auto *Phi = dyn_cast<PHINode>(Ptr)) {
@@ -253,6 +287,33 @@ void linkReads(const Value *Ptr, RecordBytes At, const DataLayout &DL,
       linkReads(Ret->getReturnValue(), At, DL, Depth - 1, Seen, Out);
 }
 
+/// At -O0 (no TBAA): what the declared type of the memory the pointer
+/// \p LI read says of the bytes \p At from it, where the frontend recorded
+/// it: a struct's pointer field, an element of a struct's array of
+/// pointers, a global variable that is a pointer or an array of them
+/// (elements alike: the first one's entry); nullopt elsewhere.
+std::optional<bool> declaredSlotMayHoldPointer(const LoadInst &LI,
+                                               RecordBytes At) {
+  const Module &M = *LI.getModule();
+  const DataLayout &DL = M.getDataLayout();
+  if (auto Field = addressedStructField(LI.getPointerOperand(), DL))
+    return fieldPointeeMayHoldPointer(M, Field->first, Field->second, At);
+  const Value *P = LI.getPointerOperand();
+  // (`pl->slots[i]`, `g_slots[i]`: the array the element is of.)
+  while (const auto *GEP = dyn_cast<GEPOperator>(P)) {
+    if (!GEP->getSourceElementType()->isArrayTy() &&
+        !(GEP->getNumIndices() == 1 &&
+          GEP->getSourceElementType()->isPointerTy()))
+      break;
+    P = GEP->getPointerOperand();
+  }
+  if (const auto *G = dyn_cast<GlobalVariable>(P->stripPointerCasts()))
+    return globalPointeeMayHoldPointer(M, G->getName(), At);
+  if (auto Field = addressedArrayField(P, DL))
+    return fieldPointeeMayHoldPointer(M, Field->first, Field->second, At);
+  return std::nullopt;
+}
+
 /// Whether the bytes \p At from the pointer that \p LI read may hold a
 /// pointer by the type it was read as: a `void *` or `char *`; a record
 /// that may hold one there (a pool's block, `struct node { union { float
@@ -264,11 +325,7 @@ bool readLinkMayHoldPointer(const LoadInst &LI, RecordBytes At) {
     return true;
   if (StructType *ST = pointeeStructOfTBAA(LI))
     return recordMayHoldPointer(M, ST, At).value_or(false);
-  if (auto Field =
-          addressedStructField(LI.getPointerOperand(), M.getDataLayout()))
-    return fieldPointeeMayHoldPointer(M, Field->first, Field->second, At)
-        .value_or(false);
-  return false;
+  return declaredSlotMayHoldPointer(LI, At).value_or(false);
 }
 
 /// Whether \p LI read a pointer to bytes (a `void *` or `char *`), any of
@@ -277,12 +334,8 @@ bool readLinkMayHoldPointer(const LoadInst &LI, RecordBytes At) {
 bool readAsBytes(const LoadInst &LI) {
   if (pointsToBytesByTBAA(LI))
     return true;
-  auto Field = addressedStructField(LI.getPointerOperand(),
-                                    LI.getModule()->getDataLayout());
   // (What the entries say of no bytes at all, they say of every byte.)
-  return Field && fieldPointeeMayHoldPointer(*LI.getModule(), Field->first,
-                                             Field->second, RecordBytes{})
-                      .value_or(false);
+  return declaredSlotMayHoldPointer(LI, RecordBytes{}).value_or(false);
 }
 
 /// Whether the link \p R, which a store of the function \p F reads, may
@@ -373,25 +426,122 @@ bool storesNumbers(const Function &F) {
   return storesOverPointers(F, /*AnyBytes=*/true, 3, Seen);
 }
 
-uint64_t calleeLinkedArgs(const Function &Callee,
-                          ArrayRef<const Value *> Primals,
-                          uint64_t CallerLinked) {
+/// The most byte ranges parameterNumberStores lists (more: any byte).
+static constexpr unsigned MaxParameterStores = 32;
+
+/// Adds to \p Out the bytes, from the parameter \p A, at which its
+/// function stores numbers (of a floating-point type), or a function of
+/// the module it passes them to does, \p Depth calls deep.
+static void parameterNumberStores(const Argument &A, unsigned Depth,
+                                  SmallVectorImpl<RecordBytes> &Out) {
+  const Function &F = *A.getParent();
+  const DataLayout &DL = F.getDataLayout();
+  auto Add = [&](RecordBytes At) {
+    if (Out.size() < MaxParameterStores)
+      Out.push_back(At);
+    else
+      Out.back().Variable = true;
+  };
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+        Type *T = SI->getValueOperand()->getType();
+        if (!T->isFPOrFPVectorTy())
+          continue;
+        RecordBytes At;
+        At.Bytes = DL.getTypeStoreSize(T);
+        SmallPtrSet<const Value *, 16> Seen;
+        SmallVector<LinkRead, 4> Reads;
+        linkReads(SI->getPointerOperand(), At, DL, 0, Seen, Reads);
+        for (const LinkRead &R : Reads)
+          if (R.From == &A)
+            Add(R.At);
+        continue;
+      }
+      const auto *Call = dyn_cast<CallBase>(&I);
+      const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+      if (!Callee || Callee->isDeclaration() || Depth == 0)
+        continue;
+      for (unsigned No = 0; No < Call->arg_size() && No < Callee->arg_size();
+           ++No) {
+        if (!Call->getArgOperand(No)->getType()->isPointerTy())
+          continue;
+        SmallPtrSet<const Value *, 16> Seen;
+        SmallVector<LinkRead, 4> Reads;
+        linkReads(Call->getArgOperand(No), RecordBytes{}, DL, 0, Seen, Reads);
+        if (none_of(Reads, [&](const LinkRead &R) { return R.From == &A; }))
+          continue;
+        SmallVector<RecordBytes, 4> Inner;
+        parameterNumberStores(*Callee->getArg(No), Depth - 1, Inner);
+        for (const LinkRead &R : Reads)
+          if (R.From == &A)
+            for (RecordBytes In : Inner)
+              Add({R.At.Offset + In.Offset, In.Bytes,
+                   R.At.Variable || In.Variable});
+      }
+    }
+}
+
+/// Whether the caller, whose own key has \p CallerLinked, read the
+/// pointer \p Primal it passes to the parameter \p A as a pointer to a
+/// record that may hold a pointer at bytes where the callee stores
+/// numbers through it (`init_obj((struct obj *)pl->head, x)`).
+static bool passedOverRecordLinks(const Value *Primal, const Argument &A,
+                                  uint64_t CallerLinked) {
+  const auto *I = dyn_cast<Instruction>(Primal);
+  if (!I)
+    return false;
+  const Function &Caller = *I->getFunction();
+  SmallPtrSet<const Value *, 16> Seen;
+  SmallVector<LinkRead, 4> Reads;
+  linkReads(Primal, RecordBytes{}, Caller.getDataLayout(), 3, Seen, Reads);
+  if (none_of(Reads, [](const LinkRead &R) { return isa<LoadInst>(R.From); }))
+    return false;
+  SmallVector<RecordBytes, 4> Stores;
+  parameterNumberStores(A, 3, Stores);
+  return any_of(Reads, [&](const LinkRead &R) {
+    return any_of(Stores, [&](RecordBytes S) {
+      LinkRead At{R.From, {R.At.Offset + S.Offset, S.Bytes,
+                           R.At.Variable || S.Variable}};
+      return linkMayHoldPointer(At, Caller, CallerLinked);
+    });
+  });
+}
+
+std::optional<uint64_t> calleeLinkedArgs(const Function &Callee,
+                                         ArrayRef<const Value *> Primals,
+                                         uint64_t CallerLinked) {
   uint64_t Linked = 0;
   std::optional<bool> OverPointers, Numbers;
-  for (unsigned No = 0; No < Primals.size() && No < LinkedBytesBit; ++No) {
+  for (unsigned No = 0; No < Primals.size(); ++No) {
     const Value *Primal = Primals[No];
     if (!Primal)
       continue;
     if (!OverPointers)
       OverPointers = storesNumbersOverPointers(Callee);
+    // (Bit 0: the link bit; bit 1: the bytes bit.)
+    unsigned Bits = 0;
     if (*OverPointers && reachedThroughLink(Primal, CallerLinked))
-      Linked |= uint64_t(1) << No;
-    if (!readAsLinkedBytes(Primal, CallerLinked))
+      Bits |= 1;
+    if (readAsLinkedBytes(Primal, CallerLinked)) {
+      if (!Numbers)
+        Numbers = storesNumbers(Callee);
+      if (*Numbers)
+        Bits |= 3;
+    } else if (No < Callee.arg_size() &&
+               passedOverRecordLinks(Primal, *Callee.getArg(No),
+                                     CallerLinked)) {
+      // (A record's link where the callee stores a number: every number
+      // it stores through the argument starts from zero.)
+      Bits |= 3;
+    }
+    if (!Bits)
       continue;
-    if (!Numbers)
-      Numbers = storesNumbers(Callee);
-    if (*Numbers)
-      Linked |= (uint64_t(1) | uint64_t(1) << LinkedBytesBit) << No;
+    // (No bit to say it by.)
+    if (No >= LinkedBytesBit)
+      return std::nullopt;
+    Linked |= uint64_t(Bits & 1) << No;
+    Linked |= uint64_t(Bits >> 1) << (LinkedBytesBit + No);
   }
   return Linked;
 }

@@ -14,7 +14,13 @@
 // having reached it so; whatever the bytes' declared type where the
 // pointer was read as a `void *` or `char *`, by the function or by a
 // caller that passed it on (a constructor run by placement `new` on a
-// pool's block). A number's bytes given by the request's argument
+// pool's block), or as a pointer to a record that may hold a pointer where
+// the callee stores a number through it (`init_obj((struct obj
+// *)pl->head, x)`). The type a pointer was read as is its TBAA type, at
+// -O0 the declared type of the struct field, array element or global
+// variable it was read from (a local array: the pointers stored into it);
+// a record's includes those whose pointers the file converts to it
+// (adcore/DeclaredPointees.h). A number's bytes given by the request's argument
 // keep the seed the caller put in their shadow (`*out = x * x` with
 // `dout->value = 1`, a union too).
 //
@@ -25,6 +31,7 @@
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace llvm {
 class Argument;
@@ -46,6 +53,15 @@ class TypeAnalysis;
 /// there does, whatever its declared type: `init_obj((struct obj
 /// *)pl->any, x)`, a constructor run by placement `new` on such a block).
 constexpr unsigned LinkedBytesBit = 32;
+
+/// The error of a call whose pointer argument from LinkedBytesBit on would
+/// need a bit of DerivativeKey::LinkedArgs (calleeLinkedArgs).
+constexpr const char *TooManyLinkedArgsError =
+    "the callee may store a number over a link of the caller's memory that "
+    "its pointer argument 33 or later reaches (its derivative would read the "
+    "link's shadow as the number's adjoint), and only the first 32 pointer "
+    "arguments can be told so; pass that memory among the first 32 "
+    "arguments";
 
 /// Bit i of \p LinkedArgs for the argument \p A, i its number.
 bool linkedArgument(const llvm::Argument &A, uint64_t LinkedArgs);
@@ -103,11 +119,15 @@ bool storesNumbers(const llvm::Function &F);
 /// the caller's primal where it has a shadow, null otherwise. Bit i where
 /// the callee may store a number over a link it reaches (reachedThroughLink),
 /// bits i and LinkedBytesBit + i where the caller read it as a `void *` or
-/// `char *` and the callee stores numbers; arguments from LinkedBytesBit on
-/// get none.
-uint64_t calleeLinkedArgs(const llvm::Function &Callee,
-                          llvm::ArrayRef<const llvm::Value *> Primals,
-                          uint64_t CallerLinked);
+/// `char *` and the callee stores numbers, or as a pointer to a record that
+/// may hold a pointer at bytes where the callee stores a number through it
+/// (`init_obj((struct obj *)pl->head, x)`). Nullopt where an argument from
+/// LinkedBytesBit on would need a bit (no key says it: the caller refuses
+/// the call).
+std::optional<uint64_t>
+calleeLinkedArgs(const llvm::Function &Callee,
+                 llvm::ArrayRef<const llvm::Value *> Primals,
+                 uint64_t CallerLinked);
 
 } // namespace adcore
 

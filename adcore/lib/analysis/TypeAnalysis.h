@@ -238,6 +238,13 @@ bool pointsToBytesByTBAA(const llvm::Instruction &I);
 std::optional<std::pair<llvm::StructType *, uint64_t>>
 addressedStructField(const llvm::Value *Address, const llvm::DataLayout &DL);
 
+/// The struct whose array field of pointers (of arrays of them) the
+/// struct GEP \p Address addresses, and the field's byte offset in it;
+/// nullopt for other addresses. Its elements are alike: the frontend
+/// records the first one's pointee (FieldDeclaredPointees.cpp).
+std::optional<std::pair<llvm::StructType *, uint64_t>>
+addressedArrayField(const llvm::Value *Address, const llvm::DataLayout &DL);
+
 /// The kind of a first-class IR type (floats, pointers; integers are
 /// Unknown: an integer type alone does not say what the bits are).
 Kind kindOfType(const llvm::Type *T);

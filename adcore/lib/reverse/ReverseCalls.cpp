@@ -344,7 +344,11 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
       bool Shadowed = hasShadow(K.Args[No]) && Arg->getType()->isPointerTy();
       Primals.push_back(Shadowed ? PrimalOf.lookup(Arg) : nullptr);
     }
-    K.LinkedArgs = calleeLinkedArgs(*Callee, Primals, Key.LinkedArgs);
+    std::optional<uint64_t> Linked =
+        calleeLinkedArgs(*Callee, Primals, Key.LinkedArgs);
+    if (!Linked)
+      return unsupported(Call, TooManyLinkedArgsError);
+    K.LinkedArgs = *Linked;
   }
   Type *RetTy = Call.getType();
   K.ReturnPrimal = !RetTy->isVoidTy();
