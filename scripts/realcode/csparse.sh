@@ -7,7 +7,8 @@
 # mode (docs/testing.md, "Real programs"). Built, per level, three ways:
 # CSparse's files compiled each on its own (the derivatives made at link
 # time) with its default int64_t indices ("files") and with -Dcsi=int
-# ("files-int"), and its files included into the driver ("onefile"). Not
+# ("files-int"), and its files included into the driver ("onefile"); the
+# solvers on CSC matrices and, apart, the triplet case ("csc", "triplet"). Not
 # part of ctest: CSparse is not in this repository.
 #
 #   scripts/realcode/csparse.sh CSPARSE_DIR [ADCC] [OPT ...]
@@ -45,10 +46,12 @@ status=0
 summary=()
 for opt in "${levels[@]}"; do
   for build in "${builds[@]}"; do
-    name="$build $opt"
-    dir=$work/$build$opt
+   for part in csc triplet; do
+    name="$part $build $opt"
+    dir=$work/$part-$build$opt
     mkdir -p "$dir"
     flags=("$opt" -I"$inc")
+    [[ $part == triplet ]] && flags+=(-DCSPARSE_TRIPLET)
     [[ $build == files-int ]] && flags+=(-Dcsi=int)
     ok=1
     objs=()
@@ -77,6 +80,7 @@ for opt in "${levels[@]}"; do
       summary+=("FAIL $name (build)")
       status=1
     fi
+   done
   done
 done
 echo "== summary"
