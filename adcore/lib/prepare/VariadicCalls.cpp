@@ -18,9 +18,12 @@
 // (the register paths, never taken, are removed). The derivative then
 // follows the values through that local array. Only where the va_list
 // stays within the function (va_start, va_arg's loads and stores, va_end:
-// not va_copy, nor passed to vprintf) and the extras are doubles, 32- or
-// 64-bit integers or pointers; other calls stay as they were, and are
-// refused where they carry derivatives.
+// not va_copy) and the extras are doubles, 32- or 64-bit integers or
+// pointers; or where it is handed to another function (a `v...` helper,
+// whose own va_arg code then takes the overflow area's path) and the
+// extras are integers only. A call without extras of a function that reads
+// them is specialized too. Other calls stay as they were, and are refused
+// where they carry derivatives.
 //
 //===----------------------------------------------------------------------===//
 
