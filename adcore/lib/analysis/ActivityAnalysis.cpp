@@ -119,7 +119,9 @@ bool ActivityAnalysis::transfer(const Value &V) const {
     if (!Active.contains(LI->getPointerOperand()) ||
         !mayHoldDerivatives(LI->getPointerOperand()))
       return false;
-    return canCarryDerivative(T) || isMovedInteger(*LI);
+    return canCarryDerivative(T) ||
+           (isMovedInteger(*LI) && !readsDeclaredIntegerField(*LI) &&
+            !readsRotatedIntegerState(*LI));
   }
   if (auto *GEP = dyn_cast<GetElementPtrInst>(I))
     return Active.contains(GEP->getPointerOperand());

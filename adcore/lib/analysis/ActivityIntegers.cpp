@@ -11,12 +11,14 @@
 
 #include "ActivityAnalysis.h"
 #include "ActivityIntegers.h"
+#include "TypeAnalysis.h"
 #include "rules/InactiveFunctions.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 
 using namespace llvm;
@@ -146,6 +148,72 @@ bool isMovedInteger(const Instruction &I, unsigned Depth) {
     return false;
   }
   return true;
+}
+
+bool readsDeclaredIntegerField(const LoadInst &LI) {
+  if (!LI.getType()->isIntegerTy())
+    return false;
+  const DataLayout &DL = LI.getDataLayout();
+  APInt Offset(DL.getIndexTypeSizeInBits(LI.getPointerOperandType()), 0);
+  const auto *G = dyn_cast<GlobalVariable>(
+      LI.getPointerOperand()->stripAndAccumulateConstantOffsets(
+          DL, Offset, /*AllowNonInbounds=*/true));
+  if (!G || Offset.isNegative())
+    return false;
+  uint64_t At = Offset.getZExtValue();
+  Type *T = G->getValueType();
+  while (true) {
+    if (auto *ST = dyn_cast<StructType>(T)) {
+      if (!ST->hasName() || ST->getName().starts_with("union.") ||
+          At >= DL.getTypeAllocSize(ST))
+        return false;
+      const StructLayout *SL = DL.getStructLayout(ST);
+      unsigned E = SL->getElementContainingOffset(At);
+      At -= SL->getElementOffset(E);
+      T = ST->getElementType(E);
+    } else if (auto *AT = dyn_cast<ArrayType>(T)) {
+      uint64_t Size = DL.getTypeAllocSize(AT->getElementType());
+      if (Size == 0 || At >= Size * AT->getNumElements())
+        return false;
+      At %= Size;
+      T = AT->getElementType();
+    } else {
+      break;
+    }
+  }
+  return T->isIntegerTy() &&
+         At + DL.getTypeStoreSize(LI.getType()) <= DL.getTypeStoreSize(T);
+}
+
+bool readsRotatedIntegerState(const LoadInst &LI) {
+  if (!LI.getType()->isIntegerTy() || kindOfTBAA(LI) != Kind::Integer)
+    return false;
+  SmallVector<std::pair<const Value *, unsigned>, 8> Work{{&LI, 6}};
+  SmallPtrSet<const Value *, 16> Seen;
+  while (!Work.empty()) {
+    auto [V, Depth] = Work.pop_back_val();
+    if (!Seen.insert(V).second || Seen.size() > 32)
+      continue;
+    for (const User *U : V->users()) {
+      if (const auto *II = dyn_cast<IntrinsicInst>(U))
+        switch (II->getIntrinsicID()) {
+        case Intrinsic::fshl:
+        case Intrinsic::fshr:
+        case Intrinsic::bswap:
+        case Intrinsic::bitreverse:
+          return true;
+        default:
+          continue;
+        }
+      const auto *BO = dyn_cast<BinaryOperator>(U);
+      bool Bitwise = BO && (BO->getOpcode() == Instruction::Xor ||
+                            BO->getOpcode() == Instruction::Or ||
+                            BO->getOpcode() == Instruction::And);
+      if (Depth > 0 && (Bitwise || isa<PHINode, SelectInst>(U)))
+        Work.push_back({U, Depth - 1});
+    }
+  }
+  return false;
 }
 
 const Value *addressBase(const Value *X, unsigned Depth) {

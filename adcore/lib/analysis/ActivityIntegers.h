@@ -10,6 +10,7 @@
 namespace llvm {
 class AllocaInst;
 class Instruction;
+class LoadInst;
 class Value;
 } // namespace llvm
 
@@ -37,6 +38,23 @@ const llvm::Value *addressBase(const llvm::Value *X, unsigned Depth);
 /// of a swap between two of its elements (`t = a[i]; a[i] = a[j]; a[j] =
 /// t;` of a sort by address).
 bool holdsAddresses(const llvm::AllocaInst &AI, unsigned Depth);
+
+/// True when \p LI reads an integer field of a global variable whose
+/// declared type says it holds an integer there: a member of named structs
+/// (none a union: a union's IR type names one member) and arrays, the load
+/// within the field (a generator's state beside a double, KANN's
+/// `kad_rng_t {uint64_t s[2]; double n_gset; ...}`). The bits of no float
+/// are there: the global's shadow holds none for it.
+bool readsDeclaredIntegerField(const llvm::LoadInst &LI);
+
+/// True when \p LI reads an integer by an integer access type (its TBAA
+/// names `long`, `unsigned int`, ...: not `char`, which may read anything)
+/// and the value, through phis, selects and bitwise operations, is rotated,
+/// byte-swapped or bit-reversed: a generator's or a hash's state (KANN's
+/// xoroshiro128+ through a `void *` to its state), never a float's bits,
+/// which a program reads by such an access type only against C's aliasing
+/// rules, nor an address.
+bool readsRotatedIntegerState(const llvm::LoadInst &LI);
 
 } // namespace adcore
 

@@ -18,9 +18,12 @@
 // (the register paths, never taken, are removed). The derivative then
 // follows the values through that local array. Only where the va_list
 // stays within the function (va_start, va_arg's loads and stores, va_end:
-// not va_copy, nor passed to vprintf) and the extras are doubles, 32- or
-// 64-bit integers or pointers; other calls stay as they were, and are
-// refused where they carry derivatives.
+// not va_copy) and the extras are doubles, 32- or 64-bit integers or
+// pointers; or where it is handed to another function (a `v...` helper,
+// whose own va_arg code then takes the overflow area's path) and the
+// extras are integers only. A call without extras of a function that reads
+// them is specialized too. Other calls stay as they were, and are refused
+// where they carry derivatives.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,9 +88,11 @@ struct ListAccess {
 };
 
 /// The accesses to the va_list \p List (an alloca) when all its uses are
-/// va_start, va_end, lifetime markers, and loads and stores at constant
-/// offsets; false otherwise.
-bool listAccesses(AllocaInst &List, SmallVectorImpl<ListAccess> &Out) {
+/// va_start, va_end, lifetime markers, loads and stores at constant
+/// offsets, and calls that take the list's address (a `v...` helper given
+/// the va_list: \p Handed set); false otherwise.
+bool listAccesses(AllocaInst &List, SmallVectorImpl<ListAccess> &Out,
+                  bool &Handed) {
   const DataLayout &DL = List.getDataLayout();
   SmallVector<std::pair<Value *, int64_t>, 8> Work = {{&List, 0}};
   while (!Work.empty()) {
@@ -111,6 +116,11 @@ bool listAccesses(AllocaInst &List, SmallVectorImpl<ListAccess> &Out) {
         if (ID != Intrinsic::vastart && ID != Intrinsic::vaend &&
             !II->isLifetimeStartOrEnd())
           return false;
+      } else if (auto *Call = dyn_cast<CallInst>(I)) {
+        if (Offset != 0 || Call->getCalledOperand() == V)
+          return false;
+        Handed = true;
+        continue;
       } else if (!isa<LoadInst>(I)) {
         return false;
       }
@@ -121,8 +131,10 @@ bool listAccesses(AllocaInst &List, SmallVectorImpl<ListAccess> &Out) {
 }
 
 /// The va_lists of \p F (va_start's operands), when each can be made to
-/// read an array (listAccesses) and nothing copies one.
-bool readableLists(Function &F, SmallVectorImpl<AllocaInst *> &Lists) {
+/// read an array (listAccesses) and nothing copies one; \p Handed set when
+/// one is given to another function.
+bool readableLists(Function &F, SmallVectorImpl<AllocaInst *> &Lists,
+                   bool &Handed) {
   for (Instruction &I : instructions(F))
     if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
       if (II->getIntrinsicID() == Intrinsic::vacopy)
@@ -132,7 +144,7 @@ bool readableLists(Function &F, SmallVectorImpl<AllocaInst *> &Lists) {
       auto *List =
           dyn_cast<AllocaInst>(getUnderlyingObject(II->getArgOperand(0)));
       SmallVector<ListAccess, 8> Unused;
-      if (!List || !listAccesses(*List, Unused))
+      if (!List || !listAccesses(*List, Unused, Handed))
         return false;
       if (!is_contained(Lists, List))
         Lists.push_back(List);
@@ -162,8 +174,9 @@ void readExtrasFromArray(Function &Spec, unsigned FirstExtra,
   const DataLayout &DL = Spec.getDataLayout();
   unsigned Slots = Spec.arg_size() - FirstExtra;
   IRBuilder<> B(&*Spec.getEntryBlock().getFirstInsertionPt());
-  AllocaInst *Area = B.CreateAlloca(ArrayType::get(B.getInt64Ty(), Slots),
-                                    nullptr, "va.overflow");
+  AllocaInst *Area = B.CreateAlloca(
+      ArrayType::get(B.getInt64Ty(), std::max(Slots, 1u)), nullptr,
+      "va.overflow");
   Area->setAlignment(Align(16));
   for (unsigned I = 0; I < Slots; ++I)
     B.CreateStore(Spec.getArg(FirstExtra + I),
@@ -171,7 +184,8 @@ void readExtrasFromArray(Function &Spec, unsigned FirstExtra,
   SmallVector<Instruction *, 16> Offsets, Erase;
   for (AllocaInst *List : Lists) {
     SmallVector<ListAccess, 16> Accesses;
-    listAccesses(*List, Accesses);
+    bool Handed = false;
+    listAccesses(*List, Accesses, Handed);
     for (const ListAccess &A : Accesses) {
       auto *II = dyn_cast<IntrinsicInst>(A.I);
       if (II && II->getIntrinsicID() == Intrinsic::vastart) {
@@ -263,8 +277,19 @@ bool specializeVariadicCall(CallBase &Call, Function &F) {
     if (!hasSlotType(Call.getArgOperand(I)))
       return false;
   SmallVector<AllocaInst *, 2> Lists;
-  if (!readableLists(F, Lists))
+  bool Handed = false;
+  if (!readableLists(F, Lists, Handed))
     return false;
+  // A va_list given to another function is read there by va_arg's own
+  // code, which takes the overflow area's path (the register offsets are at
+  // their ends): right at run time, but the derivative would follow values
+  // through the register paths too. Only integers, then: no derivative
+  // goes through the list (KANN's `kad_feed(int n_d, ...)` handing its
+  // dimensions to `kad_vleaf`).
+  if (Handed)
+    for (unsigned I = F.arg_size(); I < Call.arg_size(); ++I)
+      if (!Call.getArgOperand(I)->getType()->isIntegerTy())
+        return false;
   Function *Spec = specialization(F, Call, Lists);
   SmallVector<Value *, 8> Args(Call.args());
   auto *New = CallInst::Create(Spec, Args, "", Call.getIterator());
@@ -285,7 +310,7 @@ bool rewriteVariadicCall(CallBase &Call) {
     Call.setCalledFunction(fixedCopy(*F));
     return true;
   }
-  return Call.arg_size() > F->arg_size() && specializeVariadicCall(Call, *F);
+  return specializeVariadicCall(Call, *F);
 }
 
 } // namespace

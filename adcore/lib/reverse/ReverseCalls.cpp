@@ -545,10 +545,17 @@ bool ReverseEmitter::dispatchIndirectCalls() {
       if (Invoke)
         for (PHINode &Phi : Unwind->phis())
           Phi.addIncoming(Phi.getIncomingValueForBlock(Head), Case);
-      // The direct call stands for the primal call: same activity.
+      // The direct call stands for the primal call: same activity, and
+      // the same arguments whose shadows may be null (or reach memory that
+      // holds null shadows: a constant pointer stored in a node a table of
+      // operations is given), else the callee's sweeps would not guard
+      // them.
       PrimalOf[Direct] = PrimalOf.lookup(Call);
       if (Active.contains(Call))
         Active.insert(Direct);
+      CalleeNullableBits[Direct] = CalleeNullableBits.lookup(Call);
+      if (NullableClones.contains(Call))
+        NullableClones.insert(Direct);
       if (Result)
         Result->addIncoming(Direct, Case);
       if (!Invoke)
@@ -565,6 +572,8 @@ bool ReverseEmitter::dispatchIndirectCalls() {
       Call->replaceAllUsesWith(Result);
       if (Active.contains(Call))
         Active.insert(Result);
+      if (NullableClones.contains(Call))
+        NullableClones.insert(Result);
     }
     if (Invoke)
       for (PHINode &Phi : Unwind->phis())
