@@ -27,11 +27,16 @@ opt=${3:--O2}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$cc" "$opt" -I"$src/include" -c "$src/lib/lbfgs.c" -o "$work/lbfgs.o"
+# (Without a progress callback, lbfgs's null proc_progress; and with one.)
 "$cc" "$opt" -I"$src/include" "$here/lbfgs_gradient.c" "$work/lbfgs.o" \
   -o "$work/lbfgs_gradient" -lm
+"$cc" "$opt" -I"$src/include" -DLBFGS_PROGRESS "$here/lbfgs_gradient.c" \
+  "$work/lbfgs.o" -o "$work/lbfgs_gradient_progress" -lm
 status=0
-for part in through callback nested; do
-  echo "== $part $opt"
-  "$work/lbfgs_gradient" $part || status=1
+for variant in lbfgs_gradient lbfgs_gradient_progress; do
+  for part in through callback nested; do
+    echo "== $variant $part $opt"
+    "$work/$variant" $part || status=1
+  done
 done
 exit $status

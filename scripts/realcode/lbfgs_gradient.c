@@ -135,7 +135,12 @@ static lbfgsfloatval_t evaluate(void *instance, const lbfgsfloatval_t *x,
   return objective(x, p->theta, n, p->kind);
 }
 
-/* lbfgs's progress report (sample.c's has one): counts the iterations. */
+/* lbfgs's progress report (sample.c's has one): counts the iterations.
+   Passed only with -DLBFGS_PROGRESS (lbfgs.sh builds both): without it the
+   progress pointer is null, and lbfgs's call through it, which no
+   function of the program can be the target of, never runs (a
+   compile-time error until 2026-12-07). */
+#ifdef LBFGS_PROGRESS
 static int progress(void *instance, const lbfgsfloatval_t *x,
                     const lbfgsfloatval_t *g, const lbfgsfloatval_t fx,
                     const lbfgsfloatval_t xnorm, const lbfgsfloatval_t gnorm,
@@ -145,6 +150,9 @@ static int progress(void *instance, const lbfgsfloatval_t *x,
   ++((struct problem *)instance)->iterations;
   return 0;
 }
+#else
+#define progress NULL
+#endif
 
 /* ---- 1. through the optimizer ------------------------------------------ */
 

@@ -7,6 +7,7 @@
 
 #include "ForwardEmitter.h"
 #include "support/CallSites.h"
+#include "support/DerivativeStops.h"
 #include "support/OtherFileTargets.h"
 #include "support/PointerTargets.h"
 
@@ -30,10 +31,23 @@ bool ForwardEmitter::emitIndirectCall(CallBase &Call) {
     Targets = possibleOtherFileTargets(
         M, Call.getFunctionType(),
         [&](const Function &F) { return Ctx.defers(F); });
-  if (Targets.empty())
+  // (A function of another file of its type, declared here: the call may
+  // reach it, and it has no derivative.)
+  if (Targets.empty() &&
+      !possibleOtherFileTargets(M, Call.getFunctionType(), [](const Function &) {
+         return true;
+       }).empty())
     return unsupported(Call, "no function defined in this translation unit "
                              "can be the target of this call through a "
                              "function pointer");
+  // (None at all: the program stops where the call runs, and the call,
+  // left as it was, has no tangent. A null callback that is tested
+  // first, liblbfgs's proc_progress, never does.)
+  if (Targets.empty()) {
+    emitUntargetedCallStop(Call, Ctx.placeOf(Call, *Key.Primal),
+                           Ctx.describe(*Key.Primal));
+    return true;
+  }
 
   DerivativeKey K = calleeKey(Call, nullptr);
   // (The recording sweep dispatches the same way: ForwardSplit.cpp.)

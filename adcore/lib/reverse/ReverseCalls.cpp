@@ -12,6 +12,7 @@
 #include "analysis/LinkedStores.h"
 #include "analysis/PackedFloatResults.h"
 #include "support/CallSites.h"
+#include "support/DerivativeStops.h"
 #include "support/OtherFileTargets.h"
 #include "support/PointerTargets.h"
 #include "support/NullShadowGuards.h"
@@ -502,10 +503,31 @@ bool ReverseEmitter::dispatchIndirectCalls() {
       Targets = possibleOtherFileTargets(
           M, Call->getFunctionType(),
           [&](const Function &F) { return Ctx.defers(F); });
-    if (Targets.empty())
+    // (A function of another file of its type, declared here: the call
+    // may reach it, and it has no derivative.)
+    if (Targets.empty() && !possibleOtherFileTargets(
+                               M, Call->getFunctionType(),
+                               [](const Function &) { return true; })
+                               .empty())
       return unsupported(*Call, "no function defined in this translation "
                                 "unit can be the target of this call through "
                                 "a function pointer");
+    // (None at all: the program stops where the call runs. A null
+    // callback that is tested first, liblbfgs's proc_progress, never
+    // does.)
+    if (Targets.empty()) {
+      emitUntargetedCallStop(*Call, Ctx.placeOf(*Call, *Key.Primal),
+                             Ctx.describe(*Key.Primal));
+      if (auto *Invoke = dyn_cast<InvokeInst>(Call)) {
+        Invoke->getUnwindDest()->removePredecessor(Invoke->getParent());
+        BranchInst::Create(Invoke->getNormalDest(), Invoke->getIterator())
+            ->setDebugLoc(Invoke->getDebugLoc());
+      }
+      if (!Call->getType()->isVoidTy())
+        Call->replaceAllUsesWith(Constant::getNullValue(Call->getType()));
+      eraseReplaced(Call);
+      continue;
+    }
     Value *Target = Call->getCalledOperand();
     BasicBlock *Head = Call->getParent();
     // An invoke (a call that may throw) becomes an invoke per target, each

@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/FPEnv.h"
@@ -16,6 +17,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
@@ -44,6 +46,22 @@ static void callStop(IRBuilder<> &B, StringRef Message) {
   CallInst *Call =
       B.CreateCall(Stop, {B.CreateGlobalString(Message, "adcc.stop.why")});
   Call->setDoesNotReturn();
+}
+
+void emitUntargetedCallStop(CallBase &Call, const Instruction &At,
+                            StringRef Function) {
+  std::string Where;
+  if (const DebugLoc &DL = At.getDebugLoc())
+    Where = sys::path::filename(DL->getFilename()).str() + ":" +
+            std::to_string(DL.getLine()) +
+            ":" + std::to_string(DL.getCol()) + ": ";
+  IRBuilder<> B(&Call);
+  B.SetCurrentDebugLocation(Call.getDebugLoc());
+  callStop(B, Where + "the derivative of " + Function.str() +
+                  " calls a function pointer, and no function of the "
+                  "pointer's type is defined in the program (none has a "
+                  "derivative); define the target in the translation unit "
+                  "that requests the derivative");
 }
 
 void emitTangentOverflowStop(Instruction &Result, Value &Tangent,

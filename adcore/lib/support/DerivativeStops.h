@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringRef.h"
 
 namespace llvm {
+class CallBase;
 class Function;
 class Instruction;
 class Value;
@@ -44,6 +45,15 @@ void emitDerivativeStops(llvm::Function &D);
 /// not).
 void emitTangentOverflowStop(llvm::Instruction &Result, llvm::Value &Tangent,
                              llvm::StringRef Message);
+
+/// Before \p Call, a call through a function pointer of a type that no
+/// function of the program has, made in the derivative of \p Function
+/// (quoted as in messages): a call of adcc_derivative_stopped with a
+/// message located at \p At (file:line:column), where the pointer is
+/// called. A path that never calls it (a null callback) is
+/// differentiated.
+void emitUntargetedCallStop(llvm::CallBase &Call, const llvm::Instruction &At,
+                            llvm::StringRef Function);
 
 /// The name of the runtime's function the stops call.
 inline constexpr const char *DerivativeStoppedFunction =

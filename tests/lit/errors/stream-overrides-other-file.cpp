@@ -9,10 +9,12 @@
 // reaches a function of another file, also an error.
 // RUN: rm -rf %t && split-file %s %t && cd %t
 // RUN: %expect-exit 1 %adcc++ -O0 -c main.cpp -o main.o 2>&1 | FileCheck %s --check-prefix=O0
-// RUN: %expect-exit 1 %adcc++ -O2 -c main.cpp -o main.o 2>&1 | FileCheck %s --check-prefix=O2
+// RUN: %expect-exit 0 %adcc++ -O2 -c main.cpp -o main.o
 // O0-DAG: main.cpp:[[#LINE:]]:8: error: cannot differentiate 'f(double)' in reverse mode: the C++ library's 'std::basic_streambuf<char, std::char_traits<char>>::sputn(char const*, long)' is called on a stream or stream buffer adcc cannot trace to where it was made (a parameter, a pointer read from memory or returned by a function), whose class may be one the program derives from std::streambuf, in this file or another
 // O0-DAG: main.cpp:[[#LINE]]:8: error: cannot differentiate 'f(double)' in forward mode: the C++ library's
-// O2: error: cannot differentiate 'f(double)' in reverse mode: no function defined in this translation unit can be the target of this call through a function pointer
+// (From -O2 the file compiles: no function of this file has the virtual
+// call's type; where the call runs, the program stops before it, until
+// 2026-12-07 a compile-time error, lit errors/fnptr-untargeted-stop.c.)
 
 //--- acc.cpp
 #include <cstring>
