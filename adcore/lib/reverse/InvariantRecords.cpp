@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ReverseEmitter.h"
+#include "TapeRecords.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -52,23 +53,26 @@ void ReverseEmitter::hoistInvariantRecords() {
 void ReverseEmitter::emitExitRecords() {
   // Each exit block records, in one tape record, the trip counts of the
   // counted loops it leaves (innermost first; not those known before the
-  // loop nest or rebuilt: InvariantTrips.cpp), then their exit values.
+  // loop nest or rebuilt: InvariantTrips.cpp), then their exit values; in
+  // the row of the loop around it where it can (ExitArrays.cpp).
+  planExitArrays();
   CycleBlocks Cycles(Aug);
   for (auto &[Mid, Headers] : ExitCounts) {
     SmallVector<Value *, 8> Values;
+    exitRecordValues(Mid, Values);
     for (BasicBlock *H : Headers)
-      if (recordsTripCount(H))
-        Values.push_back(CountedLoops[H].Count);
-    for (BasicBlock *H : Headers) {
-      auto It = InvariantRecords.find(H);
-      if (It == InvariantRecords.end())
-        continue;
-      for (Value *V : It->second) {
-        Values.push_back(V);
-        ExitValues[Mid].push_back({H, V});
-      }
-    }
+      if (auto It = InvariantRecords.find(H); It != InvariantRecords.end())
+        for (Value *V : It->second)
+          ExitValues[Mid].push_back({H, V});
     AB.SetInsertPoint(Mid->getTerminator());
+    if (auto It = ExitArrays.find(Mid); It != ExitArrays.end()) {
+      auto [H, Offset] = It->second;
+      for (Value *V : Values) {
+        storeRecord(AB, V, arrayRow(AB, H, CountedLoops[H].Count, Offset));
+        Offset += RecordGranule;
+      }
+      continue;
+    }
     MDNode *Tag = Cycles.contains(*Mid) ? nullptr : frameTag();
     ExitBytes[Mid] = pushTogether(AB, Values, Tag);
     ExitTags[Mid] = ExitBytes[Mid] ? Tag : nullptr;
@@ -89,7 +93,15 @@ void ReverseEmitter::readExitRecords(BasicBlock &BB) {
   auto Exits = ExitValues.lookup(&BB);
   for (auto [H, V] : Exits)
     Values.push_back(V);
-  popTogether(Values, ExitBytes.lookup(&BB), Read, ExitTags.lookup(&BB));
+  if (auto EA = ExitArrays.find(&BB); EA != ExitArrays.end()) {
+    auto [H, Offset] = EA->second;
+    for (Value *V : Values) {
+      Read.push_back(arrayRecord({H, V, Offset}));
+      Offset += RecordGranule;
+    }
+  } else {
+    popTogether(Values, ExitBytes.lookup(&BB), Read, ExitTags.lookup(&BB));
+  }
   unsigned K = 0;
   for (BasicBlock *H : Counted)
     RB.CreateStore(Read[K++], CountedLoops[H].RevCount);

@@ -77,70 +77,33 @@ void ReverseEmitter::planLoopArrays() {
   // (Without LCSSA phis: one would replace a pointer used after the loop
   // by a phi that has no shadow.)
   SCEVExpander Expander(SE, "adcc.trips", /*PreserveLCSSA=*/false);
-  Type *I64 = Type::getInt64Ty(Aug.getContext());
   for (auto &[H, Insts] : Users) {
     Loop *L = AugLoops->getLoopFor(H);
-    CountedLoop &CL = CountedLoops[H];
-    const SCEV *Taken = SE.getBackedgeTakenCount(L);
-    Instruction *At = CL.Entering->getTerminator();
-    if (isa<SCEVCouldNotCompute>(Taken) || !SE.isLoopInvariant(Taken, L) ||
-        !Expander.isSafeToExpandAt(Taken, At))
-      continue;
     // (Device code, whose tape has a bound: a loop whose array could pass
     // a thread's tape keeps one record per iteration, each of known size,
     // which a tape slot checks one by one; DeviceTape.cpp.)
     if (DeviceCode && !deviceArrayFits(SE, *L, Insts))
       continue;
-    const SCEV *Trips =
-        SE.getAddExpr(SE.getTruncateOrZeroExtend(Taken, I64), SE.getOne(I64));
-    LoopArray &A = LoopArrays[H];
-    // (A trip count known before the loop nest gives the length: only the
-    // address is recorded per run.)
-    // (So does a count the reverse sweep rebuilds.)
-    auto Invariant = InvariantTrips.find(H);
-    Value *Rebuilt = RebuiltTrips.lookup(H);
-    if (Invariant != InvariantTrips.end())
-      A.Length = IRBuilder<>(At).CreateAdd(Invariant->second.second,
-                                           ConstantInt::get(I64, 1), "trips");
-    else if (Rebuilt)
-      A.Length =
-          IRBuilder<>(At).CreateAdd(Rebuilt, ConstantInt::get(I64, 1), "trips");
-    else
-      A.Length = Expander.expandCodeFor(Trips, I64, At);
     // A value several instructions record takes one slot of the row: it
     // is the same wherever the iteration records it (each stores it, as
     // not every one may run).
     DenseMap<Value *, uint64_t> OffsetOf;
+    uint64_t Stride = 0;
     for (Instruction *I : Insts)
       for (Value *V : Recorded[I])
-        if (OffsetOf.try_emplace(V, A.Stride).second)
-          A.Stride += RecordGranule;
-    IRBuilder<> B(At);
-    A.Base = B.CreateCall(tapeRecordFunction(M, "adcc_tape_push"),
-                          {AugTape, B.CreateMul(A.Length, B.getInt64(A.Stride)),
-                           B.getInt64(RecordGranule)},
-                          "iters.records");
-    // (Of constant length and outside loops, it runs once per call: a
-    // combined gradient may keep it in its frame.)
-    if (isa<ConstantInt>(A.Length) && !AugLoops->getLoopFor(CL.Entering) &&
-        !DeviceCode) {
-      A.Tag = frameTag();
-      cast<CallInst>(A.Base)->setMetadata(EndRecordsMetadata, A.Tag);
-    }
-    InvariantRecords[H].insert(A.Base);
-    if (Invariant == InvariantTrips.end() && !Rebuilt &&
-        !isa<Constant>(A.Length))
-      InvariantRecords[H].insert(A.Length);
-
+        if (OffsetOf.try_emplace(V, Stride).second)
+          Stride += RecordGranule;
+    LoopArray *A = makeLoopArray(H, Stride, SE, Expander);
+    if (!A)
+      continue;
+    CountedLoop &CL = CountedLoops[H];
+    IRBuilder<> B(A->Base->getContext());
     for (Instruction *I : Insts) {
       for (Value *V : Recorded[I]) {
         uint64_t Offset = OffsetOf.lookup(V);
         CallInst *Push = PushOf.lookup({I, V});
         B.SetInsertPoint(Push);
-        Value *Row = B.CreateMul(CL.Count, B.getInt64(A.Stride));
-        Value *Addr = B.CreateGEP(B.getInt8Ty(), A.Base,
-                                  B.CreateAdd(Row, B.getInt64(Offset)));
-        storeRecord(B, V, Addr);
+        storeRecord(B, V, arrayRow(B, H, CL.Count, Offset));
         dropRecord(I, V);
         ArrayRecords[I].push_back({H, V, Offset});
       }
@@ -148,6 +111,80 @@ void ReverseEmitter::planLoopArrays() {
     }
   }
   Expander.clear();
+}
+
+ReverseEmitter::LoopArray *
+ReverseEmitter::makeLoopArray(BasicBlock *H, uint64_t Stride,
+                              ScalarEvolution &SE, SCEVExpander &Expander) {
+  Loop *L = AugLoops->getLoopFor(H);
+  CountedLoop &CL = CountedLoops[H];
+  const SCEV *Taken = SE.getBackedgeTakenCount(L);
+  Instruction *At = CL.Entering->getTerminator();
+  if (isa<SCEVCouldNotCompute>(Taken) || !SE.isLoopInvariant(Taken, L) ||
+      !Expander.isSafeToExpandAt(Taken, At))
+    return nullptr;
+  Type *I64 = Type::getInt64Ty(Aug.getContext());
+  const SCEV *Trips =
+      SE.getAddExpr(SE.getTruncateOrZeroExtend(Taken, I64), SE.getOne(I64));
+  LoopArray &A = LoopArrays[H];
+  // (A trip count known before the loop nest gives the length: only the
+  // address is recorded per run.)
+  // (So does a count the reverse sweep rebuilds.)
+  auto Invariant = InvariantTrips.find(H);
+  Value *Rebuilt = RebuiltTrips.lookup(H);
+  if (Invariant != InvariantTrips.end())
+    A.Length = IRBuilder<>(At).CreateAdd(Invariant->second.second,
+                                         ConstantInt::get(I64, 1), "trips");
+  else if (Rebuilt)
+    A.Length =
+        IRBuilder<>(At).CreateAdd(Rebuilt, ConstantInt::get(I64, 1), "trips");
+  else
+    A.Length = Expander.expandCodeFor(Trips, I64, At);
+  A.Stride = Stride;
+  IRBuilder<> B(At);
+  Module &M = *Aug.getParent();
+  A.Base = B.CreateCall(tapeRecordFunction(M, "adcc_tape_push"),
+                        {AugTape, B.CreateMul(A.Length, B.getInt64(A.Stride)),
+                         B.getInt64(RecordGranule)},
+                        "iters.records");
+  // (Of constant length and outside loops, it runs once per call: a
+  // combined gradient may keep it in its frame.)
+  if (isa<ConstantInt>(A.Length) && !AugLoops->getLoopFor(CL.Entering) &&
+      !DeviceCode) {
+    A.Tag = frameTag();
+    cast<CallInst>(A.Base)->setMetadata(EndRecordsMetadata, A.Tag);
+  }
+  InvariantRecords[H].insert(A.Base);
+  if (Invariant == InvariantTrips.end() && !Rebuilt &&
+      !isa<Constant>(A.Length))
+    InvariantRecords[H].insert(A.Length);
+  return &A;
+}
+
+Value *ReverseEmitter::arrayRow(IRBuilder<> &B, BasicBlock *H, Value *Iter,
+                                uint64_t Offset) {
+  LoopArray &A = LoopArrays[H];
+  Value *Row = B.CreateMul(Iter, B.getInt64(A.Stride));
+  if (auto *I = dyn_cast<Instruction>(Row))
+    A.Rows.push_back(I);
+  return B.CreateGEP(B.getInt8Ty(), A.Base,
+                     B.CreateAdd(Row, B.getInt64(Offset)));
+}
+
+uint64_t ReverseEmitter::widenLoopArray(BasicBlock *H, uint64_t Bytes) {
+  LoopArray &A = LoopArrays[H];
+  uint64_t Offset = A.Stride;
+  A.Stride += Bytes;
+  // The rows the augmented sweep addresses so far, and the push's size.
+  for (Instruction *Row : A.Rows)
+    Row->setOperand(1, ConstantInt::get(Row->getType(), A.Stride));
+  auto *Push = cast<CallInst>(A.Base);
+  IRBuilder<> B(Push);
+  Value *Old = Push->getArgOperand(1);
+  Push->setArgOperand(1, B.CreateMul(A.Length, B.getInt64(A.Stride)));
+  if (auto *OldI = dyn_cast<Instruction>(Old); OldI && OldI->use_empty())
+    OldI->eraseFromParent();
+  return Offset;
 }
 
 ScalarEvolution &ReverseEmitter::augmentedSCEV() {

@@ -68,6 +68,9 @@ struct LoopRecordState {
     /// The frame tag of its push and pop: an array of constant length
     /// pushed outside loops, which a combined gradient keeps in its frame.
     llvm::MDNode *Tag = nullptr;
+    /// The multiplications by the stride that address the augmented
+    /// sweep's rows (widenLoopArray updates them).
+    llvm::SmallVector<llvm::Instruction *, 4> Rows;
   };
   llvm::MapVector<llvm::BasicBlock *, LoopArray> LoopArrays;
   struct ArrayRecord {
@@ -77,6 +80,11 @@ struct LoopRecordState {
   };
   llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<ArrayRecord, 2>>
       ArrayRecords;
+  /// Exit blocks whose records go into the array of the counted loop
+  /// around them (ExitArrays.cpp): that loop's header and the offset of
+  /// the first record in its row.
+  llvm::DenseMap<llvm::BasicBlock *, std::pair<llvm::BasicBlock *, uint64_t>>
+      ExitArrays;
   /// Loop-invariant records that an earlier loop's array holds already
   /// (ReusedRecords.cpp): per header of the loop at whose exits the value
   /// would be recorded, the value, the array record that holds it and the

@@ -67,6 +67,7 @@ namespace llvm {
 class AssumptionCache;
 class DominatorTree;
 class ScalarEvolution;
+class SCEVExpander;
 class TargetLibraryInfo;
 class TargetLibraryInfoImpl;
 class IntrinsicInst;
@@ -277,6 +278,12 @@ private:
   /// the loops there.
   void emitExitRecords();
   void readExitRecords(llvm::BasicBlock &BB);
+  /// What the exit block \p Mid records: trip counts, then exit values.
+  void exitRecordValues(llvm::BasicBlock *Mid,
+                        llvm::SmallVectorImpl<llvm::Value *> &Values);
+  /// Moves the exit records of inner loops into the array of the counted
+  /// loop around their exit block (ExitArrays.cpp).
+  void planExitArrays();
 
   // --- trip counts known before a loop nest (InvariantTrips.cpp) -------
   /// Inner counted loops whose count is the same in every run: computed
@@ -376,6 +383,19 @@ private:
   /// thread's tape at \p L's most trips.
   bool deviceArrayFits(llvm::ScalarEvolution &SE, const llvm::Loop &L,
                        llvm::ArrayRef<llvm::Instruction *> Insts);
+  /// Makes the array of the counted loop at \p H, \p Stride bytes per
+  /// iteration (its push, its length and address among the loop's exit
+  /// records); null when the trip count is not known on entry.
+  LoopArray *makeLoopArray(llvm::BasicBlock *H, uint64_t Stride,
+                           llvm::ScalarEvolution &SE,
+                           llvm::SCEVExpander &Expander);
+  /// The address of the record at \p Offset in the row of iteration
+  /// \p Iter of the array of the loop at \p H (augmented sweep).
+  llvm::Value *arrayRow(llvm::IRBuilder<> &B, llvm::BasicBlock *H,
+                        llvm::Value *Iter, uint64_t Offset);
+  /// Adds \p Bytes to each row of the array of the loop at \p H; returns
+  /// their offset.
+  uint64_t widenLoopArray(llvm::BasicBlock *H, uint64_t Bytes);
   /// Moves each array's push after everything else its loop's entering
   /// block records (an exit block of a previous loop records its exit
   /// values there), so that it is the last record before the loop.

@@ -58,6 +58,16 @@ void ReverseEmitter::reportTapePlan() {
       Operand(&BB, /*PrintType=*/false);
       OS << Each << "\n";
     }
+    // (Exit records kept in the row of the loop around the exit block:
+    // ExitArrays.cpp.)
+    auto InExitArray = [&] {
+      if (auto EA = ExitArrays.find(&BB); EA != ExitArrays.end()) {
+        OS << "    (in the array sized by the trip count of the loop at "
+              "block ";
+        Operand(EA->second.first, /*PrintType=*/false);
+        OS << ")\n";
+      }
+    };
     if (auto It = ExitCounts.find(&BB); It != ExitCounts.end())
       for (BasicBlock *H : It->second) {
         if (!recordsTripCount(H))
@@ -69,6 +79,7 @@ void ReverseEmitter::reportTapePlan() {
         OS << " on its exit to block ";
         Operand(BB.getSingleSuccessor(), /*PrintType=*/false);
         OS << Each << "\n";
+        InExitArray();
       }
     for (BasicBlock *H : TripsAt.lookup(&BB)) {
       OS << "  read the trip count of the loop at block ";
@@ -92,6 +103,7 @@ void ReverseEmitter::reportTapePlan() {
       OS << " once per run of the loop at block ";
       Operand(H, /*PrintType=*/false);
       OS << ", at its exit" << Each << "\n";
+      InExitArray();
     }
     if (auto It = ExitCounts.find(&BB); It != ExitCounts.end())
       for (BasicBlock *H : It->second)

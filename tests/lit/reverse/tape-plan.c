@@ -114,9 +114,10 @@ void grad5(double *y, double *dy, const double *a, int n) {
 // PLAN-NOT: record the trip count of the loop at block {{.*}} (each loop iteration)
 // PLAN: recompute the trip count of the loop at block %{{[0-9]+}} on its exit to block %{{[0-9]+}} (each loop iteration)
 // PLAN-NOT: record the trip count of the loop at block {{.*}} (each loop iteration)
-// PLAN-NOT: record i64 {{.*}} once per run of the loop
+// PLAN-NOT: record i64 {{.*}} once per run of the loop {{.*}} (each loop iteration)
 // PLAN-LABEL: adcc: reverse mode of 'from_memory'
 // PLAN: record the trip count of the loop at block %{{[0-9]+}} on its exit to block %{{[0-9]+}} (each loop iteration)
+// PLAN-NEXT: (in the array sized by the trip count of the loop at block %{{[0-9]+}})
 // PLAN-NOT: recompute the trip count
 double sin(double);
 __attribute__((noinline))
@@ -141,5 +142,28 @@ double from_memory(const double *x, const int *len, int n) {
 }
 void grad7(const double *x, double *dx, const int *len, int n) {
   __enzyme_autodiff((void *)from_memory, enzyme_dup, x, dx, enzyme_const, len,
+                    enzyme_const, n);
+}
+
+// column_start: GMM's `li` at the start of each column is recorded once per
+// run of the inner loop, at its exit, in the row of the outer loop's array
+// (made for it: the outer loop records nothing else per iteration), not by
+// a push of its own per column (reverse/ExitArrays.cpp).
+// PLAN-LABEL: adcc: reverse mode of 'column_start'
+// PLAN: record i32 %{{[0-9]+}} once per run of the loop at block %{{[0-9]+}}, at its exit (each loop iteration)
+// PLAN-NEXT: (in the array sized by the trip count of the loop at block %[[OUTER:[0-9]+]])
+// PLAN: record the trip count of the loop at block %[[OUTER]] on its exit
+// PLAN-NEXT: record ptr %{{[0-9]+}} once per run of the loop at block %[[OUTER]], at its exit{{$}}
+__attribute__((noinline))
+double column_start(const double *x, const double *l, int n) {
+  double s = 0;
+  int li = 0;
+  for (int c = 0; c < n; ++c)
+    for (int r = c + 1; r < n; ++r)
+      s += l[li++] * x[c] * x[r];
+  return s;
+}
+void grad8(const double *x, double *dx, const double *l, int n) {
+  __enzyme_autodiff((void *)column_start, enzyme_dup, x, dx, enzyme_const, l,
                     enzyme_const, n);
 }
