@@ -12,7 +12,9 @@
  * under the first double's exponent; forward over reverse gave a Hessian
  * of 2e167 at -O0 and -6e125 at -O1 (the addresses' bits) for 22.2. Part B
  * has two variables and two blocks, one given back (its link over numbers
- * read before) before the other's numbers are stored and read.
+ * read before) before the other's numbers are stored and read, and the
+ * link at byte 2: the high bits of an address under the first double's
+ * exponent, so that its tangent read as a number is never small.
  * Each Hessian against its closed form, central differences of the
  * reverse-mode gradient, forward over forward, reverse over forward,
  * reverse over reverse and forward over split reverse mode. */
@@ -26,6 +28,11 @@ void __enzyme_reverse(void *, ...);
 
 struct __attribute__((packed)) lnk4 {
   unsigned tag;
+  void *next;
+};
+/* the link's bytes 4 and 5 (an address's high bits) under d[0]'s exponent */
+struct __attribute__((packed)) lnk2 {
+  unsigned short tag;
   void *next;
 };
 struct pool {
@@ -102,21 +109,38 @@ static void check_part_a(void) {
   }
 }
 
-/* ---- B: two variables, two blocks ---- */
+/* ---- B: two variables, two blocks, the link at byte 2 ---- */
+
+static void pool2_init(struct pool *pl) {
+  pl->head = 0;
+  for (int i = 3; i >= 0; i--) {
+    ((struct lnk2 *)pl->mem[i])->next = pl->head;
+    pl->head = pl->mem[i];
+  }
+}
+static void *take2(struct pool *pl) {
+  void *b = pl->head;
+  pl->head = ((struct lnk2 *)b)->next;
+  return b;
+}
+static void give2(struct pool *pl, void *b) {
+  ((struct lnk2 *)b)->next = pl->head;
+  pl->head = b;
+}
 
 /* g = x y sin x + y^3, h = x cos y, f = g (x + y) + h^2 */
 static double fb(double x, double y) {
   struct pool pl;
-  pool4_init(&pl);
-  double *d1 = (double *)take4(&pl);
-  double *d2 = (double *)take4(&pl);
+  pool2_init(&pl);
+  double *d1 = (double *)take2(&pl);
+  double *d2 = (double *)take2(&pl);
   d1[0] = x * y;
   d1[1] = sin(x);
   d2[0] = d1[0] * d1[1] + y * y * y;
-  give4(&pl, d1); /* its link over d1[0] and d1[1] */
+  give2(&pl, d1); /* its link over d1[0] and d1[1] */
   d2[1] = x * cos(y);
   double t = d2[0] * (x + y) + d2[1] * d2[1];
-  give4(&pl, d2);
+  give2(&pl, d2);
   return t;
 }
 
