@@ -14,7 +14,9 @@
  * has two variables and two blocks, one given back (its link over numbers
  * read before) before the other's numbers are stored and read, and the
  * link at byte 2: the high bits of an address under the first double's
- * exponent, so that its tangent read as a number is never small.
+ * exponent, so that its tangent read as a number is never small. Part C
+ * takes the blocks from the caller's pool, which keeps its links (and
+ * their shadows and tangents) from call to call.
  * Each Hessian against its closed form, central differences of the
  * reverse-mode gradient, forward over forward, reverse over forward,
  * reverse over reverse and forward over split reverse mode. */
@@ -244,8 +246,56 @@ static void check_part_b(void) {
   }
 }
 
+/* ---- C: the caller's pool, kept from call to call ---- */
+
+/* x^3 + 9 x^2, e's numbers stored over the link d's give wrote */
+static double fc(struct pool *pl, double x) {
+  double *d = (double *)take2(pl);
+  double *e = (double *)take2(pl);
+  d[0] = x * x;
+  d[1] = 3 * x;
+  e[0] = d[0] * x;
+  e[1] = d[1] * d[1];
+  give2(pl, d);
+  double t = e[0] + e[1];
+  give2(pl, e);
+  return t;
+}
+static double grad_c(struct pool *pl, struct pool *dpl, double x) {
+  return __enzyme_autodiff((void *)fc, enzyme_dup, pl, dpl, x);
+}
+/* the pool, its shadow, and their tangents: linked alike */
+static struct pool pc, dpc, tpc, tdpc;
+/* for reverse over reverse: the pool, its shadow, their adjoints */
+static struct pool rpc, rdpc, apc, adpc;
+
+static void check_part_c(void) {
+  pool2_init(&pc);
+  pool2_init(&dpc);
+  pool2_init(&tpc);
+  pool2_init(&tdpc);
+  const double points[] = {0.7, -1.3, 2.1, 0.7};
+  for (unsigned p = 0; p < sizeof points / sizeof points[0]; ++p) {
+    double x = points[p], exact = 6 * x + 18;
+    CHECK_CLOSE(grad_c(&pc, &dpc, x), 3 * x * x + 18 * x, REV_TOL_EXACT);
+    double h = __enzyme_fwddiff((void *)grad_c, enzyme_dup, &pc, &tpc,
+                                enzyme_dup, &dpc, &tdpc, x, 1.0);
+    CHECK_CLOSE(h, exact, REV_TOL_EXACT);
+    /* reverse over reverse, on fresh pools: adjoints start from zero */
+    struct pool *fresh[] = {&rpc, &rdpc, &apc, &adpc};
+    for (int k = 0; k < 4; ++k) {
+      memset(fresh[k], 0, sizeof(struct pool));
+      pool2_init(fresh[k]);
+    }
+    double hr = __enzyme_autodiff((void *)grad_c, enzyme_dup, &rpc, &apc,
+                                  enzyme_dup, &rdpc, &adpc, x);
+    CHECK_CLOSE(hr, exact, REV_TOL_EXACT);
+  }
+}
+
 int main(void) {
   check_part_a();
   check_part_b();
+  check_part_c();
   return check_finish();
 }
