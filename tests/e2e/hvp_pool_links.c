@@ -82,8 +82,8 @@ static double split_a(double x) {
   void *tape = __enzyme_augmentfwd((void *)out_a, enzyme_dup, &xs, &dx,
                                    enzyme_dup, &out, &dout);
   dout = 1;
-  __enzyme_reverse((void *)out_a, enzyme_dup, &xs, &dx, enzyme_dup, &out,
-                   &dout, tape);
+  __enzyme_reverse((void *)out_a, enzyme_dup, &xs, &dx, enzyme_dup, &out, &dout,
+                   tape);
   return dx;
 }
 
@@ -185,8 +185,8 @@ static void out_b(const double *v, double *out) { *out = fb(v[0], v[1]); }
 static void split_b(const double *v, double *g) {
   double out = 0, dout = 0;
   g[0] = g[1] = 0;
-  void *tape = __enzyme_augmentfwd((void *)out_b, enzyme_dup, v, g,
-                                   enzyme_dup, &out, &dout);
+  void *tape = __enzyme_augmentfwd((void *)out_b, enzyme_dup, v, g, enzyme_dup,
+                                   &out, &dout);
   dout = 1;
   __enzyme_reverse((void *)out_b, enzyme_dup, v, g, enzyme_dup, &out, &dout,
                    tape);

@@ -51,7 +51,8 @@ bool ForwardEmitter::plainUserCall(const CallBase &Call) const {
          Rules.functionLike(F).empty() &&
          classifyMemoryFunction(*F) == MemoryFunctionKind::None &&
          !isKnownInactiveFunction(*F) && !isShadowMirroredFunction(*F) &&
-         !isTangentMirroredMarkFunction(*F) && !complexRuntimeBody(*F) && nestedCheckpointMessage(*F).empty() &&
+         !isTangentMirroredMarkFunction(*F) && !complexRuntimeBody(*F) &&
+         nestedCheckpointMessage(*F).empty() &&
          classifyOpenMPCall(*F) != OpenMPCall::Fork &&
          blasCallError(*F).empty();
 }
