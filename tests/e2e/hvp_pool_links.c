@@ -16,10 +16,13 @@
  * link at byte 2: the high bits of an address under the first double's
  * exponent, so that its tangent read as a number is never small. Part C
  * takes the blocks from the caller's pool, which keeps its links (and
- * their shadows and tangents) from call to call.
- * Each Hessian against its closed form, central differences of the
+ * their shadows and tangents) from call to call. Parts A and B check each
+ * Hessian against its closed form, central differences of the
  * reverse-mode gradient, forward over forward, reverse over forward,
- * reverse over reverse and forward over split reverse mode. */
+ * reverse over reverse and forward over split reverse mode; part C forward
+ * over reverse and reverse over reverse against the closed form, the
+ * latter on fresh pools (kept from call to call they lose their links:
+ * docs/status.md, Known bugs). */
 #include "rev_check.h"
 
 void __enzyme_fwddiff_void(void *, ...);
