@@ -13,6 +13,7 @@
 #include "analysis/PackedFloatResults.h"
 #include "support/CallSites.h"
 #include "support/NullShadowGuards.h"
+#include "support/PointerShadowMarks.h"
 #include "support/ScratchShadows.h"
 #include "ForwardEmitter.h"
 #include "prepare/Prepare.h"
@@ -50,7 +51,8 @@ bool ForwardEmitter::plainUserCall(const CallBase &Call) const {
          Rules.functionLike(F).empty() &&
          classifyMemoryFunction(*F) == MemoryFunctionKind::None &&
          !isKnownInactiveFunction(*F) && !isShadowMirroredFunction(*F) &&
-         !complexRuntimeBody(*F) && nestedCheckpointMessage(*F).empty() &&
+         !isTangentMirroredMarkFunction(*F) && !complexRuntimeBody(*F) &&
+         nestedCheckpointMessage(*F).empty() &&
          classifyOpenMPCall(*F) != OpenMPCall::Fork &&
          blasCallError(*F).empty();
 }
@@ -131,6 +133,17 @@ bool ForwardEmitter::visitCallBase(CallBase &Call) {
                                 B, Null, &Call,
                                 forwardScratchLane(0, Key.ScratchLevel)),
                             T));
+    return true;
+  }
+  // (The marks of pointers' shadows in a reverse sweep differentiated
+  // again: the tangents of the shadow bytes they restore are restored too,
+  // else the tangent of a link's shadow is read as an adjoint's.)
+  if (isTangentMirroredMarkFunction(*Callee)) {
+    for (unsigned L = 0; L < Width; ++L)
+      mirrorPointerMarkCall(B, Call, [&](Value *V) -> Value * {
+        Value *T = tangentOrNull(V);
+        return T ? lane(T, L) : nullptr;
+      });
     return true;
   }
   const CustomRules &Rules = Ctx.rules();

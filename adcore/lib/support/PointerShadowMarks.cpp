@@ -178,6 +178,46 @@ bool isPointerMarkCall(const Instruction &I) {
          isSweepShadowClearName(Name);
 }
 
+bool isTangentMirroredMarkFunction(const Function &F) {
+  StringRef Name = F.getName();
+  return Name == MarkName || Name == MarkStoredName || Name == UnmarkName ||
+         Name == ClearName || Name == HelperName || Name == LoadedName ||
+         Name == LoadedHelperName || Name == OwnedName ||
+         isSweepShadowClearName(Name);
+}
+
+void mirrorPointerMarkCall(IRBuilder<> &B, CallBase &Call,
+                           function_ref<Value *(Value *)> Tangent) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  StringRef Name = Call.getCalledFunction()->getName();
+  Value *Shadow = Call.getArgOperand(0);
+  Value *T = Tangent(Shadow);
+  // (A tangent that is the shadow itself: those bytes get the call once.)
+  if (!T || T == Shadow)
+    return;
+  SmallVector<Value *, 4> Args(Call.args());
+  Args[0] = T;
+  if (Name == LoadedHelperName) {
+    // (Tested against the primal's tangent: the tangent of memory
+    // without derivatives is the primal's.)
+    Value *Primal = Call.getArgOperand(1);
+    Value *TP = Tangent(Primal);
+    Args[1] = TP ? TP : Primal;
+    B.CreateCall(loadedHelper(M), Args);
+    return;
+  }
+  if (Name == LoadedName) {
+    // (Inlined already: tested against the shadow, which it then is.)
+    B.CreateCall(loadedHelper(M), {T, Shadow, Args[1], Args[2]});
+    return;
+  }
+  if (Name == ClearName || Name == HelperName) {
+    B.CreateCall(clearHelper(M), Args);
+    return;
+  }
+  B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(), Args);
+}
+
 bool usesPointerShadowMarks(const Module &M) {
   return M.getFunction(MarkName) || M.getFunction(MarkStoredName) ||
          M.getFunction(LoadedHelperName);

@@ -71,6 +71,21 @@ llvm::CallInst *beginPointerShadowMarks(llvm::IRBuilder<> &B, unsigned Level);
 /// view's (`__enzyme_todense`), whose bytes are the program's functions',
 /// such a call is dropped (DenseViews.cpp).
 bool isPointerMarkCall(const llvm::Instruction &I);
+/// Whether \p F marks shadow bytes, restores marked ones or names a shadow
+/// block the request owns: a call that a reverse sweep differentiated
+/// again (forward over reverse) repeats on the tangents of those bytes
+/// (mirrorPointerMarkCall). Not the begin and end of a request's marks.
+bool isTangentMirroredMarkFunction(const llvm::Function &F);
+/// Emits at \p B the call \p Call of such a function on the tangents of
+/// its pointers, \p Tangent's (null: none; the call is not repeated): the
+/// tangent bytes of shadow bytes that a store later writes a number over
+/// get back the tangent of what they held, as the shadow bytes get back
+/// what they held. A mark of a loaded pointer's shadow keeps its test on
+/// the tangents (the tangent memory of memory without derivatives is not
+/// marked).
+void mirrorPointerMarkCall(
+    llvm::IRBuilder<> &B, llvm::CallBase &Call,
+    llvm::function_ref<llvm::Value *(llvm::Value *)> Tangent);
 /// Inlines the helper of clearPointerShadows where derivatives call it.
 void inlinePointerMarkHelpers(llvm::Module &M);
 /// Whether the primal bytes at \p Ptr are a local variable that only this

@@ -5,10 +5,11 @@
 // low bits lie under the first double's exponent). The gradient is right
 // at every level; the Hessian is 2e167 or -6e282 at -O0 (the addresses'
 // bits) and -6e125 at -O1 for the
-// exact 22.2 (right at -O2, where the pool is optimized away); probably
-// the tangent of the link's shadow read as the tangent of the double's
-// adjoint (docs/reverse-mode.md, "Shadows of memory reused"), not yet
-// analysed.
+// exact 22.2 (right at -O2, where the pool is optimized away): the
+// tangent of the link's shadow was read as the tangent of the double's
+// adjoint, forward mode running the marks of pointers' shadows on the
+// shadows only. Fixed on 2026-12-07 (docs/forward-mode.md, "Forward over
+// reverse over memory reused"; e2e hvp_pool_links.c).
 //   adcc -O0 v29_hvp_pool_links.c -lm && ./a.out   (want hess = 22.2)
 #include <stdio.h>
 extern int enzyme_dup, enzyme_out, enzyme_const;
