@@ -21,8 +21,9 @@
  * reverse-mode gradient, forward over forward, reverse over forward,
  * reverse over reverse and forward over split reverse mode; part C forward
  * over reverse and reverse over reverse against the closed form, the
- * latter on fresh pools (kept from call to call they lose their links:
- * docs/status.md, Known bugs). */
+ * latter on fresh pools and by its value only (the adjoint pool of the
+ * shadow pool loses its links, which breaks later calls on kept pools:
+ * rr_pool_links_kept.c, docs/status.md, Known bugs). */
 #include "rev_check.h"
 
 void __enzyme_fwddiff_void(void *, ...);
