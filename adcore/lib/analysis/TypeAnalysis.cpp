@@ -206,6 +206,7 @@ bool TypeAnalysis::joinMemory(const Value *Ptr, int64_t Offset, Kind K) {
   if (New == Slot)
     return false;
   Slot = New;
+  ++LayoutVersions[Ptr];
   return true;
 }
 
@@ -231,12 +232,64 @@ bool TypeAnalysis::joinStrides(const Value *A, const Value *B) {
 bool TypeAnalysis::joinBothWays(const Value *A, const Value *B, int64_t Limit) {
   bool Changed = joinStrides(A, B);
   for (auto [From, To] : {std::pair{A, B}, std::pair{B, A}}) {
-    auto It = Layouts.find(From);
-    if (It == Layouts.end())
-      continue;
-    MemoryLayout Copy = It->second; // (joining may grow the map)
-    Changed |= joinLayout(To, Copy, 0, Limit);
+    Changed |= joinLayoutOf(To, From, 0, Limit);
   }
+  return Changed;
+}
+
+bool TypeAnalysis::joinLayoutOf(const Value *To, const Value *From,
+                                int64_t Shift, int64_t Limit, int64_t Window) {
+  auto It = Layouts.find(From);
+  if (It == Layouts.end() || isa<ConstantPointerNull, UndefValue>(To))
+    return false;
+  if (To == From && Shift == 0 && Window < 0)
+    return false; // every kind meets itself
+  // A join whose source has not changed since it last ran (same shift,
+  // limit and window) adds nothing: the layouts only rise.
+  auto Key = std::make_tuple(To, From, Shift, Limit, Window);
+  unsigned Now = LayoutVersions.lookup(From) + 1;
+  if (auto Done = JoinedVersions.find(Key);
+      Done != JoinedVersions.end() && Done->second == Now)
+    return false;
+  JoinedVersions[Key] = Now;
+  if (To == From || Window >= 0) {
+    MemoryLayout Copy = windowed(It->second, Window);
+    return joinLayout(To, Copy, Shift, Limit);
+  }
+  auto Kept = [&](int64_t Offset, Kind K, int64_t &At) {
+    At = Offset < 0 ? -1 : Offset + Shift;
+    return K != Kind::Unknown && !(Offset >= 0 && At < 0) &&
+           !(At >= 0 && Limit >= 0 && At >= Limit);
+  };
+  // To's layout is made (as joinMemory makes it) only where something is
+  // joined into it; making it may move From's in the map, so From's is
+  // looked up again after.
+  if (!Layouts.count(To)) {
+    int64_t At;
+    if (llvm::none_of(It->second,
+                      [&](auto &E) { return Kept(E.first, E.second, At); }))
+      return false;
+    Layouts.try_emplace(To);
+    It = Layouts.find(From);
+  }
+  const MemoryLayout &Src = It->second;
+  MemoryLayout &Dst = Layouts.find(To)->second;
+  bool Changed = false;
+  for (auto [Offset, K] : Src) {
+    int64_t At;
+    if (!Kept(Offset, K, At))
+      continue;
+    auto [Slot, New] = Dst.try_emplace(At, K);
+    if (New) {
+      Changed = true;
+      continue;
+    }
+    Kind Met = meet(Slot->second, K);
+    Changed |= Met != Slot->second;
+    Slot->second = Met;
+  }
+  if (Changed)
+    ++LayoutVersions[To];
   return Changed;
 }
 
@@ -367,16 +420,8 @@ bool TypeAnalysis::visit(Instruction &I) {
       if (uint64_t S = elementSize(GEP); S && C % int64_t(S) == 0)
         Changed |= joinStride(Base, S);
       // What the GEP points to at k is what the base points to at k + C.
-      auto BaseIt = Layouts.find(Base);
-      if (BaseIt != Layouts.end()) {
-        MemoryLayout Copy = BaseIt->second;
-        Changed |= joinLayout(GEP, Copy, -C, Window);
-      }
-      auto It = Layouts.find(GEP);
-      if (It != Layouts.end()) {
-        MemoryLayout Copy = windowed(It->second, Window);
-        Changed |= joinLayout(Base, Copy, C, -1);
-      }
+      Changed |= joinLayoutOf(GEP, Base, -C, Window);
+      Changed |= joinLayoutOf(Base, GEP, C, -1, Window);
     };
     APInt Offset(DL.getIndexTypeSizeInBits(GEP->getType()), 0);
     if (GEP->accumulateConstantOffset(DL, Offset)) {
@@ -408,14 +453,14 @@ bool TypeAnalysis::visit(Instruction &I) {
       Changed |= joinStrides(Base, GEP);
     for (const Value *From : {Base, static_cast<const Value *>(GEP)}) {
       const Value *To = From == Base ? static_cast<const Value *>(GEP) : Base;
-      auto It = Layouts.find(From);
-      if (It == Layouts.end())
+      if (!Layouts.count(From))
         continue;
-      MemoryLayout Copy = It->second;
-      Changed |= joinLayout(To, Copy, 0, -1);
-      if (ScalarElements && !Bytes && Copy.count(0)) {
-        Changed |= joinMemory(To, -1, Copy[0]);
-        Changed |= joinMemory(From, -1, Copy[0]);
+      Changed |= joinLayoutOf(To, From, 0, -1);
+      const MemoryLayout &L = Layouts.find(From)->second;
+      if (auto At0 = L.find(0); ScalarElements && !Bytes && At0 != L.end()) {
+        Kind K = At0->second;
+        Changed |= joinMemory(To, -1, K);
+        Changed |= joinMemory(From, -1, K);
       }
     }
     return Changed;
@@ -434,22 +479,14 @@ bool TypeAnalysis::visit(Instruction &I) {
       Changed |= join(In, kindOf(&I));
       if (uint64_t S = elementSize(In))
         Changed |= joinStride(&I, S);
-      auto It = Layouts.find(In);
-      if (It != Layouts.end()) {
-        MemoryLayout Copy = It->second;
-        Changed |= joinLayout(&I, Copy, 0, Window);
-      }
+      Changed |= joinLayoutOf(&I, In, 0, Window);
       // And back: each pointer the phi may be points to what is read and
       // written through the phi (buffers swapped in a time loop, `t = u;
       // u = v; v = t;`, written before the loop through one name only).
       if (In->getType()->isPointerTy() && !isa<Constant>(In)) {
         if (uint64_t S = elementSize(&I))
           Changed |= joinStride(In, S);
-        auto Own = Layouts.find(&I);
-        if (Own != Layouts.end()) {
-          MemoryLayout Copy = windowed(Own->second, Window);
-          Changed |= joinLayout(In, Copy, 0, -1);
-        }
+        Changed |= joinLayoutOf(In, &I, 0, -1, Window);
       }
     }
     return Changed;
@@ -673,6 +710,8 @@ TypeAnalysis::TypeAnalysis(Function &F) : F(F) {
       return;
     Kinds.clear();
     Layouts.clear();
+    LayoutVersions.clear();
+    JoinedVersions.clear();
     Strides.clear();
     TBAAStructs.clear();
     VectorElements.clear();

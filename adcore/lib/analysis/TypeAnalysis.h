@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <tuple>
 
 namespace llvm {
 class AllocaInst;
@@ -98,6 +99,12 @@ private:
   bool joinMemory(const llvm::Value *Ptr, int64_t Offset, Kind K);
   bool joinLayout(const llvm::Value *Ptr, const MemoryLayout &L, int64_t Shift,
                   int64_t Limit);
+  /// joinLayout of Layouts[From] (windowed by \p Window where it is not
+  /// negative: OffsetChoices.h) into To: the analysis' hot path, every GEP,
+  /// phi and copy of every round, which joins again only a source that has
+  /// changed since (LayoutVersions) and copies no layout where it can.
+  bool joinLayoutOf(const llvm::Value *To, const llvm::Value *From,
+                    int64_t Shift, int64_t Limit, int64_t Window = -1);
   bool visit(llvm::Instruction &I);
   /// Whether the \p Bytes bytes at \p Ptr hold fields of more than one
   /// kind (an `int` and a `float` loaded as one i64): the loaded value is
@@ -169,6 +176,14 @@ private:
   llvm::Function &F;
   llvm::DenseMap<const llvm::Value *, Kind> Kinds;
   llvm::DenseMap<const llvm::Value *, MemoryLayout> Layouts;
+  /// How many times each layout has changed, and the version of its
+  /// source each join of joinLayoutOf (to, from, shift, limit, window) last
+  /// read.
+  llvm::DenseMap<const llvm::Value *, unsigned> LayoutVersions;
+  llvm::DenseMap<std::tuple<const llvm::Value *, const llvm::Value *, int64_t,
+                            int64_t, int64_t>,
+                 unsigned>
+      JoinedVersions;
   static constexpr uint64_t ConflictingSizes = ~uint64_t(0);
   llvm::DenseMap<const llvm::Value *, uint64_t> Strides;
 };
