@@ -237,6 +237,19 @@ bool TypeAnalysis::joinBothWays(const Value *A, const Value *B, int64_t Limit) {
   return Changed;
 }
 
+namespace {
+
+/// Where offset \p Offset of a layout (-1: every element) lands in a layout
+/// it is joined into at \p Shift; false where it is left out: before the
+/// start, or at or past \p Limit where that is not negative.
+bool shiftedOffset(int64_t Offset, int64_t Shift, int64_t Limit,
+                   int64_t &At) {
+  At = Offset < 0 ? -1 : Offset + Shift;
+  return !(Offset >= 0 && At < 0) && !(At >= 0 && Limit >= 0 && At >= Limit);
+}
+
+} // namespace
+
 bool TypeAnalysis::joinLayoutOf(const Value *To, const Value *From,
                                 int64_t Shift, int64_t Limit, int64_t Window) {
   auto It = Layouts.find(From);
@@ -257,9 +270,7 @@ bool TypeAnalysis::joinLayoutOf(const Value *To, const Value *From,
     return joinLayout(To, Copy, Shift, Limit);
   }
   auto Kept = [&](int64_t Offset, Kind K, int64_t &At) {
-    At = Offset < 0 ? -1 : Offset + Shift;
-    return K != Kind::Unknown && !(Offset >= 0 && At < 0) &&
-           !(At >= 0 && Limit >= 0 && At >= Limit);
+    return K != Kind::Unknown && shiftedOffset(Offset, Shift, Limit, At);
   };
   // To's layout is made (as joinMemory makes it) only where something is
   // joined into it; making it may move From's in the map, so From's is
@@ -296,14 +307,9 @@ bool TypeAnalysis::joinLayoutOf(const Value *To, const Value *From,
 bool TypeAnalysis::joinLayout(const Value *Ptr, const MemoryLayout &L,
                               int64_t Shift, int64_t Limit) {
   bool Changed = false;
-  for (auto [Offset, K] : L) {
-    int64_t At = Offset < 0 ? -1 : Offset + Shift;
-    if (At < -1 || (At >= 0 && Limit >= 0 && At >= Limit))
-      continue;
-    if (Offset >= 0 && At < 0)
-      continue;
-    Changed |= joinMemory(Ptr, At, K);
-  }
+  for (auto [Offset, K] : L)
+    if (int64_t At; shiftedOffset(Offset, Shift, Limit, At))
+      Changed |= joinMemory(Ptr, At, K);
   return Changed;
 }
 
