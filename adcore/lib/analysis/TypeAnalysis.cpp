@@ -53,8 +53,6 @@ Kind kindOfType(const Type *T) {
   return Kind::Unknown;
 }
 
-namespace {
-
 Kind meet(Kind A, Kind B) {
   if (A == B || B == Kind::Unknown)
     return A;
@@ -62,6 +60,8 @@ Kind meet(Kind A, Kind B) {
     return B;
   return Kind::Conflict;
 }
+
+namespace {
 
 /// The name of the type a TBAA access tag accesses ("" without one). Both
 /// of Clang's formats: a type node is !{!"name", parent, ...}, or, with
@@ -182,136 +182,6 @@ const MemoryLayout &TypeAnalysis::layout(const Value *Ptr) const {
   return It == Layouts.end() ? Empty : It->second;
 }
 
-bool TypeAnalysis::join(const Value *V, Kind K) {
-  if (K == Kind::Unknown)
-    return false;
-  Kind &Slot = Kinds[V];
-  Kind New = meet(Slot, K);
-  if (New == Slot)
-    return false;
-  Slot = New;
-  return true;
-}
-
-bool TypeAnalysis::joinMemory(const Value *Ptr, int64_t Offset, Kind K) {
-  if (K == Kind::Unknown)
-    return false;
-  // Null (and undef) point to nothing: one key shared by every unrelated
-  // use in the function would tie them all together (every phi of a
-  // pointer that starts null).
-  if (isa<ConstantPointerNull, UndefValue>(Ptr))
-    return false;
-  Kind &Slot = Layouts[Ptr][Offset];
-  Kind New = meet(Slot, K);
-  if (New == Slot)
-    return false;
-  Slot = New;
-  ++LayoutVersions[Ptr];
-  return true;
-}
-
-bool TypeAnalysis::joinStride(const Value *Ptr, uint64_t Size) {
-  if (Size == 0 ||
-      isa<Constant>(Ptr)) // null, globals: shared by unrelated uses
-    return false;
-  auto [It, New] = Strides.try_emplace(Ptr, Size);
-  if (New || It->second == Size || It->second == ConflictingSizes)
-    return New;
-  It->second = ConflictingSizes;
-  return true;
-}
-
-bool TypeAnalysis::joinStrides(const Value *A, const Value *B) {
-  bool Changed = false;
-  for (auto [From, To] : {std::pair{A, B}, std::pair{B, A}})
-    if (auto It = Strides.find(From); It != Strides.end())
-      Changed |= joinStride(To, It->second);
-  return Changed;
-}
-
-bool TypeAnalysis::joinBothWays(const Value *A, const Value *B, int64_t Limit) {
-  bool Changed = joinStrides(A, B);
-  for (auto [From, To] : {std::pair{A, B}, std::pair{B, A}}) {
-    Changed |= joinLayoutOf(To, From, 0, Limit);
-  }
-  return Changed;
-}
-
-namespace {
-
-/// Where offset \p Offset of a layout (-1: every element) lands in a layout
-/// it is joined into at \p Shift; false where it is left out: before the
-/// start, or at or past \p Limit where that is not negative.
-bool shiftedOffset(int64_t Offset, int64_t Shift, int64_t Limit,
-                   int64_t &At) {
-  At = Offset < 0 ? -1 : Offset + Shift;
-  return !(Offset >= 0 && At < 0) && !(At >= 0 && Limit >= 0 && At >= Limit);
-}
-
-} // namespace
-
-bool TypeAnalysis::joinLayoutOf(const Value *To, const Value *From,
-                                int64_t Shift, int64_t Limit, int64_t Window) {
-  auto It = Layouts.find(From);
-  if (It == Layouts.end() || isa<ConstantPointerNull, UndefValue>(To))
-    return false;
-  if (To == From && Shift == 0 && Window < 0)
-    return false; // every kind meets itself
-  // A join whose source has not changed since it last ran (same shift,
-  // limit and window) adds nothing: the layouts only rise.
-  auto Key = std::make_tuple(To, From, Shift, Limit, Window);
-  unsigned Now = LayoutVersions.lookup(From) + 1;
-  if (auto Done = JoinedVersions.find(Key);
-      Done != JoinedVersions.end() && Done->second == Now)
-    return false;
-  JoinedVersions[Key] = Now;
-  if (To == From || Window >= 0) {
-    MemoryLayout Copy = windowed(It->second, Window);
-    return joinLayout(To, Copy, Shift, Limit);
-  }
-  auto Kept = [&](int64_t Offset, Kind K, int64_t &At) {
-    return K != Kind::Unknown && shiftedOffset(Offset, Shift, Limit, At);
-  };
-  // To's layout is made (as joinMemory makes it) only where something is
-  // joined into it; making it may move From's in the map, so From's is
-  // looked up again after.
-  if (!Layouts.count(To)) {
-    int64_t At;
-    if (llvm::none_of(It->second,
-                      [&](auto &E) { return Kept(E.first, E.second, At); }))
-      return false;
-    Layouts.try_emplace(To);
-    It = Layouts.find(From);
-  }
-  const MemoryLayout &Src = It->second;
-  MemoryLayout &Dst = Layouts.find(To)->second;
-  bool Changed = false;
-  for (auto [Offset, K] : Src) {
-    int64_t At;
-    if (!Kept(Offset, K, At))
-      continue;
-    auto [Slot, New] = Dst.try_emplace(At, K);
-    if (New) {
-      Changed = true;
-      continue;
-    }
-    Kind Met = meet(Slot->second, K);
-    Changed |= Met != Slot->second;
-    Slot->second = Met;
-  }
-  if (Changed)
-    ++LayoutVersions[To];
-  return Changed;
-}
-
-bool TypeAnalysis::joinLayout(const Value *Ptr, const MemoryLayout &L,
-                              int64_t Shift, int64_t Limit) {
-  bool Changed = false;
-  for (auto [Offset, K] : L)
-    if (int64_t At; shiftedOffset(Offset, Shift, Limit, At))
-      Changed |= joinMemory(Ptr, At, K);
-  return Changed;
-}
 
 namespace {
 
@@ -554,122 +424,6 @@ bool TypeAnalysis::visit(Instruction &I) {
     return joinBothWays(MT->getRawSource(), MT->getRawDest(), Limit);
   }
   return false;
-}
-
-/// The floating-point scalars and pointers of a declared type, and the
-/// integers (of 16 bits or more) of its structs, at their byte offsets;
-/// false when it holds a union (whose IR type names one member only) or is
-/// too large to list. \p InStruct: \p T is (part of) a struct's field.
-static bool declaredFields(const Module *M, const DataLayout &DL, Type *T,
-                           int64_t At,
-                           SmallVectorImpl<std::pair<int64_t, Kind>> &Out,
-                           bool InStruct = false) {
-  if (Out.size() > 256)
-    return false;
-  if (T->isFloatTy() || T->isDoubleTy() || T->isPointerTy()) {
-    Out.push_back({At, kindOfType(T)});
-    return true;
-  }
-  if (auto *AT = dyn_cast<ArrayType>(T)) {
-    int64_t Size = int64_t(DL.getTypeAllocSize(AT->getElementType()));
-    for (uint64_t I = 0; I < AT->getNumElements(); ++I)
-      if (!declaredFields(M, DL, AT->getElementType(), At + int64_t(I) * Size,
-                          Out, InStruct))
-        return false;
-    return true;
-  }
-  if (auto *ST = dyn_cast<StructType>(T)) {
-    // A std::string (C++11 ABI): its pointer, its length, and a union of
-    // a character buffer and a capacity that holds no floating-point
-    // number (the library's strings carry no derivatives,
-    // InactiveFunctions.h).
-    StringRef Name = ST->hasName() ? ST->getName() : "";
-    if ((Name == "class.std::__cxx11::basic_string" ||
-         Name.starts_with("class.std::__cxx11::basic_string.")) &&
-        DL.getTypeAllocSize(ST) == 32) {
-      Out.push_back({At, Kind::Pointer});
-      Out.push_back({At + 8, Kind::Integer});
-      return true;
-    }
-    // A union that holds integers only, by what the frontend saw
-    // (IntegerUnions.h): integers in every byte (its bytes are read and
-    // written one by one too: Box2D's contact features swapped), no
-    // derivative; in every word where it is large.
-    if (M && isIntegerUnion(*M, ST)) {
-      uint64_t Size = DL.getTypeAllocSize(ST), Step = Size <= 32 ? 1 : 4;
-      for (uint64_t Byte = 0; Byte == 0 || Byte + Step <= Size; Byte += Step)
-        Out.push_back({At + int64_t(Byte), Kind::Integer});
-      return true;
-    }
-    // (Not a union, whose IR type names its largest member only; but a
-    // std::optional<T>'s storage, a union of T and an empty byte, is T.)
-    if (ST->isOpaque() ||
-        (ST->hasName() && ST->getName().starts_with("union.") &&
-         !(ST->getName().starts_with("union.std::_Optional_payload_base<") &&
-           ST->getName().contains(">::_Storage"))))
-      return false;
-    const StructLayout *SL = DL.getStructLayout(ST);
-    for (unsigned I = 0; I < ST->getNumElements(); ++I)
-      if (!declaredFields(M, DL, ST->getElementType(I),
-                          At + int64_t(SL->getElementOffset(I)), Out,
-                          /*InStruct=*/true))
-        return false;
-    return true;
-  }
-  // A struct's integer field (not a byte: character buffers hold anything)
-  // holds an integer, as isDeclaredIntegerField says for its GEPs.
-  if (T->isIntegerTy() && T->getIntegerBitWidth() >= 16 && InStruct)
-    Out.push_back({At, Kind::Integer});
-  return true; // other integers: what their uses say
-}
-
-void TypeAnalysis::seedFromAllocatedType(const Value *Ptr,
-                                         const AllocaInst &AI) {
-  // (A variable-length array of T: only what holds for every element.)
-  seedFromDeclaredType(Ptr, AI.getAllocatedType(), !AI.isArrayAllocation());
-}
-
-void TypeAnalysis::seedFromDeclaredType(const Value *Ptr, Type *T,
-                                        bool WithFields) {
-  // An array of doubles or floats (of any rank): every element.
-  Type *E = T;
-  while (auto *AT = dyn_cast<ArrayType>(E))
-    E = AT->getElementType();
-  if (E != T && (E->isFloatTy() || E->isDoubleTy())) {
-    joinMemory(Ptr, 0, kindOfType(E));
-    joinMemory(Ptr, -1, kindOfType(E));
-    return;
-  }
-  if (!WithFields)
-    return;
-  SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-  if (declaredFields(F.getParent(), F.getDataLayout(), T, 0, Fields))
-    for (auto [Offset, K] : Fields)
-      joinMemory(Ptr, Offset, K);
-  // An array of structs: elements of the struct's size.
-  if (E != T && isa<StructType>(E))
-    joinStride(Ptr, F.getDataLayout().getTypeAllocSize(E));
-}
-
-bool TypeAnalysis::seedStructElements(const Value *Ptr, StructType *ST) {
-  SmallVector<std::pair<int64_t, Kind>, 8> Fields;
-  if (!declaredFields(F.getParent(), F.getDataLayout(), ST, 0, Fields))
-    return false;
-  bool Changed = joinStride(Ptr, F.getDataLayout().getTypeAllocSize(ST));
-  for (auto [Offset, K] : Fields)
-    Changed |= joinMemory(Ptr, Offset, K);
-  return Changed;
-}
-
-void TypeAnalysis::seedFromStructGEP(const GEPOperator &GEP) {
-  // `gep %struct.S, ptr %p, ...` (how Clang addresses a struct's fields
-  // and the elements of an array of structs at -O0): %p points to an S.
-  auto *ST = dyn_cast<StructType>(GEP.getSourceElementType());
-  if (!ST || !seedStructElements(GEP.getPointerOperand(), ST))
-    return;
-  // One index: the GEP steps from one S to another.
-  if (GEP.getNumIndices() == 1)
-    seedStructElements(&GEP, ST);
 }
 
 bool TypeAnalysis::seedFromPointeeStruct(const Value *Ptr,

@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
 #include <map>
@@ -33,6 +34,7 @@ class Function;
 class GEPOperator;
 class Instruction;
 class MemTransferInst;
+class Module;
 class StoreInst;
 class StructType;
 class Type;
@@ -54,6 +56,10 @@ enum class Kind : unsigned char {
 };
 
 llvm::StringRef kindName(Kind K);
+
+/// The meet of two kinds in the lattice: Unknown gives the other, two
+/// different known kinds give Conflict.
+Kind meet(Kind A, Kind B);
 
 /// Kind of each byte offset of the memory a pointer points to. Offset -1
 /// stands for "every element" of an array indexed by a variable.
@@ -263,6 +269,16 @@ addressedArrayField(const llvm::Value *Address, const llvm::DataLayout &DL);
 /// The kind of a first-class IR type (floats, pointers; integers are
 /// Unknown: an integer type alone does not say what the bits are).
 Kind kindOfType(const llvm::Type *T);
+
+/// The floating-point scalars and pointers of the declared type \p T, and
+/// the integers (of 16 bits or more) of its structs, at their byte offsets
+/// from \p At, appended to \p Out; false when it holds a union (whose IR
+/// type names one member only) or is too large to list
+/// (DeclaredTypes.cpp).
+bool declaredFields(const llvm::Module *M, const llvm::DataLayout &DL,
+                    llvm::Type *T, int64_t At,
+                    llvm::SmallVectorImpl<std::pair<int64_t, Kind>> &Out,
+                    bool InStruct = false);
 
 /// True when \p Ptr points into a local or global variable whose declared
 /// type holds floating-point numbers (a double, a struct or an array with
