@@ -92,9 +92,9 @@ bool isStoredPointerMarkFunction(const llvm::Function &F);
 /// Emits at \p B, after \p Call (such a mark, made by a request nested in
 /// code that a reverse-mode derivative on tape level \p OuterLevel
 /// differentiates), that the marked shadow bytes have \p Outer as their
-/// outer shadow: the nested request's end gives the outer request the
-/// outer shadows of the pointer shadows it puts back there, as finals of
-/// the outer request (the runtime's pointer_marks_nested.c).
+/// outer shadow: where the nested request's end puts a pointer's shadow
+/// back there, the outer shadow of it is stored back too
+/// (nestPointerShadowMarks; the runtime's pointer_marks_nested.c).
 void pairNestedPointerMark(llvm::IRBuilder<> &B, llvm::CallBase &Call,
                            llvm::Value *Outer, unsigned OuterLevel);
 /// Whether \p F ends a request's marks (endPointerShadowMarks).
