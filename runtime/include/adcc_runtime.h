@@ -368,6 +368,21 @@ ADCC_RT_API void adcc_shadow_unmark_pointer(void *shadow, uint64_t bytes,
                                             unsigned level);
 ADCC_RT_API void adcc_shadow_marks_owned(const void *block, uint64_t bytes);
 ADCC_RT_API void adcc_shadow_marks_end(unsigned level);
+/* Reverse over reverse (pointer_marks_nested.c): pair, in the outer
+   request's augmented sweep (tape level outer_level), after the mark of
+   the request of `level` of a pointer's shadow it stores at [shadow,
+   shadow + bytes): those bytes are shadowed at `outer`. nest, just before
+   the end of the request of `level`: where that end puts a pointer's
+   shadow back, the outer shadow of it is stored back too, as the outer
+   request's pointer store. unnest, in the outer reverse sweep where it
+   passes that end: those stores are undone (their bytes get back the
+   adjoints the outer reverse sweep reads there), and they are the outer
+   request's finals where they were its last. */
+ADCC_RT_API void adcc_shadow_marks_pair(const void *shadow, const void *outer,
+                                        uint64_t bytes, unsigned level,
+                                        unsigned outer_level);
+ADCC_RT_API void adcc_shadow_marks_nest(unsigned level, unsigned outer_level);
+ADCC_RT_API void adcc_shadow_marks_unnest(unsigned outer_level);
 /* A pointer's shadow, not null, read from there by the augmented sweep:
    the bytes are marked as a pointer's shadow that held zero before (the
    shadow of a pointer the caller stored before the call, a pool's free

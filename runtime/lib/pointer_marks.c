@@ -360,6 +360,7 @@ void adcc_shadow_marks_begin(const void *caller_stack, unsigned level) {
   }
   atomic_fetch_add_explicit(&generations[level], 1, memory_order_acq_rel);
   forget_all(&L->marks);
+  adcc_rt_marks_forget_nested(L);
   L->marks.generation = generation_of(level);
   L->request.active = caller_stack != NULL ? began : none;
   L->request.stack = (uintptr_t)caller_stack;
@@ -513,17 +514,21 @@ void adcc_rt_marks_keep_final(request_state *request, uintptr_t granule,
   memcpy(f->bytes, at, granule_bytes);
 }
 
-/* Undoes the record r of the granule at g; `held` (in a request's
-   member: the bytes that hold a pointer's shadow in the shared table, not
-   a float stored over it by another thread or task). */
-static void undo(request_state *request, record *r, uintptr_t g,
-                 uint8_t held) {
+/* Undoes the record r of the granule at g of `L`'s request; `held` (in
+   a request's member: the bytes that hold a pointer's shadow in the
+   shared table, not a float stored over it by another thread or task). */
+static void undo(level_state *L, record *r, uintptr_t g, uint8_t held) {
+  request_state *request = &L->request;
   unsigned char *at = (unsigned char *)g;
   /* (The granule's last pointer store: its bytes are as the augmented
-     sweep left them.) */
-  if ((r->flags & latest) && (r->final_mask & held))
+     sweep left them, and so are those of their outer shadow, where an
+     outer request differentiates this one: pointer_marks_nested.c.) */
+  if ((r->flags & latest) && (r->final_mask & held)) {
     adcc_rt_marks_keep_final(request, g, r->final_mask & held, at,
                              r->flags & on_stack);
+    if (ADCC_UNLIKELY(L->pairs.used != 0))
+      adcc_rt_marks_keep_outer(L, g, r->final_mask & held);
+  }
   for (unsigned b = 0; b < granule_bytes; ++b)
     if (r->starts & (1u << b))
       at[b] = r->before[b];
@@ -553,7 +558,7 @@ unmark_in(level_state *L, void *shadow, uint64_t bytes, unsigned level,
        latest record is usually this granule's.) */
     record *top = request->count ? &request->log[request->count - 1] : NULL;
     if (top && top->granule == g) {
-      undo(request, top, g, held);
+      undo(L, top, g, held);
     } else {
       mark *m = adcc_rt_marks_find(t, g);
       if (!m)
@@ -566,7 +571,7 @@ unmark_in(level_state *L, void *shadow, uint64_t bytes, unsigned level,
         continue;
       record *r = &request->log[i - 1];
       m->last = r->prev;
-      undo(request, r, g, held);
+      undo(L, r, g, held);
     }
     while (request->count && !request->log[request->count - 1].granule)
       --request->count;
@@ -669,6 +674,7 @@ void adcc_shadow_marks_end(unsigned level) {
     memset(L->left.slots, 0, L->left.capacity * sizeof(mark));
   L->left.used = 0;
   adcc_rt_marks_sort_blocks(request);
+  size_t next_outer = 0;
   for (size_t i = 0; i < request->final_count; ++i) {
     const final *f = &request->finals[i];
     if (f->on_stack || adcc_rt_marks_owned_by(request, f->granule) ||
@@ -678,7 +684,13 @@ void adcc_shadow_marks_end(unsigned level) {
       if (f->mask & (1u << b))
         ((unsigned char *)f->granule)[b] = f->bytes[b];
     adcc_rt_marks_insert(&L->left, f->granule, f->mask, f->bytes);
+    /* (Where an outer request differentiates this one, it gets the outer
+       shadows of the pointer shadows put back: pointer_marks_nested.c.) */
+    if (ADCC_UNLIKELY(request->outer_count != 0))
+      adcc_rt_marks_hand_outer(L, i, &next_outer);
   }
+  adcc_rt_marks_close_nest(L);
+  adcc_rt_marks_forget_nested(L);
   /* (The records of other threads that worked for it.) */
   adcc_rt_marks_take_over(L, request->generation);
   request->active = none;
@@ -694,6 +706,7 @@ void adcc_shadow_marks_end(unsigned level) {
     free(request->log);
     free(request->blocks);
     free(request->finals);
+    free(request->outers);
     L->marks = w->marks;
     L->request = w->request;
     L->worker_generation = w->worker_generation;

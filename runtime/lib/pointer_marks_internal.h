@@ -51,6 +51,18 @@ typedef struct {
   uintptr_t first, end;
 } block;
 
+/* A final whose shadow bytes have shadows of an outer request's (reverse
+   over reverse; pointer_marks_nested.c): those outer bytes when the
+   request's augmented sweep ended, the outer shadow of the pointer's
+   shadow. */
+typedef struct {
+  size_t final_index; /* of the request's final */
+  uintptr_t outer;    /* the outer shadow of the granule's byte 0 */
+  unsigned level;     /* the outer request's tape level */
+  uint8_t mask;
+  unsigned char bytes[8];
+} outer_final;
+
 enum { none = 0, began = 1, worker = 2 };
 
 /* The request the thread began (or works for): its records and the shadow
@@ -67,6 +79,8 @@ typedef struct {
   size_t block_count, block_capacity;
   final *finals;
   size_t final_count, final_capacity;
+  outer_final *outers;
+  size_t outer_count, outer_capacity;
 } request_state;
 
 typedef struct {
@@ -75,6 +89,20 @@ typedef struct {
   size_t used;     /* slots not empty (including cleared ones) */
   unsigned long generation;
 } table;
+
+/* Where a level's shadow bytes have shadows of an outer request's: the
+   outer shadow of byte g + b is at g + b + delta. */
+typedef struct {
+  uintptr_t granule; /* 0: empty */
+  intptr_t delta;
+  unsigned level; /* the outer request's tape level */
+} pair;
+
+typedef struct {
+  pair *slots;
+  size_t capacity; /* a power of two, or 0 */
+  size_t used;
+} pair_table;
 
 /* A request of the level put aside until the end of one begun after it. */
 typedef struct waiting {
@@ -91,6 +119,16 @@ typedef struct level_state {
   /* The pointer shadows the thread's last request of the level put back
      in its caller's memory (mask and before: the bytes it wrote). */
   table left;
+  /* A nested request's: the outer shadows of its shadow bytes that hold
+     pointer shadows, and the outer request's level + 1 while its end
+     hands them over (0: none). An outer request's: the records that the
+     ends of nested requests made in it, [start, end) of its log each, the
+     last one's end open while it hands. pointer_marks_nested.c. */
+  pair_table pairs;
+  unsigned nest_level;
+  size_t *batches;
+  size_t batch_count, batch_capacity;
+  int batch_open;
   waiting *waiting;
   unsigned long worker_generation; /* worker: the generation it works for */
   unsigned level;
@@ -189,5 +227,19 @@ void adcc_rt_marks_own_block(request_state *request, uintptr_t first,
    their records' granules held when the augmented sweep ended, and stop
    working for it; records that the reverse sweep left are reported. */
 void adcc_rt_marks_take_over(level_state *owner, unsigned long generation);
+/* At the start and end of a request of `L`: no outer shadows known, no
+   records of nested requests' ends. */
+void adcc_rt_marks_forget_nested(level_state *L);
+/* After `L`'s request kept a final of the granule g (`mask`): where the
+   granule has an outer shadow, its bytes are kept with it. */
+void adcc_rt_marks_keep_outer(level_state *L, uintptr_t g, uint8_t mask);
+/* At the end of `L`'s request, which put back its final `index`: the
+   outer shadows kept with it are stored back too, as pointer shadows the
+   outer request stores (`next`: the first outer final not handed yet, 0
+   before the first). */
+void adcc_rt_marks_hand_outer(level_state *L, size_t index, size_t *next);
+/* At the end of `L`'s request, once it handed its outer shadows over: the
+   outer request's records of it are complete. */
+void adcc_rt_marks_close_nest(level_state *L);
 
 #endif

@@ -120,5 +120,8 @@ void adcc_rt_marks_task_free(unsigned level, void *marks) {
   free(r->log);
   free(r->blocks);
   free(r->finals);
+  free(r->outers);
+  free(task->pairs.slots);
+  free(task->batches);
   free(task);
 }

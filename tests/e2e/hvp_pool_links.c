@@ -21,10 +21,9 @@
  * reverse-mode gradient, forward over forward, reverse over forward,
  * reverse over reverse and forward over split reverse mode; part C forward
  * over reverse and reverse over reverse against the closed form, the
- * latter on fresh pools and by its value only (the adjoint pool of the
- * shadow pool loses its links, which breaks later calls on kept pools:
- * rr_pool_links_kept.c, docs/status.md, Known bugs). */
-#include "rev_check.h"
+ * latter on fresh pools (rr_pool_links_kept.c keeps them from call to
+ * call and checks their free lists). */
+#include "pool_links.h"
 
 void __enzyme_fwddiff_void(void *, ...);
 void *__enzyme_augmentfwd(void *, ...);
@@ -35,15 +34,6 @@ void __enzyme_reverse(void *, ...);
 struct __attribute__((packed)) lnk4 {
   unsigned tag;
   void *next;
-};
-/* the link's bytes 4 and 5 (an address's high bits) under d[0]'s exponent */
-struct __attribute__((packed)) lnk2 {
-  unsigned short tag;
-  void *next;
-};
-struct pool {
-  void *head;
-  _Alignas(16) unsigned char mem[4][32];
 };
 
 /* ---- A: the packed link at byte 4 ---- */
@@ -117,22 +107,7 @@ static void check_part_a(void) {
 
 /* ---- B: two variables, two blocks, the link at byte 2 ---- */
 
-static void pool2_init(struct pool *pl) {
-  pl->head = 0;
-  for (int i = 3; i >= 0; i--) {
-    ((struct lnk2 *)pl->mem[i])->next = pl->head;
-    pl->head = pl->mem[i];
-  }
-}
-static void *take2(struct pool *pl) {
-  void *b = pl->head;
-  pl->head = ((struct lnk2 *)b)->next;
-  return b;
-}
-static void give2(struct pool *pl, void *b) {
-  ((struct lnk2 *)b)->next = pl->head;
-  pl->head = b;
-}
+/* (pool2_init, take2 and give2: pool_links.h) */
 
 /* g = x y sin x + y^3, h = x cos y, f = g (x + y) + h^2 */
 static double fb(double x, double y) {
@@ -252,22 +227,7 @@ static void check_part_b(void) {
 
 /* ---- C: the caller's pool, kept from call to call ---- */
 
-/* x^3 + 9 x^2, e's numbers stored over the link d's give wrote */
-static double fc(struct pool *pl, double x) {
-  double *d = (double *)take2(pl);
-  double *e = (double *)take2(pl);
-  d[0] = x * x;
-  d[1] = 3 * x;
-  e[0] = d[0] * x;
-  e[1] = d[1] * d[1];
-  give2(pl, d);
-  double t = e[0] + e[1];
-  give2(pl, e);
-  return t;
-}
-static double grad_c(struct pool *pl, struct pool *dpl, double x) {
-  return __enzyme_autodiff((void *)fc, enzyme_dup, pl, dpl, x);
-}
+/* (fc, x^3 + 9 x^2, and grad_c: pool_links.h) */
 /* the pool, its shadow, and their tangents: linked alike */
 static struct pool pc, dpc, tpc, tdpc;
 /* for reverse over reverse: the pool, its shadow, their adjoints */

@@ -109,6 +109,16 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
                   "function");
   if (std::string Mpi = mpiCallError(Call); !Mpi.empty())
     return unsupported(Call, Mpi);
+  // (The end of a nested request's marks, in the reverse sweep
+  // differentiated again: the outer shadows of the links it puts back are
+  // stored back too, and undone where the outer reverse sweep passes it;
+  // PointerShadowMarks.h. One lane: wider ones are refused at the marks.)
+  if (Direct && isPointerMarksEndFunction(*Direct) && Width == 1 &&
+      !DeviceCode) {
+    IRBuilder<> Before(&Call);
+    nestPointerShadowMarks(Before, Call, Key.TapeLevel);
+    NestedMarkEnds.insert(&Call);
+  }
   if (!checkDependenceWait(Call))
     return false;
   // (An MPI call's adjoint runs on every rank, active or not here, so that
@@ -153,6 +163,20 @@ bool ReverseEmitter::augmentCall(CallBase &Call, bool &Replaced) {
         Reach != OverrideReach::None)
       return unsupported(
           Call, programOverridesError(Reach, Ctx.displayName(*Callee)));
+  // (A nested request's mark of a pointer's shadow it stores, in the
+  // reverse sweep differentiated again: the runtime learns where the outer
+  // shadow of those bytes lies, for the links the nested request's end
+  // puts back there; PointerShadowMarks.h. It knows one outer shadow per
+  // byte: one lane.)
+  if (isStoredPointerMarkFunction(*Callee) && !DeviceCode)
+    if (Value *Outer = shadowOrNull(Call.getArgOperand(0));
+        Outer && Outer != Call.getArgOperand(0)) {
+      if (Width > 1)
+        return unsupported(Call, "batched (width > 1) reverse mode over a "
+                                 "reverse sweep is not supported yet");
+      positionAfterCall(AB, Call);
+      pairNestedPointerMark(AB, Call, Outer, Key.TapeLevel);
+    }
   if (ruleFor(*Callee) || isKnownInactiveFunction(*Callee) ||
       Ctx.rules().isInactive(Callee))
     return true;

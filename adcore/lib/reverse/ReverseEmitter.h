@@ -740,6 +740,9 @@ private:
   /// record: their reverse puts back the bytes from before
   /// (PointerShadowMarks.h).
   llvm::DenseSet<const llvm::Instruction *> MarkedStores;
+  /// The ends of nested requests' marks (PointerShadowMarks.h): their
+  /// reverse undoes the outer shadow stores those ends made.
+  llvm::DenseSet<const llvm::Instruction *> NestedMarkEnds;
   /// adcc_adjoint_copy_* calls whose destination has a shadow.
   llvm::DenseSet<llvm::Instruction *> AdjointCopies;
   /// Shadow blocks of realloc calls; where the moved bytes are doubles or

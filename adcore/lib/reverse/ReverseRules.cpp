@@ -652,6 +652,10 @@ bool ReverseEmitter::emitAdjoint(Instruction &I,
     Function *Callee = Call->getCalledFunction();
     if (!Callee)
       return true;
+    if (NestedMarkEnds.contains(Call)) {
+      unnestPointerShadowMarks(RB, Key.TapeLevel);
+      return true;
+    }
     if (reallocSites().count(Call)) {
       emitReallocAdjoint(*Call, Popped);
       return true;

@@ -145,6 +145,9 @@ constexpr const char *InactiveFunctionTable[] = {
     "adcc_shadow_marks_owned",
     "adcc_shadow_marks_end",
     "adcc_shadow_mark_loaded_pointer",
+    "adcc_shadow_marks_pair",
+    "adcc_shadow_marks_nest",
+    "adcc_shadow_marks_unnest",
     // a y[i] store's check, placed once all requests are done
     // (SweepShadowClears.h): a derivative differentiated again keeps it
     "adcc.shadow.clear.sweep",

@@ -31,6 +31,9 @@ constexpr const char *LoadedName = "adcc_shadow_mark_loaded_pointer";
 constexpr const char *LoadedHelperName = "adcc.shadow.mark.loaded";
 constexpr const char *LiveName = "adcc_shadow_marks_live";
 constexpr const char *HelperName = "adcc.shadow.clear.pointers";
+constexpr const char *PairName = "adcc_shadow_marks_pair";
+constexpr const char *NestName = "adcc_shadow_marks_nest";
+constexpr const char *UnnestName = "adcc_shadow_marks_unnest";
 
 /// `if (adcc_shadow_marks_live) adcc_shadow_clear_pointers(shadow, bytes)`.
 Function *clearHelper(Module &M) {
@@ -216,6 +219,53 @@ void mirrorPointerMarkCall(IRBuilder<> &B, CallBase &Call,
     return;
   }
   B.CreateCall(Call.getFunctionType(), Call.getCalledOperand(), Args);
+}
+
+bool isStoredPointerMarkFunction(const Function &F) {
+  return F.getName() == MarkStoredName;
+}
+
+void pairNestedPointerMark(IRBuilder<> &B, CallBase &Call, Value *Outer,
+                           unsigned OuterLevel) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  FunctionCallee Pair = M.getOrInsertFunction(
+      PairName, FunctionType::get(B.getVoidTy(),
+                                  {B.getPtrTy(), B.getPtrTy(), B.getInt64Ty(),
+                                   B.getInt32Ty(), B.getInt32Ty()},
+                                  false));
+  if (auto *Fn = dyn_cast<Function>(Pair.getCallee())) {
+    Fn->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
+    Fn->addFnAttr(Attribute::NoUnwind);
+  }
+  B.CreateCall(Pair, {Call.getArgOperand(0), Outer, Call.getArgOperand(1),
+                      Call.getArgOperand(2), B.getInt32(OuterLevel)});
+}
+
+bool isPointerMarksEndFunction(const Function &F) {
+  return F.getName() == EndName;
+}
+
+void nestPointerShadowMarks(IRBuilder<> &B, CallBase &End,
+                            unsigned OuterLevel) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  FunctionCallee Nest = M.getOrInsertFunction(
+      NestName, FunctionType::get(B.getVoidTy(),
+                                  {B.getInt32Ty(), B.getInt32Ty()}, false));
+  if (auto *Fn = dyn_cast<Function>(Nest.getCallee())) {
+    Fn->setMemoryEffects(MemoryEffects::inaccessibleMemOnly());
+    Fn->addFnAttr(Attribute::NoUnwind);
+  }
+  B.CreateCall(Nest, {End.getArgOperand(0), B.getInt32(OuterLevel)});
+}
+
+void unnestPointerShadowMarks(IRBuilder<> &B, unsigned OuterLevel) {
+  Module &M = *B.GetInsertBlock()->getModule();
+  // (It writes the shadow memory of the records it undoes.)
+  FunctionCallee Unnest = M.getOrInsertFunction(
+      UnnestName, FunctionType::get(B.getVoidTy(), {B.getInt32Ty()}, false));
+  if (auto *Fn = dyn_cast<Function>(Unnest.getCallee()))
+    Fn->addFnAttr(Attribute::NoUnwind);
+  B.CreateCall(Unnest, {B.getInt32(OuterLevel)});
 }
 
 bool usesPointerShadowMarks(const Module &M) {

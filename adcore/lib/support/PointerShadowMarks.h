@@ -86,6 +86,28 @@ bool isTangentMirroredMarkFunction(const llvm::Function &F);
 void mirrorPointerMarkCall(
     llvm::IRBuilder<> &B, llvm::CallBase &Call,
     llvm::function_ref<llvm::Value *(llvm::Value *)> Tangent);
+/// Whether \p F marks the shadow of a pointer stored (markPointerShadow,
+/// Recorded).
+bool isStoredPointerMarkFunction(const llvm::Function &F);
+/// Emits at \p B, after \p Call (such a mark, made by a request nested in
+/// code that a reverse-mode derivative on tape level \p OuterLevel
+/// differentiates), that the marked shadow bytes have \p Outer as their
+/// outer shadow: where the nested request's end puts a pointer's shadow
+/// back there, the outer shadow of it is stored back too
+/// (nestPointerShadowMarks; the runtime's pointer_marks_nested.c).
+void pairNestedPointerMark(llvm::IRBuilder<> &B, llvm::CallBase &Call,
+                           llvm::Value *Outer, unsigned OuterLevel);
+/// Whether \p F ends a request's marks (endPointerShadowMarks).
+bool isPointerMarksEndFunction(const llvm::Function &F);
+/// Emits at \p B, before \p End (such an end, of a request nested in code
+/// that a reverse-mode derivative on tape level \p OuterLevel
+/// differentiates), that the outer shadows of the pointer shadows that end
+/// puts back are stored back too, as the outer request's pointer stores;
+/// unnestPointerShadowMarks, in the outer reverse sweep where it passes
+/// that end, undoes them (the runtime's pointer_marks_nested.c).
+void nestPointerShadowMarks(llvm::IRBuilder<> &B, llvm::CallBase &End,
+                            unsigned OuterLevel);
+void unnestPointerShadowMarks(llvm::IRBuilder<> &B, unsigned OuterLevel);
 /// Inlines the helper of clearPointerShadows where derivatives call it.
 void inlinePointerMarkHelpers(llvm::Module &M);
 /// Whether the primal bytes at \p Ptr are a local variable that only this
