@@ -16,7 +16,9 @@
 #include "ActivityAnalysis.h"
 #include "SlotAddresses.h"
 #include "rules/InactiveFunctions.h"
+#include "rules/OpenMPRuntime.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
@@ -146,6 +148,58 @@ private:
   bool HoldsOwnAddress;
 };
 
+/// Whether \p Region (an OpenMP region's outlined function) only reads
+/// through the pointers it loads from its parameters in the bit set
+/// \p Slots: each such pointer, and every address computed from it, is
+/// loaded from, compared, or given to calls that only read through it and
+/// keep no copy (`readonly captures(none)`). A region that writes through
+/// one (a constant array used as scratch, `tmp[i] = ...; ... = tmp[i]`)
+/// needs its shadow, null or not (a scratch shadow then: NullableShadows.h).
+bool onlyReadsThroughLoadedPointers(const Function &Region, uint64_t Slots) {
+  SmallVector<const Value *, 16> Work;
+  SmallPtrSet<const Value *, 16> Seen;
+  for (const Argument &A : Region.args())
+    if (Slots >> A.getArgNo() & 1)
+      for (const User *U : A.users()) {
+        // (The slot's address kept in a local, as at -O0, or given to a
+        // call: the pointers read through it are not followed.)
+        const auto *LI = dyn_cast<LoadInst>(U);
+        if (!LI)
+          return false;
+        if (LI->getType()->isPointerTy() && Seen.insert(LI).second)
+          Work.push_back(LI);
+      }
+  while (!Work.empty()) {
+    const Value *P = Work.pop_back_val();
+    for (const Use &Use : P->uses()) {
+      const User *U = Use.getUser();
+      if (isa<GetElementPtrInst, BitCastInst, AddrSpaceCastInst, PHINode,
+              SelectInst, FreezeInst>(U)) {
+        if (Seen.insert(U).second)
+          Work.push_back(U);
+        continue;
+      }
+      if (isa<ICmpInst>(U))
+        continue;
+      if (const auto *LI = dyn_cast<LoadInst>(U)) {
+        if (LI->getPointerOperand() == P && !LI->isVolatile())
+          continue;
+        return false;
+      }
+      if (const auto *II = dyn_cast<IntrinsicInst>(U))
+        if (II->isLifetimeStartOrEnd() || II->isDebugOrPseudoInst())
+          continue;
+      if (const auto *Call = dyn_cast<CallBase>(U))
+        if (Call->isArgOperand(&Use) && !Call->hasOperandBundles() &&
+            Call->onlyReadsMemory(Call->getArgOperandNo(&Use)) &&
+            Call->doesNotCapture(Call->getArgOperandNo(&Use)))
+          continue;
+      return false; // stored through or stored, given to a call, returned
+    }
+  }
+  return true;
+}
+
 } // namespace
 
 bool storesNoDerivativeThrough(const Function &Callee,
@@ -174,19 +228,30 @@ bool ActivityAnalysis::callKeepsSlotClean(const CallBase &Call,
                                           const Value *P,
                                           bool HoldsOwnAddress) {
   const Function *Callee = Call.getCalledFunction();
+  // (An OpenMP fork runs its outlined function on the team with the fork's
+  // shared arguments after the two thread ids, which are constants: the
+  // slot of a constant pointer the region only reads stays clean, and the
+  // region gets it constant, as a call would: ReverseOpenMP.cpp.)
+  unsigned First = 0, Skip = 0;
+  if (Callee && Callee->isDeclaration() &&
+      classifyOpenMPCall(*Callee) == OpenMPCall::Fork) {
+    Callee = forkedFunction(Call);
+    First = ForkSharedArgs;
+    Skip = 2;
+  }
   // (Once dirty, a slot stays so: nothing to ask.)
   if (!InactiveSlotWrites || !Callee || Callee == &F ||
       Callee->isDeclaration() || Callee->isVarArg() ||
-      Call.arg_size() != Callee->arg_size() || Call.arg_size() > 63 ||
-      !cleanStackPointer(P) ||
+      Call.arg_size() - First + Skip != Callee->arg_size() ||
+      Callee->arg_size() > 63 || !cleanStackPointer(P) ||
       (Call.getType()->isPointerTy() && !Call.use_empty()))
     return false;
   const auto &Roots = StackRoots.find(P)->second;
   uint64_t Activity = 0, Slots = 0;
-  SmallVector<ArgActivity, 8> Args;
-  for (const Use &Arg : Call.args()) {
+  SmallVector<ArgActivity, 8> Args(Skip, ArgActivity::Const);
+  for (const Use &Arg : drop_begin(Call.args(), First)) {
     const Value *A = Arg.get();
-    unsigned No = Arg.getOperandNo();
+    unsigned No = Arg.getOperandNo() - First + Skip;
     auto It = StackRoots.find(A);
     if (It != StackRoots.end() && any_of(It->second, [&](const Instruction *R) {
           return is_contained(Roots, R);
@@ -208,6 +273,7 @@ bool ActivityAnalysis::callKeepsSlotClean(const CallBase &Call,
   if (auto It = SlotCalls.find(Key); It != SlotCalls.end())
     return It->second;
   bool Clean =
+      (!Skip || onlyReadsThroughLoadedPointers(*Callee, Slots)) &&
       storesNoDerivativeThrough(*Callee, Args, Slots, Rules, HoldsOwnAddress);
   SlotCalls[Key] = Clean;
   return Clean;

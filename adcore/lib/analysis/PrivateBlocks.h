@@ -12,6 +12,11 @@
 // the derivative's own, zeroed when allocated: no pointer's shadow is
 // ever in it. (GMM's gradient at d = 64 ran its Q x loop over such a
 // block scalar, with a check per element.)
+// Since 2026-12-07 the memory may also be handed to calls that only read
+// through it and keep no copy of its address (`readonly captures(none)`
+// parameters): the OpenMP GMM region's `main_term`, given to
+// log_sum_exp, got a check per store, and each check took the request's
+// shared marks lock in every thread of the team.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_ANALYSIS_PRIVATEBLOCKS_H

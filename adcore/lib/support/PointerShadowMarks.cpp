@@ -299,6 +299,21 @@ bool isArgumentArraySweep(const Value *Ptr) {
   return false;
 }
 
+/// Whether \p Call only reads through \p Address wherever it is given it
+/// (`readonly captures(none)` arguments: log_sum_exp(main_term, K)), so
+/// that its callee neither writes the block nor keeps its address. Its
+/// derivative adds adjoints there, of what it read: the block's kind.
+static bool onlyReadsThrough(const CallBase &Call, const Value &Address) {
+  if (Call.getCalledOperand() == &Address || Call.hasOperandBundles())
+    return false;
+  for (const Use &Arg : Call.args())
+    if (Arg.get() == &Address &&
+        (!Call.onlyReadsMemory(Arg.getOperandNo()) ||
+         !Call.doesNotCapture(Arg.getOperandNo())))
+      return false;
+  return true;
+}
+
 bool isPrivateLocalOf(const Value *Ptr, bool Pointers) {
   if (!Ptr)
     return false;
@@ -337,7 +352,8 @@ bool holdsOneKindOnly(
           Work.push_back(U);
         continue;
       }
-      if (const auto *Call = dyn_cast<CallBase>(U); Call && Releases(*Call, *V))
+      if (const auto *Call = dyn_cast<CallBase>(U);
+          Call && (Releases(*Call, *V) || onlyReadsThrough(*Call, *V)))
         continue;
       return false;
     }

@@ -111,15 +111,18 @@ void unnestPointerShadowMarks(llvm::IRBuilder<> &B, unsigned OuterLevel);
 /// Inlines the helper of clearPointerShadows where derivatives call it.
 void inlinePointerMarkHelpers(llvm::Module &M);
 /// Whether the primal bytes at \p Ptr are a local variable that only this
-/// function reads and writes (its address goes to no call and is stored
+/// function writes (its address goes to no call but ones that only read
+/// through it and keep it, `readonly captures(none)`, and is stored
 /// nowhere), and whose stores all store pointers (\p Pointers) or all
 /// floating-point values: its bytes never hold the other kind.
 bool isPrivateLocalOf(const llvm::Value *Ptr, bool Pointers);
 /// Whether every use of the addresses of the object \p Object (an alloca,
 /// an allocation call) loads, stores values of one kind (pointers where
-/// \p Pointers, else floating-point values), is a lifetime marker, or is
-/// a call that \p Releases accepts (a free of the block): nothing else
-/// reads or writes it, and it never holds the other kind.
+/// \p Pointers, else floating-point values), is a lifetime marker, is a
+/// call that only reads through it and does not keep it (a `readonly
+/// captures(none)` argument), or is a call that \p Releases accepts (a
+/// free of the block): nothing else writes it, and it never holds the
+/// other kind.
 bool holdsOneKindOnly(
     const llvm::Value *Object, bool Pointers,
     llvm::function_ref<bool(const llvm::CallBase &, const llvm::Value &)>
