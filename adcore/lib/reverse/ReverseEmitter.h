@@ -393,9 +393,11 @@ private:
   /// \p Iter of the array of the loop at \p H (augmented sweep).
   llvm::Value *arrayRow(llvm::IRBuilder<> &B, llvm::BasicBlock *H,
                         llvm::Value *Iter, uint64_t Offset);
-  /// Adds \p Bytes to each row of the array of the loop at \p H; returns
-  /// their offset.
-  uint64_t widenLoopArray(llvm::BasicBlock *H, uint64_t Bytes);
+  /// Adds records of \p Values to each row of the array of the loop at
+  /// \p H, each at its own size and alignment; appends their offsets to
+  /// \p Offsets.
+  void widenLoopArray(llvm::BasicBlock *H, llvm::ArrayRef<llvm::Value *> Values,
+                      llvm::SmallVectorImpl<uint64_t> &Offsets);
   /// Moves each array's push after everything else its loop's entering
   /// block records (an exit block of a previous loop records its exit
   /// values there), so that it is the last record before the loop.
