@@ -118,8 +118,8 @@ static void grad(int which, const double *x, double *g) {
 
 static double tangent(int which, const double *x, const double *dx) {
   if (which == 0)
-    return __enzyme_fwddiff((void *)tri_float, enzyme_dup, x, dx,
-                            enzyme_const, D);
+    return __enzyme_fwddiff((void *)tri_float, enzyme_dup, x, dx, enzyme_const,
+                            D);
   return __enzyme_fwddiff((void *)mixed, enzyme_dup, x, dx, enzyme_const, D);
 }
 

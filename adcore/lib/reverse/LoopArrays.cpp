@@ -175,7 +175,7 @@ Value *ReverseEmitter::arrayRow(IRBuilder<> &B, BasicBlock *H, Value *Iter,
 }
 
 void ReverseEmitter::widenLoopArray(BasicBlock *H, ArrayRef<Value *> Values,
-                                   SmallVectorImpl<uint64_t> &Offsets) {
+                                    SmallVectorImpl<uint64_t> &Offsets) {
   const DataLayout &DL = Aug.getParent()->getDataLayout();
   LoopArray &A = LoopArrays[H];
   // (The rows' records so far keep their offsets; the stride stays a

@@ -230,7 +230,17 @@ private:
     /// exits); a value rebuilt with none can be rebuilt anywhere in its
     /// loop.
     unsigned RecordedLeaves = 0;
+    /// How many math calls it computes again (RecomputedCalls.cpp).
+    unsigned MathCalls = 0;
   };
+  /// Whether the reverse sweep computes the math call \p CI again (its
+  /// arguments rebuilt from nothing recorded) instead of recording it
+  /// (RecomputedCalls.cpp); adds what it needs to \p P.
+  bool recomputableMathCall(llvm::CallInst &CI, const llvm::BasicBlock *Use,
+                            unsigned Depth, RebuildPlan &P);
+  /// Marks the reverse sweep's copy of a recomputed call as not touching
+  /// memory (not even errno).
+  void markRecomputedCall(llvm::Instruction &Clone);
   /// How many instructions one recorded value may take to rebuild.
   static constexpr unsigned MaxRecomputeNodes = 16;
   /// Whether the reverse sweep can rebuild \p V where \p Use is reversed,

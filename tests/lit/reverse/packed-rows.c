@@ -4,6 +4,15 @@
 // bytes) per column: the plan's per-iteration records (of all its loops,
 // the rows' pointers included) add up to 48 bytes, 64 with a granule each.
 // RUN: %adcc -O2 -c -fadcc-print-tape-plan %s -o /dev/null 2>&1 | FileCheck %s
+// With -adcc-recompute-math-calls (reverse/RecomputedCalls.cpp, off by
+// default) expf(0.1f * x[j]), of the parameters, is computed again by the
+// reverse sweep, not recorded; w[j] and the final q[j] still are.
+// RUN: %adcc -O2 -c -fadcc-print-tape-plan -mllvm -adcc-recompute-math-calls %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CALLS
+//
+// CALLS-LABEL: reverse mode of 'tri_float'
+// CALLS: recompute float %{{[0-9]+}} for 'call' (each loop iteration)
+// CALLS-NOT: record float %{{[0-9]+}} for 'call'
+// CALLS: record float %{{[0-9]+}} for 'fmul' (each loop iteration)
 //
 // CHECK-LABEL: reverse mode of 'tri_float': tape {{[0-9]+}} bytes per call + 48 bytes per loop iteration
 // CHECK: record float %{{[0-9]+}} for 'call' (each loop iteration)
