@@ -83,7 +83,9 @@ void ReverseEmitter::planExitArrays() {
       if (!makeLoopArray(H, 0, SE, *Expander))
         continue;
     }
-    ExitArrays[Mid] = {H, widenLoopArray(H, Values.size() * RecordGranule)};
+    ExitArray &EA = ExitArrays[Mid];
+    EA.Header = H;
+    widenLoopArray(H, Values, EA.Offsets);
   }
   if (Expander)
     Expander->clear();

@@ -66,11 +66,9 @@ void ReverseEmitter::emitExitRecords() {
           ExitValues[Mid].push_back({H, V});
     AB.SetInsertPoint(Mid->getTerminator());
     if (auto It = ExitArrays.find(Mid); It != ExitArrays.end()) {
-      auto [H, Offset] = It->second;
-      for (Value *V : Values) {
+      BasicBlock *H = It->second.Header;
+      for (auto [V, Offset] : zip(Values, It->second.Offsets))
         storeRecord(AB, V, arrayRow(AB, H, CountedLoops[H].Count, Offset));
-        Offset += RecordGranule;
-      }
       continue;
     }
     MDNode *Tag = Cycles.contains(*Mid) ? nullptr : frameTag();
@@ -94,11 +92,8 @@ void ReverseEmitter::readExitRecords(BasicBlock &BB) {
   for (auto [H, V] : Exits)
     Values.push_back(V);
   if (auto EA = ExitArrays.find(&BB); EA != ExitArrays.end()) {
-    auto [H, Offset] = EA->second;
-    for (Value *V : Values) {
-      Read.push_back(arrayRecord({H, V, Offset}));
-      Offset += RecordGranule;
-    }
+    for (auto [V, Offset] : zip(Values, EA->second.Offsets))
+      Read.push_back(arrayRecord({EA->second.Header, V, Offset}));
   } else {
     popTogether(Values, ExitBytes.lookup(&BB), Read, ExitTags.lookup(&BB));
   }

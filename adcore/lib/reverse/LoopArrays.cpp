@@ -24,6 +24,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 using namespace llvm;
@@ -86,16 +87,18 @@ void ReverseEmitter::planLoopArrays() {
       continue;
     // A value several instructions record takes one slot of the row: it
     // is the same wherever the iteration records it (each stores it, as
-    // not every one may run).
+    // not every one may run). Each slot takes its value's size, not a
+    // granule: a row of one i32 is 4 bytes.
     DenseMap<Value *, uint64_t> OffsetOf;
-    uint64_t Stride = 0;
+    uint64_t End = 0, Align = 1;
     for (Instruction *I : Insts)
       for (Value *V : Recorded[I])
-        if (OffsetOf.try_emplace(V, Stride).second)
-          Stride += RecordGranule;
-    LoopArray *A = makeLoopArray(H, Stride, SE, Expander);
+        if (!OffsetOf.count(V))
+          OffsetOf[V] = placeInRow(DL, V->getType(), End, Align);
+    LoopArray *A = makeLoopArray(H, alignTo(End, Align), SE, Expander);
     if (!A)
       continue;
+    A->Align = Align;
     CountedLoop &CL = CountedLoops[H];
     IRBuilder<> B(A->Base->getContext());
     for (Instruction *I : Insts) {
@@ -171,10 +174,16 @@ Value *ReverseEmitter::arrayRow(IRBuilder<> &B, BasicBlock *H, Value *Iter,
                      B.CreateAdd(Row, B.getInt64(Offset)));
 }
 
-uint64_t ReverseEmitter::widenLoopArray(BasicBlock *H, uint64_t Bytes) {
+void ReverseEmitter::widenLoopArray(BasicBlock *H, ArrayRef<Value *> Values,
+                                    SmallVectorImpl<uint64_t> &Offsets) {
+  const DataLayout &DL = Aug.getParent()->getDataLayout();
   LoopArray &A = LoopArrays[H];
-  uint64_t Offset = A.Stride;
-  A.Stride += Bytes;
+  // (The rows' records so far keep their offsets; the stride stays a
+  // multiple of the row's alignment.)
+  uint64_t End = A.Stride;
+  for (Value *V : Values)
+    Offsets.push_back(placeInRow(DL, V->getType(), End, A.Align));
+  A.Stride = alignTo(End, A.Align);
   // The rows the augmented sweep addresses so far, and the push's size.
   for (Instruction *Row : A.Rows)
     Row->setOperand(1, ConstantInt::get(Row->getType(), A.Stride));
@@ -184,7 +193,6 @@ uint64_t ReverseEmitter::widenLoopArray(BasicBlock *H, uint64_t Bytes) {
   Push->setArgOperand(1, B.CreateMul(A.Length, B.getInt64(A.Stride)));
   if (auto *OldI = dyn_cast<Instruction>(Old); OldI && OldI->use_empty())
     OldI->eraseFromParent();
-  return Offset;
 }
 
 ScalarEvolution &ReverseEmitter::augmentedSCEV() {

@@ -64,7 +64,9 @@ struct LoopRecordState {
   /// length (both recorded at the loop's exits), the record's offset.
   struct LoopArray {
     llvm::Value *Base = nullptr, *Length = nullptr;
-    uint64_t Stride = 0;
+    /// The bytes of a row: its records at their own size and alignment,
+    /// padded to the row's alignment (Align, at most a granule).
+    uint64_t Stride = 0, Align = 1;
     /// The frame tag of its push and pop: an array of constant length
     /// pushed outside loops, which a combined gradient keeps in its frame.
     llvm::MDNode *Tag = nullptr;
@@ -81,10 +83,13 @@ struct LoopRecordState {
   llvm::DenseMap<llvm::Instruction *, llvm::SmallVector<ArrayRecord, 2>>
       ArrayRecords;
   /// Exit blocks whose records go into the array of the counted loop
-  /// around them (ExitArrays.cpp): that loop's header and the offset of
-  /// the first record in its row.
-  llvm::DenseMap<llvm::BasicBlock *, std::pair<llvm::BasicBlock *, uint64_t>>
-      ExitArrays;
+  /// around them (ExitArrays.cpp): that loop's header and the offsets of
+  /// the records in its row, in push order.
+  struct ExitArray {
+    llvm::BasicBlock *Header = nullptr;
+    llvm::SmallVector<uint64_t, 4> Offsets;
+  };
+  llvm::DenseMap<llvm::BasicBlock *, ExitArray> ExitArrays;
   /// Loop-invariant records that an earlier loop's array holds already
   /// (ReusedRecords.cpp): per header of the loop at whose exits the value
   /// would be recorded, the value, the array record that holds it and the

@@ -14,8 +14,11 @@
 //  recomputation   A recorded value the reverse sweep can rebuild cheaply
 //                  (integer and pointer arithmetic, casts, comparisons,
 //                  address computations, induction variables of counted
-//                  loops from their counter) is rebuilt where it is needed
-//                  and its per-execution record dropped.
+//                  loops from their counter; with -adcc-recompute-math-
+//                  calls, off by default, one math call in a loop of
+//                  values rebuilt from nothing recorded:
+//                  RecomputedCalls.cpp) is rebuilt where it is needed and
+//                  its per-execution record dropped.
 //  reloads         A value loaded from memory that nothing can write
 //                  between the two sweeps (memory of the function's
 //                  arguments, or of the forking function's that an OpenMP
@@ -270,6 +273,9 @@ bool ReverseEmitter::recomputable(Value *V, const BasicBlock *UseBB,
     return recomputable(IV.Start, UseBB, Depth + 1, P) &&
            recomputable(IV.Step, UseBB, Depth + 1, P);
   }
+  if (auto *CI = dyn_cast<CallInst>(I))
+    if (recomputableMathCall(*CI, UseBB, Depth, P))
+      return true;
   auto *LI = dyn_cast<LoadInst>(I);
   unsigned LeavesBefore = P.RecordedLeaves;
   bool Rebuilt = LI ? reloadable(*LI) && recomputable(LI->getPointerOperand(),
@@ -491,6 +497,7 @@ Value *ReverseEmitter::recompute(Value *V) {
     U.set(recompute(U.get()));
   C->dropPoisonGeneratingFlags();
   C->dropUnknownNonDebugMetadata();
+  markRecomputedCall(*C);
   C->setName(I->getName() + ".rc");
   RB.Insert(C);
   return C;

@@ -230,7 +230,17 @@ private:
     /// exits); a value rebuilt with none can be rebuilt anywhere in its
     /// loop.
     unsigned RecordedLeaves = 0;
+    /// How many math calls it computes again (RecomputedCalls.cpp).
+    unsigned MathCalls = 0;
   };
+  /// Whether the reverse sweep computes the math call \p CI again (its
+  /// arguments rebuilt from nothing recorded) instead of recording it
+  /// (RecomputedCalls.cpp); adds what it needs to \p P.
+  bool recomputableMathCall(llvm::CallInst &CI, const llvm::BasicBlock *Use,
+                            unsigned Depth, RebuildPlan &P);
+  /// Marks the reverse sweep's copy of a recomputed call as not touching
+  /// memory (not even errno).
+  void markRecomputedCall(llvm::Instruction &Clone);
   /// How many instructions one recorded value may take to rebuild.
   static constexpr unsigned MaxRecomputeNodes = 16;
   /// Whether the reverse sweep can rebuild \p V where \p Use is reversed,
@@ -393,9 +403,11 @@ private:
   /// \p Iter of the array of the loop at \p H (augmented sweep).
   llvm::Value *arrayRow(llvm::IRBuilder<> &B, llvm::BasicBlock *H,
                         llvm::Value *Iter, uint64_t Offset);
-  /// Adds \p Bytes to each row of the array of the loop at \p H; returns
-  /// their offset.
-  uint64_t widenLoopArray(llvm::BasicBlock *H, uint64_t Bytes);
+  /// Adds records of \p Values to each row of the array of the loop at
+  /// \p H, each at its own size and alignment; appends their offsets to
+  /// \p Offsets.
+  void widenLoopArray(llvm::BasicBlock *H, llvm::ArrayRef<llvm::Value *> Values,
+                      llvm::SmallVectorImpl<uint64_t> &Offsets);
   /// Moves each array's push after everything else its loop's entering
   /// block records (an exit block of a previous loop records its exit
   /// values there), so that it is the last record before the loop.

@@ -64,7 +64,7 @@ void ReverseEmitter::reportTapePlan() {
       if (auto EA = ExitArrays.find(&BB); EA != ExitArrays.end()) {
         OS << "    (in the array sized by the trip count of the loop at "
               "block ";
-        Operand(EA->second.first, /*PrintType=*/false);
+        Operand(EA->second.Header, /*PrintType=*/false);
         OS << ")\n";
       }
     };
@@ -96,7 +96,10 @@ void ReverseEmitter::reportTapePlan() {
       OS << Each << "\n";
     }
     for (auto [H, V] : ExitValues.lookup(&BB)) {
-      Bytes += RecordBytes(V->getType());
+      // (In a loop's row, a record takes its own size: LoopArrays.cpp.)
+      Bytes += ExitArrays.count(&BB)
+                   ? DL.getTypeAllocSize(recordType(V->getType()))
+                   : RecordBytes(V->getType());
       ++Plan.ValueRecords;
       OS << "  record ";
       Operand(V, /*PrintType=*/true);
@@ -152,7 +155,7 @@ void ReverseEmitter::reportTapePlan() {
           Print("share the record of", R.V);
           continue;
         }
-        Bytes += 8;
+        Bytes += DL.getTypeAllocSize(recordType(R.V->getType()));
         ++Plan.ValueRecords;
         Print("record", R.V);
         OS << "    (in the array sized by the trip count of the loop at "

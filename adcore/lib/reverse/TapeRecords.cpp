@@ -7,6 +7,9 @@
 
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -33,6 +36,16 @@ Type *recordType(Type *T) {
 uint64_t recordBytes(const DataLayout &DL, Type *T) {
   uint64_t Bytes = DL.getTypeAllocSize(recordType(T));
   return (Bytes + RecordGranule - 1) / RecordGranule * RecordGranule;
+}
+
+uint64_t placeInRow(const DataLayout &DL, Type *T, uint64_t &End,
+                    uint64_t &Align) {
+  Type *R = recordType(T);
+  uint64_t A = DL.getABITypeAlign(R).value();
+  uint64_t Offset = alignTo(End, A);
+  End = Offset + DL.getTypeAllocSize(R);
+  Align = std::max(Align, A);
+  return Offset;
 }
 
 // Records live on the tape (or, once kept in a frame, in stack slots):

@@ -23,6 +23,13 @@ constexpr uint64_t RecordGranule = 8;
 llvm::Type *recordType(llvm::Type *T);
 /// The bytes of tape a record of \p T takes, whole granules.
 uint64_t recordBytes(const llvm::DataLayout &DL, llvm::Type *T);
+/// Places a record of type \p T in a row of a loop's array of records
+/// (LoopArrays.cpp) whose records so far end at \p End: at its own size
+/// and alignment (an i32 takes 4 bytes, an i1 1), not a whole granule.
+/// Returns its offset; moves \p End past it and raises \p Align to its
+/// alignment.
+uint64_t placeInRow(const llvm::DataLayout &DL, llvm::Type *T, uint64_t &End,
+                    uint64_t &Align);
 /// Stores \p V as a record at \p Addr.
 void storeRecord(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Value *Addr);
 /// Loads a record of type \p T from \p Addr (an integer is marked with
