@@ -129,6 +129,36 @@ static double active_rows(double x) {
 }
 static double active_rows_exact(double x) { return 12 * x * x + 8 * x; }
 
+__attribute__((noinline)) static void put2(double *d, double a, double b) {
+  d[0] = a;
+  d[1] = b;
+}
+__attribute__((noinline)) static double get2(const double *d, double c) {
+  return c * d[0] + d[1];
+}
+
+// Callees store into a block and read it (seeds 38 133: a function that
+// only reads the block, or stores only numbers, keeps the pool linked to
+// itself only): 0.5 (x + x^2 / 2) + 9 x^2, d/dx = 0.5 + 18.5 x.
+static double callee_blocks(double x) {
+  struct pool pl;
+  pool_init(&pl);
+  double v = x;
+  {
+    struct op ops[1];
+    ops_register(ops);
+    v = v + ops[0].w * ops[0].fn(v, x);
+  }
+  void *b = take(&pl);
+  put2((double *)b, v, 3 * x);
+  double t = get2((double *)b, 0.5);
+  double *d = (double *)b;
+  t += d[1] * d[1] - 3 * x;
+  give(&pl, b);
+  return t;
+}
+static double callee_blocks_exact(double x) { return 0.5 + 18.5 * x; }
+
 // The pool malloc'd: x + 9.5 x^2.
 static double heap_pool(double x) {
   struct pool *pl = malloc(sizeof *pl);
@@ -188,6 +218,7 @@ int main(void) {
     check_unary("row_table", row_table, fn_table_exact, x);
     check_unary("active_rows", active_rows, active_rows_exact, x);
     check_unary("heap_pool", heap_pool, fn_table_exact, x);
+    check_unary("callee_blocks", callee_blocks, callee_blocks_exact, x);
     for (int k = 0; k < 2; ++k) {
       double w[2] = {1.3, 0.0}, dw[2] = {0.0, 0.0};
       double dx = __enzyme_autodiff((void *)mixed_head, x, enzyme_dup, w, dw,

@@ -27,6 +27,33 @@ using namespace llvm;
 namespace adcore {
 namespace {
 
+/// Whether \p F, defined, stores no pointer anywhere: it stores numbers,
+/// calls only functions that access no memory, and copies nothing.
+bool storesNoPointers(const Function *F) {
+  if (!F || F->isDeclaration())
+    return false;
+  for (const Instruction &I : instructions(*F)) {
+    if (const auto *SI = dyn_cast<StoreInst>(&I)) {
+      Type *T = SI->getValueOperand()->getType();
+      if (T->isPtrOrPtrVectorTy() || T->isStructTy() || T->isArrayTy() ||
+          isa<PtrToIntInst>(SI->getValueOperand()))
+        return false;
+      continue;
+    }
+    if (const auto *II = dyn_cast<IntrinsicInst>(&I);
+        II && (II->isLifetimeStartOrEnd() || isa<DbgInfoIntrinsic>(II)))
+      continue;
+    if (const auto *Call = dyn_cast<CallBase>(&I)) {
+      if (!Call->doesNotAccessMemory())
+        return false;
+      continue;
+    }
+    if (I.mayWriteToMemory())
+      return false; // an atomic, a fence
+  }
+  return true;
+}
+
 /// The pointers into the memory \p Root that a walk over their uses finds,
 /// loads of pointers from it included, when that memory holds addresses
 /// into itself only and none escapes; empty otherwise. \p Holders are the
@@ -96,11 +123,24 @@ selfLinkedPointers(const Instruction &Root,
         if (II->isLifetimeStartOrEnd() ||
             (isa<MemSetInst>(II) && II->getOperand(0) == P))
           continue;
-      // (A heap block freed: no escape.)
-      if (const auto *Call = dyn_cast<CallBase>(U))
-        if (const Function *Callee = Call->getCalledFunction();
-            Callee && isDeallocation(classifyMemoryFunction(*Callee)))
+      // (A heap block freed, a block given to a function that keeps no
+      // copy of its address (it may compare it with null) and only reads
+      // it, or stores no pointer at all: no escape, no other address in
+      // it.)
+      if (const auto *Call = dyn_cast<CallBase>(U)) {
+        const Function *Callee = Call->getCalledFunction();
+        if (Callee && isDeallocation(classifyMemoryFunction(*Callee)))
           continue;
+        if (all_of(Call->args(), [&](const Use &A) {
+              unsigned N = A.getOperandNo();
+              return A.get() != P ||
+                     (Call->isDataOperand(&A) &&
+                      !capturesAnyProvenance(
+                          CaptureComponents(Call->getCaptureInfo(N))) &&
+                      (Call->onlyReadsMemory(N) || storesNoPointers(Callee)));
+            }))
+          continue;
+      }
       return {}; // a call, a copy, an integer, a return: it escapes
     }
   }
