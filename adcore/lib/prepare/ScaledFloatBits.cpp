@@ -42,6 +42,12 @@
 // FloatPieces.h). (Until 2026-12-06 such a cast was not followed: an
 // error for every argument of sin.)
 //
+// Where the scaled bits are also stored as an integer (a pool's block:
+// `b->bits[0] = u`, read back as a double), the store stores the float
+// (a cast of the bits, rewritten with the others: the same bits) and
+// carries its derivative into memory; before 2026-12-07 that store was a
+// use that lost it (an error).
+//
 // The significand's bits may come from several floats that have one
 // significand at run time: hypot's high word of x or y (chosen by the
 // program's comparison: an integer umax or umin of the words from -O1,
