@@ -108,6 +108,9 @@ private:
   /// members are in ActivityMemory.cpp.
   void findStackPointers();
   void addHeapRoots();
+  /// Roots the pointers loaded from local memory that holds only
+  /// addresses into itself there too (SelfAddressLoads.cpp).
+  void addSelfAddressLoads();
   /// Records \p Root as where the pointers derived from it (GEPs, casts,
   /// phis, selects) point; \p More may follow other users (pushing onto
   /// the work list).

@@ -55,6 +55,7 @@ void ActivityAnalysis::findStackPointers() {
     if (isa<AllocaInst>(I))
       addRoot(I, nullptr);
   addHeapRoots();
+  addSelfAddressLoads();
   // A phi or select that also takes a pointer to other memory (an argument,
   // a global, a heap block) may point there: it is not stack-only.
   SmallVector<const Value *, 8> Work;

@@ -42,6 +42,12 @@
 // FloatPieces.h). (Until 2026-12-06 such a cast was not followed: an
 // error for every argument of sin.)
 //
+// Where the scaled bits are also stored as an integer (a pool's block:
+// `b->bits[0] = u`, read back as a double), the store stores the float
+// (a cast of the bits, rewritten with the others: the same bits) and
+// carries its derivative into memory; before 2026-12-07 that store was a
+// use that lost it (an error).
+//
 // The significand's bits may come from several floats that have one
 // significand at run time: hypot's high word of x or y (chosen by the
 // program's comparison: an integer umax or umin of the words from -O1,
@@ -128,6 +134,9 @@ private:
                           const SmallPtrSetImpl<Instruction *> &Derived,
                           SmallPtrSetImpl<Value *> &Visiting, unsigned Depth);
   void rewrite(BitCastInst &Cast, Value *X);
+  /// Stores of the bits that a cast to be rewritten makes a float of store
+  /// that float (a new cast of the bits, rewritten with the others).
+  bool storeBitsAsFloats();
   /// Marks the scalings of the rewrites whose source reverse mode may
   /// scale after its own rule (DeferredScaleMetadata).
   void markDeferredScales();
@@ -452,6 +461,35 @@ void ScaledBits::rewrite(BitCastInst &Cast, Value *X) {
   Cast.setMetadata(NoDerivativeMetadata, None);
 }
 
+bool ScaledBits::storeBitsAsFloats() {
+  SmallVector<std::pair<StoreInst *, Type *>, 4> Stores;
+  for (Instruction &I : instructions(F)) {
+    if (!isFloatOfBits(&I) || I.hasMetadata(NoDerivativeMetadata))
+      continue;
+    SmallPtrSet<Value *, 4> From;
+    bool Truncation = false;
+    std::optional<Value *> X = sourceOf(*cast<BitCastInst>(&I), From,
+                                        Truncation);
+    // (Not a phi or select of floats made here, which the new cast's
+    // rewrite, elsewhere, might not see.)
+    if (!X || !*X || isa<Constant>(*X) || Truncation ||
+        is_contained(Created, *X))
+      continue;
+    for (User *U : I.getOperand(0)->users())
+      if (auto *SI = dyn_cast<StoreInst>(U);
+          SI && SI->getValueOperand() == I.getOperand(0) && SI->isSimple())
+        Stores.push_back({SI, I.getType()});
+  }
+  for (auto [SI, T] : Stores) {
+    if (!SI->getValueOperand()->getType()->isIntegerTy())
+      continue; // (two casts of the same bits: done)
+    IRBuilder<> B(SI);
+    B.SetCurrentDebugLocation(SI->getDebugLoc());
+    SI->setOperand(0, B.CreateBitCast(SI->getValueOperand(), T, "bits.float"));
+  }
+  return !Stores.empty();
+}
+
 void ScaledBits::markDeferredScales() {
   for (const Rewrite &R : Rewritten) {
     auto *X = dyn_cast<Instruction>(R.X);
@@ -486,6 +524,7 @@ void ScaledBits::markDeferredScales() {
 
 bool ScaledBits::run() {
   bool Expanded = expandFloatBitMinMax(F);
+  bool Stored = storeBitsAsFloats();
   SmallVector<std::pair<BitCastInst *, Value *>, 8> Scaled;
   SmallVector<BitCastInst *, 4> Steps;
   SmallPtrSet<Instruction *, 8> Casts;
@@ -547,7 +586,7 @@ bool ScaledBits::run() {
   for (Instruction *I : llvm::reverse(Created))
     if (I->use_empty())
       I->eraseFromParent();
-  return Follow || Expanded;
+  return Follow || Expanded || Stored;
 }
 
 } // namespace

@@ -4,7 +4,11 @@
 // as an integer ... not supported yet in reverse mode", from -O1 "a
 // floating-point value is made of another's significand bits, which also go
 // where adcc cannot follow them". Without the new exponent (the bits only
-// stored and read back) all levels give the exact 2x.
+// stored and read back) all levels give the exact 2x. From -O1 fixed on
+// 2026-12-07: a store of the bits that are also cast to the float stores
+// the rewritten float (prepare/ScaledFloatBits.cpp; e2e
+// rev_pool_scaled_bits.c); -O0, where the bits go through local
+// variables, is still the "copied as an integer" error.
 //   adcc -O2 v29_pool_scaled_bits.c -lm && ./a.out   (want rev = fwd = x)
 #include <stdio.h>
 #include <string.h>
