@@ -395,8 +395,8 @@ namespace {
 /// array of `std::max({a, b, c})` in its `std::initializer_list`, -O0).
 bool storedForIntegerAddressCopy(const StoreInst &SI) {
   const Value *P = SI.getValueOperand();
-  const auto *AI = dyn_cast<AllocaInst>(
-      getUnderlyingObject(SI.getPointerOperand(), 2));
+  const auto *AI =
+      dyn_cast<AllocaInst>(getUnderlyingObject(SI.getPointerOperand(), 2));
   if (!AI || !P->getType()->isPointerTy())
     return false;
   SmallVector<const Value *, 4> Fields{AI};

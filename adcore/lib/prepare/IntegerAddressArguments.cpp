@@ -34,10 +34,10 @@
 #include "rules/GpuLaunches.h"
 #include "rules/InactiveFunctions.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/ADT/STLExtras.h"
 #include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -162,7 +162,7 @@ struct MovedElements {
   SmallPtrSet<LoadInst *, 8> Loads;
   SmallPtrSet<AllocaInst *, 4> Slots;
   /// The integers of calls to copies that return an element as a pointer
-  /// (returnedElement), each only moved.
+  /// (retarget), each only moved.
   SmallPtrSet<PtrToIntInst *, 4> Results;
 
   bool isElement(const Value *V) const {
