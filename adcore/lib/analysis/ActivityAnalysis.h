@@ -221,6 +221,12 @@ bool localHoldsAddresses(const llvm::Value *Ptr);
 /// ...}` read through by a callee only).
 bool localReceivesAddresses(const llvm::Value *Ptr);
 
+/// The one pointer stored into the field of a local record that \p LI
+/// loads, where the record's fields are only loaded and stored through
+/// constant offsets (`std::initializer_list`'s array at -O0); null
+/// otherwise.
+const llvm::Value *localFieldPointer(const llvm::LoadInst &LI);
+
 /// True when the local pointer-sized integer \p AI receives an address
 /// kept as an integer and is passed by reference to a function of the
 /// module that returns a reference the caller reads an integer through

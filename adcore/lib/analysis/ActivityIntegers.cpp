@@ -320,6 +320,101 @@ const AllocaInst *localOf(const Value *Ptr) {
 
 } // namespace
 
+namespace {
+
+/// True when \p U passes a pointer to a parameter of an internal copy
+/// that moves the integers it points to as pointers, with their shadows,
+/// and returns one of them as a pointer (`std::exchange`, `std::max` of an
+/// initializer list of `uintptr_t` at -O0; prepare/
+/// IntegerAddressArguments.cpp marks such parameters and results). (Not a
+/// copy that returns none: the elements `v.push_back(u)` reaches at -O0
+/// go into heap memory whose shadow adcc does not follow, and a shadow
+/// for `u` made a run-time crash of the probes vector_uint and
+/// unordered_map_uint instead of the located error.)
+bool passedToIntegerAddressCopy(const Use &U) {
+  const auto *Call = dyn_cast<CallBase>(U.getUser());
+  const Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  return Callee && Call->isArgOperand(&U) &&
+         Callee->getAttributes().hasParamAttr(Call->getArgOperandNo(&U),
+                                              "adcc-integer-addresses") &&
+         any_of(Call->users(), [](const User *R) {
+           return isa<PtrToIntInst>(R) &&
+                  cast<Instruction>(R)->hasMetadata("adcc.integer.element");
+         });
+}
+
+} // namespace
+
+const Value *localFieldPointer(const LoadInst &LI) {
+  if (!LI.getType()->isPointerTy())
+    return nullptr;
+  const DataLayout &DL = LI.getModule()->getDataLayout();
+  unsigned Bits = DL.getIndexTypeSizeInBits(LI.getPointerOperandType());
+  APInt Off(Bits, 0);
+  const auto *AI = dyn_cast<AllocaInst>(
+      LI.getPointerOperand()->stripAndAccumulateConstantOffsets(DL, Off,
+                                                                false));
+  if (!AI || !AI->getAllocatedType()->isStructTy())
+    return nullptr;
+  const Value *Stored = nullptr;
+  // (Each field reached directly or by one constant index, only loaded
+  // and stored into.)
+  auto Visit = [&](const Value *Field, const APInt &At) {
+    for (const Use &U : Field->uses()) {
+      if (isa<LoadInst>(U.getUser()) ||
+          (Field == AI && isa<GetElementPtrInst>(U.getUser())))
+        continue;
+      const auto *SI = dyn_cast<StoreInst>(U.getUser());
+      if (!SI || U.getOperandNo() != 1)
+        return false;
+      if (At != Off)
+        continue;
+      if (Stored && Stored != SI->getValueOperand())
+        return false;
+      Stored = SI->getValueOperand();
+    }
+    return true;
+  };
+  for (const Use &U : AI->uses()) {
+    const auto *GEP = dyn_cast<GetElementPtrInst>(U.getUser());
+    APInt At(Bits, 0);
+    if (GEP && !GEP->accumulateConstantOffset(DL, At))
+      return nullptr;
+    if (GEP && !Visit(GEP, At))
+      return nullptr;
+  }
+  if (!Visit(AI, APInt(Bits, 0)))
+    return nullptr;
+  return Stored && Stored->getType()->isPointerTy() ? Stored : nullptr;
+}
+
+namespace {
+
+/// True when \p SI stores a pointer into a field of a local record that
+/// is loaded and passed to a copy that moves integers as pointers (the
+/// array of `std::max({a, b, c})` in its `std::initializer_list`, -O0).
+bool storedForIntegerAddressCopy(const StoreInst &SI) {
+  const Value *P = SI.getValueOperand();
+  const auto *AI =
+      dyn_cast<AllocaInst>(getUnderlyingObject(SI.getPointerOperand(), 2));
+  if (!AI || !P->getType()->isPointerTy())
+    return false;
+  SmallVector<const Value *, 4> Fields{AI};
+  for (const User *U : AI->users())
+    if (isa<GetElementPtrInst>(U))
+      Fields.push_back(U);
+  return any_of(Fields, [&](const Value *Field) {
+    return any_of(Field->users(), [&](const User *U) {
+      const auto *LI = dyn_cast<LoadInst>(U);
+      return LI && LI->getPointerOperand() == Field &&
+             localFieldPointer(*LI) == P &&
+             any_of(LI->uses(), passedToIntegerAddressCopy);
+    });
+  });
+}
+
+} // namespace
+
 bool holdsAddresses(const AllocaInst &AI, unsigned Depth) {
   Type *IntPtr = AI.getModule()->getDataLayout().getIntPtrType(AI.getContext());
   SmallVector<const Value *, 8> Work{&AI};
@@ -328,11 +423,19 @@ bool holdsAddresses(const AllocaInst &AI, unsigned Depth) {
     const Value *P = Work.pop_back_val();
     if (!Seen.insert(P).second || Seen.size() > 32)
       continue;
-    for (const User *U : P->users()) {
+    for (const Use &Use : P->uses()) {
+      const User *U = Use.getUser();
       if (isa<GetElementPtrInst, BitCastInst, PHINode, SelectInst>(U)) {
         Work.push_back(U);
         continue;
       }
+      // (Read by a copy that moves its integers as pointers: the array of
+      // `std::max({a, b, c})` at -O0.)
+      if (passedToIntegerAddressCopy(Use))
+        return true;
+      if (const auto *SI = dyn_cast<StoreInst>(U);
+          SI && Use.getOperandNo() == 0 && storedForIntegerAddressCopy(*SI))
+        return true;
       const auto *LI = dyn_cast<LoadInst>(U);
       if (!LI || LI->getType() != IntPtr)
         continue;
@@ -414,10 +517,22 @@ bool localHoldsAddresses(const Value *Ptr) {
   return AI && holdsAddresses(*AI, 2);
 }
 
-bool localReceivesAddresses(const Value *Ptr) {
+namespace {
+
+bool localReceivesAddresses(const Value *Ptr, unsigned Depth) {
   const auto *AI = dyn_cast<AllocaInst>(getUnderlyingObject(Ptr));
   if (!AI)
     return false;
+  // (Or a copy of a local that receives one: the array of
+  // `std::max({a, b, c})` at -O0 holds a's, b's and c's values.)
+  auto IsAddress = [&](const Value *V) {
+    if (isIntegerAddress(*V))
+      return true;
+    const auto *LI = dyn_cast<LoadInst>(V);
+    const AllocaInst *From = LI ? localOf(LI->getPointerOperand()) : nullptr;
+    return Depth > 0 && From && From != AI &&
+           localReceivesAddresses(From, Depth - 1);
+  };
   SmallVector<const Value *, 8> Work{AI};
   SmallPtrSet<const Value *, 8> Seen;
   while (!Work.empty()) {
@@ -429,11 +544,17 @@ bool localReceivesAddresses(const Value *Ptr) {
         Work.push_back(U);
       else if (const auto *SI = dyn_cast<StoreInst>(U);
                SI && SI->getPointerOperand() == P &&
-               isIntegerAddress(*SI->getValueOperand()))
+               IsAddress(SI->getValueOperand()))
         return true;
     }
   }
   return false;
+}
+
+} // namespace
+
+bool localReceivesAddresses(const Value *Ptr) {
+  return localReceivesAddresses(Ptr, 1);
 }
 
 namespace {
@@ -466,7 +587,10 @@ bool passesReceivedAddresses(const AllocaInst &AI) {
   // Passed on otherwise, as `v.push_back(u)` at -O0, the integers reach
   // memory whose shadow adcc does not follow: the located error stays.)
   return any_of(AI.uses(),
-                [&](const Use &U) { return passedToPick(U, IntPtr, 4); }) &&
+                [&](const Use &U) {
+                  return passedToPick(U, IntPtr, 4) ||
+                         passedToIntegerAddressCopy(U);
+                }) &&
          localReceivesAddresses(&AI);
 }
 

@@ -34,9 +34,11 @@
 #include "rules/GpuLaunches.h"
 #include "rules/InactiveFunctions.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/AttributeMask.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -49,6 +51,9 @@ namespace {
 
 constexpr const char *IntegerAddressesAttr = "adcc-integer-addresses";
 
+/// Marks the integers that are elements made pointers and back again.
+constexpr const char *ElementMetadata = "adcc.integer.element";
+
 /// How many values back a pointer is followed to a parameter.
 constexpr unsigned BaseSteps = 6;
 
@@ -60,6 +65,9 @@ bool isMarked(const Argument &A) {
 Type *intPtrType(const Module &M) {
   return M.getDataLayout().getIntPtrType(M.getContext());
 }
+
+bool recordHoldsMarked(const Value *Ptr, Type *IntPtr, unsigned Steps,
+                       SmallPtrSetImpl<const AllocaInst *> &Visiting);
 
 /// True when \p Ptr points into the memory a parameter of its function
 /// marked `adcc-integer-addresses` points into: the parameter, an index
@@ -78,11 +86,13 @@ bool intoMarkedMemory(const Value *Ptr, Type *IntPtr, unsigned Steps,
            intoMarkedMemory(GEP->getPointerOperand(), IntPtr, Steps - 1,
                             Visiting);
   // (A pointer a call returns that was given one: std::min's reference,
-  // the partition point of std::sort's partition.)
+  // the partition point of std::sort's partition; or given a local record
+  // that holds one: `std::initializer_list::begin` at -O0.)
   if (const auto *Call = dyn_cast<CallBase>(Ptr))
     return any_of(Call->args(), [&](const Use &Arg) {
       return Arg->getType()->isPointerTy() &&
-             intoMarkedMemory(Arg.get(), IntPtr, Steps - 1, Visiting);
+             (intoMarkedMemory(Arg.get(), IntPtr, Steps - 1, Visiting) ||
+              recordHoldsMarked(Arg.get(), IntPtr, Steps - 1, Visiting));
     });
   const auto *LI = dyn_cast<LoadInst>(Ptr);
   const auto *Slot =
@@ -107,6 +117,28 @@ bool intoMarkedMemory(const Value *Ptr, Type *IntPtr, unsigned Steps,
   return Stored;
 }
 
+/// True when \p Ptr is a local record (not an integer or an array of
+/// them) into whose fields a pointer into marked memory is stored: the
+/// `std::initializer_list` that `std::max({a, b, c})` builds at -O0.
+bool recordHoldsMarked(const Value *Ptr, Type *IntPtr, unsigned Steps,
+                       SmallPtrSetImpl<const AllocaInst *> &Visiting) {
+  const auto *AI = dyn_cast<AllocaInst>(Ptr);
+  if (!AI || !AI->getAllocatedType()->isStructTy())
+    return false;
+  auto StoresMarked = [&](const Value *Field) {
+    return any_of(Field->users(), [&](const User *U) {
+      const auto *SI = dyn_cast<StoreInst>(U);
+      return SI && SI->getPointerOperand() == Field &&
+             SI->getValueOperand()->getType()->isPointerTy() &&
+             intoMarkedMemory(SI->getValueOperand(), IntPtr, Steps, Visiting);
+    });
+  };
+  return StoresMarked(AI) || any_of(AI->users(), [&](const User *U) {
+           const auto *GEP = dyn_cast<GetElementPtrInst>(U);
+           return GEP && GEP->getPointerOperand() == AI && StoresMarked(GEP);
+         });
+}
+
 bool intoMarkedMemory(const Value *Ptr, Type *IntPtr) {
   const Function *F = nullptr;
   if (const auto *A = dyn_cast<Argument>(Ptr))
@@ -129,10 +161,15 @@ bool intoMarkedMemory(const Value *Ptr, Type *IntPtr) {
 struct MovedElements {
   SmallPtrSet<LoadInst *, 8> Loads;
   SmallPtrSet<AllocaInst *, 4> Slots;
+  /// The integers of calls to copies that return an element as a pointer
+  /// (retarget), each only moved.
+  SmallPtrSet<PtrToIntInst *, 4> Results;
 
   bool isElement(const Value *V) const {
     if (const auto *A = dyn_cast<Argument>(V))
       return isMarked(*A) && !A->getType()->isPointerTy();
+    if (const auto *Bits = dyn_cast<PtrToIntInst>(V))
+      return Results.contains(const_cast<PtrToIntInst *>(Bits));
     const auto *LI = dyn_cast<LoadInst>(V);
     if (!LI)
       return false;
@@ -147,6 +184,10 @@ struct MovedElements {
       const User *W = U.getUser();
       if (isa<ICmpInst>(W))
         return true;
+      // (Returned by value: the copy returns the pointer, when every value
+      // it returns is an element; see returnElementsAsPointers.)
+      if (isa<ReturnInst>(W))
+        return cast<Instruction>(W)->getFunction()->getReturnType() == IntPtr;
       if (const auto *SI = dyn_cast<StoreInst>(W)) {
         const auto *Slot = dyn_cast<AllocaInst>(SI->getPointerOperand());
         return U.getOperandNo() == 0 &&
@@ -162,6 +203,10 @@ struct MovedElements {
 
   MovedElements(Function &F, Type *IntPtr) {
     for (Instruction &I : instructions(F)) {
+      if (auto *Bits = dyn_cast<PtrToIntInst>(&I);
+          Bits && Bits->hasMetadata(ElementMetadata) &&
+          isa<CallBase>(Bits->getPointerOperand()))
+        Results.insert(Bits);
       if (auto *LI = dyn_cast<LoadInst>(&I);
           LI && LI->isSimple() && LI->getType() == IntPtr &&
           intoMarkedMemory(LI->getPointerOperand(), IntPtr))
@@ -183,6 +228,10 @@ struct MovedElements {
     // What is not an element is taken out until none is.
     for (bool Changed = true; Changed;) {
       Changed = false;
+      for (PtrToIntInst *Bits :
+           SmallVector<PtrToIntInst *, 4>(Results.begin(), Results.end()))
+        if (!onlyMoved(Bits, IntPtr))
+          Changed |= Results.erase(Bits);
       for (LoadInst *LI :
            SmallVector<LoadInst *, 8>(Loads.begin(), Loads.end()))
         if (!onlyMoved(LI, IntPtr))
@@ -205,8 +254,6 @@ struct MovedElements {
   }
 };
 
-constexpr const char *ElementMetadata = "adcc.integer.element";
-
 /// Rewrites the elements of \p F (MovedElements) as pointers: each load a
 /// load of a pointer made an integer, each slot one of pointers, each store
 /// into marked memory or a slot a store of a pointer. Returns whether it
@@ -223,7 +270,8 @@ bool accessAsPointers(Function &F) {
            any_of(A.users(),
                   [](const User *U) { return !isa<IntToPtrInst>(U); });
   };
-  if (E.Loads.empty() && E.Slots.empty() && none_of(F.args(), Unrewritten))
+  if (E.Loads.empty() && E.Slots.empty() && E.Results.empty() &&
+      none_of(F.args(), Unrewritten))
     return false;
   LLVMContext &C = F.getContext();
   MDNode *Mark = MDNode::get(C, {});
@@ -239,6 +287,8 @@ bool accessAsPointers(Function &F) {
   }
   // Each element's pointer, and the integer the other uses get.
   DenseMap<Value *, Value *> AsPtr;
+  for (PtrToIntInst *Bits : E.Results)
+    AsPtr[Bits] = Bits->getPointerOperand();
   SmallVector<Instruction *, 8> Old;
   for (Instruction &I : instructions(F)) {
     auto *LI = dyn_cast<LoadInst>(&I);
@@ -308,6 +358,10 @@ uint64_t integerAddressArguments(const CallBase &Call, Type *IntPtr) {
   uint64_t Bits = 0;
   for (unsigned I = 0; I < Call.arg_size() && I < 64; ++I) {
     const Value *A = Call.getArgOperand(I);
+    // (The array of a local `std::initializer_list`, read from it.)
+    if (const auto *LI = dyn_cast<LoadInst>(A))
+      if (const Value *Field = localFieldPointer(*LI))
+        A = Field;
     const auto *AI = dyn_cast<AllocaInst>(A);
     const auto *Arg = dyn_cast<Argument>(A);
     const auto *Inst = dyn_cast<Instruction>(A);
@@ -323,11 +377,122 @@ uint64_t integerAddressArguments(const CallBase &Call, Type *IntPtr) {
   return Bits;
 }
 
+/// True when \p Call's callee may be called through an internal copy:
+/// defined here, called directly, with no rule of its own.
+bool mayCopyCallee(const CallBase &Call,
+                   function_ref<bool(const Function &)> HasRule) {
+  const Function *Callee = Call.getCalledFunction();
+  return Callee && !Callee->isDeclaration() && !Callee->isInterposable() &&
+         !Callee->isVarArg() && !Callee->isIntrinsic() &&
+         !Call.isMustTailCall() && !Call.hasOperandBundles() &&
+         Call.getFunctionType() == Callee->getFunctionType() &&
+         !isKnownInactiveFunction(*Callee) && !HasRule(*Callee) &&
+         gpuLaunchKind(*Callee).empty() &&
+         // (Already a copy: its parameters are marked.)
+         none_of(Callee->args(), isMarked);
+}
+
+AttributeList withoutPointerIncompatible(LLVMContext &C, AttributeList Attrs) {
+  AttributeMask Bad = AttributeFuncs::typeIncompatible(
+      PointerType::getUnqual(C), Attrs.getRetAttrs());
+  return Attrs.removeRetAttributes(C, Bad);
+}
+
+/// Makes \p Call call \p Copy. Where the copy returns as a pointer the
+/// element its callee returns as an integer (returnElementsAsPointers),
+/// the call is made anew, and its pointer made the integer again, marked
+/// as an element, for the call's users.
+void retarget(CallBase &Call, Function &Copy) {
+  if (Call.getType() == Copy.getReturnType()) {
+    Call.setCalledFunction(&Copy);
+    return;
+  }
+  LLVMContext &C = Call.getContext();
+  SmallVector<Value *, 8> Args(Call.args());
+  CallBase *New;
+  BasicBlock::iterator After;
+  if (auto *Invoke = dyn_cast<InvokeInst>(&Call)) {
+    // (The integer in a block of its own on the normal edge: the normal
+    // destination may have other predecessors and phis of the result.)
+    BasicBlock *Normal = Invoke->getNormalDest();
+    BasicBlock *Edge = BasicBlock::Create(C, Normal->getName() + ".element",
+                                          Normal->getParent(), Normal);
+    BranchInst::Create(Normal, Edge);
+    Normal->replacePhiUsesWith(Invoke->getParent(), Edge);
+    New = InvokeInst::Create(Copy.getFunctionType(), &Copy, Edge,
+                             Invoke->getUnwindDest(), Args, {}, "",
+                             Call.getIterator());
+    After = Edge->getFirstInsertionPt();
+  } else {
+    auto *NewCall = CallInst::Create(Copy.getFunctionType(), &Copy, Args, {},
+                                     "", Call.getIterator());
+    NewCall->setTailCallKind(cast<CallInst>(Call).getTailCallKind());
+    New = NewCall;
+    After = std::next(Call.getIterator());
+  }
+  New->takeName(&Call);
+  New->setCallingConv(Call.getCallingConv());
+  New->setAttributes(withoutPointerIncompatible(C, Call.getAttributes()));
+  New->copyMetadata(Call);
+  auto *Bits =
+      new PtrToIntInst(New, Call.getType(), New->getName() + ".element", After);
+  Bits->setDebugLoc(Call.getDebugLoc());
+  Bits->setMetadata(ElementMetadata, MDNode::get(C, {}));
+  Call.replaceAllUsesWith(Bits);
+  Call.eraseFromParent();
+}
+
+/// Where every value the copy \p Copy returns is an element made an
+/// integer (accessAsPointers), and nothing calls it yet, replaces it by a
+/// copy that returns the pointers: an element returned by value
+/// (`std::exchange`, `std::max` of an initializer list at -O0) then moves
+/// its shadow as a returned pointer does. Returns the copy.
+Function *returnElementsAsPointers(Function *Copy) {
+  Module &M = *Copy->getParent();
+  LLVMContext &C = M.getContext();
+  if (Copy->getReturnType() != intPtrType(M) || !Copy->use_empty())
+    return Copy;
+  SmallVector<ReturnInst *, 2> Returns;
+  for (BasicBlock &BB : *Copy)
+    if (auto *Ret = dyn_cast_or_null<ReturnInst>(BB.getTerminator())) {
+      const auto *Bits = dyn_cast<PtrToIntInst>(Ret->getReturnValue());
+      if (!Bits || !Bits->hasMetadata(ElementMetadata))
+        return Copy;
+      Returns.push_back(Ret);
+    }
+  if (Returns.empty())
+    return Copy;
+  auto *Type = FunctionType::get(PointerType::getUnqual(C),
+                                 Copy->getFunctionType()->params(), false);
+  Function *New = Function::Create(Type, Copy->getLinkage(),
+                                   Copy->getAddressSpace(), "", &M);
+  New->copyAttributesFrom(Copy);
+  New->setAttributes(withoutPointerIncompatible(C, Copy->getAttributes()));
+  New->copyMetadata(Copy, 0);
+  New->splice(New->begin(), Copy);
+  for (auto [From, To] : zip(Copy->args(), New->args())) {
+    To.takeName(&From);
+    From.replaceAllUsesWith(&To);
+  }
+  for (ReturnInst *Ret : Returns) {
+    Value *P = cast<PtrToIntInst>(Ret->getReturnValue())->getPointerOperand();
+    ReturnInst::Create(C, P, Ret->getIterator())
+        ->setDebugLoc(Ret->getDebugLoc());
+    Ret->eraseFromParent();
+  }
+  New->takeName(Copy);
+  Copy->eraseFromParent();
+  return New;
+}
+
 /// The internal copy of \p F whose parameters \p Bits are marked, their
 /// integer accesses made pointer accesses; null where the copy would
 /// change nothing (\p F moves no integers through them, and passes them to
-/// no call).
-Function *integerAddressCopy(Function &F, uint64_t Bits) {
+/// no call). Calls in the copy whose integer result may be an element
+/// call copies of their own at once: the copy may then return it as a
+/// pointer.
+Function *integerAddressCopy(Function &F, uint64_t Bits,
+                             function_ref<bool(const Function &)> HasRule) {
   Module &M = *F.getParent();
   std::string Name = (F.getName() + ".intaddr." + Twine::utohexstr(Bits)).str();
   if (Function *Copy = M.getFunction(Name))
@@ -343,6 +508,16 @@ Function *integerAddressCopy(Function &F, uint64_t Bits) {
       Copy->addParamAttr(A.getArgNo(),
                          Attribute::get(F.getContext(), IntegerAddressesAttr));
   Type *IntPtr = intPtrType(M);
+  SmallVector<CallBase *, 4> Results;
+  for (Instruction &I : instructions(*Copy))
+    if (auto *Call = dyn_cast<CallBase>(&I);
+        Call && Call->getType() == IntPtr && mayCopyCallee(*Call, HasRule))
+      Results.push_back(Call);
+  for (CallBase *Call : Results)
+    if (uint64_t Inner = integerAddressArguments(*Call, IntPtr))
+      if (Function *Callee =
+              integerAddressCopy(*Call->getCalledFunction(), Inner, HasRule))
+        retarget(*Call, *Callee);
   bool Changes = accessAsPointers(*Copy);
   for (Instruction &I : instructions(*Copy))
     if (auto *Call = dyn_cast<CallBase>(&I))
@@ -351,7 +526,7 @@ Function *integerAddressCopy(Function &F, uint64_t Bits) {
     Copy->eraseFromParent();
     return nullptr;
   }
-  return Copy;
+  return returnElementsAsPointers(Copy);
 }
 
 } // namespace
@@ -363,20 +538,15 @@ bool passIntegerAddressesAsPointers(
   SmallVector<std::pair<CallBase *, uint64_t>, 4> Calls;
   for (Instruction &I : instructions(F)) {
     auto *Call = dyn_cast<CallBase>(&I);
-    Function *Callee = Call ? Call->getCalledFunction() : nullptr;
-    if (!Callee || Callee->isDeclaration() || Callee->isInterposable() ||
-        Callee->isVarArg() || Callee->isIntrinsic() || Call->isMustTailCall() ||
-        Call->hasOperandBundles() ||
-        Call->getFunctionType() != Callee->getFunctionType() ||
-        isKnownInactiveFunction(*Callee) || HasRule(*Callee) ||
-        !gpuLaunchKind(*Callee).empty())
+    if (!Call || !mayCopyCallee(*Call, HasRule))
       continue;
     if (uint64_t Bits = integerAddressArguments(*Call, IntPtr))
       Calls.push_back({Call, Bits});
   }
   for (auto [Call, Bits] : Calls)
-    if (Function *Copy = integerAddressCopy(*Call->getCalledFunction(), Bits)) {
-      Call->setCalledFunction(Copy);
+    if (Function *Copy =
+            integerAddressCopy(*Call->getCalledFunction(), Bits, HasRule)) {
+      retarget(*Call, *Copy);
       Changed = true;
     }
   return Changed;
