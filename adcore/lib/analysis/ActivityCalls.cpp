@@ -1,7 +1,8 @@
 //===- ActivityCalls.cpp - Which calls return derivatives ----------------===//
 //
 // The activity analysis's rule for calls: an allocation (or a function
-// that only returns new blocks) makes memory that may receive derivatives;
+// that only returns new blocks, or with constant arguments one that may
+// return one) makes memory that may receive derivatives;
 // known inactive functions and library stream calls carry none; a call
 // whose operands carry none may still read a global with a shadow; a
 // pointer a defined function returns is active only when the callee,

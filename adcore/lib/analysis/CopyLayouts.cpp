@@ -183,7 +183,6 @@ static Kind elementKind(const Value *Ptr) {
   return Kind::Unknown;
 }
 
-/// The (struct type, field) whose address \p Ptr is, as -O0 computes it.
 static std::optional<std::pair<const Type *, uint64_t>>
 fieldOf(const Value *Ptr);
 
