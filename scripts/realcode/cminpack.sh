@@ -28,18 +28,12 @@ fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$1/src" && pwd)
 inc=$(cd "$1/include" && pwd)
-cc=${2:-$here/../../build/bin/adcc}
-shift $(($# >= 2 ? 2 : 1))
-levels=("$@")
-[[ ${#levels[@]} -gt 0 ]] || levels=(-O0 -O1 -O2 -O3)
+. "$here/probe-lib.sh"
+rc_init "$@"
 variants=(${CMINPACK_VARIANTS:-double float})
 builds=(${CMINPACK_BUILDS:-files onefile})
 files=(enorm dpmpar qrfac qrsolv lmpar dogleg fdjac1 fdjac2 covar covar1
   qform r1updt r1mpyq rwupdt lmdif lmder lmstr hybrd hybrj)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-status=0
-summary=()
 for opt in "${levels[@]}"; do
   for variant in "${variants[@]}"; do
     defs=(-D__cminpack_"$variant"__)
@@ -63,22 +57,11 @@ for opt in "${levels[@]}"; do
         # "src/*.c" in a comment.)
         flags+=(-DCMINPACK_ONE_FILE -Wno-macro-redefined -Wno-comment)
       fi
-      if [[ $ok == 1 ]] && "$cc" "${flags[@]}" "$here/cminpack_gradient.c" \
-        "${objs[@]}" -o "$dir/cminpack_gradient" -lm; then
-        echo "== $name"
-        if "$dir/cminpack_gradient" all; then
-          summary+=("PASS $name")
-        else
-          summary+=("FAIL $name")
-          status=1
-        fi
-      else
-        summary+=("FAIL $name (build)")
-        status=1
-      fi
+      built=0
+      [[ $ok == 1 ]] && "$cc" "${flags[@]}" "$here/cminpack_gradient.c" \
+        "${objs[@]}" -o "$dir/cminpack_gradient" -lm && built=1
+      rc_record "$name" $built "$dir/cminpack_gradient" all
     done
   done
 done
-echo "== summary"
-printf '%s\n' "${summary[@]}"
-exit $status
+rc_finish

@@ -26,13 +26,9 @@ fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$1/Source" && pwd)
 inc=$(cd "$1/Include" && pwd)
-cc=${2:-$here/../../build/bin/adcc}
-shift $(($# >= 2 ? 2 : 1))
-levels=("$@")
-[[ ${#levels[@]} -gt 0 ]] || levels=(-O0 -O1 -O2 -O3)
+. "$here/probe-lib.sh"
+rc_init "$@"
 builds=(${CSPARSE_BUILDS:-files files-int onefile})
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 files=()
 for f in "$src"/cs_*.c; do
   files+=("$f")
@@ -42,8 +38,6 @@ done
     echo "#include \"$f\""
   done
 } >"$work/all.c"
-status=0
-summary=()
 for opt in "${levels[@]}"; do
   for build in "${builds[@]}"; do
    for part in csc triplet; do
@@ -67,22 +61,11 @@ for opt in "${levels[@]}"; do
         objs+=("$o")
       done
     fi
-    if [[ $ok == 1 ]] && "$cc" "${flags[@]}" "$here/csparse_gradient.c" \
-      "${objs[@]}" -o "$dir/csparse_gradient" -lm; then
-      echo "== $name"
-      if "$dir/csparse_gradient" | tail -40; then
-        summary+=("PASS $name")
-      else
-        summary+=("FAIL $name")
-        status=1
-      fi
-    else
-      summary+=("FAIL $name (build)")
-      status=1
-    fi
+    built=0
+    [[ $ok == 1 ]] && "$cc" "${flags[@]}" "$here/csparse_gradient.c" \
+      "${objs[@]}" -o "$dir/csparse_gradient" -lm && built=1
+    rc_record "$name" $built rc_tail "$dir/csparse_gradient"
    done
   done
 done
-echo "== summary"
-printf '%s\n' "${summary[@]}"
-exit $status
+rc_finish

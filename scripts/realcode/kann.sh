@@ -22,17 +22,11 @@ if [[ $# -lt 1 || ! -f $1/kautodiff.c || ! -f $1/kann.c ]]; then
 fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 src=$(cd "$1" && pwd)
-cc=${2:-$here/../../build/bin/adcc}
-shift $(($# >= 2 ? 2 : 1))
-levels=("$@")
-[[ ${#levels[@]} -gt 0 ]] || levels=(-O0 -O1 -O2 -O3)
+. "$here/probe-lib.sh"
+rc_init "$@"
 builds=(${KANN_BUILDS:-files onefile})
 models=(${KANN_MODELS:-ff rnn})
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 printf '#include "%s"\n' "$src/kautodiff.c" "$src/kann.c" >"$work/all.c"
-status=0
-summary=()
 for opt in "${levels[@]}"; do
   for build in "${builds[@]}"; do
     for model in "${models[@]}"; do
@@ -54,22 +48,11 @@ for opt in "${levels[@]}"; do
           objs+=("$dir/$f.o")
         done
       fi
-      if [[ $ok == 1 ]] && "$cc" "${flags[@]}" "$here/kann_gradient.c" \
-        "${objs[@]}" -o "$dir/kann_gradient" -lm; then
-        echo "== $name"
-        if "$dir/kann_gradient" | tail -40; then
-          summary+=("PASS $name")
-        else
-          summary+=("FAIL $name")
-          status=1
-        fi
-      else
-        summary+=("FAIL $name (build)")
-        status=1
-      fi
+      built=0
+      [[ $ok == 1 ]] && "$cc" "${flags[@]}" "$here/kann_gradient.c" \
+        "${objs[@]}" -o "$dir/kann_gradient" -lm && built=1
+      rc_record "$name" $built rc_tail "$dir/kann_gradient"
     done
   done
 done
-echo "== summary"
-printf '%s\n' "${summary[@]}"
-exit $status
+rc_finish

@@ -1,11 +1,13 @@
 //===- ActivityCalls.cpp - Which calls return derivatives ----------------===//
 //
 // The activity analysis's rule for calls: an allocation (or a function
-// that only returns new blocks) makes memory that may receive derivatives;
+// that only returns new blocks, or with constant arguments one that may
+// return one) makes memory that may receive derivatives;
 // known inactive functions and library stream calls carry none; a call
 // whose operands carry none may still read a global with a shadow; a
 // pointer a defined function returns is active only when the callee,
-// analysed with the activity of these arguments, returns an active one.
+// analysed with the activity of these arguments, returns an active one
+// (and so is an integer one).
 //
 //===----------------------------------------------------------------------===//
 
@@ -129,6 +131,48 @@ bool returnsNewAllocation(const Function &F, unsigned Depth) {
   return Any;
 }
 
+/// True when some value \p V may hold is a block that a call of an
+/// allocation function made, directly or through a function of the module
+/// that may return one (\p Callees deep), through phis, selects and, at
+/// -O0, the local slot \p V is loaded from (\p Steps deep).
+bool mayBeNewAllocation(const Value *V, unsigned Steps, unsigned Callees) {
+  V = V->stripPointerCasts();
+  if (Steps == 0)
+    return false;
+  auto Each = [&](const Value *In) {
+    return mayBeNewAllocation(In, Steps - 1, Callees);
+  };
+  if (const auto *Call = dyn_cast<CallBase>(V)) {
+    const Function *Callee = Call->getCalledFunction();
+    if (!Callee)
+      return false;
+    if (isAllocationFunction(*Callee))
+      return true;
+    if (Callee->isDeclaration() || Callees == 0)
+      return false;
+    for (const BasicBlock &BB : *Callee)
+      if (const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
+        if (Ret->getReturnValue() &&
+            mayBeNewAllocation(Ret->getReturnValue(), 8, Callees - 1))
+          return true;
+    return false;
+  }
+  if (const auto *Phi = dyn_cast<PHINode>(V))
+    return any_of(Phi->incoming_values(), Each);
+  if (const auto *Sel = dyn_cast<SelectInst>(V))
+    return Each(Sel->getTrueValue()) || Each(Sel->getFalseValue());
+  const auto *LI = dyn_cast<LoadInst>(V);
+  const auto *Slot =
+      LI ? dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts())
+         : nullptr;
+  if (!Slot)
+    return false;
+  return any_of(Slot->users(), [&](const User *U) {
+    const auto *SI = dyn_cast<StoreInst>(U);
+    return SI && SI->getPointerOperand() == Slot && Each(SI->getValueOperand());
+  });
+}
+
 } // namespace
 
 bool ActivityAnalysis::transferCall(const CallBase &Call) const {
@@ -180,9 +224,18 @@ bool ActivityAnalysis::transferCall(const CallBase &Call) const {
   // (A pointer a function of another file returns, into which this
   // function stores derivatives: its shadow comes from the callee's
   // derivative made at link time, OtherFileResults.cpp.)
+  // (A function that may return a block it allocated, whatever its
+  // arguments: the block may receive derivatives once the caller stores
+  // it into active memory, as KANN's kann_new_leaf_array, which returns a
+  // node it callocs or one of a list it is given, called with integers
+  // only by kann_layer_conv1d at -O0. Taken as constant, the node's null
+  // shadow went into the graph's shadow and its values' shadow was read
+  // through it: a crash.)
   if (!any_of(Call.operands(),
               [&](const Use &Op) { return ActiveOperand(Op.get()); }))
-    return Users.touchesShadowedGlobals(Call) ||
+    return (Call.getType()->isPointerTy() && Call.getCalledFunction() &&
+            mayBeNewAllocation(&Call, 1, 4)) ||
+           Users.touchesShadowedGlobals(Call) ||
            otherFileResultReceivesDerivatives(
                Call, [&](const Value *V) { return Active.contains(V); },
                [&](const CallBase &Own, unsigned ArgNo) {
@@ -192,15 +245,20 @@ bool ActivityAnalysis::transferCall(const CallBase &Call) const {
   // returns an active one for these arguments (a pointer read from
   // constant memory by a function that also takes an active argument is
   // constant: taken as active, it got a null shadow that its users
-  // dereferenced).
+  // dereferenced). So is an integer, which carries a shadow only as the
+  // bits of a float or an address: a generator's next word, computed from
+  // its state by shifts and additions, holds neither (KANN's kad_drand at
+  // -O0, the word reaching a union through the call: taken as active, the
+  // union's double was refused as "integer bits reinterpreted").
   const Function *Callee = Call.getCalledFunction();
   // (One with a registered derivative: its rule gives the result's
   // shadow, whatever its body returns.)
   if (Callee && Rules &&
       (Rules->forwardDerivative(Callee) || Rules->gradient(Callee)))
     return true;
-  if (Callee && Call.getType()->isPointerTy() && !Callee->isDeclaration() &&
-      !Callee->isVarArg() && Callee != &F &&
+  Type *RetTy = Call.getType();
+  if (Callee && (RetTy->isPointerTy() || RetTy->isIntegerTy()) &&
+      !Callee->isDeclaration() && !Callee->isVarArg() && Callee != &F &&
       Call.arg_size() == Callee->arg_size() && Call.arg_size() <= 64)
     return returnsActive(*Callee, Call, ActiveOperand);
   return true;

@@ -183,6 +183,28 @@ static Kind elementKind(const Value *Ptr) {
   return Kind::Unknown;
 }
 
+static std::optional<std::pair<const Type *, uint64_t>>
+fieldOf(const Value *Ptr);
+
+/// The array of integers that a struct declares as a field and whose first
+/// element \p Ptr addresses, the array decayed (`dst->d` of `int32_t
+/// d[4]` in a struct, as -O0 computes it); null otherwise (a union's
+/// member, integers narrower than 16 bits).
+static const ArrayType *declaredIntegerField(const Value *Ptr) {
+  const auto *GEP = dyn_cast_or_null<GEPOperator>(Ptr);
+  auto *AT = GEP ? dyn_cast<ArrayType>(GEP->getSourceElementType()) : nullptr;
+  if (!AT || !AT->getElementType()->isIntegerTy() ||
+      AT->getElementType()->getIntegerBitWidth() < 16 ||
+      !GEP->hasAllZeroIndices())
+    return nullptr;
+  auto Field = fieldOf(GEP->getPointerOperand());
+  const auto *ST = Field ? dyn_cast<StructType>(Field->first) : nullptr;
+  if (!ST || (ST->hasName() && ST->getName().contains("union.")) ||
+      ST->getElementType(Field->second) != AT)
+    return nullptr;
+  return AT;
+}
+
 static bool holdsUnion(const Module *M, const Type *T);
 static bool unionWithin(Type *T, int64_t Begin, int64_t End,
                         const DataLayout &DL);
@@ -316,6 +338,25 @@ MemoryLayout copyLayout(const TypeAnalysis &Types, const MemTransferInst &MT,
       It = It->first >= 0 && uint64_t(It->first) >= CL->getZExtValue()
                ? L.erase(It)
                : std::next(It);
+  // A run-time count of the integers of an array that a struct declares
+  // as a field, into it or out of it (KANN's kad_copy_dim1 and
+  // kann_new_leaf_array at -O0, `memcpy(dst->d, src->d, src->n_d *
+  // sizeof(int))`, `memcpy(p->d, d, n_d * sizeof(int32_t))`): integers,
+  // where the analysis finds nothing else in the array's bytes at either
+  // end; the struct's next fields, which it finds after the array, the
+  // copy does not reach.
+  const ArrayType *AT = declaredIntegerField(Dest);
+  if (!AT)
+    AT = declaredIntegerField(Source);
+  if (AT && !isa<ConstantInt>(MT.getLength())) {
+    uint64_t Bytes = MT.getModule()->getDataLayout().getTypeAllocSize(
+        const_cast<ArrayType *>(AT));
+    if (all_of(L, [&](const auto &E) {
+          return E.second == Kind::Integer ||
+                 (E.first >= 0 && uint64_t(E.first) >= Bytes);
+        }))
+      return MemoryLayout{{-1, Kind::Integer}};
+  }
   // Doubles and integers serialized into one byte buffer (`memcpy(buf +
   // off, &t, sizeof t)`, read back the same way): the analysis finds both
   // kinds at the buffer's variable offsets and gives the copies, and the
