@@ -48,20 +48,33 @@ static void callStop(IRBuilder<> &B, StringRef Message) {
   Call->setDoesNotReturn();
 }
 
+/// "file:line:col" of \p L.
+static std::string placeOf(const DILocation &L) {
+  return sys::path::filename(L.getFilename()).str() + ":" +
+         std::to_string(L.getLine()) + ":" + std::to_string(L.getColumn());
+}
+
 void emitUntargetedCallStop(CallBase &Call, const Instruction &At,
                             StringRef Function) {
-  std::string Where;
-  if (const DebugLoc &DL = At.getDebugLoc())
-    Where = sys::path::filename(DL->getFilename()).str() + ":" +
-            std::to_string(DL.getLine()) +
-            ":" + std::to_string(DL.getCol()) + ": ";
+  // The place is the outermost call site of inlined code (the program's
+  // own line, not the library header's: `acc->sputn(...)` rather than
+  // streambuf's call of xsputn), with the inlined place after it.
+  std::string Where, Inlined;
+  if (const DILocation *L = At.getDebugLoc().get()) {
+    const DILocation *Outer = L;
+    while (const DILocation *Up = Outer->getInlinedAt())
+      Outer = Up;
+    Where = placeOf(*Outer) + ": ";
+    if (Outer != L)
+      Inlined = " (at " + placeOf(*L) + ", inlined there)";
+  }
   IRBuilder<> B(&Call);
   B.SetCurrentDebugLocation(Call.getDebugLoc());
   callStop(B, Where + "the derivative of " + Function.str() +
-                  " calls a function pointer, and no function of the "
-                  "pointer's type is defined in the program (none has a "
-                  "derivative); define the target in the translation unit "
-                  "that requests the derivative");
+                  " calls a function pointer" + Inlined +
+                  ", and no function of the pointer's type is defined in "
+                  "the translation unit that requests the derivative (none "
+                  "has a derivative); define the target there");
 }
 
 void emitTangentOverflowStop(Instruction &Result, Value &Tangent,

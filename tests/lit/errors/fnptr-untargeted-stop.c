@@ -12,7 +12,7 @@
 // RUN: %adcc -O2 %s -o %t2 -lm
 // RUN: not --crash %t2 r 2>&1 | FileCheck %s
 // RUN: not --crash %t2 f 2>&1 | FileCheck %s
-// CHECK: adcc runtime: error: {{.*}}fnptr-untargeted-stop.c:[[#@LINE+15]]:10: the derivative of 'f' calls a function pointer, and no function of the pointer's type is defined in the program (none has a derivative); define the target in the translation unit that requests the derivative
+// CHECK: adcc runtime: error: {{.*}}fnptr-untargeted-stop.c:[[#@LINE+15]]:10: the derivative of 'f' calls a function pointer, and no function of the pointer's type is defined in the translation unit that requests the derivative (none has a derivative); define the target there
 // CHECK-NOT: reached
 #include <math.h>
 #include <stdint.h>

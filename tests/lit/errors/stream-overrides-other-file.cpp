@@ -12,9 +12,17 @@
 // RUN: %expect-exit 0 %adcc++ -O2 -c main.cpp -o main.o
 // O0-DAG: main.cpp:[[#LINE:]]:8: error: cannot differentiate 'f(double)' in reverse mode: the C++ library's 'std::basic_streambuf<char, std::char_traits<char>>::sputn(char const*, long)' is called on a stream or stream buffer adcc cannot trace to where it was made (a parameter, a pointer read from memory or returned by a function), whose class may be one the program derives from std::streambuf, in this file or another
 // O0-DAG: main.cpp:[[#LINE]]:8: error: cannot differentiate 'f(double)' in forward mode: the C++ library's
-// (From -O2 the file compiles: no function of this file has the virtual
-// call's type; where the call runs, the program stops before it, until
-// 2026-12-07 a compile-time error, lit errors/fnptr-untargeted-stop.c.)
+// From -O2 the file compiles: no function of this file has the virtual
+// call's type; where the call runs, the program stops before it with the
+// place of the program's call (until 2026-12-07 a compile-time error, lit
+// errors/fnptr-untargeted-stop.c), never 1 for 3.8:
+// RUN: %adcc++ -O2 -c acc.cpp -o acc.o
+// RUN: %adcc++ -O2 -c run.cpp -o run.o
+// RUN: %adcc++ main.o acc.o run.o -o t2
+// RUN: not --crash ./t2 r 2>&1 | FileCheck %s --check-prefix=STOP
+// RUN: not --crash ./t2 f 2>&1 | FileCheck %s --check-prefix=STOP
+// STOP: adcc runtime: error: main.cpp:10:8: the derivative of 'f(double)' calls a function pointer (at streambuf:{{[0-9]+}}:{{[0-9]+}}, inlined there), and no function of the pointer's type is defined in the translation unit that requests the derivative
+// STOP-NOT: reached
 
 //--- acc.cpp
 #include <cstring>
@@ -46,3 +54,13 @@ double f(double v) {
 }
 double df(double v) { return __enzyme_autodiff((void *)f, v); }
 double tf(double v) { return __enzyme_fwddiff((void *)f, v, 1.0); }
+
+//--- run.cpp
+#include <cstdio>
+double df(double);
+double tf(double);
+int main(int argc, char **argv) {
+  double v = 0.7;
+  double d = argc > 1 && argv[1][0] == 'r' ? df(v) : tf(v);
+  std::printf("reached %.6f (1 + 4v = %.6f)\n", d, 1 + 4 * v);
+}
