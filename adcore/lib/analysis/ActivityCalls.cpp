@@ -2,7 +2,7 @@
 //
 // The activity analysis's rule for calls: an allocation (or a function
 // that only returns new blocks, or with constant arguments one that may
-// return one) makes memory that may receive derivatives;
+// return one and no global's address) makes memory that may receive derivatives;
 // known inactive functions and library stream calls carry none; a call
 // whose operands carry none may still read a global with a shadow; a
 // pointer a defined function returns is active only when the callee,
@@ -22,6 +22,7 @@
 #include "support/NullShadowGuards.h"
 #include "adcore/MemoryFunctions.h"
 
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
@@ -131,6 +132,33 @@ bool returnsNewAllocation(const Function &F, unsigned Depth) {
   return Any;
 }
 
+/// True when some value \p V may hold is the address of a global variable
+/// (or an offset into one), through phis, selects and, at -O0, the local
+/// slot \p V is loaded from (\p Steps deep).
+bool mayBeGlobalAddress(const Value *V, unsigned Steps) {
+  V = getUnderlyingObject(V);
+  if (isa<GlobalValue>(V))
+    return true;
+  if (Steps == 0)
+    return false;
+  auto Each = [&](const Value *In) {
+    return mayBeGlobalAddress(In, Steps - 1);
+  };
+  if (const auto *Phi = dyn_cast<PHINode>(V))
+    return any_of(Phi->incoming_values(), Each);
+  if (const auto *Sel = dyn_cast<SelectInst>(V))
+    return Each(Sel->getTrueValue()) || Each(Sel->getFalseValue());
+  const auto *LI = dyn_cast<LoadInst>(V);
+  const auto *Slot =
+      LI ? dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts())
+         : nullptr;
+  return Slot && any_of(Slot->users(), [&](const User *U) {
+           const auto *SI = dyn_cast<StoreInst>(U);
+           return SI && SI->getPointerOperand() == Slot &&
+                  Each(SI->getValueOperand());
+         });
+}
+
 /// True when some value \p V may hold is a block that a call of an
 /// allocation function made, directly or through a function of the module
 /// that may return one (\p Callees deep), through phis, selects and, at
@@ -150,12 +178,21 @@ bool mayBeNewAllocation(const Value *V, unsigned Steps, unsigned Callees) {
       return true;
     if (Callee->isDeclaration() || Callees == 0)
       return false;
+    // (Not one that may also return a global's address: a static scratch
+    // buffer or a new block, `n <= 8 ? scratch : malloc(...)`, a pool of
+    // another file, whose shadow the callee's derivative cannot give; such
+    // a call stays constant, and what it returns gets a scratch shadow
+    // where derivatives are stored into it. Taken as active, the static's
+    // missing shadow crashed the gradient, 2026-12-07.)
+    bool Any = false;
     for (const BasicBlock &BB : *Callee)
       if (const auto *Ret = dyn_cast<ReturnInst>(BB.getTerminator()))
-        if (Ret->getReturnValue() &&
-            mayBeNewAllocation(Ret->getReturnValue(), 8, Callees - 1))
-          return true;
-    return false;
+        if (const Value *R = Ret->getReturnValue()) {
+          if (mayBeGlobalAddress(R, 8))
+            return false;
+          Any |= mayBeNewAllocation(R, 8, Callees - 1);
+        }
+    return Any;
   }
   if (const auto *Phi = dyn_cast<PHINode>(V))
     return any_of(Phi->incoming_values(), Each);
