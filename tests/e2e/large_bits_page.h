@@ -6,6 +6,7 @@
 #ifndef ADCC_E2E_LARGE_BITS_PAGE_H
 #define ADCC_E2E_LARGE_BITS_PAGE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/mman.h>
 
