@@ -8,7 +8,8 @@
 // link's shadow, docs/reverse-mode.md "Shadows of memory reused"); a seed,
 // a number, stays. Before, every one of these seeds was dropped (a
 // gradient of 0, issue 33 item 4), at -O0..-O3. Outputs y = x^2 (floats
-// next to zeroed bytes, floats next to numbers, doubles, negative seeds);
+// next to zeroed bytes, floats next to numbers or a small int, doubles,
+// negative seeds);
 // reverse mode against the seed times the exact derivative and central
 // differences.
 #include "check.h"
@@ -28,6 +29,10 @@ struct node {
 struct pair {
   float a, b;
 };
+struct counted {
+  float v;
+  int n; // 7 in the primal and in the shadow
+};
 struct ctx {
   struct node *first; // first->next: an output node
   void *out;          // a float output
@@ -37,6 +42,7 @@ struct ctx {
   struct pair *pr;    // pr->b: a float output next to a number
   uintptr_t addr;     // a float output, as an integer
   void **heap;        // heap[1]: a float output
+  void *cnt;          // a float output beside an int
 };
 
 static void through_node(struct ctx *c, float *p) {
@@ -56,6 +62,9 @@ static void through_void_double(struct ctx *c, float *p) {
 }
 static void through_record(struct ctx *c, float *p) {
   c->pr->b = p[0] * p[0];
+}
+static void through_counted(struct ctx *c, float *p) {
+  ((struct counted *)c->cnt)->v = p[0] * p[0];
 }
 static void through_int(struct ctx *c, float *p) {
   *(float *)c->addr = p[0] * p[0];
@@ -81,6 +90,7 @@ struct world {
   double dout;
   struct pair pr;
   void *heap[2];
+  struct counted cnt;
 };
 static void set_up(struct world *w, float value) {
   memset(w, 0, sizeof *w);
@@ -102,6 +112,9 @@ static void set_up(struct world *w, float value) {
   w->addr = value;
   w->c.heap = w->heap;
   w->heap[1] = &w->out;
+  w->c.cnt = &w->cnt;
+  w->cnt.v = value;
+  w->cnt.n = 7;
 }
 
 typedef void (*fn)(struct ctx *, float *);
@@ -120,6 +133,8 @@ static double output(fn f, struct world *w) {
     return w->pr.b;
   if (f == through_int)
     return w->addr;
+  if (f == through_counted)
+    return w->cnt.v;
   return w->out;
 }
 
@@ -165,5 +180,6 @@ int main(void) {
   CHECK_SEEDS(through_int);
   CHECK_SEEDS(through_heap);
   CHECK_SEEDS(through_out_param);
+  CHECK_SEEDS(through_counted);
   return check_finish();
 }

@@ -37,11 +37,14 @@ static Value *wordAt(IRBuilder<> &B, Value *P, uint64_t Bytes,
   return L;
 }
 
-/// Whether the word \p W reads as a user-space address: 2^32 <= W < 2^52.
+/// Whether the word \p W reads as a user-space address: 2^40 <= W < 2^52
+/// (x86-64 and AArch64 Linux place the heap, the stack and mappings of a
+/// program built as PIE there; a normal double, or a normal float in the
+/// word's high half, lies above; an integer below 256 beside a float,
+/// below).
 static Value *userAddress(IRBuilder<> &B, Value *W) {
-  Value *High = B.CreateLShr(W, 32);
-  return B.CreateAnd(B.CreateICmpNE(High, B.getInt64(0)),
-                     B.CreateICmpULT(W, B.getInt64(uint64_t(1) << 52)));
+  return B.CreateICmpULT(B.CreateSub(W, B.getInt64(uint64_t(1) << 40)),
+                         B.getInt64((uint64_t(1) << 52) - (uint64_t(1) << 40)));
 }
 
 void clearUnreadLink(IRBuilder<> &B, StoreInst &SI, Value *Shadow, Align A) {
@@ -61,7 +64,7 @@ void clearUnreadLink(IRBuilder<> &B, StoreInst &SI, Value *Shadow, Align A) {
   Value *PrimalWord =
       wordAt(PB, SI.getPointerOperand(), Bytes, MemoryClass::Primal);
   Value *ShadowWord = wordAt(B, Shadow, Bytes, MemoryClass::Shadow);
-  Value *Low = B.CreateICmpEQ(B.CreateLShr(ShadowWord, 32), B.getInt64(0));
+  Value *Low = B.CreateICmpULT(ShadowWord, B.getInt64(uint64_t(1) << 40));
   Value *Link = B.CreateOr(userAddress(B, ShadowWord),
                            B.CreateAnd(Low, userAddress(B, PrimalWord)),
                            "unread.link");

@@ -1,4 +1,4 @@
-//===- support/UnreadLinkClears.h - A caller's unread link or seed -*- C++ -*-===//
+//===- support/UnreadLinkClears.h - Unread link or seed --*- C++ -*-===//
 //
 // A number with a derivative stored where a caller's link may lie that the
 // request never read (analysis/LinkedStores.h) finds in its shadow bytes
@@ -6,13 +6,16 @@
 // or a seed the caller put there (a number: the final value's adjoint,
 // which must stay). What the static analysis cannot tell apart, the
 // bytes do: the augmented sweep zeroes the number's shadow bytes only
-// where the 8 bytes around them read as a user-space address (2^32 to
-// 2^52: no normal double, nor a normal float in either half of the word),
-// or, where the shadow's word is below 2^32 (a shadow pool mapped low, or
-// a float next to a zero), where the primal's word read so before the
-// store (the link itself). A seed that is a number is kept; a link whose
-// primal and shadow both lie below 4 GiB (a program linked without PIE
-// whose heap is there) is not cleared (docs/status.md, Known bugs).
+// where the 8 bytes around them read as a user-space address (2^40 to
+// 2^52: no normal double, nor a normal float in the word's high half, nor
+// a float beside an integer below 256), or, where the shadow's word is
+// below 2^40 (a shadow pool mapped low, a float beside a zero), where the
+// primal's word read so before the store (the link itself). A seed that
+// is a number is kept. Not told apart (docs/status.md, Known bugs): a
+// link whose primal and shadow both lie below 2^40 (a program linked
+// without PIE whose heap is there), which is not cleared, and a float
+// seed beside an integer of 256 or more (or a pointer) in the shadow, or,
+// where that one is smaller, in the primal, which is.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_SUPPORT_UNREADLINKCLEARS_H
