@@ -18,21 +18,14 @@ namespace adcore {
 /// holds \p P (4 bytes wide), loaded at \p B as an integer of \p Class.
 static Value *wordAt(IRBuilder<> &B, Value *P, uint64_t Bytes,
                      MemoryClass Class) {
-  Type *I64 = B.getInt64Ty();
   Value *At = P;
   Align A(1);
   if (Bytes == 4) {
-    At = B.CreateIntrinsic(Intrinsic::ptrmask,
-                           {P->getType(), B.getIntPtrTy(
-                                              B.GetInsertBlock()
-                                                  ->getModule()
-                                                  ->getDataLayout(),
-                                              P->getType()
-                                                  ->getPointerAddressSpace())},
-                           {P, B.getIntN(64, ~uint64_t(7))});
+    At = B.CreateIntrinsic(Intrinsic::ptrmask, {P->getType(), B.getInt64Ty()},
+                           {P, B.getInt64(~uint64_t(7))});
     A = Align(8);
   }
-  LoadInst *L = B.CreateAlignedLoad(I64, At, A);
+  LoadInst *L = B.CreateAlignedLoad(B.getInt64Ty(), At, A);
   tagMemoryClass(*L, Class);
   return L;
 }
