@@ -18,21 +18,10 @@
 // (`init_obj((struct obj *)pl->any, x)`, 33555564 for 12 before, -O0..-O3).
 // Reverse mode against forward mode, central differences and the exact
 // derivative, on the first call and over repeated ones.
-#include "check.h"
-#include "large_bits_page.h"
+#include "unread_links_nodes.h"
 
 #include <string.h>
 
-extern int enzyme_dup, enzyme_const;
-float __enzyme_autodiff(void *, ...);
-float __enzyme_fwddiff(void *, ...);
-
-struct node {
-  union {
-    float value;
-    struct node *next;
-  };
-};
 struct pool {
   struct node *head, *tail;
   void *any;   // &nodes[0], declared `void *`
@@ -56,6 +45,8 @@ static void link_pool(struct pool *pl) {
   pl->free = pl->arena;
   pl->at = 1;
 }
+
+#include "unread_links_check.h"
 
 // r = 3 x^2, dr/dx = 6x.
 static float head_only(struct pool *pl, float *p) {
@@ -97,10 +88,6 @@ static float initialized(struct pool *pl, float *p) {
 // The head block cast to a struct whose member is declared a number (the
 // pointer was read as a `struct node *`, whose bytes hold the link):
 // r = 3 x^2, dr/dx = 6x.
-struct obj {
-  float v;
-  float w;
-};
 static float cast_head(struct pool *pl, float *p) {
   struct obj *o = (struct obj *)pl->head;
   o->v = p[0] * p[0];
@@ -180,9 +167,6 @@ static float every_block(struct pool *pl, float *p) {
 // parameter, given a block read as `void *` or `char *` (from a field, or
 // a function's result), or one call further down: r = 3 x^2 each
 // (33555564 for 12 before, at -O0..-O3).
-__attribute__((noinline)) static void init_obj(struct obj *o, float v) {
-  o->v = v;
-}
 __attribute__((noinline)) static void init_via(struct obj *o, float v) {
   init_obj(o, v);
 }
@@ -207,67 +191,27 @@ static void square_into(struct node *out, const float *p) {
   out->value = p[0] * p[0];
 }
 
-typedef float (*pool_fn)(struct pool *, float *);
-
-static float central(pool_fn f, float *p) {
-  struct pool pl;
-  float keep = p[0], h = 1e-2f;
-  link_pool(&pl);
-  p[0] = keep + h;
-  double up = f(&pl, p);
-  link_pool(&pl);
-  p[0] = keep - h;
-  double down = f(&pl, p);
-  p[0] = keep;
-  return (float)((up - down) / (2 * h));
-}
-
-static void check(pool_fn f, float *p, struct pool *dpl, double exact) {
-  struct pool pl, fpl, tpl;
-  link_pool(&fpl);
-  link_pool(&tpl);
-  float t[1] = {1};
-  float fwd = __enzyme_fwddiff((void *)f, enzyme_dup, &fpl, &tpl, enzyme_dup,
-                               p, t);
-  CHECK_CLOSE(fwd, exact, 1e-5);
-  CHECK_CLOSE(central(f, p), exact, 1e-2);
-  for (int run = 0; run < 3; ++run) {
-    // (A pool main linked afresh, then the pool the last call left.)
-    if (run < 2) {
-      link_pool(&pl);
-      link_pool(dpl);
-    }
-    float dq[1] = {0};
-    __enzyme_autodiff((void *)f, enzyme_dup, &pl, dpl, enzyme_dup, p, dq);
-    CHECK_CLOSE(dq[0], exact, 1e-5);
-    CHECK_CLOSE(dq[0], fwd, 1e-5);
-  }
-}
-
 int main(void) {
-  char *page = large_bits_page();
-  if (!page) {
-    printf("skipped: no page at a fixed address\n");
+  struct pool *dpl = shadow_pool();
+  if (!dpl)
     return 77;
-  }
   float p[1] = {2.0f};
   double x = p[0];
-  struct pool *dpl = (struct pool *)(page + 256);
-  check(head_only, p, dpl, 6 * x);
-  check(head_and_tail, p, dpl, 4 * x + 3 * x * x);
-  check(peeked, p, dpl, 2 * x + 1);
-  check(initialized, p, dpl, 6 * x);
-  check(cast_head, p, dpl, 6 * x);
-  check(cast_any, p, dpl, 6 * x);
-  check(cast_bytes, p, dpl, 6 * x);
-  check(handed_out, p, dpl, 6 * x + 2 * x);
-  check(handed_out_double, p, dpl, 6 * x);
-  check(at_index, p, dpl, 6 * x);
-  check(third_of_any, p, dpl, 6 * x);
-  check(every_block, p, dpl, 12 * x);
-  check(init_any, p, dpl, 6 * x);
-  check(init_bytes, p, dpl, 6 * x);
-  check(init_free, p, dpl, 6 * x);
+  CHECK_CASE(head_only, 6 * x);
+  CHECK_CASE(head_and_tail, 4 * x + 3 * x * x);
+  CHECK_CASE(peeked, 2 * x + 1);
+  CHECK_CASE(initialized, 6 * x);
+  CHECK_CASE(cast_head, 6 * x);
+  CHECK_CASE(cast_any, 6 * x);
+  CHECK_CASE(cast_bytes, 6 * x);
+  CHECK_CASE(handed_out, 6 * x + 2 * x);
+  CHECK_CASE(handed_out_double, 6 * x);
+  CHECK_CASE(at_index, 6 * x);
+  CHECK_CASE(third_of_any, 6 * x);
+  CHECK_CASE(every_block, 12 * x);
+  CHECK_CASE(init_any, 6 * x);
+  CHECK_CASE(init_bytes, 6 * x);
+  CHECK_CASE(init_free, 6 * x);
 
   // The seed stays.
   struct node out = {.value = 5.0f}, dout = {.value = 1.0f};

@@ -14,25 +14,10 @@
 //   struct's member, at -O0.
 // Reverse mode against forward mode, central differences and the exact
 // derivative, on the first call and over repeated ones.
-#include "check.h"
-#include "large_bits_page.h"
+#include "unread_links_nodes.h"
 
 #include <string.h>
 
-extern int enzyme_dup, enzyme_const;
-float __enzyme_autodiff(void *, ...);
-float __enzyme_fwddiff(void *, ...);
-
-struct node {
-  union {
-    float value;
-    struct node *next;
-  };
-};
-struct obj {
-  float v;
-  float w;
-};
 struct pool {
   struct node *head;
   struct obj *obj; // &nodes[1], stored cast: a link lies there
@@ -52,11 +37,10 @@ static void link_pool(struct pool *pl) {
   pl->at = 1;
 }
 
+#include "unread_links_check.h"
+
 // A callee storing through its parameter a number of its declared type:
 // r = 3 x^2 each, dr/dx = 6x.
-__attribute__((noinline)) static void init_obj(struct obj *o, float v) {
-  o->v = v;
-}
 __attribute__((noinline)) static void init_via(struct obj *o, float v) {
   init_obj(o, v);
 }
@@ -129,57 +113,12 @@ static float from_local_struct(struct pool *pl, float *p) {
   return 3 * o->v;
 }
 
-typedef float (*pool_fn)(struct pool *, float *);
-
-static float central(pool_fn f, float *p) {
-  struct pool pl;
-  float keep = p[0], h = 1e-2f;
-  link_pool(&pl);
-  p[0] = keep + h;
-  double up = f(&pl, p);
-  link_pool(&pl);
-  p[0] = keep - h;
-  double down = f(&pl, p);
-  p[0] = keep;
-  return (float)((up - down) / (2 * h));
-}
-
-static void check(const char *name, pool_fn f, float *p, struct pool *dpl,
-                  double exact) {
-  int failures = check_failures;
-  struct pool pl, fpl, tpl;
-  link_pool(&fpl);
-  link_pool(&tpl);
-  float t[1] = {1};
-  float fwd = __enzyme_fwddiff((void *)f, enzyme_dup, &fpl, &tpl, enzyme_dup,
-                               p, t);
-  CHECK_CLOSE(fwd, exact, 1e-5);
-  CHECK_CLOSE(central(f, p), exact, 1e-2);
-  for (int run = 0; run < 3; ++run) {
-    // (A pool main linked afresh, then the pool the last call left.)
-    if (run < 2) {
-      link_pool(&pl);
-      link_pool(dpl);
-    }
-    float dq[1] = {0};
-    __enzyme_autodiff((void *)f, enzyme_dup, &pl, dpl, enzyme_dup, p, dq);
-    CHECK_CLOSE(dq[0], exact, 1e-5);
-    CHECK_CLOSE(dq[0], fwd, 1e-5);
-  }
-  if (check_failures != failures)
-    printf("  (in %s)\n", name);
-}
-#define CHECK_CASE(f, exact) check(#f, f, p, dpl, exact)
-
 int main(void) {
-  char *page = large_bits_page();
-  if (!page) {
-    printf("skipped: no page at a fixed address\n");
+  struct pool *dpl = shadow_pool();
+  if (!dpl)
     return 77;
-  }
   float p[1] = {2.0f};
   double x = p[0];
-  struct pool *dpl = (struct pool *)(page + 256);
   CHECK_CASE(init_head, 6 * x);
   CHECK_CASE(init_head_via, 6 * x);
   CHECK_CASE(cast_stored, 6 * x);

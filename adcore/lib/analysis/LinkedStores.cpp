@@ -205,10 +205,15 @@ namespace {
 
 /// A pointer read from memory that a store's address is based on (the
 /// load), or the parameter it came by (the caller read it: LinkedArgs),
-/// and which bytes the store writes from it.
+/// and which bytes the store writes from it. Untyped: a pointer whose type
+/// says nothing of what it points to (read from a local variable a call
+/// wrote, `get(pl, (void **)&o)`; at -O0 from memory of no declared type,
+/// a heap array of `void *`; made from an integer): any byte may hold a
+/// link.
 struct LinkRead {
   const Value *From;
   RecordBytes At;
+  bool Untyped = false;
 };
 
 /// Adds to \p Out the loads that read from memory the pointers \p Ptr may
@@ -234,6 +239,13 @@ void linkReads(const Value *Ptr, RecordBytes At, const DataLayout &DL,
   }
   if (!Seen.insert(Ptr).second || Seen.size() > 32)
     return;
+  // (`(struct obj *)pl->addr`, a `uintptr_t` round trip.)
+  if (isa<IntToPtrInst>(Ptr) ||
+      (isa<ConstantExpr>(Ptr) &&
+       cast<ConstantExpr>(Ptr)->getOpcode() == Instruction::IntToPtr)) {
+    Out.push_back({Ptr, At, /*Untyped=*/true});
+    return;
+  }
   if (isa<Argument>(Ptr)) {
     Out.push_back({Ptr, At});
     return;
@@ -258,7 +270,9 @@ void linkReads(const Value *Ptr, RecordBytes At, const DataLayout &DL,
         linkReads(V, At, DL, Depth, Seen, Out);
       return;
     }
-    Out.push_back({LI, At});
+    // (A local variable whose address went elsewhere: a call may have
+    // stored any pointer there, `get(pl, (void **)&o)`.)
+    Out.push_back({LI, At, /*Untyped=*/Array != nullptr});
     return;
   }
   if (const auto *Phi = dyn_cast<PHINode>(Ptr)) {
@@ -314,18 +328,38 @@ std::optional<bool> declaredSlotMayHoldPointer(const LoadInst &LI,
   return std::nullopt;
 }
 
+/// What the type \p LI read its pointer as says of the bytes \p At from it
+/// where no entry says anything (declaredSlotMayHoldPointer): at -O0 (no
+/// access tag), a field declared a pointer to numbers, integers or
+/// pointers holds no link; a pointer read from memory of no declared type
+/// that an entry records (a heap array of `void *`) may hold one anywhere.
+static bool undeclaredSlotMayHoldPointer(const LoadInst &LI) {
+  if (LI.getMetadata(LLVMContext::MD_tbaa))
+    return false;
+  const DataLayout &DL = LI.getModule()->getDataLayout();
+  if (auto Field = addressedStructField(LI.getPointerOperand(), DL))
+    return declaredPointee(*LI.getModule(), Field->first, Field->second) ==
+           DeclaredPointee::Unknown;
+  return true;
+}
+
 /// Whether the bytes \p At from the pointer that \p LI read may hold a
 /// pointer by the type it was read as: a `void *` or `char *`; a record
 /// that may hold one there (a pool's block, `struct node { union { float
 /// v; struct node *next; }; }`, whatever it is cast to) by the pointer's
 /// TBAA type, at -O0 by the declared type of the field it was read from.
+/// A record of which the file records no pointer (a struct of numbers) may
+/// be one that another file converts a linked record's pointer to: it may
+/// hold one anywhere.
 bool readLinkMayHoldPointer(const LoadInst &LI, RecordBytes At) {
   const Module &M = *LI.getModule();
   if (pointsToBytesByTBAA(LI))
     return true;
   if (StructType *ST = pointeeStructOfTBAA(LI))
-    return recordMayHoldPointer(M, ST, At).value_or(false);
-  return declaredSlotMayHoldPointer(LI, At).value_or(false);
+    return recordMayHoldPointer(M, ST, At).value_or(true);
+  if (std::optional<bool> Declared = declaredSlotMayHoldPointer(LI, At))
+    return *Declared;
+  return undeclaredSlotMayHoldPointer(LI);
 }
 
 /// Whether \p LI read a pointer to bytes (a `void *` or `char *`), any of
@@ -335,7 +369,10 @@ bool readAsBytes(const LoadInst &LI) {
   if (pointsToBytesByTBAA(LI))
     return true;
   // (What the entries say of no bytes at all, they say of every byte.)
-  return declaredSlotMayHoldPointer(LI, RecordBytes{}).value_or(false);
+  if (std::optional<bool> Declared =
+          declaredSlotMayHoldPointer(LI, RecordBytes{}))
+    return *Declared;
+  return undeclaredSlotMayHoldPointer(LI);
 }
 
 /// Whether the link \p R, which a store of the function \p F reads, may
@@ -343,6 +380,8 @@ bool readAsBytes(const LoadInst &LI) {
 /// as a pointer to bytes (\p LinkedArgs), or a load (readLinkMayHoldPointer).
 bool linkMayHoldPointer(const LinkRead &R, const Function &F,
                         uint64_t LinkedArgs) {
+  if (R.Untyped)
+    return true;
   if (const auto *A = dyn_cast<Argument>(R.From))
     return A->getParent() == &F && linkedBytesArgument(*A, LinkedArgs);
   return readLinkMayHoldPointer(*cast<LoadInst>(R.From), R.At);
@@ -360,6 +399,8 @@ bool readAsLinkedBytes(const Value *Ptr, uint64_t LinkedArgs) {
   SmallVector<LinkRead, 4> Reads;
   linkReads(Ptr, RecordBytes{}, F->getDataLayout(), 3, Seen, Reads);
   return any_of(Reads, [&](const LinkRead &R) {
+    if (R.Untyped)
+      return true;
     if (const auto *Arg = dyn_cast<Argument>(R.From))
       return Arg->getParent() == F && linkedBytesArgument(*Arg, LinkedArgs);
     return readAsBytes(*cast<LoadInst>(R.From));
@@ -495,14 +536,17 @@ static bool passedOverRecordLinks(const Value *Primal, const Argument &A,
   SmallPtrSet<const Value *, 16> Seen;
   SmallVector<LinkRead, 4> Reads;
   linkReads(Primal, RecordBytes{}, Caller.getDataLayout(), 3, Seen, Reads);
-  if (none_of(Reads, [](const LinkRead &R) { return isa<LoadInst>(R.From); }))
+  if (none_of(Reads, [](const LinkRead &R) {
+        return R.Untyped || isa<LoadInst>(R.From);
+      }))
     return false;
   SmallVector<RecordBytes, 4> Stores;
   parameterNumberStores(A, 3, Stores);
   return any_of(Reads, [&](const LinkRead &R) {
     return any_of(Stores, [&](RecordBytes S) {
       LinkRead At{R.From, {R.At.Offset + S.Offset, S.Bytes,
-                           R.At.Variable || S.Variable}};
+                           R.At.Variable || S.Variable},
+                  R.Untyped};
       return linkMayHoldPointer(At, Caller, CallerLinked);
     });
   });

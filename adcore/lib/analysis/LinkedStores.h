@@ -20,9 +20,15 @@
 // -O0 the declared type of the struct field, array element or global
 // variable it was read from (a local array: the pointers stored into it);
 // a record's includes those whose pointers the file converts to it
-// (adcore/DeclaredPointees.h). A number's bytes given by the request's argument
-// keep the seed the caller put in their shadow (`*out = x * x` with
-// `dout->value = 1`, a union too).
+// (adcore/DeclaredPointees.h). A pointer whose type says nothing (read
+// from a local variable a call may have written, `get(pl, (void **)&o)`;
+// made from an integer; at -O0 read from memory of no declared type that
+// an entry records, a heap array of `void *`), or one to a record of which
+// the file records no pointer (another file may convert a linked record's
+// pointer to it), may reach a link in any byte. A number's bytes given by
+// the request's argument keep the seed the caller put in their shadow
+// (`*out = x * x` with `dout->value = 1`, a union too); elsewhere the
+// clear tests what the bytes hold (support/UnreadLinkClears.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ADCORE_ANALYSIS_LINKEDSTORES_H

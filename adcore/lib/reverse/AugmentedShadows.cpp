@@ -20,6 +20,7 @@
 #include "support/PointerShadowMarks.h"
 #include "support/ShadowAlignment.h"
 #include "support/SweepShadowClears.h"
+#include "support/UnreadLinkClears.h"
 #include "ReverseEmitter.h"
 
 #include "support/CallSites.h"
@@ -559,11 +560,11 @@ bool ReverseEmitter::augmentShadow(Instruction &I) {
       // names: its adjoint starts from zero, not from the link's shadow.
       // After the marks' restore, which a later pointer's record reads.)
       auto *PS = dyn_cast_or_null<StoreInst>(PrimalOf.lookup(SI));
+      // (Where the bytes read as a link, not as a caller's seed:
+      // UnreadLinkClears.h.)
       if (PS && reachedThroughLink(PS->getPointerOperand(), Key.LinkedArgs) &&
           mayHoldPointerBytes(*PS, *Types, Key.LinkedArgs))
-        tagMemoryClass(*AB.CreateAlignedStore(Constant::getNullValue(VT), SP,
-                                              StoreA),
-                       MemoryClass::Shadow);
+        clearUnreadLink(AB, *SI, SP, StoreA);
     }
     auto *G = dyn_cast<GlobalVariable>(Obj);
     if (SP && G && !Ctx.rules().namedShadow(G) &&
