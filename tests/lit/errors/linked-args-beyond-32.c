@@ -29,11 +29,16 @@ init_last(P8(a), P8(b), P8(c), P8(d), struct obj *last, float v) {
 }
 #define A8(i) pl->o[i], pl->o[i + 1], pl->o[i + 2], pl->o[i + 3],            \
     pl->o[i + 4], pl->o[i + 5], pl->o[i + 6], pl->o[i + 7]
+// (The other 32 arguments in the FIRST variant point into a local array:
+// a `struct obj *` read from memory may reach a link too since
+// 2026-12-07, a record of numbers being one that another file may convert
+// a linked record's pointer to.)
+#define L8(i) &loc[i], &loc[i + 1], &loc[i + 2], &loc[i + 3], &loc[i + 4],   \
+    &loc[i + 5], &loc[i + 6], &loc[i + 7]
 static float f(struct pool *pl, float x) {
 #ifdef FIRST
-  init_last((struct obj *)pl->any, A8(1) , A8(9), A8(17),
-            pl->o[25], pl->o[26], pl->o[27], pl->o[28], pl->o[29], pl->o[30],
-            pl->o[31], pl->o[32], x * x);
+  struct obj loc[33];
+  init_last((struct obj *)pl->any, L8(1), L8(9), L8(17), L8(25), x * x);
 #else
   // CHECK: linked-args-beyond-32.c:[[@LINE+1]]:{{[0-9]+}}: error: cannot differentiate 'f' in reverse mode: the callee may store a number over a link of the caller's memory that its pointer argument 33 or later reaches
   init_last(A8(0), A8(8), A8(16), A8(24), (struct obj *)pl->any, x * x);
