@@ -2,12 +2,12 @@
 //
 // The activity analysis's rule for calls: an allocation (or a function
 // that only returns new blocks, or with constant arguments one that may
-// return one and no global's address) makes memory that may receive derivatives;
-// known inactive functions and library stream calls carry none; a call
-// whose operands carry none may still read a global with a shadow; a
-// pointer a defined function returns is active only when the callee,
-// analysed with the activity of these arguments, returns an active one
-// (and so is an integer one).
+// return one and no global's address) makes memory that may receive
+// derivatives; known inactive functions and library stream calls carry
+// none; a call whose operands carry none may still read a global with a
+// shadow; a pointer a defined function returns is active only when the
+// callee, analysed with the activity of these arguments, returns an
+// active one (and so is an integer one).
 //
 //===----------------------------------------------------------------------===//
 
