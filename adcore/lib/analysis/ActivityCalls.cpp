@@ -132,18 +132,10 @@ bool returnsNewAllocation(const Function &F, unsigned Depth) {
   return Any;
 }
 
-/// True when some value \p V may hold is the address of a global variable
-/// (or an offset into one), through phis, selects and, at -O0, the local
-/// slot \p V is loaded from (\p Steps deep).
-bool mayBeGlobalAddress(const Value *V, unsigned Steps) {
-  V = getUnderlyingObject(V);
-  if (isa<GlobalValue>(V))
-    return true;
-  if (Steps == 0)
-    return false;
-  auto Each = [&](const Value *In) {
-    return mayBeGlobalAddress(In, Steps - 1);
-  };
+/// True when \p Pred holds for a value that \p V takes one step back: an
+/// incoming value of a phi, an arm of a select, or, at -O0, a value
+/// stored into the local slot \p V is loaded from; false for other values.
+template <typename Pred> bool anyEarlierValue(const Value *V, Pred Each) {
   if (const auto *Phi = dyn_cast<PHINode>(V))
     return any_of(Phi->incoming_values(), Each);
   if (const auto *Sel = dyn_cast<SelectInst>(V))
@@ -159,6 +151,18 @@ bool mayBeGlobalAddress(const Value *V, unsigned Steps) {
          });
 }
 
+/// True when some value \p V may hold is the address of a global variable
+/// (or an offset into one), through phis, selects and, at -O0, the local
+/// slot \p V is loaded from (\p Steps deep).
+bool mayBeGlobalAddress(const Value *V, unsigned Steps) {
+  V = getUnderlyingObject(V);
+  if (isa<GlobalValue>(V))
+    return true;
+  return Steps != 0 && anyEarlierValue(V, [&](const Value *In) {
+           return mayBeGlobalAddress(In, Steps - 1);
+         });
+}
+
 /// True when some value \p V may hold is a block that a call of an
 /// allocation function made, directly or through a function of the module
 /// that may return one (\p Callees deep), through phis, selects and, at
@@ -167,9 +171,6 @@ bool mayBeNewAllocation(const Value *V, unsigned Steps, unsigned Callees) {
   V = V->stripPointerCasts();
   if (Steps == 0)
     return false;
-  auto Each = [&](const Value *In) {
-    return mayBeNewAllocation(In, Steps - 1, Callees);
-  };
   if (const auto *Call = dyn_cast<CallBase>(V)) {
     const Function *Callee = Call->getCalledFunction();
     if (!Callee)
@@ -194,19 +195,8 @@ bool mayBeNewAllocation(const Value *V, unsigned Steps, unsigned Callees) {
         }
     return Any;
   }
-  if (const auto *Phi = dyn_cast<PHINode>(V))
-    return any_of(Phi->incoming_values(), Each);
-  if (const auto *Sel = dyn_cast<SelectInst>(V))
-    return Each(Sel->getTrueValue()) || Each(Sel->getFalseValue());
-  const auto *LI = dyn_cast<LoadInst>(V);
-  const auto *Slot =
-      LI ? dyn_cast<AllocaInst>(LI->getPointerOperand()->stripPointerCasts())
-         : nullptr;
-  if (!Slot)
-    return false;
-  return any_of(Slot->users(), [&](const User *U) {
-    const auto *SI = dyn_cast<StoreInst>(U);
-    return SI && SI->getPointerOperand() == Slot && Each(SI->getValueOperand());
+  return anyEarlierValue(V, [&](const Value *In) {
+    return mayBeNewAllocation(In, Steps - 1, Callees);
   });
 }
 
